@@ -1,0 +1,32 @@
+// Typed errors. Library code throws; only main() turns exceptions into exit codes:
+//   InputError  -> exit 2, one line "error: <field>: <message>" (+ "hint: ..." when present)
+//   anything else -> exit 1
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace oomkit {
+
+/// Bad input from the user: a flag, a config file, a data file, a checkpoint. Carries the name
+/// of the offending field (e.g. "--batch-size", "n_head", "models/x.json") and an optional hint.
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string field, const std::string& message, std::string hint = {})
+      : std::runtime_error(field + ": " + message), field_(std::move(field)), hint_(std::move(hint)) {}
+  const std::string& field() const noexcept { return field_; }
+  const std::string& hint() const noexcept { return hint_; }
+
+ private:
+  std::string field_;
+  std::string hint_;
+};
+
+/// Exit codes shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitSigint = 130;
+inline constexpr int kExitSigterm = 143;
+
+}  // namespace oomkit

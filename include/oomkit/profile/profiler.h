@@ -1,0 +1,61 @@
+// The memory profiler: snapshots at every phase of every step, written to the timeline as
+// they happen. Collect, don't kill (kineto): nothing here throws into the training step;
+// failures are collected in errors() and reported at the end.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "oomkit/core/phases.h"
+#include "oomkit/core/timeline.h"
+#include "oomkit/profile/memory_backend.h"
+
+namespace oomkit {
+
+/// The memory picture of one optimizer step.
+struct StepMemory {
+  int64_t step = 0;
+  int64_t peak_bytes = 0;        // highest allocated_bytes during the step
+  std::string peak_phase;        // the mark closing the interval that held the peak
+  int64_t start_allocated_bytes = 0;
+  std::vector<TimelineMark> marks;
+};
+
+class Profiler {
+ public:
+  /// `backend` must outlive the profiler. `writer` may be null (no timeline file). With
+  /// enabled == false every call is a no-op costing one branch (`--no-profile`).
+  Profiler(MemoryBackend* backend, TimelineWriter* writer, bool enabled = true);
+
+  /// Starts optimizer step `step` and records the kStepStart mark.
+  void begin_step(int64_t step) noexcept;
+  /// Records a mark for `phase` of micro-batch `micro_step` of the current step: snapshot,
+  /// peak since the previous mark (then resets the backend's peak), delta, write to timeline.
+  void mark(Phase phase, int64_t micro_step = 0) noexcept;
+  /// Closes the step: its peak and the phase that held it.
+  StepMemory end_step() noexcept;
+
+  /// Every mark so far, in order (kept in memory for the end-of-run summary).
+  const std::vector<TimelineMark>& marks() const { return marks_; }
+  const std::vector<StepMemory>& steps() const { return steps_; }
+  /// Profiler failures (I/O errors, backend errors), reported at the end of the run.
+  const std::vector<std::string>& errors() const { return errors_; }
+  bool enabled() const { return enabled_; }
+  int64_t elapsed_ns() const;
+
+ private:
+  MemoryBackend* backend_;
+  TimelineWriter* writer_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point start_;
+  int64_t last_allocated_bytes_ = 0;
+  StepMemory current_;
+  std::vector<TimelineMark> marks_;
+  std::vector<StepMemory> steps_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace oomkit

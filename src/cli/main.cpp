@@ -1,0 +1,55 @@
+// oomkit: estimate, measure and diagnose transformer training memory.
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "oomkit/core/error.h"
+#include "oomkit/core/log.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
+  app.set_version_flag("--version", "oomkit 0.1.0");
+  app.require_subcommand(1);
+  bool quiet = false;
+  bool verbose = false;
+  app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr")->configurable(false);
+  app.add_flag("-v,--verbose", verbose, "Debug logging");
+  app.fallthrough();
+
+  std::vector<oomkit::cli::Subcommand> subcommands = {
+      oomkit::cli::add_estimate_command(app), oomkit::cli::add_gpus_command(app),
+      oomkit::cli::add_train_command(app), oomkit::cli::add_diagnose_command(app),
+      oomkit::cli::add_report_command(app)};
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    std::fprintf(stderr, "run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    return oomkit::kExitBadInput;
+  }
+
+  oomkit::log::init(quiet, verbose);
+  try {
+    for (auto& sub : subcommands) {
+      if (sub.app->parsed()) return sub.run();
+    }
+  } catch (const oomkit::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    if (!e.hint().empty()) std::fprintf(stderr, "hint: %s\n", e.hint().c_str());
+    return oomkit::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return oomkit::kExitFailure;
+  }
+  return oomkit::kExitFailure;
+}
