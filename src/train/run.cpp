@@ -89,8 +89,7 @@ nlohmann::json options_json(const TrainOptions& o, const std::string& data_sourc
           {"seed", o.seed},             {"precision", to_string(o.precision)},
           {"optimizer", to_string(o.optimizer)}, {"attention", to_string(o.attention)},
           {"checkpointing", to_string(o.checkpointing)}, {"checkpoint_every", o.checkpoint_every},
-          {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()},
-          {"command_line", o.command_line}};
+          {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()}};
 }
 
 }  // namespace

@@ -58,7 +58,6 @@ struct TrainOptions {
   bool profile = true;                   // false: --no-profile
   bool quiet = false;                    // no progress lines
   bool progress_to_stderr = false;       // progress lines on stderr (with --json)
-  std::string command_line;              // recorded in the timeline's run record
 
   /// Every problem, "field: message" (non-positive sizes, lr, fractions...).
   std::vector<std::string> problems() const;
