@@ -11,6 +11,8 @@
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
+#include "oomkit/profile/static_memory.h"
+#include "oomkit/profile/summary.h"
 #include "oomkit/train/threads.h"
 #include "oomkit/train/trainer.h"
 
@@ -153,13 +155,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
       std::vector<uint16_t>(data.data().tokens.begin(), data.data().tokens.begin() + data.train_tokens()));
   const double entropy_nats = entropy_bits * std::log(2.0);
   const MemoryStats start_stats = backend->snapshot();
-  if (writer) {
+  {
     nlohmann::json run = {{"type", "run"}, {"version", 1}, {"device", backend->device()},
                           {"model", nlohmann::json::parse(model_config_to_json(config))},
                           {"options", options_json(options, data.data().source)},
                           {"limit_bytes", options.memory_limit_bytes},
                           {"estimate", have_estimate ? nlohmann::json::parse(estimate_to_json(estimate)) : nlohmann::json()}};
-    writer->write(run);
+    profiler.write_record(run);
   }
 
   // Startup report: config, model, data, estimate, device memory.
@@ -208,15 +210,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
     if (options.save.empty()) return;
     trainer.save_checkpoint(options.save);
     summary.checkpoint = options.save;
-    if (writer) writer->write({{"type", "event"}, {"name", "checkpoint"}, {"step", trainer.next_step()},
-                               {"t_ns", profiler.elapsed_ns()}, {"path", options.save}, {"reason", why}});
+    profiler.write_event("checkpoint", {{"path", options.save}, {"reason", why}, {"next_step", trainer.next_step()}});
     log::info("checkpoint: step {} saved to {} ({})", trainer.next_step(), options.save, why);
   };
   auto evaluate = [&]() {
     const double val = trainer.evaluate();
     summary.val_loss = val;
-    if (writer) writer->write({{"type", "event"}, {"name", "eval"}, {"step", trainer.next_step()},
-                               {"t_ns", profiler.elapsed_ns()}, {"val_loss", val}});
+    profiler.write_event("eval", {{"val_loss", val}, {"next_step", trainer.next_step()}});
     if (!options.quiet) {
       fmt::print(progress, "eval  {:>5}/{} | val loss {:.4f} nats/token | unigram entropy {:.4f} nats ({:.3f} bits)\n",
                  trainer.next_step(), options.steps, val, entropy_nats, entropy_bits);
@@ -239,13 +239,17 @@ TrainSummary run_training(const TrainOptions& options_in) {
     const bool last_step = trainer.next_step() == options.steps;
     std::optional<double> val;
     if ((options.eval_every > 0 && trainer.next_step() % options.eval_every == 0) || last_step) val = evaluate();
-    if (writer) {
-      nlohmann::json rec = {{"type", "step"}, {"step", last.step}, {"loss", last.loss}, {"lr", last.lr},
-                            {"ms", last.ms}, {"tokens_per_s", tok_s}, {"grad_norm", last.grad_norm},
-                            {"peak_bytes", memory.peak_bytes}, {"peak_phase", memory.peak_phase}};
+    {
+      nlohmann::json rec = Profiler::step_record(memory);
+      rec["step"] = last.step;
+      rec["loss"] = last.loss;
+      rec["lr"] = last.lr;
+      rec["ms"] = last.ms;
+      rec["tokens_per_s"] = tok_s;
+      rec["grad_norm"] = last.grad_norm;
       if (val) rec["val_loss"] = *val;
       if (last.skipped) rec["skipped"] = true;
-      writer->write(rec);
+      profiler.write_record(rec);
     }
     if (!options.quiet && (last.step % log_every == 0 || last_step)) {
       const double eta = (train_seconds / static_cast<double>(steps_this_run)) *
@@ -277,14 +281,23 @@ TrainSummary run_training(const TrainOptions& options_in) {
   summary.peak_allocated_bytes = run_peak;
   summary.profiler_errors = profiler.errors();
   for (const auto& e : profiler.errors()) log::warn("profiler: {}", e);
-  if (writer) {
-    nlohmann::json rec = summary.to_json();
+  const MemorySummary memory = summarize_memory(
+      backend->device(), profiler.steps(), measure_static_memory(*trainer.model(), &trainer.optimizer()),
+      have_estimate ? &estimate : nullptr, profiler.errors());
+  nlohmann::json summary_json = summary.to_json();
+  summary_json["memory"] = memory_summary_to_json(memory);
+  {
+    nlohmann::json rec = summary_json;
     rec["type"] = "summary";
-    writer->write(rec);
+    profiler.write_record(rec);
+  }
+  if (options.profile && !options.quiet && !memory.phases.empty()) {
+    fmt::print(progress, "\n{}\n", format_memory_summary(memory));
+    std::fflush(progress);
   }
   {
     std::ofstream out(run_dir + "/summary.json");
-    out << summary.to_json().dump(2) << "\n";
+    out << summary_json.dump(2) << "\n";
     if (!out) log::warn("could not write {}/summary.json", run_dir);
   }
   log::info("done: steps {}..{} in {}; loss {:.4f} -> {:.4f} (first -> final)", summary.first_step,

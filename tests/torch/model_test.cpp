@@ -3,6 +3,7 @@
 
 #include <torch/torch.h>
 
+#include "oomkit/core/error.h"
 #include "oomkit/core/model_config.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/profile/tracking_allocator.h"
