@@ -143,24 +143,25 @@ TEST_F(TrainerTest, OomInsideTheStepLeavesTheTrainerUsable) {
 TEST_F(TrainerTest, BadInputExitsTwoNamingTheField) {
   const std::string base = "train --model " + (dir_ / "tiny.json").string() + " --steps 2 --run-dir " +
                            (dir_ / "bad-run").string() + " ";
+  const std::string t16 = " --seq-len 16";
   std::string err;
-  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "missing.txt").string(), &err), 2);
+  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "missing.txt").string() + t16, &err), 2);
   EXPECT_EQ(err.rfind("error: --data:", 0), 0u) << err;
   std::ofstream(dir_ / "empty.txt").close();
-  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "empty.txt").string(), &err), 2);
+  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "empty.txt").string() + t16, &err), 2);
   EXPECT_NE(err.find("empty"), std::string::npos) << err;
   std::ofstream(dir_ / "short.txt") << "too short";
-  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "short.txt").string(), &err), 2);
+  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "short.txt").string() + t16, &err), 2);
   EXPECT_NE(err.find("shorter than one sequence"), std::string::npos) << err;
   const std::string data = "--data " + (dir_ / "data.txt").string() + " ";
   EXPECT_EQ(oomkit(base + data + "--seq-len 64", &err), 2);
   EXPECT_EQ(err.rfind("error: --seq-len:", 0), 0u) << err;
-  EXPECT_EQ(oomkit(base + data + "--batch-size 0", &err), 2);
+  EXPECT_EQ(oomkit(base + data + "--batch-size 0" + t16, &err), 2);
   EXPECT_EQ(err.rfind("error: --batch-size:", 0), 0u) << err;
-  EXPECT_EQ(oomkit(base + data + "--no-such-flag", &err), 2);
-  EXPECT_EQ(oomkit(base + data + "--optimizer adamx", &err), 2);
+  EXPECT_EQ(oomkit(base + data + "--no-such-flag" + t16, &err), 2);
+  EXPECT_EQ(oomkit(base + data + "--optimizer adamx" + t16, &err), 2);
   EXPECT_EQ(err.rfind("error: --optimizer:", 0), 0u) << err;
-  EXPECT_EQ(oomkit(base + data + "--save /nonexistent-dir/x.ckpt", &err), 2);
+  EXPECT_EQ(oomkit(base + data + "--save /nonexistent-dir/x.ckpt" + t16, &err), 2);
   EXPECT_EQ(err.rfind("error: --save:", 0), 0u) << err;
   // Tokens beyond the vocabulary: an llm.c file holding GPT-2 token 50256 for a V=256 model.
   std::vector<int32_t> header(256, 0);
@@ -173,7 +174,7 @@ TEST_F(TrainerTest, BadInputExitsTwoNamingTheField) {
     out.write(reinterpret_cast<const char*>(header.data()), 1024);
     out.write(reinterpret_cast<const char*>(tokens.data()), 200);
   }
-  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "gpt2.bin").string(), &err), 2);
+  EXPECT_EQ(oomkit(base + "--data " + (dir_ / "gpt2.bin").string() + t16, &err), 2);
   EXPECT_NE(err.find("vocab_size 256"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(dir_ / "bad-run"));
 }
