@@ -141,7 +141,11 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
-  if (options_.precision == Precision::kBf16) model_->to(torch::kBFloat16);
+  if (options_.precision == Precision::kBf16) {
+    // Pure bf16: parameters only (Module::to(dtype) would also cast the bool causal mask).
+    torch::NoGradGuard no_grad;
+    for (auto& p : model_->parameters()) p.set_data(p.data().to(torch::kBFloat16));
+  }
   model_->to(device_);
   model_->train();
   params_ = model_->trainable_parameters();

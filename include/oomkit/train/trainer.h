@@ -36,9 +36,9 @@ struct TrainOptions {
   int64_t batch_size = 16;               // B, sequences per micro-batch
   int64_t grad_accum = 1;                // micro-batches per optimizer step
   int64_t seq_len = 128;                 // T
-  int64_t steps = 800;                   // optimizer steps in total (a resumed run continues to it)
+  int64_t steps = 400;                   // optimizer steps in total (a resumed run continues to it)
   double lr = 2e-3;                      // peak learning rate
-  int64_t warmup_steps = 40;             // linear warmup from 0 to lr
+  int64_t warmup_steps = 20;             // linear warmup from 0 to lr
   double min_lr = 2e-4;                  // cosine decays lr to this at the last step
   double weight_decay = 0.1;
   double grad_clip = 1.0;                // max global L2 norm; 0: no clipping
@@ -50,7 +50,7 @@ struct TrainOptions {
   Checkpointing checkpointing = Checkpointing::kNone;
   int64_t checkpoint_every = 1;
   double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
-  int64_t eval_every = 200;              // steps between validation passes; 0: only at the end
+  int64_t eval_every = 100;              // steps between validation passes; 0: only at the end
   int64_t eval_batches = 16;             // validation batches per pass
   double val_fraction = 0.1;             // tail of the stream held out
   int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
