@@ -9,6 +9,8 @@
 #include <unordered_set>
 
 #include "oomkit/core/error.h"
+#include "oomkit/train/adafactor.h"
+#include "oomkit/train/adam8bit.h"
 #include "oomkit/train/lion.h"
 
 namespace oomkit {
@@ -102,11 +104,21 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std:
           std::move(params),
           LionOptions(o.lr).betas(std::make_tuple(o.beta1, o.beta2)).weight_decay(o.weight_decay));
     case OptimizerKind::kAdafactor:
+      return std::make_unique<Adafactor>(std::move(params), AdafactorOptions(o.lr)
+                                                                .eps1(o.adafactor_eps1)
+                                                                .clip_threshold(o.adafactor_clip_threshold)
+                                                                .decay_rate(o.adafactor_decay_rate)
+                                                                .first_moment(o.adafactor_first_moment)
+                                                                .beta1(o.beta1)
+                                                                .weight_decay(o.weight_decay));
     case OptimizerKind::kAdam8bit:
-      break;
+      return std::make_unique<Adam8bit>(std::move(params), Adam8bitOptions(o.lr)
+                                                               .betas(std::make_tuple(o.beta1, o.beta2))
+                                                               .eps(o.eps)
+                                                               .weight_decay(o.weight_decay)
+                                                               .block_size(o.block_size));
   }
-  throw InputError("--optimizer", "adafactor and adam-8bit arrive in the next commit of the optim branch",
-                   "use adamw, sgd, sgd-momentum or lion for now");
+  throw InputError("--optimizer", "unknown optimizer kind " + std::to_string(static_cast<int>(kind)));
 }
 
 int64_t optimizer_state_bytes(const torch::optim::Optimizer& optimizer) {

@@ -1,0 +1,100 @@
+// 8-bit Adam (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization"): AdamW
+// whose two states live as 8-bit codes with one fp32 absmax scale per block of `block_size`
+// elements, quantized with bitsandbytes' dynamic (tree) data type (§2.2, §2.3): the signed map
+// for the first moment m, the unsigned map for the second moment v.
+//
+// Per step, per parameter (bitsandbytes' blockwise 8-bit Adam kernel; t = step):
+//   m, v = dequantize(codes_m, absmax_m), dequantize(codes_v, absmax_v)      (fp32)
+//   m = beta1·m + (1 - beta1)·g;  v = beta2·v + (1 - beta2)·g²
+//   p = p·(1 - lr·weight_decay) - lr·(m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + eps)
+//   codes, absmax = quantize(m), quantize(v)   (per block: absmax = max|x|, code = the map
+//                                               entry nearest to x / absmax)
+// State bytes per parameter of n elements: 2·n (two uint8 code tensors) + 2·4·ceil(n/block)
+// (two fp32 absmax vectors), plus the two 256-entry fp32 maps once per optimizer (2 KiB).
+// Unlike bitsandbytes, every parameter is quantized (bitsandbytes keeps tensors under 4096
+// elements in fp32), so the state is exactly what the estimator's adam-8bit formula counts.
+#pragma once
+
+#include <tuple>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "oomkit/train/optimizers.h"
+
+namespace oomkit {
+
+/// bitsandbytes' `create_dynamic_map(signed, max_exponent_bits=7, total_bits=8)`: 256 sorted
+/// fp32 values in [-1, 1] (signed) or [0, 1] (unsigned). For each exponent i = 0..6, the
+/// midpoints of linspace(0.1, 1, 2^i + 1) (signed; 2^(i+1) + 1 unsigned) scaled by 10^(i-6),
+/// mirrored to negative for the signed map; plus 0 and 1. Shape (256,), float32.
+torch::Tensor dynamic_quantization_map(bool is_signed);
+
+/// Block-wise quantization of `x` (any shape, float) with the 256-entry `code` map.
+struct BlockwiseQuantized {
+  torch::Tensor codes;   // uint8, x's shape: index into `code` of the nearest value to x / absmax
+  torch::Tensor absmax;  // float32, (ceil(numel / block_size),): max |x| of each block
+};
+
+/// Quantizes `x` block by block (blocks of `block_size` consecutive elements in row-major
+/// order; the last may be partial). A block of zeros gets absmax 0 and the code of 0.
+BlockwiseQuantized quantize_blockwise(const torch::Tensor& x, const torch::Tensor& code, int64_t block_size);
+
+/// Inverse of quantize_blockwise: code[codes] · absmax of the element's block, float32,
+/// `codes`' shape.
+torch::Tensor dequantize_blockwise(const torch::Tensor& codes, const torch::Tensor& absmax, const torch::Tensor& code,
+                                   int64_t block_size);
+
+struct Adam8bitOptions : public torch::optim::OptimizerCloneableOptions<Adam8bitOptions> {
+  Adam8bitOptions(double lr = 1e-3);  // NOLINT: implicit from lr, as LibTorch's options are
+  TORCH_ARG(double, lr) = 1e-3;
+  typedef std::tuple<double, double> betas_t;
+  TORCH_ARG(betas_t, betas) = std::make_tuple(0.9, 0.999);
+  TORCH_ARG(double, eps) = 1e-8;
+  TORCH_ARG(double, weight_decay) = 0.0;
+  TORCH_ARG(int64_t, block_size) = 2048;
+
+ public:
+  void serialize(torch::serialize::InputArchive& archive) override;
+  void serialize(torch::serialize::OutputArchive& archive) const override;
+  double get_lr() const override;
+  void set_lr(const double lr) override;
+};
+
+struct Adam8bitParamState : public torch::optim::OptimizerCloneableParamState<Adam8bitParamState>,
+                            public StateTensorSource {
+  TORCH_ARG(int64_t, step) = 0;
+  TORCH_ARG(int64_t, block_size) = 2048;       // fixed when the state is created
+  TORCH_ARG(torch::Tensor, exp_avg_codes);     // uint8, the parameter's shape (signed map)
+  TORCH_ARG(torch::Tensor, exp_avg_absmax);    // float32, (blocks,)
+  TORCH_ARG(torch::Tensor, exp_avg_sq_codes);  // uint8, the parameter's shape (unsigned map)
+  TORCH_ARG(torch::Tensor, exp_avg_sq_absmax); // float32, (blocks,)
+
+ public:
+  void serialize(torch::serialize::InputArchive& archive) override;
+  void serialize(torch::serialize::OutputArchive& archive) const override;
+  std::vector<torch::Tensor> state_tensors() const override {
+    return {exp_avg_codes(), exp_avg_absmax(), exp_avg_sq_codes(), exp_avg_sq_absmax()};
+  }
+};
+
+/// The update rule is in this header's opening comment. Parameters without a gradient are
+/// skipped; sparse gradients are rejected (c10::Error). The block size of a parameter's
+/// state is fixed when the state is created.
+class Adam8bit : public torch::optim::Optimizer, public StateTensorSource {
+ public:
+  explicit Adam8bit(std::vector<torch::optim::OptimizerParamGroup> param_groups, Adam8bitOptions defaults = {});
+  explicit Adam8bit(std::vector<torch::Tensor> params, Adam8bitOptions defaults = {});
+
+  torch::Tensor step(LossClosure closure = nullptr) override;
+  void save(torch::serialize::OutputArchive& archive) const override;
+  void load(torch::serialize::InputArchive& archive) override;
+  /// The two quantization maps, shared by all parameters.
+  std::vector<torch::Tensor> state_tensors() const override { return {signed_map_, unsigned_map_}; }
+
+ private:
+  torch::Tensor signed_map_;    // (256,) float32, for m
+  torch::Tensor unsigned_map_;  // (256,) float32, for v
+};
+
+}  // namespace oomkit
