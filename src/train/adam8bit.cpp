@@ -4,6 +4,8 @@
 
 #include <torch/optim/serialize.h>
 
+#include <ATen/Parallel.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -14,70 +16,6 @@ namespace oomkit {
 using torch::optim::deque_to_list;  // used by LibTorch's serialization macros
 using torch::optim::list_to_deque;
 
-torch::Tensor dynamic_quantization_map(bool is_signed) {
-  // bitsandbytes functional.create_dynamic_map(signed, max_exponent_bits=7, total_bits=8):
-  // 7 non-sign bits all usable by the exponent, so no extra linear items.
-  constexpr int kMaxExponentBits = 7;
-  std::vector<double> data;
-  data.reserve(256);
-  for (int i = 0; i < kMaxExponentBits; ++i) {
-    const int64_t fraction_items = is_signed ? (int64_t{1} << i) + 1 : (int64_t{1} << (i + 1)) + 1;
-    const double scale = std::pow(10.0, -(kMaxExponentBits - 1) + i);
-    for (int64_t k = 0; k + 1 < fraction_items; ++k) {
-      // midpoint of consecutive boundaries of linspace(0.1, 1, fraction_items)
-      const double step = 0.9 / static_cast<double>(fraction_items - 1);
-      const double mean = 0.1 + step * (static_cast<double>(k) + 0.5);
-      data.push_back(scale * mean);
-      if (is_signed) data.push_back(-scale * mean);
-    }
-  }
-  data.push_back(0.0);
-  data.push_back(1.0);
-  TORCH_INTERNAL_ASSERT(data.size() == 256, "dynamic map has ", data.size(), " entries");
-  std::sort(data.begin(), data.end());
-  return torch::tensor(data, torch::kDouble).to(torch::kFloat);
-}
-
-namespace {
-
-int64_t num_blocks(int64_t numel, int64_t block_size) { return (numel + block_size - 1) / block_size; }
-
-// The flattened float32 tensor zero-padded to whole blocks, viewed as (blocks, block_size).
-torch::Tensor as_blocks(const torch::Tensor& flat, int64_t block_size) {
-  const int64_t n = flat.numel();
-  const int64_t blocks = num_blocks(n, block_size);
-  const int64_t pad = blocks * block_size - n;
-  torch::Tensor padded = pad > 0 ? torch::cat({flat, torch::zeros({pad}, flat.options())}) : flat;
-  return padded.view({blocks, block_size});
-}
-
-}  // namespace
-
-BlockwiseQuantized quantize_blockwise(const torch::Tensor& x, const torch::Tensor& code, int64_t block_size) {
-  TORCH_CHECK(block_size >= 1, "quantize_blockwise: block_size must be >= 1, got ", block_size);
-  TORCH_CHECK(code.dim() == 1 && code.numel() == 256, "quantize_blockwise: code must have 256 entries");
-  const int64_t n = x.numel();
-  torch::Tensor blocks = as_blocks(x.reshape(-1).to(torch::kFloat), block_size);  // (blocks, block_size)
-  torch::Tensor absmax = blocks.abs().amax(1);                                       // (blocks,)
-  torch::Tensor safe = torch::where(absmax > 0, absmax, torch::ones_like(absmax));
-  torch::Tensor normalized = blocks.div(safe.unsqueeze(1)).reshape(-1).narrow(0, 0, n);
-  // Nearest map entry: count the midpoints between consecutive entries that lie below x.
-  torch::Tensor midpoints = (code.narrow(0, 0, 255) + code.narrow(0, 1, 255)).mul_(0.5);
-  torch::Tensor index = torch::searchsorted(midpoints, normalized, /*out_int32=*/true);
-  return {index.to(torch::kUInt8).reshape(x.sizes()), absmax};
-}
-
-torch::Tensor dequantize_blockwise(const torch::Tensor& codes, const torch::Tensor& absmax, const torch::Tensor& code,
-                                   int64_t block_size) {
-  TORCH_CHECK(block_size >= 1, "dequantize_blockwise: block_size must be >= 1, got ", block_size);
-  const int64_t n = codes.numel();
-  TORCH_CHECK(absmax.numel() == num_blocks(n, block_size), "dequantize_blockwise: ", absmax.numel(),
-              " scales for ", n, " elements in blocks of ", block_size);
-  torch::Tensor values = code.index_select(0, codes.reshape(-1).to(torch::kLong));
-  torch::Tensor blocks = as_blocks(values, block_size).mul(absmax.unsqueeze(1));
-  return blocks.reshape(-1).narrow(0, 0, n).reshape(codes.sizes());
-}
-
 Adam8bitOptions::Adam8bitOptions(double lr) : lr_(lr) {}
 
 void Adam8bitOptions::serialize(torch::serialize::OutputArchive& archive) const {
@@ -86,6 +24,7 @@ void Adam8bitOptions::serialize(torch::serialize::OutputArchive& archive) const 
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(eps);
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(weight_decay);
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(block_size);
+  _TORCH_OPTIM_SERIALIZE_TORCH_ARG(fused);
 }
 
 void Adam8bitOptions::serialize(torch::serialize::InputArchive& archive) {
@@ -94,6 +33,7 @@ void Adam8bitOptions::serialize(torch::serialize::InputArchive& archive) {
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(double, eps);
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(double, weight_decay);
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(int64_t, block_size);
+  _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(bool, fused);
 }
 
 double Adam8bitOptions::get_lr() const { return lr(); }
@@ -134,6 +74,101 @@ Adam8bit::Adam8bit(std::vector<torch::Tensor> params, Adam8bitOptions defaults)
     : Adam8bit(std::vector<torch::optim::OptimizerParamGroup>{torch::optim::OptimizerParamGroup(std::move(params))},
                std::move(defaults)) {}
 
+namespace {
+
+int64_t num_blocks(int64_t numel, int64_t block_size) { return (numel + block_size - 1) / block_size; }
+
+// Step constants shared by both paths (t = the parameter's step count).
+struct AdamStepConstants {
+  float beta1, beta2, one_minus_beta1, one_minus_beta2;
+  float decay;       // 1 - lr·weight_decay
+  float step_size;   // lr / (1 - beta1^t)
+  float inv_sqrt_bias_correction2;  // 1 / sqrt(1 - beta2^t)
+  float eps;
+};
+
+AdamStepConstants step_constants(const Adam8bitOptions& o, int64_t step) {
+  const auto [beta1, beta2] = o.betas();
+  const double t = static_cast<double>(step);
+  return {static_cast<float>(beta1),
+          static_cast<float>(beta2),
+          static_cast<float>(1.0 - beta1),
+          static_cast<float>(1.0 - beta2),
+          static_cast<float>(1.0 - o.lr() * o.weight_decay()),
+          static_cast<float>(o.lr() / (1.0 - std::pow(beta1, t))),
+          static_cast<float>(1.0 / std::sqrt(1.0 - std::pow(beta2, t))),
+          static_cast<float>(o.eps())};
+}
+
+// The fused CPU kernel, bitsandbytes-style: per block, dequantize both states, update them
+// and the parameter in one pass while tracking the new absmax, then requantize the block.
+// Needs contiguous fp32 p and g; keeps only 2·block floats of scratch per thread.
+void fused_step_cpu(torch::Tensor& p, const torch::Tensor& grad, Adam8bitParamState& state,
+                    const AdamStepConstants& k, const torch::Tensor& signed_map, const torch::Tensor& unsigned_map) {
+  static const NearestCode signed_code(dynamic_quantization_map(true));
+  static const NearestCode unsigned_code(dynamic_quantization_map(false));
+  const int64_t n = p.numel();
+  const int64_t block = state.block_size();
+  float* pp = p.data_ptr<float>();
+  const float* gp = grad.data_ptr<float>();
+  uint8_t* c1 = state.exp_avg_codes().data_ptr<uint8_t>();
+  uint8_t* c2 = state.exp_avg_sq_codes().data_ptr<uint8_t>();
+  float* a1 = state.exp_avg_absmax().data_ptr<float>();
+  float* a2 = state.exp_avg_sq_absmax().data_ptr<float>();
+  const float* map1 = signed_map.data_ptr<float>();
+  const float* map2 = unsigned_map.data_ptr<float>();
+  at::parallel_for(0, num_blocks(n, block), 1, [&](int64_t b_begin, int64_t b_end) {
+    std::vector<float> m(block), v(block);
+    for (int64_t b = b_begin; b < b_end; ++b) {
+      const int64_t start = b * block;
+      const int64_t len = std::min(block, n - start);
+      const float scale1 = a1[b], scale2 = a2[b];
+      float max1 = 0.0f, max2 = 0.0f;
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t i = start + j;
+        const float g = gp[i];
+        const float mj = map1[c1[i]] * scale1 * k.beta1 + k.one_minus_beta1 * g;
+        const float vj = map2[c2[i]] * scale2 * k.beta2 + k.one_minus_beta2 * g * g;
+        const float denom = std::sqrt(vj) * k.inv_sqrt_bias_correction2 + k.eps;
+        pp[i] = pp[i] * k.decay - k.step_size * mj / denom;
+        m[j] = mj;
+        v[j] = vj;
+        max1 = std::max(max1, std::abs(mj));
+        max2 = std::max(max2, vj);
+      }
+      a1[b] = max1;
+      a2[b] = max2;
+      const float safe1 = max1 > 0.0f ? max1 : 1.0f;
+      const float safe2 = max2 > 0.0f ? max2 : 1.0f;
+      for (int64_t j = 0; j < len; ++j) {
+        c1[start + j] = signed_code(m[j] / safe1);
+        c2[start + j] = unsigned_code(v[j] / safe2);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void Adam8bit::step_tensor_ops(torch::Tensor& p, const Adam8bitOptions& o, Adam8bitParamState& state) {
+  const AdamStepConstants k = step_constants(o, state.step());
+  const int64_t block = state.block_size();
+  const torch::Tensor g = p.grad().to(torch::kFloat);
+  torch::Tensor m = dequantize_blockwise(state.exp_avg_codes(), state.exp_avg_absmax(), signed_map_, block);
+  torch::Tensor v = dequantize_blockwise(state.exp_avg_sq_codes(), state.exp_avg_sq_absmax(), unsigned_map_, block);
+  m.mul_(k.beta1).add_(g, k.one_minus_beta1);
+  v.mul_(k.beta2).addcmul_(g, g, k.one_minus_beta2);
+  torch::Tensor update = m.div(v.sqrt().mul_(k.inv_sqrt_bias_correction2).add_(k.eps)).mul_(-k.step_size);
+  torch::Tensor p32 = p.to(torch::kFloat).mul_(k.decay).add_(update);
+  p.copy_(p32);
+  BlockwiseQuantized qm = quantize_blockwise(m, signed_map_, block);
+  BlockwiseQuantized qv = quantize_blockwise(v, unsigned_map_, block);
+  state.exp_avg_codes().copy_(qm.codes);
+  state.exp_avg_absmax().copy_(qm.absmax);
+  state.exp_avg_sq_codes().copy_(qv.codes);
+  state.exp_avg_sq_absmax().copy_(qv.absmax);
+}
+
 torch::Tensor Adam8bit::step(LossClosure closure) {
   torch::NoGradGuard no_grad;
   torch::Tensor loss;
@@ -143,11 +178,9 @@ torch::Tensor Adam8bit::step(LossClosure closure) {
   }
   for (auto& group : param_groups_) {
     const auto& o = static_cast<const Adam8bitOptions&>(group.options());
-    const auto [beta1, beta2] = o.betas();
     for (auto& p : group.params()) {
       if (!p.grad().defined()) continue;
       TORCH_CHECK(!p.grad().is_sparse(), "Adam8bit does not support sparse gradients");
-      const torch::Tensor g = p.grad().to(torch::kFloat);
       const std::string key = c10::guts::to_string(p.unsafeGetTensorImpl());
       auto it = state_.find(key);
       if (it == state_.end()) {
@@ -166,30 +199,14 @@ torch::Tensor Adam8bit::step(LossClosure closure) {
       }
       auto& state = static_cast<Adam8bitParamState&>(*it->second);
       state.step(state.step() + 1);
-      const int64_t block = state.block_size();
-      torch::Tensor m = dequantize_blockwise(state.exp_avg_codes(), state.exp_avg_absmax(), signed_map_, block);
-      torch::Tensor v = dequantize_blockwise(state.exp_avg_sq_codes(), state.exp_avg_sq_absmax(), unsigned_map_, block);
-      m.mul_(beta1).add_(g, 1.0 - beta1);
-      v.mul_(beta2).addcmul_(g, g, 1.0 - beta2);
-
-      const double step = static_cast<double>(state.step());
-      const double bias_correction1 = 1.0 - std::pow(beta1, step);
-      const double bias_correction2 = 1.0 - std::pow(beta2, step);
-      torch::Tensor denom = v.sqrt().div_(std::sqrt(bias_correction2)).add_(o.eps());
-      if (o.weight_decay() != 0) p.mul_(1.0 - o.lr() * o.weight_decay());
-      const double step_size = o.lr() / bias_correction1;
-      if (p.scalar_type() == torch::kFloat) {
-        p.addcdiv_(m, denom, -step_size);
+      const bool fusable = o.fused() && p.device().is_cpu() && p.scalar_type() == torch::kFloat &&
+                           p.is_contiguous() && p.grad().scalar_type() == torch::kFloat;
+      if (fusable) {
+        const torch::Tensor grad = p.grad().contiguous();
+        fused_step_cpu(p, grad, state, step_constants(o, state.step()), signed_map_, unsigned_map_);
       } else {
-        p.add_(m.div(denom).mul_(-step_size).to(p.scalar_type()));
+        step_tensor_ops(p, o, state);
       }
-
-      BlockwiseQuantized qm = quantize_blockwise(m, signed_map_, block);
-      BlockwiseQuantized qv = quantize_blockwise(v, unsigned_map_, block);
-      state.exp_avg_codes().copy_(qm.codes);
-      state.exp_avg_absmax().copy_(qm.absmax);
-      state.exp_avg_sq_codes().copy_(qv.codes);
-      state.exp_avg_sq_absmax().copy_(qv.absmax);
     }
   }
   return loss;

@@ -116,7 +116,8 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std:
                                                                .betas(std::make_tuple(o.beta1, o.beta2))
                                                                .eps(o.eps)
                                                                .weight_decay(o.weight_decay)
-                                                               .block_size(o.block_size));
+                                                               .block_size(o.block_size)
+                                                               .fused(o.adam8bit_fused));
   }
   throw InputError("--optimizer", "unknown optimizer kind " + std::to_string(static_cast<int>(kind)));
 }

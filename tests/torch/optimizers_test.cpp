@@ -346,9 +346,38 @@ TEST(Adam8bit, MatchesQuantizedDoubleReference) {
   for (size_t i = 0; i < ref.size(); ++i)
     for (size_t j = 0; j < ref[i].p.size(); ++j) max_gap = std::max(max_gap, std::abs(ref[i].p[j] - exact[i].p[j]));
   EXPECT_GT(max_gap, 1e-4);
-  const auto got = run_optimizer(pr, OptimizerKind::kAdam8bit, o);
-  expect_moved(got, pr);
-  expect_close(got, ref, 1e-5);
+  for (const bool fused : {true, false}) {
+    SCOPED_TRACE(fused ? "fused CPU kernel" : "tensor ops");
+    o.adam8bit_fused = fused;
+    const auto got = run_optimizer(pr, OptimizerKind::kAdam8bit, o);
+    expect_moved(got, pr);
+    expect_close(got, ref, 1e-5);
+  }
+}
+
+// Invariant: the fused kernel's table lookup picks exactly the entry searchsorted picks on
+// the float32 midpoints (quantize_blockwise's path), for values spread over every decade of
+// the map, both signs, exact map entries, midpoints and their float neighbours, and ±1.
+TEST(Adam8bit, NearestCodeMatchesSearchsorted) {
+  for (const bool is_signed : {true, false}) {
+    const torch::Tensor map = dynamic_quantization_map(is_signed);
+    const torch::Tensor mids = (map.narrow(0, 0, 255) + map.narrow(0, 1, 255)).mul(0.5);
+    torch::manual_seed(17);
+    torch::Tensor t = torch::pow(10.0, torch::rand({200000}) * -9.0);  // |t| in [1e-9, 1]
+    if (is_signed) t = t * (torch::randint(0, 2, {200000}).mul(2).sub(1));
+    std::vector<torch::Tensor> parts = {t, map, mids, torch::tensor({1.0f, 0.0f, -0.0f})};
+    if (is_signed) parts.push_back(torch::tensor({-1.0f}));
+    parts.push_back(torch::nextafter(mids, torch::full_like(mids, 2.0)));
+    parts.push_back(torch::nextafter(mids, torch::full_like(mids, -2.0)));
+    torch::Tensor all = torch::cat(parts).contiguous();
+    const torch::Tensor want = torch::searchsorted(mids, all);
+    const NearestCode nearest(map);
+    const float* x = all.data_ptr<float>();
+    const int64_t* w = want.data_ptr<int64_t>();
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < all.numel(); ++i) mismatches += nearest(x[i]) != w[i];
+    EXPECT_EQ(mismatches, 0) << (is_signed ? "signed" : "unsigned");
+  }
 }
 
 // ---- state bytes --------------------------------------------------------------------------

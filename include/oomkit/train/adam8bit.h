@@ -21,29 +21,9 @@
 #include <torch/torch.h>
 
 #include "oomkit/train/optimizers.h"
+#include "oomkit/train/quantize8bit.h"
 
 namespace oomkit {
-
-/// bitsandbytes' `create_dynamic_map(signed, max_exponent_bits=7, total_bits=8)`: 256 sorted
-/// fp32 values in [-1, 1] (signed) or [0, 1] (unsigned). For each exponent i = 0..6, the
-/// midpoints of linspace(0.1, 1, 2^i + 1) (signed; 2^(i+1) + 1 unsigned) scaled by 10^(i-6),
-/// mirrored to negative for the signed map; plus 0 and 1. Shape (256,), float32.
-torch::Tensor dynamic_quantization_map(bool is_signed);
-
-/// Block-wise quantization of `x` (any shape, float) with the 256-entry `code` map.
-struct BlockwiseQuantized {
-  torch::Tensor codes;   // uint8, x's shape: index into `code` of the nearest value to x / absmax
-  torch::Tensor absmax;  // float32, (ceil(numel / block_size),): max |x| of each block
-};
-
-/// Quantizes `x` block by block (blocks of `block_size` consecutive elements in row-major
-/// order; the last may be partial). A block of zeros gets absmax 0 and the code of 0.
-BlockwiseQuantized quantize_blockwise(const torch::Tensor& x, const torch::Tensor& code, int64_t block_size);
-
-/// Inverse of quantize_blockwise: code[codes] · absmax of the element's block, float32,
-/// `codes`' shape.
-torch::Tensor dequantize_blockwise(const torch::Tensor& codes, const torch::Tensor& absmax, const torch::Tensor& code,
-                                   int64_t block_size);
 
 struct Adam8bitOptions : public torch::optim::OptimizerCloneableOptions<Adam8bitOptions> {
   Adam8bitOptions(double lr = 1e-3);  // NOLINT: implicit from lr, as LibTorch's options are
@@ -53,6 +33,10 @@ struct Adam8bitOptions : public torch::optim::OptimizerCloneableOptions<Adam8bit
   TORCH_ARG(double, eps) = 1e-8;
   TORCH_ARG(double, weight_decay) = 0.0;
   TORCH_ARG(int64_t, block_size) = 2048;
+  // true: contiguous fp32 CPU parameters take the fused per-block kernel (one pass, no
+  // full-size fp32 temporaries); false, and every other parameter: LibTorch tensor ops on
+  // whole dequantized states. Both implement the same rule.
+  TORCH_ARG(bool, fused) = true;
 
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
@@ -93,6 +77,7 @@ class Adam8bit : public torch::optim::Optimizer, public StateTensorSource {
   std::vector<torch::Tensor> state_tensors() const override { return {signed_map_, unsigned_map_}; }
 
  private:
+  void step_tensor_ops(torch::Tensor& p, const Adam8bitOptions& o, Adam8bitParamState& state);
   torch::Tensor signed_map_;    // (256,) float32, for m
   torch::Tensor unsigned_map_;  // (256,) float32, for v
 };

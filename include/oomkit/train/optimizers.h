@@ -19,6 +19,7 @@ struct OptimizerOptions {
   double beta2 = 0.999;          // Adam second moment (Lion: 0.99)
   double eps = 1e-8;
   int64_t block_size = 2048;     // 8-bit Adam quantization block (elements)
+  bool adam8bit_fused = true;    // 8-bit Adam: fused per-block CPU kernel for fp32 CPU params
   // Adafactor (Shazeer & Stern 2018; Hugging Face transformers' defaults, see adafactor.h).
   double adafactor_eps1 = 1e-30;          // added to g² before the second-moment average
   double adafactor_clip_threshold = 1.0;  // d: the update is divided by max(1, RMS(update)/d)
