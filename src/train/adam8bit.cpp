@@ -25,6 +25,7 @@ void Adam8bitOptions::serialize(torch::serialize::OutputArchive& archive) const 
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(weight_decay);
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(block_size);
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(fused);
+  _TORCH_OPTIM_SERIALIZE_TORCH_ARG(min_8bit_size);
 }
 
 void Adam8bitOptions::serialize(torch::serialize::InputArchive& archive) {
@@ -34,6 +35,7 @@ void Adam8bitOptions::serialize(torch::serialize::InputArchive& archive) {
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(double, weight_decay);
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(int64_t, block_size);
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(bool, fused);
+  _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(int64_t, min_8bit_size);
 }
 
 double Adam8bitOptions::get_lr() const { return lr(); }
@@ -46,6 +48,8 @@ void Adam8bitParamState::serialize(torch::serialize::OutputArchive& archive) con
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(exp_avg_absmax);
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(exp_avg_sq_codes);
   _TORCH_OPTIM_SERIALIZE_TORCH_ARG(exp_avg_sq_absmax);
+  _TORCH_OPTIM_SERIALIZE_TORCH_ARG(exp_avg);
+  _TORCH_OPTIM_SERIALIZE_TORCH_ARG(exp_avg_sq);
 }
 
 void Adam8bitParamState::serialize(torch::serialize::InputArchive& archive) {
@@ -55,6 +59,8 @@ void Adam8bitParamState::serialize(torch::serialize::InputArchive& archive) {
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(torch::Tensor, exp_avg_absmax);
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(torch::Tensor, exp_avg_sq_codes);
   _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(torch::Tensor, exp_avg_sq_absmax);
+  _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(torch::Tensor, exp_avg);
+  _TORCH_OPTIM_DESERIALIZE_TORCH_ARG(torch::Tensor, exp_avg_sq);
 }
 
 Adam8bit::Adam8bit(std::vector<torch::optim::OptimizerParamGroup> param_groups, Adam8bitOptions defaults)
@@ -169,6 +175,17 @@ void Adam8bit::step_tensor_ops(torch::Tensor& p, const Adam8bitOptions& o, Adam8
   state.exp_avg_sq_absmax().copy_(qv.absmax);
 }
 
+void Adam8bit::step_fp32_state(torch::Tensor& p, const Adam8bitOptions& o, Adam8bitParamState& state) {
+  const AdamStepConstants k = step_constants(o, state.step());
+  const torch::Tensor g = p.grad().to(torch::kFloat);
+  torch::Tensor& m = state.exp_avg();
+  torch::Tensor& v = state.exp_avg_sq();
+  m.mul_(k.beta1).add_(g, k.one_minus_beta1);
+  v.mul_(k.beta2).addcmul_(g, g, k.one_minus_beta2);
+  torch::Tensor update = m.div(v.sqrt().mul_(k.inv_sqrt_bias_correction2).add_(k.eps)).mul_(-k.step_size);
+  p.copy_(p.to(torch::kFloat).mul_(k.decay).add_(update));
+}
+
 torch::Tensor Adam8bit::step(LossClosure closure) {
   torch::NoGradGuard no_grad;
   torch::Tensor loss;
@@ -191,17 +208,24 @@ torch::Tensor Adam8bit::step(LossClosure closure) {
           return torch::full(p.sizes(), zero_index, p.options().dtype(torch::kUInt8));
         };
         fresh->block_size(o.block_size());
-        fresh->exp_avg_codes(zero_codes(signed_map_));
-        fresh->exp_avg_absmax(torch::zeros({blocks}, p.options().dtype(torch::kFloat)));
-        fresh->exp_avg_sq_codes(zero_codes(unsigned_map_));
-        fresh->exp_avg_sq_absmax(torch::zeros({blocks}, p.options().dtype(torch::kFloat)));
+        if (p.numel() < o.min_8bit_size()) {
+          fresh->exp_avg(torch::zeros(p.sizes(), p.options().dtype(torch::kFloat)));
+          fresh->exp_avg_sq(torch::zeros(p.sizes(), p.options().dtype(torch::kFloat)));
+        } else {
+          fresh->exp_avg_codes(zero_codes(signed_map_));
+          fresh->exp_avg_absmax(torch::zeros({blocks}, p.options().dtype(torch::kFloat)));
+          fresh->exp_avg_sq_codes(zero_codes(unsigned_map_));
+          fresh->exp_avg_sq_absmax(torch::zeros({blocks}, p.options().dtype(torch::kFloat)));
+        }
         it = state_.emplace(key, std::move(fresh)).first;
       }
       auto& state = static_cast<Adam8bitParamState&>(*it->second);
       state.step(state.step() + 1);
       const bool fusable = o.fused() && p.device().is_cpu() && p.scalar_type() == torch::kFloat &&
                            p.is_contiguous() && p.grad().scalar_type() == torch::kFloat;
-      if (fusable) {
+      if (state.exp_avg().defined()) {
+        step_fp32_state(p, o, state);
+      } else if (fusable) {
         const torch::Tensor grad = p.grad().contiguous();
         fused_step_cpu(p, grad, state, step_constants(o, state.step()), signed_map_, unsigned_map_);
       } else {

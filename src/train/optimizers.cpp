@@ -29,8 +29,10 @@ void validate(OptimizerKind kind, const std::vector<torch::Tensor>& params, cons
   require(o.beta2 >= 0 && o.beta2 < 1, "--beta2", "must be in [0, 1), got " + std::to_string(o.beta2));
   require(std::isfinite(o.eps) && o.eps >= 0, "--eps", "must be a finite number >= 0, got " + std::to_string(o.eps));
   if (kind == OptimizerKind::kAdam8bit) {
-    require(o.block_size >= 1, "--block-size", "must be >= 1 element, got " + std::to_string(o.block_size),
+    require(o.block_size >= 1, "--adam8bit-block-size", "must be >= 1 element, got " + std::to_string(o.block_size),
             "bitsandbytes uses 2048 (its default) down to 64");
+    require(o.adam8bit_min_8bit_size >= 0, "--adam8bit-min-8bit-size",
+            "must be >= 0 elements, got " + std::to_string(o.adam8bit_min_8bit_size));
   }
   if (kind == OptimizerKind::kAdafactor) {
     require(o.adafactor_clip_threshold > 0, "--adafactor-clip-threshold", "must be > 0");
@@ -117,7 +119,8 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std:
                                                                .eps(o.eps)
                                                                .weight_decay(o.weight_decay)
                                                                .block_size(o.block_size)
-                                                               .fused(o.adam8bit_fused));
+                                                               .fused(o.adam8bit_fused)
+                                                               .min_8bit_size(o.adam8bit_min_8bit_size));
   }
   throw InputError("--optimizer", "unknown optimizer kind " + std::to_string(static_cast<int>(kind)));
 }

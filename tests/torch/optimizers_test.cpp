@@ -304,6 +304,7 @@ TEST(Adam8bit, MatchesQuantizedDoubleReference) {
   Problem pr;
   OptimizerOptions o = default_optimizer_options(OptimizerKind::kAdam8bit);
   o.lr = 1e-2; o.weight_decay = 0.1; o.block_size = 16;  // 35 and 7 elements: partial blocks
+  o.adam8bit_min_8bit_size = 0;                           // quantize even these small tensors
   const auto smap = reference_map(true), umap = reference_map(false);
   auto quantize = [&](std::vector<double>& x, const std::vector<double>& map) {
     for (size_t b0 = 0; b0 < x.size(); b0 += o.block_size) {
@@ -355,6 +356,20 @@ TEST(Adam8bit, MatchesQuantizedDoubleReference) {
   }
 }
 
+// Invariant: parameters under min_8bit_size (bitsandbytes' 4096 default) keep fp32 states
+// and follow AdamW exactly (the same double reference as Optimizers.AdamWMatchesDoubleReference).
+TEST(Adam8bit, SmallParametersKeepFp32State) {
+  Problem pr;
+  OptimizerOptions o;
+  o.lr = 1e-2; o.weight_decay = 0.1; o.beta2 = 0.99;
+  const auto via_adamw = run_optimizer(pr, OptimizerKind::kAdamW, o);
+  const auto via_8bit = run_optimizer(pr, OptimizerKind::kAdam8bit, o);
+  std::vector<RefParam> ref = pr.ref_params();
+  for (size_t i = 0; i < ref.size(); ++i) ref[i].p = via_adamw[i];
+  expect_moved(via_8bit, pr);
+  expect_close(via_8bit, ref, 1e-6);
+}
+
 // Invariant: the fused kernel's table lookup picks exactly the entry searchsorted picks on
 // the float32 midpoints (quantize_blockwise's path), for values spread over every decade of
 // the map, both signs, exact map entries, midpoints and their float neighbours, and ±1.
@@ -388,7 +403,7 @@ TEST(Adam8bit, NearestCodeMatchesSearchsorted) {
 int64_t state_bytes_after_one_step(OptimizerKind kind, const OptimizerOptions& o) {
   std::vector<torch::Tensor> params = {torch::randn({kRows, kCols}).requires_grad_(true),
                                        torch::randn({kCols}).requires_grad_(true),
-                                       torch::randn({300, 11}).requires_grad_(true)};
+                                       torch::randn({64, 80}).requires_grad_(true)};
   auto opt = make_optimizer(kind, params, o);
   EXPECT_EQ(optimizer_state_bytes(*opt), kind == OptimizerKind::kAdam8bit ? 2 * 256 * 4 : 0);
   for (auto& p : params) p.mutable_grad() = torch::randn_like(p);
@@ -397,20 +412,57 @@ int64_t state_bytes_after_one_step(OptimizerKind kind, const OptimizerOptions& o
 }
 
 TEST(Optimizers, StateBytesFromShapes) {
-  const int64_t n = kRows * kCols + kCols + 300 * 11;
+  const int64_t small = kRows * kCols + kCols, big = 64 * 80;  // big >= 4096 = min_8bit_size
+  const int64_t n = small + big;
   OptimizerOptions o;
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kAdamW, o), 8 * n);
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kSgd, o), 0);
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kSgdMomentum, o), 4 * n);
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kLion, o), 4 * n);
-  const int64_t factored = 4 * ((kRows + kCols) + kCols + (300 + 11));
+  const int64_t factored = 4 * ((kRows + kCols) + kCols + (64 + 80));
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kAdafactor, o), factored);
   o.adafactor_first_moment = true;
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kAdafactor, o), factored + 4 * n);
   o.block_size = 64;
+  // default min_8bit_size 4096: the two small tensors keep 2·4 bytes per element
+  EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kAdam8bit, o), 8 * small + 2 * big + 2 * 4 * (big / 64) + 2 * 256 * 4);
+  o.adam8bit_min_8bit_size = 0;
   const auto blocks = [](int64_t k) { return (k + 63) / 64; };
   EXPECT_EQ(state_bytes_after_one_step(OptimizerKind::kAdam8bit, o),
-            2 * n + 2 * 4 * (blocks(kRows * kCols) + blocks(kCols) + blocks(300 * 11)) + 2 * 256 * 4);
+            2 * n + 2 * 4 * (blocks(kRows * kCols) + blocks(kCols) + blocks(big)) + 2 * 256 * 4);
+}
+
+// Invariant: pure bf16 parameters (--precision bf16) step without leaving bf16, and the
+// fp32-sized states shrink to 2 bytes per element (the estimator's pure-bf16 rule): AdamW
+// 2·2·n, Lion 2·n, Adafactor 2·(rows + cols) + 2·n_vector; 8-bit Adam stays 2·n + scales.
+TEST(Optimizers, Bf16ParametersKeepDtype) {
+  const int64_t n = kRows * kCols + kCols;
+  const int64_t blocks = 2;  // block 2048: one block per parameter
+  const std::vector<std::pair<OptimizerKind, int64_t>> cases = {
+      {OptimizerKind::kAdamW, 4 * n},
+      {OptimizerKind::kLion, 2 * n},
+      {OptimizerKind::kAdafactor, 2 * (kRows + kCols) + 2 * kCols},
+      {OptimizerKind::kAdam8bit, 2 * n + 2 * 4 * blocks + 2 * 256 * 4}};  // with min_8bit_size 0
+  for (const auto& [kind, want_bytes] : cases) {
+    torch::manual_seed(2);
+    std::vector<torch::Tensor> params = {torch::randn({kRows, kCols}, torch::kBFloat16).requires_grad_(true),
+                                         torch::randn({kCols}, torch::kBFloat16).requires_grad_(true)};
+    const torch::Tensor before = params[0].detach().clone();
+    OptimizerOptions o = default_optimizer_options(kind);
+    o.lr = 1e-2;
+    o.adam8bit_min_8bit_size = 0;
+    auto opt = make_optimizer(kind, params, o);
+    for (int s = 0; s < 2; ++s) {
+      for (auto& p : params) p.mutable_grad() = torch::randn_like(p);
+      opt->step();
+    }
+    for (const auto& p : params) {
+      EXPECT_EQ(p.scalar_type(), torch::kBFloat16);
+      EXPECT_TRUE(torch::isfinite(p).all().item<bool>());
+    }
+    EXPECT_FALSE(torch::equal(before, params[0].detach()));
+    EXPECT_EQ(optimizer_state_bytes(*opt), want_bytes) << static_cast<int>(kind);
+  }
 }
 
 // Invariant: a storage shared by two state tensors is counted once.
@@ -453,7 +505,11 @@ TEST(Optimizers, RejectsBadOptionsNamingTheField) {
   o = {}; o.eps = -1;
   EXPECT_EQ(field_of(OptimizerKind::kAdamW, o, params), "--eps");
   o = {}; o.block_size = 0;
-  EXPECT_EQ(field_of(OptimizerKind::kAdam8bit, o, params), "--block-size");
+  EXPECT_EQ(field_of(OptimizerKind::kAdam8bit, o, params), "--adam8bit-block-size");
+  o = {}; o.adam8bit_min_8bit_size = -1;
+  EXPECT_EQ(field_of(OptimizerKind::kAdam8bit, o, params), "--adam8bit-min-8bit-size");
+  o = {}; o.adafactor_decay_rate = 0.5;
+  EXPECT_EQ(field_of(OptimizerKind::kAdafactor, o, params), "--adafactor-decay-rate");
   o = {};
   EXPECT_EQ(field_of(OptimizerKind::kAdafactor, o, {}), "--optimizer");
   EXPECT_EQ(field_of(OptimizerKind::kAdafactor, o, params), "no error");
@@ -478,6 +534,7 @@ TEST(Optimizers, SaveLoadContinuesBitwise) {
     OptimizerOptions o = default_optimizer_options(kind);
     o.block_size = 16;
     o.adafactor_first_moment = true;
+    o.adam8bit_min_8bit_size = 20;  // (5, 7) = 35 elements quantized, (7,) keeps fp32 state
     std::vector<torch::Tensor> a, b;
     for (const auto& t : pr.init) a.push_back(t.clone().requires_grad_(true));
     auto opt_a = make_optimizer(kind, a, o);

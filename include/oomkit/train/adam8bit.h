@@ -9,10 +9,11 @@
 //   p = p·(1 - lr·weight_decay) - lr·(m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + eps)
 //   codes, absmax = quantize(m), quantize(v)   (per block: absmax = max|x|, code = the map
 //                                               entry nearest to x / absmax)
+// As in bitsandbytes (`min_8bit_size`, default 4096), a parameter with fewer elements keeps
+// m and v in fp32 and takes the same update without quantization.
 // State bytes per parameter of n elements: 2·n (two uint8 code tensors) + 2·4·ceil(n/block)
-// (two fp32 absmax vectors), plus the two 256-entry fp32 maps once per optimizer (2 KiB).
-// Unlike bitsandbytes, every parameter is quantized (bitsandbytes keeps tensors under 4096
-// elements in fp32), so the state is exactly what the estimator's adam-8bit formula counts.
+// (two fp32 absmax vectors) when n >= min_8bit_size, else 2·4·n; plus the two 256-entry fp32
+// maps once per optimizer (2 KiB).
 #pragma once
 
 #include <tuple>
@@ -37,6 +38,7 @@ struct Adam8bitOptions : public torch::optim::OptimizerCloneableOptions<Adam8bit
   // full-size fp32 temporaries); false, and every other parameter: LibTorch tensor ops on
   // whole dequantized states. Both implement the same rule.
   TORCH_ARG(bool, fused) = true;
+  TORCH_ARG(int64_t, min_8bit_size) = 4096;  // smaller parameters keep fp32 states (bitsandbytes)
 
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
@@ -53,12 +55,14 @@ struct Adam8bitParamState : public torch::optim::OptimizerCloneableParamState<Ad
   TORCH_ARG(torch::Tensor, exp_avg_absmax);    // float32, (blocks,)
   TORCH_ARG(torch::Tensor, exp_avg_sq_codes);  // uint8, the parameter's shape (unsigned map)
   TORCH_ARG(torch::Tensor, exp_avg_sq_absmax); // float32, (blocks,)
+  TORCH_ARG(torch::Tensor, exp_avg);           // float32 m, only below min_8bit_size
+  TORCH_ARG(torch::Tensor, exp_avg_sq);        // float32 v, only below min_8bit_size
 
  public:
   void serialize(torch::serialize::InputArchive& archive) override;
   void serialize(torch::serialize::OutputArchive& archive) const override;
   std::vector<torch::Tensor> state_tensors() const override {
-    return {exp_avg_codes(), exp_avg_absmax(), exp_avg_sq_codes(), exp_avg_sq_absmax()};
+    return {exp_avg_codes(), exp_avg_absmax(), exp_avg_sq_codes(), exp_avg_sq_absmax(), exp_avg(), exp_avg_sq()};
   }
 };
 
@@ -78,6 +82,7 @@ class Adam8bit : public torch::optim::Optimizer, public StateTensorSource {
 
  private:
   void step_tensor_ops(torch::Tensor& p, const Adam8bitOptions& o, Adam8bitParamState& state);
+  void step_fp32_state(torch::Tensor& p, const Adam8bitOptions& o, Adam8bitParamState& state);
   torch::Tensor signed_map_;    // (256,) float32, for m
   torch::Tensor unsigned_map_;  // (256,) float32, for v
 };
