@@ -282,7 +282,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       add_item(std::string("activations/embedding/") + term.name, Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
                std::string("B·T·") + term.shape + "·" + str(term.bytes_per_element) + " B: " + term.op);
     }
-    add_item("activations/embedding/position_indices", Category::kActivations, aa.mul(mf, aa.mul(T, am.sequence_bytes)),
+    if (am.sequence_bytes > 0) add_item("activations/embedding/position_indices", Category::kActivations, aa.mul(mf, aa.mul(T, am.sequence_bytes)),
              "T·8 B: embedding (wpe) saves arange(T) int64");
     add_item("activations/inputs", Category::kActivations, inputs, "B·T·16 B: idx and targets, int64");
     if (has_head) {
