@@ -51,7 +51,7 @@ expect_bad "--max-batch" estimate --model gpt2 --max-batch
 
 expect_ok "verdict: FITS" estimate --model gpt2 --seq-len 512 --gpu a100-80gb
 expect_ok "DOES NOT FIT" estimate --model "$models/llama-2-7b.json" --gpu a100-80gb --batch-size 1 --seq-len 4096
-expect_ok "chapter formula" estimate --model llama-2-7b --method chapter --precision chapter --seq-len 4096
+expect_ok "chapter method" estimate --model llama-2-7b --method chapter --precision chapter --seq-len 4096
 expect_ok '"batch_curve"' estimate --model gpt2 --memory 24GiB --max-batch --json
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
 expect_ok "a100-80gb" gpus

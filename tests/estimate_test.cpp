@@ -162,6 +162,18 @@ TEST(Properties, CheckpointingNeverRaisesActivations) {
       EXPECT_LE(full, selective) << name;
       EXPECT_LT(full, none) << name;
     }
+    // The chapter method's variants (Korthikanti et al. 2022 sec. 5) keep the same order.
+    TrainingSetup c;
+    c.seq_len = 256;
+    c.method = EstimateMethod::kChapter;
+    const int64_t none = estimate_memory(m, c).total(Category::kActivations);
+    c.checkpointing = Checkpointing::kSelective;
+    const int64_t selective = estimate_memory(m, c).total(Category::kActivations);
+    c.checkpointing = Checkpointing::kFull;
+    const int64_t full = estimate_memory(m, c).total(Category::kActivations);
+    EXPECT_EQ(selective, 34 * m.n_embd * 256 * m.n_layer) << name;
+    EXPECT_LT(selective, none) << name;
+    EXPECT_LT(full, none) << name;
   }
 }
 

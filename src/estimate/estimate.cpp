@@ -311,9 +311,20 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       }
     }
   } else {
-    const int64_t chapter = aa.mul(mf, ceil_div(chapter_activation_bytes(model, B, T) / model.n_layer * layers_here, t));
-    add_item("activations/chapter", Category::kActivations, chapter,
-             "(34·d + 5·h·T)·B·T·L bytes (the chapter; Korthikanti et al. 2022 eq. 2, 2-byte activations)");
+    // Under checkpointing the same paper's variants (Korthikanti et al. 2022, sec. 5): full
+    // keeps each layer's 2-byte input, 2·d·B·T·L, plus one layer's activations during
+    // recompute; selective drops the attention core, 34·d·B·T·L.
+    const int64_t per_layer = chapter_activation_bytes(model, B, T) / model.n_layer;
+    int64_t chapter = aa.mul(per_layer, layers_here);
+    const char* formula = "(34·d + 5·h·T)·B·T·L bytes (the chapter; Korthikanti et al. 2022 eq. 2, 2-byte activations)";
+    if (full_ckpt) {
+      chapter = aa.add(aa.mul(aa.mul(2 * model.n_embd, E), layers_here), per_layer);
+      formula = "2·d·B·T·L + (34·d + 5·h·T)·B·T bytes (full recompute, Korthikanti et al. 2022 sec. 5)";
+    } else if (selective) {
+      chapter = aa.mul(aa.mul(34 * model.n_embd, E), layers_here);
+      formula = "34·d·B·T·L bytes (selective recompute, Korthikanti et al. 2022 eq. 6)";
+    }
+    add_item("activations/chapter", Category::kActivations, aa.mul(mf, ceil_div(chapter, t)), formula);
   }
 
   // ---- phases ------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ std::string format_method_comparison(const Estimate& e, const Estimate& other) {
   const Estimate& detailed = e.setup.method == EstimateMethod::kChapter ? other : e;
   const int64_t ca = chapter.total(Category::kActivations), da = detailed.total(Category::kActivations);
   return fmt::format(
-      "chapter formula (34·d + 5·h·T)·B·T·L: activations {}, total {} | detailed: activations {}, peak {} ({:+.1f}% vs chapter)\n",
+      "chapter method (Korthikanti formula, all at once): activations {}, total {} | detailed: activations {}, peak {} ({:+.1f}% vs chapter)\n",
       format_bytes(ca), format_bytes(chapter.peak_bytes), format_bytes(da), format_bytes(detailed.peak_bytes),
       chapter.peak_bytes > 0 ? 100.0 * (static_cast<double>(detailed.peak_bytes) / static_cast<double>(chapter.peak_bytes) - 1.0) : 0.0);
 }
