@@ -1,0 +1,472 @@
+// diagnose_oom(): from one parsed OOM (plus clues from the log, plus the estimator when the run
+// is known) to ranked findings. The message-level rules read the allocator's own numbers:
+//   capacity C (allowed when a memory fraction caps it), requested Q (a rounded block), allocated
+//   A, reserved R, reserved-but-unallocated U = R - A, free F, and what other processes hold.
+// Each rule's threshold is explained where it is applied.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "oomkit/core/units.h"
+#include "oomkit/diagnose/diagnosis.h"
+
+namespace oomkit {
+
+namespace {
+
+struct CauseInfo {
+  OomCause cause;
+  const char* name;
+  int step;
+  const char* title;
+  const char* fix;
+  const char* probe;
+};
+
+// Default title, playbook step, fix and probe per cause; rules add the evidence and may
+// replace the fix with a sized one.
+const CauseInfo kCauses[] = {
+    {OomCause::kFragmentation, "fragmentation", 1,
+     "Fragmentation: the allocator holds free cached blocks, but none large enough",
+     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch >= 2.1; on 1.x max_split_size_mb:128); "
+     "keep tensor shapes fixed between steps (pad batches to one length)",
+     "torch.cuda.memory_summary(): is inactive_split_bytes large? Does the OOM come only after hours with "
+     "varying shapes rather than at the first step?"},
+    {OomCause::kActivationsBatch, "activations_batch", 5,
+     "Activations of the micro-batch do not fit",
+     "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full",
+     "Playbook step 3: run one step at micro-batch 1. If it fits, activations scale with B; if not, static "
+     "memory does not fit."},
+    {OomCause::kActivationsSeqlen, "activations_seqlen", 5,
+     "Sequence length: activations grow with T, the eager attention scores with T^2",
+     "oomkit train --attention sdpa (no (B,h,T,T) matrix), --checkpointing full, or a shorter --seq-len",
+     "Halve T for one step: the failing request shrinks ~4x if it is the (B,h,T,T) attention term, ~2x if "
+     "it is linear in T (logits, MLP)."},
+    {OomCause::kStaticModelTooLarge, "static_model_too_large", 3,
+     "Static memory (parameters + gradients + optimizer state) does not fit",
+     "--precision bf16, --optimizer adam-8bit, ZeRO/FSDP sharding (oomkit estimate --zero 3 --dp N) or "
+     "--offload-optimizer; check with `oomkit estimate --model ...`",
+     "Playbook step 3: does one step at micro-batch 1 still OOM? Does the OOM happen while loading or "
+     "moving the model (.to(device), load_state_dict)?"},
+    {OomCause::kOptimizerState, "optimizer_state", 8,
+     "Optimizer state: Adam's two fp32 moments (8 bytes/parameter) are created at the first step",
+     "--optimizer adam-8bit (2 B/param) or lion/sgd (4 B/param), or --offload-optimizer",
+     "Does the OOM happen in the first optimizer.step() (exp_avg/exp_avg_sq in the traceback)?"},
+    {OomCause::kLeakAcrossSteps, "leak_across_steps", 7,
+     "Leak across steps: memory at the start of each step keeps rising",
+     "Keep numbers, not graphs: losses.append(loss.item()) instead of losses.append(loss); detach() "
+     "tensors kept for logging; del references held across steps",
+     "Log torch.cuda.memory_allocated() at each step start (oomkit train records step_start marks): "
+     "steady growth per step is a leak."},
+    {OomCause::kEvalWithoutNoGrad, "eval_without_no_grad", 7,
+     "Evaluation without no-grad: every validation batch keeps its autograd graph",
+     "Wrap evaluation in `with torch.no_grad():` (or torch.inference_mode()); model.eval() alone does not "
+     "stop graph building",
+     "Does memory rise on each validation batch and does the OOM come during validation?"},
+    {OomCause::kOtherProcess, "other_process", 1,
+     "Memory held outside this process's allocator",
+     "Free the GPU: stop the other process (stale Jupyter kernels, a second run), or pick a free GPU "
+     "with CUDA_VISIBLE_DEVICES",
+     "Playbook step 1: nvidia-smi --query-compute-apps=pid,used_memory --format=csv before starting"},
+    {OomCause::kMultiGpuImbalance, "multi_gpu_imbalance", 1,
+     "Several ranks put memory on one GPU (usually cuda:0)",
+     "torch.cuda.set_device(local_rank) before creating tensors; torch.load(path, map_location='cpu' or "
+     "f'cuda:{local_rank}'); DistributedDataParallel instead of DataParallel",
+     "nvidia-smi: do several processes sit on GPU 0 while the other GPUs are emptier?"},
+    {OomCause::kGenerationKvCache, "generation_kv_cache", 5,
+     "Generation: the KV cache grows with every generated token",
+     "Cap max_new_tokens and the generation batch, run generation under torch.no_grad(), free the cache "
+     "between calls",
+     "Does memory grow with each generated token, and does the OOM come inside generate()?"},
+    {OomCause::kCpuRam, "cpu_ram", 1,
+     "Host (CPU) RAM is exhausted",
+     "Use less host memory: fewer DataLoader workers, no per-sample features kept in Python lists, "
+     "torch.load(..., mmap=True); oomkit train --memory-limit budgets the trainer",
+     "free -h / /proc/meminfo during the run: does RSS grow through the epoch (accumulation) or jump "
+     "at one allocation (one huge tensor)?"},
+    {OomCause::kOther, "other", 1, "Other cause", "See the evidence", "See the evidence"},
+};
+
+const CauseInfo& info(OomCause c) {
+  for (const auto& ci : kCauses) {
+    if (ci.cause == c) return ci;
+  }
+  return kCauses[sizeof(kCauses) / sizeof(kCauses[0]) - 1];
+}
+
+std::string pct(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
+
+class Builder {
+ public:
+  Finding& add(OomCause cause, double score) {
+    for (auto& f : findings_) {
+      if (f.category == cause) {
+        f.score = std::max(f.score, score);
+        return f;
+      }
+    }
+    const CauseInfo& ci = info(cause);
+    Finding f;
+    f.category = cause;
+    f.title = ci.title;
+    f.playbook_step = ci.step;
+    f.fix = ci.fix;
+    f.probe = ci.probe;
+    f.score = score;
+    findings_.push_back(std::move(f));
+    return findings_.back();
+  }
+  void boost(OomCause cause, double delta, const std::string& evidence) {
+    for (auto& f : findings_) {
+      if (f.category == cause) {
+        f.score = std::clamp(f.score + delta, 0.0, 0.95);
+        if (!evidence.empty()) f.evidence.push_back(evidence);
+        return;
+      }
+    }
+    if (delta > 0) add(cause, std::min(0.95, 0.1 + delta)).evidence.push_back(evidence);
+  }
+  std::vector<Finding>& findings() { return findings_; }
+
+ private:
+  std::vector<Finding> findings_;
+};
+
+std::string alloc_conf_var(const OomRecord& r) {
+  return r.device.rfind("hip", 0) == 0 ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
+}
+
+// Which entries of "Process p has M memory in use" are other processes. PyTorch 2.x prints the
+// current process as "this process has"; inside a container NVML reports it under the host PID
+// instead, so a lone entry that covers what this allocator reserves (plus a CUDA context) is
+// taken to be this process.
+int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
+  if (r.processes.empty()) return 0;
+  if (r.process_bytes) {
+    if (*r.process_bytes == 0) {
+      notes.push_back("'this process has 0 bytes memory in use': the driver (NVML) could not attribute "
+                      "memory to this process (containers, WSL); per-process numbers are unreliable");
+    }
+    return r.other_process_bytes.value_or(0);
+  }
+  if (!r.reserved_bytes) return r.other_process_bytes.value_or(0);
+  // The entry closest above reserved, within a CUDA context's size (<= 3 GiB), is this process.
+  int64_t self_index = -1;
+  for (size_t i = 0; i < r.processes.size(); ++i) {
+    const int64_t slack = r.processes[i].bytes - *r.reserved_bytes;
+    if (slack >= 0 && slack <= 3 * kGiB &&
+        (self_index < 0 || r.processes[i].bytes < r.processes[static_cast<size_t>(self_index)].bytes)) {
+      self_index = static_cast<int64_t>(i);
+    }
+  }
+  int64_t sum = 0;
+  for (size_t i = 0; i < r.processes.size(); ++i) {
+    if (static_cast<int64_t>(i) != self_index) sum += r.processes[i].bytes;
+  }
+  if (self_index >= 0) {
+    const auto& p = r.processes[static_cast<size_t>(self_index)];
+    notes.push_back(fmt::format(
+        "Process {} ({}) covers this allocator's reserved {} plus a CUDA context: it is most likely this "
+        "process under another PID namespace (containers), not another job",
+        p.pid, format_bytes(p.bytes), format_bytes(*r.reserved_bytes)));
+  }
+  return sum;
+}
+
+// The allocator families: numbers to reason with.
+void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+  const auto C = r.effective_capacity_bytes();
+  const auto Q = r.requested_bytes;
+  const auto A = r.allocated_bytes;
+  const auto U = r.reserved_unallocated_bytes;
+  const auto F = r.free_bytes;
+  const bool cpu = r.device.rfind("cpu", 0) == 0;
+
+  // Memory fraction: PyTorch may use only `allowed` of the device.
+  if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes < *r.total_capacity_bytes && r.device != "mps") {
+    Finding& f = b.add(OomCause::kOther, F && Q && *F >= *Q ? 0.7 : 0.45);
+    f.title = "A memory fraction caps PyTorch below the device's capacity";
+    f.evidence.push_back(fmt::format("{} allowed of {} total capacity", format_bytes(*r.allowed_bytes),
+                                     format_bytes(*r.total_capacity_bytes)));
+    if (F) f.evidence.push_back(fmt::format("{} was still free on the device", format_bytes(*F)));
+    f.fix = "Raise torch.cuda.set_per_process_memory_fraction() (or oomkit train --memory-limit), or fit the run in the cap";
+    f.probe = "Is the fraction set on purpose (GPU shared with another job)?";
+  }
+
+  // A single request beyond the whole capacity: no setting of the allocator helps.
+  if (Q && C && (*Q > *C || r.requested_is_lower_bound)) {
+    if (r.requested_is_lower_bound) {
+      Finding& f = b.add(OomCause::kOther, 0.8);
+      f.title = "An absurd allocation size (more than 1 EiB): a corrupted shape, not memory pressure";
+      f.evidence.push_back("Tried to allocate more than 1 EiB");
+      f.fix = "Find the tensor whose size overflowed (a negative or garbage dimension, often after a failed collective)";
+      f.probe = "Print the shapes entering the failing op; check for an earlier NCCL timeout or error";
+      return;
+    }
+    const std::string ev = fmt::format("one request of {} exceeds the whole capacity {} ({:.1f}x)", format_bytes(*Q),
+                                       format_bytes(*C), static_cast<double>(*Q) / static_cast<double>(*C));
+    b.add(OomCause::kActivationsSeqlen, 0.55).evidence.push_back(ev);
+    b.add(OomCause::kActivationsBatch, 0.5).evidence.push_back(ev);
+    notes.push_back("A single tensor larger than the device cannot be served at any fragmentation or batch of "
+                    "other tensors: shrink the tensor itself (B, T, or the input size)");
+  }
+
+  // Fragmentation: cached-but-free blocks at least as large as the request, yet it failed.
+  // Strong when U is at least twice the request and at least 1 GiB: below that, a few hundred MiB
+  // of cached blocks is the caching allocator's ordinary slack (20 MiB segments for requests
+  // under 10 MiB, 2 MiB rounding of large blocks), and the working set is the likelier cause.
+  if (U && Q && !cpu) {
+    if (*U >= *Q) {
+      const bool strong = *U >= 2 * *Q && *U >= kGiB;
+      Finding& f = b.add(OomCause::kFragmentation, strong ? 0.8 : 0.45);
+      f.evidence.push_back(fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}",
+                                       format_bytes(*U), static_cast<double>(*U) / static_cast<double>(*Q),
+                                       format_bytes(*Q)));
+      if (r.reserved_bytes && A) {
+        f.evidence.push_back(fmt::format("reserved {} vs allocated {}", format_bytes(*r.reserved_bytes), format_bytes(*A)));
+      }
+      f.fix = r.family == "pytorch1"
+                  ? alloc_conf_var(r) + "=max_split_size_mb:128 (PyTorch 1.10+; expandable_segments:True from 2.1); "
+                                        "keep tensor shapes fixed between steps"
+                  : alloc_conf_var(r) + "=expandable_segments:True; keep tensor shapes fixed between steps "
+                                        "(pad batches to one length)";
+    } else {
+      notes.push_back(fmt::format("Reserved-but-unallocated {} is smaller than the request {}: defragmenting "
+                                  "would not have served it", format_bytes(*U), format_bytes(*Q)));
+    }
+  }
+  if (r.private_pool_bytes && Q && *r.private_pool_bytes >= *Q) {
+    Finding& f = b.add(OomCause::kFragmentation, 0.5);
+    f.evidence.push_back(fmt::format("{} sits in private pools (CUDA Graphs), unusable by eager allocations",
+                                     format_bytes(*r.private_pool_bytes)));
+  }
+
+  // Memory outside this allocator: other processes, or everything the device lacks beyond
+  // reserved + free (a CUDA context with cuBLAS/cuDNN workspaces takes ~0.3-1 GiB).
+  const int64_t others = others_bytes(r, notes);
+  const auto total = r.total_capacity_bytes;
+  if (others > 0 && total) {
+    const double share = static_cast<double>(others) / static_cast<double>(*total);
+    const double score = share >= 0.25 ? 0.85 : (Q && others >= *Q && share >= 0.05 ? 0.6 : 0.3);
+    Finding& f = b.add(OomCause::kOtherProcess, score);
+    f.title = "Other processes hold memory on this device";
+    f.evidence.push_back(fmt::format("other processes hold {} ({} of {})", format_bytes(others), pct(share),
+                                     format_bytes(*total)));
+    b.add(OomCause::kMultiGpuImbalance, score * 0.6).evidence.push_back(
+        "the other processes may be this job's own ranks placing tensors on this GPU");
+  } else if (total && F && r.reserved_bytes) {
+    const int64_t outside = *total - *r.reserved_bytes - *F;
+    const int64_t excess = outside - kGiB;
+    if (excess > 0 && Q && excess >= *Q) {
+      const bool large = static_cast<double>(excess) >= 0.2 * static_cast<double>(*total);
+      const std::string ev = fmt::format(
+          "{} of the {} device is outside PyTorch's allocator (capacity - reserved - free), {} more than a "
+          "CUDA context needs", format_bytes(outside), format_bytes(*total), format_bytes(excess));
+      b.add(OomCause::kOtherProcess, large ? 0.55 : 0.3).evidence.push_back(ev);
+      b.add(OomCause::kMultiGpuImbalance, large ? 0.45 : 0.2).evidence.push_back(ev);
+    }
+  } else if (total && F && A && !r.reserved_bytes) {
+    // A cut-off 1.x message: reserved unknown. Little allocated and nothing free means the
+    // memory is held elsewhere (or cached in this allocator).
+    const double held_share = static_cast<double>(*A) / static_cast<double>(*total);
+    if (held_share < 0.3 && static_cast<double>(*total - *A - *F) >= 0.5 * static_cast<double>(*total)) {
+      const std::string ev = fmt::format("this process's tensors hold only {} ({} of {}) while {} is free",
+                                         format_bytes(*A), pct(held_share), format_bytes(*total), format_bytes(*F));
+      b.add(OomCause::kOtherProcess, 0.55).evidence.push_back(ev);
+      Finding& m = b.add(OomCause::kMultiGpuImbalance, 0.5);
+      m.evidence.push_back(ev);
+      if (r.device == "cuda:0") m.evidence.push_back("the full device is GPU 0, where ranks land by default");
+      b.add(OomCause::kFragmentation, 0.3).evidence.push_back("reserved is unknown (message cut off): cached blocks may hold the rest");
+    }
+  }
+
+  // PyTorch's own tensors fill the capacity: the model's working set.
+  if (A && C && *C > 0) {
+    const double frac = static_cast<double>(*A) / static_cast<double>(*C);
+    if (frac >= 0.5) {
+      const std::string ev = fmt::format("PyTorch tensors hold {} of {} ({})", format_bytes(*A), format_bytes(*C), pct(frac));
+      b.add(OomCause::kActivationsBatch, 0.45).evidence.push_back(ev);
+      b.add(OomCause::kStaticModelTooLarge, 0.35).evidence.push_back(ev);
+      b.add(OomCause::kActivationsSeqlen, 0.3).evidence.push_back(ev);
+      b.add(OomCause::kOptimizerState, 0.25);
+      b.add(OomCause::kLeakAcrossSteps, 0.2);
+      b.add(OomCause::kEvalWithoutNoGrad, 0.15);
+      if (Q && static_cast<double>(*Q) >= 0.1 * static_cast<double>(*C)) {
+        b.boost(OomCause::kActivationsSeqlen, 0.15,
+                fmt::format("the failed request alone is {} of capacity: one large activation (T^2 scores, B*T*V logits)",
+                            pct(static_cast<double>(*Q) / static_cast<double>(*C))));
+      }
+    }
+  }
+  if (!A && !cpu) {
+    b.add(OomCause::kActivationsBatch, 0.3);
+    b.add(OomCause::kStaticModelTooLarge, 0.25);
+    b.add(OomCause::kOtherProcess, 0.2);
+  }
+  if (cpu) b.add(OomCause::kCpuRam, 0.3).evidence.push_back("the budget is CPU memory (" + r.device + ")");
+}
+
+// The families without numbers: candidates ranked by how often each causes that error.
+void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+  notes.push_back("The message carries no sizes: these are candidates, ranked by how often each causes this "
+                  "error and by clues in the log; the probes tell them apart");
+  if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
+    Finding& f = b.add(OomCause::kOther, 0.45);
+    f.title = r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
+                                                : "cuDNN could not allocate its handle or workspace";
+    f.evidence.push_back(r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
+    f.fix = "Leave headroom outside the caching allocator (smaller batch; PYTORCH_NO_CUDA_MEMORY_CACHING=1 to "
+            "test); if memory is not full, check the CUDA / cuBLAS / driver versions match the PyTorch build";
+    f.probe = "Run one matmul on that device in a fresh process: if it fails with the GPU empty, it is the "
+              "installation, not memory";
+    b.add(OomCause::kActivationsBatch, 0.35);
+    b.add(OomCause::kOtherProcess, 0.3);
+    b.add(OomCause::kStaticModelTooLarge, 0.25);
+    return;
+  }
+  if (r.subsystem == "nccl") {
+    Finding& f = b.add(OomCause::kOther, 0.45);
+    f.title = "NCCL could not allocate its communication buffers (outside the caching allocator)";
+    if (r.requested_bytes) f.evidence.push_back("NCCL failed to allocate " + format_bytes(*r.requested_bytes));
+    f.fix = "Leave headroom for NCCL: reserve less in the caching allocator (smaller batch), "
+            "torch.cuda.empty_cache() before creating the process group, or a smaller NCCL_BUFFSIZE";
+    f.probe = "Does it fail at process-group setup / the first collective while the GPU is nearly full?";
+    b.add(OomCause::kMultiGpuImbalance, 0.4);
+    b.add(OomCause::kActivationsBatch, 0.3);
+    b.add(OomCause::kOtherProcess, 0.25);
+    return;
+  }
+  if (r.requested_bytes) {
+    b.add(OomCause::kActivationsBatch, 0.35).evidence.push_back("failed allocation of " + format_bytes(*r.requested_bytes));
+  }
+  // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
+  b.add(OomCause::kActivationsBatch, 0.35);
+  b.add(OomCause::kOtherProcess, r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" ? 0.35 : 0.25);
+  b.add(OomCause::kStaticModelTooLarge, 0.3);
+  b.add(OomCause::kLeakAcrossSteps, 0.25);
+  b.add(OomCause::kEvalWithoutNoGrad, 0.2);
+  b.add(OomCause::kMultiGpuImbalance, 0.15);
+  b.add(OomCause::kFragmentation, 0.15);
+}
+
+void apply_context(const LogContext& c, Builder& b) {
+  auto clue = [&](const char* what) {
+    std::string s = std::string("log: ") + what;
+    for (const auto& cl : c.clues) {
+      if (cl.find(what) != std::string::npos) return cl;
+    }
+    return s;
+  };
+  if (c.eval && !c.no_grad_seen) b.boost(OomCause::kEvalWithoutNoGrad, 0.5, clue("eval"));
+  else if (c.eval) b.boost(OomCause::kEvalWithoutNoGrad, 0.2, clue("eval"));
+  if (c.generation) b.boost(OomCause::kGenerationKvCache, 0.5, clue("generat"));
+  if (c.multi_gpu) b.boost(OomCause::kMultiGpuImbalance, 0.35, clue("multi-GPU"));
+  if (c.loading) {
+    b.boost(OomCause::kMultiGpuImbalance, c.multi_gpu ? 0.1 : 0.0, "");
+    b.boost(OomCause::kStaticModelTooLarge, 0.25, clue("load"));
+  }
+  if (c.in_optimizer) b.boost(OomCause::kOptimizerState, 0.45, clue("optimizer"));
+  if (c.in_attention) b.boost(OomCause::kActivationsSeqlen, 0.25, clue("attention"));
+  if (c.in_backward) b.boost(OomCause::kActivationsBatch, 0.1, clue("backward"));
+  if (c.growth_per_step_bytes && *c.growth_per_step_bytes > 0) {
+    b.boost(OomCause::kLeakAcrossSteps, 0.55,
+            fmt::format("memory in the log rises by {} per step over {} steps",
+                        format_bytes(static_cast<int64_t>(*c.growth_per_step_bytes)), c.steps_seen));
+  }
+}
+
+}  // namespace
+
+const char* cause_name(OomCause c) { return info(c).name; }
+
+std::optional<OomCause> cause_from_name(std::string_view name) {
+  for (const auto& ci : kCauses) {
+    if (name == ci.name) return ci.cause;
+  }
+  return std::nullopt;
+}
+
+const char* Finding::confidence() const { return score >= 0.75 ? "high" : (score >= 0.5 ? "medium" : "low"); }
+
+bool Diagnosis::ambiguous() const { return findings.empty() || findings.front().score < 0.75; }
+
+void rank_findings(std::vector<Finding>& findings) {
+  std::vector<Finding> merged;
+  for (auto& f : findings) {
+    auto it = std::find_if(merged.begin(), merged.end(), [&](const Finding& m) { return m.category == f.category; });
+    if (it == merged.end()) {
+      merged.push_back(std::move(f));
+      continue;
+    }
+    const bool replace = f.score > it->score;
+    std::vector<std::string> evidence = replace ? f.evidence : it->evidence;
+    for (const auto& e : (replace ? it->evidence : f.evidence)) {
+      if (std::find(evidence.begin(), evidence.end(), e) == evidence.end()) evidence.push_back(e);
+    }
+    auto saving = f.saving_bytes ? f.saving_bytes : it->saving_bytes;
+    if (replace) *it = std::move(f);
+    it->evidence = std::move(evidence);
+    if (!it->saving_bytes) it->saving_bytes = saving;
+  }
+  for (auto& f : merged) {
+    f.evidence.erase(std::remove_if(f.evidence.begin(), f.evidence.end(), [](const std::string& e) { return e.empty(); }),
+                     f.evidence.end());
+  }
+  std::stable_sort(merged.begin(), merged.end(), [](const Finding& a, const Finding& b) { return a.score > b.score; });
+  findings = std::move(merged);
+}
+
+Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const DiagnoseOptions& options) {
+  Diagnosis d;
+  d.oom = oom;
+  Builder b;
+  const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||
+                         (oom.family == "pytorch" && (oom.allocated_bytes || oom.total_capacity_bytes));
+  if (oom.family == "cpu_default_allocator") {
+    Finding& f = b.add(OomCause::kCpuRam, 0.9);
+    if (oom.requested_bytes) {
+      f.evidence.push_back("DefaultCPUAllocator failed to allocate " + format_bytes(*oom.requested_bytes) + " of host RAM");
+      if (*oom.requested_bytes >= kTiB) {
+        Finding& o = b.add(OomCause::kOther, 0.8);
+        o.title = "An absurd host allocation: a shape bug rather than too little RAM";
+        o.evidence.push_back(format_bytes(*oom.requested_bytes) + " requested in one tensor");
+        o.fix = "Print the shapes entering the failing op (an outer product or a wrong broadcast)";
+        o.probe = "Is the requested size plausible for any tensor of this model?";
+        f.score = 0.6;
+      }
+    }
+  } else if (allocator) {
+    classify_allocator(oom, b, d.notes);
+  } else {
+    classify_numberless(oom, b, d.notes);
+  }
+  apply_context(context, b);
+  if (!oom.complete) d.notes.push_back("The message is cut off; fields after the cut are unknown");
+  if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator") {
+    d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
+  }
+  std::vector<Finding> findings = std::move(b.findings());
+  if (options.run) {
+    int64_t capacity = options.run->capacity_bytes;
+    if (capacity <= 0) capacity = oom.effective_capacity_bytes().value_or(0);
+    if (capacity > 0 && options.estimate) {
+      add_estimate_findings(*options.run, options.estimate, capacity, &oom, findings, d.notes);
+    } else {
+      d.notes.push_back("Run settings given but no capacity: pass --memory to compare the estimate with the device");
+    }
+  }
+  rank_findings(findings);
+  d.findings = std::move(findings);
+  return d;
+}
+
+std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options) {
+  std::vector<Diagnosis> out;
+  for (const OomRecord& r : parse_oom_log(log_text)) {
+    out.push_back(diagnose_oom(r, scan_context(log_text, r.line), options));
+  }
+  return out;
+}
+
+}  // namespace oomkit
