@@ -95,6 +95,9 @@ const CauseInfo& info(OomCause c) {
   return kCauses[sizeof(kCauses) / sizeof(kCauses[0]) - 1];
 }
 
+// A short list: past six candidates the rest are noise.
+constexpr size_t kMaxFindings = 6;
+
 std::string pct(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
 
 class Builder {
@@ -266,13 +269,15 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       b.add(OomCause::kOtherProcess, large ? 0.55 : 0.3).evidence.push_back(ev);
       b.add(OomCause::kMultiGpuImbalance, large ? 0.45 : 0.2).evidence.push_back(ev);
     }
-  } else if (total && F && A && !r.reserved_bytes) {
-    // A cut-off 1.x message: reserved unknown. Little allocated and nothing free means the
-    // memory is held elsewhere (or cached in this allocator).
+  } else if (total && A && !r.reserved_bytes) {
+    // A cut-off 1.x message: reserved unknown. Little allocated, yet a request failed (so less
+    // than it was free): the memory is held elsewhere (or cached in this allocator).
     const double held_share = static_cast<double>(*A) / static_cast<double>(*total);
-    if (held_share < 0.3 && static_cast<double>(*total - *A - *F) >= 0.5 * static_cast<double>(*total)) {
+    const int64_t free_bound = F ? *F : Q.value_or(0);
+    if (held_share < 0.3 && static_cast<double>(*total - *A - free_bound) >= 0.5 * static_cast<double>(*total)) {
       const std::string ev = fmt::format("this process's tensors hold only {} ({} of {}) while {} is free",
-                                         format_bytes(*A), pct(held_share), format_bytes(*total), format_bytes(*F));
+                                         format_bytes(*A), pct(held_share), format_bytes(*total),
+                                         F ? format_bytes(*F) : "less than the request");
       b.add(OomCause::kOtherProcess, 0.55).evidence.push_back(ev);
       Finding& m = b.add(OomCause::kMultiGpuImbalance, 0.5);
       m.evidence.push_back(ev);
@@ -387,6 +392,18 @@ std::optional<OomCause> cause_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+Finding make_finding(OomCause cause, double score) {
+  const CauseInfo& ci = info(cause);
+  Finding f;
+  f.category = cause;
+  f.title = ci.title;
+  f.playbook_step = ci.step;
+  f.fix = ci.fix;
+  f.probe = ci.probe;
+  f.score = score;
+  return f;
+}
+
 const char* Finding::confidence() const { return score >= 0.75 ? "high" : (score >= 0.5 ? "medium" : "low"); }
 
 bool Diagnosis::ambiguous() const { return findings.empty() || findings.front().score < 0.75; }
@@ -441,6 +458,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else {
     classify_numberless(oom, b, d.notes);
   }
+  if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
   apply_context(context, b);
   if (!oom.complete) d.notes.push_back("The message is cut off; fields after the cut are unknown");
   if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator") {
@@ -457,6 +475,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
   }
   rank_findings(findings);
+  if (findings.size() > kMaxFindings) findings.resize(kMaxFindings);
   d.findings = std::move(findings);
   return d;
 }

@@ -222,6 +222,10 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
                        static_cast<double>(*oom->allocated_bytes) / static_cast<double>(e.peak_bytes),
                        format_bytes(e.peak_bytes));
   }
+  for (OomCause c : {OomCause::kLeakAcrossSteps, OomCause::kEvalWithoutNoGrad}) {
+    const bool present = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.category == c; });
+    if (!present) findings.push_back(make_finding(c, c == OomCause::kLeakAcrossSteps ? 0.25 : 0.2));
+  }
   for (auto& f : findings) {
     switch (f.category) {
       case OomCause::kLeakAcrossSteps:

@@ -119,6 +119,9 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
 void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, int64_t capacity_bytes,
                            const OomRecord* oom, std::vector<Finding>& findings, std::vector<std::string>& notes);
 
+/// A finding for `cause` with its default title, playbook step, fix and probe, and `score`.
+Finding make_finding(OomCause cause, double score);
+
 /// Sorts best first and merges findings of the same category (keeping the higher score and
 /// all evidence).
 void rank_findings(std::vector<Finding>& findings);
