@@ -222,7 +222,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   if (U && Q && !cpu) {
     if (*U >= *Q) {
       const bool strong = *U >= 2 * *Q && *U >= kGiB;
-      Finding& f = b.add(OomCause::kFragmentation, strong ? 0.8 : 0.45);
+      Finding& f = b.add(OomCause::kFragmentation, strong ? 0.8 : 0.4);
       f.evidence.push_back(fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}",
                                        format_bytes(*U), static_cast<double>(*U) / static_cast<double>(*Q),
                                        format_bytes(*Q)));
@@ -475,6 +475,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
   }
   rank_findings(findings);
+  if (!findings.empty() && findings.front().score >= 0.75) {  // a verdict: keep only the real contenders
+    findings.erase(std::remove_if(findings.begin() + 1, findings.end(), [](const Finding& f) { return f.score < 0.3; }),
+                   findings.end());
+  }
   if (findings.size() > kMaxFindings) findings.resize(kMaxFindings);
   d.findings = std::move(findings);
   return d;
