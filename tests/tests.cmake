@@ -1,0 +1,21 @@
+
+# ---- diagnose (oomkit diagnose CLI: exit codes and verdicts on real logs) --------------------
+set(OOMKIT_DIAG_DATA ${CMAKE_SOURCE_DIR}/tests/data/oom-cases)
+add_test(NAME diagnose_cli_noisy_log
+         COMMAND $<TARGET_FILE:oomkit> diagnose ${OOMKIT_DIAG_DATA}/noisy.log)
+set_tests_properties(diagnose_cli_noisy_log PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "OOM 2 of 2.*Verdict: cpu_ram")
+add_test(NAME diagnose_cli_stdin_json
+         COMMAND sh -c "\"$0\" diagnose - --json < \"$1\"" $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/noisy.log)
+set_tests_properties(diagnose_cli_stdin_json PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "\"category\": \"fragmentation\"")
+add_test(NAME diagnose_cli_garbage_exit_0
+         COMMAND sh -c "out=$(\"$0\" diagnose \"$1\") && echo \"$out\" | grep -q 'no OOM found'"
+                 $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/garbage.log)
+set_tests_properties(diagnose_cli_garbage_exit_0 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_unreadable_exit_2
+         COMMAND sh -c "\"$0\" diagnose /nonexistent/oom.log; test $? -eq 2" $<TARGET_FILE:oomkit>)
+set_tests_properties(diagnose_cli_unreadable_exit_2 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_bad_flag_exit_2
+         COMMAND sh -c "\"$0\" diagnose - --model gpt2 --precision fp64 < /dev/null; test $? -eq 2" $<TARGET_FILE:oomkit>)
+set_tests_properties(diagnose_cli_bad_flag_exit_2 PROPERTIES LABELS core)
