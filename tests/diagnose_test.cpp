@@ -435,3 +435,20 @@ TEST(OomReport, JsonSchemaAndText) {
   const std::string amb = oom_report_text(diagnose_log("RuntimeError: CUDA error: out of memory").at(0));
   EXPECT_NE(amb.find("Verdict: ambiguous"), std::string::npos);
 }
+
+// A timeline written by the trainer feeds the playbook offline: the fixture (synthetic: a loop
+// keeping each loss with its graph) rises 6 MiB per step at step_start and ends in an oom event
+// with oomkit's CPU-budget message in the forward phase.
+TEST(Playbook, FromTimelineFile) {
+  const auto records = read_timeline(std::string(OOMKIT_SOURCE_DIR) + "/tests/data/oom-cases/leak-timeline.jsonl");
+  const PlaybookInput in = playbook_input_from_timeline(records);
+  EXPECT_EQ(in.marks.size(), 61u);
+  EXPECT_EQ(in.run.capacity_bytes, 512 * kMiB);
+  ASSERT_TRUE(in.oom.has_value());
+  EXPECT_EQ(in.oom->family, "oomkit_cpu_budget");
+  EXPECT_EQ(in.failed_phase, "forward");
+  const PlaybookResult r = run_playbook(in, {});
+  const Finding& top = r.diagnosis.findings.front();
+  EXPECT_EQ(top.category, OomCause::kLeakAcrossSteps);
+  EXPECT_NE(top.evidence.front().find("6.00 MiB per step"), std::string::npos);
+}

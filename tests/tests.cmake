@@ -19,3 +19,7 @@ set_tests_properties(diagnose_cli_unreadable_exit_2 PROPERTIES LABELS core)
 add_test(NAME diagnose_cli_bad_flag_exit_2
          COMMAND sh -c "\"$0\" diagnose - --model gpt2 --precision fp64 < /dev/null; test $? -eq 2" $<TARGET_FILE:oomkit>)
 set_tests_properties(diagnose_cli_bad_flag_exit_2 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_timeline_leak
+         COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/leak-timeline.jsonl)
+set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")

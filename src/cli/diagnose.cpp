@@ -12,7 +12,9 @@
 #include "oomkit/core/model_config.h"
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
+#include "oomkit/core/timeline.h"
 #include "oomkit/diagnose/oom_report.h"
+#include "oomkit/diagnose/playbook.h"
 #include "oomkit/estimate/estimate.h"
 
 namespace oomkit::cli {
@@ -21,6 +23,7 @@ namespace {
 
 struct DiagnoseCliOptions {
   std::string log_path;  // a file, or "-" for stdin
+  std::string timeline;  // an `oomkit train` timeline.jsonl: marks, budget, the oom event
   bool json = false;
   std::string model;     // --model name or config.json path; enables the estimator
   int64_t batch_size = 0;
@@ -80,8 +83,34 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
   return opts;
 }
 
+// --timeline: the playbook offline (no probes): leak regression over step_start marks, the
+// phase that crossed the limit, the oom event's message, the budget.
+int run_timeline(const DiagnoseCliOptions& o, const DiagnoseOptions& opts) {
+  PlaybookInput in = playbook_input_from_timeline(read_timeline(o.timeline));
+  if (!o.log_path.empty() && !in.oom) {
+    auto records = parse_oom_log(read_input(o.log_path));
+    if (!records.empty()) in.oom = records.front();
+  }
+  if (opts.run) {
+    const int64_t budget = in.run.capacity_bytes;
+    in.run = *opts.run;
+    if (in.run.capacity_bytes <= 0) in.run.capacity_bytes = budget;
+    in.estimate = opts.estimate;
+  }
+  if (!in.oom && in.marks.empty()) {
+    std::cout << "no OOM and no marks found in " << o.timeline << "\n";
+    return kExitOk;
+  }
+  const PlaybookResult result = run_playbook(in, {});
+  if (o.json) std::cout << oom_report_json(result).dump(2) << "\n";
+  else std::cout << oom_report_text(result);
+  return kExitOk;
+}
+
 int run_diagnose(const DiagnoseCliOptions& o) {
   const DiagnoseOptions opts = build_options(o);
+  if (!o.timeline.empty()) return run_timeline(o, opts);
+  if (o.log_path.empty()) throw InputError("log", "no input", "give a log file, - for stdin, or --timeline FILE");
   const std::string text = read_input(o.log_path);
   const std::vector<Diagnosis> diagnoses = diagnose_log(text, opts);
   if (o.json) {
@@ -109,7 +138,8 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   auto opts = std::make_shared<DiagnoseCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "diagnose", "Find every out-of-memory report in a log, classify its cause and print ranked findings");
-  app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin")->required();
+  app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin");
+  app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event");
   app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
   app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...) or a config.json; ties findings to the estimator");
   app->add_option("--batch-size", opts->batch_size, "Micro-batch size B of the failed run")->check(CLI::PositiveNumber);

@@ -431,6 +431,11 @@ void rank_findings(std::vector<Finding>& findings) {
                      f.evidence.end());
   }
   std::stable_sort(merged.begin(), merged.end(), [](const Finding& a, const Finding& b) { return a.score > b.score; });
+  if (!merged.empty() && merged.front().score >= 0.75) {  // a verdict: keep only the real contenders
+    merged.erase(std::remove_if(merged.begin() + 1, merged.end(), [](const Finding& f) { return f.score < 0.3; }),
+                 merged.end());
+  }
+  if (merged.size() > kMaxFindings) merged.resize(kMaxFindings);
   findings = std::move(merged);
 }
 
@@ -475,11 +480,6 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
   }
   rank_findings(findings);
-  if (!findings.empty() && findings.front().score >= 0.75) {  // a verdict: keep only the real contenders
-    findings.erase(std::remove_if(findings.begin() + 1, findings.end(), [](const Finding& f) { return f.score < 0.3; }),
-                   findings.end());
-  }
-  if (findings.size() > kMaxFindings) findings.resize(kMaxFindings);
   d.findings = std::move(findings);
   return d;
 }

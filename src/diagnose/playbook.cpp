@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
@@ -59,6 +60,26 @@ std::string crossing_phase(const std::vector<TimelineMark>& marks) {
   if (last == phase_name(Phase::kAfterZeroGrad)) return "next_step";
   if (last == phase_name(Phase::kEval)) return "after_eval";
   return "";
+}
+
+PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records) {
+  PlaybookInput in;
+  for (const auto& r : records) {
+    if (!r.is_object()) continue;
+    const std::string type = r.value("type", std::string{});
+    if (type == "mark") {
+      in.marks.push_back(mark_from_json(r));
+    } else if (type == "run" && r.contains("limit_bytes") && r["limit_bytes"].is_number_integer()) {
+      in.run.capacity_bytes = r["limit_bytes"].get<int64_t>();
+    } else if (type == "event" && r.value("name", std::string{}) == "oom") {
+      if (r.contains("message") && r["message"].is_string()) {
+        auto parsed = parse_oom_log(r["message"].get<std::string>());
+        if (!parsed.empty()) in.oom = parsed.front();
+      }
+      if (r.contains("phase") && r["phase"].is_string()) in.failed_phase = r["phase"].get<std::string>();
+    }
+  }
+  return in;
 }
 
 PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {

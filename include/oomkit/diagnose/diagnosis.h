@@ -123,7 +123,7 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
 Finding make_finding(OomCause cause, double score);
 
 /// Sorts best first and merges findings of the same category (keeping the higher score and
-/// all evidence).
+/// all evidence). Keeps at most six; after a "high" verdict, only contenders scoring >= 0.3.
 void rank_findings(std::vector<Finding>& findings);
 
 }  // namespace oomkit

@@ -112,6 +112,13 @@ std::optional<GrowthFit> step_start_growth(const std::vector<TimelineMark>& mark
 /// "optimizer_step" after after_backward, ...). "" without marks.
 std::string crossing_phase(const std::vector<TimelineMark>& marks);
 
+/// Builds a playbook input from timeline records (read_timeline()): every "mark" record; the
+/// budget from the "run" record's "limit_bytes"; from the last "event" named "oom", its
+/// "message" (parsed with parse_oom_log) and "phase" (the failed phase) when present. The
+/// trainer's oom event should therefore carry {"name":"oom","step":S,"phase":"backward",
+/// "message":"<the exception's what()>"}.
+PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records);
+
 /// Runs the playbook. Throws only what the estimator throws (InputError for an invalid setup).
 PlaybookResult run_playbook(const PlaybookInput& input, const LiveProbes& probes);
 
