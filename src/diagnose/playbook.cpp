@@ -147,8 +147,10 @@ PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {
     f.fix = "losses.append(loss.item()) instead of losses.append(loss); detach() tensors kept across steps";
     f.probe = "Growth per step is constant: one graph (or tensor) kept per step";
     if (capacity > 0 && fit->slope_bytes_per_step > 0) {
-      f.evidence.push_back(fmt::format("at this rate the {} budget is used up every {:.0f} steps", format_bytes(capacity),
-                                       static_cast<double>(capacity) / fit->slope_bytes_per_step));
+      const int64_t rise = fit->last_bytes - fit->first_bytes;
+      f.evidence.push_back(fmt::format("the steps measured leaked {} in all, {:.0f}% of the {} budget", format_bytes(rise),
+                                       100.0 * static_cast<double>(rise) / static_cast<double>(capacity),
+                                       format_bytes(capacity)));
     }
     findings.push_back(std::move(f));
   }
