@@ -186,6 +186,14 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   const auto F = r.free_bytes;
   const bool cpu = r.device.rfind("cpu", 0) == 0;
 
+  // CUDA asks for a 2 MiB segment for requests up to 1 MiB and 20 MiB up to 10 MiB: a failed
+  // request of exactly that size was a small tensor, so the working set is full.
+  if (Q && (*Q == 2 * kMiB || *Q == 20 * kMiB) && r.device.rfind("cuda", 0) == 0) {
+    notes.push_back(fmt::format("A request of {} is the allocator's segment for a small tensor (<= {}): the failing "
+                                "allocation is not one big activation; the working set filled the device",
+                                format_bytes(*Q), *Q == 2 * kMiB ? "1 MiB" : "10 MiB"));
+  }
+
   // Memory fraction: PyTorch may use only `allowed` of the device.
   if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes < *r.total_capacity_bytes && r.device != "mps") {
     Finding& f = b.add(OomCause::kOther, F && Q && *F >= *Q ? 0.7 : 0.45);
@@ -270,7 +278,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       b.add(OomCause::kMultiGpuImbalance, large ? 0.45 : 0.2).evidence.push_back(ev);
     }
   } else if (total && A && !r.reserved_bytes) {
-    // A cut-off 1.x message: reserved unknown. Little allocated, yet a request failed (so less
+    // A cut-off 1.x message, or the cudaMallocAsync backend's: reserved unknown. Little allocated, yet a request failed (so less
     // than it was free): the memory is held elsewhere (or cached in this allocator).
     const double held_share = static_cast<double>(*A) / static_cast<double>(*total);
     const int64_t free_bound = F ? *F : Q.value_or(0);
@@ -282,7 +290,13 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       Finding& m = b.add(OomCause::kMultiGpuImbalance, 0.5);
       m.evidence.push_back(ev);
       if (r.device == "cuda:0") m.evidence.push_back("the full device is GPU 0, where ranks land by default");
-      b.add(OomCause::kFragmentation, 0.3).evidence.push_back("reserved is unknown (message cut off): cached blocks may hold the rest");
+      Finding& fr = b.add(OomCause::kFragmentation, 0.3);
+      fr.evidence.push_back("reserved is not in the message: cached blocks may hold the rest");
+      if (r.family == "pytorch_async") {
+        fr.title = "The cudaMallocAsync pool may hold freed memory";
+        fr.fix = "torch.cuda.empty_cache() to trim the pool, or drop backend:cudaMallocAsync from PYTORCH_CUDA_ALLOC_CONF";
+        fr.probe = "torch.cuda.memory_reserved() vs memory_allocated() just before the failing step";
+      }
     }
   }
 
@@ -444,6 +458,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   d.oom = oom;
   Builder b;
   const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||
+                         oom.family == "pytorch_async" ||
                          (oom.family == "pytorch" && (oom.allocated_bytes || oom.total_capacity_bytes));
   if (oom.family == "cpu_default_allocator") {
     Finding& f = b.add(OomCause::kCpuRam, 0.9);

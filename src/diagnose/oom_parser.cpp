@@ -154,6 +154,8 @@ const std::vector<Head>& heads() {
       {std::regex(R"(Failed to CUDA calloc\s+\d+\s*bytes)", kIcase), "cuda_error_oom", "nccl"},
       {std::regex(R"(CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|hipErrorOutOfMemory|HIP_ERROR_OutOfMemory)",
                   std::regex::ECMAScript), "cuda_error_oom", "cuda_runtime"},
+      {std::regex(R"(Allocation on device\s*\d*\s*would exceed allowed memory\.?\s*(?:\(out of memory\))?)", kIcase), "pytorch_async",
+       "cuda_malloc_async"},
       {std::regex(R"(CUBLAS_STATUS_ALLOC_FAILED)", kIcase), "cublas_alloc_failed", "cublas"},
       {std::regex(R"(CUDNN_STATUS_ALLOC_FAILED)", kIcase), "cudnn_alloc_failed", "cudnn"},
       {std::regex(R"(DefaultCPUAllocator:\s*(?:can't allocate memory|not enough memory))", kIcase),
@@ -176,7 +178,8 @@ struct HeadHit {
 // megabyte-long line costs a linear scan, never a quadratic regex search.
 const char* const kAnchors[] = {"out of memory", "cublas_status_alloc_failed", "cudnn_status_alloc_failed",
                                 "defaultcpuallocator", "failed to cuda calloc", "cuda_error_out_of_memory",
-                                "cudaerrormemoryallocation", "hiperroroutofmemory", "hip_error_outofmemory"};
+                                "cudaerrormemoryallocation", "hiperroroutofmemory", "hip_error_outofmemory",
+                                "would exceed allowed memory"};
 
 std::vector<HeadHit> find_heads(const std::string& line) {
   std::vector<HeadHit> hits;
@@ -340,6 +343,22 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (auto v = find_size(s, kAllocated2, false)) r.allocated_bytes = v;
   r.private_pool_bytes = find_size(s, kPrivate2, false);
   if (auto v = find_size(s, kUnalloc2, false)) r.reserved_unallocated_bytes = v;
+  // The cudaMallocAsync backend (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync).
+  static const std::regex kAsyncDevice(R"(Allocationondevice(\d+)wouldexceedallowedmemory)", kIcase);
+  static const std::regex kAsyncAllocated = sized(R"(Currentlyallocated:)", "");
+  static const std::regex kAsyncRequested = sized(R"(Requested:)", "");
+  static const std::regex kAsyncLimit = sized(R"(Devicelimit:)", "");
+  static const std::regex kAsyncFree = sized(R"(Free\(accordingtoCUDA\):)", "");
+  static const std::regex kAsyncFraction = sized(R"(memoryfraction\):)", "");
+  if (std::regex_search(s, m, kAsyncDevice)) {
+    r.device = "cuda:" + m[1].str();
+    r.allocated_bytes = find_size(s, kAsyncAllocated, false);
+    r.requested_bytes = find_size(s, kAsyncRequested, false);
+    r.total_capacity_bytes = find_size(s, kAsyncLimit, false);
+    r.free_bytes = find_size(s, kAsyncFree, false);
+    r.allowed_bytes = find_size(s, kAsyncFraction, false);  // "17179869184.00 GiB" (no fraction) overflows: dropped
+    if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes >= *r.total_capacity_bytes) r.allowed_bytes.reset();
+  }
   // Outside the caching allocator.
   if (auto v = find_plain_bytes(s, kCpuBytes)) r.requested_bytes = v;
   if (auto v = find_plain_bytes(s, kCalloc)) r.requested_bytes = v;
@@ -369,6 +388,10 @@ void settle_family(const std::string& s, OomRecord& r) {
     r.complete = s.find("butunallocated") != std::string::npos;
     return;
   }
+  if (r.family == "pytorch_async") {
+    r.complete = r.free_bytes.has_value() && r.total_capacity_bytes.has_value();
+    return;
+  }
   if (r.family != "pytorch") {
     r.complete = true;
     return;
@@ -385,6 +408,8 @@ void settle_family(const std::string& s, OomRecord& r) {
 }
 
 bool report_done(const std::string& family, const std::string& s) {
+  if (family == "pytorch_async") return s.find("memoryfraction):") != std::string::npos &&
+                                        s.find("memoryfraction):") + 16 < s.size();
   if (family == "pytorch" || family == "pytorch2" || family == "oomkit_cpu_budget") {
     return s.find("reservedintotal") != std::string::npos || s.find("cached)") != std::string::npos ||
            s.find("butunallocated") != std::string::npos || s.find("pool.") != std::string::npos;
@@ -424,7 +449,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
       // One-line families may state their size before the head ("failed to allocate 17.79G
       // (19104890880 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY"): read from the previous head.
-      const bool one_line = std::string(head.family) != "pytorch" && std::string(head.family) != "oomkit_cpu_budget";
+      const bool one_line = std::string(head.family) != "pytorch" && std::string(head.family) != "oomkit_cpu_budget" &&
+                            std::string(head.family) != "pytorch_async";
       const size_t begin = one_line ? (h == 0 ? (hit.pos > 160 ? hit.pos - 160 : 0) : std::max(hits[h - 1].end, hit.pos > 160 ? hit.pos - 160 : 0)) : hit.pos;
       std::string spaced = trim(line.substr(begin, std::min(end - begin, kMaxWindowChars)));
       std::string s = squash(spaced);

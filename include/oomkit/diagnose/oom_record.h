@@ -15,6 +15,10 @@
 //                backend out of memory (MPS allocated: Z, other allocations: N, max allowed: A).
 //                Tried to allocate X on private pool." (device "mps").
 //   "pytorch"    a caching-allocator message cut off before its version can be told.
+//   "pytorch_async"  the cudaMallocAsync backend: "Allocation on device n would exceed allowed
+//                memory. (out of memory) Currently allocated: Z Requested: X Device limit: Y
+//                Free (according to CUDA): W PyTorch limit (set by user-supplied memory
+//                fraction): A" (A is 2^64 bytes when no fraction is set; then omitted).
 //   "cuda_error_oom"   cudaErrorMemoryAllocation raised outside the caching allocator: "CUDA
 //                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
 //                failure 'out of memory'" / "Failed to CUDA calloc N bytes"), PyTorch 0.x's
@@ -29,8 +33,8 @@
 // Units: bytes, KiB, MiB, GiB, TiB (powers of 2, as PyTorch prints them) and KB, MB, GB, TB
 // (powers of 10) — except in MPS messages, whose allocator labels binary sizes "KB/MB/GB"
 // (MPSAllocator's format_size divides by 1024), where they are read as binary.
-// "Tried to allocate" is the allocator's rounded block size (CUDA: multiples of 512 bytes,
-// 2 MiB for large blocks), not the tensor's exact size.
+// "Tried to allocate" is the allocator's segment/block size, not the tensor's exact size (CUDA:
+// a 2 MiB segment for requests up to 1 MiB, 20 MiB up to 10 MiB, larger ones rounded up to 2 MiB).
 #pragma once
 
 #include <cstdint>
