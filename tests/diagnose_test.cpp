@@ -452,3 +452,19 @@ TEST(Playbook, FromTimelineFile) {
   EXPECT_EQ(top.category, OomCause::kLeakAcrossSteps);
   EXPECT_NE(top.evidence.front().find("6.00 MiB per step"), std::string::npos);
 }
+
+// MPS: "other allocations" of 17.35 GiB (64% of the 27.20 GiB allowed) beside 9.57 GiB of
+// tensors point at cached heaps (ComfyUI#7440); 8.89 of 9.07 GiB in tensors (Fooocus#1139) at
+// the working set.
+TEST(DiagnoseMessage, MpsOtherAllocationsVersusWorkingSet) {
+  const auto heaps = diagnose_log(
+      "MPS backend out of memory (MPS allocated: 9.57 GiB, other allocations: 17.35 GiB, max allowed: 27.20 GiB). "
+      "Tried to allocate 292.50 MiB on private pool.").at(0);
+  EXPECT_EQ(heaps.findings.front().category, OomCause::kFragmentation);
+  EXPECT_NE(heaps.findings.front().fix.find("torch.mps.empty_cache()"), std::string::npos);
+  const auto full = diagnose_log(
+      "RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: "
+      "9.07 GB). Tried to allocate 6.25 MB on private pool.").at(0);
+  EXPECT_EQ(full.findings.front().category, OomCause::kActivationsBatch);
+  EXPECT_FALSE(has(full, OomCause::kFragmentation));
+}

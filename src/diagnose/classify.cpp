@@ -103,6 +103,22 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                                 format_bytes(*Q), *Q == 2 * kMiB ? "1 MiB" : "10 MiB"));
   }
 
+  // MPS: "other allocations" are the driver's allocations beyond the tensors in use, mostly the
+  // allocator's cached heaps; "max allowed" is the high-watermark cap on unified memory.
+  if (r.device == "mps" && r.non_pytorch_bytes && r.allowed_bytes && Q) {
+    const double other_share = static_cast<double>(*r.non_pytorch_bytes) / static_cast<double>(*r.allowed_bytes);
+    if (*r.non_pytorch_bytes >= *Q && other_share >= 0.25) {
+      Finding& f = b.add(OomCause::kFragmentation, other_share >= 0.5 ? 0.6 : 0.45);
+      f.title = "MPS: memory held beyond the tensors in use (cached heaps, other Metal allocations)";
+      f.evidence.push_back(fmt::format("other allocations {} ({} of the {} allowed) vs MPS allocated {}",
+                                       format_bytes(*r.non_pytorch_bytes), pct(other_share),
+                                       format_bytes(*r.allowed_bytes), format_bytes(A.value_or(0))));
+      f.fix = "torch.mps.empty_cache() between phases; PYTORCH_MPS_HIGH_WATERMARK_RATIO raises the cap (0.0 removes it, "
+              "at the risk of swapping)";
+      f.probe = "torch.mps.driver_allocated_memory() vs torch.mps.current_allocated_memory() before the failing step";
+    }
+  }
+
   // Memory fraction: PyTorch may use only `allowed` of the device.
   if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes < *r.total_capacity_bytes && r.device != "mps") {
     Finding& f = b.add(OomCause::kOther, F && Q && *F >= *Q ? 0.7 : 0.45);
