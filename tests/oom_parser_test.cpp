@@ -278,3 +278,54 @@ TEST(OomParserJson, SizesInBytesMissingOmitted) {
   const OomRecord c = only("DefaultCPUAllocator: can't allocate memory: you tried to allocate 1024 bytes.");
   EXPECT_EQ(oom_record_to_json(c)["requested_bytes"], 1024);
 }
+
+// Build for the family, not the line: every real message (cases and variants), hard-wrapped at
+// several widths (also mid-word and mid-number), each piece behind a log prefix, with CRLF line
+// ends and ANSI colour on the first piece, parses to the same family and sizes as the original.
+TEST(OomParserNoise, WrappedPrefixedCopiesParseLikeTheOriginal) {
+  std::vector<nlohmann::json> all = read_jsonl("cases.jsonl");
+  for (const auto& v : read_jsonl("variants.jsonl")) all.push_back(v);
+  for (const auto& c : all) {
+    const std::string message = c["message"].get<std::string>();
+    if (message.find('\n') != std::string::npos) continue;  // already multi-line (NCCL, cudaMallocAsync)
+    const auto original = parse_oom_log(message);
+    ASSERT_EQ(original.size(), 1u) << c["id"];
+    for (size_t width : {37u, 64u, 80u, 101u}) {
+      SCOPED_TRACE(c["id"].get<std::string>() + " width " + std::to_string(width));
+      std::string log = "2024-05-11 14:10:52,224 INFO step 7 loss 2.2\r\n";
+      for (size_t i = 0; i < message.size(); i += width) {
+        const std::string piece = message.substr(i, width);
+        log += "[rank1]: " + (i == 0 ? "\x1b[31m" + piece + "\x1b[0m" : piece) + "\r\n";
+      }
+      log += "[rank1]: exiting\r\n";
+      const auto wrapped = parse_oom_log(log);
+      ASSERT_EQ(wrapped.size(), 1u);
+      EXPECT_EQ(wrapped[0].family, original[0].family);
+      // The record's line is the one holding the start of the family's head.
+      size_t head = std::string::npos;
+      const std::string lowered = [&] { std::string l = message; for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); return l; }();
+      for (const char* h : {"out of memory", "defaultcpuallocator", "cublas_status", "cudnn_status", "cuda_error_out",
+                            "cuda runtime error", "allocation on device"}) {
+        const size_t at = lowered.find(h);
+        if (at == std::string::npos) continue;
+        // "CUDA out of memory" starts at its device word.
+        size_t start = at;
+        if (std::string(h) == "out of memory" && at > 0) {
+          size_t w = at - 1;
+          while (w > 0 && std::isalpha(static_cast<unsigned char>(message[w - 1]))) --w;
+          if (std::isalpha(static_cast<unsigned char>(message[w]))) start = w;
+          if (lowered.compare(at >= 6 ? at - 6 : 0, 6, "error:") == 0 || lowered.compare(at >= 7 ? at - 7 : 0, 7, "error: ") == 0) start = at;
+        }
+        head = std::min(head, start);
+      }
+      ASSERT_NE(head, std::string::npos);
+      EXPECT_EQ(wrapped[0].line, static_cast<int64_t>(2 + head / width));
+      EXPECT_EQ(oom_record_to_json(wrapped[0]).dump().size() > 0, true);
+      for (const char* key : {"requested_bytes", "total_capacity_bytes", "free_bytes", "allocated_bytes", "reserved_bytes",
+                              "reserved_unallocated_bytes", "allowed_bytes", "process_bytes", "other_process_bytes",
+                              "non_pytorch_bytes"}) {
+        EXPECT_EQ(field(wrapped[0], key), field(original[0], key)) << key;
+      }
+    }
+  }
+}

@@ -69,6 +69,7 @@ struct HeadHit {
   size_t end = 0;
   size_t head_index = 0;
   std::string device_word;  // the word before "out of memory" for the generic head
+  size_t next_skip = 0;     // a head wrapped onto the next line: its characters there
 };
 
 // Plain-text anchors of the heads: the regexes run only on a window around each anchor, so a
@@ -116,12 +117,36 @@ std::vector<HeadHit> find_heads(const std::string& line) {
 // ---- sizes ---------------------------------------------------------------------------------
 
 
+// The heads of `line`, including one wrapped onto the next line ("CUDA out of m" / "emory."):
+// the line is probed joined to the start of the next (cleaned) line, with and without a space.
+std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& next_clean) {
+  std::vector<HeadHit> hits = find_heads(line);
+  if (next_clean.empty()) return hits;
+  for (const std::string joiner : {"", " "}) {
+    const std::string probe = line + joiner + next_clean.substr(0, 60);
+    for (HeadHit hit : find_heads(probe)) {
+      if (hit.pos >= line.size() || hit.end <= line.size() + joiner.size()) continue;
+      const bool overlaps = std::any_of(hits.begin(), hits.end(), [&](const HeadHit& o) { return hit.pos < o.end && o.pos < hit.end; });
+      if (overlaps) continue;
+      hit.next_skip = hit.end - line.size() - joiner.size();
+      hit.end = line.size();
+      hits.push_back(hit);
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const HeadHit& a, const HeadHit& b) { return a.pos < b.pos; });
+  return hits;
+}
+
 bool report_done(const std::string& family, const std::string& s) {
   if (family == "pytorch_async") return s.find("memoryfraction):") != std::string::npos &&
                                         s.find("memoryfraction):") + 16 < s.size();
   if (family == "pytorch" || family == "pytorch2" || family == "oomkit_cpu_budget") {
     return s.find("reservedintotal") != std::string::npos || s.find("cached)") != std::string::npos ||
            s.find("butunallocated") != std::string::npos || s.find("pool.") != std::string::npos;
+  }
+  if (family == "cpu_default_allocator") {
+    static const std::regex kBytes(R"(youtriedtoallocate\d+bytes)", kIcase);
+    return std::regex_search(s, kBytes);
   }
   return true;  // the other families are one-line reports
 }
@@ -142,6 +167,17 @@ bool generic_head_is_report(const HeadHit& hit, const std::string& squashed_tail
   return device_named && std::regex_search(squashed_tail, kEnds);
 }
 
+// Whether a continuation line holds the head of another report (heads wrapped into it from
+// the report being read, the first `skip` characters, do not count).
+bool starts_new_report(const std::string& line, size_t skip) {
+  for (const HeadHit& h : find_heads(line)) {
+    if (h.pos < skip) continue;
+    if (h.head_index + 1 != heads().size()) return true;
+    if (generic_head_is_report(h, squash(line.substr(h.end, 300)))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<OomRecord> parse_oom_log(std::string_view text) {
@@ -150,7 +186,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   std::vector<std::string> squashed_of;  // parallel to records
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i].text;
-    const std::vector<HeadHit> hits = find_heads(line);
+    const std::string next_clean = i + 1 < lines.size() ? trim(strip_log_prefix(lines[i + 1].text.substr(0, 400))) : "";
+    const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
       const Head& head = heads()[hit.head_index];
@@ -162,23 +199,23 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                             std::string(head.family) != "pytorch_async";
       const size_t begin = one_line ? (h == 0 ? (hit.pos > 160 ? hit.pos - 160 : 0) : std::max(hits[h - 1].end, hit.pos > 160 ? hit.pos - 160 : 0)) : hit.pos;
       std::string spaced = trim(line.substr(begin, std::min(end - begin, kMaxWindowChars)));
+      if (begin == 0) spaced = trim(strip_log_prefix(spaced));
+      if (one_line && h == 0 && begin == 0 && i > 0) {  // a wrapped one-line report may start a line earlier
+        const std::string prev = trim(strip_log_prefix(lines[i - 1].text.substr(0, 400)));
+        if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) spaced = prev + " " + spaced;
+      }
       std::string s = squash(spaced);
       OomRecord r;
       r.family = head.family;
       r.subsystem = head.subsystem;
       r.line = lines[i].number;
       const bool generic_head = hit.head_index + 1 == heads().size();
-      if (generic_head &&
-          !generic_head_is_report(hit, squash(line.substr(hit.end, std::min<size_t>(end - hit.end, 300))))) {
-        // Maybe "Tried to allocate" is on the next line.
-        bool next_has_tried = false;
-        if (last_on_line && i + 1 < lines.size()) {
-          const std::string next = squash(strip_log_prefix(lines[i + 1].text.substr(0, 300)));
-          std::string tail = squash(line.substr(hit.end, 300));
-          tail.erase(std::remove_if(tail.begin(), tail.end(), [](char c) { return std::ispunct(static_cast<unsigned char>(c)) != 0; }), tail.end());
-          next_has_tried = tail.empty() && lower(next).rfind("triedtoallocate", 0) == 0;
-        }
-        if (!next_has_tried) continue;
+      if (generic_head) {
+        // "Tried to allocate" may follow on this line or, for the last head, on the next one.
+        const std::string own_tail = squash(line.substr(hit.end, std::min<size_t>(end - hit.end, 300)));
+        const std::string joined_tail =
+            last_on_line ? own_tail + squash(next_clean.substr(std::min(hit.next_skip, next_clean.size()), 300)) : own_tail;
+        if (!generic_head_is_report(hit, own_tail) && !generic_head_is_report(hit, joined_tail)) continue;
       }
       if (last_on_line) {
         const std::string prefix = line.substr(0, hit.pos);
@@ -187,7 +224,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           std::string next = lines[j].text.substr(0, kMaxWindowChars);
           if (!trim(prefix).empty() && next.rfind(prefix, 0) == 0) next.erase(0, prefix.size());
           next = strip_log_prefix(next);
-          if (trim(next).empty() || starts_traceback(trim(next)) || !find_heads(next).empty()) break;
+          const std::string next_trimmed = trim(next);
+          if (next_trimmed.empty() || starts_traceback(next_trimmed) ||
+              starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0)) {
+            break;
+          }
           spaced += " " + trim(next);
           s += squash(next);
         }
