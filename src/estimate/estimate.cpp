@@ -15,7 +15,9 @@
 #include "oomkit/estimate/estimate.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/phases.h"
@@ -39,6 +41,17 @@ struct Arith {
 };
 
 std::string str(int64_t v) { return std::to_string(v); }
+
+// Concatenation with one allocation: item paths and formulas are built ~30 times per
+// estimate, and estimates must run at >= 100,000/s.
+std::string cat(std::initializer_list<std::string_view> parts) {
+  size_t n = 0;
+  for (auto p : parts) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (auto p : parts) out.append(p);
+  return out;
+}
 
 int64_t state_bytes_per_element(const TrainingSetup& s) { return s.precision == Precision::kBf16 ? 2 : 4; }
 
@@ -90,6 +103,7 @@ struct Static {
   int64_t optimizer = 0;
   int64_t largest_trainable = 0;  // elements of the largest trainable tensor on this GPU
   int64_t layer_grads = 0;        // gradient bytes of one layer
+  int64_t layer_copies = 0;       // autocast weight copies of one layer (released by its backward)
   int64_t layer_params_compute = 0;  // one layer's parameters in the compute dtype (ZeRO-3 gather)
   int64_t trainable_count = 0;
   int64_t linear_trainable = 0;
@@ -132,6 +146,7 @@ Static static_memory(const ModelConfig& m, const TrainingSetup& s, const std::ve
     }
     if (per_layer) {
       st.layer_grads = a.add(st.layer_grads, a.mul(n, grad_bytes));
+      if (mixed && t.linear) st.layer_copies = a.add(st.layer_copies, a.mul(n, 2));
     }
   }
   for (const auto& t : tensors) {
@@ -148,11 +163,13 @@ Static static_memory(const ModelConfig& m, const TrainingSetup& s, const std::ve
   if (par.zero_stage >= 3) {
     st.params = ceil_div(st.params, N);
     st.copies = ceil_div(st.copies, N);
+    st.layer_copies = ceil_div(st.layer_copies, N);
   }
   if (par.offload_optimizer) st.optimizer = 0;
   if (par.offload_parameters) {
     st.params = 0;
     st.copies = 0;
+    st.layer_copies = 0;
   }
   return st;
 }
@@ -177,7 +194,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   e.model = model;
   e.setup = setup;
   const auto tensors = parameter_tensors(model, setup.lora);
-  e.parameters = count_parameters(model, setup.lora);
+  e.parameters = count_parameter_tensors(tensors);
   if (e.parameters.total() >= kMaxParameters) {
     throw InputError("parameters", str(e.parameters.total()) + " parameters is beyond the estimator's limit of 10^15",
                      "check n_embd, n_layer and intermediate_size in the config");
@@ -194,6 +211,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   const ActivationModel am = build_activation_model(model, setup);
   const ActivationDtypes dt = activation_dtypes(setup);
 
+  e.items.reserve(48);
+  e.phases.reserve(13);
   auto add_item = [&](std::string path, Category c, int64_t bytes, std::string formula) {
     e.items.push_back({std::move(path), c, bytes, std::move(formula)});
     e.totals[static_cast<int>(c)] = checked_add(e.totals[static_cast<int>(c)], bytes, "estimate");
@@ -264,13 +283,15 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   if (setup.method == EstimateMethod::kDetailed) {
     const std::string Ls = n_plain == 1 ? "" : str(n_plain) + "·";
     const std::string pp = mf > 1 ? str(mf) + " in flight·" : "";
+    static constexpr std::string_view width[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8"};
+    const std::string tp_div = " /" + str(t);
     if (n_plain > 0) {
       for (const auto& term : am.terms) {
         if (term.scope != ActScope::kBlock || (selective && term.attention_core)) continue;
         const int64_t b = term.tp_sharded ? ceil_div(term.bytes_per_token(), t) : term.bytes_per_token();
-        add_item(std::string("activations/block/") + term.name, Category::kActivations, aa.mul(mf, aa.mul(n_plain, aa.mul(E, b))),
-                 pp + Ls + "B·T·" + term.shape + "·" + str(term.bytes_per_element) + " B" +
-                     (term.tp_sharded && t > 1 ? " /" + str(t) : "") + ": " + term.op);
+        add_item(cat({"activations/block/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(n_plain, aa.mul(E, b))),
+                 cat({pp, Ls, "B·T·", term.shape, "·", width[term.bytes_per_element], " B",
+                      term.tp_sharded && t > 1 ? tp_div : std::string_view(), ": ", term.op}));
       }
     }
     if (n_ckpt > 0) {
@@ -279,24 +300,35 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     }
     for (const auto& term : am.terms) {
       if (term.scope != ActScope::kEmbedding) continue;
-      add_item(std::string("activations/embedding/") + term.name, Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
-               std::string("B·T·") + term.shape + "·" + str(term.bytes_per_element) + " B: " + term.op);
+      add_item(cat({"activations/embedding/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
+               cat({"B·T·", term.shape, "·", width[term.bytes_per_element], " B: ", term.op}));
     }
-    add_item("activations/embedding/position_indices", Category::kActivations, aa.mul(mf, aa.mul(T, am.sequence_bytes)),
+    if (am.sequence_bytes > 0) add_item("activations/embedding/position_indices", Category::kActivations, aa.mul(mf, aa.mul(T, am.sequence_bytes)),
              "T·8 B: embedding (wpe) saves arange(T) int64");
     add_item("activations/inputs", Category::kActivations, inputs, "B·T·16 B: idx and targets, int64");
     if (has_head) {
       for (const auto& term : am.terms) {
         if (term.scope != ActScope::kHead) continue;
         const int64_t b = term.tp_sharded ? ceil_div(term.bytes_per_token(), t) : term.bytes_per_token();
-        add_item(std::string("activations/head/") + term.name, Category::kActivations, aa.mul(E, b),
-                 std::string("B·T·") + term.shape + "·" + str(term.bytes_per_element) + " B: " + term.op);
+        add_item(cat({"activations/head/", term.name}), Category::kActivations, aa.mul(E, b),
+                 cat({"B·T·", term.shape, "·", width[term.bytes_per_element], " B: ", term.op}));
       }
     }
   } else {
-    const int64_t chapter = aa.mul(mf, ceil_div(chapter_activation_bytes(model, B, T) / model.n_layer * layers_here, t));
-    add_item("activations/chapter", Category::kActivations, chapter,
-             "(34·d + 5·h·T)·B·T·L bytes (the chapter; Korthikanti et al. 2022 eq. 2, 2-byte activations)");
+    // Under checkpointing the same paper's variants (Korthikanti et al. 2022, sec. 5): full
+    // keeps each layer's 2-byte input, 2·d·B·T·L, plus one layer's activations during
+    // recompute; selective drops the attention core, 34·d·B·T·L.
+    const int64_t per_layer = chapter_activation_bytes(model, B, T) / model.n_layer;
+    int64_t chapter = aa.mul(per_layer, layers_here);
+    const char* formula = "(34·d + 5·h·T)·B·T·L bytes (the chapter; Korthikanti et al. 2022 eq. 2, 2-byte activations)";
+    if (full_ckpt) {
+      chapter = aa.add(aa.mul(aa.mul(2 * model.n_embd, E), layers_here), per_layer);
+      formula = "2·d·B·T·L + (34·d + 5·h·T)·B·T bytes (full recompute, Korthikanti et al. 2022 sec. 5)";
+    } else if (selective) {
+      chapter = aa.mul(aa.mul(34 * model.n_embd, E), layers_here);
+      formula = "34·d·B·T·L bytes (selective recompute, Korthikanti et al. 2022 eq. 6)";
+    }
+    add_item("activations/chapter", Category::kActivations, aa.mul(mf, ceil_div(chapter, t)), formula);
   }
 
   // ---- phases ------------------------------------------------------------------------------
@@ -335,8 +367,19 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // The forward's peak is inside the last block (or at its end, the logits).
       const bool last_ckpt = full_ckpt && (layers_here - 1) % setup.checkpoint_every == 0;
       const int64_t last_saved = last_ckpt ? ph.mul(E, ckpt_input_tok) : block_bytes;
-      const int64_t last_peak = ph.mul(E, last_ckpt ? ckpt_input_tok + am.block_forward_peak_nograd : am.block_forward_peak);
-      const int64_t inside = ph.add(ph.add(live_fwd, act_embed), ph.add(act_blocks - last_saved, ph.add(last_peak, gather)));
+      // Inside the last block nothing of the head exists yet (nor its autocast weight copy),
+      // and the block's later weights are not cast yet.
+      const int64_t head_copies_fwd = st.copies - ph.mul(st.layer_copies, layers_here);
+      const int64_t before_last = ph.add(ph.add(live_fwd - head_copies_fwd, act_embed), ph.add(act_blocks - last_saved, gather));
+      int64_t inside = 0;
+      if (last_ckpt) {
+        inside = ph.add(before_last, ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
+      } else {
+        for (const auto& mo : am.forward_moments) {
+          const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
+          inside = std::max(inside, ph.add(before_last - pending, ph.mul(E, mo.bytes_per_token)));
+        }
+      }
       p_fwd.peak = std::max(p_fwd.allocated, inside);
       if (inside > p_fwd.allocated) {
         p_fwd.transients.push_back({"transient/block_forward", inside - p_fwd.allocated,
@@ -351,18 +394,22 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // frees its saved terms and adds its gradients), then the embedding.
       const int64_t head_tr = has_head ? ph.mul(E, am.head_backward_transient) : 0;
       const int64_t at_head = ph.add(p_loss.allocated, head_tr);
-      // After the head: log_softmax and the head's saved tensors are released, the head's (and
-      // with a tied head the embedding's) gradients exist; the logits stay held by the trainer.
+      // After the head: log_softmax and the head's saved tensors (with the head's autocast
+      // weight copy) are released, the head's (and with a tied head the embedding's)
+      // gradients exist; the logits stay held by the trainer.
       const int64_t head_grads = grads_during > 0 ? 0 : st.grads - ph.mul(st.layer_grads, layers_here);
-      const int64_t after_head = ph.add(p_loss.allocated - log_probs - act_head, head_grads);
-      // Each block frees its saved tensors (avg_saved) and adds its gradients; the change per
-      // block is constant, so the extremes are at the first and the last block processed.
+      const int64_t head_copies = st.copies - ph.mul(st.layer_copies, layers_here);
+      const int64_t after_head = ph.add(p_loss.allocated - log_probs - act_head - head_copies, head_grads);
+      // Each block frees its saved tensors (avg_saved) and its weight copies and adds its
+      // gradients; the change per block is constant, so the extremes are at the first and the
+      // last block processed.
       const int64_t avg_saved = act_blocks / layers_here;
       const int64_t recompute = full_ckpt ? ph.mul(E, block_full_tok - ckpt_input_tok) : (selective ? ph.mul(E, core_tok) : 0);
       const int64_t blk_tr = ph.add(ph.add(ph.mul(E, am.block_backward_transient), recompute), gather);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
+      const int64_t per_block = step_grads - avg_saved - st.layer_copies;
       const int64_t at_first_block = ph.add(after_head, blk_tr);
-      const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * (step_grads - avg_saved), blk_tr);
+      const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * per_block, blk_tr);
       const int64_t at_end = ph.add(ph.add(ph.add(s0, st.grads), logits), am.embedding_backward_transient_bytes);
       p_bwd.allocated = ph.add(s0, st.grads);
       p_bwd.peak = std::max({at_head, at_first_block, at_last_block, at_end, p_bwd.allocated});
