@@ -16,6 +16,7 @@
 #include "oomkit/diagnose/oom_report.h"
 #include "oomkit/diagnose/playbook.h"
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/estimate/gpus.h"
 
 namespace oomkit::cli {
 
@@ -29,7 +30,7 @@ struct DiagnoseCliOptions {
   int64_t batch_size = 0;
   int64_t seq_len = 0;
   int64_t grad_accum = 0;
-  std::string precision, optimizer, attention, checkpointing, memory, overhead, device;
+  std::string precision, optimizer, attention, checkpointing, memory, gpu, overhead, device;
   int64_t dp = 0;
   int zero = -1;
   bool offload_optimizer = false;
@@ -54,7 +55,8 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
                          !o.attention.empty() || !o.checkpointing.empty() || o.dp || o.zero >= 0 || o.offload_optimizer;
   if (o.model.empty()) {
     if (run_flags) throw InputError("--model", "run settings were given without a model", "add --model gpt2 (or a config.json path)");
-    if (!o.memory.empty()) parse_bytes(o.memory, "--memory");  // still validate the flag
+    if (!o.memory.empty()) parse_bytes(o.memory, "--memory");  // still validate the flags
+    if (!o.gpu.empty()) find_gpu(o.gpu);
     return opts;
   }
   RunSettings run;
@@ -77,7 +79,9 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
     if (!s.cuda && o.overhead.empty()) s.overhead_bytes = 0;
   }
   s.validate(run.model);
+  if (!o.memory.empty() && !o.gpu.empty()) throw InputError("--gpu", "give --gpu or --memory, not both");
   if (!o.memory.empty()) run.capacity_bytes = parse_bytes(o.memory, "--memory");
+  if (!o.gpu.empty()) run.capacity_bytes = find_gpu(o.gpu).capacity_bytes;
   opts.run = run;
   opts.estimate = [](const ModelConfig& m, const TrainingSetup& t) { return estimate_memory(m, t); };
   return opts;
@@ -153,6 +157,7 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   app->add_option("--zero", opts->zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));
   app->add_flag("--offload-optimizer", opts->offload_optimizer, "Optimizer state on CPU");
   app->add_option("--memory", opts->memory, "Device capacity, e.g. 24GiB or 80GB (default: from the message)");
+  app->add_option("--gpu", opts->gpu, "Device capacity from the catalog (oomkit gpus), e.g. a100-80gb");
   app->add_option("--overhead", opts->overhead, "CUDA context + workspaces (default 500MiB)");
   app->add_option("--device", opts->device, "cuda|cpu (the estimator's target)");
   return {app, [opts]() -> int { return run_diagnose(*opts); }};
