@@ -73,7 +73,11 @@ struct LogContext {
   std::vector<std::string> clues;  // "line 12: model.eval()" etc., for evidence
 };
 
-/// Scans `lines_before` (the log up to and including the OOM's traceback) for context clues.
+/// Scans the log for clues about the OOM starting at 1-based line `oom_line`: the 400 lines up to
+/// it for ranks/device ids and "step N ... mem X" pairs (their regression feeds
+/// growth_per_step_bytes when it shows a leak, see is_leak() in playbook.h), the last 40 (the
+/// traceback and the last log lines) for eval, generation, loading, backward, optimizer and
+/// attention frames. Keyword-based; lines are read up to 2000 characters. Never throws.
 LogContext scan_context(std::string_view log_text, int64_t oom_line);
 
 /// The run the OOM came from, when the user says it (CLI flags) or the trainer knows it.
