@@ -10,7 +10,6 @@
 #include "oomkit/core/error.h"
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
-#include "flag_names.h"
 
 namespace oomkit {
 
@@ -85,8 +84,8 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
   const int64_t overhead = e.total(Category::kOverhead);
   const int64_t static_bytes = params + grads + optim;
   const std::string base_ev = fmt::format("estimate for {} (B={}, T={}, {}, {}): peak {} at {} vs capacity {}",
-                                          run.model.name, s.micro_batch_size, s.seq_len, diagnose_detail::precision_flag(s.precision),
-                                          diagnose_detail::optimizer_flag(s.optimizer), format_bytes(e.peak_bytes), e.peak_phase,
+                                          run.model.name, s.micro_batch_size, s.seq_len, to_string(s.precision),
+                                          to_string(s.optimizer), format_bytes(e.peak_bytes), e.peak_phase,
                                           format_bytes(capacity));
   const std::string static_ev = fmt::format("static {} = parameters {} + gradients {} + optimizer state {} (+ overhead {})",
                                             format_bytes(static_bytes), format_bytes(params), format_bytes(grads),

@@ -9,7 +9,6 @@
 
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
-#include "flag_names.h"
 
 namespace oomkit {
 
@@ -192,7 +191,7 @@ PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {
       if (s.checkpointing != Checkpointing::kFull) {
         TrainingSetup t = s;
         t.checkpointing = Checkpointing::kFull;
-        const std::string from = std::string("--checkpointing ") + diagnose_detail::checkpointing_flag(s.checkpointing);
+        const std::string from = std::string("--checkpointing ") + to_string(s.checkpointing);
         run({"checkpointing_full", t, from + " -> --checkpointing full", from, "--checkpointing full", 2});
       }
       for (int64_t b = B / 2; b > 1; b /= 2) {  // b == 1 was the micro_batch_1 probe
