@@ -36,3 +36,10 @@ add_test(NAME diagnose_cli_timeline_leak
          COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/leak-timeline.jsonl)
 set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")
+
+# ---- onoom (issue 5, trainer side: oomkit train --on-oom) ---------------------------------
+# A bad --on-oom value is bad input: exit 2 naming the flag, before anything runs.
+add_test(NAME train_on_oom_bad_value_exit_2
+         COMMAND sh -c "out=$(\"$0\" train --on-oom retry --steps 1 2>&1); test $? -eq 2 && echo \"$out\" | grep -q -- --on-oom"
+                 $<TARGET_FILE:oomkit>)
+set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS core)
