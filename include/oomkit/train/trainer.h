@@ -78,8 +78,10 @@ struct StepStats {
   double lr = 0.0;
   double grad_norm = 0.0;  // before clipping (0 when not clipping)
   double ms = 0.0;         // wall time of the step
+  double cpu_ms = 0.0;     // CPU time of the process during the step (all threads)
   int64_t tokens = 0;      // B·T·grad_accum
   bool skipped = false;    // fp16-mixed: non-finite gradients, step skipped, loss scale lowered
+  StepMemory memory;       // the profiler's picture of the step (empty without a profiler)
 };
 
 /// The end-of-run record (the --json summary and summary.json).
@@ -94,6 +96,8 @@ struct TrainSummary {
   double unigram_entropy_bits = 0.0; // of the training split
   double tokens_per_s = 0.0;         // training tokens / training wall time (no eval, no saves)
   double ms_per_step = 0.0;
+  double tokens_per_cpu_s = 0.0;     // training tokens / process CPU time of the steps: the work
+                                     // measure that a machine shared with other jobs leaves intact
   int64_t peak_allocated_bytes = 0;  // highest allocated_bytes seen by the memory backend
   int64_t estimated_peak_bytes = 0;  // the estimator's prediction for the same run
   int64_t parameters = 0;
@@ -118,7 +122,9 @@ class Trainer {
 
   /// The profiler marks go to (may be null: no marks).
   void set_profiler(Profiler* profiler) { profiler_ = profiler; }
-  /// Runs optimizer step `next_step()` with the current micro-batch shape and advances.
+  /// Runs optimizer step `next_step()` with the current micro-batch shape and advances:
+  /// profiler begin_step .. marks .. end_step. When it throws, the profiler's step stays open
+  /// (its marks are already in the timeline) and a retry begins the same step anew.
   StepStats step();
   /// Mean validation loss over options.eval_batches batches under NoGradGuard.
   double evaluate();
