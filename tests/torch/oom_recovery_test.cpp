@@ -34,6 +34,7 @@ class OomRecoveryTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("oomkit_oom_recovery_test_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
+    make_cpu_memory_backend()->set_limit_bytes(0);  // the budget is process-wide: no test inherits one
     write_model("tiny", 32, 2, 2, 32);
     // Varied text (a linear congruential word salad), so different windows give different losses.
     std::string text;
