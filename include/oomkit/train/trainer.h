@@ -1,6 +1,7 @@
 // The training loop of `oomkit train`: options, the step, the run, the summary.
 //
-// One optimizer step = gradient_accumulation_steps micro-batches of (B, T) tokens, each
+// One optimizer step = one draw of B·gradient_accumulation_steps windows (one data position),
+// cut into gradient_accumulation_steps micro-batches of (B, T) tokens, each
 // forward -> loss -> backward, then gradient clipping, the optimizer step and
 // zero_grad(set_to_none=true). The profiler marks every phase (core/phases.h).
 #pragma once
