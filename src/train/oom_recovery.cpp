@@ -221,11 +221,14 @@ ProbeResult OomHandler::probe(const TrainingSetup& setup) {
   MemoryBackend* backend = trainer_.backend();
   trainer_.set_profiler(nullptr);
   ProbeResult r;
+  // Before the first optimizer step the optimizer holds no state yet (Adam creates its moments
+  // lazily): the probe then also runs the next step, whose activations sit on top of that state.
+  const int steps = trainer_.optimizer().state().empty() ? 2 : 1;
   try {
     trainer_.set_memory_setup(setup);
     backend->empty_cache();
     backend->reset_peak();
-    trainer_.step();
+    for (int k = 0; k < steps && trainer_.next_step() < trainer_.options().steps; ++k) trainer_.step();
     r.ok = true;
   } catch (const std::exception& e) {
     const auto message = oom_message(e);

@@ -9,7 +9,8 @@
 //     "allocated_bytes","limit_bytes"} goes to the timeline (flushed per record);
 //   - abort: one error line, stop (kExitOom);
 //   - diagnose / recover: run_playbook() (diagnose/playbook.h) with LIVE probes: each probe runs
-//     one real optimizer step of the modified setup on the real model and optimizer, with the
+//     one real optimizer step (two before the optimizer has state) of the modified setup on the
+//     real model and optimizer, with the
 //     profiler detached, then restores model, optimizer state, step counter, data position and
 //     RNG exactly from a snapshot written before the first probe (Trainer::save_checkpoint to
 //     <report dir>/.oom_snapshot.ckpt, reloaded with the budget lifted, removed at the end);
@@ -62,8 +63,9 @@ class OomHandler {
   /// under NoGradGuard; no recovery). nullopt when an OOM stopped the run.
   std::optional<double> evaluate();
 
-  /// One probe: an optimizer step of `setup` on the real model with the profiler detached, its
-  /// peak allocated bytes, then the exact restore from the snapshot (taken on first use).
+  /// One probe: an optimizer step of `setup` on the real model with the profiler detached (two
+  /// while the optimizer holds no state yet: the second step carries the lazily created state),
+  /// their peak allocated bytes, then the exact restore from the snapshot (taken on first use).
   /// Never throws an OOM (reported as ok = false).
   ProbeResult probe(const TrainingSetup& setup);
 
