@@ -296,6 +296,7 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
     result = run_playbook(in, probes);
   }
   drop_snapshot();
+  backend->reset_peak();  // the probes' peaks belong to no step of the run
 
   bool recovered = false;
   std::string refused;
