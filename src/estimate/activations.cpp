@@ -278,11 +278,21 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
   const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
   am.block_forward_peak_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
-  // Inside one block's backward: the gradients of p and of the scores (eager), or of the MLP's
-  // two d_ff-wide tensors, plus the residual gradient flowing through.
-  const int64_t attn_bwd = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
-  const int64_t mlp_bwd = (m.is_gpt2() ? 2 : 3) * m.d_ff * c;
-  am.block_backward_transient = std::max(attn_bwd, mlp_bwd) + 2 * d * r;
+  // Inside one block's backward, above the block's saved terms: first the MLP (the
+  // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the
+  // attention core, by which time the MLP's and c_proj's saved tensors are released (the
+  // gradients of p and of the scores, or of q, k, v for sdpa).
+  int64_t before_proj = 0, acc_bwd = 0;
+  for (const auto& t : am.terms) {
+    if (t.scope != ActScope::kBlock) continue;
+    const std::string_view name(t.name);
+    if (name == "attn_c_proj_input" || name == "o_proj_input") before_proj = acc_bwd;
+    acc_bwd += t.bytes_per_token();
+  }
+  const int64_t attn_grads = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
+  const int64_t mlp_moment = (m.is_gpt2() ? 2 : 3) * m.d_ff * c + 2 * d * r;
+  const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
+  am.block_backward_transient = std::max(mlp_moment, attn_moment);
   // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad
   // steals it (no copy).
