@@ -378,7 +378,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       if (last_ckpt) {
         inside = ph.add(before_last, ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
       } else {
-        for (const auto& mo : am.forward_moments) {
+        for (int i = 0; i < am.num_forward_moments; ++i) {
+          const auto& mo = am.forward_moments[i];
           const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
           inside = std::max(inside, ph.add(before_last - pending, ph.mul(E, mo.bytes_per_token)));
         }
@@ -411,7 +412,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // terms, its forward moments and its weight copies), then runs through it with the
       // output and the incoming gradient live; selective recomputes the attention core.
       int64_t max_moment = 0;
-      for (const auto& mo : am.forward_moments) max_moment = std::max(max_moment, mo.bytes_per_token);
+      for (int i = 0; i < am.num_forward_moments; ++i) max_moment = std::max(max_moment, am.forward_moments[i].bytes_per_token);
       const int64_t recompute_tok = std::max(max_moment, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient);
       const int64_t blk_tr = ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
                                               : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
