@@ -123,8 +123,8 @@ void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const T
                      dt.autocast ? "mm (q_proj, k_proj, v_proj) each save their own autocast copy of the norm output"
                                  : "mm (q_proj, k_proj, v_proj) save their shared input, the norm output",
                      dt.autocast ? 3 * d : d, c));
-  out.push_back(sharded(term(B, "rotary_inputs", "d + h_kv·d_h", "mul (q·cos, k·cos) saves q and k", d + kv, c)));
-  out.push_back(sharded(term(B, "rotary_rotated", "d + h_kv·d_h",
+  out.push_back(sharded(term(B, "rotary_inputs", "(d + h_kv·d_h)", "mul (q·cos, k·cos) saves q and k", d + kv, c)));
+  out.push_back(sharded(term(B, "rotary_rotated", "(d + h_kv·d_h)",
                              "mul (rotate_half(q)·sin) saves rotate_half's cat output for q and k", d + kv, c)));
   if (s.attention == AttentionKernel::kEager) {
     out.push_back(sharded(term(B, "qk_rotated", "2d",
@@ -132,7 +132,7 @@ void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const T
     attention_probs(out, m, s, dt);
     out.push_back(sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads", d, c)));
   } else {
-    out.push_back(sharded(term(B, "sdpa_qkv", "d + 2·h_kv·d_h",
+    out.push_back(sharded(term(B, "sdpa_qkv", "(d + 2·h_kv·d_h)",
                                "scaled_dot_product_attention saves rotated q, k and v", d + 2 * kv, c)));
     out.push_back(sharded(term(B, "sdpa_output", "d", "scaled_dot_product_attention saves its output", d, c)));
     out.push_back(sharded(term(B, "sdpa_logsumexp", "h", "flash/efficient attention saves logsumexp (B, h, T) fp32",
@@ -183,7 +183,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   am.terms.reserve(32);
   // Embedding: wte saves idx (already held as the input); wpe saves arange(T) int64. The sum
   // tok + pos is the first block's input (counted there); tok and pos themselves are not saved.
-  am.sequence_bytes = 8;
+  am.sequence_bytes = m.is_gpt2() ? 8 : 0;  // rotary positions (llama) have no index tensor
   dropout_term(am.terms, ActScope::kEmbedding, "embd_dropout_mask", m.embd_pdrop, s, d, r);
 
   if (m.is_gpt2()) gpt2_block(am.terms, m, s, dt);

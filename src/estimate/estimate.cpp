@@ -15,7 +15,9 @@
 #include "oomkit/estimate/estimate.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/phases.h"
@@ -39,6 +41,17 @@ struct Arith {
 };
 
 std::string str(int64_t v) { return std::to_string(v); }
+
+// Concatenation with one allocation: item paths and formulas are built ~30 times per
+// estimate, and estimates must run at >= 100,000/s.
+std::string cat(std::initializer_list<std::string_view> parts) {
+  size_t n = 0;
+  for (auto p : parts) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (auto p : parts) out.append(p);
+  return out;
+}
 
 int64_t state_bytes_per_element(const TrainingSetup& s) { return s.precision == Precision::kBf16 ? 2 : 4; }
 
@@ -177,7 +190,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   e.model = model;
   e.setup = setup;
   const auto tensors = parameter_tensors(model, setup.lora);
-  e.parameters = count_parameters(model, setup.lora);
+  e.parameters = count_parameter_tensors(tensors);
   if (e.parameters.total() >= kMaxParameters) {
     throw InputError("parameters", str(e.parameters.total()) + " parameters is beyond the estimator's limit of 10^15",
                      "check n_embd, n_layer and intermediate_size in the config");
@@ -194,6 +207,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   const ActivationModel am = build_activation_model(model, setup);
   const ActivationDtypes dt = activation_dtypes(setup);
 
+  e.items.reserve(48);
+  e.phases.reserve(13);
   auto add_item = [&](std::string path, Category c, int64_t bytes, std::string formula) {
     e.items.push_back({std::move(path), c, bytes, std::move(formula)});
     e.totals[static_cast<int>(c)] = checked_add(e.totals[static_cast<int>(c)], bytes, "estimate");
@@ -264,13 +279,15 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   if (setup.method == EstimateMethod::kDetailed) {
     const std::string Ls = n_plain == 1 ? "" : str(n_plain) + "·";
     const std::string pp = mf > 1 ? str(mf) + " in flight·" : "";
+    static constexpr std::string_view width[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8"};
+    const std::string tp_div = " /" + str(t);
     if (n_plain > 0) {
       for (const auto& term : am.terms) {
         if (term.scope != ActScope::kBlock || (selective && term.attention_core)) continue;
         const int64_t b = term.tp_sharded ? ceil_div(term.bytes_per_token(), t) : term.bytes_per_token();
-        add_item(std::string("activations/block/") + term.name, Category::kActivations, aa.mul(mf, aa.mul(n_plain, aa.mul(E, b))),
-                 pp + Ls + "B·T·" + term.shape + "·" + str(term.bytes_per_element) + " B" +
-                     (term.tp_sharded && t > 1 ? " /" + str(t) : "") + ": " + term.op);
+        add_item(cat({"activations/block/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(n_plain, aa.mul(E, b))),
+                 cat({pp, Ls, "B·T·", term.shape, "·", width[term.bytes_per_element], " B",
+                      term.tp_sharded && t > 1 ? tp_div : std::string_view(), ": ", term.op}));
       }
     }
     if (n_ckpt > 0) {
@@ -279,24 +296,35 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     }
     for (const auto& term : am.terms) {
       if (term.scope != ActScope::kEmbedding) continue;
-      add_item(std::string("activations/embedding/") + term.name, Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
-               std::string("B·T·") + term.shape + "·" + str(term.bytes_per_element) + " B: " + term.op);
+      add_item(cat({"activations/embedding/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
+               cat({"B·T·", term.shape, "·", width[term.bytes_per_element], " B: ", term.op}));
     }
-    add_item("activations/embedding/position_indices", Category::kActivations, aa.mul(mf, aa.mul(T, am.sequence_bytes)),
+    if (am.sequence_bytes > 0) add_item("activations/embedding/position_indices", Category::kActivations, aa.mul(mf, aa.mul(T, am.sequence_bytes)),
              "T·8 B: embedding (wpe) saves arange(T) int64");
     add_item("activations/inputs", Category::kActivations, inputs, "B·T·16 B: idx and targets, int64");
     if (has_head) {
       for (const auto& term : am.terms) {
         if (term.scope != ActScope::kHead) continue;
         const int64_t b = term.tp_sharded ? ceil_div(term.bytes_per_token(), t) : term.bytes_per_token();
-        add_item(std::string("activations/head/") + term.name, Category::kActivations, aa.mul(E, b),
-                 std::string("B·T·") + term.shape + "·" + str(term.bytes_per_element) + " B: " + term.op);
+        add_item(cat({"activations/head/", term.name}), Category::kActivations, aa.mul(E, b),
+                 cat({"B·T·", term.shape, "·", width[term.bytes_per_element], " B: ", term.op}));
       }
     }
   } else {
-    const int64_t chapter = aa.mul(mf, ceil_div(chapter_activation_bytes(model, B, T) / model.n_layer * layers_here, t));
-    add_item("activations/chapter", Category::kActivations, chapter,
-             "(34·d + 5·h·T)·B·T·L bytes (the chapter; Korthikanti et al. 2022 eq. 2, 2-byte activations)");
+    // Under checkpointing the same paper's variants (Korthikanti et al. 2022, sec. 5): full
+    // keeps each layer's 2-byte input, 2·d·B·T·L, plus one layer's activations during
+    // recompute; selective drops the attention core, 34·d·B·T·L.
+    const int64_t per_layer = chapter_activation_bytes(model, B, T) / model.n_layer;
+    int64_t chapter = aa.mul(per_layer, layers_here);
+    const char* formula = "(34·d + 5·h·T)·B·T·L bytes (the chapter; Korthikanti et al. 2022 eq. 2, 2-byte activations)";
+    if (full_ckpt) {
+      chapter = aa.add(aa.mul(aa.mul(2 * model.n_embd, E), layers_here), per_layer);
+      formula = "2·d·B·T·L + (34·d + 5·h·T)·B·T bytes (full recompute, Korthikanti et al. 2022 sec. 5)";
+    } else if (selective) {
+      chapter = aa.mul(aa.mul(34 * model.n_embd, E), layers_here);
+      formula = "34·d·B·T·L bytes (selective recompute, Korthikanti et al. 2022 eq. 6)";
+    }
+    add_item("activations/chapter", Category::kActivations, aa.mul(mf, ceil_div(chapter, t)), formula);
   }
 
   // ---- phases ------------------------------------------------------------------------------

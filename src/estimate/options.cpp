@@ -140,13 +140,12 @@ std::vector<std::string> TrainingSetup::problems(const ModelConfig& model) const
 void TrainingSetup::validate(const ModelConfig& model) const {
   const auto list = problems(model);
   if (list.empty()) return;
-  // The field of the first problem names the error; all problems are in the message.
+  // The field of the first problem names the error; the others follow in the same line.
   const std::string& first = list.front();
   const auto colon = first.find(':');
-  std::string field = colon == std::string::npos ? "setup" : first.substr(0, colon);
-  std::string message;
-  for (const auto& p : list) message += (message.empty() ? "" : "; ") + p;
-  if (list.size() == 1 && colon != std::string::npos) message = first.substr(colon + 2);
+  const std::string field = colon == std::string::npos ? "setup" : first.substr(0, colon);
+  std::string message = colon == std::string::npos ? first : first.substr(colon + 2);
+  for (size_t i = 1; i < list.size(); ++i) message += "; " + list[i];
   throw InputError(field, message);
 }
 

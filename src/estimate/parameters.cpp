@@ -124,8 +124,12 @@ std::vector<ParameterTensor> parameter_tensors(const ModelConfig& m, const LoraC
 
 ParameterCount count_parameters(const ModelConfig& model, const LoraConfig& lora) {
   model.validate(model.name);
+  return count_parameter_tensors(parameter_tensors(model, lora));
+}
+
+ParameterCount count_parameter_tensors(const std::vector<ParameterTensor>& tensors) {
   ParameterCount c;
-  for (const auto& t : parameter_tensors(model, lora)) {
+  for (const auto& t : tensors) {
     const int64_t n = checked_mul(checked_mul(t.rows, t.cols, "parameters"), t.count, "parameters");
     int64_t* slot = nullptr;
     switch (t.part) {

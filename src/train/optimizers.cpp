@@ -9,6 +9,8 @@
 #include <unordered_set>
 
 #include "oomkit/core/error.h"
+#include "oomkit/train/adafactor.h"
+#include "oomkit/train/adam8bit.h"
 #include "oomkit/train/lion.h"
 
 namespace oomkit {
@@ -27,8 +29,10 @@ void validate(OptimizerKind kind, const std::vector<torch::Tensor>& params, cons
   require(o.beta2 >= 0 && o.beta2 < 1, "--beta2", "must be in [0, 1), got " + std::to_string(o.beta2));
   require(std::isfinite(o.eps) && o.eps >= 0, "--eps", "must be a finite number >= 0, got " + std::to_string(o.eps));
   if (kind == OptimizerKind::kAdam8bit) {
-    require(o.block_size >= 1, "--block-size", "must be >= 1 element, got " + std::to_string(o.block_size),
+    require(o.block_size >= 1, "--adam8bit-block-size", "must be >= 1 element, got " + std::to_string(o.block_size),
             "bitsandbytes uses 2048 (its default) down to 64");
+    require(o.adam8bit_min_8bit_size >= 0, "--adam8bit-min-8bit-size",
+            "must be >= 0 elements, got " + std::to_string(o.adam8bit_min_8bit_size));
   }
   if (kind == OptimizerKind::kAdafactor) {
     require(o.adafactor_clip_threshold > 0, "--adafactor-clip-threshold", "must be > 0");
@@ -102,11 +106,23 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std:
           std::move(params),
           LionOptions(o.lr).betas(std::make_tuple(o.beta1, o.beta2)).weight_decay(o.weight_decay));
     case OptimizerKind::kAdafactor:
+      return std::make_unique<Adafactor>(std::move(params), AdafactorOptions(o.lr)
+                                                                .eps1(o.adafactor_eps1)
+                                                                .clip_threshold(o.adafactor_clip_threshold)
+                                                                .decay_rate(o.adafactor_decay_rate)
+                                                                .first_moment(o.adafactor_first_moment)
+                                                                .beta1(o.beta1)
+                                                                .weight_decay(o.weight_decay));
     case OptimizerKind::kAdam8bit:
-      break;
+      return std::make_unique<Adam8bit>(std::move(params), Adam8bitOptions(o.lr)
+                                                               .betas(std::make_tuple(o.beta1, o.beta2))
+                                                               .eps(o.eps)
+                                                               .weight_decay(o.weight_decay)
+                                                               .block_size(o.block_size)
+                                                               .fused(o.adam8bit_fused)
+                                                               .min_8bit_size(o.adam8bit_min_8bit_size));
   }
-  throw InputError("--optimizer", "adafactor and adam-8bit arrive in the next commit of the optim branch",
-                   "use adamw, sgd, sgd-momentum or lion for now");
+  throw InputError("--optimizer", "unknown optimizer kind " + std::to_string(static_cast<int>(kind)));
 }
 
 int64_t optimizer_state_bytes(const torch::optim::Optimizer& optimizer) {

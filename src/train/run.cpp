@@ -11,6 +11,8 @@
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
+#include "oomkit/profile/static_memory.h"
+#include "oomkit/profile/summary.h"
 #include "oomkit/train/threads.h"
 #include "oomkit/train/trainer.h"
 
@@ -106,6 +108,7 @@ nlohmann::json TrainSummary::to_json() const {
                       {"unigram_entropy_nats", unigram_entropy_bits * std::log(2.0)},
                       {"tokens_per_s", tokens_per_s},
                       {"ms_per_step", ms_per_step},
+                      {"tokens_per_cpu_s", tokens_per_cpu_s},
                       {"peak_allocated_bytes", peak_allocated_bytes},
                       {"estimated_peak_bytes", estimated_peak_bytes},
                       {"parameters", parameters},
@@ -120,6 +123,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
   const int threads = configure_threads(options.threads);
+  if (options.device == "cuda" && !cuda_memory_backend_available()) {
+    throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
+                     "use --device cpu");
+  }
   // The backend first: tensors allocated before its allocator is installed are not counted.
   std::unique_ptr<MemoryBackend> backend =
       options.device == "cuda" ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
@@ -153,13 +160,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
       std::vector<uint16_t>(data.data().tokens.begin(), data.data().tokens.begin() + data.train_tokens()));
   const double entropy_nats = entropy_bits * std::log(2.0);
   const MemoryStats start_stats = backend->snapshot();
-  if (writer) {
+  {
     nlohmann::json run = {{"type", "run"}, {"version", 1}, {"device", backend->device()},
                           {"model", nlohmann::json::parse(model_config_to_json(config))},
                           {"options", options_json(options, data.data().source)},
                           {"limit_bytes", options.memory_limit_bytes},
                           {"estimate", have_estimate ? nlohmann::json::parse(estimate_to_json(estimate)) : nlohmann::json()}};
-    writer->write(run);
+    profiler.write_record(run);
   }
 
   // Startup report: config, model, data, estimate, device memory.
@@ -200,6 +207,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   const int64_t log_every = options.log_every > 0 ? options.log_every : std::max<int64_t>(1, options.steps / 25);
   std::FILE* progress = options.progress_to_stderr ? stderr : stdout;
   double train_seconds = 0.0;
+  double train_cpu_seconds = 0.0;
   int64_t steps_this_run = 0;
   int64_t run_peak = 0;
   StepStats last;
@@ -208,15 +216,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
     if (options.save.empty()) return;
     trainer.save_checkpoint(options.save);
     summary.checkpoint = options.save;
-    if (writer) writer->write({{"type", "event"}, {"name", "checkpoint"}, {"step", trainer.next_step()},
-                               {"t_ns", profiler.elapsed_ns()}, {"path", options.save}, {"reason", why}});
+    profiler.write_event("checkpoint", {{"path", options.save}, {"reason", why}, {"next_step", trainer.next_step()}});
     log::info("checkpoint: step {} saved to {} ({})", trainer.next_step(), options.save, why);
   };
   auto evaluate = [&]() {
     const double val = trainer.evaluate();
     summary.val_loss = val;
-    if (writer) writer->write({{"type", "event"}, {"name", "eval"}, {"step", trainer.next_step()},
-                               {"t_ns", profiler.elapsed_ns()}, {"val_loss", val}});
+    profiler.write_event("eval", {{"val_loss", val}, {"next_step", trainer.next_step()}});
     if (!options.quiet) {
       fmt::print(progress, "eval  {:>5}/{} | val loss {:.4f} nats/token | unigram entropy {:.4f} nats ({:.3f} bits)\n",
                  trainer.next_step(), options.steps, val, entropy_nats, entropy_bits);
@@ -228,24 +234,29 @@ TrainSummary run_training(const TrainOptions& options_in) {
   SignalScope signals;
   while (trainer.next_step() < options.steps) {
     last = trainer.step();
-    const StepMemory memory = profiler.end_step();
+    const StepMemory& memory = last.memory;
     const MemoryStats stats = backend->snapshot();
     run_peak = std::max({run_peak, memory.peak_bytes, stats.allocated_bytes.peak});
     ++steps_this_run;
     train_seconds += last.ms / 1000.0;
+    train_cpu_seconds += last.cpu_ms / 1000.0;
     if (last.step == 0) summary.first_loss = last.loss;
     summary.final_loss = last.loss;
     const double tok_s = static_cast<double>(last.tokens) / (last.ms / 1000.0);
     const bool last_step = trainer.next_step() == options.steps;
     std::optional<double> val;
     if ((options.eval_every > 0 && trainer.next_step() % options.eval_every == 0) || last_step) val = evaluate();
-    if (writer) {
-      nlohmann::json rec = {{"type", "step"}, {"step", last.step}, {"loss", last.loss}, {"lr", last.lr},
-                            {"ms", last.ms}, {"tokens_per_s", tok_s}, {"grad_norm", last.grad_norm},
-                            {"peak_bytes", memory.peak_bytes}, {"peak_phase", memory.peak_phase}};
+    {
+      nlohmann::json rec = Profiler::step_record(memory);
+      rec["step"] = last.step;
+      rec["loss"] = last.loss;
+      rec["lr"] = last.lr;
+      rec["ms"] = last.ms;
+      rec["tokens_per_s"] = tok_s;
+      rec["grad_norm"] = last.grad_norm;
       if (val) rec["val_loss"] = *val;
       if (last.skipped) rec["skipped"] = true;
-      writer->write(rec);
+      profiler.write_record(rec);
     }
     if (!options.quiet && (last.step % log_every == 0 || last_step)) {
       const double eta = (train_seconds / static_cast<double>(steps_this_run)) *
@@ -273,18 +284,29 @@ TrainSummary run_training(const TrainOptions& options_in) {
   if (summary.first_step > 0) summary.first_loss = trainer.first_loss();
   summary.steps_done = trainer.next_step();
   summary.tokens_per_s = train_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_seconds : 0.0;
+  summary.tokens_per_cpu_s =
+      train_cpu_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_cpu_seconds : 0.0;
   summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
   summary.peak_allocated_bytes = run_peak;
   summary.profiler_errors = profiler.errors();
   for (const auto& e : profiler.errors()) log::warn("profiler: {}", e);
-  if (writer) {
-    nlohmann::json rec = summary.to_json();
+  const MemorySummary memory = summarize_memory(
+      backend->device(), profiler.steps(), measure_static_memory(*trainer.model(), &trainer.optimizer()),
+      have_estimate ? &estimate : nullptr, profiler.errors());
+  nlohmann::json summary_json = summary.to_json();
+  summary_json["memory"] = memory_summary_to_json(memory);
+  {
+    nlohmann::json rec = summary_json;
     rec["type"] = "summary";
-    writer->write(rec);
+    profiler.write_record(rec);
+  }
+  if (options.profile && !options.quiet && !memory.phases.empty()) {
+    fmt::print(progress, "\n{}\n", format_memory_summary(memory));
+    std::fflush(progress);
   }
   {
     std::ofstream out(run_dir + "/summary.json");
-    out << summary.to_json().dump(2) << "\n";
+    out << summary_json.dump(2) << "\n";
     if (!out) log::warn("could not write {}/summary.json", run_dir);
   }
   log::info("done: steps {}..{} in {}; loss {:.4f} -> {:.4f} (first -> final)", summary.first_step,

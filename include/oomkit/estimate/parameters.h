@@ -41,6 +41,10 @@ struct ParameterTensor {
 /// and B (out x r). Throws InputError("--lora-targets") for a target the family lacks.
 std::vector<ParameterTensor> parameter_tensors(const ModelConfig& model, const LoraConfig& lora);
 
+/// Sums rows·cols·count by part. Throws InputError("parameters") on int64 overflow.
+struct ParameterCount;
+ParameterCount count_parameter_tensors(const std::vector<ParameterTensor>& tensors);
+
 /// The valid LoRA target names of a family: gpt2 {q,k,v,o,c_attn,c_proj,c_fc,mlp_c_proj,up,down},
 /// llama {q,k,v,o,gate,up,down}.
 std::vector<std::string> lora_target_names(const ModelConfig& model);

@@ -19,6 +19,8 @@ struct OptimizerOptions {
   double beta2 = 0.999;          // Adam second moment (Lion: 0.99)
   double eps = 1e-8;
   int64_t block_size = 2048;     // 8-bit Adam quantization block (elements)
+  bool adam8bit_fused = true;    // 8-bit Adam: fused per-block CPU kernel for fp32 CPU params
+  int64_t adam8bit_min_8bit_size = 4096;  // 8-bit Adam: smaller params keep fp32 m, v (bitsandbytes)
   // Adafactor (Shazeer & Stern 2018; Hugging Face transformers' defaults, see adafactor.h).
   double adafactor_eps1 = 1e-30;          // added to g² before the second-moment average
   double adafactor_clip_threshold = 1.0;  // d: the update is divided by max(1, RMS(update)/d)
@@ -33,8 +35,8 @@ struct OptimizerOptions {
 OptimizerOptions default_optimizer_options(OptimizerKind kind);
 
 /// Builds the optimizer over `params`. Throws InputError naming the offending option
-/// ("--lr", "--weight-decay", "--beta1", "--beta2", "--eps", "--block-size"; "--optimizer"
-/// for an empty parameter list) for invalid options.
+/// ("--lr", "--weight-decay", "--beta1", "--beta2", "--eps", "--adam8bit-block-size",
+/// "--adam8bit-min-8bit-size", "--adafactor-*"; "--optimizer" for an empty parameter list).
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std::vector<torch::Tensor> params,
                                                         const OptimizerOptions& options);
 

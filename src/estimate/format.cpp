@@ -1,0 +1,128 @@
+// Text rendering of estimates, verdicts, batch curves and sweeps. Every size goes through
+// format_bytes() (binary units, two decimals).
+#include "oomkit/estimate/format.h"
+
+#include <fmt/format.h>
+
+#include "oomkit/core/units.h"
+
+namespace oomkit {
+namespace {
+
+std::string with_commas(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+std::string setup_line(const TrainingSetup& s) {
+  std::string line = fmt::format("B={} T={} grad_accum={} precision={} optimizer={} attention={} checkpointing={}",
+                                 s.micro_batch_size, s.seq_len, s.gradient_accumulation_steps, to_string(s.precision),
+                                 to_string(s.optimizer), to_string(s.attention), to_string(s.checkpointing));
+  if (s.checkpointing == Checkpointing::kFull && s.checkpoint_every > 1) line += fmt::format(" every {}", s.checkpoint_every);
+  const auto& p = s.parallel;
+  if (p.data_parallel > 1 || p.zero_stage > 0) line += fmt::format(" dp={} zero={}", p.data_parallel, p.zero_stage);
+  if (p.tensor_parallel > 1) line += fmt::format(" tp={}", p.tensor_parallel);
+  if (p.pipeline_parallel > 1) line += fmt::format(" pp={}", p.pipeline_parallel);
+  if (p.offload_optimizer) line += " offload-optimizer";
+  if (p.offload_parameters) line += " offload-params";
+  if (s.lora.rank > 0) line += fmt::format(" lora_rank={}", s.lora.rank);
+  line += fmt::format(" device={} method={}", s.cuda ? "cuda" : "cpu",
+                      s.method == EstimateMethod::kDetailed ? "detailed" : "chapter");
+  return line;
+}
+
+}  // namespace
+
+std::string format_estimate(const Estimate& e) {
+  std::string out;
+  const ParameterCount& p = e.parameters;
+  out += fmt::format("model: {} ({} parameters; d={} L={} h={} d_ff={} V={})\n", e.model.name, with_commas(p.total()),
+                     e.model.n_embd, e.model.n_layer, e.model.n_head, e.model.d_ff, e.model.vocab_size);
+  out += fmt::format("setup: {}\n", setup_line(e.setup));
+  out += fmt::format("parameters by part: embeddings {}, attention {}, mlp {}, norms {}, head {}{}", with_commas(p.embeddings),
+                     with_commas(p.attention), with_commas(p.mlp), with_commas(p.norms), with_commas(p.head),
+                     e.model.tie_word_embeddings && p.head == 0 ? " (tied to the embedding)" : "");
+  if (p.lora > 0) out += fmt::format(", lora {}", with_commas(p.lora));
+  out += "\n\n";
+  out += fmt::format("{:<44} {:>12}  {}\n", "item (per GPU)", "bytes", "formula");
+  for (const auto& it : e.items) out += fmt::format("{:<44} {:>12}  {}\n", it.path, format_bytes(it.bytes), it.formula);
+  out += "\ntotals\n";
+  for (int c = 0; c < kNumCategories; ++c) {
+    out += fmt::format("  {:<18} {:>12}\n", category_name(static_cast<Category>(c)), format_bytes(e.totals[c]));
+  }
+  out += fmt::format("\n{:<22} {:>14} {:>14} {:>14} {:>14}\n", "phase (allocated)", "first", "first peak", "steady",
+                     "steady peak");
+  for (const auto& ph : e.phases) {
+    if (ph.step_kind != "first") continue;
+    const PhasePrediction* steady = nullptr;
+    for (const auto& q : e.phases) {
+      if (q.step_kind == "steady" && q.phase == ph.phase) steady = &q;
+    }
+    out += fmt::format("{:<22} {:>14} {:>14} {:>14} {:>14}\n", ph.phase, format_bytes(ph.allocated_bytes),
+                       format_bytes(ph.peak_bytes), steady ? format_bytes(steady->allocated_bytes) : "-",
+                       steady ? format_bytes(steady->peak_bytes) : "-");
+  }
+  for (const auto& ph : e.phases) {
+    if (ph.phase == "eval") {
+      out += fmt::format("{:<22} {:>14} {:>14} {:>14} {:>14}\n", ph.phase, "-", "-", format_bytes(ph.allocated_bytes),
+                         format_bytes(ph.peak_bytes));
+    }
+  }
+  out += fmt::format("\npeak: {} at {}{}\n", format_bytes(e.peak_bytes), e.peak_phase,
+                     e.total(Category::kOverhead) > 0 ? " (incl. " + format_bytes(e.total(Category::kOverhead)) + " overhead)" : "");
+  return out;
+}
+
+std::string format_method_comparison(const Estimate& e, const Estimate& other) {
+  const Estimate& chapter = e.setup.method == EstimateMethod::kChapter ? e : other;
+  const Estimate& detailed = e.setup.method == EstimateMethod::kChapter ? other : e;
+  const int64_t ca = chapter.total(Category::kActivations), da = detailed.total(Category::kActivations);
+  return fmt::format(
+      "chapter method (Korthikanti formula, all at once): activations {}, total {} | detailed: activations {}, peak {} ({:+.1f}% vs chapter)\n",
+      format_bytes(ca), format_bytes(chapter.peak_bytes), format_bytes(da), format_bytes(detailed.peak_bytes),
+      chapter.peak_bytes > 0 ? 100.0 * (static_cast<double>(detailed.peak_bytes) / static_cast<double>(chapter.peak_bytes) - 1.0) : 0.0);
+}
+
+std::string format_verdict(const Verdict& v, const std::string& gpu_label, double safety_margin) {
+  std::string out;
+  out += fmt::format("\n{}: capacity {}, usable {} ({:.0f}% kept free for fragmentation)\n", gpu_label,
+                     format_bytes(v.capacity_bytes), format_bytes(v.usable_bytes), safety_margin * 100.0);
+  out += fmt::format("verdict: {} (headroom {}), bottleneck: {}\n", v.fits ? "FITS" : "DOES NOT FIT",
+                     format_bytes(v.headroom_bytes), v.bottleneck);
+  if (!v.fixes.empty()) {
+    out += "fixes, in the chapter's order (each alone, re-estimated):\n";
+    int i = 1;
+    for (const auto& f : v.fixes) {
+      out += fmt::format("  {}. {:<25} saves {:>12} -> peak {:>12}  {}{}\n", i++, f.name, format_bytes(f.saving_bytes),
+                         format_bytes(f.peak_bytes_after), f.description,
+                         f.peak_bytes_after <= v.usable_bytes ? "  [fits]" : "");
+    }
+  }
+  return out;
+}
+
+std::string format_batch_curve(int64_t max_batch, const std::vector<BatchPoint>& curve, int64_t usable_bytes) {
+  std::string out = fmt::format("\nlargest micro-batch that fits: {}\n{:>10} {:>14}\n", max_batch, "batch", "peak");
+  for (const auto& p : curve) {
+    out += fmt::format("{:>10} {:>14}{}\n", p.micro_batch_size, format_bytes(p.peak_bytes),
+                       p.peak_bytes <= usable_bytes ? "" : "  (over the usable " + format_bytes(usable_bytes) + ")");
+  }
+  return out;
+}
+
+std::string format_sweep(const std::vector<SweepRow>& rows, const TrainingSetup& s) {
+  std::string out = fmt::format("sweep: {}\n{:<14} {:>16} {:>6} {:>12} {:>12} {:>12}\n", setup_line(s), "model", "parameters",
+                                "T", "static", "activations", "peak");
+  for (const auto& r : rows) {
+    out += fmt::format("{:<14} {:>16} {:>6} {:>12} {:>12} {:>12}\n", r.model, with_commas(r.parameters), r.seq_len,
+                       format_bytes(r.static_bytes), format_bytes(r.activation_bytes), format_bytes(r.peak_bytes));
+  }
+  return out;
+}
+
+}  // namespace oomkit
