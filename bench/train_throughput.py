@@ -4,7 +4,7 @@
 Same model (GPT-2, the op sequence of docs/model-ops.md), same data (byte tokens of the
 default corpus, random windows), same AdamW, gradient clipping, zero_grad(set_to_none=True),
 fp32, same threads, on Debian's python3-torch (the same LibTorch 1.13 as oomkit). Prints one
-JSON line: {"tokens_per_s":..., "ms_per_step":..., "first_loss":..., "final_loss":...}.
+JSON line: {"tokens_per_s":..., "tokens_per_cpu_s":..., "ms_per_step":..., "first_loss":..., "final_loss":...}.
 With --peak it instead measures the fp32 matmul peak (FLOP/s) of this machine.
 """
 import argparse
@@ -134,9 +134,9 @@ def main():
     split = len(data) - len(data) // 10
     B, T = a.batch_size, a.seq_len
     gen = torch.Generator().manual_seed(1337)
-    losses, train_s = [], 0.0
+    losses, train_s, cpu_s = [], 0.0, 0.0
     for step in range(a.steps):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         starts = torch.randint(0, split - T - 1, (B,), generator=gen)
         x = torch.stack([data[s:s + T] for s in starts])
         y = torch.stack([data[s + 1:s + T + 1] for s in starts])
@@ -149,7 +149,9 @@ def main():
         opt.step()
         opt.zero_grad(set_to_none=True)
         train_s += time.perf_counter() - t0
-    print(json.dumps({"tokens_per_s": B * T * a.steps / train_s, "ms_per_step": 1000 * train_s / a.steps,
+        cpu_s += time.process_time() - c0
+    print(json.dumps({"tokens_per_s": B * T * a.steps / train_s, "tokens_per_cpu_s": B * T * a.steps / cpu_s,
+                      "ms_per_step": 1000 * train_s / a.steps,
                       "first_loss": losses[0], "final_loss": losses[-1], "threads": torch.get_num_threads()}))
 
 

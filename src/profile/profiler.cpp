@@ -11,6 +11,21 @@ namespace oomkit {
 
 namespace {
 constexpr size_t kMaxErrors = 32;  // distinct messages kept; further ones are only counted
+
+/// Adds the wall time of its scope to a counter (the profiler's own overhead).
+class ScopedTimer {
+ public:
+  explicit ScopedTimer(int64_t& total_ns) : total_ns_(total_ns), start_(std::chrono::steady_clock::now()) {}
+  ~ScopedTimer() {
+    total_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  }
+  ScopedTimer(const ScopedTimer&) = delete;
+  ScopedTimer& operator=(const ScopedTimer&) = delete;
+
+ private:
+  int64_t& total_ns_;
+  std::chrono::steady_clock::time_point start_;
+};
 }  // namespace
 
 Profiler::Profiler(MemoryBackend* backend, TimelineWriter* writer, bool enabled)
@@ -70,6 +85,7 @@ void Profiler::begin_step(int64_t step) noexcept {
 
 void Profiler::mark(Phase phase, int64_t micro_step) noexcept {
   if (!enabled_) return;
+  ScopedTimer timer(overhead_ns_);
   try {
     const MemoryStats s = backend_->snapshot();
     backend_->reset_peak();
@@ -112,6 +128,7 @@ void Profiler::mark(Phase phase, int64_t micro_step) noexcept {
 
 StepMemory Profiler::end_step() noexcept {
   if (!enabled_) return {};
+  ScopedTimer timer(overhead_ns_);
   if (!in_step_) {
     record_error("profiler: end_step() without begin_step()");
     return {};

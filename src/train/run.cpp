@@ -108,6 +108,7 @@ nlohmann::json TrainSummary::to_json() const {
                       {"unigram_entropy_nats", unigram_entropy_bits * std::log(2.0)},
                       {"tokens_per_s", tokens_per_s},
                       {"ms_per_step", ms_per_step},
+                      {"tokens_per_cpu_s", tokens_per_cpu_s},
                       {"peak_allocated_bytes", peak_allocated_bytes},
                       {"estimated_peak_bytes", estimated_peak_bytes},
                       {"parameters", parameters},
@@ -122,6 +123,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
   const int threads = configure_threads(options.threads);
+  if (options.device == "cuda" && !cuda_memory_backend_available()) {
+    throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
+                     "use --device cpu");
+  }
   // The backend first: tensors allocated before its allocator is installed are not counted.
   std::unique_ptr<MemoryBackend> backend =
       options.device == "cuda" ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
@@ -202,6 +207,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   const int64_t log_every = options.log_every > 0 ? options.log_every : std::max<int64_t>(1, options.steps / 25);
   std::FILE* progress = options.progress_to_stderr ? stderr : stdout;
   double train_seconds = 0.0;
+  double train_cpu_seconds = 0.0;
   int64_t steps_this_run = 0;
   int64_t run_peak = 0;
   StepStats last;
@@ -228,11 +234,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   SignalScope signals;
   while (trainer.next_step() < options.steps) {
     last = trainer.step();
-    const StepMemory memory = profiler.end_step();
+    const StepMemory& memory = last.memory;
     const MemoryStats stats = backend->snapshot();
     run_peak = std::max({run_peak, memory.peak_bytes, stats.allocated_bytes.peak});
     ++steps_this_run;
     train_seconds += last.ms / 1000.0;
+    train_cpu_seconds += last.cpu_ms / 1000.0;
     if (last.step == 0) summary.first_loss = last.loss;
     summary.final_loss = last.loss;
     const double tok_s = static_cast<double>(last.tokens) / (last.ms / 1000.0);
@@ -277,6 +284,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
   if (summary.first_step > 0) summary.first_loss = trainer.first_loss();
   summary.steps_done = trainer.next_step();
   summary.tokens_per_s = train_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_seconds : 0.0;
+  summary.tokens_per_cpu_s =
+      train_cpu_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_cpu_seconds : 0.0;
   summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
   summary.peak_allocated_bytes = run_peak;
   summary.profiler_errors = profiler.errors();

@@ -4,6 +4,7 @@
 #include <ATen/autocast_mode.h>
 
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <sstream>
 
@@ -59,6 +60,12 @@ class AutocastScope {
 // so the gradients are dropped here (the estimator assumes no gradient memory after the step).
 void zero_grad_to_none(std::vector<torch::Tensor>& params) {
   for (auto& p : params) p.mutable_grad() = torch::Tensor();
+}
+
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
 }
 
 bool mixed(Precision p) { return p == Precision::kBf16Mixed || p == Precision::kFp16Mixed; }
@@ -141,7 +148,11 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
-  if (options_.precision == Precision::kBf16) model_->to(torch::kBFloat16);
+  if (options_.precision == Precision::kBf16) {
+    // Pure bf16: parameters only (Module::to(dtype) would also cast the bool causal mask).
+    torch::NoGradGuard no_grad;
+    for (auto& p : model_->parameters()) p.set_data(p.data().to(torch::kBFloat16));
+  }
   model_->to(device_);
   model_->train();
   params_ = model_->trainable_parameters();
@@ -189,6 +200,7 @@ torch::Tensor Trainer::forward_loss(const Batch& batch, int64_t micro, bool mark
 
 StepStats Trainer::step() {
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_ms();
   const int64_t step = next_step_;
   const int64_t start_position = dataset_->position();
   StepStats stats;
@@ -242,6 +254,7 @@ StepStats Trainer::step() {
     if (profiler_) profiler_->mark(Phase::kAfterOptimizerStep, 0);
     zero_grad_to_none(params_);
     if (profiler_) profiler_->mark(Phase::kAfterZeroGrad, 0);
+    if (profiler_) stats.memory = profiler_->end_step();
   } catch (...) {
     // Release what the failed step holds and rewind its data, so the caller may retry the step.
     zero_grad_to_none(params_);
@@ -251,6 +264,7 @@ StepStats Trainer::step() {
   if (step == 0) first_loss_ = stats.loss;
   ++next_step_;
   stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  stats.cpu_ms = process_cpu_ms() - cpu0;
   return stats;
 }
 

@@ -2,7 +2,14 @@
 // end-of-run summary. Sizes are chosen tensors (numel * 4 bytes for fp32), so every expected
 // number is computed here from the sizes the test allocates, independently of the profiler.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <csignal>
 #include <filesystem>
@@ -75,6 +82,7 @@ TEST(Profiler, MarksPeaksAndDeltasExact) {
   EXPECT_EQ(step.peak_phase, "after_loss");
   EXPECT_EQ(step.start_allocated_bytes, a0);
   EXPECT_TRUE(profiler.errors().empty());
+  EXPECT_GT(profiler.overhead_ns(), 0);
   for (size_t i = 1; i < step.marks.size(); ++i) EXPECT_GE(step.marks[i].t_ns, step.marks[i - 1].t_ns);
 
   // The timeline holds the same marks, in order, as JSON Lines and as CSV rows.
@@ -333,6 +341,71 @@ TEST(Summary, EmptyRun) {
   EXPECT_TRUE(sum.phases.empty());
   EXPECT_TRUE(sum.categories.empty());
   EXPECT_NO_THROW(format_memory_summary(sum));
+}
+
+// Crash safety: `oomkit train` killed with SIGKILL mid-run leaves a timeline whose every line
+// up to the last complete record parses (read_timeline skips only a torn last line), starting
+// with the "run" record, with whole steps of marks, and a CSV whose complete rows have all 11
+// columns. The run is stopped after at least 3 step records have been flushed.
+TEST(ProfilerIntegration, KillMidRunLeavesValidTimeline) {
+  const std::string dir = temp_path("killed");
+  const std::string timeline = dir + "/timeline.jsonl";
+  fs::remove_all(dir);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, STDOUT_FILENO);
+    ::dup2(devnull, STDERR_FILENO);
+    ::execl(OOMKIT_EXE, OOMKIT_EXE, "train", "--model", "gpt-nano", "--steps", "100000", "--batch-size", "2",
+            "--seq-len", "32", "--threads", "1", "--eval-every", "0", "--run-dir", dir.c_str(), "--timeline",
+            timeline.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  auto count_steps = [&] {
+    std::ifstream in(timeline);
+    int steps = 0;
+    for (std::string line; std::getline(in, line);) steps += line.find("\"type\":\"step\"") != std::string::npos;
+    return steps;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  int exited = 0;
+  while (count_steps() < 3 && std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid, &exited, WNOHANG) == pid) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  int wstatus = 0;
+  ::waitpid(pid, &wstatus, 0);
+  ASSERT_TRUE(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL) << "the run ended before it was killed";
+
+  const auto records = read_timeline(timeline);  // throws on any bad line but a torn last one
+  ASSERT_GE(records.size(), 1u + 3u * 7u);
+  EXPECT_EQ(records.front()["type"], "run");
+  int steps = 0;
+  int marks_in_step = 0;
+  for (const auto& r : records) {
+    ASSERT_TRUE(r.contains("type"));
+    if (r["type"] == "mark") {
+      const TimelineMark m = mark_from_json(r);
+      EXPECT_TRUE(phase_from_name(m.phase).has_value()) << m.phase;
+      EXPECT_GT(m.allocated_bytes, 0);
+      EXPECT_GE(m.peak_allocated_bytes, m.allocated_bytes);
+      ++marks_in_step;
+    } else if (r["type"] == "step") {
+      EXPECT_EQ(marks_in_step, 6) << "step " << r["step"];  // step_start..after_zero_grad
+      marks_in_step = 0;
+      ++steps;
+    }
+  }
+  EXPECT_GE(steps, 3);
+  std::ifstream csv(fs::path(timeline).replace_extension(".csv"));
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(csv, line);) rows.push_back(line);
+  ASSERT_GE(rows.size(), 1u + 3u * 6u);
+  for (size_t i = 0; i + 1 < rows.size(); ++i) {  // the last row may be torn
+    EXPECT_EQ(std::count(rows[i].begin(), rows[i].end(), ','), 10) << "row " << i << ": " << rows[i];
+  }
 }
 
 }  // namespace

@@ -59,6 +59,9 @@ class Profiler {
   /// Profiler failures (I/O errors, backend errors), reported at the end of the run.
   const std::vector<std::string>& errors() const { return errors_; }
   bool enabled() const { return enabled_; }
+  /// Wall time spent inside begin_step()/mark()/end_step() so far (the profiler's own cost,
+  /// timeline writes included), measured with the steady clock around each call.
+  int64_t overhead_ns() const { return overhead_ns_; }
   int64_t elapsed_ns() const;
 
  private:
@@ -72,6 +75,7 @@ class Profiler {
   std::vector<StepMemory> steps_;
   std::vector<std::string> errors_;
   int64_t suppressed_errors_ = 0;
+  int64_t overhead_ns_ = 0;
   bool in_step_ = false;
 
   void record_error(const std::string& what) noexcept;

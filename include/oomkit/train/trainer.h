@@ -36,9 +36,9 @@ struct TrainOptions {
   int64_t batch_size = 16;               // B, sequences per micro-batch
   int64_t grad_accum = 1;                // micro-batches per optimizer step
   int64_t seq_len = 128;                 // T
-  int64_t steps = 800;                   // optimizer steps in total (a resumed run continues to it)
+  int64_t steps = 400;                   // optimizer steps in total (a resumed run continues to it)
   double lr = 2e-3;                      // peak learning rate
-  int64_t warmup_steps = 40;             // linear warmup from 0 to lr
+  int64_t warmup_steps = 20;             // linear warmup from 0 to lr
   double min_lr = 2e-4;                  // cosine decays lr to this at the last step
   double weight_decay = 0.1;
   double grad_clip = 1.0;                // max global L2 norm; 0: no clipping
@@ -50,7 +50,7 @@ struct TrainOptions {
   Checkpointing checkpointing = Checkpointing::kNone;
   int64_t checkpoint_every = 1;
   double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
-  int64_t eval_every = 200;              // steps between validation passes; 0: only at the end
+  int64_t eval_every = 100;              // steps between validation passes; 0: only at the end
   int64_t eval_batches = 16;             // validation batches per pass
   double val_fraction = 0.1;             // tail of the stream held out
   int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
@@ -76,8 +76,10 @@ struct StepStats {
   double lr = 0.0;
   double grad_norm = 0.0;  // before clipping (0 when not clipping)
   double ms = 0.0;         // wall time of the step
+  double cpu_ms = 0.0;     // CPU time of the process during the step (all threads)
   int64_t tokens = 0;      // B·T·grad_accum
   bool skipped = false;    // fp16-mixed: non-finite gradients, step skipped, loss scale lowered
+  StepMemory memory;       // the profiler's picture of the step (empty without a profiler)
 };
 
 /// The end-of-run record (the --json summary and summary.json).
@@ -92,6 +94,8 @@ struct TrainSummary {
   double unigram_entropy_bits = 0.0; // of the training split
   double tokens_per_s = 0.0;         // training tokens / training wall time (no eval, no saves)
   double ms_per_step = 0.0;
+  double tokens_per_cpu_s = 0.0;     // training tokens / process CPU time of the steps: the work
+                                     // measure that a machine shared with other jobs leaves intact
   int64_t peak_allocated_bytes = 0;  // highest allocated_bytes seen by the memory backend
   int64_t estimated_peak_bytes = 0;  // the estimator's prediction for the same run
   int64_t parameters = 0;
@@ -114,7 +118,9 @@ class Trainer {
 
   /// The profiler marks go to (may be null: no marks).
   void set_profiler(Profiler* profiler) { profiler_ = profiler; }
-  /// Runs optimizer step `next_step()` with the current micro-batch shape and advances.
+  /// Runs optimizer step `next_step()` with the current micro-batch shape and advances:
+  /// profiler begin_step .. marks .. end_step. When it throws, the profiler's step stays open
+  /// (its marks are already in the timeline) and a retry begins the same step anew.
   StepStats step();
   /// Mean validation loss over options.eval_batches batches under NoGradGuard.
   double evaluate();
