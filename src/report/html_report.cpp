@@ -194,8 +194,19 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
     for (const json& s : in.steps) {
       if (s.value("step", int64_t{-1}) == zoom) step_record = s;
     }
+    // Events of the zoomed step (an OOM, a recovery), placed after the marks that precede them.
+    json zoom_events = json::array();
+    for (const json& e : in.events) {
+      if (e.value("step", int64_t{-1}) != zoom || !e.contains("t_ns") || !e["t_ns"].is_number()) continue;
+      size_t after = 0;
+      for (const json& m : zm) after += m["t_ns"].get<int64_t>() <= e["t_ns"].get<int64_t>();
+      json ze = e;
+      ze.erase("type");
+      ze["after"] = after;
+      zoom_events.push_back(std::move(ze));
+    }
     d["zoom"] = {{"step", zoom}, {"step_kind", kind}, {"marks", zm}, {"predicted", predicted},
-                 {"record", step_record}};
+                 {"record", step_record}, {"events", zoom_events}};
   } else if (options.max_points < 8) {
     downsample_keep_peaks(in.marks, options.max_points);  // validates the option
   }

@@ -243,9 +243,9 @@ function stepChart() {
     (z.predicted && z.predicted.length ? ' Black ticks: the estimator\'s prediction for a ' + z.step_kind + ' step.' : '') +
     (z.record && num(z.record.loss) ? ' Loss ' + z.record.loss.toFixed(4) + (num(z.record.ms) ? ', ' + z.record.ms.toFixed(1) + ' ms.' : '.') : ''));
   drawPhaseBars(s, 'chart-step', z.marks.map(p => ({ phase: p.phase, micro: p.micro_step, value: p.allocated_bytes,
-    peak: p.peak_allocated_bytes, delta: p.delta_bytes, pred: pred[p.phase] })), D.stats.limit_bytes);
+    peak: p.peak_allocated_bytes, delta: p.delta_bytes, pred: pred[p.phase] })), D.stats.limit_bytes, z.events || []);
 }
-function drawPhaseBars(s, id, bars, limit) {
+function drawPhaseBars(s, id, bars, limit, events) {
   let ymax = 0;
   for (const b of bars) ymax = Math.max(ymax, b.value, b.peak || 0, b.pred ? Math.max(b.pred.allocated_bytes, b.pred.peak_bytes || 0) : 0);
   if (num(limit) && limit > 0 && limit < ymax * 1.6) ymax = Math.max(ymax, limit);
@@ -276,6 +276,15 @@ function drawPhaseBars(s, id, bars, limit) {
     if (b.micro) sv('text', { x: x + w / 2, y: f.m.t + f.ph + 29, 'text-anchor': 'middle', style: 'font-size:10px;fill:#6b7280' }, g, 'micro-batch ' + b.micro);
   });
   if (num(limit) && limit > 0 && limit <= yt[yt.length - 1]) hline(f, limit, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(limit), 'limit-line');
+  for (const e of (events || [])) {           // an OOM or a recovery between two marks
+    const x = f.m.l + e.after * bw, c = e.name === 'oom' ? C_LIMIT : e.name === 'recover' ? '#16a34a' : '#6b7280';
+    const g = tip(sv('g', { class: 'step-event event-' + e.name }, f.plot), e.name + (e.phase ? ' during ' + phaseLabel(e.phase) : '') +
+      (num(e.requested_bytes) ? '\nrequested ' + fmtBytes(e.requested_bytes) : '') +
+      (e.change ? '\n' + e.change + ' ' + e.from + ' → ' + e.to : '') + (e.message ? '\n' + String(e.message).slice(0, 300) : ''));
+    sv('line', { x1: x, x2: x, y1: f.m.t, y2: f.m.t + f.ph, stroke: c, 'stroke-width': 2, 'stroke-dasharray': '5 3' }, g);
+    sv('text', { x: x + 4, y: f.m.t + 12 + 14 * (events.indexOf(e) % 2), style: 'font-weight:600;fill:' + c }, g,
+      e.name === 'oom' ? 'OOM' : e.name);
+  }
   legend(s, [{ label: 'allocated at the mark', color: '#475569' }, { label: 'peak inside the interval', color: 'rgba(71,85,105,.3)' }]
     .concat(bars.some(b => b.pred) ? [{ label: 'estimated', color: C_EST, line: true }] : []));
 }
