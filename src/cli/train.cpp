@@ -1,13 +1,84 @@
-// PLACEHOLDER: replaced by the module that owns `oomkit train`.
-#include <stdexcept>
+// `oomkit train`: binds flags to oomkit::TrainOptions and calls oomkit::run_training().
+#include <cstdio>
+#include <memory>
 
 #include "commands.h"
+#include "oomkit/core/error.h"
+#include "oomkit/core/units.h"
+#include "oomkit/train/trainer.h"
 
 namespace oomkit::cli {
 
+namespace {
+
+struct TrainFlags {
+  TrainOptions options;
+  std::string precision = "fp32";
+  std::string optimizer = "adamw";
+  std::string attention = "eager";
+  std::string checkpointing = "none";
+  std::string memory_limit;
+  bool no_profile = false;
+  bool json = false;
+};
+
+}  // namespace
+
 Subcommand add_train_command(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("train", "(not built yet)");
-  return {app, [] () -> int { throw std::runtime_error("oomkit train: not built yet"); }};
+  auto flags = std::make_shared<TrainFlags>();
+  TrainOptions& o = flags->options;
+  CLI::App* app = parent.add_subcommand(
+      "train", "Train a GPT-2 model natively in LibTorch with a per-phase memory timeline "
+               "(no flags: gpt-nano on the English license texts of /usr/share/common-licenses)");
+  app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->capture_default_str();
+  app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus");
+  app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)");
+  app->add_option("--timeline", o.timeline, "Timeline JSONL path (default <run-dir>/timeline.jsonl; CSV beside it)");
+  app->add_option("--save", o.save, "Checkpoint path, written every --save-every steps and at the end");
+  app->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")->capture_default_str();
+  app->add_option("--resume", o.resume, "Continue from a checkpoint written by --save");
+  app->add_option("--device", o.device, "cpu or cuda")->capture_default_str();
+  app->add_option("-b,--batch-size", o.batch_size, "B: sequences per micro-batch")->capture_default_str();
+  app->add_option("--grad-accum", o.grad_accum, "Micro-batches per optimizer step")->capture_default_str();
+  app->add_option("-t,--seq-len", o.seq_len, "T: tokens per sequence (<= n_positions)")->capture_default_str();
+  app->add_option("--steps", o.steps, "Optimizer steps in total")->capture_default_str();
+  app->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
+  app->add_option("--warmup", o.warmup_steps, "Linear warmup steps")->capture_default_str();
+  app->add_option("--min-lr", o.min_lr, "Learning rate at the end of the cosine decay")->capture_default_str();
+  app->add_option("--weight-decay", o.weight_decay, "Decoupled weight decay (L2 for sgd)")->capture_default_str();
+  app->add_option("--grad-clip", o.grad_clip, "Clip the global gradient norm (0: off)")->capture_default_str();
+  app->add_option("--seed", o.seed, "Seed of the model init, data windows and dropout")->capture_default_str();
+  app->add_option("--threads", o.threads, "Intra-op threads (0: every core)")->capture_default_str();
+  app->add_option("--precision", flags->precision, "fp32 | bf16-mixed | bf16 | fp16-mixed (cuda)")->capture_default_str();
+  app->add_option("--optimizer", flags->optimizer, "adamw | sgd | sgd-momentum | lion | adafactor | adam-8bit")
+      ->capture_default_str();
+  app->add_option("--attention", flags->attention, "eager | sdpa (LibTorch >= 2.0)")->capture_default_str();
+  app->add_option("--checkpointing", flags->checkpointing, "Activation checkpointing: none | full")->capture_default_str();
+  app->add_option("--checkpoint-every", o.checkpoint_every, "With full: checkpoint every K-th block")->capture_default_str();
+  app->add_option("--dropout", o.dropout, "Override every dropout probability of the config");
+  app->add_option("--eval-every", o.eval_every, "Steps between validation passes (0: only at the end)")->capture_default_str();
+  app->add_option("--eval-batches", o.eval_batches, "Validation batches per pass")->capture_default_str();
+  app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
+  app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
+  app->add_option("--memory-limit", flags->memory_limit, "Memory budget, e.g. 512MiB (an allocation past it is an OOM)");
+  app->add_flag("--no-profile", flags->no_profile, "No phase marks and no timeline");
+  app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
+
+  auto run = [flags, &parent]() -> int {
+    TrainOptions options = flags->options;
+    options.precision = parse_precision(flags->precision);
+    options.optimizer = parse_optimizer(flags->optimizer);
+    options.attention = parse_attention(flags->attention);
+    options.checkpointing = parse_checkpointing(flags->checkpointing);
+    if (!flags->memory_limit.empty()) options.memory_limit_bytes = parse_bytes(flags->memory_limit, "--memory-limit");
+    options.profile = !flags->no_profile;
+    options.progress_to_stderr = flags->json;
+    options.quiet = parent.get_option("--quiet")->as<bool>();
+    const TrainSummary summary = run_training(options);
+    if (flags->json) std::printf("%s\n", summary.to_json().dump(2).c_str());
+    return summary.exit_code;
+  };
+  return {app, run};
 }
 
 }  // namespace oomkit::cli

@@ -26,6 +26,14 @@ std::string format_bytes(int64_t bytes) {
   return fmt::format("{}{:.2f} {}", sign, value, kUnits[unit]);
 }
 
+std::string format_bytes_pytorch(int64_t bytes) {
+  const uint64_t size = bytes < 0 ? 0 : static_cast<uint64_t>(bytes);
+  if (size <= 1024) return fmt::format("{} bytes", size);
+  if (size <= 1048576) return fmt::format("{:.2f} KiB", static_cast<double>(size) / 1024.0);
+  if (size <= 1073741824ULL) return fmt::format("{:.2f} MiB", static_cast<double>(size) / 1048576.0);
+  return fmt::format("{:.2f} GiB", static_cast<double>(size) / 1073741824.0);
+}
+
 std::string format_decimal_gb(int64_t bytes) {
   return fmt::format("{:.2f} GB", static_cast<double>(bytes) / static_cast<double>(kGB));
 }

@@ -54,6 +54,9 @@ class TimelineWriter {
   void write_mark(const TimelineMark& mark); // JSONL + CSV row; flushed
   const std::string& jsonl_path() const { return jsonl_path_; }
   const std::string& csv_path() const { return csv_path_; }
+  /// False once a write to either file failed (disk full, file removed...): the profiler
+  /// checks it after each record and reports the failure at the end of the run.
+  bool good() const { return jsonl_.good() && csv_.good(); }
 
  private:
   std::string jsonl_path_;

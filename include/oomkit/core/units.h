@@ -22,6 +22,13 @@ inline constexpr int64_t kTB = 1000 * kGB;
 /// 3221225472 -> "3.00 GiB". Negative counts (deltas) keep their sign: "-12.00 MiB".
 std::string format_bytes(int64_t bytes);
 
+/// Formats a byte count the way PyTorch's allocator messages do (c10's format_size() in
+/// CUDACachingAllocator.cpp): up to 1024 -> "N bytes"; up to 1 MiB -> "x.xx KiB"; up to 1 GiB ->
+/// "x.xx MiB"; above -> "x.xx GiB" (two decimals, no TiB). Note PyTorch's boundaries are
+/// inclusive: 1024 -> "1024 bytes", 1048576 -> "1024.00 KiB". Negative counts print as 0.
+/// Used to write OOM messages that PyTorch-message parsers recognise.
+std::string format_bytes_pytorch(int64_t bytes);
+
 /// Formats a byte count in decimal gigabytes, two decimals: 98e9 -> "98.00 GB". Only for
 /// reproducing sources that state decimal GB (the seed chapter, vendor capacities).
 std::string format_decimal_gb(int64_t bytes);

@@ -25,7 +25,26 @@ class MemoryBackend {
   virtual void set_limit_bytes(int64_t limit_bytes) = 0;
   /// Frees cached, unused blocks (torch.cuda.empty_cache()); no-op on CPU.
   virtual void empty_cache() {}
+
+  /// True when the backend can record allocation history (CUDA with LibTorch >= 2.1).
+  virtual bool supports_memory_history() const { return false; }
+  /// Starts (enabled) or stops recording every allocation and free with its stack, keeping at
+  /// most `max_entries` events (torch.cuda.memory._record_memory_history). Throws
+  /// std::runtime_error when supports_memory_history() is false.
+  virtual void record_memory_history(bool enabled, int64_t max_entries = 100000);
+  /// Writes the recorded history and the allocator's segments to `path` in the pickle format
+  /// that https://pytorch.org/memory_viz reads (torch.cuda.memory._dump_snapshot). Throws
+  /// std::runtime_error when unsupported, InputError(path) when the file cannot be written.
+  virtual void dump_memory_snapshot(const std::string& path);
 };
+
+/// The CPU backend's OOM message template and counters are documented in
+/// oomkit/profile/tracking_allocator.h (cpu_oom_message()): the budget raises
+/// c10::OutOfMemoryError whose what_without_backtrace() starts with
+///   "CPU out of memory (oomkit --memory-limit). Tried to allocate <X>. CPU 0 has a total
+///    capacity of <Y> of which <Z> is free. Of the allocated memory <A> is allocated by
+///    PyTorch, and 0 bytes is reserved by PyTorch but unallocated."
+/// with sizes formatted by format_bytes_pytorch() ("N bytes", "x.xx KiB|MiB|GiB").
 
 /// The CPU backend. Installs oomkit's tracking allocator with c10::SetCPUAllocator the first
 /// time it is called (process-wide, idempotent); tensors allocated before that are not counted.

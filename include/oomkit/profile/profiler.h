@@ -34,9 +34,24 @@ class Profiler {
   void begin_step(int64_t step) noexcept;
   /// Records a mark for `phase` of micro-batch `micro_step` of the current step: snapshot,
   /// peak since the previous mark (then resets the backend's peak), delta, write to timeline.
+  /// Outside begin_step()/end_step() (e.g. kEval between steps) the mark is recorded and
+  /// written with the last step's number but does not enter any step's peak.
   void mark(Phase phase, int64_t micro_step = 0) noexcept;
-  /// Closes the step: its peak and the phase that held it.
+  /// Closes the step: its peak (max of allocated at step_start and the peaks of the later
+  /// marks' intervals) and the phase that held it. Returns an empty StepMemory when disabled.
   StepMemory end_step() noexcept;
+
+  /// Writes any timeline record (an "event", the trainer's "step" record...) through the
+  /// profiler, so I/O failures are collected like the marks' (never throws). No-op without a
+  /// writer or when disabled.
+  void write_record(const nlohmann::json& record) noexcept;
+  /// Writes {"type":"event","name":name,"step":current step,"t_ns":...} merged with `fields`
+  /// (an object). Written even when profiling is disabled, as long as there is a writer.
+  void write_event(const std::string& name, const nlohmann::json& fields) noexcept;
+  /// The "step" record of timeline.h for `step`: {"type":"step","step","peak_bytes",
+  /// "peak_phase","start_allocated_bytes"}; the trainer adds loss, lr, ms, tokens_per_s and
+  /// writes it with write_record().
+  static nlohmann::json step_record(const StepMemory& step);
 
   /// Every mark so far, in order (kept in memory for the end-of-run summary).
   const std::vector<TimelineMark>& marks() const { return marks_; }
@@ -56,6 +71,11 @@ class Profiler {
   std::vector<TimelineMark> marks_;
   std::vector<StepMemory> steps_;
   std::vector<std::string> errors_;
+  int64_t suppressed_errors_ = 0;
+  bool in_step_ = false;
+
+  void record_error(const std::string& what) noexcept;
+  void check_writer() noexcept;
 };
 
 }  // namespace oomkit

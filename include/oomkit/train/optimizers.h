@@ -14,22 +14,47 @@ namespace oomkit {
 
 struct OptimizerOptions {
   double lr = 1e-3;
-  double weight_decay = 0.0;     // decoupled (AdamW, Lion); L2 for SGD
+  double weight_decay = 0.0;     // decoupled (AdamW, Lion, Adafactor, 8-bit Adam); L2 for SGD
   double beta1 = 0.9;            // Adam/Lion first moment; SGD momentum for kSgdMomentum
   double beta2 = 0.999;          // Adam second moment (Lion: 0.99)
   double eps = 1e-8;
   int64_t block_size = 2048;     // 8-bit Adam quantization block (elements)
+  // Adafactor (Shazeer & Stern 2018; Hugging Face transformers' defaults, see adafactor.h).
+  double adafactor_eps1 = 1e-30;          // added to g² before the second-moment average
+  double adafactor_clip_threshold = 1.0;  // d: the update is divided by max(1, RMS(update)/d)
+  double adafactor_decay_rate = -0.8;     // beta2_t = 1 - t^decay_rate
+  bool adafactor_first_moment = false;    // HF beta1=None; true keeps an EMA of updates with beta1
 };
 
-/// Builds the optimizer over `params`. Throws InputError("--optimizer") for invalid options.
+/// The recommended defaults per optimizer; `lr`, `weight_decay` may then be overridden:
+/// adamw/adam 1e-3 (0.9, 0.999); sgd and sgd-momentum 1e-2 (momentum 0.9); lion 1e-4 with
+/// betas (0.9, 0.99) (Chen et al. 2023, §3 and §5: lr 3-10x smaller than AdamW's);
+/// adafactor 1e-3 (HF's recommendation for an external lr); adam-8bit as adamw, block 2048.
+OptimizerOptions default_optimizer_options(OptimizerKind kind);
+
+/// Builds the optimizer over `params`. Throws InputError naming the offending option
+/// ("--lr", "--weight-decay", "--beta1", "--beta2", "--eps", "--block-size"; "--optimizer"
+/// for an empty parameter list) for invalid options.
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std::vector<torch::Tensor> params,
                                                         const OptimizerOptions& options);
 
 /// Bytes held by the optimizer's state tensors (sum of storage nbytes, each storage counted
 /// once). Zero before the first step() for optimizers that create state lazily.
+/// Knows LibTorch's AdamW/Adam/SGD param states and every StateTensorSource (oomkit's own
+/// optimizers and their param states); throws std::invalid_argument for any other state type.
 int64_t optimizer_state_bytes(const torch::optim::Optimizer& optimizer);
 
 /// Sets the learning rate of every param group (for warmup/cosine schedules).
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);
+
+/// Implemented by oomkit's own optimizer param states, and by optimizers that hold tensors
+/// shared by all parameters (8-bit Adam's quantization maps), so that optimizer_state_bytes()
+/// sees every tensor they keep between steps.
+class StateTensorSource {
+ public:
+  virtual ~StateTensorSource() = default;
+  /// The tensors kept between steps (undefined ones are skipped by the caller).
+  virtual std::vector<torch::Tensor> state_tensors() const = 0;
+};
 
 }  // namespace oomkit

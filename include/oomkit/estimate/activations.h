@@ -1,0 +1,76 @@
+// What autograd keeps for backward, term by term, for the trainer's op sequence
+// (docs/model-ops.md) and the llama-family analogue. Every term is "elements per token" times
+// a dtype width, so B and T scale it (E = B·T tokens per micro-batch) and a calibration against
+// measured memory adjusts one term at a time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "oomkit/core/model_config.h"
+#include "oomkit/estimate/estimate.h"
+
+namespace oomkit {
+
+enum class ActScope { kEmbedding, kBlock, kHead };
+
+/// One saved (or held) tensor. Bytes for one micro-batch = E · elements_per_token ·
+/// bytes_per_element (times the layer count for kBlock terms).
+struct ActivationTerm {
+  ActScope scope = ActScope::kBlock;
+  const char* name = "";        // path tail: "activations/block/<name>"
+  const char* shape = "";       // elements per token as a formula, e.g. "h·T", "2d", "d_ff"
+  const char* op = "";          // the LibTorch op that saves it, e.g. "native_layer_norm saves mean, rstd"
+  int64_t elements_per_token = 0;
+  int64_t bytes_per_element = 4;
+  bool tp_sharded = false;      // split over tensor-parallel ranks (Korthikanti et al. 2022, sec. 4.2.1)
+  bool attention_core = false;  // QK^T/softmax/dropout terms that selective checkpointing drops (sec. 5)
+  bool held_output = false;     // not saved by autograd but held by the trainer: logits, log_softmax
+  int64_t bytes_per_token() const { return elements_per_token * bytes_per_element; }
+};
+
+/// The per-token activation model of one micro-batch.
+struct ActivationModel {
+  std::vector<ActivationTerm> terms;
+  int64_t sequence_bytes = 0;                 // per sequence position, not per token: wpe's arange(T) indices (int64)
+  int64_t input_bytes_per_token = 16;         // idx and targets, int64 each
+  // Transients (bytes per token unless noted), freed within the op that makes them:
+  int64_t block_forward_peak = 0;             // most bytes live inside one block's forward, relative to
+                                              // the block's start, its own saved terms included
+  int64_t block_forward_peak_nograd = 0;      // the same without autograd (checkpointed block, eval)
+  int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
+  int64_t loss_transient = 0;                 // cross_entropy's fp32 cast of bf16 logits (autocast)
+  int64_t head_backward_transient = 0;        // nll_loss and log_softmax gradients (B·T, V) fp32
+  int64_t embedding_backward_transient_bytes = 0;  // absolute: dense wte gradient added into wte.grad
+};
+
+/// Bytes per element of the compute (autocast) dtype, the residual stream, and softmax output.
+struct ActivationDtypes {
+  int64_t compute = 4;   // linear/matmul outputs and their saved inputs
+  int64_t residual = 4;  // embedding output and residual adds (fp32 under autocast: add promotes)
+  int64_t softmax = 4;   // softmax / log_softmax (fp32 under autocast, per the brief's CPU policy)
+  int64_t mask = 4;      // dropout: CPU saves a noise tensor of the input dtype; CUDA a bool mask (1)
+  bool autocast = false; // mixed precision: linear inputs are cast copies of fp32 tensors
+};
+ActivationDtypes activation_dtypes(const TrainingSetup& setup);
+
+/// Builds the term list for `model` under `setup` (precision, attention kernel, dropout, LoRA,
+/// device). Checkpointing and parallelism are applied by estimate_memory(), not here.
+ActivationModel build_activation_model(const ModelConfig& model, const TrainingSetup& setup);
+
+/// The seed chapter's activation formula (Korthikanti et al. 2022, eq. 2, with 2-byte
+/// activations folded into the constants): (34·d + 5·h·T)·B·T·L bytes. Throws InputError on
+/// overflow.
+int64_t chapter_activation_bytes(const ModelConfig& model, int64_t batch, int64_t seq_len);
+
+/// The chapter's static memory under mixed-precision Adam, its "14x rule": fp16 parameters 2P,
+/// fp32 gradients 4P, two fp32 Adam moments 8P.
+struct ChapterStatic {
+  int64_t parameters_bytes = 0;
+  int64_t gradients_bytes = 0;
+  int64_t optimizer_bytes = 0;
+  int64_t total() const { return parameters_bytes + gradients_bytes + optimizer_bytes; }
+};
+ChapterStatic chapter_static_bytes(int64_t num_parameters);
+
+}  // namespace oomkit

@@ -1,0 +1,86 @@
+// Training data: token files in three formats, the default English corpus, the train/validation
+// split and seeded random windows (nanoGPT's get_batch, made resumable by counting batches).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+namespace oomkit {
+
+enum class DataFormat {
+  kText,        // UTF-8 text, one token per byte (V = 256)
+  kLlmc,        // llm.c: 256 int32 header (magic 20240520, version 1, token count), then uint16 tokens
+  kNanoGptBin,  // nanoGPT's prepare.py output: raw little-endian uint16 tokens, `.bin`
+};
+
+/// "text", "llm.c", "nanogpt-bin".
+const char* to_string(DataFormat format);
+
+/// A token stream and where it came from.
+struct TokenData {
+  std::vector<uint16_t> tokens;
+  DataFormat format = DataFormat::kText;
+  std::string source;               // the path, or "default corpus (<dir>, N files)"
+  std::vector<std::string> files;   // files read, in order
+  int64_t max_token = 0;            // largest token id (the model's V must exceed it)
+};
+
+/// Reads `path`, detecting its format: the llm.c magic number in the first int32, else a
+/// `.bin` name with an even size (nanoGPT), else UTF-8 text (byte tokens). Throws
+/// InputError("--data") for a missing or unreadable file, an empty file, a truncated llm.c
+/// file (header count disagrees with the size), an odd-sized `.bin`, or anything else that is
+/// not valid UTF-8 (with the byte offset of the first invalid sequence).
+TokenData load_token_file(const std::string& path);
+
+/// The default corpus: every regular file of `dir` (symlinks resolved, each target once, files
+/// with identical content once), sorted by name and joined with a blank line, as byte tokens.
+/// On Debian, /usr/share/common-licenses holds the English license texts (~250 KB) of
+/// base-files. Throws InputError("--data") when the folder is missing or yields no text.
+TokenData load_default_corpus(const std::string& dir = "/usr/share/common-licenses");
+
+/// Shannon entropy of the token unigram distribution, in bits per token:
+/// H = -sum_t p(t) log2 p(t), p(t) = count(t) / N. A model that learned nothing beyond token
+/// frequencies has a cross-entropy of H·ln 2 nats per token. 0 for an empty stream.
+double unigram_entropy_bits(const std::vector<uint16_t>& tokens);
+
+/// Inputs and next-token targets, each (B, T) int64.
+struct Batch {
+  torch::Tensor x;
+  torch::Tensor y;
+};
+
+/// Splits the stream (the last `val_fraction` for validation) and draws windows of T + 1
+/// tokens. Window starts come from a counter-based generator (SplitMix64 of seed, batch index
+/// and row), so the data position is one integer: batch k is the same whichever run draws it.
+class TokenDataset {
+ public:
+  /// Throws InputError("--seq-len") for T < 1, InputError("--data") when either split is shorter
+  /// than T + 1 tokens, InputError("--val-fraction") outside (0, 0.5].
+  TokenDataset(TokenData data, int64_t seq_len, uint64_t seed, double val_fraction = 0.1);
+
+  /// The next training batch (B, T); advances position() by one.
+  Batch next_train_batch(int64_t batch_size);
+  /// Validation batch `index` (B, T): the same windows on every call, so evaluations compare.
+  Batch val_batch(int64_t index, int64_t batch_size) const;
+
+  int64_t position() const { return position_; }  // training batches drawn so far
+  void set_position(int64_t position) { position_ = position; }
+  int64_t seq_len() const { return seq_len_; }
+  int64_t train_tokens() const { return split_; }
+  int64_t val_tokens() const { return static_cast<int64_t>(data_.tokens.size()) - split_; }
+  const TokenData& data() const { return data_; }
+
+ private:
+  Batch make_batch(int64_t begin, int64_t end, uint64_t stream, int64_t index, int64_t batch_size) const;
+
+  TokenData data_;
+  int64_t seq_len_;
+  uint64_t seed_;
+  int64_t split_;  // tokens [0, split_) train, [split_, N) validation
+  int64_t position_ = 0;
+};
+
+}  // namespace oomkit

@@ -1,0 +1,127 @@
+// The GPT-2 model as torch::nn modules, following docs/model-ops.md op for op (the estimator
+// counts what autograd saves for exactly this sequence). Letters: B batch, T sequence length,
+// d = n_embd, h = n_head, d_h = d / h, d_ff, V = vocab_size, L = n_layer
+// (include/oomkit/core/model_config.h).
+//
+// Parameter names are Hugging Face's (`transformer.wte.weight`, `transformer.h.0.attn.c_attn.weight`,
+// ..., `transformer.ln_f.bias`). The language-model head is tied to `transformer.wte.weight`
+// (Press & Wolf 2017; GPT-2): it has no tensor of its own, so named_parameters() lists every
+// trainable tensor exactly once, as Hugging Face's deduplicated named_parameters() does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "oomkit/core/model_config.h"
+#include "oomkit/estimate/estimate.h"
+
+namespace oomkit {
+
+/// How the model runs, beside what it is (ModelConfig).
+struct GptOptions {
+  AttentionKernel attention = AttentionKernel::kEager;  // kSdpa needs LibTorch >= 2.0
+  Checkpointing checkpointing = Checkpointing::kNone;   // kFull: blocks run under oomkit::checkpoint
+  int64_t checkpoint_every = 1;                         // with kFull: blocks 0, K, 2K, ... are checkpointed
+};
+
+/// Causal self-attention: c_attn (d -> 3d), eager softmax(q k^T / sqrt(d_h)) v with a causal
+/// mask, c_proj (d -> d). Radford et al. 2019; Vaswani et al. 2017 section 3.2.
+class CausalSelfAttentionImpl : public torch::nn::Module {
+ public:
+  CausalSelfAttentionImpl(const ModelConfig& config, AttentionKernel attention);
+  /// x: (B, T, d) -> (B, T, d). `causal_mask`: (T, T) bool, true above the diagonal (masked).
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& causal_mask);
+
+  torch::nn::Linear c_attn{nullptr};
+  torch::nn::Linear c_proj{nullptr};
+  torch::nn::Dropout attn_dropout{nullptr};
+  torch::nn::Dropout resid_dropout{nullptr};
+
+ private:
+  int64_t n_head_;
+  int64_t n_embd_;
+  AttentionKernel attention_;
+};
+TORCH_MODULE(CausalSelfAttention);
+
+/// The MLP: c_fc (d -> d_ff), GELU (tanh approximation, GPT-2's gelu_new), c_proj (d_ff -> d).
+class MlpImpl : public torch::nn::Module {
+ public:
+  explicit MlpImpl(const ModelConfig& config);
+  /// x: (B, T, d) -> (B, T, d).
+  torch::Tensor forward(const torch::Tensor& x);
+
+  torch::nn::Linear c_fc{nullptr};
+  torch::nn::Linear c_proj{nullptr};
+  torch::nn::Dropout dropout{nullptr};
+};
+TORCH_MODULE(Mlp);
+
+/// A pre-LayerNorm transformer block: x + attn(ln_1(x)), then x + mlp(ln_2(x)).
+class BlockImpl : public torch::nn::Module {
+ public:
+  BlockImpl(const ModelConfig& config, AttentionKernel attention);
+  /// x: (B, T, d) -> (B, T, d).
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& causal_mask);
+
+  torch::nn::LayerNorm ln_1{nullptr};
+  CausalSelfAttention attn{nullptr};
+  torch::nn::LayerNorm ln_2{nullptr};
+  Mlp mlp{nullptr};
+};
+TORCH_MODULE(Block);
+
+/// wte, wpe, drop, h.0 .. h.{L-1}, ln_f: Hugging Face's GPT2Model.
+class TransformerImpl : public torch::nn::Module {
+ public:
+  explicit TransformerImpl(const ModelConfig& config);
+
+  torch::nn::Embedding wte{nullptr};
+  torch::nn::Embedding wpe{nullptr};
+  torch::nn::Dropout drop{nullptr};
+  torch::nn::ModuleList h{nullptr};
+  torch::nn::LayerNorm ln_f{nullptr};
+};
+TORCH_MODULE(Transformer);
+
+/// GPT-2 with a tied language-model head (Hugging Face's GPT2LMHeadModel).
+class GptImpl : public torch::nn::Module {
+ public:
+  /// Validates `config` (InputError naming the field) and requires the GPT-2 family
+  /// (InputError("--model") for llama-style configs, which the trainer does not build).
+  /// Initialises as GPT-2 does: N(0, 0.02) for Linear and Embedding weights, N(0, 0.02/sqrt(2L))
+  /// for the residual projections (attn.c_proj, mlp.c_proj), zero biases, LayerNorm (1, 0).
+  /// Draws from the global torch generator (seed it with torch::manual_seed for reproducibility).
+  GptImpl(const ModelConfig& config, GptOptions options = {});
+
+  /// idx: (B, T) int64 token ids, T <= n_positions -> logits (B, T, V).
+  torch::Tensor forward(const torch::Tensor& idx);
+
+  /// Mean cross-entropy of `logits` (B, T, V) against `targets` (B, T) int64, as
+  /// cross_entropy(logits.view(B*T, V), targets.view(B*T)) (log_softmax + nll_loss).
+  static torch::Tensor loss(const torch::Tensor& logits, const torch::Tensor& targets);
+
+  /// The trainable tensors, each once (the tied head adds none).
+  std::vector<torch::Tensor> trainable_parameters() const;
+  /// Total elements of trainable_parameters(): equals count_parameters(config).total().
+  int64_t num_parameters() const;
+
+  const ModelConfig& config() const { return config_; }
+  const GptOptions& options() const { return options_; }
+
+  Transformer transformer{nullptr};
+
+ private:
+  ModelConfig config_;
+  GptOptions options_;
+  torch::Tensor causal_mask_;  // (n_positions, n_positions) bool buffer, true above the diagonal
+};
+TORCH_MODULE(Gpt);
+
+/// Whether this LibTorch build has the fused scaled_dot_product_attention (LibTorch >= 2.0).
+bool sdpa_available();
+
+}  // namespace oomkit

@@ -1,0 +1,162 @@
+// The training loop of `oomkit train`: options, the step, the run, the summary.
+//
+// One optimizer step = gradient_accumulation_steps micro-batches of (B, T) tokens, each
+// forward -> loss -> backward, then gradient clipping, the optimizer step and
+// zero_grad(set_to_none=true). The profiler marks every phase (core/phases.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include "oomkit/estimate/estimate.h"
+#include "oomkit/profile/memory_backend.h"
+#include "oomkit/profile/profiler.h"
+#include "oomkit/train/data.h"
+#include "oomkit/train/model.h"
+
+namespace oomkit {
+
+/// Every setting of a training run; the CLI binds each flag to one field. Defaults are the
+/// default run (`oomkit train` without flags): gpt-nano on the default corpus.
+struct TrainOptions {
+  std::string model = "gpt-nano";        // shipped name or config.json path
+  std::string data;                      // token file; empty: the default corpus
+  std::string corpus_dir = "/usr/share/common-licenses";  // the default corpus
+  std::string run_dir;                   // empty: runs/<model>-<YYYYmmdd-HHMMSS>
+  std::string timeline;                  // empty: <run_dir>/timeline.jsonl
+  std::string save;                      // checkpoint path; empty: none
+  int64_t save_every = 0;                // steps between checkpoints; 0: only at the end
+  std::string resume;                    // checkpoint to continue from
+  std::string device = "cpu";            // cpu | cuda
+  int64_t batch_size = 16;               // B, sequences per micro-batch
+  int64_t grad_accum = 1;                // micro-batches per optimizer step
+  int64_t seq_len = 128;                 // T
+  int64_t steps = 800;                   // optimizer steps in total (a resumed run continues to it)
+  double lr = 2e-3;                      // peak learning rate
+  int64_t warmup_steps = 40;             // linear warmup from 0 to lr
+  double min_lr = 2e-4;                  // cosine decays lr to this at the last step
+  double weight_decay = 0.1;
+  double grad_clip = 1.0;                // max global L2 norm; 0: no clipping
+  uint64_t seed = 1337;
+  int threads = 0;                       // 0: every core
+  Precision precision = Precision::kFp32;
+  OptimizerKind optimizer = OptimizerKind::kAdamW;
+  AttentionKernel attention = AttentionKernel::kEager;
+  Checkpointing checkpointing = Checkpointing::kNone;
+  int64_t checkpoint_every = 1;
+  double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
+  int64_t eval_every = 200;              // steps between validation passes; 0: only at the end
+  int64_t eval_batches = 16;             // validation batches per pass
+  double val_fraction = 0.1;             // tail of the stream held out
+  int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
+  int64_t memory_limit_bytes = 0;        // backend budget; 0: none
+  bool profile = true;                   // false: --no-profile
+  bool quiet = false;                    // no progress lines
+  bool progress_to_stderr = false;       // progress lines on stderr (with --json)
+
+  /// Every problem, "field: message" (non-positive sizes, lr, fractions...).
+  std::vector<std::string> problems() const;
+  /// Throws InputError naming the first field, with all problems in the message.
+  void validate() const;
+};
+
+/// lr at optimizer step `step` (0-based): linear warmup over warmup_steps to lr, then cosine
+/// decay to min_lr at step total_steps - 1 (Loshchilov & Hutter 2017, SGDR; nanoGPT's get_lr).
+double learning_rate(int64_t step, int64_t total_steps, double lr, int64_t warmup_steps, double min_lr);
+
+/// One finished optimizer step.
+struct StepStats {
+  int64_t step = 0;
+  double loss = 0.0;       // mean loss over the micro-batches
+  double lr = 0.0;
+  double grad_norm = 0.0;  // before clipping (0 when not clipping)
+  double ms = 0.0;         // wall time of the step
+  int64_t tokens = 0;      // B·T·grad_accum
+  bool skipped = false;    // fp16-mixed: non-finite gradients, step skipped, loss scale lowered
+};
+
+/// The end-of-run record (the --json summary and summary.json).
+struct TrainSummary {
+  int exit_code = 0;                 // 0, or 130 / 143 after SIGINT / SIGTERM
+  std::string stop_reason = "completed";
+  int64_t first_step = 0;            // first step this process ran (> 0 after --resume)
+  int64_t steps_done = 0;            // optimizer steps completed in total
+  double first_loss = 0.0;           // training loss of step 0 (carried through resume)
+  double final_loss = 0.0;           // training loss of the last step
+  double val_loss = -1.0;            // last validation loss (nats/token); < 0: none
+  double unigram_entropy_bits = 0.0; // of the training split
+  double tokens_per_s = 0.0;         // training tokens / training wall time (no eval, no saves)
+  double ms_per_step = 0.0;
+  int64_t peak_allocated_bytes = 0;  // highest allocated_bytes seen by the memory backend
+  int64_t estimated_peak_bytes = 0;  // the estimator's prediction for the same run
+  int64_t parameters = 0;
+  std::string run_dir;
+  std::string timeline;              // empty with --no-profile
+  std::string checkpoint;            // last checkpoint written
+  std::vector<std::string> profiler_errors;
+  nlohmann::json to_json() const;
+};
+
+/// The model, optimizer, data and profiler of one run, and its step. The step is a function
+/// whose tensors are all locals: when it throws (an OOM), they are released, the gradients
+/// are dropped and the data position rewinds, so the caller can catch at step level and retry.
+class Trainer {
+ public:
+  /// Loads data, builds model and optimizer (seeded), and applies --resume. `backend` and
+  /// `profiler` must outlive the trainer. Throws InputError for any bad setting or file.
+  Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler);
+  ~Trainer();
+
+  /// The profiler marks go to (may be null: no marks).
+  void set_profiler(Profiler* profiler) { profiler_ = profiler; }
+  /// Runs optimizer step `next_step()` with the current micro-batch shape and advances.
+  StepStats step();
+  /// Mean validation loss over options.eval_batches batches under NoGradGuard.
+  double evaluate();
+  /// Writes a checkpoint to `path` (via path.tmp and rename). Throws InputError("--save").
+  void save_checkpoint(const std::string& path) const;
+  /// Restores a checkpoint written by save_checkpoint(). Throws InputError("--resume") for an
+  /// unreadable, corrupted or mismatched file (different model, optimizer, precision, B, T).
+  void load_checkpoint(const std::string& path);
+
+  int64_t next_step() const { return next_step_; }
+  /// Changes the micro-batch shape (B, grad_accum) for later steps (OOM recovery keeps B·accum).
+  void set_micro_batching(int64_t batch_size, int64_t grad_accum);
+  const TrainOptions& options() const { return options_; }
+  Gpt& model() { return model_; }
+  torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  TokenDataset& dataset() { return *dataset_; }
+  const ModelConfig& config() const { return config_; }
+  TrainingSetup training_setup() const;  // the estimator's view of this run
+  double first_loss() const { return first_loss_; }
+
+ private:
+  torch::Tensor forward_loss(const Batch& batch, int64_t micro, bool mark);
+
+  TrainOptions options_;
+  MemoryBackend* backend_;
+  Profiler* profiler_;
+  ModelConfig config_;
+  torch::Device device_;
+  std::unique_ptr<TokenDataset> dataset_;
+  Gpt model_{nullptr};
+  std::vector<torch::Tensor> params_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  int64_t next_step_ = 0;
+  double first_loss_ = 0.0;
+  double loss_scale_ = 65536.0;   // fp16-mixed dynamic loss scaling
+  int64_t good_steps_ = 0;
+};
+
+/// The whole `oomkit train` run: startup report, the loop with progress lines, evaluation,
+/// checkpoints, SIGINT/SIGTERM handling (finish the step, save, exit 130/143), the summary.
+/// Writes timeline.jsonl/.csv and summary.json into the run directory. Throws InputError for
+/// bad input before anything is written.
+TrainSummary run_training(const TrainOptions& options);
+
+}  // namespace oomkit

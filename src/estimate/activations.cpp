@@ -1,0 +1,287 @@
+// The per-token activation terms. Each term names the LibTorch 1.13 op whose saved tensor it
+// counts, for the op sequence of docs/model-ops.md (GPT-2) and its LLaMA analogue.
+//
+// Assumptions (each a candidate for calibration against the tracking allocator):
+//  - Autograd saves an input only when the other input's gradient needs it (VariableType's
+//    should_compute_output guards), so mul(x, noise) saves only the noise.
+//  - at::matmul on (B, h, T, d_h) views of the fused qkv reshapes them to (B·h, T, d_h): the
+//    views are not viewable that way, so q, k (and v for p @ v) become contiguous copies that
+//    bmm saves; the fused qkv itself is not saved and dies with the block's locals.
+//  - CPU dropout (at::_dropout, p > 0) multiplies by a noise tensor of the input's dtype and
+//    saves it; CUDA's native_dropout saves a bool mask (1 byte). p = 0 returns the input.
+//  - Autocast (bf16-mixed, fp16-mixed, chapter): linear/matmul inputs are cast copies in the
+//    compute dtype (input casts are not cached, weight casts are); the residual stream stays
+//    fp32 because the embedding runs in fp32 and add promotes; layer_norm, softmax and
+//    cross_entropy/log_softmax run in fp32.
+#include "oomkit/estimate/activations.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "oomkit/core/units.h"
+
+namespace oomkit {
+namespace {
+
+ActivationTerm term(ActScope scope, const char* name, const char* shape, const char* op, int64_t elements,
+                    int64_t bytes) {
+  ActivationTerm t;
+  t.scope = scope;
+  t.name = name;
+  t.shape = shape;
+  t.op = op;
+  t.elements_per_token = elements;
+  t.bytes_per_element = bytes;
+  return t;
+}
+
+ActivationTerm sharded(ActivationTerm t, bool core = false) {
+  t.tp_sharded = true;
+  t.attention_core = core;
+  return t;
+}
+
+// The eager attention core shared by both families: probabilities, their autocast copy and
+// the attention dropout. Appends to `out`.
+void attention_probs(std::vector<ActivationTerm>& out, const ModelConfig& m, const TrainingSetup& s,
+                     const ActivationDtypes& dt) {
+  const int64_t hT = m.n_head * s.seq_len;
+  out.push_back(sharded(term(ActScope::kBlock, "attn_probs", "h·T", "_softmax saves its output p (B, h, T, T)", hT,
+                             dt.softmax), true));
+  const bool dropout = s.dropout && m.attn_pdrop > 0.0;
+  if (dropout) {
+    out.push_back(sharded(term(ActScope::kBlock, "attn_dropout_mask", "h·T",
+                               s.cuda ? "native_dropout saves a bool mask (B, h, T, T)"
+                                      : "dropout (CPU) saves its noise tensor (B, h, T, T), input dtype",
+                               hT, s.cuda ? 1 : dt.softmax), true));
+  }
+  if (dt.autocast) {
+    out.push_back(sharded(term(ActScope::kBlock, "attn_probs_cast", "h·T",
+                               "bmm (p @ v) saves autocast's compute-dtype copy of p", hT, dt.compute), true));
+  } else if (dropout) {
+    out.push_back(sharded(term(ActScope::kBlock, "attn_probs_dropped", "h·T", "bmm (p @ v) saves the dropout output",
+                               hT, dt.softmax), true));
+  }
+}
+
+void dropout_term(std::vector<ActivationTerm>& out, ActScope scope, const char* name, double p,
+                  const TrainingSetup& s, int64_t elements, int64_t input_bytes) {
+  if (!s.dropout || p <= 0.0) return;
+  out.push_back(term(scope, name, "d",
+                     s.cuda ? "native_dropout saves a bool mask (B, T, d)"
+                            : "dropout (CPU) saves its noise tensor (B, T, d), input dtype",
+                     elements, s.cuda ? 1 : input_bytes));
+}
+
+void gpt2_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const TrainingSetup& s,
+                const ActivationDtypes& dt) {
+  const int64_t d = m.n_embd, d_ff = m.d_ff, h = m.n_head;
+  const int64_t c = dt.compute, r = dt.residual;
+  const ActScope B = ActScope::kBlock;
+  out.push_back(term(B, "ln_1_input", "d", "native_layer_norm (ln_1) saves its input, the block input x", d, r));
+  out.push_back(term(B, "ln_1_stats", "2", "native_layer_norm (ln_1) saves mean and rstd (B, T, 1) fp32", 2, 4));
+  out.push_back(term(B, "c_attn_input", "d",
+                     dt.autocast ? "addmm (c_attn) saves mat1: autocast's compute-dtype copy of ln_1's output"
+                                 : "addmm (c_attn) saves mat1, ln_1's output",
+                     d, c));
+  if (s.attention == AttentionKernel::kEager) {
+    out.push_back(sharded(term(B, "qk_copies", "2d",
+                               "bmm (q @ k^T) saves contiguous copies of q and k (matmul reshapes the head views)",
+                               2 * d, c)));
+    attention_probs(out, m, s, dt);
+    out.push_back(sharded(term(B, "v_copy", "d", "bmm (p @ v) saves a contiguous copy of v", d, c)));
+  } else {
+    out.push_back(sharded(term(B, "sdpa_qkv", "3d", "scaled_dot_product_attention saves q, k, v (views of qkv)",
+                               3 * d, c)));
+    out.push_back(sharded(term(B, "sdpa_output", "d", "scaled_dot_product_attention saves its output", d, c)));
+    out.push_back(sharded(term(B, "sdpa_logsumexp", "h", "flash/efficient attention saves logsumexp (B, h, T) fp32",
+                               h, 4)));
+  }
+  out.push_back(sharded(term(B, "attn_c_proj_input", "d",
+                             "addmm (attn.c_proj) saves y, the contiguous (B, T, d) copy of the heads", d, c)));
+  dropout_term(out, B, "attn_resid_dropout_mask", m.resid_pdrop, s, d, c);
+  out.push_back(term(B, "ln_2_input", "d", "native_layer_norm (ln_2) saves its input, the residual x + attn", d, r));
+  out.push_back(term(B, "ln_2_stats", "2", "native_layer_norm (ln_2) saves mean and rstd (B, T, 1) fp32", 2, 4));
+  out.push_back(term(B, "c_fc_input", "d",
+                     dt.autocast ? "addmm (mlp.c_fc) saves autocast's compute-dtype copy of ln_2's output"
+                                 : "addmm (mlp.c_fc) saves mat1, ln_2's output",
+                     d, c));
+  out.push_back(sharded(term(B, "gelu_input", "d_ff", "gelu (tanh) saves its input f, c_fc's output", d_ff, c)));
+  out.push_back(sharded(term(B, "mlp_c_proj_input", "d_ff", "addmm (mlp.c_proj) saves g, gelu's output", d_ff, c)));
+  dropout_term(out, B, "mlp_resid_dropout_mask", m.resid_pdrop, s, d, c);
+}
+
+void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const TrainingSetup& s,
+                 const ActivationDtypes& dt) {
+  const int64_t d = m.n_embd, d_ff = m.d_ff, h = m.n_head, kv = m.n_kv_head * m.head_dim();
+  const int64_t c = dt.compute, r = dt.residual;
+  const ActScope B = ActScope::kBlock;
+  out.push_back(term(B, "input_norm_input", "d", "pow and mul (RMSNorm) save the block input x", d, r));
+  out.push_back(term(B, "input_norm_rstd", "1", "mul (RMSNorm) saves rsqrt(mean(x²) + eps) (B, T, 1) fp32", 1, 4));
+  out.push_back(term(B, "input_norm_normed", "d", "mul (x·rstd · weight) saves x·rstd for the weight gradient", d, r));
+  out.push_back(term(B, "qkv_proj_input", dt.autocast ? "3d" : "d",
+                     dt.autocast ? "mm (q_proj, k_proj, v_proj) each save their own autocast copy of the norm output"
+                                 : "mm (q_proj, k_proj, v_proj) save their shared input, the norm output",
+                     dt.autocast ? 3 * d : d, c));
+  out.push_back(sharded(term(B, "rotary_inputs", "d + h_kv·d_h", "mul (q·cos, k·cos) saves q and k", d + kv, c)));
+  out.push_back(sharded(term(B, "rotary_rotated", "d + h_kv·d_h",
+                             "mul (rotate_half(q)·sin) saves rotate_half's cat output for q and k", d + kv, c)));
+  if (s.attention == AttentionKernel::kEager) {
+    out.push_back(sharded(term(B, "qk_rotated", "2d",
+                               "bmm (q @ k^T) saves rotated q and k repeated to h heads (repeat_kv)", 2 * d, c)));
+    attention_probs(out, m, s, dt);
+    out.push_back(sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads", d, c)));
+  } else {
+    out.push_back(sharded(term(B, "sdpa_qkv", "d + 2·h_kv·d_h",
+                               "scaled_dot_product_attention saves rotated q, k and v", d + 2 * kv, c)));
+    out.push_back(sharded(term(B, "sdpa_output", "d", "scaled_dot_product_attention saves its output", d, c)));
+    out.push_back(sharded(term(B, "sdpa_logsumexp", "h", "flash/efficient attention saves logsumexp (B, h, T) fp32",
+                               h, 4)));
+  }
+  out.push_back(sharded(term(B, "o_proj_input", "d", "mm (o_proj) saves the contiguous (B, T, d) attention output",
+                             d, c)));
+  out.push_back(term(B, "post_norm_input", "d", "pow and mul (RMSNorm) save the residual x + attn", d, r));
+  out.push_back(term(B, "post_norm_rstd", "1", "mul (RMSNorm) saves rstd (B, T, 1) fp32", 1, 4));
+  out.push_back(term(B, "post_norm_normed", "d", "mul (x·rstd · weight) saves x·rstd", d, r));
+  out.push_back(term(B, "gate_up_input", dt.autocast ? "2d" : "d",
+                     dt.autocast ? "mm (gate_proj, up_proj) each save their autocast copy of the norm output"
+                                 : "mm (gate_proj, up_proj) save their shared input",
+                     dt.autocast ? 2 * d : d, c));
+  out.push_back(sharded(term(B, "silu_input", "d_ff", "silu saves its input, gate_proj's output", d_ff, c)));
+  out.push_back(sharded(term(B, "silu_output", "d_ff", "mul (silu(g)·u) saves silu's output", d_ff, c)));
+  out.push_back(sharded(term(B, "up_output", "d_ff", "mul (silu(g)·u) saves up_proj's output", d_ff, c)));
+  out.push_back(sharded(term(B, "down_proj_input", "d_ff", "mm (down_proj) saves silu(g)·u", d_ff, c)));
+}
+
+}  // namespace
+
+ActivationDtypes activation_dtypes(const TrainingSetup& s) {
+  ActivationDtypes dt;
+  switch (s.precision) {
+    case Precision::kFp32: break;
+    case Precision::kBf16Mixed:
+    case Precision::kFp16Mixed:
+    case Precision::kChapter:  // the chapter's fp16 compute: autocast-style 2-byte activations
+      dt.compute = 2;
+      dt.autocast = true;
+      break;
+    case Precision::kBf16:
+      dt.compute = 2;
+      dt.residual = 2;
+      dt.softmax = 2;
+      break;
+  }
+  dt.mask = s.cuda ? 1 : dt.compute;
+  return dt;
+}
+
+ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup& s) {
+  const ActivationDtypes dt = activation_dtypes(s);
+  const int64_t d = m.n_embd, V = m.vocab_size, hT = m.n_head * s.seq_len;
+  const int64_t c = dt.compute, r = dt.residual;
+  ActivationModel am;
+  am.terms.reserve(32);
+  // Embedding: wte saves idx (already held as the input); wpe saves arange(T) int64. The sum
+  // tok + pos is the first block's input (counted there); tok and pos themselves are not saved.
+  am.sequence_bytes = 8;
+  dropout_term(am.terms, ActScope::kEmbedding, "embd_dropout_mask", m.embd_pdrop, s, d, r);
+
+  if (m.is_gpt2()) gpt2_block(am.terms, m, s, dt);
+  else llama_block(am.terms, m, s, dt);
+
+  // LoRA adapters (Hu et al. 2021): lora_B's mm saves lora_A's output (B, T, r); under
+  // autocast lora_A also saves its own cast copy of the projection input.
+  if (s.lora.rank > 0) {
+    for (const auto& t : s.lora.targets) {
+      const bool wide_in = t == "down" || t == "mlp_c_proj";
+      const int64_t in = wide_in ? m.d_ff : d;
+      am.terms.push_back(term(ActScope::kBlock, "lora_hidden", "r", "mm (lora_B) saves lora_A's output (B, T, r)",
+                              s.lora.rank, c));
+      if (dt.autocast) {
+        am.terms.push_back(term(ActScope::kBlock, "lora_input_cast", wide_in ? "d_ff" : "d",
+                                "mm (lora_A) saves its own autocast copy of the projection input", in, c));
+      }
+    }
+  }
+
+  // Head: final norm, tied/untied lm_head, loss.
+  if (m.is_gpt2()) {
+    am.terms.push_back(term(ActScope::kHead, "ln_f_input", "d", "native_layer_norm (ln_f) saves the final residual", d, r));
+    am.terms.push_back(term(ActScope::kHead, "ln_f_stats", "2", "native_layer_norm (ln_f) saves mean and rstd fp32", 2, 4));
+  } else {
+    am.terms.push_back(term(ActScope::kHead, "norm_input", "d", "pow and mul (final RMSNorm) save the final residual", d, r));
+    am.terms.push_back(term(ActScope::kHead, "norm_rstd", "1", "mul (final RMSNorm) saves rstd fp32", 1, 4));
+    am.terms.push_back(term(ActScope::kHead, "norm_normed", "d", "mul (final RMSNorm) saves x·rstd", d, r));
+  }
+  am.terms.push_back(sharded(term(ActScope::kHead, "lm_head_input", "d",
+                                  dt.autocast ? "mm (lm_head) saves autocast's compute-dtype copy of the final norm output"
+                                              : "mm (lm_head) saves mat1, the final norm output",
+                                  d, c)));
+  ActivationTerm logits = sharded(term(ActScope::kHead, "logits", "V",
+                                       "lm_head's output (B, T, V), held by the trainer from forward through backward",
+                                       V, c));
+  logits.held_output = true;
+  am.terms.push_back(logits);
+  const int64_t loss_bytes = dt.autocast ? 4 : dt.softmax;  // cross_entropy runs in fp32 under autocast
+  ActivationTerm log_probs = sharded(term(ActScope::kHead, "log_softmax", "V",
+                                          "_log_softmax (cross_entropy) saves its output (B·T, V); nll_loss saves targets",
+                                          V, loss_bytes));
+  log_probs.held_output = true;
+  am.terms.push_back(log_probs);
+  am.loss_transient = dt.autocast ? V * 4 : 0;  // the fp32 cast of the bf16 logits, freed after log_softmax
+  am.head_backward_transient = 2 * V * loss_bytes;  // nll_loss_backward's grad_input + log_softmax's gradient
+
+  // Inside one block's forward. The terms are in forward order; the peak is at one of:
+  //  (a) `matmul(q, k^T) * scale`: the raw and the scaled scores live at once;
+  //  (b) softmax: the masked scores, (autocast) their fp32 copy, and p;
+  //  (c) the block's end: every saved term plus the MLP output before the residual add.
+  // The block's locals hold the fused qkv (B, T, 3d) until the attention returns and, under
+  // autocast, the fp32 ln_1 output passed to it.
+  const int64_t qkv = m.is_gpt2() ? 3 * d : d + 2 * m.n_kv_head * m.head_dim();
+  const int64_t locals = qkv * c + (dt.autocast ? d * 4 : 0);
+  int64_t saved = 0, before_probs = -1;
+  for (const auto& t : am.terms) {
+    if (t.scope != ActScope::kBlock) continue;
+    if (std::string_view(t.name) == "attn_probs") before_probs = saved;
+    saved += t.bytes_per_token();
+  }
+  int64_t peak = saved + d * c + (dt.autocast ? d * 4 : 0);
+  if (before_probs >= 0) {
+    const int64_t at_scale = before_probs + locals + 2 * hT * c;
+    const int64_t at_softmax = before_probs + locals + hT * c + (dt.autocast ? hT * 4 : 0) + hT * dt.softmax;
+    peak = std::max({peak, at_scale, at_softmax});
+  }
+  am.block_forward_peak = peak;
+  // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
+  const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
+  am.block_forward_peak_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
+  // Inside one block's backward: the gradients of p and of the scores (eager), or of the MLP's
+  // two d_ff-wide tensors, plus the residual gradient flowing through.
+  const int64_t attn_bwd = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
+  const int64_t mlp_bwd = (m.is_gpt2() ? 2 : 3) * m.d_ff * c;
+  am.block_backward_transient = std::max(attn_bwd, mlp_bwd) + 2 * d * r;
+  // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
+  // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad
+  // steals it (no copy).
+  const int64_t grad_bytes = s.precision == Precision::kBf16 ? 2 : 4;
+  am.embedding_backward_transient_bytes =
+      m.tie_word_embeddings && s.lora.rank == 0 ? checked_mul(checked_mul(V, d, "vocab_size"), grad_bytes, "vocab_size") : 0;
+  return am;
+}
+
+int64_t chapter_activation_bytes(const ModelConfig& m, int64_t batch, int64_t seq_len) {
+  const char* f = "activations";
+  const int64_t per_token = checked_add(checked_mul(34, m.n_embd, f),
+                                        checked_mul(checked_mul(5, m.n_head, f), seq_len, f), f);
+  return checked_mul(checked_mul(checked_mul(per_token, batch, f), seq_len, f), m.n_layer, f);
+}
+
+ChapterStatic chapter_static_bytes(int64_t num_parameters) {
+  ChapterStatic s;
+  s.parameters_bytes = checked_mul(num_parameters, 2, "parameters");
+  s.gradients_bytes = checked_mul(num_parameters, 4, "parameters");
+  s.optimizer_bytes = checked_mul(num_parameters, 8, "parameters");
+  return s;
+}
+
+}  // namespace oomkit

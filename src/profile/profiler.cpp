@@ -1,0 +1,163 @@
+// The memory profiler (see include/oomkit/profile/profiler.h). Collect, don't kill: every
+// public entry point catches everything and records it in errors_.
+#include "oomkit/profile/profiler.h"
+
+#include <algorithm>
+#include <exception>
+
+#include <nlohmann/json.hpp>
+
+namespace oomkit {
+
+namespace {
+constexpr size_t kMaxErrors = 32;  // distinct messages kept; further ones are only counted
+}  // namespace
+
+Profiler::Profiler(MemoryBackend* backend, TimelineWriter* writer, bool enabled)
+    : backend_(backend), writer_(writer), enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+  if (enabled_ && backend_ == nullptr) {
+    enabled_ = false;
+    record_error("profiler: no memory backend given; profiling disabled");
+    return;
+  }
+  if (!enabled_) return;
+  try {
+    backend_->reset_peak();
+    last_allocated_bytes_ = backend_->snapshot().allocated_bytes.current;
+  } catch (const std::exception& e) {
+    record_error(std::string("profiler: backend: ") + e.what());
+  }
+}
+
+int64_t Profiler::elapsed_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Profiler::record_error(const std::string& what) noexcept {
+  try {
+    if (std::find(errors_.begin(), errors_.end(), what) != errors_.end()) return;
+    if (errors_.size() >= kMaxErrors) {
+      if (suppressed_errors_++ == 0) errors_.push_back("profiler: more errors followed; only the first were kept");
+      return;
+    }
+    errors_.push_back(what);
+  } catch (...) {
+    ++suppressed_errors_;  // out of memory while recording: count it, nothing more
+  }
+}
+
+void Profiler::check_writer() noexcept {
+  if (writer_ != nullptr && !writer_->good()) {
+    record_error("profiler: writing the timeline '" + writer_->jsonl_path() +
+                 "' failed; later records were not written");
+    writer_ = nullptr;
+  }
+}
+
+void Profiler::begin_step(int64_t step) noexcept {
+  if (!enabled_) return;
+  if (in_step_) record_error("profiler: begin_step(" + std::to_string(step) + ") before end_step() of step " +
+                             std::to_string(current_.step) + "; that step was dropped");
+  try {
+    current_ = StepMemory{};
+  } catch (...) {
+    record_error("profiler: cannot reset the step record");
+  }
+  current_.step = step;
+  in_step_ = true;
+  mark(Phase::kStepStart, 0);
+}
+
+void Profiler::mark(Phase phase, int64_t micro_step) noexcept {
+  if (!enabled_) return;
+  try {
+    const MemoryStats s = backend_->snapshot();
+    backend_->reset_peak();
+    TimelineMark m;
+    m.step = current_.step;
+    m.micro_step = micro_step;
+    m.phase = std::string(phase_name(phase));
+    m.t_ns = elapsed_ns();
+    m.allocated_bytes = s.allocated_bytes.current;
+    m.reserved_bytes = s.reserved_bytes.current;
+    m.active_bytes = s.active_bytes.current;
+    m.inactive_split_bytes = s.inactive_split_bytes.current;
+    m.peak_allocated_bytes = std::max(s.allocated_bytes.peak, s.allocated_bytes.current);
+    m.delta_bytes = m.allocated_bytes - last_allocated_bytes_;
+    m.rss_bytes = s.process_rss_bytes;
+    last_allocated_bytes_ = m.allocated_bytes;
+    if (in_step_) {
+      if (phase == Phase::kStepStart) {
+        // The interval before step_start belongs to the previous step's tail, not this step.
+        current_.start_allocated_bytes = m.allocated_bytes;
+        current_.peak_bytes = m.allocated_bytes;
+        current_.peak_phase = m.phase;
+      } else if (m.peak_allocated_bytes > current_.peak_bytes) {
+        current_.peak_bytes = m.peak_allocated_bytes;
+        current_.peak_phase = m.phase;
+      }
+      current_.marks.push_back(m);
+    }
+    marks_.push_back(m);
+    if (writer_ != nullptr) {
+      writer_->write_mark(m);
+      check_writer();
+    }
+  } catch (const std::exception& e) {
+    record_error(std::string("profiler: mark ") + std::string(phase_name(phase)) + ": " + e.what());
+  } catch (...) {
+    record_error(std::string("profiler: mark ") + std::string(phase_name(phase)) + ": unknown error");
+  }
+}
+
+StepMemory Profiler::end_step() noexcept {
+  if (!enabled_) return {};
+  if (!in_step_) {
+    record_error("profiler: end_step() without begin_step()");
+    return {};
+  }
+  in_step_ = false;
+  try {
+    steps_.push_back(current_);
+    return current_;
+  } catch (...) {
+    record_error("profiler: cannot keep the step record");
+    StepMemory partial;
+    partial.step = current_.step;
+    partial.peak_bytes = current_.peak_bytes;
+    return partial;
+  }
+}
+
+void Profiler::write_record(const nlohmann::json& record) noexcept {
+  if (writer_ == nullptr) return;
+  try {
+    writer_->write(record);
+    check_writer();
+  } catch (const std::exception& e) {
+    record_error(std::string("profiler: timeline record: ") + e.what());
+  }
+}
+
+void Profiler::write_event(const std::string& name, const nlohmann::json& fields) noexcept {
+  if (writer_ == nullptr) return;
+  try {
+    nlohmann::json record = {{"type", "event"}, {"name", name}, {"step", current_.step}, {"t_ns", elapsed_ns()}};
+    if (fields.is_object()) {
+      for (auto it = fields.begin(); it != fields.end(); ++it) record[it.key()] = it.value();
+    }
+    write_record(record);
+  } catch (const std::exception& e) {
+    record_error(std::string("profiler: event ") + name + ": " + e.what());
+  }
+}
+
+nlohmann::json Profiler::step_record(const StepMemory& step) {
+  return {{"type", "step"},
+          {"step", step.step},
+          {"peak_bytes", step.peak_bytes},
+          {"peak_phase", step.peak_phase},
+          {"start_allocated_bytes", step.start_allocated_bytes}};
+}
+
+}  // namespace oomkit

@@ -1,0 +1,170 @@
+// GPT-2 modules: the op sequence of docs/model-ops.md, line by line.
+#include "oomkit/train/model.h"
+
+#include <cmath>
+#include <limits>
+#include <unordered_set>
+
+#include <torch/version.h>
+
+#include "oomkit/core/error.h"
+#include "oomkit/train/checkpoint.h"
+
+namespace oomkit {
+
+namespace nn = torch::nn;
+
+bool sdpa_available() { return TORCH_VERSION_MAJOR >= 2; }
+
+CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& config, AttentionKernel attention)
+    : n_head_(config.n_head), n_embd_(config.n_embd), attention_(attention) {
+  c_attn = register_module("c_attn", nn::Linear(config.n_embd, 3 * config.n_embd));
+  c_proj = register_module("c_proj", nn::Linear(config.n_embd, config.n_embd));
+  attn_dropout = register_module("attn_dropout", nn::Dropout(config.attn_pdrop));
+  resid_dropout = register_module("resid_dropout", nn::Dropout(config.resid_pdrop));
+}
+
+torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& causal_mask) {
+  const int64_t B = x.size(0), T = x.size(1), d = n_embd_, h = n_head_, d_h = d / h;
+  torch::Tensor qkv = c_attn(x);                                   // (B, T, 3d); addmm saves x
+  auto parts = qkv.split(d, -1);                                   // views
+  torch::Tensor q = parts[0].view({B, T, h, d_h}).transpose(1, 2); // (B, h, T, d_h) view
+  torch::Tensor k = parts[1].view({B, T, h, d_h}).transpose(1, 2);
+  torch::Tensor v = parts[2].view({B, T, h, d_h}).transpose(1, 2);
+  torch::Tensor y;
+  if (attention_ == AttentionKernel::kSdpa) {
+#if TORCH_VERSION_MAJOR >= 2
+    y = at::scaled_dot_product_attention(q, k, v, {}, attn_dropout->is_training() ? attn_dropout->options.p() : 0.0,
+                                         /*is_causal=*/true);
+#else
+    throw InputError("--attention", "sdpa needs LibTorch >= 2.0; this build has " TORCH_VERSION,
+                     "use --attention eager");
+#endif
+  } else {
+    torch::Tensor s = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(d_h)));  // (B, h, T, T)
+    s = s.masked_fill(causal_mask, -std::numeric_limits<double>::infinity());  // saves the (T, T) mask
+    torch::Tensor p = torch::softmax(s, -1);                                   // (B, h, T, T); saves p
+    s = torch::Tensor();                                                       // the scores are not saved
+    p = attn_dropout(p);                                                       // mask (B, h, T, T) when p > 0
+    y = torch::matmul(p, v);                                                   // (B, h, T, d_h); saves p, v
+  }
+  y = y.transpose(1, 2).contiguous().view({B, T, d});  // (B, T, d) copy
+  return resid_dropout(c_proj(y));                     // (B, T, d); addmm saves y
+}
+
+MlpImpl::MlpImpl(const ModelConfig& config) {
+  c_fc = register_module("c_fc", nn::Linear(config.n_embd, config.d_ff));
+  c_proj = register_module("c_proj", nn::Linear(config.d_ff, config.n_embd));
+  dropout = register_module("dropout", nn::Dropout(config.resid_pdrop));
+}
+
+torch::Tensor MlpImpl::forward(const torch::Tensor& x) {
+  torch::Tensor f = c_fc(x);             // (B, T, d_ff); saves x
+  torch::Tensor g = at::gelu(f, "tanh"); // (B, T, d_ff); saves f
+  return dropout(c_proj(g));             // (B, T, d); saves g
+}
+
+BlockImpl::BlockImpl(const ModelConfig& config, AttentionKernel attention) {
+  ln_1 = register_module("ln_1", nn::LayerNorm(nn::LayerNormOptions({config.n_embd}).eps(config.norm_eps)));
+  attn = register_module("attn", CausalSelfAttention(config, attention));
+  ln_2 = register_module("ln_2", nn::LayerNorm(nn::LayerNormOptions({config.n_embd}).eps(config.norm_eps)));
+  mlp = register_module("mlp", Mlp(config));
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, const torch::Tensor& causal_mask) {
+  torch::Tensor y = x + attn(ln_1(x), causal_mask);  // (B, T, d); layer_norm saves x, mean, rstd
+  return y + mlp(ln_2(y));                           // (B, T, d)
+}
+
+TransformerImpl::TransformerImpl(const ModelConfig& config) {
+  wte = register_module("wte", nn::Embedding(config.vocab_size, config.n_embd));
+  wpe = register_module("wpe", nn::Embedding(config.n_positions, config.n_embd));
+  drop = register_module("drop", nn::Dropout(config.embd_pdrop));
+  h = register_module("h", nn::ModuleList());
+  ln_f = register_module("ln_f", nn::LayerNorm(nn::LayerNormOptions({config.n_embd}).eps(config.norm_eps)));
+}
+
+GptImpl::GptImpl(const ModelConfig& config, GptOptions options) : config_(config), options_(options) {
+  config_.validate(config_.name);
+  if (!config_.is_gpt2()) {
+    throw InputError("--model", config_.name + " is a llama-family config; oomkit train builds GPT-2 models",
+                     "use models/gpt-nano.json, gpt-micro.json or another GPT-2 config.json");
+  }
+  if (options_.checkpoint_every < 1) {
+    throw InputError("--checkpoint-every", "must be >= 1, got " + std::to_string(options_.checkpoint_every));
+  }
+  if (options_.attention == AttentionKernel::kSdpa && !sdpa_available()) {
+    throw InputError("--attention", std::string("sdpa needs LibTorch >= 2.0; this build has ") + TORCH_VERSION,
+                     "use --attention eager");
+  }
+  if (options_.checkpointing == Checkpointing::kSelective) {
+    throw InputError("--checkpointing", "the trainer implements none and full", "use --checkpointing full");
+  }
+  transformer = register_module("transformer", Transformer(config_));
+  for (int64_t i = 0; i < config_.n_layer; ++i) transformer->h->push_back(Block(config_, options_.attention));
+  causal_mask_ = register_buffer(
+      "causal_mask", torch::ones({config_.n_positions, config_.n_positions}, torch::kBool).triu(1));
+
+  // GPT-2 initialisation (Radford et al. 2019, section 2.3: residual projections scaled by 1/sqrt(N)).
+  torch::NoGradGuard no_grad;
+  const double std_residual = 0.02 / std::sqrt(2.0 * static_cast<double>(config_.n_layer));
+  for (auto& item : named_parameters()) {
+    const std::string& name = item.key();
+    torch::Tensor& p = item.value();
+    const bool is_norm = name.find(".ln_") != std::string::npos;
+    if (is_norm) {
+      if (name.size() >= 6 && name.compare(name.size() - 6, 6, "weight") == 0) p.fill_(1.0); else p.zero_();
+    } else if (name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0) {
+      p.zero_();
+    } else if (name.find("c_proj.weight") != std::string::npos) {
+      p.normal_(0.0, std_residual);
+    } else {
+      p.normal_(0.0, 0.02);
+    }
+  }
+}
+
+torch::Tensor GptImpl::forward(const torch::Tensor& idx) {
+  const int64_t T = idx.size(1);
+  if (T > config_.n_positions) {
+    throw InputError("--seq-len", std::to_string(T) + " exceeds the model's n_positions " +
+                                      std::to_string(config_.n_positions));
+  }
+  torch::Tensor pos = torch::arange(T, idx.options().dtype(torch::kLong));           // (T)
+  torch::Tensor x = transformer->drop(transformer->wte(idx) + transformer->wpe(pos)); // (B, T, d)
+  torch::Tensor mask = causal_mask_.slice(0, 0, T).slice(1, 0, T);                    // (T, T) view
+  for (int64_t i = 0; i < config_.n_layer; ++i) {
+    // Captured by value: the checkpoint recomputes the block in backward, after this frame returned.
+    std::shared_ptr<BlockImpl> block = transformer->h->ptr<BlockImpl>(i);
+    const bool wrap = options_.checkpointing == Checkpointing::kFull && i % options_.checkpoint_every == 0;
+    if (wrap) {
+      x = checkpoint([block, mask](const torch::Tensor& in) { return block->forward(in, mask); }, x);
+    } else {
+      x = block->forward(x, mask);
+    }
+  }
+  torch::Tensor xf = transformer->ln_f(x);                    // (B, T, d)
+  return torch::linear(xf, transformer->wte->weight);         // (B, T, V); tied lm_head, saves xf
+}
+
+torch::Tensor GptImpl::loss(const torch::Tensor& logits, const torch::Tensor& targets) {
+  const int64_t V = logits.size(-1);
+  return torch::nn::functional::cross_entropy(logits.view({-1, V}), targets.view({-1}));
+}
+
+std::vector<torch::Tensor> GptImpl::trainable_parameters() const {
+  std::vector<torch::Tensor> out;
+  std::unordered_set<const void*> seen;
+  for (const auto& p : parameters()) {
+    if (seen.insert(p.unsafeGetTensorImpl()).second) out.push_back(p);
+  }
+  return out;
+}
+
+int64_t GptImpl::num_parameters() const {
+  int64_t n = 0;
+  for (const auto& p : trainable_parameters()) n += p.numel();
+  return n;
+}
+
+}  // namespace oomkit

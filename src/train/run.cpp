@@ -1,0 +1,306 @@
+// run_training(): the `oomkit train` run, top to bottom: check inputs, build, report, loop,
+// summarise. Nothing is written before every input has been checked.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "oomkit/core/error.h"
+#include "oomkit/core/log.h"
+#include "oomkit/core/units.h"
+#include "oomkit/train/threads.h"
+#include "oomkit/train/trainer.h"
+
+namespace oomkit {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::atomic<int> g_stop_signal{0};
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal.store(sig);
+  std::signal(sig, SIG_DFL);  // a second Ctrl-C kills at once
+}
+
+// Installs SIGINT/SIGTERM handlers for the run and restores the previous ones after it.
+class SignalScope {
+ public:
+  SignalScope() {
+    g_stop_signal.store(0);
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~SignalScope() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+std::string timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+std::string format_duration(double seconds) {
+  const int64_t s = static_cast<int64_t>(std::llround(std::max(0.0, seconds)));
+  if (s >= 3600) return fmt::format("{}h{:02d}m", s / 3600, (s % 3600) / 60);
+  if (s >= 60) return fmt::format("{}m{:02d}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
+
+// Fails early (exit 2, nothing written) when PATH cannot be created: probes PATH.tmp.
+void check_writable(const std::string& path, const char* field) {
+  const fs::path parent = fs::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !fs::is_directory(parent, ec)) {
+    throw InputError(field, path + ": folder " + parent.string() + " does not exist");
+  }
+  if (fs::is_directory(path, ec)) throw InputError(field, path + ": is a directory");
+  const std::string probe = path + ".tmp";
+  const bool existed = fs::exists(probe, ec);
+  std::ofstream out(probe, std::ios::app);
+  if (!out) throw InputError(field, path + ": cannot be written (permission denied?)");
+  out.close();
+  if (!existed) fs::remove(probe, ec);
+}
+
+nlohmann::json options_json(const TrainOptions& o, const std::string& data_source) {
+  return {{"model", o.model},           {"data", data_source},       {"device", o.device},
+          {"batch_size", o.batch_size}, {"grad_accum", o.grad_accum}, {"seq_len", o.seq_len},
+          {"steps", o.steps},           {"lr", o.lr},                {"warmup_steps", o.warmup_steps},
+          {"min_lr", o.min_lr},         {"weight_decay", o.weight_decay}, {"grad_clip", o.grad_clip},
+          {"seed", o.seed},             {"precision", to_string(o.precision)},
+          {"optimizer", to_string(o.optimizer)}, {"attention", to_string(o.attention)},
+          {"checkpointing", to_string(o.checkpointing)}, {"checkpoint_every", o.checkpoint_every},
+          {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()}};
+}
+
+}  // namespace
+
+nlohmann::json TrainSummary::to_json() const {
+  nlohmann::json j = {{"exit_code", exit_code},
+                      {"stop_reason", stop_reason},
+                      {"first_step", first_step},
+                      {"steps", steps_done},
+                      {"first_loss", first_loss},
+                      {"final_loss", final_loss},
+                      {"val_loss", val_loss >= 0.0 ? nlohmann::json(val_loss) : nlohmann::json()},
+                      {"unigram_entropy_bits", unigram_entropy_bits},
+                      {"unigram_entropy_nats", unigram_entropy_bits * std::log(2.0)},
+                      {"tokens_per_s", tokens_per_s},
+                      {"ms_per_step", ms_per_step},
+                      {"peak_allocated_bytes", peak_allocated_bytes},
+                      {"estimated_peak_bytes", estimated_peak_bytes},
+                      {"parameters", parameters},
+                      {"run_dir", run_dir},
+                      {"timeline", timeline},
+                      {"checkpoint", checkpoint},
+                      {"profiler_errors", profiler_errors}};
+  return j;
+}
+
+TrainSummary run_training(const TrainOptions& options_in) {
+  TrainOptions options = options_in;
+  options.validate();
+  const int threads = configure_threads(options.threads);
+  // The backend first: tensors allocated before its allocator is installed are not counted.
+  std::unique_ptr<MemoryBackend> backend =
+      options.device == "cuda" ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
+  backend->set_limit_bytes(options.memory_limit_bytes);
+  Trainer trainer(options, backend.get(), nullptr);  // every input file is checked here
+  const ModelConfig& config = trainer.config();
+  if (!options.save.empty()) check_writable(options.save, "--save");
+
+  Estimate estimate;
+  bool have_estimate = false;
+  try {
+    estimate = estimate_memory(config, trainer.training_setup());
+    have_estimate = true;
+  } catch (const std::exception& e) {
+    log::warn("estimate unavailable for this run: {}", e.what());
+  }
+
+  // Inputs are good: create the run directory and the timeline.
+  const std::string run_dir = options.run_dir.empty() ? "runs/" + config.name + "-" + timestamp() : options.run_dir;
+  std::error_code ec;
+  fs::create_directories(run_dir, ec);
+  if (ec) throw InputError("--run-dir", run_dir + ": cannot be created: " + ec.message());
+  std::unique_ptr<TimelineWriter> writer;
+  if (options.profile) {
+    writer = std::make_unique<TimelineWriter>(options.timeline.empty() ? run_dir + "/timeline.jsonl" : options.timeline);
+  }
+  Profiler profiler(backend.get(), writer.get(), options.profile);
+  trainer.set_profiler(&profiler);
+  const TokenDataset& data = trainer.dataset();
+  const double entropy_bits = unigram_entropy_bits(
+      std::vector<uint16_t>(data.data().tokens.begin(), data.data().tokens.begin() + data.train_tokens()));
+  const double entropy_nats = entropy_bits * std::log(2.0);
+  const MemoryStats start_stats = backend->snapshot();
+  if (writer) {
+    nlohmann::json run = {{"type", "run"}, {"version", 1}, {"device", backend->device()},
+                          {"model", nlohmann::json::parse(model_config_to_json(config))},
+                          {"options", options_json(options, data.data().source)},
+                          {"limit_bytes", options.memory_limit_bytes},
+                          {"estimate", have_estimate ? nlohmann::json::parse(estimate_to_json(estimate)) : nlohmann::json()}};
+    writer->write(run);
+  }
+
+  // Startup report: config, model, data, estimate, device memory.
+  const int64_t n_params = trainer.model()->num_parameters();
+  const int64_t tokens_per_step = options.batch_size * options.seq_len * options.grad_accum;
+  log::info("model: {} (GPT-2: L={} d={} h={} d_ff={} V={} n_positions={}), {} parameters ({} fp32)", config.name,
+            config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, n_params,
+            format_bytes(n_params * 4));
+  log::info("data: {}: {} tokens ({}), train {} / val {}; unigram entropy {:.3f} bits = {:.3f} nats/token",
+            data.data().source, data.data().tokens.size(), to_string(data.data().format), data.train_tokens(),
+            data.val_tokens(), entropy_bits, entropy_nats);
+  log::info("run: B={} T={} grad_accum={} ({} tokens/step), steps {}, {} lr {:.1e} (warmup {}, cosine to {:.1e}), "
+            "{}, {} attention, checkpointing {}, {} threads, seed {}",
+            options.batch_size, options.seq_len, options.grad_accum, tokens_per_step, options.steps,
+            to_string(options.optimizer), options.lr, options.warmup_steps, options.min_lr,
+            to_string(options.precision), to_string(options.attention), to_string(options.checkpointing), threads,
+            options.seed);
+  if (have_estimate) {
+    log::info("estimate: peak {} ({}): parameters {}, gradients {}, optimizer state {}, activations {}, transient {}",
+              format_bytes(estimate.peak_bytes), estimate.peak_phase, format_bytes(estimate.total(Category::kParameters)),
+              format_bytes(estimate.total(Category::kGradients)), format_bytes(estimate.total(Category::kOptimizerState)),
+              format_bytes(estimate.total(Category::kActivations)), format_bytes(estimate.total(Category::kTransient)));
+  }
+  log::info("device: {}: total {}, free {}, limit {}, allocated now {}", backend->device(),
+            format_bytes(start_stats.device_total_bytes), format_bytes(start_stats.device_free_bytes),
+            options.memory_limit_bytes > 0 ? format_bytes(options.memory_limit_bytes) : std::string("none"),
+            format_bytes(start_stats.allocated_bytes.current));
+  if (trainer.next_step() > 0) log::info("resumed from {} at step {}", options.resume, trainer.next_step());
+  log::info("timeline: {}", writer ? writer->jsonl_path() : std::string("off (--no-profile)"));
+
+  TrainSummary summary;
+  summary.first_step = trainer.next_step();
+  summary.unigram_entropy_bits = entropy_bits;
+  summary.parameters = n_params;
+  summary.run_dir = run_dir;
+  summary.timeline = writer ? writer->jsonl_path() : std::string();
+  summary.estimated_peak_bytes = have_estimate ? estimate.peak_bytes : 0;
+  const int64_t log_every = options.log_every > 0 ? options.log_every : std::max<int64_t>(1, options.steps / 25);
+  std::FILE* progress = options.progress_to_stderr ? stderr : stdout;
+  double train_seconds = 0.0;
+  int64_t steps_this_run = 0;
+  int64_t run_peak = 0;
+  StepStats last;
+
+  auto save = [&](const char* why) {
+    if (options.save.empty()) return;
+    trainer.save_checkpoint(options.save);
+    summary.checkpoint = options.save;
+    if (writer) writer->write({{"type", "event"}, {"name", "checkpoint"}, {"step", trainer.next_step()},
+                               {"t_ns", profiler.elapsed_ns()}, {"path", options.save}, {"reason", why}});
+    log::info("checkpoint: step {} saved to {} ({})", trainer.next_step(), options.save, why);
+  };
+  auto evaluate = [&]() {
+    const double val = trainer.evaluate();
+    summary.val_loss = val;
+    if (writer) writer->write({{"type", "event"}, {"name", "eval"}, {"step", trainer.next_step()},
+                               {"t_ns", profiler.elapsed_ns()}, {"val_loss", val}});
+    if (!options.quiet) {
+      fmt::print(progress, "eval  {:>5}/{} | val loss {:.4f} nats/token | unigram entropy {:.4f} nats ({:.3f} bits)\n",
+                 trainer.next_step(), options.steps, val, entropy_nats, entropy_bits);
+      std::fflush(progress);
+    }
+    return val;
+  };
+
+  SignalScope signals;
+  while (trainer.next_step() < options.steps) {
+    last = trainer.step();
+    const StepMemory memory = profiler.end_step();
+    const MemoryStats stats = backend->snapshot();
+    run_peak = std::max({run_peak, memory.peak_bytes, stats.allocated_bytes.peak});
+    ++steps_this_run;
+    train_seconds += last.ms / 1000.0;
+    if (last.step == 0) summary.first_loss = last.loss;
+    summary.final_loss = last.loss;
+    const double tok_s = static_cast<double>(last.tokens) / (last.ms / 1000.0);
+    const bool last_step = trainer.next_step() == options.steps;
+    std::optional<double> val;
+    if ((options.eval_every > 0 && trainer.next_step() % options.eval_every == 0) || last_step) val = evaluate();
+    if (writer) {
+      nlohmann::json rec = {{"type", "step"}, {"step", last.step}, {"loss", last.loss}, {"lr", last.lr},
+                            {"ms", last.ms}, {"tokens_per_s", tok_s}, {"grad_norm", last.grad_norm},
+                            {"peak_bytes", memory.peak_bytes}, {"peak_phase", memory.peak_phase}};
+      if (val) rec["val_loss"] = *val;
+      if (last.skipped) rec["skipped"] = true;
+      writer->write(rec);
+    }
+    if (!options.quiet && (last.step % log_every == 0 || last_step)) {
+      const double eta = (train_seconds / static_cast<double>(steps_this_run)) *
+                         static_cast<double>(options.steps - trainer.next_step());
+      fmt::print(progress, "step {:>5}/{} | loss {:.4f} | lr {:.2e} | {:7.1f} ms | {:7.0f} tok/s | alloc {} | peak {} | eta {}\n",
+                 last.step + 1, options.steps, last.loss, last.lr, last.ms, tok_s,
+                 format_bytes(stats.allocated_bytes.current), format_bytes(run_peak), format_duration(eta));
+      std::fflush(progress);
+    }
+    if (options.save_every > 0 && trainer.next_step() % options.save_every == 0 && !last_step) save("every");
+    if (const int sig = g_stop_signal.load()) {
+      summary.exit_code = sig == SIGINT ? kExitSigint : kExitSigterm;
+      summary.stop_reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
+      log::warn("{} received: step {} finished, stopping", summary.stop_reason, last.step);
+      break;
+    }
+  }
+  if (!options.save.empty()) {
+    save(summary.exit_code == 0 ? "end" : "signal");
+  } else if (summary.exit_code != 0) {
+    options.save = run_dir + "/interrupted.ckpt";
+    save("signal");
+  }
+
+  if (summary.first_step > 0) summary.first_loss = trainer.first_loss();
+  summary.steps_done = trainer.next_step();
+  summary.tokens_per_s = train_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_seconds : 0.0;
+  summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
+  summary.peak_allocated_bytes = run_peak;
+  summary.profiler_errors = profiler.errors();
+  for (const auto& e : profiler.errors()) log::warn("profiler: {}", e);
+  if (writer) {
+    nlohmann::json rec = summary.to_json();
+    rec["type"] = "summary";
+    writer->write(rec);
+  }
+  {
+    std::ofstream out(run_dir + "/summary.json");
+    out << summary.to_json().dump(2) << "\n";
+    if (!out) log::warn("could not write {}/summary.json", run_dir);
+  }
+  log::info("done: steps {}..{} in {}; loss {:.4f} -> {:.4f} (first -> final)", summary.first_step,
+            summary.steps_done, format_duration(train_seconds), summary.first_loss, summary.final_loss);
+  if (summary.val_loss >= 0.0) {
+    log::info("val loss {:.4f} nats/token vs corpus unigram entropy {:.4f} nats ({:.3f} bits): {:.1f}% of it",
+              summary.val_loss, entropy_nats, entropy_bits, 100.0 * summary.val_loss / entropy_nats);
+  }
+  log::info("throughput {:.0f} tok/s, {:.1f} ms/step; peak allocated {}{}", summary.tokens_per_s, summary.ms_per_step,
+            format_bytes(run_peak),
+            have_estimate ? fmt::format(" (estimate {}, ratio {:.3f})", format_bytes(estimate.peak_bytes),
+                                        estimate.peak_bytes > 0 ? static_cast<double>(run_peak) / estimate.peak_bytes : 0.0)
+                          : std::string());
+  log::info("run dir: {} (timeline.jsonl, timeline.csv, summary.json{})", run_dir,
+            summary.checkpoint.empty() ? "" : ", checkpoint " + summary.checkpoint);
+  return summary;
+}
+
+}  // namespace oomkit

@@ -1,0 +1,272 @@
+// The Trainer: model, optimizer, data, and the optimizer step (see trainer.h).
+#include "oomkit/train/trainer.h"
+
+#include <ATen/autocast_mode.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "oomkit/core/error.h"
+#include "oomkit/train/optimizers.h"
+
+namespace oomkit {
+
+namespace {
+
+// Autocast for one forward + loss, as Python's `with torch.autocast(...)`: on exit the nesting
+// count drops and, at zero, the cache of bf16 weight copies is cleared (the graph keeps the
+// copies it saved until backward).
+class AutocastScope {
+ public:
+  AutocastScope(bool enabled, torch::Device device, at::ScalarType dtype) : enabled_(enabled), cuda_(device.is_cuda()) {
+    if (!enabled_) return;
+    if (cuda_) {
+      previous_ = at::autocast::is_enabled();
+      previous_dtype_ = at::autocast::get_autocast_gpu_dtype();
+      at::autocast::set_autocast_gpu_dtype(dtype);
+      at::autocast::set_enabled(true);
+    } else {
+      previous_ = at::autocast::is_cpu_enabled();
+      previous_dtype_ = at::autocast::get_autocast_cpu_dtype();
+      at::autocast::set_autocast_cpu_dtype(dtype);
+      at::autocast::set_cpu_enabled(true);
+    }
+    at::autocast::increment_nesting();
+  }
+  ~AutocastScope() {
+    if (!enabled_) return;
+    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+    if (cuda_) {
+      at::autocast::set_enabled(previous_);
+      at::autocast::set_autocast_gpu_dtype(previous_dtype_);
+    } else {
+      at::autocast::set_cpu_enabled(previous_);
+      at::autocast::set_autocast_cpu_dtype(previous_dtype_);
+    }
+  }
+  AutocastScope(const AutocastScope&) = delete;
+  AutocastScope& operator=(const AutocastScope&) = delete;
+
+ private:
+  bool enabled_;
+  bool cuda_;
+  bool previous_ = false;
+  at::ScalarType previous_dtype_ = at::kBFloat16;
+};
+
+// optimizer.zero_grad(set_to_none=True): LibTorch 1.13's Optimizer::zero_grad() only zeroes,
+// so the gradients are dropped here (the estimator assumes no gradient memory after the step).
+void zero_grad_to_none(std::vector<torch::Tensor>& params) {
+  for (auto& p : params) p.mutable_grad() = torch::Tensor();
+}
+
+bool mixed(Precision p) { return p == Precision::kBf16Mixed || p == Precision::kFp16Mixed; }
+
+}  // namespace
+
+std::vector<std::string> TrainOptions::problems() const {
+  std::vector<std::string> out;
+  auto positive = [&out](const char* field, int64_t v) {
+    if (v < 1) out.push_back(std::string(field) + ": must be >= 1, got " + std::to_string(v));
+  };
+  positive("--batch-size", batch_size);
+  positive("--grad-accum", grad_accum);
+  positive("--seq-len", seq_len);
+  positive("--steps", steps);
+  positive("--eval-batches", eval_batches);
+  positive("--checkpoint-every", checkpoint_every);
+  if (!(lr > 0.0) || !std::isfinite(lr)) out.push_back("--lr: must be > 0, got " + std::to_string(lr));
+  if (!(min_lr >= 0.0) || min_lr > lr) out.push_back("--min-lr: must be in [0, --lr], got " + std::to_string(min_lr));
+  if (warmup_steps < 0) out.push_back("--warmup: must be >= 0, got " + std::to_string(warmup_steps));
+  if (!(weight_decay >= 0.0)) out.push_back("--weight-decay: must be >= 0");
+  if (!(grad_clip >= 0.0)) out.push_back("--grad-clip: must be >= 0 (0 disables clipping)");
+  if (dropout >= 1.0) out.push_back("--dropout: must be in [0, 1)");
+  if (save_every < 0) out.push_back("--save-every: must be >= 0");
+  if (eval_every < 0) out.push_back("--eval-every: must be >= 0");
+  if (log_every < 0) out.push_back("--log-every: must be >= 0");
+  if (memory_limit_bytes < 0) out.push_back("--memory-limit: must be >= 0");
+  if (threads < 0) out.push_back("--threads: must be >= 0 (0: every core)");
+  if (device != "cpu" && device != "cuda") out.push_back("--device: must be cpu or cuda, got '" + device + "'");
+  if (precision == Precision::kChapter) out.push_back("--precision: 'chapter' is an estimator convention, not a training mode");
+  if (precision == Precision::kFp16Mixed && device != "cuda") {
+    out.push_back("--precision: fp16-mixed needs --device cuda (CPU autocast computes in bf16; use bf16-mixed)");
+  }
+  return out;
+}
+
+void TrainOptions::validate() const {
+  const auto all = problems();
+  if (all.empty()) return;
+  std::string message;
+  for (const auto& p : all) message += (message.empty() ? "" : "; ") + p;
+  const std::string field = all.front().substr(0, all.front().find(':'));
+  throw InputError(field, message.substr(field.size() + 2));
+}
+
+double learning_rate(int64_t step, int64_t total_steps, double lr, int64_t warmup_steps, double min_lr) {
+  if (step < warmup_steps) return lr * static_cast<double>(step + 1) / static_cast<double>(warmup_steps);
+  const int64_t decay_steps = total_steps - 1 - warmup_steps;
+  if (decay_steps <= 0) return lr;
+  const double progress = std::min(1.0, static_cast<double>(step - warmup_steps) / static_cast<double>(decay_steps));
+  return min_lr + 0.5 * (1.0 + std::cos(M_PI * progress)) * (lr - min_lr);
+}
+
+Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler)
+    : options_(options), backend_(backend), profiler_(profiler), device_(torch::kCPU) {
+  options_.validate();
+  config_ = resolve_model_config(options_.model);
+  if (options_.dropout >= 0.0) {
+    config_.embd_pdrop = config_.attn_pdrop = config_.resid_pdrop = options_.dropout;
+  }
+  config_.validate(config_.name);
+  if (options_.seq_len > config_.n_positions) {
+    throw InputError("--seq-len", std::to_string(options_.seq_len) + " exceeds the context of " + config_.name +
+                                      " (n_positions " + std::to_string(config_.n_positions) + ")");
+  }
+  if (options_.device == "cuda") {
+    if (!torch::cuda::is_available()) {
+      throw InputError("--device", "cuda requested but this LibTorch build or machine has no CUDA device",
+                       "use --device cpu");
+    }
+    device_ = torch::Device(torch::kCUDA, 0);
+  }
+  TokenData data = options_.data.empty() ? load_default_corpus(options_.corpus_dir) : load_token_file(options_.data);
+  if (data.max_token >= config_.vocab_size) {
+    throw InputError("--data", data.source + " holds token id " + std::to_string(data.max_token) + " but " +
+                                   config_.name + " has vocab_size " + std::to_string(config_.vocab_size),
+                     "use a model whose vocab_size exceeds every token id (e.g. --model gpt2 for GPT-2 tokens)");
+  }
+  dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.seq_len, options_.seed, options_.val_fraction);
+
+  torch::manual_seed(options_.seed);
+  model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
+  if (options_.precision == Precision::kBf16) model_->to(torch::kBFloat16);
+  model_->to(device_);
+  model_->train();
+  params_ = model_->trainable_parameters();
+  OptimizerOptions opt;
+  opt.lr = options_.lr;
+  opt.weight_decay = options_.weight_decay;
+  if (options_.optimizer == OptimizerKind::kLion) opt.beta2 = 0.99;  // Chen et al. 2023 defaults
+  optimizer_ = make_optimizer(options_.optimizer, params_, opt);
+  if (!options_.resume.empty()) load_checkpoint(options_.resume);
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::set_micro_batching(int64_t batch_size, int64_t grad_accum) {
+  if (batch_size < 1) throw InputError("--batch-size", "must be >= 1, got " + std::to_string(batch_size));
+  if (grad_accum < 1) throw InputError("--grad-accum", "must be >= 1, got " + std::to_string(grad_accum));
+  options_.batch_size = batch_size;
+  options_.grad_accum = grad_accum;
+}
+
+TrainingSetup Trainer::training_setup() const {
+  TrainingSetup s;
+  s.micro_batch_size = options_.batch_size;
+  s.seq_len = options_.seq_len;
+  s.gradient_accumulation_steps = options_.grad_accum;
+  s.precision = options_.precision;
+  s.optimizer = options_.optimizer;
+  s.attention = options_.attention;
+  s.checkpointing = options_.checkpointing;
+  s.checkpoint_every = options_.checkpoint_every;
+  s.dropout = true;
+  s.cuda = device_.is_cuda();
+  if (!s.cuda) s.overhead_bytes = 0;
+  return s;
+}
+
+torch::Tensor Trainer::forward_loss(const Batch& batch, int64_t micro, bool mark) {
+  const bool autocast = mixed(options_.precision);
+  const at::ScalarType dtype = options_.precision == Precision::kFp16Mixed ? at::kHalf : at::kBFloat16;
+  AutocastScope scope(autocast, device_, dtype);
+  torch::Tensor logits = model_->forward(batch.x);  // (B, T, V)
+  if (profiler_ && mark) profiler_->mark(Phase::kAfterForward, micro);
+  return GptImpl::loss(logits, batch.y);  // logits are released here: log_softmax saved its own output
+}
+
+StepStats Trainer::step() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t step = next_step_;
+  const int64_t start_position = dataset_->position();
+  StepStats stats;
+  stats.step = step;
+  stats.tokens = options_.batch_size * options_.seq_len * options_.grad_accum;
+  try {
+    if (profiler_) profiler_->begin_step(step);
+    stats.lr = learning_rate(step, options_.steps, options_.lr, options_.warmup_steps, options_.min_lr);
+    set_learning_rate(*optimizer_, stats.lr);
+    const bool fp16 = options_.precision == Precision::kFp16Mixed;
+    double loss_sum = 0.0;
+    for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
+      Batch batch = dataset_->next_train_batch(options_.batch_size);
+      batch.x = batch.x.to(device_);
+      batch.y = batch.y.to(device_);
+      torch::Tensor loss = forward_loss(batch, micro, /*mark=*/true);  // () fp32
+      if (profiler_) profiler_->mark(Phase::kAfterLoss, micro);
+      torch::Tensor objective = options_.grad_accum > 1 ? loss / static_cast<double>(options_.grad_accum) : loss;
+      if (fp16) objective = objective * loss_scale_;
+      objective.backward();
+      objective = torch::Tensor();
+      loss_sum += loss.item<double>();
+      loss = torch::Tensor();
+      if (profiler_) profiler_->mark(Phase::kAfterBackward, micro);
+    }
+    stats.loss = loss_sum / static_cast<double>(options_.grad_accum);
+    if (fp16) {
+      // Dynamic loss scaling (Micikevicius et al. 2018, section 3.2; torch.cuda.amp.GradScaler
+      // defaults: init 2^16, backoff 0.5, growth 2 after 2000 finite steps).
+      bool finite = true;
+      {
+        torch::NoGradGuard no_grad;
+        for (auto& p : params_) {
+          if (!p.grad().defined()) continue;
+          p.mutable_grad().div_(loss_scale_);
+          if (!torch::isfinite(p.grad()).all().item<bool>()) finite = false;
+        }
+      }
+      if (!finite) {
+        loss_scale_ *= 0.5;
+        good_steps_ = 0;
+        stats.skipped = true;
+      } else if (++good_steps_ % 2000 == 0) {
+        loss_scale_ *= 2.0;
+      }
+    }
+    if (!stats.skipped) {
+      if (options_.grad_clip > 0.0) stats.grad_norm = torch::nn::utils::clip_grad_norm_(params_, options_.grad_clip);
+      optimizer_->step();
+    }
+    if (profiler_) profiler_->mark(Phase::kAfterOptimizerStep, 0);
+    zero_grad_to_none(params_);
+    if (profiler_) profiler_->mark(Phase::kAfterZeroGrad, 0);
+  } catch (...) {
+    // Release what the failed step holds and rewind its data, so the caller may retry the step.
+    zero_grad_to_none(params_);
+    dataset_->set_position(start_position);
+    throw;
+  }
+  if (step == 0) first_loss_ = stats.loss;
+  ++next_step_;
+  stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return stats;
+}
+
+double Trainer::evaluate() {
+  torch::NoGradGuard no_grad;
+  model_->eval();
+  double sum = 0.0;
+  for (int64_t k = 0; k < options_.eval_batches; ++k) {
+    Batch batch = dataset_->val_batch(k, options_.batch_size);
+    batch.x = batch.x.to(device_);
+    batch.y = batch.y.to(device_);
+    sum += forward_loss(batch, 0, /*mark=*/false).item<double>();
+  }
+  model_->train();
+  if (profiler_) profiler_->mark(Phase::kEval, 0);
+  return sum / static_cast<double>(options_.eval_batches);
+}
+
+}  // namespace oomkit

@@ -1,0 +1,149 @@
+// Data loading: format detection, bad files, the default corpus, entropy, resumable windows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "oomkit/core/error.h"
+#include "oomkit/train/data.h"
+
+namespace oomkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+class DataTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("oomkit_data_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& bytes) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p.string();
+  }
+  std::string field_of_error(const std::string& path) {
+    try {
+      load_token_file(path);
+    } catch (const InputError& e) {
+      return e.field() + "|" + e.what();
+    }
+    return "no error";
+  }
+  fs::path dir_;
+};
+
+std::string u16_bytes(const std::vector<uint16_t>& t) {
+  return std::string(reinterpret_cast<const char*>(t.data()), t.size() * 2);
+}
+
+// Invariant: UTF-8 text becomes one token per byte, including multi-byte characters.
+TEST_F(DataTest, TextIsByteTokens) {
+  const TokenData d = load_token_file(write("a.txt", "h\xC3\xA9!"));  // "hé!"
+  EXPECT_EQ(d.format, DataFormat::kText);
+  EXPECT_EQ(d.tokens, (std::vector<uint16_t>{'h', 0xC3, 0xA9, '!'}));
+  EXPECT_EQ(d.max_token, 0xC3);
+}
+
+// Invariant: an llm.c file (magic 20240520, version 1, count, 253 zero ints, uint16 tokens) is
+// read token for token; a header count disagreeing with the size is refused.
+TEST_F(DataTest, LlmcFormat) {
+  std::vector<int32_t> header(256, 0);
+  header[0] = 20240520;
+  header[1] = 1;
+  header[2] = 3;
+  const std::string head(reinterpret_cast<const char*>(header.data()), 1024);
+  const TokenData d = load_token_file(write("tok.bin", head + u16_bytes({50256, 7, 300})));
+  EXPECT_EQ(d.format, DataFormat::kLlmc);
+  EXPECT_EQ(d.tokens, (std::vector<uint16_t>{50256, 7, 300}));
+  EXPECT_EQ(d.max_token, 50256);
+  EXPECT_NE(field_of_error(write("short.bin", head + u16_bytes({1, 2}))).find("--data|"), std::string::npos);
+}
+
+// Invariant: a raw uint16 .bin (nanoGPT) is read as little-endian tokens; an odd size is refused.
+TEST_F(DataTest, NanoGptBin) {
+  const TokenData d = load_token_file(write("train.bin", u16_bytes({1, 2, 65535})));
+  EXPECT_EQ(d.format, DataFormat::kNanoGptBin);
+  EXPECT_EQ(d.tokens, (std::vector<uint16_t>{1, 2, 65535}));
+  EXPECT_NE(field_of_error(write("odd.bin", "abc")).find("odd"), std::string::npos);
+}
+
+// Invariant: missing, empty and binary (non-UTF-8) files are InputErrors naming --data.
+TEST_F(DataTest, BadFilesAreInputErrors) {
+  EXPECT_NE(field_of_error((dir_ / "missing.txt").string()).find("--data|"), std::string::npos);
+  EXPECT_NE(field_of_error(write("empty.txt", "")).find("empty"), std::string::npos);
+  EXPECT_NE(field_of_error(write("blob.dat", std::string("ab\xFF\xFE", 4))).find("offset 2"), std::string::npos);
+  EXPECT_NE(field_of_error(write("nul.txt", std::string("ab\0c", 4))).find("offset 2"), std::string::npos);
+  EXPECT_NE(field_of_error(write("overlong.txt", "\xC0\xAF")).find("offset 0"), std::string::npos);
+}
+
+// Invariant: the default corpus reads each file once (symlinks resolved, identical contents
+// skipped), sorted by name, joined with a blank line.
+TEST_F(DataTest, DefaultCorpusResolvesLinksAndSkipsDuplicates) {
+  write("b-license", "bee");
+  write("a-license", "ay");
+  write("c-copy", "bee");
+  fs::create_symlink(dir_ / "a-license", dir_ / "z-link");
+  const TokenData d = load_default_corpus(dir_.string());
+  EXPECT_EQ(std::string(d.tokens.begin(), d.tokens.end()), "ay\n\nbee");
+  EXPECT_EQ(d.files.size(), 2u);
+  EXPECT_THROW(load_default_corpus((dir_ / "nope").string()), InputError);
+}
+
+// Invariant: unigram entropy against hand values: "abab" 1 bit, "aaaa" 0 bits, 256 distinct
+// equiprobable bytes 8 bits, and {a:2, b:1, c:1} 1.5 bits.
+TEST(UnigramEntropy, KnownDistributions) {
+  EXPECT_DOUBLE_EQ(unigram_entropy_bits({'a', 'b', 'a', 'b'}), 1.0);
+  EXPECT_DOUBLE_EQ(unigram_entropy_bits({'a', 'a', 'a', 'a'}), 0.0);
+  std::vector<uint16_t> all(256);
+  for (int i = 0; i < 256; ++i) all[i] = static_cast<uint16_t>(i);
+  EXPECT_NEAR(unigram_entropy_bits(all), 8.0, 1e-12);
+  EXPECT_DOUBLE_EQ(unigram_entropy_bits({'a', 'a', 'b', 'c'}), 1.5);
+}
+
+TokenData counting_tokens(int n) {
+  TokenData d;
+  for (int i = 0; i < n; ++i) d.tokens.push_back(static_cast<uint16_t>(i % 251));
+  d.max_token = 250;
+  d.source = "counting";
+  return d;
+}
+
+// Invariant: targets are inputs shifted by one; batch k is a pure function of (seed, k), so a
+// resumed run (set_position) draws the same windows; validation windows stay in the held-out
+// tail and never change.
+TEST(TokenDataset, WindowsAreShiftedDeterministicAndResumable) {
+  TokenDataset a(counting_tokens(1000), 16, 42, 0.1);
+  EXPECT_EQ(a.train_tokens(), 900);
+  Batch b0 = a.next_train_batch(4);
+  Batch b1 = a.next_train_batch(4);
+  EXPECT_EQ(a.position(), 2);
+  EXPECT_EQ(b0.x.sizes().vec(), (std::vector<int64_t>{4, 16}));
+  for (int64_t r = 0; r < 4; ++r) {
+    for (int64_t t = 0; t < 16; ++t) EXPECT_EQ(b0.y[r][t].item<int64_t>(), (b0.x[r][t].item<int64_t>() + 1) % 251);
+  }
+  EXPECT_LE(b0.y.max().item<int64_t>(), 250);
+  EXPECT_FALSE(torch::equal(b0.x, b1.x));
+  TokenDataset resumed(counting_tokens(1000), 16, 42, 0.1);
+  resumed.set_position(1);
+  EXPECT_TRUE(torch::equal(resumed.next_train_batch(4).x, b1.x));
+  TokenDataset other_seed(counting_tokens(1000), 16, 43, 0.1);
+  EXPECT_FALSE(torch::equal(other_seed.next_train_batch(4).x, b0.x));
+  Batch v = a.val_batch(0, 8);
+  EXPECT_TRUE(torch::equal(v.x, a.val_batch(0, 8).x));
+  EXPECT_TRUE(torch::equal(v.x, resumed.val_batch(0, 8).x));
+}
+
+// Invariant: a stream too short for one (T + 1)-token window in either split is an InputError.
+TEST(TokenDataset, TooShortForOneSequence) {
+  EXPECT_THROW(TokenDataset(counting_tokens(100), 16, 1, 0.1), InputError);  // val split: 10 tokens
+  EXPECT_NO_THROW(TokenDataset(counting_tokens(170), 16, 1, 0.1));           // val split: 17 tokens
+  EXPECT_THROW(TokenDataset(counting_tokens(1000), 0, 1, 0.1), InputError);
+}
+
+}  // namespace
+}  // namespace oomkit

@@ -1,0 +1,339 @@
+// Tests of the profiler (marks, peaks, deltas, timeline), static-memory measurement and the
+// end-of-run summary. Sizes are chosen tensors (numel * 4 bytes for fp32), so every expected
+// number is computed here from the sizes the test allocates, independently of the profiler.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include "oomkit/core/units.h"
+#include "oomkit/profile/profiler.h"
+#include "oomkit/profile/static_memory.h"
+#include "oomkit/profile/summary.h"
+
+namespace oomkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+torch::Tensor mib_tensor(int64_t mib) { return torch::empty({mib * kMiB / 4}, torch::kFloat32); }
+
+std::string temp_path(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("oomkit_profiler_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+
+// A backend whose every call fails: the profiler must collect, never throw.
+class FailingBackend final : public MemoryBackend {
+ public:
+  std::string device() const override { return "failing"; }
+  MemoryStats snapshot() const override { throw std::runtime_error("snapshot failed"); }
+  void reset_peak() override { throw std::runtime_error("reset failed"); }
+  void set_limit_bytes(int64_t) override {}
+};
+
+// Marks: each carries allocated, delta from the previous mark and the peak of the interval
+// since that mark; the step's peak is the highest of them and names its phase.
+TEST(Profiler, MarksPeaksAndDeltasExact) {
+  auto backend = make_cpu_memory_backend();
+  const std::string path = temp_path("marks.jsonl");
+  TimelineWriter writer(path);
+  Profiler profiler(backend.get(), &writer);
+  profiler.begin_step(1);
+  const int64_t a0 = profiler.marks().back().allocated_bytes;
+  torch::Tensor x = mib_tensor(1);
+  profiler.mark(Phase::kAfterForward);
+  {
+    torch::Tensor tmp = mib_tensor(4);  // lives only inside the next interval
+  }
+  torch::Tensor y = mib_tensor(2);
+  profiler.mark(Phase::kAfterLoss);
+  x = torch::Tensor();
+  y = torch::Tensor();
+  profiler.mark(Phase::kAfterBackward);
+  const StepMemory step = profiler.end_step();
+
+  ASSERT_EQ(step.marks.size(), 4u);
+  EXPECT_EQ(step.marks[0].phase, "step_start");
+  EXPECT_EQ(step.marks[1].allocated_bytes, a0 + kMiB);
+  EXPECT_EQ(step.marks[1].delta_bytes, kMiB);
+  EXPECT_EQ(step.marks[1].peak_allocated_bytes, a0 + kMiB);
+  EXPECT_EQ(step.marks[2].allocated_bytes, a0 + 3 * kMiB);
+  EXPECT_EQ(step.marks[2].delta_bytes, 2 * kMiB);
+  EXPECT_EQ(step.marks[2].peak_allocated_bytes, a0 + 5 * kMiB);  // x (1) + tmp (4)
+  EXPECT_EQ(step.marks[3].allocated_bytes, a0);
+  EXPECT_EQ(step.marks[3].delta_bytes, -3 * kMiB);
+  EXPECT_EQ(step.marks[3].peak_allocated_bytes, a0 + 3 * kMiB);  // peak was reset at after_loss
+  EXPECT_EQ(step.peak_bytes, a0 + 5 * kMiB);
+  EXPECT_EQ(step.peak_phase, "after_loss");
+  EXPECT_EQ(step.start_allocated_bytes, a0);
+  EXPECT_TRUE(profiler.errors().empty());
+  for (size_t i = 1; i < step.marks.size(); ++i) EXPECT_GE(step.marks[i].t_ns, step.marks[i - 1].t_ns);
+
+  // The timeline holds the same marks, in order, as JSON Lines and as CSV rows.
+  const auto records = read_timeline(path);
+  ASSERT_EQ(records.size(), 4u);
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TimelineMark m = mark_from_json(records[i]);
+    EXPECT_EQ(records[i]["type"], "mark");
+    EXPECT_EQ(m.phase, step.marks[i].phase);
+    EXPECT_EQ(m.allocated_bytes, step.marks[i].allocated_bytes);
+    EXPECT_EQ(m.peak_allocated_bytes, step.marks[i].peak_allocated_bytes);
+    EXPECT_EQ(m.delta_bytes, step.marks[i].delta_bytes);
+  }
+  std::ifstream csv(writer.csv_path());
+  int lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  EXPECT_EQ(lines, 1 + 4);
+}
+
+// Gradient accumulation: marks carry their micro-step; marks outside a step (eval) are kept
+// but do not enter any step's peak.
+TEST(Profiler, MicroStepsAndEvalOutsideStep) {
+  auto backend = make_cpu_memory_backend();
+  Profiler profiler(backend.get(), nullptr);
+  profiler.begin_step(7);
+  for (int64_t micro = 0; micro < 2; ++micro) {
+    torch::Tensor act = mib_tensor(1);
+    profiler.mark(Phase::kAfterForward, micro);
+  }
+  const StepMemory step = profiler.end_step();
+  {
+    torch::Tensor eval_buffer = mib_tensor(8);
+  }
+  profiler.mark(Phase::kEval);
+  ASSERT_EQ(step.marks.size(), 3u);
+  EXPECT_EQ(step.marks[2].micro_step, 1);
+  EXPECT_EQ(profiler.steps().size(), 1u);
+  EXPECT_EQ(profiler.marks().back().phase, "eval");
+  EXPECT_EQ(profiler.marks().back().step, 7);
+  EXPECT_GE(profiler.marks().back().peak_allocated_bytes, step.start_allocated_bytes + 8 * kMiB);
+  EXPECT_LT(profiler.steps()[0].peak_bytes, step.start_allocated_bytes + 8 * kMiB);
+}
+
+// --no-profile: nothing recorded, nothing written.
+TEST(Profiler, DisabledIsNoOp) {
+  auto backend = make_cpu_memory_backend();
+  const std::string path = temp_path("disabled.jsonl");
+  TimelineWriter writer(path);
+  Profiler profiler(backend.get(), &writer, /*enabled=*/false);
+  profiler.begin_step(1);
+  profiler.mark(Phase::kAfterForward);
+  const StepMemory s = profiler.end_step();
+  EXPECT_TRUE(profiler.marks().empty());
+  EXPECT_TRUE(profiler.steps().empty());
+  EXPECT_EQ(s.peak_bytes, 0);
+  EXPECT_TRUE(read_timeline(path).empty());
+}
+
+// Collect, don't kill: a failing backend and misuse produce errors(), never exceptions.
+TEST(Profiler, CollectsErrorsInsteadOfThrowing) {
+  FailingBackend backend;
+  Profiler profiler(&backend, nullptr);
+  EXPECT_NO_THROW(profiler.begin_step(1));
+  EXPECT_NO_THROW(profiler.mark(Phase::kAfterForward));
+  EXPECT_NO_THROW(profiler.end_step());
+  EXPECT_NO_THROW(profiler.end_step());  // without begin_step
+  ASSERT_GE(profiler.errors().size(), 3u);
+  EXPECT_NE(profiler.errors()[0].find("reset failed"), std::string::npos);
+  // Repeated identical failures are kept once.
+  for (int i = 0; i < 100; ++i) profiler.mark(Phase::kAfterLoss);
+  EXPECT_LE(profiler.errors().size(), 33u);
+}
+
+// A timeline that stops accepting writes (file size limit: EFBIG) is reported once; the
+// training side sees no exception.
+TEST(Profiler, TimelineWriteFailureIsCollected) {
+  auto backend = make_cpu_memory_backend();
+  const std::string path = temp_path("full.jsonl");
+  TimelineWriter writer(path);
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 600;  // bytes: the CSV header plus about one JSON record
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  Profiler profiler(backend.get(), &writer);
+  profiler.begin_step(1);
+  for (int i = 0; i < 10; ++i) EXPECT_NO_THROW(profiler.mark(Phase::kAfterForward));
+  profiler.end_step();
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
+  std::signal(SIGXFSZ, old_handler);
+  ASSERT_EQ(profiler.errors().size(), 1u);
+  EXPECT_NE(profiler.errors()[0].find("writing the timeline"), std::string::npos);
+  EXPECT_EQ(profiler.marks().size(), 11u);  // marks are still kept in memory
+}
+
+// Events and step records go through the profiler's writer with the timeline's keys.
+TEST(Profiler, EventAndStepRecords) {
+  auto backend = make_cpu_memory_backend();
+  const std::string path = temp_path("events.jsonl");
+  TimelineWriter writer(path);
+  Profiler profiler(backend.get(), &writer);
+  profiler.begin_step(3);
+  const StepMemory s = profiler.end_step();
+  nlohmann::json step = Profiler::step_record(s);
+  step["loss"] = 2.5;
+  profiler.write_record(step);
+  profiler.write_event("oom", {{"requested_bytes", 1234}});
+  const auto records = read_timeline(path);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[1]["type"], "step");
+  EXPECT_EQ(records[1]["step"], 3);
+  EXPECT_EQ(records[1]["peak_bytes"], s.peak_bytes);
+  EXPECT_EQ(records[1]["peak_phase"], "step_start");
+  EXPECT_EQ(records[2]["type"], "event");
+  EXPECT_EQ(records[2]["name"], "oom");
+  EXPECT_EQ(records[2]["step"], 3);
+  EXPECT_EQ(records[2]["requested_bytes"], 1234);
+}
+
+// Static memory from storages: Linear(10 -> 20) has 20*10 + 20 = 220 fp32 parameters = 880 B;
+// gradients after backward another 880 B; AdamW keeps exp_avg and exp_avg_sq (2 x 880 B);
+// SGD with momentum one buffer (880 B), plain SGD none. A tied weight counts once.
+struct TiedNet : torch::nn::Module {
+  TiedNet() {
+    emb = register_module("emb", torch::nn::Embedding(16, 8));    // 128 params
+    fc = register_module("fc", torch::nn::Linear(10, 20));        // 220 params
+    head = register_parameter("head_weight", emb->weight, true);  // tied: same storage
+    mask = register_buffer("mask", torch::ones({4, 4}, torch::kBool));  // 16 B
+  }
+  torch::nn::Embedding emb{nullptr};
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor head, mask;
+};
+
+TEST(StaticMemory, StoragesCountedOnce) {
+  auto net = std::make_shared<TiedNet>();
+  StaticMemory m = measure_static_memory(*net);
+  EXPECT_EQ(m.parameters_bytes, (128 + 220) * 4);
+  EXPECT_EQ(m.num_parameters, 128 + 220);
+  EXPECT_EQ(m.buffers_bytes, 16);
+  EXPECT_EQ(m.gradients_bytes, 0);
+
+  torch::optim::AdamW adamw(net->parameters(), torch::optim::AdamWOptions(1e-3));
+  auto loss = net->fc(torch::ones({2, 10})).sum() + net->head.sum();
+  loss.backward();
+  adamw.step();
+  m = measure_static_memory(*net, &adamw);
+  EXPECT_EQ(m.gradients_bytes, (128 + 220) * 4);
+  EXPECT_EQ(m.optimizer_state_bytes, 2 * (128 + 220) * 4);
+  EXPECT_EQ(m.unmeasured_optimizer_states, 0);
+}
+
+TEST(StaticMemory, SgdStates) {
+  torch::nn::Linear fc(10, 20);
+  torch::optim::SGD momentum(fc->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+  torch::optim::SGD plain(fc->parameters(), torch::optim::SGDOptions(0.1));
+  fc(torch::ones({2, 10})).sum().backward();
+  momentum.step();
+  plain.step();
+  EXPECT_EQ(measure_static_memory(*fc, &momentum).optimizer_state_bytes, 880);
+  EXPECT_EQ(measure_static_memory(*fc, &plain).optimizer_state_bytes, 0);
+}
+
+// A custom optimizer state is counted through the OptimizerStateTensors mix-in, and a state of
+// an unknown type is reported as unmeasured rather than guessed.
+struct MixinState : torch::optim::OptimizerParamState, OptimizerStateTensors {
+  torch::Tensor row, col;
+  std::vector<torch::Tensor> state_tensors() const override { return {row, col}; }
+};
+struct OpaqueState : torch::optim::OptimizerParamState {};
+class FakeOptimizer : public torch::optim::Optimizer {
+ public:
+  explicit FakeOptimizer(std::vector<torch::Tensor> params)
+      : Optimizer({torch::optim::OptimizerParamGroup(params)}, std::make_unique<torch::optim::SGDOptions>(0.1)) {}
+  torch::Tensor step(LossClosure) override { return {}; }
+};
+
+TEST(StaticMemory, MixinAndUnknownStates) {
+  torch::nn::Linear fc(10, 20);
+  FakeOptimizer opt(fc->parameters());
+  auto mixin = std::make_unique<MixinState>();
+  mixin->row = torch::zeros({20});  // 80 B
+  mixin->col = torch::zeros({10});  // 40 B
+  opt.state()["a"] = std::move(mixin);
+  opt.state()["b"] = std::make_unique<OpaqueState>();
+  const StaticMemory m = measure_static_memory(*fc, &opt);
+  EXPECT_EQ(m.optimizer_state_bytes, 120);
+  EXPECT_EQ(m.unmeasured_optimizer_states, 1);
+}
+
+// The summary's attribution: activations = after_forward - step_start of the last step;
+// transient = the step peak minus every other row; ratios measured / estimated.
+TEST(Summary, AttributionAndRatios) {
+  auto mk = [](const std::string& phase, int64_t alloc, int64_t peak) {
+    TimelineMark m;
+    m.phase = phase;
+    m.allocated_bytes = alloc;
+    m.peak_allocated_bytes = peak;
+    return m;
+  };
+  StepMemory s1;
+  s1.step = 1;
+  s1.marks = {mk("step_start", 1000, 1000), mk("after_forward", 1500, 1600), mk("after_backward", 1200, 2100)};
+  s1.marks[1].delta_bytes = 500;
+  s1.peak_bytes = 2100;
+  s1.peak_phase = "after_backward";
+  StepMemory s2 = s1;
+  s2.step = 2;
+  s2.marks[1].allocated_bytes = 1700;  // activations 700 in the steady step
+  s2.peak_bytes = 2500;
+  StaticMemory st;
+  st.parameters_bytes = 400;
+  st.gradients_bytes = 400;
+  st.optimizer_state_bytes = 100;
+  st.buffers_bytes = 50;
+  Estimate e;
+  e.totals[static_cast<int>(Category::kParameters)] = 400;
+  e.totals[static_cast<int>(Category::kGradients)] = 400;
+  e.totals[static_cast<int>(Category::kOptimizerState)] = 200;
+  e.totals[static_cast<int>(Category::kActivations)] = 700;
+  e.totals[static_cast<int>(Category::kTransient)] = 1000;
+  e.totals[static_cast<int>(Category::kOverhead)] = 100;
+  e.peak_bytes = 2600;
+  e.phases = {{"steady", "after_forward", 1750, 1800}};
+  const MemorySummary sum = summarize_memory("cpu", {s1, s2}, st, &e);
+  EXPECT_EQ(sum.peak_bytes, 2500);
+  EXPECT_EQ(sum.peak_step, 2);
+  ASSERT_EQ(sum.phases.size(), 6u);
+  EXPECT_EQ(sum.phases[4].step_kind, "steady");
+  EXPECT_EQ(sum.phases[4].predicted_allocated_bytes, 1750);
+  EXPECT_EQ(sum.phases[1].predicted_allocated_bytes, -1);  // no "first" prediction given
+  auto row = [&](const std::string& name) {
+    for (const auto& c : sum.categories) {
+      if (c.category == name) return c;
+    }
+    ADD_FAILURE() << "no row " << name;
+    return CategoryRow{};
+  };
+  EXPECT_EQ(row("activations").measured_bytes, 700);
+  EXPECT_EQ(row("transient").measured_bytes, 2500 - (400 + 400 + 100 + 50 + 700));
+  EXPECT_EQ(row("optimizer_state").estimated_bytes, 200);
+  EXPECT_EQ(row("peak").estimated_bytes, 2500);  // 2600 minus 100 of overhead
+  const nlohmann::json j = memory_summary_to_json(sum);
+  EXPECT_DOUBLE_EQ(j["categories"][2]["ratio"].get<double>(), 0.5);
+  EXPECT_EQ(j["static"]["buffers_bytes"], 50);
+  const std::string text = format_memory_summary(sum);
+  EXPECT_NE(text.find("optimizer_state"), std::string::npos);
+  EXPECT_NE(text.find("0.500"), std::string::npos);
+  EXPECT_NE(text.find("+500 B"), std::string::npos);  // first step's after_forward delta column
+}
+
+// No steps: empty tables, no exception.
+TEST(Summary, EmptyRun) {
+  const MemorySummary sum = summarize_memory("cpu", {}, StaticMemory{}, nullptr);
+  EXPECT_TRUE(sum.phases.empty());
+  EXPECT_TRUE(sum.categories.empty());
+  EXPECT_NO_THROW(format_memory_summary(sum));
+}
+
+}  // namespace
+}  // namespace oomkit
