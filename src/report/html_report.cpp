@@ -13,8 +13,8 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kCategoryOrder[] = {"parameters", "gradients", "optimizer_state",
-                                      "activations", "transient", "overhead"};
+const char* const kCategoryOrder[] = {"parameters", "gradients", "optimizer_state", "buffers",
+                                      "activations", "transient", "overhead", "peak"};
 
 std::string model_name_of(const json& model) {
   if (!model.is_object()) return {};
@@ -78,8 +78,10 @@ json build_categories(const ReportInput& in) {
         row(c)["measured_bytes"] = v;
         return;
       }
-      if (const json* m = find_number_field(v, "measured_bytes")) row(c)["measured_bytes"] = *m;
-      if (const json* e = find_number_field(v, "estimated_bytes")) row(c)["estimated_bytes"] = *e;
+      // A negative size means "not available" (the profiler writes -1 for "no estimate").
+      if (const json* m = find_number_field(v, "measured_bytes"); m && *m >= 0) row(c)["measured_bytes"] = *m;
+      if (const json* e = find_number_field(v, "estimated_bytes"); e && *e >= 0) row(c)["estimated_bytes"] = *e;
+      if (v.is_object() && v.contains("source") && v["source"].is_string()) row(c)["source"] = v["source"];
     };
     if (cats.is_array()) {
       for (const json& v : cats) {
@@ -234,6 +236,9 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   }
   if (in.oom_report.is_object() && in.oom_report.contains("oom")) oom = true;
   stats["oom"] = oom;
+  // A run killed mid-way has no summary; its last step may have no "step" record.
+  stats["complete"] = !in.summary.is_null();
+  if (!in.marks.empty()) stats["last_step"] = in.marks.back().step;
   d["events"] = events;
   d["stats"] = stats;
   return d;

@@ -20,7 +20,7 @@ const PHASE_COLOR = { step_start:'#64748b', after_forward:'#2563eb', after_loss:
 const PHASE_LABEL = { step_start:'step start', after_forward:'forward', after_loss:'loss',
   after_backward:'backward', after_optimizer_step:'optimizer step', after_zero_grad:'zero grad', eval:'eval' };
 const CAT_COLOR = { parameters:'#2563eb', gradients:'#ea580c', optimizer_state:'#16a34a',
-  activations:'#9333ea', transient:'#db2777', overhead:'#64748b' };
+  buffers:'#0891b2', activations:'#9333ea', transient:'#db2777', overhead:'#64748b', peak:'#1e3a8a' };
 const C_ALLOC = '#1e3a8a', C_RES = '#94a3b8', C_LIMIT = '#dc2626', C_EST = '#111827', C_USABLE = '#d97706';
 const num = v => typeof v === 'number' && isFinite(v);
 const phaseColor = p => PHASE_COLOR[p] || '#475569';
@@ -152,6 +152,7 @@ function header() {
   if (num(st.limit_bytes) && st.limit_bytes > 0) card('memory limit', fmtBytes(st.limit_bytes),
     num(st.peak_bytes) ? (100 * st.peak_bytes / st.limit_bytes).toFixed(1) + '% used at peak' : '');
   if (D.kind === 'run') card('steps', String(st.steps), st.total_marks + ' phase marks');
+  if (D.kind === 'run' && !st.complete) card('run status', 'interrupted', 'no summary: the timeline ends in step ' + st.last_step, 'bad');
   if (D.kind !== 'estimate') card('out of memory', st.oom ? (num(st.oom_step) ? 'step ' + st.oom_step : 'yes') : 'none',
     st.oom ? 'see the diagnosis below' : '', st.oom ? 'bad' : 'good');
   const dg = D.diagnosis;
@@ -291,7 +292,8 @@ function drawPhaseBars(s, id, bars, limit, events) {
 
 // ---- estimated vs measured per category -------------------------------------------------------
 function categoryChart() {
-  const rows = (D.categories || []).filter(r => num(r.estimated_bytes) || num(r.measured_bytes));
+  const all = (D.categories || []).filter(r => num(r.estimated_bytes) || num(r.measured_bytes));
+  const rows = all.filter(r => r.category !== 'peak');   // the peak is the sum: a row of the table, not a bar
   if (!rows.length) return;
   const measured = rows.some(r => num(r.measured_bytes));
   const s = section(measured ? 'Estimated vs measured, per category' : 'Estimated memory per category',
@@ -320,9 +322,9 @@ function categoryChart() {
   });
   if (measured) {
     legend(s, [{ label: 'estimated (light)', color: 'rgba(71,85,105,.3)' }, { label: 'measured (solid)', color: '#475569' }]);
-    table(s, ['category', 'estimated', 'measured', 'measured / estimated'], rows.map(r => [r.category, fmtBytes(r.estimated_bytes),
-      fmtBytes(r.measured_bytes), num(r.estimated_bytes) && num(r.measured_bytes) && r.estimated_bytes > 0 ?
-        (r.measured_bytes / r.estimated_bytes).toFixed(3) : 'n/a']), [1, 2, 3]);
+    table(s, ['category', 'estimated', 'measured', 'measured / estimated', 'how it was measured'], all.map(r => [r.category,
+      fmtBytes(r.estimated_bytes), fmtBytes(r.measured_bytes), num(r.estimated_bytes) && num(r.measured_bytes) && r.estimated_bytes > 0 ?
+        (r.measured_bytes / r.estimated_bytes).toFixed(3) : 'n/a', r.source || '']), [1, 2, 3]);
   }
 }
 )JS"
