@@ -21,6 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kTimeline = std::string(OOMKIT_SOURCE_DIR) + "/tests/data/report/run_oom/timeline.jsonl";
+// A real `oomkit train` run (default gpt-nano settings), killed during step 45.
+const std::string kRealTimeline = std::string(OOMKIT_SOURCE_DIR) + "/tests/data/report/train_killed/timeline.jsonl";
 
 std::vector<json> events_of(const json& trace, const std::string& ph) {
   std::vector<json> out;
@@ -35,8 +37,8 @@ std::vector<json> events_of(const json& trace, const std::string& ph) {
 // Every event has a known phase type; every non-metadata event an integer ts; X events an
 // integer non-negative dur. Counts: one step X per run of marks of one step, one phase X per
 // further mark, three counters per mark (allocated, reserved, rss), one instant per event.
-TEST(ChromeTrace, EventsAndCountsFromTimeline) {
-  const auto records = read_timeline(kTimeline);
+void check_events_and_counts(const std::string& path, bool expect_instants) {
+  const auto records = read_timeline(path);
   size_t marks = 0, groups = 0, events = 0;
   int64_t prev_step = -1;
   for (const json& r : records) {
@@ -68,10 +70,15 @@ TEST(ChromeTrace, EventsAndCountsFromTimeline) {
   ASSERT_EQ(instants.size(), events);
   std::set<std::string> names;
   for (const json& e : instants) names.insert(e["name"].get<std::string>());
-  EXPECT_TRUE(names.count("oom") && names.count("recover") && names.count("checkpoint"));
+  if (expect_instants) EXPECT_TRUE(names.count("oom") && names.count("recover") && names.count("checkpoint"));
   std::set<std::string> meta;
   for (const json& e : events_of(trace, "M")) meta.insert(e["name"].get<std::string>());
   EXPECT_TRUE(meta.count("process_name") && meta.count("thread_name"));
+}
+
+TEST(ChromeTrace, EventsAndCountsFromTimeline) {
+  check_events_and_counts(kTimeline, true);
+  check_events_and_counts(kRealTimeline, false);
 }
 
 // Times: a phase X starts at the previous mark's t_ns / 1000 and ends at its own (rounded
