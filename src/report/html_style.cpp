@@ -17,7 +17,7 @@ h2 { font-size:17px; margin:0 0 4px; }
 section { background:var(--card); border:1px solid var(--line); border-radius:10px;
           padding:16px 18px; margin:16px 0; }
 section > p.note { color:var(--muted); margin:0 0 10px; font-size:13px; }
-.cards { display:grid; grid-template-columns:repeat(auto-fit, minmax(170px, 1fr)); gap:10px; margin:12px 0; }
+.cards { display:grid; grid-template-columns:repeat(auto-fit, minmax(150px, 1fr)); gap:10px; margin:12px 0; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:10px 12px; }
 .card .k { color:var(--muted); font-size:12px; text-transform:uppercase; letter-spacing:.04em; }
 .card .v { font-size:20px; font-weight:600; margin-top:2px; white-space:nowrap; }
