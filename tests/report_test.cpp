@@ -263,3 +263,22 @@ TEST(WriteReport, PathsFormatsAndErrors) {
   o.output = (dir / "no" / "such" / "dir" / "r.html").string();
   EXPECT_THROW(write_report(o), InputError);
 }
+
+// Records written by other tools with unexpected types (an event name that is a number, a
+// summary whose categories are a string) still give a page and a trace, never an exception.
+TEST(PageData, OddlyTypedRecordsDoNotThrow) {
+  const fs::path dir = scratch("odd");
+  std::ofstream(dir / "t.jsonl") << R"({"type":"run","limit_bytes":"lots"})" << "\n"
+                                 << R"({"type":"mark","step":1,"phase":"step_start","t_ns":5,"allocated_bytes":7})" << "\n"
+                                 << R"({"type":"step","step":"one"})" << "\n"
+                                 << R"({"type":"event","name":5,"step":1.5})" << "\n"
+                                 << R"({"type":"summary","categories":"oops"})" << "\n";
+  const ReportInput in = load_report_input((dir / "t.jsonl").string());
+  json d;
+  ASSERT_NO_THROW(d = build_report_data(in, {}));
+  EXPECT_EQ(d["stats"]["peak_bytes"], 7);
+  EXPECT_FALSE(d["stats"].contains("limit_bytes"));  // not a number: no limit line
+  EXPECT_EQ(json_int(json{{"a", 2.9}}, "a", -1), 2);
+  EXPECT_EQ(json_int(json{{"a", "2"}}, "a", -1), -1);
+  EXPECT_EQ(json_string(json{{"a", 1}}, "a", "x"), "x");
+}

@@ -6,6 +6,7 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/timeline.h"
+#include "oomkit/report/report_input.h"
 
 namespace oomkit {
 
@@ -77,7 +78,7 @@ json chrome_trace_from_timeline(const std::vector<json>& records) {
         if (!r.contains("t_ns")) throw InputError("timeline", where + ": mark without \"t_ns\"");
         marks.push_back(mark_from_json(r));
       } else if (type == "step") {
-        step_records[r.value("step", int64_t{0})] = r;
+        step_records[json_int(r, "step", 0)] = r;
       } else if (type == "event") {
         events.push_back(r);
       }
@@ -87,7 +88,7 @@ json chrome_trace_from_timeline(const std::vector<json>& records) {
   }
 
   json out = json::array();
-  const std::string device = run.is_object() ? run.value("device", std::string{"cpu"}) : "cpu";
+  const std::string device = run.is_object() ? json_string(run, "device", "cpu") : "cpu";
   out.push_back(metadata("process_name", -1, {{"name", "oomkit train: " + model_name(run)}}));
   out.push_back(metadata("process_labels", -1, {{"labels", "device " + device}}));
   out.push_back(metadata("thread_name", kPhaseTid, {{"name", "steps and phases"}}));
@@ -146,7 +147,7 @@ json chrome_trace_from_timeline(const std::vector<json>& records) {
     if (e.contains("t_ns") && e["t_ns"].is_number()) {
       t_ns = e["t_ns"].get<int64_t>();
     } else {
-      const int64_t step = e.value("step", int64_t{-1});
+      const int64_t step = json_int(e, "step", -1);
       for (const TimelineMark& m : marks) {
         if (m.step <= step) t_ns = m.t_ns;
       }

@@ -120,7 +120,7 @@ int64_t pick_zoom_step(const ReportInput& in, int64_t requested) {
     return requested;
   }
   for (const json& e : in.events) {
-    if (e.value("name", std::string{}) == "oom" && e.contains("step") && e["step"].is_number_integer() &&
+    if (json_string(e, "name") == "oom" && e.contains("step") && e["step"].is_number_integer() &&
         step_peak.count(e["step"].get<int64_t>())) {
       return e["step"].get<int64_t>();
     }
@@ -189,17 +189,17 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
     json predicted = json::array();
     if (in.estimate.is_object() && in.estimate.contains("phases") && in.estimate["phases"].is_array()) {
       for (const json& p : in.estimate["phases"]) {
-        if (p.is_object() && p.value("step_kind", std::string{}) == kind) predicted.push_back(p);
+        if (p.is_object() && json_string(p, "step_kind") == kind) predicted.push_back(p);
       }
     }
     json step_record;
     for (const json& s : in.steps) {
-      if (s.value("step", int64_t{-1}) == zoom) step_record = s;
+      if (json_int(s, "step", -1) == zoom) step_record = s;
     }
     // Events of the zoomed step (an OOM, a recovery), placed after the marks that precede them.
     json zoom_events = json::array();
     for (const json& e : in.events) {
-      if (e.value("step", int64_t{-1}) != zoom || !e.contains("t_ns") || !e["t_ns"].is_number()) continue;
+      if (json_int(e, "step", -1) != zoom || !e.contains("t_ns") || !e["t_ns"].is_number()) continue;
       size_t after = 0;
       for (const json& m : zm) after += m["t_ns"].get<int64_t>() <= e["t_ns"].get<int64_t>();
       json ze = e;
@@ -220,7 +220,7 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   for (const json& e : in.events) {
     json ev = e;
     ev.erase("type");
-    const int64_t step = e.value("step", int64_t{-1});
+    const int64_t step = json_int(e, "step", -1);
     const bool has_t = e.contains("t_ns") && e["t_ns"].is_number();
     double ex = static_cast<double>(step);
     for (size_t i = 0; i < in.marks.size(); ++i) {
@@ -228,7 +228,7 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
       if (before) ex = x[i];
     }
     ev["x"] = ex;
-    if (e.value("name", std::string{}) == "oom") {
+    if (json_string(e, "name") == "oom") {
       oom = true;
       stats["oom_step"] = step;
     }

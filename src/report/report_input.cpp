@@ -88,6 +88,24 @@ void read_siblings(const fs::path& dir, ReportInput& in) {
 
 }  // namespace
 
+std::string json_string(const json& j, const char* key, const std::string& fallback) {
+  if (!j.is_object()) return fallback;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+int64_t json_int(const json& j, const char* key, int64_t fallback) {
+  if (!j.is_object()) return fallback;
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if (it->is_number_integer()) return it->get<int64_t>();
+  if (it->is_number_float()) {
+    const double v = it->get<double>();
+    if (v > -9.2e18 && v < 9.2e18) return static_cast<int64_t>(v);
+  }
+  return fallback;
+}
+
 json read_json_file(const std::string& path, const std::string& field) {
   std::ifstream f(path);
   if (!f) throw InputError(field, "cannot read '" + path + "'");

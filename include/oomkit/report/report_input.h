@@ -4,6 +4,7 @@
 // docs/report.md (oom_report.json and the summary record as the report reads them).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ struct ReportInput {
 /// Throws InputError(path, ...) when the path is missing, unreadable, not JSON, of an unknown
 /// kind, or when a timeline record has a field of the wrong type (naming its line).
 ReportInput load_report_input(const std::string& path);
+
+/// Field readers that never throw: `j[key]` when `j` is an object holding a value of the right
+/// type (a string; an integer, or a float rounded toward zero), else `fallback`. The report
+/// reads records written by other tools and a wrong type must not abort the picture.
+std::string json_string(const nlohmann::json& j, const char* key, const std::string& fallback = {});
+int64_t json_int(const nlohmann::json& j, const char* key, int64_t fallback);
 
 /// Reads one JSON document from `path`. Throws InputError(field, ...) when unreadable or not JSON.
 nlohmann::json read_json_file(const std::string& path, const std::string& field);
