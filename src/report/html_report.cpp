@@ -70,9 +70,14 @@ json build_categories(const ReportInput& in) {
       if (v.is_number()) row(c)["estimated_bytes"] = v;
     }
   }
+  // The attribution may sit at the top of the summary or inside its memory part.
+  const json* holder = &in.summary;
+  for (const char* part : {"memory", "memory_summary"}) {
+    if (in.summary.is_object() && in.summary.contains(part) && in.summary[part].is_object()) holder = &in.summary[part];
+  }
   for (const char* key : {"categories", "attribution"}) {
-    if (!in.summary.is_object() || !in.summary.contains(key)) continue;
-    const json& cats = in.summary[key];
+    if (!holder->is_object() || !holder->contains(key)) continue;
+    const json& cats = (*holder)[key];
     auto take = [&](const std::string& c, const json& v) {
       if (v.is_number()) {
         row(c)["measured_bytes"] = v;

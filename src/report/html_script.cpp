@@ -151,7 +151,8 @@ function header() {
   }
   if (num(st.limit_bytes) && st.limit_bytes > 0) card('memory limit', fmtBytes(st.limit_bytes),
     num(st.peak_bytes) ? (100 * st.peak_bytes / st.limit_bytes).toFixed(1) + '% used at peak' : '');
-  if (D.kind === 'run') card('steps', String(st.steps), st.total_marks + ' phase marks');
+  const stop = D.summary && typeof D.summary.stop_reason === 'string' && D.summary.stop_reason ? ', stopped by ' + D.summary.stop_reason : '';
+  if (D.kind === 'run') card('steps', String(st.steps), st.total_marks + ' phase marks' + stop);
   if (D.kind === 'run' && !st.complete) card('run status', 'interrupted', 'no summary: the timeline ends in step ' + st.last_step, 'bad');
   if (D.kind !== 'estimate') card('out of memory', st.oom ? (num(st.oom_step) ? 'step ' + st.oom_step : 'yes') : 'none',
     st.oom ? 'see the diagnosis below' : '', st.oom ? 'bad' : 'good');

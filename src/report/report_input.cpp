@@ -81,7 +81,16 @@ void read_timeline_into(const std::string& path, ReportInput& in) {
 // summary.json and oom_report.json beside the timeline, when present.
 void read_siblings(const fs::path& dir, ReportInput& in) {
   const fs::path summary = dir / "summary.json";
-  if (fs::is_regular_file(summary)) in.summary = read_json_file(summary.string(), summary.string());
+  if (fs::is_regular_file(summary)) {
+    // summary.json and the timeline's "summary" record may hold different parts (the trainer's
+    // run summary, the profiler's memory summary): keep both, summary.json winning on a clash.
+    json file = read_json_file(summary.string(), summary.string());
+    if (in.summary.is_object() && file.is_object()) {
+      in.summary.update(file);
+    } else {
+      in.summary = std::move(file);
+    }
+  }
   const fs::path oom = dir / "oom_report.json";
   if (fs::is_regular_file(oom)) in.oom_report = read_json_file(oom.string(), oom.string());
 }
