@@ -36,3 +36,15 @@ add_test(NAME diagnose_cli_timeline_leak
          COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/leak-timeline.jsonl)
 set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")
+
+# ---- report (issue 6): the HTML report in headless Chromium ---------------------------------
+# Needs chromium + chromium-driver (scripts/setup.sh installs them); exits 77 (skipped) without.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME report_browser
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/browser/browser_test.py
+      --oomkit $<TARGET_FILE:oomkit> --data ${CMAKE_SOURCE_DIR}/tests/data/report
+      --out ${CMAKE_BINARY_DIR}/browser --timeout 240)
+  set_tests_properties(report_browser PROPERTIES LABELS browser TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
+# ---- end report -----------------------------------------------------------------------------
