@@ -37,6 +37,18 @@ add_test(NAME diagnose_cli_timeline_leak
 set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")
 
+# ---- report (issue 6): the HTML report in headless Chromium ---------------------------------
+# Needs chromium + chromium-driver (scripts/setup.sh installs them); exits 77 (skipped) without.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME report_browser
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/browser/browser_test.py
+      --oomkit $<TARGET_FILE:oomkit> --data ${CMAKE_SOURCE_DIR}/tests/data/report
+      --out ${CMAKE_BINARY_DIR}/browser --timeout 240)
+  set_tests_properties(report_browser PROPERTIES LABELS browser TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
+# ---- end report -----------------------------------------------------------------------------
+
 # ---- onoom (issue 5, trainer side: oomkit train --on-oom) ---------------------------------
 # A bad --on-oom value is bad input: exit 2 naming the flag, before anything runs.
 add_test(NAME train_on_oom_bad_value_exit_2

@@ -249,16 +249,15 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     if (std::string_view(t.name) == "attn_probs") before_probs = saved;
     saved += t.bytes_per_token();
   }
-  const int64_t kvw = m.n_kv_head * m.head_dim();
+  auto add_moment = [&am](ActivationModel::ForwardMoment mo) { am.forward_moments[am.num_forward_moments++] = mo; };
   // Weight elements cast after each point of the block (for the autocast copies not yet made).
   const int64_t after_attn_core = m.is_gpt2() ? d * d + 2 * d * m.d_ff : d * d + 3 * d * m.d_ff;  // c_proj/o + MLP
-  am.forward_moments.push_back({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0});
+  add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0});
   if (before_probs >= 0) {
-    am.forward_moments.push_back({"q @ k^T * scale", before_probs + locals + 2 * hT * c, after_attn_core});
-    am.forward_moments.push_back(
+    add_moment({"q @ k^T * scale", before_probs + locals + 2 * hT * c, after_attn_core});
+    add_moment(
         {"softmax", before_probs + locals + hT * c + (dt.softmax != c ? hT * 4 : 0) + hT * dt.softmax, after_attn_core});
   }
-  (void)kvw;
   // CPU autocast: a bf16 addmm (a Linear with bias) holds two fp32 buffers of its output's
   // size while it runs (measured with a tracking allocator, LibTorch 1.13 + oneDNN), so the
   // GPT-2 c_attn (3d) and c_fc (d_ff) calls can set the block's peak. The ln output they
@@ -272,17 +271,27 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
       if (name == "c_attn_input") before_c_attn_out = acc;
       if (name == "c_fc_input") before_gelu = acc;
     }
-    am.forward_moments.push_back({"c_attn (bf16 addmm)", before_c_attn_out + d * 4 + 3 * d * (c + 8), after_attn_core});
-    am.forward_moments.push_back({"c_fc (bf16 addmm)", before_gelu + d * 4 + m.d_ff * (c + 8), d * m.d_ff});
+    add_moment({"c_attn (bf16 addmm)", before_c_attn_out + d * 4 + 3 * d * (c + 8), after_attn_core});
+    add_moment({"c_fc (bf16 addmm)", before_gelu + d * 4 + m.d_ff * (c + 8), d * m.d_ff});
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
   const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
   am.block_forward_peak_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
-  // Inside one block's backward: the gradients of p and of the scores (eager), or of the MLP's
-  // two d_ff-wide tensors, plus the residual gradient flowing through.
-  const int64_t attn_bwd = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
-  const int64_t mlp_bwd = (m.is_gpt2() ? 2 : 3) * m.d_ff * c;
-  am.block_backward_transient = std::max(attn_bwd, mlp_bwd) + 2 * d * r;
+  // Inside one block's backward, above the block's saved terms: first the MLP (the
+  // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the
+  // attention core, by which time the MLP's and c_proj's saved tensors are released (the
+  // gradients of p and of the scores, or of q, k, v for sdpa).
+  int64_t before_proj = 0, acc_bwd = 0;
+  for (const auto& t : am.terms) {
+    if (t.scope != ActScope::kBlock) continue;
+    const std::string_view name(t.name);
+    if (name == "attn_c_proj_input" || name == "o_proj_input") before_proj = acc_bwd;
+    acc_bwd += t.bytes_per_token();
+  }
+  const int64_t attn_grads = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
+  const int64_t mlp_moment = (m.is_gpt2() ? 2 : 3) * m.d_ff * c + 2 * d * r;
+  const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
+  am.block_backward_transient = std::max(mlp_moment, attn_moment);
   // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad
   // steals it (no copy).

@@ -362,20 +362,24 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       p_zero.peak = p_opt.allocated;
       p_eval.allocated = p_eval.peak = p_zero.allocated;
     } else {
-      const int64_t live_fwd = ph.add(ph.add(s0, grads_during), st.copies);
+      // Checkpointed blocks run their forward under no_grad, where autocast does not cache
+      // weight casts (measured); their copies appear only during the recompute in backward.
+      const int64_t fwd_copies = st.copies - ph.mul(n_ckpt, st.layer_copies);
+      const int64_t live_fwd = ph.add(ph.add(s0, grads_during), fwd_copies);
       p_fwd.allocated = ph.add(ph.add(ph.add(live_fwd, act_embed), ph.add(act_blocks, act_head)), logits);
       // The forward's peak is inside the last block (or at its end, the logits).
       const bool last_ckpt = full_ckpt && (layers_here - 1) % setup.checkpoint_every == 0;
       const int64_t last_saved = last_ckpt ? ph.mul(E, ckpt_input_tok) : block_bytes;
       // Inside the last block nothing of the head exists yet (nor its autocast weight copy),
       // and the block's later weights are not cast yet.
-      const int64_t head_copies_fwd = st.copies - ph.mul(st.layer_copies, layers_here);
+      const int64_t head_copies_fwd = fwd_copies - ph.mul(st.layer_copies, n_plain);
       const int64_t before_last = ph.add(ph.add(live_fwd - head_copies_fwd, act_embed), ph.add(act_blocks - last_saved, gather));
       int64_t inside = 0;
       if (last_ckpt) {
         inside = ph.add(before_last, ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
       } else {
-        for (const auto& mo : am.forward_moments) {
+        for (int i = 0; i < am.num_forward_moments; ++i) {
+          const auto& mo = am.forward_moments[i];
           const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
           inside = std::max(inside, ph.add(before_last - pending, ph.mul(E, mo.bytes_per_token)));
         }
@@ -404,10 +408,17 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // gradients; the change per block is constant, so the extremes are at the first and the
       // last block processed.
       const int64_t avg_saved = act_blocks / layers_here;
-      const int64_t recompute = full_ckpt ? ph.mul(E, block_full_tok - ckpt_input_tok) : (selective ? ph.mul(E, core_tok) : 0);
-      const int64_t blk_tr = ph.add(ph.add(ph.mul(E, am.block_backward_transient), recompute), gather);
+      // A checkpointed block's backward first recomputes its forward with autograd (its saved
+      // terms, its forward moments and its weight copies), then runs through it with the
+      // output and the incoming gradient live; selective recomputes the attention core.
+      int64_t max_moment = 0;
+      for (int i = 0; i < am.num_forward_moments; ++i) max_moment = std::max(max_moment, am.forward_moments[i].bytes_per_token);
+      const int64_t recompute_tok = std::max(max_moment, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient);
+      const int64_t blk_tr = ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
+                                              : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
+                                    gather);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
-      const int64_t per_block = step_grads - avg_saved - st.layer_copies;
+      const int64_t per_block = step_grads - avg_saved - st.layer_copies * n_plain / layers_here;
       const int64_t at_first_block = ph.add(after_head, blk_tr);
       const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * per_block, blk_tr);
       const int64_t at_end = ph.add(ph.add(ph.add(s0, st.grads), logits), am.embedding_backward_transient_bytes);

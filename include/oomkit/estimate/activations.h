@@ -4,6 +4,7 @@
 // measured memory adjusts one term at a time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -43,7 +44,8 @@ struct ActivationModel {
     int64_t bytes_per_token = 0;
     int64_t pending_weight_elements = 0;
   };
-  std::vector<ForwardMoment> forward_moments;
+  std::array<ForwardMoment, 5> forward_moments{};  // the first num_forward_moments are set
+  int num_forward_moments = 0;
   int64_t block_forward_peak_nograd = 0;      // the same without autograd (checkpointed block, eval)
   int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
   int64_t loss_transient = 0;                 // cross_entropy's fp32 cast of bf16 logits (autocast)
