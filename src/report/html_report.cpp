@@ -158,6 +158,11 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   run.erase("estimate");
   d["run"] = run;
   d["estimate"] = in.estimate;
+  // `oomkit estimate --max-batch --json` names the largest micro-batch "max_batch".
+  if (d["estimate"].is_object() && d["estimate"].contains("max_batch") &&
+      !d["estimate"].contains("max_micro_batch_size")) {
+    d["estimate"]["max_micro_batch_size"] = d["estimate"]["max_batch"];
+  }
   d["summary"] = in.summary;
   d["diagnosis"] = in.oom_report;
   d["categories"] = build_categories(in);
