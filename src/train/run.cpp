@@ -312,6 +312,15 @@ TrainSummary run_training(const TrainOptions& options_in) {
   summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
   summary.peak_allocated_bytes = run_peak;
   summary.oom_recoveries = oom.recoveries();
+  if (have_estimate && oom.recoveries() > 0) {
+    // The run finished under the recovered setup: measured memory is compared with its estimate.
+    try {
+      estimate = estimate_memory(config, trainer.training_setup());
+      summary.estimated_peak_bytes = estimate.peak_bytes;
+    } catch (const std::exception& e) {
+      log::warn("estimate for the recovered setup unavailable: {}", e.what());
+    }
+  }
   summary.oom_report = oom.report_path();
   summary.profiler_errors = profiler.errors();
   for (const auto& e : profiler.errors()) log::warn("profiler: {}", e);
