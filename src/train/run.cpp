@@ -123,6 +123,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
   const int threads = configure_threads(options.threads);
+  if (!configure_malloc()) log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
+  if (const std::string hint = blas_core_hint(); !hint.empty()) log::warn("{}", hint);
   if (options.device == "cuda" && !cuda_memory_backend_available()) {
     throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
                      "use --device cpu");
