@@ -45,7 +45,7 @@ for spec in "models/gpt-nano.json:${STEPS_NANO:-30}" "models/gpt-micro.json:${ST
     cpp_run() {
       "$EXE" train --model "$model" --batch-size "$B" --seq-len "$T" --steps "$steps" --threads "$THREADS" \
         --dropout 0 --warmup 1 --eval-every 0 --eval-batches 1 --run-dir "$TMP/run" --json --quiet 2>/dev/null \
-        | sed 's/^/cpp /' >> "$runs"
+        | $PY -c 'import json,sys; print("cpp", json.dumps(json.load(sys.stdin)))' >> "$runs"
     }
     py_run() {
       $PY bench/train_throughput.py --model "$model" --batch-size "$B" --seq-len "$T" --steps "$steps" \
