@@ -7,8 +7,8 @@
 # MEDIAN over repeats is kept, of wall-clock tokens/s and of tokens per CPU-second (process
 # CPU time of the training steps); the table prints both ratios (C++ / Python), the range of
 # the per-repeat wall ratios, and model FLOPs utilisation (6N + 12·L·d·T FLOPs per token,
-# PaLM appendix B) against the best fp32 matmul rate measured here (2048 x 2048, once before
-# each size; the best of those).
+# PaLM appendix B) against the fp32 matmul rate measured here just before each size
+# (2048 x 2048, bench/train_throughput.py --peak).
 #   OOMKIT_EXE (default build/oomkit)  BENCH_THREADS (default: every core, as `oomkit train`)
 #   BENCH_B (8)  BENCH_T (128)  REPEATS (5)  STEPS_NANO (30)  STEPS_MICRO (10)  STEPS_D768 (4)
 #   BENCH_CRITERION wall (default) | cpu: which ratio must be >= 1 at every size (exit 1 if not).
