@@ -120,7 +120,8 @@ def summarize(path, model, B, T, criterion):
     the wall and CPU ratios are ratios of those medians (C++ / Python); ratio_range is the
     smallest and largest wall ratio of the repeats paired in run order. MFU: 6N + 12·L·d·T
     FLOPs per token (PaLM, Chowdhery et al. 2022, appendix B) over the matmul rate measured
-    before this size (the best, if the file holds several). Returns the process exit code: 1 if the criterion ratio is below 1."""
+    before this size (the best, if the file holds several). Returns the process exit code: 1 if
+    the criterion ratio is below 1."""
     runs = {"cpp": [], "py": [], "peak": []}
     with open(path) as f:
         for line in f:
