@@ -11,6 +11,7 @@
 # (2048 x 2048, bench/train_throughput.py --peak).
 #   OOMKIT_EXE (default build/oomkit)  BENCH_THREADS (default: every core, as `oomkit train`)
 #   BENCH_B (8)  BENCH_T (128)  REPEATS (5)  STEPS_NANO (30)  STEPS_MICRO (10)  STEPS_D768 (4)
+#   BENCH_SIZES ("nano micro d768": which sizes to run)
 #   BENCH_CRITERION wall (default) | cpu: which ratio must be >= 1 at every size (exit 1 if not).
 #   Tokens per CPU-second is the same comparison made robust to other jobs sharing the cores.
 set -euo pipefail
@@ -30,12 +31,21 @@ cat > "$TMP/gpt-d768-l4.json" <<'JSON'
  "embd_pdrop":0.0,"attn_pdrop":0.0,"resid_pdrop":0.0}
 JSON
 
+specs=()
+for size in ${BENCH_SIZES:-nano micro d768}; do
+  case $size in
+    nano) specs+=("models/gpt-nano.json:${STEPS_NANO:-30}") ;;
+    micro) specs+=("models/gpt-micro.json:${STEPS_MICRO:-10}") ;;
+    d768) specs+=("$TMP/gpt-d768-l4.json:${STEPS_D768:-4}") ;;
+    *) echo "BENCH_SIZES: unknown size '$size' (nano, micro, d768)" >&2; exit 2 ;;
+  esac
+done
 printf 'machine: %s cores, %s threads, B=%s T=%s, %s alternating repeats per size (median kept)\n' \
   "$(nproc)" "$THREADS" "$B" "$T" "$REPEATS"
 printf '%-12s %6s %9s %9s %6s %13s %10s %10s %6s %7s %7s\n' model params cpp_tok/s py_tok/s ratio ratio_range \
   cpp_tok/cpus py_tok/cpus ratio mfu_cpp mfu_py
 fail=0
-for spec in "models/gpt-nano.json:${STEPS_NANO:-30}" "models/gpt-micro.json:${STEPS_MICRO:-10}" "$TMP/gpt-d768-l4.json:${STEPS_D768:-4}"; do
+for spec in "${specs[@]}"; do
   model=${spec%%:*}
   steps=${spec##*:}
   runs="$TMP/runs.jsonl"
