@@ -8,12 +8,12 @@ namespace oomkit {
 
 void MemoryBackend::record_memory_history(bool, int64_t) {
   throw std::runtime_error("memory history: not available on " + device() +
-                           " (CUDA with LibTorch >= 2.1 records it)");
+                           " (the CUDA backend records it)");
 }
 
 void MemoryBackend::dump_memory_snapshot(const std::string&) {
   throw std::runtime_error("memory snapshot: not available on " + device() +
-                           " (CUDA with LibTorch >= 2.1 records it)");
+                           " (the CUDA backend records it)");
 }
 
 namespace {

@@ -26,7 +26,7 @@ class MemoryBackend {
   /// Frees cached, unused blocks (torch.cuda.empty_cache()); no-op on CPU.
   virtual void empty_cache() {}
 
-  /// True when the backend can record allocation history (CUDA with LibTorch >= 2.1).
+  /// True when the backend can record allocation history (the CUDA backend).
   virtual bool supports_memory_history() const { return false; }
   /// Starts (enabled) or stops recording every allocation and free with its stack, keeping at
   /// most `max_entries` events (torch.cuda.memory._record_memory_history). Throws
