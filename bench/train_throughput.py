@@ -5,12 +5,16 @@ Same model (GPT-2, the op sequence of docs/model-ops.md), same data (byte tokens
 default corpus, random windows), same AdamW, gradient clipping, zero_grad(set_to_none=True),
 fp32, same threads, on Debian's python3-torch (the same LibTorch 1.13 as oomkit). Prints one
 JSON line: {"tokens_per_s":..., "tokens_per_cpu_s":..., "ms_per_step":..., "first_loss":..., "final_loss":...}.
-With --peak it instead measures the fp32 matmul peak (FLOP/s) of this machine.
+With --peak it instead measures the fp32 matmul peak (FLOP/s) of this machine; with
+--summarize FILE it prints the table row of one size from the runs the shell script collected
+("cpp {json}", "py {json}" and "peak {json}" lines): medians, ratios, MFU.
 """
 import argparse
 import json
 import math
 import os
+import statistics
+import sys
 import time
 
 import torch
@@ -111,6 +115,39 @@ def matmul_peak(n=2048, seconds=2.0):
     return 2.0 * n ** 3 * reps / (time.perf_counter() - t0)
 
 
+def summarize(path, model, B, T, criterion):
+    """One table row: per side the median over repeats of tokens/s and of tokens per CPU-second;
+    the wall and CPU ratios are ratios of those medians (C++ / Python); ratio_range is the
+    smallest and largest wall ratio of the repeats paired in run order. MFU: 6N + 12·L·d·T
+    FLOPs per token (PaLM, Chowdhery et al. 2022, appendix B) over the matmul rate measured
+    before this size (the best, if the file holds several). Returns the process exit code: 1 if
+    the criterion ratio is below 1."""
+    runs = {"cpp": [], "py": [], "peak": []}
+    with open(path) as f:
+        for line in f:
+            kind, _, body = line.partition(" ")
+            runs[kind].append(json.loads(body))
+    cpp, py = runs["cpp"], runs["py"]
+    if not cpp or len(cpp) != len(py):
+        print(f"{model}: {len(cpp)} C++ runs and {len(py)} Python runs completed; expected the same number > 0")
+        return 1
+    med = lambda rows, key: statistics.median(r[key] for r in rows)
+    c = load_config(model)
+    with open(model) as f:
+        name = json.load(f).get("_name_or_path", model)
+    N, L, d = cpp[0]["parameters"], c["n_layer"], c["n_embd"]
+    flops_per_token = 6 * N + 12 * L * d * T
+    peak = max(r["matmul_flops"] for r in runs["peak"])
+    wall = med(cpp, "tokens_per_s") / med(py, "tokens_per_s")
+    cpu = med(cpp, "tokens_per_cpu_s") / med(py, "tokens_per_cpu_s")
+    pairs = [a["tokens_per_s"] / b["tokens_per_s"] for a, b in zip(cpp, py)]
+    print(f"{name:<12} {N/1e6:5.1f}M {med(cpp, 'tokens_per_s'):9.0f} {med(py, 'tokens_per_s'):9.0f} {wall:6.3f} "
+          f"{min(pairs):6.3f}-{max(pairs):6.3f} {med(cpp, 'tokens_per_cpu_s'):10.0f} {med(py, 'tokens_per_cpu_s'):10.0f} "
+          f"{cpu:6.3f} {100*med(cpp, 'tokens_per_s')*flops_per_token/peak:6.1f}% "
+          f"{100*med(py, 'tokens_per_s')*flops_per_token/peak:6.1f}%   (peak {peak/1e9:.1f} GFLOP/s)")
+    return 0 if (cpu if criterion == "cpu" else wall) >= 1.0 else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model")
@@ -120,7 +157,11 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--peak", action="store_true")
+    ap.add_argument("--summarize", metavar="FILE")
+    ap.add_argument("--criterion", choices=["wall", "cpu"], default="wall")
     a = ap.parse_args()
+    if a.summarize:
+        sys.exit(summarize(a.summarize, a.model, a.batch_size, a.seq_len, a.criterion))
     torch.set_num_threads(a.threads)
     if a.peak:
         print(json.dumps({"matmul_flops": matmul_peak(), "threads": torch.get_num_threads()}))

@@ -126,6 +126,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
   const int threads = configure_threads(options.threads);
+  if (!configure_malloc()) log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
   if (options.device == "cuda" && !cuda_memory_backend_available()) {
     throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
                      "use --device cpu");
@@ -148,6 +149,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   }
 
   // Inputs are good: create the run directory and the timeline.
+  if (const std::string hint = blas_core_hint(); !hint.empty()) log::warn("{}", hint);
   const std::string run_dir = options.run_dir.empty() ? "runs/" + config.name + "-" + timestamp() : options.run_dir;
   std::error_code ec;
   fs::create_directories(run_dir, ec);

@@ -1,5 +1,10 @@
 #include "oomkit/train/threads.h"
 
+#include <dlfcn.h>
+#include <malloc.h>
+
+#include <algorithm>
+#include <cctype>
 #include <thread>
 
 #include <torch/torch.h>
@@ -10,6 +15,43 @@ int configure_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);
   return at::get_num_threads();
+}
+
+bool configure_malloc() {
+  constexpr int kMmapThresholdBytes = 32 << 20;  // glibc DEFAULT_MMAP_THRESHOLD_MAX (64-bit)
+  const bool mmap_ok = ::mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes) == 1;
+  const bool trim_ok = ::mallopt(M_TRIM_THRESHOLD, 2 * kMmapThresholdBytes) == 1;
+  return mmap_ok && trim_ok;
+}
+
+std::string blas_core_name() {
+  using CoreNameFn = char* (*)();
+  const auto fn = reinterpret_cast<CoreNameFn>(::dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  if (fn == nullptr) return "";
+  const char* name = fn();
+  return name == nullptr ? "" : std::string(name);
+}
+
+std::string blas_core_hint() {
+  const std::string core = blas_core_name();
+  if (core.empty()) return "";
+  std::string lower = core;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  // OpenBLAS's generic x86-64 fallbacks (SSE/AVX1 kernels), the ones a wider CPU should not run.
+  const bool generic = lower == "prescott" || lower == "core2" || lower == "penryn" || lower == "dunnington" ||
+                       lower == "nehalem" || lower == "atom" || lower == "sandybridge" || lower == "unknown";
+  if (!generic) return "";
+  const char* fit = nullptr;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) {
+    fit = "SkylakeX";
+  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    fit = "Haswell";
+  }
+#endif
+  if (fit == nullptr) return "";
+  return "OpenBLAS chose its generic '" + core + "' kernels on this CPU, whose model it does not recognise; " +
+         "matmul runs several times faster with `export OPENBLAS_CORETYPE=" + fit + "` (set before oomkit starts)";
 }
 
 }  // namespace oomkit
