@@ -11,8 +11,10 @@
 //    saves it; CUDA's native_dropout saves a bool mask (1 byte). p = 0 returns the input.
 //  - Autocast (bf16-mixed, fp16-mixed, chapter): linear/matmul inputs are cast copies in the
 //    compute dtype (input casts are not cached, weight casts are); the residual stream stays
-//    fp32 because the embedding runs in fp32 and add promotes; layer_norm, softmax and
-//    cross_entropy/log_softmax run in fp32.
+//    fp32 because the embedding runs in fp32 and add promotes; layer_norm and
+//    cross_entropy/log_softmax run in fp32. The attention softmax runs in the compute dtype
+//    under CPU autocast (measured, LibTorch 1.13) and in fp32 under CUDA autocast, where p @ v
+//    then saves a compute-dtype copy of p as well.
 #include "oomkit/estimate/activations.h"
 
 #include <algorithm>
@@ -55,7 +57,7 @@ void attention_probs(std::vector<ActivationTerm>& out, const ModelConfig& m, con
                                       : "dropout (CPU) saves its noise tensor (B, h, T, T), input dtype",
                                hT, s.cuda ? 1 : dt.softmax), true));
   }
-  if (dt.autocast) {
+  if (dt.autocast && dt.softmax != dt.compute) {
     out.push_back(sharded(term(ActScope::kBlock, "attn_probs_cast", "h·T",
                                "bmm (p @ v) saves autocast's compute-dtype copy of p", hT, dt.compute), true));
   } else if (dropout) {
@@ -164,11 +166,13 @@ ActivationDtypes activation_dtypes(const TrainingSetup& s) {
     case Precision::kChapter:  // the chapter's fp16 compute: autocast-style 2-byte activations
       dt.compute = 2;
       dt.autocast = true;
+      dt.softmax = s.cuda ? 4 : 2;
       break;
     case Precision::kBf16:
       dt.compute = 2;
       dt.residual = 2;
       dt.softmax = 2;
+      dt.loss = 2;
       break;
   }
   dt.mask = s.cuda ? 1 : dt.compute;
@@ -222,7 +226,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
                                        V, c));
   logits.held_output = true;
   am.terms.push_back(logits);
-  const int64_t loss_bytes = dt.autocast ? 4 : dt.softmax;  // cross_entropy runs in fp32 under autocast
+  const int64_t loss_bytes = dt.loss;
   ActivationTerm log_probs = sharded(term(ActScope::kHead, "log_softmax", "V",
                                           "_log_softmax (cross_entropy) saves its output (B·T, V); nll_loss saves targets",
                                           V, loss_bytes));
@@ -245,21 +249,49 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     if (std::string_view(t.name) == "attn_probs") before_probs = saved;
     saved += t.bytes_per_token();
   }
-  int64_t peak = saved + d * c + (dt.autocast ? d * 4 : 0);
+  auto add_moment = [&am](ActivationModel::ForwardMoment mo) { am.forward_moments[am.num_forward_moments++] = mo; };
+  // Weight elements cast after each point of the block (for the autocast copies not yet made).
+  const int64_t after_attn_core = m.is_gpt2() ? d * d + 2 * d * m.d_ff : d * d + 3 * d * m.d_ff;  // c_proj/o + MLP
+  add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0});
   if (before_probs >= 0) {
-    const int64_t at_scale = before_probs + locals + 2 * hT * c;
-    const int64_t at_softmax = before_probs + locals + hT * c + (dt.autocast ? hT * 4 : 0) + hT * dt.softmax;
-    peak = std::max({peak, at_scale, at_softmax});
+    add_moment({"q @ k^T * scale", before_probs + locals + 2 * hT * c, after_attn_core});
+    add_moment(
+        {"softmax", before_probs + locals + hT * c + (dt.softmax != c ? hT * 4 : 0) + hT * dt.softmax, after_attn_core});
   }
-  am.block_forward_peak = peak;
+  // CPU autocast: a bf16 addmm (a Linear with bias) holds two fp32 buffers of its output's
+  // size while it runs (measured with a tracking allocator, LibTorch 1.13 + oneDNN), so the
+  // GPT-2 c_attn (3d) and c_fc (d_ff) calls can set the block's peak. The ln output they
+  // consume is a fp32 local at that moment.
+  if (dt.autocast && !s.cuda && m.is_gpt2()) {
+    int64_t before_c_attn_out = 0, before_gelu = 0, acc = 0;
+    for (const auto& t : am.terms) {
+      if (t.scope != ActScope::kBlock) continue;
+      const std::string_view name(t.name);
+      acc += t.bytes_per_token();
+      if (name == "c_attn_input") before_c_attn_out = acc;
+      if (name == "c_fc_input") before_gelu = acc;
+    }
+    add_moment({"c_attn (bf16 addmm)", before_c_attn_out + d * 4 + 3 * d * (c + 8), after_attn_core});
+    add_moment({"c_fc (bf16 addmm)", before_gelu + d * 4 + m.d_ff * (c + 8), d * m.d_ff});
+  }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
   const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
   am.block_forward_peak_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
-  // Inside one block's backward: the gradients of p and of the scores (eager), or of the MLP's
-  // two d_ff-wide tensors, plus the residual gradient flowing through.
-  const int64_t attn_bwd = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
-  const int64_t mlp_bwd = (m.is_gpt2() ? 2 : 3) * m.d_ff * c;
-  am.block_backward_transient = std::max(attn_bwd, mlp_bwd) + 2 * d * r;
+  // Inside one block's backward, above the block's saved terms: first the MLP (the
+  // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the
+  // attention core, by which time the MLP's and c_proj's saved tensors are released (the
+  // gradients of p and of the scores, or of q, k, v for sdpa).
+  int64_t before_proj = 0, acc_bwd = 0;
+  for (const auto& t : am.terms) {
+    if (t.scope != ActScope::kBlock) continue;
+    const std::string_view name(t.name);
+    if (name == "attn_c_proj_input" || name == "o_proj_input") before_proj = acc_bwd;
+    acc_bwd += t.bytes_per_token();
+  }
+  const int64_t attn_grads = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
+  const int64_t mlp_moment = (m.is_gpt2() ? 2 : 3) * m.d_ff * c + 2 * d * r;
+  const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
+  am.block_backward_transient = std::max(mlp_moment, attn_moment);
   // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad
   // steals it (no copy).

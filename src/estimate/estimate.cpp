@@ -103,6 +103,7 @@ struct Static {
   int64_t optimizer = 0;
   int64_t largest_trainable = 0;  // elements of the largest trainable tensor on this GPU
   int64_t layer_grads = 0;        // gradient bytes of one layer
+  int64_t layer_copies = 0;       // autocast weight copies of one layer (released by its backward)
   int64_t layer_params_compute = 0;  // one layer's parameters in the compute dtype (ZeRO-3 gather)
   int64_t trainable_count = 0;
   int64_t linear_trainable = 0;
@@ -145,6 +146,7 @@ Static static_memory(const ModelConfig& m, const TrainingSetup& s, const std::ve
     }
     if (per_layer) {
       st.layer_grads = a.add(st.layer_grads, a.mul(n, grad_bytes));
+      if (mixed && t.linear) st.layer_copies = a.add(st.layer_copies, a.mul(n, 2));
     }
   }
   for (const auto& t : tensors) {
@@ -161,11 +163,13 @@ Static static_memory(const ModelConfig& m, const TrainingSetup& s, const std::ve
   if (par.zero_stage >= 3) {
     st.params = ceil_div(st.params, N);
     st.copies = ceil_div(st.copies, N);
+    st.layer_copies = ceil_div(st.layer_copies, N);
   }
   if (par.offload_optimizer) st.optimizer = 0;
   if (par.offload_parameters) {
     st.params = 0;
     st.copies = 0;
+    st.layer_copies = 0;
   }
   return st;
 }
@@ -358,13 +362,28 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       p_zero.peak = p_opt.allocated;
       p_eval.allocated = p_eval.peak = p_zero.allocated;
     } else {
-      const int64_t live_fwd = ph.add(ph.add(s0, grads_during), st.copies);
+      // Checkpointed blocks run their forward under no_grad, where autocast does not cache
+      // weight casts (measured); their copies appear only during the recompute in backward.
+      const int64_t fwd_copies = st.copies - ph.mul(n_ckpt, st.layer_copies);
+      const int64_t live_fwd = ph.add(ph.add(s0, grads_during), fwd_copies);
       p_fwd.allocated = ph.add(ph.add(ph.add(live_fwd, act_embed), ph.add(act_blocks, act_head)), logits);
       // The forward's peak is inside the last block (or at its end, the logits).
       const bool last_ckpt = full_ckpt && (layers_here - 1) % setup.checkpoint_every == 0;
       const int64_t last_saved = last_ckpt ? ph.mul(E, ckpt_input_tok) : block_bytes;
-      const int64_t last_peak = ph.mul(E, last_ckpt ? ckpt_input_tok + am.block_forward_peak_nograd : am.block_forward_peak);
-      const int64_t inside = ph.add(ph.add(live_fwd, act_embed), ph.add(act_blocks - last_saved, ph.add(last_peak, gather)));
+      // Inside the last block nothing of the head exists yet (nor its autocast weight copy),
+      // and the block's later weights are not cast yet.
+      const int64_t head_copies_fwd = fwd_copies - ph.mul(st.layer_copies, n_plain);
+      const int64_t before_last = ph.add(ph.add(live_fwd - head_copies_fwd, act_embed), ph.add(act_blocks - last_saved, gather));
+      int64_t inside = 0;
+      if (last_ckpt) {
+        inside = ph.add(before_last, ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
+      } else {
+        for (int i = 0; i < am.num_forward_moments; ++i) {
+          const auto& mo = am.forward_moments[i];
+          const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
+          inside = std::max(inside, ph.add(before_last - pending, ph.mul(E, mo.bytes_per_token)));
+        }
+      }
       p_fwd.peak = std::max(p_fwd.allocated, inside);
       if (inside > p_fwd.allocated) {
         p_fwd.transients.push_back({"transient/block_forward", inside - p_fwd.allocated,
@@ -379,18 +398,29 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // frees its saved terms and adds its gradients), then the embedding.
       const int64_t head_tr = has_head ? ph.mul(E, am.head_backward_transient) : 0;
       const int64_t at_head = ph.add(p_loss.allocated, head_tr);
-      // After the head: log_softmax and the head's saved tensors are released, the head's (and
-      // with a tied head the embedding's) gradients exist; the logits stay held by the trainer.
+      // After the head: log_softmax and the head's saved tensors (with the head's autocast
+      // weight copy) are released, the head's (and with a tied head the embedding's)
+      // gradients exist; the logits stay held by the trainer.
       const int64_t head_grads = grads_during > 0 ? 0 : st.grads - ph.mul(st.layer_grads, layers_here);
-      const int64_t after_head = ph.add(p_loss.allocated - log_probs - act_head, head_grads);
-      // Each block frees its saved tensors (avg_saved) and adds its gradients; the change per
-      // block is constant, so the extremes are at the first and the last block processed.
+      const int64_t head_copies = st.copies - ph.mul(st.layer_copies, layers_here);
+      const int64_t after_head = ph.add(p_loss.allocated - log_probs - act_head - head_copies, head_grads);
+      // Each block frees its saved tensors (avg_saved) and its weight copies and adds its
+      // gradients; the change per block is constant, so the extremes are at the first and the
+      // last block processed.
       const int64_t avg_saved = act_blocks / layers_here;
-      const int64_t recompute = full_ckpt ? ph.mul(E, block_full_tok - ckpt_input_tok) : (selective ? ph.mul(E, core_tok) : 0);
-      const int64_t blk_tr = ph.add(ph.add(ph.mul(E, am.block_backward_transient), recompute), gather);
+      // A checkpointed block's backward first recomputes its forward with autograd (its saved
+      // terms, its forward moments and its weight copies), then runs through it with the
+      // output and the incoming gradient live; selective recomputes the attention core.
+      int64_t max_moment = 0;
+      for (int i = 0; i < am.num_forward_moments; ++i) max_moment = std::max(max_moment, am.forward_moments[i].bytes_per_token);
+      const int64_t recompute_tok = std::max(max_moment, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient);
+      const int64_t blk_tr = ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
+                                              : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
+                                    gather);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
+      const int64_t per_block = step_grads - avg_saved - st.layer_copies * n_plain / layers_here;
       const int64_t at_first_block = ph.add(after_head, blk_tr);
-      const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * (step_grads - avg_saved), blk_tr);
+      const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * per_block, blk_tr);
       const int64_t at_end = ph.add(ph.add(ph.add(s0, st.grads), logits), am.embedding_backward_transient_bytes);
       p_bwd.allocated = ph.add(s0, st.grads);
       p_bwd.peak = std::max({at_head, at_first_block, at_last_block, at_end, p_bwd.allocated});

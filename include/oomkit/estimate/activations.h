@@ -4,6 +4,7 @@
 // measured memory adjusts one term at a time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -35,8 +36,16 @@ struct ActivationModel {
   int64_t sequence_bytes = 0;                 // per sequence position, not per token: wpe's arange(T) indices (int64)
   int64_t input_bytes_per_token = 16;         // idx and targets, int64 each
   // Transients (bytes per token unless noted), freed within the op that makes them:
-  int64_t block_forward_peak = 0;             // most bytes live inside one block's forward, relative to
-                                              // the block's start, its own saved terms included
+  /// Candidate peak moments inside one block's forward: bytes per token live relative to the
+  /// block's start (its saved terms so far and its locals), and the weight elements of the
+  /// block whose autocast copies do not exist yet at that moment.
+  struct ForwardMoment {
+    const char* where = "";
+    int64_t bytes_per_token = 0;
+    int64_t pending_weight_elements = 0;
+  };
+  std::array<ForwardMoment, 5> forward_moments{};  // the first num_forward_moments are set
+  int num_forward_moments = 0;
   int64_t block_forward_peak_nograd = 0;      // the same without autograd (checkpointed block, eval)
   int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
   int64_t loss_transient = 0;                 // cross_entropy's fp32 cast of bf16 logits (autocast)
@@ -48,7 +57,10 @@ struct ActivationModel {
 struct ActivationDtypes {
   int64_t compute = 4;   // linear/matmul outputs and their saved inputs
   int64_t residual = 4;  // embedding output and residual adds (fp32 under autocast: add promotes)
-  int64_t softmax = 4;   // softmax / log_softmax (fp32 under autocast, per the brief's CPU policy)
+  int64_t softmax = 4;   // attention softmax output: the compute dtype under CPU autocast (measured),
+                         // fp32 under CUDA autocast (softmax is on its fp32 list)
+  int64_t loss = 4;      // log_softmax of the loss: fp32 under autocast (cross_entropy_loss is on
+                         // both devices' fp32 lists), else the compute dtype
   int64_t mask = 4;      // dropout: CPU saves a noise tensor of the input dtype; CUDA a bool mask (1)
   bool autocast = false; // mixed precision: linear inputs are cast copies of fp32 tensors
 };
