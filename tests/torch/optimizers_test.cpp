@@ -17,6 +17,7 @@
 #include "oomkit/core/error.h"
 #include "oomkit/core/model_config.h"
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/profile/static_memory.h"
 #include "oomkit/train/adafactor.h"
 #include "oomkit/train/adam8bit.h"
 #include "oomkit/train/lion.h"
@@ -532,6 +533,24 @@ TEST(Optimizers, StateBytesEqualEstimator) {
       EXPECT_EQ(optimizer_state_bytes(*opt), est.total(Category::kOptimizerState) + maps_bytes);
       if (kind != OptimizerKind::kSgd) EXPECT_GT(est.total(Category::kOptimizerState), 0);
     }
+  }
+}
+
+// Invariant: the profiler's measure_static_memory() sees every oomkit param state (no
+// "unknown type" left) and counts what optimizer_state_bytes() counts, less the optimizer-level
+// 8-bit maps, which are not per-parameter state.
+TEST(Optimizers, ProfilerCountsOomkitStates) {
+  for (const auto kind : {OptimizerKind::kLion, OptimizerKind::kAdafactor, OptimizerKind::kAdam8bit}) {
+    torch::nn::Linear model(torch::nn::LinearOptions(96, 64));
+    OptimizerOptions o = default_optimizer_options(kind);
+    auto opt = make_optimizer(kind, model->parameters(), o);
+    for (auto& p : model->parameters()) p.mutable_grad() = torch::randn_like(p);
+    opt->step();
+    const StaticMemory m = measure_static_memory(*model, opt.get());
+    EXPECT_EQ(m.unmeasured_optimizer_states, 0);
+    const int64_t maps_bytes = kind == OptimizerKind::kAdam8bit ? 2 * 256 * 4 : 0;
+    EXPECT_EQ(m.optimizer_state_bytes, optimizer_state_bytes(*opt) - maps_bytes);
+    EXPECT_GT(m.optimizer_state_bytes, 0);
   }
 }
 

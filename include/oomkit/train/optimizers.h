@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/profile/static_memory.h"
 
 namespace oomkit {
 
@@ -51,12 +52,9 @@ void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);
 
 /// Implemented by oomkit's own optimizer param states, and by optimizers that hold tensors
 /// shared by all parameters (8-bit Adam's quantization maps), so that optimizer_state_bytes()
-/// sees every tensor they keep between steps.
-class StateTensorSource {
- public:
-  virtual ~StateTensorSource() = default;
-  /// The tensors kept between steps (undefined ones are skipped by the caller).
-  virtual std::vector<torch::Tensor> state_tensors() const = 0;
-};
+/// sees every tensor they keep between steps. The same interface as the profiler's
+/// OptimizerStateTensors (profile/static_memory.h), so measure_static_memory() counts the
+/// param states too.
+using StateTensorSource = OptimizerStateTensors;
 
 }  // namespace oomkit
