@@ -5,8 +5,10 @@
 //  - zero_grad(set_to_none): gradients exist from backward until after_zero_grad, so the
 //    steady step_start holds parameters + optimizer state only;
 //  - optimizer state is created lazily by the first step() (first step_start has none);
-//  - the logits (B, T, V) are held by the trainer from forward through backward, the
-//    log_softmax output from the loss through backward; neither is live at after_backward;
+//  - the logits (B, T, V) are live at after_forward and released by the trainer right after
+//    the loss (docs/model-ops.md); the log_softmax output lives from the loss through backward;
+//  - the micro-batch (idx, targets) is loaded after step_start and released after the last
+//    after_backward: it is live at after_forward, after_loss and after_backward only;
 //  - autocast's cached compute-dtype weight copies live from the forward until backward
 //    releases the saved tensors that reference them (the cache is cleared when the autocast
 //    region ends, as torch.autocast's __exit__ does);
@@ -28,6 +30,8 @@
 namespace oomkit {
 namespace {
 
+// sizeof(at::CPUGeneratorImplState) in LibTorch 1.13: what torch.get_rng_state() returns.
+constexpr int64_t kCpuRngStateBytes = 5056;
 constexpr int64_t kMaxParameters = 1'000'000'000'000'000;  // 10^15: beyond any trainable model; a typo
 
 int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
@@ -81,7 +85,8 @@ int64_t optimizer_state_of(const TrainingSetup& s, int64_t n, int64_t rows, int6
 //  AdamW (LibTorch 1.13 AdamW::step): denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps) holds
 //  the sqrt result and the quotient at once, 2n; Lion: the interpolation and its sign, 2n;
 //  Adafactor: grad² + eps and the update, 2n; 8-bit Adam: both dequantised fp32 states and the
-//  update, 3n fp32; SGD (no weight decay) updates in place.
+//  update, 3n fp32; SGD (LibTorch 1.13 SGD::step) updates in place except for weight decay,
+//  where d_p = grad.add(p, weight_decay) is a new tensor, n.
 int64_t optimizer_transient_of(const TrainingSetup& s, int64_t n, const Arith& a) {
   const int64_t sb = state_bytes_per_element(s);
   switch (s.optimizer) {
@@ -90,7 +95,7 @@ int64_t optimizer_transient_of(const TrainingSetup& s, int64_t n, const Arith& a
     case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
     case OptimizerKind::kAdam8bit: return a.mul(12, n);
     case OptimizerKind::kSgd:
-    case OptimizerKind::kSgdMomentum: return 0;
+    case OptimizerKind::kSgdMomentum: return s.weight_decay > 0.0 ? a.mul(sb, n) : 0;
   }
   return 0;
 }
@@ -273,7 +278,12 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   const int64_t ckpt_input_tok = model.n_embd * dt.residual;
   const int64_t mf = in_flight;
   const int64_t block_bytes = aa.mul(E, block_tok);
-  const int64_t act_blocks = aa.mul(mf, aa.add(aa.mul(n_plain, block_bytes), aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok))));
+  // oomkit::checkpoint keeps, per wrapped block, the CPU generator's state for the recompute
+  // (at::CPUGeneratorImpl::get_state(): a 5056-byte uint8 tensor); a CPU tensor, so it counts
+  // only on the CPU target.
+  const int64_t rng_state = setup.cuda ? 0 : n_ckpt * kCpuRngStateBytes;
+  const int64_t act_blocks =
+      aa.add(aa.mul(mf, aa.add(aa.mul(n_plain, block_bytes), aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok)))), rng_state);
   const int64_t act_embed = aa.mul(mf, aa.add(aa.mul(E, embed_tok), aa.mul(T, am.sequence_bytes)));
   const int64_t inputs = aa.mul(mf, aa.mul(E, am.input_bytes_per_token));
   const int64_t act_head = has_head ? aa.mul(E, head_saved_tok) : 0;
@@ -297,6 +307,10 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     if (n_ckpt > 0) {
       add_item("activations/block/checkpoint_inputs", Category::kActivations, aa.mul(mf, aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok))),
                pp + str(n_ckpt) + "·B·T·d·" + str(dt.residual) + " B: oomkit::checkpoint saves only each wrapped block's input");
+      if (rng_state > 0) {
+        add_item("activations/block/checkpoint_rng_states", Category::kActivations, rng_state,
+                 str(n_ckpt) + "·5056 B: oomkit::checkpoint keeps the CPU generator state (get_state()) per wrapped block");
+      }
     }
     for (const auto& term : am.terms) {
       if (term.scope != ActScope::kEmbedding) continue;
@@ -337,7 +351,9 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     add_item("overhead/cuda_context", Category::kOverhead, overhead, "CUDA context + cuBLAS/cuDNN workspace (--overhead)");
   }
   const Arith ph{"--batch-size"};
-  const int64_t resident = ph.add(ph.add(st.params, mask_bytes), inputs);  // without optimizer state
+  // Without optimizer state and without the micro-batch, which lives from the data load to
+  // after_backward (Trainer::step's loop-local Batch).
+  const int64_t resident = ph.add(st.params, mask_bytes);
   const int64_t grads_during = setup.gradient_accumulation_steps > 1 ? st.grads : 0;
   const bool zero3 = par.zero_stage >= 3 || par.offload_parameters;
   // ZeRO-3 / parameter offload gathers one layer's parameters (and prefetches the next).
@@ -347,9 +363,10 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   for (const char* kind : {"first", "steady"}) {
     const bool steady = std::string_view(kind) == "steady";
     const int64_t opt = steady ? st.optimizer : 0;
-    const int64_t s0 = ph.add(resident, opt);
+    const int64_t s_start = ph.add(resident, opt);
+    const int64_t s0 = ph.add(s_start, inputs);  // from the data load through backward
     PhasePoint p_start, p_fwd, p_loss, p_bwd, p_opt, p_zero, p_eval;
-    p_start.allocated = p_start.peak = s0;
+    p_start.allocated = p_start.peak = s_start;
     const int64_t opt_tr = par.offload_optimizer ? 0 : optimizer_transient_of(setup, st.largest_trainable, ph);
 
     if (setup.method == EstimateMethod::kChapter) {
@@ -389,9 +406,11 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
         p_fwd.transients.push_back({"transient/block_forward", inside - p_fwd.allocated,
                                     "inside the last block's forward: fused qkv and the raw and scaled attention scores (B, h, T, T)"});
       }
-      p_loss.allocated = ph.add(p_fwd.allocated, log_probs);
+      // cross_entropy: log_softmax's output exists while the trainer still holds the logits
+      // (and, under autocast, their fp32 cast); then the trainer drops the logits.
+      p_loss.allocated = ph.add(p_fwd.allocated - logits, log_probs);
       const int64_t loss_tr = has_head ? ph.mul(E, am.loss_transient) : 0;
-      p_loss.peak = ph.add(p_loss.allocated, loss_tr);
+      p_loss.peak = ph.add(ph.add(p_fwd.allocated, log_probs), loss_tr);
       if (loss_tr > 0) p_loss.transients.push_back({"transient/loss_cast", loss_tr, "B·T·V·4 B: cross_entropy's fp32 cast of the logits (autocast)"});
 
       // Backward: starts from after_loss; the head's gradients first, then the blocks (each
@@ -400,7 +419,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       const int64_t at_head = ph.add(p_loss.allocated, head_tr);
       // After the head: log_softmax and the head's saved tensors (with the head's autocast
       // weight copy) are released, the head's (and with a tied head the embedding's)
-      // gradients exist; the logits stay held by the trainer.
+      // gradients exist.
       const int64_t head_grads = grads_during > 0 ? 0 : st.grads - ph.mul(st.layer_grads, layers_here);
       const int64_t head_copies = st.copies - ph.mul(st.layer_copies, layers_here);
       const int64_t after_head = ph.add(p_loss.allocated - log_probs - act_head - head_copies, head_grads);
@@ -414,14 +433,20 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       int64_t max_moment = 0;
       for (int i = 0; i < am.num_forward_moments; ++i) max_moment = std::max(max_moment, am.forward_moments[i].bytes_per_token);
       const int64_t recompute_tok = std::max(max_moment, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient);
-      const int64_t blk_tr = ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
-                                              : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
-                                    gather);
+      // The block's first weight gradient (the MLP's output projection, d_ff·d) exists before
+      // the d_ff-wide input gradient of that moment (AddmmBackward computes mat2's gradient first).
+      const bool wgrad_new = grads_during == 0 && model.is_gpt2() && setup.lora.rank == 0 && st.layer_grads > 0;
+      const int64_t first_wgrad =
+          wgrad_new ? ph.mul(ph.mul(model.d_ff, ceil_div(model.n_embd, t)), state_bytes_per_element(setup)) : 0;
+      const int64_t blk_tr = ph.add(ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
+                                                     : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
+                                           gather),
+                                    first_wgrad);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
       const int64_t per_block = step_grads - avg_saved - st.layer_copies * n_plain / layers_here;
       const int64_t at_first_block = ph.add(after_head, blk_tr);
       const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * per_block, blk_tr);
-      const int64_t at_end = ph.add(ph.add(ph.add(s0, st.grads), logits), am.embedding_backward_transient_bytes);
+      const int64_t at_end = ph.add(ph.add(s0, st.grads), am.embedding_backward_transient_bytes);
       p_bwd.allocated = ph.add(s0, st.grads);
       p_bwd.peak = std::max({at_head, at_first_block, at_last_block, at_end, p_bwd.allocated});
       if (p_bwd.peak == at_head && head_tr > 0) {
