@@ -430,18 +430,31 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // A checkpointed block's backward first recomputes its forward with autograd (its saved
       // terms, its forward moments and its weight copies), then runs through it with the
       // output and the incoming gradient live; selective recomputes the attention core.
-      int64_t max_moment = 0;
-      for (int i = 0; i < am.num_forward_moments; ++i) max_moment = std::max(max_moment, am.forward_moments[i].bytes_per_token);
-      const int64_t recompute_tok = std::max(max_moment, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient);
       // The block's first weight gradient (the MLP's output projection, d_ff·d) exists before
       // the d_ff-wide input gradient of that moment (AddmmBackward computes mat2's gradient first).
       const bool wgrad_new = grads_during == 0 && model.is_gpt2() && setup.lora.rank == 0 && st.layer_grads > 0;
       const int64_t first_wgrad =
           wgrad_new ? ph.mul(ph.mul(model.d_ff, ceil_div(model.n_embd, t)), state_bytes_per_element(setup)) : 0;
-      const int64_t blk_tr = ph.add(ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
-                                                     : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
-                                           gather),
-                                    first_wgrad);
+      int64_t blk_tr = 0;
+      if (full_ckpt) {
+        // Backward through the recomputed block: its saved terms, its output, the gradient
+        // buffers, its weight copies and first weight gradient; or, if higher, a moment of the
+        // recompute itself, with the incoming gradient (B, T, d) live but the later weights not
+        // cast yet and no weight gradient of the block.
+        blk_tr = ph.add(ph.add(ph.mul(E, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient -
+                                                 ckpt_input_tok),
+                               st.layer_copies),
+                        first_wgrad);
+        for (int i = 0; i < am.num_forward_moments; ++i) {
+          const auto& mo = am.forward_moments[i];
+          const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
+          blk_tr = std::max(blk_tr, ph.add(ph.mul(E, mo.bytes_per_token + model.n_embd * dt.residual - ckpt_input_tok),
+                                           st.layer_copies - pending));
+        }
+      } else {
+        blk_tr = ph.add(ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)), first_wgrad);
+      }
+      blk_tr = ph.add(blk_tr, gather);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
       const int64_t per_block = step_grads - avg_saved - st.layer_copies * n_plain / layers_here;
       const int64_t at_first_block = ph.add(after_head, blk_tr);
