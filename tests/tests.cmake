@@ -12,6 +12,42 @@ if(TARGET cuda_memory_backend_test)
   set_tests_properties(cuda_memory_backend PROPERTIES LABELS "gpu;torch" TIMEOUT 300)
 endif()
 
+# ---- diagnose (oomkit diagnose CLI: exit codes and verdicts on real logs) --------------------
+set(OOMKIT_DIAG_DATA ${CMAKE_SOURCE_DIR}/tests/data/oom-cases)
+add_test(NAME diagnose_cli_noisy_log
+         COMMAND $<TARGET_FILE:oomkit> diagnose ${OOMKIT_DIAG_DATA}/noisy.log)
+set_tests_properties(diagnose_cli_noisy_log PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "OOM 2 of 2.*Verdict: cpu_ram")
+add_test(NAME diagnose_cli_stdin_json
+         COMMAND sh -c "\"$0\" diagnose - --json < \"$1\"" $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/noisy.log)
+set_tests_properties(diagnose_cli_stdin_json PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "\"category\": \"fragmentation\"")
+add_test(NAME diagnose_cli_garbage_exit_0
+         COMMAND sh -c "out=$(\"$0\" diagnose \"$1\") && echo \"$out\" | grep -q 'no OOM found'"
+                 $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/garbage.log)
+set_tests_properties(diagnose_cli_garbage_exit_0 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_unreadable_exit_2
+         COMMAND sh -c "\"$0\" diagnose /nonexistent/oom.log; test $? -eq 2" $<TARGET_FILE:oomkit>)
+set_tests_properties(diagnose_cli_unreadable_exit_2 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_bad_flag_exit_2
+         COMMAND sh -c "\"$0\" diagnose - --model gpt2 --precision fp64 < /dev/null; test $? -eq 2" $<TARGET_FILE:oomkit>)
+set_tests_properties(diagnose_cli_bad_flag_exit_2 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_timeline_leak
+         COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/leak-timeline.jsonl)
+set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")
+
+# ---- report (issue 6): the HTML report in headless Chromium ---------------------------------
+# Needs chromium + chromium-driver (scripts/setup.sh installs them); exits 77 (skipped) without.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME report_browser
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/browser/browser_test.py
+      --oomkit $<TARGET_FILE:oomkit> --data ${CMAKE_SOURCE_DIR}/tests/data/report
+      --out ${CMAKE_BINARY_DIR}/browser --timeout 240)
+  set_tests_properties(report_browser PROPERTIES LABELS browser TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
+# ---- end report -----------------------------------------------------------------------------
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares
 # every phase mark and step peak with the estimator; ctest runs the fast subset with --check,

@@ -1,13 +1,166 @@
-// PLACEHOLDER: replaced by the module that owns `oomkit diagnose`.
-#include <stdexcept>
+// `oomkit diagnose LOG|-`: finds every OOM report in a log, classifies it and prints ranked
+// findings; with --model and the run's settings the findings are tied to the estimator.
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "oomkit/core/error.h"
+#include "oomkit/core/model_config.h"
+#include "oomkit/core/units.h"
+#include "oomkit/diagnose/diagnosis.h"
+#include "oomkit/core/timeline.h"
+#include "oomkit/diagnose/oom_report.h"
+#include "oomkit/diagnose/playbook.h"
+#include "oomkit/estimate/estimate.h"
+#include "oomkit/estimate/gpus.h"
 
 namespace oomkit::cli {
 
+namespace {
+
+struct DiagnoseCliOptions {
+  std::string log_path;  // a file, or "-" for stdin
+  std::string timeline;  // an `oomkit train` timeline.jsonl: marks, budget, the oom event
+  bool json = false;
+  std::string model;     // --model name or config.json path; enables the estimator
+  int64_t batch_size = 0;
+  int64_t seq_len = 0;
+  int64_t grad_accum = 0;
+  std::string precision, optimizer, attention, checkpointing, memory, gpu, overhead, device;
+  int64_t dp = 0;
+  int zero = -1;
+  bool offload_optimizer = false;
+};
+
+std::string read_input(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot read the log file", "pass a readable file, or - for stdin");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(path, "error while reading the log file");
+  return text;
+}
+
+DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
+  DiagnoseOptions opts;
+  const bool run_flags = o.batch_size || o.seq_len || o.grad_accum || !o.precision.empty() || !o.optimizer.empty() ||
+                         !o.attention.empty() || !o.checkpointing.empty() || o.dp || o.zero >= 0 || o.offload_optimizer;
+  if (o.model.empty()) {
+    if (run_flags) throw InputError("--model", "run settings were given without a model", "add --model gpt2 (or a config.json path)");
+    if (!o.memory.empty()) parse_bytes(o.memory, "--memory");  // still validate the flags
+    if (!o.gpu.empty()) find_gpu(o.gpu);
+    return opts;
+  }
+  RunSettings run;
+  run.model = resolve_model_config(o.model);
+  TrainingSetup& s = run.setup;
+  if (o.batch_size) s.micro_batch_size = o.batch_size;
+  if (o.seq_len) s.seq_len = o.seq_len;
+  if (o.grad_accum) s.gradient_accumulation_steps = o.grad_accum;
+  if (!o.precision.empty()) s.precision = parse_precision(o.precision);
+  if (!o.optimizer.empty()) s.optimizer = parse_optimizer(o.optimizer);
+  if (!o.attention.empty()) s.attention = parse_attention(o.attention);
+  if (!o.checkpointing.empty()) s.checkpointing = parse_checkpointing(o.checkpointing);
+  if (o.dp) s.parallel.data_parallel = o.dp;
+  if (o.zero >= 0) s.parallel.zero_stage = o.zero;
+  s.parallel.offload_optimizer = o.offload_optimizer;
+  if (!o.overhead.empty()) s.overhead_bytes = parse_bytes(o.overhead, "--overhead");
+  if (!o.device.empty()) {
+    if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "must be cuda or cpu, not '" + o.device + "'");
+    s.cuda = o.device == "cuda";
+    if (!s.cuda && o.overhead.empty()) s.overhead_bytes = 0;
+  }
+  s.validate(run.model);
+  if (!o.memory.empty() && !o.gpu.empty()) throw InputError("--gpu", "give --gpu or --memory, not both");
+  if (!o.memory.empty()) run.capacity_bytes = parse_bytes(o.memory, "--memory");
+  if (!o.gpu.empty()) run.capacity_bytes = find_gpu(o.gpu).capacity_bytes;
+  opts.run = run;
+  opts.estimate = [](const ModelConfig& m, const TrainingSetup& t) { return estimate_memory(m, t); };
+  return opts;
+}
+
+// --timeline: the playbook offline (no probes): leak regression over step_start marks, the
+// phase that crossed the limit, the oom event's message, the budget.
+int run_timeline(const DiagnoseCliOptions& o, const DiagnoseOptions& opts) {
+  PlaybookInput in = playbook_input_from_timeline(read_timeline(o.timeline));
+  if (!o.log_path.empty() && !in.oom) {
+    auto records = parse_oom_log(read_input(o.log_path));
+    if (!records.empty()) in.oom = records.front();
+  }
+  if (opts.run) {
+    const int64_t budget = in.run.capacity_bytes;
+    in.run = *opts.run;
+    if (in.run.capacity_bytes <= 0) in.run.capacity_bytes = budget;
+    in.estimate = opts.estimate;
+  }
+  if (!in.oom && in.marks.empty()) {
+    std::cout << "no OOM and no marks found in " << o.timeline << "\n";
+    return kExitOk;
+  }
+  const PlaybookResult result = run_playbook(in, {});
+  if (o.json) std::cout << oom_report_json(result).dump(2) << "\n";
+  else std::cout << oom_report_text(result);
+  return kExitOk;
+}
+
+int run_diagnose(const DiagnoseCliOptions& o) {
+  const DiagnoseOptions opts = build_options(o);
+  if (!o.timeline.empty()) return run_timeline(o, opts);
+  if (o.log_path.empty()) throw InputError("log", "no input", "give a log file, - for stdin, or --timeline FILE");
+  const std::string text = read_input(o.log_path);
+  const std::vector<Diagnosis> diagnoses = diagnose_log(text, opts);
+  if (o.json) {
+    nlohmann::json j{{"source", o.log_path}, {"reports", nlohmann::json::array()}};
+    for (const auto& d : diagnoses) j["reports"].push_back(oom_report_json(d));
+    if (diagnoses.empty()) j["message"] = "no OOM found";
+    std::cout << j.dump(2) << "\n";
+    return kExitOk;
+  }
+  if (diagnoses.empty()) {
+    std::cout << "no OOM found in " << (o.log_path == "-" ? std::string("stdin") : o.log_path) << " ("
+              << format_bytes(static_cast<int64_t>(text.size())) << " read)\n";
+    return kExitOk;
+  }
+  for (size_t i = 0; i < diagnoses.size(); ++i) {
+    if (diagnoses.size() > 1) std::cout << "=== OOM " << i + 1 << " of " << diagnoses.size() << " ===\n";
+    std::cout << oom_report_text(diagnoses[i]) << (i + 1 < diagnoses.size() ? "\n" : "");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 Subcommand add_diagnose_command(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("diagnose", "(not built yet)");
-  return {app, [] () -> int { throw std::runtime_error("oomkit diagnose: not built yet"); }};
+  auto opts = std::make_shared<DiagnoseCliOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "diagnose", "Find every out-of-memory report in a log, classify its cause and print ranked findings");
+  app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin");
+  app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event");
+  app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
+  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...) or a config.json; ties findings to the estimator");
+  app->add_option("--batch-size", opts->batch_size, "Micro-batch size B of the failed run")->check(CLI::PositiveNumber);
+  app->add_option("--seq-len", opts->seq_len, "Sequence length T of the failed run")->check(CLI::PositiveNumber);
+  app->add_option("--grad-accum", opts->grad_accum, "Gradient accumulation steps")->check(CLI::PositiveNumber);
+  app->add_option("--precision", opts->precision, "fp32|bf16-mixed|fp16-mixed|bf16|chapter");
+  app->add_option("--optimizer", opts->optimizer, "adamw|adam|sgd|sgd-momentum|lion|adafactor|adam-8bit");
+  app->add_option("--attention", opts->attention, "eager|sdpa|flash");
+  app->add_option("--checkpointing", opts->checkpointing, "none|full|selective");
+  app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(CLI::PositiveNumber);
+  app->add_option("--zero", opts->zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));
+  app->add_flag("--offload-optimizer", opts->offload_optimizer, "Optimizer state on CPU");
+  app->add_option("--memory", opts->memory, "Device capacity, e.g. 24GiB or 80GB (default: from the message)");
+  app->add_option("--gpu", opts->gpu, "Device capacity from the catalog (oomkit gpus), e.g. a100-80gb");
+  app->add_option("--overhead", opts->overhead, "CUDA context + workspaces (default 500MiB)");
+  app->add_option("--device", opts->device, "cuda|cpu (the estimator's target)");
+  return {app, [opts]() -> int { return run_diagnose(*opts); }};
 }
 
 }  // namespace oomkit::cli

@@ -1,0 +1,96 @@
+// Out-of-memory messages as structured records. parse_oom_log() finds every OOM report in any
+// text (a console log, a traceback, a pasted issue) and returns one OomRecord per report, with
+// every size converted to int64 bytes.
+//
+// Families (OomRecord::family), each printed by a different layer:
+//   "pytorch1"   caching allocator, PyTorch 1.x: "Tried to allocate X (GPU n; Y total capacity;
+//                Z already allocated; W free; [A allowed;] R reserved in total by PyTorch)"
+//                (1.0-1.3 wrote "R cached" for reserved). Intel IPEX's XPU uses the same shape.
+//   "pytorch2"   caching allocator, PyTorch 2.x: "Tried to allocate X. GPU n has a total capacity
+//                of Y of which W is free. [A allowed;] [Process p has M memory in use.]
+//                [Including non-PyTorch memory, this process has M memory in use.] Of the
+//                allocated memory Z is allocated by PyTorch, [with P allocated in private pools
+//                (e.g., CUDA Graphs),] and U is reserved by PyTorch but unallocated." For CUDA,
+//                HIP, XPU and the device-generic "Out of memory." wording; also Apple's "MPS
+//                backend out of memory (MPS allocated: Z, other allocations: N, max allowed: A).
+//                Tried to allocate X on private pool." (device "mps").
+//   "pytorch"    a caching-allocator message cut off before its version can be told.
+//   "pytorch_async"  the cudaMallocAsync backend: "Allocation on device n would exceed allowed
+//                memory. (out of memory) Currently allocated: Z Requested: X Device limit: Y
+//                Free (according to CUDA): W PyTorch limit (set by user-supplied memory
+//                fraction): A" (A is 2^64 bytes when no fraction is set; then omitted).
+//   "cuda_error_oom"   cudaErrorMemoryAllocation raised outside the caching allocator: "CUDA
+//                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
+//                failure 'out of memory'" / "Failed to CUDA calloc N bytes"), PyTorch 0.x's
+//                "cuda runtime error (2) : out of memory", the driver's CUDA_ERROR_OUT_OF_MEMORY.
+//   "cublas_alloc_failed"  CUBLAS_STATUS_ALLOC_FAILED (cublasCreate or its workspace).
+//   "cudnn_alloc_failed"   CUDNN_STATUS_ALLOC_FAILED (cuDNN's own workspace/handle).
+//   "cpu_default_allocator"  c10's DefaultCPUAllocator: "can't allocate memory: you tried to
+//                allocate N bytes" (Linux, posix_memalign) / "not enough memory: ..." (Windows).
+//   "oomkit_cpu_budget"  oomkit's own CPU budget (--memory-limit), pytorch2-shaped:
+//                "CPU out of memory (oomkit --memory-limit). Tried to allocate ...".
+//
+// Units: bytes, KiB, MiB, GiB, TiB (powers of 2, as PyTorch prints them) and KB, MB, GB, TB
+// (powers of 10) — except in MPS messages, whose allocator labels binary sizes "KB/MB/GB"
+// (MPSAllocator's format_size divides by 1024), where they are read as binary.
+// "Tried to allocate" is the allocator's segment/block size, not the tensor's exact size (CUDA:
+// a 2 MiB segment for requests up to 1 MiB, 20 MiB up to 10 MiB, larger ones rounded up to 2 MiB).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace oomkit {
+
+/// One "Process <pid> has <bytes> memory in use" entry of a PyTorch 2.x message.
+struct ProcessUsage {
+  int64_t pid = 0;
+  int64_t bytes = 0;
+};
+
+/// One OOM report. Sizes are bytes; a field the message does not carry stays empty.
+struct OomRecord {
+  std::string family;                 // see the file comment
+  std::string device;                 // "cuda:0", "xpu:0", "mps", "cpu"; "" when not stated
+  std::string subsystem;              // "caching_allocator", "nccl", "cublas", "cudnn", "cuda_runtime", "cpu_allocator", "oomkit_budget"
+  int64_t line = 0;                   // 1-based line of the log where the report starts
+  int64_t occurrences = 1;            // identical (or cut-off copies of the same) reports merged
+  std::string message;                // the report, cleaned: ANSI codes, log prefixes and line breaks removed
+  bool complete = true;               // false when the message is cut off before its last field
+  std::optional<int64_t> requested_bytes;             // "Tried to allocate" (rounded block) / "you tried to allocate"
+  bool requested_is_lower_bound = false;              // "Tried to allocate more than 1EB memory"
+  std::optional<int64_t> total_capacity_bytes;        // device capacity (oomkit_cpu_budget: the budget)
+  std::optional<int64_t> free_bytes;                  // device free (cudaMemGetInfo) at the failure
+  std::optional<int64_t> allocated_bytes;             // in live tensors (1.x "already allocated"; 2.x "allocated by PyTorch")
+  std::optional<int64_t> reserved_bytes;              // held by the caching allocator (1.x "reserved in total"/"cached"; 2.x allocated + unallocated)
+  std::optional<int64_t> reserved_unallocated_bytes;  // reserved - allocated: cached blocks not in use (fragmentation)
+  std::optional<int64_t> private_pool_bytes;          // 2.x "allocated in private pools (e.g., CUDA Graphs)"
+  std::optional<int64_t> allowed_bytes;               // memory-fraction cap ("A allowed"; MPS "max allowed")
+  std::optional<int64_t> process_bytes;               // "this process has M memory in use" (incl. non-PyTorch: context, cuBLAS)
+  std::optional<int64_t> non_pytorch_bytes;           // MPS "other allocations"
+  std::vector<ProcessUsage> processes;                // "Process p has M memory in use", as printed
+  std::optional<int64_t> other_process_bytes;         // sum of `processes`
+
+  /// The capacity the allocator had to live within: allowed_bytes when set and smaller than
+  /// the capacity, else total_capacity_bytes; empty when neither is known.
+  std::optional<int64_t> effective_capacity_bytes() const;
+};
+
+/// Finds every OOM report in `text` (any size, any bytes; never throws on content). Handles
+/// tracebacks, ANSI colour codes, CRLF/CR line ends, log prefixes (timestamps, "[rank0]:",
+/// levels) and messages wrapped over several lines, also mid-word. Identical reports, and
+/// cut-off copies of an earlier one (pytest's summary line), merge into one record with
+/// `occurrences` counting them. Garbage gives an empty vector.
+std::vector<OomRecord> parse_oom_log(std::string_view text);
+
+/// {"family","device","subsystem","line","occurrences","message","complete",
+///  "requested_bytes",...,"processes":[{"pid","bytes"}]}: sizes in bytes; fields the message
+/// does not carry are omitted.
+nlohmann::json oom_record_to_json(const OomRecord& record);
+
+}  // namespace oomkit

@@ -1,0 +1,43 @@
+// The self-contained HTML report: one file with the data embedded as JSON and an inline
+// script that draws inline SVG charts. No network, no external file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "oomkit/report/report_input.h"
+
+namespace oomkit {
+
+struct HtmlReportOptions {
+  std::string title;           // page title; empty: derived from the model name and the source
+  size_t max_points = 2000;    // most timeline marks drawn (downsample_keep_peaks); >= 8
+  int64_t zoom_step = -1;      // the step drawn phase by phase; -1: the OOM step, else the step with the highest peak
+};
+
+/// The data the page's script draws, as embedded in the page (documented in docs/report.md):
+/// {"title","source","kind":"run"|"estimate"|"diagnosis","run","estimate","summary",
+///  "diagnosis","stats":{...},"timeline":{"total_marks","marks":[...]},"events":[...],
+///  "zoom":{"step","marks":[...],"predicted":[...]},"categories":[...]}. Every size in bytes.
+/// Throws InputError("--step") when zoom_step names a step that has no marks.
+nlohmann::json build_report_data(const ReportInput& input, const HtmlReportOptions& options);
+
+/// Serialises `data` for a <script type="application/json"> element: every '<', '>' and '&'
+/// becomes its \u00XX escape (so "</script>" and "<!--" cannot end the element early), and
+/// invalid UTF-8 is replaced by U+FFFD instead of throwing. The result parses back to `data`.
+std::string json_for_script(const nlohmann::json& data);
+
+/// Escapes text for HTML element content and attribute values (& < > " ').
+std::string html_escape(const std::string& text);
+
+/// The complete page. Throws what build_report_data() throws.
+std::string render_html_report(const ReportInput& input, const HtmlReportOptions& options);
+
+/// The inline stylesheet and script of the page (html_assets.cpp).
+const char* report_stylesheet();
+const char* report_script();
+
+}  // namespace oomkit

@@ -1,0 +1,19 @@
+// Reading an OOM report's fields from its whitespace-free text. Private to src/diagnose/.
+#pragma once
+
+#include <string>
+
+#include "oomkit/diagnose/oom_record.h"
+
+namespace oomkit::diagnose_detail {
+
+/// "cuda", "hip", "xpu", "mtia", "npu", "cpu", "mps" for the word before "out of memory"; "".
+std::string device_type_from_word(const std::string& word);
+/// Reads every size and the device from the squashed report `s` into `r`.
+void read_fields(const std::string& s, OomRecord& r, const std::string& device_word);
+/// Completes derived fields: 1.x reserved - allocated; 2.x allocated + unallocated.
+void derive(OomRecord& r);
+/// Decides the caching-allocator family (pytorch1/pytorch2/pytorch) and `complete`.
+void settle_family(const std::string& s, OomRecord& r);
+
+}  // namespace oomkit::diagnose_detail

@@ -1,0 +1,147 @@
+#include "oomkit/diagnose/oom_report.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "oomkit/core/error.h"
+#include "oomkit/core/units.h"
+
+namespace oomkit {
+
+namespace {
+
+nlohmann::json finding_json(const Finding& f) {
+  nlohmann::json j{{"category", cause_name(f.category)},
+                   {"title", f.title},
+                   {"evidence", f.evidence},
+                   {"playbook_step", f.playbook_step},
+                   {"fix", f.fix},
+                   {"confidence", f.confidence()},
+                   {"probe", f.probe}};
+  if (f.saving_bytes) j["saving_bytes"] = *f.saving_bytes;
+  return j;
+}
+
+void numbers_line(const OomRecord& r, std::string& out) {
+  std::vector<std::string> parts;
+  auto add = [&](const char* label, const std::optional<int64_t>& v) {
+    if (v) parts.push_back(fmt::format("{} {}", label, format_bytes(*v)));
+  };
+  if (r.requested_is_lower_bound) parts.push_back("requested more than 1 EiB");
+  else add("requested", r.requested_bytes);
+  add("capacity", r.total_capacity_bytes);
+  add("allowed", r.allowed_bytes);
+  add("free", r.free_bytes);
+  add("allocated", r.allocated_bytes);
+  add("reserved", r.reserved_bytes);
+  add("reserved-unallocated", r.reserved_unallocated_bytes);
+  add("private pools", r.private_pool_bytes);
+  add("this process", r.process_bytes);
+  add("non-PyTorch", r.non_pytorch_bytes);
+  if (parts.empty()) {
+    out += "  (no sizes in the message)\n";
+    return;
+  }
+  std::string line = "  ";
+  for (size_t i = 0; i < parts.size(); ++i) line += (i ? " | " : "") + parts[i];
+  out += line + "\n";
+  for (const auto& p : r.processes) out += fmt::format("  process {} holds {}\n", p.pid, format_bytes(p.bytes));
+}
+
+}  // namespace
+
+nlohmann::json oom_report_json(const PlaybookResult& result) {
+  const Diagnosis& d = result.diagnosis;
+  nlohmann::json j;
+  j["oom"] = d.oom ? oom_record_to_json(*d.oom) : nlohmann::json(nullptr);
+  j["findings"] = nlohmann::json::array();
+  for (const auto& f : d.findings) j["findings"].push_back(finding_json(f));
+  j["probes"] = nlohmann::json::array();
+  for (const auto& p : result.probes) {
+    j["probes"].push_back({{"name", p.name}, {"ok", p.ok}, {"peak_bytes", p.peak_bytes}, {"change", p.change}});
+  }
+  if (result.recovery) {
+    j["recovery"] = {{"applied", result.recovery->applied},
+                     {"change", result.recovery->change},
+                     {"from", result.recovery->from},
+                     {"to", result.recovery->to}};
+  }
+  return j;
+}
+
+nlohmann::json oom_report_json(const Diagnosis& diagnosis) {
+  PlaybookResult r;
+  r.diagnosis = diagnosis;
+  return oom_report_json(r);
+}
+
+std::string oom_report_text(const PlaybookResult& result) {
+  const Diagnosis& d = result.diagnosis;
+  std::string out;
+  if (d.oom) {
+    const OomRecord& r = *d.oom;
+    out += fmt::format("OOM at line {}: {} ({}{}){}\n", r.line, r.family, r.device.empty() ? "device not stated" : r.device,
+                       r.subsystem.empty() ? "" : ", " + r.subsystem,
+                       r.occurrences > 1 ? fmt::format(", seen {} times", r.occurrences) : "");
+    std::string msg = r.message.size() > 300 ? r.message.substr(0, 300) + "..." : r.message;
+    out += "  " + msg + "\n";
+    numbers_line(r, out);
+  } else {
+    out += "OOM (no message parsed)\n";
+  }
+  if (d.findings.empty()) {
+    out += "No finding.\n";
+  } else if (d.ambiguous()) {
+    out += "Verdict: ambiguous. The evidence does not settle the cause; candidates, with the probe that tells each apart:\n";
+  } else {
+    out += fmt::format("Verdict: {} ({} confidence)\n", cause_name(d.findings.front().category), d.findings.front().confidence());
+  }
+  int n = 0;
+  for (const auto& f : d.findings) {
+    out += fmt::format("{:2}. [{}] {}: {} (playbook step {})\n", ++n, f.confidence(), cause_name(f.category), f.title,
+                       f.playbook_step);
+    for (const auto& e : f.evidence) out += "      evidence: " + e + "\n";
+    out += "      fix: " + f.fix + "\n";
+    if (f.saving_bytes) out += "      predicted saving: " + format_bytes(*f.saving_bytes) + "\n";
+    if (!f.probe.empty()) out += "      probe: " + f.probe + "\n";
+  }
+  if (!d.notes.empty()) {
+    out += "Notes:\n";
+    for (const auto& note : d.notes) out += "  - " + note + "\n";
+  }
+  if (!result.probes.empty()) {
+    out += "Probes:\n";
+    for (const auto& p : result.probes) {
+      out += fmt::format("  {:<24} {:<4} peak {:>12}  {}\n", p.name, p.ok ? "ok" : "OOM",
+                         p.peak_bytes > 0 ? format_bytes(p.peak_bytes) : std::string("-"), p.change);
+    }
+  }
+  if (result.recovery) {
+    out += fmt::format("Recovery{}: {}\n", result.recovery->applied ? " (applied)" : " (proposed)", result.recovery->change);
+  }
+  return out;
+}
+
+std::string oom_report_text(const Diagnosis& diagnosis) {
+  PlaybookResult r;
+  r.diagnosis = diagnosis;
+  return oom_report_text(r);
+}
+
+void write_oom_report(const PlaybookResult& result, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string json_path = (std::filesystem::path(dir) / "oom_report.json").string();
+  const std::string text_path = (std::filesystem::path(dir) / "oom_report.txt").string();
+  std::ofstream j(json_path);
+  std::ofstream t(text_path);
+  if (!j || !t) throw InputError("--out", "cannot write " + json_path + " / " + text_path);
+  j << oom_report_json(result).dump(2) << "\n";
+  t << oom_report_text(result);
+  if (!j || !t) throw InputError("--out", "failed writing " + json_path + " / " + text_path);
+}
+
+}  // namespace oomkit

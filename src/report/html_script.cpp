@@ -1,0 +1,342 @@
+// The report page's inline script: reads the embedded JSON (#oomkit-data) and draws every chart
+// as inline SVG. Text always goes through textContent (never innerHTML), so strings from the
+// input cannot inject markup. Hover: every point/bar has data-tip (shown in #tooltip) and an SVG
+// <title>. Test hooks: chart ids (chart-timeline, chart-step, chart-categories, chart-sweep,
+// chart-batch), point classes (pt-allocated, pt-peak, bar-phase, bar-estimated, bar-measured,
+// pt-sweep, pt-batch) and body[data-ready="1"] once drawn.
+#include "html_script_parts.h"
+
+#include <string>
+
+#include "oomkit/report/html_report.h"
+
+namespace oomkit {
+
+// Part 1: the drawing toolkit, the header, memory over time, one step, per-category bars.
+const char kReportScriptCharts[] = R"JS(
+(function () {
+'use strict';
+const D = JSON.parse(document.getElementById('oomkit-data').textContent);
+const SVGNS = 'http://www.w3.org/2000/svg';
+const app = document.getElementById('app');
+const PHASE_COLOR = { step_start:'#64748b', after_forward:'#2563eb', after_loss:'#9333ea',
+  after_backward:'#ea580c', after_optimizer_step:'#16a34a', after_zero_grad:'#0891b2', eval:'#ca8a04' };
+const PHASE_LABEL = { step_start:'step start', after_forward:'forward', after_loss:'loss',
+  after_backward:'backward', after_optimizer_step:'optimizer step', after_zero_grad:'zero grad', eval:'eval' };
+const CAT_COLOR = { parameters:'#2563eb', gradients:'#ea580c', optimizer_state:'#16a34a',
+  buffers:'#0891b2', activations:'#9333ea', transient:'#db2777', overhead:'#64748b', peak:'#1e3a8a' };
+const C_ALLOC = '#1e3a8a', C_RES = '#94a3b8', C_LIMIT = '#dc2626', C_EST = '#111827', C_USABLE = '#d97706';
+const num = v => typeof v === 'number' && isFinite(v);
+const phaseColor = p => PHASE_COLOR[p] || '#475569';
+const phaseLabel = p => PHASE_LABEL[p] || String(p);
+
+function fmtBytes(b) {            // as oomkit::format_bytes: binary units, two decimals
+  if (!num(b)) return 'n/a';
+  const sign = b < 0 ? '-' : ''; let v = Math.abs(b);
+  if (v < 1024) return sign + Math.round(v) + ' B';
+  const units = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB']; let u = 0; v /= 1024;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return sign + v.toFixed(2) + ' ' + units[u];
+}
+const fmtDelta = b => (b > 0 ? '+' : '') + fmtBytes(b);
+function unitFor(maxBytes) {      // the axis unit: the largest binary unit the maximum reaches
+  const us = [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 1024]];
+  for (const [n, d] of us) if (maxBytes >= d) return { name: n, div: d };
+  return { name: 'B', div: 1 };
+}
+function niceStep(range, count) {
+  const raw = range / Math.max(1, count); const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const f = raw / p; return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+function ticks(lo, hi, count, integer) {
+  if (!(hi > lo)) hi = lo + 1;
+  let st = niceStep(hi - lo, count); if (integer) st = Math.max(1, Math.round(st));
+  const out = []; for (let v = Math.ceil(lo / st) * st; v <= hi + st * 1e-9; v += st) out.push(+v.toFixed(10));
+  if (!integer && out[out.length - 1] < hi - st * 1e-9) out.push(+(out[out.length - 1] + st).toFixed(10));  // cover the maximum
+  return out;
+}
+function el(tag, attrs, parent, text) {
+  const e = document.createElement(tag);
+  for (const k in (attrs || {})) e.setAttribute(k, attrs[k]);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (parent) parent.appendChild(e); return e;
+}
+function sv(tag, attrs, parent, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const k in (attrs || {})) e.setAttribute(k, attrs[k]);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (parent) parent.appendChild(e); return e;
+}
+function tip(node, text) { node.setAttribute('data-tip', text); sv('title', {}, node, text); return node; }
+function section(title, note) {
+  const s = el('section', {}, app); el('h2', {}, s, title); if (note) el('p', { class: 'note' }, s, note); return s;
+}
+function legend(parent, items) {
+  const l = el('div', { class: 'legend' }, parent);
+  for (const it of items) {
+    const s = el('span', {}, l);
+    if (it.line) el('span', { class: 'ln', style: 'border-top:2px ' + (it.dash ? 'dashed ' : 'solid ') + it.color }, s);
+    else el('span', { class: 'sw', style: 'background:' + it.color + (it.hollow ? ';background:none;border:2px solid ' + it.color : '') }, s);
+    s.appendChild(document.createTextNode(it.label));
+  }
+}
+function table(parent, head, rows, numCols) {
+  const t = el('table', {}, parent); const tr = el('tr', {}, el('thead', {}, t));
+  head.forEach((h, i) => el('th', numCols && numCols.includes(i) ? { class: 'num' } : {}, tr, h));
+  const tb = el('tbody', {}, t);
+  for (const r of rows) {
+    const row = el('tr', {}, tb);
+    r.forEach((c, i) => el('td', numCols && numCols.includes(i) ? { class: 'num' } : {}, row, c));
+  }
+  return t;
+}
+
+// A chart frame: axes, grid, labels; returns scales and the plot group.
+function frame(parent, o) {
+  const W = o.width || 1040, H = o.height || 360, m = Object.assign({ l: 70, r: 24, t: 16, b: 46 }, o.margin || {});
+  const svg = sv('svg', { class: 'chart', id: o.id, viewBox: '0 0 ' + W + ' ' + H, role: 'img',
+    'aria-label': o.label || o.id }, parent);
+  const pw = W - m.l - m.r, ph = H - m.t - m.b;
+  const xs = v => m.l + (v - o.x0) / ((o.x1 - o.x0) || 1) * pw;
+  const ys = v => m.t + ph - (v - o.y0) / ((o.y1 - o.y0) || 1) * ph;
+  const grid = sv('g', { class: 'grid' }, svg), axis = sv('g', { class: 'axis' }, svg);
+  for (const t of o.yTicks) {
+    sv('line', { x1: m.l, x2: m.l + pw, y1: ys(t), y2: ys(t) }, grid);
+    const g = sv('g', { class: 'tick' }, axis);
+    sv('text', { x: m.l - 8, y: ys(t) + 4, 'text-anchor': 'end' }, g, o.yFmt(t));
+  }
+  for (const t of (o.xTicks || [])) {
+    const g = sv('g', { class: 'tick' }, axis);
+    sv('line', { x1: xs(t), x2: xs(t), y1: m.t + ph, y2: m.t + ph + 5 }, g);
+    sv('text', { x: xs(t), y: m.t + ph + 18, 'text-anchor': 'middle' }, g, o.xFmt ? o.xFmt(t) : t);
+  }
+  sv('line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph }, axis);
+  sv('line', { x1: m.l, x2: m.l, y1: m.t, y2: m.t + ph }, axis);
+  if (o.xLabel) sv('text', { class: 'axis-label', x: m.l + pw / 2, y: H - 6, 'text-anchor': 'middle' }, svg, o.xLabel);
+  sv('text', { class: 'axis-label', transform: 'translate(16,' + (m.t + ph / 2) + ') rotate(-90)',
+    'text-anchor': 'middle' }, svg, o.yLabel);
+  const plot = sv('g', { class: 'plot' }, svg);
+  return { svg, plot, xs, ys, m, pw, ph, W, H };
+}
+function hline(f, y, color, dash, label, cls) {
+  const g = sv('g', { class: cls || 'ref-line' }, f.plot), py = f.ys(y);
+  sv('line', { x1: f.m.l, x2: f.m.l + f.pw, y1: py, y2: py, stroke: color, 'stroke-width': 1.5,
+    'stroke-dasharray': dash || '' }, g);
+  f.labels = f.labels || [];                 // a label too close to an earlier one goes below its line
+  const ly = f.labels.some(l => Math.abs(l - (py - 5)) < 13) ? py + 14 : py - 5;
+  f.labels.push(ly);
+  sv('text', { x: f.m.l + f.pw - 4, y: ly, 'text-anchor': 'end', style: 'fill:' + color + ';font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px' }, g, label);
+  tip(g, label);
+  return g;
+}
+
+// ---- header -----------------------------------------------------------------------------
+function header() {
+  el('h1', {}, app, D.title);
+  el('p', { class: 'sub' }, app, { run: 'Training run', estimate: 'Memory estimate', diagnosis: 'OOM diagnosis' }[D.kind] +
+    ' · ' + D.source);
+  const st = D.stats || {}, cards = el('div', { class: 'cards' }, app);
+  const card = (k, v, d, cls) => { const c = el('div', { class: 'card ' + (cls || '') }, cards);
+    el('div', { class: 'k' }, c, k); el('div', { class: 'v' }, c, v); if (d) el('div', { class: 'd' }, c, d); };
+  if (num(st.peak_bytes)) card('measured peak', fmtBytes(st.peak_bytes), 'step ' + st.peak_step + ', ' + phaseLabel(st.peak_phase));
+  if (num(st.estimate_peak_bytes)) card('estimated peak', fmtBytes(st.estimate_peak_bytes),
+    num(st.peak_bytes) ? 'measured / estimated = ' + (st.peak_bytes / st.estimate_peak_bytes).toFixed(3)
+                       : (D.estimate && D.estimate.peak_phase) || '');
+  if (num(st.max_reserved_bytes)) card('max reserved', fmtBytes(st.max_reserved_bytes));
+  const E = D.estimate || {}, tot = E.totals || {};
+  if (D.kind === 'estimate') {
+    if (E.parameters && num(E.parameters.total)) card('parameters', E.parameters.total.toLocaleString('en-US'),
+      E.model && E.model._name_or_path ? String(E.model._name_or_path) : '');
+    if (num(tot.parameters)) card('static memory', fmtBytes((tot.parameters || 0) + (tot.gradients || 0) + (tot.optimizer_state || 0)),
+      'parameters + gradients + optimizer state');
+    if (num(tot.activations)) card('activations', fmtBytes(tot.activations), E.setup ? 'B = ' + E.setup.micro_batch_size + ', T = ' + E.setup.seq_len : '');
+    if (num(E.capacity_bytes)) card('GPU capacity', fmtBytes(E.capacity_bytes), num(E.usable_bytes) ? 'usable ' + fmtBytes(E.usable_bytes) : '');
+    if (num(E.max_micro_batch_size)) card('largest micro-batch', String(E.max_micro_batch_size), 'under the usable line');
+  }
+  if (num(st.limit_bytes) && st.limit_bytes > 0) card('memory limit', fmtBytes(st.limit_bytes),
+    num(st.peak_bytes) ? (100 * st.peak_bytes / st.limit_bytes).toFixed(1) + '% used at peak' : '');
+  const stop = D.summary && typeof D.summary.stop_reason === 'string' && D.summary.stop_reason ? ', stopped by ' + D.summary.stop_reason : '';
+  if (D.kind === 'run') card('steps', String(st.steps), st.total_marks + ' phase marks' + stop);
+  if (D.kind === 'run' && !st.complete) card('run status', 'interrupted', 'no summary: the timeline ends in step ' + st.last_step, 'bad');
+  if (D.kind !== 'estimate') card('out of memory', st.oom ? (num(st.oom_step) ? 'step ' + st.oom_step : 'yes') : 'none',
+    st.oom ? 'see the diagnosis below' : '', st.oom ? 'bad' : 'good');
+  const dg = D.diagnosis;
+  if (dg && dg.findings && dg.findings.length) {
+    const b = el('div', { class: 'banner' }, app); el('b', {}, b, 'Out of memory. ');
+    b.appendChild(document.createTextNode('Most likely cause: ' + dg.findings[0].title + '. Fix: ' + dg.findings[0].fix));
+  }
+}
+
+// ---- memory over time ---------------------------------------------------------------------
+function timelineChart() {
+  const T = D.timeline, marks = T.marks; if (!marks.length) return;
+  const st = D.stats, s = section('Memory over time',
+    'Allocated and reserved bytes at every phase mark of every step; hollow circles are the peak since the previous mark.' +
+    (T.total_marks > marks.length ? ' ' + T.total_marks + ' marks downsampled to ' + marks.length +
+      ' (each bucket keeps its lowest, highest and peak mark).' : ''));
+  let ymax = 0;
+  for (const p of marks) ymax = Math.max(ymax, p.allocated_bytes, p.reserved_bytes, p.peak_allocated_bytes);
+  if (num(st.limit_bytes) && st.limit_bytes > 0) ymax = Math.max(ymax, st.limit_bytes);
+  if (num(st.estimate_peak_bytes)) ymax = Math.max(ymax, st.estimate_peak_bytes);
+  const u = unitFor(ymax), yt = ticks(0, ymax * 1.05 / u.div, 6).map(v => v * u.div);
+  const x0 = marks[0].x, x1 = Math.max(Math.floor(marks[marks.length - 1].x) + 1, x0 + 1);
+  const f = frame(s, { id: 'chart-timeline', label: 'memory over time', x0, x1, y0: 0, y1: yt[yt.length - 1],
+    yTicks: yt, yFmt: v => (v / u.div).toFixed(v / u.div < 10 && yt[1] / u.div < 1 ? 1 : 0),
+    xTicks: ticks(x0, x1, 10, true), xLabel: 'optimizer step (phase marks in order within each step)',
+    yLabel: 'memory (' + u.name + ')' });
+  const path = key => marks.map((p, i) => (i ? 'L' : 'M') + f.xs(p.x).toFixed(1) + ' ' + f.ys(p[key]).toFixed(1)).join(' ');
+  sv('path', { d: path('reserved_bytes') + ' L' + f.xs(marks[marks.length - 1].x) + ' ' + f.ys(0) + ' L' + f.xs(marks[0].x) +
+    ' ' + f.ys(0) + ' Z', fill: '#e2e8f0', opacity: 0.6 }, f.plot);
+  sv('path', { d: path('reserved_bytes'), fill: 'none', stroke: C_RES, 'stroke-width': 1.5, class: 'line-reserved' }, f.plot);
+  sv('path', { d: path('allocated_bytes'), fill: 'none', stroke: C_ALLOC, 'stroke-width': 1.8, class: 'line-allocated' }, f.plot);
+  if (num(st.limit_bytes) && st.limit_bytes > 0) hline(f, st.limit_bytes, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(st.limit_bytes), 'limit-line');
+  if (num(st.estimate_peak_bytes)) hline(f, st.estimate_peak_bytes, C_EST, '2 4', 'estimated peak ' + fmtBytes(st.estimate_peak_bytes), 'estimate-line');
+  const dense = marks.length > 400, r = dense ? 1.6 : 3.2;
+  const gp = sv('g', { class: 'peaks' }, f.plot), ga = sv('g', { class: 'points' }, f.plot);
+  const text = p => 'step ' + p.step + (p.micro_step ? ' · micro-batch ' + p.micro_step : '') + ' · ' + phaseLabel(p.phase) +
+    '\nallocated ' + fmtBytes(p.allocated_bytes) + '\nreserved ' + fmtBytes(p.reserved_bytes) +
+    '\npeak since previous mark ' + fmtBytes(p.peak_allocated_bytes) + '\nchange ' + fmtDelta(p.delta_bytes) +
+    '\nt = ' + (p.t_ns / 1e9).toFixed(3) + ' s';
+  for (const p of marks) {
+    tip(sv('circle', { class: 'pt-peak', cx: f.xs(p.x).toFixed(1), cy: f.ys(p.peak_allocated_bytes).toFixed(1), r: r + 0.6,
+      fill: 'none', stroke: phaseColor(p.phase), 'stroke-width': 1.2, opacity: 0.8 }, gp), text(p));
+    tip(sv('circle', { class: 'pt-allocated', cx: f.xs(p.x).toFixed(1), cy: f.ys(p.allocated_bytes).toFixed(1), r,
+      fill: phaseColor(p.phase) }, ga), text(p));
+  }
+  for (const e of D.events) {
+    if (e.name !== 'oom') continue;
+    const x = f.xs(e.x) + 6, y = f.ys(num(st.limit_bytes) && st.limit_bytes > 0 ? st.limit_bytes : ymax);
+    const g = sv('g', { class: 'oom-marker' }, f.plot);
+    sv('line', { x1: x, x2: x, y1: f.m.t, y2: f.m.t + f.ph, stroke: C_LIMIT, 'stroke-width': 1, 'stroke-dasharray': '3 3' }, g);
+    sv('path', { d: 'M' + (x - 6) + ' ' + (y - 6) + ' L' + (x + 6) + ' ' + (y + 6) + ' M' + (x - 6) + ' ' + (y + 6) + ' L' + (x + 6) + ' ' + (y - 6),
+      stroke: C_LIMIT, 'stroke-width': 3 }, g);
+    sv('text', { x: x + 9, y: f.m.t + 12, style: 'fill:' + C_LIMIT + ';font-weight:600' }, g, 'OOM');
+    tip(g, 'out of memory at step ' + e.step + (e.phase ? ' during ' + e.phase : '') +
+      (num(e.requested_bytes) ? '\nrequested ' + fmtBytes(e.requested_bytes) : '') + (e.message ? '\n' + String(e.message).slice(0, 300) : ''));
+  }
+  crosshair(f, marks, text);
+  const phases = [...new Set(marks.map(p => p.phase))];
+  legend(s, [{ label: 'allocated', color: C_ALLOC, line: true }, { label: 'reserved', color: C_RES, line: true }]
+    .concat(phases.map(p => ({ label: phaseLabel(p), color: phaseColor(p) })))
+    .concat([{ label: 'peak since previous mark', color: '#475569', hollow: true }])
+    .concat(num(st.limit_bytes) && st.limit_bytes > 0 ? [{ label: 'memory limit', color: C_LIMIT, line: true, dash: true }] : [])
+    .concat(num(st.estimate_peak_bytes) ? [{ label: 'estimated peak', color: C_EST, line: true, dash: true }] : [])
+    .concat(D.events.some(e => e.name === 'oom') ? [{ label: '✕ out of memory', color: C_LIMIT }] : []));
+}
+// Hovering anywhere over the plot highlights the nearest mark (by x) and shows its numbers.
+function crosshair(f, pts, text) {
+  const hl = sv('circle', { class: 'hl', r: 6, fill: 'none', stroke: '#111827', 'stroke-width': 2, visibility: 'hidden' }, f.svg);
+  const vl = sv('line', { class: 'hl', y1: f.m.t, y2: f.m.t + f.ph, stroke: '#9ca3af', visibility: 'hidden' }, f.svg);
+  const overlay = sv('rect', { x: f.m.l, y: f.m.t, width: f.pw, height: f.ph, fill: 'transparent' }, f.svg);
+  overlay.addEventListener('mousemove', ev => {
+    const r = f.svg.getBoundingClientRect(), sx = (ev.clientX - r.left) * f.W / r.width;
+    let lo = 0, hi = pts.length - 1;
+    while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (f.xs(pts[mid].x) < sx) lo = mid; else hi = mid; }
+    const p = Math.abs(f.xs(pts[lo].x) - sx) <= Math.abs(f.xs(pts[hi].x) - sx) ? pts[lo] : pts[hi];
+    hl.setAttribute('cx', f.xs(p.x)); hl.setAttribute('cy', f.ys(p.allocated_bytes)); hl.setAttribute('visibility', 'visible');
+    vl.setAttribute('x1', f.xs(p.x)); vl.setAttribute('x2', f.xs(p.x)); vl.setAttribute('visibility', 'visible');
+    showTip(text(p), ev);
+  });
+  overlay.addEventListener('mouseleave', () => { hl.setAttribute('visibility', 'hidden'); vl.setAttribute('visibility', 'hidden'); hideTip(); });
+}
+
+// ---- one step, phase by phase ---------------------------------------------------------------
+function stepChart() {
+  const z = D.zoom; if (!z || !z.marks.length) return;
+  const pred = {}; for (const p of (z.predicted || [])) pred[p.phase] = p;
+  const s = section('Step ' + z.step + ', phase by phase',
+    'Allocated bytes at each mark (bar), the peak inside the interval ending there (cap) and the change since the previous mark.' +
+    (z.predicted && z.predicted.length ? ' Black ticks: the estimator\'s prediction for a ' + z.step_kind + ' step.' : '') +
+    (z.record && num(z.record.loss) ? ' Loss ' + z.record.loss.toFixed(4) + (num(z.record.ms) ? ', ' + z.record.ms.toFixed(1) + ' ms.' : '.') : ''));
+  drawPhaseBars(s, 'chart-step', z.marks.map(p => ({ phase: p.phase, micro: p.micro_step, value: p.allocated_bytes,
+    peak: p.peak_allocated_bytes, delta: p.delta_bytes, pred: pred[p.phase] })), D.stats.limit_bytes, z.events || []);
+}
+function drawPhaseBars(s, id, bars, limit, events) {
+  let ymax = 0;
+  for (const b of bars) ymax = Math.max(ymax, b.value, b.peak || 0, b.pred ? Math.max(b.pred.allocated_bytes, b.pred.peak_bytes || 0) : 0);
+  if (num(limit) && limit > 0 && limit < ymax * 1.6) ymax = Math.max(ymax, limit);
+  const u = unitFor(ymax), yt = ticks(0, ymax * 1.12 / u.div, 5).map(v => v * u.div);
+  const f = frame(s, { id, label: 'one step phase by phase', x0: 0, x1: bars.length, y0: 0, y1: yt[yt.length - 1], yTicks: yt,
+    yFmt: v => (v / u.div).toFixed(yt[1] / u.div < 1 ? 1 : 0), height: 330, margin: { b: 52 },
+    xLabel: 'phase mark', yLabel: 'allocated (' + u.name + ')' });
+  const bw = f.pw / bars.length;
+  bars.forEach((b, i) => {
+    const x = f.m.l + i * bw + bw * 0.18, w = bw * 0.64, c = phaseColor(b.phase);
+    const label = phaseLabel(b.phase) + (b.micro ? ' · mb ' + b.micro : '');
+    const t = label + '\nallocated ' + fmtBytes(b.value) + (num(b.peak) ? '\npeak in interval ' + fmtBytes(b.peak) : '') +
+      (num(b.delta) ? '\nchange ' + fmtDelta(b.delta) : '') +
+      (b.pred ? '\nestimated ' + fmtBytes(b.pred.allocated_bytes) + ' (measured / estimated = ' +
+        (b.value / b.pred.allocated_bytes).toFixed(3) + ')' : '');
+    const g = tip(sv('g', { class: 'bar-phase', 'data-phase': b.phase }, f.plot), t);
+    if (num(b.peak) && b.peak > b.value) {
+      sv('rect', { x, y: f.ys(b.peak), width: w, height: f.ys(b.value) - f.ys(b.peak), fill: c, opacity: 0.22 }, g);
+      sv('line', { x1: x, x2: x + w, y1: f.ys(b.peak), y2: f.ys(b.peak), stroke: c, 'stroke-width': 2 }, g);
+    }
+    sv('rect', { x, y: f.ys(b.value), width: w, height: f.ys(0) - f.ys(b.value), fill: c, rx: 2 }, g);
+    if (b.pred) sv('line', { class: 'pred-tick', x1: x - 4, x2: x + w + 4, y1: f.ys(b.pred.allocated_bytes), y2: f.ys(b.pred.allocated_bytes),
+      stroke: C_EST, 'stroke-width': 2.5 }, g);
+    const top = Math.min(f.ys(b.value), num(b.peak) ? f.ys(b.peak) : 1e9);
+    if (num(b.delta)) sv('text', { x: x + w / 2, y: top - 6, 'text-anchor': 'middle', style: 'font-size:11px;fill:' +
+      (b.delta > 0 ? '#b91c1c' : b.delta < 0 ? '#15803d' : '#6b7280') }, g, fmtDelta(b.delta));
+    sv('text', { x: x + w / 2, y: f.m.t + f.ph + 16, 'text-anchor': 'middle', style: 'font-size:11px' }, g, phaseLabel(b.phase));
+    if (b.micro) sv('text', { x: x + w / 2, y: f.m.t + f.ph + 29, 'text-anchor': 'middle', style: 'font-size:10px;fill:#6b7280' }, g, 'micro-batch ' + b.micro);
+  });
+  if (num(limit) && limit > 0 && limit <= yt[yt.length - 1]) hline(f, limit, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(limit), 'limit-line');
+  for (const e of (events || [])) {           // an OOM or a recovery between two marks
+    const x = f.m.l + e.after * bw, c = e.name === 'oom' ? C_LIMIT : e.name === 'recover' ? '#16a34a' : '#6b7280';
+    const g = tip(sv('g', { class: 'step-event event-' + e.name }, f.plot), e.name + (e.phase ? ' during ' + phaseLabel(e.phase) : '') +
+      (num(e.requested_bytes) ? '\nrequested ' + fmtBytes(e.requested_bytes) : '') +
+      (e.change ? '\n' + e.change + ' ' + e.from + ' → ' + e.to : '') + (e.message ? '\n' + String(e.message).slice(0, 300) : ''));
+    sv('line', { x1: x, x2: x, y1: f.m.t, y2: f.m.t + f.ph, stroke: c, 'stroke-width': 2, 'stroke-dasharray': '5 3' }, g);
+    sv('text', { x: x + 4, y: f.m.t + 12 + 14 * (events.indexOf(e) % 2), style: 'font-weight:600;fill:' + c }, g,
+      e.name === 'oom' ? 'OOM' : e.name);
+  }
+  legend(s, [{ label: 'allocated at the mark', color: '#475569' }, { label: 'peak inside the interval', color: 'rgba(71,85,105,.3)' }]
+    .concat(bars.some(b => b.pred) ? [{ label: 'estimated', color: C_EST, line: true }] : []));
+}
+
+// ---- estimated vs measured per category -------------------------------------------------------
+function categoryChart() {
+  const all = (D.categories || []).filter(r => num(r.estimated_bytes) || num(r.measured_bytes));
+  const rows = all.filter(r => r.category !== 'peak');   // the peak is the sum: a row of the table, not a bar
+  if (!rows.length) return;
+  const measured = rows.some(r => num(r.measured_bytes));
+  const s = section(measured ? 'Estimated vs measured, per category' : 'Estimated memory per category',
+    measured ? 'The estimator\'s prediction beside what the profiler measured for this run; ratio = measured / estimated.'
+             : 'The estimator\'s totals per category (all layers, per GPU).');
+  let xmax = 0; for (const r of rows) xmax = Math.max(xmax, r.estimated_bytes || 0, r.measured_bytes || 0);
+  const u = unitFor(xmax), xt = ticks(0, xmax * 1.05 / u.div, 6).map(v => v * u.div);
+  const rowH = measured ? 44 : 28, H = rows.length * rowH + 60;
+  const f = frame(s, { id: 'chart-categories', label: 'per category', x0: 0, x1: xt[xt.length - 1], y0: 0, y1: 1, yTicks: [],
+    yFmt: v => v, xTicks: xt, xFmt: v => (v / u.div).toFixed(xt[1] / u.div < 1 ? 1 : 0), height: H,
+    margin: { l: 130, r: 130, b: 40 }, xLabel: 'memory (' + u.name + ')', yLabel: '' });
+  rows.forEach((r, i) => {
+    const y = f.m.t + i * rowH + 4, c = CAT_COLOR[r.category] || '#475569', bh = measured ? 16 : 18;
+    sv('text', { x: f.m.l - 8, y: y + (measured ? 20 : 13), 'text-anchor': 'end' }, f.plot, r.category.replace('_', ' '));
+    const ratio = num(r.estimated_bytes) && num(r.measured_bytes) && r.estimated_bytes > 0 ? r.measured_bytes / r.estimated_bytes : null;
+    const t = r.category + '\nestimated ' + fmtBytes(r.estimated_bytes) + (measured ? '\nmeasured ' + fmtBytes(r.measured_bytes) : '') +
+      (ratio !== null ? '\nmeasured / estimated = ' + ratio.toFixed(3) : '');
+    if (num(r.estimated_bytes)) tip(sv('rect', { class: 'bar-estimated', x: f.xs(0), y, width: Math.max(1, f.xs(r.estimated_bytes) - f.xs(0)),
+      height: bh, fill: c, 'fill-opacity': measured ? 0.25 : 0.85, stroke: c, rx: 2 }, f.plot), t);
+    if (num(r.measured_bytes)) tip(sv('rect', { class: 'bar-measured', x: f.xs(0), y: y + bh + 2, width: Math.max(1, f.xs(r.measured_bytes) - f.xs(0)),
+      height: bh, fill: c, rx: 2 }, f.plot), t);
+    const right = f.m.l + f.pw + 8;
+    sv('text', { x: right, y: y + 13, style: 'font-size:11px' }, f.plot, fmtBytes(r.estimated_bytes));
+    if (measured) sv('text', { x: right, y: y + bh + 15, style: 'font-size:11px' }, f.plot,
+      num(r.measured_bytes) ? fmtBytes(r.measured_bytes) + (ratio !== null ? '  ×' + ratio.toFixed(2) : '') : 'not measured');
+  });
+  if (measured) {
+    legend(s, [{ label: 'estimated (light)', color: 'rgba(71,85,105,.3)' }, { label: 'measured (solid)', color: '#475569' }]);
+    table(s, ['category', 'estimated', 'measured', 'measured / estimated', 'how it was measured'], all.map(r => [r.category,
+      fmtBytes(r.estimated_bytes), fmtBytes(r.measured_bytes), num(r.estimated_bytes) && num(r.measured_bytes) && r.estimated_bytes > 0 ?
+        (r.measured_bytes / r.estimated_bytes).toFixed(3) : 'n/a', r.source || '']), [1, 2, 3]);
+  }
+}
+)JS";
+
+const char* report_script() {
+  static const std::string script = std::string(kReportScriptCharts) + kReportScriptSections;
+  return script.c_str();
+}
+
+}  // namespace oomkit

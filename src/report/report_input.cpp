@@ -1,0 +1,164 @@
+#include "oomkit/report/report_input.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "oomkit/core/error.h"
+
+namespace oomkit {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kInputHint =
+    "pass a run directory of `oomkit train`, its timeline.jsonl, an `oomkit estimate --json` "
+    "file or an oom_report.json";
+
+bool is_estimate(const json& j) {
+  return j.is_object() && (j.contains("items") || j.contains("totals") || j.contains("sweep") ||
+                           j.contains("batch_curve"));
+}
+
+bool is_oom_report(const json& j) {
+  return j.is_object() && (j.contains("findings") || j.contains("oom"));
+}
+
+// The first non-blank line of a file, to tell JSON Lines from a JSON document.
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+  }
+  return {};
+}
+
+bool looks_like_timeline(const std::string& path) {
+  if (fs::path(path).extension() == ".jsonl") return true;
+  try {
+    const json j = json::parse(first_line(path));
+    return j.is_object() && j.contains("type") && j["type"].is_string();
+  } catch (const json::exception&) {
+    return false;
+  }
+}
+
+void read_timeline_into(const std::string& path, ReportInput& in) {
+  in.timeline_path = path;
+  in.timeline_records = read_timeline(path);
+  for (size_t i = 0; i < in.timeline_records.size(); ++i) {
+    const json& r = in.timeline_records[i];
+    if (!r.is_object()) {
+      throw InputError(path, "record " + std::to_string(i + 1) + ": not a JSON object");
+    }
+    const std::string type = r.contains("type") && r["type"].is_string() ? r["type"].get<std::string>() : "";
+    try {
+      if (type == "run") {
+        in.run = r;
+      } else if (type == "mark") {
+        TimelineMark m = mark_from_json(r);
+        if (m.phase.empty()) throw InputError(path, "record " + std::to_string(i + 1) + ": mark without a phase");
+        in.marks.push_back(std::move(m));
+      } else if (type == "step") {
+        in.steps.push_back(r);
+      } else if (type == "event") {
+        in.events.push_back(r);
+      } else if (type == "summary") {
+        in.summary = r;
+      }
+    } catch (const json::exception& e) {
+      throw InputError(path, "record " + std::to_string(i + 1) + " (" + type + "): " + e.what(),
+                       "every size is an integer number of bytes; see include/oomkit/core/timeline.h");
+    }
+  }
+  if (in.run.is_null() && in.marks.empty()) {
+    throw InputError(path, "no \"run\" or \"mark\" record: not an oomkit timeline", kInputHint);
+  }
+}
+
+// summary.json and oom_report.json beside the timeline, when present.
+void read_siblings(const fs::path& dir, ReportInput& in) {
+  const fs::path summary = dir / "summary.json";
+  if (fs::is_regular_file(summary)) {
+    // summary.json and the timeline's "summary" record may hold different parts (the trainer's
+    // run summary, the profiler's memory summary): keep both, summary.json winning on a clash.
+    json file = read_json_file(summary.string(), summary.string());
+    if (in.summary.is_object() && file.is_object()) {
+      in.summary.update(file);
+    } else {
+      in.summary = std::move(file);
+    }
+  }
+  const fs::path oom = dir / "oom_report.json";
+  if (fs::is_regular_file(oom)) in.oom_report = read_json_file(oom.string(), oom.string());
+}
+
+}  // namespace
+
+std::string json_string(const json& j, const char* key, const std::string& fallback) {
+  if (!j.is_object()) return fallback;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+int64_t json_int(const json& j, const char* key, int64_t fallback) {
+  if (!j.is_object()) return fallback;
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if (it->is_number_integer()) return it->get<int64_t>();
+  if (it->is_number_float()) {
+    const double v = it->get<double>();
+    if (v > -9.2e18 && v < 9.2e18) return static_cast<int64_t>(v);
+  }
+  return fallback;
+}
+
+json read_json_file(const std::string& path, const std::string& field) {
+  std::ifstream f(path);
+  if (!f) throw InputError(field, "cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  try {
+    return json::parse(ss.str());
+  } catch (const json::parse_error& e) {
+    throw InputError(field, "'" + path + "' is not JSON: " + e.what());
+  }
+}
+
+ReportInput load_report_input(const std::string& path) {
+  ReportInput in;
+  in.source = path;
+  std::error_code ec;
+  if (path.empty()) throw InputError("input", "no input given", kInputHint);
+  if (!fs::exists(path, ec)) throw InputError(path, "no such file or directory", kInputHint);
+
+  if (fs::is_directory(path, ec)) {
+    const fs::path timeline = fs::path(path) / "timeline.jsonl";
+    if (!fs::is_regular_file(timeline)) {
+      throw InputError(path, "no timeline.jsonl in this directory", kInputHint);
+    }
+    read_timeline_into(timeline.string(), in);
+    read_siblings(fs::path(path), in);
+  } else if (looks_like_timeline(path)) {
+    read_timeline_into(path, in);
+    read_siblings(fs::absolute(path).parent_path(), in);
+  } else {
+    json doc = read_json_file(path, path);
+    if (is_estimate(doc)) {
+      in.estimate = std::move(doc);
+    } else if (is_oom_report(doc)) {
+      in.oom_report = std::move(doc);
+    } else {
+      throw InputError(path, "neither a timeline, an estimate nor an oom_report", kInputHint);
+    }
+  }
+  if (in.estimate.is_null() && in.run.is_object() && in.run.contains("estimate") &&
+      in.run["estimate"].is_object()) {
+    in.estimate = in.run["estimate"];
+  }
+  return in;
+}
+
+}  // namespace oomkit

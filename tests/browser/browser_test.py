@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Browser test of `oomkit report` (issue 6): opens each report in headless Chromium through
+chromedriver (W3C WebDriver over HTTP on 127.0.0.1, Python standard library only, no network),
+fails on any console error, checks that the charts exist with the expected number of points
+(counted here from the input files, independently of the report code), and saves full-page
+screenshots under the build folder.
+
+Usage: browser_test.py --oomkit BUILD/oomkit --data tests/data/report --out BUILD/browser
+Exit 0 pass, 1 fail, 77 skip (no chromium / chromedriver). Every wait has a timeout and the
+whole test is killed by SIGALRM after --timeout seconds, so it cannot hang.
+"""
+import argparse, base64, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+
+SKIP = 77
+
+
+class Fail(Exception):
+    pass
+
+
+def find(names):
+    for n in names:
+        p = shutil.which(n)
+        if p:
+            return p
+    return None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class WebDriver:
+    def __init__(self, port):
+        self.base = "http://127.0.0.1:%d" % port
+        self.sid = None
+
+    def call(self, method, path, body=None, timeout=30):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read().decode() or "{}").get("value")
+        except urllib.error.HTTPError as e:
+            raise Fail("%s %s -> HTTP %d: %s" % (method, path, e.code, e.read().decode()[:500]))
+
+    def s(self, method, path, body=None, timeout=30):
+        return self.call(method, "/session/%s%s" % (self.sid, path), body, timeout)
+
+    def start(self, chromium, profile_dir):
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:loggingPrefs": {"browser": "ALL"},
+            "goog:chromeOptions": {"binary": chromium, "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--hide-scrollbars", "--window-size=1280,900", "--user-data-dir=" + profile_dir,
+                "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                "--force-device-scale-factor=1"]}}}}
+        self.sid = self.call("POST", "/session", caps, timeout=60)["sessionId"]
+
+    def js(self, script, *args):
+        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def console(self):
+        return self.s("POST", "/se/log", {"type": "browser"}) or []
+
+
+def run_oomkit(exe, args):
+    r = subprocess.run([exe] + args, capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        raise Fail("oomkit %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr))
+    return r.stdout.strip()
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def expected_zoom_marks(records):
+    """The marks of the step the report zooms into: the OOM step if any, else the complete step
+    with the highest peak (max of allocated and peak-in-interval over its marks)."""
+    marks = [r for r in records if r["type"] == "mark"]
+    ooms = [r["step"] for r in records if r["type"] == "event" and r["name"] == "oom"]
+    if ooms:
+        step = ooms[0]
+    else:
+        complete = {r["step"] for r in records if r["type"] == "step"}
+        peak = {}
+        for m in marks:
+            if m["step"] in complete:
+                peak[m["step"]] = max(peak.get(m["step"], -1), m["allocated_bytes"], m["peak_allocated_bytes"])
+        step = min(peak, key=lambda s: (-peak[s], s))
+    return sum(1 for m in marks if m["step"] == step)
+
+
+COUNT_JS = """
+const q = s => document.querySelectorAll(s).length;
+return {ready: document.body.getAttribute('data-ready'), title: document.title,
+  timeline: q('#chart-timeline'), allocated: q('#chart-timeline .pt-allocated'), peaks: q('#chart-timeline .pt-peak'),
+  phase_bars: q('#chart-step .bar-phase'), estimated: q('#chart-categories .bar-estimated'),
+  measured: q('#chart-categories .bar-measured'), oom: q('#chart-timeline .oom-marker'),
+  limit: q('#chart-timeline .limit-line'), sweep: q('#chart-sweep .pt-sweep'), batch: q('#chart-batch .pt-batch'),
+  capacity: q('.capacity-line'), usable: q('.usable-line'), findings: q('.finding'),
+  bold: [...document.querySelectorAll('b')].filter(b => b.textContent === 'not bold').length,
+  text: document.body.innerText,
+  embedded: JSON.parse(document.getElementById('oomkit-data').textContent).timeline.marks.length,
+  embedded_max_peak: Math.max(0, ...JSON.parse(document.getElementById('oomkit-data').textContent)
+      .timeline.marks.map(m => m.peak_allocated_bytes)),
+  axis_labels: [...document.querySelectorAll('svg.chart .axis-label')].map(t => t.textContent)};
+"""
+
+HOVER_JS = """
+const p = document.querySelector(arguments[0]);
+if (!p) return null;
+const r = p.getBoundingClientRect();
+p.dispatchEvent(new MouseEvent('mouseover', {bubbles: true, clientX: r.x + 1, clientY: r.y + 1}));
+const t = document.getElementById('tooltip');
+return t.hidden ? '' : t.textContent;
+"""
+
+
+def open_report(wd, path, shot, timeout_s=20):
+    wd.s("POST", "/url", {"url": "file://" + os.path.abspath(path)})
+    deadline = time.time() + timeout_s
+    while True:
+        ready = wd.js("return document.body && document.body.getAttribute('data-ready');")
+        if ready:
+            break
+        if time.time() > deadline:
+            raise Fail("%s: page not drawn within %ds" % (path, timeout_s))
+        time.sleep(0.1)
+    errors = [e for e in wd.console() if e.get("level") in ("SEVERE", "ERROR")]
+    if errors:
+        raise Fail("%s: console errors: %s" % (path, json.dumps(errors)[:1000]))
+    counts = wd.js(COUNT_JS)
+    if counts["ready"] != "1":
+        raise Fail("%s: the page reported a drawing error: %s" % (path, counts["text"][:500]))
+    height = wd.js("return Math.ceil(document.documentElement.scrollHeight);")
+    wd.s("POST", "/window/rect", {"width": 1280, "height": min(int(height) + 140, 9000)})
+    time.sleep(0.3)
+    png = base64.b64decode(wd.s("GET", "/screenshot", timeout=60))
+    with open(shot, "wb") as f:
+        f.write(png)
+    wd.s("POST", "/window/rect", {"width": 1280, "height": 900})
+    return counts
+
+
+def expect(cond, what):
+    if not cond:
+        raise Fail(what)
+    print("  ok:", what)
+
+
+def long_timeline(path, steps):
+    """A long synthetic timeline (6 marks a step) with one spike, to check downsampling keeps peaks."""
+    MiB = 1 << 20
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "run", "version": 1, "device": "cpu", "model": {"_name_or_path": "long"},
+                            "options": {}, "limit_bytes": 900 * MiB}) + "\n")
+        t = 0
+        spike = (steps * 2 // 3, "after_backward")
+        phases = ["step_start", "after_forward", "after_loss", "after_backward", "after_optimizer_step", "after_zero_grad"]
+        base = [100, 400, 420, 160, 180, 120]
+        prev = 100 * MiB
+        for s in range(1, steps + 1):
+            for p, b in zip(phases, base):
+                t += 1000000
+                a = (b + (s % 7)) * MiB
+                peak = a + 5 * MiB + (300 * MiB if (s, p) == spike else 0)
+                f.write(json.dumps({"type": "mark", "step": s, "micro_step": 0, "phase": p, "t_ns": t,
+                                    "allocated_bytes": a, "reserved_bytes": a + 32 * MiB, "peak_allocated_bytes": peak,
+                                    "delta_bytes": a - prev}) + "\n")
+                prev = a
+            f.write(json.dumps({"type": "step", "step": s, "loss": 1.0, "peak_bytes": 0}) + "\n")
+    return 1 + 300 * MiB + 5 * MiB + (400 + 6) * MiB  # not used; see max computed from the file
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oomkit", required=True)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--timeout", type=int, default=240)
+    a = ap.parse_args()
+    chromium = find(["chromium", "chromium-browser", "google-chrome"])
+    driver = find(["chromedriver"])
+    if not chromium or not driver:
+        print("SKIP: chromium or chromedriver not installed (Debian: apt-get install chromium chromium-driver)")
+        return SKIP
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(Fail("timed out after %ds" % a.timeout)))
+    signal.alarm(a.timeout)
+    os.makedirs(a.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="oomkit_browser_")
+    data = a.data
+
+    # The reports under test.
+    reports = {
+        "estimate": run_oomkit(a.oomkit, ["report", os.path.join(data, "estimate_sweep.json"), "-o",
+                                          os.path.join(a.out, "estimate.html")]),
+    }
+    long_path = os.path.join(work, "long.jsonl")
+    long_timeline(long_path, 5000)
+    reports["long"] = run_oomkit(a.oomkit, ["report", long_path, "--max-points", "600", "-o", os.path.join(a.out, "long.html")])
+
+    port = free_port()
+    log = open(os.path.join(a.out, "chromedriver.log"), "w")
+    proc = subprocess.Popen([driver, "--port=%d" % port, "--allowed-ips=127.0.0.1"], stdout=log, stderr=subprocess.STDOUT)
+    wd = WebDriver(port)
+    try:
+        deadline = time.time() + 20
+        while True:
+            try:
+                if wd.call("GET", "/status", timeout=2).get("ready"):
+                    break
+            except Exception:
+                pass
+            if time.time() > deadline:
+                raise Fail("chromedriver did not start within 20 s")
+            time.sleep(0.2)
+        wd.start(chromium, os.path.join(work, "profile"))
+
+        runs = sorted(d for d in os.listdir(data) if os.path.isfile(os.path.join(data, d, "timeline.jsonl")))
+        for name in runs:
+            print(name)
+            reports[name] = run_oomkit(a.oomkit, ["report", os.path.join(data, name), "-o", os.path.join(a.out, name + ".html")])
+            recs = read_jsonl(os.path.join(data, name, "timeline.jsonl"))
+            run = recs[0]
+            n_marks = sum(1 for r in recs if r["type"] == "mark")
+            c = open_report(wd, reports[name], os.path.join(a.out, name + ".png"))
+            expect(c["timeline"] == 1, "memory-over-time chart present")
+            expect(c["allocated"] == n_marks, "one allocated point per mark (%d == %d)" % (c["allocated"], n_marks))
+            expect(c["peaks"] == n_marks, "one peak point per mark (%d)" % c["peaks"])
+            z = expected_zoom_marks(recs)
+            expect(c["phase_bars"] == z, "zoomed step has one bar per mark (%d == %d)" % (c["phase_bars"], z))
+            cats = []
+            has_summary = os.path.isfile(os.path.join(data, name, "summary.json")) or any(r["type"] == "summary" for r in recs)
+            if os.path.isfile(os.path.join(data, name, "summary.json")):
+                with open(os.path.join(data, name, "summary.json")) as f:
+                    cats = json.load(f).get("categories", [])
+            # Bars: every category but "peak" (the sum, shown in the table); estimated from the
+            # estimate's totals or the summary's pairs, measured from the summary (-1: none).
+            est = set(run["estimate"]["totals"]) | {r["category"] for r in cats if r.get("estimated_bytes", -1) >= 0}
+            est.discard("peak")
+            n_measured = sum(1 for r in cats if r["category"] != "peak" and r.get("measured_bytes", -1) >= 0)
+            expect(c["estimated"] == len(est), "one estimated bar per category (%d == %d)" % (c["estimated"], len(est)))
+            expect(c["measured"] == n_measured, "one measured bar per measured category (%d == %d)" % (c["measured"], n_measured))
+            has_limit = run.get("limit_bytes", 0) > 0
+            expect(c["limit"] == (1 if has_limit else 0), "memory limit line drawn iff there is a limit (%d)" % c["limit"])
+            expect(any("MiB" in l or "GiB" in l for l in c["axis_labels"]), "axis labelled in binary units: %s" % c["axis_labels"][:2])
+            if "<b>not bold</b>" in json.dumps(run, ensure_ascii=False):
+                expect(c["bold"] == 0 and '<b>not bold</b>' in c["text"], "markup in the input shown as text, not parsed")
+            tipt = wd.js(HOVER_JS, "#chart-timeline .pt-allocated")
+            expect(tipt and "allocated" in tipt and "iB" in tipt, "hovering a point shows its numbers: %r" % (tipt or "")[:60])
+            n_oom = sum(1 for r in recs if r["type"] == "event" and r["name"] == "oom")
+            expect(c["oom"] == n_oom, "one OOM marker per OOM event (%d)" % n_oom)
+            n_findings = 0
+            if os.path.isfile(os.path.join(data, name, "oom_report.json")):
+                with open(os.path.join(data, name, "oom_report.json")) as f:
+                    n_findings = len(json.load(f)["findings"])
+            expect(c["findings"] == n_findings, "every finding shown (%d)" % n_findings)
+            expect(("interrupted" in c["text"]) == (not has_summary), "a run without summary is marked interrupted")
+
+        print("estimate")
+        with open(os.path.join(data, "estimate_sweep.json")) as f:
+            est = json.load(f)
+        c = open_report(wd, reports["estimate"], os.path.join(a.out, "estimate.png"))
+        expect(c["sweep"] == len(est["sweep"]), "one sweep point per configuration (%d)" % c["sweep"])
+        expect(c["batch"] == len(est["batch_curve"]), "one max-batch point per batch size (%d)" % c["batch"])
+        expect(c["capacity"] == 2 and c["usable"] == 2, "capacity and safety-margin lines on both charts")
+        expect(c["estimated"] == len(est["totals"]) and c["measured"] == 0, "estimate-only category chart")
+
+        print("long")
+        recs = read_jsonl(long_path)
+        marks = [r for r in recs if r["type"] == "mark"]
+        c = open_report(wd, reports["long"], os.path.join(a.out, "long.png"))
+        expect(c["allocated"] == c["embedded"] and c["allocated"] <= 600,
+               "%d marks downsampled to %d points (<= 600)" % (len(marks), c["allocated"]))
+        top = max(m["peak_allocated_bytes"] for m in marks)
+        expect(c["embedded_max_peak"] == top, "the highest peak survives downsampling (%d)" % top)
+        print("PASS; screenshots in", a.out)
+        return 0
+    except Fail as e:
+        print("FAIL:", e)
+        return 1
+    finally:
+        signal.alarm(0)
+        try:
+            if wd.sid:
+                wd.call("DELETE", "/session/" + wd.sid, timeout=10)
+        except Exception:
+            pass
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

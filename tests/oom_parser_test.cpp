@@ -1,0 +1,331 @@
+// Tests of parse_oom_log(): every family, real messages from public issue threads
+// (tests/data/oom-cases/), noisy embeddings and garbage.
+//
+// Expected sizes are computed here, independently of the parser: a printed "79.26 GiB" is
+// round(79.26 * 2^30) bytes (PyTorch's format_size prints two decimals of a binary unit), and MPS
+// messages' "GB" means GiB (MPSAllocator's format_size divides by 1024 but labels "GB").
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "oomkit/diagnose/oom_record.h"
+
+using namespace oomkit;
+
+namespace {
+
+int64_t size_of(double value, const std::string& unit) {
+  double factor = 1;
+  if (unit == "KiB") factor = 1024.0;
+  else if (unit == "MiB") factor = 1024.0 * 1024.0;
+  else if (unit == "GiB") factor = 1024.0 * 1024.0 * 1024.0;
+  else if (unit == "bytes") factor = 1;
+  else ADD_FAILURE() << "test helper: unknown unit " << unit;
+  return static_cast<int64_t>(std::llround(value * factor));
+}
+
+// "1.71 GiB" -> bytes, by the rule in the file comment.
+int64_t printed(const std::string& text) {
+  std::istringstream in(text);
+  double v = 0;
+  std::string unit;
+  in >> v >> unit;
+  return size_of(v, unit);
+}
+
+std::vector<nlohmann::json> read_jsonl(const std::string& name) {
+  std::ifstream in(std::string(OOMKIT_SOURCE_DIR) + "/tests/data/oom-cases/" + name);
+  std::vector<nlohmann::json> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+  }
+  return out;
+}
+
+std::optional<int64_t> field(const OomRecord& r, const std::string& name) {
+  const nlohmann::json j = oom_record_to_json(r);
+  if (!j.contains(name)) return std::nullopt;
+  return j[name].get<int64_t>();
+}
+
+OomRecord only(const std::string& text) {
+  auto records = parse_oom_log(text);
+  EXPECT_EQ(records.size(), 1u) << text;
+  return records.empty() ? OomRecord{} : records.front();
+}
+
+}  // namespace
+
+// Each of the eight real messages in cases.jsonl is found once, with its family and the sizes
+// it prints (read off the message text by hand).
+TEST(OomParserCases, EveryCaseParsesWithItsNumbers) {
+  const auto cases = read_jsonl("cases.jsonl");
+  ASSERT_EQ(cases.size(), 8u);
+  std::map<std::string, OomRecord> by_id;
+  for (const auto& c : cases) by_id[c["id"]] = only(c["message"].get<std::string>());
+
+  const OomRecord& frag = by_id["pytorch-152135-fragmentation-after-hours"];
+  EXPECT_EQ(frag.family, "pytorch2");
+  EXPECT_EQ(frag.device, "cuda:0");
+  EXPECT_EQ(frag.requested_bytes, printed("250.00 MiB"));
+  EXPECT_EQ(frag.total_capacity_bytes, printed("79.26 GiB"));
+  EXPECT_EQ(frag.free_bytes, printed("104.75 MiB"));
+  EXPECT_EQ(frag.allocated_bytes, printed("74.77 GiB"));
+  EXPECT_EQ(frag.reserved_unallocated_bytes, printed("3.87 GiB"));
+  EXPECT_EQ(frag.reserved_bytes, printed("74.77 GiB") + printed("3.87 GiB"));
+  ASSERT_EQ(frag.processes.size(), 1u);
+  EXPECT_EQ(frag.processes[0].pid, 1007710);
+  EXPECT_EQ(frag.processes[0].bytes, printed("79.14 GiB"));
+  EXPECT_FALSE(frag.process_bytes.has_value());
+  EXPECT_TRUE(frag.complete);
+
+  const OomRecord& dcrnn = by_id["dcrnn-6-reduce-batch"];
+  EXPECT_EQ(dcrnn.family, "pytorch1");
+  EXPECT_EQ(dcrnn.requested_bytes, printed("20.00 MiB"));
+  EXPECT_EQ(dcrnn.total_capacity_bytes, printed("5.80 GiB"));
+  EXPECT_EQ(dcrnn.allocated_bytes, printed("4.36 GiB"));
+  EXPECT_EQ(dcrnn.free_bytes, printed("6.69 MiB"));
+  EXPECT_EQ(dcrnn.reserved_bytes, printed("4.63 GiB"));
+  EXPECT_EQ(dcrnn.reserved_unallocated_bytes, printed("4.63 GiB") - printed("4.36 GiB"));
+
+  const OomRecord& mistral = by_id["mistral-finetune-69-a10g-7b"];
+  EXPECT_EQ(mistral.family, "pytorch2");
+  EXPECT_EQ(mistral.requested_bytes, printed("896.00 MiB"));
+  EXPECT_EQ(mistral.total_capacity_bytes, printed("21.99 GiB"));
+  EXPECT_EQ(mistral.free_bytes, printed("759.38 MiB"));
+  EXPECT_EQ(mistral.process_bytes, 0);
+  EXPECT_EQ(mistral.allocated_bytes, printed("20.52 GiB"));
+  EXPECT_EQ(mistral.reserved_unallocated_bytes, printed("102.08 MiB"));
+
+  const OomRecord& ds = by_id["deepspeed-3208-opt13b-adam-on-15gb"];
+  EXPECT_EQ(ds.family, "pytorch1");
+  EXPECT_EQ(ds.requested_bytes, printed("256.00 MiB"));
+  EXPECT_EQ(ds.total_capacity_bytes, printed("14.56 GiB"));
+  EXPECT_EQ(ds.allocated_bytes, printed("13.30 GiB"));
+  EXPECT_EQ(ds.free_bytes, printed("230.50 MiB"));
+  EXPECT_EQ(ds.reserved_bytes, printed("13.65 GiB"));
+
+  const OomRecord& skorch = by_id["skorch-218-validation-without-no-grad"];
+  EXPECT_EQ(skorch.family, "cuda_error_oom");
+  EXPECT_FALSE(skorch.requested_bytes.has_value());
+
+  const OomRecord& cut = by_id["transformer-lm-21-resume-all-ranks-on-gpu0"];
+  EXPECT_EQ(cut.family, "pytorch1");
+  EXPECT_FALSE(cut.complete);  // the stored copy ends in "17.19 MiB f"
+  EXPECT_EQ(cut.total_capacity_bytes, printed("11.17 GiB"));
+  EXPECT_EQ(cut.allocated_bytes, printed("962.69 MiB"));
+  EXPECT_FALSE(cut.free_bytes.has_value());
+  EXPECT_FALSE(cut.reserved_bytes.has_value());
+
+  const OomRecord& cpu = by_id["anomalib-1094-padim-memory-bank"];
+  EXPECT_EQ(cpu.family, "cpu_default_allocator");
+  EXPECT_EQ(cpu.requested_bytes, 35896320000);
+
+  EXPECT_EQ(by_id["deepspeedexamples-323-cublas-alloc-failed"].family, "cublas_alloc_failed");
+}
+
+// Real messages of the other families and formats (variants.jsonl): family, device and every
+// printed size.
+TEST(OomParserVariants, FamiliesDevicesAndSizes) {
+  const auto variants = read_jsonl("variants.jsonl");
+  ASSERT_GE(variants.size(), 15u);
+  for (const auto& v : variants) {
+    SCOPED_TRACE(v["id"].get<std::string>());
+    const OomRecord r = only(v["message"].get<std::string>());
+    EXPECT_EQ(r.family, v["family"].get<std::string>());
+    EXPECT_EQ(r.device, v["device"].get<std::string>());
+    for (const auto& [key, text] : v["expect"].items()) {
+      EXPECT_EQ(field(r, key), printed(text.get<std::string>())) << key;
+    }
+  }
+}
+
+// "more than 1EB" is a lower bound, not a size.
+TEST(OomParserVariants, MoreThanOneExbibyteIsALowerBound) {
+  const OomRecord r = only("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate more than 1EB memory");
+  EXPECT_TRUE(r.requested_is_lower_bound);
+  EXPECT_EQ(r.requested_bytes, int64_t{1} << 60);
+}
+
+// oomkit's own CPU-budget message, exactly as the memory backend prints it.
+TEST(OomParserFamilies, OomkitCpuBudget) {
+  const OomRecord r = only(
+      "CPU out of memory (oomkit --memory-limit). Tried to allocate 20.00 MiB. CPU 0 has a total capacity of "
+      "512.00 MiB of which 3.00 MiB is free. Of the allocated memory 509.00 MiB is allocated by PyTorch, and 0 "
+      "bytes is reserved by PyTorch but unallocated.");
+  EXPECT_EQ(r.family, "oomkit_cpu_budget");
+  EXPECT_EQ(r.device, "cpu");
+  EXPECT_EQ(r.requested_bytes, 20 * (1 << 20));
+  EXPECT_EQ(r.total_capacity_bytes, 512 * (1 << 20));
+  EXPECT_EQ(r.free_bytes, 3 * (1 << 20));
+  EXPECT_EQ(r.allocated_bytes, 509 * (1 << 20));
+  EXPECT_EQ(r.reserved_unallocated_bytes, 0);
+  EXPECT_TRUE(r.complete);
+}
+
+// The 2.x private-pools and 1.x "allowed" wordings, composed from PyTorch's format strings
+// (c10/cuda/CUDACachingAllocator.cpp; pytorch/pytorch#124673 added the private-pool clause).
+TEST(OomParserFamilies, PrivatePoolsAndOneXAllowed) {
+  const OomRecord p = only(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+      "39.38 GiB of which 1.50 GiB is free. Including non-PyTorch memory, this process has 37.87 GiB memory in "
+      "use. Of the allocated memory 30.00 GiB is allocated by PyTorch, with 12.00 GiB allocated in private pools "
+      "(e.g., CUDA Graphs), and 6.00 GiB is reserved by PyTorch but unallocated.");
+  EXPECT_EQ(p.family, "pytorch2");
+  EXPECT_EQ(p.private_pool_bytes, printed("12.00 GiB"));
+  EXPECT_EQ(p.allocated_bytes, printed("30.00 GiB"));
+  EXPECT_EQ(p.reserved_unallocated_bytes, printed("6.00 GiB"));
+  EXPECT_EQ(p.reserved_bytes, printed("36.00 GiB"));
+  EXPECT_EQ(p.process_bytes, printed("37.87 GiB"));
+
+  const OomRecord a = only(
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.17 GiB total capacity; 4.74 GiB "
+      "already allocated; 6.19 GiB free; 4.77 GiB allowed; 4.74 GiB reserved in total by PyTorch)");
+  EXPECT_EQ(a.family, "pytorch1");
+  EXPECT_EQ(a.allowed_bytes, printed("4.77 GiB"));
+  EXPECT_EQ(a.effective_capacity_bytes(), printed("4.77 GiB"));
+  EXPECT_EQ(a.free_bytes, printed("6.19 GiB"));
+}
+
+// A report embedded in a real-looking log: ANSI colours, CRLF line ends, timestamps and rank
+// prefixes, a traceback, and the message wrapped over three lines (once mid-word, "G" + "iB")
+// reads the same as the one-line original.
+TEST(OomParserNoise, TracebackAnsiCrlfPrefixesAndWrapping) {
+  const std::string log =
+      "2024-05-11 14:10:52.224 INFO step 10 loss 3.21\r\n"
+      "[rank0]: Traceback (most recent call last):\r\n"
+      "[rank0]:   File \"train.py\", line 88, in <module>\r\n"
+      "[rank0]:     loss.backward()\r\n"
+      "[rank0]: \x1b[31mtorch.OutOfMemoryError\x1b[0m: CUDA out of memory. Tried to allocate 250.00 MiB. GPU 0 has a total capacity of 79.26 G\r\n"
+      "[rank0]: iB of which 104.75 MiB is free. Process 1007710 has 79.14 GiB memory in use. Of the allocated memory\r\n"
+      "[rank0]:  74.77 GiB is allocated by PyTorch, and 3.87 GiB is reserved by PyTorch but unallocated.\r\n"
+      "2024-05-11 14:10:53.001 INFO shutting down\r\n";
+  const OomRecord r = only(log);
+  EXPECT_EQ(r.family, "pytorch2");
+  EXPECT_EQ(r.line, 5);
+  EXPECT_EQ(r.total_capacity_bytes, printed("79.26 GiB"));
+  EXPECT_EQ(r.free_bytes, printed("104.75 MiB"));
+  EXPECT_EQ(r.allocated_bytes, printed("74.77 GiB"));
+  EXPECT_EQ(r.reserved_unallocated_bytes, printed("3.87 GiB"));
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.message.find("\x1b"), std::string::npos);
+  EXPECT_EQ(r.message.find("[rank0]"), std::string::npos);
+}
+
+// Several different OOMs in one log are each reported, in order, with their line numbers; a
+// repeat and pytest's cut-off summary copy merge into the first report.
+TEST(OomParserNoise, SeveralOomsEachReportedRepeatsMerged) {
+  const std::string a =
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total capacity; 4.36 GiB "
+      "already allocated; 6.69 MiB free; 4.63 GiB reserved in total by PyTorch)";
+  const std::string log = "epoch 1\n" + a + "\nretrying with a smaller batch\n" + a +
+                          "\nRuntimeError: CUDA error: out of memory\n"
+                          "CUDA kernel errors might be asynchronously reported at some other API call\n"
+                          "RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't "
+                          "allocate memory: you tried to allocate 35896320000 bytes. Error code 12 (Cannot allocate memory)\n"
+                          "FAILED test_big.py::test_alloc - RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB tot\n";
+  const auto records = parse_oom_log(log);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].family, "pytorch1");
+  EXPECT_EQ(records[0].line, 2);
+  EXPECT_EQ(records[0].occurrences, 3);  // the repeat and the cut-off summary line
+  EXPECT_EQ(records[1].family, "cuda_error_oom");
+  EXPECT_EQ(records[1].line, 5);
+  EXPECT_EQ(records[2].family, "cpu_default_allocator");
+  EXPECT_EQ(records[2].line, 7);
+  EXPECT_EQ(records[2].requested_bytes, 35896320000);
+}
+
+// Decimal units are decimal outside MPS messages: a user-typed "2.00 GB" is 2e9 bytes.
+TEST(OomParserUnits, DecimalUnitsOutsideMps) {
+  const OomRecord r = only("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GB (GPU 0; 16.00 GB total capacity; "
+                           "12.50 GB already allocated; 1.00 GB free; 13.00 GB reserved in total by PyTorch)");
+  EXPECT_EQ(r.requested_bytes, 2000000000);
+  EXPECT_EQ(r.total_capacity_bytes, 16000000000);
+}
+
+// Garbage gives no record and no crash: empty text, binary noise, a huge line, prose that
+// mentions OOMs without being one, numbers without a head.
+TEST(OomParserGarbage, NoRecordNoCrash) {
+  EXPECT_TRUE(parse_oom_log("").empty());
+  EXPECT_TRUE(parse_oom_log("step 1 loss 3.2\nstep 2 loss 3.1\n").empty());
+  EXPECT_TRUE(parse_oom_log("CUDA out of memory errors are common when the batch is large").empty());
+  EXPECT_TRUE(parse_oom_log("Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total capacity)").empty());
+  std::mt19937 rng(7);
+  std::string noise(200000, '\0');
+  for (char& c : noise) c = static_cast<char>(rng() & 0xff);
+  EXPECT_NO_THROW(parse_oom_log(noise));
+  std::string huge(1 << 20, 'x');
+  huge += " out of memory Tried to allocate 99999999999999999999999 GiB";
+  EXPECT_NO_THROW(parse_oom_log(huge));
+  const auto r = parse_oom_log("CUDA out of memory. Tried to allocate 99999999999999999999999 GiB.");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0].requested_bytes.has_value());  // overflowing sizes are dropped, not wrapped
+}
+
+// JSON: sizes in bytes, absent fields omitted.
+TEST(OomParserJson, SizesInBytesMissingOmitted) {
+  const OomRecord r = only("RuntimeError: CUDA error: out of memory");
+  const nlohmann::json j = oom_record_to_json(r);
+  EXPECT_EQ(j["family"], "cuda_error_oom");
+  EXPECT_FALSE(j.contains("requested_bytes"));
+  const OomRecord c = only("DefaultCPUAllocator: can't allocate memory: you tried to allocate 1024 bytes.");
+  EXPECT_EQ(oom_record_to_json(c)["requested_bytes"], 1024);
+}
+
+// Build for the family, not the line: every real message (cases and variants), hard-wrapped at
+// several widths (also mid-word and mid-number), each piece behind a log prefix, with CRLF line
+// ends and ANSI colour on the first piece, parses to the same family and sizes as the original.
+TEST(OomParserNoise, WrappedPrefixedCopiesParseLikeTheOriginal) {
+  std::vector<nlohmann::json> all = read_jsonl("cases.jsonl");
+  for (const auto& v : read_jsonl("variants.jsonl")) all.push_back(v);
+  for (const auto& c : all) {
+    const std::string message = c["message"].get<std::string>();
+    if (message.find('\n') != std::string::npos) continue;  // already multi-line (NCCL, cudaMallocAsync)
+    const auto original = parse_oom_log(message);
+    ASSERT_EQ(original.size(), 1u) << c["id"];
+    for (size_t width : {37u, 64u, 80u, 101u}) {
+      SCOPED_TRACE(c["id"].get<std::string>() + " width " + std::to_string(width));
+      std::string log = "2024-05-11 14:10:52,224 INFO step 7 loss 2.2\r\n";
+      for (size_t i = 0; i < message.size(); i += width) {
+        const std::string piece = message.substr(i, width);
+        log += "[rank1]: " + (i == 0 ? "\x1b[31m" + piece + "\x1b[0m" : piece) + "\r\n";
+      }
+      log += "[rank1]: exiting\r\n";
+      const auto wrapped = parse_oom_log(log);
+      ASSERT_EQ(wrapped.size(), 1u);
+      EXPECT_EQ(wrapped[0].family, original[0].family);
+      // The record's line is the one holding the start of the family's head.
+      size_t head = std::string::npos;
+      const std::string lowered = [&] { std::string l = message; for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); return l; }();
+      for (const char* h : {"out of memory", "defaultcpuallocator", "cublas_status", "cudnn_status", "cuda_error_out",
+                            "cuda runtime error", "allocation on device"}) {
+        const size_t at = lowered.find(h);
+        if (at == std::string::npos) continue;
+        // "CUDA out of memory" starts at its device word.
+        size_t start = at;
+        if (std::string(h) == "out of memory" && at > 0) {
+          size_t w = at - 1;
+          while (w > 0 && std::isalpha(static_cast<unsigned char>(message[w - 1]))) --w;
+          if (std::isalpha(static_cast<unsigned char>(message[w]))) start = w;
+          if (lowered.compare(at >= 6 ? at - 6 : 0, 6, "error:") == 0 || lowered.compare(at >= 7 ? at - 7 : 0, 7, "error: ") == 0) start = at;
+        }
+        head = std::min(head, start);
+      }
+      ASSERT_NE(head, std::string::npos);
+      EXPECT_EQ(wrapped[0].line, static_cast<int64_t>(2 + head / width));
+      EXPECT_EQ(oom_record_to_json(wrapped[0]).dump().size() > 0, true);
+      for (const char* key : {"requested_bytes", "total_capacity_bytes", "free_bytes", "allocated_bytes", "reserved_bytes",
+                              "reserved_unallocated_bytes", "allowed_bytes", "process_bytes", "other_process_bytes",
+                              "non_pytorch_bytes"}) {
+        EXPECT_EQ(field(wrapped[0], key), field(original[0], key)) << key;
+      }
+    }
+  }
+}

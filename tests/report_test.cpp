@@ -1,0 +1,284 @@
+// Tests of `oomkit report`'s library: input loading, downsampling, the page data and the HTML.
+// Expected values are computed here from the fixture files (tests/data/report/, written by
+// make_fixtures.py in the trainer's timeline format), never taken from the code under test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "oomkit/core/error.h"
+#include "oomkit/report/downsample.h"
+#include "oomkit/report/html_report.h"
+#include "oomkit/report/report.h"
+#include "oomkit/report/report_input.h"
+
+using namespace oomkit;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kData = std::string(OOMKIT_SOURCE_DIR) + "/tests/data/report";
+
+std::vector<json> jsonl(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<json> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+std::vector<json> of_type(const std::vector<json>& records, const std::string& type) {
+  std::vector<json> out;
+  for (const json& r : records) {
+    if (r["type"] == type) out.push_back(r);
+  }
+  return out;
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("oomkit_report_test_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TimelineMark mark(int64_t step, int64_t allocated, int64_t peak) {
+  TimelineMark m;
+  m.step = step;
+  m.phase = "after_forward";
+  m.allocated_bytes = allocated;
+  m.peak_allocated_bytes = peak;
+  return m;
+}
+
+}  // namespace
+
+// Downsampling: short timelines are untouched; long ones are cut to at most max_points, in
+// order, and keep the first and last marks and the global maxima of allocated and of peak.
+TEST(Downsample, KeepsEverythingWhenShort) {
+  std::vector<TimelineMark> marks;
+  for (int i = 0; i < 50; ++i) marks.push_back(mark(i, i, i));
+  const auto keep = downsample_keep_peaks(marks, 50);
+  ASSERT_EQ(keep.size(), 50u);
+  for (size_t i = 0; i < keep.size(); ++i) EXPECT_EQ(keep[i], i);
+}
+
+TEST(Downsample, LongTimelineKeepsPeaksAndEnds) {
+  std::vector<TimelineMark> marks;
+  for (int64_t i = 0; i < 100000; ++i) marks.push_back(mark(i, 1000 + (i * 7919) % 1000, 2000 + (i * 104729) % 500));
+  marks[31337].allocated_bytes = 50000;  // a single spike in allocated
+  marks[77777].peak_allocated_bytes = 90000;  // and a different one in peak
+  marks[4242].allocated_bytes = 3;  // and a dip
+  const auto keep = downsample_keep_peaks(marks, 1000);
+  EXPECT_LE(keep.size(), 1000u);
+  EXPECT_GE(keep.size(), 300u);  // one bucket per 3 points: at least one mark per bucket
+  EXPECT_TRUE(std::is_sorted(keep.begin(), keep.end()));
+  EXPECT_EQ(std::set<size_t>(keep.begin(), keep.end()).size(), keep.size());
+  EXPECT_EQ(keep.front(), 0u);
+  EXPECT_EQ(keep.back(), marks.size() - 1);
+  for (size_t want : {size_t{31337}, size_t{77777}, size_t{4242}}) {
+    EXPECT_TRUE(std::binary_search(keep.begin(), keep.end(), want)) << want;
+  }
+}
+
+TEST(Downsample, RejectsTooFewPoints) {
+  EXPECT_THROW(downsample_keep_peaks({}, 7), InputError);
+}
+
+// Embedding: the data in <script type="application/json"> can never close the element or
+// open a comment, parses back to the same value, and invalid UTF-8 does not throw.
+TEST(Embed, JsonForScriptEscapesMarkupAndRoundTrips) {
+  const json data = {{"name", "a </script><script>alert(1)</script> <!-- & \"q\""}, {"n", 3}};
+  const std::string s = json_for_script(data);
+  EXPECT_EQ(s.find('<'), std::string::npos);
+  EXPECT_EQ(s.find('>'), std::string::npos);
+  EXPECT_EQ(s.find('&'), std::string::npos);
+  EXPECT_EQ(json::parse(s), data);
+  const json bad = {{"name", std::string("ok \xff\xfe end")}};
+  EXPECT_NO_THROW(json::parse(json_for_script(bad)));
+  EXPECT_EQ(html_escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+}
+
+// Loading: a run directory yields every mark/step/event of its timeline plus summary.json and
+// oom_report.json; the run record's estimate is used when no other is given.
+TEST(Load, RunDirectory) {
+  const auto records = jsonl(kData + "/run_oom/timeline.jsonl");
+  const ReportInput in = load_report_input(kData + "/run_oom");
+  EXPECT_TRUE(in.has_timeline());
+  EXPECT_EQ(in.marks.size(), of_type(records, "mark").size());
+  EXPECT_EQ(in.steps.size(), of_type(records, "step").size());
+  EXPECT_EQ(in.events.size(), of_type(records, "event").size());
+  EXPECT_EQ(in.run["limit_bytes"], records[0]["limit_bytes"]);
+  EXPECT_EQ(in.estimate["peak_bytes"], records[0]["estimate"]["peak_bytes"]);
+  ASSERT_TRUE(in.oom_report.is_object());
+  EXPECT_EQ(in.oom_report["findings"].size(), 2u);
+  ASSERT_TRUE(in.summary.is_object());
+  EXPECT_TRUE(in.summary.contains("categories"));
+}
+
+TEST(Load, TimelineFileEstimateAndOomReport) {
+  const ReportInput t = load_report_input(kData + "/run_ok/timeline.jsonl");
+  EXPECT_EQ(t.marks.size(), of_type(jsonl(kData + "/run_ok/timeline.jsonl"), "mark").size());
+  EXPECT_TRUE(t.summary.is_object());  // summary.json beside the file
+  const ReportInput e = load_report_input(kData + "/estimate_sweep.json");
+  EXPECT_FALSE(e.has_timeline());
+  EXPECT_TRUE(e.estimate.contains("sweep"));
+  const ReportInput o = load_report_input(kData + "/run_oom/oom_report.json");
+  EXPECT_TRUE(o.oom_report.contains("findings"));
+  EXPECT_TRUE(o.estimate.is_null());
+}
+
+// Bad input: a typed error naming the path (and the record), never a crash.
+TEST(Load, BadInputThrowsInputError) {
+  const fs::path dir = scratch("bad");
+  try {
+    load_report_input((dir / "missing").string());
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), (dir / "missing").string());
+  }
+  EXPECT_THROW(load_report_input(dir.string()), InputError);  // a folder without timeline.jsonl
+  std::ofstream(dir / "garbage.json") << "{ not json";
+  EXPECT_THROW(load_report_input((dir / "garbage.json").string()), InputError);
+  std::ofstream(dir / "other.json") << R"({"hello": 1})";
+  EXPECT_THROW(load_report_input((dir / "other.json").string()), InputError);
+  std::ofstream(dir / "wrong.jsonl") << R"({"type":"run","version":1})" << "\n"
+                                     << R"({"type":"mark","step":1,"phase":"after_forward","allocated_bytes":"lots"})"
+                                     << "\n";
+  try {
+    load_report_input((dir / "wrong.jsonl").string());
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("record 2"), std::string::npos) << e.what();
+  }
+}
+
+// Page data: the peak is the largest allocated-or-peak value over all marks; the zoomed step
+// is the OOM step when there was one, else the complete step with the highest peak; the
+// categories pair the summary's measured bytes with the estimate's.
+TEST(PageData, StatsZoomAndCategories) {
+  const auto records = jsonl(kData + "/run_ok/timeline.jsonl");
+  int64_t peak = 0;
+  std::map<int64_t, int64_t> step_peak;
+  for (const json& m : of_type(records, "mark")) {
+    const int64_t p = std::max(m["allocated_bytes"].get<int64_t>(), m["peak_allocated_bytes"].get<int64_t>());
+    peak = std::max(peak, p);
+    step_peak[m["step"]] = std::max(step_peak[m["step"]], p);
+  }
+  int64_t want_step = step_peak.begin()->first;
+  for (const auto& [s, p] : step_peak) {
+    if (p > step_peak[want_step]) want_step = s;
+  }
+  const json d = build_report_data(load_report_input(kData + "/run_ok"), {});
+  EXPECT_EQ(d["kind"], "run");
+  EXPECT_EQ(d["stats"]["peak_bytes"], peak);
+  EXPECT_EQ(d["zoom"]["step"], want_step);
+  EXPECT_EQ(d["zoom"]["marks"].size(), 6u);  // one optimizer step without accumulation: 6 marks
+  EXPECT_EQ(d["zoom"]["step_kind"], want_step == 1 ? "first" : "steady");
+  EXPECT_EQ(d["zoom"]["predicted"].size(), 6u);
+  EXPECT_EQ(d["stats"]["oom"], false);
+  EXPECT_EQ(d["timeline"]["marks"].size(), of_type(records, "mark").size());
+  const json summary = json::parse(std::ifstream(kData + "/run_ok/summary.json"));
+  ASSERT_GE(d["categories"].size(), summary["categories"].size());
+  EXPECT_EQ(d["categories"][0]["category"], "parameters");
+  EXPECT_EQ(d["categories"][3]["measured_bytes"], summary["categories"][3]["measured_bytes"]);
+  // The summary pairs each measured category with the estimator's number for the same quantity
+  // (activations: the after-forward rise); categories it lacks come from the estimate's totals.
+  EXPECT_EQ(d["categories"][3]["estimated_bytes"], summary["categories"][3]["estimated_bytes"]);
+  EXPECT_EQ(d["categories"][5]["category"], "overhead");
+  EXPECT_EQ(d["categories"][5]["estimated_bytes"], records[0]["estimate"]["totals"]["overhead"]);
+  EXPECT_TRUE(d["categories"][5]["measured_bytes"].is_null());
+
+  const json o = build_report_data(load_report_input(kData + "/run_oom"), {});
+  EXPECT_EQ(o["stats"]["oom"], true);
+  EXPECT_EQ(o["zoom"]["step"], 2);  // the fixture's OOM event is at step 2
+  EXPECT_EQ(o["stats"]["oom_step"], 2);
+}
+
+TEST(PageData, StepOptionValidatedAndMaxPointsApplied) {
+  const ReportInput in = load_report_input(kData + "/run_ok");
+  HtmlReportOptions opt;
+  opt.zoom_step = 4;
+  EXPECT_EQ(build_report_data(in, opt)["zoom"]["step"], 4);
+  opt.zoom_step = 999;
+  try {
+    build_report_data(in, opt);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--step");
+  }
+  opt.zoom_step = -1;
+  opt.max_points = 20;
+  EXPECT_LE(build_report_data(in, opt)["timeline"]["marks"].size(), 20u);
+}
+
+// The page: self-contained (no external reference, a CSP forbidding network), exactly the two
+// script elements, and input text never appears unescaped.
+TEST(Html, SelfContainedAndEscaped) {
+  const std::string html = render_html_report(load_report_input(kData + "/run_oom"), {});
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+  std::string without_ns = html;  // the SVG namespace URI is a name, not a request
+  for (size_t p; (p = without_ns.find("http://www.w3.org/2000/svg")) != std::string::npos;) without_ns.erase(p, 26);
+  for (const char* external : {"src=", "href=", "http://", "https://", "@import", "url("}) {
+    EXPECT_EQ(without_ns.find(external), std::string::npos) << external;
+  }
+  size_t closes = 0;
+  for (size_t p = html.find("</script>"); p != std::string::npos; p = html.find("</script>", p + 1)) ++closes;
+  EXPECT_EQ(closes, 2u);  // the data element and the script; the fixture's "</script>" is escaped
+  EXPECT_EQ(html.find("<b>not bold</b>"), std::string::npos);
+  EXPECT_EQ(html.find("<!-- \\\"quoted"), std::string::npos);
+  EXPECT_NE(html.find("<title>oomkit report: gpt-nano</title>"), std::string::npos);
+}
+
+// The entry point: default output paths, format names, and the errors of impossible requests.
+TEST(WriteReport, PathsFormatsAndErrors) {
+  EXPECT_EQ(default_report_path(kData + "/run_ok", ReportFormat::kHtml), kData + "/run_ok/report.html");
+  EXPECT_EQ(default_report_path(kData + "/run_ok", ReportFormat::kChromeTrace), kData + "/run_ok/trace.json");
+  EXPECT_EQ(default_report_path("/x/est.json", ReportFormat::kHtml), "/x/est.html");
+  EXPECT_EQ(parse_report_format("chrome-trace"), ReportFormat::kChromeTrace);
+  EXPECT_THROW(parse_report_format("pdf"), InputError);
+
+  const fs::path dir = scratch("write");
+  ReportOptions o;
+  o.input = kData + "/estimate_sweep.json";
+  o.output = (dir / "e.html").string();
+  EXPECT_EQ(write_report(o), o.output);
+  EXPECT_GT(fs::file_size(o.output), 10000u);
+  o.format = ReportFormat::kChromeTrace;
+  try {
+    write_report(o);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--format");
+  }
+  o.format = ReportFormat::kHtml;
+  o.output = (dir / "no" / "such" / "dir" / "r.html").string();
+  EXPECT_THROW(write_report(o), InputError);
+}
+
+// Records written by other tools with unexpected types (an event name that is a number, a
+// summary whose categories are a string) still give a page and a trace, never an exception.
+TEST(PageData, OddlyTypedRecordsDoNotThrow) {
+  const fs::path dir = scratch("odd");
+  std::ofstream(dir / "t.jsonl") << R"({"type":"run","limit_bytes":"lots"})" << "\n"
+                                 << R"({"type":"mark","step":1,"phase":"step_start","t_ns":5,"allocated_bytes":7})" << "\n"
+                                 << R"({"type":"step","step":"one"})" << "\n"
+                                 << R"({"type":"event","name":5,"step":1.5})" << "\n"
+                                 << R"({"type":"summary","categories":"oops"})" << "\n";
+  const ReportInput in = load_report_input((dir / "t.jsonl").string());
+  json d;
+  ASSERT_NO_THROW(d = build_report_data(in, {}));
+  EXPECT_EQ(d["stats"]["peak_bytes"], 7);
+  EXPECT_FALSE(d["stats"].contains("limit_bytes"));  // not a number: no limit line
+  EXPECT_EQ(json_int(json{{"a", 2.9}}, "a", -1), 2);
+  EXPECT_EQ(json_int(json{{"a", "2"}}, "a", -1), -1);
+  EXPECT_EQ(json_string(json{{"a", 1}}, "a", "x"), "x");
+}
