@@ -48,6 +48,7 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(report_browser PROPERTIES LABELS browser TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
 # ---- end report -----------------------------------------------------------------------------
+
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares
 # every phase mark and step peak with the estimator; ctest runs the fast subset with --check,
