@@ -5,7 +5,7 @@
 # the real trainer on the tracking CPU allocator, printing every row and the summary (median
 # and max |error|, ours and the chapter's). Exit 1 when a row of ours is beyond the 3% bar.
 # Extra arguments go to estimate_accuracy, e.g. --filter gpt-nano, --threads 4, --failing.
-# Takes ~10 minutes on 2 cores (the d=768 T=512 runs dominate).
+# Takes 10-20 minutes on 2 shared cores (the d=768 runs dominate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${OOMKIT_BUILD_DIR:-build}
