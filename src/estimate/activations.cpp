@@ -307,6 +307,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // unmeasured three d_ff-wide gradients.
   const int64_t mlp_moment = m.is_gpt2() ? m.d_ff * c + d * r : 3 * m.d_ff * c + 2 * d * r;
   const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
+  am.block_backward_mlp = mlp_moment;
+  am.block_backward_attn = attn_moment;
   am.block_backward_transient = std::max(mlp_moment, attn_moment);
   // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad

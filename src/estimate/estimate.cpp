@@ -430,21 +430,28 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // A checkpointed block's backward first recomputes its forward with autograd (its saved
       // terms, its forward moments and its weight copies), then runs through it with the
       // output and the incoming gradient live; selective recomputes the attention core.
-      // The block's first weight gradient (the MLP's output projection, d_ff·d) exists before
-      // the d_ff-wide input gradient of that moment (AddmmBackward computes mat2's gradient first).
+      // The block's weight gradients made before each backward moment (GPT-2, measured):
+      // at the MLP moment mlp.c_proj's (AddmmBackward computes mat2's gradient first); at the
+      // attention core's, the whole MLP's, ln_2's and attn.c_proj's.
       const bool wgrad_new = grads_during == 0 && model.is_gpt2() && setup.lora.rank == 0 && st.layer_grads > 0;
-      const int64_t first_wgrad =
-          wgrad_new ? ph.mul(ph.mul(model.d_ff, ceil_div(model.n_embd, t)), state_bytes_per_element(setup)) : 0;
+      const int64_t gw = state_bytes_per_element(setup), dm = model.n_embd, ff = ceil_div(model.d_ff, t);
+      const int64_t wgrad_mlp = wgrad_new ? ph.mul(ph.add(ph.mul(ff, dm), dm), gw) : 0;
+      const int64_t wgrad_attn =
+          wgrad_new ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(dm, t), dm), ff + 5 * dm), gw) : 0;
+      // By the attention core's moment the MLP's and attn.c_proj's AddmmBackward have released
+      // the autocast weight casts they saved (mixed precision).
+      const int64_t copies_released =
+          st.layer_copies > 0 && model.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(dm, t), dm), 2) : 0;
+      const int64_t bwd_moment = std::max(ph.add(ph.mul(E, am.block_backward_mlp), wgrad_mlp),
+                                          ph.add(ph.mul(E, am.block_backward_attn), wgrad_attn) - copies_released);
       int64_t blk_tr = 0;
       if (full_ckpt) {
         // Backward through the recomputed block: its saved terms, its output, the gradient
         // buffers, its weight copies and first weight gradient; or, if higher, a moment of the
         // recompute itself, with the incoming gradient (B, T, d) live but the later weights not
         // cast yet and no weight gradient of the block.
-        blk_tr = ph.add(ph.add(ph.mul(E, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient -
-                                                 ckpt_input_tok),
-                               st.layer_copies),
-                        first_wgrad);
+        blk_tr = ph.add(ph.add(ph.mul(E, block_full_tok + model.n_embd * dt.residual - ckpt_input_tok), st.layer_copies),
+                        bwd_moment);
         for (int i = 0; i < am.num_forward_moments; ++i) {
           const auto& mo = am.forward_moments[i];
           const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
@@ -452,7 +459,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
                                            st.layer_copies - pending));
         }
       } else {
-        blk_tr = ph.add(ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)), first_wgrad);
+        blk_tr = ph.add(ph.mul(E, selective ? core_tok : 0), bwd_moment);
       }
       blk_tr = ph.add(blk_tr, gather);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
