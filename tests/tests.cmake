@@ -49,6 +49,13 @@ if(Python3_Interpreter_FOUND)
 endif()
 # ---- end report -----------------------------------------------------------------------------
 
+# ---- onoom (issue 5, trainer side: oomkit train --on-oom) ---------------------------------
+# A bad --on-oom value is bad input: exit 2 naming the flag, before anything runs.
+add_test(NAME train_on_oom_bad_value_exit_2
+         COMMAND sh -c "out=$(\"$0\" train --on-oom retry --steps 1 2>&1); test $? -eq 2 && echo \"$out\" | grep -q -- --on-oom"
+                 $<TARGET_FILE:oomkit>)
+set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS core)
+
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares
 # every phase mark and step peak with the estimator; ctest runs the fast subset with --check,

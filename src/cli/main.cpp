@@ -5,9 +5,27 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 #include "commands.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
+
+namespace {
+
+// c10::Error::what() appends a C++ backtrace ("Exception raised from ... frame #0 ...") after
+// the message; users get the message alone (the diagnosis needs nothing more).
+std::string without_backtrace(const char* what) {
+  std::string text(what);
+  for (const char* marker : {"\nException raised from", "Exception raised from "}) {
+    const size_t at = text.find(marker);
+    if (at != std::string::npos) text.erase(at);
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
@@ -48,7 +66,7 @@ int main(int argc, char** argv) {
     if (!e.hint().empty()) std::fprintf(stderr, "hint: %s\n", e.hint().c_str());
     return oomkit::kExitBadInput;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
+    std::fprintf(stderr, "error: %s\n", without_backtrace(e.what()).c_str());
     return oomkit::kExitFailure;
   }
   return oomkit::kExitFailure;

@@ -18,6 +18,7 @@ struct TrainFlags {
   std::string attention = "eager";
   std::string checkpointing = "none";
   std::string memory_limit;
+  std::string on_oom = "diagnose";
   bool no_profile = false;
   bool json = false;
 };
@@ -61,6 +62,10 @@ Subcommand add_train_command(CLI::App& parent) {
   app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
   app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
   app->add_option("--memory-limit", flags->memory_limit, "Memory budget, e.g. 512MiB (an allocation past it is an OOM)");
+  app->add_option("--on-oom", flags->on_oom,
+                  "On an out-of-memory error in a step: abort (exit 3) | diagnose (playbook with live probes, "
+                  "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step)")
+      ->capture_default_str();
   app->add_flag("--no-profile", flags->no_profile, "No phase marks and no timeline");
   app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
 
@@ -71,6 +76,7 @@ Subcommand add_train_command(CLI::App& parent) {
     options.attention = parse_attention(flags->attention);
     options.checkpointing = parse_checkpointing(flags->checkpointing);
     if (!flags->memory_limit.empty()) options.memory_limit_bytes = parse_bytes(flags->memory_limit, "--memory-limit");
+    options.on_oom = parse_on_oom(flags->on_oom);
     options.profile = !flags->no_profile;
     options.progress_to_stderr = flags->json;
     options.quiet = parent.get_option("--quiet")->as<bool>();

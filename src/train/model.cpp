@@ -167,4 +167,13 @@ int64_t GptImpl::num_parameters() const {
   return n;
 }
 
+void GptImpl::set_checkpointing(Checkpointing checkpointing, int64_t every) {
+  if (every < 1) throw InputError("--checkpoint-every", "must be >= 1, got " + std::to_string(every));
+  if (checkpointing == Checkpointing::kSelective) {
+    throw InputError("--checkpointing", "the trainer implements none and full", "use --checkpointing full");
+  }
+  options_.checkpointing = checkpointing;
+  options_.checkpoint_every = every;
+}
+
 }  // namespace oomkit

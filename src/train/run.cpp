@@ -13,6 +13,7 @@
 #include "oomkit/core/units.h"
 #include "oomkit/profile/static_memory.h"
 #include "oomkit/profile/summary.h"
+#include "oomkit/train/oom_recovery.h"
 #include "oomkit/train/threads.h"
 #include "oomkit/train/trainer.h"
 
@@ -115,7 +116,9 @@ nlohmann::json TrainSummary::to_json() const {
                       {"run_dir", run_dir},
                       {"timeline", timeline},
                       {"checkpoint", checkpoint},
-                      {"profiler_errors", profiler_errors}};
+                      {"profiler_errors", profiler_errors},
+                      {"oom_recoveries", oom_recoveries},
+                      {"oom_report", oom_report}};
   return j;
 }
 
@@ -219,8 +222,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
     profiler.write_event("checkpoint", {{"path", options.save}, {"reason", why}, {"next_step", trainer.next_step()}});
     log::info("checkpoint: step {} saved to {} ({})", trainer.next_step(), options.save, why);
   };
-  auto evaluate = [&]() {
-    const double val = trainer.evaluate();
+  // --on-oom (oom_recovery.h): steps and evaluations go through the handler.
+  OomHandler oom(trainer, options.on_oom,
+                 writer ? fs::path(writer->jsonl_path()).parent_path().string() : run_dir);
+  auto evaluate = [&]() -> std::optional<double> {
+    const std::optional<double> evaluated = oom.evaluate();
+    if (!evaluated) return std::nullopt;
+    const double val = *evaluated;
     summary.val_loss = val;
     profiler.write_event("eval", {{"val_loss", val}, {"next_step", trainer.next_step()}});
     if (!options.quiet) {
@@ -232,8 +240,14 @@ TrainSummary run_training(const TrainOptions& options_in) {
   };
 
   SignalScope signals;
+  bool stopped_by_oom = false;
   while (trainer.next_step() < options.steps) {
-    last = trainer.step();
+    const std::optional<StepStats> done = oom.step();
+    if (!done) {  // an OOM stopped the run: nothing is saved (the state may be mid-step)
+      stopped_by_oom = true;
+      break;
+    }
+    last = *done;
     const StepMemory& memory = last.memory;
     const MemoryStats stats = backend->snapshot();
     run_peak = std::max({run_peak, memory.peak_bytes, stats.allocated_bytes.peak});
@@ -245,7 +259,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
     const double tok_s = static_cast<double>(last.tokens) / (last.ms / 1000.0);
     const bool last_step = trainer.next_step() == options.steps;
     std::optional<double> val;
-    if ((options.eval_every > 0 && trainer.next_step() % options.eval_every == 0) || last_step) val = evaluate();
+    if ((options.eval_every > 0 && trainer.next_step() % options.eval_every == 0) || last_step) {
+      val = evaluate();
+      if (!val) {
+        stopped_by_oom = true;
+        break;
+      }
+    }
     {
       nlohmann::json rec = Profiler::step_record(memory);
       rec["step"] = last.step;
@@ -274,7 +294,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
       break;
     }
   }
-  if (!options.save.empty()) {
+  if (stopped_by_oom) {
+    summary.exit_code = kExitOom;
+    summary.stop_reason = "oom";
+  } else if (!options.save.empty()) {
     save(summary.exit_code == 0 ? "end" : "signal");
   } else if (summary.exit_code != 0) {
     options.save = run_dir + "/interrupted.ckpt";
@@ -288,6 +311,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
       train_cpu_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_cpu_seconds : 0.0;
   summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
   summary.peak_allocated_bytes = run_peak;
+  summary.oom_recoveries = oom.recoveries();
+  summary.oom_report = oom.report_path();
   summary.profiler_errors = profiler.errors();
   for (const auto& e : profiler.errors()) log::warn("profiler: {}", e);
   const MemorySummary memory = summarize_memory(

@@ -213,8 +213,12 @@ StepStats Trainer::step() {
     set_learning_rate(*optimizer_, stats.lr);
     const bool fp16 = options_.precision == Precision::kFp16Mixed;
     double loss_sum = 0.0;
+    // One draw of B·grad_accum windows per optimizer step, cut into micro-batches: the step
+    // sees the same windows whatever the micro-batching (OOM recovery relies on it).
+    const Batch full = dataset_->next_train_batch(options_.batch_size * options_.grad_accum);
     for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
-      Batch batch = dataset_->next_train_batch(options_.batch_size);
+      Batch batch{full.x.narrow(0, micro * options_.batch_size, options_.batch_size),
+                  full.y.narrow(0, micro * options_.batch_size, options_.batch_size)};
       batch.x = batch.x.to(device_);
       batch.y = batch.y.to(device_);
       torch::Tensor loss = forward_loss(batch, micro, /*mark=*/true);  // () fp32
@@ -273,15 +277,20 @@ double Trainer::evaluate() {
   torch::NoGradGuard no_grad;
   model_->eval();
   double sum = 0.0;
+  // Validation batch k holds B·grad_accum windows, run B at a time: the same sequences and the
+  // same mean whatever the micro-batching (an OOM recovery does not change what val loss means).
+  const int64_t rows = options_.batch_size * options_.grad_accum;
   for (int64_t k = 0; k < options_.eval_batches; ++k) {
-    Batch batch = dataset_->val_batch(k, options_.batch_size);
-    batch.x = batch.x.to(device_);
-    batch.y = batch.y.to(device_);
-    sum += forward_loss(batch, 0, /*mark=*/false).item<double>();
+    const Batch full = dataset_->val_batch(k, rows);
+    for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
+      Batch batch{full.x.narrow(0, micro * options_.batch_size, options_.batch_size).to(device_),
+                  full.y.narrow(0, micro * options_.batch_size, options_.batch_size).to(device_)};
+      sum += forward_loss(batch, 0, /*mark=*/false).item<double>();
+    }
   }
   model_->train();
   if (profiler_) profiler_->mark(Phase::kEval, 0);
-  return sum / static_cast<double>(options_.eval_batches);
+  return sum / static_cast<double>(options_.eval_batches * options_.grad_accum);
 }
 
 }  // namespace oomkit

@@ -40,6 +40,9 @@ class Profiler {
   /// Closes the step: its peak (max of allocated at step_start and the peaks of the later
   /// marks' intervals) and the phase that held it. Returns an empty StepMemory when disabled.
   StepMemory end_step() noexcept;
+  /// Abandons the current step (an OOM escaped it): its marks stay in marks() and the
+  /// timeline, but it enters no steps() record. No-op outside a step.
+  void abort_step() noexcept { in_step_ = false; }
 
   /// Writes any timeline record (an "event", the trainer's "step" record...) through the
   /// profiler, so I/O failures are collected like the marks' (never throws). No-op without a

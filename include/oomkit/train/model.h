@@ -111,6 +111,9 @@ class GptImpl : public torch::nn::Module {
 
   const ModelConfig& config() const { return config_; }
   const GptOptions& options() const { return options_; }
+  /// Switches activation checkpointing for later forwards (OOM recovery, oom_recovery.h).
+  /// Throws InputError("--checkpoint-every") for every < 1, InputError("--checkpointing") for kSelective.
+  void set_checkpointing(Checkpointing checkpointing, int64_t every);
 
   Transformer transformer{nullptr};
 

@@ -1,6 +1,7 @@
 // The training loop of `oomkit train`: options, the step, the run, the summary.
 //
-// One optimizer step = gradient_accumulation_steps micro-batches of (B, T) tokens, each
+// One optimizer step = one draw of B·gradient_accumulation_steps windows (one data position),
+// cut into gradient_accumulation_steps micro-batches of (B, T) tokens, each
 // forward -> loss -> backward, then gradient clipping, the optimizer step and
 // zero_grad(set_to_none=true). The profiler marks every phase (core/phases.h).
 #pragma once
@@ -17,6 +18,7 @@
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/profiler.h"
 #include "oomkit/train/data.h"
+#include "oomkit/train/on_oom.h"
 #include "oomkit/train/model.h"
 
 namespace oomkit {
@@ -57,6 +59,7 @@ struct TrainOptions {
   int64_t memory_limit_bytes = 0;        // backend budget; 0: none
   bool profile = true;                   // false: --no-profile
   bool quiet = false;                    // no progress lines
+  OnOom on_oom = OnOom::kDiagnose;       // what an OOM inside a step does (oom_recovery.h)
   bool progress_to_stderr = false;       // progress lines on stderr (with --json)
 
   /// Every problem, "field: message" (non-positive sizes, lr, fractions...).
@@ -84,8 +87,8 @@ struct StepStats {
 
 /// The end-of-run record (the --json summary and summary.json).
 struct TrainSummary {
-  int exit_code = 0;                 // 0, or 130 / 143 after SIGINT / SIGTERM
-  std::string stop_reason = "completed";
+  int exit_code = 0;                 // 0, 3 (kExitOom) after an OOM, or 130 / 143 after SIGINT / SIGTERM
+  std::string stop_reason = "completed";  // "completed", "oom", "SIGINT", "SIGTERM"
   int64_t first_step = 0;            // first step this process ran (> 0 after --resume)
   int64_t steps_done = 0;            // optimizer steps completed in total
   double first_loss = 0.0;           // training loss of step 0 (carried through resume)
@@ -103,6 +106,8 @@ struct TrainSummary {
   std::string timeline;              // empty with --no-profile
   std::string checkpoint;            // last checkpoint written
   std::vector<std::string> profiler_errors;
+  int64_t oom_recoveries = 0;        // --on-oom recover: fixes applied in this run
+  std::string oom_report;            // the last oom_report.json written ("" without an OOM)
   nlohmann::json to_json() const;
 };
 
@@ -133,6 +138,13 @@ class Trainer {
   int64_t next_step() const { return next_step_; }
   /// Changes the micro-batch shape (B, grad_accum) for later steps (OOM recovery keeps B·accum).
   void set_micro_batching(int64_t batch_size, int64_t grad_accum);
+  /// Applies the memory knobs of `setup` for later steps: micro-batch, accumulation, activation
+  /// checkpointing and precision (fp32 <-> bf16-mixed / fp16-mixed autocast only; pure bf16
+  /// would recast the parameters). Used by OOM probes and recovery (oom_recovery.cpp). Throws
+  /// InputError naming the flag for a change it cannot make.
+  void set_memory_setup(const TrainingSetup& setup);
+  MemoryBackend* backend() const { return backend_; }
+  Profiler* profiler() const { return profiler_; }
   const TrainOptions& options() const { return options_; }
   Gpt& model() { return model_; }
   torch::optim::Optimizer& optimizer() { return *optimizer_; }

@@ -1,0 +1,352 @@
+// OomHandler: `oomkit train --on-oom` (see include/oomkit/train/oom_recovery.h).
+#include "oomkit/train/oom_recovery.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
+#include <c10/util/Exception.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include "oomkit/core/error.h"
+#include "oomkit/core/log.h"
+#include "oomkit/core/phases.h"
+#include "oomkit/core/units.h"
+#include "oomkit/diagnose/oom_report.h"
+
+namespace oomkit {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The default generators' states (CPU, plus CUDA for a CUDA run): dropout draws from them.
+struct RngState {
+  torch::Tensor cpu;
+  torch::Tensor cuda;
+};
+
+at::Generator cuda_generator() { return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0)); }
+
+RngState capture_rng(bool cuda) {
+  RngState s;
+  {
+    auto gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    s.cpu = gen.get_state();
+  }
+  if (cuda) {
+    auto gen = cuda_generator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    s.cuda = gen.get_state();
+  }
+  return s;
+}
+
+void restore_rng(const RngState& s) {
+  if (s.cpu.defined()) {
+    auto gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(s.cpu);
+  }
+  if (s.cuda.defined()) {
+    auto gen = cuda_generator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(s.cuda);
+  }
+}
+
+// The marks of the step in progress: from its last step_start mark to the end.
+std::vector<TimelineMark> current_step_marks(const std::vector<TimelineMark>& marks) {
+  for (size_t i = marks.size(); i-- > 0;) {
+    if (marks[i].phase == phase_name(Phase::kStepStart)) return {marks.begin() + static_cast<std::ptrdiff_t>(i), marks.end()};
+  }
+  return {};
+}
+
+// Lifts the backend's budget for its lifetime (snapshot writes and reloads are not part of the
+// step being measured), then puts it back.
+class LiftedLimit {
+ public:
+  LiftedLimit(MemoryBackend* backend, int64_t limit) : backend_(backend), limit_(limit) {
+    if (limit_ > 0) backend_->set_limit_bytes(0);
+  }
+  ~LiftedLimit() {
+    if (limit_ > 0) backend_->set_limit_bytes(limit_);
+  }
+  LiftedLimit(const LiftedLimit&) = delete;
+  LiftedLimit& operator=(const LiftedLimit&) = delete;
+
+ private:
+  MemoryBackend* backend_;
+  int64_t limit_;
+};
+
+std::string top_line(const PlaybookResult& r) {
+  if (r.diagnosis.findings.empty()) return "no finding";
+  const Finding& f = r.diagnosis.findings.front();
+  return fmt::format("{} [{}]: {}", cause_name(f.category), f.confidence(), f.title);
+}
+
+}  // namespace
+
+const char* to_string(OnOom mode) {
+  switch (mode) {
+    case OnOom::kAbort: return "abort";
+    case OnOom::kDiagnose: return "diagnose";
+    case OnOom::kRecover: return "recover";
+  }
+  return "diagnose";
+}
+
+OnOom parse_on_oom(const std::string& text) {
+  if (text == "abort") return OnOom::kAbort;
+  if (text == "diagnose") return OnOom::kDiagnose;
+  if (text == "recover") return OnOom::kRecover;
+  throw InputError("--on-oom", "must be abort, diagnose or recover, got '" + text + "'");
+}
+
+std::optional<std::string> oom_message(const std::exception& e) {
+  std::string text;
+  bool typed = false;
+  if (const auto* oom = dynamic_cast<const c10::OutOfMemoryError*>(&e)) {
+    text = oom->what_without_backtrace();
+    typed = true;
+  } else if (const auto* err = dynamic_cast<const c10::Error*>(&e)) {
+    text = err->what_without_backtrace();
+  } else {
+    text = e.what();
+  }
+  if (typed || !parse_oom_log(text).empty()) return text;
+  return std::nullopt;
+}
+
+void Trainer::set_memory_setup(const TrainingSetup& setup) {
+  set_micro_batching(setup.micro_batch_size, setup.gradient_accumulation_steps);
+  if (setup.seq_len != options_.seq_len) throw InputError("--seq-len", "a running trainer keeps its sequence length");
+  if (setup.precision != options_.precision) {
+    const auto autocast = [](Precision p) {
+      return p == Precision::kFp32 || p == Precision::kBf16Mixed || p == Precision::kFp16Mixed;
+    };
+    if (!autocast(setup.precision) || !autocast(options_.precision)) {
+      throw InputError("--precision", "a running trainer switches only between fp32 and the mixed (autocast) modes");
+    }
+    if (setup.precision == Precision::kFp16Mixed && !device_.is_cuda()) {
+      throw InputError("--precision", "fp16-mixed needs --device cuda");
+    }
+    options_.precision = setup.precision;
+  }
+  model_->set_checkpointing(setup.checkpointing, setup.checkpoint_every);
+  options_.checkpointing = setup.checkpointing;
+  options_.checkpoint_every = setup.checkpoint_every;
+}
+
+PlaybookInput live_playbook_input(const std::string& message, const Profiler& profiler, const MemoryBackend& backend,
+                                  const ModelConfig& model, const TrainingSetup& setup, int64_t budget_bytes,
+                                  const std::string& failed_phase, bool eval_grad_enabled) {
+  PlaybookInput in;
+  const auto parsed = parse_oom_log(message);
+  if (!parsed.empty()) in.oom = parsed.front();
+  in.marks = profiler.marks();
+  in.stats = backend.snapshot();
+  in.failed_phase = failed_phase;
+  in.eval_grad_enabled = eval_grad_enabled;
+  in.run.model = model;
+  in.run.setup = setup;
+  in.run.capacity_bytes = budget_bytes;
+  in.estimate = [](const ModelConfig& m, const TrainingSetup& s) { return estimate_memory(m, s); };
+  return in;
+}
+
+OomHandler::OomHandler(Trainer& trainer, OnOom mode, std::string report_dir, int max_recoveries)
+    : trainer_(trainer), mode_(mode), report_dir_(std::move(report_dir)), max_recoveries_(max_recoveries) {}
+
+std::optional<StepStats> OomHandler::step() {
+  const bool cuda = trainer_.options().device == "cuda";
+  while (true) {
+    const int64_t step = trainer_.next_step();
+    const RngState rng = capture_rng(cuda);
+    try {
+      return trainer_.step();
+    } catch (const std::exception& e) {
+      const auto message = oom_message(e);
+      if (!message) throw;
+      restore_rng(rng);  // the step's data position was rewound by Trainer::step()
+      const Profiler* profiler = trainer_.profiler();
+      const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
+      const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
+      if (Profiler* p = trainer_.profiler()) p->abort_step();
+      if (!handle(*message, /*in_eval=*/false, step, micro)) return std::nullopt;
+    }
+  }
+}
+
+std::optional<double> OomHandler::evaluate() {
+  try {
+    return trainer_.evaluate();
+  } catch (const std::exception& e) {
+    const auto message = oom_message(e);
+    if (!message) throw;
+    trainer_.model()->train();
+    handle(*message, /*in_eval=*/true, trainer_.next_step(), 0);
+    return std::nullopt;
+  }
+}
+
+void OomHandler::take_snapshot() {
+  fs::create_directories(report_dir_.empty() ? "." : report_dir_);
+  snapshot_path_ = (fs::path(report_dir_.empty() ? "." : report_dir_) / ".oom_snapshot.ckpt").string();
+  snapshot_setup_ = trainer_.training_setup();
+  LiftedLimit lifted(trainer_.backend(), trainer_.options().memory_limit_bytes);
+  trainer_.save_checkpoint(snapshot_path_);
+}
+
+void OomHandler::restore_snapshot() {
+  trainer_.set_memory_setup(snapshot_setup_);
+  LiftedLimit lifted(trainer_.backend(), trainer_.options().memory_limit_bytes);
+  trainer_.optimizer().state().clear();  // Optimizer::load() keeps states the snapshot lacks
+  trainer_.load_checkpoint(snapshot_path_);
+}
+
+void OomHandler::drop_snapshot() {
+  if (snapshot_path_.empty()) return;
+  std::error_code ec;
+  fs::remove(snapshot_path_, ec);
+  snapshot_path_.clear();
+}
+
+ProbeResult OomHandler::probe(const TrainingSetup& setup) {
+  if (snapshot_path_.empty()) take_snapshot();
+  Profiler* profiler = trainer_.profiler();
+  MemoryBackend* backend = trainer_.backend();
+  trainer_.set_profiler(nullptr);
+  ProbeResult r;
+  // Before the first optimizer step the optimizer holds no state yet (Adam creates its moments
+  // lazily): the probe then also runs the next step, whose activations sit on top of that state.
+  const int steps = trainer_.optimizer().state().empty() ? 2 : 1;
+  try {
+    trainer_.set_memory_setup(setup);
+    backend->empty_cache();
+    backend->reset_peak();
+    for (int k = 0; k < steps && trainer_.next_step() < trainer_.options().steps; ++k) trainer_.step();
+    r.ok = true;
+  } catch (const std::exception& e) {
+    const auto message = oom_message(e);
+    r.error = message ? *message : std::string("probe could not run: ") + e.what();
+  }
+  r.peak_bytes = backend->snapshot().allocated_bytes.peak;
+  restore_snapshot();
+  trainer_.set_profiler(profiler);
+  return r;
+}
+
+bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, int64_t micro_step) {
+  MemoryBackend* backend = trainer_.backend();
+  Profiler* profiler = trainer_.profiler();
+  const MemoryStats stats = backend->snapshot();
+  const int64_t budget = trainer_.options().memory_limit_bytes;
+  const TrainingSetup setup = trainer_.training_setup();
+  std::string phase = "eval";
+  if (!in_eval) {
+    phase = profiler ? crossing_phase(current_step_marks(profiler->marks())) : std::string();
+    if (phase == "optimizer_step" && micro_step + 1 < setup.gradient_accumulation_steps) phase = "forward";
+  }
+  const std::string first_line = message.substr(0, message.find('\n'));
+  if (profiler) {
+    profiler->write_event("oom", {{"step", step},
+                                  {"phase", phase},
+                                  {"micro_step", micro_step},
+                                  {"message", message},
+                                  {"on_oom", to_string(mode_)},
+                                  {"allocated_bytes", stats.allocated_bytes.current},
+                                  {"limit_bytes", budget}});
+  }
+  stop_message_ = fmt::format("out of memory at step {}{}: {}", step, phase.empty() ? "" : " (" + phase + ")", first_line);
+  if (mode_ == OnOom::kAbort) {
+    log::error("{} (--on-oom abort)", stop_message_);
+    return false;
+  }
+
+  log::warn("{}; running the OOM playbook (--on-oom {})", stop_message_, to_string(mode_));
+  const Profiler no_marks(backend, nullptr, false);
+  PlaybookInput in = live_playbook_input(message, profiler ? *profiler : no_marks, *backend,
+                                         trainer_.config(), setup, budget, phase, in_eval && at::GradMode::is_enabled());
+  LiveProbes probes;
+  if (!in_eval) {
+    probes.run_step = [this](const ProbeRequest& req) {
+      log::info("probe {}: {}", req.name, req.change);
+      ProbeResult r;
+      try {
+        r = probe(req.setup);
+      } catch (const std::exception& e) {
+        r.ok = false;
+        r.error = std::string("probe could not run: ") + e.what();
+      }
+      log::info("probe {}: {} (peak allocated {})", req.name, r.ok ? "step completed" : "out of memory",
+                format_bytes(r.peak_bytes));
+      return r;
+    };
+  }
+  PlaybookResult result;
+  try {
+    result = run_playbook(in, probes);
+  } catch (const InputError& e) {  // the estimator refused the setup: the playbook without it
+    log::warn("estimator unavailable for the playbook: {}", e.what());
+    in.estimate = nullptr;
+    result = run_playbook(in, probes);
+  }
+  drop_snapshot();
+  backend->reset_peak();  // the probes' peaks belong to no step of the run
+
+  bool recovered = false;
+  std::string refused;
+  if (mode_ == OnOom::kRecover) {
+    if (in_eval) {
+      refused = "the OOM came in evaluation";
+    } else if (phase == "optimizer_step" || phase == "zero_grad") {
+      refused = "the OOM came inside optimizer.step(), which may have updated part of the parameters; resume from a checkpoint";
+    } else if (phase.empty()) {
+      refused = "the failed phase is unknown without the profiler (--no-profile)";
+    } else if (!result.recovery) {
+      refused = "no probe found a setup that fits";
+    } else if (recoveries_ >= max_recoveries_) {
+      refused = fmt::format("already recovered {} times in this run", recoveries_);
+    }
+    if (refused.empty()) {
+      trainer_.set_memory_setup(result.recovery->setup);
+      result.recovery->applied = true;
+      recovered = true;
+      ++recoveries_;
+    } else {
+      result.diagnosis.notes.push_back("recovery not applied: " + refused);
+    }
+  }
+  last_ = result;
+  const std::string dir = report_dir_.empty() ? "." : report_dir_;
+  try {
+    write_oom_report(result, dir);
+    report_path_ = (fs::path(dir) / "oom_report.json").string();
+  } catch (const InputError& e) {
+    log::error("could not write the OOM report: {}", e.what());
+  }
+  if (recovered) {
+    const Recovery& r = *result.recovery;
+    if (profiler) {
+      profiler->write_event("recover", {{"step", step}, {"change", r.change}, {"from", r.from}, {"to", r.to},
+                                        {"finding", result.diagnosis.findings.empty() ? std::string()
+                                                        : cause_name(result.diagnosis.findings.front().category)}});
+    }
+    log::warn("recovered: {} ({}); retrying step {} with the same effective batch; report {}", r.change,
+              top_line(result), step, report_path_);
+    return true;
+  }
+  if (!trainer_.options().quiet) {
+    fmt::print("\n{}\n", oom_report_text(result));
+    std::fflush(stdout);
+  }
+  log::error("stopped by an OOM: {}; report {}{}", top_line(result), report_path_,
+             refused.empty() ? "" : " (recovery not applied: " + refused + ")");
+  return false;
+}
+
+}  // namespace oomkit
