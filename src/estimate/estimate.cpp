@@ -7,8 +7,8 @@
 //  - optimizer state is created lazily by the first step() (first step_start has none);
 //  - the logits (B, T, V) are live at after_forward and released by the trainer right after
 //    the loss (docs/model-ops.md); the log_softmax output lives from the loss through backward;
-//  - the micro-batch (idx, targets) is loaded after step_start and released after the last
-//    after_backward: it is live at after_forward, after_loss and after_backward only;
+//  - the step's batch (idx, targets for all grad_accum micro-batches, drawn at once) is loaded
+//    after step_start and released after after_zero_grad (Trainer::step);
 //  - autocast's cached compute-dtype weight copies live from the forward until backward
 //    releases the saved tensors that reference them (the cache is cleared when the autocast
 //    region ends, as torch.autocast's __exit__ does);
@@ -285,7 +285,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   const int64_t act_blocks =
       aa.add(aa.mul(mf, aa.add(aa.mul(n_plain, block_bytes), aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok)))), rng_state);
   const int64_t act_embed = aa.mul(mf, aa.add(aa.mul(E, embed_tok), aa.mul(T, am.sequence_bytes)));
-  const int64_t inputs = aa.mul(mf, aa.mul(E, am.input_bytes_per_token));
+  const int64_t inputs =
+      aa.mul(aa.mul(mf, aa.mul(E, am.input_bytes_per_token)), setup.gradient_accumulation_steps);
   const int64_t act_head = has_head ? aa.mul(E, head_saved_tok) : 0;
   const int64_t logits = has_head ? aa.mul(E, logits_tok) : 0;
   const int64_t log_probs = has_head ? aa.mul(E, logsm_tok) : 0;
@@ -351,8 +352,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     add_item("overhead/cuda_context", Category::kOverhead, overhead, "CUDA context + cuBLAS/cuDNN workspace (--overhead)");
   }
   const Arith ph{"--batch-size"};
-  // Without optimizer state and without the micro-batch, which lives from the data load to
-  // after_backward (Trainer::step's loop-local Batch).
+  // Without optimizer state and without the step's batch, which lives from the data load
+  // through after_zero_grad (Trainer::step draws B·grad_accum windows at once).
   const int64_t resident = ph.add(st.params, mask_bytes);
   const int64_t grads_during = setup.gradient_accumulation_steps > 1 ? st.grads : 0;
   const bool zero3 = par.zero_stage >= 3 || par.offload_parameters;
@@ -480,17 +481,18 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
                                     full_ckpt ? "one block recomputed by oomkit::checkpoint plus its gradient buffers"
                                               : "gradients of the attention probabilities/scores or of the MLP inside one block"});
       }
-      p_opt.allocated = ph.add(ph.add(resident, st.grads), st.optimizer);
+      p_opt.allocated = ph.add(ph.add(ph.add(resident, st.grads), st.optimizer), inputs);
       p_opt.peak = ph.add(p_opt.allocated, opt_tr);
       if (opt_tr > 0) {
         p_opt.transients.push_back({"transient/optimizer_step", opt_tr,
                                     "step() temporaries on the largest tensor (" + str(st.largest_trainable) + " elements)"});
       }
-      p_zero.allocated = ph.add(resident, st.optimizer);
+      p_zero.allocated = ph.add(ph.add(resident, st.optimizer), inputs);
       p_zero.peak = p_opt.allocated;
-      // Evaluation under NoGradGuard: nothing is saved; the logits and one block's locals.
-      p_eval.allocated = p_zero.allocated;
-      p_eval.peak = ph.add(ph.add(ph.add(p_zero.allocated, st.copies), logits), ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
+      // Evaluation under NoGradGuard (between steps, without the step's batch): nothing is
+      // saved; the logits and one block's locals.
+      p_eval.allocated = ph.add(resident, st.optimizer);
+      p_eval.peak = ph.add(ph.add(ph.add(p_eval.allocated, st.copies), logits), ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
     }
     const std::pair<Phase, const PhasePoint*> points[] = {
         {Phase::kStepStart, &p_start},          {Phase::kAfterForward, &p_fwd},  {Phase::kAfterLoss, &p_loss},
