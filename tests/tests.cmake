@@ -55,3 +55,13 @@ add_test(NAME train_on_oom_bad_value_exit_2
          COMMAND sh -c "out=$(\"$0\" train --on-oom retry --steps 1 2>&1); test $? -eq 2 && echo \"$out\" | grep -q -- --on-oom"
                  $<TARGET_FILE:oomkit>)
 set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS core)
+
+# ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
+# bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares
+# every phase mark and step peak with the estimator; ctest runs the fast subset with --check,
+# scripts/estimate-accuracy.sh the full matrix.
+add_executable(estimate_accuracy ${CMAKE_SOURCE_DIR}/bench/estimate_accuracy.cpp)
+target_link_libraries(estimate_accuracy PRIVATE oomkit_torch CLI11::CLI11)
+target_compile_definitions(estimate_accuracy PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_test(NAME estimate_accuracy COMMAND estimate_accuracy --subset fast --check --threads 2)
+set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOUT 120)

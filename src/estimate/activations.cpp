@@ -222,7 +222,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
                                               : "mm (lm_head) saves mat1, the final norm output",
                                   d, c)));
   ActivationTerm logits = sharded(term(ActScope::kHead, "logits", "V",
-                                       "lm_head's output (B, T, V), held by the trainer from forward through backward",
+                                       "lm_head's output (B, T, V), held by the trainer from the forward to the loss",
                                        V, c));
   logits.held_output = true;
   am.terms.push_back(logits);
@@ -276,7 +276,19 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
   const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
-  am.block_forward_peak_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
+  const int64_t attn_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
+  am.block_forward_peak_nograd = attn_nograd;
+  if (m.is_gpt2()) {
+    // The MLP without autograd (measured with a logging allocator, LibTorch 1.13): y (the
+    // residual) and ln_2's output stay live through mlp(); Mlp::forward's locals f (c_fc) and
+    // g (gelu) live until it returns, beside c_proj's output. A CPU bf16 addmm frees its input
+    // cast and its uncached weight cast, then holds two fp32 buffers of its output's size.
+    const int64_t addmm_buffers = dt.autocast && !s.cuda ? 8 : 0;
+    const int64_t c_attn_nograd = d * r + 3 * d * (c + addmm_buffers);
+    const int64_t c_fc_nograd = 2 * d * r + m.d_ff * (c + addmm_buffers);
+    const int64_t c_proj_nograd = 2 * d * r + 2 * m.d_ff * c + d * (c + addmm_buffers);
+    am.block_forward_peak_nograd = std::max({attn_nograd, c_attn_nograd, c_fc_nograd, c_proj_nograd});
+  }
   // Inside one block's backward, above the block's saved terms: first the MLP (the
   // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the
   // attention core, by which time the MLP's and c_proj's saved tensors are released (the
@@ -289,8 +301,14 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     acc_bwd += t.bytes_per_token();
   }
   const int64_t attn_grads = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
-  const int64_t mlp_moment = (m.is_gpt2() ? 2 : 3) * m.d_ff * c + 2 * d * r;
+  // GPT-2 MLP (measured, LibTorch 1.13): addmm (mlp.c_proj) backward makes grad_g (B, T, d_ff)
+  // beside the incoming residual gradient; AddmmBackward then releases g, so gelu_backward's
+  // grad_f replaces it (saved + d_ff + d at both moments). The llama MLP (silu·up) keeps the
+  // unmeasured three d_ff-wide gradients.
+  const int64_t mlp_moment = m.is_gpt2() ? m.d_ff * c + d * r : 3 * m.d_ff * c + 2 * d * r;
   const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
+  am.block_backward_mlp = mlp_moment;
+  am.block_backward_attn = attn_moment;
   am.block_backward_transient = std::max(mlp_moment, attn_moment);
   // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad

@@ -5,8 +5,10 @@
 //  - zero_grad(set_to_none): gradients exist from backward until after_zero_grad, so the
 //    steady step_start holds parameters + optimizer state only;
 //  - optimizer state is created lazily by the first step() (first step_start has none);
-//  - the logits (B, T, V) are held by the trainer from forward through backward, the
-//    log_softmax output from the loss through backward; neither is live at after_backward;
+//  - the logits (B, T, V) are live at after_forward and released by the trainer right after
+//    the loss (docs/model-ops.md); the log_softmax output lives from the loss through backward;
+//  - the step's batch (idx, targets for all grad_accum micro-batches, drawn at once) is loaded
+//    after step_start and released after after_zero_grad (Trainer::step);
 //  - autocast's cached compute-dtype weight copies live from the forward until backward
 //    releases the saved tensors that reference them (the cache is cleared when the autocast
 //    region ends, as torch.autocast's __exit__ does);
@@ -28,6 +30,8 @@
 namespace oomkit {
 namespace {
 
+// sizeof(at::CPUGeneratorImplState) in LibTorch 1.13: what torch.get_rng_state() returns.
+constexpr int64_t kCpuRngStateBytes = 5056;
 constexpr int64_t kMaxParameters = 1'000'000'000'000'000;  // 10^15: beyond any trainable model; a typo
 
 int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
@@ -81,7 +85,8 @@ int64_t optimizer_state_of(const TrainingSetup& s, int64_t n, int64_t rows, int6
 //  AdamW (LibTorch 1.13 AdamW::step): denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps) holds
 //  the sqrt result and the quotient at once, 2n; Lion: the interpolation and its sign, 2n;
 //  Adafactor: grad² + eps and the update, 2n; 8-bit Adam: both dequantised fp32 states and the
-//  update, 3n fp32; SGD (no weight decay) updates in place.
+//  update, 3n fp32; SGD (LibTorch 1.13 SGD::step) updates in place except for weight decay,
+//  where d_p = grad.add(p, weight_decay) is a new tensor, n.
 int64_t optimizer_transient_of(const TrainingSetup& s, int64_t n, const Arith& a) {
   const int64_t sb = state_bytes_per_element(s);
   switch (s.optimizer) {
@@ -90,7 +95,7 @@ int64_t optimizer_transient_of(const TrainingSetup& s, int64_t n, const Arith& a
     case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
     case OptimizerKind::kAdam8bit: return a.mul(12, n);
     case OptimizerKind::kSgd:
-    case OptimizerKind::kSgdMomentum: return 0;
+    case OptimizerKind::kSgdMomentum: return s.weight_decay > 0.0 ? a.mul(sb, n) : 0;
   }
   return 0;
 }
@@ -273,9 +278,15 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   const int64_t ckpt_input_tok = model.n_embd * dt.residual;
   const int64_t mf = in_flight;
   const int64_t block_bytes = aa.mul(E, block_tok);
-  const int64_t act_blocks = aa.mul(mf, aa.add(aa.mul(n_plain, block_bytes), aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok))));
+  // oomkit::checkpoint keeps, per wrapped block, the CPU generator's state for the recompute
+  // (at::CPUGeneratorImpl::get_state(): a 5056-byte uint8 tensor); a CPU tensor, so it counts
+  // only on the CPU target.
+  const int64_t rng_state = setup.cuda ? 0 : n_ckpt * kCpuRngStateBytes;
+  const int64_t act_blocks =
+      aa.add(aa.mul(mf, aa.add(aa.mul(n_plain, block_bytes), aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok)))), rng_state);
   const int64_t act_embed = aa.mul(mf, aa.add(aa.mul(E, embed_tok), aa.mul(T, am.sequence_bytes)));
-  const int64_t inputs = aa.mul(mf, aa.mul(E, am.input_bytes_per_token));
+  const int64_t inputs =
+      aa.mul(aa.mul(mf, aa.mul(E, am.input_bytes_per_token)), setup.gradient_accumulation_steps);
   const int64_t act_head = has_head ? aa.mul(E, head_saved_tok) : 0;
   const int64_t logits = has_head ? aa.mul(E, logits_tok) : 0;
   const int64_t log_probs = has_head ? aa.mul(E, logsm_tok) : 0;
@@ -297,6 +308,10 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     if (n_ckpt > 0) {
       add_item("activations/block/checkpoint_inputs", Category::kActivations, aa.mul(mf, aa.mul(n_ckpt, aa.mul(E, ckpt_input_tok))),
                pp + str(n_ckpt) + "·B·T·d·" + str(dt.residual) + " B: oomkit::checkpoint saves only each wrapped block's input");
+      if (rng_state > 0) {
+        add_item("activations/block/checkpoint_rng_states", Category::kActivations, rng_state,
+                 str(n_ckpt) + "·5056 B: oomkit::checkpoint keeps the CPU generator state (get_state()) per wrapped block");
+      }
     }
     for (const auto& term : am.terms) {
       if (term.scope != ActScope::kEmbedding) continue;
@@ -337,7 +352,9 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     add_item("overhead/cuda_context", Category::kOverhead, overhead, "CUDA context + cuBLAS/cuDNN workspace (--overhead)");
   }
   const Arith ph{"--batch-size"};
-  const int64_t resident = ph.add(ph.add(st.params, mask_bytes), inputs);  // without optimizer state
+  // Without optimizer state and without the step's batch, which lives from the data load
+  // through after_zero_grad (Trainer::step draws B·grad_accum windows at once).
+  const int64_t resident = ph.add(st.params, mask_bytes);
   const int64_t grads_during = setup.gradient_accumulation_steps > 1 ? st.grads : 0;
   const bool zero3 = par.zero_stage >= 3 || par.offload_parameters;
   // ZeRO-3 / parameter offload gathers one layer's parameters (and prefetches the next).
@@ -347,9 +364,10 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   for (const char* kind : {"first", "steady"}) {
     const bool steady = std::string_view(kind) == "steady";
     const int64_t opt = steady ? st.optimizer : 0;
-    const int64_t s0 = ph.add(resident, opt);
+    const int64_t s_start = ph.add(resident, opt);
+    const int64_t s0 = ph.add(s_start, inputs);  // from the data load through backward
     PhasePoint p_start, p_fwd, p_loss, p_bwd, p_opt, p_zero, p_eval;
-    p_start.allocated = p_start.peak = s0;
+    p_start.allocated = p_start.peak = s_start;
     const int64_t opt_tr = par.offload_optimizer ? 0 : optimizer_transient_of(setup, st.largest_trainable, ph);
 
     if (setup.method == EstimateMethod::kChapter) {
@@ -389,9 +407,11 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
         p_fwd.transients.push_back({"transient/block_forward", inside - p_fwd.allocated,
                                     "inside the last block's forward: fused qkv and the raw and scaled attention scores (B, h, T, T)"});
       }
-      p_loss.allocated = ph.add(p_fwd.allocated, log_probs);
+      // cross_entropy: log_softmax's output exists while the trainer still holds the logits
+      // (and, under autocast, their fp32 cast); then the trainer drops the logits.
+      p_loss.allocated = ph.add(p_fwd.allocated - logits, log_probs);
       const int64_t loss_tr = has_head ? ph.mul(E, am.loss_transient) : 0;
-      p_loss.peak = ph.add(p_loss.allocated, loss_tr);
+      p_loss.peak = ph.add(ph.add(p_fwd.allocated, log_probs), loss_tr);
       if (loss_tr > 0) p_loss.transients.push_back({"transient/loss_cast", loss_tr, "B·T·V·4 B: cross_entropy's fp32 cast of the logits (autocast)"});
 
       // Backward: starts from after_loss; the head's gradients first, then the blocks (each
@@ -400,7 +420,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       const int64_t at_head = ph.add(p_loss.allocated, head_tr);
       // After the head: log_softmax and the head's saved tensors (with the head's autocast
       // weight copy) are released, the head's (and with a tied head the embedding's)
-      // gradients exist; the logits stay held by the trainer.
+      // gradients exist.
       const int64_t head_grads = grads_during > 0 ? 0 : st.grads - ph.mul(st.layer_grads, layers_here);
       const int64_t head_copies = st.copies - ph.mul(st.layer_copies, layers_here);
       const int64_t after_head = ph.add(p_loss.allocated - log_probs - act_head - head_copies, head_grads);
@@ -411,17 +431,43 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
       // A checkpointed block's backward first recomputes its forward with autograd (its saved
       // terms, its forward moments and its weight copies), then runs through it with the
       // output and the incoming gradient live; selective recomputes the attention core.
-      int64_t max_moment = 0;
-      for (int i = 0; i < am.num_forward_moments; ++i) max_moment = std::max(max_moment, am.forward_moments[i].bytes_per_token);
-      const int64_t recompute_tok = std::max(max_moment, block_full_tok + model.n_embd * dt.residual + am.block_backward_transient);
-      const int64_t blk_tr = ph.add(full_ckpt ? ph.add(ph.mul(E, recompute_tok - ckpt_input_tok), st.layer_copies)
-                                              : ph.mul(E, am.block_backward_transient + (selective ? core_tok : 0)),
-                                    gather);
+      // The block's weight gradients made before each backward moment (GPT-2, measured):
+      // at the MLP moment mlp.c_proj's (AddmmBackward computes mat2's gradient first); at the
+      // attention core's, the whole MLP's, ln_2's and attn.c_proj's.
+      const bool wgrad_new = grads_during == 0 && model.is_gpt2() && setup.lora.rank == 0 && st.layer_grads > 0;
+      const int64_t gw = state_bytes_per_element(setup), dm = model.n_embd, ff = ceil_div(model.d_ff, t);
+      const int64_t wgrad_mlp = wgrad_new ? ph.mul(ph.add(ph.mul(ff, dm), dm), gw) : 0;
+      const int64_t wgrad_attn =
+          wgrad_new ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(dm, t), dm), ff + 5 * dm), gw) : 0;
+      // By the attention core's moment the MLP's and attn.c_proj's AddmmBackward have released
+      // the autocast weight casts they saved (mixed precision).
+      const int64_t copies_released =
+          st.layer_copies > 0 && model.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(dm, t), dm), 2) : 0;
+      const int64_t bwd_moment = std::max(ph.add(ph.mul(E, am.block_backward_mlp), wgrad_mlp),
+                                          ph.add(ph.mul(E, am.block_backward_attn), wgrad_attn) - copies_released);
+      int64_t blk_tr = 0;
+      if (full_ckpt) {
+        // Backward through the recomputed block: its saved terms, its output, the gradient
+        // buffers, its weight copies and first weight gradient; or, if higher, a moment of the
+        // recompute itself, with the incoming gradient (B, T, d) live but the later weights not
+        // cast yet and no weight gradient of the block.
+        blk_tr = ph.add(ph.add(ph.mul(E, block_full_tok + model.n_embd * dt.residual - ckpt_input_tok), st.layer_copies),
+                        bwd_moment);
+        for (int i = 0; i < am.num_forward_moments; ++i) {
+          const auto& mo = am.forward_moments[i];
+          const int64_t pending = st.copies > 0 ? ceil_div(mo.pending_weight_elements * 2, t) : 0;
+          blk_tr = std::max(blk_tr, ph.add(ph.mul(E, mo.bytes_per_token + model.n_embd * dt.residual - ckpt_input_tok),
+                                           st.layer_copies - pending));
+        }
+      } else {
+        blk_tr = ph.add(ph.mul(E, selective ? core_tok : 0), bwd_moment);
+      }
+      blk_tr = ph.add(blk_tr, gather);
       const int64_t step_grads = grads_during > 0 ? 0 : st.layer_grads;
       const int64_t per_block = step_grads - avg_saved - st.layer_copies * n_plain / layers_here;
       const int64_t at_first_block = ph.add(after_head, blk_tr);
       const int64_t at_last_block = ph.add(after_head + (layers_here - 1) * per_block, blk_tr);
-      const int64_t at_end = ph.add(ph.add(ph.add(s0, st.grads), logits), am.embedding_backward_transient_bytes);
+      const int64_t at_end = ph.add(ph.add(s0, st.grads), am.embedding_backward_transient_bytes);
       p_bwd.allocated = ph.add(s0, st.grads);
       p_bwd.peak = std::max({at_head, at_first_block, at_last_block, at_end, p_bwd.allocated});
       if (p_bwd.peak == at_head && head_tr > 0) {
@@ -435,17 +481,18 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
                                     full_ckpt ? "one block recomputed by oomkit::checkpoint plus its gradient buffers"
                                               : "gradients of the attention probabilities/scores or of the MLP inside one block"});
       }
-      p_opt.allocated = ph.add(ph.add(resident, st.grads), st.optimizer);
+      p_opt.allocated = ph.add(ph.add(ph.add(resident, st.grads), st.optimizer), inputs);
       p_opt.peak = ph.add(p_opt.allocated, opt_tr);
       if (opt_tr > 0) {
         p_opt.transients.push_back({"transient/optimizer_step", opt_tr,
                                     "step() temporaries on the largest tensor (" + str(st.largest_trainable) + " elements)"});
       }
-      p_zero.allocated = ph.add(resident, st.optimizer);
+      p_zero.allocated = ph.add(ph.add(resident, st.optimizer), inputs);
       p_zero.peak = p_opt.allocated;
-      // Evaluation under NoGradGuard: nothing is saved; the logits and one block's locals.
-      p_eval.allocated = p_zero.allocated;
-      p_eval.peak = ph.add(ph.add(ph.add(p_zero.allocated, st.copies), logits), ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
+      // Evaluation under NoGradGuard (between steps, without the step's batch): nothing is
+      // saved; the logits and one block's locals.
+      p_eval.allocated = ph.add(resident, st.optimizer);
+      p_eval.peak = ph.add(ph.add(ph.add(p_eval.allocated, st.copies), logits), ph.mul(E, ckpt_input_tok + am.block_forward_peak_nograd));
     }
     const std::pair<Phase, const PhasePoint*> points[] = {
         {Phase::kStepStart, &p_start},          {Phase::kAfterForward, &p_fwd},  {Phase::kAfterLoss, &p_loss},

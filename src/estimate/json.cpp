@@ -29,7 +29,7 @@ std::string estimate_to_json(const Estimate& e) {
                 {"lora_targets", s.lora.targets},
                 {"device", s.cuda ? "cuda" : "cpu"},
                 {"overhead_bytes", s.overhead_bytes},
-                {"safety_margin", s.safety_margin},
+                {"safety_margin", s.safety_margin}, {"weight_decay", s.weight_decay},
                 {"method", s.method == EstimateMethod::kDetailed ? "detailed" : "chapter"}};
   const ParameterCount& p = e.parameters;
   json params = {{"embeddings", p.embeddings}, {"attention", p.attention}, {"mlp", p.mlp}, {"norms", p.norms},

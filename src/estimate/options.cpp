@@ -1,4 +1,5 @@
 // Names and validation of the estimator's policy knobs (CLI spellings <-> enums).
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,9 @@ std::vector<std::string> TrainingSetup::problems(const ModelConfig& model) const
     }
   }
   if (overhead_bytes < 0) out.push_back("--overhead: must not be negative");
+  if (!(weight_decay >= 0.0) || !std::isfinite(weight_decay)) {
+    out.push_back("--weight-decay: must be a finite number >= 0, got " + std::to_string(weight_decay));
+  }
   if (!(safety_margin >= 0.0 && safety_margin < 1.0)) {
     out.push_back("--margin: must be in [0, 1), got " + std::to_string(safety_margin));
   }

@@ -72,16 +72,25 @@ MemorySummary summarize_memory(const std::string& device, const std::vector<Step
 
   const StepMemory& steady = steps.back();
   auto est = [&](Category c) -> int64_t { return estimate != nullptr ? estimate->total(c) : -1; };
-  s.categories.push_back({"parameters", measured.parameters_bytes, est(Category::kParameters),
-                          "storages of model.parameters()"});
-  s.categories.push_back({"gradients", measured.gradients_bytes, est(Category::kGradients),
-                          "storages of parameter .grad()"});
+  // Parameters include the buffers (the causal mask), as the estimator counts them.
+  s.categories.push_back({"parameters", measured.parameters_bytes + measured.buffers_bytes,
+                          est(Category::kParameters), "storages of model.parameters() and model.buffers()"});
+  // Gradients from storages when they are alive at the end of the run; after
+  // zero_grad(set_to_none) they are gone, and the drop at the steady step's after_zero_grad
+  // mark (the bytes zero_grad freed) measures them instead.
+  int64_t gradients = measured.gradients_bytes;
+  std::string gradients_source = "storages of parameter .grad()";
+  const TimelineMark* zero_grad = find_mark(steady, phase_name(Phase::kAfterZeroGrad));
+  if (gradients == 0 && zero_grad != nullptr && zero_grad->delta_bytes < 0) {
+    gradients = -zero_grad->delta_bytes;
+    gradients_source = fmt::format("freed by zero_grad(set_to_none) at step {}", steady.step);
+  }
+  s.categories.push_back({"gradients", gradients, est(Category::kGradients), gradients_source});
   s.categories.push_back({"optimizer_state", measured.optimizer_state_bytes, est(Category::kOptimizerState),
                           measured.unmeasured_optimizer_states > 0
                               ? fmt::format("storages of optimizer state ({} states of unknown type not counted)",
                                             measured.unmeasured_optimizer_states)
                               : std::string("storages of optimizer state")});
-  s.categories.push_back({"buffers", measured.buffers_bytes, -1, "storages of model.buffers()"});
   const TimelineMark* start = find_mark(steady, phase_name(Phase::kStepStart));
   const TimelineMark* forward = find_mark(steady, phase_name(Phase::kAfterForward));
   int64_t activations = 0;
@@ -90,10 +99,14 @@ MemorySummary summarize_memory(const std::string& device, const std::vector<Step
     s.categories.push_back({"activations", activations, est(Category::kActivations),
                             fmt::format("after_forward - step_start, step {}", steady.step)});
   }
-  const int64_t accounted = measured.parameters_bytes + measured.gradients_bytes + measured.optimizer_state_bytes +
-                            measured.buffers_bytes + activations;
-  s.categories.push_back({"transient", steady.peak_bytes - accounted, est(Category::kTransient),
-                          fmt::format("step {} peak minus the rows above", steady.step)});
+  // Transient: what the peak holds beyond the step's starting memory and the forward's saved
+  // activations (backward and optimizer temporaries, gradients being created while activations
+  // are still alive). Never negative: the peak is at least the after_forward allocation.
+  if (start != nullptr) {
+    s.categories.push_back({"transient", steady.peak_bytes - start->allocated_bytes - activations,
+                            est(Category::kTransient),
+                            fmt::format("step {} peak - step_start - activations", steady.step)});
+  }
   s.categories.push_back(
       {"peak", steady.peak_bytes,
        estimate != nullptr ? estimate->peak_bytes - estimate->total(Category::kOverhead) : -1,

@@ -184,6 +184,7 @@ TrainingSetup Trainer::training_setup() const {
   s.checkpointing = options_.checkpointing;
   s.checkpoint_every = options_.checkpoint_every;
   s.dropout = true;
+  s.weight_decay = options_.weight_decay;
   s.cuda = device_.is_cuda();
   if (!s.cuda) s.overhead_bytes = 0;
   return s;

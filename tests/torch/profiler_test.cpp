@@ -275,7 +275,7 @@ TEST(StaticMemory, MixinAndUnknownStates) {
 }
 
 // The summary's attribution: activations = after_forward - step_start of the last step;
-// transient = the step peak minus every other row; ratios measured / estimated.
+// transient = the step peak - step_start - activations; ratios measured / estimated.
 TEST(Summary, AttributionAndRatios) {
   auto mk = [](const std::string& phase, int64_t alloc, int64_t peak) {
     TimelineMark m;
@@ -322,12 +322,27 @@ TEST(Summary, AttributionAndRatios) {
     ADD_FAILURE() << "no row " << name;
     return CategoryRow{};
   };
+  EXPECT_EQ(row("parameters").measured_bytes, 400 + 50);  // buffers counted with parameters
+  EXPECT_EQ(row("gradients").measured_bytes, 400);
   EXPECT_EQ(row("activations").measured_bytes, 700);
-  EXPECT_EQ(row("transient").measured_bytes, 2500 - (400 + 400 + 100 + 50 + 700));
+  EXPECT_EQ(row("transient").measured_bytes, 2500 - 1000 - 700);  // peak - step_start - activations
   EXPECT_EQ(row("optimizer_state").estimated_bytes, 200);
   EXPECT_EQ(row("peak").estimated_bytes, 2500);  // 2600 minus 100 of overhead
   const nlohmann::json j = memory_summary_to_json(sum);
   EXPECT_DOUBLE_EQ(j["categories"][2]["ratio"].get<double>(), 0.5);
+
+  // Gradients freed by zero_grad(set_to_none) before the end: measured as the drop at the
+  // steady step's after_zero_grad mark (here 400 B); transient does not depend on it.
+  StepMemory s3 = s2;
+  s3.marks.push_back(mk("after_zero_grad", 800, 1300));
+  s3.marks.back().delta_bytes = -400;
+  StaticMemory no_grads = st;
+  no_grads.gradients_bytes = 0;
+  const MemorySummary freed = summarize_memory("cpu", {s1, s3}, no_grads, &e);
+  for (const auto& c : freed.categories) {
+    if (c.category == "gradients") EXPECT_EQ(c.measured_bytes, 400);
+    if (c.category == "transient") EXPECT_EQ(c.measured_bytes, 2500 - 1000 - 700);
+  }
   EXPECT_EQ(j["static"]["buffers_bytes"], 50);
   const std::string text = format_memory_summary(sum);
   EXPECT_NE(text.find("optimizer_state"), std::string::npos);

@@ -48,6 +48,8 @@ struct ActivationModel {
   int num_forward_moments = 0;
   int64_t block_forward_peak_nograd = 0;      // the same without autograd (checkpointed block, eval)
   int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
+  int64_t block_backward_mlp = 0;             // the MLP moment of it (the max of the two is the above)
+  int64_t block_backward_attn = 0;            // the attention-core moment of it
   int64_t loss_transient = 0;                 // cross_entropy's fp32 cast of bf16 logits (autocast)
   int64_t head_backward_transient = 0;        // nll_loss and log_softmax gradients (B·T, V) fp32
   int64_t embedding_backward_transient_bytes = 0;  // absolute: dense wte gradient added into wte.grad

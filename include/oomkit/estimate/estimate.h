@@ -70,6 +70,8 @@ struct TrainingSetup {
   bool cuda = true;                         // false: the CPU target (no CUDA context/workspace)
   int64_t overhead_bytes = 500LL << 20;     // CUDA context + cuBLAS workspace, default 500 MiB
   double safety_margin = 0.15;              // fraction of capacity kept free (chapter: 10-20%)
+  double weight_decay = 0.1;                // the optimizer's weight decay (oomkit train's default):
+                                            // plain SGD with weight decay > 0 allocates d_p + wd·p
   EstimateMethod method = EstimateMethod::kDetailed;
 
   /// Every problem, "field: message"; validate() throws InputError with all of them.

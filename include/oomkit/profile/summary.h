@@ -43,8 +43,8 @@ struct PhaseRow {
 
 /// One row of the attribution: measured bytes beside the estimator's category total.
 struct CategoryRow {
-  std::string category;        // "parameters", "gradients", "optimizer_state", "buffers",
-                               // "activations", "transient", "peak"
+  std::string category;        // "parameters", "gradients", "optimizer_state", "activations",
+                               // "transient", "peak"
   int64_t measured_bytes = 0;
   int64_t estimated_bytes = -1;  // -1: no estimate (or the estimator has no such category)
   std::string source;            // how the measured value was obtained
@@ -63,10 +63,13 @@ struct MemorySummary {
 };
 
 /// Builds the summary from the profiler's closed steps. Attribution, on the last (steady) step:
-/// parameters, gradients, optimizer_state and buffers from `measured`; activations = allocated
+/// parameters (+ buffers, as the estimator counts the causal mask), gradients and
+/// optimizer_state from `measured`; when `measured` holds no gradients (zero_grad with
+/// set_to_none freed them before the end of the run), gradients = the bytes freed at the
+/// steady step's after_zero_grad mark; activations = allocated
 /// at the first after_forward mark minus allocated at step_start (the forward's rise);
-/// transient = the step peak minus every other row (backward and optimizer temporaries, and
-/// the input batch). `estimate` may be null; with one, each category gets the estimator's
+/// transient = the step peak minus allocated at step_start minus activations (what the peak
+/// adds on top: backward and optimizer temporaries, gradients created while activations live). `estimate` may be null; with one, each category gets the estimator's
 /// Estimate::total() and each phase row its PhasePrediction, and the peak row is compared
 /// with Estimate::peak_bytes minus the overhead category (CUDA context: not allocator memory).
 /// Never throws on empty input: no steps gives empty tables.
