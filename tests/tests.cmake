@@ -65,3 +65,9 @@ target_link_libraries(estimate_accuracy PRIVATE oomkit_torch CLI11::CLI11)
 target_compile_definitions(estimate_accuracy PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME estimate_accuracy COMMAND estimate_accuracy --subset fast --check --threads 2)
 set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOUT 120)
+
+# ---- train --trace (issue 6): the run's Chrome trace is written and parses as trace events ----
+add_test(NAME train_trace_cli
+         COMMAND sh -c "rm -rf \"$1\" && \"$0\" -q train --model gpt-nano --steps 2 --eval-batches 1 --batch-size 2 --seq-len 32 --threads 1 --run-dir \"$1\" --trace \"$1/trace.json\" && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); ev=d[\"traceEvents\"]; ph={e[\"ph\"] for e in ev}; sys.exit(0 if {\"X\",\"C\",\"M\"} <= ph else 1)' \"$1/trace.json\""
+                 $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/train_trace_run)
+set_tests_properties(train_trace_cli PROPERTIES LABELS torch TIMEOUT 300)

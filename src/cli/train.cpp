@@ -1,10 +1,14 @@
 // `oomkit train`: binds flags to oomkit::TrainOptions and calls oomkit::run_training().
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "commands.h"
 #include "oomkit/core/error.h"
+#include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
+#include "oomkit/report/chrome_trace.h"
 #include "oomkit/train/trainer.h"
 
 namespace oomkit::cli {
@@ -19,6 +23,7 @@ struct TrainFlags {
   std::string checkpointing = "none";
   std::string memory_limit;
   std::string on_oom = "diagnose";
+  std::string trace;  // --trace: Chrome trace of the timeline, written when the run ends
   bool no_profile = false;
   bool json = false;
 };
@@ -67,6 +72,8 @@ Subcommand add_train_command(CLI::App& parent) {
                   "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step)")
       ->capture_default_str();
   app->add_flag("--no-profile", flags->no_profile, "No phase marks and no timeline");
+  app->add_option("--trace", flags->trace,
+                  "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end");
   app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
 
   auto run = [flags, &parent]() -> int {
@@ -80,7 +87,19 @@ Subcommand add_train_command(CLI::App& parent) {
     options.profile = !flags->no_profile;
     options.progress_to_stderr = flags->json;
     options.quiet = parent.get_option("--quiet")->as<bool>();
+    if (!flags->trace.empty()) {
+      if (flags->no_profile) throw InputError("--trace", "needs the timeline; drop --no-profile");
+      const std::filesystem::path parent = std::filesystem::path(flags->trace).parent_path();
+      std::error_code ec;
+      if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+      std::ofstream probe(flags->trace, std::ios::app);  // fail before training, not after it
+      if (!probe) throw InputError("--trace", "cannot write '" + flags->trace + "'");
+    }
     const TrainSummary summary = run_training(options);
+    if (!flags->trace.empty() && !summary.timeline.empty()) {
+      write_chrome_trace_from_file(summary.timeline, flags->trace);
+      log::info("trace: {} (open in https://ui.perfetto.dev or chrome://tracing)", flags->trace);
+    }
     if (flags->json) std::printf("%s\n", summary.to_json().dump(2).c_str());
     return summary.exit_code;
   };
