@@ -42,6 +42,19 @@ int main(int argc, char** argv) {
       oomkit::cli::add_train_command(app), oomkit::cli::add_diagnose_command(app),
       oomkit::cli::add_report_command(app)};
 
+  // CLI11 reports an unknown command as "A subcommand is required"; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const auto& sub : subcommands) {
+      known = known || sub.app->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub.app->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "error: unknown command '%s' (commands: %s)\n", argv[1], names.c_str());
+      return oomkit::kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
