@@ -179,6 +179,20 @@ def long_timeline(path, steps):
     return 1 + 300 * MiB + 5 * MiB + (400 + 6) * MiB  # not used; see max computed from the file
 
 
+def wait_for_driver(wd, seconds=20):
+    """Polls chromedriver's /status until it is ready; raises Fail after `seconds`."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            if wd.call("GET", "/status", timeout=2).get("ready"):
+                return
+        except Exception:
+            pass
+        if time.time() > deadline:
+            raise Fail("chromedriver did not start within %d s" % seconds)
+        time.sleep(0.2)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oomkit", required=True)
@@ -211,16 +225,7 @@ def main():
     proc = subprocess.Popen([driver, "--port=%d" % port, "--allowed-ips=127.0.0.1"], stdout=log, stderr=subprocess.STDOUT)
     wd = WebDriver(port)
     try:
-        deadline = time.time() + 20
-        while True:
-            try:
-                if wd.call("GET", "/status", timeout=2).get("ready"):
-                    break
-            except Exception:
-                pass
-            if time.time() > deadline:
-                raise Fail("chromedriver did not start within 20 s")
-            time.sleep(0.2)
+        wait_for_driver(wd)
         wd.start(chromium, os.path.join(work, "profile"))
 
         runs = sorted(d for d in os.listdir(data) if os.path.isfile(os.path.join(data, d, "timeline.jsonl")))

@@ -21,16 +21,7 @@ def main():
                             stderr=subprocess.DEVNULL)
     wd = bt.WebDriver(port)
     try:
-        deadline = time.time() + 20
-        while True:
-            try:
-                if wd.call("GET", "/status", timeout=2).get("ready"):
-                    break
-            except Exception:
-                pass
-            if time.time() > deadline:
-                raise bt.Fail("chromedriver did not start")
-            time.sleep(0.2)
+        bt.wait_for_driver(wd)
         wd.start(bt.find(["chromium", "chromium-browser", "google-chrome"]), tempfile.mkdtemp())
         wd.s("POST", "/window/rect", {"width": a.width, "height": a.height + 200})
         wd.s("POST", "/url", {"url": "file://" + os.path.abspath(a.html)})
