@@ -34,7 +34,7 @@ expect_bad "n_head" estimate --model "$tmp/heads.json"
 expect_bad "parameters" estimate --model "$tmp/huge.json" --seq-len 16
 expect_bad "--batch-size" estimate --model gpt2 --batch-size -4
 expect_bad "--optimizer" estimate --model gpt2 --optimizer adagrad
-expect_bad "--gpu" estimate --model gpt2 --gpu b200
+expect_bad "--gpu" estimate --model gpt2 --gpu tpu-v5e
 expect_bad "--memory" estimate --model gpt2 --memory 24parsecs
 expect_bad "--max-batch" estimate --model gpt2 --max-batch
 
@@ -42,5 +42,6 @@ expect_ok "verdict: FITS" estimate --model gpt2 --seq-len 512 --gpu a100-80gb
 expect_ok "DOES NOT FIT" estimate --model "$models/llama-2-7b.json" --gpu a100-80gb --batch-size 1 --seq-len 4096
 expect_ok '"batch_curve"' estimate --model gpt2 --memory 24GiB --max-batch --json
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
-expect_ok '"capacity_bytes": 80000000000' gpus --json
+expect_ok '"capacity_bytes": 85100068864' gpus --json
+expect_ok "NOMINAL" gpus
 exit $fail
