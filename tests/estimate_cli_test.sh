@@ -44,4 +44,15 @@ expect_ok '"batch_curve"' estimate --model gpt2 --memory 24GiB --max-batch --jso
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
 expect_ok '"capacity_bytes": 85100068864' gpus --json
 expect_ok "NOMINAL" gpus
+# --check: its own exit code when the run does not fit (4), 0 when it fits, 2 without a capacity.
+expect_rc() {  # code, args...
+  code="$1"; shift
+  "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" -ne "$code" ]; then echo "FAIL ($rc != $code): $*"; cat "$tmp/err"; fail=1; fi
+}
+expect_rc 4 estimate --model "$models/llama-2-7b.json" --gpu a100-sxm4-80gb --batch-size 1 --seq-len 4096 --check
+expect_rc 0 estimate --model gpt2 --seq-len 512 --gpu a100-sxm4-80gb --check
+expect_rc 4 estimate --model "$models/llama-2-7b.json" --gpu a100-sxm4-80gb --seq-len 4096 --check --json
+expect_bad "--check" estimate --model gpt2 --check
 exit $fail
