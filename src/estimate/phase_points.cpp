@@ -29,7 +29,8 @@ constexpr int64_t kCpuRngStateBytes = 5056;
 
 // Bytes live at the start of a step and from the data load on, and the step-wide terms.
 struct StepBase {
-  int64_t resident = 0;      // parameters and buffers (no optimizer state, no batch)
+  int64_t resident = 0;      // parameters, buffers and optimizer buffers (no optimizer state, no batch)
+  int64_t retry_rng = 0;     // the RNG state `oomkit train` keeps through each step for an OOM retry
   int64_t start = 0;         // step_start: + optimizer state (steady step)
   int64_t loaded = 0;        // start + the step's batch, from the data load through backward
   int64_t grads_during = 0;  // gradients of earlier micro-batches (gradient accumulation)
@@ -43,8 +44,12 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
   const Arith ph{"--batch-size"};
   const TrainingSetup& s = *in.setup;
   StepBase b;
-  b.resident = ph.add(in.st.params_bytes, in.st.buffers_bytes);
-  b.start = ph.add(b.resident, steady ? in.st.optimizer_bytes : 0);
+  b.resident = ph.add(ph.add(in.st.params_bytes, in.st.buffers_bytes), in.st.optimizer_buffers_bytes);
+  // OomHandler::step() saves the CPU generator's state (5,056 B) before each step and drops it
+  // after: a CPU tensor, so it counts on the CPU target only (the CUDA generator's state is a
+  // CPU tensor as well).
+  b.retry_rng = s.cuda ? 0 : kCpuRngStateBytes;
+  b.start = ph.add(ph.add(b.resident, steady ? in.st.optimizer_bytes : 0), b.retry_rng);
   b.loaded = ph.add(b.start, in.sz.inputs_bytes);
   b.grads_during = s.gradient_accumulation_steps > 1 ? in.st.grads_bytes : 0;
   const bool zero3 = s.parallel.zero_stage >= 3 || s.parallel.offload_parameters;
@@ -89,6 +94,16 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
       inside = std::max(inside, ph.add(before_last - pending_copies(in, mo), ph.mul(sz.E, mo.bytes_per_token)));
     }
   }
+  // Every-K checkpointing: the last checkpointed block, when it is not the last block, runs its
+  // no-grad forward with fewer blocks' terms saved before it but its larger locals.
+  if (b.full_ckpt && !last_ckpt && sz.n_ckpt > 0) {
+    const int64_t last_ckpt_index = (sz.layers_here - 1) / in.setup->checkpoint_every * in.setup->checkpoint_every;
+    const int64_t plain_after = sz.layers_here - 1 - last_ckpt_index;  // plain blocks after it
+    const int64_t before_ckpt =
+        ph.add(ph.add(live - head_copies - ph.mul(st.layer_copies_bytes, plain_after), sz.embed_bytes),
+               ph.add(sz.blocks_bytes - ph.mul(plain_after, sz.block_bytes) - ph.mul(sz.E, sz.ckpt_input_tok), b.gather));
+    inside = std::max(inside, ph.add(before_ckpt, ph.mul(sz.E, sz.ckpt_input_tok + am.block_forward_peak_nograd)));
+  }
   p.peak_bytes = std::max(p.allocated_bytes, inside);
   if (inside > p.allocated_bytes) {
     p.transients.push_back({"transient/block_forward", inside - p.allocated_bytes,
@@ -102,9 +117,11 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
 PhasePoint loss_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& fwd) {
   const Arith ph{"--batch-size"};
   PhasePoint p;
-  p.allocated_bytes = ph.add(fwd.allocated_bytes - in.sz.logits_bytes, in.sz.log_probs_bytes);
+  // The loss itself and nll_loss's saved total_weight: two 0-dim tensors of the loss dtype.
+  const int64_t scalars = b.has_head ? 2 * in.dt.loss : 0;
+  p.allocated_bytes = ph.add(ph.add(fwd.allocated_bytes - in.sz.logits_bytes, in.sz.log_probs_bytes), scalars);
   const int64_t cast = b.has_head ? ph.mul(in.sz.E, in.am->loss_transient) : 0;
-  p.peak_bytes = ph.add(ph.add(fwd.allocated_bytes, in.sz.log_probs_bytes), cast);
+  p.peak_bytes = std::max(p.allocated_bytes, ph.add(ph.add(fwd.allocated_bytes, in.sz.log_probs_bytes), cast));
   if (cast > 0) p.transients.push_back({"transient/loss_cast", cast, "B·T·V·4 B: cross_entropy's fp32 cast of the logits (autocast)"});
   return p;
 }
@@ -180,7 +197,10 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
       step_grads - sz.blocks_bytes / sz.layers_here - st.layer_copies_bytes * sz.n_plain / sz.layers_here;
   const int64_t at_first_block = ph.add(after_head, blk_tr);
   const int64_t at_last_block = ph.add(after_head + (sz.layers_here - 1) * per_block, blk_tr);
-  const int64_t emb_tr = in.am->embedding_backward_transient_bytes;
+  // With gradient accumulation wte.grad exists already: the sum is added into it after, so
+  // the engine's buffer, the embedding's gradient and their sum are all extra (3·V·d).
+  const int64_t emb_tr = ph.add(in.am->embedding_backward_transient_bytes,
+                                b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2 : 0);
   const int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
   PhasePoint p;
   p.allocated_bytes = ph.add(b.loaded, st.grads_bytes);
@@ -199,48 +219,48 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   return p;
 }
 
-// Temporaries of one step() on a tensor of n elements (the largest one sets the peak):
-//  AdamW (LibTorch 1.13 AdamW::step): denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps) holds
-//  the sqrt result and the quotient at once, 2n; Lion: the interpolation and its sign, 2n;
-//  Adafactor: grad² + eps and the update, 2n; 8-bit Adam: both dequantised fp32 states and the
-//  update, 3n fp32; SGD (LibTorch 1.13 SGD::step) updates in place except for weight decay,
-//  where d_p = grad.add(p, weight_decay) is a new tensor, n.
-int64_t optimizer_step_transient(const TrainingSetup& s, int64_t n) {
-  const Arith a{"--batch-size"};
-  const int64_t sb = state_bytes_per_element(s);
-  switch (s.optimizer) {
-    case OptimizerKind::kAdamW:
-    case OptimizerKind::kLion:
-    case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
-    case OptimizerKind::kAdam8bit: return a.mul(12, n);
-    case OptimizerKind::kSgd:
-    case OptimizerKind::kSgdMomentum: return s.weight_decay > 0.0 ? a.mul(sb, n) : 0;
-  }
-  return 0;
-}
-
-// after_optimizer_step, after_zero_grad and eval.
-void optimizer_and_eval_points(const PhaseInputs& in, const StepBase& b, StepPhases& out) {
+// after_optimizer_step and after_zero_grad. The first step() creates each tensor's state just
+// before its update (StaticTerms::first_step_optimizer_bytes), the steady one has it all.
+void optimizer_points(const PhaseInputs& in, const StepBase& b, bool steady, StepPhases& out) {
   const Arith ph{"--batch-size"};
   const StaticTerms& st = in.st;
-  const ActivationSizes& sz = in.sz;
-  const int64_t opt_tr = in.setup->parallel.offload_optimizer ? 0 : optimizer_step_transient(*in.setup, st.largest_trainable);
   PhasePoint& opt = out[Phase::kAfterOptimizerStep];
-  opt.allocated_bytes = ph.add(ph.add(ph.add(b.resident, st.grads_bytes), st.optimizer_bytes), sz.inputs_bytes);
-  opt.peak_bytes = ph.add(opt.allocated_bytes, opt_tr);
-  if (opt_tr > 0) {
-    opt.transients.push_back({"transient/optimizer_step", opt_tr,
-                              "step() temporaries on the largest tensor (" + std::to_string(st.largest_trainable) + " elements)"});
+  const int64_t without_state = ph.add(ph.add(ph.add(b.resident, st.grads_bytes), in.sz.inputs_bytes), b.retry_rng);
+  opt.allocated_bytes = ph.add(without_state, st.optimizer_bytes);
+  opt.peak_bytes = steady ? ph.add(opt.allocated_bytes, st.optimizer_step_transient_bytes)
+                          : std::max(opt.allocated_bytes, ph.add(without_state, st.first_step_optimizer_bytes));
+  if (opt.peak_bytes > opt.allocated_bytes) {
+    opt.transients.push_back({"transient/optimizer_step", opt.peak_bytes - opt.allocated_bytes,
+                              steady ? "step() temporaries of the tensor whose update needs the most"
+                                     : "step() temporaries of one tensor while the state of the later ones is not created yet"});
   }
   PhasePoint& zero = out[Phase::kAfterZeroGrad];
-  zero.allocated_bytes = ph.add(ph.add(b.resident, st.optimizer_bytes), sz.inputs_bytes);
+  zero.allocated_bytes = ph.add(ph.add(ph.add(b.resident, st.optimizer_bytes), in.sz.inputs_bytes), b.retry_rng);
   zero.peak_bytes = opt.allocated_bytes;
-  // Evaluation under NoGradGuard (between steps, without the step's batch): nothing is
-  // saved; the logits and one block's locals.
-  PhasePoint& eval = out[Phase::kEval];
-  eval.allocated_bytes = ph.add(b.resident, st.optimizer_bytes);
-  eval.peak_bytes = ph.add(ph.add(ph.add(eval.allocated_bytes, st.copies_bytes), sz.logits_bytes),
-                           ph.mul(sz.E, sz.ckpt_input_tok + in.am->block_forward_peak_nograd));
+}
+
+// eval: a pass under NoGradGuard with model.eval() (no dropout) after the step, over a
+// validation batch of B·grad_accum sequences run B at a time: nothing is saved; the peak is the
+// largest of the embedding sum, one block's locals beside its input, lm_head and the loss. The
+// interval starts at after_zero_grad, with the step's batch and RNG state still live.
+void eval_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& zero, PhasePoint& eval) {
+  const Arith ph{"--batch-size"};
+  const ActivationSizes& sz = in.sz;
+  const ActivationModel& am = *in.am;
+  eval.allocated_bytes = ph.add(b.resident, in.st.optimizer_bytes);
+  const int64_t residual_tok = in.model->n_embd * in.dt.residual;
+  int64_t moment = ph.add(ph.mul(sz.E, am.eval_embedding_tok), ph.mul(in.setup->seq_len, residual_tok + am.sequence_bytes));
+  moment = std::max(moment, ph.mul(sz.E, residual_tok + am.block_forward_peak_eval));
+  if (b.has_head) {
+    moment = std::max(moment, ph.add(ph.mul(sz.E, am.eval_head_tok), am.eval_head_weight_cast_bytes));
+    moment = std::max(moment, ph.mul(sz.E, am.eval_loss_tok));
+  }
+  const int64_t val_batch = sz.inputs_bytes / sz.in_flight;
+  eval.peak_bytes = std::max(zero.allocated_bytes, ph.add(ph.add(eval.allocated_bytes, val_batch), moment));
+  if (eval.peak_bytes > eval.allocated_bytes) {
+    eval.transients.push_back({"transient/eval_forward", eval.peak_bytes - eval.allocated_bytes,
+                               "the validation batch and the largest no-grad moment: embedding, a block's locals, lm_head or the loss"});
+  }
 }
 
 }  // namespace
@@ -301,7 +321,11 @@ StepPhases detailed_step_phases(const PhaseInputs& in, bool steady) {
   out[Phase::kAfterForward] = forward_point(in, b);
   out[Phase::kAfterLoss] = loss_point(in, b, out[Phase::kAfterForward]);
   out[Phase::kAfterBackward] = backward_point(in, b, out[Phase::kAfterLoss]);
-  optimizer_and_eval_points(in, b, out);
+  optimizer_points(in, b, steady, out);
+  eval_point(in, b, out[Phase::kAfterZeroGrad], out[Phase::kEval]);
+  // The steady step_start's interval begins at the previous after_zero_grad, whose batch and
+  // RNG state are released after that mark.
+  if (steady) out[Phase::kStepStart].peak_bytes = std::max(b.start, out[Phase::kAfterZeroGrad].allocated_bytes);
   return out;
 }
 
