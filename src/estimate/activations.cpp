@@ -264,8 +264,11 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // CPU autocast: a bf16 addmm (a Linear with bias) holds two fp32 buffers of its output's
   // size while it runs (measured with a tracking allocator, LibTorch 1.13 + oneDNN), so the
   // GPT-2 c_attn (3d) and c_fc (d_ff) calls can set the block's peak. The ln output they
-  // consume is a fp32 local at that moment.
-  if (dt.autocast && !s.cuda && m.is_gpt2()) {
+  // consume is a fp32 local at that moment (autocast); pure bf16 runs the same bf16 addmm on
+  // its own bf16 tensors (measured: the same two buffers).
+  const bool cpu_bf16_addmm = (dt.autocast || s.precision == Precision::kBf16) && !s.cuda;
+  const int64_t ln_local = dt.autocast ? d * 4 : 0;
+  if (cpu_bf16_addmm && m.is_gpt2()) {
     int64_t before_c_attn_out = 0, before_gelu = 0, acc = 0;
     for (const auto& t : am.terms) {
       if (t.scope != ActScope::kBlock) continue;
@@ -274,8 +277,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
       if (name == "c_attn_input") before_c_attn_out = acc;
       if (name == "c_fc_input") before_gelu = acc;
     }
-    add_moment({"c_attn (bf16 addmm)", before_c_attn_out + d * 4 + 3 * d * (c + 8), after_attn_core});
-    add_moment({"c_fc (bf16 addmm)", before_gelu + d * 4 + m.d_ff * (c + 8), d * m.d_ff});
+    add_moment({"c_attn (bf16 addmm)", before_c_attn_out + ln_local + 3 * d * (c + 8), after_attn_core});
+    add_moment({"c_fc (bf16 addmm)", before_gelu + ln_local + m.d_ff * (c + 8), d * m.d_ff});
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
   const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
@@ -299,7 +302,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     // residual) and ln_2's output stay live through mlp(); Mlp::forward's locals f (c_fc) and
     // g (gelu) live until it returns, beside c_proj's output. A CPU bf16 addmm frees its input
     // cast and its uncached weight cast, then holds two fp32 buffers of its output's size.
-    const int64_t addmm_buffers = dt.autocast && !s.cuda ? 8 : 0;
+    const int64_t addmm_buffers = cpu_bf16_addmm ? 8 : 0;
     const int64_t c_attn_nograd = d * r + 3 * d * (c + addmm_buffers);
     const int64_t c_fc_nograd = 2 * d * r + m.d_ff * (c + addmm_buffers);
     const int64_t c_proj_nograd = 2 * d * r + 2 * m.d_ff * c + d * (c + addmm_buffers);

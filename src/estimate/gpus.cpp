@@ -75,7 +75,7 @@ std::vector<GpuSpec> build_catalog() {
                "deviceQuery: 32117 MBytes (33677180928 bytes), driver 12.8 (aikitoria/open-gpu-kernel-modules issue #1)"),
       nominal("rtx-a6000", "NVIDIA RTX A6000", "48 GB GDDR6", 48 * kGiB,
               "no public total_memory found: the 48 GiB of GDDR6 (CUDA reports ~7% less on the same-memory A40)"),
-      nominal("mi250x", "AMD Instinct MI250X (one GCD)", "128 GB HBM2e per board = 2 x 64 GB", 64 * kGiB,
+      nominal("mi250x", "AMD Instinct MI250X (one GCD)", "64 GB HBM2e per GCD", 64 * kGiB,
               "no public total_memory found: one of the board's two devices (GCDs), 64 GiB of HBM2e each"),
       measured("mi300x", "AMD Instinct MI300X", "192 GB HBM3", 196'592 * kMiB,
                (std::string(thamada) + "gls/MI300X_deviceQuery.py: hipGetDeviceProperties Total Global Memory 196592 MB").c_str()),

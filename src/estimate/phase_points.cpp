@@ -139,8 +139,15 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
   const int64_t t = s.parallel.tensor_parallel;
   const bool wgrad_new = b.grads_during == 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
   const int64_t gw = state_bytes_per_element(s), d = m.n_embd, ff = ceil_div(m.d_ff, t);
-  const int64_t wgrad_mlp = wgrad_new ? ph.mul(ph.add(ph.mul(ff, d), d), gw) : 0;
-  const int64_t wgrad_attn = wgrad_new ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw) : 0;
+  // With gradient accumulation each weight gradient is a new tensor until AccumulateGrad adds
+  // it into .grad: mlp.c_proj's at the MLP moment, attn.c_proj's at the attention core's.
+  const bool wgrad_acc = b.grads_during > 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
+  const int64_t wgrad_mlp = wgrad_new   ? ph.mul(ph.add(ph.mul(ff, d), d), gw)
+                            : wgrad_acc ? ph.mul(ph.mul(ff, d), gw)
+                                        : 0;
+  const int64_t wgrad_attn = wgrad_new   ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw)
+                             : wgrad_acc ? ph.mul(ph.mul(ceil_div(d, t), d), gw)
+                                         : 0;
   const int64_t copies_released =
       in.st.layer_copies_bytes > 0 && m.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(d, t), d), 2) : 0;
   return std::max(ph.add(ph.mul(in.sz.E, in.am->block_backward_mlp), wgrad_mlp),
@@ -186,7 +193,10 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const int64_t at_head = ph.add(loss.allocated_bytes, head_tr);
   // After the head: log_softmax and the head's saved tensors (with the head's autocast weight
   // copy) are released, the head's (and with a tied head the embedding's) gradients exist.
-  const int64_t head_grads = b.grads_during > 0 ? 0 : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here);
+  // With gradient accumulation the tied wte's new gradient from lm_head waits in the autograd
+  // engine's input buffer until the embedding's arrives (half of the embedding transient).
+  const int64_t head_grads = b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2
+                                                : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here);
   const int64_t head_copies = st.copies_bytes - ph.mul(st.layer_copies_bytes, sz.layers_here);
   const int64_t after_head = ph.add(loss.allocated_bytes - sz.log_probs_bytes - sz.head_bytes - head_copies, head_grads);
   // Each block frees its saved tensors and its weight copies and adds its gradients; the
