@@ -158,14 +158,14 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
 // recomputes its forward with autograd (its saved terms, its forward moments and its weight
 // copies), then runs through it with the output and the incoming gradient live; selective
 // recomputes the attention core.
-int64_t block_backward_transient(const PhaseInputs& in, const StepBase& b) {
+int64_t block_backward_transient(const PhaseInputs& in, const StepBase& b, bool recomputed) {
   const Arith ph{"--batch-size"};
   const ActivationSizes& sz = in.sz;
   const ActivationModel& am = *in.am;
   const int64_t residual_tok = in.model->n_embd * in.dt.residual;
   const int64_t moment = block_backward_moment(in, b);
   int64_t tr = 0;
-  if (b.full_ckpt) {
+  if (recomputed) {
     // Backward through the recomputed block: its saved terms, its output, the gradient
     // buffers, its weight copies and first weight gradient; or, if higher, a moment of the
     // recompute itself, with the incoming gradient (B, T, d) live but the later weights not
@@ -201,12 +201,25 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const int64_t after_head = ph.add(loss.allocated_bytes - sz.log_probs_bytes - sz.head_bytes - head_copies, head_grads);
   // Each block frees its saved tensors and its weight copies and adds its gradients; the
   // change per block is constant, so the extremes are at the first and the last block.
-  const int64_t blk_tr = block_backward_transient(in, b);
+  // Blocks run backward from the last: each frees its saved terms (a checkpointed block only
+  // its input and RNG state) and its cached weight copies and adds its gradients. With
+  // checkpointing every K-th block, plain and recomputed blocks alternate.
+  const int64_t plain_tr = block_backward_transient(in, b, false);
+  const int64_t ckpt_tr = b.full_ckpt ? block_backward_transient(in, b, true) : plain_tr;
   const int64_t step_grads = b.grads_during > 0 ? 0 : st.layer_grads_bytes;
-  const int64_t per_block =
-      step_grads - sz.blocks_bytes / sz.layers_here - st.layer_copies_bytes * sz.n_plain / sz.layers_here;
-  const int64_t at_first_block = ph.add(after_head, blk_tr);
-  const int64_t at_last_block = ph.add(after_head + (sz.layers_here - 1) * per_block, blk_tr);
+  const int64_t ckpt_saved = ph.add(ph.mul(sz.in_flight, ph.mul(sz.E, sz.ckpt_input_tok)),
+                                    sz.n_ckpt > 0 ? sz.rng_state_bytes / sz.n_ckpt : 0);
+  const int64_t plain_saved = ph.mul(sz.in_flight, sz.block_bytes);
+  int64_t running = after_head, at_blocks = 0, blk_tr = plain_tr;
+  for (int64_t i = sz.layers_here - 1; i >= 0; --i) {
+    const bool recomputed = b.full_ckpt && i % in.setup->checkpoint_every == 0;
+    const int64_t tr = recomputed ? ckpt_tr : plain_tr;
+    if (ph.add(running, tr) > at_blocks) {
+      at_blocks = ph.add(running, tr);
+      blk_tr = tr;
+    }
+    running += step_grads - (recomputed ? ckpt_saved : ph.add(plain_saved, st.layer_copies_bytes));
+  }
   // With gradient accumulation wte.grad exists already: the sum is added into it after, so
   // the engine's buffer, the embedding's gradient and their sum are all extra (3·V·d).
   const int64_t emb_tr = ph.add(in.am->embedding_backward_transient_bytes,
@@ -214,7 +227,7 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
   PhasePoint p;
   p.allocated_bytes = ph.add(b.loaded, st.grads_bytes);
-  p.peak_bytes = std::max({at_head, at_first_block, at_last_block, at_end, p.allocated_bytes});
+  p.peak_bytes = std::max({at_head, at_blocks, at_end, p.allocated_bytes});
   if (p.peak_bytes == at_head && head_tr > 0) {
     p.transients.push_back({"transient/logits_gradients", head_tr,
                             "2·B·T·V·4 B: nll_loss_backward's grad_input and _log_softmax_backward_data's output"});
