@@ -66,17 +66,12 @@ std::string strip_ansi(std::string_view s) {
   return out;
 }
 
-char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = lower_char(c);
   return out;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 std::string squash(std::string_view s) {
   std::string out;

@@ -23,11 +23,11 @@ std::vector<LineView> split_line_views(std::string_view text);
 /// Removes ANSI escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL"), colour codes
 /// whose ESC was lost on the way ("[31m"), and NUL bytes; tabs become spaces.
 std::string strip_ansi(std::string_view s);
-char lower_char(char c);
+inline char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 std::string lower(std::string_view s);
-bool is_space(char c);
-bool is_digit(char c);
-bool is_alpha(char c);
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 /// `s` with every whitespace character removed.
 std::string squash(std::string_view s);
 std::string trim(std::string_view s);

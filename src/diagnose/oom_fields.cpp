@@ -107,9 +107,13 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
     set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
   }
   const size_t dev = ifind(s, "/device:");
-  if (dev != std::string_view::npos) {
+  if (dev != std::string_view::npos) {  // "/device:GPU:0" -> "gpu:0"
     size_t e = dev + 8;
-    while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]) || s[e] == ':' || s[e] == '_')) ++e;
+    while (e < s.size() && is_alpha(s[e])) ++e;
+    if (e < s.size() && s[e] == ':') {
+      size_t end = 0;
+      if (integer_at(s, e + 1, &end)) e = end;
+    }
     r.device = lower(s.substr(dev + 8, e - dev - 8));
   } else if (const size_t bfc = ifind(s, "gpu_"); bfc != std::string_view::npos && is_digit(bfc + 4 < s.size() ? s[bfc + 4] : 'x')) {
     r.device = "gpu:" + std::string(1, s[bfc + 4]);

@@ -287,9 +287,13 @@ std::vector<HeadHit> find_heads(const std::string& line) {
 std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& next_clean) {
   std::vector<HeadHit> hits = find_heads(line);
   if (next_clean.empty()) return hits;
+  // Only the seam is probed: the last 80 characters of the line and the first 60 of the next.
+  const size_t seam = line.size() > 80 ? line.size() - 80 : 0;
   for (const std::string joiner : {"", " "}) {
-    const std::string probe = line + joiner + next_clean.substr(0, 60);
+    const std::string probe = line.substr(seam) + joiner + next_clean.substr(0, 60);
     for (HeadHit hit : find_heads(probe)) {
+      hit.pos += seam;
+      hit.end += seam;
       if (hit.pos >= line.size() || hit.end <= line.size() + joiner.size()) continue;
       const bool overlaps = std::any_of(hits.begin(), hits.end(), [&](const HeadHit& o) { return hit.pos < o.end && o.pos < hit.end; });
       if (overlaps) continue;
@@ -478,6 +482,17 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     }
   }
   return records;
+}
+
+bool looks_binary(std::string_view text) {
+  const std::string_view head = text.substr(0, 64 * 1024);
+  size_t control = 0;
+  for (const char ch : head) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == 0) return true;
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b) ++control;
+  }
+  return !head.empty() && control * 10 > head.size();
 }
 
 nlohmann::json oom_record_to_json(const OomRecord& r) {

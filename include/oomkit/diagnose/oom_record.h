@@ -119,6 +119,10 @@ struct OomRecord {
 /// `occurrences` counting them. Garbage gives an empty vector.
 std::vector<OomRecord> parse_oom_log(std::string_view text);
 
+/// True when `text` is not a text log: a NUL byte, or more than 10% control bytes other than
+/// tab/LF/CR/FF/VT/ESC, in its first 64 KiB. (Invalid UTF-8 alone is text: logs carry it.)
+bool looks_binary(std::string_view text);
+
 /// {"family","device","subsystem","line","occurrences","message","complete",
 ///  "requested_bytes",...,"processes":[{"pid","bytes"}]}: sizes in bytes; fields the message
 /// does not carry are omitted.
