@@ -191,7 +191,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // driver's figure at that moment. A request well under it that still failed points at a cap
   // (memory fraction, MIG/vGPU, a container limit) or a driver problem (WSL, a broken context),
   // not at memory pressure: strong when free is >= 2x the request and leaves >= 1 GiB more.
-  if (!capped && F && Q && C && *F >= *Q && r.device != "mps" && !cpu) {
+  // (Free equal to the request is not "more": the allocation also needs alignment and a
+  // contiguous range, so the weak form asks for 1.5x the request and 512 MiB to spare.)
+  if (!capped && F && Q && C && *F >= *Q + *Q / 2 && *F - *Q >= 512 * kMiB && r.device != "mps" && !cpu) {
     const bool strong = *F >= 2 * *Q && *F - *Q >= kGiB;
     Finding& f = b.at(b.add(OomCause::kOther, strong ? 0.8 : 0.5,
                             fmt::format("{} free on the device, yet a request of {} failed", format_bytes(*F), format_bytes(*Q))));
@@ -212,6 +214,22 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     b.add(OomCause::kActivationsBatch, 0.5, ev);
     notes.push_back("A single tensor larger than the device cannot be served at any fragmentation or batch of "
                     "other tensors: shrink the tensor itself (B, T, or the input size)");
+    if (F && static_cast<double>(*F) >= 0.9 * static_cast<double>(*C)) {
+      const size_t i = b.add(OomCause::kOther, 0.45,
+                             fmt::format("the device is empty ({} of {} free) and still smaller than one tensor",
+                                         format_bytes(*F), format_bytes(*C)));
+      b.at(i).title = "The runtime sees less device memory than expected (APU/GTT carve-out, MIG slice, wrong device)";
+      b.at(i).fix = "Check the capacity the runtime reports (torch.cuda.get_device_properties(0).total_memory) against "
+                    "the hardware: BIOS/driver memory carve-outs on APUs, MIG or vGPU slices, CUDA_VISIBLE_DEVICES";
+      b.at(i).probe = "Is the reported total capacity the memory you expect this device to have?";
+    }
+  } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
+    // One allocation of a fifth of the device or more is one huge activation: its size grows with
+    // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
+    const std::string ev = fmt::format("one request of {} is {} of the device: a single input-sized activation",
+                                       format_bytes(*Q), pct(ratio(*Q, *C)));
+    b.add(OomCause::kActivationsSeqlen, 0.5, ev);
+    b.add(OomCause::kActivationsBatch, 0.4, ev);
   }
 
   // Fragmentation: cached-but-free blocks at least as large as the request, yet it failed. Rated
@@ -344,14 +362,14 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
     return;
   }
   if (r.subsystem == "nccl") {
-    const size_t i = b.add(OomCause::kOther, 0.45,
+    const size_t i = b.add(OomCause::kOther, 0.55,
                            r.requested_bytes ? "NCCL failed to allocate " + format_bytes(*r.requested_bytes) : "NCCL: Cuda failure 'out of memory'");
     Finding& f = b.at(i);
     f.title = "NCCL could not allocate its communication buffers (outside the caching allocator)";
     f.fix = "Leave headroom for NCCL: reserve less in the caching allocator (smaller batch), "
             "torch.cuda.empty_cache() before creating the process group, or a smaller NCCL_BUFFSIZE";
     f.probe = "Does it fail at process-group setup / the first collective while the GPU is nearly full?";
-    b.add(OomCause::kMultiGpuImbalance, 0.4);
+    b.add(OomCause::kMultiGpuImbalance, 0.35);
     b.add(OomCause::kActivationsBatch, 0.3);
     b.add(OomCause::kOtherProcess, 0.25);
     return;
@@ -532,7 +550,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
 
 std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options) {
   std::vector<Diagnosis> out;
-  const std::vector<OomRecord> records = parse_oom_log(log_text);
+  std::vector<OomRecord> records = parse_oom_log(log_text);
+  if (records.empty()) {
+    if (auto m = mentioned_oom(log_text)) records.push_back(std::move(*m));
+  }
   if (records.empty()) return out;
   const auto evidence = read_log_evidence(log_text);
   out.reserve(records.size());

@@ -75,7 +75,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"validate", kWEval}, {"validating", kWEval}, {"val_loss", kWEval}, {"valid_loss", kWEval}, {"eval_loss", kWEval},
       {"inference", kWEval}, {"infer", kWEval}, {"predict", kWEval}, {"prediction", kWEval}, {"prediction_step", kWEval},
       {"evaluation_loop", kWEval}, {"validation_step", kWEval}, {"test_step", kWEval}, {"predict_step", kWEval},
-      {"volatile", kWEval}, {"testing", kWEval}, {"demo", kWEval}, {"eval_step", kWEval}, {"_run_evaluation", kWEval},
+      {"volatile", kWEval}, {"item", kWLoss}, {"testing", kWEval}, {"demo", kWEval}, {"eval_step", kWEval}, {"_run_evaluation", kWEval},
       {"no_grad", kWNoGrad}, {"inference_mode", kWNoGrad},
       {"generation", kWGenWord}, {"generating", kWGenWord}, {"generate", kWGenWord},
       {"max_new_tokens", kWLlmGen}, {"past_key_values", kWLlmGen}, {"kv_cache", kWLlmGen}, {"beam_search", kWLlmGen},
@@ -210,6 +210,11 @@ std::optional<int64_t> number_after(std::string_view lo, size_t pos) {
     ++i;
     ++skipped;
   }
+  // "batch size is 2", "batch size of 4"
+  for (std::string_view w : {"is ", "of ", "was "}) {
+    if (lo.substr(i, w.size()) == w) i += w.size();
+  }
+  while (i < lo.size() && lo[i] == ' ') ++i;
   if (i < lo.size() && is_digit(lo[i])) {
     size_t end = 0;
     auto v = integer_at(lo, i, &end);
@@ -422,17 +427,22 @@ class Reader {
   }
 
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint32_t seen) {
+    auto has = [&](Word w) { return (seen >> w) & 1u; };
     constexpr uint32_t kRelevant =
         1u << kWEval | 1u << kWNoGrad | 1u << kWGenWord | 1u << kWLlmGen | 1u << kWMulti | 1u << kWLeak |
         1u << kWGrow | 1u << kWRam | 1u << kWOther | 1u << kWFrag | 1u << kWSetting | 1u << kWShards | 1u << kWAfter |
         1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes;
-    if ((seen & kRelevant) == 0) return;
-    // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence.
-    if (lo.find("tried to allocate") != std::string_view::npos || lo.find("out of memory") != std::string_view::npos ||
-        lo.find("alloc_failed") != std::string_view::npos) {
+    const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
+                                               lo.find("total memory:") != std::string_view::npos);
+    if ((seen & kRelevant) == 0 && !tf_device_line && !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) return;
+    // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
+    // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
+    if (lo.find("tried to allocate") != std::string_view::npos || lo.find("alloc_failed") != std::string_view::npos ||
+        lo.find("reserved by pytorch") != std::string_view::npos ||
+        (lo.find("out of memory") != std::string_view::npos &&
+         (lo.find("error") != std::string_view::npos || lo.find("exception") != std::string_view::npos))) {
       return;
     }
-    auto has = [&](Word w) { return (seen >> w) & 1u; };
     auto contains = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
     const bool negated = has(kWNot) && (contains("not the problem") || contains("not the issue") ||
                                         contains("not the cause") || contains("is not") || contains("isn't") ||
@@ -496,6 +506,57 @@ class Reader {
     } else if (has(kWGenWord) && !negated) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.05, "the word 'generation': " + text());
     }
+    // Keeping loss tensors instead of numbers: the canonical leak (losses.append(loss), a meter
+    // updated with the tensor; .item() / .data[0] are the fix the user is comparing with).
+    if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("append(loss") ||
+                        contains("update(loss") || contains("+= loss"))) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
+    }
+    // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
+    if (contains("volatile")) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "volatile (ignored since PyTorch 0.4): " + text());
+    }
+    // DataParallel gathers outputs on its first device; PyTorch warns when the GPUs differ.
+    if (contains("imbalance between your gpus")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5, "PyTorch warns of an imbalance between the GPUs: " + text());
+    } else if (contains("dataparallel(") && !contains("distributeddataparallel(")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.2, "nn.DataParallel (gathers on GPU 0): " + text());
+    }
+    // TensorFlow's device line at start-up: free far below total before anything ran.
+    if (contains("free memory:")) {
+      const size_t p = lo.find("free memory:");
+      const std::string num = squash(lo.substr(p + 12, 24));
+      auto free_now = size_at(num, 0, false, true);
+      if (free_now && !free_now->overflow) last_free_at_start_ = {n, free_now->bytes};
+    }
+    if (contains("total memory:")) {
+      const size_t p = lo.find("total memory:");
+      const std::string num = squash(lo.substr(p + 13, 24));
+      auto total = size_at(num, 0, false, true);
+      if (total && !total->overflow) last_total_at_start_ = {n, total->bytes};
+    }
+    if (last_free_at_start_.first > 0 && last_total_at_start_.first > 0 &&
+        std::abs(last_free_at_start_.first - last_total_at_start_.first) <= 3 &&
+        last_free_at_start_.second * 4 < last_total_at_start_.second) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.5,
+          fmt::format("at start-up only {} of {} was free: something else holds the GPU", format_bytes(last_free_at_start_.second),
+                      format_bytes(last_total_at_start_.second)));
+      last_free_at_start_ = {0, 0};
+    }
+    // A long input named with its size: "a 3440 a.a. sequence", "sequence length 8192", "2048x2048 images".
+    if (contains("sequence") || contains("resolution") || contains("length") || contains("tokens") ||
+        contains("image size") || contains("super-resolution")) {
+      for (size_t p = 0; p < lo.size(); ++p) {
+        if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+        size_t end = 0;
+        auto v = integer_at(lo, p, &end);
+        if (v && *v >= 1000 && *v <= 10000000 && !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
+          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
+          break;
+        }
+        p = end;
+      }
+    }
     // Several GPUs / ranks: a little weight only.
     if (has(kWMulti) || contains("[rank")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.08, "several ranks / GPUs: " + text());
@@ -543,6 +604,7 @@ class Reader {
   std::string lo_;
   bool under_frame_ = false;
   std::array<int64_t, 16> last_weak_{};
+  std::pair<int64_t, int64_t> last_free_at_start_{0, 0}, last_total_at_start_{0, 0};
 };
 
 }  // namespace
@@ -770,8 +832,14 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,
                          fmt::format("logged sequence length {}", *c.seq_len)});
   }
-  if (c.batch_size && *c.batch_size == 1) {
-    c.signals.push_back({OomCause::kStaticModelTooLarge, 0.15, 0, "logged batch size 1"});
+  if (c.batch_size && *c.batch_size <= 2) {
+    // At batch 1-2 the batch is not what is large: static memory or the size of one sample
+    // (sequence length, image resolution).
+    c.signals.push_back({OomCause::kStaticModelTooLarge, *c.batch_size == 1 ? 0.15 : 0.1, 0,
+                         fmt::format("logged batch size {}", *c.batch_size)});
+    c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
+                         fmt::format("logged batch size {}: one sample's size (sequence / resolution) dominates", *c.batch_size)});
+    c.signals.push_back({OomCause::kActivationsBatch, -0.15, 0, ""});
   } else if (c.batch_size && *c.batch_size >= 32) {
     c.signals.push_back({OomCause::kActivationsBatch, 0.1, 0, fmt::format("logged batch size {}", *c.batch_size)});
   }

@@ -134,6 +134,7 @@ void read_oom_killer(std::string_view s, OomRecord& r) {
 }
 
 void read_vllm(std::string_view s, OomRecord& r) {
+  if (auto tokens = integer_after(s, "notenoughmemorytohandle")) r.max_model_len = tokens;  // TGI: tokens it must hold
   r.max_model_len = integer_after(s, "maxseqlen");
   r.kv_cache_tokens = integer_after(s, "storedinkvcache");
   set_requested(size_before(s, "kvcacheisneeded"), r);  // "(4.00 GiB KV cache is needed, ..."
@@ -155,11 +156,35 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (r.family == "oom_killer") return read_oom_killer(s, r);
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);
   if (r.family == "xla") {
-    const bool tpu = icontains(s, "attemptingtoallocate");
-    set_requested(tpu ? size_after(s, "attemptingtoallocate", false, true)
-                      : size_after(s, "whiletryingtoallocate", false, true),
-                  r);
+    const bool tpu = icontains(s, "attemptingtoallocate") || icontains(s, "memoryspacehbm");
+    set_requested(size_after(s, "attemptingtoallocate", false, true), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "whiletryingtoallocate", false, true), r);
     if (!r.requested_bytes) set_requested(size_after(s, "outofmemoryallocating", false, true), r);
+    if (!r.requested_bytes) {  // "Failed to allocate request for 5.66GiB (6075580416B)": the exact bytes first
+      if (const size_t p = ifind(s, "failedtoallocaterequestfor"); p != std::string::npos) {
+        auto shown = size_at(s, p + 26, false, true);
+        if (shown && shown->end < s.size() && s[shown->end] == '(') {
+          size_t end = 0;
+          auto exact = integer_at(s, shown->end + 1, &end);
+          if (exact && end < s.size() && (s[end] == 'B' || s[end] == 'b')) {
+            r.requested_bytes = *exact;
+            r.requested_printed = shown->printed + " (" + std::to_string(*exact) + "B)";
+          } else {
+            set_requested(shown, r);
+          }
+        } else {
+          set_requested(shown, r);
+        }
+      }
+    }
+    // The TPU compiler: "Used 8.38G of 8.00G hbm. Exceeded hbm capacity by 385.25M."
+    if (const size_t p = ifind(s, "used"); p != std::string::npos && icontains(s, "memoryspace")) {
+      if (auto used = size_at(s, p + 4, false, true)) {
+        r.allocated_bytes = take(used, r);
+        if (istarts_with(std::string_view(s).substr(used->end), "of")) r.total_capacity_bytes = take(size_at(s, used->end + 2, false, true), r);
+      }
+      if (!r.requested_bytes) set_requested(size_after(s, "capacityby", false, true), r);
+    }
     r.free_bytes = take(size_after(s, "thereare", false, true), r);
     r.device = tpu || icontains(s, "hbm") || icontains(s, "tpu") ? "tpu" : "gpu";
     return;

@@ -117,6 +117,12 @@ const HeadDef kHeads[] = {
     {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"no available memory for the cache blocks", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"kv cache is needed, which is larger than the available kv cache memory", "vllm_kv_cache", "vllm", Kind::kOneLine},
+    // text-generation-inference's warm-up: "Not enough memory to handle 16000 total tokens with 2 prefill tokens".
+    {"not enough memory to handle", "vllm_kv_cache", "tgi", Kind::kOneLine},
+    // XLA: "RESOURCE_EXHAUSTED: Failed to allocate request for 5.66GiB (6075580416B) on device ordinal 0" and
+    // the TPU compiler's "Ran out of memory in memory space hbm. Used 8.38G of 8.00G hbm."
+    {"failed to allocate request for", "xla", "xla", Kind::kOneLine},
+    {"ran out of memory in memory space", "xla", "xla", Kind::kOneLine},
 };
 
 // Cheap prefilter: does the text hold a trigger word of any head?
@@ -142,7 +148,7 @@ bool device_word_named(const std::string& word) {
 
 // The generic head must be followed by "Tried to allocate" or end its sentence: "CUDA out of
 // memory errors are common" in prose is not a report.
-bool generic_head_is_report(const std::string& device_word, std::string_view squashed_tail) {
+bool generic_head_is_report(const std::string& device_word, std::string_view squashed_tail, bool error_line = false) {
   size_t i = 0;
   while (i < squashed_tail.size() && std::string_view(".,:;!'\"`)]").find(squashed_tail[i]) != std::string_view::npos) ++i;
   std::string_view rest = squashed_tail.substr(i);
@@ -154,27 +160,42 @@ bool generic_head_is_report(const std::string& device_word, std::string_view squ
     if (istarts_with(rest.substr(e + 1), "triedtoallocate")) return true;
   }
   if (istarts_with(rest, "triedtoallocate")) return true;
+  // "RuntimeError: after cudaLaunch in triple_chevron_launcher::launch(): out of memory": an error
+  // line that ends with the head.
+  if (error_line && (squashed_tail.empty() || squashed_tail == "." || squashed_tail == "!")) return true;
   if (!device_word_named(device_word)) return false;
   return squashed_tail.empty() || std::string_view(".:;!'\"`)]").find(squashed_tail[0]) != std::string_view::npos;
 }
 
-// A shell's "Killed" after SIGKILL: the whole line, or bash's "line 3: 4711 Killed   python ...".
+// A shell's report of SIGKILL: the whole line "Killed" (markdown quotes around it allowed), bash's
+// "./run.sh: line 3: 4711 Killed   python ...", zsh's "[1]    14875 killed     python main.py".
 bool shell_killed(std::string_view line, size_t& pos) {
-  const std::string_view t = trim_view(line);
+  std::string_view t = trim_view(line);
+  while (!t.empty() && (t.front() == '`' || t.front() == '"' || t.front() == '\'' || t.front() == '>')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == '`' || t.back() == '"' || t.back() == '\'' || t.back() == '.')) t.remove_suffix(1);
+  t = trim_view(t);
   if (t == "Killed" || t == "killed") {
     pos = static_cast<size_t>(t.data() - line.data());
     return true;
   }
-  for (size_t p = line.find("Killed"); p != std::string_view::npos; p = line.find("Killed", p + 1)) {
-    size_t j = p;
-    while (j > 0 && line[j - 1] == ' ') --j;
-    size_t d = j;
-    while (d > 0 && is_digit(line[d - 1])) --d;
-    const bool after_pid = d < j && j < p && (d == 0 || line[d - 1] == ' ');
-    const bool then_space = p + 6 == line.size() || line[p + 6] == ' ';
-    if (after_pid && then_space && ifind(line.substr(0, d), "line ") != std::string_view::npos) {
-      pos = d;
-      return true;
+  for (const char* word : {"Killed", "killed"}) {
+    for (size_t p = line.find(word); p != std::string_view::npos; p = line.find(word, p + 1)) {
+      size_t j = p;
+      while (j > 0 && line[j - 1] == ' ') --j;
+      size_t d = j;
+      while (d > 0 && is_digit(line[d - 1])) --d;
+      const bool after_pid = d < j && j < p && (d == 0 || line[d - 1] == ' ');
+      const bool then_space = p + 6 < line.size() && line[p + 6] == ' ';
+      if (!after_pid || !then_space) continue;
+      size_t before = d;
+      while (before > 0 && line[before - 1] == ' ') --before;
+      const bool bash = ifind(line.substr(0, d), "line ") != std::string_view::npos;
+      const bool zsh_job = before > 0 && line[before - 1] == ']';  // "[1]    14875 killed"
+      if (bash || zsh_job) {
+        pos = zsh_job ? line.rfind('[', before - 1) : d;
+        if (pos == std::string_view::npos) pos = d;
+        return true;
+      }
     }
   }
   return false;
@@ -322,7 +343,10 @@ bool report_done(const OomRecord& r, const std::string& s) {
     if (!integer_at(s, p + 18, &end)) return false;
     return istarts_with(std::string_view(s).substr(end), "bytes") || istarts_with(std::string_view(s).substr(end), "gb");
   }
-  if (r.family == "xla") return icontains(s, "bytes") || icontains(s, "free");
+  if (r.family == "xla") {
+    return icontains(s, "bytes") || icontains(s, "free") || icontains(s, "ondevice") || icontains(s, "capacityby") ||
+           icontains(s, "b)");
+  }
   if (r.family == "tensorflow") return !icontains(s, "tensorwithshape") || icontains(s, "byallocator");
   if (r.family == "vllm_kv_cache") {
     const size_t p = ifind(s, "storedinkvcache(");
@@ -401,7 +425,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const std::string joined_tail =
             last_on_line ? own_tail + squash(std::string_view(next_clean).substr(std::min(hit.next_skip, next_clean.size()), 300))
                          : own_tail;
-        if (!generic_head_is_report(hit.device_word, own_tail) && !generic_head_is_report(hit.device_word, joined_tail)) continue;
+        const std::string_view before = std::string_view(line).substr(0, hit.pos);
+        const bool error_line = before.find("Error:") != std::string_view::npos || before.find("error:") != std::string_view::npos;
+        if (!generic_head_is_report(hit.device_word, own_tail, error_line) &&
+            !generic_head_is_report(hit.device_word, joined_tail)) {
+          continue;
+        }
       }
       if (last_on_line) {
         const std::string prefix = line.substr(0, hit.pos);
@@ -482,6 +511,44 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     }
   }
   return records;
+}
+
+std::optional<OomRecord> mentioned_oom(std::string_view text) {
+  const std::vector<LineView> lines = split_line_views(text);
+    // No message in the log, but the user names one in words ("I received a CUDA out of memory
+    // during evaluation", "runtimeerror: cuda out of memory on rtx 3060", "Not enough GPU memory"):
+    // one numberless report at the first such line, so the log's evidence is still read.
+    for (const LineView& l : lines) {
+      const std::string lo = lower(l.raw.substr(0, 2000));
+      size_t at = std::string::npos;
+      for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
+                                 "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
+                                 "out of memory"}) {
+        at = lo.find(phrase);
+        if (at != std::string::npos) break;
+      }
+      for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
+        const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
+        const bool ends = p + 3 >= lo.size() || !(is_alpha(lo[p + 3]) || is_digit(lo[p + 3]) || lo[p + 3] == '_');
+        if (starts && ends) at = p;  // the word "OOM" ("But occurs OOM when ...")
+      }
+      if (at == std::string::npos) continue;
+      OomRecord r;
+      r.family = "mentioned";
+      r.subsystem = "";
+      r.line = l.number;
+      r.complete = false;
+      r.message = trim(strip_ansi(l.raw.substr(0, 400)));
+      if (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) {
+        r.family = "oom_killer";
+        r.subsystem = "linux_oom_killer";
+        r.device = "cpu";
+      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos) {
+        r.device = "cuda";
+      }
+      return r;
+    }
+    return std::nullopt;
 }
 
 bool looks_binary(std::string_view text) {

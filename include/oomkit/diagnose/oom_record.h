@@ -47,6 +47,8 @@
 //                maximum number of tokens that can be stored in KV cache (M)", "No available
 //                memory for the cache blocks", "… KV cache is needed, which is larger than the
 //                available KV cache memory (X)".
+//   "mentioned"  (mentioned_oom(), used by diagnose_log() only) no message in the log, but the
+//                text names an OOM in words ("I get CUDA out of memory during evaluation").
 //
 // A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
 // with `size_overflow` set: in a log that is a finding, never a parse failure.
@@ -118,6 +120,12 @@ struct OomRecord {
 /// cut-off copies of an earlier one (pytest's summary line), merge into one record with
 /// `occurrences` counting them. Garbage gives an empty vector.
 std::vector<OomRecord> parse_oom_log(std::string_view text);
+
+/// For a log where parse_oom_log() finds no message: the first line that names an OOM in words
+/// ("I received a CUDA out of memory during evaluation", "Not enough GPU memory"), as a
+/// numberless, incomplete record of family "mentioned" (or "oom_killer" for "OOMKilled").
+/// diagnose_log() uses it so that a pasted issue without its message is still read as evidence.
+std::optional<OomRecord> mentioned_oom(std::string_view text);
 
 /// True when `text` is not a text log: a NUL byte, or more than 10% control bytes other than
 /// tab/LF/CR/FF/VT/ESC, in its first 64 KiB. (Invalid UTF-8 alone is text: logs carry it.)
