@@ -67,6 +67,7 @@ enum Word : uint8_t {
   kWLoadProse,    // before, loading, load, model
   kWTraining,     // training, test, during, only (inference-only statements)
   kWShapes,       // variable, varying, dynamic, lengths
+  kWInputSize,    // sequence, resolution, length, tokens, image, super
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -130,6 +131,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"variable", kWShapes}, {"varying", kWShapes}, {"dynamic", kWShapes}, {"lengths", kWShapes},
       {"other", kWOther}, {"jobs", kWOther}, {"job", kWOther}, {"stale", kWOther}, {"use", kWOther}, {"program", kWOther},
       {"kv", kWLlmGen}, {"host", kWRam},
+      {"sequence", kWInputSize}, {"resolution", kWInputSize}, {"length", kWInputSize}, {"tokens", kWInputSize},
+      {"image", kWInputSize}, {"super", kWInputSize},
   };
   return kWords;
 }
@@ -431,7 +434,7 @@ class Reader {
     constexpr uint32_t kRelevant =
         1u << kWEval | 1u << kWNoGrad | 1u << kWGenWord | 1u << kWLlmGen | 1u << kWMulti | 1u << kWLeak |
         1u << kWGrow | 1u << kWRam | 1u << kWOther | 1u << kWFrag | 1u << kWSetting | 1u << kWShards | 1u << kWAfter |
-        1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes;
+        1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes | 1u << kWInputSize | 1u << kWLoss;
     const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
                                                lo.find("total memory:") != std::string_view::npos);
     if ((seen & kRelevant) == 0 && !tf_device_line && !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) return;
@@ -449,25 +452,30 @@ class Reader {
                                         contains("wasn't") || contains("not related"));
     auto text = [&] { return shown(raw.substr(0, 160)); };
     // Growth step after step: a leak (or, in inference, graphs kept per batch).
-    if ((has(kWGrow) && (has(kWPer) || has(kWStep)) && (has(kWMem) || contains("usage"))) ||
+    if (has(kWGrow) || has(kWLeak)) {
+if ((has(kWGrow) && (has(kWPer) || has(kWStep)) && (has(kWMem) || contains("usage"))) ||
         (has(kWLeak) && has(kWMem))) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) ? 0.5 : 0.3,
           "memory grows step after step: " + text());
     } else if (has(kWLeak)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
+    }
     // Fails after N epochs / hours of running fine.
-    if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
+    if (has(kWAfter)) {
+if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
         (contains(" epochs") || contains(" hours") || contains(" iterations") || contains(" steps")) &&
         !has(kWGrow)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.15, "fails only after a long run: " + text());
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "fails only after a long run: " + text());
     }
+    }
     // Batch size 1 still fails: static memory.
-    const bool batch_one = contains("batch size 1") || contains("batch size of 1") || contains("batch_size=1") ||
+    const bool batch_one = has(kWSetting) && (contains("batch size 1") || contains("batch size of 1") || contains("batch_size=1") ||
                            contains("batch_size 1") || contains("batch size = 1") || contains("bs=1") ||
-                           contains("batch size is 1") || contains("batch_size = 1") || contains("batch_size: 1");
-    if (batch_one && !contains("batch size 1.") && !negated) {
+                           contains("batch size is 1") || contains("batch_size = 1") || contains("batch_size: 1"));
+    if (has(kWSetting)) {
+if (batch_one && !contains("batch size 1.") && !negated) {
       bool digit_after = false;
       for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1"}) {
         const size_t p = lo.find(k);
@@ -478,17 +486,21 @@ class Reader {
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       }
     }
+    }
     // Before the first step / while loading the model.
-    if (contains("before the first step") || contains("before training") || contains("while loading") ||
+    if (has(kWLoadProse) || has(kWTraining)) {
+if (contains("before the first step") || contains("before training") || contains("while loading") ||
         contains("when loading the model") || contains("loading the model") || contains("load the model") ||
         contains("model.to(") || contains("model.cuda()") || contains("before the first iteration")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
+    }
     }
     if (has(kWShards) && contains("loading checkpoint shards")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l');
     }
     // Inference only / test script.
-    if (contains("inference-only") || contains("inference only") || contains("no training") ||
+    if (has(kWTraining) || has(kWEval)) {
+if (contains("inference-only") || contains("inference only") || contains("no training") ||
         contains("only inference") || contains("at test time") || contains("during inference") ||
         contains("during evaluation") || contains("during validation") || contains("in validation") ||
         contains("when evaluating") || contains("during testing")) {
@@ -496,44 +508,59 @@ class Reader {
     } else if (has(kWEval) && !negated) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + first_of(lo, kWEval) + "': " + text());
     }
-    if (contains("model.eval()") && !negated) {
+    }
+    if (has(kWEval)) {
+if (contains("model.eval()") && !negated) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "model.eval(): " + text(), 'e');
+    }
     }
     if (has(kWNoGrad)) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
     // Generation.
-    if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
+    if (has(kWLlmGen) || has(kWGenWord)) {
+if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.3, "LLM generation: " + text());
     } else if (has(kWGenWord) && !negated) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.05, "the word 'generation': " + text());
     }
+    }
     // Keeping loss tensors instead of numbers: the canonical leak (losses.append(loss), a meter
     // updated with the tensor; .item() / .data[0] are the fix the user is comparing with).
-    if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("append(loss") ||
+    if (has(kWLoss)) {
+if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("append(loss") ||
                         contains("update(loss") || contains("+= loss"))) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
     }
+    }
     // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
-    if (contains("volatile")) {
+    if (has(kWEval)) {
+if (contains("volatile")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "volatile (ignored since PyTorch 0.4): " + text());
     }
+    }
     // DataParallel gathers outputs on its first device; PyTorch warns when the GPUs differ.
-    if (contains("imbalance between your gpus")) {
+    if (has(kWSetting) || has(kWMulti)) {
+if (contains("imbalance between your gpus")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5, "PyTorch warns of an imbalance between the GPUs: " + text());
     } else if (contains("dataparallel(") && !contains("distributeddataparallel(")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.2, "nn.DataParallel (gathers on GPU 0): " + text());
     }
+    }
     // TensorFlow's device line at start-up: free far below total before anything ran.
-    if (contains("free memory:")) {
+    if (tf_device_line) {
+if (contains("free memory:")) {
       const size_t p = lo.find("free memory:");
       const std::string num = squash(lo.substr(p + 12, 24));
       auto free_now = size_at(num, 0, false, true);
       if (free_now && !free_now->overflow) last_free_at_start_ = {n, free_now->bytes};
     }
-    if (contains("total memory:")) {
+    }
+    if (tf_device_line) {
+if (contains("total memory:")) {
       const size_t p = lo.find("total memory:");
       const std::string num = squash(lo.substr(p + 13, 24));
       auto total = size_at(num, 0, false, true);
       if (total && !total->overflow) last_total_at_start_ = {n, total->bytes};
+    }
     }
     if (last_free_at_start_.first > 0 && last_total_at_start_.first > 0 &&
         std::abs(last_free_at_start_.first - last_total_at_start_.first) <= 3 &&
@@ -544,7 +571,8 @@ class Reader {
       last_free_at_start_ = {0, 0};
     }
     // A long input named with its size: "a 3440 a.a. sequence", "sequence length 8192", "2048x2048 images".
-    if (contains("sequence") || contains("resolution") || contains("length") || contains("tokens") ||
+    if (has(kWInputSize)) {
+if (contains("sequence") || contains("resolution") || contains("length") || contains("tokens") ||
         contains("image size") || contains("super-resolution")) {
       for (size_t p = 0; p < lo.size(); ++p) {
         if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.'))) continue;
@@ -557,19 +585,24 @@ class Reader {
         p = end;
       }
     }
+    }
     // Several GPUs / ranks: a little weight only.
     if (has(kWMulti) || contains("[rank")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.08, "several ranks / GPUs: " + text());
     }
-    if ((contains("map_location") && contains("torch.load")) ) {
+    if (has(kWLoadProse)) {
+if ((contains("map_location") && contains("torch.load")) ) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, -0.1, "");
     }
+    }
     // Other jobs / processes on the GPU.
-    if (contains("other process") || contains("another process") || contains("other users") ||
+    if (has(kWOther)) {
+if (contains("other process") || contains("another process") || contains("other users") ||
         contains("other user's") || contains("other users'") || contains("other jobs") || contains("another job") ||
         contains("another program") || contains("stale kernel") || contains("zombie") ||
         contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
+    }
     }
     // Host RAM.
     if (has(kWRam) && (contains("host") || contains("system ram") || contains(" ram ") || contains("swap") ||
@@ -579,9 +612,11 @@ class Reader {
     if (has(kWFrag) && !negated) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
     }
-    if (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
+    if (has(kWShapes)) {
+if (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
         contains("different lengths") || contains("varying") ) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "varying tensor shapes: " + text());
+    }
     }
   }
 

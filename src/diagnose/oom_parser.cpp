@@ -308,6 +308,9 @@ std::vector<HeadHit> find_heads(const std::string& line) {
 std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& next_clean) {
   std::vector<HeadHit> hits = find_heads(line);
   if (next_clean.empty()) return hits;
+  // A line that ends its sentence ("... but unallocated.") holds no head cut in two.
+  const std::string_view t = trim_view(line);
+  if (!t.empty() && t.back() == '.') return hits;
   // Only the seam is probed: the last 80 characters of the line and the first 60 of the next.
   const size_t seam = line.size() > 80 ? line.size() - 80 : 0;
   for (const std::string joiner : {"", " "}) {
