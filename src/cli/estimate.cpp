@@ -13,7 +13,9 @@
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/format.h"
+#include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/gpus.h"
+#include "oomkit/estimate/quantization.h"
 #include "oomkit/estimate/verdict.h"
 
 namespace oomkit::cli {
@@ -48,6 +50,22 @@ struct EstimateOptions {
   bool max_batch = false;
   bool sweep = false;
   bool json = false;
+  std::string framework = "oomkit";
+  bool sequence_parallel = false;
+  bool distributed_optimizer = false;
+  int64_t vocab_divisible_by = 128;
+  std::string normalization = "auto";
+  std::string position_embedding = "auto";
+  double hidden_dropout = -1.0;
+  double attention_dropout = -1.0;
+  int64_t reduce_bucket_size = 500'000'000;
+  int64_t prefetch_bucket_size = 50'000'000;
+  int64_t max_live_parameters = 1'000'000'000;
+  int64_t persistence_threshold = 100'000;
+  bool no_zero_init = false;
+  int64_t gpus_per_node = 0;
+  std::string quantize_base = "none";
+  bool no_double_quant = false;
 };
 
 double parse_margin(const std::string& text) {
@@ -104,6 +122,47 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   if (o.method == "detailed") s.method = EstimateMethod::kDetailed;
   else if (o.method == "chapter") s.method = EstimateMethod::kChapter;
   else throw InputError("--method", "unknown value '" + o.method + "'; valid: detailed, chapter");
+  s.framework = parse_framework(o.framework);
+  s.megatron.sequence_parallel = o.sequence_parallel;
+  s.megatron.make_vocab_size_divisible_by = o.vocab_divisible_by;
+  s.megatron.normalization = o.normalization;
+  s.megatron.position_embedding = o.position_embedding;
+  s.megatron.hidden_dropout = o.hidden_dropout;
+  s.megatron.attention_dropout = o.attention_dropout;
+  for (const auto& [flag, v] : {std::pair<const char*, double>{"--hidden-dropout", o.hidden_dropout}, {"--attention-dropout", o.attention_dropout}}) {
+    if (v == -1.0) continue;
+    if (s.framework != Framework::kMegatron) throw InputError(flag, "needs --framework megatron");
+    if (!(v >= 0.0 && v < 1.0)) throw InputError(flag, "must be in [0, 1), got " + std::to_string(v));
+  }
+  if (o.distributed_optimizer) {
+    if (s.framework != Framework::kMegatron) throw InputError("--use-distributed-optimizer", "needs --framework megatron");
+    if (o.zero > 1) throw InputError("--use-distributed-optimizer", "is ZeRO-1 over DP; --zero " + std::to_string(o.zero) + " contradicts it");
+    s.parallel.zero_stage = 1;
+  }
+  s.deepspeed.reduce_bucket_size = o.reduce_bucket_size;
+  s.deepspeed.stage3_prefetch_bucket_size = o.prefetch_bucket_size;
+  s.deepspeed.stage3_max_live_parameters = o.max_live_parameters;
+  s.deepspeed.stage3_param_persistence_threshold = o.persistence_threshold;
+  s.deepspeed.zero_init = !o.no_zero_init;
+  s.deepspeed.gpus_per_node = o.gpus_per_node;
+  for (const auto& [flag, v] : {std::pair<const char*, int64_t>{"--reduce-bucket-size", o.reduce_bucket_size},
+                                {"--stage3-prefetch-bucket-size", o.prefetch_bucket_size},
+                                {"--stage3-max-live-parameters", o.max_live_parameters},
+                                {"--stage3-param-persistence-threshold", o.persistence_threshold},
+                                {"--gpus-per-node", o.gpus_per_node}}) {
+    if (v < 0) throw InputError(flag, "must be >= 0, got " + std::to_string(v));
+  }
+  s.quantization.base = parse_base_quantization(o.quantize_base);
+  s.quantization.double_quant = !o.no_double_quant;
+  if (o.no_double_quant && s.quantization.base != BaseQuantization::kNf4) {
+    throw InputError("--no-double-quant", "applies to --quantize-base nf4");
+  }
+  if (o.vocab_divisible_by < 1) throw InputError("--make-vocab-size-divisible-by", "must be >= 1");
+  if (s.framework != Framework::kMegatron) {
+    if (o.sequence_parallel) throw InputError("--sequence-parallel", "needs --framework megatron");
+    if (o.normalization != "auto") throw InputError("--normalization", "needs --framework megatron");
+    if (o.position_embedding != "auto") throw InputError("--position-embedding-type", "needs --framework megatron");
+  }
   if (o.zero < 0 || o.zero > 3) throw InputError("--zero", "must be 0, 1, 2 or 3, got " + std::to_string(o.zero));
   return s;
 }
@@ -197,6 +256,22 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_flag("--max-batch", o->max_batch, "Find the largest micro-batch that fits (needs --gpu or --memory)");
   app->add_flag("--sweep", o->sweep, "The chapter's model-size table (all shipped models unless --model)");
   app->add_flag("--json", o->json, "JSON with every item in bytes");
+  app->add_option("--framework", o->framework, "Memory layout: oomkit|hf|megatron|deepspeed")->capture_default_str();
+  app->add_flag("--sequence-parallel", o->sequence_parallel, "megatron: sequence parallelism over the TP group");
+  app->add_flag("--use-distributed-optimizer", o->distributed_optimizer, "megatron: fp32 master + Adam sharded over DP (= --zero 1)");
+  app->add_option("--make-vocab-size-divisible-by", o->vocab_divisible_by, "megatron: V padded to a multiple of this times TP")->capture_default_str();
+  app->add_option("--normalization", o->normalization, "megatron: auto|layernorm|rmsnorm (auto: the config's family)")->capture_default_str();
+  app->add_option("--position-embedding-type", o->position_embedding, "megatron: auto|learned|rope")->capture_default_str();
+  app->add_option("--reduce-bucket-size", o->reduce_bucket_size, "deepspeed: reduce_bucket_size (elements)")->capture_default_str();
+  app->add_option("--stage3-prefetch-bucket-size", o->prefetch_bucket_size, "deepspeed: stage3_prefetch_bucket_size (elements)")->capture_default_str();
+  app->add_option("--stage3-max-live-parameters", o->max_live_parameters, "deepspeed: stage3_max_live_parameters (elements)")->capture_default_str();
+  app->add_option("--stage3-param-persistence-threshold", o->persistence_threshold, "deepspeed: stage3_param_persistence_threshold (elements)")->capture_default_str();
+  app->add_flag("--no-zero-init", o->no_zero_init, "deepspeed: the model is built whole on every rank (no deepspeed.zero.Init)");
+  app->add_option("--gpus-per-node", o->gpus_per_node, "deepspeed: GPUs per node (default: all --dp GPUs on one node)");
+  app->add_option("--quantize-base", o->quantize_base, "Frozen LoRA base: none|nf4 (QLoRA)|int8 (LLM.int8())")->capture_default_str();
+  app->add_flag("--no-double-quant", o->no_double_quant, "nf4 without double quantization (4.5 instead of 4.127 bits/param)");
+  app->add_option("--hidden-dropout", o->hidden_dropout, "megatron: hidden dropout p (default: the config's)");
+  app->add_option("--attention-dropout", o->attention_dropout, "megatron: attention dropout p (default: the config's)");
   return {app, [o]() { return run_estimate(*o); }};
 }
 

@@ -25,7 +25,9 @@
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/activations.h"
+#include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/parameters.h"
+#include "oomkit/estimate/quantization.h"
 
 namespace oomkit {
 namespace {
@@ -137,7 +139,7 @@ Static static_memory(const ModelConfig& m, const TrainingSetup& s, const std::ve
     const int64_t n = a.mul(rows, t.cols);
     const int64_t all = a.mul(n, count);
     if (!t.trainable) {
-      st.frozen = a.add(st.frozen, a.mul(all, frozen_bytes));
+      st.frozen = a.add(st.frozen, a.mul(frozen_tensor_bytes(t, rows, t.cols, s, frozen_bytes), count));
       continue;
     }
     st.trainable_count = a.add(st.trainable_count, all);
@@ -194,6 +196,8 @@ struct PhasePoint {
 }  // namespace
 
 Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
+  if (setup.framework == Framework::kMegatron) return estimate_megatron(model, setup);
+  if (setup.framework == Framework::kDeepSpeed) return estimate_deepspeed(model, setup);
   setup.validate(model);
   Estimate e;
   e.model = model;
@@ -231,7 +235,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
                (setup.precision == Precision::kBf16Mixed || setup.precision == Precision::kFp16Mixed ? " fp32 master)" : ")"));
   if (st.frozen > 0) {
     add_item("parameters/frozen_base", Category::kParameters, st.frozen,
-             "LoRA: the frozen base in the compute dtype, no gradients or optimizer state");
+             frozen_base_formula(setup));
   }
   if (st.copies > 0) {
     add_item("parameters/compute_copies", Category::kParameters, st.copies,
