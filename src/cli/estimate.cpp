@@ -15,6 +15,7 @@
 #include "oomkit/estimate/format.h"
 #include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/gpus.h"
+#include "oomkit/estimate/inference.h"
 #include "oomkit/estimate/quantization.h"
 #include "oomkit/estimate/verdict.h"
 
@@ -65,6 +66,10 @@ struct EstimateOptions {
   bool no_zero_init = false;
   int64_t gpus_per_node = 0;
   std::string quantize_base = "none";
+  std::string mode = "training";
+  int64_t max_new_tokens = 128;
+  std::string kv_cache_dtype = "auto";
+  bool max_context = false;
   bool no_double_quant = false;
 };
 
@@ -182,8 +187,50 @@ std::optional<std::pair<int64_t, std::string>> capacity(const EstimateOptions& o
   return std::nullopt;
 }
 
+int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_t, std::string>>& cap) {
+  if (o.model.empty()) throw InputError("--model", "required (a config.json path or a shipped name such as gpt2)");
+  const ModelConfig model = resolve_model_config(o.model);
+  InferenceSetup s;
+  s.batch_size = o.batch_size;
+  s.prompt_len = o.seq_len ? *o.seq_len : std::min<int64_t>(128, model.n_positions / 2);
+  s.max_new_tokens = o.max_new_tokens;
+  s.precision = parse_precision(o.precision);
+  if (o.kv_cache_dtype == "auto") s.kv_cache_bytes_per_element = 0;
+  else if (o.kv_cache_dtype == "fp32") s.kv_cache_bytes_per_element = 4;
+  else if (o.kv_cache_dtype == "bf16" || o.kv_cache_dtype == "fp16") s.kv_cache_bytes_per_element = 2;
+  else if (o.kv_cache_dtype == "fp8" || o.kv_cache_dtype == "int8") s.kv_cache_bytes_per_element = 1;
+  else throw InputError("--kv-cache-dtype", "unknown value '" + o.kv_cache_dtype + "'; valid: auto, fp32, bf16, fp16, fp8, int8");
+  s.quantization.base = parse_base_quantization(o.quantize_base);
+  s.quantization.double_quant = !o.no_double_quant;
+  if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "unknown value '" + o.device + "'; valid: cuda, cpu");
+  s.cuda = o.device == "cuda";
+  s.overhead_bytes = parse_bytes(o.overhead, "--overhead");
+  const double margin = parse_margin(o.margin);
+  const InferenceEstimate e = estimate_inference(model, s);
+  if ((o.max_batch || o.max_context) && !cap) {
+    throw InputError(o.max_batch ? "--max-batch" : "--max-context", "needs a capacity", "add --gpu NAME or --memory SIZE");
+  }
+  const int64_t mb = o.max_batch ? max_inference_batch(model, s, cap->first, margin) : -1;
+  const int64_t mc = o.max_context ? max_inference_context(model, s, cap->first, margin) : -1;
+  if (o.json) {
+    fmt::print("{}\n", inference_to_json(e, mb, mc));
+    return kExitOk;
+  }
+  fmt::print("{}", format_inference(e));
+  if (cap) {
+    const int64_t usable = usable_bytes(cap->first, margin);
+    fmt::print("\n{}: usable {} at margin {:.0f}%: {} (headroom {})\n", cap->second, format_bytes(usable), margin * 100,
+               e.peak_bytes <= usable ? "fits" : "does NOT fit", format_bytes(usable - e.peak_bytes));
+  }
+  if (o.max_batch) fmt::print("largest batch that fits: {}\n", mb);
+  if (o.max_context) fmt::print("largest context (prompt + {} new tokens) that fits: {}\n", s.max_new_tokens, mc);
+  return kExitOk;
+}
+
 int run_estimate(const EstimateOptions& o) {
   const auto cap = capacity(o);
+  if (o.mode == "inference") return run_inference(o, cap);
+  if (o.mode != "training") throw InputError("--mode", "unknown value '" + o.mode + "'; valid: training, inference");
   if (o.sweep) {
     const TrainingSetup s = make_setup(o, nullptr);
     std::vector<ModelConfig> models = o.model.empty() ? sweep_models() : std::vector<ModelConfig>{resolve_model_config(o.model)};
@@ -268,6 +315,10 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--stage3-param-persistence-threshold", o->persistence_threshold, "deepspeed: stage3_param_persistence_threshold (elements)")->capture_default_str();
   app->add_flag("--no-zero-init", o->no_zero_init, "deepspeed: the model is built whole on every rank (no deepspeed.zero.Init)");
   app->add_option("--gpus-per-node", o->gpus_per_node, "deepspeed: GPUs per node (default: all --dp GPUs on one node)");
+  app->add_option("--mode", o->mode, "training|inference")->capture_default_str();
+  app->add_option("--max-new-tokens", o->max_new_tokens, "inference: tokens generated after the prompt (--seq-len)")->capture_default_str();
+  app->add_option("--kv-cache-dtype", o->kv_cache_dtype, "inference: auto|fp32|bf16|fp16|fp8|int8")->capture_default_str();
+  app->add_flag("--max-context", o->max_context, "inference: the largest prompt + new tokens that fits (needs --gpu or --memory)");
   app->add_option("--quantize-base", o->quantize_base, "Frozen LoRA base: none|nf4 (QLoRA)|int8 (LLM.int8())")->capture_default_str();
   app->add_flag("--no-double-quant", o->no_double_quant, "nf4 without double quantization (4.5 instead of 4.127 bits/param)");
   app->add_option("--hidden-dropout", o->hidden_dropout, "megatron: hidden dropout p (default: the config's)");
