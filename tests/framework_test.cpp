@@ -207,3 +207,25 @@ TEST(MegatronProfile, RefusesWhatMegatronDoesNot) {
     EXPECT_EQ(err.field(), "--zero");
   }
 }
+
+// hf: GPT-2's NewGELUActivation (Python ops) saves tanh's output, 0.5·x and 1 + tanh: three
+// (B, T, d_ff) tensors per layer beyond the trainer's fused gelu, 12·B·T·3·3072·4 B in fp32
+// for GPT-2 small; the loss's contiguous shifted-logits copy lifts the after_loss peak by
+// B·T·V·4 B.
+TEST(HfProfile, NewGeluAndShiftedLogits) {
+  const ModelConfig m = resolve_model_config("gpt2");
+  TrainingSetup s;
+  s.seq_len = 256;
+  s.micro_batch_size = 2;
+  const Estimate ours = estimate_memory(m, s);
+  s.framework = Framework::kHf;
+  const Estimate hf = estimate_memory(m, s);
+  EXPECT_EQ(hf.total(Category::kActivations) - ours.total(Category::kActivations), 12LL * 2 * 256 * 3 * 3072 * 4);
+  auto peak_at = [](const Estimate& e, const char* phase) {
+    for (const auto& p : e.phases) {
+      if (p.step_kind == "steady" && p.phase == phase) return p.peak_bytes;
+    }
+    return int64_t{-1};
+  };
+  EXPECT_EQ(peak_at(hf, "after_loss") - peak_at(ours, "after_loss"), 12LL * 2 * 256 * 3 * 3072 * 4 + 2LL * 256 * 50257 * 4);
+}

@@ -182,7 +182,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   }
   PhaseInputs in;
   in.st = static_terms(model, setup, tensors);
-  const ActivationModel am = build_activation_model(model, setup);
+  ActivationModel am = build_activation_model(model, setup);
+  if (setup.framework == Framework::kHf) apply_hf_differences(model, setup, am);
   in.model = &model;
   in.setup = &setup;
   in.am = &am;

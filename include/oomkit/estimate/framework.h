@@ -11,6 +11,13 @@
 
 namespace oomkit {
 
+struct ActivationModel;
+
+/// The hf profile: changes `am` (built for oomkit's trainer) to Hugging Face Transformers'
+/// eager modules: GPT-2's Python NewGELUActivation saves three more (B, T, d_ff) tensors, and
+/// the loss runs on a contiguous (B, T-1, V) copy of the shifted logits (both families).
+void apply_hf_differences(const ModelConfig& model, const TrainingSetup& setup, ActivationModel& am);
+
 /// "oomkit", "hf", "megatron", "deepspeed"; parse throws InputError(field) listing them.
 Framework parse_framework(const std::string& s, const std::string& field = "--framework");
 const char* to_string(Framework f);
