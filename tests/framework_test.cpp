@@ -11,6 +11,7 @@
 #include "oomkit/core/model_config.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/framework.h"
+#include "oomkit/estimate/verdict.h"
 
 using namespace oomkit;
 
@@ -228,4 +229,26 @@ TEST(HfProfile, NewGeluAndShiftedLogits) {
     return int64_t{-1};
   };
   EXPECT_EQ(peak_at(hf, "after_loss") - peak_at(ours, "after_loss"), 12LL * 2 * 256 * 3 * 3072 * 4 + 2LL * 256 * 50257 * 4);
+}
+
+// The verdict's remedies are computed through the profile; a remedy the framework lacks
+// (ZeRO-3, 8-bit Adam for Megatron) is left out instead of failing the verdict.
+TEST(MegatronProfile, VerdictSkipsRemediesMegatronLacks) {
+  const ModelConfig m = resolve_model_config("llama-2-7b");
+  TrainingSetup s;
+  s.framework = Framework::kMegatron;
+  s.precision = Precision::kBf16Mixed;
+  s.attention = AttentionKernel::kSdpa;
+  s.seq_len = 4096;
+  s.micro_batch_size = 4;
+  const Estimate e = estimate_memory(m, s);
+  const Verdict v = judge(m, e, 80LL << 30);
+  EXPECT_FALSE(v.fits);
+  bool batch = false;
+  for (const auto& f : v.fixes) {
+    EXPECT_NE(f.name, "zero_sharding");
+    EXPECT_NE(f.name, "lighter_optimizer");
+    batch = batch || f.name == "smaller_micro_batch";
+  }
+  EXPECT_TRUE(batch);
 }

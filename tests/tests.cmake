@@ -8,7 +8,7 @@ set_tests_properties(estimate_cli PROPERTIES LABELS core)
 find_program(OOMKIT_PYTHON3 python3)
 if(OOMKIT_PYTHON3)
   add_test(NAME megatron_formula
-           COMMAND ${OOMKIT_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/megatron_formula_check.py $<TARGET_FILE:oomkit> --configs 12 --seed 482)
+           COMMAND ${OOMKIT_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/megatron_formula_check.py $<TARGET_FILE:oomkit> --configs 8 --seed 482)
   set_tests_properties(megatron_formula PROPERTIES LABELS core)
 endif()
 

@@ -264,7 +264,8 @@ int run_estimate(const EstimateOptions& o) {
     return kExitOk;
   }
   fmt::print("{}", format_estimate(e));
-  fmt::print("{}", format_method_comparison(e, other));
+  // The chapter method is oomkit's own formula; the framework profiles have their own terms.
+  if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) fmt::print("{}", format_method_comparison(e, other));
   if (verdict) fmt::print("{}", format_verdict(*verdict, cap->second, s.safety_margin));
   if (o.max_batch) fmt::print("{}", format_batch_curve(max_batch, curve, verdict->usable_bytes));
   return kExitOk;

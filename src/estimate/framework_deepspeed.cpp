@@ -151,7 +151,8 @@ Estimate estimate_deepspeed(const ModelConfig& model, const TrainingSetup& setup
   TrainingSetup op = setup;
   op.framework = Framework::kOomkit;
   op.precision = Precision::kBf16;
-  op.optimizer = OptimizerKind::kSgd;  // no optimizer transients: DeepSpeed's step runs on the fp32 partition
+  op.optimizer = OptimizerKind::kSgd;  // no optimizer state or transients here: DeepSpeed's step
+  op.weight_decay = 0.0;               // runs on the fp32 partition, counted above
   op.parallel.zero_stage = 0;
   op.parallel.offload_optimizer = op.parallel.offload_parameters = false;
   op.parallel.data_parallel = 1;

@@ -53,7 +53,9 @@ Moment step_peak(const ModelConfig& m, int64_t B, int64_t t, int64_t S, int64_t 
         {ar.add(ar.mul(2, x), stats), "ln_1: input, output, mean and rstd"},
         // c_attn's (B, t, 3d) beside x and ln_1's output; matmul's (B·h, t, d_h) copy of the
         // strided q for bmm and the raw scores.
-        {ar.add(ar.mul(6, x), P), "attention: q copied for bmm and the raw scores q·kᵀ (B, h, t, S)"},
+        // matmul reshapes q (B, h, t, d_h), a strided view of qkv, to (B·h, t, d_h) for bmm: a
+        // copy unless B or h is 1 (a size-1 dimension merges without one).
+        {ar.add(ar.mul(B > 1 && h > 1 ? 6 : 5, x), P), "attention: q copied for bmm and the raw scores q·kᵀ (B, h, t, S)"},
         {ar.add(ar.mul(5, x), ar.mul(2, P)), "attention: two (B, h, t, S) score tensors (scale, mask, softmax)"},
         {ar.mul(7, x), "attention: p·v, its contiguous copy and c_proj beside qkv"},
         {ar.add(ar.mul(4, x), ar.mul(2, F)), "MLP: c_fc's and GELU's (B, t, d_ff) outputs and c_proj's"},
