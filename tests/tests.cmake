@@ -4,6 +4,14 @@
 add_test(NAME estimate_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/estimate_cli_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR}/models)
 set_tests_properties(estimate_cli PROPERTIES LABELS core)
 
+# ---- estimate --framework megatron against Megatron-LM's own formula (ported, no torch) ------
+find_program(OOMKIT_PYTHON3 python3)
+if(OOMKIT_PYTHON3)
+  add_test(NAME megatron_formula
+           COMMAND ${OOMKIT_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/megatron_formula_check.py $<TARGET_FILE:oomkit> --configs 8 --seed 482)
+  set_tests_properties(megatron_formula PROPERTIES LABELS core)
+endif()
+
 # ---- profile (memory backends, profiler) -------------------------------------------------
 # The CUDA backend's tests, whole binary, under the `gpu` label (`ctest -L gpu`); without
 # CUDA every test in it skips. gtest_discover_tests also registers them under `torch`.
