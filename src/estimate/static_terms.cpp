@@ -4,6 +4,7 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/phase_model.h"
+#include "oomkit/estimate/quantization.h"
 #include "phase_arith.h"
 
 namespace oomkit {
@@ -67,7 +68,7 @@ void add_tensor(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s, c
   const int64_t count = lt.count, rows = lt.rows, n = lt.n;
   const int64_t all = a.mul(n, count);
   if (!t.trainable) {
-    st.frozen_bytes = a.add(st.frozen_bytes, a.mul(all, w.frozen));
+    st.frozen_bytes = a.add(st.frozen_bytes, a.mul(frozen_tensor_bytes(t, rows, t.cols, s, w.frozen), count));
     return;
   }
   st.trainable_count = a.add(st.trainable_count, all);
