@@ -10,9 +10,12 @@
 //   4 probe --checkpointing full;  5 probe smaller micro-batches with accumulation (B/2, B/4, ...);
 //   6 probe bf16-mixed when running fp32;  7 leak: regression of allocated at step_start over the
 //     recent steps;  8 offload / sharding from the estimator when static memory does not fit.
-// The recovery is the cheapest fix a probe showed to work, by cost: accumulation (same math, no
-// extra compute) < activation checkpointing (same math, ~33% more compute) < bf16-mixed (changes
-// numerics). A leak or eval-without-no-grad is reported, never "recovered" (it would OOM again).
+// With an estimator, the probes after micro-batch 1 are the remedies catalogue's fitting plans
+// within recover_scope (estimate/remedies.h), cheapest first, until one completes. The recovery
+// is the cheapest fix a probe showed to work, by the catalogue's cost model: accumulation (same
+// math, no extra compute) < activation checkpointing (same math, ~33% more compute) <
+// bf16-mixed (reduced-precision compute). A leak or eval-without-no-grad is reported, never
+// "recovered" (it would OOM again).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +39,6 @@ struct ProbeRequest {
   std::string change;    // human-readable, e.g. "--batch-size 8 --grad-accum 1 -> --batch-size 4 --grad-accum 2"
   std::string from;      // "--batch-size 8 --grad-accum 1"
   std::string to;        // "--batch-size 4 --grad-accum 2"
-  int cost_rank = 0;     // lower is cheaper: 1 accumulation, 2 checkpointing, 3 bf16-mixed; 0 diagnostic only
 };
 
 /// What one probe step did.
@@ -61,6 +63,7 @@ struct PlaybookInput {
   bool eval_grad_enabled = false;     // the OOM came in evaluation with autograd on
   RunSettings run;                    // model, setup, capacity (the budget; 0 -> from oom/stats)
   EstimateFn estimate;                // may be empty: no estimator numbers then
+  RemedyScope recover_scope = RemedyScope::running_trainer(false, false);  // what the probes may change
   int leak_window_steps = 20;         // step_start marks used for the leak regression
 };
 
