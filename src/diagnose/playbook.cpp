@@ -100,19 +100,12 @@ void run_probes(const PlaybookInput& in, int64_t capacity, const LiveProbes& pro
     mb1 = run(c);
     static_fails = !mb1->ok;
   }
-  if (static_fails) {
-    Finding f = finding(OomCause::kStaticModelTooLarge, 0.95, "Micro-batch 1 also runs out of memory: static memory does not fit", 3);
-    f.evidence.push_back("probe micro_batch_1 (same effective batch through accumulation) ran out of memory");
-    f.fix = "--precision bf16, --optimizer adam-8bit, --offload-optimizer or ZeRO-3 sharding (see the estimator's numbers)";
-    findings.push_back(std::move(f));
-    return;
-  }
   if (mb1 && mb1->ok) {
     Finding f = finding(OomCause::kActivationsBatch, 0.7, "Micro-batch 1 fits: activations scale with the micro-batch", 3);
     f.evidence.push_back(fmt::format("probe micro_batch_1 ok, peak {}", format_bytes(mb1->peak_bytes)));
     findings.push_back(std::move(f));
   }
-  bool catalogue = false;
+  bool catalogue = false, catalogue_ok = false;
   if (in.estimate && capacity > 0) {
     RemedyRequest req;
     req.model = in.run.model;
@@ -126,11 +119,24 @@ void run_probes(const PlaybookInput& in, int64_t capacity, const LiveProbes& pro
       const RemedyReport report = find_remedies(req);
       catalogue = !report.combinations.empty();
       for (const auto& plan : report.combinations) {
-        if (run(candidate(plan.remedies, plan.setup)).ok) break;
+        if (mb1 && plan.setup.micro_batch_size == 1 && plan.remedies.size() == 1 && plan.has(RemedyKind::kMicroBatch)) {
+          catalogue_ok = mb1->ok;  // the micro_batch_1 probe already ran this plan
+          if (catalogue_ok) break;
+          continue;
+        }
+        catalogue_ok = run(candidate(plan.remedies, plan.setup)).ok;
+        if (catalogue_ok) break;
       }
     } catch (const InputError&) {
       catalogue = false;  // the estimator refuses the setup: the chapter's sequence below
     }
+  }
+  if (static_fails && !catalogue_ok) {
+    Finding f = finding(OomCause::kStaticModelTooLarge, 0.95, "Micro-batch 1 also runs out of memory: static memory does not fit", 3);
+    f.evidence.push_back("probe micro_batch_1 (same effective batch through accumulation) ran out of memory");
+    f.fix = "--precision bf16, --optimizer adam-8bit, --offload-optimizer or ZeRO-3 sharding (see the estimator's numbers)";
+    findings.push_back(std::move(f));
+    return;
   }
   if (!catalogue) {
     if (s.checkpointing != Checkpointing::kFull && in.recover_scope.allows(RemedyKind::kCheckpointingFull)) {
