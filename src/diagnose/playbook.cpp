@@ -226,6 +226,26 @@ PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& re
   return in;
 }
 
+OomRecord oom_record_from_live(const LiveOom& live) {
+  OomRecord r;
+  const bool cpu = live.device == "cpu";
+  r.family = cpu ? "oomkit_cpu_budget" : "pytorch2";
+  r.subsystem = cpu ? "oomkit_budget" : "caching_allocator";
+  r.device = live.device;
+  r.message = fmt::format("{} out of memory (typed record from the memory backend{}): requested {}, limit {}, allocated {}, "
+                          "reserved {}", cpu ? "CPU" : "CUDA", live.phase.empty() ? "" : ", phase " + live.phase,
+                          live.requested_bytes, live.limit_bytes, live.allocated_bytes, live.reserved_bytes);
+  r.requested_bytes = live.requested_bytes;
+  r.allocated_bytes = live.allocated_bytes;
+  r.reserved_bytes = std::max(live.reserved_bytes, live.allocated_bytes);
+  r.reserved_unallocated_bytes = *r.reserved_bytes - live.allocated_bytes;
+  if (live.limit_bytes > 0) {
+    r.total_capacity_bytes = live.limit_bytes;
+    r.free_bytes = std::max<int64_t>(0, live.limit_bytes - *r.reserved_bytes);
+  }
+  return r;
+}
+
 PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {
   PlaybookResult out;
   Diagnosis& d = out.diagnosis;

@@ -136,6 +136,10 @@ void Trainer::set_memory_setup(const TrainingSetup& setup) {
     }
     options_.precision = setup.precision;
   }
+  if (setup.attention != options_.attention) {
+    model_->set_attention(setup.attention);  // InputError where the build lacks the kernel
+    options_.attention = setup.attention;
+  }
   model_->set_checkpointing(setup.checkpointing, setup.checkpoint_every);
   options_.checkpointing = setup.checkpointing;
   options_.checkpoint_every = setup.checkpoint_every;
@@ -145,8 +149,13 @@ PlaybookInput live_playbook_input(const std::string& message, const Profiler& pr
                                   const ModelConfig& model, const TrainingSetup& setup, int64_t budget_bytes,
                                   const std::string& failed_phase, bool eval_grad_enabled) {
   PlaybookInput in;
-  const auto parsed = parse_oom_log(message);
-  if (!parsed.empty()) in.oom = parsed.front();
+  if (auto live = backend.last_oom()) {  // the backend's typed record: no message parsing
+    live->phase = failed_phase.empty() ? crossing_phase(current_step_marks(profiler.marks())) : failed_phase;
+    in.oom = oom_record_from_live(*live);
+  } else {  // a CUDA OOM on LibTorch 1.x, or an OOM raised outside the allocator (cuBLAS, ...)
+    const auto parsed = parse_oom_log(message);
+    if (!parsed.empty()) in.oom = parsed.front();
+  }
   in.marks = profiler.marks();
   in.stats = backend.snapshot();
   in.failed_phase = failed_phase;
@@ -154,6 +163,10 @@ PlaybookInput live_playbook_input(const std::string& message, const Profiler& pr
   in.run.model = model;
   in.run.setup = setup;
   in.run.capacity_bytes = budget_bytes;
+  // The fixes offered: what `oomkit train` implements in this build; the probes: what a running
+  // trainer can switch (the remedies catalogue ranks both, estimate/remedies.h).
+  in.run.scope = RemedyScope::trainer_restart(sdpa_available(), setup.cuda);
+  in.recover_scope = RemedyScope::running_trainer(sdpa_available(), setup.cuda);
   in.estimate = [](const ModelConfig& m, const TrainingSetup& s) { return estimate_memory(m, s); };
   return in;
 }
@@ -166,6 +179,7 @@ std::optional<StepStats> OomHandler::step() {
   while (true) {
     const int64_t step = trainer_.next_step();
     const RngState rng = capture_rng(cuda);
+    if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();  // a record now belongs to this step
     try {
       return trainer_.step();
     } catch (const std::exception& e) {
@@ -182,6 +196,7 @@ std::optional<StepStats> OomHandler::step() {
 }
 
 std::optional<double> OomHandler::evaluate() {
+  if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();
   try {
     return trainer_.evaluate();
   } catch (const std::exception& e) {
@@ -253,13 +268,18 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
   }
   const std::string first_line = message.substr(0, message.find('\n'));
   if (profiler) {
-    profiler->write_event("oom", {{"step", step},
-                                  {"phase", phase},
-                                  {"micro_step", micro_step},
-                                  {"message", message},
-                                  {"on_oom", to_string(mode_)},
-                                  {"allocated_bytes", stats.allocated_bytes.current},
-                                  {"limit_bytes", budget}});
+    nlohmann::json event = {{"step", step},         {"phase", phase},
+                            {"micro_step", micro_step}, {"message", message},
+                            {"on_oom", to_string(mode_)}, {"allocated_bytes", stats.allocated_bytes.current},
+                            {"limit_bytes", budget}};
+    if (const auto live = backend->last_oom()) {  // the numbers at the refused allocation
+      event["requested_bytes"] = live->requested_bytes;
+      event["allocated_bytes"] = live->allocated_bytes;
+      event["reserved_bytes"] = live->reserved_bytes;
+      event["device"] = live->device;
+      if (live->limit_bytes > 0) event["limit_bytes"] = live->limit_bytes;
+    }
+    profiler->write_event("oom", event);
   }
   stop_message_ = fmt::format("out of memory at step {}{}: {}", step, phase.empty() ? "" : " (" + phase + ")", first_line);
   if (mode_ == OnOom::kAbort) {

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "oomkit/core/live_oom.h"
 #include "oomkit/core/memory_stats.h"
 #include "oomkit/core/timeline.h"
 #include "oomkit/diagnose/diagnosis.h"
@@ -55,7 +56,8 @@ struct LiveProbes {
 };
 
 struct PlaybookInput {
-  std::optional<OomRecord> oom;       // parsed from the caught exception's message
+  std::optional<OomRecord> oom;       // the live OOM: from the backend's typed record (oom_record_from_live),
+                                      // else parsed from the caught exception's message
   std::vector<TimelineMark> marks;    // the run's marks so far (the failed step's last)
   std::optional<MemoryStats> stats;   // a snapshot right after the OOM
   std::string failed_phase;           // where the step threw, when the trainer knows: "forward",
@@ -121,6 +123,13 @@ std::string crossing_phase(const std::vector<TimelineMark>& marks);
 /// trainer's oom event should therefore carry {"name":"oom","step":S,"phase":"backward",
 /// "message":"<the exception's what()>"}.
 PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records);
+
+/// The OomRecord of a typed live OOM (no message parsing): CPU -> family "oomkit_cpu_budget"
+/// (subsystem "oomkit_budget"), CUDA -> "pytorch2" (subsystem "caching_allocator"), with
+/// requested, allocated and reserved bytes as recorded, reserved - allocated as the
+/// reserved-unallocated bytes, and the limit as the total capacity (free = limit - reserved)
+/// when it is known (> 0). `message` says it came from the backend's record.
+OomRecord oom_record_from_live(const LiveOom& live);
 
 /// Runs the playbook. Throws only what the estimator throws (InputError for an invalid setup).
 PlaybookResult run_playbook(const PlaybookInput& input, const LiveProbes& probes);
