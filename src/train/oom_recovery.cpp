@@ -1,8 +1,6 @@
 // OomHandler: `oomkit train --on-oom` (see include/oomkit/train/oom_recovery.h).
 #include "oomkit/train/oom_recovery.h"
 
-#include <ATen/CPUGeneratorImpl.h>
-#include <ATen/Context.h>
 #include <c10/util/Exception.h>
 
 #include <filesystem>
@@ -13,48 +11,13 @@
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/oom_report.h"
+#include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// The default generators' states (CPU, plus CUDA for a CUDA run): dropout draws from them.
-struct RngState {
-  torch::Tensor cpu;
-  torch::Tensor cuda;
-};
-
-at::Generator cuda_generator() { return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0)); }
-
-RngState capture_rng(bool cuda) {
-  RngState s;
-  {
-    auto gen = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    s.cpu = gen.get_state();
-  }
-  if (cuda) {
-    auto gen = cuda_generator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    s.cuda = gen.get_state();
-  }
-  return s;
-}
-
-void restore_rng(const RngState& s) {
-  if (s.cpu.defined()) {
-    auto gen = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(s.cpu);
-  }
-  if (s.cuda.defined()) {
-    auto gen = cuda_generator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(s.cuda);
-  }
-}
 
 // The marks of the step in progress: from its last step_start mark to the end.
 std::vector<TimelineMark> current_step_marks(const std::vector<TimelineMark>& marks) {
@@ -175,17 +138,17 @@ OomHandler::OomHandler(Trainer& trainer, OnOom mode, std::string report_dir, int
     : trainer_(trainer), mode_(mode), report_dir_(std::move(report_dir)), max_recoveries_(max_recoveries) {}
 
 std::optional<StepStats> OomHandler::step() {
-  const bool cuda = trainer_.options().device == "cuda";
+  const int cuda_device = trainer_.options().device == "cuda" ? 0 : -1;
   while (true) {
     const int64_t step = trainer_.next_step();
-    const RngState rng = capture_rng(cuda);
+    const RngState rng = capture_rng_state(cuda_device);  // dropout draws from the default generators
     if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();  // a record now belongs to this step
     try {
       return trainer_.step();
     } catch (const std::exception& e) {
       const auto message = oom_message(e);
       if (!message) throw;
-      restore_rng(rng);  // the step's data position was rewound by Trainer::step()
+      restore_rng_state(rng);  // the step's data position was rewound by Trainer::step()
       const Profiler* profiler = trainer_.profiler();
       const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
       const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
