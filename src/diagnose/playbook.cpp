@@ -216,7 +216,17 @@ PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& re
     } else if (type == "run" && r.contains("limit_bytes") && r["limit_bytes"].is_number_integer()) {
       in.run.capacity_bytes = r["limit_bytes"].get<int64_t>();
     } else if (type == "event" && r.value("name", std::string{}) == "oom") {
-      if (r.contains("message") && r["message"].is_string()) {
+      auto integer = [&](const char* key) { return r.contains(key) && r[key].is_number_integer(); };
+      if (integer("requested_bytes") && integer("allocated_bytes") && r.contains("device") && r["device"].is_string()) {
+        LiveOom live;  // the trainer's typed record: no message parsing
+        live.requested_bytes = r["requested_bytes"].get<int64_t>();
+        live.allocated_bytes = r["allocated_bytes"].get<int64_t>();
+        live.reserved_bytes = integer("reserved_bytes") ? r["reserved_bytes"].get<int64_t>() : live.allocated_bytes;
+        live.limit_bytes = integer("limit_bytes") ? r["limit_bytes"].get<int64_t>() : 0;
+        live.device = r["device"].get<std::string>();
+        live.phase = r.contains("phase") && r["phase"].is_string() ? r["phase"].get<std::string>() : "";
+        in.oom = oom_record_from_live(live);
+      } else if (r.contains("message") && r["message"].is_string()) {
         auto parsed = parse_oom_log(r["message"].get<std::string>());
         if (!parsed.empty()) in.oom = parsed.front();
       }

@@ -118,8 +118,10 @@ std::optional<GrowthFit> step_start_growth(const std::vector<TimelineMark>& mark
 std::string crossing_phase(const std::vector<TimelineMark>& marks);
 
 /// Builds a playbook input from timeline records (read_timeline()): every "mark" record; the
-/// budget from the "run" record's "limit_bytes"; from the last "event" named "oom", its
-/// "message" (parsed with parse_oom_log) and "phase" (the failed phase) when present. The
+/// budget from the "run" record's "limit_bytes"; from the last "event" named "oom", the typed
+/// record when it carries "requested_bytes", "allocated_bytes" and "device" (plus
+/// "reserved_bytes", "limit_bytes"; oom_record_from_live), else its "message" (parsed with
+/// parse_oom_log), and "phase" (the failed phase) when present. The
 /// trainer's oom event should therefore carry {"name":"oom","step":S,"phase":"backward",
 /// "message":"<the exception's what()>"}.
 PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records);
