@@ -37,9 +37,12 @@ expect_bad "--optimizer" estimate --model gpt2 --optimizer adagrad
 expect_bad "--gpu" estimate --model gpt2 --gpu b200
 expect_bad "--memory" estimate --model gpt2 --memory 24parsecs
 expect_bad "--max-batch" estimate --model gpt2 --max-batch
+expect_bad "--gpus" estimate --model gpt2 --gpu a100-80gb --gpus 0
+expect_bad "--link-bandwidth" estimate --model gpt2 --gpu a100-80gb --link-bandwidth 0
 
 expect_ok "verdict: FITS" estimate --model gpt2 --seq-len 512 --gpu a100-80gb
 expect_ok "DOES NOT FIT" estimate --model "$models/llama-2-7b.json" --gpu a100-80gb --batch-size 1 --seq-len 4096
+expect_ok "cheapest combination that fits" estimate --model llama-2-7b --gpu a100-80gb --seq-len 4096 --host-memory 16GiB
 expect_ok '"batch_curve"' estimate --model gpt2 --memory 24GiB --max-batch --json
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
 expect_ok '"capacity_bytes": 80000000000' gpus --json
