@@ -231,6 +231,8 @@ TEST(Remedies, FittingRunListsNoFixes) {
   const auto j = nlohmann::json::parse(verdict_to_json(e, v));
   EXPECT_TRUE(j["fixes"].empty());
   EXPECT_TRUE(j["remedies"]["fits"].get<bool>());
+  EXPECT_EQ(j["remedies"]["link_bytes_per_second"].get<double>(), kDefaultLinkBytesPerSecond);
+  EXPECT_GT(j["remedies"]["host_memory_bytes"].get<int64_t>(), 0);
 }
 
 // Over seeded random setups, estimate's verdict lists the catalogue's single fixes in its order,
@@ -275,8 +277,8 @@ TEST(Remedies, EstimateAndDiagnoseRankAsTheCatalogue) {
 
 // `--on-oom recover` applies the catalogue's best plan among what a running trainer can change:
 // with probes that succeed exactly when the estimator says the setup fits, the playbook's
-// recovery is the catalogue's best within RemedyScope::running_trainer(), and it never offers
-// sdpa where the build lacks it.
+// recovery is the catalogue's best within RemedyScope::running_trainer(), and neither the probes
+// nor the advice (RemedyScope::trainer_advice()) offer sdpa where the build lacks it.
 TEST(Remedies, RecoverChoosesTheCataloguesBestApplicable) {
   std::mt19937 rng(99);
   int recovered = 0;
@@ -293,7 +295,7 @@ TEST(Remedies, RecoverChoosesTheCataloguesBestApplicable) {
     const RemedyReport report = find_remedies(request_of(c));
 
     PlaybookInput in;
-    in.run = {c.model, c.setup, c.capacity_bytes, c.resources, RemedyScope::trainer_restart(false, true)};
+    in.run = {c.model, c.setup, c.capacity_bytes, c.resources, RemedyScope::trainer_advice(false)};
     in.estimate = estimate_memory;
     in.recover_scope = c.scope;
     const int64_t usable = usable_bytes(c.capacity_bytes, c.setup.safety_margin);

@@ -521,9 +521,9 @@ RemedyScope RemedyScope::running_trainer(bool sdpa_built, bool cuda) {
   return s;
 }
 
-RemedyScope RemedyScope::trainer_restart(bool sdpa_built, bool cuda) {
-  RemedyScope s = running_trainer(sdpa_built, cuda);
-  s.allow(RemedyKind::kPrecisionBf16, true).allow(RemedyKind::kOptimizerAdam8bit, true).allow(RemedyKind::kOptimizerAdafactor, true);
+RemedyScope RemedyScope::trainer_advice(bool sdpa_built) {
+  RemedyScope s;
+  s.allow(RemedyKind::kAttentionSdpa, sdpa_built).allow(RemedyKind::kCheckpointingSelective, false);
   return s;
 }
 

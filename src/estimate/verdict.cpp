@@ -49,13 +49,6 @@ Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_byte
     if (e.totals[c] > e.totals[best]) best = c;
   }
   v.bottleneck = category_name(static_cast<Category>(best));
-  if (v.fits) {
-    v.remedies.capacity_bytes = capacity_bytes;
-    v.remedies.usable_bytes = v.usable_bytes;
-    v.remedies.peak_bytes = e.peak_bytes;
-    v.remedies.fits = true;
-    return v;
-  }
   RemedyRequest req;
   req.model = model;
   req.setup = e.setup;

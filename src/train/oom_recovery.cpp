@@ -126,9 +126,9 @@ PlaybookInput live_playbook_input(const std::string& message, const Profiler& pr
   in.run.model = model;
   in.run.setup = setup;
   in.run.capacity_bytes = budget_bytes;
-  // The fixes offered: what `oomkit train` implements in this build; the probes: what a running
-  // trainer can switch (the remedies catalogue ranks both, estimate/remedies.h).
-  in.run.scope = RemedyScope::trainer_restart(sdpa_available(), setup.cuda);
+  // The fixes advised: the catalogue's, less the kernels this build's trainer refuses (no sdpa on
+  // LibTorch 1.13); the probes: what a running trainer can switch (estimate/remedies.h).
+  in.run.scope = RemedyScope::trainer_advice(sdpa_available());
   in.recover_scope = RemedyScope::running_trainer(sdpa_available(), setup.cuda);
   in.estimate = [](const ModelConfig& m, const TrainingSetup& s) { return estimate_memory(m, s); };
   return in;

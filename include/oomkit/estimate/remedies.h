@@ -98,9 +98,10 @@ struct RemedyScope {
   /// bf16-mixed (fp16-mixed on CUDA), full activation checkpointing, and sdpa when the build
   /// has it (LibTorch >= 2.0; 1.13 builds only eager attention).
   static RemedyScope running_trainer(bool sdpa_built, bool cuda);
-  /// What `oomkit train` accepts when restarted: the running set plus pure bf16, adam-8bit and
-  /// adafactor (no selective checkpointing, ZeRO, offload or LoRA in the trainer).
-  static RemedyScope trainer_restart(bool sdpa_built, bool cuda);
+  /// The fixes to advise for an `oomkit train` run: every remedy (ZeRO, offload and LoRA as
+  /// the estimator's planning numbers) except the kernels this build's trainer refuses: sdpa
+  /// without LibTorch >= 2.0, selective checkpointing (the trainer implements none and full).
+  static RemedyScope trainer_advice(bool sdpa_built);
 };
 
 /// Default link bandwidth: PCIe 4.0 x16, one direction, 16 GT/s · 16 lanes · 128/130 = 31.5 GB/s.
