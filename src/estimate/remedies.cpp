@@ -605,8 +605,8 @@ RemedyReport find_remedies(const RemedyRequest& request) {
   out.combinations = cat.search(r, host, static_cast<size_t>(std::max(1, request.max_combinations)), nullptr);
 
   // Listed apart: the cheapest plan that needs more host RAM (offload beyond `host`, on the GPUs
-  // given), and the cheapest that needs more GPUs (ZeRO over 2x, 4x, ... up to 64 GPUs, the
-  // fewest that fit, on the host RAM given).
+  // given), and the cheapest with full sharding (ZeRO-3 / FSDP full-shard, the chapter's step 8)
+  // over the fewest more GPUs that fit (2x, 4x, ... up to 64), on the host RAM given.
   auto has_any = [](const std::vector<RemedyKind>& c, std::initializer_list<RemedyKind> ks) {
     return std::any_of(c.begin(), c.end(), [&](RemedyKind k) { return std::find(ks.begin(), ks.end(), k) != ks.end(); });
   };
@@ -620,7 +620,7 @@ RemedyReport find_remedies(const RemedyRequest& request) {
   for (int64_t gpus = 2 * r.gpus; gpus <= std::max(2 * r.gpus, kMaxExtraGpus); gpus *= 2) {
     more.gpus = gpus;
     auto plans = cat.search(more, host, 1, [&](const std::vector<RemedyKind>& c) {
-      return has_any(c, {RemedyKind::kZero1, RemedyKind::kZero2, RemedyKind::kZero3});
+      return has_any(c, {RemedyKind::kZero3});
     });
     if (!plans.empty()) {
       out.more_hardware.push_back(std::move(plans.front()));

@@ -178,7 +178,7 @@ struct RemedyReport {
   std::vector<RemedyPlan> single;              // each applicable remedy alone that lowers the peak, cheapest first
   std::vector<RemedyPlan> combinations;        // cheapest fitting plans on the available hardware, best first
   std::vector<RemedyPlan> more_hardware;       // listed apart: the cheapest plan that fits with more host
-                                               // RAM, and the one with the fewest more GPUs (ZeRO)
+                                               // RAM, and with ZeRO-3 over the fewest more GPUs
   const RemedyPlan* best() const { return combinations.empty() ? nullptr : &combinations.front(); }
 };
 
