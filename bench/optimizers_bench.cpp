@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "oomkit/core/model_config.h"
-#include "oomkit/train/optimizers.h"
+#include "oomkit/train/optim/optimizers.h"
 #include "oomkit/train/threads.h"
 
 namespace {

@@ -461,6 +461,37 @@ TEST(Playbook, FromTimelineFile) {
   EXPECT_NE(top.evidence.front().find("6.00 MiB per step"), std::string::npos);
 }
 
+// A trainer's oom event with the typed live record (issue 9, item 5) is read field by field, not
+// parsed: exact bytes, the CPU budget family, reserved - allocated as unallocated, and
+// free = limit - reserved. Without the typed fields the message is parsed as before.
+TEST(Playbook, TypedOomEventFromTimeline) {
+  const std::vector<nlohmann::json> typed = {
+      {{"type", "event"}, {"name", "oom"}, {"step", 3}, {"phase", "backward"}, {"message", "ignored"},
+       {"requested_bytes", 3 * kMiB + 28}, {"allocated_bytes", 500 * kMiB + 1}, {"reserved_bytes", 500 * kMiB + 1},
+       {"limit_bytes", 502 * kMiB}, {"device", "cpu"}}};
+  const PlaybookInput in = playbook_input_from_timeline(typed);
+  ASSERT_TRUE(in.oom.has_value());
+  EXPECT_EQ(in.oom->family, "oomkit_cpu_budget");
+  EXPECT_EQ(in.oom->requested_bytes, 3 * kMiB + 28);
+  EXPECT_EQ(in.oom->allocated_bytes, 500 * kMiB + 1);
+  EXPECT_EQ(in.oom->reserved_unallocated_bytes, 0);
+  EXPECT_EQ(in.oom->total_capacity_bytes, 502 * kMiB);
+  EXPECT_EQ(in.oom->free_bytes, 2 * kMiB - 1);
+  EXPECT_EQ(in.failed_phase, "backward");
+  LiveOom cuda;
+  cuda.requested_bytes = 20 * kMiB;
+  cuda.allocated_bytes = 10 * kGiB;
+  cuda.reserved_bytes = 14 * kGiB;
+  cuda.limit_bytes = 16 * kGiB;
+  cuda.device = "cuda:0";
+  const OomRecord r = oom_record_from_live(cuda);
+  EXPECT_EQ(r.family, "pytorch2");
+  EXPECT_EQ(r.reserved_unallocated_bytes, 4 * kGiB);
+  EXPECT_EQ(r.free_bytes, 2 * kGiB);
+  const std::vector<nlohmann::json> text = {{{"type", "event"}, {"name", "oom"}, {"message", "RuntimeError: CUDA error: out of memory"}}};
+  EXPECT_EQ(playbook_input_from_timeline(text).oom->family, "cuda_error_oom");
+}
+
 // MPS: "other allocations" of 17.35 GiB (64% of the 27.20 GiB allowed) beside 9.57 GiB of
 // tensors point at cached heaps (ComfyUI#7440); 8.89 of 9.07 GiB in tensors (Fooocus#1139) at
 // the working set.

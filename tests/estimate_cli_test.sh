@@ -44,9 +44,12 @@ expect_bad "--offload-params" estimate --model gpt2 --framework deepspeed --prec
 expect_bad "--quantize-base" estimate --model gpt2 --quantize-base nf4
 expect_bad "--mode" estimate --model gpt2 --mode serve
 expect_bad "--max-new-tokens" estimate --model gpt2 --mode inference --seq-len 1000 --max-new-tokens 100
+expect_bad "--gpus" estimate --model gpt2 --gpu a100-80gb --gpus 0
+expect_bad "--link-bandwidth" estimate --model gpt2 --gpu a100-80gb --link-bandwidth 0
 
 expect_ok "verdict: FITS" estimate --model gpt2 --seq-len 512 --gpu a100-80gb
 expect_ok "DOES NOT FIT" estimate --model "$models/llama-2-7b.json" --gpu a100-80gb --batch-size 1 --seq-len 4096
+expect_ok "cheapest combination that fits" estimate --model llama-2-7b --gpu a100-80gb --seq-len 4096 --host-memory 16GiB
 expect_ok '"batch_curve"' estimate --model gpt2 --memory 24GiB --max-batch --json
 expect_ok "fp32_master_and_adam" estimate --model llama-2-7b --framework megatron --precision bf16-mixed --attention flash --use-distributed-optimizer --dp 8 --seq-len 4096
 expect_ok "per CPU" estimate --model llama-2-7b --framework deepspeed --precision bf16-mixed --zero 3 --dp 8 --offload-optimizer --seq-len 512

@@ -8,6 +8,7 @@
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/format.h"
 #include "oomkit/estimate/gpus.h"
+#include "oomkit/estimate/remedies.h"
 #include "oomkit/estimate/verdict.h"
 
 using namespace oomkit;
@@ -30,23 +31,24 @@ TEST(Verdict, FitsAtTheMargin) {
 }
 
 // LLaMA-2-7B full fine-tuning in fp32 AdamW does not fit an 80 GB A100; the fixes come in the
-// chapter's order, each lowers the peak, and its saving is the difference of the two peaks.
-TEST(Verdict, FixesInChapterOrder) {
+// remedies catalogue's cost order (replaces "in the chapter's order": estimate, diagnose and
+// recover now rank with one cost model, remedies.h), each lowers the peak, and its saving is
+// the difference of the two peaks.
+TEST(Verdict, FixesInCatalogueCostOrder) {
   const ModelConfig m = resolve_model_config("llama-2-7b");
   TrainingSetup s;
   s.micro_batch_size = 4;
   s.seq_len = 2048;
   const Estimate e = estimate_memory(m, s);
-  const Verdict v = judge(m, e, find_gpu("a100-80gb").capacity_bytes);
+  RemedyResources one_gpu;
+  one_gpu.host_memory_bytes = 256 * kGiB;
+  const Verdict v = judge(m, e, find_gpu("a100-80gb").capacity_bytes, one_gpu);
   EXPECT_FALSE(v.fits);
-  const std::vector<std::string> order = {"mixed_precision", "activation_checkpointing", "lighter_optimizer",
-                                          "smaller_micro_batch", "zero_sharding", "offload"};
-  size_t last = 0;
-  for (const auto& f : v.fixes) {
-    const auto pos = std::find(order.begin(), order.end(), f.name);
-    ASSERT_NE(pos, order.end()) << f.name;
-    EXPECT_GE(static_cast<size_t>(pos - order.begin()), last) << f.name;
-    last = static_cast<size_t>(pos - order.begin());
+  ASSERT_EQ(v.fixes.size(), v.remedies.single.size());
+  for (size_t i = 0; i < v.fixes.size(); ++i) {
+    const Fix& f = v.fixes[i];
+    EXPECT_EQ(f.name, remedy_name(v.remedies.single[i].remedies.front())) << f.name;
+    if (i > 0) EXPECT_FALSE(cheaper(v.remedies.single[i].cost, v.remedies.single[i - 1].cost)) << f.name;
     EXPECT_GT(f.saving_bytes, 0);
     EXPECT_EQ(f.saving_bytes, e.peak_bytes - f.peak_bytes_after);
   }

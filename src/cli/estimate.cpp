@@ -48,6 +48,9 @@ struct EstimateOptions {
   std::string gpu;
   std::string memory;
   std::string method = "detailed";
+  int64_t gpus = 1;
+  std::string host_memory;
+  std::string link_bandwidth = "31.5GB";
   bool max_batch = false;
   bool check = false;
   bool sweep = false;
@@ -173,6 +176,22 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   return s;
 }
 
+// The hardware the remedies may use: --gpus, --host-memory (default: this machine's RAM),
+// --link-bandwidth (bytes per second, e.g. 31.5GB for PCIe 4.0 x16).
+RemedyResources resources(const EstimateOptions& o) {
+  RemedyResources r;
+  if (o.gpus < 1) throw InputError("--gpus", "must be >= 1, got " + std::to_string(o.gpus));
+  r.gpus = o.gpus;
+  if (!o.host_memory.empty()) {
+    r.host_memory_bytes = parse_bytes(o.host_memory, "--host-memory");
+    if (r.host_memory_bytes <= 0) throw InputError("--host-memory", "must be positive");
+  }
+  const int64_t link = parse_bytes(o.link_bandwidth, "--link-bandwidth");
+  if (link <= 0) throw InputError("--link-bandwidth", "must be positive (bytes per second, e.g. 31.5GB)");
+  r.link_bytes_per_second = static_cast<double>(link);
+  return r;
+}
+
 // Capacity from --gpu or --memory; nullopt when neither is given.
 std::optional<std::pair<int64_t, std::string>> capacity(const EstimateOptions& o) {
   if (!o.gpu.empty() && !o.memory.empty()) throw InputError("--memory", "give --gpu or --memory, not both");
@@ -254,7 +273,7 @@ int run_estimate(const EstimateOptions& o) {
   int64_t max_batch = -1;
   std::vector<BatchPoint> curve;
   if (cap) {
-    verdict = judge(model, e, cap->first);
+    verdict = judge(model, e, cap->first, resources(o));
     if (o.max_batch) {
       max_batch = max_micro_batch(model, s, cap->first);
       curve = batch_curve(model, s, cap->first);
@@ -303,6 +322,10 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--gpu", o->gpu, "GPU from `oomkit gpus` (e.g. a100-sxm4-80gb)");
   app->add_option("--memory", o->memory, "Capacity instead of --gpu: 24GiB or 24GB");
   app->add_option("--method", o->method, "detailed|chapter")->capture_default_str();
+  app->add_option("--gpus", o->gpus, "GPUs available to the fixes (ZeRO shards over them)")->capture_default_str();
+  app->add_option("--host-memory", o->host_memory, "Host RAM available for offload (default: this machine's)");
+  app->add_option("--link-bandwidth", o->link_bandwidth, "Link bytes per second for the cost of ZeRO/offload traffic")
+      ->capture_default_str();
   app->add_flag("--max-batch", o->max_batch, "Find the largest micro-batch that fits (needs --gpu or --memory)");
   app->add_flag("--check", o->check,
                 "Exit 4 when the run does not fit the --gpu/--memory capacity (0 when it fits)");

@@ -1,8 +1,8 @@
 // add_estimate_findings(): the estimator's view of the failed run. Static memory (parameters +
-// gradients + optimizer state, the chapter's 14P/16P) against the capacity, the activation share
-// of the predicted peak, the T^2 share (the difference an SDPA/flash kernel makes: it never
-// materialises the (B,h,T,T) scores), and for each candidate fix the estimate re-run with that
-// one change: saving = peak(before) - peak(after).
+// gradients + optimizer state, the chapter's 14P/16P) against the usable bytes, the activation
+// share of the predicted peak, the T^2 share (the difference an SDPA/flash kernel makes: it never
+// materialises the (B,h,T,T) scores), and the fixes: the remedies catalogue's (remedies.h), each
+// alone and combined, ranked by its cost model.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -15,59 +15,65 @@ namespace oomkit {
 
 namespace {
 
-struct FixOption {
-  std::string flag;     // what to pass to oomkit train / estimate
-  TrainingSetup setup;
-  int64_t peak_bytes = 0;
-  int64_t saving_bytes = 0;
-  bool fits = false;
-};
-
-std::string setup_flags(const TrainingSetup& s) {
-  return fmt::format("--batch-size {} --grad-accum {}", s.micro_batch_size, s.gradient_accumulation_steps);
+RemedyRequest remedy_request(const RunSettings& run, const EstimateFn& estimate, int64_t capacity) {
+  RemedyRequest req;
+  req.model = run.model;
+  req.setup = run.setup;
+  req.capacity_bytes = capacity;
+  req.resources = run.resources;
+  req.scope = run.scope;
+  req.estimate = estimate;
+  return req;
 }
 
-FixOption try_fix(const RunSettings& run, const EstimateFn& estimate, const Estimate& base, int64_t capacity,
-                  std::string flag, const TrainingSetup& changed) {
-  FixOption o;
-  o.flag = std::move(flag);
-  o.setup = changed;
-  const Estimate e = estimate(run.model, changed);
-  o.peak_bytes = e.peak_bytes;
-  o.saving_bytes = base.peak_bytes - e.peak_bytes;
-  // A fix "fits" when it leaves the setup's safety margin free (the chapter: plan for 80-85% of
-  // the capacity; fragmentation and framework overhead take the rest).
-  const double margin = std::clamp(changed.safety_margin, 0.0, 0.9);
-  o.fits = static_cast<double>(e.peak_bytes) <= static_cast<double>(capacity) * (1.0 - margin);
-  return o;
+std::string describe(const RemedyPlan& p, double margin) {
+  return fmt::format("{}: peak {} (saves {}){}; {}", p.flags, format_bytes(p.peak_bytes), format_bytes(p.saving_bytes),
+                     p.fits ? fmt::format(", fits with the {:.0f}% safety margin", 100.0 * margin)
+                            : ", does not fit with the safety margin",
+                     describe_cost(p.cost));
 }
 
-std::string describe(const FixOption& o) {
-  return fmt::format("{}: peak {} (saves {}){}", o.flag, format_bytes(o.peak_bytes), format_bytes(o.saving_bytes),
-                     o.fits ? fmt::format(", fits with the {:.0f}% safety margin", 100.0 * o.setup.safety_margin)
-                            : ", does not fit with the safety margin");
+std::string hardware_of(const RemedyPlan& p) {
+  std::string out = fmt::format("{} GPU{}", p.gpus_needed, p.gpus_needed == 1 ? "" : "s");
+  if (p.host_bytes_needed > 0) out += ", host RAM " + format_bytes(p.host_bytes_needed);
+  return out;
 }
 
-// The first option that fits, else the one with the largest saving.
-const FixOption* pick(const std::vector<FixOption>& options) {
-  for (const auto& o : options) {
-    if (o.fits) return &o;
+// The catalogue's ranking as evidence; the fix is its best plan (else the more-hardware plan,
+// else the single fix with the largest saving).
+void fill(Finding& f, const RemedyReport& r, double margin) {
+  for (const auto& p : r.single) f.evidence.push_back("fix " + describe(p, margin));
+  for (const auto& p : r.combinations) f.evidence.push_back("combination " + describe(p, margin));
+  for (const auto& p : r.more_hardware) {
+    f.evidence.push_back(fmt::format("with more hardware ({}): {}", hardware_of(p), describe(p, margin)));
   }
-  const FixOption* best = nullptr;
-  for (const auto& o : options) {
-    if (o.saving_bytes > 0 && (!best || o.saving_bytes > best->saving_bytes)) best = &o;
+  if (const RemedyPlan* best = r.best()) {
+    f.fix = fmt::format("{} (predicted peak {}; {})", best->flags, format_bytes(best->peak_bytes), describe_cost(best->cost));
+    f.saving_bytes = best->saving_bytes;
+  } else if (!r.more_hardware.empty()) {
+    const RemedyPlan& p = r.more_hardware.front();
+    f.fix = fmt::format("{} (needs {}; predicted peak {})", p.flags, hardware_of(p), format_bytes(p.peak_bytes));
+    f.saving_bytes = p.saving_bytes;
+  } else {
+    const RemedyPlan* most = nullptr;
+    for (const auto& p : r.single) {
+      if (!most || p.saving_bytes > most->saving_bytes) most = &p;
+    }
+    if (most) {
+      f.fix = fmt::format("{} (predicted peak {}: still short of the margin, and no combination fits)", most->flags,
+                          format_bytes(most->peak_bytes));
+      f.saving_bytes = most->saving_bytes;
+    }
   }
-  return best;
 }
 
-void fill(Finding& f, const std::vector<FixOption>& options) {
-  for (const auto& o : options) f.evidence.push_back("fix " + describe(o));
-  if (const FixOption* p = pick(options)) {
-    f.fix = p->flag + (p->fits ? fmt::format(" (predicted peak {})", format_bytes(p->peak_bytes))
-                                : fmt::format(" (predicted peak {}: still short of the margin; combine with the others)",
-                                              format_bytes(p->peak_bytes)));
-    f.saving_bytes = p->saving_bytes;
-  }
+Finding make(OomCause c, double score, const char* title, int step) {
+  Finding f;
+  f.category = c;
+  f.score = score;
+  f.title = title;
+  f.playbook_step = step;
+  return f;
 }
 
 }  // namespace
@@ -77,77 +83,28 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
   if (capacity <= 0) throw InputError("--memory", "the capacity must be positive to compare with the estimate");
   const TrainingSetup& s = run.setup;
   const Estimate e = estimate(run.model, s);
+  const int64_t usable = usable_bytes(capacity, s.safety_margin);
   const int64_t params = e.total(Category::kParameters);
   const int64_t grads = e.total(Category::kGradients);
   const int64_t optim = e.total(Category::kOptimizerState);
   const int64_t acts = e.total(Category::kActivations);
   const int64_t overhead = e.total(Category::kOverhead);
   const int64_t static_bytes = params + grads + optim;
-  const std::string base_ev = fmt::format("estimate for {} (B={}, T={}, {}, {}): peak {} at {} vs capacity {}",
+  const std::string base_ev = fmt::format("estimate for {} (B={}, T={}, {}, {}): peak {} at {} vs capacity {} (usable {})",
                                           run.model.name, s.micro_batch_size, s.seq_len, to_string(s.precision),
                                           to_string(s.optimizer), format_bytes(e.peak_bytes), e.peak_phase,
-                                          format_bytes(capacity));
+                                          format_bytes(capacity), format_bytes(usable));
   const std::string static_ev = fmt::format("static {} = parameters {} + gradients {} + optimizer state {} (+ overhead {})",
                                             format_bytes(static_bytes), format_bytes(params), format_bytes(grads),
                                             format_bytes(optim), format_bytes(overhead));
   const double act_share = e.peak_bytes > 0 ? static_cast<double>(acts) / static_cast<double>(e.peak_bytes) : 0.0;
   const std::string act_ev = fmt::format("activations {} ({:.0f}% of the predicted peak)", format_bytes(acts), 100.0 * act_share);
 
-  auto make = [](OomCause c, double score, const char* title, int step) {
-    Finding f;
-    f.category = c;
-    f.score = score;
-    f.title = title;
-    f.playbook_step = step;
-    return f;
-  };
-
-  if (static_bytes + overhead > capacity) {
-    Finding f = make(OomCause::kStaticModelTooLarge, 0.92, "Static memory alone exceeds the capacity", 3);
+  if (static_bytes + overhead > usable) {
+    Finding f = make(OomCause::kStaticModelTooLarge, 0.92, "Static memory alone exceeds the capacity", 8);
     f.evidence = {base_ev, static_ev};
     f.probe = "Micro-batch 1 will OOM too: no batch or checkpointing setting can fix this";
-    std::vector<FixOption> options;
-    if (s.precision != Precision::kBf16) {
-      TrainingSetup t = s;
-      t.precision = Precision::kBf16;
-      options.push_back(try_fix(run, estimate, e, capacity, "--precision bf16", t));
-    }
-    if (s.optimizer == OptimizerKind::kAdamW) {
-      TrainingSetup t = s;
-      t.optimizer = OptimizerKind::kAdam8bit;
-      options.push_back(try_fix(run, estimate, e, capacity, "--optimizer adam-8bit", t));
-    }
-    if (!s.parallel.offload_optimizer) {
-      TrainingSetup t = s;
-      t.parallel.offload_optimizer = true;
-      options.push_back(try_fix(run, estimate, e, capacity, "--offload-optimizer", t));
-    }
-    // The chapter's order combined: low-precision weights with a small optimizer state, on one GPU.
-    if (s.precision != Precision::kBf16 && s.optimizer == OptimizerKind::kAdamW) {
-      TrainingSetup t = s;
-      t.precision = Precision::kBf16;
-      t.optimizer = OptimizerKind::kAdam8bit;
-      options.push_back(try_fix(run, estimate, e, capacity, "--precision bf16 --optimizer adam-8bit", t));
-    }
-    if (s.precision != Precision::kBf16 && !s.parallel.offload_optimizer) {
-      TrainingSetup t = s;
-      t.precision = Precision::kBf16;
-      t.parallel.offload_optimizer = true;
-      options.push_back(try_fix(run, estimate, e, capacity, "--precision bf16 --offload-optimizer", t));
-    }
-    // Playbook step 8: ZeRO-3 / FSDP full-shard over N GPUs, the smallest N that fits (up to 64).
-    for (int64_t n = std::max<int64_t>(2, s.parallel.data_parallel * 2); n <= 64; n *= 2) {
-      TrainingSetup t = s;
-      t.parallel.data_parallel = n;
-      t.parallel.zero_stage = 3;
-      FixOption o = try_fix(run, estimate, e, capacity, fmt::format("--dp {} --zero 3", n), t);
-      if (o.fits || n == 64) {
-        options.push_back(o);
-        break;
-      }
-    }
-    fill(f, options);
-    f.playbook_step = 8;
+    fill(f, find_remedies(remedy_request(run, estimate, capacity)), s.safety_margin);
     for (auto& other : findings) {  // the estimate settles it: the working-set guesses step back
       if (other.category == OomCause::kActivationsBatch || other.category == OomCause::kActivationsSeqlen) {
         other.score = std::max(0.0, other.score - 0.15);
@@ -157,77 +114,46 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
     return;
   }
 
-  if (e.peak_bytes > capacity) {
-    std::vector<FixOption> batch_options, seq_options;
-    // Smaller micro-batch, same effective batch (step 5).
-    for (int64_t b = s.micro_batch_size / 2; b >= 1; b /= 2) {
-      if (s.micro_batch_size % b != 0) continue;
-      TrainingSetup t = s;
-      t.micro_batch_size = b;
-      t.gradient_accumulation_steps = s.gradient_accumulation_steps * (s.micro_batch_size / b);
-      FixOption o = try_fix(run, estimate, e, capacity, setup_flags(t), t);
-      if (o.fits || b == 1) {
-        batch_options.push_back(o);
-        break;
+  if (e.peak_bytes > usable) {
+    const RemedyRequest req = remedy_request(run, estimate, capacity);
+    const RemedyReport r = find_remedies(req);
+    // The T^2 share: what the fused kernel removes, relative to all activations (measured whether
+    // or not sdpa may be offered: it tells sequence length from batch).
+    double t2_share = 0.0;
+    if (s.attention == AttentionKernel::kEager && acts > 0) {
+      try {
+        t2_share = static_cast<double>(evaluate_remedies(req, {RemedyKind::kAttentionSdpa}).saving_bytes) /
+                   static_cast<double>(acts);
+      } catch (const InputError&) {
+        t2_share = 0.0;
       }
     }
-    FixOption ckpt;
-    bool have_ckpt = false;
-    if (s.checkpointing != Checkpointing::kFull) {
-      TrainingSetup t = s;
-      t.checkpointing = Checkpointing::kFull;
-      ckpt = try_fix(run, estimate, e, capacity, "--checkpointing full", t);
-      have_ckpt = true;
-    }
-    FixOption sdpa;
-    bool have_sdpa = false;
-    if (s.attention == AttentionKernel::kEager) {
-      TrainingSetup t = s;
-      t.attention = AttentionKernel::kSdpa;
-      sdpa = try_fix(run, estimate, e, capacity, "--attention sdpa", t);
-      have_sdpa = true;
-    }
-    FixOption mixed;
-    bool have_mixed = false;
-    if (s.precision == Precision::kFp32) {
-      TrainingSetup t = s;
-      t.precision = Precision::kBf16Mixed;
-      mixed = try_fix(run, estimate, e, capacity, "--precision bf16-mixed", t);
-      have_mixed = true;
-    }
-    // The T^2 share: what the fused kernel removes, relative to all activations.
-    const double t2_share = have_sdpa && acts > 0 ? static_cast<double>(sdpa.saving_bytes) / static_cast<double>(acts) : 0.0;
     const bool seqlen = t2_share >= 0.35;
-    if (seqlen) {
-      if (have_sdpa) seq_options.push_back(sdpa);
-      if (have_ckpt) seq_options.push_back(ckpt);
-      for (const auto& o : batch_options) seq_options.push_back(o);
-      if (have_mixed) seq_options.push_back(mixed);
-    } else {
-      for (const auto& o : batch_options) seq_options.push_back(o);
-      if (have_ckpt) seq_options.push_back(ckpt);
-      if (have_mixed) seq_options.push_back(mixed);
-      if (have_sdpa) seq_options.push_back(sdpa);
-    }
     Finding f = seqlen ? make(OomCause::kActivationsSeqlen, 0.88, "Activations exceed what static memory leaves; the T^2 attention scores dominate", 5)
                        : make(OomCause::kActivationsBatch, 0.88, "Activations of the micro-batch exceed what static memory leaves", 5);
     f.evidence = {base_ev, static_ev, act_ev};
-    f.evidence.push_back(fmt::format("capacity left after static memory and overhead: {}",
-                                     format_bytes(capacity - static_bytes - overhead)));
-    if (have_sdpa) f.evidence.push_back(fmt::format("the (B,h,T,T) attention terms are {:.0f}% of activations", 100.0 * t2_share));
+    f.evidence.push_back(fmt::format("usable bytes left after static memory and overhead: {}",
+                                     format_bytes(usable - static_bytes - overhead)));
+    if (s.attention == AttentionKernel::kEager) {
+      f.evidence.push_back(fmt::format("the (B,h,T,T) attention terms are {:.0f}% of activations", 100.0 * t2_share));
+    }
     f.probe = "Micro-batch 1 should fit (static memory does); the probes confirm which fix works";
-    fill(f, seq_options);
+    fill(f, r, s.safety_margin);
     findings.push_back(std::move(f));
     if (optim >= acts && static_cast<double>(optim) >= 0.3 * static_cast<double>(e.peak_bytes)) {
       Finding o = make(OomCause::kOptimizerState, 0.55, "Optimizer state is the largest single term", 8);
       o.evidence = {static_ev};
-      std::vector<FixOption> opts;
-      if (s.optimizer == OptimizerKind::kAdamW) {
-        TrainingSetup t = s;
-        t.optimizer = OptimizerKind::kAdam8bit;
-        opts.push_back(try_fix(run, estimate, e, capacity, "--optimizer adam-8bit", t));
+      for (const auto& p : r.single) {  // the catalogue's cheapest fix on the optimizer state
+        const RemedyKind k = p.remedies.front();
+        if (k == RemedyKind::kOptimizerAdam8bit || k == RemedyKind::kOptimizerAdafactor ||
+            k == RemedyKind::kOffloadOptimizer || k == RemedyKind::kZero1) {
+          o.evidence.push_back("fix " + describe(p, s.safety_margin));
+          if (o.fix.empty()) {
+            o.fix = p.flags;
+            o.saving_bytes = p.saving_bytes;
+          }
+        }
       }
-      fill(o, opts);
       if (o.fix.empty()) o.fix = "--offload-optimizer";
       findings.push_back(std::move(o));
     }
@@ -236,8 +162,9 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
 
   // The estimate fits: the OOM needs memory the model's own step does not. Causes outside the
   // step move up, the step's own causes move down.
-  notes.push_back(fmt::format("The estimate for this setup peaks at {}, {} below the capacity: look outside the "
-                              "model's own step", format_bytes(e.peak_bytes), format_bytes(capacity - e.peak_bytes)));
+  notes.push_back(fmt::format("The estimate for this setup peaks at {}, {} below the capacity (within the usable {}): "
+                              "look outside the model's own step", format_bytes(e.peak_bytes),
+                              format_bytes(capacity - e.peak_bytes), format_bytes(usable)));
   std::string over;
   if (oom && oom->allocated_bytes && static_cast<double>(*oom->allocated_bytes) > 1.25 * static_cast<double>(e.peak_bytes)) {
     over = fmt::format("PyTorch held {} at the OOM, {:.1f}x the estimate's peak {}", format_bytes(*oom->allocated_bytes),

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "oomkit/core/error.h"
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 
@@ -14,9 +15,7 @@ namespace oomkit {
 
 namespace {
 
-std::string batch_flags(const TrainingSetup& s) {
-  return fmt::format("--batch-size {} --grad-accum {}", s.micro_batch_size, s.gradient_accumulation_steps);
-}
+constexpr int kMaxCatalogueProbes = 4;  // catalogue plans probed at most, cheapest first
 
 Finding finding(OomCause c, double score, std::string title, int step) {
   Finding f;
@@ -34,6 +33,152 @@ int64_t capacity_of(const PlaybookInput& in) {
   }
   if (in.stats) return in.stats->limit_bytes > 0 ? in.stats->limit_bytes : in.stats->device_total_bytes;
   return 0;
+}
+
+// One probe candidate: a setup, the remedies that make it, and its cost in the catalogue's model.
+struct Candidate {
+  ProbeRequest request;
+  std::vector<RemedyKind> remedies;
+};
+
+std::string probe_name(const std::vector<RemedyKind>& kinds, const TrainingSetup& s) {
+  std::string name;
+  for (RemedyKind k : kinds) {
+    std::string part = k == RemedyKind::kMicroBatch
+                           ? fmt::format("micro_batch_{}_accum_{}", s.micro_batch_size, s.gradient_accumulation_steps)
+                           : remedy_name(k);
+    name += (name.empty() ? "" : "+") + part;
+  }
+  return name;
+}
+
+// The probes the trainer runs, in order: micro-batch 1 first (does static memory fit?); then,
+// with an estimator, the catalogue's fitting plans within recover_scope, cheapest first, until
+// one completes; without one, the chapter's sequence: full checkpointing, micro-batches B/2,
+// B/4, ... (divisors of B, the catalogue's rule) until one completes, bf16-mixed. The recovery
+// is the cheapest probe that completed, by the catalogue's cost model (remedies.h).
+void run_probes(const PlaybookInput& in, int64_t capacity, const LiveProbes& probes, std::vector<Finding>& findings,
+                PlaybookResult& out) {
+  const TrainingSetup& s = in.run.setup;
+  std::vector<std::pair<Candidate, ProbeResult>> done;
+  auto run = [&](Candidate c) {
+    const ProbeResult r = probes.run_step(c.request);
+    out.probes.push_back({c.request.name, r.ok, r.peak_bytes, c.request.change});
+    done.emplace_back(std::move(c), r);
+    return r;
+  };
+  auto candidate = [&](std::vector<RemedyKind> kinds, const TrainingSetup& t) {
+    Candidate c;
+    c.remedies = std::move(kinds);
+    std::string from, to;
+    if (t.micro_batch_size != s.micro_batch_size) {
+      from = micro_batch_flags(s);
+      to = micro_batch_flags(t);
+    }
+    auto add = [](std::string& a, const std::string& b) { a += (a.empty() ? "" : " ") + b; };
+    if (t.checkpointing != s.checkpointing || t.checkpoint_every != s.checkpoint_every) {
+      add(from, std::string("--checkpointing ") + to_string(s.checkpointing));
+      add(to, std::string("--checkpointing ") + to_string(t.checkpointing));
+    }
+    if (t.precision != s.precision) {
+      add(from, std::string("--precision ") + to_string(s.precision));
+      add(to, std::string("--precision ") + to_string(t.precision));
+    }
+    if (t.attention != s.attention) {
+      add(from, std::string("--attention ") + to_string(s.attention));
+      add(to, std::string("--attention ") + to_string(t.attention));
+    }
+    c.request = {probe_name(c.remedies, t), t, from + " -> " + to, from, to};
+    return c;
+  };
+
+  bool static_fails = false;
+  std::optional<ProbeResult> mb1;
+  if (s.micro_batch_size > 1) {
+    Candidate c = candidate({RemedyKind::kMicroBatch}, with_micro_batch(s, 1));
+    c.request.name = "micro_batch_1";
+    mb1 = run(c);
+    static_fails = !mb1->ok;
+  }
+  if (mb1 && mb1->ok) {
+    Finding f = finding(OomCause::kActivationsBatch, 0.7, "Micro-batch 1 fits: activations scale with the micro-batch", 3);
+    f.evidence.push_back(fmt::format("probe micro_batch_1 ok, peak {}", format_bytes(mb1->peak_bytes)));
+    findings.push_back(std::move(f));
+  }
+  bool catalogue = false, catalogue_ok = false;
+  if (in.estimate && capacity > 0) {
+    RemedyRequest req;
+    req.model = in.run.model;
+    req.setup = s;
+    req.capacity_bytes = capacity;
+    req.resources = in.run.resources;
+    req.scope = in.recover_scope;
+    req.estimate = in.estimate;
+    req.max_combinations = kMaxCatalogueProbes;
+    try {
+      const RemedyReport report = find_remedies(req);
+      catalogue = !report.combinations.empty();
+      for (const auto& plan : report.combinations) {
+        if (mb1 && plan.setup.micro_batch_size == 1 && plan.remedies.size() == 1 && plan.has(RemedyKind::kMicroBatch)) {
+          catalogue_ok = mb1->ok;  // the micro_batch_1 probe already ran this plan
+          if (catalogue_ok) break;
+          continue;
+        }
+        catalogue_ok = run(candidate(plan.remedies, plan.setup)).ok;
+        if (catalogue_ok) break;
+      }
+    } catch (const InputError&) {
+      catalogue = false;  // the estimator refuses the setup: the chapter's sequence below
+    }
+  }
+  if (static_fails && !catalogue_ok) {
+    Finding f = finding(OomCause::kStaticModelTooLarge, 0.95, "Micro-batch 1 also runs out of memory: static memory does not fit", 3);
+    f.evidence.push_back("probe micro_batch_1 (same effective batch through accumulation) ran out of memory");
+    f.fix = "--precision bf16, --optimizer adam-8bit, --offload-optimizer or ZeRO-3 sharding (see the estimator's numbers)";
+    findings.push_back(std::move(f));
+    return;
+  }
+  if (!catalogue) {
+    if (s.checkpointing != Checkpointing::kFull && in.recover_scope.allows(RemedyKind::kCheckpointingFull)) {
+      TrainingSetup t = s;
+      t.checkpointing = Checkpointing::kFull;
+      t.checkpoint_every = 1;
+      run(candidate({RemedyKind::kCheckpointingFull}, t));
+    }
+    if (in.recover_scope.allows(RemedyKind::kMicroBatch)) {
+      for (int64_t b : smaller_micro_batches(s.micro_batch_size)) {
+        if (b == 1) break;  // b == 1 was the micro_batch_1 probe
+        if (run(candidate({RemedyKind::kMicroBatch}, with_micro_batch(s, b))).ok) break;  // the largest that fits
+      }
+    }
+    if (s.precision == Precision::kFp32 && in.recover_scope.allows(RemedyKind::kPrecisionBf16Mixed)) {
+      TrainingSetup t = s;
+      t.precision = Precision::kBf16Mixed;
+      Candidate c = candidate({RemedyKind::kPrecisionBf16Mixed}, t);
+      c.request.name = "bf16_mixed";
+      run(c);
+    }
+  }
+  // The cheapest probe that completed, by the catalogue's cost model (first probed on a tie).
+  const Candidate* best = nullptr;
+  RemedyCost best_cost;
+  for (const auto& [c, r] : done) {
+    if (!r.ok) continue;
+    const RemedyCost cost = remedy_cost(in.run.model, s, c.remedies, c.request.setup, in.run.resources);
+    if (!best || cheaper(cost, best_cost)) {
+      best = &c;
+      best_cost = cost;
+    }
+  }
+  if (best) {
+    out.recovery = Recovery{false, best->request.change, best->request.from, best->request.to, best->request.setup};
+    for (auto& f : findings) {
+      if (f.category == OomCause::kActivationsBatch || f.category == OomCause::kActivationsSeqlen) {
+        f.evidence.push_back("probe " + best->request.name + " completed the step: " + best->request.change);
+        f.fix = best->request.to + " (shown to work by the probe)";
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -71,7 +216,17 @@ PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& re
     } else if (type == "run" && r.contains("limit_bytes") && r["limit_bytes"].is_number_integer()) {
       in.run.capacity_bytes = r["limit_bytes"].get<int64_t>();
     } else if (type == "event" && r.value("name", std::string{}) == "oom") {
-      if (r.contains("message") && r["message"].is_string()) {
+      auto integer = [&](const char* key) { return r.contains(key) && r[key].is_number_integer(); };
+      if (integer("requested_bytes") && integer("allocated_bytes") && r.contains("device") && r["device"].is_string()) {
+        LiveOom live;  // the trainer's typed record: no message parsing
+        live.requested_bytes = r["requested_bytes"].get<int64_t>();
+        live.allocated_bytes = r["allocated_bytes"].get<int64_t>();
+        live.reserved_bytes = integer("reserved_bytes") ? r["reserved_bytes"].get<int64_t>() : live.allocated_bytes;
+        live.limit_bytes = integer("limit_bytes") ? r["limit_bytes"].get<int64_t>() : 0;
+        live.device = r["device"].get<std::string>();
+        live.phase = r.contains("phase") && r["phase"].is_string() ? r["phase"].get<std::string>() : "";
+        in.oom = oom_record_from_live(live);
+      } else if (r.contains("message") && r["message"].is_string()) {
         auto parsed = parse_oom_log(r["message"].get<std::string>());
         if (!parsed.empty()) in.oom = parsed.front();
       }
@@ -79,6 +234,26 @@ PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& re
     }
   }
   return in;
+}
+
+OomRecord oom_record_from_live(const LiveOom& live) {
+  OomRecord r;
+  const bool cpu = live.device == "cpu";
+  r.family = cpu ? "oomkit_cpu_budget" : "pytorch2";
+  r.subsystem = cpu ? "oomkit_budget" : "caching_allocator";
+  r.device = live.device;
+  r.message = fmt::format("{} out of memory (typed record from the memory backend{}): requested {}, limit {}, allocated {}, "
+                          "reserved {}", cpu ? "CPU" : "CUDA", live.phase.empty() ? "" : ", phase " + live.phase,
+                          live.requested_bytes, live.limit_bytes, live.allocated_bytes, live.reserved_bytes);
+  r.requested_bytes = live.requested_bytes;
+  r.allocated_bytes = live.allocated_bytes;
+  r.reserved_bytes = std::max(live.reserved_bytes, live.allocated_bytes);
+  r.reserved_unallocated_bytes = *r.reserved_bytes - live.allocated_bytes;
+  if (live.limit_bytes > 0) {
+    r.total_capacity_bytes = live.limit_bytes;
+    r.free_bytes = std::max<int64_t>(0, live.limit_bytes - *r.reserved_bytes);
+  }
+  return r;
 }
 
 PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {
@@ -159,73 +334,7 @@ PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {
 
   // Steps 3-6: probes. Not for a leak or an eval graph: the fix is in the code, not the setup.
   if (probes.run_step && !leak && !eval_oom) {
-    std::vector<ProbeRequest> fixes_ok;
-    auto run = [&](ProbeRequest req) {
-      const ProbeResult r = probes.run_step(req);
-      out.probes.push_back({req.name, r.ok, r.peak_bytes, req.change});
-      if (r.ok && req.cost_rank > 0) fixes_ok.push_back(req);
-      return r;
-    };
-    const int64_t B = s.micro_batch_size;
-    const int64_t GA = s.gradient_accumulation_steps;
-    bool static_fails = false;
-    std::optional<ProbeResult> mb1;
-    if (B > 1) {
-      TrainingSetup t = s;
-      t.micro_batch_size = 1;
-      t.gradient_accumulation_steps = GA * B;
-      mb1 = run({"micro_batch_1", t, batch_flags(s) + " -> " + batch_flags(t), batch_flags(s), batch_flags(t), 1});
-      static_fails = !mb1->ok;
-    }
-    if (static_fails) {
-      Finding f = finding(OomCause::kStaticModelTooLarge, 0.95, "Micro-batch 1 also runs out of memory: static memory does not fit", 3);
-      f.evidence.push_back("probe micro_batch_1 (same effective batch through accumulation) ran out of memory");
-      f.fix = "--precision bf16, --optimizer adam-8bit, --offload-optimizer or ZeRO-3 sharding (see the estimator's numbers)";
-      findings.push_back(std::move(f));
-    } else {
-      if (mb1 && mb1->ok) {
-        Finding f = finding(OomCause::kActivationsBatch, 0.7, "Micro-batch 1 fits: activations scale with the micro-batch", 3);
-        f.evidence.push_back(fmt::format("probe micro_batch_1 ok, peak {}", format_bytes(mb1->peak_bytes)));
-        findings.push_back(std::move(f));
-      }
-      if (s.checkpointing != Checkpointing::kFull) {
-        TrainingSetup t = s;
-        t.checkpointing = Checkpointing::kFull;
-        const std::string from = std::string("--checkpointing ") + to_string(s.checkpointing);
-        run({"checkpointing_full", t, from + " -> --checkpointing full", from, "--checkpointing full", 2});
-      }
-      for (int64_t b = B / 2; b > 1; b /= 2) {  // b == 1 was the micro_batch_1 probe
-        if (B % b != 0) continue;
-        TrainingSetup t = s;
-        t.micro_batch_size = b;
-        t.gradient_accumulation_steps = GA * (B / b);
-        const ProbeResult r = run({fmt::format("micro_batch_{}_accum_{}", b, t.gradient_accumulation_steps), t,
-                                   batch_flags(s) + " -> " + batch_flags(t), batch_flags(s), batch_flags(t), 1});
-        if (r.ok) break;  // the largest micro-batch that fits
-      }
-      if (s.precision == Precision::kFp32) {
-        TrainingSetup t = s;
-        t.precision = Precision::kBf16Mixed;
-        run({"bf16_mixed", t, "--precision fp32 -> --precision bf16-mixed", "--precision fp32", "--precision bf16-mixed", 3});
-      }
-    }
-    // The cheapest fix that worked; among accumulation fixes, the largest micro-batch.
-    const ProbeRequest* best = nullptr;
-    for (const auto& f : fixes_ok) {
-      if (!best || f.cost_rank < best->cost_rank ||
-          (f.cost_rank == best->cost_rank && f.setup.micro_batch_size > best->setup.micro_batch_size)) {
-        best = &f;
-      }
-    }
-    if (best) {
-      out.recovery = Recovery{false, best->change, best->from, best->to, best->setup};
-      for (auto& f : findings) {
-        if (f.category == OomCause::kActivationsBatch || f.category == OomCause::kActivationsSeqlen) {
-          f.evidence.push_back("probe " + best->name + " completed the step: " + best->change);
-          f.fix = best->to + " (shown to work by the probe)";
-        }
-      }
-    }
+    run_probes(in, capacity, probes, findings, out);
   }
   rank_findings(findings);
   d.findings = std::move(findings);

@@ -105,15 +105,38 @@ std::string format_verdict(const Verdict& v, const std::string& gpu_label, doubl
                      format_bytes(v.capacity_bytes), format_bytes(v.usable_bytes), safety_margin * 100.0);
   out += fmt::format("verdict: {} (headroom {}), bottleneck: {}\n", v.fits ? "FITS" : "DOES NOT FIT",
                      format_bytes(v.headroom_bytes), v.bottleneck);
+  if (v.fits) return out + "no fix needed\n";
+  const RemedyReport& r = v.remedies;
   if (!v.fixes.empty()) {
-    out += "fixes, in the chapter's order (each alone, re-estimated):\n";
+    out += "fixes, each alone (re-estimated), cheapest first:\n";
     int i = 1;
     for (const auto& f : v.fixes) {
-      out += fmt::format("  {}. {:<25} saves {:>12} -> peak {:>12}  {}{}\n", i++, f.name, format_bytes(f.saving_bytes),
-                         format_bytes(f.peak_bytes_after), f.description,
-                         f.peak_bytes_after <= v.usable_bytes ? "  [fits]" : "");
+      out += fmt::format("  {:>2}. {:<24} saves {:>12} -> peak {:>12}{}  {}  [{}]\n", i++, f.name, format_bytes(f.saving_bytes),
+                         format_bytes(f.peak_bytes_after), f.fits ? "  fits" : "", f.description, f.cost);
     }
   }
+  const std::string hardware =
+      fmt::format("{} GPU{}, host RAM {}", r.combinations.empty() ? 1 : r.combinations.front().gpus_needed,
+                  r.combinations.empty() || r.combinations.front().gpus_needed == 1 ? "" : "s",
+                  format_bytes(r.host_memory_bytes));
+  if (const RemedyPlan* best = r.best()) {
+    out += fmt::format("cheapest combination that fits ({}):\n  {}\n  predicted peak {} of {} usable; {}{}\n", hardware,
+                       best->flags, format_bytes(best->peak_bytes), format_bytes(v.usable_bytes), describe_cost(best->cost),
+                       best->host_bytes_needed > 0 ? "; host RAM " + format_bytes(best->host_bytes_needed) : "");
+    for (size_t i = 1; i < r.combinations.size(); ++i) {
+      const RemedyPlan& p = r.combinations[i];
+      out += fmt::format("  or: {}  (peak {}; {})\n", p.flags, format_bytes(p.peak_bytes), describe_cost(p.cost));
+    }
+  } else {
+    out += fmt::format("no combination of the fixes fits on the hardware given ({})\n", hardware);
+  }
+  for (const RemedyPlan& p : r.more_hardware) {
+    out += fmt::format("with more hardware ({} GPU{}{}):\n  {}\n  predicted peak {}; {}\n", p.gpus_needed,
+                       p.gpus_needed == 1 ? "" : "s",
+                       p.host_bytes_needed > 0 ? ", host RAM " + format_bytes(p.host_bytes_needed) : "", p.flags,
+                       format_bytes(p.peak_bytes), describe_cost(p.cost));
+  }
+  out += cost_model_text(r.link_bytes_per_second) + "\n";
   return out;
 }
 

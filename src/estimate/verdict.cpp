@@ -13,23 +13,34 @@ namespace oomkit {
 namespace {
 
 constexpr int64_t kMaxCurveBatch = int64_t{1} << 20;
-constexpr int64_t kShardingSuggestionGpus = 8;  // ZeRO-3 suggestion for a single-GPU run: one 8-GPU node
 
 int64_t peak_of(const ModelConfig& model, const TrainingSetup& setup) { return estimate_memory(model, setup).peak_bytes; }
 
-}  // namespace
-
-int64_t usable_bytes(int64_t capacity_bytes, double safety_margin) {
-  if (capacity_bytes <= 0) throw InputError("--memory", "capacity must be positive");
-  const long double usable = static_cast<long double>(capacity_bytes) * (1.0L - safety_margin);
-  return static_cast<int64_t>(std::floor(usable));
+nlohmann::json plan_json(const RemedyPlan& p) {
+  nlohmann::json names = nlohmann::json::array();
+  for (RemedyKind k : p.remedies) names.push_back(remedy_name(k));
+  return {{"remedies", std::move(names)},
+          {"flags", p.flags},
+          {"description", p.description},
+          {"peak_bytes", p.peak_bytes},
+          {"saving_bytes", p.saving_bytes},
+          {"fits", p.fits},
+          {"gpus_needed", p.gpus_needed},
+          {"host_bytes_needed", p.host_bytes_needed},
+          {"numerics", to_string(p.cost.numerics)},
+          {"changes_numerics", p.changes_numerics()},
+          {"link_bytes_per_step", p.cost.link_bytes_per_step},
+          {"link_seconds_per_step", p.cost.link_seconds_per_step},
+          {"recompute_fraction", p.cost.recompute_fraction},
+          {"accumulation_factor", p.cost.accumulation_factor}};
 }
 
-Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_bytes) {
+}  // namespace
+
+Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_bytes, const RemedyResources& resources) {
   Verdict v;
-  const TrainingSetup& s = e.setup;
   v.capacity_bytes = capacity_bytes;
-  v.usable_bytes = usable_bytes(capacity_bytes, s.safety_margin);
+  v.usable_bytes = usable_bytes(capacity_bytes, e.setup.safety_margin);
   v.fits = e.peak_bytes <= v.usable_bytes;
   v.headroom_bytes = v.usable_bytes - e.peak_bytes;
   int best = 0;
@@ -38,77 +49,15 @@ Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_byte
     if (e.totals[c] > e.totals[best]) best = c;
   }
   v.bottleneck = category_name(static_cast<Category>(best));
-
-  auto consider = [&](const char* name, const std::string& description, const TrainingSetup& changed) {
-    int64_t after = 0;
-    try {
-      after = peak_of(model, changed);
-    } catch (const InputError&) {
-      // A framework profile refuses a remedy its framework does not have (Megatron has no
-      // ZeRO-3 or 8-bit Adam): not a fix there.
-      if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) throw;
-      return;
-    }
-    if (after < e.peak_bytes) v.fixes.push_back({name, description, e.peak_bytes - after, after});
-  };
-  // 1. Mixed precision (the chapter's first remedy).
-  if (s.precision == Precision::kFp32) {
-    TrainingSetup c = s;
-    c.precision = Precision::kBf16Mixed;
-    consider("mixed_precision", "--precision bf16-mixed: 2-byte activations, fp32 master weights", c);
-  }
-  // 2. Activation checkpointing.
-  if (s.checkpointing != Checkpointing::kFull || s.checkpoint_every != 1) {
-    TrainingSetup c = s;
-    c.checkpointing = Checkpointing::kFull;
-    c.checkpoint_every = 1;
-    consider("activation_checkpointing", "--checkpointing full: keep block inputs, recompute in backward", c);
-  }
-  // 3. A lighter optimizer.
-  if (s.optimizer == OptimizerKind::kAdamW || s.optimizer == OptimizerKind::kLion ||
-      s.optimizer == OptimizerKind::kSgdMomentum) {
-    TrainingSetup c = s;
-    c.optimizer = s.optimizer == OptimizerKind::kAdamW ? OptimizerKind::kAdam8bit : OptimizerKind::kAdafactor;
-    consider("lighter_optimizer",
-             std::string("--optimizer ") + to_string(c.optimizer) +
-                 (c.optimizer == OptimizerKind::kAdam8bit ? ": 1-byte Adam moments with per-block scales"
-                                                          : ": factored second moment, no first moment"),
-             c);
-  } else if (s.optimizer == OptimizerKind::kAdam8bit) {
-    TrainingSetup c = s;
-    c.optimizer = OptimizerKind::kAdafactor;
-    consider("lighter_optimizer", "--optimizer adafactor: factored second moment, no first moment", c);
-  }
-  // 4. A smaller micro-batch with gradient accumulation (same effective batch).
-  if (s.micro_batch_size > 1) {
-    int64_t b = s.micro_batch_size / 2;
-    TrainingSetup c = s;
-    while (true) {
-      c.micro_batch_size = b;
-      c.gradient_accumulation_steps = s.gradient_accumulation_steps * ((s.micro_batch_size + b - 1) / b);
-      if (b == 1 || peak_of(model, c) <= v.usable_bytes) break;
-      b /= 2;
-    }
-    consider("smaller_micro_batch",
-             "--batch-size " + std::to_string(c.micro_batch_size) + " --grad-accum " +
-                 std::to_string(c.gradient_accumulation_steps) + ": same effective batch",
-             c);
-  }
-  // 5. ZeRO-3 / FSDP full-shard.
-  if (s.parallel.zero_stage < 3) {
-    TrainingSetup c = s;
-    c.parallel.zero_stage = 3;
-    if (c.parallel.data_parallel == 1) c.parallel.data_parallel = kShardingSuggestionGpus;
-    consider("zero_sharding",
-             "--zero 3 --dp " + std::to_string(c.parallel.data_parallel) +
-                 ": shard parameters, gradients and optimizer state (FSDP full-shard)",
-             c);
-  }
-  // 6. CPU offload of the optimizer state.
-  if (!s.parallel.offload_optimizer) {
-    TrainingSetup c = s;
-    c.parallel.offload_optimizer = true;
-    consider("offload", "--offload-optimizer: optimizer state and its update on the CPU (ZeRO-Offload)", c);
+  RemedyRequest req;
+  req.model = model;
+  req.setup = e.setup;
+  req.capacity_bytes = capacity_bytes;
+  req.resources = resources;
+  v.remedies = find_remedies(req);
+  for (const auto& p : v.remedies.single) {
+    v.fixes.push_back({remedy_name(p.remedies.front()), p.flags + ": " + p.description, p.saving_bytes, p.peak_bytes,
+                       p.fits, describe_cost(p.cost)});
   }
   return v;
 }
@@ -204,9 +153,10 @@ std::string verdict_to_json(const Estimate& e, const Verdict& v, int64_t max_bat
   json fixes = json::array();
   for (const auto& f : v.fixes) {
     fixes.push_back({{"name", f.name}, {"description", f.description}, {"saving_bytes", f.saving_bytes},
-                     {"peak_bytes_after", f.peak_bytes_after}});
+                     {"peak_bytes_after", f.peak_bytes_after}, {"fits", f.fits}, {"cost", f.cost}});
   }
   out["fixes"] = std::move(fixes);
+  out["remedies"] = remedy_report_json(v.remedies);
   if (max_batch >= 0) out["max_batch"] = max_batch;
   if (!curve.empty()) {
     json points = json::array();
@@ -214,6 +164,19 @@ std::string verdict_to_json(const Estimate& e, const Verdict& v, int64_t max_bat
     out["batch_curve"] = std::move(points);
   }
   return out.dump(2);
+}
+
+nlohmann::json remedy_report_json(const RemedyReport& r) {
+  nlohmann::json combos = nlohmann::json::array();
+  for (const auto& p : r.combinations) combos.push_back(plan_json(p));
+  nlohmann::json more = nlohmann::json::array();
+  for (const auto& p : r.more_hardware) more.push_back(plan_json(p));
+  return {{"fits", r.fits},
+          {"cost_model", cost_model_text(r.link_bytes_per_second)},
+          {"link_bytes_per_second", r.link_bytes_per_second},
+          {"host_memory_bytes", r.host_memory_bytes},
+          {"combinations", std::move(combos)},
+          {"more_hardware", std::move(more)}};
 }
 
 std::string sweep_to_json(const std::vector<SweepRow>& rows) {

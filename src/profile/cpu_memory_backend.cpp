@@ -45,6 +45,16 @@ class CpuMemoryBackend final : public MemoryBackend {
   void reset_peak() override { reset_cpu_allocator_peak(); }
 
   void set_limit_bytes(int64_t limit_bytes) override { set_cpu_allocator_limit_bytes(limit_bytes); }
+
+  std::optional<LiveOom> last_oom() const override {
+    try {
+      return cpu_allocator_last_oom();
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+
+  void clear_last_oom() override { clear_cpu_allocator_last_oom(); }
 };
 
 }  // namespace

@@ -46,6 +46,26 @@ std::atomic<int64_t> g_num_ooms{0};
 std::atomic<int64_t> g_limit_bytes{0};
 std::atomic<bool> g_installed{false};
 
+// The last refused allocation: written on the (rare) OOM path only, under a mutex.
+std::mutex g_last_oom_mutex;
+std::optional<LiveOom> g_last_oom;
+
+void record_oom(int64_t requested, int64_t limit, int64_t allocated, int64_t num_ooms) noexcept {
+  try {
+    LiveOom r;
+    r.requested_bytes = requested;
+    r.limit_bytes = limit;
+    r.allocated_bytes = allocated;
+    r.reserved_bytes = allocated;  // nothing cached between tensors and malloc
+    r.device = "cpu";
+    r.num_ooms = num_ooms;
+    std::lock_guard<std::mutex> lock(g_last_oom_mutex);
+    g_last_oom = std::move(r);
+  } catch (...) {
+    // the record is best effort; the OOM itself is still raised
+  }
+}
+
 void raise_peak(int64_t value) noexcept {
   int64_t peak = g_peak_allocated_bytes.load(std::memory_order_relaxed);
   while (value > peak &&
@@ -75,7 +95,8 @@ class TrackingCpuAllocator final : public c10::Allocator {
     const int64_t limit = g_limit_bytes.load(std::memory_order_relaxed);
     if (limit > 0 && after > limit) {
       g_allocated_bytes.fetch_sub(n, std::memory_order_relaxed);
-      g_num_ooms.fetch_add(1, std::memory_order_relaxed);
+      const int64_t ooms = g_num_ooms.fetch_add(1, std::memory_order_relaxed) + 1;
+      record_oom(n, limit, after - n, ooms);
       C10_THROW_ERROR(OutOfMemoryError, cpu_oom_message(n, limit, after - n));
     }
     c10::DataPtr inner;
@@ -83,7 +104,8 @@ class TrackingCpuAllocator final : public c10::Allocator {
       inner = base_->allocate(nbytes + kHeaderBytes);
     } catch (...) {
       g_allocated_bytes.fetch_sub(n, std::memory_order_relaxed);
-      g_num_ooms.fetch_add(1, std::memory_order_relaxed);
+      const int64_t ooms = g_num_ooms.fetch_add(1, std::memory_order_relaxed) + 1;
+      record_oom(n, limit, after - n, ooms);
       throw;
     }
     raise_peak(after);
@@ -159,6 +181,16 @@ CpuAllocatorCounters cpu_allocator_counters() noexcept {
   c.num_ooms = g_num_ooms.load(std::memory_order_relaxed);
   c.limit_bytes = g_limit_bytes.load(std::memory_order_relaxed);
   return c;
+}
+
+std::optional<LiveOom> cpu_allocator_last_oom() {
+  std::lock_guard<std::mutex> lock(g_last_oom_mutex);
+  return g_last_oom;
+}
+
+void clear_cpu_allocator_last_oom() noexcept {
+  std::lock_guard<std::mutex> lock(g_last_oom_mutex);
+  g_last_oom.reset();
 }
 
 void reset_cpu_allocator_peak() noexcept {

@@ -227,6 +227,15 @@ int64_t GptImpl::num_parameters() const {
   return n;
 }
 
+void GptImpl::set_attention(AttentionKernel attention) {
+  if (attention == AttentionKernel::kSdpa && !sdpa_available()) {
+    throw InputError("--attention", std::string("sdpa needs LibTorch >= 2.0; this build has ") + TORCH_VERSION,
+                     "use --attention eager");
+  }
+  for (const auto& block : *transformer->h) block->as<BlockImpl>()->attn->set_attention(attention);
+  options_.attention = attention;
+}
+
 void GptImpl::set_checkpointing(Checkpointing checkpointing, int64_t every) {
   if (every < 1) throw InputError("--checkpoint-every", "must be >= 1, got " + std::to_string(every));
   if (checkpointing == Checkpointing::kSelective) {

@@ -1,8 +1,6 @@
 // OomHandler: `oomkit train --on-oom` (see include/oomkit/train/oom_recovery.h).
 #include "oomkit/train/oom_recovery.h"
 
-#include <ATen/CPUGeneratorImpl.h>
-#include <ATen/Context.h>
 #include <c10/util/Exception.h>
 
 #include <filesystem>
@@ -13,48 +11,13 @@
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/oom_report.h"
+#include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// The default generators' states (CPU, plus CUDA for a CUDA run): dropout draws from them.
-struct RngState {
-  torch::Tensor cpu;
-  torch::Tensor cuda;
-};
-
-at::Generator cuda_generator() { return at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CUDA, 0)); }
-
-RngState capture_rng(bool cuda) {
-  RngState s;
-  {
-    auto gen = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    s.cpu = gen.get_state();
-  }
-  if (cuda) {
-    auto gen = cuda_generator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    s.cuda = gen.get_state();
-  }
-  return s;
-}
-
-void restore_rng(const RngState& s) {
-  if (s.cpu.defined()) {
-    auto gen = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(s.cpu);
-  }
-  if (s.cuda.defined()) {
-    auto gen = cuda_generator();
-    std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(s.cuda);
-  }
-}
 
 // The marks of the step in progress: from its last step_start mark to the end.
 std::vector<TimelineMark> current_step_marks(const std::vector<TimelineMark>& marks) {
@@ -136,6 +99,10 @@ void Trainer::set_memory_setup(const TrainingSetup& setup) {
     }
     options_.precision = setup.precision;
   }
+  if (setup.attention != options_.attention) {
+    model_->set_attention(setup.attention);  // InputError where the build lacks the kernel
+    options_.attention = setup.attention;
+  }
   model_->set_checkpointing(setup.checkpointing, setup.checkpoint_every);
   options_.checkpointing = setup.checkpointing;
   options_.checkpoint_every = setup.checkpoint_every;
@@ -145,8 +112,13 @@ PlaybookInput live_playbook_input(const std::string& message, const Profiler& pr
                                   const ModelConfig& model, const TrainingSetup& setup, int64_t budget_bytes,
                                   const std::string& failed_phase, bool eval_grad_enabled) {
   PlaybookInput in;
-  const auto parsed = parse_oom_log(message);
-  if (!parsed.empty()) in.oom = parsed.front();
+  if (auto live = backend.last_oom()) {  // the backend's typed record: no message parsing
+    live->phase = failed_phase.empty() ? crossing_phase(current_step_marks(profiler.marks())) : failed_phase;
+    in.oom = oom_record_from_live(*live);
+  } else {  // a CUDA OOM on LibTorch 1.x, or an OOM raised outside the allocator (cuBLAS, ...)
+    const auto parsed = parse_oom_log(message);
+    if (!parsed.empty()) in.oom = parsed.front();
+  }
   in.marks = profiler.marks();
   in.stats = backend.snapshot();
   in.failed_phase = failed_phase;
@@ -154,6 +126,10 @@ PlaybookInput live_playbook_input(const std::string& message, const Profiler& pr
   in.run.model = model;
   in.run.setup = setup;
   in.run.capacity_bytes = budget_bytes;
+  // The fixes advised: the catalogue's, less the kernels this build's trainer refuses (no sdpa on
+  // LibTorch 1.13); the probes: what a running trainer can switch (estimate/remedies.h).
+  in.run.scope = RemedyScope::trainer_advice(sdpa_available());
+  in.recover_scope = RemedyScope::running_trainer(sdpa_available(), setup.cuda);
   in.estimate = [](const ModelConfig& m, const TrainingSetup& s) { return estimate_memory(m, s); };
   return in;
 }
@@ -162,16 +138,17 @@ OomHandler::OomHandler(Trainer& trainer, OnOom mode, std::string report_dir, int
     : trainer_(trainer), mode_(mode), report_dir_(std::move(report_dir)), max_recoveries_(max_recoveries) {}
 
 std::optional<StepStats> OomHandler::step() {
-  const bool cuda = trainer_.options().device == "cuda";
+  const int cuda_device = trainer_.options().device == "cuda" ? 0 : -1;
   while (true) {
     const int64_t step = trainer_.next_step();
-    const RngState rng = capture_rng(cuda);
+    const RngState rng = capture_rng_state(cuda_device);  // dropout draws from the default generators
+    if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();  // a record now belongs to this step
     try {
       return trainer_.step();
     } catch (const std::exception& e) {
       const auto message = oom_message(e);
       if (!message) throw;
-      restore_rng(rng);  // the step's data position was rewound by Trainer::step()
+      restore_rng_state(rng);  // the step's data position was rewound by Trainer::step()
       const Profiler* profiler = trainer_.profiler();
       const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
       const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
@@ -182,6 +159,7 @@ std::optional<StepStats> OomHandler::step() {
 }
 
 std::optional<double> OomHandler::evaluate() {
+  if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();
   try {
     return trainer_.evaluate();
   } catch (const std::exception& e) {
@@ -253,13 +231,18 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
   }
   const std::string first_line = message.substr(0, message.find('\n'));
   if (profiler) {
-    profiler->write_event("oom", {{"step", step},
-                                  {"phase", phase},
-                                  {"micro_step", micro_step},
-                                  {"message", message},
-                                  {"on_oom", to_string(mode_)},
-                                  {"allocated_bytes", stats.allocated_bytes.current},
-                                  {"limit_bytes", budget}});
+    nlohmann::json event = {{"step", step},         {"phase", phase},
+                            {"micro_step", micro_step}, {"message", message},
+                            {"on_oom", to_string(mode_)}, {"allocated_bytes", stats.allocated_bytes.current},
+                            {"limit_bytes", budget}};
+    if (const auto live = backend->last_oom()) {  // the numbers at the refused allocation
+      event["requested_bytes"] = live->requested_bytes;
+      event["allocated_bytes"] = live->allocated_bytes;
+      event["reserved_bytes"] = live->reserved_bytes;
+      event["device"] = live->device;
+      if (live->limit_bytes > 0) event["limit_bytes"] = live->limit_bytes;
+    }
+    profiler->write_event("oom", event);
   }
   stop_message_ = fmt::format("out of memory at step {}{}: {}", step, phase.empty() ? "" : " (" + phase + ")", first_line);
   if (mode_ == OnOom::kAbort) {

@@ -1,4 +1,5 @@
-// Trainer checkpoints (--save / --resume): model, optimizer state, step, RNG state, data position.
+// Saved-run checkpoints (--save / --resume; not activation checkpointing, see checkpoint.h):
+// model, optimizer state, step, RNG states, data position.
 //
 // File layout: "OOMKCKPT" (8 bytes), payload length (uint64 LE), FNV-1a 64 of the payload
 // (uint64 LE), then the payload, a torch::serialize archive with keys
@@ -6,6 +7,8 @@
 //   model      nested archive (Module::save)
 //   optimizer  nested archive (Optimizer::save)
 //   rng_cpu    the CPU generator state (uint8 tensor)
+//   rng_cuda   the CUDA device's generator state, for a CUDA run (absent in CPU runs and in
+//              files written before it existed: resume then keeps the seeded CUDA generator)
 // The checksum turns a torn or corrupted file into a clear error instead of garbage weights.
 // The file is written to PATH.tmp and renamed, so a crash never leaves a torn PATH.
 #include <cstdio>
@@ -14,9 +17,10 @@
 #include <fstream>
 #include <sstream>
 
-#include <ATen/CPUGeneratorImpl.h>
+#include <algorithm>
 
 #include "oomkit/core/error.h"
+#include "oomkit/train/rng_autocast.h"
 #include "oomkit/train/trainer.h"
 
 namespace oomkit {
@@ -66,13 +70,9 @@ void Trainer::save_checkpoint(const std::string& path) const {
     torch::serialize::OutputArchive optimizer_archive;
     optimizer_->save(optimizer_archive);
     archive.write("optimizer", optimizer_archive);
-    auto generator = at::detail::getDefaultCPUGenerator();
-    torch::Tensor rng;
-    {
-      std::lock_guard<std::mutex> lock(generator.mutex());
-      rng = generator.get_state();
-    }
-    archive.write("rng_cpu", rng);
+    const RngState rng = capture_rng_state(device_.is_cuda() ? std::max<int>(0, device_.index()) : -1);
+    archive.write("rng_cpu", rng.cpu);
+    if (rng.cuda.defined()) archive.write("rng_cuda", rng.cuda);
     std::ostringstream out;
     archive.save_to(out);
     payload = out.str();
@@ -166,11 +166,16 @@ void Trainer::load_checkpoint(const std::string& path) {
     torch::serialize::InputArchive optimizer_archive;
     archive.read("optimizer", optimizer_archive);
     optimizer_->load(optimizer_archive);
-    torch::Tensor rng;
-    archive.read("rng_cpu", rng);
-    auto generator = at::detail::getDefaultCPUGenerator();
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    generator.set_state(rng);
+    RngState rng;
+    archive.read("rng_cpu", rng.cpu);
+    if (device_.is_cuda()) {
+      torch::Tensor cuda_state;
+      if (archive.try_read("rng_cuda", cuda_state)) {
+        rng.cuda = cuda_state;
+        rng.cuda_device = std::max<int>(0, device_.index());
+      }
+    }
+    restore_rng_state(rng);
   } catch (const c10::Error& e) {
     throw InputError(field, path + ": checkpoint tensors do not fit this model/optimizer: " +
                                 first_line(e.what_without_backtrace()));

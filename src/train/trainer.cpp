@@ -1,60 +1,19 @@
 // The Trainer: model, optimizer, data, and the optimizer step (see trainer.h).
 #include "oomkit/train/trainer.h"
 
-#include <ATen/autocast_mode.h>
-
 #include <chrono>
 #include <ctime>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "oomkit/core/error.h"
-#include "oomkit/train/optimizers.h"
+#include "oomkit/train/optim/optimizers.h"
+#include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
 
 namespace {
-
-// Autocast for one forward + loss, as Python's `with torch.autocast(...)`: on exit the nesting
-// count drops and, at zero, the cache of bf16 weight copies is cleared (the graph keeps the
-// copies it saved until backward).
-class AutocastScope {
- public:
-  AutocastScope(bool enabled, torch::Device device, at::ScalarType dtype) : enabled_(enabled), cuda_(device.is_cuda()) {
-    if (!enabled_) return;
-    if (cuda_) {
-      previous_ = at::autocast::is_enabled();
-      previous_dtype_ = at::autocast::get_autocast_gpu_dtype();
-      at::autocast::set_autocast_gpu_dtype(dtype);
-      at::autocast::set_enabled(true);
-    } else {
-      previous_ = at::autocast::is_cpu_enabled();
-      previous_dtype_ = at::autocast::get_autocast_cpu_dtype();
-      at::autocast::set_autocast_cpu_dtype(dtype);
-      at::autocast::set_cpu_enabled(true);
-    }
-    at::autocast::increment_nesting();
-  }
-  ~AutocastScope() {
-    if (!enabled_) return;
-    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-    if (cuda_) {
-      at::autocast::set_enabled(previous_);
-      at::autocast::set_autocast_gpu_dtype(previous_dtype_);
-    } else {
-      at::autocast::set_cpu_enabled(previous_);
-      at::autocast::set_autocast_cpu_dtype(previous_dtype_);
-    }
-  }
-  AutocastScope(const AutocastScope&) = delete;
-  AutocastScope& operator=(const AutocastScope&) = delete;
-
- private:
-  bool enabled_;
-  bool cuda_;
-  bool previous_ = false;
-  at::ScalarType previous_dtype_ = at::kBFloat16;
-};
 
 // optimizer.zero_grad(set_to_none=True): LibTorch 1.13's Optimizer::zero_grad() only zeroes,
 // so the gradients are dropped here (the estimator assumes no gradient memory after the step).
@@ -199,7 +158,9 @@ TrainingSetup Trainer::training_setup() const {
 torch::Tensor Trainer::forward_loss(const Batch& batch, int64_t micro, bool mark) {
   const bool autocast = mixed(options_.precision);
   const at::ScalarType dtype = options_.precision == Precision::kFp16Mixed ? at::kHalf : at::kBFloat16;
-  AutocastScope scope(autocast, device_, dtype);
+  // Autocast for one forward + loss, as Python's `with torch.autocast(...)`.
+  std::optional<AutocastGuard> scope;
+  if (autocast) scope.emplace(AutocastState::enabled_for(device_, dtype));
   torch::Tensor logits = model_->forward(batch.x);  // (B, T, V)
   if (profiler_ && mark) profiler_->mark(Phase::kAfterForward, micro);
   return GptImpl::loss(logits, batch.y);  // logits are released here: log_softmax saved its own output

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "oomkit/train/checkpoint.h"
+#include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
 namespace {
@@ -129,6 +130,50 @@ TEST(Checkpoint, ReplaysAutocastState) {
 }
 
 // Invariant: without grad mode (evaluation) checkpoint is a plain call: no graph.
+// The RNG helper shared by activation checkpointing, OOM retry and resume: a captured state
+// replays the same draws; RngFork sets a state and gives the caller's sequence back untouched.
+TEST(RngAutocast, CaptureRestoreAndFork) {
+  torch::manual_seed(42);
+  const RngState at_start = capture_rng_state();
+  EXPECT_TRUE(at_start.cpu.defined());
+  EXPECT_FALSE(at_start.cuda.defined());  // no CUDA device asked for
+  const torch::Tensor a = torch::rand({16});
+  const torch::Tensor b = torch::rand({16});
+  restore_rng_state(at_start);
+  EXPECT_TRUE(torch::equal(torch::rand({16}), a));
+  {
+    RngFork fork(at_start);  // replays from the start ...
+    EXPECT_TRUE(torch::equal(torch::rand({16}), a));
+  }
+  EXPECT_TRUE(torch::equal(torch::rand({16}), b));  // ... and the caller continues where it was
+}
+
+// AutocastGuard sets both devices' flags and dtypes, nests, and puts the previous state back.
+TEST(RngAutocast, AutocastGuardNestsAndRestores) {
+  const AutocastState before = AutocastState::current();
+  ASSERT_FALSE(before.cpu_enabled);
+  {
+    AutocastGuard outer(AutocastState::enabled_for(torch::Device(torch::kCPU), at::kBFloat16));
+    EXPECT_TRUE(at::autocast::is_cpu_enabled());
+    EXPECT_EQ(at::autocast::get_autocast_cpu_dtype(), at::kBFloat16);
+    const torch::Tensor w = torch::ones({4, 4});
+    EXPECT_EQ(torch::matmul(w, w).scalar_type(), at::kBFloat16);
+    {
+      AutocastState off = AutocastState::current();
+      off.cpu_enabled = false;
+      AutocastGuard inner(off);
+      EXPECT_FALSE(at::autocast::is_cpu_enabled());
+      EXPECT_EQ(torch::matmul(w, w).scalar_type(), at::kFloat);
+    }
+    EXPECT_TRUE(at::autocast::is_cpu_enabled());
+  }
+  const AutocastState after = AutocastState::current();
+  EXPECT_EQ(after.cpu_enabled, before.cpu_enabled);
+  EXPECT_EQ(after.cpu_dtype, before.cpu_dtype);
+  EXPECT_EQ(after.cuda_enabled, before.cuda_enabled);
+  EXPECT_EQ(after.cuda_dtype, before.cuda_dtype);
+}
+
 TEST(Checkpoint, NoGradModeIsPlainCall) {
   torch::NoGradGuard no_grad;
   torch::Tensor x = torch::randn({4}).requires_grad_(true);

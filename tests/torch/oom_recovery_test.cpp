@@ -153,6 +153,11 @@ TEST_F(OomRecoveryTest, MicroBatchTooLargeRecoversByAccumulationLosslessly) {
   ASSERT_EQ(oom.size(), 1u);
   EXPECT_EQ(oom[0]["step"], 1);
   EXPECT_NE(oom[0]["message"].get<std::string>().find("out of memory"), std::string::npos);
+  // The typed live record (issue 9, item 5): the refused request did not fit next to what was
+  // allocated at that moment, and the playbook read the record, not the message.
+  ASSERT_TRUE(oom[0].contains("requested_bytes"));
+  EXPECT_GT(oom[0]["allocated_bytes"].get<int64_t>() + oom[0]["requested_bytes"].get<int64_t>(), o.memory_limit_bytes);
+  EXPECT_EQ(oom[0]["device"], "cpu");
   const auto recover = events(rec.timeline, "recover");
   ASSERT_EQ(recover.size(), 1u);
   EXPECT_EQ(recover[0]["to"], "--batch-size 4 --grad-accum 2");
@@ -160,6 +165,7 @@ TEST_F(OomRecoveryTest, MicroBatchTooLargeRecoversByAccumulationLosslessly) {
   ASSERT_EQ(rec.oom_report, (dir_ / "rec" / "oom_report.json").string());
   const nlohmann::json report = read_json(rec.oom_report);
   EXPECT_EQ(report["findings"][0]["category"], "activations_batch");
+  EXPECT_NE(report["oom"]["message"].get<std::string>().find("typed record"), std::string::npos);
   EXPECT_EQ(report["recovery"]["applied"], true);
   EXPECT_EQ(report["recovery"]["to"], "--batch-size 4 --grad-accum 2");
   bool probed_mb1 = false;

@@ -18,10 +18,10 @@
 #include "oomkit/core/model_config.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/profile/static_memory.h"
-#include "oomkit/train/adafactor.h"
-#include "oomkit/train/adam8bit.h"
-#include "oomkit/train/lion.h"
-#include "oomkit/train/optimizers.h"
+#include "oomkit/train/optim/adafactor.h"
+#include "oomkit/train/optim/adam8bit.h"
+#include "oomkit/train/optim/lion.h"
+#include "oomkit/train/optim/optimizers.h"
 
 namespace oomkit {
 namespace {

@@ -12,6 +12,8 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/units.h"
+#include "oomkit/diagnose/oom_record.h"
+#include "oomkit/diagnose/playbook.h"
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/tracking_allocator.h"
 
@@ -145,6 +147,55 @@ TEST_F(TrackingAllocatorTest, BudgetRaisesOutOfMemoryError) {
   backend_->set_limit_bytes(0);
   EXPECT_NO_THROW(torch::empty({kMiB / 2}, torch::kFloat32));
   EXPECT_THROW(backend_->set_limit_bytes(-1), InputError);
+}
+
+// The live OOM record (issue 9, item 5): a refused allocation leaves the typed
+// {requested, limit, allocated, reserved, device} on the backend, exact to the byte; the
+// OomRecord made from it (no parsing) agrees with the one parse_oom_log() reads back from the
+// formatted message, which rounds to two decimals of a binary unit; clear_last_oom() forgets it.
+TEST_F(TrackingAllocatorTest, BudgetLeavesATypedOomRecord) {
+  backend_->clear_last_oom();
+  EXPECT_FALSE(backend_->last_oom().has_value());
+  const CpuAllocatorCounters before = cpu_allocator_counters();
+  const int64_t limit = before.allocated_bytes + kMiB + 12345;
+  backend_->set_limit_bytes(limit);
+  std::string message;
+  try {
+    torch::Tensor t = torch::empty({3 * kMiB / 4 + 7}, torch::kFloat32);  // 3 MiB + 28 bytes
+    ADD_FAILURE() << "no OOM raised";
+  } catch (const c10::OutOfMemoryError& e) {
+    message = e.what_without_backtrace();
+  }
+  backend_->set_limit_bytes(0);
+  const auto live = backend_->last_oom();
+  ASSERT_TRUE(live.has_value());
+  EXPECT_EQ(live->requested_bytes, 3 * kMiB + 28);
+  EXPECT_EQ(live->limit_bytes, limit);
+  EXPECT_EQ(live->allocated_bytes, before.allocated_bytes);
+  EXPECT_EQ(live->reserved_bytes, before.allocated_bytes);
+  EXPECT_EQ(live->device, "cpu");
+  EXPECT_EQ(live->num_ooms, cpu_allocator_counters().num_ooms);
+
+  const OomRecord typed = oom_record_from_live(*live);
+  const auto parsed = parse_oom_log(message);
+  ASSERT_EQ(parsed.size(), 1u);
+  const OomRecord& p = parsed.front();
+  EXPECT_EQ(typed.family, p.family);
+  EXPECT_EQ(typed.subsystem, p.subsystem);
+  EXPECT_EQ(typed.device, p.device);
+  auto near = [](int64_t exact, std::optional<int64_t> rounded) {  // "x.xx MiB": within 0.5% + 1 KiB
+    ASSERT_TRUE(rounded.has_value());
+    EXPECT_NEAR(static_cast<double>(*rounded), static_cast<double>(exact), 0.005 * static_cast<double>(exact) + 1024.0);
+  };
+  near(*typed.requested_bytes, p.requested_bytes);
+  near(*typed.total_capacity_bytes, p.total_capacity_bytes);
+  near(*typed.allocated_bytes, p.allocated_bytes);
+  near(*typed.free_bytes, p.free_bytes);
+  EXPECT_EQ(*typed.reserved_unallocated_bytes, 0);
+  EXPECT_EQ(*typed.requested_bytes, 3 * kMiB + 28);  // the typed record keeps every byte
+
+  backend_->clear_last_oom();
+  EXPECT_FALSE(backend_->last_oom().has_value());
 }
 
 // raw_allocate/raw_deallocate keep working through the tracker (data == context) and count.

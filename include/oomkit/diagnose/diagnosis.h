@@ -21,6 +21,7 @@
 #include "oomkit/core/model_config.h"
 #include "oomkit/diagnose/oom_record.h"
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/estimate/remedies.h"
 
 namespace oomkit {
 
@@ -117,10 +118,9 @@ struct RunSettings {
   ModelConfig model;
   TrainingSetup setup;
   int64_t capacity_bytes = 0;  // 0: take it from the message (allowed, else total capacity)
+  RemedyResources resources;   // the hardware the fixes may use (default: one GPU, this machine's RAM)
+  RemedyScope scope;           // the fixes that may be offered (default: all; oomkit train: what it implements)
 };
-
-/// Computes an Estimate; the CLI passes oomkit::estimate_memory, tests pass their own.
-using EstimateFn = std::function<Estimate(const ModelConfig&, const TrainingSetup&)>;
 
 struct DiagnoseOptions {
   std::optional<RunSettings> run;  // ties the findings to the estimator when set
@@ -160,7 +160,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
 std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options = {});
 
 /// Adds the estimator's view of `run` (static memory vs capacity, activation share, the saving
-/// of each fix) to `findings`, re-running `estimate` once per candidate fix. `capacity_bytes`
+/// of each fix) to `findings`. The fixes are the remedies catalogue's (find_remedies() with
+/// run.resources and run.scope): the evidence lists each fix alone in the catalogue's order,
+/// then the cheapest combinations that fit and the more-hardware plans; the finding's fix is the
+/// catalogue's best plan. "Does not fit" is the catalogue's rule: peak > usable bytes. `capacity_bytes`
 /// is the budget the run failed in; `oom` (may be null) lets allocated bytes be compared with
 /// the estimate. When the estimate fits, causes outside the model's own step (leak, eval
 /// without no-grad, fragmentation, other processes) move up. Used by diagnose_oom() and the

@@ -10,9 +10,12 @@
 //   4 probe --checkpointing full;  5 probe smaller micro-batches with accumulation (B/2, B/4, ...);
 //   6 probe bf16-mixed when running fp32;  7 leak: regression of allocated at step_start over the
 //     recent steps;  8 offload / sharding from the estimator when static memory does not fit.
-// The recovery is the cheapest fix a probe showed to work, by cost: accumulation (same math, no
-// extra compute) < activation checkpointing (same math, ~33% more compute) < bf16-mixed (changes
-// numerics). A leak or eval-without-no-grad is reported, never "recovered" (it would OOM again).
+// With an estimator, the probes after micro-batch 1 are the remedies catalogue's fitting plans
+// within recover_scope (estimate/remedies.h), cheapest first, until one completes. The recovery
+// is the cheapest fix a probe showed to work, by the catalogue's cost model: accumulation (same
+// math, no extra compute) < activation checkpointing (same math, ~33% more compute) <
+// bf16-mixed (reduced-precision compute). A leak or eval-without-no-grad is reported, never
+// "recovered" (it would OOM again).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "oomkit/core/live_oom.h"
 #include "oomkit/core/memory_stats.h"
 #include "oomkit/core/timeline.h"
 #include "oomkit/diagnose/diagnosis.h"
@@ -36,7 +40,6 @@ struct ProbeRequest {
   std::string change;    // human-readable, e.g. "--batch-size 8 --grad-accum 1 -> --batch-size 4 --grad-accum 2"
   std::string from;      // "--batch-size 8 --grad-accum 1"
   std::string to;        // "--batch-size 4 --grad-accum 2"
-  int cost_rank = 0;     // lower is cheaper: 1 accumulation, 2 checkpointing, 3 bf16-mixed; 0 diagnostic only
 };
 
 /// What one probe step did.
@@ -53,7 +56,8 @@ struct LiveProbes {
 };
 
 struct PlaybookInput {
-  std::optional<OomRecord> oom;       // parsed from the caught exception's message
+  std::optional<OomRecord> oom;       // the live OOM: from the backend's typed record (oom_record_from_live),
+                                      // else parsed from the caught exception's message
   std::vector<TimelineMark> marks;    // the run's marks so far (the failed step's last)
   std::optional<MemoryStats> stats;   // a snapshot right after the OOM
   std::string failed_phase;           // where the step threw, when the trainer knows: "forward",
@@ -61,6 +65,7 @@ struct PlaybookInput {
   bool eval_grad_enabled = false;     // the OOM came in evaluation with autograd on
   RunSettings run;                    // model, setup, capacity (the budget; 0 -> from oom/stats)
   EstimateFn estimate;                // may be empty: no estimator numbers then
+  RemedyScope recover_scope = RemedyScope::running_trainer(false, false);  // what the probes may change
   int leak_window_steps = 20;         // step_start marks used for the leak regression
 };
 
@@ -113,11 +118,20 @@ std::optional<GrowthFit> step_start_growth(const std::vector<TimelineMark>& mark
 std::string crossing_phase(const std::vector<TimelineMark>& marks);
 
 /// Builds a playbook input from timeline records (read_timeline()): every "mark" record; the
-/// budget from the "run" record's "limit_bytes"; from the last "event" named "oom", its
-/// "message" (parsed with parse_oom_log) and "phase" (the failed phase) when present. The
+/// budget from the "run" record's "limit_bytes"; from the last "event" named "oom", the typed
+/// record when it carries "requested_bytes", "allocated_bytes" and "device" (plus
+/// "reserved_bytes", "limit_bytes"; oom_record_from_live), else its "message" (parsed with
+/// parse_oom_log), and "phase" (the failed phase) when present. The
 /// trainer's oom event should therefore carry {"name":"oom","step":S,"phase":"backward",
 /// "message":"<the exception's what()>"}.
 PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records);
+
+/// The OomRecord of a typed live OOM (no message parsing): CPU -> family "oomkit_cpu_budget"
+/// (subsystem "oomkit_budget"), CUDA -> "pytorch2" (subsystem "caching_allocator"), with
+/// requested, allocated and reserved bytes as recorded, reserved - allocated as the
+/// reserved-unallocated bytes, and the limit as the total capacity (free = limit - reserved)
+/// when it is known (> 0). `message` says it came from the backend's record.
+OomRecord oom_record_from_live(const LiveOom& live);
 
 /// Runs the playbook. Throws only what the estimator throws (InputError for an invalid setup).
 PlaybookResult run_playbook(const PlaybookInput& input, const LiveProbes& probes);

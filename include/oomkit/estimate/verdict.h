@@ -7,17 +7,21 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/estimate/remedies.h"
 
 namespace oomkit {
 
-/// One remedy, with its effect computed by estimate_memory() on the changed setup.
+/// One remedy alone, with its effect computed by estimate_memory() on the changed setup.
 struct Fix {
-  std::string name;         // "mixed_precision", "activation_checkpointing", "lighter_optimizer",
-                            // "smaller_micro_batch", "zero_sharding", "offload"
-  std::string description;  // the concrete change: "--precision bf16-mixed"
+  std::string name;         // remedy_name(): "micro_batch", "attention_sdpa", "checkpointing_full", ...
+  std::string description;  // the concrete change: "--precision bf16-mixed: bf16 autocast, ..."
   int64_t saving_bytes = 0; // peak before - peak after (> 0)
   int64_t peak_bytes_after = 0;
+  bool fits = false;        // fits alone, on the available hardware
+  std::string cost;         // describe_cost()
 };
 
 struct Verdict {
@@ -26,17 +30,16 @@ struct Verdict {
   bool fits = false;           // peak_bytes <= usable_bytes
   int64_t headroom_bytes = 0;  // usable - peak; negative when it does not fit
   std::string bottleneck;      // category_name() of the largest category
-  std::vector<Fix> fixes;      // the chapter's order: mixed precision, checkpointing, lighter
-                               // optimizer, smaller micro-batch + accumulation, ZeRO/FSDP, offload
+  std::vector<Fix> fixes;      // each remedy alone, in the catalogue's cost order (remedies.h);
+                               // empty when the run fits
+  RemedyReport remedies;       // the catalogue's answer: combinations, more-hardware plan
 };
 
-/// usable = floor(capacity · (1 - margin)). Throws InputError("--memory") for capacity <= 0.
-int64_t usable_bytes(int64_t capacity_bytes, double safety_margin);
-
-/// Judges `e` (made from model and e.setup) against `capacity_bytes`. Fixes that do not
-/// change the setup or do not lower the peak are left out; each is computed alone, from the
-/// current setup. Throws what estimate_memory() throws.
-Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_bytes);
+/// Judges `e` (made from model and e.setup) against `capacity_bytes` with the remedies
+/// catalogue (find_remedies() on `resources`): when it does not fit, the single fixes that lower
+/// the peak (each re-estimated alone, cheapest first) and the cheapest combinations that fit.
+/// Throws what estimate_memory() throws.
+Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_bytes, const RemedyResources& resources = {});
 
 /// The largest micro_batch_size whose peak fits the usable bytes; 0 when even 1 does not.
 int64_t max_micro_batch(const ModelConfig& model, const TrainingSetup& setup, int64_t capacity_bytes);
@@ -66,10 +69,18 @@ std::vector<SweepRow> sweep(const std::vector<ModelConfig>& models, const Traini
 std::vector<ModelConfig> sweep_models();
 
 /// estimate_to_json(e) plus {"capacity_bytes","usable_bytes","fits","headroom_bytes",
-/// "bottleneck","fixes":[{"name","description","saving_bytes","peak_bytes_after"}]}, plus
+/// "bottleneck","fixes":[{"name","description","saving_bytes","peak_bytes_after","fits","cost"}],
+/// "remedies":remedy_report_json()}, plus
 /// "max_batch" and "batch_curve":[{"micro_batch_size","peak_bytes"}] when `curve` is non-empty.
 std::string verdict_to_json(const Estimate& e, const Verdict& v, int64_t max_batch = -1,
                             const std::vector<BatchPoint>& curve = {});
+
+/// {"fits","cost_model","link_bytes_per_second","host_memory_bytes","combinations":[plan...],
+/// "more_hardware":[plan...]}; a plan is {"remedies":[remedy_name()],"flags","description",
+/// "peak_bytes","saving_bytes","fits","gpus_needed","host_bytes_needed","numerics",
+/// "changes_numerics","link_bytes_per_step","link_seconds_per_step","recompute_fraction",
+/// "accumulation_factor"}.
+nlohmann::json remedy_report_json(const RemedyReport& report);
 
 /// {"sweep":[{"model","parameters","seq_len","static_bytes","activation_bytes","peak_bytes"}]}
 std::string sweep_to_json(const std::vector<SweepRow>& rows);

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "oomkit/core/live_oom.h"
 #include "oomkit/core/memory_stats.h"
 
 namespace oomkit {
@@ -25,6 +27,12 @@ class MemoryBackend {
   virtual void set_limit_bytes(int64_t limit_bytes) = 0;
   /// Frees cached, unused blocks (torch.cuda.empty_cache()); no-op on CPU.
   virtual void empty_cache() {}
+  /// The typed record of the last allocation the backend refused since clear_last_oom() (phase
+  /// left empty: the trainer knows it). CPU: always; CUDA: with LibTorch >= 2.0 (c10's OOM
+  /// observer), nullopt on 1.x, where the caller parses the message. Never throws.
+  virtual std::optional<LiveOom> last_oom() const { return std::nullopt; }
+  /// Forgets the last record (the trainer calls it before each step). Never throws.
+  virtual void clear_last_oom() {}
 
   /// True when the backend can record allocation history (the CUDA backend).
   virtual bool supports_memory_history() const { return false; }

@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "oomkit/core/live_oom.h"
 
 namespace oomkit {
 
@@ -41,6 +44,12 @@ void reset_cpu_allocator_peak() noexcept;
 /// c10::OutOfMemoryError with cpu_oom_message() and counts in num_ooms; nothing is allocated.
 /// 0 removes the budget. Throws InputError("--memory-limit") for a negative value.
 void set_cpu_allocator_limit_bytes(int64_t limit_bytes);
+
+/// The last refused allocation (budget, or the base allocator failing) since
+/// clear_cpu_allocator_last_oom(): requested, budget (0: none), allocated = reserved before the
+/// request, device "cpu", num_ooms counting it. Never throws.
+std::optional<LiveOom> cpu_allocator_last_oom();
+void clear_cpu_allocator_last_oom() noexcept;
 
 /// The budget's OOM message, PyTorch 2.x's CUDA OOM sentence structure with CPU nouns
 /// (parsed by the diagnose module as the "oomkit CPU budget" family). Exact template, sizes

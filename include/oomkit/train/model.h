@@ -32,6 +32,8 @@ struct GptOptions {
 class CausalSelfAttentionImpl : public torch::nn::Module {
  public:
   CausalSelfAttentionImpl(const ModelConfig& config, AttentionKernel attention);
+  /// The kernel of later forwards (GptImpl::set_attention checks that it is built).
+  void set_attention(AttentionKernel attention) { attention_ = attention; }
   /// x: (B, T, d) -> (B, T, d). `causal_mask`: (T, T) bool, true above the diagonal (masked).
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& causal_mask);
   /// Inference with a static KV cache: x (B, t, d) holds positions start .. start+t-1; their k
@@ -142,6 +144,9 @@ class GptImpl : public torch::nn::Module {
   /// Switches activation checkpointing for later forwards (OOM recovery, oom_recovery.h).
   /// Throws InputError("--checkpoint-every") for every < 1, InputError("--checkpointing") for kSelective.
   void set_checkpointing(Checkpointing checkpointing, int64_t every);
+  /// Switches every block's attention kernel for later forwards (OOM recovery). Throws
+  /// InputError("--attention") for kSdpa when !sdpa_available().
+  void set_attention(AttentionKernel attention);
 
   Transformer transformer{nullptr};
 

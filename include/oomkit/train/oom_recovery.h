@@ -16,9 +16,10 @@
 //     <report dir>/.oom_snapshot.ckpt, reloaded with the budget lifted, removed at the end);
 //     oom_report.json + oom_report.txt land next to the timeline;
 //   - diagnose: the findings on stdout, stop (kExitOom);
-//   - recover: when the playbook picked a fix a probe showed to work (accumulation < activation
-//     checkpointing < bf16-mixed; micro-batch x accumulation kept), apply it and retry the same
-//     step; the "recover" event goes to the timeline and the report says recovery.applied. An
+//   - recover: when the playbook picked a fix a probe showed to work (the remedies catalogue's
+//     cheapest plan among what a running trainer can switch: micro-batch/accumulation, fp32 ->
+//     mixed precision, full activation checkpointing, sdpa where the build has it; micro-batch x
+//     accumulation kept), apply it and retry the same step; the "recover" event goes to the timeline and the report says recovery.applied. An
 //     OOM inside optimizer.step() is not recovered (some parameters may already be updated),
 //     nor a leak or eval-without-no-grad (the fix is in code): those stop like diagnose.
 #pragma once

@@ -11,6 +11,11 @@
 //    trace_alloc_max_entries, trace_alloc_record_context, ...) in 2.0-2.3; plus an overload
 //    (enabled "all"|nullopt, context "all", stacks "all"|"python", max_entries) that
 //    2.4 and later use and the memory viewer's stack traces need.
+//  - c10's OOM observer (CUDACachingAllocator::attachOutOfMemoryObserver) exists from 2.0: it
+//    is called with (device, rounded request, allowed-or-total bytes, free bytes) after the
+//    allocator released its lock, so the DeviceStats read there are those at the failure. Its
+//    std::function takes int64_t sizes in some releases and size_t in others: the observer is a
+//    generic lambda. On 1.x last_oom() stays empty and the trainer parses the message.
 #include <cuda_runtime_api.h>
 
 #include <c10/cuda/CUDACachingAllocator.h>
@@ -21,6 +26,7 @@
 #include <torch/version.h>
 
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -39,12 +45,43 @@ namespace {
 namespace cca = c10::cuda::CUDACachingAllocator;
 constexpr size_t kAggregate = 0;  // StatType::AGGREGATE: all pools together
 
+// The last OOM the caching allocator reported to the observer, per process.
+std::mutex g_last_oom_mutex;
+std::optional<LiveOom> g_last_oom;
+
+#if OOMKIT_TORCH_AT_LEAST(2, 0)
+void attach_oom_observer_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    cca::attachOutOfMemoryObserver([](int64_t device, auto requested, auto limit, auto /*device_free*/) {
+      try {
+        LiveOom r;
+        r.requested_bytes = static_cast<int64_t>(requested);
+        r.limit_bytes = static_cast<int64_t>(limit);
+        r.device = "cuda:" + std::to_string(device);
+        const auto stats = cca::getDeviceStats(static_cast<c10::DeviceIndex>(device));
+        r.allocated_bytes = stats.allocated_bytes[kAggregate].current;
+        r.reserved_bytes = stats.reserved_bytes[kAggregate].current;
+        r.num_ooms = stats.num_ooms;
+        std::lock_guard<std::mutex> lock(g_last_oom_mutex);
+        g_last_oom = std::move(r);
+      } catch (...) {
+        // best effort: the allocator raises its OutOfMemoryError either way
+      }
+    });
+  });
+}
+#endif
+
 class CudaMemoryBackend final : public MemoryBackend {
  public:
   explicit CudaMemoryBackend(int index) : index_(static_cast<c10::DeviceIndex>(index)) {
     // The caching allocator initialises lazily with the first CUDA tensor; its statistics are
     // only defined after that, so create (and drop) one 1-element tensor on the device.
     torch::empty({1}, torch::TensorOptions().device(torch::kCUDA, index_));
+#if OOMKIT_TORCH_AT_LEAST(2, 0)
+    attach_oom_observer_once();
+#endif
   }
 
   std::string device() const override { return "cuda:" + std::to_string(index_); }
@@ -109,6 +146,20 @@ class CudaMemoryBackend final : public MemoryBackend {
   }
 
   void empty_cache() override { cca::emptyCache(); }
+
+  std::optional<LiveOom> last_oom() const override {
+    try {
+      std::lock_guard<std::mutex> lock(g_last_oom_mutex);
+      if (g_last_oom && g_last_oom->device == device()) return g_last_oom;
+    } catch (...) {
+    }
+    return std::nullopt;
+  }
+
+  void clear_last_oom() override {
+    std::lock_guard<std::mutex> lock(g_last_oom_mutex);
+    g_last_oom.reset();
+  }
 
   bool supports_memory_history() const override { return true; }
 

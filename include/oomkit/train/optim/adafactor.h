@@ -19,7 +19,7 @@
 
 #include <torch/torch.h>
 
-#include "oomkit/train/optimizers.h"
+#include "oomkit/train/optim/optimizers.h"
 
 namespace oomkit {
 

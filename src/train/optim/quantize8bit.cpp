@@ -1,6 +1,6 @@
 // Block-wise 8-bit quantization (bitsandbytes' dynamic type). See
-// include/oomkit/train/quantize8bit.h.
-#include "oomkit/train/quantize8bit.h"
+// include/oomkit/train/optim/quantize8bit.h.
+#include "oomkit/train/optim/quantize8bit.h"
 
 #include <algorithm>
 #include <cmath>

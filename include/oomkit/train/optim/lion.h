@@ -8,7 +8,7 @@
 
 #include <torch/torch.h>
 
-#include "oomkit/train/optimizers.h"
+#include "oomkit/train/optim/optimizers.h"
 
 namespace oomkit {
 

@@ -1,5 +1,5 @@
-// Lion (Chen et al. 2023, Algorithm 2). See include/oomkit/train/lion.h.
-#include "oomkit/train/lion.h"
+// Lion (Chen et al. 2023, Algorithm 2). See include/oomkit/train/optim/lion.h.
+#include "oomkit/train/optim/lion.h"
 
 #include <torch/optim/serialize.h>
 

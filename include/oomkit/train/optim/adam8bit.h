@@ -21,8 +21,8 @@
 
 #include <torch/torch.h>
 
-#include "oomkit/train/optimizers.h"
-#include "oomkit/train/quantize8bit.h"
+#include "oomkit/train/optim/optimizers.h"
+#include "oomkit/train/optim/quantize8bit.h"
 
 namespace oomkit {
 

@@ -1,6 +1,6 @@
 // 8-bit Adam with block-wise dynamic quantization (Dettmers et al. 2022; bitsandbytes).
-// See include/oomkit/train/adam8bit.h for the exact update and the state layout.
-#include "oomkit/train/adam8bit.h"
+// See include/oomkit/train/optim/adam8bit.h for the exact update and the state layout.
+#include "oomkit/train/optim/adam8bit.h"
 
 #include <torch/optim/serialize.h>
 

@@ -1,6 +1,6 @@
 // Optimizer factory, state accounting and learning-rate setting. See
-// include/oomkit/train/optimizers.h.
-#include "oomkit/train/optimizers.h"
+// include/oomkit/train/optim/optimizers.h.
+#include "oomkit/train/optim/optimizers.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -9,9 +9,9 @@
 #include <unordered_set>
 
 #include "oomkit/core/error.h"
-#include "oomkit/train/adafactor.h"
-#include "oomkit/train/adam8bit.h"
-#include "oomkit/train/lion.h"
+#include "oomkit/train/optim/adafactor.h"
+#include "oomkit/train/optim/adam8bit.h"
+#include "oomkit/train/optim/lion.h"
 
 namespace oomkit {
 namespace {

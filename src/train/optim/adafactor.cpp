@@ -1,6 +1,6 @@
 // Adafactor (Shazeer & Stern 2018, Alg. 4; Hugging Face transformers' variant with an explicit
-// lr). See include/oomkit/train/adafactor.h for the exact update.
-#include "oomkit/train/adafactor.h"
+// lr). See include/oomkit/train/optim/adafactor.h for the exact update.
+#include "oomkit/train/optim/adafactor.h"
 
 #include <torch/optim/serialize.h>
 
