@@ -61,24 +61,23 @@ std::string crossing_phase(const std::vector<TimelineMark>& marks) {
   return "";
 }
 
-PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records) {
+PlaybookInput playbook_input_from_timeline(const RunRecords& records) {
   PlaybookInput in;
-  for (const auto& r : records) {
-    if (!r.is_object()) continue;
-    const std::string type = r.value("type", std::string{});
-    if (type == "mark") {
-      in.marks.push_back(mark_from_json(r));
-    } else if (type == "run" && r.contains("limit_bytes") && r["limit_bytes"].is_number_integer()) {
-      in.run.capacity_bytes = r["limit_bytes"].get<int64_t>();
-    } else if (type == "event" && r.value("name", std::string{}) == "oom") {
-      if (r.contains("message") && r["message"].is_string()) {
-        auto parsed = parse_oom_log(r["message"].get<std::string>());
-        if (!parsed.empty()) in.oom = parsed.front();
-      }
-      if (r.contains("phase") && r["phase"].is_string()) in.failed_phase = r["phase"].get<std::string>();
+  in.marks = records.marks;
+  if (records.run) in.run.capacity_bytes = records.run->limit_bytes;
+  for (const EventRecord& e : records.events) {
+    if (e.name != "oom") continue;
+    if (const auto m = e.fields.find("message"); m != e.fields.end() && m->is_string()) {
+      auto parsed = parse_oom_log(m->get<std::string>());
+      if (!parsed.empty()) in.oom = parsed.front();
     }
+    if (const auto p = e.fields.find("phase"); p != e.fields.end() && p->is_string()) in.failed_phase = p->get<std::string>();
   }
   return in;
+}
+
+PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records) {
+  return playbook_input_from_timeline(parse_run_records(records, "timeline"));
 }
 
 PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {
