@@ -1,0 +1,325 @@
+// The table of phase points: allocated bytes at each mark of a training step and the peak
+// inside the interval that ends there, for the trainer's op sequence.
+//
+// The phase model follows the trainer's conventions (docs/model-ops.md, issue 4):
+//  - zero_grad(set_to_none): gradients exist from backward until after_zero_grad, so the
+//    steady step_start holds parameters + optimizer state only;
+//  - optimizer state is created lazily by the first step() (first step_start has none);
+//  - the logits (B, T, V) are live at after_forward and released by the trainer right after
+//    the loss (docs/model-ops.md); the log_softmax output lives from the loss through backward;
+//  - the step's batch (idx, targets for all grad_accum micro-batches, drawn at once) is loaded
+//    after step_start and released after after_zero_grad (Trainer::step);
+//  - autocast's cached compute-dtype weight copies live from the forward until backward
+//    releases the saved tensors that reference them (the cache is cleared when the autocast
+//    region ends, as torch.autocast's __exit__ does);
+//  - with gradient accumulation, forward/loss/backward marks describe micro-batches 2..k,
+//    which run with the gradients of the earlier micro-batches live.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "oomkit/estimate/phase_model.h"
+#include "phase_arith.h"
+
+namespace oomkit {
+namespace {
+
+// sizeof(at::CPUGeneratorImplState) in LibTorch 1.13: what torch.get_rng_state() returns.
+constexpr int64_t kCpuRngStateBytes = 5056;
+
+// Bytes live at the start of a step and from the data load on, and the step-wide terms.
+struct StepBase {
+  int64_t resident = 0;      // parameters and buffers (no optimizer state, no batch)
+  int64_t start = 0;         // step_start: + optimizer state (steady step)
+  int64_t loaded = 0;        // start + the step's batch, from the data load through backward
+  int64_t grads_during = 0;  // gradients of earlier micro-batches (gradient accumulation)
+  int64_t gather = 0;        // ZeRO-3 / parameter offload: one layer gathered plus the next prefetched
+  bool full_ckpt = false;
+  bool selective = false;
+  bool has_head = true;      // the head lives on this (the only) pipeline stage
+};
+
+StepBase step_base(const PhaseInputs& in, bool steady) {
+  const Arith ph{"--batch-size"};
+  const TrainingSetup& s = *in.setup;
+  StepBase b;
+  b.resident = ph.add(in.st.params_bytes, in.st.buffers_bytes);
+  b.start = ph.add(b.resident, steady ? in.st.optimizer_bytes : 0);
+  b.loaded = ph.add(b.start, in.sz.inputs_bytes);
+  b.grads_during = s.gradient_accumulation_steps > 1 ? in.st.grads_bytes : 0;
+  const bool zero3 = s.parallel.zero_stage >= 3 || s.parallel.offload_parameters;
+  b.gather = zero3 ? ph.mul(2, in.st.layer_params_compute_bytes) : 0;
+  b.full_ckpt = s.checkpointing == Checkpointing::kFull;
+  b.selective = s.checkpointing == Checkpointing::kSelective;
+  b.has_head = s.parallel.pipeline_parallel == 1;
+  return b;
+}
+
+// Pending autocast weight copies at a forward moment (weights the block has not cast yet).
+int64_t pending_copies(const PhaseInputs& in, const ActivationModel::ForwardMoment& mo) {
+  return in.st.copies_bytes > 0 ? ceil_div(mo.pending_weight_elements * 2, in.setup->parallel.tensor_parallel) : 0;
+}
+
+// after_forward: everything saved, the logits held. Its peak is inside the last block (or at
+// its end, the logits).
+PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
+  const Arith ph{"--batch-size"};
+  const StaticTerms& st = in.st;
+  const ActivationSizes& sz = in.sz;
+  const ActivationModel& am = *in.am;
+  // Checkpointed blocks run their forward under no_grad, where autocast does not cache
+  // weight casts (measured); their copies appear only during the recompute in backward.
+  const int64_t fwd_copies = st.copies_bytes - ph.mul(sz.n_ckpt, st.layer_copies_bytes);
+  const int64_t live = ph.add(ph.add(b.loaded, b.grads_during), fwd_copies);
+  PhasePoint p;
+  p.allocated_bytes = ph.add(ph.add(ph.add(live, sz.embed_bytes), ph.add(sz.blocks_bytes, sz.head_bytes)), sz.logits_bytes);
+  const bool last_ckpt = b.full_ckpt && (sz.layers_here - 1) % in.setup->checkpoint_every == 0;
+  const int64_t last_saved = last_ckpt ? ph.mul(sz.E, sz.ckpt_input_tok) : sz.block_bytes;
+  // Inside the last block nothing of the head exists yet (nor its autocast weight copy),
+  // and the block's later weights are not cast yet.
+  const int64_t head_copies = fwd_copies - ph.mul(st.layer_copies_bytes, sz.n_plain);
+  const int64_t before_last =
+      ph.add(ph.add(live - head_copies, sz.embed_bytes), ph.add(sz.blocks_bytes - last_saved, b.gather));
+  int64_t inside = 0;
+  if (last_ckpt) {
+    inside = ph.add(before_last, ph.mul(sz.E, sz.ckpt_input_tok + am.block_forward_peak_nograd));
+  } else {
+    for (int i = 0; i < am.num_forward_moments; ++i) {
+      const auto& mo = am.forward_moments[i];
+      inside = std::max(inside, ph.add(before_last - pending_copies(in, mo), ph.mul(sz.E, mo.bytes_per_token)));
+    }
+  }
+  p.peak_bytes = std::max(p.allocated_bytes, inside);
+  if (inside > p.allocated_bytes) {
+    p.transients.push_back({"transient/block_forward", inside - p.allocated_bytes,
+                            "inside the last block's forward: fused qkv and the raw and scaled attention scores (B, h, T, T)"});
+  }
+  return p;
+}
+
+// after_loss. cross_entropy: log_softmax's output exists while the trainer still holds the
+// logits (and, under autocast, their fp32 cast); then the trainer drops the logits.
+PhasePoint loss_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& fwd) {
+  const Arith ph{"--batch-size"};
+  PhasePoint p;
+  p.allocated_bytes = ph.add(fwd.allocated_bytes - in.sz.logits_bytes, in.sz.log_probs_bytes);
+  const int64_t cast = b.has_head ? ph.mul(in.sz.E, in.am->loss_transient) : 0;
+  p.peak_bytes = ph.add(ph.add(fwd.allocated_bytes, in.sz.log_probs_bytes), cast);
+  if (cast > 0) p.transients.push_back({"transient/loss_cast", cast, "B·T·V·4 B: cross_entropy's fp32 cast of the logits (autocast)"});
+  return p;
+}
+
+// The largest backward moment inside one block above its saved terms: the MLP moment or the
+// attention-core moment, each with the block's weight gradients made before it (GPT-2,
+// measured): at the MLP moment mlp.c_proj's (AddmmBackward computes mat2's gradient first);
+// at the attention core's, the whole MLP's, ln_2's and attn.c_proj's. By the attention core's
+// moment the MLP's and attn.c_proj's AddmmBackward have released the autocast weight casts
+// they saved (mixed precision).
+int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
+  const Arith ph{"--batch-size"};
+  const ModelConfig& m = *in.model;
+  const TrainingSetup& s = *in.setup;
+  const int64_t t = s.parallel.tensor_parallel;
+  const bool wgrad_new = b.grads_during == 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
+  const int64_t gw = state_bytes_per_element(s), d = m.n_embd, ff = ceil_div(m.d_ff, t);
+  const int64_t wgrad_mlp = wgrad_new ? ph.mul(ph.add(ph.mul(ff, d), d), gw) : 0;
+  const int64_t wgrad_attn = wgrad_new ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw) : 0;
+  const int64_t copies_released =
+      in.st.layer_copies_bytes > 0 && m.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(d, t), d), 2) : 0;
+  return std::max(ph.add(ph.mul(in.sz.E, in.am->block_backward_mlp), wgrad_mlp),
+                  ph.add(ph.mul(in.sz.E, in.am->block_backward_attn), wgrad_attn) - copies_released);
+}
+
+// Bytes above the running total inside one block's backward. A checkpointed block first
+// recomputes its forward with autograd (its saved terms, its forward moments and its weight
+// copies), then runs through it with the output and the incoming gradient live; selective
+// recomputes the attention core.
+int64_t block_backward_transient(const PhaseInputs& in, const StepBase& b) {
+  const Arith ph{"--batch-size"};
+  const ActivationSizes& sz = in.sz;
+  const ActivationModel& am = *in.am;
+  const int64_t residual_tok = in.model->n_embd * in.dt.residual;
+  const int64_t moment = block_backward_moment(in, b);
+  int64_t tr = 0;
+  if (b.full_ckpt) {
+    // Backward through the recomputed block: its saved terms, its output, the gradient
+    // buffers, its weight copies and first weight gradient; or, if higher, a moment of the
+    // recompute itself, with the incoming gradient (B, T, d) live but the later weights not
+    // cast yet and no weight gradient of the block.
+    tr = ph.add(ph.add(ph.mul(sz.E, sz.block_full_tok + residual_tok - sz.ckpt_input_tok), in.st.layer_copies_bytes),
+                moment);
+    for (int i = 0; i < am.num_forward_moments; ++i) {
+      const auto& mo = am.forward_moments[i];
+      tr = std::max(tr, ph.add(ph.mul(sz.E, mo.bytes_per_token + residual_tok - sz.ckpt_input_tok),
+                               in.st.layer_copies_bytes - pending_copies(in, mo)));
+    }
+  } else {
+    tr = ph.add(ph.mul(sz.E, b.selective ? sz.core_tok : 0), moment);
+  }
+  return ph.add(tr, b.gather);
+}
+
+// after_backward. Starts from after_loss: the head's gradients first, then the blocks (each
+// frees its saved terms and adds its gradients), then the embedding.
+PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& loss) {
+  const Arith ph{"--batch-size"};
+  const StaticTerms& st = in.st;
+  const ActivationSizes& sz = in.sz;
+  const int64_t head_tr = b.has_head ? ph.mul(sz.E, in.am->head_backward_transient) : 0;
+  const int64_t at_head = ph.add(loss.allocated_bytes, head_tr);
+  // After the head: log_softmax and the head's saved tensors (with the head's autocast weight
+  // copy) are released, the head's (and with a tied head the embedding's) gradients exist.
+  const int64_t head_grads = b.grads_during > 0 ? 0 : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here);
+  const int64_t head_copies = st.copies_bytes - ph.mul(st.layer_copies_bytes, sz.layers_here);
+  const int64_t after_head = ph.add(loss.allocated_bytes - sz.log_probs_bytes - sz.head_bytes - head_copies, head_grads);
+  // Each block frees its saved tensors and its weight copies and adds its gradients; the
+  // change per block is constant, so the extremes are at the first and the last block.
+  const int64_t blk_tr = block_backward_transient(in, b);
+  const int64_t step_grads = b.grads_during > 0 ? 0 : st.layer_grads_bytes;
+  const int64_t per_block =
+      step_grads - sz.blocks_bytes / sz.layers_here - st.layer_copies_bytes * sz.n_plain / sz.layers_here;
+  const int64_t at_first_block = ph.add(after_head, blk_tr);
+  const int64_t at_last_block = ph.add(after_head + (sz.layers_here - 1) * per_block, blk_tr);
+  const int64_t emb_tr = in.am->embedding_backward_transient_bytes;
+  const int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
+  PhasePoint p;
+  p.allocated_bytes = ph.add(b.loaded, st.grads_bytes);
+  p.peak_bytes = std::max({at_head, at_first_block, at_last_block, at_end, p.allocated_bytes});
+  if (p.peak_bytes == at_head && head_tr > 0) {
+    p.transients.push_back({"transient/logits_gradients", head_tr,
+                            "2·B·T·V·4 B: nll_loss_backward's grad_input and _log_softmax_backward_data's output"});
+  } else if (p.peak_bytes == at_end) {
+    p.transients.push_back({"transient/embedding_gradient", emb_tr,
+                            "V·d·4 B: embedding_dense_backward's (V, d) gradient added into the tied wte.grad"});
+  } else if (p.peak_bytes != p.allocated_bytes) {
+    p.transients.push_back({"transient/block_backward", blk_tr,
+                            b.full_ckpt ? "one block recomputed by oomkit::checkpoint plus its gradient buffers"
+                                        : "gradients of the attention probabilities/scores or of the MLP inside one block"});
+  }
+  return p;
+}
+
+// Temporaries of one step() on a tensor of n elements (the largest one sets the peak):
+//  AdamW (LibTorch 1.13 AdamW::step): denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps) holds
+//  the sqrt result and the quotient at once, 2n; Lion: the interpolation and its sign, 2n;
+//  Adafactor: grad² + eps and the update, 2n; 8-bit Adam: both dequantised fp32 states and the
+//  update, 3n fp32; SGD (LibTorch 1.13 SGD::step) updates in place except for weight decay,
+//  where d_p = grad.add(p, weight_decay) is a new tensor, n.
+int64_t optimizer_step_transient(const TrainingSetup& s, int64_t n) {
+  const Arith a{"--batch-size"};
+  const int64_t sb = state_bytes_per_element(s);
+  switch (s.optimizer) {
+    case OptimizerKind::kAdamW:
+    case OptimizerKind::kLion:
+    case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
+    case OptimizerKind::kAdam8bit: return a.mul(12, n);
+    case OptimizerKind::kSgd:
+    case OptimizerKind::kSgdMomentum: return s.weight_decay > 0.0 ? a.mul(sb, n) : 0;
+  }
+  return 0;
+}
+
+// after_optimizer_step, after_zero_grad and eval.
+void optimizer_and_eval_points(const PhaseInputs& in, const StepBase& b, StepPhases& out) {
+  const Arith ph{"--batch-size"};
+  const StaticTerms& st = in.st;
+  const ActivationSizes& sz = in.sz;
+  const int64_t opt_tr = in.setup->parallel.offload_optimizer ? 0 : optimizer_step_transient(*in.setup, st.largest_trainable);
+  PhasePoint& opt = out[Phase::kAfterOptimizerStep];
+  opt.allocated_bytes = ph.add(ph.add(ph.add(b.resident, st.grads_bytes), st.optimizer_bytes), sz.inputs_bytes);
+  opt.peak_bytes = ph.add(opt.allocated_bytes, opt_tr);
+  if (opt_tr > 0) {
+    opt.transients.push_back({"transient/optimizer_step", opt_tr,
+                              "step() temporaries on the largest tensor (" + std::to_string(st.largest_trainable) + " elements)"});
+  }
+  PhasePoint& zero = out[Phase::kAfterZeroGrad];
+  zero.allocated_bytes = ph.add(ph.add(b.resident, st.optimizer_bytes), sz.inputs_bytes);
+  zero.peak_bytes = opt.allocated_bytes;
+  // Evaluation under NoGradGuard (between steps, without the step's batch): nothing is
+  // saved; the logits and one block's locals.
+  PhasePoint& eval = out[Phase::kEval];
+  eval.allocated_bytes = ph.add(b.resident, st.optimizer_bytes);
+  eval.peak_bytes = ph.add(ph.add(ph.add(eval.allocated_bytes, st.copies_bytes), sz.logits_bytes),
+                           ph.mul(sz.E, sz.ckpt_input_tok + in.am->block_forward_peak_nograd));
+}
+
+}  // namespace
+
+ActivationSizes activation_sizes(const ModelConfig& model, const TrainingSetup& setup, const ActivationModel& am) {
+  const Arith aa{"--batch-size"};
+  const auto& par = setup.parallel;
+  const int64_t t = par.tensor_parallel;
+  ActivationSizes sz;
+  sz.E = aa.mul(setup.micro_batch_size, setup.seq_len);
+  sz.layers_here = ceil_div(model.n_layer, par.pipeline_parallel);
+  sz.in_flight = par.pipeline_parallel;
+  int64_t block_sel_tok = 0;
+  for (const auto& term : am.terms) {
+    const int64_t b = term.tp_sharded ? ceil_div(term.bytes_per_token(), t) : term.bytes_per_token();
+    switch (term.scope) {
+      case ActScope::kEmbedding: sz.embed_tok += b; break;
+      case ActScope::kBlock:
+        sz.block_full_tok += b;
+        if (term.attention_core) sz.core_tok += b;
+        else block_sel_tok += b;
+        break;
+      case ActScope::kHead:
+        if (std::string_view(term.name) == "logits") sz.logits_tok += b;
+        else if (term.held_output) sz.log_probs_tok += b;
+        else sz.head_saved_tok += b;
+        break;
+    }
+  }
+  const bool selective = setup.checkpointing == Checkpointing::kSelective;
+  const bool full_ckpt = setup.checkpointing == Checkpointing::kFull;
+  sz.block_tok = selective ? block_sel_tok : sz.block_full_tok;
+  sz.n_ckpt = full_ckpt ? ceil_div(sz.layers_here, setup.checkpoint_every) : 0;
+  sz.n_plain = sz.layers_here - sz.n_ckpt;
+  sz.ckpt_input_tok = model.n_embd * activation_dtypes(setup).residual;
+  sz.block_bytes = aa.mul(sz.E, sz.block_tok);
+  // oomkit::checkpoint keeps, per wrapped block, the CPU generator's state for the recompute
+  // (at::CPUGeneratorImpl::get_state(): a 5056-byte uint8 tensor); a CPU tensor, so it counts
+  // only on the CPU target.
+  sz.rng_state_bytes = setup.cuda ? 0 : sz.n_ckpt * kCpuRngStateBytes;
+  const int64_t mf = sz.in_flight;
+  sz.blocks_bytes = aa.add(
+      aa.mul(mf, aa.add(aa.mul(sz.n_plain, sz.block_bytes), aa.mul(sz.n_ckpt, aa.mul(sz.E, sz.ckpt_input_tok)))),
+      sz.rng_state_bytes);
+  sz.embed_bytes = aa.mul(mf, aa.add(aa.mul(sz.E, sz.embed_tok), aa.mul(setup.seq_len, am.sequence_bytes)));
+  sz.inputs_bytes = aa.mul(aa.mul(mf, aa.mul(sz.E, am.input_bytes_per_token)), setup.gradient_accumulation_steps);
+  const bool has_head = par.pipeline_parallel == 1;
+  sz.head_bytes = has_head ? aa.mul(sz.E, sz.head_saved_tok) : 0;
+  sz.logits_bytes = has_head ? aa.mul(sz.E, sz.logits_tok) : 0;
+  sz.log_probs_bytes = has_head ? aa.mul(sz.E, sz.log_probs_tok) : 0;
+  return sz;
+}
+
+StepPhases detailed_step_phases(const PhaseInputs& in, bool steady) {
+  const StepBase b = step_base(in, steady);
+  StepPhases out;
+  out[Phase::kStepStart].allocated_bytes = out[Phase::kStepStart].peak_bytes = b.start;
+  out[Phase::kAfterForward] = forward_point(in, b);
+  out[Phase::kAfterLoss] = loss_point(in, b, out[Phase::kAfterForward]);
+  out[Phase::kAfterBackward] = backward_point(in, b, out[Phase::kAfterLoss]);
+  optimizer_and_eval_points(in, b, out);
+  return out;
+}
+
+StepPhases chapter_step_phases(const PhaseInputs& in, bool steady) {
+  const Arith ph{"--batch-size"};
+  const StepBase b = step_base(in, steady);
+  const StaticTerms& st = in.st;
+  StepPhases out;
+  auto set = [&out](Phase p, int64_t bytes) { out[p].allocated_bytes = out[p].peak_bytes = bytes; };
+  set(Phase::kStepStart, b.start);
+  set(Phase::kAfterForward, ph.add(ph.add(b.loaded, b.grads_during), in.activations_total_bytes));
+  set(Phase::kAfterLoss, out[Phase::kAfterForward].allocated_bytes);
+  set(Phase::kAfterBackward, ph.add(b.loaded, st.grads_bytes));
+  set(Phase::kAfterOptimizerStep, ph.add(ph.add(b.resident, st.grads_bytes), st.optimizer_bytes));
+  set(Phase::kAfterZeroGrad, ph.add(b.resident, st.optimizer_bytes));
+  out[Phase::kAfterZeroGrad].peak_bytes = out[Phase::kAfterOptimizerStep].allocated_bytes;
+  set(Phase::kEval, out[Phase::kAfterZeroGrad].allocated_bytes);
+  return out;
+}
+
+}  // namespace oomkit
