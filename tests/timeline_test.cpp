@@ -139,3 +139,36 @@ TEST(RunRecords, BadRecordsNameTheKey) {
   std::ofstream(path) << R"({"type":"mark","step":1e19,"phase":"x","t_ns":0})" << "\n" << R"({"type":"run"})" << "\n";
   EXPECT_NE(error_of(path).find("out of range"), std::string::npos);
 }
+
+// A resumed run appends a second header with resumed_from_step S: the first run's records of
+// steps >= S (it ran past its last checkpoint before it was killed) are dropped, so every step
+// appears once, from the run that the model's trajectory actually went through.
+TEST(RunRecords, ResumedRunReplacesStepsPastTheCheckpoint) {
+  std::vector<nlohmann::json> recs = {{{"type", "run"}, {"version", 1}}};
+  auto mark = [](int64_t step, int64_t t) {
+    return nlohmann::json{{"type", "mark"}, {"step", step}, {"phase", "step_start"}, {"t_ns", t}};
+  };
+  for (int64_t s = 0; s < 4; ++s) {
+    recs.push_back(mark(s, s));
+    recs.push_back({{"type", "step"}, {"step", s}, {"loss", 1.0}});
+  }
+  recs.push_back({{"type", "event"}, {"name", "checkpoint"}, {"step", 1}});
+  recs.push_back({{"type", "event"}, {"name", "oom"}, {"step", 3}});
+  recs.push_back({{"type", "run"}, {"version", 2}, {"resumed_from_step", 2}});
+  for (int64_t s = 2; s < 5; ++s) {
+    recs.push_back(mark(s, 100 + s));
+    recs.push_back({{"type", "step"}, {"step", s}, {"loss", 2.0}});
+  }
+  const RunRecords r = parse_run_records(recs, "t");
+  ASSERT_EQ(r.marks.size(), 5u);
+  ASSERT_EQ(r.steps.size(), 5u);
+  for (int64_t s = 0; s < 5; ++s) {
+    EXPECT_EQ(r.marks[s].step, s);
+    EXPECT_EQ(r.steps[s].step, s);
+    EXPECT_DOUBLE_EQ(r.steps[s].loss, s < 2 ? 1.0 : 2.0);
+  }
+  EXPECT_EQ(r.marks[2].t_ns, 102);
+  ASSERT_EQ(r.events.size(), 1u);  // the oom at step 3 belonged to the overtaken part
+  EXPECT_EQ(r.events[0].name, "checkpoint");
+  EXPECT_EQ(r.run->resumed_from_step, 2);
+}
