@@ -37,10 +37,21 @@ expect_bad "--optimizer" estimate --model gpt2 --optimizer adagrad
 expect_bad "--gpu" estimate --model gpt2 --gpu b200
 expect_bad "--memory" estimate --model gpt2 --memory 24parsecs
 expect_bad "--max-batch" estimate --model gpt2 --max-batch
+expect_bad "--framework" estimate --model gpt2 --framework colossal
+expect_bad "--precision" estimate --model gpt2 --framework megatron
+expect_bad "--sequence-parallel" estimate --model gpt2 --sequence-parallel
+expect_bad "--offload-params" estimate --model gpt2 --framework deepspeed --precision bf16-mixed --zero 2 --offload-params
+expect_bad "--quantize-base" estimate --model gpt2 --quantize-base nf4
+expect_bad "--mode" estimate --model gpt2 --mode serve
+expect_bad "--max-new-tokens" estimate --model gpt2 --mode inference --seq-len 1000 --max-new-tokens 100
 
 expect_ok "verdict: FITS" estimate --model gpt2 --seq-len 512 --gpu a100-80gb
 expect_ok "DOES NOT FIT" estimate --model "$models/llama-2-7b.json" --gpu a100-80gb --batch-size 1 --seq-len 4096
 expect_ok '"batch_curve"' estimate --model gpt2 --memory 24GiB --max-batch --json
+expect_ok "fp32_master_and_adam" estimate --model llama-2-7b --framework megatron --precision bf16-mixed --attention flash --use-distributed-optimizer --dp 8 --seq-len 4096
+expect_ok "per CPU" estimate --model llama-2-7b --framework deepspeed --precision bf16-mixed --zero 3 --dp 8 --offload-optimizer --seq-len 512
+expect_ok "QLoRA: Linear weights NF4" estimate --model llama-2-7b --precision bf16 --lora-rank 64 --lora-targets q,k,v,o,gate,up,down --quantize-base nf4 --optimizer paged-adamw-8bit --seq-len 512
+expect_ok '"max_batch"' estimate --model llama-2-7b --mode inference --precision bf16 --seq-len 1024 --max-new-tokens 1024 --gpu a100-80gb --max-batch --max-context --json
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
 expect_ok '"capacity_bytes": 80000000000' gpus --json
 exit $fail

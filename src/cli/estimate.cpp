@@ -13,7 +13,10 @@
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/format.h"
+#include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/gpus.h"
+#include "oomkit/estimate/inference.h"
+#include "oomkit/estimate/quantization.h"
 #include "oomkit/estimate/verdict.h"
 
 namespace oomkit::cli {
@@ -48,6 +51,26 @@ struct EstimateOptions {
   bool max_batch = false;
   bool sweep = false;
   bool json = false;
+  std::string framework = "oomkit";
+  bool sequence_parallel = false;
+  bool distributed_optimizer = false;
+  int64_t vocab_divisible_by = 128;
+  std::string normalization = "auto";
+  std::string position_embedding = "auto";
+  double hidden_dropout = -1.0;
+  double attention_dropout = -1.0;
+  int64_t reduce_bucket_size = 500'000'000;
+  int64_t prefetch_bucket_size = 50'000'000;
+  int64_t max_live_parameters = 1'000'000'000;
+  int64_t persistence_threshold = 100'000;
+  bool no_zero_init = false;
+  int64_t gpus_per_node = 0;
+  std::string quantize_base = "none";
+  std::string mode = "training";
+  int64_t max_new_tokens = 128;
+  std::string kv_cache_dtype = "auto";
+  bool max_context = false;
+  bool no_double_quant = false;
 };
 
 double parse_margin(const std::string& text) {
@@ -104,6 +127,47 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   if (o.method == "detailed") s.method = EstimateMethod::kDetailed;
   else if (o.method == "chapter") s.method = EstimateMethod::kChapter;
   else throw InputError("--method", "unknown value '" + o.method + "'; valid: detailed, chapter");
+  s.framework = parse_framework(o.framework);
+  s.megatron.sequence_parallel = o.sequence_parallel;
+  s.megatron.make_vocab_size_divisible_by = o.vocab_divisible_by;
+  s.megatron.normalization = o.normalization;
+  s.megatron.position_embedding = o.position_embedding;
+  s.megatron.hidden_dropout = o.hidden_dropout;
+  s.megatron.attention_dropout = o.attention_dropout;
+  for (const auto& [flag, v] : {std::pair<const char*, double>{"--hidden-dropout", o.hidden_dropout}, {"--attention-dropout", o.attention_dropout}}) {
+    if (v == -1.0) continue;
+    if (s.framework != Framework::kMegatron) throw InputError(flag, "needs --framework megatron");
+    if (!(v >= 0.0 && v < 1.0)) throw InputError(flag, "must be in [0, 1), got " + std::to_string(v));
+  }
+  if (o.distributed_optimizer) {
+    if (s.framework != Framework::kMegatron) throw InputError("--use-distributed-optimizer", "needs --framework megatron");
+    if (o.zero > 1) throw InputError("--use-distributed-optimizer", "is ZeRO-1 over DP; --zero " + std::to_string(o.zero) + " contradicts it");
+    s.parallel.zero_stage = 1;
+  }
+  s.deepspeed.reduce_bucket_size = o.reduce_bucket_size;
+  s.deepspeed.stage3_prefetch_bucket_size = o.prefetch_bucket_size;
+  s.deepspeed.stage3_max_live_parameters = o.max_live_parameters;
+  s.deepspeed.stage3_param_persistence_threshold = o.persistence_threshold;
+  s.deepspeed.zero_init = !o.no_zero_init;
+  s.deepspeed.gpus_per_node = o.gpus_per_node;
+  for (const auto& [flag, v] : {std::pair<const char*, int64_t>{"--reduce-bucket-size", o.reduce_bucket_size},
+                                {"--stage3-prefetch-bucket-size", o.prefetch_bucket_size},
+                                {"--stage3-max-live-parameters", o.max_live_parameters},
+                                {"--stage3-param-persistence-threshold", o.persistence_threshold},
+                                {"--gpus-per-node", o.gpus_per_node}}) {
+    if (v < 0) throw InputError(flag, "must be >= 0, got " + std::to_string(v));
+  }
+  s.quantization.base = parse_base_quantization(o.quantize_base);
+  s.quantization.double_quant = !o.no_double_quant;
+  if (o.no_double_quant && s.quantization.base != BaseQuantization::kNf4) {
+    throw InputError("--no-double-quant", "applies to --quantize-base nf4");
+  }
+  if (o.vocab_divisible_by < 1) throw InputError("--make-vocab-size-divisible-by", "must be >= 1");
+  if (s.framework != Framework::kMegatron) {
+    if (o.sequence_parallel) throw InputError("--sequence-parallel", "needs --framework megatron");
+    if (o.normalization != "auto") throw InputError("--normalization", "needs --framework megatron");
+    if (o.position_embedding != "auto") throw InputError("--position-embedding-type", "needs --framework megatron");
+  }
   if (o.zero < 0 || o.zero > 3) throw InputError("--zero", "must be 0, 1, 2 or 3, got " + std::to_string(o.zero));
   return s;
 }
@@ -123,8 +187,50 @@ std::optional<std::pair<int64_t, std::string>> capacity(const EstimateOptions& o
   return std::nullopt;
 }
 
+int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_t, std::string>>& cap) {
+  if (o.model.empty()) throw InputError("--model", "required (a config.json path or a shipped name such as gpt2)");
+  const ModelConfig model = resolve_model_config(o.model);
+  InferenceSetup s;
+  s.batch_size = o.batch_size;
+  s.prompt_len = o.seq_len ? *o.seq_len : std::min<int64_t>(128, model.n_positions / 2);
+  s.max_new_tokens = o.max_new_tokens;
+  s.precision = parse_precision(o.precision);
+  if (o.kv_cache_dtype == "auto") s.kv_cache_bytes_per_element = 0;
+  else if (o.kv_cache_dtype == "fp32") s.kv_cache_bytes_per_element = 4;
+  else if (o.kv_cache_dtype == "bf16" || o.kv_cache_dtype == "fp16") s.kv_cache_bytes_per_element = 2;
+  else if (o.kv_cache_dtype == "fp8" || o.kv_cache_dtype == "int8") s.kv_cache_bytes_per_element = 1;
+  else throw InputError("--kv-cache-dtype", "unknown value '" + o.kv_cache_dtype + "'; valid: auto, fp32, bf16, fp16, fp8, int8");
+  s.quantization.base = parse_base_quantization(o.quantize_base);
+  s.quantization.double_quant = !o.no_double_quant;
+  if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "unknown value '" + o.device + "'; valid: cuda, cpu");
+  s.cuda = o.device == "cuda";
+  s.overhead_bytes = parse_bytes(o.overhead, "--overhead");
+  const double margin = parse_margin(o.margin);
+  const InferenceEstimate e = estimate_inference(model, s);
+  if ((o.max_batch || o.max_context) && !cap) {
+    throw InputError(o.max_batch ? "--max-batch" : "--max-context", "needs a capacity", "add --gpu NAME or --memory SIZE");
+  }
+  const int64_t mb = o.max_batch ? max_inference_batch(model, s, cap->first, margin) : -1;
+  const int64_t mc = o.max_context ? max_inference_context(model, s, cap->first, margin) : -1;
+  if (o.json) {
+    fmt::print("{}\n", inference_to_json(e, mb, mc));
+    return kExitOk;
+  }
+  fmt::print("{}", format_inference(e));
+  if (cap) {
+    const int64_t usable = usable_bytes(cap->first, margin);
+    fmt::print("\n{}: usable {} at margin {:.0f}%: {} (headroom {})\n", cap->second, format_bytes(usable), margin * 100,
+               e.peak_bytes <= usable ? "fits" : "does NOT fit", format_bytes(usable - e.peak_bytes));
+  }
+  if (o.max_batch) fmt::print("largest batch that fits: {}\n", mb);
+  if (o.max_context) fmt::print("largest context (prompt + {} new tokens) that fits: {}\n", s.max_new_tokens, mc);
+  return kExitOk;
+}
+
 int run_estimate(const EstimateOptions& o) {
   const auto cap = capacity(o);
+  if (o.mode == "inference") return run_inference(o, cap);
+  if (o.mode != "training") throw InputError("--mode", "unknown value '" + o.mode + "'; valid: training, inference");
   if (o.sweep) {
     const TrainingSetup s = make_setup(o, nullptr);
     std::vector<ModelConfig> models = o.model.empty() ? sweep_models() : std::vector<ModelConfig>{resolve_model_config(o.model)};
@@ -158,7 +264,8 @@ int run_estimate(const EstimateOptions& o) {
     return kExitOk;
   }
   fmt::print("{}", format_estimate(e));
-  fmt::print("{}", format_method_comparison(e, other));
+  // The chapter method is oomkit's own formula; the framework profiles have their own terms.
+  if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) fmt::print("{}", format_method_comparison(e, other));
   if (verdict) fmt::print("{}", format_verdict(*verdict, cap->second, s.safety_margin));
   if (o.max_batch) fmt::print("{}", format_batch_curve(max_batch, curve, verdict->usable_bytes));
   return kExitOk;
@@ -197,6 +304,26 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_flag("--max-batch", o->max_batch, "Find the largest micro-batch that fits (needs --gpu or --memory)");
   app->add_flag("--sweep", o->sweep, "The chapter's model-size table (all shipped models unless --model)");
   app->add_flag("--json", o->json, "JSON with every item in bytes");
+  app->add_option("--framework", o->framework, "Memory layout: oomkit|hf|megatron|deepspeed")->capture_default_str();
+  app->add_flag("--sequence-parallel", o->sequence_parallel, "megatron: sequence parallelism over the TP group");
+  app->add_flag("--use-distributed-optimizer", o->distributed_optimizer, "megatron: fp32 master + Adam sharded over DP (= --zero 1)");
+  app->add_option("--make-vocab-size-divisible-by", o->vocab_divisible_by, "megatron: V padded to a multiple of this times TP")->capture_default_str();
+  app->add_option("--normalization", o->normalization, "megatron: auto|layernorm|rmsnorm (auto: the config's family)")->capture_default_str();
+  app->add_option("--position-embedding-type", o->position_embedding, "megatron: auto|learned|rope")->capture_default_str();
+  app->add_option("--reduce-bucket-size", o->reduce_bucket_size, "deepspeed: reduce_bucket_size (elements)")->capture_default_str();
+  app->add_option("--stage3-prefetch-bucket-size", o->prefetch_bucket_size, "deepspeed: stage3_prefetch_bucket_size (elements)")->capture_default_str();
+  app->add_option("--stage3-max-live-parameters", o->max_live_parameters, "deepspeed: stage3_max_live_parameters (elements)")->capture_default_str();
+  app->add_option("--stage3-param-persistence-threshold", o->persistence_threshold, "deepspeed: stage3_param_persistence_threshold (elements)")->capture_default_str();
+  app->add_flag("--no-zero-init", o->no_zero_init, "deepspeed: the model is built whole on every rank (no deepspeed.zero.Init)");
+  app->add_option("--gpus-per-node", o->gpus_per_node, "deepspeed: GPUs per node (default: all --dp GPUs on one node)");
+  app->add_option("--mode", o->mode, "training|inference")->capture_default_str();
+  app->add_option("--max-new-tokens", o->max_new_tokens, "inference: tokens generated after the prompt (--seq-len)")->capture_default_str();
+  app->add_option("--kv-cache-dtype", o->kv_cache_dtype, "inference: auto|fp32|bf16|fp16|fp8|int8")->capture_default_str();
+  app->add_flag("--max-context", o->max_context, "inference: the largest prompt + new tokens that fits (needs --gpu or --memory)");
+  app->add_option("--quantize-base", o->quantize_base, "Frozen LoRA base: none|nf4 (QLoRA)|int8 (LLM.int8())")->capture_default_str();
+  app->add_flag("--no-double-quant", o->no_double_quant, "nf4 without double quantization (4.5 instead of 4.127 bits/param)");
+  app->add_option("--hidden-dropout", o->hidden_dropout, "megatron: hidden dropout p (default: the config's)");
+  app->add_option("--attention-dropout", o->attention_dropout, "megatron: attention dropout p (default: the config's)");
   return {app, [o]() { return run_estimate(*o); }};
 }
 

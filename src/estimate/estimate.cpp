@@ -12,7 +12,9 @@
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/activations.h"
+#include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/parameters.h"
+#include "oomkit/estimate/quantization.h"
 #include "oomkit/estimate/phase_model.h"
 #include "phase_arith.h"
 
@@ -51,7 +53,7 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
                (mixed ? " fp32 master)" : ")"));
   if (st.frozen_bytes > 0) {
     add_item(e, "parameters/frozen_base", Category::kParameters, st.frozen_bytes,
-             "LoRA: the frozen base in the compute dtype, no gradients or optimizer state");
+             frozen_base_formula(s));
   }
   if (st.copies_bytes > 0) {
     add_item(e, "parameters/compute_copies", Category::kParameters, st.copies_bytes,
@@ -166,6 +168,8 @@ void add_phase_table(Estimate& e, const PhaseInputs& in) {
 }  // namespace
 
 Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
+  if (setup.framework == Framework::kMegatron) return estimate_megatron(model, setup);
+  if (setup.framework == Framework::kDeepSpeed) return estimate_deepspeed(model, setup);
   setup.validate(model);
   Estimate e;
   e.model = model;
@@ -178,7 +182,8 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   }
   PhaseInputs in;
   in.st = static_terms(model, setup, tensors);
-  const ActivationModel am = build_activation_model(model, setup);
+  ActivationModel am = build_activation_model(model, setup);
+  if (setup.framework == Framework::kHf) apply_hf_differences(model, setup, am);
   in.model = &model;
   in.setup = &setup;
   in.am = &am;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "oomkit/core/units.h"
+#include "oomkit/estimate/framework.h"
 
 namespace oomkit {
 namespace {
@@ -31,6 +32,8 @@ std::string setup_line(const TrainingSetup& s) {
   if (p.offload_optimizer) line += " offload-optimizer";
   if (p.offload_parameters) line += " offload-params";
   if (s.lora.rank > 0) line += fmt::format(" lora_rank={}", s.lora.rank);
+  if (s.framework != Framework::kOomkit) line += fmt::format(" framework={}", to_string(s.framework));
+  if (s.framework == Framework::kMegatron && s.megatron.sequence_parallel) line += " sequence-parallel";
   line += fmt::format(" device={} method={}", s.cuda ? "cuda" : "cpu",
                       s.method == EstimateMethod::kDetailed ? "detailed" : "chapter");
   return line;
@@ -72,6 +75,14 @@ std::string format_estimate(const Estimate& e) {
       out += fmt::format("{:<22} {:>14} {:>14} {:>14} {:>14}\n", ph.phase, "-", "-", format_bytes(ph.allocated_bytes),
                          format_bytes(ph.peak_bytes));
     }
+  }
+  if (!e.host_items.empty()) {
+    out += fmt::format("\n{:<44} {:>12}  {}\n", "host RAM (per node)", "bytes", "formula");
+    for (const auto& it : e.host_items) out += fmt::format("{:<44} {:>12}  {}\n", it.path, format_bytes(it.bytes), it.formula);
+  }
+  if (!e.host_table.empty()) {
+    const int64_t gpn = e.setup.deepspeed.gpus_per_node > 0 ? e.setup.deepspeed.gpus_per_node : e.setup.parallel.data_parallel;
+    out += "\n" + format_deepspeed_states_table(e.host_table, e.host_counts, gpn, e.setup.parallel.data_parallel / gpn);
   }
   out += fmt::format("\npeak: {} at {}{}\n", format_bytes(e.peak_bytes), e.peak_phase,
                      e.total(Category::kOverhead) > 0 ? " (incl. " + format_bytes(e.total(Category::kOverhead)) + " overhead)" : "");

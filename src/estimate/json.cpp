@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/estimate/framework.h"
 
 namespace oomkit {
 
@@ -30,7 +31,8 @@ std::string estimate_to_json(const Estimate& e) {
                 {"device", s.cuda ? "cuda" : "cpu"},
                 {"overhead_bytes", s.overhead_bytes},
                 {"safety_margin", s.safety_margin}, {"weight_decay", s.weight_decay},
-                {"method", s.method == EstimateMethod::kDetailed ? "detailed" : "chapter"}};
+                {"method", s.method == EstimateMethod::kDetailed ? "detailed" : "chapter"},
+                {"framework", to_string(s.framework)}};
   const ParameterCount& p = e.parameters;
   json params = {{"embeddings", p.embeddings}, {"attention", p.attention}, {"mlp", p.mlp}, {"norms", p.norms},
                  {"head", p.head},             {"lora", p.lora},           {"total", p.total()}};
@@ -53,6 +55,17 @@ std::string estimate_to_json(const Estimate& e) {
               {"phases", std::move(phases)},
               {"peak_bytes", e.peak_bytes},
               {"peak_phase", e.peak_phase}};
+  if (!e.host_items.empty() || !e.host_table.empty()) {
+    json host = json::array();
+    for (const auto& it : e.host_items) host.push_back({{"path", it.path}, {"bytes", it.bytes}, {"formula", it.formula}});
+    json table = json::array();
+    for (const auto& r : e.host_table) {
+      table.push_back({{"zero_stage", r.zero_stage}, {"offload_param", r.offload_param}, {"offload_optimizer", r.offload_optimizer},
+                       {"zero_init", r.zero_init}, {"cpu_bytes", r.cpu_bytes}, {"gpu_bytes", r.gpu_bytes}});
+    }
+    out["host"] = {{"items", std::move(host)}, {"host_bytes", e.host_bytes}, {"deepspeed_states_table", std::move(table)},
+                   {"total_params", e.host_counts.total}, {"largest_layer_params", e.host_counts.largest_layer}};
+  }
   return out.dump(2);
 }
 

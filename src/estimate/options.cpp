@@ -26,7 +26,10 @@ constexpr std::pair<const char*, Precision> kPrecisions[] = {
 constexpr std::pair<const char*, OptimizerKind> kOptimizers[] = {
     {"adamw", OptimizerKind::kAdamW}, {"adam", OptimizerKind::kAdamW}, {"sgd", OptimizerKind::kSgd},
     {"sgd-momentum", OptimizerKind::kSgdMomentum}, {"lion", OptimizerKind::kLion},
-    {"adafactor", OptimizerKind::kAdafactor}, {"adam-8bit", OptimizerKind::kAdam8bit}};
+    {"adafactor", OptimizerKind::kAdafactor}, {"adam-8bit", OptimizerKind::kAdam8bit},
+    // bitsandbytes PagedAdamW8bit: the same state bytes in CUDA unified memory, which the driver
+    // pages to host RAM under pressure instead of failing (Dettmers et al. 2023, sec. 3).
+    {"paged-adamw-8bit", OptimizerKind::kAdam8bit}};
 constexpr std::pair<const char*, AttentionKernel> kAttention[] = {
     {"eager", AttentionKernel::kEager}, {"sdpa", AttentionKernel::kSdpa}, {"flash", AttentionKernel::kSdpa}};
 constexpr std::pair<const char*, Checkpointing> kCheckpointing[] = {
@@ -115,6 +118,9 @@ std::vector<std::string> TrainingSetup::problems(const ModelConfig& model) const
   if (parallel.pipeline_parallel > model.n_layer) {
     out.push_back("--pp: " + std::to_string(parallel.pipeline_parallel) + " stages for " +
                   std::to_string(model.n_layer) + " layers");
+  }
+  if (quantization.base != BaseQuantization::kNone && lora.rank == 0) {
+    out.push_back("--quantize-base: quantizes the frozen base of a LoRA run; add --lora-rank");
   }
   if (lora.rank < 0) out.push_back("--lora-rank: must be >= 0, got " + std::to_string(lora.rank));
   if (lora.rank > model.n_embd) out.push_back("--lora-rank: " + std::to_string(lora.rank) + " exceeds n_embd");

@@ -105,7 +105,12 @@ PhasePoint loss_point(const PhaseInputs& in, const StepBase& b, const PhasePoint
   p.allocated_bytes = ph.add(fwd.allocated_bytes - in.sz.logits_bytes, in.sz.log_probs_bytes);
   const int64_t cast = b.has_head ? ph.mul(in.sz.E, in.am->loss_transient) : 0;
   p.peak_bytes = ph.add(ph.add(fwd.allocated_bytes, in.sz.log_probs_bytes), cast);
-  if (cast > 0) p.transients.push_back({"transient/loss_cast", cast, "B·T·V·4 B: cross_entropy's fp32 cast of the logits (autocast)"});
+  if (cast > 0) {
+    p.transients.push_back({"transient/loss_cast", cast,
+                            in.setup->framework == Framework::kHf
+                                ? "B·T·V B: HF's contiguous shifted-logits copy (plus the fp32 cast under autocast)"
+                                : "B·T·V·4 B: cross_entropy's fp32 cast of the logits (autocast)"});
+  }
   return p;
 }
 

@@ -4,6 +4,7 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/phase_model.h"
+#include "oomkit/estimate/quantization.h"
 #include "phase_arith.h"
 
 namespace oomkit {
@@ -49,7 +50,7 @@ void add_tensor(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s, c
   const int64_t n = a.mul(rows, t.cols);
   const int64_t all = a.mul(n, count);
   if (!t.trainable) {
-    st.frozen_bytes = a.add(st.frozen_bytes, a.mul(all, w.frozen));
+    st.frozen_bytes = a.add(st.frozen_bytes, a.mul(frozen_tensor_bytes(t, rows, t.cols, s, w.frozen), count));
     return;
   }
   st.trainable_count = a.add(st.trainable_count, all);

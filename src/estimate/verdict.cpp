@@ -40,7 +40,15 @@ Verdict judge(const ModelConfig& model, const Estimate& e, int64_t capacity_byte
   v.bottleneck = category_name(static_cast<Category>(best));
 
   auto consider = [&](const char* name, const std::string& description, const TrainingSetup& changed) {
-    const int64_t after = peak_of(model, changed);
+    int64_t after = 0;
+    try {
+      after = peak_of(model, changed);
+    } catch (const InputError&) {
+      // A framework profile refuses a remedy its framework does not have (Megatron has no
+      // ZeRO-3 or 8-bit Adam): not a fix there.
+      if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) throw;
+      return;
+    }
     if (after < e.peak_bytes) v.fixes.push_back({name, description, e.peak_bytes - after, after});
   };
   // 1. Mixed precision (the chapter's first remedy).

@@ -52,6 +52,28 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
   return resid_dropout(c_proj(y));                     // (B, T, d); addmm saves y
 }
 
+torch::Tensor CausalSelfAttentionImpl::forward_cached(const torch::Tensor& x, const torch::Tensor& causal_mask,
+                                                     torch::Tensor& k_cache, torch::Tensor& v_cache, int64_t start) {
+  const int64_t B = x.size(0), t = x.size(1), d = n_embd_, h = n_head_, d_h = d / h, S = start + t;
+  torch::Tensor qkv = c_attn(x);                                   // (B, t, 3d)
+  auto parts = qkv.split(d, -1);                                   // views
+  torch::Tensor q = parts[0].view({B, t, h, d_h}).transpose(1, 2); // (B, h, t, d_h) view
+  k_cache.narrow(2, start, t).copy_(parts[1].view({B, t, h, d_h}).transpose(1, 2));  // into the cache, no allocation
+  v_cache.narrow(2, start, t).copy_(parts[2].view({B, t, h, d_h}).transpose(1, 2));
+  const torch::Tensor k = k_cache.narrow(2, 0, S);                 // (B, h, S, d_h) views
+  const torch::Tensor v = v_cache.narrow(2, 0, S);
+  // matmul copies the strided q to (B·h, t, d_h) for bmm; the product (B, h, t, S) and its
+  // scaled copy exist together for the multiplication.
+  torch::Tensor s = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(d_h)));
+  s = s.masked_fill(causal_mask, -std::numeric_limits<double>::infinity());  // (B, h, t, S)
+  torch::Tensor p = torch::softmax(s, -1);                                   // (B, h, t, S)
+  s = torch::Tensor();
+  torch::Tensor y = torch::matmul(p, v);  // (B, h, t, d_h)
+  p = torch::Tensor();
+  y = y.transpose(1, 2).contiguous().view({B, t, d});  // (B, t, d) copy
+  return c_proj(y);                                    // (B, t, d); eval: no dropout
+}
+
 MlpImpl::MlpImpl(const ModelConfig& config) {
   c_fc = register_module("c_fc", nn::Linear(config.n_embd, config.d_ff));
   c_proj = register_module("c_proj", nn::Linear(config.d_ff, config.n_embd));
@@ -74,6 +96,12 @@ BlockImpl::BlockImpl(const ModelConfig& config, AttentionKernel attention) {
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, const torch::Tensor& causal_mask) {
   torch::Tensor y = x + attn(ln_1(x), causal_mask);  // (B, T, d); layer_norm saves x, mean, rstd
   return y + mlp(ln_2(y));                           // (B, T, d)
+}
+
+torch::Tensor BlockImpl::forward_cached(const torch::Tensor& x, const torch::Tensor& causal_mask, torch::Tensor& k_cache,
+                                        torch::Tensor& v_cache, int64_t start) {
+  torch::Tensor y = x + attn->forward_cached(ln_1(x), causal_mask, k_cache, v_cache, start);  // (B, t, d)
+  return y + mlp(ln_2(y));                                                                  // (B, t, d)
 }
 
 TransformerImpl::TransformerImpl(const ModelConfig& config) {
@@ -145,6 +173,38 @@ torch::Tensor GptImpl::forward(const torch::Tensor& idx) {
   }
   torch::Tensor xf = transformer->ln_f(x);                    // (B, T, d)
   return torch::linear(xf, transformer->wte->weight);         // (B, T, V); tied lm_head, saves xf
+}
+
+KvCache GptImpl::make_kv_cache(int64_t batch_size, int64_t max_len) const {
+  if (max_len > config_.n_positions) {
+    throw InputError("--max-new-tokens", "prompt + new tokens = " + std::to_string(max_len) + " exceeds n_positions " +
+                                             std::to_string(config_.n_positions));
+  }
+  const int64_t h = config_.n_head, d_h = config_.head_dim();
+  KvCache cache;
+  const auto opts = transformer->wte->weight.options();
+  for (int64_t i = 0; i < config_.n_layer; ++i) {
+    cache.k.push_back(torch::zeros({batch_size, h, max_len, d_h}, opts));
+    cache.v.push_back(torch::zeros({batch_size, h, max_len, d_h}, opts));
+  }
+  return cache;
+}
+
+torch::Tensor GptImpl::forward_cached(const torch::Tensor& idx, KvCache& cache) {
+  const int64_t t = idx.size(1), start = cache.length, S = start + t;
+  if (S > cache.capacity()) {
+    throw InputError("--max-new-tokens", "the KV cache holds " + std::to_string(cache.capacity()) + " positions, step needs " +
+                                             std::to_string(S));
+  }
+  torch::Tensor pos = torch::arange(start, S, idx.options().dtype(torch::kLong));      // (t)
+  torch::Tensor x = transformer->wte(idx) + transformer->wpe(pos);                     // (B, t, d); eval: no dropout
+  torch::Tensor mask = causal_mask_.slice(0, start, S).slice(1, 0, S);                 // (t, S) view
+  for (int64_t i = 0; i < config_.n_layer; ++i) {
+    x = transformer->h->ptr<BlockImpl>(i)->forward_cached(x, mask, cache.k[i], cache.v[i], start);
+  }
+  cache.length = S;
+  torch::Tensor xf = transformer->ln_f(x);             // (B, t, d)
+  return torch::linear(xf, transformer->wte->weight);  // (B, t, V)
 }
 
 torch::Tensor GptImpl::loss(const torch::Tensor& logits, const torch::Tensor& targets) {

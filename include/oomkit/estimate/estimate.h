@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "oomkit/core/model_config.h"
+#include "oomkit/estimate/framework_options.h"
 
 namespace oomkit {
 
@@ -73,6 +74,10 @@ struct TrainingSetup {
   double weight_decay = 0.1;                // the optimizer's weight decay (oomkit train's default):
                                             // plain SGD with weight decay > 0 allocates d_p + wd·p
   EstimateMethod method = EstimateMethod::kDetailed;
+  Framework framework = Framework::kOomkit; // whose memory layout (framework.h)
+  MegatronOptions megatron;                 // read by --framework megatron
+  DeepSpeedOptions deepspeed;               // read by --framework deepspeed
+  QuantizationOptions quantization;         // the frozen base's storage (quantization.h)
 
   /// Every problem, "field: message"; validate() throws InputError with all of them.
   std::vector<std::string> problems(const ModelConfig& model) const;
@@ -115,6 +120,11 @@ struct Estimate {
   std::vector<PhasePrediction> phases;            // first + steady, every phase
   int64_t peak_bytes = 0;                         // max over phases, per GPU, incl. overhead
   std::string peak_phase;                         // "steady/after_forward" etc.
+  // Host RAM beside the GPU (framework profiles with offload; empty otherwise).
+  std::vector<EstimateItem> host_items;           // per node
+  int64_t host_bytes = 0;                         // sum of host_items
+  std::vector<DeepSpeedStatesRow> host_table;     // DeepSpeed's "per CPU | per GPU" rows
+  DeepSpeedParamCounts host_counts;               // the counts host_table was made from
   int64_t total(Category c) const { return totals[static_cast<int>(c)]; }
 };
 

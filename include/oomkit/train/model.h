@@ -34,6 +34,11 @@ class CausalSelfAttentionImpl : public torch::nn::Module {
   CausalSelfAttentionImpl(const ModelConfig& config, AttentionKernel attention);
   /// x: (B, T, d) -> (B, T, d). `causal_mask`: (T, T) bool, true above the diagonal (masked).
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& causal_mask);
+  /// Inference with a static KV cache: x (B, t, d) holds positions start .. start+t-1; their k
+  /// and v are written into k_cache, v_cache (B, h, T_max, d_h) and attention runs over
+  /// positions 0 .. start+t-1. `causal_mask` (t, start+t) bool. Returns (B, t, d).
+  torch::Tensor forward_cached(const torch::Tensor& x, const torch::Tensor& causal_mask, torch::Tensor& k_cache,
+                               torch::Tensor& v_cache, int64_t start);
 
   torch::nn::Linear c_attn{nullptr};
   torch::nn::Linear c_proj{nullptr};
@@ -66,6 +71,9 @@ class BlockImpl : public torch::nn::Module {
   BlockImpl(const ModelConfig& config, AttentionKernel attention);
   /// x: (B, T, d) -> (B, T, d).
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& causal_mask);
+  /// The same with the attention's static KV cache (CausalSelfAttentionImpl::forward_cached).
+  torch::Tensor forward_cached(const torch::Tensor& x, const torch::Tensor& causal_mask, torch::Tensor& k_cache,
+                               torch::Tensor& v_cache, int64_t start);
 
   torch::nn::LayerNorm ln_1{nullptr};
   CausalSelfAttention attn{nullptr};
@@ -87,6 +95,15 @@ class TransformerImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Transformer);
 
+/// A static KV cache (Hugging Face's StaticCache): per layer k and v of (B, h, T_max, d_h) in
+/// the model's dtype, allocated once; `length` positions are filled.
+struct KvCache {
+  std::vector<torch::Tensor> k;  // L tensors (B, h, T_max, d_h)
+  std::vector<torch::Tensor> v;
+  int64_t length = 0;            // positions written so far
+  int64_t capacity() const { return k.empty() ? 0 : k.front().size(2); }
+};
+
 /// GPT-2 with a tied language-model head (Hugging Face's GPT2LMHeadModel).
 class GptImpl : public torch::nn::Module {
  public:
@@ -99,6 +116,17 @@ class GptImpl : public torch::nn::Module {
 
   /// idx: (B, T) int64 token ids, T <= n_positions -> logits (B, T, V).
   torch::Tensor forward(const torch::Tensor& idx);
+
+  /// A zeroed cache for B sequences of up to `max_len` positions (<= n_positions), in the
+  /// dtype and on the device of the weights. Throws InputError("--max-new-tokens") when
+  /// max_len > n_positions.
+  KvCache make_kv_cache(int64_t batch_size, int64_t max_len) const;
+
+  /// Inference step: idx (B, t) int64 tokens at positions cache.length .. cache.length+t-1
+  /// (prefill: the prompt; decode: t = 1) -> logits (B, t, V); appends their k and v to the
+  /// cache. Run it under torch::NoGradGuard or c10::InferenceMode (no tensors are saved).
+  /// Throws InputError("--max-new-tokens") when the cache would overflow.
+  torch::Tensor forward_cached(const torch::Tensor& idx, KvCache& cache);
 
   /// Mean cross-entropy of `logits` (B, T, V) against `targets` (B, T) int64, as
   /// cross_entropy(logits.view(B*T, V), targets.view(B*T)) (log_softmax + nll_loss).
