@@ -117,10 +117,3 @@ set_tests_properties(bad_inputs_cli PROPERTIES LABELS core TIMEOUT 240)
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
 set_tests_properties(train_hardening PROPERTIES LABELS torch TIMEOUT 600)
-
-# ---- harden (issue 12): libFuzzer smoke run of the torch-free parsers ---------------------------
-# scripts/fuzz.sh builds fuzz/ with clang-14 into build/fuzz (ASan + UBSan + libFuzzer) and runs
-# each target a few seconds from its seed corpus; skipped (77) without clang.
-add_test(NAME fuzz_smoke COMMAND ${CMAKE_SOURCE_DIR}/scripts/fuzz.sh smoke 3)
-set_tests_properties(fuzz_smoke PROPERTIES LABELS fuzz TIMEOUT 1500 SKIP_RETURN_CODE 77
-  ENVIRONMENT "OOMKIT_FUZZ_BUILD=${CMAKE_BINARY_DIR}/fuzz")
