@@ -68,7 +68,7 @@ void BM_StepOverhead(benchmark::State& state) {
     const int64_t overhead_before = on.overhead_ns();
     const auto t0 = std::chrono::steady_clock::now();
     const oomkit::StepStats stats = trainer.step();  // closes the profiler's step (end_step)
-    if (profiled) p.write_record(Profiler::step_record(stats.memory));
+    if (profiled) p.write_step(Profiler::step_record(stats.memory));
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!keep) return;
     (profiled ? on_ms : off_ms).push_back(ms);

@@ -12,6 +12,7 @@ PACKAGES=(
   libtorch-dev libopenblas0-openmp python3-torch
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
   chromium chromium-driver
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

@@ -264,20 +264,34 @@ TEST(WriteReport, PathsFormatsAndErrors) {
   EXPECT_THROW(write_report(o), InputError);
 }
 
-// Records written by other tools with unexpected types (an event name that is a number, a
-// summary whose categories are a string) still give a page and a trace, never an exception.
+// Issue 12 / issue 9 item 4: the timeline's typed records are checked by the one reader, so a
+// typed field of the wrong type (a limit that is a string, a step "one", an event name 5) is an
+// InputError naming the file, the record and the key (exit 2), not a page drawn from guesses.
+// (Replaces the earlier "oddly typed records still give a page" assertion for those fields.)
+// The free-form summary keeps its leniency: categories that are a string still give a page.
 TEST(PageData, OddlyTypedRecordsDoNotThrow) {
   const fs::path dir = scratch("odd");
-  std::ofstream(dir / "t.jsonl") << R"({"type":"run","limit_bytes":"lots"})" << "\n"
-                                 << R"({"type":"mark","step":1,"phase":"step_start","t_ns":5,"allocated_bytes":7})" << "\n"
-                                 << R"({"type":"step","step":"one"})" << "\n"
-                                 << R"({"type":"event","name":5,"step":1.5})" << "\n"
+  const std::string mark = R"({"type":"mark","step":1,"phase":"step_start","t_ns":5,"allocated_bytes":7})";
+  const std::pair<const char*, const char*> bad[] = {{R"({"type":"run","limit_bytes":"lots"})", "record 1: key 'limit_bytes'"},
+                                                     {R"({"type":"step","step":"one"})", "record 1: key 'step'"},
+                                                     {R"({"type":"event","name":5,"step":1})", "record 1: key 'name'"},
+                                                     {R"({"type":"event","name":"oom","step":1.5})", "record 1: key 'step'"}};
+  for (const auto& [record, expected] : bad) {
+    std::ofstream(dir / "t.jsonl") << record << "\n" << mark << "\n";
+    try {
+      load_report_input((dir / "t.jsonl").string());
+      ADD_FAILURE() << "accepted " << record;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  std::ofstream(dir / "t.jsonl") << R"({"type":"run","limit_bytes":0})" << "\n" << mark << "\n"
                                  << R"({"type":"summary","categories":"oops"})" << "\n";
   const ReportInput in = load_report_input((dir / "t.jsonl").string());
   json d;
   ASSERT_NO_THROW(d = build_report_data(in, {}));
   EXPECT_EQ(d["stats"]["peak_bytes"], 7);
-  EXPECT_FALSE(d["stats"].contains("limit_bytes"));  // not a number: no limit line
+  EXPECT_FALSE(d["stats"].contains("limit_bytes"));  // 0 = no budget: no limit line
   EXPECT_EQ(json_int(json{{"a", 2.9}}, "a", -1), 2);
   EXPECT_EQ(json_int(json{{"a", "2"}}, "a", -1), -1);
   EXPECT_EQ(json_string(json{{"a", 1}}, "a", "x"), "x");

@@ -115,3 +115,11 @@ add_test(NAME train_trace_cli
          COMMAND sh -c "rm -rf \"$1\" && \"$0\" -q train --model gpt-nano --steps 2 --eval-batches 1 --batch-size 2 --seq-len 32 --threads 1 --run-dir \"$1\" --trace \"$1/trace.json\" && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); ev=d[\"traceEvents\"]; ph={e[\"ph\"] for e in ev}; sys.exit(0 if {\"X\",\"C\",\"M\"} <= ph else 1)' \"$1/trace.json\""
                  $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/train_trace_run)
 set_tests_properties(train_trace_cli PROPERTIES LABELS torch TIMEOUT 300)
+
+# ---- harden (issue 12): bad inputs through the CLI, special files, stdout write errors ---------
+add_test(NAME bad_inputs_cli
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/bad_inputs_cli_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
+set_tests_properties(bad_inputs_cli PROPERTIES LABELS core TIMEOUT 240)
+add_test(NAME train_hardening
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
+set_tests_properties(train_hardening PROPERTIES LABELS torch TIMEOUT 600)

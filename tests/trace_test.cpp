@@ -149,7 +149,7 @@ TEST(ChromeTrace, ErrorsAndNames) {
   const std::vector<json> bad_type = {{{"type", "mark"}, {"step", "one"}, {"phase", "x"}, {"t_ns", 1}}};
   EXPECT_THROW(chrome_trace_from_timeline(bad_type), InputError);
   try {
-    write_chrome_trace({}, "/nonexistent/dir/trace.json");
+    write_chrome_trace(std::vector<json>{}, "/nonexistent/dir/trace.json");
     FAIL() << "no throw";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--trace");

@@ -138,7 +138,7 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
 // --timeline: the playbook offline (no probes): leak regression over step_start marks, the
 // phase that crossed the limit, the oom event's message, the budget.
 int run_timeline(const DiagnoseCliOptions& o, const DiagnoseOptions& opts) {
-  PlaybookInput in = playbook_input_from_timeline(read_timeline(o.timeline));
+  PlaybookInput in = playbook_input_from_timeline(read_run_records(o.timeline));
   if (!o.log_path.empty() && !in.oom) {
     auto records = parse_oom_log(read_input(o.log_path));
     if (!records.empty()) in.oom = records.front();

@@ -1,5 +1,8 @@
 // oomkit: estimate, measure and diagnose transformer training memory.
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <vector>
 
@@ -25,9 +28,31 @@ std::string without_backtrace(const char* what) {
   return text;
 }
 
+// Output written to stdout is part of the result (`oomkit estimate --json > f.json`): a write
+// that failed (a full disk, /dev/full, a closed pipe) must not end in exit 0.
+int finish_stdout(int code) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    std::fprintf(stderr, "error: stdout: write failed: %s\n", std::strerror(err != 0 ? err : EIO));
+    return code == oomkit::kExitOk ? oomkit::kExitBadInput : code;
+  }
+  return code;
+}
+
+int run(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the process,
+  // so it is reported like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
+  return finish_stdout(run(argc, argv));
+}
+
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
   app.set_version_flag("--version", "oomkit 0.1.0");
   app.require_subcommand(1);
@@ -87,3 +112,5 @@ int main(int argc, char** argv) {
   }
   return oomkit::kExitFailure;
 }
+
+}  // namespace

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/json_input.h"
+#include "oomkit/core/units.h"
 
 #ifndef OOMKIT_MODELS_DIR
 #define OOMKIT_MODELS_DIR "models"
@@ -19,36 +21,8 @@ namespace {
 using nlohmann::json;
 
 constexpr int64_t kMaxDim = int64_t{1} << 31;
-
-int64_t get_int(const json& j, const char* key, const std::string& source) {
-  if (!j.contains(key)) throw InputError(source, std::string("missing key '") + key + "'");
-  const json& v = j.at(key);
-  if (v.is_number_integer()) return v.get<int64_t>();
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
-  }
-  throw InputError(source, std::string("key '") + key + "' must be an integer, got " + v.dump());
-}
-
-int64_t get_int_or(const json& j, const char* key, int64_t fallback, const std::string& source) {
-  if (!j.contains(key) || j.at(key).is_null()) return fallback;
-  return get_int(j, key, source);
-}
-
-double get_double_or(const json& j, const char* key, double fallback, const std::string& source) {
-  if (!j.contains(key) || j.at(key).is_null()) return fallback;
-  const json& v = j.at(key);
-  if (!v.is_number()) throw InputError(source, std::string("key '") + key + "' must be a number, got " + v.dump());
-  return v.get<double>();
-}
-
-bool get_bool_or(const json& j, const char* key, bool fallback, const std::string& source) {
-  if (!j.contains(key) || j.at(key).is_null()) return fallback;
-  const json& v = j.at(key);
-  if (!v.is_boolean()) throw InputError(source, std::string("key '") + key + "' must be true or false, got " + v.dump());
-  return v.get<bool>();
-}
+// The largest config.json read: a Hugging Face config is a few KiB.
+constexpr size_t kMaxConfigFileBytes = size_t{16} << 20;
 
 }  // namespace
 
@@ -93,21 +67,15 @@ void ModelConfig::validate(const std::string& source) const {
 }
 
 ModelConfig parse_model_config(const std::string& json_text, const std::string& source) {
-  json j;
-  try {
-    j = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw InputError(source, std::string("malformed JSON: ") + e.what());
-  }
-  if (!j.is_object()) throw InputError(source, "a config.json must be a JSON object");
+  const json j = parse_json_input(json_text, source);
+  if (!j.is_object()) throw InputError(source, "a config.json must be a JSON object, got " + describe_json_value(j));
+  const JsonFields f(j, source);
 
   ModelConfig c;
-  std::string model_type = j.value("model_type", std::string{});
-  const bool gpt2_keys = j.contains("n_embd");
-  const bool llama_keys = j.contains("hidden_size");
+  std::string model_type = f.string_or("model_type", "");
   if (model_type.empty()) {
-    if (gpt2_keys) model_type = "gpt2";
-    else if (llama_keys) model_type = "llama";
+    if (j.contains("n_embd")) model_type = "gpt2";
+    else if (j.contains("hidden_size")) model_type = "llama";
     else throw InputError(source, "missing key 'n_embd' (gpt2) or 'hidden_size' (llama/mistral)");
   }
   if (j.contains("_name_or_path") && j.at("_name_or_path").is_string()) c.name = j.at("_name_or_path").get<std::string>();
@@ -115,34 +83,35 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
 
   if (model_type == "gpt2") {
     c.architecture = Architecture::kGpt2;
-    c.n_embd = get_int(j, "n_embd", source);
-    c.n_layer = get_int(j, "n_layer", source);
-    c.n_head = get_int(j, "n_head", source);
+    c.n_embd = f.int64("n_embd");
+    c.n_layer = f.int64("n_layer");
+    c.n_head = f.int64("n_head");
     c.n_kv_head = c.n_head;
-    c.vocab_size = get_int(j, "vocab_size", source);
-    c.n_positions = get_int_or(j, "n_positions", get_int_or(j, "n_ctx", 1024, source), source);
-    c.d_ff = get_int_or(j, "n_inner", 4 * c.n_embd, source);
-    c.tie_word_embeddings = get_bool_or(j, "tie_word_embeddings", true, source);
-    c.embd_pdrop = get_double_or(j, "embd_pdrop", 0.1, source);
-    c.attn_pdrop = get_double_or(j, "attn_pdrop", 0.1, source);
-    c.resid_pdrop = get_double_or(j, "resid_pdrop", 0.1, source);
-    c.norm_eps = get_double_or(j, "layer_norm_epsilon", 1e-5, source);
+    c.vocab_size = f.int64("vocab_size");
+    c.n_positions = f.int64_or("n_positions", f.int64_or("n_ctx", 1024));
+    // HF GPT2Config: n_inner null -> 4 * n_embd. Checked: n_embd is range-checked only in validate().
+    c.d_ff = f.has("n_inner") ? f.int64("n_inner") : checked_mul(4, c.n_embd, source + ": n_embd");
+    c.tie_word_embeddings = f.boolean_or("tie_word_embeddings", true);
+    c.embd_pdrop = f.number_or("embd_pdrop", 0.1);
+    c.attn_pdrop = f.number_or("attn_pdrop", 0.1);
+    c.resid_pdrop = f.number_or("resid_pdrop", 0.1);
+    c.norm_eps = f.number_or("layer_norm_epsilon", 1e-5);
   } else if (model_type == "llama" || model_type == "mistral") {
     c.architecture = Architecture::kLlama;
-    c.n_embd = get_int(j, "hidden_size", source);
-    c.n_layer = get_int(j, "num_hidden_layers", source);
-    c.n_head = get_int(j, "num_attention_heads", source);
-    c.n_kv_head = get_int_or(j, "num_key_value_heads", c.n_head, source);
-    c.vocab_size = get_int(j, "vocab_size", source);
-    c.d_ff = get_int(j, "intermediate_size", source);
-    c.n_positions = get_int_or(j, "max_position_embeddings", 2048, source);
-    c.tie_word_embeddings = get_bool_or(j, "tie_word_embeddings", false, source);
-    c.attn_pdrop = get_double_or(j, "attention_dropout", 0.0, source);
+    c.n_embd = f.int64("hidden_size");
+    c.n_layer = f.int64("num_hidden_layers");
+    c.n_head = f.int64("num_attention_heads");
+    c.n_kv_head = f.int64_or("num_key_value_heads", c.n_head);
+    c.vocab_size = f.int64("vocab_size");
+    c.d_ff = f.int64("intermediate_size");
+    c.n_positions = f.int64_or("max_position_embeddings", 2048);
+    c.tie_word_embeddings = f.boolean_or("tie_word_embeddings", false);
+    c.attn_pdrop = f.number_or("attention_dropout", 0.0);
     c.embd_pdrop = 0.0;
     c.resid_pdrop = 0.0;
-    c.norm_eps = get_double_or(j, "rms_norm_eps", 1e-6, source);
+    c.norm_eps = f.number_or("rms_norm_eps", 1e-6);
   } else {
-    throw InputError(source, "model_type '" + model_type + "' is not supported (gpt2, llama, mistral)");
+    throw InputError(source, "model_type '" + bounded_excerpt(model_type) + "' is not supported (gpt2, llama, mistral)");
   }
   c.validate(source);
   return c;
@@ -150,13 +119,9 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
 
 ModelConfig load_model_config(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "no such model config file", "pass a Hugging Face config.json or a name from models/ (e.g. gpt2, llama-2-7b)");
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot read model config");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  ModelConfig c = parse_model_config(buffer.str(), path);
-  return c;
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, "no such model config file", "pass a Hugging Face config.json or a name from models/ (e.g. gpt2, llama-2-7b)");
+  // Refuses directories, FIFOs and devices without blocking; a config.json is small.
+  return parse_model_config(read_input_file(path, path, kMaxConfigFileBytes), path);
 }
 
 std::string model_config_to_json(const ModelConfig& c) {

@@ -206,32 +206,28 @@ std::string crossing_phase(const std::vector<TimelineMark>& marks) {
   return "";
 }
 
-PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records) {
+PlaybookInput playbook_input_from_timeline(const RunRecords& records) {
   PlaybookInput in;
-  for (const auto& r : records) {
-    if (!r.is_object()) continue;
-    const std::string type = r.value("type", std::string{});
-    if (type == "mark") {
-      in.marks.push_back(mark_from_json(r));
-    } else if (type == "run" && r.contains("limit_bytes") && r["limit_bytes"].is_number_integer()) {
-      in.run.capacity_bytes = r["limit_bytes"].get<int64_t>();
-    } else if (type == "event" && r.value("name", std::string{}) == "oom") {
-      auto integer = [&](const char* key) { return r.contains(key) && r[key].is_number_integer(); };
-      if (integer("requested_bytes") && integer("allocated_bytes") && r.contains("device") && r["device"].is_string()) {
-        LiveOom live;  // the trainer's typed record: no message parsing
-        live.requested_bytes = r["requested_bytes"].get<int64_t>();
-        live.allocated_bytes = r["allocated_bytes"].get<int64_t>();
-        live.reserved_bytes = integer("reserved_bytes") ? r["reserved_bytes"].get<int64_t>() : live.allocated_bytes;
-        live.limit_bytes = integer("limit_bytes") ? r["limit_bytes"].get<int64_t>() : 0;
-        live.device = r["device"].get<std::string>();
-        live.phase = r.contains("phase") && r["phase"].is_string() ? r["phase"].get<std::string>() : "";
-        in.oom = oom_record_from_live(live);
-      } else if (r.contains("message") && r["message"].is_string()) {
-        auto parsed = parse_oom_log(r["message"].get<std::string>());
-        if (!parsed.empty()) in.oom = parsed.front();
-      }
-      if (r.contains("phase") && r["phase"].is_string()) in.failed_phase = r["phase"].get<std::string>();
+  in.marks = records.marks;
+  if (records.run) in.run.capacity_bytes = records.run->limit_bytes;
+  for (const EventRecord& e : records.events) {
+    if (e.name != "oom") continue;
+    const nlohmann::json& f = e.fields;
+    auto integer = [&](const char* key) { return f.contains(key) && f[key].is_number_integer(); };
+    if (integer("requested_bytes") && integer("allocated_bytes") && f.contains("device") && f["device"].is_string()) {
+      LiveOom live;  // the trainer's typed record: no message parsing
+      live.requested_bytes = f["requested_bytes"].get<int64_t>();
+      live.allocated_bytes = f["allocated_bytes"].get<int64_t>();
+      live.reserved_bytes = integer("reserved_bytes") ? f["reserved_bytes"].get<int64_t>() : live.allocated_bytes;
+      live.limit_bytes = integer("limit_bytes") ? f["limit_bytes"].get<int64_t>() : 0;
+      live.device = f["device"].get<std::string>();
+      live.phase = f.contains("phase") && f["phase"].is_string() ? f["phase"].get<std::string>() : "";
+      in.oom = oom_record_from_live(live);
+    } else if (const auto m = f.find("message"); m != f.end() && m->is_string()) {
+      auto parsed = parse_oom_log(m->get<std::string>());
+      if (!parsed.empty()) in.oom = parsed.front();
     }
+    if (const auto p = e.fields.find("phase"); p != e.fields.end() && p->is_string()) in.failed_phase = p->get<std::string>();
   }
   return in;
 }
@@ -254,6 +250,10 @@ OomRecord oom_record_from_live(const LiveOom& live) {
     r.free_bytes = std::max<int64_t>(0, live.limit_bytes - *r.reserved_bytes);
   }
   return r;
+}
+
+PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records) {
+  return playbook_input_from_timeline(parse_run_records(records, "timeline"));
 }
 
 PlaybookResult run_playbook(const PlaybookInput& in, const LiveProbes& probes) {

@@ -146,35 +146,55 @@ StepMemory Profiler::end_step() noexcept {
   }
 }
 
-void Profiler::write_record(const nlohmann::json& record) noexcept {
+// Runs one write through the writer, turning any failure into a recorded error.
+template <typename Write>
+void Profiler::guarded_write(const char* what, Write&& write) noexcept {
   if (writer_ == nullptr) return;
   try {
-    writer_->write(record);
+    write(*writer_);
     check_writer();
   } catch (const std::exception& e) {
-    record_error(std::string("profiler: timeline record: ") + e.what());
+    record_error(std::string("profiler: timeline ") + what + ": " + e.what());
+  } catch (...) {
+    record_error(std::string("profiler: timeline ") + what + ": unknown error");
   }
+}
+
+void Profiler::write_run(const RunHeader& run) noexcept {
+  guarded_write("run record", [&](TimelineWriter& w) { w.write_run(run); });
+}
+
+void Profiler::write_step(const StepRecord& step) noexcept {
+  guarded_write("step record", [&](TimelineWriter& w) { w.write_step(step); });
+}
+
+void Profiler::write_summary(const nlohmann::json& summary) noexcept {
+  guarded_write("summary record", [&](TimelineWriter& w) { w.write_summary(summary); });
 }
 
 void Profiler::write_event(const std::string& name, const nlohmann::json& fields) noexcept {
-  if (writer_ == nullptr) return;
-  try {
-    nlohmann::json record = {{"type", "event"}, {"name", name}, {"step", current_.step}, {"t_ns", elapsed_ns()}};
-    if (fields.is_object()) {
-      for (auto it = fields.begin(); it != fields.end(); ++it) record[it.key()] = it.value();
+  guarded_write("event", [&](TimelineWriter& w) {
+    EventRecord e;
+    e.name = name;
+    e.step = current_.step;
+    e.t_ns = elapsed_ns();
+    if (fields.is_object()) e.fields = fields;
+    // A caller may name the step itself (an OOM between steps).
+    if (const auto it = e.fields.find("step"); it != e.fields.end() && it->is_number_integer()) {
+      e.step = it->get<int64_t>();
+      e.fields.erase(it);
     }
-    write_record(record);
-  } catch (const std::exception& e) {
-    record_error(std::string("profiler: event ") + name + ": " + e.what());
-  }
+    w.write_event(e);
+  });
 }
 
-nlohmann::json Profiler::step_record(const StepMemory& step) {
-  return {{"type", "step"},
-          {"step", step.step},
-          {"peak_bytes", step.peak_bytes},
-          {"peak_phase", step.peak_phase},
-          {"start_allocated_bytes", step.start_allocated_bytes}};
+StepRecord Profiler::step_record(const StepMemory& step) {
+  StepRecord r;
+  r.step = step.step;
+  r.peak_bytes = step.peak_bytes;
+  r.peak_phase = step.peak_phase;
+  r.start_allocated_bytes = step.start_allocated_bytes;
+  return r;
 }
 
 }  // namespace oomkit

@@ -62,30 +62,16 @@ std::string phase_interval_name(const std::string& phase) {
 }
 
 json chrome_trace_from_timeline(const std::vector<json>& records) {
-  json run;
-  std::vector<TimelineMark> marks;
+  return chrome_trace_from_timeline(parse_run_records(records, "timeline"));
+}
+
+json chrome_trace_from_timeline(const RunRecords& records) {
+  const json run = records.run ? to_json(*records.run) : json();
+  const std::vector<TimelineMark>& marks = records.marks;
   std::map<int64_t, json> step_records;
+  for (const StepRecord& s : records.steps) step_records[s.step] = to_json(s);
   std::vector<json> events;
-  for (size_t i = 0; i < records.size(); ++i) {
-    const json& r = records[i];
-    if (!r.is_object() || !r.contains("type") || !r["type"].is_string()) continue;
-    const std::string type = r["type"].get<std::string>();
-    const std::string where = "record " + std::to_string(i + 1);
-    try {
-      if (type == "run") {
-        run = r;
-      } else if (type == "mark") {
-        if (!r.contains("t_ns")) throw InputError("timeline", where + ": mark without \"t_ns\"");
-        marks.push_back(mark_from_json(r));
-      } else if (type == "step") {
-        step_records[json_int(r, "step", 0)] = r;
-      } else if (type == "event") {
-        events.push_back(r);
-      }
-    } catch (const json::exception& e) {
-      throw InputError("timeline", where + " (" + type + "): " + e.what());
-    }
-  }
+  for (const EventRecord& e : records.events) events.push_back(to_json(e));
 
   json out = json::array();
   const std::string device = run.is_object() ? json_string(run, "device", "cpu") : "cpu";
@@ -165,7 +151,7 @@ json chrome_trace_from_timeline(const std::vector<json>& records) {
               {"otherData", {{"generator", "oomkit report"}, {"model", model_name(run)}, {"device", device}}}};
 }
 
-void write_chrome_trace(const std::vector<json>& records, const std::string& path, const std::string& field) {
+void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field) {
   const json trace = chrome_trace_from_timeline(records);
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   if (!out) throw InputError(field, "cannot write '" + path + "'");
@@ -174,9 +160,13 @@ void write_chrome_trace(const std::vector<json>& records, const std::string& pat
   if (!out) throw InputError(field, "write failed for '" + path + "'");
 }
 
+void write_chrome_trace(const std::vector<json>& records, const std::string& path, const std::string& field) {
+  write_chrome_trace(parse_run_records(records, "timeline"), path, field);
+}
+
 void write_chrome_trace_from_file(const std::string& timeline_path, const std::string& trace_path,
                                   const std::string& field) {
-  write_chrome_trace(read_timeline(timeline_path), trace_path, field);
+  write_chrome_trace(read_run_records(timeline_path), trace_path, field);
 }
 
 }  // namespace oomkit

@@ -165,7 +165,8 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   json stats = json::object();
   stats["steps"] = in.steps.size();
   stats["total_marks"] = in.marks.size();
-  if (const json* lim = find_number_field(in.run, "limit_bytes")) stats["limit_bytes"] = *lim;
+  // limit_bytes 0 is the run header's "no budget": no limit line.
+  if (const json* lim = find_number_field(in.run, "limit_bytes"); lim && lim->get<double>() > 0) stats["limit_bytes"] = *lim;
   if (const json* p = find_number_field(in.estimate, "peak_bytes")) stats["estimate_peak_bytes"] = *p;
 
   const std::vector<double> x = mark_positions(in.marks);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/json_input.h"
 
 namespace oomkit {
 
@@ -26,54 +27,43 @@ bool is_oom_report(const json& j) {
   return j.is_object() && (j.contains("findings") || j.contains("oom"));
 }
 
-// The first non-blank line of a file, to tell JSON Lines from a JSON document.
+// The first non-blank line of a file (at most 1 MiB of it), to tell JSON Lines from a JSON document.
 std::string first_line(const std::string& path) {
   std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+  std::string line;
+  char c = 0;
+  while (line.size() < (size_t{1} << 20) && in.get(c)) {
+    if (c != '\n') {
+      line.push_back(c);
+    } else if (line.find_first_not_of(" \t\r") != std::string::npos) {
+      return line;
+    } else {
+      line.clear();
+    }
   }
-  return {};
+  return line;
 }
 
 bool looks_like_timeline(const std::string& path) {
   if (fs::path(path).extension() == ".jsonl") return true;
   try {
-    const json j = json::parse(first_line(path));
+    const json j = parse_json_input(first_line(path), path);
     return j.is_object() && j.contains("type") && j["type"].is_string();
-  } catch (const json::exception&) {
+  } catch (const InputError&) {
     return false;
   }
 }
 
 void read_timeline_into(const std::string& path, ReportInput& in) {
   in.timeline_path = path;
-  in.timeline_records = read_timeline(path);
-  for (size_t i = 0; i < in.timeline_records.size(); ++i) {
-    const json& r = in.timeline_records[i];
-    if (!r.is_object()) {
-      throw InputError(path, "record " + std::to_string(i + 1) + ": not a JSON object");
-    }
-    const std::string type = r.contains("type") && r["type"].is_string() ? r["type"].get<std::string>() : "";
-    try {
-      if (type == "run") {
-        in.run = r;
-      } else if (type == "mark") {
-        TimelineMark m = mark_from_json(r);
-        if (m.phase.empty()) throw InputError(path, "record " + std::to_string(i + 1) + ": mark without a phase");
-        in.marks.push_back(std::move(m));
-      } else if (type == "step") {
-        in.steps.push_back(r);
-      } else if (type == "event") {
-        in.events.push_back(r);
-      } else if (type == "summary") {
-        in.summary = r;
-      }
-    } catch (const json::exception& e) {
-      throw InputError(path, "record " + std::to_string(i + 1) + " (" + type + "): " + e.what(),
-                       "every size is an integer number of bytes; see include/oomkit/core/timeline.h");
-    }
-  }
-  if (in.run.is_null() && in.marks.empty()) {
+  in.records = read_run_records(path);
+  const RunRecords& r = in.records;
+  if (r.run) in.run = to_json(*r.run);
+  in.marks = r.marks;
+  for (const StepRecord& s : r.steps) in.steps.push_back(to_json(s));
+  for (const EventRecord& e : r.events) in.events.push_back(to_json(e));
+  in.summary = r.summary;
+  if (!r.run && r.marks.empty()) {
     throw InputError(path, "no \"run\" or \"mark\" record: not an oomkit timeline", kInputHint);
   }
 }
@@ -116,15 +106,7 @@ int64_t json_int(const json& j, const char* key, int64_t fallback) {
 }
 
 json read_json_file(const std::string& path, const std::string& field) {
-  std::ifstream f(path);
-  if (!f) throw InputError(field, "cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  try {
-    return json::parse(ss.str());
-  } catch (const json::parse_error& e) {
-    throw InputError(field, "'" + path + "' is not JSON: " + e.what());
-  }
+  return read_json_input_file(path, field, kMaxJsonFileBytes);
 }
 
 ReportInput load_report_input(const std::string& path) {
@@ -133,6 +115,7 @@ ReportInput load_report_input(const std::string& path) {
   std::error_code ec;
   if (path.empty()) throw InputError("input", "no input given", kInputHint);
   if (!fs::exists(path, ec)) throw InputError(path, "no such file or directory", kInputHint);
+  check_input_path(path, path, /*allow_directory=*/true);  // a FIFO or device would block or never end
 
   if (fs::is_directory(path, ec)) {
     const fs::path timeline = fs::path(path) / "timeline.jsonl";

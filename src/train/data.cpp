@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/json_input.h"
 
 namespace oomkit {
 
@@ -19,14 +20,15 @@ namespace {
 
 constexpr int32_t kLlmcMagic = 20240520;   // llm.c dev/data/data_common.py
 constexpr int64_t kLlmcHeaderInts = 256;
+// Largest --data file read (whole, into memory): 2^31 uint16 tokens, or 4 GiB of text.
+constexpr size_t kMaxDataFileBytes = size_t{4} << 30;
 
+// A FIFO, socket or device is refused (exit 2) instead of blocking or reading forever.
 std::string read_file_bytes(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError("--data", path + ": no such file");
   if (fs::is_directory(path, ec)) throw InputError("--data", path + ": is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("--data", path + ": cannot be opened for reading");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return read_input_file(path, "--data", kMaxDataFileBytes);
 }
 
 // Offset of the first byte that does not start or continue a valid UTF-8 sequence (RFC 3629:

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/write_file.h"
 #include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
 #include "oomkit/profile/static_memory.h"
@@ -156,7 +157,11 @@ TrainSummary run_training(const TrainOptions& options_in) {
   if (ec) throw InputError("--run-dir", run_dir + ": cannot be created: " + ec.message());
   std::unique_ptr<TimelineWriter> writer;
   if (options.profile) {
-    writer = std::make_unique<TimelineWriter>(options.timeline.empty() ? run_dir + "/timeline.jsonl" : options.timeline);
+    // A resumed run appends to the timeline of the run it continues (the same --run-dir in a
+    // job script); the reader drops that run's records past the checkpoint (timeline.h).
+    const std::string timeline = options.timeline.empty() ? run_dir + "/timeline.jsonl" : options.timeline;
+    const bool append = !options.resume.empty() && fs::exists(timeline, ec);
+    writer = std::make_unique<TimelineWriter>(timeline, append);
   }
   Profiler profiler(backend.get(), writer.get(), options.profile);
   trainer.set_profiler(&profiler);
@@ -166,12 +171,14 @@ TrainSummary run_training(const TrainOptions& options_in) {
   const double entropy_nats = entropy_bits * std::log(2.0);
   const MemoryStats start_stats = backend->snapshot();
   {
-    nlohmann::json run = {{"type", "run"}, {"version", 1}, {"device", backend->device()},
-                          {"model", nlohmann::json::parse(model_config_to_json(config))},
-                          {"options", options_json(options, data.data().source)},
-                          {"limit_bytes", options.memory_limit_bytes},
-                          {"estimate", have_estimate ? nlohmann::json::parse(estimate_to_json(estimate)) : nlohmann::json()}};
-    profiler.write_record(run);
+    RunHeader run;
+    run.device = backend->device();
+    run.model = nlohmann::json::parse(model_config_to_json(config));
+    run.options = options_json(options, data.data().source);
+    run.limit_bytes = options.memory_limit_bytes;
+    if (have_estimate) run.estimate = nlohmann::json::parse(estimate_to_json(estimate));
+    if (!options.resume.empty()) run.resumed_from_step = trainer.next_step();
+    profiler.write_run(run);
   }
 
   // Startup report: config, model, data, estimate, device memory.
@@ -217,10 +224,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   int64_t run_peak = 0;
   StepStats last;
 
+  int64_t checkpoint_step = -1;  // the step of the last checkpoint written
   auto save = [&](const char* why) {
     if (options.save.empty()) return;
     trainer.save_checkpoint(options.save);
     summary.checkpoint = options.save;
+    checkpoint_step = trainer.next_step();
     profiler.write_event("checkpoint", {{"path", options.save}, {"reason", why}, {"next_step", trainer.next_step()}});
     log::info("checkpoint: step {} saved to {} ({})", trainer.next_step(), options.save, why);
   };
@@ -269,16 +278,16 @@ TrainSummary run_training(const TrainOptions& options_in) {
       }
     }
     {
-      nlohmann::json rec = Profiler::step_record(memory);
-      rec["step"] = last.step;
-      rec["loss"] = last.loss;
-      rec["lr"] = last.lr;
-      rec["ms"] = last.ms;
-      rec["tokens_per_s"] = tok_s;
-      rec["grad_norm"] = last.grad_norm;
-      if (val) rec["val_loss"] = *val;
-      if (last.skipped) rec["skipped"] = true;
-      profiler.write_record(rec);
+      StepRecord rec = Profiler::step_record(memory);
+      rec.step = last.step;
+      rec.loss = last.loss;
+      rec.lr = last.lr;
+      rec.ms = last.ms;
+      rec.tokens_per_s = tok_s;
+      rec.grad_norm = last.grad_norm;
+      rec.val_loss = val;
+      rec.skipped = last.skipped;
+      profiler.write_step(rec);
     }
     if (!options.quiet && (last.step % log_every == 0 || last_step)) {
       const double eta = (train_seconds / static_cast<double>(steps_this_run)) *
@@ -331,19 +340,34 @@ TrainSummary run_training(const TrainOptions& options_in) {
       have_estimate ? &estimate : nullptr, profiler.errors());
   nlohmann::json summary_json = summary.to_json();
   summary_json["memory"] = memory_summary_to_json(memory);
-  {
-    nlohmann::json rec = summary_json;
-    rec["type"] = "summary";
-    profiler.write_record(rec);
-  }
+  profiler.write_summary(summary_json);
   if (options.profile && !options.quiet && !memory.phases.empty()) {
     fmt::print(progress, "\n{}\n", format_memory_summary(memory));
     std::fflush(progress);
   }
-  {
-    std::ofstream out(run_dir + "/summary.json");
-    out << summary_json.dump(2) << "\n";
-    if (!out) log::warn("could not write {}/summary.json", run_dir);
+  // Every file of the run checked: a full disk or a read-only folder ends in exit 2 naming
+  // what was kept, never exit 0 with a truncated timeline and an empty summary.json.
+  std::string write_failure;
+  try {
+    write_file_durably(run_dir + "/summary.json", {summary_json.dump(2), "\n"}, "--run-dir");
+  } catch (const InputError& e) {
+    write_failure = e.what();
+  }
+  if ((writer && !writer->good()) || !write_failure.empty()) {
+    std::string kept;
+    if (writer) {
+      kept = writer->last_step_written() >= 0
+                 ? fmt::format("{} up to step {}", writer->jsonl_path(), writer->last_step_written())
+                 : fmt::format("{} without any complete step", writer->jsonl_path());
+    }
+    if (!summary.checkpoint.empty()) {
+      kept += (kept.empty() ? "" : "; ") + fmt::format("checkpoint {} at step {}", summary.checkpoint, checkpoint_step);
+    }
+    throw InputError("--run-dir",
+                     fmt::format("{}: writing the run's files failed ({}); kept: {}", run_dir,
+                                 write_failure.empty() ? "timeline.jsonl: write failed" : write_failure,
+                                 kept.empty() ? "nothing" : kept),
+                     "free space on that disk (or make the folder writable) and resume with --resume");
   }
   log::info("done: steps {}..{} in {}; loss {:.4f} -> {:.4f} (first -> final)", summary.first_step,
             summary.steps_done, format_duration(train_seconds), summary.first_loss, summary.final_loss);

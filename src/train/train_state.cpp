@@ -19,7 +19,10 @@
 
 #include <algorithm>
 
+#include "oomkit/core/checkpoint_format.h"
 #include "oomkit/core/error.h"
+#include "oomkit/core/json_input.h"
+#include "oomkit/core/write_file.h"
 #include "oomkit/train/rng_autocast.h"
 #include "oomkit/train/trainer.h"
 
@@ -27,19 +30,12 @@ namespace oomkit {
 
 namespace {
 
-constexpr char kMagic[8] = {'O', 'O', 'M', 'K', 'C', 'K', 'P', 'T'};
 constexpr int kFormatVersion = 1;
 
-uint64_t fnv1a64(const std::string& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// The largest checkpoint read (whole, into memory).
+constexpr size_t kMaxCheckpointBytes = size_t{1} << 40;
 
 }  // namespace
 
@@ -79,71 +75,38 @@ void Trainer::save_checkpoint(const std::string& path) const {
   } catch (const c10::Error& e) {
     throw std::runtime_error("checkpoint serialisation failed: " + first_line(e.what_without_backtrace()));
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file) throw InputError("--save", tmp + ": cannot be opened for writing");
-    const uint64_t length = payload.size();
-    const uint64_t checksum = fnv1a64(payload);
-    file.write(kMagic, sizeof(kMagic));
-    file.write(reinterpret_cast<const char*>(&length), sizeof(length));
-    file.write(reinterpret_cast<const char*>(&checksum), sizeof(checksum));
-    file.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-    file.flush();
-    if (!file) {
-      std::remove(tmp.c_str());
-      throw InputError("--save", tmp + ": write failed (disk full?)");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw InputError("--save", path + ": cannot rename " + tmp + " into place: " + ec.message());
-  }
+  const std::string header = checkpoint_header(payload);
+  // PATH.tmp, fsync'ed, renamed over PATH, then the folder fsync'ed: after a crash or a power
+  // loss PATH is the old checkpoint or the new one, never a torn or empty file.
+  write_file_durably(path, {header, payload}, "--save");
 }
 
 void Trainer::load_checkpoint(const std::string& path) {
   const std::string field = "--resume";
-  std::ifstream file(path, std::ios::binary);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec) || !file) throw InputError(field, path + ": no such checkpoint file");
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  constexpr size_t kHeader = sizeof(kMagic) + 2 * sizeof(uint64_t);
-  if (bytes.size() < kHeader || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
-    throw InputError(field, path + ": not an oomkit checkpoint (no OOMKCKPT header)",
-                     "pass a file written by oomkit train --save");
-  }
-  uint64_t length = 0, checksum = 0;
-  std::memcpy(&length, bytes.data() + sizeof(kMagic), sizeof(length));
-  std::memcpy(&checksum, bytes.data() + sizeof(kMagic) + sizeof(length), sizeof(checksum));
-  const std::string payload = bytes.substr(kHeader);
-  if (payload.size() != length) {
-    throw InputError(field, path + ": truncated checkpoint (" + std::to_string(payload.size()) + " of " +
-                                std::to_string(length) + " payload bytes)");
-  }
-  if (fnv1a64(payload) != checksum) throw InputError(field, path + ": corrupted checkpoint (checksum mismatch)");
+  if (!std::filesystem::exists(path, ec)) throw InputError(field, path + ": no such checkpoint file");
+  const std::string bytes = read_input_file(path, field, kMaxCheckpointBytes);  // refuses FIFOs, devices
+  const std::string payload(checkpoint_payload(bytes, path, field));
 
   torch::serialize::InputArchive archive;
-  nlohmann::json meta;
+  std::string meta_text;
   try {
     std::istringstream in(payload);
     archive.load_from(in);
     c10::IValue meta_value;
     archive.read("meta", meta_value);
-    meta = nlohmann::json::parse(meta_value.toStringRef());
+    meta_text = meta_value.toStringRef();
   } catch (const std::exception& e) {
     throw InputError(field, path + ": unreadable checkpoint archive: " + first_line(e.what()));
   }
-  if (meta.value("format", "") != "oomkit-train-checkpoint" || meta.value("version", 0) != kFormatVersion) {
-    throw InputError(field, path + ": unsupported checkpoint format or version");
-  }
+  const CheckpointMeta checked = check_checkpoint_meta(meta_text, options_.steps, path, field);
+  nlohmann::json meta = parse_json_input(meta_text, path + ": meta");  // checked above
   // Everything that changes the trajectory or the tensors' shapes must match.
   std::vector<std::string> mismatches;
   const nlohmann::json model_now = nlohmann::json::parse(model_config_to_json(config_));
-  if (meta["model"] != model_now) mismatches.push_back("model config (checkpoint: " + meta["model"].dump() + ")");
+  if (meta["model"] != model_now) mismatches.push_back("model config (checkpoint: " + bounded_excerpt(meta["model"].dump(), 400) + ")");
   auto check = [&](const char* key, const nlohmann::json& now) {
-    if (meta[key] != now) mismatches.push_back(std::string(key) + " (checkpoint " + meta[key].dump() + ", now " + now.dump() + ")");
+    if (meta[key] != now) mismatches.push_back(std::string(key) + " (checkpoint " + bounded_excerpt(meta[key].dump()) + ", now " + now.dump() + ")");
   };
   check("precision", to_string(options_.precision));
   check("optimizer", to_string(options_.optimizer));
@@ -154,10 +117,6 @@ void Trainer::load_checkpoint(const std::string& path) {
     for (const auto& m : mismatches) joined += (joined.empty() ? "" : "; ") + m;
     throw InputError(field, path + " does not match this run: " + joined,
                      "resume with the same --model, --precision, --optimizer, --seq-len and --seed");
-  }
-  const int64_t step = meta["step"].get<int64_t>();
-  if (step > options_.steps) {
-    throw InputError(field, path + " is at step " + std::to_string(step) + ", beyond --steps " + std::to_string(options_.steps));
   }
   try {
     torch::serialize::InputArchive model_archive;
@@ -180,11 +139,11 @@ void Trainer::load_checkpoint(const std::string& path) {
     throw InputError(field, path + ": checkpoint tensors do not fit this model/optimizer: " +
                                 first_line(e.what_without_backtrace()));
   }
-  next_step_ = step;
-  dataset_->set_position(meta["data_position"].get<int64_t>());
-  first_loss_ = meta.value("first_loss", 0.0);
-  loss_scale_ = meta.value("loss_scale", 65536.0);
-  good_steps_ = meta.value("good_steps", int64_t{0});
+  next_step_ = checked.step;
+  dataset_->set_position(checked.data_position);
+  first_loss_ = checked.first_loss;
+  loss_scale_ = checked.loss_scale;
+  good_steps_ = checked.good_steps;
 }
 
 }  // namespace oomkit

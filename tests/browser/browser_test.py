@@ -212,10 +212,22 @@ def main():
     data = a.data
 
     # The reports under test.
-    reports = {
-        "estimate": run_oomkit(a.oomkit, ["report", os.path.join(data, "estimate_sweep.json"), "-o",
-                                          os.path.join(a.out, "estimate.html")]),
+    reports = {}
+    # Every `oomkit estimate --json` shape, written by oomkit itself (issue 9 item 4: the
+    # estimate JSON and the report agree on one schema): plain, --max-batch, --sweep.
+    shapes = {
+        "estimate_plain": ["--model", "gpt2", "--batch-size", "4", "--seq-len", "512"],
+        "estimate_max_batch": ["--model", "gpt2", "--seq-len", "1024", "--gpu", "rtx-4090", "--max-batch"],
+        "estimate_sweep": ["--sweep", "--seq-len", "1024"],
     }
+    shape_json = {}
+    for name, args in shapes.items():
+        path = os.path.join(work, name + ".json")
+        with open(path, "w") as f:
+            f.write(run_oomkit(a.oomkit, ["estimate", "--json"] + args))
+        with open(path) as f:
+            shape_json[name] = json.load(f)
+        reports[name] = run_oomkit(a.oomkit, ["report", path, "-o", os.path.join(a.out, name + ".html")])
     long_path = os.path.join(work, "long.jsonl")
     long_timeline(long_path, 5000)
     reports["long"] = run_oomkit(a.oomkit, ["report", long_path, "--max-points", "600", "-o", os.path.join(a.out, "long.html")])
@@ -269,14 +281,20 @@ def main():
             expect(c["findings"] == n_findings, "every finding shown (%d)" % n_findings)
             expect(("interrupted" in c["text"]) == (not has_summary), "a run without summary is marked interrupted")
 
-        print("estimate")
-        with open(os.path.join(data, "estimate_sweep.json")) as f:
-            est = json.load(f)
-        c = open_report(wd, reports["estimate"], os.path.join(a.out, "estimate.png"))
-        expect(c["sweep"] == len(est["sweep"]), "one sweep point per configuration (%d)" % c["sweep"])
-        expect(c["batch"] == len(est["batch_curve"]), "one max-batch point per batch size (%d)" % c["batch"])
-        expect(c["capacity"] == 2 and c["usable"] == 2, "capacity and safety-margin lines on both charts")
-        expect(c["estimated"] == len(est["totals"]) and c["measured"] == 0, "estimate-only category chart")
+        for name in shapes:
+            print(name)
+            est = shape_json[name]
+            c = open_report(wd, reports[name], os.path.join(a.out, name + ".png"))
+            if "sweep" in est:
+                expect(c["sweep"] == len(est["sweep"]) > 0, "%s: one sweep point per model (%d)" % (name, c["sweep"]))
+                tipt = wd.js(HOVER_JS, "#chart-sweep .pt-sweep")
+                expect(tipt and "gpt2" in tipt and "peak" in tipt, "%s: hovering a point names its model: %r" % (name, tipt))
+            else:
+                expect(c["estimated"] == len(est["totals"]) > 0 and c["measured"] == 0, "%s: category chart" % name)
+                expect(c["phase_bars"] > 0, "%s: predicted-phase chart (%d bars)" % (name, c["phase_bars"]))
+            if "batch_curve" in est:
+                expect(c["batch"] == len(est["batch_curve"]) > 0, "%s: one point per batch size (%d)" % (name, c["batch"]))
+                expect(c["capacity"] == 1 and c["usable"] == 1, "%s: capacity and usable lines" % name)
 
         print("long")
         recs = read_jsonl(long_path)

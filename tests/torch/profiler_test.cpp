@@ -187,9 +187,9 @@ TEST(Profiler, EventAndStepRecords) {
   Profiler profiler(backend.get(), &writer);
   profiler.begin_step(3);
   const StepMemory s = profiler.end_step();
-  nlohmann::json step = Profiler::step_record(s);
-  step["loss"] = 2.5;
-  profiler.write_record(step);
+  StepRecord step = Profiler::step_record(s);
+  step.loss = 2.5;
+  profiler.write_step(step);
   profiler.write_event("oom", {{"requested_bytes", 1234}});
   const auto records = read_timeline(path);
   ASSERT_EQ(records.size(), 3u);

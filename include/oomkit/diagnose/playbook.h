@@ -124,6 +124,9 @@ std::string crossing_phase(const std::vector<TimelineMark>& marks);
 /// parse_oom_log), and "phase" (the failed phase) when present. The
 /// trainer's oom event should therefore carry {"name":"oom","step":S,"phase":"backward",
 /// "message":"<the exception's what()>"}.
+PlaybookInput playbook_input_from_timeline(const RunRecords& records);
+/// The same from raw records (read_timeline()), typed by parse_run_records() (InputError on a
+/// record of the wrong shape).
 PlaybookInput playbook_input_from_timeline(const std::vector<nlohmann::json>& records);
 
 /// The OomRecord of a typed live OOM (no message parsing): CPU -> family "oomkit_cpu_budget"

@@ -44,17 +44,17 @@ class Profiler {
   /// timeline, but it enters no steps() record. No-op outside a step.
   void abort_step() noexcept { in_step_ = false; }
 
-  /// Writes any timeline record (an "event", the trainer's "step" record...) through the
-  /// profiler, so I/O failures are collected like the marks' (never throws). No-op without a
-  /// writer or when disabled.
-  void write_record(const nlohmann::json& record) noexcept;
-  /// Writes {"type":"event","name":name,"step":current step,"t_ns":...} merged with `fields`
-  /// (an object). Written even when profiling is disabled, as long as there is a writer.
+  /// Write the typed records of timeline.h through the profiler, so I/O failures are collected
+  /// like the marks' (never throw). No-ops without a writer; written even when disabled.
+  void write_run(const RunHeader& run) noexcept;
+  void write_step(const StepRecord& step) noexcept;
+  void write_summary(const nlohmann::json& summary) noexcept;
+  /// Writes the event `name` at the current step, now, with `fields` (an object) as its
+  /// other keys. Written even when profiling is disabled, as long as there is a writer.
   void write_event(const std::string& name, const nlohmann::json& fields) noexcept;
-  /// The "step" record of timeline.h for `step`: {"type":"step","step","peak_bytes",
-  /// "peak_phase","start_allocated_bytes"}; the trainer adds loss, lr, ms, tokens_per_s and
-  /// writes it with write_record().
-  static nlohmann::json step_record(const StepMemory& step);
+  /// The memory part of the "step" record for `step` (step, peak_bytes, peak_phase,
+  /// start_allocated_bytes); the trainer adds loss, lr, ms, tokens_per_s and writes it.
+  static StepRecord step_record(const StepMemory& step);
 
   /// Every mark so far, in order (kept in memory for the end-of-run summary).
   const std::vector<TimelineMark>& marks() const { return marks_; }
@@ -81,6 +81,8 @@ class Profiler {
   int64_t overhead_ns_ = 0;
   bool in_step_ = false;
 
+  template <typename Write>
+  void guarded_write(const char* what, Write&& write) noexcept;
   void record_error(const std::string& what) noexcept;
   void check_writer() noexcept;
 };

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "oomkit/core/timeline.h"
+
 namespace oomkit {
 
 /// The name of the work that ends at a mark: "after_forward" -> "forward", "after_loss" ->
@@ -22,14 +24,17 @@ namespace oomkit {
 /// "after_zero_grad" -> "zero_grad", "eval" -> "eval"; any other phase keeps its name.
 std::string phase_interval_name(const std::string& phase);
 
-/// Builds the trace from timeline records (read_timeline()). Records of unknown type are
-/// ignored; a mark without "t_ns" or with a non-numeric field throws InputError("timeline",
-/// "record N: ...").
+/// Builds the trace from a run's typed records (read_run_records()).
+nlohmann::json chrome_trace_from_timeline(const RunRecords& records);
+/// The same from raw records (read_timeline()), typed with parse_run_records(): records of
+/// unknown type are ignored; a mark without "t_ns" or a field of the wrong type throws
+/// InputError("timeline record N: ...").
 nlohmann::json chrome_trace_from_timeline(const std::vector<nlohmann::json>& records);
 
 /// Writes chrome_trace_from_timeline(records) to `path`. For `oomkit train --trace PATH` the
 /// trainer calls it after the run (and after an OOM) with the records it wrote.
 /// Throws InputError(field, ...) when `path` cannot be written.
+void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field = "--trace");
 void write_chrome_trace(const std::vector<nlohmann::json>& records, const std::string& path,
                         const std::string& field = "--trace");
 

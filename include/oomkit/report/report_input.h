@@ -19,6 +19,7 @@ namespace oomkit {
 struct ReportInput {
   std::string source;                     // the path the user passed, for display
   std::string timeline_path;              // empty when no timeline was read
+  // run, steps, events and summary are the typed records of `records` as JSON, for the page.
   nlohmann::json run;                     // the timeline's "run" record (model, options, estimate, limit_bytes)
   std::vector<TimelineMark> marks;        // every "mark" record, in file order
   std::vector<nlohmann::json> steps;      // every "step" record
@@ -26,7 +27,7 @@ struct ReportInput {
   nlohmann::json summary;                 // summary.json, else the timeline's "summary" record
   nlohmann::json estimate;                // estimate JSON: --estimate file, an estimate input, or run.estimate
   nlohmann::json oom_report;              // oom_report.json (findings, probes, recovery)
-  std::vector<nlohmann::json> timeline_records;  // all timeline records as read (for the trace)
+  RunRecords records;                     // the timeline's typed records (read_run_records), for the trace
 
   bool has_timeline() const { return !timeline_path.empty(); }
 };

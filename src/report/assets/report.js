@@ -339,6 +339,14 @@ function predictedPhases() {
 }
 
 // ---- sweep and max-batch curves (estimate --sweep / --max-batch) -----------------------------------
+const X_LABELS = { seq_len: 'sequence length T (tokens)', micro_batch_size: 'micro-batch size B (sequences)', parameters: 'parameters' };
+function fmtCount(n) {             // 124439808 -> "124M", 6738415616 -> "6.7B"
+  const a = Math.abs(n);
+  if (a >= 1e9) return (n / 1e9).toFixed(a >= 1e10 ? 0 : 1) + 'B';
+  if (a >= 1e6) return (n / 1e6).toFixed(0) + 'M';
+  if (a >= 1e3) return (n / 1e3).toFixed(0) + 'K';
+  return String(n);
+}
 function curveChart(id, title, note, pts, xKey, seriesKey, cls) {
   const E = D.estimate, cap = E.capacity_bytes, usable = E.usable_bytes;
   const yKey = pts.some(p => num(p.peak_bytes)) ? 'peak_bytes' : 'total_bytes';
@@ -354,8 +362,8 @@ function curveChart(id, title, note, pts, xKey, seriesKey, cls) {
   const xt = logx ? [...new Set(xsv)].sort((a, b) => a - b).map(tx) : ticks(x0, x1, 8, true);
   const f = frame(s, { id, label: title, x0: tx(x0), x1: tx(x1) === tx(x0) ? tx(x0) + 1 : tx(x1), y0: 0, y1: yt[yt.length - 1],
     yTicks: yt, yFmt: v => (v / u.div).toFixed(yt[1] / u.div < 1 ? 1 : 0), xTicks: xt.length > 14 ? xt.filter((_, i) => i % 2 === 0) : xt,
-    xFmt: v => logx ? String(Math.round(Math.pow(2, v))) : String(v),
-    xLabel: (xKey === 'seq_len' ? 'sequence length T (tokens)' : 'micro-batch size B (sequences)') + (logx ? ', log scale' : ''),
+    xFmt: v => { const r = logx ? Math.round(Math.pow(2, v)) : v; return xKey === 'parameters' ? fmtCount(r) : String(r); },
+    xLabel: X_LABELS[xKey] + (logx ? ', log scale' : ''),
     yLabel: 'peak memory (' + u.name + ')' });
   if (num(cap)) hline(f, cap, C_LIMIT, '', 'capacity ' + fmtBytes(cap), 'capacity-line');
   if (num(usable)) hline(f, usable, C_USABLE, '6 4', 'usable ' + fmtBytes(usable) + ' (after the safety margin)', 'usable-line');
@@ -368,7 +376,9 @@ function curveChart(id, title, note, pts, xKey, seriesKey, cls) {
     for (const p of g) {
       const fits = num(usable) ? p[yKey] <= usable : num(cap) ? p[yKey] <= cap : true;
       const over = num(cap) && p[yKey] > cap;
-      const t = xKey + ' ' + p[xKey] + (seriesKey ? ', ' + seriesKey + ' ' + p[seriesKey] : '') + '\npeak ' + fmtBytes(p[yKey]) +
+      const t = (typeof p.model === 'string' ? p.model + '\n' : '') + xKey + ' ' + (xKey === 'parameters' ? fmtCount(p[xKey]) : p[xKey]) +
+        (num(p.static_bytes) ? '\nstatic ' + fmtBytes(p.static_bytes) : '') + (num(p.activation_bytes) ? '\nactivations ' + fmtBytes(p.activation_bytes) : '') +
+        (xKey !== 'seq_len' && num(p.seq_len) ? '\nT ' + p.seq_len : '') + (seriesKey ? ', ' + seriesKey + ' ' + p[seriesKey] : '') + '\npeak ' + fmtBytes(p[yKey]) +
         (num(cap) ? '\n' + (100 * p[yKey] / cap).toFixed(1) + '% of capacity' : '') + '\n' + (fits ? 'fits' : over ? 'does not fit' : 'inside the safety margin');
       tip(sv('circle', { class: cls, cx: f.xs(tx(p[xKey])), cy: f.ys(p[yKey]), r: 4.5, fill: fits ? c : over ? C_LIMIT : C_USABLE,
         stroke: '#fff', 'stroke-width': 1 }, f.plot), t);
@@ -386,14 +396,13 @@ function curveChart(id, title, note, pts, xKey, seriesKey, cls) {
 }
 function sweepCharts() {
   const E = D.estimate; if (!E) return;
+  // `oomkit estimate --sweep --json`: one row per model, {model, parameters, seq_len, static_bytes,
+  // activation_bytes, peak_bytes} (include/oomkit/estimate/verdict.h, SweepRow).
   if (Array.isArray(E.sweep) && E.sweep.length) {
-    const varies = k => new Set(E.sweep.map(p => p[k])).size > 1;
-    const keys = ['micro_batch_size', 'seq_len'].filter(varies);
-    const xKey = keys.includes('seq_len') && !keys.includes('micro_batch_size') ? 'seq_len' : keys[0] || 'micro_batch_size';
-    const other = keys.find(k => k !== xKey);
-    curveChart('chart-sweep', 'Sweep: peak memory against ' + (xKey === 'seq_len' ? 'sequence length' : 'micro-batch size'),
-      'Each point is one estimate; green fits under the usable line, amber eats into the safety margin, red exceeds capacity.',
-      E.sweep, xKey, other, 'pt-sweep');
+    curveChart('chart-sweep', 'Sweep: peak memory against model size',
+      'Each point is one model estimated with the same setup (T clamped to each model\'s context); hover for its static and activation bytes.' +
+      (num(E.capacity_bytes) ? ' Green fits under the usable line, amber eats into the safety margin, red exceeds capacity.' : ''),
+      E.sweep, 'parameters', null, 'pt-sweep');
   }
   if (Array.isArray(E.batch_curve) && E.batch_curve.length) {
     curveChart('chart-batch', 'Largest micro-batch that fits', 'Estimated peak memory for each micro-batch size B against the GPU capacity.',
