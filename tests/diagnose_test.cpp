@@ -110,13 +110,16 @@ TEST(Causes, NamesRoundTrip) {
   EXPECT_FALSE(cause_from_name("weather").has_value());
 }
 
-// Every real case: where the message carries enough evidence (fragmentation: 3.87 GiB cached
-// but unusable for a 250 MiB request; the CPU allocator), the top finding is the thread's cause
-// with high confidence; elsewhere the answer is honestly ambiguous and lists the thread's cause
-// among its candidates, each with a probe.
+// Every real case: where the message carries enough evidence (the CPU allocator), the top
+// finding is the thread's cause with high confidence; elsewhere the answer is honestly ambiguous
+// and lists the thread's cause among its candidates, each with a probe. Fragmentation in
+// pytorch-152135 (3.87 GiB cached for a 250 MiB request) ranks first but at medium confidence:
+// defragmenting gives back only 4.9% of the 79 GiB device while tensors hold 94% of it, and the
+// thread reports the OOM persisting with expandable_segments (issue 10 item 2: fragmentation is
+// rated by what it could give back of the device, not only by its ratio to the request).
 TEST(DiagnoseCases, TopFindingOrHonestCandidates) {
-  const std::map<std::string, bool> confident = {{"pytorch-152135-fragmentation-after-hours", true},
-                                                 {"anomalib-1094-padim-memory-bank", true}};
+  const std::map<std::string, bool> confident = {{"anomalib-1094-padim-memory-bank", true}};
+  const std::map<std::string, bool> first_but_ambiguous = {{"pytorch-152135-fragmentation-after-hours", true}};
   for (const auto& c : cases()) {
     const std::string id = c["id"];
     SCOPED_TRACE(id);
@@ -132,6 +135,7 @@ TEST(DiagnoseCases, TopFindingOrHonestCandidates) {
     } else {
       EXPECT_TRUE(d.ambiguous());
       EXPECT_TRUE(has(d, expected)) << "candidates lack " << c["category"];
+      if (first_but_ambiguous.count(id)) EXPECT_EQ(d.findings.front().category, expected);
       EXPECT_LE(d.findings.size(), 6u);
       for (const auto& f : d.findings) EXPECT_FALSE(f.probe.empty()) << cause_name(f.category);
     }
@@ -417,7 +421,11 @@ TEST(OomReport, JsonSchemaAndText) {
   const nlohmann::json j = oom_report_json(r);
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"findings", "oom", "probes", "recovery"}));
+  // Issue 10 item 4 added the verdict per report: verdict, confidence, the deciding evidence with
+  // its log lines, the framework the fixes are worded in, and the notes.
+  EXPECT_EQ(keys, (std::vector<std::string>{"confidence", "confidence_score", "deciding_evidence", "findings",
+                                            "framework", "notes", "oom", "probes", "recovery", "verdict"}));
+  EXPECT_EQ(j["verdict"], r.diagnosis.verdict());
   EXPECT_EQ(j["oom"]["family"], "pytorch1");
   EXPECT_EQ(j["oom"]["total_capacity_bytes"], 6227702579);  // round(5.80 * 2^30)
   for (const auto& f : j["findings"]) {

@@ -5,6 +5,7 @@
 // round(79.26 * 2^30) bytes (PyTorch's format_size prints two decimals of a binary unit), and MPS
 // messages' "GB" means GiB (MPSAllocator's format_size divides by 1024 but labels "GB").
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -146,6 +147,19 @@ TEST(OomParserVariants, FamiliesDevicesAndSizes) {
   }
 }
 
+// PyTorch 1.0-1.3 printed "C cached" = amount_cached - amount_allocated (THCCachingAllocator),
+// the cached free part: reserved is allocated + C, never C alone (a reserved below allocated
+// cannot be). Issue 10, kind 8: 10.20 GiB allocated + 3.90 GiB cached = 14.10 GiB reserved.
+TEST(OomParserVariants, OldCachedIsTheFreeCachedPart) {
+  const OomRecord r = only("RuntimeError: CUDA out of memory. Tried to allocate 2.50 GiB (GPU 0; 15.90 GiB total "
+                           "capacity; 10.20 GiB already allocated; 1.10 GiB free; 3.90 GiB cached)");
+  EXPECT_EQ(r.family, "pytorch1");
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.reserved_unallocated_bytes, printed("3.90 GiB"));
+  EXPECT_EQ(r.reserved_bytes, printed("10.20 GiB") + printed("3.90 GiB"));
+  EXPECT_GE(*r.reserved_bytes, *r.allocated_bytes);
+}
+
 // "more than 1EB" is a lower bound, not a size.
 TEST(OomParserVariants, MoreThanOneExbibyteIsALowerBound) {
   const OomRecord r = only("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate more than 1EB memory");
@@ -256,7 +270,7 @@ TEST(OomParserGarbage, NoRecordNoCrash) {
   EXPECT_TRUE(parse_oom_log("").empty());
   EXPECT_TRUE(parse_oom_log("step 1 loss 3.2\nstep 2 loss 3.1\n").empty());
   EXPECT_TRUE(parse_oom_log("CUDA out of memory errors are common when the batch is large").empty());
-  EXPECT_TRUE(parse_oom_log("Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total capacity)").empty());
+  EXPECT_TRUE(parse_oom_log("we tried to allocate 20.00 MiB buffers up front, see the GPU 0 numbers").empty());
   std::mt19937 rng(7);
   std::string noise(200000, '\0');
   for (char& c : noise) c = static_cast<char>(rng() & 0xff);
@@ -266,7 +280,10 @@ TEST(OomParserGarbage, NoRecordNoCrash) {
   EXPECT_NO_THROW(parse_oom_log(huge));
   const auto r = parse_oom_log("CUDA out of memory. Tried to allocate 99999999999999999999999 GiB.");
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_FALSE(r[0].requested_bytes.has_value());  // overflowing sizes are dropped, not wrapped
+  // An overflowing size is kept, capped and flagged (issue 10: a corrupted size is a finding),
+  // never wrapped and never dropped.
+  EXPECT_EQ(r[0].requested_bytes, std::numeric_limits<int64_t>::max());
+  EXPECT_TRUE(r[0].size_overflow);
 }
 
 // JSON: sizes in bytes, absent fields omitted.

@@ -30,10 +30,16 @@ add_test(NAME diagnose_cli_stdin_json
          COMMAND sh -c "\"$0\" diagnose - --json < \"$1\"" $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/noisy.log)
 set_tests_properties(diagnose_cli_stdin_json PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "\"category\": \"fragmentation\"")
-add_test(NAME diagnose_cli_garbage_exit_0
-         COMMAND sh -c "out=$(\"$0\" diagnose \"$1\") && echo \"$out\" | grep -q 'no OOM found'"
+# garbage.log is binary (every byte value): refused with one error line and exit 2 (issue 10
+# item 6: "a binary file is refused"); a text log without an OOM is "no OOM found", exit 0.
+add_test(NAME diagnose_cli_garbage_binary_exit_2
+         COMMAND sh -c "\"$0\" diagnose \"$1\" 2>&1 | grep -q '^error: .*binary'; \"$0\" diagnose \"$1\" >/dev/null 2>&1; test $? -eq 2"
                  $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/garbage.log)
-set_tests_properties(diagnose_cli_garbage_exit_0 PROPERTIES LABELS core)
+set_tests_properties(diagnose_cli_garbage_binary_exit_2 PROPERTIES LABELS core)
+add_test(NAME diagnose_cli_no_oom_exit_0
+         COMMAND sh -c "out=$(printf 'step 1 loss 3.2\\nstep 2 loss 3.1\\n' | \"$0\" diagnose -) && echo \"$out\" | grep -q 'no OOM found'"
+                 $<TARGET_FILE:oomkit>)
+set_tests_properties(diagnose_cli_no_oom_exit_0 PROPERTIES LABELS core)
 add_test(NAME diagnose_cli_unreadable_exit_2
          COMMAND sh -c "\"$0\" diagnose /nonexistent/oom.log; test $? -eq 2" $<TARGET_FILE:oomkit>)
 set_tests_properties(diagnose_cli_unreadable_exit_2 PROPERTIES LABELS core)
@@ -44,6 +50,30 @@ add_test(NAME diagnose_cli_timeline_leak
          COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/leak-timeline.jsonl)
 set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")
+
+# Issue 12's diagnosis reproducers (copied from ../shared/cases/2026-11-30/bad-inputs/): valid
+# OOM logs -> a diagnosis, exit 0, valid JSON (invalid UTF-8 replaced), no negative sizes.
+set(OOMKIT_DIAG_BAD ${OOMKIT_DIAG_DATA}/bad-inputs)
+foreach(bad diagnose-json-invalid-utf8 diagnose-uaf-cpu-allocator-1TiB diagnose-ub-derive-overflow)
+  add_test(NAME diagnose_cli_${bad}
+           COMMAND sh -c "out=$(\"$0\" diagnose --json \"$1\") && echo \"$out\" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[\"reports\"]; assert r and all(v>=0 for x in r for k,v in x[\"oom\"].items() if k.endswith(\"_bytes\")); assert all(x[\"verdict\"] for x in r)'"
+                   $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_BAD}/${bad}.log)
+  set_tests_properties(diagnose_cli_${bad} PROPERTIES LABELS core)
+endforeach()
+# Special and binary inputs: one error line naming the input, exit 2, never a hang.
+add_test(NAME diagnose_cli_special_files_exit_2
+         COMMAND sh -c "d=$(mktemp -d) && mkfifo $d/fifo && printf 'x\\000y' > $d/bin && \
+                        for f in $d /dev/zero $d/fifo $d/bin; do timeout 10 \"$0\" diagnose $f 2>$d/err; rc=$?; \
+                        test $rc -eq 2 || { echo \"$f: exit $rc\"; exit 1; }; grep -q '^error: ' $d/err || exit 1; done; \
+                        head -c 100000 /dev/zero | timeout 10 \"$0\" diagnose - 2>/dev/null; test $? -eq 2"
+                 $<TARGET_FILE:oomkit>)
+set_tests_properties(diagnose_cli_special_files_exit_2 PROPERTIES LABELS core TIMEOUT 60)
+# Speed (issue 10 item 6): a 20 MB log and 20k OOM lines within the issue's bounds scaled down
+# (100 MB in 3 s, 100k OOM lines in 5 s); `diagnose_speed --mb 100 --ooms 100000` runs the full sizes.
+add_executable(diagnose_speed ${CMAKE_SOURCE_DIR}/bench/diagnose_speed.cpp)
+target_link_libraries(diagnose_speed PRIVATE oomkit_core)
+add_test(NAME diagnose_speed COMMAND diagnose_speed --mb 20 --ooms 20000 --check)
+set_tests_properties(diagnose_speed PROPERTIES LABELS core TIMEOUT 120)
 
 # ---- report (issue 6): the HTML report in headless Chromium ---------------------------------
 # Needs chromium + chromium-driver (scripts/setup.sh installs them); exits 77 (skipped) without.

@@ -1,5 +1,6 @@
 // `oomkit diagnose LOG|-`: finds every OOM report in a log, classifies it and prints ranked
 // findings; with --model and the run's settings the findings are tied to the estimator.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -17,6 +18,10 @@
 #include "oomkit/diagnose/playbook.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/gpus.h"
+
+namespace oomkit {
+bool sdpa_available();  // src/train/model.cpp: whether this build's trainer has --attention sdpa
+}  // namespace oomkit
 
 namespace oomkit::cli {
 
@@ -36,17 +41,60 @@ struct DiagnoseCliOptions {
   bool offload_optimizer = false;
 };
 
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
+// The log's bytes. A path must be a regular file (a directory, FIFO or device such as
+// /dev/zero is refused before reading: it would block or never end); stdin is read up to
+// kMaxLogBytes. Binary input (NUL bytes or mostly control bytes in its first 64 KiB) is refused:
+// "10 OOMs found in a binary" would be a silent wrong answer. InputError (exit 2) otherwise.
+constexpr size_t kMaxLogBytes = size_t{4} << 30;
+
+void refuse_binary(const std::string& path, std::string_view text) {
+  if (looks_binary(text)) {
+    throw InputError(path == "-" ? "stdin" : path, "binary data, not a text log",
+                     "pass the console output / traceback as text");
   }
+}
+
+std::string read_input(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    char buf[1 << 16];
+    bool checked = false;
+    while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+      text.append(buf, static_cast<size_t>(std::cin.gcount()));
+      if (!checked && text.size() >= (1u << 16)) {
+        refuse_binary(path, text);
+        checked = true;
+      }
+      if (text.size() > kMaxLogBytes) throw InputError("stdin", "more than 4 GiB of log", "pass the part around the OOM");
+    }
+    refuse_binary(path, text);
+    return text;
+  }
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    throw InputError(path, "cannot read the log file (no such file)", "pass a readable file, or - for stdin");
+  }
+  if (std::filesystem::is_directory(status)) throw InputError(path, "is a directory, not a log file", "pass a log file");
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError(path, "not a regular file (a FIFO, socket or device)", "save the log to a file, or pipe it to - (stdin)");
+  }
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxLogBytes) throw InputError(path, "larger than 4 GiB", "pass the part of the log around the OOM");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot read the log file", "pass a readable file, or - for stdin");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path, "error while reading the log file");
+  refuse_binary(path, text);
   return text;
+}
+
+// JSON output never throws on text from the log: invalid UTF-8 becomes U+FFFD.
+std::string dump_json(const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+void flush_stdout() {
+  std::cout.flush();
+  if (!std::cout) throw InputError("stdout", "write failed (disk full or closed pipe)");
 }
 
 DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
@@ -106,8 +154,9 @@ int run_timeline(const DiagnoseCliOptions& o, const DiagnoseOptions& opts) {
     return kExitOk;
   }
   const PlaybookResult result = run_playbook(in, {});
-  if (o.json) std::cout << oom_report_json(result).dump(2) << "\n";
+  if (o.json) std::cout << dump_json(oom_report_json(result)) << "\n";
   else std::cout << oom_report_text(result);
+  flush_stdout();
   return kExitOk;
 }
 
@@ -116,23 +165,28 @@ int run_diagnose(const DiagnoseCliOptions& o) {
   if (!o.timeline.empty()) return run_timeline(o, opts);
   if (o.log_path.empty()) throw InputError("log", "no input", "give a log file, - for stdin, or --timeline FILE");
   const std::string text = read_input(o.log_path);
-  const std::vector<Diagnosis> diagnoses = diagnose_log(text, opts);
+  DiagnoseOptions with_build = opts;
+  with_build.sdpa_supported = sdpa_available();
+  const std::vector<Diagnosis> diagnoses = diagnose_log(text, with_build);
   if (o.json) {
     nlohmann::json j{{"source", o.log_path}, {"reports", nlohmann::json::array()}};
     for (const auto& d : diagnoses) j["reports"].push_back(oom_report_json(d));
     if (diagnoses.empty()) j["message"] = "no OOM found";
-    std::cout << j.dump(2) << "\n";
+    std::cout << dump_json(j) << "\n";
+    flush_stdout();
     return kExitOk;
   }
   if (diagnoses.empty()) {
     std::cout << "no OOM found in " << (o.log_path == "-" ? std::string("stdin") : o.log_path) << " ("
               << format_bytes(static_cast<int64_t>(text.size())) << " read)\n";
+    flush_stdout();
     return kExitOk;
   }
   for (size_t i = 0; i < diagnoses.size(); ++i) {
     if (diagnoses.size() > 1) std::cout << "=== OOM " << i + 1 << " of " << diagnoses.size() << " ===\n";
     std::cout << oom_report_text(diagnoses[i]) << (i + 1 < diagnoses.size() ? "\n" : "");
   }
+  flush_stdout();
   return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // The causes: names (the cases README's terms), default title / playbook step / fix / probe,
 // confidence levels, and ranking.
 #include <algorithm>
+#include <string>
 
 #include "oomkit/diagnose/diagnosis.h"
 
@@ -96,6 +97,8 @@ constexpr size_t kMaxFindings = 6;
 
 const char* cause_name(OomCause c) { return info(c).name; }
 
+const char* default_fix(OomCause c) { return info(c).fix; }
+
 std::optional<OomCause> cause_from_name(std::string_view name) {
   for (const auto& ci : kCauses) {
     if (name == ci.name) return ci.cause;
@@ -117,7 +120,185 @@ Finding make_finding(OomCause cause, double score) {
 
 const char* Finding::confidence() const { return score >= 0.75 ? "high" : (score >= 0.5 ? "medium" : "low"); }
 
-bool Diagnosis::ambiguous() const { return findings.empty() || findings.front().score < 0.75; }
+bool Diagnosis::ambiguous() const {
+  if (findings.empty() || findings.front().score < 0.75) return true;
+  return findings.size() > 1 && findings[1].score > findings.front().score - 0.1;
+}
+
+std::string Diagnosis::verdict() const { return ambiguous() ? "ambiguous" : cause_name(findings.front().category); }
+
+// Fixes worded in the framework the log comes from, with oomkit's own flag beside it where
+// oomkit can do the same (its trainer's flags; --attention sdpa only when this build has it).
+std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_supported) {
+  auto pick = [&](std::initializer_list<std::pair<const char*, const char*>> table) -> std::string {
+    const char* fallback = nullptr;
+    for (const auto& [name, text] : table) {
+      if (fw == name) return text;
+      if (std::string(name) == "pytorch") fallback = text;
+    }
+    return fallback ? fallback : "";
+  };
+  std::string fix, flag;
+  switch (cause) {
+    case OomCause::kActivationsBatch:
+      fix = pick({{"pytorch", "Halve the micro-batch and accumulate gradients (loss / k, optimizer.step() every k micro-batches); "
+                              "torch.utils.checkpoint on the blocks; torch.autocast(dtype=torch.bfloat16)"},
+                  {"hf", "TrainingArguments(per_device_train_batch_size=<B/2>, gradient_accumulation_steps=<2x>, "
+                         "gradient_checkpointing=True, bf16=True)"},
+                  {"accelerate", "Accelerator(gradient_accumulation_steps=<2x>, mixed_precision='bf16') with a DataLoader "
+                                 "batch_size of <B/2>; model.gradient_checkpointing_enable()"},
+                  {"deepspeed", "ds_config: train_micro_batch_size_per_gpu <B/2> with gradient_accumulation_steps <2x>; "
+                                "activation_checkpointing; bf16.enabled true"},
+                  {"lightning", "Trainer(accumulate_grad_batches=<2x>, precision='bf16-mixed') with a DataLoader batch_size "
+                                "of <B/2>; activation checkpointing in the LightningModule"},
+                  {"fsdp", "A smaller per-rank batch with gradient accumulation (no_sync() between micro-batches); "
+                           "apply_activation_checkpointing; MixedPrecision(param_dtype=torch.bfloat16)"},
+                  {"jax", "A smaller per-device batch with optax.MultiSteps(every_k_schedule=k); jax.checkpoint (remat) "
+                          "on the blocks; bf16 activations"},
+                  {"tensorflow", "A smaller batch_size in model.fit; tf.keras.mixed_precision.set_global_policy('mixed_float16')"},
+                  {"vllm", "Lower max_num_seqs / max_num_batched_tokens (fewer sequences in flight)"},
+                  {"oomkit", "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full"}});
+      flag = "--batch-size <B/2> --grad-accum <2x>, --checkpointing full";
+      break;
+    case OomCause::kActivationsSeqlen: {
+      const std::string oomkit_sdpa = sdpa_supported ? "--attention sdpa, " : "";
+      fix = pick({{"pytorch", "Shorter sequences (truncate / a smaller max length); F.scaled_dot_product_attention "
+                              "(PyTorch >= 2.0) or flash-attn instead of eager attention (no (B,h,T,T) scores); "
+                              "torch.utils.checkpoint"},
+                  {"hf", "A smaller max_length / max_seq_length; from_pretrained(..., attn_implementation='sdpa' or "
+                         "'flash_attention_2'); gradient_checkpointing=True"},
+                  {"accelerate", "A smaller max length; attn_implementation='sdpa' / 'flash_attention_2'; "
+                                 "model.gradient_checkpointing_enable()"},
+                  {"deepspeed", "A smaller max length; flash/SDPA attention; activation_checkpointing in ds_config "
+                                "(partition_activations, cpu_checkpointing)"},
+                  {"lightning", "A smaller max length; SDPA / flash attention in the model; activation checkpointing"},
+                  {"fsdp", "A smaller max length; SDPA / flash attention; apply_activation_checkpointing"},
+                  {"jax", "Shorter sequences; jax.nn.dot_product_attention(implementation='cudnn') or a Pallas flash "
+                          "kernel; jax.checkpoint (remat)"},
+                  {"tensorflow", "Shorter sequences / smaller inputs; mixed_float16"},
+                  {"vllm", "Lower max_model_len"},
+                  {"oomkit", "oomkit train: a shorter --seq-len, --checkpointing full"}});
+      if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
+      flag = oomkit_sdpa + "--checkpointing full, a shorter --seq-len";
+      break;
+    }
+    case OomCause::kStaticModelTooLarge:
+      fix = pick({{"pytorch", "bf16 weights (model.to(torch.bfloat16)), an 8-bit optimizer (bitsandbytes.optim.AdamW8bit), "
+                              "FSDP/ZeRO sharding over GPUs or CPU offload; load on the CPU first "
+                              "(torch.load(path, map_location='cpu'))"},
+                  {"hf", "from_pretrained(..., torch_dtype=torch.bfloat16) or quantized (BitsAndBytesConfig load_in_4bit, "
+                         "LoRA/QLoRA); optim='adamw_bnb_8bit'; shard with deepspeed ZeRO-3 (deepspeed='ds_config.json') "
+                         "or fsdp='full_shard'"},
+                  {"accelerate", "accelerate config with FSDP (FULL_SHARD) or DeepSpeed ZeRO-3 and CPU offload; "
+                                 "bf16 weights; device_map='auto' for inference"},
+                  {"deepspeed", "zero_optimization.stage 3 with offload_param / offload_optimizer {device: cpu}; "
+                                "bf16 weights"},
+                  {"lightning", "Trainer(strategy='fsdp' or 'deepspeed_stage_3', precision='bf16-true')"},
+                  {"fsdp", "ShardingStrategy.FULL_SHARD over more GPUs, CPUOffload(offload_params=True), "
+                           "MixedPrecision / bf16 parameters"},
+                  {"jax", "Shard parameters across devices (jax.sharding.NamedSharding / pjit), bf16 parameters"},
+                  {"tensorflow", "A smaller model, mixed_float16, tf.distribute strategies across GPUs"},
+                  {"vllm", "tensor_parallel_size=<GPUs>, a quantized checkpoint (AWQ/GPTQ, quantization=...), or a "
+                           "smaller model; lower gpu_memory_utilization only if something else shares the GPU"},
+                  {"oomkit", "oomkit train --precision bf16 --optimizer adam-8bit; size ZeRO/offload with oomkit estimate "
+                             "--zero 3 --dp N / --offload-optimizer"}});
+      flag = "--precision bf16, --optimizer adam-8bit; oomkit estimate --zero 3 --dp N";
+      break;
+    case OomCause::kOptimizerState:
+      fix = pick({{"pytorch", "bitsandbytes.optim.AdamW8bit (2 B/param instead of 8), Adafactor or SGD; "
+                              "ZeroRedundancyOptimizer across ranks"},
+                  {"hf", "optim='adamw_bnb_8bit' (or 'adafactor'); ZeRO stage 1/2 with offload_optimizer via deepspeed=..."},
+                  {"accelerate", "bnb.optim.AdamW8bit; DeepSpeed ZeRO-2 with offload_optimizer in accelerate config"},
+                  {"deepspeed", "zero_optimization.stage >= 1 (optimizer states sharded) and offload_optimizer {device: cpu}"},
+                  {"lightning", "Trainer(strategy='deepspeed_stage_2_offload'); an 8-bit optimizer in configure_optimizers"},
+                  {"fsdp", "FULL_SHARD or SHARD_GRAD_OP shards optimizer state; bnb 8-bit optimizer"},
+                  {"jax", "optax.adafactor or 8-bit moments; shard the optimizer state like the parameters"},
+                  {"tensorflow", "A lighter optimizer (Adafactor, SGD)"},
+                  {"oomkit", "oomkit train --optimizer adam-8bit (2 B/param) or lion/sgd/adafactor"}});
+      flag = "--optimizer adam-8bit";
+      break;
+    case OomCause::kLeakAcrossSteps:
+      fix = pick({{"pytorch", "Keep numbers, not graphs: losses.append(loss.item()) instead of losses.append(loss); detach() "
+                              "tensors kept for logging; del references held across steps"},
+                  {"hf", "compute_metrics / callbacks that keep tensors on the GPU: .detach().cpu() them; "
+                         "eval_accumulation_steps; a transformers upgrade when a version leaks"},
+                  {"lightning", "Return loss (not a list of tensors) and log with self.log(...); detach what you keep in "
+                                "*_epoch_end"},
+                  {"jax", "Do not keep device arrays from every step (jax.device_get them); avoid re-jitting per step "
+                          "(new shapes / closures grow the compilation cache)"},
+                  {"tensorflow", "tf.keras.backend.clear_session() between models; no new tf.function per step"}});
+      flag = "(timeline: oomkit train records step_start marks for the leak regression)";
+      break;
+    case OomCause::kEvalWithoutNoGrad:
+      fix = pick({{"pytorch", "Wrap evaluation in `with torch.no_grad():` (or torch.inference_mode()); model.eval() alone "
+                              "does not stop graph building; move kept outputs to the CPU (.cpu())"},
+                  {"hf", "eval_accumulation_steps=<k> (moves predictions to the CPU), a smaller per_device_eval_batch_size, "
+                         "preprocess_logits_for_metrics (argmax before gathering logits); inference under "
+                         "torch.inference_mode()"},
+                  {"lightning", "Do not collect validation outputs on the GPU (outputs.append(x.detach().cpu())); "
+                                "a smaller val batch"},
+                  {"jax", "A smaller eval batch; jax.device_get predictions per batch instead of keeping them on device"},
+                  {"tensorflow", "A smaller batch in model.predict / evaluate; training=False"}});
+      break;
+    case OomCause::kOtherProcess:
+      fix = pick({{"pytorch", "Free the GPU: stop the other process (stale Jupyter kernels, a second run; nvidia-smi lists "
+                              "them), or pick a free GPU with CUDA_VISIBLE_DEVICES"},
+                  {"jax", "XLA_PYTHON_CLIENT_PREALLOCATE=false (or XLA_PYTHON_CLIENT_MEM_FRACTION=.45) so JAX does not "
+                          "take 75% up front; stop the other process or pick a free GPU"},
+                  {"tensorflow", "tf.config.experimental.set_memory_growth(gpu, True) so TF does not take the whole GPU; "
+                                 "stop the other process"},
+                  {"vllm", "gpu_memory_utilization is a share of the whole GPU: lower it when other processes hold "
+                           "memory, or free the GPU"}});
+      break;
+    case OomCause::kMultiGpuImbalance:
+      fix = pick({{"pytorch", "torch.cuda.set_device(local_rank) before creating tensors; torch.load(path, map_location="
+                              "'cpu' or f'cuda:{local_rank}'); DistributedDataParallel instead of DataParallel"},
+                  {"hf", "Launch with torchrun / accelerate launch (python train.py on several GPUs is DataParallel, "
+                         "which gathers outputs on GPU 0); device_map='auto' balances layers for inference"},
+                  {"accelerate", "accelerate launch with the right num_processes; no .to('cuda') before "
+                                 "accelerator.prepare()"},
+                  {"deepspeed", "deepspeed --num_gpus N; no .cuda()/.to('cuda:0') before deepspeed.initialize; "
+                                "map_location='cpu' when loading checkpoints"},
+                  {"lightning", "Trainer(devices=N, strategy='ddp'); map_location='cpu' in load_from_checkpoint"},
+                  {"jax", "Check the device mesh / sharding: one device holds unsharded arrays"}});
+      break;
+    case OomCause::kGenerationKvCache:
+      fix = pick({{"pytorch", "Cap max_new_tokens and the generation batch; generate under torch.inference_mode(); free "
+                              "the cache between calls"},
+                  {"hf", "Cap max_new_tokens / num_beams and the batch; generate() under torch.inference_mode(); "
+                         "cache_implementation='quantized' or 'offloaded'"},
+                  {"vllm", "Lower max_model_len (or raise gpu_memory_utilization when the GPU is yours alone), lower "
+                           "max_num_seqs; tensor_parallel_size for more KV space"},
+                  {"jax", "A smaller decode batch / max length; a paged or quantized KV cache"}});
+      break;
+    case OomCause::kCpuRam:
+      fix = pick({{"pytorch", "Fewer DataLoader workers (num_workers) and no Python lists of objects in the dataset "
+                              "(copy-on-read: numpy arrays instead); torch.load(path, mmap=True); more RAM / swap"},
+                  {"hf", "from_pretrained(..., low_cpu_mem_usage=True, torch_dtype=torch.bfloat16); lower "
+                         "dataloader_num_workers; datasets streaming or memory-mapped Arrow"},
+                  {"accelerate", "low_cpu_mem_usage=True loading; fewer DataLoader workers"},
+                  {"deepspeed", "CPU offload needs host RAM: offload to NVMe or offload less; fewer ranks per node "
+                                "loading the full checkpoint at once"},
+                  {"lightning", "Fewer DataLoader workers; load checkpoints with map_location='cpu' once"},
+                  {"jax", "Smaller host-side batches / tf.data prefetch; XLA_PYTHON_CLIENT_PREALLOCATE has no effect on RAM"},
+                  {"tensorflow", "tf.data with a smaller shuffle buffer / cache() off"},
+                  {"oomkit", "oomkit train --memory-limit budgets the trainer's host memory"}});
+      flag = "--memory-limit <budget>";
+      break;
+    case OomCause::kFragmentation:
+      fix = pick({{"pytorch", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch >= 2.1; on 1.x max_split_size_mb:128); "
+                              "keep tensor shapes fixed between steps (pad batches to one length)"},
+                  {"jax", "XLA_PYTHON_CLIENT_ALLOCATOR=platform (no BFC pool) to test; fixed shapes"},
+                  {"tensorflow", "TF_GPU_ALLOCATOR=cuda_malloc_async; fixed shapes"}});
+      break;
+    case OomCause::kOther:
+      return "";
+  }
+  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm") {
+    fix += " — oomkit train: " + flag;
+  }
+  return fix;
+}
 
 void rank_findings(std::vector<Finding>& findings) {
   std::vector<Finding> merged;

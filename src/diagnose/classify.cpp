@@ -1,10 +1,19 @@
-// diagnose_oom(): from one parsed OOM (plus clues from the log, plus the estimator when the run
-// is known) to ranked findings. The message-level rules read the allocator's own numbers:
-//   capacity C (allowed when a memory fraction caps it), requested Q (a rounded block), allocated
-//   A, reserved R, reserved-but-unallocated U = R - A, free F, and what other processes hold.
+// diagnose_oom(): from one parsed OOM (plus the log's evidence, plus the estimator when the run
+// is known) to ranked findings. Order of reasoning:
+//   1. plausibility: a request no device has (>= 1 PiB, "more than 1EB", a size beyond int64)
+//      is a corrupted size or a cascade from an earlier error, not memory pressure;
+//   2. the allocator's arithmetic: capacity C (allowed when a memory fraction caps it), request
+//      Q (a rounded block), allocated A, reserved R, reserved-but-unallocated U = R - A, free F,
+//      what other processes hold; all sums saturate instead of overflowing;
+//   3. the log's Signals (context.cpp), each with its line and weight;
+//   4. the estimator, when the run's model and setup are known.
 // Each rule's threshold is explained where it is applied.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -13,46 +22,83 @@
 
 namespace oomkit {
 
+std::string framework_fix(OomCause cause, const std::string& framework, bool sdpa_supported);
+const char* default_fix(OomCause cause);
+
 namespace {
 
+constexpr int64_t kPiB = kTiB * 1024;
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+bool icontains_word(const std::string& hay, const char* needle_lower) {
+  std::string lo = hay;
+  for (char& c : lo) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lo.find(needle_lower) != std::string::npos;
+}
+
 std::string pct(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
+double ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 
 class Builder {
  public:
-  Finding& add(OomCause cause, double score) {
-    for (auto& f : findings_) {
-      if (f.category == cause) {
-        f.score = std::max(f.score, score);
-        return f;
-      }
+  explicit Builder(int64_t message_line) : message_line_(message_line) {}
+  // Returns the index of the finding for `cause` (created with `score`, or raised to it).
+  size_t add(OomCause cause, double score, const std::string& evidence = "") {
+    size_t i = index(cause);
+    if (i == npos) {
+      findings_.push_back(make_finding(cause, score));
+      i = findings_.size() - 1;
+    } else {
+      findings_[i].score = std::max(findings_[i].score, score);
     }
-    findings_.push_back(make_finding(cause, score));
-    return findings_.back();
+    if (!evidence.empty()) {
+      findings_[i].evidence.push_back(evidence);
+      deciding_.push_back({message_line_, cause, score, evidence});
+    }
+    return i;
   }
-  void boost(OomCause cause, double delta, const std::string& evidence) {
-    for (auto& f : findings_) {
-      if (f.category == cause) {
-        f.score = std::clamp(f.score + delta, 0.0, 0.95);
-        if (!evidence.empty()) f.evidence.push_back(evidence);
-        return;
-      }
+  Finding& at(size_t i) { return findings_[i]; }
+  void boost(OomCause cause, double delta, const std::string& evidence, int64_t line) {
+    size_t i = index(cause);
+    if (i == npos) {
+      if (delta <= 0) return;
+      findings_.push_back(make_finding(cause, std::min(0.95, 0.1 + delta)));
+      i = findings_.size() - 1;
+    } else {
+      findings_[i].score = std::clamp(findings_[i].score + delta, 0.0, 0.95);
     }
-    if (delta > 0) add(cause, std::min(0.95, 0.1 + delta)).evidence.push_back(evidence);
+    if (!evidence.empty()) {
+      findings_[i].evidence.push_back(line > 0 ? fmt::format("log line {}: {}", line, evidence) : "log: " + evidence);
+      deciding_.push_back({line, cause, delta, evidence});
+    }
   }
   std::vector<Finding>& findings() { return findings_; }
+  std::vector<DecidingEvidence>& deciding() { return deciding_; }
 
  private:
+  static constexpr size_t npos = static_cast<size_t>(-1);
+  size_t index(OomCause cause) const {
+    for (size_t i = 0; i < findings_.size(); ++i) {
+      if (findings_[i].category == cause) return i;
+    }
+    return npos;
+  }
+  int64_t message_line_;
   std::vector<Finding> findings_;
+  std::vector<DecidingEvidence> deciding_;
 };
 
 std::string alloc_conf_var(const OomRecord& r) {
   return r.device.rfind("hip", 0) == 0 ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
 }
 
+int64_t sat_add(int64_t a, int64_t b) { return (b > 0 && a > kMax - b) ? kMax : a + b; }
+
 // Which entries of "Process p has M memory in use" are other processes. PyTorch 2.x prints the
 // current process as "this process has"; inside a container NVML reports it under the host PID
-// instead, so a lone entry that covers what this allocator reserves (plus a CUDA context) is
-// taken to be this process.
+// instead. An entry is this process when it holds at least what this allocator reserved and
+// either equals what the device lacks (capacity - free, within a CUDA context's 1 GiB or 3%)
+// or exceeds reserved by no more than a context (<= 3 GiB).
 int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
   if (r.processes.empty()) return 0;
   if (r.process_bytes) {
@@ -63,30 +109,38 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
     return r.other_process_bytes.value_or(0);
   }
   if (!r.reserved_bytes) return r.other_process_bytes.value_or(0);
-  // The entry closest above reserved, within a CUDA context's size (<= 3 GiB), is this process.
+  // What the device lacks (capacity - free); -1 when the message does not say.
+  const int64_t used = (r.total_capacity_bytes && r.free_bytes && *r.total_capacity_bytes >= *r.free_bytes)
+                           ? *r.total_capacity_bytes - *r.free_bytes
+                           : -1;
   int64_t self_index = -1;
   for (size_t i = 0; i < r.processes.size(); ++i) {
-    const int64_t slack = r.processes[i].bytes - *r.reserved_bytes;
-    if (slack >= 0 && slack <= 3 * kGiB &&
-        (self_index < 0 || r.processes[i].bytes < r.processes[static_cast<size_t>(self_index)].bytes)) {
+    const int64_t x = r.processes[i].bytes;
+    if (x < *r.reserved_bytes) continue;
+    const bool covers_context = x - *r.reserved_bytes <= 3 * kGiB;
+    const int64_t tol = std::max<int64_t>(kGiB, static_cast<int64_t>(0.03 * static_cast<double>(used)));
+    const bool equals_used = used >= 0 && std::llabs(x - used) <= tol;
+    if ((covers_context || equals_used) &&
+        (self_index < 0 || x < r.processes[static_cast<size_t>(self_index)].bytes)) {
       self_index = static_cast<int64_t>(i);
     }
   }
   int64_t sum = 0;
   for (size_t i = 0; i < r.processes.size(); ++i) {
-    if (static_cast<int64_t>(i) != self_index) sum += r.processes[i].bytes;
+    if (static_cast<int64_t>(i) != self_index) sum = sat_add(sum, r.processes[i].bytes);
   }
   if (self_index >= 0) {
     const auto& p = r.processes[static_cast<size_t>(self_index)];
     notes.push_back(fmt::format(
-        "Process {} ({}) covers this allocator's reserved {} plus a CUDA context: it is most likely this "
-        "process under another PID namespace (containers), not another job",
-        p.pid, format_bytes(p.bytes), format_bytes(*r.reserved_bytes)));
+        "Process {} ({}) covers this allocator's reserved {}{}: it is most likely this process under another "
+        "PID namespace (containers), not another job",
+        p.pid, format_bytes(p.bytes), format_bytes(*r.reserved_bytes),
+        used >= 0 ? fmt::format(" and matches what the device lacks (capacity - free = {})", format_bytes(used)) : ""));
   }
   return sum;
 }
 
-// The allocator families: numbers to reason with.
+// The caching-allocator families: numbers to reason with.
 void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const auto C = r.effective_capacity_bytes();
   const auto Q = r.requested_bytes;
@@ -106,13 +160,13 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // MPS: "other allocations" are the driver's allocations beyond the tensors in use, mostly the
   // allocator's cached heaps; "max allowed" is the high-watermark cap on unified memory.
   if (r.device == "mps" && r.non_pytorch_bytes && r.allowed_bytes && Q) {
-    const double other_share = static_cast<double>(*r.non_pytorch_bytes) / static_cast<double>(*r.allowed_bytes);
+    const double other_share = ratio(*r.non_pytorch_bytes, *r.allowed_bytes);
     if (*r.non_pytorch_bytes >= *Q && other_share >= 0.25) {
-      Finding& f = b.add(OomCause::kFragmentation, other_share >= 0.5 ? 0.6 : 0.45);
+      Finding& f = b.at(b.add(OomCause::kFragmentation, other_share >= 0.5 ? 0.6 : 0.45,
+                              fmt::format("other allocations {} ({} of the {} allowed) vs MPS allocated {}",
+                                          format_bytes(*r.non_pytorch_bytes), pct(other_share),
+                                          format_bytes(*r.allowed_bytes), format_bytes(A.value_or(0)))));
       f.title = "MPS: memory held beyond the tensors in use (cached heaps, other Metal allocations)";
-      f.evidence.push_back(fmt::format("other allocations {} ({} of the {} allowed) vs MPS allocated {}",
-                                       format_bytes(*r.non_pytorch_bytes), pct(other_share),
-                                       format_bytes(*r.allowed_bytes), format_bytes(A.value_or(0))));
       f.fix = "torch.mps.empty_cache() between phases; PYTORCH_MPS_HIGH_WATERMARK_RATIO raises the cap (0.0 removes it, "
               "at the risk of swapping)";
       f.probe = "torch.mps.driver_allocated_memory() vs torch.mps.current_allocated_memory() before the failing step";
@@ -120,45 +174,83 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   }
 
   // Memory fraction: PyTorch may use only `allowed` of the device.
+  bool capped = false;
   if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes < *r.total_capacity_bytes && r.device != "mps") {
-    Finding& f = b.add(OomCause::kOther, F && Q && *F >= *Q ? 0.7 : 0.45);
+    capped = true;
+    Finding& f = b.at(b.add(OomCause::kOther, F && Q && *F >= *Q ? 0.8 : 0.45,
+                            fmt::format("{} allowed of {} total capacity", format_bytes(*r.allowed_bytes),
+                                        format_bytes(*r.total_capacity_bytes))));
     f.title = "A memory fraction caps PyTorch below the device's capacity";
-    f.evidence.push_back(fmt::format("{} allowed of {} total capacity", format_bytes(*r.allowed_bytes),
-                                     format_bytes(*r.total_capacity_bytes)));
     if (F) f.evidence.push_back(fmt::format("{} was still free on the device", format_bytes(*F)));
     f.fix = "Raise torch.cuda.set_per_process_memory_fraction() (or oomkit train --memory-limit), or fit the run in the cap";
     f.probe = "Is the fraction set on purpose (GPU shared with another job)?";
   }
 
-  // A single request beyond the whole capacity: no setting of the allocator helps.
-  if (Q && C && (*Q > *C || r.requested_is_lower_bound)) {
-    if (r.requested_is_lower_bound) {
-      Finding& f = b.add(OomCause::kOther, 0.8);
-      f.title = "An absurd allocation size (more than 1 EiB): a corrupted shape, not memory pressure";
-      f.evidence.push_back("Tried to allocate more than 1 EiB");
-      f.fix = "Find the tensor whose size overflowed (a negative or garbage dimension, often after a failed collective)";
-      f.probe = "Print the shapes entering the failing op; check for an earlier NCCL timeout or error";
-      return;
-    }
-    const std::string ev = fmt::format("one request of {} exceeds the whole capacity {} ({:.1f}x)", format_bytes(*Q),
-                                       format_bytes(*C), static_cast<double>(*Q) / static_cast<double>(*C));
-    b.add(OomCause::kActivationsSeqlen, 0.55).evidence.push_back(ev);
-    b.add(OomCause::kActivationsBatch, 0.5).evidence.push_back(ev);
-    notes.push_back("A single tensor larger than the device cannot be served at any fragmentation or batch of "
-                    "other tensors: shrink the tensor itself (B, T, or the input size)");
+  // Free >> request: the caching allocator already released its cache and retried before it
+  // raised (c10 CUDACachingAllocator: release_cached_blocks, then the error), and `free` is the
+  // driver's figure at that moment. A request well under it that still failed points at a cap
+  // (memory fraction, MIG/vGPU, a container limit) or a driver problem (WSL, a broken context),
+  // not at memory pressure: strong when free is >= 2x the request and leaves >= 1 GiB more.
+  // (Free equal to the request is not "more": the allocation also needs alignment and a
+  // contiguous range, so the weak form asks for 1.5x the request and 512 MiB to spare.)
+  if (!capped && F && Q && C && *F >= *Q + *Q / 2 && *F - *Q >= 512 * kMiB && r.device != "mps" && !cpu) {
+    const bool strong = *F >= 2 * *Q && *F - *Q >= kGiB;
+    Finding& f = b.at(b.add(OomCause::kOther, strong ? 0.8 : 0.5,
+                            fmt::format("{} free on the device, yet a request of {} failed", format_bytes(*F), format_bytes(*Q))));
+    f.title = fmt::format("{} free yet {} failed: a per-process memory fraction / allocator limit or a driver problem",
+                          format_bytes(*F), format_bytes(*Q));
+    f.fix = "Check torch.cuda.set_per_process_memory_fraction / PYTORCH_CUDA_ALLOC_CONF limits, MIG or container GPU "
+            "limits, and the driver (WSL2 and mismatched CUDA drivers report free memory they cannot allocate); a "
+            "single buffer above the device's allocation limit (XPU: 4 GiB) fails the same way";
+    f.probe = "In a fresh process on the same GPU, allocate torch.empty(request_bytes, dtype=torch.uint8, device='cuda'): "
+              "if it fails with the memory free, it is the cap or the driver";
   }
 
-  // Fragmentation: cached-but-free blocks at least as large as the request, yet it failed.
-  // Strong when U is at least twice the request and at least 1 GiB: below that, a few hundred MiB
-  // of cached blocks is the caching allocator's ordinary slack (20 MiB segments for requests
-  // under 10 MiB, 2 MiB rounding of large blocks), and the working set is the likelier cause.
+  // A single request beyond the whole capacity: no setting of the allocator helps.
+  if (Q && C && *Q > *C) {
+    const std::string ev = fmt::format("one request of {} exceeds the whole capacity {} ({:.1f}x)", format_bytes(*Q),
+                                       format_bytes(*C), ratio(*Q, *C));
+    b.add(OomCause::kActivationsSeqlen, 0.55, ev);
+    b.add(OomCause::kActivationsBatch, 0.5, ev);
+    notes.push_back("A single tensor larger than the device cannot be served at any fragmentation or batch of "
+                    "other tensors: shrink the tensor itself (B, T, or the input size)");
+    if (F && static_cast<double>(*F) >= 0.9 * static_cast<double>(*C)) {
+      const size_t i = b.add(OomCause::kOther, 0.45,
+                             fmt::format("the device is empty ({} of {} free) and still smaller than one tensor",
+                                         format_bytes(*F), format_bytes(*C)));
+      b.at(i).title = "The runtime sees less device memory than expected (APU/GTT carve-out, MIG slice, wrong device)";
+      b.at(i).fix = "Check the capacity the runtime reports (torch.cuda.get_device_properties(0).total_memory) against "
+                    "the hardware: BIOS/driver memory carve-outs on APUs, MIG or vGPU slices, CUDA_VISIBLE_DEVICES";
+      b.at(i).probe = "Is the reported total capacity the memory you expect this device to have?";
+    }
+  } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
+    // One allocation of a fifth of the device or more is one huge activation: its size grows with
+    // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
+    const std::string ev = fmt::format("one request of {} is {} of the device: a single input-sized activation",
+                                       format_bytes(*Q), pct(ratio(*Q, *C)));
+    b.add(OomCause::kActivationsSeqlen, 0.5, ev);
+    b.add(OomCause::kActivationsBatch, 0.4, ev);
+  }
+
+  // Fragmentation: cached-but-free blocks at least as large as the request, yet it failed. Rated
+  // by what defragmenting could give back, relative to the request and to the device:
+  //   high (0.8)   U >= 2Q, U >= 1 GiB and U >= 5% of the capacity;
+  //   0.7          U >= 10% of the capacity (a large cache, even if under 2Q);
+  //   medium (0.6) U >= 2Q and U >= 256 MiB but a small part of the device: the cache would serve
+  //                this request, but with the working set at the edge the step likely needs more;
+  //   low (0.4)    otherwise (the allocator's ordinary slack: 20 MiB segments, 2 MiB rounding).
   if (U && Q && !cpu) {
     if (*U >= *Q) {
-      const bool strong = *U >= 2 * *Q && *U >= kGiB;
-      Finding& f = b.add(OomCause::kFragmentation, strong ? 0.8 : 0.4);
-      f.evidence.push_back(fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}",
-                                       format_bytes(*U), static_cast<double>(*U) / static_cast<double>(*Q),
-                                       format_bytes(*Q)));
+      const double share = C ? ratio(*U, *C) : 0.0;
+      double score = 0.4;
+      if (*U >= 2 * *Q && *U >= kGiB && share >= 0.05) score = 0.8;
+      else if (share >= 0.1) score = 0.7;
+      else if (*U >= 2 * *Q && *U >= 256 * kMiB) score = 0.6;
+      const size_t i = b.add(OomCause::kFragmentation, score,
+                             fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}{}", format_bytes(*U),
+                                         ratio(*U, *Q), format_bytes(*Q),
+                                         C ? fmt::format(" and {} of the device", pct(share)) : ""));
+      Finding& f = b.at(i);
       if (r.reserved_bytes && A) {
         f.evidence.push_back(fmt::format("reserved {} vs allocated {}", format_bytes(*r.reserved_bytes), format_bytes(*A)));
       }
@@ -173,9 +265,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     }
   }
   if (r.private_pool_bytes && Q && *r.private_pool_bytes >= *Q) {
-    Finding& f = b.add(OomCause::kFragmentation, 0.5);
-    f.evidence.push_back(fmt::format("{} sits in private pools (CUDA Graphs), unusable by eager allocations",
-                                     format_bytes(*r.private_pool_bytes)));
+    b.add(OomCause::kFragmentation, 0.5,
+          fmt::format("{} sits in private pools (CUDA Graphs), unusable by eager allocations",
+                      format_bytes(*r.private_pool_bytes)));
   }
 
   // Memory outside this allocator: other processes, or everything the device lacks beyond
@@ -183,15 +275,14 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   const int64_t others = others_bytes(r, notes);
   const auto total = r.total_capacity_bytes;
   if (others > 0 && total) {
-    const double share = static_cast<double>(others) / static_cast<double>(*total);
+    const double share = ratio(others, *total);
     const double score = share >= 0.25 ? 0.85 : (Q && others >= *Q && share >= 0.05 ? 0.6 : 0.3);
-    Finding& f = b.add(OomCause::kOtherProcess, score);
-    f.title = "Other processes hold memory on this device";
-    f.evidence.push_back(fmt::format("other processes hold {} ({} of {})", format_bytes(others), pct(share),
-                                     format_bytes(*total)));
-    b.add(OomCause::kMultiGpuImbalance, score * 0.6).evidence.push_back(
-        "the other processes may be this job's own ranks placing tensors on this GPU");
-  } else if (total && F && r.reserved_bytes) {
+    const size_t i = b.add(OomCause::kOtherProcess, score,
+                           fmt::format("other processes hold {} ({} of {})", format_bytes(others),
+                                       share > 9.99 ? ">999%" : pct(share), format_bytes(*total)));
+    b.at(i).title = "Other processes hold memory on this device";
+    b.add(OomCause::kMultiGpuImbalance, score * 0.6, "the other processes may be this job's own ranks placing tensors on this GPU");
+  } else if (total && F && r.reserved_bytes && *total >= *F && *total - *F >= *r.reserved_bytes) {
     const int64_t outside = *total - *r.reserved_bytes - *F;
     const int64_t excess = outside - kGiB;
     if (excess > 0 && Q && excess >= *Q) {
@@ -199,47 +290,47 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       const std::string ev = fmt::format(
           "{} of the {} device is outside PyTorch's allocator (capacity - reserved - free), {} more than a "
           "CUDA context needs", format_bytes(outside), format_bytes(*total), format_bytes(excess));
-      b.add(OomCause::kOtherProcess, large ? 0.55 : 0.3).evidence.push_back(ev);
-      b.add(OomCause::kMultiGpuImbalance, large ? 0.45 : 0.2).evidence.push_back(ev);
+      b.add(OomCause::kOtherProcess, large ? 0.55 : 0.3, ev);
+      b.add(OomCause::kMultiGpuImbalance, large ? 0.45 : 0.2, ev);
     }
-  } else if (total && A && !r.reserved_bytes) {
-    // A cut-off 1.x message, or the cudaMallocAsync backend's: reserved unknown. Little allocated, yet a request failed (so less
-    // than it was free): the memory is held elsewhere (or cached in this allocator).
-    const double held_share = static_cast<double>(*A) / static_cast<double>(*total);
+  } else if (total && A && !r.reserved_bytes && *A <= *total) {
+    // A cut-off 1.x message, or the cudaMallocAsync backend's: reserved unknown. Little allocated,
+    // yet a request failed (so less than it was free): the memory is held elsewhere (or cached).
+    const double held_share = ratio(*A, *total);
     const int64_t free_bound = F ? *F : Q.value_or(0);
-    if (held_share < 0.3 && static_cast<double>(*total - *A - free_bound) >= 0.5 * static_cast<double>(*total)) {
+    if (held_share < 0.3 && static_cast<double>(*total - *A) - static_cast<double>(free_bound) >= 0.5 * static_cast<double>(*total)) {
       const std::string ev = fmt::format("this process's tensors hold only {} ({} of {}) while {} is free",
                                          format_bytes(*A), pct(held_share), format_bytes(*total),
                                          F ? format_bytes(*F) : "less than the request");
-      b.add(OomCause::kOtherProcess, 0.55).evidence.push_back(ev);
-      Finding& m = b.add(OomCause::kMultiGpuImbalance, 0.5);
-      m.evidence.push_back(ev);
-      if (r.device == "cuda:0") m.evidence.push_back("the full device is GPU 0, where ranks land by default");
-      Finding& fr = b.add(OomCause::kFragmentation, 0.3);
-      fr.evidence.push_back("reserved is not in the message: cached blocks may hold the rest");
+      b.add(OomCause::kOtherProcess, 0.55, ev);
+      const size_t m = b.add(OomCause::kMultiGpuImbalance, 0.5, ev);
+      if (r.device == "cuda:0") b.at(m).evidence.push_back("the full device is GPU 0, where ranks land by default");
+      const size_t fr = b.add(OomCause::kFragmentation, 0.3, "reserved is not in the message: cached blocks may hold the rest");
       if (r.family == "pytorch_async") {
-        fr.title = "The cudaMallocAsync pool may hold freed memory";
-        fr.fix = "torch.cuda.empty_cache() to trim the pool, or drop backend:cudaMallocAsync from PYTORCH_CUDA_ALLOC_CONF";
-        fr.probe = "torch.cuda.memory_reserved() vs memory_allocated() just before the failing step";
+        Finding& f = b.at(fr);
+        f.title = "The cudaMallocAsync pool may hold freed memory";
+        f.fix = "torch.cuda.empty_cache() to trim the pool, or drop backend:cudaMallocAsync from PYTORCH_CUDA_ALLOC_CONF";
+        f.probe = "torch.cuda.memory_reserved() vs memory_allocated() just before the failing step";
       }
     }
   }
 
   // PyTorch's own tensors fill the capacity: the model's working set.
   if (A && C && *C > 0) {
-    const double frac = static_cast<double>(*A) / static_cast<double>(*C);
+    const double frac = ratio(*A, *C);
     if (frac >= 0.5) {
-      const std::string ev = fmt::format("PyTorch tensors hold {} of {} ({})", format_bytes(*A), format_bytes(*C), pct(frac));
-      b.add(OomCause::kActivationsBatch, 0.45).evidence.push_back(ev);
-      b.add(OomCause::kStaticModelTooLarge, 0.35).evidence.push_back(ev);
-      b.add(OomCause::kActivationsSeqlen, 0.3).evidence.push_back(ev);
+      const std::string ev = fmt::format("PyTorch tensors hold {} of {} ({})", format_bytes(*A), format_bytes(*C), pct(std::min(frac, 9.99)));
+      b.add(OomCause::kActivationsBatch, 0.45, ev);
+      b.add(OomCause::kStaticModelTooLarge, 0.35, ev);
+      b.add(OomCause::kActivationsSeqlen, 0.3, ev);
       b.add(OomCause::kOptimizerState, 0.25);
       b.add(OomCause::kLeakAcrossSteps, 0.2);
       b.add(OomCause::kEvalWithoutNoGrad, 0.15);
-      if (Q && static_cast<double>(*Q) >= 0.1 * static_cast<double>(*C)) {
+      if (Q && static_cast<double>(*Q) >= 0.1 * static_cast<double>(*C) && *Q <= *C) {
         b.boost(OomCause::kActivationsSeqlen, 0.15,
                 fmt::format("the failed request alone is {} of capacity: one large activation (T^2 scores, B*T*V logits)",
-                            pct(static_cast<double>(*Q) / static_cast<double>(*C))));
+                            pct(ratio(*Q, *C))),
+                r.line);
       }
     }
   }
@@ -248,18 +339,19 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     b.add(OomCause::kStaticModelTooLarge, 0.25);
     b.add(OomCause::kOtherProcess, 0.2);
   }
-  if (cpu) b.add(OomCause::kCpuRam, 0.3).evidence.push_back("the budget is CPU memory (" + r.device + ")");
+  if (cpu) b.add(OomCause::kCpuRam, 0.3, "the budget is CPU memory (" + r.device + ")");
 }
 
-// The families without numbers: candidates ranked by how often each causes that error.
+// The families without allocator numbers: candidates ranked by how often each causes that error.
 void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
-  notes.push_back("The message carries no sizes: these are candidates, ranked by how often each causes this "
-                  "error and by clues in the log; the probes tell them apart");
+  notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
+                  "and by how often each causes this error; the probes tell them apart");
   if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
-    Finding& f = b.add(OomCause::kOther, 0.45);
+    const size_t i = b.add(OomCause::kOther, 0.45,
+                           r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
+    Finding& f = b.at(i);
     f.title = r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
                                                 : "cuDNN could not allocate its handle or workspace";
-    f.evidence.push_back(r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
     f.fix = "Leave headroom outside the caching allocator (smaller batch; PYTORCH_NO_CUDA_MEMORY_CACHING=1 to "
             "test); if memory is not full, check the CUDA / cuBLAS / driver versions match the PyTorch build";
     f.probe = "Run one matmul on that device in a fresh process: if it fails with the GPU empty, it is the "
@@ -270,19 +362,20 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
     return;
   }
   if (r.subsystem == "nccl") {
-    Finding& f = b.add(OomCause::kOther, 0.45);
+    const size_t i = b.add(OomCause::kOther, 0.55,
+                           r.requested_bytes ? "NCCL failed to allocate " + format_bytes(*r.requested_bytes) : "NCCL: Cuda failure 'out of memory'");
+    Finding& f = b.at(i);
     f.title = "NCCL could not allocate its communication buffers (outside the caching allocator)";
-    if (r.requested_bytes) f.evidence.push_back("NCCL failed to allocate " + format_bytes(*r.requested_bytes));
     f.fix = "Leave headroom for NCCL: reserve less in the caching allocator (smaller batch), "
             "torch.cuda.empty_cache() before creating the process group, or a smaller NCCL_BUFFSIZE";
     f.probe = "Does it fail at process-group setup / the first collective while the GPU is nearly full?";
-    b.add(OomCause::kMultiGpuImbalance, 0.4);
+    b.add(OomCause::kMultiGpuImbalance, 0.35);
     b.add(OomCause::kActivationsBatch, 0.3);
     b.add(OomCause::kOtherProcess, 0.25);
     return;
   }
   if (r.requested_bytes) {
-    b.add(OomCause::kActivationsBatch, 0.35).evidence.push_back("failed allocation of " + format_bytes(*r.requested_bytes));
+    b.add(OomCause::kActivationsBatch, 0.35, "failed allocation of " + format_bytes(*r.requested_bytes));
   }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
   b.add(OomCause::kActivationsBatch, 0.35);
@@ -294,65 +387,133 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   b.add(OomCause::kFragmentation, 0.15);
 }
 
-void apply_context(const LogContext& c, Builder& b) {
-  auto clue = [&](const char* what) {
-    std::string s = std::string("log: ") + what;
-    for (const auto& cl : c.clues) {
-      if (cl.find(what) != std::string::npos) return cl;
-    }
-    return s;
-  };
-  if (c.eval && !c.no_grad_seen) b.boost(OomCause::kEvalWithoutNoGrad, 0.5, clue("eval"));
-  else if (c.eval) b.boost(OomCause::kEvalWithoutNoGrad, 0.2, clue("eval"));
-  if (c.generation) b.boost(OomCause::kGenerationKvCache, 0.5, clue("generat"));
-  if (c.multi_gpu) b.boost(OomCause::kMultiGpuImbalance, 0.35, clue("multi-GPU"));
-  if (c.loading) {
-    b.boost(OomCause::kMultiGpuImbalance, c.multi_gpu ? 0.1 : 0.0, "");
-    b.boost(OomCause::kStaticModelTooLarge, 0.25, clue("load"));
+// XLA (TPU/GPU) and TensorFlow: a request (and on TPU the free HBM), no allocator breakdown.
+void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+  if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
+    const std::string first = r.tensor_shape.substr(0, r.tensor_shape.find(','));
+    b.add(OomCause::kActivationsBatch, 0.45,
+          fmt::format("one tensor of shape[{}] ({}{}); its first dimension, {}, is usually the batch", r.tensor_shape,
+                      r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", first));
+  } else if (r.requested_bytes) {
+    b.add(OomCause::kActivationsBatch, 0.4, "failed allocation of " + format_bytes(*r.requested_bytes));
+  } else {
+    b.add(OomCause::kActivationsBatch, 0.35);
   }
-  if (c.in_optimizer) b.boost(OomCause::kOptimizerState, 0.45, clue("optimizer"));
-  if (c.in_attention) b.boost(OomCause::kActivationsSeqlen, 0.25, clue("attention"));
-  if (c.in_backward) b.boost(OomCause::kActivationsBatch, 0.1, clue("backward"));
-  if (c.growth_per_step_bytes && *c.growth_per_step_bytes > 0) {
-    b.boost(OomCause::kLeakAcrossSteps, 0.55,
-            fmt::format("memory in the log rises by {} per step over {} steps",
-                        format_bytes(static_cast<int64_t>(*c.growth_per_step_bytes)), c.steps_seen));
+  if (r.free_bytes && r.requested_bytes) {
+    b.at(b.add(OomCause::kActivationsBatch, 0.4)).evidence.push_back(
+        fmt::format("{} requested, {} free on the {}", format_bytes(*r.requested_bytes), format_bytes(*r.free_bytes),
+                    r.device == "tpu" ? "TPU (HBM)" : "device"));
+  }
+  b.add(OomCause::kActivationsSeqlen, 0.3);
+  b.add(OomCause::kStaticModelTooLarge, 0.3);
+  b.add(OomCause::kOtherProcess, r.device == "tpu" ? 0.15 : 0.3);
+  b.add(OomCause::kLeakAcrossSteps, 0.2);
+  if (r.family == "xla" && r.device != "tpu") {
+    notes.push_back("JAX preallocates 75% of the GPU at start (XLA_PYTHON_CLIENT_PREALLOCATE): a second JAX/TF "
+                    "process on the same GPU fails this way");
+  }
+  if (r.family == "tensorflow") notes.push_back("TensorFlow's BFC allocator: report_tensor_allocations_upon_oom lists the tensors held");
+}
+
+// Turns the log's Signals into score changes. A category's words add at most 0.1 together.
+void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
+  const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
+                           ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
+  for (const Signal& s : c.signals) {
+    double w = s.weight;
+    // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
+    // frame points at where the memory went (other ranks, another GPU), not at the model's size.
+    if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
+    if (s.cause == OomCause::kMultiGpuImbalance && c.loading && w > 0 && w < 0.3) w += 0.2;  // torch.load on many ranks
+    b.boost(s.cause, w, s.what, s.line);
+  }
+  if (c.loading && c.multi_gpu) {
+    b.boost(OomCause::kMultiGpuImbalance, 0.15, "a load (torch.load / load_state_dict) while several ranks run", 0);
   }
 }
 
 }  // namespace
+
 Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const DiagnoseOptions& options) {
   Diagnosis d;
   d.oom = oom;
-  Builder b;
+  d.framework = context.framework.empty() ? "pytorch" : context.framework;
+  // The message's own family names the framework when the log does not.
+  if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
+  if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
+  d.phase = context.phase;
+  Builder b(oom.line);
   const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||
                          oom.family == "pytorch_async" ||
                          (oom.family == "pytorch" && (oom.allocated_bytes || oom.total_capacity_bytes));
-  if (oom.family == "cpu_default_allocator") {
-    Finding& f = b.add(OomCause::kCpuRam, 0.9);
-    if (oom.requested_bytes) {
-      f.evidence.push_back("DefaultCPUAllocator failed to allocate " + format_bytes(*oom.requested_bytes) + " of host RAM");
-      if (*oom.requested_bytes >= kTiB) {
-        Finding& o = b.add(OomCause::kOther, 0.8);
-        o.title = "An absurd host allocation: a shape bug rather than too little RAM";
-        o.evidence.push_back(format_bytes(*oom.requested_bytes) + " requested in one tensor");
-        o.fix = "Print the shapes entering the failing op (an outer product or a wrong broadcast)";
-        o.probe = "Is the requested size plausible for any tensor of this model?";
-        f.score = 0.6;
-      }
+  const auto Q = oom.requested_bytes;
+  // 1. Plausibility: no device has a petabyte; a size beyond int64 was corrupted on the way.
+  const bool impossible = oom.requested_is_lower_bound || (Q && (*Q >= kPiB || (oom.size_overflow && *Q == kMax)));
+  const bool host = oom.family == "cpu_default_allocator" || oom.family == "th_cpu_allocator" || oom.family == "oom_killer";
+  if (impossible) {
+    const size_t i = b.add(OomCause::kOther, 0.9,
+                           oom.requested_is_lower_bound ? "Tried to allocate more than 1 EiB"
+                           : oom.size_overflow ? "the requested size " + oom.requested_printed + " exceeds int64 bytes"
+                                               : "one request of " + format_bytes(*Q) + " (no device or host has 1 PiB)");
+    Finding& f = b.at(i);
+    f.title = "other: impossible request size — look at the error before it (a corrupted size or a cascade, not memory pressure)";
+    f.fix = "Find the tensor whose size overflowed (a negative or garbage dimension, an uninitialised shape, often after a "
+            "failed collective or an earlier CUDA error); fix that error first";
+    f.probe = "Print the shapes entering the failing op; look for an earlier NCCL timeout, CUDA error or NaN in the log";
+    if (host) b.add(OomCause::kCpuRam, 0.4, "the failing allocator is host RAM");
+    else b.add(OomCause::kActivationsBatch, 0.2);
+  } else if (host) {
+    std::string ev;
+    if (oom.family == "oom_killer") {
+      ev = oom.rss_bytes ? fmt::format("the kernel's OOM killer ended process {} holding {} of host RAM (anon-rss)",
+                                       oom.killed_pid.value_or(0), format_bytes(*oom.rss_bytes))
+                         : "the process was killed (SIGKILL): the Linux OOM killer or a cgroup memory limit";
+    } else if (Q) {
+      ev = (oom.family == "th_cpu_allocator" ? "TH's CPU allocator failed to allocate " : "DefaultCPUAllocator failed to allocate ") +
+           format_bytes(*Q) + (oom.requested_is_truncated ? " (whole GiB, truncated)" : "") + " of host RAM";
+    } else {
+      ev = "the host allocator failed";
     }
+    const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
+      b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
+    }
+    if (Q && *Q >= kTiB && oom.family != "oom_killer") {
+      const size_t o = b.add(OomCause::kOther, 0.8, format_bytes(*Q) + " requested in one tensor");
+      Finding& other = b.at(o);
+      other.title = "An absurd host allocation: a shape bug rather than too little RAM";
+      other.fix = "Print the shapes entering the failing op (an outer product or a wrong broadcast)";
+      other.probe = "Is the requested size plausible for any tensor of this model?";
+      b.at(i).score = 0.6;  // by index: the push_back above may have moved the findings
+    }
+  } else if (oom.family == "vllm_kv_cache") {
+    std::string ev = "vLLM: the KV cache does not hold one sequence of the model's max length";
+    if (oom.max_model_len && oom.kv_cache_tokens) {
+      ev = fmt::format("KV budget {} tokens < max_model_len {}", *oom.kv_cache_tokens, *oom.max_model_len);
+    } else if (Q && oom.free_bytes) {
+      ev = fmt::format("KV cache needed {} > available {}", format_bytes(*Q), format_bytes(*oom.free_bytes));
+    }
+    b.add(OomCause::kGenerationKvCache, 0.9, ev);
+    b.add(OomCause::kStaticModelTooLarge, 0.3);
+    b.add(OomCause::kOtherProcess, 0.2);
+  } else if (oom.family == "xla" || oom.family == "tensorflow") {
+    classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {
     classify_allocator(oom, b, d.notes);
   } else {
     classify_numberless(oom, b, d.notes);
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
-  apply_context(context, b);
+  apply_context(context, oom, b);
   if (!oom.complete) d.notes.push_back("The message is cut off; fields after the cut are unknown");
-  if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator") {
+  if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible) {
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
   }
+  if (oom.size_overflow && !impossible) {
+    d.notes.push_back("A size in the message exceeds int64 bytes (kept as the maximum): the message is corrupted");
+  }
   std::vector<Finding> findings = std::move(b.findings());
+  std::vector<DecidingEvidence> deciding = std::move(b.deciding());
   if (options.run) {
     int64_t capacity = options.run->capacity_bytes;
     if (capacity <= 0) capacity = oom.effective_capacity_bytes().value_or(0);
@@ -362,15 +523,44 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       d.notes.push_back("Run settings given but no capacity: pass --memory to compare the estimate with the device");
     }
   }
+  // Fixes in the user's framework (the generic default text only; rule-specific fixes stay).
+  for (Finding& f : findings) {
+    if (f.fix == default_fix(f.category)) {
+      // One wording per (cause, framework, build): computed once per process.
+      thread_local std::map<std::tuple<int, std::string, bool>, std::string> cache;
+      const auto key = std::make_tuple(static_cast<int>(f.category), d.framework, options.sdpa_supported);
+      auto it = cache.find(key);
+      if (it == cache.end()) it = cache.emplace(key, framework_fix(f.category, d.framework, options.sdpa_supported)).first;
+      if (!it->second.empty()) f.fix = it->second;
+    }
+  }
   rank_findings(findings);
   d.findings = std::move(findings);
+  if (!d.findings.empty()) {
+    const OomCause top = d.findings.front().category;
+    for (const auto& e : deciding) {
+      if (e.cause == top && e.weight > 0) d.deciding.push_back(e);
+    }
+    std::stable_sort(d.deciding.begin(), d.deciding.end(),
+                     [](const DecidingEvidence& a, const DecidingEvidence& b) { return a.weight > b.weight; });
+    if (d.deciding.size() > 6) d.deciding.resize(6);
+  }
   return d;
 }
 
 std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options) {
   std::vector<Diagnosis> out;
-  for (const OomRecord& r : parse_oom_log(log_text)) {
-    out.push_back(diagnose_oom(r, scan_context(log_text, r.line), options));
+  std::vector<OomRecord> records = parse_oom_log(log_text);
+  if (records.empty()) {
+    if (auto m = mentioned_oom(log_text)) records.push_back(std::move(*m));
+  }
+  if (records.empty()) return out;
+  const auto evidence = read_log_evidence(log_text);
+  out.reserve(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    const int64_t prev = i > 0 ? records[i - 1].line : 0;
+    const int64_t next = i + 1 < records.size() ? records[i + 1].line : 0;
+    out.push_back(diagnose_oom(records[i], context_at(*evidence, records[i].line, prev, next), options));
   }
   return out;
 }

@@ -1,49 +1,655 @@
-// scan_context(): clues around an OOM in a log, and the growth regression shared with the live
-// playbook.
+// The whole log as evidence: read_log_evidence() reads every line once and keeps its facts
+// (traceback frames, logged settings, memory figures per step, statements, single words);
+// context_at() turns the facts around one report into weighed Signals. Linear in the log: each
+// line is lower-cased once and split into words looked up in one hash table; only lines with a
+// known word are read further. No std::regex.
+//
+// The weight scale (added to a cause's score in classify.cpp, 0..0.95):
+//   0.40-0.55  the traceback's phase (optimizer.step, from_pretrained/.to(), generate(),
+//              evaluate(), a DataLoader worker) or an explicit statement ("fails at batch size 1",
+//              memory growing step after step, memory figures rising over >= 4 steps)
+//   0.15-0.35  logged settings (sequence length >= 4096, batch size 1), the last log line before
+//              the OOM (model.eval(), "Loading checkpoint shards"), "other users' jobs"
+//   <= 0.10    a single word ("evaluation", "generation", "NCCL", a GPU count): may order
+//              candidates, never decides (two words of one kind count once)
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <regex>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "log_text.h"
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
 #include "oomkit/diagnose/playbook.h"
 
 namespace oomkit {
 
+using namespace diagnose_detail;
+
 namespace {
 
-constexpr auto kIcase = std::regex::ECMAScript | std::regex::icase;
-constexpr int64_t kLinesBefore = 400;  // how far back clues count
-constexpr int64_t kNearLines = 40;     // "just before the OOM": the traceback and the last log lines
 constexpr size_t kMaxLineChars = 2000;
+constexpr int64_t kLinesBefore = 3000;  // statements and frames counted before a report
+constexpr int64_t kLinesAfter = 300;    // ... and after it (prose pasted below the error)
+constexpr int64_t kTracebackLines = 400; // a traceback belongs to the report within this distance
 
-std::vector<std::string> split(std::string_view text) {
-  std::vector<std::string> lines;
-  std::string cur;
-  for (char c : text) {
-    if (c == '\n') {
-      lines.push_back(cur.size() > kMaxLineChars ? cur.substr(0, kMaxLineChars) : cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur.push_back(c);
-    }
-  }
-  if (!cur.empty()) lines.push_back(cur.size() > kMaxLineChars ? cur.substr(0, kMaxLineChars) : cur);
-  return lines;
+// Word classes looked up per token.
+enum Word : uint8_t {
+  kWNone,
+  kWEval,         // evaluation / inference words
+  kWNoGrad,       // no_grad, inference_mode
+  kWGenWord,      // "generation", "generating"
+  kWLlmGen,       // max_new_tokens, past_key_values, kv_cache, beam_search, greedy_search
+  kWMulti,        // torchrun, nccl, local_rank, world_size, dataparallel, ...
+  kWLeak,         // leak, leaking
+  kWGrow,         // grow, grows, growing, increasing, rising, rises, accumulates, creeping
+  kWPer,          // each, every, iteration(s), epoch(s), step(s), batch(es)
+  kWLoad,         // from_pretrained, load_state_dict, _apply, deserialize, load_checkpoint
+  kWOptim,        // _single_tensor_adam, exp_avg, adamw, optimizer
+  kWBackward,     // backward, run_backward
+  kWAttention,    // attention, softmax, sdpa, baddbmm, attn
+  kWDataLoader,   // dataloader, _worker_loop, num_workers
+  kWRam,          // ram, swap, rss, dmesg
+  kWOther,        // jupyter, kernel, users, occupied, shared, another
+  kWFrag,         // fragmentation, expandable_segments, max_split_size_mb
+  kWFramework,    // transformers, deepspeed, lightning, ... (see framework_of)
+  kWSetting,      // batch_size, max_length, ... (see read_setting)
+  kWLoss,         // loss, cross_entropy, compute_loss, lm_head, logits
+  kWForward,      // forward
+  kWStep,         // step, iter, iteration, epoch (memory figures per step)
+  kWMem,          // mem, memory, allocated, reserved, max_memory_allocated
+  kWNot,          // "not", "isn't", "wasn't", "no"
+  kWShards,       // "shards" (Loading checkpoint shards)
+  kWAfter,        // after, fine (runs fine for N epochs)
+  kWLoadProse,    // before, loading, load, model
+  kWTraining,     // training, test, during, only (inference-only statements)
+  kWShapes,       // variable, varying, dynamic, lengths
+  kWInputSize,    // sequence, resolution, length, tokens, image, super
+};
+
+const std::unordered_map<std::string_view, Word>& words() {
+  static const std::unordered_map<std::string_view, Word> kWords = {
+      {"eval", kWEval}, {"evaluate", kWEval}, {"evaluation", kWEval}, {"evaluating", kWEval}, {"validation", kWEval},
+      {"validate", kWEval}, {"validating", kWEval}, {"val_loss", kWEval}, {"valid_loss", kWEval}, {"eval_loss", kWEval},
+      {"inference", kWEval}, {"infer", kWEval}, {"predict", kWEval}, {"prediction", kWEval}, {"prediction_step", kWEval},
+      {"evaluation_loop", kWEval}, {"validation_step", kWEval}, {"test_step", kWEval}, {"predict_step", kWEval},
+      {"volatile", kWEval}, {"item", kWLoss}, {"testing", kWEval}, {"demo", kWEval}, {"eval_step", kWEval}, {"_run_evaluation", kWEval},
+      {"no_grad", kWNoGrad}, {"inference_mode", kWNoGrad},
+      {"generation", kWGenWord}, {"generating", kWGenWord}, {"generate", kWGenWord},
+      {"max_new_tokens", kWLlmGen}, {"past_key_values", kWLlmGen}, {"kv_cache", kWLlmGen}, {"beam_search", kWLlmGen},
+      {"greedy_search", kWLlmGen}, {"_sample", kWLlmGen}, {"max_model_len", kWLlmGen}, {"gpu_memory_utilization", kWLlmGen},
+      {"num_beams", kWLlmGen}, {"use_cache", kWLlmGen}, {"prefill", kWLlmGen},
+      {"torchrun", kWMulti}, {"nccl", kWMulti}, {"local_rank", kWMulti}, {"world_size", kWMulti},
+      {"dataparallel", kWMulti}, {"distributeddataparallel", kWMulti}, {"nproc_per_node", kWMulti},
+      {"multi", kWMulti}, {"ddp", kWMulti}, {"ranks", kWMulti}, {"rank0", kWMulti}, {"rank1", kWMulti},
+      {"leak", kWLeak}, {"leaks", kWLeak}, {"leaking", kWLeak}, {"leaked", kWLeak},
+      {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
+      {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
+      {"accumulates", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
+      {"each", kWPer}, {"every", kWPer}, {"iterations", kWPer}, {"epochs", kWPer}, {"batches", kWPer}, {"steps", kWPer},
+      {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
+      {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
+      {"_load_pretrained_model", kWLoad}, {"load_sharded_checkpoint", kWLoad}, {"to_empty", kWLoad},
+      {"_single_tensor_adam", kWOptim}, {"_multi_tensor_adam", kWOptim}, {"_single_tensor_adamw", kWOptim},
+      {"_multi_tensor_adamw", kWOptim}, {"exp_avg", kWOptim}, {"exp_avg_sq", kWOptim}, {"_init_group", kWOptim},
+      {"optimizer_step", kWOptim}, {"fused_adam", kWOptim}, {"initialize_optimizer_states", kWOptim},
+      {"_optimizer_step", kWOptim}, {"adam_step", kWOptim},
+      {"backward", kWBackward}, {"run_backward", kWBackward}, {"_engine_run_backward", kWBackward},
+      {"attention", kWAttention}, {"softmax", kWAttention}, {"scaled_dot_product_attention", kWAttention},
+      {"baddbmm", kWAttention}, {"attn", kWAttention}, {"self_attn", kWAttention}, {"flash_attn", kWAttention},
+      {"_attn", kWAttention}, {"attn_weights", kWAttention},
+      {"dataloader", kWDataLoader}, {"_worker_loop", kWDataLoader}, {"num_workers", kWDataLoader},
+      {"ram", kWRam}, {"swap", kWRam}, {"rss", kWRam}, {"dmesg", kWRam}, {"oom_killer", kWRam},
+      {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
+      {"zombie", kWOther},
+      {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
+      {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
+      {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
+      {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
+      {"keras", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
+      {"accelerator", kWFramework}, {"trainer", kWFramework},
+      {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
+      {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
+      {"batch", kWSetting}, {"max_length", kWSetting}, {"max_seq_length", kWSetting}, {"seq_len", kWSetting},
+      {"seq_length", kWSetting}, {"sequence_length", kWSetting}, {"block_size", kWSetting}, {"max_len", kWSetting},
+      {"cutoff_len", kWSetting}, {"context_length", kWSetting}, {"model_max_length", kWSetting},
+      {"max_source_length", kWSetting}, {"num_gpus", kWSetting}, {"n_gpu", kWSetting}, {"gpus", kWSetting},
+      {"model_name_or_path", kWSetting}, {"model_name", kWSetting}, {"model_id", kWSetting},
+      {"loss", kWLoss}, {"cross_entropy", kWLoss}, {"compute_loss", kWLoss}, {"lm_head", kWLoss}, {"logits", kWLoss},
+      {"forward", kWForward},
+      {"step", kWStep}, {"iter", kWStep}, {"iteration", kWStep}, {"epoch", kWStep}, {"it", kWStep},
+      {"mem", kWMem}, {"memory", kWMem}, {"allocated", kWMem}, {"reserved", kWMem}, {"max_memory_allocated", kWMem},
+      {"gpu_mem", kWMem}, {"mem_gb", kWMem}, {"memory_allocated", kWMem},
+      {"not", kWNot}, {"isn", kWNot}, {"wasn", kWNot}, {"doesn", kWNot},
+      {"shards", kWShards},
+      {"after", kWAfter}, {"fine", kWAfter},
+      {"before", kWLoadProse}, {"loading", kWLoadProse}, {"load", kWLoadProse}, {"model", kWLoadProse},
+      {"training", kWTraining}, {"test", kWTraining}, {"during", kWTraining}, {"only", kWTraining}, {"when", kWTraining},
+      {"variable", kWShapes}, {"varying", kWShapes}, {"dynamic", kWShapes}, {"lengths", kWShapes},
+      {"other", kWOther}, {"jobs", kWOther}, {"job", kWOther}, {"stale", kWOther}, {"use", kWOther}, {"program", kWOther},
+      {"kv", kWLlmGen}, {"host", kWRam},
+      {"sequence", kWInputSize}, {"resolution", kWInputSize}, {"length", kWInputSize}, {"tokens", kWInputSize},
+      {"image", kWInputSize}, {"super", kWInputSize},
+  };
+  return kWords;
 }
 
-std::optional<int64_t> size_in(const std::smatch& m, size_t num, size_t unit) {
-  try {
-    return parse_bytes(m[num].str() + " " + m[unit].str(), "log");
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+
+// The first characters of the known words: most tokens of a log are rejected by one lookup.
+const std::array<bool, 256>& first_chars() {
+  static const std::array<bool, 256> kFirst = [] {
+    std::array<bool, 256> t{};
+    for (const auto& [w, kind] : words()) t[static_cast<unsigned char>(w[0])] = true;
+    return t;
+  }();
+  return kFirst;
 }
+
+enum class FactKind : uint8_t {
+  kFrame,         // a traceback frame (its function) or the code line under it
+  kTracebackStart,
+  kStatement,     // a prose/log line with weighed content
+  kStepMem,       // (step, bytes)
+  kSetting,
+};
+
+struct Fact {
+  int64_t line = 0;
+  FactKind kind = FactKind::kStatement;
+  OomCause cause = OomCause::kOther;
+  double weight = 0.0;
+  std::string what;
+  int64_t a = 0, b = 0;  // kStepMem: step, bytes
+  char phase = 0;        // kFrame: 'l' load, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
+};
 
 }  // namespace
+
+struct LogEvidence {
+  std::vector<Fact> facts;                       // in line order
+  std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
+  std::vector<std::pair<int64_t, std::string>> models;
+  std::array<int64_t, 10> framework_hits{};      // see kFrameworks
+  std::set<std::string> device_ids;
+};
+
+namespace {
+
+const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf", "accelerate", "jax", "tensorflow",
+                                   "oomkit", "pytorch"};
+
+int framework_index(std::string_view w, std::string_view line_lower) {
+  auto has = [&](std::string_view s) { return line_lower.find(s) != std::string_view::npos; };
+  if (w == "vllm") return 0;
+  if (w == "deepspeed") return has("deepspeed=none") || has("deepspeed: none") || has("deepspeed_plugin=none") ? -1 : 1;
+  if (w == "fsdp" || w == "fullyshardeddataparallel") {
+    return has("fsdp=[]") || has("fsdp: []") || has("fsdp_config") || has("fsdp=''") || has("fsdp_min_num_params") ? -1 : 2;
+  }
+  if (w == "lightning" || w == "pytorch_lightning") return 3;
+  if (w == "transformers" || (w == "trainer" && line_lower.find("transformers") != std::string::npos)) return 4;
+  if (w == "accelerate" || w == "accelerator") return 5;
+  if (w == "jax" || w == "jaxlib" || w == "flax") return 6;
+  if (w == "tensorflow" || w == "keras") return 7;
+  if (w == "oomkit") return 8;
+  return -1;
+}
+
+std::string shown(std::string_view line) {
+  std::string t = trim(line);
+  if (t.size() > 140) t = t.substr(0, 140) + "...";
+  return t;
+}
+
+// The number after a setting's name: "batch_size=8", "--batch-size 8", "'max_length': 512", "batch size 16".
+std::optional<int64_t> number_after(std::string_view lo, size_t pos) {
+  size_t i = pos;
+  int skipped = 0;
+  while (i < lo.size() && skipped < 6 && (lo[i] == ' ' || lo[i] == '=' || lo[i] == ':' || lo[i] == '"' ||
+                                          lo[i] == '\'' || lo[i] == '(' || lo[i] == '[')) {
+    ++i;
+    ++skipped;
+  }
+  // "batch size is 2", "batch size of 4"
+  for (std::string_view w : {"is ", "of ", "was "}) {
+    if (lo.substr(i, w.size()) == w) i += w.size();
+  }
+  while (i < lo.size() && lo[i] == ' ') ++i;
+  if (i < lo.size() && is_digit(lo[i])) {
+    size_t end = 0;
+    auto v = integer_at(lo, i, &end);
+    if (v && (end >= lo.size() || !is_alpha(lo[end]) || lo[end] == 'x')) return v;
+  }
+  return std::nullopt;
+}
+
+// A shipped model named by an HF id or its own name.
+std::string known_model(std::string_view lo) {
+  struct M {
+    const char* needle;
+    const char* name;
+  };
+  static const M kModels[] = {{"llama-2-70b", "llama-2-70b"}, {"llama-2-13b", "llama-2-13b"}, {"llama-2-7b", "llama-2-7b"},
+                              {"meta-llama-3-8b", "llama-3-8b"}, {"llama-3-8b", "llama-3-8b"}, {"llama-3.1-8b", "llama-3-8b"},
+                              {"gpt2-xl", "gpt2-xl"}, {"gpt2-large", "gpt2-large"}, {"gpt2-medium", "gpt2-medium"}};
+  for (const auto& m : kModels) {
+    if (lo.find(m.needle) != std::string_view::npos) return m.name;
+  }
+  return "";
+}
+
+class Reader {
+ public:
+  explicit Reader(LogEvidence& ev) : ev_(ev) {}
+
+  void line(std::string_view raw, int64_t n) {
+    if (raw.size() > kMaxLineChars) raw = raw.substr(0, kMaxLineChars);
+    lo_.assign(raw.begin(), raw.end());
+    for (char& c : lo_) c = lower_char(c);
+    const std::string_view lo = lo_;
+    const std::string_view t = trim_view(lo);
+    if (t.empty()) {
+      under_frame_ = false;
+      return;
+    }
+    // Traceback structure.
+    if (t.rfind("traceback (most recent call last)", 0) == 0) {
+      add(n, FactKind::kTracebackStart, OomCause::kOther, 0, "traceback");
+      under_frame_ = false;
+      return;
+    }
+    const bool frame = t.rfind("file \"", 0) == 0;
+    const bool code_under_frame = under_frame_ && !frame;
+    under_frame_ = frame;
+
+    // Words.
+    uint32_t seen = 0;
+    std::string_view first_framework;
+    for (size_t i = 0; i < lo.size();) {
+      if (!word_char(lo[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < lo.size() && word_char(lo[j])) ++j;
+      const std::string_view w = lo.substr(i, j - i);
+      if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= 1u << kWMulti;
+      if (w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])])
+      if (auto it = words().find(w); it != words().end()) {
+        seen |= 1u << it->second;
+        if (it->second == kWFramework) {
+          const int f = framework_index(w, lo);
+          if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
+        } else if (it->second == kWSetting) {
+          setting(w, lo, j, n);
+        }
+      }
+      i = j;
+    }
+    device_ids(lo);
+    if (frame || code_under_frame) {
+      frame_facts(t, n, seen, frame);
+      return;
+    }
+    if (seen & (1u << kWStep | 1u << kWMem)) step_memory(lo, n, seen);
+    statement(raw, lo, n, seen);
+  }
+
+ private:
+  void add(int64_t n, FactKind k, OomCause c, double w, std::string what, char phase = 0) {
+    // A word repeated on every line (a "[rank3]:" prefix, "validation" in each progress line)
+    // is one piece of weak evidence: keep one such fact per cause per 50 lines.
+    if (k == FactKind::kStatement && w > 0 && w <= 0.1 && phase == 0) {
+      int64_t& last = last_weak_[static_cast<size_t>(c)];
+      if (last > 0 && n - last < 50) return;
+      last = n;
+    }
+    Fact f;
+    f.line = n;
+    f.kind = k;
+    f.cause = c;
+    f.weight = w;
+    f.what = std::move(what);
+    f.phase = phase;
+    ev_.facts.push_back(std::move(f));
+  }
+
+  void setting(std::string_view w, std::string_view lo, size_t after, int64_t n) {
+    if (w == "model_name_or_path" || w == "model_name" || w == "model_id") {
+      std::string m = known_model(lo.substr(after));
+      if (!m.empty()) ev_.models.emplace_back(n, m);
+      return;
+    }
+    // "batch size 16" / "batch_size=16"
+    size_t pos = after;
+    if (w == "batch" && lo.substr(after, 5) == " size") pos = after + 5;
+    else if (w == "batch" && lo.substr(after, 5) == "-size") pos = after + 5;
+    else if (w == "batch") return;
+    auto v = number_after(lo, pos);
+    if (!v || *v <= 0 || *v > 100000000) return;
+    if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node") {
+      ev_.gpus.emplace_back(n, *v);
+    } else if (w == "max_length" || w == "max_seq_length" || w == "seq_len" || w == "seq_length" ||
+               w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
+               w == "context_length" || w == "model_max_length" || w == "max_source_length") {
+      if (*v >= 8) ev_.seq.emplace_back(n, *v);
+    } else {
+      ev_.batch.emplace_back(n, *v);
+    }
+  }
+
+  void device_ids(std::string_view lo) {
+    for (size_t p = lo.find("cuda:"); p != std::string_view::npos && ev_.device_ids.size() < 64; p = lo.find("cuda:", p + 5)) {
+      size_t end = 0;
+      if (integer_at(lo, p + 5, &end)) ev_.device_ids.insert(std::string(lo.substr(p + 5, end - p - 5)));
+    }
+  }
+
+  // A traceback frame ("File \"...\", line N, in func") or the code line under it.
+  void frame_facts(std::string_view t, int64_t n, uint32_t seen, bool frame) {
+    auto has = [&](Word w) { return (seen >> w) & 1u; };
+    auto contains = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
+    char phase = 0;
+    std::string what;
+    if (has(kWOptim) || contains("optimizer.step(") || contains("optim/adam") || contains("optim\\adam") ||
+        (contains("in step") && (contains("optim") || contains("zero/stage")))) {
+      phase = 'o';
+      what = "optimizer step";
+    } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
+               contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(")) {
+      phase = 'l';
+      what = "model load / move to the device";
+    } else if (contains(".generate(") || (frame && (contains("in generate") || contains("in sample") ||
+                                                    contains("in greedy_search") || contains("in _sample") ||
+                                                    contains("in beam_search")))) {
+      phase = 'g';
+      what = "generate()";
+    } else if (has(kWEval) && (frame || contains("eval") || contains("predict") || contains("valid"))) {
+      phase = 'e';
+      what = "evaluation / inference";
+    } else if (has(kWBackward)) {
+      phase = 'b';
+      what = "backward";
+    } else if (has(kWDataLoader) && frame) {
+      phase = 'd';
+      what = "DataLoader";
+    } else if (has(kWAttention)) {
+      phase = 'a';
+      what = "attention";
+    } else if (has(kWLoss)) {
+      phase = 'L';
+      what = "loss / logits";
+    } else if (has(kWForward) || contains("_call_impl")) {
+      phase = 'f';
+      what = "forward";
+    }
+    if (has(kWNoGrad)) add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "no_grad in the traceback", 'n');
+    if (phase) add(n, FactKind::kFrame, OomCause::kOther, 0, what + ": " + shown(t), phase);
+  }
+
+  // "step 120 | loss 2.1 | mem 10.5 GiB", "Epoch 3 ... allocated: 2048 MB"
+  void step_memory(std::string_view lo, int64_t n, uint32_t seen) {
+    if (!((seen >> kWStep) & 1u) || !((seen >> kWMem) & 1u)) return;
+    std::optional<int64_t> step;
+    for (std::string_view w : {"step", "iteration", "iter", "epoch", "it"}) {
+      for (size_t p = lo.find(w); p != std::string_view::npos && !step; p = lo.find(w, p + 1)) {
+        if (p > 0 && word_char(lo[p - 1])) continue;
+        size_t i = p + w.size();
+        if (i < lo.size() && word_char(lo[i])) continue;
+        while (i < lo.size() && (lo[i] == ' ' || lo[i] == ':' || lo[i] == '=' || lo[i] == '#' || lo[i] == '[')) ++i;
+        size_t end = 0;
+        auto v = integer_at(lo, i, &end);
+        if (v && end - i < 12) step = v;
+      }
+      if (step) break;
+    }
+    if (!step) return;
+    for (std::string_view w : {"memory", "mem", "allocated", "reserved"}) {
+      const size_t p = lo.find(w);
+      if (p == std::string_view::npos) continue;
+      size_t i = p + w.size();
+      for (size_t k = 0; k < 20 && i < lo.size() && !is_digit(lo[i]); ++k) ++i;
+      if (i >= lo.size() || !is_digit(lo[i])) continue;
+      size_t j = i;
+      while (j < lo.size() && (is_digit(lo[j]) || lo[j] == '.')) ++j;
+      while (j < lo.size() && lo[j] == ' ') ++j;
+      std::string num_unit = squash(lo.substr(i, std::min<size_t>(j - i + 3, lo.size() - i)));
+      auto size = size_at(num_unit, 0);
+      if (!size || size->overflow || size->bytes < kKiB) continue;
+      Fact f;
+      f.line = n;
+      f.kind = FactKind::kStepMem;
+      f.a = *step;
+      f.b = size->bytes;
+      ev_.facts.push_back(std::move(f));
+      return;
+    }
+  }
+
+  void statement(std::string_view raw, std::string_view lo, int64_t n, uint32_t seen) {
+    auto has = [&](Word w) { return (seen >> w) & 1u; };
+    constexpr uint32_t kRelevant =
+        1u << kWEval | 1u << kWNoGrad | 1u << kWGenWord | 1u << kWLlmGen | 1u << kWMulti | 1u << kWLeak |
+        1u << kWGrow | 1u << kWRam | 1u << kWOther | 1u << kWFrag | 1u << kWSetting | 1u << kWShards | 1u << kWAfter |
+        1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes | 1u << kWInputSize | 1u << kWLoss;
+    const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
+                                               lo.find("total memory:") != std::string_view::npos);
+    if ((seen & kRelevant) == 0 && !tf_device_line && !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) return;
+    // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
+    // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
+    if (lo.find("tried to allocate") != std::string_view::npos || lo.find("alloc_failed") != std::string_view::npos ||
+        lo.find("reserved by pytorch") != std::string_view::npos ||
+        (lo.find("out of memory") != std::string_view::npos &&
+         (lo.find("error") != std::string_view::npos || lo.find("exception") != std::string_view::npos))) {
+      return;
+    }
+    auto contains = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
+    const bool negated = has(kWNot) && (contains("not the problem") || contains("not the issue") ||
+                                        contains("not the cause") || contains("is not") || contains("isn't") ||
+                                        contains("wasn't") || contains("not related"));
+    auto text = [&] { return shown(raw.substr(0, 160)); };
+    // Growth step after step: a leak (or, in inference, graphs kept per batch).
+    if (has(kWGrow) || has(kWLeak)) {
+if ((has(kWGrow) && (has(kWPer) || has(kWStep)) && (has(kWMem) || contains("usage"))) ||
+        (has(kWLeak) && has(kWMem))) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) ? 0.5 : 0.3,
+          "memory grows step after step: " + text());
+    } else if (has(kWLeak)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
+    }
+    }
+    // Fails after N epochs / hours of running fine.
+    if (has(kWAfter)) {
+if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
+        (contains(" epochs") || contains(" hours") || contains(" iterations") || contains(" steps")) &&
+        !has(kWGrow)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.15, "fails only after a long run: " + text());
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "fails only after a long run: " + text());
+    }
+    }
+    // Batch size 1 still fails: static memory.
+    const bool batch_one = has(kWSetting) && (contains("batch size 1") || contains("batch size of 1") || contains("batch_size=1") ||
+                           contains("batch_size 1") || contains("batch size = 1") || contains("bs=1") ||
+                           contains("batch size is 1") || contains("batch_size = 1") || contains("batch_size: 1"));
+    if (has(kWSetting)) {
+if (batch_one && !contains("batch size 1.") && !negated) {
+      bool digit_after = false;
+      for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1"}) {
+        const size_t p = lo.find(k);
+        if (p != std::string_view::npos && p + k.size() < lo.size() && is_digit(lo[p + k.size()])) digit_after = true;
+      }
+      if (!digit_after) {
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text());
+        add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
+      }
+    }
+    }
+    // Before the first step / while loading the model.
+    if (has(kWLoadProse) || has(kWTraining)) {
+if (contains("before the first step") || contains("before training") || contains("while loading") ||
+        contains("when loading the model") || contains("loading the model") || contains("load the model") ||
+        contains("model.to(") || contains("model.cuda()") || contains("before the first iteration")) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
+    }
+    }
+    if (has(kWShards) && contains("loading checkpoint shards")) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l');
+    }
+    // Inference only / test script.
+    if (has(kWTraining) || has(kWEval)) {
+if (contains("inference-only") || contains("inference only") || contains("no training") ||
+        contains("only inference") || contains("at test time") || contains("during inference") ||
+        contains("during evaluation") || contains("during validation") || contains("in validation") ||
+        contains("when evaluating") || contains("during testing")) {
+      if (!negated) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.25, "inference / evaluation: " + text(), 'i');
+    } else if (has(kWEval) && !negated) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + first_of(lo, kWEval) + "': " + text());
+    }
+    }
+    if (has(kWEval)) {
+if (contains("model.eval()") && !negated) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "model.eval(): " + text(), 'e');
+    }
+    }
+    if (has(kWNoGrad)) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
+    // Generation.
+    if (has(kWLlmGen) || has(kWGenWord)) {
+if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.3, "LLM generation: " + text());
+    } else if (has(kWGenWord) && !negated) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.05, "the word 'generation': " + text());
+    }
+    }
+    // Keeping loss tensors instead of numbers: the canonical leak (losses.append(loss), a meter
+    // updated with the tensor; .item() / .data[0] are the fix the user is comparing with).
+    if (has(kWLoss)) {
+if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("append(loss") ||
+                        contains("update(loss") || contains("+= loss"))) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
+    }
+    }
+    // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
+    if (has(kWEval)) {
+if (contains("volatile")) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "volatile (ignored since PyTorch 0.4): " + text());
+    }
+    }
+    // DataParallel gathers outputs on its first device; PyTorch warns when the GPUs differ.
+    if (has(kWSetting) || has(kWMulti)) {
+if (contains("imbalance between your gpus")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5, "PyTorch warns of an imbalance between the GPUs: " + text());
+    } else if (contains("dataparallel(") && !contains("distributeddataparallel(")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.2, "nn.DataParallel (gathers on GPU 0): " + text());
+    }
+    }
+    // TensorFlow's device line at start-up: free far below total before anything ran.
+    if (tf_device_line) {
+if (contains("free memory:")) {
+      const size_t p = lo.find("free memory:");
+      const std::string num = squash(lo.substr(p + 12, 24));
+      auto free_now = size_at(num, 0, false, true);
+      if (free_now && !free_now->overflow) last_free_at_start_ = {n, free_now->bytes};
+    }
+    }
+    if (tf_device_line) {
+if (contains("total memory:")) {
+      const size_t p = lo.find("total memory:");
+      const std::string num = squash(lo.substr(p + 13, 24));
+      auto total = size_at(num, 0, false, true);
+      if (total && !total->overflow) last_total_at_start_ = {n, total->bytes};
+    }
+    }
+    if (last_free_at_start_.first > 0 && last_total_at_start_.first > 0 &&
+        std::abs(last_free_at_start_.first - last_total_at_start_.first) <= 3 &&
+        last_free_at_start_.second * 4 < last_total_at_start_.second) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.5,
+          fmt::format("at start-up only {} of {} was free: something else holds the GPU", format_bytes(last_free_at_start_.second),
+                      format_bytes(last_total_at_start_.second)));
+      last_free_at_start_ = {0, 0};
+    }
+    // A long input named with its size: "a 3440 a.a. sequence", "sequence length 8192", "2048x2048 images".
+    if (has(kWInputSize)) {
+if (contains("sequence") || contains("resolution") || contains("length") || contains("tokens") ||
+        contains("image size") || contains("super-resolution")) {
+      for (size_t p = 0; p < lo.size(); ++p) {
+        if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+        size_t end = 0;
+        auto v = integer_at(lo, p, &end);
+        if (v && *v >= 1000 && *v <= 10000000 && !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
+          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
+          break;
+        }
+        p = end;
+      }
+    }
+    }
+    // Several GPUs / ranks: a little weight only.
+    if (has(kWMulti) || contains("[rank")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.08, "several ranks / GPUs: " + text());
+    }
+    if (has(kWLoadProse)) {
+if ((contains("map_location") && contains("torch.load")) ) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, -0.1, "");
+    }
+    }
+    // Other jobs / processes on the GPU.
+    if (has(kWOther)) {
+if (contains("other process") || contains("another process") || contains("other users") ||
+        contains("other user's") || contains("other users'") || contains("other jobs") || contains("another job") ||
+        contains("another program") || contains("stale kernel") || contains("zombie") ||
+        contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
+    }
+    }
+    // Host RAM.
+    if (has(kWRam) && (contains("host") || contains("system ram") || contains(" ram ") || contains("swap") ||
+                       contains("oom_killer") || contains("dmesg"))) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
+    }
+    if (has(kWFrag) && !negated) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
+    }
+    if (has(kWShapes)) {
+if (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
+        contains("different lengths") || contains("varying") ) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "varying tensor shapes: " + text());
+    }
+    }
+  }
+
+  std::string first_of(std::string_view lo, Word kind) {
+    for (size_t i = 0; i < lo.size();) {
+      if (!word_char(lo[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < lo.size() && word_char(lo[j])) ++j;
+      auto it = words().find(lo.substr(i, j - i));
+      if (it != words().end() && it->second == kind) return std::string(lo.substr(i, j - i));
+      i = j;
+    }
+    return "";
+  }
+
+  LogEvidence& ev_;
+  std::string lo_;
+  bool under_frame_ = false;
+  std::array<int64_t, 16> last_weak_{};
+  std::pair<int64_t, int64_t> last_free_at_start_{0, 0}, last_total_at_start_{0, 0};
+};
+
+}  // namespace
+
+std::shared_ptr<const LogEvidence> read_log_evidence(std::string_view log_text) {
+  auto ev = std::make_shared<LogEvidence>();
+  Reader reader(*ev);
+  for (const LineView& l : split_line_views(log_text)) reader.line(l.raw, l.number);
+  return ev;
+}
 
 std::optional<GrowthFit> fit_growth(const std::vector<std::pair<int64_t, int64_t>>& pts) {
   if (pts.size() < 3) return std::nullopt;
@@ -72,94 +678,226 @@ std::optional<GrowthFit> fit_growth(const std::vector<std::pair<int64_t, int64_t
 }
 
 bool is_leak(const GrowthFit& fit) {
-  const double rise = static_cast<double>(fit.last_bytes - fit.first_bytes);
+  const double rise = static_cast<double>(fit.last_bytes) - static_cast<double>(fit.first_bytes);
   return fit.points >= 4 && fit.r2 >= 0.9 && fit.slope_bytes_per_step > 0 && rise >= static_cast<double>(kMiB) &&
          rise >= 0.02 * static_cast<double>(std::max<int64_t>(fit.first_bytes, 1));
 }
 
-LogContext scan_context(std::string_view log_text, int64_t oom_line) {
-  static const std::regex kEval(R"(model\.eval\(\)|\bevaluat\w*|\bvalidat\w*|\bval_loss|\bvalid_loss|\beval_loss|\beval\b|\bval\b)", kIcase);
-  static const std::regex kNoGrad(R"(no_grad|inference_mode)", kIcase);
-  static const std::regex kGen(R"(\.generate\(|\bgenerate\b|\bgeneration\b|past_key_values|kv[_ ]?cache|beam_search|greedy_search|\bsample\(|max_new_tokens)", kIcase);
-  static const std::regex kMulti(R"(DistributedDataParallel|DataParallel|torchrun|torch\.distributed|local_rank|\[rank\d+\]|WORLD_SIZE|nccl)", kIcase);
-  static const std::regex kDevice(R"((?:cuda:|GPU\s?)(\d+))", kIcase);
-  static const std::regex kLoad(R"(torch\.load|load_state_dict|_cuda_deserialize|from_pretrained|map_location|load_checkpoint)", kIcase);
-  static const std::regex kBackward(R"(\.backward\(|backward\(|run_backward|autograd)", kIcase);
-  static const std::regex kOptim(R"(optimizer\.step|optim[/\\]adamw?\.py|_tensor_adam|exp_avg|fused_adam|FusedAdam|adam_step)", kIcase);
-  static const std::regex kAttn(R"(scaled_dot_product_attention|softmax|\battn|attention|flash_attn|baddbmm)", kIcase);
-  static const std::regex kStep(R"(\b(?:step|iter|iteration|it)\s*[:=#]?\s*(\d+))", kIcase);
-  static const std::regex kMem(R"((?:mem\w*|allocated|reserved)[^0-9]{0,20}(\d+(?:\.\d+)?)\s*(GiB|MiB|KiB|GB|MB|KB))", kIcase);
+namespace {
 
+template <typename T>
+std::optional<T> last_before(const std::vector<std::pair<int64_t, T>>& v, int64_t line, int64_t until) {
+  // The last value logged before `line`, else the first one up to `until`.
+  auto it = std::upper_bound(v.begin(), v.end(), line, [](int64_t l, const std::pair<int64_t, T>& p) { return l < p.first; });
+  if (it != v.begin()) return std::prev(it)->second;
+  if (it != v.end() && it->first <= until) return it->second;
+  return std::nullopt;
+}
+
+}  // namespace
+
+LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_line, int64_t next_oom_line) {
   LogContext c;
-  const std::vector<std::string> lines = split(log_text);
-  const int64_t last = std::min<int64_t>(static_cast<int64_t>(lines.size()), std::max<int64_t>(oom_line, 1));
-  const int64_t first = std::max<int64_t>(1, last - kLinesBefore);
-  std::set<std::string> devices;
+  const int64_t from = std::max<int64_t>(prev_oom_line + 1, oom_line - kLinesBefore);
+  const int64_t to = next_oom_line > 0 ? std::min<int64_t>(next_oom_line - 1, oom_line + kLinesAfter) : oom_line + kLinesAfter;
+  auto lo = std::lower_bound(ev.facts.begin(), ev.facts.end(), from, [](const Fact& f, int64_t l) { return f.line < l; });
+  auto hi = std::upper_bound(ev.facts.begin(), ev.facts.end(), to, [](int64_t l, const Fact& f) { return l < f.line; });
+
+  // The traceback that belongs to this report: the last "Traceback" start before it (within
+  // kTracebackLines), or frames right before it when the header was not pasted.
+  int64_t tb_start = 0;
+  for (auto it = lo; it != hi && it->line <= oom_line; ++it) {
+    if (it->kind == FactKind::kTracebackStart && oom_line - it->line <= kTracebackLines) tb_start = it->line;
+  }
   std::vector<std::pair<int64_t, int64_t>> step_mem;
   std::set<int64_t> steps;
-  auto clue = [&](int64_t n, const char* what, const std::string& line) {
-    std::string shown = line.size() > 100 ? line.substr(0, 100) + "..." : line;
-    c.clues.push_back(fmt::format("log line {} ({}): {}", n, what, shown));
-  };
-  for (int64_t n = first; n <= last; ++n) {
-    const std::string& line = lines[static_cast<size_t>(n - 1)];
-    const bool near = last - n <= kNearLines;
-    std::smatch m;
-    if (near && !c.eval && std::regex_search(line, kEval)) {
-      c.eval = true;
-      clue(n, "eval", line);
-    }
-    if (std::regex_search(line, kNoGrad)) c.no_grad_seen = true;
-    if (near && !c.generation && std::regex_search(line, kGen)) {
-      c.generation = true;
-      clue(n, "generation", line);
-    }
-    if (!c.multi_gpu && std::regex_search(line, kMulti)) {
-      c.multi_gpu = true;
-      clue(n, "multi-GPU", line);
-    }
-    for (auto it = std::sregex_iterator(line.begin(), line.end(), kDevice); it != std::sregex_iterator(); ++it) {
-      devices.insert((*it)[1].str());
-    }
-    if (near && !c.loading && std::regex_search(line, kLoad)) {
-      c.loading = true;
-      clue(n, "load", line);
-    }
-    if (near && !c.in_backward && std::regex_search(line, kBackward)) {
-      c.in_backward = true;
-      clue(n, "backward", line);
-    }
-    if (near && !c.in_optimizer && std::regex_search(line, kOptim)) {
-      c.in_optimizer = true;
-      clue(n, "optimizer", line);
-    }
-    if (near && !c.in_attention && std::regex_search(line, kAttn)) {
-      c.in_attention = true;
-      clue(n, "attention", line);
-    }
-    std::smatch ms, mm;
-    if (n < last && std::regex_search(line, ms, kStep) && std::regex_search(line, mm, kMem) && ms[1].length() < 12) {
-      if (auto bytes = size_in(mm, 1, 2)) {
-        const int64_t step = std::stoll(ms[1].str());
-        steps.insert(step);
-        step_mem.emplace_back(step, *bytes);
+  bool eval_frame = false, load_frame = false, optim_frame = false, gen_frame = false, dl_frame = false,
+       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false;
+  int64_t eval_line = 0, load_line = 0, optim_line = 0, gen_line = 0, dl_line = 0, attn_line = 0, back_line = 0;
+  std::string eval_what, load_what, optim_what, gen_what, dl_what, attn_what, back_what;
+  bool inference_stated = false, model_eval_last = false, shards_last = false;
+  int64_t shards_line = 0, model_eval_line = 0;
+  std::vector<Signal> statements;
+  for (auto it = lo; it != hi; ++it) {
+    const Fact& f = *it;
+    switch (f.kind) {
+      case FactKind::kFrame: {
+        const bool in_tb = (tb_start > 0 && f.line >= tb_start && f.line <= oom_line) ||
+                           (tb_start == 0 && f.line <= oom_line && oom_line - f.line <= 60) ||
+                           (f.line > oom_line && f.line - oom_line <= 60 && tb_start == 0);
+        if (!in_tb) break;
+        auto set = [&](bool& flag, int64_t& line, std::string& what) {
+          flag = true;
+          line = f.line;
+          what = f.what;
+        };
+        switch (f.phase) {
+          case 'o': set(optim_frame, optim_line, optim_what); break;
+          case 'l': set(load_frame, load_line, load_what); break;
+          case 'g': set(gen_frame, gen_line, gen_what); break;
+          case 'e': set(eval_frame, eval_line, eval_what); break;
+          case 'd': set(dl_frame, dl_line, dl_what); break;
+          case 'a': set(attn_frame, attn_line, attn_what); break;
+          case 'b': set(back_frame, back_line, back_what); break;
+          case 'f': fwd_frame = true; break;
+          case 'L': loss_frame = true; break;
+          case 'n': no_grad_frame = true; break;
+          default: break;
+        }
+        break;
       }
+      case FactKind::kStepMem:
+        if (f.line < oom_line) {
+          steps.insert(f.a);
+          step_mem.emplace_back(f.a, f.b);
+        }
+        break;
+      case FactKind::kStatement:
+        if (f.phase == 'i') inference_stated = true;
+        if (f.phase == 'n') c.no_grad_seen = true;
+        if (f.phase == 'e' && f.line <= oom_line && oom_line - f.line <= 8) {
+          model_eval_last = true;
+          model_eval_line = f.line;
+        }
+        if (f.phase == 'l' && f.line <= oom_line && oom_line - f.line <= 30) {
+          shards_last = true;
+          shards_line = f.line;
+        }
+        if (f.weight != 0.0) statements.push_back({f.cause, f.weight, f.line, f.what});
+        break;
+      default:
+        break;
     }
   }
-  if (devices.size() >= 2 && !c.multi_gpu) {
-    c.multi_gpu = true;
-    c.clues.push_back(fmt::format("log: {} different GPU ids appear", devices.size()));
-  }
+  // Memory figures over steps.
   c.steps_seen = static_cast<int64_t>(steps.size());
-  // Several ranks print their own lines: keep one value per step (the max) for the regression.
   std::sort(step_mem.begin(), step_mem.end());
   std::vector<std::pair<int64_t, int64_t>> per_step;
   for (const auto& p : step_mem) {
     if (!per_step.empty() && per_step.back().first == p.first) per_step.back().second = std::max(per_step.back().second, p.second);
     else per_step.push_back(p);
   }
-  if (auto fit = fit_growth(per_step); fit && is_leak(*fit)) c.growth_per_step_bytes = fit->slope_bytes_per_step;
+  if (auto fit = fit_growth(per_step); fit && is_leak(*fit)) {
+    c.growth_per_step_bytes = fit->slope_bytes_per_step;
+    c.signals.push_back({OomCause::kLeakAcrossSteps, 0.55, step_mem.empty() ? 0 : oom_line,
+                         fmt::format("memory in the log rises by {} per step over {} steps",
+                                     format_bytes(static_cast<int64_t>(fit->slope_bytes_per_step)), c.steps_seen)});
+  }
+  // Phase from the traceback, innermost decisive marker first.
+  auto frame_signal = [&](OomCause cause, double w, int64_t line, const std::string& what) {
+    c.signals.push_back({cause, w, line, "traceback: " + what});
+    c.clues.push_back(fmt::format("log line {} ({})", line, what));
+  };
+  const bool inference = eval_frame || inference_stated || model_eval_last;
+  if (optim_frame) {
+    c.phase = "optimizer_step";
+    c.in_optimizer = true;
+    frame_signal(OomCause::kOptimizerState, c.steps_seen <= 1 ? 0.55 : 0.45, optim_line, optim_what);
+  } else if (gen_frame) {
+    c.phase = "generate";
+    c.generation = true;
+    frame_signal(OomCause::kGenerationKvCache, 0.45, gen_line, gen_what);
+  } else if (load_frame) {
+    c.phase = "model_load";
+    c.loading = true;
+    frame_signal(OomCause::kStaticModelTooLarge, 0.45, load_line, load_what);
+  } else if (eval_frame && !no_grad_frame) {
+    c.phase = "eval";
+    c.eval = true;
+    frame_signal(OomCause::kEvalWithoutNoGrad, 0.4, eval_line, eval_what);
+  } else if (eval_frame) {
+    c.phase = "eval";
+    c.eval = true;
+    frame_signal(OomCause::kEvalWithoutNoGrad, 0.25, eval_line, eval_what + " (under no_grad: outputs kept, not graphs)");
+  } else if (dl_frame) {
+    c.phase = "dataloader";
+    frame_signal(OomCause::kCpuRam, 0.3, dl_line, dl_what);
+  } else if (back_frame) {
+    c.phase = "backward";
+    c.in_backward = true;
+    frame_signal(OomCause::kActivationsBatch, 0.15, back_line, back_what);
+  } else if (loss_frame) {
+    c.phase = "loss";
+  } else if (fwd_frame || attn_frame) {
+    c.phase = "forward";
+  }
+  if (attn_frame && !optim_frame && !load_frame) {
+    c.in_attention = true;
+    frame_signal(OomCause::kActivationsSeqlen, 0.2, attn_line, attn_what);
+  }
+  if (!c.phase.empty() && c.phase != "optimizer_step" && c.phase != "model_load" && c.phase != "generate" &&
+      model_eval_last) {
+    c.signals.push_back({OomCause::kEvalWithoutNoGrad, 0.3, model_eval_line, "model.eval() just before the OOM"});
+  } else if (c.phase.empty() && model_eval_last) {
+    c.phase = "eval";
+    c.eval = true;
+    c.signals.push_back({OomCause::kEvalWithoutNoGrad, 0.3, model_eval_line, "model.eval() just before the OOM"});
+  }
+  if (shards_last && c.steps_seen == 0 && c.phase.empty()) {
+    c.phase = "model_load";
+    c.loading = true;
+  }
+  (void)shards_line;
+  // Statements and words: a kind of statement counts once (its strongest line).
+  std::sort(statements.begin(), statements.end(), [](const Signal& a, const Signal& b) {
+    return std::abs(a.weight) > std::abs(b.weight);
+  });
+  std::set<std::pair<int, std::string>> kinds_seen;
+  for (const Signal& s : statements) {
+    const std::string kind = s.what.substr(0, s.what.find(':'));
+    if (!kinds_seen.insert({static_cast<int>(s.cause), kind}).second) continue;
+    Signal adj = s;
+    // In inference, memory growing batch after batch is graphs kept (eval without no_grad).
+    if (s.cause == OomCause::kLeakAcrossSteps && s.weight >= 0.3 && inference) {
+      c.signals.push_back({OomCause::kEvalWithoutNoGrad, s.weight * 0.9, s.line, s.what + " (during inference)"});
+      adj.weight = s.weight * 0.4;
+    }
+    if (s.cause == OomCause::kEvalWithoutNoGrad && c.no_grad_seen && s.weight > 0) adj.weight = s.weight * 0.5;
+    if (s.cause == OomCause::kGenerationKvCache) c.generation = c.generation || s.weight >= 0.3;
+    if (s.cause == OomCause::kEvalWithoutNoGrad && s.weight >= 0.2) c.eval = true;
+    c.signals.push_back(adj);
+    if (!adj.what.empty()) c.clues.push_back(fmt::format("log line {}: {}", s.line, adj.what));
+  }
+  // Settings logged before the report (or pasted after it).
+  c.batch_size = last_before(ev.batch, oom_line, to);
+  c.seq_len = last_before(ev.seq, oom_line, to);
+  c.num_gpus = last_before(ev.gpus, oom_line, to);
+  if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
+  if (c.seq_len && *c.seq_len >= 4096) {
+    c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,
+                         fmt::format("logged sequence length {}", *c.seq_len)});
+  }
+  if (c.batch_size && *c.batch_size <= 2) {
+    // At batch 1-2 the batch is not what is large: static memory or the size of one sample
+    // (sequence length, image resolution).
+    c.signals.push_back({OomCause::kStaticModelTooLarge, *c.batch_size == 1 ? 0.15 : 0.1, 0,
+                         fmt::format("logged batch size {}", *c.batch_size)});
+    c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
+                         fmt::format("logged batch size {}: one sample's size (sequence / resolution) dominates", *c.batch_size)});
+    c.signals.push_back({OomCause::kActivationsBatch, -0.15, 0, ""});
+  } else if (c.batch_size && *c.batch_size >= 32) {
+    c.signals.push_back({OomCause::kActivationsBatch, 0.1, 0, fmt::format("logged batch size {}", *c.batch_size)});
+  }
+  if ((c.num_gpus && *c.num_gpus > 1) || ev.device_ids.size() >= 2) {
+    c.multi_gpu = true;
+    c.signals.push_back({OomCause::kMultiGpuImbalance, 0.05, 0,
+                         ev.device_ids.size() >= 2 ? fmt::format("{} different GPU ids appear", ev.device_ids.size())
+                                                   : fmt::format("logged {} GPUs", *c.num_gpus)});
+  }
+  for (const Signal& s : c.signals) c.multi_gpu = c.multi_gpu || (s.cause == OomCause::kMultiGpuImbalance && s.weight > 0);
+  // The framework: the most specific one the log names.
+  c.framework = "pytorch";
+  for (size_t f = 0; f < 9; ++f) {
+    if (ev.framework_hits[f] > 0) {
+      c.framework = kFrameworks[f];
+      break;
+    }
+  }
   return c;
+}
+
+LogContext scan_context(std::string_view log_text, int64_t oom_line) {
+  return context_at(*read_log_evidence(log_text), oom_line);
 }
 
 }  // namespace oomkit

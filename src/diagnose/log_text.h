@@ -1,31 +1,67 @@
-// Text cleaning for the OOM parser and the context scanner: ANSI codes, line ends, log
-// prefixes, whitespace. Private to src/diagnose/.
+// Text scanning for the OOM parser and the evidence reader: ANSI codes, line ends, log
+// prefixes, case-insensitive search and printed sizes. Hand-rolled (no std::regex): every
+// function here is linear in its input. Private to src/diagnose/.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace oomkit::diagnose_detail {
 
-struct Line {
-  std::string text;    // ANSI codes removed, tabs as spaces
-  int64_t number = 0;  // 1-based, counting '\n'
+/// One physical line of a log: a view into the caller's text (valid while it lives).
+struct LineView {
+  std::string_view raw;  // without its line end
+  int64_t number = 0;    // 1-based, counting '\n'
 };
 
-/// Removes ANSI escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL"), and colour codes
-/// whose ESC was lost on the way ("[31m").
-std::string strip_ansi(const std::string& s);
-/// Splits on LF, CRLF and lone CR (progress bars: same line number); drops NUL bytes.
-std::vector<Line> split_lines(std::string_view text);
+/// Splits on LF, CRLF and lone CR (progress bars: same line number). Views into `text`.
+std::vector<LineView> split_line_views(std::string_view text);
+
+/// Removes ANSI escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL"), colour codes
+/// whose ESC was lost on the way ("[31m"), and NUL bytes; tabs become spaces.
+std::string strip_ansi(std::string_view s);
+inline char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 std::string lower(std::string_view s);
-bool is_space(char c);
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 /// `s` with every whitespace character removed.
 std::string squash(std::string_view s);
 std::string trim(std::string_view s);
+std::string_view trim_view(std::string_view s);
+/// Case-insensitive find of an ASCII, lower-case `needle` in `hay`, from `from`; npos if absent.
+size_t ifind(std::string_view hay, std::string_view needle, size_t from = 0);
+bool icontains(std::string_view hay, std::string_view needle);
+bool istarts_with(std::string_view hay, std::string_view prefix);
 /// Removes the log prefixes loggers put before each line: timestamps, "[rank0]:", "(pid=12)",
 /// levels, glog's "E1123 10:00:00.123 42 file.cc:12]", NCCL's "host:pid:tid [0]", pytest's "E   ".
-std::string strip_log_prefix(std::string s);
+std::string strip_log_prefix(std::string_view s);
+
+/// A size as printed: "20.00 MiB", "2147483648 bytes", "512.00M" (XLA), "40GB" (TH).
+struct PrintedSize {
+  size_t begin = 0;        // offsets in the scanned text
+  size_t end = 0;
+  int64_t bytes = 0;       // rounded; INT64_MAX when `overflow`
+  bool overflow = false;   // the value is beyond int64 (a corrupted size, never a real one)
+  std::string printed;     // the number and unit as printed
+};
+
+/// Reads "number unit" starting at `pos` of the whitespace-free text `s` (the number must start
+/// there). Units: bytes/byte/B, KiB..EiB (2^10k), KB..EB (10^3k; binary when `mps_units`, as
+/// MPSAllocator labels them), and bare K/M/G/T/P (binary, XLA's HumanReadableNumBytes) when
+/// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow.
+std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
+/// The size right after the first (case-insensitive, lower-case) `label` in `s`.
+std::optional<PrintedSize> size_after(std::string_view s, std::string_view label, bool mps_units = false,
+                                      bool bare_suffix = false);
+/// The size that ends right before the first `label` in `s` ("10.76GiBtotalcapacity").
+std::optional<PrintedSize> size_before(std::string_view s, std::string_view label, bool mps_units = false);
+/// The unsigned integer (<= 18 digits) starting at `pos`; nullopt otherwise.
+std::optional<int64_t> integer_at(std::string_view s, size_t pos, size_t* end = nullptr);
+/// The integer right after `label` (skipping spaces, '=', ':', '(').
+std::optional<int64_t> integer_after(std::string_view s, std::string_view label);
 
 }  // namespace oomkit::diagnose_detail

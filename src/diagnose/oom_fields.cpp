@@ -1,8 +1,9 @@
 // Field reading for the OOM parser (see oom_fields.h and include/oomkit/diagnose/oom_record.h).
+// Every field is found by its printed label in the whitespace-free report text and read with
+// the hand-written size scanner of log_text.h: linear in the report, no std::regex.
 #include "oom_fields.h"
 
-#include <cmath>
-#include <regex>
+#include <limits>
 
 #include "log_text.h"
 #include "oomkit/core/units.h"
@@ -11,48 +12,133 @@ namespace oomkit::diagnose_detail {
 
 namespace {
 
-constexpr auto kIcase = std::regex::ECMAScript | std::regex::icase;
+constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
-const std::string kNum = R"((\d+(?:\.\d+)?))";
-const std::string kUnit = R"((bytes|byte|[KMGTPE]iB|[KMGT]B|B))";
-
-std::optional<int64_t> to_bytes(const std::string& number, const std::string& unit, bool mps_units) {
-  const std::string u = lower(unit);
-  long double mult = 1;
-  if (u == "bytes" || u == "byte" || u == "b") mult = 1;
-  else if (u == "kib") mult = kKiB;
-  else if (u == "mib") mult = kMiB;
-  else if (u == "gib") mult = kGiB;
-  else if (u == "tib") mult = kTiB;
-  else if (u == "pib") mult = static_cast<long double>(kTiB) * 1024;
-  else if (u == "eib") mult = static_cast<long double>(kTiB) * 1024 * 1024;
-  else if (u == "kb") mult = mps_units ? kKiB : kKB;
-  else if (u == "mb") mult = mps_units ? kMiB : kMB;
-  else if (u == "gb") mult = mps_units ? kGiB : kGB;
-  else if (u == "tb") mult = mps_units ? kTiB : kTB;
-  else return std::nullopt;
-  if (number.size() > 24) return std::nullopt;
-  const long double value = std::stold(number) * mult;
-  if (!(value < 9.0e18L)) return std::nullopt;
-  return static_cast<int64_t>(std::llround(static_cast<double>(value)));
+std::optional<int64_t> take(const std::optional<PrintedSize>& v, OomRecord& r) {
+  if (!v) return std::nullopt;
+  if (v->overflow) r.size_overflow = true;
+  return v->bytes;
 }
 
-// The first size matched by `pattern` (which has a kNum group then a kUnit group at
-// `group`, `group + 1`).
-std::optional<int64_t> find_size(const std::string& s, const std::regex& re, bool mps, int group = 1) {
-  std::smatch m;
-  if (!std::regex_search(s, m, re)) return std::nullopt;
-  return to_bytes(m[group].str(), m[group + 1].str(), mps);
+void set_requested(const std::optional<PrintedSize>& v, OomRecord& r) {
+  if (!v) return;
+  r.requested_bytes = take(v, r);
+  r.requested_printed = v->printed;
 }
 
-std::regex sized(const std::string& before, const std::string& after) {
-  return std::regex(before + kNum + kUnit + after, kIcase);
+// a + b, capped at INT64_MAX (and flagged) instead of overflowing.
+int64_t sat_add(int64_t a, int64_t b, OomRecord& r) {
+  if (b > 0 && a > kMaxInt64 - b) {
+    r.size_overflow = true;
+    return kMaxInt64;
+  }
+  return a + b;
 }
 
-std::optional<int64_t> find_plain_bytes(const std::string& s, const std::regex& re) {
-  std::smatch m;
-  if (!std::regex_search(s, m, re) || m[1].length() > 18) return std::nullopt;
-  return std::stoll(m[1].str());
+// "GPU1has…" / "(GPU 0;": the device index after a device word ending at `pos`.
+std::string device_index_before(std::string_view s, size_t pos, std::string& word) {
+  size_t j = pos;
+  while (j > 0 && is_digit(s[j - 1])) --j;
+  if (j == pos) return "";
+  size_t w = j;
+  while (w > 0 && is_alpha(s[w - 1]) && j - w < 8) --w;
+  word = lower(s.substr(w, j - w));
+  return std::string(s.substr(j, pos - j));
+}
+
+// The bytes of one element of a TensorFlow dtype name; 0 when unknown.
+int64_t tf_dtype_bytes(const std::string& dtype) {
+  const std::string d = lower(dtype);
+  if (d == "float" || d == "float32" || d == "int32" || d == "uint32" || d == "qint32") return 4;
+  if (d == "half" || d == "float16" || d == "bfloat16" || d == "int16" || d == "uint16") return 2;
+  if (d == "double" || d == "float64" || d == "int64" || d == "uint64" || d == "complex64") return 8;
+  if (d == "int8" || d == "uint8" || d == "bool" || d == "qint8" || d == "quint8") return 1;
+  if (d == "complex128") return 16;
+  return 0;
+}
+
+void read_tensorflow(std::string_view s, OomRecord& r) {
+  const size_t p = ifind(s, "tensorwithshape");
+  if (p != std::string_view::npos) {
+    size_t i = p + 15;
+    if (i < s.size() && s[i] == '[') ++i;
+    const size_t close = s.find(']', i);
+    if (close != std::string_view::npos && close - i < 200) {
+      r.tensor_shape = std::string(s.substr(i, close - i));
+      const size_t t = ifind(s, "andtype", close);
+      if (t == close + 1) {
+        size_t e = t + 7;
+        while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
+        std::string dtype(s.substr(t + 7, e - t - 7));
+        if (dtype.size() > 2 && lower(dtype.substr(dtype.size() - 2)) == "on") dtype.resize(dtype.size() - 2);
+        r.dtype = dtype;
+      }
+      // requested = product(shape) x element size, overflow-checked.
+      int64_t elements = 1;
+      bool ok = !r.tensor_shape.empty();
+      size_t k = 0;
+      while (ok && k < r.tensor_shape.size()) {
+        size_t end = 0;
+        auto dim = integer_at(r.tensor_shape, k, &end);
+        if (!dim) {
+          ok = false;
+          break;
+        }
+        if (*dim != 0 && elements > kMaxInt64 / *dim) {
+          r.size_overflow = true;
+          elements = kMaxInt64;
+        } else {
+          elements *= *dim;
+        }
+        k = end;
+        if (k < r.tensor_shape.size()) {
+          if (r.tensor_shape[k] != ',') ok = false;
+          ++k;
+        }
+      }
+      const int64_t esize = tf_dtype_bytes(r.dtype);
+      if (ok && esize > 0) {
+        r.requested_bytes = elements > kMaxInt64 / esize ? kMaxInt64 : elements * esize;
+        if (elements > kMaxInt64 / esize) r.size_overflow = true;
+        r.requested_printed = "shape[" + r.tensor_shape + "] and type " + r.dtype;
+      }
+    }
+  } else {
+    set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
+  }
+  const size_t dev = ifind(s, "/device:");
+  if (dev != std::string_view::npos) {  // "/device:GPU:0" -> "gpu:0"
+    size_t e = dev + 8;
+    while (e < s.size() && is_alpha(s[e])) ++e;
+    if (e < s.size() && s[e] == ':') {
+      size_t end = 0;
+      if (integer_at(s, e + 1, &end)) e = end;
+    }
+    r.device = lower(s.substr(dev + 8, e - dev - 8));
+  } else if (const size_t bfc = ifind(s, "gpu_"); bfc != std::string_view::npos && is_digit(bfc + 4 < s.size() ? s[bfc + 4] : 'x')) {
+    r.device = "gpu:" + std::string(1, s[bfc + 4]);
+  }
+}
+
+void read_oom_killer(std::string_view s, OomRecord& r) {
+  r.device = "cpu";
+  for (std::string_view label : {"killedprocess", "killprocess", "worker(pid", "worker(pid(s)"}) {
+    if (auto pid = integer_after(s, label)) {
+      r.killed_pid = pid;
+      break;
+    }
+  }
+  if (auto kb = integer_after(s, "anon-rss:")) {
+    if (*kb < kMaxInt64 / 1024) r.rss_bytes = *kb * 1024;
+  }
+}
+
+void read_vllm(std::string_view s, OomRecord& r) {
+  if (auto tokens = integer_after(s, "notenoughmemorytohandle")) r.max_model_len = tokens;  // TGI: tokens it must hold
+  r.max_model_len = integer_after(s, "maxseqlen");
+  r.kv_cache_tokens = integer_after(s, "storedinkvcache");
+  set_requested(size_before(s, "kvcacheisneeded"), r);  // "(4.00 GiB KV cache is needed, ..."
+  if (auto avail = size_after(s, "availablekvcachememory(")) r.free_bytes = take(avail, r);
 }
 
 }  // namespace
@@ -65,124 +151,190 @@ std::string device_type_from_word(const std::string& word) {
   return "";
 }
 
-// Reads every field from the squashed text `s` into `r`.
 void read_fields(const std::string& s, OomRecord& r, const std::string& device_word) {
-  static const std::regex kTried = sized(R"(Triedtoallocate)", "");
-  static const std::regex kTried1EB(R"(Triedtoallocatemorethan1EB)", kIcase);
-  static const std::regex kGpu1(R"(\((?:GPU|XPU|device)(\d+);)", kIcase);
-  static const std::regex kTotal1 = sized("", R"(totalcapacity)");
-  static const std::regex kAlready1 = sized("", R"(alreadyallocated)");
-  static const std::regex kFree1 = sized(";", R"(free)");
-  static const std::regex kAllowed = sized("", R"(allowed)");
-  static const std::regex kReserved1 = sized("", R"(reservedintotal)");
-  static const std::regex kCached1 = sized(";", R"(cached\))");
-  static const std::regex kCapacity2(R"((GPU|XPU|CPU|NPU|MTIA|device)(\d+)hasatotalcapacityof)" + kNum + kUnit +
-                                         R"(ofwhich)" + kNum + kUnit + R"(isfree)", kIcase);
-  static const std::regex kProcess(R"(Process(\d+)has)" + kNum + kUnit + R"(memoryinuse)", kIcase);
-  static const std::regex kThisProcess = sized(R"(thisprocesshas)", R"(memoryinuse)");
-  static const std::regex kAllocated2 = sized(R"(Oftheallocatedmemory)", R"(isallocatedbyPyTorch)");
-  static const std::regex kPrivate2 = sized(R"(with)", R"(allocatedinprivatepools)");
-  static const std::regex kUnalloc2 = sized(R"(and)", R"(isreservedbyPyTorchbutunallocated)");
-  static const std::regex kMps(R"(MPSallocated:)" + kNum + kUnit + R"(,otherallocations:)" + kNum + kUnit +
-                                   R"(,maxallowed:)" + kNum + kUnit, kIcase);
-  static const std::regex kCpuBytes(R"(youtriedtoallocate(\d+)bytes)", kIcase);
-  static const std::regex kCalloc(R"(FailedtoCUDAcalloc(\d+)bytes)", kIcase);
-  static const std::regex kDriverBytes(R"(failedtoallocate[^()]{0,24}\((\d+)bytes\))", kIcase);
-  static const std::regex kCudaIndex(R"(cuda:(\d+))", kIcase);
+  if (r.family == "tensorflow") return read_tensorflow(s, r);
+  if (r.family == "oom_killer") return read_oom_killer(s, r);
+  if (r.family == "vllm_kv_cache") return read_vllm(s, r);
+  if (r.family == "xla") {
+    const bool tpu = icontains(s, "attemptingtoallocate") || icontains(s, "memoryspacehbm");
+    set_requested(size_after(s, "attemptingtoallocate", false, true), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "whiletryingtoallocate", false, true), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "outofmemoryallocating", false, true), r);
+    if (!r.requested_bytes) {  // "Failed to allocate request for 5.66GiB (6075580416B)": the exact bytes first
+      if (const size_t p = ifind(s, "failedtoallocaterequestfor"); p != std::string::npos) {
+        auto shown = size_at(s, p + 26, false, true);
+        if (shown && shown->end < s.size() && s[shown->end] == '(') {
+          size_t end = 0;
+          auto exact = integer_at(s, shown->end + 1, &end);
+          if (exact && end < s.size() && (s[end] == 'B' || s[end] == 'b')) {
+            r.requested_bytes = *exact;
+            r.requested_printed = shown->printed + " (" + std::to_string(*exact) + "B)";
+          } else {
+            set_requested(shown, r);
+          }
+        } else {
+          set_requested(shown, r);
+        }
+      }
+    }
+    // The TPU compiler: "Used 8.38G of 8.00G hbm. Exceeded hbm capacity by 385.25M."
+    if (const size_t p = ifind(s, "used"); p != std::string::npos && icontains(s, "memoryspace")) {
+      if (auto used = size_at(s, p + 4, false, true)) {
+        r.allocated_bytes = take(used, r);
+        if (istarts_with(std::string_view(s).substr(used->end), "of")) r.total_capacity_bytes = take(size_at(s, used->end + 2, false, true), r);
+      }
+      if (!r.requested_bytes) set_requested(size_after(s, "capacityby", false, true), r);
+    }
+    r.free_bytes = take(size_after(s, "thereare", false, true), r);
+    r.device = tpu || icontains(s, "hbm") || icontains(s, "tpu") ? "tpu" : "gpu";
+    return;
+  }
+  if (r.family == "th_cpu_allocator") {
+    if (auto n = integer_after(s, "youtriedtoallocate")) {
+      if (*n < kMaxInt64 / kGiB) {
+        r.requested_bytes = *n * kGiB;  // THAlloc printed size / 2^30 truncated, labelled "GB"
+        r.requested_is_truncated = true;
+        r.requested_printed = std::to_string(*n) + "GB";
+      } else {
+        r.requested_bytes = kMaxInt64;
+        r.size_overflow = true;
+      }
+    }
+    r.device = "cpu";
+    return;
+  }
 
-  const bool mps = s.find("MPSbackend") != std::string::npos || s.find("mpsbackend") != std::string::npos;
+  const bool mps = icontains(s, "mpsbackend");
   std::string type = device_type_from_word(device_word);
-  std::smatch m;
 
-  if (std::regex_search(s, kTried1EB)) {
+  if (icontains(s, "triedtoallocatemorethan1eb")) {
     r.requested_bytes = int64_t{1} << 60;
     r.requested_is_lower_bound = true;
-  } else if (auto v = find_size(s, kTried, mps)) {
-    r.requested_bytes = v;
+    r.requested_printed = "more than 1EB";
+  } else {
+    set_requested(size_after(s, "triedtoallocate", mps), r);
   }
   if (mps) {
     r.device = "mps";
-    if (std::regex_search(s, m, kMps)) {
-      r.allocated_bytes = to_bytes(m[1].str(), m[2].str(), true);
-      r.non_pytorch_bytes = to_bytes(m[3].str(), m[4].str(), true);
-      r.allowed_bytes = to_bytes(m[5].str(), m[6].str(), true);
-      r.reserved_bytes = r.allocated_bytes;
-    }
+    r.allocated_bytes = take(size_after(s, "mpsallocated:", true), r);
+    r.non_pytorch_bytes = take(size_after(s, "otherallocations:", true), r);
+    r.allowed_bytes = take(size_after(s, "maxallowed:", true), r);
+    r.reserved_bytes = r.allocated_bytes;
     return;
   }
-  // PyTorch 1.x fields.
-  if (std::regex_search(s, m, kGpu1)) r.device = (type.empty() ? "cuda" : type) + ":" + m[1].str();
-  r.total_capacity_bytes = find_size(s, kTotal1, false);
-  r.allocated_bytes = find_size(s, kAlready1, false);
-  r.free_bytes = find_size(s, kFree1, false);
-  r.allowed_bytes = find_size(s, kAllowed, false);
-  r.reserved_bytes = find_size(s, kReserved1, false);
-  if (!r.reserved_bytes) r.reserved_bytes = find_size(s, kCached1, false);
-  // PyTorch 2.x fields.
-  if (std::regex_search(s, m, kCapacity2)) {
-    const std::string word = lower(m[1].str());
-    if (word == "cpu") type = "cpu";
-    if (type.empty()) type = (word == "xpu" || word == "npu" || word == "mtia") ? word : "cuda";
-    r.device = type + ":" + m[2].str();
-    r.total_capacity_bytes = to_bytes(m[3].str(), m[4].str(), false);
-    r.free_bytes = to_bytes(m[5].str(), m[6].str(), false);
+  // PyTorch 1.x fields: "(GPU 0; Y total capacity; Z already allocated; W free; [A allowed;] R reserved in total by PyTorch)"
+  for (std::string_view open : {"(gpu", "(xpu", "(device"}) {
+    const size_t p = ifind(s, open);
+    if (p == std::string::npos) continue;
+    size_t end = 0;
+    if (integer_at(s, p + open.size(), &end) && end < s.size() && s[end] == ';') {
+      r.device = (type.empty() ? "cuda" : type) + ":" + std::string(s.substr(p + open.size(), end - p - open.size()));
+      break;
+    }
   }
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), kProcess); it != std::sregex_iterator(); ++it) {
-    auto bytes = to_bytes((*it)[2].str(), (*it)[3].str(), false);
-    if (bytes && (*it)[1].length() <= 12) r.processes.push_back({std::stoll((*it)[1].str()), *bytes});
+  r.total_capacity_bytes = take(size_before(s, "totalcapacity"), r);
+  r.allocated_bytes = take(size_before(s, "alreadyallocated"), r);
+  r.free_bytes = take(size_before(s, "free"), r);
+  r.allowed_bytes = take(size_before(s, "allowed"), r);
+  r.reserved_bytes = take(size_before(s, "reservedintotal"), r);
+  if (!r.reserved_bytes) {
+    // 1.0-1.3: "C cached" is amount_cached - amount_allocated, the cached free part.
+    if (auto cached = size_before(s, "cached")) r.reserved_unallocated_bytes = take(cached, r);
+  }
+  // PyTorch 2.x: "GPU n has a total capacity of Y of which W is free." (2.1 printed "capacty").
+  if (const size_t p = ifind(s, "hasatotalcapac"); p != std::string::npos) {
+    std::string word;
+    const std::string index = device_index_before(s, p, word);
+    size_t i = p + 14;
+    if (istarts_with(std::string_view(s).substr(i), "ity")) i += 3;
+    else if (istarts_with(std::string_view(s).substr(i), "ty")) i += 2;
+    if (istarts_with(std::string_view(s).substr(i), "of")) i += 2;
+    if (auto cap = size_at(s, i)) {
+      r.total_capacity_bytes = take(cap, r);
+      if (istarts_with(std::string_view(s).substr(cap->end), "ofwhich")) {
+        r.free_bytes = take(size_at(s, cap->end + 7), r);
+      }
+    }
+    if (!index.empty()) {
+      if (word == "cpu") type = "cpu";
+      if (type.empty()) type = (word == "xpu" || word == "npu" || word == "mtia") ? word : "cuda";
+      r.device = type + ":" + index;
+    }
+  }
+  // "Process p has M memory in use" (other processes, or this one under another PID).
+  for (size_t p = ifind(s, "process"); p != std::string::npos; p = ifind(s, "process", p + 7)) {
+    size_t end = 0;
+    auto pid = integer_at(s, p + 7, &end);
+    if (!pid || !istarts_with(std::string_view(s).substr(end), "has")) continue;
+    auto bytes = size_at(s, end + 3);
+    if (!bytes || !istarts_with(std::string_view(s).substr(bytes->end), "memoryinuse")) continue;
+    if (bytes->overflow) r.size_overflow = true;
+    r.processes.push_back({*pid, bytes->bytes});
   }
   if (!r.processes.empty()) {
     int64_t sum = 0;
-    for (const auto& p : r.processes) sum += p.bytes;
+    for (const auto& p : r.processes) sum = sat_add(sum, p.bytes, r);
     r.other_process_bytes = sum;
   }
-  r.process_bytes = find_size(s, kThisProcess, false);
-  if (auto v = find_size(s, kAllocated2, false)) r.allocated_bytes = v;
-  r.private_pool_bytes = find_size(s, kPrivate2, false);
-  if (auto v = find_size(s, kUnalloc2, false)) r.reserved_unallocated_bytes = v;
+  r.process_bytes = take(size_after(s, "thisprocesshas"), r);
+  if (auto v = size_after(s, "oftheallocatedmemory")) r.allocated_bytes = take(v, r);
+  r.private_pool_bytes = take(size_before(s, "allocatedinprivatepools"), r);
+  if (auto v = size_before(s, "isreservedbypytorchbutunallocated")) r.reserved_unallocated_bytes = take(v, r);
   // The cudaMallocAsync backend (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync).
-  static const std::regex kAsyncDevice(R"(Allocationondevice(\d+)wouldexceedallowedmemory)", kIcase);
-  static const std::regex kAsyncAllocated = sized(R"(Currentlyallocated:)", "");
-  static const std::regex kAsyncRequested = sized(R"(Requested:)", "");
-  static const std::regex kAsyncLimit = sized(R"(Devicelimit:)", "");
-  static const std::regex kAsyncFree = sized(R"(Free\(accordingtoCUDA\):)", "");
-  static const std::regex kAsyncFraction = sized(R"(memoryfraction\):)", "");
-  if (std::regex_search(s, m, kAsyncDevice)) {
-    r.device = "cuda:" + m[1].str();
-    r.allocated_bytes = find_size(s, kAsyncAllocated, false);
-    r.requested_bytes = find_size(s, kAsyncRequested, false);
-    r.total_capacity_bytes = find_size(s, kAsyncLimit, false);
-    r.free_bytes = find_size(s, kAsyncFree, false);
-    r.allowed_bytes = find_size(s, kAsyncFraction, false);  // "17179869184.00 GiB" (no fraction) overflows: dropped
+  if (const size_t p = ifind(s, "allocationondevice"); p != std::string::npos && icontains(s, "wouldexceedallowedmemory")) {
+    size_t end = 0;
+    if (integer_at(s, p + 18, &end)) r.device = "cuda:" + std::string(s.substr(p + 18, end - p - 18));
+    r.allocated_bytes = take(size_after(s, "currentlyallocated:"), r);
+    set_requested(size_after(s, "requested:"), r);
+    r.total_capacity_bytes = take(size_after(s, "devicelimit:"), r);
+    r.free_bytes = take(size_after(s, "free(accordingtocuda):"), r);
+    if (auto frac = size_after(s, "memoryfraction):"); frac && !frac->overflow) r.allowed_bytes = frac->bytes;
+    // "17179869184.00 GiB" (no fraction set) overflows: no cap, and not a corrupted size.
     if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes >= *r.total_capacity_bytes) r.allowed_bytes.reset();
   }
   // Outside the caching allocator.
-  if (auto v = find_plain_bytes(s, kCpuBytes)) r.requested_bytes = v;
-  if (auto v = find_plain_bytes(s, kCalloc)) r.requested_bytes = v;
-  if (!r.requested_bytes) {
-    if (auto v = find_plain_bytes(s, kDriverBytes)) r.requested_bytes = v;
+  if (auto n = integer_after(s, "youtriedtoallocate")) {  // DefaultCPUAllocator: "... N bytes"
+    r.requested_bytes = *n;
+    r.requested_printed = std::to_string(*n) + " bytes";
+  } else if (ifind(s, "youtriedtoallocate") != std::string::npos) {
+    set_requested(size_after(s, "youtriedtoallocate"), r);  // 5,000 digits: an overflow, flagged
   }
-  if (r.device.empty() && std::regex_search(s, m, kCudaIndex)) r.device = "cuda:" + m[1].str();
+  if (auto n = integer_after(s, "failedtocudacalloc")) r.requested_bytes = *n;
+  if (!r.requested_bytes) {
+    if (const size_t p = ifind(s, "failedtoallocate"); p != std::string::npos) {
+      const size_t open = s.find('(', p);
+      if (open != std::string::npos && open - p <= 40) {
+        size_t end = 0;
+        auto n = integer_at(s, open + 1, &end);
+        if (n && istarts_with(std::string_view(s).substr(end), "bytes)")) {
+          r.requested_bytes = *n;
+          r.requested_printed = std::to_string(*n) + " bytes";
+        }
+      }
+    }
+  }
+  if (r.device.empty()) {
+    if (const size_t p = ifind(s, "cuda:"); p != std::string::npos) {
+      size_t end = 0;
+      if (integer_at(s, p + 5, &end)) r.device = "cuda:" + std::string(s.substr(p + 5, end - p - 5));
+    }
+  }
 }
 
-// Completes derived fields: 1.x reserved - allocated; 2.x allocated + unallocated.
 void derive(OomRecord& r) {
   if (r.reserved_bytes && r.allocated_bytes && !r.reserved_unallocated_bytes) {
+    // Both non-negative: the difference cannot overflow.
     r.reserved_unallocated_bytes = std::max<int64_t>(0, *r.reserved_bytes - *r.allocated_bytes);
   }
   if (!r.reserved_bytes && r.allocated_bytes && r.reserved_unallocated_bytes) {
-    r.reserved_bytes = *r.allocated_bytes + *r.reserved_unallocated_bytes;
+    r.reserved_bytes = sat_add(*r.allocated_bytes, *r.reserved_unallocated_bytes, r);
   }
 }
 
-// Decides the caching-allocator family from the text and whether the message is complete.
 void settle_family(const std::string& s, OomRecord& r) {
-  static const std::regex k1(R"(totalcapacity;|alreadyallocated|reservedintotalbyPyTorch|cached\))", kIcase);
-  static const std::regex k2(R"(hasatotalcapacityof|isallocatedbyPyTorch|butunallocated|MPSbackend|Triedtoallocatemorethan|Triedtoallocate)" +
-                                 kNum + "?" + kUnit + R"(?\.)", kIcase);
   if (r.family == "oomkit_cpu_budget") {
     r.device = "cpu";
-    r.complete = s.find("butunallocated") != std::string::npos;
+    r.complete = icontains(s, "butunallocated");
     return;
   }
   if (r.family == "pytorch_async") {
@@ -193,12 +345,22 @@ void settle_family(const std::string& s, OomRecord& r) {
     r.complete = true;
     return;
   }
-  if (std::regex_search(s, k1)) {
+  const bool v1 = icontains(s, "totalcapacity;") || icontains(s, "alreadyallocated") ||
+                  icontains(s, "reservedintotalbypytorch") || icontains(s, "cached)");
+  bool v2 = icontains(s, "hasatotalcapac") || icontains(s, "isallocatedbypytorch") || icontains(s, "butunallocated") ||
+            icontains(s, "mpsbackend") || icontains(s, "triedtoallocatemorethan");
+  if (!v2) {  // "Tried to allocate 2.00 MiB." ends its sentence in 2.x; 1.x goes on with " (GPU 0; ..."
+    if (const size_t p = ifind(s, "triedtoallocate"); p != std::string::npos) {
+      auto size = size_at(s, p + 15);
+      v2 = size && size->end < s.size() && s[size->end] == '.';
+    }
+  }
+  if (v1) {
     r.family = "pytorch1";
-    r.complete = r.reserved_bytes.has_value();
-  } else if (std::regex_search(s, k2) || r.device == "mps") {
+    r.complete = r.reserved_bytes.has_value() || icontains(s, "cached)");
+  } else if (v2 || r.device == "mps") {
     r.family = "pytorch2";
-    r.complete = r.device == "mps" ? r.allowed_bytes.has_value() : s.find("butunallocated") != std::string::npos;
+    r.complete = r.device == "mps" ? r.allowed_bytes.has_value() : icontains(s, "butunallocated");
   } else {
     r.complete = false;
   }

@@ -1,23 +1,25 @@
 // The OOM-message parser (see include/oomkit/diagnose/oom_record.h for the families).
 //
-// How it reads a log: each line is cleaned of ANSI codes; a line holding a family's head
-// ("CUDA out of memory", "CUBLAS_STATUS_ALLOC_FAILED", ...) starts a report; the report's text
-// runs to the next head on the same line, or else on over the following lines (their log
-// prefixes removed) until the family's last field, a blank line or a traceback line. Fields
-// are then read from that text with every whitespace character removed, so a message wrapped
-// anywhere — between words or inside "G\niB" — reads the same as the one-line original.
+// How it reads a log, in one pass: a line is looked at only when it (or the start of the next
+// line, for a head wrapped over two lines) holds one of the trigger words "memory", "alloc",
+// "kill", "kv cache", "exitcode"; such a line is cleaned of ANSI codes and searched for the
+// families' heads ("CUDA out of memory", "CUBLAS_STATUS_ALLOC_FAILED", "OOM when allocating
+// tensor", ...). A head starts a report; the report's text runs to the next head on the same
+// line, or else on over the following lines (their log prefixes removed) until the family's
+// last field, a blank line or a traceback line. Fields are then read from that text with every
+// whitespace character removed, so a message wrapped anywhere — between words or inside
+// "G\niB" — reads the same as the one-line original. Everything is a hand-written scan (no
+// std::regex): linear in the log.
 #include "oomkit/diagnose/oom_record.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <regex>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
-#include "oomkit/core/units.h"
 #include "log_text.h"
 #include "oom_fields.h"
+#include "oomkit/core/units.h"
 
 namespace oomkit {
 
@@ -30,101 +32,292 @@ namespace {
 
 using namespace diagnose_detail;
 
-constexpr auto kIcase = std::regex::ECMAScript | std::regex::icase;
-constexpr size_t kMaxWindowChars = 4000;  // a report is < 1 KiB; bounds the regex work per report
+constexpr size_t kMaxWindowChars = 4000;  // a report is < 1 KiB; bounds the work per report
+constexpr size_t kMaxLineChars = 64 * 1024;  // a longer line is read up to here
 constexpr int kMaxContinuationLines = 12;
 
-
-struct Head {
-  std::regex re;
-  const char* family;
-  const char* subsystem;
-};
-
-const std::vector<Head>& heads() {
-  static const std::vector<Head> kHeads = {
-      {std::regex(R"((?:\bCPU\s+)?out of memory\s*\(oomkit --memory-limit\))", kIcase), "oomkit_cpu_budget", "oomkit_budget"},
-      {std::regex(R"(MPS backend out of memory)", kIcase), "pytorch", "caching_allocator"},
-      {std::regex(R"(cuda runtime error\s*\(2\)\s*:\s*out of memory)", kIcase), "cuda_error_oom", "cuda_runtime"},
-      {std::regex(R"(\b(?:CUDA|HIP)\s+error\s*:\s*out of memory)", kIcase), "cuda_error_oom", "cuda_runtime"},
-      {std::regex(R"(Cuda failure\s*(?:\d+\s*)?'out of memory')", kIcase), "cuda_error_oom", "nccl"},
-      {std::regex(R"(Failed to CUDA calloc\s+\d+\s*bytes)", kIcase), "cuda_error_oom", "nccl"},
-      {std::regex(R"(CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|hipErrorOutOfMemory|HIP_ERROR_OutOfMemory)",
-                  std::regex::ECMAScript), "cuda_error_oom", "cuda_runtime"},
-      {std::regex(R"(Allocation on device\s*\d*\s*would exceed allowed memory\.?\s*(?:\(out of memory\))?)", kIcase), "pytorch_async",
-       "cuda_malloc_async"},
-      {std::regex(R"(CUBLAS_STATUS_ALLOC_FAILED)", kIcase), "cublas_alloc_failed", "cublas"},
-      {std::regex(R"(CUDNN_STATUS_ALLOC_FAILED)", kIcase), "cudnn_alloc_failed", "cudnn"},
-      {std::regex(R"(DefaultCPUAllocator:\s*(?:can't allocate memory|not enough memory))", kIcase),
-       "cpu_default_allocator", "cpu_allocator"},
-      // The caching allocator of any device: "CUDA out of memory.", "XPU out of memory.",
-      // "Out of memory." Validated below (a "Tried to allocate" must follow, or the sentence must end).
-      {std::regex(R"((?:\b([A-Za-z]+)\s+)?\bout of memory\b)", kIcase), "pytorch", "caching_allocator"},
-  };
-  return kHeads;
-}
+enum class Kind { kOomkitBudget, kOneLine, kCaching, kAsync };
 
 struct HeadHit {
   size_t pos = 0;
   size_t end = 0;
-  size_t head_index = 0;
-  std::string device_word;  // the word before "out of memory" for the generic head
-  size_t next_skip = 0;     // a head wrapped onto the next line: its characters there
+  const char* family = "";
+  const char* subsystem = "";
+  Kind kind = Kind::kOneLine;
+  bool generic = false;      // "<word> out of memory": validated by what follows
+  bool headless = false;     // "Tried to allocate X (GPU 0; ...": a PyTorch message pasted without its head
+  std::string device_word;   // the word before "out of memory" for the generic head
+  size_t next_skip = 0;      // a head wrapped onto the next line: its characters there
 };
 
-// Plain-text anchors of the heads: the regexes run only on a window around each anchor, so a
-// megabyte-long line costs a linear scan, never a quadratic regex search.
-const char* const kAnchors[] = {"out of memory", "cublas_status_alloc_failed", "cudnn_status_alloc_failed",
-                                "defaultcpuallocator", "failed to cuda calloc", "cuda_error_out_of_memory",
-                                "cudaerrormemoryallocation", "hiperroroutofmemory", "hip_error_outofmemory",
-                                "would exceed allowed memory"};
-
-std::vector<HeadHit> find_heads(const std::string& line) {
-  std::vector<HeadHit> hits;
-  const std::string lowered = lower(line);
-  std::vector<size_t> anchors;
-  for (const char* a : kAnchors) {
-    for (size_t p = lowered.find(a); p != std::string::npos; p = lowered.find(a, p + 1)) anchors.push_back(p);
+// Finds `phrase` (lower case) in `lo` (lower case) from `from`, a space in the phrase matching
+// any run of whitespace, also none. Returns the match's [begin, end) or npos.
+std::pair<size_t, size_t> phrase_find(std::string_view lo, std::string_view phrase, size_t from = 0) {
+  const char first = phrase[0];
+  for (size_t i = lo.find(first, from); i != std::string_view::npos; i = lo.find(first, i + 1)) {
+    size_t a = i, b = 0;
+    bool ok = true;
+    while (b < phrase.size()) {
+      if (phrase[b] == ' ') {
+        while (a < lo.size() && is_space(lo[a])) ++a;
+        ++b;
+        continue;
+      }
+      if (a >= lo.size() || lo[a] != phrase[b]) {
+        ok = false;
+        break;
+      }
+      ++a;
+      ++b;
+    }
+    if (ok) return {i, a};
   }
-  if (anchors.empty()) return hits;
-  std::sort(anchors.begin(), anchors.end());
-  for (size_t a : anchors) {
-    const size_t from = a > 80 ? a - 80 : 0;
-    const std::string window = line.substr(from, 200);
-    for (size_t h = 0; h < heads().size(); ++h) {
-      for (auto it = std::sregex_iterator(window.begin(), window.end(), heads()[h].re); it != std::sregex_iterator(); ++it) {
-        HeadHit hit{from + static_cast<size_t>(it->position(0)), from + static_cast<size_t>(it->position(0) + it->length(0)), h, {}};
-        if (it->size() > 1 && (*it)[1].matched) hit.device_word = (*it)[1].str();
-        const bool dup = std::any_of(hits.begin(), hits.end(), [&](const HeadHit& o) {
-          return o.pos == hit.pos && o.head_index == hit.head_index;
-        });
-        if (!dup) hits.push_back(hit);
+  return {std::string_view::npos, 0};
+}
+
+struct HeadDef {
+  const char* phrase;
+  const char* family;
+  const char* subsystem;
+  Kind kind;
+};
+
+// Specific heads, most specific first; the generic "<word> out of memory" comes after them.
+const HeadDef kHeads[] = {
+    {"out of memory (oomkit --memory-limit)", "oomkit_cpu_budget", "oomkit_budget", Kind::kOomkitBudget},
+    {"mps backend out of memory", "pytorch", "caching_allocator", Kind::kCaching},
+    {"cuda runtime error (2) : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"cuda error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"cuda error : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"hip error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"cuda failure 'out of memory'", "cuda_error_oom", "nccl", Kind::kOneLine},
+    {"cuda failure 2 'out of memory'", "cuda_error_oom", "nccl", Kind::kOneLine},
+    {"failed to cuda calloc", "cuda_error_oom", "nccl", Kind::kOneLine},
+    {"cuda_error_out_of_memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"cudaerrormemoryallocation", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"hiperroroutofmemory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"hip_error_outofmemory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"allocation on device", "pytorch_async", "cuda_malloc_async", Kind::kAsync},
+    {"cublas_status_alloc_failed", "cublas_alloc_failed", "cublas", Kind::kOneLine},
+    {"cudnn_status_alloc_failed", "cudnn_alloc_failed", "cudnn", Kind::kOneLine},
+    {"defaultcpuallocator: can't allocate memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
+    {"defaultcpuallocator: not enough memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
+    {"torch: not enough memory", "th_cpu_allocator", "cpu_allocator", Kind::kOneLine},
+    {"attempting to allocate", "xla", "xla", Kind::kOneLine},
+    {"out of memory while trying to allocate", "xla", "xla", Kind::kOneLine},
+    {"oom when allocating tensor", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    {"ran out of memory trying to allocate", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    {"out of memory: killed process", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"out of memory: kill process", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"memory cgroup out of memory", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"oom-kill:", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"killed by signal: killed", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"exitcode : -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"signals.sigkill", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
+    {"no available memory for the cache blocks", "vllm_kv_cache", "vllm", Kind::kOneLine},
+    {"kv cache is needed, which is larger than the available kv cache memory", "vllm_kv_cache", "vllm", Kind::kOneLine},
+    // text-generation-inference's warm-up: "Not enough memory to handle 16000 total tokens with 2 prefill tokens".
+    {"not enough memory to handle", "vllm_kv_cache", "tgi", Kind::kOneLine},
+    // XLA: "RESOURCE_EXHAUSTED: Failed to allocate request for 5.66GiB (6075580416B) on device ordinal 0" and
+    // the TPU compiler's "Ran out of memory in memory space hbm. Used 8.38G of 8.00G hbm."
+    {"failed to allocate request for", "xla", "xla", Kind::kOneLine},
+    {"ran out of memory in memory space", "xla", "xla", Kind::kOneLine},
+};
+
+// Cheap prefilter: does the text hold a trigger word of any head?
+bool has_trigger(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = lower_char(s[i]);
+    if (c == 'm') {
+      if (istarts_with(s.substr(i), "memory")) return true;
+    } else if (c == 'a') {
+      if (istarts_with(s.substr(i), "alloc")) return true;
+    } else if (c == 'k') {
+      if (istarts_with(s.substr(i), "kill") || istarts_with(s.substr(i), "kv cache")) return true;
+    } else if (c == 'e') {
+      if (istarts_with(s.substr(i), "exitcode")) return true;
+    }
+  }
+  return false;
+}
+
+bool device_word_named(const std::string& word) {
+  return !device_type_from_word(word).empty() || lower(word) == "gpu";
+}
+
+// The generic head must be followed by "Tried to allocate" or end its sentence: "CUDA out of
+// memory errors are common" in prose is not a report.
+bool generic_head_is_report(const std::string& device_word, std::string_view squashed_tail, bool error_line = false) {
+  size_t i = 0;
+  while (i < squashed_tail.size() && std::string_view(".,:;!'\"`)]").find(squashed_tail[i]) != std::string_view::npos) ++i;
+  std::string_view rest = squashed_tail.substr(i);
+  // "(XxxError:)?Tried to allocate"
+  size_t e = 0;
+  while (e < rest.size() && is_alpha(rest[e])) ++e;
+  if (e > 5 && e + 1 < rest.size() + 1 && rest.substr(0, e).size() >= 5 && rest.substr(e - 5, 5) == "Error" &&
+      e < rest.size() && rest[e] == ':') {
+    if (istarts_with(rest.substr(e + 1), "triedtoallocate")) return true;
+  }
+  if (istarts_with(rest, "triedtoallocate")) return true;
+  // "RuntimeError: after cudaLaunch in triple_chevron_launcher::launch(): out of memory": an error
+  // line that ends with the head.
+  if (error_line && (squashed_tail.empty() || squashed_tail == "." || squashed_tail == "!")) return true;
+  if (!device_word_named(device_word)) return false;
+  return squashed_tail.empty() || std::string_view(".:;!'\"`)]").find(squashed_tail[0]) != std::string_view::npos;
+}
+
+// A shell's report of SIGKILL: the whole line "Killed" (markdown quotes around it allowed), bash's
+// "./run.sh: line 3: 4711 Killed   python ...", zsh's "[1]    14875 killed     python main.py".
+bool shell_killed(std::string_view line, size_t& pos) {
+  std::string_view t = trim_view(line);
+  while (!t.empty() && (t.front() == '`' || t.front() == '"' || t.front() == '\'' || t.front() == '>')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == '`' || t.back() == '"' || t.back() == '\'' || t.back() == '.')) t.remove_suffix(1);
+  t = trim_view(t);
+  if (t == "Killed" || t == "killed") {
+    pos = static_cast<size_t>(t.data() - line.data());
+    return true;
+  }
+  for (const char* word : {"Killed", "killed"}) {
+    for (size_t p = line.find(word); p != std::string_view::npos; p = line.find(word, p + 1)) {
+      size_t j = p;
+      while (j > 0 && line[j - 1] == ' ') --j;
+      size_t d = j;
+      while (d > 0 && is_digit(line[d - 1])) --d;
+      const bool after_pid = d < j && j < p && (d == 0 || line[d - 1] == ' ');
+      const bool then_space = p + 6 < line.size() && line[p + 6] == ' ';
+      if (!after_pid || !then_space) continue;
+      size_t before = d;
+      while (before > 0 && line[before - 1] == ' ') --before;
+      const bool bash = ifind(line.substr(0, d), "line ") != std::string_view::npos;
+      const bool zsh_job = before > 0 && line[before - 1] == ']';  // "[1]    14875 killed"
+      if (bash || zsh_job) {
+        pos = zsh_job ? line.rfind('[', before - 1) : d;
+        if (pos == std::string_view::npos) pos = d;
+        return true;
       }
     }
   }
-  std::sort(hits.begin(), hits.end(), [](const HeadHit& a, const HeadHit& b) {
-    return a.pos != b.pos ? a.pos < b.pos : a.head_index < b.head_index;
-  });
-  std::vector<HeadHit> kept;  // drop a hit that overlaps an earlier (more specific) one
+  return false;
+}
+
+std::vector<HeadHit> find_heads(const std::string& line) {
+  std::vector<HeadHit> hits;
+  const std::string lo = lower(line);
+  for (const HeadDef& h : kHeads) {
+    for (auto [b, e] = phrase_find(lo, h.phrase); b != std::string::npos; std::tie(b, e) = phrase_find(lo, h.phrase, e)) {
+      HeadHit hit;
+      hit.pos = b;
+      hit.end = e;
+      hit.family = h.family;
+      hit.subsystem = h.subsystem;
+      hit.kind = h.kind;
+      const std::string_view family = h.family;
+      if (h.kind == Kind::kOomkitBudget) {  // "CPU out of memory (oomkit ...)": start at "CPU"
+        if (hit.pos >= 4 && lo.compare(hit.pos - 4, 4, "cpu ") == 0) hit.pos -= 4;
+      }
+      if (h.kind == Kind::kAsync) {  // "Allocation on device 0 would exceed allowed memory. (out of memory)"
+        const auto [wb, we] = phrase_find(lo, "would exceed allowed memory", e);
+        if (wb == std::string::npos || wb - e > 12) continue;
+        hit.end = we;
+        const auto [ob, oe] = phrase_find(lo, ". (out of memory)", we);
+        if (ob == we) hit.end = oe;
+      }
+      if (family == "xla" && std::string_view(h.phrase) == "attempting to allocate") {
+        const size_t from = b > 80 ? b - 80 : 0;
+        if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
+      }
+      if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
+      if (family == "oom_killer" && std::string_view(h.phrase) == "exitcode : -9" &&
+          (e < lo.size() && is_digit(lo[e]))) {
+        continue;  // "-90"
+      }
+      hits.push_back(hit);
+    }
+  }
+  size_t kpos = 0;
+  if (shell_killed(line, kpos)) {
+    HeadHit hit;
+    hit.pos = kpos;
+    hit.end = line.size();
+    hit.family = "oom_killer";
+    hit.subsystem = "linux_oom_killer";
+    hits.push_back(hit);
+  }
+  // The generic caching-allocator head "(<word> )?out of memory".
+  for (auto [b, e] = phrase_find(lo, "out of memory"); b != std::string::npos; std::tie(b, e) = phrase_find(lo, "out of memory", e)) {
+    if (e < lo.size() && (is_alpha(lo[e]) || lo[e] == '_')) continue;  // "out of memoryview"
+    if (b > 0 && (is_alpha(lo[b - 1]) || lo[b - 1] == '_')) continue;
+    HeadHit hit;
+    hit.pos = b;
+    hit.end = e;
+    hit.family = "pytorch";
+    hit.subsystem = "caching_allocator";
+    hit.kind = Kind::kCaching;
+    hit.generic = true;
+    size_t w = b;
+    while (w > 0 && is_space(lo[w - 1])) --w;
+    size_t ws = w;
+    while (ws > 0 && is_alpha(lo[ws - 1])) --ws;
+    if (ws < w && w < b) {
+      hit.device_word = line.substr(ws, w - ws);
+      hit.pos = ws;
+    }
+    hits.push_back(hit);
+  }
+  // A PyTorch message pasted without its head: "Tried to allocate X (GPU n; ..." or
+  // "Tried to allocate X. GPU n has a total capacity of ...".
+  for (auto [b, e] = phrase_find(lo, "tried to allocate"); b != std::string::npos; std::tie(b, e) = phrase_find(lo, "tried to allocate", e)) {
+    const std::string tail = squash(std::string_view(lo).substr(e, 160));
+    auto size = size_at(tail, 0);
+    if (!size) continue;
+    const std::string_view after = std::string_view(tail).substr(size->end);
+    if (!(istarts_with(after, "(gpu") || istarts_with(after, "(xpu") || istarts_with(after, "(device") ||
+          (after.size() > 1 && after[0] == '.' && (istarts_with(after.substr(1), "gpu") || istarts_with(after.substr(1), "xpu"))))) {
+      continue;
+    }
+    HeadHit hit;
+    hit.pos = b;
+    hit.end = e;
+    hit.family = "pytorch";
+    hit.subsystem = "caching_allocator";
+    hit.kind = Kind::kCaching;
+    hit.headless = true;
+    hits.push_back(hit);
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const HeadHit& a, const HeadHit& b) { return a.pos < b.pos; });
+  std::vector<HeadHit> kept;  // drop a hit that overlaps an earlier or more specific one
   for (const auto& hit : hits) {
     bool overlaps = false;
-    for (const auto& k : kept) overlaps = overlaps || (hit.pos < k.end && k.pos < hit.end);
+    for (auto& k : kept) {
+      if (hit.pos < k.end && k.pos < hit.end) {
+        overlaps = true;
+        // the specific head wins over the generic one that starts earlier ("CUDA error: out of memory")
+        if (k.generic && !hit.generic && !hit.headless) k = hit;
+      }
+    }
+    // A headless "Tried to allocate" right after a generic head belongs to that report.
+    if (!overlaps && hit.headless && !kept.empty() && kept.back().kind == Kind::kCaching) overlaps = true;
     if (!overlaps) kept.push_back(hit);
   }
   return kept;
 }
-
-// ---- sizes ---------------------------------------------------------------------------------
-
 
 // The heads of `line`, including one wrapped onto the next line ("CUDA out of m" / "emory."):
 // the line is probed joined to the start of the next (cleaned) line, with and without a space.
 std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& next_clean) {
   std::vector<HeadHit> hits = find_heads(line);
   if (next_clean.empty()) return hits;
+  // A line that ends its sentence ("... but unallocated.") holds no head cut in two.
+  const std::string_view t = trim_view(line);
+  if (!t.empty() && t.back() == '.') return hits;
+  // Only the seam is probed: the last 80 characters of the line and the first 60 of the next.
+  const size_t seam = line.size() > 80 ? line.size() - 80 : 0;
   for (const std::string joiner : {"", " "}) {
-    const std::string probe = line + joiner + next_clean.substr(0, 60);
+    const std::string probe = line.substr(seam) + joiner + next_clean.substr(0, 60);
     for (HeadHit hit : find_heads(probe)) {
+      hit.pos += seam;
+      hit.end += seam;
       if (hit.pos >= line.size() || hit.end <= line.size() + joiner.size()) continue;
       const bool overlaps = std::any_of(hits.begin(), hits.end(), [&](const HeadHit& o) { return hit.pos < o.end && o.pos < hit.end; });
       if (overlaps) continue;
@@ -137,91 +330,116 @@ std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& n
   return hits;
 }
 
-bool report_done(const std::string& family, const std::string& s) {
-  if (family == "pytorch_async") return s.find("memoryfraction):") != std::string::npos &&
-                                        s.find("memoryfraction):") + 16 < s.size();
-  if (family == "pytorch" || family == "pytorch2" || family == "oomkit_cpu_budget") {
-    return s.find("reservedintotal") != std::string::npos || s.find("cached)") != std::string::npos ||
-           s.find("butunallocated") != std::string::npos || s.find("pool.") != std::string::npos;
+bool report_done(const OomRecord& r, const std::string& s) {
+  if (r.family == "pytorch_async") {
+    const size_t p = ifind(s, "memoryfraction):");
+    return p != std::string::npos && p + 16 < s.size();
   }
-  if (family == "cpu_default_allocator") {
-    static const std::regex kBytes(R"(youtriedtoallocate\d+bytes)", kIcase);
-    return std::regex_search(s, kBytes);
+  if (r.family == "pytorch" || r.family == "oomkit_cpu_budget") {
+    return icontains(s, "reservedintotal") || icontains(s, "cached)") || icontains(s, "butunallocated") ||
+           icontains(s, "pool.");
+  }
+  if (r.family == "cpu_default_allocator" || r.family == "th_cpu_allocator") {
+    const size_t p = ifind(s, "youtriedtoallocate");
+    if (p == std::string::npos) return false;
+    size_t end = 0;
+    if (!integer_at(s, p + 18, &end)) return false;
+    return istarts_with(std::string_view(s).substr(end), "bytes") || istarts_with(std::string_view(s).substr(end), "gb");
+  }
+  if (r.family == "xla") {
+    return icontains(s, "bytes") || icontains(s, "free") || icontains(s, "ondevice") || icontains(s, "capacityby") ||
+           icontains(s, "b)");
+  }
+  if (r.family == "tensorflow") return !icontains(s, "tensorwithshape") || icontains(s, "byallocator");
+  if (r.family == "vllm_kv_cache") {
+    const size_t p = ifind(s, "storedinkvcache(");
+    return p == std::string::npos || s.find(')', p) != std::string::npos;
   }
   return true;  // the other families are one-line reports
 }
 
-bool starts_traceback(const std::string& s) {
+bool starts_traceback(std::string_view s) {
   return s.rfind("Traceback", 0) == 0 || s.rfind("File \"", 0) == 0 || s.rfind("During handling", 0) == 0 ||
          s.rfind("The above exception", 0) == 0;
-}
-
-// The generic head must be followed by "Tried to allocate" or end its sentence: "CUDA out of
-// memory errors are common" in prose is not a report.
-bool generic_head_is_report(const HeadHit& hit, const std::string& squashed_tail) {
-  static const std::regex kTriedSoon(R"(^[.,:;!'"`)\]]*(?:[A-Za-z]+Error:)?Triedtoallocate)", kIcase);
-  if (std::regex_search(squashed_tail, kTriedSoon)) return true;
-  static const std::regex kEnds(R"(^(?:$|[.:;!'"`)\]]))");
-  const std::string type = device_type_from_word(hit.device_word);
-  const bool device_named = !type.empty() || lower(hit.device_word) == "gpu";
-  return device_named && std::regex_search(squashed_tail, kEnds);
 }
 
 // Whether a continuation line holds the head of another report (heads wrapped into it from
 // the report being read, the first `skip` characters, do not count).
 bool starts_new_report(const std::string& line, size_t skip) {
   for (const HeadHit& h : find_heads(line)) {
-    if (h.pos < skip) continue;
-    if (h.head_index + 1 != heads().size()) return true;
-    if (generic_head_is_report(h, squash(line.substr(h.end, 300)))) return true;
+    if (h.pos < skip || h.headless) continue;  // a headless "Tried to allocate" continues the report
+    if (!h.generic) return true;
+    if (generic_head_is_report(h.device_word, squash(std::string_view(line).substr(h.end, 300)))) return true;
   }
   return false;
 }
 
+std::string clean(std::string_view raw) { return strip_ansi(raw.substr(0, kMaxLineChars)); }
+
 }  // namespace
 
 std::vector<OomRecord> parse_oom_log(std::string_view text) {
-  const std::vector<Line> lines = split_lines(text);
+  const std::vector<LineView> lines = split_line_views(text);
   std::vector<OomRecord> records;
-  std::vector<std::string> squashed_of;  // parallel to records
+  std::vector<std::string> squashed_of;                // parallel to records
+  std::unordered_map<std::string, size_t> by_key;     // identical reports -> their record
+  size_t consumed_until = 0;                           // lines read as continuations
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i].text;
-    const std::string next_clean = i + 1 < lines.size() ? trim(strip_log_prefix(lines[i + 1].text.substr(0, 400))) : "";
+    if (i < consumed_until) continue;
+    const std::string_view raw = lines[i].raw;
+    const std::string_view next_raw = i + 1 < lines.size() ? lines[i + 1].raw.substr(0, 40) : std::string_view();
+    if (!has_trigger(raw.substr(0, kMaxLineChars))) {
+      // A head wrapped over two lines ("CUDA out of m" / "emory."): probe the seam.
+      const std::string_view tail = raw.substr(raw.size() > 40 ? raw.size() - 40 : 0);
+      if (next_raw.empty() || ifind(tail, "o") == std::string_view::npos ||
+          (!has_trigger(std::string(tail) + std::string(next_raw)) && !has_trigger(std::string(tail) + " " + std::string(next_raw)))) {
+        continue;
+      }
+    }
+    const std::string line = clean(raw);
+    const std::string next_clean = i + 1 < lines.size() ? trim(strip_log_prefix(clean(lines[i + 1].raw.substr(0, 400)))) : "";
     const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
-      const Head& head = heads()[hit.head_index];
       const bool last_on_line = h + 1 == hits.size();
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
       // One-line families may state their size before the head ("failed to allocate 17.79G
       // (19104890880 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY"): read from the previous head.
-      const bool one_line = std::string(head.family) != "pytorch" && std::string(head.family) != "oomkit_cpu_budget" &&
-                            std::string(head.family) != "pytorch_async";
-      const size_t begin = one_line ? (h == 0 ? (hit.pos > 160 ? hit.pos - 160 : 0) : std::max(hits[h - 1].end, hit.pos > 160 ? hit.pos - 160 : 0)) : hit.pos;
-      std::string spaced = trim(line.substr(begin, std::min(end - begin, kMaxWindowChars)));
+      const bool one_line = hit.kind == Kind::kOneLine;
+      const size_t lookback = hit.pos > 160 ? hit.pos - 160 : 0;
+      const size_t begin = one_line ? (h == 0 ? lookback : std::max(hits[h - 1].end, lookback)) : hit.pos;
+      std::string spaced = trim(std::string_view(line).substr(begin, std::min(end - begin, kMaxWindowChars)));
       if (begin == 0) spaced = trim(strip_log_prefix(spaced));
       if (one_line && h == 0 && begin == 0 && i > 0) {  // a wrapped one-line report may start a line earlier
-        const std::string prev = trim(strip_log_prefix(lines[i - 1].text.substr(0, 400)));
+        const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
         if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) spaced = prev + " " + spaced;
       }
       std::string s = squash(spaced);
+      // The identity of a report: its text from the head on (a one-line family's log prefix
+      // and wording before its head, "EXCEPTION occurred: ", are not part of it) and its size.
+      std::string from_head = squash(std::string_view(line).substr(hit.pos, std::min(end - hit.pos, kMaxWindowChars)));
       OomRecord r;
-      r.family = head.family;
-      r.subsystem = head.subsystem;
+      r.family = hit.family;
+      r.subsystem = hit.subsystem;
       r.line = lines[i].number;
-      const bool generic_head = hit.head_index + 1 == heads().size();
-      if (generic_head) {
+      if (hit.generic) {
         // "Tried to allocate" may follow on this line or, for the last head, on the next one.
-        const std::string own_tail = squash(line.substr(hit.end, std::min<size_t>(end - hit.end, 300)));
+        const std::string own_tail = squash(std::string_view(line).substr(hit.end, std::min<size_t>(end - hit.end, 300)));
         const std::string joined_tail =
-            last_on_line ? own_tail + squash(next_clean.substr(std::min(hit.next_skip, next_clean.size()), 300)) : own_tail;
-        if (!generic_head_is_report(hit, own_tail) && !generic_head_is_report(hit, joined_tail)) continue;
+            last_on_line ? own_tail + squash(std::string_view(next_clean).substr(std::min(hit.next_skip, next_clean.size()), 300))
+                         : own_tail;
+        const std::string_view before = std::string_view(line).substr(0, hit.pos);
+        const bool error_line = before.find("Error:") != std::string_view::npos || before.find("error:") != std::string_view::npos;
+        if (!generic_head_is_report(hit.device_word, own_tail, error_line) &&
+            !generic_head_is_report(hit.device_word, joined_tail)) {
+          continue;
+        }
       }
       if (last_on_line) {
         const std::string prefix = line.substr(0, hit.pos);
         for (size_t j = i + 1; j < lines.size() && j <= i + kMaxContinuationLines; ++j) {
-          if (report_done(r.family, s) || s.size() > kMaxWindowChars) break;
-          std::string next = lines[j].text.substr(0, kMaxWindowChars);
+          if (report_done(r, s) || s.size() > kMaxWindowChars) break;
+          std::string next = clean(lines[j].raw.substr(0, kMaxWindowChars));
           if (!trim(prefix).empty() && next.rfind(prefix, 0) == 0) next.erase(0, prefix.size());
           next = strip_log_prefix(next);
           const std::string next_trimmed = trim(next);
@@ -229,8 +447,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
               starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0)) {
             break;
           }
-          spaced += " " + trim(next);
+          spaced += " " + next_trimmed;
           s += squash(next);
+          from_head += squash(next);
+          consumed_until = j + 1;
         }
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
@@ -239,23 +459,46 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       settle_family(s, r);
       r.message = spaced.size() > 1200 ? spaced.substr(0, 1200) : spaced;
 
-      // Merge repeats, cut-off copies and NCCL's two-line report.
+      if (from_head.size() > kMaxWindowChars) from_head.resize(kMaxWindowChars);
+      const std::string key = std::string(r.family) + "|" + std::to_string(r.requested_bytes.value_or(-1)) + "|" + from_head;
+      if (auto it = by_key.find(key); it != by_key.end()) {
+        ++records[it->second].occurrences;
+        continue;
+      }
+      // Cut-off copies, headless copies, NCCL's two-line report and the OOM killer's several
+      // lines (the worker's "killed by signal" and the kernel's "Killed process") are one report.
       bool merged = false;
-      for (size_t k = records.size(); k-- > 0 && !merged;) {
+      const size_t first_k = records.size() > 4 ? records.size() - 4 : 0;
+      for (size_t k = records.size(); k-- > first_k && !merged;) {
         OomRecord& prev = records[k];
         const std::string& ps = squashed_of[k];
-        const bool same_text = ps == s;
-        const bool cut_copy = s.size() >= 24 && ps.size() > s.size() && ps.compare(0, s.size(), s) == 0;
+        const bool copy_of_prev = s.size() >= 24 && ps.size() > s.size() && ps.find(s) != std::string::npos;
         const bool nccl_pair = prev.subsystem == "nccl" && r.subsystem == "nccl" && !prev.requested_bytes &&
                                r.requested_bytes && r.line - prev.line <= 4;
-        if (same_text || cut_copy) {
+        const bool same_kill = prev.family == "oom_killer" && r.family == "oom_killer" && r.line - prev.line <= 40;
+        const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
+        if (copy_of_prev) {
           ++prev.occurrences;
           merged = true;
         } else if (nccl_pair) {
           prev.requested_bytes = r.requested_bytes;
           prev.message += " " + r.message;
           merged = true;
-        } else if (ps.size() >= 24 && s.size() > ps.size() && s.compare(0, ps.size(), ps) == 0) {
+        } else if (same_kill || tf_echo) {
+          // Keep the more informative line's numbers; the report starts at the first line.
+          if (!prev.rss_bytes && r.rss_bytes) prev.rss_bytes = r.rss_bytes;
+          if (!prev.killed_pid && r.killed_pid) prev.killed_pid = r.killed_pid;
+          if (r.family == "tensorflow" && !r.tensor_shape.empty() && prev.tensor_shape.empty()) {
+            const int64_t line0 = prev.line;
+            r.occurrences = prev.occurrences + 1;
+            prev = r;
+            prev.line = line0;
+          } else {
+            ++prev.occurrences;
+            if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
+          }
+          merged = true;
+        } else if (ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) {
           r.occurrences = prev.occurrences + 1;  // the earlier one was a cut-off copy of this one
           r.line = prev.line;
           prev = r;
@@ -264,12 +507,62 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
       }
       if (!merged) {
+        by_key.emplace(key, records.size());
         records.push_back(std::move(r));
         squashed_of.push_back(s);
       }
     }
   }
   return records;
+}
+
+std::optional<OomRecord> mentioned_oom(std::string_view text) {
+  const std::vector<LineView> lines = split_line_views(text);
+    // No message in the log, but the user names one in words ("I received a CUDA out of memory
+    // during evaluation", "runtimeerror: cuda out of memory on rtx 3060", "Not enough GPU memory"):
+    // one numberless report at the first such line, so the log's evidence is still read.
+    for (const LineView& l : lines) {
+      const std::string lo = lower(l.raw.substr(0, 2000));
+      size_t at = std::string::npos;
+      for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
+                                 "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
+                                 "out of memory"}) {
+        at = lo.find(phrase);
+        if (at != std::string::npos) break;
+      }
+      for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
+        const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
+        const bool ends = p + 3 >= lo.size() || !(is_alpha(lo[p + 3]) || is_digit(lo[p + 3]) || lo[p + 3] == '_');
+        if (starts && ends) at = p;  // the word "OOM" ("But occurs OOM when ...")
+      }
+      if (at == std::string::npos) continue;
+      OomRecord r;
+      r.family = "mentioned";
+      r.subsystem = "";
+      r.line = l.number;
+      r.complete = false;
+      r.message = trim(strip_ansi(l.raw.substr(0, 400)));
+      if (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) {
+        r.family = "oom_killer";
+        r.subsystem = "linux_oom_killer";
+        r.device = "cpu";
+      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos) {
+        r.device = "cuda";
+      }
+      return r;
+    }
+    return std::nullopt;
+}
+
+bool looks_binary(std::string_view text) {
+  const std::string_view head = text.substr(0, 64 * 1024);
+  size_t control = 0;
+  for (const char ch : head) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == 0) return true;
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b) ++control;
+  }
+  return !head.empty() && control * 10 > head.size();
 }
 
 nlohmann::json oom_record_to_json(const OomRecord& r) {
@@ -280,7 +573,10 @@ nlohmann::json oom_record_to_json(const OomRecord& r) {
     if (v) j[key] = *v;
   };
   put("requested_bytes", r.requested_bytes);
+  if (!r.requested_printed.empty()) j["requested_printed"] = r.requested_printed;
   if (r.requested_is_lower_bound) j["requested_is_lower_bound"] = true;
+  if (r.requested_is_truncated) j["requested_is_truncated"] = true;
+  if (r.size_overflow) j["size_overflow"] = true;
   put("total_capacity_bytes", r.total_capacity_bytes);
   put("free_bytes", r.free_bytes);
   put("allocated_bytes", r.allocated_bytes);
@@ -295,6 +591,12 @@ nlohmann::json oom_record_to_json(const OomRecord& r) {
     j["processes"] = nlohmann::json::array();
     for (const auto& p : r.processes) j["processes"].push_back({{"pid", p.pid}, {"bytes", p.bytes}});
   }
+  if (!r.tensor_shape.empty()) j["tensor_shape"] = r.tensor_shape;
+  if (!r.dtype.empty()) j["dtype"] = r.dtype;
+  put("rss_bytes", r.rss_bytes);
+  put("killed_pid", r.killed_pid);
+  put("max_model_len", r.max_model_len);
+  put("kv_cache_tokens", r.kv_cache_tokens);
   return j;
 }
 

@@ -1,6 +1,7 @@
 #include "oomkit/diagnose/oom_report.h"
 
 #include <filesystem>
+#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -57,6 +58,26 @@ nlohmann::json oom_report_json(const PlaybookResult& result) {
   const Diagnosis& d = result.diagnosis;
   nlohmann::json j;
   j["oom"] = d.oom ? oom_record_to_json(*d.oom) : nlohmann::json(nullptr);
+  // The verdict per report: a category, or "ambiguous" when the evidence does not settle it
+  // (then "findings" are the candidates in the order the evidence ranks them, each with a probe).
+  j["verdict"] = d.verdict();
+  if (!d.findings.empty()) {
+    j["confidence"] = d.findings.front().confidence();
+    j["confidence_score"] = std::round(d.findings.front().score * 100.0) / 100.0;
+  } else {
+    j["confidence"] = "low";
+    j["confidence_score"] = 0.0;
+  }
+  j["framework"] = d.framework.empty() ? "pytorch" : d.framework;
+  if (!d.phase.empty()) j["phase"] = d.phase;
+  j["deciding_evidence"] = nlohmann::json::array();
+  for (const auto& e : d.deciding) {
+    j["deciding_evidence"].push_back({{"line", e.line},
+                                      {"category", cause_name(e.cause)},
+                                      {"weight", std::round(e.weight * 100.0) / 100.0},
+                                      {"what", e.what}});
+  }
+  if (!d.notes.empty()) j["notes"] = d.notes;
   j["findings"] = nlohmann::json::array();
   for (const auto& f : d.findings) j["findings"].push_back(finding_json(f));
   j["probes"] = nlohmann::json::array();
@@ -92,12 +113,22 @@ std::string oom_report_text(const PlaybookResult& result) {
   } else {
     out += "OOM (no message parsed)\n";
   }
+  if (!d.framework.empty() || !d.phase.empty()) {
+    out += fmt::format("Framework: {}{}\n", d.framework.empty() ? "pytorch" : d.framework,
+                       d.phase.empty() ? "" : "; failed in: " + d.phase);
+  }
   if (d.findings.empty()) {
     out += "No finding.\n";
   } else if (d.ambiguous()) {
     out += "Verdict: ambiguous. The evidence does not settle the cause; candidates, with the probe that tells each apart:\n";
   } else {
     out += fmt::format("Verdict: {} ({} confidence)\n", cause_name(d.findings.front().category), d.findings.front().confidence());
+  }
+  if (!d.deciding.empty()) {
+    out += "Decided by:\n";
+    for (const auto& e : d.deciding) {
+      out += e.line > 0 ? fmt::format("  line {}: {}\n", e.line, e.what) : fmt::format("  {}\n", e.what);
+    }
   }
   int n = 0;
   for (const auto& f : d.findings) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,26 +59,57 @@ struct Finding {
   const char* confidence() const;
 };
 
-/// Clues from the log around an OOM (not from the message itself).
+/// One piece of evidence from the log (not from the message itself) that weighs for a cause.
+/// Weights follow one scale (see context.cpp): a traceback frame or an explicit statement
+/// ("fails already at batch size 1", memory rising step after step) 0.3-0.55; a logged
+/// setting 0.1-0.3; a single word ("evaluation", "NCCL", a GPU count) <= 0.1, never deciding.
+struct Signal {
+  OomCause cause = OomCause::kOther;
+  double weight = 0.0;   // added to the cause's score; negative weighs against it
+  int64_t line = 0;      // 1-based log line it was read from (0: the whole log)
+  std::string what;      // "traceback: optimizer.step()", "logged: per_device_train_batch_size=8", ...
+};
+
+/// What the log says around one OOM report. Built by read_log_evidence() + context_at() in one
+/// pass over the log for all reports together.
 struct LogContext {
-  bool eval = false;            // "eval", "validation", "valid_loss", model.eval() before the OOM
+  bool eval = false;            // evaluation / inference / validation in the traceback or the last log lines
   bool no_grad_seen = false;    // "no_grad" / "inference_mode" appears
-  bool generation = false;      // "generate", "past_key_values", "kv cache", "sampling"
+  bool generation = false;      // generate() / past_key_values / KV cache / max_new_tokens (an LLM generating)
   bool multi_gpu = false;       // DataParallel/DDP/torchrun ranks or several device ids
-  bool loading = false;         // torch.load / load_state_dict / from_pretrained / _cuda_deserialize in the traceback
+  bool loading = false;         // torch.load / load_state_dict / from_pretrained / .to() in the traceback
   bool in_backward = false;     // the traceback goes through backward()
   bool in_optimizer = false;    // the traceback goes through optimizer.step (Adam moments created lazily)
   bool in_attention = false;    // the traceback goes through attention / softmax / sdpa
   std::optional<double> growth_per_step_bytes;  // slope of memory over "step N ... mem X" lines, when rising
   int64_t steps_seen = 0;       // distinct step counters before the OOM
-  std::vector<std::string> clues;  // "line 12: model.eval()" etc., for evidence
+  std::vector<std::string> clues;  // "log line 12 (eval): model.eval()" etc., for evidence
+  // The whole log as evidence (issue 10):
+  std::string phase;            // where it failed: "model_load", "forward", "loss", "backward", "optimizer_step",
+                                // "eval", "generate", "dataloader"; "" when the log does not say
+  std::string framework;        // "pytorch", "hf", "accelerate", "deepspeed", "lightning", "fsdp", "jax",
+                                // "tensorflow", "vllm", "oomkit" (most specific seen in the log)
+  std::optional<int64_t> batch_size;   // logged micro-batch size (per device)
+  std::optional<int64_t> seq_len;      // logged max/sequence length
+  std::optional<int64_t> num_gpus;     // logged world size / GPU count
+  std::string model_name;       // a model id named in the log ("meta-llama/Llama-2-7b-hf")
+  std::vector<Signal> signals;  // weighed evidence, in log order
 };
 
-/// Scans the log for clues about the OOM starting at 1-based line `oom_line`: the 400 lines up to
-/// it for ranks/device ids and "step N ... mem X" pairs (their regression feeds
-/// growth_per_step_bytes when it shows a leak, see is_leak() in playbook.h), the last 40 (the
-/// traceback and the last log lines) for eval, generation, loading, backward, optimizer and
-/// attention frames. Keyword-based; lines are read up to 2000 characters. Never throws.
+/// The whole log read once: every line's facts, for context_at(). Opaque.
+struct LogEvidence;
+
+/// Reads every line of `log_text` once (linear time, no std::regex): traceback frames, logged
+/// settings, memory figures per step, statements and single words. Never throws on content.
+std::shared_ptr<const LogEvidence> read_log_evidence(std::string_view log_text);
+
+/// The context of the report at 1-based line `oom_line`: traceback and statements between the
+/// previous report (`prev_oom_line`, 0 if none) and the next one (`next_oom_line`, 0 if none),
+/// settings logged anywhere before, memory figures since the previous report.
+LogContext context_at(const LogEvidence& evidence, int64_t oom_line, int64_t prev_oom_line = 0,
+                      int64_t next_oom_line = 0);
+
+/// read_log_evidence() + context_at() for one report (kept for callers with one OOM).
 LogContext scan_context(std::string_view log_text, int64_t oom_line);
 
 /// The run the OOM came from, when the user says it (CLI flags) or the trainer knows it.
@@ -93,6 +125,15 @@ using EstimateFn = std::function<Estimate(const ModelConfig&, const TrainingSetu
 struct DiagnoseOptions {
   std::optional<RunSettings> run;  // ties the findings to the estimator when set
   EstimateFn estimate;             // required when `run` is set
+  bool sdpa_supported = false;     // this oomkit build's trainer accepts --attention sdpa (LibTorch >= 2.0)
+};
+
+/// A line of the log (or the message) that decided the ranking.
+struct DecidingEvidence {
+  int64_t line = 0;          // 1-based log line; the report's own line for message numbers
+  OomCause cause = OomCause::kOther;
+  double weight = 0.0;
+  std::string what;
 };
 
 /// The answer for one OOM record.
@@ -100,9 +141,14 @@ struct Diagnosis {
   std::optional<OomRecord> oom;
   std::vector<Finding> findings;  // best first
   std::vector<std::string> notes; // caveats about the message (PID namespaces, cut-off text, ...)
-  /// True when no finding reaches "high": the findings are then candidates, each with the probe
-  /// that tells it apart, not a verdict.
+  std::string framework;          // the framework the fixes are worded in ("pytorch" by default)
+  std::string phase;              // where it failed, when the log says ("" otherwise)
+  std::vector<DecidingEvidence> deciding;  // the evidence behind the first finding, strongest first
+  /// True when no finding reaches "high" or the runner-up is within 0.1 of it: the findings
+  /// are then candidates, each with the probe that tells it apart, not a verdict.
   bool ambiguous() const;
+  /// The first finding's category name, or "ambiguous".
+  std::string verdict() const;
 };
 
 /// Classifies one OOM. With options.run, static memory, activation share and each fix's saving

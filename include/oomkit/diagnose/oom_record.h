@@ -5,7 +5,9 @@
 // Families (OomRecord::family), each printed by a different layer:
 //   "pytorch1"   caching allocator, PyTorch 1.x: "Tried to allocate X (GPU n; Y total capacity;
 //                Z already allocated; W free; [A allowed;] R reserved in total by PyTorch)"
-//                (1.0-1.3 wrote "R cached" for reserved). Intel IPEX's XPU uses the same shape.
+//                (1.0-1.3 wrote "C cached" instead: C is the cached free part, reserved - allocated,
+//                as THCCachingAllocator printed amount_cached - amount_allocated). Intel IPEX's XPU
+//                uses the same shape. The head may be missing (pasted from "Tried to allocate").
 //   "pytorch2"   caching allocator, PyTorch 2.x: "Tried to allocate X. GPU n has a total capacity
 //                of Y of which W is free. [A allowed;] [Process p has M memory in use.]
 //                [Including non-PyTorch memory, this process has M memory in use.] Of the
@@ -29,6 +31,27 @@
 //                allocate N bytes" (Linux, posix_memalign) / "not enough memory: ..." (Windows).
 //   "oomkit_cpu_budget"  oomkit's own CPU budget (--memory-limit), pytorch2-shaped:
 //                "CPU out of memory (oomkit --memory-limit). Tried to allocate ...".
+//   "th_cpu_allocator"  legacy TH (PyTorch <= 0.4): "$ Torch: not enough memory: you tried to
+//                allocate 40GB. Buy new RAM!" (TH prints size / 2^30 truncated to whole "GB":
+//                requested_is_truncated, the true size is in [N, N+1) GiB).
+//   "xla"        XLA (PyTorch/XLA, JAX, TF on TPU or GPU): "Resource exhausted: Attempting to
+//                allocate 512.00M. That was not possible. There are 300.25M free." (TPU HBM; M/G
+//                are binary) and "RESOURCE_EXHAUSTED: Out of memory while trying to allocate N bytes".
+//   "tensorflow" "OOM when allocating tensor with shape[64,256,128,128] and type float on
+//                /job:.../device:GPU:0 by allocator GPU_0_bfc": requested = product(shape) x the
+//                dtype's size; also the BFC allocator's "ran out of memory trying to allocate X".
+//   "oom_killer" the Linux OOM killer / cgroup limit: "Out of memory: Killed process P (name)
+//                total-vm:…kB, anon-rss:…kB", "Memory cgroup out of memory", a DataLoader worker
+//                "killed by signal: Killed", a shell's bare "Killed", torchrun's "exitcode: -9".
+//   "vllm_kv_cache"  vLLM's KV-cache budget: "The model's max seq len (N) is larger than the
+//                maximum number of tokens that can be stored in KV cache (M)", "No available
+//                memory for the cache blocks", "… KV cache is needed, which is larger than the
+//                available KV cache memory (X)".
+//   "mentioned"  (mentioned_oom(), used by diagnose_log() only) no message in the log, but the
+//                text names an OOM in words ("I get CUDA out of memory during evaluation").
+//
+// A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
+// with `size_overflow` set: in a log that is a finding, never a parse failure.
 //
 // Units: bytes, KiB, MiB, GiB, TiB (powers of 2, as PyTorch prints them) and KB, MB, GB, TB
 // (powers of 10) — except in MPS messages, whose allocator labels binary sizes "KB/MB/GB"
@@ -56,8 +79,9 @@ struct ProcessUsage {
 /// One OOM report. Sizes are bytes; a field the message does not carry stays empty.
 struct OomRecord {
   std::string family;                 // see the file comment
-  std::string device;                 // "cuda:0", "xpu:0", "mps", "cpu"; "" when not stated
-  std::string subsystem;              // "caching_allocator", "nccl", "cublas", "cudnn", "cuda_runtime", "cpu_allocator", "oomkit_budget"
+  std::string device;                 // "cuda:0", "xpu:0", "mps", "cpu", "tpu", "gpu:0" (TF/XLA); "" when not stated
+  std::string subsystem;              // "caching_allocator", "nccl", "cublas", "cudnn", "cuda_runtime", "cpu_allocator",
+                                      // "oomkit_budget", "xla", "tensorflow_bfc", "linux_oom_killer", "vllm"
   int64_t line = 0;                   // 1-based line of the log where the report starts
   int64_t occurrences = 1;            // identical (or cut-off copies of the same) reports merged
   std::string message;                // the report, cleaned: ANSI codes, log prefixes and line breaks removed
@@ -67,14 +91,23 @@ struct OomRecord {
   std::optional<int64_t> total_capacity_bytes;        // device capacity (oomkit_cpu_budget: the budget)
   std::optional<int64_t> free_bytes;                  // device free (cudaMemGetInfo) at the failure
   std::optional<int64_t> allocated_bytes;             // in live tensors (1.x "already allocated"; 2.x "allocated by PyTorch")
-  std::optional<int64_t> reserved_bytes;              // held by the caching allocator (1.x "reserved in total"/"cached"; 2.x allocated + unallocated)
-  std::optional<int64_t> reserved_unallocated_bytes;  // reserved - allocated: cached blocks not in use (fragmentation)
+  std::optional<int64_t> reserved_bytes;              // held by the caching allocator (1.x "reserved in total"; 1.0-1.3 allocated + "cached"; 2.x allocated + unallocated)
+  std::optional<int64_t> reserved_unallocated_bytes;  // reserved - allocated: cached blocks not in use (fragmentation; 1.0-1.3 "cached")
   std::optional<int64_t> private_pool_bytes;          // 2.x "allocated in private pools (e.g., CUDA Graphs)"
   std::optional<int64_t> allowed_bytes;               // memory-fraction cap ("A allowed"; MPS "max allowed")
   std::optional<int64_t> process_bytes;               // "this process has M memory in use" (incl. non-PyTorch: context, cuBLAS)
   std::optional<int64_t> non_pytorch_bytes;           // MPS "other allocations"
   std::vector<ProcessUsage> processes;                // "Process p has M memory in use", as printed
   std::optional<int64_t> other_process_bytes;         // sum of `processes`
+  std::string requested_printed;                      // the request as the message prints it ("2.50 GiB", "shape[…] and type float")
+  bool size_overflow = false;                         // a printed size exceeds int64: kept as INT64_MAX
+  bool requested_is_truncated = false;                // TH: whole GiB, truncated (true size in [N, N+1) GiB)
+  std::string tensor_shape;                           // TensorFlow: "64,256,128,128"
+  std::string dtype;                                  // TensorFlow: "float"
+  std::optional<int64_t> rss_bytes;                   // OOM killer: anon-rss of the killed process
+  std::optional<int64_t> killed_pid;                  // OOM killer / DataLoader worker pid
+  std::optional<int64_t> max_model_len;               // vLLM: the model's max seq len (tokens)
+  std::optional<int64_t> kv_cache_tokens;             // vLLM: tokens the KV cache can hold
 
   /// The capacity the allocator had to live within: allowed_bytes when set and smaller than
   /// the capacity, else total_capacity_bytes; empty when neither is known.
@@ -87,6 +120,16 @@ struct OomRecord {
 /// cut-off copies of an earlier one (pytest's summary line), merge into one record with
 /// `occurrences` counting them. Garbage gives an empty vector.
 std::vector<OomRecord> parse_oom_log(std::string_view text);
+
+/// For a log where parse_oom_log() finds no message: the first line that names an OOM in words
+/// ("I received a CUDA out of memory during evaluation", "Not enough GPU memory"), as a
+/// numberless, incomplete record of family "mentioned" (or "oom_killer" for "OOMKilled").
+/// diagnose_log() uses it so that a pasted issue without its message is still read as evidence.
+std::optional<OomRecord> mentioned_oom(std::string_view text);
+
+/// True when `text` is not a text log: a NUL byte, or more than 10% control bytes other than
+/// tab/LF/CR/FF/VT/ESC, in its first 64 KiB. (Invalid UTF-8 alone is text: logs carry it.)
+bool looks_binary(std::string_view text);
 
 /// {"family","device","subsystem","line","occurrences","message","complete",
 ///  "requested_bytes",...,"processes":[{"pid","bytes"}]}: sizes in bytes; fields the message
