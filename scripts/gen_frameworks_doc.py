@@ -82,7 +82,7 @@ pressure instead of failing). LLaMA-65B with the paper's recipe (r = 64 on every
 
 The paper's headline is a 65B model finetuned on one 48 GB GPU: the base here is 34.46 GB, with
 the adapters, their gradients and 8-bit Adam 39.3 GB (10^9 B); the activations of B = 1, T = 512
-with full checkpointing fit beside them.
+with full checkpointing bring the peak to 37.35 GiB = 40.1 GB, under the 48 GB GPU.
 
 ## Inference: `--mode inference`
 
