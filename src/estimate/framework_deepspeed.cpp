@@ -238,6 +238,7 @@ Estimate estimate_deepspeed(const ModelConfig& model, const TrainingSetup& setup
   }
   // ---- activations from the op model ----
   for (const auto& it : act.items) {
+    if (it.bytes == 0) continue;
     if (it.category == Category::kActivations || it.category == Category::kTransient) add(it.path, it.category, it.bytes, it.formula);
   }
   const int64_t overhead = setup.cuda ? setup.overhead_bytes : 0;
