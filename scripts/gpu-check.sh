@@ -89,11 +89,23 @@ build_gxx() {
   local flags=(-std=c++17 -O2 -fPIC -pthread -D_GLIBCXX_USE_CXX11_ABI="$ABI" -DOOMKIT_WITH_CUDA=1
     -DSPDLOG_FMT_EXTERNAL -DFMT_HEADER_ONLY -DOOMKIT_MODELS_DIR="\"$ROOT/models\""
     -DOOMKIT_SOURCE_DIR="\"$ROOT\"" -DOOMKIT_BINARY_DIR="\"$B\"" -DOOMKIT_EXE="\"$B/oomkit\""
-    -Iinclude -I"$DEPS/include" -I"$DEPS/googletest/googletest/include" -I"$DEPS/googletest/googletest"
+    -Iinclude -Isrc/report -I"$DEPS/include" -I"$DEPS/googletest/googletest/include" -I"$DEPS/googletest/googletest"
     -I"$TORCH_DIR/include" -I"$TORCH_DIR/include/torch/csrc/api/include" -I"$CUDA_INC")
   local libs=(-L"$TORCH_DIR/lib" -Wl,-rpath,"$TORCH_DIR/lib" -Wl,--no-as-needed -ltorch -ltorch_cuda -ltorch_cpu
     -lc10_cuda -lc10 "$CUDART" -Wl,--as-needed -pthread)
-  local lib_srcs=() cli_srcs=() f
+  # The report's CSS/JS as byte arrays, as cmake/embed_assets.cmake writes them.
+  python3 - "$obj/report_assets.cpp" src/report/assets/report.css src/report/assets/report.js <<'PY' || return 1
+import sys
+out = ["#include <cstddef>", "namespace oomkit {"]
+for name, path in (("kReportCss", sys.argv[2]), ("kReportJs", sys.argv[3])):
+    data = open(path, "rb").read()
+    out.append("extern const unsigned char %s[]; extern const std::size_t %s_size;" % (name, name))
+    out.append("const unsigned char %s[] = {%s0x00};" % (name, "".join("0x%02x," % b for b in data)))
+    out.append("const std::size_t %s_size = %d;" % (name, len(data)))
+out.append("}")
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+  local lib_srcs=("$obj/report_assets.cpp") cli_srcs=() f
   for f in src/core/*.cpp src/estimate/*.cpp src/diagnose/*.cpp src/report/*.cpp src/train/*.cpp \
            src/profile/*.cpp src/profile/cuda/*.cpp; do [ -f "$f" ] && lib_srcs+=("$f"); done
   for f in src/cli/*.cpp; do [ -f "$f" ] && cli_srcs+=("$f"); done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what oomkit needs from Debian 12's archive (only what is missing), then configures
-# (Release) and builds into build/. Idempotent: a second run only rebuilds what changed.
+# Installs what oomkit needs from Debian 12's archive (only what is missing), makes OpenBLAS the
+# BLAS LibTorch loads, then configures (Release) and builds into build/ (scripts/build.sh).
+# Idempotent: a second run installs nothing and only rebuilds what changed.
 #   OOMKIT_BUILD_DIR  build folder (default: build)
 #   OOMKIT_JOBS       parallel compile jobs (default: nproc)
 set -euo pipefail
@@ -36,12 +37,4 @@ if command -v update-alternatives >/dev/null; then
   done
 fi
 
-BUILD_DIR=${OOMKIT_BUILD_DIR:-build}
-JOBS=${OOMKIT_JOBS:-$(nproc)}
-GENERATOR=()
-if command -v ninja >/dev/null; then GENERATOR=(-G Ninja); fi
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release
-fi
-cmake --build "$BUILD_DIR" -j "$JOBS"
-echo "[setup] built $BUILD_DIR/oomkit"
+bash scripts/build.sh

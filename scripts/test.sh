@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds (through setup.sh, which is idempotent) and runs every test with ctest.
+# Builds (scripts/build.sh: configure once, then only what changed) and runs every test with
+# ctest. Installs nothing: run scripts/setup.sh once on a fresh machine (`.ci/run` does both).
 # Extra arguments go to ctest, e.g. scripts/test.sh -L core   or   -R Estimator
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/build.sh
 BUILD_DIR=${OOMKIT_BUILD_DIR:-build}
 cd "$BUILD_DIR"
 ctest --output-on-failure -j "${OOMKIT_TEST_JOBS:-2}" --timeout 1200 "$@"

@@ -34,7 +34,7 @@ expect_bad "n_head" estimate --model "$tmp/heads.json"
 expect_bad "parameters" estimate --model "$tmp/huge.json" --seq-len 16
 expect_bad "--batch-size" estimate --model gpt2 --batch-size -4
 expect_bad "--optimizer" estimate --model gpt2 --optimizer adagrad
-expect_bad "--gpu" estimate --model gpt2 --gpu b200
+expect_bad "--gpu" estimate --model gpt2 --gpu tpu-v5e
 expect_bad "--memory" estimate --model gpt2 --memory 24parsecs
 expect_bad "--max-batch" estimate --model gpt2 --max-batch
 expect_bad "--framework" estimate --model gpt2 --framework colossal
@@ -53,5 +53,17 @@ expect_ok "per CPU" estimate --model llama-2-7b --framework deepspeed --precisio
 expect_ok "QLoRA: Linear weights NF4" estimate --model llama-2-7b --precision bf16 --lora-rank 64 --lora-targets q,k,v,o,gate,up,down --quantize-base nf4 --optimizer paged-adamw-8bit --seq-len 512
 expect_ok '"max_batch"' estimate --model llama-2-7b --mode inference --precision bf16 --seq-len 1024 --max-new-tokens 1024 --gpu a100-80gb --max-batch --max-context --json
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
-expect_ok '"capacity_bytes": 80000000000' gpus --json
+expect_ok '"capacity_bytes": 85100068864' gpus --json
+expect_ok "NOMINAL" gpus
+# --check: its own exit code when the run does not fit (4), 0 when it fits, 2 without a capacity.
+expect_rc() {  # code, args...
+  code="$1"; shift
+  "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" -ne "$code" ]; then echo "FAIL ($rc != $code): $*"; cat "$tmp/err"; fail=1; fi
+}
+expect_rc 4 estimate --model "$models/llama-2-7b.json" --gpu a100-sxm4-80gb --batch-size 1 --seq-len 4096 --check
+expect_rc 0 estimate --model gpt2 --seq-len 512 --gpu a100-sxm4-80gb --check
+expect_rc 4 estimate --model "$models/llama-2-7b.json" --gpu a100-sxm4-80gb --seq-len 4096 --check --json
+expect_bad "--check" estimate --model gpt2 --check
 exit $fail

@@ -101,6 +101,28 @@ TEST(Verdict, SweepTable) {
   EXPECT_EQ(j["sweep"][4]["activation_bytes"].get<int64_t>(), rows[4].activation_bytes);
 }
 
+// The sweep's columns are consistent: "static" (what the optimizer step holds at once) never
+// exceeds "peak", whatever the precision (bf16-mixed's autocast weight copies are released by
+// backward, so they are not static), optimizer or checkpointing, on every shipped model.
+TEST(Verdict, SweepStaticNeverExceedsPeak) {
+  for (Precision p : {Precision::kFp32, Precision::kBf16Mixed, Precision::kFp16Mixed, Precision::kBf16, Precision::kChapter}) {
+    for (OptimizerKind o : {OptimizerKind::kAdamW, OptimizerKind::kSgd, OptimizerKind::kAdafactor}) {
+      for (Checkpointing c : {Checkpointing::kNone, Checkpointing::kFull}) {
+        for (int64_t T : {16, 2048}) {
+          TrainingSetup s;
+          s.seq_len = T;
+          s.precision = p;
+          s.optimizer = o;
+          s.checkpointing = c;
+          for (const auto& r : sweep(sweep_models(), s)) {
+            EXPECT_LE(r.static_bytes, r.peak_bytes) << r.model << " " << to_string(p) << " " << to_string(o) << " T=" << T;
+          }
+        }
+      }
+    }
+  }
+}
+
 // The verdict JSON adds the verdict fields, max_batch and the batch curve to the estimate's.
 TEST(Verdict, JsonFields) {
   const ModelConfig m = resolve_model_config("gpt2");

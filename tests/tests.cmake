@@ -116,6 +116,12 @@ target_link_libraries(estimate_accuracy PRIVATE oomkit_torch CLI11::CLI11)
 target_compile_definitions(estimate_accuracy PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME estimate_accuracy COMMAND estimate_accuracy --subset fast --check --threads 2)
 set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOUT 120)
+# Issue 11's randomized harness on a fixed list of config seeds: seeds that once missed
+# (allocated bytes not exact, or a peak beyond 3%) and now pass. One thread: CPU bf16 (oneDNN)
+# temporaries depend on the thread count.
+add_test(NAME estimate_accuracy_random
+         COMMAND estimate_accuracy --seeds 1,3,6,7,9,11,12,16,17,19,25,31,918123979 --max-gflop 4 --check --failing --threads 1)
+set_tests_properties(estimate_accuracy_random PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 
 # ---- train --trace (issue 6): the run's Chrome trace is written and parses as trace events ----
 add_test(NAME train_trace_cli

@@ -70,7 +70,9 @@ void check_events_and_counts(const std::string& path, bool expect_instants) {
   ASSERT_EQ(instants.size(), events);
   std::set<std::string> names;
   for (const json& e : instants) names.insert(e["name"].get<std::string>());
-  if (expect_instants) EXPECT_TRUE(names.count("oom") && names.count("recover") && names.count("checkpoint"));
+  if (expect_instants) {
+    EXPECT_TRUE(names.count("oom") && names.count("recover") && names.count("checkpoint"));
+  }
   std::set<std::string> meta;
   for (const json& e : events_of(trace, "M")) meta.insert(e["name"].get<std::string>());
   EXPECT_TRUE(meta.count("process_name") && meta.count("thread_name"));

@@ -49,6 +49,7 @@ struct EstimateOptions {
   std::string memory;
   std::string method = "detailed";
   bool max_batch = false;
+  bool check = false;
   bool sweep = false;
   bool json = false;
   std::string framework = "oomkit";
@@ -248,6 +249,7 @@ int run_estimate(const EstimateOptions& o) {
   const Estimate other = estimate_memory(model, other_setup);
 
   if (o.max_batch && !cap) throw InputError("--max-batch", "needs a capacity", "add --gpu NAME or --memory SIZE");
+  if (o.check && !cap) throw InputError("--check", "needs a capacity", "add --gpu NAME or --memory SIZE");
   std::optional<Verdict> verdict;
   int64_t max_batch = -1;
   std::vector<BatchPoint> curve;
@@ -261,14 +263,14 @@ int run_estimate(const EstimateOptions& o) {
   if (o.json) {
     if (verdict) fmt::print("{}\n", verdict_to_json(e, *verdict, max_batch, curve));
     else fmt::print("{}\n", estimate_to_json(e));
-    return kExitOk;
+    return o.check && !verdict->fits ? kExitDoesNotFit : kExitOk;
   }
   fmt::print("{}", format_estimate(e));
   // The chapter method is oomkit's own formula; the framework profiles have their own terms.
   if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) fmt::print("{}", format_method_comparison(e, other));
   if (verdict) fmt::print("{}", format_verdict(*verdict, cap->second, s.safety_margin));
   if (o.max_batch) fmt::print("{}", format_batch_curve(max_batch, curve, verdict->usable_bytes));
-  return kExitOk;
+  return o.check && !verdict->fits ? kExitDoesNotFit : kExitOk;
 }
 
 }  // namespace
@@ -298,10 +300,12 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--overhead", o->overhead, "CUDA context + workspace (e.g. 500MiB)")->capture_default_str();
   app->add_option("--margin", o->margin, "Safety margin kept free (0.15 or 15%)")->capture_default_str();
   app->add_option("--device", o->device, "cuda|cpu (cpu: no context overhead)")->capture_default_str();
-  app->add_option("--gpu", o->gpu, "GPU from `oomkit gpus` (e.g. a100-80gb)");
+  app->add_option("--gpu", o->gpu, "GPU from `oomkit gpus` (e.g. a100-sxm4-80gb)");
   app->add_option("--memory", o->memory, "Capacity instead of --gpu: 24GiB or 24GB");
   app->add_option("--method", o->method, "detailed|chapter")->capture_default_str();
   app->add_flag("--max-batch", o->max_batch, "Find the largest micro-batch that fits (needs --gpu or --memory)");
+  app->add_flag("--check", o->check,
+                "Exit 4 when the run does not fit the --gpu/--memory capacity (0 when it fits)");
   app->add_flag("--sweep", o->sweep, "The chapter's model-size table (all shipped models unless --model)");
   app->add_flag("--json", o->json, "JSON with every item in bytes");
   app->add_option("--framework", o->framework, "Memory layout: oomkit|hf|megatron|deepspeed")->capture_default_str();

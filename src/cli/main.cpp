@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr")->configurable(false);
   app.add_flag("-v,--verbose", verbose, "Debug logging");
   app.fallthrough();
+  app.footer(
+      "Exit codes: 0 success (estimate --check: fits), 1 any failure, 2 bad input (one 'error:' line naming the\n"
+      "field), 3 train stopped by an OOM, 4 estimate --check: does not fit, 130/143 interrupted (SIGINT/SIGTERM).");
 
   std::vector<oomkit::cli::Subcommand> subcommands = {
       oomkit::cli::add_estimate_command(app), oomkit::cli::add_gpus_command(app),

@@ -81,7 +81,7 @@ void gpt2_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const Tr
   const int64_t c = dt.compute, r = dt.residual;
   const ActScope B = ActScope::kBlock;
   out.push_back(term(B, "ln_1_input", "d", "native_layer_norm (ln_1) saves its input, the block input x", d, r));
-  out.push_back(term(B, "ln_1_stats", "2", "native_layer_norm (ln_1) saves mean and rstd (B, T, 1) fp32", 2, 4));
+  out.push_back(term(B, "ln_1_stats", "2", "native_layer_norm (ln_1) saves mean and rstd (B, T, 1)", 2, dt.norm_stats));
   out.push_back(term(B, "c_attn_input", "d",
                      dt.autocast ? "addmm (c_attn) saves mat1: autocast's compute-dtype copy of ln_1's output"
                                  : "addmm (c_attn) saves mat1, ln_1's output",
@@ -103,7 +103,7 @@ void gpt2_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const Tr
                              "addmm (attn.c_proj) saves y, the contiguous (B, T, d) copy of the heads", d, c)));
   dropout_term(out, B, "attn_resid_dropout_mask", m.resid_pdrop, s, d, c);
   out.push_back(term(B, "ln_2_input", "d", "native_layer_norm (ln_2) saves its input, the residual x + attn", d, r));
-  out.push_back(term(B, "ln_2_stats", "2", "native_layer_norm (ln_2) saves mean and rstd (B, T, 1) fp32", 2, 4));
+  out.push_back(term(B, "ln_2_stats", "2", "native_layer_norm (ln_2) saves mean and rstd (B, T, 1)", 2, dt.norm_stats));
   out.push_back(term(B, "c_fc_input", "d",
                      dt.autocast ? "addmm (mlp.c_fc) saves autocast's compute-dtype copy of ln_2's output"
                                  : "addmm (mlp.c_fc) saves mat1, ln_2's output",
@@ -173,6 +173,9 @@ ActivationDtypes activation_dtypes(const TrainingSetup& s) {
       dt.residual = 2;
       dt.softmax = 2;
       dt.loss = 2;
+      // CPU native_layer_norm returns mean/rstd in the input's dtype unless its inputs mix
+      // dtypes (measured, LibTorch 1.13); CUDA's are the fp32 accumulation type.
+      dt.norm_stats = s.cuda ? 4 : 2;
       break;
   }
   dt.mask = s.cuda ? 1 : dt.compute;
@@ -211,7 +214,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // Head: final norm, tied/untied lm_head, loss.
   if (m.is_gpt2()) {
     am.terms.push_back(term(ActScope::kHead, "ln_f_input", "d", "native_layer_norm (ln_f) saves the final residual", d, r));
-    am.terms.push_back(term(ActScope::kHead, "ln_f_stats", "2", "native_layer_norm (ln_f) saves mean and rstd fp32", 2, 4));
+    am.terms.push_back(term(ActScope::kHead, "ln_f_stats", "2", "native_layer_norm (ln_f) saves mean and rstd", 2, dt.norm_stats));
   } else {
     am.terms.push_back(term(ActScope::kHead, "norm_input", "d", "pow and mul (final RMSNorm) save the final residual", d, r));
     am.terms.push_back(term(ActScope::kHead, "norm_rstd", "1", "mul (final RMSNorm) saves rstd fp32", 1, 4));
@@ -261,8 +264,11 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // CPU autocast: a bf16 addmm (a Linear with bias) holds two fp32 buffers of its output's
   // size while it runs (measured with a tracking allocator, LibTorch 1.13 + oneDNN), so the
   // GPT-2 c_attn (3d) and c_fc (d_ff) calls can set the block's peak. The ln output they
-  // consume is a fp32 local at that moment.
-  if (dt.autocast && !s.cuda && m.is_gpt2()) {
+  // consume is a fp32 local at that moment (autocast); pure bf16 runs the same bf16 addmm on
+  // its own bf16 tensors (measured: the same two buffers).
+  const bool cpu_bf16_addmm = (dt.autocast || s.precision == Precision::kBf16) && !s.cuda;
+  const int64_t ln_local = dt.autocast ? d * 4 : 0;
+  if (cpu_bf16_addmm && m.is_gpt2()) {
     int64_t before_c_attn_out = 0, before_gelu = 0, acc = 0;
     for (const auto& t : am.terms) {
       if (t.scope != ActScope::kBlock) continue;
@@ -271,36 +277,73 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
       if (name == "c_attn_input") before_c_attn_out = acc;
       if (name == "c_fc_input") before_gelu = acc;
     }
-    add_moment({"c_attn (bf16 addmm)", before_c_attn_out + d * 4 + 3 * d * (c + 8), after_attn_core});
-    add_moment({"c_fc (bf16 addmm)", before_gelu + d * 4 + m.d_ff * (c + 8), d * m.d_ff});
+    add_moment({"c_attn (bf16 addmm)", before_c_attn_out + ln_local + 3 * d * (c + 8), after_attn_core});
+    add_moment({"c_fc (bf16 addmm)", before_gelu + ln_local + m.d_ff * (c + 8), d * m.d_ff});
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
   const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
-  const int64_t attn_nograd = norm_out + qkv * c + (s.attention == AttentionKernel::kEager ? 2 * hT * c : d * c);
-  am.block_forward_peak_nograd = attn_nograd;
+  const bool eager = s.attention == AttentionKernel::kEager;
+  const int64_t attn_nograd = norm_out + qkv * c + (eager ? 2 * hT * c : d * c);
+  // Dropout in training mode (a checkpointed block's no-grad forward; evaluation runs with
+  // model.eval(), without it): CPU at::dropout makes a noise tensor of the input's dtype and
+  // the product beside its input (CUDA native_dropout: the output and a bool mask). On the
+  // attention probabilities that is p, the noise and the dropped p (B, h, T, T) at once; on a
+  // residual branch the projection's output, the noise and the product (B, T, d).
+  const int64_t noise = s.cuda ? 1 : 0;  // bytes of the noise/mask element beyond the input dtype's
+  const bool attn_drop = s.dropout && m.attn_pdrop > 0.0 && eager;
+  const bool resid_drop = s.dropout && m.resid_pdrop > 0.0;
+  const int64_t sm = dt.softmax;
+  const int64_t attn_drop_nograd = attn_drop ? norm_out + qkv * c + hT * (2 * sm + (noise ? 1 : sm)) : 0;
+  const int64_t resid_noise = noise ? 1 : c;
+  am.block_forward_peak_eval = attn_nograd;
+  am.block_forward_peak_nograd = std::max(attn_nograd, attn_drop_nograd);
   if (m.is_gpt2()) {
     // The MLP without autograd (measured with a logging allocator, LibTorch 1.13): y (the
     // residual) and ln_2's output stay live through mlp(); Mlp::forward's locals f (c_fc) and
     // g (gelu) live until it returns, beside c_proj's output. A CPU bf16 addmm frees its input
     // cast and its uncached weight cast, then holds two fp32 buffers of its output's size.
-    const int64_t addmm_buffers = dt.autocast && !s.cuda ? 8 : 0;
+    const int64_t addmm_buffers = cpu_bf16_addmm ? 8 : 0;
     const int64_t c_attn_nograd = d * r + 3 * d * (c + addmm_buffers);
     const int64_t c_fc_nograd = 2 * d * r + m.d_ff * (c + addmm_buffers);
     const int64_t c_proj_nograd = 2 * d * r + 2 * m.d_ff * c + d * (c + addmm_buffers);
-    am.block_forward_peak_nograd = std::max({attn_nograd, c_attn_nograd, c_fc_nograd, c_proj_nograd});
+    am.block_forward_peak_eval = std::max({attn_nograd, c_attn_nograd, c_fc_nograd, c_proj_nograd});
+    // Residual dropout: attn.c_proj's output, the noise and the product beside the attention's
+    // locals (qkv, y); mlp's beside f and g.
+    const int64_t attn_resid_drop = resid_drop ? norm_out + qkv * c + d * (3 * c + resid_noise) : 0;
+    const int64_t mlp_resid_drop = resid_drop ? 2 * d * r + 2 * m.d_ff * c + d * (2 * c + resid_noise) : 0;
+    am.block_forward_peak_nograd =
+        std::max({am.block_forward_peak_eval, attn_drop_nograd, attn_resid_drop, mlp_resid_drop});
   }
+  // Evaluation moments outside the blocks: the embedding sum (wte and wpe lookups run in fp32,
+  // autocast leaves embedding alone); lm_head with the final residual, ln_f's output (fp32
+  // under autocast), its compute-dtype cast and an uncached cast of wte's weight; the loss with
+  // the logits, cross_entropy's fp32 cast (autocast) and log_softmax's output.
+  const int64_t t_par = s.parallel.tensor_parallel;
+  const int64_t V_local = (V + t_par - 1) / t_par;
+  am.eval_embedding_tok = 2 * d * r;
+  // A CPU bf16 matmul (oneDNN) holds two fp32 buffers of its output's size (measured, as addmm).
+  am.head_matmul_buffers_tok = dt.autocast && !s.cuda ? V_local * 8 : 0;
+  am.eval_head_tok = d * r + d * (dt.autocast ? 4 + c : r) + V_local * c + am.head_matmul_buffers_tok;
+  am.eval_head_weight_cast_bytes = dt.autocast ? checked_mul(checked_mul(V_local, d, "vocab_size"), c, "vocab_size") : 0;
+  am.eval_loss_tok = V_local * (c + (dt.autocast ? 4 : 0) + dt.loss);
   // Inside one block's backward, above the block's saved terms: first the MLP (the
   // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the
   // attention core, by which time the MLP's and c_proj's saved tensors are released (the
   // gradients of p and of the scores, or of q, k, v for sdpa).
-  int64_t before_proj = 0, acc_bwd = 0;
+  int64_t before_proj = 0, acc_bwd = 0, p_input = 0;
   for (const auto& t : am.terms) {
     if (t.scope != ActScope::kBlock) continue;
     const std::string_view name(t.name);
     if (name == "attn_c_proj_input" || name == "o_proj_input") before_proj = acc_bwd;
+    // p @ v's own saved input when it is not p itself (the dropped or autocast-cast p):
+    // BmmBackward releases it before the dropout's (or cast's) backward makes p's gradient.
+    if (name == "attn_probs_dropped" || name == "attn_probs_cast") p_input = t.bytes_per_token();
     acc_bwd += t.bytes_per_token();
   }
-  const int64_t attn_grads = s.attention == AttentionKernel::kEager ? hT * (c + dt.softmax) : qkv * c;
+  // Eager: the gradient of p @ v's input (compute dtype) and then, with p_input released, the
+  // gradient of p (softmax dtype); sdpa: the gradients of q, k, v.
+  const int64_t attn_grads =
+      s.attention == AttentionKernel::kEager ? hT * c + std::max<int64_t>(0, hT * dt.softmax - p_input) : qkv * c;
   // GPT-2 MLP (measured, LibTorch 1.13): addmm (mlp.c_proj) backward makes grad_g (B, T, d_ff)
   // beside the incoming residual gradient; AddmmBackward then releases g, so gelu_backward's
   // grad_f replaces it (saved + d_ff + d at both moments). The llama MLP (silu·up) keeps the
@@ -314,8 +357,11 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad
   // steals it (no copy).
   const int64_t grad_bytes = s.precision == Precision::kBf16 ? 2 : 4;
+  // Measured (LibTorch 1.13): the autograd engine holds lm_head's (V, d) gradient for the tied
+  // weight in AccumulateGrad's input buffer until the embedding's arrives, then sums the two
+  // out of place: the embedding's gradient and the sum exist beside it, 2·V·d.
   am.embedding_backward_transient_bytes =
-      m.tie_word_embeddings && s.lora.rank == 0 ? checked_mul(checked_mul(V, d, "vocab_size"), grad_bytes, "vocab_size") : 0;
+      m.tie_word_embeddings && s.lora.rank == 0 ? checked_mul(checked_mul(2 * V, d, "vocab_size"), grad_bytes, "vocab_size") : 0;
   return am;
 }
 

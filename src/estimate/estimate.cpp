@@ -67,6 +67,10 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
            str(st.trainable_count) + " params · " + (s.precision == Precision::kBf16 ? "2" : "4") +
                " B, created in backward, freed by zero_grad(set_to_none)" +
                (par.zero_stage >= 2 ? ", ZeRO-sharded /" + str(par.data_parallel) : ""));
+  if (st.optimizer_buffers_bytes > 0) {
+    add_item(e, "optimizer_state/quantization_maps", Category::kOptimizerState, st.optimizer_buffers_bytes,
+             "2·256·4 B: 8-bit Adam's signed and unsigned dynamic quantization maps (CPU tensors, from construction)");
+  }
   add_item(e, std::string("optimizer_state/") + to_string(s.optimizer), Category::kOptimizerState, st.optimizer_bytes,
            par.offload_optimizer ? std::string("offloaded to CPU: 0 B on the GPU")
                                  : std::string(to_string(s.optimizer)) + " state per trainable tensor, created by the first step()" +
@@ -199,6 +203,11 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   const int64_t overhead = setup.cuda ? setup.overhead_bytes : 0;
   if (overhead > 0) {
     add_item(e, "overhead/cuda_context", Category::kOverhead, overhead, "CUDA context + cuBLAS/cuDNN workspace (--overhead)");
+  }
+  if (!setup.cuda) {
+    // Counted in the phase table (StepBase::retry_rng), not in peak_bytes' overhead term.
+    add_item(e, "overhead/oom_retry_rng_state", Category::kOverhead, 5056,
+             "5056 B: the CPU generator state oomkit train saves before each step for an OOM retry (get_state())");
   }
   add_phase_table(e, in);
   if (setup.method == EstimateMethod::kChapter) {

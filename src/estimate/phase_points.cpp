@@ -29,7 +29,8 @@ constexpr int64_t kCpuRngStateBytes = 5056;
 
 // Bytes live at the start of a step and from the data load on, and the step-wide terms.
 struct StepBase {
-  int64_t resident = 0;      // parameters and buffers (no optimizer state, no batch)
+  int64_t resident = 0;      // parameters, buffers and optimizer buffers (no optimizer state, no batch)
+  int64_t retry_rng = 0;     // the RNG state `oomkit train` keeps through each step for an OOM retry
   int64_t start = 0;         // step_start: + optimizer state (steady step)
   int64_t loaded = 0;        // start + the step's batch, from the data load through backward
   int64_t grads_during = 0;  // gradients of earlier micro-batches (gradient accumulation)
@@ -43,8 +44,12 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
   const Arith ph{"--batch-size"};
   const TrainingSetup& s = *in.setup;
   StepBase b;
-  b.resident = ph.add(in.st.params_bytes, in.st.buffers_bytes);
-  b.start = ph.add(b.resident, steady ? in.st.optimizer_bytes : 0);
+  b.resident = ph.add(ph.add(in.st.params_bytes, in.st.buffers_bytes), in.st.optimizer_buffers_bytes);
+  // OomHandler::step() saves the CPU generator's state (5,056 B) before each step and drops it
+  // after: a CPU tensor, so it counts on the CPU target only (the CUDA generator's state is a
+  // CPU tensor as well).
+  b.retry_rng = s.cuda ? 0 : kCpuRngStateBytes;
+  b.start = ph.add(ph.add(b.resident, steady ? in.st.optimizer_bytes : 0), b.retry_rng);
   b.loaded = ph.add(b.start, in.sz.inputs_bytes);
   b.grads_during = s.gradient_accumulation_steps > 1 ? in.st.grads_bytes : 0;
   const bool zero3 = s.parallel.zero_stage >= 3 || s.parallel.offload_parameters;
@@ -89,6 +94,16 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
       inside = std::max(inside, ph.add(before_last - pending_copies(in, mo), ph.mul(sz.E, mo.bytes_per_token)));
     }
   }
+  // Every-K checkpointing: the last checkpointed block, when it is not the last block, runs its
+  // no-grad forward with fewer blocks' terms saved before it but its larger locals.
+  if (b.full_ckpt && !last_ckpt && sz.n_ckpt > 0) {
+    const int64_t last_ckpt_index = (sz.layers_here - 1) / in.setup->checkpoint_every * in.setup->checkpoint_every;
+    const int64_t plain_after = sz.layers_here - 1 - last_ckpt_index;  // plain blocks after it
+    const int64_t before_ckpt =
+        ph.add(ph.add(live - head_copies - ph.mul(st.layer_copies_bytes, plain_after), sz.embed_bytes),
+               ph.add(sz.blocks_bytes - ph.mul(plain_after, sz.block_bytes) - ph.mul(sz.E, sz.ckpt_input_tok), b.gather));
+    inside = std::max(inside, ph.add(before_ckpt, ph.mul(sz.E, sz.ckpt_input_tok + am.block_forward_peak_nograd)));
+  }
   p.peak_bytes = std::max(p.allocated_bytes, inside);
   if (inside > p.allocated_bytes) {
     p.transients.push_back({"transient/block_forward", inside - p.allocated_bytes,
@@ -102,9 +117,11 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
 PhasePoint loss_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& fwd) {
   const Arith ph{"--batch-size"};
   PhasePoint p;
-  p.allocated_bytes = ph.add(fwd.allocated_bytes - in.sz.logits_bytes, in.sz.log_probs_bytes);
+  // The loss itself and nll_loss's saved total_weight: two 0-dim tensors of the loss dtype.
+  const int64_t scalars = b.has_head ? 2 * in.dt.loss : 0;
+  p.allocated_bytes = ph.add(ph.add(fwd.allocated_bytes - in.sz.logits_bytes, in.sz.log_probs_bytes), scalars);
   const int64_t cast = b.has_head ? ph.mul(in.sz.E, in.am->loss_transient) : 0;
-  p.peak_bytes = ph.add(ph.add(fwd.allocated_bytes, in.sz.log_probs_bytes), cast);
+  p.peak_bytes = std::max(p.allocated_bytes, ph.add(ph.add(fwd.allocated_bytes, in.sz.log_probs_bytes), cast));
   if (cast > 0) {
     p.transients.push_back({"transient/loss_cast", cast,
                             in.setup->framework == Framework::kHf
@@ -127,8 +144,15 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
   const int64_t t = s.parallel.tensor_parallel;
   const bool wgrad_new = b.grads_during == 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
   const int64_t gw = state_bytes_per_element(s), d = m.n_embd, ff = ceil_div(m.d_ff, t);
-  const int64_t wgrad_mlp = wgrad_new ? ph.mul(ph.add(ph.mul(ff, d), d), gw) : 0;
-  const int64_t wgrad_attn = wgrad_new ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw) : 0;
+  // With gradient accumulation each weight gradient is a new tensor until AccumulateGrad adds
+  // it into .grad: mlp.c_proj's at the MLP moment, attn.c_proj's at the attention core's.
+  const bool wgrad_acc = b.grads_during > 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
+  const int64_t wgrad_mlp = wgrad_new   ? ph.mul(ph.add(ph.mul(ff, d), d), gw)
+                            : wgrad_acc ? ph.mul(ph.mul(ff, d), gw)
+                                        : 0;
+  const int64_t wgrad_attn = wgrad_new   ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw)
+                             : wgrad_acc ? ph.mul(ph.mul(ceil_div(d, t), d), gw)
+                                         : 0;
   const int64_t copies_released =
       in.st.layer_copies_bytes > 0 && m.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(d, t), d), 2) : 0;
   return std::max(ph.add(ph.mul(in.sz.E, in.am->block_backward_mlp), wgrad_mlp),
@@ -139,14 +163,14 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
 // recomputes its forward with autograd (its saved terms, its forward moments and its weight
 // copies), then runs through it with the output and the incoming gradient live; selective
 // recomputes the attention core.
-int64_t block_backward_transient(const PhaseInputs& in, const StepBase& b) {
+int64_t block_backward_transient(const PhaseInputs& in, const StepBase& b, bool recomputed) {
   const Arith ph{"--batch-size"};
   const ActivationSizes& sz = in.sz;
   const ActivationModel& am = *in.am;
   const int64_t residual_tok = in.model->n_embd * in.dt.residual;
   const int64_t moment = block_backward_moment(in, b);
   int64_t tr = 0;
-  if (b.full_ckpt) {
+  if (recomputed) {
     // Backward through the recomputed block: its saved terms, its output, the gradient
     // buffers, its weight copies and first weight gradient; or, if higher, a moment of the
     // recompute itself, with the incoming gradient (B, T, d) live but the later weights not
@@ -174,22 +198,41 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const int64_t at_head = ph.add(loss.allocated_bytes, head_tr);
   // After the head: log_softmax and the head's saved tensors (with the head's autocast weight
   // copy) are released, the head's (and with a tied head the embedding's) gradients exist.
-  const int64_t head_grads = b.grads_during > 0 ? 0 : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here);
+  // With gradient accumulation the tied wte's new gradient from lm_head waits in the autograd
+  // engine's input buffer until the embedding's arrives (half of the embedding transient).
+  const int64_t head_grads = b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2
+                                                : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here);
   const int64_t head_copies = st.copies_bytes - ph.mul(st.layer_copies_bytes, sz.layers_here);
   const int64_t after_head = ph.add(loss.allocated_bytes - sz.log_probs_bytes - sz.head_bytes - head_copies, head_grads);
   // Each block frees its saved tensors and its weight copies and adds its gradients; the
   // change per block is constant, so the extremes are at the first and the last block.
-  const int64_t blk_tr = block_backward_transient(in, b);
+  // Blocks run backward from the last: each frees its saved terms (a checkpointed block only
+  // its input and RNG state) and its cached weight copies and adds its gradients. With
+  // checkpointing every K-th block, plain and recomputed blocks alternate.
+  const int64_t plain_tr = block_backward_transient(in, b, false);
+  const int64_t ckpt_tr = b.full_ckpt ? block_backward_transient(in, b, true) : plain_tr;
   const int64_t step_grads = b.grads_during > 0 ? 0 : st.layer_grads_bytes;
-  const int64_t per_block =
-      step_grads - sz.blocks_bytes / sz.layers_here - st.layer_copies_bytes * sz.n_plain / sz.layers_here;
-  const int64_t at_first_block = ph.add(after_head, blk_tr);
-  const int64_t at_last_block = ph.add(after_head + (sz.layers_here - 1) * per_block, blk_tr);
-  const int64_t emb_tr = in.am->embedding_backward_transient_bytes;
+  const int64_t ckpt_saved = ph.add(ph.mul(sz.in_flight, ph.mul(sz.E, sz.ckpt_input_tok)),
+                                    sz.n_ckpt > 0 ? sz.rng_state_bytes / sz.n_ckpt : 0);
+  const int64_t plain_saved = ph.mul(sz.in_flight, sz.block_bytes);
+  int64_t running = after_head, at_blocks = 0, blk_tr = plain_tr;
+  for (int64_t i = sz.layers_here - 1; i >= 0; --i) {
+    const bool recomputed = b.full_ckpt && i % in.setup->checkpoint_every == 0;
+    const int64_t tr = recomputed ? ckpt_tr : plain_tr;
+    if (ph.add(running, tr) > at_blocks) {
+      at_blocks = ph.add(running, tr);
+      blk_tr = tr;
+    }
+    running += step_grads - (recomputed ? ckpt_saved : ph.add(plain_saved, st.layer_copies_bytes));
+  }
+  // With gradient accumulation wte.grad exists already: the sum is added into it after, so
+  // the engine's buffer, the embedding's gradient and their sum are all extra (3·V·d).
+  const int64_t emb_tr = ph.add(in.am->embedding_backward_transient_bytes,
+                                b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2 : 0);
   const int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
   PhasePoint p;
   p.allocated_bytes = ph.add(b.loaded, st.grads_bytes);
-  p.peak_bytes = std::max({at_head, at_first_block, at_last_block, at_end, p.allocated_bytes});
+  p.peak_bytes = std::max({at_head, at_blocks, at_end, p.allocated_bytes});
   if (p.peak_bytes == at_head && head_tr > 0) {
     p.transients.push_back({"transient/logits_gradients", head_tr,
                             "2·B·T·V·4 B: nll_loss_backward's grad_input and _log_softmax_backward_data's output"});
@@ -204,48 +247,48 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   return p;
 }
 
-// Temporaries of one step() on a tensor of n elements (the largest one sets the peak):
-//  AdamW (LibTorch 1.13 AdamW::step): denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps) holds
-//  the sqrt result and the quotient at once, 2n; Lion: the interpolation and its sign, 2n;
-//  Adafactor: grad² + eps and the update, 2n; 8-bit Adam: both dequantised fp32 states and the
-//  update, 3n fp32; SGD (LibTorch 1.13 SGD::step) updates in place except for weight decay,
-//  where d_p = grad.add(p, weight_decay) is a new tensor, n.
-int64_t optimizer_step_transient(const TrainingSetup& s, int64_t n) {
-  const Arith a{"--batch-size"};
-  const int64_t sb = state_bytes_per_element(s);
-  switch (s.optimizer) {
-    case OptimizerKind::kAdamW:
-    case OptimizerKind::kLion:
-    case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
-    case OptimizerKind::kAdam8bit: return a.mul(12, n);
-    case OptimizerKind::kSgd:
-    case OptimizerKind::kSgdMomentum: return s.weight_decay > 0.0 ? a.mul(sb, n) : 0;
-  }
-  return 0;
-}
-
-// after_optimizer_step, after_zero_grad and eval.
-void optimizer_and_eval_points(const PhaseInputs& in, const StepBase& b, StepPhases& out) {
+// after_optimizer_step and after_zero_grad. The first step() creates each tensor's state just
+// before its update (StaticTerms::first_step_optimizer_bytes), the steady one has it all.
+void optimizer_points(const PhaseInputs& in, const StepBase& b, bool steady, StepPhases& out) {
   const Arith ph{"--batch-size"};
   const StaticTerms& st = in.st;
-  const ActivationSizes& sz = in.sz;
-  const int64_t opt_tr = in.setup->parallel.offload_optimizer ? 0 : optimizer_step_transient(*in.setup, st.largest_trainable);
   PhasePoint& opt = out[Phase::kAfterOptimizerStep];
-  opt.allocated_bytes = ph.add(ph.add(ph.add(b.resident, st.grads_bytes), st.optimizer_bytes), sz.inputs_bytes);
-  opt.peak_bytes = ph.add(opt.allocated_bytes, opt_tr);
-  if (opt_tr > 0) {
-    opt.transients.push_back({"transient/optimizer_step", opt_tr,
-                              "step() temporaries on the largest tensor (" + std::to_string(st.largest_trainable) + " elements)"});
+  const int64_t without_state = ph.add(ph.add(ph.add(b.resident, st.grads_bytes), in.sz.inputs_bytes), b.retry_rng);
+  opt.allocated_bytes = ph.add(without_state, st.optimizer_bytes);
+  opt.peak_bytes = steady ? ph.add(opt.allocated_bytes, st.optimizer_step_transient_bytes)
+                          : std::max(opt.allocated_bytes, ph.add(without_state, st.first_step_optimizer_bytes));
+  if (opt.peak_bytes > opt.allocated_bytes) {
+    opt.transients.push_back({"transient/optimizer_step", opt.peak_bytes - opt.allocated_bytes,
+                              steady ? "step() temporaries of the tensor whose update needs the most"
+                                     : "step() temporaries of one tensor while the state of the later ones is not created yet"});
   }
   PhasePoint& zero = out[Phase::kAfterZeroGrad];
-  zero.allocated_bytes = ph.add(ph.add(b.resident, st.optimizer_bytes), sz.inputs_bytes);
+  zero.allocated_bytes = ph.add(ph.add(ph.add(b.resident, st.optimizer_bytes), in.sz.inputs_bytes), b.retry_rng);
   zero.peak_bytes = opt.allocated_bytes;
-  // Evaluation under NoGradGuard (between steps, without the step's batch): nothing is
-  // saved; the logits and one block's locals.
-  PhasePoint& eval = out[Phase::kEval];
-  eval.allocated_bytes = ph.add(b.resident, st.optimizer_bytes);
-  eval.peak_bytes = ph.add(ph.add(ph.add(eval.allocated_bytes, st.copies_bytes), sz.logits_bytes),
-                           ph.mul(sz.E, sz.ckpt_input_tok + in.am->block_forward_peak_nograd));
+}
+
+// eval: a pass under NoGradGuard with model.eval() (no dropout) after the step, over a
+// validation batch of B·grad_accum sequences run B at a time: nothing is saved; the peak is the
+// largest of the embedding sum, one block's locals beside its input, lm_head and the loss. The
+// interval starts at after_zero_grad, with the step's batch and RNG state still live.
+void eval_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& zero, PhasePoint& eval) {
+  const Arith ph{"--batch-size"};
+  const ActivationSizes& sz = in.sz;
+  const ActivationModel& am = *in.am;
+  eval.allocated_bytes = ph.add(b.resident, in.st.optimizer_bytes);
+  const int64_t residual_tok = in.model->n_embd * in.dt.residual;
+  int64_t moment = ph.add(ph.mul(sz.E, am.eval_embedding_tok), ph.mul(in.setup->seq_len, residual_tok + am.sequence_bytes));
+  moment = std::max(moment, ph.mul(sz.E, residual_tok + am.block_forward_peak_eval));
+  if (b.has_head) {
+    moment = std::max(moment, ph.add(ph.mul(sz.E, am.eval_head_tok), am.eval_head_weight_cast_bytes));
+    moment = std::max(moment, ph.mul(sz.E, am.eval_loss_tok));
+  }
+  const int64_t val_batch = sz.inputs_bytes / sz.in_flight;
+  eval.peak_bytes = std::max(zero.allocated_bytes, ph.add(ph.add(eval.allocated_bytes, val_batch), moment));
+  if (eval.peak_bytes > eval.allocated_bytes) {
+    eval.transients.push_back({"transient/eval_forward", eval.peak_bytes - eval.allocated_bytes,
+                               "the validation batch and the largest no-grad moment: embedding, a block's locals, lm_head or the loss"});
+  }
 }
 
 }  // namespace
@@ -306,7 +349,11 @@ StepPhases detailed_step_phases(const PhaseInputs& in, bool steady) {
   out[Phase::kAfterForward] = forward_point(in, b);
   out[Phase::kAfterLoss] = loss_point(in, b, out[Phase::kAfterForward]);
   out[Phase::kAfterBackward] = backward_point(in, b, out[Phase::kAfterLoss]);
-  optimizer_and_eval_points(in, b, out);
+  optimizer_points(in, b, steady, out);
+  eval_point(in, b, out[Phase::kAfterZeroGrad], out[Phase::kEval]);
+  // The steady step_start's interval begins at the previous after_zero_grad, whose batch and
+  // RNG state are released after that mark.
+  if (steady) out[Phase::kStepStart].peak_bytes = std::max(b.start, out[Phase::kAfterZeroGrad].allocated_bytes);
   return out;
 }
 

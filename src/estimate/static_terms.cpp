@@ -35,19 +35,37 @@ bool is_per_layer(const ModelConfig& m, const ParameterTensor& t) {
          !(t.part == ParamPart::kNorms && t.count == 1);
 }
 
+// One parameter tensor as this GPU holds it.
+struct LocalTensor {
+  bool here = false;     // false: it lives on another pipeline stage
+  bool per_layer = false;
+  int64_t rows = 0;      // after the tensor-parallel split
+  int64_t n = 0;         // elements of one copy
+  int64_t count = 0;     // copies on this GPU (layers here for per-layer tensors)
+};
+
+LocalTensor local_tensor(const ModelConfig& m, const TrainingSetup& s, const ParameterTensor& t, const Arith& a) {
+  const auto& par = s.parallel;
+  LocalTensor lt;
+  lt.per_layer = is_per_layer(m, t);
+  // Pipeline: the first stage holds the embeddings and ceil(L/p) layers; the final norm and
+  // the head live on the last stage.
+  lt.here = !(par.pipeline_parallel > 1 && !lt.per_layer && t.part != ParamPart::kEmbeddings);
+  lt.count = lt.per_layer ? std::min(t.count, ceil_div(m.n_layer, par.pipeline_parallel)) : t.count;
+  // Tensor parallel (Shoeybi et al. 2019, sec. 3): Linear weights and the vocab-parallel
+  // embedding split t ways; norms are replicated.
+  lt.rows = t.part == ParamPart::kNorms ? t.rows : ceil_div(t.rows, par.tensor_parallel);
+  lt.n = a.mul(lt.rows, t.cols);
+  return lt;
+}
+
 // Adds one parameter tensor (all its copies on this GPU) to `st`.
 void add_tensor(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s, const StaticWidths& w,
                 const ParameterTensor& t, const Arith& a) {
-  const auto& par = s.parallel;
-  const bool per_layer = is_per_layer(m, t);
-  // Pipeline: the first stage holds the embeddings and ceil(L/p) layers; the final norm and
-  // the head live on the last stage.
-  if (par.pipeline_parallel > 1 && !per_layer && t.part != ParamPart::kEmbeddings) return;
-  const int64_t count = per_layer ? std::min(t.count, ceil_div(m.n_layer, par.pipeline_parallel)) : t.count;
-  // Tensor parallel (Shoeybi et al. 2019, sec. 3): Linear weights and the vocab-parallel
-  // embedding split t ways; norms are replicated.
-  const int64_t rows = t.part == ParamPart::kNorms ? t.rows : ceil_div(t.rows, par.tensor_parallel);
-  const int64_t n = a.mul(rows, t.cols);
+  const LocalTensor lt = local_tensor(m, s, t, a);
+  if (!lt.here) return;
+  const bool per_layer = lt.per_layer;
+  const int64_t count = lt.count, rows = lt.rows, n = lt.n;
   const int64_t all = a.mul(n, count);
   if (!t.trainable) {
     st.frozen_bytes = a.add(st.frozen_bytes, a.mul(frozen_tensor_bytes(t, rows, t.cols, s, w.frozen), count));
@@ -87,7 +105,73 @@ void apply_zero(StaticTerms& st, const ParallelConfig& par) {
   }
 }
 
+// The optimizer's step over the trainable tensors in parameter order (module registration:
+// the leading tensors, then layer by layer, then the trailing ones): the first step creates
+// each tensor's state just before updating it, so its peak is the largest (state so far +
+// that tensor's temporaries); the steady step's is the largest temporaries. Within the
+// per-layer tensors the state so far only grows, so the last layer holds each row's maximum.
+void optimizer_step_peaks(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s,
+                          const std::vector<ParameterTensor>& tensors, const Arith& a) {
+  if (s.parallel.offload_optimizer) return;
+  const int64_t N = s.parallel.zero_stage >= 1 ? s.parallel.data_parallel : 1;
+  int64_t so_far = 0, layer_state = 0, layers = 0;
+  bool in_layers = false;
+  auto visit = [&](const ParameterTensor& t, const LocalTensor& lt, int64_t before) {
+    const int64_t state = ceil_div(optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix), N);
+    const int64_t tr = optimizer_step_transient_bytes(s, lt.n);
+    st.optimizer_step_transient_bytes = std::max(st.optimizer_step_transient_bytes, tr);
+    st.first_step_optimizer_bytes = std::max(st.first_step_optimizer_bytes, a.add(a.add(before, state), tr));
+    return state;
+  };
+  // Per-layer rows are visited at the last layer, after the state of the layers before it.
+  std::vector<std::pair<const ParameterTensor*, LocalTensor>> layer_rows;
+  auto flush_layers = [&]() {
+    int64_t before = a.add(so_far, a.mul(layer_state, std::max<int64_t>(0, layers - 1)));
+    for (const auto& [t, lt] : layer_rows) before = a.add(before, visit(*t, lt, before));
+    so_far = before;
+    layer_rows.clear();
+    layer_state = 0;
+    in_layers = false;
+  };
+  for (const auto& t : tensors) {
+    const LocalTensor lt = local_tensor(m, s, t, a);
+    if (!lt.here || !t.trainable) continue;
+    if (lt.per_layer) {
+      in_layers = true;
+      layers = lt.count;
+      layer_state = a.add(layer_state, ceil_div(optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix), N));
+      layer_rows.emplace_back(&t, lt);
+      continue;
+    }
+    if (in_layers) flush_layers();
+    for (int64_t i = 0; i < lt.count; ++i) so_far = a.add(so_far, visit(t, lt, so_far));
+  }
+  if (in_layers) flush_layers();
+}
+
 }  // namespace
+
+int64_t optimizer_step_transient_bytes(const TrainingSetup& s, int64_t n) {
+  const Arith a{"parameters"};
+  const int64_t sb = state_bytes_per_element(s);
+  const bool bf16 = s.precision == Precision::kBf16;
+  switch (s.optimizer) {
+    case OptimizerKind::kAdamW:
+    case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
+    case OptimizerKind::kLion: return a.mul(sb, n);
+    case OptimizerKind::kAdam8bit: {
+      const int64_t grad_copy = bf16 ? 4 : 0;
+      if (n < 4096) return a.mul(8 + grad_copy, n);
+      // Unfused: g, the dequantised m and v, the update and p's fp32 copy, then
+      // quantize_blockwise's temporaries (measured 14n on bf16 parameters).
+      const bool fused = !s.cuda && !bf16;
+      return fused ? 0 : a.mul(26 + 2 * grad_copy, n);
+    }
+    case OptimizerKind::kSgd:
+    case OptimizerKind::kSgdMomentum: return s.weight_decay > 0.0 ? a.mul(sb, n) : 0;
+  }
+  return 0;
+}
 
 int64_t optimizer_state_bytes(const TrainingSetup& s, int64_t n, int64_t rows, int64_t cols, bool matrix) {
   const Arith a{"parameters"};
@@ -117,6 +201,10 @@ StaticTerms static_terms(const ModelConfig& m, const TrainingSetup& s, const std
   }
   st.params_bytes = a.add(st.params_bytes, st.frozen_bytes);
   apply_zero(st, s.parallel);
+  optimizer_step_peaks(st, m, s, tensors, a);
+  // 8-bit Adam builds its signed and unsigned dynamic quantization maps (256 fp32 each,
+  // bitsandbytes create_dynamic_map) in its constructor, as CPU tensors.
+  if (s.optimizer == OptimizerKind::kAdam8bit && !s.cuda) st.optimizer_buffers_bytes = 2 * 256 * 4;
   // GPT-2 registers its causal mask as an (n_positions, n_positions) bool buffer.
   st.buffers_bytes = m.is_gpt2() ? a.mul(m.n_positions, m.n_positions) : 0;
   return st;

@@ -127,6 +127,12 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
     config_.embd_pdrop = config_.attn_pdrop = config_.resid_pdrop = options_.dropout;
   }
   config_.validate(config_.name);
+  if (config_.is_gpt2() && !config_.tie_word_embeddings) {
+    // The GPT-2 model (model.cpp) computes the logits with wte's weight; an untied lm_head
+    // would train a different model than the config describes (and than the estimate counts).
+    throw InputError("tie_word_embeddings", config_.name + " sets it to false, but the GPT-2 trainer always ties lm_head to wte",
+                     "remove the key or set it to true");
+  }
   if (options_.seq_len > config_.n_positions) {
     throw InputError("--seq-len", std::to_string(options_.seq_len) + " exceeds the context of " + config_.name +
                                       " (n_positions " + std::to_string(config_.n_positions) + ")");

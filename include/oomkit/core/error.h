@@ -22,10 +22,14 @@ class InputError : public std::runtime_error {
   std::string hint_;
 };
 
-/// Exit codes shared by every subcommand.
+/// Exit codes shared by every subcommand (the table is in README.md and `oomkit --help`):
+///   0 success (`estimate --check`: the run fits), 1 any failure, 2 bad input,
+///   3 `train` stopped by an OOM (kExitOom, train/on_oom.h), 4 `estimate --check`: does not fit,
+///   130/143 interrupted by SIGINT/SIGTERM.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitDoesNotFit = 4;
 inline constexpr int kExitSigint = 130;
 inline constexpr int kExitSigterm = 143;
 

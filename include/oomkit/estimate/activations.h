@@ -46,7 +46,15 @@ struct ActivationModel {
   };
   std::array<ForwardMoment, 5> forward_moments{};  // the first num_forward_moments are set
   int num_forward_moments = 0;
-  int64_t block_forward_peak_nograd = 0;      // the same without autograd (checkpointed block, eval)
+  int64_t block_forward_peak_nograd = 0;      // the same without autograd, dropout active (checkpointed block)
+  int64_t block_forward_peak_eval = 0;        // without autograd and without dropout (evaluation, model.eval())
+  // Evaluation (NoGradGuard, dropout off), bytes per token live at each moment beyond the
+  // resident bytes and the validation batch:
+  int64_t eval_embedding_tok = 0;             // wte(idx) + wpe(pos): both lookups and their sum
+  int64_t eval_head_tok = 0;                  // the final residual, ln_f's output, its autocast cast and the logits
+  int64_t eval_head_weight_cast_bytes = 0;    // absolute: lm_head's uncached autocast weight cast (V, d)
+  int64_t head_matmul_buffers_tok = 0;        // lm_head's CPU bf16 matmul: two fp32 buffers of the logits' size
+  int64_t eval_loss_tok = 0;                  // the logits, cross_entropy's fp32 cast and log_softmax's output
   int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
   int64_t block_backward_mlp = 0;             // the MLP moment of it (the max of the two is the above)
   int64_t block_backward_attn = 0;            // the attention-core moment of it
@@ -64,6 +72,7 @@ struct ActivationDtypes {
   int64_t loss = 4;      // log_softmax of the loss: fp32 under autocast (cross_entropy_loss is on
                          // both devices' fp32 lists), else the compute dtype
   int64_t mask = 4;      // dropout: CPU saves a noise tensor of the input dtype; CUDA a bool mask (1)
+  int64_t norm_stats = 4;  // layer_norm's saved mean and rstd: fp32, but bf16 for pure-bf16 input on CPU
   bool autocast = false; // mixed precision: linear inputs are cast copies of fp32 tensors
 };
 ActivationDtypes activation_dtypes(const TrainingSetup& setup);

@@ -35,7 +35,22 @@ struct StaticTerms {
   int64_t trainable_count = 0;       // trainable elements on this GPU
   int64_t linear_trainable = 0;      // trainable Linear weight elements (those autocast copies)
   int64_t buffers_bytes = 0;         // registered buffers: GPT-2's (n_positions, n_positions) bool causal mask
+  int64_t optimizer_buffers_bytes = 0;  // 8-bit Adam's two 256-entry fp32 quantization maps (CPU tensors)
+  int64_t optimizer_step_transient_bytes = 0;  // steady step(): the largest temporaries of one tensor's update
+  int64_t first_step_optimizer_bytes = 0;      // first step(): max over tensors, in parameter order, of
+                                               // the state created so far plus that tensor's temporaries
 };
+
+/// Temporaries of one optimizer update of a tensor of n elements (bytes), per the trainer's
+/// LibTorch 1.13 code: AdamW (AdamW::step) denom = exp_avg_sq.sqrt() / sqrt(bc2) holds two
+/// tensors at once, 2n; Lion (src/train/lion.cpp) one, the interpolation m·beta1 made in
+/// place into its sign; Adafactor grad² + eps and the update, 2n; SGD (SGD::step) updates in
+/// place except d_p = grad + wd·p, n (weight decay > 0); 8-bit Adam (src/train/adam8bit.cpp):
+/// the fused CPU kernel on fp32 parameters makes none; tensors under 4096 elements keep fp32
+/// state and make sqrt(v) and m / sqrt(v), 8n fp32 (+4n for a bf16 gradient copy); otherwise
+/// the dequantised m and v, sqrt(v) and the update, 16n fp32 (+4n for a bf16 gradient copy).
+/// Element width 4 B (2 B in pure bf16 for AdamW/Lion/Adafactor/SGD).
+int64_t optimizer_step_transient_bytes(const TrainingSetup& setup, int64_t n);
 
 /// Static terms of `model` under `setup` from its parameter tensors (parameter_tensors()).
 /// Sources: ZeRO (Rajbhandari et al. 2020, sec. 5) shards optimizer state (stage 1), gradients

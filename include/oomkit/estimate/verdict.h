@@ -55,7 +55,7 @@ struct SweepRow {
   std::string model;
   int64_t parameters = 0;
   int64_t seq_len = 0;
-  int64_t static_bytes = 0;      // parameters + gradients + optimizer state
+  int64_t static_bytes = 0;      // parameters (no autocast copies) + buffers + gradients + optimizer state: <= peak_bytes
   int64_t activation_bytes = 0;  // the activations category
   int64_t peak_bytes = 0;
 };
