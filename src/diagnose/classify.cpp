@@ -505,6 +505,23 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
   apply_context(context, oom, b);
+  // Memory that grows step after step is the user's code keeping references, or a leak inside a
+  // library / driver version: keep the second as a candidate whenever growth is the evidence.
+  for (const Finding& f : b.findings()) {
+    if (f.category == OomCause::kLeakAcrossSteps && f.score >= 0.5) {
+      bool have_other = false;
+      for (const Finding& g : b.findings()) have_other = have_other || g.category == OomCause::kOther;
+      if (!have_other) {
+        const size_t i = b.add(OomCause::kOther, std::max(0.35, f.score * 0.8));
+        Finding& o = b.at(i);
+        o.title = "A leak inside a library, driver or environment rather than in the training code";
+        o.fix = "Reproduce in a clean environment / with the library versions upgraded; if the growth disappears, "
+                "it was the version, not the code";
+        o.probe = "Does the same script grow per step in another environment (other PyTorch/CUDA/library versions)?";
+      }
+      break;
+    }
+  }
   if (!oom.complete) d.notes.push_back("The message is cut off; fields after the cut are unknown");
   if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible) {
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");

@@ -68,6 +68,8 @@ enum Word : uint8_t {
   kWTraining,     // training, test, during, only (inference-only statements)
   kWShapes,       // variable, varying, dynamic, lengths
   kWInputSize,    // sequence, resolution, length, tokens, image, super
+  kWLlmName,      // llama, mistral, qwen, ... (an LLM)
+  kWSave,         // save, saving, save_pretrained, save_checkpoint
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -133,11 +135,25 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"kv", kWLlmGen}, {"host", kWRam},
       {"sequence", kWInputSize}, {"resolution", kWInputSize}, {"length", kWInputSize}, {"tokens", kWInputSize},
       {"image", kWInputSize}, {"super", kWInputSize},
+      {"llama", kWLlmName}, {"mistral", kWLlmName}, {"mixtral", kWLlmName}, {"qwen", kWLlmName}, {"falcon", kWLlmName},
+      {"vicuna", kWLlmName}, {"chatglm", kWLlmName}, {"baichuan", kWLlmName}, {"gemma", kWLlmName}, {"bloom", kWLlmName},
+      {"llm", kWLlmName}, {"gptj", kWLlmName}, {"neox", kWLlmName}, {"alpaca", kWLlmName},
+      {"save", kWSave}, {"saving", kWSave}, {"save_pretrained", kWSave}, {"save_checkpoint", kWSave}, {"save_model", kWSave},
+      {"save_steps", kWSave}, {"_save", kWSave}, {"save_state", kWSave},
   };
   return kWords;
 }
 
 bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+
+// Words that say the log is from training (not inference).
+bool is_training_word(std::string_view w) {
+  for (std::string_view t : {"train", "training", "finetune", "finetuning", "epoch", "epochs", "backward", "optimizer",
+                             "lora", "sft", "trainer", "train_dreambooth", "fit"}) {
+    if (w == t) return true;
+  }
+  return false;
+}
 
 // The first characters of the known words: most tokens of a log are rejected by one lookup.
 const std::array<bool, 256>& first_chars() {
@@ -171,6 +187,9 @@ struct Fact {
 
 struct LogEvidence {
   std::vector<Fact> facts;                       // in line order
+  int64_t training_line = 0;                     // first line with a training word
+  int64_t llm_line = 0;                          // first line naming an LLM
+  int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
   std::vector<std::pair<int64_t, std::string>> models;
   std::array<int64_t, 10> framework_hits{};      // see kFrameworks
@@ -277,6 +296,7 @@ class Reader {
       while (j < lo.size() && word_char(lo[j])) ++j;
       const std::string_view w = lo.substr(i, j - i);
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= 1u << kWMulti;
+      if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
       if (w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])])
       if (auto it = words().find(w); it != words().end()) {
         seen |= 1u << it->second;
@@ -290,6 +310,11 @@ class Reader {
       i = j;
     }
     device_ids(lo);
+    if (((seen >> kWLlmName) & 1u) && !ev_.llm_line) ev_.llm_line = n;
+    if (lo.find("torch") != std::string_view::npos) {
+      if (!ev_.torch03_line && (lo.find(" 0.3") != std::string_view::npos || lo.find("=0.3") != std::string_view::npos)) ev_.torch03_line = n;
+      if (!ev_.torch04_line && (lo.find(" 0.4") != std::string_view::npos || lo.find("=0.4") != std::string_view::npos)) ev_.torch04_line = n;
+    }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -358,6 +383,10 @@ class Reader {
         (contains("in step") && (contains("optim") || contains("zero/stage")))) {
       phase = 'o';
       what = "optimizer step";
+    } else if (has(kWSave) && (contains("save_pretrained") || contains("save_checkpoint") || contains("torch.save(") ||
+                               contains("in save") || contains("in _save") || contains("save_model"))) {
+      phase = 's';
+      what = "saving a checkpoint";
     } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
                contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(")) {
       phase = 'l';
@@ -434,7 +463,7 @@ class Reader {
     constexpr uint32_t kRelevant =
         1u << kWEval | 1u << kWNoGrad | 1u << kWGenWord | 1u << kWLlmGen | 1u << kWMulti | 1u << kWLeak |
         1u << kWGrow | 1u << kWRam | 1u << kWOther | 1u << kWFrag | 1u << kWSetting | 1u << kWShards | 1u << kWAfter |
-        1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes | 1u << kWInputSize | 1u << kWLoss;
+        1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes | 1u << kWInputSize | 1u << kWLoss | 1u << kWSave;
     const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
                                                lo.find("total memory:") != std::string_view::npos);
     if ((seen & kRelevant) == 0 && !tf_device_line && !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) return;
@@ -586,6 +615,11 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
       }
     }
     }
+    if (has(kWSave) && (contains("save_pretrained") || contains("when saving") || contains("save the model") ||
+                        contains("save model") || contains("save_checkpoint") || contains("saving the model") ||
+                        contains("torch.save("))) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.3, "fails while saving a checkpoint: " + text());
+    }
     // Several GPUs / ranks: a little weight only.
     if (has(kWMulti) || contains("[rank")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.08, "several ranks / GPUs: " + text());
@@ -712,7 +746,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   std::vector<std::pair<int64_t, int64_t>> step_mem;
   std::set<int64_t> steps;
   bool eval_frame = false, load_frame = false, optim_frame = false, gen_frame = false, dl_frame = false,
-       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false;
+       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false,
+       save_frame = false;
+  int64_t save_line = 0;
+  std::string save_what;
   int64_t eval_line = 0, load_line = 0, optim_line = 0, gen_line = 0, dl_line = 0, attn_line = 0, back_line = 0;
   std::string eval_what, load_what, optim_what, gen_what, dl_what, attn_what, back_what;
   bool inference_stated = false, model_eval_last = false, shards_last = false;
@@ -742,6 +779,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'f': fwd_frame = true; break;
           case 'L': loss_frame = true; break;
           case 'n': no_grad_frame = true; break;
+          case 's': save_frame = true; save_line = f.line; save_what = f.what; break;
           default: break;
         }
         break;
@@ -789,7 +827,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.clues.push_back(fmt::format("log line {} ({})", line, what));
   };
   const bool inference = eval_frame || inference_stated || model_eval_last;
-  if (optim_frame) {
+  if (save_frame && !optim_frame) {
+    c.phase = "save";
+    frame_signal(OomCause::kOther, 0.35, save_line, save_what + " (saving should not need the GPU: a library's save path)");
+  } else if (optim_frame) {
     c.phase = "optimizer_step";
     c.in_optimizer = true;
     frame_signal(OomCause::kOptimizerState, c.steps_seen <= 1 ? 0.55 : 0.45, optim_line, optim_what);
@@ -858,6 +899,16 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.signals.push_back(adj);
     if (!adj.what.empty()) c.clues.push_back(fmt::format("log line {}: {}", s.line, adj.what));
   }
+  // An LLM run with no training anywhere in the log: it is generating (weights + KV cache).
+  if (ev.llm_line && !ev.training_line && c.phase != "model_load" && c.phase != "optimizer_step") {
+    c.signals.push_back({OomCause::kGenerationKvCache, 0.3, ev.llm_line,
+                         "an LLM run without training in the log: inference, where the KV cache grows with batch x length"});
+  }
+  // PyTorch 0.4 made volatile=True a no-op: inference code that ran on 0.3 builds graphs on 0.4.
+  if (ev.torch03_line && ev.torch04_line) {
+    c.signals.push_back({OomCause::kEvalWithoutNoGrad, 0.4, ev.torch04_line,
+                         "runs on PyTorch 0.3, OOMs on 0.4: 0.4 ignores volatile=True, so inference keeps graphs"});
+  }
   // Settings logged before the report (or pasted after it).
   c.batch_size = last_before(ev.batch, oom_line, to);
   c.seq_len = last_before(ev.seq, oom_line, to);
@@ -870,7 +921,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (c.batch_size && *c.batch_size <= 2) {
     // At batch 1-2 the batch is not what is large: static memory or the size of one sample
     // (sequence length, image resolution).
-    c.signals.push_back({OomCause::kStaticModelTooLarge, *c.batch_size == 1 ? 0.15 : 0.1, 0,
+    c.signals.push_back({OomCause::kStaticModelTooLarge, *c.batch_size == 1 ? 0.15 : 0.05, 0,
                          fmt::format("logged batch size {}", *c.batch_size)});
     c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
                          fmt::format("logged batch size {}: one sample's size (sequence / resolution) dominates", *c.batch_size)});
