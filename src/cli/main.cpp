@@ -107,6 +107,9 @@ int run(int argc, char** argv) {
     if (!e.hint().empty()) std::fprintf(stderr, "hint: %s\n", e.hint().c_str());
     return oomkit::kExitBadInput;
   } catch (const std::exception& e) {
+    // fmt::print throws std::system_error ("cannot write to file") when stdout fails: that is
+    // the stdout write error finish_stdout() reports, not a failure of the command.
+    if (std::ferror(stdout)) return oomkit::kExitOk;
     std::fprintf(stderr, "error: %s\n", without_backtrace(e.what()).c_str());
     return oomkit::kExitFailure;
   }
