@@ -736,6 +736,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   const int64_t to = next_oom_line > 0 ? std::min<int64_t>(next_oom_line - 1, oom_line + kLinesAfter) : oom_line + kLinesAfter;
   auto lo = std::lower_bound(ev.facts.begin(), ev.facts.end(), from, [](const Fact& f, int64_t l) { return f.line < l; });
   auto hi = std::upper_bound(ev.facts.begin(), ev.facts.end(), to, [](int64_t l, const Fact& f) { return l < f.line; });
+  if (hi < lo) hi = lo;  // an empty window (to < from, e.g. the next report on the same line)
 
   // The traceback that belongs to this report: the last "Traceback" start before it (within
   // kTracebackLines), or frames right before it when the header was not pasted.
