@@ -136,3 +136,30 @@ set_tests_properties(bad_inputs_cli PROPERTIES LABELS core TIMEOUT 240)
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
 set_tests_properties(train_hardening PROPERTIES LABELS torch TIMEOUT 600)
+
+# ---- fuzz (issue 12): a libFuzzer smoke run of every target in fuzz/ -------------------------
+# Registered only where clang links -fsanitize=fuzzer (clang-14 + libclang-rt-14-dev,
+# scripts/setup.sh installs both). scripts/fuzz.sh builds fuzz/ into <build>/fuzz (clang, ASan +
+# UBSan + libFuzzer, its own project: the main build's compiler is left alone), seeds each target
+# from tests/data and runs it 3 s; any sanitizer report, crash, leak or timeout fails the test.
+# Long runs: scripts/fuzz.sh all SECONDS (docs/hardening.md has the measured table).
+find_program(OOMKIT_FUZZ_CLANGXX NAMES clang++-14 clang++)
+if(OOMKIT_FUZZ_CLANGXX AND NOT DEFINED OOMKIT_FUZZ_LINKS)
+  set(probe_dir ${CMAKE_BINARY_DIR}/CMakeFiles/fuzz_probe)
+  file(WRITE ${probe_dir}/probe.cpp
+    "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n")
+  execute_process(COMMAND ${OOMKIT_FUZZ_CLANGXX} -fsanitize=fuzzer,address,undefined ${probe_dir}/probe.cpp -o ${probe_dir}/probe
+                  RESULT_VARIABLE probe_rc OUTPUT_QUIET ERROR_QUIET)
+  if(probe_rc EQUAL 0)
+    set(OOMKIT_FUZZ_LINKS ON CACHE INTERNAL "clang links libFuzzer + ASan + UBSan")
+  else()
+    set(OOMKIT_FUZZ_LINKS OFF CACHE INTERNAL "clang links libFuzzer + ASan + UBSan")
+  endif()
+endif()
+if(OOMKIT_FUZZ_LINKS)
+  add_test(NAME fuzz_smoke COMMAND ${CMAKE_SOURCE_DIR}/scripts/fuzz.sh smoke 3)
+  set_tests_properties(fuzz_smoke PROPERTIES LABELS fuzz TIMEOUT 1200 SKIP_RETURN_CODE 77
+    ENVIRONMENT "OOMKIT_FUZZ_BUILD=${CMAKE_BINARY_DIR}/fuzz;OOMKIT_FUZZ_CXX=${OOMKIT_FUZZ_CLANGXX}")
+else()
+  message(STATUS "oomkit: no clang with libFuzzer: fuzz_smoke not registered (scripts/setup.sh installs clang-14 libclang-rt-14-dev)")
+endif()
