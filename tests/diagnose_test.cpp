@@ -637,3 +637,33 @@ TEST(DiagnoseKinds2, BareCudaErrorPointsAtOtherProcesses) {
       "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58\n");
   EXPECT_EQ(first(thc).findings.front().category, OomCause::kActivationsBatch);
 }
+
+// The oomkit flags beside a worded fix are the remedies catalogue's (remedy_flag_hint): one set
+// of fixes for the diagnosis, the estimator's plans and the trainer; sdpa only when this build has it.
+TEST(DiagnoseKinds2, FixFlagsComeFromTheRemediesCatalogue) {
+  const std::string log =
+      "Training my small transformer at batch size 64 with max_length 4096:\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB. GPU 0 has a total capacity of 23.60 "
+      "GiB of which 1.00 GiB is free. Including non-PyTorch memory, this process has 22.50 GiB memory in use. Of the "
+      "allocated memory 22.00 GiB is allocated by PyTorch, and 100.00 MiB is reserved by PyTorch but unallocated.\n";
+  for (bool sdpa : {false, true}) {
+    DiagnoseOptions o;
+    o.sdpa_supported = sdpa;
+    const auto ds = diagnose_log(log, o);
+    ASSERT_FALSE(ds.empty());
+    bool batch_seen = false, seq_seen = false;
+    for (const auto& f : ds[0].findings) {
+      if (f.category == OomCause::kActivationsBatch) {
+        batch_seen = true;
+        EXPECT_NE(f.fix.find(remedy_flag_hint(RemedyKind::kMicroBatch)), std::string::npos) << f.fix;
+        EXPECT_NE(f.fix.find(remedy_flag_hint(RemedyKind::kCheckpointingFull)), std::string::npos) << f.fix;
+      }
+      if (f.category == OomCause::kActivationsSeqlen) {
+        seq_seen = true;
+        EXPECT_EQ(f.fix.find(remedy_flag_hint(RemedyKind::kAttentionSdpa)) != std::string::npos, sdpa) << f.fix;
+      }
+    }
+    EXPECT_TRUE(batch_seen);
+    EXPECT_TRUE(seq_seen);
+  }
+}
