@@ -563,6 +563,17 @@ TEST(DiagnoseKinds2, RichTracebackFrames) {
       "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 40.00 GiB total capacity; "
       "38.00 GiB already allocated; 30.00 MiB free; 38.50 GiB reserved in total by PyTorch)\n");
   EXPECT_EQ(first(ds).phase, "save");
+  bool titled = false;
+  for (const auto& f : first(ds).findings) {
+    titled = titled || (f.category == OomCause::kOther && f.title.find("saving a checkpoint") != std::string::npos);
+  }
+  EXPECT_TRUE(titled);
+}
+
+// XLA's PjRt runtime wording names JAX even when the log names no framework; fixes are JAX's.
+TEST(DiagnoseKinds2, XlaRuntimeWordingIsJax) {
+  const auto ds = diagnose_log("Prediction stopped: RESOURCE_EXHAUSTED: Failed to allocate request for 3.00GiB (3221225472B) on device ordinal 0\n");
+  EXPECT_EQ(first(ds).framework, "jax");
 }
 
 // "After loading the model it takes N" says loading finished: not a loading failure.

@@ -491,6 +491,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The message's own family names the framework when the log does not.
   if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
+  // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
+  // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
+  if (d.framework == "pytorch" && oom.family == "xla" &&
+      (oom.message.find("RESOURCE_EXHAUSTED") != std::string::npos || icontains_word(oom.message, "xlaruntimeerror") ||
+       icontains_word(oom.message, "jaxlib"))) {
+    d.framework = "jax";
+  }
   d.phase = context.phase;
   Builder b(oom.line);
   const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||
@@ -559,6 +566,24 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
   apply_context(context, oom, b);
+  // The log's own "other" causes get their own title, fix and probe.
+  for (Finding& f : b.findings()) {
+    if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
+    bool resume = false;
+    for (const Signal& s : context.signals) resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
+    if (context.phase == "save") {
+      f.title = "OOM while saving a checkpoint: the save path put tensors on the GPU (a library's save, not the training step)";
+      f.fix = "Save from a CPU copy (state_dict moved to the CPU, safe_serialization), or change the library version whose "
+              "save path gathers / dequantizes weights on the GPU";
+      f.probe = "Does training itself run for steps and only the save fail? Does an older/newer version of the saving "
+                "library save without the OOM?";
+    } else if (resume) {
+      f.title = "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own";
+      f.fix = "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state "
+              "dict) before the first step";
+      f.probe = "torch.cuda.memory_allocated() right after loading the checkpoint vs after `del checkpoint`";
+    }
+  }
   // Memory that grows step after step is the user's code keeping references, or a leak inside a
   // library / driver version: keep the second as a candidate whenever growth is the evidence.
   for (const Finding& f : b.findings()) {

@@ -562,6 +562,7 @@ class Reader {
     // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
     // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
     if (lo.find("tried to allocate") != std::string_view::npos || lo.find("alloc_failed") != std::string_view::npos ||
+        lo.find("resource_exhausted") != std::string_view::npos || lo.find("failed to allocate") != std::string_view::npos ||
         lo.find("reserved by pytorch") != std::string_view::npos ||
         (lo.find("out of memory") != std::string_view::npos &&
          (lo.find("error") != std::string_view::npos || lo.find("exception") != std::string_view::npos))) {
