@@ -59,7 +59,9 @@ seed() {  # TARGET -> prints the seed directory
   case "$1" in
     fuzz_oom_log)
       cp tests/data/oom-cases/*.log tests/data/oom-cases/bad-inputs/*.log "$dir/"
-      for f in tests/data/oom-corpus/*.log; do cp "$f" "$dir/corpus-$(basename "$f")"; done
+      for f in tests/data/oom-corpus/*.log tests/data/oom-corpus-held2/*.log; do
+        cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"
+      done
       python3 - "$dir" tests/data/oom-cases/variants.jsonl tests/data/oom-cases/cases.jsonl <<'PY'
 import json, sys
 out = sys.argv[1]; n = 0
