@@ -121,8 +121,9 @@ run_one() {  # TARGET SECONDS
   local execs per_s cov ft units
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   per_s=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  # -a: libFuzzer's log holds the raw bytes of dictionary entries ("binary file matches").
+  cov=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(ls "$corpus" | wc -l)
   local found
   found=$(ls "$findings" | wc -l)
@@ -138,7 +139,7 @@ run_one() {  # TARGET SECONDS
   fi
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
     status=1
-    grep -m1 -A25 "ERROR: \|runtime error\|==ERROR\|deadly signal" "$log" | head -40
+    grep -a -m1 -A25 "ERROR: \|runtime error\|==ERROR\|deadly signal" "$log" | head -40
   fi
 }
 
