@@ -100,12 +100,42 @@ if(Python3_Interpreter_FOUND)
 endif()
 # ---- end report -----------------------------------------------------------------------------
 
+# ---- harden (issue 12): bad inputs through the CLI, special files, stdout write errors ---------
+add_test(NAME bad_inputs_cli
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/bad_inputs_cli_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
+set_tests_properties(bad_inputs_cli PROPERTIES LABELS core TIMEOUT 240)
+
+# ---- the executables (issue 9): `oomkit train` is handed to oomkit-train beside oomkit ----------
+# Without oomkit-train beside it (a torch-free build or a lone copy), `oomkit train` is one
+# error line naming oomkit-train and exit 2; the other commands still work.
+add_test(NAME cli_train_without_oomkit_train_exit_2
+         COMMAND sh -c "d=$(mktemp -d) && cp \"$0\" \"$d/oomkit\" && out=$(\"$d/oomkit\" train --steps 1 2>&1); rc=$?; \"$d/oomkit\" gpus > /dev/null; rc2=$?; rm -rf \"$d\"; test $rc -eq 2 && test $rc2 -eq 0 && echo \"$out\" | grep -q '^error: train: .*oomkit-train'"
+                 $<TARGET_FILE:oomkit>)
+set_tests_properties(cli_train_without_oomkit_train_exit_2 PROPERTIES LABELS core)
+# `oomkit` itself never loads LibTorch (so estimate/diagnose/report/gpus start in milliseconds:
+# bench/startup_bench.sh measures it): no libtorch or libc10 among its shared libraries.
+add_test(NAME cli_oomkit_links_no_libtorch
+         COMMAND sh -c "libs=$(ldd \"$0\") && echo \"$libs\" | grep -q libspdlog && ! echo \"$libs\" | grep -E -q 'libtorch|libc10'"
+                 $<TARGET_FILE:oomkit>)
+set_tests_properties(cli_oomkit_links_no_libtorch PROPERTIES LABELS core)
+# `oomkit --help` lists train even though this executable does not link LibTorch.
+add_test(NAME cli_help_lists_train COMMAND $<TARGET_FILE:oomkit> --help)
+set_tests_properties(cli_help_lists_train PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "train +Train a GPT-2 model")
+
+# ---- everything below runs `oomkit train` (oomkit-train) or links LibTorch --------------------
+if(TARGET oomkit-train)
+# `oomkit -q train ...` (a global flag before the command) reaches oomkit-train too.
+add_test(NAME cli_train_help_through_oomkit
+         COMMAND sh -c "\"$0\" -q train --help | grep -q -- '--on-oom'" $<TARGET_FILE:oomkit>)
+set_tests_properties(cli_train_help_through_oomkit PROPERTIES LABELS torch)
+
 # ---- onoom (issue 5, trainer side: oomkit train --on-oom) ---------------------------------
 # A bad --on-oom value is bad input: exit 2 naming the flag, before anything runs.
 add_test(NAME train_on_oom_bad_value_exit_2
          COMMAND sh -c "out=$(\"$0\" train --on-oom retry --steps 1 2>&1); test $? -eq 2 && echo \"$out\" | grep -q -- --on-oom"
                  $<TARGET_FILE:oomkit>)
-set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS core)
+set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS torch)
 
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares
@@ -129,10 +159,7 @@ add_test(NAME train_trace_cli
                  $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/train_trace_run)
 set_tests_properties(train_trace_cli PROPERTIES LABELS torch TIMEOUT 300)
 
-# ---- harden (issue 12): bad inputs through the CLI, special files, stdout write errors ---------
-add_test(NAME bad_inputs_cli
-         COMMAND ${CMAKE_SOURCE_DIR}/tests/bad_inputs_cli_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
-set_tests_properties(bad_inputs_cli PROPERTIES LABELS core TIMEOUT 240)
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
 set_tests_properties(train_hardening PROPERTIES LABELS torch TIMEOUT 600)
+endif()  # TARGET oomkit-train
