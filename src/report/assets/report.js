@@ -559,16 +559,16 @@ function fixesChart() {
   drawn.forEach((r, i) => {
     const y = f.m.t + i * rowH + 4, over = num(cap) && r.peak > cap, inMargin = num(usable) && r.peak > usable;
     const c = i === 0 ? '#475569' : over ? C_LIMIT : inMargin || r.fits === false ? C_USABLE : '#16a34a';
-    sv('text', { x: f.m.l - 8, y: y + 12, 'text-anchor': 'end', style: 'font-size:11px' }, f.plot, r.kind + ': ' + (r.flags || r.name).slice(0, 34));
+    sv('text', { x: f.m.l - 8, y: y + 12, 'text-anchor': 'end', style: 'font-size:11px' }, f.plot, i === 0 ? r.kind : r.kind + ': ' + (r.flags || r.name).slice(0, 34));
     tip(sv('rect', { class: i === 0 ? 'bar-fix bar-base' : 'bar-fix', x: f.xs(0), y, width: Math.max(1, f.xs(r.peak) - f.xs(0)), height: 16, fill: c, rx: 2 }, f.plot),
       r.kind + ': ' + r.name + (r.flags ? '\n' + r.flags : '') + '\npredicted peak ' + fmtBytes(r.peak) + (num(r.saving) ? '\nsaves ' + fmtBytes(r.saving) : '') +
       (typeof r.fits === 'boolean' ? '\n' + (r.fits ? 'fits' : 'does not fit') : '') + (r.cost ? '\n' + r.cost : ''));
     sv('text', { x: f.xs(r.peak) + 4, y: y + 12, style: 'font-size:11px' }, f.plot, fmtBytes(r.peak));
   });
-  const vline = (v, color, dash, label, cls, top) => {   // labels: capacity above the plot, usable below its last bar
+  const vline = (v, color, dash, label, cls, right) => {   // labels above the plot: capacity right of its line, usable left
     const g = tip(sv('g', { class: cls }, f.plot), label), x = f.xs(v);
-    sv('line', { x1: x, x2: x, y1: f.m.t - (top ? 12 : 0), y2: f.m.t + f.ph, stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': dash }, g);
-    sv('text', { x: x + 3, y: top ? f.m.t - 3 : f.m.t + f.ph - 4, 'text-anchor': top ? 'start' : 'end', style: 'font-size:11px;' +
+    sv('line', { x1: x, x2: x, y1: f.m.t - 12, y2: f.m.t + f.ph, stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': dash }, g);
+    sv('text', { x: right ? x + 3 : x - 3, y: f.m.t - 3, 'text-anchor': right ? 'start' : 'end', style: 'font-size:11px;' +
       'paint-order:stroke;stroke:#fff;stroke-width:3px;fill:' + color }, g, label);
   };
   if (num(cap)) vline(cap, C_LIMIT, '', 'capacity ' + fmtBytes(cap), 'capacity-line', true);
