@@ -1,9 +1,11 @@
 // One function per subcommand, each in its own file under src/cli/. Each binds its flags to a
 // plain options struct and returns a runner that calls one library function (micromamba's
-// set_*_command pattern). main.cpp maps exceptions to exit codes.
+// set_*_command pattern). run_app() (app.cpp) parses and maps exceptions to exit codes; both
+// executables use it: `oomkit` (torch-free, main.cpp) and `oomkit-train` (train/main.cpp).
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -16,8 +18,24 @@ struct Subcommand {
 
 Subcommand add_estimate_command(CLI::App& parent);  // estimate.cpp
 Subcommand add_gpus_command(CLI::App& parent);      // gpus.cpp
-Subcommand add_train_command(CLI::App& parent);     // train.cpp
 Subcommand add_diagnose_command(CLI::App& parent);  // diagnose.cpp
 Subcommand add_report_command(CLI::App& parent);    // report.cpp
+Subcommand add_train_command(CLI::App& parent);     // train/train.cpp (oomkit-train only)
+
+/// The one-line description of `oomkit train`, shown by `oomkit --help` and `oomkit train --help`.
+extern const char* const kTrainDescription;
+
+/// The top-level app of both executables: name, version flag, -q/--quiet and -v/--verbose.
+void init_app(CLI::App& app);
+
+/// Parses argv and runs the one subcommand parsed. Maps exceptions to exit codes: CLI11 parse
+/// errors and InputError -> one "error: ..." line (+ "hint: ...") and 2; any other exception ->
+/// "error: ..." (a c10 backtrace cut off) and 1. Initialises logging from -q/-v. A failed write
+/// to stdout (full disk, closed pipe, ulimit -f: SIGXFSZ is ignored) turns exit 0 into 2.
+int run_app(CLI::App& app, const std::vector<Subcommand>& subcommands, int argc, char** argv);
+
+/// Index in argv of the command word (the first argument that is not a global flag -q/-v), or 0
+/// when there is none.
+int command_index(int argc, char** argv);
 
 }  // namespace oomkit::cli

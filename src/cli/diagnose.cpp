@@ -20,7 +20,14 @@
 #include "oomkit/estimate/gpus.h"
 
 namespace oomkit {
-bool sdpa_available();  // src/train/model.cpp: whether this build's trainer has --attention sdpa
+// Whether the oomkit-train built beside this oomkit has --attention sdpa (LibTorch >= 2.0; the
+// trainer's own check is sdpa_available() in src/train/model.cpp). Set by CMake, so the torch-free
+// `oomkit` knows it without loading LibTorch.
+#ifdef OOMKIT_TRAINER_HAS_SDPA
+constexpr bool kTrainerHasSdpa = true;
+#else
+constexpr bool kTrainerHasSdpa = false;
+#endif
 }  // namespace oomkit
 
 namespace oomkit::cli {
@@ -166,7 +173,7 @@ int run_diagnose(const DiagnoseCliOptions& o) {
   if (o.log_path.empty()) throw InputError("log", "no input", "give a log file, - for stdin, or --timeline FILE");
   const std::string text = read_input(o.log_path);
   DiagnoseOptions with_build = opts;
-  with_build.sdpa_supported = sdpa_available();
+  with_build.sdpa_supported = kTrainerHasSdpa;
   const std::vector<Diagnosis> diagnoses = diagnose_log(text, with_build);
   if (o.json) {
     nlohmann::json j{{"source", o.log_path}, {"reports", nlohmann::json::array()}};

@@ -1,4 +1,4 @@
-// `oomkit train`: binds flags to oomkit::TrainOptions and calls oomkit::run_training().
+// `oomkit train` (the oomkit-train executable): binds flags to oomkit::TrainOptions and calls oomkit::run_training().
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -33,9 +33,7 @@ struct TrainFlags {
 Subcommand add_train_command(CLI::App& parent) {
   auto flags = std::make_shared<TrainFlags>();
   TrainOptions& o = flags->options;
-  CLI::App* app = parent.add_subcommand(
-      "train", "Train a GPT-2 model natively in LibTorch with a per-phase memory timeline "
-               "(no flags: gpt-nano on the English license texts of /usr/share/common-licenses)");
+  CLI::App* app = parent.add_subcommand("train", kTrainDescription);
   app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->capture_default_str();
   app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus");
   app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)");

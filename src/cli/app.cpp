@@ -1,0 +1,129 @@
+// The parse-and-run shared by `oomkit` (main.cpp) and `oomkit-train` (train/main.cpp).
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "commands.h"
+#include "oomkit/core/error.h"
+#include "oomkit/core/log.h"
+
+#ifndef OOMKIT_VERSION
+#define OOMKIT_VERSION "0.0.0"
+#endif
+
+namespace oomkit::cli {
+
+const char* const kTrainDescription =
+    "Train a GPT-2 model natively in LibTorch with a per-phase memory timeline "
+    "(no flags: gpt-nano on the English license texts of /usr/share/common-licenses)";
+
+namespace {
+
+// c10::Error::what() appends a C++ backtrace ("Exception raised from ... frame #0 ...") after
+// the message; users get the message alone (the diagnosis needs nothing more).
+std::string without_backtrace(const char* what) {
+  std::string text(what);
+  for (const char* marker : {"\nException raised from", "Exception raised from "}) {
+    const size_t at = text.find(marker);
+    if (at != std::string::npos) text.erase(at);
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+bool is_global_flag(const char* arg) {
+  for (const char* flag : {"-q", "--quiet", "-v", "--verbose", "-qv", "-vq"}) {
+    if (std::strcmp(arg, flag) == 0) return true;
+  }
+  return false;
+}
+
+// Output written to stdout is part of the result (`oomkit estimate --json > f.json`): a write
+// that failed (a full disk, /dev/full, a closed pipe) must not end in exit 0.
+int finish_stdout(int code) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    std::fprintf(stderr, "error: stdout: write failed: %s\n", std::strerror(err != 0 ? err : EIO));
+    return code == kExitOk ? kExitBadInput : code;
+  }
+  return code;
+}
+
+int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int argc, char** argv) {
+  // CLI11 reports an unknown command as "A subcommand is required"; name it instead.
+  if (const int at = command_index(argc, argv); at > 0) {
+    bool known = false;
+    std::string names;
+    for (const auto& sub : subcommands) {
+      known = known || sub.app->get_name() == argv[at];
+      names += (names.empty() ? "" : ", ") + sub.app->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "error: unknown command '%s' (commands: %s)\n", argv[at], names.c_str());
+      return kExitBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    std::fprintf(stderr, "run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    return kExitBadInput;
+  }
+
+  log::init(app.get_option("--quiet")->count() > 0, app.get_option("--verbose")->count() > 0);
+  try {
+    for (const auto& sub : subcommands) {
+      if (sub.app->parsed()) return sub.run();
+    }
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    if (!e.hint().empty()) std::fprintf(stderr, "hint: %s\n", e.hint().c_str());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    // fmt::print throws std::system_error ("cannot write to file") when stdout fails: that is
+    // the stdout write error finish_stdout() reports, not a failure of the command.
+    if (std::ferror(stdout)) return kExitOk;
+    std::fprintf(stderr, "error: %s\n", without_backtrace(e.what()).c_str());
+    return kExitFailure;
+  }
+  return kExitFailure;
+}
+
+}  // namespace
+
+void init_app(CLI::App& app) {
+  app.set_version_flag("--version", "oomkit " OOMKIT_VERSION);
+  app.require_subcommand(1);
+  app.add_flag("-q,--quiet", "Only warnings and errors on stderr")->configurable(false);
+  app.add_flag("-v,--verbose", "Debug logging");
+  app.fallthrough();
+  app.footer(
+      "Exit codes: 0 success (estimate --check: fits), 1 any failure, 2 bad input (one 'error:' line naming the\n"
+      "field), 3 train stopped by an OOM, 4 estimate --check: does not fit, 130/143 interrupted (SIGINT/SIGTERM).");
+}
+
+int command_index(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (!is_global_flag(argv[i])) return argv[i][0] == '-' ? 0 : i;
+  }
+  return 0;
+}
+
+int run_app(CLI::App& app, const std::vector<Subcommand>& subcommands, int argc, char** argv) {
+  // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the process,
+  // so it is reported like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
+  return finish_stdout(parse_and_run(app, subcommands, argc, argv));
+}
+
+}  // namespace oomkit::cli

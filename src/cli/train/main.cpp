@@ -1,0 +1,14 @@
+// oomkit-train: `oomkit train`, the LibTorch half of oomkit. `oomkit` execs it with its own
+// argv (global flags, then `train`, then the train flags), so it parses the same command line.
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
+  oomkit::cli::init_app(app);
+  const std::vector<oomkit::cli::Subcommand> subcommands = {oomkit::cli::add_train_command(app)};
+  return oomkit::cli::run_app(app, subcommands, argc, argv);
+}
