@@ -38,7 +38,7 @@ void apply_hf_differences(const ModelConfig& m, const TrainingSetup& s, Activati
     }
     // Without autograd (eval, a checkpointed block's first forward) the last mul holds x,
     // 0.5·x, 1 + tanh and its output beside the residual and ln_2's output.
-    am.block_forward_peak_nograd = std::max(am.block_forward_peak_nograd, 2 * m.n_embd * dt.residual + 4 * d_ff * c);
+    am.block_moments_nograd.push_back({"HF gelu_new (no grad)", 2 * m.n_embd * dt.residual + 4 * d_ff * c, 0, {}});
     // Backward through it: MulBackward0 makes both operands' gradients (2·d_ff) before they are
     // combined into x's gradient.
     am.block_backward_mlp += 2 * d_ff * c;

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "oomkit/estimate/phase_model.h"
+#include "oomkit/estimate/matmul_workspace.h"
 #include "phase_arith.h"
 
 namespace oomkit {
@@ -60,6 +61,27 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
   return b;
 }
 
+// oneDNN's scratchpad for the matmul running at a moment: CPU target, bf16 compute (autocast
+// bf16 or pure bf16) only; 0 where oneDNN is not available (LibTorch then uses its own gemm).
+int64_t matmul_workspace(const PhaseInputs& in, const ActivationModel::MomentMatmul& mm) {
+  const TrainingSetup& s = *in.setup;
+  if (mm.k <= 0 || s.cuda || in.dt.compute != 2) return 0;
+  if (s.precision != Precision::kBf16Mixed && s.precision != Precision::kBf16) return 0;
+  const int64_t h_local = ceil_div(in.model->n_head, s.parallel.tensor_parallel);
+  const MatmulShape shape = mm.bmm ? MatmulShape{s.micro_batch_size * h_local, s.seq_len, mm.k, mm.n}
+                                   : MatmulShape{0, in.sz.E, mm.k, mm.n};
+  return onednn_bf16_matmul_scratchpad_bytes(shape, s.cpu_threads).value_or(0);
+}
+
+// The largest of `moments` (bytes per token above a block's input, plus the scratchpad of the
+// matmul running then) for one micro-batch.
+int64_t block_moments_peak(const PhaseInputs& in, const std::vector<ActivationModel::ForwardMoment>& moments) {
+  const Arith ph{"--batch-size"};
+  int64_t peak = 0;
+  for (const auto& mo : moments) peak = std::max(peak, ph.add(ph.mul(in.sz.E, mo.bytes_per_token), matmul_workspace(in, mo.mm)));
+  return peak;
+}
+
 // Pending autocast weight copies at a forward moment (weights the block has not cast yet).
 int64_t pending_copies(const PhaseInputs& in, const ActivationModel::ForwardMoment& mo) {
   return in.st.copies_bytes > 0 ? ceil_div(mo.pending_weight_elements * 2, in.setup->parallel.tensor_parallel) : 0;
@@ -87,11 +109,12 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
       ph.add(ph.add(live - head_copies, sz.embed_bytes), ph.add(sz.blocks_bytes - last_saved, b.gather));
   int64_t inside = 0;
   if (last_ckpt) {
-    inside = ph.add(before_last, ph.mul(sz.E, sz.ckpt_input_tok + am.block_forward_peak_nograd));
+    inside = ph.add(before_last, ph.add(ph.mul(sz.E, sz.ckpt_input_tok), block_moments_peak(in, am.block_moments_nograd)));
   } else {
     for (int i = 0; i < am.num_forward_moments; ++i) {
       const auto& mo = am.forward_moments[i];
-      inside = std::max(inside, ph.add(before_last - pending_copies(in, mo), ph.mul(sz.E, mo.bytes_per_token)));
+      inside = std::max(inside, ph.add(before_last - pending_copies(in, mo),
+                                       ph.add(ph.mul(sz.E, mo.bytes_per_token), matmul_workspace(in, mo.mm))));
     }
   }
   // Every-K checkpointing: the last checkpointed block, when it is not the last block, runs its
@@ -102,7 +125,15 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
     const int64_t before_ckpt =
         ph.add(ph.add(live - head_copies - ph.mul(st.layer_copies_bytes, plain_after), sz.embed_bytes),
                ph.add(sz.blocks_bytes - ph.mul(plain_after, sz.block_bytes) - ph.mul(sz.E, sz.ckpt_input_tok), b.gather));
-    inside = std::max(inside, ph.add(before_ckpt, ph.mul(sz.E, sz.ckpt_input_tok + am.block_forward_peak_nograd)));
+    inside = std::max(inside, ph.add(before_ckpt, ph.add(ph.mul(sz.E, sz.ckpt_input_tok),
+                                                         block_moments_peak(in, am.block_moments_nograd))));
+  }
+  // lm_head's matmul: the logits are allocated (the mark's bytes) beside the final norm's
+  // output, a fp32 local under autocast (its compute-dtype cast is lm_head's saved input), and
+  // the matmul's scratchpad (CPU bf16).
+  if (b.has_head) {
+    const int64_t norm_local = in.dt.autocast ? ph.mul(sz.E, ph.mul(in.model->n_embd, 4)) : 0;
+    inside = std::max(inside, ph.add(p.allocated_bytes, ph.add(norm_local, matmul_workspace(in, am.head_mm))));
   }
   p.peak_bytes = std::max(p.allocated_bytes, inside);
   if (inside > p.allocated_bytes) {
@@ -155,7 +186,8 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
                                          : 0;
   const int64_t copies_released =
       in.st.layer_copies_bytes > 0 && m.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(d, t), d), 2) : 0;
-  return std::max(ph.add(ph.mul(in.sz.E, in.am->block_backward_mlp), wgrad_mlp),
+  return std::max(ph.add(ph.add(ph.mul(in.sz.E, in.am->block_backward_mlp), wgrad_mlp),
+                         matmul_workspace(in, in.am->block_backward_mlp_mm)),
                   ph.add(ph.mul(in.sz.E, in.am->block_backward_attn), wgrad_attn) - copies_released);
 }
 
@@ -179,7 +211,8 @@ int64_t block_backward_transient(const PhaseInputs& in, const StepBase& b, bool 
                 moment);
     for (int i = 0; i < am.num_forward_moments; ++i) {
       const auto& mo = am.forward_moments[i];
-      tr = std::max(tr, ph.add(ph.mul(sz.E, mo.bytes_per_token + residual_tok - sz.ckpt_input_tok),
+      tr = std::max(tr, ph.add(ph.add(ph.mul(sz.E, mo.bytes_per_token + residual_tok - sz.ckpt_input_tok),
+                                      matmul_workspace(in, mo.mm)),
                                in.st.layer_copies_bytes - pending_copies(in, mo)));
     }
   } else {
@@ -278,10 +311,13 @@ void eval_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& zero
   eval.allocated_bytes = ph.add(b.resident, in.st.optimizer_bytes);
   const int64_t residual_tok = in.model->n_embd * in.dt.residual;
   int64_t moment = ph.add(ph.mul(sz.E, am.eval_embedding_tok), ph.mul(in.setup->seq_len, residual_tok + am.sequence_bytes));
-  moment = std::max(moment, ph.mul(sz.E, residual_tok + am.block_forward_peak_eval));
+  moment = std::max(moment, ph.add(ph.mul(sz.E, residual_tok), block_moments_peak(in, am.block_moments_eval)));
   if (b.has_head) {
-    moment = std::max(moment, ph.add(ph.mul(sz.E, am.eval_head_tok), am.eval_head_weight_cast_bytes));
-    moment = std::max(moment, ph.mul(sz.E, am.eval_loss_tok));
+    moment = std::max(moment, ph.add(ph.add(ph.mul(sz.E, am.eval_head_tok), am.eval_head_weight_cast_bytes),
+                                     matmul_workspace(in, am.head_mm)));
+    // The head's weight cast outlives lm_head: it is freed with forward_loss's autocast region,
+    // after the loss (measured with a logging allocator, LibTorch 1.13 CPU).
+    moment = std::max(moment, ph.add(ph.mul(sz.E, am.eval_loss_tok), am.eval_head_weight_cast_bytes));
   }
   const int64_t val_batch = sz.inputs_bytes / sz.in_flight;
   eval.peak_bytes = std::max(zero.allocated_bytes, ph.add(ph.add(eval.allocated_bytes, val_batch), moment));

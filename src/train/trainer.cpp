@@ -152,6 +152,8 @@ TrainingSetup Trainer::training_setup() const {
   s.weight_decay = options_.weight_decay;
   s.cuda = device_.is_cuda();
   if (!s.cuda) s.overhead_bytes = 0;
+  // The threads this process computes with size oneDNN's per-thread bf16 matmul scratchpad.
+  if (!s.cuda) s.cpu_threads = at::get_num_threads();
   return s;
 }
 

@@ -39,25 +39,38 @@ struct ActivationModel {
   /// Candidate peak moments inside one block's forward: bytes per token live relative to the
   /// block's start (its saved terms so far and its locals), and the weight elements of the
   /// block whose autocast copies do not exist yet at that moment.
+  /// The CPU bf16 matmul running at a moment, whose oneDNN scratchpad is live then
+  /// (matmul_workspace.h): (E, k) x (k, n) for a Linear, or with `bmm` the attention's
+  /// (B·h, T, k) x (B·h, k, n). k == 0: no matmul at that moment.
+  struct MomentMatmul {
+    int64_t k = 0;
+    int64_t n = 0;
+    bool bmm = false;
+  };
   struct ForwardMoment {
     const char* where = "";
     int64_t bytes_per_token = 0;
     int64_t pending_weight_elements = 0;
+    MomentMatmul mm;
   };
-  std::array<ForwardMoment, 5> forward_moments{};  // the first num_forward_moments are set
+  std::array<ForwardMoment, 8> forward_moments{};  // the first num_forward_moments are set
   int num_forward_moments = 0;
-  int64_t block_forward_peak_nograd = 0;      // the same without autograd, dropout active (checkpointed block)
-  int64_t block_forward_peak_eval = 0;        // without autograd and without dropout (evaluation, model.eval())
+  /// Moments of one block's forward without autograd: `nograd` with dropout active (a
+  /// checkpointed block's first forward), `eval` without dropout (evaluation, model.eval()).
+  /// Bytes per token above the block's input; pending_weight_elements unused.
+  std::vector<ForwardMoment> block_moments_nograd;
+  std::vector<ForwardMoment> block_moments_eval;
   // Evaluation (NoGradGuard, dropout off), bytes per token live at each moment beyond the
   // resident bytes and the validation batch:
   int64_t eval_embedding_tok = 0;             // wte(idx) + wpe(pos): both lookups and their sum
   int64_t eval_head_tok = 0;                  // the final residual, ln_f's output, its autocast cast and the logits
   int64_t eval_head_weight_cast_bytes = 0;    // absolute: lm_head's uncached autocast weight cast (V, d)
-  int64_t head_matmul_buffers_tok = 0;        // lm_head's CPU bf16 matmul: two fp32 buffers of the logits' size
+  MomentMatmul head_mm;                       // lm_head's matmul (E, d) x (d, V/t)
   int64_t eval_loss_tok = 0;                  // the logits, cross_entropy's fp32 cast and log_softmax's output
   int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
   int64_t block_backward_mlp = 0;             // the MLP moment of it (the max of the two is the above)
   int64_t block_backward_attn = 0;            // the attention-core moment of it
+  MomentMatmul block_backward_mlp_mm;         // the matmul running at the MLP moment
   int64_t loss_transient = 0;                 // cross_entropy's fp32 cast of bf16 logits (autocast)
   int64_t head_backward_transient = 0;        // nll_loss and log_softmax gradients (B·T, V) fp32
   int64_t embedding_backward_transient_bytes = 0;  // absolute: dense wte gradient added into wte.grad

@@ -69,6 +69,8 @@ struct TrainingSetup {
   ParallelConfig parallel;
   LoraConfig lora;
   bool cuda = true;                         // false: the CPU target (no CUDA context/workspace)
+  int cpu_threads = 0;                      // CPU target: the trainer's intra-op threads (0: every core),
+                                            // which size oneDNN's per-thread bf16 matmul scratchpad
   int64_t overhead_bytes = 500LL << 20;     // CUDA context + cuBLAS workspace, default 500 MiB
   double safety_margin = 0.15;              // fraction of capacity kept free (chapter: 10-20%)
   double weight_decay = 0.1;                // the optimizer's weight decay (oomkit train's default):
