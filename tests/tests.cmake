@@ -76,6 +76,7 @@ set_tests_properties(diagnose_cli_special_files_exit_2 PROPERTIES LABELS core TI
 # `./build/diagnose_corpus_score` or `ctest -R diagnose_corpus_score` after removing DISABLED.
 add_executable(diagnose_corpus_score ${CMAKE_SOURCE_DIR}/tests/diagnose_corpus_score.cpp)
 target_link_libraries(diagnose_corpus_score PRIVATE oomkit_core GTest::gtest GTest::gtest_main)
+oomkit_warnings(diagnose_corpus_score)
 target_compile_definitions(diagnose_corpus_score PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME diagnose_corpus_score COMMAND diagnose_corpus_score)
 set_tests_properties(diagnose_corpus_score PROPERTIES LABELS "core;corpus" DISABLED TRUE)
@@ -85,6 +86,7 @@ set_tests_properties(diagnose_corpus_score PROPERTIES LABELS "core;corpus" DISAB
 # `diagnose_speed --mb 100 --ooms 100000 --check` on an idle machine.
 add_executable(diagnose_speed ${CMAKE_SOURCE_DIR}/bench/diagnose_speed.cpp)
 target_link_libraries(diagnose_speed PRIVATE oomkit_core)
+oomkit_warnings(diagnose_speed)
 add_test(NAME diagnose_speed COMMAND diagnose_speed --mb 20 --ooms 20000 --check --slack 0.5)
 set_tests_properties(diagnose_speed PROPERTIES LABELS core TIMEOUT 120)
 
@@ -143,6 +145,7 @@ set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS torch)
 # scripts/estimate-accuracy.sh the full matrix.
 add_executable(estimate_accuracy ${CMAKE_SOURCE_DIR}/bench/estimate_accuracy.cpp)
 target_link_libraries(estimate_accuracy PRIVATE oomkit_torch CLI11::CLI11)
+oomkit_warnings(estimate_accuracy)
 target_compile_definitions(estimate_accuracy PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME estimate_accuracy COMMAND estimate_accuracy --subset fast --check --threads 2)
 set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOUT 120)
