@@ -8,9 +8,14 @@
 #   scripts/fuzz.sh all SECONDS        every target, one after the other
 #   scripts/fuzz.sh smoke [SECONDS]    every target for SECONDS (default 3) from its seeds only;
 #                                      exit 77 (skipped) without clang; ctest's `fuzz_smoke`
-# Environment: OOMKIT_FUZZ_BUILD (build-fuzz), OOMKIT_FUZZ_JOBS (2), FUZZ_RUNS (-runs= limit).
-# A finding is written to build-fuzz/findings/TARGET/ (crash-*, leak-*, timeout-*) and the script
-# exits 1.
+#   scripts/fuzz.sh table              the Markdown table of the runs recorded so far
+# Environment: OOMKIT_FUZZ_BUILD (build-fuzz), OOMKIT_FUZZ_CXX (clang++-14), OOMKIT_FUZZ_JOBS (2,
+# build jobs), FUZZ_RUNS (-runs= limit: `FUZZ_RUNS=1000000 scripts/fuzz.sh fuzz_size 7200` stops
+# after 1M executions or 2 h). One fuzzing process per target (no -jobs/-workers).
+# A finding is written to build-fuzz/findings/TARGET/ (smoke: smoke-findings/) as crash-*,
+# leak-*, timeout-* or oom-*, and the script exits 1. Every non-smoke run appends its measured
+# line (UTC time, target, execs, execs/s, CPU s, execs/CPU-s, cov, ft, findings, max_len, command)
+# to build-fuzz/results.tsv (`scripts/fuzz.sh table` prints the newest run of each target).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -18,17 +23,28 @@ TARGETS=(fuzz_oom_log fuzz_config fuzz_timeline fuzz_report_json fuzz_size fuzz_
 what=${1:-}
 seconds=${2:-}
 [ "$what" = smoke ] && seconds=${seconds:-3}
+BUILD=${OOMKIT_FUZZ_BUILD:-$ROOT/build-fuzz}
+if [ "$what" = table ]; then
+  # The newest run of each target, as recorded by run_one (measured, never edited by hand).
+  [ -f "$BUILD/results.tsv" ] || { echo "no runs recorded in $BUILD/results.tsv"; exit 1; }
+  echo "| target | execs | execs/s (wall) | CPU s | execs/CPU-s | cov | ft | findings | max_len | finished (UTC) | command |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+  for t in "${TARGETS[@]}"; do
+    awk -F'\t' -v t="$t" '$2 == t { last = $0 } END { if (last != "") { split(last, f, "\t");
+      printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n", f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[1], f[11] } }' "$BUILD/results.tsv"
+  done
+  exit 0
+fi
 if [ -z "$what" ] || [ -z "$seconds" ]; then
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
-CXX_BIN=$(command -v clang++-14 || command -v clang++ || true)
+CXX_BIN=${OOMKIT_FUZZ_CXX:-$(command -v clang++-14 || command -v clang++ || true)}
 if [ -z "$CXX_BIN" ]; then
   echo "SKIP: clang is not installed (Debian: apt-get install clang-14 libclang-rt-14-dev)"
   [ "$what" = smoke ] && exit 77
   exit 2
 fi
-BUILD=${OOMKIT_FUZZ_BUILD:-$ROOT/build-fuzz}
 if [ ! -f "$BUILD/build.ninja" ]; then
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -42,7 +58,8 @@ seed() {  # TARGET -> prints the seed directory
   rm -rf "$dir" && mkdir -p "$dir"
   case "$1" in
     fuzz_oom_log)
-      cp tests/data/oom-cases/*.log "$dir/"
+      cp tests/data/oom-cases/*.log tests/data/oom-cases/bad-inputs/*.log "$dir/"
+      for f in tests/data/oom-corpus/*.log; do cp "$f" "$dir/corpus-$(basename "$f")"; done
       python3 - "$dir" tests/data/oom-cases/variants.jsonl tests/data/oom-cases/cases.jsonl <<'PY'
 import json, sys
 out = sys.argv[1]; n = 0
@@ -80,16 +97,27 @@ run_one() {  # TARGET SECONDS
   corpus="$BUILD/corpus/$t"
   findings="$BUILD/findings/$t"
   log="$BUILD/$t.log"
-  if [ "$what" = smoke ]; then corpus="$BUILD/smoke-corpus/$t"; rm -rf "$corpus"; fi
+  if [ "$what" = smoke ]; then
+    corpus="$BUILD/smoke-corpus/$t"; findings="$BUILD/smoke-findings/$t"; rm -rf "$corpus" "$findings"
+  fi
   mkdir -p "$corpus" "$findings"
+  # Longest input libFuzzer builds (bytes). OOM logs: 8 KiB holds several reports with their
+  # tracebacks (tests/data/oom-corpus's real logs are 0.2-2.5 KB); a longer limit mostly slows
+  # each execution (the diagnosis is linear in the log, the instrumentation is per byte).
   local max_len=4096
-  case "$t" in fuzz_timeline|fuzz_report_json|fuzz_oom_log) max_len=131072 ;; esac
+  case "$t" in fuzz_timeline|fuzz_report_json) max_len=131072 ;; fuzz_oom_log) max_len=8192 ;; esac
+  max_len=${FUZZ_MAX_LEN:-$max_len}
   local runs=()
   [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  # CPU seconds (user + sys) beside the wall-clock rate libFuzzer prints: on a shared machine
+  # the wall rate says more about the neighbours than about the target.
+  local TIMEFORMAT='%U %S' rc
+  { time ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     "$BUILD/$t" "$corpus" "$seeds" -max_total_time="$s" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$findings/" "${runs[@]}" >"$log" 2>&1
-  local rc=$?
+    -print_final_stats=1 -artifact_prefix="$findings/" "${runs[@]}" >"$log" 2>&1; } 2>"$log.cpu"
+  rc=$?
+  local cpu_s per_cpu_s
+  cpu_s=$(awk '{ printf "%.1f", $1 + $2 }' "$log.cpu")
   local execs per_s cov ft units
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   per_s=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -98,7 +126,16 @@ run_one() {  # TARGET SECONDS
   units=$(ls "$corpus" | wc -l)
   local found
   found=$(ls "$findings" | wc -l)
-  printf '%-18s %6ss  execs %-10s %7s/s  cov %-6s ft %-6s corpus %-5s findings %s\n' "$t" "$s" "${execs:-?}" "${per_s:-?}" "${cov:-?}" "${ft:-?}" "$units" "$found"
+  per_cpu_s=$(awk -v n="${execs:-0}" -v c="$cpu_s" 'BEGIN { if (c > 0) printf "%.0f", n / c; else print "?" }')
+  printf '%-18s %6ss  execs %-10s %7s/s  %7s/CPU-s  cov %-6s ft %-6s corpus %-5s findings %s\n' "$t" "$s" \
+    "${execs:-?}" "${per_s:-?}" "$per_cpu_s" "${cov:-?}" "${ft:-?}" "$units" "$found"
+  if [ "$what" != smoke ]; then
+    local cmd="scripts/fuzz.sh $t $s"
+    [ -n "${FUZZ_RUNS:-}" ] && cmd="FUZZ_RUNS=$FUZZ_RUNS $cmd"
+    [ -n "${FUZZ_MAX_LEN:-}" ] && cmd="FUZZ_MAX_LEN=$FUZZ_MAX_LEN $cmd"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$t" "${execs:-?}" \
+      "${per_s:-?}" "$cpu_s" "$per_cpu_s" "${cov:-?}" "${ft:-?}" "$found" "$max_len" "$cmd" >>"$BUILD/results.tsv"
+  fi
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
     status=1
     grep -m1 -A25 "ERROR: \|runtime error\|==ERROR\|deadly signal" "$log" | head -40
@@ -107,13 +144,7 @@ run_one() {  # TARGET SECONDS
 
 case "$what" in
   all) for t in "${TARGETS[@]}"; do run_one "$t" "$seconds"; done ;;
-  smoke)
-    # fuzz_oom_log joins the smoke run once the diagnosis rework (issue 12 item 1, branch
-    # `diagnose`) is on main: its seeds reach the known use-after-free in classify.cpp today.
-    for t in "${TARGETS[@]}"; do
-      [ "$t" = fuzz_oom_log ] && [ -z "${FUZZ_SMOKE_LOG:-}" ] && continue
-      run_one "$t" "$seconds"
-    done ;;
+  smoke) for t in "${TARGETS[@]}"; do run_one "$t" "$seconds"; done ;;
   *)
     if [ ! -x "$BUILD/$what" ]; then echo "unknown target '$what' (targets: ${TARGETS[*]})"; exit 2; fi
     run_one "$what" "$seconds" ;;

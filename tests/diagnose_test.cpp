@@ -509,3 +509,174 @@ TEST(DiagnoseMessage, MpsOtherAllocationsVersusWorkingSet) {
   EXPECT_EQ(full.findings.front().category, OomCause::kActivationsBatch);
   EXPECT_FALSE(has(full, OomCause::kFragmentation));
 }
+
+// ---- Kinds found while tuning on the 63-report corpus (2026-11-30, second pass). Each input is
+// made up; none is copied from a corpus report.
+namespace {
+const Diagnosis& first(const std::vector<Diagnosis>& ds) {
+  EXPECT_FALSE(ds.empty());
+  return ds.front();
+}
+}  // namespace
+
+// TensorFlow 1.x printed the shape alone: the failing node's "T=DT_HALF" on the next line gives
+// the dtype; without one, float32 (TF's default) is assumed and flagged.
+TEST(DiagnoseKinds2, TensorFlowShapeWithoutDtype) {
+  const auto with_node = diagnose_log(
+      "ResourceExhaustedError (see above for traceback): OOM when allocating tensor with shape[8,16,32,64]\n"
+      "  [[Node: conv3/Conv2D = Conv2D[T=DT_HALF, data_format=\"NHWC\", _device=\"/job:localhost/replica:0/task:0/device:GPU:0\"]]]\n");
+  ASSERT_TRUE(first(with_node).oom);
+  EXPECT_EQ(first(with_node).oom->dtype, "half");
+  EXPECT_FALSE(first(with_node).oom->dtype_assumed);
+  EXPECT_EQ(first(with_node).oom->requested_bytes, 8LL * 16 * 32 * 64 * 2);
+  const auto bare = diagnose_log("Resource exhausted: OOM when allocating tensor with shape[1000,300]\n");
+  ASSERT_TRUE(first(bare).oom);
+  EXPECT_TRUE(first(bare).oom->dtype_assumed);
+  EXPECT_EQ(first(bare).oom->requested_bytes, 1000LL * 300 * 4);
+}
+
+// A DataLoader worker killed by SIGBUS: shared memory, host side.
+TEST(DiagnoseKinds2, DataLoaderBusErrorIsHostSharedMemory) {
+  const auto ds = diagnose_log(
+      "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is possible that dataloader's "
+      "workers are out of shared memory. Please try to raise your shared memory limit.\n");
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].findings.front().category, OomCause::kCpuRam);
+}
+
+// A terminal wrap pasted with its backslash: the field across the seam is still read.
+TEST(DiagnoseKinds2, BackslashWrappedMessage) {
+  const auto ds = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 4.00 MiB (GPU 0; 6.00 GiB total capacity; 5.10 GiB alre\\\n"
+      "ady allocated; 2.00 MiB free; 90.00 MiB cached)\n");
+  ASSERT_TRUE(first(ds).oom);
+  ASSERT_TRUE(first(ds).oom->allocated_bytes);
+  EXPECT_NEAR(static_cast<double>(*first(ds).oom->allocated_bytes), 5.10 * kGiB, 0.01 * kGiB);
+}
+
+// Rich (boxed) tracebacks are read as frames: here the failing line saves the model.
+TEST(DiagnoseKinds2, RichTracebackFrames) {
+  const auto ds = diagnose_log(
+      "╭──────────────── Traceback (most recent call last) ────────────────╮\n"
+      "│ /work/user/tune.py:88 in main                                      │\n"
+      "│    87 │   runner.fit()                                            │\n"
+      "│ ❱  88 │   model.save_pretrained(out_dir)                          │\n"
+      "╰────────────────────────────────────────────────────────────────────╯\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 40.00 GiB total capacity; "
+      "38.00 GiB already allocated; 30.00 MiB free; 38.50 GiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(first(ds).phase, "save");
+  bool titled = false;
+  for (const auto& f : first(ds).findings) {
+    titled = titled || (f.category == OomCause::kOther && f.title.find("saving a checkpoint") != std::string::npos);
+  }
+  EXPECT_TRUE(titled);
+}
+
+// XLA's PjRt runtime wording names JAX even when the log names no framework; fixes are JAX's.
+TEST(DiagnoseKinds2, XlaRuntimeWordingIsJax) {
+  const auto ds = diagnose_log("Prediction stopped: RESOURCE_EXHAUSTED: Failed to allocate request for 3.00GiB (3221225472B) on device ordinal 0\n");
+  EXPECT_EQ(first(ds).framework, "jax");
+}
+
+// "After loading the model it takes N" says loading finished: not a loading failure.
+TEST(DiagnoseKinds2, AfterLoadingIsNotALoadFailure) {
+  const auto ds = diagnose_log(
+      "after loading the model, nvidia-smi shows 20G in use.\n"
+      "RuntimeError: CUDA error: out of memory\n");
+  for (const auto& e : first(ds).deciding) EXPECT_EQ(e.what.find("fails while loading"), std::string::npos);
+}
+
+// OOM only when resuming from a checkpoint: its tensors kept on the GPU (other).
+TEST(DiagnoseKinds2, ResumeFromCheckpoint) {
+  const auto ds = diagnose_log(
+      "Training from scratch works, but when I resume from the saved checkpoint the first forward pass fails:\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 40.00 MiB (GPU 0; 12.00 GiB total capacity; "
+      "10.90 GiB already allocated; 10.00 MiB free; 11.00 GiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kOther);
+}
+
+// An LLM named with its size, nothing trains it, and PyTorch holds far more than its 16-bit
+// weights: inference's own memory (KV cache) filled the device.
+TEST(DiagnoseKinds2, NamedLlmInferenceBeyondWeights) {
+  const auto ds = diagnose_log(
+      "Serving Qwen2 1.5B for chat on a 16 GB card:\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total capacity of 15.70 GiB "
+      "of which 100.00 MiB is free. Including non-PyTorch memory, this process has 15.50 GiB memory in use. Of the "
+      "allocated memory 15.00 GiB is allocated by PyTorch, and 200.00 MiB is reserved by PyTorch but unallocated.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kGenerationKvCache);
+  // ...and weights alone near the capacity: the model does not fit.
+  const auto big = diagnose_log(
+      "Chat demo with a 13B llama model:\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 100.00 MiB. GPU 0 has a total capacity of 23.60 GiB "
+      "of which 50.00 MiB is free. Including non-PyTorch memory, this process has 23.50 GiB memory in use. Of the "
+      "allocated memory 23.20 GiB is allocated by PyTorch, and 50.00 MiB is reserved by PyTorch but unallocated.\n");
+  EXPECT_EQ(first(big).findings.front().category, OomCause::kStaticModelTooLarge);
+}
+
+// The log states far more device memory than the runtime reports: a carve-out / slice (other).
+TEST(DiagnoseKinds2, StatedDeviceMemoryAboveCapacity) {
+  const auto ds = diagnose_log(
+      "The box has 64 GB of VRAM assigned in the BIOS.\n"
+      "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 9.00 GiB. GPU 0 has a total capacity of 8.00 GiB of "
+      "which 7.90 GiB is free. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by "
+      "PyTorch but unallocated.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kOther);
+}
+
+// The user names the evaluation function where it fails ("the evalStep function").
+TEST(DiagnoseKinds2, EvaluationFunctionNamed) {
+  const auto ds = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB (GPU 0; 8.00 GiB total capacity; 7.60 GiB already "
+      "allocated; 1.00 MiB free; 120.00 MiB cached)\n"
+      "It happens in the runValidation function every time; lowering the batch size did not help.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kEvalWithoutNoGrad);
+}
+
+// A few hundred MiB of cached blocks on a device the tensors fill is the allocator's slack, not
+// the cause: the working set ranks first.
+TEST(DiagnoseKinds2, SmallCacheIsNotFragmentation) {
+  const auto ds = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 40.00 MiB (GPU 0; 10.00 GiB total capacity; 9.10 GiB already "
+      "allocated; 5.00 MiB free; 400.00 MiB cached)\n");
+  EXPECT_NE(first(ds).findings.front().category, OomCause::kFragmentation);
+}
+
+// A bare "CUDA error: out of memory" (a cudaMalloc outside the caching allocator, PyTorch >= 1.0):
+// the device was already taken - other processes first; THC's 0.x error stays a tensor OOM.
+TEST(DiagnoseKinds2, BareCudaErrorPointsAtOtherProcesses) {
+  const auto bare = diagnose_log("RuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(bare).findings.front().category, OomCause::kOtherProcess);
+  const auto thc = diagnose_log(
+      "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58\n");
+  EXPECT_EQ(first(thc).findings.front().category, OomCause::kActivationsBatch);
+}
+
+// The oomkit flags beside a worded fix are the remedies catalogue's (remedy_flag_hint): one set
+// of fixes for the diagnosis, the estimator's plans and the trainer; sdpa only when this build has it.
+TEST(DiagnoseKinds2, FixFlagsComeFromTheRemediesCatalogue) {
+  const std::string log =
+      "Training my small transformer at batch size 64 with max_length 4096:\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB. GPU 0 has a total capacity of 23.60 "
+      "GiB of which 1.00 GiB is free. Including non-PyTorch memory, this process has 22.50 GiB memory in use. Of the "
+      "allocated memory 22.00 GiB is allocated by PyTorch, and 100.00 MiB is reserved by PyTorch but unallocated.\n";
+  for (bool sdpa : {false, true}) {
+    DiagnoseOptions o;
+    o.sdpa_supported = sdpa;
+    const auto ds = diagnose_log(log, o);
+    ASSERT_FALSE(ds.empty());
+    bool batch_seen = false, seq_seen = false;
+    for (const auto& f : ds[0].findings) {
+      if (f.category == OomCause::kActivationsBatch) {
+        batch_seen = true;
+        EXPECT_NE(f.fix.find(remedy_flag_hint(RemedyKind::kMicroBatch)), std::string::npos) << f.fix;
+        EXPECT_NE(f.fix.find(remedy_flag_hint(RemedyKind::kCheckpointingFull)), std::string::npos) << f.fix;
+      }
+      if (f.category == OomCause::kActivationsSeqlen) {
+        seq_seen = true;
+        EXPECT_EQ(f.fix.find(remedy_flag_hint(RemedyKind::kAttentionSdpa)) != std::string::npos, sdpa) << f.fix;
+      }
+    }
+    EXPECT_TRUE(batch_seen);
+    EXPECT_TRUE(seq_seen);
+  }
+}

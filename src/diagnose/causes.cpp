@@ -127,8 +127,35 @@ bool Diagnosis::ambiguous() const {
 
 std::string Diagnosis::verdict() const { return ambiguous() ? "ambiguous" : cause_name(findings.front().category); }
 
+// The remedies catalogue's entries (remedies.h) that act on a cause, in catalogue order; the
+// oomkit flags beside a worded fix are theirs (remedy_flag_hint), so the diagnosis, the
+// estimator's plans and `oomkit train` name one set of fixes.
+std::vector<RemedyKind> catalogue_remedies(OomCause cause, bool sdpa_supported) {
+  switch (cause) {
+    case OomCause::kActivationsBatch:
+      return {RemedyKind::kMicroBatch, RemedyKind::kCheckpointingFull, RemedyKind::kPrecisionBf16Mixed};
+    case OomCause::kActivationsSeqlen:
+      if (sdpa_supported) return {RemedyKind::kAttentionSdpa, RemedyKind::kCheckpointingFull};
+      return {RemedyKind::kCheckpointingFull};
+    case OomCause::kStaticModelTooLarge:
+      return {RemedyKind::kPrecisionBf16, RemedyKind::kOptimizerAdam8bit, RemedyKind::kZero3, RemedyKind::kOffloadOptimizer,
+              RemedyKind::kLora};
+    case OomCause::kOptimizerState:
+      return {RemedyKind::kOptimizerAdam8bit, RemedyKind::kOptimizerAdafactor, RemedyKind::kZero1,
+              RemedyKind::kOffloadOptimizer};
+    default:
+      return {};
+  }
+}
+
+std::string catalogue_flags(OomCause cause, bool sdpa_supported) {
+  std::string out;
+  for (RemedyKind k : catalogue_remedies(cause, sdpa_supported)) out += (out.empty() ? "" : ", ") + remedy_flag_hint(k);
+  return out;
+}
+
 // Fixes worded in the framework the log comes from, with oomkit's own flag beside it where
-// oomkit can do the same (its trainer's flags; --attention sdpa only when this build has it).
+// oomkit can do the same (the catalogue's flags; --attention sdpa only when this build has it).
 std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_supported) {
   auto pick = [&](std::initializer_list<std::pair<const char*, const char*>> table) -> std::string {
     const char* fallback = nullptr;
@@ -158,10 +185,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"tensorflow", "A smaller batch_size in model.fit; tf.keras.mixed_precision.set_global_policy('mixed_float16')"},
                   {"vllm", "Lower max_num_seqs / max_num_batched_tokens (fewer sequences in flight)"},
                   {"oomkit", "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full"}});
-      flag = "--batch-size <B/2> --grad-accum <2x>, --checkpointing full";
+      flag = catalogue_flags(cause, sdpa_supported);
       break;
     case OomCause::kActivationsSeqlen: {
-      const std::string oomkit_sdpa = sdpa_supported ? "--attention sdpa, " : "";
       fix = pick({{"pytorch", "Shorter sequences (truncate / a smaller max length); F.scaled_dot_product_attention "
                               "(PyTorch >= 2.0) or flash-attn instead of eager attention (no (B,h,T,T) scores); "
                               "torch.utils.checkpoint"},
@@ -179,7 +205,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"vllm", "Lower max_model_len"},
                   {"oomkit", "oomkit train: a shorter --seq-len, --checkpointing full"}});
       if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
-      flag = oomkit_sdpa + "--checkpointing full, a shorter --seq-len";
+      flag = catalogue_flags(cause, sdpa_supported) + ", a shorter --seq-len";
       break;
     }
     case OomCause::kStaticModelTooLarge:
@@ -202,7 +228,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                            "smaller model; lower gpu_memory_utilization only if something else shares the GPU"},
                   {"oomkit", "oomkit train --precision bf16 --optimizer adam-8bit; size ZeRO/offload with oomkit estimate "
                              "--zero 3 --dp N / --offload-optimizer"}});
-      flag = "--precision bf16, --optimizer adam-8bit; oomkit estimate --zero 3 --dp N";
+      flag = catalogue_flags(cause, sdpa_supported) + " (size them with oomkit estimate)";
       break;
     case OomCause::kOptimizerState:
       fix = pick({{"pytorch", "bitsandbytes.optim.AdamW8bit (2 B/param instead of 8), Adafactor or SGD; "
@@ -215,7 +241,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"jax", "optax.adafactor or 8-bit moments; shard the optimizer state like the parameters"},
                   {"tensorflow", "A lighter optimizer (Adafactor, SGD)"},
                   {"oomkit", "oomkit train --optimizer adam-8bit (2 B/param) or lion/sgd/adafactor"}});
-      flag = "--optimizer adam-8bit";
+      flag = catalogue_flags(cause, sdpa_supported);
       break;
     case OomCause::kLeakAcrossSteps:
       fix = pick({{"pytorch", "Keep numbers, not graphs: losses.append(loss.item()) instead of losses.append(loss); detach() "

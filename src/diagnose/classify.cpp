@@ -236,16 +236,19 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // by what defragmenting could give back, relative to the request and to the device:
   //   high (0.8)   U >= 2Q, U >= 1 GiB and U >= 5% of the capacity;
   //   0.7          U >= 10% of the capacity (a large cache, even if under 2Q);
-  //   medium (0.6) U >= 2Q and U >= 256 MiB but a small part of the device: the cache would serve
-  //                this request, but with the working set at the edge the step likely needs more;
-  //   low (0.4)    otherwise (the allocator's ordinary slack: 20 MiB segments, 2 MiB rounding).
+  //   medium (0.6) U >= 2Q and U >= 1 GiB (or >= 256 MiB and >= 5% of the device) but a small part
+  //                of it: the cache would serve this request, but with the working set at the edge
+  //                the step likely needs more;
+  //   low (0.4)    otherwise: the allocator's ordinary slack (20 MiB segments, 2 MiB rounding, a
+  //                few hundred MiB of cached blocks on a device the tensors fill) gives back too
+  //                little of the device to be the cause; it ranks below the working set (0.45).
   if (U && Q && !cpu) {
     if (*U >= *Q) {
       const double share = C ? ratio(*U, *C) : 0.0;
       double score = 0.4;
       if (*U >= 2 * *Q && *U >= kGiB && share >= 0.05) score = 0.8;
       else if (share >= 0.1) score = 0.7;
-      else if (*U >= 2 * *Q && *U >= 256 * kMiB) score = 0.6;
+      else if (*U >= 2 * *Q && (*U >= kGiB || (*U >= 256 * kMiB && share >= 0.05))) score = 0.6;
       const size_t i = b.add(OomCause::kFragmentation, score,
                              fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}{}", format_bytes(*U),
                                          ratio(*U, *Q), format_bytes(*Q),
@@ -379,7 +382,14 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
   b.add(OomCause::kActivationsBatch, 0.35);
-  b.add(OomCause::kOtherProcess, r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" ? 0.35 : 0.25);
+  // "CUDA error: out of memory" (not THC's "cuda runtime error (2)", PyTorch 0.x's ordinary tensor
+  // OOM): since PyTorch 1.0 tensors fail through the caching allocator's "Tried to allocate"
+  // message, so a bare runtime error comes from a cudaMalloc outside it - creating the CUDA
+  // context, a cuDNN/cuBLAS workspace, another engine's own allocation - which fails when the
+  // device is already taken: other processes first.
+  const bool bare_runtime = r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" &&
+                            icontains_word(r.message, "cuda error") && !icontains_word(r.message, "runtime error (2)");
+  b.add(OomCause::kOtherProcess, bare_runtime ? 0.4 : (r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" ? 0.35 : 0.25));
   b.add(OomCause::kStaticModelTooLarge, 0.3);
   b.add(OomCause::kLeakAcrossSteps, 0.25);
   b.add(OomCause::kEvalWithoutNoGrad, 0.2);
@@ -413,6 +423,9 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
                     "process on the same GPU fails this way");
   }
   if (r.family == "tensorflow") notes.push_back("TensorFlow's BFC allocator: report_tensor_allocations_upon_oom lists the tensors held");
+  if (r.dtype_assumed) {
+    notes.push_back("The message prints the shape without a dtype: the size assumes float32, TensorFlow's default");
+  }
 }
 
 // Turns the log's Signals into score changes. A category's words add at most 0.1 together.
@@ -430,6 +443,43 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   if (c.loading && c.multi_gpu) {
     b.boost(OomCause::kMultiGpuImbalance, 0.15, "a load (torch.load / load_state_dict) while several ranks run", 0);
   }
+  const auto C = oom.total_capacity_bytes;
+  // An LLM named with its size and nothing trains it: its 16-bit weights (2 bytes per parameter)
+  // against what PyTorch holds. Well beyond the weights, inference's own memory (KV cache,
+  // activations of batch x length) is what filled the device; weights alone near the capacity
+  // mean the model does not fit.
+  if (c.llm_inference && c.model_params && oom.allocated_bytes && C && *C > 0) {
+    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
+    const int64_t held = *oom.allocated_bytes;
+    if (weights < held && static_cast<double>(held - weights) >= 0.25 * static_cast<double>(held)) {
+      b.boost(OomCause::kGenerationKvCache, 0.3,
+              fmt::format("the named model's 16-bit weights are about {} of the {} PyTorch holds: {} beyond them is "
+                          "inference's own memory (KV cache, batch x length activations)",
+                          format_bytes(weights), format_bytes(held), format_bytes(held - weights)),
+              0);
+    } else if (static_cast<double>(weights) >= 0.85 * static_cast<double>(*C)) {
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights alone are about {} of the {} device", format_bytes(weights),
+                          format_bytes(*C)),
+              0);
+    }
+  }
+  // The log states more device memory than the runtime reports: the runtime sees a carve-out, a
+  // MIG/vGPU slice or another device, whatever the model does.
+  if (c.stated_device_bytes && C && *C > 0 && static_cast<double>(*c.stated_device_bytes) >= 1.5 * static_cast<double>(*C)) {
+    const size_t i = b.add(OomCause::kOther, 0.1);
+    Finding& f = b.at(i);
+    if (f.fix == default_fix(OomCause::kOther) || f.fix.empty()) {
+      f.title = "The runtime sees less device memory than the machine has (APU/GTT carve-out, MIG slice, wrong device)";
+      f.fix = "Check the capacity the runtime reports (torch.cuda.get_device_properties(0).total_memory) against the "
+              "hardware: BIOS/driver memory carve-outs on APUs, MIG or vGPU slices, CUDA_VISIBLE_DEVICES";
+      f.probe = "Is the reported total capacity the memory you expect this device to have?";
+    }
+    b.boost(OomCause::kOther, 0.35,
+            fmt::format("the log states {} of device memory, the runtime reports a capacity of {}",
+                        format_bytes(*c.stated_device_bytes), format_bytes(*C)),
+            0);
+  }
 }
 
 }  // namespace
@@ -441,6 +491,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The message's own family names the framework when the log does not.
   if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
+  // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
+  // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
+  if (d.framework == "pytorch" && oom.family == "xla" &&
+      (oom.message.find("RESOURCE_EXHAUSTED") != std::string::npos || icontains_word(oom.message, "xlaruntimeerror") ||
+       icontains_word(oom.message, "jaxlib"))) {
+    d.framework = "jax";
+  }
   d.phase = context.phase;
   Builder b(oom.line);
   const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||
@@ -464,7 +521,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     else b.add(OomCause::kActivationsBatch, 0.2);
   } else if (host) {
     std::string ev;
-    if (oom.family == "oom_killer") {
+    if (oom.family == "oom_killer" && oom.subsystem == "shared_memory") {
+      ev = "a DataLoader worker was killed by SIGBUS: the shared memory (/dev/shm) its batches travel through is full";
+      d.notes.push_back("Bus error in a DataLoader worker: raise the container's shared memory (docker --shm-size / "
+                        "--ipc=host) or use fewer workers (num_workers)");
+    } else if (oom.family == "oom_killer") {
       ev = oom.rss_bytes ? fmt::format("the kernel's OOM killer ended process {} holding {} of host RAM (anon-rss)",
                                        oom.killed_pid.value_or(0), format_bytes(*oom.rss_bytes))
                          : "the process was killed (SIGKILL): the Linux OOM killer or a cgroup memory limit";
@@ -505,6 +566,24 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
   apply_context(context, oom, b);
+  // The log's own "other" causes get their own title, fix and probe.
+  for (Finding& f : b.findings()) {
+    if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
+    bool resume = false;
+    for (const Signal& s : context.signals) resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
+    if (context.phase == "save") {
+      f.title = "OOM while saving a checkpoint: the save path put tensors on the GPU (a library's save, not the training step)";
+      f.fix = "Save from a CPU copy (state_dict moved to the CPU, safe_serialization), or change the library version whose "
+              "save path gathers / dequantizes weights on the GPU";
+      f.probe = "Does training itself run for steps and only the save fail? Does an older/newer version of the saving "
+                "library save without the OOM?";
+    } else if (resume) {
+      f.title = "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own";
+      f.fix = "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state "
+              "dict) before the first step";
+      f.probe = "torch.cuda.memory_allocated() right after loading the checkpoint vs after `del checkpoint`";
+    }
+  }
   // Memory that grows step after step is the user's code keeping references, or a leak inside a
   // library / driver version: keep the second as a candidate whenever growth is the evidence.
   for (const Finding& f : b.findings()) {

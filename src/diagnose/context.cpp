@@ -146,6 +146,15 @@ const std::unordered_map<std::string_view, Word>& words() {
 
 bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
 
+// An LLM's name with its version glued on: "llama3", "llama2", "qwen2", "gemma2", "mistral7b".
+bool is_llm_with_version(std::string_view w) {
+  for (std::string_view name : {"llama", "qwen", "mistral", "mixtral", "gemma", "falcon", "baichuan", "chatglm", "vicuna",
+                                "phi", "deepseek", "internlm", "yi"}) {
+    if (w.size() > name.size() && w.substr(0, name.size()) == name && is_digit(w[name.size()])) return true;
+  }
+  return false;
+}
+
 // Words that say the log is from training (not inference).
 bool is_training_word(std::string_view w) {
   for (std::string_view t : {"train", "training", "finetune", "finetuning", "epoch", "epochs", "backward", "optimizer",
@@ -192,6 +201,8 @@ struct LogEvidence {
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
   std::vector<std::pair<int64_t, std::string>> models;
+  std::vector<std::pair<int64_t, int64_t>> params;     // (line, parameters) of a model named with its size
+  int64_t stated_device_bytes = 0;                     // the largest device memory the log states
   std::array<int64_t, 10> framework_hits{};      // see kFrameworks
   std::set<std::string> device_ids;
 };
@@ -269,23 +280,37 @@ class Reader {
     lo_.assign(raw.begin(), raw.end());
     for (char& c : lo_) c = lower_char(c);
     const std::string_view lo = lo_;
-    const std::string_view t = trim_view(lo);
+    std::string_view t = trim_view(lo);
     if (t.empty()) {
       under_frame_ = false;
       return;
     }
-    // Traceback structure.
-    if (t.rfind("traceback (most recent call last)", 0) == 0) {
+    // Rich tracebacks (typer / transformers / accelerate): boxed lines, "│ /path/file.py:280 in train │"
+    // for a frame and "│ ❱ 280 │   model.save_pretrained(out) │" for the failing code line.
+    constexpr std::string_view kBar = "\xe2\x94\x82";  // U+2502
+    const bool rich = t.substr(0, kBar.size()) == kBar;
+    if (rich) {
+      t.remove_prefix(kBar.size());
+      if (t.size() >= kBar.size() && t.substr(t.size() - kBar.size()) == kBar) t.remove_suffix(kBar.size());
+      t = trim_view(t);
+      if (t.empty()) return;
+    }
+    // Traceback structure ("Traceback (most recent call last):", "> Traceback ...", a rich box's header).
+    if (t.find("traceback (most recent call last)") != std::string_view::npos && t.size() < 200) {
       add(n, FactKind::kTracebackStart, OomCause::kOther, 0, "traceback");
       under_frame_ = false;
       return;
     }
-    const bool frame = t.rfind("file \"", 0) == 0;
-    const bool code_under_frame = under_frame_ && !frame;
+    const bool rich_frame = rich && t.find(".py:") != std::string_view::npos && t.find(" in ") != std::string_view::npos;
+    const bool rich_code = rich && !rich_frame && t.find("\xe2\x9d\xb1") != std::string_view::npos;  // U+2771
+    if (rich && !rich_frame && !rich_code) return;  // the box's context lines: not the failing code
+    const bool frame = t.rfind("file \"", 0) == 0 || rich_frame;
+    const bool code_under_frame = (under_frame_ && !frame) || rich_code;
     under_frame_ = frame;
 
     // Words.
     uint32_t seen = 0;
+    eval_ident_ = false;
     std::string_view first_framework;
     for (size_t i = 0; i < lo.size();) {
       if (!word_char(lo[i])) {
@@ -297,6 +322,11 @@ class Reader {
       const std::string_view w = lo.substr(i, j - i);
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= 1u << kWMulti;
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
+      if (is_llm_with_version(w)) seen |= 1u << kWLlmName;
+      if (eval_identifier(raw, i, j)) {
+        seen |= 1u << kWEval;
+        eval_ident_ = true;
+      }
       if (w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])])
       if (auto it = words().find(w); it != words().end()) {
         seen |= 1u << it->second;
@@ -311,6 +341,13 @@ class Reader {
     }
     device_ids(lo);
     if (((seen >> kWLlmName) & 1u) && !ev_.llm_line) ev_.llm_line = n;
+    if (((seen >> kWLlmName) & 1u) || lo.find("model") != std::string_view::npos || lo.find("param") != std::string_view::npos) {
+      model_size(lo, n);
+    }
+    if (lo.find("vram") != std::string_view::npos || lo.find("should have") != std::string_view::npos ||
+        lo.find("gpu memory") != std::string_view::npos) {
+      stated_memory(lo);
+    }
     if (lo.find("torch") != std::string_view::npos) {
       if (!ev_.torch03_line && (lo.find(" 0.3") != std::string_view::npos || lo.find("=0.3") != std::string_view::npos)) ev_.torch03_line = n;
       if (!ev_.torch04_line && (lo.find(" 0.4") != std::string_view::npos || lo.find("=0.4") != std::string_view::npos)) ev_.torch04_line = n;
@@ -363,6 +400,61 @@ class Reader {
       if (*v >= 8) ev_.seq.emplace_back(n, *v);
     } else {
       ev_.batch.emplace_back(n, *v);
+    }
+  }
+
+  // "7B", "Llama3.1 8B", "llama-2-13b", "1.1B params": a model's parameter count in billions.
+  void model_size(std::string_view lo, int64_t n) {
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.') && lo[p - 1] != '_')) continue;
+      size_t e = p;
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
+      size_t u = e;
+      if (u < lo.size() && lo[u] == ' ') ++u;
+      if (u < lo.size() && lo[u] == 'b' && (u + 1 >= lo.size() || !word_char(lo[u + 1]))) {
+        double billions = 0;
+        try {
+          billions = std::stod(std::string(lo.substr(p, e - p)));
+        } catch (...) {
+          billions = 0;
+        }
+        if (billions >= 0.1 && billions <= 2000) {
+          ev_.params.emplace_back(n, static_cast<int64_t>(billions * 1e9));
+          return;
+        }
+      }
+      p = e;
+    }
+  }
+
+  // Sizes next to "VRAM" / "should have": the memory the user expects the device to have.
+  void stated_memory(std::string_view lo) {
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+      size_t e = p;
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
+      size_t u = e;
+      if (u < lo.size() && lo[u] == ' ') ++u;
+      size_t ue = u;
+      while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
+      const std::string_view unit = lo.substr(u, ue - u);
+      double mult = 0;
+      if (unit == "gb" || unit == "gib" || unit == "g") mult = static_cast<double>(kGiB);
+      else if (unit == "mb" || unit == "mib" || unit == "m") mult = static_cast<double>(kMiB);
+      else if (unit == "tb" || unit == "tib") mult = static_cast<double>(kTiB);
+      if (mult > 0 && e - p <= 12) {
+        double v = 0;
+        try {
+          v = std::stod(std::string(lo.substr(p, e - p)));
+        } catch (...) {
+          v = 0;
+        }
+        const double bytes = v * mult;
+        if (bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
+          ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
+        }
+      }
+      p = ue > p ? ue - 1 : p;
     }
   }
 
@@ -470,6 +562,7 @@ class Reader {
     // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
     // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
     if (lo.find("tried to allocate") != std::string_view::npos || lo.find("alloc_failed") != std::string_view::npos ||
+        lo.find("resource_exhausted") != std::string_view::npos || lo.find("failed to allocate") != std::string_view::npos ||
         lo.find("reserved by pytorch") != std::string_view::npos ||
         (lo.find("out of memory") != std::string_view::npos &&
          (lo.find("error") != std::string_view::npos || lo.find("exception") != std::string_view::npos))) {
@@ -516,13 +609,38 @@ if (batch_one && !contains("batch size 1.") && !negated) {
       }
     }
     }
+    // A smaller batch did not help: the batch is not what fills the device.
+    if (has(kWSetting) && (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") ||
+                           contains("smaller") || contains("changed")) &&
+        (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
+         contains("no solution") || contains("not solve") || contains("same error"))) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2,
+          "a smaller batch did not help: " + text());
+    }
     // Before the first step / while loading the model.
     if (has(kWLoadProse) || has(kWTraining)) {
-if (contains("before the first step") || contains("before training") || contains("while loading") ||
-        contains("when loading the model") || contains("loading the model") || contains("load the model") ||
-        contains("model.to(") || contains("model.cuda()") || contains("before the first iteration")) {
+if ((contains("before the first step") || contains("before training") || contains("while loading") ||
+         contains("when loading the model") || contains("loading the model") || contains("load the model") ||
+         contains("model.to(") || contains("model.cuda()") || contains("before the first iteration")) &&
+        !contains("after loading")) {  // "after loading the model, it costs 34G": loading finished
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
     }
+    }
+    // At the very start of training (the first step): static memory or the optimizer state
+    // created at the first step, not a batch that grew.
+    if ((contains("when start training") || contains("when i start training") || contains("when starting training") ||
+         contains("at the start of training") || contains("at the first step") || contains("on the first step") ||
+         contains("in the first step") || contains("first iteration") || contains("first training step")) &&
+        !contains("before the first step") && !negated) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.25, "fails at the start of training: " + text());
+      add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.15, "fails at the start of training: " + text());
+    }
+    // Only when resuming from a checkpoint (from scratch it trains): the loaded checkpoint's
+    // tensors (optimizer state, a full state dict) stay on the GPU next to the model's own.
+    if (contains("resum") && contains("checkpoint") && !contains("resume_from_checkpoint") && !negated) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.5,
+          "fails when resuming from a checkpoint (its tensors kept on the GPU: torch.load without map_location='cpu', "
+          "the checkpoint dict not deleted): " + text());
     }
     if (has(kWShards) && contains("loading checkpoint shards")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l');
@@ -534,6 +652,10 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         contains("during evaluation") || contains("during validation") || contains("in validation") ||
         contains("when evaluating") || contains("during testing")) {
       if (!negated) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.25, "inference / evaluation: " + text(), 'i');
+    } else if (has(kWEval) && !negated && eval_ident_ &&
+               (contains(" method") || contains(" function") || contains("()") || contains(" loop"))) {
+      // "for the epochVal method", "in my validate() function": the user names where it fails.
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "fails in an evaluation function: " + text(), 'i');
     } else if (has(kWEval) && !negated) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + first_of(lo, kWEval) + "': " + text());
     }
@@ -607,7 +729,12 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.'))) continue;
         size_t end = 0;
         auto v = integer_at(lo, p, &end);
-        if (v && *v >= 1000 && *v <= 10000000 && !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
+        // A protein's residues drive structure models quadratically: "912 AA", "650 residues".
+        const std::string_view unit = lo.substr(end, std::min<size_t>(10, lo.size() - end));
+        const bool residues = unit.rfind(" aa", 0) == 0 || unit.rfind("aa ", 0) == 0 || unit.rfind(" residues", 0) == 0 ||
+                              unit.rfind(" amino", 0) == 0;
+        if (v && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
+            !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
           break;
         }
@@ -643,7 +770,7 @@ if (contains("other process") || contains("another process") || contains("other 
                        contains("oom_killer") || contains("dmesg"))) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }
-    if (has(kWFrag) && !negated) {
+    if (has(kWFrag) && !negated && !contains("to avoid fragmentation")) {  // the message's own hint, quoted
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
     }
     if (has(kWShapes)) {
@@ -669,7 +796,31 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return "";
   }
 
+  // An identifier whose camelCase / snake_case parts name evaluation: "epochVal", "run_test",
+  // "validateModel" (the plain words are in words()). `raw` is the original line; [i, j) a token.
+  static bool eval_identifier(std::string_view raw, size_t i, size_t j) {
+    if (j > raw.size() || j - i < 5 || j - i > 40) return false;
+    const std::string_view tok = raw.substr(i, j - i);
+    bool camel = false;
+    for (size_t k = 1; k < tok.size(); ++k) camel = camel || (tok[k] >= 'A' && tok[k] <= 'Z' && tok[k - 1] >= 'a' && tok[k - 1] <= 'z');
+    if (!camel && tok.find('_') == std::string_view::npos) return false;
+    size_t a = 0;
+    for (size_t k = 1; k <= tok.size(); ++k) {
+      const bool cut = k == tok.size() || tok[k] == '_' || (tok[k] >= 'A' && tok[k] <= 'Z' && tok[k - 1] >= 'a' && tok[k - 1] <= 'z');
+      if (!cut) continue;
+      std::string part = lower(tok.substr(a, k - a));
+      if (!part.empty() && part[0] == '_') part.erase(0, 1);
+      for (std::string_view e : {"val", "valid", "validate", "validation", "eval", "evaluate", "evaluation", "test", "infer",
+                                 "inference", "predict"}) {
+        if (part == e) return true;
+      }
+      a = k;
+    }
+    return false;
+  }
+
   LogEvidence& ev_;
+  bool eval_ident_ = false;
   std::string lo_;
   bool under_frame_ = false;
   std::array<int64_t, 16> last_weak_{};
@@ -915,6 +1066,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.seq_len = last_before(ev.seq, oom_line, to);
   c.num_gpus = last_before(ev.gpus, oom_line, to);
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
+  c.model_params = last_before(ev.params, oom_line, to);
+  c.llm_inference = ev.llm_line && !ev.training_line;
+  if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,
                          fmt::format("logged sequence length {}", *c.seq_len)});

@@ -57,6 +57,39 @@ int64_t tf_dtype_bytes(const std::string& dtype) {
   return 0;
 }
 
+// requested = product(shape) x element size of r.dtype, overflow-checked; leaves requested
+// unset when the shape does not parse or the dtype is unknown.
+void tensorflow_size_impl(OomRecord& r) {
+  int64_t elements = 1;
+  bool ok = !r.tensor_shape.empty();
+  size_t k = 0;
+  while (ok && k < r.tensor_shape.size()) {
+    size_t end = 0;
+    auto dim = integer_at(r.tensor_shape, k, &end);
+    if (!dim) {
+      ok = false;
+      break;
+    }
+    if (*dim != 0 && elements > kMaxInt64 / *dim) {
+      r.size_overflow = true;
+      elements = kMaxInt64;
+    } else {
+      elements *= *dim;
+    }
+    k = end;
+    if (k < r.tensor_shape.size()) {
+      if (r.tensor_shape[k] != ',') ok = false;
+      ++k;
+    }
+  }
+  const int64_t esize = tf_dtype_bytes(r.dtype);
+  if (ok && esize > 0) {
+    r.requested_bytes = elements > kMaxInt64 / esize ? kMaxInt64 : elements * esize;
+    if (elements > kMaxInt64 / esize) r.size_overflow = true;
+    r.requested_printed = "shape[" + r.tensor_shape + "]" + (r.dtype_assumed ? "" : " and type " + r.dtype);
+  }
+}
+
 void read_tensorflow(std::string_view s, OomRecord& r) {
   const size_t p = ifind(s, "tensorwithshape");
   if (p != std::string_view::npos) {
@@ -73,35 +106,7 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
         if (dtype.size() > 2 && lower(dtype.substr(dtype.size() - 2)) == "on") dtype.resize(dtype.size() - 2);
         r.dtype = dtype;
       }
-      // requested = product(shape) x element size, overflow-checked.
-      int64_t elements = 1;
-      bool ok = !r.tensor_shape.empty();
-      size_t k = 0;
-      while (ok && k < r.tensor_shape.size()) {
-        size_t end = 0;
-        auto dim = integer_at(r.tensor_shape, k, &end);
-        if (!dim) {
-          ok = false;
-          break;
-        }
-        if (*dim != 0 && elements > kMaxInt64 / *dim) {
-          r.size_overflow = true;
-          elements = kMaxInt64;
-        } else {
-          elements *= *dim;
-        }
-        k = end;
-        if (k < r.tensor_shape.size()) {
-          if (r.tensor_shape[k] != ',') ok = false;
-          ++k;
-        }
-      }
-      const int64_t esize = tf_dtype_bytes(r.dtype);
-      if (ok && esize > 0) {
-        r.requested_bytes = elements > kMaxInt64 / esize ? kMaxInt64 : elements * esize;
-        if (elements > kMaxInt64 / esize) r.size_overflow = true;
-        r.requested_printed = "shape[" + r.tensor_shape + "] and type " + r.dtype;
-      }
+      tensorflow_size_impl(r);
     }
   } else {
     set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
@@ -142,6 +147,8 @@ void read_vllm(std::string_view s, OomRecord& r) {
 }
 
 }  // namespace
+
+void tensorflow_size(OomRecord& r) { tensorflow_size_impl(r); }
 
 std::string device_type_from_word(const std::string& word) {
   const std::string w = lower(word);

@@ -11,6 +11,8 @@ namespace oomkit::diagnose_detail {
 std::string device_type_from_word(const std::string& word);
 /// Reads every size and the device from the squashed report `s` into `r`.
 void read_fields(const std::string& s, OomRecord& r, const std::string& device_word);
+/// TensorFlow: requested = product(tensor_shape) x the size of `dtype` (overflow-checked).
+void tensorflow_size(OomRecord& r);
 /// Completes derived fields: 1.x reserved - allocated; 2.x allocated + unallocated.
 void derive(OomRecord& r);
 /// Decides the caching-allocator family (pytorch1/pytorch2/pytorch) and `complete`.

@@ -112,6 +112,8 @@ const HeadDef kHeads[] = {
     {"memory cgroup out of memory", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"oom-kill:", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"killed by signal: killed", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    // A DataLoader worker killed by SIGBUS: its shared-memory segment (/dev/shm) could not grow.
+    {"killed by signal: bus error", "oom_killer", "shared_memory", Kind::kOneLine},
     {"exitcode : -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"signals.sigkill", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
@@ -447,7 +449,14 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
               starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0)) {
             break;
           }
-          spaced += " " + next_trimmed;
+          // A terminal's wrap pasted with its continuation mark ("10.68 GiB alread\" + "y allocated").
+          if (!s.empty() && s.back() == '\\') {
+            s.pop_back();
+            if (!spaced.empty() && spaced.back() == '\\') spaced.pop_back();
+            spaced += next_trimmed;
+          } else {
+            spaced += " " + next_trimmed;
+          }
           s += squash(next);
           from_head += squash(next);
           consumed_until = j + 1;
@@ -455,6 +464,23 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
       read_fields(s, r, hit.device_word);
+      if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.dtype.empty()) {
+        // TF 1.x printed the shape alone; the failing node on the next lines names its dtype
+        // ("[[Node: ... = Conv2D[T=DT_FLOAT, ..."), else TF's default float32 is assumed (flagged).
+        for (size_t j = i; j < lines.size() && j <= i + 3 && r.dtype.empty(); ++j) {
+          const std::string_view l = lines[j].raw.substr(0, kMaxLineChars);
+          const size_t t = ifind(l, "t=dt_");
+          if (t == std::string_view::npos) continue;
+          size_t e = t + 5;
+          while (e < l.size() && (is_alpha(l[e]) || is_digit(l[e]))) ++e;
+          r.dtype = lower(std::string(l.substr(t + 5, e - t - 5)));
+        }
+        if (r.dtype.empty()) {
+          r.dtype = "float";
+          r.dtype_assumed = true;
+        }
+        tensorflow_size(r);
+      }
       derive(r);
       settle_family(s, r);
       r.message = spaced.size() > 1200 ? spaced.substr(0, 1200) : spaced;
@@ -593,6 +619,7 @@ nlohmann::json oom_record_to_json(const OomRecord& r) {
   }
   if (!r.tensor_shape.empty()) j["tensor_shape"] = r.tensor_shape;
   if (!r.dtype.empty()) j["dtype"] = r.dtype;
+  if (r.dtype_assumed) j["dtype_assumed"] = true;
   put("rss_bytes", r.rss_bytes);
   put("killed_pid", r.killed_pid);
   put("max_model_len", r.max_model_len);

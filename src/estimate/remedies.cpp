@@ -134,6 +134,27 @@ std::string remedy_flags(RemedyKind k, const TrainingSetup& before, const Traini
   return "";
 }
 
+std::string remedy_flag_hint_impl(RemedyKind k) {
+  switch (k) {
+    case RemedyKind::kMicroBatch: return "--batch-size <B/2> --grad-accum <2A>";
+    case RemedyKind::kAttentionSdpa: return "--attention sdpa";
+    case RemedyKind::kCheckpointingSelective: return "--checkpointing selective";
+    case RemedyKind::kCheckpointingFull: return "--checkpointing full";
+    case RemedyKind::kPrecisionBf16Mixed: return std::string("--precision ") + to_string(Precision::kBf16Mixed);
+    case RemedyKind::kPrecisionFp16Mixed: return std::string("--precision ") + to_string(Precision::kFp16Mixed);
+    case RemedyKind::kPrecisionBf16: return std::string("--precision ") + to_string(Precision::kBf16);
+    case RemedyKind::kOptimizerAdam8bit: return std::string("--optimizer ") + to_string(OptimizerKind::kAdam8bit);
+    case RemedyKind::kOptimizerAdafactor: return std::string("--optimizer ") + to_string(OptimizerKind::kAdafactor);
+    case RemedyKind::kZero1: return "--zero 1 --dp <N>";
+    case RemedyKind::kZero2: return "--zero 2 --dp <N>";
+    case RemedyKind::kZero3: return "--zero 3 --dp <N>";
+    case RemedyKind::kOffloadOptimizer: return "--offload-optimizer";
+    case RemedyKind::kOffloadParameters: return "--offload-optimizer --offload-params";
+    case RemedyKind::kLora: return fmt::format("--lora-rank {}", kRemedyLoraRank);
+  }
+  return "";
+}
+
 std::string remedy_description(RemedyKind k, const TrainingSetup& before, const TrainingSetup& after) {
   switch (k) {
     case RemedyKind::kMicroBatch:
@@ -467,6 +488,8 @@ TrainingSetup with_micro_batch(const TrainingSetup& setup, int64_t b) {
 std::string micro_batch_flags(const TrainingSetup& s) {
   return fmt::format("--batch-size {} --grad-accum {}", s.micro_batch_size, s.gradient_accumulation_steps);
 }
+
+std::string remedy_flag_hint(RemedyKind k) { return remedy_flag_hint_impl(k); }
 
 const char* remedy_name(RemedyKind k) {
   switch (k) {

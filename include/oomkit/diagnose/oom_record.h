@@ -104,6 +104,7 @@ struct OomRecord {
   bool requested_is_truncated = false;                // TH: whole GiB, truncated (true size in [N, N+1) GiB)
   std::string tensor_shape;                           // TensorFlow: "64,256,128,128"
   std::string dtype;                                  // TensorFlow: "float"
+  bool dtype_assumed = false;                         // TensorFlow 1.x printed no dtype: float (TF's default) assumed
   std::optional<int64_t> rss_bytes;                   // OOM killer: anon-rss of the killed process
   std::optional<int64_t> killed_pid;                  // OOM killer / DataLoader worker pid
   std::optional<int64_t> max_model_len;               // vLLM: the model's max seq len (tokens)

@@ -79,6 +79,10 @@ enum class Numerics { kExact, kReducedPrecision, kChanged };
 /// "zero_3", "offload_optimizer", "offload_parameters", "lora".
 const char* remedy_name(RemedyKind kind);
 Numerics remedy_numerics(RemedyKind kind);
+/// The `oomkit train` / `oomkit estimate` flags of one remedy without a run to size it:
+/// placeholders where the catalogue would compute a number ("--batch-size <B/2> --grad-accum
+/// <2A>", "--zero 3 --dp <N>"); the sized form is what evaluate_remedies() reports in a plan.
+std::string remedy_flag_hint(RemedyKind kind);
 /// "exact", "reduced-precision compute", "changes numerics".
 const char* to_string(Numerics numerics);
 /// The LoRA rank the kLora remedy applies (Hu et al. 2021 report r = 8 on the attention
