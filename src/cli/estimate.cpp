@@ -79,15 +79,9 @@ double parse_margin(const std::string& text) {
   std::string s = text;
   bool percent = !s.empty() && s.back() == '%';
   if (percent) s.pop_back();
-  double v = 0.0;
-  size_t used = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != s.size()) throw InputError("--margin", "not a number: '" + text + "'", "write 0.15 or 15%");
-  return percent ? v / 100.0 : v;
+  const std::optional<double> v = parse_whole_double(s);
+  if (!v) throw InputError("--margin", "not a number: '" + text + "'", "write 0.15 or 15%");
+  return percent ? *v / 100.0 : *v;
 }
 
 std::vector<std::string> split_commas(const std::string& s) {

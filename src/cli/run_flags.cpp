@@ -132,18 +132,24 @@ void add_run_choice_flags(CLI::App* app, RunChoices& choices, RunFlagsFor comman
              "Activation checkpointing" + of_run);
 }
 
+std::optional<double> parse_whole_double(const std::string& text) {
+  double value = 0.0;
+  size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used == 0 || used != text.size()) return std::nullopt;
+  return value;
+}
+
 CLI::Validator probability_check() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
-        double p = 0.0;
-        size_t used = 0;
-        try {
-          p = std::stod(value, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != value.size()) return "not a number: '" + value + "'";
-        if (!(p >= 0.0 && p < 1.0)) return "must be a probability in [0, 1), got " + value;
+        const std::optional<double> p = parse_whole_double(value);
+        if (!p) return "not a number: '" + value + "'";
+        if (!(*p >= 0.0 && *p < 1.0)) return "must be a probability in [0, 1), got " + value;
         return {};
       },
       "FLOAT in [0,1)");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,10 @@ void apply_run_choices(const RunChoices& choices, Setup& setup) {
   if (!choices.attention.empty()) setup.attention = parse_attention(choices.attention);
   if (!choices.checkpointing.empty()) setup.checkpointing = parse_checkpointing(choices.checkpointing);
 }
+
+/// `text` as a double when all of it is one number (std::stod, no trailing characters); nullopt
+/// otherwise. nan and inf parse: the caller checks the range.
+std::optional<double> parse_whole_double(const std::string& text);
 
 /// CLI11 check: a probability p with 0 <= p < 1; nan, negative and non-numeric values refused.
 CLI::Validator probability_check();
