@@ -8,14 +8,14 @@
 #   scripts/fuzz.sh all SECONDS        every target, one after the other
 #   scripts/fuzz.sh smoke [SECONDS]    every target for SECONDS (default 3) from its seeds only;
 #                                      exit 77 (skipped) without clang; ctest's `fuzz_smoke`
-#   scripts/fuzz.sh table              the Markdown table of the runs recorded so far
+#   scripts/fuzz.sh table              the Markdown table of every run recorded in results.tsv
 # Environment: OOMKIT_FUZZ_BUILD (build-fuzz), OOMKIT_FUZZ_CXX (clang++-14), OOMKIT_FUZZ_JOBS (2,
 # build jobs), FUZZ_RUNS (-runs= limit: `FUZZ_RUNS=1000000 scripts/fuzz.sh fuzz_size 7200` stops
 # after 1M executions or 2 h). One fuzzing process per target (no -jobs/-workers).
 # A finding is written to build-fuzz/findings/TARGET/ (smoke: smoke-findings/) as crash-*,
 # leak-*, timeout-* or oom-*, and the script exits 1. Every non-smoke run appends its measured
 # line (UTC time, target, execs, execs/s, CPU s, execs/CPU-s, cov, ft, findings, max_len, command)
-# to build-fuzz/results.tsv (`scripts/fuzz.sh table` prints the newest run of each target).
+# to build-fuzz/results.tsv (`scripts/fuzz.sh table` prints them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -25,14 +25,12 @@ seconds=${2:-}
 [ "$what" = smoke ] && seconds=${seconds:-3}
 BUILD=${OOMKIT_FUZZ_BUILD:-$ROOT/build-fuzz}
 if [ "$what" = table ]; then
-  # The newest run of each target, as recorded by run_one (measured, never edited by hand).
+  # Every run recorded by run_one, in order (measured, never edited by hand).
   [ -f "$BUILD/results.tsv" ] || { echo "no runs recorded in $BUILD/results.tsv"; exit 1; }
   echo "| target | execs | execs/s (wall) | CPU s | execs/CPU-s | cov | ft | findings | max_len | finished (UTC) | command |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
-  for t in "${TARGETS[@]}"; do
-    awk -F'\t' -v t="$t" '$2 == t { last = $0 } END { if (last != "") { split(last, f, "\t");
-      printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n", f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[1], f[11] } }' "$BUILD/results.tsv"
-  done
+  awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n", $2, $3, $4, $5, $6, $7, $8, $9, $10, $1, $11 }' \
+    "$BUILD/results.tsv"
   exit 0
 fi
 if [ -z "$what" ] || [ -z "$seconds" ]; then
@@ -59,7 +57,9 @@ seed() {  # TARGET -> prints the seed directory
   case "$1" in
     fuzz_oom_log)
       cp tests/data/oom-cases/*.log tests/data/oom-cases/bad-inputs/*.log "$dir/"
-      for f in tests/data/oom-corpus/*.log; do cp "$f" "$dir/corpus-$(basename "$f")"; done
+      for f in tests/data/oom-corpus/*.log tests/data/oom-corpus-held2/*.log; do
+        cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"
+      done
       python3 - "$dir" tests/data/oom-cases/variants.jsonl tests/data/oom-cases/cases.jsonl <<'PY'
 import json, sys
 out = sys.argv[1]; n = 0
@@ -121,8 +121,9 @@ run_one() {  # TARGET SECONDS
   local execs per_s cov ft units
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   per_s=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  # -a: libFuzzer's log holds the raw bytes of dictionary entries ("binary file matches").
+  cov=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ft=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(ls "$corpus" | wc -l)
   local found
   found=$(ls "$findings" | wc -l)
@@ -138,7 +139,7 @@ run_one() {  # TARGET SECONDS
   fi
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
     status=1
-    grep -m1 -A25 "ERROR: \|runtime error\|==ERROR\|deadly signal" "$log" | head -40
+    grep -a -m1 -A25 "ERROR: \|runtime error\|==ERROR\|deadly signal" "$log" | head -40
   fi
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -295,4 +297,85 @@ TEST(PageData, OddlyTypedRecordsDoNotThrow) {
   EXPECT_EQ(json_int(json{{"a", 2.9}}, "a", -1), 2);
   EXPECT_EQ(json_int(json{{"a", "2"}}, "a", -1), -1);
   EXPECT_EQ(json_string(json{{"a", 1}}, "a", "x"), "x");
+}
+
+// The per-step envelope (issue 13 item 1): one row per step over every mark, [first_step,
+// last_step, min allocated, max allocated, max peak, max reserved], each computed here from the
+// real default run's marks (tests/data/report/train_default); with max_points below the number
+// of steps, consecutive steps merge and the extremes survive.
+TEST(PageData, EnvelopeOnePointPerStep) {
+  const auto records = jsonl(kData + "/train_default/timeline.jsonl");
+  std::map<int64_t, std::array<int64_t, 4>> want;  // lo, hi, peak, reserved
+  for (const json& m : of_type(records, "mark")) {
+    const int64_t a = m["allocated_bytes"], p = std::max(a, m["peak_allocated_bytes"].get<int64_t>()), r = m["reserved_bytes"];
+    auto it = want.find(m["step"]);
+    if (it == want.end()) {
+      want[m["step"]] = {a, a, p, r};
+      continue;
+    }
+    auto& w = it->second;
+    w = {std::min(w[0], a), std::max(w[1], a), std::max(w[2], p), std::max(w[3], r)};
+  }
+  const ReportInput in = load_report_input(kData + "/train_default");
+  const json env = build_report_data(in, {})["timeline"]["envelope"];
+  ASSERT_EQ(env.size(), want.size());
+  size_t k = 0;
+  for (const auto& [step, w] : want) {
+    EXPECT_EQ(env[k], json::array({step, step, w[0], w[1], w[2], w[3]})) << step;
+    ++k;
+  }
+  HtmlReportOptions opt;
+  opt.max_points = 8;
+  const json merged = build_report_data(in, opt)["timeline"]["envelope"];
+  ASSERT_EQ(merged.size(), 8u);
+  int64_t top = 0, low = INT64_MAX;
+  for (const auto& [step, w] : want) top = std::max(top, w[2]), low = std::min(low, w[0]);
+  int64_t mtop = 0, mlow = INT64_MAX;
+  for (const json& r : merged) mtop = std::max(mtop, r[4].get<int64_t>()), mlow = std::min(mlow, r[2].get<int64_t>());
+  EXPECT_EQ(mtop, top);
+  EXPECT_EQ(mlow, low);
+  EXPECT_EQ(merged.front()[0], want.begin()->first);
+  EXPECT_EQ(merged.back()[1], want.rbegin()->first);
+}
+
+// After an OOM recovery (issue 13 item 1) the page compares the run with the recovered setup's
+// estimate (the "recover" event's, as `oomkit train --on-oom recover` writes it) from the
+// recovery step on: estimate_periods lists both, stats.recovered holds the recovered peak and
+// the measured peak from that step, and a zoomed step after the recovery is predicted by it.
+TEST(PageData, RecoveredEstimateFromTheRecoveryOn) {
+  ReportInput in = load_report_input(kData + "/run_oom");
+  json recovered = in.estimate;
+  recovered["peak_bytes"] = 12345678;
+  for (json& p : recovered["phases"]) p["allocated_bytes"] = 1000 + p["allocated_bytes"].get<int64_t>() % 1000;
+  int64_t rec_step = -1;
+  for (json& e : in.events) {
+    if (e["name"] == "recover") {
+      e["estimate"] = recovered;
+      rec_step = e["step"];
+    }
+  }
+  ASSERT_GE(rec_step, 0);
+  int64_t measured = 0;
+  for (const TimelineMark& m : in.marks) {
+    if (m.step >= rec_step) measured = std::max({measured, m.allocated_bytes, m.peak_allocated_bytes});
+  }
+  HtmlReportOptions opt;
+  opt.zoom_step = rec_step + 1;
+  const json d = build_report_data(in, opt);
+  ASSERT_EQ(d["estimate_periods"].size(), 2u);
+  EXPECT_TRUE(d["estimate_periods"][0]["from_step"].is_null());
+  EXPECT_EQ(d["estimate_periods"][1]["from_step"], rec_step);
+  const json& r = d["stats"]["recovered"];
+  EXPECT_EQ(r["estimate_peak_bytes"], 12345678);
+  EXPECT_EQ(r["measured_peak_bytes"], measured);
+  EXPECT_EQ(r["start_estimate_peak_bytes"], in.estimate["peak_bytes"]);
+  ASSERT_FALSE(d["zoom"]["predicted"].empty());
+  for (const json& p : d["zoom"]["predicted"]) EXPECT_LT(p["allocated_bytes"].get<int64_t>(), 2000);
+  for (const json& e : d["events"]) EXPECT_FALSE(e.contains("estimate"));  // carried once, in the periods
+  opt.zoom_step = rec_step - 1;  // before the recovery: the run's own estimate
+  const json before = build_report_data(in, opt);
+  ASSERT_FALSE(before["zoom"]["predicted"].empty());
+  for (const json& p : before["zoom"]["predicted"]) EXPECT_GT(p["allocated_bytes"].get<int64_t>(), 2000);
+  // Without a recovery the stats carry no "recovered".
+  EXPECT_FALSE(build_report_data(load_report_input(kData + "/run_ok"), {})["stats"].contains("recovered"));
 }

@@ -12,7 +12,7 @@ Subcommand add_report_command(CLI::App& parent) {
       "report", "Self-contained HTML report (charts) or Chrome/Perfetto trace of a run, an estimate or a diagnosis");
   auto opts = std::make_shared<ReportOptions>();
   auto format = std::make_shared<std::string>("html");
-  auto max_points = std::make_shared<int64_t>(2000);
+  auto max_points = std::make_shared<int64_t>(20000);
   app->add_option("input", opts->input,
                   "Run directory of `oomkit train`, its timeline.jsonl, an `oomkit estimate --json` file "
                   "(with --sweep / --max-batch arrays) or an oom_report.json")
@@ -23,7 +23,7 @@ Subcommand add_report_command(CLI::App& parent) {
   app->add_option("--estimate", opts->estimate_path, "An estimate JSON to show with the run (replaces the run's own)");
   app->add_option("--oom-report", opts->oom_report_path, "An oom_report.json (default: the run directory's)");
   app->add_option("--title", opts->html.title, "Page title");
-  app->add_option("--max-points", *max_points, "Most timeline marks drawn; longer timelines keep their peaks")
+  app->add_option("--max-points", *max_points, "Most timeline marks in the page or the trace; longer timelines keep their peaks")
       ->check(CLI::Range(int64_t{8}, int64_t{10000000}));
   app->add_option("--step", opts->html.zoom_step,
                   "Step drawn phase by phase (default: the OOM step, else the step with the highest peak)")

@@ -57,6 +57,7 @@ json to_json(const RunHeader& r) {
   json j{{"type", "run"},    {"version", r.version}, {"device", r.device},           {"model", r.model},
          {"options", r.options}, {"limit_bytes", r.limit_bytes}, {"estimate", r.estimate}};
   if (r.resumed_from_step) j["resumed_from_step"] = *r.resumed_from_step;
+  if (r.start_unix_ns) j["start_unix_ns"] = *r.start_unix_ns;
   return j;
 }
 
@@ -115,6 +116,10 @@ RunHeader run_from_json(const JsonFields& f) {
   if (f.has("resumed_from_step")) {
     r.resumed_from_step = f.int64("resumed_from_step");
     if (*r.resumed_from_step < 0) f.fail("resumed_from_step", "must not be negative");
+  }
+  if (f.has("start_unix_ns")) {
+    r.start_unix_ns = f.int64("start_unix_ns");
+    if (*r.start_unix_ns < 0) f.fail("start_unix_ns", "must not be negative");
   }
   return r;
 }

@@ -727,8 +727,11 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         contains("image size") || contains("super-resolution")) {
       for (size_t p = 0; p < lo.size(); ++p) {
         if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.'))) continue;
-        size_t end = 0;
-        auto v = integer_at(lo, p, &end);
+        // The whole digit run, also when it is too long for integer_at() (more than 18 digits:
+        // nullopt, `end` untouched): the scan resumes after it (resuming at 0 never ended).
+        size_t end = p;
+        while (end < lo.size() && is_digit(lo[end])) ++end;
+        auto v = integer_at(lo, p);
         // A protein's residues drive structure models quadratically: "912 AA", "650 residues".
         const std::string_view unit = lo.substr(end, std::min<size_t>(10, lo.size() - end));
         const bool residues = unit.rfind(" aa", 0) == 0 || unit.rfind("aa ", 0) == 0 || unit.rfind(" residues", 0) == 0 ||

@@ -29,7 +29,13 @@ class ScopedTimer {
 }  // namespace
 
 Profiler::Profiler(MemoryBackend* backend, TimelineWriter* writer, bool enabled)
-    : backend_(backend), writer_(writer), enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+    : backend_(backend),
+      writer_(writer),
+      enabled_(enabled),
+      start_(std::chrono::steady_clock::now()),
+      start_unix_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count()) {
   if (enabled_ && backend_ == nullptr) {
     enabled_ = false;
     record_error("profiler: no memory backend given; profiling disabled");

@@ -2,10 +2,13 @@
 
 #include <cstdint>
 #include <fstream>
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/timeline.h"
+#include "oomkit/report/downsample.h"
 #include "oomkit/report/report_input.h"
 
 namespace oomkit {
@@ -61,17 +64,41 @@ std::string phase_interval_name(const std::string& phase) {
   return it == kNames.end() ? phase : it->second;
 }
 
-json chrome_trace_from_timeline(const std::vector<json>& records) {
-  return chrome_trace_from_timeline(parse_run_records(records, "timeline"));
+int64_t kineto_base_time_ns(int64_t unix_ns) {
+  constexpr int64_t kTrimonthNs = int64_t{7889238} * 1000000000;  // libkineto's _trimonths
+  return unix_ns / kTrimonthNs * kTrimonthNs;
 }
 
-json chrome_trace_from_timeline(const RunRecords& records) {
+json chrome_trace_from_timeline(const std::vector<json>& records, const ChromeTraceOptions& options) {
+  return chrome_trace_from_timeline(parse_run_records(records, "timeline"), options);
+}
+
+json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOptions& options) {
   const json run = records.run ? to_json(*records.run) : json();
   const std::vector<TimelineMark>& marks = records.marks;
   std::map<int64_t, json> step_records;
   for (const StepRecord& s : records.steps) step_records[s.step] = to_json(s);
-  std::vector<json> events;
-  for (const EventRecord& e : records.events) events.push_back(to_json(e));
+
+  // The time axis: t_ns from the run's start, shifted to Kineto's base when the start's Unix
+  // time is known.
+  std::optional<int64_t> base_ns;
+  int64_t offset_ns = 0;
+  if (records.run && records.run->start_unix_ns) {
+    base_ns = kineto_base_time_ns(*records.run->start_unix_ns);
+    offset_ns = *records.run->start_unix_ns - *base_ns;
+  }
+  const auto ts_of = [offset_ns](int64_t t_ns) { return to_us(offset_ns + t_ns); };
+
+  // The marks written: all, or the downsampled ones (ascending indices).
+  std::vector<char> kept(marks.size(), 1);
+  const bool downsampled = options.max_points != 0 && marks.size() > options.max_points;
+  if (options.max_points != 0) {
+    const std::vector<size_t> keep = downsample_keep_peaks(marks, options.max_points);  // throws below 8
+    if (downsampled) {
+      std::fill(kept.begin(), kept.end(), 0);
+      for (size_t k : keep) kept[k] = 1;
+    }
+  }
 
   json out = json::array();
   const std::string device = run.is_object() ? json_string(run, "device", "cpu") : "cpu";
@@ -79,33 +106,49 @@ json chrome_trace_from_timeline(const RunRecords& records) {
   out.push_back(metadata("process_labels", -1, {{"labels", "device " + device}}));
   out.push_back(metadata("thread_name", kPhaseTid, {{"name", "steps and phases"}}));
   out.push_back(metadata("thread_sort_index", kPhaseTid, {{"sort_index", 0}}));
-  out.push_back(metadata("thread_name", kEventTid, {{"name", "events"}}));
+  out.push_back(metadata("thread_name", kEventTid, {{"name", "events, OOM recovery and probes"}}));
   out.push_back(metadata("thread_sort_index", kEventTid, {{"sort_index", 1}}));
 
-  // Counters at every mark. One counter per statistic, so that chrome://tracing draws them as
-  // separate tracks instead of stacking allocated on top of reserved.
+  // Counters, one event name per statistic so that each is its own track (chrome://tracing
+  // would stack the args of one counter event on top of each other).
+  const auto counter = [&out](const char* name, int64_t ts, int64_t bytes) {
+    out.push_back({{"ph", "C"}, {"name", name}, {"pid", kPid}, {"ts", ts}, {"args", {{"bytes", bytes}}}});
+  };
   bool has_rss = false;
   for (const TimelineMark& m : marks) has_rss = has_rss || m.rss_bytes > 0;
-  for (const TimelineMark& m : marks) {
-    const int64_t ts = to_us(m.t_ns);
-    out.push_back({{"ph", "C"}, {"name", "allocated_bytes"}, {"pid", kPid}, {"ts", ts},
-                   {"args", {{"allocated_bytes", m.allocated_bytes}}}});
-    out.push_back({{"ph", "C"}, {"name", "reserved_bytes"}, {"pid", kPid}, {"ts", ts},
-                   {"args", {{"reserved_bytes", m.reserved_bytes}}}});
-    if (has_rss) {
-      out.push_back({{"ph", "C"}, {"name", "rss_bytes"}, {"pid", kPid}, {"ts", ts},
-                     {"args", {{"rss_bytes", m.rss_bytes}}}});
-    }
+  size_t num_kept = 0;
+  for (size_t k = 0; k < marks.size(); ++k) {
+    if (!kept[k]) continue;
+    ++num_kept;
+    const TimelineMark& m = marks[k];
+    const int64_t ts = ts_of(m.t_ns);
+    // The peak since the previous mark happened inside (previous mark, this mark]: drawn from the
+    // previous mark on (from the run's start for the first mark), held until the next sample.
+    const int64_t interval_start_ts = k == 0 ? ts_of(0) : ts_of(marks[k - 1].t_ns);
+    counter("peak allocated", std::min(interval_start_ts, ts), std::max(m.peak_allocated_bytes, m.allocated_bytes));
+    counter("allocated", ts, m.allocated_bytes);
+    counter("reserved", ts, m.reserved_bytes);
+    if (has_rss) counter("rss", ts, m.rss_bytes);
   }
+  // After the last mark the peak since it is what is allocated at it.
+  if (!marks.empty()) counter("peak allocated", ts_of(marks.back().t_ns), marks.back().allocated_bytes);
 
   // Steps and the phases inside them: consecutive marks of one step bound one interval.
   size_t i = 0;
   while (i < marks.size()) {
     size_t j = i;
-    while (j + 1 < marks.size() && marks[j + 1].step == marks[i].step) ++j;
+    bool any_kept = kept[i] != 0;
+    while (j + 1 < marks.size() && marks[j + 1].step == marks[i].step) {
+      ++j;
+      if (kept[j]) any_kept = true;
+    }
+    if (!any_kept) {
+      i = j + 1;
+      continue;
+    }
     const int64_t step = marks[i].step;
-    const int64_t begin_us = to_us(marks[i].t_ns);
-    const int64_t end_us = std::max(begin_us, to_us(marks[j].t_ns));
+    const int64_t begin_us = ts_of(marks[i].t_ns);
+    const int64_t end_us = std::max(begin_us, ts_of(marks[j].t_ns));
     json step_args{{"step", step}, {"allocated_bytes_at_start", marks[i].allocated_bytes}};
     const auto rec = step_records.find(step);
     if (rec != step_records.end()) {
@@ -118,8 +161,9 @@ json chrome_trace_from_timeline(const RunRecords& records) {
     out.push_back({{"ph", "X"}, {"name", "step " + std::to_string(step)}, {"cat", "step"}, {"pid", kPid},
                    {"tid", kPhaseTid}, {"ts", begin_us}, {"dur", end_us - begin_us}, {"args", step_args}});
     for (size_t k = i + 1; k <= j; ++k) {
-      const int64_t ts = std::max(begin_us, to_us(marks[k - 1].t_ns));
-      const int64_t te = std::min(end_us, std::max(ts, to_us(marks[k].t_ns)));
+      if (!kept[k]) continue;
+      const int64_t ts = std::max(begin_us, ts_of(marks[k - 1].t_ns));
+      const int64_t te = std::min(end_us, std::max(ts, ts_of(marks[k].t_ns)));
       out.push_back({{"ph", "X"}, {"name", phase_interval_name(marks[k].phase)}, {"cat", "phase"},
                      {"pid", kPid}, {"tid", kPhaseTid}, {"ts", ts}, {"dur", te - ts},
                      {"args", mark_args(marks[k])}});
@@ -127,32 +171,70 @@ json chrome_trace_from_timeline(const RunRecords& records) {
     i = j + 1;
   }
 
-  // Events as instants on their own thread; an event without t_ns sits at the last mark of its step.
-  for (const json& e : events) {
+  // Events: an event without t_ns sits at the last mark of its step. Probes are slices (their
+  // t_ns is the end, dur_ns their length); every other event an instant.
+  const auto event_t_ns = [&marks](const EventRecord& e) {
+    if (e.t_ns) return *e.t_ns;
     int64_t t_ns = 0;
-    if (e.contains("t_ns") && e["t_ns"].is_number()) {
-      t_ns = e["t_ns"].get<int64_t>();
-    } else {
-      const int64_t step = json_int(e, "step", -1);
-      for (const TimelineMark& m : marks) {
-        if (m.step <= step) t_ns = m.t_ns;
-      }
+    for (const TimelineMark& m : marks) {
+      if (m.step <= e.step) t_ns = m.t_ns;
     }
-    json args = e;
+    return t_ns;
+  };
+  const std::vector<EventRecord>& events = records.events;
+  for (size_t k = 0; k < events.size(); ++k) {
+    const EventRecord& e = events[k];
+    json args = to_json(e);
     args.erase("type");
     args.erase("t_ns");
-    const std::string name = e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>() : "event";
-    out.push_back({{"ph", "i"}, {"name", name}, {"cat", "event"}, {"s", "t"}, {"pid", kPid},
-                   {"tid", kEventTid}, {"ts", to_us(t_ns)}, {"args", std::move(args)}});
+    const int64_t t_ns = event_t_ns(e);
+    if (e.name == "probe") {
+      const int64_t dur_ns = std::max<int64_t>(0, json_int(e.fields, "dur_ns", 0));
+      const int64_t ts = ts_of(t_ns - dur_ns);
+      out.push_back({{"ph", "X"}, {"name", "probe " + json_string(e.fields, "probe", "?")}, {"cat", "probe"},
+                     {"pid", kPid}, {"tid", kEventTid}, {"ts", ts}, {"dur", std::max<int64_t>(0, ts_of(t_ns) - ts)},
+                     {"args", std::move(args)}});
+      continue;
+    }
+    out.push_back({{"ph", "i"}, {"name", e.name.empty() ? std::string("event") : e.name}, {"cat", "event"},
+                   {"s", "t"}, {"pid", kPid}, {"tid", kEventTid}, {"ts", ts_of(t_ns)}, {"args", args}});
+    if (e.name != "oom") continue;
+    // The OOM's handling: up to its "recover" event, else up to the end of its last probe.
+    std::optional<size_t> recover;
+    int64_t end_ns = t_ns;
+    for (size_t n = k + 1; n < events.size() && events[n].name != "oom"; ++n) {
+      if (events[n].name == "probe") end_ns = std::max(end_ns, event_t_ns(events[n]));
+      if (events[n].name == "recover") {
+        recover = n;
+        end_ns = std::max(end_ns, event_t_ns(events[n]));
+        break;
+      }
+    }
+    if (!recover && end_ns == t_ns) continue;  // no playbook ran (--on-oom abort)
+    json rec_args{{"step", e.step}};
+    if (recover) {
+      for (const char* key : {"change", "from", "to", "finding"}) {
+        if (const auto it = events[*recover].fields.find(key); it != events[*recover].fields.end()) rec_args[key] = *it;
+      }
+    }
+    const int64_t ts = ts_of(t_ns);
+    out.push_back({{"ph", "X"}, {"name", recover ? "oom recovery" : "oom playbook (not recovered)"},
+                   {"cat", "recovery"}, {"pid", kPid}, {"tid", kEventTid}, {"ts", ts},
+                   {"dur", std::max<int64_t>(0, ts_of(end_ns) - ts)}, {"args", std::move(rec_args)}});
   }
 
-  return json{{"traceEvents", std::move(out)},
-              {"displayTimeUnit", "ms"},
-              {"otherData", {{"generator", "oomkit report"}, {"model", model_name(run)}, {"device", device}}}};
+  json other{{"generator", "oomkit report"}, {"model", model_name(run)}, {"device", device}};
+  if (downsampled) {
+    other["downsampled"] = {{"marks", marks.size()}, {"kept_marks", num_kept}, {"max_points", options.max_points}};
+  }
+  json trace{{"traceEvents", std::move(out)}, {"displayTimeUnit", "ms"}, {"otherData", std::move(other)}};
+  if (base_ns) trace["baseTimeNanoseconds"] = *base_ns;
+  return trace;
 }
 
-void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field) {
-  const json trace = chrome_trace_from_timeline(records);
+void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field,
+                        const ChromeTraceOptions& options) {
+  const json trace = chrome_trace_from_timeline(records, options);
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   if (!out) throw InputError(field, "cannot write '" + path + "'");
   out << trace.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
@@ -160,13 +242,14 @@ void write_chrome_trace(const RunRecords& records, const std::string& path, cons
   if (!out) throw InputError(field, "write failed for '" + path + "'");
 }
 
-void write_chrome_trace(const std::vector<json>& records, const std::string& path, const std::string& field) {
-  write_chrome_trace(parse_run_records(records, "timeline"), path, field);
+void write_chrome_trace(const std::vector<json>& records, const std::string& path, const std::string& field,
+                        const ChromeTraceOptions& options) {
+  write_chrome_trace(parse_run_records(records, "timeline"), path, field, options);
 }
 
 void write_chrome_trace_from_file(const std::string& timeline_path, const std::string& trace_path,
-                                  const std::string& field) {
-  write_chrome_trace(read_run_records(timeline_path), trace_path, field);
+                                  const std::string& field, const ChromeTraceOptions& options) {
+  write_chrome_trace(read_run_records(timeline_path), trace_path, field, options);
 }
 
 }  // namespace oomkit

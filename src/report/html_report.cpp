@@ -104,6 +104,83 @@ json build_categories(const ReportInput& in) {
   return out;
 }
 
+// The per-step envelope over every mark (not the downsampled ones): one row per step,
+// [first_step, last_step, min allocated, max allocated, max peak (allocated or peak since the
+// previous mark), max reserved], in step order. Past max_points steps, consecutive steps are
+// merged into max_points groups (min of the minima, max of the maxima), so the envelope keeps
+// every extreme at any run length.
+json build_envelope(const std::vector<TimelineMark>& marks, size_t max_points) {
+  struct Row {
+    int64_t first, last, lo, hi, peak, reserved;
+  };
+  std::map<int64_t, Row> by_step;
+  for (const TimelineMark& m : marks) {
+    const int64_t peak = std::max(m.allocated_bytes, m.peak_allocated_bytes);
+    auto [it, fresh] = by_step.try_emplace(m.step, Row{m.step, m.step, m.allocated_bytes, m.allocated_bytes, peak,
+                                                        m.reserved_bytes});
+    if (fresh) continue;
+    Row& r = it->second;
+    r.lo = std::min(r.lo, m.allocated_bytes);
+    r.hi = std::max(r.hi, m.allocated_bytes);
+    r.peak = std::max(r.peak, peak);
+    r.reserved = std::max(r.reserved, m.reserved_bytes);
+  }
+  std::vector<Row> rows;
+  rows.reserve(by_step.size());
+  for (const auto& [step, r] : by_step) rows.push_back(r);
+  if (max_points > 0 && rows.size() > max_points) {
+    std::vector<Row> merged;
+    for (size_t g = 0; g < max_points; ++g) {
+      const size_t begin = g * rows.size() / max_points, end = (g + 1) * rows.size() / max_points;
+      Row r = rows[begin];
+      for (size_t k = begin + 1; k < end; ++k) {
+        r.last = rows[k].last;
+        r.lo = std::min(r.lo, rows[k].lo);
+        r.hi = std::max(r.hi, rows[k].hi);
+        r.peak = std::max(r.peak, rows[k].peak);
+        r.reserved = std::max(r.reserved, rows[k].reserved);
+      }
+      merged.push_back(r);
+    }
+    rows.swap(merged);
+  }
+  json out = json::array();
+  for (const Row& r : rows) out.push_back(json::array({r.first, r.last, r.lo, r.hi, r.peak, r.reserved}));
+  return out;
+}
+
+// The estimates in force over the run: the run's own from its first step, then each recovery's
+// (the "recover" event's "estimate", written by `oomkit train --on-oom recover`) from the step it
+// recovered at. An older timeline's recover event has no estimate: then the summary's
+// estimated_peak_bytes (the trainer re-estimates the recovered setup for it) gives the peak.
+json estimate_periods(const ReportInput& in) {
+  json out = json::array();
+  const auto phases_of = [](const json& est) {
+    return est.is_object() && est.contains("phases") && est["phases"].is_array() ? est["phases"] : json::array();
+  };
+  if (const json* p = find_number_field(in.estimate, "peak_bytes")) {
+    out.push_back({{"from_step", nullptr}, {"peak_bytes", *p}, {"phases", phases_of(in.estimate)}, {"source", "run"}});
+  }
+  for (const json& e : in.events) {
+    if (json_string(e, "name") != "recover") continue;
+    json period{{"from_step", json_int(e, "step", 0)}, {"change", json_string(e, "change")}};
+    if (e.contains("estimate") && e["estimate"].is_object() && find_number_field(e["estimate"], "peak_bytes")) {
+      period["peak_bytes"] = e["estimate"]["peak_bytes"];
+      period["phases"] = phases_of(e["estimate"]);
+      period["source"] = "recover event";
+    } else if (const json* p = find_number_field(in.summary, "estimated_peak_bytes");
+               p && p->get<double>() > 0 && (out.empty() || out.back()["peak_bytes"] != *p)) {
+      period["peak_bytes"] = *p;
+      period["phases"] = json::array();
+      period["source"] = "summary.json estimated_peak_bytes";
+    } else {
+      continue;
+    }
+    out.push_back(std::move(period));
+  }
+  return out;
+}
+
 int64_t pick_zoom_step(const ReportInput& in, int64_t requested) {
   std::map<int64_t, int64_t> step_peak;
   for (const TimelineMark& m : in.marks) {
@@ -169,6 +246,22 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   if (const json* lim = find_number_field(in.run, "limit_bytes"); lim && lim->get<double>() > 0) stats["limit_bytes"] = *lim;
   if (const json* p = find_number_field(in.estimate, "peak_bytes")) stats["estimate_peak_bytes"] = *p;
 
+  const json periods = estimate_periods(in);
+  d["estimate_periods"] = periods;
+  // After a recovery the run is compared with the recovered setup's estimate (as the trainer's
+  // closing table does), over the marks from the recovery step on.
+  if (periods.size() > 1 && !in.marks.empty()) {
+    const json& last = periods.back();
+    const int64_t from = last["from_step"].get<int64_t>();
+    int64_t measured = 0;
+    for (const TimelineMark& m : in.marks) {
+      if (m.step >= from) measured = std::max({measured, m.allocated_bytes, m.peak_allocated_bytes});
+    }
+    stats["recovered"] = {{"from_step", from}, {"change", last.value("change", "")},
+                          {"estimate_peak_bytes", last["peak_bytes"]}, {"measured_peak_bytes", measured},
+                          {"start_estimate_peak_bytes", periods.front()["peak_bytes"]}};
+  }
+
   const std::vector<double> x = mark_positions(in.marks);
   json timeline_marks = json::array();
   if (!in.marks.empty()) {
@@ -192,9 +285,12 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
       if (in.marks[i].step == zoom) zm.push_back(mark_to_page(in.marks[i], x[i]));
     }
     const std::string kind = zoom == in.marks.front().step ? "first" : "steady";
+    // The prediction in force at the zoomed step: after a recovery, the recovered setup's.
     json predicted = json::array();
-    if (in.estimate.is_object() && in.estimate.contains("phases") && in.estimate["phases"].is_array()) {
-      for (const json& p : in.estimate["phases"]) {
+    for (const json& period : periods) {
+      if (!period["from_step"].is_null() && period["from_step"].get<int64_t>() > zoom) continue;
+      predicted = json::array();
+      for (const json& p : period["phases"]) {
         if (p.is_object() && json_string(p, "step_kind") == kind) predicted.push_back(p);
       }
     }
@@ -218,7 +314,9 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   } else if (options.max_points < 8) {
     downsample_keep_peaks(in.marks, options.max_points);  // validates the option
   }
-  d["timeline"] = {{"total_marks", in.marks.size()}, {"marks", timeline_marks}};
+  d["timeline"] = {{"total_marks", in.marks.size()},
+                   {"marks", timeline_marks},
+                   {"envelope", build_envelope(in.marks, options.max_points)}};
 
   // Events, placed on the x axis just after the last mark at or before them.
   json events = json::array();
@@ -226,6 +324,7 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   for (const json& e : in.events) {
     json ev = e;
     ev.erase("type");
+    ev.erase("estimate");  // a recovery's estimate: in estimate_periods
     const int64_t step = json_int(e, "step", -1);
     const bool has_t = e.contains("t_ns") && e["t_ns"].is_number();
     double ex = static_cast<double>(step);

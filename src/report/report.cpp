@@ -42,7 +42,9 @@ std::string write_report(const ReportOptions& options) {
       throw InputError("--format", "a Chrome trace needs a timeline; '" + options.input + "' has none",
                        "pass a run directory of `oomkit train` or its timeline.jsonl");
     }
-    write_chrome_trace(input.records, out, "--output");
+    ChromeTraceOptions trace_options;
+    trace_options.max_points = options.html.max_points;
+    write_chrome_trace(input.records, out, "--output", trace_options);
     return out;
   }
   const std::string html = render_html_report(input, options.html);

@@ -11,6 +11,7 @@
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/oom_report.h"
+#include "oomkit/estimate/estimate.h"
 #include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
@@ -256,14 +257,21 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
                                          trainer_.config(), setup, budget, phase, in_eval && at::GradMode::is_enabled());
   LiveProbes probes;
   if (!in_eval) {
-    probes.run_step = [this](const ProbeRequest& req) {
+    probes.run_step = [this, profiler](const ProbeRequest& req) {
       log::info("probe {}: {}", req.name, req.change);
+      const int64_t begin_ns = profiler ? profiler->elapsed_ns() : 0;
       ProbeResult r;
       try {
         r = probe(req.setup);
       } catch (const std::exception& e) {
         r.ok = false;
         r.error = std::string("probe could not run: ") + e.what();
+      }
+      if (profiler) {  // the probe's span, for the trace's probe slices (its t_ns is the end)
+        nlohmann::json fields = {{"probe", req.name}, {"change", req.change}, {"ok", r.ok},
+                                 {"peak_bytes", r.peak_bytes}, {"dur_ns", profiler->elapsed_ns() - begin_ns}};
+        if (!r.ok) fields["error"] = r.error.substr(0, r.error.find('\n'));
+        profiler->write_event("probe", fields);
       }
       log::info("probe {}: {} (peak allocated {})", req.name, r.ok ? "step completed" : "out of memory",
                 format_bytes(r.peak_bytes));
@@ -315,9 +323,16 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
   if (recovered) {
     const Recovery& r = *result.recovery;
     if (profiler) {
-      profiler->write_event("recover", {{"step", step}, {"change", r.change}, {"from", r.from}, {"to", r.to},
-                                        {"finding", result.diagnosis.findings.empty() ? std::string()
-                                                        : cause_name(result.diagnosis.findings.front().category)}});
+      nlohmann::json fields = {{"step", step}, {"change", r.change}, {"from", r.from}, {"to", r.to},
+                               {"finding", result.diagnosis.findings.empty() ? std::string()
+                                               : cause_name(result.diagnosis.findings.front().category)}};
+      // The recovered setup's estimate: the report draws it from this step on.
+      try {
+        fields["estimate"] = nlohmann::json::parse(estimate_to_json(estimate_memory(trainer_.config(), r.setup)));
+      } catch (const std::exception& e) {
+        fields["estimate_error"] = e.what();
+      }
+      profiler->write_event("recover", fields);
     }
     log::warn("recovered: {} ({}); retrying step {} with the same effective batch; report {}", r.change,
               top_line(result), step, report_path_);

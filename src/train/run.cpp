@@ -230,6 +230,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
     run.limit_bytes = options.memory_limit_bytes;
     if (have_estimate) run.estimate = nlohmann::json::parse(estimate_to_json(estimate));
     if (!options.resume.empty()) run.resumed_from_step = trainer.next_step();
+    run.start_unix_ns = profiler.start_unix_ns();
     profiler.write_run(run);
   }
 

@@ -104,7 +104,13 @@ return {ready: document.body.getAttribute('data-ready'), title: document.title,
   phase_bars: q('#chart-step .bar-phase'), estimated: q('#chart-categories .bar-estimated'),
   measured: q('#chart-categories .bar-measured'), oom: q('#chart-timeline .oom-marker'),
   limit: q('#chart-timeline .limit-line'), sweep: q('#chart-sweep .pt-sweep'), batch: q('#chart-batch .pt-batch'),
-  capacity: q('.capacity-line'), usable: q('.usable-line'), findings: q('.finding'),
+  capacity: q('#chart-batch .capacity-line'), usable: q('#chart-batch .usable-line'), findings: q('.finding'),
+  phase_capacity: q('#chart-step .capacity-line'), phase_usable: q('#chart-step .usable-line'),
+  fix_bars: q('#chart-fixes .bar-fix'), fix_lines: q('#chart-fixes .capacity-line') + q('#chart-fixes .usable-line'),
+  env_n: Number((document.querySelector('#chart-timeline .env-peak') || {getAttribute: () => 0}).getAttribute('data-n')),
+  mode: (document.querySelector('.tl-status') || {getAttribute: () => null}).getAttribute('data-mode'),
+  recovered_lines: q('#chart-timeline .estimate-line.recovered'),
+  cards: [...document.querySelectorAll('.card')].map(c => c.innerText.replace(/\\s+/g, ' ')),
   bold: [...document.querySelectorAll('b')].filter(b => b.textContent === 'not bold').length,
   text: document.body.innerText,
   embedded: JSON.parse(document.getElementById('oomkit-data').textContent).timeline.marks.length,
@@ -149,6 +155,11 @@ def open_report(wd, path, shot, timeout_s=20):
     return counts
 
 
+def fmt_mib(b):
+    """As the page's fmtBytes for sizes between 1 MiB and 1 GiB."""
+    return "%.2f MiB" % (b / (1 << 20))
+
+
 def expect(cond, what):
     if not cond:
         raise Fail(what)
@@ -177,6 +188,77 @@ def long_timeline(path, steps):
                 prev = a
             f.write(json.dumps({"type": "step", "step": s, "loss": 1.0, "peak_bytes": 0}) + "\n")
     return 1 + 300 * MiB + 5 * MiB + (400 + 6) * MiB  # not used; see max computed from the file
+
+
+BRUSH_JS = """
+const o = document.querySelector('#chart-timeline .tl-overlay');
+const r = o.getBoundingClientRect(), y = r.top + r.height / 2;
+const x0 = r.left + r.width * arguments[0], x1 = r.left + r.width * arguments[1];
+const ev = (t, x) => o.dispatchEvent(new MouseEvent(t, {bubbles: true, clientX: x, clientY: y, button: 0, shiftKey: arguments[2]}));
+ev('mousedown', x0); ev('mousemove', (x0 + x1) / 2); ev('mousemove', x1); ev('mouseup', x1);
+return window.oomkitTimeline.view();
+"""
+VIEW_JS = """
+return {view: window.oomkitTimeline.view(), mode: document.querySelector('.tl-status').getAttribute('data-mode'),
+  allocated: document.querySelectorAll('#chart-timeline .pt-allocated').length,
+  env_n: Number((document.querySelector('#chart-timeline .env-peak') || {getAttribute: () => 0}).getAttribute('data-n')),
+  picked: document.getElementById('step-picker') && Number(document.getElementById('step-picker').value),
+  bars: document.querySelectorAll('#chart-step .bar-phase').length,
+  preds: document.querySelectorAll('#chart-step .pred-tick').length,
+  step_title: document.querySelector('#chart-step').closest('section').querySelector('h2').textContent};
+"""
+
+
+def marks_in_view(marks, view):
+    """Marks whose x (step + index within the step / most marks any step has, as the report
+    places them) lies in [view[0], view[1])."""
+    per, slots = {}, 1
+    for m in marks:
+        per[m["step"]] = per.get(m["step"], 0) + 1
+        slots = max(slots, per[m["step"]])
+    seen, n = {}, 0
+    for m in marks:
+        k = seen.get(m["step"], 0)
+        seen[m["step"]] = k + 1
+        x = m["step"] + k / slots
+        n += view[0] <= x < view[1]
+    return n
+
+
+def check_zoom_and_pan(wd, marks, steps):
+    """Issue 13 item 1 on a timeline of `steps` steps (6 marks each): zoomed out it is an
+    envelope with one row per step; a drag across 2% of the plot zooms in to the phase marks of
+    the steps it covers; the pan button moves the window by half its width; a click opens that
+    step phase by phase; shift-drag pans; "all steps" returns to the envelope."""
+    c = wd.js(VIEW_JS)
+    expect(c["mode"] == "envelope" and c["env_n"] == steps and c["allocated"] == 0,
+           "zoomed out: an envelope of %d steps, no per-mark points (%s, %d)" % (steps, c["mode"], c["env_n"]))
+    v = wd.js(BRUSH_JS, 0.5, 0.52, False)
+    w = v[1] - v[0]
+    expect(abs(w - 0.02 * steps) < 0.05 * steps * 0.02 + 1e-6, "a drag over 2%% of the plot zooms to %.2f steps (%s)" % (0.02 * steps, v))
+    c = wd.js(VIEW_JS)
+    want = marks_in_view(marks, v)
+    expect(c["mode"] == "marks" and c["allocated"] == want > 0,
+           "zoomed in: one point per phase mark in view (%d == %d)" % (c["allocated"], want))
+    wd.js("document.querySelector('.tl-controls button[title^=\"pan right\"]').click();")
+    c = wd.js(VIEW_JS)
+    expect(abs(c["view"][0] - (v[0] + w / 2)) < 1e-6 and abs(c["view"][1] - c["view"][0] - w) < 1e-6,
+           "the pan button moves the window by half its width (%s -> %s)" % (v, c["view"]))
+    v2 = c["view"]
+    wd.js(BRUSH_JS, 0.5, 0.5, False)  # a click in the middle of the plot
+    c = wd.js(VIEW_JS)
+    mid = int((v2[0] + v2[1]) / 2)
+    expect(c["picked"] in (mid - 1, mid, mid + 1) and c["bars"] == 6 and c["step_title"] == "Step %d, phase by phase" % c["picked"],
+           "a click opens step %s phase by phase (%d bars)" % (c["picked"], c["bars"]))
+    v3 = wd.js(BRUSH_JS, 0.6, 0.4, True)  # shift-drag to the left by 20% of the plot: pans right
+    expect(abs(v3[0] - (v2[0] + 0.2 * (v2[1] - v2[0]))) < 0.02 * (v2[1] - v2[0]),
+           "shift-drag pans by the drag (%s -> %s)" % (v2, v3))
+    wd.js("document.querySelector('.tl-controls button[title=\"show the whole run\"]').click();")
+    c = wd.js(VIEW_JS)
+    expect(c["mode"] == "envelope" and c["env_n"] == steps, "'all steps' returns to the envelope")
+    wd.js("const p = document.getElementById('step-picker'); p.value = arguments[0]; p.dispatchEvent(new Event('change'));", 7)
+    c = wd.js(VIEW_JS)
+    expect(c["picked"] == 7 and c["bars"] == 6, "the step picker opens step 7 (%d bars)" % c["bars"])
 
 
 def wait_for_driver(wd, seconds=20):
@@ -231,6 +313,34 @@ def main():
     long_path = os.path.join(work, "long.jsonl")
     long_timeline(long_path, 5000)
     reports["long"] = run_oomkit(a.oomkit, ["report", long_path, "--max-points", "600", "-o", os.path.join(a.out, "long.html")])
+    # The default run's length (400 steps of 6 marks): every mark embedded.
+    steps400_path = os.path.join(work, "steps400.jsonl")
+    long_timeline(steps400_path, 400)
+    reports["steps400"] = run_oomkit(a.oomkit, ["report", steps400_path, "-o", os.path.join(a.out, "steps400.html")])
+    # An OOM recovery whose "recover" event carries the recovered setup's estimate (as
+    # `oomkit train --on-oom recover` writes it): the report uses it from the recovery step on.
+    rec_dir = os.path.join(work, "recovered")
+    shutil.copytree(os.path.join(data, "run_oom"), rec_dir)
+    rec_recs = read_jsonl(os.path.join(rec_dir, "timeline.jsonl"))
+    rec_est = json.loads(json.dumps(rec_recs[0]["estimate"]))
+    rec_est["peak_bytes"] = 103 * (1 << 20)
+    for ph in rec_est["phases"]:
+        ph["allocated_bytes"] //= 2
+    rec_step = None
+    with open(os.path.join(rec_dir, "timeline.jsonl"), "w") as f:
+        for r in rec_recs:
+            if r["type"] == "event" and r["name"] == "recover":
+                r["estimate"] = rec_est
+                rec_step = r["step"]
+            f.write(json.dumps(r) + "\n")
+    reports["recovered"] = run_oomkit(a.oomkit, ["report", rec_dir, "-o", os.path.join(a.out, "recovered.html")])
+    # The estimate page of a model that does not fit (issue 13 item 1: verdict, headroom, fixes).
+    llama_path = os.path.join(work, "llama.json")
+    with open(llama_path, "w") as f:
+        f.write(run_oomkit(a.oomkit, ["estimate", "--json", "--model", "llama-2-7b", "--gpu", "a100-sxm4-80gb"]))
+    with open(llama_path) as f:
+        llama = json.load(f)
+    reports["llama"] = run_oomkit(a.oomkit, ["report", llama_path, "-o", os.path.join(a.out, "llama.html")])
 
     port = free_port()
     log = open(os.path.join(a.out, "chromedriver.log"), "w")
@@ -300,10 +410,51 @@ def main():
         recs = read_jsonl(long_path)
         marks = [r for r in recs if r["type"] == "mark"]
         c = open_report(wd, reports["long"], os.path.join(a.out, "long.png"))
-        expect(c["allocated"] == c["embedded"] and c["allocated"] <= 600,
-               "%d marks downsampled to %d points (<= 600)" % (len(marks), c["allocated"]))
+        # Zoomed out a long run is its envelope (merged to at most --max-points rows), not a
+        # point per mark; the embedded marks are downsampled to --max-points.
+        expect(c["mode"] == "envelope" and 0 < c["env_n"] <= 600 and c["allocated"] == 0,
+               "%d steps drawn as an envelope of %d rows (<= 600)" % (5000, c["env_n"]))
+        expect(c["embedded"] <= 600, "%d marks downsampled to %d embedded (<= 600)" % (len(marks), c["embedded"]))
         top = max(m["peak_allocated_bytes"] for m in marks)
         expect(c["embedded_max_peak"] == top, "the highest peak survives downsampling (%d)" % top)
+        env_top = wd.js("return Math.max(...JSON.parse(document.getElementById('oomkit-data').textContent).timeline.envelope.map(e => e[4]));")
+        expect(env_top == top, "the envelope keeps the highest peak (%d)" % top)
+
+        print("steps400")
+        recs = read_jsonl(steps400_path)
+        marks = [r for r in recs if r["type"] == "mark"]
+        c = open_report(wd, reports["steps400"], os.path.join(a.out, "steps400.png"))
+        expect(c["embedded"] == len(marks), "all %d marks of a 400-step run embedded" % len(marks))
+        check_zoom_and_pan(wd, marks, 400)
+        legend = wd.js("return [...document.querySelector('#chart-timeline').closest('section').querySelectorAll('.legend > span')].map(s => s.textContent);")
+        order = [l for l in legend if l in ("step start", "forward", "loss", "backward", "optimizer step", "zero grad")]
+        expect(order == ["step start", "forward", "loss", "backward", "optimizer step", "zero grad"],
+               "phase legend in execution order: %s" % order)
+
+        print("recovered")
+        c = open_report(wd, reports["recovered"], os.path.join(a.out, "recovered.png"))
+        card = [t for t in c["cards"] if "recovered setup" in t.lower()]  # card keys are upper-cased by CSS
+        expect(card and "103.00 MiB" in card[0] and ("from step %d" % rec_step) in card[0],
+               "the estimate card shows the recovered setup's estimate: %r" % (card[:1],))
+        expect(c["recovered_lines"] == 1, "the recovered estimate's line is drawn from the recovery on")
+        wd.js("const p = document.getElementById('step-picker'); p.value = arguments[0]; p.dispatchEvent(new Event('change'));", rec_step + 1)
+        v = wd.js(VIEW_JS)
+        half = {p["phase"]: p["allocated_bytes"] for p in rec_est["phases"] if p["step_kind"] == "steady"}
+        ticks = wd.js("return [...document.querySelectorAll('#chart-step .bar-phase')].map(g => g.getAttribute('data-tip'));")
+        expect(v["preds"] > 0 and any(("estimated " + fmt_mib(half["after_forward"])) in t for t in ticks),
+               "after the recovery the phase view predicts from the recovered estimate (%s)" % fmt_mib(half["after_forward"]))
+
+        print("llama")
+        c = open_report(wd, reports["llama"], os.path.join(a.out, "llama.png"))
+        expect(any(t.startswith("VERDICT does not fit") or "verdict does not fit" in t.lower() for t in c["cards"]),
+               "verdict card: does not fit (%s)" % [t for t in c["cards"] if "verdict" in t.lower()])
+        expect(any("headroom" in t.lower() and "-" in t for t in c["cards"]), "headroom card (negative)")
+        n_plans = len(llama["fixes"]) + len(llama["remedies"]["combinations"]) + len(llama["remedies"]["more_hardware"])
+        expect(c["fix_bars"] == 1 + n_plans, "one bar per fix and plan plus the setup as given (%d == %d)" % (c["fix_bars"], 1 + n_plans))
+        expect(c["fix_lines"] == 2 and c["phase_capacity"] == 1 and c["phase_usable"] == 1,
+               "capacity and usable lines on the fixes and the phase charts")
+        names = wd.js("return [...document.querySelectorAll('table.fixes tbody tr')].map(r => r.children[1].textContent);")
+        expect(names[:len(llama["fixes"])] == [x["name"] for x in llama["fixes"]], "fixes listed in the catalogue's rank order")
         print("PASS; screenshots in", a.out)
         return 0
     except Fail as e:

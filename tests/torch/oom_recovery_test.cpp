@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -161,6 +162,25 @@ TEST_F(OomRecoveryTest, MicroBatchTooLargeRecoversByAccumulationLosslessly) {
   const auto recover = events(rec.timeline, "recover");
   ASSERT_EQ(recover.size(), 1u);
   EXPECT_EQ(recover[0]["to"], "--batch-size 4 --grad-accum 2");
+  // Issue 13: the recover event carries the recovered setup's estimate (the report draws it from
+  // this step on) and every probe step is a "probe" event inside the OOM's handling, with its
+  // length, for the trace's probe slices.
+  ASSERT_TRUE(recover[0].contains("estimate")) << recover[0].dump();
+  EXPECT_GT(recover[0]["estimate"]["peak_bytes"].get<int64_t>(), 0);
+  EXPECT_EQ(recover[0]["estimate"]["setup"]["micro_batch_size"], 4);
+  const auto probes = events(rec.timeline, "probe");
+  ASSERT_GE(probes.size(), 1u);
+  for (const auto& p : probes) {
+    EXPECT_GT(p["dur_ns"].get<int64_t>(), 0) << p.dump();
+    EXPECT_GE(p["t_ns"].get<int64_t>() - p["dur_ns"].get<int64_t>(), oom[0]["t_ns"].get<int64_t>()) << p.dump();
+    EXPECT_LE(p["t_ns"].get<int64_t>(), recover[0]["t_ns"].get<int64_t>()) << p.dump();
+  }
+  const auto run_header = read_timeline(rec.timeline).front();
+  ASSERT_TRUE(run_header.contains("start_unix_ns"));
+  const int64_t now_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_LT(run_header["start_unix_ns"].get<int64_t>(), now_unix_ns);
+  EXPECT_GT(run_header["start_unix_ns"].get<int64_t>(), now_unix_ns - int64_t{3600} * 1000000000);
 
   ASSERT_EQ(rec.oom_report, (dir_ / "rec" / "oom_report.json").string());
   const nlohmann::json report = read_json(rec.oom_report);

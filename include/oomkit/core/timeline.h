@@ -2,7 +2,7 @@
 //
 // JSON Lines, one object per line, each with a "type":
 //   {"type":"run", "version":1, "device":"cpu", "model":{...config.json...}, "options":{...},
-//    "estimate":{...estimate JSON...}, "limit_bytes":N}                          first line
+//    "estimate":{...estimate JSON...}, "limit_bytes":N, "start_unix_ns":N}        first line
 //   {"type":"mark", "step":S, "micro_step":M, "phase":"after_forward", "t_ns":N,
 //    "allocated_bytes":N, "reserved_bytes":N, "active_bytes":N, "inactive_split_bytes":N,
 //    "peak_allocated_bytes":N  (peak since the previous mark), "delta_bytes":N (allocated now
@@ -10,6 +10,10 @@
 //   {"type":"step", "step":S, "loss":x, "lr":x, "ms":x, "tokens_per_s":x, "peak_bytes":N,
 //    "peak_phase":"after_forward" (the mark whose interval held the peak), "val_loss":x?}
 //   {"type":"event", "name":"oom"|"checkpoint"|"recover"|"eval"|..., "step":S, "t_ns":N, ...}
+//     "probe" (--on-oom): one per probe step of the OOM playbook, written at its end: "probe"
+//     (its name), "change", "ok", "peak_bytes", "dur_ns" (so it began at t_ns - dur_ns), "error"?;
+//     "recover": "change", "from", "to", "finding", "estimate" (estimate_to_json() of the
+//     recovered setup) or "estimate_error".
 //   {"type":"summary", ...}                                                       last line
 // The records are typed below (RunHeader, TimelineMark, StepRecord, EventRecord, the summary):
 // TimelineWriter is the one writer (the trainer and its profiler), read_run_records() the one
@@ -70,6 +74,11 @@ struct RunHeader {
   /// the earlier run: records of steps >= it written before this header were overtaken (the
   /// killed run went past its last checkpoint) and the reader drops them.
   std::optional<int64_t> resumed_from_step;
+  /// The wall-clock time of t_ns = 0: nanoseconds since the Unix epoch (std::chrono::
+  /// system_clock, the clock PyTorch's profiler stamps its events with), read together with
+  /// the steady clock that t_ns counts on. Lets a trace line up with other tools' traces.
+  /// Absent in timelines written before it existed (readers then use t_ns alone).
+  std::optional<int64_t> start_unix_ns;
 };
 
 /// {"type":"step"}: one optimizer step, written when it completes.

@@ -66,12 +66,16 @@ class Profiler {
   /// timeline writes included), measured with the steady clock around each call.
   int64_t overhead_ns() const { return overhead_ns_; }
   int64_t elapsed_ns() const;
+  /// The wall-clock time of elapsed_ns() == 0, in ns since the Unix epoch (system_clock),
+  /// read at construction right after the steady clock: RunHeader::start_unix_ns.
+  int64_t start_unix_ns() const { return start_unix_ns_; }
 
  private:
   MemoryBackend* backend_;
   TimelineWriter* writer_;
   bool enabled_;
   std::chrono::steady_clock::time_point start_;
+  int64_t start_unix_ns_ = 0;
   int64_t last_allocated_bytes_ = 0;
   StepMemory current_;
   std::vector<TimelineMark> marks_;

@@ -3,13 +3,28 @@
 // 1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU): a JSON object {"traceEvents":[...]} with
 //  - "M" metadata: process_name, thread_name, thread_sort_index;
 //  - "X" complete events: each step (tid 1) and each phase interval inside it (tid 1, nested),
-//    named by the work between two marks: forward, loss, backward, optimizer_step, zero_grad, eval;
-//  - "C" counters: allocated_bytes, reserved_bytes (and rss_bytes when measured) at every mark;
+//    named by the work between two marks: forward, loss, backward, optimizer_step, zero_grad,
+//    eval; on tid 2 each OOM's recovery (from the "oom" event to the "recover" event, or to the
+//    last probe when nothing was recovered) and each probe step inside it ("probe" events);
+//  - "C" counters, one track per statistic, each an event named by the statistic with one arg
+//    "bytes" (Perfetto names a JSON counter track "<name> <arg>": "allocated bytes"):
+//    "allocated" and "reserved" (allocated_bytes / reserved_bytes at each mark), "peak
+//    allocated" (peak_allocated_bytes: the highest allocated_bytes between the previous mark
+//    and this one, drawn over that interval, so the track reaches the run's true peak) and
+//    "rss" (when measured);
 //  - "i" instant events: oom, checkpoint, recover and every other timeline event (tid 2).
-// Timestamps "ts" and durations "dur" are integer microseconds from the run's start (t_ns / 1000,
-// rounded down, so nested intervals stay nested).
+// Time: when the run header carries start_unix_ns, the trace carries "baseTimeNanoseconds" as
+// PyTorch 2.x's Kineto traces do (libkineto output_json.cpp / ChromeTraceBaseTime: the Unix
+// time in ns, system_clock, floored to a 3-month interval of 7,889,238 s) and every "ts" is
+// microseconds since that base; a PyTorch profiler trace recorded in the same quarter has the
+// same base, so both traces' ts share one axis, and base + ts * 1000 is the event's Unix time
+// in ns. Without start_unix_ns (older timelines) "ts" counts from the run's start and the
+// base is absent. "ts" and "dur" are integer microseconds, rounded down (so nested intervals
+// stay nested).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,23 +39,39 @@ namespace oomkit {
 /// "after_zero_grad" -> "zero_grad", "eval" -> "eval"; any other phase keeps its name.
 std::string phase_interval_name(const std::string& phase);
 
+/// Kineto's base time for a Unix time in ns: floored to a multiple of 7,889,238 s (3 months of
+/// 2,629,746 s), as libkineto's ChromeTraceBaseTime does. Requires unix_ns >= 0.
+int64_t kineto_base_time_ns(int64_t unix_ns);
+
+struct ChromeTraceOptions {
+  /// Most marks written as counter samples and phase slices; 0 keeps every mark. Otherwise
+  /// (>= 8) the marks kept are downsample_keep_peaks(marks, max_points): each bucket's lowest
+  /// and highest allocated and highest peak, so the counter tracks keep the run's extremes;
+  /// a step slice is written for each step holding a kept mark, and a counter holds its last
+  /// kept value until the next. otherData.downsampled then says how many marks were kept.
+  size_t max_points = 0;
+};
+
 /// Builds the trace from a run's typed records (read_run_records()).
-nlohmann::json chrome_trace_from_timeline(const RunRecords& records);
+/// Throws InputError("--max-points") when options.max_points is 1..7.
+nlohmann::json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOptions& options = {});
 /// The same from raw records (read_timeline()), typed with parse_run_records(): records of
 /// unknown type are ignored; a mark without "t_ns" or a field of the wrong type throws
 /// InputError("timeline record N: ...").
-nlohmann::json chrome_trace_from_timeline(const std::vector<nlohmann::json>& records);
+nlohmann::json chrome_trace_from_timeline(const std::vector<nlohmann::json>& records,
+                                          const ChromeTraceOptions& options = {});
 
 /// Writes chrome_trace_from_timeline(records) to `path`. For `oomkit train --trace PATH` the
 /// trainer calls it after the run (and after an OOM) with the records it wrote.
 /// Throws InputError(field, ...) when `path` cannot be written.
-void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field = "--trace");
+void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field = "--trace",
+                        const ChromeTraceOptions& options = {});
 void write_chrome_trace(const std::vector<nlohmann::json>& records, const std::string& path,
-                        const std::string& field = "--trace");
+                        const std::string& field = "--trace", const ChromeTraceOptions& options = {});
 
 /// Reads the timeline at `timeline_path` and writes its trace to `trace_path`.
 /// Throws InputError as read_timeline() and write_chrome_trace() do.
 void write_chrome_trace_from_file(const std::string& timeline_path, const std::string& trace_path,
-                                  const std::string& field = "--trace");
+                                  const std::string& field = "--trace", const ChromeTraceOptions& options = {});
 
 }  // namespace oomkit

@@ -14,14 +14,19 @@ namespace oomkit {
 
 struct HtmlReportOptions {
   std::string title;           // page title; empty: derived from the model name and the source
-  size_t max_points = 2000;    // most timeline marks drawn (downsample_keep_peaks); >= 8
+  size_t max_points = 20000;   // most timeline marks embedded (downsample_keep_peaks) and envelope rows; >= 8
   int64_t zoom_step = -1;      // the step drawn phase by phase; -1: the OOM step, else the step with the highest peak
 };
 
 /// The data the page's script draws, as embedded in the page (documented in docs/report.md):
 /// {"title","source","kind":"run"|"estimate"|"diagnosis","run","estimate","summary",
-///  "diagnosis","stats":{...},"timeline":{"total_marks","marks":[...]},"events":[...],
+///  "diagnosis","stats":{...,"recovered"?},"timeline":{"total_marks","marks":[...],
+///  "envelope":[[first_step,last_step,min_allocated,max_allocated,max_peak,max_reserved],...]},
+///  "events":[...],"estimate_periods":[{"from_step"|null,"peak_bytes","phases","source"}],
 ///  "zoom":{"step","marks":[...],"predicted":[...]},"categories":[...]}. Every size in bytes.
+/// The envelope covers every mark (at most max_points rows, consecutive steps merged past
+/// that); "marks" are the downsampled marks (downsample_keep_peaks). estimate_periods: the
+/// run's estimate, then each OOM recovery's from the step it recovered at.
 /// Throws InputError("--step") when zoom_step names a step that has no marks.
 nlohmann::json build_report_data(const ReportInput& input, const HtmlReportOptions& options);
 

@@ -18,7 +18,7 @@ struct ReportOptions {
   ReportFormat format = ReportFormat::kHtml;
   std::string estimate_path;    // optional estimate JSON shown with the run (e.g. a --sweep)
   std::string oom_report_path;  // optional oom_report.json (default: the run directory's)
-  HtmlReportOptions html;
+  HtmlReportOptions html;       // html.max_points also bounds the marks of a Chrome trace
 };
 
 /// The path a report is written to when ReportOptions::output is empty.

@@ -3,8 +3,11 @@
 // inline SVG. Text always goes through textContent (never innerHTML), so strings from the input
 // cannot inject markup. Hover: every point/bar has data-tip (shown in #tooltip) and an SVG
 // <title>. Test hooks: chart ids (chart-timeline, chart-step, chart-categories, chart-sweep,
-// chart-batch), point classes (pt-allocated, pt-peak, bar-phase, bar-estimated, bar-measured,
-// pt-sweep, pt-batch) and body[data-ready="1"] once drawn.
+// chart-batch, chart-fixes), point classes (pt-allocated, pt-peak, bar-phase, bar-estimated,
+// bar-measured, pt-sweep, pt-batch, bar-fix), the timeline's envelope (env-band, env-peak with
+// data-n rows), its mode (.tl-status[data-mode] "marks" | "envelope"), its overlay
+// (.tl-overlay: drag to zoom, shift-drag to pan, click a step), window.oomkitTimeline
+// {view(), setView(a, b), full}, the step picker (#step-picker) and body[data-ready="1"].
 //
 // Part 1: the drawing toolkit, the header, memory over time, one step, per-category bars.
 // Part 2 (below "the estimator's predicted phases"): sweep and max-batch curves, predicted
@@ -134,11 +137,24 @@ function header() {
   const card = (k, v, d, cls) => { const c = el('div', { class: 'card ' + (cls || '') }, cards);
     el('div', { class: 'k' }, c, k); el('div', { class: 'v' }, c, v); if (d) el('div', { class: 'd' }, c, d); };
   if (num(st.peak_bytes)) card('measured peak', fmtBytes(st.peak_bytes), 'step ' + st.peak_step + ', ' + phaseLabel(st.peak_phase));
-  if (num(st.estimate_peak_bytes)) card('estimated peak', fmtBytes(st.estimate_peak_bytes),
+  const rc = st.recovered;
+  if (rc && num(rc.estimate_peak_bytes)) {
+    card('estimated peak (recovered setup)', fmtBytes(rc.estimate_peak_bytes), 'measured from step ' + rc.from_step + ' / estimated = ' +
+      (rc.measured_peak_bytes / rc.estimate_peak_bytes).toFixed(3) + '; before the recovery: ' + fmtBytes(rc.start_estimate_peak_bytes));
+  } else if (num(st.estimate_peak_bytes)) card('estimated peak', fmtBytes(st.estimate_peak_bytes),
     num(st.peak_bytes) ? 'measured / estimated = ' + (st.peak_bytes / st.estimate_peak_bytes).toFixed(3)
                        : (D.estimate && D.estimate.peak_phase) || '');
-  if (num(st.max_reserved_bytes)) card('max reserved', fmtBytes(st.max_reserved_bytes));
+  const cpu = D.run && typeof D.run.device === 'string' && D.run.device.startsWith('cpu');
+  if (num(st.max_reserved_bytes)) card('max reserved', fmtBytes(st.max_reserved_bytes),
+    'sampled at the phase marks' + (num(st.peak_bytes) && st.peak_bytes > st.max_reserved_bytes ? '; the peak falls between two marks' : '') +
+    (cpu ? '; on CPU reserved = allocated (no cache)' : ''));
   const E = D.estimate || {}, tot = E.totals || {};
+  if (D.kind === 'estimate' && typeof E.fits === 'boolean') {
+    card('verdict', E.fits ? 'fits' : 'does not fit', num(E.peak_bytes) && num(E.usable_bytes) ? 'peak ' + fmtBytes(E.peak_bytes) +
+      (E.fits ? ' ≤ ' : ' > ') + 'usable ' + fmtBytes(E.usable_bytes) : '', E.fits ? 'good' : 'bad');
+    if (num(E.headroom_bytes)) card('headroom', fmtBytes(E.headroom_bytes), 'usable − peak' + (E.bottleneck ? '; bottleneck: ' +
+      String(E.bottleneck).replace(/_/g, ' ') : ''), E.headroom_bytes >= 0 ? 'good' : 'bad');
+  }
   if (D.kind === 'estimate') {
     if (E.parameters && num(E.parameters.total)) card('parameters', E.parameters.total.toLocaleString('en-US'),
       E.model && E.model._name_or_path ? String(E.model._name_or_path) : '');
@@ -164,92 +180,255 @@ function header() {
 
 // ---- memory over time ---------------------------------------------------------------------
 function timelineChart() {
-  const T = D.timeline, marks = T.marks; if (!marks.length) return;
+  const T = D.timeline, marks = T.marks || [], env = T.envelope || [];
+  if (!marks.length && !env.length) return;
   const st = D.stats, s = section('Memory over time',
-    'Allocated and reserved bytes at every phase mark of every step; hollow circles are the peak since the previous mark.' +
-    (T.total_marks > marks.length ? ' ' + T.total_marks + ' marks downsampled to ' + marks.length +
-      ' (each bucket keeps its lowest, highest and peak mark).' : ''));
+    'Zoomed out, each step is one point of its envelope: the band spans the lowest to the highest allocated mark of the step, ' +
+    'the dark line is the step\'s peak (the highest allocated between two marks) and the grey line its highest reserved. ' +
+    'Zoom in (drag across the chart to select steps; shift-drag or the arrows to pan; double-click to reset) and the ' +
+    'phase saw-tooth appears: allocated and reserved at every phase mark, hollow circles for the peak since the previous mark. ' +
+    'Click a step to open it phase by phase below.' +
+    (T.total_marks > marks.length ? ' The page embeds ' + marks.length + ' of ' + T.total_marks +
+      ' marks (--max-points; each bucket keeps its lowest, highest and peak mark); the envelope covers every mark.' : ''));
+  const periods = (D.estimate_periods || []).filter(p => num(p.peak_bytes));
   let ymax = 0;
+  for (const e of env) ymax = Math.max(ymax, e[3], e[4], e[5]);
   for (const p of marks) ymax = Math.max(ymax, p.allocated_bytes, p.reserved_bytes, p.peak_allocated_bytes);
   if (num(st.limit_bytes) && st.limit_bytes > 0) ymax = Math.max(ymax, st.limit_bytes);
-  if (num(st.estimate_peak_bytes)) ymax = Math.max(ymax, st.estimate_peak_bytes);
+  for (const p of periods) ymax = Math.max(ymax, p.peak_bytes);
   const u = unitFor(ymax), yt = ticks(0, ymax * 1.05 / u.div, 6).map(v => v * u.div);
-  const x0 = marks[0].x, x1 = Math.max(Math.floor(marks[marks.length - 1].x) + 1, x0 + 1);
-  const f = frame(s, { id: 'chart-timeline', label: 'memory over time', x0, x1, y0: 0, y1: yt[yt.length - 1],
-    yTicks: yt, yFmt: v => (v / u.div).toFixed(v / u.div < 10 && yt[1] / u.div < 1 ? 1 : 0),
-    xTicks: ticks(x0, x1, 10, true), xLabel: 'optimizer step (phase marks in order within each step)',
-    yLabel: 'memory (' + u.name + ')' });
-  const path = key => marks.map((p, i) => (i ? 'L' : 'M') + f.xs(p.x).toFixed(1) + ' ' + f.ys(p[key]).toFixed(1)).join(' ');
-  sv('path', { d: path('reserved_bytes') + ' L' + f.xs(marks[marks.length - 1].x) + ' ' + f.ys(0) + ' L' + f.xs(marks[0].x) +
-    ' ' + f.ys(0) + ' Z', fill: '#e2e8f0', opacity: 0.6 }, f.plot);
-  sv('path', { d: path('reserved_bytes'), fill: 'none', stroke: C_RES, 'stroke-width': 1.5, class: 'line-reserved' }, f.plot);
-  sv('path', { d: path('allocated_bytes'), fill: 'none', stroke: C_ALLOC, 'stroke-width': 1.8, class: 'line-allocated' }, f.plot);
-  if (num(st.limit_bytes) && st.limit_bytes > 0) hline(f, st.limit_bytes, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(st.limit_bytes), 'limit-line');
-  if (num(st.estimate_peak_bytes)) hline(f, st.estimate_peak_bytes, C_EST, '2 4', 'estimated peak ' + fmtBytes(st.estimate_peak_bytes), 'estimate-line');
-  const dense = marks.length > 400, r = dense ? 1.6 : 3.2;
-  const gp = sv('g', { class: 'peaks' }, f.plot), ga = sv('g', { class: 'points' }, f.plot);
-  const text = p => 'step ' + p.step + (p.micro_step ? ' · micro-batch ' + p.micro_step : '') + ' · ' + phaseLabel(p.phase) +
-    '\nallocated ' + fmtBytes(p.allocated_bytes) + '\nreserved ' + fmtBytes(p.reserved_bytes) +
-    '\npeak since previous mark ' + fmtBytes(p.peak_allocated_bytes) + '\nchange ' + fmtDelta(p.delta_bytes) +
-    '\nt = ' + (p.t_ns / 1e9).toFixed(3) + ' s';
-  for (const p of marks) {
-    tip(sv('circle', { class: 'pt-peak', cx: f.xs(p.x).toFixed(1), cy: f.ys(p.peak_allocated_bytes).toFixed(1), r: r + 0.6,
-      fill: 'none', stroke: phaseColor(p.phase), 'stroke-width': 1.2, opacity: 0.8 }, gp), text(p));
-    tip(sv('circle', { class: 'pt-allocated', cx: f.xs(p.x).toFixed(1), cy: f.ys(p.allocated_bytes).toFixed(1), r,
-      fill: phaseColor(p.phase) }, ga), text(p));
+  const first = env.length ? env[0][0] : Math.floor(marks[0].x), last = env.length ? env[env.length - 1][1] : Math.floor(marks[marks.length - 1].x);
+  const full = [first, last + 1];
+  const bar = el('div', { class: 'tl-controls' }, s);
+  const btn = (label, title, fn) => { const b = el('button', { type: 'button', title }, bar, label); b.addEventListener('click', fn); return b; };
+  const holder = el('div', { class: 'tl-holder' }, s);
+  let view = full.slice();
+  const setView = (a, b) => {
+    let w = Math.max(0.5, Math.min(b - a, full[1] - full[0]));
+    a = Math.max(full[0], Math.min(a, full[1] - w));
+    view = [a, a + w]; draw();
+  };
+  btn('◀', 'pan left (half a window)', () => setView(view[0] - (view[1] - view[0]) / 2, view[1] - (view[1] - view[0]) / 2));
+  btn('▶', 'pan right (half a window)', () => setView(view[0] + (view[1] - view[0]) / 2, view[1] + (view[1] - view[0]) / 2));
+  btn('zoom out', 'show twice as many steps', () => { const c = (view[0] + view[1]) / 2, w = view[1] - view[0]; setView(c - w, c + w); });
+  btn('all steps', 'show the whole run', () => setView(full[0], full[1]));
+  const status = el('span', { class: 'tl-status' }, bar);
+  // The estimated peak in force at each step: the run's estimate, then each recovery's.
+  const estAt = step => { let e = null; for (const p of periods) if (p.from_step === null || p.from_step <= step) e = p; return e; };
+
+  function draw() {
+    holder.textContent = '';
+    const span = view[1] - view[0], integer = span > 6;
+    const f = frame(holder, { id: 'chart-timeline', label: 'memory over time', x0: view[0], x1: view[1], y0: 0, y1: yt[yt.length - 1],
+      yTicks: yt, yFmt: v => (v / u.div).toFixed(v / u.div < 10 && yt[1] / u.div < 1 ? 1 : 0),
+      xTicks: (integer ? ticks(view[0], view[1], 10, true) : ticks(Math.ceil(view[0]), Math.floor(view[1]), 6, true))
+        .filter(t => t >= view[0] && t <= view[1]),
+      xFmt: v => String(v), xLabel: 'optimizer step (phase marks in execution order within each step)', yLabel: 'memory (' + u.name + ')' });
+    // A nested <svg> clips the plot to its area (no clip-path reference needed).
+    const clip = sv('svg', { x: f.m.l, y: f.m.t, width: f.pw, height: f.ph, viewBox: f.m.l + ' ' + f.m.t + ' ' + f.pw + ' ' + f.ph,
+      overflow: 'hidden' }, f.plot);
+    f.plot = clip;
+    const inView = marks.filter(p => p.x >= view[0] && p.x < view[1]);
+    const detail = inView.length > 0 && inView.length <= f.pw / 2.5;
+    status.textContent = 'steps ' + Math.floor(view[0]) + '–' + (Math.ceil(view[1]) - 1) + ' of ' + full[0] + '–' + (full[1] - 1) + ' · ' +
+      (detail ? inView.length + ' phase marks' : 'envelope, one point per ' + (env.length && env.some(e => e[1] > e[0]) ? 'group of steps' : 'step'));
+    status.setAttribute('data-mode', detail ? 'marks' : 'envelope');
+    let text, pts;
+    if (detail) {
+      const lo = Math.max(0, marks.indexOf(inView[0]) - 1), hi = Math.min(marks.length, marks.indexOf(inView[inView.length - 1]) + 2);
+      const vm = marks.slice(lo, hi);
+      const path = key => vm.map((p, i) => (i ? 'L' : 'M') + f.xs(p.x).toFixed(1) + ' ' + f.ys(p[key]).toFixed(1)).join(' ');
+      sv('path', { d: path('reserved_bytes') + ' L' + f.xs(vm[vm.length - 1].x) + ' ' + f.ys(0) + ' L' + f.xs(vm[0].x) + ' ' + f.ys(0) + ' Z',
+        fill: '#e2e8f0', opacity: 0.6 }, f.plot);
+      sv('path', { d: path('reserved_bytes'), fill: 'none', stroke: C_RES, 'stroke-width': 1.5, class: 'line-reserved' }, f.plot);
+      sv('path', { d: path('allocated_bytes'), fill: 'none', stroke: C_ALLOC, 'stroke-width': 1.8, class: 'line-allocated' }, f.plot);
+      const r = inView.length > 150 ? 2.2 : 3.2;
+      const gp = sv('g', { class: 'peaks' }, f.plot), ga = sv('g', { class: 'points' }, f.plot);
+      text = p => 'step ' + p.step + (p.micro_step ? ' · micro-batch ' + p.micro_step : '') + ' · ' + phaseLabel(p.phase) +
+        '\nallocated ' + fmtBytes(p.allocated_bytes) + '\nreserved ' + fmtBytes(p.reserved_bytes) +
+        '\npeak since previous mark ' + fmtBytes(p.peak_allocated_bytes) + '\nchange ' + fmtDelta(p.delta_bytes) +
+        '\nt = ' + (p.t_ns / 1e9).toFixed(3) + ' s';
+      for (const p of inView) {
+        tip(sv('circle', { class: 'pt-peak', cx: f.xs(p.x).toFixed(1), cy: f.ys(p.peak_allocated_bytes).toFixed(1), r: r + 0.6,
+          fill: 'none', stroke: phaseColor(p.phase), 'stroke-width': 1.2, opacity: 0.8 }, gp), text(p));
+        tip(sv('circle', { class: 'pt-allocated', cx: f.xs(p.x).toFixed(1), cy: f.ys(p.allocated_bytes).toFixed(1), r,
+          fill: phaseColor(p.phase) }, ga), text(p));
+      }
+      pts = inView.map(p => ({ x: p.x, y: p.allocated_bytes, p }));
+    } else {
+      // Envelope rows overlapping the view; each drawn at the middle of its steps.
+      const ve = env.filter(e => e[1] + 1 >= view[0] && e[0] <= view[1]);
+      const cx = e => f.xs((e[0] + e[1] + 1) / 2);
+      const line = k => ve.map((e, i) => (i ? 'L' : 'M') + cx(e).toFixed(1) + ' ' + f.ys(e[k]).toFixed(1)).join(' ');
+      if (ve.length) {
+        const band = ve.map((e, i) => (i ? 'L' : 'M') + cx(e).toFixed(1) + ' ' + f.ys(e[3]).toFixed(1)).join(' ') + ' ' +
+          ve.slice().reverse().map(e => 'L' + cx(e).toFixed(1) + ' ' + f.ys(e[2]).toFixed(1)).join(' ') + ' Z';
+        sv('path', { class: 'env-band', d: band, fill: C_ALLOC, 'fill-opacity': 0.28, stroke: C_ALLOC, 'stroke-width': 0.8,
+          'data-n': ve.length }, f.plot);
+        sv('path', { class: 'env-reserved', d: line(5), fill: 'none', stroke: C_RES, 'stroke-width': 1.2, 'stroke-dasharray': '4 3' }, f.plot);
+        sv('path', { class: 'env-peak', d: line(4), fill: 'none', stroke: '#0f172a', 'stroke-width': 1.6, 'data-n': ve.length }, f.plot);
+      }
+      text = e => (e[1] > e[0] ? 'steps ' + e[0] + '–' + e[1] : 'step ' + e[0]) + '\nallocated ' + fmtBytes(e[2]) + ' – ' + fmtBytes(e[3]) +
+        '\npeak ' + fmtBytes(e[4]) + '\nreserved (max) ' + fmtBytes(e[5]) + '\nclick to open it phase by phase';
+      pts = ve.map(e => ({ x: (e[0] + e[1] + 1) / 2, y: e[4], p: e }));
+    }
+    if (num(st.limit_bytes) && st.limit_bytes > 0) hline(f, st.limit_bytes, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(st.limit_bytes), 'limit-line');
+    // Estimated peak: one segment per estimate period (a recovery changes the setup and its estimate).
+    periods.forEach((p, i) => {
+      const a = p.from_step === null ? full[0] : p.from_step, b = i + 1 < periods.length ? periods[i + 1].from_step : full[1];
+      if (b <= view[0] || a >= view[1]) return;
+      const x1 = f.xs(Math.max(a, view[0])), x2 = f.xs(Math.min(b, view[1])), y = f.ys(p.peak_bytes);
+      const label = (i ? 'recovered estimate ' : 'estimated peak ') + fmtBytes(p.peak_bytes) + (i ? ' (from step ' + p.from_step + ': ' + p.change + ')' : '');
+      const g = tip(sv('g', { class: i ? 'estimate-line recovered' : 'estimate-line' }, f.plot), label);
+      sv('line', { x1, x2, y1: y, y2: y, stroke: i ? '#16a34a' : C_EST, 'stroke-width': 1.5, 'stroke-dasharray': '2 4' }, g);
+      sv('text', { x: x2 - 4, y: y - 5, 'text-anchor': 'end', style: 'font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px;fill:' +
+        (i ? '#16a34a' : C_EST) }, g, label);
+    });
+    for (const e of D.events) {
+      if (e.name !== 'oom' || e.x < view[0] || e.x > view[1]) continue;
+      const x = f.xs(e.x) + (detail ? 6 : 0), y = f.ys(num(st.limit_bytes) && st.limit_bytes > 0 ? st.limit_bytes : ymax);
+      const g = sv('g', { class: 'oom-marker' }, f.plot);
+      sv('line', { x1: x, x2: x, y1: f.m.t, y2: f.m.t + f.ph, stroke: C_LIMIT, 'stroke-width': 1, 'stroke-dasharray': '3 3' }, g);
+      sv('path', { d: 'M' + (x - 6) + ' ' + (y - 6) + ' L' + (x + 6) + ' ' + (y + 6) + ' M' + (x - 6) + ' ' + (y + 6) + ' L' + (x + 6) + ' ' + (y - 6),
+        stroke: C_LIMIT, 'stroke-width': 3 }, g);
+      sv('text', { x: x + 9, y: f.m.t + 12, style: 'fill:' + C_LIMIT + ';font-weight:600' }, g, 'OOM');
+      tip(g, 'out of memory at step ' + e.step + (e.phase ? ' during ' + e.phase : '') +
+        (num(e.requested_bytes) ? '\nrequested ' + fmtBytes(e.requested_bytes) : '') + (e.message ? '\n' + String(e.message).slice(0, 300) : ''));
+    }
+    interact(f, pts, text, detail);
   }
-  for (const e of D.events) {
-    if (e.name !== 'oom') continue;
-    const x = f.xs(e.x) + 6, y = f.ys(num(st.limit_bytes) && st.limit_bytes > 0 ? st.limit_bytes : ymax);
-    const g = sv('g', { class: 'oom-marker' }, f.plot);
-    sv('line', { x1: x, x2: x, y1: f.m.t, y2: f.m.t + f.ph, stroke: C_LIMIT, 'stroke-width': 1, 'stroke-dasharray': '3 3' }, g);
-    sv('path', { d: 'M' + (x - 6) + ' ' + (y - 6) + ' L' + (x + 6) + ' ' + (y + 6) + ' M' + (x - 6) + ' ' + (y + 6) + ' L' + (x + 6) + ' ' + (y - 6),
-      stroke: C_LIMIT, 'stroke-width': 3 }, g);
-    sv('text', { x: x + 9, y: f.m.t + 12, style: 'fill:' + C_LIMIT + ';font-weight:600' }, g, 'OOM');
-    tip(g, 'out of memory at step ' + e.step + (e.phase ? ' during ' + e.phase : '') +
-      (num(e.requested_bytes) ? '\nrequested ' + fmtBytes(e.requested_bytes) : '') + (e.message ? '\n' + String(e.message).slice(0, 300) : ''));
+
+  // Hover: the nearest point (mark or envelope row) by x. Drag: select steps to zoom into;
+  // shift-drag: pan; click: open that step phase by phase; double-click: the whole run.
+  function interact(f, pts, text, detail) {
+    const hl = sv('circle', { class: 'hl', r: 6, fill: 'none', stroke: '#111827', 'stroke-width': 2, visibility: 'hidden' }, f.svg);
+    const vl = sv('line', { class: 'hl', y1: f.m.t, y2: f.m.t + f.ph, stroke: '#9ca3af', visibility: 'hidden' }, f.svg);
+    const brush = sv('rect', { class: 'brush', y: f.m.t, height: f.ph, width: 0, fill: C_ALLOC, 'fill-opacity': 0.12, stroke: C_ALLOC,
+      visibility: 'hidden' }, f.svg);
+    const overlay = sv('rect', { class: 'tl-overlay', x: f.m.l, y: f.m.t, width: f.pw, height: f.ph, fill: 'transparent',
+      style: 'cursor:crosshair' }, f.svg);
+    const svgX = ev => { const r = f.svg.getBoundingClientRect(); return (ev.clientX - r.left) * f.W / r.width; };
+    const toStep = sx => view[0] + (sx - f.m.l) / f.pw * (view[1] - view[0]);
+    const nearest = sx => {
+      if (!pts.length) return null;
+      let lo = 0, hi = pts.length - 1;
+      while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (f.xs(pts[mid].x) < sx) lo = mid; else hi = mid; }
+      return Math.abs(f.xs(pts[lo].x) - sx) <= Math.abs(f.xs(pts[hi].x) - sx) ? pts[lo] : pts[hi];
+    };
+    let drag = null;
+    overlay.addEventListener('mousedown', ev => {
+      if (ev.button !== 0) return;
+      ev.preventDefault();
+      drag = { sx: svgX(ev), shift: ev.shiftKey, view: view.slice() };
+    });
+    overlay.addEventListener('mousemove', ev => {
+      const sx = svgX(ev);
+      if (drag && !drag.shift) {
+        const a = Math.max(f.m.l, Math.min(drag.sx, sx)), b = Math.min(f.m.l + f.pw, Math.max(drag.sx, sx));
+        brush.setAttribute('x', a); brush.setAttribute('width', b - a); brush.setAttribute('visibility', 'visible');
+        return;
+      }
+      const p = nearest(sx); if (!p) return;
+      hl.setAttribute('cx', f.xs(p.x)); hl.setAttribute('cy', f.ys(p.y)); hl.setAttribute('visibility', 'visible');
+      vl.setAttribute('x1', f.xs(p.x)); vl.setAttribute('x2', f.xs(p.x)); vl.setAttribute('visibility', 'visible');
+      showTip(text(p.p), ev);
+    });
+    overlay.addEventListener('mouseup', ev => {
+      if (!drag) return;
+      const sx = svgX(ev), d = drag; drag = null;
+      if (Math.abs(sx - d.sx) < 4) {              // a click: that step, phase by phase
+        const p = nearest(sx);
+        const step = detail && p ? p.p.step : Math.floor(toStep(sx));
+        if (showStep) showStep(step, true);
+        return;
+      }
+      if (d.shift) {                              // pan by the drag
+        const dx = (sx - d.sx) / f.pw * (d.view[1] - d.view[0]);
+        setView(d.view[0] - dx, d.view[1] - dx);
+      } else {
+        const a = toStep(Math.max(f.m.l, Math.min(d.sx, sx))), b = toStep(Math.min(f.m.l + f.pw, Math.max(d.sx, sx)));
+        setView(a, b);
+      }
+    });
+    overlay.addEventListener('dblclick', () => setView(full[0], full[1]));
+    overlay.addEventListener('mouseleave', () => {
+      drag = null; brush.setAttribute('visibility', 'hidden');
+      hl.setAttribute('visibility', 'hidden'); vl.setAttribute('visibility', 'hidden'); hideTip();
+    });
   }
-  crosshair(f, marks, text);
-  const phases = [...new Set(marks.map(p => p.phase))];
-  legend(s, [{ label: 'allocated', color: C_ALLOC, line: true }, { label: 'reserved', color: C_RES, line: true }]
+
+  draw();
+  window.oomkitTimeline = { view: () => view.slice(), setView, full: full.slice() };   // test hook
+  const phases = phasesInOrder(marks.map(p => p.phase));
+  legend(s, [{ label: 'allocated (band: lowest to highest mark of a step)', color: C_ALLOC, line: true },
+    { label: 'step peak / peak since previous mark', color: '#0f172a', hollow: true },
+    { label: 'reserved', color: C_RES, line: true }]
     .concat(phases.map(p => ({ label: phaseLabel(p), color: phaseColor(p) })))
-    .concat([{ label: 'peak since previous mark', color: '#475569', hollow: true }])
     .concat(num(st.limit_bytes) && st.limit_bytes > 0 ? [{ label: 'memory limit', color: C_LIMIT, line: true, dash: true }] : [])
-    .concat(num(st.estimate_peak_bytes) ? [{ label: 'estimated peak', color: C_EST, line: true, dash: true }] : [])
+    .concat(periods.length ? [{ label: 'estimated peak', color: C_EST, line: true, dash: true }] : [])
+    .concat(periods.length > 1 ? [{ label: 'recovered setup\'s estimate', color: '#16a34a', line: true, dash: true }] : [])
     .concat(D.events.some(e => e.name === 'oom') ? [{ label: '✕ out of memory', color: C_LIMIT }] : []));
 }
-// Hovering anywhere over the plot highlights the nearest mark (by x) and shows its numbers.
-function crosshair(f, pts, text) {
-  const hl = sv('circle', { class: 'hl', r: 6, fill: 'none', stroke: '#111827', 'stroke-width': 2, visibility: 'hidden' }, f.svg);
-  const vl = sv('line', { class: 'hl', y1: f.m.t, y2: f.m.t + f.ph, stroke: '#9ca3af', visibility: 'hidden' }, f.svg);
-  const overlay = sv('rect', { x: f.m.l, y: f.m.t, width: f.pw, height: f.ph, fill: 'transparent' }, f.svg);
-  overlay.addEventListener('mousemove', ev => {
-    const r = f.svg.getBoundingClientRect(), sx = (ev.clientX - r.left) * f.W / r.width;
-    let lo = 0, hi = pts.length - 1;
-    while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (f.xs(pts[mid].x) < sx) lo = mid; else hi = mid; }
-    const p = Math.abs(f.xs(pts[lo].x) - sx) <= Math.abs(f.xs(pts[hi].x) - sx) ? pts[lo] : pts[hi];
-    hl.setAttribute('cx', f.xs(p.x)); hl.setAttribute('cy', f.ys(p.allocated_bytes)); hl.setAttribute('visibility', 'visible');
-    vl.setAttribute('x1', f.xs(p.x)); vl.setAttribute('x2', f.xs(p.x)); vl.setAttribute('visibility', 'visible');
-    showTip(text(p), ev);
-  });
-  overlay.addEventListener('mouseleave', () => { hl.setAttribute('visibility', 'hidden'); vl.setAttribute('visibility', 'hidden'); hideTip(); });
+// Phases in the order a step runs them (then any other, in first-seen order): legends follow it.
+const PHASE_ORDER = ['step_start', 'after_forward', 'after_loss', 'after_backward', 'after_optimizer_step', 'after_zero_grad', 'eval'];
+function phasesInOrder(list) {
+  const seen = [...new Set(list)];
+  return PHASE_ORDER.filter(p => seen.includes(p)).concat(seen.filter(p => !PHASE_ORDER.includes(p)));
 }
 
 // ---- one step, phase by phase ---------------------------------------------------------------
+// showStep(step): draws that step from the embedded marks, with the prediction in force then
+// (the recovered setup's after a recovery). Set by stepChart; the timeline's click calls it.
+let showStep = null;
 function stepChart() {
   const z = D.zoom; if (!z || !z.marks.length) return;
-  const pred = {}; for (const p of (z.predicted || [])) pred[p.phase] = p;
-  const s = section('Step ' + z.step + ', phase by phase',
-    'Allocated bytes at each mark (bar), the peak inside the interval ending there (cap) and the change since the previous mark.' +
-    (z.predicted && z.predicted.length ? ' Black ticks: the estimator\'s prediction for a ' + z.step_kind + ' step.' : '') +
-    (z.record && num(z.record.loss) ? ' Loss ' + z.record.loss.toFixed(4) + (num(z.record.ms) ? ', ' + z.record.ms.toFixed(1) + ' ms.' : '.') : ''));
-  drawPhaseBars(s, 'chart-step', z.marks.map(p => ({ phase: p.phase, micro: p.micro_step, value: p.allocated_bytes,
-    peak: p.peak_allocated_bytes, delta: p.delta_bytes, pred: pred[p.phase] })), D.stats.limit_bytes, z.events || []);
+  const marks = D.timeline.marks || [], periods = D.estimate_periods || [];
+  const steps = [...new Set(marks.map(p => p.step))].sort((a, b) => a - b);
+  if (!steps.includes(z.step)) { steps.push(z.step); steps.sort((a, b) => a - b); }
+  const firstStep = Math.min(z.step, steps[0]);
+  const s = section('Step ' + z.step + ', phase by phase', '');
+  const h2 = s.querySelector('h2'), note = s.querySelector('.note') || el('p', { class: 'note' }, s);
+  const bar = el('div', { class: 'tl-controls' }, s);
+  el('label', { for: 'step-picker' }, bar, 'step ');
+  const input = el('input', { id: 'step-picker', type: 'number', min: steps[0], max: steps[steps.length - 1], step: 1, value: z.step }, bar);
+  const prev = el('button', { type: 'button', title: 'previous step' }, bar, '◀');
+  const next = el('button', { type: 'button', title: 'next step' }, bar, '▶');
+  const holder = el('div', {}, s);
+  let current = z.step;
+  showStep = (step, scroll) => {
+    if (!steps.length) return;
+    let k = steps.findIndex(v => v >= step); if (k < 0) k = steps.length - 1;
+    step = steps[k]; current = step; input.value = step;
+    const sm = step === z.step ? z.marks : marks.filter(p => p.step === step);
+    let period = null; for (const p of periods) if (p.from_step === null || p.from_step <= step) period = p;
+    const kind = step === firstStep ? 'first' : 'steady';
+    const pred = {}; for (const p of ((period && period.phases) || [])) if (p.step_kind === kind) pred[p.phase] = p;
+    const tsOf = sm.map(p => p.t_ns);
+    const events = step === z.step ? (z.events || []) : D.events.filter(e => e.step === step && num(e.t_ns))
+      .map(e => Object.assign({}, e, { after: tsOf.filter(t => t <= e.t_ns).length }));
+    h2.textContent = 'Step ' + step + ', phase by phase';
+    note.textContent = 'Allocated bytes at each mark (bar), the peak inside the interval ending there (cap) and the change since the previous mark.' +
+      (Object.keys(pred).length ? ' Black ticks: the estimator\'s prediction for a ' + kind + ' step' +
+        (period && period.from_step !== null ? ' of the setup recovered at step ' + period.from_step + ' (' + period.change + ')' : '') + '.' : '') +
+      (step === z.step && z.record && num(z.record.loss) ? ' Loss ' + z.record.loss.toFixed(4) + (num(z.record.ms) ? ', ' + z.record.ms.toFixed(1) + ' ms.' : '.') : '') +
+      (D.timeline.total_marks > marks.length && step !== z.step ? ' Marks downsampled (--max-points): this step may miss some.' : '') +
+      ' Pick another step here or click one in the chart above.';
+    holder.textContent = '';
+    drawPhaseBars(holder, 'chart-step', sm.map(p => ({ phase: p.phase, micro: p.micro_step, value: p.allocated_bytes,
+      peak: p.peak_allocated_bytes, delta: p.delta_bytes, pred: pred[p.phase] })), D.stats.limit_bytes, events);
+    holder.setAttribute('data-step', step);
+    if (scroll && s.scrollIntoView) s.scrollIntoView({ block: 'nearest' });
+  };
+  input.addEventListener('change', () => showStep(Number(input.value)));
+  prev.addEventListener('click', () => { const k = steps.indexOf(current); if (k > 0) showStep(steps[k - 1]); });
+  next.addEventListener('click', () => { const k = steps.indexOf(current); if (k + 1 < steps.length) showStep(steps[k + 1]); });
+  showStep(z.step);
 }
-function drawPhaseBars(s, id, bars, limit, events) {
+function drawPhaseBars(s, id, bars, limit, events, lines) {
   let ymax = 0;
   for (const b of bars) ymax = Math.max(ymax, b.value, b.peak || 0, b.pred ? Math.max(b.pred.allocated_bytes, b.pred.peak_bytes || 0) : 0);
   if (num(limit) && limit > 0 && limit < ymax * 1.6) ymax = Math.max(ymax, limit);
+  for (const l of (lines || [])) ymax = Math.max(ymax, l.bytes);
   const u = unitFor(ymax), yt = ticks(0, ymax * 1.12 / u.div, 5).map(v => v * u.div);
   const f = frame(s, { id, label: 'one step phase by phase', x0: 0, x1: bars.length, y0: 0, y1: yt[yt.length - 1], yTicks: yt,
     yFmt: v => (v / u.div).toFixed(yt[1] / u.div < 1 ? 1 : 0), height: 330, margin: { b: 52 },
@@ -277,6 +456,7 @@ function drawPhaseBars(s, id, bars, limit, events) {
     if (b.micro) sv('text', { x: x + w / 2, y: f.m.t + f.ph + 29, 'text-anchor': 'middle', style: 'font-size:10px;fill:#6b7280' }, g, 'micro-batch ' + b.micro);
   });
   if (num(limit) && limit > 0 && limit <= yt[yt.length - 1]) hline(f, limit, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(limit), 'limit-line');
+  for (const l of (lines || [])) hline(f, l.bytes, l.color, l.dash, l.label, l.cls);
   for (const e of (events || [])) {           // an OOM or a recovery between two marks
     const x = f.m.l + e.after * bw, c = e.name === 'oom' ? C_LIMIT : e.name === 'recover' ? '#16a34a' : '#6b7280';
     const g = tip(sv('g', { class: 'step-event event-' + e.name }, f.plot), e.name + (e.phase ? ' during ' + phaseLabel(e.phase) : '') +
@@ -287,7 +467,8 @@ function drawPhaseBars(s, id, bars, limit, events) {
       e.name === 'oom' ? 'OOM' : e.name);
   }
   legend(s, [{ label: 'allocated at the mark', color: '#475569' }, { label: 'peak inside the interval', color: 'rgba(71,85,105,.3)' }]
-    .concat(bars.some(b => b.pred) ? [{ label: 'estimated', color: C_EST, line: true }] : []));
+    .concat(bars.some(b => b.pred) ? [{ label: 'estimated', color: C_EST, line: true }] : [])
+    .concat((lines || []).map(l => ({ label: l.legend || l.label, color: l.color, line: true, dash: !!l.dash }))));
 }
 
 // ---- estimated vs measured per category -------------------------------------------------------
@@ -335,7 +516,69 @@ function predictedPhases() {
   const s = section('Predicted memory at each phase (' + kind + ' step)',
     'Allocated bytes the estimator predicts at each phase mark, with the peak inside the interval ending there.');
   drawPhaseBars(s, 'chart-step', E.phases.filter(p => p.step_kind === kind).map(p => ({ phase: p.phase, value: p.allocated_bytes,
-    peak: p.peak_bytes })), null);
+    peak: p.peak_bytes })), null, [], capacityLines(E));
+}
+// The GPU's capacity and the usable line (capacity minus the safety margin) of an estimate.
+function capacityLines(E) {
+  const out = [];
+  if (num(E.capacity_bytes)) out.push({ bytes: E.capacity_bytes, color: C_LIMIT, dash: '', label: 'capacity ' + fmtBytes(E.capacity_bytes),
+    legend: 'GPU capacity', cls: 'capacity-line' });
+  if (num(E.usable_bytes)) out.push({ bytes: E.usable_bytes, color: C_USABLE, dash: '6 4', label: 'usable ' + fmtBytes(E.usable_bytes) +
+    ' (after the safety margin)', legend: 'usable (capacity minus the safety margin)', cls: 'usable-line' });
+  return out;
+}
+
+// ---- the verdict's fixes (estimate input) ---------------------------------------------------------
+// `oomkit estimate --json`: "fixes" (each remedy alone, re-estimated, cheapest first) and
+// "remedies" {"combinations", "more_hardware", "cost_model"} (include/oomkit/estimate/remedies.h).
+function fixesChart() {
+  const E = D.estimate; if (!E || !num(E.peak_bytes)) return;
+  const R = E.remedies || {};
+  const rows = [{ kind: 'as configured', name: 'as configured', flags: '', peak: E.peak_bytes, fits: E.fits, cost: '', what: 'the setup as given' }];
+  (E.fixes || []).forEach((x, i) => rows.push({ kind: 'fix ' + (i + 1), name: x.name, flags: String(x.description || '').split(':')[0],
+    peak: x.peak_bytes_after, saving: x.saving_bytes, fits: x.fits, cost: x.cost || '', what: x.description || '' }));
+  const plan = (x, kind) => ({ kind, name: (x.remedies || []).join(' + '), flags: x.flags || '', peak: x.peak_bytes, saving: x.saving_bytes,
+    fits: x.fits, what: x.description || '', cost: (x.numerics || '') + (num(x.link_seconds_per_step) && x.link_seconds_per_step > 0 ?
+      '; moves ' + fmtBytes(x.link_bytes_per_step) + ' per step (' + x.link_seconds_per_step.toFixed(2) + ' s)' : '') +
+      (num(x.gpus_needed) && x.gpus_needed > 1 ? '; ' + x.gpus_needed + ' GPUs' : '') +
+      (num(x.host_bytes_needed) && x.host_bytes_needed > 0 ? '; host RAM ' + fmtBytes(x.host_bytes_needed) : '') });
+  (R.combinations || []).forEach((x, i) => rows.push(plan(x, 'plan ' + (i + 1))));
+  (R.more_hardware || []).forEach((x, i) => rows.push(plan(x, 'more hardware ' + (i + 1))));
+  const drawn = rows.filter(r => num(r.peak));
+  if (drawn.length < 2) return;
+  const verdict = typeof E.fits === 'boolean' ? (E.fits ? 'It fits as configured; ' : 'It does not fit as configured; ') : '';
+  const s = section('Fixes and their predicted peaks',
+    verdict + 'each fix alone (re-estimated, cheapest first), then the cheapest plans that fit (combinations, one remedy per axis) and plans ' +
+    'that need more hardware. ' + (R.cost_model ? R.cost_model.charAt(0).toUpperCase() + R.cost_model.slice(1) + '.' : ''));
+  const cap = E.capacity_bytes, usable = E.usable_bytes;
+  let xmax = 0; for (const r of drawn) xmax = Math.max(xmax, r.peak); if (num(cap)) xmax = Math.max(xmax, cap);
+  const u = unitFor(xmax), xt = ticks(0, xmax * 1.05 / u.div, 6).map(v => v * u.div);
+  const rowH = 24, f = frame(s, { id: 'chart-fixes', label: 'fixes and predicted peaks', x0: 0, x1: xt[xt.length - 1], y0: 0, y1: 1, yTicks: [],
+    yFmt: v => v, xTicks: xt, xFmt: v => (v / u.div).toFixed(xt[1] / u.div < 1 ? 1 : 0), height: drawn.length * rowH + 60,
+    margin: { l: 250, r: 90, t: 24, b: 40 }, xLabel: 'predicted peak per GPU (' + u.name + ')', yLabel: '' });
+  drawn.forEach((r, i) => {
+    const y = f.m.t + i * rowH + 4, over = num(cap) && r.peak > cap, inMargin = num(usable) && r.peak > usable;
+    const c = i === 0 ? '#475569' : over ? C_LIMIT : inMargin || r.fits === false ? C_USABLE : '#16a34a';
+    sv('text', { x: f.m.l - 8, y: y + 12, 'text-anchor': 'end', style: 'font-size:11px' }, f.plot, i === 0 ? r.kind : r.kind + ': ' + (r.flags || r.name).slice(0, 34));
+    tip(sv('rect', { class: i === 0 ? 'bar-fix bar-base' : 'bar-fix', x: f.xs(0), y, width: Math.max(1, f.xs(r.peak) - f.xs(0)), height: 16, fill: c, rx: 2 }, f.plot),
+      r.kind + ': ' + r.name + (r.flags ? '\n' + r.flags : '') + '\npredicted peak ' + fmtBytes(r.peak) + (num(r.saving) ? '\nsaves ' + fmtBytes(r.saving) : '') +
+      (typeof r.fits === 'boolean' ? '\n' + (r.fits ? 'fits' : 'does not fit') : '') + (r.cost ? '\n' + r.cost : ''));
+    sv('text', { x: f.xs(r.peak) + 4, y: y + 12, style: 'font-size:11px' }, f.plot, fmtBytes(r.peak));
+  });
+  const vline = (v, color, dash, label, cls, right) => {   // labels above the plot: capacity right of its line, usable left
+    const g = tip(sv('g', { class: cls }, f.plot), label), x = f.xs(v);
+    sv('line', { x1: x, x2: x, y1: f.m.t - 12, y2: f.m.t + f.ph, stroke: color, 'stroke-width': 1.5, 'stroke-dasharray': dash }, g);
+    sv('text', { x: right ? x + 3 : x - 3, y: f.m.t - 3, 'text-anchor': right ? 'start' : 'end', style: 'font-size:11px;' +
+      'paint-order:stroke;stroke:#fff;stroke-width:3px;fill:' + color }, g, label);
+  };
+  if (num(cap)) vline(cap, C_LIMIT, '', 'capacity ' + fmtBytes(cap), 'capacity-line', true);
+  if (num(usable)) vline(usable, C_USABLE, '6 4', 'usable ' + fmtBytes(usable), 'usable-line', false);
+  legend(s, [{ label: 'as configured', color: '#475569' }, { label: 'fits under the usable line', color: '#16a34a' },
+    { label: 'over the usable line, or needs what is not there (host RAM, GPUs)', color: C_USABLE }, { label: 'over capacity', color: C_LIMIT }]);
+  const t = table(s, ['', 'fix', 'flags', 'predicted peak', 'saves', 'fits', 'cost'], rows.slice(1).map(r => [r.kind, r.name,
+    r.flags, fmtBytes(r.peak), num(r.saving) ? fmtBytes(r.saving) : '', typeof r.fits === 'boolean' ? (r.fits ? 'yes' : 'no') : '', r.cost]), [3, 4]);
+  t.classList.add('fixes');
+  t.querySelectorAll('tbody tr').forEach((tr, i) => tr.children[5].className = rows[i + 1].fits ? 'ok' : 'fail');
 }
 
 // ---- sweep and max-batch curves (estimate --sweep / --max-batch) -----------------------------------
@@ -485,8 +728,8 @@ document.addEventListener('mouseout', ev => { const t = ev.target.closest && ev.
 app.textContent = '';
 // Each part is drawn on its own: input of an unexpected shape costs that part, not the page.
 let failed = 0;
-const parts = [header].concat(D.kind === 'run' ? [timelineChart, stepChart] : [], [diagnosis, categoryChart],
-  D.kind === 'estimate' ? [sweepCharts, predictedPhases] : [], [config]);
+const parts = [header].concat(D.kind === 'run' ? [timelineChart, stepChart] : [], D.kind === 'estimate' ? [fixesChart] : [],
+  [diagnosis, categoryChart], D.kind === 'estimate' ? [sweepCharts, predictedPhases] : [], [config]);
 for (const part of parts) {
   try { part(); } catch (err) {
     failed++;
