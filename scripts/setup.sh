@@ -13,6 +13,7 @@ PACKAGES=(
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev libdnnl-dev
   chromium chromium-driver
   clang-14 libclang-rt-14-dev
+  time
 )
 
 missing=()

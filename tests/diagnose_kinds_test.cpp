@@ -234,7 +234,9 @@ TEST(DiagnoseKinds, K17NoKeywordMisfire) {
   for (const auto& f : d.findings) {
     if (f.category == OomCause::kGenerationKvCache) gen = &f;
   }
-  if (gen) EXPECT_STREQ(gen->confidence(), "low");
+  if (gen) {
+    EXPECT_STREQ(gen->confidence(), "low");
+  }
   const Diagnosis e = one("Evaluation is not the problem: the GPUs were already full with other users' jobs.\n"
                           "RuntimeError: CUDA error: out of memory\n");
   EXPECT_NE(top(e), OomCause::kEvalWithoutNoGrad);

@@ -135,7 +135,9 @@ TEST(DiagnoseCases, TopFindingOrHonestCandidates) {
     } else {
       EXPECT_TRUE(d.ambiguous());
       EXPECT_TRUE(has(d, expected)) << "candidates lack " << c["category"];
-      if (first_but_ambiguous.count(id)) EXPECT_EQ(d.findings.front().category, expected);
+      if (first_but_ambiguous.count(id)) {
+        EXPECT_EQ(d.findings.front().category, expected);
+      }
       EXPECT_LE(d.findings.size(), 6u);
       for (const auto& f : d.findings) EXPECT_FALSE(f.probe.empty()) << cause_name(f.category);
     }
@@ -200,7 +202,7 @@ TEST(DiagnoseContext, CluesRankTheCandidates) {
 // in fp32 AdamW needs 16 B/param = ~23 GiB of static memory: on a 16 GiB GPU that is the verdict,
 // with sharding/offload options and a predicted saving.
 TEST(DiagnoseEstimate, StaticMemoryVerdict) {
-  RunSettings run{gpt2_xl(), TrainingSetup{}, 16 * kGiB};
+  RunSettings run{gpt2_xl(), TrainingSetup{}, 16 * kGiB, RemedyResources{}, RemedyScope{}};
   run.setup.micro_batch_size = 4;
   run.setup.seq_len = 512;
   const auto ds = diagnose_log("RuntimeError: CUDA error: out of memory", {run, chapter_estimate});
@@ -218,7 +220,7 @@ TEST(DiagnoseEstimate, StaticMemoryVerdict) {
 // 34*768 + 7680 = 33792 per token-layer (23%): batch. At T = 2048 it is 122880 of 148992 (82%):
 // sequence length. Each fix's saving is the estimate re-run with it.
 TEST(DiagnoseEstimate, BatchVersusSequenceLength) {
-  RunSettings batch{gpt2_small(), TrainingSetup{}, 8 * kGiB};
+  RunSettings batch{gpt2_small(), TrainingSetup{}, 8 * kGiB, RemedyResources{}, RemedyScope{}};
   batch.setup.micro_batch_size = 64;
   batch.setup.seq_len = 128;
   const Finding top_b = diagnose_log("RuntimeError: CUDA error: out of memory", {batch, chapter_estimate}).at(0).findings.front();
@@ -228,7 +230,7 @@ TEST(DiagnoseEstimate, BatchVersusSequenceLength) {
   const int64_t acts = 2LL * (34 * 768 + 5 * 12 * 128) * 64 * 128 * 12;
   EXPECT_EQ(top_b.saving_bytes, acts / 2);
 
-  RunSettings seq{gpt2_small(), TrainingSetup{}, 8 * kGiB};
+  RunSettings seq{gpt2_small(), TrainingSetup{}, 8 * kGiB, RemedyResources{}, RemedyScope{}};
   seq.setup.micro_batch_size = 2;
   seq.setup.seq_len = 2048;
   const Finding top_s = diagnose_log("RuntimeError: CUDA error: out of memory", {seq, chapter_estimate}).at(0).findings.front();
@@ -239,7 +241,7 @@ TEST(DiagnoseEstimate, BatchVersusSequenceLength) {
 // When the estimate fits the capacity, the causes outside the model's step move up: with 3x the
 // estimated peak allocated, leak and eval outrank activations.
 TEST(DiagnoseEstimate, EstimateFitsPointsOutsideTheStep) {
-  RunSettings run{gpt2_small(), TrainingSetup{}, 12 * kGiB};
+  RunSettings run{gpt2_small(), TrainingSetup{}, 12 * kGiB, RemedyResources{}, RemedyScope{}};
   run.setup.micro_batch_size = 4;
   run.setup.seq_len = 256;
   const Estimate e = chapter_estimate(run.model, run.setup);

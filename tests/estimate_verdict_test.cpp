@@ -48,7 +48,9 @@ TEST(Verdict, FixesInCatalogueCostOrder) {
   for (size_t i = 0; i < v.fixes.size(); ++i) {
     const Fix& f = v.fixes[i];
     EXPECT_EQ(f.name, remedy_name(v.remedies.single[i].remedies.front())) << f.name;
-    if (i > 0) EXPECT_FALSE(cheaper(v.remedies.single[i].cost, v.remedies.single[i - 1].cost)) << f.name;
+    if (i > 0) {
+      EXPECT_FALSE(cheaper(v.remedies.single[i].cost, v.remedies.single[i - 1].cost)) << f.name;
+    }
     EXPECT_GT(f.saving_bytes, 0);
     EXPECT_EQ(f.saving_bytes, e.peak_bytes - f.peak_bytes_after);
   }

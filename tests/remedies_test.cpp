@@ -196,7 +196,9 @@ TEST(Remedies, Llama7bFp32At4096GetsAFittingCombination) {
   const RemedyReport small_host = find_remedies(req);
   ASSERT_FALSE(small_host.fits);
   for (const auto& p : small_host.single) {
-    if (p.host_bytes_needed <= req.resources.host_memory_bytes) EXPECT_FALSE(p.fits) << p.flags;
+    if (p.host_bytes_needed <= req.resources.host_memory_bytes) {
+      EXPECT_FALSE(p.fits) << p.flags;
+    }
   }
   ASSERT_NE(small_host.best(), nullptr);
   const RemedyPlan& best = *small_host.best();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "run_flags.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/model_config.h"
 #include "oomkit/core/units.h"
@@ -42,7 +43,8 @@ struct DiagnoseCliOptions {
   int64_t batch_size = 0;
   int64_t seq_len = 0;
   int64_t grad_accum = 0;
-  std::string precision, optimizer, attention, checkpointing, memory, gpu, overhead, device;
+  RunChoices choices;  // --precision, --optimizer, --attention, --checkpointing (empty: not given)
+  std::string memory, gpu, overhead, device;
   int64_t dp = 0;
   int zero = -1;
   bool offload_optimizer = false;
@@ -106,11 +108,11 @@ void flush_stdout() {
 
 DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
   DiagnoseOptions opts;
-  const bool run_flags = o.batch_size || o.seq_len || o.grad_accum || !o.precision.empty() || !o.optimizer.empty() ||
-                         !o.attention.empty() || !o.checkpointing.empty() || o.dp || o.zero >= 0 || o.offload_optimizer;
+  const bool run_flags = o.batch_size || o.seq_len || o.grad_accum || !o.choices.precision.empty() ||
+                         !o.choices.optimizer.empty() || !o.choices.attention.empty() || !o.choices.checkpointing.empty() || o.dp || o.zero >= 0 || o.offload_optimizer;
   if (o.model.empty()) {
     if (run_flags) throw InputError("--model", "run settings were given without a model", "add --model gpt2 (or a config.json path)");
-    if (!o.memory.empty()) parse_bytes(o.memory, "--memory");  // still validate the flags
+    if (!o.memory.empty()) parse_size_flag(o.memory, "--memory", SizeRule::kPositive);  // still validate the flags
     if (!o.gpu.empty()) find_gpu(o.gpu);
     return opts;
   }
@@ -120,14 +122,11 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
   if (o.batch_size) s.micro_batch_size = o.batch_size;
   if (o.seq_len) s.seq_len = o.seq_len;
   if (o.grad_accum) s.gradient_accumulation_steps = o.grad_accum;
-  if (!o.precision.empty()) s.precision = parse_precision(o.precision);
-  if (!o.optimizer.empty()) s.optimizer = parse_optimizer(o.optimizer);
-  if (!o.attention.empty()) s.attention = parse_attention(o.attention);
-  if (!o.checkpointing.empty()) s.checkpointing = parse_checkpointing(o.checkpointing);
+  apply_run_choices(o.choices, s);
   if (o.dp) s.parallel.data_parallel = o.dp;
   if (o.zero >= 0) s.parallel.zero_stage = o.zero;
   s.parallel.offload_optimizer = o.offload_optimizer;
-  if (!o.overhead.empty()) s.overhead_bytes = parse_bytes(o.overhead, "--overhead");
+  if (!o.overhead.empty()) s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   if (!o.device.empty()) {
     if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "must be cuda or cpu, not '" + o.device + "'");
     s.cuda = o.device == "cuda";
@@ -135,7 +134,7 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
   }
   s.validate(run.model);
   if (!o.memory.empty() && !o.gpu.empty()) throw InputError("--gpu", "give --gpu or --memory, not both");
-  if (!o.memory.empty()) run.capacity_bytes = parse_bytes(o.memory, "--memory");
+  if (!o.memory.empty()) run.capacity_bytes = parse_size_flag(o.memory, "--memory", SizeRule::kPositive);
   if (!o.gpu.empty()) run.capacity_bytes = find_gpu(o.gpu).capacity_bytes;
   opts.run = run;
   opts.estimate = [](const ModelConfig& m, const TrainingSetup& t) { return estimate_memory(m, t); };
@@ -210,16 +209,15 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   app->add_option("--batch-size", opts->batch_size, "Micro-batch size B of the failed run")->check(CLI::PositiveNumber);
   app->add_option("--seq-len", opts->seq_len, "Sequence length T of the failed run")->check(CLI::PositiveNumber);
   app->add_option("--grad-accum", opts->grad_accum, "Gradient accumulation steps")->check(CLI::PositiveNumber);
-  app->add_option("--precision", opts->precision, "fp32|bf16-mixed|fp16-mixed|bf16|chapter");
-  app->add_option("--optimizer", opts->optimizer, "adamw|adam|sgd|sgd-momentum|lion|adafactor|adam-8bit");
-  app->add_option("--attention", opts->attention, "eager|sdpa|flash");
-  app->add_option("--checkpointing", opts->checkpointing, "none|full|selective");
+  add_run_choice_flags(app, opts->choices, RunFlagsFor::kDiagnose);
   app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(CLI::PositiveNumber);
   app->add_option("--zero", opts->zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));
   app->add_flag("--offload-optimizer", opts->offload_optimizer, "Optimizer state on CPU");
-  app->add_option("--memory", opts->memory, "Device capacity, e.g. 24GiB or 80GB (default: from the message)");
+  app->add_option("--memory", opts->memory, std::string("Device capacity (default: from the message), ") + kSizeHelp)
+      ->check(size_check(SizeRule::kPositive));
   app->add_option("--gpu", opts->gpu, "Device capacity from the catalog (oomkit gpus), e.g. a100-80gb");
-  app->add_option("--overhead", opts->overhead, "CUDA context + workspaces (default 500MiB)");
+  app->add_option("--overhead", opts->overhead, std::string("CUDA context + workspaces (default 500MiB; 0: none), ") + kSizeHelp)
+      ->check(size_check(SizeRule::kZeroAllowed));
   app->add_option("--device", opts->device, "cuda|cpu (the estimator's target)");
   return {app, [opts]() -> int { return run_diagnose(*opts); }};
 }

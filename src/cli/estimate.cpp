@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "run_flags.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
 #include "oomkit/core/model_config.h"
@@ -27,11 +28,8 @@ struct EstimateOptions {
   int64_t batch_size = 1;
   std::optional<int64_t> seq_len;
   int64_t grad_accum = 1;
-  std::string precision = "fp32";
-  std::string optimizer = "adamw";
+  RunChoices choices{"fp32", "adamw", "eager", "none"};  // --precision, --optimizer, --attention, --checkpointing
   int64_t adam8bit_block_size = 2048;
-  std::string attention = "eager";
-  std::string checkpointing = "none";
   int64_t checkpoint_every = 1;
   int64_t dp = 1;
   int zero = 0;
@@ -81,15 +79,9 @@ double parse_margin(const std::string& text) {
   std::string s = text;
   bool percent = !s.empty() && s.back() == '%';
   if (percent) s.pop_back();
-  double v = 0.0;
-  size_t used = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != s.size()) throw InputError("--margin", "not a number: '" + text + "'", "write 0.15 or 15%");
-  return percent ? v / 100.0 : v;
+  const std::optional<double> v = parse_whole_double(s);
+  if (!v) throw InputError("--margin", "not a number: '" + text + "'", "write 0.15 or 15%");
+  return percent ? *v / 100.0 : *v;
 }
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -107,11 +99,8 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   s.micro_batch_size = o.batch_size;
   s.seq_len = o.seq_len ? *o.seq_len : (model ? std::min<int64_t>(1024, model->n_positions) : 1024);
   s.gradient_accumulation_steps = o.grad_accum;
-  s.precision = parse_precision(o.precision);
-  s.optimizer = parse_optimizer(o.optimizer);
+  apply_run_choices(o.choices, s);
   s.adam8bit_block_size = o.adam8bit_block_size;
-  s.attention = parse_attention(o.attention);
-  s.checkpointing = parse_checkpointing(o.checkpointing);
   s.checkpoint_every = o.checkpoint_every;
   s.dropout = !o.no_dropout;
   s.parallel.data_parallel = o.dp;
@@ -126,7 +115,7 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
     throw InputError("--device", "unknown value '" + o.device + "'; valid: cuda, cpu");
   }
   s.cuda = o.device == "cuda";
-  s.overhead_bytes = parse_bytes(o.overhead, "--overhead");
+  s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   s.safety_margin = parse_margin(o.margin);
   if (o.method == "detailed") s.method = EstimateMethod::kDetailed;
   else if (o.method == "chapter") s.method = EstimateMethod::kChapter;
@@ -183,11 +172,9 @@ RemedyResources resources(const EstimateOptions& o) {
   if (o.gpus < 1) throw InputError("--gpus", "must be >= 1, got " + std::to_string(o.gpus));
   r.gpus = o.gpus;
   if (!o.host_memory.empty()) {
-    r.host_memory_bytes = parse_bytes(o.host_memory, "--host-memory");
-    if (r.host_memory_bytes <= 0) throw InputError("--host-memory", "must be positive");
+    r.host_memory_bytes = parse_size_flag(o.host_memory, "--host-memory", SizeRule::kPositive);
   }
-  const int64_t link = parse_bytes(o.link_bandwidth, "--link-bandwidth");
-  if (link <= 0) throw InputError("--link-bandwidth", "must be positive (bytes per second, e.g. 31.5GB)");
+  const int64_t link = parse_size_flag(o.link_bandwidth, "--link-bandwidth", SizeRule::kPositive);
   r.link_bytes_per_second = static_cast<double>(link);
   return r;
 }
@@ -200,8 +187,7 @@ std::optional<std::pair<int64_t, std::string>> capacity(const EstimateOptions& o
     return std::make_pair(g.capacity_bytes, g.name + " (" + g.stated + ")");
   }
   if (!o.memory.empty()) {
-    const int64_t bytes = parse_bytes(o.memory, "--memory");
-    if (bytes <= 0) throw InputError("--memory", "must be positive");
+    const int64_t bytes = parse_size_flag(o.memory, "--memory", SizeRule::kPositive);
     return std::make_pair(bytes, "--memory " + o.memory);
   }
   return std::nullopt;
@@ -214,7 +200,7 @@ int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_
   s.batch_size = o.batch_size;
   s.prompt_len = o.seq_len ? *o.seq_len : std::min<int64_t>(128, model.n_positions / 2);
   s.max_new_tokens = o.max_new_tokens;
-  s.precision = parse_precision(o.precision);
+  s.precision = parse_precision(o.choices.precision);
   if (o.kv_cache_dtype == "auto") s.kv_cache_bytes_per_element = 0;
   else if (o.kv_cache_dtype == "fp32") s.kv_cache_bytes_per_element = 4;
   else if (o.kv_cache_dtype == "bf16" || o.kv_cache_dtype == "fp16") s.kv_cache_bytes_per_element = 2;
@@ -224,7 +210,7 @@ int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_
   s.quantization.double_quant = !o.no_double_quant;
   if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "unknown value '" + o.device + "'; valid: cuda, cpu");
   s.cuda = o.device == "cuda";
-  s.overhead_bytes = parse_bytes(o.overhead, "--overhead");
+  s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   const double margin = parse_margin(o.margin);
   const InferenceEstimate e = estimate_inference(model, s);
   if ((o.max_batch || o.max_context) && !cap) {
@@ -301,11 +287,8 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--batch-size", o->batch_size, "Micro-batch size B (sequences)")->capture_default_str();
   app->add_option("--seq-len", o->seq_len, "Sequence length T (default min(1024, n_positions))");
   app->add_option("--grad-accum", o->grad_accum, "Gradient accumulation steps")->capture_default_str();
-  app->add_option("--precision", o->precision, "fp32|bf16-mixed|fp16-mixed|bf16|chapter")->capture_default_str();
-  app->add_option("--optimizer", o->optimizer, "adamw|adam|sgd|sgd-momentum|lion|adafactor|adam-8bit")->capture_default_str();
+  add_run_choice_flags(app, o->choices, RunFlagsFor::kEstimate);
   app->add_option("--adam8bit-block-size", o->adam8bit_block_size, "8-bit Adam quantization block (elements)")->capture_default_str();
-  app->add_option("--attention", o->attention, "eager|sdpa|flash")->capture_default_str();
-  app->add_option("--checkpointing", o->checkpointing, "Activation checkpointing: none|full|selective")->capture_default_str();
   app->add_option("--checkpoint-every", o->checkpoint_every, "With full: checkpoint blocks i with i % K == 0")->capture_default_str();
   app->add_option("--dp", o->dp, "Data-parallel GPUs N")->capture_default_str();
   app->add_option("--zero", o->zero, "ZeRO stage 0-3 (2: FSDP shard-grad-op, 3: full-shard)")->capture_default_str();
@@ -316,15 +299,22 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--lora-rank", o->lora_rank, "LoRA rank r (0: off)")->capture_default_str();
   app->add_option("--lora-targets", o->lora_targets, "Comma list: q,k,v,o,gate,up,down (gpt2 also c_attn,c_proj,c_fc,mlp_c_proj)");
   app->add_flag("--no-dropout", o->no_dropout, "Ignore the config's dropout probabilities");
-  app->add_option("--overhead", o->overhead, "CUDA context + workspace (e.g. 500MiB)")->capture_default_str();
+  app->add_option("--overhead", o->overhead, std::string("CUDA context + workspace (0: none), ") + kSizeHelp)
+      ->check(size_check(SizeRule::kZeroAllowed))
+      ->capture_default_str();
   app->add_option("--margin", o->margin, "Safety margin kept free (0.15 or 15%)")->capture_default_str();
   app->add_option("--device", o->device, "cuda|cpu (cpu: no context overhead)")->capture_default_str();
   app->add_option("--gpu", o->gpu, "GPU from `oomkit gpus` (e.g. a100-sxm4-80gb)");
-  app->add_option("--memory", o->memory, "Capacity instead of --gpu: 24GiB or 24GB");
+  app->add_option("--memory", o->memory, std::string("Capacity instead of --gpu, ") + kSizeHelp)
+      ->check(size_check(SizeRule::kPositive));
   app->add_option("--method", o->method, "detailed|chapter")->capture_default_str();
   app->add_option("--gpus", o->gpus, "GPUs available to the fixes (ZeRO shards over them)")->capture_default_str();
-  app->add_option("--host-memory", o->host_memory, "Host RAM available for offload (default: this machine's)");
-  app->add_option("--link-bandwidth", o->link_bandwidth, "Link bytes per second for the cost of ZeRO/offload traffic")
+  app->add_option("--host-memory", o->host_memory,
+                  std::string("Host RAM available for offload (default: this machine's), ") + kSizeHelp)
+      ->check(size_check(SizeRule::kPositive));
+  app->add_option("--link-bandwidth", o->link_bandwidth,
+                  std::string("Link bytes per second for the cost of ZeRO/offload traffic, ") + kSizeHelp)
+      ->check(size_check(SizeRule::kPositive))
       ->capture_default_str();
   app->add_flag("--max-batch", o->max_batch, "Find the largest micro-batch that fits (needs --gpu or --memory)");
   app->add_flag("--check", o->check,

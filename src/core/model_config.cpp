@@ -8,9 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/executable.h"
 #include "oomkit/core/json_input.h"
 #include "oomkit/core/units.h"
 
+#ifndef OOMKIT_MODELS_FROM_BIN
+#define OOMKIT_MODELS_FROM_BIN "../share/oomkit/models"
+#endif
 #ifndef OOMKIT_MODELS_DIR
 #define OOMKIT_MODELS_DIR "models"
 #endif
@@ -146,6 +150,12 @@ std::string model_config_to_json(const ModelConfig& c) {
 std::string models_dir() {
   if (const char* env = std::getenv("OOMKIT_MODELS_DIR"); env && *env) return env;
   std::error_code ec;
+  // Installed: <prefix>/bin/oomkit -> <prefix>/share/oomkit/models (cmake --install).
+  if (const std::string exe_dir = executable_dir(); !exe_dir.empty()) {
+    const std::filesystem::path installed = std::filesystem::path(exe_dir) / OOMKIT_MODELS_FROM_BIN;
+    if (std::filesystem::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+  // The build tree: the source tree's models/, compiled in.
   if (std::filesystem::is_directory(OOMKIT_MODELS_DIR, ec)) return OOMKIT_MODELS_DIR;
   return "models";
 }

@@ -638,7 +638,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       if (e.cause == top && e.weight > 0) d.deciding.push_back(e);
     }
     std::stable_sort(d.deciding.begin(), d.deciding.end(),
-                     [](const DecidingEvidence& a, const DecidingEvidence& b) { return a.weight > b.weight; });
+                     [](const DecidingEvidence& x, const DecidingEvidence& y) { return x.weight > y.weight; });
     if (d.deciding.size() > 6) d.deciding.resize(6);
   }
   return d;

@@ -23,18 +23,18 @@ class StorageCounter {
 /// The tensors of one LibTorch or OptimizerStateTensors param state; false for unknown types.
 bool state_tensors(const torch::optim::OptimizerParamState& state, std::vector<torch::Tensor>& out) {
   using namespace torch::optim;
-  if (const auto* s = dynamic_cast<const AdamWParamState*>(&state)) {
-    out = {s->exp_avg(), s->exp_avg_sq(), s->max_exp_avg_sq()};
-  } else if (const auto* s = dynamic_cast<const AdamParamState*>(&state)) {
-    out = {s->exp_avg(), s->exp_avg_sq(), s->max_exp_avg_sq()};
-  } else if (const auto* s = dynamic_cast<const SGDParamState*>(&state)) {
-    out = {s->momentum_buffer()};
-  } else if (const auto* s = dynamic_cast<const AdagradParamState*>(&state)) {
-    out = {s->sum()};
-  } else if (const auto* s = dynamic_cast<const RMSpropParamState*>(&state)) {
-    out = {s->square_avg(), s->momentum_buffer(), s->grad_avg()};
-  } else if (const auto* s = dynamic_cast<const OptimizerStateTensors*>(&state)) {
-    out = s->state_tensors();
+  if (const auto* adamw = dynamic_cast<const AdamWParamState*>(&state)) {
+    out = {adamw->exp_avg(), adamw->exp_avg_sq(), adamw->max_exp_avg_sq()};
+  } else if (const auto* adam = dynamic_cast<const AdamParamState*>(&state)) {
+    out = {adam->exp_avg(), adam->exp_avg_sq(), adam->max_exp_avg_sq()};
+  } else if (const auto* sgd = dynamic_cast<const SGDParamState*>(&state)) {
+    out = {sgd->momentum_buffer()};
+  } else if (const auto* adagrad = dynamic_cast<const AdagradParamState*>(&state)) {
+    out = {adagrad->sum()};
+  } else if (const auto* rmsprop = dynamic_cast<const RMSpropParamState*>(&state)) {
+    out = {rmsprop->square_avg(), rmsprop->momentum_buffer(), rmsprop->grad_avg()};
+  } else if (const auto* own = dynamic_cast<const OptimizerStateTensors*>(&state)) {
+    out = own->state_tensors();
   } else {
     return false;
   }

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/write_file.h"
@@ -123,9 +124,45 @@ nlohmann::json TrainSummary::to_json() const {
   return j;
 }
 
+namespace {
+
+// A --memory-limit below the model's parameter bytes cannot even build the model: said before
+// anything is allocated (exit 2), instead of an OOM inside the model's constructor (exit 1).
+// The parameter bytes are the estimator's (estimate_memory(), Category::kParameters: every
+// parameter and buffer at the run's precision).
+void check_limit_holds_parameters(const TrainOptions& options) {
+  if (options.memory_limit_bytes <= 0) return;
+  ModelConfig config;
+  int64_t parameter_bytes = 0;
+  try {
+    config = resolve_model_config(options.model);
+    TrainingSetup setup;
+    setup.micro_batch_size = options.batch_size;
+    setup.seq_len = std::min(options.seq_len, config.n_positions);
+    setup.gradient_accumulation_steps = options.grad_accum;
+    setup.precision = options.precision;
+    setup.optimizer = options.optimizer;
+    setup.cuda = options.device == "cuda";
+    setup.overhead_bytes = 0;
+    parameter_bytes = estimate_memory(config, setup).total(Category::kParameters);
+  } catch (const InputError&) {
+    return;  // a bad model or setting: the Trainer names it
+  }
+  if (options.memory_limit_bytes < parameter_bytes) {
+    throw InputError("--memory-limit",
+                     format_bytes(options.memory_limit_bytes) + " is below the parameter bytes of " + config.name +
+                         " (" + format_bytes(parameter_bytes) + " at " + to_string(options.precision) +
+                         "): the model cannot be built",
+                     "raise --memory-limit above " + format_bytes(parameter_bytes) + " or pick a smaller --model");
+  }
+}
+
+}  // namespace
+
 TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
+  check_limit_holds_parameters(options);
   const int threads = configure_threads(options.threads);
   if (!configure_malloc()) log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
   if (options.device == "cuda" && !cuda_memory_backend_available()) {
@@ -136,7 +173,22 @@ TrainSummary run_training(const TrainOptions& options_in) {
   std::unique_ptr<MemoryBackend> backend =
       options.device == "cuda" ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
   backend->set_limit_bytes(options.memory_limit_bytes);
-  Trainer trainer(options, backend.get(), nullptr);  // every input file is checked here
+  // Every input file is checked here. An OOM while building the model or loading the data is a
+  // budget too small for the run to start at all: bad input (exit 2), not a failed step.
+  std::optional<Trainer> built;
+  try {
+    built.emplace(options, backend.get(), nullptr);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::optional<std::string> oom = oom_message(e);
+    if (!oom || options.memory_limit_bytes <= 0) throw;
+    throw InputError("--memory-limit",
+                     format_bytes(options.memory_limit_bytes) + " is too small to build the model and load the data (" +
+                         *oom + ")",
+                     "raise --memory-limit");
+  }
+  Trainer& trainer = *built;
   const ModelConfig& config = trainer.config();
   if (!options.save.empty()) check_writable(options.save, "--save");
 

@@ -530,7 +530,9 @@ TEST(Optimizers, StateBytesEqualEstimator) {
       for (auto& p : params) p.mutable_grad() = torch::randn_like(p);
       opt->step();
       EXPECT_EQ(optimizer_state_bytes(*opt), est.total(Category::kOptimizerState));
-      if (kind != OptimizerKind::kSgd) EXPECT_GT(est.total(Category::kOptimizerState), 0);
+      if (kind != OptimizerKind::kSgd) {
+        EXPECT_GT(est.total(Category::kOptimizerState), 0);
+      }
     }
   }
 }

@@ -340,8 +340,12 @@ TEST(Summary, AttributionAndRatios) {
   no_grads.gradients_bytes = 0;
   const MemorySummary freed = summarize_memory("cpu", {s1, s3}, no_grads, &e);
   for (const auto& c : freed.categories) {
-    if (c.category == "gradients") EXPECT_EQ(c.measured_bytes, 400);
-    if (c.category == "transient") EXPECT_EQ(c.measured_bytes, 2500 - 1000 - 700);
+    if (c.category == "gradients") {
+      EXPECT_EQ(c.measured_bytes, 400);
+    }
+    if (c.category == "transient") {
+      EXPECT_EQ(c.measured_bytes, 2500 - 1000 - 700);
+    }
   }
   EXPECT_EQ(j["static"]["buffers_bytes"], 50);
   const std::string text = format_memory_summary(sum);

@@ -70,8 +70,10 @@ std::string model_config_to_json(const ModelConfig& config);
 /// `--model gpt2` work as well as `--model models/gpt2.json`.
 ModelConfig resolve_model_config(const std::string& name_or_path);
 
-/// The folder holding the shipped configs: $OOMKIT_MODELS_DIR, else the source tree's models/
-/// (compiled in), else ./models.
+/// The folder holding the shipped configs: $OOMKIT_MODELS_DIR, else
+/// <folder of the running executable>/../share/oomkit/models (an installed oomkit; the relative
+/// path is CMake's, from GNUInstallDirs), else the source tree's models/ (compiled in: the build
+/// tree), else ./models. Never throws.
 std::string models_dir();
 
 }  // namespace oomkit

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "run_flags.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
@@ -17,10 +18,7 @@ namespace {
 
 struct TrainFlags {
   TrainOptions options;
-  std::string precision = "fp32";
-  std::string optimizer = "adamw";
-  std::string attention = "eager";
-  std::string checkpointing = "none";
+  RunChoices choices{"fp32", "adamw", "eager", "none"};  // --precision, --optimizer, --attention, --checkpointing
   std::string memory_limit;
   std::string on_oom = "diagnose";
   std::string trace;  // --trace: Chrome trace of the timeline, written when the run ends
@@ -51,20 +49,22 @@ Subcommand add_train_command(CLI::App& parent) {
   app->add_option("--min-lr", o.min_lr, "Learning rate at the end of the cosine decay")->capture_default_str();
   app->add_option("--weight-decay", o.weight_decay, "Decoupled weight decay (L2 for sgd)")->capture_default_str();
   app->add_option("--grad-clip", o.grad_clip, "Clip the global gradient norm (0: off)")->capture_default_str();
-  app->add_option("--seed", o.seed, "Seed of the model init, data windows and dropout")->capture_default_str();
-  app->add_option("--threads", o.threads, "Intra-op threads (0: every core)")->capture_default_str();
-  app->add_option("--precision", flags->precision, "fp32 | bf16-mixed | bf16 | fp16-mixed (cuda)")->capture_default_str();
-  app->add_option("--optimizer", flags->optimizer, "adamw | sgd | sgd-momentum | lion | adafactor | adam-8bit")
+  app->add_option("--seed", o.seed, "Seed of the model init, data windows and dropout (>= 0)")
+      ->check(non_negative_check())
       ->capture_default_str();
-  app->add_option("--attention", flags->attention, "eager | sdpa (LibTorch >= 2.0)")->capture_default_str();
-  app->add_option("--checkpointing", flags->checkpointing, "Activation checkpointing: none | full")->capture_default_str();
+  app->add_option("--threads", o.threads, "Intra-op threads (0: every core)")->capture_default_str();
+  add_run_choice_flags(app, flags->choices, RunFlagsFor::kTrain);
   app->add_option("--checkpoint-every", o.checkpoint_every, "With full: checkpoint every K-th block")->capture_default_str();
-  app->add_option("--dropout", o.dropout, "Override every dropout probability of the config");
+  app->add_option("--dropout", o.dropout, "Override every dropout probability of the config, in [0, 1)")
+      ->check(probability_check());
   app->add_option("--eval-every", o.eval_every, "Steps between validation passes (0: only at the end)")->capture_default_str();
   app->add_option("--eval-batches", o.eval_batches, "Validation batches per pass")->capture_default_str();
   app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
   app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
-  app->add_option("--memory-limit", flags->memory_limit, "Memory budget, e.g. 512MiB (an allocation past it is an OOM)");
+  app->add_option("--memory-limit", flags->memory_limit,
+                  std::string("Memory budget (an allocation past it is an OOM; a budget below the model's parameter "
+                              "bytes is refused), ") + kSizeHelp)
+      ->check(size_check(SizeRule::kPositive));
   app->add_option("--on-oom", flags->on_oom,
                   "On an out-of-memory error in a step: abort (exit 3) | diagnose (playbook with live probes, "
                   "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step)")
@@ -76,20 +76,19 @@ Subcommand add_train_command(CLI::App& parent) {
 
   auto run = [flags, &parent]() -> int {
     TrainOptions options = flags->options;
-    options.precision = parse_precision(flags->precision);
-    options.optimizer = parse_optimizer(flags->optimizer);
-    options.attention = parse_attention(flags->attention);
-    options.checkpointing = parse_checkpointing(flags->checkpointing);
-    if (!flags->memory_limit.empty()) options.memory_limit_bytes = parse_bytes(flags->memory_limit, "--memory-limit");
+    apply_run_choices(flags->choices, options);
+    if (!flags->memory_limit.empty()) {
+      options.memory_limit_bytes = parse_size_flag(flags->memory_limit, "--memory-limit", SizeRule::kPositive);
+    }
     options.on_oom = parse_on_oom(flags->on_oom);
     options.profile = !flags->no_profile;
     options.progress_to_stderr = flags->json;
     options.quiet = parent.get_option("--quiet")->as<bool>();
     if (!flags->trace.empty()) {
       if (flags->no_profile) throw InputError("--trace", "needs the timeline; drop --no-profile");
-      const std::filesystem::path parent = std::filesystem::path(flags->trace).parent_path();
+      const std::filesystem::path trace_dir = std::filesystem::path(flags->trace).parent_path();
       std::error_code ec;
-      if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+      if (!trace_dir.empty()) std::filesystem::create_directories(trace_dir, ec);
       std::ofstream probe(flags->trace, std::ios::app);  // fail before training, not after it
       if (!probe) throw InputError("--trace", "cannot write '" + flags->trace + "'");
     }

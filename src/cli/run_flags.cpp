@@ -1,0 +1,168 @@
+// Flag-level rules of the run flags (see run_flags.h).
+#include "run_flags.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <exception>
+
+#include "oomkit/core/error.h"
+#include "oomkit/core/units.h"
+
+namespace oomkit::cli {
+namespace {
+
+std::string join(const std::vector<std::string>& names, const char* separator) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : separator) + n;
+  return out;
+}
+
+// A CLI11 check from a function that throws InputError: its message (without the field, which
+// CLI11 puts in front) and hint become the parse error.
+template <typename Check>
+CLI::Validator input_check(Check check, const std::string& type_name) {
+  return CLI::Validator(
+      [check](std::string& value) -> std::string {
+        try {
+          check(value);
+        } catch (const InputError& e) {
+          std::string message = std::string(e.what()).substr(e.field().size() + 2);
+          if (!e.hint().empty()) message += " (" + e.hint() + ")";
+          return message;
+        }
+        return {};
+      },
+      type_name);
+}
+
+bool is_bare_zero(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0.") == std::string::npos && s.find('0') != std::string::npos;
+}
+
+}  // namespace
+
+const char* const kSizeHelp =
+    "SIZE with a unit: 512MiB, 24GiB (2^30 bytes) or 24GB (10^9 bytes); K/M/G/T mean KiB/MiB/GiB/TiB; "
+    "a bare number is refused";
+
+int64_t parse_size_flag(const std::string& text, const std::string& flag, SizeRule rule) {
+  std::string s = text;
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.erase(0, 1);
+  if (s.empty()) throw InputError(flag, "empty size", std::string("write ") + kSizeHelp);
+  const bool has_unit =
+      std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+  if (!has_unit) {
+    if (is_bare_zero(s)) {
+      if (rule == SizeRule::kZeroAllowed) return 0;
+      throw InputError(flag, "must be more than 0 bytes, got '" + s + "'",
+                       flag == "--memory-limit" ? "leave the flag out for no limit" : "");
+    }
+    throw InputError(flag, "'" + s + "' has no unit (B, KiB, MiB, GiB, TiB or KB, MB, GB, TB)",
+                     "write " + s + "GiB (2^30 bytes) or " + s + "GB (10^9 bytes)");
+  }
+  const int64_t bytes = parse_bytes(s, flag);
+  if (rule == SizeRule::kPositive && bytes <= 0) {
+    throw InputError(flag, "must be more than 0 bytes, got '" + s + "'",
+                     flag == "--memory-limit" ? "leave the flag out for no limit" : "");
+  }
+  return bytes;
+}
+
+CLI::Validator size_check(SizeRule rule) {
+  return input_check([rule](const std::string& v) { parse_size_flag(v, "size", rule); }, "SIZE");
+}
+
+CLI::Validator one_of(const std::vector<std::string>& names) {
+  return CLI::Validator(
+      [names](std::string& value) -> std::string {
+        if (std::find(names.begin(), names.end(), value) != names.end()) return {};
+        std::string message = "unknown value '" + value + "'; valid: " + join(names, ", ");
+        for (const auto& n : names) {
+          if (!value.empty() && n.size() > value.size() && n.compare(0, value.size(), value) == 0) {
+            message += "; did you mean " + n + "?";
+            break;
+          }
+        }
+        return message;
+      },
+      "{" + join(names, ",") + "}");
+}
+
+namespace {
+
+std::vector<std::string> precision_values(bool train) {
+  if (train) return {"fp32", "bf16-mixed", "fp16-mixed", "bf16"};
+  return {"fp32", "bf16-mixed", "fp16-mixed", "bf16", "chapter"};
+}
+std::vector<std::string> optimizer_values(bool train) {
+  if (train) return {"adamw", "sgd", "sgd-momentum", "lion", "adafactor", "adam-8bit"};
+  return {"adamw", "sgd", "sgd-momentum", "lion", "adafactor", "adam-8bit", "paged-adamw-8bit"};
+}
+std::vector<std::string> attention_values(bool train) {
+  if (train) return {"eager", "sdpa"};
+  return {"eager", "sdpa", "flash"};
+}
+std::vector<std::string> checkpointing_values(bool train) {
+  if (train) return {"none", "full"};
+  return {"none", "full", "selective"};
+}
+
+void add_choice(CLI::App* app, const std::string& name, std::string& value, const std::vector<std::string>& valid,
+                const std::string& help) {
+  CLI::Option* option = app->add_option(name, value, help)->check(one_of(valid));
+  if (!value.empty()) option->capture_default_str();
+}
+
+}  // namespace
+
+void add_run_choice_flags(CLI::App* app, RunChoices& choices, RunFlagsFor command) {
+  const bool train = command == RunFlagsFor::kTrain;
+  const std::string of_run = command == RunFlagsFor::kDiagnose ? " of the failed run" : "";
+  add_choice(app, "--precision", choices.precision, precision_values(train),
+             "Precision" + of_run +
+                 (train ? " (fp16-mixed needs --device cuda)"
+                        : " (chapter: the seed chapter's fp16 params + fp32 grads + fp32 Adam)"));
+  add_choice(app, "--optimizer", choices.optimizer, optimizer_values(train),
+             "Optimizer" + of_run + " (adamw: decoupled weight decay; with --weight-decay 0 it is Adam)");
+  add_choice(app, "--attention", choices.attention, attention_values(train),
+             "Attention kernel" + of_run + (train ? " (sdpa needs LibTorch >= 2.0)" : " (sdpa and flash: no T x T term)"));
+  add_choice(app, "--checkpointing", choices.checkpointing, checkpointing_values(train),
+             "Activation checkpointing" + of_run);
+}
+
+std::optional<double> parse_whole_double(const std::string& text) {
+  double value = 0.0;
+  size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used == 0 || used != text.size()) return std::nullopt;
+  return value;
+}
+
+CLI::Validator probability_check() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const std::optional<double> p = parse_whole_double(value);
+        if (!p) return "not a number: '" + value + "'";
+        if (!(*p >= 0.0 && *p < 1.0)) return "must be a probability in [0, 1), got " + value;
+        return {};
+      },
+      "FLOAT in [0,1)");
+}
+
+CLI::Validator non_negative_check() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const size_t first = value.find_first_not_of(" \t");
+        if (first != std::string::npos && value[first] == '-') return "must be >= 0, got " + value;
+        return {};
+      },
+      "UINT");
+}
+
+}  // namespace oomkit::cli
