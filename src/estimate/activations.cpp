@@ -255,12 +255,12 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   auto add_moment = [&am](ActivationModel::ForwardMoment mo) { am.forward_moments[am.num_forward_moments++] = mo; };
   // Weight elements cast after each point of the block (for the autocast copies not yet made).
   const int64_t after_attn_core = m.is_gpt2() ? d * d + 2 * d * m.d_ff : d * d + 3 * d * m.d_ff;  // c_proj/o + MLP
-  add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0, {0, 0, false}});
+  add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0, {0, 0}});
   if (before_probs >= 0) {
-    add_moment({"q @ k^T * scale", before_probs + locals + 2 * hT * c, after_attn_core, {0, 0, false}});
+    add_moment({"q @ k^T * scale", before_probs + locals + 2 * hT * c, after_attn_core, {0, 0}});
     add_moment(
         {"softmax", before_probs + locals + hT * c + (dt.softmax != c ? hT * 4 : 0) + hT * dt.softmax, after_attn_core,
-         {0, 0, false}});
+         {0, 0}});
   }
   // CPU bf16: an addmm (a Linear with bias) runs in two moments beside its output (measured
   // with a logging allocator, LibTorch 1.13 + oneDNN): oneDNN's scratchpad, allocated through
@@ -269,7 +269,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // block's peak. The ln output they consume is a fp32 local at that moment (autocast); pure
   // bf16 runs the bf16 addmm on its own bf16 tensors (measured: the scratchpad only). A
   // bias-free mm (lm_head) has the scratchpad only.
-  const bool cpu_bf16_addmm = (dt.autocast || s.precision == Precision::kBf16) && !s.cuda;
+  const bool cpu_bf16_addmm = cpu_bf16_matmuls(s, dt);
   const bool cpu_autocast_addmm = dt.autocast && !s.cuda;  // the fp32 epilogue buffers
   const int64_t ln_local = dt.autocast ? d * 4 : 0;
   if (cpu_bf16_addmm && m.is_gpt2()) {
@@ -282,14 +282,14 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
       if (name == "c_fc_input") before_gelu = acc;
     }
     add_moment({"c_attn (bf16 addmm, scratchpad)", before_c_attn_out + ln_local + 3 * d * c, after_attn_core,
-                {d, 3 * d, false}});
+                {d, 3 * d}});
     if (cpu_autocast_addmm) {
       add_moment({"c_attn (bf16 addmm, fp32 buffers)", before_c_attn_out + ln_local + 3 * d * (c + 8), after_attn_core,
-                  {0, 0, false}});
+                  {0, 0}});
     }
-    add_moment({"c_fc (bf16 addmm, scratchpad)", before_gelu + ln_local + m.d_ff * c, d * m.d_ff, {d, m.d_ff, false}});
+    add_moment({"c_fc (bf16 addmm, scratchpad)", before_gelu + ln_local + m.d_ff * c, d * m.d_ff, {d, m.d_ff}});
     if (cpu_autocast_addmm) {
-      add_moment({"c_fc (bf16 addmm, fp32 buffers)", before_gelu + ln_local + m.d_ff * (c + 8), d * m.d_ff, {0, 0, false}});
+      add_moment({"c_fc (bf16 addmm, fp32 buffers)", before_gelu + ln_local + m.d_ff * (c + 8), d * m.d_ff, {0, 0}});
     }
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
@@ -308,9 +308,9 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t attn_drop_nograd = attn_drop ? norm_out + qkv * c + hT * (2 * sm + (noise ? 1 : sm)) : 0;
   const int64_t resid_noise = noise ? 1 : c;
   using Moment = ActivationModel::ForwardMoment;
-  am.block_moments_eval = {{"attention (no grad)", attn_nograd, 0, {0, 0, false}}};
+  am.block_moments_eval = {{"attention (no grad)", attn_nograd, 0, {0, 0}}};
   am.block_moments_nograd = am.block_moments_eval;
-  if (attn_drop) am.block_moments_nograd.push_back({"attention dropout (no grad)", attn_drop_nograd, 0, {0, 0, false}});
+  if (attn_drop) am.block_moments_nograd.push_back({"attention dropout (no grad)", attn_drop_nograd, 0, {0, 0}});
   if (m.is_gpt2()) {
     // The MLP without autograd (measured with a logging allocator, LibTorch 1.13): y (the
     // residual) and ln_2's output stay live through mlp(); Mlp::forward's locals f (c_fc) and
@@ -320,12 +320,12 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     const int64_t c_attn_nograd = d * r + 3 * d * c;
     const int64_t c_fc_nograd = 2 * d * r + m.d_ff * c;
     const int64_t c_proj_nograd = 2 * d * r + 2 * m.d_ff * c + d * c;
-    for (const Moment& mo : {Moment{"c_attn (no grad)", c_attn_nograd, 0, {d, 3 * d, false}},
-                             Moment{"c_attn (no grad, fp32 buffers)", c_attn_nograd + 3 * d * addmm_buffers, 0, {0, 0, false}},
-                             Moment{"mlp.c_fc (no grad)", c_fc_nograd, 0, {d, m.d_ff, false}},
-                             Moment{"mlp.c_fc (no grad, fp32 buffers)", c_fc_nograd + m.d_ff * addmm_buffers, 0, {0, 0, false}},
-                             Moment{"mlp.c_proj (no grad)", c_proj_nograd, 0, {m.d_ff, d, false}},
-                             Moment{"mlp.c_proj (no grad, fp32 buffers)", c_proj_nograd + d * addmm_buffers, 0, {0, 0, false}}}) {
+    for (const Moment& mo : {Moment{"c_attn (no grad)", c_attn_nograd, 0, {d, 3 * d}},
+                             Moment{"c_attn (no grad, fp32 buffers)", c_attn_nograd + 3 * d * addmm_buffers, 0, {0, 0}},
+                             Moment{"mlp.c_fc (no grad)", c_fc_nograd, 0, {d, m.d_ff}},
+                             Moment{"mlp.c_fc (no grad, fp32 buffers)", c_fc_nograd + m.d_ff * addmm_buffers, 0, {0, 0}},
+                             Moment{"mlp.c_proj (no grad)", c_proj_nograd, 0, {m.d_ff, d}},
+                             Moment{"mlp.c_proj (no grad, fp32 buffers)", c_proj_nograd + d * addmm_buffers, 0, {0, 0}}}) {
       am.block_moments_eval.push_back(mo);
       am.block_moments_nograd.push_back(mo);
     }
@@ -334,8 +334,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     const int64_t attn_resid_drop = resid_drop ? norm_out + qkv * c + d * (3 * c + resid_noise) : 0;
     const int64_t mlp_resid_drop = resid_drop ? 2 * d * r + 2 * m.d_ff * c + d * (2 * c + resid_noise) : 0;
     if (resid_drop) {
-      am.block_moments_nograd.push_back({"attn residual dropout (no grad)", attn_resid_drop, 0, {0, 0, false}});
-      am.block_moments_nograd.push_back({"mlp residual dropout (no grad)", mlp_resid_drop, 0, {0, 0, false}});
+      am.block_moments_nograd.push_back({"attn residual dropout (no grad)", attn_resid_drop, 0, {0, 0}});
+      am.block_moments_nograd.push_back({"mlp residual dropout (no grad)", mlp_resid_drop, 0, {0, 0}});
     }
   }
   // Evaluation moments outside the blocks: the embedding sum (wte and wpe lookups run in fp32,
@@ -346,7 +346,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t V_local = (V + t_par - 1) / t_par;
   am.eval_embedding_tok = 2 * d * r;
   // The matmul's oneDNN scratchpad (CPU bf16) is added by the phase table from head_mm.
-  am.head_mm = {d, V_local, false};
+  am.head_mm = {d, V_local};
   am.eval_head_tok = d * r + d * (dt.autocast ? 4 + c : r) + V_local * c;
   am.eval_head_weight_cast_bytes = dt.autocast ? checked_mul(checked_mul(V_local, d, "vocab_size"), c, "vocab_size") : 0;
   am.eval_loss_tok = V_local * (c + (dt.autocast ? 4 : 0) + dt.loss);
@@ -380,8 +380,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // gradient of the MLP's down projection input, grad_out (E, d) x W (d, d_ff). The gradient
   // of p is a bmm on a transposed view, which LibTorch 1.13 runs without oneDNN (measured: no
   // scratchpad), as the forward's q @ k^T and p @ v.
-  am.block_backward_mlp_mm = {d, m.d_ff, false};
-  am.block_backward_transient = std::max(mlp_moment, attn_moment);
+  am.block_backward_mlp_mm = {d, m.d_ff};
   // embedding_dense_backward makes a dense (V, d) gradient; with a tied head wte.grad already
   // exists (from lm_head), so it is added into it and freed: a transient. Untied, AccumulateGrad
   // steals it (no copy).

@@ -42,7 +42,6 @@ void apply_hf_differences(const ModelConfig& m, const TrainingSetup& s, Activati
     // Backward through it: MulBackward0 makes both operands' gradients (2·d_ff) before they are
     // combined into x's gradient.
     am.block_backward_mlp += 2 * d_ff * c;
-    am.block_backward_transient = std::max(am.block_backward_mlp, am.block_backward_attn);
   }
   // GPT2LMHeadModel / LlamaForCausalLM (v4.44) compute the loss on
   //   shift_logits = logits[..., :-1, :].contiguous()

@@ -61,16 +61,11 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
   return b;
 }
 
-// oneDNN's scratchpad for the matmul running at a moment: CPU target, bf16 compute (autocast
-// bf16 or pure bf16) only; 0 where oneDNN is not available (LibTorch then uses its own gemm).
+// oneDNN's scratchpad for the Linear matmul running at a moment (CPU bf16 target only); 0 where
+// oneDNN is not available (LibTorch then uses its own gemm).
 int64_t matmul_workspace(const PhaseInputs& in, const ActivationModel::MomentMatmul& mm) {
-  const TrainingSetup& s = *in.setup;
-  if (mm.k <= 0 || s.cuda || in.dt.compute != 2) return 0;
-  if (s.precision != Precision::kBf16Mixed && s.precision != Precision::kBf16) return 0;
-  const int64_t h_local = ceil_div(in.model->n_head, s.parallel.tensor_parallel);
-  const MatmulShape shape = mm.bmm ? MatmulShape{s.micro_batch_size * h_local, s.seq_len, mm.k, mm.n}
-                                   : MatmulShape{0, in.sz.E, mm.k, mm.n};
-  return onednn_bf16_matmul_scratchpad_bytes(shape, s.cpu_threads).value_or(0);
+  if (mm.k <= 0 || !cpu_bf16_matmuls(*in.setup, in.dt)) return 0;
+  return onednn_bf16_matmul_scratchpad_bytes({0, in.sz.E, mm.k, mm.n}, in.setup->cpu_threads).value_or(0);
 }
 
 // The largest of `moments` (bytes per token above a block's input, plus the scratchpad of the

@@ -39,13 +39,11 @@ struct ActivationModel {
   /// Candidate peak moments inside one block's forward: bytes per token live relative to the
   /// block's start (its saved terms so far and its locals), and the weight elements of the
   /// block whose autocast copies do not exist yet at that moment.
-  /// The CPU bf16 matmul running at a moment, whose oneDNN scratchpad is live then
-  /// (matmul_workspace.h): (E, k) x (k, n) for a Linear, or with `bmm` the attention's
-  /// (B·h, T, k) x (B·h, k, n). k == 0: no matmul at that moment.
+  /// The Linear matmul running at a moment, (E, k) x (k, n), whose oneDNN scratchpad is live
+  /// then on the CPU bf16 target (matmul_workspace.h). k == 0: no matmul at that moment.
   struct MomentMatmul {
     int64_t k = 0;
     int64_t n = 0;
-    bool bmm = false;
   };
   struct ForwardMoment {
     const char* where = "";
@@ -67,7 +65,6 @@ struct ActivationModel {
   int64_t eval_head_weight_cast_bytes = 0;    // absolute: lm_head's uncached autocast weight cast (V, d)
   MomentMatmul head_mm;                       // lm_head's matmul (E, d) x (d, V/t)
   int64_t eval_loss_tok = 0;                  // the logits, cross_entropy's fp32 cast and log_softmax's output
-  int64_t block_backward_transient = 0;       // gradient buffers alive inside one block's backward
   int64_t block_backward_mlp = 0;             // the MLP moment of it (the max of the two is the above)
   int64_t block_backward_attn = 0;            // the attention-core moment of it
   MomentMatmul block_backward_mlp_mm;         // the matmul running at the MLP moment
@@ -89,6 +86,12 @@ struct ActivationDtypes {
   bool autocast = false; // mixed precision: linear inputs are cast copies of fp32 tensors
 };
 ActivationDtypes activation_dtypes(const TrainingSetup& setup);
+
+/// The CPU target computing Linear matmuls in bf16 (autocast or pure bf16): LibTorch 1.13 runs
+/// them in oneDNN (its scratchpad, matmul_workspace.h) with, under autocast, fp32 epilogue buffers.
+inline bool cpu_bf16_matmuls(const TrainingSetup& setup, const ActivationDtypes& dt) {
+  return !setup.cuda && (dt.autocast || setup.precision == Precision::kBf16);
+}
 
 /// Builds the term list for `model` under `setup` (precision, attention kernel, dropout, LoRA,
 /// device). Checkpointing and parallelism are applied by estimate_memory(), not here.
