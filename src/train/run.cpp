@@ -377,7 +377,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   }
 
   if (!options.save_hf.empty() && summary.exit_code == 0) {
-    const int64_t bytes = save_hf_gpt2(*trainer.model(), options.save_hf, "--save-hf");
+    const int64_t bytes = save_hf_weights(*trainer.model(), options.save_hf, "--save-hf");
     log::info("hf weights: {}/model.safetensors ({}) + config.json (transformers GPT2LMHeadModel layout)",
               options.save_hf, format_bytes(bytes));
   }

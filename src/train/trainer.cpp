@@ -118,7 +118,7 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
   if (!options_.init_from.empty()) {
-    const HfLoadReport loaded = load_hf_gpt2_weights(*model_, options_.init_from, "--init-from");
+    const HfLoadReport loaded = load_hf_weights(*model_, options_.init_from, "--init-from");
     log::info("init: {} tensors from {} ({} file{}, {} names{}{})", loaded.num_tensors, options_.init_from,
               loaded.num_files, loaded.num_files == 1 ? "" : "s", loaded.prefixed ? "GPT2LMHeadModel" : "GPT2Model",
               loaded.lm_head_present ? ", tied lm_head checked" : "",
