@@ -181,6 +181,13 @@ set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOU
 add_test(NAME estimate_accuracy_random
          COMMAND estimate_accuracy --seeds 1,3,6,7,9,11,12,16,17,19,25,31,918123979,785031766,155455696,94583298,855808035,83387029,876939976,785465948,939231788,667000019 --max-gflop 4 --check --failing --threads 1)
 set_tests_properties(estimate_accuracy_random PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
+# Two threads: seeds whose peak sat at a moment the model lacked, measured with a logging
+# allocator (lm_head's MmBackward and its scratchpads; the MLP's and c_attn's AddmmBackward with
+# their weight gradients and, under autocast, ToCopyBackward's fp32 copy; evaluation's uncached
+# weight casts; wpe's gradient, made only at the end of backward).
+add_test(NAME estimate_accuracy_random_2threads
+         COMMAND estimate_accuracy --seeds 828469531,712748888,194292688,50248160,546246357 --max-gflop 4 --check --failing --threads 2)
+set_tests_properties(estimate_accuracy_random_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 
 # ---- train --trace (issue 6): the run's Chrome trace is written and parses as trace events ----
 add_test(NAME train_trace_cli
