@@ -186,7 +186,7 @@ set_tests_properties(estimate_accuracy_random PROPERTIES LABELS "torch;accuracy"
 # their weight gradients and, under autocast, ToCopyBackward's fp32 copy; evaluation's uncached
 # weight casts; wpe's gradient, made only at the end of backward).
 add_test(NAME estimate_accuracy_random_2threads
-         COMMAND estimate_accuracy --seeds 828469531,712748888,194292688,50248160,546246357 --max-gflop 4 --check --failing --threads 2)
+         COMMAND estimate_accuracy --seeds 828469531,712748888,194292688,50248160,546246357,225605225,653459456 --max-gflop 4 --check --failing --threads 2)
 set_tests_properties(estimate_accuracy_random_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 
 # ---- train --trace (issue 6): the run's Chrome trace is written and parses as trace events ----

@@ -320,13 +320,15 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const bool cpu_autocast_addmm = dt.autocast && !s.cuda;  // the fp32 epilogue buffers
   const int64_t ln_local = dt.autocast ? d * 4 : 0;
   if (cpu_bf16_addmm && m.is_gpt2()) {
-    int64_t before_c_attn_out = 0, before_gelu = 0, acc = 0;
+    int64_t before_c_attn_out = 0, before_gelu = 0, through_attn_proj = 0, through_mlp_proj = 0, acc = 0;
     for (const auto& t : am.terms) {
       if (t.scope != ActScope::kBlock) continue;
       const std::string_view name(t.name);
       acc += t.bytes_per_token();
       if (name == "c_attn_input") before_c_attn_out = acc;
       if (name == "c_fc_input") before_gelu = acc;
+      if (name == "attn_c_proj_input") through_attn_proj = acc;
+      if (name == "mlp_c_proj_input") through_mlp_proj = acc;
     }
     add_moment({"c_attn (bf16 addmm, scratchpad)", before_c_attn_out + ln_local + 3 * d * c, after_attn_core,
                 {d, 3 * d}});
@@ -337,6 +339,16 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     add_moment({"c_fc (bf16 addmm, scratchpad)", before_gelu + ln_local + m.d_ff * c, d * m.d_ff, {d, m.d_ff}});
     if (cpu_autocast_addmm) {
       add_moment({"c_fc (bf16 addmm, fp32 buffers)", before_gelu + ln_local + m.d_ff * (c + 8), d * m.d_ff, {0, 0}});
+    }
+    // The two output projections: attn.c_proj inside the attention (qkv and, under autocast,
+    // ln_1's fp32 output still live; the MLP's weights not cast yet), mlp.c_proj beside f, g
+    // and ln_2's output, which Block::forward holds until mlp() returns. With d_ff >> d the
+    // second's scratchpad, (E, d_ff) x (d_ff, d), can be the block's largest.
+    add_moment({"attn.c_proj (bf16 addmm, scratchpad)", through_attn_proj + locals + d * c, 2 * d * m.d_ff, {d, d}});
+    add_moment({"mlp.c_proj (bf16 addmm, scratchpad)", through_mlp_proj + ln_local + d * c, 0, {m.d_ff, d}});
+    if (cpu_autocast_addmm) {
+      add_moment({"attn.c_proj (bf16 addmm, fp32 buffers)", through_attn_proj + locals + d * (c + 8), 2 * d * m.d_ff, {0, 0}});
+      add_moment({"mlp.c_proj (bf16 addmm, fp32 buffers)", through_mlp_proj + ln_local + d * (c + 8), 0, {0, 0}});
     }
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.

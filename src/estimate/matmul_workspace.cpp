@@ -91,8 +91,9 @@ std::optional<int64_t> query(Dnnl& d, const MatmulShape& s, int threads) {
     dst_dims[0] = s.batch; dst_dims[1] = s.m; dst_dims[2] = s.n;
   }
   const dnnl_format_tag_t tag = batched ? dnnl_abc : dnnl_ab;
+  const dnnl_format_tag_t src_tag = !s.transposed_a ? tag : batched ? dnnl_acb : dnnl_ba;
   dnnl_memory_desc_t src, wei, dst;
-  if (d.md_init_by_tag(&src, nd, src_dims, dnnl_bf16, tag) != dnnl_success ||
+  if (d.md_init_by_tag(&src, nd, src_dims, dnnl_bf16, src_tag) != dnnl_success ||
       d.md_init_by_tag(&wei, nd, wei_dims, dnnl_bf16, tag) != dnnl_success ||
       d.md_init_by_tag(&dst, nd, dst_dims, dnnl_bf16, tag) != dnnl_success) {
     return std::nullopt;
@@ -127,9 +128,9 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
     return int64_t{0};
   }
   static std::mutex mu;
-  static std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int>, std::optional<int64_t>> cache;
+  static std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, bool, int>, std::optional<int64_t>> cache;
   const std::lock_guard<std::mutex> lock(mu);
-  const auto key = std::make_tuple(shape.batch, shape.m, shape.k, shape.n, threads);
+  const auto key = std::make_tuple(shape.batch, shape.m, shape.k, shape.n, shape.transposed_a, threads);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Dnnl& d = dnnl();
   std::optional<int64_t> r = d.engine ? query(d, shape, threads) : std::nullopt;

@@ -63,9 +63,9 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
 
 // oneDNN's scratchpad for the matmul (m, k) x (k, n) running at a moment (CPU bf16 target
 // only); 0 where oneDNN is not available (LibTorch then uses its own gemm).
-int64_t matmul_workspace(const PhaseInputs& in, int64_t m, int64_t k, int64_t n) {
+int64_t matmul_workspace(const PhaseInputs& in, int64_t m, int64_t k, int64_t n, bool transposed_a = false) {
   if (k <= 0 || !cpu_bf16_matmuls(*in.setup, in.dt)) return 0;
-  return onednn_bf16_matmul_scratchpad_bytes({0, m, k, n}, in.setup->cpu_threads).value_or(0);
+  return onednn_bf16_matmul_scratchpad_bytes({0, m, k, n, transposed_a}, in.setup->cpu_threads).value_or(0);
 }
 
 // The same for a Linear's forward matmul (E, k) x (k, n).
@@ -203,7 +203,8 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
   }
   // GPT-2's MLP runs backward through two AddmmBackward nodes (measured with a logging
   // allocator, LibTorch 1.13, fp32, bf16 and bf16-mixed, 1 and 2 threads). Each makes its
-  // weight's gradient in the matmul's dtype, (out, E) x (E, in) beside one oneDNN scratchpad,
+  // weight's gradient in the matmul's dtype, (out, E) x (E, in) with the first operand a
+  // transposed view (grad.t()), beside one oneDNN scratchpad,
   // then its input's gradient, (E, out) x (out, in) beside another. Under autocast the node
   // then releases its saved input and weight casts, and ToCopyBackward makes the fp32 weight
   // gradient while the compute-dtype one is alive. Between the two nodes c_proj's saved g, the
@@ -219,7 +220,7 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
   // c_proj, relative to its start (the block's saved terms and the incoming gradient, d·r).
   const int64_t s0 = ph.mul(E, in.am->block_backward_mlp - m.d_ff * c);
   // The weight gradient's scratchpad exists only where the weight gets a gradient (not LoRA's base).
-  const auto wgrad_ws = [&](int64_t rows, int64_t cols) { return wgrad ? matmul_workspace(in, rows, E, cols) : 0; };
+  const auto wgrad_ws = [&](int64_t rows, int64_t cols) { return wgrad ? matmul_workspace(in, rows, E, cols, true) : 0; };
   int64_t moment = std::max({attn, ph.add(ph.add(s0, wg_c), wgrad_ws(d, ff)),
                              ph.add(ph.add(ph.add(s0, wg_c), g), matmul_workspace(in, E, d, ff))});
   const int64_t copy_proj = autocast ? ph.mul(w_proj, 2) : 0;
@@ -292,7 +293,7 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   // lm_head's MmBackward (measured, LibTorch 1.13): with nll's and log_softmax's gradients and
   // log_softmax's saved output released, the logits' gradient (E, V/t) in the compute dtype
   // (autocast's ToCopyBackward has cast it) stays while mm_mat2_backward makes the weight's
-  // gradient (V/t, d) as (V/t, E) x (E, d), then mm_mat1_backward the input's (E, d) as
+  // gradient (V/t, d) as grad.t() (V/t, E) x (E, d), then mm_mat1_backward the input's (E, d) as
   // (E, V/t) x (V/t, d), each beside its oneDNN scratchpad on the CPU bf16 target. With E small
   // against d (or a large scratchpad) this moment is above the logits' gradients.
   int64_t at_head_mm = 0;
@@ -300,7 +301,7 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
     const int64_t d = in.model->n_embd, V = in.am->head_mm.n, c = in.dt.compute;
     const int64_t with_grad_w = ph.add(ph.add(loss.allocated_bytes - sz.log_probs_bytes, ph.mul(ph.mul(sz.E, V), c)),
                                        ph.mul(ph.mul(V, d), c));
-    at_head_mm = std::max(ph.add(with_grad_w, matmul_workspace(in, V, sz.E, d)),
+    at_head_mm = std::max(ph.add(with_grad_w, matmul_workspace(in, V, sz.E, d, true)),
                           ph.add(ph.add(with_grad_w, ph.mul(ph.mul(sz.E, d), c)), matmul_workspace(in, sz.E, V, d)));
   }
   // After the head: log_softmax and the head's saved tensors (with the head's autocast weight

@@ -51,7 +51,7 @@ struct ActivationModel {
     int64_t pending_weight_elements = 0;
     MomentMatmul mm;
   };
-  std::array<ForwardMoment, 8> forward_moments{};  // the first num_forward_moments are set
+  std::array<ForwardMoment, 12> forward_moments{};  // the first num_forward_moments are set
   int num_forward_moments = 0;
   /// Moments of one block's forward without autograd: `nograd` with dropout active (a
   /// checkpointed block's first forward), `eval` without dropout (evaluation, model.eval()).

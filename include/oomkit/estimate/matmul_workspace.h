@@ -19,12 +19,16 @@
 namespace oomkit {
 
 /// One bf16 matmul: (m, k) x (k, n) for mm/addmm (batch 0), or bmm's `batch` independent
-/// products, (batch, m, k) x (batch, k, n).
+/// products, (batch, m, k) x (batch, k, n). `transposed_a`: the first operand is a transposed
+/// view (column-major), as in a Linear's weight gradient, which autograd's mm_mat2_backward
+/// computes as grad.t().mm(input) (LibTorch 1.13, FunctionsManual.cpp); oneDNN picks another
+/// blocking, and scratchpad, for it.
 struct MatmulShape {
   int64_t batch = 0;
   int64_t m = 0;
   int64_t k = 0;
   int64_t n = 0;
+  bool transposed_a = false;
 };
 
 /// Scratchpad bytes oneDNN allocates for one bf16 matmul of `shape` (bf16 inputs and output,
