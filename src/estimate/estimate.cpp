@@ -114,9 +114,14 @@ void add_activation_items(Estimate& e, const ActivationModel& am, const Activati
     add_item(e, cat({"activations/embedding/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
              cat({"B·T·", term.shape, "·", width[term.bytes_per_element], " B: ", term.op}));
   }
-  if (am.sequence_bytes > 0) {
+  if (am.sequence_bytes > 0 && e.model.is_gpt2()) {
     add_item(e, "activations/embedding/position_indices", Category::kActivations,
              aa.mul(mf, aa.mul(e.setup.seq_len, am.sequence_bytes)), "T·8 B: embedding (wpe) saves arange(T) int64");
+  } else if (am.sequence_bytes > 0) {
+    add_item(e, "activations/embedding/rotary_tables", Category::kActivations,
+             aa.mul(mf, aa.mul(e.setup.seq_len, am.sequence_bytes)),
+             "T·(2·d_h·" + std::to_string(activation_dtypes(e.setup).compute) +
+                 " + T) B: the rotary muls save cos and sin (T, d_h), masked_fill the (T, T) bool mask, shared by every layer");
   }
   add_item(e, "activations/inputs", Category::kActivations, sz.inputs_bytes, "B·T·16 B: idx and targets, int64");
   if (e.setup.parallel.pipeline_parallel != 1) return;  // the head lives on the last stage
