@@ -440,9 +440,10 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
       s.attention == AttentionKernel::kEager ? hT * c + std::max<int64_t>(0, hT * dt.softmax - p_input) : qkv * c;
   // GPT-2 MLP (measured, LibTorch 1.13): addmm (mlp.c_proj) backward makes grad_g (B, T, d_ff)
   // beside the incoming residual gradient; AddmmBackward then releases g, so gelu_backward's
-  // grad_f replaces it (saved + d_ff + d at both moments). The llama MLP (silu·up) keeps the
-  // unmeasured three d_ff-wide gradients.
-  const int64_t mlp_moment = m.is_gpt2() ? m.d_ff * c + d * r : 3 * m.d_ff * c + 2 * d * r;
+  // grad_f replaces it (saved + d_ff + d at both moments). The LLaMA MLP (llama.cpp): down_proj's
+  // MmBackward makes grad_m (B, T, d_ff) and releases m; MulBackward (silu(g)·u) then makes
+  // grad_silu and grad_u beside grad_m (saved + 2·d_ff + d).
+  const int64_t mlp_moment = m.is_gpt2() ? m.d_ff * c + d * r : 2 * m.d_ff * c + d * r;
   const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
   am.block_backward_mlp = mlp_moment;
   am.block_backward_attn = attn_moment;
