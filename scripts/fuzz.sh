@@ -4,7 +4,7 @@
 # line per target: executions, execs/s, coverage (edges), features, corpus size, findings.
 #
 #   scripts/fuzz.sh TARGET SECONDS     one target (fuzz_oom_log, fuzz_config, fuzz_timeline,
-#                                      fuzz_report_json, fuzz_size, fuzz_checkpoint)
+#                                      fuzz_report_json, fuzz_size, fuzz_checkpoint, fuzz_safetensors)
 #   scripts/fuzz.sh all SECONDS        every target, one after the other
 #   scripts/fuzz.sh smoke [SECONDS]    every target for SECONDS (default 3) from its seeds only;
 #                                      exit 77 (skipped) without clang; ctest's `fuzz_smoke`
@@ -19,7 +19,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-TARGETS=(fuzz_oom_log fuzz_config fuzz_timeline fuzz_report_json fuzz_size fuzz_checkpoint)
+TARGETS=(fuzz_oom_log fuzz_config fuzz_timeline fuzz_report_json fuzz_size fuzz_checkpoint fuzz_safetensors)
 what=${1:-}
 seconds=${2:-}
 [ "$what" = smoke ] && seconds=${seconds:-3}
@@ -86,6 +86,10 @@ PY
     fuzz_checkpoint)
       printf '%s' '{"format":"oomkit-train-checkpoint","version":1,"model":{"model_type":"gpt2","n_embd":128},"precision":"fp32","optimizer":"adamw","seq_len":128,"batch_size":16,"grad_accum":1,"seed":1337,"step":40,"data_position":40,"first_loss":5.5,"loss_scale":65536.0,"good_steps":0}' >"$dir/meta.json"
       printf 'OOMKCKPT\003\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000abc' >"$dir/bad-checksum.ckpt" ;;
+    fuzz_safetensors)  # the independent writer's fixtures, valid and malformed, and an index
+      python3 tests/data/safetensors/make_fixtures.py "$dir/fixtures" >/dev/null
+      for f in "$dir"/fixtures/*/*; do cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+      rm -rf "$dir/fixtures" ;;
   esac
   echo "$dir"
 }

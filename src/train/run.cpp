@@ -15,6 +15,7 @@
 #include "oomkit/core/units.h"
 #include "oomkit/profile/static_memory.h"
 #include "oomkit/profile/summary.h"
+#include "oomkit/train/hf_weights.h"
 #include "oomkit/train/oom_recovery.h"
 #include "oomkit/train/threads.h"
 #include "oomkit/train/trainer.h"
@@ -135,7 +136,8 @@ void check_limit_holds_parameters(const TrainOptions& options) {
   ModelConfig config;
   int64_t parameter_bytes = 0;
   try {
-    config = resolve_model_config(options.model);
+    config = options.init_from.empty() ? resolve_model_config(options.model)
+                                       : load_hf_config(options.init_from, "--init-from");
     TrainingSetup setup;
     setup.micro_batch_size = options.batch_size;
     setup.seq_len = std::min(options.seq_len, config.n_positions);
@@ -191,6 +193,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   Trainer& trainer = *built;
   const ModelConfig& config = trainer.config();
   if (!options.save.empty()) check_writable(options.save, "--save");
+  if (!options.save_hf.empty()) {  // fail before training, not after it
+    std::error_code dir_ec;
+    fs::create_directories(options.save_hf, dir_ec);
+    if (!fs::is_directory(options.save_hf, dir_ec)) throw InputError("--save-hf", options.save_hf + ": cannot create the folder");
+    check_writable((fs::path(options.save_hf) / "model.safetensors").string(), "--save-hf");
+  }
 
   Estimate estimate;
   bool have_estimate = false;
@@ -376,6 +384,11 @@ TrainSummary run_training(const TrainOptions& options_in) {
     save("signal");
   }
 
+  if (!options.save_hf.empty() && summary.exit_code == 0) {
+    const int64_t bytes = save_hf_gpt2(*trainer.model(), options.save_hf, "--save-hf");
+    log::info("hf weights: {}/model.safetensors ({}) + config.json (transformers GPT2LMHeadModel layout)",
+              options.save_hf, format_bytes(bytes));
+  }
   if (summary.first_step > 0) summary.first_loss = trainer.first_loss();
   summary.steps_done = trainer.next_step();
   summary.tokens_per_s = train_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_seconds : 0.0;

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/log.h"
+#include "oomkit/train/hf_weights.h"
 #include "oomkit/train/optim/optimizers.h"
 #include "oomkit/train/rng_autocast.h"
 
@@ -81,7 +83,9 @@ double learning_rate(int64_t step, int64_t total_steps, double lr, int64_t warmu
 Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler)
     : options_(options), backend_(backend), profiler_(profiler), device_(torch::kCPU) {
   options_.validate();
-  config_ = resolve_model_config(options_.model);
+  // --init-from: the snapshot's config.json is the model; its weights replace the random init below.
+  config_ = options_.init_from.empty() ? resolve_model_config(options_.model)
+                                       : load_hf_config(options_.init_from, "--init-from");
   if (options_.dropout >= 0.0) {
     // LLaMA has attention dropout only (HF attention_dropout); no embedding or residual dropout.
     config_.attn_pdrop = options_.dropout;
@@ -115,6 +119,13 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
+  if (!options_.init_from.empty()) {
+    const HfLoadReport loaded = load_hf_gpt2_weights(*model_, options_.init_from, "--init-from");
+    log::info("init: {} tensors from {} ({} file{}, {} names{}{})", loaded.num_tensors, options_.init_from,
+              loaded.num_files, loaded.num_files == 1 ? "" : "s", loaded.prefixed ? "GPT2LMHeadModel" : "GPT2Model",
+              loaded.lm_head_present ? ", tied lm_head checked" : "",
+              loaded.num_buffers_ignored > 0 ? fmt::format(", {} attention buffers ignored", loaded.num_buffers_ignored) : "");
+  }
   if (options_.precision == Precision::kBf16) {
     // Pure bf16: parameters only (Module::to(dtype) would also cast the bool causal mask).
     torch::NoGradGuard no_grad;

@@ -34,6 +34,9 @@ struct TrainOptions {
   std::string save;                      // checkpoint path; empty: none
   int64_t save_every = 0;                // steps between checkpoints; 0: only at the end
   std::string resume;                    // checkpoint to continue from
+  std::string init_from;                 // Hugging Face GPT-2 snapshot folder (config.json + safetensors)
+                                         // whose config and weights start the run; empty: --model, random init
+  std::string save_hf;                   // folder for model.safetensors + config.json at the end; empty: none
   std::string device = "cpu";            // cpu | cuda
   int64_t batch_size = 16;               // B, sequences per micro-batch
   int64_t grad_accum = 1;                // micro-batches per optimizer step

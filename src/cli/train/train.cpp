@@ -39,6 +39,12 @@ Subcommand add_train_command(CLI::App& parent) {
   app->add_option("--save", o.save, "Checkpoint path, written every --save-every steps and at the end");
   app->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")->capture_default_str();
   app->add_option("--resume", o.resume, "Continue from a checkpoint written by --save");
+  app->add_option("--init-from", o.init_from,
+                  "Start from a Hugging Face GPT-2 snapshot folder: its config.json is the model, its "
+                  "model.safetensors (or sharded index) the weights (instead of --model)");
+  app->add_option("--save-hf", o.save_hf,
+                  "At the end, write the weights as model.safetensors + config.json (transformers' "
+                  "GPT2LMHeadModel layout) into this folder");
   app->add_option("--device", o.device, "cpu or cuda")->capture_default_str();
   app->add_option("-b,--batch-size", o.batch_size, "B: sequences per micro-batch")->capture_default_str();
   app->add_option("--grad-accum", o.grad_accum, "Micro-batches per optimizer step")->capture_default_str();
@@ -74,8 +80,11 @@ Subcommand add_train_command(CLI::App& parent) {
                   "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end");
   app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
 
-  auto run = [flags, &parent]() -> int {
+  auto run = [flags, &parent, app]() -> int {
     TrainOptions options = flags->options;
+    if (!options.init_from.empty() && app->count("--model") > 0) {
+      throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
+    }
     apply_run_choices(flags->choices, options);
     if (!flags->memory_limit.empty()) {
       options.memory_limit_bytes = parse_size_flag(flags->memory_limit, "--memory-limit", SizeRule::kPositive);

@@ -1,0 +1,269 @@
+// Hugging Face GPT-2 weights in and out (include/oomkit/train/hf_weights.h for the layout).
+#include "oomkit/train/hf_weights.h"
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "oomkit/core/error.h"
+#include "oomkit/core/json_input.h"
+#include "oomkit/core/write_file.h"
+
+namespace oomkit {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors data is little-endian; this host is not");
+
+constexpr const char* kPrefix = "transformer.";
+
+// transformers' Conv1D modules of GPT-2: weight (in, out), the transpose of nn::Linear's.
+bool is_conv1d_weight(const std::string& name) {
+  static const char* const kSuffixes[] = {".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight",
+                                          ".mlp.c_proj.weight"};
+  for (const char* suffix : kSuffixes) {
+    const size_t n = std::strlen(suffix);
+    if (name.size() >= n && name.compare(name.size() - n, n, suffix) == 0) return true;
+  }
+  return false;
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string shape_text(const std::vector<int64_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
+
+std::string list_some(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 5;
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + bounded_excerpt(names[i]);
+  if (names.size() > kShown) out += fmt::format(" and {} more", names.size() - kShown);
+  return out;
+}
+
+torch::ScalarType torch_dtype(SafetensorsDtype dtype, bool* ok) {
+  *ok = true;
+  switch (dtype) {
+    case SafetensorsDtype::kF32: return torch::kFloat32;
+    case SafetensorsDtype::kF16: return torch::kFloat16;
+    case SafetensorsDtype::kBF16: return torch::kBFloat16;
+    case SafetensorsDtype::kF64: return torch::kFloat64;
+    case SafetensorsDtype::kI64: return torch::kInt64;
+    case SafetensorsDtype::kI32: return torch::kInt32;
+    case SafetensorsDtype::kI16: return torch::kInt16;
+    case SafetensorsDtype::kI8: return torch::kInt8;
+    case SafetensorsDtype::kU8: return torch::kUInt8;
+    case SafetensorsDtype::kBool: return torch::kBool;
+    default: *ok = false; return torch::kFloat32;
+  }
+}
+
+SafetensorsDtype safetensors_dtype(torch::ScalarType dtype, const std::string& name, const std::string& field) {
+  switch (dtype) {
+    case torch::kFloat32: return SafetensorsDtype::kF32;
+    case torch::kFloat16: return SafetensorsDtype::kF16;
+    case torch::kBFloat16: return SafetensorsDtype::kBF16;
+    case torch::kFloat64: return SafetensorsDtype::kF64;
+    default: throw InputError(field, "parameter " + name + " has dtype " + std::string(c10::toString(dtype)) +
+                                         ", which the writer does not store");
+  }
+}
+
+}  // namespace
+
+torch::Tensor safetensors_to_tensor(const SafetensorsTensorInfo& info, std::string_view bytes, const std::string& source) {
+  bool ok = false;
+  const torch::ScalarType dtype = torch_dtype(info.dtype, &ok);
+  if (!ok) {
+    throw InputError(source, "tensor \"" + bounded_excerpt(info.name) + "\": dtype " +
+                                 safetensors_dtype_name(info.dtype) + " has no LibTorch " TORCH_VERSION " type");
+  }
+  torch::Tensor t = torch::empty(info.shape, torch::TensorOptions().dtype(dtype));
+  if (t.nbytes() != bytes.size()) {
+    throw InputError(source, "tensor \"" + bounded_excerpt(info.name) + "\": data size does not match its shape");
+  }
+  if (!bytes.empty()) std::memcpy(t.data_ptr(), bytes.data(), bytes.size());
+  return t;
+}
+
+std::vector<std::pair<std::string, std::vector<int64_t>>> hf_gpt2_state_dict_shapes(const ModelConfig& c) {
+  const int64_t d = c.n_embd, V = c.vocab_size, d_ff = c.d_ff;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> out;
+  const std::string p = kPrefix;
+  out.push_back({p + "wte.weight", {V, d}});
+  out.push_back({p + "wpe.weight", {c.n_positions, d}});
+  for (int64_t i = 0; i < c.n_layer; ++i) {
+    const std::string h = p + "h." + std::to_string(i) + ".";
+    out.push_back({h + "ln_1.weight", {d}});
+    out.push_back({h + "ln_1.bias", {d}});
+    out.push_back({h + "attn.c_attn.weight", {d, 3 * d}});
+    out.push_back({h + "attn.c_attn.bias", {3 * d}});
+    out.push_back({h + "attn.c_proj.weight", {d, d}});
+    out.push_back({h + "attn.c_proj.bias", {d}});
+    out.push_back({h + "ln_2.weight", {d}});
+    out.push_back({h + "ln_2.bias", {d}});
+    out.push_back({h + "mlp.c_fc.weight", {d, d_ff}});
+    out.push_back({h + "mlp.c_fc.bias", {d_ff}});
+    out.push_back({h + "mlp.c_proj.weight", {d_ff, d}});
+    out.push_back({h + "mlp.c_proj.bias", {d}});
+  }
+  out.push_back({p + "ln_f.weight", {d}});
+  out.push_back({p + "ln_f.bias", {d}});
+  return out;
+}
+
+ModelConfig load_hf_config(const std::string& dir, const std::string& field) {
+  check_input_path(dir, field, /*allow_directory=*/true);
+  const std::string path = (fs::path(dir) / "config.json").string();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw InputError(field, "'" + bounded_excerpt(dir, 4096) + "' has no config.json",
+                     "point at a Hugging Face snapshot folder (config.json + model.safetensors)");
+  }
+  const nlohmann::json j = read_json_input_file(path, path);
+  ModelConfig config = parse_model_config(j.dump(), path);
+  if (!j.contains("_name_or_path") || config.name.empty()) {  // else "config", the file's stem
+    fs::path folder = fs::path(dir).lexically_normal();
+    if (folder.filename().empty()) folder = folder.parent_path();  // "dir/" -> "dir"
+    config.name = folder.filename().string();
+  }
+  if (!config.is_gpt2()) {
+    throw InputError(path, "model_type is not gpt2: --init-from loads GPT-2 checkpoints into oomkit's GPT-2 module");
+  }
+  const JsonFields f(j, path);
+  // GPT2Config options that change what the module computes (configuration_gpt2.py defaults).
+  const std::string act = f.string_or("activation_function", "gelu_new");
+  if (act != "gelu_new") f.fail("activation_function", "\"" + bounded_excerpt(act) + "\": oomkit's GPT-2 computes gelu_new (tanh GELU) only");
+  if (!f.boolean_or("scale_attn_weights", true)) f.fail("scale_attn_weights", "false is not supported (oomkit scales by 1/sqrt(d_h))");
+  if (f.boolean_or("scale_attn_by_inverse_layer_idx", false)) f.fail("scale_attn_by_inverse_layer_idx", "true is not supported");
+  if (f.boolean_or("add_cross_attention", false)) f.fail("add_cross_attention", "true is not supported (decoder-only GPT-2)");
+  if (!config.tie_word_embeddings) f.fail("tie_word_embeddings", "false is not supported: oomkit's GPT-2 ties lm_head to wte");
+  return config;
+}
+
+HfLoadReport load_hf_gpt2_weights(GptImpl& model, const std::string& dir, const std::string& field) {
+  const SafetensorsCheckpoint ckpt = read_safetensors_checkpoint(dir, field);
+  HfLoadReport report;
+  report.num_files = static_cast<int64_t>(ckpt.files.size());
+
+  std::map<std::string, torch::Tensor> params;  // oomkit name (HF GPT2LMHeadModel name) -> parameter
+  for (auto& item : model.named_parameters()) params[item.key()] = item.value();
+
+  static const std::regex kBuffer(R"(h\.\d+\.attn\.(bias|masked_bias))");
+  std::map<std::string, const SafetensorsCheckpoint::Entry*> found;  // oomkit name -> entry
+  const SafetensorsCheckpoint::Entry* lm_head = nullptr;
+  std::vector<std::string> unknown;
+  for (const auto& [name, entry] : ckpt.tensors) {
+    const bool prefixed = starts_with(name, kPrefix);
+    report.prefixed = report.prefixed || prefixed;
+    const std::string bare = prefixed ? name.substr(std::strlen(kPrefix)) : name;
+    if (name == "lm_head.weight") {
+      lm_head = &entry;
+      continue;
+    }
+    if (std::regex_match(bare, kBuffer)) {
+      ++report.num_buffers_ignored;
+      continue;
+    }
+    const std::string key = kPrefix + bare;
+    if (params.count(key) == 0) {
+      unknown.push_back(name);
+      continue;
+    }
+    if (!found.emplace(key, &entry).second) {
+      throw InputError(ckpt.files[entry.file].source(),
+                       "tensor " + bounded_excerpt(bare) + " appears both with and without the \"transformer.\" prefix");
+    }
+  }
+  const std::string where = bounded_excerpt(dir, 4096);
+  if (!unknown.empty()) {
+    throw InputError(field, fmt::format("'{}': {} tensor(s) that oomkit's GPT-2 (GPT2LMHeadModel names) does not have: {}",
+                                        where, unknown.size(), list_some(unknown)),
+                     "--init-from loads GPT-2 checkpoints (transformers GPT2Model / GPT2LMHeadModel)");
+  }
+  std::vector<std::string> missing;
+  for (const auto& [key, p] : params) {
+    if (found.count(key) == 0) missing.push_back(key);
+  }
+  if (!missing.empty()) {
+    throw InputError(field, fmt::format("'{}': {} weight(s) missing from the checkpoint: {}", where, missing.size(),
+                                        list_some(missing)));
+  }
+  // Every shape first, so that a mismatch leaves the module untouched.
+  for (const auto& [key, entry] : found) {
+    const SafetensorsTensorInfo& info = ckpt.info(*entry);
+    std::vector<int64_t> want = params.at(key).sizes().vec();
+    if (is_conv1d_weight(key) && want.size() == 2) std::swap(want[0], want[1]);  // Conv1D: (in, out)
+    if (info.shape != want) {
+      throw InputError(ckpt.files[entry->file].source(),
+                       fmt::format("tensor {}: shape {}, but config.json gives {}", bounded_excerpt(info.name),
+                                   shape_text(info.shape), shape_text(want)));
+    }
+  }
+  torch::NoGradGuard no_grad;
+  for (const auto& [key, entry] : found) {
+    const SafetensorsTensorInfo& info = ckpt.info(*entry);
+    torch::Tensor t = safetensors_to_tensor(info, ckpt.data(*entry), ckpt.files[entry->file].source());
+    if (is_conv1d_weight(key)) t = t.t();  // (in, out) -> nn::Linear's (out, in)
+    torch::Tensor& p = params.at(key);
+    p.copy_(t.to(p.device(), p.scalar_type()));
+    ++report.num_tensors;
+  }
+  if (lm_head != nullptr) {
+    report.lm_head_present = true;
+    const SafetensorsTensorInfo& info = ckpt.info(*lm_head);
+    const torch::Tensor& wte = params.at(std::string(kPrefix) + "wte.weight");
+    const torch::Tensor head = safetensors_to_tensor(info, ckpt.data(*lm_head), ckpt.files[lm_head->file].source());
+    if (head.sizes() != wte.sizes() || !torch::equal(head.to(wte.device(), wte.scalar_type()), wte)) {
+      throw InputError(ckpt.files[lm_head->file].source(),
+                       "lm_head.weight differs from wte.weight: oomkit's GPT-2 ties the head to the embedding",
+                       "a GPT-2 checkpoint with an untied head cannot be loaded into oomkit's GPT-2");
+    }
+  }
+  return report;
+}
+
+int64_t save_hf_gpt2(const GptImpl& model, const std::string& dir, const std::string& field) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir, ec)) {
+    throw InputError(field, "'" + bounded_excerpt(dir, 4096) + "': cannot create the folder: " + ec.message());
+  }
+  std::map<std::string, torch::Tensor> params;
+  for (const auto& item : model.named_parameters()) params[item.key()] = item.value();
+  // In GPT2LMHeadModel's module order (hf_gpt2_state_dict_shapes), each as HF stores it.
+  std::vector<torch::Tensor> keep;  // owns the bytes the writer points at
+  std::vector<SafetensorsWriteTensor> tensors;
+  for (const auto& [name, shape] : hf_gpt2_state_dict_shapes(model.config())) {
+    const auto it = params.find(name);
+    if (it == params.end()) throw std::logic_error("save_hf_gpt2: the module has no parameter " + name);
+    torch::Tensor t = it->second.detach();
+    if (is_conv1d_weight(name)) t = t.t();  // nn::Linear (out, in) -> Conv1D (in, out)
+    t = t.to(torch::kCPU).contiguous();
+    if (t.sizes().vec() != shape) throw std::logic_error("save_hf_gpt2: " + name + " has shape " + shape_text(t.sizes().vec()));
+    keep.push_back(t);
+    tensors.push_back({name, safetensors_dtype(t.scalar_type(), name, field), shape,
+                       std::string_view(static_cast<const char*>(t.data_ptr()), t.nbytes())});
+  }
+  const std::string weights_path = (fs::path(dir) / "model.safetensors").string();
+  write_safetensors_file(weights_path, tensors, {{"format", "pt"}}, field);
+
+  nlohmann::json config = nlohmann::json::parse(model_config_to_json(model.config()));
+  config["architectures"] = {"GPT2LMHeadModel"};
+  config["activation_function"] = "gelu_new";
+  const torch::ScalarType st = keep.front().scalar_type();
+  config["torch_dtype"] = st == torch::kBFloat16 ? "bfloat16" : st == torch::kFloat16 ? "float16"
+                          : st == torch::kFloat64 ? "float64" : "float32";
+  const std::string config_text = config.dump(2) + "\n";
+  write_file_durably((fs::path(dir) / "config.json").string(), {config_text}, field);
+  return static_cast<int64_t>(fs::file_size(weights_path, ec));
+}
+
+}  // namespace oomkit
