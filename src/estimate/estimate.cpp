@@ -59,9 +59,12 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
     add_item(e, "parameters/compute_copies", Category::kParameters, st.copies_bytes,
              str(st.linear_trainable) + " Linear params · 2 B: autocast's cached compute-dtype weight casts, forward through backward");
   }
-  if (st.buffers_bytes > 0) {
+  if (st.buffers_bytes > 0 && e.model.is_gpt2()) {
     add_item(e, "parameters/buffers/causal_mask", Category::kParameters, st.buffers_bytes,
              "n_positions² · 1 B: the registered (n_positions, n_positions) bool causal-mask buffer");
+  } else if (st.buffers_bytes > 0) {
+    add_item(e, "parameters/buffers/inv_freq", Category::kParameters, st.buffers_bytes,
+             "d_h/2 · 4 B: the registered RoPE inverse-frequency buffer inv_freq (fp32), as HF's LlamaRotaryEmbedding");
   }
   add_item(e, "gradients/trainable", Category::kGradients, st.grads_bytes,
            str(st.trainable_count) + " params · " + (s.precision == Precision::kBf16 ? "2" : "4") +

@@ -2,6 +2,7 @@
 // independently (tests/data/llama/rope_reference.py: Python's math module in float64, no torch),
 // Hugging Face names and counts, grouped-query attention, causality, Mistral's sliding window and
 // activation checkpointing.
+#include <cmath>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -95,7 +96,8 @@ TEST(LlamaRope, RotaryMatchesTheReference) {
 }
 
 // Invariant: RMSNorm of [1, -2, 3, 0.5] with weight [1, 0.5, 2, -1], eps 1e-5, equals the
-// reference's w·x/sqrt(mean(x²) + eps); a bf16 input gives a bf16 output computed in fp32.
+// reference's w·x/sqrt(mean(x²) + eps); with bf16 weights a bf16 input gives a bf16 output
+// (computed in fp32 inside, as HF's LlamaRMSNorm).
 TEST(LlamaRmsNorm, MatchesTheReference) {
   RmsNorm norm(4, 1e-5);
   {
@@ -105,8 +107,10 @@ TEST(LlamaRmsNorm, MatchesTheReference) {
   torch::Tensor y = norm(torch::tensor({1.0f, -2.0f, 3.0f, 0.5f}).view({1, 1, 4}));
   const std::vector<double> expected = {0.529812199, -0.529812199, 3.178873195, -0.2649061};
   for (int64_t i = 0; i < 4; ++i) EXPECT_NEAR(y[0][0][i].item<double>(), expected[i], 1e-6);
+  norm->to(torch::kBFloat16);
   torch::Tensor yb = norm(torch::tensor({1.0f, -2.0f, 3.0f, 0.5f}).view({1, 1, 4}).to(torch::kBFloat16));
   EXPECT_EQ(yb.scalar_type(), torch::kBFloat16);
+  for (int64_t i = 0; i < 4; ++i) EXPECT_NEAR(yb[0][0][i].item<double>(), expected[i], 0.02 * std::abs(expected[i]));
 }
 
 // Invariant: named_parameters() lists Hugging Face LlamaForCausalLM's names in its order with
