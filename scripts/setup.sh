@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev libopenblas0-openmp python3-torch
+  libgloo-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev libdnnl-dev
   chromium chromium-driver
   clang-14 libclang-rt-14-dev

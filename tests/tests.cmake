@@ -225,3 +225,7 @@ if(OOMKIT_FUZZ_LINKS)
 else()
   message(STATUS "oomkit: no clang with libFuzzer: fuzz_smoke not registered (scripts/setup.sh installs clang-14 libclang-rt-14-dev)")
 endif()
+
+# ---- data parallelism (issue 14): 2 Gloo workers vs one process, same global batch ----------
+add_test(NAME data_parallel COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_test.sh $<TARGET_FILE:oomkit>)
+set_tests_properties(data_parallel PROPERTIES LABELS torch TIMEOUT 600)

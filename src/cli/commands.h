@@ -4,6 +4,8 @@
 // executables use it: `oomkit` (torch-free, main.cpp) and `oomkit-train` (train/main.cpp).
 #pragma once
 
+#include <string>
+
 #include <functional>
 #include <vector>
 
@@ -20,7 +22,9 @@ Subcommand add_estimate_command(CLI::App& parent);  // estimate.cpp
 Subcommand add_gpus_command(CLI::App& parent);      // gpus.cpp
 Subcommand add_diagnose_command(CLI::App& parent);  // diagnose.cpp
 Subcommand add_report_command(CLI::App& parent);    // report.cpp
-Subcommand add_train_command(CLI::App& parent);     // train/train.cpp (oomkit-train only)
+// train/train.cpp (oomkit-train only); `argv`: the process's command line, which
+// --nproc-per-node hands to the workers it starts.
+Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv = {});
 
 /// The one-line description of `oomkit train`, shown by `oomkit --help` and `oomkit train --help`.
 extern const char* const kTrainDescription;

@@ -251,6 +251,13 @@ TimelineWriter::TimelineWriter(const std::string& jsonl_path, bool append) : jso
 }
 
 void TimelineWriter::write(const json& record) {
+  if (rank_ >= 0 && record.is_object()) {
+    json with_rank = record;
+    with_rank["rank"] = rank_;
+    jsonl_ << with_rank.dump() << '\n';
+    jsonl_.flush();
+    return;
+  }
   jsonl_ << record.dump() << '\n';
   jsonl_.flush();
 }

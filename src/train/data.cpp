@@ -209,7 +209,9 @@ TokenDataset::TokenDataset(TokenData data, int64_t seq_len, uint64_t seed, doubl
   }
 }
 
-Batch TokenDataset::make_batch(int64_t begin, int64_t end, uint64_t stream, int64_t index, int64_t batch_size) const {
+Batch TokenDataset::make_batch(int64_t begin, int64_t end, uint64_t stream, int64_t index, int64_t batch_size,
+                               int64_t first_row) const {
+  if (first_row < 0) throw InputError("first_row", "must be >= 0, got " + std::to_string(first_row));
   if (batch_size < 1) throw InputError("--batch-size", "must be >= 1, got " + std::to_string(batch_size));
   const int64_t T = seq_len_;
   const uint64_t starts = static_cast<uint64_t>(end - begin - T);  // windows [s, s + T] inside [begin, end)
@@ -220,7 +222,7 @@ Batch TokenDataset::make_batch(int64_t begin, int64_t end, uint64_t stream, int6
   const uint16_t* tok = data_.tokens.data();
   for (int64_t b = 0; b < batch_size; ++b) {
     const uint64_t key = splitmix64(seed_ ^ splitmix64(stream ^ splitmix64(static_cast<uint64_t>(index) * 0x100000001B3ull +
-                                                                            static_cast<uint64_t>(b))));
+                                                                            static_cast<uint64_t>(first_row + b))));
     const int64_t s = begin + static_cast<int64_t>(key % starts);
     for (int64_t t = 0; t < T; ++t) {
       xp[b * T + t] = tok[s + t];
@@ -230,14 +232,15 @@ Batch TokenDataset::make_batch(int64_t begin, int64_t end, uint64_t stream, int6
   return {x, y};
 }
 
-Batch TokenDataset::next_train_batch(int64_t batch_size) {
-  Batch b = make_batch(0, split_, 0x7472616E /* "tran" */, position_, batch_size);
+Batch TokenDataset::next_train_batch(int64_t batch_size, int64_t first_row) {
+  Batch b = make_batch(0, split_, 0x7472616E /* "tran" */, position_, batch_size, first_row);
   ++position_;
   return b;
 }
 
-Batch TokenDataset::val_batch(int64_t index, int64_t batch_size) const {
-  return make_batch(split_, static_cast<int64_t>(data_.tokens.size()), 0x76616C /* "val" */, index, batch_size);
+Batch TokenDataset::val_batch(int64_t index, int64_t batch_size, int64_t first_row) const {
+  return make_batch(split_, static_cast<int64_t>(data_.tokens.size()), 0x76616C /* "val" */, index, batch_size,
+                    first_row);
 }
 
 }  // namespace oomkit

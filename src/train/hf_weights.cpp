@@ -134,10 +134,15 @@ ModelConfig load_hf_config(const std::string& dir, const std::string& field) {
     if (folder.filename().empty()) folder = folder.parent_path();  // "dir/" -> "dir"
     config.name = folder.filename().string();
   }
-  if (!config.is_gpt2()) {
-    throw InputError(path, "model_type is not gpt2: --init-from loads GPT-2 checkpoints into oomkit's GPT-2 module");
-  }
   const JsonFields f(j, path);
+  if (!config.is_gpt2()) {
+    // LlamaConfig / MistralConfig: hidden_act "silu" is the SwiGLU the module computes.
+    const std::string act = f.string_or("hidden_act", "silu");
+    if (act != "silu") f.fail("hidden_act", "\"" + bounded_excerpt(act) + "\": oomkit's LLaMA computes silu (SwiGLU) only");
+    if (f.boolean_or("attention_bias", false)) f.fail("attention_bias", "true is not supported (bias-free projections)");
+    if (f.boolean_or("mlp_bias", false)) f.fail("mlp_bias", "true is not supported (bias-free projections)");
+    return config;
+  }
   // GPT2Config options that change what the module computes (configuration_gpt2.py defaults).
   const std::string act = f.string_or("activation_function", "gelu_new");
   if (act != "gelu_new") f.fail("activation_function", "\"" + bounded_excerpt(act) + "\": oomkit's GPT-2 computes gelu_new (tanh GELU) only");
@@ -148,45 +153,73 @@ ModelConfig load_hf_config(const std::string& dir, const std::string& field) {
   return config;
 }
 
-HfLoadReport load_hf_gpt2_weights(GptImpl& model, const std::string& dir, const std::string& field) {
+namespace {
+
+// How a family's Hugging Face checkpoint names map onto the module's named_parameters(), which
+// are already the names of transformers' *ForCausalLM state dict.
+struct HfFamily {
+  std::string optional_prefix;  // GPT-2: GPT2Model checkpoints (the hub's gpt2) omit "transformer."
+  std::regex ignored;           // buffers some checkpoints carry; not weights
+  std::string embedding;        // the tensor a tied lm_head.weight must equal
+  bool conv1d;                  // GPT-2's Conv1D weights are stored (in, out)
+  const char* architecture;     // config.json "architectures"
+};
+
+const HfFamily& hf_family(const ModelConfig& config) {
+  // modeling_gpt2.py: GPT2Attention's bias (1, 1, n_positions, n_positions) and masked_bias ().
+  static const HfFamily gpt2{kPrefix, std::regex(R"((transformer\.)?h\.\d+\.attn\.(bias|masked_bias))"),
+                             "transformer.wte.weight", true, "GPT2LMHeadModel"};
+  // modeling_llama.py (before 4.38): LlamaRotaryEmbedding's inv_freq buffer under each attention.
+  static const HfFamily llama{"", std::regex(R"(model\.layers\.\d+\.self_attn\.rotary_emb\.inv_freq)"),
+                              "model.embed_tokens.weight", false, "LlamaForCausalLM"};
+  return config.is_gpt2() ? gpt2 : llama;
+}
+
+}  // namespace
+
+HfLoadReport load_hf_weights(GptImpl& model, const std::string& dir, const std::string& field) {
   const SafetensorsCheckpoint ckpt = read_safetensors_checkpoint(dir, field);
+  const HfFamily& family = hf_family(model.config());
   HfLoadReport report;
   report.num_files = static_cast<int64_t>(ckpt.files.size());
 
-  std::map<std::string, torch::Tensor> params;  // oomkit name (HF GPT2LMHeadModel name) -> parameter
+  std::map<std::string, torch::Tensor> params;  // the module's (HF) name -> parameter
   for (auto& item : model.named_parameters()) params[item.key()] = item.value();
+  const bool head_is_tied = params.count("lm_head.weight") == 0;
 
-  static const std::regex kBuffer(R"(h\.\d+\.attn\.(bias|masked_bias))");
-  std::map<std::string, const SafetensorsCheckpoint::Entry*> found;  // oomkit name -> entry
-  const SafetensorsCheckpoint::Entry* lm_head = nullptr;
+  std::map<std::string, const SafetensorsCheckpoint::Entry*> found;  // module name -> entry
+  const SafetensorsCheckpoint::Entry* tied_head = nullptr;
   std::vector<std::string> unknown;
   for (const auto& [name, entry] : ckpt.tensors) {
-    const bool prefixed = starts_with(name, kPrefix);
-    report.prefixed = report.prefixed || prefixed;
-    const std::string bare = prefixed ? name.substr(std::strlen(kPrefix)) : name;
-    if (name == "lm_head.weight") {
-      lm_head = &entry;
+    if (name == "lm_head.weight" && head_is_tied) {
+      tied_head = &entry;
       continue;
     }
-    if (std::regex_match(bare, kBuffer)) {
+    if (std::regex_match(name, family.ignored)) {
       ++report.num_buffers_ignored;
       continue;
     }
-    const std::string key = kPrefix + bare;
-    if (params.count(key) == 0) {
+    std::string key;
+    if (params.count(name) > 0) {
+      key = name;
+      report.prefixed = report.prefixed || (!family.optional_prefix.empty() && starts_with(name, family.optional_prefix.c_str()));
+    } else if (!family.optional_prefix.empty() && params.count(family.optional_prefix + name) > 0) {
+      key = family.optional_prefix + name;
+    } else {
       unknown.push_back(name);
       continue;
     }
     if (!found.emplace(key, &entry).second) {
-      throw InputError(ckpt.files[entry.file].source(),
-                       "tensor " + bounded_excerpt(bare) + " appears both with and without the \"transformer.\" prefix");
+      throw InputError(ckpt.files[entry.file].source(), "tensor " + bounded_excerpt(name) + " appears both with and without the \"" +
+                                                            family.optional_prefix + "\" prefix");
     }
   }
   const std::string where = bounded_excerpt(dir, 4096);
   if (!unknown.empty()) {
-    throw InputError(field, fmt::format("'{}': {} tensor(s) that oomkit's GPT-2 (GPT2LMHeadModel names) does not have: {}",
-                                        where, unknown.size(), list_some(unknown)),
-                     "--init-from loads GPT-2 checkpoints (transformers GPT2Model / GPT2LMHeadModel)");
+    throw InputError(field, fmt::format("'{}': {} tensor(s) that oomkit's {} ({} names) does not have: {}", where,
+                                        unknown.size(), model.config().is_gpt2() ? "GPT-2" : "LLaMA", family.architecture,
+                                        list_some(unknown)),
+                     "--init-from loads checkpoints of the config's family (transformers GPT-2 or LLaMA/Mistral)");
   }
   std::vector<std::string> missing;
   for (const auto& [key, p] : params) {
@@ -200,7 +233,7 @@ HfLoadReport load_hf_gpt2_weights(GptImpl& model, const std::string& dir, const 
   for (const auto& [key, entry] : found) {
     const SafetensorsTensorInfo& info = ckpt.info(*entry);
     std::vector<int64_t> want = params.at(key).sizes().vec();
-    if (is_conv1d_weight(key) && want.size() == 2) std::swap(want[0], want[1]);  // Conv1D: (in, out)
+    if (family.conv1d && is_conv1d_weight(key) && want.size() == 2) std::swap(want[0], want[1]);  // Conv1D: (in, out)
     if (info.shape != want) {
       throw InputError(ckpt.files[entry->file].source(),
                        fmt::format("tensor {}: shape {}, but config.json gives {}", bounded_excerpt(info.name),
@@ -211,43 +244,49 @@ HfLoadReport load_hf_gpt2_weights(GptImpl& model, const std::string& dir, const 
   for (const auto& [key, entry] : found) {
     const SafetensorsTensorInfo& info = ckpt.info(*entry);
     torch::Tensor t = safetensors_to_tensor(info, ckpt.data(*entry), ckpt.files[entry->file].source());
-    if (is_conv1d_weight(key)) t = t.t();  // (in, out) -> nn::Linear's (out, in)
+    if (family.conv1d && is_conv1d_weight(key)) t = t.t();  // (in, out) -> nn::Linear's (out, in)
     torch::Tensor& p = params.at(key);
     p.copy_(t.to(p.device(), p.scalar_type()));
     ++report.num_tensors;
   }
-  if (lm_head != nullptr) {
+  if (tied_head != nullptr) {
     report.lm_head_present = true;
-    const SafetensorsTensorInfo& info = ckpt.info(*lm_head);
-    const torch::Tensor& wte = params.at(std::string(kPrefix) + "wte.weight");
-    const torch::Tensor head = safetensors_to_tensor(info, ckpt.data(*lm_head), ckpt.files[lm_head->file].source());
-    if (head.sizes() != wte.sizes() || !torch::equal(head.to(wte.device(), wte.scalar_type()), wte)) {
-      throw InputError(ckpt.files[lm_head->file].source(),
-                       "lm_head.weight differs from wte.weight: oomkit's GPT-2 ties the head to the embedding",
-                       "a GPT-2 checkpoint with an untied head cannot be loaded into oomkit's GPT-2");
+    const SafetensorsTensorInfo& info = ckpt.info(*tied_head);
+    const torch::Tensor& embedding = params.at(family.embedding);
+    const torch::Tensor head = safetensors_to_tensor(info, ckpt.data(*tied_head), ckpt.files[tied_head->file].source());
+    if (head.sizes() != embedding.sizes() || !torch::equal(head.to(embedding.device(), embedding.scalar_type()), embedding)) {
+      throw InputError(ckpt.files[tied_head->file].source(),
+                       "lm_head.weight differs from " + family.embedding + ", but the config ties them (tie_word_embeddings)",
+                       "a checkpoint with an untied head needs tie_word_embeddings false in config.json (LLaMA) "
+                       "and cannot be loaded into oomkit's GPT-2, whose head is always tied");
     }
   }
   return report;
 }
 
-int64_t save_hf_gpt2(const GptImpl& model, const std::string& dir, const std::string& field) {
+int64_t save_hf_weights(const GptImpl& model, const std::string& dir, const std::string& field) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir, ec)) {
     throw InputError(field, "'" + bounded_excerpt(dir, 4096) + "': cannot create the folder: " + ec.message());
   }
+  const HfFamily& family = hf_family(model.config());
   std::map<std::string, torch::Tensor> params;
-  for (const auto& item : model.named_parameters()) params[item.key()] = item.value();
-  // In GPT2LMHeadModel's module order (hf_gpt2_state_dict_shapes), each as HF stores it.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> order;  // names in module order, HF shapes
+  for (const auto& item : model.named_parameters()) {
+    params[item.key()] = item.value();
+    order.push_back({item.key(), item.value().sizes().vec()});
+  }
+  if (family.conv1d) order = hf_gpt2_state_dict_shapes(model.config());
   std::vector<torch::Tensor> keep;  // owns the bytes the writer points at
   std::vector<SafetensorsWriteTensor> tensors;
-  for (const auto& [name, shape] : hf_gpt2_state_dict_shapes(model.config())) {
+  for (const auto& [name, shape] : order) {
     const auto it = params.find(name);
-    if (it == params.end()) throw std::logic_error("save_hf_gpt2: the module has no parameter " + name);
+    if (it == params.end()) throw std::logic_error("save_hf_weights: the module has no parameter " + name);
     torch::Tensor t = it->second.detach();
-    if (is_conv1d_weight(name)) t = t.t();  // nn::Linear (out, in) -> Conv1D (in, out)
+    if (family.conv1d && is_conv1d_weight(name)) t = t.t();  // nn::Linear (out, in) -> Conv1D (in, out)
     t = t.to(torch::kCPU).contiguous();
-    if (t.sizes().vec() != shape) throw std::logic_error("save_hf_gpt2: " + name + " has shape " + shape_text(t.sizes().vec()));
+    if (t.sizes().vec() != shape) throw std::logic_error("save_hf_weights: " + name + " has shape " + shape_text(t.sizes().vec()));
     keep.push_back(t);
     tensors.push_back({name, safetensors_dtype(t.scalar_type(), name, field), shape,
                        std::string_view(static_cast<const char*>(t.data_ptr()), t.nbytes())});
@@ -256,8 +295,9 @@ int64_t save_hf_gpt2(const GptImpl& model, const std::string& dir, const std::st
   write_safetensors_file(weights_path, tensors, {{"format", "pt"}}, field);
 
   nlohmann::json config = nlohmann::json::parse(model_config_to_json(model.config()));
-  config["architectures"] = {"GPT2LMHeadModel"};
-  config["activation_function"] = "gelu_new";
+  config["architectures"] = {family.architecture};
+  if (family.conv1d) config["activation_function"] = "gelu_new";
+  else config["hidden_act"] = "silu";
   const torch::ScalarType st = keep.front().scalar_type();
   config["torch_dtype"] = st == torch::kBFloat16 ? "bfloat16" : st == torch::kFloat16 ? "float16"
                           : st == torch::kFloat64 ? "float64" : "float32";

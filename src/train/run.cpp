@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/write_file.h"
@@ -15,6 +16,7 @@
 #include "oomkit/core/units.h"
 #include "oomkit/profile/static_memory.h"
 #include "oomkit/profile/summary.h"
+#include "oomkit/train/distributed.h"
 #include "oomkit/train/hf_weights.h"
 #include "oomkit/train/oom_recovery.h"
 #include "oomkit/train/threads.h"
@@ -95,7 +97,31 @@ nlohmann::json options_json(const TrainOptions& o, const std::string& data_sourc
           {"seed", o.seed},             {"precision", to_string(o.precision)},
           {"optimizer", to_string(o.optimizer)}, {"attention", to_string(o.attention)},
           {"checkpointing", to_string(o.checkpointing)}, {"checkpoint_every", o.checkpoint_every},
-          {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()}};
+          {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()},
+          {"backend", o.backend}, {"bucket_cap_mb", o.bucket_cap_mb}};
+}
+
+// Rank r's copy of a per-run file: rank 0 keeps `path`, rank r writes <stem>.rank<r><ext>.
+std::string rank_path(const std::string& path, int rank) {
+  if (rank == 0) return path;
+  const fs::path p(path);
+  return (p.parent_path() / (p.stem().string() + ".rank" + std::to_string(rank) + p.extension().string())).string();
+}
+
+int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+// The collectives since the last call, as "collective" events on the timeline's clock.
+void write_collectives(ProcessGroup* group, Profiler& profiler) {
+  if (group == nullptr) return;
+  const int64_t offset_ns = steady_now_ns() - profiler.elapsed_ns();  // steady clock at t_ns = 0
+  for (const CollectiveRecord& c : group->take_collectives()) {
+    nlohmann::json fields = {{"op", c.op}, {"what", c.what}, {"bytes", c.bytes}, {"begin_ns", c.launch_ns - offset_ns},
+                             {"end_ns", c.done_ns > 0 ? c.done_ns - offset_ns : -1}};
+    if (c.bucket >= 0) fields["bucket"] = c.bucket;
+    profiler.write_event("collective", fields);
+  }
 }
 
 }  // namespace
@@ -165,7 +191,38 @@ TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
   check_limit_holds_parameters(options);
+  // Data parallelism: the job's shape from torchrun's environment (launch.h sets it for
+  // --nproc-per-node). Each local process computes with cores / local processes threads by
+  // default, so N workers on one machine do not oversubscribe it.
+  const DistEnv dist = dist_env_from_environment();
+  if (dist.distributed()) {
+    if (options.on_oom == OnOom::kRecover) {
+      throw InputError("--on-oom", "recover changes the micro-batch of one rank; under data parallelism every rank "
+                                   "would have to agree (not implemented)",
+                       "use --on-oom abort or diagnose");
+    }
+    if (options.device == "cuda") {
+      throw InputError("--device", "data parallelism runs on Gloo over CPU tensors in this build",
+                       "use --device cpu");
+    }
+    if (options.threads == 0) {
+      options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / dist.local_world_size);
+    }
+    if (dist.rank != 0) {
+      options.quiet = true;  // rank 0 prints progress; the others only warnings and errors
+      spdlog::set_level(spdlog::level::warn);
+    }
+  }
   const int threads = configure_threads(options.threads);
+  std::unique_ptr<ProcessGroup> group;
+  if (dist.distributed()) {
+    group = std::make_unique<ProcessGroup>(dist, options.backend, std::chrono::seconds(options.dist_timeout_s));
+    if (options.on_oom == OnOom::kDiagnose) {
+      // The playbook's live probes run extra steps on the failing rank alone, whose collectives
+      // the other ranks would never join: under DP an OOM ends the job (exit 3) with its event.
+      options.on_oom = OnOom::kAbort;
+    }
+  }
   if (!configure_malloc()) log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
   if (options.device == "cuda" && !cuda_memory_backend_available()) {
     throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
@@ -179,7 +236,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   // budget too small for the run to start at all: bad input (exit 2), not a failed step.
   std::optional<Trainer> built;
   try {
-    built.emplace(options, backend.get(), nullptr);
+    built.emplace(options, backend.get(), nullptr, group.get());
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
@@ -192,8 +249,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
   }
   Trainer& trainer = *built;
   const ModelConfig& config = trainer.config();
-  if (!options.save.empty()) check_writable(options.save, "--save");
-  if (!options.save_hf.empty()) {  // fail before training, not after it
+  if (!options.save.empty() && dist.rank == 0) check_writable(options.save, "--save");
+  if (!options.save_hf.empty() && dist.rank == 0) {  // fail before training, not after it
     std::error_code dir_ec;
     fs::create_directories(options.save_hf, dir_ec);
     if (!fs::is_directory(options.save_hf, dir_ec)) throw InputError("--save-hf", options.save_hf + ": cannot create the folder");
@@ -211,7 +268,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
 
   // Inputs are good: create the run directory and the timeline.
   if (const std::string hint = blas_core_hint(); !hint.empty()) log::warn("{}", hint);
-  const std::string run_dir = options.run_dir.empty() ? "runs/" + config.name + "-" + timestamp() : options.run_dir;
+  std::string run_dir = options.run_dir.empty() ? "runs/" + config.name + "-" + timestamp() : options.run_dir;
+  if (group) run_dir = group->share_from_rank0("run_dir", run_dir);  // one folder for the job
   std::error_code ec;
   fs::create_directories(run_dir, ec);
   if (ec) throw InputError("--run-dir", run_dir + ": cannot be created: " + ec.message());
@@ -219,9 +277,11 @@ TrainSummary run_training(const TrainOptions& options_in) {
   if (options.profile) {
     // A resumed run appends to the timeline of the run it continues (the same --run-dir in a
     // job script); the reader drops that run's records past the checkpoint (timeline.h).
-    const std::string timeline = options.timeline.empty() ? run_dir + "/timeline.jsonl" : options.timeline;
+    const std::string timeline =
+        rank_path(options.timeline.empty() ? run_dir + "/timeline.jsonl" : options.timeline, dist.rank);
     const bool append = !options.resume.empty() && fs::exists(timeline, ec);
     writer = std::make_unique<TimelineWriter>(timeline, append);
+    if (group) writer->set_rank(dist.rank);
   }
   Profiler profiler(backend.get(), writer.get(), options.profile);
   trainer.set_profiler(&profiler);
@@ -235,6 +295,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
     run.device = backend->device();
     run.model = nlohmann::json::parse(model_config_to_json(config));
     run.options = options_json(options, data.data().source);
+    run.options["world_size"] = dist.world_size;
+    run.options["rank"] = dist.rank;
     run.limit_bytes = options.memory_limit_bytes;
     if (have_estimate) run.estimate = nlohmann::json::parse(estimate_to_json(estimate));
     if (!options.resume.empty()) run.resumed_from_step = trainer.next_step();
@@ -244,7 +306,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
 
   // Startup report: config, model, data, estimate, device memory.
   const int64_t n_params = trainer.model()->num_parameters();
-  const int64_t tokens_per_step = options.batch_size * options.seq_len * options.grad_accum;
+  const int64_t tokens_per_step = options.batch_size * options.seq_len * options.grad_accum * dist.world_size;
   if (config.is_gpt2()) {
     log::info("model: {} (GPT-2: L={} d={} h={} d_ff={} V={} n_positions={}), {} parameters ({} fp32)", config.name,
               config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, n_params,
@@ -275,6 +337,18 @@ TrainSummary run_training(const TrainOptions& options_in) {
             format_bytes(start_stats.device_total_bytes), format_bytes(start_stats.device_free_bytes),
             options.memory_limit_bytes > 0 ? format_bytes(options.memory_limit_bytes) : std::string("none"),
             format_bytes(start_stats.allocated_bytes.current));
+  if (group) {
+    const std::vector<int64_t> buckets = trainer.reducer()->bucket_bytes();
+    int64_t bucket_total = 0;
+    for (int64_t b : buckets) bucket_total += b;
+    log::info("data parallel: {} ranks ({} on this machine, backend {}, MASTER {}:{}), {} threads per rank; global "
+              "batch {} sequences = B {} x grad_accum {} x {} ranks; gradients all-reduced in {} buckets of {} "
+              "(cap {} MiB)",
+              dist.world_size, dist.local_world_size, options.backend, dist.master_addr, dist.master_port, threads,
+              options.batch_size * options.grad_accum * dist.world_size, options.batch_size, options.grad_accum,
+              dist.world_size, buckets.size(), format_bytes(bucket_total), options.bucket_cap_mb);
+    write_collectives(group.get(), profiler);  // the initial parameter broadcast
+  }
   if (trainer.next_step() > 0) log::info("resumed from {} at step {}", options.resume, trainer.next_step());
   log::info("timeline: {}", writer ? writer->jsonl_path() : std::string("off (--no-profile)"));
 
@@ -295,7 +369,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
 
   int64_t checkpoint_step = -1;  // the step of the last checkpoint written
   auto save = [&](const char* why) {
-    if (options.save.empty()) return;
+    if (options.save.empty() || dist.rank != 0) return;  // DP: the ranks' states are identical; rank 0 writes
     trainer.save_checkpoint(options.save);
     summary.checkpoint = options.save;
     checkpoint_step = trainer.next_step();
@@ -327,6 +401,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
       stopped_by_oom = true;
       break;
     }
+    write_collectives(group.get(), profiler);
     last = *done;
     const StepMemory& memory = last.memory;
     const MemoryStats stats = backend->snapshot();
@@ -367,7 +442,16 @@ TrainSummary run_training(const TrainOptions& options_in) {
       std::fflush(progress);
     }
     if (options.save_every > 0 && trainer.next_step() % options.save_every == 0 && !last_step) save("every");
-    if (const int sig = g_stop_signal.load()) {
+    int stop_signal = g_stop_signal.load();
+    if (group) {
+      // Every rank stops after the same step: one rank seeing SIGINT first must not leave the
+      // others waiting in the next step's all-reduce. SIGTERM on any rank wins over SIGINT.
+      const std::vector<double> seen =
+          group->allreduce_sum({stop_signal == SIGINT ? 1.0 : 0.0, stop_signal == SIGTERM ? 1.0 : 0.0}, "stop_flag");
+      stop_signal = seen[1] > 0 ? SIGTERM : seen[0] > 0 ? SIGINT : 0;
+      write_collectives(group.get(), profiler);
+    }
+    if (const int sig = stop_signal) {
       summary.exit_code = sig == SIGINT ? kExitSigint : kExitSigterm;
       summary.stop_reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
       log::warn("{} received: step {} finished, stopping", summary.stop_reason, last.step);
@@ -383,9 +467,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
     options.save = run_dir + "/interrupted.ckpt";
     save("signal");
   }
+  if (group) write_collectives(group.get(), profiler);
 
-  if (!options.save_hf.empty() && summary.exit_code == 0) {
-    const int64_t bytes = save_hf_gpt2(*trainer.model(), options.save_hf, "--save-hf");
+  if (!options.save_hf.empty() && summary.exit_code == 0 && dist.rank == 0) {
+    const int64_t bytes = save_hf_weights(*trainer.model(), options.save_hf, "--save-hf");
     log::info("hf weights: {}/model.safetensors ({}) + config.json (transformers GPT2LMHeadModel layout)",
               options.save_hf, format_bytes(bytes));
   }
@@ -413,6 +498,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
       backend->device(), profiler.steps(), measure_static_memory(*trainer.model(), &trainer.optimizer()),
       have_estimate ? &estimate : nullptr, profiler.errors());
   nlohmann::json summary_json = summary.to_json();
+  if (group) {
+    summary_json["rank"] = dist.rank;
+    summary_json["world_size"] = dist.world_size;
+  }
   summary_json["memory"] = memory_summary_to_json(memory);
   profiler.write_summary(summary_json);
   if (options.profile && !options.quiet && !memory.phases.empty()) {
@@ -423,7 +512,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   // what was kept, never exit 0 with a truncated timeline and an empty summary.json.
   std::string write_failure;
   try {
-    write_file_durably(run_dir + "/summary.json", {summary_json.dump(2), "\n"}, "--run-dir");
+    write_file_durably(rank_path(run_dir + "/summary.json", dist.rank), {summary_json.dump(2), "\n"}, "--run-dir");
   } catch (const InputError& e) {
     write_failure = e.what();
   }

@@ -55,6 +55,11 @@ std::vector<std::string> TrainOptions::problems() const {
   if (log_every < 0) out.push_back("--log-every: must be >= 0");
   if (memory_limit_bytes < 0) out.push_back("--memory-limit: must be >= 0");
   if (threads < 0) out.push_back("--threads: must be >= 0 (0: every core)");
+  if (backend != "gloo" && backend != "nccl") out.push_back("--backend: must be gloo or nccl, got '" + backend + "'");
+  if (!(bucket_cap_mb > 0.0) || !std::isfinite(bucket_cap_mb)) {
+    out.push_back("--bucket-cap-mb: must be > 0, got " + std::to_string(bucket_cap_mb));
+  }
+  if (dist_timeout_s < 1) out.push_back("--dist-timeout: must be >= 1 second, got " + std::to_string(dist_timeout_s));
   if (device != "cpu" && device != "cuda") out.push_back("--device: must be cpu or cuda, got '" + device + "'");
   if (precision == Precision::kChapter) out.push_back("--precision: 'chapter' is an estimator convention, not a training mode");
   if (precision == Precision::kFp16Mixed && device != "cuda") {
@@ -80,8 +85,9 @@ double learning_rate(int64_t step, int64_t total_steps, double lr, int64_t warmu
   return min_lr + 0.5 * (1.0 + std::cos(M_PI * progress)) * (lr - min_lr);
 }
 
-Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler)
-    : options_(options), backend_(backend), profiler_(profiler), device_(torch::kCPU) {
+Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler, ProcessGroup* group)
+    : options_(options), backend_(backend), profiler_(profiler), device_(torch::kCPU), group_(group) {
+  if (group_ != nullptr && group_->world_size() <= 1) group_ = nullptr;
   options_.validate();
   // --init-from: the snapshot's config.json is the model; its weights replace the random init below.
   config_ = options_.init_from.empty() ? resolve_model_config(options_.model)
@@ -120,7 +126,7 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
   if (!options_.init_from.empty()) {
-    const HfLoadReport loaded = load_hf_gpt2_weights(*model_, options_.init_from, "--init-from");
+    const HfLoadReport loaded = load_hf_weights(*model_, options_.init_from, "--init-from");
     log::info("init: {} tensors from {} ({} file{}, {} names{}{})", loaded.num_tensors, options_.init_from,
               loaded.num_files, loaded.num_files == 1 ? "" : "s", loaded.prefixed ? "GPT2LMHeadModel" : "GPT2Model",
               loaded.lm_head_present ? ", tied lm_head checked" : "",
@@ -140,6 +146,13 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   if (options_.optimizer == OptimizerKind::kLion) opt.beta2 = 0.99;  // Chen et al. 2023 defaults
   optimizer_ = make_optimizer(options_.optimizer, params_, opt);
   if (!options_.resume.empty()) load_checkpoint(options_.resume);
+  if (group_ != nullptr) {
+    // DistributedDataParallel's construction: every rank starts from rank 0's parameters
+    // (_sync_module_states), then the reducer allocates its gradient buckets.
+    group_->broadcast_from_rank0(params_);
+    reducer_ = std::make_unique<GradientReducer>(*group_, params_,
+                                                 static_cast<int64_t>(options_.bucket_cap_mb * 1024.0 * 1024.0));
+  }
 }
 
 Trainer::~Trainer() = default;
@@ -188,7 +201,7 @@ StepStats Trainer::step() {
   const int64_t start_position = dataset_->position();
   StepStats stats;
   stats.step = step;
-  stats.tokens = options_.batch_size * options_.seq_len * options_.grad_accum;
+  stats.tokens = options_.batch_size * options_.seq_len * options_.grad_accum * world_size();
   try {
     if (profiler_) profiler_->begin_step(step);
     stats.lr = learning_rate(step, options_.steps, options_.lr, options_.warmup_steps, options_.min_lr);
@@ -196,8 +209,10 @@ StepStats Trainer::step() {
     const bool fp16 = options_.precision == Precision::kFp16Mixed;
     double loss_sum = 0.0;
     // One draw of B·grad_accum windows per optimizer step, cut into micro-batches: the step
-    // sees the same windows whatever the micro-batching (OOM recovery relies on it).
-    const Batch full = dataset_->next_train_batch(options_.batch_size * options_.grad_accum);
+    // sees the same windows whatever the micro-batching (OOM recovery relies on it). Under DP
+    // this rank's rows of the global batch of B·grad_accum·W rows.
+    const int64_t rows = options_.batch_size * options_.grad_accum;
+    const Batch full = dataset_->next_train_batch(rows, rank() * rows);
     for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
       Batch batch{full.x.narrow(0, micro * options_.batch_size, options_.batch_size),
                   full.y.narrow(0, micro * options_.batch_size, options_.batch_size)};
@@ -207,6 +222,8 @@ StepStats Trainer::step() {
       if (profiler_) profiler_->mark(Phase::kAfterLoss, micro);
       torch::Tensor objective = options_.grad_accum > 1 ? loss / static_cast<double>(options_.grad_accum) : loss;
       if (fp16) objective = objective * loss_scale_;
+      // DDP: only the last micro-step's backward all-reduces (the earlier ones run under no_sync).
+      if (reducer_ && micro == options_.grad_accum - 1) reducer_->prepare_for_backward();
       objective.backward();
       objective = torch::Tensor();
       loss_sum += loss.item<double>();
@@ -214,6 +231,8 @@ StepStats Trainer::step() {
       if (profiler_) profiler_->mark(Phase::kAfterBackward, micro);
     }
     stats.loss = loss_sum / static_cast<double>(options_.grad_accum);
+    // The progress line's loss: the mean over the ranks (every rank holds the same number of rows).
+    if (group_) stats.loss = group_->allreduce_sum({stats.loss}, "loss")[0] / static_cast<double>(world_size());
     if (fp16) {
       // Dynamic loss scaling (Micikevicius et al. 2018, section 3.2; torch.cuda.amp.GradScaler
       // defaults: init 2^16, backoff 0.5, growth 2 after 2000 finite steps).
@@ -263,7 +282,7 @@ double Trainer::evaluate() {
   // same mean whatever the micro-batching (an OOM recovery does not change what val loss means).
   const int64_t rows = options_.batch_size * options_.grad_accum;
   for (int64_t k = 0; k < options_.eval_batches; ++k) {
-    const Batch full = dataset_->val_batch(k, rows);
+    const Batch full = dataset_->val_batch(k, rows, rank() * rows);
     for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
       Batch batch{full.x.narrow(0, micro * options_.batch_size, options_.batch_size).to(device_),
                   full.y.narrow(0, micro * options_.batch_size, options_.batch_size).to(device_)};
@@ -272,6 +291,7 @@ double Trainer::evaluate() {
   }
   model_->train();
   if (profiler_) profiler_->mark(Phase::kEval, 0);
+  if (group_) sum = group_->allreduce_sum({sum}, "val_loss")[0] / static_cast<double>(world_size());
   return sum / static_cast<double>(options_.eval_batches * options_.grad_accum);
 }
 

@@ -138,6 +138,26 @@ TEST(TokenDataset, WindowsAreShiftedDeterministicAndResumable) {
   EXPECT_TRUE(torch::equal(v.x, resumed.val_batch(0, 8).x));
 }
 
+// Invariant (data-parallel sharding): rank r of W reading B rows from first_row r·B gets rows
+// r·B .. r·B + B - 1 of the batch one process reads with W·B rows, for training and validation,
+// so W ranks together read exactly the single-process batch, each row once.
+TEST(TokenDataset, RankShardsTileTheSingleProcessBatch) {
+  TokenDataset single(counting_tokens(5000), 16, 7, 0.1);
+  single.set_position(3);
+  const Batch whole = single.next_train_batch(6);  // W = 3 ranks x B = 2
+  const Batch val = single.val_batch(1, 6);
+  for (int64_t r = 0; r < 3; ++r) {
+    TokenDataset rank(counting_tokens(5000), 16, 7, 0.1);
+    rank.set_position(3);
+    const Batch shard = rank.next_train_batch(2, 2 * r);
+    EXPECT_TRUE(torch::equal(shard.x, whole.x.narrow(0, 2 * r, 2))) << "rank " << r;
+    EXPECT_TRUE(torch::equal(shard.y, whole.y.narrow(0, 2 * r, 2))) << "rank " << r;
+    EXPECT_TRUE(torch::equal(rank.val_batch(1, 2, 2 * r).x, val.x.narrow(0, 2 * r, 2))) << "rank " << r;
+  }
+  EXPECT_FALSE(torch::equal(whole.x.narrow(0, 0, 2), whole.x.narrow(0, 2, 2)));  // shards differ
+  EXPECT_THROW(single.next_train_batch(2, -1), InputError);
+}
+
 // Invariant: a stream too short for one (T + 1)-token window in either split is an InputError.
 TEST(TokenDataset, TooShortForOneSequence) {
   EXPECT_THROW(TokenDataset(counting_tokens(100), 16, 1, 0.1), InputError);  // val split: 10 tokens

@@ -55,7 +55,7 @@ Gpt load(const fs::path& dir, HfLoadReport* report = nullptr) {
   const ModelConfig config = load_hf_config(dir.string(), "--init-from");
   torch::manual_seed(99);  // a random init the snapshot must overwrite entirely
   Gpt model(config);
-  const HfLoadReport r = load_hf_gpt2_weights(*model, dir.string(), "--init-from");
+  const HfLoadReport r = load_hf_weights(*model, dir.string(), "--init-from");
   if (report) *report = r;
   model->eval();
   return model;
@@ -123,7 +123,7 @@ TEST(HfWeights, LayoutErrorsAreOneInputError) {
   EXPECT_NE(error_of([&] { load(make_snapshot("missing", "F32", 1)); }).find("missing from the checkpoint: transformer.ln_f.bias"),
             std::string::npos);
   EXPECT_NE(error_of([&] { load(make_snapshot("extra", "F32", 1)); }).find("crossattention.q_attn.weight"), std::string::npos);
-  EXPECT_NE(error_of([&] { load(make_snapshot("untied", "F32", 1)); }).find("lm_head.weight differs from wte.weight"),
+  EXPECT_NE(error_of([&] { load(make_snapshot("untied", "F32", 1)); }).find("lm_head.weight differs from transformer.wte.weight"),
             std::string::npos);
   const fs::path no_config = scratch("no-config");
   fs::create_directories(no_config);
@@ -149,7 +149,7 @@ TEST(HfWeights, SavedGpt2LoadsBackBitExactWithTransformersNames) {
     for (auto& p : trained->parameters()) p.add_(torch::randn_like(p) * 0.1);
   }
   const fs::path out = scratch("saved");
-  const int64_t bytes = save_hf_gpt2(*trained, out.string(), "--save-hf");
+  const int64_t bytes = save_hf_weights(*trained, out.string(), "--save-hf");
   EXPECT_EQ(bytes, static_cast<int64_t>(fs::file_size(out / "model.safetensors")));
   EXPECT_GT(bytes, trained->num_parameters() * 4);  // fp32 data plus the header
 

@@ -15,6 +15,10 @@
 //     "recover": "change", "from", "to", "finding", "estimate" (estimate_to_json() of the
 //     recovered setup) or "estimate_error".
 //   {"type":"summary", ...}                                                       last line
+// Data-parallel runs write one timeline per rank (rank 0 at the usual path, rank r at
+// <stem>.rank<r>.jsonl) and every record carries "rank": r; their "collective" events time each
+// all-reduce: "op", "what" (grad_bucket, loss, val_loss, ...), "bucket", "bytes", "begin_ns" and
+// "end_ns" (on the t_ns clock).
 // The records are typed below (RunHeader, TimelineMark, StepRecord, EventRecord, the summary):
 // TimelineWriter is the one writer (the trainer and its profiler), read_run_records() the one
 // reader (report, Chrome trace, diagnose --timeline, the playbook). The run header's "version"
@@ -150,6 +154,10 @@ class TimelineWriter {
   bool good() const { return jsonl_.good() && csv_.good(); }
   /// The step of the last "step" record written completely (flushed without error), or -1.
   int64_t last_step_written() const { return last_step_written_; }
+  /// Data-parallel runs: every record written from now on carries "rank": `rank` (one
+  /// timeline per rank). Single-process runs leave it unset and write no "rank" key (rank 0).
+  void set_rank(int rank) { rank_ = rank; }
+  int rank() const { return rank_; }
 
  private:
   std::string jsonl_path_;
@@ -157,6 +165,7 @@ class TimelineWriter {
   std::ofstream jsonl_;
   std::ofstream csv_;
   int64_t last_step_written_ = -1;
+  int rank_ = -1;  // < 0: no "rank" key
 };
 
 /// Reads a timeline file. Lines that do not parse are skipped only when they are the last

@@ -61,10 +61,14 @@ class TokenDataset {
   /// than T + 1 tokens, InputError("--val-fraction") outside (0, 0.5].
   TokenDataset(TokenData data, int64_t seq_len, uint64_t seed, double val_fraction = 0.1);
 
-  /// The next training batch (B, T); advances position() by one.
-  Batch next_train_batch(int64_t batch_size);
+  /// The next training batch (B, T); advances position() by one. Rows first_row ..
+  /// first_row + B - 1 of the global batch at this position: data-parallel rank r of W, each
+  /// with B rows, passes first_row = r·B, so the W ranks read disjoint rows whose union is the
+  /// batch a single process reads with W·B rows (window b depends on (seed, position, b) only).
+  Batch next_train_batch(int64_t batch_size, int64_t first_row = 0);
   /// Validation batch `index` (B, T): the same windows on every call, so evaluations compare.
-  Batch val_batch(int64_t index, int64_t batch_size) const;
+  /// `first_row` as for next_train_batch().
+  Batch val_batch(int64_t index, int64_t batch_size, int64_t first_row = 0) const;
 
   int64_t position() const { return position_; }  // training batches drawn so far
   void set_position(int64_t position) { position_ = position; }
@@ -74,7 +78,8 @@ class TokenDataset {
   const TokenData& data() const { return data_; }
 
  private:
-  Batch make_batch(int64_t begin, int64_t end, uint64_t stream, int64_t index, int64_t batch_size) const;
+  Batch make_batch(int64_t begin, int64_t end, uint64_t stream, int64_t index, int64_t batch_size,
+                   int64_t first_row) const;
 
   TokenData data_;
   int64_t seq_len_;

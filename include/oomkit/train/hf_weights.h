@@ -1,6 +1,12 @@
-// Hugging Face weights in and out of oomkit's GPT-2 (`oomkit train --init-from DIR`,
-// `--save-hf DIR`): safetensors (include/oomkit/core/safetensors.h) mapped by HF names.
+// Hugging Face weights in and out of oomkit's models (`oomkit train --init-from DIR`,
+// `--save-hf DIR`): safetensors (include/oomkit/core/safetensors.h) mapped by HF names. The
+// module's named_parameters() are the names of transformers' *ForCausalLM state dict
+// (GPT2LMHeadModel; LlamaForCausalLM for the LLaMA family: `model.embed_tokens.weight`,
+// `model.layers.i.self_attn.q_proj.weight`, ..., `lm_head.weight` when untied, all nn.Linear
+// (out, in), checkpoints before transformers 4.38 also carry the buffer
+// `model.layers.i.self_attn.rotary_emb.inv_freq`, ignored).
 //
+// GPT-2:
 // Names and shapes are those of transformers' modeling_gpt2.py (read at transformers
 // 4.31.0.dev0; the layout has been the same across 4.x): GPT2LMHeadModel = {transformer:
 // GPT2Model, lm_head: Linear(d, V, bias=False) tied to transformer.wte}, base_model_prefix
@@ -45,31 +51,35 @@ torch::Tensor safetensors_to_tensor(const SafetensorsTensorInfo& info, std::stri
 /// "transformer.", Conv1D weights (in, out), no tied lm_head, no buffers), in module order.
 std::vector<std::pair<std::string, std::vector<int64_t>>> hf_gpt2_state_dict_shapes(const ModelConfig& config);
 
-/// Reads `<dir>/config.json` as a model config and refuses GPT-2 options oomkit's module does
-/// not compute (activation_function other than gelu_new, scale_attn_weights false,
-/// scale_attn_by_inverse_layer_idx, add_cross_attention, an untied head): InputError naming
-/// the file and the key. Throws InputError(field, ...) when the file is missing.
+/// Reads `<dir>/config.json` as a model config and refuses options oomkit's modules do not
+/// compute: for GPT-2 activation_function other than gelu_new, scale_attn_weights false,
+/// scale_attn_by_inverse_layer_idx, add_cross_attention, an untied head; for LLaMA hidden_act
+/// other than silu, attention_bias, mlp_bias. InputError naming the file and the key. Throws
+/// InputError(field, ...) when the file is missing. The config's name is the folder's name
+/// unless config.json has `_name_or_path`.
 ModelConfig load_hf_config(const std::string& dir, const std::string& field);
 
-/// What load_hf_gpt2_weights found.
+/// What load_hf_weights found.
 struct HfLoadReport {
   int64_t num_tensors = 0;          // weights copied into the module
-  int64_t num_buffers_ignored = 0;  // h.i.attn.bias / masked_bias
-  bool prefixed = false;            // names carried "transformer." (GPT2LMHeadModel layout)
-  bool lm_head_present = false;     // lm_head.weight was in the file (and equal to wte)
+  int64_t num_buffers_ignored = 0;  // GPT-2 h.i.attn.bias / masked_bias, LLaMA rotary_emb.inv_freq
+  bool prefixed = false;            // GPT-2 names carried "transformer." (GPT2LMHeadModel layout)
+  bool lm_head_present = false;     // a tied lm_head.weight was in the file (and equal to the embedding)
   int64_t num_files = 0;            // safetensors files read (shards)
 };
 
 /// Copies the weights of the HF snapshot in `dir` (model.safetensors or the sharded index)
 /// into `model`, converting to the module's dtype. Throws InputError (field or file) for a
 /// missing or unknown tensor name (the first few listed), a shape that does not match the
-/// module's config, an lm_head.weight that differs from wte.weight, or any reader error.
-/// The module is unchanged when it throws before copying (names and shapes are all checked first).
-HfLoadReport load_hf_gpt2_weights(GptImpl& model, const std::string& dir, const std::string& field);
+/// module's config, a tied lm_head.weight that differs from the embedding, or any reader
+/// error. The module is unchanged when it throws before copying (names and shapes are all
+/// checked first).
+HfLoadReport load_hf_weights(GptImpl& model, const std::string& dir, const std::string& field);
 
 /// Writes `<dir>/model.safetensors` and `<dir>/config.json` (creating `dir`) in the layout
-/// transformers' GPT2LMHeadModel.from_pretrained loads. Returns the bytes of model.safetensors.
-/// Throws InputError(field, ...) when the folder cannot be created or written.
-int64_t save_hf_gpt2(const GptImpl& model, const std::string& dir, const std::string& field);
+/// transformers' GPT2LMHeadModel / LlamaForCausalLM.from_pretrained loads (save_pretrained's:
+/// no tied lm_head.weight, no buffers, metadata {"format": "pt"}). Returns the bytes of
+/// model.safetensors. Throws InputError(field, ...) when the folder cannot be created or written.
+int64_t save_hf_weights(const GptImpl& model, const std::string& dir, const std::string& field);
 
 }  // namespace oomkit

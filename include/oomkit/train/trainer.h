@@ -18,6 +18,7 @@
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/profiler.h"
 #include "oomkit/train/data.h"
+#include "oomkit/train/distributed.h"
 #include "oomkit/train/on_oom.h"
 #include "oomkit/train/model.h"
 
@@ -64,6 +65,12 @@ struct TrainOptions {
   bool quiet = false;                    // no progress lines
   OnOom on_oom = OnOom::kDiagnose;       // what an OOM inside a step does (oom_recovery.h)
   bool progress_to_stderr = false;       // progress lines on stderr (with --json)
+  // Data parallelism (distributed.h): the job's shape comes from torchrun's environment
+  // (RANK, WORLD_SIZE, ...); `oomkit train --nproc-per-node N` sets it for N local workers.
+  // B and grad_accum are per rank: the global batch is B·grad_accum·W sequences.
+  std::string backend = "gloo";          // --backend: gloo (CPU tensors) | nccl (CUDA builds with NCCL)
+  double bucket_cap_mb = 25.0;           // --bucket-cap-mb: gradient all-reduce bucket size, MiB (DDP's 25)
+  int64_t dist_timeout_s = 300;          // --dist-timeout: rendezvous and collective timeout, seconds
 
   /// Every problem, "field: message" (non-positive sizes, lr, fractions...).
   std::vector<std::string> problems() const;
@@ -78,12 +85,12 @@ double learning_rate(int64_t step, int64_t total_steps, double lr, int64_t warmu
 /// One finished optimizer step.
 struct StepStats {
   int64_t step = 0;
-  double loss = 0.0;       // mean loss over the micro-batches
+  double loss = 0.0;       // mean loss over the micro-batches (and the ranks)
   double lr = 0.0;
   double grad_norm = 0.0;  // before clipping (0 when not clipping)
   double ms = 0.0;         // wall time of the step
   double cpu_ms = 0.0;     // CPU time of the process during the step (all threads)
-  int64_t tokens = 0;      // B·T·grad_accum
+  int64_t tokens = 0;      // B·T·grad_accum·W: the step's tokens over all ranks
   bool skipped = false;    // fp16-mixed: non-finite gradients, step skipped, loss scale lowered
   StepMemory memory;       // the profiler's picture of the step (empty without a profiler)
 };
@@ -121,7 +128,12 @@ class Trainer {
  public:
   /// Loads data, builds model and optimizer (seeded), and applies --resume. `backend` and
   /// `profiler` must outlive the trainer. Throws InputError for any bad setting or file.
-  Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler);
+  /// With a process group of W > 1 ranks (data parallelism, DDP semantics): rank 0's
+  /// parameters are broadcast to all ranks, this rank reads rows r·B·grad_accum .. of each
+  /// global batch of B·grad_accum·W rows, gradients are averaged by a GradientReducer on the
+  /// last micro-step of each step (no_sync before it), and step losses and validation losses
+  /// are averaged over the ranks. `group` must outlive the trainer.
+  Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler, ProcessGroup* group = nullptr);
   ~Trainer();
 
   /// The profiler marks go to (may be null: no marks).
@@ -155,6 +167,10 @@ class Trainer {
   const ModelConfig& config() const { return config_; }
   TrainingSetup training_setup() const;  // the estimator's view of this run
   double first_loss() const { return first_loss_; }
+  ProcessGroup* process_group() const { return group_; }
+  const GradientReducer* reducer() const { return reducer_.get(); }
+  int rank() const { return group_ ? group_->rank() : 0; }
+  int world_size() const { return group_ ? group_->world_size() : 1; }
 
  private:
   torch::Tensor forward_loss(const Batch& batch, int64_t micro, bool mark);
@@ -168,6 +184,8 @@ class Trainer {
   Gpt model_{nullptr};
   std::vector<torch::Tensor> params_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  ProcessGroup* group_ = nullptr;
+  std::unique_ptr<GradientReducer> reducer_;
   int64_t next_step_ = 0;
   double first_loss_ = 0.0;
   double loss_scale_ = 65536.0;   // fp16-mixed dynamic loss scaling

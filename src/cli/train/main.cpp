@@ -1,5 +1,6 @@
 // oomkit-train: `oomkit train`, the LibTorch half of oomkit. `oomkit` execs it with its own
 // argv (global flags, then `train`, then the train flags), so it parses the same command line.
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,6 @@
 int main(int argc, char** argv) {
   CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
   oomkit::cli::init_app(app);
-  const std::vector<oomkit::cli::Subcommand> subcommands = {oomkit::cli::add_train_command(app)};
+  const std::vector<oomkit::cli::Subcommand> subcommands = {oomkit::cli::add_train_command(app, std::vector<std::string>(argv, argv + argc))};
   return oomkit::cli::run_app(app, subcommands, argc, argv);
 }

@@ -1,5 +1,6 @@
 // `oomkit train` (the oomkit-train executable): binds flags to oomkit::TrainOptions and calls oomkit::run_training().
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -10,6 +11,8 @@
 #include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
 #include "oomkit/report/chrome_trace.h"
+#include "oomkit/core/executable.h"
+#include "oomkit/train/launch.h"
 #include "oomkit/train/trainer.h"
 
 namespace oomkit::cli {
@@ -24,11 +27,12 @@ struct TrainFlags {
   std::string trace;  // --trace: Chrome trace of the timeline, written when the run ends
   bool no_profile = false;
   bool json = false;
+  int nproc_per_node = 0;  // --nproc-per-node: > 1 starts that many local workers (launch.h)
 };
 
 }  // namespace
 
-Subcommand add_train_command(CLI::App& parent) {
+Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   auto flags = std::make_shared<TrainFlags>();
   TrainOptions& o = flags->options;
   CLI::App* app = parent.add_subcommand("train", kTrainDescription);
@@ -79,8 +83,19 @@ Subcommand add_train_command(CLI::App& parent) {
   app->add_option("--trace", flags->trace,
                   "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end");
   app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
+  app->add_option("--nproc-per-node", flags->nproc_per_node,
+                  "Data parallelism: start N local worker processes (ranks 0..N-1, as torchrun); a worker started "
+                  "by torchrun/Slurm with RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT joins without it")
+      ->check(CLI::Range(1, 1024));
+  app->add_option("--backend", o.backend, "Data-parallel backend: gloo (CPU) | nccl (CUDA builds with NCCL)")
+      ->capture_default_str();
+  app->add_option("--bucket-cap-mb", o.bucket_cap_mb, "Gradient all-reduce bucket size in MiB (DDP's bucket_cap_mb)")
+      ->capture_default_str();
+  app->add_option("--dist-timeout", o.dist_timeout_s,
+                  "Seconds a rank waits for the others (rendezvous and every collective) before failing")
+      ->capture_default_str();
 
-  auto run = [flags, &parent, app]() -> int {
+  auto run = [flags, &parent, app, argv]() -> int {
     TrainOptions options = flags->options;
     if (!options.init_from.empty() && app->count("--model") > 0) {
       throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
@@ -93,6 +108,22 @@ Subcommand add_train_command(CLI::App& parent) {
     options.profile = !flags->no_profile;
     options.progress_to_stderr = flags->json;
     options.quiet = parent.get_option("--quiet")->as<bool>();
+    if (flags->nproc_per_node > 1) {
+      if (std::getenv("WORLD_SIZE") != nullptr) {
+        throw InputError("--nproc-per-node", "this process is already a worker of a job (WORLD_SIZE is set)",
+                         "drop --nproc-per-node when torchrun or srun starts the workers");
+      }
+      options.validate();  // once here, not once per worker
+      if (options.backend == "nccl") {
+        throw InputError("--backend", "nccl needs a CUDA build of LibTorch with NCCL; this oomkit-train is CPU-only",
+                         "use --backend gloo");
+      }
+      LaunchOptions launch;
+      launch.nproc_per_node = flags->nproc_per_node;
+      launch.executable = executable_dir() + "/oomkit-train";
+      launch.argv = strip_launcher_flags(argv);
+      return launch_local_workers(launch);
+    }
     if (!flags->trace.empty()) {
       if (flags->no_profile) throw InputError("--trace", "needs the timeline; drop --no-profile");
       const std::filesystem::path trace_dir = std::filesystem::path(flags->trace).parent_path();
@@ -102,11 +133,20 @@ Subcommand add_train_command(CLI::App& parent) {
       if (!probe) throw InputError("--trace", "cannot write '" + flags->trace + "'");
     }
     const TrainSummary summary = run_training(options);
+    // A data-parallel worker (RANK set): rank 0 prints the JSON summary; rank r's trace goes
+    // to <trace stem>.rank<r><ext>, beside rank 0's.
+    const char* rank_env = std::getenv("RANK");
+    const std::string rank = rank_env != nullptr && std::getenv("WORLD_SIZE") != nullptr ? rank_env : "0";
     if (!flags->trace.empty() && !summary.timeline.empty()) {
-      write_chrome_trace_from_file(summary.timeline, flags->trace);
-      log::info("trace: {} (open in https://ui.perfetto.dev or chrome://tracing)", flags->trace);
+      std::string trace = flags->trace;
+      if (rank != "0") {
+        const std::filesystem::path p(trace);
+        trace = (p.parent_path() / (p.stem().string() + ".rank" + rank + p.extension().string())).string();
+      }
+      write_chrome_trace_from_file(summary.timeline, trace);
+      log::info("trace: {} (open in https://ui.perfetto.dev or chrome://tracing)", trace);
     }
-    if (flags->json) std::printf("%s\n", summary.to_json().dump(2).c_str());
+    if (flags->json && rank == "0") std::printf("%s\n", summary.to_json().dump(2).c_str());
     return summary.exit_code;
   };
   return {app, run};

@@ -1,0 +1,239 @@
+// The c10d side of data parallelism (distributed.h): environment, process group, reducer.
+// The only file that includes c10d's headers (compiled with USE_C10D_GLOO, CMakeLists.txt).
+#include "oomkit/train/distributed.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/comm.hpp>
+#include <torch/csrc/distributed/c10d/reducer.hpp>
+
+#include "oomkit/core/error.h"
+
+namespace oomkit {
+
+namespace {
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// An integer environment variable, or `fallback` when unset; InputError naming it otherwise.
+int64_t env_int(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0') {
+    throw InputError(name, std::string("environment variable is not an integer: '") + text + "'");
+  }
+  if (v < lo || v > hi) {
+    throw InputError(name, std::string("environment variable ") + text + " is outside [" + std::to_string(lo) + ", " +
+                               std::to_string(hi) + "]");
+  }
+  return v;
+}
+
+bool loopback(const std::string& host) {
+  return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
+}
+
+}  // namespace
+
+DistEnv dist_env_from_environment() {
+  DistEnv env;
+  const int64_t world = env_int("WORLD_SIZE", 1, 1, 1 << 20);
+  if (world == 1) return env;
+  if (std::getenv("RANK") == nullptr) {
+    throw InputError("RANK", "WORLD_SIZE is " + std::to_string(world) + " but RANK is not set",
+                     "launch with `oomkit train --nproc-per-node N`, torchrun or srun, which set both");
+  }
+  env.world_size = static_cast<int>(world);
+  env.rank = static_cast<int>(env_int("RANK", 0, 0, world - 1));
+  env.local_rank = static_cast<int>(env_int("LOCAL_RANK", env.rank, 0, world - 1));
+  env.local_world_size = static_cast<int>(env_int("LOCAL_WORLD_SIZE", 1, 1, world));
+  if (const char* addr = std::getenv("MASTER_ADDR"); addr != nullptr && *addr != '\0') env.master_addr = addr;
+  env.master_port = static_cast<int>(env_int("MASTER_PORT", 29500, 1, 65535));
+  const char* agent = std::getenv("TORCHELASTIC_USE_AGENT_STORE");
+  env.agent_store = agent != nullptr && std::string(agent) == "True";
+  return env;
+}
+
+struct ProcessGroup::Impl {
+  c10::intrusive_ptr<c10d::TCPStore> store;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+};
+
+ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout)
+    : env_(env), impl_(std::make_unique<Impl>()) {
+  if (backend == "nccl") {
+    throw InputError("--backend",
+                     "nccl needs a CUDA build of LibTorch with NCCL; this oomkit-train is built on a CPU-only "
+                     "LibTorch (c10d's ProcessGroupNCCL is absent)",
+                     "use --backend gloo");
+  }
+  if (backend != "gloo") throw InputError("--backend", "must be gloo or nccl, got '" + backend + "'");
+  c10d::TCPStoreOptions store_options;
+  store_options.port = static_cast<uint16_t>(env.master_port);
+  store_options.isServer = env.rank == 0 && !env.agent_store;
+  store_options.numWorkers = static_cast<size_t>(env.world_size);
+  store_options.waitWorkers = true;
+  store_options.timeout = timeout;
+  const std::string where = env.master_addr + ":" + std::to_string(env.master_port);
+  try {
+    impl_->store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, store_options);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("rank " + std::to_string(env.rank) + ": TCPStore at " + where + " (timeout " +
+                             std::to_string(timeout.count() / 1000) + " s): " + e.what());
+  }
+  auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+  // As torch.distributed picks Gloo's device: GLOO_SOCKET_IFNAME, else the loopback interface
+  // for a job on this machine, else the interface this host name resolves to.
+  if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname != nullptr && *ifname != '\0') {
+    options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(ifname));
+  } else if (loopback(env.master_addr)) {
+    options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+  } else {
+    options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+  }
+  try {
+    impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("rank " + std::to_string(env.rank) + ": Gloo process group of " +
+                             std::to_string(env.world_size) + " ranks via " + where + ": " + e.what());
+  }
+}
+
+ProcessGroup::~ProcessGroup() = default;
+
+std::vector<double> ProcessGroup::allreduce_sum(const std::vector<double>& values, const std::string& what) {
+  torch::Tensor t = torch::tensor(values, torch::kFloat64);  // (n,)
+  CollectiveRecord record{"allreduce", what, -1, t.numel() * 8, steady_ns(), 0};
+  std::vector<at::Tensor> tensors{t};
+  impl_->group->allreduce(tensors)->wait();
+  record.done_ns = steady_ns();
+  record_collective(record);
+  return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+}
+
+void ProcessGroup::broadcast_from_rank0(const std::vector<torch::Tensor>& tensors) {
+  torch::NoGradGuard no_grad;
+  int64_t bytes = 0;
+  for (const auto& t : tensors) bytes += t.numel() * static_cast<int64_t>(t.element_size());
+  CollectiveRecord record{"broadcast", "broadcast_parameters", -1, bytes, steady_ns(), 0};
+  std::vector<at::Tensor> data;
+  data.reserve(tensors.size());
+  for (const auto& t : tensors) data.push_back(t.detach());
+  c10d::broadcast_coalesced(impl_->group, data, size_t{250} << 20, /*rank=*/0);
+  record.done_ns = steady_ns();
+  record_collective(record);
+}
+
+std::string ProcessGroup::share_from_rank0(const std::string& key, const std::string& value) {
+  const std::string full = "oomkit/" + key;
+  if (env_.rank == 0) impl_->store->set(full, std::vector<uint8_t>(value.begin(), value.end()));
+  const std::vector<uint8_t> got = impl_->store->get(full);  // waits up to the store's timeout
+  return std::string(got.begin(), got.end());
+}
+
+void ProcessGroup::barrier() { impl_->group->barrier()->wait(); }
+
+std::vector<CollectiveRecord> ProcessGroup::take_collectives() {
+  std::lock_guard<std::mutex> lock(collectives_mutex_);
+  std::vector<CollectiveRecord> out;
+  out.swap(collectives_);
+  std::sort(out.begin(), out.end(),
+            [](const CollectiveRecord& a, const CollectiveRecord& b) { return a.launch_ns < b.launch_ns; });
+  return out;
+}
+
+void ProcessGroup::record_collective(const CollectiveRecord& record) {
+  std::lock_guard<std::mutex> lock(collectives_mutex_);
+  collectives_.push_back(record);
+}
+
+namespace {
+
+// DDP's default communication hook (c10d::AllReduceCommHook: divide the bucket by W, then
+// all-reduce it by sum), plus a record of when each bucket's all-reduce was launched and when
+// it completed (the completion callback runs on Gloo's thread).
+class TimedAllReduceHook : public c10d::CommHookInterface {
+ public:
+  TimedAllReduceHook(ProcessGroup& group, c10::intrusive_ptr<c10d::ProcessGroup> pg)
+      : group_(group), pg_(std::move(pg)) {}
+
+  c10::intrusive_ptr<c10::ivalue::Future> runHook(c10d::GradBucket& bucket) override {
+    at::Tensor& buffer = bucket.getBufferRef();  // (numel of the bucket,) flat gradients
+    buffer.div_(pg_->getSize());
+    const int64_t index = static_cast<int64_t>(bucket.getIndex());
+    const int64_t bytes = buffer.numel() * static_cast<int64_t>(buffer.element_size());
+    const int64_t launch = steady_ns();
+    std::vector<at::Tensor> tensors{buffer};
+    c10::intrusive_ptr<c10::ivalue::Future> future = pg_->allreduce(tensors)->getFuture();
+    ProcessGroup* group = &group_;
+    future->addCallback([group, index, bytes, launch](c10::ivalue::Future&) {
+      group->record_collective({"allreduce", "grad_bucket", index, bytes, launch, steady_ns()});
+    });
+    return future;
+  }
+
+  // The future's value: Gloo's all-reduce completes with the list of its (one) tensor.
+  // (c10d::detail::parseCppCommHookResult does the same but is not exported by libtorch_cpu.)
+  at::Tensor parseHookResult(const c10::IValue& result) override {
+    return result.isTensor() ? result.toTensor() : result.toTensorVector().at(0);
+  }
+
+ private:
+  ProcessGroup& group_;
+  c10::intrusive_ptr<c10d::ProcessGroup> pg_;
+};
+
+}  // namespace
+
+struct GradientReducer::Impl {
+  std::shared_ptr<c10d::Reducer> reducer;
+  std::vector<int64_t> bucket_bytes;
+};
+
+GradientReducer::GradientReducer(ProcessGroup& group, const std::vector<torch::Tensor>& params,
+                                 int64_t bucket_cap_bytes)
+    : impl_(std::make_unique<Impl>()) {
+  if (bucket_cap_bytes < 1) throw InputError("--bucket-cap-mb", "must be > 0");
+  c10::intrusive_ptr<c10d::ProcessGroup> pg = group.impl().group;
+  const size_t first_bucket_bytes = std::min<size_t>(static_cast<size_t>(c10d::kDefaultFirstBucketBytes),
+                                                     static_cast<size_t>(bucket_cap_bytes));
+  // As DistributedDataParallel._ddp_init_helper (torch 1.13): assign in parameter order with
+  // limits [1 MiB, cap], then reverse, so the first bucket holds the last parameters (the first
+  // gradients backward produces).
+  auto [buckets, limits] = c10d::compute_bucket_assignment_by_size(
+      params, {first_bucket_bytes, static_cast<size_t>(bucket_cap_bytes)}, std::vector<bool>(params.size(), false),
+      {}, {});
+  std::reverse(buckets.begin(), buckets.end());
+  std::reverse(limits.begin(), limits.end());
+  for (const auto& bucket : buckets) {
+    int64_t bytes = 0;
+    for (size_t i : bucket) bytes += params[i].numel() * static_cast<int64_t>(params[i].element_size());
+    impl_->bucket_bytes.push_back(bytes);
+  }
+  impl_->reducer = std::make_shared<c10d::Reducer>(
+      params, std::move(buckets), std::move(limits), pg, std::vector<bool>(params.size(), false), bucket_cap_bytes,
+      /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false, std::unordered_map<size_t, std::string>{},
+      static_cast<int64_t>(first_bucket_bytes));
+  impl_->reducer->register_comm_hook(std::make_unique<TimedAllReduceHook>(group, pg));
+}
+
+GradientReducer::~GradientReducer() = default;
+
+void GradientReducer::prepare_for_backward() { impl_->reducer->prepare_for_backward({}); }
+
+int64_t GradientReducer::num_buckets() const { return static_cast<int64_t>(impl_->bucket_bytes.size()); }
+
+std::vector<int64_t> GradientReducer::bucket_bytes() const { return impl_->bucket_bytes; }
+
+}  // namespace oomkit
