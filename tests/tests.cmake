@@ -187,6 +187,13 @@ set_tests_properties(estimate_accuracy_random PROPERTIES LABELS "torch;accuracy"
 add_test(NAME estimate_accuracy_random_llama
          COMMAND estimate_accuracy --family llama --seeds 2,4,5,6,7,8 --max-gflop 1 --check --failing --threads 1)
 set_tests_properties(estimate_accuracy_random_llama PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
+# Two threads: seeds whose peak sat at a moment the model lacked, measured with a logging
+# allocator (lm_head's MmBackward and its scratchpads; the MLP's and c_attn's AddmmBackward with
+# their weight gradients and, under autocast, ToCopyBackward's fp32 copy; evaluation's uncached
+# weight casts; wpe's gradient, made only at the end of backward).
+add_test(NAME estimate_accuracy_random_2threads
+         COMMAND estimate_accuracy --seeds 828469531,712748888,194292688,50248160,546246357 --max-gflop 4 --check --failing --threads 2)
+set_tests_properties(estimate_accuracy_random_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 
 # ---- train --trace (issue 6): the run's Chrome trace is written and parses as trace events ----
 add_test(NAME train_trace_cli

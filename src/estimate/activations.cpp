@@ -386,15 +386,23 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     // residual) and ln_2's output stay live through mlp(); Mlp::forward's locals f (c_fc) and
     // g (gelu) live until it returns, beside c_proj's output. A CPU bf16 addmm frees its input
     // cast and its uncached weight cast, then has its two moments (scratchpad; fp32 buffers).
+    // While the product runs (the scratchpad moment) the input's cast (of ln's fp32 output;
+    // gelu's output is in the compute dtype already) and, in evaluation, the weight's cast are
+    // live beside the output; both are freed before the fp32 buffers' moment (measured at 2
+    // threads, where the scratchpad moment is the larger). Without autograd autocast caches no
+    // weight cast (a checkpointed block's first forward included): pending_weight_elements
+    // counts the one live at the moment.
     const int64_t addmm_buffers = cpu_autocast_addmm ? 8 : 0;
+    const int64_t in_cast = dt.autocast ? d * c : 0;
+    const int64_t w_cast = dt.autocast ? 1 : 0;
     const int64_t c_attn_nograd = d * r + 3 * d * c;
     const int64_t c_fc_nograd = 2 * d * r + m.d_ff * c;
     const int64_t c_proj_nograd = 2 * d * r + 2 * m.d_ff * c + d * c;
-    for (const Moment& mo : {Moment{"c_attn (no grad)", c_attn_nograd, 0, {d, 3 * d}},
+    for (const Moment& mo : {Moment{"c_attn (no grad)", c_attn_nograd + in_cast, w_cast * 3 * d * d, {d, 3 * d}},
                              Moment{"c_attn (no grad, fp32 buffers)", c_attn_nograd + 3 * d * addmm_buffers, 0, {0, 0}},
-                             Moment{"mlp.c_fc (no grad)", c_fc_nograd, 0, {d, m.d_ff}},
+                             Moment{"mlp.c_fc (no grad)", c_fc_nograd + in_cast, w_cast * d * m.d_ff, {d, m.d_ff}},
                              Moment{"mlp.c_fc (no grad, fp32 buffers)", c_fc_nograd + m.d_ff * addmm_buffers, 0, {0, 0}},
-                             Moment{"mlp.c_proj (no grad)", c_proj_nograd, 0, {m.d_ff, d}},
+                             Moment{"mlp.c_proj (no grad)", c_proj_nograd, w_cast * m.d_ff * d, {m.d_ff, d}},
                              Moment{"mlp.c_proj (no grad, fp32 buffers)", c_proj_nograd + d * addmm_buffers, 0, {0, 0}}}) {
       am.block_moments_eval.push_back(mo);
       am.block_moments_nograd.push_back(mo);
@@ -424,11 +432,12 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the
   // attention core, by which time the MLP's and c_proj's saved tensors are released (the
   // gradients of p and of the scores, or of q, k, v for sdpa).
-  int64_t before_proj = 0, acc_bwd = 0, p_input = 0;
+  int64_t before_proj = 0, acc_bwd = 0, p_input = 0, through_c_attn = 0;
   for (const auto& t : am.terms) {
     if (t.scope != ActScope::kBlock) continue;
     const std::string_view name(t.name);
     if (name == "attn_c_proj_input" || name == "o_proj_input") before_proj = acc_bwd;
+    if (name == "c_attn_input") through_c_attn = acc_bwd + t.bytes_per_token();
     // p @ v's own saved input when it is not p itself (the dropped or autocast-cast p):
     // BmmBackward releases it before the dropout's (or cast's) backward makes p's gradient.
     if (name == "attn_probs_dropped" || name == "attn_probs_cast") p_input = t.bytes_per_token();
@@ -447,6 +456,10 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
   am.block_backward_mlp = mlp_moment;
   am.block_backward_attn = attn_moment;
+  // GPT-2's c_attn AddmmBackward (measured, LibTorch 1.13): of the block's saved terms only
+  // ln_1's and c_attn's input remain, beside the residual gradient, the gradient of qkv
+  // (E, 3d) and the input's gradient being made (the weight's is absolute: the phase table).
+  am.block_backward_qkv = m.is_gpt2() ? through_c_attn + 3 * d * c + d * r + d * c - saved : 0;
   // The matmuls running at those moments (their oneDNN scratchpad on the CPU target): the
   // gradient of the MLP's down projection input, grad_out (E, d) x W (d, d_ff). The gradient
   // of p is a bmm on a transposed view, which LibTorch 1.13 runs without oneDNN (measured: no

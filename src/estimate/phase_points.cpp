@@ -61,19 +61,28 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
   return b;
 }
 
-// oneDNN's scratchpad for the Linear matmul running at a moment (CPU bf16 target only); 0 where
-// oneDNN is not available (LibTorch then uses its own gemm).
+// oneDNN's scratchpad for the matmul (m, k) x (k, n) running at a moment (CPU bf16 target
+// only); 0 where oneDNN is not available (LibTorch then uses its own gemm).
+int64_t matmul_workspace(const PhaseInputs& in, int64_t m, int64_t k, int64_t n) {
+  if (k <= 0 || !cpu_bf16_matmuls(*in.setup, in.dt)) return 0;
+  return onednn_bf16_matmul_scratchpad_bytes({0, m, k, n}, in.setup->cpu_threads).value_or(0);
+}
+
+// The same for a Linear's forward matmul (E, k) x (k, n).
 int64_t matmul_workspace(const PhaseInputs& in, const ActivationModel::MomentMatmul& mm) {
-  if (mm.k <= 0 || !cpu_bf16_matmuls(*in.setup, in.dt)) return 0;
-  return onednn_bf16_matmul_scratchpad_bytes({0, in.sz.E, mm.k, mm.n}, in.setup->cpu_threads).value_or(0);
+  return matmul_workspace(in, in.sz.E, mm.k, mm.n);
 }
 
 // The largest of `moments` (bytes per token above a block's input, plus the scratchpad of the
-// matmul running then) for one micro-batch.
+// matmul running then, and its uncached weight cast: pending_weight_elements in the compute
+// dtype, sharded by tensor parallelism) for one micro-batch.
 int64_t block_moments_peak(const PhaseInputs& in, const std::vector<ActivationModel::ForwardMoment>& moments) {
   const Arith ph{"--batch-size"};
   int64_t peak = 0;
-  for (const auto& mo : moments) peak = std::max(peak, ph.add(ph.mul(in.sz.E, mo.bytes_per_token), matmul_workspace(in, mo.mm)));
+  for (const auto& mo : moments) {
+    const int64_t weight_cast = ceil_div(ph.mul(mo.pending_weight_elements, in.dt.compute), in.setup->parallel.tensor_parallel);
+    peak = std::max(peak, ph.add(ph.add(ph.mul(in.sz.E, mo.bytes_per_token), matmul_workspace(in, mo.mm)), weight_cast));
+  }
   return peak;
 }
 
@@ -185,9 +194,61 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
                                           : 0;
   const int64_t copies_released =
       in.st.layer_copies_bytes > 0 && m.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(d, t), d), 2) : 0;
-  return std::max(ph.add(ph.add(ph.mul(in.sz.E, in.am->block_backward_mlp), wgrad_mlp),
-                         matmul_workspace(in, in.am->block_backward_mlp_mm)),
-                  ph.add(ph.mul(in.sz.E, in.am->block_backward_attn), wgrad_attn) - copies_released);
+  const int64_t E = in.sz.E, c = in.dt.compute;
+  const int64_t attn = ph.add(ph.mul(E, in.am->block_backward_attn), wgrad_attn) - copies_released;
+  if (!m.is_gpt2()) {
+    return std::max(ph.add(ph.add(ph.mul(E, in.am->block_backward_mlp), wgrad_mlp),
+                           matmul_workspace(in, in.am->block_backward_mlp_mm)),
+                    attn);
+  }
+  // GPT-2's MLP runs backward through two AddmmBackward nodes (measured with a logging
+  // allocator, LibTorch 1.13, fp32, bf16 and bf16-mixed, 1 and 2 threads). Each makes its
+  // weight's gradient in the matmul's dtype, (out, E) x (E, in) beside one oneDNN scratchpad,
+  // then its input's gradient, (E, out) x (out, in) beside another. Under autocast the node
+  // then releases its saved input and weight casts, and ToCopyBackward makes the fp32 weight
+  // gradient while the compute-dtype one is alive. Between the two nodes c_proj's saved g, the
+  // gradient it received (a tensor of its own when residual dropout made it) and gelu's saved f
+  // are released, gelu's gradient replaces g's, and c_proj's fp32 weight gradient becomes .grad
+  // (a first micro-step) or is added into it and freed (gradient accumulation).
+  const bool autocast = in.st.layer_copies_bytes > 0;
+  const int64_t w_proj = ph.mul(d, ff), w_fc = ph.mul(ff, d);  // weight elements on this GPU
+  const int64_t drop_grad = s.dropout && m.resid_pdrop > 0.0 ? ph.mul(E, ph.mul(d, c)) : 0;
+  const int64_t g = ph.mul(E, ph.mul(ff, c));                  // (E, d_ff/t) in the compute dtype
+  const bool wgrad = wgrad_new || wgrad_acc;
+  const int64_t wg_c = wgrad ? ph.mul(w_proj, c) : 0;
+  // c_proj, relative to its start (the block's saved terms and the incoming gradient, d·r).
+  const int64_t s0 = ph.mul(E, in.am->block_backward_mlp - m.d_ff * c);
+  // The weight gradient's scratchpad exists only where the weight gets a gradient (not LoRA's base).
+  const auto wgrad_ws = [&](int64_t rows, int64_t cols) { return wgrad ? matmul_workspace(in, rows, E, cols) : 0; };
+  int64_t moment = std::max({attn, ph.add(ph.add(s0, wg_c), wgrad_ws(d, ff)),
+                             ph.add(ph.add(ph.add(s0, wg_c), g), matmul_workspace(in, E, d, ff))});
+  const int64_t copy_proj = autocast ? ph.mul(w_proj, 2) : 0;
+  if (autocast && wgrad) moment = std::max(moment, ph.add(s0, ph.mul(w_proj, c + gw)) - drop_grad - copy_proj);
+  // c_fc, relative to the same start.
+  const int64_t s1 = ph.add(s0 - drop_grad - copy_proj - g, wgrad_new ? ph.mul(ph.add(w_proj, d), gw) : 0);
+  const int64_t wg_fc = wgrad ? ph.mul(w_fc, c) : 0;
+  moment = std::max({moment, ph.add(ph.add(s1, wg_fc), wgrad_ws(ff, d)),
+                     ph.add(ph.add(ph.add(s1, wg_fc), ph.mul(E, ph.mul(d, c))), matmul_workspace(in, E, ff, d))});
+  // c_attn's backward, after the attention core's (attn.c_proj's weight gradient added into
+  // .grad with gradient accumulation): its weight's gradient (3d/t, d) and scratchpads as the
+  // MLP's nodes; under autocast the input's fp32 gradient and the fp32 weight gradient follow
+  // the release of its saved input cast, weight cast and qkv's gradient.
+  const int64_t w_attn = ph.mul(3 * ceil_div(d, t), d);
+  const int64_t at_qkv = ph.add(ph.mul(E, in.am->block_backward_qkv), wgrad_new ? wgrad_attn : 0) - copies_released;
+  const int64_t wg_attn = wgrad ? ph.mul(w_attn, c) : 0;
+  moment = std::max({moment, ph.add(ph.add(at_qkv - ph.mul(E, ph.mul(d, c)), wg_attn), wgrad_ws(w_attn / d, d)),
+                     ph.add(ph.add(at_qkv, wg_attn), matmul_workspace(in, E, w_attn / d, d))});
+  if (autocast && wgrad) {
+    moment = std::max(moment, ph.add(ph.add(at_qkv - ph.mul(E, ph.mul(3 * ceil_div(d, t) + d, c)) - ph.mul(w_attn, 2),
+                                            ph.mul(w_attn, c + gw)),
+                                     ph.mul(E, ph.mul(d, 4 - c))));
+  }
+  // Under autocast: c_fc's saved input cast and weight cast and gelu's gradient are released,
+  // the input's gradient is cast to fp32 (E, d) and the weight's (d_ff/t, d) is made.
+  if (autocast && wgrad) {
+    moment = std::max(moment, ph.add(ph.add(s1 - g - ph.mul(w_fc, 2), ph.mul(w_fc, c + gw)), ph.mul(E, ph.mul(d, 4 - c))));
+  }
+  return moment;
 }
 
 // Bytes above the running total inside one block's backward. A checkpointed block first
@@ -228,12 +289,28 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const ActivationSizes& sz = in.sz;
   const int64_t head_tr = b.has_head ? ph.mul(sz.E, in.am->head_backward_transient) : 0;
   const int64_t at_head = ph.add(loss.allocated_bytes, head_tr);
+  // lm_head's MmBackward (measured, LibTorch 1.13): with nll's and log_softmax's gradients and
+  // log_softmax's saved output released, the logits' gradient (E, V/t) in the compute dtype
+  // (autocast's ToCopyBackward has cast it) stays while mm_mat2_backward makes the weight's
+  // gradient (V/t, d) as (V/t, E) x (E, d), then mm_mat1_backward the input's (E, d) as
+  // (E, V/t) x (V/t, d), each beside its oneDNN scratchpad on the CPU bf16 target. With E small
+  // against d (or a large scratchpad) this moment is above the logits' gradients.
+  int64_t at_head_mm = 0;
+  if (b.has_head) {
+    const int64_t d = in.model->n_embd, V = in.am->head_mm.n, c = in.dt.compute;
+    const int64_t with_grad_w = ph.add(ph.add(loss.allocated_bytes - sz.log_probs_bytes, ph.mul(ph.mul(sz.E, V), c)),
+                                       ph.mul(ph.mul(V, d), c));
+    at_head_mm = std::max(ph.add(with_grad_w, matmul_workspace(in, V, sz.E, d)),
+                          ph.add(ph.add(with_grad_w, ph.mul(ph.mul(sz.E, d), c)), matmul_workspace(in, sz.E, V, d)));
+  }
   // After the head: log_softmax and the head's saved tensors (with the head's autocast weight
   // copy) are released, the head's (and with a tied head the embedding's) gradients exist.
   // With gradient accumulation the tied wte's new gradient from lm_head waits in the autograd
   // engine's input buffer until the embedding's arrives (half of the embedding transient).
+  // wpe's gradient is made only by the embedding's backward, after the blocks.
   const int64_t head_grads = b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2
-                                                : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here);
+                                                : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here) -
+                                                      st.position_grads_bytes;
   const int64_t head_copies = st.copies_bytes - ph.mul(st.layer_copies_bytes, sz.layers_here);
   const int64_t after_head = ph.add(loss.allocated_bytes - sz.log_probs_bytes - sz.head_bytes - head_copies, head_grads);
   // Each block frees its saved tensors and its weight copies and adds its gradients; the
@@ -264,8 +341,11 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
   PhasePoint p;
   p.allocated_bytes = ph.add(b.loaded, st.grads_bytes);
-  p.peak_bytes = std::max({at_head, at_blocks, at_end, p.allocated_bytes});
-  if (p.peak_bytes == at_head && head_tr > 0) {
+  p.peak_bytes = std::max({at_head, at_head_mm, at_blocks, at_end, p.allocated_bytes});
+  if (p.peak_bytes == at_head_mm && at_head_mm > at_head) {
+    p.transients.push_back({"transient/lm_head_backward", at_head_mm - loss.allocated_bytes,
+                            "lm_head's MmBackward: the logits' gradient, the weight's and the input's gradients and the matmul's oneDNN scratchpad (CPU bf16), less log_softmax's released output"});
+  } else if (p.peak_bytes == at_head && head_tr > 0) {
     p.transients.push_back({"transient/logits_gradients", head_tr,
                             "2·B·T·V·4 B: nll_loss_backward's grad_input and _log_softmax_backward_data's output"});
   } else if (p.peak_bytes == at_end) {

@@ -55,7 +55,8 @@ struct ActivationModel {
   int num_forward_moments = 0;
   /// Moments of one block's forward without autograd: `nograd` with dropout active (a
   /// checkpointed block's first forward), `eval` without dropout (evaluation, model.eval()).
-  /// Bytes per token above the block's input; pending_weight_elements unused.
+  /// Bytes per token above the block's input; pending_weight_elements: the weight whose
+  /// autocast cast (uncached without autograd) is live at the moment.
   std::vector<ForwardMoment> block_moments_nograd;
   std::vector<ForwardMoment> block_moments_eval;
   // Evaluation (NoGradGuard, dropout off), bytes per token live at each moment beyond the
@@ -67,6 +68,7 @@ struct ActivationModel {
   int64_t eval_loss_tok = 0;                  // the logits, cross_entropy's fp32 cast and log_softmax's output
   int64_t block_backward_mlp = 0;             // the MLP moment of it (the max of the two is the above)
   int64_t block_backward_attn = 0;            // the attention-core moment of it
+  int64_t block_backward_qkv = 0;             // GPT-2: c_attn's backward moment, above the block's saved terms
   MomentMatmul block_backward_mlp_mm;         // the matmul running at the MLP moment
   int64_t loss_transient = 0;                 // cross_entropy's fp32 cast of bf16 logits (autocast)
   int64_t head_backward_transient = 0;        // nll_loss and log_softmax gradients (B·T, V) fp32
