@@ -13,6 +13,7 @@
 //   estimate_accuracy --subset full               # issue 4's matrix (scripts/estimate-accuracy.sh)
 //   estimate_accuracy --seeds 3,17 --check        # configs drawn from these seeds (the ctest list)
 //   estimate_accuracy --random 100                # 100 fresh seeds; prints the seed of every miss
+//   estimate_accuracy --family llama --seeds 1,2  # LLaMA-family configs (GQA, llama3 RoPE, sliding window)
 //
 // Randomized rows: allocated bytes at each mark must match to the byte; every peak (interval,
 // step, eval) within --bar percent. With gradient accumulation the forward/loss/backward marks
@@ -225,10 +226,13 @@ std::vector<RunSpec> matrix(const std::string& subset, const std::string& big_mo
             matrix_spec("gpt-nano", 2, 64, C::kFull, P::kFp32, O::kSgd),
             matrix_spec("gpt-nano", 2, 64, C::kNone, P::kBf16Mixed, O::kAdafactor),
             matrix_spec("gpt-nano", 2, 64, C::kFull, P::kBf16Mixed, O::kAdamW),
-            matrix_spec("gpt-nano", 1, 128, C::kNone, P::kFp32, O::kAdafactor)};
+            matrix_spec("gpt-nano", 1, 128, C::kNone, P::kFp32, O::kAdafactor),
+            matrix_spec("llama-nano", 2, 64, C::kNone, P::kFp32, O::kAdamW),
+            matrix_spec("llama-nano", 2, 64, C::kFull, P::kBf16Mixed, O::kSgd),
+            matrix_spec("llama-nano", 2, 64, C::kNone, P::kBf16, O::kLion)};
   }
   std::vector<RunSpec> runs;
-  for (const char* m : {"gpt-nano", "gpt-micro"}) {
+  for (const char* m : {"gpt-nano", "gpt-micro", "llama-nano", "llama-micro"}) {
     runs.push_back(matrix_spec(m, 1, 128, C::kNone, P::kFp32, O::kAdamW));
     runs.push_back(matrix_spec(m, 8, 128, C::kNone, P::kFp32, O::kAdamW));
     runs.push_back(matrix_spec(m, 8, 128, C::kFull, P::kFp32, O::kAdamW));
@@ -270,13 +274,14 @@ int64_t uniform(std::mt19937_64& rng, int64_t lo, int64_t hi) {
 // per token and 4·T·d per token per layer for the attention scores and mixing.
 double step_gflop(const ModelConfig& m, const RunSpec& r) {
   const double d = static_cast<double>(m.n_embd), L = static_cast<double>(m.n_layer);
-  const double params = L * (4 * d * d + 2 * d * static_cast<double>(m.d_ff)) + d * static_cast<double>(m.vocab_size);
+  const double mlp = (m.is_gpt2() ? 2 : 3) * d * static_cast<double>(m.d_ff);  // LLaMA: gate, up, down
+  const double params = L * (4 * d * d + mlp) + d * static_cast<double>(m.vocab_size);
   const double tokens = static_cast<double>(r.batch * r.seq_len * r.grad_accum);
   const double forward = tokens * (2 * params + 4 * L * static_cast<double>(r.seq_len) * d);
   return forward * (r.checkpointing == Checkpointing::kFull ? 4.0 : 3.0) / 1e9;
 }
 
-RandomConfig draw_config(uint64_t seed, double max_gflop) {
+RandomConfig draw_config(uint64_t seed, double max_gflop, bool llama) {
   std::mt19937_64 rng(seed);
   RandomConfig c;
   c.seed = seed;
@@ -302,6 +307,27 @@ RandomConfig draw_config(uint64_t seed, double max_gflop) {
   r.dropout = uniform(rng, 0, 1) ? 0.1 : 0.0;
   r.eval = true;
   r.seed = seed;
+  if (llama) {
+    // The LLaMA family from a second stream of the same seed (the GPT-2 draws above stay as
+    // they were for every seed): h_kv a divisor of h (grouped-query attention), d_ff free,
+    // tied or untied head, rope_theta, one config in 3 with Llama-3.1's rope_scaling (llama3,
+    // original context below T so that every frequency band is exercised), one in 4 with a
+    // Mistral sliding_window below T.
+    std::mt19937_64 rng2(seed ^ 0x11a3a5eedULL);
+    m.architecture = Architecture::kLlama;
+    std::vector<int64_t> divisors;
+    for (int64_t k = 1; k <= m.n_head; ++k) {
+      if (m.n_head % k == 0) divisors.push_back(k);
+    }
+    m.n_kv_head = divisors[uniform(rng2, 0, static_cast<int64_t>(divisors.size()) - 1)];
+    if (m.head_dim() % 2 != 0) m.n_embd = m.n_head * (m.head_dim() + 1);  // RoPE rotates pairs
+    m.d_ff = uniform(rng2, 16, 1408);
+    m.tie_word_embeddings = uniform(rng2, 0, 3) == 0;
+    m.rope_theta = uniform(rng2, 0, 1) ? 10000.0 : 500000.0;
+    if (uniform(rng2, 0, 2) == 0) m.rope_scaling = {"llama3", 8.0, 1.0, 4.0, uniform(rng2, 8, 64)};
+    if (uniform(rng2, 0, 3) == 0) m.sliding_window = uniform(rng2, 4, 64);
+    m.embd_pdrop = m.resid_pdrop = 0.0;
+  }
   while (step_gflop(m, r) > max_gflop) {
     if (r.batch > 1) r.batch = (r.batch + 1) / 2;
     else if (r.seq_len > 16) r.seq_len = std::max<int64_t>(16, r.seq_len / 2);
@@ -309,12 +335,15 @@ RandomConfig draw_config(uint64_t seed, double max_gflop) {
     else if (m.n_layer > 1) m.n_layer = (m.n_layer + 1) / 2;
     else break;
   }
-  m.name = "random-" + std::to_string(seed);
-  r.label = "seed " + std::to_string(seed) + ": d=" + std::to_string(m.n_embd) + " h=" + std::to_string(m.n_head) +
+  m.name = (llama ? "random-llama-" : "random-") + std::to_string(seed);
+  r.label = "seed " + std::to_string(seed) + (llama ? " llama h_kv=" + std::to_string(m.n_kv_head) : std::string()) + ": d=" + std::to_string(m.n_embd) + " h=" + std::to_string(m.n_head) +
             " L=" + std::to_string(m.n_layer) + " V=" + std::to_string(m.vocab_size) + " d_ff=" + std::to_string(m.d_ff) +
             " B=" + std::to_string(r.batch) + " T=" + std::to_string(r.seq_len) + " ga=" + std::to_string(r.grad_accum) +
             " " + to_string(r.precision) + " " + to_string(r.optimizer) + " ckpt=" + to_string(r.checkpointing) +
-            (r.checkpoint_every > 1 ? "/2" : "") + (r.dropout > 0 ? " drop" : "") + (m.tie_word_embeddings ? "" : " untied");
+            (r.checkpoint_every > 1 ? "/2" : "") + (r.dropout > 0 ? " drop" : "") +
+            (llama ? (m.tie_word_embeddings ? " tied" : "") : (m.tie_word_embeddings ? "" : " untied")) +
+            (m.rope_scaling.type.empty() ? "" : " llama3") +
+            (m.sliding_window > 0 ? " window=" + std::to_string(m.sliding_window) : std::string());
   return c;
 }
 
@@ -394,6 +423,7 @@ void print_distribution(const std::vector<Row>& all, bool randomized) {
 struct Options {
   std::string subset = "fast", filter, data, seeds_text;
   std::string big_model = std::string(OOMKIT_SOURCE_DIR) + "/bench/accuracy/gpt-d768-l4.json";
+  std::string family = "gpt2";
   double bar = 3.0, max_gflop = 4.0;
   int threads = 2, random = 0;
   uint64_t random_seed = 0;
@@ -413,7 +443,7 @@ std::vector<RunSpec> randomized_specs(const Options& o, std::vector<uint64_t> se
   const fs::path dir = fs::temp_directory_path() / "oomkit_accuracy_configs";
   std::vector<RunSpec> specs;
   for (uint64_t seed : seeds) {
-    RandomConfig c = draw_config(seed, o.max_gflop);
+    RandomConfig c = draw_config(seed, o.max_gflop, o.family == "llama");
     write_inputs(c, dir);
     c.run.model = (dir / (c.model.name + ".json")).string();
     c.run.data = (dir / "tokens-64.bin").string();
@@ -423,7 +453,7 @@ std::vector<RunSpec> randomized_specs(const Options& o, std::vector<uint64_t> se
     ++counts[std::string("dropout ") + (c.run.dropout > 0 ? "0.1" : "0")];
     ++counts["grad_accum " + std::to_string(c.run.grad_accum)];
     ++counts[std::string("head ") + (c.model.tie_word_embeddings ? "tied" : "untied")];
-    if (!c.model.tie_word_embeddings) {
+    if (!c.model.tie_word_embeddings && c.model.is_gpt2()) {
       // The GPT-2 trainer ties lm_head to wte: an untied config must be refused as bad input.
       TrainOptions t;
       t.model = c.run.model;
@@ -450,6 +480,9 @@ int run_main(int argc, char** argv) {
   app.add_option("--seeds", o.seeds_text, "comma list of config seeds: randomized configs instead of the matrix");
   app.add_option("--random", o.random, "draw this many fresh config seeds (randomized configs)");
   app.add_option("--random-seed", o.random_seed, "the base of --random's seeds (default: the clock)");
+  app.add_option("--family", o.family, "randomized configs: gpt2 | llama (llama/mistral: GQA, RoPE scaling, sliding window)")
+      ->check(CLI::IsMember({"gpt2", "llama"}))
+      ->capture_default_str();
   app.add_option("--max-gflop", o.max_gflop, "randomized configs: arithmetic cap per step (halves B, T, ...)")->capture_default_str();
   app.add_option("--filter", o.filter, "only runs whose label contains this text");
   app.add_option("--data", o.data, "token file for the matrix (default: the trainer's default corpus)");

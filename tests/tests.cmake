@@ -181,6 +181,12 @@ set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOU
 add_test(NAME estimate_accuracy_random
          COMMAND estimate_accuracy --seeds 1,3,6,7,9,11,12,16,17,19,25,31,918123979,785031766,155455696,94583298,855808035,83387029,876939976,785465948,939231788,667000019 --max-gflop 4 --check --failing --threads 1)
 set_tests_properties(estimate_accuracy_random PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
+# The LLaMA family (llama.cpp) on seeded random configs: grouped-query attention, llama3 RoPE
+# scaling, Mistral sliding window, tied or untied head, every precision, optimizer and
+# checkpointing mode (--family llama draws them).
+add_test(NAME estimate_accuracy_random_llama
+         COMMAND estimate_accuracy --family llama --seeds 2,4,5,6,7,8 --max-gflop 1 --check --failing --threads 1)
+set_tests_properties(estimate_accuracy_random_llama PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 # Two threads: seeds whose peak sat at a moment the model lacked, measured with a logging
 # allocator (lm_head's MmBackward and its scratchpads; the MLP's and c_attn's AddmmBackward with
 # their weight gradients and, under autocast, ToCopyBackward's fp32 copy; evaluation's uncached

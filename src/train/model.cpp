@@ -1,10 +1,12 @@
-// GPT-2 modules: the op sequence of docs/model-ops.md, line by line.
+// GPT-2 modules: the op sequence of docs/model-ops.md, line by line; the LLaMA family's modules are in
+// llama.cpp, assembled here.
 #include "oomkit/train/model.h"
 
 #include <cmath>
 #include <limits>
 #include <unordered_set>
 
+#include <ATen/autocast_mode.h>
 #include <torch/version.h>
 
 #include "oomkit/core/error.h"
@@ -114,10 +116,6 @@ TransformerImpl::TransformerImpl(const ModelConfig& config) {
 
 GptImpl::GptImpl(const ModelConfig& config, GptOptions options) : config_(config), options_(options) {
   config_.validate(config_.name);
-  if (!config_.is_gpt2()) {
-    throw InputError("--model", config_.name + " is a llama-family config; oomkit train builds GPT-2 models",
-                     "use models/gpt-nano.json, gpt-micro.json or another GPT-2 config.json");
-  }
   if (options_.checkpoint_every < 1) {
     throw InputError("--checkpoint-every", "must be >= 1, got " + std::to_string(options_.checkpoint_every));
   }
@@ -127,6 +125,10 @@ GptImpl::GptImpl(const ModelConfig& config, GptOptions options) : config_(config
   }
   if (options_.checkpointing == Checkpointing::kSelective) {
     throw InputError("--checkpointing", "the trainer implements none and full", "use --checkpointing full");
+  }
+  if (!config_.is_gpt2()) {
+    build_llama();
+    return;
   }
   transformer = register_module("transformer", Transformer(config_));
   for (int64_t i = 0; i < config_.n_layer; ++i) transformer->h->push_back(Block(config_, options_.attention));
@@ -152,12 +154,58 @@ GptImpl::GptImpl(const ModelConfig& config, GptOptions options) : config_(config
   }
 }
 
+void GptImpl::build_llama() {
+  model = register_module("model", LlamaModel(config_, options_.attention));
+  if (!config_.tie_word_embeddings) {
+    lm_head = register_module("lm_head", nn::Linear(nn::LinearOptions(config_.n_embd, config_.vocab_size).bias(false)));
+  }
+  // HF LlamaPreTrainedModel._init_weights: Linear and Embedding N(0, initializer_range = 0.02);
+  // RMSNorm weights stay 1.
+  torch::NoGradGuard no_grad;
+  for (auto& item : named_parameters()) {
+    if (item.key().find("layernorm") != std::string::npos || item.key() == "model.norm.weight") continue;
+    item.value().normal_(0.0, 0.02);
+  }
+}
+
+namespace {
+
+// The dtype q and k have inside the blocks: autocast's for the weights' device type when it is
+// on, else the weights' own.
+torch::ScalarType compute_dtype(const torch::Tensor& weight) {
+  if (weight.is_cuda()) {
+    return at::autocast::is_enabled() ? at::autocast::get_autocast_gpu_dtype() : weight.scalar_type();
+  }
+  return at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : weight.scalar_type();
+}
+
+}  // namespace
+
+torch::Tensor GptImpl::forward_llama(const torch::Tensor& idx) {
+  const int64_t T = idx.size(1);
+  torch::Tensor x = model->embed_tokens(idx);  // (B, T, d)
+  // cos, sin (T, d_h) and the (T, T) mask: shared by every layer, saved by their mul/masked_fill.
+  const RotaryTables rt = model->rotary_tables(T, compute_dtype(model->embed_tokens->weight));
+  for (int64_t i = 0; i < config_.n_layer; ++i) {
+    std::shared_ptr<LlamaDecoderLayerImpl> layer = model->layers->ptr<LlamaDecoderLayerImpl>(i);
+    const bool wrap = options_.checkpointing == Checkpointing::kFull && i % options_.checkpoint_every == 0;
+    if (wrap) {
+      x = checkpoint([layer, rt](const torch::Tensor& in) { return layer->forward(in, rt); }, x);
+    } else {
+      x = layer->forward(x, rt);
+    }
+  }
+  torch::Tensor xf = model->norm(x);  // (B, T, d)
+  return lm_head ? lm_head(xf) : torch::linear(xf, model->embed_tokens->weight);  // (B, T, V); mm saves xf
+}
+
 torch::Tensor GptImpl::forward(const torch::Tensor& idx) {
   const int64_t T = idx.size(1);
   if (T > config_.n_positions) {
     throw InputError("--seq-len", std::to_string(T) + " exceeds the model's n_positions " +
                                       std::to_string(config_.n_positions));
   }
+  if (!config_.is_gpt2()) return forward_llama(idx);
   torch::Tensor pos = torch::arange(T, idx.options().dtype(torch::kLong));           // (T)
   torch::Tensor x = transformer->drop(transformer->wte(idx) + transformer->wpe(pos)); // (B, T, d)
   torch::Tensor mask = causal_mask_.slice(0, 0, T).slice(1, 0, T);                    // (T, T) view
@@ -176,6 +224,9 @@ torch::Tensor GptImpl::forward(const torch::Tensor& idx) {
 }
 
 KvCache GptImpl::make_kv_cache(int64_t batch_size, int64_t max_len) const {
+  if (!config_.is_gpt2()) {
+    throw InputError("--model", config_.name + " is a LLaMA-family model; KV-cache inference is implemented for GPT-2");
+  }
   if (max_len > config_.n_positions) {
     throw InputError("--max-new-tokens", "prompt + new tokens = " + std::to_string(max_len) + " exceeds n_positions " +
                                              std::to_string(config_.n_positions));
@@ -191,6 +242,9 @@ KvCache GptImpl::make_kv_cache(int64_t batch_size, int64_t max_len) const {
 }
 
 torch::Tensor GptImpl::forward_cached(const torch::Tensor& idx, KvCache& cache) {
+  if (!config_.is_gpt2()) {
+    throw InputError("--model", config_.name + " is a LLaMA-family model; KV-cache inference is implemented for GPT-2");
+  }
   const int64_t t = idx.size(1), start = cache.length, S = start + t;
   if (S > cache.capacity()) {
     throw InputError("--max-new-tokens", "the KV cache holds " + std::to_string(cache.capacity()) + " positions, step needs " +
@@ -232,7 +286,11 @@ void GptImpl::set_attention(AttentionKernel attention) {
     throw InputError("--attention", std::string("sdpa needs LibTorch >= 2.0; this build has ") + TORCH_VERSION,
                      "use --attention eager");
   }
-  for (const auto& block : *transformer->h) block->as<BlockImpl>()->attn->set_attention(attention);
+  if (transformer) {
+    for (const auto& block : *transformer->h) block->as<BlockImpl>()->attn->set_attention(attention);
+  } else {
+    for (const auto& layer : *model->layers) layer->as<LlamaDecoderLayerImpl>()->self_attn->set_attention(attention);
+  }
   options_.attention = attention;
 }
 

@@ -307,9 +307,17 @@ TrainSummary run_training(const TrainOptions& options_in) {
   // Startup report: config, model, data, estimate, device memory.
   const int64_t n_params = trainer.model()->num_parameters();
   const int64_t tokens_per_step = options.batch_size * options.seq_len * options.grad_accum * dist.world_size;
-  log::info("model: {} (GPT-2: L={} d={} h={} d_ff={} V={} n_positions={}), {} parameters ({} fp32)", config.name,
-            config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, n_params,
-            format_bytes(n_params * 4));
+  if (config.is_gpt2()) {
+    log::info("model: {} (GPT-2: L={} d={} h={} d_ff={} V={} n_positions={}), {} parameters ({} fp32)", config.name,
+              config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, n_params,
+              format_bytes(n_params * 4));
+  } else {
+    log::info("model: {} (LLaMA: L={} d={} h={} h_kv={} d_ff={} V={} n_positions={} rope_theta={:g}{}{}), {} parameters ({} fp32)",
+              config.name, config.n_layer, config.n_embd, config.n_head, config.n_kv_head, config.d_ff, config.vocab_size,
+              config.n_positions, config.rope_theta,
+              config.rope_scaling.type.empty() ? "" : " rope_scaling=" + config.rope_scaling.type,
+              config.tie_word_embeddings ? " tied" : "", n_params, format_bytes(n_params * 4));
+  }
   log::info("data: {}: {} tokens ({}), train {} / val {}; unigram entropy {:.3f} bits = {:.3f} nats/token",
             data.data().source, data.data().tokens.size(), to_string(data.data().format), data.train_tokens(),
             data.val_tokens(), entropy_bits, entropy_nats);

@@ -93,7 +93,9 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   config_ = options_.init_from.empty() ? resolve_model_config(options_.model)
                                        : load_hf_config(options_.init_from, "--init-from");
   if (options_.dropout >= 0.0) {
-    config_.embd_pdrop = config_.attn_pdrop = config_.resid_pdrop = options_.dropout;
+    // LLaMA has attention dropout only (HF attention_dropout); no embedding or residual dropout.
+    config_.attn_pdrop = options_.dropout;
+    if (config_.is_gpt2()) config_.embd_pdrop = config_.resid_pdrop = options_.dropout;
   }
   config_.validate(config_.name);
   if (config_.is_gpt2() && !config_.tie_word_embeddings) {

@@ -17,6 +17,7 @@
 
 #include "oomkit/core/model_config.h"
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/train/llama.h"
 
 namespace oomkit {
 
@@ -106,14 +107,20 @@ struct KvCache {
   int64_t capacity() const { return k.empty() ? 0 : k.front().size(2); }
 };
 
-/// GPT-2 with a tied language-model head (Hugging Face's GPT2LMHeadModel).
+/// The trainer's causal language model, of the config's family:
+///  - GPT-2 with a tied language-model head (Hugging Face's GPT2LMHeadModel): `transformer`;
+///  - LLaMA / Mistral (Hugging Face's LlamaForCausalLM, llama.h): `model` and, unless
+///    tie_word_embeddings, `lm_head` (V, d).
+/// The other family's members stay null.
 class GptImpl : public torch::nn::Module {
  public:
-  /// Validates `config` (InputError naming the field) and requires the GPT-2 family
-  /// (InputError("--model") for llama-style configs, which the trainer does not build).
-  /// Initialises as GPT-2 does: N(0, 0.02) for Linear and Embedding weights, N(0, 0.02/sqrt(2L))
-  /// for the residual projections (attn.c_proj, mlp.c_proj), zero biases, LayerNorm (1, 0).
-  /// Draws from the global torch generator (seed it with torch::manual_seed for reproducibility).
+  /// Validates `config` (InputError naming the field). GPT-2 initialises as GPT-2 does:
+  /// N(0, 0.02) for Linear and Embedding weights, N(0, 0.02/sqrt(2L)) for the residual
+  /// projections (attn.c_proj, mlp.c_proj), zero biases, LayerNorm (1, 0). LLaMA as HF's
+  /// LlamaPreTrainedModel._init_weights: N(0, initializer_range = 0.02) for every Linear and
+  /// Embedding weight, RMSNorm weights 1. Draws from the global torch generator (seed it with
+  /// torch::manual_seed for reproducibility). Throws InputError("rope_scaling") for a rope_type
+  /// the trainer does not build.
   GptImpl(const ModelConfig& config, GptOptions options = {});
 
   /// idx: (B, T) int64 token ids, T <= n_positions -> logits (B, T, V).
@@ -121,7 +128,8 @@ class GptImpl : public torch::nn::Module {
 
   /// A zeroed cache for B sequences of up to `max_len` positions (<= n_positions), in the
   /// dtype and on the device of the weights. Throws InputError("--max-new-tokens") when
-  /// max_len > n_positions.
+  /// max_len > n_positions, InputError("--model") for a LLaMA-family model (the KV-cache
+  /// inference path is GPT-2's only).
   KvCache make_kv_cache(int64_t batch_size, int64_t max_len) const;
 
   /// Inference step: idx (B, t) int64 tokens at positions cache.length .. cache.length+t-1
@@ -148,9 +156,14 @@ class GptImpl : public torch::nn::Module {
   /// InputError("--attention") for kSdpa when !sdpa_available().
   void set_attention(AttentionKernel attention);
 
-  Transformer transformer{nullptr};
+  Transformer transformer{nullptr};  // GPT-2
+  LlamaModel model{nullptr};         // LLaMA family
+  torch::nn::Linear lm_head{nullptr};  // LLaMA family, untied only
 
  private:
+  void build_llama();
+  torch::Tensor forward_llama(const torch::Tensor& idx);
+
   ModelConfig config_;
   GptOptions options_;
   torch::Tensor causal_mask_;  // (n_positions, n_positions) bool buffer, true above the diagonal
