@@ -97,7 +97,8 @@ TEST(Verdict, SweepTable) {
   EXPECT_EQ(rows.front().model, "gpt2");
   EXPECT_EQ(rows.front().seq_len, 1024);
   EXPECT_EQ(rows.back().model, "llama-2-70b");
-  EXPECT_EQ(rows.back().static_bytes, 14 * 68'976'648'192LL);  // the chapter's 14P
+  // The chapter's 14P, plus the RoPE inv_freq buffer the LLaMA module registers (d_h/2 = 64 fp32).
+  EXPECT_EQ(rows.back().static_bytes, 14 * 68'976'648'192LL + 64 * 4);
   for (size_t i = 1; i < rows.size(); ++i) EXPECT_GT(rows[i].parameters, rows[i - 1].parameters);
   const auto j = nlohmann::json::parse(sweep_to_json(rows));
   ASSERT_EQ(j["sweep"].size(), rows.size());

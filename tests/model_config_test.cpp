@@ -62,3 +62,32 @@ TEST(ModelConfig, BadInputNamesTheField) {
   EXPECT_NE(error_of("[]").find("JSON object"), std::string::npos);
   EXPECT_THROW(load_model_config("/nonexistent/config.json"), InputError);
 }
+
+// LLaMA RoPE keys (Hugging Face LlamaConfig): rope_theta, rope_scaling (rope_type or the older
+// `type`; llama3's four keys as Llama-3.1-8B's config.json has them), Mistral's sliding_window;
+// they round-trip through model_config_to_json; malformed ones name rope_scaling.
+TEST(ModelConfig, LlamaRopeKeys) {
+  const std::string base =
+      R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100, "intermediate_size": 96, "max_position_embeddings": 131072, "rope_theta": 500000.0)";
+  const ModelConfig c = parse_model_config(
+      base + R"(, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}})",
+      "llama31.json");
+  EXPECT_DOUBLE_EQ(c.rope_theta, 500000.0);
+  EXPECT_EQ(c.rope_scaling.type, "llama3");
+  EXPECT_DOUBLE_EQ(c.rope_scaling.factor, 8.0);
+  EXPECT_DOUBLE_EQ(c.rope_scaling.high_freq_factor, 4.0);
+  EXPECT_EQ(c.rope_scaling.original_max_position_embeddings, 8192);
+  EXPECT_EQ(c.sliding_window, 0);
+  const ModelConfig back = parse_model_config(model_config_to_json(c), "back.json");
+  EXPECT_EQ(back.rope_scaling.type, "llama3");
+  EXPECT_EQ(back.rope_scaling.original_max_position_embeddings, 8192);
+  EXPECT_DOUBLE_EQ(back.rope_theta, 500000.0);
+  const ModelConfig linear = parse_model_config(base + R"(, "rope_scaling": {"type": "linear", "factor": 2.0}, "sliding_window": 4096})", "l.json");
+  EXPECT_EQ(linear.rope_scaling.type, "linear");
+  EXPECT_EQ(linear.sliding_window, 4096);
+  EXPECT_EQ(parse_model_config(base + R"(, "rope_scaling": null})", "n.json").rope_scaling.type, "");
+  EXPECT_NE(error_of(base + R"(, "rope_scaling": 3})").find("rope_scaling"), std::string::npos);
+  EXPECT_NE(error_of(base + R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8.0}})").find("low_freq_factor"), std::string::npos);
+  EXPECT_NE(error_of(base + R"(, "rope_scaling": {"rope_type": "linear", "factor": 0.5}})").find("rope_scaling"), std::string::npos);
+  EXPECT_NE(error_of(base + R"(, "rope_theta": 0})").find("rope_theta"), std::string::npos);
+}

@@ -1,5 +1,6 @@
 #include "oomkit/core/model_config.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,22 @@ std::vector<std::string> ModelConfig::problems() const {
   probability("attn_pdrop", attn_pdrop);
   probability("resid_pdrop", resid_pdrop);
   if (!(norm_eps > 0.0)) out.push_back("norm_eps: must be positive");
+  if (architecture == Architecture::kLlama) {
+    if (!(rope_theta > 1.0) || !std::isfinite(rope_theta)) out.push_back("rope_theta: must be a finite number > 1");
+    if (sliding_window < 0) out.push_back("sliding_window: must be positive or null");
+    const RopeScaling& r = rope_scaling;
+    if (!r.type.empty() && !(r.factor >= 1.0 && std::isfinite(r.factor))) {
+      out.push_back("rope_scaling: factor must be a finite number >= 1");
+    }
+    if (r.type == "llama3") {
+      if (!(r.low_freq_factor > 0.0 && r.high_freq_factor > r.low_freq_factor && std::isfinite(r.high_freq_factor))) {
+        out.push_back("rope_scaling: llama3 needs 0 < low_freq_factor < high_freq_factor");
+      }
+      if (r.original_max_position_embeddings <= 0 || r.original_max_position_embeddings > kMaxDim) {
+        out.push_back("rope_scaling: llama3 needs original_max_position_embeddings > 0");
+      }
+    }
+  }
   return out;
 }
 
@@ -114,6 +131,27 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
     c.embd_pdrop = 0.0;
     c.resid_pdrop = 0.0;
     c.norm_eps = f.number_or("rms_norm_eps", 1e-6);
+    c.rope_theta = f.number_or("rope_theta", 10000.0);
+    if (j.contains("sliding_window") && !j.at("sliding_window").is_null()) c.sliding_window = f.int64("sliding_window");
+    if (j.contains("rope_scaling") && !j.at("rope_scaling").is_null()) {
+      const json& rs = j.at("rope_scaling");
+      if (!rs.is_object()) {
+        throw InputError(source, "rope_scaling: must be an object or null, got " + describe_json_value(rs));
+      }
+      const JsonFields r(rs, source + ": rope_scaling");
+      RopeScaling& s = c.rope_scaling;
+      s.type = r.string_or("rope_type", r.string_or("type", ""));
+      if (s.type.empty()) throw InputError(source, "rope_scaling: missing key 'rope_type'");
+      if (s.type == "default") s.type.clear();
+      s.factor = r.number_or("factor", 1.0);
+      if (s.type == "llama3") {
+        s.low_freq_factor = r.number("low_freq_factor");
+        s.high_freq_factor = r.number("high_freq_factor");
+        s.original_max_position_embeddings = r.int64("original_max_position_embeddings");
+      } else if (s.type == "linear") {
+        s.factor = r.number("factor");
+      }
+    }
   } else {
     throw InputError(source, "model_type '" + bounded_excerpt(model_type) + "' is not supported (gpt2, llama, mistral)");
   }
@@ -142,7 +180,19 @@ std::string model_config_to_json(const ModelConfig& c) {
          {"num_key_value_heads", c.n_kv_head}, {"intermediate_size", c.d_ff},
          {"vocab_size", c.vocab_size}, {"max_position_embeddings", c.n_positions},
          {"tie_word_embeddings", c.tie_word_embeddings}, {"attention_dropout", c.attn_pdrop},
-         {"rms_norm_eps", c.norm_eps}};
+         {"rms_norm_eps", c.norm_eps}, {"rope_theta", c.rope_theta}, {"hidden_act", "silu"}};
+    j["sliding_window"] = c.sliding_window > 0 ? json(c.sliding_window) : json(nullptr);
+    const RopeScaling& r = c.rope_scaling;
+    if (r.type.empty()) {
+      j["rope_scaling"] = nullptr;
+    } else {
+      j["rope_scaling"] = {{"rope_type", r.type}, {"factor", r.factor}};
+      if (r.type == "llama3") {
+        j["rope_scaling"]["low_freq_factor"] = r.low_freq_factor;
+        j["rope_scaling"]["high_freq_factor"] = r.high_freq_factor;
+        j["rope_scaling"]["original_max_position_embeddings"] = r.original_max_position_embeddings;
+      }
+    }
   }
   return j.dump(2);
 }

@@ -113,26 +113,43 @@ void gpt2_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const Tr
   dropout_term(out, B, "mlp_resid_dropout_mask", m.resid_pdrop, s, d, c);
 }
 
+// The LLaMA block of src/train/llama.cpp (Hugging Face's LlamaDecoderLayer op for op), its saved
+// tensors traced with torch.autograd.graph.saved_tensors_hooks on LibTorch 1.13 (fp32,
+// bf16-mixed, bf16; h_kv < h and h_kv = h):
+//  - RMSNorm (x32 = x.to(fp32); x32.pow(2).mean(-1); x32 · rsqrt(var + eps); weight · normed.to(x.dtype))
+//    saves x32 (pow, mul), x32² (mean: LibTorch 1.13's MeanBackward1 keeps its input), rstd
+//    (rsqrt's output) and normed in x's dtype; under pure bf16 x32 is an fp32 copy and the bf16
+//    input itself is not saved.
+//  - The rotary muls save only cos and sin (their other inputs need no gradient): per sequence,
+//    not per token (ActivationModel::sequence_bytes).
+//  - q @ k^T saves a contiguous copy of rotated q (matmul reshapes its permuted layout) and k
+//    repeated to h heads (repeat_kv's copy; with h_kv = h matmul's contiguous copy instead);
+//    p @ v saves v likewise: d elements each, whatever h_kv.
+void llama_norm(std::vector<ActivationTerm>& out, ActScope scope, const char* input, const char* squares,
+                const char* rstd, const char* normed, const ModelConfig& m, const ActivationDtypes& dt) {
+  const int64_t d = m.n_embd;
+  out.push_back(term(scope, input, "d", "pow and mul (RMSNorm) save x in fp32 (under pure bf16: its fp32 copy)", d, 4));
+  out.push_back(term(scope, squares, "d", "mean (RMSNorm variance) saves its input x² fp32 (MeanBackward1 keeps self)", d, 4));
+  out.push_back(term(scope, rstd, "1", "rsqrt (RMSNorm) saves its output rstd (B, T, 1) fp32", 1, 4));
+  out.push_back(term(scope, normed, "d", "mul (weight · normed) saves normed = x·rstd in x's dtype", d, dt.residual));
+}
+
 void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const TrainingSetup& s,
                  const ActivationDtypes& dt) {
   const int64_t d = m.n_embd, d_ff = m.d_ff, h = m.n_head, kv = m.n_kv_head * m.head_dim();
-  const int64_t c = dt.compute, r = dt.residual;
+  const int64_t c = dt.compute;
   const ActScope B = ActScope::kBlock;
-  out.push_back(term(B, "input_norm_input", "d", "pow and mul (RMSNorm) save the block input x", d, r));
-  out.push_back(term(B, "input_norm_rstd", "1", "mul (RMSNorm) saves rsqrt(mean(x²) + eps) (B, T, 1) fp32", 1, 4));
-  out.push_back(term(B, "input_norm_normed", "d", "mul (x·rstd · weight) saves x·rstd for the weight gradient", d, r));
+  llama_norm(out, B, "input_norm_input", "input_norm_squares", "input_norm_rstd", "input_norm_normed", m, dt);
   out.push_back(term(B, "qkv_proj_input", dt.autocast ? "3d" : "d",
                      dt.autocast ? "mm (q_proj, k_proj, v_proj) each save their own autocast copy of the norm output"
                                  : "mm (q_proj, k_proj, v_proj) save their shared input, the norm output",
                      dt.autocast ? 3 * d : d, c));
-  out.push_back(sharded(term(B, "rotary_inputs", "(d + h_kv·d_h)", "mul (q·cos, k·cos) saves q and k", d + kv, c)));
-  out.push_back(sharded(term(B, "rotary_rotated", "(d + h_kv·d_h)",
-                             "mul (rotate_half(q)·sin) saves rotate_half's cat output for q and k", d + kv, c)));
   if (s.attention == AttentionKernel::kEager) {
     out.push_back(sharded(term(B, "qk_rotated", "2d",
-                               "bmm (q @ k^T) saves rotated q and k repeated to h heads (repeat_kv)", 2 * d, c)));
+                               "bmm (q @ k^T) saves a contiguous copy of rotated q and k repeated to h heads (repeat_kv)",
+                               2 * d, c)));
     attention_probs(out, m, s, dt);
-    out.push_back(sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads", d, c)));
+    out.push_back(sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads (a contiguous copy)", d, c)));
   } else {
     out.push_back(sharded(term(B, "sdpa_qkv", "(d + 2·h_kv·d_h)",
                                "scaled_dot_product_attention saves rotated q, k and v", d + 2 * kv, c)));
@@ -142,9 +159,7 @@ void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const T
   }
   out.push_back(sharded(term(B, "o_proj_input", "d", "mm (o_proj) saves the contiguous (B, T, d) attention output",
                              d, c)));
-  out.push_back(term(B, "post_norm_input", "d", "pow and mul (RMSNorm) save the residual x + attn", d, r));
-  out.push_back(term(B, "post_norm_rstd", "1", "mul (RMSNorm) saves rstd (B, T, 1) fp32", 1, 4));
-  out.push_back(term(B, "post_norm_normed", "d", "mul (x·rstd · weight) saves x·rstd", d, r));
+  llama_norm(out, B, "post_norm_input", "post_norm_squares", "post_norm_rstd", "post_norm_normed", m, dt);
   out.push_back(term(B, "gate_up_input", dt.autocast ? "2d" : "d",
                      dt.autocast ? "mm (gate_proj, up_proj) each save their autocast copy of the norm output"
                                  : "mm (gate_proj, up_proj) save their shared input",
@@ -190,8 +205,10 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   am.terms.reserve(32);
   // Embedding: wte saves idx (already held as the input); wpe saves arange(T) int64. The sum
   // tok + pos is the first block's input (counted there); tok and pos themselves are not saved.
-  am.sequence_bytes = m.is_gpt2() ? 8 : 0;  // rotary positions (llama) have no index tensor
-  dropout_term(am.terms, ActScope::kEmbedding, "embd_dropout_mask", m.embd_pdrop, s, d, r);
+  // LLaMA (llama.cpp): every layer's rotary muls save cos and sin (T, d_h) in the compute dtype
+  // and masked_fill the (T, T) bool mask, made once per forward (no index tensor is saved).
+  am.sequence_bytes = m.is_gpt2() ? 8 : 2 * m.head_dim() * c + s.seq_len;
+  if (m.is_gpt2()) dropout_term(am.terms, ActScope::kEmbedding, "embd_dropout_mask", m.embd_pdrop, s, d, r);
 
   if (m.is_gpt2()) gpt2_block(am.terms, m, s, dt);
   else llama_block(am.terms, m, s, dt);
@@ -216,9 +233,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     am.terms.push_back(term(ActScope::kHead, "ln_f_input", "d", "native_layer_norm (ln_f) saves the final residual", d, r));
     am.terms.push_back(term(ActScope::kHead, "ln_f_stats", "2", "native_layer_norm (ln_f) saves mean and rstd", 2, dt.norm_stats));
   } else {
-    am.terms.push_back(term(ActScope::kHead, "norm_input", "d", "pow and mul (final RMSNorm) save the final residual", d, r));
-    am.terms.push_back(term(ActScope::kHead, "norm_rstd", "1", "mul (final RMSNorm) saves rstd fp32", 1, 4));
-    am.terms.push_back(term(ActScope::kHead, "norm_normed", "d", "mul (final RMSNorm) saves x·rstd", d, r));
+    llama_norm(am.terms, ActScope::kHead, "norm_input", "norm_squares", "norm_rstd", "norm_normed", m, dt);
   }
   am.terms.push_back(sharded(term(ActScope::kHead, "lm_head_input", "d",
                                   dt.autocast ? "mm (lm_head) saves autocast's compute-dtype copy of the final norm output"
@@ -244,18 +259,50 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   //  (c) the block's end: every saved term plus the MLP output before the residual add.
   // The block's locals hold the fused qkv (B, T, 3d) until the attention returns and, under
   // autocast, the fp32 ln_1 output passed to it.
-  const int64_t qkv = m.is_gpt2() ? 3 * d : d + 2 * m.n_kv_head * m.head_dim();
-  const int64_t locals = qkv * c + (dt.autocast ? d * 4 : 0);
+  const int64_t kv = m.n_kv_head * m.head_dim();
+  const int64_t qkv = m.is_gpt2() ? 3 * d : d + 2 * kv;
+  // LLaMA (llama.cpp) under pure bf16: RMSNorm saves the fp32 copy of its input, so the bf16
+  // block input (held by the caller) and the attention residual are live locals, not saved terms.
+  const int64_t bf16_local = !m.is_gpt2() && r != 4 ? d * r : 0;
+  // The locals at q @ k^T: GPT-2's fused qkv; LLaMA's rotated q (its permuted layout made bmm
+  // save a copy), v (repeated, or v_proj's view) and, with h_kv = h, rotated k (bmm saved a
+  // copy of it too); under autocast the fp32 norm output passed to the attention.
+  const int64_t n_rep = m.n_head / m.n_kv_head;
+  const int64_t locals = (m.is_gpt2() ? qkv * c : (2 + (n_rep == 1 ? 1 : 0)) * d * c + bf16_local) + (dt.autocast ? d * 4 : 0);
   int64_t saved = 0, before_probs = -1;
+  std::vector<std::pair<std::string_view, int64_t>> saved_through;  // bytes per token saved up to and including each term
   for (const auto& t : am.terms) {
     if (t.scope != ActScope::kBlock) continue;
     if (std::string_view(t.name) == "attn_probs") before_probs = saved;
     saved += t.bytes_per_token();
+    saved_through.emplace_back(t.name, saved);
   }
+  auto through = [&saved_through](std::string_view name) {
+    for (const auto& [n, b] : saved_through) {
+      if (n == name) return b;
+    }
+    return int64_t{0};
+  };
   auto add_moment = [&am](ActivationModel::ForwardMoment mo) { am.forward_moments[am.num_forward_moments++] = mo; };
   // Weight elements cast after each point of the block (for the autocast copies not yet made).
   const int64_t after_attn_core = m.is_gpt2() ? d * d + 2 * d * m.d_ff : d * d + 3 * d * m.d_ff;  // c_proj/o + MLP
-  add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0, {0, 0}});
+  if (m.is_gpt2()) {
+    add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0, {0, 0}});
+  } else {
+    // down_proj's output beside everything saved, the fp32 post-norm output (autocast) or the
+    // bf16 input and residual (pure bf16), while the matmul runs (its oneDNN scratchpad).
+    add_moment({"block end (down_proj)", saved + d * c + (dt.autocast ? d * 4 : 0) + 2 * bf16_local, 0, {m.d_ff, d}});
+    // RoPE on q: q_proj's output, rotate_half's cat, q·cos, rotate_half(q)·sin and their sum,
+    // beside k_proj's and v_proj's outputs.
+    const int64_t attn_in = (dt.autocast ? d * 4 : 0) + bf16_local;
+    add_moment({"rotary (q)", through("qkv_proj_input") + attn_in + (5 * d + 2 * kv) * c, after_attn_core, {0, 0}});
+    add_moment({"q_proj (mm)", through("qkv_proj_input") - (dt.autocast ? 2 * d * c : 0) + attn_in + d * c,
+                after_attn_core + 2 * d * kv, {d, d}});
+    const int64_t mlp_in = (dt.autocast ? d * 4 : 0) + 2 * bf16_local;
+    add_moment({"gate_proj (mm)", through("post_norm_normed") + d * c + mlp_in + m.d_ff * c, 2 * d * m.d_ff,
+                {d, m.d_ff}});
+    add_moment({"up_proj (mm)", through("silu_output") + mlp_in + m.d_ff * c, d * m.d_ff, {d, m.d_ff}});
+  }
   if (before_probs >= 0) {
     add_moment({"q @ k^T * scale", before_probs + locals + 2 * hT * c, after_attn_core, {0, 0}});
     add_moment(
@@ -308,9 +355,32 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t attn_drop_nograd = attn_drop ? norm_out + qkv * c + hT * (2 * sm + (noise ? 1 : sm)) : 0;
   const int64_t resid_noise = noise ? 1 : c;
   using Moment = ActivationModel::ForwardMoment;
-  am.block_moments_eval = {{"attention (no grad)", attn_nograd, 0, {0, 0}}};
+  if (m.is_gpt2()) {
+    am.block_moments_eval = {{"attention (no grad)", attn_nograd, 0, {0, 0}}};
+  } else {
+    // LLaMA without autograd: the norm output (fp32 under autocast, whose per-mm casts are
+    // freed by each mm) lives through the attention; at q @ k^T * scale rotated q, k and v
+    // (h heads) and the raw and scaled scores; at RoPE on q its five d-wide tensors beside k_proj's
+    // and v_proj's outputs. The MLP (one statement per op): the residual y and the post-norm
+    // output live throughout; g, then silu(g) and u, then their product beside the output.
+    const int64_t a_out = dt.autocast ? d * 4 : d * r;
+    const int64_t cast = dt.autocast ? d * c : 0;
+    const int64_t y_a2 = d * r + a_out;
+    const int64_t scores = eager ? 2 * hT * c : d * c;
+    am.block_moments_eval = {{"attention (no grad)", a_out + 3 * d * c + scores, 0, {0, 0}},
+                             {"rotary (no grad)", a_out + (5 * d + 2 * kv) * c, 0, {0, 0}},
+                             {"q_proj (no grad)", a_out + cast + d * c, 0, {d, d}},
+                             {"gate_proj (no grad)", y_a2 + cast + m.d_ff * c, 0, {d, m.d_ff}},
+                             {"up_proj (no grad)", y_a2 + cast + 2 * m.d_ff * c, 0, {d, m.d_ff}},
+                             {"silu(g)·u (no grad)", y_a2 + 3 * m.d_ff * c, 0, {0, 0}},
+                             {"down_proj (no grad)", y_a2 + m.d_ff * c + d * c, 0, {m.d_ff, d}}};
+  }
   am.block_moments_nograd = am.block_moments_eval;
-  if (attn_drop) am.block_moments_nograd.push_back({"attention dropout (no grad)", attn_drop_nograd, 0, {0, 0}});
+  if (attn_drop) {
+    const int64_t attn_drop_llama = (dt.autocast ? d * 4 : d * r) + 3 * d * c + hT * (2 * sm + (noise ? 1 : sm));
+    am.block_moments_nograd.push_back(
+        {"attention dropout (no grad)", m.is_gpt2() ? attn_drop_nograd : attn_drop_llama, 0, {0, 0}});
+  }
   if (m.is_gpt2()) {
     // The MLP without autograd (measured with a logging allocator, LibTorch 1.13): y (the
     // residual) and ln_2's output stay live through mlp(); Mlp::forward's locals f (c_fc) and
@@ -379,9 +449,10 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
       s.attention == AttentionKernel::kEager ? hT * c + std::max<int64_t>(0, hT * dt.softmax - p_input) : qkv * c;
   // GPT-2 MLP (measured, LibTorch 1.13): addmm (mlp.c_proj) backward makes grad_g (B, T, d_ff)
   // beside the incoming residual gradient; AddmmBackward then releases g, so gelu_backward's
-  // grad_f replaces it (saved + d_ff + d at both moments). The llama MLP (silu·up) keeps the
-  // unmeasured three d_ff-wide gradients.
-  const int64_t mlp_moment = m.is_gpt2() ? m.d_ff * c + d * r : 3 * m.d_ff * c + 2 * d * r;
+  // grad_f replaces it (saved + d_ff + d at both moments). The LLaMA MLP (llama.cpp): down_proj's
+  // MmBackward makes grad_m (B, T, d_ff) and releases m; MulBackward (silu(g)·u) then makes
+  // grad_silu and grad_u beside grad_m (saved + 2·d_ff + d).
+  const int64_t mlp_moment = m.is_gpt2() ? m.d_ff * c + d * r : 2 * m.d_ff * c + d * r;
   const int64_t attn_moment = before_proj + attn_grads + 2 * d * r + d * c - saved;
   am.block_backward_mlp = mlp_moment;
   am.block_backward_attn = attn_moment;

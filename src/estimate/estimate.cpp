@@ -59,9 +59,12 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
     add_item(e, "parameters/compute_copies", Category::kParameters, st.copies_bytes,
              str(st.linear_trainable) + " Linear params · 2 B: autocast's cached compute-dtype weight casts, forward through backward");
   }
-  if (st.buffers_bytes > 0) {
+  if (st.buffers_bytes > 0 && e.model.is_gpt2()) {
     add_item(e, "parameters/buffers/causal_mask", Category::kParameters, st.buffers_bytes,
              "n_positions² · 1 B: the registered (n_positions, n_positions) bool causal-mask buffer");
+  } else if (st.buffers_bytes > 0) {
+    add_item(e, "parameters/buffers/inv_freq", Category::kParameters, st.buffers_bytes,
+             "d_h/2 · 4 B: the registered RoPE inverse-frequency buffer inv_freq (fp32), as HF's LlamaRotaryEmbedding");
   }
   add_item(e, "gradients/trainable", Category::kGradients, st.grads_bytes,
            str(st.trainable_count) + " params · " + (s.precision == Precision::kBf16 ? "2" : "4") +
@@ -114,9 +117,14 @@ void add_activation_items(Estimate& e, const ActivationModel& am, const Activati
     add_item(e, cat({"activations/embedding/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(E, term.bytes_per_token())),
              cat({"B·T·", term.shape, "·", width[term.bytes_per_element], " B: ", term.op}));
   }
-  if (am.sequence_bytes > 0) {
+  if (am.sequence_bytes > 0 && e.model.is_gpt2()) {
     add_item(e, "activations/embedding/position_indices", Category::kActivations,
              aa.mul(mf, aa.mul(e.setup.seq_len, am.sequence_bytes)), "T·8 B: embedding (wpe) saves arange(T) int64");
+  } else if (am.sequence_bytes > 0) {
+    add_item(e, "activations/embedding/rotary_tables", Category::kActivations,
+             aa.mul(mf, aa.mul(e.setup.seq_len, am.sequence_bytes)),
+             "T·(2·d_h·" + std::to_string(activation_dtypes(e.setup).compute) +
+                 " + T) B: the rotary muls save cos and sin (T, d_h), masked_fill the (T, T) bool mask, shared by every layer");
   }
   add_item(e, "activations/inputs", Category::kActivations, sz.inputs_bytes, "B·T·16 B: idx and targets, int64");
   if (e.setup.parallel.pipeline_parallel != 1) return;  // the head lives on the last stage

@@ -177,17 +177,21 @@ int64_t block_backward_moment(const PhaseInputs& in, const StepBase& b) {
   const ModelConfig& m = *in.model;
   const TrainingSetup& s = *in.setup;
   const int64_t t = s.parallel.tensor_parallel;
-  const bool wgrad_new = b.grads_during == 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
+  const bool wgrad_new = b.grads_during == 0 && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
   const int64_t gw = state_bytes_per_element(s), d = m.n_embd, ff = ceil_div(m.d_ff, t);
   // With gradient accumulation each weight gradient is a new tensor until AccumulateGrad adds
   // it into .grad: mlp.c_proj's at the MLP moment, attn.c_proj's at the attention core's.
-  const bool wgrad_acc = b.grads_during > 0 && m.is_gpt2() && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
-  const int64_t wgrad_mlp = wgrad_new   ? ph.mul(ph.add(ph.mul(ff, d), d), gw)
-                            : wgrad_acc ? ph.mul(ph.mul(ff, d), gw)
-                                        : 0;
-  const int64_t wgrad_attn = wgrad_new   ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw)
-                             : wgrad_acc ? ph.mul(ph.mul(ceil_div(d, t), d), gw)
+  const bool wgrad_acc = b.grads_during > 0 && s.lora.rank == 0 && in.st.layer_grads_bytes > 0;
+  // LLaMA (bias-free): at its MLP moment (MulBackward of silu(g)·u) down_proj's weight
+  // gradient exists; its attention moment is not modelled with weight gradients.
+  const int64_t wgrad_mlp = !m.is_gpt2() ? (wgrad_new || wgrad_acc ? ph.mul(ph.mul(ff, d), gw) : 0)
+                            : wgrad_new  ? ph.mul(ph.add(ph.mul(ff, d), d), gw)
+                            : wgrad_acc  ? ph.mul(ph.mul(ff, d), gw)
                                          : 0;
+  const int64_t wgrad_attn = !m.is_gpt2() ? 0
+                             : wgrad_new  ? ph.mul(ph.add(ph.mul(2 * ff + ceil_div(d, t), d), ff + 5 * d), gw)
+                             : wgrad_acc  ? ph.mul(ph.mul(ceil_div(d, t), d), gw)
+                                          : 0;
   const int64_t copies_released =
       in.st.layer_copies_bytes > 0 && m.is_gpt2() ? ph.mul(ph.mul(2 * ff + ceil_div(d, t), d), 2) : 0;
   const int64_t E = in.sz.E, c = in.dt.compute;

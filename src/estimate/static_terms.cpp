@@ -209,8 +209,9 @@ StaticTerms static_terms(const ModelConfig& m, const TrainingSetup& s, const std
   // 8-bit Adam builds its signed and unsigned dynamic quantization maps (256 fp32 each,
   // bitsandbytes create_dynamic_map) in its constructor, as CPU tensors.
   if (s.optimizer == OptimizerKind::kAdam8bit && !s.cuda) st.optimizer_buffers_bytes = 2 * 256 * 4;
-  // GPT-2 registers its causal mask as an (n_positions, n_positions) bool buffer.
-  st.buffers_bytes = m.is_gpt2() ? a.mul(m.n_positions, m.n_positions) : 0;
+  // GPT-2 registers its causal mask as an (n_positions, n_positions) bool buffer; LLaMA its
+  // RoPE inverse frequencies, inv_freq (d_h / 2) fp32 (llama.cpp, HF LlamaRotaryEmbedding).
+  st.buffers_bytes = m.is_gpt2() ? a.mul(m.n_positions, m.n_positions) : (m.head_dim() / 2) * 4;
   return st;
 }
 

@@ -21,6 +21,20 @@ namespace oomkit {
 ///    Mistral uses the same parameter layout.
 enum class Architecture { kGpt2, kLlama };
 
+/// A config's `rope_scaling` object (Hugging Face modeling_rope_utils.py). `type` is its
+/// `rope_type` (or the older `type` key): "" when the config has none, "linear" (positions
+/// divided by `factor`), "llama3" (Llama-3.1: frequencies with wavelength above
+/// original_max_position_embeddings / low_freq_factor divided by `factor`, below
+/// .../high_freq_factor kept, smoothly interpolated between). Other types ("dynamic", "yarn",
+/// ...) are read for the estimator (which does not depend on them) and refused by the trainer.
+struct RopeScaling {
+  std::string type;                               // "", "linear", "llama3", or another HF rope_type
+  double factor = 1.0;                            // e.g. 8.0 (Llama-3.1)
+  double low_freq_factor = 1.0;                   // llama3: e.g. 1.0
+  double high_freq_factor = 4.0;                  // llama3: e.g. 4.0
+  int64_t original_max_position_embeddings = 0;   // llama3: e.g. 8192
+};
+
 /// Plain aggregate; every field has a unit-free count or a probability. Defaults are GPT-2 small.
 struct ModelConfig {
   std::string name = "gpt2";               // file stem or "_name_or_path", for display
@@ -37,6 +51,11 @@ struct ModelConfig {
   double attn_pdrop = 0.0;                 // dropout on attention probabilities (B, h, T, T)
   double resid_pdrop = 0.0;                // dropout on each residual branch output
   double norm_eps = 1e-5;                  // layer_norm_epsilon / rms_norm_eps
+  // LLaMA family only (rotary position embeddings, Su et al. 2021; Hugging Face's
+  // modeling_rope_utils.py). Ignored for gpt2.
+  double rope_theta = 10000.0;             // RoPE base: 10000 (llama-2), 500000 (llama-3)
+  RopeScaling rope_scaling;                // `rope_scaling`; type "" when absent (null)
+  int64_t sliding_window = 0;              // Mistral `sliding_window`; 0: none (full causal attention)
 
   int64_t head_dim() const { return n_embd / n_head; }  // d_h
   bool is_gpt2() const { return architecture == Architecture::kGpt2; }
