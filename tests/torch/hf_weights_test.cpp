@@ -221,6 +221,44 @@ TEST(HfWeights, TrainCliInitFromAndSaveHf) {
   EXPECT_NE(text.find("error: --save-hf"), std::string::npos) << text;
 }
 
+// LLaMA (LlamaForCausalLM names: GQA with h_kv = h/2, untied and tied heads, a checkpoint with
+// the rotary_emb.inv_freq buffers older transformers saved) loads into a module whose logits
+// match tests/data/hf/llama_snapshot.py's independent float64 forward (RMSNorm, rotate_half
+// RoPE, SwiGLU); written back it has exactly LlamaForCausalLM's names and shapes and reloads
+// bit-exact. Skipped (reported by ctest) while the trainer builds GPT-2 only; passed against the
+// LLaMA module of branch s3llama at d001ded.
+TEST(HfWeights, LlamaMatchesTheIndependentForwardAndSavesBack) {
+  const std::string script = std::string(OOMKIT_SOURCE_DIR) + "/tests/data/hf/llama_snapshot.py";
+  for (const bool tied : {false, true}) {
+    SCOPED_TRACE(tied ? "tied" : "untied");
+    const fs::path dir = scratch(std::string("llama-") + (tied ? "tied" : "untied"));
+    const std::string make = "python3 '" + script + "' make '" + dir.string() + "' --seed 3 --tied " + (tied ? "1" : "0") +
+                             " --inv-freq " + (tied ? "0" : "1");
+    ASSERT_EQ(std::system(make.c_str()), 0) << make;
+    try {
+      Gpt probe(load_hf_config(dir.string(), "--init-from"));
+    } catch (const InputError& e) {  // until the trainer's LLaMA module lands on this branch
+      GTEST_SKIP() << "the trainer does not build LLaMA here: " << e.what();
+    }
+    HfLoadReport report;
+    Gpt model = load(dir, &report);
+    ASSERT_FALSE(model->config().is_gpt2());
+    EXPECT_EQ(model->config().n_kv_head, 2);
+    EXPECT_EQ(report.num_tensors, 1 + 9 * 2 + 1 + (tied ? 0 : 1));  // embed, 9 per layer (L=2), norm, lm_head
+    EXPECT_EQ(report.num_buffers_ignored, tied ? 0 : 2);
+    EXPECT_LT(max_logit_error(model, dir), 1e-4);
+
+    const fs::path out = scratch(std::string("llama-saved-") + (tied ? "tied" : "untied"));
+    save_hf_weights(*model, out.string(), "--save-hf");
+    const std::string check = "python3 '" + script + "' check '" + out.string() + "'";
+    EXPECT_EQ(std::system(check.c_str()), 0) << check;
+    Gpt back = load(out);
+    const auto a = model->named_parameters(), b = back->named_parameters();
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& item : a) EXPECT_TRUE(torch::equal(item.value(), b[item.key()])) << item.key();
+  }
+}
+
 // Removes this process's scratch folders.
 class ScratchCleanup : public ::testing::Environment {
  public:
