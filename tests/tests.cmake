@@ -234,5 +234,7 @@ else()
 endif()
 
 # ---- data parallelism (issue 14): 2 Gloo workers vs one process, same global batch ----------
-add_test(NAME data_parallel COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_test.sh $<TARGET_FILE:oomkit>)
-set_tests_properties(data_parallel PROPERTIES LABELS torch TIMEOUT 600)
+if(OOMKIT_WITH_TORCH)  # needs oomkit-train
+  add_test(NAME data_parallel COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_test.sh $<TARGET_FILE:oomkit>)
+  set_tests_properties(data_parallel PROPERTIES LABELS torch TIMEOUT 600)
+endif()

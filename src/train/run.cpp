@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cmath>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -234,9 +235,9 @@ TrainSummary run_training(const TrainOptions& options_in) {
   backend->set_limit_bytes(options.memory_limit_bytes);
   // Every input file is checked here. An OOM while building the model or loading the data is a
   // budget too small for the run to start at all: bad input (exit 2), not a failed step.
-  std::optional<Trainer> built;
+  std::unique_ptr<Trainer> built;
   try {
-    built.emplace(options, backend.get(), nullptr, group.get());
+    built = std::make_unique<Trainer>(options, backend.get(), nullptr, group.get());
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
@@ -248,6 +249,21 @@ TrainSummary run_training(const TrainOptions& options_in) {
                      "raise --memory-limit");
   }
   Trainer& trainer = *built;
+  // A failed collective (a peer died, a timeout) leaves c10d's reducer and Gloo's pending work
+  // in a state whose destructors are not safe to run (rank 0 aborted with glibc's "corrupted
+  // size vs. prev_size" when a peer was killed): while an exception leaves this function, the
+  // trainer (with its reducer) and the process group are left to the process's exit.
+  struct KeepDistributedStateOnFailure {
+    std::unique_ptr<ProcessGroup>& group;
+    std::unique_ptr<Trainer>& trainer;
+    int exceptions = std::uncaught_exceptions();
+    ~KeepDistributedStateOnFailure() {
+      if (group && std::uncaught_exceptions() > exceptions) {
+        (void)trainer.release();
+        (void)group.release();
+      }
+    }
+  } keep_on_failure{group, built};
   const ModelConfig& config = trainer.config();
   if (!options.save.empty() && dist.rank == 0) check_writable(options.save, "--save");
   if (!options.save_hf.empty() && dist.rank == 0) {  // fail before training, not after it
