@@ -7,6 +7,7 @@
 #include <torch/version.h>
 
 #include "oomkit/core/error.h"
+#include "attention_core.h"
 
 namespace oomkit {
 
@@ -91,23 +92,7 @@ torch::Tensor LlamaAttentionImpl::forward(const torch::Tensor& x, const RotaryTa
   q = apply_rotary(q, rt.cos, rt.sin);                                   // (B, h, T, d_h)
   k = repeat_kv(apply_rotary(k, rt.cos, rt.sin), h / h_kv);              // (B, h, T, d_h)
   v = repeat_kv(v, h / h_kv);                                            // (B, h, T, d_h)
-  torch::Tensor y;
-  if (attention_ == AttentionKernel::kSdpa) {
-#if TORCH_VERSION_MAJOR >= 2
-    y = at::scaled_dot_product_attention(q, k, v, {}, attn_dropout->is_training() ? attn_dropout->options.p() : 0.0,
-                                         /*is_causal=*/true);
-#else
-    throw InputError("--attention", "sdpa needs LibTorch >= 2.0; this build has " TORCH_VERSION,
-                     "use --attention eager");
-#endif
-  } else {
-    torch::Tensor s = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(d_h)));  // (B, h, T, T)
-    s = s.masked_fill(rt.mask, -std::numeric_limits<double>::infinity());  // saves the (T, T) mask
-    torch::Tensor p = torch::softmax(s, -1);                               // (B, h, T, T); saves p
-    s = torch::Tensor();
-    p = attn_dropout(p);
-    y = torch::matmul(p, v);                                               // (B, h, T, d_h); saves p, v
-  }
+  torch::Tensor y = causal_attention(q, k, v, rt.mask, attn_dropout, attention_);  // (B, h, T, d_h)
   y = y.transpose(1, 2).contiguous().view({B, T, h * d_h});  // (B, T, d) copy
   return o_proj(y);                                          // (B, T, d); mm saves y
 }

@@ -10,6 +10,7 @@
 #include <torch/version.h>
 
 #include "oomkit/core/error.h"
+#include "attention_core.h"
 #include "oomkit/train/checkpoint.h"
 
 namespace oomkit {
@@ -26,6 +27,30 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& config, Atte
   resid_dropout = register_module("resid_dropout", nn::Dropout(config.resid_pdrop));
 }
 
+torch::Tensor causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                               const torch::Tensor& mask, torch::nn::Dropout& attn_dropout, AttentionKernel kernel) {
+  if (kernel == AttentionKernel::kSdpa) {
+#if TORCH_VERSION_MAJOR >= 2
+    return at::scaled_dot_product_attention(q, k, v, {}, attn_dropout->is_training() ? attn_dropout->options.p() : 0.0,
+                                            /*is_causal=*/true);
+#else
+    (void)q;
+    (void)k;
+    (void)v;
+    (void)mask;
+    throw InputError("--attention", "sdpa needs LibTorch >= 2.0; this build has " TORCH_VERSION,
+                     "use --attention eager");
+#endif
+  }
+  const double d_h = static_cast<double>(q.size(-1));
+  torch::Tensor s = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(d_h));  // (B, h, T, T)
+  s = s.masked_fill(mask, -std::numeric_limits<double>::infinity());               // saves the (T, T) mask
+  torch::Tensor p = torch::softmax(s, -1);                                           // (B, h, T, T); saves p
+  s = torch::Tensor();                                                               // the scores are not saved
+  p = attn_dropout(p);                                                               // mask (B, h, T, T) when p > 0
+  return torch::matmul(p, v);                                                        // (B, h, T, d_h); saves p, v
+}
+
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& causal_mask) {
   const int64_t B = x.size(0), T = x.size(1), d = n_embd_, h = n_head_, d_h = d / h;
   torch::Tensor qkv = c_attn(x);                                   // (B, T, 3d); addmm saves x
@@ -33,23 +58,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
   torch::Tensor q = parts[0].view({B, T, h, d_h}).transpose(1, 2); // (B, h, T, d_h) view
   torch::Tensor k = parts[1].view({B, T, h, d_h}).transpose(1, 2);
   torch::Tensor v = parts[2].view({B, T, h, d_h}).transpose(1, 2);
-  torch::Tensor y;
-  if (attention_ == AttentionKernel::kSdpa) {
-#if TORCH_VERSION_MAJOR >= 2
-    y = at::scaled_dot_product_attention(q, k, v, {}, attn_dropout->is_training() ? attn_dropout->options.p() : 0.0,
-                                         /*is_causal=*/true);
-#else
-    throw InputError("--attention", "sdpa needs LibTorch >= 2.0; this build has " TORCH_VERSION,
-                     "use --attention eager");
-#endif
-  } else {
-    torch::Tensor s = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(d_h)));  // (B, h, T, T)
-    s = s.masked_fill(causal_mask, -std::numeric_limits<double>::infinity());  // saves the (T, T) mask
-    torch::Tensor p = torch::softmax(s, -1);                                   // (B, h, T, T); saves p
-    s = torch::Tensor();                                                       // the scores are not saved
-    p = attn_dropout(p);                                                       // mask (B, h, T, T) when p > 0
-    y = torch::matmul(p, v);                                                   // (B, h, T, d_h); saves p, v
-  }
+  torch::Tensor y = causal_attention(q, k, v, causal_mask, attn_dropout, attention_);  // (B, h, T, d_h)
   y = y.transpose(1, 2).contiguous().view({B, T, d});  // (B, T, d) copy
   return resid_dropout(c_proj(y));                     // (B, T, d); addmm saves y
 }
