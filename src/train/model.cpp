@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <unordered_set>
+#include <utility>
 
 #include <ATen/autocast_mode.h>
 #include <torch/version.h>
@@ -188,6 +189,21 @@ torch::ScalarType compute_dtype(const torch::Tensor& weight) {
   return at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : weight.scalar_type();
 }
 
+// Runs the n_layer blocks: layer(i) returns block i's forward, owning what it uses by value
+// (a checkpointed block is recomputed in backward, after the caller's frame has returned). With
+// --checkpointing full every checkpoint_every-th block runs under oomkit::checkpoint. Pass x by
+// std::move: each block's input is then released as soon as nothing saved it (the memory model
+// counts it so).
+template <typename Layer>
+torch::Tensor run_layers(torch::Tensor x, int64_t n_layer, const GptOptions& options, const Layer& layer) {
+  for (int64_t i = 0; i < n_layer; ++i) {
+    const auto forward = layer(i);
+    const bool wrap = options.checkpointing == Checkpointing::kFull && i % options.checkpoint_every == 0;
+    x = wrap ? checkpoint(forward, x) : forward(x);
+  }
+  return x;
+}
+
 }  // namespace
 
 torch::Tensor GptImpl::forward_llama(const torch::Tensor& idx) {
@@ -195,15 +211,10 @@ torch::Tensor GptImpl::forward_llama(const torch::Tensor& idx) {
   torch::Tensor x = model->embed_tokens(idx);  // (B, T, d)
   // cos, sin (T, d_h) and the (T, T) mask: shared by every layer, saved by their mul/masked_fill.
   const RotaryTables rt = model->rotary_tables(T, compute_dtype(model->embed_tokens->weight));
-  for (int64_t i = 0; i < config_.n_layer; ++i) {
+  x = run_layers(std::move(x), config_.n_layer, options_, [this, &rt](int64_t i) {
     std::shared_ptr<LlamaDecoderLayerImpl> layer = model->layers->ptr<LlamaDecoderLayerImpl>(i);
-    const bool wrap = options_.checkpointing == Checkpointing::kFull && i % options_.checkpoint_every == 0;
-    if (wrap) {
-      x = checkpoint([layer, rt](const torch::Tensor& in) { return layer->forward(in, rt); }, x);
-    } else {
-      x = layer->forward(x, rt);
-    }
-  }
+    return [layer, rt](const torch::Tensor& in) { return layer->forward(in, rt); };
+  });
   torch::Tensor xf = model->norm(x);  // (B, T, d)
   return lm_head ? lm_head(xf) : torch::linear(xf, model->embed_tokens->weight);  // (B, T, V); mm saves xf
 }
@@ -218,16 +229,10 @@ torch::Tensor GptImpl::forward(const torch::Tensor& idx) {
   torch::Tensor pos = torch::arange(T, idx.options().dtype(torch::kLong));           // (T)
   torch::Tensor x = transformer->drop(transformer->wte(idx) + transformer->wpe(pos)); // (B, T, d)
   torch::Tensor mask = causal_mask_.slice(0, 0, T).slice(1, 0, T);                    // (T, T) view
-  for (int64_t i = 0; i < config_.n_layer; ++i) {
-    // Captured by value: the checkpoint recomputes the block in backward, after this frame returned.
+  x = run_layers(std::move(x), config_.n_layer, options_, [this, &mask](int64_t i) {
     std::shared_ptr<BlockImpl> block = transformer->h->ptr<BlockImpl>(i);
-    const bool wrap = options_.checkpointing == Checkpointing::kFull && i % options_.checkpoint_every == 0;
-    if (wrap) {
-      x = checkpoint([block, mask](const torch::Tensor& in) { return block->forward(in, mask); }, x);
-    } else {
-      x = block->forward(x, mask);
-    }
-  }
+    return [block, mask](const torch::Tensor& in) { return block->forward(in, mask); };
+  });
   torch::Tensor xf = transformer->ln_f(x);                    // (B, T, d)
   return torch::linear(xf, transformer->wte->weight);         // (B, T, V); tied lm_head, saves xf
 }
