@@ -132,18 +132,18 @@ std::vector<Row> run_one(const RunSpec& spec, MemoryBackend& backend, int thread
   TrainOptions o;
   o.model = spec.model;
   o.data = spec.data;
-  o.batch_size = spec.batch;
-  o.seq_len = spec.seq_len;
-  o.grad_accum = spec.grad_accum;
-  o.checkpointing = spec.checkpointing;
-  o.checkpoint_every = spec.checkpoint_every;
-  o.precision = spec.precision;
-  o.optimizer = spec.optimizer;
+  o.setup.micro_batch_size = spec.batch;
+  o.setup.seq_len = spec.seq_len;
+  o.setup.gradient_accumulation_steps = spec.grad_accum;
+  o.setup.checkpointing = spec.checkpointing;
+  o.setup.checkpoint_every = spec.checkpoint_every;
+  o.setup.precision = spec.precision;
+  o.setup.optimizer = spec.optimizer;
   o.dropout = spec.dropout;
   o.steps = 2;
   o.warmup_steps = 0;
   o.eval_batches = 1;
-  o.threads = threads;
+  o.setup.cpu_threads = threads;
   o.quiet = true;
   const int64_t baseline = backend.snapshot().allocated_bytes.current;
   Profiler profiler(&backend, nullptr, true);
@@ -458,7 +458,7 @@ std::vector<RunSpec> randomized_specs(const Options& o, std::vector<uint64_t> se
       TrainOptions t;
       t.model = c.run.model;
       t.data = c.run.data;
-      t.seq_len = c.run.seq_len;
+      t.setup.seq_len = c.run.seq_len;
       try {
         Trainer trainer(t, nullptr, nullptr);
         throw std::runtime_error(c.run.label + ": the trainer accepted an untied head");

@@ -50,8 +50,8 @@ void BM_StepOverhead(benchmark::State& state) {
   auto backend = oomkit::make_cpu_memory_backend();
   oomkit::TrainOptions options;
   options.model = "gpt-nano";
-  options.batch_size = 8;
-  options.seq_len = 128;
+  options.setup.micro_batch_size = 8;
+  options.setup.seq_len = 128;
   options.steps = 1000000;  // keeps the lr schedule flat-ish over the measured steps
   options.warmup_steps = 0;
   options.quiet = true;

@@ -15,6 +15,7 @@ PACKAGES=(
   chromium chromium-driver
   clang-14 libclang-rt-14-dev
   time
+  zsh groff-base man-db  # tests/completion_test.sh: zsh -n on the zsh completion, groff/man on oomkit.1
 )
 
 missing=()

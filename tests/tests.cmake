@@ -140,6 +140,18 @@ set_tests_properties(cli_install_finds_models PROPERTIES LABELS core)
 add_test(NAME cli_flags COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_flags_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(cli_flags PROPERTIES LABELS core)
 
+# Shell completion and the man page (issue 13 item 5), generated from the CLI definition: every
+# flag of every command in the bash and zsh scripts and the man page; bash completes commands,
+# flag prefixes, enum values and files; zsh parses the script; groff renders the page cleanly.
+set(OOMKIT_COMPLETION_HAS_TRAIN 0)
+if(TARGET oomkit-train)
+  set(OOMKIT_COMPLETION_HAS_TRAIN 1)
+endif()
+add_test(NAME cli_completion_and_man
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/completion_test.sh $<TARGET_FILE:oomkit> ${OOMKIT_MAN_PAGE}
+                 ${OOMKIT_COMPLETION_HAS_TRAIN})
+set_tests_properties(cli_completion_and_man PROPERTIES LABELS core)
+
 # The startup benchmark runs (one round, no time check: ctest shares the machine); its numbers:
 # `bench/startup_bench.sh` on an idle machine.
 add_test(NAME startup_bench_runs COMMAND ${CMAKE_COMMAND} -E env OOMKIT_EXE=$<TARGET_FILE:oomkit> REPEATS=1 STARTUP_CHECK=0

@@ -40,11 +40,10 @@ struct DiagnoseCliOptions {
   std::string timeline;  // an `oomkit train` timeline.jsonl: marks, budget, the oom event
   bool json = false;
   std::string model;     // --model name or config.json path; enables the estimator
-  int64_t batch_size = 0;
-  int64_t seq_len = 0;
-  int64_t grad_accum = 0;
-  RunChoices choices;  // --precision, --optimizer, --attention, --checkpointing (empty: not given)
-  std::string memory, gpu, overhead, device;
+  TrainingSetup setup;   // -b, -t, --grad-accum, --checkpoint-every (run_flags.h); not given: the defaults
+  SetupFlags setup_flags;  // the enum flags and --device (empty: not given)
+  bool setup_given = false;  // any of them given
+  std::string memory, gpu, overhead;
   int64_t dp = 0;
   int zero = -1;
   bool offload_optimizer = false;
@@ -108,8 +107,7 @@ void flush_stdout() {
 
 DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
   DiagnoseOptions opts;
-  const bool run_flags = o.batch_size || o.seq_len || o.grad_accum || !o.choices.precision.empty() ||
-                         !o.choices.optimizer.empty() || !o.choices.attention.empty() || !o.choices.checkpointing.empty() || o.dp || o.zero >= 0 || o.offload_optimizer;
+  const bool run_flags = o.setup_given || o.dp || o.zero >= 0 || o.offload_optimizer;
   if (o.model.empty()) {
     if (run_flags) throw InputError("--model", "run settings were given without a model", "add --model gpt2 (or a config.json path)");
     if (!o.memory.empty()) parse_size_flag(o.memory, "--memory", SizeRule::kPositive);  // still validate the flags
@@ -118,20 +116,14 @@ DiagnoseOptions build_options(const DiagnoseCliOptions& o) {
   }
   RunSettings run;
   run.model = resolve_model_config(o.model);
+  run.setup = o.setup;
   TrainingSetup& s = run.setup;
-  if (o.batch_size) s.micro_batch_size = o.batch_size;
-  if (o.seq_len) s.seq_len = o.seq_len;
-  if (o.grad_accum) s.gradient_accumulation_steps = o.grad_accum;
-  apply_run_choices(o.choices, s);
+  apply_setup_flags(o.setup_flags, s);
   if (o.dp) s.parallel.data_parallel = o.dp;
   if (o.zero >= 0) s.parallel.zero_stage = o.zero;
   s.parallel.offload_optimizer = o.offload_optimizer;
   if (!o.overhead.empty()) s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
-  if (!o.device.empty()) {
-    if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "must be cuda or cpu, not '" + o.device + "'");
-    s.cuda = o.device == "cuda";
-    if (!s.cuda && o.overhead.empty()) s.overhead_bytes = 0;
-  }
+  if (!s.cuda && o.overhead.empty()) s.overhead_bytes = 0;  // --device cpu: no CUDA context
   s.validate(run.model);
   if (!o.memory.empty() && !o.gpu.empty()) throw InputError("--gpu", "give --gpu or --memory, not both");
   if (!o.memory.empty()) run.capacity_bytes = parse_size_flag(o.memory, "--memory", SizeRule::kPositive);
@@ -202,14 +194,11 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   auto opts = std::make_shared<DiagnoseCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "diagnose", "Find every out-of-memory report in a log, classify its cause and print ranked findings");
-  app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin");
-  app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event");
+  app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin")->type_name("FILE");
+  app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event")->type_name("FILE");
   app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
-  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...) or a config.json; ties findings to the estimator");
-  app->add_option("--batch-size", opts->batch_size, "Micro-batch size B of the failed run")->check(CLI::PositiveNumber);
-  app->add_option("--seq-len", opts->seq_len, "Sequence length T of the failed run")->check(CLI::PositiveNumber);
-  app->add_option("--grad-accum", opts->grad_accum, "Gradient accumulation steps")->check(CLI::PositiveNumber);
-  add_run_choice_flags(app, opts->choices, RunFlagsFor::kDiagnose);
+  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...) or a config.json; ties findings to the estimator")->type_name("NAME|FILE");
+  add_setup_flags(app, opts->setup, opts->setup_flags, RunFlagsFor::kDiagnose);
   app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(CLI::PositiveNumber);
   app->add_option("--zero", opts->zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));
   app->add_flag("--offload-optimizer", opts->offload_optimizer, "Optimizer state on CPU");
@@ -218,8 +207,10 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   app->add_option("--gpu", opts->gpu, "Device capacity from the catalog (oomkit gpus), e.g. a100-80gb");
   app->add_option("--overhead", opts->overhead, std::string("CUDA context + workspaces (default 500MiB; 0: none), ") + kSizeHelp)
       ->check(size_check(SizeRule::kZeroAllowed));
-  app->add_option("--device", opts->device, "cuda|cpu (the estimator's target)");
-  return {app, [opts]() -> int { return run_diagnose(*opts); }};
+  return {app, [opts, app]() -> int {
+            opts->setup_given = setup_flags_given(*app);
+            return run_diagnose(*opts);
+          }};
 }
 
 }  // namespace oomkit::cli

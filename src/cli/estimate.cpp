@@ -25,12 +25,11 @@ namespace {
 
 struct EstimateOptions {
   std::string model;
-  int64_t batch_size = 1;
-  std::optional<int64_t> seq_len;
-  int64_t grad_accum = 1;
-  RunChoices choices{"fp32", "adamw", "eager", "none"};  // --precision, --optimizer, --attention, --checkpointing
+  // -b, -t, --grad-accum, --checkpoint-every (run_flags.h); T's default depends on the model
+  TrainingSetup setup;
+  bool seq_len_given = false;
+  SetupFlags setup_flags{{"fp32", "adamw", "eager", "none"}, "cuda"};  // the enum flags and --device
   int64_t adam8bit_block_size = 2048;
-  int64_t checkpoint_every = 1;
   int64_t dp = 1;
   int zero = 0;
   int64_t tp = 1;
@@ -42,7 +41,6 @@ struct EstimateOptions {
   bool no_dropout = false;
   std::string overhead = "500MiB";
   std::string margin = "0.15";
-  std::string device = "cuda";
   std::string gpu;
   std::string memory;
   std::string method = "detailed";
@@ -95,13 +93,10 @@ std::vector<std::string> split_commas(const std::string& s) {
 }
 
 TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
-  TrainingSetup s;
-  s.micro_batch_size = o.batch_size;
-  s.seq_len = o.seq_len ? *o.seq_len : (model ? std::min<int64_t>(1024, model->n_positions) : 1024);
-  s.gradient_accumulation_steps = o.grad_accum;
-  apply_run_choices(o.choices, s);
+  TrainingSetup s = o.setup;  // B, T, accumulation, checkpoint_every as given
+  if (!o.seq_len_given) s.seq_len = model ? std::min<int64_t>(1024, model->n_positions) : 1024;
+  apply_setup_flags(o.setup_flags, s);
   s.adam8bit_block_size = o.adam8bit_block_size;
-  s.checkpoint_every = o.checkpoint_every;
   s.dropout = !o.no_dropout;
   s.parallel.data_parallel = o.dp;
   s.parallel.zero_stage = o.zero;
@@ -111,10 +106,6 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   s.parallel.offload_parameters = o.offload_params;
   s.lora.rank = o.lora_rank;
   if (!o.lora_targets.empty()) s.lora.targets = split_commas(o.lora_targets);
-  if (o.device != "cuda" && o.device != "cpu") {
-    throw InputError("--device", "unknown value '" + o.device + "'; valid: cuda, cpu");
-  }
-  s.cuda = o.device == "cuda";
   s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   s.safety_margin = parse_margin(o.margin);
   if (o.method == "detailed") s.method = EstimateMethod::kDetailed;
@@ -197,10 +188,10 @@ int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_
   if (o.model.empty()) throw InputError("--model", "required (a config.json path or a shipped name such as gpt2)");
   const ModelConfig model = resolve_model_config(o.model);
   InferenceSetup s;
-  s.batch_size = o.batch_size;
-  s.prompt_len = o.seq_len ? *o.seq_len : std::min<int64_t>(128, model.n_positions / 2);
+  s.batch_size = o.setup.micro_batch_size;
+  s.prompt_len = o.seq_len_given ? o.setup.seq_len : std::min<int64_t>(128, model.n_positions / 2);
   s.max_new_tokens = o.max_new_tokens;
-  s.precision = parse_precision(o.choices.precision);
+  s.precision = parse_precision(o.setup_flags.choices.precision);
   if (o.kv_cache_dtype == "auto") s.kv_cache_bytes_per_element = 0;
   else if (o.kv_cache_dtype == "fp32") s.kv_cache_bytes_per_element = 4;
   else if (o.kv_cache_dtype == "bf16" || o.kv_cache_dtype == "fp16") s.kv_cache_bytes_per_element = 2;
@@ -208,8 +199,7 @@ int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_
   else throw InputError("--kv-cache-dtype", "unknown value '" + o.kv_cache_dtype + "'; valid: auto, fp32, bf16, fp16, fp8, int8");
   s.quantization.base = parse_base_quantization(o.quantize_base);
   s.quantization.double_quant = !o.no_double_quant;
-  if (o.device != "cuda" && o.device != "cpu") throw InputError("--device", "unknown value '" + o.device + "'; valid: cuda, cpu");
-  s.cuda = o.device == "cuda";
+  s.cuda = o.setup_flags.device == "cuda";
   s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   const double margin = parse_margin(o.margin);
   const InferenceEstimate e = estimate_inference(model, s);
@@ -283,13 +273,9 @@ int run_estimate(const EstimateOptions& o) {
 Subcommand add_estimate_command(CLI::App& parent) {
   auto o = std::make_shared<EstimateOptions>();
   CLI::App* app = parent.add_subcommand("estimate", "Estimate training memory (per GPU) and whether it fits");
-  app->add_option("--model", o->model, "Hugging Face config.json path or shipped name (gpt2, llama-2-7b, ...)");
-  app->add_option("--batch-size", o->batch_size, "Micro-batch size B (sequences)")->capture_default_str();
-  app->add_option("--seq-len", o->seq_len, "Sequence length T (default min(1024, n_positions))");
-  app->add_option("--grad-accum", o->grad_accum, "Gradient accumulation steps")->capture_default_str();
-  add_run_choice_flags(app, o->choices, RunFlagsFor::kEstimate);
+  app->add_option("--model", o->model, "Hugging Face config.json path or shipped name (gpt2, llama-2-7b, ...)")->type_name("NAME|FILE");
+  add_setup_flags(app, o->setup, o->setup_flags, RunFlagsFor::kEstimate);
   app->add_option("--adam8bit-block-size", o->adam8bit_block_size, "8-bit Adam quantization block (elements)")->capture_default_str();
-  app->add_option("--checkpoint-every", o->checkpoint_every, "With full: checkpoint blocks i with i % K == 0")->capture_default_str();
   app->add_option("--dp", o->dp, "Data-parallel GPUs N")->capture_default_str();
   app->add_option("--zero", o->zero, "ZeRO stage 0-3 (2: FSDP shard-grad-op, 3: full-shard)")->capture_default_str();
   app->add_option("--tp", o->tp, "Tensor-parallel degree t")->capture_default_str();
@@ -303,11 +289,10 @@ Subcommand add_estimate_command(CLI::App& parent) {
       ->check(size_check(SizeRule::kZeroAllowed))
       ->capture_default_str();
   app->add_option("--margin", o->margin, "Safety margin kept free (0.15 or 15%)")->capture_default_str();
-  app->add_option("--device", o->device, "cuda|cpu (cpu: no context overhead)")->capture_default_str();
   app->add_option("--gpu", o->gpu, "GPU from `oomkit gpus` (e.g. a100-sxm4-80gb)");
   app->add_option("--memory", o->memory, std::string("Capacity instead of --gpu, ") + kSizeHelp)
       ->check(size_check(SizeRule::kPositive));
-  app->add_option("--method", o->method, "detailed|chapter")->capture_default_str();
+  app->add_option("--method", o->method, "Activation formula (chapter: (34d + 5hT)·B·T·L)")->check(one_of({"detailed", "chapter"}))->capture_default_str();
   app->add_option("--gpus", o->gpus, "GPUs available to the fixes (ZeRO shards over them)")->capture_default_str();
   app->add_option("--host-memory", o->host_memory,
                   std::string("Host RAM available for offload (default: this machine's), ") + kSizeHelp)
@@ -321,7 +306,7 @@ Subcommand add_estimate_command(CLI::App& parent) {
                 "Exit 4 when the run does not fit the --gpu/--memory capacity (0 when it fits)");
   app->add_flag("--sweep", o->sweep, "The chapter's model-size table (all shipped models unless --model)");
   app->add_flag("--json", o->json, "JSON with every item in bytes");
-  app->add_option("--framework", o->framework, "Memory layout: oomkit|hf|megatron|deepspeed")->capture_default_str();
+  app->add_option("--framework", o->framework, "Whose memory layout")->check(one_of({"oomkit", "hf", "megatron", "deepspeed"}))->capture_default_str();
   app->add_flag("--sequence-parallel", o->sequence_parallel, "megatron: sequence parallelism over the TP group");
   app->add_flag("--use-distributed-optimizer", o->distributed_optimizer, "megatron: fp32 master + Adam sharded over DP (= --zero 1)");
   app->add_option("--make-vocab-size-divisible-by", o->vocab_divisible_by, "megatron: V padded to a multiple of this times TP")->capture_default_str();
@@ -333,15 +318,18 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--stage3-param-persistence-threshold", o->persistence_threshold, "deepspeed: stage3_param_persistence_threshold (elements)")->capture_default_str();
   app->add_flag("--no-zero-init", o->no_zero_init, "deepspeed: the model is built whole on every rank (no deepspeed.zero.Init)");
   app->add_option("--gpus-per-node", o->gpus_per_node, "deepspeed: GPUs per node (default: all --dp GPUs on one node)");
-  app->add_option("--mode", o->mode, "training|inference")->capture_default_str();
+  app->add_option("--mode", o->mode, "Training or inference memory")->check(one_of({"training", "inference"}))->capture_default_str();
   app->add_option("--max-new-tokens", o->max_new_tokens, "inference: tokens generated after the prompt (--seq-len)")->capture_default_str();
-  app->add_option("--kv-cache-dtype", o->kv_cache_dtype, "inference: auto|fp32|bf16|fp16|fp8|int8")->capture_default_str();
+  app->add_option("--kv-cache-dtype", o->kv_cache_dtype, "inference: KV cache element type (auto: the precision's)")->check(one_of({"auto", "fp32", "bf16", "fp16", "fp8", "int8"}))->capture_default_str();
   app->add_flag("--max-context", o->max_context, "inference: the largest prompt + new tokens that fits (needs --gpu or --memory)");
-  app->add_option("--quantize-base", o->quantize_base, "Frozen LoRA base: none|nf4 (QLoRA)|int8 (LLM.int8())")->capture_default_str();
+  app->add_option("--quantize-base", o->quantize_base, "Frozen LoRA base: nf4 (QLoRA) or int8 (LLM.int8())")->check(one_of({"none", "nf4", "int8"}))->capture_default_str();
   app->add_flag("--no-double-quant", o->no_double_quant, "nf4 without double quantization (4.5 instead of 4.127 bits/param)");
   app->add_option("--hidden-dropout", o->hidden_dropout, "megatron: hidden dropout p (default: the config's)");
   app->add_option("--attention-dropout", o->attention_dropout, "megatron: attention dropout p (default: the config's)");
-  return {app, [o]() { return run_estimate(*o); }};
+  return {app, [o, app]() {
+            o->seq_len_given = app->count("--seq-len") > 0;
+            return run_estimate(*o);
+          }};
 }
 
 }  // namespace oomkit::cli

@@ -15,6 +15,8 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "completion.h"
+#include "train_flags.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/executable.h"
 
@@ -41,10 +43,13 @@ int main(int argc, char** argv) {
 
   CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
   oomkit::cli::init_app(app);
+  // train's flags are declared here too (train_flags.cpp, torch-free) so that this executable
+  // knows every command's flags; a train command line is never parsed here (exec_train above).
+  oomkit::cli::TrainFlags train_flags;
   const std::vector<oomkit::cli::Subcommand> subcommands = {
       oomkit::cli::add_estimate_command(app), oomkit::cli::add_gpus_command(app),
-      // Listed for --help and the unknown-command check; never parsed here (exec_train above).
-      {app.add_subcommand("train", oomkit::cli::kTrainDescription), [] { return oomkit::kExitFailure; }},
-      oomkit::cli::add_diagnose_command(app), oomkit::cli::add_report_command(app)};
+      {oomkit::cli::add_train_flags(app, train_flags), [] { return oomkit::kExitFailure; }},
+      oomkit::cli::add_diagnose_command(app), oomkit::cli::add_report_command(app),
+      oomkit::cli::add_completion_command(app), oomkit::cli::add_man_command(app)};
   return oomkit::cli::run_app(app, subcommands, argc, argv);
 }

@@ -15,13 +15,13 @@ Subcommand add_report_command(CLI::App& parent) {
   auto max_points = std::make_shared<int64_t>(20000);
   app->add_option("input", opts->input,
                   "Run directory of `oomkit train`, its timeline.jsonl, an `oomkit estimate --json` file "
-                  "(with --sweep / --max-batch arrays) or an oom_report.json")
+                  "(with --sweep / --max-batch arrays) or an oom_report.json")->type_name("PATH")
       ->required();
   app->add_option("-o,--output", opts->output,
-                  "Output file (default: RUN_DIR/report.html or RUN_DIR/trace.json; beside a file input)");
+                  "Output file (default: RUN_DIR/report.html or RUN_DIR/trace.json; beside a file input)")->type_name("FILE");
   app->add_option("--format", *format, "html (default) or chrome-trace (Perfetto, chrome://tracing)");
-  app->add_option("--estimate", opts->estimate_path, "An estimate JSON to show with the run (replaces the run's own)");
-  app->add_option("--oom-report", opts->oom_report_path, "An oom_report.json (default: the run directory's)");
+  app->add_option("--estimate", opts->estimate_path, "An estimate JSON to show with the run (replaces the run's own)")->type_name("FILE");
+  app->add_option("--oom-report", opts->oom_report_path, "An oom_report.json (default: the run directory's)")->type_name("FILE");
   app->add_option("--title", opts->html.title, "Page title");
   app->add_option("--max-points", *max_points, "Most timeline marks in the page or the trace; longer timelines keep their peaks")
       ->check(CLI::Range(int64_t{8}, int64_t{10000000}));

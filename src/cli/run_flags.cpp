@@ -132,6 +132,61 @@ void add_run_choice_flags(CLI::App* app, RunChoices& choices, RunFlagsFor comman
              "Activation checkpointing" + of_run);
 }
 
+namespace {
+
+// The names add_setup_flags() declares (setup_flags_given() counts them).
+const char* const kSetupFlagNames[] = {"--batch-size", "--seq-len", "--grad-accum", "--checkpoint-every", "--precision",
+                                       "--optimizer", "--attention", "--checkpointing", "--device"};
+
+}  // namespace
+
+void add_setup_flags(CLI::App* app, TrainingSetup& setup, SetupFlags& flags, RunFlagsFor command) {
+  const bool diagnose = command == RunFlagsFor::kDiagnose;
+  const std::string of_run = diagnose ? " of the failed run" : "";
+  const std::vector<CLI::Option*> sizes = {
+      app->add_option("-b,--batch-size", setup.micro_batch_size, "B: sequences per micro-batch" + of_run),
+      app->add_option("-t,--seq-len", setup.seq_len,
+                      "T: tokens per sequence" + of_run + " (<= n_positions" +
+                          (command == RunFlagsFor::kEstimate
+                               ? std::string("; default min(1024, n_positions); --mode inference: the prompt length, "
+                                             "default min(128, n_positions / 2))")
+                               : std::string(")"))),
+      app->add_option("--grad-accum", setup.gradient_accumulation_steps,
+                      "Gradient accumulation: micro-batches per optimizer step" + of_run),
+      app->add_option("--checkpoint-every", setup.checkpoint_every,
+                      "With --checkpointing full: checkpoint every K-th block (blocks i with i % K == 0)")};
+  for (CLI::Option* option : sizes) {
+    if (diagnose) option->check(CLI::PositiveNumber);
+    else if (option->get_name() != "--seq-len" || command == RunFlagsFor::kTrain) option->capture_default_str();
+  }
+  add_run_choice_flags(app, flags.choices, command);
+  CLI::Option* device = app->add_option(
+      "--device", flags.device,
+      command == RunFlagsFor::kTrain ? std::string("Where the run computes")
+                                     : std::string("The estimator's target") + (diagnose ? "" : " (cpu: no context overhead)"));
+  device->check(one_of({"cuda", "cpu"}));
+  if (!flags.device.empty()) device->capture_default_str();
+}
+
+bool setup_flags_given(const CLI::App& app) {
+  for (const char* name : kSetupFlagNames) {
+    if (app.count(name) > 0) return true;
+  }
+  return false;
+}
+
+void apply_run_choices(const RunChoices& choices, TrainingSetup& setup) {
+  if (!choices.precision.empty()) setup.precision = parse_precision(choices.precision);
+  if (!choices.optimizer.empty()) setup.optimizer = parse_optimizer(choices.optimizer);
+  if (!choices.attention.empty()) setup.attention = parse_attention(choices.attention);
+  if (!choices.checkpointing.empty()) setup.checkpointing = parse_checkpointing(choices.checkpointing);
+}
+
+void apply_setup_flags(const SetupFlags& flags, TrainingSetup& setup) {
+  apply_run_choices(flags.choices, setup);
+  if (!flags.device.empty()) setup.cuda = flags.device == "cuda";
+}
+
 std::optional<double> parse_whole_double(const std::string& text) {
   double value = 0.0;
   size_t used = 0;

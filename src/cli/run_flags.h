@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "oomkit/estimate/estimate.h"  // parse_precision() ... (apply_run_choices)
+#include "oomkit/core/training_setup.h"
 
 namespace oomkit::cli {
 
@@ -59,15 +59,31 @@ enum class RunFlagsFor { kEstimate, kTrain, kDiagnose };
 /// valid values as {a,b,c}; others are refused while parsing (one_of()).
 void add_run_choice_flags(CLI::App* app, RunChoices& choices, RunFlagsFor command);
 
-/// Sets the choices that were given on `setup` (a TrainingSetup or TrainOptions: both name the
-/// fields precision, optimizer, attention, checkpointing), through the library's parsers.
-template <typename Setup>
-void apply_run_choices(const RunChoices& choices, Setup& setup) {
-  if (!choices.precision.empty()) setup.precision = parse_precision(choices.precision);
-  if (!choices.optimizer.empty()) setup.optimizer = parse_optimizer(choices.optimizer);
-  if (!choices.attention.empty()) setup.attention = parse_attention(choices.attention);
-  if (!choices.checkpointing.empty()) setup.checkpointing = parse_checkpointing(choices.checkpointing);
-}
+/// The setup flags that are not a plain field of TrainingSetup: the enum flags (spellings) and
+/// --device (cuda|cpu -> TrainingSetup::cuda); empty: not given.
+struct SetupFlags {
+  RunChoices choices;
+  std::string device;
+};
+
+/// The one declaration of the run flags shared by estimate, train and diagnose:
+/// -b/--batch-size (setup.micro_batch_size), -t/--seq-len (setup.seq_len), --grad-accum
+/// (setup.gradient_accumulation_steps), --checkpoint-every (setup.checkpoint_every) bound to
+/// `setup`; --precision, --optimizer, --attention, --checkpointing (add_run_choice_flags()) and
+/// --device bound to `flags`. Both must outlive `app`. estimate and train show their defaults
+/// in --help; diagnose has none (a flag not given leaves the library's default, and
+/// setup_flags_given() tells whether any was given). The sizes are checked by
+/// TrainingSetup::problems() / TrainOptions::problems() (diagnose: > 0 while parsing).
+void add_setup_flags(CLI::App* app, TrainingSetup& setup, SetupFlags& flags, RunFlagsFor command);
+
+/// Whether any flag declared by add_setup_flags() was given on the parsed command line.
+bool setup_flags_given(const CLI::App& app);
+
+/// Sets the choices that were given on `setup` through the library's parsers.
+void apply_run_choices(const RunChoices& choices, TrainingSetup& setup);
+
+/// apply_run_choices(), then --device when given: setup.cuda.
+void apply_setup_flags(const SetupFlags& flags, TrainingSetup& setup);
 
 /// `text` as a double when all of it is one number (std::stod, no trailing characters); nullopt
 /// otherwise. nan and inf parse: the caller checks the range.

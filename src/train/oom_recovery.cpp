@@ -54,22 +54,6 @@ std::string top_line(const PlaybookResult& r) {
 
 }  // namespace
 
-const char* to_string(OnOom mode) {
-  switch (mode) {
-    case OnOom::kAbort: return "abort";
-    case OnOom::kDiagnose: return "diagnose";
-    case OnOom::kRecover: return "recover";
-  }
-  return "diagnose";
-}
-
-OnOom parse_on_oom(const std::string& text) {
-  if (text == "abort") return OnOom::kAbort;
-  if (text == "diagnose") return OnOom::kDiagnose;
-  if (text == "recover") return OnOom::kRecover;
-  throw InputError("--on-oom", "must be abort, diagnose or recover, got '" + text + "'");
-}
-
 std::optional<std::string> oom_message(const std::exception& e) {
   std::string text;
   bool typed = false;
@@ -87,26 +71,26 @@ std::optional<std::string> oom_message(const std::exception& e) {
 
 void Trainer::set_memory_setup(const TrainingSetup& setup) {
   set_micro_batching(setup.micro_batch_size, setup.gradient_accumulation_steps);
-  if (setup.seq_len != options_.seq_len) throw InputError("--seq-len", "a running trainer keeps its sequence length");
-  if (setup.precision != options_.precision) {
+  if (setup.seq_len != options_.setup.seq_len) throw InputError("--seq-len", "a running trainer keeps its sequence length");
+  if (setup.precision != options_.setup.precision) {
     const auto autocast = [](Precision p) {
       return p == Precision::kFp32 || p == Precision::kBf16Mixed || p == Precision::kFp16Mixed;
     };
-    if (!autocast(setup.precision) || !autocast(options_.precision)) {
+    if (!autocast(setup.precision) || !autocast(options_.setup.precision)) {
       throw InputError("--precision", "a running trainer switches only between fp32 and the mixed (autocast) modes");
     }
     if (setup.precision == Precision::kFp16Mixed && !device_.is_cuda()) {
       throw InputError("--precision", "fp16-mixed needs --device cuda");
     }
-    options_.precision = setup.precision;
+    options_.setup.precision = setup.precision;
   }
-  if (setup.attention != options_.attention) {
+  if (setup.attention != options_.setup.attention) {
     model_->set_attention(setup.attention);  // InputError where the build lacks the kernel
-    options_.attention = setup.attention;
+    options_.setup.attention = setup.attention;
   }
   model_->set_checkpointing(setup.checkpointing, setup.checkpoint_every);
-  options_.checkpointing = setup.checkpointing;
-  options_.checkpoint_every = setup.checkpoint_every;
+  options_.setup.checkpointing = setup.checkpointing;
+  options_.setup.checkpoint_every = setup.checkpoint_every;
 }
 
 PlaybookInput live_playbook_input(const std::string& message, const Profiler& profiler, const MemoryBackend& backend,
@@ -139,7 +123,7 @@ OomHandler::OomHandler(Trainer& trainer, OnOom mode, std::string report_dir, int
     : trainer_(trainer), mode_(mode), report_dir_(std::move(report_dir)), max_recoveries_(max_recoveries) {}
 
 std::optional<StepStats> OomHandler::step() {
-  const int cuda_device = trainer_.options().device == "cuda" ? 0 : -1;
+  const int cuda_device = trainer_.options().setup.cuda ? 0 : -1;
   while (true) {
     const int64_t step = trainer_.next_step();
     const RngState rng = capture_rng_state(cuda_device);  // dropout draws from the default generators

@@ -91,13 +91,13 @@ void check_writable(const std::string& path, const char* field) {
 }
 
 nlohmann::json options_json(const TrainOptions& o, const std::string& data_source) {
-  return {{"model", o.model},           {"data", data_source},       {"device", o.device},
-          {"batch_size", o.batch_size}, {"grad_accum", o.grad_accum}, {"seq_len", o.seq_len},
+  return {{"model", o.model},           {"data", data_source},       {"device", o.device_name()},
+          {"batch_size", o.setup.micro_batch_size}, {"grad_accum", o.setup.gradient_accumulation_steps}, {"seq_len", o.setup.seq_len},
           {"steps", o.steps},           {"lr", o.lr},                {"warmup_steps", o.warmup_steps},
-          {"min_lr", o.min_lr},         {"weight_decay", o.weight_decay}, {"grad_clip", o.grad_clip},
-          {"seed", o.seed},             {"precision", to_string(o.precision)},
-          {"optimizer", to_string(o.optimizer)}, {"attention", to_string(o.attention)},
-          {"checkpointing", to_string(o.checkpointing)}, {"checkpoint_every", o.checkpoint_every},
+          {"min_lr", o.min_lr},         {"weight_decay", o.setup.weight_decay}, {"grad_clip", o.grad_clip},
+          {"seed", o.seed},             {"precision", to_string(o.setup.precision)},
+          {"optimizer", to_string(o.setup.optimizer)}, {"attention", to_string(o.setup.attention)},
+          {"checkpointing", to_string(o.setup.checkpointing)}, {"checkpoint_every", o.setup.checkpoint_every},
           {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()},
           {"backend", o.backend}, {"bucket_cap_mb", o.bucket_cap_mb}};
 }
@@ -165,13 +165,8 @@ void check_limit_holds_parameters(const TrainOptions& options) {
   try {
     config = options.init_from.empty() ? resolve_model_config(options.model)
                                        : load_hf_config(options.init_from, "--init-from");
-    TrainingSetup setup;
-    setup.micro_batch_size = options.batch_size;
-    setup.seq_len = std::min(options.seq_len, config.n_positions);
-    setup.gradient_accumulation_steps = options.grad_accum;
-    setup.precision = options.precision;
-    setup.optimizer = options.optimizer;
-    setup.cuda = options.device == "cuda";
+    TrainingSetup setup = options.setup;
+    setup.seq_len = std::min(options.setup.seq_len, config.n_positions);
     setup.overhead_bytes = 0;
     parameter_bytes = estimate_memory(config, setup).total(Category::kParameters);
   } catch (const InputError&) {
@@ -180,7 +175,7 @@ void check_limit_holds_parameters(const TrainOptions& options) {
   if (options.memory_limit_bytes < parameter_bytes) {
     throw InputError("--memory-limit",
                      format_bytes(options.memory_limit_bytes) + " is below the parameter bytes of " + config.name +
-                         " (" + format_bytes(parameter_bytes) + " at " + to_string(options.precision) +
+                         " (" + format_bytes(parameter_bytes) + " at " + to_string(options.setup.precision) +
                          "): the model cannot be built",
                      "raise --memory-limit above " + format_bytes(parameter_bytes) + " or pick a smaller --model");
   }
@@ -202,19 +197,19 @@ TrainSummary run_training(const TrainOptions& options_in) {
                                    "would have to agree (not implemented)",
                        "use --on-oom abort or diagnose");
     }
-    if (options.device == "cuda") {
+    if (options.setup.cuda) {
       throw InputError("--device", "data parallelism runs on Gloo over CPU tensors in this build",
                        "use --device cpu");
     }
-    if (options.threads == 0) {
-      options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / dist.local_world_size);
+    if (options.setup.cpu_threads == 0) {
+      options.setup.cpu_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / dist.local_world_size);
     }
     if (dist.rank != 0) {
       options.quiet = true;  // rank 0 prints progress; the others only warnings and errors
       spdlog::set_level(spdlog::level::warn);
     }
   }
-  const int threads = configure_threads(options.threads);
+  const int threads = configure_threads(options.setup.cpu_threads);
   std::unique_ptr<ProcessGroup> group;
   if (dist.distributed()) {
     group = std::make_unique<ProcessGroup>(dist, options.backend, std::chrono::seconds(options.dist_timeout_s));
@@ -225,13 +220,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
     }
   }
   if (!configure_malloc()) log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
-  if (options.device == "cuda" && !cuda_memory_backend_available()) {
+  if (options.setup.cuda && !cuda_memory_backend_available()) {
     throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
                      "use --device cpu");
   }
   // The backend first: tensors allocated before its allocator is installed are not counted.
   std::unique_ptr<MemoryBackend> backend =
-      options.device == "cuda" ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
+      options.setup.cuda ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
   backend->set_limit_bytes(options.memory_limit_bytes);
   // Every input file is checked here. An OOM while building the model or loading the data is a
   // budget too small for the run to start at all: bad input (exit 2), not a failed step.
@@ -322,7 +317,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
 
   // Startup report: config, model, data, estimate, device memory.
   const int64_t n_params = trainer.model()->num_parameters();
-  const int64_t tokens_per_step = options.batch_size * options.seq_len * options.grad_accum * dist.world_size;
+  const int64_t tokens_per_step = options.setup.micro_batch_size * options.setup.seq_len * options.setup.gradient_accumulation_steps * dist.world_size;
   if (config.is_gpt2()) {
     log::info("model: {} (GPT-2: L={} d={} h={} d_ff={} V={} n_positions={}), {} parameters ({} fp32)", config.name,
               config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, n_params,
@@ -339,9 +334,9 @@ TrainSummary run_training(const TrainOptions& options_in) {
             data.val_tokens(), entropy_bits, entropy_nats);
   log::info("run: B={} T={} grad_accum={} ({} tokens/step), steps {}, {} lr {:.1e} (warmup {}, cosine to {:.1e}), "
             "{}, {} attention, checkpointing {}, {} threads, seed {}",
-            options.batch_size, options.seq_len, options.grad_accum, tokens_per_step, options.steps,
-            to_string(options.optimizer), options.lr, options.warmup_steps, options.min_lr,
-            to_string(options.precision), to_string(options.attention), to_string(options.checkpointing), threads,
+            options.setup.micro_batch_size, options.setup.seq_len, options.setup.gradient_accumulation_steps, tokens_per_step, options.steps,
+            to_string(options.setup.optimizer), options.lr, options.warmup_steps, options.min_lr,
+            to_string(options.setup.precision), to_string(options.setup.attention), to_string(options.setup.checkpointing), threads,
             options.seed);
   if (have_estimate) {
     log::info("estimate: peak {} ({}): parameters {}, gradients {}, optimizer state {}, activations {}, transient {}",
@@ -361,7 +356,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
               "batch {} sequences = B {} x grad_accum {} x {} ranks; gradients all-reduced in {} buckets of {} "
               "(cap {} MiB)",
               dist.world_size, dist.local_world_size, options.backend, dist.master_addr, dist.master_port, threads,
-              options.batch_size * options.grad_accum * dist.world_size, options.batch_size, options.grad_accum,
+              options.setup.micro_batch_size * options.setup.gradient_accumulation_steps * dist.world_size, options.setup.micro_batch_size, options.setup.gradient_accumulation_steps,
               dist.world_size, buckets.size(), format_bytes(bucket_total), options.bucket_cap_mb);
     write_collectives(group.get(), profiler);  // the initial parameter broadcast
   }

@@ -44,11 +44,11 @@ void Trainer::save_checkpoint(const std::string& path) const {
       {"format", "oomkit-train-checkpoint"},
       {"version", kFormatVersion},
       {"model", nlohmann::json::parse(model_config_to_json(config_))},
-      {"precision", to_string(options_.precision)},
-      {"optimizer", to_string(options_.optimizer)},
-      {"seq_len", options_.seq_len},
-      {"batch_size", options_.batch_size},
-      {"grad_accum", options_.grad_accum},
+      {"precision", to_string(options_.setup.precision)},
+      {"optimizer", to_string(options_.setup.optimizer)},
+      {"seq_len", options_.setup.seq_len},
+      {"batch_size", options_.setup.micro_batch_size},
+      {"grad_accum", options_.setup.gradient_accumulation_steps},
       {"seed", options_.seed},
       {"step", next_step_},
       {"data_position", dataset_->position()},
@@ -108,9 +108,9 @@ void Trainer::load_checkpoint(const std::string& path) {
   auto check = [&](const char* key, const nlohmann::json& now) {
     if (meta[key] != now) mismatches.push_back(std::string(key) + " (checkpoint " + bounded_excerpt(meta[key].dump()) + ", now " + now.dump() + ")");
   };
-  check("precision", to_string(options_.precision));
-  check("optimizer", to_string(options_.optimizer));
-  check("seq_len", options_.seq_len);
+  check("precision", to_string(options_.setup.precision));
+  check("optimizer", to_string(options_.setup.optimizer));
+  check("seq_len", options_.setup.seq_len);
   check("seed", options_.seed);
   if (!mismatches.empty()) {
     std::string joined;

@@ -33,50 +33,6 @@ bool mixed(Precision p) { return p == Precision::kBf16Mixed || p == Precision::k
 
 }  // namespace
 
-std::vector<std::string> TrainOptions::problems() const {
-  std::vector<std::string> out;
-  auto positive = [&out](const char* field, int64_t v) {
-    if (v < 1) out.push_back(std::string(field) + ": must be >= 1, got " + std::to_string(v));
-  };
-  positive("--batch-size", batch_size);
-  positive("--grad-accum", grad_accum);
-  positive("--seq-len", seq_len);
-  positive("--steps", steps);
-  positive("--eval-batches", eval_batches);
-  positive("--checkpoint-every", checkpoint_every);
-  if (!(lr > 0.0) || !std::isfinite(lr)) out.push_back("--lr: must be > 0, got " + std::to_string(lr));
-  if (!(min_lr >= 0.0) || min_lr > lr) out.push_back("--min-lr: must be in [0, --lr], got " + std::to_string(min_lr));
-  if (warmup_steps < 0) out.push_back("--warmup: must be >= 0, got " + std::to_string(warmup_steps));
-  if (!(weight_decay >= 0.0)) out.push_back("--weight-decay: must be >= 0");
-  if (!(grad_clip >= 0.0)) out.push_back("--grad-clip: must be >= 0 (0 disables clipping)");
-  if (dropout >= 1.0) out.push_back("--dropout: must be in [0, 1)");
-  if (save_every < 0) out.push_back("--save-every: must be >= 0");
-  if (eval_every < 0) out.push_back("--eval-every: must be >= 0");
-  if (log_every < 0) out.push_back("--log-every: must be >= 0");
-  if (memory_limit_bytes < 0) out.push_back("--memory-limit: must be >= 0");
-  if (threads < 0) out.push_back("--threads: must be >= 0 (0: every core)");
-  if (backend != "gloo" && backend != "nccl") out.push_back("--backend: must be gloo or nccl, got '" + backend + "'");
-  if (!(bucket_cap_mb > 0.0) || !std::isfinite(bucket_cap_mb)) {
-    out.push_back("--bucket-cap-mb: must be > 0, got " + std::to_string(bucket_cap_mb));
-  }
-  if (dist_timeout_s < 1) out.push_back("--dist-timeout: must be >= 1 second, got " + std::to_string(dist_timeout_s));
-  if (device != "cpu" && device != "cuda") out.push_back("--device: must be cpu or cuda, got '" + device + "'");
-  if (precision == Precision::kChapter) out.push_back("--precision: 'chapter' is an estimator convention, not a training mode");
-  if (precision == Precision::kFp16Mixed && device != "cuda") {
-    out.push_back("--precision: fp16-mixed needs --device cuda (CPU autocast computes in bf16; use bf16-mixed)");
-  }
-  return out;
-}
-
-void TrainOptions::validate() const {
-  const auto all = problems();
-  if (all.empty()) return;
-  std::string message;
-  for (const auto& p : all) message += (message.empty() ? "" : "; ") + p;
-  const std::string field = all.front().substr(0, all.front().find(':'));
-  throw InputError(field, message.substr(field.size() + 2));
-}
-
 double learning_rate(int64_t step, int64_t total_steps, double lr, int64_t warmup_steps, double min_lr) {
   if (step < warmup_steps) return lr * static_cast<double>(step + 1) / static_cast<double>(warmup_steps);
   const int64_t decay_steps = total_steps - 1 - warmup_steps;
@@ -104,11 +60,11 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
     throw InputError("tie_word_embeddings", config_.name + " sets it to false, but the GPT-2 trainer always ties lm_head to wte",
                      "remove the key or set it to true");
   }
-  if (options_.seq_len > config_.n_positions) {
-    throw InputError("--seq-len", std::to_string(options_.seq_len) + " exceeds the context of " + config_.name +
+  if (options_.setup.seq_len > config_.n_positions) {
+    throw InputError("--seq-len", std::to_string(options_.setup.seq_len) + " exceeds the context of " + config_.name +
                                       " (n_positions " + std::to_string(config_.n_positions) + ")");
   }
-  if (options_.device == "cuda") {
+  if (options_.setup.cuda) {
     if (!torch::cuda::is_available()) {
       throw InputError("--device", "cuda requested but this LibTorch build or machine has no CUDA device",
                        "use --device cpu");
@@ -121,10 +77,10 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
                                    config_.name + " has vocab_size " + std::to_string(config_.vocab_size),
                      "use a model whose vocab_size exceeds every token id (e.g. --model gpt2 for GPT-2 tokens)");
   }
-  dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.seq_len, options_.seed, options_.val_fraction);
+  dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.setup.seq_len, options_.seed, options_.val_fraction);
 
   torch::manual_seed(options_.seed);
-  model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});
+  model_ = Gpt(config_, GptOptions{options_.setup.attention, options_.setup.checkpointing, options_.setup.checkpoint_every});
   if (!options_.init_from.empty()) {
     const HfLoadReport loaded = load_hf_weights(*model_, options_.init_from, "--init-from");
     log::info("init: {} tensors from {} ({} file{}, {} names{}{})", loaded.num_tensors, options_.init_from,
@@ -132,7 +88,7 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
               loaded.lm_head_present ? ", tied lm_head checked" : "",
               loaded.num_buffers_ignored > 0 ? fmt::format(", {} attention buffers ignored", loaded.num_buffers_ignored) : "");
   }
-  if (options_.precision == Precision::kBf16) {
+  if (options_.setup.precision == Precision::kBf16) {
     // Pure bf16: parameters only (Module::to(dtype) would also cast the bool causal mask).
     torch::NoGradGuard no_grad;
     for (auto& p : model_->parameters()) p.set_data(p.data().to(torch::kBFloat16));
@@ -142,9 +98,9 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   params_ = model_->trainable_parameters();
   OptimizerOptions opt;
   opt.lr = options_.lr;
-  opt.weight_decay = options_.weight_decay;
-  if (options_.optimizer == OptimizerKind::kLion) opt.beta2 = 0.99;  // Chen et al. 2023 defaults
-  optimizer_ = make_optimizer(options_.optimizer, params_, opt);
+  opt.weight_decay = options_.setup.weight_decay;
+  if (options_.setup.optimizer == OptimizerKind::kLion) opt.beta2 = 0.99;  // Chen et al. 2023 defaults
+  optimizer_ = make_optimizer(options_.setup.optimizer, params_, opt);
   if (!options_.resume.empty()) load_checkpoint(options_.resume);
   if (group_ != nullptr) {
     // DistributedDataParallel's construction: every rank starts from rank 0's parameters
@@ -160,22 +116,13 @@ Trainer::~Trainer() = default;
 void Trainer::set_micro_batching(int64_t batch_size, int64_t grad_accum) {
   if (batch_size < 1) throw InputError("--batch-size", "must be >= 1, got " + std::to_string(batch_size));
   if (grad_accum < 1) throw InputError("--grad-accum", "must be >= 1, got " + std::to_string(grad_accum));
-  options_.batch_size = batch_size;
-  options_.grad_accum = grad_accum;
+  options_.setup.micro_batch_size = batch_size;
+  options_.setup.gradient_accumulation_steps = grad_accum;
 }
 
 TrainingSetup Trainer::training_setup() const {
-  TrainingSetup s;
-  s.micro_batch_size = options_.batch_size;
-  s.seq_len = options_.seq_len;
-  s.gradient_accumulation_steps = options_.grad_accum;
-  s.precision = options_.precision;
-  s.optimizer = options_.optimizer;
-  s.attention = options_.attention;
-  s.checkpointing = options_.checkpointing;
-  s.checkpoint_every = options_.checkpoint_every;
+  TrainingSetup s = options_.setup;
   s.dropout = true;
-  s.weight_decay = options_.weight_decay;
   s.cuda = device_.is_cuda();
   if (!s.cuda) s.overhead_bytes = 0;
   // The threads this process computes with size oneDNN's per-thread bf16 matmul scratchpad.
@@ -184,8 +131,8 @@ TrainingSetup Trainer::training_setup() const {
 }
 
 torch::Tensor Trainer::forward_loss(const Batch& batch, int64_t micro, bool mark) {
-  const bool autocast = mixed(options_.precision);
-  const at::ScalarType dtype = options_.precision == Precision::kFp16Mixed ? at::kHalf : at::kBFloat16;
+  const bool autocast = mixed(options_.setup.precision);
+  const at::ScalarType dtype = options_.setup.precision == Precision::kFp16Mixed ? at::kHalf : at::kBFloat16;
   // Autocast for one forward + loss, as Python's `with torch.autocast(...)`.
   std::optional<AutocastGuard> scope;
   if (autocast) scope.emplace(AutocastState::enabled_for(device_, dtype));
@@ -201,36 +148,38 @@ StepStats Trainer::step() {
   const int64_t start_position = dataset_->position();
   StepStats stats;
   stats.step = step;
-  stats.tokens = options_.batch_size * options_.seq_len * options_.grad_accum * world_size();
+  const int64_t B = options_.setup.micro_batch_size;
+  const int64_t accumulation = options_.setup.gradient_accumulation_steps;
+  stats.tokens = B * options_.setup.seq_len * accumulation * world_size();
   try {
     if (profiler_) profiler_->begin_step(step);
     stats.lr = learning_rate(step, options_.steps, options_.lr, options_.warmup_steps, options_.min_lr);
     set_learning_rate(*optimizer_, stats.lr);
-    const bool fp16 = options_.precision == Precision::kFp16Mixed;
+    const bool fp16 = options_.setup.precision == Precision::kFp16Mixed;
     double loss_sum = 0.0;
     // One draw of B·grad_accum windows per optimizer step, cut into micro-batches: the step
     // sees the same windows whatever the micro-batching (OOM recovery relies on it). Under DP
     // this rank's rows of the global batch of B·grad_accum·W rows.
-    const int64_t rows = options_.batch_size * options_.grad_accum;
+    const int64_t rows = B * accumulation;
     const Batch full = dataset_->next_train_batch(rows, rank() * rows);
-    for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
-      Batch batch{full.x.narrow(0, micro * options_.batch_size, options_.batch_size),
-                  full.y.narrow(0, micro * options_.batch_size, options_.batch_size)};
+    for (int64_t micro = 0; micro < accumulation; ++micro) {
+      Batch batch{full.x.narrow(0, micro * B, B),
+                  full.y.narrow(0, micro * B, B)};
       batch.x = batch.x.to(device_);
       batch.y = batch.y.to(device_);
       torch::Tensor loss = forward_loss(batch, micro, /*mark=*/true);  // () fp32
       if (profiler_) profiler_->mark(Phase::kAfterLoss, micro);
-      torch::Tensor objective = options_.grad_accum > 1 ? loss / static_cast<double>(options_.grad_accum) : loss;
+      torch::Tensor objective = accumulation > 1 ? loss / static_cast<double>(accumulation) : loss;
       if (fp16) objective = objective * loss_scale_;
       // DDP: only the last micro-step's backward all-reduces (the earlier ones run under no_sync).
-      if (reducer_ && micro == options_.grad_accum - 1) reducer_->prepare_for_backward();
+      if (reducer_ && micro == accumulation - 1) reducer_->prepare_for_backward();
       objective.backward();
       objective = torch::Tensor();
       loss_sum += loss.item<double>();
       loss = torch::Tensor();
       if (profiler_) profiler_->mark(Phase::kAfterBackward, micro);
     }
-    stats.loss = loss_sum / static_cast<double>(options_.grad_accum);
+    stats.loss = loss_sum / static_cast<double>(accumulation);
     // The progress line's loss: the mean over the ranks (every rank holds the same number of rows).
     if (group_) stats.loss = group_->allreduce_sum({stats.loss}, "loss")[0] / static_cast<double>(world_size());
     if (fp16) {
@@ -280,19 +229,21 @@ double Trainer::evaluate() {
   double sum = 0.0;
   // Validation batch k holds B·grad_accum windows, run B at a time: the same sequences and the
   // same mean whatever the micro-batching (an OOM recovery does not change what val loss means).
-  const int64_t rows = options_.batch_size * options_.grad_accum;
+  const int64_t B = options_.setup.micro_batch_size;
+  const int64_t accumulation = options_.setup.gradient_accumulation_steps;
+  const int64_t rows = B * accumulation;
   for (int64_t k = 0; k < options_.eval_batches; ++k) {
     const Batch full = dataset_->val_batch(k, rows, rank() * rows);
-    for (int64_t micro = 0; micro < options_.grad_accum; ++micro) {
-      Batch batch{full.x.narrow(0, micro * options_.batch_size, options_.batch_size).to(device_),
-                  full.y.narrow(0, micro * options_.batch_size, options_.batch_size).to(device_)};
+    for (int64_t micro = 0; micro < accumulation; ++micro) {
+      Batch batch{full.x.narrow(0, micro * B, B).to(device_),
+                  full.y.narrow(0, micro * B, B).to(device_)};
       sum += forward_loss(batch, 0, /*mark=*/false).item<double>();
     }
   }
   model_->train();
   if (profiler_) profiler_->mark(Phase::kEval, 0);
   if (group_) sum = group_->allreduce_sum({sum}, "val_loss")[0] / static_cast<double>(world_size());
-  return sum / static_cast<double>(options_.eval_batches * options_.grad_accum);
+  return sum / static_cast<double>(options_.eval_batches * accumulation);
 }
 
 }  // namespace oomkit

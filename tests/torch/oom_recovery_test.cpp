@@ -59,14 +59,14 @@ class OomRecoveryTest : public ::testing::Test {
     TrainOptions o;
     o.model = (dir_ / (model + ".json")).string();
     o.data = (dir_ / "data.txt").string();
-    o.batch_size = 8;
-    o.seq_len = 16;
+    o.setup.micro_batch_size = 8;
+    o.setup.seq_len = 16;
     o.steps = 6;
     o.warmup_steps = 2;
     o.lr = 1e-2;
     o.min_lr = 1e-3;
     o.dropout = 0.0;  // with dropout, B=8 and 2x4 draw different masks (same distribution, other sample)
-    o.threads = 1;
+    o.setup.cpu_threads = 1;
     o.quiet = true;
     o.eval_every = 0;
     o.eval_batches = 2;
@@ -212,7 +212,7 @@ TEST_F(OomRecoveryTest, MicroBatchTooLargeRecoversByAccumulationLosslessly) {
 TEST_F(OomRecoveryTest, ModelTooLargeAtBatchOneIsAStaticVerdictWithShardingAdvice) {
   write_model("wide", 128, 2, 4, 32);
   TrainOptions o = options("wide", "static");
-  o.batch_size = 2;
+  o.setup.micro_batch_size = 2;
   o.save = (dir_ / "static" / "model.ckpt").string();
   fs::create_directories(dir_ / "static");
   int64_t params = 0;
@@ -244,8 +244,8 @@ TEST_F(OomRecoveryTest, ModelTooLargeAtBatchOneIsAStaticVerdictWithShardingAdvic
 TEST_F(OomRecoveryTest, LongSequenceWithEagerAttentionIsTheSequenceLengthFinding) {
   write_model("long", 32, 2, 8, 256);
   TrainOptions o = options("long", "seqlen");
-  o.batch_size = 2;
-  o.seq_len = 256;
+  o.setup.micro_batch_size = 2;
+  o.setup.seq_len = 256;
   o.steps = 2;
   int64_t peak = 0;
   {
@@ -274,7 +274,7 @@ TEST_F(OomRecoveryTest, KeptLossGraphsAreALeakWithItsGrowthPerStep) {
   std::vector<torch::Tensor> losses;
   auto leaky_step = [&](Profiler& prof, int64_t step) {
     prof.begin_step(step);
-    Batch b = t.dataset().next_train_batch(o.batch_size);
+    Batch b = t.dataset().next_train_batch(o.setup.micro_batch_size);
     torch::Tensor loss = GptImpl::loss(t.model()->forward(b.x), b.y);
     loss.backward({}, /*retain_graph=*/true);
     losses.push_back(loss);  // the bug: the graph stays alive with the loss
@@ -330,7 +330,7 @@ TEST_F(OomRecoveryTest, EvaluationWithoutNoGradIsFlagged) {
   t.step();
   t.model()->eval();
   auto eval_loss = [&](int64_t k) {
-    Batch b = t.dataset().val_batch(k, o.batch_size);
+    Batch b = t.dataset().val_batch(k, o.setup.micro_batch_size);
     return GptImpl::loss(t.model()->forward(b.x), b.y);
   };
   profiler.mark(Phase::kEval);

@@ -33,15 +33,15 @@ class ResumeTest : public ::testing::Test {
     TrainOptions o;
     o.model = (dir_ / "tiny.json").string();
     o.data = (dir_ / "data.txt").string();
-    o.batch_size = 4;
-    o.seq_len = 16;
-    o.grad_accum = 2;
+    o.setup.micro_batch_size = 4;
+    o.setup.seq_len = 16;
+    o.setup.gradient_accumulation_steps = 2;
     o.steps = 8;
     o.warmup_steps = 2;
     o.lr = 1e-2;
     o.min_lr = 1e-3;
-    o.optimizer = optimizer;
-    o.threads = 1;
+    o.setup.optimizer = optimizer;
+    o.setup.cpu_threads = 1;
     return o;
   }
   fs::path dir_;
@@ -127,11 +127,11 @@ TEST_F(ResumeTest, BadCheckpointsAreRefused) {
   r.resume = (dir_ / "missing.ckpt").string();
   EXPECT_NE(resume_error(r).find("--resume|"), std::string::npos);
   r.resume = ckpt;
-  r.seq_len = 8;
+  r.setup.seq_len = 8;
   EXPECT_NE(resume_error(r).find("seq_len"), std::string::npos);
   r = o;
   r.resume = ckpt;
-  r.optimizer = OptimizerKind::kSgd;
+  r.setup.optimizer = OptimizerKind::kSgd;
   EXPECT_NE(resume_error(r).find("optimizer"), std::string::npos);
   // The good file is untouched by the failed attempts.
   std::ifstream in(ckpt, std::ios::binary);

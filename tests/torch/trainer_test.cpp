@@ -50,13 +50,13 @@ class TrainerTest : public ::testing::Test {
     TrainOptions o;
     o.model = (dir_ / "tiny.json").string();
     o.data = (dir_ / "data.txt").string();
-    o.batch_size = 8;
-    o.seq_len = 16;
+    o.setup.micro_batch_size = 8;
+    o.setup.seq_len = 16;
     o.steps = 40;
     o.warmup_steps = 4;
     o.lr = 1e-2;
     o.min_lr = 1e-3;
-    o.threads = 1;
+    o.setup.cpu_threads = 1;
     o.quiet = true;
     o.eval_batches = 4;
     o.run_dir = (dir_ / "run").string();
@@ -124,7 +124,7 @@ TEST_F(TrainerTest, GradientsAreReleasedAfterEachStep) {
 TEST_F(TrainerTest, OomInsideTheStepLeavesTheTrainerUsable) {
   auto backend = make_cpu_memory_backend();
   TrainOptions o = tiny();
-  o.batch_size = 64;
+  o.setup.micro_batch_size = 64;
   Trainer t(o, backend.get(), nullptr);
   const int64_t before = backend->snapshot().allocated_bytes.current;
   backend->set_limit_bytes(before + 256 * 1024);  // far below the activations of B=64
@@ -212,7 +212,7 @@ TEST_F(TrainerTest, SigtermSavesAndExits143) {
   EXPECT_EQ(WEXITSTATUS(status), 143);
   ASSERT_TRUE(fs::exists(ckpt));
   TrainOptions o = tiny();
-  o.batch_size = 4;
+  o.setup.micro_batch_size = 4;
   o.steps = 1000000;
   o.resume = ckpt;
   Trainer resumed(o, nullptr, nullptr);

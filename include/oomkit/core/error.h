@@ -24,7 +24,7 @@ class InputError : public std::runtime_error {
 
 /// Exit codes shared by every subcommand (the table is in README.md and `oomkit --help`):
 ///   0 success (`estimate --check`: the run fits), 1 any failure, 2 bad input,
-///   3 `train` stopped by an OOM (kExitOom, train/on_oom.h), 4 `estimate --check`: does not fit,
+///   3 `train` stopped by an OOM (kExitOom, core/train_options.h), 4 `estimate --check`: does not fit,
 ///   130/143 interrupted by SIGINT/SIGTERM.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;

@@ -30,7 +30,7 @@
 #include <string>
 
 #include "oomkit/diagnose/playbook.h"
-#include "oomkit/train/on_oom.h"
+#include "oomkit/core/train_options.h"
 #include "oomkit/train/trainer.h"
 
 namespace oomkit {

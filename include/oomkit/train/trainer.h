@@ -14,69 +14,15 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include "oomkit/core/train_options.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/profiler.h"
 #include "oomkit/train/data.h"
 #include "oomkit/train/distributed.h"
-#include "oomkit/train/on_oom.h"
 #include "oomkit/train/model.h"
 
 namespace oomkit {
-
-/// Every setting of a training run; the CLI binds each flag to one field. Defaults are the
-/// default run (`oomkit train` without flags): gpt-nano on the default corpus.
-struct TrainOptions {
-  std::string model = "gpt-nano";        // shipped name or config.json path
-  std::string data;                      // token file; empty: the default corpus
-  std::string corpus_dir = "/usr/share/common-licenses";  // the default corpus
-  std::string run_dir;                   // empty: runs/<model>-<YYYYmmdd-HHMMSS>
-  std::string timeline;                  // empty: <run_dir>/timeline.jsonl
-  std::string save;                      // checkpoint path; empty: none
-  int64_t save_every = 0;                // steps between checkpoints; 0: only at the end
-  std::string resume;                    // checkpoint to continue from
-  std::string init_from;                 // Hugging Face GPT-2 snapshot folder (config.json + safetensors)
-                                         // whose config and weights start the run; empty: --model, random init
-  std::string save_hf;                   // folder for model.safetensors + config.json at the end; empty: none
-  std::string device = "cpu";            // cpu | cuda
-  int64_t batch_size = 16;               // B, sequences per micro-batch
-  int64_t grad_accum = 1;                // micro-batches per optimizer step
-  int64_t seq_len = 128;                 // T
-  int64_t steps = 400;                   // optimizer steps in total (a resumed run continues to it)
-  double lr = 2e-3;                      // peak learning rate
-  int64_t warmup_steps = 20;             // linear warmup from 0 to lr
-  double min_lr = 2e-4;                  // cosine decays lr to this at the last step
-  double weight_decay = 0.1;
-  double grad_clip = 1.0;                // max global L2 norm; 0: no clipping
-  uint64_t seed = 1337;
-  int threads = 0;                       // 0: every core
-  Precision precision = Precision::kFp32;
-  OptimizerKind optimizer = OptimizerKind::kAdamW;
-  AttentionKernel attention = AttentionKernel::kEager;
-  Checkpointing checkpointing = Checkpointing::kNone;
-  int64_t checkpoint_every = 1;
-  double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
-  int64_t eval_every = 100;              // steps between validation passes; 0: only at the end
-  int64_t eval_batches = 16;             // validation batches per pass
-  double val_fraction = 0.1;             // tail of the stream held out
-  int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
-  int64_t memory_limit_bytes = 0;        // backend budget; 0: none
-  bool profile = true;                   // false: --no-profile
-  bool quiet = false;                    // no progress lines
-  OnOom on_oom = OnOom::kDiagnose;       // what an OOM inside a step does (oom_recovery.h)
-  bool progress_to_stderr = false;       // progress lines on stderr (with --json)
-  // Data parallelism (distributed.h): the job's shape comes from torchrun's environment
-  // (RANK, WORLD_SIZE, ...); `oomkit train --nproc-per-node N` sets it for N local workers.
-  // B and grad_accum are per rank: the global batch is B·grad_accum·W sequences.
-  std::string backend = "gloo";          // --backend: gloo (CPU tensors) | nccl (CUDA builds with NCCL)
-  double bucket_cap_mb = 25.0;           // --bucket-cap-mb: gradient all-reduce bucket size, MiB (DDP's 25)
-  int64_t dist_timeout_s = 300;          // --dist-timeout: rendezvous and collective timeout, seconds
-
-  /// Every problem, "field: message" (non-positive sizes, lr, fractions...).
-  std::vector<std::string> problems() const;
-  /// Throws InputError naming the first field, with all problems in the message.
-  void validate() const;
-};
 
 /// lr at optimizer step `step` (0-based): linear warmup over warmup_steps to lr, then cosine
 /// decay to min_lr at step total_steps - 1 (Loshchilov & Hutter 2017, SGDR; nanoGPT's get_lr).

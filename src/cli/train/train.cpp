@@ -1,4 +1,5 @@
-// `oomkit train` (the oomkit-train executable): binds flags to oomkit::TrainOptions and calls oomkit::run_training().
+// `oomkit train` (the oomkit-train executable): the flags (train_flags.cpp, torch-free) give
+// oomkit::TrainOptions; this runs them: oomkit::run_training() or the local data-parallel launch.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -6,7 +7,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "run_flags.h"
+#include "train_flags.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
 #include "oomkit/core/units.h"
@@ -17,97 +18,11 @@
 
 namespace oomkit::cli {
 
-namespace {
-
-struct TrainFlags {
-  TrainOptions options;
-  RunChoices choices{"fp32", "adamw", "eager", "none"};  // --precision, --optimizer, --attention, --checkpointing
-  std::string memory_limit;
-  std::string on_oom = "diagnose";
-  std::string trace;  // --trace: Chrome trace of the timeline, written when the run ends
-  bool no_profile = false;
-  bool json = false;
-  int nproc_per_node = 0;  // --nproc-per-node: > 1 starts that many local workers (launch.h)
-};
-
-}  // namespace
-
 Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   auto flags = std::make_shared<TrainFlags>();
-  TrainOptions& o = flags->options;
-  CLI::App* app = parent.add_subcommand("train", kTrainDescription);
-  app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->capture_default_str();
-  app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus");
-  app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)");
-  app->add_option("--timeline", o.timeline, "Timeline JSONL path (default <run-dir>/timeline.jsonl; CSV beside it)");
-  app->add_option("--save", o.save, "Checkpoint path, written every --save-every steps and at the end");
-  app->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")->capture_default_str();
-  app->add_option("--resume", o.resume, "Continue from a checkpoint written by --save");
-  app->add_option("--init-from", o.init_from,
-                  "Start from a Hugging Face GPT-2 snapshot folder: its config.json is the model, its "
-                  "model.safetensors (or sharded index) the weights (instead of --model)");
-  app->add_option("--save-hf", o.save_hf,
-                  "At the end, write the weights as model.safetensors + config.json (transformers' "
-                  "GPT2LMHeadModel layout) into this folder");
-  app->add_option("--device", o.device, "cpu or cuda")->capture_default_str();
-  app->add_option("-b,--batch-size", o.batch_size, "B: sequences per micro-batch")->capture_default_str();
-  app->add_option("--grad-accum", o.grad_accum, "Micro-batches per optimizer step")->capture_default_str();
-  app->add_option("-t,--seq-len", o.seq_len, "T: tokens per sequence (<= n_positions)")->capture_default_str();
-  app->add_option("--steps", o.steps, "Optimizer steps in total")->capture_default_str();
-  app->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
-  app->add_option("--warmup", o.warmup_steps, "Linear warmup steps")->capture_default_str();
-  app->add_option("--min-lr", o.min_lr, "Learning rate at the end of the cosine decay")->capture_default_str();
-  app->add_option("--weight-decay", o.weight_decay, "Decoupled weight decay (L2 for sgd)")->capture_default_str();
-  app->add_option("--grad-clip", o.grad_clip, "Clip the global gradient norm (0: off)")->capture_default_str();
-  app->add_option("--seed", o.seed, "Seed of the model init, data windows and dropout (>= 0)")
-      ->check(non_negative_check())
-      ->capture_default_str();
-  app->add_option("--threads", o.threads, "Intra-op threads (0: every core)")->capture_default_str();
-  add_run_choice_flags(app, flags->choices, RunFlagsFor::kTrain);
-  app->add_option("--checkpoint-every", o.checkpoint_every, "With full: checkpoint every K-th block")->capture_default_str();
-  app->add_option("--dropout", o.dropout, "Override every dropout probability of the config, in [0, 1)")
-      ->check(probability_check());
-  app->add_option("--eval-every", o.eval_every, "Steps between validation passes (0: only at the end)")->capture_default_str();
-  app->add_option("--eval-batches", o.eval_batches, "Validation batches per pass")->capture_default_str();
-  app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
-  app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
-  app->add_option("--memory-limit", flags->memory_limit,
-                  std::string("Memory budget (an allocation past it is an OOM; a budget below the model's parameter "
-                              "bytes is refused), ") + kSizeHelp)
-      ->check(size_check(SizeRule::kPositive));
-  app->add_option("--on-oom", flags->on_oom,
-                  "On an out-of-memory error in a step: abort (exit 3) | diagnose (playbook with live probes, "
-                  "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step)")
-      ->capture_default_str();
-  app->add_flag("--no-profile", flags->no_profile, "No phase marks and no timeline");
-  app->add_option("--trace", flags->trace,
-                  "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end");
-  app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
-  app->add_option("--nproc-per-node", flags->nproc_per_node,
-                  "Data parallelism: start N local worker processes (ranks 0..N-1, as torchrun); a worker started "
-                  "by torchrun/Slurm with RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT joins without it")
-      ->check(CLI::Range(1, 1024));
-  app->add_option("--backend", o.backend, "Data-parallel backend: gloo (CPU) | nccl (CUDA builds with NCCL)")
-      ->capture_default_str();
-  app->add_option("--bucket-cap-mb", o.bucket_cap_mb, "Gradient all-reduce bucket size in MiB (DDP's bucket_cap_mb)")
-      ->capture_default_str();
-  app->add_option("--dist-timeout", o.dist_timeout_s,
-                  "Seconds a rank waits for the others (rendezvous and every collective) before failing")
-      ->capture_default_str();
-
+  CLI::App* app = add_train_flags(parent, *flags);  // train_flags.cpp: the torch-free declaration
   auto run = [flags, &parent, app, argv]() -> int {
-    TrainOptions options = flags->options;
-    if (!options.init_from.empty() && app->count("--model") > 0) {
-      throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
-    }
-    apply_run_choices(flags->choices, options);
-    if (!flags->memory_limit.empty()) {
-      options.memory_limit_bytes = parse_size_flag(flags->memory_limit, "--memory-limit", SizeRule::kPositive);
-    }
-    options.on_oom = parse_on_oom(flags->on_oom);
-    options.profile = !flags->no_profile;
-    options.progress_to_stderr = flags->json;
-    options.quiet = parent.get_option("--quiet")->as<bool>();
+    const TrainOptions options = train_options_from_flags(*flags, *app, parent.get_option("--quiet")->as<bool>());
     if (flags->nproc_per_node > 1) {
       if (std::getenv("WORLD_SIZE") != nullptr) {
         throw InputError("--nproc-per-node", "this process is already a worker of a job (WORLD_SIZE is set)",

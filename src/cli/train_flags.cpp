@@ -1,0 +1,86 @@
+// The flags of `oomkit train` (see train_flags.h). Torch-free: linked into `oomkit` and
+// `oomkit-train`.
+#include "train_flags.h"
+
+#include "commands.h"
+#include "oomkit/core/error.h"
+
+namespace oomkit::cli {
+
+CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
+  TrainOptions& o = flags.options;
+  CLI::App* app = parent.add_subcommand("train", kTrainDescription);
+  app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->type_name("NAME|FILE")->capture_default_str();
+  app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus")->type_name("FILE");
+  app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)")->type_name("DIR");
+  app->add_option("--timeline", o.timeline, "Timeline JSONL path (default <run-dir>/timeline.jsonl; CSV beside it)")->type_name("FILE");
+  app->add_option("--save", o.save, "Checkpoint path, written every --save-every steps and at the end")->type_name("FILE");
+  app->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")->capture_default_str();
+  app->add_option("--resume", o.resume, "Continue from a checkpoint written by --save")->type_name("FILE");
+  app->add_option("--init-from", o.init_from,
+                  "Start from a Hugging Face GPT-2 snapshot folder: its config.json is the model, its "
+                  "model.safetensors (or sharded index) the weights (instead of --model)")->type_name("DIR");
+  app->add_option("--save-hf", o.save_hf,
+                  "At the end, write the weights as model.safetensors + config.json (transformers' "
+                  "GPT2LMHeadModel layout) into this folder")->type_name("DIR");
+  add_setup_flags(app, o.setup, flags.setup_flags, RunFlagsFor::kTrain);
+  app->add_option("--steps", o.steps, "Optimizer steps in total")->capture_default_str();
+  app->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
+  app->add_option("--warmup", o.warmup_steps, "Linear warmup steps")->capture_default_str();
+  app->add_option("--min-lr", o.min_lr, "Learning rate at the end of the cosine decay")->capture_default_str();
+  app->add_option("--weight-decay", o.setup.weight_decay, "Decoupled weight decay (L2 for sgd)")->capture_default_str();
+  app->add_option("--grad-clip", o.grad_clip, "Clip the global gradient norm (0: off)")->capture_default_str();
+  app->add_option("--seed", o.seed, "Seed of the model init, data windows and dropout (>= 0)")
+      ->check(non_negative_check())
+      ->capture_default_str();
+  app->add_option("--threads", o.setup.cpu_threads, "Intra-op threads (0: every core)")->capture_default_str();
+  app->add_option("--dropout", o.dropout, "Override every dropout probability of the config, in [0, 1)")
+      ->check(probability_check());
+  app->add_option("--eval-every", o.eval_every, "Steps between validation passes (0: only at the end)")->capture_default_str();
+  app->add_option("--eval-batches", o.eval_batches, "Validation batches per pass")->capture_default_str();
+  app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
+  app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
+  app->add_option("--memory-limit", flags.memory_limit,
+                  std::string("Memory budget (an allocation past it is an OOM; a budget below the model's parameter "
+                              "bytes is refused), ") + kSizeHelp)
+      ->check(size_check(SizeRule::kPositive));
+  app->add_option("--on-oom", flags.on_oom,
+                  "On an out-of-memory error in a step: abort (exit 3) | diagnose (playbook with live probes, "
+                  "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step)")
+      ->check(one_of({"abort", "diagnose", "recover"}))
+      ->capture_default_str();
+  app->add_flag("--no-profile", flags.no_profile, "No phase marks and no timeline");
+  app->add_option("--trace", flags.trace,
+                  "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end")->type_name("FILE");
+  app->add_flag("--json", flags.json, "Print the summary as JSON on stdout (progress lines go to stderr)");
+  app->add_option("--nproc-per-node", flags.nproc_per_node,
+                  "Data parallelism: start N local worker processes (ranks 0..N-1, as torchrun); a worker started "
+                  "by torchrun/Slurm with RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT joins without it")
+      ->check(CLI::Range(1, 1024));
+  app->add_option("--backend", o.backend, "Data-parallel backend: gloo (CPU) | nccl (CUDA builds with NCCL)")
+      ->capture_default_str();
+  app->add_option("--bucket-cap-mb", o.bucket_cap_mb, "Gradient all-reduce bucket size in MiB (DDP's bucket_cap_mb)")
+      ->capture_default_str();
+  app->add_option("--dist-timeout", o.dist_timeout_s,
+                  "Seconds a rank waits for the others (rendezvous and every collective) before failing")
+      ->capture_default_str();
+  return app;
+}
+
+TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& train, bool quiet) {
+  TrainOptions options = flags.options;
+  if (!options.init_from.empty() && train.count("--model") > 0) {
+    throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
+  }
+  apply_setup_flags(flags.setup_flags, options.setup);
+  if (!flags.memory_limit.empty()) {
+    options.memory_limit_bytes = parse_size_flag(flags.memory_limit, "--memory-limit", SizeRule::kPositive);
+  }
+  options.on_oom = parse_on_oom(flags.on_oom);
+  options.profile = !flags.no_profile;
+  options.progress_to_stderr = flags.json;
+  options.quiet = quiet;
+  return options;
+}
+
+}  // namespace oomkit::cli
