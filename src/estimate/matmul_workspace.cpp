@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -45,6 +47,7 @@ bool resolve(void* lib, const char* name, F& fn) {
 }
 
 Dnnl load() {
+  cap_onednn_isa();  // the ISA the trainer's kernels run with (must precede the first primitive)
   Dnnl d;
   void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_GLOBAL);
   if (lib == nullptr) {
@@ -141,6 +144,17 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
   (void)threads;
   return std::nullopt;
 #endif
+}
+
+std::string cap_onednn_isa() {
+  static const std::string cap = [] {
+    for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"}) {
+      if (const char* set = std::getenv(name); set != nullptr && *set != '\0') return std::string(set);
+    }
+    ::setenv("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16", 1);
+    return std::string("AVX512_CORE_BF16");
+  }();
+  return cap;
 }
 
 std::string onednn_status() {
