@@ -403,14 +403,22 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     const int64_t cast = dt.autocast ? d * c : 0;
     const int64_t y_a2 = d * r + a_out;
     const int64_t scores = eager ? 2 * hT * c : d * c;
+    // Each projection is an nn::Linear, whose C++ forward is input.matmul(weight.t()): autocast
+    // casts the weight's transposed view, which it never caches, so the cast (pending weight
+    // elements) lives beside the product and is freed with it (measured with a logging
+    // allocator, llama seed 570496666). At o_proj the attention's locals q, k, v and the
+    // contiguous output y are alive beside o_proj's output.
     const int64_t kv_nograd = llama_kv_is_view(m) ? kv : d;  // k and v: views with h_kv = 1
-    am.block_moments_eval = {{"attention (no grad)", a_out + (d + 2 * kv_nograd) * c + scores, 0, {0, 0}},
+    const int64_t w = dt.autocast ? 1 : 0;
+    const int64_t qkv_nograd = (d + 2 * kv_nograd) * c;
+    am.block_moments_eval = {{"attention (no grad)", a_out + qkv_nograd + scores, 0, {0, 0}},
                              {"rotary (no grad)", a_out + (5 * d + 2 * kv) * c, 0, {0, 0}},
-                             {"q_proj (no grad)", a_out + cast + d * c, 0, {d, d}},
-                             {"gate_proj (no grad)", y_a2 + cast + m.d_ff * c, 0, {d, m.d_ff}},
-                             {"up_proj (no grad)", y_a2 + cast + 2 * m.d_ff * c, 0, {d, m.d_ff}},
+                             {"q_proj (no grad)", a_out + cast + d * c, w * d * d, {d, d}},
+                             {"o_proj (no grad)", a_out + qkv_nograd + 2 * d * c, w * d * d, {d, d}},
+                             {"gate_proj (no grad)", y_a2 + cast + m.d_ff * c, w * d * m.d_ff, {d, m.d_ff}},
+                             {"up_proj (no grad)", y_a2 + cast + 2 * m.d_ff * c, w * d * m.d_ff, {d, m.d_ff}},
                              {"silu(g)·u (no grad)", y_a2 + 3 * m.d_ff * c, 0, {0, 0}},
-                             {"down_proj (no grad)", y_a2 + m.d_ff * c + d * c, 0, {m.d_ff, d}}};
+                             {"down_proj (no grad)", y_a2 + m.d_ff * c + d * c, w * m.d_ff * d, {m.d_ff, d}}};
   }
   am.block_moments_nograd = am.block_moments_eval;
   if (attn_drop) {
