@@ -174,7 +174,7 @@ target_link_libraries(estimate_accuracy PRIVATE oomkit_torch CLI11::CLI11)
 oomkit_warnings(estimate_accuracy)
 target_compile_definitions(estimate_accuracy PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME estimate_accuracy COMMAND estimate_accuracy --subset fast --check --threads 2)
-set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOUT 120)
+set_tests_properties(estimate_accuracy PROPERTIES LABELS "torch;accuracy" TIMEOUT 600)
 # Issue 11's randomized harness on a fixed list of config seeds: seeds that once missed
 # (allocated bytes not exact, or a peak beyond 3%) and now pass. One thread: CPU bf16 (oneDNN)
 # temporaries depend on the thread count.
@@ -185,8 +185,15 @@ set_tests_properties(estimate_accuracy_random PROPERTIES LABELS "torch;accuracy"
 # scaling, Mistral sliding window, tied or untied head, every precision, optimizer and
 # checkpointing mode (--family llama draws them).
 add_test(NAME estimate_accuracy_random_llama
-         COMMAND estimate_accuracy --family llama --seeds 2,4,5,6,7,8 --max-gflop 1 --check --failing --threads 1)
+         COMMAND estimate_accuracy --family llama --seeds 1,2,3,4,5,6,7,8 --max-gflop 1 --check --failing --threads 1)
 set_tests_properties(estimate_accuracy_random_llama PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
+# LLaMA at two threads: every seed that missed, each traced with a logging allocator
+# (multi-query K/V views, the untied head's uncached casts and late token-embedding gradient,
+# autocast's ToCopyBackward after lm_head, the no-grad projections' weight casts) or, for
+# 383934291, oneDNN's AMX kernel that died with SIGILL before the ISA cap (cap_onednn_isa).
+add_test(NAME estimate_accuracy_random_llama_2threads
+         COMMAND estimate_accuracy --family llama --seeds 902532853,893089545,334158904,543227317,26028166,354175883,195997799,119869946,383934291,570496666 --max-gflop 1 --check --failing --threads 2)
+set_tests_properties(estimate_accuracy_random_llama_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 # Two threads: seeds whose peak sat at a moment the model lacked, measured with a logging
 # allocator (lm_head's MmBackward and its scratchpads; the MLP's and c_attn's AddmmBackward with
 # their weight gradients and, under autocast, ToCopyBackward's fp32 copy; evaluation's uncached
