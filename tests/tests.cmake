@@ -201,6 +201,12 @@ add_test(NAME train_trace_cli
                  $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/train_trace_run)
 set_tests_properties(train_trace_cli PROPERTIES LABELS torch TIMEOUT 300)
 
+# ---- train --memory-snapshot (issue 13 item 2): memory_viz pickles checked against PyTorch 2.x's
+# readers (ported expectations) and Debian's 1.13 `python3 -m torch.cuda._memory_viz stats`.
+add_test(NAME train_memory_snapshot
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/memory_snapshot_test.py $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/memory_snapshot_run)
+set_tests_properties(train_memory_snapshot PROPERTIES LABELS torch TIMEOUT 300 SKIP_RETURN_CODE 77)
+
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
 set_tests_properties(train_hardening PROPERTIES LABELS torch TIMEOUT 600)
