@@ -300,7 +300,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   std::error_code ec;
   fs::create_directories(run_dir, ec);
   if (ec) throw InputError("--run-dir", run_dir + ": cannot be created: " + ec.message());
-  if (!snapshot_path.empty()) check_writable(snapshot_path, "--memory-snapshot");
+  if (!snapshot_path.empty()) {
+    // Its folder is created like --trace's; then the path is probed (fail before training).
+    const fs::path snapshot_dir = fs::path(snapshot_path).parent_path();
+    if (!snapshot_dir.empty()) fs::create_directories(snapshot_dir, ec);
+    check_writable(snapshot_path, "--memory-snapshot");
+  }
   std::unique_ptr<TimelineWriter> writer;
   if (options.profile) {
     // A resumed run appends to the timeline of the run it continues (the same --run-dir in a
