@@ -5,7 +5,8 @@
 # `sh -c` in one scratch folder, in this order: train, estimate, diagnose, report, gpus, oomkit;
 # each must exit 0. The scratch folder holds train.log (a real PyTorch OOM log from
 # tests/data/oom-cases) for the diagnose examples; later examples read what earlier ones wrote
-# (runs/demo, estimate.json). Every command must show at least one example.
+# (runs/demo, estimate.json); a command shown twice (oomkit --help repeats some) runs once.
+# Every command must show at least one example.
 # Train examples run with their --steps cut to 2 (and --eval-batches 1) so the test stays short;
 # without oomkit-train beside oomkit (a torch-free build) they are skipped, and so is every
 # example reading runs/demo.
@@ -31,6 +32,10 @@ for command in train estimate diagnose report gpus ""; do
   if [ ! -s "$tmp/examples" ]; then echo "FAIL: $name --help shows no example"; fail=1; continue; fi
   while IFS= read -r line; do
     run="$line"
+    # The same command shown under two --help pages (oomkit's and the command's) runs once.
+    key=$(printf '%s' "$line" | sed -E 's/[[:space:]]*#.*$//')
+    if grep -qxF -- "$key" "$tmp/done" 2>/dev/null; then echo "seen: $key"; continue; fi
+    printf '%s\n' "$key" >>"$tmp/done"
     case "$run" in
       "oomkit train"*)
         if [ "$has_train" -eq 0 ]; then echo "skip: $line"; continue; fi
