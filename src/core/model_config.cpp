@@ -260,7 +260,7 @@ ModelConfig load_model_folder(const std::filesystem::path& dir) {
     c.name = folder.substr(folder.rfind("--") + 2);
     return c;
   }
-  throw InputError("--model", "'" + dir.string() + "' is a folder without a config.json",
+  throw InputError("--model", "'" + dir.string() + "' is a directory without a config.json",
                    "pass a Hugging Face snapshot folder (config.json inside) or a config.json path");
 }
 
