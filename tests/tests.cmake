@@ -201,6 +201,20 @@ add_test(NAME train_trace_cli
                  $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/train_trace_run)
 set_tests_properties(train_trace_cli PROPERTIES LABELS torch TIMEOUT 300)
 
+# ---- train --memory-snapshot (issue 13 item 2): memory_viz pickles checked against PyTorch 2.x's
+# readers (ported expectations) and Debian's 1.13 `python3 -m torch.cuda._memory_viz stats`.
+add_test(NAME train_memory_snapshot
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/memory_snapshot_test.py $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/memory_snapshot_run)
+set_tests_properties(train_memory_snapshot PROPERTIES LABELS torch TIMEOUT 300 SKIP_RETURN_CODE 77)
+
+# ---- docs (issue 13 item 4): every command output shown in README.md and docs/*.md is what
+# this build prints (scripts/regen-docs.py --check: a unified diff per block that differs;
+# masked: timings, tok/s, eta, run-directory timestamps, free memory, the OpenBLAS hint).
+# Rewrite the docs with `scripts/regen-docs.py --build build`.
+add_test(NAME docs_drift
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/regen-docs.py --build ${CMAKE_BINARY_DIR} --check)
+set_tests_properties(docs_drift PROPERTIES LABELS "torch;docs" TIMEOUT 600)
+
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
 set_tests_properties(train_hardening PROPERTIES LABELS torch TIMEOUT 600)

@@ -61,6 +61,9 @@ struct TrainOptions {
   double val_fraction = 0.1;             // tail of the stream held out
   int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
   int64_t memory_limit_bytes = 0;        // backend budget; 0: none
+  std::string memory_snapshot;           // --memory-snapshot: memory_viz pickle written at the end
+                                         // (also after an OOM stop); empty: no recording
+  int64_t memory_history = 100000;       // --memory-history: trace entries kept (max_entries)
   bool profile = true;                   // false: --no-profile
   bool quiet = false;                    // no progress lines
   OnOom on_oom = OnOom::kDiagnose;       // what an OOM inside a step does (oom_recovery.h)
@@ -118,6 +121,7 @@ struct TrainSummary {
   std::vector<std::string> profiler_errors;
   int64_t oom_recoveries = 0;        // --on-oom recover: fixes applied in this run
   std::string oom_report;            // the last oom_report.json written ("" without an OOM)
+  std::string memory_snapshot;       // the memory_viz pickle written ("" without --memory-snapshot)
   nlohmann::json to_json() const;
 };
 
