@@ -7,7 +7,7 @@ trace, the segments/memory flamegraph inputs, compare, trace_plot and segment_pl
 of https://pytorch.org/memory_viz, written to --out), and `python3 -m torch.cuda._memory_viz
 stats|trace FILE` as a user runs them. With --cuda-reference and a GPU, it also records a real
 CUDA snapshot (torch.cuda.memory._record_memory_history + a few training steps of a small MLP)
-and checks that every key oomkit writes on segments, blocks, frames and trace entries is a key
+with an OOM under a small memory fraction, and checks that every key oomkit writes on segments, blocks, frames and trace entries is a key
 PyTorch itself writes there.
 
 Usage: memory_viz_2x_check.py [--out DIR] [--cuda-reference] FILE...   (exit 0: all passed)
@@ -82,6 +82,13 @@ def cuda_reference():
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
+    # An OOM under a small memory fraction, so the reference has an "oom" entry (device_free).
+    torch.cuda.set_per_process_memory_fraction(0.01)
+    try:
+        torch.empty(1 << 34, dtype=torch.uint8, device="cuda")
+    except RuntimeError:  # torch.OutOfMemoryError
+        pass
+    torch.cuda.set_per_process_memory_fraction(1.0)
     snapshot = torch.cuda.memory._snapshot()
     torch.cuda.memory._record_memory_history(enabled=None)
     return snapshot
