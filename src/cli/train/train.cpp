@@ -36,7 +36,8 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   auto flags = std::make_shared<TrainFlags>();
   TrainOptions& o = flags->options;
   CLI::App* app = parent.add_subcommand("train", kTrainDescription);
-  app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->capture_default_str();
+  app->footer(kTrainExamples);
+  app->add_option("--model", o.model, "Shipped model name (models/*.json, any case), a config.json, a folder holding one, or ORG/NAME in the Hugging Face cache")->capture_default_str();
   app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus");
   app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)");
   app->add_option("--timeline", o.timeline, "Timeline JSONL path (default <run-dir>/timeline.jsonl; CSV beside it)");
