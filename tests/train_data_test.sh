@@ -64,7 +64,7 @@ expect_bad bad_version --data "bad_version.bin.*version 2" --data "$tmp/bad_vers
 expect_bad bad_val --val-data "bad_version.bin.*version 2" --val-data "$tmp/bad_version.bin"
 expect_bad no_match --data "nothing_\*.bin.*matches no file" --data "$tmp/shards/nothing_*.bin"
 expect_bad mixed --val-data "llm.c-llama3 tokens" --data "$tmp/shards/fw_train_*.bin" --val-data "$tmp/llama3_val.bin"
-expect_bad both --val-fraction "drop one of" --val-data "$tmp/llama3_val.bin" --val-fraction 0.2
+expect_bad both --val-fraction "with --val-data the validation is that file" --val-data "$tmp/llama3_val.bin" --val-fraction 0.2
 
 [ "$fail" -eq 0 ] && echo "OK: llm.c shard globs, both versions, --val-data, bad headers exit 2"
 exit "$fail"

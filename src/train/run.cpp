@@ -159,7 +159,7 @@ nlohmann::json TrainSummary::to_json() const {
                       {"peak_flops_per_s", peak_flops_per_s > 0.0 ? nlohmann::json(peak_flops_per_s) : nlohmann::json()},
                       {"peak_probe", peak_probe},
                       {"mfu", measured(ran && peak_flops_per_s > 0.0, mfu)},
-                      {"peak_allocated_bytes", peak_allocated_bytes},
+                      {"peak_allocated_bytes", ran ? nlohmann::json(peak_allocated_bytes) : nlohmann::json()},
                       {"estimated_peak_bytes", estimated_peak_bytes},
                       {"parameters", parameters},
                       {"run_dir", run_dir},

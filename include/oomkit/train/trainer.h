@@ -141,7 +141,8 @@ struct TrainSummary {
   double mfu = 0.0;                  // tokens_per_s · model_flops_per_token / (peak · ranks); JSON
                                      // null without a probe or a completed step
   int64_t peak_allocated_bytes = 0;  // highest allocated_bytes seen by the memory backend over the
-                                     // completed steps (an OOM's failed step: `oom`)
+                                     // completed steps (an OOM's failed step: `oom`); JSON null
+                                     // when this process completed none
   int64_t estimated_peak_bytes = 0;  // the estimator's prediction for the same run
   int64_t parameters = 0;
   std::string run_dir;
