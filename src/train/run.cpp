@@ -318,6 +318,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   // with its peak forgotten (its 3 MiB belong to no step).
   MatmulProbe peak_probe;
   if (options.mfu_probe_seconds > 0.0) {
+    backend->set_limit_bytes(0);  // the CPU budget is process-wide: an earlier run's may remain
     const torch::ScalarType dtype = options.precision == Precision::kFp32        ? torch::kFloat
                                     : options.precision == Precision::kFp16Mixed ? torch::kHalf
                                                                                  : torch::kBFloat16;
