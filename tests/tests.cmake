@@ -208,6 +208,13 @@ set_tests_properties(train_steps PROPERTIES LABELS torch TIMEOUT 300)
 # Issue 13 item 5: llm.c shard globs, both llm.c versions, --val-data, bad headers (exit 2).
 add_test(NAME train_data COMMAND ${CMAKE_SOURCE_DIR}/tests/train_data_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(train_data PROPERTIES LABELS torch TIMEOUT 300)
+# ---- docs (issue 13 item 4): every command output shown in README.md and docs/*.md is what
+# this build prints (scripts/regen-docs.py --check: a unified diff per block that differs;
+# masked: timings, tok/s, eta, run-directory timestamps, free memory, the OpenBLAS hint).
+# Rewrite the docs with `scripts/regen-docs.py --build build`.
+add_test(NAME docs_drift
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/regen-docs.py --build ${CMAKE_BINARY_DIR} --check)
+set_tests_properties(docs_drift PROPERTIES LABELS "torch;docs" TIMEOUT 300)
 
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
