@@ -214,7 +214,7 @@ set_tests_properties(train_data PROPERTIES LABELS torch TIMEOUT 300)
 # Rewrite the docs with `scripts/regen-docs.py --build build`.
 add_test(NAME docs_drift
          COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/regen-docs.py --build ${CMAKE_BINARY_DIR} --check)
-set_tests_properties(docs_drift PROPERTIES LABELS "torch;docs" TIMEOUT 300)
+set_tests_properties(docs_drift PROPERTIES LABELS "torch;docs" TIMEOUT 600)
 
 add_test(NAME train_hardening
          COMMAND ${CMAKE_SOURCE_DIR}/tests/train_hardening_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
