@@ -7,7 +7,8 @@
 #      CLI11/nlohmann/spdlog/fmt headers and GoogleTest's source come from .gpu-deps/
 #      (fill it beforehand with scripts/gpu-deps.sh and carry it along);
 #   3. runs the tests labelled `gpu` (tests/torch/*cuda*_test.cpp);
-#   4. a short `oomkit train --device cuda` with a timeline, checked record by record;
+#   4. a short `oomkit train --device cuda` with a timeline, checked record by record; 4b. CPU and
+#      CUDA --memory-snapshot pickles read by this PyTorch's torch.cuda._memory_viz (memory_viz_2x_check.py);
 #   5. a real CUDA OOM under a memory fraction (`--memory-limit`), its log kept for `diagnose`;
 #   6. estimate vs measured peak (torch.cuda.max_memory_allocated's statistic) for a few configs.
 # Everything lands under $OUT (default out/gpu-check): gpu-check.log, build logs, timelines,
@@ -185,6 +186,18 @@ PY
   rc=$?
 fi
 record "train --device cuda + timeline" $rc
+
+# ---- 4b. memory_viz snapshots read by this machine's PyTorch 2.x ---------------------------------
+stage "memory_viz snapshots (--memory-snapshot) through PyTorch's own readers"
+mkdir -p "$OUT/snapshot"
+rc=0
+timeout 300 "$OOMKIT" -q train --model gpt-nano --device cuda --steps 3 --batch-size 4 --seq-len 64 --eval-batches 1 \
+  --run-dir "$OUT/snapshot/cuda" --memory-snapshot "$OUT/snapshot/cuda.pickle" > "$OUT/snapshot/cuda.log" 2>&1 || rc=1
+timeout 300 "$OOMKIT" -q train --model gpt-nano --device cpu --steps 3 --batch-size 4 --seq-len 64 --eval-batches 1 \
+  --run-dir "$OUT/snapshot/cpu" --memory-snapshot "$OUT/snapshot/cpu.pickle" > "$OUT/snapshot/cpu.log" 2>&1 || rc=1
+[ $rc -eq 0 ] && { timeout 300 python3 scripts/memory_viz_2x_check.py --cuda-reference --out "$OUT/snapshot" \
+  "$OUT/snapshot/cpu.pickle" "$OUT/snapshot/cuda.pickle" || rc=1; }
+record "memory_viz snapshots (CPU and CUDA) read by torch.cuda._memory_viz" $rc
 
 # ---- 5. a real CUDA OOM under a memory fraction ---------------------------------------------------
 stage "real CUDA OOM under --memory-limit (memory fraction)"

@@ -208,6 +208,12 @@ set_tests_properties(train_steps PROPERTIES LABELS torch TIMEOUT 300)
 # Issue 13 item 5: llm.c shard globs, both llm.c versions, --val-data, bad headers (exit 2).
 add_test(NAME train_data COMMAND ${CMAKE_SOURCE_DIR}/tests/train_data_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(train_data PROPERTIES LABELS torch TIMEOUT 300)
+# ---- train --memory-snapshot (issue 13 item 2): memory_viz pickles checked against PyTorch 2.x's
+# readers (ported expectations) and Debian's 1.13 `python3 -m torch.cuda._memory_viz stats`.
+add_test(NAME train_memory_snapshot
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/memory_snapshot_test.py $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/memory_snapshot_run)
+set_tests_properties(train_memory_snapshot PROPERTIES LABELS torch TIMEOUT 300 SKIP_RETURN_CODE 77)
+
 # ---- docs (issue 13 item 4): every command output shown in README.md and docs/*.md is what
 # this build prints (scripts/regen-docs.py --check: a unified diff per block that differs;
 # masked: timings, tok/s, eta, run-directory timestamps, free memory, the OpenBLAS hint).

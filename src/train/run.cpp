@@ -177,6 +177,7 @@ nlohmann::json TrainSummary::to_json() const {
                 {"limit_bytes", oom->limit_bytes > 0 ? nlohmann::json(oom->limit_bytes) : nlohmann::json()},
                 {"message", oom->message}};
   }
+  if (!memory_snapshot.empty()) j["memory_snapshot"] = memory_snapshot;
   return j;
 }
 
@@ -327,6 +328,16 @@ TrainSummary run_training(const TrainOptions& options_in) {
     backend->reset_peak();
   }
   backend->set_limit_bytes(options.memory_limit_bytes);
+  // --memory-snapshot: recording starts before the model exists, so every storage of the run is
+  // in the snapshot's segments (and the phase frames begin with "setup").
+  const std::string snapshot_path = options.memory_snapshot.empty() ? "" : rank_path(options.memory_snapshot, dist.rank);
+  if (!snapshot_path.empty()) {
+    if (!backend->supports_memory_history()) {
+      throw InputError("--memory-snapshot", backend->device() + " cannot record memory history");
+    }
+    backend->record_memory_history(true, options.memory_history);
+    backend->set_allocation_phase("setup", 0);
+  }
   // Every input file is checked here. An OOM while building the model or loading the data is a
   // budget too small for the run to start at all: bad input (exit 2), not a failed step.
   std::unique_ptr<Trainer> built;
@@ -383,6 +394,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   std::error_code ec;
   fs::create_directories(run_dir, ec);
   if (ec) throw InputError("--run-dir", run_dir + ": cannot be created: " + ec.message());
+  if (!snapshot_path.empty()) {
+    // Its folder is created like --trace's; then the path is probed (fail before training).
+    const fs::path snapshot_dir = fs::path(snapshot_path).parent_path();
+    if (!snapshot_dir.empty()) fs::create_directories(snapshot_dir, ec);
+    check_writable(snapshot_path, "--memory-snapshot");
+  }
   std::unique_ptr<TimelineWriter> writer;
   if (options.profile) {
     // A resumed run appends to the timeline of the run it continues (the same --run-dir in a
@@ -589,6 +606,27 @@ TrainSummary run_training(const TrainOptions& options_in) {
       summary.stop_reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
       log::warn("{} received: step {} finished, stopping", summary.stop_reason, last.step);
       break;
+    }
+  }
+  if (!snapshot_path.empty()) {
+    // Written at the end and after an OOM stop (then with the segments of the first OOM).
+    try {
+      const MemorySnapshotInfo info = backend->dump_memory_snapshot(snapshot_path, stopped_by_oom);
+      summary.memory_snapshot = info.path;
+      if (info.segments >= 0) {
+        log::info("memory snapshot: {}: {} segments, reserved {} = allocated {} ({}), {} trace entries{}; open it in "
+                  "https://pytorch.org/memory_viz",
+                  info.path, info.segments, format_bytes(info.reserved_bytes), format_bytes(info.allocated_bytes),
+                  info.segments_at == "oom" ? "at the first OOM" : "at the end", info.trace_entries,
+                  info.dropped_entries > 0 ? fmt::format(" (the {} before them dropped: --memory-history {})",
+                                                         info.dropped_entries, options.memory_history)
+                                           : std::string());
+      } else {
+        log::info("memory snapshot: {}; open it in https://pytorch.org/memory_viz", info.path);
+      }
+    } catch (const std::exception& e) {
+      if (!stopped_by_oom && summary.exit_code == 0) throw;
+      log::error("memory snapshot: {}", e.what());  // the stop's own exit code stands
     }
   }
   if (stopped_by_oom) {

@@ -44,6 +44,7 @@ std::vector<std::string> TrainOptions::problems() const {
   positive("--steps", steps);
   positive("--eval-batches", eval_batches);
   positive("--checkpoint-every", checkpoint_every);
+  positive("--memory-history", memory_history);
   if (!(lr > 0.0) || !std::isfinite(lr)) out.push_back("--lr: must be > 0, got " + std::to_string(lr));
   if (!(min_lr >= 0.0) || min_lr > lr) out.push_back("--min-lr: must be in [0, --lr], got " + std::to_string(min_lr));
   if (warmup_steps < 0) out.push_back("--warmup: must be >= 0, got " + std::to_string(warmup_steps));
@@ -213,7 +214,7 @@ StepStats Trainer::step() {
   stats.step = step;
   stats.tokens = options_.batch_size * options_.seq_len * options_.grad_accum * world_size();
   try {
-    if (profiler_) profiler_->begin_step(step);
+    if (profiler_) profiler_->begin_step(step, options_.grad_accum);
     stats.lr = learning_rate(step, options_.steps, options_.lr, options_.warmup_steps, options_.min_lr);
     set_learning_rate(*optimizer_, stats.lr);
     const bool fp16 = options_.precision == Precision::kFp16Mixed;

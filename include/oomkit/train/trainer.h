@@ -64,6 +64,9 @@ struct TrainOptions {
   int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
   double mfu_probe_seconds = 0.2;        // matmul probe for MFU's peak at start (matmul_probe.h); 0: no MFU
   int64_t memory_limit_bytes = 0;        // backend budget; 0: none
+  std::string memory_snapshot;           // --memory-snapshot: memory_viz pickle written at the end
+                                         // (also after an OOM stop); empty: no recording
+  int64_t memory_history = 100000;       // --memory-history: trace entries kept (max_entries)
   bool profile = true;                   // false: --no-profile
   bool quiet = false;                    // no progress lines
   OnOom on_oom = OnOom::kDiagnose;       // what an OOM inside a step does (oom_recovery.h)
@@ -152,6 +155,7 @@ struct TrainSummary {
   int64_t oom_recoveries = 0;        // --on-oom recover: fixes applied in this run
   std::string oom_report;            // the last oom_report.json written ("" without an OOM)
   std::optional<OomPoint> oom;       // set when an OOM stopped the run (stop_reason "oom")
+  std::string memory_snapshot;       // the memory_viz pickle written ("" without --memory-snapshot)
   nlohmann::json to_json() const;
 };
 

@@ -91,6 +91,13 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   app->add_flag("--no-profile", flags->no_profile, "No phase marks and no timeline");
   app->add_option("--trace", flags->trace,
                   "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end");
+  app->add_option("--memory-snapshot", o.memory_snapshot,
+                  "Record every allocation and free (with its op and phase) and write a memory_viz pickle "
+                  "(torch.cuda.memory._dump_snapshot's layout; open it in https://pytorch.org/memory_viz) to this "
+                  "path at the end, or after an OOM stop");
+  app->add_option("--memory-history", o.memory_history,
+                  "With --memory-snapshot: trace entries kept, the newest (_record_memory_history's max_entries)")
+      ->capture_default_str();
   app->add_flag("--json", flags->json, "Print the summary as JSON on stdout (progress lines go to stderr)");
   app->add_option("--nproc-per-node", flags->nproc_per_node,
                   "Data parallelism: start N local worker processes (ranks 0..N-1, as torchrun); a worker started "
