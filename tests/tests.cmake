@@ -259,3 +259,15 @@ if(OOMKIT_WITH_TORCH)  # needs oomkit-train
   add_test(NAME data_parallel COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_test.sh $<TARGET_FILE:oomkit>)
   set_tests_properties(data_parallel PROPERTIES LABELS torch TIMEOUT 600)
 endif()
+
+# ---- CLI help and names (issue 13 item 5) -------------------------------------------------------
+# "Did you mean" for commands, flags, GPU and model names; --model DIR and the Hugging Face cache.
+add_test(NAME did_you_mean_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/did_you_mean_cli_test.sh $<TARGET_FILE:oomkit>)
+set_tests_properties(did_you_mean_cli PROPERTIES LABELS core)
+# Every --help example runs (train's with --steps 2: LibTorch, so the label is torch when built).
+add_test(NAME help_examples COMMAND ${CMAKE_SOURCE_DIR}/tests/help_examples_test.sh $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR})
+if(OOMKIT_WITH_TORCH)
+  set_tests_properties(help_examples PROPERTIES LABELS torch TIMEOUT 300)
+else()
+  set_tests_properties(help_examples PROPERTIES LABELS core TIMEOUT 120)
+endif()

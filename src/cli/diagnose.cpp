@@ -202,10 +202,17 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   auto opts = std::make_shared<DiagnoseCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "diagnose", "Find every out-of-memory report in a log, classify its cause and print ranked findings");
+  app->footer(
+      "Examples:\n"
+      "  oomkit diagnose train.log                   # a log holding PyTorch's out-of-memory error\n"
+      "  oomkit diagnose train.log --model llama-2-7b --batch-size 8 --seq-len 4096 --precision bf16-mixed\n"
+      "  oomkit diagnose - < train.log               # or: python train.py 2>&1 | oomkit diagnose -\n"
+      "  oomkit diagnose train.log --json > oom_report.json\n"
+      "  oomkit diagnose --timeline runs/demo/timeline.jsonl");
   app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin");
   app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event");
   app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
-  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...) or a config.json; ties findings to the estimator");
+  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...), a config.json, a folder holding one or ORG/NAME in the Hugging Face cache; ties findings to the estimator");
   app->add_option("--batch-size", opts->batch_size, "Micro-batch size B of the failed run")->check(CLI::PositiveNumber);
   app->add_option("--seq-len", opts->seq_len, "Sequence length T of the failed run")->check(CLI::PositiveNumber);
   app->add_option("--grad-accum", opts->grad_accum, "Gradient accumulation steps")->check(CLI::PositiveNumber);

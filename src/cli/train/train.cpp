@@ -36,7 +36,8 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   auto flags = std::make_shared<TrainFlags>();
   TrainOptions& o = flags->options;
   CLI::App* app = parent.add_subcommand("train", kTrainDescription);
-  app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->capture_default_str();
+  app->footer(kTrainExamples);
+  app->add_option("--model", o.model, "Shipped model name (models/*.json, any case), a config.json, a folder holding one, or ORG/NAME in the Hugging Face cache")->capture_default_str();
   app->add_option("--data", o.data,
                   "UTF-8 text (byte tokens), llm.c .bin (GPT-2 uint16 or Llama-3 uint32 tokens) or nanoGPT .bin, or a "
                   "quoted glob of shards read in sorted order as one stream ('dir/fineweb_train_*.bin'); default: the "
