@@ -31,6 +31,8 @@ What is masked (MASKS below; applied to both the doc and the fresh output in --c
 when rewriting), and nothing else:
   - timings: the step time (`| 343.7 ms |`), `ms/step`, a run's duration (`in 2m27s`),
     the `ts`/`dur`/`t_ns` fields of JSON events, MFU (derived from the step time);
+  - the matmul probe's peak (`peak 11.4 GFLOP/s`, `best of 7 in 0.22 s`: MFU's denominator,
+    a measurement of the machine like its free memory);
   - tok/s (throughput);
   - eta;
   - run-directory timestamps (`runs/gpt-nano-20261129-145213`);
@@ -66,6 +68,8 @@ MASKS = [
     ("timings", re.compile(r'"(ts|dur|t_ns)":\s*\d+'), r'"\1":<time>'),
     ("timings", re.compile(r"\bMFU\s+\d+(?:\.\d+)?%", re.I), "MFU <mfu>%"),
     ("timings", re.compile(r"\bmfu\s+(?:n/a|\d+(?:\.\d+)?%)", re.I), "mfu <mfu>"),
+    ("timings", re.compile(r"\bbest of \d+ in \d+(?:\.\d+)? s\b"), "best of <n> in <time> s"),
+    ("matmul peak", re.compile(r"\b\d+(?:\.\d+)? GFLOP/s"), "<peak> GFLOP/s"),
     ("tok/s", re.compile(r"\s+\d+(?:\.\d+)? tok/s"), " <tok/s> tok/s"),
     ("eta", re.compile(r"\beta\s+(?:\d+h)?(?:\d+m)?\d+s\b"), "eta <eta>"),
     ("run-directory timestamps", re.compile(r"(-)\d{8}-\d{6}\b"), r"\1<time>"),

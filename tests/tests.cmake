@@ -208,6 +208,13 @@ add_test(NAME train_trace_cli
                  $<TARGET_FILE:oomkit> ${CMAKE_BINARY_DIR}/train_trace_run)
 set_tests_properties(train_trace_cli PROPERTIES LABELS torch TIMEOUT 300)
 
+# Issue 13 item 5: one step numbering (progress, summaries, timeline) and honest summaries after
+# an OOM stop (budgets from the run's own step peaks).
+add_test(NAME train_steps COMMAND ${CMAKE_SOURCE_DIR}/tests/train_steps_test.sh $<TARGET_FILE:oomkit>)
+set_tests_properties(train_steps PROPERTIES LABELS torch TIMEOUT 300)
+# Issue 13 item 5: llm.c shard globs, both llm.c versions, --val-data, bad headers (exit 2).
+add_test(NAME train_data COMMAND ${CMAKE_SOURCE_DIR}/tests/train_data_test.sh $<TARGET_FILE:oomkit>)
+set_tests_properties(train_data PROPERTIES LABELS torch TIMEOUT 300)
 # ---- train --memory-snapshot (issue 13 item 2): memory_viz pickles checked against PyTorch 2.x's
 # readers (ported expectations) and Debian's 1.13 `python3 -m torch.cuda._memory_viz stats`.
 add_test(NAME train_memory_snapshot

@@ -116,13 +116,23 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
     }
     device_ = torch::Device(torch::kCUDA, 0);
   }
-  TokenData data = options_.data.empty() ? load_default_corpus(options_.corpus_dir) : load_token_file(options_.data);
-  if (data.max_token >= config_.vocab_size) {
-    throw InputError("--data", data.source + " holds token id " + std::to_string(data.max_token) + " but " +
-                                   config_.name + " has vocab_size " + std::to_string(config_.vocab_size),
-                     "use a model whose vocab_size exceeds every token id (e.g. --model gpt2 for GPT-2 tokens)");
+  TokenData data =
+      options_.data.empty() ? load_default_corpus(options_.corpus_dir) : load_token_files(options_.data, "--data");
+  auto check_vocab = [&](const TokenData& d, const char* field) {
+    if (d.max_token >= config_.vocab_size) {
+      throw InputError(field, d.source + " holds token id " + std::to_string(d.max_token) + " but " + config_.name +
+                                  " has vocab_size " + std::to_string(config_.vocab_size),
+                       "use a model whose vocab_size exceeds every token id (e.g. --model gpt2 for GPT-2 tokens)");
+    }
+  };
+  check_vocab(data, "--data");
+  if (options_.val_data.empty()) {
+    dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.seq_len, options_.seed, options_.val_fraction);
+  } else {
+    TokenData val = load_token_files(options_.val_data, "--val-data");
+    check_vocab(val, "--val-data");
+    dataset_ = std::make_unique<TokenDataset>(std::move(data), std::move(val), options_.seq_len, options_.seed);
   }
-  dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.seq_len, options_.seed, options_.val_fraction);
 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.attention, options_.checkpointing, options_.checkpoint_every});

@@ -38,7 +38,12 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   CLI::App* app = parent.add_subcommand("train", kTrainDescription);
   app->footer(kTrainExamples);
   app->add_option("--model", o.model, "Shipped model name (models/*.json, any case), a config.json, a folder holding one, or ORG/NAME in the Hugging Face cache")->capture_default_str();
-  app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus");
+  app->add_option("--data", o.data,
+                  "UTF-8 text (byte tokens), llm.c .bin (GPT-2 uint16 or Llama-3 uint32 tokens) or nanoGPT .bin, or a "
+                  "quoted glob of shards read in sorted order as one stream ('dir/fineweb_train_*.bin'); default: the "
+                  "license corpus");
+  app->add_option("--val-data", o.val_data,
+                  "Validation tokens from this file or glob (formats as --data) instead of the tail of --data");
   app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)");
   app->add_option("--timeline", o.timeline, "Timeline JSONL path (default <run-dir>/timeline.jsonl; CSV beside it)");
   app->add_option("--save", o.save, "Checkpoint path, written every --save-every steps and at the end");
@@ -72,6 +77,10 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   app->add_option("--eval-batches", o.eval_batches, "Validation batches per pass")->capture_default_str();
   app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
   app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
+  app->add_option("--mfu-probe-seconds", o.mfu_probe_seconds,
+                  "Seconds of 512x512 matmuls (the run's compute dtype) timed at start as MFU's peak FLOP/s; 0: no MFU")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app->add_option("--memory-limit", flags->memory_limit,
                   std::string("Memory budget (an allocation past it is an OOM; a budget below the model's parameter "
                               "bytes is refused), ") + kSizeHelp)
@@ -107,6 +116,10 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
     TrainOptions options = flags->options;
     if (!options.init_from.empty() && app->count("--model") > 0) {
       throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
+    }
+    if (!options.val_data.empty() && app->count("--val-fraction") > 0) {
+      throw InputError("--val-fraction", "holds out the tail of --data; with --val-data the validation is that file",
+                       "drop one of --val-fraction and --val-data");
     }
     apply_run_choices(flags->choices, options);
     if (!flags->memory_limit.empty()) {
