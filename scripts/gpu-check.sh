@@ -234,6 +234,10 @@ CONFIGS=(
   "micro-b8-t256-ckpt-sgd|gpt-micro|8|256|--checkpointing full --optimizer sgd"
   "d768l4-b8-t512-fp32-adamw|$OUT/configs/gpt-d768-l4.json|8|512|--precision fp32 --optimizer adamw"
   "d768l4-b1-t512-bf16mixed-adamw|$OUT/configs/gpt-d768-l4.json|1|512|--precision bf16-mixed --optimizer adamw"
+  "micro-b8-t256-sdpa-bf16mixed|gpt-micro|8|256|--precision bf16-mixed --attention sdpa --optimizer adamw"
+  "llama-nano-b8-t256-fp32-adamw|llama-nano|8|256|--precision fp32 --optimizer adamw"
+  "llama-nano-b8-t256-bf16mixed-ckpt|llama-nano|8|256|--precision bf16-mixed --checkpointing full --optimizer adamw"
+  "llama-micro-b4-t512-bf16mixed-sdpa|llama-micro|4|512|--precision bf16-mixed --attention sdpa --optimizer adamw"
 )
 rc=0
 : > "$OUT/estimate_vs_measured.jsonl"
