@@ -73,6 +73,7 @@ build_cmake() {
   command -v ninja >/dev/null && gen=(-G Ninja)
   cmake -S . -B "$BUILD/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DOOMKIT_BUILD_BENCH=OFF \
     -DCMAKE_FIND_PACKAGE_PREFER_CONFIG=ON -DCMAKE_PREFIX_PATH="$DEPS/cmake;$TORCH_PREFIX" \
+    -DOOMKIT_GLOO_INCLUDE_DIR="$DEPS/include" \
     ${CUDA_INC:+-DCUDAToolkit_INCLUDE_DIRECTORIES="$CUDA_INC"} > "$OUT/cmake-configure.log" 2>&1 || {
     echo "cmake configure failed (tail of $OUT/cmake-configure.log):"; tail -n 15 "$OUT/cmake-configure.log"; return 1; }
   grep -q "CUDA backend: ON" "$OUT/cmake-configure.log" || { echo "cmake found LibTorch without CUDA"; return 1; }
@@ -87,7 +88,7 @@ build_gxx() {
   [ -n "$CUDA_INC" ] && [ -n "$CUDART" ] || { echo "no CUDA runtime headers/library found"; return 1; }
   local B=$BUILD/gxx obj=$BUILD/gxx/obj
   mkdir -p "$obj"
-  local flags=(-std=c++17 -O2 -fPIC -pthread -D_GLIBCXX_USE_CXX11_ABI="$ABI" -DOOMKIT_WITH_CUDA=1
+  local flags=(-std=c++17 -O2 -fPIC -pthread -D_GLIBCXX_USE_CXX11_ABI="$ABI" -DOOMKIT_WITH_CUDA=1 -DUSE_C10D_GLOO=1
     -DSPDLOG_FMT_EXTERNAL -DFMT_HEADER_ONLY -DOOMKIT_MODELS_DIR="\"$ROOT/models\""
     -DOOMKIT_SOURCE_DIR="\"$ROOT\"" -DOOMKIT_BINARY_DIR="\"$B\"" -DOOMKIT_EXE="\"$B/oomkit\""
     -Iinclude -Isrc/report -I"$DEPS/include" -I"$DEPS/googletest/googletest/include" -I"$DEPS/googletest/googletest"

@@ -10,8 +10,12 @@
 
 #include <fmt/format.h>
 
+// The query uses oneDNN 2.x's C API (dnnl_matmul_desc_init; 3.x replaced the op descriptors),
+// the version Debian's LibTorch 1.13 links. With other headers the query is compiled out.
 #if __has_include(<oneapi/dnnl/dnnl.h>)
 #include <oneapi/dnnl/dnnl.h>
+#endif
+#if defined(DNNL_VERSION_MAJOR) && DNNL_VERSION_MAJOR == 2
 #define OOMKIT_HAVE_DNNL_HEADERS 1
 #else
 #define OOMKIT_HAVE_DNNL_HEADERS 0

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <ATen/record_function.h>
+#include <torch/version.h>
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
 #include <fmt/format.h>
@@ -307,7 +308,13 @@ class TrackingCpuAllocator final : public c10::Allocator {
  public:
   explicit TrackingCpuAllocator(c10::Allocator* base) : base_(base) {}
 
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+  // LibTorch 2.3+: allocate() is non-const and copy_data() is part of the interface.
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
+  c10::DataPtr allocate(size_t nbytes) override {
+#else
   c10::DataPtr allocate(size_t nbytes) const override {
+#endif
     // Zero-byte storages: the default allocator returns a null DataPtr; nothing to count.
     if (nbytes == 0) return base_->allocate(0);
     const auto n = static_cast<int64_t>(nbytes);
