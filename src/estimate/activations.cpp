@@ -156,21 +156,20 @@ void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const T
                      dt.autocast ? "mm (q_proj, k_proj, v_proj) each save their own autocast copy of the norm output"
                                  : "mm (q_proj, k_proj, v_proj) save their shared input, the norm output",
                      dt.autocast ? 3 * d : d, c));
-  if (s.attention == AttentionKernel::kEager && llama_kv_saved_as_views(m, s)) {
-    out.push_back(sharded(term(B, "qk_rotated", "(d + h_kv·d_h)",
-                               "bmm (q @ k^T) saves rotated q and a view of rotated k (h_kv = 1, B = 1: repeat_kv and "
-                               "matmul's reshape are views)",
-                               d + kv, c)));
+  if (s.attention == AttentionKernel::kEager) {
+    // k and v as bmm saves them: h-head copies, or (h_kv = 1, B = 1) views of (B, T, d_h).
+    const bool views = llama_kv_saved_as_views(m, s);
+    out.push_back(sharded(term(B, "qk_rotated", views ? "(d + h_kv·d_h)" : "2d",
+                               views ? "bmm (q @ k^T) saves rotated q and a view of rotated k (h_kv = 1, B = 1: "
+                                       "repeat_kv and matmul's reshape are views)"
+                                     : "bmm (q @ k^T) saves a contiguous copy of rotated q and k repeated to h heads "
+                                       "(repeat_kv)",
+                               d + (views ? kv : d), c)));
     attention_probs(out, m, s, dt);
-    out.push_back(sharded(term(B, "v_repeated", "h_kv·d_h",
-                               "bmm (p @ v) saves a view of v_proj's output (h_kv = 1, B = 1: no repeat_kv copy)", kv,
-                               c)));
-  } else if (s.attention == AttentionKernel::kEager) {
-    out.push_back(sharded(term(B, "qk_rotated", "2d",
-                               "bmm (q @ k^T) saves a contiguous copy of rotated q and k repeated to h heads (repeat_kv)",
-                               2 * d, c)));
-    attention_probs(out, m, s, dt);
-    out.push_back(sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads (a contiguous copy)", d, c)));
+    out.push_back(sharded(term(B, "v_repeated", views ? "h_kv·d_h" : "d",
+                               views ? "bmm (p @ v) saves a view of v_proj's output (h_kv = 1, B = 1: no repeat_kv copy)"
+                                     : "bmm (p @ v) saves v repeated to h heads (a contiguous copy)",
+                               views ? kv : d, c)));
   } else {
     out.push_back(sharded(term(B, "sdpa_qkv", "(d + 2·h_kv·d_h)",
                                "scaled_dot_product_attention saves rotated q, k and v", d + 2 * kv, c)));
@@ -391,6 +390,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t attn_drop_nograd = attn_drop ? norm_out + qkv * c + hT * (2 * sm + (noise ? 1 : sm)) : 0;
   const int64_t resid_noise = noise ? 1 : c;
   using Moment = ActivationModel::ForwardMoment;
+  // LLaMA without autograd: k and v are (B, T, d_h) views with h_kv = 1 (llama_kv_is_view), else h heads.
+  const int64_t kv_nograd = llama_kv_is_view(m) ? kv : d;
   if (m.is_gpt2()) {
     am.block_moments_eval = {{"attention (no grad)", attn_nograd, 0, {0, 0}}};
   } else {
@@ -408,7 +409,6 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     // elements) lives beside the product and is freed with it (measured with a logging
     // allocator, llama seed 570496666). At o_proj the attention's locals q, k, v and the
     // contiguous output y are alive beside o_proj's output.
-    const int64_t kv_nograd = llama_kv_is_view(m) ? kv : d;  // k and v: views with h_kv = 1
     const int64_t w = dt.autocast ? 1 : 0;
     const int64_t qkv_nograd = (d + 2 * kv_nograd) * c;
     am.block_moments_eval = {{"attention (no grad)", a_out + qkv_nograd + scores, 0, {0, 0}},
@@ -422,7 +422,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   }
   am.block_moments_nograd = am.block_moments_eval;
   if (attn_drop) {
-    const int64_t attn_drop_llama = (dt.autocast ? d * 4 : d * r) + (d + 2 * (llama_kv_is_view(m) ? kv : d)) * c + hT * (2 * sm + (noise ? 1 : sm));
+    const int64_t attn_drop_llama = (dt.autocast ? d * 4 : d * r) + (d + 2 * kv_nograd) * c + hT * (2 * sm + (noise ? 1 : sm));
     am.block_moments_nograd.push_back(
         {"attention dropout (no grad)", m.is_gpt2() ? attn_drop_nograd : attn_drop_llama, 0, {0, 0}});
   }
