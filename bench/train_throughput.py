@@ -118,8 +118,9 @@ def matmul_peak(n=2048, seconds=2.0):
 def summarize(path, model, B, T, criterion):
     """One table row: per side the median over repeats of tokens/s and of tokens per CPU-second;
     the wall and CPU ratios are ratios of those medians (C++ / Python); ratio_range is the
-    smallest and largest wall ratio of the repeats paired in run order. MFU: 6N + 12·L·d·T
-    FLOPs per token (PaLM, Chowdhery et al. 2022, appendix B) over the matmul rate measured
+    smallest and largest wall ratio of the repeats paired in run order. MFU: 6N + 12·L·H·Q·T
+    FLOPs per token (PaLM, Chowdhery et al. 2022, appendix B), as `oomkit train --json` reports
+    it in model_flops_per_token (the one implementation), over the matmul rate measured
     before this size (the best, if the file holds several). Returns the process exit code: 1 if
     the criterion ratio is below 1."""
     runs = {"cpp": [], "py": [], "peak": []}
@@ -132,11 +133,12 @@ def summarize(path, model, B, T, criterion):
         print(f"{model}: {len(cpp)} C++ runs and {len(py)} Python runs completed; expected the same number > 0")
         return 1
     med = lambda rows, key: statistics.median(r[key] for r in rows)
-    c = load_config(model)
     with open(model) as f:
         name = json.load(f).get("_name_or_path", model)
-    N, L, d = cpp[0]["parameters"], c["n_layer"], c["n_embd"]
-    flops_per_token = 6 * N + 12 * L * d * T
+    N = cpp[0]["parameters"]
+    # One implementation of PaLM's 6N + 12·L·H·Q·T: the number `oomkit train` reports
+    # (src/estimate/flops.cpp, model_flops_per_token), for both columns.
+    flops_per_token = cpp[0]["model_flops_per_token"]
     peak = max(r["matmul_flops"] for r in runs["peak"])
     wall = med(cpp, "tokens_per_s") / med(py, "tokens_per_s")
     cpu = med(cpp, "tokens_per_cpu_s") / med(py, "tokens_per_cpu_s")

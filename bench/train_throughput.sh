@@ -6,8 +6,9 @@
 # Python first on even ones), so a change of machine load hits both alike. For each side the
 # MEDIAN over repeats is kept, of wall-clock tokens/s and of tokens per CPU-second (process
 # CPU time of the training steps); the table prints both ratios (C++ / Python), the range of
-# the per-repeat wall ratios, and model FLOPs utilisation (6N + 12·L·d·T FLOPs per token,
-# PaLM appendix B) against the fp32 matmul rate measured here just before each size
+# the per-repeat wall ratios, and model FLOPs utilisation (6N + 12·L·H·Q·T FLOPs per token,
+# PaLM appendix B, the model_flops_per_token of `oomkit train --json`: one implementation)
+# against the fp32 matmul rate measured here just before each size
 # (2048 x 2048, bench/train_throughput.py --peak).
 #   OOMKIT_EXE (default build/oomkit)  BENCH_THREADS (default: every core, as `oomkit train`)
 #   BENCH_B (8)  BENCH_T (128)  REPEATS (5)  STEPS_NANO (30)  STEPS_MICRO (10)  STEPS_D768 (4)

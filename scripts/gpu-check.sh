@@ -7,7 +7,8 @@
 #      CLI11/nlohmann/spdlog/fmt headers and GoogleTest's source come from .gpu-deps/
 #      (fill it beforehand with scripts/gpu-deps.sh and carry it along);
 #   3. runs the tests labelled `gpu` (tests/torch/*cuda*_test.cpp);
-#   4. a short `oomkit train --device cuda` with a timeline, checked record by record;
+#   4. a short `oomkit train --device cuda` with a timeline, checked record by record; 4b. CPU and
+#      CUDA --memory-snapshot pickles read by this PyTorch's torch.cuda._memory_viz (memory_viz_2x_check.py);
 #   5. a real CUDA OOM under a memory fraction (`--memory-limit`), its log kept for `diagnose`;
 #   6. estimate vs measured peak (torch.cuda.max_memory_allocated's statistic) for a few configs.
 # Everything lands under $OUT (default out/gpu-check): gpu-check.log, build logs, timelines,
@@ -72,6 +73,7 @@ build_cmake() {
   command -v ninja >/dev/null && gen=(-G Ninja)
   cmake -S . -B "$BUILD/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DOOMKIT_BUILD_BENCH=OFF \
     -DCMAKE_FIND_PACKAGE_PREFER_CONFIG=ON -DCMAKE_PREFIX_PATH="$DEPS/cmake;$TORCH_PREFIX" \
+    -DOOMKIT_GLOO_INCLUDE_DIR="$DEPS/include" \
     ${CUDA_INC:+-DCUDAToolkit_INCLUDE_DIRECTORIES="$CUDA_INC"} > "$OUT/cmake-configure.log" 2>&1 || {
     echo "cmake configure failed (tail of $OUT/cmake-configure.log):"; tail -n 15 "$OUT/cmake-configure.log"; return 1; }
   grep -q "CUDA backend: ON" "$OUT/cmake-configure.log" || { echo "cmake found LibTorch without CUDA"; return 1; }
@@ -86,7 +88,7 @@ build_gxx() {
   [ -n "$CUDA_INC" ] && [ -n "$CUDART" ] || { echo "no CUDA runtime headers/library found"; return 1; }
   local B=$BUILD/gxx obj=$BUILD/gxx/obj
   mkdir -p "$obj"
-  local flags=(-std=c++17 -O2 -fPIC -pthread -D_GLIBCXX_USE_CXX11_ABI="$ABI" -DOOMKIT_WITH_CUDA=1
+  local flags=(-std=c++17 -O2 -fPIC -pthread -D_GLIBCXX_USE_CXX11_ABI="$ABI" -DOOMKIT_WITH_CUDA=1 -DUSE_C10D_GLOO=1
     -DSPDLOG_FMT_EXTERNAL -DFMT_HEADER_ONLY -DOOMKIT_MODELS_DIR="\"$ROOT/models\""
     -DOOMKIT_SOURCE_DIR="\"$ROOT\"" -DOOMKIT_BINARY_DIR="\"$B\"" -DOOMKIT_EXE="\"$B/oomkit\""
     -Iinclude -Isrc/report -I"$DEPS/include" -I"$DEPS/googletest/googletest/include" -I"$DEPS/googletest/googletest"
@@ -186,6 +188,18 @@ PY
 fi
 record "train --device cuda + timeline" $rc
 
+# ---- 4b. memory_viz snapshots read by this machine's PyTorch 2.x ---------------------------------
+stage "memory_viz snapshots (--memory-snapshot) through PyTorch's own readers"
+mkdir -p "$OUT/snapshot"
+rc=0
+timeout 300 "$OOMKIT" -q train --model gpt-nano --device cuda --steps 3 --batch-size 4 --seq-len 64 --eval-batches 1 \
+  --run-dir "$OUT/snapshot/cuda" --memory-snapshot "$OUT/snapshot/cuda.pickle" > "$OUT/snapshot/cuda.log" 2>&1 || rc=1
+timeout 300 "$OOMKIT" -q train --model gpt-nano --device cpu --steps 3 --batch-size 4 --seq-len 64 --eval-batches 1 \
+  --run-dir "$OUT/snapshot/cpu" --memory-snapshot "$OUT/snapshot/cpu.pickle" > "$OUT/snapshot/cpu.log" 2>&1 || rc=1
+[ $rc -eq 0 ] && { timeout 300 python3 scripts/memory_viz_2x_check.py --cuda-reference --out "$OUT/snapshot" \
+  "$OUT/snapshot/cpu.pickle" "$OUT/snapshot/cuda.pickle" || rc=1; }
+record "memory_viz snapshots (CPU and CUDA) read by torch.cuda._memory_viz" $rc
+
 # ---- 5. a real CUDA OOM under a memory fraction ---------------------------------------------------
 stage "real CUDA OOM under --memory-limit (memory fraction)"
 mkdir -p "$OUT/oom" "$OUT/configs"
@@ -221,6 +235,10 @@ CONFIGS=(
   "micro-b8-t256-ckpt-sgd|gpt-micro|8|256|--checkpointing full --optimizer sgd"
   "d768l4-b8-t512-fp32-adamw|$OUT/configs/gpt-d768-l4.json|8|512|--precision fp32 --optimizer adamw"
   "d768l4-b1-t512-bf16mixed-adamw|$OUT/configs/gpt-d768-l4.json|1|512|--precision bf16-mixed --optimizer adamw"
+  "micro-b8-t256-sdpa-bf16mixed|gpt-micro|8|256|--precision bf16-mixed --attention sdpa --optimizer adamw"
+  "llama-nano-b8-t256-fp32-adamw|llama-nano|8|256|--precision fp32 --optimizer adamw"
+  "llama-nano-b8-t256-bf16mixed-ckpt|llama-nano|8|256|--precision bf16-mixed --checkpointing full --optimizer adamw"
+  "llama-micro-b4-t512-bf16mixed-sdpa|llama-micro|4|512|--precision bf16-mixed --attention sdpa --optimizer adamw"
 )
 rc=0
 : > "$OUT/estimate_vs_measured.jsonl"

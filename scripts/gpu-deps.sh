@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fills .gpu-deps/ (git-ignored) with what scripts/gpu-check.sh needs on a GPU machine that has
 # PyTorch but none of oomkit's other build dependencies and no network:
-#   .gpu-deps/include/{CLI,nlohmann,spdlog,fmt}   header copies from this machine's /usr/include
+#   .gpu-deps/include/{CLI,nlohmann,spdlog,fmt,gloo}  header copies from this machine's /usr/include
 #                                                  (spdlog and fmt are used header-only there)
 #   .gpu-deps/googletest/                          GoogleTest's source (/usr/src/googletest)
 #   .gpu-deps/cmake/<Package>/<Package>Config.cmake  CMake package shims defining the imported
@@ -12,12 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=${1:-.gpu-deps}
-for d in /usr/include/CLI /usr/include/nlohmann /usr/include/spdlog /usr/include/fmt /usr/src/googletest; do
+for d in /usr/include/CLI /usr/include/nlohmann /usr/include/spdlog /usr/include/fmt /usr/include/gloo /usr/src/googletest; do
   [ -e "$d" ] || { echo "gpu-deps: missing $d (run scripts/setup.sh first)" >&2; exit 2; }
 done
 rm -rf "$DEST"
 mkdir -p "$DEST/include" "$DEST/cmake"
-cp -r /usr/include/CLI /usr/include/nlohmann /usr/include/spdlog /usr/include/fmt "$DEST/include/"
+cp -r /usr/include/CLI /usr/include/nlohmann /usr/include/spdlog /usr/include/fmt /usr/include/gloo "$DEST/include/"
 cp -r /usr/src/googletest "$DEST/googletest"
 
 json_version=$(awk '/define NLOHMANN_JSON_VERSION_(MAJOR|MINOR|PATCH)/ {printf "%s%s", sep, $3; sep="."}' \

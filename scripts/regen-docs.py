@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates every command output shown in README.md and docs/*.md, or checks it.
 
-  scripts/regen-docs.py --build build            rewrite the outputs in place
+  scripts/regen-docs.py --build build            rewrite the outputs that differ (beyond the masks) in place
+  scripts/regen-docs.py --build build --force    rewrite every output, masked spans included
   scripts/regen-docs.py --build build --check    compare; a unified diff per block, exit 1 on any difference
   scripts/regen-docs.py --list                   list the blocks found (no build needed)
   scripts/regen-docs.py --build build --only docs/recover.md   one file (any flag above)
@@ -30,6 +31,8 @@ What is masked (MASKS below; applied to both the doc and the fresh output in --c
 when rewriting), and nothing else:
   - timings: the step time (`| 343.7 ms |`), `ms/step`, a run's duration (`in 2m27s`),
     the `ts`/`dur`/`t_ns` fields of JSON events, MFU (derived from the step time);
+  - the matmul probe's peak (`peak 11.4 GFLOP/s`, `best of 7 in 0.22 s`: MFU's denominator,
+    a measurement of the machine like its free memory);
   - tok/s (throughput);
   - eta;
   - run-directory timestamps (`runs/gpt-nano-20261129-145213`);
@@ -65,6 +68,8 @@ MASKS = [
     ("timings", re.compile(r'"(ts|dur|t_ns)":\s*\d+'), r'"\1":<time>'),
     ("timings", re.compile(r"\bMFU\s+\d+(?:\.\d+)?%", re.I), "MFU <mfu>%"),
     ("timings", re.compile(r"\bmfu\s+(?:n/a|\d+(?:\.\d+)?%)", re.I), "mfu <mfu>"),
+    ("timings", re.compile(r"\bbest of \d+ in \d+(?:\.\d+)? s\b"), "best of <n> in <time> s"),
+    ("matmul peak", re.compile(r"\b\d+(?:\.\d+)? GFLOP/s"), "<peak> GFLOP/s"),
     ("tok/s", re.compile(r"\s+\d+(?:\.\d+)? tok/s"), " <tok/s> tok/s"),
     ("eta", re.compile(r"\beta\s+(?:\d+h)?(?:\d+m)?\d+s\b"), "eta <eta>"),
     ("run-directory timestamps", re.compile(r"(-)\d{8}-\d{6}\b"), r"\1<time>"),
@@ -235,6 +240,8 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare instead of rewriting; exit 1 on a difference")
     ap.add_argument("--list", action="store_true", help="list the blocks found and exit")
     ap.add_argument("--only", action="append", default=[], help="only this Markdown file (repeatable)")
+    ap.add_argument("--force", action="store_true",
+                    help="rewrite every block, also those that differ only in masked spans (default: leave those)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per command (default 300)")
     ap.add_argument("--screenshots", action="store_true",
                     help="rewrite mode: also regenerate docs/img/ with scripts/docs-screenshots.sh (minutes)")
@@ -289,7 +296,8 @@ def main():
                             sys.stdout.writelines(difflib.unified_diff(
                                 [x + "\n" for x in want], [x + "\n" for x in got],
                                 f"{b.label()} (doc) $ {head}", f"{b.label()} (fresh, masked)"))
-                else:
+                elif args.force or any(mask_lines(seg.out_lines) != mask_lines(out)
+                                       for seg, out in zip(b.segments, fresh)):
                     replacements.append((b, render(b, fresh)))
             if replacements:
                 for b, body in sorted(replacements, key=lambda x: -x[0].start):

@@ -1,4 +1,6 @@
 // The parse-and-run shared by `oomkit` (main.cpp) and `oomkit-train` (train/main.cpp).
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include "commands.h"
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
+#include "oomkit/core/suggest.h"
 
 #ifndef OOMKIT_VERSION
 #define OOMKIT_VERSION "0.0.0"
@@ -19,6 +22,14 @@ namespace oomkit::cli {
 const char* const kTrainDescription =
     "Train a GPT-2 model natively in LibTorch with a per-phase memory timeline "
     "(no flags: gpt-nano on the English license texts of /usr/share/common-licenses)";
+
+const char* const kTrainExamples =
+    "Examples:\n"
+    "  oomkit train                                          # gpt-nano, 400 steps (about 3 minutes on 2 cores)\n"
+    "  oomkit train --steps 20 --run-dir runs/demo           # then: oomkit report runs/demo\n"
+    "  oomkit train --model llama-nano --checkpointing full --steps 50\n"
+    "  oomkit train --batch-size 32 --memory-limit 96MiB --on-oom recover --steps 20\n"
+    "  oomkit train --model gpt-nano --steps 20 --json > summary.json";
 
 namespace {
 
@@ -52,6 +63,46 @@ int finish_stdout(int code) {
   return code;
 }
 
+// Every long and short flag name of `app` ("--batch-size", "-b").
+void add_flag_names(const CLI::App& app, std::vector<std::string>& names) {
+  for (const CLI::Option* opt : app.get_options()) {
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+  }
+}
+
+// After CLI11's "The following arguments were not expected": when one of them is a flag (the
+// first in argv order), names it and the command it was given to, with the nearest flags of that
+// command (and the global ones) as a hint. false: no flag among them (a stray positional).
+bool report_unknown_flag(CLI::App& app, int argc, char** argv) {
+  const std::vector<std::string> extras = app.remaining(true);
+  const std::vector<CLI::App*> parsed = app.get_subcommands();
+  const CLI::App* command = parsed.empty() ? &app : parsed.front();
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-' || (std::isdigit(static_cast<unsigned char>(arg[1])) != 0)) continue;
+    const std::string flag = arg.substr(0, arg.find('='));
+    if (std::find(extras.begin(), extras.end(), arg) == extras.end() &&
+        std::find(extras.begin(), extras.end(), flag) == extras.end()) {
+      continue;
+    }
+    std::vector<std::string> names;
+    add_flag_names(*command, names);
+    if (command != &app) add_flag_names(app, names);
+    names.erase(std::remove(names.begin(), names.end(), "--help-all"), names.end());
+    const std::string where = command == &app ? "oomkit" : "oomkit " + command->get_name();
+    std::fprintf(stderr, "error: %s: unknown flag '%s'\n", where.c_str(), flag.c_str());
+    if (const std::string hint = did_you_mean(flag, names); !hint.empty()) {
+      std::fprintf(stderr, "hint: %s\n", hint.c_str());
+    } else {
+      std::fprintf(stderr, "hint: '%s --help' lists its flags\n", where.c_str());
+    }
+    return true;
+  }
+  return false;
+}
+
 int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int argc, char** argv) {
   // CLI11 reports an unknown command as "A subcommand is required"; name it instead.
   if (const int at = command_index(argc, argv); at > 0) {
@@ -62,7 +113,12 @@ int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int
       names += (names.empty() ? "" : ", ") + sub.app->get_name();
     }
     if (!known) {
+      std::vector<std::string> candidates;
+      for (const auto& sub : subcommands) candidates.push_back(sub.app->get_name());
       std::fprintf(stderr, "error: unknown command '%s' (commands: %s)\n", argv[at], names.c_str());
+      if (const std::string hint = did_you_mean(argv[at], candidates); !hint.empty()) {
+        std::fprintf(stderr, "hint: %s\n", hint.c_str());
+      }
       return kExitBadInput;
     }
   }
@@ -74,6 +130,11 @@ int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    if (report_unknown_flag(app, argc, argv)) return kExitBadInput;
+    std::fprintf(stderr, "error: %s\n", e.what());
+    std::fprintf(stderr, "run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    return kExitBadInput;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     std::fprintf(stderr, "run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
@@ -102,12 +163,19 @@ int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int
 }  // namespace
 
 void init_app(CLI::App& app) {
-  app.set_version_flag("--version", "oomkit " OOMKIT_VERSION);
+  app.set_version_flag("-V,--version", "oomkit " OOMKIT_VERSION);
   app.require_subcommand(1);
   app.add_flag("-q,--quiet", "Only warnings and errors on stderr")->configurable(false);
   app.add_flag("-v,--verbose", "Debug logging");
   app.fallthrough();
   app.footer(
+      "Examples:\n"
+      "  oomkit train --steps 20 --run-dir runs/demo     # a short run with its memory timeline\n"
+      "  oomkit report runs/demo                         # the run as an HTML page (runs/demo/report.html)\n"
+      "  oomkit estimate --model llama-2-7b --gpu a100-sxm4-80gb --batch-size 1 --seq-len 4096\n"
+      "  oomkit diagnose train.log                       # a log holding PyTorch's out-of-memory error\n"
+      "  oomkit gpus\n"
+      "\n"
       "Exit codes: 0 success (estimate --check: fits), 1 any failure, 2 bad input (one 'error:' line naming the\n"
       "field), 3 train stopped by an OOM, 4 estimate --check: does not fit, 130/143 interrupted (SIGINT/SIGTERM).");
 }

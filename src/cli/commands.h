@@ -29,6 +29,9 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv = {
 /// The one-line description of `oomkit train`, shown by `oomkit --help` and `oomkit train --help`.
 extern const char* const kTrainDescription;
 
+/// The "Examples:" footer of `oomkit train --help` (torch-free, like the description).
+extern const char* const kTrainExamples;
+
 /// The top-level app of both executables: name, version flag, -q/--quiet and -v/--verbose.
 void init_app(CLI::App& app);
 

@@ -194,10 +194,17 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   auto opts = std::make_shared<DiagnoseCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "diagnose", "Find every out-of-memory report in a log, classify its cause and print ranked findings");
+  app->footer(
+      "Examples:\n"
+      "  oomkit diagnose train.log                   # a log holding PyTorch's out-of-memory error\n"
+      "  oomkit diagnose train.log --model llama-2-7b --batch-size 8 --seq-len 4096 --precision bf16-mixed\n"
+      "  oomkit diagnose - < train.log               # or: python train.py 2>&1 | oomkit diagnose -\n"
+      "  oomkit diagnose train.log --json > oom_report.json\n"
+      "  oomkit diagnose --timeline runs/demo/timeline.jsonl");
   app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin")->type_name("FILE");
   app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event")->type_name("FILE");
   app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
-  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...) or a config.json; ties findings to the estimator")->type_name("NAME|FILE");
+  app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...), a config.json, a folder holding one or ORG/NAME in the Hugging Face cache; ties findings to the estimator")->type_name("NAME|FILE");
   add_setup_flags(app, opts->setup, opts->setup_flags, RunFlagsFor::kDiagnose);
   app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(CLI::PositiveNumber);
   app->add_option("--zero", opts->zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));

@@ -273,7 +273,7 @@ int run_estimate(const EstimateOptions& o) {
 Subcommand add_estimate_command(CLI::App& parent) {
   auto o = std::make_shared<EstimateOptions>();
   CLI::App* app = parent.add_subcommand("estimate", "Estimate training memory (per GPU) and whether it fits");
-  app->add_option("--model", o->model, "Hugging Face config.json path or shipped name (gpt2, llama-2-7b, ...)")->type_name("NAME|FILE");
+  app->add_option("--model", o->model, "A config.json, a folder holding one, a shipped name (gpt2, llama-2-7b, ...; any case) or ORG/NAME in the Hugging Face cache")->type_name("NAME|FILE");
   add_setup_flags(app, o->setup, o->setup_flags, RunFlagsFor::kEstimate);
   app->add_option("--adam8bit-block-size", o->adam8bit_block_size, "8-bit Adam quantization block (elements)")->capture_default_str();
   app->add_option("--dp", o->dp, "Data-parallel GPUs N")->capture_default_str();
@@ -326,6 +326,17 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_flag("--no-double-quant", o->no_double_quant, "nf4 without double quantization (4.5 instead of 4.127 bits/param)");
   app->add_option("--hidden-dropout", o->hidden_dropout, "megatron: hidden dropout p (default: the config's)");
   app->add_option("--attention-dropout", o->attention_dropout, "megatron: attention dropout p (default: the config's)");
+  app->footer(
+      "Examples:\n"
+      "  oomkit estimate --model llama-2-7b --gpu a100-sxm4-80gb --batch-size 1 --seq-len 4096\n"
+      "  oomkit estimate --model gpt2-xl --gpu rtx-4090 --precision bf16-mixed --checkpointing full --max-batch\n"
+      "  oomkit estimate --model llama-3-8b --gpu h100-sxm --precision bf16-mixed --dp 8 --zero 3 --check\n"
+      "  oomkit estimate --model llama-2-7b --lora-rank 16 --quantize-base nf4 --gpu t4\n"
+      "  oomkit estimate --model mistral-7b --mode inference --gpu l4 --max-context\n"
+      "  oomkit estimate --sweep\n"
+      "  oomkit estimate --model gpt2 --gpu t4 --json > estimate.json   # then: oomkit report estimate.json\n"
+      "--model also takes a folder holding config.json (a Hugging Face snapshot) and ORG/NAME from the local\n"
+      "Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub; nothing is downloaded).");
   return {app, [o, app]() {
             o->seq_len_given = app->count("--seq-len") > 0;
             return run_estimate(*o);

@@ -57,6 +57,11 @@ Subcommand add_gpus_command(CLI::App& parent) {
   auto options = std::make_shared<GpusOptions>();
   CLI::App* app = parent.add_subcommand("gpus", "List the GPU catalog: capacity as CUDA reports it (bytes and GiB), the vendor's size, and the source of each figure");
   app->add_flag("--json", options->json, "Print the catalog as JSON");
+  app->footer(
+      "Examples:\n"
+      "  oomkit gpus\n"
+      "  oomkit gpus --json\n"
+      "  oomkit estimate --model llama-2-7b --gpu h100-sxm   # a name from this list (any case)");
   return {app, [options]() { return run_gpus(*options); }};
 }
 

@@ -28,6 +28,11 @@ Subcommand add_report_command(CLI::App& parent) {
   app->add_option("--step", opts->html.zoom_step,
                   "Step drawn phase by phase (default: the OOM step, else the step with the highest peak)")
       ->check(CLI::NonNegativeNumber);
+  app->footer(
+      "Examples:\n"
+      "  oomkit report runs/demo                                   # writes runs/demo/report.html\n"
+      "  oomkit report runs/demo --format chrome-trace -o trace.json\n"
+      "  oomkit report estimate.json -o estimate.html              # from oomkit estimate --json > estimate.json");
   return {app, [opts, format, max_points]() -> int {
             opts->format = parse_report_format(*format);
             opts->html.max_points = static_cast<size_t>(*max_points);

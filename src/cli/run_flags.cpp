@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/suggest.h"
 #include "oomkit/core/units.h"
 
 namespace oomkit::cli {
@@ -78,13 +79,15 @@ CLI::Validator one_of(const std::vector<std::string>& names) {
   return CLI::Validator(
       [names](std::string& value) -> std::string {
         if (std::find(names.begin(), names.end(), value) != names.end()) return {};
-        std::string message = "unknown value '" + value + "'; valid: " + join(names, ", ");
-        for (const auto& n : names) {
-          if (!value.empty() && n.size() > value.size() && n.compare(0, value.size(), value) == 0) {
-            message += "; did you mean " + n + "?";
-            break;
+        for (const auto& n : names) {  // BF16-mixed is bf16-mixed
+          if (edit_distance(n, value) == 0) {
+            value = n;
+            return {};
           }
         }
+        std::string message = "unknown value '" + value + "'; valid: " + join(names, ", ");
+        // run_app prints the message after "error: --flag: "; the hint goes on a line of its own.
+        if (const std::string hint = did_you_mean(value, names); !hint.empty()) message += "\nhint: " + hint;
         return message;
       },
       "{" + join(names, ",") + "}");
@@ -111,7 +114,7 @@ std::vector<std::string> checkpointing_values(bool train) {
 
 void add_choice(CLI::App* app, const std::string& name, std::string& value, const std::vector<std::string>& valid,
                 const std::string& help) {
-  CLI::Option* option = app->add_option(name, value, help)->check(one_of(valid));
+  CLI::Option* option = app->add_option(name, value, help)->transform(one_of(valid));
   if (!value.empty()) option->capture_default_str();
 }
 

@@ -34,8 +34,10 @@ int64_t parse_size_flag(const std::string& text, const std::string& flag, SizeRu
 /// CLI11 check applying parse_size_flag()'s rules at parse time; --help shows it as SIZE.
 CLI::Validator size_check(SizeRule rule);
 
-/// CLI11 check: one of `names`, listed in --help as {a,b,c}; an unknown value is refused with
-/// the valid list, and "did you mean X" when it is a prefix of X (adam -> adamw).
+/// CLI11 check (add it with ->transform(): it rewrites the value): one of `names`, listed in
+/// --help as {a,b,c}; a name in other case becomes the listed one (BF16-mixed -> bf16-mixed); an
+/// unknown value is refused with the valid list and a "hint: did you mean X?" line from
+/// oomkit::suggest() (adam -> adamw).
 CLI::Validator one_of(const std::vector<std::string>& names);
 
 /// The run's enum flags as given on the command line; empty: not given (diagnose has no

@@ -10,8 +10,14 @@ namespace oomkit::cli {
 CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   TrainOptions& o = flags.options;
   CLI::App* app = parent.add_subcommand("train", kTrainDescription);
-  app->add_option("--model", o.model, "Shipped model name (models/*.json) or a config.json path")->type_name("NAME|FILE")->capture_default_str();
-  app->add_option("--data", o.data, "UTF-8 text (byte tokens), llm.c .bin or nanoGPT .bin; default: the license corpus")->type_name("FILE");
+  app->footer(kTrainExamples);
+  app->add_option("--model", o.model, "Shipped model name (models/*.json, any case), a config.json, a folder holding one, or ORG/NAME in the Hugging Face cache")->type_name("NAME|FILE")->capture_default_str();
+  app->add_option("--data", o.data,
+                  "UTF-8 text (byte tokens), llm.c .bin (GPT-2 uint16 or Llama-3 uint32 tokens) or nanoGPT .bin, or a "
+                  "quoted glob of shards read in sorted order as one stream ('dir/fineweb_train_*.bin'); default: the "
+                  "license corpus")->type_name("FILE|GLOB");
+  app->add_option("--val-data", o.val_data,
+                  "Validation tokens from this file or glob (formats as --data) instead of the tail of --data")->type_name("FILE|GLOB");
   app->add_option("--run-dir", o.run_dir, "Output folder (default runs/<model>-<YYYYmmdd-HHMMSS>)")->type_name("DIR");
   app->add_option("--timeline", o.timeline, "Timeline JSONL path (default <run-dir>/timeline.jsonl; CSV beside it)")->type_name("FILE");
   app->add_option("--save", o.save, "Checkpoint path, written every --save-every steps and at the end")->type_name("FILE");
@@ -40,6 +46,10 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   app->add_option("--eval-batches", o.eval_batches, "Validation batches per pass")->capture_default_str();
   app->add_option("--val-fraction", o.val_fraction, "Tail of the data held out for validation")->capture_default_str();
   app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
+  app->add_option("--mfu-probe-seconds", o.mfu_probe_seconds,
+                  "Seconds of 512x512 matmuls (the run's compute dtype) timed at start as MFU's peak FLOP/s; 0: no MFU")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app->add_option("--memory-limit", flags.memory_limit,
                   std::string("Memory budget (an allocation past it is an OOM; a budget below the model's parameter "
                               "bytes is refused), ") + kSizeHelp)
@@ -52,6 +62,13 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   app->add_flag("--no-profile", flags.no_profile, "No phase marks and no timeline");
   app->add_option("--trace", flags.trace,
                   "Also write the timeline as a Chrome trace (Perfetto, chrome://tracing) to this path at the end")->type_name("FILE");
+  app->add_option("--memory-snapshot", o.memory_snapshot,
+                  "Record every allocation and free (with its op and phase) and write a memory_viz pickle "
+                  "(torch.cuda.memory._dump_snapshot's layout; open it in https://pytorch.org/memory_viz) to this "
+                  "path at the end, or after an OOM stop")->type_name("FILE");
+  app->add_option("--memory-history", o.memory_history,
+                  "With --memory-snapshot: trace entries kept, the newest (_record_memory_history's max_entries)")
+      ->capture_default_str();
   app->add_flag("--json", flags.json, "Print the summary as JSON on stdout (progress lines go to stderr)");
   app->add_option("--nproc-per-node", flags.nproc_per_node,
                   "Data parallelism: start N local worker processes (ranks 0..N-1, as torchrun); a worker started "
@@ -71,6 +88,10 @@ TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& t
   TrainOptions options = flags.options;
   if (!options.init_from.empty() && train.count("--model") > 0) {
     throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
+  }
+  if (!options.val_data.empty() && train.count("--val-fraction") > 0) {
+    throw InputError("--val-fraction", "holds out the tail of --data; with --val-data the validation is that file",
+                     "drop one of --val-fraction and --val-data");
   }
   apply_setup_flags(flags.setup_flags, options.setup);
   if (!flags.memory_limit.empty()) {

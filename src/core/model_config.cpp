@@ -1,5 +1,7 @@
 #include "oomkit/core/model_config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -10,7 +12,10 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/executable.h"
+#include "oomkit/core/hf_cache.h"
 #include "oomkit/core/json_input.h"
+#include "oomkit/core/model_lookup.h"
+#include "oomkit/core/suggest.h"
 #include "oomkit/core/units.h"
 
 #ifndef OOMKIT_MODELS_FROM_BIN
@@ -210,17 +215,104 @@ std::string models_dir() {
   return "models";
 }
 
-ModelConfig resolve_model_config(const std::string& name_or_path) {
+std::vector<std::string> shipped_model_names() {
+  std::vector<std::string> names;
   std::error_code ec;
-  if (std::filesystem::exists(name_or_path, ec)) return load_model_config(name_or_path);
-  const std::filesystem::path shipped = std::filesystem::path(models_dir()) / (name_or_path + ".json");
-  if (name_or_path.find('/') == std::string::npos && std::filesystem::is_regular_file(shipped, ec)) {
-    ModelConfig c = load_model_config(shipped.string());
-    c.name = name_or_path;
+  for (std::filesystem::directory_iterator it(models_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".json") names.push_back(it->path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
+bool same_name(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The name shown and used for runs/<name>-<time>: a repository's NAME without its ORG.
+std::string repo_name(const std::string& repo_id) { return repo_id.substr(repo_id.find('/') + 1); }
+
+// A folder given as --model: a snapshot (config.json inside) or a cached repository
+// (models--ORG--NAME, whose snapshot hf_snapshot_config() picks).
+ModelConfig load_model_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  const std::filesystem::path config = dir / "config.json";
+  const std::filesystem::path absolute = std::filesystem::absolute(dir, ec).lexically_normal();
+  std::filesystem::path named = absolute.filename().empty() ? absolute.parent_path() : absolute;
+  if (std::filesystem::is_regular_file(config, ec)) {
+    ModelConfig c = load_model_config(config.string());
+    // <hub>/models--ORG--NAME/snapshots/<hash>: the repository's NAME, not the hash.
+    const std::string repo = named.parent_path().parent_path().filename().string();
+    if (named.parent_path().filename() == "snapshots" && repo.rfind("models--", 0) == 0) {
+      c.name = repo.substr(repo.rfind("--") + 2);
+    } else {
+      c.name = named.filename().string();
+    }
     return c;
   }
-  throw InputError("--model", "no such file or shipped model: '" + name_or_path + "'",
-                   "pass a config.json path or one of the names in " + models_dir());
+  const std::string folder = named.filename().string();
+  if (folder.rfind("models--", 0) == 0 && std::filesystem::is_directory(dir / "snapshots", ec)) {
+    ModelConfig c = load_model_config(hf_snapshot_config(dir.string(), "--model"));
+    c.name = folder.substr(folder.rfind("--") + 2);
+    return c;
+  }
+  throw InputError("--model", "'" + dir.string() + "' is a directory without a config.json",
+                   "pass a Hugging Face snapshot folder (config.json inside) or a config.json path");
+}
+
+}  // namespace
+
+ModelConfig resolve_model_config(const std::string& name_or_path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(name_or_path, ec)) return load_model_folder(name_or_path);
+  if (std::filesystem::exists(name_or_path, ec)) return load_model_config(name_or_path);
+  const std::vector<std::string> shipped = shipped_model_names();
+  if (name_or_path.find('/') == std::string::npos) {
+    for (const auto& name : shipped) {
+      if (!same_name(name, name_or_path)) continue;
+      ModelConfig c = load_model_config((std::filesystem::path(models_dir()) / (name + ".json")).string());
+      c.name = name;
+      return c;
+    }
+  }
+  // The Hugging Face cache: ORG/NAME, or NAME alone when one cached repository has that name.
+  const std::string hub = hf_hub_cache_dir();
+  const std::vector<HfCachedRepo> repos = hf_cached_repos(hub);
+  std::vector<const HfCachedRepo*> matches;
+  for (const auto& r : repos) {
+    if (same_name(r.repo_id, name_or_path)) {
+      matches = {&r};
+      break;
+    }
+    if (name_or_path.find('/') == std::string::npos && same_name(repo_name(r.repo_id), name_or_path)) {
+      matches.push_back(&r);
+    }
+  }
+  if (matches.size() == 1) {
+    ModelConfig c = load_model_config(hf_snapshot_config(matches.front()->folder, "--model"));
+    c.name = repo_name(matches.front()->repo_id);
+    return c;
+  }
+  if (matches.size() > 1) {
+    std::string ids;
+    for (const auto* r : matches) ids += (ids.empty() ? "" : " or ") + r->repo_id;
+    throw InputError("--model", "'" + name_or_path + "' names " + std::to_string(matches.size()) +
+                                    " repositories in the Hugging Face cache " + hub,
+                     "give ORG/NAME: " + ids);
+  }
+  std::vector<std::string> candidates = shipped;
+  for (const auto& r : repos) candidates.push_back(r.repo_id);
+  std::string hint = did_you_mean(name_or_path, candidates);
+  if (hint.empty()) {
+    hint = "pass a config.json path, a folder holding one, a name in " + models_dir() +
+           " or ORG/NAME from the Hugging Face cache " + (hub.empty() ? std::string("(no HOME)") : hub);
+  }
+  throw InputError("--model", "no such file, folder, shipped model or cached Hugging Face model: '" + name_or_path + "'",
+                   hint);
 }
 
 }  // namespace oomkit

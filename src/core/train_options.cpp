@@ -44,6 +44,7 @@ std::vector<std::string> TrainOptions::problems() const {
   positive("--steps", steps);
   positive("--eval-batches", eval_batches);
   positive("--checkpoint-every", setup.checkpoint_every);
+  positive("--memory-history", memory_history);
   if (!(lr > 0.0) || !std::isfinite(lr)) out.push_back("--lr: must be > 0, got " + std::to_string(lr));
   if (!(min_lr >= 0.0) || min_lr > lr) out.push_back("--min-lr: must be in [0, --lr], got " + std::to_string(min_lr));
   if (warmup_steps < 0) out.push_back("--warmup: must be >= 0, got " + std::to_string(warmup_steps));

@@ -125,6 +125,18 @@ void gpt2_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const Tr
 //  - q @ k^T saves a contiguous copy of rotated q (matmul reshapes its permuted layout) and k
 //    repeated to h heads (repeat_kv's copy; with h_kv = h matmul's contiguous copy instead);
 //    p @ v saves v likewise: d elements each, whatever h_kv.
+// repeat_kv (llama.cpp, as Hugging Face's) expands (B, h_kv, 1, T, d_h) to n_rep heads and
+// reshapes to (B, h, T, d_h): with h_kv = 1 the merged dims are a size-1 one and the stride-0
+// one, so the reshape is a view, not a copy (the multi-query case). matmul then reshapes its
+// (B, h, ...) operands to (B·h, ...): with B = 1 a view again, so bmm saves views of rotated k
+// and of v_proj's output, (B, T, d_h) each, instead of (B, h, T, d_h) copies; with B > 1 the
+// stride-0 heads cannot merge with B and matmul's reshape makes the copy bmm saves. Without
+// autograd that copy is matmul's transient and k, v stay (B, T, d_h) views for any B.
+bool llama_kv_is_view(const ModelConfig& m) { return !m.is_gpt2() && m.n_kv_head == 1 && m.n_head > 1; }
+bool llama_kv_saved_as_views(const ModelConfig& m, const TrainingSetup& s) {
+  return llama_kv_is_view(m) && s.micro_batch_size == 1;
+}
+
 void llama_norm(std::vector<ActivationTerm>& out, ActScope scope, const char* input, const char* squares,
                 const char* rstd, const char* normed, const ModelConfig& m, const ActivationDtypes& dt) {
   const int64_t d = m.n_embd;
@@ -145,11 +157,19 @@ void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const T
                                  : "mm (q_proj, k_proj, v_proj) save their shared input, the norm output",
                      dt.autocast ? 3 * d : d, c));
   if (s.attention == AttentionKernel::kEager) {
-    out.push_back(sharded(term(B, "qk_rotated", "2d",
-                               "bmm (q @ k^T) saves a contiguous copy of rotated q and k repeated to h heads (repeat_kv)",
-                               2 * d, c)));
+    // k and v as bmm saves them: h-head copies, or (h_kv = 1, B = 1) views of (B, T, d_h).
+    const bool views = llama_kv_saved_as_views(m, s);
+    out.push_back(sharded(term(B, "qk_rotated", views ? "(d + h_kv·d_h)" : "2d",
+                               views ? "bmm (q @ k^T) saves rotated q and a view of rotated k (h_kv = 1, B = 1: "
+                                       "repeat_kv and matmul's reshape are views)"
+                                     : "bmm (q @ k^T) saves a contiguous copy of rotated q and k repeated to h heads "
+                                       "(repeat_kv)",
+                               d + (views ? kv : d), c)));
     attention_probs(out, m, s, dt);
-    out.push_back(sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads (a contiguous copy)", d, c)));
+    out.push_back(sharded(term(B, "v_repeated", views ? "h_kv·d_h" : "d",
+                               views ? "bmm (p @ v) saves a view of v_proj's output (h_kv = 1, B = 1: no repeat_kv copy)"
+                                     : "bmm (p @ v) saves v repeated to h heads (a contiguous copy)",
+                               views ? kv : d, c)));
   } else {
     out.push_back(sharded(term(B, "sdpa_qkv", "(d + 2·h_kv·d_h)",
                                "scaled_dot_product_attention saves rotated q, k and v", d + 2 * kv, c)));
@@ -268,7 +288,10 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // save a copy), v (repeated, or v_proj's view) and, with h_kv = h, rotated k (bmm saved a
   // copy of it too); under autocast the fp32 norm output passed to the attention.
   const int64_t n_rep = m.n_head / m.n_kv_head;
-  const int64_t locals = (m.is_gpt2() ? qkv * c : (2 + (n_rep == 1 ? 1 : 0)) * d * c + bf16_local) + (dt.autocast ? d * 4 : 0);
+  // (With h_kv = 1 and B = 1, v is v_proj's (B, T, d_h) output, viewed: llama_kv_saved_as_views.)
+  const int64_t v_local = llama_kv_saved_as_views(m, s) ? kv : d;
+  const int64_t locals = (m.is_gpt2() ? qkv * c : ((1 + (n_rep == 1 ? 1 : 0)) * d + v_local) * c + bf16_local) +
+                         (dt.autocast ? d * 4 : 0);
   int64_t saved = 0, before_probs = -1;
   std::vector<std::pair<std::string_view, int64_t>> saved_through;  // bytes per token saved up to and including each term
   for (const auto& t : am.terms) {
@@ -367,6 +390,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t attn_drop_nograd = attn_drop ? norm_out + qkv * c + hT * (2 * sm + (noise ? 1 : sm)) : 0;
   const int64_t resid_noise = noise ? 1 : c;
   using Moment = ActivationModel::ForwardMoment;
+  // LLaMA without autograd: k and v are (B, T, d_h) views with h_kv = 1 (llama_kv_is_view), else h heads.
+  const int64_t kv_nograd = llama_kv_is_view(m) ? kv : d;
   if (m.is_gpt2()) {
     am.block_moments_eval = {{"attention (no grad)", attn_nograd, 0, {0, 0}}};
   } else {
@@ -379,17 +404,25 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     const int64_t cast = dt.autocast ? d * c : 0;
     const int64_t y_a2 = d * r + a_out;
     const int64_t scores = eager ? 2 * hT * c : d * c;
-    am.block_moments_eval = {{"attention (no grad)", a_out + 3 * d * c + scores, 0, {0, 0}},
+    // Each projection is an nn::Linear, whose C++ forward is input.matmul(weight.t()): autocast
+    // casts the weight's transposed view, which it never caches, so the cast (pending weight
+    // elements) lives beside the product and is freed with it (measured with a logging
+    // allocator, llama seed 570496666). At o_proj the attention's locals q, k, v and the
+    // contiguous output y are alive beside o_proj's output.
+    const int64_t w = dt.autocast ? 1 : 0;
+    const int64_t qkv_nograd = (d + 2 * kv_nograd) * c;
+    am.block_moments_eval = {{"attention (no grad)", a_out + qkv_nograd + scores, 0, {0, 0}},
                              {"rotary (no grad)", a_out + (5 * d + 2 * kv) * c, 0, {0, 0}},
-                             {"q_proj (no grad)", a_out + cast + d * c, 0, {d, d}},
-                             {"gate_proj (no grad)", y_a2 + cast + m.d_ff * c, 0, {d, m.d_ff}},
-                             {"up_proj (no grad)", y_a2 + cast + 2 * m.d_ff * c, 0, {d, m.d_ff}},
+                             {"q_proj (no grad)", a_out + cast + d * c, w * d * d, {d, d}},
+                             {"o_proj (no grad)", a_out + qkv_nograd + 2 * d * c, w * d * d, {d, d}},
+                             {"gate_proj (no grad)", y_a2 + cast + m.d_ff * c, w * d * m.d_ff, {d, m.d_ff}},
+                             {"up_proj (no grad)", y_a2 + cast + 2 * m.d_ff * c, w * d * m.d_ff, {d, m.d_ff}},
                              {"silu(g)·u (no grad)", y_a2 + 3 * m.d_ff * c, 0, {0, 0}},
-                             {"down_proj (no grad)", y_a2 + m.d_ff * c + d * c, 0, {m.d_ff, d}}};
+                             {"down_proj (no grad)", y_a2 + m.d_ff * c + d * c, w * m.d_ff * d, {m.d_ff, d}}};
   }
   am.block_moments_nograd = am.block_moments_eval;
   if (attn_drop) {
-    const int64_t attn_drop_llama = (dt.autocast ? d * 4 : d * r) + 3 * d * c + hT * (2 * sm + (noise ? 1 : sm));
+    const int64_t attn_drop_llama = (dt.autocast ? d * 4 : d * r) + (d + 2 * kv_nograd) * c + hT * (2 * sm + (noise ? 1 : sm));
     am.block_moments_nograd.push_back(
         {"attention dropout (no grad)", m.is_gpt2() ? attn_drop_nograd : attn_drop_llama, 0, {0, 0}});
   }
@@ -439,6 +472,12 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   am.head_mm = {d, V_local};
   am.eval_head_tok = d * r + d * (dt.autocast ? 4 + c : r) + V_local * c;
   am.eval_head_weight_cast_bytes = dt.autocast ? checked_mul(checked_mul(V_local, d, "vocab_size"), c, "vocab_size") : 0;
+  // A tied head is torch::linear(x, wte.weight): autocast casts the leaf weight and keeps the
+  // cast in its cache until the region ends, after the loss. An untied head is an nn::Linear,
+  // whose C++ forward (torch/nn/functional/linear.h, LibTorch 1.13) is input.matmul(weight.t()):
+  // the cast operand is a view, which autocast does not cache, so without autograd the cast is
+  // freed when lm_head returns (measured with a logging allocator, llama seed 195997799).
+  am.eval_head_weight_cast_outlives_head = m.tie_word_embeddings;
   am.eval_loss_tok = V_local * (c + (dt.autocast ? 4 : 0) + dt.loss);
   // Inside one block's backward, above the block's saved terms: first the MLP (the
   // gradients of its d_ff-wide tensors, with the residual gradient flowing through), then the

@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "oomkit/core/error.h"
+#include "oomkit/core/suggest.h"
 #include "oomkit/core/units.h"
 
 namespace oomkit {
@@ -118,7 +119,12 @@ const GpuSpec& find_gpu(const std::string& name) {
     }
     valid += (valid.empty() ? "" : ", ") + g.name;
   }
-  throw InputError("--gpu", "unknown GPU '" + name + "'; valid: " + valid, "or give a size: --memory 24GiB");
+  std::vector<std::string> names;
+  for (const auto& g : gpu_catalog()) names.push_back(g.name);
+  for (const auto& g : gpu_catalog()) names.insert(names.end(), g.aliases.begin(), g.aliases.end());
+  const std::string hint = did_you_mean(name, names);
+  throw InputError("--gpu", "unknown GPU '" + name + "'; valid: " + valid,
+                   hint.empty() ? "or give a size: --memory 24GiB" : hint + " (or give a size: --memory 24GiB)");
 }
 
 }  // namespace oomkit

@@ -2,14 +2,20 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 #include <map>
 #include <mutex>
 #include <tuple>
 
 #include <fmt/format.h>
 
+// The query uses oneDNN 2.x's C API (dnnl_matmul_desc_init; 3.x replaced the op descriptors),
+// the version Debian's LibTorch 1.13 links. With other headers the query is compiled out.
 #if __has_include(<oneapi/dnnl/dnnl.h>)
 #include <oneapi/dnnl/dnnl.h>
+#endif
+#if defined(DNNL_VERSION_MAJOR) && DNNL_VERSION_MAJOR == 2
 #define OOMKIT_HAVE_DNNL_HEADERS 1
 #else
 #define OOMKIT_HAVE_DNNL_HEADERS 0
@@ -45,6 +51,7 @@ bool resolve(void* lib, const char* name, F& fn) {
 }
 
 Dnnl load() {
+  cap_onednn_isa();  // the ISA the trainer's kernels run with (must precede the first primitive)
   Dnnl d;
   void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_GLOBAL);
   if (lib == nullptr) {
@@ -141,6 +148,17 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
   (void)threads;
   return std::nullopt;
 #endif
+}
+
+std::string cap_onednn_isa() {
+  static const std::string cap = [] {
+    for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"}) {
+      if (const char* set = std::getenv(name); set != nullptr && *set != '\0') return std::string(set);
+    }
+    ::setenv("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16", 1);
+    return std::string("AVX512_CORE_BF16");
+  }();
+  return cap;
 }
 
 std::string onednn_status() {

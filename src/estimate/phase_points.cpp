@@ -303,6 +303,17 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
                                        ph.mul(ph.mul(V, d), c));
     at_head_mm = std::max(ph.add(with_grad_w, matmul_workspace(in, V, sz.E, d, true)),
                           ph.add(ph.add(with_grad_w, ph.mul(ph.mul(sz.E, d), c)), matmul_workspace(in, sz.E, V, d)));
+    if (in.dt.autocast) {
+      // Then autocast's ToCopyBackward nodes (measured with a logging allocator, LibTorch 1.13,
+      // CPU bf16-mixed): MmBackward's saved casts (the input's (E, d), the weight's (V/t, d))
+      // and the logits' gradient are released, the input's gradient is cast to fp32 (E, d)
+      // and then the weight's to fp32 (V/t, d) while its compute-dtype gradient, which took the
+      // weight cast's place, is still alive. With E small against d this is the head's peak.
+      const int64_t to_fp32 = ph.add(ph.add(loss.allocated_bytes - sz.log_probs_bytes - ph.mul(ph.mul(sz.E, d), c),
+                                            ph.mul(ph.mul(sz.E, d), 4)),
+                                     ph.mul(ph.mul(V, d), 4));
+      at_head_mm = std::max(at_head_mm, to_fp32);
+    }
   }
   // After the head: log_softmax and the head's saved tensors (with the head's autocast weight
   // copy) are released, the head's (and with a tied head the embedding's) gradients exist.
@@ -311,7 +322,7 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   // wpe's gradient is made only by the embedding's backward, after the blocks.
   const int64_t head_grads = b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2
                                                 : st.grads_bytes - ph.mul(st.layer_grads_bytes, sz.layers_here) -
-                                                      st.position_grads_bytes;
+                                                      st.late_embedding_grads_bytes;
   const int64_t head_copies = st.copies_bytes - ph.mul(st.layer_copies_bytes, sz.layers_here);
   const int64_t after_head = ph.add(loss.allocated_bytes - sz.log_probs_bytes - sz.head_bytes - head_copies, head_grads);
   // Each block frees its saved tensors and its weight copies and adds its gradients; the
@@ -345,7 +356,7 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   p.peak_bytes = std::max({at_head, at_head_mm, at_blocks, at_end, p.allocated_bytes});
   if (p.peak_bytes == at_head_mm && at_head_mm > at_head) {
     p.transients.push_back({"transient/lm_head_backward", at_head_mm - loss.allocated_bytes,
-                            "lm_head's MmBackward: the logits' gradient, the weight's and the input's gradients and the matmul's oneDNN scratchpad (CPU bf16), less log_softmax's released output"});
+                            "lm_head's MmBackward: the logits' gradient, the weight's and the input's gradients and the matmul's oneDNN scratchpad (CPU bf16), or autocast's fp32 copies of those gradients, less log_softmax's released output"});
   } else if (p.peak_bytes == at_head && head_tr > 0) {
     p.transients.push_back({"transient/logits_gradients", head_tr,
                             "2·B·T·V·4 B: nll_loss_backward's grad_input and _log_softmax_backward_data's output"});
@@ -395,9 +406,11 @@ void eval_point(const PhaseInputs& in, const StepBase& b, const PhasePoint& zero
   if (b.has_head) {
     moment = std::max(moment, ph.add(ph.add(ph.mul(sz.E, am.eval_head_tok), am.eval_head_weight_cast_bytes),
                                      matmul_workspace(in, am.head_mm)));
-    // The head's weight cast outlives lm_head: it is freed with forward_loss's autocast region,
-    // after the loss (measured with a logging allocator, LibTorch 1.13 CPU).
-    moment = std::max(moment, ph.add(ph.mul(sz.E, am.eval_loss_tok), am.eval_head_weight_cast_bytes));
+    // A tied head's weight cast outlives lm_head: it is freed with forward_loss's autocast
+    // region, after the loss (measured with a logging allocator, LibTorch 1.13 CPU); an untied
+    // head's is freed when lm_head returns (ActivationModel::eval_head_weight_cast_outlives_head).
+    moment = std::max(moment, ph.add(ph.mul(sz.E, am.eval_loss_tok),
+                                     am.eval_head_weight_cast_outlives_head ? am.eval_head_weight_cast_bytes : 0));
   }
   const int64_t val_batch = sz.inputs_bytes / sz.in_flight;
   eval.peak_bytes = std::max(zero.allocated_bytes, ph.add(ph.add(eval.allocated_bytes, val_batch), moment));

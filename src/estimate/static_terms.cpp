@@ -75,7 +75,12 @@ void add_tensor(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s, c
   st.largest_trainable = std::max(st.largest_trainable, n);
   st.params_bytes = a.add(st.params_bytes, a.mul(all, w.trainable));
   st.grads_bytes = a.add(st.grads_bytes, a.mul(all, w.grad));
-  if (t.name == "transformer.wpe.weight") st.position_grads_bytes = a.add(st.position_grads_bytes, a.mul(all, w.grad));
+  // wpe's gradient, and the token embedding's when lm_head has its own weight, are made by the
+  // embedding's backward, after every block (a tied head's arrives with lm_head's backward).
+  const bool token_embedding = t.name == "transformer.wte.weight" || t.name == "model.embed_tokens.weight";
+  if (t.name == "transformer.wpe.weight" || (token_embedding && !m.tie_word_embeddings)) {
+    st.late_embedding_grads_bytes = a.add(st.late_embedding_grads_bytes, a.mul(all, w.grad));
+  }
   st.optimizer_bytes = a.add(st.optimizer_bytes, a.mul(optimizer_state_bytes(s, n, rows, t.cols, t.matrix), count));
   if (w.mixed && t.linear) {
     st.copies_bytes = a.add(st.copies_bytes, a.mul(all, 2));
@@ -94,7 +99,7 @@ void apply_zero(StaticTerms& st, const ParallelConfig& par) {
   if (par.zero_stage >= 1) st.optimizer_bytes = ceil_div(st.optimizer_bytes, N);
   if (par.zero_stage >= 2) {
     st.grads_bytes = ceil_div(st.grads_bytes, N);
-    st.position_grads_bytes = ceil_div(st.position_grads_bytes, N);
+    st.late_embedding_grads_bytes = ceil_div(st.late_embedding_grads_bytes, N);
   }
   if (par.zero_stage >= 3) {
     st.params_bytes = ceil_div(st.params_bytes, N);

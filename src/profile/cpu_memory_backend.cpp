@@ -1,19 +1,19 @@
 // The CPU memory backend over the tracking allocator, and the backend defaults shared by all.
 #include <stdexcept>
 
+#include "oomkit/core/memory_snapshot.h"
+#include "oomkit/core/write_file.h"
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/tracking_allocator.h"
 
 namespace oomkit {
 
 void MemoryBackend::record_memory_history(bool, int64_t) {
-  throw std::runtime_error("memory history: not available on " + device() +
-                           " (the CUDA backend records it)");
+  throw std::runtime_error("memory history: not available on " + device());
 }
 
-void MemoryBackend::dump_memory_snapshot(const std::string&) {
-  throw std::runtime_error("memory snapshot: not available on " + device() +
-                           " (the CUDA backend records it)");
+MemorySnapshotInfo MemoryBackend::dump_memory_snapshot(const std::string&, bool) {
+  throw std::runtime_error("memory snapshot: not available on " + device());
 }
 
 namespace {
@@ -55,6 +55,34 @@ class CpuMemoryBackend final : public MemoryBackend {
   }
 
   void clear_last_oom() override { clear_cpu_allocator_last_oom(); }
+
+  bool supports_memory_history() const override { return true; }
+
+  void record_memory_history(bool enabled, int64_t max_entries) override {
+    if (enabled) {
+      start_cpu_allocator_history(max_entries);
+    } else {
+      stop_cpu_allocator_history();
+    }
+  }
+
+  MemorySnapshotInfo dump_memory_snapshot(const std::string& path, bool segments_at_oom) override {
+    const MemorySnapshotData data = cpu_allocator_snapshot(segments_at_oom);
+    write_file_durably(path, {memory_snapshot_pickle(data)}, "--memory-snapshot");
+    MemorySnapshotInfo info;
+    info.path = path;
+    info.segments = static_cast<int64_t>(data.segments.size());
+    info.reserved_bytes = snapshot_reserved_bytes(data);
+    info.allocated_bytes = data.allocated_bytes;
+    info.trace_entries = static_cast<int64_t>(data.trace.size());
+    info.dropped_entries = data.dropped_entries;
+    info.segments_at = data.segments_at;
+    return info;
+  }
+
+  void set_allocation_phase(std::string_view phase, int64_t step) noexcept override {
+    set_cpu_allocator_phase(phase, step);
+  }
 };
 
 }  // namespace

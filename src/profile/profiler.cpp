@@ -75,8 +75,33 @@ void Profiler::check_writer() noexcept {
   }
 }
 
-void Profiler::begin_step(int64_t step) noexcept {
-  if (!enabled_) return;
+namespace {
+// The phase that follows `mark` (for the backend's allocation frames).
+const char* phase_after(Phase mark, int64_t micro_step, int64_t num_micro_batches) {
+  switch (mark) {
+    case Phase::kStepStart: return "forward";
+    case Phase::kAfterForward: return "loss";
+    case Phase::kAfterLoss: return "backward";
+    case Phase::kAfterBackward: return micro_step + 1 < num_micro_batches ? "forward" : "optimizer_step";
+    case Phase::kAfterOptimizerStep: return "zero_grad";
+    case Phase::kAfterZeroGrad:
+    case Phase::kEval: return "after_step";
+  }
+  return "after_step";
+}
+}  // namespace
+
+void Profiler::announce_phase(Phase mark, int64_t micro_step) noexcept {
+  if (backend_ != nullptr) backend_->set_allocation_phase(phase_after(mark, micro_step, num_micro_batches_), phase_step_);
+}
+
+void Profiler::begin_step(int64_t step, int64_t num_micro_batches) noexcept {
+  num_micro_batches_ = std::max<int64_t>(1, num_micro_batches);
+  phase_step_ = step;
+  if (!enabled_) {
+    announce_phase(Phase::kStepStart, 0);
+    return;
+  }
   if (in_step_) record_error("profiler: begin_step(" + std::to_string(step) + ") before end_step() of step " +
                              std::to_string(current_.step) + "; that step was dropped");
   try {
@@ -90,6 +115,7 @@ void Profiler::begin_step(int64_t step) noexcept {
 }
 
 void Profiler::mark(Phase phase, int64_t micro_step) noexcept {
+  announce_phase(phase, micro_step);
   if (!enabled_) return;
   ScopedTimer timer(overhead_ns_);
   try {

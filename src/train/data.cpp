@@ -8,6 +8,9 @@
 #include <iterator>
 #include <set>
 #include <unordered_set>
+#include <utility>
+
+#include <glob.h>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/json_input.h"
@@ -18,17 +21,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int32_t kLlmcMagic = 20240520;   // llm.c dev/data/data_common.py
+// llm.c dev/data/data_common.py, HEADERS_INFO: "gpt-2" {magic 20240520, version 1, uint16},
+// "llama-3" {magic 20240801, version 7, uint32}; header: 256 int32 (magic, version, count).
+constexpr int32_t kLlmcMagic = 20240520;
+constexpr int32_t kLlmcVersion = 1;
+constexpr int32_t kLlmcLlama3Magic = 20240801;
+constexpr int32_t kLlmcLlama3Version = 7;
 constexpr int64_t kLlmcHeaderInts = 256;
 // Largest --data file read (whole, into memory): 2^31 uint16 tokens, or 4 GiB of text.
 constexpr size_t kMaxDataFileBytes = size_t{4} << 30;
 
 // A FIFO, socket or device is refused (exit 2) instead of blocking or reading forever.
-std::string read_file_bytes(const std::string& path) {
+std::string read_file_bytes(const std::string& path, const std::string& field) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw InputError("--data", path + ": no such file");
-  if (fs::is_directory(path, ec)) throw InputError("--data", path + ": is a directory, expected a file");
-  return read_input_file(path, "--data", kMaxDataFileBytes);
+  if (!fs::exists(path, ec)) throw InputError(field, path + ": no such file");
+  if (fs::is_directory(path, ec)) throw InputError(field, path + ": is a directory, expected a file");
+  return read_input_file(path, field, kMaxDataFileBytes);
 }
 
 // Offset of the first byte that does not start or continue a valid UTF-8 sequence (RFC 3629:
@@ -89,51 +97,71 @@ const char* to_string(DataFormat format) {
   switch (format) {
     case DataFormat::kText: return "text";
     case DataFormat::kLlmc: return "llm.c";
+    case DataFormat::kLlmcLlama3: return "llm.c-llama3";
     case DataFormat::kNanoGptBin: return "nanogpt-bin";
   }
   return "unknown";
 }
 
-TokenData load_token_file(const std::string& path) {
-  const std::string bytes = read_file_bytes(path);
-  if (bytes.empty()) throw InputError("--data", path + ": file is empty");
+TokenData load_token_file(const std::string& path, const std::string& field) {
+  const std::string bytes = read_file_bytes(path, field);
+  if (bytes.empty()) throw InputError(field, path + ": file is empty");
   TokenData d;
   int32_t magic = 0;
   if (bytes.size() >= sizeof(int32_t)) std::memcpy(&magic, bytes.data(), sizeof(int32_t));
-  if (magic == kLlmcMagic) {
+  if (magic == kLlmcMagic || magic == kLlmcLlama3Magic) {
+    const bool llama3 = magic == kLlmcLlama3Magic;
+    const int32_t version = llama3 ? kLlmcLlama3Version : kLlmcVersion;
+    const int64_t token_bytes = llama3 ? 4 : 2;
+    const std::string kind = llama3 ? "llm.c Llama-3 token file (magic 20240801, version 7, uint32 tokens)"
+                                    : "llm.c GPT-2 token file (magic 20240520, version 1, uint16 tokens)";
     const int64_t header_bytes = kLlmcHeaderInts * 4;
     if (static_cast<int64_t>(bytes.size()) < header_bytes) {
-      throw InputError("--data", path + ": llm.c magic found but the 1024-byte header is truncated");
+      throw InputError(field, path + ": llm.c magic " + std::to_string(magic) + " found but the 1024-byte header is truncated (" +
+                                  std::to_string(bytes.size()) + " bytes)");
     }
     int32_t header[3];
     std::memcpy(header, bytes.data(), sizeof(header));
-    if (header[1] != 1) {
-      throw InputError("--data", path + ": llm.c token file version " + std::to_string(header[1]) +
-                                     " (only version 1, uint16 GPT-2 tokens, is supported)");
+    if (header[1] != version) {
+      throw InputError(field, path + ": llm.c header version " + std::to_string(header[1]) + " with magic " +
+                                  std::to_string(magic) + " (expected version " + std::to_string(version) + ": " + kind + ")");
     }
     const int64_t count = header[2];
-    const int64_t expected = header_bytes + 2 * count;
+    const int64_t expected = header_bytes + token_bytes * count;
     if (count <= 0 || static_cast<int64_t>(bytes.size()) != expected) {
-      throw InputError("--data", path + ": llm.c header says " + std::to_string(count) + " tokens (" +
-                                     std::to_string(expected) + " bytes) but the file has " +
-                                     std::to_string(bytes.size()) + " bytes");
+      throw InputError(field, path + ": llm.c header says " + std::to_string(count) + " tokens (" +
+                                  std::to_string(expected) + " bytes) but the file has " + std::to_string(bytes.size()) +
+                                  " bytes");
     }
     d.tokens.resize(static_cast<size_t>(count));
-    std::memcpy(d.tokens.data(), bytes.data() + header_bytes, static_cast<size_t>(2 * count));
-    d.format = DataFormat::kLlmc;
+    const char* p = bytes.data() + header_bytes;
+    if (llama3) {
+      std::memcpy(d.tokens.data(), p, static_cast<size_t>(4 * count));
+    } else {
+      for (int64_t i = 0; i < count; ++i) {
+        uint16_t t = 0;
+        std::memcpy(&t, p + 2 * i, 2);
+        d.tokens[static_cast<size_t>(i)] = t;
+      }
+    }
+    d.format = llama3 ? DataFormat::kLlmcLlama3 : DataFormat::kLlmc;
   } else if (ends_with(path, ".bin")) {
     if (bytes.size() % 2 != 0) {
-      throw InputError("--data", path + ": a .bin token file (nanoGPT) must hold uint16 tokens, but its size " +
-                                     std::to_string(bytes.size()) + " is odd");
+      throw InputError(field, path + ": a .bin token file (nanoGPT) must hold uint16 tokens, but its size " +
+                                  std::to_string(bytes.size()) + " is odd");
     }
     d.tokens.resize(bytes.size() / 2);
-    std::memcpy(d.tokens.data(), bytes.data(), bytes.size());
+    for (size_t i = 0; i < d.tokens.size(); ++i) {
+      uint16_t t = 0;
+      std::memcpy(&t, bytes.data() + 2 * i, 2);
+      d.tokens[i] = t;
+    }
     d.format = DataFormat::kNanoGptBin;
   } else {
     const int64_t bad = first_invalid_utf8(bytes);
     if (bad >= 0) {
-      throw InputError("--data", path + ": not UTF-8 text (invalid byte at offset " + std::to_string(bad) +
-                                     "), not an llm.c token file (magic 20240520) and not a nanoGPT .bin",
+      throw InputError(field, path + ": not UTF-8 text (invalid byte at offset " + std::to_string(bad) +
+                                  "), not an llm.c token file (magic 20240520 or 20240801) and not a nanoGPT .bin",
                        "pass a UTF-8 text file, an llm.c .bin or a nanoGPT train.bin");
     }
     d = bytes_as_tokens(bytes);
@@ -143,6 +171,31 @@ TokenData load_token_file(const std::string& path) {
   d.files = {path};
   set_max_token(d);
   return d;
+}
+
+TokenData load_token_files(const std::string& spec, const std::string& field) {
+  if (spec.find_first_of("*?[") == std::string::npos) return load_token_file(spec, field);
+  glob_t matches{};
+  const int rc = ::glob(spec.c_str(), GLOB_ERR, nullptr, &matches);  // sorted (no GLOB_NOSORT)
+  std::vector<std::string> paths;
+  for (size_t i = 0; rc == 0 && i < matches.gl_pathc; ++i) paths.emplace_back(matches.gl_pathv[i]);
+  globfree(&matches);
+  if (paths.empty()) throw InputError(field, spec + ": the pattern matches no file");
+  TokenData all;
+  for (const std::string& path : paths) {
+    TokenData shard = load_token_file(path, field);
+    if (all.files.empty()) {
+      all.format = shard.format;
+    } else if (shard.format != all.format) {
+      throw InputError(field, path + ": " + to_string(shard.format) + " tokens, but " + all.files.front() + " is " +
+                                  to_string(all.format) + "; the shards of one pattern must share a format");
+    }
+    all.tokens.insert(all.tokens.end(), shard.tokens.begin(), shard.tokens.end());
+    all.files.push_back(path);
+  }
+  all.source = spec + " (" + std::to_string(all.files.size()) + (all.files.size() == 1 ? " file)" : " files)");
+  set_max_token(all);
+  return all;
 }
 
 TokenData load_default_corpus(const std::string& dir) {
@@ -177,10 +230,23 @@ TokenData load_default_corpus(const std::string& dir) {
   return d;
 }
 
-double unigram_entropy_bits(const std::vector<uint16_t>& tokens) {
+double unigram_entropy_bits(const std::vector<Token>& tokens) {
   if (tokens.empty()) return 0.0;
-  std::vector<int64_t> counts(65536, 0);
-  for (uint16_t t : tokens) ++counts[t];
+  std::vector<int64_t> counts;
+  const Token max_token = *std::max_element(tokens.begin(), tokens.end());
+  if (max_token < (Token{1} << 24)) {
+    counts.assign(static_cast<size_t>(max_token) + 1, 0);
+    for (Token t : tokens) ++counts[t];
+  } else {  // sparse ids: count runs of the sorted stream
+    std::vector<Token> sorted = tokens;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size();) {
+      size_t j = i;
+      while (j < sorted.size() && sorted[j] == sorted[i]) ++j;
+      counts.push_back(static_cast<int64_t>(j - i));
+      i = j;
+    }
+  }
   const double n = static_cast<double>(tokens.size());
   double h = 0.0;
   for (int64_t c : counts) {
@@ -209,6 +275,29 @@ TokenDataset::TokenDataset(TokenData data, int64_t seq_len, uint64_t seed, doubl
   }
 }
 
+TokenDataset::TokenDataset(TokenData train, TokenData val, int64_t seq_len, uint64_t seed)
+    : seq_len_(seq_len), seed_(seed) {
+  if (seq_len_ < 1) throw InputError("--seq-len", "must be >= 1, got " + std::to_string(seq_len_));
+  if (val.format != train.format) {
+    throw InputError("--val-data", val.source + " holds " + to_string(val.format) + " tokens, but --data " +
+                                       train.source + " holds " + to_string(train.format) + " tokens",
+                     "pass validation data tokenized like the training data");
+  }
+  for (const auto& [what, d] : {std::pair<const char*, const TokenData*>{"--data", &train}, {"--val-data", &val}}) {
+    if (static_cast<int64_t>(d->tokens.size()) < seq_len_ + 1) {
+      throw InputError(what, d->source + ": " + std::to_string(d->tokens.size()) +
+                                 " tokens, shorter than one sequence (T + 1 = " + std::to_string(seq_len_ + 1) + ")",
+                       "use a longer file or a smaller --seq-len");
+    }
+  }
+  data_ = std::move(train);
+  split_ = static_cast<int64_t>(data_.tokens.size());
+  data_.tokens.insert(data_.tokens.end(), val.tokens.begin(), val.tokens.end());
+  data_.files.insert(data_.files.end(), val.files.begin(), val.files.end());
+  data_.max_token = std::max(data_.max_token, val.max_token);
+  data_.source += "; validation " + val.source;
+}
+
 Batch TokenDataset::make_batch(int64_t begin, int64_t end, uint64_t stream, int64_t index, int64_t batch_size,
                                int64_t first_row) const {
   if (first_row < 0) throw InputError("first_row", "must be >= 0, got " + std::to_string(first_row));
@@ -219,7 +308,7 @@ Batch TokenDataset::make_batch(int64_t begin, int64_t end, uint64_t stream, int6
   torch::Tensor y = torch::empty({batch_size, T}, torch::kLong);   // (B, T)
   int64_t* xp = x.data_ptr<int64_t>();
   int64_t* yp = y.data_ptr<int64_t>();
-  const uint16_t* tok = data_.tokens.data();
+  const Token* tok = data_.tokens.data();
   for (int64_t b = 0; b < batch_size; ++b) {
     const uint64_t key = splitmix64(seed_ ^ splitmix64(stream ^ splitmix64(static_cast<uint64_t>(index) * 0x100000001B3ull +
                                                                             static_cast<uint64_t>(first_row + b))));

@@ -177,10 +177,16 @@ class TimedAllReduceHook : public c10d::CommHookInterface {
     std::vector<at::Tensor> tensors{buffer};
     c10::intrusive_ptr<c10::ivalue::Future> future = pg_->allreduce(tensors)->getFuture();
     ProcessGroup* group = &group_;
-    future->addCallback([group, index, bytes, launch](c10::ivalue::Future&) {
-      group->record_collective({"allreduce", "grad_bucket", index, bytes, launch, steady_ns()});
-    });
-    return future;
+    // The Reducer waits on the future this hook returns. A callback added with addCallback()
+    // may still be running when wait() returns (Future::markCompleted wakes waiters before it
+    // runs callbacks), so the record would sometimes be missing right after backward; then()
+    // returns a child future completed only after the record is written.
+    return future->then(
+        [group, index, bytes, launch](c10::ivalue::Future& done) -> c10::IValue {
+          group->record_collective({"allreduce", "grad_bucket", index, bytes, launch, steady_ns()});
+          return done.value();
+        },
+        future->elementType());
   }
 
   // The future's value: Gloo's all-reduce completes with the list of its (one) tensor.

@@ -151,7 +151,8 @@ std::optional<double> OomHandler::evaluate() {
     const auto message = oom_message(e);
     if (!message) throw;
     trainer_.model()->train();
-    handle(*message, /*in_eval=*/true, trainer_.next_step(), 0);
+    // The evaluation follows step next_step() - 1: the OOM is numbered by that step.
+    handle(*message, /*in_eval=*/true, trainer_.next_step() - 1, 0);
     return std::nullopt;
   }
 }
@@ -229,7 +230,22 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
     }
     profiler->write_event("oom", event);
   }
-  stop_message_ = fmt::format("out of memory at step {}{}: {}", step, phase.empty() ? "" : " (" + phase + ")", first_line);
+  OomPoint point;
+  point.step = step;
+  point.phase = phase;
+  point.micro_step = micro_step;
+  point.allocated_bytes = stats.allocated_bytes.current;
+  point.limit_bytes = budget;
+  point.message = first_line;
+  if (const auto live = backend->last_oom()) {
+    point.allocated_bytes = live->allocated_bytes;
+    point.requested_bytes = live->requested_bytes;
+    if (live->limit_bytes > 0) point.limit_bytes = live->limit_bytes;
+  }
+  last_oom_ = point;
+  stop_message_ = in_eval ? fmt::format("out of memory in the evaluation after step {}: {}", step, first_line)
+                          : fmt::format("out of memory at step {}{}: {}", step,
+                                        phase.empty() ? "" : " (" + phase + ")", first_line);
   if (mode_ == OnOom::kAbort) {
     log::error("{} (--on-oom abort)", stop_message_);
     return false;

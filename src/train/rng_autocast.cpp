@@ -3,6 +3,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/autocast_mode.h>
+#include <torch/version.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 
 #include <mutex>
@@ -21,7 +22,12 @@ void set_generator_state(at::Generator gen, const at::Tensor& state) {
 }
 
 const at::Generator& cuda_generator(int device) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  // LibTorch 2.4+: CUDAHooksInterface is an AcceleratorHooksInterface (getDefaultGenerator).
+  return at::detail::getCUDAHooks().getDefaultGenerator(static_cast<c10::DeviceIndex>(device));
+#else
   return at::detail::getCUDAHooks().getDefaultCUDAGenerator(static_cast<c10::DeviceIndex>(device));
+#endif
 }
 
 void set_autocast(const AutocastState& s) {

@@ -18,7 +18,9 @@
 #include "oomkit/profile/static_memory.h"
 #include "oomkit/profile/summary.h"
 #include "oomkit/train/distributed.h"
+#include "oomkit/estimate/flops.h"
 #include "oomkit/train/hf_weights.h"
+#include "oomkit/train/matmul_probe.h"
 #include "oomkit/train/oom_recovery.h"
 #include "oomkit/train/threads.h"
 #include "oomkit/train/trainer.h"
@@ -74,6 +76,11 @@ std::string format_duration(double seconds) {
   return fmt::format("{}s", s);
 }
 
+// "step 4" or "steps 0..3": the 0-based indices of steps first .. last (trainer.h's numbering).
+std::string step_range(int64_t first, int64_t last) {
+  return first == last ? fmt::format("step {}", first) : fmt::format("steps {}..{}", first, last);
+}
+
 // Fails early (exit 2, nothing written) when PATH cannot be created: probes PATH.tmp.
 void check_writable(const std::string& path, const char* field) {
   const fs::path parent = fs::path(path).parent_path();
@@ -91,7 +98,7 @@ void check_writable(const std::string& path, const char* field) {
 }
 
 nlohmann::json options_json(const TrainOptions& o, const std::string& data_source) {
-  return {{"model", o.model},           {"data", data_source},       {"device", o.device_name()},
+  return {{"model", o.model},           {"data", data_source},       {"val_data", o.val_data},       {"device", o.device_name()},
           {"batch_size", o.setup.micro_batch_size}, {"grad_accum", o.setup.gradient_accumulation_steps}, {"seq_len", o.setup.seq_len},
           {"steps", o.steps},           {"lr", o.lr},                {"warmup_steps", o.warmup_steps},
           {"min_lr", o.min_lr},         {"weight_decay", o.setup.weight_decay}, {"grad_clip", o.grad_clip},
@@ -128,19 +135,31 @@ void write_collectives(ProcessGroup* group, Profiler& profiler) {
 }  // namespace
 
 nlohmann::json TrainSummary::to_json() const {
+  // A number measured over no step is null, not 0: a run stopped by an OOM before its first step
+  // has no loss and no throughput.
+  const auto measured = [](bool have, double value) { return have ? nlohmann::json(value) : nlohmann::json(); };
+  const bool ran = steps_this_run > 0;
   nlohmann::json j = {{"exit_code", exit_code},
                       {"stop_reason", stop_reason},
+                      {"completed", stop_reason == "completed"},
+                      {"total_steps", total_steps},
                       {"first_step", first_step},
+                      {"last_step", steps_done > 0 ? nlohmann::json(steps_done - 1) : nlohmann::json()},
                       {"steps", steps_done},
-                      {"first_loss", first_loss},
-                      {"final_loss", final_loss},
+                      {"steps_this_run", steps_this_run},
+                      {"first_loss", measured(steps_done > 0, first_loss)},
+                      {"final_loss", measured(ran, final_loss)},
                       {"val_loss", val_loss >= 0.0 ? nlohmann::json(val_loss) : nlohmann::json()},
                       {"unigram_entropy_bits", unigram_entropy_bits},
                       {"unigram_entropy_nats", unigram_entropy_bits * std::log(2.0)},
-                      {"tokens_per_s", tokens_per_s},
-                      {"ms_per_step", ms_per_step},
-                      {"tokens_per_cpu_s", tokens_per_cpu_s},
-                      {"peak_allocated_bytes", peak_allocated_bytes},
+                      {"tokens_per_s", measured(ran, tokens_per_s)},
+                      {"ms_per_step", measured(ran, ms_per_step)},
+                      {"tokens_per_cpu_s", measured(ran, tokens_per_cpu_s)},
+                      {"model_flops_per_token", model_flops_per_token},
+                      {"peak_flops_per_s", peak_flops_per_s > 0.0 ? nlohmann::json(peak_flops_per_s) : nlohmann::json()},
+                      {"peak_probe", peak_probe},
+                      {"mfu", measured(ran && peak_flops_per_s > 0.0, mfu)},
+                      {"peak_allocated_bytes", ran ? nlohmann::json(peak_allocated_bytes) : nlohmann::json()},
                       {"estimated_peak_bytes", estimated_peak_bytes},
                       {"parameters", parameters},
                       {"run_dir", run_dir},
@@ -149,6 +168,16 @@ nlohmann::json TrainSummary::to_json() const {
                       {"profiler_errors", profiler_errors},
                       {"oom_recoveries", oom_recoveries},
                       {"oom_report", oom_report}};
+  if (oom) {
+    j["oom"] = {{"step", oom->step},
+                {"phase", oom->phase.empty() ? nlohmann::json() : nlohmann::json(oom->phase)},
+                {"micro_step", oom->micro_step},
+                {"allocated_bytes", oom->allocated_bytes >= 0 ? nlohmann::json(oom->allocated_bytes) : nlohmann::json()},
+                {"requested_bytes", oom->requested_bytes >= 0 ? nlohmann::json(oom->requested_bytes) : nlohmann::json()},
+                {"limit_bytes", oom->limit_bytes > 0 ? nlohmann::json(oom->limit_bytes) : nlohmann::json()},
+                {"message", oom->message}};
+  }
+  if (!memory_snapshot.empty()) j["memory_snapshot"] = memory_snapshot;
   return j;
 }
 
@@ -179,6 +208,60 @@ void check_limit_holds_parameters(const TrainOptions& options) {
                          "): the model cannot be built",
                      "raise --memory-limit above " + format_bytes(parameter_bytes) + " or pick a smaller --model");
   }
+}
+
+// The end-of-run lines. Loss, throughput and peak are measured over the completed steps and
+// said to be; a run stopped by an OOM says so first: at which step and phase, how many steps
+// completed, and what the refused allocation met.
+void log_summary(const TrainSummary& s, double train_seconds, double entropy_bits, int64_t estimated_peak_bytes) {
+  const int64_t last = s.steps_done - 1;
+  const std::string completed = s.steps_done > 0 ? " (" + step_range(0, last) + ")" : "";
+  const std::string this_run =
+      s.first_step > 0 ? fmt::format(", {} of them in this run ({})", s.steps_this_run,
+                                     s.steps_this_run > 0 ? step_range(s.first_step, last) : "none")
+                       : "";
+  if (s.stop_reason == "completed") {
+    log::info("done: {}/{} steps completed{}{} in {}", s.steps_done, s.total_steps, completed, this_run,
+              format_duration(train_seconds));
+  } else if (s.stop_reason == "oom") {
+    std::string where = "an OOM";
+    if (s.oom && s.oom->phase == "eval") {
+      where = fmt::format("an OOM in the evaluation after step {}", s.oom->step);
+    } else if (s.oom) {
+      where = fmt::format("an OOM at step {}{}", s.oom->step, s.oom->phase.empty() ? "" : " (" + s.oom->phase + ")");
+    }
+    log::error("stopped by {}: {}/{} steps completed{}{}; the run did not finish", where, s.steps_done, s.total_steps,
+               completed, this_run);
+    if (s.oom) {
+      log::error("at the OOM: {} allocated{}{}", s.oom->allocated_bytes >= 0 ? format_bytes(s.oom->allocated_bytes) : "?",
+                 s.oom->requested_bytes >= 0 ? ", a request of " + format_bytes(s.oom->requested_bytes) + " refused" : "",
+                 s.oom->limit_bytes > 0 ? " (limit " + format_bytes(s.oom->limit_bytes) + ")" : "");
+    }
+  } else {
+    log::warn("stopped by {}{}: {}/{} steps completed{}{}", s.stop_reason,
+              s.steps_done > 0 ? fmt::format(" after step {}", last) : "", s.steps_done, s.total_steps, completed,
+              this_run);
+  }
+  if (s.steps_this_run == 0) {
+    log::info("no step completed in this run: no loss, throughput or step peak to report");
+    return;
+  }
+  const std::string over = s.stop_reason == "completed" ? "" : "over the completed steps: ";
+  log::info("{}loss {:.4f} -> {:.4f} (step 0 -> step {})", over, s.first_loss, s.final_loss, last);
+  if (s.val_loss >= 0.0) {
+    const double entropy_nats = entropy_bits * std::log(2.0);
+    log::info("val loss {:.4f} nats/token vs corpus unigram entropy {:.4f} nats ({:.3f} bits): {:.1f}% of it",
+              s.val_loss, entropy_nats, entropy_bits, 100.0 * s.val_loss / entropy_nats);
+  }
+  log::info("{}throughput {:.0f} tok/s, {:.1f} ms/step{}; peak allocated {}{}", over, s.tokens_per_s, s.ms_per_step,
+            s.peak_flops_per_s > 0.0 ? fmt::format(", MFU {:.1f}% ({} FLOPs/token, peak {:.1f} GFLOP/s: {})", 100.0 * s.mfu,
+                                                   s.model_flops_per_token, s.peak_flops_per_s / 1e9, s.peak_probe)
+                                     : std::string(),
+            format_bytes(s.peak_allocated_bytes),
+            estimated_peak_bytes > 0
+                ? fmt::format(" (estimate {}, ratio {:.3f})", format_bytes(estimated_peak_bytes),
+                              static_cast<double>(s.peak_allocated_bytes) / static_cast<double>(estimated_peak_bytes))
+                : std::string());
 }
 
 }  // namespace
@@ -227,7 +310,29 @@ TrainSummary run_training(const TrainOptions& options_in) {
   // The backend first: tensors allocated before its allocator is installed are not counted.
   std::unique_ptr<MemoryBackend> backend =
       options.setup.cuda ? make_cuda_memory_backend(0) : make_cpu_memory_backend();
+  // MFU's peak: a short matmul probe in the run's compute dtype, before the budget applies and
+  // with its peak forgotten (its 3 MiB belong to no step).
+  MatmulProbe peak_probe;
+  if (options.mfu_probe_seconds > 0.0) {
+    backend->set_limit_bytes(0);  // the CPU budget is process-wide: an earlier run's may remain
+    const torch::ScalarType dtype = options.setup.precision == Precision::kFp32        ? torch::kFloat
+                                    : options.setup.precision == Precision::kFp16Mixed ? torch::kHalf
+                                                                                       : torch::kBFloat16;
+    peak_probe = probe_matmul_flops(options.setup.cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU),
+                                    dtype, 512, options.mfu_probe_seconds);
+    backend->reset_peak();
+  }
   backend->set_limit_bytes(options.memory_limit_bytes);
+  // --memory-snapshot: recording starts before the model exists, so every storage of the run is
+  // in the snapshot's segments (and the phase frames begin with "setup").
+  const std::string snapshot_path = options.memory_snapshot.empty() ? "" : rank_path(options.memory_snapshot, dist.rank);
+  if (!snapshot_path.empty()) {
+    if (!backend->supports_memory_history()) {
+      throw InputError("--memory-snapshot", backend->device() + " cannot record memory history");
+    }
+    backend->record_memory_history(true, options.memory_history);
+    backend->set_allocation_phase("setup", 0);
+  }
   // Every input file is checked here. An OOM while building the model or loading the data is a
   // budget too small for the run to start at all: bad input (exit 2), not a failed step.
   std::unique_ptr<Trainer> built;
@@ -284,6 +389,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   std::error_code ec;
   fs::create_directories(run_dir, ec);
   if (ec) throw InputError("--run-dir", run_dir + ": cannot be created: " + ec.message());
+  if (!snapshot_path.empty()) {
+    // Its folder is created like --trace's; then the path is probed (fail before training).
+    const fs::path snapshot_dir = fs::path(snapshot_path).parent_path();
+    if (!snapshot_dir.empty()) fs::create_directories(snapshot_dir, ec);
+    check_writable(snapshot_path, "--memory-snapshot");
+  }
   std::unique_ptr<TimelineWriter> writer;
   if (options.profile) {
     // A resumed run appends to the timeline of the run it continues (the same --run-dir in a
@@ -298,7 +409,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   trainer.set_profiler(&profiler);
   const TokenDataset& data = trainer.dataset();
   const double entropy_bits = unigram_entropy_bits(
-      std::vector<uint16_t>(data.data().tokens.begin(), data.data().tokens.begin() + data.train_tokens()));
+      std::vector<Token>(data.data().tokens.begin(), data.data().tokens.begin() + data.train_tokens()));
   const double entropy_nats = entropy_bits * std::log(2.0);
   const MemoryStats start_stats = backend->snapshot();
   {
@@ -338,6 +449,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
             to_string(options.setup.optimizer), options.lr, options.warmup_steps, options.min_lr,
             to_string(options.setup.precision), to_string(options.setup.attention), to_string(options.setup.checkpointing), threads,
             options.seed);
+  log::info("mfu: 6N + 12·L·H·Q·T = {} FLOPs/token (N = {} parameters, T = {}; PaLM appendix B); peak {}",
+            model_flops_per_token(config, options.setup.seq_len), mfu_parameters(config), options.setup.seq_len,
+            peak_probe.n > 0 ? fmt::format("{:.1f} GFLOP/s ({} {}x{} matmul on {}, best of {} in {:.2f} s)",
+                                           peak_probe.flops_per_s / 1e9, peak_probe.dtype, peak_probe.n, peak_probe.n,
+                                           peak_probe.device, peak_probe.repetitions, peak_probe.seconds)
+                             : std::string("not measured (--mfu-probe-seconds 0)"));
   if (have_estimate) {
     log::info("estimate: peak {} ({}): parameters {}, gradients {}, optimizer state {}, activations {}, transient {}",
               format_bytes(estimate.peak_bytes), estimate.peak_phase, format_bytes(estimate.total(Category::kParameters)),
@@ -360,16 +477,27 @@ TrainSummary run_training(const TrainOptions& options_in) {
               dist.world_size, buckets.size(), format_bytes(bucket_total), options.bucket_cap_mb);
     write_collectives(group.get(), profiler);  // the initial parameter broadcast
   }
-  if (trainer.next_step() > 0) log::info("resumed from {} at step {}", options.resume, trainer.next_step());
+  if (trainer.next_step() > 0) {
+    log::info("resumed from {}: {} done, continuing at step {}", options.resume, step_range(0, trainer.next_step() - 1),
+              trainer.next_step());
+  }
   log::info("timeline: {}", writer ? writer->jsonl_path() : std::string("off (--no-profile)"));
 
   TrainSummary summary;
+  summary.total_steps = options.steps;
   summary.first_step = trainer.next_step();
   summary.unigram_entropy_bits = entropy_bits;
   summary.parameters = n_params;
   summary.run_dir = run_dir;
   summary.timeline = writer ? writer->jsonl_path() : std::string();
   summary.estimated_peak_bytes = have_estimate ? estimate.peak_bytes : 0;
+  summary.model_flops_per_token = model_flops_per_token(config, options.setup.seq_len);
+  summary.peak_flops_per_s = peak_probe.flops_per_s;
+  if (peak_probe.n > 0) {
+    summary.peak_probe = fmt::format("{} {}x{} matmul on {}", peak_probe.dtype, peak_probe.n, peak_probe.n, peak_probe.device);
+  }
+  // Every rank computes tokens_per_step / world_size of each step on its own device.
+  const double peak_all_ranks = peak_probe.flops_per_s * static_cast<double>(dist.world_size);
   const int64_t log_every = options.log_every > 0 ? options.log_every : std::max<int64_t>(1, options.steps / 25);
   std::FILE* progress = options.progress_to_stderr ? stderr : stdout;
   double train_seconds = 0.0;
@@ -385,7 +513,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
     summary.checkpoint = options.save;
     checkpoint_step = trainer.next_step();
     profiler.write_event("checkpoint", {{"path", options.save}, {"reason", why}, {"next_step", trainer.next_step()}});
-    log::info("checkpoint: step {} saved to {} ({})", trainer.next_step(), options.save, why);
+    log::info("checkpoint: after step {} ({}/{} steps done) saved to {} ({})", trainer.next_step() - 1,
+              trainer.next_step(), options.steps, options.save, why);
   };
   // --on-oom (oom_recovery.h): steps and evaluations go through the handler.
   OomHandler oom(trainer, options.on_oom,
@@ -397,8 +526,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
     summary.val_loss = val;
     profiler.write_event("eval", {{"val_loss", val}, {"next_step", trainer.next_step()}});
     if (!options.quiet) {
-      fmt::print(progress, "eval  {:>5}/{} | val loss {:.4f} nats/token | unigram entropy {:.4f} nats ({:.3f} bits)\n",
-                 trainer.next_step(), options.steps, val, entropy_nats, entropy_bits);
+      fmt::print(progress, "eval after step {:>5} ({}/{}) | val loss {:.4f} nats/token | unigram entropy {:.4f} nats ({:.3f} bits)\n",
+                 trainer.next_step() - 1, trainer.next_step(), options.steps, val, entropy_nats, entropy_bits);
       std::fflush(progress);
     }
     return val;
@@ -447,8 +576,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
     if (!options.quiet && (last.step % log_every == 0 || last_step)) {
       const double eta = (train_seconds / static_cast<double>(steps_this_run)) *
                          static_cast<double>(options.steps - trainer.next_step());
-      fmt::print(progress, "step {:>5}/{} | loss {:.4f} | lr {:.2e} | {:7.1f} ms | {:7.0f} tok/s | alloc {} | peak {} | eta {}\n",
-                 last.step + 1, options.steps, last.loss, last.lr, last.ms, tok_s,
+      const std::string mfu =
+          peak_all_ranks > 0.0
+              ? fmt::format(" | mfu {:5.1f}%",
+                            100.0 * model_flops_utilization(tok_s, summary.model_flops_per_token, peak_all_ranks))
+              : std::string();
+      fmt::print(progress, "step {:>5} ({}/{}) | loss {:.4f} | lr {:.2e} | {:7.1f} ms | {:7.0f} tok/s{} | alloc {} | peak {} | eta {}\n",
+                 last.step, trainer.next_step(), options.steps, last.loss, last.lr, last.ms, tok_s, mfu,
                  format_bytes(stats.allocated_bytes.current), format_bytes(run_peak), format_duration(eta));
       std::fflush(progress);
     }
@@ -469,9 +603,31 @@ TrainSummary run_training(const TrainOptions& options_in) {
       break;
     }
   }
+  if (!snapshot_path.empty()) {
+    // Written at the end and after an OOM stop (then with the segments of the first OOM).
+    try {
+      const MemorySnapshotInfo info = backend->dump_memory_snapshot(snapshot_path, stopped_by_oom);
+      summary.memory_snapshot = info.path;
+      if (info.segments >= 0) {
+        log::info("memory snapshot: {}: {} segments, reserved {} = allocated {} ({}), {} trace entries{}; open it in "
+                  "https://pytorch.org/memory_viz",
+                  info.path, info.segments, format_bytes(info.reserved_bytes), format_bytes(info.allocated_bytes),
+                  info.segments_at == "oom" ? "at the first OOM" : "at the end", info.trace_entries,
+                  info.dropped_entries > 0 ? fmt::format(" (the {} before them dropped: --memory-history {})",
+                                                         info.dropped_entries, options.memory_history)
+                                           : std::string());
+      } else {
+        log::info("memory snapshot: {}; open it in https://pytorch.org/memory_viz", info.path);
+      }
+    } catch (const std::exception& e) {
+      if (!stopped_by_oom && summary.exit_code == 0) throw;
+      log::error("memory snapshot: {}", e.what());  // the stop's own exit code stands
+    }
+  }
   if (stopped_by_oom) {
     summary.exit_code = kExitOom;
     summary.stop_reason = "oom";
+    summary.oom = oom.last_oom();
   } else if (!options.save.empty()) {
     save(summary.exit_code == 0 ? "end" : "signal");
   } else if (summary.exit_code != 0) {
@@ -487,10 +643,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
   }
   if (summary.first_step > 0) summary.first_loss = trainer.first_loss();
   summary.steps_done = trainer.next_step();
+  summary.steps_this_run = steps_this_run;
   summary.tokens_per_s = train_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_seconds : 0.0;
   summary.tokens_per_cpu_s =
       train_cpu_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_cpu_seconds : 0.0;
   summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
+  summary.mfu = model_flops_utilization(summary.tokens_per_s, summary.model_flops_per_token, peak_all_ranks);
   summary.peak_allocated_bytes = run_peak;
   summary.oom_recoveries = oom.recoveries();
   if (have_estimate && oom.recoveries() > 0) {
@@ -535,7 +693,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
                  : fmt::format("{} without any complete step", writer->jsonl_path());
     }
     if (!summary.checkpoint.empty()) {
-      kept += (kept.empty() ? "" : "; ") + fmt::format("checkpoint {} at step {}", summary.checkpoint, checkpoint_step);
+      kept += (kept.empty() ? "" : "; ") +
+              fmt::format("checkpoint {} after step {}", summary.checkpoint, checkpoint_step - 1);
     }
     throw InputError("--run-dir",
                      fmt::format("{}: writing the run's files failed ({}); kept: {}", run_dir,
@@ -543,17 +702,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
                                  kept.empty() ? "nothing" : kept),
                      "free space on that disk (or make the folder writable) and resume with --resume");
   }
-  log::info("done: steps {}..{} in {}; loss {:.4f} -> {:.4f} (first -> final)", summary.first_step,
-            summary.steps_done, format_duration(train_seconds), summary.first_loss, summary.final_loss);
-  if (summary.val_loss >= 0.0) {
-    log::info("val loss {:.4f} nats/token vs corpus unigram entropy {:.4f} nats ({:.3f} bits): {:.1f}% of it",
-              summary.val_loss, entropy_nats, entropy_bits, 100.0 * summary.val_loss / entropy_nats);
-  }
-  log::info("throughput {:.0f} tok/s, {:.1f} ms/step; peak allocated {}{}", summary.tokens_per_s, summary.ms_per_step,
-            format_bytes(run_peak),
-            have_estimate ? fmt::format(" (estimate {}, ratio {:.3f})", format_bytes(estimate.peak_bytes),
-                                        estimate.peak_bytes > 0 ? static_cast<double>(run_peak) / estimate.peak_bytes : 0.0)
-                          : std::string());
+  log_summary(summary, train_seconds, entropy_bits, summary.estimated_peak_bytes);
   log::info("run dir: {} (timeline.jsonl, timeline.csv, summary.json{})", run_dir,
             summary.checkpoint.empty() ? "" : ", checkpoint " + summary.checkpoint);
   return summary;

@@ -9,9 +9,12 @@
 
 #include <torch/torch.h>
 
+#include "oomkit/estimate/matmul_workspace.h"
+
 namespace oomkit {
 
 int configure_threads(int threads) {
+  cap_onednn_isa();  // before LibTorch's first oneDNN matmul (matmul_workspace.h: AMX and SIGILL)
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);
   return at::get_num_threads();

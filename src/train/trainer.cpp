@@ -71,13 +71,23 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
     }
     device_ = torch::Device(torch::kCUDA, 0);
   }
-  TokenData data = options_.data.empty() ? load_default_corpus(options_.corpus_dir) : load_token_file(options_.data);
-  if (data.max_token >= config_.vocab_size) {
-    throw InputError("--data", data.source + " holds token id " + std::to_string(data.max_token) + " but " +
-                                   config_.name + " has vocab_size " + std::to_string(config_.vocab_size),
-                     "use a model whose vocab_size exceeds every token id (e.g. --model gpt2 for GPT-2 tokens)");
+  TokenData data =
+      options_.data.empty() ? load_default_corpus(options_.corpus_dir) : load_token_files(options_.data, "--data");
+  auto check_vocab = [&](const TokenData& d, const char* field) {
+    if (d.max_token >= config_.vocab_size) {
+      throw InputError(field, d.source + " holds token id " + std::to_string(d.max_token) + " but " + config_.name +
+                                  " has vocab_size " + std::to_string(config_.vocab_size),
+                       "use a model whose vocab_size exceeds every token id (e.g. --model gpt2 for GPT-2 tokens)");
+    }
+  };
+  check_vocab(data, "--data");
+  if (options_.val_data.empty()) {
+    dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.setup.seq_len, options_.seed, options_.val_fraction);
+  } else {
+    TokenData val = load_token_files(options_.val_data, "--val-data");
+    check_vocab(val, "--val-data");
+    dataset_ = std::make_unique<TokenDataset>(std::move(data), std::move(val), options_.setup.seq_len, options_.seed);
   }
-  dataset_ = std::make_unique<TokenDataset>(std::move(data), options_.setup.seq_len, options_.seed, options_.val_fraction);
 
   torch::manual_seed(options_.seed);
   model_ = Gpt(config_, GptOptions{options_.setup.attention, options_.setup.checkpointing, options_.setup.checkpoint_every});
@@ -152,7 +162,7 @@ StepStats Trainer::step() {
   const int64_t accumulation = options_.setup.gradient_accumulation_steps;
   stats.tokens = B * options_.setup.seq_len * accumulation * world_size();
   try {
-    if (profiler_) profiler_->begin_step(step);
+    if (profiler_) profiler_->begin_step(step, accumulation);
     stats.lr = learning_rate(step, options_.steps, options_.lr, options_.warmup_steps, options_.min_lr);
     set_learning_rate(*optimizer_, stats.lr);
     const bool fp16 = options_.setup.precision == Precision::kFp16Mixed;

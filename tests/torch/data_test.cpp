@@ -45,7 +45,7 @@ std::string u16_bytes(const std::vector<uint16_t>& t) {
 TEST_F(DataTest, TextIsByteTokens) {
   const TokenData d = load_token_file(write("a.txt", "h\xC3\xA9!"));  // "hé!"
   EXPECT_EQ(d.format, DataFormat::kText);
-  EXPECT_EQ(d.tokens, (std::vector<uint16_t>{'h', 0xC3, 0xA9, '!'}));
+  EXPECT_EQ(d.tokens, (std::vector<Token>{'h', 0xC3, 0xA9, '!'}));
   EXPECT_EQ(d.max_token, 0xC3);
 }
 
@@ -59,7 +59,7 @@ TEST_F(DataTest, LlmcFormat) {
   const std::string head(reinterpret_cast<const char*>(header.data()), 1024);
   const TokenData d = load_token_file(write("tok.bin", head + u16_bytes({50256, 7, 300})));
   EXPECT_EQ(d.format, DataFormat::kLlmc);
-  EXPECT_EQ(d.tokens, (std::vector<uint16_t>{50256, 7, 300}));
+  EXPECT_EQ(d.tokens, (std::vector<Token>{50256, 7, 300}));
   EXPECT_EQ(d.max_token, 50256);
   EXPECT_NE(field_of_error(write("short.bin", head + u16_bytes({1, 2}))).find("--data|"), std::string::npos);
 }
@@ -68,8 +68,74 @@ TEST_F(DataTest, LlmcFormat) {
 TEST_F(DataTest, NanoGptBin) {
   const TokenData d = load_token_file(write("train.bin", u16_bytes({1, 2, 65535})));
   EXPECT_EQ(d.format, DataFormat::kNanoGptBin);
-  EXPECT_EQ(d.tokens, (std::vector<uint16_t>{1, 2, 65535}));
+  EXPECT_EQ(d.tokens, (std::vector<Token>{1, 2, 65535}));
   EXPECT_NE(field_of_error(write("odd.bin", "abc")).find("odd"), std::string::npos);
+}
+
+// llm.c's write_datafile (karpathy/llm.c dev/data/data_common.py): 256 int32 (magic, version,
+// count, zeros), then the tokens as uint16 (gpt-2) or uint32 (llama-3), little-endian.
+std::string llmc_file(int32_t magic, int32_t version, int32_t count, const std::vector<uint32_t>& tokens,
+                      int token_bytes) {
+  std::vector<int32_t> header(256, 0);
+  header[0] = magic;
+  header[1] = version;
+  header[2] = count;
+  std::string out(reinterpret_cast<const char*>(header.data()), 1024);
+  for (uint32_t t : tokens) out.append(reinterpret_cast<const char*>(&t), static_cast<size_t>(token_bytes));
+  return out;
+}
+
+// Invariant: a Llama-3 llm.c shard (magic 20240801, version 7) is read as uint32 tokens, ids
+// past 65535 intact (it was once misread as nanoGPT uint16 data); each magic accepts only its
+// own version, and a bad header is one error naming the file.
+TEST_F(DataTest, LlmcLlama3Format) {
+  const TokenData d = load_token_file(write("llama.bin", llmc_file(20240801, 7, 3, {128000, 9, 70000}, 4)));
+  EXPECT_EQ(d.format, DataFormat::kLlmcLlama3);
+  EXPECT_EQ(d.tokens, (std::vector<Token>{128000, 9, 70000}));
+  EXPECT_EQ(d.max_token, 128000);
+  const std::string wrong_v = field_of_error(write("v1.bin", llmc_file(20240801, 1, 3, {1, 2, 3}, 4)));
+  EXPECT_NE(wrong_v.find("--data|"), std::string::npos) << wrong_v;
+  EXPECT_NE(wrong_v.find("v1.bin"), std::string::npos) << wrong_v;
+  EXPECT_NE(wrong_v.find("version 1"), std::string::npos) << wrong_v;
+  const std::string gpt2_v7 = field_of_error(write("v7.bin", llmc_file(20240520, 7, 3, {1, 2, 3}, 2)));
+  EXPECT_NE(gpt2_v7.find("expected version 1"), std::string::npos) << gpt2_v7;
+  // A uint32 count read as uint16 (or the reverse) disagrees with the size.
+  EXPECT_NE(field_of_error(write("c.bin", llmc_file(20240801, 7, 3, {1, 2, 3}, 2))).find("but the file has"),
+            std::string::npos);
+  EXPECT_NE(field_of_error(write("t.bin", llmc_file(20240801, 7, 3, {}, 4).substr(0, 500))).find("truncated"),
+            std::string::npos);
+}
+
+// Invariant: a glob of shards is read in sorted order as one stream (llm.c's
+// fineweb_train_000001.bin ...), whatever order they were written in; shards of different
+// formats, or a pattern matching nothing, are errors naming the field; a plain path with no
+// glob characters is load_token_file().
+TEST_F(DataTest, ShardGlobsJoinInSortedOrder) {
+  fs::create_directories(dir_ / "shards");
+  write("shards/fw_train_000002.bin", llmc_file(20240520, 1, 2, {30, 31}, 2));
+  write("shards/fw_train_000000.bin", llmc_file(20240520, 1, 3, {10, 11, 12}, 2));
+  write("shards/fw_train_000001.bin", llmc_file(20240520, 1, 1, {20}, 2));
+  write("shards/fw_val_000000.bin", llmc_file(20240520, 1, 2, {99, 98}, 2));
+  const TokenData d = load_token_files((dir_ / "shards" / "fw_train_*.bin").string());
+  EXPECT_EQ(d.tokens, (std::vector<Token>{10, 11, 12, 20, 30, 31}));
+  EXPECT_EQ(d.format, DataFormat::kLlmc);
+  ASSERT_EQ(d.files.size(), 3u);
+  EXPECT_NE(d.files[0].find("000000"), std::string::npos);
+  EXPECT_EQ(d.max_token, 31);
+  try {
+    load_token_files((dir_ / "shards" / "nothing_*.bin").string(), "--val-data");
+    ADD_FAILURE() << "no error for a pattern matching nothing";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--val-data");
+  }
+  write("shards/fw_train_000003.bin", llmc_file(20240801, 7, 1, {5}, 4));
+  try {
+    load_token_files((dir_ / "shards" / "fw_train_*.bin").string());
+    ADD_FAILURE() << "no error for mixed shard formats";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fw_train_000003.bin"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(load_token_files((dir_ / "shards" / "fw_val_000000.bin").string()).tokens, (std::vector<Token>{99, 98}));
 }
 
 // Invariant: missing, empty and binary (non-UTF-8) files are InputErrors naming --data.
@@ -99,15 +165,18 @@ TEST_F(DataTest, DefaultCorpusResolvesLinksAndSkipsDuplicates) {
 TEST(UnigramEntropy, KnownDistributions) {
   EXPECT_DOUBLE_EQ(unigram_entropy_bits({'a', 'b', 'a', 'b'}), 1.0);
   EXPECT_DOUBLE_EQ(unigram_entropy_bits({'a', 'a', 'a', 'a'}), 0.0);
-  std::vector<uint16_t> all(256);
-  for (int i = 0; i < 256; ++i) all[i] = static_cast<uint16_t>(i);
+  std::vector<Token> all(256);
+  for (int i = 0; i < 256; ++i) all[i] = static_cast<Token>(i);
   EXPECT_NEAR(unigram_entropy_bits(all), 8.0, 1e-12);
   EXPECT_DOUBLE_EQ(unigram_entropy_bits({'a', 'a', 'b', 'c'}), 1.5);
+  // Llama-3 ids past 16 bits, and sparse ids past the counting table: the same 1.5 bits.
+  EXPECT_DOUBLE_EQ(unigram_entropy_bits({128000, 128000, 70000, 9}), 1.5);
+  EXPECT_DOUBLE_EQ(unigram_entropy_bits({4000000000u, 4000000000u, 70000, 9}), 1.5);
 }
 
 TokenData counting_tokens(int n) {
   TokenData d;
-  for (int i = 0; i < n; ++i) d.tokens.push_back(static_cast<uint16_t>(i % 251));
+  for (int i = 0; i < n; ++i) d.tokens.push_back(static_cast<Token>(i % 251));
   d.max_token = 250;
   d.source = "counting";
   return d;
@@ -156,6 +225,45 @@ TEST(TokenDataset, RankShardsTileTheSingleProcessBatch) {
   }
   EXPECT_FALSE(torch::equal(whole.x.narrow(0, 0, 2), whole.x.narrow(0, 2, 2)));  // shards differ
   EXPECT_THROW(single.next_train_batch(2, -1), InputError);
+}
+
+// Invariant (--val-data): training windows come only from the training stream and validation
+// windows only from the validation stream, no window spans the two; a validation stream of
+// another format, or shorter than T + 1, is an error naming --val-data.
+TEST(TokenDataset, SeparateValidationStream) {
+  TokenData train;
+  TokenData val;
+  for (int i = 0; i < 300; ++i) train.tokens.push_back(static_cast<Token>(i % 100));        // 0..99
+  for (int i = 0; i < 50; ++i) val.tokens.push_back(static_cast<Token>(200 + i % 40));      // 200..239
+  train.max_token = 99;
+  val.max_token = 239;
+  train.source = "train";
+  val.source = "val";
+  TokenDataset ds(train, val, 8, 5);
+  EXPECT_EQ(ds.train_tokens(), 300);
+  EXPECT_EQ(ds.val_tokens(), 50);
+  for (int k = 0; k < 20; ++k) {
+    const Batch b = ds.next_train_batch(4);
+    EXPECT_LT(torch::cat({b.x, b.y}).max().item<int64_t>(), 100);
+    const Batch v = ds.val_batch(k, 4);
+    EXPECT_GE(torch::cat({v.x, v.y}).min().item<int64_t>(), 200);
+  }
+  TokenData text_val = val;
+  text_val.format = DataFormat::kLlmc;
+  try {
+    TokenDataset(train, text_val, 8, 5);
+    ADD_FAILURE() << "no error for a validation stream of another format";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--val-data");
+  }
+  TokenData short_val = val;
+  short_val.tokens.resize(8);
+  try {
+    TokenDataset(train, short_val, 8, 5);
+    ADD_FAILURE() << "no error for a validation stream shorter than T + 1";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--val-data");
+  }
 }
 
 // Invariant: a stream too short for one (T + 1)-token window in either split is an InputError.

@@ -157,14 +157,23 @@ TEST(GradientReducer, AveragesGradientsAcrossRanksAndHonoursNoSync) {
 
 // Invariant: a rank whose peer died does not hang: its next collective fails within the
 // process group's timeout (here 5 s), with an error rather than a wait.
+// Rank 1 dies only after a barrier: Gloo's constructor connects the pairs while the peer may still
+// be connecting, so a peer that dies straight after its own constructor can make rank 0's
+// constructor fail instead (CI saw exactly that: exit 100, "Connection closed by peer"). After
+// the barrier the group is whole on both ranks; the barrier's own ending may already see the
+// closed connection, so the barrier is inside the timed try as well.
 TEST(ProcessGroup, DeadPeerEndsTheCollectiveWithAnError) {
   const auto codes = run_ranks(
       2,
       [](int rank, int port) {
         ProcessGroup group(env_for(rank, 2, port), "gloo", std::chrono::seconds(5));
-        if (rank == 1) ::_exit(7);  // dies without a word
+        if (rank == 1) {
+          group.barrier();
+          ::_exit(7);  // dies without a word
+        }
         const auto t0 = std::chrono::steady_clock::now();
         try {
+          group.barrier();
           group.allreduce_sum({1.0}, "test");
         } catch (const std::exception&) {
           const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

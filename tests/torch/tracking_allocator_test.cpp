@@ -233,6 +233,72 @@ TEST_F(TrackingAllocatorTest, ConcurrentAllocationsBalance) {
 }
 
 // Without CUDA in this build the CUDA factory refuses clearly; availability is false.
+// Memory history: storages allocated while recording are listed until freed (their bytes are
+// exactly the counter's growth), each with the op that made it and the phase; allocations and
+// frees become segment_alloc+alloc / free_requested+free_completed+segment_free entries, newest
+// max_entries kept; a refused allocation is an "oom" entry and keeps the segments of that moment.
+TEST_F(TrackingAllocatorTest, MemoryHistoryListsRecordedStorages) {
+  ASSERT_TRUE(backend_->supports_memory_history());
+  EXPECT_THROW(backend_->record_memory_history(true, 0), InputError);
+  const int64_t before = cpu_allocator_counters().allocated_bytes;
+  backend_->record_memory_history(true, 100);
+  backend_->set_allocation_phase("forward", 7);
+  torch::Tensor a = torch::ones({1000});          // 4000 bytes, aten::ones
+  torch::Tensor b = torch::empty({10, 10});       // 400 bytes
+  {
+    torch::Tensor c = torch::zeros({256});        // 1024 bytes, freed at once
+  }
+  MemorySnapshotData d = cpu_allocator_snapshot(false);
+  EXPECT_EQ(snapshot_reserved_bytes(d), 4400);
+  EXPECT_EQ(d.allocated_bytes - before, 4400);
+  ASSERT_EQ(d.segments.size(), 2u);
+  for (const SnapshotSegment& seg : d.segments) {
+    ASSERT_EQ(seg.blocks.size(), 1u);
+    const auto& frames = d.frame_stacks.at(static_cast<size_t>(seg.blocks[0].frames));
+    ASSERT_GE(frames.size(), 2u);
+    EXPECT_EQ(frames.back().filename, "oomkit/step");
+    EXPECT_EQ(frames.back().name, "forward");
+    EXPECT_EQ(frames.back().line, 7);
+    EXPECT_EQ(frames.front().filename, "oomkit/op");
+    EXPECT_EQ(frames.front().name.rfind("aten::", 0), 0u) << frames.front().name;
+  }
+  // 3 allocations (2 entries each) + 1 free (3 entries), in order.
+  ASSERT_EQ(d.trace.size(), 9u);
+  EXPECT_EQ(d.trace[0].action, TraceAction::kSegmentAlloc);
+  EXPECT_EQ(d.trace[1].action, TraceAction::kAlloc);
+  EXPECT_EQ(d.trace[1].size_bytes, 4000);
+  EXPECT_EQ(d.trace[6].action, TraceAction::kFreeRequested);
+  EXPECT_EQ(d.trace[8].action, TraceAction::kSegmentFree);
+  EXPECT_EQ(d.trace[8].size_bytes, 1024);
+  EXPECT_EQ(d.trace[8].addr, d.trace[4].addr);
+
+  // The budget refuses the next storage: an oom entry and the segments at that moment.
+  set_cpu_allocator_limit_bytes(cpu_allocator_counters().allocated_bytes + 100);
+  EXPECT_THROW(torch::empty({1000}), c10::OutOfMemoryError);
+  set_cpu_allocator_limit_bytes(0);
+  b = torch::Tensor();
+  d = cpu_allocator_snapshot(true);
+  EXPECT_EQ(d.segments_at, "oom");
+  EXPECT_EQ(snapshot_reserved_bytes(d), 4400);
+  ASSERT_FALSE(d.trace.empty());
+  EXPECT_EQ(d.trace[9].action, TraceAction::kOom);
+  EXPECT_EQ(d.trace[9].size_bytes, 4000);
+  EXPECT_EQ(d.trace[9].device_free_bytes, 100);
+  EXPECT_EQ(snapshot_reserved_bytes(cpu_allocator_snapshot(false)), 4000);  // b freed since
+
+  // The bound keeps the newest entries, oldest first.
+  for (int i = 0; i < 30; ++i) torch::Tensor t = torch::empty({i + 1});
+  d = cpu_allocator_snapshot(false);
+  EXPECT_EQ(d.trace.size(), 100u);
+  EXPECT_GT(d.dropped_entries, 0);
+  EXPECT_EQ(d.trace.back().action, TraceAction::kSegmentFree);
+  EXPECT_EQ(d.trace.back().size_bytes, 30 * 4);
+  backend_->record_memory_history(false);
+  EXPECT_FALSE(cpu_allocator_history_recording());
+  a = torch::Tensor();
+  EXPECT_EQ(snapshot_reserved_bytes(cpu_allocator_snapshot(false)), 0);  // unlisted on free
+}
+
 TEST(CudaBackendFactory, RefusesWithoutCuda) {
 #ifndef OOMKIT_WITH_CUDA
   EXPECT_FALSE(cuda_memory_backend_available());

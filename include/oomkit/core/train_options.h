@@ -39,7 +39,8 @@ TrainingSetup default_train_setup();
 struct TrainOptions {
   TrainingSetup setup = default_train_setup();
   std::string model = "gpt-nano";        // shipped name or config.json path
-  std::string data;                      // token file; empty: the default corpus
+  std::string data;                      // token file or shard glob (data.h); empty: the default corpus
+  std::string val_data;                  // validation token file or glob; empty: the tail of data
   std::string corpus_dir = "/usr/share/common-licenses";  // the default corpus
   std::string run_dir;                   // empty: runs/<model>-<YYYYmmdd-HHMMSS>
   std::string timeline;                  // empty: <run_dir>/timeline.jsonl
@@ -58,9 +59,13 @@ struct TrainOptions {
   double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
   int64_t eval_every = 100;              // steps between validation passes; 0: only at the end
   int64_t eval_batches = 16;             // validation batches per pass
-  double val_fraction = 0.1;             // tail of the stream held out
+  double val_fraction = 0.1;             // tail of the stream held out (without val_data)
   int64_t log_every = 0;                 // steps between progress lines; 0: about 25 lines per run
+  double mfu_probe_seconds = 0.2;        // matmul probe for MFU's peak at start (matmul_probe.h); 0: no MFU
   int64_t memory_limit_bytes = 0;        // backend budget; 0: none
+  std::string memory_snapshot;           // --memory-snapshot: memory_viz pickle written at the end
+                                         // (also after an OOM stop); empty: no recording
+  int64_t memory_history = 100000;       // --memory-history: trace entries kept (max_entries)
   bool profile = true;                   // false: --no-profile
   bool quiet = false;                    // no progress lines
   OnOom on_oom = OnOom::kDiagnose;       // what an OOM inside a step does (oom_recovery.h)

@@ -64,6 +64,7 @@ struct ActivationModel {
   int64_t eval_embedding_tok = 0;             // wte(idx) + wpe(pos): both lookups and their sum
   int64_t eval_head_tok = 0;                  // the final residual, ln_f's output, its autocast cast and the logits
   int64_t eval_head_weight_cast_bytes = 0;    // absolute: lm_head's uncached autocast weight cast (V, d)
+  bool eval_head_weight_cast_outlives_head = false;  // the cast lives on through the loss (tied head)
   MomentMatmul head_mm;                       // lm_head's matmul (E, d) x (d, V/t)
   int64_t eval_loss_tok = 0;                  // the logits, cross_entropy's fp32 cast and log_softmax's output
   int64_t block_backward_mlp = 0;             // the MLP moment of it (the max of the two is the above)

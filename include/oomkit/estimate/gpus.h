@@ -28,7 +28,8 @@ struct GpuSpec {
 /// Every catalogued device, in a fixed order (NVIDIA data-center, NVIDIA consumer, AMD, Apple).
 const std::vector<GpuSpec>& gpu_catalog();
 
-/// Case-insensitive lookup by name or alias. Throws InputError("--gpu") listing the valid names.
+/// Case-insensitive lookup by name or alias. Throws InputError("--gpu") listing the valid names,
+/// with suggest()'s nearest names as the hint (a100 -> a100-sxm4-40gb, a100-pcie-40gb, ...).
 const GpuSpec& find_gpu(const std::string& name);
 
 }  // namespace oomkit

@@ -40,6 +40,20 @@ struct MatmulShape {
 /// cannot be created: the caller counts 0 and should say so (onednn_status()). Throws nothing.
 std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& shape, int threads);
 
+/// Keeps oneDNN off AMX in this process and the processes it starts: sets ONEDNN_MAX_CPU_ISA to
+/// AVX512_CORE_BF16 unless the user already chose a cap (ONEDNN_MAX_CPU_ISA or DNNL_MAX_CPU_ISA,
+/// which oneDNN reads once, at its first primitive). Why: oneDNN 2.6 (Debian's libdnnl.so.2,
+/// which Debian's LibTorch 1.13 uses for bf16 matmuls) JITs AMX brgemm kernels on CPUs with
+/// AMX-BF16 (Sapphire Rapids and later) that die with SIGILL (`tileloadd` on a tile the thread
+/// never configured) when they run on 2 or more OpenMP threads: `estimate_accuracy --family
+/// llama --seeds 383934291 --max-gflop 1 --threads 2` crashed that way, with or without the
+/// kernel's AMX permission (arch_prctl ARCH_REQ_XCOMP_PERM) granted; with the cap it trains.
+/// Both sides of the estimate go through here: the trainer (configure_threads()) and the
+/// scratchpad query above, so the predicted and the allocated scratchpads come from the same
+/// kernels. Call it before the first oneDNN primitive of the process (later, it changes nothing
+/// in this process). Returns the cap in force, e.g. "AVX512_CORE_BF16". Throws nothing.
+std::string cap_onednn_isa();
+
 /// "oneDNN <version> (<path>)" when libdnnl.so.2 loads, else why not (one line).
 std::string onednn_status();
 

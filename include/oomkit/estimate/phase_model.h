@@ -30,7 +30,8 @@ struct StaticTerms {
   int64_t optimizer_bytes = 0;
   int64_t largest_trainable = 0;     // elements of the largest trainable tensor on this GPU
   int64_t layer_grads_bytes = 0;     // gradient bytes of one layer
-  int64_t position_grads_bytes = 0;  // part of grads_bytes: wpe's, made only by the embedding's backward
+  int64_t late_embedding_grads_bytes = 0;  // part of grads_bytes, made only by the embeddings' backward, after
+                                           // the blocks: wpe's and, with an untied head, the token embedding's
   int64_t layer_copies_bytes = 0;    // autocast weight copies of one layer (released by its backward)
   int64_t layer_params_compute_bytes = 0;  // one layer's parameters in the compute dtype (ZeRO-3 gather)
   int64_t trainable_count = 0;       // trainable elements on this GPU

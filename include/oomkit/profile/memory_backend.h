@@ -6,11 +6,23 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "oomkit/core/live_oom.h"
 #include "oomkit/core/memory_stats.h"
 
 namespace oomkit {
+
+/// What dump_memory_snapshot() wrote (-1: not known for this backend).
+struct MemorySnapshotInfo {
+  std::string path;
+  int64_t segments = -1;
+  int64_t reserved_bytes = -1;     // sum of the segments' total_size
+  int64_t allocated_bytes = -1;    // the backend's allocated_bytes when the segments were taken
+  int64_t trace_entries = -1;
+  int64_t dropped_entries = -1;    // older entries pushed out by the --memory-history bound
+  std::string segments_at;         // "dump" or "oom"
+};
 
 class MemoryBackend {
  public:
@@ -34,16 +46,25 @@ class MemoryBackend {
   /// Forgets the last record (the trainer calls it before each step). Never throws.
   virtual void clear_last_oom() {}
 
-  /// True when the backend can record allocation history (the CUDA backend).
+  /// True when the backend can record allocation history (both backends; a custom one may not).
   virtual bool supports_memory_history() const { return false; }
-  /// Starts (enabled) or stops recording every allocation and free with its stack, keeping at
-  /// most `max_entries` events (torch.cuda.memory._record_memory_history). Throws
-  /// std::runtime_error when supports_memory_history() is false.
+  /// Starts (enabled) or stops recording every allocation and free with its frames, keeping at
+  /// most `max_entries` trace entries (torch.cuda.memory._record_memory_history(max_entries=N)).
+  /// CPU: the tracking allocator's recorder (tracking_allocator.h); CUDA: the caching
+  /// allocator's history. Throws std::runtime_error when supports_memory_history() is false,
+  /// InputError("--memory-history") for max_entries <= 0 when enabling.
   virtual void record_memory_history(bool enabled, int64_t max_entries = 100000);
-  /// Writes the recorded history and the allocator's segments to `path` in the pickle format
-  /// that https://pytorch.org/memory_viz reads (torch.cuda.memory._dump_snapshot). Throws
-  /// std::runtime_error when unsupported, InputError(path) when the file cannot be written.
-  virtual void dump_memory_snapshot(const std::string& path);
+  /// Writes the recorded history and the allocator's segments to `path` (atomically: a .tmp
+  /// file renamed) as the pickle torch.cuda.memory._dump_snapshot writes, which
+  /// https://pytorch.org/memory_viz reads. CPU: with `segments_at_oom`, the segments are those
+  /// of the first OOM raised while recording (core/memory_snapshot.h). Returns what it wrote.
+  /// Throws std::runtime_error when unsupported, InputError("--memory-snapshot") when the file
+  /// cannot be written.
+  virtual MemorySnapshotInfo dump_memory_snapshot(const std::string& path, bool segments_at_oom = false);
+  /// Names what the process is doing for the frames of later allocations ("forward",
+  /// "backward", ... of optimizer step `step`); the profiler calls it at each mark. Only the
+  /// CPU recorder uses it. Never throws.
+  virtual void set_allocation_phase(std::string_view /*phase*/, int64_t /*step*/) noexcept {}
 };
 
 /// The CPU backend's OOM message template and counters are documented in

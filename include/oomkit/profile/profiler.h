@@ -30,8 +30,12 @@ class Profiler {
   /// enabled == false every call is a no-op costing one branch (`--no-profile`).
   Profiler(MemoryBackend* backend, TimelineWriter* writer, bool enabled = true);
 
-  /// Starts optimizer step `step` and records the kStepStart mark.
-  void begin_step(int64_t step) noexcept;
+  /// Starts optimizer step `step` of `num_micro_batches` micro-batches (gradient accumulation)
+  /// and records the kStepStart mark. Each mark also names the phase that follows it for the
+  /// backend's allocation frames (MemoryBackend::set_allocation_phase): "forward", "loss",
+  /// "backward", "forward" again after a micro-batch's backward or "optimizer_step" after the
+  /// last, "zero_grad", then "after_step" (evaluation, checkpoints) until the next step.
+  void begin_step(int64_t step, int64_t num_micro_batches = 1) noexcept;
   /// Records a mark for `phase` of micro-batch `micro_step` of the current step: snapshot,
   /// peak since the previous mark (then resets the backend's peak), delta, write to timeline.
   /// Outside begin_step()/end_step() (e.g. kEval between steps) the mark is recorded and
@@ -77,6 +81,8 @@ class Profiler {
   std::chrono::steady_clock::time_point start_;
   int64_t start_unix_ns_ = 0;
   int64_t last_allocated_bytes_ = 0;
+  int64_t num_micro_batches_ = 1;
+  int64_t phase_step_ = 0;
   StepMemory current_;
   std::vector<TimelineMark> marks_;
   std::vector<StepMemory> steps_;
@@ -88,6 +94,7 @@ class Profiler {
   template <typename Write>
   void guarded_write(const char* what, Write&& write) noexcept;
   void record_error(const std::string& what) noexcept;
+  void announce_phase(Phase mark, int64_t micro_step) noexcept;
   void check_writer() noexcept;
 };
 

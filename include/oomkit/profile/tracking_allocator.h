@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "oomkit/core/live_oom.h"
+#include "oomkit/core/memory_snapshot.h"
 
 namespace oomkit {
 
@@ -62,6 +64,28 @@ void clear_cpu_allocator_last_oom() noexcept;
 /// (one line; "reserved but unallocated" is always "0 bytes" on CPU: nothing is cached).
 /// `allocated_bytes` is the tracked allocation before the refused request; free is clamped at 0.
 std::string cpu_oom_message(int64_t requested_bytes, int64_t limit_bytes, int64_t allocated_bytes);
+
+/// Starts recording memory history (torch.cuda.memory._record_memory_history(max_entries=N)
+/// for the CPU): every storage allocated from now on is listed until it is freed, and each
+/// allocation, free and refused allocation becomes trace entries (segment_alloc + alloc;
+/// free_requested + free_completed + segment_free; oom), of which the newest `max_entries` are
+/// kept. Frames: the ops running on the allocating thread (at::RecordFunction global callback,
+/// added here and removed by stop; innermost first, at most 6, {"oomkit/op", 0, name}) and the
+/// phase set by set_cpu_allocator_phase() ({"oomkit/step", step, phase}). Starting again clears
+/// the trace. Throws InputError("--memory-history") when max_entries <= 0.
+void start_cpu_allocator_history(int64_t max_entries);
+/// Stops recording (the recorded data stays for cpu_allocator_snapshot()).
+void stop_cpu_allocator_history();
+bool cpu_allocator_history_recording() noexcept;
+/// The phase frame of later allocations and frees: what the process is doing ("forward",
+/// "backward", ...) in optimizer step `step`. No-op unless recording. Never throws.
+void set_cpu_allocator_phase(std::string_view phase, int64_t step) noexcept;
+/// The recording as a memory_viz snapshot: segments = the live recorded storages (one block
+/// each, allocated = reserved; storages allocated before recording began are not listed), with
+/// allocated_bytes the counter read under the same lock. With `segments_at_oom` and an OOM
+/// raised since recording began, the segments and counters are those at the first such OOM
+/// (segments_at "oom"). The trace is oldest first.
+MemorySnapshotData cpu_allocator_snapshot(bool segments_at_oom);
 
 /// Resident set size of this process: /proc/self/statm's second field times the page size.
 /// Returns 0 when /proc is unreadable (never throws).

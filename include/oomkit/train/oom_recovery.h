@@ -77,6 +77,8 @@ class OomHandler {
   const std::string& report_path() const { return report_path_; }
   /// One line for the log/summary about the last OOM ("" when none).
   const std::string& stop_message() const { return stop_message_; }
+  /// The last OOM (step, phase, bytes); nullopt when none happened.
+  const std::optional<OomPoint>& last_oom() const { return last_oom_; }
 
  private:
   bool handle(const std::string& message, bool in_eval, int64_t step, int64_t micro_step);
@@ -94,6 +96,7 @@ class OomHandler {
   std::optional<PlaybookResult> last_;
   std::string report_path_;
   std::string stop_message_;
+  std::optional<OomPoint> last_oom_;
 };
 
 }  // namespace oomkit

@@ -6,7 +6,8 @@ namespace oomkit {
 
 /// Sets LibTorch's intra-op thread count (at::set_num_threads). `threads` <= 0 means every
 /// core (std::thread::hardware_concurrency()): Debian's LibTorch starts with one thread.
-/// Returns the count in force afterwards.
+/// Returns the count in force afterwards. Also caps oneDNN's ISA below AMX first
+/// (cap_onednn_isa(), estimate/matmul_workspace.h), so call it before the first matmul.
 int configure_threads(int threads);
 
 /// Fixes glibc malloc's thresholds at the values its own dynamic rule reaches at most

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,21 +42,51 @@ struct StepStats {
   StepMemory memory;       // the profiler's picture of the step (empty without a profiler)
 };
 
+/// Where the last OOM of a run struck, for the end-of-run summary (OomHandler::last_oom()).
+struct OomPoint {
+  int64_t step = -1;              // 0-based index of the failed step; an evaluation's OOM: the
+                                  // step the evaluation followed
+  std::string phase;              // forward, backward, optimizer_step, zero_grad, eval; "" unknown
+  int64_t micro_step = 0;
+  int64_t allocated_bytes = -1;   // allocated when the allocation was refused; -1 unknown
+  int64_t requested_bytes = -1;   // the refused request; -1 unknown (CUDA on LibTorch 1.x)
+  int64_t limit_bytes = 0;        // the budget (--memory-limit); 0 none
+  std::string message;            // the OOM message's first line
+};
+
 /// The end-of-run record (the --json summary and summary.json).
+///
+/// Step numbering, everywhere in oomkit (progress lines, this summary, the timeline's and the
+/// trace's `step`, the report, OOM events, resume and checkpoint messages): "step k" is the
+/// 0-based index of an optimizer step, the k-th being the (k+1)-th step run; counts are counts
+/// ("3 steps": steps 0..2). A checkpoint's `step` key is the number of steps completed, which is
+/// the index of the step a resumed run starts with.
 struct TrainSummary {
   int exit_code = 0;                 // 0, 3 (kExitOom) after an OOM, or 130 / 143 after SIGINT / SIGTERM
   std::string stop_reason = "completed";  // "completed", "oom", "SIGINT", "SIGTERM"
-  int64_t first_step = 0;            // first step this process ran (> 0 after --resume)
-  int64_t steps_done = 0;            // optimizer steps completed in total
-  double first_loss = 0.0;           // training loss of step 0 (carried through resume)
-  double final_loss = 0.0;           // training loss of the last step
+  int64_t total_steps = 0;           // --steps
+  int64_t first_step = 0;            // index of the first step this process ran (> 0 after --resume)
+  int64_t steps_done = 0;            // optimizer steps completed in total: steps 0 .. steps_done - 1
+  int64_t steps_this_run = 0;        // of which this process completed: first_step .. steps_done - 1
+  double first_loss = 0.0;           // training loss of step 0 (carried through resume); JSON null
+                                     // when no step completed
+  double final_loss = 0.0;           // training loss of step steps_done - 1; JSON null when this
+                                     // process completed no step
   double val_loss = -1.0;            // last validation loss (nats/token); < 0: none
   double unigram_entropy_bits = 0.0; // of the training split
-  double tokens_per_s = 0.0;         // training tokens / training wall time (no eval, no saves)
+  double tokens_per_s = 0.0;         // training tokens / training wall time (no eval, no saves),
+                                     // over the completed steps; JSON null when none completed
   double ms_per_step = 0.0;
   double tokens_per_cpu_s = 0.0;     // training tokens / process CPU time of the steps: the work
                                      // measure that a machine shared with other jobs leaves intact
-  int64_t peak_allocated_bytes = 0;  // highest allocated_bytes seen by the memory backend
+  int64_t model_flops_per_token = 0; // 6N + 12·L·H·Q·T (estimate/flops.h, PaLM appendix B)
+  double peak_flops_per_s = 0.0;     // the start's matmul probe, per process; 0: no probe
+  std::string peak_probe;            // what it measured: "float32 1024x1024 matmul on cpu"
+  double mfu = 0.0;                  // tokens_per_s · model_flops_per_token / (peak · ranks); JSON
+                                     // null without a probe or a completed step
+  int64_t peak_allocated_bytes = 0;  // highest allocated_bytes seen by the memory backend over the
+                                     // completed steps (an OOM's failed step: `oom`); JSON null
+                                     // when this process completed none
   int64_t estimated_peak_bytes = 0;  // the estimator's prediction for the same run
   int64_t parameters = 0;
   std::string run_dir;
@@ -64,6 +95,8 @@ struct TrainSummary {
   std::vector<std::string> profiler_errors;
   int64_t oom_recoveries = 0;        // --on-oom recover: fixes applied in this run
   std::string oom_report;            // the last oom_report.json written ("" without an OOM)
+  std::optional<OomPoint> oom;       // set when an OOM stopped the run (stop_reason "oom")
+  std::string memory_snapshot;       // the memory_viz pickle written ("" without --memory-snapshot)
   nlohmann::json to_json() const;
 };
 

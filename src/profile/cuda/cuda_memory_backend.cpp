@@ -25,7 +25,6 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -33,6 +32,7 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/units.h"
+#include "oomkit/core/write_file.h"
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/tracking_allocator.h"
 
@@ -164,6 +164,9 @@ class CudaMemoryBackend final : public MemoryBackend {
   bool supports_memory_history() const override { return true; }
 
   void record_memory_history(bool enabled, int64_t max_entries) override {
+    if (enabled && max_entries <= 0) {
+      throw InputError("--memory-history", "keeps at least 1 event: " + std::to_string(max_entries));
+    }
 #if OOMKIT_TORCH_AT_LEAST(2, 4)
     torch::cuda::_record_memory_history(enabled ? std::optional<std::string>("all") : std::nullopt,
                                         std::optional<std::string>("all"), /*stacks=*/"all",
@@ -178,12 +181,21 @@ class CudaMemoryBackend final : public MemoryBackend {
 #endif
   }
 
-  void dump_memory_snapshot(const std::string& path) override {
+  MemorySnapshotInfo dump_memory_snapshot(const std::string& path, bool /*segments_at_oom*/) override {
+    // The caching allocator keeps an OOM's segments reserved (cached), so the segments at the
+    // dump already show what filled the device; its trace holds the "oom" entry.
     const std::string pickled = torch::cuda::_memory_snapshot_pickled();
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, "cannot write the memory snapshot");
-    out.write(pickled.data(), static_cast<std::streamsize>(pickled.size()));
-    if (!out) throw InputError(path, "writing the memory snapshot failed");
+    write_file_durably(path, {pickled}, "--memory-snapshot");
+    MemorySnapshotInfo info;
+    info.path = path;
+    info.segments_at = "dump";
+    try {
+      const auto stats = cca::getDeviceStats(index_);
+      info.reserved_bytes = stats.reserved_bytes[kAggregate].current;
+      info.allocated_bytes = stats.allocated_bytes[kAggregate].current;
+    } catch (...) {
+    }
+    return info;
   }
 
  private:
