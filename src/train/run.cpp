@@ -445,6 +445,14 @@ TrainSummary run_training(const TrainOptions& options_in) {
               config.rope_scaling.type.empty() ? "" : " rope_scaling=" + config.rope_scaling.type,
               config.tie_word_embeddings ? " tied" : "", n_params, format_bytes(n_params * 4));
   }
+  if (options.lora.rank > 0) {
+    std::string targets;
+    for (const auto& t : options.lora.targets) targets += (targets.empty() ? "" : ",") + t;
+    log::info("lora: r={} alpha={:g} (scale {:g}) on {} in every layer: {} trainable parameters, the base frozen in {} "
+              "(--save-hf merges the adapters into it)",
+              options.lora.rank, options.lora.alpha, options.lora.alpha / static_cast<double>(options.lora.rank), targets,
+              n_params, options.precision == Precision::kFp32 ? "fp32" : options.precision == Precision::kFp16Mixed ? "fp16" : "bf16");
+  }
   log::info("data: {}: {} tokens ({}), train {} / val {}; unigram entropy {:.3f} bits = {:.3f} nats/token",
             data.data().source, data.data().tokens.size(), to_string(data.data().format), data.train_tokens(),
             data.val_tokens(), entropy_bits, entropy_nats);

@@ -61,6 +61,7 @@ std::vector<std::string> TrainOptions::problems() const {
     out.push_back("--bucket-cap-mb: must be > 0, got " + std::to_string(bucket_cap_mb));
   }
   if (dist_timeout_s < 1) out.push_back("--dist-timeout: must be >= 1 second, got " + std::to_string(dist_timeout_s));
+  if (lora.rank < 0) out.push_back("--lora-rank: must be >= 0, got " + std::to_string(lora.rank));
   if (device != "cpu" && device != "cuda") out.push_back("--device: must be cpu or cuda, got '" + device + "'");
   if (precision == Precision::kChapter) out.push_back("--precision: 'chapter' is an estimator convention, not a training mode");
   if (precision == Precision::kFp16Mixed && device != "cuda") {
@@ -143,6 +144,13 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
               loaded.lm_head_present ? ", tied lm_head checked" : "",
               loaded.num_buffers_ignored > 0 ? fmt::format(", {} attention buffers ignored", loaded.num_buffers_ignored) : "");
   }
+  if (options_.lora.rank > 0) {
+    // LoRA (lora.h): adapters on the loaded (or random) model; the base frozen in the compute dtype.
+    const at::ScalarType base_dtype = options_.precision == Precision::kFp32        ? at::kFloat
+                                      : options_.precision == Precision::kFp16Mixed ? at::kHalf
+                                                                                      : at::kBFloat16;
+    add_lora_adapters(*model_, options_.lora, base_dtype);
+  }
   if (options_.precision == Precision::kBf16) {
     // Pure bf16: parameters only (Module::to(dtype) would also cast the bool causal mask).
     torch::NoGradGuard no_grad;
@@ -185,6 +193,8 @@ TrainingSetup Trainer::training_setup() const {
   s.attention = options_.attention;
   s.checkpointing = options_.checkpointing;
   s.checkpoint_every = options_.checkpoint_every;
+  s.lora.rank = options_.lora.rank;
+  s.lora.targets = options_.lora.targets;
   s.dropout = true;
   s.weight_decay = options_.weight_decay;
   s.cuda = device_.is_cuda();

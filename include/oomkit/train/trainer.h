@@ -21,6 +21,7 @@
 #include "oomkit/train/data.h"
 #include "oomkit/train/distributed.h"
 #include "oomkit/train/on_oom.h"
+#include "oomkit/train/lora.h"
 #include "oomkit/train/model.h"
 
 namespace oomkit {
@@ -59,6 +60,7 @@ struct TrainOptions {
   AttentionKernel attention = AttentionKernel::kEager;
   Checkpointing checkpointing = Checkpointing::kNone;
   int64_t checkpoint_every = 1;
+  LoraOptions lora;                      // --lora-rank > 0: frozen base + adapters (lora.h)
   double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
   int64_t eval_every = 100;              // steps between validation passes; 0: only at the end
   int64_t eval_batches = 16;             // validation batches per pass

@@ -30,7 +30,37 @@ struct TrainFlags {
   bool no_profile = false;
   bool json = false;
   int nproc_per_node = 0;  // --nproc-per-node: > 1 starts that many local workers (launch.h)
+  std::string lora_targets;  // --lora-targets, a comma list (empty: LoraOptions' default)
 };
+
+// LoRA fine-tuning (lora.h): --lora-rank, --lora-alpha, --lora-targets, as `oomkit estimate`
+// names them (the estimate of a LoRA run counts exactly these adapters).
+void add_lora_flags(CLI::App* app, LoraOptions& lora, std::string& targets) {
+  app->add_option("--lora-rank", lora.rank,
+                  "LoRA rank r (0: off): train only rank-r adapters A (r, in), B (out, r) on --lora-targets; the base "
+                  "is frozen in the compute dtype (typically with --init-from)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app->add_option("--lora-alpha", lora.alpha, "LoRA alpha: the adapters' output is scaled by alpha / r (PEFT's lora_alpha)")
+      ->capture_default_str();
+  app->add_option("--lora-targets", targets,
+                  "Comma list of adapted projections (default q,k,v,o): llama q,k,v,o,gate,up,down; gpt2 q,k,v (slices "
+                  "of c_attn), c_attn, o/c_proj, c_fc/up, mlp_c_proj/down");
+}
+
+void apply_lora_targets(const std::string& text, LoraOptions& lora) {
+  if (text.empty()) return;
+  lora.targets.clear();
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!item.empty()) lora.targets.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item.push_back(c);
+    }
+  }
+}
 
 }  // namespace
 
@@ -72,6 +102,7 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
       ->capture_default_str();
   app->add_option("--threads", o.threads, "Intra-op threads (0: every core)")->capture_default_str();
   add_run_choice_flags(app, flags->choices, RunFlagsFor::kTrain);
+  add_lora_flags(app, o.lora, flags->lora_targets);
   app->add_option("--checkpoint-every", o.checkpoint_every, "With full: checkpoint every K-th block")->capture_default_str();
   app->add_option("--dropout", o.dropout, "Override every dropout probability of the config, in [0, 1)")
       ->check(probability_check());
@@ -122,6 +153,10 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
     if (!options.val_data.empty() && app->count("--val-fraction") > 0) {
       throw InputError("--val-fraction", "holds out the tail of --data; with --val-data the validation is that file",
                        "drop one of --val-fraction and --val-data");
+    }
+    apply_lora_targets(flags->lora_targets, options.lora);
+    if (!flags->lora_targets.empty() && options.lora.rank == 0) {
+      throw InputError("--lora-targets", "needs --lora-rank > 0");
     }
     RunChoices choices = flags->choices;
     if (choices.precision == "auto") {  // resolved as `oomkit estimate` does (precision_auto.h)
