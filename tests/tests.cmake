@@ -166,6 +166,9 @@ set_tests_properties(train_on_oom_bad_value_exit_2 PROPERTIES LABELS torch)
 # refused before LibTorch builds anything, and a budget below the parameters is exit 2, not 1.
 add_test(NAME train_cli_flags COMMAND ${CMAKE_SOURCE_DIR}/tests/train_cli_flags_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(train_cli_flags PROPERTIES LABELS torch TIMEOUT 300)
+# Issue 15 item 3: --precision auto resolves the same in estimate and train (one resolver).
+add_test(NAME precision_auto_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/precision_auto_cli_test.sh $<TARGET_FILE:oomkit>)
+set_tests_properties(precision_auto_cli PROPERTIES LABELS torch TIMEOUT 300)
 
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares

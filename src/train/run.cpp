@@ -452,7 +452,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
             "{}, {} attention, checkpointing {}, {} threads, seed {}",
             options.batch_size, options.seq_len, options.grad_accum, tokens_per_step, options.steps,
             to_string(options.optimizer), options.lr, options.warmup_steps, options.min_lr,
-            to_string(options.precision), to_string(options.attention), to_string(options.checkpointing), threads,
+            options.precision_auto.empty() ? std::string(to_string(options.precision)) : options.precision_auto,
+            to_string(options.attention), to_string(options.checkpointing), threads,
             options.seed);
   log::info("mfu: 6N + 12·L·H·Q·T = {} FLOPs/token (N = {} parameters, T = {}; PaLM appendix B); peak {}",
             model_flops_per_token(config, options.seq_len), mfu_parameters(config), options.seq_len,

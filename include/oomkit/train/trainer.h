@@ -53,6 +53,8 @@ struct TrainOptions {
   uint64_t seed = 1337;
   int threads = 0;                       // 0: every core
   Precision precision = Precision::kFp32;
+  std::string precision_auto;            // --precision auto: "precision auto -> bf16-mixed (avx512_bf16)"
+                                         // (format_auto_precision()); empty: precision was given
   OptimizerKind optimizer = OptimizerKind::kAdamW;
   AttentionKernel attention = AttentionKernel::kEager;
   Checkpointing checkpointing = Checkpointing::kNone;

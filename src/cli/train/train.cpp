@@ -12,6 +12,8 @@
 #include "oomkit/core/units.h"
 #include "oomkit/report/chrome_trace.h"
 #include "oomkit/core/executable.h"
+#include "oomkit/estimate/precision_auto.h"
+#include "oomkit/profile/memory_backend.h"
 #include "oomkit/train/launch.h"
 #include "oomkit/train/trainer.h"
 
@@ -121,7 +123,19 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
       throw InputError("--val-fraction", "holds out the tail of --data; with --val-data the validation is that file",
                        "drop one of --val-fraction and --val-data");
     }
-    apply_run_choices(flags->choices, options);
+    RunChoices choices = flags->choices;
+    if (choices.precision == "auto") {  // resolved as `oomkit estimate` does (precision_auto.h)
+      AutoPrecisionInput in = options.device == "cuda" ? AutoPrecisionInput{} : this_cpu_auto_precision_input();
+      if (options.device == "cuda") {
+        in.gpu = true;
+        in.gpu_capability = cuda_compute_capability(0);
+        in.gpu_name = "cuda:0";
+      }
+      const AutoPrecision a = resolve_auto_precision(in);
+      choices.precision = to_string(a.precision);
+      options.precision_auto = format_auto_precision(a);
+    }
+    apply_run_choices(choices, options);
     if (!flags->memory_limit.empty()) {
       options.memory_limit_bytes = parse_size_flag(flags->memory_limit, "--memory-limit", SizeRule::kPositive);
     }
