@@ -7,13 +7,13 @@
 #include <unordered_set>
 #include <utility>
 
-#include <ATen/autocast_mode.h>
 #include <torch/version.h>
 
 #include "oomkit/core/error.h"
 #include "attention_core.h"
 #include "oomkit/train/checkpoint.h"
 #include "oomkit/train/lora.h"
+#include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
 
@@ -198,12 +198,12 @@ void GptImpl::build_llama() {
 namespace {
 
 // The dtype q and k have inside the blocks: autocast's for the weights' device type when it is
-// on, else the weights' own.
+// on, else the weights' own (AutocastState reads at::autocast's flags with the API this
+// LibTorch does not deprecate).
 torch::ScalarType compute_dtype(const torch::Tensor& weight) {
-  if (weight.is_cuda()) {
-    return at::autocast::is_enabled() ? at::autocast::get_autocast_gpu_dtype() : weight.scalar_type();
-  }
-  return at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : weight.scalar_type();
+  const AutocastState autocast = AutocastState::current();
+  if (weight.is_cuda()) return autocast.cuda_enabled ? autocast.cuda_dtype : weight.scalar_type();
+  return autocast.cpu_enabled ? autocast.cpu_dtype : weight.scalar_type();
 }
 
 // Runs the n_layer blocks: layer(i) returns block i's forward, owning what it uses by value
