@@ -6,6 +6,8 @@
 // adapted one; bad target lists are one InputError naming --lora-targets.
 #include "oomkit/train/lora.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -125,7 +127,8 @@ TEST(Lora, SaveHfMergesTheAdapters) {
     }
     EXPECT_TRUE(torch::allclose(merged.at(base + ".weight"), want, 1e-6, 1e-6)) << name;
 
-    const fs::path out = fs::path(::testing::TempDir()) / (std::string("lora_save_") + name);
+    // Per process: parallel ctest runs (other build trees) never share the folder.
+    const fs::path out = fs::path(::testing::TempDir()) / (std::string("lora_save_") + name + "_" + std::to_string(::getpid()));
     fs::remove_all(out);
     save_hf_weights(*model, out.string(), "--save-hf");
     Gpt plain(load_hf_config(out.string(), "--init-from"));
