@@ -60,7 +60,9 @@ TEST(Lora, FreshAdaptersMatchTheEstimatorAndChangeNothing) {
     for (const auto& item : model->named_parameters()) {
       EXPECT_EQ(item.value().requires_grad(), is_lora_parameter(item.key())) << item.key();
       if (is_lora_parameter(item.key())) adapter_elements += item.value().numel();
-      if (item.key().find("lora_B") != std::string::npos) EXPECT_EQ(item.value().abs().max().item<float>(), 0.0f);
+      if (item.key().find("lora_B") != std::string::npos) {
+        EXPECT_EQ(item.value().abs().max().item<float>(), 0.0f);
+      }
     }
     LoraConfig estimator_lora;
     estimator_lora.rank = lora.rank;
