@@ -67,6 +67,8 @@ struct RunSpec {
   double dropout = -1.0;  // < 0: the config's
   bool eval = false;      // also compare one evaluation pass
   uint64_t seed = 0;      // the randomized config's seed (0: matrix run)
+  int64_t lora_rank = 0;  // > 0: LoRA fine-tuning of a frozen base (train/lora.h)
+  std::vector<std::string> lora_targets = LoraConfig{}.targets;
 };
 
 struct Row {
@@ -140,6 +142,8 @@ std::vector<Row> run_one(const RunSpec& spec, MemoryBackend& backend, int thread
   o.setup.precision = spec.precision;
   o.setup.optimizer = spec.optimizer;
   o.dropout = spec.dropout;
+  o.setup.lora.rank = spec.lora_rank;
+  o.setup.lora.targets = spec.lora_targets;
   o.steps = 2;
   o.warmup_steps = 0;
   o.eval_batches = 1;
@@ -213,6 +217,31 @@ RunSpec matrix_spec(std::string model, int64_t B, int64_t T, Checkpointing c, Pr
   return r;
 }
 
+// LoRA (issue 15 item 2): fixed configs, both families, fp32 / bf16-mixed / bf16, with and
+// without checkpointing, the default targets (q,k,v,o) and the MLP's.
+RunSpec lora_spec(std::string model, int64_t B, int64_t T, Checkpointing c, Precision p, OptimizerKind o, int64_t rank,
+                  std::vector<std::string> targets) {
+  RunSpec r = matrix_spec(std::move(model), B, T, c, p, o);
+  r.lora_rank = rank;
+  std::string t;
+  for (const auto& x : targets) t += (t.empty() ? "" : ",") + x;
+  r.lora_targets = std::move(targets);
+  r.label += " lora r=" + std::to_string(rank) + " " + t;
+  return r;
+}
+
+std::vector<RunSpec> lora_matrix() {
+  using C = Checkpointing;
+  using P = Precision;
+  using O = OptimizerKind;
+  return {lora_spec("gpt-nano", 2, 64, C::kNone, P::kFp32, O::kAdamW, 8, {"q", "k", "v", "o"}),
+          lora_spec("gpt-nano", 2, 64, C::kNone, P::kBf16Mixed, O::kAdamW, 4, {"c_attn", "c_proj", "c_fc", "mlp_c_proj"}),
+          lora_spec("gpt-nano", 2, 64, C::kFull, P::kBf16Mixed, O::kSgd, 8, {"q", "v"}),
+          lora_spec("llama-nano", 2, 64, C::kNone, P::kFp32, O::kAdamW, 8, {"q", "k", "v", "o"}),
+          lora_spec("llama-nano", 2, 64, C::kNone, P::kBf16Mixed, O::kAdamW, 8, {"q", "k", "v", "o", "gate", "up", "down"}),
+          lora_spec("llama-nano", 2, 64, C::kFull, P::kBf16, O::kLion, 4, {"q", "v"})};
+}
+
 // Every dimension of issue 4 is covered (models, B 1/8, T 128/512, checkpointing none/full,
 // fp32/bf16-mixed, adamw/sgd/adafactor); T=512 needs the d=768 model (gpt-nano and gpt-micro
 // have n_positions 256), and it runs B=8 only at T=128: B=8 T=512 takes minutes a step on 2
@@ -221,6 +250,7 @@ std::vector<RunSpec> matrix(const std::string& subset, const std::string& big_mo
   using C = Checkpointing;
   using P = Precision;
   using O = OptimizerKind;
+  if (subset == "lora") return lora_matrix();
   if (subset == "fast") {
     return {matrix_spec("gpt-nano", 2, 64, C::kNone, P::kFp32, O::kAdamW),
             matrix_spec("gpt-nano", 2, 64, C::kFull, P::kFp32, O::kSgd),
@@ -281,7 +311,7 @@ double step_gflop(const ModelConfig& m, const RunSpec& r) {
   return forward * (r.checkpointing == Checkpointing::kFull ? 4.0 : 3.0) / 1e9;
 }
 
-RandomConfig draw_config(uint64_t seed, double max_gflop, bool llama) {
+RandomConfig draw_config(uint64_t seed, double max_gflop, bool llama, bool lora) {
   std::mt19937_64 rng(seed);
   RandomConfig c;
   c.seed = seed;
@@ -328,6 +358,19 @@ RandomConfig draw_config(uint64_t seed, double max_gflop, bool llama) {
     if (uniform(rng2, 0, 3) == 0) m.sliding_window = uniform(rng2, 4, 64);
     m.embd_pdrop = m.resid_pdrop = 0.0;
   }
+  if (lora) {
+    // LoRA from a third stream of the seed (the draws above stay as they were): r from 1-16
+    // (<= d), a non-empty subset of the family's non-overlapping targets.
+    std::mt19937_64 rng3(seed ^ 0x10a4a5eedULL);
+    r.lora_rank = std::min<int64_t>(m.n_embd, std::vector<int64_t>{1, 2, 4, 8, 16}[uniform(rng3, 0, 4)]);
+    const std::vector<std::string> pool = m.is_gpt2() ? std::vector<std::string>{"q", "k", "v", "o", "c_fc", "mlp_c_proj"}
+                                                      : std::vector<std::string>{"q", "k", "v", "o", "gate", "up", "down"};
+    r.lora_targets.clear();
+    for (const auto& t : pool) {
+      if (uniform(rng3, 0, 1)) r.lora_targets.push_back(t);
+    }
+    if (r.lora_targets.empty()) r.lora_targets.push_back(pool[uniform(rng3, 0, static_cast<int64_t>(pool.size()) - 1)]);
+  }
   while (step_gflop(m, r) > max_gflop) {
     if (r.batch > 1) r.batch = (r.batch + 1) / 2;
     else if (r.seq_len > 16) r.seq_len = std::max<int64_t>(16, r.seq_len / 2);
@@ -344,6 +387,10 @@ RandomConfig draw_config(uint64_t seed, double max_gflop, bool llama) {
             (llama ? (m.tie_word_embeddings ? " tied" : "") : (m.tie_word_embeddings ? "" : " untied")) +
             (m.rope_scaling.type.empty() ? "" : " llama3") +
             (m.sliding_window > 0 ? " window=" + std::to_string(m.sliding_window) : std::string());
+  if (r.lora_rank > 0) {
+    r.label += " lora r=" + std::to_string(r.lora_rank) + " ";
+    for (size_t i = 0; i < r.lora_targets.size(); ++i) r.label += (i ? "," : "") + r.lora_targets[i];
+  }
   return c;
 }
 
@@ -428,6 +475,7 @@ struct Options {
   int threads = 2, random = 0;
   uint64_t random_seed = 0;
   bool check = false, rows_only_failing = false;
+  bool lora = false;  // randomized configs: LoRA fine-tuning (rank and targets drawn too)
 };
 
 std::vector<RunSpec> randomized_specs(const Options& o, std::vector<uint64_t> seeds, int& refused,
@@ -443,7 +491,7 @@ std::vector<RunSpec> randomized_specs(const Options& o, std::vector<uint64_t> se
   const fs::path dir = fs::temp_directory_path() / "oomkit_accuracy_configs";
   std::vector<RunSpec> specs;
   for (uint64_t seed : seeds) {
-    RandomConfig c = draw_config(seed, o.max_gflop, o.family == "llama");
+    RandomConfig c = draw_config(seed, o.max_gflop, o.family == "llama", o.lora);
     write_inputs(c, dir);
     c.run.model = (dir / (c.model.name + ".json")).string();
     c.run.data = (dir / "tokens-64.bin").string();
@@ -476,7 +524,9 @@ std::vector<RunSpec> randomized_specs(const Options& o, std::vector<uint64_t> se
 int run_main(int argc, char** argv) {
   Options o;
   CLI::App app{"estimate_accuracy: estimate_memory() vs the real trainer's measured memory, per phase mark"};
-  app.add_option("--subset", o.subset, "fast (ctest) | full (issue 4's matrix)")->check(CLI::IsMember({"fast", "full"}));
+  app.add_option("--subset", o.subset, "fast (ctest) | full (issue 4's matrix) | lora (LoRA configs, issue 15)")
+      ->check(CLI::IsMember({"fast", "full", "lora"}));
+  app.add_flag("--lora", o.lora, "randomized configs: LoRA fine-tuning with a drawn rank and target list");
   app.add_option("--seeds", o.seeds_text, "comma list of config seeds: randomized configs instead of the matrix");
   app.add_option("--random", o.random, "draw this many fresh config seeds (randomized configs)");
   app.add_option("--random-seed", o.random_seed, "the base of --random's seeds (default: the clock)");

@@ -680,3 +680,195 @@ TEST(DiagnoseKinds2, FixFlagsComeFromTheRemediesCatalogue) {
     EXPECT_TRUE(seq_seen);
   }
 }
+
+// ---- Third pass (issue 10 item 7): kinds found on the tuning corpus (oom-corpus + held2), each
+// with a made-up input. ----
+
+namespace {
+// The 0-based rank of `cause` among the findings, or -1.
+int rank_of(const Diagnosis& d, OomCause cause) {
+  for (size_t i = 0; i < d.findings.size(); ++i) {
+    if (d.findings[i].category == cause) return static_cast<int>(i);
+  }
+  return -1;
+}
+}  // namespace
+
+// No message, only the kill in the user's words ("fails with message `killed`", "ends with Killed
+// error", zh "已杀死"): one host-RAM report, not "no OOM found".
+TEST(DiagnoseKinds3, KilledInProseIsAnOomKillerReport) {
+  for (const char* log : {"Loading checkpoint shards fails at 40% with message `killed`.\n",
+                          "After preprocessing, the train command ends with Killed error again.\n",
+                          "\xe8\xae\xad\xe7\xbb\x83\xe5\x88\xb0\xe4\xb8\x80\xe5\x8d\x8a\xe5\xb0\xb1\xe5\xb7\xb2\xe6\x9d\x80\xe6\xad\xbb\n"}) {
+    const auto ds = diagnose_log(log);
+    ASSERT_EQ(ds.size(), 1u) << log;
+    ASSERT_TRUE(ds[0].oom);
+    EXPECT_EQ(ds[0].oom->family, "oom_killer") << log;
+    EXPECT_EQ(ds[0].findings.front().category, OomCause::kCpuRam) << log;
+  }
+  // A kill command in advice is not a report.
+  EXPECT_TRUE(diagnose_log("You can kill -9 the process that holds the GPU.\n").empty());
+}
+
+// A launcher reporting its child's SIGKILL: DeepSpeed's "exits with return code = -9", a
+// container's exit code 137. -90 or 1370 are other codes.
+TEST(DiagnoseKinds3, LauncherReturnCodeMinus9) {
+  const auto ds = diagnose_log(
+      "[2024-01-03 10:00:00,000] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4711\n"
+      "[2024-01-03 10:00:01,000] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+      "'--local_rank=0', '--deepspeed', 'ds_z3_offload.json'] exits with return code = -9\n");
+  ASSERT_FALSE(ds.empty());
+  EXPECT_EQ(ds.back().oom->family, "oom_killer");
+  EXPECT_EQ(ds.back().findings.front().category, OomCause::kCpuRam);
+  const auto exit137 = parse_oom_log("worker-3 exited with code 137\n");
+  ASSERT_EQ(exit137.size(), 1u);
+  EXPECT_EQ(exit137[0].family, "oom_killer");
+  EXPECT_TRUE(parse_oom_log("process exits with return code = -90\nthe job finished with exit code 1370\n").empty());
+}
+
+// "CUDA Memory Exception" in prose names an OOM: a report, so the log's evidence is read.
+TEST(DiagnoseKinds3, MemoryExceptionInProse) {
+  const auto ds = diagnose_log("Calling trainer.predict() on the whole test set crashes with a CUDA Memory Exception.\n");
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].oom->device, "cuda");
+  EXPECT_EQ(ds[0].findings.front().category, OomCause::kEvalWithoutNoGrad);  // an evaluation call named
+}
+
+// "even with a batch size of 16" is not "fails at batch size 1".
+TEST(DiagnoseKinds3, BatchSizeOf16IsNotBatchSize1) {
+  const auto ds = diagnose_log(
+      "Fine-tuning fails even with a batch size of 16:\n"
+      "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 8.00 GiB total capacity; 6.10 GiB already allocated; 0 "
+      "bytes free; 6.40 GiB reserved in total by PyTorch)\n");
+  for (const auto& e : first(ds).deciding) EXPECT_EQ(e.what.find("batch size 1"), std::string::npos) << e.what;
+  EXPECT_NE(first(ds).findings.front().category, OomCause::kStaticModelTooLarge);
+}
+
+// The user names the missing no_grad, also in a sentence that mentions the OOM error.
+TEST(DiagnoseKinds3, MissingNoGradInTheUsersWords) {
+  const auto ds = diagnose_log(
+      "python test.py configs/default.yaml\n"
+      "There is a CUDA out of memory error because there is no no_grad decorator around the test script.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kEvalWithoutNoGrad);
+}
+
+// Lightning keeps every training_step output for training_epoch_end: memory grows over the epoch.
+TEST(DiagnoseKinds3, TrainingEpochEndKeepsStepOutputs) {
+  const auto ds = diagnose_log(
+      "class Net(pl.LightningModule):\n"
+      "    def training_step(self, batch, batch_idx):\n"
+      "        return {'loss': loss, 'features': feats}\n"
+      "    def training_epoch_end(self, outputs):\n"
+      "        pass\n"
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 12.00 GiB total capacity; 11.20 GiB already "
+      "allocated; 10.00 MiB free; 11.40 GiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kLeakAcrossSteps);
+}
+
+// Long inputs in words, also before the message on its own line.
+TEST(DiagnoseKinds3, LongInputsInWords) {
+  const auto same_line = diagnose_log(
+      "When one sample's answer is too long (about 3000 characters) training stops with torch.cuda.OutOfMemoryError: CUDA "
+      "out of memory\n");
+  EXPECT_EQ(first(same_line).findings.front().category, OomCause::kActivationsSeqlen);
+  const auto prose = diagnose_log(
+      "It only happens on the long samples of the dataset.\n"
+      "RuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(prose).findings.front().category, OomCause::kActivationsSeqlen);
+}
+
+// One model fits and another does not: the model's own size.
+TEST(DiagnoseKinds3, ItDependsOnTheModel) {
+  const auto ds = diagnose_log(
+      "Generation works with the standard model. With the anime model it does not work: CUDA out of memory error.\n"
+      "RuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kStaticModelTooLarge);
+}
+
+// Cached-but-free blocks under 1 GiB and under 10% of the device: below every working-set
+// candidate (it used to rank second, at 0.4, or first at 0.6 from 256 MiB and 5% of the device).
+TEST(DiagnoseKinds3, SlackRanksBelowTheWorkingSet) {
+  const auto ds = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 60.00 MiB (GPU 0; 6.00 GiB total capacity; 4.11 GiB already "
+      "allocated; 34.82 MiB free; 4.42 GiB reserved in total by PyTorch)\n");
+  const Diagnosis& d = first(ds);
+  EXPECT_EQ(d.findings.front().category, OomCause::kActivationsBatch);
+  const int frag = rank_of(d, OomCause::kFragmentation);
+  EXPECT_GT(frag, rank_of(d, OomCause::kStaticModelTooLarge));
+  EXPECT_GT(frag, rank_of(d, OomCause::kActivationsSeqlen));
+  // 1 GiB of cache (twice the request) is still a medium candidate.
+  const auto big = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 24.00 GiB total capacity; 21.50 GiB already "
+      "allocated; 30.00 MiB free; 22.60 GiB reserved in total by PyTorch)\n");
+  EXPECT_LE(rank_of(first(big), OomCause::kFragmentation), 1);
+}
+
+// The CUDA context itself could not be created: the device was full before this process.
+TEST(DiagnoseKinds3, ContextCreationFailureIsOtherProcesses) {
+  const auto ds = diagnose_log(
+      "2019-07-11 12:42:11.226602: W tensorflow/compiler/xla/service/platform_util.cc:240] unable to create "
+      "StreamExecutor for CUDA:0: failed initializing StreamExecutor for CUDA device ordinal 0: Internal: failed call to "
+      "cuDevicePrimaryCtxRetain: CUDA_ERROR_OUT_OF_MEMORY: out of memory; total memory reported: 11523260416\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kOtherProcess);
+}
+
+// XLA on a GPU: its preallocated pool is a candidate of its own; a smaller batch that "persists"
+// in failing lowers the batch.
+TEST(DiagnoseKinds3, XlaGpuPoolAndBatchThatDidNotHelp) {
+  const auto plain = diagnose_log("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
+                                  "allocate 1073741824 bytes.\n");
+  EXPECT_EQ(first(plain).findings.front().category, OomCause::kActivationsBatch);
+  EXPECT_EQ(rank_of(first(plain), OomCause::kOther), 1);
+  const auto persists = diagnose_log(
+      "Lowering batch_size to 4 on a 40GB GPU, the memory error persists.\n"
+      "Original error: RESOURCE_EXHAUSTED: Failed to allocate request for 176.00MiB (184549376B) on device ordinal 0\n");
+  EXPECT_EQ(first(persists).findings.front().category, OomCause::kOther);
+  const auto tpu = diagnose_log("RuntimeError: Resource exhausted: Attempting to allocate 180.59M. That was not possible. "
+                                "There are 142.58M free.; (0x3x0_HBM1)\n");
+  EXPECT_EQ(rank_of(first(tpu), OomCause::kOther), -1);  // TPU HBM: no GPU pool
+}
+
+// MPS: the high-watermark cap is a candidate beside the working set.
+TEST(DiagnoseKinds3, MpsCapIsACandidate) {
+  const auto ds = diagnose_log(
+      "RuntimeError: MPS backend out of memory (MPS allocated: 8.93 GB, other allocations: 120.39 MB, max allowed: 9.07 "
+      "GB). Tried to allocate 25.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit "
+      "for memory allocations (may cause system failure).\n");
+  const int other = rank_of(first(ds), OomCause::kOther);
+  EXPECT_GE(other, 1);
+  EXPECT_LE(other, 2);
+}
+
+// vLLM sized its budget at start-up: a PyTorch OOM afterwards is memory it did not count.
+TEST(DiagnoseKinds3, VllmEngineThenAllocatorOom) {
+  const auto ds = diagnose_log(
+      "vllm serve /models/some-70b --tensor-parallel-size 8 --max-model-len 16384\n"
+      "INFO 03-01 10:00:00 model_runner.py:1110] Loading model weights took 16.1 GB\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 MiB. GPU 6 has a total capacity of 44.53 GiB of "
+      "which 448.00 KiB is free. Including non-PyTorch memory, this process has 44.52 GiB memory in use. Of the allocated "
+      "memory 41.90 GiB is allocated by PyTorch, and 300.00 MiB is reserved by PyTorch but unallocated.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kOther);
+}
+
+// Memory outside the allocator only slightly above a CUDA context's size is not another job.
+TEST(DiagnoseKinds3, ContextSizedRemainderIsNotAnotherJob) {
+  const auto ds = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 22.00 MiB (GPU 0; 4.00 GiB total capacity; 2.78 GiB already "
+      "allocated; 3.35 MiB free; 147.37 MiB cached)\n");
+  EXPECT_EQ(rank_of(first(ds), OomCause::kOtherProcess), -1);
+  const auto job = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 22.00 MiB (GPU 0; 10.00 GiB total capacity; 2.78 GiB already "
+      "allocated; 3.35 MiB free; 147.37 MiB cached)\n");
+  EXPECT_GE(rank_of(first(job), OomCause::kOtherProcess), 0);
+}
+
+// THC's "cuda runtime error (2)" (PyTorch <= 0.4): evaluation without no_grad (volatile ignored
+// since 0.4) is among the first three candidates; the batch stays first.
+TEST(DiagnoseKinds3, ThcErrorKeepsEvaluationInTheTopThree) {
+  const auto ds = diagnose_log(
+      "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kActivationsBatch);
+  const int eval = rank_of(first(ds), OomCause::kEvalWithoutNoGrad);
+  EXPECT_GE(eval, 1);
+  EXPECT_LE(eval, 2);
+}

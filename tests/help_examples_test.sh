@@ -7,8 +7,11 @@
 # tests/data/oom-cases) for the diagnose examples; later examples read what earlier ones wrote
 # (runs/demo, estimate.json); a command shown twice (oomkit --help repeats some) runs once.
 # Every command must show at least one example.
-# Train examples run with their --steps cut to 2 (and --eval-batches 1) so the test stays short;
-# without oomkit-train beside oomkit (a torch-free build) they are skipped, and so is every
+# Train examples run with their --steps cut to 2 (and --eval-batches 1 --threads 1) so the test stays
+# short: with 2 intra-op threads, OpenBLAS's OpenMP threads spin (sched_yield) on every small matmul,
+# and under ctest -j2 on 2 cores the --on-oom recover example's 32 micro-batches of B=1 took over 300 s
+# (9 s alone; 46 s with --threads 1 beside 3 busy loops). Without oomkit-train beside oomkit (a
+# torch-free build) train examples are skipped, and so is every
 # example reading runs/demo.
 # Usage: help_examples_test.sh OOMKIT SOURCE_DIR
 set -u
@@ -41,7 +44,7 @@ for command in train estimate diagnose report gpus ""; do
         if [ "$has_train" -eq 0 ]; then echo "skip: $line"; continue; fi
         run=$(printf '%s' "$run" | sed -E 's/--steps [0-9]+/--steps 2/')
         case "$run" in *"--steps "*) ;; *) run=$(printf '%s' "$run" | sed -E 's/^oomkit train/oomkit train --steps 2/') ;; esac
-        run=$(printf '%s' "$run" | sed -E 's/^oomkit train/oomkit train --eval-batches 1/') ;;
+        run=$(printf '%s' "$run" | sed -E 's/^oomkit train/oomkit train --eval-batches 1 --threads 1/') ;;
       *runs/demo*)
         if [ "$has_train" -eq 0 ]; then echo "skip: $line"; continue; fi ;;
     esac

@@ -37,7 +37,7 @@ expect_bad "--memory-limit" "below the parameter bytes" --memory-limit 1MiB
 expect_bad "--memory-limit" "is \(below the parameter bytes\|too small to build\)" --memory-limit 4200KiB
 
 "$exe" train --help >"$tmp/help" 2>&1 || { echo "FAIL: train --help"; fail=1; }
-grep -q "{fp32,bf16-mixed,fp16-mixed,bf16}" "$tmp/help" || { echo "FAIL: train --help lists no precisions"; fail=1; }
+grep -q "{fp32,bf16-mixed,fp16-mixed,bf16,auto}" "$tmp/help" || { echo "FAIL: train --help lists no precisions"; fail=1; }
 grep -q "{adamw,sgd,sgd-momentum,lion,adafactor,adam-8bit}" "$tmp/help" || { echo "FAIL: train --help lists no optimizers"; fail=1; }
 grep -q "K/M/G/T mean KiB/MiB/GiB/TiB" "$tmp/help" || { echo "FAIL: train --help does not say how sizes are written"; fail=1; }
 exit $fail

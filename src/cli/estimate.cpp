@@ -17,6 +17,7 @@
 #include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/gpus.h"
 #include "oomkit/estimate/inference.h"
+#include "oomkit/estimate/precision_auto.h"
 #include "oomkit/estimate/quantization.h"
 #include "oomkit/estimate/verdict.h"
 
@@ -223,7 +224,29 @@ int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_
   return kExitOk;
 }
 
-int run_estimate(const EstimateOptions& o) {
+// `--precision auto` as `oomkit train` resolves it (precision_auto.h): on --device cpu this
+// machine's CPU decides; on --device cuda the GPU named by --gpu (its compute capability).
+AutoPrecision resolve_estimate_auto_precision(const EstimateOptions& o) {
+  AutoPrecisionInput in = o.setup_flags.device == "cuda" ? AutoPrecisionInput{} : this_cpu_auto_precision_input();
+  if (o.setup_flags.device == "cuda") {
+    if (o.gpu.empty()) {
+      throw InputError("--precision", "auto on --device cuda needs the GPU whose compute capability decides",
+                       "add --gpu NAME, or --device cpu to resolve it on this machine's CPU");
+    }
+    in.gpu = true;
+    in.gpu_capability = gpu_compute_capability(o.gpu);
+    in.gpu_name = find_gpu(o.gpu).name;
+  }
+  return resolve_auto_precision(in);
+}
+
+int run_estimate(const EstimateOptions& given) {
+  EstimateOptions o = given;
+  if (o.setup_flags.choices.precision == "auto") {
+    const AutoPrecision a = resolve_estimate_auto_precision(o);
+    o.setup_flags.choices.precision = to_string(a.precision);
+    if (!o.json) fmt::print("{}\n", format_auto_precision(a));
+  }
   const auto cap = capacity(o);
   if (o.mode == "inference") return run_inference(o, cap);
   if (o.mode != "training") throw InputError("--mode", "unknown value '" + o.mode + "'; valid: training, inference");

@@ -95,8 +95,11 @@ CLI::Validator one_of(const std::vector<std::string>& names) {
 
 namespace {
 
-std::vector<std::string> precision_values(bool train) {
-  if (train) return {"fp32", "bf16-mixed", "fp16-mixed", "bf16"};
+// `auto` (precision_auto.h) only where the run is still to happen: estimate and train resolve it
+// the same way; diagnose describes a run that already chose.
+std::vector<std::string> precision_values(RunFlagsFor command) {
+  if (command == RunFlagsFor::kTrain) return {"fp32", "bf16-mixed", "fp16-mixed", "bf16", "auto"};
+  if (command == RunFlagsFor::kEstimate) return {"fp32", "bf16-mixed", "fp16-mixed", "bf16", "chapter", "auto"};
   return {"fp32", "bf16-mixed", "fp16-mixed", "bf16", "chapter"};
 }
 std::vector<std::string> optimizer_values(bool train) {
@@ -123,10 +126,14 @@ void add_choice(CLI::App* app, const std::string& name, std::string& value, cons
 void add_run_choice_flags(CLI::App* app, RunChoices& choices, RunFlagsFor command) {
   const bool train = command == RunFlagsFor::kTrain;
   const std::string of_run = command == RunFlagsFor::kDiagnose ? " of the failed run" : "";
-  add_choice(app, "--precision", choices.precision, precision_values(train),
+  const std::string auto_help = command == RunFlagsFor::kDiagnose
+                                    ? ""
+                                    : "; auto: bf16-mixed where the device computes bf16 natively (CPU avx512_bf16/amx_bf16, "
+                                      "CUDA compute capability >= 8.0), else fp32";
+  add_choice(app, "--precision", choices.precision, precision_values(command),
              "Precision" + of_run +
-                 (train ? " (fp16-mixed needs --device cuda)"
-                        : " (chapter: the seed chapter's fp16 params + fp32 grads + fp32 Adam)"));
+                 (train ? " (fp16-mixed needs --device cuda" + auto_help + ")"
+                        : " (chapter: the seed chapter's fp16 params + fp32 grads + fp32 Adam" + auto_help + ")"));
   add_choice(app, "--optimizer", choices.optimizer, optimizer_values(train),
              "Optimizer" + of_run + " (adamw: decoupled weight decay; with --weight-decay 0 it is Adam)");
   add_choice(app, "--attention", choices.attention, attention_values(train),

@@ -30,6 +30,20 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
                   "At the end, write the weights as model.safetensors + config.json (transformers' "
                   "GPT2LMHeadModel layout) into this folder")->type_name("DIR");
   add_setup_flags(app, o.setup, flags.setup_flags, RunFlagsFor::kTrain);
+  // LoRA fine-tuning (train/lora.h), named as `oomkit estimate` names it: the estimate of a LoRA
+  // run counts exactly these adapters.
+  app->add_option("--lora-rank", o.setup.lora.rank,
+                  "LoRA rank r (0: off): train only rank-r adapters A (r, in), B (out, r) on --lora-targets; the base "
+                  "is frozen in the compute dtype (typically with --init-from)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app->add_option("--lora-alpha", o.setup.lora.alpha,
+                  "LoRA alpha: the adapters' output is scaled by alpha / r (PEFT's lora_alpha)")
+      ->capture_default_str();
+  app->add_option("--lora-targets", flags.lora_targets,
+                  "Comma list of adapted projections (default q,k,v,o): llama q,k,v,o,gate,up,down; gpt2 q,k,v (slices "
+                  "of c_attn), c_attn, o/c_proj, c_fc/up, mlp_c_proj/down")
+      ->type_name("LIST");
   app->add_option("--steps", o.steps, "Optimizer steps in total")->capture_default_str();
   app->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
   app->add_option("--warmup", o.warmup_steps, "Linear warmup steps")->capture_default_str();
@@ -84,7 +98,8 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   return app;
 }
 
-TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& train, bool quiet) {
+TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& train, bool quiet,
+                                      const std::function<AutoPrecision(bool cuda)>& resolve_auto) {
   TrainOptions options = flags.options;
   if (!options.init_from.empty() && train.count("--model") > 0) {
     throw InputError("--init-from", "takes the model from the snapshot's config.json; drop --model");
@@ -93,7 +108,27 @@ TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& t
     throw InputError("--val-fraction", "holds out the tail of --data; with --val-data the validation is that file",
                      "drop one of --val-fraction and --val-data");
   }
-  apply_setup_flags(flags.setup_flags, options.setup);
+  if (!flags.lora_targets.empty()) {
+    if (options.setup.lora.rank == 0) throw InputError("--lora-targets", "needs --lora-rank > 0");
+    options.setup.lora.targets.clear();
+    std::string item;
+    for (char c : flags.lora_targets + ",") {
+      if (c == ',') {
+        if (!item.empty()) options.setup.lora.targets.push_back(item);
+        item.clear();
+      } else if (c != ' ') {
+        item.push_back(c);
+      }
+    }
+  }
+  SetupFlags setup_flags = flags.setup_flags;
+  if (setup_flags.choices.precision == "auto") {
+    if (!resolve_auto) throw InputError("--precision", "auto is resolved where the run happens (oomkit-train)");
+    const AutoPrecision a = resolve_auto(setup_flags.device == "cuda");
+    setup_flags.choices.precision = to_string(a.precision);
+    options.precision_auto = format_auto_precision(a);
+  }
+  apply_setup_flags(setup_flags, options.setup);
   if (!flags.memory_limit.empty()) {
     options.memory_limit_bytes = parse_size_flag(flags.memory_limit, "--memory-limit", SizeRule::kPositive);
   }

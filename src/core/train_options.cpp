@@ -61,6 +61,7 @@ std::vector<std::string> TrainOptions::problems() const {
     out.push_back("--bucket-cap-mb: must be > 0, got " + std::to_string(bucket_cap_mb));
   }
   if (dist_timeout_s < 1) out.push_back("--dist-timeout: must be >= 1 second, got " + std::to_string(dist_timeout_s));
+  if (setup.lora.rank < 0) out.push_back("--lora-rank: must be >= 0, got " + std::to_string(setup.lora.rank));
   if (setup.precision == Precision::kChapter) out.push_back("--precision: 'chapter' is an estimator convention, not a training mode");
   if (setup.precision == Precision::kFp16Mixed && !setup.cuda) {
     out.push_back("--precision: fp16-mixed needs --device cuda (CPU autocast computes in bf16; use bf16-mixed)");

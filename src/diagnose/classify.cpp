@@ -173,6 +173,18 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     }
   }
 
+  // MPS: every failure is against "max allowed", the high-watermark cap (a multiple of the
+  // recommended working set of unified memory), not the RAM itself: raising the cap is a fix
+  // beside a smaller workload, so it stays a candidate just below the working set's (0.35).
+  if (r.device == "mps" && r.allowed_bytes) {
+    const size_t i = b.add(OomCause::kOther, 0.32, fmt::format("MPS's high-watermark cap: max allowed {}", format_bytes(*r.allowed_bytes)));
+    Finding& f = b.at(i);
+    f.title = "MPS high-watermark cap (max allowed), below what the machine could page in";
+    f.fix = "PYTORCH_MPS_HIGH_WATERMARK_RATIO raises the cap (0.0 removes it, at the risk of swapping); or a smaller "
+            "workload (batch, resolution, a smaller model)";
+    f.probe = "Does the same step run with PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 (watch swap)?";
+  }
+
   // Memory fraction: PyTorch may use only `allowed` of the device.
   bool capped = false;
   if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes < *r.total_capacity_bytes && r.device != "mps") {
@@ -236,19 +248,20 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // by what defragmenting could give back, relative to the request and to the device:
   //   high (0.8)   U >= 2Q, U >= 1 GiB and U >= 5% of the capacity;
   //   0.7          U >= 10% of the capacity (a large cache, even if under 2Q);
-  //   medium (0.6) U >= 2Q and U >= 1 GiB (or >= 256 MiB and >= 5% of the device) but a small part
-  //                of it: the cache would serve this request, but with the working set at the edge
-  //                the step likely needs more;
-  //   low (0.4)    otherwise: the allocator's ordinary slack (20 MiB segments, 2 MiB rounding, a
-  //                few hundred MiB of cached blocks on a device the tensors fill) gives back too
-  //                little of the device to be the cause; it ranks below the working set (0.45).
+  //   medium (0.6) U >= 2Q and U >= 1 GiB but a small part of the device: the cache would serve
+  //                this request, but with the working set at the edge the step likely needs more;
+  //   low (0.28)   otherwise: the allocator's ordinary slack (20 MiB segments, 2 MiB rounding, a
+  //                few hundred MiB of cached blocks on a device the tensors fill: under 1 GiB and
+  //                under 10% of the device) gives back too little of the device to be the cause,
+  //                so it ranks below every working-set candidate (batch 0.45, model 0.35, length
+  //                0.3) and is not kept beside a verdict (< 0.3).
   if (U && Q && !cpu) {
     if (*U >= *Q) {
       const double share = C ? ratio(*U, *C) : 0.0;
-      double score = 0.4;
+      double score = 0.28;
       if (*U >= 2 * *Q && *U >= kGiB && share >= 0.05) score = 0.8;
       else if (share >= 0.1) score = 0.7;
-      else if (*U >= 2 * *Q && (*U >= kGiB || (*U >= 256 * kMiB && share >= 0.05))) score = 0.6;
+      else if (*U >= 2 * *Q && *U >= kGiB) score = 0.6;
       const size_t i = b.add(OomCause::kFragmentation, score,
                              fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}{}", format_bytes(*U),
                                          ratio(*U, *Q), format_bytes(*Q),
@@ -288,7 +301,10 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   } else if (total && F && r.reserved_bytes && *total >= *F && *total - *F >= *r.reserved_bytes) {
     const int64_t outside = *total - *r.reserved_bytes - *F;
     const int64_t excess = outside - kGiB;
-    if (excess > 0 && Q && excess >= *Q) {
+    // A CUDA context with cuDNN/cuBLAS workspaces varies between ~0.3 and ~1.5 GiB by library and
+    // GPU: an excess under 5% of the device (and under 512 MiB) is within that spread, not a job.
+    const bool material = excess >= 512 * kMiB || static_cast<double>(excess) >= 0.05 * static_cast<double>(*total);
+    if (excess > 0 && Q && excess >= *Q && material) {
       const bool large = static_cast<double>(excess) >= 0.2 * static_cast<double>(*total);
       const std::string ev = fmt::format(
           "{} of the {} device is outside PyTorch's allocator (capacity - reserved - free), {} more than a "
@@ -380,6 +396,19 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   if (r.requested_bytes) {
     b.add(OomCause::kActivationsBatch, 0.35, "failed allocation of " + format_bytes(*r.requested_bytes));
   }
+  // The CUDA context itself could not be created (cuDevicePrimaryCtxRetain / cuCtxCreate /
+  // "failed initializing StreamExecutor"): this process had allocated nothing yet, so the memory
+  // was already taken by other processes (or the device is in exclusive mode).
+  for (const char* ctx : {"ctxretain", "cuctxcreate", "failed initializing streamexecutor", "cudasetdevice",
+                          "context creation", "create context"}) {
+    if (icontains_word(r.message, ctx)) {
+      const size_t i = b.add(OomCause::kOtherProcess, 0.55,
+                             "the CUDA context could not be created (" + std::string(ctx) +
+                                 "): the device was full before this process allocated anything");
+      b.at(i).title = "The device was full before this process started: other processes hold it";
+      break;
+    }
+  }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
   b.add(OomCause::kActivationsBatch, 0.35);
   // "CUDA error: out of memory" (not THC's "cuda runtime error (2)", PyTorch 0.x's ordinary tensor
@@ -390,9 +419,13 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   const bool bare_runtime = r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" &&
                             icontains_word(r.message, "cuda error") && !icontains_word(r.message, "runtime error (2)");
   b.add(OomCause::kOtherProcess, bare_runtime ? 0.4 : (r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" ? 0.35 : 0.25));
+  // THC's "cuda runtime error (2) : out of memory" is PyTorch <= 0.4's message: in that era
+  // evaluation under volatile=True, a no-op since 0.4, built graphs it did not need, so an
+  // evaluation without no_grad ranks just above the model's size there.
+  const bool thc = icontains_word(r.message, "runtime error (2)") || icontains_word(r.message, "thcudacheck");
+  b.add(OomCause::kEvalWithoutNoGrad, thc ? 0.32 : 0.2);
   b.add(OomCause::kStaticModelTooLarge, 0.3);
   b.add(OomCause::kLeakAcrossSteps, 0.25);
-  b.add(OomCause::kEvalWithoutNoGrad, 0.2);
   b.add(OomCause::kMultiGpuImbalance, 0.15);
   b.add(OomCause::kFragmentation, 0.15);
 }
@@ -417,6 +450,18 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
   b.add(OomCause::kActivationsSeqlen, 0.3);
   b.add(OomCause::kStaticModelTooLarge, 0.3);
   b.add(OomCause::kOtherProcess, r.device == "tpu" ? 0.15 : 0.3);
+  if (r.family == "xla" && r.device != "tpu") {
+    // XLA on a GPU preallocates 75-90% of the device (XLA_PYTHON_CLIENT_PREALLOCATE /
+    // MEM_FRACTION) in its own BFC pool: a second XLA/TensorFlow/PyTorch user of the GPU, or a
+    // fraction set too low, fails requests the device could hold.
+    // Ranked just above the other non-batch candidates (0.3): JAX's GPU memory notes list these
+    // first among the common causes of OOM failures.
+    const size_t i = b.add(OomCause::kOther, 0.32);
+    b.at(i).title = "XLA's GPU preallocation / memory fraction (the pool XLA takes at start-up), not the model";
+    b.at(i).fix = "XLA_PYTHON_CLIENT_MEM_FRACTION (e.g. .9 on a GPU of its own), XLA_PYTHON_CLIENT_PREALLOCATE=false to "
+                  "share the GPU, TF_FORCE_GPU_ALLOW_GROWTH=true when TensorFlow shares the process";
+    b.at(i).probe = "Does the same step fit with XLA_PYTHON_CLIENT_MEM_FRACTION raised, or with nothing else on the GPU?";
+  }
   b.add(OomCause::kLeakAcrossSteps, 0.2);
   if (r.family == "xla" && r.device != "tpu") {
     notes.push_back("JAX preallocates 75% of the GPU at start (XLA_PYTHON_CLIENT_PREALLOCATE): a second JAX/TF "
@@ -463,6 +508,16 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(*C)),
               0);
     }
+  }
+  // vLLM reserves its budget (gpu_memory_utilization x capacity: weights + KV cache) at start-up;
+  // a caching-allocator OOM after that is memory its profiling run did not count (CUDA graph
+  // capture, the sampler's warm-up, another process on the GPU), not the KV cache it sized.
+  if (c.framework == "vllm" && oom.family != "vllm_kv_cache" && oom.subsystem == "caching_allocator") {
+    const size_t i = b.add(OomCause::kOther, 0.5, "vLLM runs here: its memory budget was sized at start-up, yet PyTorch ran out");
+    Finding& f = b.at(i);
+    f.title = "vLLM: memory outside what its start-up profiling counted (CUDA graph capture, warm-up, other processes)";
+    f.fix = "vLLM: --enforce-eager (no CUDA graphs), a lower --gpu-memory-utilization, or fewer --max-num-seqs";
+    f.probe = "Does it start with --enforce-eager? Is anything else running on the GPU?";
   }
   // The log states more device memory than the runtime reports: the runtime sees a carve-out, a
   // MIG/vGPU slice or another device, whatever the model does.

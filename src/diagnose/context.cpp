@@ -558,14 +558,29 @@ class Reader {
         1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes | 1u << kWInputSize | 1u << kWLoss | 1u << kWSave;
     const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
                                                lo.find("total memory:") != std::string_view::npos);
-    if ((seen & kRelevant) == 0 && !tf_device_line && !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) return;
+    // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
+    const bool phrase_line = lo.find("long") != std::string_view::npos || lo.find("\xe8\xbf\x87") != std::string_view::npos ||
+                             lo.find(" model") != std::string_view::npos || lo.find("epoch_end") != std::string_view::npos;
+    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line &&
+        !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) {
+      return;
+    }
     // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
     // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
     if (lo.find("tried to allocate") != std::string_view::npos || lo.find("alloc_failed") != std::string_view::npos ||
         lo.find("resource_exhausted") != std::string_view::npos || lo.find("failed to allocate") != std::string_view::npos ||
         lo.find("reserved by pytorch") != std::string_view::npos ||
         (lo.find("out of memory") != std::string_view::npos &&
-         (lo.find("error") != std::string_view::npos || lo.find("exception") != std::string_view::npos))) {
+         (lo.find("error:") != std::string_view::npos || lo.find("exception:") != std::string_view::npos ||
+          lo.find("memoryerror") != std::string_view::npos || lo.find("error : out of memory") != std::string_view::npos))) {
+      // The message itself (a sentence about it, "an out of memory error because ...", is read on).
+      // Prose before the message on the same line still counts: "if the output is too long
+      // (~1000 characters), torch.cuda.OutOfMemoryError: ...".
+      const std::string_view before = lo.substr(0, std::min(lo.find("error"), lo.find("out of memory")));
+      if (long_inputs(before)) {
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+            "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
+      }
       return;
     }
     auto contains = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
@@ -599,7 +614,8 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     if (has(kWSetting)) {
 if (batch_one && !contains("batch size 1.") && !negated) {
       bool digit_after = false;
-      for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1"}) {
+      for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1", "batch size of 1",
+                                 "batch size = 1", "batch size is 1", "batch_size = 1"}) {
         const size_t p = lo.find(k);
         if (p != std::string_view::npos && p + k.size() < lo.size() && is_digit(lo[p + k.size()])) digit_after = true;
       }
@@ -613,7 +629,7 @@ if (batch_one && !contains("batch size 1.") && !negated) {
     if (has(kWSetting) && (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") ||
                            contains("smaller") || contains("changed")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
-         contains("no solution") || contains("not solve") || contains("same error"))) {
+         contains("no solution") || contains("not solve") || contains("same error") || contains("persist"))) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2,
           "a smaller batch did not help: " + text());
     }
@@ -666,6 +682,32 @@ if (contains("model.eval()") && !negated) {
     }
     }
     if (has(kWNoGrad)) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
+    // The user names the missing no_grad: "there is not no_grad decorator around the inference
+    // script", "evaluate without torch.no_grad()", "forgot inference_mode".
+    if (has(kWNoGrad) && (contains("without") || contains("missing") || contains("forgot") || contains("not no_grad") ||
+                          contains("no no_grad") || contains("lack") || contains("not using") || contains("not use"))) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.45, "no_grad missing, in the user's words: " + text());
+    }
+    // An evaluation method named with its call: "Trainer.evaluate()", "model.predict(...)", "validate()".
+    if (has(kWEval) && !negated && (contains("evaluate(") || contains("predict(") || contains("validate(") ||
+                                    contains("evaluation_loop(") || contains("prediction_step("))) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3, "an evaluation call named: " + text(), 'i');
+    }
+    // Lightning keeps every training_step output (with its tensors) for training_epoch_end.
+    if (contains("training_epoch_end") || contains("train_epoch_end(self, outputs")) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
+          "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
+    }
+    // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
+    if (!negated && long_inputs(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
+    }
+    // One model fits, another does not: the model's own size decides.
+    if (!negated && (contains("larger model") || contains("bigger model") || contains("smaller model") ||
+                     contains("standard model") || contains("default model") ||
+                     (contains(" model it does") && (contains("not work") || contains("n't work"))))) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "it depends on which model is loaded: " + text());
+    }
     // Generation.
     if (has(kWLlmGen) || has(kWGenWord)) {
 if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
@@ -782,6 +824,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "varying tensor shapes: " + text());
     }
     }
+  }
+
+  // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", "过长" (zh: too long).
+  static bool long_inputs(std::string_view lo) {
+    for (std::string_view p : {"too long", "\xe8\xbf\x87\xe9\x95\xbf", "long sample", "long sequence", "long input",
+                               "long output", "long text", "long prompt", "long context", "longer sequence",
+                               "longer input"}) {
+      if (lo.find(p) != std::string_view::npos) return true;
+    }
+    return false;
   }
 
   std::string first_of(std::string_view lo, Word kind) {

@@ -13,6 +13,7 @@
 #include "oomkit/diagnose/oom_record.h"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -116,6 +117,16 @@ const HeadDef kHeads[] = {
     {"killed by signal: bus error", "oom_killer", "shared_memory", Kind::kOneLine},
     {"exitcode : -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"signals.sigkill", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    // A launcher's report of a child ended by SIGKILL: DeepSpeed's "... exits with return code = -9",
+    // subprocess/torchrun wordings, a container's exit status 137 (128 + 9).
+    {"with return code = -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"with return code -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"exit code : -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"exit code -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"exit code 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"exited with code 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"exit status 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"signal 9 (sigkill)", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"no available memory for the cache blocks", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"kv cache is needed, which is larger than the available kv cache memory", "vllm_kv_cache", "vllm", Kind::kOneLine},
@@ -138,7 +149,14 @@ bool has_trigger(std::string_view s) {
     } else if (c == 'k') {
       if (istarts_with(s.substr(i), "kill") || istarts_with(s.substr(i), "kv cache")) return true;
     } else if (c == 'e') {
-      if (istarts_with(s.substr(i), "exitcode")) return true;
+      if (istarts_with(s.substr(i), "exitcode") || istarts_with(s.substr(i), "exit code") ||
+          istarts_with(s.substr(i), "exit status") || istarts_with(s.substr(i), "exited with code")) {
+        return true;
+      }
+    } else if (c == 'r') {
+      if (istarts_with(s.substr(i), "return code")) return true;
+    } else if (c == 's') {
+      if (istarts_with(s.substr(i), "signal 9")) return true;
     }
   }
   return false;
@@ -230,9 +248,8 @@ std::vector<HeadHit> find_heads(const std::string& line) {
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
       if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
-      if (family == "oom_killer" && std::string_view(h.phrase) == "exitcode : -9" &&
-          (e < lo.size() && is_digit(lo[e]))) {
-        continue;  // "-90"
+      if (family == "oom_killer" && is_digit(h.phrase[std::strlen(h.phrase) - 1]) && e < lo.size() && is_digit(lo[e])) {
+        continue;  // "-90", "1370"
       }
       hits.push_back(hit);
     }
@@ -552,7 +569,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       size_t at = std::string::npos;
       for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
                                  "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
-                                 "out of memory"}) {
+                                 "out of memory", "memory exception"}) {
         at = lo.find(phrase);
         if (at != std::string::npos) break;
       }
@@ -561,14 +578,27 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         const bool ends = p + 3 >= lo.size() || !(is_alpha(lo[p + 3]) || is_digit(lo[p + 3]) || lo[p + 3] == '_');
         if (starts && ends) at = p;  // the word "OOM" ("But occurs OOM when ...")
       }
+      // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",
+      // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"): SIGKILL, the OOM killer.
+      bool killed = false;
+      for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
+        const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || lo[p - 1] == '_');
+        const bool ends = p + 6 >= lo.size() || !(is_alpha(lo[p + 6]) || lo[p + 6] == '_');
+        if (starts && ends) at = p;
+      }
+      for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死"}) {
+        if (at == std::string::npos) at = lo.find(phrase);
+      }
       if (at == std::string::npos) continue;
+      killed = lo.find("out of memory") == std::string::npos && lo.find("memory exception") == std::string::npos &&
+               lo.find("oom") == std::string::npos;
       OomRecord r;
       r.family = "mentioned";
       r.subsystem = "";
       r.line = l.number;
       r.complete = false;
       r.message = trim(strip_ansi(l.raw.substr(0, 400)));
-      if (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) {
+      if (killed || lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) {
         r.family = "oom_killer";
         r.subsystem = "linux_oom_killer";
         r.device = "cpu";

@@ -7,6 +7,7 @@
 #include "oomkit/estimate/gpus.h"
 
 #include <cctype>
+#include <utility>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/suggest.h"
@@ -22,12 +23,32 @@ constexpr int64_t printed_gib(int64_t hundredths) { return (hundredths * 1024 + 
 
 GpuSpec measured(const char* name, const char* model, const char* stated, int64_t bytes, const char* source,
                  std::vector<std::string> aliases = {}) {
-  return {name, model, stated, bytes, source, false, std::move(aliases)};
+  return {name, model, stated, bytes, source, false, std::move(aliases), {}};
 }
 
 GpuSpec nominal(const char* name, const char* model, const char* stated, int64_t bytes, const char* source,
                 std::vector<std::string> aliases = {}) {
-  return {name, model, stated, bytes, source, true, std::move(aliases)};
+  return {name, model, stated, bytes, source, true, std::move(aliases), {}};
+}
+
+// CUDA compute capabilities from NVIDIA's "CUDA GPUs" list (developer.nvidia.com/cuda-gpus):
+// Volta 7.0, Turing 7.5, Ampere 8.0 (A100) / 8.6 (GA10x), Ada 8.9, Hopper 9.0, Blackwell 10.0
+// (B200) / 12.0 (RTX 50). `--precision auto` reads them (precision_auto.h: bf16 from 8.0).
+const std::pair<const char*, const char*> kComputeCapabilities[] = {
+    {"a100-sxm4-40gb", "8.0"}, {"a100-pcie-40gb", "8.0"}, {"a100-sxm4-80gb", "8.0"}, {"a100-pcie-80gb", "8.0"},
+    {"h100-pcie", "9.0"},      {"h100-sxm", "9.0"},       {"h100-nvl", "9.0"},       {"h200", "9.0"},
+    {"b200", "10.0"},          {"v100-16gb", "7.0"},      {"v100-32gb", "7.0"},      {"t4", "7.5"},
+    {"a10g", "8.6"},           {"l4", "8.9"},             {"l40s", "8.9"},           {"rtx-3090", "8.6"},
+    {"rtx-4090", "8.9"},       {"rtx-5090", "12.0"},      {"rtx-a6000", "8.6"},
+};
+
+std::vector<GpuSpec> with_compute_capabilities(std::vector<GpuSpec> catalog) {
+  for (auto& g : catalog) {
+    for (const auto& [name, cc] : kComputeCapabilities) {
+      if (g.name == name) g.compute_capability = cc;
+    }
+  }
+  return catalog;
 }
 
 std::vector<GpuSpec> build_catalog() {
@@ -104,7 +125,7 @@ std::vector<GpuSpec> build_catalog() {
 }  // namespace
 
 const std::vector<GpuSpec>& gpu_catalog() {
-  static const std::vector<GpuSpec> kCatalog = build_catalog();
+  static const std::vector<GpuSpec> kCatalog = with_compute_capabilities(build_catalog());
   return kCatalog;
 }
 

@@ -100,6 +100,8 @@ std::unique_ptr<MemoryBackend> make_cuda_memory_backend(int index) {
 }
 
 bool cuda_memory_backend_available() { return false; }
+
+std::optional<ComputeCapability> cuda_compute_capability(int /*index*/) { return std::nullopt; }
 #endif
 
 }  // namespace oomkit

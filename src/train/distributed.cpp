@@ -6,11 +6,14 @@
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
+#include <unordered_map>
 
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/csrc/distributed/c10d/comm.hpp>
 #include <torch/csrc/distributed/c10d/reducer.hpp>
+#include <torch/version.h>
 
 #include "oomkit/core/error.h"
 
@@ -44,6 +47,79 @@ bool loopback(const std::string& host) {
   return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
 }
 
+#if TORCH_VERSION_MAJOR >= 2
+// c10d 2.x (torch/csrc/distributed/c10d/ProcessGroup.hpp, Backend.hpp): ProcessGroupGloo is a
+// c10d::Backend, and collectives, broadcast_coalesced and the Reducer go through a
+// c10d::ProcessGroup that dispatches each op to the backend registered for its tensors' device
+// type, as torch.distributed's _new_process_group_helper builds it. The ProcessGroup's
+// constructor took the backend's name in an Options object until it became
+// (store, rank, size) with setDefaultBackend(); the variant this LibTorch has is picked at
+// compile time.
+template <typename PG, typename = void>
+struct HasSetDefaultBackend : std::false_type {};
+template <typename PG>
+struct HasSetDefaultBackend<PG, std::void_t<decltype(std::declval<PG&>().setDefaultBackend(PG::BackendType::GLOO))>>
+    : std::true_type {};
+
+template <typename PG = c10d::ProcessGroup>
+c10::intrusive_ptr<PG> process_group_over(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                                          const c10::intrusive_ptr<c10d::Backend>& gloo,
+                                          std::chrono::milliseconds timeout) {
+  (void)timeout;  // only the Options variant takes it
+  c10::intrusive_ptr<PG> group;
+  if constexpr (std::is_constructible_v<PG, const c10::intrusive_ptr<c10d::Store>&, int, int>) {
+    group = c10::make_intrusive<PG>(store, rank, size);
+    if constexpr (HasSetDefaultBackend<PG>::value) group->setDefaultBackend(PG::BackendType::GLOO);
+  } else {
+    group = c10::make_intrusive<PG>(store, rank, size, c10::make_intrusive<typename PG::Options>("gloo", timeout));
+  }
+  group->setBackend(c10::DeviceType::CPU, PG::BackendType::GLOO, gloo);
+  return group;
+}
+#endif
+
+// c10d::Reducer's constructor over the LibTorch releases (torch/csrc/distributed/c10d/reducer.hpp):
+// 1.13 takes per-bucket size limits after the bucket indices; 2.x dropped them and appended
+// skip_all_reduce_unused_params and use_python_reducer (false: the C++ reducer, as DDP without
+// compiled autograd), then bucket_bytes_cap_list (per-bucket caps for rebuild_buckets(), which
+// oomkit never calls; DDP passes its bucket_cap_mb_list, empty by default). The variant this
+// LibTorch has is picked at compile time; every variant gets the same values otherwise.
+template <typename R = c10d::Reducer>
+std::shared_ptr<R> make_reducer(const std::vector<at::Tensor>& params, std::vector<std::vector<size_t>> buckets,
+                                std::vector<size_t> limits, const c10::intrusive_ptr<c10d::ProcessGroup>& pg,
+                                int64_t bucket_cap_bytes, int64_t first_bucket_bytes) {
+  using Params = std::vector<at::Tensor>;
+  using Buckets = std::vector<std::vector<size_t>>;
+  using Limits = std::vector<size_t>;
+  using Group = c10::intrusive_ptr<c10d::ProcessGroup>;
+  using Sparse = std::vector<bool>;
+  using Names = std::unordered_map<size_t, std::string>;
+  const bool find_unused = false, as_view = false, skip_unused = false, python_reducer = false;
+  if constexpr (std::is_constructible_v<R, Params, Buckets, Limits, Group, Sparse, int64_t, bool, bool, Names,
+                                        int64_t>) {
+    (void)skip_unused;
+    (void)python_reducer;
+    return std::make_shared<R>(params, std::move(buckets), std::move(limits), pg, Sparse(params.size(), false),
+                               bucket_cap_bytes, find_unused, as_view, Names{}, first_bucket_bytes);
+  } else if constexpr (std::is_constructible_v<R, Params, Buckets, Group, Sparse, int64_t, bool, bool, Names, int64_t,
+                                               bool, bool, std::vector<int64_t>>) {
+    return std::make_shared<R>(params, std::move(buckets), pg, Sparse(params.size(), false), bucket_cap_bytes,
+                               find_unused, as_view, Names{}, first_bucket_bytes, skip_unused, python_reducer,
+                               std::vector<int64_t>{});
+  } else if constexpr (std::is_constructible_v<R, Params, Buckets, Group, Sparse, int64_t, bool, bool, Names, int64_t,
+                                               bool, bool>) {
+    return std::make_shared<R>(params, std::move(buckets), pg, Sparse(params.size(), false), bucket_cap_bytes,
+                               find_unused, as_view, Names{}, first_bucket_bytes, skip_unused, python_reducer);
+  } else {
+    static_assert(std::is_constructible_v<R, Params, Buckets, Group, Sparse, int64_t, bool, bool, Names, int64_t>,
+                  "oomkit: unknown c10d::Reducer constructor in this LibTorch (see reducer.hpp)");
+    (void)skip_unused;
+    (void)python_reducer;
+    return std::make_shared<R>(params, std::move(buckets), pg, Sparse(params.size(), false), bucket_cap_bytes,
+                               find_unused, as_view, Names{}, first_bucket_bytes);
+  }
+}
+
 }  // namespace
 
 DistEnv dist_env_from_environment() {
@@ -67,7 +143,10 @@ DistEnv dist_env_from_environment() {
 
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::TCPStore> store;
-  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> gloo;
+  // Every collective goes through `group`: LibTorch 1.x, the Gloo process group itself; 2.x, a
+  // c10d::ProcessGroup with `gloo` as its CPU backend (process_group_over).
+  c10::intrusive_ptr<c10d::ProcessGroup> group;
 };
 
 ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout)
@@ -103,7 +182,12 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
     options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
   }
   try {
-    impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
+    impl_->gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
+#if TORCH_VERSION_MAJOR >= 2
+    impl_->group = process_group_over(impl_->store, env.rank, env.world_size, impl_->gloo, timeout);
+#else
+    impl_->group = impl_->gloo;
+#endif
   } catch (const std::exception& e) {
     throw std::runtime_error("rank " + std::to_string(env.rank) + ": Gloo process group of " +
                              std::to_string(env.world_size) + " ranks via " + where + ": " + e.what());
@@ -227,10 +311,8 @@ GradientReducer::GradientReducer(ProcessGroup& group, const std::vector<torch::T
     for (size_t i : bucket) bytes += params[i].numel() * static_cast<int64_t>(params[i].element_size());
     impl_->bucket_bytes.push_back(bytes);
   }
-  impl_->reducer = std::make_shared<c10d::Reducer>(
-      params, std::move(buckets), std::move(limits), pg, std::vector<bool>(params.size(), false), bucket_cap_bytes,
-      /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false, std::unordered_map<size_t, std::string>{},
-      static_cast<int64_t>(first_bucket_bytes));
+  impl_->reducer = make_reducer(params, std::move(buckets), std::move(limits), pg, bucket_cap_bytes,
+                                static_cast<int64_t>(first_bucket_bytes));
   impl_->reducer->register_comm_hook(std::make_unique<TimedAllReduceHook>(group, pg));
 }
 

@@ -1,5 +1,6 @@
 // Hugging Face GPT-2 weights in and out (include/oomkit/train/hf_weights.h for the layout).
 #include "oomkit/train/hf_weights.h"
+#include "oomkit/train/lora.h"
 
 #include <cstring>
 #include <filesystem>
@@ -273,8 +274,13 @@ int64_t save_hf_weights(const GptImpl& model, const std::string& dir, const std:
   const HfFamily& family = hf_family(model.config());
   std::map<std::string, torch::Tensor> params;
   std::vector<std::pair<std::string, std::vector<int64_t>>> order;  // names in module order, HF shapes
+  // LoRA (lora.h): the adapters are merged into their base weights, as PEFT's merge_and_unload
+  // does, and written as the plain model transformers loads; the adapter tensors are not written.
+  const std::map<std::string, torch::Tensor> merged = lora_merged_weights(model);
   for (const auto& item : model.named_parameters()) {
-    params[item.key()] = item.value();
+    if (is_lora_parameter(item.key())) continue;
+    const auto m = merged.find(item.key());
+    params[item.key()] = m != merged.end() ? m->second : item.value();
     order.push_back({item.key(), item.value().sizes().vec()});
   }
   if (family.conv1d) order = hf_gpt2_state_dict_shapes(model.config());

@@ -8,6 +8,7 @@
 
 #include "oomkit/core/error.h"
 #include "attention_core.h"
+#include "oomkit/train/lora.h"
 
 namespace oomkit {
 
@@ -86,15 +87,15 @@ torch::Tensor repeat_kv(const torch::Tensor& x, int64_t n_rep) {
 
 torch::Tensor LlamaAttentionImpl::forward(const torch::Tensor& x, const RotaryTables& rt) {
   const int64_t B = x.size(0), T = x.size(1), h = n_head_, h_kv = n_kv_head_, d_h = head_dim_;
-  torch::Tensor q = q_proj(x).view({B, T, h, d_h}).transpose(1, 2);     // (B, h, T, d_h); mm saves x
-  torch::Tensor k = k_proj(x).view({B, T, h_kv, d_h}).transpose(1, 2);  // (B, h_kv, T, d_h)
-  torch::Tensor v = v_proj(x).view({B, T, h_kv, d_h}).transpose(1, 2);  // (B, h_kv, T, d_h)
+  torch::Tensor q = linear_with_lora(q_proj, x).view({B, T, h, d_h}).transpose(1, 2);     // (B, h, T, d_h); mm saves x
+  torch::Tensor k = linear_with_lora(k_proj, x).view({B, T, h_kv, d_h}).transpose(1, 2);  // (B, h_kv, T, d_h)
+  torch::Tensor v = linear_with_lora(v_proj, x).view({B, T, h_kv, d_h}).transpose(1, 2);  // (B, h_kv, T, d_h)
   q = apply_rotary(q, rt.cos, rt.sin);                                   // (B, h, T, d_h)
   k = repeat_kv(apply_rotary(k, rt.cos, rt.sin), h / h_kv);              // (B, h, T, d_h)
   v = repeat_kv(v, h / h_kv);                                            // (B, h, T, d_h)
   torch::Tensor y = causal_attention(q, k, v, rt.mask, attn_dropout, attention_);  // (B, h, T, d_h)
   y = y.transpose(1, 2).contiguous().view({B, T, h * d_h});  // (B, T, d) copy
-  return o_proj(y);                                          // (B, T, d); mm saves y
+  return linear_with_lora(o_proj, y);                                          // (B, T, d); mm saves y
 }
 
 LlamaMlpImpl::LlamaMlpImpl(const ModelConfig& config) {
@@ -107,13 +108,13 @@ LlamaMlpImpl::LlamaMlpImpl(const ModelConfig& config) {
 torch::Tensor LlamaMlpImpl::forward(const torch::Tensor& x) {
   // One statement per op, so the order (and what is alive when) does not depend on the
   // compiler's order of evaluating operands.
-  torch::Tensor g = gate_proj(x);    // (B, T, d_ff); mm saves x
+  torch::Tensor g = linear_with_lora(gate_proj, x);    // (B, T, d_ff); mm saves x
   torch::Tensor a = torch::silu(g);  // (B, T, d_ff); saves g
   g = torch::Tensor();
-  torch::Tensor u = up_proj(x);      // (B, T, d_ff); mm saves x (autocast: its own cast)
+  torch::Tensor u = linear_with_lora(up_proj, x);      // (B, T, d_ff); mm saves x (autocast: its own cast)
   torch::Tensor m = a * u;           // (B, T, d_ff); saves a and u
   a = u = torch::Tensor();
-  return down_proj(m);               // (B, T, d); mm saves m
+  return linear_with_lora(down_proj, m);               // (B, T, d); mm saves m
 }
 
 LlamaDecoderLayerImpl::LlamaDecoderLayerImpl(const ModelConfig& config, AttentionKernel attention) {

@@ -7,12 +7,13 @@
 #include <unordered_set>
 #include <utility>
 
-#include <ATen/autocast_mode.h>
 #include <torch/version.h>
 
 #include "oomkit/core/error.h"
 #include "attention_core.h"
 #include "oomkit/train/checkpoint.h"
+#include "oomkit/train/lora.h"
+#include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
 
@@ -52,23 +53,39 @@ torch::Tensor causal_attention(const torch::Tensor& q, const torch::Tensor& k, c
   return torch::matmul(p, v);                                                        // (B, h, T, d_h); saves p, v
 }
 
+namespace {
+
+// GPT-2's q/k/v LoRA targets (lora.h): each slice of the fused c_attn output gets its adapter's
+// delta, (B, T, d) each; the slices without one stay views of qkv.
+void add_qkv_lora(const nn::Linear& c_attn, const torch::Tensor& x, std::vector<torch::Tensor>& parts) {
+  const char* names[3] = {"lora_q", "lora_k", "lora_v"};
+  for (size_t i = 0; i < 3; ++i) {
+    torch::Tensor delta = lora_delta(c_attn, names[i], x);
+    if (delta.defined()) parts[i] = parts[i] + delta;
+  }
+}
+
+}  // namespace
+
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& causal_mask) {
   const int64_t B = x.size(0), T = x.size(1), d = n_embd_, h = n_head_, d_h = d / h;
-  torch::Tensor qkv = c_attn(x);                                   // (B, T, 3d); addmm saves x
+  torch::Tensor qkv = linear_with_lora(c_attn, x);                 // (B, T, 3d); addmm saves x
   auto parts = qkv.split(d, -1);                                   // views
+  add_qkv_lora(c_attn, x, parts);                                  // LoRA on the q/k/v slices (lora.h)
   torch::Tensor q = parts[0].view({B, T, h, d_h}).transpose(1, 2); // (B, h, T, d_h) view
   torch::Tensor k = parts[1].view({B, T, h, d_h}).transpose(1, 2);
   torch::Tensor v = parts[2].view({B, T, h, d_h}).transpose(1, 2);
   torch::Tensor y = causal_attention(q, k, v, causal_mask, attn_dropout, attention_);  // (B, h, T, d_h)
   y = y.transpose(1, 2).contiguous().view({B, T, d});  // (B, T, d) copy
-  return resid_dropout(c_proj(y));                     // (B, T, d); addmm saves y
+  return resid_dropout(linear_with_lora(c_proj, y));   // (B, T, d); addmm saves y
 }
 
 torch::Tensor CausalSelfAttentionImpl::forward_cached(const torch::Tensor& x, const torch::Tensor& causal_mask,
                                                      torch::Tensor& k_cache, torch::Tensor& v_cache, int64_t start) {
   const int64_t B = x.size(0), t = x.size(1), d = n_embd_, h = n_head_, d_h = d / h, S = start + t;
-  torch::Tensor qkv = c_attn(x);                                   // (B, t, 3d)
+  torch::Tensor qkv = linear_with_lora(c_attn, x);                 // (B, t, 3d)
   auto parts = qkv.split(d, -1);                                   // views
+  add_qkv_lora(c_attn, x, parts);
   torch::Tensor q = parts[0].view({B, t, h, d_h}).transpose(1, 2); // (B, h, t, d_h) view
   k_cache.narrow(2, start, t).copy_(parts[1].view({B, t, h, d_h}).transpose(1, 2));  // into the cache, no allocation
   v_cache.narrow(2, start, t).copy_(parts[2].view({B, t, h, d_h}).transpose(1, 2));
@@ -83,7 +100,7 @@ torch::Tensor CausalSelfAttentionImpl::forward_cached(const torch::Tensor& x, co
   torch::Tensor y = torch::matmul(p, v);  // (B, h, t, d_h)
   p = torch::Tensor();
   y = y.transpose(1, 2).contiguous().view({B, t, d});  // (B, t, d) copy
-  return c_proj(y);                                    // (B, t, d); eval: no dropout
+  return linear_with_lora(c_proj, y);                  // (B, t, d); eval: no dropout
 }
 
 MlpImpl::MlpImpl(const ModelConfig& config) {
@@ -93,9 +110,9 @@ MlpImpl::MlpImpl(const ModelConfig& config) {
 }
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x) {
-  torch::Tensor f = c_fc(x);             // (B, T, d_ff); saves x
-  torch::Tensor g = at::gelu(f, "tanh"); // (B, T, d_ff); saves f
-  return dropout(c_proj(g));             // (B, T, d); saves g
+  torch::Tensor f = linear_with_lora(c_fc, x);      // (B, T, d_ff); saves x
+  torch::Tensor g = at::gelu(f, "tanh");            // (B, T, d_ff); saves f
+  return dropout(linear_with_lora(c_proj, g));      // (B, T, d); saves g
 }
 
 BlockImpl::BlockImpl(const ModelConfig& config, AttentionKernel attention) {
@@ -181,12 +198,12 @@ void GptImpl::build_llama() {
 namespace {
 
 // The dtype q and k have inside the blocks: autocast's for the weights' device type when it is
-// on, else the weights' own.
+// on, else the weights' own (AutocastState reads at::autocast's flags with the API this
+// LibTorch does not deprecate).
 torch::ScalarType compute_dtype(const torch::Tensor& weight) {
-  if (weight.is_cuda()) {
-    return at::autocast::is_enabled() ? at::autocast::get_autocast_gpu_dtype() : weight.scalar_type();
-  }
-  return at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : weight.scalar_type();
+  const AutocastState autocast = AutocastState::current();
+  if (weight.is_cuda()) return autocast.cuda_enabled ? autocast.cuda_dtype : weight.scalar_type();
+  return autocast.cpu_enabled ? autocast.cpu_dtype : weight.scalar_type();
 }
 
 // Runs the n_layer blocks: layer(i) returns block i's forward, owning what it uses by value
@@ -284,6 +301,7 @@ std::vector<torch::Tensor> GptImpl::trainable_parameters() const {
   std::vector<torch::Tensor> out;
   std::unordered_set<const void*> seen;
   for (const auto& p : parameters()) {
+    if (!p.requires_grad()) continue;  // a frozen LoRA base (lora.h)
     if (seen.insert(p.unsafeGetTensorImpl()).second) out.push_back(p);
   }
   return out;

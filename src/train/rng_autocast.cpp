@@ -3,8 +3,8 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/autocast_mode.h>
-#include <torch/version.h>
 #include <ATen/detail/CUDAHooksInterface.h>
+#include <torch/version.h>
 
 #include <mutex>
 
@@ -30,11 +30,23 @@ const at::Generator& cuda_generator(int device) {
 #endif
 }
 
+// LibTorch 2.4+ (PyTorch PR #124359; aten/src/ATen/autocast_mode.h): one autocast API taking the
+// device type; the CPU- and CUDA-specific ones are deprecated and warn when called.
+#define OOMKIT_AUTOCAST_BY_DEVICE_TYPE \
+  (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4))
+
 void set_autocast(const AutocastState& s) {
+#if OOMKIT_AUTOCAST_BY_DEVICE_TYPE
+  at::autocast::set_autocast_enabled(at::kCPU, s.cpu_enabled);
+  at::autocast::set_autocast_dtype(at::kCPU, s.cpu_dtype);
+  at::autocast::set_autocast_enabled(at::kCUDA, s.cuda_enabled);
+  at::autocast::set_autocast_dtype(at::kCUDA, s.cuda_dtype);
+#else
   at::autocast::set_cpu_enabled(s.cpu_enabled);
   at::autocast::set_autocast_cpu_dtype(s.cpu_dtype);
   at::autocast::set_enabled(s.cuda_enabled);
   at::autocast::set_autocast_gpu_dtype(s.cuda_dtype);
+#endif
 }
 
 }  // namespace
@@ -62,10 +74,17 @@ RngFork::~RngFork() { restore_rng_state(caller_); }
 
 AutocastState AutocastState::current() {
   AutocastState s;
+#if OOMKIT_AUTOCAST_BY_DEVICE_TYPE
+  s.cpu_enabled = at::autocast::is_autocast_enabled(at::kCPU);
+  s.cpu_dtype = at::autocast::get_autocast_dtype(at::kCPU);
+  s.cuda_enabled = at::autocast::is_autocast_enabled(at::kCUDA);
+  s.cuda_dtype = at::autocast::get_autocast_dtype(at::kCUDA);
+#else
   s.cpu_enabled = at::autocast::is_cpu_enabled();
   s.cpu_dtype = at::autocast::get_autocast_cpu_dtype();
   s.cuda_enabled = at::autocast::is_enabled();
   s.cuda_dtype = at::autocast::get_autocast_gpu_dtype();
+#endif
   return s;
 }
 

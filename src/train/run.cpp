@@ -440,6 +440,17 @@ TrainSummary run_training(const TrainOptions& options_in) {
               config.rope_scaling.type.empty() ? "" : " rope_scaling=" + config.rope_scaling.type,
               config.tie_word_embeddings ? " tied" : "", n_params, format_bytes(n_params * 4));
   }
+  if (options.setup.lora.rank > 0) {
+    std::string targets;
+    for (const auto& t : options.setup.lora.targets) targets += (targets.empty() ? "" : ",") + t;
+    log::info("lora: r={} alpha={:g} (scale {:g}) on {} in every layer: {} trainable parameters, the base frozen in {} "
+              "(--save-hf merges the adapters into it)",
+              options.setup.lora.rank, options.setup.lora.alpha,
+              options.setup.lora.alpha / static_cast<double>(options.setup.lora.rank), targets, n_params,
+              options.setup.precision == Precision::kFp32        ? "fp32"
+              : options.setup.precision == Precision::kFp16Mixed ? "fp16"
+                                                                 : "bf16");
+  }
   log::info("data: {}: {} tokens ({}), train {} / val {}; unigram entropy {:.3f} bits = {:.3f} nats/token",
             data.data().source, data.data().tokens.size(), to_string(data.data().format), data.train_tokens(),
             data.val_tokens(), entropy_bits, entropy_nats);
@@ -447,7 +458,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
             "{}, {} attention, checkpointing {}, {} threads, seed {}",
             options.setup.micro_batch_size, options.setup.seq_len, options.setup.gradient_accumulation_steps, tokens_per_step, options.steps,
             to_string(options.setup.optimizer), options.lr, options.warmup_steps, options.min_lr,
-            to_string(options.setup.precision), to_string(options.setup.attention), to_string(options.setup.checkpointing), threads,
+            options.precision_auto.empty() ? std::string(to_string(options.setup.precision)) : options.precision_auto,
+            to_string(options.setup.attention), to_string(options.setup.checkpointing), threads,
             options.seed);
   log::info("mfu: 6N + 12·L·H·Q·T = {} FLOPs/token (N = {} parameters, T = {}; PaLM appendix B); peak {}",
             model_flops_per_token(config, options.setup.seq_len), mfu_parameters(config), options.setup.seq_len,

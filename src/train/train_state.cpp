@@ -37,6 +37,10 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 // The largest checkpoint read (whole, into memory).
 constexpr size_t kMaxCheckpointBytes = size_t{1} << 40;
 
+nlohmann::json lora_json(const LoraConfig& lora) {
+  return {{"rank", lora.rank}, {"alpha", lora.alpha}, {"targets", lora.targets}};
+}
+
 }  // namespace
 
 void Trainer::save_checkpoint(const std::string& path) const {
@@ -56,6 +60,8 @@ void Trainer::save_checkpoint(const std::string& path) const {
       {"loss_scale", loss_scale_},
       {"good_steps", good_steps_},
   };
+  // LoRA runs only: the adapters' shapes and scale (a checkpoint without the key is a full fine-tune).
+  if (options_.setup.lora.rank > 0) meta["lora"] = lora_json(options_.setup.lora);
   std::string payload;
   try {
     torch::serialize::OutputArchive archive;
@@ -112,11 +118,16 @@ void Trainer::load_checkpoint(const std::string& path) {
   check("optimizer", to_string(options_.setup.optimizer));
   check("seq_len", options_.setup.seq_len);
   check("seed", options_.seed);
+  const nlohmann::json lora_now = options_.setup.lora.rank > 0 ? lora_json(options_.setup.lora) : nlohmann::json();
+  if (meta.value("lora", nlohmann::json()) != lora_now) {
+    mismatches.push_back("lora (checkpoint " + bounded_excerpt(meta.value("lora", nlohmann::json()).dump()) + ", now " +
+                         lora_now.dump() + ")");
+  }
   if (!mismatches.empty()) {
     std::string joined;
     for (const auto& m : mismatches) joined += (joined.empty() ? "" : "; ") + m;
     throw InputError(field, path + " does not match this run: " + joined,
-                     "resume with the same --model, --precision, --optimizer, --seq-len and --seed");
+                     "resume with the same --model, --precision, --optimizer, --seq-len, --seed and --lora-* flags");
   }
   try {
     torch::serialize::InputArchive model_archive;

@@ -11,6 +11,7 @@
 #include "oomkit/core/log.h"
 #include "oomkit/train/hf_weights.h"
 #include "oomkit/train/optim/optimizers.h"
+#include "oomkit/train/lora.h"
 #include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
@@ -97,6 +98,13 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
               loaded.num_files, loaded.num_files == 1 ? "" : "s", loaded.prefixed ? "GPT2LMHeadModel" : "GPT2Model",
               loaded.lm_head_present ? ", tied lm_head checked" : "",
               loaded.num_buffers_ignored > 0 ? fmt::format(", {} attention buffers ignored", loaded.num_buffers_ignored) : "");
+  }
+  if (options_.setup.lora.rank > 0) {
+    // LoRA (lora.h): adapters on the loaded (or random) model; the base frozen in the compute dtype.
+    const at::ScalarType base_dtype = options_.setup.precision == Precision::kFp32        ? at::kFloat
+                                      : options_.setup.precision == Precision::kFp16Mixed ? at::kHalf
+                                                                                            : at::kBFloat16;
+    add_lora_adapters(*model_, options_.setup.lora, base_dtype);
   }
   if (options_.setup.precision == Precision::kBf16) {
     // Pure bf16: parameters only (Module::to(dtype) would also cast the bool causal mask).

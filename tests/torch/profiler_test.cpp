@@ -23,6 +23,7 @@
 #include "oomkit/profile/profiler.h"
 #include "oomkit/profile/static_memory.h"
 #include "oomkit/profile/summary.h"
+#include "oomkit/train/optim/optimizers.h"
 
 namespace oomkit {
 namespace {
@@ -267,8 +268,8 @@ TEST(StaticMemory, MixinAndUnknownStates) {
   auto mixin = std::make_unique<MixinState>();
   mixin->row = torch::zeros({20});  // 80 B
   mixin->col = torch::zeros({10});  // 40 B
-  opt.state()["a"] = std::move(mixin);
-  opt.state()["b"] = std::make_unique<OpaqueState>();
+  opt.state()[optimizer_state_key(fc->weight)] = std::move(mixin);
+  opt.state()[optimizer_state_key(fc->bias)] = std::make_unique<OpaqueState>();
   const StaticMemory m = measure_static_memory(*fc, &opt);
   EXPECT_EQ(m.optimizer_state_bytes, 120);
   EXPECT_EQ(m.unmeasured_optimizer_states, 1);

@@ -55,6 +55,8 @@ struct TrainOptions {
   int64_t warmup_steps = 20;             // linear warmup from 0 to lr
   double min_lr = 2e-4;                  // cosine decays lr to this at the last step
   double grad_clip = 1.0;                // max global L2 norm; 0: no clipping
+  std::string precision_auto;            // --precision auto: "precision auto -> bf16-mixed (avx512_bf16)"
+                                         // (format_auto_precision()); empty: setup.precision was given
   uint64_t seed = 1337;
   double dropout = -1.0;                 // >= 0 overrides every *_pdrop of the config
   int64_t eval_every = 100;              // steps between validation passes; 0: only at the end

@@ -88,9 +88,13 @@ struct ParallelConfig {
   bool offload_parameters = false;// parameters on CPU between uses (ZeRO-3 offload)
 };
 
+/// LoRA fine-tuning of a frozen base (Hu et al. 2021): `estimate --lora-rank/--lora-targets` and
+/// `train --lora-rank/--lora-alpha/--lora-targets` (train/lora.h builds these adapters).
 struct LoraConfig {
   int64_t rank = 0;                                       // r; 0 disables LoRA
   std::vector<std::string> targets = {"q", "k", "v", "o"}; // of q,k,v,o,gate,up,down (gpt2: c_attn,c_proj,c_fc,mlp_c_proj)
+  double alpha = 8.0;                                     // lora_alpha (PEFT LoraConfig's default); scale alpha / r;
+                                                          // the trainer's only: memory does not depend on it
 };
 
 /// Everything about the run except the model. Plain aggregate; defaults are a single-GPU fp32

@@ -42,13 +42,16 @@
 //                dtype's size; also the BFC allocator's "ran out of memory trying to allocate X".
 //   "oom_killer" the Linux OOM killer / cgroup limit: "Out of memory: Killed process P (name)
 //                total-vm:…kB, anon-rss:…kB", "Memory cgroup out of memory", a DataLoader worker
-//                "killed by signal: Killed", a shell's bare "Killed", torchrun's "exitcode: -9".
+//                "killed by signal: Killed", a shell's bare "Killed", torchrun's "exitcode: -9",
+//                a launcher's "exits with return code = -9" (DeepSpeed), exit code / status 137.
 //   "vllm_kv_cache"  vLLM's KV-cache budget: "The model's max seq len (N) is larger than the
 //                maximum number of tokens that can be stored in KV cache (M)", "No available
 //                memory for the cache blocks", "… KV cache is needed, which is larger than the
 //                available KV cache memory (X)".
 //   "mentioned"  (mentioned_oom(), used by diagnose_log() only) no message in the log, but the
-//                text names an OOM in words ("I get CUDA out of memory during evaluation").
+//                text names an OOM in words ("I get CUDA out of memory during evaluation", "a
+//                CUDA Memory Exception"); the kill in words ("fails with message `killed`",
+//                "return code -9", zh "已杀死") gives an "oom_killer" record instead.
 //
 // A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
 // with `size_overflow` set: in a log that is a finding, never a parse failure.
@@ -124,7 +127,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text);
 
 /// For a log where parse_oom_log() finds no message: the first line that names an OOM in words
 /// ("I received a CUDA out of memory during evaluation", "Not enough GPU memory"), as a
-/// numberless, incomplete record of family "mentioned" (or "oom_killer" for "OOMKilled").
+/// numberless, incomplete record of family "mentioned" (or "oom_killer" for "OOMKilled", the word
+/// "killed", "return code -9", "exit code 137", "SIGKILL").
 /// diagnose_log() uses it so that a pasted issue without its message is still read as evidence.
 std::optional<OomRecord> mentioned_oom(std::string_view text);
 

@@ -23,6 +23,7 @@ struct GpuSpec {
   std::string source;        // where capacity_bytes comes from (published deviceQuery/torch output)
   bool nominal = false;      // true: no public CUDA-reported figure; capacity is the vendor's size
   std::vector<std::string> aliases;  // older catalog names that resolve to this entry
+  std::string compute_capability;    // CUDA compute capability "8.0" (NVIDIA's CUDA GPUs list); empty: not NVIDIA
 };
 
 /// Every catalogued device, in a fixed order (NVIDIA data-center, NVIDIA consumer, AMD, Apple).

@@ -10,6 +10,7 @@
 
 #include "oomkit/core/live_oom.h"
 #include "oomkit/core/memory_stats.h"
+#include "oomkit/estimate/precision_auto.h"  // ComputeCapability
 
 namespace oomkit {
 
@@ -82,6 +83,10 @@ std::unique_ptr<MemoryBackend> make_cpu_memory_backend();
 /// The CUDA backend for device `index`. Throws std::runtime_error when oomkit was built
 /// without CUDA or no such device exists.
 std::unique_ptr<MemoryBackend> make_cuda_memory_backend(int index);
+
+/// The compute capability of CUDA device `index` (cudaDevAttrComputeCapabilityMajor/Minor), for
+/// `--precision auto`; nullopt when built without CUDA or the device does not answer.
+std::optional<ComputeCapability> cuda_compute_capability(int index);
 
 /// True when built with the CUDA backend and a device is present.
 bool cuda_memory_backend_available();

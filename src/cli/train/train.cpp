@@ -13,6 +13,8 @@
 #include "oomkit/core/units.h"
 #include "oomkit/report/chrome_trace.h"
 #include "oomkit/core/executable.h"
+#include "oomkit/estimate/precision_auto.h"
+#include "oomkit/profile/memory_backend.h"
 #include "oomkit/train/launch.h"
 #include "oomkit/train/trainer.h"
 
@@ -22,7 +24,19 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
   auto flags = std::make_shared<TrainFlags>();
   CLI::App* app = add_train_flags(parent, *flags);  // train_flags.cpp: the torch-free declaration
   auto run = [flags, &parent, app, argv]() -> int {
-    const TrainOptions options = train_options_from_flags(*flags, *app, parent.get_option("--quiet")->as<bool>());
+    // --precision auto as `oomkit estimate` resolves it (precision_auto.h): this CPU, or the CUDA
+    // device's compute capability.
+    auto resolve_auto = [](bool cuda) {
+      AutoPrecisionInput in = cuda ? AutoPrecisionInput{} : this_cpu_auto_precision_input();
+      if (cuda) {
+        in.gpu = true;
+        in.gpu_capability = cuda_compute_capability(0);
+        in.gpu_name = "cuda:0";
+      }
+      return resolve_auto_precision(in);
+    };
+    const TrainOptions options =
+        train_options_from_flags(*flags, *app, parent.get_option("--quiet")->as<bool>(), resolve_auto);
     if (flags->nproc_per_node > 1) {
       if (std::getenv("WORLD_SIZE") != nullptr) {
         throw InputError("--nproc-per-node", "this process is already a worker of a job (WORLD_SIZE is set)",

@@ -216,4 +216,14 @@ std::unique_ptr<MemoryBackend> make_cuda_memory_backend(int index) {
 
 bool cuda_memory_backend_available() { return c10::cuda::device_count() > 0; }
 
+std::optional<ComputeCapability> cuda_compute_capability(int index) {
+  ComputeCapability cc;
+  if (cudaDeviceGetAttribute(&cc.major, cudaDevAttrComputeCapabilityMajor, index) != cudaSuccess ||
+      cudaDeviceGetAttribute(&cc.minor, cudaDevAttrComputeCapabilityMinor, index) != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky-free error so later calls do not see it
+    return std::nullopt;
+  }
+  return cc;
+}
+
 }  // namespace oomkit

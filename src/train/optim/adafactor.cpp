@@ -89,7 +89,7 @@ torch::Tensor Adafactor::step(LossClosure closure) {
       const torch::Tensor& grad = p.grad();
       TORCH_CHECK(!grad.is_sparse(), "Adafactor does not support sparse gradients");
       const bool factored = p.dim() >= 2;
-      const std::string key = c10::guts::to_string(p.unsafeGetTensorImpl());
+      const OptimizerStateKey key = optimizer_state_key(p);
       auto it = state_.find(key);
       if (it == state_.end()) {
         auto fresh = std::make_unique<AdafactorParamState>();

@@ -198,7 +198,7 @@ torch::Tensor Adam8bit::step(LossClosure closure) {
     for (auto& p : group.params()) {
       if (!p.grad().defined()) continue;
       TORCH_CHECK(!p.grad().is_sparse(), "Adam8bit does not support sparse gradients");
-      const std::string key = c10::guts::to_string(p.unsafeGetTensorImpl());
+      const OptimizerStateKey key = optimizer_state_key(p);
       auto it = state_.find(key);
       if (it == state_.end()) {
         auto fresh = std::make_unique<Adam8bitParamState>();

@@ -66,7 +66,7 @@ torch::Tensor Lion::step(LossClosure closure) {
       if (!p.grad().defined()) continue;
       const torch::Tensor& grad = p.grad();
       TORCH_CHECK(!grad.is_sparse(), "Lion does not support sparse gradients");
-      const std::string key = c10::guts::to_string(p.unsafeGetTensorImpl());
+      const OptimizerStateKey key = optimizer_state_key(p);
       auto it = state_.find(key);
       if (it == state_.end()) {
         auto fresh = std::make_unique<LionParamState>();

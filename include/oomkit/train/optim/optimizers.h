@@ -4,14 +4,39 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/profile/static_memory.h"
 
 namespace oomkit {
+
+/// The key type of torch::optim::Optimizer::state(): std::string in LibTorch 1.x-2.1, void*
+/// from 2.2 (PyTorch PR #108480, "Eliminate c10::guts::to_string", keyed state_ by the
+/// parameter's TensorImpl pointer).
+using OptimizerStateKey =
+    typename std::decay_t<decltype(std::declval<torch::optim::Optimizer&>().state())>::key_type;
+
+/// The key under which torch::optim keeps parameter `p`'s state: its TensorImpl's address, as
+/// the pointer itself (LibTorch 2.2+: torch/csrc/api/src/optim/adam.cpp's
+/// `state_.find(p.unsafeGetTensorImpl())`) or as c10::guts::to_string of it (1.x-2.1), the key
+/// LibTorch's own optimizers and torch::optim::serialize use, so oomkit's optimizers save, load
+/// and measure like theirs.
+inline OptimizerStateKey optimizer_state_key(const torch::Tensor& p) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 2)
+  static_assert(std::is_same_v<OptimizerStateKey, void*>, "LibTorch 2.2+ keys optimizer state by void*");
+  return p.unsafeGetTensorImpl();
+#else
+  static_assert(std::is_same_v<OptimizerStateKey, std::string>, "LibTorch < 2.2 keys optimizer state by string");
+  return c10::guts::to_string(p.unsafeGetTensorImpl());
+#endif
+}
 
 struct OptimizerOptions {
   double lr = 1e-3;
