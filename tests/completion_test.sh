@@ -92,6 +92,18 @@ for cmd in $commands; do
     echo "$man_part" | grep -E '^-' | tr ',' ' ' | tr ' ' '\n' | grep -qx -- "$flag" || bad "man: '$cmd $flag' is missing"
   done
 done
+# The header's source field is the version `oomkit --version` prints; the top-level examples are
+# an EXAMPLES section, one line each, and EXIT STATUS holds only the exit codes.
+version=$("$exe" --version)
+grep -qF ".TH OOMKIT 1 \"\" \"$version\"" "$man_page" || bad "man: the .TH line does not carry '$version'"
+awk '/^\.SH EXIT STATUS/ { on = 1; next } /^\.SH/ { on = 0 } on' "$man_page" | grep -q "oomkit" &&
+  bad "man: EXIT STATUS holds more than the exit codes"
+"$exe" --help | awk '/^Examples:/ { on = 1; next } on && /^  oomkit / { sub(/^  /, ""); print; next } { on = 0 }' |
+  while IFS= read -r example; do
+    sed -n '/^\.SH EXAMPLES/,/^\.fi/p' "$man_page" | sed 's/\\-/-/g' | grep -qxF -- "$example" ||
+      { echo "FAIL: man: example missing from EXAMPLES: $example"; exit 1; }
+  done || fail=1
+
 # The global flags.
 for flag in -q --quiet -v --verbose --version -h --help; do
   complete_line - | grep -qx -- "$flag" || bad "bash: global $flag is not completed"

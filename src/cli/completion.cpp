@@ -1,6 +1,7 @@
 // Shell completion and the man page from the CLI11 definition (see completion.h).
 #include "completion.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,10 @@
 
 #include "oomkit/core/write_file.h"
 #include "run_flags.h"
+
+#ifndef OOMKIT_VERSION
+#define OOMKIT_VERSION "0.0.0"
+#endif
 
 namespace oomkit::cli {
 namespace {
@@ -197,10 +202,9 @@ CliSpec describe_cli(CLI::App& app) {
   CliSpec cli;
   cli.name = "oomkit";  // app.get_name() is argv[0] once parsed ("./oomkit")
   cli.description = app.get_description();
-  if (const CLI::Option* version = app.get_version_ptr()) {
-    // The version flag prints its description's string ("oomkit 0.1.0") through CallForVersion.
-    cli.version = version->get_description();
-  }
+  // CLI11 keeps the version string inside the -V flag's callback (its description is "Display
+  // program version information and exit"), so it is taken from the build, as init_app() sets it.
+  cli.version = "oomkit " OOMKIT_VERSION;
   describe_options(app, cli.global_flags, nullptr);
   cli.footer = app.get_footer();
   for (CLI::App* sub : app.get_subcommands([](CLI::App* s) { return !s->get_group().empty(); })) {
@@ -359,13 +363,34 @@ std::string man_page(const CliSpec& cli) {
     for (const auto& p : c.positionals) out += man_flag(p, true);
     for (const auto& f : c.flags) out += man_flag(f, false);
   }
-  if (!cli.footer.empty()) {
-    out += ".SH EXIT STATUS\n";
-    std::string footer = cli.footer;
-    if (footer.rfind("Exit codes: ", 0) == 0) footer = footer.substr(12);
+  // The footer of `oomkit --help`: "Examples:" lines (kept line by line, unfilled) and the
+  // "Exit codes:" paragraph.
+  std::string examples = cli.footer;
+  std::string exit_codes;
+  if (const size_t at = examples.find("Exit codes: "); at != std::string::npos) {
+    exit_codes = examples.substr(at + 12);
+    examples.erase(at);
+  }
+  if (examples.rfind("Examples:", 0) == 0) examples.erase(0, std::min(examples.size(), examples.find('\n') + 1));
+  while (!examples.empty() && examples.back() == '\n') examples.pop_back();
+  if (!examples.empty()) {
+    out += ".SH EXAMPLES\n.nf\n";
+    std::string line;
+    for (char c : examples + "\n") {
+      if (c != '\n') {
+        line += c;
+        continue;
+      }
+      const size_t first = line.find_first_not_of(' ');
+      out += (first == std::string::npos ? std::string() : roff(line.substr(first))) + "\n";
+      line.clear();
+    }
+    out += ".fi\n";
+  }
+  if (!exit_codes.empty()) {
     std::string joined;
-    for (char c : footer) joined += c == '\n' ? ' ' : c;
-    out += roff(joined) + "\n";
+    for (char c : exit_codes) joined += c == '\n' ? ' ' : c;
+    out += ".SH EXIT STATUS\n" + roff(joined) + "\n";
   }
   out += ".SH SEE ALSO\n";
   out += "\\fB" + roff(cli.name) + " completion bash\\fR and \\fB" + roff(cli.name) +
