@@ -47,6 +47,12 @@ add_test(NAME diagnose_cli_timeline_leak
          COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/leak-timeline.jsonl)
 set_tests_properties(diagnose_cli_timeline_leak PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "Verdict: leak_across_steps")
+# A timeline without an oom event (a run that completed) is not diagnosed as a failed step.
+add_test(NAME diagnose_cli_timeline_no_oom
+         COMMAND $<TARGET_FILE:oomkit> diagnose --timeline ${OOMKIT_DIAG_DATA}/no-oom-timeline.jsonl)
+set_tests_properties(diagnose_cli_timeline_no_oom PROPERTIES LABELS core
+  PASS_REGULAR_EXPRESSION "^no OOM in [^\n]*: the run did not run out of memory \\(61 marks, steps 0\\.\\.10; peak allocated 504\\.00 MiB at step 9, after_forward\\)"
+  FAIL_REGULAR_EXPRESSION "Verdict|failed step")
 
 # Issue 12's diagnosis reproducers (copied from ../shared/cases/2026-11-30/bad-inputs/): valid
 # OOM logs -> a diagnosis, exit 0, valid JSON (invalid UTF-8 replaced), no negative sizes.

@@ -151,6 +151,33 @@ int run_timeline(const DiagnoseCliOptions& o, const DiagnoseOptions& opts) {
     std::cout << "no OOM and no marks found in " << o.timeline << "\n";
     return kExitOk;
   }
+  if (!in.oom) {
+    // A run that did not run out of memory: there is no failed step to diagnose, so the
+    // playbook (which reads its marks as the steps before an OOM) does not run.
+    const TimelineMark* peak = &in.marks.front();
+    for (const TimelineMark& m : in.marks) {
+      if (m.peak_allocated_bytes > peak->peak_allocated_bytes) peak = &m;
+    }
+    if (o.json) {
+      std::cout << dump_json(nlohmann::json{{"oom", false},
+                                            {"timeline", o.timeline},
+                                            {"marks", in.marks.size()},
+                                            {"first_step", in.marks.front().step},
+                                            {"last_step", in.marks.back().step},
+                                            {"peak_allocated_bytes", peak->peak_allocated_bytes},
+                                            {"peak_step", peak->step},
+                                            {"peak_phase", peak->phase}})
+                << "\n";
+    } else {
+      std::cout << "no OOM in " << o.timeline << ": the run did not run out of memory (" << in.marks.size()
+                << " marks, steps " << in.marks.front().step << ".." << in.marks.back().step << "; peak allocated "
+                << format_bytes(peak->peak_allocated_bytes) << " at step " << peak->step << ", " << peak->phase
+                << ")\n"
+                << "its memory over time: oomkit report " << o.timeline << "\n";
+    }
+    flush_stdout();
+    return kExitOk;
+  }
   const PlaybookResult result = run_playbook(in, {});
   if (o.json) std::cout << dump_json(oom_report_json(result)) << "\n";
   else std::cout << oom_report_text(result);
