@@ -20,6 +20,7 @@
 #include "oomkit/train/distributed.h"
 #include "oomkit/estimate/flops.h"
 #include "oomkit/train/hf_weights.h"
+#include "oomkit/train/lora.h"
 #include "oomkit/train/matmul_probe.h"
 #include "oomkit/train/oom_recovery.h"
 #include "oomkit/train/threads.h"
@@ -427,18 +428,22 @@ TrainSummary run_training(const TrainOptions& options_in) {
   }
 
   // Startup report: config, model, data, estimate, device memory.
-  const int64_t n_params = trainer.model()->num_parameters();
+  const int64_t n_params = trainer.model()->num_parameters();  // trainable: with LoRA, the adapters
+  int64_t base_params = 0;  // the model's own (a LoRA base frozen or not; buffers not counted)
+  for (const auto& item : trainer.model()->named_parameters()) {
+    if (!is_lora_parameter(item.key())) base_params += item.value().numel();
+  }
   const int64_t tokens_per_step = options.setup.micro_batch_size * options.setup.seq_len * options.setup.gradient_accumulation_steps * dist.world_size;
   if (config.is_gpt2()) {
     log::info("model: {} (GPT-2: L={} d={} h={} d_ff={} V={} n_positions={}), {} parameters ({} fp32)", config.name,
-              config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, n_params,
-              format_bytes(n_params * 4));
+              config.n_layer, config.n_embd, config.n_head, config.d_ff, config.vocab_size, config.n_positions, base_params,
+              format_bytes(base_params * 4));
   } else {
     log::info("model: {} (LLaMA: L={} d={} h={} h_kv={} d_ff={} V={} n_positions={} rope_theta={:g}{}{}), {} parameters ({} fp32)",
               config.name, config.n_layer, config.n_embd, config.n_head, config.n_kv_head, config.d_ff, config.vocab_size,
               config.n_positions, config.rope_theta,
               config.rope_scaling.type.empty() ? "" : " rope_scaling=" + config.rope_scaling.type,
-              config.tie_word_embeddings ? " tied" : "", n_params, format_bytes(n_params * 4));
+              config.tie_word_embeddings ? " tied" : "", base_params, format_bytes(base_params * 4));
   }
   if (options.setup.lora.rank > 0) {
     std::string targets;
