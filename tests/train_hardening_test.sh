@@ -28,6 +28,12 @@ expect_bad "FIFO" train $small --steps 1 --data "$tmp/fifo" --run-dir "$tmp/r0"
 expect_bad "character device" train $small --steps 1 --data /dev/zero --run-dir "$tmp/r0"
 expect_bad "FIFO" train $small --steps 1 --resume "$tmp/fifo" --run-dir "$tmp/r0"
 
+# A CPU run whose estimated peak exceeds the host's available RAM (llama-2-70b fp32: ~1 TiB) is
+# refused before the model is built, not killed by the kernel's OOM killer; --memory-limit hands
+# it to oomkit's own budget instead (there: below the parameter bytes, also refused at once).
+expect_bad "llama-2-70b at B=1 T=32 fp32 needs an estimated .* of RAM available" train --model llama-2-70b -b 1 -t 32 --steps 1 --threads 1 --run-dir "$tmp/r0"
+expect_bad "memory-limit" train --model llama-2-70b -b 1 -t 32 --steps 1 --threads 1 --memory-limit 1GiB --run-dir "$tmp/r0"
+
 # Forged checkpoint metadata (forge_checkpoint_meta.py keeps the checksum valid).
 if ! timeout 120 "$exe" -q train $small --steps 2 --save "$tmp/a.ckpt" --run-dir "$tmp/r1" >/dev/null 2>"$tmp/err"; then
   echo "FAIL: training with --save"; cat "$tmp/err"; exit 1

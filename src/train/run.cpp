@@ -2,8 +2,9 @@
 // summarise. Nothing is written before every input has been checked.
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "oomkit/core/units.h"
 #include "oomkit/profile/static_memory.h"
 #include "oomkit/profile/summary.h"
+#include "oomkit/profile/tracking_allocator.h"
 #include "oomkit/train/distributed.h"
 #include "oomkit/estimate/flops.h"
 #include "oomkit/train/hf_weights.h"
@@ -211,6 +213,43 @@ void check_limit_holds_parameters(const TrainOptions& options) {
   }
 }
 
+// A CPU run without --memory-limit whose estimated peak exceeds the host's available RAM is
+// refused before anything is allocated (exit 2): the kernel's OOM killer would end it with
+// SIGKILL, leaving no timeline, no diagnosis and no line saying why (a 7B model on a 24 GiB
+// machine). With --memory-limit the budget stops it with oomkit's own OOM handling instead.
+// The peak is the estimator's (estimate_memory(): parameters, gradients, optimizer state,
+// activations and transients of the run's setup, overhead 0 on the CPU); the RAM is
+// /proc/meminfo's MemAvailable (read_host_memory_info()). Data-parallel workers are not checked
+// here (their launcher shares the machine among them).
+void check_host_memory_holds_run(const TrainOptions& options) {
+  if (options.setup.cuda || options.memory_limit_bytes > 0 || std::getenv("WORLD_SIZE") != nullptr) return;
+  const HostMemoryInfo host = read_host_memory_info();
+  if (host.available_bytes <= 0) return;
+  ModelConfig config;
+  Estimate estimate;
+  try {
+    config = options.init_from.empty() ? resolve_model_config(options.model)
+                                       : load_hf_config(options.init_from, "--init-from");
+    TrainingSetup setup = options.setup;
+    setup.seq_len = std::min(options.setup.seq_len, config.n_positions);
+    setup.overhead_bytes = 0;
+    estimate = estimate_memory(config, setup);
+  } catch (const InputError&) {
+    return;  // a bad model or setting: the Trainer names it
+  }
+  const int64_t peak_bytes = estimate.peak_bytes;
+  if (peak_bytes <= host.available_bytes) return;
+  throw InputError("--model",
+                   config.name + " at B=" + std::to_string(options.setup.micro_batch_size) +
+                       " T=" + std::to_string(options.setup.seq_len) + " " + to_string(options.setup.precision) +
+                       " needs an estimated " + format_bytes(peak_bytes) + " at its peak (parameters " +
+                       format_bytes(estimate.total(Category::kParameters)) + ") and this machine has " +
+                       format_bytes(host.available_bytes) + " of RAM available: the kernel would kill the run",
+                   "size it with `oomkit estimate --model " + options.model +
+                       " --device cpu` (a smaller --batch-size or --seq-len, --checkpointing full, --precision bf16), "
+                       "or set --memory-limit to stop it with oomkit's OOM handling");
+}
+
 // The end-of-run lines. Loss, throughput and peak are measured over the completed steps and
 // said to be; a run stopped by an OOM says so first: at which step and phase, how many steps
 // completed, and what the refused allocation met.
@@ -271,6 +310,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
   check_limit_holds_parameters(options);
+  check_host_memory_holds_run(options);
   // Data parallelism: the job's shape from torchrun's environment (launch.h sets it for
   // --nproc-per-node). Each local process computes with cores / local processes threads by
   // default, so N workers on one machine do not oversubscribe it.
