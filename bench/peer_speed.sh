@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Issue 15's speed table: `oomkit train` against the frozen Python baseline
+# ../shared/peers/gpt_peer.py (plain PyTorch on Debian's python3-torch, the same LibTorch 1.13),
+# side by side in one run. Sizes: gpt-nano B=16 T=128, gpt-micro B=8 T=256, a d=768 L=4 GPT-2
+# B=8 T=128; precisions fp32 and bf16-mixed; AdamW, dropout 0, no gradient clipping (the peer
+# clips nothing), BENCH_THREADS threads (2), the same byte-level text (BENCH_DATA).
+# Warm steps only: the peer times --steps after 3 untimed steps; oomkit runs 3 + STEPS steps and
+# its tokens/s is computed from the timeline's step records 3.. (each record's `ms` is the step's
+# wall time; the step that ran the final evaluation is left out). The two programs alternate,
+# REPEATS times per row, in alternating order, so a change of machine load hits both alike; each
+# side keeps its MEDIAN tokens/s. ratio = oomkit / peer. MFU (PaLM appendix B): oomkit's FLOPs per
+# token (summary.json's model_flops_per_token, 6N + 12·L·H·Q·T) times each side's warm tokens/s,
+# over the 2048x2048 matmul rate of the row's compute dtype (fp32, or bf16 for bf16-mixed) measured
+# just before the row, best of 5, at the same threads and with oomkit's oneDNN cap
+# (ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16). The peer runs without that cap, so on an AMX CPU its
+# bf16 matmuls may use AMX kernels oomkit does not (they crashed at 2 threads here, SIGILL):
+# a peer MFU above 100% says so.
+# Report only: exits 0 whatever the ratios are.
+#   OOMKIT_EXE (build/oomkit)  PEER (../shared/peers/gpt_peer.py)  BENCH_DATA (/usr/share/common-licenses/GPL-3)
+#   BENCH_THREADS (2)  REPEATS (3)  STEPS (20; d=768: STEPS_D768, 6)  BENCH_ROWS ("nano micro d768")
+#   BENCH_PRECISIONS ("fp32 bf16-mixed")
+# Usage: bench/peer_speed.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+EXE=${OOMKIT_EXE:-build/oomkit}
+PEER=${PEER:-../shared/peers/gpt_peer.py}
+DATA=${BENCH_DATA:-/usr/share/common-licenses/GPL-3}
+THREADS=${BENCH_THREADS:-2}
+REPEATS=${REPEATS:-3}
+PY=/usr/bin/python3
+for f in "$EXE" "$PEER" "$DATA"; do
+  [ -e "$f" ] || { echo "error: $f not found (OOMKIT_EXE, PEER, BENCH_DATA)" >&2; exit 2; }
+done
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# The d=768 L=4 GPT-2 of the issue (HF keys; byte vocabulary; the pdrop fields written out, since a
+# GPT-2 config without them means 0.1 in transformers).
+cat > "$TMP/gpt-d768-l4.json" <<'JSON'
+{"model_type":"gpt2","_name_or_path":"gpt-d768-l4","vocab_size":256,"n_positions":256,"n_embd":768,
+ "n_layer":4,"n_head":12,"n_inner":null,"layer_norm_epsilon":1e-05,"tie_word_embeddings":true,
+ "embd_pdrop":0.0,"attn_pdrop":0.0,"resid_pdrop":0.0}
+JSON
+rows=()
+for r in ${BENCH_ROWS:-nano micro d768}; do
+  case "$r" in
+    nano) rows+=("gpt-nano models/gpt-nano.json 16 128 ${STEPS:-20}") ;;
+    micro) rows+=("gpt-micro models/gpt-micro.json 8 256 ${STEPS:-20}") ;;
+    d768) rows+=("d768-L4 $TMP/gpt-d768-l4.json 8 128 ${STEPS_D768:-6}") ;;
+    *) echo "error: BENCH_ROWS: unknown row '$r' (nano, micro, d768)" >&2; exit 2 ;;
+  esac
+done
+printf 'machine: %s cores, load %s; %s threads, %s alternating repeats per row (median kept); data %s\n' \
+  "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)" "$THREADS" "$REPEATS" "$DATA"
+printf '%-10s %-11s %4s %4s %6s %12s %12s %7s %13s %11s %8s %8s\n' model precision B T steps oomkit_tok/s peer_tok/s \
+  ratio ratio_range peak_GFLOP/s mfu_oomk mfu_peer
+for row in "${rows[@]}"; do
+  read -r name config B T steps <<<"$row"
+  for precision in ${BENCH_PRECISIONS:-fp32 bf16-mixed}; do
+    runs="$TMP/runs.txt"
+    : > "$runs"
+    ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-AVX512_CORE_BF16} $PY - "$precision" "$THREADS" >> "$runs" <<'PYEOF'
+import sys, time, torch
+torch.set_num_threads(int(sys.argv[2]))
+dtype = torch.bfloat16 if sys.argv[1] == "bf16-mixed" else torch.float32
+n = 2048
+a, b = torch.randn(n, n).to(dtype), torch.randn(n, n).to(dtype)
+torch.mm(a, b)
+best = float("inf")
+for _ in range(5):
+    t = time.perf_counter(); torch.mm(a, b); best = min(best, time.perf_counter() - t)
+print("peak", 2 * n ** 3 / best)
+PYEOF
+    cpp_run() {
+      rm -rf "$TMP/run"
+      "$EXE" train --model "$config" --data "$DATA" --batch-size "$B" --seq-len "$T" --steps $((steps + 3)) \
+        --threads "$THREADS" --precision "$precision" --optimizer adamw --dropout 0 --grad-clip 0 --warmup 1 \
+        --eval-every 0 --eval-batches 1 --run-dir "$TMP/run" --json --quiet > "$TMP/summary.json" 2>/dev/null
+      $PY - "$TMP/run/timeline.jsonl" "$TMP/summary.json" "$B" "$T" >> "$runs" <<'PYEOF'
+import json, sys
+timeline, summary, B, T = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+steps = [json.loads(l) for l in open(timeline)]
+warm = [s for s in steps if s.get("type") == "step" and s["step"] >= 3 and "val_loss" not in s]
+tok_s = len(warm) * B * T / (sum(s["ms"] for s in warm) / 1e3)
+s = json.load(open(summary))
+print("cpp", tok_s, s["model_flops_per_token"])
+PYEOF
+    }
+    py_run() {
+      $PY "$PEER" --model "$config" --data "$DATA" --batch-size "$B" --seq-len "$T" --steps "$steps" --warmup 3 \
+        --threads "$THREADS" --precision "$precision" | $PY -c 'import json,sys; print("py", json.load(sys.stdin)["tokens_per_s"])' >> "$runs"
+    }
+    for r in $(seq "$REPEATS"); do
+      if [ $((r % 2)) -eq 1 ]; then cpp_run; py_run; else py_run; cpp_run; fi
+    done
+    $PY - "$runs" "$name" "$precision" "$B" "$T" "$steps" <<'PYEOF'
+import statistics, sys
+path, name, precision, B, T, steps = sys.argv[1:]
+cpp, py, peak, flops_per_token = [], [], 0.0, 0
+for line in open(path):
+    k, *v = line.split()
+    if k == "cpp":
+        cpp.append(float(v[0])); flops_per_token = int(v[1])
+    elif k == "py":
+        py.append(float(v[0]))
+    else:
+        peak = float(v[0])
+ratios = [c / p for c, p in zip(cpp, py)]
+c, p = statistics.median(cpp), statistics.median(py)
+print(f"{name:<10} {precision:<11} {B:>4} {T:>4} {steps:>6} {c:12.0f} {p:12.0f} {c / p:7.2f} "
+      f"{min(ratios):6.2f}-{max(ratios):<6.2f} {peak / 1e9:11.1f} {100 * c * flops_per_token / peak:7.1f}% "
+      f"{100 * p * flops_per_token / peak:7.1f}%")
+PYEOF
+  done
+done
