@@ -11,6 +11,7 @@
 #include <fstream>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/write_file.h"
@@ -190,20 +191,29 @@ namespace {
 // anything is allocated (exit 2), instead of an OOM inside the model's constructor (exit 1).
 // The parameter bytes are the estimator's (estimate_memory(), Category::kParameters: every
 // parameter and buffer at the run's precision).
-void check_limit_holds_parameters(const TrainOptions& options) {
-  if (options.memory_limit_bytes <= 0) return;
-  ModelConfig config;
-  int64_t parameter_bytes = 0;
+// The run's model and the estimator's numbers for it (overhead 0, T capped at n_positions), for
+// the checks made before the model is built; nullopt when the model or a setting is bad (the
+// Trainer names it).
+std::optional<std::pair<ModelConfig, Estimate>> estimate_before_build(const TrainOptions& options) {
   try {
-    config = options.init_from.empty() ? resolve_model_config(options.model)
-                                       : load_hf_config(options.init_from, "--init-from");
+    ModelConfig config = options.init_from.empty() ? resolve_model_config(options.model)
+                                                   : load_hf_config(options.init_from, "--init-from");
     TrainingSetup setup = options.setup;
     setup.seq_len = std::min(options.setup.seq_len, config.n_positions);
     setup.overhead_bytes = 0;
-    parameter_bytes = estimate_memory(config, setup).total(Category::kParameters);
+    Estimate estimate = estimate_memory(config, setup);
+    return std::make_pair(std::move(config), std::move(estimate));
   } catch (const InputError&) {
-    return;  // a bad model or setting: the Trainer names it
+    return std::nullopt;
   }
+}
+
+void check_limit_holds_parameters(const TrainOptions& options) {
+  if (options.memory_limit_bytes <= 0) return;
+  const auto built = estimate_before_build(options);
+  if (!built) return;
+  const ModelConfig& config = built->first;
+  const int64_t parameter_bytes = built->second.total(Category::kParameters);
   if (options.memory_limit_bytes < parameter_bytes) {
     throw InputError("--memory-limit",
                      format_bytes(options.memory_limit_bytes) + " is below the parameter bytes of " + config.name +
@@ -225,27 +235,19 @@ void check_host_memory_holds_run(const TrainOptions& options) {
   if (options.setup.cuda || options.memory_limit_bytes > 0 || std::getenv("WORLD_SIZE") != nullptr) return;
   const HostMemoryInfo host = read_host_memory_info();
   if (host.available_bytes <= 0) return;
-  ModelConfig config;
-  Estimate estimate;
-  try {
-    config = options.init_from.empty() ? resolve_model_config(options.model)
-                                       : load_hf_config(options.init_from, "--init-from");
-    TrainingSetup setup = options.setup;
-    setup.seq_len = std::min(options.setup.seq_len, config.n_positions);
-    setup.overhead_bytes = 0;
-    estimate = estimate_memory(config, setup);
-  } catch (const InputError&) {
-    return;  // a bad model or setting: the Trainer names it
-  }
+  const auto built = estimate_before_build(options);
+  if (!built) return;
+  const auto& [config, estimate] = *built;
   const int64_t peak_bytes = estimate.peak_bytes;
   if (peak_bytes <= host.available_bytes) return;
-  throw InputError("--model",
+  const std::string model_flag = options.init_from.empty() ? "--model " + options.model : "--model " + options.init_from;
+  throw InputError(options.init_from.empty() ? "--model" : "--init-from",
                    config.name + " at B=" + std::to_string(options.setup.micro_batch_size) +
                        " T=" + std::to_string(options.setup.seq_len) + " " + to_string(options.setup.precision) +
                        " needs an estimated " + format_bytes(peak_bytes) + " at its peak (parameters " +
                        format_bytes(estimate.total(Category::kParameters)) + ") and this machine has " +
                        format_bytes(host.available_bytes) + " of RAM available: the kernel would kill the run",
-                   "size it with `oomkit estimate --model " + options.model +
+                   "size it with `oomkit estimate " + model_flag +
                        " --device cpu` (a smaller --batch-size or --seq-len, --checkpointing full, --precision bf16), "
                        "or set --memory-limit to stop it with oomkit's OOM handling");
 }
