@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "commands.h"
@@ -83,16 +82,6 @@ double parse_margin(const std::string& text) {
   return percent ? *v / 100.0 : *v;
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    if (!part.empty()) out.push_back(part);
-  }
-  return out;
-}
-
 TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   TrainingSetup s = o.setup;  // B, T, accumulation, checkpoint_every as given
   if (!o.seq_len_given) s.seq_len = model ? std::min<int64_t>(1024, model->n_positions) : 1024;
@@ -106,7 +95,7 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   s.parallel.offload_optimizer = o.offload_optimizer;
   s.parallel.offload_parameters = o.offload_params;
   s.lora.rank = o.lora_rank;
-  if (!o.lora_targets.empty()) s.lora.targets = split_commas(o.lora_targets);
+  if (!o.lora_targets.empty()) s.lora.targets = split_comma_list(o.lora_targets);
   s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   s.safety_margin = parse_margin(o.margin);
   if (o.method == "detailed") s.method = EstimateMethod::kDetailed;

@@ -197,6 +197,20 @@ void apply_setup_flags(const SetupFlags& flags, TrainingSetup& setup) {
   if (!flags.device.empty()) setup.cuda = flags.device == "cuda";
 }
 
+std::vector<std::string> split_comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::optional<double> parse_whole_double(const std::string& text) {
   double value = 0.0;
   size_t used = 0;

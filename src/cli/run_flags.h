@@ -91,6 +91,10 @@ void apply_setup_flags(const SetupFlags& flags, TrainingSetup& setup);
 /// otherwise. nan and inf parse: the caller checks the range.
 std::optional<double> parse_whole_double(const std::string& text);
 
+/// The items of a comma list ("q, v,o" -> {"q", "v", "o"}): spaces dropped, empty items
+/// skipped (estimate's and train's --lora-targets).
+std::vector<std::string> split_comma_list(const std::string& text);
+
 /// CLI11 check: a probability p with 0 <= p < 1; nan, negative and non-numeric values refused.
 CLI::Validator probability_check();
 

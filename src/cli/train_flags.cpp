@@ -110,16 +110,7 @@ TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& t
   }
   if (!flags.lora_targets.empty()) {
     if (options.setup.lora.rank == 0) throw InputError("--lora-targets", "needs --lora-rank > 0");
-    options.setup.lora.targets.clear();
-    std::string item;
-    for (char c : flags.lora_targets + ",") {
-      if (c == ',') {
-        if (!item.empty()) options.setup.lora.targets.push_back(item);
-        item.clear();
-      } else if (c != ' ') {
-        item.push_back(c);
-      }
-    }
+    options.setup.lora.targets = split_comma_list(flags.lora_targets);
   }
   SetupFlags setup_flags = flags.setup_flags;
   if (setup_flags.choices.precision == "auto") {
