@@ -33,19 +33,14 @@ for f in "$EXE" "$PEER" "$DATA"; do
 done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# The d=768 L=4 GPT-2 of the issue (HF keys; byte vocabulary; the pdrop fields written out, since a
-# GPT-2 config without them means 0.1 in transformers).
-cat > "$TMP/gpt-d768-l4.json" <<'JSON'
-{"model_type":"gpt2","_name_or_path":"gpt-d768-l4","vocab_size":256,"n_positions":256,"n_embd":768,
- "n_layer":4,"n_head":12,"n_inner":null,"layer_norm_epsilon":1e-05,"tie_word_embeddings":true,
- "embd_pdrop":0.0,"attn_pdrop":0.0,"resid_pdrop":0.0}
-JSON
+# The d=768 L=4 GPT-2 of the issue: bench/gpt-d768-l4.json (shared with train_throughput.sh; HF keys,
+# byte vocabulary, the pdrop fields written out: a GPT-2 config without them means 0.1 in transformers).
 rows=()
 for r in ${BENCH_ROWS:-nano micro d768}; do
   case "$r" in
     nano) rows+=("gpt-nano models/gpt-nano.json 16 128 ${STEPS:-20}") ;;
     micro) rows+=("gpt-micro models/gpt-micro.json 8 256 ${STEPS:-20}") ;;
-    d768) rows+=("d768-L4 $TMP/gpt-d768-l4.json 8 128 ${STEPS_D768:-6}") ;;
+    d768) rows+=("d768-L4 bench/gpt-d768-l4.json 8 128 ${STEPS_D768:-6}") ;;
     *) echo "error: BENCH_ROWS: unknown row '$r' (nano, micro, d768)" >&2; exit 2 ;;
   esac
 done

@@ -25,19 +25,13 @@ REPEATS=${REPEATS:-5}
 PY=/usr/bin/python3
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-# Dropout written out: a GPT-2 config without the pdrop fields means 0.1 (transformers' default).
-cat > "$TMP/gpt-d768-l4.json" <<'JSON'
-{"model_type":"gpt2","_name_or_path":"gpt-d768-l4","vocab_size":256,"n_positions":256,"n_embd":768,
- "n_layer":4,"n_head":12,"n_inner":null,"layer_norm_epsilon":1e-05,"tie_word_embeddings":true,
- "embd_pdrop":0.0,"attn_pdrop":0.0,"resid_pdrop":0.0}
-JSON
 
 specs=()
 for size in ${BENCH_SIZES:-nano micro d768}; do
   case $size in
     nano) specs+=("models/gpt-nano.json:${STEPS_NANO:-30}") ;;
     micro) specs+=("models/gpt-micro.json:${STEPS_MICRO:-10}") ;;
-    d768) specs+=("$TMP/gpt-d768-l4.json:${STEPS_D768:-4}") ;;
+    d768) specs+=("bench/gpt-d768-l4.json:${STEPS_D768:-4}") ;;
     *) echo "BENCH_SIZES: unknown size '$size' (nano, micro, d768)" >&2; exit 2 ;;
   esac
 done
