@@ -922,3 +922,93 @@ TEST(DiagnoseKinds4, OomInOtherWords) {
   EXPECT_TRUE(diagnose_log("The loss keeps growing after epoch 3 and the accuracy drops.\n").empty());
   EXPECT_TRUE(diagnose_log("We ran out of time before the deadline.\n").empty());
 }
+
+// An input's size as numbers: a resolution "WxH", a tuple "(W, H)" where the log speaks of images
+// (not a call's arguments), a protein's length in residues.
+TEST(DiagnoseKinds4, InputSizeInNumbers) {
+  const auto wxh = diagnose_log("Super-resolving a 3000x2000 photo with the x4 model:\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(wxh).findings.front().category, OomCause::kActivationsSeqlen);
+  const auto tuple = diagnose_log(
+      "Denoising my own images works for the samples.\nMine is (5000, 3500) though.\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(tuple).findings.front().category, OomCause::kActivationsSeqlen);
+  // A call's arguments are a tensor's shape, not an input resolution.
+  const auto call = diagnose_log("x = torch.randn(4096, 9216).cuda()\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_NE(first(call).findings.front().category, OomCause::kActivationsSeqlen);
+  // XLA's BFC allocator line and the runtime's line are one failure: both read the length above them.
+  const auto protein = diagnose_log(
+      "Predicting a 1800 aa complex on one GPU:\n"
+      "  Allocator (GPU_0_bfc) ran out of memory trying to allocate 20.00GiB (rounded to 21474836480)requested by op\n"
+      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 21474836000 "
+      "bytes.\n");
+  ASSERT_FALSE(protein.empty());
+  EXPECT_EQ(protein.back().findings.front().category, OomCause::kActivationsSeqlen);
+}
+
+// Loss tensors summed without .item(), or the graph kept in the user's words: a leak across steps.
+TEST(DiagnoseKinds4, LossSummedWithoutItemIsALeak) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
+      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+  const auto code = diagnose_log("for x, y in loader:\n    epoch_loss += criterion(net(x), y)\n" + message);
+  EXPECT_EQ(first(code).findings.front().category, OomCause::kLeakAcrossSteps);
+  const auto prose = diagnose_log("The running total keeps the graph of every batch alive, so after a few hundred batches:\n" + message);
+  EXPECT_EQ(first(prose).findings.front().category, OomCause::kLeakAcrossSteps);
+  // .item() is the fix, not the leak.
+  const auto fixed = diagnose_log("Training at batch size 64:\n    epoch_loss += criterion(net(x), y).item()\n" + message);
+  EXPECT_NE(first(fixed).findings.front().category, OomCause::kLeakAcrossSteps);
+}
+
+// The job ran on a GPU other than the one chosen, or every rank on GPU 0.
+TEST(DiagnoseKinds4, WrongGpuChosen) {
+  const auto visible = diagnose_log(
+      "A colleague trains on GPU 0. I export CUDA_VISIBLE_DEVICES=2 but it is ignored: the job still lands on GPU 0.\n"
+      "RuntimeError: CUDA out of memory.\n");
+  EXPECT_EQ(first(visible).findings.front().category, OomCause::kOtherProcess);
+  const auto ranks = diagnose_log(
+      "torchrun --nproc_per_node 4 finetune.py\n"
+      "All 4 processes put their copy of the checkpoint onto cuda:0, which fills up.\n"
+      "RuntimeError: CUDA out of memory.\n");
+  EXPECT_EQ(first(ranks).findings.front().category, OomCause::kMultiGpuImbalance);
+}
+
+// A shape bug in the user's words: the request is the program's shapes (other).
+TEST(DiagnoseKinds4, ShapeBugInWords) {
+  const auto ds = diagnose_log(
+      "My reshape gives incompatible shapes, and instead of a shape error the matmul asks for this:\n"
+      "RuntimeError: CUDA out of memory. Tried to allocate 300.00 GiB (GPU 0; 23.70 GiB total capacity; 1.10 GiB already "
+      "allocated; 21.90 GiB free; 1.20 GiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kOther);
+}
+
+// OOMs at random on work that ran before with the same settings: fragmentation.
+TEST(DiagnoseKinds4, RandomOomsOnRepeatedWork) {
+  const auto ds = diagnose_log(
+      "I get random OOMs in my upscaler service.\n"
+      "After many jobs with the exact same settings, the next one fails again:\n"
+      "RuntimeError: CUDA out of memory.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kFragmentation);
+}
+
+// One request of a third of the device: a training run halves its batch first; a demo on an
+// image has its input size first (the documented default order).
+TEST(DiagnoseKinds4, LargeSingleRequestDefaultOrder) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB (GPU 0; 12.00 GiB total capacity; 6.00 GiB already "
+      "allocated; 1.50 GiB free; 6.20 GiB reserved in total by PyTorch)\n";
+  const auto train = diagnose_log("Starting training of the segmentation net.\n" + message);
+  EXPECT_EQ(first(train).findings.front().category, OomCause::kActivationsBatch);
+  const auto demo = diagnose_log("Running the demo script on one picture.\n" + message);
+  EXPECT_EQ(first(demo).findings.front().category, OomCause::kActivationsSeqlen);
+}
+
+// A named model whose 16-bit weights exceed the device, in a run that trains it: static memory;
+// not when the log names 4-bit weights.
+TEST(DiagnoseKinds4, NamedModelLargerThanTheDevice) {
+  const std::string message =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 100.00 MiB (GPU 0; 11.00 GiB total capacity; "
+      "10.60 GiB already allocated; 40.00 MiB free; 10.70 GiB reserved in total by PyTorch)\n";
+  const auto plain = diagnose_log("python finetune.py --base_model llama-2-13b --lora_r 8 --batch_size 2\n" + message);
+  EXPECT_EQ(first(plain).findings.front().category, OomCause::kStaticModelTooLarge);
+  const auto quant = diagnose_log("python finetune.py --base_model llama-2-13b --load_in_4bit --batch_size 2\n" + message);
+  for (const auto& e : first(quant).deciding) EXPECT_EQ(e.what.find("16-bit weights alone"), std::string::npos) << e.what;
+}

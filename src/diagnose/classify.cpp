@@ -141,7 +141,8 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
 }
 
 // The caching-allocator families: numbers to reason with.
-void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+// `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
+void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run) {
   const auto C = r.effective_capacity_bytes();
   const auto Q = r.requested_bytes;
   const auto A = r.allocated_bytes;
@@ -238,10 +239,15 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
     // One allocation of a fifth of the device or more is one huge activation: its size grows with
     // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
-    const std::string ev = fmt::format("one request of {} is {} of the device: a single input-sized activation",
-                                       format_bytes(*Q), pct(ratio(*Q, *C)));
-    b.add(OomCause::kActivationsSeqlen, 0.5, ev);
-    b.add(OomCause::kActivationsBatch, 0.4, ev);
+    // Default order when the log says nothing about the input: in a training run (which sets a
+    // micro-batch and repeats it over a dataset) the batch is the knob the run chose and the first
+    // to halve, so it ranks first; elsewhere (a demo, an app, inference) the run takes the batch it
+    // is given and the input varies, so the input size ranks first. A long input or a large image
+    // in the log raises the input size's score above either default.
+    const std::string ev = fmt::format("one request of {} is {} of the device: a single {}-sized activation",
+                                       format_bytes(*Q), pct(ratio(*Q, *C)), training_run ? "batch" : "input");
+    b.add(OomCause::kActivationsSeqlen, training_run ? 0.4 : 0.5, ev);
+    b.add(OomCause::kActivationsBatch, training_run ? 0.5 : 0.4, ev);
   }
 
   // Fragmentation: cached-but-free blocks at least as large as the request, yet it failed. Rated
@@ -346,9 +352,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       b.add(OomCause::kLeakAcrossSteps, 0.2);
       b.add(OomCause::kEvalWithoutNoGrad, 0.15);
       if (Q && static_cast<double>(*Q) >= 0.1 * static_cast<double>(*C) && *Q <= *C) {
-        b.boost(OomCause::kActivationsSeqlen, 0.15,
-                fmt::format("the failed request alone is {} of capacity: one large activation (T^2 scores, B*T*V logits)",
-                            pct(ratio(*Q, *C))),
+        b.boost(training_run ? OomCause::kActivationsBatch : OomCause::kActivationsSeqlen, 0.15,
+                fmt::format("the failed request alone is {} of capacity: one large activation ({})", pct(ratio(*Q, *C)),
+                            training_run ? "B x the per-sample activation, in a training run" : "T^2 scores, B*T*V logits"),
                 r.line);
       }
     }
@@ -416,6 +422,9 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
   b.add(OomCause::kActivationsBatch, 0.35);
+  // One sample's size (length, resolution) is the other activation knob: a candidate below the
+  // batch, which the log's evidence of a long input or a large image raises.
+  b.add(OomCause::kActivationsSeqlen, 0.2);
   // "CUDA error: out of memory" (not THC's "cuda runtime error (2)", PyTorch 0.x's ordinary tensor
   // OOM): since PyTorch 1.0 tensors fail through the caching allocator's "Tried to allocate"
   // message, so a bare runtime error comes from a cudaMalloc outside it - creating the CUDA
@@ -511,6 +520,18 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("the named model's 16-bit weights alone are about {} of the {} device", format_bytes(weights),
                           format_bytes(*C)),
+              0);
+    }
+  } else if (c.training && c.model_params && C && *C > 0 && !c.quantized && !c.multi_gpu) {
+    // A run that trains a named model whose 16-bit weights alone exceed the single device: it
+    // cannot be placed on it, whatever the batch.
+    // Not when the log names a quantization (4-bit weights are a quarter) or several GPUs
+    // (sharded weights).
+    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
+    if (weights >= *C) {
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights alone are about {}, more than the {} device",
+                          format_bytes(weights), format_bytes(*C)),
               0);
     }
   }
@@ -633,7 +654,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {
-    classify_allocator(oom, b, d.notes);
+    classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation);
   } else {
     classify_numberless(oom, b, d.notes);
   }
@@ -642,14 +663,24 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
-    bool resume = false;
-    for (const Signal& s : context.signals) resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
+    bool resume = false, shape_bug = false;
+    for (const Signal& s : context.signals) {
+      resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
+      shape_bug = shape_bug || s.what.rfind("a shape bug", 0) == 0;
+    }
     if (context.phase == "save") {
       f.title = "OOM while saving a checkpoint: the save path put tensors on the GPU (a library's save, not the training step)";
       f.fix = "Save from a CPU copy (state_dict moved to the CPU, safe_serialization), or change the library version whose "
               "save path gathers / dequantizes weights on the GPU";
       f.probe = "Does training itself run for steps and only the save fail? Does an older/newer version of the saving "
                 "library save without the OOM?";
+    } else if (shape_bug) {
+      f.title = "A shape bug: the op was asked for a tensor the program's shapes make huge (a wrong broadcast, an "
+                "incompatible matmul), not memory pressure";
+      f.fix = "Fix the shapes entering the failing op (print them; align the broadcast dimensions, reshape / flatten "
+              "before a Linear); a newer PyTorch raises a shape error instead of allocating";
+      f.probe = "Print the input shapes of the failing op: does the requested size equal the product of a wrong "
+                "broadcast or outer product of them?";
     } else if (resume) {
       f.title = "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own";
       f.fix = "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state "
@@ -727,7 +758,12 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   const auto evidence = read_log_evidence(log_text);
   out.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
-    const int64_t prev = i > 0 ? records[i - 1].line : 0;
+    // The evidence before a report starts after the previous report, except when that one is the
+    // same failure told by another layer a few lines earlier (XLA's BFC allocator, then the
+    // runtime's RESOURCE_EXHAUSTED; a launcher echoing its child): both read what precedes them.
+    size_t j = i;
+    while (j > 0 && records[i].line - records[j - 1].line <= 3) --j;
+    const int64_t prev = j > 0 ? records[j - 1].line : 0;
     const int64_t next = i + 1 < records.size() ? records[i + 1].line : 0;
     out.push_back(diagnose_oom(records[i], context_at(*evidence, records[i].line, prev, next), options));
   }
