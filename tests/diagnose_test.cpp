@@ -1012,3 +1012,17 @@ TEST(DiagnoseKinds4, NamedModelLargerThanTheDevice) {
   const auto quant = diagnose_log("python finetune.py --base_model llama-2-13b --load_in_4bit --batch_size 2\n" + message);
   for (const auto& e : first(quant).deciding) EXPECT_EQ(e.what.find("16-bit weights alone"), std::string::npos) << e.what;
 }
+
+// The wrong-GPU and shape-bug rules need their whole phrase: "still OOMs with CUDA_VISIBLE_DEVICES"
+// is the setting not helping, "is this a bug? the input shape is ..." is no shape bug; "out of
+// shared memory" is a kernel's on-chip limit, not an OOM.
+TEST(DiagnoseKinds4, NoMisfireOnNearbyWording) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
+      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+  const auto still = diagnose_log("With CUDA_VISIBLE_DEVICES=0,1 it still OOMs at batch size 64.\n" + message);
+  EXPECT_NE(first(still).findings.front().category, OomCause::kOtherProcess);
+  const auto bug = diagnose_log("Is this a bug? The input shape is (8, 3, 512, 512) at batch size 64.\n" + message);
+  EXPECT_NE(first(bug).findings.front().category, OomCause::kOther);
+  EXPECT_TRUE(diagnose_log("triton.runtime.errors.OutOfResources: the kernel ran out of shared memory\n").empty());
+}

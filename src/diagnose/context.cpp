@@ -879,7 +879,9 @@ if (contains("other process") || contains("another process") || contains("other 
     if (has(kWVisible) && (contains("visible_devices") || contains("visible cuda") || contains("visible device") ||
                            contains("visible gpu")) &&
         (contains("doesn't work") || contains("does not work") || contains("not working") || contains("ignored") ||
-         contains("still") || contains("mistake") || contains("wrong") || contains("reset"))) {
+         contains("mistake") || contains("wrong") || contains("reset") ||
+         // "it still runs on GPU0" (not "still OOMs": that is the setting not helping)
+         (contains("still") && (contains("gpu0") || contains("gpu 0") || contains("cuda:0"))))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
           "the GPU chosen (CUDA_VISIBLE_DEVICES) is not the one the job ran on: it shares a busy GPU: " + text());
     }
@@ -898,8 +900,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // error it tries to allocate", "a regression in the broadcasting code": the request is the
     // program's shapes, not memory pressure.
     if (has(kWShapeBug) && !negated &&
-        (contains("incompatible") || contains("mismatch") || contains("shape error") || contains("regression") ||
-         contains("bug") || contains("wrong shape"))) {
+        (contains("incompatible") || contains("mismatch") || contains("shape error") || contains("wrong shape") ||
+         (contains("broadcast") && (contains("bug") || contains("regression"))))) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.5, "a shape bug, in the user's words: " + text());
     }
     // OOMs at random with the same work (no growth, no setting changed): the allocator's cache

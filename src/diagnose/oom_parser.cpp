@@ -582,6 +582,7 @@ size_t out_of_some_memory(std::string_view lo) {
       size_t j = i;
       while (j < lo.size() && (is_alpha(lo[j]) || is_digit(lo[j]))) ++j;
       const std::string_view word = lo.substr(i, j - i);
+      if (word == "shared") break;  // "out of shared memory": a kernel's on-chip limit, not an OOM
       if (word == "memory" || word == "ram" || word == "vram") return p;
       i = j;
     }
