@@ -872,3 +872,53 @@ TEST(DiagnoseKinds3, ThcErrorKeepsEvaluationInTheTopThree) {
   EXPECT_GE(eval, 1);
   EXPECT_LE(eval, 2);
 }
+
+// ---- Fourth pass (issue 10 item 7): kinds found on held3 once it became tuning data, each with
+// a made-up input. ----
+
+// SLURM's cgroup report of a kill is the OOM killer (host RAM), not a word "OOM" in prose.
+TEST(DiagnoseKinds4, SlurmCgroupOomKillEvent) {
+  const std::string log =
+      "Epoch 0 resumed from ckpt-200\n"
+      "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=4242.0. Some of your processes may have been killed by "
+      "the cgroup out-of-memory handler.\n";
+  const auto records = parse_oom_log(log);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].family, "oom_killer");
+  EXPECT_EQ(records[0].line, 2);
+  EXPECT_EQ(first(diagnose_log(log)).findings.front().category, OomCause::kCpuRam);
+}
+
+// transformers/accelerate refusing to offload a quantized model: the model does not fit the GPU.
+TEST(DiagnoseKinds4, DeviceMapDispatchedToCpuIsTheModelsSize) {
+  const std::string log =
+      "Loading a 34B checkpoint in 4-bit with device_map='auto' on a 12 GB card:\n"
+      "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit\n"
+      "the quantized model.\n";
+  const auto records = parse_oom_log(log);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].family, "model_offload");
+  EXPECT_EQ(first(diagnose_log(log)).findings.front().category, OomCause::kStaticModelTooLarge);
+}
+
+// The OOM in the user's words, in wordings the first passes missed: hyphenated, "out of my
+// <device> memory", host RAM named; memory growth described without naming the OOM.
+TEST(DiagnoseKinds4, OomInOtherWords) {
+  const auto hyphen = diagnose_log("Halfway through the epoch the run stops with an out-of-memory error.\n");
+  ASSERT_EQ(hyphen.size(), 1u);
+  const auto gpu = diagnose_log("The script runs out of my GPU memory on the first batch. Any idea?\n");
+  ASSERT_EQ(gpu.size(), 1u);
+  EXPECT_EQ(gpu[0].oom->device, "cuda");
+  const auto ram = diagnose_log("Tokenizing the corpus runs out of my 32G ram and the box freezes.\n");
+  ASSERT_EQ(ram.size(), 1u);
+  EXPECT_EQ(ram[0].oom->device, "cpu");
+  EXPECT_EQ(ram[0].findings.front().category, OomCause::kCpuRam);
+  const auto growth = diagnose_log("Training my detector, GPU memory keeps growing over the epoch (9G at the start, 22G "
+                                   "near the end). Is that a leak?\n");
+  ASSERT_EQ(growth.size(), 1u);
+  EXPECT_EQ(growth[0].findings.front().category, OomCause::kLeakAcrossSteps);
+  // Denied growth, or no memory at all, is no report.
+  EXPECT_TRUE(diagnose_log("Memory usage is stable over the epoch, there is no leak.\n").empty());
+  EXPECT_TRUE(diagnose_log("The loss keeps growing after epoch 3 and the accuracy drops.\n").empty());
+  EXPECT_TRUE(diagnose_log("We ran out of time before the deadline.\n").empty());
+}

@@ -365,6 +365,11 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
 void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
                   "and by how often each causes this error; the probes tell them apart");
+  if (r.family == "mentioned" && r.device == "cpu") {
+    // The user names host RAM running out in words ("out of my 64G ram", "got CPU OOM"): a host
+    // candidate, below what a kernel message would give (0.8) since the words may be loose.
+    b.add(OomCause::kCpuRam, 0.45, "host RAM named in the user's words: " + r.message.substr(0, 120));
+  }
   if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
     const size_t i = b.add(OomCause::kOther, 0.45,
                            r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
@@ -612,6 +617,19 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     b.add(OomCause::kGenerationKvCache, 0.9, ev);
     b.add(OomCause::kStaticModelTooLarge, 0.3);
     b.add(OomCause::kOtherProcess, 0.2);
+  } else if (oom.family == "model_offload") {
+    // transformers/accelerate placed modules on the CPU or disk because the GPU could not hold
+    // the model (device_map="auto" fills the GPU first): the weights alone do not fit.
+    const size_t i = b.add(OomCause::kStaticModelTooLarge, 0.8,
+                           "device_map dispatched some of the model's modules to the CPU or the disk: the model does "
+                           "not fit the GPU's free memory");
+    Finding& f = b.at(i);
+    f.title = "The model does not fit the GPU: device_map put part of it on the CPU / disk";
+    f.fix = "A GPU with more memory, a smaller model or stronger quantization; or accept the offload "
+            "(llm_int8_enable_fp32_cpu_offload=True with a custom device_map); free the GPU of other processes first";
+    f.probe = "model size in bytes (parameters x bytes per parameter) vs torch.cuda.mem_get_info() before loading";
+    b.add(OomCause::kOtherProcess, 0.3);
+    b.add(OomCause::kMultiGpuImbalance, 0.15);
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {
