@@ -128,7 +128,7 @@ set_tests_properties(cli_oomkit_links_no_libtorch PROPERTIES LABELS core)
 # `oomkit --help` lists train even though this executable does not link LibTorch.
 add_test(NAME cli_help_lists_train COMMAND $<TARGET_FILE:oomkit> --help)
 set_tests_properties(cli_help_lists_train PROPERTIES LABELS core
-  PASS_REGULAR_EXPRESSION "train +Train a GPT-2 model")
+  PASS_REGULAR_EXPRESSION "train +Train a GPT-2 or LLaMA-family model")
 
 # `cmake --install` into a temporary prefix: the installed oomkit finds the installed models
 # (share/oomkit/models, relative to bin/): a config present only there resolves by name, with

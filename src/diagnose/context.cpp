@@ -323,7 +323,6 @@ class Reader {
     // Words.
     uint64_t seen = 0;
     eval_ident_ = false;
-    std::string_view first_framework;
     for (size_t i = 0; i < lo.size();) {
       if (!word_char(lo[i])) {
         ++i;
