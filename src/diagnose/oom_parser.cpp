@@ -428,6 +428,8 @@ bool starts_traceback(std::string_view s) {
 bool starts_new_report(const std::string& line, size_t skip) {
   for (const HeadHit& h : find_heads(line)) {
     if (h.pos < skip || h.headless) continue;  // a headless "Tried to allocate" continues the report
+    // "Error code 12 (Cannot allocate memory)" ends DefaultCPUAllocator's report: its errno.
+    if (std::string_view(h.family) == "host_alloc" && std::string_view(h.subsystem) == "enomem") continue;
     if (!h.generic) return true;
     if (generic_head_is_report(h.device_word, squash(std::string_view(line).substr(h.end, 300)))) return true;
   }
@@ -563,7 +565,14 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                // numpy's _ArrayMemoryError then "MemoryError", bad_alloc echoed: one host failure
                                (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5);
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
-        if (copy_of_prev) {
+        // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)", wrapped onto a line
+        // after the report: the errno of that report, not a second failure.
+        const bool errno_tail = r.family == "host_alloc" && r.subsystem == "enomem" &&
+                                (prev.family == "cpu_default_allocator" || prev.family == "th_cpu_allocator") &&
+                                r.line - prev.line <= 5;
+        if (errno_tail) {
+          merged = true;
+        } else if (copy_of_prev) {
           ++prev.occurrences;
           merged = true;
         } else if (nccl_pair) {
