@@ -1026,3 +1026,18 @@ TEST(DiagnoseKinds4, NoMisfireOnNearbyWording) {
   EXPECT_NE(first(bug).findings.front().category, OomCause::kOther);
   EXPECT_TRUE(diagnose_log("triton.runtime.errors.OutOfResources: the kernel ran out of shared memory\n").empty());
 }
+
+// Free memory far above a small failed request: a cap or the driver first, and the allocator's
+// fixed-size segments (expandable_segments) as a candidate beside it.
+TEST(DiagnoseKinds4, FreeAboveRequestKeepsExpandableSegmentsCandidate) {
+  const auto ds = diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 8.00 GiB of "
+      "which 6.40 GiB is free. Of the allocated memory 1.20 GiB is allocated by PyTorch, and 30.00 MiB is reserved by "
+      "PyTorch but unallocated.\n");
+  const Diagnosis& d = first(ds);
+  EXPECT_EQ(d.findings.front().category, OomCause::kOther);
+  const int frag = rank_of(d, OomCause::kFragmentation);
+  ASSERT_GE(frag, 1);
+  EXPECT_LE(frag, 2);
+  EXPECT_NE(d.findings[static_cast<size_t>(frag)].fix.find("expandable_segments"), std::string::npos);
+}

@@ -217,6 +217,18 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
             "single buffer above the device's allocation limit (XPU: 4 GiB) fails the same way";
     f.probe = "In a fresh process on the same GPU, allocate torch.empty(request_bytes, dtype=torch.uint8, device='cuda'): "
               "if it fails with the memory free, it is the cap or the driver";
+    // The driver's free figure does not say the free memory can be mapped where the allocator
+    // needs it: PyTorch's fixed-size segments can fail where expandable segments (one growing
+    // virtual range) succeed, most visibly on WSL/Windows drivers. A candidate below the cap.
+    const size_t fr = b.add(OomCause::kFragmentation, strong ? 0.4 : 0.3,
+                            "free memory the allocator could not use for a new segment");
+    Finding& g = b.at(fr);
+    if (g.fix == default_fix(OomCause::kFragmentation)) {
+      g.title = "The allocator's segments: free device memory it could not use for a new fixed-size segment";
+      g.fix = alloc_conf_var(r) + "=expandable_segments:True (PyTorch 2.1+): segments grow in one virtual range "
+              "instead of new fixed-size blocks";
+      g.probe = "Does the same run pass with " + alloc_conf_var(r) + "=expandable_segments:True?";
+    }
   }
 
   // A single request beyond the whole capacity: no setting of the allocator helps.
