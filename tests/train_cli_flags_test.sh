@@ -36,6 +36,19 @@ expect_bad "--memory-limit" "below the parameter bytes" --memory-limit 1MiB
 # Just above the parameters, the model or the data still cannot be allocated: exit 2, not 1.
 expect_bad "--memory-limit" "is \(below the parameter bytes\|too small to build\)" --memory-limit 4200KiB
 
+# --warmup not given: 20 steps, or a tenth of --steps when fewer (a --steps 20 run is not all warmup);
+# given, it is kept as given.
+expect_warmup() {  # expected warmup, train args...
+  want="$1"; shift
+  "$exe" train --threads 1 --batch-size 1 --seq-len 8 --eval-batches 1 --mfu-probe-seconds 0 --run-dir "$tmp/w" "$@" \
+    >"$tmp/out" 2>"$tmp/err"
+  if ! grep -q "(warmup $want, cosine" "$tmp/err"; then echo "FAIL (warmup $want): train $*"; grep "run:" "$tmp/err"; fail=1; fi
+  rm -rf "$tmp/w"
+}
+expect_warmup 2 --steps 20
+expect_warmup 20 --steps 20 --warmup 20
+expect_warmup 0 --steps 5
+
 "$exe" train --help >"$tmp/help" 2>&1 || { echo "FAIL: train --help"; fail=1; }
 grep -q "{fp32,bf16-mixed,fp16-mixed,bf16,auto}" "$tmp/help" || { echo "FAIL: train --help lists no precisions"; fail=1; }
 grep -q "{adamw,sgd,sgd-momentum,lion,adafactor,adam-8bit}" "$tmp/help" || { echo "FAIL: train --help lists no optimizers"; fail=1; }

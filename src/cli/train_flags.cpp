@@ -2,6 +2,9 @@
 // `oomkit-train`.
 #include "train_flags.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "commands.h"
 #include "oomkit/core/error.h"
 
@@ -35,7 +38,9 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   add_lora_flags(app, o.setup.lora, flags.lora_targets, RunFlagsFor::kTrain);
   app->add_option("--steps", o.steps, "Optimizer steps in total")->capture_default_str();
   app->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
-  app->add_option("--warmup", o.warmup_steps, "Linear warmup steps")->capture_default_str();
+  app->add_option("--warmup", o.warmup_steps,
+                  "Linear warmup steps (not given: 20, or a tenth of --steps when that is fewer)")
+      ->capture_default_str();
   app->add_option("--min-lr", o.min_lr, "Learning rate at the end of the cosine decay")->capture_default_str();
   app->add_option("--weight-decay", o.setup.weight_decay, "Decoupled weight decay (L2 for sgd)")->capture_default_str();
   app->add_option("--grad-clip", o.grad_clip, "Clip the global gradient norm (0: off)")->capture_default_str();
@@ -97,6 +102,8 @@ TrainOptions train_options_from_flags(const TrainFlags& flags, const CLI::App& t
     throw InputError("--val-fraction", "holds out the tail of --data; with --val-data the validation is that file",
                      "drop one of --val-fraction and --val-data");
   }
+  // A short run (--steps 20) would be warmup from end to end with the default 20 steps of it.
+  if (train.count("--warmup") == 0 && options.steps > 0) options.warmup_steps = std::min<int64_t>(options.warmup_steps, options.steps / 10);
   if (!flags.lora_targets.empty()) {
     if (options.setup.lora.rank == 0) throw InputError("--lora-targets", "needs --lora-rank > 0");
     options.setup.lora.targets = split_comma_list(flags.lora_targets);

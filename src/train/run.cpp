@@ -162,7 +162,7 @@ nlohmann::json TrainSummary::to_json() const {
                       {"model_flops_per_token", model_flops_per_token},
                       {"peak_flops_per_s", peak_flops_per_s > 0.0 ? nlohmann::json(peak_flops_per_s) : nlohmann::json()},
                       {"peak_probe", peak_probe},
-                      {"mfu", measured(ran && peak_flops_per_s > 0.0, mfu)},
+                      {"mfu", measured(ran && peak_flops_per_s > 0.0 && mfu > 0.0, mfu)},
                       {"peak_allocated_bytes", ran ? nlohmann::json(peak_allocated_bytes) : nlohmann::json()},
                       {"estimated_peak_bytes", estimated_peak_bytes},
                       {"parameters", parameters},
@@ -296,9 +296,11 @@ void log_summary(const TrainSummary& s, double train_seconds, double entropy_bit
               s.val_loss, entropy_nats, entropy_bits, 100.0 * s.val_loss / entropy_nats);
   }
   log::info("{}throughput {:.0f} tok/s, {:.1f} ms/step{}; peak allocated {}{}", over, s.tokens_per_s, s.ms_per_step,
-            s.peak_flops_per_s > 0.0 ? fmt::format(", MFU {:.1f}% ({} FLOPs/token, peak {:.1f} GFLOP/s: {})", 100.0 * s.mfu,
-                                                   s.model_flops_per_token, s.peak_flops_per_s / 1e9, s.peak_probe)
-                                     : std::string(),
+            s.peak_flops_per_s > 0.0 && s.mfu > 0.0
+                ? fmt::format(", MFU {:.1f}% ({} FLOPs/token, peak {:.1f} GFLOP/s: {})", 100.0 * s.mfu,
+                              s.model_flops_per_token, s.peak_flops_per_s / 1e9, s.peak_probe)
+            : s.peak_flops_per_s > 0.0 ? std::string(", MFU not reported (the probe's peak was measured too low)")
+                                       : std::string(),
             format_bytes(s.peak_allocated_bytes),
             estimated_peak_bytes > 0
                 ? fmt::format(" (estimate {}, ratio {:.3f})", format_bytes(estimated_peak_bytes),
@@ -564,6 +566,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   const int64_t log_every = options.log_every > 0 ? options.log_every : std::max<int64_t>(1, options.steps / 25);
   std::FILE* progress = options.progress_to_stderr ? stderr : stdout;
   double train_seconds = 0.0;
+  bool mfu_warned = false;  // the MFU-above-100% warning, once per run
   double train_cpu_seconds = 0.0;
   int64_t steps_this_run = 0;
   int64_t run_peak = 0;
@@ -639,11 +642,18 @@ TrainSummary run_training(const TrainOptions& options_in) {
     if (!options.quiet && (last.step % log_every == 0 || last_step)) {
       const double eta = (train_seconds / static_cast<double>(steps_this_run)) *
                          static_cast<double>(options.steps - trainer.next_step());
-      const std::string mfu =
-          peak_all_ranks > 0.0
-              ? fmt::format(" | mfu {:5.1f}%",
-                            100.0 * model_flops_utilization(tok_s, summary.model_flops_per_token, peak_all_ranks))
-              : std::string();
+      const double step_mfu = model_flops_utilization(tok_s, summary.model_flops_per_token, peak_all_ranks);
+      if (step_mfu > 1.0 && !mfu_warned) {
+        // The step ran faster than the probe's peak allows: the probe ran while the CPU was busy
+        // (or the probe's matmul is slower than the model's): no MFU is reported then.
+        log::warn("MFU above 100% ({:.0f}%): the matmul probe's peak ({:.1f} GFLOP/s) was measured too low, "
+                  "likely on a busy CPU; MFU is not reported (a longer --mfu-probe-seconds on an idle machine helps)",
+                  100.0 * step_mfu, peak_all_ranks / 1e9);
+        mfu_warned = true;
+      }
+      const std::string mfu = peak_all_ranks <= 0.0 ? std::string()
+                              : step_mfu > 1.0      ? std::string(" | mfu   n/a ")
+                                                    : fmt::format(" | mfu {:5.1f}%", 100.0 * step_mfu);
       fmt::print(progress, "step {:>5} ({}/{}) | loss {:.4f} | lr {:.2e} | {:7.1f} ms | {:7.0f} tok/s{} | alloc {} | peak {} | eta {}\n",
                  last.step, trainer.next_step(), options.steps, last.loss, last.lr, last.ms, tok_s, mfu,
                  format_bytes(stats.allocated_bytes.current), format_bytes(run_peak), format_duration(eta));
@@ -712,6 +722,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
       train_cpu_seconds > 0 ? static_cast<double>(steps_this_run * tokens_per_step) / train_cpu_seconds : 0.0;
   summary.ms_per_step = steps_this_run > 0 ? 1000.0 * train_seconds / static_cast<double>(steps_this_run) : 0.0;
   summary.mfu = model_flops_utilization(summary.tokens_per_s, summary.model_flops_per_token, peak_all_ranks);
+  if (summary.mfu > 1.0) summary.mfu = 0.0;  // the probe's peak was too low (warned above): not measured
   summary.peak_allocated_bytes = run_peak;
   summary.oom_recoveries = oom.recoveries();
   if (have_estimate && oom.recoveries() > 0) {
