@@ -872,3 +872,172 @@ TEST(DiagnoseKinds3, ThcErrorKeepsEvaluationInTheTopThree) {
   EXPECT_GE(eval, 1);
   EXPECT_LE(eval, 2);
 }
+
+// ---- Fourth pass (issue 10 item 7): kinds found on held3 once it became tuning data, each with
+// a made-up input. ----
+
+// SLURM's cgroup report of a kill is the OOM killer (host RAM), not a word "OOM" in prose.
+TEST(DiagnoseKinds4, SlurmCgroupOomKillEvent) {
+  const std::string log =
+      "Epoch 0 resumed from ckpt-200\n"
+      "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=4242.0. Some of your processes may have been killed by "
+      "the cgroup out-of-memory handler.\n";
+  const auto records = parse_oom_log(log);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].family, "oom_killer");
+  EXPECT_EQ(records[0].line, 2);
+  EXPECT_EQ(first(diagnose_log(log)).findings.front().category, OomCause::kCpuRam);
+}
+
+// transformers/accelerate refusing to offload a quantized model: the model does not fit the GPU.
+TEST(DiagnoseKinds4, DeviceMapDispatchedToCpuIsTheModelsSize) {
+  const std::string log =
+      "Loading a 34B checkpoint in 4-bit with device_map='auto' on a 12 GB card:\n"
+      "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit\n"
+      "the quantized model.\n";
+  const auto records = parse_oom_log(log);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].family, "model_offload");
+  EXPECT_EQ(first(diagnose_log(log)).findings.front().category, OomCause::kStaticModelTooLarge);
+}
+
+// The OOM in the user's words, in wordings the first passes missed: hyphenated, "out of my
+// <device> memory", host RAM named; memory growth described without naming the OOM.
+TEST(DiagnoseKinds4, OomInOtherWords) {
+  const auto hyphen = diagnose_log("Halfway through the epoch the run stops with an out-of-memory error.\n");
+  ASSERT_EQ(hyphen.size(), 1u);
+  const auto gpu = diagnose_log("The script runs out of my GPU memory on the first batch. Any idea?\n");
+  ASSERT_EQ(gpu.size(), 1u);
+  EXPECT_EQ(gpu[0].oom->device, "cuda");
+  const auto ram = diagnose_log("Tokenizing the corpus runs out of my 32G ram and the box freezes.\n");
+  ASSERT_EQ(ram.size(), 1u);
+  EXPECT_EQ(ram[0].oom->device, "cpu");
+  EXPECT_EQ(ram[0].findings.front().category, OomCause::kCpuRam);
+  const auto growth = diagnose_log("Training my detector, GPU memory keeps growing over the epoch (9G at the start, 22G "
+                                   "near the end). Is that a leak?\n");
+  ASSERT_EQ(growth.size(), 1u);
+  EXPECT_EQ(growth[0].findings.front().category, OomCause::kLeakAcrossSteps);
+  // Denied growth, or no memory at all, is no report.
+  EXPECT_TRUE(diagnose_log("Memory usage is stable over the epoch, there is no leak.\n").empty());
+  EXPECT_TRUE(diagnose_log("The loss keeps growing after epoch 3 and the accuracy drops.\n").empty());
+  EXPECT_TRUE(diagnose_log("We ran out of time before the deadline.\n").empty());
+}
+
+// An input's size as numbers: a resolution "WxH", a tuple "(W, H)" where the log speaks of images
+// (not a call's arguments), a protein's length in residues.
+TEST(DiagnoseKinds4, InputSizeInNumbers) {
+  const auto wxh = diagnose_log("Super-resolving a 3000x2000 photo with the x4 model:\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(wxh).findings.front().category, OomCause::kActivationsSeqlen);
+  const auto tuple = diagnose_log(
+      "Denoising my own images works for the samples.\nMine is (5000, 3500) though.\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(first(tuple).findings.front().category, OomCause::kActivationsSeqlen);
+  // A call's arguments are a tensor's shape, not an input resolution.
+  const auto call = diagnose_log("x = torch.randn(4096, 9216).cuda()\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_NE(first(call).findings.front().category, OomCause::kActivationsSeqlen);
+  // XLA's BFC allocator line and the runtime's line are one failure: both read the length above them.
+  const auto protein = diagnose_log(
+      "Predicting a 1800 aa complex on one GPU:\n"
+      "  Allocator (GPU_0_bfc) ran out of memory trying to allocate 20.00GiB (rounded to 21474836480)requested by op\n"
+      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 21474836000 "
+      "bytes.\n");
+  ASSERT_FALSE(protein.empty());
+  EXPECT_EQ(protein.back().findings.front().category, OomCause::kActivationsSeqlen);
+}
+
+// Loss tensors summed without .item(), or the graph kept in the user's words: a leak across steps.
+TEST(DiagnoseKinds4, LossSummedWithoutItemIsALeak) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
+      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+  const auto code = diagnose_log("for x, y in loader:\n    epoch_loss += criterion(net(x), y)\n" + message);
+  EXPECT_EQ(first(code).findings.front().category, OomCause::kLeakAcrossSteps);
+  const auto prose = diagnose_log("The running total keeps the graph of every batch alive, so after a few hundred batches:\n" + message);
+  EXPECT_EQ(first(prose).findings.front().category, OomCause::kLeakAcrossSteps);
+  // .item() is the fix, not the leak.
+  const auto fixed = diagnose_log("Training at batch size 64:\n    epoch_loss += criterion(net(x), y).item()\n" + message);
+  EXPECT_NE(first(fixed).findings.front().category, OomCause::kLeakAcrossSteps);
+}
+
+// The job ran on a GPU other than the one chosen, or every rank on GPU 0.
+TEST(DiagnoseKinds4, WrongGpuChosen) {
+  const auto visible = diagnose_log(
+      "A colleague trains on GPU 0. I export CUDA_VISIBLE_DEVICES=2 but it is ignored: the job still lands on GPU 0.\n"
+      "RuntimeError: CUDA out of memory.\n");
+  EXPECT_EQ(first(visible).findings.front().category, OomCause::kOtherProcess);
+  const auto ranks = diagnose_log(
+      "torchrun --nproc_per_node 4 finetune.py\n"
+      "All 4 processes put their copy of the checkpoint onto cuda:0, which fills up.\n"
+      "RuntimeError: CUDA out of memory.\n");
+  EXPECT_EQ(first(ranks).findings.front().category, OomCause::kMultiGpuImbalance);
+}
+
+// A shape bug in the user's words: the request is the program's shapes (other).
+TEST(DiagnoseKinds4, ShapeBugInWords) {
+  const auto ds = diagnose_log(
+      "My reshape gives incompatible shapes, and instead of a shape error the matmul asks for this:\n"
+      "RuntimeError: CUDA out of memory. Tried to allocate 300.00 GiB (GPU 0; 23.70 GiB total capacity; 1.10 GiB already "
+      "allocated; 21.90 GiB free; 1.20 GiB reserved in total by PyTorch)\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kOther);
+}
+
+// OOMs at random on work that ran before with the same settings: fragmentation.
+TEST(DiagnoseKinds4, RandomOomsOnRepeatedWork) {
+  const auto ds = diagnose_log(
+      "I get random OOMs in my upscaler service.\n"
+      "After many jobs with the exact same settings, the next one fails again:\n"
+      "RuntimeError: CUDA out of memory.\n");
+  EXPECT_EQ(first(ds).findings.front().category, OomCause::kFragmentation);
+}
+
+// One request of a third of the device: a training run halves its batch first; a demo on an
+// image has its input size first (the documented default order).
+TEST(DiagnoseKinds4, LargeSingleRequestDefaultOrder) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB (GPU 0; 12.00 GiB total capacity; 6.00 GiB already "
+      "allocated; 1.50 GiB free; 6.20 GiB reserved in total by PyTorch)\n";
+  const auto train = diagnose_log("Starting training of the segmentation net.\n" + message);
+  EXPECT_EQ(first(train).findings.front().category, OomCause::kActivationsBatch);
+  const auto demo = diagnose_log("Running the demo script on one picture.\n" + message);
+  EXPECT_EQ(first(demo).findings.front().category, OomCause::kActivationsSeqlen);
+}
+
+// A named model whose 16-bit weights exceed the device, in a run that trains it: static memory;
+// not when the log names 4-bit weights.
+TEST(DiagnoseKinds4, NamedModelLargerThanTheDevice) {
+  const std::string message =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 100.00 MiB (GPU 0; 11.00 GiB total capacity; "
+      "10.60 GiB already allocated; 40.00 MiB free; 10.70 GiB reserved in total by PyTorch)\n";
+  const auto plain = diagnose_log("python finetune.py --base_model llama-2-13b --lora_r 8 --batch_size 2\n" + message);
+  EXPECT_EQ(first(plain).findings.front().category, OomCause::kStaticModelTooLarge);
+  const auto quant = diagnose_log("python finetune.py --base_model llama-2-13b --load_in_4bit --batch_size 2\n" + message);
+  for (const auto& e : first(quant).deciding) EXPECT_EQ(e.what.find("16-bit weights alone"), std::string::npos) << e.what;
+}
+
+// The wrong-GPU and shape-bug rules need their whole phrase: "still OOMs with CUDA_VISIBLE_DEVICES"
+// is the setting not helping, "is this a bug? the input shape is ..." is no shape bug; "out of
+// shared memory" is a kernel's on-chip limit, not an OOM.
+TEST(DiagnoseKinds4, NoMisfireOnNearbyWording) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
+      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+  const auto still = diagnose_log("With CUDA_VISIBLE_DEVICES=0,1 it still OOMs at batch size 64.\n" + message);
+  EXPECT_NE(first(still).findings.front().category, OomCause::kOtherProcess);
+  const auto bug = diagnose_log("Is this a bug? The input shape is (8, 3, 512, 512) at batch size 64.\n" + message);
+  EXPECT_NE(first(bug).findings.front().category, OomCause::kOther);
+  EXPECT_TRUE(diagnose_log("triton.runtime.errors.OutOfResources: the kernel ran out of shared memory\n").empty());
+}
+
+// Free memory far above a small failed request: a cap or the driver first, and the allocator's
+// fixed-size segments (expandable_segments) as a candidate beside it.
+TEST(DiagnoseKinds4, FreeAboveRequestKeepsExpandableSegmentsCandidate) {
+  const auto ds = diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 8.00 GiB of "
+      "which 6.40 GiB is free. Of the allocated memory 1.20 GiB is allocated by PyTorch, and 30.00 MiB is reserved by "
+      "PyTorch but unallocated.\n");
+  const Diagnosis& d = first(ds);
+  EXPECT_EQ(d.findings.front().category, OomCause::kOther);
+  const int frag = rank_of(d, OomCause::kFragmentation);
+  ASSERT_GE(frag, 1);
+  EXPECT_LE(frag, 2);
+  EXPECT_NE(d.findings[static_cast<size_t>(frag)].fix.find("expandable_segments"), std::string::npos);
+}

@@ -55,6 +55,13 @@ expect_ok "fp32_master_and_adam" estimate --model llama-2-7b --framework megatro
 expect_ok "per CPU" estimate --model llama-2-7b --framework deepspeed --precision bf16-mixed --zero 3 --dp 8 --offload-optimizer --seq-len 512
 expect_ok "QLoRA: Linear weights NF4" estimate --model llama-2-7b --precision bf16 --lora-rank 64 --lora-targets q,k,v,o,gate,up,down --quantize-base nf4 --optimizer paged-adamw-8bit --seq-len 512
 expect_ok '"max_batch"' estimate --model llama-2-7b --mode inference --precision bf16 --seq-len 1024 --max-new-tokens 1024 --gpu a100-80gb --max-batch --max-context --json
+# Nothing fits: the largest batch / context is "none", never a bare 0 read as a batch size.
+expect_ok "largest micro-batch that fits: none" estimate --model gpt2-xl --gpu t4 --max-batch
+expect_ok "largest batch that fits: none" estimate --model llama-2-70b --mode inference --gpu t4 --max-batch
+expect_ok "largest context (prompt + 128 new tokens) that fits: none" estimate --model llama-2-70b --mode inference --gpu t4 --max-context
+# A value of the wrong type: the flag, the value and the type wanted; --gpus 0 alone is refused.
+expect_bad "--batch-size: '1.5' is not a valid value (expects an integer)" estimate --model gpt2 --batch-size 1.5
+expect_bad "--gpus: must be >= 1" estimate --model gpt2 --gpus 0
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
 expect_ok '"capacity_bytes": 85100068864' gpus --json
 expect_ok "NOMINAL" gpus

@@ -20,7 +20,7 @@
 namespace oomkit::cli {
 
 const char* const kTrainDescription =
-    "Train a GPT-2 model natively in LibTorch with a per-phase memory timeline "
+    "Train a GPT-2 or LLaMA-family model natively in LibTorch with a per-phase memory timeline "
     "(no flags: gpt-nano on the English license texts of /usr/share/common-licenses)";
 
 const char* const kTrainExamples =
@@ -103,6 +103,39 @@ bool report_unknown_flag(CLI::App& app, int argc, char** argv) {
   return false;
 }
 
+// CLI11 says "Could not convert: --steps = abc" for a value of the wrong type; name the flag,
+// the value and the type it wants, with the command's help as the hint.
+void report_conversion_error(const CLI::ConversionError& e, const std::vector<Subcommand>& subcommands) {
+  const std::string what = e.what();
+  const std::string prefix = "Could not convert: ";
+  const size_t eq = what.find(" = ");
+  if (what.rfind(prefix, 0) != 0 || eq == std::string::npos) {
+    std::fprintf(stderr, "error: %s\n", what.c_str());
+    std::fprintf(stderr, "hint: run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    return;
+  }
+  const std::string name = what.substr(prefix.size(), eq - prefix.size());
+  std::string value = what.substr(eq + 3);
+  if (value.size() > 80) value = value.substr(0, 77) + "...";
+  std::string type;
+  std::string command = "<command>";
+  for (const auto& sub : subcommands) {
+    if (!sub.app->parsed()) continue;
+    command = sub.app->get_name();
+    if (const CLI::Option* opt = sub.app->get_option_no_throw(name)) {
+      type = opt->get_type_name();
+      type = type.substr(0, type.find(':'));  // "INT:UINT" (a check's name after the colon) -> "INT"
+    }
+  }
+  std::string wants;
+  if (type == "INT") wants = " (expects an integer)";
+  else if (type == "UINT") wants = " (expects a non-negative integer)";
+  else if (type == "FLOAT") wants = " (expects a number)";
+  else if (!type.empty()) wants = " (expects " + type + ")";
+  std::fprintf(stderr, "error: %s: '%s' is not a valid value%s\n", name.c_str(), value.c_str(), wants.c_str());
+  std::fprintf(stderr, "hint: run 'oomkit %s --help' for the flag's values\n", command.c_str());
+}
+
 int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int argc, char** argv) {
   // CLI11 reports an unknown command as "A subcommand is required"; name it instead.
   if (const int at = command_index(argc, argv); at > 0) {
@@ -133,11 +166,14 @@ int parse_and_run(CLI::App& app, const std::vector<Subcommand>& subcommands, int
   } catch (const CLI::ExtrasError& e) {
     if (report_unknown_flag(app, argc, argv)) return kExitBadInput;
     std::fprintf(stderr, "error: %s\n", e.what());
-    std::fprintf(stderr, "run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    std::fprintf(stderr, "hint: run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    return kExitBadInput;
+  } catch (const CLI::ConversionError& e) {
+    report_conversion_error(e, subcommands);
     return kExitBadInput;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
-    std::fprintf(stderr, "run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
+    std::fprintf(stderr, "hint: run 'oomkit --help' or 'oomkit <command> --help' for usage\n");
     return kExitBadInput;
   }
 

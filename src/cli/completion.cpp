@@ -9,7 +9,9 @@
 #include <sstream>
 #include <utility>
 
+#include "oomkit/core/model_lookup.h"
 #include "oomkit/core/write_file.h"
+#include "oomkit/estimate/gpus.h"
 #include "run_flags.h"
 
 #ifndef OOMKIT_VERSION
@@ -53,6 +55,12 @@ FlagSpec describe_option(const CLI::Option& option) {
   else if (base.find("FILE") != std::string::npos || base.find("PATH") != std::string::npos) f.path = FlagSpec::Path::kFile;
   f.help = option.get_description();
   f.default_value = option.get_default_str();
+  if (option.check_lname("gpu")) {
+    for (const GpuSpec& g : gpu_catalog()) f.suggestions.push_back(g.name);
+  } else if (option.check_lname("model")) {
+    f.suggestions = shipped_model_names();
+    f.path = FlagSpec::Path::kFile;  // or a config.json / its folder
+  }
   return f;
 }
 
@@ -81,6 +89,11 @@ std::string bash_value_arms(const std::vector<FlagSpec>& flags, const std::strin
     const std::string pattern = join(f.names, "|");
     if (!f.values.empty()) {
       out += indent + pattern + ") COMPREPLY=($(compgen -W \"" + join(f.values, " ") + "\" -- \"$cur\")); return 0 ;;\n";
+    } else if (!f.suggestions.empty()) {
+      const std::string files =
+          f.path == FlagSpec::Path::kFile ? " $(compgen -f -- \"$cur\")); compopt -o filenames 2>/dev/null" : ")";
+      out += indent + pattern + ") COMPREPLY=($(compgen -W \"" + join(f.suggestions, " ") + "\" -- \"$cur\")" + files +
+             "; return 0 ;;\n";
     } else if (f.path == FlagSpec::Path::kFile) {
       out += indent + pattern + ") compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")); return 0 ;;\n";
     } else if (f.path == FlagSpec::Path::kDir) {
@@ -114,6 +127,12 @@ std::string zsh_text(const std::string& s) {
 
 std::string zsh_action(const FlagSpec& f) {
   if (!f.values.empty()) return "(" + join(f.values, " ") + ")";
+  // A name or a file: _alternative offers both groups (its specs double-quoted inside the
+  // single-quoted _arguments word).
+  if (!f.suggestions.empty() && f.path == FlagSpec::Path::kFile) {
+    return "_alternative \"names:name:(" + join(f.suggestions, " ") + ")\" \"files:file:_files\"";
+  }
+  if (!f.suggestions.empty()) return "(" + join(f.suggestions, " ") + ")";
   if (f.path == FlagSpec::Path::kFile) return "_files";
   if (f.path == FlagSpec::Path::kDir) return "_files -/";
   return " ";

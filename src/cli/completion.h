@@ -19,6 +19,9 @@ struct FlagSpec {
   std::string value_name;           // "INT", "SIZE", "FILE", "{a,b}" ...
   std::vector<std::string> values;  // an enum flag's valid values (its one_of() check); empty: any
   enum class Path { kNone, kFile, kDir } path = Path::kNone;  // type name with FILE or PATH, or DIR
+  // Names offered for a free value, beside any path completion: --gpu the GPU catalogue's names,
+  // --model the shipped models' (a config.json path is completed as a file too).
+  std::vector<std::string> suggestions;
   std::string help;
   std::string default_value;        // "" when none is shown
 };

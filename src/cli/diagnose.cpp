@@ -233,7 +233,7 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
   app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...), a config.json, a folder holding one or ORG/NAME in the Hugging Face cache; ties findings to the estimator")->type_name("NAME|FILE");
   add_setup_flags(app, opts->setup, opts->setup_flags, RunFlagsFor::kDiagnose);
-  app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(CLI::PositiveNumber);
+  app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(positive_check());
   app->add_option("--zero", opts->zero, "ZeRO stage 0-3")->check(CLI::Range(0, 3));
   app->add_flag("--offload-optimizer", opts->offload_optimizer, "Optimizer state on CPU");
   app->add_option("--memory", opts->memory, std::string("Device capacity (default: from the message), ") + kSizeHelp)

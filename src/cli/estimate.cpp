@@ -36,7 +36,7 @@ struct EstimateOptions {
   int64_t pp = 1;
   bool offload_optimizer = false;
   bool offload_params = false;
-  int64_t lora_rank = 0;
+  LoraConfig lora;  // --lora-rank, --lora-alpha (targets from lora_targets)
   std::string lora_targets;
   bool no_dropout = false;
   std::string overhead = "500MiB";
@@ -94,7 +94,8 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   s.parallel.pipeline_parallel = o.pp;
   s.parallel.offload_optimizer = o.offload_optimizer;
   s.parallel.offload_parameters = o.offload_params;
-  s.lora.rank = o.lora_rank;
+  s.lora.rank = o.lora.rank;
+  s.lora.alpha = o.lora.alpha;
   if (!o.lora_targets.empty()) s.lora.targets = split_comma_list(o.lora_targets);
   s.overhead_bytes = parse_size_flag(o.overhead, "--overhead", SizeRule::kZeroAllowed);
   s.safety_margin = parse_margin(o.margin);
@@ -208,8 +209,17 @@ int run_inference(const EstimateOptions& o, const std::optional<std::pair<int64_
     fmt::print("\n{}: usable {} at margin {:.0f}%: {} (headroom {})\n", cap->second, format_bytes(usable), margin * 100,
                e.peak_bytes <= usable ? "fits" : "does NOT fit", format_bytes(usable - e.peak_bytes));
   }
-  if (o.max_batch) fmt::print("largest batch that fits: {}\n", mb);
-  if (o.max_context) fmt::print("largest context (prompt + {} new tokens) that fits: {}\n", s.max_new_tokens, mc);
+  if (o.max_batch) {
+    fmt::print("largest batch that fits: {}\n", mb > 0 ? std::to_string(mb) : "none (even a batch of 1 does not fit)");
+  }
+  if (o.max_context) {
+    fmt::print("largest context (prompt + {} new tokens) that fits: {}\n", s.max_new_tokens,
+               mc > 0 ? std::to_string(mc)
+                      : fmt::format("none (a 1-token prompt + {} new tokens {})", s.max_new_tokens,
+                                    s.max_new_tokens + 1 > model.n_positions
+                                        ? fmt::format("exceeds the model's {} positions", model.n_positions)
+                                        : std::string("does not fit")));
+  }
   return kExitOk;
 }
 
@@ -231,6 +241,8 @@ AutoPrecision resolve_estimate_auto_precision(const EstimateOptions& o) {
 
 int run_estimate(const EstimateOptions& given) {
   EstimateOptions o = given;
+  // Checked first, whatever else is given: a bad --gpus is a bad input even where no fix is asked for.
+  if (o.gpus < 1) throw InputError("--gpus", "must be >= 1, got " + std::to_string(o.gpus));
   if (o.setup_flags.choices.precision == "auto") {
     const AutoPrecision a = resolve_estimate_auto_precision(o);
     o.setup_flags.choices.precision = to_string(a.precision);
@@ -294,8 +306,7 @@ Subcommand add_estimate_command(CLI::App& parent) {
   app->add_option("--pp", o->pp, "Pipeline stages p (1F1B; reports the first stage)")->capture_default_str();
   app->add_flag("--offload-optimizer", o->offload_optimizer, "Optimizer state on the CPU");
   app->add_flag("--offload-params", o->offload_params, "Parameters on the CPU between uses");
-  app->add_option("--lora-rank", o->lora_rank, "LoRA rank r (0: off)")->capture_default_str();
-  app->add_option("--lora-targets", o->lora_targets, "Comma list: q,k,v,o,gate,up,down (gpt2 also c_attn,c_proj,c_fc,mlp_c_proj)");
+  add_lora_flags(app, o->lora, o->lora_targets, RunFlagsFor::kEstimate);
   app->add_flag("--no-dropout", o->no_dropout, "Ignore the config's dropout probabilities");
   app->add_option("--overhead", o->overhead, std::string("CUDA context + workspace (0: none), ") + kSizeHelp)
       ->check(size_check(SizeRule::kZeroAllowed))

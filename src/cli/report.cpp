@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "oomkit/report/report.h"
+#include "run_flags.h"
 
 namespace oomkit::cli {
 
@@ -27,7 +28,7 @@ Subcommand add_report_command(CLI::App& parent) {
       ->check(CLI::Range(int64_t{8}, int64_t{10000000}));
   app->add_option("--step", opts->html.zoom_step,
                   "Step drawn phase by phase (default: the OOM step, else the step with the highest peak)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_check());
   app->footer(
       "Examples:\n"
       "  oomkit report runs/demo                                   # writes runs/demo/report.html\n"

@@ -135,7 +135,9 @@ void add_run_choice_flags(CLI::App* app, RunChoices& choices, RunFlagsFor comman
                  (train ? " (fp16-mixed needs --device cuda" + auto_help + ")"
                         : " (chapter: the seed chapter's fp16 params + fp32 grads + fp32 Adam" + auto_help + ")"));
   add_choice(app, "--optimizer", choices.optimizer, optimizer_values(train),
-             "Optimizer" + of_run + " (adamw: decoupled weight decay; with --weight-decay 0 it is Adam)");
+             "Optimizer" + of_run +
+                 (train ? " (adamw: decoupled weight decay; with --weight-decay 0 it is Adam)"
+                        : " (adamw also stands for Adam: the same two fp32 states per parameter)"));
   add_choice(app, "--attention", choices.attention, attention_values(train),
              "Attention kernel" + of_run + (train ? " (sdpa needs LibTorch >= 2.0)" : " (sdpa and flash: no T x T term)"));
   add_choice(app, "--checkpointing", choices.checkpointing, checkpointing_values(train),
@@ -166,7 +168,7 @@ void add_setup_flags(CLI::App* app, TrainingSetup& setup, SetupFlags& flags, Run
       app->add_option("--checkpoint-every", setup.checkpoint_every,
                       "With --checkpointing full: checkpoint every K-th block (blocks i with i % K == 0)")};
   for (CLI::Option* option : sizes) {
-    if (diagnose) option->check(CLI::PositiveNumber);
+    if (diagnose) option->check(positive_check());
     else if (option->get_name() != "--seq-len" || command == RunFlagsFor::kTrain) option->capture_default_str();
   }
   add_run_choice_flags(app, flags.choices, command);
@@ -238,10 +240,41 @@ CLI::Validator non_negative_check() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
         const size_t first = value.find_first_not_of(" \t");
-        if (first != std::string::npos && value[first] == '-') return "must be >= 0, got " + value;
-        return {};
+        const std::optional<double> v = parse_whole_double(value);
+        if ((first != std::string::npos && value[first] == '-') || (v && !(*v >= 0.0))) {
+          return "must be >= 0, got " + value;
+        }
+        return {};  // a non-number: the conversion names the type it wants
       },
-      "UINT");
+      "");  // no suffix on the type in --help ("INT", not "INT:UINT")
+}
+
+CLI::Validator positive_check() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const std::optional<double> v = parse_whole_double(value);
+        if (v && !(*v > 0.0)) return "must be > 0, got " + value;
+        return {};  // a non-number: the conversion names the type it wants
+      },
+      "");
+}
+
+void add_lora_flags(CLI::App* app, LoraConfig& lora, std::string& targets, RunFlagsFor command) {
+  const bool train = command == RunFlagsFor::kTrain;
+  app->add_option("--lora-rank", lora.rank,
+                  "LoRA rank r (0: off): train only rank-r adapters A (r, in), B (out, r) on --lora-targets; the base "
+                  "is frozen in the compute dtype" +
+                      std::string(train ? " (typically with --init-from)" : ""))
+      ->check(non_negative_check())
+      ->capture_default_str();
+  app->add_option("--lora-alpha", lora.alpha,
+                  "LoRA alpha: the adapters' output is scaled by alpha / r (PEFT's lora_alpha)" +
+                      std::string(train ? "" : "; no effect on memory"))
+      ->capture_default_str();
+  app->add_option("--lora-targets", targets,
+                  "Comma list of adapted projections (default q,k,v,o): llama q,k,v,o,gate,up,down; gpt2 q,k,v (slices "
+                  "of c_attn), c_attn, o/c_proj, c_fc/up, mlp_c_proj/down")
+      ->type_name("LIST");
 }
 
 }  // namespace oomkit::cli

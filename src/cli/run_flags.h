@@ -95,10 +95,21 @@ std::optional<double> parse_whole_double(const std::string& text);
 /// skipped (estimate's and train's --lora-targets).
 std::vector<std::string> split_comma_list(const std::string& text);
 
+/// --lora-rank, --lora-alpha and --lora-targets, declared once for `estimate` and `train` so that
+/// one command line means the same adapters in both (the estimate of a LoRA run counts exactly the
+/// adapters `train` builds: parameter_tensors() in estimate/parameters.h). `targets` receives the
+/// raw comma list (split_comma_list() reads it). Alpha scales the adapters' output (alpha / r) and
+/// changes no byte of memory.
+void add_lora_flags(CLI::App* app, LoraConfig& lora, std::string& targets, RunFlagsFor command);
+
 /// CLI11 check: a probability p with 0 <= p < 1; nan, negative and non-numeric values refused.
 CLI::Validator probability_check();
 
-/// CLI11 check: an integer >= 0 (an unsigned option would wrap -1 to 2^64 - 1).
+/// CLI11 check: a number >= 0, nan refused (an unsigned option would wrap -1 to 2^64 - 1).
 CLI::Validator non_negative_check();
+
+/// CLI11 check: a number > 0 ("must be > 0, got 0"); CLI::PositiveNumber's message prints the
+/// range up to DBL_MAX in 300 digits.
+CLI::Validator positive_check();
 
 }  // namespace oomkit::cli

@@ -24,26 +24,15 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   app->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")->capture_default_str();
   app->add_option("--resume", o.resume, "Continue from a checkpoint written by --save")->type_name("FILE");
   app->add_option("--init-from", o.init_from,
-                  "Start from a Hugging Face GPT-2 snapshot folder: its config.json is the model, its "
+                  "Start from a Hugging Face GPT-2 or LLaMA/Mistral snapshot folder: its config.json is the model, its "
                   "model.safetensors (or sharded index) the weights (instead of --model)")->type_name("DIR");
   app->add_option("--save-hf", o.save_hf,
                   "At the end, write the weights as model.safetensors + config.json (transformers' "
-                  "GPT2LMHeadModel layout) into this folder")->type_name("DIR");
+                  "GPT2LMHeadModel or LlamaForCausalLM layout) into this folder")->type_name("DIR");
   add_setup_flags(app, o.setup, flags.setup_flags, RunFlagsFor::kTrain);
   // LoRA fine-tuning (train/lora.h), named as `oomkit estimate` names it: the estimate of a LoRA
   // run counts exactly these adapters.
-  app->add_option("--lora-rank", o.setup.lora.rank,
-                  "LoRA rank r (0: off): train only rank-r adapters A (r, in), B (out, r) on --lora-targets; the base "
-                  "is frozen in the compute dtype (typically with --init-from)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app->add_option("--lora-alpha", o.setup.lora.alpha,
-                  "LoRA alpha: the adapters' output is scaled by alpha / r (PEFT's lora_alpha)")
-      ->capture_default_str();
-  app->add_option("--lora-targets", flags.lora_targets,
-                  "Comma list of adapted projections (default q,k,v,o): llama q,k,v,o,gate,up,down; gpt2 q,k,v (slices "
-                  "of c_attn), c_attn, o/c_proj, c_fc/up, mlp_c_proj/down")
-      ->type_name("LIST");
+  add_lora_flags(app, o.setup.lora, flags.lora_targets, RunFlagsFor::kTrain);
   app->add_option("--steps", o.steps, "Optimizer steps in total")->capture_default_str();
   app->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
   app->add_option("--warmup", o.warmup_steps, "Linear warmup steps")->capture_default_str();
@@ -62,7 +51,7 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   app->add_option("--log-every", o.log_every, "Steps between progress lines (0: about 25 per run)")->capture_default_str();
   app->add_option("--mfu-probe-seconds", o.mfu_probe_seconds,
                   "Seconds of 512x512 matmuls (the run's compute dtype) timed at start as MFU's peak FLOP/s; 0: no MFU")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_check())
       ->capture_default_str();
   app->add_option("--memory-limit", flags.memory_limit,
                   std::string("Memory budget (an allocation past it is an OOM; a budget below the model's parameter "

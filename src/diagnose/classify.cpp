@@ -141,7 +141,8 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
 }
 
 // The caching-allocator families: numbers to reason with.
-void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+// `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
+void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run) {
   const auto C = r.effective_capacity_bytes();
   const auto Q = r.requested_bytes;
   const auto A = r.allocated_bytes;
@@ -216,6 +217,18 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
             "single buffer above the device's allocation limit (XPU: 4 GiB) fails the same way";
     f.probe = "In a fresh process on the same GPU, allocate torch.empty(request_bytes, dtype=torch.uint8, device='cuda'): "
               "if it fails with the memory free, it is the cap or the driver";
+    // The driver's free figure does not say the free memory can be mapped where the allocator
+    // needs it: PyTorch's fixed-size segments can fail where expandable segments (one growing
+    // virtual range) succeed, most visibly on WSL/Windows drivers. A candidate below the cap.
+    const size_t fr = b.add(OomCause::kFragmentation, strong ? 0.4 : 0.3,
+                            "free memory the allocator could not use for a new segment");
+    Finding& g = b.at(fr);
+    if (g.fix == default_fix(OomCause::kFragmentation)) {
+      g.title = "The allocator's segments: free device memory it could not use for a new fixed-size segment";
+      g.fix = alloc_conf_var(r) + "=expandable_segments:True (PyTorch 2.1+): segments grow in one virtual range "
+              "instead of new fixed-size blocks";
+      g.probe = "Does the same run pass with " + alloc_conf_var(r) + "=expandable_segments:True?";
+    }
   }
 
   // A single request beyond the whole capacity: no setting of the allocator helps.
@@ -238,10 +251,15 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
     // One allocation of a fifth of the device or more is one huge activation: its size grows with
     // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
-    const std::string ev = fmt::format("one request of {} is {} of the device: a single input-sized activation",
-                                       format_bytes(*Q), pct(ratio(*Q, *C)));
-    b.add(OomCause::kActivationsSeqlen, 0.5, ev);
-    b.add(OomCause::kActivationsBatch, 0.4, ev);
+    // Default order when the log says nothing about the input: in a training run (which sets a
+    // micro-batch and repeats it over a dataset) the batch is the knob the run chose and the first
+    // to halve, so it ranks first; elsewhere (a demo, an app, inference) the run takes the batch it
+    // is given and the input varies, so the input size ranks first. A long input or a large image
+    // in the log raises the input size's score above either default.
+    const std::string ev = fmt::format("one request of {} is {} of the device: a single {}-sized activation",
+                                       format_bytes(*Q), pct(ratio(*Q, *C)), training_run ? "batch" : "input");
+    b.add(OomCause::kActivationsSeqlen, training_run ? 0.4 : 0.5, ev);
+    b.add(OomCause::kActivationsBatch, training_run ? 0.5 : 0.4, ev);
   }
 
   // Fragmentation: cached-but-free blocks at least as large as the request, yet it failed. Rated
@@ -346,9 +364,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       b.add(OomCause::kLeakAcrossSteps, 0.2);
       b.add(OomCause::kEvalWithoutNoGrad, 0.15);
       if (Q && static_cast<double>(*Q) >= 0.1 * static_cast<double>(*C) && *Q <= *C) {
-        b.boost(OomCause::kActivationsSeqlen, 0.15,
-                fmt::format("the failed request alone is {} of capacity: one large activation (T^2 scores, B*T*V logits)",
-                            pct(ratio(*Q, *C))),
+        b.boost(training_run ? OomCause::kActivationsBatch : OomCause::kActivationsSeqlen, 0.15,
+                fmt::format("the failed request alone is {} of capacity: one large activation ({})", pct(ratio(*Q, *C)),
+                            training_run ? "B x the per-sample activation, in a training run" : "T^2 scores, B*T*V logits"),
                 r.line);
       }
     }
@@ -365,6 +383,11 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
 void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
                   "and by how often each causes this error; the probes tell them apart");
+  if (r.family == "mentioned" && r.device == "cpu") {
+    // The user names host RAM running out in words ("out of my 64G ram", "got CPU OOM"): a host
+    // candidate, below what a kernel message would give (0.8) since the words may be loose.
+    b.add(OomCause::kCpuRam, 0.45, "host RAM named in the user's words: " + r.message.substr(0, 120));
+  }
   if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
     const size_t i = b.add(OomCause::kOther, 0.45,
                            r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
@@ -411,6 +434,9 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
   b.add(OomCause::kActivationsBatch, 0.35);
+  // One sample's size (length, resolution) is the other activation knob: a candidate below the
+  // batch, which the log's evidence of a long input or a large image raises.
+  b.add(OomCause::kActivationsSeqlen, 0.2);
   // "CUDA error: out of memory" (not THC's "cuda runtime error (2)", PyTorch 0.x's ordinary tensor
   // OOM): since PyTorch 1.0 tensors fail through the caching allocator's "Tried to allocate"
   // message, so a bare runtime error comes from a cudaMalloc outside it - creating the CUDA
@@ -506,6 +532,18 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("the named model's 16-bit weights alone are about {} of the {} device", format_bytes(weights),
                           format_bytes(*C)),
+              0);
+    }
+  } else if (c.training && c.model_params && C && *C > 0 && !c.quantized && !c.multi_gpu) {
+    // A run that trains a named model whose 16-bit weights alone exceed the single device: it
+    // cannot be placed on it, whatever the batch.
+    // Not when the log names a quantization (4-bit weights are a quarter) or several GPUs
+    // (sharded weights).
+    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
+    if (weights >= *C) {
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights alone are about {}, more than the {} device",
+                          format_bytes(weights), format_bytes(*C)),
               0);
     }
   }
@@ -612,10 +650,23 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     b.add(OomCause::kGenerationKvCache, 0.9, ev);
     b.add(OomCause::kStaticModelTooLarge, 0.3);
     b.add(OomCause::kOtherProcess, 0.2);
+  } else if (oom.family == "model_offload") {
+    // transformers/accelerate placed modules on the CPU or disk because the GPU could not hold
+    // the model (device_map="auto" fills the GPU first): the weights alone do not fit.
+    const size_t i = b.add(OomCause::kStaticModelTooLarge, 0.8,
+                           "device_map dispatched some of the model's modules to the CPU or the disk: the model does "
+                           "not fit the GPU's free memory");
+    Finding& f = b.at(i);
+    f.title = "The model does not fit the GPU: device_map put part of it on the CPU / disk";
+    f.fix = "A GPU with more memory, a smaller model or stronger quantization; or accept the offload "
+            "(llm_int8_enable_fp32_cpu_offload=True with a custom device_map); free the GPU of other processes first";
+    f.probe = "model size in bytes (parameters x bytes per parameter) vs torch.cuda.mem_get_info() before loading";
+    b.add(OomCause::kOtherProcess, 0.3);
+    b.add(OomCause::kMultiGpuImbalance, 0.15);
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {
-    classify_allocator(oom, b, d.notes);
+    classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation);
   } else {
     classify_numberless(oom, b, d.notes);
   }
@@ -624,14 +675,24 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
-    bool resume = false;
-    for (const Signal& s : context.signals) resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
+    bool resume = false, shape_bug = false;
+    for (const Signal& s : context.signals) {
+      resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
+      shape_bug = shape_bug || s.what.rfind("a shape bug", 0) == 0;
+    }
     if (context.phase == "save") {
       f.title = "OOM while saving a checkpoint: the save path put tensors on the GPU (a library's save, not the training step)";
       f.fix = "Save from a CPU copy (state_dict moved to the CPU, safe_serialization), or change the library version whose "
               "save path gathers / dequantizes weights on the GPU";
       f.probe = "Does training itself run for steps and only the save fail? Does an older/newer version of the saving "
                 "library save without the OOM?";
+    } else if (shape_bug) {
+      f.title = "A shape bug: the op was asked for a tensor the program's shapes make huge (a wrong broadcast, an "
+                "incompatible matmul), not memory pressure";
+      f.fix = "Fix the shapes entering the failing op (print them; align the broadcast dimensions, reshape / flatten "
+              "before a Linear); a newer PyTorch raises a shape error instead of allocating";
+      f.probe = "Print the input shapes of the failing op: does the requested size equal the product of a wrong "
+                "broadcast or outer product of them?";
     } else if (resume) {
       f.title = "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own";
       f.fix = "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state "
@@ -709,7 +770,12 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   const auto evidence = read_log_evidence(log_text);
   out.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
-    const int64_t prev = i > 0 ? records[i - 1].line : 0;
+    // The evidence before a report starts after the previous report, except when that one is the
+    // same failure told by another layer a few lines earlier (XLA's BFC allocator, then the
+    // runtime's RESOURCE_EXHAUSTED; a launcher echoing its child): both read what precedes them.
+    size_t j = i;
+    while (j > 0 && records[i].line - records[j - 1].line <= 3) --j;
+    const int64_t prev = j > 0 ? records[j - 1].line : 0;
     const int64_t next = i + 1 < records.size() ? records[i + 1].line : 0;
     out.push_back(diagnose_oom(records[i], context_at(*evidence, records[i].line, prev, next), options));
   }

@@ -70,6 +70,10 @@ enum Word : uint8_t {
   kWInputSize,    // sequence, resolution, length, tokens, image, super
   kWLlmName,      // llama, mistral, qwen, ... (an LLM)
   kWSave,         // save, saving, save_pretrained, save_checkpoint
+  kWGraph,        // graph, detach, detached, attached (the autograd graph kept alive)
+  kWShapeBug,     // shape, shapes, broadcast, broadcasting (a shape bug in words)
+  kWRandom,       // random, randomly, intermittent, sporadic, occasionally, settings, again
+  kWVisible,      // visible, cuda_visible_devices
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -140,6 +144,13 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"llm", kWLlmName}, {"gptj", kWLlmName}, {"neox", kWLlmName}, {"alpaca", kWLlmName},
       {"save", kWSave}, {"saving", kWSave}, {"save_pretrained", kWSave}, {"save_checkpoint", kWSave}, {"save_model", kWSave},
       {"save_steps", kWSave}, {"_save", kWSave}, {"save_state", kWSave},
+      {"sequences", kWInputSize}, {"images", kWInputSize}, {"vram", kWMem},
+      {"graph", kWGraph}, {"graphs", kWGraph}, {"detach", kWGraph}, {"detached", kWGraph}, {"attached", kWGraph},
+      {"shape", kWShapeBug}, {"shapes", kWShapeBug}, {"broadcast", kWShapeBug}, {"broadcasting", kWShapeBug},
+      {"random", kWRandom}, {"randomly", kWRandom}, {"intermittent", kWRandom}, {"intermittently", kWRandom},
+      {"sporadic", kWRandom}, {"sporadically", kWRandom}, {"occasionally", kWRandom}, {"settings", kWRandom},
+      {"again", kWRandom},
+      {"visible", kWVisible}, {"cuda_visible_devices", kWVisible},
   };
   return kWords;
 }
@@ -198,6 +209,7 @@ struct LogEvidence {
   std::vector<Fact> facts;                       // in line order
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
+  int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
   std::vector<std::pair<int64_t, std::string>> models;
@@ -309,9 +321,8 @@ class Reader {
     under_frame_ = frame;
 
     // Words.
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     eval_ident_ = false;
-    std::string_view first_framework;
     for (size_t i = 0; i < lo.size();) {
       if (!word_char(lo[i])) {
         ++i;
@@ -320,16 +331,16 @@ class Reader {
       size_t j = i;
       while (j < lo.size() && word_char(lo[j])) ++j;
       const std::string_view w = lo.substr(i, j - i);
-      if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= 1u << kWMulti;
+      if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
-      if (is_llm_with_version(w)) seen |= 1u << kWLlmName;
+      if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (eval_identifier(raw, i, j)) {
-        seen |= 1u << kWEval;
+        seen |= uint64_t{1} << kWEval;
         eval_ident_ = true;
       }
       if (w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])])
       if (auto it = words().find(w); it != words().end()) {
-        seen |= 1u << it->second;
+        seen |= uint64_t{1} << it->second;
         if (it->second == kWFramework) {
           const int f = framework_index(w, lo);
           if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
@@ -340,8 +351,19 @@ class Reader {
       i = j;
     }
     device_ids(lo);
-    if (((seen >> kWLlmName) & 1u) && !ev_.llm_line) ev_.llm_line = n;
-    if (((seen >> kWLlmName) & 1u) || lo.find("model") != std::string_view::npos || lo.find("param") != std::string_view::npos) {
+    if (!ev_.quantized_line && (lo.find("bit") != std::string_view::npos || lo.find("int") != std::string_view::npos ||
+                                lo.find("gptq") != std::string_view::npos || lo.find("awq") != std::string_view::npos ||
+                                lo.find("nf4") != std::string_view::npos || lo.find("gguf") != std::string_view::npos)) {
+      for (std::string_view q : {"4bit", "8bit", "4-bit", "8-bit", "4 bit", "8 bit", "int4", "int8", "gptq", "awq", "nf4",
+                                 "bitsandbytes", "gguf", "qlora"}) {
+        if (lo.find(q) != std::string_view::npos) {
+          ev_.quantized_line = n;
+          break;
+        }
+      }
+    }
+    if (((seen >> kWLlmName) & 1u) != 0 && !ev_.llm_line) ev_.llm_line = n;
+    if (((seen >> kWLlmName) & 1u) != 0 || lo.find("model") != std::string_view::npos || lo.find("param") != std::string_view::npos) {
       model_size(lo, n);
     }
     if (lo.find("vram") != std::string_view::npos || lo.find("should have") != std::string_view::npos ||
@@ -356,7 +378,7 @@ class Reader {
       frame_facts(t, n, seen, frame);
       return;
     }
-    if (seen & (1u << kWStep | 1u << kWMem)) step_memory(lo, n, seen);
+    if (seen & (uint64_t{1} << kWStep | uint64_t{1} << kWMem)) step_memory(lo, n, seen);
     statement(raw, lo, n, seen);
   }
 
@@ -466,8 +488,8 @@ class Reader {
   }
 
   // A traceback frame ("File \"...\", line N, in func") or the code line under it.
-  void frame_facts(std::string_view t, int64_t n, uint32_t seen, bool frame) {
-    auto has = [&](Word w) { return (seen >> w) & 1u; };
+  void frame_facts(std::string_view t, int64_t n, uint64_t seen, bool frame) {
+    auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto contains = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
     char phase = 0;
     std::string what;
@@ -512,8 +534,8 @@ class Reader {
   }
 
   // "step 120 | loss 2.1 | mem 10.5 GiB", "Epoch 3 ... allocated: 2048 MB"
-  void step_memory(std::string_view lo, int64_t n, uint32_t seen) {
-    if (!((seen >> kWStep) & 1u) || !((seen >> kWMem) & 1u)) return;
+  void step_memory(std::string_view lo, int64_t n, uint64_t seen) {
+    if (((seen >> kWStep) & 1u) == 0 || ((seen >> kWMem) & 1u) == 0) return;
     std::optional<int64_t> step;
     for (std::string_view w : {"step", "iteration", "iter", "epoch", "it"}) {
       for (size_t p = lo.find(w); p != std::string_view::npos && !step; p = lo.find(w, p + 1)) {
@@ -550,18 +572,27 @@ class Reader {
     }
   }
 
-  void statement(std::string_view raw, std::string_view lo, int64_t n, uint32_t seen) {
-    auto has = [&](Word w) { return (seen >> w) & 1u; };
-    constexpr uint32_t kRelevant =
-        1u << kWEval | 1u << kWNoGrad | 1u << kWGenWord | 1u << kWLlmGen | 1u << kWMulti | 1u << kWLeak |
-        1u << kWGrow | 1u << kWRam | 1u << kWOther | 1u << kWFrag | 1u << kWSetting | 1u << kWShards | 1u << kWAfter |
-        1u << kWLoadProse | 1u << kWTraining | 1u << kWShapes | 1u << kWInputSize | 1u << kWLoss | 1u << kWSave;
+  void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
+    auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
+    constexpr uint64_t kRelevant =
+        uint64_t{1} << kWEval | uint64_t{1} << kWNoGrad | uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen | uint64_t{1} << kWMulti | uint64_t{1} << kWLeak |
+        uint64_t{1} << kWGrow | uint64_t{1} << kWRam | uint64_t{1} << kWOther | uint64_t{1} << kWFrag | uint64_t{1} << kWSetting | uint64_t{1} << kWShards | uint64_t{1} << kWAfter |
+        uint64_t{1} << kWLoadProse | uint64_t{1} << kWTraining | uint64_t{1} << kWShapes | uint64_t{1} << kWInputSize | uint64_t{1} << kWLoss | uint64_t{1} << kWSave |
+        uint64_t{1} << kWGraph | uint64_t{1} << kWShapeBug | uint64_t{1} << kWRandom | uint64_t{1} << kWVisible;
     const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
                                                lo.find("total memory:") != std::string_view::npos);
     // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
     const bool phrase_line = lo.find("long") != std::string_view::npos || lo.find("\xe8\xbf\x87") != std::string_view::npos ||
-                             lo.find(" model") != std::string_view::npos || lo.find("epoch_end") != std::string_view::npos;
-    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line &&
+                             lo.find(" model") != std::string_view::npos || lo.find("epoch_end") != std::string_view::npos ||
+                             lo.find("+=") != std::string_view::npos || lo.find("gpu") != std::string_view::npos ||
+                             lo.find("cuda:") != std::string_view::npos;
+    if (has(kWInputSize) && (lo.find("image") != std::string_view::npos || lo.find("resolution") != std::string_view::npos)) {
+      image_seen_ = true;
+    }
+    // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
+    // read on every line, the scan is one pass over its digits.
+    const InputDims dims = input_dims(lo, image_seen_);
+    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
         !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) {
       return;
     }
@@ -590,8 +621,13 @@ class Reader {
     auto text = [&] { return shown(raw.substr(0, 160)); };
     // Growth step after step: a leak (or, in inference, graphs kept per batch).
     if (has(kWGrow) || has(kWLeak)) {
-if ((has(kWGrow) && (has(kWPer) || has(kWStep)) && (has(kWMem) || contains("usage"))) ||
-        (has(kWLeak) && has(kWMem))) {
+    // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
+    const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
+    // Growth without a step word but said to go on: "keeps increasing until", "growing slowly".
+    const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
+                         contains("until") || contains("over time") || contains("constantly") || contains("continuously");
+if ((has(kWGrow) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
+        (has(kWLeak) && mem_noun)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) ? 0.5 : 0.3,
           "memory grows step after step: " + text());
     } else if (has(kWLeak)) {
@@ -724,6 +760,26 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
     }
     }
+    // A loss summed into a running total without .item() / .detach(): "running_loss += loss",
+    // "train_loss += output.loss" keeps every step's graph alive until the total is dropped.
+    if (lo.find("+=") != std::string_view::npos && lo.find("loss") != std::string_view::npos &&
+        !contains(".item()") && !contains(".detach()") && !contains("float(") && !contains(".data[0]") && !negated) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
+    }
+    // The user names the graph kept alive: "holding on to the graph for each batch", "the sum of
+    // non-detached tensors", "stores the complete computation graph", "outputs still attached".
+    if (has(kWGraph) && !negated) {
+      const bool graph_kept = (contains("graph") && !contains("retain_graph") &&
+                               (contains("hold") || contains("keep") || contains("kept") || contains("store") ||
+                                contains("retain") || contains("accumul"))) ||
+                              contains("non-detached") || contains("not detached") || contains("without detach") ||
+                              contains("still attached") || contains("never detached") || contains("undetached") ||
+                              contains("not being detached");
+      if (graph_kept) {
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.45,
+            "the autograd graph kept across steps, in the user's words: " + text());
+      }
+    }
     // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
     if (has(kWEval)) {
 if (contains("volatile")) {
@@ -762,6 +818,11 @@ if (contains("total memory:")) {
           fmt::format("at start-up only {} of {} was free: something else holds the GPU", format_bytes(last_free_at_start_.second),
                       format_bytes(last_total_at_start_.second)));
       last_free_at_start_ = {0, 0};
+    }
+    // An input's resolution or a protein's length, as numbers (input_dims()).
+    if (dims.weight > 0.0 && !negated) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, dims.weight,
+          "a long input (sequence length / resolution): " + dims.what + ": " + text());
     }
     // A long input named with its size: "a 3440 a.a. sequence", "sequence length 8192", "2048x2048 images".
     if (has(kWInputSize)) {
@@ -805,10 +866,54 @@ if ((contains("map_location") && contains("torch.load")) ) {
     if (has(kWOther)) {
 if (contains("other process") || contains("another process") || contains("other users") ||
         contains("other user's") || contains("other users'") || contains("other jobs") || contains("another job") ||
-        contains("another program") || contains("stale kernel") || contains("zombie") ||
+        contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
+        contains("another script") || contains("another experiment") || contains("another training") ||
+        contains("another task") || contains("other program") ||
         contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
     }
+    }
+    // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
+    // CUDA_VISIBLE_DEVICES=1 doesn't work, it still runs on GPU0", "my mistake setting VISIBLE CUDA".
+    if (has(kWVisible) && (contains("visible_devices") || contains("visible cuda") || contains("visible device") ||
+                           contains("visible gpu")) &&
+        (contains("doesn't work") || contains("does not work") || contains("not working") || contains("ignored") ||
+         contains("mistake") || contains("wrong") || contains("reset") ||
+         // "it still runs on GPU0" (not "still OOMs": that is the setting not helping)
+         (contains("still") && (contains("gpu0") || contains("gpu 0") || contains("cuda:0"))))) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
+          "the GPU chosen (CUDA_VISIBLE_DEVICES) is not the one the job ran on: it shares a busy GPU: " + text());
+    }
+    // Every rank / process placed on one GPU: "all are loaded into cuda:0", "8 processes will be
+    // generated on cuda:0", "each rank puts its model on GPU 0".
+    if ((contains("cuda:0") || contains("gpu 0") || contains("gpu0") || contains("same gpu") || contains("first gpu") ||
+         contains("same device")) &&
+        (contains("processes") || contains("all are") || contains("every rank") || contains("each rank") ||
+         contains("every process") || contains("each process") || contains("all ranks") || contains("all of them") ||
+         contains("all loaded") || contains(" ranks")) &&
+        !contains("other") && !contains("another") && !negated) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45,
+          "every rank / process placed on one GPU: " + text());
+    }
+    // A shape bug in the user's words: "the shapes are clearly incompatible, but instead of a shape
+    // error it tries to allocate", "a regression in the broadcasting code": the request is the
+    // program's shapes, not memory pressure.
+    if (has(kWShapeBug) && !negated &&
+        (contains("incompatible") || contains("mismatch") || contains("shape error") || contains("wrong shape") ||
+         (contains("broadcast") && (contains("bug") || contains("regression"))))) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.5, "a shape bug, in the user's words: " + text());
+    }
+    // OOMs at random with the same work (no growth, no setting changed): the allocator's cache
+    // fragmented by the varying tensors of earlier runs in the same process.
+    if (has(kWRandom) && (contains("random") || contains("intermittent") || contains("sporadic") || contains("occasionally")) &&
+        (contains("oom") || contains("out of memory") || contains("out-of-memory"))) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.3, "OOMs at random with the same work: " + text());
+    }
+    if (has(kWRandom) && (contains("same settings") || contains("without changing") || contains("exact same") ||
+                          contains("same parameters")) &&
+        (contains("after") || contains("again"))) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.25,
+          "fails on a repeat of work that ran before with the same settings: " + text());
     }
     // Host RAM.
     if (has(kWRam) && (contains("host") || contains("system ram") || contains(" ram ") || contains("swap") ||
@@ -830,7 +935,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool long_inputs(std::string_view lo) {
     for (std::string_view p : {"too long", "\xe8\xbf\x87\xe9\x95\xbf", "long sample", "long sequence", "long input",
                                "long output", "long text", "long prompt", "long context", "longer sequence",
-                               "longer input"}) {
+                               "longer input", "large sequence", "large image", "larger image", "big image",
+                               "bigger image", "huge image", "smaller image", "high resolution", "higher resolution",
+                               "high-resolution", "large resolution", "large input", "larger input", "higher dimension",
+                               "image is too", "images are too"}) {
       if (lo.find(p) != std::string_view::npos) return true;
     }
     return false;
@@ -874,7 +982,94 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // A resolution or a protein's length stated as numbers, weighed for activations_seqlen: "WxH"
+  // ("3296x2400", "1024 x 1024") with both sides >= 256; "(W, H)" with two elements >= 256, not a
+  // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
+  // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
+  // megapixel (512x512) up, 0.15 below. One pass over the line's digits.
+  struct InputDims {
+    double weight = 0.0;
+    std::string what;
+  };
+  static InputDims input_dims(std::string_view lo, bool image_log) {
+    InputDims out;
+    auto number = [&](size_t p, size_t& end) -> int64_t {
+      end = p;
+      while (end < lo.size() && is_digit(lo[end])) ++end;
+      if (end - p > 7) return -1;
+      int64_t v = 0;
+      for (size_t k = p; k < end; ++k) v = v * 10 + (lo[k] - '0');
+      return v;
+    };
+    auto skip_spaces = [&](size_t i) {
+      while (i < lo.size() && lo[i] == ' ') ++i;
+      return i;
+    };
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.' || is_alpha(lo[p - 1])))) continue;
+      size_t end = p;
+      const int64_t a = number(p, end);
+      if (a < 0) {
+        p = end;
+        continue;
+      }
+      // "2510 aa", "650 residues"
+      const std::string_view unit = lo.substr(end, std::min<size_t>(10, lo.size() - end));
+      if (a >= 300 && a <= 1000000 && (unit.rfind(" aa", 0) == 0 || unit.rfind("aa ", 0) == 0 || unit.rfind(" residues", 0) == 0 ||
+                                       unit.rfind(" amino", 0) == 0) &&
+          (unit.size() <= 3 || unit.rfind(" aa", 0) != 0 || !is_alpha(unit[3]))) {
+        out.weight = 0.3;
+        out.what = std::to_string(a) + " residues";
+        return out;
+      }
+      // "WxH" / "W x H" / "W×H"
+      size_t q = skip_spaces(end);
+      size_t after_x = std::string_view::npos;
+      if (q < lo.size() && lo[q] == 'x') after_x = q + 1;
+      else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
+      if (after_x != std::string_view::npos) {
+        const size_t b0 = skip_spaces(after_x);
+        if (b0 < lo.size() && is_digit(lo[b0])) {
+          size_t bend = b0;
+          const int64_t b = number(b0, bend);
+          const bool ends = bend >= lo.size() || !(is_alpha(lo[bend]) || is_digit(lo[bend]) || lo[bend] == 'x');
+          if (a >= 256 && b >= 256 && a <= 100000 && b <= 100000 && ends) {
+            out.weight = a * b >= 512 * 512 ? 0.3 : 0.15;
+            out.what = std::to_string(a) + "x" + std::to_string(b);
+            return out;
+          }
+        }
+      }
+      // "(W, H)" where the log speaks of images.
+      if (image_log && p > 0) {
+        size_t o = p;
+        while (o > 0 && lo[o - 1] == ' ') --o;
+        const bool open = o > 0 && (lo[o - 1] == '(' || lo[o - 1] == '[');
+        const size_t before = open ? o - 1 : 0;  // a call's "(" follows its name: "rand(4096, 9216)"
+        const bool call = before > 0 && (word_char(lo[before - 1]) || lo[before - 1] == '(' || lo[before - 1] == '[');
+        const size_t comma = skip_spaces(end);
+        if (open && !call && comma < lo.size() && lo[comma] == ',') {
+          const size_t b0 = skip_spaces(comma + 1);
+          if (b0 < lo.size() && is_digit(lo[b0])) {
+            size_t bend = b0;
+            const int64_t b = number(b0, bend);
+            const size_t close = skip_spaces(bend);
+            if (b >= 0 && close < lo.size() && (lo[close] == ')' || lo[close] == ']') && a >= 256 && b >= 256 &&
+                a <= 100000 && b <= 100000) {
+              out.weight = a * b >= 512 * 512 ? 0.3 : 0.15;
+              out.what = std::to_string(a) + "x" + std::to_string(b);
+              return out;
+            }
+          }
+        }
+      }
+      p = end;
+    }
+    return out;
+  }
+
   LogEvidence& ev_;
+  bool image_seen_ = false;
   bool eval_ident_ = false;
   std::string lo_;
   bool under_frame_ = false;
@@ -1123,6 +1318,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
   c.llm_inference = ev.llm_line && !ev.training_line;
+  c.quantized = ev.quantized_line > 0;
+  c.training = ev.training_line > 0;
+  c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,

@@ -162,6 +162,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (r.family == "tensorflow") return read_tensorflow(s, r);
   if (r.family == "oom_killer") return read_oom_killer(s, r);
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);
+  if (r.family == "model_offload") {  // the GPU the model was meant for: no size in the message
+    r.device = "cuda";
+    return;
+  }
   if (r.family == "xla") {
     const bool tpu = icontains(s, "attemptingtoallocate") || icontains(s, "memoryspacehbm");
     set_requested(size_after(s, "attemptingtoallocate", false, true), r);

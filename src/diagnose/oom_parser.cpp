@@ -112,6 +112,15 @@ const HeadDef kHeads[] = {
     {"out of memory: kill process", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"memory cgroup out of memory", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"oom-kill:", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    // SLURM's cgroup report: "Detected 1 oom-kill event(s) in StepId=125757.batch. Some of your
+    // processes may have been killed by the cgroup out-of-memory handler."
+    {"oom-kill event", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    {"cgroup out-of-memory handler", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    // transformers/accelerate with device_map="auto": the model did not fit the GPU, so some of its
+    // modules were placed on the CPU or the disk, which a quantized model refuses ("Some modules
+    // are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the
+    // quantized model."). No size: the whole model is what does not fit.
+    {"some modules are dispatched on the cpu or the disk", "model_offload", "device_map", Kind::kOneLine},
     {"killed by signal: killed", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     // A DataLoader worker killed by SIGBUS: its shared-memory segment (/dev/shm) could not grow.
     {"killed by signal: bus error", "oom_killer", "shared_memory", Kind::kOneLine},
@@ -157,6 +166,8 @@ bool has_trigger(std::string_view s) {
       if (istarts_with(s.substr(i), "return code")) return true;
     } else if (c == 's') {
       if (istarts_with(s.substr(i), "signal 9")) return true;
+    } else if (c == 'd') {
+      if (istarts_with(s.substr(i), "dispatched on the cpu")) return true;
     }
   }
   return false;
@@ -559,55 +570,124 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   return records;
 }
 
+namespace {
+
+// "ran out of my cuda memory", "out of my 64G ram", "out of GPU memory": "out of" and, within
+// the next four words, memory / ram / vram. Returns the position of "out of" or npos.
+size_t out_of_some_memory(std::string_view lo) {
+  for (size_t p = lo.find("out of "); p != std::string_view::npos; p = lo.find("out of ", p + 7)) {
+    size_t i = p + 7;
+    for (int w = 0; w < 4 && i < lo.size(); ++w) {
+      while (i < lo.size() && !(is_alpha(lo[i]) || is_digit(lo[i]))) ++i;
+      size_t j = i;
+      while (j < lo.size() && (is_alpha(lo[j]) || is_digit(lo[j]))) ++j;
+      const std::string_view word = lo.substr(i, j - i);
+      if (word == "shared") break;  // "out of shared memory": a kernel's on-chip limit, not an OOM
+      if (word == "memory" || word == "ram" || word == "vram") return p;
+      i = j;
+    }
+  }
+  return std::string_view::npos;
+}
+
+bool is_word_at(std::string_view lo, size_t p, size_t n) {
+  const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
+  const bool ends = p + n >= lo.size() || !(is_alpha(lo[p + n]) || is_digit(lo[p + n]) || lo[p + n] == '_');
+  return starts && ends;
+}
+
+// Memory growing without bound, in the user's words: a memory noun and a growth verb on one line
+// ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
+// (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
+// a line.
+bool memory_growth_prose(std::string_view lo) {
+  bool noun = false;
+  for (const char* n : {"memory", "vram", "ram"}) {
+    for (size_t p = lo.find(n); p != std::string_view::npos && !noun; p = lo.find(n, p + 1)) noun = is_word_at(lo, p, std::strlen(n));
+  }
+  if (!noun) return false;
+  // "memory is stable, no leak", "it does not grow": the growth denied.
+  for (const char* denied : {"no leak", "not leak", "n't leak", "not grow", "n't grow", "not increas", "n't increas", "stable",
+                             "without leak", "no memory leak"}) {
+    if (lo.find(denied) != std::string_view::npos) return false;
+  }
+  for (const char* g : {"growing", "grows", "grew", "increasing", "increases", "keeps increasing", "leak", "leaks", "leaking",
+                        "explode", "explodes", "exploded", "exploding", "blows up", "blew up", "accumulates", "climbs"}) {
+    for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + 1)) {
+      if (is_word_at(lo, p, std::strlen(g))) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<OomRecord> mentioned_oom(std::string_view text) {
   const std::vector<LineView> lines = split_line_views(text);
-    // No message in the log, but the user names one in words ("I received a CUDA out of memory
-    // during evaluation", "runtimeerror: cuda out of memory on rtx 3060", "Not enough GPU memory"):
-    // one numberless report at the first such line, so the log's evidence is still read.
+  // No message in the log, but the user names one in words ("I received a CUDA out of memory
+  // during evaluation", "runtimeerror: cuda out of memory on rtx 3060", "Not enough GPU memory",
+  // "it run out of my cuda memory", "causing an out-of-memory error"): one numberless report at
+  // the first such line, so the log's evidence is still read. Only when no line names one, the
+  // first line that describes memory growing without bound ("memory usage is growing ... memory
+  // leak", "the cuda:0 memory explodes") is the report: the user reports the OOM it leads to.
+  for (int pass = 0; pass < 2; ++pass) {
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
       size_t at = std::string::npos;
-      for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
-                                 "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
-                                 "out of memory", "memory exception"}) {
-        at = lo.find(phrase);
-        if (at != std::string::npos) break;
-      }
-      for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
-        const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
-        const bool ends = p + 3 >= lo.size() || !(is_alpha(lo[p + 3]) || is_digit(lo[p + 3]) || lo[p + 3] == '_');
-        if (starts && ends) at = p;  // the word "OOM" ("But occurs OOM when ...")
-      }
-      // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",
-      // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"): SIGKILL, the OOM killer.
-      bool killed = false;
-      for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
-        const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || lo[p - 1] == '_');
-        const bool ends = p + 6 >= lo.size() || !(is_alpha(lo[p + 6]) || lo[p + 6] == '_');
-        if (starts && ends) at = p;
-      }
-      for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死"}) {
-        if (at == std::string::npos) at = lo.find(phrase);
+      bool named = false;  // the OOM named in words (not the kill)
+      if (pass == 0) {
+        for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
+                                   "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
+                                   "out of memory", "out-of-memory", "memory exception"}) {
+          at = lo.find(phrase);
+          if (at != std::string::npos) break;
+        }
+        if (at == std::string::npos) at = out_of_some_memory(lo);
+        for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
+          if (is_word_at(lo, p, 3)) at = p;  // the word "OOM" ("But occurs OOM when ...")
+        }
+        named = at != std::string::npos;
+        // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",
+        // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"): SIGKILL, the OOM killer.
+        for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
+          const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || lo[p - 1] == '_');
+          const bool ends = p + 6 >= lo.size() || !(is_alpha(lo[p + 6]) || lo[p + 6] == '_');
+          if (starts && ends) at = p;
+        }
+        for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死"}) {
+          if (at == std::string::npos) at = lo.find(phrase);
+        }
+      } else if (memory_growth_prose(lo)) {
+        at = 0;
+        named = true;
       }
       if (at == std::string::npos) continue;
-      killed = lo.find("out of memory") == std::string::npos && lo.find("memory exception") == std::string::npos &&
-               lo.find("oom") == std::string::npos;
+      const bool killed = !named || (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
       OomRecord r;
       r.family = "mentioned";
       r.subsystem = "";
       r.line = l.number;
       r.complete = false;
       r.message = trim(strip_ansi(l.raw.substr(0, 400)));
-      if (killed || lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) {
+      auto has_word = [&](const char* w) {
+        for (size_t p = lo.find(w); p != std::string::npos; p = lo.find(w, p + 1)) {
+          if (is_word_at(lo, p, std::strlen(w))) return true;
+        }
+        return false;
+      };
+      if (killed) {
         r.family = "oom_killer";
         r.subsystem = "linux_oom_killer";
         r.device = "cpu";
-      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos) {
+      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos || has_word("vram")) {
         r.device = "cuda";
+      } else if (has_word("ram") || has_word("cpu")) {
+        r.device = "cpu";  // "out of my 64G ram", "got CPU OOM": host memory, in words
       }
       return r;
     }
-    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 bool looks_binary(std::string_view text) {

@@ -141,7 +141,8 @@ std::string format_verdict(const Verdict& v, const std::string& gpu_label, doubl
 }
 
 std::string format_batch_curve(int64_t max_batch, const std::vector<BatchPoint>& curve, int64_t usable_bytes) {
-  std::string out = fmt::format("\nlargest micro-batch that fits: {}\n{:>10} {:>14}\n", max_batch, "batch", "peak");
+  const std::string verdict = max_batch > 0 ? std::to_string(max_batch) : "none (even a micro-batch of 1 does not fit)";
+  std::string out = fmt::format("\nlargest micro-batch that fits: {}\n{:>10} {:>14}\n", verdict, "batch", "peak");
   for (const auto& p : curve) {
     out += fmt::format("{:>10} {:>14}{}\n", p.micro_batch_size, format_bytes(p.peak_bytes),
                        p.peak_bytes <= usable_bytes ? "" : "  (over the usable " + format_bytes(usable_bytes) + ")");

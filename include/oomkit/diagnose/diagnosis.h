@@ -96,6 +96,9 @@ struct LogContext {
   std::string model_name;       // a model id named in the log ("meta-llama/Llama-2-7b-hf")
   std::optional<int64_t> model_params;       // parameters of a model named with its size ("7B", "Llama3.1 8B")
   bool llm_inference = false;                // an LLM is named and nothing in the log trains it
+  bool quantized = false;                    // the log names quantized weights (4-bit, int8, GPTQ, AWQ, bitsandbytes)
+  bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
+  int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
   std::vector<Signal> signals;  // weighed evidence, in log order
 };

@@ -43,15 +43,21 @@
 //   "oom_killer" the Linux OOM killer / cgroup limit: "Out of memory: Killed process P (name)
 //                total-vm:…kB, anon-rss:…kB", "Memory cgroup out of memory", a DataLoader worker
 //                "killed by signal: Killed", a shell's bare "Killed", torchrun's "exitcode: -9",
-//                a launcher's "exits with return code = -9" (DeepSpeed), exit code / status 137.
+//                a launcher's "exits with return code = -9" (DeepSpeed), exit code / status 137,
+//                SLURM's "Detected N oom-kill event(s)" / "killed by the cgroup out-of-memory handler".
 //   "vllm_kv_cache"  vLLM's KV-cache budget: "The model's max seq len (N) is larger than the
 //                maximum number of tokens that can be stored in KV cache (M)", "No available
 //                memory for the cache blocks", "… KV cache is needed, which is larger than the
 //                available KV cache memory (X)".
+//   "model_offload"  transformers/accelerate: "Some modules are dispatched on the CPU or the disk.
+//                Make sure you have enough GPU RAM to fit the quantized model." (device_map="auto"
+//                could not place the whole model on the GPU); no size.
 //   "mentioned"  (mentioned_oom(), used by diagnose_log() only) no message in the log, but the
 //                text names an OOM in words ("I get CUDA out of memory during evaluation", "a
 //                CUDA Memory Exception"); the kill in words ("fails with message `killed`",
-//                "return code -9", zh "已杀死") gives an "oom_killer" record instead.
+//                "return code -9", zh "已杀死") gives an "oom_killer" record instead; a log that names
+//                none but describes memory growing without bound ("memory usage is growing ...",
+//                "the cuda:0 memory explodes") is a report at that line.
 //
 // A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
 // with `size_overflow` set: in a log that is a finding, never a parse failure.
@@ -128,7 +134,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text);
 /// For a log where parse_oom_log() finds no message: the first line that names an OOM in words
 /// ("I received a CUDA out of memory during evaluation", "Not enough GPU memory"), as a
 /// numberless, incomplete record of family "mentioned" (or "oom_killer" for "OOMKilled", the word
-/// "killed", "return code -9", "exit code 137", "SIGKILL").
+/// "killed", "return code -9", "exit code 137", "SIGKILL"; device "cpu" when the words name host
+/// RAM, "cuda" when they name the GPU). Only when no line names an OOM: the first line describing
+/// memory growing without bound (a memory noun and a growth verb: "memory usage is growing",
+/// "GPU memory keeps increasing", "memory leak", "memory explodes"). Linear in `text`.
 /// diagnose_log() uses it so that a pasted issue without its message is still read as evidence.
 std::optional<OomRecord> mentioned_oom(std::string_view text);
 
