@@ -9,6 +9,7 @@
 //   GPUs divides static memory by N.
 //   activations (chapter, 2-byte): (34*d + 5*h*T)*B*T*L, x2 in fp32; SDPA drops the 5*h*T term
 //   (no (B,h,T,T) scores); full checkpointing keeps 2*B*T*d per layer plus one layer's activations.
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -1040,4 +1041,53 @@ TEST(DiagnoseKinds4, FreeAboveRequestKeepsExpandableSegmentsCandidate) {
   ASSERT_GE(frag, 1);
   EXPECT_LE(frag, 2);
   EXPECT_NE(d.findings[static_cast<size_t>(frag)].fix.find("expandable_segments"), std::string::npos);
+}
+
+// Host-memory failures outside PyTorch's allocators: numpy (with its size, also "123. GiB"),
+// ENOMEM, std::bad_alloc, Python's MemoryError, a DataLoader worker's bus error. Not a code line
+// that names MemoryError, nor numpy's wording about something else.
+TEST(DiagnoseKinds4, HostAllocationFailures) {
+  const auto np = parse_oom_log(
+      "  File \"prep.py\", line 12, in <module>\n"
+      "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.73 GiB for an array with shape (500000, 1000) "
+      "and data type float64\n");
+  ASSERT_EQ(np.size(), 1u);
+  EXPECT_EQ(np[0].family, "host_alloc");
+  EXPECT_EQ(np[0].device, "cpu");
+  ASSERT_TRUE(np[0].requested_bytes);
+  EXPECT_EQ(*np[0].requested_bytes, static_cast<int64_t>(std::llround(3.73 * 1073741824.0)));
+  const auto point = parse_oom_log("MemoryError: Unable to allocate 512. MiB for an array with shape (67108864,) and data "
+                                   "type float64\n");
+  ASSERT_EQ(point.size(), 1u);
+  ASSERT_TRUE(point[0].requested_bytes);
+  EXPECT_EQ(*point[0].requested_bytes, int64_t{512} * 1048576);
+  for (const char* log : {"OSError: [Errno 12] Cannot allocate memory\n",
+                          "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n",
+                          "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\nMemoryError\n",
+                          "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared "
+                          "memory (shm).\n"}) {
+    const auto ds = diagnose_log(log);
+    ASSERT_EQ(ds.size(), 1u) << log;
+    EXPECT_EQ(ds[0].findings.front().category, OomCause::kCpuRam) << log;
+  }
+  EXPECT_TRUE(parse_oom_log("    except MemoryError:\n        pass\n").empty());
+  EXPECT_TRUE(parse_oom_log("Unable to allocate a port for the debugger.\n").empty());
+  // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)" is the same report.
+  EXPECT_EQ(parse_oom_log("RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate "
+                          "memory: you tried to allocate 1048576 bytes. Error code 12 (Cannot allocate memory)\n")
+                .size(),
+            1u);
+}
+
+// cuDNN's allocation failures are its workspace, which grows with the batch: the working set
+// first; cuBLAS's handle (cublasCreate) keeps the installation first.
+TEST(DiagnoseKinds4, CudnnWorkspaceIsTheBatch) {
+  const auto valid = diagnose_log("RuntimeError: Unable to find a valid cuDNN algorithm to run convolution\n");
+  ASSERT_EQ(valid.size(), 1u);
+  EXPECT_EQ(valid[0].oom->family, "cudnn_alloc_failed");
+  EXPECT_EQ(valid[0].findings.front().category, OomCause::kActivationsBatch);
+  const auto status = diagnose_log("cuDNN error: CUDNN_STATUS_ALLOC_FAILED\n");
+  EXPECT_EQ(first(status).findings.front().category, OomCause::kActivationsBatch);
+  const auto cublas = diagnose_log("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n");
+  EXPECT_EQ(first(cublas).findings.front().category, OomCause::kOther);
 }

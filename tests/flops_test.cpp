@@ -4,6 +4,7 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/model_config.h"
+#include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/flops.h"
 
 using namespace oomkit;
@@ -47,6 +48,23 @@ TEST(ModelFlops, LlamaGqaTiedAndUntied) {
   EXPECT_EQ(model_flops_per_token(nano, 64), 6 * 955'776 + 12 * 5 * 4 * 32 * 64);
   nano.tie_word_embeddings = true;
   EXPECT_EQ(mfu_parameters(nano), 955'776);
+}
+
+// LoRA r = 16 on q and v of Llama-2-7B, by hand: per layer A (16, 4096) + B (4096, 16) for each
+// of q and v = 4·65,536 = 262,144; x 32 = 8,388,608 adapters. The frozen base has no weight
+// gradients: 4N = 26,429,374,464 instead of 6N, plus 6·N_lora = 50,331,648; attention unchanged.
+TEST(ModelFlops, LoraFrozenBaseByHand) {
+  const ModelConfig llama = resolve_model_config("llama-2-7b");
+  LoraConfig lora;
+  lora.rank = 16;
+  lora.targets = {"q", "v"};
+  EXPECT_EQ(count_parameters(llama, lora).lora, 8'388'608);
+  EXPECT_EQ(model_flops_per_token(llama, 4096, lora), 26'429'374'464LL + 50'331'648LL + 6'442'450'944LL);
+  lora.rank = 0;  // off: the full-training count
+  EXPECT_EQ(model_flops_per_token(llama, 4096, lora), model_flops_per_token(llama, 4096));
+  lora.rank = 16;
+  lora.targets = {"nonexistent"};
+  EXPECT_THROW(model_flops_per_token(llama, 4096, lora), InputError);
 }
 
 // MFU = tokens/s · FLOPs/token / peak; 0 when a rate is missing; bad T is an InputError.

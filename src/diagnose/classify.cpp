@@ -389,7 +389,20 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
     b.add(OomCause::kCpuRam, 0.45, "host RAM named in the user's words: " + r.message.substr(0, 120));
   }
   if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
-    const size_t i = b.add(OomCause::kOther, 0.45,
+    // Ranked by what failed to allocate. cuBLAS fails mostly at cublasCreate, a handle of a few
+    // MiB: with a working GPU that fails only when the device is already full or the CUDA / driver
+    // installation is broken, so the installation ranks first. cuDNN fails on the workspace its
+    // algorithm search and convolutions ask for, which grows with the layer's input (the batch):
+    // the working set ranks first, the installation after it.
+    const bool cudnn = r.family == "cudnn_alloc_failed";
+    if (cudnn) {
+      b.add(OomCause::kActivationsBatch, 0.45,
+            "cuDNN could not allocate its convolution workspace (" +
+                std::string(icontains_word(r.message, "valid cudnn algorithm") ? "no algorithm fits the memory left"
+                                                                               : "CUDNN_STATUS_ALLOC_FAILED") +
+                ")");
+    }
+    const size_t i = b.add(OomCause::kOther, cudnn ? 0.35 : 0.45,
                            r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
     Finding& f = b.at(i);
     f.title = r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
@@ -599,7 +612,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   const auto Q = oom.requested_bytes;
   // 1. Plausibility: no device has a petabyte; a size beyond int64 was corrupted on the way.
   const bool impossible = oom.requested_is_lower_bound || (Q && (*Q >= kPiB || (oom.size_overflow && *Q == kMax)));
-  const bool host = oom.family == "cpu_default_allocator" || oom.family == "th_cpu_allocator" || oom.family == "oom_killer";
+  const bool host = oom.family == "cpu_default_allocator" || oom.family == "th_cpu_allocator" || oom.family == "oom_killer" ||
+                    oom.family == "host_alloc";
   if (impossible) {
     const size_t i = b.add(OomCause::kOther, 0.9,
                            oom.requested_is_lower_bound ? "Tried to allocate more than 1 EiB"
@@ -622,6 +636,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = oom.rss_bytes ? fmt::format("the kernel's OOM killer ended process {} holding {} of host RAM (anon-rss)",
                                        oom.killed_pid.value_or(0), format_bytes(*oom.rss_bytes))
                          : "the process was killed (SIGKILL): the Linux OOM killer or a cgroup memory limit";
+    } else if (oom.family == "host_alloc") {
+      const std::string& sub = oom.subsystem;
+      ev = sub == "numpy"  ? "numpy could not allocate " + (Q ? format_bytes(*Q) : std::string("an array")) + " of host RAM"
+           : sub == "enomem" ? "the kernel refused memory (ENOMEM, Errno 12): host RAM or its overcommit limit"
+           : sub == "bad_alloc" ? "C++ std::bad_alloc: a host allocation failed"
+                                : "Python's MemoryError: a host allocation failed";
     } else if (Q) {
       ev = (oom.family == "th_cpu_allocator" ? "TH's CPU allocator failed to allocate " : "DefaultCPUAllocator failed to allocate ") +
            format_bytes(*Q) + (oom.requested_is_truncated ? " (whole GiB, truncated)" : "") + " of host RAM";

@@ -162,6 +162,24 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (r.family == "tensorflow") return read_tensorflow(s, r);
   if (r.family == "oom_killer") return read_oom_killer(s, r);
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);
+  if (r.family == "host_alloc") {  // host RAM; numpy states the size ("Unable to allocate 7.45 GiB for an array")
+    r.device = "cpu";
+    if (r.subsystem == "numpy") {
+      set_requested(size_after(s, "unabletoallocate"), r);
+      if (!r.requested_bytes) {  // numpy's '{:#.3g}' keeps the point of a 3-digit number: "123. GiB"
+        if (const size_t p = ifind(s, "unabletoallocate"); p != std::string::npos) {
+          std::string t(std::string_view(s).substr(p + 16, 40));
+          size_t d = 0;
+          while (d < t.size() && is_digit(t[d])) ++d;
+          if (d > 0 && d + 1 < t.size() && t[d] == '.' && is_alpha(t[d + 1])) {
+            t.erase(d, 1);
+            set_requested(size_at(t, 0), r);
+          }
+        }
+      }
+    }
+    return;
+  }
   if (r.family == "model_offload") {  // the GPU the model was meant for: no size in the message
     r.device = "cuda";
     return;

@@ -121,6 +121,17 @@ const HeadDef kHeads[] = {
     // are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the
     // quantized model."). No size: the whole model is what does not fit.
     {"some modules are dispatched on the cpu or the disk", "model_offload", "device_map", Kind::kOneLine},
+    // Host-memory allocations outside PyTorch's allocators: numpy's "Unable to allocate 7.45 GiB for
+    // an array with shape (...)", the kernel's ENOMEM ("[Errno 12] Cannot allocate memory": fork,
+    // mmap), C++'s std::bad_alloc, Python's MemoryError (at the start of its line).
+    {"unable to allocate", "host_alloc", "numpy", Kind::kOneLine},
+    {"cannot allocate memory", "host_alloc", "enomem", Kind::kOneLine},
+    {"std::bad_alloc", "host_alloc", "bad_alloc", Kind::kOneLine},
+    {"memoryerror", "host_alloc", "python", Kind::kOneLine},
+    // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
+    {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
+    // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
+    {"unable to find a valid cudnn algorithm", "cudnn_alloc_failed", "cudnn", Kind::kOneLine},
     {"killed by signal: killed", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     // A DataLoader worker killed by SIGBUS: its shared-memory segment (/dev/shm) could not grow.
     {"killed by signal: bus error", "oom_killer", "shared_memory", Kind::kOneLine},
@@ -168,6 +179,8 @@ bool has_trigger(std::string_view s) {
       if (istarts_with(s.substr(i), "signal 9")) return true;
     } else if (c == 'd') {
       if (istarts_with(s.substr(i), "dispatched on the cpu")) return true;
+    } else if (c == 'u') {
+      if (istarts_with(s.substr(i), "unable to find a valid cudnn")) return true;
     }
   }
   return false;
@@ -259,6 +272,23 @@ std::vector<HeadHit> find_heads(const std::string& line) {
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
       if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
+      if (family == "host_alloc") {
+        const std::string_view sub = h.subsystem;
+        // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
+        if (sub == "numpy" && phrase_find(lo, "for an array", e).first > e + 40) continue;
+        // "DefaultCPUAllocator: can't allocate memory: ... Error code 12 (Cannot allocate memory)":
+        // the errno of a report already read on this line.
+        if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos)) {
+          continue;
+        }
+        // Python's exception name, not a substring of another one ("torch.OutOfMemoryError",
+        // "_ArrayMemoryError") nor a code line ("except MemoryError:"): first on its line.
+        if (sub == "python" && (!trim_view(std::string_view(lo).substr(0, b)).empty() ||
+                                (e < lo.size() && (is_alpha(lo[e]) || lo[e] == '_')) ||
+                                phrase_find(lo, "unable to allocate", e).first != std::string::npos)) {
+          continue;  // "MemoryError: Unable to allocate 3.00 GiB for an array ...": numpy's head reads it
+        }
+      }
       if (family == "oom_killer" && is_digit(h.phrase[std::strlen(h.phrase) - 1]) && e < lo.size() && is_digit(lo[e])) {
         continue;  // "-90", "1370"
       }
@@ -398,6 +428,8 @@ bool starts_traceback(std::string_view s) {
 bool starts_new_report(const std::string& line, size_t skip) {
   for (const HeadHit& h : find_heads(line)) {
     if (h.pos < skip || h.headless) continue;  // a headless "Tried to allocate" continues the report
+    // "Error code 12 (Cannot allocate memory)" ends DefaultCPUAllocator's report: its errno.
+    if (std::string_view(h.family) == "host_alloc" && std::string_view(h.subsystem) == "enomem") continue;
     if (!h.generic) return true;
     if (generic_head_is_report(h.device_word, squash(std::string_view(line).substr(h.end, 300)))) return true;
   }
@@ -529,9 +561,18 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool copy_of_prev = s.size() >= 24 && ps.size() > s.size() && ps.find(s) != std::string::npos;
         const bool nccl_pair = prev.subsystem == "nccl" && r.subsystem == "nccl" && !prev.requested_bytes &&
                                r.requested_bytes && r.line - prev.line <= 4;
-        const bool same_kill = prev.family == "oom_killer" && r.family == "oom_killer" && r.line - prev.line <= 40;
+        const bool same_kill = (prev.family == "oom_killer" && r.family == "oom_killer" && r.line - prev.line <= 40) ||
+                               // numpy's _ArrayMemoryError then "MemoryError", bad_alloc echoed: one host failure
+                               (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5);
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
-        if (copy_of_prev) {
+        // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)", wrapped onto a line
+        // after the report: the errno of that report, not a second failure.
+        const bool errno_tail = r.family == "host_alloc" && r.subsystem == "enomem" &&
+                                (prev.family == "cpu_default_allocator" || prev.family == "th_cpu_allocator") &&
+                                r.line - prev.line <= 5;
+        if (errno_tail) {
+          merged = true;
+        } else if (copy_of_prev) {
           ++prev.occurrences;
           merged = true;
         } else if (nccl_pair) {
@@ -542,6 +583,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           // Keep the more informative line's numbers; the report starts at the first line.
           if (!prev.rss_bytes && r.rss_bytes) prev.rss_bytes = r.rss_bytes;
           if (!prev.killed_pid && r.killed_pid) prev.killed_pid = r.killed_pid;
+          if (!prev.requested_bytes && r.requested_bytes) {
+            prev.requested_bytes = r.requested_bytes;
+            prev.requested_printed = r.requested_printed;
+          }
           if (r.family == "tensorflow" && !r.tensor_shape.empty() && prev.tensor_shape.empty()) {
             const int64_t line0 = prev.line;
             r.occurrences = prev.occurrences + 1;

@@ -39,6 +39,18 @@ int64_t model_flops_per_token(const ModelConfig& model, int64_t seq_len) {
   return dense + attention;
 }
 
+int64_t model_flops_per_token(const ModelConfig& model, int64_t seq_len, const LoraConfig& lora) {
+  const int64_t full = model_flops_per_token(model, seq_len);
+  if (lora.rank <= 0) return full;
+  const int64_t n = mfu_parameters(model);
+  const int64_t n_lora = count_parameters(model, lora).lora;
+  // full - 2N (no weight gradients of the frozen base) + 6·N_lora; full >= 6N, so no underflow.
+  const int64_t adapters = checked_mul(6, n_lora, "6·N_lora");
+  const int64_t base = full - checked_mul(2, n, "2·N");
+  if (adapters > std::numeric_limits<int64_t>::max() - base) throw InputError("model", "4N + 6N_lora + 12LHQT overflows int64");
+  return base + adapters;
+}
+
 double model_flops_utilization(double tokens_per_s, int64_t flops_per_token, double peak_flops_per_s) {
   if (!(tokens_per_s > 0.0) || flops_per_token <= 0 || !(peak_flops_per_s > 0.0)) return 0.0;
   return tokens_per_s * static_cast<double>(flops_per_token) / peak_flops_per_s;

@@ -508,8 +508,12 @@ TrainSummary run_training(const TrainOptions& options_in) {
             options.precision_auto.empty() ? std::string(to_string(options.setup.precision)) : options.precision_auto,
             to_string(options.setup.attention), to_string(options.setup.checkpointing), threads,
             options.seed);
-  log::info("mfu: 6N + 12·L·H·Q·T = {} FLOPs/token (N = {} parameters, T = {}; PaLM appendix B); peak {}",
-            model_flops_per_token(config, options.setup.seq_len), mfu_parameters(config), options.setup.seq_len,
+  const LoraConfig& lora = options.setup.lora;
+  log::info("mfu: {} = {} FLOPs/token (N = {} parameters{}, T = {}; PaLM appendix B); peak {}",
+            lora.rank > 0 ? "4N + 6N_lora + 12·L·H·Q·T (frozen base: no weight gradients)" : "6N + 12·L·H·Q·T",
+            model_flops_per_token(config, options.setup.seq_len, lora), mfu_parameters(config),
+            lora.rank > 0 ? fmt::format(", N_lora = {}", count_parameters(config, lora).lora) : std::string(),
+            options.setup.seq_len,
             peak_probe.n > 0 ? fmt::format("{:.1f} GFLOP/s ({} {}x{} matmul on {}, best of {} in {:.2f} s)",
                                            peak_probe.flops_per_s / 1e9, peak_probe.dtype, peak_probe.n, peak_probe.n,
                                            peak_probe.device, peak_probe.repetitions, peak_probe.seconds)
@@ -550,7 +554,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
   summary.run_dir = run_dir;
   summary.timeline = writer ? writer->jsonl_path() : std::string();
   summary.estimated_peak_bytes = have_estimate ? estimate.peak_bytes : 0;
-  summary.model_flops_per_token = model_flops_per_token(config, options.setup.seq_len);
+  summary.model_flops_per_token = model_flops_per_token(config, options.setup.seq_len, options.setup.lora);
   summary.peak_flops_per_s = peak_probe.flops_per_s;
   if (peak_probe.n > 0) {
     summary.peak_probe = fmt::format("{} {}x{} matmul on {}", peak_probe.dtype, peak_probe.n, peak_probe.n, peak_probe.device);

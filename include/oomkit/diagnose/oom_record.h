@@ -49,6 +49,13 @@
 //                maximum number of tokens that can be stored in KV cache (M)", "No available
 //                memory for the cache blocks", "… KV cache is needed, which is larger than the
 //                available KV cache memory (X)".
+//   "host_alloc" host-memory allocations outside PyTorch's allocators (device "cpu"; subsystem
+//                says which): numpy's "Unable to allocate 7.45 GiB for an array with shape (...)"
+//                (requested = that size; "123. GiB" as numpy's 3-digit format prints it), the
+//                kernel's ENOMEM "[Errno 12] Cannot allocate memory", C++'s std::bad_alloc, Python's
+//                "MemoryError" first on its line. A DataLoader worker's "Unexpected bus error
+//                encountered in worker" is an "oom_killer" record (subsystem shared_memory); PyTorch's
+//                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
 //   "model_offload"  transformers/accelerate: "Some modules are dispatched on the CPU or the disk.
 //                Make sure you have enough GPU RAM to fit the quantized model." (device_map="auto"
 //                could not place the whole model on the GPU); no size.

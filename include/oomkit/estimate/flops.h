@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "oomkit/core/model_config.h"
+#include "oomkit/core/training_setup.h"
 
 namespace oomkit {
 
@@ -29,6 +30,14 @@ int64_t mfu_parameters(const ModelConfig& model);
 /// Activation checkpointing's recomputation is not counted: these are model FLOPs, not
 /// hardware FLOPs. Throws InputError for seq_len < 1, an invalid config or int64 overflow.
 int64_t model_flops_per_token(const ModelConfig& model, int64_t seq_len);
+
+/// The same with LoRA adapters (lora.rank > 0; rank 0 is the overload above): the frozen base
+/// computes no weight gradients, so its dense term is 4·N (forward 2N + the input gradients 2N)
+/// and the adapters' is the full 6·N_lora (N_lora = count_parameters(model, lora).lora, the A
+/// and B matrices; Hu et al. 2021, "LoRA", section 4.2, practical benefits: no gradients for
+/// the frozen weights); the attention term is unchanged (no weights). Throws as the overload above, and
+/// InputError for bad --lora-targets.
+int64_t model_flops_per_token(const ModelConfig& model, int64_t seq_len, const LoraConfig& lora);
 
 /// MFU = tokens_per_s · flops_per_token / peak_flops_per_s (a fraction; 0 when either rate is
 /// not positive). tokens_per_s and peak_flops_per_s must count the same devices.
