@@ -1091,3 +1091,30 @@ TEST(DiagnoseKinds4, CudnnWorkspaceIsTheBatch) {
   const auto cublas = diagnose_log("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n");
   EXPECT_EQ(first(cublas).findings.front().category, OomCause::kOther);
 }
+
+// More families: TensorFlow 2 eager's ResourceExhaustedError without a shape, Apple Metal's
+// command-buffer OOM, "not enough memory" / "insufficient memory" in words.
+TEST(DiagnoseKinds4, EagerTensorFlowMetalAndWords) {
+  const auto tf = parse_oom_log("tensorflow.python.framework.errors_impl.ResourceExhaustedError: failed to allocate memory "
+                                "[Op:MatMul]\n");
+  ASSERT_EQ(tf.size(), 1u);
+  EXPECT_EQ(tf[0].family, "tensorflow");
+  const auto metal = parse_oom_log("[METAL] Command buffer execution failed: Insufficient Memory "
+                                   "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n");
+  ASSERT_EQ(metal.size(), 1u);
+  EXPECT_EQ(metal[0].family, "metal");
+  EXPECT_EQ(metal[0].device, "mps");
+  EXPECT_EQ(diagnose_log("The laptop has not enough memory for the 13B model.\n").size(), 1u);
+}
+
+// A message without the device's capacity and a request larger than the GPU the user names: one
+// tensor larger than the device (the input size first, as with a stated capacity).
+TEST(DiagnoseKinds4, RequestLargerThanTheNamedGpu) {
+  const auto ds = diagnose_log(
+      "Upscaling one photo on my RTX 3060 12GB:\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 96.00 GiB\n");
+  const Diagnosis& d = first(ds);
+  EXPECT_EQ(d.findings.front().category, OomCause::kActivationsSeqlen);
+  ASSERT_FALSE(d.deciding.empty());
+  EXPECT_NE(d.deciding.front().what.find("exceeds the 12.00 GiB GPU"), std::string::npos) << d.deciding.front().what;
+}

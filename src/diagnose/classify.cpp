@@ -691,6 +691,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     classify_numberless(oom, b, d.notes);
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
+  // A message without the device's capacity, a request larger than the GPU the user names ("Tried
+  // to allocate 218.96 GiB" on "a gpu with 8gb"): one tensor larger than the device, as when the
+  // message states the capacity (classify_allocator).
+  if (!impossible && !host && Q && !oom.effective_capacity_bytes() && context.named_device_bytes &&
+      *Q > *context.named_device_bytes) {
+    const std::string ev = fmt::format("one request of {} exceeds the {} GPU the log names", format_bytes(*Q),
+                                       format_bytes(*context.named_device_bytes));
+    b.add(OomCause::kActivationsSeqlen, 0.55, ev);
+    b.add(OomCause::kActivationsBatch, 0.5, ev);
+  }
   apply_context(context, oom, b);
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {

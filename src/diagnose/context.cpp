@@ -215,6 +215,7 @@ struct LogEvidence {
   std::vector<std::pair<int64_t, std::string>> models;
   std::vector<std::pair<int64_t, int64_t>> params;     // (line, parameters) of a model named with its size
   int64_t stated_device_bytes = 0;                     // the largest device memory the log states
+  int64_t named_device_bytes = 0;                      // the largest size next to a GPU's name ("GPU 12GB", "RTX 2080 11G")
   std::array<int64_t, 10> framework_hits{};      // see kFrameworks
   std::set<std::string> device_ids;
 };
@@ -370,6 +371,15 @@ class Reader {
         lo.find("gpu memory") != std::string_view::npos) {
       stated_memory(lo);
     }
+    // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
+    // card"), not in the OOM message's own figures.
+    if ((lo.find("gpu") != std::string_view::npos || lo.find("vram") != std::string_view::npos ||
+         lo.find("card") != std::string_view::npos || lo.find("rtx") != std::string_view::npos ||
+         lo.find("gtx") != std::string_view::npos) &&
+        lo.find("allocate") == std::string_view::npos && lo.find("capacity") == std::string_view::npos &&
+        lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
+      named_memory(lo);
+    }
     if (lo.find("torch") != std::string_view::npos) {
       if (!ev_.torch03_line && (lo.find(" 0.3") != std::string_view::npos || lo.find("=0.3") != std::string_view::npos)) ev_.torch03_line = n;
       if (!ev_.torch04_line && (lo.find(" 0.4") != std::string_view::npos || lo.find("=0.4") != std::string_view::npos)) ev_.torch04_line = n;
@@ -475,6 +485,30 @@ class Reader {
         if (bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
           ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
         }
+      }
+      p = ue > p ? ue - 1 : p;
+    }
+  }
+
+  // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept.
+  void named_memory(std::string_view lo) {
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+      size_t e = p;
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
+      size_t u = e;
+      if (u < lo.size() && lo[u] == ' ') ++u;
+      size_t ue = u;
+      while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
+      const std::string_view unit = lo.substr(u, ue - u);
+      if ((unit == "gb" || unit == "gib" || unit == "g") && e - p <= 6) {
+        double v = 0;
+        try {
+          v = std::stod(std::string(lo.substr(p, e - p)));
+        } catch (...) {
+          v = 0;
+        }
+        if (v >= 1 && v <= 512) ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v * static_cast<double>(kGiB)));
       }
       p = ue > p ? ue - 1 : p;
     }
@@ -1322,6 +1356,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training = ev.training_line > 0;
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
+  if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,
                          fmt::format("logged sequence length {}", *c.seq_len)});

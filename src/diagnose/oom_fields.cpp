@@ -180,6 +180,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     }
     return;
   }
+  if (r.family == "metal") {  // Apple GPU, unified memory
+    r.device = "mps";
+    return;
+  }
   if (r.family == "model_offload") {  // the GPU the model was meant for: no size in the message
     r.device = "cuda";
     return;

@@ -108,6 +108,12 @@ const HeadDef kHeads[] = {
     {"out of memory while trying to allocate", "xla", "xla", Kind::kOneLine},
     {"oom when allocating tensor", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
     {"ran out of memory trying to allocate", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    // TensorFlow 2 eager: "ResourceExhaustedError: failed to allocate memory [Op:Conv2D]" (no shape).
+    {"resourceexhaustederror: failed to allocate memory", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    {"resource exhausted: failed to allocate memory", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    // Apple's Metal (MLX, llama.cpp, PyTorch's MPS kernels): "[METAL] Command buffer execution failed:
+    // Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)".
+    {"kiogpucommandbuffercallbackerroroutofmemory", "metal", "metal", Kind::kOneLine},
     {"out of memory: killed process", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"out of memory: kill process", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"memory cgroup out of memory", "oom_killer", "linux_oom_killer", Kind::kOneLine},
@@ -683,7 +689,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if (pass == 0) {
         for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
                                    "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
-                                   "out of memory", "out-of-memory", "memory exception"}) {
+                                   "out of memory", "out-of-memory", "memory exception", "insufficient memory",
+                                   "not enough memory"}) {
           at = lo.find(phrase);
           if (at != std::string::npos) break;
         }

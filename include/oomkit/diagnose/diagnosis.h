@@ -100,6 +100,7 @@ struct LogContext {
   bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
+  std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
   std::vector<Signal> signals;  // weighed evidence, in log order
 };
 

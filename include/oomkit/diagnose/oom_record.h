@@ -39,7 +39,8 @@
 //                are binary) and "RESOURCE_EXHAUSTED: Out of memory while trying to allocate N bytes".
 //   "tensorflow" "OOM when allocating tensor with shape[64,256,128,128] and type float on
 //                /job:.../device:GPU:0 by allocator GPU_0_bfc": requested = product(shape) x the
-//                dtype's size; also the BFC allocator's "ran out of memory trying to allocate X".
+//                dtype's size; also the BFC allocator's "ran out of memory trying to allocate X" and
+//                TF2 eager's "ResourceExhaustedError: failed to allocate memory [Op:...]" (no size).
 //   "oom_killer" the Linux OOM killer / cgroup limit: "Out of memory: Killed process P (name)
 //                total-vm:…kB, anon-rss:…kB", "Memory cgroup out of memory", a DataLoader worker
 //                "killed by signal: Killed", a shell's bare "Killed", torchrun's "exitcode: -9",
@@ -56,6 +57,8 @@
 //                "MemoryError" first on its line. A DataLoader worker's "Unexpected bus error
 //                encountered in worker" is an "oom_killer" record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
+//   "metal"      Apple's Metal command buffer: "Insufficient Memory (00000008:
+//                kIOGPUCommandBufferCallbackErrorOutOfMemory)" (device "mps"; no size).
 //   "model_offload"  transformers/accelerate: "Some modules are dispatched on the CPU or the disk.
 //                Make sure you have enough GPU RAM to fit the quantized model." (device_map="auto"
 //                could not place the whole model on the GPU); no size.
