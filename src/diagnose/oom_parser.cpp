@@ -184,9 +184,11 @@ bool has_trigger(std::string_view s) {
     } else if (c == 's') {
       if (istarts_with(s.substr(i), "signal 9")) return true;
     } else if (c == 'd') {
-      if (istarts_with(s.substr(i), "dispatched on the cpu")) return true;
+      if (i + 1 < s.size() && lower_char(s[i + 1]) == 'i' && istarts_with(s.substr(i), "dispatched on the cpu")) return true;
     } else if (c == 'u') {
-      if (istarts_with(s.substr(i), "unable to find a valid cudnn")) return true;
+      if (i + 1 < s.size() && lower_char(s[i + 1]) == 'n' && istarts_with(s.substr(i), "unable to find a valid cudnn")) {
+        return true;
+      }
     }
   }
   return false;
