@@ -922,6 +922,7 @@ TEST(DiagnoseKinds4, OomInOtherWords) {
   EXPECT_TRUE(diagnose_log("Memory usage is stable over the epoch, there is no leak.\n").empty());
   EXPECT_TRUE(diagnose_log("The loss keeps growing after epoch 3 and the accuracy drops.\n").empty());
   EXPECT_TRUE(diagnose_log("We ran out of time before the deadline.\n").empty());
+  EXPECT_TRUE(diagnose_log("Increasing the batch size increases memory usage, as expected.\n").empty());
 }
 
 // An input's size as numbers: a resolution "WxH", a tuple "(W, H)" where the log speaks of images

@@ -227,6 +227,11 @@ set_tests_properties(estimate_accuracy_random_llama_2threads PROPERTIES LABELS "
 add_test(NAME estimate_accuracy_random_2threads
          COMMAND estimate_accuracy --seeds 828469531,712748888,194292688,50248160,546246357,225605225,653459456 --max-gflop 4 --check --failing --threads 2)
 set_tests_properties(estimate_accuracy_random_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
+# LoRA (issue 15 item 2): the fixed LoRA configs of bench/estimate_accuracy.cpp (both families,
+# fp32 / bf16-mixed / bf16, with and without checkpointing, attention and MLP targets), a frozen
+# base in the compute dtype, every row within the 3% bar (about 2 s).
+add_test(NAME estimate_accuracy_lora COMMAND estimate_accuracy --subset lora --check --threads 1)
+set_tests_properties(estimate_accuracy_lora PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 
 # ---- train --trace (issue 6): the run's Chrome trace is written and parses as trace events ----
 add_test(NAME train_trace_cli

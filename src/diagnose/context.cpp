@@ -74,6 +74,8 @@ enum Word : uint8_t {
   kWShapeBug,     // shape, shapes, broadcast, broadcasting (a shape bug in words)
   kWRandom,       // random, randomly, intermittent, sporadic, occasionally, settings, again
   kWVisible,      // visible, cuda_visible_devices
+  kWQuant,        // int4, int8, gptq, awq, nf4, bitsandbytes, gguf, qlora, load_in_4bit, load_in_8bit, bit ("4-bit")
+  kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -151,6 +153,10 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"sporadic", kWRandom}, {"sporadically", kWRandom}, {"occasionally", kWRandom}, {"settings", kWRandom},
       {"again", kWRandom},
       {"visible", kWVisible}, {"cuda_visible_devices", kWVisible},
+      {"int4", kWQuant}, {"int8", kWQuant}, {"gptq", kWQuant}, {"awq", kWQuant}, {"nf4", kWQuant},
+      {"bitsandbytes", kWQuant}, {"gguf", kWQuant}, {"qlora", kWQuant}, {"load_in_4bit", kWQuant},
+      {"load_in_8bit", kWQuant}, {"bit", kWQuant},
+      {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
   };
   return kWords;
 }
@@ -335,6 +341,7 @@ class Reader {
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
+      if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
       if (eval_identifier(raw, i, j)) {
         seen |= uint64_t{1} << kWEval;
         eval_ident_ = true;
@@ -352,9 +359,8 @@ class Reader {
       i = j;
     }
     device_ids(lo);
-    if (!ev_.quantized_line && (lo.find("bit") != std::string_view::npos || lo.find("int") != std::string_view::npos ||
-                                lo.find("gptq") != std::string_view::npos || lo.find("awq") != std::string_view::npos ||
-                                lo.find("nf4") != std::string_view::npos || lo.find("gguf") != std::string_view::npos)) {
+    // Quantized weights named: a quantization word, or "bit" after 4 / 8 ("4-bit", "8 bit").
+    if (!ev_.quantized_line && ((seen >> kWQuant) & 1u) != 0) {
       for (std::string_view q : {"4bit", "8bit", "4-bit", "8-bit", "4 bit", "8 bit", "int4", "int8", "gptq", "awq", "nf4",
                                  "bitsandbytes", "gguf", "qlora"}) {
         if (lo.find(q) != std::string_view::npos) {
@@ -373,9 +379,7 @@ class Reader {
     }
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
     // card"), not in the OOM message's own figures.
-    if ((lo.find("gpu") != std::string_view::npos || lo.find("vram") != std::string_view::npos ||
-         lo.find("card") != std::string_view::npos || lo.find("rtx") != std::string_view::npos ||
-         lo.find("gtx") != std::string_view::npos) &&
+    if ((((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWMem) & 1u) != 0 && lo.find("vram") != std::string_view::npos)) &&
         lo.find("allocate") == std::string_view::npos && lo.find("capacity") == std::string_view::npos &&
         lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
       named_memory(lo);
@@ -618,14 +622,18 @@ class Reader {
     // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
     const bool phrase_line = lo.find("long") != std::string_view::npos || lo.find("\xe8\xbf\x87") != std::string_view::npos ||
                              lo.find(" model") != std::string_view::npos || lo.find("epoch_end") != std::string_view::npos ||
-                             lo.find("+=") != std::string_view::npos || lo.find("gpu") != std::string_view::npos ||
+                             lo.find("+=") != std::string_view::npos || has(kWGpuName) ||
                              lo.find("cuda:") != std::string_view::npos;
     if (has(kWInputSize) && (lo.find("image") != std::string_view::npos || lo.find("resolution") != std::string_view::npos)) {
       image_seen_ = true;
     }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
     // read on every line, the scan is one pass over its digits.
-    const InputDims dims = input_dims(lo, image_seen_);
+    const bool dims_possible = lo.find('x') != std::string_view::npos || lo.find("\xc3\x97") != std::string_view::npos ||
+                               lo.find("aa") != std::string_view::npos || lo.find("resid") != std::string_view::npos ||
+                               lo.find("amino") != std::string_view::npos ||
+                               (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos));
+    const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
         !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) {
       return;
@@ -920,8 +928,8 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // Every rank / process placed on one GPU: "all are loaded into cuda:0", "8 processes will be
     // generated on cuda:0", "each rank puts its model on GPU 0".
-    if ((contains("cuda:0") || contains("gpu 0") || contains("gpu0") || contains("same gpu") || contains("first gpu") ||
-         contains("same device")) &&
+    if ((has(kWGpuName) || contains("cuda:")) &&
+        (contains("cuda:0") || contains("gpu 0") || contains("gpu0") || contains("same gpu") || contains("first gpu")) &&
         (contains("processes") || contains("all are") || contains("every rank") || contains("each rank") ||
          contains("every process") || contains("each process") || contains("all ranks") || contains("all of them") ||
          contains("all loaded") || contains(" ranks")) &&
@@ -967,15 +975,26 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", "过长" (zh: too long).
   static bool long_inputs(std::string_view lo) {
-    for (std::string_view p : {"too long", "\xe8\xbf\x87\xe9\x95\xbf", "long sample", "long sequence", "long input",
-                               "long output", "long text", "long prompt", "long context", "longer sequence",
-                               "longer input", "large sequence", "large image", "larger image", "big image",
-                               "bigger image", "huge image", "smaller image", "high resolution", "higher resolution",
-                               "high-resolution", "large resolution", "large input", "larger input", "higher dimension",
-                               "image is too", "images are too"}) {
-      if (lo.find(p) != std::string_view::npos) return true;
+    // Grouped by a word every phrase of the group holds: a line without it costs one find.
+    auto has = [&](std::string_view p) { return lo.find(p) != std::string_view::npos; };
+    auto any = [&](std::initializer_list<std::string_view> ps) {
+      for (std::string_view p : ps) {
+        if (has(p)) return true;
+      }
+      return false;
+    };
+    if (has("long") && any({"too long", "long sample", "long sequence", "long input", "long output", "long text",
+                            "long prompt", "long context", "longer sequence", "longer input"})) {
+      return true;
     }
-    return false;
+    if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
+    if (has("larg") && any({"large sequence", "large image", "larger image", "large resolution", "large input", "larger input"})) {
+      return true;
+    }
+    if (has("big") && any({"big image", "bigger image"})) return true;
+    if (has("image") && any({"huge image", "smaller image", "image is too", "images are too"})) return true;
+    if (has("resolution") && any({"high resolution", "higher resolution", "high-resolution"})) return true;
+    return has("higher dimension");
   }
 
   std::string first_of(std::string_view lo, Word kind) {

@@ -18,6 +18,7 @@
 #include "oomkit/estimate/activations.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string_view>
 
 #include "oomkit/core/units.h"
@@ -190,6 +191,204 @@ void llama_block(std::vector<ActivationTerm>& out, const ModelConfig& m, const T
   out.push_back(sharded(term(B, "down_proj_input", "d_ff", "mm (down_proj) saves silu(g)·u", d_ff, c)));
 }
 
+// ---- LoRA (Hu et al. 2021; train/lora.h): a frozen base ------------------------------------
+// Under LoRA every base parameter has requires_grad = false and is stored in the compute dtype
+// (Trainer: add_lora_adapters(base_dtype)); only the adapters' A (r, in) and B (out, r) train.
+// Autograd then saves less, by the same rule as above (VariableType's should_compute_output
+// guards, LibTorch 1.13 derivatives.yaml):
+//  - a frozen projection's mm/addmm saves its weight only (mat2, for the input's gradient),
+//    never its input (mat1 is needed only for the weight's gradient). The adapter's lora_A mm
+//    saves the input instead, and lora_B's mm saves lora_A's output (B, T, r);
+//  - nothing that runs before the first tensor requiring grad is recorded at all: the frozen
+//    embedding's output does not require grad, so block 0 saves only from its first adapter on
+//    (and oomkit::checkpoint runs block 0 unwrapped: its input does not require grad);
+//  - mul(weight, normed) (RMSNorm) with a frozen weight saves only the weight, not normed;
+//    native_layer_norm still saves its input, mean and rstd (one formula for all three grads);
+//  - bmm (q @ k^T, p @ v) saves an operand only when the other one requires grad;
+//  - under autocast the frozen base is bf16 already: the embedding output, the residual stream
+//    and every frozen Linear's output are bf16 (residual = compute dtype). layer_norm (fp32 list)
+//    saves its fp32 cast of the bf16 residual; RMSNorm's x32 is an fp32 copy and its output
+//    weight·normed.to(bf16) is bf16, so lora_A's cast of it is the tensor itself (shared by every
+//    adapter on it), while an fp32 input (GPT-2's layer_norm output) gets one cast per adapter.
+bool has_target(const TrainingSetup& s, std::initializer_list<const char*> names) {
+  for (const auto& t : s.lora.targets) {
+    for (const char* n : names) {
+      if (t == n) return true;
+    }
+  }
+  return false;
+}
+
+int count_targets(const TrainingSetup& s, std::initializer_list<const char*> names) {
+  int k = 0;
+  for (const auto& t : s.lora.targets) {
+    for (const char* n : names) {
+      if (t == n) ++k;
+    }
+  }
+  return k;
+}
+
+// The saved term of a tensor: `on` false (nothing requires grad there) leaves the term at zero
+// elements, so the block's forward-order names stay for the moments below.
+ActivationTerm maybe(bool on, ActivationTerm t) {
+  if (!on) t.elements_per_token = 0;
+  return t;
+}
+
+// The eager attention core under LoRA: p when the scores or v need grad (softmax saves its
+// output; bmm (p @ v) saves p for v's gradient), dropout's noise when p needs grad, and p @ v's
+// own input (the dropout output or autocast's cast of p) when v needs grad.
+void lora_attention_probs(std::vector<ActivationTerm>& out, ActScope B, const ModelConfig& m, const TrainingSetup& s,
+                          const ActivationDtypes& dt, bool scores, bool gv) {
+  const int64_t hT = m.n_head * s.seq_len;
+  out.push_back(maybe(scores || gv, sharded(term(B, "attn_probs", "h·T", "_softmax saves its output p (B, h, T, T); bmm (p @ v) "
+                                                 "saves p when v needs grad", hT, dt.softmax), true)));
+  const bool dropout = s.dropout && m.attn_pdrop > 0.0;
+  if (dropout) {
+    out.push_back(maybe(scores, sharded(term(B, "attn_dropout_mask", "h·T",
+                                             s.cuda ? "native_dropout saves a bool mask (B, h, T, T)"
+                                                    : "dropout (CPU) saves its noise tensor (B, h, T, T), input dtype",
+                                             hT, s.cuda ? 1 : dt.softmax), true)));
+  }
+  if (dt.autocast && dt.softmax != dt.compute) {
+    out.push_back(maybe(gv, sharded(term(B, "attn_probs_cast", "h·T", "bmm (p @ v) saves autocast's compute-dtype copy of p",
+                                         hT, dt.compute), true)));
+  } else if (dropout) {
+    out.push_back(maybe(gv, sharded(term(B, "attn_probs_dropped", "h·T", "bmm (p @ v) saves the dropout output", hT,
+                                         dt.softmax), true)));
+  }
+}
+
+// native_layer_norm under LoRA: the residual is bf16 (fp16) under autocast. CPU autocast
+// (LibTorch 1.13) has no layer_norm entry: it runs on the bf16 input with the bf16 frozen
+// weight and bias, saving that input and bf16 mean/rstd (CPU native_layer_norm returns them in
+// the input's dtype when nothing mixes dtypes), and returns bf16. CUDA autocast's fp32 list
+// casts the input: it saves the fp32 cast and fp32 statistics and returns fp32.
+struct LoraNorm {
+  int64_t input = 4;
+  int64_t stats = 4;
+  bool fp32_output = false;  // each lora_A on the output casts its own compute-dtype copy
+  const char* input_op = "native_layer_norm saves its input, the residual";
+};
+LoraNorm lora_layer_norm(const TrainingSetup& s, const ActivationDtypes& dt) {
+  LoraNorm n;
+  n.input = dt.residual;
+  n.stats = dt.norm_stats;
+  if (dt.autocast && s.cuda) {
+    n.input = 4;
+    n.fp32_output = true;
+    n.input_op = "native_layer_norm saves its input, autocast's fp32 cast of the residual";
+  } else if (dt.autocast) {
+    n.stats = dt.residual;
+    n.input_op = "native_layer_norm saves its input, the compute-dtype residual (CPU autocast: no cast)";
+  }
+  return n;
+}
+
+// One GPT-2 block under LoRA (model.cpp Block/CausalSelfAttention/Mlp, lora.cpp
+// linear_with_lora), in forward order. `grad_in`: the block's input requires grad (every block
+// but block 0).
+void gpt2_lora_block(std::vector<ActivationTerm>& out, ActScope B, const ModelConfig& m, const TrainingSetup& s,
+                     const ActivationDtypes& dt, bool grad_in) {
+  const int64_t d = m.n_embd, d_ff = m.d_ff, h = m.n_head, c = dt.compute, r = s.lora.rank;
+  const LoraNorm ln = lora_layer_norm(s, dt);
+  out.push_back(maybe(grad_in, term(B, "ln_1_input", "d", ln.input_op, d, ln.input)));
+  out.push_back(maybe(grad_in, term(B, "ln_1_stats", "2", "native_layer_norm (ln_1) saves mean and rstd (B, T, 1)", 2, ln.stats)));
+  // c_attn: the whole fused projection or its q/k/v slices. An fp32 ln_1 output (CUDA
+  // autocast) is cast by each adapter's lora_A on its own; else they share the tensor.
+  const bool whole = has_target(s, {"c_attn"});
+  const int n_attn = count_targets(s, {"c_attn", "q", "k", "v"});
+  const int64_t attn_in = n_attn == 0 ? 0 : ln.fp32_output ? n_attn * d : d;
+  out.push_back(term(B, "c_attn_input", ln.fp32_output ? "n·d" : "d",
+                     "mm (lora_A on c_attn or its q/k/v slices) saves the projection input (autocast: one cast per adapter); "
+                     "the frozen addmm saves only its weight", attn_in, c));
+  const bool gq = grad_in || whole || has_target(s, {"q"});
+  const bool gk = grad_in || whole || has_target(s, {"k"});
+  const bool gv = grad_in || whole || has_target(s, {"v"});
+  const bool scores = gq || gk;
+  if (s.attention == AttentionKernel::kEager) {
+    // bmm (q @ k^T) saves q's copy when k requires grad and k's when q does.
+    out.push_back(sharded(term(B, "qk_copies", "2d", "bmm (q @ k^T) saves the copy of q (k needs grad) and of k (q needs grad)",
+                               (gk ? d : 0) + (gq ? d : 0), c)));
+    lora_attention_probs(out, B, m, s, dt, scores, gv);
+    out.push_back(maybe(scores, sharded(term(B, "v_copy", "d", "bmm (p @ v) saves a contiguous copy of v (p needs grad)", d, c))));
+  } else {
+    out.push_back(maybe(scores || gv, sharded(term(B, "sdpa_qkv", "3d", "scaled_dot_product_attention saves q, k, v", 3 * d, c))));
+    out.push_back(maybe(scores || gv, sharded(term(B, "sdpa_output", "d", "scaled_dot_product_attention saves its output", d, c))));
+    out.push_back(maybe(scores || gv, sharded(term(B, "sdpa_logsumexp", "h", "flash/efficient attention saves logsumexp (B, h, T) fp32", h, 4))));
+  }
+  const bool g_y = scores || gv;  // the attention output requires grad
+  const bool o = has_target(s, {"o", "c_proj"});
+  out.push_back(maybe(o, sharded(term(B, "attn_c_proj_input", "d", "mm (lora_A on attn.c_proj) saves y, the (B, T, d) heads", d, c))));
+  const bool g_attn = g_y || o;
+  if (s.dropout && m.resid_pdrop > 0.0) {
+    out.push_back(maybe(g_attn, term(B, "attn_resid_dropout_mask", "d", "dropout (CPU) saves its noise tensor (B, T, d)", d, s.cuda ? 1 : c)));
+  }
+  const bool g_res = grad_in || g_attn;  // x + attn
+  out.push_back(maybe(g_res, term(B, "ln_2_input", "d", ln.input_op, d, ln.input)));
+  out.push_back(maybe(g_res, term(B, "ln_2_stats", "2", "native_layer_norm (ln_2) saves mean and rstd (B, T, 1)", 2, ln.stats)));
+  const bool fc = has_target(s, {"c_fc", "up"});
+  out.push_back(maybe(fc, term(B, "c_fc_input", "d", "mm (lora_A on mlp.c_fc) saves ln_2's output (autocast: its cast)", d, c)));
+  const bool g_f = g_res || fc;
+  out.push_back(maybe(g_f, sharded(term(B, "gelu_input", "d_ff", "gelu (tanh) saves its input f, c_fc's output", d_ff, c))));
+  const bool proj = has_target(s, {"mlp_c_proj", "down"});
+  out.push_back(maybe(proj, sharded(term(B, "mlp_c_proj_input", "d_ff", "mm (lora_A on mlp.c_proj) saves g, gelu's output", d_ff, c))));
+  if (s.dropout && m.resid_pdrop > 0.0) {
+    out.push_back(maybe(g_f || proj, term(B, "mlp_resid_dropout_mask", "d", "dropout (CPU) saves its noise tensor (B, T, d)", d, s.cuda ? 1 : c)));
+  }
+  const int n = count_targets(s, {"c_attn", "q", "k", "v", "o", "c_proj", "c_fc", "up", "mlp_c_proj", "down"});
+  out.push_back(term(B, "lora_hidden", "n·r", "mm (lora_B) saves lora_A's output (B, T, r), per adapter", n * r, c));
+}
+
+// RMSNorm (llama.cpp) with a frozen weight: x32 (pow, mul), x32² (mean), rstd; not normed.
+void llama_lora_norm(std::vector<ActivationTerm>& out, ActScope scope, bool on, const char* input, const char* squares,
+                     const char* rstd, const char* normed, const ModelConfig& m) {
+  const int64_t d = m.n_embd;
+  out.push_back(maybe(on, term(scope, input, "d", "pow and mul (RMSNorm) save x in fp32 (bf16 x: its fp32 copy)", d, 4)));
+  out.push_back(maybe(on, term(scope, squares, "d", "mean (RMSNorm variance) saves its input x² fp32 (MeanBackward1 keeps self)", d, 4)));
+  out.push_back(maybe(on, term(scope, rstd, "1", "rsqrt (RMSNorm) saves its output rstd (B, T, 1) fp32", 1, 4)));
+  out.push_back(term(scope, normed, "d", "mul (weight · normed) with a frozen weight saves only the weight", 0, 4));
+}
+
+// One LLaMA layer under LoRA (llama.cpp), in forward order; `grad_in` as for GPT-2.
+void llama_lora_block(std::vector<ActivationTerm>& out, ActScope B, const ModelConfig& m, const TrainingSetup& s,
+                      const ActivationDtypes& dt, bool grad_in) {
+  const int64_t d = m.n_embd, d_ff = m.d_ff, h = m.n_head, kv = m.n_kv_head * m.head_dim(), c = dt.compute;
+  llama_lora_norm(out, B, grad_in, "input_norm_input", "input_norm_squares", "input_norm_rstd", "input_norm_normed", m);
+  // The norm output weight·normed is in the base (compute) dtype: every lora_A shares it.
+  const bool aq = has_target(s, {"q"}), ak = has_target(s, {"k"}), av = has_target(s, {"v"});
+  out.push_back(maybe(aq || ak || av, term(B, "qkv_proj_input", "d",
+                                           "mm (lora_A on q/k/v_proj) saves the norm output, one tensor for every adapter "
+                                           "(the frozen mm saves only its weight)", d, c)));
+  const bool gq = grad_in || aq, gk = grad_in || ak, gv = grad_in || av, scores = gq || gk;
+  if (s.attention == AttentionKernel::kEager) {
+    const bool views = llama_kv_saved_as_views(m, s);
+    out.push_back(sharded(term(B, "qk_rotated", "d + d", "bmm (q @ k^T) saves rotated q (k needs grad) and k repeated to h heads (q needs grad)",
+                               (gk ? d : 0) + (gq ? (views ? kv : d) : 0), c)));
+    lora_attention_probs(out, B, m, s, dt, scores, gv);
+    out.push_back(maybe(scores, sharded(term(B, "v_repeated", "d", "bmm (p @ v) saves v repeated to h heads (p needs grad)",
+                                             views ? kv : d, c))));
+  } else {
+    out.push_back(maybe(scores || gv, sharded(term(B, "sdpa_qkv", "(d + 2·h_kv·d_h)", "scaled_dot_product_attention saves rotated q, k and v", d + 2 * kv, c))));
+    out.push_back(maybe(scores || gv, sharded(term(B, "sdpa_output", "d", "scaled_dot_product_attention saves its output", d, c))));
+    out.push_back(maybe(scores || gv, sharded(term(B, "sdpa_logsumexp", "h", "flash/efficient attention saves logsumexp (B, h, T) fp32", h, 4))));
+  }
+  const bool ao = has_target(s, {"o"});
+  out.push_back(maybe(ao, sharded(term(B, "o_proj_input", "d", "mm (lora_A on o_proj) saves the (B, T, d) attention output", d, c))));
+  const bool g_res = grad_in || scores || gv || ao;
+  llama_lora_norm(out, B, g_res, "post_norm_input", "post_norm_squares", "post_norm_rstd", "post_norm_normed", m);
+  const bool ag = has_target(s, {"gate"}), au = has_target(s, {"up"}), ad = has_target(s, {"down"});
+  out.push_back(maybe(ag || au, term(B, "gate_up_input", "d", "mm (lora_A on gate/up_proj) saves the norm output, one tensor", d, c)));
+  const bool gg = g_res || ag, gu = g_res || au;
+  out.push_back(maybe(gg, sharded(term(B, "silu_input", "d_ff", "silu saves its input, gate_proj's output", d_ff, c))));
+  out.push_back(maybe(gu, sharded(term(B, "silu_output", "d_ff", "mul (silu(g)·u) saves silu's output (u needs grad)", d_ff, c))));
+  out.push_back(maybe(gg, sharded(term(B, "up_output", "d_ff", "mul (silu(g)·u) saves up_proj's output (silu(g) needs grad)", d_ff, c))));
+  out.push_back(maybe(ad, sharded(term(B, "down_proj_input", "d_ff", "mm (lora_A on down_proj) saves silu(g)·u", d_ff, c))));
+  const int n = count_targets(s, {"q", "k", "v", "o", "gate", "up", "down"});
+  out.push_back(term(B, "lora_hidden", "n·r", "mm (lora_B) saves lora_A's output (B, T, r), per adapter", n * s.lora.rank, c));
+}
+
 }  // namespace
 
 ActivationDtypes activation_dtypes(const TrainingSetup& s) {
@@ -213,6 +412,9 @@ ActivationDtypes activation_dtypes(const TrainingSetup& s) {
       dt.norm_stats = s.cuda ? 4 : 2;
       break;
   }
+  // LoRA under autocast: the frozen base is stored in the compute dtype (Trainer), so the
+  // embedding's output and the residual adds are compute-dtype tensors.
+  if (dt.autocast && s.lora.rank > 0) dt.residual = dt.compute;
   dt.mask = s.cuda ? 1 : dt.compute;
   return dt;
 }
@@ -227,38 +429,40 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // tok + pos is the first block's input (counted there); tok and pos themselves are not saved.
   // LLaMA (llama.cpp): every layer's rotary muls save cos and sin (T, d_h) in the compute dtype
   // and masked_fill the (T, T) bool mask, made once per forward (no index tensor is saved).
-  am.sequence_bytes = m.is_gpt2() ? 8 : 2 * m.head_dim() * c + s.seq_len;
-  if (m.is_gpt2()) dropout_term(am.terms, ActScope::kEmbedding, "embd_dropout_mask", m.embd_pdrop, s, d, r);
+  // (LoRA: wpe is frozen, so its embedding saves no indices.)
+  am.sequence_bytes = m.is_gpt2() ? (s.lora.rank > 0 ? 0 : 8) : 2 * m.head_dim() * c + s.seq_len;
+  const bool lora = s.lora.rank > 0;
+  // (LoRA: the frozen embedding's output needs no gradient; its dropout saves nothing.)
+  if (m.is_gpt2() && !lora) dropout_term(am.terms, ActScope::kEmbedding, "embd_dropout_mask", m.embd_pdrop, s, d, r);
 
-  if (m.is_gpt2()) gpt2_block(am.terms, m, s, dt);
-  else llama_block(am.terms, m, s, dt);
-
-  // LoRA adapters (Hu et al. 2021): lora_B's mm saves lora_A's output (B, T, r); under
-  // autocast lora_A also saves its own cast copy of the projection input.
-  if (s.lora.rank > 0) {
-    for (const auto& t : s.lora.targets) {
-      const bool wide_in = t == "down" || t == "mlp_c_proj";
-      const int64_t in = wide_in ? m.d_ff : d;
-      am.terms.push_back(term(ActScope::kBlock, "lora_hidden", "r", "mm (lora_B) saves lora_A's output (B, T, r)",
-                              s.lora.rank, c));
-      if (dt.autocast) {
-        am.terms.push_back(term(ActScope::kBlock, "lora_input_cast", wide_in ? "d_ff" : "d",
-                                "mm (lora_A) saves its own autocast copy of the projection input", in, c));
-      }
+  if (lora) {
+    // Blocks 1..L-1, then block 0 (ActScope::kFirstBlock), whose input needs no gradient.
+    for (const bool grad_in : {true, false}) {
+      const ActScope scope = grad_in ? ActScope::kBlock : ActScope::kFirstBlock;
+      if (m.is_gpt2()) gpt2_lora_block(am.terms, scope, m, s, dt, grad_in);
+      else llama_lora_block(am.terms, scope, m, s, dt, grad_in);
     }
+  } else if (m.is_gpt2()) {
+    gpt2_block(am.terms, m, s, dt);
+  } else {
+    llama_block(am.terms, m, s, dt);
   }
 
   // Head: final norm, tied/untied lm_head, loss.
   if (m.is_gpt2()) {
-    am.terms.push_back(term(ActScope::kHead, "ln_f_input", "d", "native_layer_norm (ln_f) saves the final residual", d, r));
-    am.terms.push_back(term(ActScope::kHead, "ln_f_stats", "2", "native_layer_norm (ln_f) saves mean and rstd", 2, dt.norm_stats));
+    const LoraNorm ln = lora ? lora_layer_norm(s, dt) : LoraNorm{r, dt.norm_stats, false, "native_layer_norm (ln_f) saves the final residual"};
+    am.terms.push_back(term(ActScope::kHead, "ln_f_input", "d", ln.input_op, d, ln.input));
+    am.terms.push_back(term(ActScope::kHead, "ln_f_stats", "2", "native_layer_norm (ln_f) saves mean and rstd", 2, ln.stats));
+  } else if (lora) {
+    llama_lora_norm(am.terms, ActScope::kHead, true, "norm_input", "norm_squares", "norm_rstd", "norm_normed", m);
   } else {
     llama_norm(am.terms, ActScope::kHead, "norm_input", "norm_squares", "norm_rstd", "norm_normed", m, dt);
   }
-  am.terms.push_back(sharded(term(ActScope::kHead, "lm_head_input", "d",
-                                  dt.autocast ? "mm (lm_head) saves autocast's compute-dtype copy of the final norm output"
-                                              : "mm (lm_head) saves mat1, the final norm output",
-                                  d, c)));
+  // (LoRA: lm_head is frozen, its mm saves only the weight.)
+  am.terms.push_back(maybe(!lora, sharded(term(ActScope::kHead, "lm_head_input", "d",
+                                               dt.autocast ? "mm (lm_head) saves autocast's compute-dtype copy of the final norm output"
+                                                           : "mm (lm_head) saves mat1, the final norm output",
+                                               d, c))));
   ActivationTerm logits = sharded(term(ActScope::kHead, "logits", "V",
                                        "lm_head's output (B, T, V), held by the trainer from the forward to the loss",
                                        V, c));
@@ -290,8 +494,23 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   const int64_t n_rep = m.n_head / m.n_kv_head;
   // (With h_kv = 1 and B = 1, v is v_proj's (B, T, d_h) output, viewed: llama_kv_saved_as_views.)
   const int64_t v_local = llama_kv_saved_as_views(m, s) ? kv : d;
-  const int64_t locals = (m.is_gpt2() ? qkv * c : ((1 + (n_rep == 1 ? 1 : 0)) * d + v_local) * c + bf16_local) +
-                         (dt.autocast ? d * 4 : 0);
+  // The norm outputs: fp32 locals under autocast (their casts are what the projections save),
+  // except LoRA's bf16 norms (lora_layer_norm; RMSNorm's frozen bf16 weight makes its output
+  // bf16). Under LoRA a norm output no adapter saves is a local of its own dtype.
+  const bool norm_fp32 = dt.autocast && !(lora && !(m.is_gpt2() && s.cuda));
+  const bool attn_in_saved = m.is_gpt2() ? has_target(s, {"c_attn", "q", "k", "v"}) : has_target(s, {"q", "k", "v"});
+  const bool mlp_in_saved = m.is_gpt2() ? has_target(s, {"c_fc", "up"}) : has_target(s, {"gate", "up"});
+  const int64_t attn_norm_local = norm_fp32 ? d * 4 : lora && !attn_in_saved ? d * r : 0;
+  const int64_t mlp_norm_local = norm_fp32 ? d * 4 : lora && !mlp_in_saved ? d * r : 0;
+  // LoRA on GPT-2's q/k/v slices: each adapted slice is a new (B, T, d) tensor beside qkv.
+  const int64_t slice_locals = lora && m.is_gpt2() ? count_targets(s, {"q", "k", "v"}) * d * c : 0;
+  // LoRA at the block's end: the down projection's output, and with an adapter there its delta
+  // and their sum (linear_with_lora: y + delta); its input (g, silu(g)·u) a local when no
+  // adapter saves it.
+  const bool down_adapter = has_target(s, {"mlp_c_proj", "down"});
+  const int64_t lora_end = !lora ? 0 : (down_adapter ? 2 * d * c : m.d_ff * c);
+  const int64_t locals = (m.is_gpt2() ? qkv * c + slice_locals : ((1 + (n_rep == 1 ? 1 : 0)) * d + v_local) * c + bf16_local) +
+                         attn_norm_local;
   int64_t saved = 0, before_probs = -1;
   std::vector<std::pair<std::string_view, int64_t>> saved_through;  // bytes per token saved up to and including each term
   for (const auto& t : am.terms) {
@@ -310,18 +529,18 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // Weight elements cast after each point of the block (for the autocast copies not yet made).
   const int64_t after_attn_core = m.is_gpt2() ? d * d + 2 * d * m.d_ff : d * d + 3 * d * m.d_ff;  // c_proj/o + MLP
   if (m.is_gpt2()) {
-    add_moment({"block end", saved + d * c + (dt.autocast ? d * 4 : 0), 0, {0, 0}});
+    add_moment({"block end", saved + d * c + mlp_norm_local + lora_end, 0, {0, 0}});
   } else {
     // down_proj's output beside everything saved, the fp32 post-norm output (autocast) or the
     // bf16 input and residual (pure bf16), while the matmul runs (its oneDNN scratchpad).
-    add_moment({"block end (down_proj)", saved + d * c + (dt.autocast ? d * 4 : 0) + 2 * bf16_local, 0, {m.d_ff, d}});
+    add_moment({"block end (down_proj)", saved + d * c + mlp_norm_local + lora_end + 2 * bf16_local, 0, {m.d_ff, d}});
     // RoPE on q: q_proj's output, rotate_half's cat, q·cos, rotate_half(q)·sin and their sum,
     // beside k_proj's and v_proj's outputs.
-    const int64_t attn_in = (dt.autocast ? d * 4 : 0) + bf16_local;
+    const int64_t attn_in = attn_norm_local + bf16_local;
     add_moment({"rotary (q)", through("qkv_proj_input") + attn_in + (5 * d + 2 * kv) * c, after_attn_core, {0, 0}});
     add_moment({"q_proj (mm)", through("qkv_proj_input") - (dt.autocast ? 2 * d * c : 0) + attn_in + d * c,
                 after_attn_core + 2 * d * kv, {d, d}});
-    const int64_t mlp_in = (dt.autocast ? d * 4 : 0) + 2 * bf16_local;
+    const int64_t mlp_in = mlp_norm_local + 2 * bf16_local;
     add_moment({"gate_proj (mm)", through("post_norm_normed") + d * c + mlp_in + m.d_ff * c, 2 * d * m.d_ff,
                 {d, m.d_ff}});
     add_moment({"up_proj (mm)", through("silu_output") + mlp_in + m.d_ff * c, d * m.d_ff, {d, m.d_ff}});
@@ -340,8 +559,9 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   // bf16 runs the bf16 addmm on its own bf16 tensors (measured: the scratchpad only). A
   // bias-free mm (lm_head) has the scratchpad only.
   const bool cpu_bf16_addmm = cpu_bf16_matmuls(s, dt);
-  const bool cpu_autocast_addmm = dt.autocast && !s.cuda;  // the fp32 epilogue buffers
-  const int64_t ln_local = dt.autocast ? d * 4 : 0;
+  // (LoRA: the frozen bias and the input are bf16 already, as under pure bf16: no fp32 buffers.)
+  const bool cpu_autocast_addmm = dt.autocast && !s.cuda && !lora;  // the fp32 epilogue buffers
+  const int64_t ln_local = norm_fp32 ? d * 4 : 0;
   if (cpu_bf16_addmm && m.is_gpt2()) {
     int64_t before_c_attn_out = 0, before_gelu = 0, through_attn_proj = 0, through_mlp_proj = 0, acc = 0;
     for (const auto& t : am.terms) {
@@ -375,7 +595,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     }
   }
   // Without autograd nothing is saved: the input's norm, qkv and the two score tensors.
-  const int64_t norm_out = dt.autocast ? d * (4 + c) : d * r;
+  const int64_t norm_out = norm_fp32 ? d * (4 + c) : d * r;
   const bool eager = s.attention == AttentionKernel::kEager;
   const int64_t attn_nograd = norm_out + qkv * c + (eager ? 2 * hT * c : d * c);
   // Dropout in training mode (a checkpointed block's no-grad forward; evaluation runs with
@@ -400,8 +620,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     // (h heads) and the raw and scaled scores; at RoPE on q its five d-wide tensors beside k_proj's
     // and v_proj's outputs. The MLP (one statement per op): the residual y and the post-norm
     // output live throughout; g, then silu(g) and u, then their product beside the output.
-    const int64_t a_out = dt.autocast ? d * 4 : d * r;
-    const int64_t cast = dt.autocast ? d * c : 0;
+    const int64_t a_out = norm_fp32 ? d * 4 : d * r;
+    const int64_t cast = norm_fp32 ? d * c : 0;
     const int64_t y_a2 = d * r + a_out;
     const int64_t scores = eager ? 2 * hT * c : d * c;
     // Each projection is an nn::Linear, whose C++ forward is input.matmul(weight.t()): autocast
@@ -409,7 +629,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     // elements) lives beside the product and is freed with it (measured with a logging
     // allocator, llama seed 570496666). At o_proj the attention's locals q, k, v and the
     // contiguous output y are alive beside o_proj's output.
-    const int64_t w = dt.autocast ? 1 : 0;
+    const int64_t w = dt.autocast && !lora ? 1 : 0;  // (LoRA: the frozen base is bf16 already)
     const int64_t qkv_nograd = (d + 2 * kv_nograd) * c;
     am.block_moments_eval = {{"attention (no grad)", a_out + qkv_nograd + scores, 0, {0, 0}},
                              {"rotary (no grad)", a_out + (5 * d + 2 * kv) * c, 0, {0, 0}},
@@ -422,7 +642,7 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   }
   am.block_moments_nograd = am.block_moments_eval;
   if (attn_drop) {
-    const int64_t attn_drop_llama = (dt.autocast ? d * 4 : d * r) + (d + 2 * kv_nograd) * c + hT * (2 * sm + (noise ? 1 : sm));
+    const int64_t attn_drop_llama = (norm_fp32 ? d * 4 : d * r) + (d + 2 * kv_nograd) * c + hT * (2 * sm + (noise ? 1 : sm));
     am.block_moments_nograd.push_back(
         {"attention dropout (no grad)", m.is_gpt2() ? attn_drop_nograd : attn_drop_llama, 0, {0, 0}});
   }
@@ -438,8 +658,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
     // weight cast (a checkpointed block's first forward included): pending_weight_elements
     // counts the one live at the moment.
     const int64_t addmm_buffers = cpu_autocast_addmm ? 8 : 0;
-    const int64_t in_cast = dt.autocast ? d * c : 0;
-    const int64_t w_cast = dt.autocast ? 1 : 0;
+    const int64_t in_cast = norm_fp32 ? d * c : 0;
+    const int64_t w_cast = dt.autocast && !lora ? 1 : 0;  // (LoRA: the frozen base is bf16 already)
     const int64_t c_attn_nograd = d * r + 3 * d * c;
     const int64_t c_fc_nograd = 2 * d * r + m.d_ff * c;
     const int64_t c_proj_nograd = 2 * d * r + 2 * m.d_ff * c + d * c;
@@ -470,8 +690,8 @@ ActivationModel build_activation_model(const ModelConfig& m, const TrainingSetup
   am.eval_embedding_tok = 2 * d * r;
   // The matmul's oneDNN scratchpad (CPU bf16) is added by the phase table from head_mm.
   am.head_mm = {d, V_local};
-  am.eval_head_tok = d * r + d * (dt.autocast ? 4 + c : r) + V_local * c;
-  am.eval_head_weight_cast_bytes = dt.autocast ? checked_mul(checked_mul(V_local, d, "vocab_size"), c, "vocab_size") : 0;
+  am.eval_head_tok = d * r + d * (norm_fp32 ? 4 + c : r) + V_local * c;
+  am.eval_head_weight_cast_bytes = dt.autocast && !lora ? checked_mul(checked_mul(V_local, d, "vocab_size"), c, "vocab_size") : 0;
   // A tied head is torch::linear(x, wte.weight): autocast casts the leaf weight and keeps the
   // cast in its cache until the region ends, after the loss. An untied head is an nn::Linear,
   // whose C++ forward (torch/nn/functional/linear.h, LibTorch 1.13) is input.matmul(weight.t()):

@@ -85,7 +85,6 @@ void add_activation_items(Estimate& e, const ActivationModel& am, const Activati
   const Arith aa{"--batch-size"};
   const int64_t t = e.setup.parallel.tensor_parallel, E = sz.E, mf = sz.in_flight;
   const bool selective = e.setup.checkpointing == Checkpointing::kSelective;
-  const std::string Ls = sz.n_plain == 1 ? "" : str(sz.n_plain) + "·";
   const std::string pp = mf > 1 ? str(mf) + " in flight·" : "";
   static constexpr std::string_view width[] = {"0", "1", "2", "3", "4", "5", "6", "7", "8"};
   const std::string tp_div = " /" + str(t);
@@ -96,11 +95,21 @@ void add_activation_items(Estimate& e, const ActivationModel& am, const Activati
     return cat({prefix, "B·T·", term.shape, "·", width[term.bytes_per_element], " B",
                 term.tp_sharded && t > 1 ? tp_div : std::string_view(), ": ", term.op});
   };
-  if (sz.n_plain > 0) {
+  // LoRA: block 0 has its own terms (activations/block0/), the other plain blocks these.
+  const int64_t n_like = sz.n_plain - (sz.first_block_own ? 1 : 0);
+  const std::string Ls = n_like == 1 ? "" : str(n_like) + "·";
+  if (n_like > 0) {
     for (const auto& term : am.terms) {
-      if (term.scope != ActScope::kBlock || (selective && term.attention_core)) continue;
+      if (term.scope != ActScope::kBlock || (selective && term.attention_core) || term.elements_per_token == 0) continue;
       add_item(e, cat({"activations/block/", term.name}), Category::kActivations,
-               aa.mul(mf, aa.mul(sz.n_plain, aa.mul(E, term_bytes(term)))), formula(pp + Ls, term));
+               aa.mul(mf, aa.mul(n_like, aa.mul(E, term_bytes(term)))), formula(pp + Ls, term));
+    }
+  }
+  if (sz.first_block_own) {
+    for (const auto& term : am.terms) {
+      if (term.scope != ActScope::kFirstBlock || (selective && term.attention_core) || term.elements_per_token == 0) continue;
+      add_item(e, cat({"activations/block0/", term.name}), Category::kActivations, aa.mul(mf, aa.mul(E, term_bytes(term))),
+               formula(pp, term));
     }
   }
   if (sz.n_ckpt > 0) {
@@ -129,7 +138,7 @@ void add_activation_items(Estimate& e, const ActivationModel& am, const Activati
   add_item(e, "activations/inputs", Category::kActivations, sz.inputs_bytes, "B·T·16 B: idx and targets, int64");
   if (e.setup.parallel.pipeline_parallel != 1) return;  // the head lives on the last stage
   for (const auto& term : am.terms) {
-    if (term.scope != ActScope::kHead) continue;
+    if (term.scope != ActScope::kHead || term.elements_per_token == 0) continue;
     add_item(e, cat({"activations/head/", term.name}), Category::kActivations, aa.mul(E, term_bytes(term)), formula("", term));
   }
 }

@@ -104,8 +104,10 @@ PhasePoint forward_point(const PhaseInputs& in, const StepBase& b) {
   const int64_t live = ph.add(ph.add(b.loaded, b.grads_during), fwd_copies);
   PhasePoint p;
   p.allocated_bytes = ph.add(ph.add(ph.add(live, sz.embed_bytes), ph.add(sz.blocks_bytes, sz.head_bytes)), sz.logits_bytes);
-  const bool last_ckpt = b.full_ckpt && (sz.layers_here - 1) % in.setup->checkpoint_every == 0;
-  const int64_t last_saved = last_ckpt ? ph.mul(sz.E, sz.ckpt_input_tok) : sz.block_bytes;
+  const bool last_ckpt = block_recomputed(*in.setup, sz, sz.layers_here - 1);
+  const int64_t last_saved = last_ckpt                                      ? ph.mul(sz.E, sz.ckpt_input_tok)
+                             : sz.first_block_own && sz.layers_here == 1 ? sz.first_block_bytes
+                                                                           : sz.block_bytes;
   // Inside the last block nothing of the head exists yet (nor its autocast weight copy),
   // and the block's later weights are not cast yet.
   const int64_t head_copies = fwd_copies - ph.mul(st.layer_copies_bytes, sz.n_plain);
@@ -297,7 +299,13 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   // (E, V/t) x (V/t, d), each beside its oneDNN scratchpad on the CPU bf16 target. With E small
   // against d (or a large scratchpad) this moment is above the logits' gradients.
   int64_t at_head_mm = 0;
-  if (b.has_head) {
+  if (b.has_head && in.setup->lora.rank > 0) {
+    // LoRA: lm_head is frozen (and, under autocast, already in the compute dtype): MmBackward
+    // makes only the input's gradient (E, d), beside the logits' gradient and its scratchpad.
+    const int64_t d = in.model->n_embd, V = in.am->head_mm.n, c = in.dt.compute;
+    at_head_mm = ph.add(ph.add(loss.allocated_bytes - sz.log_probs_bytes, ph.mul(ph.mul(sz.E, V + d), c)),
+                        matmul_workspace(in, sz.E, V, d));
+  } else if (b.has_head) {
     const int64_t d = in.model->n_embd, V = in.am->head_mm.n, c = in.dt.compute;
     const int64_t with_grad_w = ph.add(ph.add(loss.allocated_bytes - sz.log_probs_bytes, ph.mul(ph.mul(sz.E, V), c)),
                                        ph.mul(ph.mul(V, d), c));
@@ -338,13 +346,14 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   const int64_t plain_saved = ph.mul(sz.in_flight, sz.block_bytes);
   int64_t running = after_head, at_blocks = 0, blk_tr = plain_tr;
   for (int64_t i = sz.layers_here - 1; i >= 0; --i) {
-    const bool recomputed = b.full_ckpt && i % in.setup->checkpoint_every == 0;
+    const bool recomputed = block_recomputed(*in.setup, sz, i);
     const int64_t tr = recomputed ? ckpt_tr : plain_tr;
     if (ph.add(running, tr) > at_blocks) {
       at_blocks = ph.add(running, tr);
       blk_tr = tr;
     }
-    running += step_grads - (recomputed ? ckpt_saved : ph.add(plain_saved, st.layer_copies_bytes));
+    const int64_t saved_here = sz.first_block_own && i == 0 ? ph.mul(sz.in_flight, sz.first_block_bytes) : plain_saved;
+    running += step_grads - (recomputed ? ckpt_saved : ph.add(saved_here, st.layer_copies_bytes));
   }
   // With gradient accumulation wte.grad exists already: the sum is added into it after, so
   // the engine's buffer, the embedding's gradient and their sum are all extra (3·V·d).
@@ -440,6 +449,10 @@ ActivationSizes activation_sizes(const ModelConfig& model, const TrainingSetup& 
         if (term.attention_core) sz.core_tok += b;
         else block_sel_tok += b;
         break;
+      case ActScope::kFirstBlock:
+        sz.first_block_own = true;
+        if (!(setup.checkpointing == Checkpointing::kSelective && term.attention_core)) sz.first_block_tok += b;
+        break;
       case ActScope::kHead:
         if (std::string_view(term.name) == "logits") sz.logits_tok += b;
         else if (term.held_output) sz.log_probs_tok += b;
@@ -450,17 +463,21 @@ ActivationSizes activation_sizes(const ModelConfig& model, const TrainingSetup& 
   const bool selective = setup.checkpointing == Checkpointing::kSelective;
   const bool full_ckpt = setup.checkpointing == Checkpointing::kFull;
   sz.block_tok = selective ? block_sel_tok : sz.block_full_tok;
-  sz.n_ckpt = full_ckpt ? ceil_div(sz.layers_here, setup.checkpoint_every) : 0;
+  // (LoRA: oomkit::checkpoint runs block 0 unwrapped, its input needing no gradient.)
+  sz.n_ckpt = full_ckpt ? ceil_div(sz.layers_here, setup.checkpoint_every) - (sz.first_block_own ? 1 : 0) : 0;
   sz.n_plain = sz.layers_here - sz.n_ckpt;
   sz.ckpt_input_tok = model.n_embd * activation_dtypes(setup).residual;
   sz.block_bytes = aa.mul(sz.E, sz.block_tok);
+  sz.first_block_bytes = aa.mul(sz.E, sz.first_block_tok);
+  const int64_t plain_bytes =
+      sz.first_block_own ? aa.add(aa.mul(sz.n_plain - 1, sz.block_bytes), sz.first_block_bytes) : aa.mul(sz.n_plain, sz.block_bytes);
   // oomkit::checkpoint keeps, per wrapped block, the CPU generator's state for the recompute
   // (at::CPUGeneratorImpl::get_state(): a 5056-byte uint8 tensor); a CPU tensor, so it counts
   // only on the CPU target.
   sz.rng_state_bytes = setup.cuda ? 0 : sz.n_ckpt * kCpuRngStateBytes;
   const int64_t mf = sz.in_flight;
   sz.blocks_bytes = aa.add(
-      aa.mul(mf, aa.add(aa.mul(sz.n_plain, sz.block_bytes), aa.mul(sz.n_ckpt, aa.mul(sz.E, sz.ckpt_input_tok)))),
+      aa.mul(mf, aa.add(plain_bytes, aa.mul(sz.n_ckpt, aa.mul(sz.E, sz.ckpt_input_tok)))),
       sz.rng_state_bytes);
   sz.embed_bytes = aa.mul(mf, aa.add(aa.mul(sz.E, sz.embed_tok), aa.mul(setup.seq_len, am.sequence_bytes)));
   sz.inputs_bytes = aa.mul(aa.mul(mf, aa.mul(sz.E, am.input_bytes_per_token)), setup.gradient_accumulation_steps);
@@ -469,6 +486,10 @@ ActivationSizes activation_sizes(const ModelConfig& model, const TrainingSetup& 
   sz.logits_bytes = has_head ? aa.mul(sz.E, sz.logits_tok) : 0;
   sz.log_probs_bytes = has_head ? aa.mul(sz.E, sz.log_probs_tok) : 0;
   return sz;
+}
+
+bool block_recomputed(const TrainingSetup& setup, const ActivationSizes& sz, int64_t i) {
+  return setup.checkpointing == Checkpointing::kFull && i % setup.checkpoint_every == 0 && !(sz.first_block_own && i == 0);
 }
 
 StepPhases detailed_step_phases(const PhaseInputs& in, bool steady) {

@@ -146,8 +146,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text);
 /// numberless, incomplete record of family "mentioned" (or "oom_killer" for "OOMKilled", the word
 /// "killed", "return code -9", "exit code 137", "SIGKILL"; device "cpu" when the words name host
 /// RAM, "cuda" when they name the GPU). Only when no line names an OOM: the first line describing
-/// memory growing without bound (a memory noun and a growth verb: "memory usage is growing",
-/// "GPU memory keeps increasing", "memory leak", "memory explodes"). Linear in `text`.
+/// memory growing without bound (a memory noun with a leak / explosion, or with a growth verb said
+/// to go on: "memory usage is growing slowly over the epoch", "GPU memory keeps increasing",
+/// "memory leak", "memory explodes"; not "a larger batch increases memory usage"). Linear in `text`.
 /// diagnose_log() uses it so that a pasted issue without its message is still read as evidence.
 std::optional<OomRecord> mentioned_oom(std::string_view text);
 

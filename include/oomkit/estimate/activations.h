@@ -13,7 +13,9 @@
 
 namespace oomkit {
 
-enum class ActScope { kEmbedding, kBlock, kHead };
+/// kFirstBlock: LoRA only, block 0's terms when they differ from the other blocks' (kBlock):
+/// its input, the frozen embedding's output, needs no gradient.
+enum class ActScope { kEmbedding, kBlock, kFirstBlock, kHead };
 
 /// One saved (or held) tensor. Bytes for one micro-batch = E · elements_per_token ·
 /// bytes_per_element (times the layer count for kBlock terms).

@@ -87,6 +87,11 @@ struct ActivationSizes {
   int64_t logits_tok = 0;         // (B, T, V) logits held by the trainer
   int64_t log_probs_tok = 0;      // log_softmax's output, saved by cross_entropy
   int64_t block_bytes = 0;        // E·block_tok: one plain block's saved terms
+  // LoRA: block 0 has terms of its own (ActScope::kFirstBlock; its input needs no gradient),
+  // and oomkit::checkpoint leaves it unwrapped (it is one of n_plain).
+  bool first_block_own = false;
+  int64_t first_block_tok = 0;
+  int64_t first_block_bytes = 0;  // E·first_block_tok
   int64_t rng_state_bytes = 0;    // checkpointed blocks' saved CPU generator states (CPU target)
   int64_t blocks_bytes = 0;       // every block's saved terms (with in-flight micro-batches)
   int64_t embed_bytes = 0;        // the embedding's saved terms and position indices
@@ -95,6 +100,10 @@ struct ActivationSizes {
   int64_t logits_bytes = 0;
   int64_t log_probs_bytes = 0;
 };
+
+/// Whether block `i` (0-based, on this stage) runs recomputed under full checkpointing: every
+/// checkpoint_every-th block, except a LoRA run's block 0 (ActivationSizes::first_block_own).
+bool block_recomputed(const TrainingSetup& setup, const ActivationSizes& sz, int64_t i);
 
 /// Sizes from the term list `am` (build_activation_model()) under the setup's checkpointing
 /// and parallelism. Throws InputError("--batch-size") on overflow.
