@@ -347,7 +347,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
       options.on_oom = OnOom::kAbort;
     }
   }
-  if (!configure_malloc()) log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
+  if (!configure_malloc()) {
+    if (sanitizer_malloc()) log::debug("malloc: a sanitizer's allocator (mallopt has no effect): thresholds not set");
+    else log::warn("malloc: glibc refused the mmap/trim thresholds; steps may page-fault more");
+  }
   if (options.setup.cuda && !cuda_memory_backend_available()) {
     throw InputError("--device", "cuda requested, but oomkit was built without CUDA or no CUDA device is present",
                      "use --device cpu");

@@ -20,7 +20,22 @@ int configure_threads(int threads) {
   return at::get_num_threads();
 }
 
+bool sanitizer_malloc() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
 bool configure_malloc() {
+  if (sanitizer_malloc()) return false;  // the sanitizer's allocator ignores mallopt
   constexpr int kMmapThresholdBytes = 32 << 20;  // glibc DEFAULT_MMAP_THRESHOLD_MAX (64-bit)
   const bool mmap_ok = ::mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes) == 1;
   const bool trim_ok = ::mallopt(M_TRIM_THRESHOLD, 2 * kMmapThresholdBytes) == 1;

@@ -19,6 +19,11 @@ int configure_threads(int threads);
 /// No effect on what the tracking allocator counts. Returns false if glibc refused a value.
 bool configure_malloc();
 
+/// True in a build whose malloc is a sanitizer's (ASan/LSan/TSan/MSan replace malloc and ignore
+/// mallopt(3)): configure_malloc() then returns false by design, and nothing is worth a warning
+/// (scripts/sanitize.sh). From the compiler's __SANITIZE_ADDRESS__ / __has_feature().
+bool sanitizer_malloc();
+
 /// The kernel set ("core") that OpenBLAS chose for this CPU when it was loaded, as
 /// openblas_get_corename() reports it (e.g. "Prescott", "Haswell", "SkylakeX"); found with
 /// dlsym, so oomkit needs no link to OpenBLAS. "" when the process holds no OpenBLAS.
