@@ -215,6 +215,12 @@ TEST(DiagnoseEstimate, StaticMemoryVerdict) {
   bool zero = false;
   for (const auto& e : top.evidence) zero = zero || e.find("--zero 3") != std::string::npos;
   EXPECT_TRUE(zero);
+  // The probe must not contradict a fix that changes the batch beside a static-memory cut: it
+  // says no batch setting *alone* fixes this (it used to say none "can fix this").
+  EXPECT_EQ(top.probe.find("can fix this"), std::string::npos) << top.probe;
+  EXPECT_NE(top.probe.find("alone fixes this: the fix must shrink parameters, gradients or optimizer state"),
+            std::string::npos)
+      << top.probe;
 }
 
 // Static fits, activations do not. At T = 128 the (B,h,T,T) term is 5*12*128 = 7680 of
@@ -445,6 +451,15 @@ TEST(OomReport, JsonSchemaAndText) {
   EXPECT_NE(text.find("Recovery (applied): --batch-size 16 --grad-accum 1 -> --batch-size 4 --grad-accum 4"), std::string::npos);
   const std::string amb = oom_report_text(diagnose_log("RuntimeError: CUDA error: out of memory").at(0));
   EXPECT_NE(amb.find("Verdict: ambiguous"), std::string::npos);
+  // An ambiguous verdict is decided by nothing: its leading evidence is introduced as what ranked
+  // the first candidate first (the report used to say "Decided by:" under "ambiguous").
+  const std::string frag = oom_report_text(diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 250.00 MiB. GPU 0 has a total capacity of 79.26 GiB "
+      "of which 104.75 MiB is free. Process 1007710 has 79.14 GiB memory in use. Of the allocated memory 74.77 GiB is "
+      "allocated by PyTorch, and 3.87 GiB is reserved by PyTorch but unallocated.").at(0));
+  ASSERT_NE(frag.find("Verdict: ambiguous"), std::string::npos) << frag;
+  EXPECT_EQ(frag.find("Decided by:"), std::string::npos) << frag;
+  EXPECT_NE(frag.find("Ranked fragmentation first:\n  line 1: reserved but unallocated"), std::string::npos) << frag;
 }
 
 // A timeline written by the trainer feeds the playbook offline: the fixture (synthetic: a loop

@@ -103,7 +103,10 @@ void add_estimate_findings(const RunSettings& run, const EstimateFn& estimate, i
   if (static_bytes + overhead > usable) {
     Finding f = make(OomCause::kStaticModelTooLarge, 0.92, "Static memory alone exceeds the capacity", 8);
     f.evidence = {base_ev, static_ev};
-    f.probe = "Micro-batch 1 will OOM too: no batch or checkpointing setting can fix this";
+    f.probe =
+        "Playbook step 3: one step at micro-batch 1 OOMs too, since static memory alone is over the capacity. No batch or "
+        "checkpointing setting alone fixes this: the fix must shrink parameters, gradients or optimizer state (a batch "
+        "change beside it only makes room for the activations)";
     fill(f, find_remedies(remedy_request(run, estimate, capacity)), s.safety_margin);
     for (auto& other : findings) {  // the estimate settles it: the working-set guesses step back
       if (other.category == OomCause::kActivationsBatch || other.category == OomCause::kActivationsSeqlen) {

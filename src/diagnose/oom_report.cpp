@@ -120,12 +120,15 @@ std::string oom_report_text(const PlaybookResult& result) {
   if (d.findings.empty()) {
     out += "No finding.\n";
   } else if (d.ambiguous()) {
-    out += "Verdict: ambiguous. The evidence does not settle the cause; candidates, with the probe that tells each apart:\n";
+    out += "Verdict: ambiguous: the evidence does not settle the cause. The candidates below are ranked; each one's probe "
+           "tells it apart.\n";
   } else {
     out += fmt::format("Verdict: {} ({} confidence)\n", cause_name(d.findings.front().category), d.findings.front().confidence());
   }
   if (!d.deciding.empty()) {
-    out += "Decided by:\n";
+    // The evidence that ranked the first finding first: it decided the verdict, or, when the
+    // verdict is ambiguous, only put that candidate ahead.
+    out += d.ambiguous() ? fmt::format("Ranked {} first:\n", cause_name(d.findings.front().category)) : "Decided by:\n";
     for (const auto& e : d.deciding) {
       out += e.line > 0 ? fmt::format("  line {}: {}\n", e.line, e.what) : fmt::format("  {}\n", e.what);
     }
