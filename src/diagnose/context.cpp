@@ -463,8 +463,13 @@ class Reader {
     }
   }
 
-  // Sizes next to "VRAM" / "should have": the memory the user expects the device to have.
-  void stated_memory(std::string_view lo) {
+  // Each size stated in prose on the lower-cased line `lo`: a number of at most 12 characters
+  // (digits and dots) followed, after at most one space, by a memory unit ("8gb", "11 g",
+  // "512 mib", "1 tb"; decimal and binary units both read as powers of 2^10, as people write
+  // "8GB" for an 8 GiB card). Digits glued to a word ("rtx3090", "v1.5") are not sizes. `fn` gets
+  // the number, the unit's size in bytes (kMiB, kGiB or kTiB) and the number's length in chars.
+  template <class Fn>
+  static void for_each_prose_size(std::string_view lo, Fn&& fn) {
     for (size_t p = 0; p < lo.size(); ++p) {
       if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
       size_t e = p;
@@ -474,48 +479,41 @@ class Reader {
       size_t ue = u;
       while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
       const std::string_view unit = lo.substr(u, ue - u);
-      double mult = 0;
-      if (unit == "gb" || unit == "gib" || unit == "g") mult = static_cast<double>(kGiB);
-      else if (unit == "mb" || unit == "mib" || unit == "m") mult = static_cast<double>(kMiB);
-      else if (unit == "tb" || unit == "tib") mult = static_cast<double>(kTiB);
-      if (mult > 0 && e - p <= 12) {
+      int64_t unit_bytes = 0;
+      if (unit == "gb" || unit == "gib" || unit == "g") unit_bytes = kGiB;
+      else if (unit == "mb" || unit == "mib" || unit == "m") unit_bytes = kMiB;
+      else if (unit == "tb" || unit == "tib") unit_bytes = kTiB;
+      if (unit_bytes > 0 && e - p <= 12) {
         double v = 0;
         try {
           v = std::stod(std::string(lo.substr(p, e - p)));
         } catch (...) {
           v = 0;
         }
-        const double bytes = v * mult;
-        if (bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
-          ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
-        }
+        fn(v, unit_bytes, e - p);
       }
       p = ue > p ? ue - 1 : p;
     }
   }
 
+  // Sizes next to "VRAM" / "should have": the memory the user expects the device to have (the
+  // largest from 1 GiB up).
+  void stated_memory(std::string_view lo) {
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t) {
+      const double bytes = v * static_cast<double>(unit_bytes);
+      if (bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
+        ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
+      }
+    });
+  }
+
   // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept.
   void named_memory(std::string_view lo) {
-    for (size_t p = 0; p < lo.size(); ++p) {
-      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
-      size_t e = p;
-      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
-      size_t u = e;
-      if (u < lo.size() && lo[u] == ' ') ++u;
-      size_t ue = u;
-      while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
-      const std::string_view unit = lo.substr(u, ue - u);
-      if ((unit == "gb" || unit == "gib" || unit == "g") && e - p <= 6) {
-        double v = 0;
-        try {
-          v = std::stod(std::string(lo.substr(p, e - p)));
-        } catch (...) {
-          v = 0;
-        }
-        if (v >= 1 && v <= 512) ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v * static_cast<double>(kGiB)));
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars) {
+      if (unit_bytes == kGiB && chars <= 6 && v >= 1 && v <= 512) {
+        ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v * static_cast<double>(kGiB)));
       }
-      p = ue > p ? ue - 1 : p;
-    }
+    });
   }
 
   void device_ids(std::string_view lo) {
