@@ -5,6 +5,7 @@
   scripts/regen-docs.py --build build --force    rewrite every output, masked spans included
   scripts/regen-docs.py --build build --check    compare; a unified diff per block, exit 1 on any difference
   scripts/regen-docs.py --list                   list the blocks found (no build needed)
+  scripts/regen-docs.py --self-test              check the masks below on built-in line pairs
   scripts/regen-docs.py --build build --only docs/recover.md   one file (any flag above)
   scripts/regen-docs.py --build build --screenshots            also docs/img/ (scripts/docs-screenshots.sh)
 
@@ -30,7 +31,8 @@ output. Keep commands cheap (the test runs them all): a few steps of a small mod
 What is masked (MASKS below; applied to both the doc and the fresh output in --check, never
 when rewriting), and nothing else:
   - timings: the step time (`| 343.7 ms |`), `ms/step`, a run's duration (`in 2m27s`),
-    the `ts`/`dur`/`t_ns` fields of JSON events, MFU (derived from the step time);
+    the `ts`/`dur`/`t_ns` fields of JSON events, MFU (derived from the step time: a number,
+    `n/a`, or the run summary's whole MFU clause);
   - the matmul probe's peak (`peak 11.4 GFLOP/s`, `best of 7 in 0.22 s`: MFU's denominator,
     a measurement of the machine like its free memory);
   - tok/s (throughput);
@@ -39,7 +41,9 @@ when rewriting), and nothing else:
   - free memory: the CPU `device:` line's free bytes, with the machine's total RAM and the
     process RSS printed beside it;
   - the CPU-dependent OpenBLAS hint line (`[oomkit] warning: OpenBLAS chose ...`), which
-    appears only on CPUs that OpenBLAS does not recognise: dropped from both sides.
+    appears only on CPUs that OpenBLAS does not recognise: dropped from both sides;
+  - the `[oomkit] warning: MFU above 100% ...` line, printed when the matmul probe ran on a busy
+    CPU (MFU then reads `n/a`, masked like a number): dropped from both sides.
 Everything else must match byte for byte: pin anything machine-dependent with flags in the doc
 command (--threads, --host-memory, --seed) instead of masking it.
 """
@@ -66,8 +70,12 @@ MASKS = [
     ("timings", re.compile(r"\s+\d+(?:\.\d+)? ms/step"), " <ms> ms/step"),
     ("timings", re.compile(r"\bin (?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?s\b"), "in <time>"),
     ("timings", re.compile(r'"(ts|dur|t_ns)":\s*\d+'), r'"\1":<time>'),
-    ("timings", re.compile(r"\bMFU\s+\d+(?:\.\d+)?%", re.I), "MFU <mfu>%"),
-    ("timings", re.compile(r"\bmfu\s+(?:n/a|\d+(?:\.\d+)?%)", re.I), "mfu <mfu>"),
+    # MFU, a number or "n/a" (a step faster than the probe's peak allows: a busy CPU during the probe),
+    # with the padding after it: both read as one placeholder.
+    # The run summary's MFU clause: "MFU 12.3% (FLOPs/token, peak, probe)" or, after a busy probe,
+    # "MFU not reported (...)" (FLOPs/token stays checked on the `mfu:` line at the start).
+    ("timings", re.compile(r"\bMFU (?:\d+(?:\.\d+)?%|not reported) \([^)]*\)"), "MFU <mfu> (<mfu detail>)"),
+    ("timings", re.compile(r"\bmfu\s+(?:n/a|\d+(?:\.\d+)?%)\s*", re.I), "MFU <mfu> "),
     ("timings", re.compile(r"\bbest of \d+ in \d+(?:\.\d+)? s\b"), "best of <n> in <time> s"),
     ("matmul peak", re.compile(r"\b\d+(?:\.\d+)? GFLOP/s"), "<peak> GFLOP/s"),
     ("tok/s", re.compile(r"\s+\d+(?:\.\d+)? tok/s"), " <tok/s> tok/s"),
@@ -81,12 +89,14 @@ DEVICE_MASKS = [
     re.compile(r"\b(process RSS) " + SIZE),
 ]
 BLAS_HINT_RE = re.compile(r"^\[oomkit\] warning: OpenBLAS chose ")
+# The warning that MFU came out above 100% (the matmul probe ran on a busy CPU): a timing, like MFU.
+MFU_WARNING_RE = re.compile(r"^\[oomkit\] warning: MFU above 100%")
 
 
 def mask_lines(lines):
     out = []
     for line in lines:
-        if BLAS_HINT_RE.match(line):
+        if BLAS_HINT_RE.match(line) or MFU_WARNING_RE.match(line):
             continue
         for _what, pat, rep in MASKS:
             line = pat.sub(rep, line)
@@ -234,8 +244,37 @@ def render(block, fresh):
     return body
 
 
+# Pairs of lines that the masks must read as equal (the doc's run vs a later run of the same
+# command on another machine or load), and one pair they must keep apart: `--self-test`.
+MASK_CASES = [
+    (["step     2 (3/4) | loss 4.6757 | lr 6.50e-04 |   12.0 ms |    9000 tok/s | mfu  12.3% | alloc 12.16 MiB | eta 1s"],
+     ["[oomkit] warning: MFU above 100% (107%): the matmul probe's peak (10.0 GFLOP/s) was measured too low, likely "
+      "on a busy CPU; MFU is not reported (a longer --mfu-probe-seconds on an idle machine helps)",
+      "step     2 (3/4) | loss 4.6757 | lr 6.50e-04 |   11.0 ms |    9100 tok/s | mfu   n/a  | alloc 12.16 MiB | eta 2s"],
+     True),
+    (["[oomkit] info: throughput 9000 tok/s, 12.0 ms/step, MFU 12.3% (7129344 FLOPs/token, peak 11.4 GFLOP/s: float32 "
+      "512x512 matmul on cpu); peak allocated 120.37 MiB (estimate 120.37 MiB, ratio 1.000)"],
+     ["[oomkit] info: throughput 9100 tok/s, 11.0 ms/step, MFU not reported (the probe's peak was measured too low); "
+      "peak allocated 120.37 MiB (estimate 120.37 MiB, ratio 1.000)"],
+     True),
+    (["[oomkit] warning: OpenBLAS chose its generic 'Prescott' kernels", "done in 2m27s"], ["done in 1m03s"], True),
+    (["step 2 | loss 4.6757 | alloc 12.16 MiB"], ["step 2 | loss 4.6758 | alloc 12.16 MiB"], False),
+]
+
+
+def self_test():
+    bad = 0
+    for doc, fresh, equal in MASK_CASES:
+        if (mask_lines(doc) == mask_lines(fresh)) != equal:
+            print(f"FAIL: masks read {doc} and {fresh} as {'different' if equal else 'equal'}")
+            bad += 1
+    print(f"regen-docs masks: {len(MASK_CASES) - bad} of {len(MASK_CASES)} cases as expected")
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--self-test", action="store_true", help="check the masks on built-in line pairs and exit")
     ap.add_argument("--build", help="build directory holding oomkit (the doc's `build/`)")
     ap.add_argument("--check", action="store_true", help="compare instead of rewriting; exit 1 on a difference")
     ap.add_argument("--list", action="store_true", help="list the blocks found and exit")
@@ -246,6 +285,8 @@ def main():
     ap.add_argument("--screenshots", action="store_true",
                     help="rewrite mode: also regenerate docs/img/ with scripts/docs-screenshots.sh (minutes)")
     args = ap.parse_args()
+    if args.self_test:
+        return self_test()
 
     files = [os.path.join(ROOT, "README.md")]
     docs = os.path.join(ROOT, "docs")

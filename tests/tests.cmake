@@ -151,6 +151,10 @@ set_tests_properties(cli_install_finds_models PROPERTIES LABELS core)
 add_test(NAME cli_flags COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_flags_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(cli_flags PROPERTIES LABELS core)
 
+# The masks docs_drift applies (timings, MFU and its warning, ...), on built-in line pairs.
+add_test(NAME docs_masks COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/regen-docs.py --self-test)
+set_tests_properties(docs_masks PROPERTIES LABELS "core;docs")
+
 # Shell completion and the man page (issue 13 item 5), generated from the CLI definition: every
 # flag of every command in the bash and zsh scripts and the man page; bash completes commands,
 # flag prefixes, enum values and files; zsh parses the script; groff renders the page cleanly.
@@ -254,7 +258,8 @@ set_tests_properties(train_memory_snapshot PROPERTIES LABELS torch TIMEOUT 300 S
 
 # ---- docs (issue 13 item 4): every command output shown in README.md and docs/*.md is what
 # this build prints (scripts/regen-docs.py --check: a unified diff per block that differs;
-# masked: timings, tok/s, eta, run-directory timestamps, free memory, the OpenBLAS hint).
+# masked: timings, tok/s, eta, run-directory timestamps, free memory, the OpenBLAS hint, the
+# MFU-above-100% warning).
 # Rewrite the docs with `scripts/regen-docs.py --build build`.
 add_test(NAME docs_drift
          COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/regen-docs.py --build ${CMAKE_BINARY_DIR} --check)
