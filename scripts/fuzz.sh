@@ -13,7 +13,8 @@
 # build jobs), FUZZ_RUNS (-runs= limit: `FUZZ_RUNS=1000000 scripts/fuzz.sh fuzz_size 7200` stops
 # after 1M executions or 2 h). One fuzzing process per target (no -jobs/-workers).
 # A finding is written to build-fuzz/findings/TARGET/ (smoke: smoke-findings/) as crash-*,
-# leak-*, timeout-* or oom-*, and the script exits 1. Every non-smoke run appends its measured
+# leak-*, timeout-* or oom-*, and the script exits 1; only the files a run writes count as its
+# findings (earlier runs' files stay there for inspection). Every non-smoke run appends its measured
 # line (UTC time, target, execs, execs/s, CPU s, execs/CPU-s, cov, ft, findings, max_len, command)
 # to build-fuzz/results.tsv (`scripts/fuzz.sh table` prints them).
 set -uo pipefail
@@ -105,6 +106,10 @@ run_one() {  # TARGET SECONDS
     corpus="$BUILD/smoke-corpus/$t"; findings="$BUILD/smoke-findings/$t"; rm -rf "$corpus" "$findings"
   fi
   mkdir -p "$corpus" "$findings"
+  # Findings are the files this run writes: earlier runs' files stay in the folder for inspection
+  # and are not counted again.
+  local stamp="$BUILD/.start-$t"
+  : >"$stamp"
   # Longest input libFuzzer builds (bytes). OOM logs: 8 KiB holds several reports with their
   # tracebacks (tests/data/oom-corpus's real logs are 0.2-2.5 KB); a longer limit mostly slows
   # each execution (the diagnosis is linear in the log, the instrumentation is per byte).
@@ -130,7 +135,7 @@ run_one() {  # TARGET SECONDS
   ft=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(ls "$corpus" | wc -l)
   local found
-  found=$(ls "$findings" | wc -l)
+  found=$(find "$findings" -type f -newer "$stamp" | wc -l)
   per_cpu_s=$(awk -v n="${execs:-0}" -v c="$cpu_s" 'BEGIN { if (c > 0) printf "%.0f", n / c; else print "?" }')
   printf '%-18s %6ss  execs %-10s %7s/s  %7s/CPU-s  cov %-6s ft %-6s corpus %-5s findings %s\n' "$t" "$s" \
     "${execs:-?}" "${per_s:-?}" "$per_cpu_s" "${cov:-?}" "${ft:-?}" "$units" "$found"
