@@ -46,6 +46,9 @@ expect_bad "--mode" estimate --model gpt2 --mode serve
 expect_bad "--max-new-tokens" estimate --model gpt2 --mode inference --seq-len 1000 --max-new-tokens 100
 expect_bad "--gpus" estimate --model gpt2 --gpu a100-80gb --gpus 0
 expect_bad "--link-bandwidth" estimate --model gpt2 --gpu a100-80gb --link-bandwidth 0
+expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps 0.0
+expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps nan
+expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps 100 --link-bandwidth 12.5GB
 
 expect_ok "verdict: FITS" estimate --model gpt2 --seq-len 512 --gpu a100-80gb
 expect_ok "DOES NOT FIT" estimate --model "$models/llama-2-7b.json" --gpu a100-80gb --batch-size 1 --seq-len 4096
@@ -62,6 +65,11 @@ expect_ok "largest context (prompt + 128 new tokens) that fits: none" estimate -
 # A value of the wrong type: the flag, the value and the type wanted; --gpus 0 alone is refused.
 expect_bad "--batch-size: '1.5' is not a valid value (expects an integer)" estimate --model gpt2 --batch-size 1.5
 expect_bad "--gpus: must be >= 1" estimate --model gpt2 --gpus 0
+# --dp N: what each ZeRO stage moves per step beside what it saves (issue 14 item 6).
+expect_ok "ZeRO-3 all-gather parameters (forward)" estimate --model gpt2 --dp 4 --zero 1 --link-gbps 400
+expect_ok "link 50.00 GB/s = 400 Gb/s" estimate --model gpt2 --dp 4 --link-gbps 400
+expect_ok '"reduce_scatter"' estimate --model gpt2 --dp 4 --zero 2 --json
+expect_ok "not modelled" estimate --model gpt2 --dp 2 --tp 2
 expect_ok '"sweep"' estimate --sweep --json --seq-len 1024
 expect_ok '"capacity_bytes": 85100068864' gpus --json
 expect_ok "NOMINAL" gpus

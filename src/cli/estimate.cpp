@@ -1,9 +1,13 @@
 // `oomkit estimate`: the analytic training-memory estimate, its verdict against a GPU, the
 // largest micro-batch and the chapter's model-size sweep.
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "run_flags.h"
@@ -11,6 +15,7 @@
 #include "oomkit/core/log.h"
 #include "oomkit/core/model_config.h"
 #include "oomkit/core/units.h"
+#include "oomkit/estimate/communication.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/format.h"
 #include "oomkit/estimate/framework.h"
@@ -47,6 +52,8 @@ struct EstimateOptions {
   int64_t gpus = 1;
   std::string host_memory;
   std::string link_bandwidth = "31.5GB";
+  double link_gbps = 0.0;  // --link-gbps (gigabits per second), when link_gbps_given
+  bool link_gbps_given = false;
   bool max_batch = false;
   bool check = false;
   bool sweep = false;
@@ -147,6 +154,18 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
   return s;
 }
 
+// The link's bytes per second: --link-gbps (Gb/s, as NICs and InfiniBand are rated: 400 -> 50e9)
+// or --link-bandwidth (a size per second, 31.5GB for PCIe 4.0 x16).
+double link_bytes_per_second(const EstimateOptions& o) {
+  if (o.link_gbps_given) {
+    if (!(o.link_gbps > 0.0) || !std::isfinite(o.link_gbps) || o.link_gbps > 1e9) {
+      throw InputError("--link-gbps", fmt::format("must be a positive number of gigabits per second, got {}", o.link_gbps));
+    }
+    return o.link_gbps * 1e9 / 8.0;
+  }
+  return static_cast<double>(parse_size_flag(o.link_bandwidth, "--link-bandwidth", SizeRule::kPositive));
+}
+
 // The hardware the remedies may use: --gpus, --host-memory (default: this machine's RAM),
 // --link-bandwidth (bytes per second, e.g. 31.5GB for PCIe 4.0 x16).
 RemedyResources resources(const EstimateOptions& o) {
@@ -156,8 +175,7 @@ RemedyResources resources(const EstimateOptions& o) {
   if (!o.host_memory.empty()) {
     r.host_memory_bytes = parse_size_flag(o.host_memory, "--host-memory", SizeRule::kPositive);
   }
-  const int64_t link = parse_size_flag(o.link_bandwidth, "--link-bandwidth", SizeRule::kPositive);
-  r.link_bytes_per_second = static_cast<double>(link);
+  r.link_bytes_per_second = link_bytes_per_second(o);
   return r;
 }
 
@@ -279,9 +297,19 @@ int run_estimate(const EstimateOptions& given) {
       curve = batch_curve(model, s, cap->first);
     }
   }
+  // Data parallelism: what each ZeRO stage moves per step beside what it saves (communication.h).
+  std::optional<CommunicationTable> comm;
+  if (s.parallel.data_parallel > 1 && s.parallel.tensor_parallel == 1 && s.parallel.pipeline_parallel == 1) {
+    comm = communication_table(model, s, link_bytes_per_second(o));
+  }
   if (o.json) {
-    if (verdict) fmt::print("{}\n", verdict_to_json(e, *verdict, max_batch, curve));
-    else fmt::print("{}\n", estimate_to_json(e));
+    std::string text = verdict ? verdict_to_json(e, *verdict, max_batch, curve) : estimate_to_json(e);
+    if (comm) {
+      nlohmann::json j = nlohmann::json::parse(text);
+      j["communication"] = communication_to_json(*comm);
+      text = j.dump(2);
+    }
+    fmt::print("{}\n", text);
     return o.check && !verdict->fits ? kExitDoesNotFit : kExitOk;
   }
   fmt::print("{}", format_estimate(e));
@@ -289,6 +317,10 @@ int run_estimate(const EstimateOptions& given) {
   if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) fmt::print("{}", format_method_comparison(e, other));
   if (verdict) fmt::print("{}", format_verdict(*verdict, cap->second, s.safety_margin));
   if (o.max_batch) fmt::print("{}", format_batch_curve(max_batch, curve, verdict->usable_bytes));
+  if (comm) fmt::print("{}", format_communication(*comm));
+  if (!comm && s.parallel.data_parallel > 1) {
+    fmt::print("\n(no data-parallel communication table: the traffic of --tp/--pp groups is not modelled)\n");
+  }
   return o.check && !verdict->fits ? kExitDoesNotFit : kExitOk;
 }
 
@@ -324,6 +356,9 @@ Subcommand add_estimate_command(CLI::App& parent) {
                   std::string("Link bytes per second for the cost of ZeRO/offload traffic, ") + kSizeHelp)
       ->check(size_check(SizeRule::kPositive))
       ->capture_default_str();
+  app->add_option("--link-gbps", o->link_gbps,
+                  "The link in gigabits per second instead of --link-bandwidth (400 for 400 Gb/s InfiniBand)")
+      ->excludes("--link-bandwidth");
   app->add_flag("--max-batch", o->max_batch, "Find the largest micro-batch that fits (needs --gpu or --memory)");
   app->add_flag("--check", o->check,
                 "Exit 4 when the run does not fit the --gpu/--memory capacity (0 when it fits)");
@@ -362,6 +397,7 @@ Subcommand add_estimate_command(CLI::App& parent) {
       "Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub; nothing is downloaded).");
   return {app, [o, app]() {
             o->seq_len_given = app->count("--seq-len") > 0;
+            o->link_gbps_given = app->count("--link-gbps") > 0;
             return run_estimate(*o);
           }};
 }

@@ -13,6 +13,7 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/units.h"
+#include "oomkit/estimate/communication.h"
 
 namespace oomkit {
 namespace {
@@ -218,12 +219,11 @@ double recompute_flops_per_token(const ModelConfig& m, const ParameterCount& bas
   return extra;
 }
 
-// Bytes one GPU moves over the link per optimizer step. Data parallel over N GPUs: the gradient
-// all-reduce 2·G·(N-1)/N (ring); ZeRO-1/2 the same volume as reduce-scatter + all-gather;
-// ZeRO-3 all-gathers the parameters in forward and backward of every micro-batch and
-// reduce-scatters the gradients: (G + 2·Pg·accum)·(N-1)/N (Rajbhandari et al. 2020, section 7:
-// 3Ψ vs 2Ψ). Offload of the optimizer: the gradients down and the updated parameters up, 2·G
-// (its shard under ZeRO); offload of the parameters: 2·Pg per micro-batch.
+// Bytes one GPU moves over the link per optimizer step: the data-parallel collectives of
+// communication.h (ring all-reduce / reduce-scatter / all-gather per ZeRO stage; Rajbhandari et
+// al. 2020, section 7: 2Ψ for DP and ZeRO-1/2, 3Ψ for ZeRO-3), plus offload traffic: of the
+// optimizer, the gradients down and the updated parameters up, 2·G (its shard under ZeRO); of
+// the parameters, 2·Pg per micro-batch.
 double link_bytes(const ParameterCount& base, const ParameterCount& lora, const TrainingSetup& s) {
   const ParameterCount& c = s.lora.rank > 0 ? lora : base;
   const double trainable = s.lora.rank > 0 ? static_cast<double>(c.lora) : static_cast<double>(base.total());
@@ -234,10 +234,7 @@ double link_bytes(const ParameterCount& base, const ParameterCount& lora, const 
   const double accum = static_cast<double>(s.gradient_accumulation_steps);
   const double N = static_cast<double>(s.parallel.data_parallel);
   double bytes = 0.0;
-  if (N > 1.0) {
-    const double ring = (N - 1.0) / N;
-    bytes += s.parallel.zero_stage >= 3 ? (G + 2.0 * Pg * accum) * ring : 2.0 * G * ring;
-  }
+  for (const CollectiveTraffic& t : data_parallel_collectives(base, lora, s)) bytes += static_cast<double>(t.bytes_per_gpu);
   if (s.parallel.offload_optimizer) bytes += 2.0 * G / (s.parallel.zero_stage >= 1 && N > 1.0 ? N : 1.0);
   if (s.parallel.offload_parameters) bytes += 2.0 * Pg * accum;
   return bytes;
