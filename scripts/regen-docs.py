@@ -70,11 +70,11 @@ MASKS = [
     ("timings", re.compile(r"\s+\d+(?:\.\d+)? ms/step"), " <ms> ms/step"),
     ("timings", re.compile(r"\bin (?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?s\b"), "in <time>"),
     ("timings", re.compile(r'"(ts|dur|t_ns)":\s*\d+'), r'"\1":<time>'),
-    # MFU, a number or "n/a" (a step faster than the probe's peak allows: a busy CPU during the probe),
-    # with the padding after it: both read as one placeholder.
     # The run summary's MFU clause: "MFU 12.3% (FLOPs/token, peak, probe)" or, after a busy probe,
     # "MFU not reported (...)" (FLOPs/token stays checked on the `mfu:` line at the start).
     ("timings", re.compile(r"\bMFU (?:\d+(?:\.\d+)?%|not reported) \([^)]*\)"), "MFU <mfu> (<mfu detail>)"),
+    # MFU, a number or "n/a" (a step faster than the probe's peak allows: a busy CPU during the probe),
+    # with the padding after it: both read as one placeholder.
     ("timings", re.compile(r"\bmfu\s+(?:n/a|\d+(?:\.\d+)?%)\s*", re.I), "MFU <mfu> "),
     ("timings", re.compile(r"\bbest of \d+ in \d+(?:\.\d+)? s\b"), "best of <n> in <time> s"),
     ("matmul peak", re.compile(r"\b\d+(?:\.\d+)? GFLOP/s"), "<peak> GFLOP/s"),
@@ -88,15 +88,19 @@ DEVICE_MASKS = [
     re.compile(r"\b(total|capacity|free) " + SIZE),
     re.compile(r"\b(process RSS) " + SIZE),
 ]
-BLAS_HINT_RE = re.compile(r"^\[oomkit\] warning: OpenBLAS chose ")
-# The warning that MFU came out above 100% (the matmul probe ran on a busy CPU): a timing, like MFU.
-MFU_WARNING_RE = re.compile(r"^\[oomkit\] warning: MFU above 100%")
+# Whole lines dropped from both sides: what they say depends on the machine or its load.
+DROPPED_LINES = [
+    # OpenBLAS's core-type hint: printed only on CPUs OpenBLAS does not recognise.
+    re.compile(r"^\[oomkit\] warning: OpenBLAS chose "),
+    # MFU above 100% (the matmul probe ran on a busy CPU): a timing, like MFU.
+    re.compile(r"^\[oomkit\] warning: MFU above 100%"),
+]
 
 
 def mask_lines(lines):
     out = []
     for line in lines:
-        if BLAS_HINT_RE.match(line) or MFU_WARNING_RE.match(line):
+        if any(pat.match(line) for pat in DROPPED_LINES):
             continue
         for _what, pat, rep in MASKS:
             line = pat.sub(rep, line)
