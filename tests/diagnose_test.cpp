@@ -1134,3 +1134,57 @@ TEST(DiagnoseKinds4, RequestLargerThanTheNamedGpu) {
   ASSERT_FALSE(d.deciding.empty());
   EXPECT_NE(d.deciding.front().what.find("exceeds the 12.00 GiB GPU"), std::string::npos) << d.deciding.front().what;
 }
+
+// Reports told in prose only (issue 10: 11 of held5's 40 logs held no error line): memory trouble
+// in other words is one numberless "mentioned" report, so the log's evidence is still read; a fact
+// about memory, a denial, or another memory (a kernel's shared memory) is none.
+TEST(DiagnoseProse, MemoryTroubleInWordsIsAReport) {
+  const auto ram = diagnose_log("The Colab runtime crashes saying that it crashed due to low RAM while mapping the dataset.\n");
+  ASSERT_EQ(ram.size(), 1u);
+  EXPECT_EQ(ram[0].oom->family, "mentioned");
+  EXPECT_EQ(ram[0].oom->device, "cpu");
+  const auto zh = diagnose_log("训练时出现了CUDA内存不足的问题，batchsize 80\n");
+  ASSERT_EQ(zh.size(), 1u);
+  EXPECT_EQ(zh[0].oom->device, "cuda");
+  const auto err = diagnose_log("I am getting a CUDA memory error when generating text with num_return_sequences 200.\n");
+  ASSERT_EQ(err.size(), 1u);
+  EXPECT_EQ(err[0].oom->device, "cuda");
+  for (const char* fact : {"GPU memory usage: 10.2 GB / 24 GB\n", "peak memory 3.2 GiB, memory usage is stable\n",
+                           "Epoch 3: val_loss 0.41, RAM 12.1 GB used\n", "memory efficient attention enabled, no error\n",
+                           "the DataLoader ran out of shared memory (/dev/shm is 64 MB)\n"}) {
+    EXPECT_TRUE(diagnose_log(fact).empty()) << fact;
+  }
+}
+
+TEST(DiagnoseProse, AnotherCopyOnTheGpuAndOneGpuHoldingMoreAreNamed) {
+  const auto notebook = diagnose_log(
+      "One notebook was working, but not a second one: the first notebook had not released the GPU memory. Once I closed "
+      "the first notebook, the second worked.\n");
+  ASSERT_EQ(notebook.size(), 1u);
+  EXPECT_EQ(notebook[0].findings.front().category, OomCause::kOtherProcess);
+  const auto instances = diagnose_log("Running more than 1 vllm instance on a single GPU fails with a memory error.\n");
+  ASSERT_EQ(instances.size(), 1u);
+  EXPECT_EQ(instances[0].findings.front().category, OomCause::kOtherProcess);
+  const auto main_gpu = diagnose_log(
+      "What is taking up memory on the main GPU when I resume training? I cannot train with a larger batch because of "
+      "this memory limitation.\n");
+  ASSERT_EQ(main_gpu.size(), 1u);
+  EXPECT_EQ(main_gpu[0].findings.front().category, OomCause::kMultiGpuImbalance);
+  // A CUDA kernel is no other program.
+  const auto kernel = diagnose_log("The first CUDA kernel launch fails with a memory error at batch size 64.\n");
+  ASSERT_EQ(kernel.size(), 1u);
+  EXPECT_NE(kernel[0].findings.front().category, OomCause::kOtherProcess);
+}
+
+// The TPU runtime loading a program: "Attempting to reserve ... That was not possible." is XLA's
+// report with its size.
+TEST(DiagnoseProse, XlaReserveIsAReportWithItsSize) {
+  const auto ds = diagnose_log(
+      "RESOURCE_EXHAUSTED: Error loading program 'jit__multi_slice': Attempting to reserve 6.14G at the bottom of memory. "
+      "That was not possible.\n");
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].oom->family, "xla");
+  ASSERT_TRUE(ds[0].oom->requested_bytes.has_value());
+  EXPECT_NEAR(static_cast<double>(*ds[0].oom->requested_bytes), 6.14 * 1073741824.0, 0.006 * 1073741824.0);
+  EXPECT_EQ(ds[0].oom->device, "tpu");
+}

@@ -112,7 +112,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"dataloader", kWDataLoader}, {"_worker_loop", kWDataLoader}, {"num_workers", kWDataLoader},
       {"ram", kWRam}, {"swap", kWRam}, {"rss", kWRam}, {"dmesg", kWRam}, {"oom_killer", kWRam},
       {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
-      {"zombie", kWOther},
+      {"zombie", kWOther}, {"notebook", kWOther}, {"notebooks", kWOther}, {"instance", kWOther}, {"instances", kWOther},
+      {"daemon", kWOther}, {"kernel", kWOther}, {"kernels", kWOther},
       {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
@@ -912,6 +913,29 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
     }
+    }
+    // Another copy of a program on the same GPU, told as such: "one notebook was working, but not a
+    // second ... the first notebook had not released the GPU", "running more than 1 vllm instance
+    // on a single GPU fails", "another kernel still holds the memory".
+    if (has(kWOther) && !negated &&
+        (contains("notebook") || contains("instance") || contains("kernel") || contains("daemon")) &&
+        (contains("another") || contains("other ") || contains("second") || contains("first") || contains("two ") ||
+         contains("multiple") || contains("more than 1") || contains("more than one") || contains("same gpu") ||
+         contains("single gpu")) &&
+        !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
+    }
+    // One GPU holding more than the others, in words: "the usage of the first GPU is much larger
+    // than the others", "what is taking up memory on the main GPU", "GPU 0 gets more memory".
+    if ((has(kWGpuName) || contains("cuda:0")) && !negated &&
+        (contains("first gpu") || contains("main gpu") || contains("primary gpu") || contains("gpu 0") || contains("gpu0") ||
+         contains("cuda:0")) &&
+        (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
+         contains("much larger") || contains("much more") || contains("gets more") || contains("uses more") ||
+         contains("taking up memory") || contains("takes up memory") || contains("extra memory") || contains("unbalanced") ||
+         contains("uneven")) &&
+        !contains("another") && !contains("other process")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
     // CUDA_VISIBLE_DEVICES=1 doesn't work, it still runs on GPU0", "my mistake setting VISIBLE CUDA".

@@ -189,8 +189,9 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     return;
   }
   if (r.family == "xla") {
-    const bool tpu = icontains(s, "attemptingtoallocate") || icontains(s, "memoryspacehbm");
+    const bool tpu = icontains(s, "attemptingtoallocate") || icontains(s, "attemptingtoreserve") || icontains(s, "memoryspacehbm");
     set_requested(size_after(s, "attemptingtoallocate", false, true), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "attemptingtoreserve", false, true), r);
     if (!r.requested_bytes) set_requested(size_after(s, "whiletryingtoallocate", false, true), r);
     if (!r.requested_bytes) set_requested(size_after(s, "outofmemoryallocating", false, true), r);
     if (!r.requested_bytes) {  // "Failed to allocate request for 5.66GiB (6075580416B)": the exact bytes first

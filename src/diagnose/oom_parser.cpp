@@ -105,6 +105,9 @@ const HeadDef kHeads[] = {
     {"defaultcpuallocator: not enough memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
     {"torch: not enough memory", "th_cpu_allocator", "cpu_allocator", Kind::kOneLine},
     {"attempting to allocate", "xla", "xla", Kind::kOneLine},
+    // The TPU runtime loading a program: "RESOURCE_EXHAUSTED: Error loading program 'jit_f':
+    // Attempting to reserve 6.14G at the bottom of memory. That was not possible."
+    {"attempting to reserve", "xla", "xla", Kind::kOneLine},
     {"out of memory while trying to allocate", "xla", "xla", Kind::kOneLine},
     {"oom when allocating tensor", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
     {"ran out of memory trying to allocate", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
@@ -275,7 +278,8 @@ std::vector<HeadHit> find_heads(const std::string& line) {
         const auto [ob, oe] = phrase_find(lo, ". (out of memory)", we);
         if (ob == we) hit.end = oe;
       }
-      if (family == "xla" && std::string_view(h.phrase) == "attempting to allocate") {
+      if (family == "xla" && (std::string_view(h.phrase) == "attempting to allocate" ||
+                              std::string_view(h.phrase) == "attempting to reserve")) {
         const size_t from = b > 80 ? b - 80 : 0;
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
@@ -683,6 +687,47 @@ bool memory_growth_prose(std::string_view lo) {
                    "every", "per", "epoch", "epochs", "iteration", "iterations", "step", "steps", "over time"});
 }
 
+// A line that tells of memory trouble in words, neither naming an OOM nor a growth: a memory
+// noun ("memory", "RAM", "VRAM", "HBM", zh "显存"/"内存", XLA's "RESOURCE_EXHAUSTED") beside a word
+// of failure or pressure ("a CUDA memory error", "used over 12G RAM and crashed", "the RAM usage
+// hit the peak and the runtime got restarted", "ram is consumed until it depletes", "RAM is not
+// enough", "GPU Memory Leakage", "the usage of the first GPU is much larger than the others",
+// "taking up memory on the main GPU", "CUDA内存不足"). A fact about memory ("peak memory 3.2 GiB",
+// "memory usage is stable") holds no such word.
+bool memory_trouble_prose(std::string_view lo) {
+  auto any_word = [&](std::initializer_list<const char*> ws) {
+    for (const char* w : ws) {
+      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+        if (is_word_at(lo, p, std::strlen(w))) return true;
+      }
+    }
+    return false;
+  };
+  auto any_text = [&](std::initializer_list<const char*> ws) {
+    for (const char* w : ws) {
+      if (lo.find(w) != std::string_view::npos) return true;
+    }
+    return false;
+  };
+  const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
+  if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
+  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba"})) return true;  // 不足, 爆, 溢出
+  if (any_word({"resource_exhausted"})) return true;
+  // Denied ("no error", "stable"), or another memory: a kernel's on-chip "shared memory" (Triton's
+  // OutOfResources), /dev/shm (a DataLoader's shared-memory segment: not the device's memory).
+  if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "stable", "shared memory", "shared mem",
+                "/dev/shm"})) {
+    return false;
+  }
+  return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
+                   "leaking", "exhausted", "depletes", "depleted", "restarted", "killing", "occupied", "occupies", "hogs",
+                   "hogging"}) ||
+         any_text({"not enough", "isn't enough", "is low", "low ram", "low memory", "runs out", "ran out", "run out",
+                   "fills up", "filled up", "more and more", "much larger", "taking up", "takes up", "hit the peak",
+                   "not released", "never released", "can't allocate", "cannot allocate", "unable to allocate",
+                   "allocate memory", "limitation"});
+}
+
 }  // namespace
 
 std::optional<OomRecord> mentioned_oom(std::string_view text) {
@@ -693,7 +738,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // the first such line, so the log's evidence is still read. Only when no line names one, the
   // first line that describes memory growing without bound ("memory usage is growing ... memory
   // leak", "the cuda:0 memory explodes") is the report: the user reports the OOM it leads to.
-  for (int pass = 0; pass < 2; ++pass) {
+  // A third pass, when neither is found: the first line telling of memory trouble in other
+  // words (memory_trouble_prose): a report in prose only, whose evidence the log still holds.
+  for (int pass = 0; pass < 3; ++pass) {
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
       size_t at = std::string::npos;
@@ -721,7 +768,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死"}) {
           if (at == std::string::npos) at = lo.find(phrase);
         }
-      } else if (memory_growth_prose(lo)) {
+      } else if (pass == 1 ? memory_growth_prose(lo) : memory_trouble_prose(lo)) {
         at = 0;
         named = true;
       }
@@ -743,7 +790,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.family = "oom_killer";
         r.subsystem = "linux_oom_killer";
         r.device = "cpu";
-      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos || has_word("vram")) {
+      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos || has_word("vram") ||
+                 lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos) {  // 显存 (zh: GPU memory)
         r.device = "cuda";
       } else if (has_word("ram") || has_word("cpu")) {
         r.device = "cpu";  // "out of my 64G ram", "got CPU OOM": host memory, in words
