@@ -995,7 +995,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
   }
 
-  // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", "过长" (zh: too long).
+  // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", long audio, video or
+  // documents (their length is the sequence), "过长" (zh: too long).
   static bool long_inputs(std::string_view lo) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return lo.find(p) != std::string_view::npos; };
@@ -1006,7 +1007,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return false;
     };
     if (has("long") && any({"too long", "long sample", "long sequence", "long input", "long output", "long text",
-                            "long prompt", "long context", "longer sequence", "longer input"})) {
+                            "long prompt", "long context", "longer sequence", "longer input", "long audio", "longer audio",
+                            "long video", "longer video", "long document", "longer document", "long clip", "longer clip",
+                            "long recording"})) {
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
