@@ -112,8 +112,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"dataloader", kWDataLoader}, {"_worker_loop", kWDataLoader}, {"num_workers", kWDataLoader},
       {"ram", kWRam}, {"swap", kWRam}, {"rss", kWRam}, {"dmesg", kWRam}, {"oom_killer", kWRam},
       {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
-      {"zombie", kWOther}, {"notebook", kWOther}, {"notebooks", kWOther}, {"instance", kWOther}, {"instances", kWOther},
-      {"daemon", kWOther}, {"kernel", kWOther}, {"kernels", kWOther},
+      {"zombie", kWOther},
       {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
@@ -163,6 +162,16 @@ const std::unordered_map<std::string_view, Word>& words() {
 }
 
 bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+
+// `w` occurs in `lo` as a whole word (no letter, digit or '_' on either side).
+bool word_in(std::string_view lo, std::string_view w) {
+  for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+    const bool starts = p == 0 || !word_char(lo[p - 1]);
+    const bool ends = p + w.size() >= lo.size() || !word_char(lo[p + w.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
 
 // An LLM's name with its version glued on: "llama3", "llama2", "qwen2", "gemma2", "mistral7b".
 bool is_llm_with_version(std::string_view w) {
@@ -915,25 +924,24 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     }
     // Another copy of a program on the same GPU, told as such: "one notebook was working, but not a
-    // second ... the first notebook had not released the GPU", "running more than 1 vllm instance
-    // on a single GPU fails", "another kernel still holds the memory".
-    if (has(kWOther) && !negated &&
-        (contains("notebook") || contains("instance") || contains("kernel") || contains("daemon")) &&
-        (contains("another") || contains("other ") || contains("second") || contains("first") || contains("two ") ||
-         contains("multiple") || contains("more than 1") || contains("more than one") || contains("same gpu") ||
-         contains("single gpu")) &&
+    // second", "running more than 1 vllm instance on a single GPU fails", "another kernel still
+    // holds the memory". Whole words only ("isinstance" is no instance), and a second copy named:
+    // "an AWS instance with a single GPU", "the first cell of the notebook" are one program.
+    if (!negated && (word_in(lo, "notebook") || word_in(lo, "notebooks") || word_in(lo, "instance") ||
+                     word_in(lo, "instances") || word_in(lo, "kernel") || word_in(lo, "kernels") || word_in(lo, "daemon")) &&
+        (word_in(lo, "another") || word_in(lo, "second") || word_in(lo, "multiple") || contains("more than 1 ") ||
+         contains("more than one") || contains("two instances") || contains("two notebooks")) &&
         !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
     }
     // One GPU holding more than the others, in words: "the usage of the first GPU is much larger
-    // than the others", "what is taking up memory on the main GPU", "GPU 0 gets more memory".
-    if ((has(kWGpuName) || contains("cuda:0")) && !negated &&
+    // than the others", "GPU 0 uses more memory than the other GPUs", "unbalanced memory across
+    // GPUs". A comparison with the other GPUs is needed: cuda:0 alone is any one-GPU run's device.
+    if ((has(kWGpuName) || contains("cuda:")) && !negated &&
         (contains("first gpu") || contains("main gpu") || contains("primary gpu") || contains("gpu 0") || contains("gpu0") ||
          contains("cuda:0")) &&
         (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
-         contains("much larger") || contains("much more") || contains("gets more") || contains("uses more") ||
-         contains("taking up memory") || contains("takes up memory") || contains("extra memory") || contains("unbalanced") ||
-         contains("uneven")) &&
+         contains("than the rest") || contains("unbalanced") || contains("uneven") || contains("imbalance")) &&
         !contains("another") && !contains("other process")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
     }
@@ -1008,8 +1016,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     };
     if (has("long") && any({"too long", "long sample", "long sequence", "long input", "long output", "long text",
                             "long prompt", "long context", "longer sequence", "longer input", "long audio", "longer audio",
-                            "long video", "longer video", "long document", "longer document", "long clip", "longer clip",
-                            "long recording"})) {
+                            "long video", "longer video", "long document", "longer document", "long recording"})) {
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;

@@ -668,6 +668,12 @@ bool memory_growth_prose(std::string_view lo) {
                              "without leak", "no memory leak"}) {
     if (lo.find(denied) != std::string_view::npos) return false;
   }
+  // A fix announced ("Fixed a memory leak in the tokenizer (#1234)"): a changelog, not a report.
+  for (const char* fixed : {"fixed", "fixes"}) {
+    for (size_t p = lo.find(fixed); p != std::string_view::npos; p = lo.find(fixed, p + 1)) {
+      if (is_word_at(lo, p, std::strlen(fixed))) return false;
+    }
+  }
   auto any_word = [&](std::initializer_list<const char*> ws) {
     for (const char* w : ws) {
       for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
@@ -691,9 +697,9 @@ bool memory_growth_prose(std::string_view lo) {
 // noun ("memory", "RAM", "VRAM", "HBM", zh "显存"/"内存", XLA's "RESOURCE_EXHAUSTED") beside a word
 // of failure or pressure ("a CUDA memory error", "used over 12G RAM and crashed", "the RAM usage
 // hit the peak and the runtime got restarted", "ram is consumed until it depletes", "RAM is not
-// enough", "GPU Memory Leakage", "the usage of the first GPU is much larger than the others",
-// "taking up memory on the main GPU", "CUDA内存不足"). A fact about memory ("peak memory 3.2 GiB",
-// "memory usage is stable") holds no such word.
+// enough", "GPU Memory Leakage", "CUDA内存不足"). A fact about memory ("peak memory 3.2 GiB", "the
+// model takes up 13 GB of GPU memory", "memory usage is stable") holds no such word; a bad address
+// ("illegal memory access"), an RPC status or quota, or a fix announced is no OOM.
 bool memory_trouble_prose(std::string_view lo) {
   auto any_word = [&](std::initializer_list<const char*> ws) {
     for (const char* w : ws) {
@@ -712,20 +718,24 @@ bool memory_trouble_prose(std::string_view lo) {
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba"})) return true;  // 不足, 爆, 溢出
+  // Not memory pressure: a bad address ("an illegal memory access was encountered"), an RPC's
+  // status or an API quota (gRPC's StatusCode.RESOURCE_EXHAUSTED, HTTP 429), a fix announced.
+  if (any_text({"memory access", "statuscode", "grpc", "quota", "rate limit"}) ||
+      any_word({"429", "fixed", "fixes", "fixing"})) {
+    return false;
+  }
   if (any_word({"resource_exhausted"})) return true;
-  // Denied ("no error", "stable"), or another memory: a kernel's on-chip "shared memory" (Triton's
-  // OutOfResources), /dev/shm (a DataLoader's shared-memory segment: not the device's memory).
-  if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "stable", "shared memory", "shared mem",
-                "/dev/shm"})) {
+  // Denied ("no error", "memory is stable"), or another memory: a kernel's on-chip "shared memory"
+  // (Triton's OutOfResources), /dev/shm (a DataLoader's shared-memory segment).
+  if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "is stable", "stays stable",
+                "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm"})) {
     return false;
   }
   return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
-                   "leaking", "exhausted", "depletes", "depleted", "restarted", "killing", "occupied", "occupies", "hogs",
-                   "hogging"}) ||
-         any_text({"not enough", "isn't enough", "is low", "low ram", "low memory", "runs out", "ran out", "run out",
-                   "fills up", "filled up", "more and more", "much larger", "taking up", "takes up", "hit the peak",
-                   "not released", "never released", "can't allocate", "cannot allocate", "unable to allocate",
-                   "allocate memory", "limitation"});
+                   "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
+         any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
+                   "filled up", "more and more", "hit the peak", "not released", "never released", "can't allocate",
+                   "cannot allocate", "unable to allocate", "allocate memory"});
 }
 
 }  // namespace
