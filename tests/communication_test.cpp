@@ -1,6 +1,6 @@
 // The data-parallel traffic model and the ZeRO trade-off table (communication.h, issue 14 item 6):
-// bytes per collective from the parameter count, the stages a framework runs, each stage's peak
-// from the estimator itself, and the remedies' link cost built on the same collectives.
+// bytes per collective from the parameter count and the element sizes per framework, when each
+// collective runs, the stages a framework runs, and each stage's peak from the estimator itself.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -65,9 +65,64 @@ TEST(Communication, MixedPrecisionGathersTwoByteParametersAndZeroThreeGathersPer
   EXPECT_EQ(cs[0].calls_per_step, 4);
   EXPECT_EQ(cs[0].payload_bytes, c.total() * 2);
   EXPECT_EQ(cs[0].bytes_per_gpu, ring_bytes(4.0 * static_cast<double>(c.total()) * 2.0, 0.5));
+  EXPECT_EQ(cs[1].op, "all_gather");
+  EXPECT_EQ(cs[1].calls_per_step, 4);
   EXPECT_EQ(cs[2].op, "reduce_scatter");
-  EXPECT_EQ(cs[2].calls_per_step, 1);
+  EXPECT_EQ(cs[2].calls_per_step, 4);             // sharded gradients: after every micro-batch
   EXPECT_EQ(cs[2].payload_bytes, c.total() * 4);  // fp32 gradients under AMP
+}
+
+TEST(Communication, AccumulationReducesOncePerStepOnlyWhileGradientsStayWhole) {
+  const ModelConfig m = resolve_model_config("gpt2");
+  const ParameterCount c = count_parameters(m);
+  for (int zero : {0, 1, 2}) {
+    TrainingSetup s = dp_setup(4, zero);
+    s.gradient_accumulation_steps = 4;
+    const auto cs = data_parallel_collectives(c, c, s);
+    ASSERT_FALSE(cs.empty());
+    EXPECT_EQ(cs[0].calls_per_step, zero == 2 ? 4 : 1) << zero;
+  }
+}
+
+TEST(Communication, ElementSizesFollowTheFramework) {
+  const ModelConfig m = resolve_model_config("gpt2");
+  const ParameterCount c = count_parameters(m);
+  // AMP (oomkit): fp32 gradients reduced, the fp32 master parameters gathered.
+  const auto amp = data_parallel_collectives(c, c, dp_setup(2, 1, Precision::kBf16Mixed));
+  ASSERT_EQ(amp.size(), 2u);
+  EXPECT_EQ(amp[0].payload_bytes, c.total() * 4);
+  EXPECT_EQ(amp[1].payload_bytes, c.total() * 4);
+  // DeepSpeed: the model's dtype on the wire, the bf16 working copy gathered.
+  TrainingSetup ds = dp_setup(2, 1, Precision::kBf16Mixed);
+  ds.framework = Framework::kDeepSpeed;
+  const auto dsc = data_parallel_collectives(c, c, ds);
+  ASSERT_EQ(dsc.size(), 2u);
+  EXPECT_EQ(dsc[0].payload_bytes, c.total() * 2);
+  EXPECT_EQ(dsc[1].payload_bytes, c.total() * 2);
+  EXPECT_DOUBLE_EQ(gradient_reduce_bytes_per_element(ds), 2.0);
+  EXPECT_DOUBLE_EQ(updated_parameter_bytes_per_element(dp_setup(2, 1, Precision::kBf16Mixed)), 4.0);
+}
+
+TEST(Communication, TrafficBeyondInt64IsRefusedNotWrapped) {
+  const ModelConfig m = resolve_model_config("llama-2-7b");
+  const ParameterCount c = count_parameters(m);
+  TrainingSetup s = dp_setup(8, 3, Precision::kBf16Mixed);
+  s.gradient_accumulation_steps = 1000000000;
+  EXPECT_THROW(data_parallel_collectives(c, c, s), InputError);
+}
+
+TEST(Communication, AStageTheFrameworkRefusesIsLeftOutAndTheFirstRowIsTheBaseline) {
+  // DeepSpeed offloads the optimizer only from ZeRO-1 on: no DP row, ZeRO-1 is the baseline.
+  const ModelConfig m = resolve_model_config("gpt2");
+  TrainingSetup s = dp_setup(4, 2, Precision::kBf16Mixed);
+  s.framework = Framework::kDeepSpeed;
+  s.parallel.offload_optimizer = true;
+  const CommunicationTable t = communication_table(m, s, 12.5e9);
+  ASSERT_FALSE(t.stages.empty());
+  EXPECT_EQ(t.stages.front().zero_stage, 1);
+  EXPECT_EQ(t.stages.front().saved_bytes, 0);
+  EXPECT_NE(format_communication(t).find("saves vs ZeRO-1"), std::string::npos);
+  EXPECT_EQ(communication_to_json(t)["baseline_zero_stage"], 1);
 }
 
 TEST(Communication, LoraReducesItsAdaptersButZeroThreeStillGathersTheBase) {

@@ -47,6 +47,9 @@ expect_bad "--max-new-tokens" estimate --model gpt2 --mode inference --seq-len 1
 expect_bad "--gpus" estimate --model gpt2 --gpu a100-80gb --gpus 0
 expect_bad "--link-bandwidth" estimate --model gpt2 --gpu a100-80gb --link-bandwidth 0
 expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps 0.0
+expect_bad "--link-gbps" estimate --model gpt2 --link-gbps 0
+expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps 1e-300
+expect_bad "--grad-accum" estimate --model llama-2-7b --precision bf16-mixed --dp 8 --zero 1 --grad-accum 1000000000
 expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps nan
 expect_bad "--link-gbps" estimate --model gpt2 --dp 2 --link-gbps 100 --link-bandwidth 12.5GB
 

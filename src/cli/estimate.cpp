@@ -158,8 +158,8 @@ TrainingSetup make_setup(const EstimateOptions& o, const ModelConfig* model) {
 // or --link-bandwidth (a size per second, 31.5GB for PCIe 4.0 x16).
 double link_bytes_per_second(const EstimateOptions& o) {
   if (o.link_gbps_given) {
-    if (!(o.link_gbps > 0.0) || !std::isfinite(o.link_gbps) || o.link_gbps > 1e9) {
-      throw InputError("--link-gbps", fmt::format("must be a positive number of gigabits per second, got {}", o.link_gbps));
+    if (!(o.link_gbps >= 1e-3) || !std::isfinite(o.link_gbps) || o.link_gbps > 1e9) {
+      throw InputError("--link-gbps", fmt::format("must be gigabits per second in [0.001, 1e9], got {}", o.link_gbps));
     }
     return o.link_gbps * 1e9 / 8.0;
   }
@@ -261,6 +261,8 @@ int run_estimate(const EstimateOptions& given) {
   EstimateOptions o = given;
   // Checked first, whatever else is given: a bad --gpus is a bad input even where no fix is asked for.
   if (o.gpus < 1) throw InputError("--gpus", "must be >= 1, got " + std::to_string(o.gpus));
+  // Checked when given, whether or not a table or a fix uses it.
+  if (o.link_gbps_given) (void)link_bytes_per_second(o);
   if (o.setup_flags.choices.precision == "auto") {
     const AutoPrecision a = resolve_estimate_auto_precision(o);
     o.setup_flags.choices.precision = to_string(a.precision);

@@ -14,7 +14,15 @@ namespace oomkit {
 
 namespace {
 
-int64_t whole_bytes(double b) { return static_cast<int64_t>(std::llround(b)); }
+// Whole bytes; a step moving 2^63 bytes or more (a --grad-accum of 10^9 under ZeRO-3) is refused,
+// not wrapped.
+int64_t whole_bytes(double b) {
+  if (!(b < 9.2e18)) {
+    throw InputError("--grad-accum", fmt::format("the data-parallel traffic of one step would be {:.3g} bytes (beyond int64)", b),
+                     "use fewer accumulation steps");
+  }
+  return static_cast<int64_t>(std::llround(b));
+}
 
 CollectiveTraffic collective(std::string op, std::string tensors, int64_t calls, double payload, double ring) {
   CollectiveTraffic c;
@@ -37,6 +45,22 @@ std::string op_words(const std::string& op) {
 
 }  // namespace
 
+double gradient_reduce_bytes_per_element(const TrainingSetup& s) {
+  if (s.precision == Precision::kBf16) return 2.0;
+  // DeepSpeed's communication_data_type defaults to the model's dtype.
+  if (s.framework == Framework::kDeepSpeed && s.precision != Precision::kFp32) return 2.0;
+  return 4.0;
+}
+
+double updated_parameter_bytes_per_element(const TrainingSetup& s) {
+  if (s.precision == Precision::kFp32) return 4.0;
+  // AMP (oomkit, HF): the parameters themselves are the fp32 master weights.
+  if (s.framework == Framework::kOomkit || s.framework == Framework::kHf) {
+    return s.precision == Precision::kBf16 ? 2.0 : 4.0;
+  }
+  return 2.0;  // DeepSpeed / Megatron: the half-precision working copy is gathered
+}
+
 std::vector<CollectiveTraffic> data_parallel_collectives(const ParameterCount& base, const ParameterCount& lora,
                                                          const TrainingSetup& s) {
   std::vector<CollectiveTraffic> out;
@@ -46,14 +70,11 @@ std::vector<CollectiveTraffic> data_parallel_collectives(const ParameterCount& b
   const ParameterCount& c = adapters ? lora : base;
   const double trainable = adapters ? static_cast<double>(c.lora) : static_cast<double>(base.total());
   const double all = static_cast<double>(c.total());
-  // DeepSpeed reduces in the model's dtype (its communication_data_type defaults to it);
-  // PyTorch AMP and Megatron (accumulate_allreduce_grads_in_fp32) reduce fp32 gradients.
-  const bool half_grads = s.precision == Precision::kBf16 ||
-                          (s.framework == Framework::kDeepSpeed && s.precision != Precision::kFp32);
-  const double grad_elem = half_grads ? 2.0 : 4.0;
-  const double param_elem = s.precision == Precision::kFp32 ? 4.0 : 2.0;
+  const double grad_elem = gradient_reduce_bytes_per_element(s);
+  const double param_elem = s.precision == Precision::kFp32 ? 4.0 : 2.0;  // ZeRO-3 / FSDP gathers the compute copy
+  const double update_elem = updated_parameter_bytes_per_element(s);
   const double G = trainable * grad_elem;    // the gradients reduced
-  const double U = trainable * param_elem;   // the updated (trainable) parameters gathered
+  const double U = trainable * update_elem;  // the updated (trainable) parameters gathered
   const double Pg = all * param_elem;        // every parameter, gathered by ZeRO-3
   const double N = static_cast<double>(n);
   const double ring = (N - 1.0) / N;
@@ -62,15 +83,18 @@ std::vector<CollectiveTraffic> data_parallel_collectives(const ParameterCount& b
     case 0:
       out.push_back(collective("all_reduce", "gradients", 1, G, 2.0 * ring));
       break;
-    case 1:
-    case 2:
+    case 1:  // the gradients stay whole on every rank: accumulated locally, reduced once per step
       out.push_back(collective("reduce_scatter", "gradients", 1, G, ring));
+      out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
+      break;
+    case 2:  // sharded gradients cannot accumulate whole: reduce-scattered after every micro-batch
+      out.push_back(collective("reduce_scatter", "gradients", micro, G, ring));
       out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
       break;
     default:
       out.push_back(collective("all_gather", "parameters (forward)", micro, Pg, ring));
       out.push_back(collective("all_gather", "parameters (backward)", micro, Pg, ring));
-      out.push_back(collective("reduce_scatter", "gradients", 1, G, ring));
+      out.push_back(collective("reduce_scatter", "gradients", micro, G, ring));
       break;
   }
   return out;
@@ -119,7 +143,7 @@ std::string format_communication(const CommunicationTable& t) {
       "\ndata-parallel communication per optimizer step ({} GPUs, ring collectives, bytes each GPU sends; link {:.2f} GB/s"
       " = {:.0f} Gb/s):\n",
       t.gpus, t.link_bytes_per_second / 1e9, t.link_bytes_per_second * 8.0 / 1e9);
-  out += fmt::format("  {:<8} {:<38} {:>5} {:>11} {:>11} {:>8} {:>11} {:>14}\n", "stage", "collective", "calls", "payload",
+  out += fmt::format("  {:<8} {:<38} {:>5} {:>11} {:>11} {:>10} {:>11} {:>15}\n", "stage", "collective", "calls", "payload",
                      "sent/GPU", "time", "peak/GPU", "saves vs " + stage_name(t.stages.front().zero_stage));
   for (const auto& row : t.stages) {
     std::string stage = (row.zero_stage == t.chosen_stage ? "* " : "  ") + stage_name(row.zero_stage);
@@ -128,14 +152,15 @@ std::string format_communication(const CommunicationTable& t) {
                          format_bytes(c.payload_bytes), format_bytes(c.bytes_per_gpu));
       stage.clear();
     }
-    out += fmt::format("  {:<8} {:<38} {:>5} {:>11} {:>11} {:>8} {:>11} {:>14}\n", "", "total", "", "",
+    out += fmt::format("  {:<8} {:<38} {:>5} {:>11} {:>11} {:>10} {:>11} {:>15}\n", "", "total", "", "",
                        format_bytes(row.bytes_per_gpu), fmt::format("{:.2f} s", row.seconds), format_bytes(row.peak_bytes),
                        row.zero_stage == t.stages.front().zero_stage ? std::string("-") : format_bytes(row.saved_bytes));
   }
-  const bool zero3 = t.stages.back().zero_stage == 3;
-  out += std::string("  (* the run's stage; gradients are reduced once per step, accumulation under no_sync") +
-         (zero3 ? ";\n  ZeRO-3 gathers the parameters in the forward and the backward of every micro-batch" : "") +
-         "; Rajbhandari et al. 2020, section 7)\n";
+  const int last = t.stages.back().zero_stage;
+  out += "  (* the run's stage. DP and ZeRO-1 reduce the gradients once per step (accumulation under no_sync)";
+  if (last >= 2) out += ";\n  ZeRO-2/3 reduce them after every micro-batch (sharded gradients cannot accumulate whole)";
+  if (last == 3) out += ";\n  ZeRO-3 gathers the parameters in the forward and the backward of every micro-batch";
+  out += ". Rajbhandari et al. 2020, section 7)\n";
   return out;
 }
 

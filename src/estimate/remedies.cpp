@@ -228,9 +228,8 @@ double link_bytes(const ParameterCount& base, const ParameterCount& lora, const 
   const ParameterCount& c = s.lora.rank > 0 ? lora : base;
   const double trainable = s.lora.rank > 0 ? static_cast<double>(c.lora) : static_cast<double>(base.total());
   const double all = static_cast<double>(c.total());
-  const double grad_elem = s.precision == Precision::kBf16 ? 2.0 : 4.0;
   const double param_elem = s.precision == Precision::kFp32 ? 4.0 : 2.0;
-  const double G = trainable * grad_elem, Pg = all * param_elem;
+  const double G = trainable * gradient_reduce_bytes_per_element(s), Pg = all * param_elem;
   const double accum = static_cast<double>(s.gradient_accumulation_steps);
   const double N = static_cast<double>(s.parallel.data_parallel);
   double bytes = 0.0;

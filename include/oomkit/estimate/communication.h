@@ -5,16 +5,20 @@
 // One traffic model, shared with the remedies' cost model (remedies.h: "bytes moved over the
 // link per optimizer step"). Ring collectives over N GPUs (Patarasuk & Yuan 2009): an all-reduce
 // sends 2·(N-1)/N of its payload from every GPU, a reduce-scatter or an all-gather (N-1)/N.
-// Per stage (Rajbhandari et al. 2020, "ZeRO", section 7: DP and ZeRO-1/2 move 2Ψ, ZeRO-3 3Ψ):
+// Per stage (Rajbhandari et al. 2020, "ZeRO", section 7: DP and ZeRO-1/2 move 2Ψ, ZeRO-3 3Ψ, Ψ
+// counted in elements of one size):
 //   0 (DDP): all-reduce the gradients once per step (accumulation runs under no_sync);
-//   1, 2: reduce-scatter the gradients, then all-gather the updated parameters;
+//   1: reduce-scatter the gradients once per step, then all-gather the updated parameters;
+//   2: the same, but the gradients after every micro-batch (sharded, they cannot accumulate whole);
 //   3 (FSDP full-shard): all-gather the parameters in the forward and again in the backward of
-//     every micro-batch, reduce-scatter the gradients once per step.
-// Element sizes: gradients 4 B (2 B in pure bf16, and under --framework deepspeed in mixed
-// precision: its communication_data_type defaults to the model's dtype), parameters 4 B in fp32 and 2 B otherwise
-// (the working copy mixed precision gathers); LoRA reduces and gathers its adapters only, while
-// ZeRO-3 still gathers the frozen base. Tensor/pipeline-parallel traffic (activations) is not
-// modelled. Torch-free.
+//     every micro-batch, reduce-scatter the gradients after every micro-batch.
+// Element sizes (gradient_reduce_bytes_per_element, updated_parameter_bytes_per_element):
+// gradients 4 B, 2 B in pure bf16 and under --framework deepspeed in mixed precision (its
+// communication_data_type defaults to the model's dtype); the updated parameters ZeRO-1/2 gather
+// are the fp32 master weights (4 B) under AMP (oomkit, hf) and the half-precision working copy
+// (2 B) under deepspeed and megatron; ZeRO-3 gathers the compute copy (4 B in fp32, else 2 B).
+// LoRA reduces and gathers its adapters only, while ZeRO-3 still gathers the frozen base.
+// Tensor/pipeline-parallel traffic (activations) is not modelled. Torch-free.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +42,16 @@ struct CollectiveTraffic {
   int64_t bytes_per_gpu = 0;   // what one GPU sends per step: calls · payload · ring factor
 };
 
+/// Bytes per element of the gradients a data-parallel step reduces (see the model above).
+double gradient_reduce_bytes_per_element(const TrainingSetup& s);
+/// Bytes per element of the updated parameters ZeRO-1/2 all-gather (see the model above).
+double updated_parameter_bytes_per_element(const TrainingSetup& s);
+
 /// The collectives of one optimizer step of data parallelism over N = s.parallel.data_parallel
 /// GPUs at ZeRO stage s.parallel.zero_stage, per the model above. `base` counts the model's
 /// parameters, `lora` the same model with the run's adapters (used when s.lora.rank > 0).
-/// Empty for N = 1. Bytes are rounded to whole bytes per collective.
+/// Empty for N = 1. Bytes are rounded to whole bytes per collective; a collective of 2^63 bytes
+/// or more per step throws InputError("--grad-accum").
 std::vector<CollectiveTraffic> data_parallel_collectives(const ParameterCount& base, const ParameterCount& lora,
                                                          const TrainingSetup& s);
 
