@@ -12,7 +12,7 @@
 # Nothing is asserted: the numbers depend on the machine and its load (they are a measurement,
 # not a test).
 #   OOMKIT_EXE (build/oomkit)  DP_N (nproc, at least 2)  DP_MODEL (models/gpt-micro.json)
-#   DP_B (8)  DP_T (128)  DP_STEPS (10)  REPEATS (3)
+#   DP_B (8)  DP_T (128)  DP_STEPS (10)  REPEATS (3)  PYTHON (python3: reads the JSON)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXE=${OOMKIT_EXE:-build/oomkit}
@@ -23,7 +23,7 @@ B=${DP_B:-8}
 T=${DP_T:-128}
 STEPS=${DP_STEPS:-10}
 REPEATS=${REPEATS:-3}
-PY=/usr/bin/python3
+PY=${PYTHON:-python3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -33,7 +33,7 @@ run() {  # layout procs threads -> one JSON line appended to $TMP/runs.jsonl
   local dp=()
   [ "$procs" -gt 1 ] && dp=(--nproc-per-node "$procs")
   "$EXE" train --model "$MODEL" --batch-size "$B" --seq-len "$T" --steps "$STEPS" --threads "$threads" \
-    "${dp[@]}" --dropout 0 --warmup 1 --eval-every 0 --eval-batches 1 --run-dir "$TMP/run-$layout" --json --quiet \
+    ${dp[@]+"${dp[@]}"} --dropout 0 --warmup 1 --eval-every 0 --eval-batches 1 --run-dir "$TMP/run-$layout" --json --quiet \
     2>"$TMP/err-$layout" |
     $PY -c 'import json, sys; d = json.load(sys.stdin); d["layout"] = sys.argv[1]; d["procs"] = int(sys.argv[2]); d["threads"] = int(sys.argv[3]); print(json.dumps(d))' \
       "$layout" "$procs" "$threads" >>"$TMP/runs.jsonl" || { echo "layout $layout failed:"; tail -5 "$TMP/err-$layout"; exit 1; }
