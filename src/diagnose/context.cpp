@@ -163,15 +163,6 @@ const std::unordered_map<std::string_view, Word>& words() {
 
 bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
 
-// `w` occurs in `lo` as a whole word (no letter, digit or '_' on either side).
-bool word_in(std::string_view lo, std::string_view w) {
-  for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
-    const bool starts = p == 0 || !word_char(lo[p - 1]);
-    const bool ends = p + w.size() >= lo.size() || !word_char(lo[p + w.size()]);
-    if (starts && ends) return true;
-  }
-  return false;
-}
 
 // An LLM's name with its version glued on: "llama3", "llama2", "qwen2", "gemma2", "mistral7b".
 bool is_llm_with_version(std::string_view w) {
@@ -927,9 +918,9 @@ if (contains("other process") || contains("another process") || contains("other 
     // second", "running more than 1 vllm instance on a single GPU fails", "another kernel still
     // holds the memory". Whole words only ("isinstance" is no instance), and a second copy named:
     // "an AWS instance with a single GPU", "the first cell of the notebook" are one program.
-    if (!negated && (word_in(lo, "notebook") || word_in(lo, "notebooks") || word_in(lo, "instance") ||
-                     word_in(lo, "instances") || word_in(lo, "kernel") || word_in(lo, "kernels") || word_in(lo, "daemon")) &&
-        (word_in(lo, "another") || word_in(lo, "second") || word_in(lo, "multiple") || contains("more than 1 ") ||
+    if (!negated && (contains_word(lo, "notebook") || contains_word(lo, "notebooks") || contains_word(lo, "instance") ||
+                     contains_word(lo, "instances") || contains_word(lo, "kernel") || contains_word(lo, "kernels") || contains_word(lo, "daemon")) &&
+        (contains_word(lo, "another") || contains_word(lo, "second") || contains_word(lo, "multiple") || contains("more than 1 ") ||
          contains("more than one") || contains("two instances") || contains("two notebooks")) &&
         !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());

@@ -66,6 +66,16 @@ std::string strip_ansi(std::string_view s) {
   return out;
 }
 
+bool contains_word(std::string_view s, std::string_view w) {
+  auto word_char = [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; };
+  for (size_t p = s.find(w); p != std::string_view::npos; p = s.find(w, p + 1)) {
+    const bool starts = p == 0 || !word_char(s[p - 1]);
+    const bool ends = p + w.size() >= s.size() || !word_char(s[p + w.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = lower_char(c);

@@ -25,6 +25,10 @@ std::vector<LineView> split_line_views(std::string_view text);
 std::string strip_ansi(std::string_view s);
 inline char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 std::string lower(std::string_view s);
+
+/// `w` occurs in `s` as a whole word: no letter, digit or '_' on either side. Case-sensitive
+/// (callers pass lower-cased text and words).
+bool contains_word(std::string_view s, std::string_view w);
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

@@ -669,11 +669,7 @@ bool memory_growth_prose(std::string_view lo) {
     if (lo.find(denied) != std::string_view::npos) return false;
   }
   // A fix announced ("Fixed a memory leak in the tokenizer (#1234)"): a changelog, not a report.
-  for (const char* fixed : {"fixed", "fixes"}) {
-    for (size_t p = lo.find(fixed); p != std::string_view::npos; p = lo.find(fixed, p + 1)) {
-      if (is_word_at(lo, p, std::strlen(fixed))) return false;
-    }
-  }
+  if (contains_word(lo, "fixed") || contains_word(lo, "fixes")) return false;
   auto any_word = [&](std::initializer_list<const char*> ws) {
     for (const char* w : ws) {
       for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
@@ -702,12 +698,7 @@ bool memory_growth_prose(std::string_view lo) {
 // ("illegal memory access"), an RPC status or quota, or a fix announced is no OOM.
 bool memory_trouble_prose(std::string_view lo) {
   auto any_word = [&](std::initializer_list<const char*> ws) {
-    for (const char* w : ws) {
-      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
-        if (is_word_at(lo, p, std::strlen(w))) return true;
-      }
-    }
-    return false;
+    return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return contains_word(lo, w); });
   };
   auto any_text = [&](std::initializer_list<const char*> ws) {
     for (const char* w : ws) {
