@@ -225,6 +225,8 @@ SafetensorsHeader parse_safetensors(std::string_view file_bytes, const std::stri
       }
       continue;
     }
+    // A tensor is looked up by its name: an empty one names nothing (and the writer refuses it).
+    if (item.key().empty()) throw InputError(source, "a tensor with an empty name");
     out.tensors.push_back(parse_tensor_entry(item.key(), item.value(), source));
   }
   // The tensors must tile the byte buffer: sorted by offset, each begins where the previous
