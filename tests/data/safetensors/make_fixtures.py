@@ -145,6 +145,9 @@ def main(out):
     invalid("entry_not_object.safetensors", file_bytes([], header={"w": 5}), "expected an object")
     invalid("metadata_not_string.safetensors", file_bytes(good, header={
         "__metadata__": {"format": 1}, "w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}), "expected a string")
+    # Found by fuzz_safetensors (fresh-clone CI at 62c06d5): a tensor named "" names nothing.
+    invalid("empty_name.safetensors",
+            file_bytes(good, header={"": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}), "a tensor with an empty name")
     invalid("deep.safetensors", file_bytes([], header=b'{"a": ' + b"[" * 100 + b"]" * 100 + b"}"), "nested deeper")
 
     # Sharded: two files and the index transformers writes (weight_map + metadata.total_size).
