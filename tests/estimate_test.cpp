@@ -331,3 +331,52 @@ TEST(BadInput, AbsurdSizes) {
   big.seq_len = int64_t{1} << 30;
   EXPECT_EQ(field_of([&] { estimate_memory(long_ctx, big); }), "--batch-size");
 }
+
+// Framework oomkit under data parallelism (train --nproc-per-node N [--zero 1]): DDP's gradient
+// buckets are one more copy of the gradients; ZeRO-1's optimizer state is whole tensors
+// partitioned over the ranks (zero_partition), so the ranks' shares sum to the one-GPU state
+// exactly, each differs from Ψ/N, the default (dp_rank -1) is the largest share, and the
+// hf framework keeps its own model (no DDP buckets).
+TEST(Detailed, DataParallelBucketsAndZero1Shares) {
+  const ModelConfig m = resolve_model_config("gpt-nano");
+  const Estimate one = estimate_memory(m, cpu_setup(2, 32));
+  const int64_t whole_state = one.total(Category::kOptimizerState);
+  const int64_t grads = one.total(Category::kGradients);
+  auto item = [](const Estimate& e, const std::string& path) -> int64_t {
+    for (const auto& i : e.items) {
+      if (i.path == path) return i.bytes;
+    }
+    return -1;
+  };
+  EXPECT_EQ(item(one, "overhead/ddp_gradient_buckets"), -1);
+  for (int64_t N : {2, 3, 8}) {
+    SCOPED_TRACE(N);
+    TrainingSetup s = cpu_setup(2, 32);
+    s.parallel.data_parallel = N;
+    const Estimate ddp = estimate_memory(m, s);
+    EXPECT_EQ(item(ddp, "overhead/ddp_gradient_buckets"), grads);
+    EXPECT_EQ(ddp.total(Category::kOptimizerState), whole_state);
+    // Every mark carries the buckets: the phase points move up by exactly their bytes.
+    EXPECT_EQ(phase(ddp, "steady", "step_start").allocated_bytes, phase(one, "steady", "step_start").allocated_bytes + grads);
+
+    s.parallel.zero_stage = 1;
+    int64_t sum = 0, largest = 0;
+    for (int r = 0; r < N; ++r) {
+      s.parallel.dp_rank = r;
+      const int64_t share = estimate_memory(m, s).total(Category::kOptimizerState);
+      EXPECT_GT(share, 0);
+      sum += share;
+      largest = std::max(largest, share);
+    }
+    EXPECT_EQ(sum, whole_state);
+    s.parallel.dp_rank = -1;
+    const Estimate zero1 = estimate_memory(m, s);
+    EXPECT_EQ(zero1.total(Category::kOptimizerState), largest);
+    EXPECT_NE(largest, (whole_state + N - 1) / N);  // whole tensors, not Ψ/N
+    EXPECT_EQ(item(zero1, "overhead/ddp_gradient_buckets"), grads);
+  }
+  TrainingSetup ds = cpu_setup(2, 32);
+  ds.parallel.data_parallel = 2;
+  ds.framework = Framework::kHf;  // HF Trainer under DDP: the oomkit-trainer buckets are not assumed
+  EXPECT_EQ(item(estimate_memory(m, ds), "overhead/ddp_gradient_buckets"), -1);
+}

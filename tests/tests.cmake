@@ -301,6 +301,9 @@ endif()
 if(OOMKIT_WITH_TORCH)  # needs oomkit-train
   add_test(NAME data_parallel COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_test.sh $<TARGET_FILE:oomkit>)
   set_tests_properties(data_parallel PROPERTIES LABELS torch TIMEOUT 600)
+  # ZeRO-1: same losses, the optimizer state partitioned, checkpoints across world sizes.
+  add_test(NAME data_parallel_zero COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_zero_test.sh $<TARGET_FILE:oomkit>)
+  set_tests_properties(data_parallel_zero PROPERTIES LABELS torch TIMEOUT 600)
 endif()
 
 # ---- CLI help and names (issue 13 item 5) -------------------------------------------------------

@@ -86,6 +86,11 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
       ->capture_default_str();
   app->add_option("--bucket-cap-mb", o.bucket_cap_mb, "Gradient all-reduce bucket size in MiB (DDP's bucket_cap_mb)")
       ->capture_default_str();
+  app->add_option("--zero", o.zero_stage,
+                  "Data parallelism: 0 keeps the whole optimizer state on every rank (DDP); 1 shards it over the "
+                  "ranks (ZeRO-1, as PyTorch's ZeroRedundancyOptimizer: each rank updates its share of the "
+                  "parameters and broadcasts them)")
+      ->capture_default_str();
   app->add_option("--dist-timeout", o.dist_timeout_s,
                   "Seconds a rank waits for the others (rendezvous and every collective) before failing")
       ->capture_default_str();

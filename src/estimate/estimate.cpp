@@ -221,6 +221,13 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   if (overhead > 0) {
     add_item(e, "overhead/cuda_context", Category::kOverhead, overhead, "CUDA context + cuBLAS/cuDNN workspace (--overhead)");
   }
+  if (in.st.ddp_bucket_bytes > 0) {
+    // Counted in the phase table (StepBase::resident), not in peak_bytes' overhead term.
+    add_item(e, "overhead/ddp_gradient_buckets", Category::kOverhead, in.st.ddp_bucket_bytes,
+             str(in.st.trainable_count) + " params · " + (setup.precision == Precision::kBf16 ? "2" : "4") +
+                 " B: c10d::Reducer's buckets, a flat copy of every gradient for the all-reduce (DDP, train "
+                 "--nproc-per-node), allocated at construction");
+  }
   if (!setup.cuda) {
     // Counted in the phase table (StepBase::retry_rng), not in peak_bytes' overhead term.
     add_item(e, "overhead/oom_retry_rng_state", Category::kOverhead, 5056,

@@ -45,7 +45,8 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
   const Arith ph{"--batch-size"};
   const TrainingSetup& s = *in.setup;
   StepBase b;
-  b.resident = ph.add(ph.add(in.st.params_bytes, in.st.buffers_bytes), in.st.optimizer_buffers_bytes);
+  b.resident = ph.add(ph.add(ph.add(in.st.params_bytes, in.st.buffers_bytes), in.st.optimizer_buffers_bytes),
+                      in.st.ddp_bucket_bytes);
   // OomHandler::step() saves the CPU generator's state (5,056 B) before each step and drops it
   // after: a CPU tensor, so it counts on the CPU target only (the CUDA generator's state is a
   // CPU tensor as well).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "oomkit/core/units.h"
+#include "oomkit/core/zero_partition.h"
 #include "oomkit/estimate/phase_model.h"
 #include "oomkit/estimate/quantization.h"
 #include "phase_arith.h"
@@ -158,6 +159,77 @@ void optimizer_step_peaks(StaticTerms& st, const ModelConfig& m, const TrainingS
   if (in_layers) flush_layers();
 }
 
+// One trainable tensor copy as oomkit's optimizer sees it.
+struct OptimizerTensor {
+  int64_t numel = 0;
+  int64_t state_bytes = 0;      // optimizer_state_bytes()
+  int64_t transient_bytes = 0;  // optimizer_step_transient_bytes()
+};
+
+// The trainable tensors on this GPU, one entry per copy, in the trainer's parameter order
+// (module registration: the leading tensors, block 0's rows, block 1's rows, ..., the trailing).
+std::vector<OptimizerTensor> trainer_parameter_order(const ModelConfig& m, const TrainingSetup& s,
+                                                     const std::vector<ParameterTensor>& tensors, const Arith& a) {
+  std::vector<OptimizerTensor> out, layer_rows;
+  int64_t layers = 0;
+  auto flush_layers = [&]() {
+    for (int64_t l = 0; l < layers; ++l) out.insert(out.end(), layer_rows.begin(), layer_rows.end());
+    layer_rows.clear();
+  };
+  for (const auto& t : tensors) {
+    const LocalTensor lt = local_tensor(m, s, t, a);
+    if (!lt.here || !t.trainable) continue;
+    const OptimizerTensor o{lt.n, optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix),
+                            optimizer_step_transient_bytes(s, lt.n)};
+    if (lt.per_layer) {
+      layers = lt.count;
+      layer_rows.push_back(o);
+      continue;
+    }
+    flush_layers();
+    for (int64_t i = 0; i < lt.count; ++i) out.push_back(o);
+  }
+  flush_layers();
+  return out;
+}
+
+// oomkit's own ZeRO-1 (`train --zero 1`) keeps the state of whole tensors, partitioned over the
+// ranks as PyTorch's ZeroRedundancyOptimizer does (zero_partition.h), so a rank holds its
+// share, not Ψ/N; its optimizer steps its own tensors in the partition's order (largest
+// first), creating each one's state just before updating it.
+bool partitioned_zero1(const TrainingSetup& s) {
+  const auto& p = s.parallel;
+  return s.framework == Framework::kOomkit && p.zero_stage == 1 && p.data_parallel > 1 && !p.offload_optimizer;
+}
+
+void zero1_partition_terms(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s,
+                           const std::vector<ParameterTensor>& tensors, const Arith& a) {
+  const std::vector<OptimizerTensor> order = trainer_parameter_order(m, s, tensors, a);
+  std::vector<int64_t> numels;
+  numels.reserve(order.size());
+  for (const auto& o : order) numels.push_back(o.numel);
+  const auto shares = zero_partition(numels, static_cast<int>(s.parallel.data_parallel));
+  std::vector<int64_t> share_bytes(shares.size(), 0);
+  for (size_t r = 0; r < shares.size(); ++r) {
+    for (size_t i : shares[r]) share_bytes[r] = a.add(share_bytes[r], order[i].state_bytes);
+  }
+  const int dp_rank = s.parallel.dp_rank;
+  const size_t rank = dp_rank >= 0 && dp_rank < static_cast<int64_t>(shares.size())
+                          ? static_cast<size_t>(dp_rank)
+                          : static_cast<size_t>(std::max_element(share_bytes.begin(), share_bytes.end()) - share_bytes.begin());
+  st.optimizer_bytes = share_bytes[rank];
+  st.optimizer_step_transient_bytes = 0;
+  st.first_step_optimizer_bytes = 0;
+  int64_t so_far = 0;
+  for (size_t i : shares[rank]) {
+    const OptimizerTensor& o = order[i];
+    st.optimizer_step_transient_bytes = std::max(st.optimizer_step_transient_bytes, o.transient_bytes);
+    st.first_step_optimizer_bytes =
+        std::max(st.first_step_optimizer_bytes, a.add(a.add(so_far, o.state_bytes), o.transient_bytes));
+    so_far = a.add(so_far, o.state_bytes);
+  }
+}
+
 }  // namespace
 
 int64_t optimizer_step_transient_bytes(const TrainingSetup& s, int64_t n) {
@@ -209,8 +281,18 @@ StaticTerms static_terms(const ModelConfig& m, const TrainingSetup& s, const std
     }
   }
   st.params_bytes = a.add(st.params_bytes, st.frozen_bytes);
+  // DDP (oomkit's trainer under --nproc-per-node, ZeRO 0 or 1): the reducer's buckets hold a flat
+  // copy of every gradient on this GPU, for the run (c10d::Reducer, DDP's default
+  // gradient_as_bucket_view=False).
+  if (s.framework == Framework::kOomkit && s.parallel.data_parallel > 1 && s.parallel.zero_stage <= 1) {
+    st.ddp_bucket_bytes = st.grads_bytes;
+  }
   apply_zero(st, s.parallel);
-  optimizer_step_peaks(st, m, s, tensors, a);
+  if (partitioned_zero1(s)) {
+    zero1_partition_terms(st, m, s, tensors, a);
+  } else {
+    optimizer_step_peaks(st, m, s, tensors, a);
+  }
   // 8-bit Adam builds its signed and unsigned dynamic quantization maps (256 fp32 each,
   // bitsandbytes create_dynamic_map) in its constructor, as CPU tensors.
   if (s.optimizer == OptimizerKind::kAdam8bit && !s.cuda) st.optimizer_buffers_bytes = 2 * 256 * 4;

@@ -109,7 +109,10 @@ MemorySummary summarize_memory(const std::string& device, const std::vector<Step
   }
   s.categories.push_back(
       {"peak", steady.peak_bytes,
-       estimate != nullptr ? estimate->peak_bytes - estimate->total(Category::kOverhead) : -1,
+       // The c10 allocator's view: without the CUDA context and workspaces (--overhead), which the
+       // estimate adds to its phase peak; the overhead items the phases count (the OOM-retry RNG
+       // state, DDP's gradient buckets) stay in.
+       estimate != nullptr ? estimate->peak_bytes - (estimate->setup.cuda ? estimate->setup.overhead_bytes : 0) : -1,
        fmt::format("step {} peak, during {}", steady.step, steady.peak_phase)});
   return s;
 }

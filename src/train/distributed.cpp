@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <unordered_map>
@@ -147,6 +148,12 @@ struct ProcessGroup::Impl {
   // Every collective goes through `group`: LibTorch 1.x, the Gloo process group itself; 2.x, a
   // c10d::ProcessGroup with `gloo` as its CPU backend (process_group_over).
   c10::intrusive_ptr<c10d::ProcessGroup> group;
+  // allreduce_sum's buffer, allocated with the group (before the run's memory backend, so not
+  // counted). Gloo's worker thread drops its reference to a collective's tensors a moment after
+  // wait() returns: a tensor allocated per call would sometimes still be alive at the next
+  // profiler mark (8 B for the step loss, 16 B for the stop flags), on some ranks only.
+  torch::Tensor small;  // (kSmallValues,) float64
+  static constexpr int64_t kSmallValues = 64;
 };
 
 ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout)
@@ -181,6 +188,7 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
   } else {
     options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
   }
+  impl_->small = torch::zeros({Impl::kSmallValues}, torch::kFloat64);
   try {
     impl_->gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
 #if TORCH_VERSION_MAJOR >= 2
@@ -197,7 +205,14 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
 ProcessGroup::~ProcessGroup() = default;
 
 std::vector<double> ProcessGroup::allreduce_sum(const std::vector<double>& values, const std::string& what) {
-  torch::Tensor t = torch::tensor(values, torch::kFloat64);  // (n,)
+  const int64_t n = static_cast<int64_t>(values.size());
+  torch::Tensor t;  // (n,) float64
+  if (n <= Impl::kSmallValues) {
+    t = impl_->small.narrow(0, 0, n);  // a view: no allocation
+    std::copy(values.begin(), values.end(), t.data_ptr<double>());
+  } else {
+    t = torch::tensor(values, torch::kFloat64);
+  }
   CollectiveRecord record{"allreduce", what, -1, t.numel() * 8, steady_ns(), 0};
   std::vector<at::Tensor> tensors{t};
   impl_->group->allreduce(tensors)->wait();
@@ -217,6 +232,40 @@ void ProcessGroup::broadcast_from_rank0(const std::vector<torch::Tensor>& tensor
   c10d::broadcast_coalesced(impl_->group, data, size_t{250} << 20, /*rank=*/0);
   record.done_ns = steady_ns();
   record_collective(record);
+}
+
+void ProcessGroup::broadcast_from(const std::vector<torch::Tensor>& tensors, int root, const std::string& what) {
+  torch::NoGradGuard no_grad;
+  int64_t bytes = 0;
+  for (const auto& t : tensors) bytes += t.numel() * static_cast<int64_t>(t.element_size());
+  CollectiveRecord record{"broadcast", what, -1, bytes, steady_ns(), 0};
+  c10d::BroadcastOptions options;
+  options.rootRank = root;
+  std::vector<c10::intrusive_ptr<c10d::Work>> pending;
+  pending.reserve(tensors.size());
+  for (const auto& t : tensors) {
+    std::vector<at::Tensor> one{t.detach()};  // shares t's storage: received in place
+    pending.push_back(impl_->group->broadcast(one, options));
+  }
+  for (auto& work : pending) work->wait();
+  record.done_ns = steady_ns();
+  record_collective(record);
+}
+
+std::string ProcessGroup::broadcast_bytes(const std::string& bytes, int root, const std::string& what) {
+  torch::Tensor length = torch::tensor({static_cast<int64_t>(bytes.size())}, torch::kInt64);  // (1,)
+  c10d::BroadcastOptions options;
+  options.rootRank = root;
+  const int64_t launch = steady_ns();
+  std::vector<at::Tensor> one{length};
+  impl_->group->broadcast(one, options)->wait();
+  const int64_t n = length.item<int64_t>();
+  torch::Tensor data = torch::empty({n}, torch::kUInt8);  // (n,)
+  if (env_.rank == root && n > 0) std::memcpy(data.data_ptr<uint8_t>(), bytes.data(), static_cast<size_t>(n));
+  one = {data};
+  if (n > 0) impl_->group->broadcast(one, options)->wait();
+  record_collective({"broadcast", what, -1, n, launch, steady_ns()});
+  return std::string(reinterpret_cast<const char*>(data.data_ptr<uint8_t>()), static_cast<size_t>(n));
 }
 
 std::string ProcessGroup::share_from_rank0(const std::string& key, const std::string& value) {

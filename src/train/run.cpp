@@ -110,7 +110,7 @@ nlohmann::json options_json(const TrainOptions& o, const std::string& data_sourc
           {"optimizer", to_string(o.setup.optimizer)}, {"attention", to_string(o.setup.attention)},
           {"checkpointing", to_string(o.setup.checkpointing)}, {"checkpoint_every", o.setup.checkpoint_every},
           {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()},
-          {"backend", o.backend}, {"bucket_cap_mb", o.bucket_cap_mb}};
+          {"backend", o.backend}, {"bucket_cap_mb", o.bucket_cap_mb}, {"zero_stage", o.zero_stage}};
 }
 
 // Rank r's copy of a per-run file: rank 0 keeps `path`, rank r writes <stem>.rank<r><ext>.
@@ -577,7 +577,11 @@ TrainSummary run_training(const TrainOptions& options_in) {
 
   int64_t checkpoint_step = -1;  // the step of the last checkpoint written
   auto save = [&](const char* why) {
-    if (options.save.empty() || dist.rank != 0) return;  // DP: the ranks' states are identical; rank 0 writes
+    if (options.save.empty()) return;
+    // DP: the ranks' states are identical and rank 0 writes; ZeRO-1: every rank sends its share of
+    // the optimizer state to rank 0 (a collective), which writes the whole state.
+    if (trainer.optimizer_sharded()) trainer.consolidate_optimizer_state();
+    if (dist.rank != 0) return;
     trainer.save_checkpoint(options.save);
     summary.checkpoint = options.save;
     checkpoint_step = trainer.next_step();

@@ -23,6 +23,8 @@
 #include "oomkit/core/error.h"
 #include "oomkit/core/json_input.h"
 #include "oomkit/core/write_file.h"
+#include "oomkit/train/distributed.h"
+#include "oomkit/train/optim/optimizers.h"
 #include "oomkit/train/rng_autocast.h"
 #include "oomkit/train/trainer.h"
 
@@ -43,7 +45,66 @@ nlohmann::json lora_json(const LoraConfig& lora) {
 
 }  // namespace
 
+namespace {
+
+std::string serialise_optimizer(const torch::optim::Optimizer& optimizer) {
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  std::ostringstream out;
+  archive.save_to(out);
+  return out.str();
+}
+
+// Moves every parameter state of `from` into `to` (both key their state by the parameter's
+// TensorImpl, optimizer_state_key): the states of the parameters `to` covers.
+void move_param_states(torch::optim::Optimizer& from, torch::optim::Optimizer& to,
+                       const std::vector<torch::Tensor>& params) {
+  for (const auto& p : params) {
+    const OptimizerStateKey key = optimizer_state_key(p);
+    auto it = from.state().find(key);
+    if (it == from.state().end()) continue;  // no step yet: lazily created state
+    to.state()[key] = std::move(it->second);
+    from.state().erase(it);
+  }
+}
+
+}  // namespace
+
+void Trainer::consolidate_optimizer_state() {
+  if (owned_by_rank_.empty()) return;
+  try {
+    std::unique_ptr<torch::optim::Optimizer> whole;
+    if (rank() == 0) {
+      whole = build_optimizer(params_);
+      // The learning rate the step set (set_learning_rate), as an unsharded optimizer would save it.
+      set_learning_rate(*whole, optimizer_->param_groups().front().options().get_lr());
+    }
+    for (size_t r = 0; r < owned_by_rank_.size(); ++r) {
+      const std::string mine = static_cast<int>(r) == rank() ? serialise_optimizer(*optimizer_) : std::string();
+      const std::string bytes = group_->broadcast_bytes(mine, static_cast<int>(r), "zero_optimizer_state");
+      if (rank() != 0) continue;
+      // Rank r's optimizer covers owned_by_rank_[r] in this order: load its archive into an
+      // optimizer over rank 0's copies of those parameters, then move the states across.
+      std::unique_ptr<torch::optim::Optimizer> share = build_optimizer(owned_by_rank_[r]);
+      torch::serialize::InputArchive archive;
+      std::istringstream in(bytes);
+      archive.load_from(in);
+      share->load(archive);
+      move_param_states(*share, *whole, owned_by_rank_[r]);
+    }
+    consolidated_optimizer_ = std::move(whole);
+  } catch (const c10::Error& e) {
+    throw std::runtime_error("ZeRO-1 optimizer state consolidation failed: " + first_line(e.what_without_backtrace()));
+  }
+}
+
 void Trainer::save_checkpoint(const std::string& path) const {
+  if (!owned_by_rank_.empty() && !consolidated_optimizer_) {
+    throw std::logic_error("save_checkpoint: the sharded optimizer state was not consolidated first");
+  }
+  // ZeRO-1: the whole state gathered by consolidate_optimizer_state(), released after writing.
+  const std::unique_ptr<torch::optim::Optimizer> consolidated = std::move(consolidated_optimizer_);
+  const torch::optim::Optimizer& optimizer = consolidated ? *consolidated : *optimizer_;
   nlohmann::json meta = {
       {"format", "oomkit-train-checkpoint"},
       {"version", kFormatVersion},
@@ -70,7 +131,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
     model_->save(model_archive);
     archive.write("model", model_archive);
     torch::serialize::OutputArchive optimizer_archive;
-    optimizer_->save(optimizer_archive);
+    optimizer.save(optimizer_archive);
     archive.write("optimizer", optimizer_archive);
     const RngState rng = capture_rng_state(device_.is_cuda() ? std::max<int>(0, device_.index()) : -1);
     archive.write("rng_cpu", rng.cpu);
@@ -135,7 +196,14 @@ void Trainer::load_checkpoint(const std::string& path) {
     model_->load(model_archive);
     torch::serialize::InputArchive optimizer_archive;
     archive.read("optimizer", optimizer_archive);
-    optimizer_->load(optimizer_archive);
+    if (owned_by_rank_.empty()) {
+      optimizer_->load(optimizer_archive);
+    } else {
+      // ZeRO-1: the file holds the whole state (any world size wrote it); keep this rank's share.
+      std::unique_ptr<torch::optim::Optimizer> whole = build_optimizer(params_);
+      whole->load(optimizer_archive);
+      move_param_states(*whole, *optimizer_, owned_by_rank_[static_cast<size_t>(rank())]);
+    }
     RngState rng;
     archive.read("rng_cpu", rng.cpu);
     if (device_.is_cuda()) {

@@ -9,6 +9,7 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/log.h"
+#include "oomkit/core/zero_partition.h"
 #include "oomkit/train/hf_weights.h"
 #include "oomkit/train/optim/optimizers.h"
 #include "oomkit/train/lora.h"
@@ -114,11 +115,26 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   model_->to(device_);
   model_->train();
   params_ = model_->trainable_parameters();
-  OptimizerOptions opt;
-  opt.lr = options_.lr;
-  opt.weight_decay = options_.setup.weight_decay;
-  if (options_.setup.optimizer == OptimizerKind::kLion) opt.beta2 = 0.99;  // Chen et al. 2023 defaults
-  optimizer_ = make_optimizer(options_.setup.optimizer, params_, opt);
+  if (group_ != nullptr && options_.zero_stage == 1) {
+    // ZeRO-1 (Rajbhandari et al. 2020, section 5.1, P_os): this rank's optimizer covers only
+    // its share of the parameters, partitioned as PyTorch's ZeroRedundancyOptimizer does.
+    std::vector<int64_t> numels;
+    numels.reserve(params_.size());
+    for (const auto& p : params_) numels.push_back(p.numel());
+    for (const auto& indices : zero_partition(numels, world_size())) {
+      std::vector<torch::Tensor> owned;
+      for (size_t i : indices) owned.push_back(params_[i]);
+      owned_by_rank_.push_back(std::move(owned));
+    }
+    if (owned_by_rank_[static_cast<size_t>(rank())].empty()) {
+      throw InputError("--zero", config_.name + " has " + std::to_string(params_.size()) +
+                                     " trainable tensors, too few to give each of " + std::to_string(world_size()) +
+                                     " ranks a share", "use --zero 0 or fewer ranks");
+    }
+    optimizer_ = build_optimizer(owned_by_rank_[static_cast<size_t>(rank())]);
+  } else {
+    optimizer_ = build_optimizer(params_);
+  }
   if (!options_.resume.empty()) load_checkpoint(options_.resume);
   if (group_ != nullptr) {
     // DistributedDataParallel's construction: every rank starts from rank 0's parameters
@@ -130,6 +146,14 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
 }
 
 Trainer::~Trainer() = default;
+
+std::unique_ptr<torch::optim::Optimizer> Trainer::build_optimizer(const std::vector<torch::Tensor>& params) const {
+  OptimizerOptions opt;
+  opt.lr = options_.lr;
+  opt.weight_decay = options_.setup.weight_decay;
+  if (options_.setup.optimizer == OptimizerKind::kLion) opt.beta2 = 0.99;  // Chen et al. 2023 defaults
+  return make_optimizer(options_.setup.optimizer, params, opt);
+}
 
 void Trainer::set_micro_batching(int64_t batch_size, int64_t grad_accum) {
   if (batch_size < 1) throw InputError("--batch-size", "must be >= 1, got " + std::to_string(batch_size));
@@ -145,6 +169,13 @@ TrainingSetup Trainer::training_setup() const {
   if (!s.cuda) s.overhead_bytes = 0;
   // The threads this process computes with size oneDNN's per-thread bf16 matmul scratchpad.
   if (!s.cuda) s.cpu_threads = at::get_num_threads();
+  if (group_ != nullptr) {
+    // DDP over the ranks (the reducer's buckets) and, with --zero 1, this rank's share of the
+    // optimizer state (the partition the constructor made).
+    s.parallel.data_parallel = world_size();
+    s.parallel.zero_stage = options_.zero_stage;
+    s.parallel.dp_rank = rank();
+  }
   return s;
 }
 
@@ -223,6 +254,13 @@ StepStats Trainer::step() {
     if (!stats.skipped) {
       if (options_.grad_clip > 0.0) stats.grad_norm = torch::nn::utils::clip_grad_norm_(params_, options_.grad_clip);
       optimizer_->step();
+      if (!owned_by_rank_.empty()) {
+        // ZeRO-1: each rank updated only its share; every parameter now comes from its owner
+        // (the gradients were all-reduced, so every rank agrees on whether the step ran).
+        for (size_t r = 0; r < owned_by_rank_.size(); ++r) {
+          group_->broadcast_from(owned_by_rank_[r], static_cast<int>(r), "zero_parameters");
+        }
+      }
     }
     if (profiler_) profiler_->mark(Phase::kAfterOptimizerStep, 0);
     zero_grad_to_none(params_);

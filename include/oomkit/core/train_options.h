@@ -78,6 +78,9 @@ struct TrainOptions {
   std::string backend = "gloo";          // --backend: gloo (CPU tensors) | nccl (CUDA builds with NCCL)
   double bucket_cap_mb = 25.0;           // --bucket-cap-mb: gradient all-reduce bucket size, MiB (DDP's 25)
   int64_t dist_timeout_s = 300;          // --dist-timeout: rendezvous and collective timeout, seconds
+  int zero_stage = 0;                    // --zero: 0 DDP (every rank keeps the whole optimizer state);
+                                         // 1 ZeRO-1 (each rank keeps and updates the state of its share
+                                         // of the parameters, then broadcasts them: ZeroRedundancyOptimizer)
 
   /// "cuda" or "cpu" (setup.cuda).
   const char* device_name() const { return setup.cuda ? "cuda" : "cpu"; }

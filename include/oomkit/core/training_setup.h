@@ -86,6 +86,9 @@ struct ParallelConfig {
   int64_t pipeline_parallel = 1;  // p (1F1B: first stage holds p micro-batches in flight)
   bool offload_optimizer = false; // optimizer state (and its update) on CPU
   bool offload_parameters = false;// parameters on CPU between uses (ZeRO-3 offload)
+  int dp_rank = -1;               // framework oomkit, ZeRO-1: whose share of the optimizer state
+                                  // (0..data_parallel-1, as `train --zero 1` partitions it);
+                                  // -1: the rank with the largest share
 };
 
 /// LoRA fine-tuning of a frozen base (Hu et al. 2021): `estimate --lora-rank/--lora-targets` and

@@ -38,6 +38,8 @@ struct StaticTerms {
   int64_t linear_trainable = 0;      // trainable Linear weight elements (those autocast copies)
   int64_t buffers_bytes = 0;         // registered buffers: GPT-2's (n_positions, n_positions) bool causal mask
   int64_t optimizer_buffers_bytes = 0;  // 8-bit Adam's two 256-entry fp32 quantization maps (CPU tensors)
+  int64_t ddp_bucket_bytes = 0;      // framework oomkit under DP: c10d::Reducer's gradient buckets, one flat
+                                     // copy of every trainable gradient, allocated at construction
   int64_t optimizer_step_transient_bytes = 0;  // steady step(): the largest temporaries of one tensor's update
   int64_t first_step_optimizer_bytes = 0;      // first step(): max over tensors, in parameter order, of
                                                // the state created so far plus that tensor's temporaries

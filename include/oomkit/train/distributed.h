@@ -38,8 +38,9 @@ DistEnv dist_env_from_environment();
 /// One collective as it ran: a gradient bucket's all-reduce (launched by the reducer during
 /// backward) or another op. Times are steady-clock nanoseconds (the profiler's clock).
 struct CollectiveRecord {
-  std::string op;          // "allreduce"
-  std::string what;        // "grad_bucket", "loss", "val_loss", "broadcast_parameters", "stop_flag"
+  std::string op;          // "allreduce", "broadcast"
+  std::string what;        // "grad_bucket", "loss", "val_loss", "broadcast_parameters", "stop_flag",
+                           // "zero_parameters", "zero_optimizer_state"
   int64_t bucket = -1;     // bucket index for grad_bucket (0 = first launched), else -1
   int64_t bytes = 0;       // payload bytes
   int64_t launch_ns = 0;   // steady clock at launch
@@ -72,6 +73,14 @@ class ProcessGroup {
   /// Copies rank 0's tensors into every rank's (in place), bucketed as DDP's initial
   /// _sync_module_states (c10d::broadcast_coalesced, 250 MiB buffers).
   void broadcast_from_rank0(const std::vector<torch::Tensor>& tensors);
+  /// Copies rank `root`'s values of `tensors` into every rank's, in place: one c10d broadcast
+  /// per tensor, all launched and then waited for (ZeroRedundancyOptimizer._sync_params in
+  /// torch 1.13 without parameters_as_bucket_view), so no flat buffer is allocated. `what`
+  /// names it in the collective log ("zero_parameters"). Throws std::runtime_error from c10d.
+  void broadcast_from(const std::vector<torch::Tensor>& tensors, int root, const std::string& what);
+  /// Rank `root`'s `bytes` on every rank (the other ranks' argument is ignored): the length,
+  /// then the bytes as one uint8 tensor, each a c10d broadcast. Throws std::runtime_error.
+  std::string broadcast_bytes(const std::string& bytes, int root, const std::string& what);
   /// Rank 0's `value` on every rank, through the store (key `key`); other ranks' values ignored.
   std::string share_from_rank0(const std::string& key, const std::string& value);
   /// Waits for every rank.

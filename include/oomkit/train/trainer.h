@@ -111,7 +111,9 @@ class Trainer {
   /// parameters are broadcast to all ranks, this rank reads rows r·B·grad_accum .. of each
   /// global batch of B·grad_accum·W rows, gradients are averaged by a GradientReducer on the
   /// last micro-step of each step (no_sync before it), and step losses and validation losses
-  /// are averaged over the ranks. `group` must outlive the trainer.
+  /// are averaged over the ranks. With options.zero_stage 1 (ZeRO-1), each rank's optimizer
+  /// holds only the parameters zero_partition() gives it, and after each update every rank
+  /// broadcasts its parameters to the others. `group` must outlive the trainer.
   Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler, ProcessGroup* group = nullptr);
   ~Trainer();
 
@@ -124,7 +126,18 @@ class Trainer {
   /// Mean validation loss over options.eval_batches batches under NoGradGuard.
   double evaluate();
   /// Writes a checkpoint to `path` (via path.tmp and rename). Throws InputError("--save").
+  /// With the optimizer state sharded (ZeRO-1), call consolidate_optimizer_state() on every
+  /// rank first; then rank 0 writes the whole state (the same file as a DDP or one-process run,
+  /// so it resumes at any world size); std::logic_error without it.
   void save_checkpoint(const std::string& path) const;
+  /// ZeRO-1 (options.zero_stage 1 over W > 1 ranks): a collective. Every rank broadcasts its
+  /// share of the optimizer state (serialised, ProcessGroup::broadcast_bytes) and rank 0 gathers
+  /// the whole state into an optimizer over every parameter, kept for the next
+  /// save_checkpoint() (which releases it): ZeroRedundancyOptimizer.consolidate_state_dict(to=0).
+  /// Transient bytes: the largest share on every rank, the whole state on rank 0.
+  void consolidate_optimizer_state();
+  /// True when this rank keeps only its share of the optimizer state (ZeRO-1, W > 1).
+  bool optimizer_sharded() const { return !owned_by_rank_.empty(); }
   /// Restores a checkpoint written by save_checkpoint(). Throws InputError("--resume") for an
   /// unreadable, corrupted or mismatched file (different model, optimizer, precision, B, T).
   void load_checkpoint(const std::string& path);
@@ -153,6 +166,7 @@ class Trainer {
 
  private:
   torch::Tensor forward_loss(const Batch& batch, int64_t micro, bool mark);
+  std::unique_ptr<torch::optim::Optimizer> build_optimizer(const std::vector<torch::Tensor>& params) const;
 
   TrainOptions options_;
   MemoryBackend* backend_;
@@ -162,7 +176,11 @@ class Trainer {
   std::unique_ptr<TokenDataset> dataset_;
   Gpt model_{nullptr};
   std::vector<torch::Tensor> params_;
-  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;  // ZeRO-1: over this rank's share only
+  // ZeRO-1: the parameters each rank owns (zero_partition's order); empty without sharding.
+  std::vector<std::vector<torch::Tensor>> owned_by_rank_;
+  // ZeRO-1 on rank 0: the whole state, from consolidate_optimizer_state() to save_checkpoint().
+  mutable std::unique_ptr<torch::optim::Optimizer> consolidated_optimizer_;
   ProcessGroup* group_ = nullptr;
   std::unique_ptr<GradientReducer> reducer_;
   int64_t next_step_ = 0;
