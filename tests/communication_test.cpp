@@ -40,18 +40,28 @@ TEST(Communication, DataParallelAllReducesTheGradientsOnce) {
   EXPECT_TRUE(data_parallel_collectives(c, c, dp_setup(1, 0)).empty());
 }
 
-TEST(Communication, ZeroOneAndTwoMoveWhatDataParallelMovesInFp32AndZeroThreeOneAndAHalfTimes) {
-  // Rajbhandari et al. 2020, section 7: 2Ψ for DP and ZeRO-1/2, 3Ψ for ZeRO-3 (one micro-batch).
+TEST(Communication, PaperStagesMoveTwoPsiZeroThreeThreePsiAndOomkitsZeroOneThreePsi) {
+  // Rajbhandari et al. 2020, section 7: 2Ψ for DP and ZeRO-1/2, 3Ψ for ZeRO-3 (one micro-batch),
+  // as DeepSpeed runs them (fp32: every element 4 B).
   const ModelConfig m = resolve_model_config("gpt2");
   const ParameterCount c = count_parameters(m);
-  auto total = [&](int zero) {
+  auto total = [&](int zero, Framework framework) {
+    TrainingSetup s = dp_setup(8, zero);
+    s.framework = framework;
     int64_t b = 0;
-    for (const auto& t : data_parallel_collectives(c, c, dp_setup(8, zero))) b += t.bytes_per_gpu;
-    return b;
+    for (const auto& t : data_parallel_collectives(c, c, s)) b += t.bytes_per_gpu;
+    return static_cast<double>(b);
   };
-  EXPECT_NEAR(static_cast<double>(total(1)), static_cast<double>(total(0)), 2.0);
-  EXPECT_NEAR(static_cast<double>(total(2)), static_cast<double>(total(0)), 2.0);
-  EXPECT_NEAR(static_cast<double>(total(3)), 1.5 * static_cast<double>(total(0)), 3.0);
+  EXPECT_NEAR(total(1, Framework::kDeepSpeed), total(0, Framework::kDeepSpeed), 2.0);
+  EXPECT_NEAR(total(2, Framework::kDeepSpeed), total(0, Framework::kDeepSpeed), 2.0);
+  EXPECT_NEAR(total(3, Framework::kDeepSpeed), 1.5 * total(0, Framework::kDeepSpeed), 3.0);
+  // oomkit's own ZeRO-1 (train --zero 1, ZeroRedundancyOptimizer under DDP): DDP's all-reduce,
+  // then every owner broadcasts its updated parameters: 3Ψ.
+  EXPECT_NEAR(total(1, Framework::kOomkit), 1.5 * total(0, Framework::kOomkit), 3.0);
+  const auto own = data_parallel_collectives(c, c, dp_setup(8, 1));
+  ASSERT_EQ(own.size(), 2u);
+  EXPECT_EQ(own[0].op, "all_reduce");
+  EXPECT_EQ(own[1].op, "broadcast");
 }
 
 TEST(Communication, MixedPrecisionGathersTwoByteParametersAndZeroThreeGathersPerMicroBatch) {

@@ -84,8 +84,16 @@ std::vector<CollectiveTraffic> data_parallel_collectives(const ParameterCount& b
       out.push_back(collective("all_reduce", "gradients", 1, G, 2.0 * ring));
       break;
     case 1:  // the gradients stay whole on every rank: accumulated locally, reduced once per step
-      out.push_back(collective("reduce_scatter", "gradients", 1, G, ring));
-      out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
+      if (s.framework == Framework::kOomkit) {
+        // oomkit's own ZeRO-1 (train --zero 1), as ZeroRedundancyOptimizer under DDP: the DDP
+        // all-reduce, then each rank broadcasts the parameters it updated (in all, one
+        // all-gather's volume): 3Ψ, not 2Ψ.
+        out.push_back(collective("all_reduce", "gradients", 1, G, 2.0 * ring));
+        out.push_back(collective("broadcast", "updated parameters", 1, U, ring));
+      } else {
+        out.push_back(collective("reduce_scatter", "gradients", 1, G, ring));
+        out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
+      }
       break;
     case 2:  // sharded gradients cannot accumulate whole: reduce-scattered after every micro-batch
       out.push_back(collective("reduce_scatter", "gradients", micro, G, ring));
@@ -160,6 +168,11 @@ std::string format_communication(const CommunicationTable& t) {
   out += "  (* the run's stage. DP and ZeRO-1 reduce the gradients once per step (accumulation under no_sync)";
   if (last >= 2) out += ";\n  ZeRO-2/3 reduce them after every micro-batch (sharded gradients cannot accumulate whole)";
   if (last == 3) out += ";\n  ZeRO-3 gathers the parameters in the forward and the backward of every micro-batch";
+  bool own_zero1 = false;
+  for (const auto& row : t.stages) {
+    for (const auto& c : row.collectives) own_zero1 = own_zero1 || c.op == "broadcast";
+  }
+  if (own_zero1) out += ";\n  oomkit's ZeRO-1 (train --zero 1) all-reduces as DDP, then each rank broadcasts the parameters it updated";
   out += ". Rajbhandari et al. 2020, section 7)\n";
   return out;
 }

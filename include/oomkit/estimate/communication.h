@@ -8,7 +8,10 @@
 // Per stage (Rajbhandari et al. 2020, "ZeRO", section 7: DP and ZeRO-1/2 move 2Ψ, ZeRO-3 3Ψ, Ψ
 // counted in elements of one size):
 //   0 (DDP): all-reduce the gradients once per step (accumulation runs under no_sync);
-//   1: reduce-scatter the gradients once per step, then all-gather the updated parameters;
+//   1: reduce-scatter the gradients once per step, then all-gather the updated parameters
+//      (framework oomkit, what `train --zero 1` does, as PyTorch's ZeroRedundancyOptimizer
+//      under DDP: all-reduce the gradients, then each rank broadcasts the parameters it
+//      updated, one all-gather's volume in all: 3Ψ);
 //   2: the same, but the gradients after every micro-batch (sharded, they cannot accumulate whole);
 //   3 (FSDP full-shard): all-gather the parameters in the forward and again in the backward of
 //     every micro-batch, reduce-scatter the gradients after every micro-batch.
@@ -35,7 +38,7 @@ namespace oomkit {
 
 /// One collective of an optimizer step, seen from one GPU.
 struct CollectiveTraffic {
-  std::string op;              // "all_reduce", "reduce_scatter", "all_gather"
+  std::string op;              // "all_reduce", "reduce_scatter", "all_gather", "broadcast"
   std::string tensors;         // "gradients", "updated parameters", "parameters (forward)", "parameters (backward)"
   int64_t calls_per_step = 0;  // 1, or the micro-batches per step for ZeRO-3's gathers
   int64_t payload_bytes = 0;   // the whole tensor set one call reduces or gathers
