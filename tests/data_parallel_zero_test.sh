@@ -8,7 +8,8 @@
 #    one-process checkpoint resumed under ZeRO-1 at 2 ranks, continue as the one-process
 #    checkpoint resumed in one process does (losses to a relative 1e-5; a lost or misplaced
 #    Adam moment changes them by far more);
-#  - per rank, DDP and ZeRO-1: the allocated bytes at every mark equal the estimate's prediction
+#  - per rank, DDP and ZeRO-1: the allocated bytes at every mark of the first and the last step
+#    equal the estimate's prediction
 #    for that rank (the reducer's buckets, the rank's share of the optimizer state), peaks within 1%;
 #  - --zero 2 is refused with one error line and exit 2.
 # Usage: data_parallel_zero_test.sh OOMKIT
@@ -31,6 +32,14 @@ run dp3 -b 2 --steps 3 --nproc-per-node 2
 run single_from_single -b 4 --steps 6 --resume "$tmp/single3.ckpt"
 run single_from_zero -b 4 --steps 6 --resume "$tmp/zero3.ckpt"
 run zero_from_single -b 2 --steps 6 --nproc-per-node 2 --zero 1 --resume "$tmp/single3.ckpt"
+# The other optimizers' state through the same consolidation (Adafactor's factored rows and
+# columns, SGD's momentum buffer): a ZeRO-1 checkpoint resumed in one process.
+for opt in adafactor sgd-momentum; do
+  run "single2_$opt" -b 4 --steps 2 --optimizer $opt --save "$tmp/single2_$opt.ckpt"
+  run "zero2_$opt" -b 2 --steps 2 --optimizer $opt --nproc-per-node 2 --zero 1 --save "$tmp/zero2_$opt.ckpt"
+  run "single_from_single_$opt" -b 4 --steps 4 --optimizer $opt --resume "$tmp/single2_$opt.ckpt"
+  run "single_from_zero_$opt" -b 4 --steps 4 --optimizer $opt --resume "$tmp/zero2_$opt.ckpt"
+done
 
 fail=0
 python3 - "$tmp" <<'EOF' || fail=1
@@ -62,7 +71,8 @@ print(f"optimizer_state_bytes: one process {whole}, ZeRO-1 ranks {shares}")
 if not whole or None in shares or sum(shares) != whole or max(shares) > 0.6 * whole:
     print("FAIL: the ranks' optimizer state is not a partition of the one-process state"); bad = True
 # Per rank, the estimate (train's own: DDP's gradient buckets, this rank's ZeRO-1 share) against
-# the c10 allocator: equal at every mark of every step, peaks within 1%.
+# the c10 allocator: equal at every mark of the first and the steady (last) step (the two steps
+# summary.json's phase table holds), peaks within 1%.
 for name in ("dp3", "zero3"):
     for rank, summary_file in ((0, "summary.json"), (1, "summary.rank1.json")):
         s = json.load(open(f"{tmp}/{name}/{summary_file}"))
@@ -77,13 +87,23 @@ reference = losses("single_from_single")
 print("continuation from step 3 (one process, one-process checkpoint):", reference)
 close("one process resumed from the ZeRO-1 checkpoint", losses("single_from_zero"), reference)
 close("ZeRO-1 at 2 ranks resumed from the one-process checkpoint", losses("zero_from_single"), reference)
+for opt in ("adafactor", "sgd-momentum"):
+    close(f"{opt}: ZeRO-1 at 2 ranks vs one process", losses(f"zero2_{opt}"), losses(f"single2_{opt}"))
+    close(f"{opt}: one process resumed from the ZeRO-1 checkpoint", losses(f"single_from_zero_{opt}"),
+          losses(f"single_from_single_{opt}"))
 sys.exit(1 if bad else 0)
 EOF
 
+# --zero 1 in one process (nothing to shard over): one error line naming --zero (and its hint), exit 2.
+"$exe" -q train --model gpt-nano --steps 1 --zero 1 --run-dir "$tmp/z1one" >"$tmp/z1one.out" 2>"$tmp/z1one.err"
+rc=$?
+if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/z1one.err")" -ne 1 ] || ! grep -q '^error: --zero: shards the optimizer state' "$tmp/z1one.err"; then
+  echo "FAIL: --zero 1 in one process: exit $rc"; cat "$tmp/z1one.err"; fail=1
+fi
 # Stages the trainer does not implement: one error line naming --zero, exit 2.
 "$exe" -q train --model gpt-nano --steps 1 --zero 2 --nproc-per-node 2 --run-dir "$tmp/z2" >"$tmp/z2.out" 2>"$tmp/z2.err"
 rc=$?
-if [ "$rc" -ne 2 ] || [ "$(wc -l <"$tmp/z2.err")" -ne 1 ] || ! grep -q '^error: --zero: stage 2 is not implemented' "$tmp/z2.err"; then
+if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/z2.err")" -ne 1 ] || ! grep -q '^error: --zero: stage 2 is not implemented' "$tmp/z2.err"; then
   echo "FAIL: --zero 2: exit $rc"; cat "$tmp/z2.err"; fail=1
 fi
 exit $fail

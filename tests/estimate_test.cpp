@@ -375,6 +375,16 @@ TEST(Detailed, DataParallelBucketsAndZero1Shares) {
     EXPECT_NE(largest, (whole_state + N - 1) / N);  // whole tensors, not Ψ/N
     EXPECT_EQ(item(zero1, "overhead/ddp_gradient_buckets"), grads);
   }
+  // A rank past the tensors owns nothing; a --dp of 10^9 is the same rule, not 10^9 lists; a rank
+  // outside the job is refused.
+  TrainingSetup huge = cpu_setup(2, 32);
+  huge.parallel.zero_stage = 1;
+  huge.parallel.data_parallel = 1'000'000'000;
+  EXPECT_GT(estimate_memory(m, huge).total(Category::kOptimizerState), 0);
+  huge.parallel.dp_rank = 999'999'999;
+  EXPECT_EQ(estimate_memory(m, huge).total(Category::kOptimizerState), 0);
+  huge.parallel.dp_rank = 1'000'000'000;
+  EXPECT_EQ(field_of([&] { (void)estimate_memory(m, huge); }), "dp_rank");
   TrainingSetup ds = cpu_setup(2, 32);
   ds.parallel.data_parallel = 2;
   ds.framework = Framework::kHf;  // HF Trainer under DDP: the oomkit-trainer buckets are not assumed

@@ -41,6 +41,18 @@ void add_item(Estimate& e, std::string path, Category c, int64_t bytes, std::str
   e.totals[static_cast<int>(c)] = checked_add(e.totals[static_cast<int>(c)], bytes, "estimate");
 }
 
+// How the optimizer state is split over the data-parallel ranks, for its formula.
+std::string zero_state_words(const TrainingSetup& s) {
+  const auto& par = s.parallel;
+  if (par.zero_stage < 1) return "";
+  if (s.framework == Framework::kOomkit && par.zero_stage == 1 && par.data_parallel > 1) {
+    // static_terms.cpp: whole tensors, partitioned as ZeroRedundancyOptimizer (zero_partition.h).
+    return par.dp_rank >= 0 ? ", rank " + str(par.dp_rank) + "'s share of " + str(par.data_parallel) + " (whole tensors, zero_partition)"
+                            : ", the largest of " + str(par.data_parallel) + " ranks' shares (whole tensors, zero_partition)";
+  }
+  return ", ZeRO-sharded /" + str(par.data_parallel);
+}
+
 // parameters/*, gradients/*, optimizer_state/*.
 void add_static_items(Estimate& e, const StaticTerms& st) {
   const TrainingSetup& s = e.setup;
@@ -77,7 +89,7 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
   add_item(e, std::string("optimizer_state/") + to_string(s.optimizer), Category::kOptimizerState, st.optimizer_bytes,
            par.offload_optimizer ? std::string("offloaded to CPU: 0 B on the GPU")
                                  : std::string(to_string(s.optimizer)) + " state per trainable tensor, created by the first step()" +
-                                       (par.zero_stage >= 1 ? ", ZeRO-sharded /" + str(par.data_parallel) : ""));
+                                       zero_state_words(s));
 }
 
 // activations/*, one item per term of the activation model (detailed method).
@@ -239,6 +251,7 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
     const StaticTerms& st = in.st;
     e.peak_bytes = checked_add(checked_add(checked_add(st.params_bytes, st.grads_bytes, "estimate"), st.optimizer_bytes, "estimate"),
                                e.total(Category::kActivations), "estimate");
+    e.peak_bytes = checked_add(e.peak_bytes, st.ddp_bucket_bytes, "estimate");  // DDP's buckets are resident too
     e.peak_phase = "chapter/static+activations";
   }
   e.peak_bytes = checked_add(e.peak_bytes, overhead, "estimate");

@@ -2,6 +2,7 @@
 // registered buffers, per parameter tensor, after parallel splitting and ZeRO sharding.
 #include <algorithm>
 
+#include "oomkit/core/error.h"
 #include "oomkit/core/units.h"
 #include "oomkit/core/zero_partition.h"
 #include "oomkit/estimate/phase_model.h"
@@ -208,18 +209,29 @@ void zero1_partition_terms(StaticTerms& st, const ModelConfig& m, const Training
   std::vector<int64_t> numels;
   numels.reserve(order.size());
   for (const auto& o : order) numels.push_back(o.numel);
-  const auto shares = zero_partition(numels, static_cast<int>(s.parallel.data_parallel));
+  const int64_t N = s.parallel.data_parallel;
+  if (s.parallel.dp_rank >= N) {
+    throw InputError("dp_rank", "rank " + std::to_string(s.parallel.dp_rank) + " of " + std::to_string(N) + " data-parallel ranks");
+  }
+  // Every tensor here has elements, so with N >= M tensors rank i < M gets the i-th largest and
+  // the others nothing: the greedy rule over min(N, M) ranks is the same partition (and keeps
+  // a --dp of 10^9 from building 10^9 lists).
+  const int64_t ranks = std::max<int64_t>(1, std::min<int64_t>(N, static_cast<int64_t>(order.size())));
+  const auto shares = zero_partition(numels, static_cast<int>(ranks));
   std::vector<int64_t> share_bytes(shares.size(), 0);
   for (size_t r = 0; r < shares.size(); ++r) {
     for (size_t i : shares[r]) share_bytes[r] = a.add(share_bytes[r], order[i].state_bytes);
   }
-  const int dp_rank = s.parallel.dp_rank;
-  const size_t rank = dp_rank >= 0 && dp_rank < static_cast<int64_t>(shares.size())
-                          ? static_cast<size_t>(dp_rank)
-                          : static_cast<size_t>(std::max_element(share_bytes.begin(), share_bytes.end()) - share_bytes.begin());
-  st.optimizer_bytes = share_bytes[rank];
   st.optimizer_step_transient_bytes = 0;
   st.first_step_optimizer_bytes = 0;
+  if (s.parallel.dp_rank >= ranks) {  // a rank past the tensors: it owns none
+    st.optimizer_bytes = 0;
+    return;
+  }
+  const size_t rank = s.parallel.dp_rank >= 0
+                          ? static_cast<size_t>(s.parallel.dp_rank)
+                          : static_cast<size_t>(std::max_element(share_bytes.begin(), share_bytes.end()) - share_bytes.begin());
+  st.optimizer_bytes = share_bytes[rank];
   int64_t so_far = 0;
   for (size_t i : shares[rank]) {
     const OptimizerTensor& o = order[i];

@@ -153,6 +153,7 @@ struct ProcessGroup::Impl {
   // wait() returns: a tensor allocated per call would sometimes still be alive at the next
   // profiler mark (8 B for the step loss, 16 B for the stop flags), on some ranks only.
   torch::Tensor small;  // (kSmallValues,) float64
+  std::vector<uint8_t> blob;  // broadcast_blob's bytes (plain memory, outside the c10 allocator)
   static constexpr int64_t kSmallValues = 64;
 };
 
@@ -252,20 +253,25 @@ void ProcessGroup::broadcast_from(const std::vector<torch::Tensor>& tensors, int
   record_collective(record);
 }
 
-std::string ProcessGroup::broadcast_bytes(const std::string& bytes, int root, const std::string& what) {
-  torch::Tensor length = torch::tensor({static_cast<int64_t>(bytes.size())}, torch::kInt64);  // (1,)
+std::string ProcessGroup::broadcast_blob(const std::string& payload, int root, const std::string& what) {
   c10d::BroadcastOptions options;
   options.rootRank = root;
-  const int64_t launch = steady_ns();
-  std::vector<at::Tensor> one{length};
+  const int64_t launch_ns = steady_ns();
+  int64_t length = static_cast<int64_t>(payload.size());
+  std::vector<at::Tensor> one{torch::from_blob(&length, {1}, torch::kInt64)};  // (1,)
   impl_->group->broadcast(one, options)->wait();
-  const int64_t n = length.item<int64_t>();
-  torch::Tensor data = torch::empty({n}, torch::kUInt8);  // (n,)
-  if (env_.rank == root && n > 0) std::memcpy(data.data_ptr<uint8_t>(), bytes.data(), static_cast<size_t>(n));
-  one = {data};
-  if (n > 0) impl_->group->broadcast(one, options)->wait();
-  record_collective({"broadcast", what, -1, n, launch, steady_ns()});
-  return std::string(reinterpret_cast<const char*>(data.data_ptr<uint8_t>()), static_cast<size_t>(n));
+  std::vector<uint8_t>& buffer = impl_->blob;
+  buffer.resize(static_cast<size_t>(length));
+  if (env_.rank == root && length > 0) std::memcpy(buffer.data(), payload.data(), static_cast<size_t>(length));
+  if (length > 0) {
+    one = {torch::from_blob(buffer.data(), {length}, torch::kUInt8)};  // (length,)
+    impl_->group->broadcast(one, options)->wait();
+  }
+  record_collective({"broadcast", what, -1, length, launch_ns, steady_ns()});
+  std::string out(reinterpret_cast<const char*>(buffer.data()), static_cast<size_t>(length));
+  buffer.clear();
+  buffer.shrink_to_fit();  // a share of the optimizer state: do not keep it between checkpoints
+  return out;
 }
 
 std::string ProcessGroup::share_from_rank0(const std::string& key, const std::string& value) {

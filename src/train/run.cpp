@@ -319,6 +319,10 @@ TrainSummary run_training(const TrainOptions& options_in) {
   // --nproc-per-node). Each local process computes with cores / local processes threads by
   // default, so N workers on one machine do not oversubscribe it.
   const DistEnv dist = dist_env_from_environment();
+  if (options.zero_stage > 0 && !dist.distributed()) {
+    throw InputError("--zero", "shards the optimizer state over data-parallel ranks; this run has one process",
+                     "add --nproc-per-node N (N >= 2), or launch under torchrun");
+  }
   if (dist.distributed()) {
     if (options.on_oom == OnOom::kRecover) {
       throw InputError("--on-oom", "recover changes the micro-batch of one rank; under data parallelism every rank "
@@ -581,8 +585,14 @@ TrainSummary run_training(const TrainOptions& options_in) {
     // DP: the ranks' states are identical and rank 0 writes; ZeRO-1: every rank sends its share of
     // the optimizer state to rank 0 (a collective), which writes the whole state.
     if (trainer.optimizer_sharded()) trainer.consolidate_optimizer_state();
-    if (dist.rank != 0) return;
+    if (dist.rank != 0) {
+      // Wait for rank 0's write: a rank that went on and exited (after a stop signal) would make
+      // the launcher stop rank 0 in the middle of it.
+      if (group) group->barrier();
+      return;
+    }
     trainer.save_checkpoint(options.save);
+    if (group) group->barrier();
     summary.checkpoint = options.save;
     checkpoint_step = trainer.next_step();
     profiler.write_event("checkpoint", {{"path", options.save}, {"reason", why}, {"next_step", trainer.next_step()}});

@@ -43,10 +43,6 @@ nlohmann::json lora_json(const LoraConfig& lora) {
   return {{"rank", lora.rank}, {"alpha", lora.alpha}, {"targets", lora.targets}};
 }
 
-}  // namespace
-
-namespace {
-
 std::string serialise_optimizer(const torch::optim::Optimizer& optimizer) {
   torch::serialize::OutputArchive archive;
   optimizer.save(archive);
@@ -81,7 +77,7 @@ void Trainer::consolidate_optimizer_state() {
     }
     for (size_t r = 0; r < owned_by_rank_.size(); ++r) {
       const std::string mine = static_cast<int>(r) == rank() ? serialise_optimizer(*optimizer_) : std::string();
-      const std::string bytes = group_->broadcast_bytes(mine, static_cast<int>(r), "zero_optimizer_state");
+      const std::string bytes = group_->broadcast_blob(mine, static_cast<int>(r), "zero_optimizer_state");
       if (rank() != 0) continue;
       // Rank r's optimizer covers owned_by_rank_[r] in this order: load its archive into an
       // optimizer over rank 0's copies of those parameters, then move the states across.
@@ -93,6 +89,8 @@ void Trainer::consolidate_optimizer_state() {
       move_param_states(*share, *whole, owned_by_rank_[r]);
     }
     consolidated_optimizer_ = std::move(whole);
+  } catch (const c10::OutOfMemoryError&) {
+    throw;  // an OOM stays an OOM (the whole state on rank 0 is a transient the estimate does not count)
   } catch (const c10::Error& e) {
     throw std::runtime_error("ZeRO-1 optimizer state consolidation failed: " + first_line(e.what_without_backtrace()));
   }

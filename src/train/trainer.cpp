@@ -1,6 +1,7 @@
 // The Trainer: model, optimizer, data, and the optimizer step (see trainer.h).
 #include "oomkit/train/trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cmath>
@@ -126,7 +127,9 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
       for (size_t i : indices) owned.push_back(params_[i]);
       owned_by_rank_.push_back(std::move(owned));
     }
-    if (owned_by_rank_[static_cast<size_t>(rank())].empty()) {
+    // The partition is the same on every rank, so every rank refuses together (none waits for
+    // a collective the others never join).
+    if (std::any_of(owned_by_rank_.begin(), owned_by_rank_.end(), [](const auto& v) { return v.empty(); })) {
       throw InputError("--zero", config_.name + " has " + std::to_string(params_.size()) +
                                      " trainable tensors, too few to give each of " + std::to_string(world_size()) +
                                      " ranks a share", "use --zero 0 or fewer ranks");

@@ -78,9 +78,11 @@ class ProcessGroup {
   /// torch 1.13 without parameters_as_bucket_view), so no flat buffer is allocated. `what`
   /// names it in the collective log ("zero_parameters"). Throws std::runtime_error from c10d.
   void broadcast_from(const std::vector<torch::Tensor>& tensors, int root, const std::string& what);
-  /// Rank `root`'s `bytes` on every rank (the other ranks' argument is ignored): the length,
-  /// then the bytes as one uint8 tensor, each a c10d broadcast. Throws std::runtime_error.
-  std::string broadcast_bytes(const std::string& bytes, int root, const std::string& what);
+  /// Rank `root`'s `payload` on every rank (the other ranks' argument is ignored): its length,
+  /// then its bytes, each a c10d broadcast, through buffers of the group's own (outside the c10
+  /// allocator, so a checkpoint's transfer never shows in the run's memory marks). Throws
+  /// std::runtime_error.
+  std::string broadcast_blob(const std::string& payload, int root, const std::string& what);
   /// Rank 0's `value` on every rank, through the store (key `key`); other ranks' values ignored.
   std::string share_from_rank0(const std::string& key, const std::string& value);
   /// Waits for every rank.

@@ -131,7 +131,7 @@ class Trainer {
   /// so it resumes at any world size); std::logic_error without it.
   void save_checkpoint(const std::string& path) const;
   /// ZeRO-1 (options.zero_stage 1 over W > 1 ranks): a collective. Every rank broadcasts its
-  /// share of the optimizer state (serialised, ProcessGroup::broadcast_bytes) and rank 0 gathers
+  /// share of the optimizer state (serialised, ProcessGroup::broadcast_blob) and rank 0 gathers
   /// the whole state into an optimizer over every parameter, kept for the next
   /// save_checkpoint() (which releases it): ZeroRedundancyOptimizer.consolidate_state_dict(to=0).
   /// Transient bytes: the largest share on every rank, the whole state on rank 0.
