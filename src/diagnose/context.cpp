@@ -656,6 +656,14 @@ class Reader {
       return;
     }
     auto contains = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
+    // PaddlePaddle's advice printed under its OOM message ("Please check whether there is any
+    // other process using GPU 0. 1. If yes, please stop them, ... 2. If no, please decrease the
+    // batch size of your model"): the message's words, not the user's.
+    if (contains("please check whether there is any other process") || contains("start paddlepaddle on another gpu") ||
+        contains("please decrease the batch size of your model") || contains("flags_fraction_of_gpu_memory_to_use") ||
+        contains("flags_gpu_memory_limit_mb") || contains("flags_use_cuda_managed_memory")) {
+      return;
+    }
     const bool negated = has(kWNot) && (contains("not the problem") || contains("not the issue") ||
                                         contains("not the cause") || contains("is not") || contains("isn't") ||
                                         contains("wasn't") || contains("not related"));

@@ -180,6 +180,15 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     }
     return;
   }
+  if (r.family == "paddle") {
+    // string::HumanReadableSize: "%f" of the size divided by 1024 per step, labelled "kB", "MB",
+    // "GB" (the fractions it prints, .25, .0625, .75 of a MB, are binary ones): binary units.
+    r.device = "cuda";
+    set_requested(size_after(s, "cannotallocate", true), r);
+    r.allocated_bytes = take(size_before(s, "memoryhasbeenallocated", true), r);
+    r.free_bytes = take(size_after(s, "availablememoryisonly", true), r);
+    return;
+  }
   if (r.family == "metal") {  // Apple GPU, unified memory
     r.device = "mps";
     return;

@@ -165,6 +165,10 @@ const HeadDef kHeads[] = {
     // the TPU compiler's "Ran out of memory in memory space hbm. Used 8.38G of 8.00G hbm."
     {"failed to allocate request for", "xla", "xla", Kind::kOneLine},
     {"ran out of memory in memory space", "xla", "xla", Kind::kOneLine},
+    // PaddlePaddle's allocators (ResourceExhaustedError): "Out of memory error on GPU 0. Cannot
+    // allocate 18.062744MB memory on GPU 0, [5.726685GB memory has been allocated and] available
+    // memory is only 17.537501MB."
+    {"out of memory error on gpu", "paddle", "paddle", Kind::kOneLine},
 };
 
 // Cheap prefilter: does the text hold a trigger word of any head?
@@ -708,7 +712,10 @@ bool memory_trouble_prose(std::string_view lo) {
   };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
-  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba"})) return true;  // 不足, 爆, 溢出
+  // 不足 (not enough), 爆 (blown), 溢出 (overflow), 异常 (abnormal)
+  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba", "\xe5\xbc\x82\xe5\xb8\xb8"})) {
+    return true;
+  }
   // Not memory pressure: a bad address ("an illegal memory access was encountered"), an RPC's
   // status or an API quota (gRPC's StatusCode.RESOURCE_EXHAUSTED, HTTP 429), a fix announced.
   if (any_text({"memory access", "statuscode", "grpc", "quota", "rate limit"}) ||
@@ -721,6 +728,16 @@ bool memory_trouble_prose(std::string_view lo) {
   if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "is stable", "stays stable",
                 "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm"})) {
     return false;
+  }
+  // Memory told as a problem or as too much, held where it should not be: "CUDA memory issues",
+  // "extra GPU memory usage", "wasted GPU memory", "GPU 0 has higher memory consumption", "why
+  // does it need so big memory", "what is taking up memory on the main GPU", "continuous rising
+  // of GPU memory".
+  if (any_word({"issue", "issues", "problem", "problems", "extra", "wasted", "waste", "higher", "unbalanced", "imbalance",
+                "imbalanced", "bottleneck", "rising"}) ||
+      any_text({"memory consum", "so big memory", "so much memory", "too much memory", "huge memory", "taking up memory",
+                "takes up memory", "memory usage is high", "memory explod"})) {
+    return true;
   }
   return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
                    "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
@@ -756,7 +773,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         if (at == std::string::npos) at = out_of_some_memory(lo);
         for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
-          if (is_word_at(lo, p, 3)) at = p;  // the word "OOM" ("But occurs OOM when ...")
+          // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
+          for (const char* w : {"oom", "ooms", "oomed", "ooming", "oomd"}) {
+            if (at == std::string::npos && lo.compare(p, std::strlen(w), w) == 0 && is_word_at(lo, p, std::strlen(w))) at = p;
+          }
+        }
+        // Written without spaces or without "of": "CUDA outofmemory error", "为什么会out memory".
+        for (const char* phrase : {"outofmemory", "out memory"}) {
+          if (at == std::string::npos) at = lo.find(phrase);
         }
         named = at != std::string::npos;
         // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",

@@ -19,6 +19,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "oomkit/core/model_config.h"
+#include "oomkit/diagnose/word_prior.h"
 #include "oomkit/diagnose/oom_record.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/remedies.h"
@@ -102,6 +103,9 @@ struct LogContext {
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
   std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
   std::vector<Signal> signals;  // weighed evidence, in log order
+  /// The whole log's resemblance to the labelled reports of each cause (word_prior.h), best
+  /// first; diagnose_log() fills it once per log; empty: not read.
+  std::vector<WordPriorScore> word_prior;
 };
 
 /// The whole log read once: every line's facts, for context_at(). Opaque.
@@ -133,6 +137,9 @@ struct DiagnoseOptions {
   std::optional<RunSettings> run;  // ties the findings to the estimator when set
   EstimateFn estimate;             // required when `run` is set
   bool sdpa_supported = false;     // this oomkit build's trainer accepts --attention sdpa (LibTorch >= 2.0)
+  /// The word prior diagnose_log() reads the log with: nullptr = builtin_word_prior(); a model
+  /// with no words turns it off (the corpus scorer's cross-validation trains its own per part).
+  const WordPriorModel* word_prior = nullptr;
 };
 
 /// A line of the log (or the message) that decided the ranking.

@@ -57,6 +57,10 @@
 //                "MemoryError" first on its line. A DataLoader worker's "Unexpected bus error
 //                encountered in worker" is an "oom_killer" record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
+//   "paddle"     PaddlePaddle's "Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on
+//                GPU 0, [X memory has been allocated and] available memory is only 17.537501MB."
+//                (device "cuda"; its kB/MB/GB are binary, as string::HumanReadableSize divides by
+//                1024: requested, allocated and free read so).
 //   "metal"      Apple's Metal command buffer: "Insufficient Memory (00000008:
 //                kIOGPUCommandBufferCallbackErrorOutOfMemory)" (device "mps"; no size).
 //   "model_offload"  transformers/accelerate: "Some modules are dispatched on the CPU or the disk.

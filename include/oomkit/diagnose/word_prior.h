@@ -1,0 +1,92 @@
+// The log's words as evidence (issue 10): a nearest-centroid text classifier (Rocchio, as in
+// Manning, Raghavan & Schuetze, "Introduction to Information Retrieval", 2008, section 14.2) over
+// the labelled real OOM reports in tests/data/oom-corpus*/. It weighs the whole report, prose
+// included, where the diagnoser's rules find no deciding line: a report in the user's words ("train
+// is ok, test is error") resembles other reports of the same cause more than the rules can say.
+//
+// Documents are the log's bytes, ASCII-lowercased, without the lines that hold an OOM message's head
+// (message_lines(): the message's own words are read by the rules and tell the user's situation
+// apart no better than its family does); a word is a maximal run of [a-z_] of 3 or more
+// letters, not in a short stop list (English function words and the words every OOM report holds:
+// "memory", "cuda", "error", "gpu", "out"). A document's vector is (1 + ln tf) x idf per word,
+// idf = ln(N / df) over the training documents, words with df >= 2 only, L2-normalised. A cause's
+// centroid is the normalised sum of its documents' vectors; a log's score for a cause is the cosine
+// of its vector with the centroid (0..1).
+//
+// The built-in model (builtin_word_prior()) is trained on every labelled part of the corpus that
+// tests/diagnose_corpus_score.cpp scores (word_prior_corpus_parts()); src/diagnose/word_prior_data.inc
+// is generated from them by scripts/build-word-prior.sh and checked against them by a test, never
+// edited by hand.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oomkit {
+
+enum class OomCause;
+
+/// A labelled document for train_word_prior(): the report's text and the cause its thread settled on.
+struct LabelledText {
+  std::string text;
+  OomCause cause;
+  std::vector<int64_t> skip_lines;  // 1-based lines not read, ascending (message_lines())
+};
+
+/// One cause's resemblance to a log.
+struct WordPriorScore {
+  OomCause cause;
+  double similarity = 0.0;          // cosine, 0..1
+  std::vector<std::string> words;   // the log's words that weigh most for this cause (at most 4), strongest first
+  int64_t line = 0;                 // 1-based line of the first of `words` in the log (0: none)
+};
+
+class WordPriorModel {
+ public:
+  /// Trains the centroids on `docs` (see the file comment). Throws std::invalid_argument when
+  /// `docs` is empty.
+  static WordPriorModel train(const std::vector<LabelledText>& docs);
+  /// Parses serialise()'s text. Throws std::invalid_argument naming the line on a malformed model.
+  static WordPriorModel parse(std::string_view text);
+  /// "oomkit-word-prior 1", the causes' names, then one line per word: the word, its idf and one
+  /// centroid weight per cause (%.6g); deterministic for the same documents.
+  std::string serialise() const;
+  /// serialise() as C++ string literals, one per line, each followed by a comma: the text of
+  /// src/diagnose/word_prior_data.inc (an array initializer).
+  std::string as_cpp_lines() const;
+  /// Every cause scored against `log_text` (at most its first kMaxBytes read; the 1-based lines in
+  /// `skip_lines`, ascending, not read), best first; ties in the order of OomCause. Empty when the
+  /// rest of the log holds none of the model's words.
+  std::vector<WordPriorScore> rank(std::string_view log_text, const std::vector<int64_t>& skip_lines = {}) const;
+  bool empty() const { return words_.empty(); }
+
+  /// rank() reads this much of a log: the corpus's reports are under 100 KiB; a training log of
+  /// 100 MB holds its report's words near its top and bottom, and reading it all would cost the
+  /// one-pass speed target (issue 10 item 6) for nothing.
+  static constexpr size_t kMaxBytes = 1 << 20;
+
+ private:
+  struct Word {
+    std::string text;
+    double idf = 0.0;
+    std::vector<double> centroid;  // one weight per cause, in OomCause order
+  };
+  std::vector<Word> words_;  // sorted by text
+  const Word* find(std::string_view w) const;
+};
+
+/// The model trained on the corpus (src/diagnose/word_prior_data.inc), parsed once.
+const WordPriorModel& builtin_word_prior();
+
+/// The corpus folders (under tests/data/) the built-in model is trained on, in order.
+const std::vector<std::string>& word_prior_corpus_parts();
+
+/// The 1-based lines of `log_text` where parse_oom_log() finds an OOM message, ascending.
+std::vector<int64_t> message_lines(std::string_view log_text);
+
+/// Reads `<data_dir>/<part>/index.jsonl` (id, label) and each `<id>.log` for every part in
+/// `parts`, with message_lines() as each document's skip_lines. Throws std::runtime_error naming the file when one is missing or a label is unknown.
+std::vector<LabelledText> read_labelled_corpus(const std::string& data_dir, const std::vector<std::string>& parts);
+
+}  // namespace oomkit

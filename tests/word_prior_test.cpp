@@ -1,0 +1,155 @@
+// The word prior (include/oomkit/diagnose/word_prior.h) and how diagnose_log() weighs it.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "oomkit/diagnose/diagnosis.h"
+#include "oomkit/diagnose/oom_record.h"
+#include "oomkit/diagnose/word_prior.h"
+
+using namespace oomkit;
+
+namespace {
+
+// Two causes told apart by their words; each word in two documents (df >= 2 keeps it).
+std::vector<LabelledText> toy_corpus() {
+  return {
+      {"validation loop without no_grad, test images", OomCause::kEvalWithoutNoGrad, {}},
+      {"the validation loop keeps graphs, test script", OomCause::kEvalWithoutNoGrad, {}},
+      {"another process holds the card, nvidia smi shows python", OomCause::kOtherProcess, {}},
+      {"nvidia smi lists another process of a colleague", OomCause::kOtherProcess, {}},
+  };
+}
+
+}  // namespace
+
+// The model embedded in the binary is the one the corpus trains: src/diagnose/word_prior_data.inc
+// was generated from tests/data by scripts/build-word-prior.sh and not edited since, and no
+// labelled report was added or relabelled without regenerating it.
+TEST(WordPrior, BuiltinModelIsTheCorpusModel) {
+  const auto docs = read_labelled_corpus(std::string(OOMKIT_SOURCE_DIR) + "/tests/data", word_prior_corpus_parts());
+  EXPECT_GT(docs.size(), 300u);
+  const std::string trained = WordPriorModel::train(docs).serialise();
+  EXPECT_TRUE(trained == builtin_word_prior().serialise())
+      << "src/diagnose/word_prior_data.inc is stale: run scripts/build-word-prior.sh";
+}
+
+TEST(WordPrior, RanksByTheWordsOfEachCause) {
+  const auto m = WordPriorModel::train(toy_corpus());
+  const auto eval = m.rank("OOM in my validation loop on test images");
+  ASSERT_FALSE(eval.empty());
+  EXPECT_EQ(eval.front().cause, OomCause::kEvalWithoutNoGrad);
+  EXPECT_GT(eval.front().similarity, 0.5);
+  EXPECT_LE(eval.front().similarity, 1.0 + 1e-9);
+  EXPECT_EQ(eval.front().line, 1);
+  const auto other = m.rank("first line\nnvidia-smi shows another process");
+  ASSERT_FALSE(other.empty());
+  EXPECT_EQ(other.front().cause, OomCause::kOtherProcess);
+  EXPECT_EQ(other.front().line, 2);
+  // Every cause scored, best first.
+  EXPECT_EQ(other.size(), static_cast<size_t>(OomCause::kOther) + 1);
+  for (size_t i = 1; i < other.size(); ++i) EXPECT_GE(other[i - 1].similarity, other[i].similarity);
+}
+
+TEST(WordPrior, SkippedLinesAreNotRead) {
+  const auto m = WordPriorModel::train(toy_corpus());
+  EXPECT_TRUE(m.rank("validation loop\nnothing known here", {1}).empty());
+  EXPECT_FALSE(m.rank("validation loop\nnothing known here", {2}).empty());
+  EXPECT_TRUE(m.rank("").empty());
+  EXPECT_TRUE(WordPriorModel().rank("validation loop").empty());
+}
+
+TEST(WordPrior, SerialiseParsesBackToTheSameModel) {
+  const auto m = WordPriorModel::train(toy_corpus());
+  const std::string text = m.serialise();
+  EXPECT_EQ(WordPriorModel::parse(text).serialise(), text);
+  EXPECT_EQ(text.rfind("oomkit-word-prior 1\n", 0), 0u);
+}
+
+TEST(WordPrior, MalformedModelIsRefusedNamingTheLine) {
+  const std::string causes =
+      "fragmentation activations_batch activations_seqlen static_model_too_large optimizer_state leak_across_steps "
+      "eval_without_no_grad other_process multi_gpu_imbalance generation_kv_cache cpu_ram other\n";
+  const std::string row = " 1 0 0 0 0 0 0 0 0 0 0 0 0\n";
+  EXPECT_THROW(WordPriorModel::parse("not a model\n"), std::invalid_argument);
+  EXPECT_THROW(WordPriorModel::parse("oomkit-word-prior 1\nfragmentation other\n"), std::invalid_argument);
+  EXPECT_THROW(WordPriorModel::parse("oomkit-word-prior 1\n" + causes + "loop 1 0\n"), std::invalid_argument);
+  try {
+    WordPriorModel::parse("oomkit-word-prior 1\n" + causes + "zeta" + row + "alpha" + row);
+    FAIL() << "unsorted words accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("line 4"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(WordPriorModel::train({}), std::invalid_argument);
+}
+
+// Where no line decides, the words re-rank the candidates and may add one, with the words as its
+// evidence; a message whose own numbers decide is left as the rules ranked it.
+TEST(WordPrior, WeighsOnlyWhereNoLineDecides) {
+  const auto m = WordPriorModel::train(toy_corpus());
+  DiagnoseOptions with;
+  with.word_prior = &m;
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string prose =
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n"
+      "training is fine, it fails in the validation loop on the test images\n";
+  const auto plain = diagnose_log(prose, without);
+  const auto worded = diagnose_log(prose, with);
+  ASSERT_EQ(plain.size(), 1u);
+  ASSERT_EQ(worded.size(), 1u);
+  ASSERT_FALSE(plain[0].findings.empty());
+  ASSERT_LT(plain[0].findings.front().score, 0.45);
+  EXPECT_NE(plain[0].findings.front().category, OomCause::kEvalWithoutNoGrad);
+  EXPECT_EQ(worded[0].findings.front().category, OomCause::kEvalWithoutNoGrad);
+  EXPECT_LT(worded[0].findings.front().score, 0.45);  // still a candidate, not a verdict
+  EXPECT_TRUE(worded[0].ambiguous());
+  bool cited = false;
+  for (const auto& e : worded[0].findings.front().evidence) cited = cited || e.find("words resemble") != std::string::npos;
+  EXPECT_TRUE(cited);
+  ASSERT_FALSE(worded[0].deciding.empty());
+  EXPECT_EQ(worded[0].deciding.front().line, 2);
+  // The OOM killer's own record decides: the words change nothing.
+  const std::string killed = "Out of memory: Killed process 4242 (python) total-vm:80000000kB, anon-rss:60000000kB\n"
+                             "validation loop test images nvidia smi another process\n";
+  EXPECT_EQ(diagnose_log(killed, with)[0].findings.front().category, OomCause::kCpuRam);
+  // The message's own line is not read: a one-line message has no words to weigh.
+  const std::string bare = "RuntimeError: CUDA error: out of memory (validation loop test images)\n";
+  EXPECT_EQ(diagnose_log(bare, with)[0].findings.front().category, diagnose_log(bare, without)[0].findings.front().category);
+}
+
+// PaddlePaddle's allocator message: sizes in binary units; its own advice ("any other process
+// using GPU 0") is not the user's evidence.
+TEST(WordPrior, PaddleMessageIsReadAndItsAdviceIsNotEvidence) {
+  const std::string log =
+      "Out of memory error on GPU 0. Cannot allocate 6.933594GB memory on GPU 0, 5.726685GB memory has been allocated "
+      "and available memory is only 726.750000MB.\n"
+      "Please check whether there is any other process using GPU 0.\n"
+      "1. If yes, please stop them, or start PaddlePaddle on another GPU.\n";
+  const auto records = parse_oom_log(log);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].family, "paddle");
+  ASSERT_TRUE(records[0].requested_bytes);
+  EXPECT_NEAR(static_cast<double>(*records[0].requested_bytes), 6.933594 * 1073741824.0, 0.5e-6 * 1073741824.0);
+  ASSERT_TRUE(records[0].free_bytes);
+  EXPECT_EQ(*records[0].free_bytes, 762052608);  // 726.75 MiB
+  ASSERT_TRUE(records[0].allocated_bytes);
+  const WordPriorModel none;
+  DiagnoseOptions options;
+  options.word_prior = &none;
+  EXPECT_NE(diagnose_log(log, options)[0].findings.front().category, OomCause::kOtherProcess);
+}
+
+// A report told in words only: "Got OOMs", "CUDA outofmemory", "CUDA memory issues" are reports.
+TEST(WordPrior, ReportsToldInWordsAreFound) {
+  for (const char* text : {"Got OOMs for these image encoders due to grads being computed\n",
+                           "CUDA outofmemory error when I test one image\n",
+                           "Memory issues during loss.backward() on every iteration\n",
+                           "We observed extra GPU memory usage on rank 0\n"}) {
+    EXPECT_EQ(diagnose_log(text).size(), 1u) << text;
+  }
+  EXPECT_TRUE(diagnose_log("peak memory 3.2 GiB, all good\n").empty());
+}
