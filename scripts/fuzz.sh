@@ -13,8 +13,8 @@
 # build jobs), FUZZ_RUNS (-runs= limit: `FUZZ_RUNS=1000000 scripts/fuzz.sh fuzz_size 7200` stops
 # after 1M executions or 2 h). One fuzzing process per target (no -jobs/-workers).
 # A finding is written to build-fuzz/findings/TARGET/ (smoke: smoke-findings/) as crash-*,
-# leak-*, timeout-* or oom-*, and the script exits 1; only the files a run writes count as its
-# findings (earlier runs' files stay there for inspection). Every non-smoke run appends its measured
+# leak-*, timeout-* or oom-*, and the script exits 1; only the files of those kinds a run writes count
+# as its findings (earlier runs' files, and slow-unit-* files, stay there for inspection). Every non-smoke run appends its measured
 # line (UTC time, target, execs, execs/s, CPU s, execs/CPU-s, cov, ft, findings, max_len, command)
 # to build-fuzz/results.tsv (`scripts/fuzz.sh table` prints them).
 set -uo pipefail
@@ -135,7 +135,9 @@ run_one() {  # TARGET SECONDS
   ft=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(ls "$corpus" | wc -l)
   local found
-  found=$(find "$findings" -type f -newer "$stamp" | wc -l)
+  # The documented kinds only: libFuzzer's slow-unit-* (an input slower than -report_slow_units,
+  # which a loaded machine's scheduling alone can produce) is kept for inspection, not counted.
+  found=$(find "$findings" -type f -newer "$stamp" \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   per_cpu_s=$(awk -v n="${execs:-0}" -v c="$cpu_s" 'BEGIN { if (c > 0) printf "%.0f", n / c; else print "?" }')
   printf '%-18s %6ss  execs %-10s %7s/s  %7s/CPU-s  cov %-6s ft %-6s corpus %-5s findings %s\n' "$t" "$s" \
     "${execs:-?}" "${per_s:-?}" "$per_cpu_s" "${cov:-?}" "${ft:-?}" "$units" "$found"
