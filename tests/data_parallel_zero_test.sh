@@ -11,7 +11,9 @@
 #  - per rank, DDP and ZeRO-1: the allocated bytes at every mark of the first and the last step
 #    equal the estimate's prediction
 #    for that rank (the reducer's buckets, the rank's share of the optimizer state), peaks within 1%;
-#  - --zero 2 is refused with one error line and exit 2.
+#  - --zero 2 is refused with one error line and exit 2;
+#  - a rank killed mid-run ends the job with a line naming it, and the last checkpoint resumes at
+#    2 ranks and in one process, continuing as the killed run did.
 # Usage: data_parallel_zero_test.sh OOMKIT
 set -u
 exe="$1"
@@ -106,4 +108,57 @@ rc=$?
 if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/z2.err")" -ne 1 ] || ! grep -q '^error: --zero: stage 2 is not implemented' "$tmp/z2.err"; then
   echo "FAIL: --zero 2: exit $rc"; cat "$tmp/z2.err"; fail=1
 fi
+
+# A rank killed mid-run under ZeRO-1, then resumed: the launcher names the dead rank and stops the
+# other; the last periodic checkpoint (written whole by rank 0 after the ranks' shares were gathered,
+# atomically) resumes at the same world size (2 ranks, ZeRO-1) and at another (one process, the same
+# global batch), and both continue as the killed run went on after that checkpoint (losses to a
+# relative 1e-5 over the steps the killed run logged past it).
+timeout 120 "$exe" -q train $common --steps 60 -b 2 --nproc-per-node 2 --zero 1 --save-every 5 --save "$tmp/killed.ckpt" \
+  --dist-timeout 60 --run-dir "$tmp/killed" >"$tmp/killed.out" 2>"$tmp/killed.err" &
+job=$!
+for i in $(seq 1 300); do
+  n=$(grep -c '"type": *"step"' "$tmp/killed/timeline.rank1.jsonl" 2>/dev/null)
+  [ "${n:-0}" -ge 12 ] && break
+  sleep 0.1
+done
+victim=$(pgrep -f -- "--run-dir $tmp/killed" | while read p; do
+  if tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -qx 'RANK=1'; then echo $p; fi; done | head -n 1)
+if [ -z "$victim" ]; then echo "FAIL: rank 1 of the killed ZeRO-1 run not found"; fail=1; kill $job; fi
+[ -n "$victim" ] && kill -9 "$victim"
+wait $job
+rc=$?
+if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then echo "FAIL: killed ZeRO-1 rank: job exit $rc"; fail=1; fi
+if ! grep -q '^error: rank 1 (pid [0-9]*) was killed by signal 9' "$tmp/killed.err"; then
+  echo "FAIL: killed ZeRO-1 rank: no error line naming rank 1"; cat "$tmp/killed.err"; fail=1
+fi
+run resumed_zero --steps 60 -b 2 --nproc-per-node 2 --zero 1 --resume "$tmp/killed.ckpt"
+run resumed_single --steps 60 -b 4 --resume "$tmp/killed.ckpt"
+python3 - "$tmp" <<'EOF' || fail=1
+import json, sys
+tmp = sys.argv[1]
+def records(path):
+    return [json.loads(l) for l in open(path) if l.strip()]
+def step_losses(path):
+    return {r["step"]: r["loss"] for r in records(path) if r.get("type") == "step"}
+saves = [r["next_step"] for r in records(f"{tmp}/killed/timeline.jsonl") if r.get("name") == "checkpoint"]
+killed = step_losses(f"{tmp}/killed/timeline.jsonl")
+bad = False
+if not saves:
+    print("FAIL: the killed ZeRO-1 run wrote no checkpoint event"); sys.exit(1)
+start = saves[-1]
+after = sorted(s for s in killed if s >= start)
+print(f"killed run: {len(killed)} steps logged, last checkpoint before step {start}, {len(after)} steps past it")
+if not after:
+    print("FAIL: the killed run logged no step past its last checkpoint"); bad = True
+for name in ("resumed_zero", "resumed_single"):
+    got = step_losses(f"{tmp}/{name}/timeline.jsonl")
+    if not got or min(got) != start:
+        print(f"FAIL {name}: resumed at step {min(got) if got else None}, the checkpoint holds step {start}"); bad = True
+        continue
+    rel = max((abs(got[s] - killed[s]) / abs(killed[s]) for s in after), default=float("inf"))
+    print(f"{name}: steps {start}..{max(got)}, max relative loss difference vs the killed run {rel:.3g}")
+    bad = bad or not rel <= 1e-5
+sys.exit(1 if bad else 0)
+EOF
 exit $fail
