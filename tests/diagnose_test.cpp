@@ -1216,3 +1216,12 @@ TEST(DiagnoseProse, XlaReserveIsAReportWithItsSize) {
   EXPECT_NEAR(static_cast<double>(*ds[0].oom->requested_bytes), 6.14 * 1073741824.0, 0.006 * 1073741824.0);
   EXPECT_EQ(ds[0].oom->device, "tpu");
 }
+
+// A framework named as not used is not the log's framework ("from the repo without deepspeed").
+TEST(DiagnoseKinds6, FrameworkNamedAsNotUsed) {
+  const std::string head =
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n"
+      "I fine-tune with the transformers Trainer (run_clm.py)";
+  EXPECT_EQ(first(diagnose_log(head + " without deepspeed.\n")).framework, "hf");
+  EXPECT_EQ(first(diagnose_log(head + " and deepspeed.\n")).framework, "deepspeed");
+}

@@ -234,6 +234,10 @@ const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf
 
 int framework_index(std::string_view w, std::string_view line_lower) {
   auto has = [&](std::string_view s) { return line_lower.find(s) != std::string_view::npos; };
+  // Named as not used: "run_clm.py from the repo without deepspeed", "not using accelerate".
+  for (std::string_view neg : {"without ", "not using ", "no ", "instead of "}) {
+    if (has(std::string(neg) + std::string(w))) return -1;
+  }
   if (w == "vllm") return 0;
   if (w == "deepspeed") return has("deepspeed=none") || has("deepspeed: none") || has("deepspeed_plugin=none") ? -1 : 1;
   if (w == "fsdp" || w == "fullyshardeddataparallel") {
