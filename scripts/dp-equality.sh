@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
 steps="${2:-50}"
+[ "$steps" -ge 1 ] 2>/dev/null || { echo "error: steps: a whole number >= 1, got '$steps'"; exit 2; }
 out="$(mktemp -d "${TMPDIR:-/tmp}/oomkit-dp-equality.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 common=(-q train --dropout 0 --threads 1 --steps "$steps" --eval-every 0 --log-every 1)
@@ -31,7 +32,7 @@ bad = len(ref) != steps
 for run in ("ddp", "zero1"):
     for rank, f in ((0, "timeline.jsonl"), (1, "timeline.rank1.jsonl")):
         got = losses(f"{out}/{run}/{f}")
-        rel = max(abs(a - b) / abs(a) for a, b in zip(ref, got)) if len(got) == len(ref) else float("inf")
+        rel = max((abs(a - b) / abs(a) for a, b in zip(ref, got)), default=float("inf")) if len(got) == len(ref) else float("inf")
         print(f"{run:<6} rank {rank}: {len(got)} steps, max relative loss difference vs one process {rel:.3g}")
         bad = bad or not rel <= 1e-5
 print("loss at step 1 / step %d, one process: %.6f / %.6f" % (steps, ref[0], ref[-1]))

@@ -117,11 +117,15 @@ fi
 timeout 120 "$exe" -q train $common --steps 60 -b 2 --nproc-per-node 2 --zero 1 --save-every 5 --save "$tmp/killed.ckpt" \
   --dist-timeout 60 --run-dir "$tmp/killed" >"$tmp/killed.out" 2>"$tmp/killed.err" &
 job=$!
-for i in $(seq 1 300); do
+# Kill rank 1 once rank 0 has written a checkpoint and rank 1 has gone on past it (at most 60 s).
+ready=0
+for i in $(seq 1 600); do
   n=$(grep -c '"type": *"step"' "$tmp/killed/timeline.rank1.jsonl" 2>/dev/null)
-  [ "${n:-0}" -ge 12 ] && break
+  c=$(grep -c '"name": *"checkpoint"' "$tmp/killed/timeline.jsonl" 2>/dev/null)
+  if [ "${c:-0}" -ge 1 ] && [ "${n:-0}" -ge 12 ]; then ready=1; break; fi
   sleep 0.1
 done
+[ "$ready" -eq 1 ] || { echo "FAIL: the killed ZeRO-1 run wrote no checkpoint and 12 steps within 60 s"; fail=1; }
 victim=$(pgrep -f -- "--run-dir $tmp/killed" | while read p; do
   if tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -qx 'RANK=1'; then echo $p; fi; done | head -n 1)
 if [ -z "$victim" ]; then echo "FAIL: rank 1 of the killed ZeRO-1 run not found"; fail=1; kill $job; fi

@@ -48,7 +48,7 @@
 //
 // OOMKIT_CORPUS_PART=tuned|held2|held3|held4|held5|held6|held7|held8|held9|tuning|all (default all = tuned, held2 and held3,
 // the parts the diagnoser may be tuned on; tuning = tuned and held2) scores those parts only; the test fails when a scored part
-// is below a threshold; OOMKIT_CORPUS_CROSS=1 scores each part with a word prior trained without it (ctest runs it since every part met the bar, see tests/tests.cmake). OOMKIT_CORPUS_VERBOSE=1 lists the misses (=2 also their ranking and deciding evidence).
+// is below a threshold; OOMKIT_CORPUS_CROSS=1 scores each part with a word prior trained without it, OOMKIT_CORPUS_NO_PRIOR=1 without any (ctest runs it since every part met the bar, see tests/tests.cmake). OOMKIT_CORPUS_VERBOSE=1 lists the misses (=2 also their ranking and deciding evidence).
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -238,6 +238,9 @@ TEST(DiagnoseCorpus, ScoresMeetTheBar) {
   // OOMKIT_CORPUS_CROSS=1: each part is scored with a word prior trained on the other parts the
   // built-in model trains on (leave-one-part-out), not the built-in one, which has seen it.
   const bool cross = std::getenv("OOMKIT_CORPUS_CROSS") != nullptr;
+  // OOMKIT_CORPUS_NO_PRIOR=1: no word prior at all (the rules alone), to measure what it adds.
+  const bool no_prior = std::getenv("OOMKIT_CORPUS_NO_PRIOR") != nullptr;
+  const WordPriorModel none;
   for (auto& p : parts) {
     if (!p.scored) continue;
     DiagnoseOptions options;
@@ -251,6 +254,7 @@ TEST(DiagnoseCorpus, ScoresMeetTheBar) {
       model = WordPriorModel::train(read_labelled_corpus(kData, others));
       options.word_prior = &model;
     }
+    if (no_prior) options.word_prior = &none;
     score_dir(kData + p.dir, p.score, options);
   }
   auto pct = [](int a, int b) { return b ? 100.0 * a / b : 100.0; };

@@ -1224,4 +1224,5 @@ TEST(DiagnoseKinds6, FrameworkNamedAsNotUsed) {
       "I fine-tune with the transformers Trainer (run_clm.py)";
   EXPECT_EQ(first(diagnose_log(head + " without deepspeed.\n")).framework, "hf");
   EXPECT_EQ(first(diagnose_log(head + " and deepspeed.\n")).framework, "deepspeed");
+  EXPECT_EQ(first(diagnose_log(head + ": works without deepspeed, fails with deepspeed.\n")).framework, "deepspeed");
 }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "oomkit/core/error.h"
+#include "oomkit/report/chrome_trace.h"
 #include "oomkit/report/downsample.h"
 #include "oomkit/report/html_report.h"
 #include "oomkit/report/report.h"
@@ -378,4 +379,84 @@ TEST(PageData, RecoveredEstimateFromTheRecoveryOn) {
   for (const json& p : before["zoom"]["predicted"]) EXPECT_GT(p["allocated_bytes"].get<int64_t>(), 2000);
   // Without a recovery the stats carry no "recovered".
   EXPECT_FALSE(build_report_data(load_report_input(kData + "/run_ok"), {})["stats"].contains("recovered"));
+}
+
+// A data-parallel run directory (timeline.rank<r>.jsonl and summary.rank<r>.json beside rank 0's):
+// the other ranks are read, the page data has one row per rank with its own peak and estimate and
+// the overlay points, and the Chrome trace has one process per rank on one time axis.
+TEST(Ranks, RunDirectoryWithTwoRanks) {
+  const fs::path dir = scratch("ranks");
+  const auto records = jsonl(kData + "/run_ok/timeline.jsonl");
+  fs::copy_file(kData + "/run_ok/summary.json", dir / "summary.json");
+  // Rank 0: the fixture run, started at a known Unix time; rank 1: the same run, 1 MiB more
+  // allocated at every mark, started 2 ms later.
+  const int64_t start_ns = int64_t{1764547200} * 1000000000;  // 2025-12-01T00:00:00Z
+  int64_t rank1_peak = 0;
+  {
+    std::ofstream out0(dir / "timeline.jsonl");
+    for (json r : records) {
+      if (r["type"] == "run") r["start_unix_ns"] = start_ns;
+      out0 << r.dump() << "\n";
+    }
+    std::ofstream out(dir / "timeline.rank1.jsonl");
+    for (json r : records) {
+      if (r["type"] == "mark") {
+        r["allocated_bytes"] = r["allocated_bytes"].get<int64_t>() + (1 << 20);
+        r["peak_allocated_bytes"] = r["peak_allocated_bytes"].get<int64_t>() + (1 << 20);
+        rank1_peak = std::max({rank1_peak, r["allocated_bytes"].get<int64_t>(), r["peak_allocated_bytes"].get<int64_t>()});
+      }
+      if (r["type"] == "run") r["start_unix_ns"] = start_ns + 2000000;
+      out << r.dump() << "\n";
+    }
+    std::ofstream(dir / "summary.rank1.json") << json{{"estimated_peak_bytes", 123456789}}.dump();
+    std::ofstream(dir / "timeline.rank1.csv") << "not read\n";         // another file of the rank
+    std::ofstream(dir / "timeline.rankx.jsonl") << "not a rank\n";     // not a rank number: ignored
+  }
+  const ReportInput in = load_report_input(dir.string());
+  ASSERT_EQ(in.other_ranks.size(), 1u);
+  EXPECT_EQ(in.other_ranks[0].rank, 1);
+  EXPECT_EQ(in.other_ranks[0].records.marks.size(), in.marks.size());
+  EXPECT_EQ(in.other_ranks[0].summary["estimated_peak_bytes"], 123456789);
+
+  const json d = build_report_data(in, HtmlReportOptions{});
+  ASSERT_TRUE(d.contains("ranks"));
+  ASSERT_EQ(d["ranks"].size(), 2u);
+  EXPECT_EQ(d["ranks"][0]["rank"], 0);
+  EXPECT_EQ(d["ranks"][1]["rank"], 1);
+  EXPECT_EQ(d["ranks"][1]["peak_allocated_bytes"], rank1_peak);
+  EXPECT_EQ(d["ranks"][0]["peak_allocated_bytes"].get<int64_t>(), rank1_peak - (1 << 20));
+  EXPECT_EQ(d["ranks"][1]["estimated_peak_bytes"], 123456789);
+  EXPECT_FALSE(d["ranks"][0].contains("points"));  // rank 0 is the timeline itself
+  ASSERT_TRUE(d["ranks"][1].contains("points"));
+  EXPECT_EQ(d["ranks"][1]["points"].size(), in.marks.size());
+
+  const json trace = chrome_trace_from_ranks({{0, &in.records}, {1, &in.other_ranks[0].records}});
+  std::map<int, int> per_pid;
+  std::map<int, std::string> names;
+  for (const json& e : trace["traceEvents"]) {
+    ++per_pid[e["pid"].get<int>()];
+    if (e["ph"] == "M" && e["name"] == "process_name") names[e["pid"]] = e["args"]["name"];
+  }
+  ASSERT_EQ(per_pid.size(), 2u);
+  EXPECT_EQ(per_pid[1], per_pid[2]);
+  EXPECT_NE(names[1].find("rank 0"), std::string::npos);
+  EXPECT_NE(names[2].find("rank 1"), std::string::npos);
+  EXPECT_EQ(trace["otherData"]["ranks"].size(), 2u);
+  // One time axis: rank 1's first counter sample is 2 ms (2000 us) after rank 0's.
+  auto first_ts = [&](int pid) {
+    for (const json& e : trace["traceEvents"]) {
+      if (e["pid"] == pid && e["ph"] == "C") return e["ts"].get<int64_t>();
+    }
+    return int64_t{-1};
+  };
+  EXPECT_EQ(first_ts(2) - first_ts(1), 2000);
+
+  // `oomkit report --format chrome-trace` on the directory writes that trace.
+  ReportOptions o;
+  o.input = dir.string();
+  o.format = ReportFormat::kChromeTrace;
+  const std::string out = write_report(o);
+  std::ifstream f(out);
+  const json written = json::parse(f);
+  EXPECT_EQ(written["otherData"]["ranks"].size(), 2u);
 }

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -591,13 +593,20 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
 // When no line of the log decides (the first finding below kWordPriorBelow), the log's words
 // (word_prior.h) weigh in: each cause's place in the rules' ranking and in the word prior's are
 // combined by reciprocal rank, 1/(1 + rules' place) + kWordPriorWeight/(1 + words' place) (a cause
-// the rules did not raise gets 0 for its first term), and the findings are re-ranked by it, all
-// still "low". A cause the words put in the first three that the rules did not raise becomes a
-// finding, its evidence the words. The constants were chosen by leave-one-part-out
-// cross-validation over the corpus parts (tests/diagnose_corpus_score.cpp, OOMKIT_CORPUS_CROSS=1),
-// on the parts held4..held8; tests/data/oom-corpus/README.md has the record.
+// the rules did not raise gets 0 for its first term; only causes whose cosine reaches
+// kWordPriorMinSimilarity have a place among the words, ties by name), and the findings are
+// re-ranked by it. Their scores are then re-spaced below the first one's (at most
+// kWordPriorBelow - 0.01, 0.03 apart): all stay "low" and the report ambiguous; the words order
+// candidates, they never make a verdict. A cause the words put in the first three that the rules
+// did not raise becomes a finding. Where the words moved a cause up (or added it), its evidence and
+// the deciding lines cite them with the line of the first. kWordPriorBelow and kWordPriorWeight
+// were chosen by leave-one-part-out cross-validation over the corpus parts held4..held8
+// (tests/diagnose_corpus_score.cpp, OOMKIT_CORPUS_CROSS=1), kWordPriorMinSimilarity after a review
+// (cosines under 0.1 were function words: 'about', 'now', 'than'); tests/data/oom-corpus/README.md
+// has the record.
 constexpr double kWordPriorBelow = 0.45;
 constexpr double kWordPriorWeight = 1.1;
+constexpr double kWordPriorMinSimilarity = 0.1;
 
 void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Finding>& findings,
                       std::vector<DecidingEvidence>& deciding) {
@@ -605,43 +614,49 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
   if (!findings.empty() && findings.front().score >= kWordPriorBelow) return;
   constexpr int kCauses = static_cast<int>(OomCause::kOther) + 1;
   std::vector<double> fused(kCauses, 0.0);
-  for (size_t i = 0; i < findings.size(); ++i) fused[static_cast<int>(findings[i].category)] += 1.0 / (1.0 + static_cast<double>(i));
-  std::vector<const WordPriorScore*> by_cause(kCauses, nullptr);
-  for (size_t j = 0; j < prior.size(); ++j) {
-    fused[static_cast<int>(prior[j].cause)] += kWordPriorWeight / (1.0 + static_cast<double>(j));
-    by_cause[static_cast<int>(prior[j].cause)] = &prior[j];
+  std::vector<size_t> rules_place(kCauses, SIZE_MAX);
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const int c = static_cast<int>(findings[i].category);
+    fused[c] += 1.0 / (1.0 + static_cast<double>(i));
+    rules_place[c] = i;
   }
-  std::vector<int> order(kCauses);
-  for (int c = 0; c < kCauses; ++c) order[c] = c;
-  // Ties: the causes' names in alphabetical order (as the cross-validation that chose the constants ranked them).
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+  std::vector<const WordPriorScore*> by_cause(kCauses, nullptr);
+  size_t j = 0;
+  for (const WordPriorScore& p : prior) {  // best first
+    if (p.similarity < kWordPriorMinSimilarity || p.words.empty()) continue;
+    fused[static_cast<int>(p.cause)] += kWordPriorWeight / (1.0 + static_cast<double>(j++));
+    by_cause[static_cast<int>(p.cause)] = &p;
+  }
+  if (j == 0) return;  // no word weighs: the rules' ranking stands
+  std::vector<int> order;
+  for (int c = 0; c < kCauses; ++c) {
+    if (fused[c] > 0) order.push_back(c);
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
     if (fused[a] != fused[b]) return fused[a] > fused[b];
     return std::string_view(cause_name(static_cast<OomCause>(a))) < std::string_view(cause_name(static_cast<OomCause>(b)));
   });
   const double top = findings.empty() ? 0.4 : std::min(findings.front().score, kWordPriorBelow - 0.01);
   std::vector<Finding> ranked;
-  for (size_t k = 0; k < order.size(); ++k) {
-    const OomCause cause = static_cast<OomCause>(order[k]);
-    auto it = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.category == cause; });
-    const WordPriorScore* words = by_cause[order[k]];
-    const bool by_words = words && words->similarity > 0 && !words->words.empty();
-    std::string what;
-    if (by_words) {
-      std::string list;
-      for (const auto& w : words->words) list += (list.empty() ? "'" : ", '") + w + "'";
-      what = fmt::format("the report's words resemble the corpus's reports of {} (cosine {:.2f}: {})", cause_name(cause),
-                         words->similarity, list);
-    }
-    if (it != findings.end()) {
-      ranked.push_back(std::move(*it));
-    } else if (ranked.size() < 3 && by_words) {
+  for (const int c : order) {
+    const OomCause cause = static_cast<OomCause>(c);
+    const WordPriorScore* words = by_cause[c];
+    const bool raised = rules_place[c] != SIZE_MAX;
+    if (raised) {
+      ranked.push_back(std::move(findings[rules_place[c]]));
+    } else if (words && ranked.size() < 3) {
       ranked.push_back(make_finding(cause, 0.0));
     } else {
       continue;
     }
+    const size_t place = ranked.size() - 1;
     Finding& f = ranked.back();
-    f.score = std::max(0.05, top - 0.03 * static_cast<double>(ranked.size() - 1));
-    if (by_words && ranked.size() <= 3) {
+    f.score = std::max(0.05, top - 0.03 * static_cast<double>(place));
+    if (words && (!raised || place < rules_place[c])) {  // the words moved it up, or added it
+      std::string list;
+      for (const auto& w : words->words) list += (list.empty() ? "'" : ", '") + w + "'";
+      const std::string what = fmt::format("the report's words resemble the corpus's reports of {} (cosine {:.2f}: {})",
+                                           cause_name(cause), words->similarity, list);
       f.evidence.push_back(words->line > 0 ? fmt::format("log line {}: {}", words->line, what) : "log: " + what);
       deciding.push_back({words->line, cause, words->similarity, what});
     }
@@ -826,7 +841,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       d.notes.push_back("Run settings given but no capacity: pass --memory to compare the estimate with the device");
     }
   }
-  if (!context.word_prior.empty()) weigh_word_prior(context.word_prior, findings, deciding);
+  if (context.word_prior && !context.word_prior->empty()) weigh_word_prior(*context.word_prior, findings, deciding);
   // Fixes in the user's framework (the generic default text only; rule-specific fixes stay).
   for (Finding& f : findings) {
     if (f.fix == default_fix(f.category)) {
@@ -856,17 +871,15 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   std::vector<Diagnosis> out;
   std::vector<OomRecord> records = parse_oom_log(log_text);
   // The word prior reads the log without the messages' lines (a report told in words is read whole).
-  std::vector<int64_t> message_lines_read;
-  for (const OomRecord& r : records) message_lines_read.push_back(r.line);
-  std::sort(message_lines_read.begin(), message_lines_read.end());
+  const std::vector<int64_t> skip = message_lines(records);
   if (records.empty()) {
     if (auto m = mentioned_oom(log_text)) records.push_back(std::move(*m));
   }
   if (records.empty()) return out;
   const auto evidence = read_log_evidence(log_text);
   const WordPriorModel& prior_model = options.word_prior ? *options.word_prior : builtin_word_prior();
-  std::vector<WordPriorScore> prior;
-  bool prior_read = false;
+  // One read of the log's words, shared by all its reports.
+  const auto prior = std::make_shared<const std::vector<WordPriorScore>>(prior_model.rank(log_text, skip));
   out.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     // The evidence before a report starts after the previous report, except when that one is the
@@ -877,10 +890,6 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
     const int64_t prev = j > 0 ? records[j - 1].line : 0;
     const int64_t next = i + 1 < records.size() ? records[i + 1].line : 0;
     LogContext context = context_at(*evidence, records[i].line, prev, next);
-    if (!prior_read) {  // one read of the log's words for all its reports
-      prior = prior_model.rank(log_text, message_lines_read);
-      prior_read = true;
-    }
     context.word_prior = prior;
     out.push_back(diagnose_oom(records[i], context, options));
   }

@@ -234,10 +234,16 @@ const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf
 
 int framework_index(std::string_view w, std::string_view line_lower) {
   auto has = [&](std::string_view s) { return line_lower.find(s) != std::string_view::npos; };
-  // Named as not used: "run_clm.py from the repo without deepspeed", "not using accelerate".
-  for (std::string_view neg : {"without ", "not using ", "no ", "instead of "}) {
-    if (has(std::string(neg) + std::string(w))) return -1;
-  }
+  // Named as not used: "run_clm.py from the repo without deepspeed", "not using accelerate"; a
+  // line that also names it otherwise ("works without deepspeed, fails with deepspeed") still counts.
+  auto count = [&](std::string_view s) {
+    size_t n = 0;
+    for (size_t p = line_lower.find(s); p != std::string_view::npos; p = line_lower.find(s, p + 1)) ++n;
+    return n;
+  };
+  size_t negated = 0;
+  for (std::string_view neg : {"without ", "not using ", "no ", "instead of "}) negated += count(std::string(neg) + std::string(w));
+  if (negated > 0 && negated >= count(w)) return -1;
   if (w == "vllm") return 0;
   if (w == "deepspeed") return has("deepspeed=none") || has("deepspeed: none") || has("deepspeed_plugin=none") ? -1 : 1;
   if (w == "fsdp" || w == "fullyshardeddataparallel") {
@@ -663,11 +669,7 @@ class Reader {
     // PaddlePaddle's advice printed under its OOM message ("Please check whether there is any
     // other process using GPU 0. 1. If yes, please stop them, ... 2. If no, please decrease the
     // batch size of your model"): the message's words, not the user's.
-    if (contains("please check whether there is any other process") || contains("start paddlepaddle on another gpu") ||
-        contains("please decrease the batch size of your model") || contains("flags_fraction_of_gpu_memory_to_use") ||
-        contains("flags_gpu_memory_limit_mb") || contains("flags_use_cuda_managed_memory")) {
-      return;
-    }
+    if (printed_advice(lo)) return;
     const bool negated = has(kWNot) && (contains("not the problem") || contains("not the issue") ||
                                         contains("not the cause") || contains("is not") || contains("isn't") ||
                                         contains("wasn't") || contains("not related"));

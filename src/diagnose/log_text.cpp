@@ -66,6 +66,15 @@ std::string strip_ansi(std::string_view s) {
   return out;
 }
 
+bool printed_advice(std::string_view lo) {
+  for (std::string_view phrase : {"please check whether there is any other process", "start paddlepaddle on another gpu",
+                                  "please decrease the batch size of your model", "flags_fraction_of_gpu_memory_to_use",
+                                  "flags_gpu_memory_limit_mb", "flags_use_cuda_managed_memory"}) {
+    if (lo.find(phrase) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool contains_word(std::string_view s, std::string_view w) {
   auto word_char = [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; };
   for (size_t p = s.find(w); p != std::string_view::npos; p = s.find(w, p + 1)) {

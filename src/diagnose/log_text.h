@@ -29,6 +29,11 @@ std::string lower(std::string_view s);
 /// `w` occurs in `s` as a whole word: no letter, digit or '_' on either side. Case-sensitive
 /// (callers pass lower-cased text and words).
 bool contains_word(std::string_view s, std::string_view w);
+/// A line a framework prints under its OOM message as advice (PaddlePaddle's "Please check whether
+/// there is any other process using GPU 0", "If yes, please stop them, or start PaddlePaddle on
+/// another GPU", "please decrease the batch size of your model", its FLAGS_ settings): the
+/// message's words, not the user's. `lower_line` is the line ASCII-lowercased.
+bool printed_advice(std::string_view lower_line);
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

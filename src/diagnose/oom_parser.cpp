@@ -288,6 +288,9 @@ std::vector<HeadHit> find_heads(const std::string& line) {
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
       if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
+      // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ..."; a user's
+      // "an out of memory error on GPU 1 after a few epochs" is prose, read by mentioned_oom().
+      if (family == "paddle" && phrase_find(lo, "cannot allocate", e).first > e + 24) continue;
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
         // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
@@ -500,6 +503,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       r.family = hit.family;
       r.subsystem = hit.subsystem;
       r.line = lines[i].number;
+      r.text_lines.push_back(lines[i].number);
       if (hit.generic) {
         // "Tried to allocate" may follow on this line or, for the last head, on the next one.
         const std::string own_tail = squash(std::string_view(line).substr(hit.end, std::min<size_t>(end - hit.end, 300)));
@@ -536,6 +540,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           s += squash(next);
           from_head += squash(next);
           consumed_until = j + 1;
+          r.text_lines.push_back(lines[j].number);
         }
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
@@ -563,8 +568,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
 
       if (from_head.size() > kMaxWindowChars) from_head.resize(kMaxWindowChars);
       const std::string key = std::string(r.family) + "|" + std::to_string(r.requested_bytes.value_or(-1)) + "|" + from_head;
+      // The lines of a report merged into another are that report's text too.
+      auto absorb = [](OomRecord& into, const std::vector<int64_t>& more) {
+        into.text_lines.insert(into.text_lines.end(), more.begin(), more.end());
+        std::sort(into.text_lines.begin(), into.text_lines.end());
+        into.text_lines.erase(std::unique(into.text_lines.begin(), into.text_lines.end()), into.text_lines.end());
+      };
       if (auto it = by_key.find(key); it != by_key.end()) {
         ++records[it->second].occurrences;
+        absorb(records[it->second], r.text_lines);
         continue;
       }
       // Cut-off copies, headless copies, NCCL's two-line report and the OOM killer's several
@@ -587,15 +599,20 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                 (prev.family == "cpu_default_allocator" || prev.family == "th_cpu_allocator") &&
                                 r.line - prev.line <= 5;
         if (errno_tail) {
+          absorb(prev, r.text_lines);
           merged = true;
         } else if (copy_of_prev) {
           ++prev.occurrences;
+          absorb(prev, r.text_lines);
           merged = true;
         } else if (nccl_pair) {
           prev.requested_bytes = r.requested_bytes;
           prev.message += " " + r.message;
+          absorb(prev, r.text_lines);
           merged = true;
         } else if (same_kill || tf_echo) {
+          absorb(r, prev.text_lines);  // whichever of the two is kept holds both's lines
+          absorb(prev, r.text_lines);
           // Keep the more informative line's numbers; the report starts at the first line.
           if (!prev.rss_bytes && r.rss_bytes) prev.rss_bytes = r.rss_bytes;
           if (!prev.killed_pid && r.killed_pid) prev.killed_pid = r.killed_pid;
@@ -616,6 +633,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         } else if (ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) {
           r.occurrences = prev.occurrences + 1;  // the earlier one was a cut-off copy of this one
           r.line = prev.line;
+          absorb(r, prev.text_lines);
           prev = r;
           squashed_of[k] = s;
           merged = true;
@@ -712,8 +730,11 @@ bool memory_trouble_prose(std::string_view lo) {
   };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
-  // 不足 (not enough), 爆 (blown), 溢出 (overflow), 异常 (abnormal)
-  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba", "\xe5\xbc\x82\xe5\xb8\xb8"})) {
+  // 不足 (not enough), 爆 (blown), 溢出 (overflow)
+  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba"})) return true;
+  // 内存/显存 ... 异常 (abnormal), but not 访问异常 (an access fault) nor 无异常 / 没有异常 (no anomaly).
+  if (cjk && any_text({"\xe5\xbc\x82\xe5\xb8\xb8"}) &&
+      !any_text({"\xe8\xae\xbf\xe9\x97\xae", "\xe6\x97\xa0\xe5\xbc\x82\xe5\xb8\xb8", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xbc\x82\xe5\xb8\xb8"})) {
     return true;
   }
   // Not memory pressure: a bad address ("an illegal memory access was encountered"), an RPC's
@@ -729,14 +750,16 @@ bool memory_trouble_prose(std::string_view lo) {
                 "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm"})) {
     return false;
   }
-  // Memory told as a problem or as too much, held where it should not be: "CUDA memory issues",
-  // "extra GPU memory usage", "wasted GPU memory", "GPU 0 has higher memory consumption", "why
-  // does it need so big memory", "what is taking up memory on the main GPU", "continuous rising
-  // of GPU memory".
-  if (any_word({"issue", "issues", "problem", "problems", "extra", "wasted", "waste", "higher", "unbalanced", "imbalance",
-                "imbalanced", "bottleneck", "rising"}) ||
-      any_text({"memory consum", "so big memory", "so much memory", "too much memory", "huge memory", "taking up memory",
-                "takes up memory", "memory usage is high", "memory explod"})) {
+  // Memory told as a problem, or as too much held where it should not be, in those words: "CUDA
+  // memory issues", "extra GPU memory usage", "wasted GPU memory", "higher memory consumption on
+  // GPU 0", "why does it need so big memory", "what is taking up memory on the main GPU",
+  // "continuous rising of GPU memory". Not a fact ("higher memory bandwidth", "memory bandwidth is
+  // the bottleneck", "see issue #123 for the memory layout") nor a denial ("no problem with RAM").
+  if (!any_text({"no problem", "not a problem", "no issue", "not an issue", "as expected", "bandwidth", "without memory",
+                 "no memory"}) &&
+      (any_text({"memory issue", "memory problem", "ram issue", "ram problem", "extra gpu memory", "wasted gpu memory",
+                 "memory consumption", "memory consuming", "so big memory", "so much memory", "too much memory",
+                 "taking up memory", "takes up memory", "rising of gpu memory", "memory explod"}))) {
     return true;
   }
   return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
@@ -774,13 +797,16 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         if (at == std::string::npos) at = out_of_some_memory(lo);
         for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
           // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
-          for (const char* w : {"oom", "ooms", "oomed", "ooming", "oomd"}) {
+          for (const char* w : {"oom", "ooms", "oomed", "ooming"}) {
             if (at == std::string::npos && lo.compare(p, std::strlen(w), w) == 0 && is_word_at(lo, p, std::strlen(w))) at = p;
           }
         }
-        // Written without spaces or without "of": "CUDA outofmemory error", "为什么会out memory".
+        // Written without spaces or without "of": "CUDA outofmemory error", "为什么会out memory"
+        // (whole words: "about memory", "without memory", "layout memory" are none).
         for (const char* phrase : {"outofmemory", "out memory"}) {
-          if (at == std::string::npos) at = lo.find(phrase);
+          for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
+            if (is_word_at(lo, p, std::strlen(phrase))) at = p;
+          }
         }
         named = at != std::string::npos;
         // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",

@@ -15,51 +15,88 @@
 #include <nlohmann/json.hpp>
 
 #include "oomkit/diagnose/diagnosis.h"
+#include "oomkit/diagnose/oom_record.h"
+
+#include "log_text.h"
 
 namespace oomkit {
 namespace {
 
+using diagnose_detail::lower_char;
+using diagnose_detail::printed_advice;
+
 constexpr int kCauses = static_cast<int>(OomCause::kOther) + 1;
 
-// English function words and the words every OOM report holds (they tell no cause apart).
+// English function words, the words every OOM report holds, and the words of paths, tracebacks
+// and links (a site-packages path says which Python, not which cause).
 bool stop_word(std::string_view w) {
   static const std::unordered_set<std::string_view> kStop = {
       "the", "and", "for", "with", "this", "that", "was", "are", "not", "but", "have", "you", "when", "from",
-      "can", "has", "all", "what", "use", "using", "used", "out", "memory", "cuda", "error", "gpu"};
+      "can", "has", "all", "what", "use", "using", "used", "out", "memory", "cuda", "error", "gpu", "about",
+      "now", "than", "only", "them", "please", "fine", "python", "lib", "site", "packages", "dist", "file",
+      "line", "traceback", "most", "recent", "call", "last", "home", "envs", "anaconda", "miniconda", "conda",
+      "usr", "local", "https", "http", "www", "github", "com", "self", "return", "module", "init"};
   return kStop.count(w) != 0;
 }
 
-// Calls fn(word, line) for each word of `text` outside `skip_lines` (1-based, ascending).
+// Calls fn(word, line) for each word of `text` outside `skip_lines` (1-based, ascending) and
+// outside a framework's printed advice (printed_advice()); `first_line` numbers text's first line.
 template <typename Fn>
-void for_each_word(std::string_view text, const std::vector<int64_t>& skip_lines, Fn&& fn) {
-  std::string w;
-  int64_t line = 1, word_line = 1;
+void for_each_word(std::string_view text, const std::vector<int64_t>& skip_lines, int64_t first_line, Fn&& fn) {
+  std::string w, lower_line;
+  std::vector<std::string> words;  // the current line's
+  int64_t line = first_line;
   size_t next_skip = 0;
-  auto skipped = [&](int64_t l) {
-    while (next_skip < skip_lines.size() && skip_lines[next_skip] < l) ++next_skip;
-    return next_skip < skip_lines.size() && skip_lines[next_skip] == l;
-  };
-  auto flush = [&] {
-    if (w.size() >= 3 && !stop_word(w) && !skipped(word_line)) fn(std::string_view(w), word_line);
-    w.clear();
+  auto end_line = [&] {
+    if (!w.empty()) {
+      if (w.size() >= 3 && !stop_word(w)) words.push_back(w);
+      w.clear();
+    }
+    while (next_skip < skip_lines.size() && skip_lines[next_skip] < line) ++next_skip;
+    const bool skipped = next_skip < skip_lines.size() && skip_lines[next_skip] == line;
+    if (!skipped && !words.empty() && !printed_advice(lower_line)) {
+      for (const auto& x : words) fn(std::string_view(x), line);
+    }
+    words.clear();
+    lower_line.clear();
   };
   for (const char ch : text) {
-    char c = ch;
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (ch == '\n') {
+      end_line();
+      ++line;
+      continue;
+    }
+    const char c = lower_char(ch);
+    if (lower_line.size() < 512) lower_line.push_back(c);
     if ((c >= 'a' && c <= 'z') || c == '_') {
-      if (w.empty()) word_line = line;
       w.push_back(c);
-    } else {
-      if (!w.empty()) flush();
-      if (c == '\n') ++line;
+    } else if (!w.empty()) {
+      if (w.size() >= 3 && !stop_word(w)) words.push_back(w);
+      w.clear();
     }
   }
-  if (!w.empty()) flush();
+  end_line();
+}
+
+// The part of a log rank() reads: all of it up to kMaxBytes, else its first and last halves of
+// that (a long training log holds the user's words and the failure near its ends).
+template <typename Fn>
+void for_each_word_read(std::string_view text, const std::vector<int64_t>& skip_lines, size_t max_bytes, Fn&& fn) {
+  if (text.size() <= max_bytes) return for_each_word(text, skip_lines, 1, fn);
+  const size_t half = max_bytes / 2;
+  size_t head_end = text.rfind('\n', half);
+  head_end = head_end == std::string_view::npos ? half : head_end;
+  size_t tail_begin = text.find('\n', text.size() - half);
+  tail_begin = tail_begin == std::string_view::npos ? text.size() : tail_begin + 1;
+  if (tail_begin <= head_end) return for_each_word(text, skip_lines, 1, fn);
+  for_each_word(text.substr(0, head_end), skip_lines, 1, fn);
+  const int64_t tail_line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(tail_begin), '\n');
+  for_each_word(text.substr(tail_begin), skip_lines, tail_line, fn);
 }
 
 std::map<std::string, int> term_counts(std::string_view text, const std::vector<int64_t>& skip_lines) {
   std::map<std::string, int> tf;
-  for_each_word(text, skip_lines, [&](std::string_view w, int64_t) { ++tf[std::string(w)]; });
+  for_each_word(text, skip_lines, 1, [&](std::string_view w, int64_t) { ++tf[std::string(w)]; });
   return tf;
 }
 
@@ -169,11 +206,11 @@ std::vector<WordPriorScore> WordPriorModel::rank(std::string_view log_text, cons
     int n = 0;
     int64_t first_line = 0;
   };
-  std::unordered_map<std::string, Seen> seen;
-  for_each_word(log_text.substr(0, kMaxBytes), skip_lines, [&](std::string_view w, int64_t line) {
+  std::unordered_map<const Word*, Seen> seen;
+  for_each_word_read(log_text, skip_lines, kMaxBytes, [&](std::string_view w, int64_t line) {
     const Word* known = find(w);
     if (!known) return;
-    auto [it, fresh] = seen.try_emplace(std::string(w), Seen{known, 0, line});
+    auto [it, fresh] = seen.try_emplace(known, Seen{known, 0, line});
     ++it->second.n;
   });
   if (seen.empty()) return out;
@@ -202,7 +239,11 @@ std::vector<WordPriorScore> WordPriorModel::rank(std::string_view log_text, cons
     if (!parts.empty()) score.line = parts.front().second->first_line;
     out.push_back(std::move(score));
   }
-  std::stable_sort(out.begin(), out.end(), [](const WordPriorScore& a, const WordPriorScore& b) { return a.similarity > b.similarity; });
+  // Ties (a cause none of the log's words weighs for scores 0): the causes' names, alphabetical.
+  std::sort(out.begin(), out.end(), [](const WordPriorScore& a, const WordPriorScore& b) {
+    if (a.similarity != b.similarity) return a.similarity > b.similarity;
+    return std::string_view(cause_name(a.cause)) < std::string_view(cause_name(b.cause));
+  });
   return out;
 }
 
@@ -235,9 +276,12 @@ const std::vector<std::string>& word_prior_corpus_parts() {
   return parts;
 }
 
-std::vector<int64_t> message_lines(std::string_view log_text) {
+std::vector<int64_t> message_lines(const std::vector<OomRecord>& records) {
   std::vector<int64_t> lines;
-  for (const OomRecord& r : parse_oom_log(log_text)) lines.push_back(r.line);
+  for (const OomRecord& r : records) {
+    lines.push_back(r.line);
+    lines.insert(lines.end(), r.text_lines.begin(), r.text_lines.end());
+  }
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
   return lines;
@@ -262,7 +306,7 @@ std::vector<LabelledText> read_labelled_corpus(const std::string& data_dir, cons
       std::ostringstream text;
       text << log.rdbuf();
       std::string body = text.str();
-      std::vector<int64_t> skip = message_lines(body);
+      std::vector<int64_t> skip = message_lines(parse_oom_log(body));
       docs.push_back({std::move(body), *cause, std::move(skip)});
     }
   }

@@ -223,6 +223,13 @@ json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOpti
                    {"dur", std::max<int64_t>(0, ts_of(end_ns) - ts)}, {"args", std::move(rec_args)}});
   }
 
+  if (options.rank >= 0) {
+    out[0]["args"]["name"] = "oomkit train: " + model_name(run) + ", rank " + std::to_string(options.rank);
+    out.push_back(metadata("process_sort_index", -1, {{"sort_index", options.rank}}));
+  }
+  if (options.pid != kPid) {
+    for (json& e : out) e["pid"] = options.pid;
+  }
   json other{{"generator", "oomkit report"}, {"model", model_name(run)}, {"device", device}};
   if (downsampled) {
     other["downsampled"] = {{"marks", marks.size()}, {"kept_marks", num_kept}, {"max_points", options.max_points}};
@@ -232,9 +239,44 @@ json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOpti
   return trace;
 }
 
+json chrome_trace_from_ranks(const std::vector<RankTimeline>& ranks, const ChromeTraceOptions& options) {
+  json merged;
+  std::optional<int64_t> base_ns;
+  json ranks_meta = json::array();
+  for (const RankTimeline& r : ranks) {
+    if (!r.records) continue;
+    ChromeTraceOptions o = options;
+    o.rank = r.rank;
+    o.pid = r.rank + 1;
+    json trace = chrome_trace_from_timeline(*r.records, o);
+    int64_t shift_us = 0;
+    if (trace.contains("baseTimeNanoseconds")) {
+      const int64_t own = trace["baseTimeNanoseconds"].get<int64_t>();
+      if (!base_ns) base_ns = own;
+      shift_us = (own - *base_ns) / 1000;  // bases are whole seconds apart: exact
+    }
+    if (merged.is_null()) {
+      merged = trace;
+      merged["traceEvents"] = json::array();
+    }
+    for (json& e : trace["traceEvents"]) {
+      if (shift_us != 0 && e.contains("ts")) e["ts"] = e["ts"].get<int64_t>() + shift_us;
+      merged["traceEvents"].push_back(std::move(e));
+    }
+    ranks_meta.push_back({{"rank", r.rank}, {"pid", o.pid}, {"marks", r.records->marks.size()}});
+  }
+  if (merged.is_null()) merged = json{{"traceEvents", json::array()}, {"displayTimeUnit", "ms"}};
+  if (base_ns) merged["baseTimeNanoseconds"] = *base_ns;
+  merged["otherData"]["ranks"] = std::move(ranks_meta);
+  return merged;
+}
+
 void write_chrome_trace(const RunRecords& records, const std::string& path, const std::string& field,
                         const ChromeTraceOptions& options) {
-  const json trace = chrome_trace_from_timeline(records, options);
+  write_trace_file(chrome_trace_from_timeline(records, options), path, field);
+}
+
+void write_trace_file(const json& trace, const std::string& path, const std::string& field) {
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   if (!out) throw InputError(field, "cannot write '" + path + "'");
   out << trace.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';

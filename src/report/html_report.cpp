@@ -346,6 +346,46 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   if (!in.marks.empty()) stats["last_step"] = in.marks.back().step;
   d["events"] = events;
   d["stats"] = stats;
+  // A data-parallel run: one row per rank (rank 0 is the run above), and the other ranks'
+  // allocated bytes at their kept marks, drawn over rank 0's timeline.
+  if (!in.other_ranks.empty()) {
+    json ranks = json::array();
+    auto row = [&](int rank, const RunRecords& r, const json& summary) {
+      json j{{"rank", rank}, {"marks", r.marks.size()}};
+      if (!r.marks.empty()) {
+        size_t peak_i = 0;
+        for (size_t i = 0; i < r.marks.size(); ++i) {
+          const int64_t p = std::max(r.marks[i].allocated_bytes, r.marks[i].peak_allocated_bytes);
+          if (p > std::max(r.marks[peak_i].allocated_bytes, r.marks[peak_i].peak_allocated_bytes)) peak_i = i;
+        }
+        const TimelineMark& pm = r.marks[peak_i];
+        j["peak_allocated_bytes"] = std::max(pm.allocated_bytes, pm.peak_allocated_bytes);
+        j["peak_step"] = pm.step;
+        j["peak_phase"] = pm.phase;
+      }
+      if (const json* e = find_number_field(summary, "estimated_peak_bytes")) {
+        j["estimated_peak_bytes"] = *e;
+      } else if (r.run) {  // the rank's own estimate in its run header (a run killed before its summary)
+        const json header = to_json(*r.run);
+        if (header.contains("estimate")) {
+          if (const json* est = find_number_field(header["estimate"], "peak_bytes")) j["estimated_peak_bytes"] = *est;
+        }
+      }
+      if (!r.steps.empty()) j["last_loss"] = r.steps.back().loss;
+      if (rank > 0 && !r.marks.empty()) {
+        const std::vector<double> rx = mark_positions(r.marks);
+        json pts = json::array();
+        for (size_t i : downsample_keep_peaks(r.marks, options.max_points)) {
+          pts.push_back(json::array({rx[i], r.marks[i].allocated_bytes, r.marks[i].step}));
+        }
+        j["points"] = std::move(pts);  // [x, allocated_bytes, step]
+      }
+      ranks.push_back(std::move(j));
+    };
+    row(0, in.records, in.summary);
+    for (const auto& r : in.other_ranks) row(r.rank, r.records, r.summary);
+    d["ranks"] = std::move(ranks);
+  }
   return d;
 }
 

@@ -44,7 +44,13 @@ std::string write_report(const ReportOptions& options) {
     }
     ChromeTraceOptions trace_options;
     trace_options.max_points = options.html.max_points;
-    write_chrome_trace(input.records, out, "--output", trace_options);
+    if (input.other_ranks.empty()) {
+      write_chrome_trace(input.records, out, "--output", trace_options);
+      return out;
+    }
+    std::vector<RankTimeline> ranks{{0, &input.records}};
+    for (const auto& r : input.other_ranks) ranks.push_back({r.rank, &r.records});
+    write_trace_file(chrome_trace_from_ranks(ranks, trace_options), out, "--output");
     return out;
   }
   const std::string html = render_html_report(input, options.html);

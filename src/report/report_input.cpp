@@ -1,6 +1,8 @@
 #include "oomkit/report/report_input.h"
 
 #include <filesystem>
+#include <map>
+#include <string_view>
 #include <fstream>
 #include <sstream>
 
@@ -85,6 +87,33 @@ void read_siblings(const fs::path& dir, ReportInput& in) {
   if (fs::is_regular_file(oom)) in.oom_report = read_json_file(oom.string(), oom.string());
 }
 
+// The other ranks' timelines beside rank 0's (timeline.rank<r>.jsonl, r >= 1), rank ascending.
+void read_other_ranks(const fs::path& dir, ReportInput& in) {
+  std::error_code ec;
+  std::map<int, fs::path> found;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view kHead = "timeline.rank", kTail = ".jsonl";
+    if (name.size() <= kHead.size() + kTail.size() || name.compare(0, kHead.size(), kHead) != 0 ||
+        name.compare(name.size() - kTail.size(), kTail.size(), kTail) != 0) {
+      continue;
+    }
+    const std::string digits = name.substr(kHead.size(), name.size() - kHead.size() - kTail.size());
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int rank = std::stoi(digits);
+    if (rank >= 1 && entry.is_regular_file(ec)) found[rank] = entry.path();
+  }
+  for (const auto& [rank, path] : found) {
+    ReportInput::RankRun r;
+    r.rank = rank;
+    r.timeline_path = path.string();
+    r.records = read_run_records(r.timeline_path);
+    const fs::path summary = dir / ("summary.rank" + std::to_string(rank) + ".json");
+    if (fs::is_regular_file(summary, ec)) r.summary = read_json_file(summary.string(), summary.string());
+    in.other_ranks.push_back(std::move(r));
+  }
+}
+
 }  // namespace
 
 std::string json_string(const json& j, const char* key, const std::string& fallback) {
@@ -124,9 +153,11 @@ ReportInput load_report_input(const std::string& path) {
     }
     read_timeline_into(timeline.string(), in);
     read_siblings(fs::path(path), in);
+    read_other_ranks(fs::path(path), in);
   } else if (looks_like_timeline(path)) {
     read_timeline_into(path, in);
     read_siblings(fs::absolute(path).parent_path(), in);
+    if (fs::path(path).filename() == "timeline.jsonl") read_other_ranks(fs::absolute(path).parent_path(), in);
   } else {
     json doc = read_json_file(path, path);
     if (is_estimate(doc)) {

@@ -334,6 +334,16 @@ def main():
                 rec_step = r["step"]
             f.write(json.dumps(r) + "\n")
     reports["recovered"] = run_oomkit(a.oomkit, ["report", rec_dir, "-o", os.path.join(a.out, "recovered.html")])
+    # A data-parallel run (issue 14 item 4): rank 1's timeline beside rank 0's, 1 MiB higher.
+    ranks_dir = os.path.join(work, "ranks")
+    shutil.copytree(os.path.join(data, "run_ok"), ranks_dir)
+    with open(os.path.join(ranks_dir, "timeline.rank1.jsonl"), "w") as f:
+        for r in read_jsonl(os.path.join(ranks_dir, "timeline.jsonl")):
+            if r["type"] == "mark":
+                r["allocated_bytes"] += 1 << 20
+                r["peak_allocated_bytes"] += 1 << 20
+            f.write(json.dumps(r) + "\n")
+    reports["ranks"] = run_oomkit(a.oomkit, ["report", ranks_dir, "-o", os.path.join(a.out, "ranks.html")])
     # The estimate page of a model that does not fit (issue 13 item 1: verdict, headroom, fixes).
     llama_path = os.path.join(work, "llama.json")
     with open(llama_path, "w") as f:
@@ -430,6 +440,14 @@ def main():
         order = [l for l in legend if l in ("step start", "forward", "loss", "backward", "optimizer step", "zero grad")]
         expect(order == ["step start", "forward", "loss", "backward", "optimizer step", "zero grad"],
                "phase legend in execution order: %s" % order)
+
+        print("ranks")
+        c = open_report(wd, reports["ranks"], os.path.join(a.out, "ranks.png"))
+        n_lines = wd.js("return document.querySelectorAll('#chart-timeline .line-rank').length;")
+        expect(n_lines == 1, "rank 1's allocated drawn over rank 0's timeline (%r line)" % n_lines)
+        rows = wd.js("const h = [...document.querySelectorAll('h2')].find(x => x.textContent === 'Ranks');"
+                     " return h ? [...h.parentElement.querySelectorAll('tbody tr')].map(r => r.textContent) : null;")
+        expect(rows is not None and len(rows) == 2, "the Ranks table has one row per rank: %r" % (rows,))
 
         print("recovered")
         c = open_report(wd, reports["recovered"], os.path.join(a.out, "recovered.png"))

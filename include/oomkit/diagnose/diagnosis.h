@@ -104,8 +104,8 @@ struct LogContext {
   std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
   std::vector<Signal> signals;  // weighed evidence, in log order
   /// The whole log's resemblance to the labelled reports of each cause (word_prior.h), best
-  /// first; diagnose_log() fills it once per log; empty: not read.
-  std::vector<WordPriorScore> word_prior;
+  /// first; diagnose_log() reads the log's words once and shares them with each report; null: not read.
+  std::shared_ptr<const std::vector<WordPriorScore>> word_prior;
 };
 
 /// The whole log read once: every line's facts, for context_at(). Opaque.

@@ -4,14 +4,16 @@
 // included, where the diagnoser's rules find no deciding line: a report in the user's words ("train
 // is ok, test is error") resembles other reports of the same cause more than the rules can say.
 //
-// Documents are the log's bytes, ASCII-lowercased, without the lines that hold an OOM message's head
-// (message_lines(): the message's own words are read by the rules and tell the user's situation
-// apart no better than its family does); a word is a maximal run of [a-z_] of 3 or more
-// letters, not in a short stop list (English function words and the words every OOM report holds:
-// "memory", "cuda", "error", "gpu", "out"). A document's vector is (1 + ln tf) x idf per word,
-// idf = ln(N / df) over the training documents, words with df >= 2 only, L2-normalised. A cause's
-// centroid is the normalised sum of its documents' vectors; a log's score for a cause is the cosine
-// of its vector with the centroid (0..1).
+// Documents are the log's bytes, ASCII-lowercased, without the lines an OOM message was read from
+// and the advice a framework prints under it (message_lines(), printed_advice(): the message's own
+// words are read by the rules and tell the user's situation apart no better than its family does).
+// A word is a maximal run of the characters [a-z_] (digits split words: "fp16" gives "fp"), 3 or
+// more of them, not in a short stop list (English function words; the words every OOM report
+// holds, "memory", "cuda", "error", "gpu", "out"; the words of paths, tracebacks and links,
+// "python", "site", "packages", "home", "https"). A document's vector is (1 + ln tf) x idf per
+// word, idf = ln(N / df) over the training documents, words with df >= 2 only, L2-normalised. A
+// cause's centroid is the normalised sum of its documents' vectors; a log's score for a cause is
+// the cosine of its vector with the centroid (0..1).
 //
 // The built-in model (builtin_word_prior()) is trained on every labelled part of the corpus that
 // tests/diagnose_corpus_score.cpp scores (word_prior_corpus_parts()); src/diagnose/word_prior_data.inc
@@ -26,8 +28,9 @@
 namespace oomkit {
 
 enum class OomCause;
+struct OomRecord;
 
-/// A labelled document for train_word_prior(): the report's text and the cause its thread settled on.
+/// A labelled document for WordPriorModel::train(): the report's text and the cause its thread settled on.
 struct LabelledText {
   std::string text;
   OomCause cause;
@@ -55,15 +58,17 @@ class WordPriorModel {
   /// serialise() as C++ string literals, one per line, each followed by a comma: the text of
   /// src/diagnose/word_prior_data.inc (an array initializer).
   std::string as_cpp_lines() const;
-  /// Every cause scored against `log_text` (at most its first kMaxBytes read; the 1-based lines in
-  /// `skip_lines`, ascending, not read), best first; ties in the order of OomCause. Empty when the
-  /// rest of the log holds none of the model's words.
+  /// Every cause scored against `log_text` (at most kMaxBytes of it read; the 1-based lines in
+  /// `skip_lines`, ascending, and a framework's printed advice not read), best first; ties in the
+  /// alphabetical order of the causes' names. Empty when the rest of the log holds none of the
+  /// model's words.
   std::vector<WordPriorScore> rank(std::string_view log_text, const std::vector<int64_t>& skip_lines = {}) const;
   bool empty() const { return words_.empty(); }
 
-  /// rank() reads this much of a log: the corpus's reports are under 100 KiB; a training log of
-  /// 100 MB holds its report's words near its top and bottom, and reading it all would cost the
-  /// one-pass speed target (issue 10 item 6) for nothing.
+  /// rank() reads this much of a log, its first and last halves when it is longer: the corpus's
+  /// reports are under 100 KiB; a training log of 100 MB holds the user's words and the failure
+  /// near its top and bottom, and reading it all would cost the one-pass speed target (issue 10
+  /// item 6) for nothing.
   static constexpr size_t kMaxBytes = 1 << 20;
 
  private:
@@ -82,11 +87,14 @@ const WordPriorModel& builtin_word_prior();
 /// The corpus folders (under tests/data/) the built-in model is trained on, in order.
 const std::vector<std::string>& word_prior_corpus_parts();
 
-/// The 1-based lines of `log_text` where parse_oom_log() finds an OOM message, ascending.
-std::vector<int64_t> message_lines(std::string_view log_text);
+/// The 1-based lines the OOM messages in `records` (parse_oom_log()) were read from: each
+/// report's head, the lines it continues on and its merged copies (OomRecord::text_lines), ascending.
+std::vector<int64_t> message_lines(const std::vector<OomRecord>& records);
 
 /// Reads `<data_dir>/<part>/index.jsonl` (id, label) and each `<id>.log` for every part in
-/// `parts`, with message_lines() as each document's skip_lines. Throws std::runtime_error naming the file when one is missing or a label is unknown.
+/// `parts`, with message_lines(parse_oom_log(text)) as each document's skip_lines. Throws
+/// std::runtime_error naming the file when one is missing or a label is unknown, and
+/// nlohmann::json's exceptions on a malformed index line.
 std::vector<LabelledText> read_labelled_corpus(const std::string& data_dir, const std::vector<std::string>& parts);
 
 }  // namespace oomkit

@@ -50,6 +50,10 @@ struct ChromeTraceOptions {
   /// a step slice is written for each step holding a kept mark, and a counter holds its last
   /// kept value until the next. otherData.downsampled then says how many marks were kept.
   size_t max_points = 0;
+  /// The trace process every event is written under (Trace Event "pid"); >= 1.
+  int pid = 1;
+  /// A data-parallel rank: >= 0 names the process "..., rank r" (and sorts it by r); -1: one process.
+  int rank = -1;
 };
 
 /// Builds the trace from a run's typed records (read_run_records()).
@@ -61,6 +65,19 @@ nlohmann::json chrome_trace_from_timeline(const RunRecords& records, const Chrom
 nlohmann::json chrome_trace_from_timeline(const std::vector<nlohmann::json>& records,
                                           const ChromeTraceOptions& options = {});
 
+/// One rank's records, for chrome_trace_from_ranks().
+struct RankTimeline {
+  int rank = 0;
+  const RunRecords* records = nullptr;
+};
+
+/// A data-parallel run's trace, one process per rank (pid = rank + 1, named "oomkit train:
+/// MODEL, rank r"), each as chrome_trace_from_timeline() draws it. The ranks share one time axis:
+/// each rank's "ts" counts from Kineto's base of the first rank's start (a rank whose own base
+/// differs, a start across a 3-month boundary, is shifted onto it), so a collective's wait on one
+/// rank lines up with the other ranks' work. Throws InputError as chrome_trace_from_timeline().
+nlohmann::json chrome_trace_from_ranks(const std::vector<RankTimeline>& ranks, const ChromeTraceOptions& options = {});
+
 /// Writes chrome_trace_from_timeline(records) to `path`. For `oomkit train --trace PATH` the
 /// trainer calls it after the run (and after an OOM) with the records it wrote.
 /// Throws InputError(field, ...) when `path` cannot be written.
@@ -68,6 +85,10 @@ void write_chrome_trace(const RunRecords& records, const std::string& path, cons
                         const ChromeTraceOptions& options = {});
 void write_chrome_trace(const std::vector<nlohmann::json>& records, const std::string& path,
                         const std::string& field = "--trace", const ChromeTraceOptions& options = {});
+
+/// Writes a built trace (chrome_trace_from_timeline() / chrome_trace_from_ranks()) to `path` as
+/// one line of JSON. Throws InputError(field, ...) when `path` cannot be written.
+void write_trace_file(const nlohmann::json& trace, const std::string& path, const std::string& field);
 
 /// Reads the timeline at `timeline_path` and writes its trace to `trace_path`.
 /// Throws InputError as read_timeline() and write_chrome_trace() do.

@@ -28,13 +28,23 @@ struct ReportInput {
   nlohmann::json estimate;                // estimate JSON: --estimate file, an estimate input, or run.estimate
   nlohmann::json oom_report;              // oom_report.json (findings, probes, recovery)
   RunRecords records;                     // the timeline's typed records (read_run_records), for the trace
+  /// The other ranks of a data-parallel run (`oomkit train --nproc-per-node N` writes rank r's
+  /// timeline.rank<r>.jsonl and summary.rank<r>.json beside rank 0's timeline.jsonl), rank
+  /// ascending; empty for a one-process run.
+  struct RankRun {
+    int rank = 0;
+    std::string timeline_path;
+    RunRecords records;
+    nlohmann::json summary;               // summary.rank<r>.json, null when absent
+  };
+  std::vector<RankRun> other_ranks;
 
   bool has_timeline() const { return !timeline_path.empty(); }
 };
 
 /// Loads `path`, which may be:
 ///  - a run directory: reads `timeline.jsonl`, and `summary.json` / `oom_report.json` beside it
-///    when present;
+///    when present, and the other ranks' `timeline.rank<r>.jsonl` / `summary.rank<r>.json`;
 ///  - a timeline `.jsonl` file (its folder is searched for summary.json / oom_report.json);
 ///  - an estimate JSON (has "items", "totals", "sweep" or "batch_curve");
 ///  - an oom_report.json (has "findings" or "oom").

@@ -23,6 +23,7 @@ const PHASE_LABEL = { step_start:'step start', after_forward:'forward', after_lo
   after_backward:'backward', after_optimizer_step:'optimizer step', after_zero_grad:'zero grad', eval:'eval' };
 const CAT_COLOR = { parameters:'#2563eb', gradients:'#ea580c', optimizer_state:'#16a34a',
   buffers:'#0891b2', activations:'#9333ea', transient:'#db2777', overhead:'#64748b', peak:'#1e3a8a' };
+const RANK_COLORS = ['#c2410c', '#0f766e', '#7c3aed', '#be185d', '#4d7c0f', '#0369a1', '#a16207'];
 const C_ALLOC = '#1e3a8a', C_RES = '#94a3b8', C_LIMIT = '#dc2626', C_EST = '#111827', C_USABLE = '#d97706';
 const num = v => typeof v === 'number' && isFinite(v);
 const phaseColor = p => PHASE_COLOR[p] || '#475569';
@@ -196,6 +197,9 @@ function timelineChart() {
   for (const p of marks) ymax = Math.max(ymax, p.allocated_bytes, p.reserved_bytes, p.peak_allocated_bytes);
   if (num(st.limit_bytes) && st.limit_bytes > 0) ymax = Math.max(ymax, st.limit_bytes);
   for (const p of periods) ymax = Math.max(ymax, p.peak_bytes);
+  // The other ranks of a data-parallel run: their allocated bytes, dashed, over rank 0's.
+  const otherRanks = (D.ranks || []).filter(r => r.rank > 0 && Array.isArray(r.points) && r.points.length);
+  for (const r of otherRanks) for (const q of r.points) ymax = Math.max(ymax, q[1]);
   const u = unitFor(ymax), yt = ticks(0, ymax * 1.05 / u.div, 6).map(v => v * u.div);
   const first = env.length ? env[0][0] : Math.floor(marks[0].x), last = env.length ? env[env.length - 1][1] : Math.floor(marks[marks.length - 1].x);
   const full = [first, last + 1];
@@ -272,6 +276,13 @@ function timelineChart() {
         '\npeak ' + fmtBytes(e[4]) + '\nreserved (max) ' + fmtBytes(e[5]) + '\nclick to open it phase by phase';
       pts = ve.map(e => ({ x: (e[0] + e[1] + 1) / 2, y: e[4], p: e }));
     }
+    otherRanks.forEach((r, k) => {
+      const vq = r.points.filter(q => q[0] >= view[0] - 1 && q[0] <= view[1] + 1);
+      if (!vq.length) return;
+      tip(sv('path', { class: 'line-rank', 'data-rank': r.rank, fill: 'none', stroke: RANK_COLORS[k % RANK_COLORS.length], 'stroke-width': 1.3,
+        'stroke-dasharray': '5 3', d: vq.map((q, i) => (i ? 'L' : 'M') + f.xs(q[0]).toFixed(1) + ' ' + f.ys(q[1]).toFixed(1)).join(' ') }, f.plot),
+        'rank ' + r.rank + ': allocated at its marks' + (num(r.peak_allocated_bytes) ? ' (peak ' + fmtBytes(r.peak_allocated_bytes) + ')' : ''));
+    });
     if (num(st.limit_bytes) && st.limit_bytes > 0) hline(f, st.limit_bytes, C_LIMIT, '6 4', 'memory limit ' + fmtBytes(st.limit_bytes), 'limit-line');
     // Estimated peak: one segment per estimate period (a recovery changes the setup and its estimate).
     periods.forEach((p, i) => {
@@ -367,7 +378,22 @@ function timelineChart() {
     .concat(num(st.limit_bytes) && st.limit_bytes > 0 ? [{ label: 'memory limit', color: C_LIMIT, line: true, dash: true }] : [])
     .concat(periods.length ? [{ label: 'estimated peak', color: C_EST, line: true, dash: true }] : [])
     .concat(periods.length > 1 ? [{ label: 'recovered setup\'s estimate', color: '#16a34a', line: true, dash: true }] : [])
-    .concat(D.events.some(e => e.name === 'oom') ? [{ label: '✕ out of memory', color: C_LIMIT }] : []));
+    .concat(D.events.some(e => e.name === 'oom') ? [{ label: '✕ out of memory', color: C_LIMIT }] : [])
+    .concat(otherRanks.map((r, k) => ({ label: 'rank ' + r.rank + ' allocated (rank 0 is the run drawn)', color: RANK_COLORS[k % RANK_COLORS.length],
+      line: true, dash: true }))));
+}
+// A data-parallel run: each rank's peak against its own estimate (summary.rank<r>.json).
+function ranksTable() {
+  const R = D.ranks || [];
+  if (R.length < 2) return;
+  const s = section('Ranks', 'One row per data-parallel rank: each rank measured its own memory and was estimated on its own ' +
+    '(its share of what ZeRO partitions, the gradient buckets it holds). The timeline above draws rank 0 and overlays the others.');
+  table(s, ['rank', 'marks', 'peak allocated', 'at', 'estimated peak', 'measured / estimated', 'last loss'], R.map(r => [
+    String(r.rank), String(r.marks), num(r.peak_allocated_bytes) ? fmtBytes(r.peak_allocated_bytes) : '–',
+    num(r.peak_step) ? 'step ' + r.peak_step + ' · ' + phaseLabel(r.peak_phase || '') : '–',
+    num(r.estimated_peak_bytes) ? fmtBytes(r.estimated_peak_bytes) : '–',
+    num(r.peak_allocated_bytes) && num(r.estimated_peak_bytes) && r.estimated_peak_bytes > 0 ? (r.peak_allocated_bytes / r.estimated_peak_bytes).toFixed(4) : '–',
+    num(r.last_loss) ? r.last_loss.toFixed(4) : '–']), [1, 2, 4, 5, 6]);
 }
 // Phases in the order a step runs them (then any other, in first-seen order): legends follow it.
 const PHASE_ORDER = ['step_start', 'after_forward', 'after_loss', 'after_backward', 'after_optimizer_step', 'after_zero_grad', 'eval'];
@@ -728,7 +754,7 @@ document.addEventListener('mouseout', ev => { const t = ev.target.closest && ev.
 app.textContent = '';
 // Each part is drawn on its own: input of an unexpected shape costs that part, not the page.
 let failed = 0;
-const parts = [header].concat(D.kind === 'run' ? [timelineChart, stepChart] : [], D.kind === 'estimate' ? [fixesChart] : [],
+const parts = [header].concat(D.kind === 'run' ? [timelineChart, ranksTable, stepChart] : [], D.kind === 'estimate' ? [fixesChart] : [],
   [diagnosis, categoryChart], D.kind === 'estimate' ? [sweepCharts, predictedPhases] : [], [config]);
 for (const part of parts) {
   try { part(); } catch (err) {
