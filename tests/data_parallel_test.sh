@@ -8,6 +8,7 @@
 # Usage: data_parallel_test.sh OOMKIT
 set -u
 exe="$1"
+. "$(dirname "$0")/dp_kill_rank.sh"
 fail=0
 tmp="${TMPDIR:-/tmp}/oomkit_dp.$$"
 mkdir -p "$tmp"
@@ -72,17 +73,8 @@ for i in $(seq 1 100); do
   grep -q '"type": *"step"' "$tmp/killed/timeline.rank1.jsonl" 2>/dev/null && break
   sleep 0.2
 done
-victim=$(pgrep -f -- "--run-dir $tmp/killed" | while read p; do
-  if tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -qx 'RANK=1'; then echo $p; fi; done | head -n 1)
-if [ -z "$victim" ]; then echo "FAIL: rank 1 of the killed run not found"; fail=1; kill $job; fi
-[ -n "$victim" ] && kill -9 "$victim"
-wait $job
-rc=$?
+kill_rank1_and_check "$tmp/killed" "$job" "$tmp/killed.err" "killed rank"
 took=$(( $(date +%s) - start ))
-if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then echo "FAIL: killed rank: job exit $rc"; fail=1; fi
-if ! grep -q '^error: rank 1 (pid [0-9]*) was killed by signal 9' "$tmp/killed.err"; then
-  echo "FAIL: no error line naming rank 1"; cat "$tmp/killed.err"; fail=1
-fi
 if [ "$took" -gt 50 ]; then echo "FAIL: the job took ${took}s to end after a rank died"; fail=1; fi
 
 exit $fail

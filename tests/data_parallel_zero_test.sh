@@ -17,6 +17,7 @@
 # Usage: data_parallel_zero_test.sh OOMKIT
 set -u
 exe="$1"
+. "$(dirname "$0")/dp_kill_rank.sh"
 tmp="${TMPDIR:-/tmp}/oomkit_zero.$$"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -126,16 +127,7 @@ for i in $(seq 1 600); do
   sleep 0.1
 done
 [ "$ready" -eq 1 ] || { echo "FAIL: the killed ZeRO-1 run wrote no checkpoint and 12 steps within 60 s"; fail=1; }
-victim=$(pgrep -f -- "--run-dir $tmp/killed" | while read p; do
-  if tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -qx 'RANK=1'; then echo $p; fi; done | head -n 1)
-if [ -z "$victim" ]; then echo "FAIL: rank 1 of the killed ZeRO-1 run not found"; fail=1; kill $job; fi
-[ -n "$victim" ] && kill -9 "$victim"
-wait $job
-rc=$?
-if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then echo "FAIL: killed ZeRO-1 rank: job exit $rc"; fail=1; fi
-if ! grep -q '^error: rank 1 (pid [0-9]*) was killed by signal 9' "$tmp/killed.err"; then
-  echo "FAIL: killed ZeRO-1 rank: no error line naming rank 1"; cat "$tmp/killed.err"; fail=1
-fi
+kill_rank1_and_check "$tmp/killed" "$job" "$tmp/killed.err" "killed ZeRO-1 rank"
 run resumed_zero --steps 60 -b 2 --nproc-per-node 2 --zero 1 --resume "$tmp/killed.ckpt"
 run resumed_single --steps 60 -b 4 --resume "$tmp/killed.ckpt"
 python3 - "$tmp" <<'EOF' || fail=1
