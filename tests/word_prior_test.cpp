@@ -142,6 +142,13 @@ TEST(WordPrior, PaddleMessageIsReadAndItsAdviceIsNotEvidence) {
   DiagnoseOptions options;
   options.word_prior = &none;
   EXPECT_NE(diagnose_log(log, options)[0].findings.front().category, OomCause::kOtherProcess);
+  // Wrapped after its first sentence, the message is still Paddle's, with its sizes.
+  const auto wrapped = parse_oom_log(
+      "Out of memory error on GPU 0.\nCannot allocate 1.53GB memory on GPU 0, available memory is only 12.000000MB.\n");
+  ASSERT_EQ(wrapped.size(), 1u);
+  EXPECT_EQ(wrapped[0].family, "paddle");
+  EXPECT_EQ(wrapped[0].free_bytes.value_or(0), 12 * 1048576);
+  EXPECT_EQ(wrapped[0].text_lines, (std::vector<int64_t>{1, 2}));
 }
 
 // A report told in words only: "Got OOMs", "CUDA outofmemory", "CUDA memory issues" are reports.
@@ -149,7 +156,8 @@ TEST(WordPrior, ReportsToldInWordsAreFound) {
   for (const char* text : {"Got OOMs for these image encoders due to grads being computed\n",
                            "CUDA outofmemory error when I test one image\n",
                            "Memory issues during loss.backward() on every iteration\n",
-                           "We observed extra GPU memory usage on rank 0\n"}) {
+                           "We observed extra GPU memory usage on rank 0\n",
+                           "My training crashes with OutOfMemoryError after 3 epochs\n"}) {
     EXPECT_EQ(diagnose_log(text).size(), 1u) << text;
   }
   // Ordinary text about memory is no report (each line was one before the review's narrowing).

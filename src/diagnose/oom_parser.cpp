@@ -387,6 +387,21 @@ std::vector<HeadHit> find_heads(const std::string& line) {
 std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& next_clean) {
   std::vector<HeadHit> hits = find_heads(line);
   if (next_clean.empty()) return hits;
+  // PaddlePaddle's message wrapped after its first sentence: "Out of memory error on GPU 0." and
+  // "Cannot allocate 1.53GB memory on GPU 0, ..." on the next line (find_heads() wants both on one).
+  if (const std::string lo = lower(line); lower(next_clean.substr(0, 20)).rfind("cannot allocate", 0) == 0) {
+    if (auto [b, e] = phrase_find(lo, "out of memory error on gpu"); b != std::string::npos &&
+        std::none_of(hits.begin(), hits.end(), [](const HeadHit& h) { return std::string_view(h.family) == "paddle"; })) {
+      HeadHit hit;
+      hit.pos = b;
+      hit.end = e;
+      hit.family = "paddle";
+      hit.subsystem = "paddle";
+      hit.kind = Kind::kOneLine;
+      hits.push_back(hit);
+      std::stable_sort(hits.begin(), hits.end(), [](const HeadHit& x, const HeadHit& y) { return x.pos < y.pos; });
+    }
+  }
   // A line that ends its sentence ("... but unallocated.") holds no head cut in two.
   const std::string_view t = trim_view(line);
   if (!t.empty() && t.back() == '.') return hits;
@@ -430,6 +445,7 @@ bool report_done(const OomRecord& r, const std::string& s) {
            icontains(s, "b)");
   }
   if (r.family == "tensorflow") return !icontains(s, "tensorwithshape") || icontains(s, "byallocator");
+  if (r.family == "paddle") return icontains(s, "availablememoryisonly");  // wrapped after "on GPU 0."
   if (r.family == "vllm_kv_cache") {
     const size_t p = ifind(s, "storedinkvcache(");
     return p == std::string::npos || s.find(')', p) != std::string::npos;
@@ -489,11 +505,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       const bool one_line = hit.kind == Kind::kOneLine;
       const size_t lookback = hit.pos > 160 ? hit.pos - 160 : 0;
       const size_t begin = one_line ? (h == 0 ? lookback : std::max(hits[h - 1].end, lookback)) : hit.pos;
+      int64_t prepended_line = 0;  // a wrapped one-line report begun on the previous line
       std::string spaced = trim(std::string_view(line).substr(begin, std::min(end - begin, kMaxWindowChars)));
       if (begin == 0) spaced = trim(strip_log_prefix(spaced));
       if (one_line && h == 0 && begin == 0 && i > 0) {  // a wrapped one-line report may start a line earlier
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
-        if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) spaced = prev + " " + spaced;
+        if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) {
+          spaced = prev + " " + spaced;
+          prepended_line = lines[i - 1].number;
+        }
       }
       std::string s = squash(spaced);
       // The identity of a report: its text from the head on (a one-line family's log prefix
@@ -503,6 +523,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       r.family = hit.family;
       r.subsystem = hit.subsystem;
       r.line = lines[i].number;
+      if (prepended_line > 0) r.text_lines.push_back(prepended_line);
       r.text_lines.push_back(lines[i].number);
       if (hit.generic) {
         // "Tried to allocate" may follow on this line or, for the last head, on the next one.
@@ -540,7 +561,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           s += squash(next);
           from_head += squash(next);
           consumed_until = j + 1;
-          r.text_lines.push_back(lines[j].number);
+          // A continuation with a number is the message's (its fields); one without may be the
+          // user's sentence read on after a cut-off message, which the word prior should read.
+          if (std::any_of(next_trimmed.begin(), next_trimmed.end(), is_digit)) r.text_lines.push_back(lines[j].number);
         }
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
@@ -569,10 +592,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       if (from_head.size() > kMaxWindowChars) from_head.resize(kMaxWindowChars);
       const std::string key = std::string(r.family) + "|" + std::to_string(r.requested_bytes.value_or(-1)) + "|" + from_head;
       // The lines of a report merged into another are that report's text too.
+      // (Appended unsorted: each record's lines are sorted once after the scan; sorting on every
+      // merge made 20k repeats of one message take seconds.)
       auto absorb = [](OomRecord& into, const std::vector<int64_t>& more) {
         into.text_lines.insert(into.text_lines.end(), more.begin(), more.end());
-        std::sort(into.text_lines.begin(), into.text_lines.end());
-        into.text_lines.erase(std::unique(into.text_lines.begin(), into.text_lines.end()), into.text_lines.end());
       };
       if (auto it = by_key.find(key); it != by_key.end()) {
         ++records[it->second].occurrences;
@@ -611,8 +634,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           absorb(prev, r.text_lines);
           merged = true;
         } else if (same_kill || tf_echo) {
-          absorb(r, prev.text_lines);  // whichever of the two is kept holds both's lines
-          absorb(prev, r.text_lines);
+
           // Keep the more informative line's numbers; the report starts at the first line.
           if (!prev.rss_bytes && r.rss_bytes) prev.rss_bytes = r.rss_bytes;
           if (!prev.killed_pid && r.killed_pid) prev.killed_pid = r.killed_pid;
@@ -623,10 +645,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           if (r.family == "tensorflow" && !r.tensor_shape.empty() && prev.tensor_shape.empty()) {
             const int64_t line0 = prev.line;
             r.occurrences = prev.occurrences + 1;
+            absorb(r, prev.text_lines);
             prev = r;
             prev.line = line0;
           } else {
             ++prev.occurrences;
+            absorb(prev, r.text_lines);
             if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
           }
           merged = true;
@@ -645,6 +669,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         squashed_of.push_back(s);
       }
     }
+  }
+  for (OomRecord& r : records) {
+    std::sort(r.text_lines.begin(), r.text_lines.end());
+    r.text_lines.erase(std::unique(r.text_lines.begin(), r.text_lines.end()), r.text_lines.end());
   }
   return records;
 }
@@ -805,7 +833,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // (whole words: "about memory", "without memory", "layout memory" are none).
         for (const char* phrase : {"outofmemory", "out memory"}) {
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
-            if (is_word_at(lo, p, std::strlen(phrase))) at = p;
+            // A word starts there ("OutOfMemoryError" counts); "out memory" also ends one ("about memory" does not start one).
+            const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
+            if (starts && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase)))) at = p;
           }
         }
         named = at != std::string::npos;

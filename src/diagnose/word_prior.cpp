@@ -216,9 +216,12 @@ std::vector<WordPriorScore> WordPriorModel::rank(std::string_view log_text, cons
   if (seen.empty()) return out;
   double norm2 = 0.0;
   std::vector<std::pair<const Seen*, double>> v;
-  for (const auto& [w, s] : seen) {
-    const double x = (1.0 + std::log(static_cast<double>(s.n))) * s.word->idf;
-    v.emplace_back(&s, x);
+  for (const auto& [w, s] : seen) v.emplace_back(&s, 0.0);
+  // In the model's word order (words_ is sorted and contiguous): the sums below do not depend on
+  // the hash map's order, which follows the addresses.
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first->word < b.first->word; });
+  for (auto& [s, x] : v) {
+    x = (1.0 + std::log(static_cast<double>(s->n))) * s->word->idf;
     norm2 += x * x;
   }
   if (norm2 <= 0.0) return out;

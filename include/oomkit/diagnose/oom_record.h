@@ -110,8 +110,10 @@ struct OomRecord {
                                       // "oomkit_budget", "xla", "tensorflow_bfc", "linux_oom_killer", "vllm"
   int64_t line = 0;                   // 1-based line of the log where the report starts
   int64_t occurrences = 1;            // identical (or cut-off copies of the same) reports merged
-  std::vector<int64_t> text_lines;    // every 1-based line the report's text was read from: its head, the
-                                      // lines it continues on, and the lines of the copies merged into it
+  std::vector<int64_t> text_lines;    // the 1-based lines the report's text was read from: its head, the
+                                      // line before it that a wrapped one-line report begins on, the lines
+                                      // it continues on that hold a number (a sentence without one may be
+                                      // the user's), and the same of the copies merged into it
                                       // (ascending; not in the JSON)
   std::string message;                // the report, cleaned: ANSI codes, log prefixes and line breaks removed
   bool complete = true;               // false when the message is cut off before its last field

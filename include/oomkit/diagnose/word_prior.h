@@ -7,8 +7,8 @@
 // Documents are the log's bytes, ASCII-lowercased, without the lines an OOM message was read from
 // and the advice a framework prints under it (message_lines(), printed_advice(): the message's own
 // words are read by the rules and tell the user's situation apart no better than its family does).
-// A word is a maximal run of the characters [a-z_] (digits split words: "fp16" gives "fp"), 3 or
-// more of them, not in a short stop list (English function words; the words every OOM report
+// A word is a maximal run of the characters [a-z_] (digits split words: "bf16" gives "bf", dropped
+// below 3 characters; "layer_norm2" gives "layer_norm"), 3 or more of them, not in a short stop list (English function words; the words every OOM report
 // holds, "memory", "cuda", "error", "gpu", "out"; the words of paths, tracebacks and links,
 // "python", "site", "packages", "home", "https"). A document's vector is (1 + ln tf) x idf per
 // word, idf = ln(N / df) over the training documents, words with df >= 2 only, L2-normalised. A
