@@ -260,7 +260,9 @@ bool shell_killed(std::string_view line, size_t& pos) {
   return false;
 }
 
-std::vector<HeadHit> find_heads(const std::string& line) {
+// `next` is the next line, cleaned, when known: a head whose report goes on there is checked
+// against it (PaddlePaddle's message wrapped after "on GPU 0.").
+std::vector<HeadHit> find_heads(const std::string& line, const std::string& next = {}) {
   std::vector<HeadHit> hits;
   const std::string lo = lower(line);
   for (const HeadDef& h : kHeads) {
@@ -288,9 +290,13 @@ std::vector<HeadHit> find_heads(const std::string& line) {
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
       if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
-      // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ..."; a user's
-      // "an out of memory error on GPU 1 after a few epochs" is prose, read by mentioned_oom().
-      if (family == "paddle" && phrase_find(lo, "cannot allocate", e).first > e + 24) continue;
+      // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ...", on this
+      // line or, wrapped, the next; a user's "an out of memory error on GPU 1 after a few epochs"
+      // is prose, read by mentioned_oom().
+      if (family == "paddle" && phrase_find(lo, "cannot allocate", e).first > e + 24 &&
+          !(trim_view(std::string_view(lo).substr(e)).size() <= 4 && lower(next.substr(0, 20)).rfind("cannot allocate", 0) == 0)) {
+        continue;
+      }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
         // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
@@ -385,23 +391,8 @@ std::vector<HeadHit> find_heads(const std::string& line) {
 // The heads of `line`, including one wrapped onto the next line ("CUDA out of m" / "emory."):
 // the line is probed joined to the start of the next (cleaned) line, with and without a space.
 std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& next_clean) {
-  std::vector<HeadHit> hits = find_heads(line);
+  std::vector<HeadHit> hits = find_heads(line, next_clean);
   if (next_clean.empty()) return hits;
-  // PaddlePaddle's message wrapped after its first sentence: "Out of memory error on GPU 0." and
-  // "Cannot allocate 1.53GB memory on GPU 0, ..." on the next line (find_heads() wants both on one).
-  if (const std::string lo = lower(line); lower(next_clean.substr(0, 20)).rfind("cannot allocate", 0) == 0) {
-    if (auto [b, e] = phrase_find(lo, "out of memory error on gpu"); b != std::string::npos &&
-        std::none_of(hits.begin(), hits.end(), [](const HeadHit& h) { return std::string_view(h.family) == "paddle"; })) {
-      HeadHit hit;
-      hit.pos = b;
-      hit.end = e;
-      hit.family = "paddle";
-      hit.subsystem = "paddle";
-      hit.kind = Kind::kOneLine;
-      hits.push_back(hit);
-      std::stable_sort(hits.begin(), hits.end(), [](const HeadHit& x, const HeadHit& y) { return x.pos < y.pos; });
-    }
-  }
   // A line that ends its sentence ("... but unallocated.") holds no head cut in two.
   const std::string_view t = trim_view(line);
   if (!t.empty() && t.back() == '.') return hits;

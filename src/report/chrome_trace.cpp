@@ -17,7 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kPid = 1;
 constexpr int kPhaseTid = 1;
 constexpr int kEventTid = 2;
 
@@ -25,8 +24,8 @@ constexpr int kEventTid = 2;
 // step, whose ends are two of the step's marks, stays inside the step after rounding).
 int64_t to_us(int64_t t_ns) { return t_ns >= 0 ? t_ns / 1000 : -((-t_ns + 999) / 1000); }
 
-json metadata(const char* name, int tid, json args) {
-  json e{{"ph", "M"}, {"name", name}, {"pid", kPid}, {"args", std::move(args)}};
+json metadata(int pid, const char* name, int tid, json args) {
+  json e{{"ph", "M"}, {"name", name}, {"pid", pid}, {"args", std::move(args)}};
   if (tid >= 0) e["tid"] = tid;
   return e;
 }
@@ -102,17 +101,20 @@ json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOpti
 
   json out = json::array();
   const std::string device = run.is_object() ? json_string(run, "device", "cpu") : "cpu";
-  out.push_back(metadata("process_name", -1, {{"name", "oomkit train: " + model_name(run)}}));
-  out.push_back(metadata("process_labels", -1, {{"labels", "device " + device}}));
-  out.push_back(metadata("thread_name", kPhaseTid, {{"name", "steps and phases"}}));
-  out.push_back(metadata("thread_sort_index", kPhaseTid, {{"sort_index", 0}}));
-  out.push_back(metadata("thread_name", kEventTid, {{"name", "events, OOM recovery and probes"}}));
-  out.push_back(metadata("thread_sort_index", kEventTid, {{"sort_index", 1}}));
+  const int pid = options.pid;
+  const std::string process = "oomkit train: " + model_name(run) + (options.rank >= 0 ? ", rank " + std::to_string(options.rank) : "");
+  out.push_back(metadata(pid, "process_name", -1, {{"name", process}}));
+  if (options.rank >= 0) out.push_back(metadata(pid, "process_sort_index", -1, {{"sort_index", options.rank}}));
+  out.push_back(metadata(pid, "process_labels", -1, {{"labels", "device " + device}}));
+  out.push_back(metadata(pid, "thread_name", kPhaseTid, {{"name", "steps and phases"}}));
+  out.push_back(metadata(pid, "thread_sort_index", kPhaseTid, {{"sort_index", 0}}));
+  out.push_back(metadata(pid, "thread_name", kEventTid, {{"name", "events, OOM recovery and probes"}}));
+  out.push_back(metadata(pid, "thread_sort_index", kEventTid, {{"sort_index", 1}}));
 
   // Counters, one event name per statistic so that each is its own track (chrome://tracing
   // would stack the args of one counter event on top of each other).
-  const auto counter = [&out](const char* name, int64_t ts, int64_t bytes) {
-    out.push_back({{"ph", "C"}, {"name", name}, {"pid", kPid}, {"ts", ts}, {"args", {{"bytes", bytes}}}});
+  const auto counter = [&out, pid](const char* name, int64_t ts, int64_t bytes) {
+    out.push_back({{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", ts}, {"args", {{"bytes", bytes}}}});
   };
   bool has_rss = false;
   for (const TimelineMark& m : marks) has_rss = has_rss || m.rss_bytes > 0;
@@ -158,14 +160,14 @@ json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOpti
     } else {
       step_args["incomplete"] = true;  // no "step" record: the run stopped inside this step
     }
-    out.push_back({{"ph", "X"}, {"name", "step " + std::to_string(step)}, {"cat", "step"}, {"pid", kPid},
+    out.push_back({{"ph", "X"}, {"name", "step " + std::to_string(step)}, {"cat", "step"}, {"pid", pid},
                    {"tid", kPhaseTid}, {"ts", begin_us}, {"dur", end_us - begin_us}, {"args", step_args}});
     for (size_t k = i + 1; k <= j; ++k) {
       if (!kept[k]) continue;
       const int64_t ts = std::max(begin_us, ts_of(marks[k - 1].t_ns));
       const int64_t te = std::min(end_us, std::max(ts, ts_of(marks[k].t_ns)));
       out.push_back({{"ph", "X"}, {"name", phase_interval_name(marks[k].phase)}, {"cat", "phase"},
-                     {"pid", kPid}, {"tid", kPhaseTid}, {"ts", ts}, {"dur", te - ts},
+                     {"pid", pid}, {"tid", kPhaseTid}, {"ts", ts}, {"dur", te - ts},
                      {"args", mark_args(marks[k])}});
     }
     i = j + 1;
@@ -192,12 +194,12 @@ json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOpti
       const int64_t dur_ns = std::max<int64_t>(0, json_int(e.fields, "dur_ns", 0));
       const int64_t ts = ts_of(t_ns - dur_ns);
       out.push_back({{"ph", "X"}, {"name", "probe " + json_string(e.fields, "probe", "?")}, {"cat", "probe"},
-                     {"pid", kPid}, {"tid", kEventTid}, {"ts", ts}, {"dur", std::max<int64_t>(0, ts_of(t_ns) - ts)},
+                     {"pid", pid}, {"tid", kEventTid}, {"ts", ts}, {"dur", std::max<int64_t>(0, ts_of(t_ns) - ts)},
                      {"args", std::move(args)}});
       continue;
     }
     out.push_back({{"ph", "i"}, {"name", e.name.empty() ? std::string("event") : e.name}, {"cat", "event"},
-                   {"s", "t"}, {"pid", kPid}, {"tid", kEventTid}, {"ts", ts_of(t_ns)}, {"args", args}});
+                   {"s", "t"}, {"pid", pid}, {"tid", kEventTid}, {"ts", ts_of(t_ns)}, {"args", args}});
     if (e.name != "oom") continue;
     // The OOM's handling: up to its "recover" event, else up to the end of its last probe.
     std::optional<size_t> recover;
@@ -219,17 +221,10 @@ json chrome_trace_from_timeline(const RunRecords& records, const ChromeTraceOpti
     }
     const int64_t ts = ts_of(t_ns);
     out.push_back({{"ph", "X"}, {"name", recover ? "oom recovery" : "oom playbook (not recovered)"},
-                   {"cat", "recovery"}, {"pid", kPid}, {"tid", kEventTid}, {"ts", ts},
+                   {"cat", "recovery"}, {"pid", pid}, {"tid", kEventTid}, {"ts", ts},
                    {"dur", std::max<int64_t>(0, ts_of(end_ns) - ts)}, {"args", std::move(rec_args)}});
   }
 
-  if (options.rank >= 0) {
-    out[0]["args"]["name"] = "oomkit train: " + model_name(run) + ", rank " + std::to_string(options.rank);
-    out.push_back(metadata("process_sort_index", -1, {{"sort_index", options.rank}}));
-  }
-  if (options.pid != kPid) {
-    for (json& e : out) e["pid"] = options.pid;
-  }
   json other{{"generator", "oomkit report"}, {"model", model_name(run)}, {"device", device}};
   if (downsampled) {
     other["downsampled"] = {{"marks", marks.size()}, {"kept_marks", num_kept}, {"max_points", options.max_points}};

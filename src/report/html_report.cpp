@@ -24,6 +24,18 @@ std::string model_name_of(const json& model) {
   return {};
 }
 
+// The highest allocated a mark saw: at the mark, or between the previous mark and it.
+int64_t mark_peak_bytes(const TimelineMark& m) { return std::max(m.allocated_bytes, m.peak_allocated_bytes); }
+
+// The index of the first mark with the run's highest mark_peak_bytes(); `marks` not empty.
+size_t peak_mark(const std::vector<TimelineMark>& marks) {
+  size_t peak_i = 0;
+  for (size_t i = 1; i < marks.size(); ++i) {
+    if (mark_peak_bytes(marks[i]) > mark_peak_bytes(marks[peak_i])) peak_i = i;
+  }
+  return peak_i;
+}
+
 json mark_to_page(const TimelineMark& m, double x) {
   json j = to_json(m);  // the timeline's own field names; the page draws fewer of them
   for (const char* unused : {"type", "active_bytes", "inactive_split_bytes", "rss_bytes"}) j.erase(unused);
@@ -265,14 +277,10 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
   const std::vector<double> x = mark_positions(in.marks);
   json timeline_marks = json::array();
   if (!in.marks.empty()) {
-    size_t peak_i = 0;
-    int64_t peak = -1, max_reserved = 0;
-    for (size_t i = 0; i < in.marks.size(); ++i) {
-      const int64_t p = std::max(in.marks[i].allocated_bytes, in.marks[i].peak_allocated_bytes);
-      if (p > peak) peak = p, peak_i = i;
-      max_reserved = std::max(max_reserved, in.marks[i].reserved_bytes);
-    }
-    stats["peak_bytes"] = peak;
+    const size_t peak_i = peak_mark(in.marks);
+    int64_t max_reserved = 0;
+    for (const TimelineMark& m : in.marks) max_reserved = std::max(max_reserved, m.reserved_bytes);
+    stats["peak_bytes"] = mark_peak_bytes(in.marks[peak_i]);
     stats["peak_step"] = in.marks[peak_i].step;
     stats["peak_phase"] = in.marks[peak_i].phase;
     stats["max_reserved_bytes"] = max_reserved;
@@ -353,13 +361,8 @@ json build_report_data(const ReportInput& in, const HtmlReportOptions& options) 
     auto row = [&](int rank, const RunRecords& r, const json& summary) {
       json j{{"rank", rank}, {"marks", r.marks.size()}};
       if (!r.marks.empty()) {
-        size_t peak_i = 0;
-        for (size_t i = 0; i < r.marks.size(); ++i) {
-          const int64_t p = std::max(r.marks[i].allocated_bytes, r.marks[i].peak_allocated_bytes);
-          if (p > std::max(r.marks[peak_i].allocated_bytes, r.marks[peak_i].peak_allocated_bytes)) peak_i = i;
-        }
-        const TimelineMark& pm = r.marks[peak_i];
-        j["peak_allocated_bytes"] = std::max(pm.allocated_bytes, pm.peak_allocated_bytes);
+        const TimelineMark& pm = r.marks[peak_mark(r.marks)];
+        j["peak_allocated_bytes"] = mark_peak_bytes(pm);
         j["peak_step"] = pm.step;
         j["peak_phase"] = pm.phase;
       }
