@@ -62,6 +62,20 @@ TEST(Communication, PaperStagesMoveTwoPsiZeroThreeThreePsiAndOomkitsZeroOneThree
   ASSERT_EQ(own.size(), 2u);
   EXPECT_EQ(own[0].op, "all_reduce");
   EXPECT_EQ(own[1].op, "broadcast");
+  // oomkit's own ZeRO-2 (train --zero 2): the gradients accumulate whole and are reduced to their
+  // owners once per step, however many micro-batches (one reduce-scatter's volume), then the
+  // owners broadcast as ZeRO-1: 2Ψ. DeepSpeed's stage 2 reduce-scatters every micro-batch.
+  TrainingSetup z2 = dp_setup(8, 2);
+  z2.gradient_accumulation_steps = 4;
+  const auto own2 = data_parallel_collectives(c, c, z2);
+  ASSERT_EQ(own2.size(), 2u);
+  EXPECT_EQ(own2[0].op, "reduce");
+  EXPECT_EQ(own2[0].calls_per_step, 1);
+  EXPECT_EQ(own2[1].op, "broadcast");
+  EXPECT_NEAR(total(2, Framework::kOomkit), total(0, Framework::kOomkit), 2.0);
+  z2.framework = Framework::kDeepSpeed;
+  z2.precision = Precision::kBf16Mixed;
+  EXPECT_EQ(data_parallel_collectives(c, c, z2)[0].calls_per_step, 4);
 }
 
 TEST(Communication, MixedPrecisionGathersTwoByteParametersAndZeroThreeGathersPerMicroBatch) {
@@ -85,12 +99,17 @@ TEST(Communication, MixedPrecisionGathersTwoByteParametersAndZeroThreeGathersPer
 TEST(Communication, AccumulationReducesOncePerStepOnlyWhileGradientsStayWhole) {
   const ModelConfig m = resolve_model_config("gpt2");
   const ParameterCount c = count_parameters(m);
+  // oomkit's own stages 0-2 accumulate whole gradients and reduce them once per step; DeepSpeed's
+  // stage 2 shards them, so it reduce-scatters after every micro-batch.
   for (int zero : {0, 1, 2}) {
-    TrainingSetup s = dp_setup(4, zero);
-    s.gradient_accumulation_steps = 4;
-    const auto cs = data_parallel_collectives(c, c, s);
-    ASSERT_FALSE(cs.empty());
-    EXPECT_EQ(cs[0].calls_per_step, zero == 2 ? 4 : 1) << zero;
+    for (Framework fw : {Framework::kOomkit, Framework::kDeepSpeed}) {
+      TrainingSetup s = dp_setup(4, zero, Precision::kBf16Mixed);
+      s.framework = fw;
+      s.gradient_accumulation_steps = 4;
+      const auto cs = data_parallel_collectives(c, c, s);
+      ASSERT_FALSE(cs.empty());
+      EXPECT_EQ(cs[0].calls_per_step, zero == 2 && fw == Framework::kDeepSpeed ? 4 : 1) << zero;
+    }
   }
 }
 
@@ -170,7 +189,7 @@ TEST(Communication, TableHoldsEveryStageWithTheEstimatorsOwnPeak) {
   EXPECT_LT(t.stages[3].peak_bytes, t.stages[0].peak_bytes);
   const nlohmann::json j = communication_to_json(t);
   EXPECT_EQ(j["stages"].size(), 4u);
-  EXPECT_EQ(j["stages"][2]["collectives"][0]["op"], "reduce_scatter");
+  EXPECT_EQ(j["stages"][2]["collectives"][0]["op"], "reduce");  // oomkit's ZeRO-2: to each gradient's owner
   const std::string text = format_communication(t);
   EXPECT_NE(text.find("* ZeRO-2"), std::string::npos) << text;
   EXPECT_NE(text.find("100 Gb/s"), std::string::npos) << text;

@@ -8,10 +8,13 @@
 #    one-process checkpoint resumed under ZeRO-1 at 2 ranks, continue as the one-process
 #    checkpoint resumed in one process does (losses to a relative 1e-5; a lost or misplaced
 #    Adam moment changes them by far more);
-#  - per rank, DDP and ZeRO-1: the allocated bytes at every mark of the first and the last step
-#    equal the estimate's prediction
-#    for that rank (the reducer's buckets, the rank's share of the optimizer state), peaks within 1%;
-#  - --zero 2 is refused with one error line and exit 2;
+#  - ZeRO-2 (`--zero 2`: the gradients reduced to their owners after backward) likewise: losses
+#    equal the one-process run's, the optimizer state is a partition, its checkpoint resumes in
+#    one process and a one-process checkpoint resumes under it;
+#  - per rank, DDP, ZeRO-1 and ZeRO-2: the allocated bytes at every mark of the first and the
+#    last step equal the estimate's prediction for that rank (the reducer's buckets, the rank's
+#    share of the optimizer state, under ZeRO-2 its share of the gradients), peaks within 1%;
+#  - --zero 3 is refused with one error line and exit 2;
 #  - a rank killed mid-run ends the job with a line naming it, and the last checkpoint resumes at
 #    2 ranks and in one process, continuing as the killed run did.
 # Usage: data_parallel_zero_test.sh OOMKIT
@@ -32,9 +35,12 @@ run() {  # NAME ARGS...
 run single3 -b 4 --steps 3 --save "$tmp/single3.ckpt"
 run zero3 -b 2 --steps 3 --nproc-per-node 2 --zero 1 --save "$tmp/zero3.ckpt"
 run dp3 -b 2 --steps 3 --nproc-per-node 2
+run zerotwo3 -b 2 --steps 3 --nproc-per-node 2 --zero 2 --save "$tmp/zerotwo3.ckpt"
 run single_from_single -b 4 --steps 6 --resume "$tmp/single3.ckpt"
 run single_from_zero -b 4 --steps 6 --resume "$tmp/zero3.ckpt"
 run zero_from_single -b 2 --steps 6 --nproc-per-node 2 --zero 1 --resume "$tmp/single3.ckpt"
+run single_from_zerotwo -b 4 --steps 6 --resume "$tmp/zerotwo3.ckpt"
+run zerotwo_from_single -b 2 --steps 6 --nproc-per-node 2 --zero 2 --resume "$tmp/single3.ckpt"
 # The other optimizers' state through the same consolidation (Adafactor's factored rows and
 # columns, SGD's momentum buffer): a ZeRO-1 checkpoint resumed in one process.
 for opt in adafactor sgd-momentum; do
@@ -65,18 +71,19 @@ def close(what, got, want):
         rel = abs(a - b) / abs(a)
         if rel > 1e-5:
             print(f"FAIL {what} step {i}: loss {b!r} vs {a!r} (relative {rel:.2e})"); bad = True
-close("ZeRO-1 at 2 ranks vs one process", losses("zero3"), losses("single3"))
-if losses("zero3", "timeline.rank1.jsonl") != losses("zero3"):
-    print("FAIL: rank 1's step losses differ from rank 0's"); bad = True
 whole = optimizer_bytes("single3", "summary.json")
-shares = [optimizer_bytes("zero3", f) for f in ("summary.json", "summary.rank1.json")]
-print(f"optimizer_state_bytes: one process {whole}, ZeRO-1 ranks {shares}")
-if not whole or None in shares or sum(shares) != whole or max(shares) > 0.6 * whole:
-    print("FAIL: the ranks' optimizer state is not a partition of the one-process state"); bad = True
+for name, stage in (("zero3", "ZeRO-1"), ("zerotwo3", "ZeRO-2")):
+    close(f"{stage} at 2 ranks vs one process", losses(name), losses("single3"))
+    if losses(name, "timeline.rank1.jsonl") != losses(name):
+        print(f"FAIL: {stage}: rank 1's step losses differ from rank 0's"); bad = True
+    shares = [optimizer_bytes(name, f) for f in ("summary.json", "summary.rank1.json")]
+    print(f"optimizer_state_bytes: one process {whole}, {stage} ranks {shares}")
+    if not whole or None in shares or sum(shares) != whole or max(shares) > 0.6 * whole:
+        print(f"FAIL: {stage}: the ranks' optimizer state is not a partition of the one-process state"); bad = True
 # Per rank, the estimate (train's own: DDP's gradient buckets, this rank's ZeRO-1 share) against
 # the c10 allocator: equal at every mark of the first and the steady (last) step (the two steps
 # summary.json's phase table holds), peaks within 1%.
-for name in ("dp3", "zero3"):
+for name in ("dp3", "zero3", "zerotwo3"):
     for rank, summary_file in ((0, "summary.json"), (1, "summary.rank1.json")):
         s = json.load(open(f"{tmp}/{name}/{summary_file}"))
         marks = [p for p in s["memory"]["phases"] if p.get("predicted_allocated_bytes", -1) >= 0]
@@ -90,6 +97,8 @@ reference = losses("single_from_single")
 print("continuation from step 3 (one process, one-process checkpoint):", reference)
 close("one process resumed from the ZeRO-1 checkpoint", losses("single_from_zero"), reference)
 close("ZeRO-1 at 2 ranks resumed from the one-process checkpoint", losses("zero_from_single"), reference)
+close("one process resumed from the ZeRO-2 checkpoint", losses("single_from_zerotwo"), reference)
+close("ZeRO-2 at 2 ranks resumed from the one-process checkpoint", losses("zerotwo_from_single"), reference)
 for opt in ("adafactor", "sgd-momentum"):
     close(f"{opt}: ZeRO-1 at 2 ranks vs one process", losses(f"zero2_{opt}"), losses(f"single2_{opt}"))
     close(f"{opt}: one process resumed from the ZeRO-1 checkpoint", losses(f"single_from_zero_{opt}"),
@@ -103,11 +112,11 @@ rc=$?
 if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/z1one.err")" -ne 1 ] || ! grep -q '^error: --zero: shards the optimizer state' "$tmp/z1one.err"; then
   echo "FAIL: --zero 1 in one process: exit $rc"; cat "$tmp/z1one.err"; fail=1
 fi
-# Stages the trainer does not implement: one error line naming --zero, exit 2.
-"$exe" -q train --model gpt-nano --steps 1 --zero 2 --nproc-per-node 2 --run-dir "$tmp/z2" >"$tmp/z2.out" 2>"$tmp/z2.err"
+# The stage the trainer does not implement: one error line naming --zero, exit 2.
+"$exe" -q train --model gpt-nano --steps 1 --zero 3 --nproc-per-node 2 --run-dir "$tmp/z3" >"$tmp/z3.out" 2>"$tmp/z3.err"
 rc=$?
-if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/z2.err")" -ne 1 ] || ! grep -q '^error: --zero: stage 2 is not implemented' "$tmp/z2.err"; then
-  echo "FAIL: --zero 2: exit $rc"; cat "$tmp/z2.err"; fail=1
+if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/z3.err")" -ne 1 ] || ! grep -q '^error: --zero: stage 3 (parameters sharded) is not implemented' "$tmp/z3.err"; then
+  echo "FAIL: --zero 3: exit $rc"; cat "$tmp/z3.err"; fail=1
 fi
 
 # A rank killed mid-run under ZeRO-1, then resumed: the launcher names the dead rank and stops the

@@ -390,3 +390,51 @@ TEST(Detailed, DataParallelBucketsAndZero1Shares) {
   ds.framework = Framework::kHf;  // HF Trainer under DDP: the oomkit-trainer buckets are not assumed
   EXPECT_EQ(item(estimate_memory(m, ds), "overhead/ddp_gradient_buckets"), -1);
 }
+
+// oomkit's own ZeRO-2 (train --zero 2): no DDP buckets; the optimizer state partitioned as ZeRO-1;
+// every gradient exists at the end of backward (the peak), and from the after_backward mark to
+// zero_grad a rank keeps the gradients of its own tensors: the ranks' kept gradients sum to the
+// one-GPU gradients exactly. DeepSpeed's stage 2 keeps its Ψ/N model.
+TEST(Detailed, OomkitZero2KeepsItsShareOfTheGradientsAfterBackward) {
+  const ModelConfig m = resolve_model_config("gpt-nano");
+  const Estimate one = estimate_memory(m, cpu_setup(2, 32));
+  const int64_t grads = one.total(Category::kGradients);
+  const int64_t whole_state = one.total(Category::kOptimizerState);
+  auto item = [](const Estimate& e, const std::string& path) -> int64_t {
+    for (const auto& i : e.items) {
+      if (i.path == path) return i.bytes;
+    }
+    return -1;
+  };
+  for (int64_t N : {2, 3}) {
+    SCOPED_TRACE(N);
+    TrainingSetup s = cpu_setup(2, 32);
+    s.parallel.data_parallel = N;
+    s.parallel.zero_stage = 2;
+    int64_t kept_sum = 0, state_sum = 0;
+    for (int r = 0; r < N; ++r) {
+      s.parallel.dp_rank = r;
+      const Estimate e = estimate_memory(m, s);
+      EXPECT_EQ(item(e, "overhead/ddp_gradient_buckets"), -1);
+      EXPECT_EQ(e.total(Category::kGradients), grads);  // all of them, at the end of backward
+      state_sum += e.total(Category::kOptimizerState);
+      const PhasePrediction& bwd = phase(e, "steady", "after_backward");
+      const PhasePrediction& zero = phase(e, "steady", "after_zero_grad");
+      const int64_t kept = bwd.allocated_bytes - zero.allocated_bytes;  // the batch is live at both marks
+      EXPECT_GT(kept, 0);
+      EXPECT_LT(kept, grads);
+      kept_sum += kept;
+      EXPECT_GE(bwd.peak_bytes, zero.allocated_bytes + grads);
+      EXPECT_EQ(phase(e, "steady", "after_optimizer_step").allocated_bytes - zero.allocated_bytes, kept);
+    }
+    EXPECT_EQ(kept_sum, grads);
+    EXPECT_EQ(state_sum, whole_state);
+  }
+  TrainingSetup ds = cpu_setup(2, 32);
+  ds.precision = Precision::kBf16Mixed;
+  ds.parallel.data_parallel = 2;
+  ds.parallel.zero_stage = 2;
+  const int64_t own_grads = estimate_memory(m, ds).total(Category::kGradients);
+  ds.framework = Framework::kDeepSpeed;
+  EXPECT_LT(estimate_memory(m, ds).total(Category::kGradients), own_grads);  // sharded during backward too
+}

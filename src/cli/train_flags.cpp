@@ -89,7 +89,8 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
   app->add_option("--zero", o.zero_stage,
                   "Data parallelism: 0 keeps the whole optimizer state on every rank (DDP); 1 shards it over the "
                   "ranks (ZeRO-1, as PyTorch's ZeroRedundancyOptimizer: each rank updates its share of the "
-                  "parameters and broadcasts them)")
+                  "parameters and broadcasts them); 2 also shards the gradients (ZeRO-2: after backward each "
+                  "gradient is reduced to the rank that updates it and dropped by the others; no DDP buckets)")
       ->capture_default_str();
   app->add_option("--dist-timeout", o.dist_timeout_s,
                   "Seconds a rank waits for the others (rendezvous and every collective) before failing")

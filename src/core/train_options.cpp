@@ -60,16 +60,15 @@ std::vector<std::string> TrainOptions::problems() const {
   if (!(bucket_cap_mb > 0.0) || !std::isfinite(bucket_cap_mb)) {
     out.push_back("--bucket-cap-mb: must be > 0, got " + std::to_string(bucket_cap_mb));
   }
-  if (zero_stage == 2 || zero_stage == 3) {
-    out.push_back("--zero: stage " + std::to_string(zero_stage) +
-                  " is not implemented in the trainer (0: DDP, 1: optimizer state sharded); `oomkit estimate --zero " +
-                  std::to_string(zero_stage) + "` predicts it");
-  } else if (zero_stage != 0 && zero_stage != 1) {
-    out.push_back("--zero: must be 0 or 1, got " + std::to_string(zero_stage));
+  if (zero_stage == 3) {
+    out.push_back("--zero: stage 3 (parameters sharded) is not implemented in the trainer (0: DDP, 1: optimizer "
+                  "state sharded, 2: optimizer state and gradients); `oomkit estimate --zero 3` predicts it");
+  } else if (zero_stage < 0 || zero_stage > 3) {
+    out.push_back("--zero: must be 0, 1 or 2, got " + std::to_string(zero_stage));
   }
-  if (zero_stage == 1 && setup.optimizer == OptimizerKind::kAdam8bit) {
-    out.push_back("--zero: 1 shards per-parameter optimizer state; adam8bit also keeps quantization maps shared by "
-                  "every parameter (use adamw, adafactor, lion or sgd)");
+  if ((zero_stage == 1 || zero_stage == 2) && setup.optimizer == OptimizerKind::kAdam8bit) {
+    out.push_back("--zero: " + std::to_string(zero_stage) + " shards per-parameter optimizer state; adam8bit also "
+                  "keeps quantization maps shared by every parameter (use adamw, adafactor, lion or sgd)");
   }
   if (dist_timeout_s < 1) out.push_back("--dist-timeout: must be >= 1 second, got " + std::to_string(dist_timeout_s));
   if (setup.lora.rank < 0) out.push_back("--lora-rank: must be >= 0, got " + std::to_string(setup.lora.rank));

@@ -95,9 +95,18 @@ std::vector<CollectiveTraffic> data_parallel_collectives(const ParameterCount& b
         out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
       }
       break;
-    case 2:  // sharded gradients cannot accumulate whole: reduce-scattered after every micro-batch
-      out.push_back(collective("reduce_scatter", "gradients", micro, G, ring));
-      out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
+    case 2:
+      if (s.framework == Framework::kOomkit) {
+        // oomkit's own ZeRO-2 (train --zero 2): the gradients accumulate whole over the
+        // micro-steps and are reduced to their owners once per step (one reduce-scatter's
+        // volume), then each rank broadcasts the parameters it updated, as its ZeRO-1.
+        out.push_back(collective("reduce", "gradients (to their owners)", 1, G, ring));
+        out.push_back(collective("broadcast", "updated parameters", 1, U, ring));
+      } else {
+        // sharded gradients cannot accumulate whole: reduce-scattered after every micro-batch
+        out.push_back(collective("reduce_scatter", "gradients", micro, G, ring));
+        out.push_back(collective("all_gather", "updated parameters", 1, U, ring));
+      }
       break;
     default:
       out.push_back(collective("all_gather", "parameters (forward)", micro, Pg, ring));
@@ -166,13 +175,23 @@ std::string format_communication(const CommunicationTable& t) {
   }
   const int last = t.stages.back().zero_stage;
   out += "  (* the run's stage. DP and ZeRO-1 reduce the gradients once per step (accumulation under no_sync)";
-  if (last >= 2) out += ";\n  ZeRO-2/3 reduce them after every micro-batch (sharded gradients cannot accumulate whole)";
-  if (last == 3) out += ";\n  ZeRO-3 gathers the parameters in the forward and the backward of every micro-batch";
-  bool own_zero1 = false;
+  bool own_zero1 = false, own_zero2 = false;
   for (const auto& row : t.stages) {
-    for (const auto& c : row.collectives) own_zero1 = own_zero1 || c.op == "broadcast";
+    for (const auto& c : row.collectives) {
+      own_zero1 = own_zero1 || (c.op == "broadcast" && row.zero_stage == 1);
+      own_zero2 = own_zero2 || c.op == "reduce";
+    }
   }
+  if (last >= 2) {
+    out += own_zero2 ? ";\n  ZeRO-3 reduces them after every micro-batch (sharded gradients cannot accumulate whole)"
+                     : ";\n  ZeRO-2/3 reduce them after every micro-batch (sharded gradients cannot accumulate whole)";
+  }
+  if (last == 3) out += ";\n  ZeRO-3 gathers the parameters in the forward and the backward of every micro-batch";
   if (own_zero1) out += ";\n  oomkit's ZeRO-1 (train --zero 1) all-reduces as DDP, then each rank broadcasts the parameters it updated";
+  if (own_zero2) {
+    out += ";\n  oomkit's ZeRO-2 (train --zero 2) accumulates whole, reduces each gradient to the rank that updates it "
+           "once per step, then broadcasts as its ZeRO-1";
+  }
   out += ". Rajbhandari et al. 2020, section 7)\n";
   return out;
 }

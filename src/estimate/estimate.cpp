@@ -45,7 +45,7 @@ void add_item(Estimate& e, std::string path, Category c, int64_t bytes, std::str
 std::string zero_state_words(const TrainingSetup& s) {
   const auto& par = s.parallel;
   if (par.zero_stage < 1) return "";
-  if (s.framework == Framework::kOomkit && par.zero_stage == 1 && par.data_parallel > 1) {
+  if (s.framework == Framework::kOomkit && (par.zero_stage == 1 || par.zero_stage == 2) && par.data_parallel > 1) {
     // static_terms.cpp: whole tensors, partitioned as ZeroRedundancyOptimizer (zero_partition.h).
     return par.dp_rank >= 0 ? ", rank " + str(par.dp_rank) + "'s share of " + str(par.data_parallel) + " (whole tensors, zero_partition)"
                             : ", the largest of " + str(par.data_parallel) + " ranks' shares (whole tensors, zero_partition)";
@@ -81,7 +81,11 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
   add_item(e, "gradients/trainable", Category::kGradients, st.grads_bytes,
            str(st.trainable_count) + " params · " + (s.precision == Precision::kBf16 ? "2" : "4") +
                " B, created in backward, freed by zero_grad(set_to_none)" +
-               (par.zero_stage >= 2 ? ", ZeRO-sharded /" + str(par.data_parallel) : ""));
+               (st.kept_grads_bytes < st.grads_bytes
+                    ? "; after backward each is reduced to the rank that updates it (oomkit's ZeRO-2), which keeps " +
+                          str(st.kept_grads_bytes) + " B of them" + zero_state_words(s)
+                : par.zero_stage >= 2 ? ", ZeRO-sharded /" + str(par.data_parallel)
+                                      : ""));
   if (st.optimizer_buffers_bytes > 0) {
     add_item(e, "optimizer_state/quantization_maps", Category::kOptimizerState, st.optimizer_buffers_bytes,
              "2·256·4 B: 8-bit Adam's signed and unsigned dynamic quantization maps (CPU tensors, from construction)");

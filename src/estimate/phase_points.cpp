@@ -360,10 +360,30 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   // the engine's buffer, the embedding's gradient and their sum are all extra (3·V·d).
   const int64_t emb_tr = ph.add(in.am->embedding_backward_transient_bytes,
                                 b.grads_during > 0 ? in.am->embedding_backward_transient_bytes / 2 : 0);
-  const int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
+  int64_t at_end = ph.add(ph.add(b.loaded, st.grads_bytes), emb_tr);
+  const TrainingSetup& s = *in.setup;
+  if (s.framework == Framework::kOomkit && in.model->is_gpt2() && in.am->embedding_backward_transient_bytes > 0 &&
+      s.parallel.tensor_parallel == 1 && s.parallel.pipeline_parallel == 1) {
+    // oomkit's GPT-2 (model.cpp) embeds the positions before the tokens, so wte's
+    // EmbeddingBackward (created last) runs first: at the tied sum, wpe's incoming gradient
+    // (T, d), reduced over the batch by AddBackward, waits in its node's input buffer beside
+    // wpe's saved arange(T), and on a first micro-step wpe's own gradient is not made yet.
+    // Then wpe's node makes its (n_positions, d) gradient (added into .grad and freed under
+    // gradient accumulation). Measured, LibTorch 1.13, gpt-nano fp32 at B·T = 32 and 64, where
+    // this is the step's peak (the earlier 2·V·d above every gradient overstated it by wpe's).
+    const int64_t wpe_incoming = ph.add(ph.mul(ph.mul(s.seq_len, in.model->n_embd), in.dt.residual),
+                                        ph.mul(s.seq_len, in.am->sequence_bytes));
+    const int64_t wpe_made = b.grads_during > 0 ? 0 : st.late_embedding_grads_bytes;
+    const int64_t at_wte = ph.add(ph.add(b.loaded, st.grads_bytes - wpe_made), ph.add(emb_tr, wpe_incoming));
+    const int64_t at_wpe = ph.add(ph.add(ph.add(b.loaded, st.grads_bytes), wpe_incoming),
+                                  b.grads_during > 0 ? st.late_embedding_grads_bytes : 0);
+    at_end = std::max(at_wte, at_wpe);
+  }
   PhasePoint p;
-  p.allocated_bytes = ph.add(b.loaded, st.grads_bytes);
-  p.peak_bytes = std::max({at_head, at_head_mm, at_blocks, at_end, p.allocated_bytes});
+  // oomkit's ZeRO-2: the gradients other ranks own are reduced to them and dropped after
+  // backward, before the mark (Trainer::reduce_gradients_to_owners); c10d's reduce works in place.
+  p.allocated_bytes = ph.add(b.loaded, st.kept_grads_bytes);
+  p.peak_bytes = std::max({at_head, at_head_mm, at_blocks, at_end, ph.add(b.loaded, st.grads_bytes)});
   if (p.peak_bytes == at_head_mm && at_head_mm > at_head) {
     p.transients.push_back({"transient/lm_head_backward", at_head_mm - loss.allocated_bytes,
                             "lm_head's MmBackward: the logits' gradient, the weight's and the input's gradients and the matmul's oneDNN scratchpad (CPU bf16), or autocast's fp32 copies of those gradients, less log_softmax's released output"});
@@ -373,6 +393,10 @@ PhasePoint backward_point(const PhaseInputs& in, const StepBase& b, const PhaseP
   } else if (p.peak_bytes == at_end) {
     p.transients.push_back({"transient/embedding_gradient", emb_tr,
                             "V·d·4 B: embedding_dense_backward's (V, d) gradient added into the tied wte.grad"});
+  } else if (p.peak_bytes == ph.add(b.loaded, st.grads_bytes) && st.kept_grads_bytes < st.grads_bytes) {
+    p.transients.push_back({"transient/gradients_other_ranks_own", st.grads_bytes - st.kept_grads_bytes,
+                            "the gradients of the parameters other ranks update, from the end of backward until "
+                            "they are reduced to their owners and dropped (oomkit's ZeRO-2)"});
   } else if (p.peak_bytes != p.allocated_bytes) {
     p.transients.push_back({"transient/block_backward", blk_tr,
                             b.full_ckpt ? "one block recomputed by oomkit::checkpoint plus its gradient buffers"
@@ -387,7 +411,7 @@ void optimizer_points(const PhaseInputs& in, const StepBase& b, bool steady, Ste
   const Arith ph{"--batch-size"};
   const StaticTerms& st = in.st;
   PhasePoint& opt = out[Phase::kAfterOptimizerStep];
-  const int64_t without_state = ph.add(ph.add(ph.add(b.resident, st.grads_bytes), in.sz.inputs_bytes), b.retry_rng);
+  const int64_t without_state = ph.add(ph.add(ph.add(b.resident, st.kept_grads_bytes), in.sz.inputs_bytes), b.retry_rng);
   opt.allocated_bytes = ph.add(without_state, st.optimizer_bytes);
   opt.peak_bytes = steady ? ph.add(opt.allocated_bytes, st.optimizer_step_transient_bytes)
                           : std::max(opt.allocated_bytes, ph.add(without_state, st.first_step_optimizer_bytes));

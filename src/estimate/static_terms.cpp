@@ -163,6 +163,7 @@ void optimizer_step_peaks(StaticTerms& st, const ModelConfig& m, const TrainingS
 // One trainable tensor copy as oomkit's optimizer sees it.
 struct OptimizerTensor {
   int64_t numel = 0;
+  int64_t grad_bytes = 0;       // its gradient
   int64_t state_bytes = 0;      // optimizer_state_bytes()
   int64_t transient_bytes = 0;  // optimizer_step_transient_bytes()
 };
@@ -180,7 +181,7 @@ std::vector<OptimizerTensor> trainer_parameter_order(const ModelConfig& m, const
   for (const auto& t : tensors) {
     const LocalTensor lt = local_tensor(m, s, t, a);
     if (!lt.here || !t.trainable) continue;
-    const OptimizerTensor o{lt.n, optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix),
+    const OptimizerTensor o{lt.n, a.mul(lt.n, static_widths(s).grad), optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix),
                             optimizer_step_transient_bytes(s, lt.n)};
     if (lt.per_layer) {
       layers = lt.count;
@@ -194,16 +195,18 @@ std::vector<OptimizerTensor> trainer_parameter_order(const ModelConfig& m, const
   return out;
 }
 
-// oomkit's own ZeRO-1 (`train --zero 1`) keeps the state of whole tensors, partitioned over the
-// ranks as PyTorch's ZeroRedundancyOptimizer does (zero_partition.h), so a rank holds its
-// share, not Ψ/N; its optimizer steps its own tensors in the partition's order (largest
-// first), creating each one's state just before updating it.
-bool partitioned_zero1(const TrainingSetup& s) {
+// oomkit's own ZeRO-1 and ZeRO-2 (`train --zero 1|2`) keep the state of whole tensors,
+// partitioned over the ranks as PyTorch's ZeroRedundancyOptimizer does (zero_partition.h), so a
+// rank holds its share, not Ψ/N; its optimizer steps its own tensors in the partition's order
+// (largest first), creating each one's state just before updating it. Under ZeRO-2 the rank
+// keeps, after backward, the gradients of the same share (Trainer::reduce_gradients_to_owners).
+bool partitioned_zero(const TrainingSetup& s) {
   const auto& p = s.parallel;
-  return s.framework == Framework::kOomkit && p.zero_stage == 1 && p.data_parallel > 1 && !p.offload_optimizer;
+  return s.framework == Framework::kOomkit && (p.zero_stage == 1 || p.zero_stage == 2) && p.data_parallel > 1 &&
+         !p.offload_optimizer;
 }
 
-void zero1_partition_terms(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s,
+void zero_partition_terms(StaticTerms& st, const ModelConfig& m, const TrainingSetup& s,
                            const std::vector<ParameterTensor>& tensors, const Arith& a) {
   const std::vector<OptimizerTensor> order = trainer_parameter_order(m, s, tensors, a);
   std::vector<int64_t> numels;
@@ -218,20 +221,30 @@ void zero1_partition_terms(StaticTerms& st, const ModelConfig& m, const Training
   // a --dp of 10^9 from building 10^9 lists).
   const int64_t ranks = std::max<int64_t>(1, std::min<int64_t>(N, static_cast<int64_t>(order.size())));
   const auto shares = zero_partition(numels, static_cast<int>(ranks));
-  std::vector<int64_t> share_bytes(shares.size(), 0);
+  std::vector<int64_t> share_bytes(shares.size(), 0), share_grad_bytes(shares.size(), 0);
   for (size_t r = 0; r < shares.size(); ++r) {
-    for (size_t i : shares[r]) share_bytes[r] = a.add(share_bytes[r], order[i].state_bytes);
+    for (size_t i : shares[r]) {
+      share_bytes[r] = a.add(share_bytes[r], order[i].state_bytes);
+      share_grad_bytes[r] = a.add(share_grad_bytes[r], order[i].grad_bytes);
+    }
   }
+  const bool zero2 = s.parallel.zero_stage == 2;
   st.optimizer_step_transient_bytes = 0;
   st.first_step_optimizer_bytes = 0;
   if (s.parallel.dp_rank >= ranks) {  // a rank past the tensors: it owns none
     st.optimizer_bytes = 0;
+    if (zero2) st.kept_grads_bytes = 0;
     return;
   }
-  const size_t rank = s.parallel.dp_rank >= 0
-                          ? static_cast<size_t>(s.parallel.dp_rank)
-                          : static_cast<size_t>(std::max_element(share_bytes.begin(), share_bytes.end()) - share_bytes.begin());
+  // Without a rank: the rank with the most (state, then kept gradients), the one that runs out first.
+  size_t largest = 0;
+  for (size_t r = 1; r < shares.size(); ++r) {
+    const int64_t here = a.add(share_bytes[r], zero2 ? share_grad_bytes[r] : 0);
+    if (here > a.add(share_bytes[largest], zero2 ? share_grad_bytes[largest] : 0)) largest = r;
+  }
+  const size_t rank = s.parallel.dp_rank >= 0 ? static_cast<size_t>(s.parallel.dp_rank) : largest;
   st.optimizer_bytes = share_bytes[rank];
+  if (zero2) st.kept_grads_bytes = share_grad_bytes[rank];
   int64_t so_far = 0;
   for (size_t i : shares[rank]) {
     const OptimizerTensor& o = order[i];
@@ -299,9 +312,18 @@ StaticTerms static_terms(const ModelConfig& m, const TrainingSetup& s, const std
   if (s.framework == Framework::kOomkit && s.parallel.data_parallel > 1 && s.parallel.zero_stage <= 1) {
     st.ddp_bucket_bytes = st.grads_bytes;
   }
-  apply_zero(st, s.parallel);
-  if (partitioned_zero1(s)) {
-    zero1_partition_terms(st, m, s, tensors, a);
+  if (partitioned_zero(s)) {
+    // oomkit's own ZeRO-2 reduces the gradients after backward, which therefore ends with all of
+    // them: only the optimizer state is sharded here, the kept gradients below.
+    ParallelConfig state_only = s.parallel;
+    state_only.zero_stage = 1;
+    apply_zero(st, state_only);
+  } else {
+    apply_zero(st, s.parallel);
+  }
+  st.kept_grads_bytes = st.grads_bytes;
+  if (partitioned_zero(s)) {
+    zero_partition_terms(st, m, s, tensors, a);
   } else {
     optimizer_step_peaks(st, m, s, tensors, a);
   }

@@ -253,6 +253,29 @@ void ProcessGroup::broadcast_from(const std::vector<torch::Tensor>& tensors, int
   record_collective(record);
 }
 
+void ProcessGroup::reduce_to(const std::vector<torch::Tensor>& tensors, int root, const std::string& what) {
+  torch::NoGradGuard no_grad;
+  int64_t bytes = 0;
+  for (const auto& t : tensors) bytes += t.numel() * static_cast<int64_t>(t.element_size());
+  CollectiveRecord record{"reduce", what, -1, bytes, steady_ns(), 0};
+  c10d::ReduceOptions options;
+  options.rootRank = root;
+  options.reduceOp = c10d::ReduceOp::SUM;
+  std::vector<c10::intrusive_ptr<c10d::Work>> pending;
+  pending.reserve(tensors.size());
+  for (const auto& t : tensors) {
+    // A view of t's memory that does not own it: Gloo's worker thread drops its reference to a
+    // work's tensors only after wait() has returned, so a tensor of t's storage could keep a
+    // gradient the caller drops next alive past the caller's memory mark. t must be contiguous.
+    TORCH_CHECK(t.is_contiguous(), "reduce_to: a non-contiguous tensor");
+    std::vector<at::Tensor> one{torch::from_blob(t.data_ptr(), t.sizes(), t.options())};
+    pending.push_back(impl_->group->reduce(one, options));
+  }
+  for (auto& work : pending) work->wait();
+  record.done_ns = steady_ns();
+  record_collective(record);
+}
+
 std::string ProcessGroup::broadcast_blob(const std::string& payload, int root, const std::string& what) {
   c10d::BroadcastOptions options;
   options.rootRank = root;

@@ -244,7 +244,11 @@ torch::Tensor GptImpl::forward(const torch::Tensor& idx) {
   }
   if (!config_.is_gpt2()) return forward_llama(idx);
   torch::Tensor pos = torch::arange(T, idx.options().dtype(torch::kLong));           // (T)
-  torch::Tensor x = transformer->drop(transformer->wte(idx) + transformer->wpe(pos)); // (B, T, d)
+  // Positions first, then tokens: the order the estimator's backward assumes (wte's
+  // EmbeddingBackward, created last, runs first; phase_points.cpp backward_point).
+  torch::Tensor pos_emb = transformer->wpe(pos);                                      // (T, d)
+  torch::Tensor x = transformer->drop(transformer->wte(idx) + pos_emb);               // (B, T, d)
+  pos_emb = torch::Tensor();
   torch::Tensor mask = causal_mask_.slice(0, 0, T).slice(1, 0, T);                    // (T, T) view
   x = run_layers(std::move(x), config_.n_layer, options_, [this, &mask](int64_t i) {
     std::shared_ptr<BlockImpl> block = transformer->h->ptr<BlockImpl>(i);

@@ -348,6 +348,11 @@ TrainSummary run_training(const TrainOptions& options_in) {
     if (options.on_oom == OnOom::kDiagnose) {
       // The playbook's live probes run extra steps on the failing rank alone, whose collectives
       // the other ranks would never join: under DP an OOM ends the job (exit 3) with its event.
+      if (dist.rank == 0) {
+        log::warn("--on-oom diagnose: under data parallelism an OOM ends the job (exit 3) with its event in the "
+                  "timeline; the playbook's live probes would need every rank (not implemented): run `oomkit "
+                  "diagnose` on the error line, or reproduce on one process");
+      }
       options.on_oom = OnOom::kAbort;
     }
   }
@@ -538,15 +543,19 @@ TrainSummary run_training(const TrainOptions& options_in) {
             options.memory_limit_bytes > 0 ? format_bytes(options.memory_limit_bytes) : std::string("none"),
             format_bytes(start_stats.allocated_bytes.current));
   if (group) {
-    const std::vector<int64_t> buckets = trainer.reducer()->bucket_bytes();
-    int64_t bucket_total = 0;
-    for (int64_t b : buckets) bucket_total += b;
+    std::string reduction = "gradients reduced to their owners after backward (ZeRO-2, no buckets)";
+    if (trainer.reducer() != nullptr) {
+      const std::vector<int64_t> buckets = trainer.reducer()->bucket_bytes();
+      int64_t bucket_total = 0;
+      for (int64_t b : buckets) bucket_total += b;
+      reduction = fmt::format("gradients all-reduced in {} buckets of {} (cap {} MiB)", buckets.size(),
+                              format_bytes(bucket_total), options.bucket_cap_mb);
+    }
     log::info("data parallel: {} ranks ({} on this machine, backend {}, MASTER {}:{}), {} threads per rank; global "
-              "batch {} sequences = B {} x grad_accum {} x {} ranks; gradients all-reduced in {} buckets of {} "
-              "(cap {} MiB)",
+              "batch {} sequences = B {} x grad_accum {} x {} ranks; {}",
               dist.world_size, dist.local_world_size, options.backend, dist.master_addr, dist.master_port, threads,
               options.setup.micro_batch_size * options.setup.gradient_accumulation_steps * dist.world_size, options.setup.micro_batch_size, options.setup.gradient_accumulation_steps,
-              dist.world_size, buckets.size(), format_bytes(bucket_total), options.bucket_cap_mb);
+              dist.world_size, reduction);
     write_collectives(group.get(), profiler);  // the initial parameter broadcast
   }
   if (trainer.next_step() > 0) {

@@ -116,15 +116,21 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   model_->to(device_);
   model_->train();
   params_ = model_->trainable_parameters();
-  if (group_ != nullptr && options_.zero_stage == 1) {
-    // ZeRO-1 (Rajbhandari et al. 2020, section 5.1, P_os): this rank's optimizer covers only
-    // its share of the parameters, partitioned as PyTorch's ZeroRedundancyOptimizer does.
+  if (group_ != nullptr && options_.zero_stage >= 1) {
+    // ZeRO-1 and ZeRO-2 (Rajbhandari et al. 2020, section 5.1, P_os and P_os+g): this rank's
+    // optimizer covers only its share of the parameters, partitioned as PyTorch's
+    // ZeroRedundancyOptimizer does; under ZeRO-2 it also keeps only those gradients.
     std::vector<int64_t> numels;
     numels.reserve(params_.size());
     for (const auto& p : params_) numels.push_back(p.numel());
-    for (const auto& indices : zero_partition(numels, world_size())) {
+    owner_of_param_.assign(params_.size(), 0);
+    const auto shares = zero_partition(numels, world_size());
+    for (size_t r = 0; r < shares.size(); ++r) {
       std::vector<torch::Tensor> owned;
-      for (size_t i : indices) owned.push_back(params_[i]);
+      for (size_t i : shares[r]) {
+        owned.push_back(params_[i]);
+        owner_of_param_[i] = static_cast<int>(r);
+      }
       owned_by_rank_.push_back(std::move(owned));
     }
     // The partition is the same on every rank, so every rank refuses together (none waits for
@@ -141,14 +147,65 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
   if (!options_.resume.empty()) load_checkpoint(options_.resume);
   if (group_ != nullptr) {
     // DistributedDataParallel's construction: every rank starts from rank 0's parameters
-    // (_sync_module_states), then the reducer allocates its gradient buckets.
+    // (_sync_module_states), then the reducer allocates its gradient buckets. ZeRO-2 has no
+    // reducer: each gradient is reduced to its owner after backward (reduce_gradients_to_owners).
     group_->broadcast_from_rank0(params_);
-    reducer_ = std::make_unique<GradientReducer>(*group_, params_,
-                                                 static_cast<int64_t>(options_.bucket_cap_mb * 1024.0 * 1024.0));
+    if (options_.zero_stage < 2) {
+      reducer_ = std::make_unique<GradientReducer>(*group_, params_,
+                                                   static_cast<int64_t>(options_.bucket_cap_mb * 1024.0 * 1024.0));
+    }
   }
 }
 
 Trainer::~Trainer() = default;
+
+void Trainer::reduce_gradients_to_owners() {
+  // ZeRO-2 (Rajbhandari et al. 2020, section 5.2, P_os+g): rank r needs only the averaged
+  // gradients of the parameters it updates. With whole tensors partitioned over the ranks the
+  // reduce-scatter is one reduce per tensor to its owner (what DeepSpeed's stage 2 does per
+  // bucket); the other ranks then drop those gradients, as set_to_none would.
+  torch::NoGradGuard no_grad;
+  const double W = static_cast<double>(world_size());
+  for (size_t r = 0; r < owned_by_rank_.size(); ++r) {
+    std::vector<torch::Tensor> grads;
+    grads.reserve(owned_by_rank_[r].size());
+    for (const auto& p : owned_by_rank_[r]) {
+      if (!p.grad().defined()) {
+        throw std::runtime_error("ZeRO-2: a trainable parameter got no gradient in backward (unused parameters are not supported)");
+      }
+      grads.push_back(p.grad());
+    }
+    group_->reduce_to(grads, static_cast<int>(r), "zero_gradients");
+  }
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (owner_of_param_[i] == rank()) {
+      params_[i].mutable_grad().div_(W);  // the average, as DDP's default hook
+    } else {
+      params_[i].mutable_grad() = torch::Tensor();
+    }
+  }
+}
+
+double Trainer::clip_sharded_gradients(double max_norm) {
+  // torch.nn.utils.clip_grad_norm_ over gradients sharded by owner (ZeRO-2): the global L2 norm
+  // is the root of the ranks' summed squared norms of their own gradients; every rank then
+  // scales its own by the same coefficient.
+  torch::NoGradGuard no_grad;
+  double local_sq = 0.0;
+  for (const auto& p : params_) {
+    if (!p.grad().defined()) continue;
+    const double n = p.grad().norm(2).item<double>();
+    local_sq += n * n;
+  }
+  const double total = std::sqrt(group_->allreduce_sum({local_sq}, "grad_norm")[0]);
+  const double coef = max_norm / (total + 1e-6);
+  if (coef < 1.0) {
+    for (auto& p : params_) {
+      if (p.grad().defined()) p.mutable_grad().mul_(coef);
+    }
+  }
+  return total;
+}
 
 std::unique_ptr<torch::optim::Optimizer> Trainer::build_optimizer(const std::vector<torch::Tensor>& params) const {
   OptimizerOptions opt;
@@ -229,6 +286,9 @@ StepStats Trainer::step() {
       objective = torch::Tensor();
       loss_sum += loss.item<double>();
       loss = torch::Tensor();
+      // ZeRO-2: the last micro-step's gradients go to their owners (the earlier ones accumulate
+      // whole on every rank, as under no_sync).
+      if (gradients_sharded() && micro == accumulation - 1) reduce_gradients_to_owners();
       if (profiler_) profiler_->mark(Phase::kAfterBackward, micro);
     }
     stats.loss = loss_sum / static_cast<double>(accumulation);
@@ -246,6 +306,8 @@ StepStats Trainer::step() {
           if (!torch::isfinite(p.grad()).all().item<bool>()) finite = false;
         }
       }
+      // ZeRO-2: each rank saw only its own gradients; the step is skipped on every rank or none.
+      if (gradients_sharded()) finite = group_->allreduce_sum({finite ? 0.0 : 1.0}, "found_inf")[0] == 0.0;
       if (!finite) {
         loss_scale_ *= 0.5;
         good_steps_ = 0;
@@ -255,11 +317,15 @@ StepStats Trainer::step() {
       }
     }
     if (!stats.skipped) {
-      if (options_.grad_clip > 0.0) stats.grad_norm = torch::nn::utils::clip_grad_norm_(params_, options_.grad_clip);
+      if (options_.grad_clip > 0.0) {
+        stats.grad_norm = gradients_sharded() ? clip_sharded_gradients(options_.grad_clip)
+                                              : torch::nn::utils::clip_grad_norm_(params_, options_.grad_clip);
+      }
       optimizer_->step();
       if (!owned_by_rank_.empty()) {
-        // ZeRO-1: each rank updated only its share; every parameter now comes from its owner
-        // (the gradients were all-reduced, so every rank agrees on whether the step ran).
+        // ZeRO-1/2: each rank updated only its share; every parameter now comes from its owner
+        // (every rank agrees on whether the step ran: the gradients were all-reduced, or under
+        // ZeRO-2 the found-inf flag was).
         for (size_t r = 0; r < owned_by_rank_.size(); ++r) {
           group_->broadcast_from(owned_by_rank_[r], static_cast<int>(r), "zero_parameters");
         }

@@ -38,7 +38,7 @@ namespace oomkit {
 
 /// One collective of an optimizer step, seen from one GPU.
 struct CollectiveTraffic {
-  std::string op;              // "all_reduce", "reduce_scatter", "all_gather", "broadcast"
+  std::string op;              // "all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce"
   std::string tensors;         // "gradients", "updated parameters", "parameters (forward)", "parameters (backward)"
   int64_t calls_per_step = 0;  // 1, or the micro-batches per step for ZeRO-3's gathers
   int64_t payload_bytes = 0;   // the whole tensor set one call reduces or gathers

@@ -26,7 +26,9 @@ struct StaticTerms {
   int64_t params_bytes = 0;          // trainable in their dtype + the frozen LoRA base
   int64_t frozen_bytes = 0;          // part of params_bytes: the frozen LoRA base
   int64_t copies_bytes = 0;          // autocast's cached compute-dtype copies of trainable Linear weights
-  int64_t grads_bytes = 0;
+  int64_t grads_bytes = 0;           // every gradient on this GPU, as backward leaves them
+  int64_t kept_grads_bytes = 0;      // the gradients kept from after backward to zero_grad: grads_bytes, or
+                                     // under oomkit's own ZeRO-2 this rank's share (the others reduced away)
   int64_t optimizer_bytes = 0;
   int64_t largest_trainable = 0;     // elements of the largest trainable tensor on this GPU
   int64_t layer_grads_bytes = 0;     // gradient bytes of one layer

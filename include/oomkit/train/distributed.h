@@ -38,9 +38,9 @@ DistEnv dist_env_from_environment();
 /// One collective as it ran: a gradient bucket's all-reduce (launched by the reducer during
 /// backward) or another op. Times are steady-clock nanoseconds (the profiler's clock).
 struct CollectiveRecord {
-  std::string op;          // "allreduce", "broadcast"
+  std::string op;          // "allreduce", "broadcast", "reduce"
   std::string what;        // "grad_bucket", "loss", "val_loss", "broadcast_parameters", "stop_flag",
-                           // "zero_parameters", "zero_optimizer_state"
+                           // "zero_parameters", "zero_optimizer_state", "zero_gradients"
   int64_t bucket = -1;     // bucket index for grad_bucket (0 = first launched), else -1
   int64_t bytes = 0;       // payload bytes
   int64_t launch_ns = 0;   // steady clock at launch
@@ -78,6 +78,13 @@ class ProcessGroup {
   /// torch 1.13 without parameters_as_bucket_view), so no flat buffer is allocated. `what`
   /// names it in the collective log ("zero_parameters"). Throws std::runtime_error from c10d.
   void broadcast_from(const std::vector<torch::Tensor>& tensors, int root, const std::string& what);
+  /// Sums every rank's `tensors` into rank `root`'s, in place: one c10d reduce per tensor
+  /// (ReduceOp SUM), all launched and then waited for, so no flat buffer is allocated. On the
+  /// other ranks the tensors' contents are unspecified afterwards (Gloo may use them as scratch):
+  /// ZeRO-2 drops them. Gloo is handed non-owning views, so dropping a tensor right after the
+  /// call frees it at once. `tensors` must be contiguous and stay alive through the call. `what`
+  /// names it in the collective log ("zero_gradients"). Throws std::runtime_error from c10d.
+  void reduce_to(const std::vector<torch::Tensor>& tensors, int root, const std::string& what);
   /// Rank `root`'s `payload` on every rank (the other ranks' argument is ignored): its length,
   /// then its bytes, each a c10d broadcast, through buffers of the group's own (outside the c10
   /// allocator, so a checkpoint's transfer never shows in the run's memory marks). Throws

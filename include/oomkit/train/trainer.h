@@ -113,7 +113,11 @@ class Trainer {
   /// last micro-step of each step (no_sync before it), and step losses and validation losses
   /// are averaged over the ranks. With options.zero_stage 1 (ZeRO-1), each rank's optimizer
   /// holds only the parameters zero_partition() gives it, and after each update every rank
-  /// broadcasts its parameters to the others. `group` must outlive the trainer.
+  /// broadcasts its parameters to the others. With options.zero_stage 2 (ZeRO-2) there is no
+  /// GradientReducer: after the last micro-step's backward each gradient is reduced to the rank
+  /// that owns its parameter and dropped by the others (reduce_gradients_to_owners), so from
+  /// then to zero_grad a rank holds only its share of the gradients; the full gradients exist
+  /// at the end of backward (they are not freed during it). `group` must outlive the trainer.
   Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* profiler, ProcessGroup* group = nullptr);
   ~Trainer();
 
@@ -130,14 +134,16 @@ class Trainer {
   /// rank first; then rank 0 writes the whole state (the same file as a DDP or one-process run,
   /// so it resumes at any world size); std::logic_error without it.
   void save_checkpoint(const std::string& path) const;
-  /// ZeRO-1 (options.zero_stage 1 over W > 1 ranks): a collective. Every rank broadcasts its
+  /// ZeRO-1/2 (options.zero_stage 1 or 2 over W > 1 ranks): a collective. Every rank broadcasts its
   /// share of the optimizer state (serialised, ProcessGroup::broadcast_blob) and rank 0 gathers
   /// the whole state into an optimizer over every parameter, kept for the next
   /// save_checkpoint() (which releases it): ZeroRedundancyOptimizer.consolidate_state_dict(to=0).
   /// Transient bytes: the largest share on every rank, the whole state on rank 0.
   void consolidate_optimizer_state();
-  /// True when this rank keeps only its share of the optimizer state (ZeRO-1, W > 1).
+  /// True when this rank keeps only its share of the optimizer state (ZeRO-1 or 2, W > 1).
   bool optimizer_sharded() const { return !owned_by_rank_.empty(); }
+  /// True when this rank also keeps only its share of the gradients after backward (ZeRO-2, W > 1).
+  bool gradients_sharded() const { return !owned_by_rank_.empty() && options_.zero_stage >= 2; }
   /// Restores a checkpoint written by save_checkpoint(). Throws InputError("--resume") for an
   /// unreadable, corrupted or mismatched file (different model, optimizer, precision, B, T).
   void load_checkpoint(const std::string& path);
@@ -167,6 +173,12 @@ class Trainer {
  private:
   torch::Tensor forward_loss(const Batch& batch, int64_t micro, bool mark);
   std::unique_ptr<torch::optim::Optimizer> build_optimizer(const std::vector<torch::Tensor>& params) const;
+  // ZeRO-2, after the last micro-step's backward: one c10d reduce per gradient to the rank that
+  // owns it (SUM, then / W on the owner); the other ranks drop it. A collective.
+  void reduce_gradients_to_owners();
+  // ZeRO-2's clip_grad_norm_: the global L2 norm from every rank's own gradients (an allreduce
+  // of the squared norms), each rank scaling its own. Returns the norm before clipping.
+  double clip_sharded_gradients(double max_norm);
 
   TrainOptions options_;
   MemoryBackend* backend_;
@@ -179,6 +191,7 @@ class Trainer {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;  // ZeRO-1: over this rank's share only
   // ZeRO-1: the parameters each rank owns (zero_partition's order); empty without sharding.
   std::vector<std::vector<torch::Tensor>> owned_by_rank_;
+  std::vector<int> owner_of_param_;  // ZeRO: the rank that owns params_[i]
   // ZeRO-1 on rank 0: the whole state, from consolidate_optimizer_state() to save_checkpoint().
   mutable std::unique_ptr<torch::optim::Optimizer> consolidated_optimizer_;
   ProcessGroup* group_ = nullptr;
