@@ -312,6 +312,9 @@ if(OOMKIT_WITH_TORCH)  # needs oomkit-train
   # ZeRO-1: same losses, the optimizer state partitioned, checkpoints across world sizes.
   add_test(NAME data_parallel_zero COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_zero_test.sh $<TARGET_FILE:oomkit>)
   set_tests_properties(data_parallel_zero PROPERTIES LABELS torch TIMEOUT 600)
+  # An OOM on one rank under ZeRO-2: the ranks agree, then recover (same losses) or stop together.
+  add_test(NAME data_parallel_oom COMMAND ${CMAKE_SOURCE_DIR}/tests/data_parallel_oom_test.sh $<TARGET_FILE:oomkit>)
+  set_tests_properties(data_parallel_oom PROPERTIES LABELS torch TIMEOUT 600)
 endif()
 
 # ---- CLI help and names (issue 13 item 5) -------------------------------------------------------

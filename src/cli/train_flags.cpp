@@ -64,7 +64,9 @@ CLI::App* add_train_flags(CLI::App& parent, TrainFlags& flags) {
       ->check(size_check(SizeRule::kPositive));
   app->add_option("--on-oom", flags.on_oom,
                   "On an out-of-memory error in a step: abort (exit 3) | diagnose (playbook with live probes, "
-                  "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step)")
+                  "oom_report.json, exit 3) | recover (apply the cheapest fix a probe showed, continue the same step); "
+                  "under data parallelism with --zero 2 the ranks decide together (recover: a smaller micro-batch on "
+                  "every rank, same global batch)")
       ->check(one_of({"abort", "diagnose", "recover"}))
       ->capture_default_str();
   app->add_flag("--no-profile", flags.no_profile, "No phase marks and no timeline");

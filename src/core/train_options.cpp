@@ -79,6 +79,23 @@ std::vector<std::string> TrainOptions::problems() const {
   return out;
 }
 
+void TrainOptions::validate_data_parallel() const {
+  if (on_oom == OnOom::kRecover && zero_stage != 2) {
+    throw InputError("--on-oom", "recover under data parallelism needs --zero 2: every rank must agree on the new "
+                                 "micro-batch before any gradient moves, and DDP's reducer (--zero 0 and 1) "
+                                 "all-reduces during backward, where a rank cannot back out",
+                     "add --zero 2, or use --on-oom abort or diagnose");
+  }
+  if (setup.cuda) {
+    throw InputError("--device", "data parallelism runs on Gloo over CPU tensors in this build", "use --device cpu");
+  }
+  if (setup.precision == Precision::kBf16) {
+    // ProcessGroupGloo in LibTorch 1.13 has no bfloat16 collectives ("Invalid scalar type").
+    throw InputError("--precision", "bf16 keeps bfloat16 gradients, which LibTorch 1.13's Gloo cannot reduce",
+                     "use --precision bf16-mixed (fp32 gradients) under data parallelism");
+  }
+}
+
 void TrainOptions::validate() const {
   const auto all = problems();
   if (all.empty()) return;

@@ -78,12 +78,13 @@ void add_static_items(Estimate& e, const StaticTerms& st) {
     add_item(e, "parameters/buffers/inv_freq", Category::kParameters, st.buffers_bytes,
              "d_h/2 · 4 B: the registered RoPE inverse-frequency buffer inv_freq (fp32), as HF's LlamaRotaryEmbedding");
   }
+  e.gradients_kept_bytes = st.kept_grads_bytes;
   add_item(e, "gradients/trainable", Category::kGradients, st.grads_bytes,
            str(st.trainable_count) + " params · " + (s.precision == Precision::kBf16 ? "2" : "4") +
                " B, created in backward, freed by zero_grad(set_to_none)" +
                (st.kept_grads_bytes < st.grads_bytes
                     ? "; after backward each is reduced to the rank that updates it (oomkit's ZeRO-2), which keeps " +
-                          str(st.kept_grads_bytes) + " B of them" + zero_state_words(s)
+                          format_bytes(st.kept_grads_bytes) + " of them" + zero_state_words(s)
                 : par.zero_stage >= 2 ? ", ZeRO-sharded /" + str(par.data_parallel)
                                       : ""));
   if (st.optimizer_buffers_bytes > 0) {

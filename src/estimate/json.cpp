@@ -54,7 +54,8 @@ std::string estimate_to_json(const Estimate& e) {
               {"totals", std::move(totals)},
               {"phases", std::move(phases)},
               {"peak_bytes", e.peak_bytes},
-              {"peak_phase", e.peak_phase}};
+              {"peak_phase", e.peak_phase},
+              {"gradients_kept_bytes", e.gradients_kept_bytes}};
   if (!e.host_items.empty() || !e.host_table.empty()) {
     json host = json::array();
     for (const auto& it : e.host_items) host.push_back({{"path", it.path}, {"bytes", it.bytes}, {"formula", it.formula}});

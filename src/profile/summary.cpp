@@ -79,13 +79,20 @@ MemorySummary summarize_memory(const std::string& device, const std::vector<Step
   // zero_grad(set_to_none) they are gone, and the drop at the steady step's after_zero_grad
   // mark (the bytes zero_grad freed) measures them instead.
   int64_t gradients = measured.gradients_bytes;
+  int64_t gradients_estimate = est(Category::kGradients);
   std::string gradients_source = "storages of parameter .grad()";
   const TimelineMark* zero_grad = find_mark(steady, phase_name(Phase::kAfterZeroGrad));
   if (gradients == 0 && zero_grad != nullptr && zero_grad->delta_bytes < 0) {
     gradients = -zero_grad->delta_bytes;
     gradients_source = fmt::format("freed by zero_grad(set_to_none) at step {}", steady.step);
+    // Under oomkit's ZeRO-2 zero_grad frees this rank's share; the estimate's counterpart is the
+    // share it keeps after backward, not every gradient (which exists only at backward's end).
+    if (estimate != nullptr && estimate->gradients_kept_bytes > 0 && estimate->gradients_kept_bytes < gradients_estimate) {
+      gradients_estimate = estimate->gradients_kept_bytes;
+      gradients_source += " (this rank's share, ZeRO-2)";
+    }
   }
-  s.categories.push_back({"gradients", gradients, est(Category::kGradients), gradients_source});
+  s.categories.push_back({"gradients", gradients, gradients_estimate, gradients_source});
   s.categories.push_back({"optimizer_state", measured.optimizer_state_bytes, est(Category::kOptimizerState),
                           measured.unmeasured_optimizer_states > 0
                               ? fmt::format("storages of optimizer state ({} states of unknown type not counted)",

@@ -261,17 +261,26 @@ void ProcessGroup::reduce_to(const std::vector<torch::Tensor>& tensors, int root
   c10d::ReduceOptions options;
   options.rootRank = root;
   options.reduceOp = c10d::ReduceOp::SUM;
+  for (const auto& t : tensors) TORCH_CHECK(t.is_contiguous(), "reduce_to: a non-contiguous tensor");
   std::vector<c10::intrusive_ptr<c10d::Work>> pending;
   pending.reserve(tensors.size());
-  for (const auto& t : tensors) {
-    // A view of t's memory that does not own it: Gloo's worker thread drops its reference to a
-    // work's tensors only after wait() has returned, so a tensor of t's storage could keep a
-    // gradient the caller drops next alive past the caller's memory mark. t must be contiguous.
-    TORCH_CHECK(t.is_contiguous(), "reduce_to: a non-contiguous tensor");
-    std::vector<at::Tensor> one{torch::from_blob(t.data_ptr(), t.sizes(), t.options())};
-    pending.push_back(impl_->group->reduce(one, options));
+  try {
+    for (const auto& t : tensors) {
+      // A view of t's memory that does not own it: Gloo's worker thread drops its reference to a
+      // work's tensors only after wait() has returned, so a tensor of t's storage could keep a
+      // gradient the caller drops next alive past the caller's memory mark.
+      std::vector<at::Tensor> one{torch::from_blob(t.data_ptr(), t.sizes(), t.options())};
+      pending.push_back(impl_->group->reduce(one, options));
+    }
+    for (auto& work : pending) work->wait();
+  } catch (...) {
+    // A failed collective (a peer died, a timeout) may leave other reduces running on Gloo's
+    // threads, writing into these tensors: their storages are kept for the rest of the process
+    // (which is ending with this error) rather than freed under them.
+    static auto* kept_alive = new std::vector<torch::Tensor>();
+    for (const auto& t : tensors) kept_alive->push_back(t);
+    throw;
   }
-  for (auto& work : pending) work->wait();
   record.done_ns = steady_ns();
   record_collective(record);
 }

@@ -2,7 +2,9 @@
 #include "oomkit/train/oom_recovery.h"
 
 #include <c10/util/Exception.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 
@@ -12,6 +14,7 @@
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/oom_report.h"
 #include "oomkit/estimate/estimate.h"
+#include "oomkit/estimate/remedies.h"
 #include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
@@ -130,6 +133,14 @@ std::optional<StepStats> OomHandler::step() {
     if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();  // a record now belongs to this step
     try {
       return trainer_.step();
+    } catch (const PeerOutOfMemory& e) {
+      // Another rank ran out of memory in this step; every rank abandoned it (Trainer::step()).
+      restore_rng_state(rng);
+      const Profiler* profiler = trainer_.profiler();
+      const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
+      const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
+      if (Profiler* p = trainer_.profiler()) p->abort_step();
+      if (!handle_collective(std::nullopt, e.ranks_out_of_memory(), step, micro)) return std::nullopt;
     } catch (const std::exception& e) {
       const auto message = oom_message(e);
       if (!message) throw;
@@ -138,7 +149,11 @@ std::optional<StepStats> OomHandler::step() {
       const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
       const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
       if (Profiler* p = trainer_.profiler()) p->abort_step();
-      if (!handle(*message, /*in_eval=*/false, step, micro)) return std::nullopt;
+      if (trainer_.oom_agreed()) {
+        if (!handle_collective(*message, 0, step, micro)) return std::nullopt;
+      } else if (!handle(*message, /*in_eval=*/false, step, micro)) {
+        return std::nullopt;
+      }
     }
   }
 }
@@ -204,7 +219,7 @@ ProbeResult OomHandler::probe(const TrainingSetup& setup) {
   return r;
 }
 
-bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, int64_t micro_step) {
+std::string OomHandler::record_oom(const std::string& message, bool in_eval, int64_t step, int64_t micro_step) {
   MemoryBackend* backend = trainer_.backend();
   Profiler* profiler = trainer_.profiler();
   const MemoryStats stats = backend->snapshot();
@@ -246,6 +261,189 @@ bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, 
   stop_message_ = in_eval ? fmt::format("out of memory in the evaluation after step {}: {}", step, first_line)
                           : fmt::format("out of memory at step {}{}: {}", step,
                                         phase.empty() ? "" : " (" + phase + ")", first_line);
+  return phase;
+}
+
+int64_t OomHandler::smaller_micro_batch(std::string& why) const {
+  const TrainingSetup setup = trainer_.training_setup();
+  const int64_t B = setup.micro_batch_size, rows = B * setup.gradient_accumulation_steps;
+  int64_t capacity = trainer_.options().memory_limit_bytes;
+  if (capacity <= 0) capacity = trainer_.backend()->snapshot().device_total_bytes;
+  // Micro-batches that keep B·grad_accum (divisors of it below B), largest first; the first
+  // whose per-rank estimate fits with the safety margin, else without it. Without a capacity
+  // (or an estimate), the largest divisor at most B/2.
+  std::vector<int64_t> candidates;
+  for (int64_t d = B - 1; d >= 1; --d) {
+    if (rows % d == 0) candidates.push_back(d);
+  }
+  if (candidates.empty()) {
+    why = "the micro-batch is already 1";
+    return 0;
+  }
+  std::vector<std::pair<int64_t, int64_t>> peaks;  // (micro-batch, estimated peak bytes)
+  if (capacity > 0) {
+    for (int64_t d : candidates) {
+      TrainingSetup s = setup;
+      s.micro_batch_size = d;
+      s.gradient_accumulation_steps = rows / d;
+      try {
+        peaks.emplace_back(d, estimate_memory(trainer_.config(), s).peak_bytes);
+      } catch (const std::exception&) {
+        peaks.clear();
+        break;
+      }
+    }
+  }
+  if (!peaks.empty()) {
+    const int64_t usable = usable_bytes(capacity, setup.safety_margin);
+    for (const auto& [d, peak] : peaks) {
+      if (peak <= usable) {
+        why = fmt::format("its estimated peak {} fits {} with the {:.0f}% safety margin", format_bytes(peak),
+                          format_bytes(capacity), 100.0 * setup.safety_margin);
+        return d;
+      }
+    }
+    for (const auto& [d, peak] : peaks) {
+      if (peak <= capacity) {
+        why = fmt::format("its estimated peak {} fits {} (not with the {:.0f}% safety margin)", format_bytes(peak),
+                          format_bytes(capacity), 100.0 * setup.safety_margin);
+        return d;
+      }
+    }
+    why = fmt::format("no micro-batch below {} fits {} by the estimate (micro-batch 1: {})", B, format_bytes(capacity),
+                      format_bytes(peaks.back().second));
+    return 0;
+  }
+  for (int64_t d : candidates) {
+    if (2 * d <= B) {
+      why = "no capacity to size it against: the largest divisor of B·grad_accum at most B/2";
+      return d;
+    }
+  }
+  why = "no divisor of B·grad_accum at most B/2";
+  return 0;
+}
+
+bool OomHandler::handle_collective(const std::optional<std::string>& message, int peers_out_of_memory, int64_t step,
+                                   int64_t micro_step) {
+  // Every rank is here for the same step (Trainer::step() agreed on the OOM before any gradient
+  // moved). One all-reduce of four numbers per rank is the decision: each rank's proposed
+  // micro-batch (the failing ranks a smaller one, the others their own), whether it ran out of
+  // memory, its peak allocated bytes in the step and the request refused; every rank takes the
+  // smallest proposal, so all keep the same B and grad_accum and B·grad_accum is unchanged.
+  ProcessGroup* group = trainer_.process_group();
+  MemoryBackend* backend = trainer_.backend();
+  Profiler* profiler = trainer_.profiler();
+  const TrainingSetup setup = trainer_.training_setup();
+  const int64_t B = setup.micro_batch_size, A = setup.gradient_accumulation_steps;
+  const int W = trainer_.world_size(), me = trainer_.rank();
+  std::string phase, why;
+  int64_t proposal = B, peak = backend->snapshot().allocated_bytes.peak, requested = 0;
+  if (message) {
+    phase = record_oom(*message, /*in_eval=*/false, step, micro_step);
+    if (last_oom_) {
+      peak = std::max(peak, last_oom_->allocated_bytes);
+      requested = last_oom_->requested_bytes;
+    }
+    proposal = recoveries_ >= max_recoveries_ ? 0 : smaller_micro_batch(why);
+    if (recoveries_ >= max_recoveries_) why = fmt::format("already recovered {} times in this run", recoveries_);
+  }
+  std::vector<double> mine(static_cast<size_t>(4 * W), 0.0);
+  mine[4 * me] = static_cast<double>(proposal);
+  mine[4 * me + 1] = message ? 1.0 : 0.0;
+  mine[4 * me + 2] = static_cast<double>(peak);
+  mine[4 * me + 3] = static_cast<double>(requested);
+  const std::vector<double> all = group->allreduce_sum(mine, "oom_decision");
+  int64_t agreed = B;
+  std::vector<int> failed;
+  nlohmann::json ranks = nlohmann::json::array();
+  std::vector<int64_t> other_peaks;
+  for (int r = 0; r < W; ++r) {
+    const auto at = static_cast<size_t>(4 * r);
+    agreed = std::min(agreed, static_cast<int64_t>(all[at]));
+    const bool oom = all[at + 1] > 0.0;
+    if (oom) failed.push_back(r);
+    else other_peaks.push_back(static_cast<int64_t>(all[at + 2]));
+    ranks.push_back({{"rank", r}, {"out_of_memory", oom}, {"peak_bytes", static_cast<int64_t>(all[at + 2])},
+                     {"requested_bytes", static_cast<int64_t>(all[at + 3])}, {"proposed_micro_batch", static_cast<int64_t>(all[at])}});
+  }
+  // The other ranks' numbers decide between "this micro-batch is too large for every rank" and
+  // "one rank holds more than the others" (multi_gpu_imbalance): a failing rank whose peak is
+  // more than 10% above the highest peak of the ranks that went through.
+  std::string lines;
+  for (const auto& r : ranks) {
+    const bool oom = r["out_of_memory"].get<bool>();
+    lines += fmt::format("{}rank {}: {} {}{}", lines.empty() ? "" : ", ", r["rank"].get<int>(),
+                         format_bytes(r["peak_bytes"].get<int64_t>()), oom ? "allocated" : "peak",
+                         oom ? fmt::format(" + {} refused (OOM)", format_bytes(r["requested_bytes"].get<int64_t>())) : "");
+  }
+  const int64_t others_max = other_peaks.empty() ? 0 : *std::max_element(other_peaks.begin(), other_peaks.end());
+  bool imbalance = false;
+  for (int r : failed) {
+    if (!other_peaks.empty() && all[static_cast<size_t>(4 * r + 2)] > 1.1 * static_cast<double>(others_max)) imbalance = true;
+  }
+  const OomCause cause = imbalance ? OomCause::kMultiGpuImbalance : OomCause::kActivationsBatch;
+  const std::string reading =
+      other_peaks.empty() ? "every rank ran out of memory: the micro-batch is too large for each"
+      : imbalance         ? "the failing rank held over 10% more than the others (multi_gpu_imbalance)"
+                          : "the ranks that went through peaked within 10% of the failing one: the micro-batch, not an imbalance";
+  if (!message) {
+    stop_message_ = fmt::format("rank{} {} ran out of memory at step {}", failed.size() == 1 ? "" : "s",
+                                fmt::join(failed, ", "), step);
+  }
+  const bool recover = mode_ == OnOom::kRecover && agreed > 0 && agreed < B;
+  // The failing ranks name their own OOM; rank 0 says what the ranks decided (the same on all).
+  if (message) (recover ? log::warn("{}", stop_message_) : log::error("{}", stop_message_));
+  const std::string what_failed =
+      fmt::format("rank{} {} of {} ran out of memory at step {}", failed.size() == 1 ? "" : "s", fmt::join(failed, ", "), W, step);
+  nlohmann::json fields = {{"step", step}, {"collective", true}, {"ranks", ranks}, {"finding", cause_name(cause)},
+                           {"reading", reading}, {"ranks_out_of_memory", peers_out_of_memory > 0 ? peers_out_of_memory : static_cast<int>(failed.size())}};
+  if (!recover) {
+    std::string after;
+    if (mode_ != OnOom::kRecover) {
+      after = agreed > 0 && agreed < B
+                  ? fmt::format("stopping (--on-oom {}); --on-oom recover would retry at micro-batch {} x grad_accum {}{}",
+                                to_string(mode_), agreed, B * A / agreed, why.empty() ? "" : " (" + why + ")")
+                  : fmt::format("stopping (--on-oom {}){}", to_string(mode_), why.empty() ? "" : "; no smaller micro-batch: " + why);
+    } else {
+      after = fmt::format("stopping: no smaller micro-batch{}", why.empty() ? "" : ": " + why);
+    }
+    fields["decision"] = after;
+    if (me == 0) log::error("{}; at the OOM {}; {}; {}", what_failed, lines, reading, after);
+    if (profiler) profiler->write_event("oom_decision", fields);
+    return false;
+  }
+  const int64_t new_A = B * A / agreed;
+  TrainingSetup after = setup;
+  after.micro_batch_size = agreed;
+  after.gradient_accumulation_steps = new_A;
+  trainer_.set_micro_batching(agreed, new_A);
+  ++recoveries_;
+  if (profiler) {
+    fields["change"] = micro_batch_flags(after);
+    fields["from"] = micro_batch_flags(setup);
+    fields["to"] = micro_batch_flags(after);
+    try {
+      fields["estimate"] = nlohmann::json::parse(estimate_to_json(estimate_memory(trainer_.config(), trainer_.training_setup())));
+    } catch (const std::exception& e) {
+      fields["estimate_error"] = e.what();
+    }
+    profiler->write_event("recover", fields);
+  }
+  if (me == 0) {
+    log::warn("{}; at the OOM {}; {}; every rank now runs micro-batch {} x grad_accum {} (was {} x {}{}), retrying "
+              "step {} with the same global batch",
+              what_failed, lines, reading, agreed, new_A, B, A, why.empty() ? "" : "; " + why, step);
+  }
+  return true;
+}
+
+bool OomHandler::handle(const std::string& message, bool in_eval, int64_t step, int64_t micro_step) {
+  MemoryBackend* backend = trainer_.backend();
+  Profiler* profiler = trainer_.profiler();
+  const int64_t budget = trainer_.options().memory_limit_bytes;
+  const TrainingSetup setup = trainer_.training_setup();
+  const std::string phase = record_oom(message, in_eval, step, micro_step);
   if (mode_ == OnOom::kAbort) {
     log::error("{} (--on-oom abort)", stop_message_);
     return false;

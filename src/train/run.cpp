@@ -324,15 +324,7 @@ TrainSummary run_training(const TrainOptions& options_in) {
                      "add --nproc-per-node N (N >= 2), or launch under torchrun");
   }
   if (dist.distributed()) {
-    if (options.on_oom == OnOom::kRecover) {
-      throw InputError("--on-oom", "recover changes the micro-batch of one rank; under data parallelism every rank "
-                                   "would have to agree (not implemented)",
-                       "use --on-oom abort or diagnose");
-    }
-    if (options.setup.cuda) {
-      throw InputError("--device", "data parallelism runs on Gloo over CPU tensors in this build",
-                       "use --device cpu");
-    }
+    options.validate_data_parallel();
     if (options.setup.cpu_threads == 0) {
       options.setup.cpu_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / dist.local_world_size);
     }
@@ -345,12 +337,13 @@ TrainSummary run_training(const TrainOptions& options_in) {
   std::unique_ptr<ProcessGroup> group;
   if (dist.distributed()) {
     group = std::make_unique<ProcessGroup>(dist, options.backend, std::chrono::seconds(options.dist_timeout_s));
-    if (options.on_oom == OnOom::kDiagnose) {
+    if (options.on_oom == OnOom::kDiagnose && options.zero_stage != 2) {
       // The playbook's live probes run extra steps on the failing rank alone, whose collectives
       // the other ranks would never join: under DP an OOM ends the job (exit 3) with its event.
+      // (Under --zero 2 the ranks agree on an OOM and report their numbers: Trainer::set_collective_oom.)
       if (dist.rank == 0) {
-        log::warn("--on-oom diagnose: under data parallelism an OOM ends the job (exit 3) with its event in the "
-                  "timeline; the playbook's live probes would need every rank (not implemented): run `oomkit "
+        log::info("--on-oom diagnose: under data parallelism without --zero 2 an OOM ends the job (exit 3) with "
+                  "its event in the timeline (with --zero 2 every rank reports its numbers at the OOM); run `oomkit "
                   "diagnose` on the error line, or reproduce on one process");
       }
       options.on_oom = OnOom::kAbort;
@@ -608,7 +601,9 @@ TrainSummary run_training(const TrainOptions& options_in) {
     log::info("checkpoint: after step {} ({}/{} steps done) saved to {} ({})", trainer.next_step() - 1,
               trainer.next_step(), options.steps, options.save, why);
   };
-  // --on-oom (oom_recovery.h): steps and evaluations go through the handler.
+  // --on-oom (oom_recovery.h): steps and evaluations go through the handler. Under ZeRO-2 the
+  // ranks agree on an OOM in forward/backward and decide (diagnose: report, recover: retry) together.
+  if (group && options.zero_stage == 2 && options.on_oom != OnOom::kAbort) trainer.set_collective_oom(true);
   OomHandler oom(trainer, options.on_oom,
                  writer ? fs::path(writer->jsonl_path()).parent_path().string() : run_dir);
   auto evaluate = [&]() -> std::optional<double> {

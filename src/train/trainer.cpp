@@ -14,6 +14,7 @@
 #include "oomkit/train/hf_weights.h"
 #include "oomkit/train/optim/optimizers.h"
 #include "oomkit/train/lora.h"
+#include "oomkit/train/oom_recovery.h"
 #include "oomkit/train/rng_autocast.h"
 
 namespace oomkit {
@@ -159,6 +160,17 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
 
 Trainer::~Trainer() = default;
 
+void Trainer::agree_no_rank_out_of_memory(const std::exception_ptr& local_oom) {
+  // The flags go through the group's preallocated all-reduce buffer: nothing is allocated here,
+  // so a rank at its limit can still take part.
+  const double failed = group_->allreduce_sum({local_oom ? 1.0 : 0.0}, "oom_status")[0];
+  if (failed == 0.0) return;
+  oom_agreed_ = true;
+  zero_grad_to_none(params_);
+  if (local_oom) std::rethrow_exception(local_oom);
+  throw PeerOutOfMemory(static_cast<int>(failed));
+}
+
 void Trainer::reduce_gradients_to_owners() {
   // ZeRO-2 (Rajbhandari et al. 2020, section 5.2, P_os+g): rank r needs only the averaged
   // gradients of the parameters it updates. With whole tensors partitioned over the ranks the
@@ -184,6 +196,13 @@ void Trainer::reduce_gradients_to_owners() {
       params_[i].mutable_grad() = torch::Tensor();
     }
   }
+}
+
+void Trainer::set_collective_oom(bool on) {
+  if (on && !gradients_sharded()) {
+    throw std::logic_error("collective OOM handling needs ZeRO-2 over more than one rank");
+  }
+  collective_oom_ = on;
 }
 
 double Trainer::clip_sharded_gradients(double max_norm) {
@@ -230,7 +249,7 @@ TrainingSetup Trainer::training_setup() const {
   // The threads this process computes with size oneDNN's per-thread bf16 matmul scratchpad.
   if (!s.cuda) s.cpu_threads = at::get_num_threads();
   if (group_ != nullptr) {
-    // DDP over the ranks (the reducer's buckets) and, with --zero 1, this rank's share of the
+    // DDP over the ranks (the reducer's buckets) and, with --zero 1 or 2, this rank's share of the
     // optimizer state (the partition the constructor made).
     s.parallel.data_parallel = world_size();
     s.parallel.zero_stage = options_.zero_stage;
@@ -255,6 +274,7 @@ StepStats Trainer::step() {
   const double cpu0 = process_cpu_ms();
   const int64_t step = next_step_;
   const int64_t start_position = dataset_->position();
+  oom_agreed_ = false;
   StepStats stats;
   stats.step = step;
   const int64_t B = options_.setup.micro_batch_size;
@@ -271,26 +291,36 @@ StepStats Trainer::step() {
     // this rank's rows of the global batch of B·grad_accum·W rows.
     const int64_t rows = B * accumulation;
     const Batch full = dataset_->next_train_batch(rows, rank() * rows);
+    std::exception_ptr local_oom;  // collective_oom_: this rank's OOM, held until the ranks agree
     for (int64_t micro = 0; micro < accumulation; ++micro) {
-      Batch batch{full.x.narrow(0, micro * B, B),
-                  full.y.narrow(0, micro * B, B)};
-      batch.x = batch.x.to(device_);
-      batch.y = batch.y.to(device_);
-      torch::Tensor loss = forward_loss(batch, micro, /*mark=*/true);  // () fp32
-      if (profiler_) profiler_->mark(Phase::kAfterLoss, micro);
-      torch::Tensor objective = accumulation > 1 ? loss / static_cast<double>(accumulation) : loss;
-      if (fp16) objective = objective * loss_scale_;
-      // DDP: only the last micro-step's backward all-reduces (the earlier ones run under no_sync).
-      if (reducer_ && micro == accumulation - 1) reducer_->prepare_for_backward();
-      objective.backward();
-      objective = torch::Tensor();
-      loss_sum += loss.item<double>();
-      loss = torch::Tensor();
-      // ZeRO-2: the last micro-step's gradients go to their owners (the earlier ones accumulate
-      // whole on every rank, as under no_sync).
-      if (gradients_sharded() && micro == accumulation - 1) reduce_gradients_to_owners();
+      try {
+        Batch batch{full.x.narrow(0, micro * B, B),
+                    full.y.narrow(0, micro * B, B)};
+        batch.x = batch.x.to(device_);
+        batch.y = batch.y.to(device_);
+        torch::Tensor loss = forward_loss(batch, micro, /*mark=*/true);  // () fp32
+        if (profiler_) profiler_->mark(Phase::kAfterLoss, micro);
+        torch::Tensor objective = accumulation > 1 ? loss / static_cast<double>(accumulation) : loss;
+        if (fp16) objective = objective * loss_scale_;
+        // DDP: only the last micro-step's backward all-reduces (the earlier ones run under no_sync).
+        if (reducer_ && micro == accumulation - 1) reducer_->prepare_for_backward();
+        objective.backward();
+        objective = torch::Tensor();
+        loss_sum += loss.item<double>();
+      } catch (const std::exception& e) {
+        if (!collective_oom_ || !oom_message(e)) throw;
+        local_oom = std::current_exception();
+        break;
+      }
+      if (micro == accumulation - 1) {
+        if (collective_oom_) agree_no_rank_out_of_memory(nullptr);
+        // ZeRO-2: the last micro-step's gradients go to their owners (the earlier ones accumulate
+        // whole on every rank, as under no_sync).
+        if (gradients_sharded()) reduce_gradients_to_owners();
+      }
       if (profiler_) profiler_->mark(Phase::kAfterBackward, micro);
     }
+    if (local_oom) agree_no_rank_out_of_memory(local_oom);  // throws
     stats.loss = loss_sum / static_cast<double>(accumulation);
     // The progress line's loss: the mean over the ranks (every rank holds the same number of rows).
     if (group_) stats.loss = group_->allreduce_sum({stats.loss}, "loss")[0] / static_cast<double>(world_size());

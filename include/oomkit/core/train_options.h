@@ -88,6 +88,11 @@ struct TrainOptions {
   std::vector<std::string> problems() const;
   /// Throws InputError naming the first field, with all problems in the message.
   void validate() const;
+  /// What a data-parallel run (W > 1 ranks) cannot do in this build, checked by the launcher
+  /// before it starts workers and by every worker: --on-oom recover without --zero 2, --device
+  /// cuda (Gloo over CPU tensors), --precision bf16 (Gloo in LibTorch 1.13 has no bfloat16).
+  /// Throws InputError naming the flag.
+  void validate_data_parallel() const;
 };
 
 }  // namespace oomkit

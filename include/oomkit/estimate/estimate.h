@@ -56,6 +56,8 @@ struct Estimate {
   std::vector<PhasePrediction> phases;            // first + steady, every phase
   int64_t peak_bytes = 0;                         // max over phases, per GPU, incl. overhead
   std::string peak_phase;                         // "steady/after_forward" etc.
+  int64_t gradients_kept_bytes = 0;               // gradients held from after backward to zero_grad: the
+                                                  // gradients total, or under oomkit's ZeRO-2 this rank's share
   // Host RAM beside the GPU (framework profiles with offload; empty otherwise).
   std::vector<EstimateItem> host_items;           // per node
   int64_t host_bytes = 0;                         // sum of host_items

@@ -82,6 +82,15 @@ class OomHandler {
 
  private:
   bool handle(const std::string& message, bool in_eval, int64_t step, int64_t micro_step);
+  // The oom event and last_oom_/stop_message_ of an OOM; returns the failed phase.
+  std::string record_oom(const std::string& message, bool in_eval, int64_t step, int64_t micro_step);
+  // Data parallelism (Trainer::set_collective_oom): every rank decides the retry together; see
+  // oom_recovery.cpp. `message`: this rank's OOM, nullopt when another rank failed.
+  bool handle_collective(const std::optional<std::string>& message, int peers_out_of_memory, int64_t step,
+                         int64_t micro_step);
+  // The largest micro-batch below the current one that keeps B·grad_accum and whose estimate fits
+  // the budget (with the safety margin if one does); 0 when none. `why` says how it was chosen.
+  int64_t smaller_micro_batch(std::string& why) const;
   void take_snapshot();
   void restore_snapshot();
   void drop_snapshot();

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,6 +102,20 @@ struct TrainSummary {
   nlohmann::json to_json() const;
 };
 
+/// Thrown by Trainer::step() on a rank that did not run out of memory when another rank did
+/// (collective OOM handling, Trainer::set_collective_oom): every rank abandoned the step, its
+/// gradients dropped and its data rewound, so the ranks' OOM handlers decide a retry together.
+class PeerOutOfMemory : public std::runtime_error {
+ public:
+  explicit PeerOutOfMemory(int ranks_out_of_memory)
+      : std::runtime_error(std::to_string(ranks_out_of_memory) + " other rank(s) ran out of memory in this step"),
+        ranks_out_of_memory_(ranks_out_of_memory) {}
+  int ranks_out_of_memory() const { return ranks_out_of_memory_; }
+
+ private:
+  int ranks_out_of_memory_;
+};
+
 /// The model, optimizer, data and profiler of one run, and its step. The step is a function
 /// whose tensors are all locals: when it throws (an OOM), they are released, the gradients
 /// are dropped and the data position rewinds, so the caller can catch at step level and retry.
@@ -142,6 +158,17 @@ class Trainer {
   void consolidate_optimizer_state();
   /// True when this rank keeps only its share of the optimizer state (ZeRO-1 or 2, W > 1).
   bool optimizer_sharded() const { return !owned_by_rank_.empty(); }
+  /// Data parallelism with ZeRO-2 (`train --on-oom recover`): before any gradient moves, every
+  /// step's ranks agree (one all-reduce of a flag, after the last micro-step's backward) whether
+  /// one of them ran out of memory in its forward or backward; if so every rank abandons the
+  /// step: the failing rank rethrows its OOM, the others throw PeerOutOfMemory. An OOM later in
+  /// the step (the optimizer's) is not covered. Throws std::logic_error without ZeRO-2 over
+  /// W > 1 ranks (DDP's reducer all-reduces during backward, where a rank cannot back out).
+  void set_collective_oom(bool on);
+  bool collective_oom() const { return collective_oom_; }
+  /// True when the last step() was abandoned by the ranks' agreement (set_collective_oom): its
+  /// OOM (or PeerOutOfMemory) was seen by every rank.
+  bool oom_agreed() const { return oom_agreed_; }
   /// True when this rank also keeps only its share of the gradients after backward (ZeRO-2, W > 1).
   bool gradients_sharded() const { return !owned_by_rank_.empty() && options_.zero_stage >= 2; }
   /// Restores a checkpoint written by save_checkpoint(). Throws InputError("--resume") for an
@@ -179,6 +206,9 @@ class Trainer {
   // ZeRO-2's clip_grad_norm_: the global L2 norm from every rank's own gradients (an allreduce
   // of the squared norms), each rank scaling its own. Returns the norm before clipping.
   double clip_sharded_gradients(double max_norm);
+  // collective_oom_: one all-reduce of "did this rank run out of memory"; returns when no rank
+  // did, else drops the gradients and rethrows `local_oom` or throws PeerOutOfMemory.
+  void agree_no_rank_out_of_memory(const std::exception_ptr& local_oom);
 
   TrainOptions options_;
   MemoryBackend* backend_;
@@ -192,6 +222,8 @@ class Trainer {
   // ZeRO-1: the parameters each rank owns (zero_partition's order); empty without sharding.
   std::vector<std::vector<torch::Tensor>> owned_by_rank_;
   std::vector<int> owner_of_param_;  // ZeRO: the rank that owns params_[i]
+  bool collective_oom_ = false;      // set_collective_oom
+  bool oom_agreed_ = false;          // oom_agreed
   // ZeRO-1 on rank 0: the whole state, from consolidate_optimizer_state() to save_checkpoint().
   mutable std::unique_ptr<torch::optim::Optimizer> consolidated_optimizer_;
   ProcessGroup* group_ = nullptr;

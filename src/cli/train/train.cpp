@@ -43,6 +43,7 @@ Subcommand add_train_command(CLI::App& parent, std::vector<std::string> argv) {
                          "drop --nproc-per-node when torchrun or srun starts the workers");
       }
       options.validate();  // once here, not once per worker
+      options.validate_data_parallel();
       if (options.backend == "nccl") {
         throw InputError("--backend", "nccl needs a CUDA build of LibTorch with NCCL; this oomkit-train is CPU-only",
                          "use --backend gloo");
