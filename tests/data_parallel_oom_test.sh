@@ -10,6 +10,9 @@
 #    windows, only summed in other micro-batches);
 #  - diagnose: the same OOM ends the job on both ranks (exit 3) with an oom_decision event
 #    carrying both ranks' peaks, and the failing rank's error line names both ranks;
+#  - an OOM the ranks cannot agree on (in the first optimizer step, where one rank creates more
+#    optimizer state than the other) ends the job as abort does: exit 3, one error line saying so,
+#    no playbook report;
 #  - recover without --zero 2 is refused with one error line naming --on-oom, exit 2.
 # Usage: data_parallel_oom_test.sh OOMKIT
 set -u
@@ -55,7 +58,8 @@ else:
     if a.get("to") != b.get("to") or a.get("step") != b.get("step") or not a.get("collective"):
         print("FAIL: the ranks did not take the same decision:", a.get("to"), b.get("to")); bad = True
     ranks = a.get("ranks", [])
-    if len(ranks) != 2 or sum(r["out_of_memory"] for r in ranks) != 1 or min(r["peak_bytes"] for r in ranks) <= 0:
+    if len(ranks) != 2 or sum(r["out_of_memory"] for r in ranks) != 1 or \
+            min(r.get("peak_bytes", r.get("needed_bytes", 0)) for r in ranks) <= 0:
         print("FAIL: the recover event lacks both ranks' numbers:", ranks); bad = True
     print("decision:", a.get("from"), "->", a.get("to"), "|", a.get("finding"), "|", a.get("reading"))
 ref = losses("free", "timeline.jsonl")
@@ -79,7 +83,29 @@ fi
 n=$(cat "$tmp/diag/timeline.jsonl" "$tmp/diag/timeline.rank1.jsonl" | grep -c '"name": *"oom_decision"')
 [ "$n" -eq 2 ] || { echo "FAIL: diagnose: $n oom_decision events, want one per rank"; fail=1; }
 
-"$exe" -q train --model gpt-nano --steps 1 --nproc-per-node 2 --on-oom recover --run-dir "$tmp/ddp" >"$tmp/ddp.out" 2>"$tmp/ddp.err"
+# The first step's optimizer step: a limit between what rank 1 peaks at in that step and what
+# rank 0 needs in its optimizer step (rank 0 holds the larger share of the state).
+limit2=$(python3 - "$tmp/free" <<'PY'
+import json, sys
+def first(f):
+    return [p for p in json.load(open(f"{sys.argv[1]}/{f}"))["memory"]["phases"] if p["step_kind"] == "first"]
+r0, r1 = first("summary.json"), first("summary.rank1.json")
+opt0 = next(p["peak_bytes"] for p in r0 if p["phase"] == "after_optimizer_step")
+before0 = max(p["peak_bytes"] for p in r0 if p["phase"] in ("step_start", "after_forward", "after_loss", "after_backward"))
+r1max = max(p["peak_bytes"] for p in r1)
+low = max(before0, r1max)
+if not low < opt0:
+    sys.exit(f"no limit separates rank 0's optimizer step ({opt0}) from the rest ({low})")
+print((low + opt0 + 1) // 2)
+PY
+) || { echo "FAIL: $limit2"; exit 1; }
+timeout 120 "$exe" -q train $common --memory-limit "${limit2}B" --on-oom recover --run-dir "$tmp/opt" >"$tmp/opt.out" 2>"$tmp/opt.err"
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q 'under data parallelism an OOM outside forward and backward ends the job' "$tmp/opt.err" || [ -e "$tmp/opt/oom_report.json" ]; then
+  echo "FAIL: an OOM in the optimizer step under data parallelism: exit $rc (want 3, one line, no report)"; tail -6 "$tmp/opt.err"; fail=1
+fi
+
+timeout 120 "$exe" -q train --model gpt-nano --steps 1 --nproc-per-node 2 --on-oom recover --run-dir "$tmp/ddp" >"$tmp/ddp.out" 2>"$tmp/ddp.err"
 rc=$?
 if [ "$rc" -ne 2 ] || [ "$(grep -c '^error:' "$tmp/ddp.err")" -ne 1 ] || ! grep -q '^error: --on-oom: recover under data parallelism needs --zero 2' "$tmp/ddp.err"; then
   echo "FAIL: recover without --zero 2: exit $rc"; cat "$tmp/ddp.err"; fail=1

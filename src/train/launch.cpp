@@ -1,6 +1,8 @@
 // The local launcher (launch.h): fork + exec of N workers, wait, stop all on the first failure.
 #include "oomkit/train/launch.h"
 
+#include "oomkit/core/train_options.h"
+
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -69,6 +71,9 @@ std::vector<std::string> strip_launcher_flags(const std::vector<std::string>& ar
   return out;
 }
 
+// Milliseconds the other ranks get to end on their own after the first failure, before SIGTERM.
+constexpr int64_t kSettleMs = 2000;
+
 int launch_local_workers(const LaunchOptions& options) {
   const int n = options.nproc_per_node;
   const int port = options.master_port > 0 ? options.master_port : free_loopback_port();
@@ -118,8 +123,8 @@ int launch_local_workers(const LaunchOptions& options) {
   int left = n;
   int job_code = 0;
   int forwarded = 0;
-  std::chrono::steady_clock::time_point kill_at{};
-  bool stopping = false;
+  std::chrono::steady_clock::time_point term_at{}, kill_at{};
+  bool stopping = false, termed = false;
   while (left > 0) {
     const int sig = g_forward_signal.load();
     if (sig != 0 && sig != forwarded) {
@@ -148,21 +153,35 @@ int launch_local_workers(const LaunchOptions& options) {
           }
           std::fprintf(stderr, "error: rank %d (pid %d) %s; stopping rank%s %s\n", rank, static_cast<int>(pid),
                        describe(status).c_str(), left > 1 ? "s" : "", others.c_str());
-          for (int r = 0; r < n; ++r) {
-            if (running[r]) ::kill(pids[r], SIGTERM);
-          }
+          // The others get a moment to end on their own first: a rank that failed on its
+          // peer's closed connection often exits before the peer whose error caused it (an
+          // OOM it could not share), and that peer's exit code is the job's.
           stopping = true;
-          kill_at = std::chrono::steady_clock::now() +
-                    std::chrono::milliseconds(static_cast<int64_t>(options.grace_s * 1000.0));
+          termed = false;
+          term_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(kSettleMs);
+          kill_at = term_at + std::chrono::milliseconds(static_cast<int64_t>(options.grace_s * 1000.0));
         } else {
           std::fprintf(stderr, "error: rank %d (pid %d) %s\n", rank, static_cast<int>(pid), describe(status).c_str());
         }
       } else if (failed && job_code == 0 && forwarded != 0) {
         job_code = exit_code_of(status);  // stopped by the forwarded signal: 130 / 143
+      } else if (failed && job_code != kExitOom && WIFEXITED(status) && WEXITSTATUS(status) == kExitOom) {
+        // A rank stopped by an OOM it could not share with the others (data parallelism) exits
+        // 3 while its peers fail on the closed connection (exit 1), often first: the OOM is the
+        // job's cause and its exit code.
+        std::fprintf(stderr, "error: rank %d (pid %d) %s: the job's exit code\n", rank, static_cast<int>(pid),
+                     describe(status).c_str());
+        job_code = kExitOom;
       }
       continue;
     }
-    if (stopping && std::chrono::steady_clock::now() > kill_at) {
+    if (stopping && !termed && std::chrono::steady_clock::now() > term_at) {
+      for (int r = 0; r < n; ++r) {
+        if (running[r]) ::kill(pids[r], SIGTERM);
+      }
+      termed = true;
+    }
+    if (stopping && termed && std::chrono::steady_clock::now() > kill_at) {
       for (int r = 0; r < n; ++r) {
         if (running[r]) ::kill(pids[r], SIGKILL);
       }

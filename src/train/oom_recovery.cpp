@@ -151,6 +151,9 @@ std::optional<StepStats> OomHandler::step() {
       if (Profiler* p = trainer_.profiler()) p->abort_step();
       if (trainer_.oom_agreed()) {
         if (!handle_collective(*message, 0, step, micro)) return std::nullopt;
+      } else if (trainer_.process_group() != nullptr) {
+        abort_unagreed(*message, /*in_eval=*/false, step, micro);
+        return std::nullopt;
       } else if (!handle(*message, /*in_eval=*/false, step, micro)) {
         return std::nullopt;
       }
@@ -167,7 +170,8 @@ std::optional<double> OomHandler::evaluate() {
     if (!message) throw;
     trainer_.model()->train();
     // The evaluation follows step next_step() - 1: the OOM is numbered by that step.
-    handle(*message, /*in_eval=*/true, trainer_.next_step() - 1, 0);
+    if (trainer_.process_group() != nullptr) abort_unagreed(*message, /*in_eval=*/true, trainer_.next_step() - 1, 0);
+    else handle(*message, /*in_eval=*/true, trainer_.next_step() - 1, 0);
     return std::nullopt;
   }
 }
@@ -264,7 +268,20 @@ std::string OomHandler::record_oom(const std::string& message, bool in_eval, int
   return phase;
 }
 
-int64_t OomHandler::smaller_micro_batch(std::string& why) const {
+void OomHandler::abort_unagreed(const std::string& message, bool in_eval, int64_t step, int64_t micro_step) {
+  // Under data parallelism only an OOM in forward/backward is agreed on by the ranks (ZeRO-2,
+  // Trainer::set_collective_oom); one in the optimizer step or the evaluation finds the other
+  // ranks inside a collective. The playbook's probes would run steps on this rank alone and its
+  // report files are the run directory's: the OOM ends the job as abort does (the launcher stops
+  // the other ranks; under torchrun they fail at --dist-timeout).
+  record_oom(message, in_eval, step, micro_step);
+  log::error("{} (rank {} of {}: under data parallelism an OOM {} ends the job; the ranks agree only on one in "
+             "forward or backward, with --zero 2)",
+             stop_message_, trainer_.rank(), trainer_.world_size(), in_eval ? "in evaluation" : "outside forward and backward");
+}
+
+int64_t OomHandler::smaller_micro_batch(std::string& why, int& reason) const {
+  reason = kReasonNone;
   const TrainingSetup setup = trainer_.training_setup();
   const int64_t B = setup.micro_batch_size, rows = B * setup.gradient_accumulation_steps;
   int64_t capacity = trainer_.options().memory_limit_bytes;
@@ -278,6 +295,7 @@ int64_t OomHandler::smaller_micro_batch(std::string& why) const {
   }
   if (candidates.empty()) {
     why = "the micro-batch is already 1";
+    reason = kReasonMicroBatchOne;
     return 0;
   }
   std::vector<std::pair<int64_t, int64_t>> peaks;  // (micro-batch, estimated peak bytes)
@@ -312,6 +330,7 @@ int64_t OomHandler::smaller_micro_batch(std::string& why) const {
     }
     why = fmt::format("no micro-batch below {} fits {} by the estimate (micro-batch 1: {})", B, format_bytes(capacity),
                       format_bytes(peaks.back().second));
+    reason = kReasonNothingFits;
     return 0;
   }
   for (int64_t d : candidates) {
@@ -321,6 +340,7 @@ int64_t OomHandler::smaller_micro_batch(std::string& why) const {
     }
   }
   why = "no divisor of B·grad_accum at most B/2";
+  reason = kReasonNoDivisor;
   return 0;
 }
 
@@ -338,34 +358,52 @@ bool OomHandler::handle_collective(const std::optional<std::string>& message, in
   const int64_t B = setup.micro_batch_size, A = setup.gradient_accumulation_steps;
   const int W = trainer_.world_size(), me = trainer_.rank();
   std::string phase, why;
-  int64_t proposal = B, peak = backend->snapshot().allocated_bytes.peak, requested = 0;
+  // A rank that went through: its peak in the step. A failing rank: what it needed at the
+  // refusal (allocated then + the refused request).
+  int64_t proposal = B, bytes = backend->snapshot().allocated_bytes.peak, requested = 0;
+  int reason = kReasonNone;
   if (message) {
     phase = record_oom(*message, /*in_eval=*/false, step, micro_step);
     if (last_oom_) {
-      peak = std::max(peak, last_oom_->allocated_bytes);
       requested = last_oom_->requested_bytes;
+      bytes = last_oom_->allocated_bytes + requested;
     }
-    proposal = recoveries_ >= max_recoveries_ ? 0 : smaller_micro_batch(why);
-    if (recoveries_ >= max_recoveries_) why = fmt::format("already recovered {} times in this run", recoveries_);
+    if (recoveries_ >= max_recoveries_) {
+      proposal = 0;
+      reason = kReasonRecoveredEnough;
+      why = fmt::format("already recovered {} times in this run", recoveries_);
+    } else {
+      proposal = smaller_micro_batch(why, reason);
+    }
   }
-  std::vector<double> mine(static_cast<size_t>(4 * W), 0.0);
-  mine[4 * me] = static_cast<double>(proposal);
-  mine[4 * me + 1] = message ? 1.0 : 0.0;
-  mine[4 * me + 2] = static_cast<double>(peak);
-  mine[4 * me + 3] = static_cast<double>(requested);
+  constexpr int kFields = 5;  // proposal, failed, bytes, requested, reason
+  std::vector<double> mine(static_cast<size_t>(kFields * W), 0.0);
+  mine[kFields * me] = static_cast<double>(proposal);
+  mine[kFields * me + 1] = message ? 1.0 : 0.0;
+  mine[kFields * me + 2] = static_cast<double>(bytes);
+  mine[kFields * me + 3] = static_cast<double>(requested);
+  mine[kFields * me + 4] = static_cast<double>(reason);
   const std::vector<double> all = group->allreduce_sum(mine, "oom_decision");
   int64_t agreed = B;
+  int max_reason = kReasonNone;
   std::vector<int> failed;
   nlohmann::json ranks = nlohmann::json::array();
   std::vector<int64_t> other_peaks;
   for (int r = 0; r < W; ++r) {
-    const auto at = static_cast<size_t>(4 * r);
+    const auto at = static_cast<size_t>(kFields * r);
     agreed = std::min(agreed, static_cast<int64_t>(all[at]));
     const bool oom = all[at + 1] > 0.0;
+    max_reason = std::max(max_reason, static_cast<int>(all[at + 4]));
     if (oom) failed.push_back(r);
     else other_peaks.push_back(static_cast<int64_t>(all[at + 2]));
-    ranks.push_back({{"rank", r}, {"out_of_memory", oom}, {"peak_bytes", static_cast<int64_t>(all[at + 2])},
-                     {"requested_bytes", static_cast<int64_t>(all[at + 3])}, {"proposed_micro_batch", static_cast<int64_t>(all[at])}});
+    nlohmann::json row = {{"rank", r}, {"out_of_memory", oom}, {"proposed_micro_batch", static_cast<int64_t>(all[at])}};
+    if (oom) {
+      row["needed_bytes"] = static_cast<int64_t>(all[at + 2]);
+      row["requested_bytes"] = static_cast<int64_t>(all[at + 3]);
+    } else {
+      row["peak_bytes"] = static_cast<int64_t>(all[at + 2]);
+    }
+    ranks.push_back(std::move(row));
   }
   // The other ranks' numbers decide between "this micro-batch is too large for every rank" and
   // "one rank holds more than the others" (multi_gpu_imbalance): a failing rank whose peak is
@@ -373,20 +411,36 @@ bool OomHandler::handle_collective(const std::optional<std::string>& message, in
   std::string lines;
   for (const auto& r : ranks) {
     const bool oom = r["out_of_memory"].get<bool>();
-    lines += fmt::format("{}rank {}: {} {}{}", lines.empty() ? "" : ", ", r["rank"].get<int>(),
-                         format_bytes(r["peak_bytes"].get<int64_t>()), oom ? "allocated" : "peak",
-                         oom ? fmt::format(" + {} refused (OOM)", format_bytes(r["requested_bytes"].get<int64_t>())) : "");
+    lines += fmt::format("{}rank {}: ", lines.empty() ? "" : ", ", r["rank"].get<int>()) +
+             (oom ? fmt::format("needed {} (OOM: {} refused)", format_bytes(r["needed_bytes"].get<int64_t>()),
+                                format_bytes(r["requested_bytes"].get<int64_t>()))
+                  : fmt::format("peak {}", format_bytes(r["peak_bytes"].get<int64_t>())));
   }
   const int64_t others_max = other_peaks.empty() ? 0 : *std::max_element(other_peaks.begin(), other_peaks.end());
   bool imbalance = false;
   for (int r : failed) {
-    if (!other_peaks.empty() && all[static_cast<size_t>(4 * r + 2)] > 1.1 * static_cast<double>(others_max)) imbalance = true;
+    if (!other_peaks.empty() && all[static_cast<size_t>(kFields * r + 2)] > 1.1 * static_cast<double>(others_max)) imbalance = true;
   }
-  const OomCause cause = imbalance ? OomCause::kMultiGpuImbalance : OomCause::kActivationsBatch;
+  // Micro-batch 1 over the budget by the estimate: the static memory (parameters, gradients,
+  // optimizer state) is what does not fit, not the micro-batch.
+  const bool static_too_large = max_reason == kReasonNothingFits;
+  const OomCause cause = imbalance          ? OomCause::kMultiGpuImbalance
+                         : static_too_large ? OomCause::kStaticModelTooLarge
+                                            : OomCause::kActivationsBatch;
   const std::string reading =
-      other_peaks.empty() ? "every rank ran out of memory: the micro-batch is too large for each"
-      : imbalance         ? "the failing rank held over 10% more than the others (multi_gpu_imbalance)"
-                          : "the ranks that went through peaked within 10% of the failing one: the micro-batch, not an imbalance";
+      imbalance ? "a failing rank needed over 10% more than the ranks that went through peaked at (multi_gpu_imbalance)"
+      : static_too_large ? "even micro-batch 1 is over the budget by the estimate: the model's static memory does not fit "
+                           "(static_model_too_large)"
+      : other_peaks.empty() ? "every rank ran out of memory: the micro-batch is too large for each"
+                            : "the ranks that went through peaked within 10% of what the failing one needed: the "
+                              "micro-batch, not an imbalance";
+  // The reason a failing rank proposed nothing, known to every rank (its text is rank-local).
+  const char* reason_text = max_reason == kReasonRecoveredEnough ? "already recovered the most times a run allows"
+                            : max_reason == kReasonNothingFits    ? "no micro-batch below the current one fits the budget by the estimate"
+                            : max_reason == kReasonMicroBatchOne  ? "the micro-batch is already 1"
+                            : max_reason == kReasonNoDivisor      ? "no divisor of B·grad_accum at most B/2"
+                                                                  : "";
+  if (why.empty()) why = reason_text;
   if (!message) {
     stop_message_ = fmt::format("rank{} {} ran out of memory at step {}", failed.size() == 1 ? "" : "s",
                                 fmt::join(failed, ", "), step);

@@ -22,9 +22,10 @@ struct LaunchOptions {
 std::vector<std::string> strip_launcher_flags(const std::vector<std::string>& argv);
 
 /// Runs the workers and returns the job's exit code: 0 when every rank exited 0; otherwise the
-/// first failing rank's exit code (128 + signal when it was killed), after SIGTERM (and, past
-/// grace_s, SIGKILL) to the others and one line on stderr, "error: rank R (pid P) exited with
-/// code C" / "was killed by signal S", naming the ranks stopped. SIGINT/SIGTERM to the
+/// first failing rank's exit code (128 + signal when it was killed), or 3 (kExitOom) when a rank
+/// stopped by an OOM exits after it; the others get 2 s to end on their own, then SIGTERM (and,
+/// past grace_s, SIGKILL); one line on stderr, "error: rank R (pid P) exited with code C" /
+/// "was killed by signal S", naming the ranks stopped. SIGINT/SIGTERM to the
 /// launcher are passed on to the workers (which finish their step, save and exit 130/143).
 /// Throws std::runtime_error when a worker cannot be started.
 int launch_local_workers(const LaunchOptions& options);

@@ -90,7 +90,13 @@ class OomHandler {
                          int64_t micro_step);
   // The largest micro-batch below the current one that keeps B·grad_accum and whose estimate fits
   // the budget (with the safety margin if one does); 0 when none. `why` says how it was chosen.
-  int64_t smaller_micro_batch(std::string& why) const;
+  // `reason`: kReason* below, shared with the other ranks.
+  int64_t smaller_micro_batch(std::string& why, int& reason) const;
+  // Under data parallelism, an OOM the ranks did not agree on (optimizer step, evaluation): the
+  // oom event and one error line; the job ends as with abort.
+  void abort_unagreed(const std::string& message, bool in_eval, int64_t step, int64_t micro_step);
+  static constexpr int kReasonNone = 0, kReasonNoDivisor = 1, kReasonMicroBatchOne = 2, kReasonRecoveredEnough = 3,
+                       kReasonNothingFits = 4;
   void take_snapshot();
   void restore_snapshot();
   void drop_snapshot();
