@@ -173,6 +173,7 @@ struct OptimizerTensor {
 std::vector<OptimizerTensor> trainer_parameter_order(const ModelConfig& m, const TrainingSetup& s,
                                                      const std::vector<ParameterTensor>& tensors, const Arith& a) {
   std::vector<OptimizerTensor> out, layer_rows;
+  const int64_t grad_width = static_widths(s).grad;
   int64_t layers = 0;
   auto flush_layers = [&]() {
     for (int64_t l = 0; l < layers; ++l) out.insert(out.end(), layer_rows.begin(), layer_rows.end());
@@ -181,7 +182,7 @@ std::vector<OptimizerTensor> trainer_parameter_order(const ModelConfig& m, const
   for (const auto& t : tensors) {
     const LocalTensor lt = local_tensor(m, s, t, a);
     if (!lt.here || !t.trainable) continue;
-    const OptimizerTensor o{lt.n, a.mul(lt.n, static_widths(s).grad), optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix),
+    const OptimizerTensor o{lt.n, a.mul(lt.n, grad_width), optimizer_state_bytes(s, lt.n, lt.rows, t.cols, t.matrix),
                             optimizer_step_transient_bytes(s, lt.n)};
     if (lt.per_layer) {
       layers = lt.count;
@@ -312,17 +313,14 @@ StaticTerms static_terms(const ModelConfig& m, const TrainingSetup& s, const std
   if (s.framework == Framework::kOomkit && s.parallel.data_parallel > 1 && s.parallel.zero_stage <= 1) {
     st.ddp_bucket_bytes = st.grads_bytes;
   }
-  if (partitioned_zero(s)) {
-    // oomkit's own ZeRO-2 reduces the gradients after backward, which therefore ends with all of
-    // them: only the optimizer state is sharded here, the kept gradients below.
-    ParallelConfig state_only = s.parallel;
-    state_only.zero_stage = 1;
-    apply_zero(st, state_only);
-  } else {
-    apply_zero(st, s.parallel);
-  }
+  // oomkit's own ZeRO-2 reduces the gradients after backward, which therefore ends with all of
+  // them: only the optimizer state is sharded here, the kept gradients by the partition below.
+  const bool own_zero = partitioned_zero(s);
+  ParallelConfig sharded = s.parallel;
+  if (own_zero) sharded.zero_stage = 1;
+  apply_zero(st, sharded);
   st.kept_grads_bytes = st.grads_bytes;
-  if (partitioned_zero(s)) {
+  if (own_zero) {
     zero_partition_terms(st, m, s, tensors, a);
   } else {
     optimizer_step_peaks(st, m, s, tensors, a);

@@ -222,11 +222,34 @@ std::vector<double> ProcessGroup::allreduce_sum(const std::vector<double>& value
   return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
 }
 
-void ProcessGroup::broadcast_from_rank0(const std::vector<torch::Tensor>& tensors) {
-  torch::NoGradGuard no_grad;
+namespace {
+
+int64_t tensor_bytes(const std::vector<torch::Tensor>& tensors) {
   int64_t bytes = 0;
   for (const auto& t : tensors) bytes += t.numel() * static_cast<int64_t>(t.element_size());
-  CollectiveRecord record{"broadcast", "broadcast_parameters", -1, bytes, steady_ns(), 0};
+  return bytes;
+}
+
+// One c10d op per tensor (`launch(t)` starts it and returns its work), all launched and then
+// waited for, so no flat buffer is allocated; logged as one collective `op` named `what`.
+template <typename Launch>
+void per_tensor_collective(ProcessGroup& group, const char* op, const std::string& what,
+                           const std::vector<torch::Tensor>& tensors, Launch launch) {
+  torch::NoGradGuard no_grad;
+  CollectiveRecord record{op, what, -1, tensor_bytes(tensors), steady_ns(), 0};
+  std::vector<c10::intrusive_ptr<c10d::Work>> pending;
+  pending.reserve(tensors.size());
+  for (const auto& t : tensors) pending.push_back(launch(t));
+  for (auto& work : pending) work->wait();
+  record.done_ns = steady_ns();
+  group.record_collective(record);
+}
+
+}  // namespace
+
+void ProcessGroup::broadcast_from_rank0(const std::vector<torch::Tensor>& tensors) {
+  torch::NoGradGuard no_grad;
+  CollectiveRecord record{"broadcast", "broadcast_parameters", -1, tensor_bytes(tensors), steady_ns(), 0};
   std::vector<at::Tensor> data;
   data.reserve(tensors.size());
   for (const auto& t : tensors) data.push_back(t.detach());
@@ -236,43 +259,27 @@ void ProcessGroup::broadcast_from_rank0(const std::vector<torch::Tensor>& tensor
 }
 
 void ProcessGroup::broadcast_from(const std::vector<torch::Tensor>& tensors, int root, const std::string& what) {
-  torch::NoGradGuard no_grad;
-  int64_t bytes = 0;
-  for (const auto& t : tensors) bytes += t.numel() * static_cast<int64_t>(t.element_size());
-  CollectiveRecord record{"broadcast", what, -1, bytes, steady_ns(), 0};
   c10d::BroadcastOptions options;
   options.rootRank = root;
-  std::vector<c10::intrusive_ptr<c10d::Work>> pending;
-  pending.reserve(tensors.size());
-  for (const auto& t : tensors) {
+  per_tensor_collective(*this, "broadcast", what, tensors, [&](const torch::Tensor& t) {
     std::vector<at::Tensor> one{t.detach()};  // shares t's storage: received in place
-    pending.push_back(impl_->group->broadcast(one, options));
-  }
-  for (auto& work : pending) work->wait();
-  record.done_ns = steady_ns();
-  record_collective(record);
+    return impl_->group->broadcast(one, options);
+  });
 }
 
 void ProcessGroup::reduce_to(const std::vector<torch::Tensor>& tensors, int root, const std::string& what) {
-  torch::NoGradGuard no_grad;
-  int64_t bytes = 0;
-  for (const auto& t : tensors) bytes += t.numel() * static_cast<int64_t>(t.element_size());
-  CollectiveRecord record{"reduce", what, -1, bytes, steady_ns(), 0};
   c10d::ReduceOptions options;
   options.rootRank = root;
   options.reduceOp = c10d::ReduceOp::SUM;
   for (const auto& t : tensors) TORCH_CHECK(t.is_contiguous(), "reduce_to: a non-contiguous tensor");
-  std::vector<c10::intrusive_ptr<c10d::Work>> pending;
-  pending.reserve(tensors.size());
   try {
-    for (const auto& t : tensors) {
+    per_tensor_collective(*this, "reduce", what, tensors, [&](const torch::Tensor& t) {
       // A view of t's memory that does not own it: Gloo's worker thread drops its reference to a
       // work's tensors only after wait() has returned, so a tensor of t's storage could keep a
       // gradient the caller drops next alive past the caller's memory mark.
       std::vector<at::Tensor> one{torch::from_blob(t.data_ptr(), t.sizes(), t.options())};
-      pending.push_back(impl_->group->reduce(one, options));
-    }
-    for (auto& work : pending) work->wait();
+      return impl_->group->reduce(one, options);
+    });
   } catch (...) {
     // A failed collective (a peer died, a timeout) may leave other reduces running on Gloo's
     // threads, writing into these tensors: their storages are kept for the rest of the process
@@ -281,8 +288,6 @@ void ProcessGroup::reduce_to(const std::vector<torch::Tensor>& tensors, int root
     for (const auto& t : tensors) kept_alive->push_back(t);
     throw;
   }
-  record.done_ns = steady_ns();
-  record_collective(record);
 }
 
 std::string ProcessGroup::broadcast_blob(const std::string& payload, int root, const std::string& what) {

@@ -131,26 +131,28 @@ std::optional<StepStats> OomHandler::step() {
     const int64_t step = trainer_.next_step();
     const RngState rng = capture_rng_state(cuda_device);  // dropout draws from the default generators
     if (MemoryBackend* b = trainer_.backend()) b->clear_last_oom();  // a record now belongs to this step
+    // The failed step: its generators back to the start (its data position was rewound and its
+    // gradients dropped by Trainer::step()), the profiler's open step closed; the micro-step of
+    // its last mark.
+    auto abandon_step = [&]() -> int64_t {
+      restore_rng_state(rng);
+      Profiler* profiler = trainer_.profiler();
+      const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
+      if (profiler) profiler->abort_step();
+      return marks.empty() ? 0 : marks.back().micro_step;
+    };
     try {
       return trainer_.step();
-    } catch (const PeerOutOfMemory& e) {
+    } catch (const PeerOutOfMemory&) {
       // Another rank ran out of memory in this step; every rank abandoned it (Trainer::step()).
-      restore_rng_state(rng);
-      const Profiler* profiler = trainer_.profiler();
-      const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
-      const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
-      if (Profiler* p = trainer_.profiler()) p->abort_step();
-      if (!handle_collective(std::nullopt, e.ranks_out_of_memory(), step, micro)) return std::nullopt;
+      const int64_t micro = abandon_step();
+      if (!handle_collective(std::nullopt, step, micro)) return std::nullopt;
     } catch (const std::exception& e) {
       const auto message = oom_message(e);
       if (!message) throw;
-      restore_rng_state(rng);  // the step's data position was rewound by Trainer::step()
-      const Profiler* profiler = trainer_.profiler();
-      const auto marks = profiler ? current_step_marks(profiler->marks()) : std::vector<TimelineMark>{};
-      const int64_t micro = marks.empty() ? 0 : marks.back().micro_step;
-      if (Profiler* p = trainer_.profiler()) p->abort_step();
+      const int64_t micro = abandon_step();
       if (trainer_.oom_agreed()) {
-        if (!handle_collective(*message, 0, step, micro)) return std::nullopt;
+        if (!handle_collective(*message, step, micro)) return std::nullopt;
       } else if (trainer_.process_group() != nullptr) {
         abort_unagreed(*message, /*in_eval=*/false, step, micro);
         return std::nullopt;
@@ -344,8 +346,7 @@ int64_t OomHandler::smaller_micro_batch(std::string& why, int& reason) const {
   return 0;
 }
 
-bool OomHandler::handle_collective(const std::optional<std::string>& message, int peers_out_of_memory, int64_t step,
-                                   int64_t micro_step) {
+bool OomHandler::handle_collective(const std::optional<std::string>& message, int64_t step, int64_t micro_step) {
   // Every rank is here for the same step (Trainer::step() agreed on the OOM before any gradient
   // moved). One all-reduce of four numbers per rank is the decision: each rank's proposed
   // micro-batch (the failing ranks a smaller one, the others their own), whether it ran out of
@@ -357,13 +358,13 @@ bool OomHandler::handle_collective(const std::optional<std::string>& message, in
   const TrainingSetup setup = trainer_.training_setup();
   const int64_t B = setup.micro_batch_size, A = setup.gradient_accumulation_steps;
   const int W = trainer_.world_size(), me = trainer_.rank();
-  std::string phase, why;
+  std::string why;
   // A rank that went through: its peak in the step. A failing rank: what it needed at the
   // refusal (allocated then + the refused request).
   int64_t proposal = B, bytes = backend->snapshot().allocated_bytes.peak, requested = 0;
   int reason = kReasonNone;
   if (message) {
-    phase = record_oom(*message, /*in_eval=*/false, step, micro_step);
+    record_oom(*message, /*in_eval=*/false, step, micro_step);
     if (last_oom_) {
       requested = last_oom_->requested_bytes;
       bytes = last_oom_->allocated_bytes + requested;
@@ -384,43 +385,37 @@ bool OomHandler::handle_collective(const std::optional<std::string>& message, in
   mine[kFields * me + 3] = static_cast<double>(requested);
   mine[kFields * me + 4] = static_cast<double>(reason);
   const std::vector<double> all = group->allreduce_sum(mine, "oom_decision");
-  int64_t agreed = B;
+  int64_t agreed = B, others_max = 0, failed_max = 0;
   int max_reason = kReasonNone;
   std::vector<int> failed;
   nlohmann::json ranks = nlohmann::json::array();
-  std::vector<int64_t> other_peaks;
+  std::string lines;  // each rank's bytes, for the log line
   for (int r = 0; r < W; ++r) {
     const auto at = static_cast<size_t>(kFields * r);
-    agreed = std::min(agreed, static_cast<int64_t>(all[at]));
+    const auto proposed = static_cast<int64_t>(all[at]), rank_bytes = static_cast<int64_t>(all[at + 2]);
     const bool oom = all[at + 1] > 0.0;
+    agreed = std::min(agreed, proposed);
     max_reason = std::max(max_reason, static_cast<int>(all[at + 4]));
-    if (oom) failed.push_back(r);
-    else other_peaks.push_back(static_cast<int64_t>(all[at + 2]));
-    nlohmann::json row = {{"rank", r}, {"out_of_memory", oom}, {"proposed_micro_batch", static_cast<int64_t>(all[at])}};
+    nlohmann::json row = {{"rank", r}, {"out_of_memory", oom}, {"proposed_micro_batch", proposed}};
+    lines += fmt::format("{}rank {}: ", r == 0 ? "" : ", ", r);
     if (oom) {
-      row["needed_bytes"] = static_cast<int64_t>(all[at + 2]);
+      failed.push_back(r);
+      failed_max = std::max(failed_max, rank_bytes);
+      row["needed_bytes"] = rank_bytes;
       row["requested_bytes"] = static_cast<int64_t>(all[at + 3]);
+      lines += fmt::format("needed {} (OOM: {} refused)", format_bytes(rank_bytes), format_bytes(static_cast<int64_t>(all[at + 3])));
     } else {
-      row["peak_bytes"] = static_cast<int64_t>(all[at + 2]);
+      others_max = std::max(others_max, rank_bytes);
+      row["peak_bytes"] = rank_bytes;
+      lines += fmt::format("peak {}", format_bytes(rank_bytes));
     }
     ranks.push_back(std::move(row));
   }
   // The other ranks' numbers decide between "this micro-batch is too large for every rank" and
-  // "one rank holds more than the others" (multi_gpu_imbalance): a failing rank whose peak is
-  // more than 10% above the highest peak of the ranks that went through.
-  std::string lines;
-  for (const auto& r : ranks) {
-    const bool oom = r["out_of_memory"].get<bool>();
-    lines += fmt::format("{}rank {}: ", lines.empty() ? "" : ", ", r["rank"].get<int>()) +
-             (oom ? fmt::format("needed {} (OOM: {} refused)", format_bytes(r["needed_bytes"].get<int64_t>()),
-                                format_bytes(r["requested_bytes"].get<int64_t>()))
-                  : fmt::format("peak {}", format_bytes(r["peak_bytes"].get<int64_t>())));
-  }
-  const int64_t others_max = other_peaks.empty() ? 0 : *std::max_element(other_peaks.begin(), other_peaks.end());
-  bool imbalance = false;
-  for (int r : failed) {
-    if (!other_peaks.empty() && all[static_cast<size_t>(kFields * r + 2)] > 1.1 * static_cast<double>(others_max)) imbalance = true;
-  }
+  // "one rank holds more than the others" (multi_gpu_imbalance): a failing rank that needed more
+  // than 10% above the highest peak of the ranks that went through.
+  const bool all_failed = static_cast<int>(failed.size()) == W;
+  const bool imbalance = !all_failed && static_cast<double>(failed_max) > 1.1 * static_cast<double>(others_max);
   // Micro-batch 1 over the budget by the estimate: the static memory (parameters, gradients,
   // optimizer state) is what does not fit, not the micro-batch.
   const bool static_too_large = max_reason == kReasonNothingFits;
@@ -431,7 +426,7 @@ bool OomHandler::handle_collective(const std::optional<std::string>& message, in
       imbalance ? "a failing rank needed over 10% more than the ranks that went through peaked at (multi_gpu_imbalance)"
       : static_too_large ? "even micro-batch 1 is over the budget by the estimate: the model's static memory does not fit "
                            "(static_model_too_large)"
-      : other_peaks.empty() ? "every rank ran out of memory: the micro-batch is too large for each"
+      : all_failed ? "every rank ran out of memory: the micro-batch is too large for each"
                             : "the ranks that went through peaked within 10% of what the failing one needed: the "
                               "micro-batch, not an imbalance";
   // The reason a failing rank proposed nothing, known to every rank (its text is rank-local).
@@ -451,7 +446,7 @@ bool OomHandler::handle_collective(const std::optional<std::string>& message, in
   const std::string what_failed =
       fmt::format("rank{} {} of {} ran out of memory at step {}", failed.size() == 1 ? "" : "s", fmt::join(failed, ", "), W, step);
   nlohmann::json fields = {{"step", step}, {"collective", true}, {"ranks", ranks}, {"finding", cause_name(cause)},
-                           {"reading", reading}, {"ranks_out_of_memory", peers_out_of_memory > 0 ? peers_out_of_memory : static_cast<int>(failed.size())}};
+                           {"reading", reading}, {"ranks_out_of_memory", failed.size()}};
   if (!recover) {
     std::string after;
     if (mode_ != OnOom::kRecover) {

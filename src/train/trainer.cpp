@@ -124,14 +124,9 @@ Trainer::Trainer(const TrainOptions& options, MemoryBackend* backend, Profiler* 
     std::vector<int64_t> numels;
     numels.reserve(params_.size());
     for (const auto& p : params_) numels.push_back(p.numel());
-    owner_of_param_.assign(params_.size(), 0);
-    const auto shares = zero_partition(numels, world_size());
-    for (size_t r = 0; r < shares.size(); ++r) {
+    for (const auto& indices : zero_partition(numels, world_size())) {
       std::vector<torch::Tensor> owned;
-      for (size_t i : shares[r]) {
-        owned.push_back(params_[i]);
-        owner_of_param_[i] = static_cast<int>(r);
-      }
+      for (size_t i : indices) owned.push_back(params_[i]);
       owned_by_rank_.push_back(std::move(owned));
     }
     // The partition is the same on every rank, so every rank refuses together (none waits for
@@ -188,12 +183,12 @@ void Trainer::reduce_gradients_to_owners() {
       grads.push_back(p.grad());
     }
     group_->reduce_to(grads, static_cast<int>(r), "zero_gradients");
-  }
-  for (size_t i = 0; i < params_.size(); ++i) {
-    if (owner_of_param_[i] == rank()) {
-      params_[i].mutable_grad().div_(W);  // the average, as DDP's default hook
-    } else {
-      params_[i].mutable_grad() = torch::Tensor();
+    for (auto& p : owned_by_rank_[r]) {
+      if (static_cast<int>(r) == rank()) {
+        p.mutable_grad().div_(W);  // the average, as DDP's default hook
+      } else {
+        p.mutable_grad() = torch::Tensor();
+      }
     }
   }
 }

@@ -86,8 +86,7 @@ class OomHandler {
   std::string record_oom(const std::string& message, bool in_eval, int64_t step, int64_t micro_step);
   // Data parallelism (Trainer::set_collective_oom): every rank decides the retry together; see
   // oom_recovery.cpp. `message`: this rank's OOM, nullopt when another rank failed.
-  bool handle_collective(const std::optional<std::string>& message, int peers_out_of_memory, int64_t step,
-                         int64_t micro_step);
+  bool handle_collective(const std::optional<std::string>& message, int64_t step, int64_t micro_step);
   // The largest micro-batch below the current one that keeps B·grad_accum and whose estimate fits
   // the budget (with the safety margin if one does); 0 when none. `why` says how it was chosen.
   // `reason`: kReason* below, shared with the other ranks.

@@ -221,7 +221,6 @@ class Trainer {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;  // ZeRO-1: over this rank's share only
   // ZeRO-1: the parameters each rank owns (zero_partition's order); empty without sharding.
   std::vector<std::vector<torch::Tensor>> owned_by_rank_;
-  std::vector<int> owner_of_param_;  // ZeRO: the rank that owns params_[i]
   bool collective_oom_ = false;      // set_collective_oom
   bool oom_agreed_ = false;          // oom_agreed
   // ZeRO-1 on rank 0: the whole state, from consolidate_optimizer_state() to save_checkpoint().
