@@ -43,6 +43,7 @@
 #include "oomkit/profile/memory_backend.h"
 #include "oomkit/profile/profiler.h"
 #include "oomkit/train/oom_recovery.h"
+#include "oomkit/estimate/matmul_workspace.h"
 #include "oomkit/train/threads.h"
 #include "oomkit/train/trainer.h"
 
@@ -543,7 +544,6 @@ int run_main(int argc, char** argv) {
   app.add_flag("--failing", o.rows_only_failing, "print only the rows that miss");
   CLI11_PARSE(app, argc, argv);
   log::init(/*quiet=*/true, /*verbose=*/false);
-  configure_threads(o.threads);
   std::unique_ptr<MemoryBackend> backend = make_cpu_memory_backend();
 
   const bool randomized = !o.seeds_text.empty() || o.random > 0;
@@ -556,6 +556,21 @@ int run_main(int argc, char** argv) {
     specs = matrix(o.subset, o.big_model);
     for (auto& s : specs) s.data = o.data;
   }
+  // One oneDNN ISA for the whole process (oneDNN reads it once): AMX only if no run's matmuls
+  // reach oneDNN 2.6's AMX SIGILL (amx_hazard(), the trainer's own rule); the estimates' scratchpad
+  // queries see the same cap.
+  bool amx_ok = true;
+  for (const auto& spec : specs) {
+    if (!o.filter.empty() && spec.label.find(o.filter) == std::string::npos) continue;
+    try {
+      const ModelConfig config = resolve_model_config(spec.model);
+      amx_ok = amx_ok && amx_hazard(config, std::min(spec.seq_len, config.n_positions), spec.lora_rank).empty();
+    } catch (const InputError&) {
+      amx_ok = false;  // the run names the bad config; no AMX meanwhile
+    }
+  }
+  cap_onednn_isa(amx_ok);
+  configure_threads(o.threads);
   std::printf("%-64s %-6s %-20s %-9s %12s %12s %8s %9s  %s\n", "config", "step", "phase", "quantity", "predicted", "measured",
               "error%", "chapter%", "term");
   std::vector<Row> all;

@@ -11,10 +11,12 @@
 # side keeps its MEDIAN tokens/s. ratio = oomkit / peer. MFU (PaLM appendix B): oomkit's FLOPs per
 # token (summary.json's model_flops_per_token, 6N + 12·L·H·Q·T) times each side's warm tokens/s,
 # over the 2048x2048 matmul rate of the row's compute dtype (fp32, or bf16 for bf16-mixed) measured
-# just before the row, best of 5, at the same threads and with oomkit's oneDNN cap
-# (ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16). The peer runs without that cap, so on an AMX CPU its
-# bf16 matmuls may use AMX kernels oomkit does not (they crashed at 2 threads here, SIGILL):
-# a peer MFU above 100% says so.
+# just before the row, best of 5, at the same threads, with the kernels oomkit runs: OpenBLAS's
+# core as oomkit-train picks it (exec_with_fitting_blas_core(): OPENBLAS_CORETYPE=SkylakeX where
+# Debian's OpenBLAS falls back to generic kernels on an AVX-512 CPU it does not know) and oneDNN
+# with AMX (oomkit keeps AMX for these models: amx_hazard() finds no contraction length ≡ 31
+# mod 32). The peer runs twice per repeat: as it is (OpenBLAS's own choice: peer_tok/s, ratio) and
+# with oomkit's OpenBLAS core (peer_fit_tok/s, ratio_fit: the two programs on the same kernels).
 # Report only: exits 0 whatever the ratios are.
 #   OOMKIT_EXE (build/oomkit)  PEER (../shared/peers/gpt_peer.py)  BENCH_DATA (/usr/share/common-licenses/GPL-3)
 #   BENCH_THREADS (2)  REPEATS (3)  STEPS (20; d=768: STEPS_D768, 6)  BENCH_ROWS ("nano micro d768")
@@ -46,14 +48,34 @@ for r in ${BENCH_ROWS:-nano micro d768}; do
 done
 printf 'machine: %s cores, load %s; %s threads, %s alternating repeats per row (median kept); data %s\n' \
   "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)" "$THREADS" "$REPEATS" "$DATA"
-printf '%-10s %-11s %4s %4s %6s %12s %12s %7s %13s %11s %8s %8s\n' model precision B T steps oomkit_tok/s peer_tok/s \
-  ratio ratio_range peak_GFLOP/s mfu_oomk mfu_peer
+# oomkit-train's OpenBLAS core where OpenBLAS falls back to generic kernels (exec_with_fitting_blas_core()),
+# for the matmul probe and the peer's second run; empty: OpenBLAS's own choice fits (or the user set one).
+FIT=$($PY - <<'PYEOF'
+import ctypes, os, torch
+if "OPENBLAS_CORETYPE" not in os.environ:
+    name = ""
+    for lib in sorted({l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.split()[-1]}):
+        try:
+            core = ctypes.CDLL(lib).openblas_get_corename
+        except (AttributeError, OSError):
+            continue
+        core.restype = ctypes.c_char_p
+        name = core().decode().lower()
+        break
+    flags = next((l.split(":", 1)[1].split() for l in open("/proc/cpuinfo") if l.startswith("flags")), [])
+    if name in ("prescott", "core2", "penryn", "dunnington", "nehalem", "atom", "sandybridge", "unknown"):
+        print("SkylakeX" if "avx512f" in flags else "Haswell" if "avx2" in flags and "fma" in flags else "")
+PYEOF
+)
+printf 'OpenBLAS core for oomkit, the matmul probe and peer_fit: %s\n' "${FIT:-OpenBLAS own choice}"
+printf '%-10s %-11s %4s %4s %6s %12s %12s %7s %13s %14s %9s %11s %8s %8s %8s\n' model precision B T steps oomkit_tok/s \
+  peer_tok/s ratio ratio_range peer_fit_tok/s ratio_fit peak_GFLOP/s mfu_oomk mfu_peer mfu_pfit
 for row in "${rows[@]}"; do
   read -r name config B T steps <<<"$row"
   for precision in ${BENCH_PRECISIONS:-fp32 bf16-mixed}; do
     runs="$TMP/runs.txt"
     : > "$runs"
-    ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-AVX512_CORE_BF16} $PY - "$precision" "$THREADS" >> "$runs" <<'PYEOF'
+    OPENBLAS_CORETYPE=${FIT:-${OPENBLAS_CORETYPE:-}} $PY - "$precision" "$THREADS" >> "$runs" <<'PYEOF'
 import sys, time, torch
 torch.set_num_threads(int(sys.argv[2]))
 dtype = torch.bfloat16 if sys.argv[1] == "bf16-mixed" else torch.float32
@@ -84,26 +106,35 @@ PYEOF
       $PY "$PEER" --model "$config" --data "$DATA" --batch-size "$B" --seq-len "$T" --steps "$steps" --warmup 3 \
         --threads "$THREADS" --precision "$precision" | $PY -c 'import json,sys; print("py", json.load(sys.stdin)["tokens_per_s"])' >> "$runs"
     }
+    py_fit_run() {
+      if [ -z "$FIT" ]; then return; fi
+      OPENBLAS_CORETYPE=$FIT $PY "$PEER" --model "$config" --data "$DATA" --batch-size "$B" --seq-len "$T" --steps "$steps" \
+        --warmup 3 --threads "$THREADS" --precision "$precision" |
+        $PY -c 'import json,sys; print("pyfit", json.load(sys.stdin)["tokens_per_s"])' >> "$runs"
+    }
     for r in $(seq "$REPEATS"); do
-      if [ $((r % 2)) -eq 1 ]; then cpp_run; py_run; else py_run; cpp_run; fi
+      if [ $((r % 2)) -eq 1 ]; then cpp_run; py_run; py_fit_run; else py_fit_run; py_run; cpp_run; fi
     done
     $PY - "$runs" "$name" "$precision" "$B" "$T" "$steps" <<'PYEOF'
 import statistics, sys
 path, name, precision, B, T, steps = sys.argv[1:]
-cpp, py, peak, flops_per_token = [], [], 0.0, 0
+cpp, py, pyfit, peak, flops_per_token = [], [], [], 0.0, 0
 for line in open(path):
     k, *v = line.split()
     if k == "cpp":
         cpp.append(float(v[0])); flops_per_token = int(v[1])
     elif k == "py":
         py.append(float(v[0]))
+    elif k == "pyfit":
+        pyfit.append(float(v[0]))
     else:
         peak = float(v[0])
 ratios = [c / p for c, p in zip(cpp, py)]
 c, p = statistics.median(cpp), statistics.median(py)
+f = statistics.median(pyfit) if pyfit else float("nan")
 print(f"{name:<10} {precision:<11} {B:>4} {T:>4} {steps:>6} {c:12.0f} {p:12.0f} {c / p:7.2f} "
-      f"{min(ratios):6.2f}-{max(ratios):<6.2f} {peak / 1e9:11.1f} {100 * c * flops_per_token / peak:7.1f}% "
-      f"{100 * p * flops_per_token / peak:7.1f}%")
+      f"{min(ratios):6.2f}-{max(ratios):<6.2f} {f:14.0f} {c / f:9.2f} {peak / 1e9:11.1f} "
+      f"{100 * c * flops_per_token / peak:7.1f}% {100 * p * flops_per_token / peak:7.1f}% {100 * f * flops_per_token / peak:7.1f}%")
 PYEOF
   done
 done

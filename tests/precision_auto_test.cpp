@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "oomkit/core/error.h"
+#include "oomkit/estimate/matmul_workspace.h"
 #include "oomkit/estimate/precision_auto.h"
 
 namespace oomkit {
@@ -89,6 +90,54 @@ TEST(PrecisionAuto, ReadCpuFlags) {
   EXPECT_EQ(flags, (std::set<std::string>{"fpu", "avx2", "avx512_bf16", "amx_tile"}));
   std::remove(path.c_str());
   EXPECT_TRUE(read_cpu_flags(path).empty());
+}
+
+}  // namespace
+}  // namespace oomkit
+
+namespace oomkit {
+namespace {
+
+// amx_hazard() (matmul_workspace.h): AMX is kept off exactly when a contraction length of the
+// step is ≡ 31 (mod 32), the lengths where Debian's oneDNN 2.6 AMX kernels died with SIGILL
+// (bench/amx_contraction_probe.py), or when T is odd (then some micro-batch's B·T is).
+TEST(OnednnAmx, HazardNamesAContractionLengthCongruentTo31Mod32) {
+  ModelConfig nano;  // gpt-nano's shape: d=128, h=4 (d_h=32), d_ff=512, V=256
+  nano.n_embd = 128;
+  nano.n_head = nano.n_kv_head = 4;
+  nano.d_ff = 512;
+  nano.vocab_size = 256;
+  EXPECT_EQ(amx_hazard(nano, 128, 0), "");
+  EXPECT_EQ(amx_hazard(nano, 64, 8), "");
+  EXPECT_EQ(amx_hazard(nano, 127, 0).rfind("T = 127 is odd", 0), 0u);
+  EXPECT_EQ(amx_hazard(nano, 128, 63), "r (LoRA) = 63 ≡ 31 (mod 32)");
+  ModelConfig m = nano;
+  m.d_ff = 191;
+  EXPECT_EQ(amx_hazard(m, 128, 0), "d_ff = 191 ≡ 31 (mod 32)");
+  m.d_ff = 95;  // ≡ 31 (mod 64) as well
+  EXPECT_EQ(amx_hazard(m, 128, 0), "d_ff = 95 ≡ 31 (mod 32)");
+  m.d_ff = 96;
+  EXPECT_EQ(amx_hazard(m, 128, 0), "");
+  m = nano;
+  m.vocab_size = 50239;  // 785·64 - 1
+  EXPECT_EQ(amx_hazard(m, 128, 0), "V = 50239 ≡ 31 (mod 32)");
+  m = nano;
+  m.n_embd = 126;  // d_h = 63
+  m.n_head = m.n_kv_head = 2;
+  EXPECT_EQ(amx_hazard(m, 128, 0), "d_h = 63 ≡ 31 (mod 32)");
+  m = nano;
+  m.n_embd = 21;  // GPT-2's fused QKV: 3d = 63; d_h = 7
+  m.n_head = m.n_kv_head = 3;
+  EXPECT_EQ(amx_hazard(m, 128, 0), "3d (the fused QKV) = 63 ≡ 31 (mod 32)");
+  m.architecture = Architecture::kLlama;  // separate q/k/v projections: no 3d contraction
+  EXPECT_EQ(amx_hazard(m, 128, 0), "");
+  m = nano;
+  m.n_embd = 190 * 2;  // 380; h = 2, d_h = 190; the key/value width 190·1 is not ≡ 31 (mod 32) either
+  m.n_head = 2;
+  m.n_kv_head = 1;
+  EXPECT_EQ(amx_hazard(m, 128, 0), "");
+  m.n_embd = 254;  // d_h = 127: the key/value width h_kv·d_h = 127 is named first
+  EXPECT_EQ(amx_hazard(m, 128, 0), "h_kv·d_h = 127 ≡ 31 (mod 32)");
 }
 
 }  // namespace

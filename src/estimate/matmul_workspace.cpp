@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -150,13 +151,41 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
 #endif
 }
 
-std::string cap_onednn_isa() {
-  static const std::string cap = [] {
-    for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"}) {
-      if (const char* set = std::getenv(name); set != nullptr && *set != '\0') return std::string(set);
-    }
-    ::setenv("ONEDNN_MAX_CPU_ISA", "AVX512_CORE_BF16", 1);
-    return std::string("AVX512_CORE_BF16");
+std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_rank) {
+  if (seq_len % 2 != 0) {
+    return fmt::format("T = {} is odd, so B·T ≡ 31 (mod 32) for some micro-batch B (every weight gradient's K)", seq_len);
+  }
+  const int64_t d = model.n_embd, d_h = model.head_dim();
+  const std::pair<const char*, int64_t> contractions[] = {
+      {"d", d},
+      {"d_ff", model.d_ff},
+      {"V", model.vocab_size},
+      {"h·d_h", model.n_head * d_h},
+      {"h_kv·d_h", model.n_kv_head * d_h},
+      {"3d (the fused QKV)", model.is_gpt2() ? 3 * d : 0},
+      {"d_h", d_h},
+      {"T", seq_len},
+      {"r (LoRA)", lora_rank},
+  };
+  for (const auto& [name, k] : contractions) {
+    if (k > 0 && k % 32 == 31) return fmt::format("{} = {} ≡ 31 (mod 32)", name, k);
+  }
+  return "";
+}
+
+std::string onednn_isa_cap_in_environment() {
+  for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"}) {
+    if (const char* set = std::getenv(name); set != nullptr && *set != '\0') return std::string(set);
+  }
+  return "";
+}
+
+std::string cap_onednn_isa(bool allow_amx) {
+  static const std::string cap = [allow_amx] {
+    if (std::string set = onednn_isa_cap_in_environment(); !set.empty()) return set;
+    const char* chosen = allow_amx ? "ALL" : "AVX512_CORE_BF16";
+    ::setenv("ONEDNN_MAX_CPU_ISA", chosen, 1);
+    return std::string(chosen);
   }();
   return cap;
 }

@@ -76,7 +76,7 @@ std::set<std::string> read_cpu_flags(const std::string& cpuinfo_path) {
 AutoPrecisionInput this_cpu_auto_precision_input() {
   AutoPrecisionInput in;
   in.cpu_flags = read_cpu_flags();
-  in.onednn_isa_cap = cap_onednn_isa();
+  in.onednn_isa_cap = onednn_isa_cap_in_environment();
   return in;
 }
 

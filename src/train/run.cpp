@@ -22,6 +22,8 @@
 #include "oomkit/profile/tracking_allocator.h"
 #include "oomkit/train/distributed.h"
 #include "oomkit/estimate/flops.h"
+#include "oomkit/estimate/matmul_workspace.h"
+#include "oomkit/estimate/precision_auto.h"
 #include "oomkit/train/hf_weights.h"
 #include "oomkit/train/lora.h"
 #include "oomkit/train/matmul_probe.h"
@@ -208,6 +210,38 @@ std::optional<std::pair<ModelConfig, Estimate>> estimate_before_build(const Trai
   }
 }
 
+// oneDNN's ISA for the run's bf16 matmuls, decided before the first one (cap_onednn_isa(): AMX
+// unless a contraction length of this model reaches oneDNN 2.6's AMX SIGILL, amx_hazard(); the
+// estimator decides by the same rule). Returns what to say where it matters (a CPU run in a bf16
+// precision on a CPU with AMX-BF16; `warn`: AMX kept off for this model), else an empty text.
+struct OnednnIsaNote {
+  std::string text;
+  bool warn = false;
+};
+OnednnIsaNote decide_onednn_isa(const TrainOptions& options) {
+  const std::string users_cap = onednn_isa_cap_in_environment();
+  std::string hazard = "the model's config could not be read";
+  try {
+    const ModelConfig config = options.init_from.empty() ? resolve_model_config(options.model)
+                                                         : load_hf_config(options.init_from, "--init-from");
+    hazard = amx_hazard(config, std::min(options.setup.seq_len, config.n_positions), options.setup.lora.rank);
+  } catch (const InputError&) {
+    // the Trainer names the bad config; oneDNN stays off AMX meanwhile
+  }
+  const std::string cap = cap_onednn_isa(hazard.empty());
+  if (options.setup.cuda || options.setup.precision == Precision::kFp32 || read_cpu_flags().count("amx_bf16") == 0) {
+    return {};
+  }
+  if (!users_cap.empty()) {
+    return {fmt::format("oneDNN: ONEDNN_MAX_CPU_ISA={} (set before oomkit started) decides the bf16 matmul kernels", cap)};
+  }
+  if (cap == "ALL") return {"oneDNN: AMX-BF16 kernels run the bf16 matmuls"};
+  return {fmt::format("oneDNN: AMX off (ONEDNN_MAX_CPU_ISA={}): {}, where Debian's oneDNN 2.6 AMX kernels die with "
+                      "SIGILL; bf16 matmuls run on AVX-512 BF16 (about 3x slower here)",
+                      cap, hazard),
+          true};
+}
+
 void check_limit_holds_parameters(const TrainOptions& options) {
   if (options.memory_limit_bytes <= 0) return;
   const auto built = estimate_before_build(options);
@@ -313,6 +347,7 @@ void log_summary(const TrainSummary& s, double train_seconds, double entropy_bit
 TrainSummary run_training(const TrainOptions& options_in) {
   TrainOptions options = options_in;
   options.validate();
+  const OnednnIsaNote isa_note = decide_onednn_isa(options);  // before any estimate's scratchpad query
   check_limit_holds_parameters(options);
   check_host_memory_holds_run(options);
   // Data parallelism: the job's shape from torchrun's environment (launch.h sets it for
@@ -333,6 +368,8 @@ TrainSummary run_training(const TrainOptions& options_in) {
       spdlog::set_level(spdlog::level::warn);
     }
   }
+  if (isa_note.warn) log::warn("{}", isa_note.text);
+  else if (!isa_note.text.empty()) log::info("{}", isa_note.text);
   const int threads = configure_threads(options.setup.cpu_threads);
   std::unique_ptr<ProcessGroup> group;
   if (dist.distributed()) {

@@ -1,10 +1,12 @@
 #include "oomkit/train/threads.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <malloc.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <thread>
 
 #include <torch/torch.h>
@@ -14,7 +16,7 @@
 namespace oomkit {
 
 int configure_threads(int threads) {
-  cap_onednn_isa();  // before LibTorch's first oneDNN matmul (matmul_workspace.h: AMX and SIGILL)
+  cap_onednn_isa();  // before LibTorch's first oneDNN matmul; a no-op once decided (matmul_workspace.h)
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);
   return at::get_num_threads();
@@ -50,7 +52,7 @@ std::string blas_core_name() {
   return name == nullptr ? "" : std::string(name);
 }
 
-std::string blas_core_hint() {
+std::string blas_core_fit() {
   const std::string core = blas_core_name();
   if (core.empty()) return "";
   std::string lower = core;
@@ -59,17 +61,27 @@ std::string blas_core_hint() {
   const bool generic = lower == "prescott" || lower == "core2" || lower == "penryn" || lower == "dunnington" ||
                        lower == "nehalem" || lower == "atom" || lower == "sandybridge" || lower == "unknown";
   if (!generic) return "";
-  const char* fit = nullptr;
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f")) {
-    fit = "SkylakeX";
-  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    fit = "Haswell";
-  }
+  if (__builtin_cpu_supports("avx512f")) return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
 #endif
-  if (fit == nullptr) return "";
-  return "OpenBLAS chose its generic '" + core + "' kernels on this CPU, whose model it does not recognise; " +
+  return "";
+}
+
+std::string blas_core_hint() {
+  const std::string fit = blas_core_fit();
+  if (fit.empty()) return "";
+  return "OpenBLAS chose its generic '" + blas_core_name() + "' kernels on this CPU, whose model it does not recognise; " +
          "matmul runs several times faster with `export OPENBLAS_CORETYPE=" + fit + "` (set before oomkit starts)";
+}
+
+void exec_with_fitting_blas_core(char** argv) {
+  if (const char* set = std::getenv("OPENBLAS_CORETYPE"); set != nullptr) return;  // the user's, or our re-exec's
+  const std::string fit = blas_core_fit();
+  if (fit.empty()) return;
+  ::setenv("OPENBLAS_CORETYPE", fit.c_str(), 1);
+  ::execv("/proc/self/exe", argv);
+  ::unsetenv("OPENBLAS_CORETYPE");  // execv failed: run on as loaded; blas_core_hint() warns
 }
 
 }  // namespace oomkit

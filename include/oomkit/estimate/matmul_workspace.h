@@ -16,6 +16,8 @@
 #include <optional>
 #include <string>
 
+#include "oomkit/core/model_config.h"
+
 namespace oomkit {
 
 /// One bf16 matmul: (m, k) x (k, n) for mm/addmm (batch 0), or bmm's `batch` independent
@@ -40,19 +42,38 @@ struct MatmulShape {
 /// cannot be created: the caller counts 0 and should say so (onednn_status()). Throws nothing.
 std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& shape, int threads);
 
-/// Keeps oneDNN off AMX in this process and the processes it starts: sets ONEDNN_MAX_CPU_ISA to
-/// AVX512_CORE_BF16 unless the user already chose a cap (ONEDNN_MAX_CPU_ISA or DNNL_MAX_CPU_ISA,
-/// which oneDNN reads once, at its first primitive). Why: oneDNN 2.6 (Debian's libdnnl.so.2,
-/// which Debian's LibTorch 1.13 uses for bf16 matmuls) JITs AMX brgemm kernels on CPUs with
-/// AMX-BF16 (Sapphire Rapids and later) that die with SIGILL (`tileloadd` on a tile the thread
-/// never configured) when they run on 2 or more OpenMP threads: `estimate_accuracy --family
-/// llama --seeds 383934291 --max-gflop 1 --threads 2` crashed that way, with or without the
-/// kernel's AMX permission (arch_prctl ARCH_REQ_XCOMP_PERM) granted; with the cap it trains.
-/// Both sides of the estimate go through here: the trainer (configure_threads()) and the
-/// scratchpad query above, so the predicted and the allocated scratchpads come from the same
-/// kernels. Call it before the first oneDNN primitive of the process (later, it changes nothing
-/// in this process). Returns the cap in force, e.g. "AVX512_CORE_BF16". Throws nothing.
-std::string cap_onednn_isa();
+/// Why oneDNN's AMX-BF16 kernels must not run the bf16 matmuls of training `model` at sequence
+/// length `seq_len` (LoRA rank `lora_rank`; 0: none), or "" when they may. Debian's oneDNN 2.6.3
+/// (libdnnl.so.2, which Debian's LibTorch 1.13 uses for bf16 mm/addmm/bmm) JITs AMX brgemm
+/// kernels on CPUs with AMX-BF16 (Sapphire Rapids and later) that die with SIGILL (`tileloadd`
+/// on a tile never configured) for some (m, n) when the contraction length K ≡ 31 (mod 32),
+/// deterministically, at 1 and 2 threads, under plain Python PyTorch as well (a K tail of 31
+/// elements after 32-element AMX blocks). Measured here with `bench/amx_contraction_probe.py --seed
+/// 1202 --other 800 --k31 200` (each matmul in a forked child; mm, addmm and bmm, either operand
+/// transposed, K from 1 to 4,200, m and n up to 3,000): 12 of 200 shapes with K ≡ 31 (mod 32)
+/// died, 0 of 800 with any other K. The K of one training step, forward and backward
+/// (the matmuls of docs/model-ops.md): d, d_ff, V, the query width h·d_h, the key/value width
+/// h_kv·d_h, GPT-2's fused QKV width 3d, d_h, T (attention's probabilities times V and their
+/// gradients), B·T (every weight gradient, for any micro-batch B: evaluation and OOM recovery
+/// change B, so an odd T keeps AMX off), and r. Throws nothing.
+std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_rank);
+
+/// Decides once per process which oneDNN ISA runs bf16 matmuls, before the first oneDNN
+/// primitive (oneDNN reads ONEDNN_MAX_CPU_ISA once, at its first primitive; a later call changes
+/// nothing and returns the cap in force). A cap the user chose (ONEDNN_MAX_CPU_ISA or
+/// DNNL_MAX_CPU_ISA) is kept. Otherwise `allow_amx` (amx_hazard() returned "") sets "ALL", every
+/// ISA the CPU has (AMX-BF16 ran the d=768 bf16-mixed step ~3x faster here), and false sets
+/// "AVX512_CORE_BF16", oneDNN's AVX-512 BF16 kernels. The variable is set in the environment, so
+/// the processes this one starts (data-parallel ranks) run the same kernels. Both sides of the
+/// estimate decide here with the same amx_hazard(): the trainer (run_training(), before
+/// configure_threads()) and the scratchpad query above (the estimator's first CPU bf16 matmul),
+/// so the predicted and the allocated scratchpads come from the same kernels. Returns the cap in
+/// force, e.g. "ALL" or "AVX512_CORE_BF16". Throws nothing.
+std::string cap_onednn_isa(bool allow_amx = false);
+
+/// The cap the environment sets for oneDNN (ONEDNN_MAX_CPU_ISA, else DNNL_MAX_CPU_ISA), or ""
+/// when none is set yet; decides nothing (cap_onednn_isa() does). Throws nothing.
+std::string onednn_isa_cap_in_environment();
 
 /// "oneDNN <version> (<path>)" when libdnnl.so.2 loads, else why not (one line).
 std::string onednn_status();

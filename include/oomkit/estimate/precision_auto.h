@@ -7,10 +7,11 @@
 //  - CPU: the bf16 instructions LibTorch's bf16 matmuls reach through oneDNN: avx512_bf16
 //    (vdpbf16ps, Cooper Lake and later) or amx_bf16 (tdpbf16ps, Sapphire Rapids and later), as
 //    /proc/cpuinfo's flags name them, and only when the oneDNN ISA cap in force lets oneDNN use
-//    them. oomkit caps oneDNN at AVX512_CORE_BF16 (cap_onednn_isa(), matmul_workspace.h: oneDNN
-//    2.6's AMX kernels die with SIGILL at 2+ threads), so on an AMX CPU "native" means its
-//    avx512_bf16 path; AMX counts only when the user lifts the cap (ONEDNN_MAX_CPU_ISA=AVX512_CORE_AMX
-//    or ALL). A cap below AVX512_CORE_BF16 (AVX2, AVX512_CORE, ...) leaves bf16 emulated: fp32.
+//    them. oomkit lets oneDNN use AMX unless a matmul of the run would reach oneDNN 2.6's AMX
+//    SIGILL (cap_onednn_isa() and amx_hazard(), matmul_workspace.h; it then caps at
+//    AVX512_CORE_BF16, where avx512_bf16 still computes bf16 natively), so the cap that decides
+//    here is the user's (ONEDNN_MAX_CPU_ISA): none, ALL or an AMX cap lets AMX count; a cap below
+//    AVX512_CORE_BF16 (AVX2, AVX512_CORE, ...) leaves bf16 emulated: fp32.
 #pragma once
 
 #include <optional>
@@ -30,8 +31,8 @@ struct ComputeCapability {
 /// What `--precision auto` looks at. `gpu`: the run's matmuls run on a GPU (train --device cuda,
 /// estimate --device cuda --gpu NAME); then `gpu_capability` decides (nullopt: not known, e.g. a
 /// non-NVIDIA device in the GPU table) and `gpu_name` names it in the reason. Otherwise the CPU
-/// decides: `cpu_flags` are /proc/cpuinfo's flag words, `onednn_isa_cap` the ONEDNN_MAX_CPU_ISA in
-/// force (cap_onednn_isa(); empty: no cap).
+/// decides: `cpu_flags` are /proc/cpuinfo's flag words, `onednn_isa_cap` the ONEDNN_MAX_CPU_ISA the
+/// environment sets (onednn_isa_cap_in_environment(); empty: none).
 struct AutoPrecisionInput {
   bool gpu = false;
   std::optional<ComputeCapability> gpu_capability;
@@ -55,8 +56,9 @@ AutoPrecision resolve_auto_precision(const AutoPrecisionInput& in);
 std::set<std::string> read_cpu_flags(const std::string& cpuinfo_path = "/proc/cpuinfo");
 
 /// The CPU input of this machine, as estimate (--device cpu) and train (--device cpu) both
-/// gather it: read_cpu_flags() and the oneDNN cap in force (cap_onednn_isa(), which also sets it
-/// for this process and its children, as the trainer does before its first matmul).
+/// gather it: read_cpu_flags() and the oneDNN cap the environment sets
+/// (onednn_isa_cap_in_environment(); it decides nothing, so the trainer still decides the ISA
+/// before its first matmul).
 AutoPrecisionInput this_cpu_auto_precision_input();
 
 /// "precision auto -> bf16-mixed (avx512_bf16)": the line estimate and train print.

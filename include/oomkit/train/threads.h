@@ -6,8 +6,9 @@ namespace oomkit {
 
 /// Sets LibTorch's intra-op thread count (at::set_num_threads). `threads` <= 0 means every
 /// core (std::thread::hardware_concurrency()): Debian's LibTorch starts with one thread.
-/// Returns the count in force afterwards. Also caps oneDNN's ISA below AMX first
-/// (cap_onednn_isa(), estimate/matmul_workspace.h), so call it before the first matmul.
+/// Returns the count in force afterwards. Also fixes oneDNN's ISA first, below AMX unless the
+/// process decided already (cap_onednn_isa(), estimate/matmul_workspace.h: run_training() decides
+/// for its model before calling this), so call it before the first matmul.
 int configure_threads(int threads);
 
 /// Fixes glibc malloc's thresholds at the values its own dynamic rule reaches at most
@@ -36,5 +37,20 @@ std::string blas_core_name();
 /// names the OPENBLAS_CORETYPE value that fits this CPU's flags (AVX-512F: SkylakeX, AVX2:
 /// Haswell); it has to be set before the process starts. "" when nothing is to be gained.
 std::string blas_core_hint();
+
+/// The OPENBLAS_CORETYPE value that fits this CPU when OpenBLAS runs generic kernels on it
+/// ("SkylakeX" with AVX-512F, "Haswell" with AVX2 and FMA), else "" (OpenBLAS chose a fitting
+/// core, or the process holds no OpenBLAS).
+std::string blas_core_fit();
+
+/// When OpenBLAS runs generic kernels on a CPU with wider vectors (blas_core_fit()) and no
+/// OPENBLAS_CORETYPE is set, sets it to the fitting core and re-executes this program
+/// (/proc/self/exe, the same argv, environment and PID), so that OpenBLAS, which reads the
+/// variable once, when it loads, picks those kernels: on the development machine the 2048 x 2048
+/// fp32 matmul at 2 threads ran at 162 GFLOP/s against 31 (docs/train.md). Call it first thing
+/// in main(). Returns only when it did not re-execute: nothing to gain, the variable already set
+/// (by the user, or by this re-execution), or execv failed (the variable is then removed and
+/// blas_core_hint() still warns). A user who wants OpenBLAS's own choice sets the variable.
+void exec_with_fitting_blas_core(char** argv);
 
 }  // namespace oomkit

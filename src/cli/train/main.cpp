@@ -6,8 +6,10 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "oomkit/train/threads.h"
 
 int main(int argc, char** argv) {
+  oomkit::exec_with_fitting_blas_core(argv);  // OpenBLAS's kernels are chosen at load: may re-execute once
   CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
   oomkit::cli::init_app(app);
   const std::vector<oomkit::cli::Subcommand> subcommands = {oomkit::cli::add_train_command(app, std::vector<std::string>(argv, argv + argc))};
