@@ -560,16 +560,24 @@ int run_main(int argc, char** argv) {
   // reach oneDNN 2.6's AMX SIGILL (amx_hazard(), the trainer's own rule); the estimates' scratchpad
   // queries see the same cap.
   bool amx_ok = true;
+  int amx_hazards = 0;
   for (const auto& spec : specs) {
-    if (!o.filter.empty() && spec.label.find(o.filter) == std::string::npos) continue;
+    if (spec.precision == Precision::kFp32) continue;  // fp32 matmuls run on OpenBLAS, not oneDNN
+    std::string hazard;
     try {
       const ModelConfig config = resolve_model_config(spec.model);
-      amx_ok = amx_ok && amx_hazard(config, std::min(spec.seq_len, config.n_positions), spec.lora_rank).empty();
+      hazard = amx_hazard(config, std::min(spec.seq_len, config.n_positions), spec.lora_rank);
     } catch (const InputError&) {
-      amx_ok = false;  // the run names the bad config; no AMX meanwhile
+      hazard = "the config cannot be read";  // the run names it; no AMX meanwhile
     }
+    if (hazard.empty()) continue;
+    ++amx_hazards;
+    if (randomized) std::printf("AMX hazard: %s: %s\n", spec.label.c_str(), hazard.c_str());
+    if (o.filter.empty() || spec.label.find(o.filter) != std::string::npos) amx_ok = false;
   }
-  cap_onednn_isa(amx_ok);
+  const std::string isa = cap_onednn_isa(amx_ok);
+  std::printf("oneDNN: ONEDNN_MAX_CPU_ISA=%s (%d of %zu configs in a bf16 precision with a contraction length ≡ 31 mod 32; amx_hazard())\n",
+              isa.c_str(), amx_hazards, specs.size());
   configure_threads(o.threads);
   std::printf("%-64s %-6s %-20s %-9s %12s %12s %8s %9s  %s\n", "config", "step", "phase", "quantity", "predicted", "measured",
               "error%", "chapter%", "term");

@@ -75,7 +75,7 @@ for row in "${rows[@]}"; do
   for precision in ${BENCH_PRECISIONS:-fp32 bf16-mixed}; do
     runs="$TMP/runs.txt"
     : > "$runs"
-    OPENBLAS_CORETYPE=${FIT:-${OPENBLAS_CORETYPE:-}} $PY - "$precision" "$THREADS" >> "$runs" <<'PYEOF'
+    env ${FIT:+OPENBLAS_CORETYPE=$FIT} $PY - "$precision" "$THREADS" >> "$runs" <<'PYEOF'
 import sys, time, torch
 torch.set_num_threads(int(sys.argv[2]))
 dtype = torch.bfloat16 if sys.argv[1] == "bf16-mixed" else torch.float32

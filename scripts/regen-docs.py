@@ -43,7 +43,9 @@ when rewriting), and nothing else:
   - the CPU-dependent OpenBLAS hint line (`[oomkit] warning: OpenBLAS chose ...`), which
     appears only on CPUs that OpenBLAS does not recognise: dropped from both sides;
   - the `[oomkit] warning: MFU above 100% ...` line, printed when the matmul probe ran on a busy
-    CPU (MFU then reads `n/a`, masked like a number): dropped from both sides.
+    CPU (MFU then reads `n/a`, masked like a number): dropped from both sides;
+  - the `[oomkit] info: oneDNN: ...` (or warning) line, printed only for CPU bf16 runs on CPUs
+    with AMX-BF16: dropped from both sides.
 Everything else must match byte for byte: pin anything machine-dependent with flags in the doc
 command (--threads, --host-memory, --seed) instead of masking it.
 """
@@ -94,6 +96,8 @@ DROPPED_LINES = [
     re.compile(r"^\[oomkit\] warning: OpenBLAS chose "),
     # MFU above 100% (the matmul probe ran on a busy CPU): a timing, like MFU.
     re.compile(r"^\[oomkit\] warning: MFU above 100%"),
+    # oneDNN's bf16 kernels (AMX or not): printed only for CPU bf16 runs on CPUs with AMX-BF16.
+    re.compile(r"^\[oomkit\] (info|warning): oneDNN: "),
 ]
 
 

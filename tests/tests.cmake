@@ -202,6 +202,10 @@ set_tests_properties(train_cli_flags PROPERTIES LABELS torch TIMEOUT 300)
 # Issue 15 item 3: --precision auto resolves the same in estimate and train (one resolver).
 add_test(NAME precision_auto_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/precision_auto_cli_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(precision_auto_cli PROPERTIES LABELS torch TIMEOUT 300)
+# Issue 15 item 3 (speed): oneDNN on AMX unless a contraction length is ≡ 31 (mod 32); OpenBLAS
+# never left on generic kernels unless the user chose them.
+add_test(NAME kernel_choice_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel_choice_cli_test.sh $<TARGET_FILE:oomkit>)
+set_tests_properties(kernel_choice_cli PROPERTIES LABELS torch TIMEOUT 300)
 
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares
@@ -228,7 +232,7 @@ set_tests_properties(estimate_accuracy_random_llama PROPERTIES LABELS "torch;acc
 # LLaMA at two threads: every seed that missed, each traced with a logging allocator
 # (multi-query K/V views, the untied head's uncached casts and late token-embedding gradient,
 # autocast's ToCopyBackward after lm_head, the no-grad projections' weight casts) or, for
-# 383934291, oneDNN's AMX kernel that died with SIGILL before the ISA cap (cap_onednn_isa).
+# 383934291 (T = 63), oneDNN's AMX kernel that died with SIGILL: the process keeps AMX off (amx_hazard()).
 add_test(NAME estimate_accuracy_random_llama_2threads
          COMMAND estimate_accuracy --family llama --seeds 902532853,893089545,334158904,543227317,26028166,354175883,195997799,119869946,383934291,570496666 --max-gflop 1 --check --failing --threads 2)
 set_tests_properties(estimate_accuracy_random_llama_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
@@ -236,6 +240,15 @@ set_tests_properties(estimate_accuracy_random_llama_2threads PROPERTIES LABELS "
 # allocator (lm_head's MmBackward and its scratchpads; the MLP's and c_attn's AddmmBackward with
 # their weight gradients and, under autocast, ToCopyBackward's fp32 copy; evaluation's uncached
 # weight casts; wpe's gradient, made only at the end of backward).
+# Two threads on oneDNN's AMX kernels (where the CPU has them): fixed draws in which no bf16
+# config has a contraction length ≡ 31 (mod 32), so the process keeps AMX on (its first line
+# says ONEDNN_MAX_CPU_ISA=ALL); the scratchpad query and the trainer then share AMX's kernels.
+add_test(NAME estimate_accuracy_random_amx_2threads
+         COMMAND estimate_accuracy --random 6 --random-seed 1404 --max-gflop 1 --check --failing --threads 2)
+set_tests_properties(estimate_accuracy_random_amx_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
+add_test(NAME estimate_accuracy_random_llama_amx_2threads
+         COMMAND estimate_accuracy --family llama --random 6 --random-seed 1402 --max-gflop 1 --check --failing --threads 2)
+set_tests_properties(estimate_accuracy_random_llama_amx_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)
 add_test(NAME estimate_accuracy_random_2threads
          COMMAND estimate_accuracy --seeds 828469531,712748888,194292688,50248160,546246357,225605225,653459456 --max-gflop 4 --check --failing --threads 2)
 set_tests_properties(estimate_accuracy_random_2threads PROPERTIES LABELS "torch;accuracy" TIMEOUT 300)

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cctype>
 #include <cstdlib>
 
 #include <map>
@@ -180,14 +181,33 @@ std::string onednn_isa_cap_in_environment() {
   return "";
 }
 
-std::string cap_onednn_isa(bool allow_amx) {
-  static const std::string cap = [allow_amx] {
-    if (std::string set = onednn_isa_cap_in_environment(); !set.empty()) return set;
+namespace {
+
+struct OnednnIsaChoice {
+  std::string cap;
+  bool users = false;
+};
+
+const OnednnIsaChoice& onednn_isa_choice(bool allow_amx) {
+  static const OnednnIsaChoice choice = [allow_amx] {
+    if (std::string set = onednn_isa_cap_in_environment(); !set.empty()) return OnednnIsaChoice{set, true};
     const char* chosen = allow_amx ? "ALL" : "AVX512_CORE_BF16";
     ::setenv("ONEDNN_MAX_CPU_ISA", chosen, 1);
-    return std::string(chosen);
+    return OnednnIsaChoice{chosen, false};
   }();
-  return cap;
+  return choice;
+}
+
+}  // namespace
+
+std::string cap_onednn_isa(bool allow_amx) { return onednn_isa_choice(allow_amx).cap; }
+
+bool onednn_isa_cap_is_users() { return onednn_isa_choice(false).users; }
+
+bool onednn_cap_allows_amx(const std::string& cap) {
+  std::string c = cap;
+  for (char& ch : c) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return c.empty() || c == "ALL" || c.find("AMX") != std::string::npos;
 }
 
 std::string onednn_status() {

@@ -26,10 +26,6 @@ bool cap_allows_avx512_bf16(const std::string& cap) {
   return c.empty() || c == "ALL" || c == "AVX512_CORE_BF16" || c == "AVX512_CORE_FP16" ||
          c.find("AMX") != std::string::npos || c.rfind("AVX10", 0) == 0;
 }
-bool cap_allows_amx(const std::string& cap) {
-  const std::string c = upper(cap);
-  return c.empty() || c == "ALL" || c.find("AMX") != std::string::npos;
-}
 
 }  // namespace
 
@@ -47,7 +43,7 @@ AutoPrecision resolve_auto_precision(const AutoPrecisionInput& in) {
   }
   const bool avx512_bf16 = in.cpu_flags.count("avx512_bf16") > 0;
   const bool amx_bf16 = in.cpu_flags.count("amx_bf16") > 0;
-  if (amx_bf16 && cap_allows_amx(in.onednn_isa_cap)) return {Precision::kBf16Mixed, "amx_bf16"};
+  if (amx_bf16 && onednn_cap_allows_amx(in.onednn_isa_cap)) return {Precision::kBf16Mixed, "amx_bf16"};
   if (avx512_bf16 && cap_allows_avx512_bf16(in.onednn_isa_cap)) return {Precision::kBf16Mixed, "avx512_bf16"};
   if (avx512_bf16 || amx_bf16) {
     return {Precision::kFp32, fmt::format("{} capped off by ONEDNN_MAX_CPU_ISA={}", avx512_bf16 ? "avx512_bf16" : "amx_bf16",

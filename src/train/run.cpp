@@ -219,26 +219,33 @@ struct OnednnIsaNote {
   bool warn = false;
 };
 OnednnIsaNote decide_onednn_isa(const TrainOptions& options) {
-  const std::string users_cap = onednn_isa_cap_in_environment();
-  std::string hazard = "the model's config could not be read";
+  std::optional<std::string> hazard;  // nullopt: the config cannot be read (the Trainer names it)
   try {
     const ModelConfig config = options.init_from.empty() ? resolve_model_config(options.model)
                                                          : load_hf_config(options.init_from, "--init-from");
     hazard = amx_hazard(config, std::min(options.setup.seq_len, config.n_positions), options.setup.lora.rank);
   } catch (const InputError&) {
-    // the Trainer names the bad config; oneDNN stays off AMX meanwhile
   }
-  const std::string cap = cap_onednn_isa(hazard.empty());
-  if (options.setup.cuda || options.setup.precision == Precision::kFp32 || read_cpu_flags().count("amx_bf16") == 0) {
+  const std::string cap = cap_onednn_isa(hazard && hazard->empty());
+  if (!hazard || options.setup.cuda || options.setup.precision == Precision::kFp32 ||
+      read_cpu_flags().count("amx_bf16") == 0) {
     return {};
   }
-  if (!users_cap.empty()) {
-    return {fmt::format("oneDNN: ONEDNN_MAX_CPU_ISA={} (set before oomkit started) decides the bf16 matmul kernels", cap)};
+  const bool amx = onednn_cap_allows_amx(cap);
+  const std::string origin = onednn_isa_cap_is_users() ? " (set before oomkit started)" : "";
+  if (amx && !hazard->empty()) {
+    return {fmt::format("oneDNN: ONEDNN_MAX_CPU_ISA={}{} lets AMX-BF16 kernels run, but {}, where Debian's oneDNN "
+                        "2.6 AMX kernels die with SIGILL: set ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16",
+                        cap, origin, *hazard),
+            true};
   }
-  if (cap == "ALL") return {"oneDNN: AMX-BF16 kernels run the bf16 matmuls"};
+  if (!origin.empty()) {
+    return {fmt::format("oneDNN: ONEDNN_MAX_CPU_ISA={}{} decides the bf16 matmul kernels", cap, origin)};
+  }
+  if (amx) return {"oneDNN: AMX-BF16 kernels run the bf16 matmuls"};
   return {fmt::format("oneDNN: AMX off (ONEDNN_MAX_CPU_ISA={}): {}, where Debian's oneDNN 2.6 AMX kernels die with "
                       "SIGILL; bf16 matmuls run on AVX-512 BF16 (about 3x slower here)",
-                      cap, hazard),
+                      cap, hazard->empty() ? std::string("an earlier run in this process decided") : *hazard),
           true};
 }
 

@@ -76,7 +76,7 @@ std::string blas_core_hint() {
 }
 
 void exec_with_fitting_blas_core(char** argv) {
-  if (const char* set = std::getenv("OPENBLAS_CORETYPE"); set != nullptr) return;  // the user's, or our re-exec's
+  if (const char* set = std::getenv("OPENBLAS_CORETYPE"); set != nullptr && *set != '\0') return;  // the user's, or ours
   const std::string fit = blas_core_fit();
   if (fit.empty()) return;
   ::setenv("OPENBLAS_CORETYPE", fit.c_str(), 1);

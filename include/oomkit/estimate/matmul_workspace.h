@@ -63,13 +63,22 @@ std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_r
 /// nothing and returns the cap in force). A cap the user chose (ONEDNN_MAX_CPU_ISA or
 /// DNNL_MAX_CPU_ISA) is kept. Otherwise `allow_amx` (amx_hazard() returned "") sets "ALL", every
 /// ISA the CPU has (AMX-BF16 ran the d=768 bf16-mixed step ~3x faster here), and false sets
-/// "AVX512_CORE_BF16", oneDNN's AVX-512 BF16 kernels. The variable is set in the environment, so
-/// the processes this one starts (data-parallel ranks) run the same kernels. Both sides of the
+/// "AVX512_CORE_BF16", oneDNN's AVX-512 BF16 kernels. The variable is set in the environment, so a
+/// process started afterwards inherits the choice (as the user's); each data-parallel rank, started
+/// before any decision, decides for itself by the same rule. Both sides of the
 /// estimate decide here with the same amx_hazard(): the trainer (run_training(), before
 /// configure_threads()) and the scratchpad query above (the estimator's first CPU bf16 matmul),
 /// so the predicted and the allocated scratchpads come from the same kernels. Returns the cap in
 /// force, e.g. "ALL" or "AVX512_CORE_BF16". Throws nothing.
 std::string cap_onednn_isa(bool allow_amx = false);
+
+/// Whether the cap in force was set before the process decided (the user's: ONEDNN_MAX_CPU_ISA or
+/// DNNL_MAX_CPU_ISA), rather than chosen by cap_onednn_isa(). Decides (capped) if nothing has yet.
+bool onednn_isa_cap_is_users();
+
+/// Whether oneDNN may run AMX kernels under `cap` (a ONEDNN_MAX_CPU_ISA value; "" is no cap):
+/// "ALL" or a name with AMX in it, case-insensitive.
+bool onednn_cap_allows_amx(const std::string& cap);
 
 /// The cap the environment sets for oneDNN (ONEDNN_MAX_CPU_ISA, else DNNL_MAX_CPU_ISA), or ""
 /// when none is set yet; decides nothing (cap_onednn_isa() does). Throws nothing.

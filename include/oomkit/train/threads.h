@@ -44,7 +44,7 @@ std::string blas_core_hint();
 std::string blas_core_fit();
 
 /// When OpenBLAS runs generic kernels on a CPU with wider vectors (blas_core_fit()) and no
-/// OPENBLAS_CORETYPE is set, sets it to the fitting core and re-executes this program
+/// OPENBLAS_CORETYPE is set (or it is empty), sets it to the fitting core and re-executes this program
 /// (/proc/self/exe, the same argv, environment and PID), so that OpenBLAS, which reads the
 /// variable once, when it loads, picks those kernels: on the development machine the 2048 x 2048
 /// fp32 matmul at 2 threads ran at 162 GFLOP/s against 31 (docs/train.md). Call it first thing
