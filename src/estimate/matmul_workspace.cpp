@@ -165,7 +165,6 @@ std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_r
       {"h_kv·d_h", model.n_kv_head * d_h},
       {"3d (the fused QKV)", model.is_gpt2() ? 3 * d : 0},
       {"d_h", d_h},
-      {"T", seq_len},
       {"r (LoRA)", lora_rank},
   };
   for (const auto& [name, k] : contractions) {

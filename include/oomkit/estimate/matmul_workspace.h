@@ -47,22 +47,22 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
 /// (libdnnl.so.2, which Debian's LibTorch 1.13 uses for bf16 mm/addmm/bmm) JITs AMX brgemm
 /// kernels on CPUs with AMX-BF16 (Sapphire Rapids and later) that die with SIGILL (`tileloadd`
 /// on a tile never configured) for some (m, n) when the contraction length K ≡ 31 (mod 32),
-/// deterministically, at 1 and 2 threads, under plain Python PyTorch as well (a K tail of 31
-/// elements after 32-element AMX blocks). Measured here with `bench/amx_contraction_probe.py --seed
-/// 1202 --other 800 --k31 200` (each matmul in a forked child; mm, addmm and bmm, either operand
-/// transposed, K from 1 to 4,200, m and n up to 3,000): 12 of 200 shapes with K ≡ 31 (mod 32)
-/// died, 0 of 800 with any other K. The K of one training step, forward and backward
-/// (the matmuls of docs/model-ops.md): d, d_ff, V, the query width h·d_h, the key/value width
-/// h_kv·d_h, GPT-2's fused QKV width 3d, d_h, T (attention's probabilities times V and their
-/// gradients), B·T (every weight gradient, for any micro-batch B: evaluation and OOM recovery
-/// change B, so an odd T keeps AMX off), and r. Throws nothing.
+/// deterministically, at 1 and 2 threads, under plain Python PyTorch as well (K = 32·n + 31).
+/// Measured here with `bench/amx_contraction_probe.py --seed 1202 --other 800 --k31 200` (each
+/// matmul in a forked child; mm, addmm and bmm, either operand transposed, K from 1 to 4,200, m
+/// and n up to 3,000): 12 of 200 shapes with K ≡ 31 (mod 32) died, 0 of 800 with any other K.
+/// The K of one training step, forward and backward (the matmuls of docs/model-ops.md): d, d_ff,
+/// V, the query width h·d_h, the key/value width h_kv·d_h, GPT-2's fused QKV width 3d, d_h, r,
+/// T (attention's probabilities times V and their gradients) and B·T (every weight gradient, for
+/// any micro-batch B: evaluation and OOM recovery change B, so an odd T keeps AMX off; an even T
+/// is never ≡ 31). Throws nothing.
 std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_rank);
 
 /// Decides once per process which oneDNN ISA runs bf16 matmuls, before the first oneDNN
 /// primitive (oneDNN reads ONEDNN_MAX_CPU_ISA once, at its first primitive; a later call changes
 /// nothing and returns the cap in force). A cap the user chose (ONEDNN_MAX_CPU_ISA or
 /// DNNL_MAX_CPU_ISA) is kept. Otherwise `allow_amx` (amx_hazard() returned "") sets "ALL", every
-/// ISA the CPU has (AMX-BF16 ran the d=768 bf16-mixed step ~3x faster here), and false sets
+/// ISA the CPU has (AMX-BF16 ran gpt-micro's bf16-mixed step ~2.9x faster here), and false sets
 /// "AVX512_CORE_BF16", oneDNN's AVX-512 BF16 kernels. The variable is set in the environment, so a
 /// process started afterwards inherits the choice (as the user's); each data-parallel rank, started
 /// before any decision, decides for itself by the same rule. Both sides of the
