@@ -12,6 +12,7 @@
 #include "oomkit/core/phases.h"
 #include "oomkit/core/units.h"
 #include "oomkit/estimate/activations.h"
+#include "oomkit/estimate/matmul_workspace.h"
 #include "oomkit/estimate/framework.h"
 #include "oomkit/estimate/parameters.h"
 #include "oomkit/estimate/quantization.h"
@@ -227,6 +228,9 @@ Estimate estimate_memory(const ModelConfig& model, const TrainingSetup& setup) {
   in.am = &am;
   in.dt = activation_dtypes(setup);
   in.sz = activation_sizes(model, setup, am);
+  // oneDNN's ISA for the CPU bf16 scratchpads, decided once by the trainer's rule (run_training())
+  // if the process has not decided yet (matmul_workspace.h).
+  if (cpu_bf16_matmuls(setup, in.dt)) cap_onednn_isa(amx_hazard(model, setup.seq_len, setup.lora.rank).empty());
   e.items.reserve(48);
   e.phases.reserve(13);
 

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -187,8 +188,11 @@ struct OnednnIsaChoice {
   bool users = false;
 };
 
+std::atomic<bool> onednn_isa_decided{false};
+
 const OnednnIsaChoice& onednn_isa_choice(bool allow_amx) {
   static const OnednnIsaChoice choice = [allow_amx] {
+    onednn_isa_decided = true;
     if (std::string set = onednn_isa_cap_in_environment(); !set.empty()) return OnednnIsaChoice{set, true};
     const char* chosen = allow_amx ? "ALL" : "AVX512_CORE_BF16";
     ::setenv("ONEDNN_MAX_CPU_ISA", chosen, 1);
@@ -201,7 +205,7 @@ const OnednnIsaChoice& onednn_isa_choice(bool allow_amx) {
 
 std::string cap_onednn_isa(bool allow_amx) { return onednn_isa_choice(allow_amx).cap; }
 
-bool onednn_isa_cap_is_users() { return onednn_isa_choice(false).users; }
+bool onednn_isa_cap_is_users() { return onednn_isa_decided && onednn_isa_choice(false).users; }
 
 bool onednn_cap_allows_amx(const std::string& cap) {
   std::string c = cap;

@@ -66,9 +66,6 @@ StepBase step_base(const PhaseInputs& in, bool steady) {
 // only); 0 where oneDNN is not available (LibTorch then uses its own gemm).
 int64_t matmul_workspace(const PhaseInputs& in, int64_t m, int64_t k, int64_t n, bool transposed_a = false) {
   if (k <= 0 || !cpu_bf16_matmuls(*in.setup, in.dt)) return 0;
-  // The ISA the trainer decides for this model (run_training(): the same rule), if the process
-  // has not decided yet.
-  cap_onednn_isa(amx_hazard(*in.model, in.setup->seq_len, in.setup->lora.rank).empty());
   return onednn_bf16_matmul_scratchpad_bytes({0, m, k, n, transposed_a}, in.setup->cpu_threads).value_or(0);
 }
 

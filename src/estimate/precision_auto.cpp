@@ -23,8 +23,7 @@ std::string upper(std::string s) {
 // whether a cap lets oneDNN run avx512_bf16 (AVX512_CORE_BF16 and above) and AMX-BF16 kernels.
 bool cap_allows_avx512_bf16(const std::string& cap) {
   const std::string c = upper(cap);
-  return c.empty() || c == "ALL" || c == "AVX512_CORE_BF16" || c == "AVX512_CORE_FP16" ||
-         c.find("AMX") != std::string::npos || c.rfind("AVX10", 0) == 0;
+  return onednn_cap_allows_amx(cap) || c == "AVX512_CORE_BF16" || c == "AVX512_CORE_FP16" || c.rfind("AVX10", 0) == 0;
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_r
 std::string cap_onednn_isa(bool allow_amx = false);
 
 /// Whether the cap in force was set before the process decided (the user's: ONEDNN_MAX_CPU_ISA or
-/// DNNL_MAX_CPU_ISA), rather than chosen by cap_onednn_isa(). Decides (capped) if nothing has yet.
+/// DNNL_MAX_CPU_ISA), rather than chosen by cap_onednn_isa(); false while nothing has decided.
 bool onednn_isa_cap_is_users();
 
 /// Whether oneDNN may run AMX kernels under `cap` (a ONEDNN_MAX_CPU_ISA value; "" is no cap):
