@@ -15,8 +15,11 @@
 # core as oomkit-train picks it (exec_with_fitting_blas_core(): OPENBLAS_CORETYPE=SkylakeX where
 # Debian's OpenBLAS falls back to generic kernels on an AVX-512 CPU it does not know) and oneDNN
 # with AMX (oomkit keeps AMX for these models: amx_hazard() finds no contraction length ≡ 31
-# mod 32). The peer runs twice per repeat: as it is (OpenBLAS's own choice: peer_tok/s, ratio) and
-# with oomkit's OpenBLAS core (peer_fit_tok/s, ratio_fit: the two programs on the same kernels).
+# mod 32). oomkit-train also switches ATen's own CPU kernels (elementwise, Sleef math, layer_norm,
+# softmax, the optimizer) to AVX-512 on a CPU with AVX-512 F/BW/VL/DQ (choose_aten_cpu_capability():
+# ATEN_CPU_CAPABILITY=avx512, opt-in in LibTorch 1.13). The peer runs twice per repeat: as it is
+# (OpenBLAS's and ATen's own choices: peer_tok/s, ratio) and with oomkit's choices of both
+# (peer_fit_tok/s, ratio_fit: the two programs on the same kernels).
 # Report only: exits 0 whatever the ratios are.
 #   OOMKIT_EXE (build/oomkit)  PEER (../shared/peers/gpt_peer.py)  BENCH_DATA (/usr/share/common-licenses/GPL-3)
 #   BENCH_THREADS (2)  REPEATS (3)  STEPS (20; d=768: STEPS_D768, 6)  BENCH_ROWS ("nano micro d768")
@@ -68,6 +71,16 @@ if "OPENBLAS_CORETYPE" not in os.environ:
 PYEOF
 )
 printf 'OpenBLAS core for oomkit, the matmul probe and peer_fit: %s\n' "${FIT:-OpenBLAS own choice}"
+# ATen's CPU kernels as oomkit-train picks them (choose_aten_cpu_capability(), threads.h).
+ATEN_FIT=""
+if [ -z "${ATEN_CPU_CAPABILITY:-}" ]; then
+  cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+  ATEN_FIT=avx512
+  for f in avx512f avx512bw avx512vl avx512dq fma; do
+    case "$cpu_flags" in *" $f "*) ;; *) ATEN_FIT="" ;; esac
+  done
+fi
+printf 'ATen CPU kernels for oomkit and peer_fit: %s\n' "${ATEN_FIT:-ATen own choice}"
 printf '%-10s %-11s %4s %4s %6s %12s %12s %7s %13s %14s %9s %11s %8s %8s %8s\n' model precision B T steps oomkit_tok/s \
   peer_tok/s ratio ratio_range peer_fit_tok/s ratio_fit peak_GFLOP/s mfu_oomk mfu_peer mfu_pfit
 for row in "${rows[@]}"; do
@@ -107,8 +120,8 @@ PYEOF
         --threads "$THREADS" --precision "$precision" | $PY -c 'import json,sys; print("py", json.load(sys.stdin)["tokens_per_s"])' >> "$runs"
     }
     py_fit_run() {
-      if [ -z "$FIT" ]; then return; fi
-      OPENBLAS_CORETYPE=$FIT $PY "$PEER" --model "$config" --data "$DATA" --batch-size "$B" --seq-len "$T" --steps "$steps" \
+      if [ -z "$FIT$ATEN_FIT" ]; then return; fi
+      env ${FIT:+OPENBLAS_CORETYPE=$FIT} ${ATEN_FIT:+ATEN_CPU_CAPABILITY=$ATEN_FIT} $PY "$PEER" --model "$config" --data "$DATA" --batch-size "$B" --seq-len "$T" --steps "$steps" \
         --warmup 3 --threads "$THREADS" --precision "$precision" |
         $PY -c 'import json,sys; print("pyfit", json.load(sys.stdin)["tokens_per_s"])' >> "$runs"
     }

@@ -961,6 +961,41 @@ TEST(DiagnoseKinds4, InputSizeInNumbers) {
   EXPECT_EQ(protein.back().findings.front().category, OomCause::kActivationsSeqlen);
 }
 
+// One input's size in words: a size word followed by what the model takes in ("a shorter clip",
+// "full size photos", "1080p video"), a star-separated resolution where the log speaks of images,
+// one image alone failing, and Chinese "分辨率" (resolution). Counts ("4k sentences", "more than
+// one image") and the words alone are not read as a size.
+TEST(DiagnoseKinds4, InputSizeInWordsAndStars) {
+  const std::string bare = "RuntimeError: CUDA error: out of memory\n";
+  for (const char* line : {"With a shorter clip it runs; the full recording does not.\n",
+                           "Full size photos crash the demo, thumbnails are fine.\n",
+                           "Rendering 1080p video frames with the default settings:\n",
+                           "Segmenting the 3600*2400 images of my own dataset:\n",
+                           "Even one image from the test set fails.\n",
+                           "\xe8\xbe\x93\xe5\x85\xa5\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87 2048\n"}) {
+    const auto ds = diagnose_log(std::string(line) + bare);
+    ASSERT_FALSE(ds.empty()) << line;
+    EXPECT_EQ(first(ds).findings.front().category, OomCause::kActivationsSeqlen) << line;
+  }
+  for (const char* line : {"It trained on a small dataset (4k sentences) last week.\n",
+                           "It cannot process more than one image in a loop.\n",
+                           "The images are in a folder; the model is large.\n",
+                           "x = torch.zeros(4096*4096)\n"}) {
+    const auto ds = diagnose_log(std::string(line) + bare);
+    ASSERT_FALSE(ds.empty()) << line;
+    EXPECT_NE(first(ds).findings.front().category, OomCause::kActivationsSeqlen) << line;
+  }
+}
+
+// "Fails even at batch size 1": the model's size first, one sample's size among the candidates.
+TEST(DiagnoseKinds4, BatchOneNamesTheModelAndOneSample) {
+  const auto ds = diagnose_log("It fails even with batch size 1.\nRuntimeError: CUDA error: out of memory\n");
+  const auto& f = first(ds).findings;
+  ASSERT_GE(f.size(), 2u);
+  EXPECT_EQ(f[0].category, OomCause::kStaticModelTooLarge);
+  EXPECT_EQ(f[1].category, OomCause::kActivationsSeqlen);
+}
+
 // Loss tensors summed without .item(), or the graph kept in the user's words: a leak across steps.
 TEST(DiagnoseKinds4, LossSummedWithoutItemIsALeak) {
   const std::string message =

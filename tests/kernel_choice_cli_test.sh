@@ -6,6 +6,9 @@
 #    completes (with AMX, Debian's oneDNN 2.6 dies with SIGILL on such lengths).
 #  - OpenBLAS (fp32): never left on generic kernels on an AVX2/AVX-512 CPU unless the user chose
 #    them (exec_with_fitting_blas_core()); a user's OPENBLAS_CORETYPE=Prescott is kept (and warned of).
+#  - ATen (its own CPU kernels): AVX512 on a CPU with AVX-512 F/BW/VL/DQ and FMA, else ATen's own
+#    choice (choose_aten_cpu_capability()); a user's ATEN_CPU_CAPABILITY=avx2 is kept. Read from the
+#    timeline's run options (aten_cpu_capability, from at::show_config()).
 # Usage: kernel_choice_cli_test.sh OOMKIT
 set -u
 exe="$1"
@@ -41,6 +44,27 @@ case " $flags " in
     grep -q "OpenBLAS chose its generic 'Prescott' kernels" "$tmp/prescott" ||
       { echo "FAIL: the user's OPENBLAS_CORETYPE=Prescott was not kept (or not warned of)"; cat "$tmp/prescott"; fail=1; }
     ;;
+esac
+capability() {  # the ATen CPU capability a run reports in its timeline's run header
+  rm -rf "$tmp/cap"
+  "$exe" train --model gpt-nano --steps 1 --batch-size 2 --seq-len 64 --threads 2 --eval-batches 1 --mfu-probe-seconds 0 \
+    --run-dir "$tmp/cap" >"$tmp/cap.log" 2>&1 || { echo "FAIL (capability): exit $?"; cat "$tmp/cap.log"; fail=1; }
+  head -n 1 "$tmp/cap/timeline.jsonl" 2>/dev/null | grep -o '"aten_cpu_capability":"[A-Z0-9]*"' | cut -d'"' -f4
+}
+unset ATEN_CPU_CAPABILITY
+got=$(capability)
+want=AVX512
+for f in avx512f avx512bw avx512vl avx512dq fma; do
+  case " $flags " in *" $f "*) ;; *) want="" ;; esac
+done
+if [ -n "$want" ]; then
+  [ "$got" = "$want" ] || { echo "FAIL: ATen runs '$got' kernels on an AVX-512 CPU, want $want"; fail=1; }
+else
+  case "$got" in AVX2|DEFAULT) ;; *) echo "FAIL: ATen reports '$got' on a CPU without AVX-512 F/BW/VL/DQ"; fail=1 ;; esac
+fi
+got=$(ATEN_CPU_CAPABILITY=avx2 capability)
+case " $flags " in
+  *" avx2 "*) [ "$got" = AVX2 ] || { echo "FAIL: the user's ATEN_CPU_CAPABILITY=avx2 was not kept (got '$got')"; fail=1; } ;;
 esac
 [ "$fail" -eq 0 ] && echo "kernel choice: ok"
 exit "$fail"

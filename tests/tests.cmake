@@ -96,14 +96,15 @@ add_executable(word_prior_gen ${CMAKE_SOURCE_DIR}/tests/word_prior_gen.cpp)
 target_link_libraries(word_prior_gen PRIVATE oomkit_core)
 oomkit_warnings(word_prior_gen)
 set_tests_properties(diagnose_corpus_score PROPERTIES LABELS "core;corpus")
-# Speed (issue 10 item 6): a 20 MB log and 20k OOM lines, checked against half the issue's rates
-# (100 MB in 3 s, 100k OOM lines in 5 s): ctest runs beside other tests on 2 cores, where CPU time
-# inflates ~1.5x; the guard catches a return to regex speeds (50x slower). The rates themselves:
-# `diagnose_speed --mb 100 --ooms 100000 --check` on an idle machine.
+# Speed (issue 10 item 6): a 20 MB log and 20k OOM lines, checked against a quarter of the issue's
+# rates (100 MB in 3 s, 100k OOM lines in 5 s): ctest runs beside other tests on 2 shared cores,
+# where the CPU time measured here swung from 0.65 to 1.24 s for the same 20 MB (2026-12-02; half
+# the rate failed there once under load); the guard catches a return to regex speeds (50x slower).
+# The rates themselves: `diagnose_speed --mb 100 --ooms 100000 --check` on an idle machine.
 add_executable(diagnose_speed ${CMAKE_SOURCE_DIR}/bench/diagnose_speed.cpp)
 target_link_libraries(diagnose_speed PRIVATE oomkit_core)
 oomkit_warnings(diagnose_speed)
-add_test(NAME diagnose_speed COMMAND diagnose_speed --mb 20 --ooms 20000 --check --slack 0.5)
+add_test(NAME diagnose_speed COMMAND diagnose_speed --mb 20 --ooms 20000 --check --slack 0.25)
 set_tests_properties(diagnose_speed PROPERTIES LABELS core TIMEOUT 120)
 
 # ---- report (issue 6): the HTML report in headless Chromium ---------------------------------
@@ -206,6 +207,17 @@ set_tests_properties(precision_auto_cli PROPERTIES LABELS torch TIMEOUT 300)
 # never left on generic kernels unless the user chose them.
 add_test(NAME kernel_choice_cli COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel_choice_cli_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(kernel_choice_cli PROPERTIES LABELS torch TIMEOUT 300)
+
+# Issue 15 item 3: where a step's time goes, per op (LibTorch's autograd profiler from C++), with
+# the matmul / other-op / outside-op shares; bench/op_profile_peer.py prints the same for the peer.
+# The ctest only runs it on a tiny step and checks the table and the shares line are printed.
+add_executable(op_profile ${CMAKE_SOURCE_DIR}/bench/op_profile.cpp)
+target_link_libraries(op_profile PRIVATE oomkit_torch CLI11::CLI11)
+oomkit_warnings(op_profile)
+add_test(NAME op_profile_smoke
+         COMMAND op_profile --batch-size 2 --seq-len 32 --warm-steps 1 --steps 1 --threads 1 --top 5)
+set_tests_properties(op_profile_smoke PROPERTIES LABELS torch TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "step wall [0-9.]+ ms: matmul [0-9.]+ ms [(][0-9.]+%[)], other ops [0-9.]+ ms [(][0-9.]+%[)], outside ops [0-9.]+ ms")
 
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares

@@ -157,7 +157,11 @@ TEST(WordPrior, ReportsToldInWordsAreFound) {
                            "CUDA outofmemory error when I test one image\n",
                            "Memory issues during loss.backward() on every iteration\n",
                            "We observed extra GPU memory usage on rank 0\n",
-                           "My training crashes with OutOfMemoryError after 3 epochs\n"}) {
+                           "My training crashes with OutOfMemoryError after 3 epochs\n",
+                           // More memory than it should, compared with something, or on the wrong GPU.
+                           "The new optimizer uses more memory than SGD did\n",
+                           "Disproportionate GPU memory usage with two workers\n",
+                           "Each worker holds 900 MB of memory on GPU0\n"}) {
     EXPECT_EQ(diagnose_log(text).size(), 1u) << text;
   }
   // Ordinary text about memory is no report (each line was one before the review's narrowing).
@@ -167,7 +171,8 @@ TEST(WordPrior, ReportsToldInWordsAreFound) {
                            "Memory bandwidth is the bottleneck for decoding.\n", "See issue #123 for the memory layout.\n",
                            "we added extra RAM to the server\n", "There is no problem with RAM.\n",
                            "Memory usage is higher with fp32, as expected.\n", "\xe5\x86\x85\xe5\xad\x98\xe8\xae\xbf\xe9\x97\xae\xe5\xbc\x82\xe5\xb8\xb8\n",
-                           "systemd-oomd is disabled on this host\n"}) {
+                           "systemd-oomd is disabled on this host\n",
+                           "fp32 uses more memory than bf16, as expected.\n"}) {
     const auto ds = diagnose_log(text);
     if (std::string(text).rfind("I keep getting", 0) == 0) {
       // The OOM named in words is a report, but a "mentioned" one, not PaddlePaddle's message.

@@ -67,7 +67,7 @@ enum Word : uint8_t {
   kWLoadProse,    // before, loading, load, model
   kWTraining,     // training, test, during, only (inference-only statements)
   kWShapes,       // variable, varying, dynamic, lengths
-  kWInputSize,    // sequence, resolution, length, tokens, image, super
+  kWInputSize,    // sequence, resolution, length, tokens, image, super, picture, photo, video, audio, clip, frame, prompt, ...
   kWLlmName,      // llama, mistral, qwen, ... (an LLM)
   kWSave,         // save, saving, save_pretrained, save_checkpoint
   kWGraph,        // graph, detach, detached, attached (the autograd graph kept alive)
@@ -147,6 +147,12 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"save", kWSave}, {"saving", kWSave}, {"save_pretrained", kWSave}, {"save_checkpoint", kWSave}, {"save_model", kWSave},
       {"save_steps", kWSave}, {"_save", kWSave}, {"save_state", kWSave},
       {"sequences", kWInputSize}, {"images", kWInputSize}, {"vram", kWMem},
+      {"picture", kWInputSize}, {"pictures", kWInputSize}, {"photo", kWInputSize}, {"photos", kWInputSize},
+      {"frames", kWInputSize}, {"video", kWInputSize}, {"videos", kWInputSize}, {"audio", kWInputSize},
+      {"utterance", kWInputSize}, {"utterances", kWInputSize}, {"clip", kWInputSize}, {"clips", kWInputSize},
+      {"frame", kWInputSize}, {"sentence", kWInputSize}, {"sentences", kWInputSize}, {"document", kWInputSize},
+      {"documents", kWInputSize}, {"prompt", kWInputSize}, {"prompts", kWInputSize}, {"scene", kWInputSize},
+      {"scenes", kWInputSize}, {"audios", kWInputSize},
       {"graph", kWGraph}, {"graphs", kWGraph}, {"detach", kWGraph}, {"detached", kWGraph}, {"attached", kWGraph},
       {"shape", kWShapeBug}, {"shapes", kWShapeBug}, {"broadcast", kWShapeBug}, {"broadcasting", kWShapeBug},
       {"random", kWRandom}, {"randomly", kWRandom}, {"intermittent", kWRandom}, {"intermittently", kWRandom},
@@ -629,11 +635,20 @@ class Reader {
     const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
                                                lo.find("total memory:") != std::string_view::npos);
     // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
-    const bool phrase_line = lo.find("long") != std::string_view::npos || lo.find("\xe8\xbf\x87") != std::string_view::npos ||
+    // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size): looked for
+    // only on a line holding one of their lead bytes (one scan for ASCII lines).
+    const bool cjk = lo.find('\xe5') != std::string_view::npos || lo.find('\xe8') != std::string_view::npos ||
+                     lo.find('\xe9') != std::string_view::npos;  // memchr each: cheaper than find_first_of
+    const bool phrase_line = lo.find("long") != std::string_view::npos ||
+                             (cjk && (lo.find("\xe8\xbf\x87") != std::string_view::npos ||
+                                      lo.find("\xe9\x95\xbf") != std::string_view::npos ||
+                                      lo.find("\xe5\x88\x86\xe8\xbe\xa8") != std::string_view::npos ||
+                                      lo.find("\xe5\xb0\xba\xe5\xaf\xb8") != std::string_view::npos)) ||
                              lo.find(" model") != std::string_view::npos || lo.find("epoch_end") != std::string_view::npos ||
                              lo.find("+=") != std::string_view::npos || has(kWGpuName) ||
                              lo.find("cuda:") != std::string_view::npos;
-    if (has(kWInputSize) && (lo.find("image") != std::string_view::npos || lo.find("resolution") != std::string_view::npos)) {
+    if (has(kWInputSize) && (lo.find("image") != std::string_view::npos || lo.find("resolution") != std::string_view::npos ||
+                             lo.find("picture") != std::string_view::npos || lo.find("photo") != std::string_view::npos)) {
       image_seen_ = true;
     }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
@@ -641,7 +656,8 @@ class Reader {
     const bool dims_possible = lo.find('x') != std::string_view::npos || lo.find("\xc3\x97") != std::string_view::npos ||
                                lo.find("aa") != std::string_view::npos || lo.find("resid") != std::string_view::npos ||
                                lo.find("amino") != std::string_view::npos ||
-                               (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos));
+                               (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
+                                                lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
         !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) {
@@ -659,7 +675,7 @@ class Reader {
       // Prose before the message on the same line still counts: "if the output is too long
       // (~1000 characters), torch.cuda.OutOfMemoryError: ...".
       const std::string_view before = lo.substr(0, std::min(lo.find("error"), lo.find("out of memory")));
-      if (long_inputs(before)) {
+      if (long_inputs(before, has(kWInputSize))) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
       }
@@ -703,7 +719,10 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
                            contains("batch_size 1") || contains("batch size = 1") || contains("bs=1") ||
                            contains("batch size is 1") || contains("batch_size = 1") || contains("batch_size: 1"));
     if (has(kWSetting)) {
-if (batch_one && !contains("batch size 1.") && !negated) {
+// "batch size 1.5" is not 1; "batch size 1." ends a sentence.
+const size_t one_dot = batch_one ? lo.find("batch size 1.") : std::string_view::npos;
+if (batch_one && (one_dot == std::string_view::npos || one_dot + 13 >= lo.size() || !is_digit(lo[one_dot + 13])) &&
+    !negated) {
       bool digit_after = false;
       for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1", "batch size of 1",
                                  "batch size = 1", "batch size is 1", "batch_size = 1"}) {
@@ -712,6 +731,8 @@ if (batch_one && !contains("batch size 1.") && !negated) {
       }
       if (!digit_after) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text());
+        // At batch 1 one sample's activations are the other term that can exceed the device.
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "fails even at batch size 1 (one sample): " + text());
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       }
     }
@@ -790,8 +811,17 @@ if (contains("model.eval()") && !negated) {
           "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
-    if (!negated && long_inputs(lo)) {
+    if (!negated && long_inputs(lo, has(kWInputSize))) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
+    }
+    // One image (one clip, one utterance) already fails: the batch is 1, so one input's size, or
+    // the model's, decides.
+    if (!negated && has(kWInputSize) && !contains("than one") && !contains("than 1 ") &&
+        (contains("one image") || contains("single image") || contains("one picture") || contains("single picture") ||
+         contains("one photo") || contains("single photo") || contains("one video") || contains("single video") ||
+         contains("1 image") || contains("one utterance") || contains("single utterance"))) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.25, "one input alone fails (its size decides): " + text());
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.1, "");
     }
     // One model fits, another does not: the model's own size decides.
     if (!negated && (contains("larger model") || contains("bigger model") || contains("smaller model") ||
@@ -1009,8 +1039,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", long audio, video or
-  // documents (their length is the sequence), "过长" (zh: too long).
-  static bool long_inputs(std::string_view lo) {
+  // documents (their length is the sequence), "过长" (zh: too long); with `input_word` (the line
+  // holds a kWInputSize word) also a size word before an input noun (sized_input()).
+  static bool long_inputs(std::string_view lo, bool input_word) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return lo.find(p) != std::string_view::npos; };
     auto any = [&](std::initializer_list<std::string_view> ps) {
@@ -1031,7 +1062,59 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (has("big") && any({"big image", "bigger image"})) return true;
     if (has("image") && any({"huge image", "smaller image", "image is too", "images are too"})) return true;
     if (has("resolution") && any({"high resolution", "higher resolution", "high-resolution"})) return true;
-    return has("higher dimension");
+    // Chinese: "分辨率" (resolution), "图片尺寸" / "图像尺寸" / "输入尺寸" (picture / image / input size),
+    // "图片大小" (picture size), "长序列" (long sequence), "长文本" (long text).
+    if (any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
+             "\xe5\x9b\xbe\xe5\x83\x8f\xe5\xb0\xba\xe5\xaf\xb8", "\xe8\xbe\x93\xe5\x85\xa5\xe5\xb0\xba\xe5\xaf\xb8",
+             "\xe5\x9b\xbe\xe7\x89\x87\xe5\xa4\xa7\xe5\xb0\x8f", "\xe9\x95\xbf\xe5\xba\x8f\xe5\x88\x97",
+             "\xe9\x95\xbf\xe6\x96\x87\xe6\x9c\xac"})) {
+      return true;
+    }
+    return has("higher dimension") || (input_word && sized_input(lo));
+  }
+
+  // One input's size in words: a size word followed by what a model takes in as one sample, with
+  // at most two filler words between ("size", "input", "res", "test", "a"): "a smaller picture is
+  // fine", "larger input images", "full-size image", "high res frames", "shorter utterances",
+  // "1080p video". Words alone decide nothing here: "large" or "image" by itself is not read;
+  // "4k" is not a size word ("4k sentences" counts them).
+  static bool sized_input(std::string_view lo) {
+    static const std::array<std::string_view, 24> kSize = {
+        "large", "larger", "largest", "big", "bigger", "huge", "long", "longer", "longest", "small", "smaller",
+        "short", "shorter", "full", "fullsize", "high", "higher", "uhd", "hd", "720p", "1080p", "1440p", "2160p", "4320p"};
+    static const std::array<std::string_view, 27> kInput = {
+        "image", "images", "picture", "pictures", "photo", "photos", "frame", "frames", "video", "videos",
+        "audio", "audios", "clip", "clips", "utterance", "utterances", "sequence", "sequences", "sentence", "sentences",
+        "document", "documents", "prompt", "prompts", "resolution", "scene", "scenes"};
+    // Words of the line, lower-case ASCII runs ("full-size" reads as "full", "size").
+    std::array<std::string_view, 64> w{};
+    size_t n = 0;
+    for (size_t i = 0; i < lo.size() && n < w.size();) {
+      if (!(is_alpha(lo[i]) || is_digit(lo[i]))) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < lo.size() && (is_alpha(lo[j]) || is_digit(lo[j]))) ++j;
+      w[n++] = lo.substr(i, j - i);
+      i = j;
+    }
+    auto in = [](std::string_view x, const auto& set) {
+      for (std::string_view s : set) {
+        if (x == s) return true;
+      }
+      return false;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      if (!in(w[i], kSize)) continue;
+      for (size_t k = i + 1; k < std::min(n, i + 4); ++k) {  // the noun, after at most two fillers
+        if (in(w[k], kInput)) return true;
+        const bool filler = w[k] == "size" || w[k] == "sized" || w[k] == "input" || w[k] == "inputs" || w[k] == "res" ||
+                            w[k] == "test" || w[k] == "a";
+        if (!filler) break;
+      }
+    }
+    return false;
   }
 
   std::string first_of(std::string_view lo, Word kind) {
@@ -1073,7 +1156,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // A resolution or a protein's length stated as numbers, weighed for activations_seqlen: "WxH"
-  // ("3296x2400", "1024 x 1024") with both sides >= 256; "(W, H)" with two elements >= 256, not a
+  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images) with both sides >= 256; "(W, H)" with two elements >= 256, not a
   // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
   // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
   // megapixel (512x512) up, 0.15 below. One pass over the line's digits.
@@ -1115,7 +1198,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // "WxH" / "W x H" / "W×H"
       size_t q = skip_spaces(end);
       size_t after_x = std::string_view::npos;
-      if (q < lo.size() && lo[q] == 'x') after_x = q + 1;
+      if (q < lo.size() && (lo[q] == 'x' || (image_log && lo[q] == '*'))) after_x = q + 1;  // "2160*3840 images"
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
       if (after_x != std::string_view::npos) {
         const size_t b0 = skip_spaces(after_x);

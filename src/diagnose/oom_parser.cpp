@@ -781,6 +781,18 @@ bool memory_trouble_prose(std::string_view lo) {
                  "taking up memory", "takes up memory", "rising of gpu memory", "memory explod"}))) {
     return true;
   }
+  // More memory than it should take, compared with something ("higher memory usage than Adam",
+  // "DAdaptAdam uses more memory", "memory usage on the main GPU is much larger than on the
+  // others", "disproportionate GPU memory usage", "the memory cost will increase"), or on the
+  // wrong GPU ("each process holds memory on GPU0"). Not a fact stated as expected nor a bandwidth.
+  if (!any_text({"no problem", "not a problem", "as expected", "bandwidth"}) &&
+      (any_text({"higher memory usage", "higher memory consumption", "higher gpu memory", "more memory than",
+                 "uses more memory", "using more memory", "use more memory", "memory increase", "memory cost will increase",
+                 "memory usage increase", "memory usage rises", "imbalanced memory", "unbalanced memory",
+                 "disproportionate", "memory usage on main gpu", "memory usage on the main gpu", "memory on gpu0",
+                 "memory on gpu 0"}))) {
+    return true;
+  }
   return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
                    "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
          any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",

@@ -112,6 +112,7 @@ nlohmann::json options_json(const TrainOptions& o, const std::string& data_sourc
           {"optimizer", to_string(o.setup.optimizer)}, {"attention", to_string(o.setup.attention)},
           {"checkpointing", to_string(o.setup.checkpointing)}, {"checkpoint_every", o.setup.checkpoint_every},
           {"memory_limit_bytes", o.memory_limit_bytes}, {"threads", at::get_num_threads()},
+          {"aten_cpu_capability", aten_cpu_capability()},
           {"backend", o.backend}, {"bucket_cap_mb", o.bucket_cap_mb}, {"zero_stage", o.zero_stage}};
 }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include <ATen/Version.h>
 #include <torch/torch.h>
 
 #include "oomkit/estimate/matmul_workspace.h"
@@ -75,8 +76,39 @@ std::string blas_core_hint() {
          "matmul runs several times faster with `export OPENBLAS_CORETYPE=" + fit + "` (set before oomkit starts)";
 }
 
+std::string choose_aten_cpu_capability() {
+  if (const char* set = std::getenv("ATEN_CPU_CAPABILITY"); set != nullptr && *set != '\0') return "";  // the user's
+#if defined(__x86_64__)
+  // The subsets DispatchStub.cpp requires of a CPU for its AVX512 capability (cpuinfo's
+  // avx512vl, avx512bw, avx512dq and fma3); the kernels are compiled with -mavx512f -mavx512bw
+  // -mavx512vl -mavx512dq -mfma. ATen does not check the CPU when the variable says avx512.
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma")) {
+    ::setenv("ATEN_CPU_CAPABILITY", "avx512", 1);
+    return "avx512";
+  }
+#endif
+  return "";
+}
+
+std::string aten_cpu_capability() {
+  const std::string config = at::show_config();
+  const std::string key = "CPU capability usage: ";
+  const size_t p = config.find(key);
+  if (p == std::string::npos) return "";
+  const size_t begin = p + key.size();
+  size_t end = begin;
+  while (end < config.size() && std::isalnum(static_cast<unsigned char>(config[end]))) ++end;
+  return config.substr(begin, end - begin);
+}
+
 void exec_with_fitting_blas_core(char** argv) {
   if (const char* set = std::getenv("OPENBLAS_CORETYPE"); set != nullptr && *set != '\0') return;  // the user's, or ours
+  // Help and version run no matmul: not worth a second start (~0.6 s here).
+  for (char** a = argv + 1; *a != nullptr; ++a) {
+    const std::string arg = *a;
+    if (arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "--version" || arg == "-V") return;
+  }
   const std::string fit = blas_core_fit();
   if (fit.empty()) return;
   ::setenv("OPENBLAS_CORETYPE", fit.c_str(), 1);

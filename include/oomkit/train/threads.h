@@ -50,8 +50,29 @@ std::string blas_core_fit();
 /// Debian's OpenBLAS 0.3.21 runs on Prescott kernels) a 2048 x 2048 fp32 torch.mm at 2 threads ran
 /// at 162 GFLOP/s against 31, and gpt-nano (B=16, T=128) trained at 9,178 against 3,048 tokens/s. Call it first thing
 /// in main(). Returns only when it did not re-execute: nothing to gain, the variable already set
-/// (by the user, or by this re-execution), or execv failed (the variable is then removed and
+/// (by the user, or by this re-execution), a --help/-h/--help-all/--version/-V argument (no matmul runs), or execv failed (the variable is then removed and
 /// blas_core_hint() still warns). A user who wants OpenBLAS's own choice sets the variable.
 void exec_with_fitting_blas_core(char** argv);
+
+/// Chooses ATen's AVX-512 CPU kernels where LibTorch 1.13 leaves them opt-in. Its elementwise,
+/// reduction and math kernels (TensorIterator loops, Sleef's tanh/exp for GELU and softmax,
+/// layer_norm, the optimizers' updates) are compiled for AVX2 and AVX-512, but the dispatcher
+/// picks AVX2 unless ATEN_CPU_CAPABILITY=avx512 (aten/src/ATen/native/DispatchStub.cpp,
+/// compute_cpu_capability(): "AVX512 can be slower than AVX2, so lets keep it as opt-in",
+/// pytorch#80252). When the variable is unset (or empty) and the CPU has the AVX-512 subsets those
+/// kernels are built for (F, BW, VL, DQ, and FMA), sets it to "avx512"; a user's value is kept.
+/// ATen reads the variable once, at its first CPU kernel dispatch, so call this first thing in
+/// main(), before any tensor op. Measured on the development machine (AVX-512, 2 threads,
+/// OpenBLAS SkylakeX kernels, one run each side by side): gpt-nano fp32 B=16 T=128 8,547 -> 9,913
+/// tokens/s, d=768 L=4 fp32 B=8 T=128 789 -> 932, bf16-mixed 1,376 -> 1,620 (docs/train.md has the
+/// benchmark). Numerics differ from AVX2 in the last bits (vector widths change reduction order).
+/// Returns "avx512" when it set the variable, else "".
+std::string choose_aten_cpu_capability();
+
+/// The CPU kernels ATen dispatches in this process, from LibTorch's build report
+/// (at::show_config()'s "CPU capability usage: ..." line): "AVX512", "AVX2", "DEFAULT", or "" when
+/// the line is missing. Asking decides the capability for the rest of the process (ATen computes
+/// it once), so call it after choose_aten_cpu_capability().
+std::string aten_cpu_capability();
 
 }  // namespace oomkit

@@ -10,6 +10,7 @@
 
 int main(int argc, char** argv) {
   oomkit::exec_with_fitting_blas_core(argv);  // OpenBLAS's kernels are chosen at load: may re-execute once
+  oomkit::choose_aten_cpu_capability();       // ATen's, at its first kernel: before any tensor op
   CLI::App app{"oomkit: estimate, measure and diagnose the memory of transformer training"};
   oomkit::cli::init_app(app);
   const std::vector<oomkit::cli::Subcommand> subcommands = {oomkit::cli::add_train_command(app, std::vector<std::string>(argv, argv + argc))};
