@@ -1,12 +1,15 @@
+#!/usr/bin/python3
 """The Python peer's step, per op: bench/op_profile.cpp's table for ../shared/peers/gpt_peer.py.
 
 Imports the peer's GPT module as it is (the file is frozen and is not changed) and runs its
 training step (its loop body: random windows of the byte stream, autocast for bf16-mixed, forward,
-backward, AdamW step, zero_grad(set_to_none=True)) for --warm-steps unprofiled steps, then
---steps steps under torch.autograd.profiler.profile() (the same legacy CPU profiler LibTorch
-exposes to C++). Self time per op name comes from the profiler's key_averages(); the shares are
-those of bench/op_profile.cpp: matmul (aten::mm, addmm, bmm, baddbmm, addbmm), other ops, and
-outside ops (wall time no op covers: here the Python interpreter between ops).
+backward, AdamW step, zero_grad(set_to_none=True)) for --warm-steps steps, then --steps steps
+unprofiled (timed), then --steps steps under torch.autograd.profiler.profile() (in 1.13:
+ProfilerState.KINETO with the CPU activity, the state bench/op_profile.cpp enables from C++).
+Self time per op name comes from the profiler's key_averages(); the shares are those of
+bench/op_profile.cpp: matmul (aten::mm, addmm, bmm, baddbmm, addbmm), other ops, and outside ops
+(wall time no op covers: here the Python interpreter between ops); the last line says how much
+the profiler added to the step.
 Run with /usr/bin/python3 (Debian's python3-torch, the LibTorch oomkit links). Set
 OPENBLAS_CORETYPE and ATEN_CPU_CAPABILITY as oomkit-train would to compare on the same kernels.
 
@@ -57,6 +60,10 @@ def main():
 
     for _ in range(a.warm_steps):
         step()
+    u0 = time.perf_counter()
+    for _ in range(a.steps):
+        step()
+    unprofiled_us = (time.perf_counter() - u0) * 1e6
     with torch.autograd.profiler.profile() as prof:
         t0 = time.perf_counter()
         for _ in range(a.steps):
@@ -92,6 +99,8 @@ def main():
     print(f"step wall {wall_us / n / 1e3:.3f} ms: matmul {matmul_us / n / 1e3:.3f} ms ({100 * matmul_us / wall_us:.1f}%), "
           f"other ops {other_us / n / 1e3:.3f} ms ({100 * other_us / wall_us:.1f}%), "
           f"outside ops {outside_us / n / 1e3:.3f} ms ({100 * outside_us / wall_us:.1f}%)")
+    print(f"unprofiled step wall {unprofiled_us / n / 1e3:.3f} ms (the same number of steps just before): "
+          f"the profiler adds {100 * (wall_us / unprofiled_us - 1):.0f}%")
 
 
 if __name__ == "__main__":

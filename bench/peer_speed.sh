@@ -80,7 +80,12 @@ if [ -z "${ATEN_CPU_CAPABILITY:-}" ]; then
     case "$cpu_flags" in *" $f "*) ;; *) ATEN_FIT="" ;; esac
   done
 fi
-printf 'ATen CPU kernels for oomkit and peer_fit: %s\n' "${ATEN_FIT:-ATen own choice}"
+if [ -n "${ATEN_CPU_CAPABILITY:-}" ]; then
+  aten_note="$ATEN_CPU_CAPABILITY (set before the script: oomkit and both peer runs)"
+else
+  aten_note=${ATEN_FIT:-ATen own choice}
+fi
+printf 'ATen CPU kernels for oomkit and peer_fit: %s\n' "$aten_note"
 printf '%-10s %-11s %4s %4s %6s %12s %12s %7s %13s %14s %9s %11s %8s %8s %8s\n' model precision B T steps oomkit_tok/s \
   peer_tok/s ratio ratio_range peer_fit_tok/s ratio_fit peak_GFLOP/s mfu_oomk mfu_peer mfu_pfit
 for row in "${rows[@]}"; do

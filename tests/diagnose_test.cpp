@@ -980,7 +980,12 @@ TEST(DiagnoseKinds4, InputSizeInWordsAndStars) {
   for (const char* line : {"It trained on a small dataset (4k sentences) last week.\n",
                            "It cannot process more than one image in a loop.\n",
                            "The images are in a folder; the model is large.\n",
-                           "x = torch.zeros(4096*4096)\n"}) {
+                           "x = torch.zeros(4096*4096)\n",
+                           "Found 2001 images belonging to 2 classes.\n",
+                           "Done image preprocessing, starting training.\n",
+                           "Works for one image, but not for a batch of 16.\n",
+                           "Recording a high frame rate stream to disk.\n",
+                           "Loaded the images.\nprint(torch.cuda.memory_allocated() / (1024*1024))\n"}) {
     const auto ds = diagnose_log(std::string(line) + bare);
     ASSERT_FALSE(ds.empty()) << line;
     EXPECT_NE(first(ds).findings.front().category, OomCause::kActivationsSeqlen) << line;

@@ -45,14 +45,14 @@ case " $flags " in
       { echo "FAIL: the user's OPENBLAS_CORETYPE=Prescott was not kept (or not warned of)"; cat "$tmp/prescott"; fail=1; }
     ;;
 esac
-capability() {  # the ATen CPU capability a run reports in its timeline's run header
+capability() {  # prints the ATen CPU capability a run reports in its timeline's run header; fails with the run
   rm -rf "$tmp/cap"
   "$exe" train --model gpt-nano --steps 1 --batch-size 2 --seq-len 64 --threads 2 --eval-batches 1 --mfu-probe-seconds 0 \
-    --run-dir "$tmp/cap" >"$tmp/cap.log" 2>&1 || { echo "FAIL (capability): exit $?"; cat "$tmp/cap.log"; fail=1; }
+    --run-dir "$tmp/cap" >"$tmp/cap.log" 2>&1 || { echo "FAIL (capability): exit $?" >&2; cat "$tmp/cap.log" >&2; return 1; }
   head -n 1 "$tmp/cap/timeline.jsonl" 2>/dev/null | grep -o '"aten_cpu_capability":"[A-Z0-9]*"' | cut -d'"' -f4
 }
 unset ATEN_CPU_CAPABILITY
-got=$(capability)
+got=$(capability) || fail=1
 want=AVX512
 for f in avx512f avx512bw avx512vl avx512dq fma; do
   case " $flags " in *" $f "*) ;; *) want="" ;; esac
@@ -62,7 +62,7 @@ if [ -n "$want" ]; then
 else
   case "$got" in AVX2|DEFAULT) ;; *) echo "FAIL: ATen reports '$got' on a CPU without AVX-512 F/BW/VL/DQ"; fail=1 ;; esac
 fi
-got=$(ATEN_CPU_CAPABILITY=avx2 capability)
+got=$(ATEN_CPU_CAPABILITY=avx2 capability) || fail=1
 case " $flags " in
   *" avx2 "*) [ "$got" = AVX2 ] || { echo "FAIL: the user's ATEN_CPU_CAPABILITY=avx2 was not kept (got '$got')"; fail=1; } ;;
 esac

@@ -96,15 +96,17 @@ add_executable(word_prior_gen ${CMAKE_SOURCE_DIR}/tests/word_prior_gen.cpp)
 target_link_libraries(word_prior_gen PRIVATE oomkit_core)
 oomkit_warnings(word_prior_gen)
 set_tests_properties(diagnose_corpus_score PROPERTIES LABELS "core;corpus")
-# Speed (issue 10 item 6): a 20 MB log and 20k OOM lines, checked against a quarter of the issue's
-# rates (100 MB in 3 s, 100k OOM lines in 5 s): ctest runs beside other tests on 2 shared cores,
-# where the CPU time measured here swung from 0.65 to 1.24 s for the same 20 MB (2026-12-02; half
-# the rate failed there once under load); the guard catches a return to regex speeds (50x slower).
-# The rates themselves: `diagnose_speed --mb 100 --ooms 100000 --check` on an idle machine.
+# Speed (issue 10 item 6): a 20 MB log and 20k OOM lines, every report found, and a floor at a
+# tenth of the issue's rates (100 MB in 3 s, 100k OOM lines in 5 s). ctest runs beside other tests
+# on 2 shared virtual cores, whose CPU time also counts time the host took away: on 2026-12-02 the
+# same 20 MB took 0.65 to 1.24 s, and full `ctest -j2` runs failed at half and at a quarter of the
+# rates while the test passed alone. A tenth (3.3 MB/s) still catches a return to regex speeds
+# (~0.7 MB/s). The rates themselves: `diagnose_speed --mb 100 --ooms 100000 --check` on an idle
+# machine (a benchmark, not this test).
 add_executable(diagnose_speed ${CMAKE_SOURCE_DIR}/bench/diagnose_speed.cpp)
 target_link_libraries(diagnose_speed PRIVATE oomkit_core)
 oomkit_warnings(diagnose_speed)
-add_test(NAME diagnose_speed COMMAND diagnose_speed --mb 20 --ooms 20000 --check --slack 0.25)
+add_test(NAME diagnose_speed COMMAND diagnose_speed --mb 20 --ooms 20000 --check --slack 0.1)
 set_tests_properties(diagnose_speed PROPERTIES LABELS core TIMEOUT 120)
 
 # ---- report (issue 6): the HTML report in headless Chromium ---------------------------------
@@ -217,7 +219,8 @@ oomkit_warnings(op_profile)
 add_test(NAME op_profile_smoke
          COMMAND op_profile --batch-size 2 --seq-len 32 --warm-steps 1 --steps 1 --threads 1 --top 5)
 set_tests_properties(op_profile_smoke PROPERTIES LABELS torch TIMEOUT 120
-                     PASS_REGULAR_EXPRESSION "step wall [0-9.]+ ms: matmul [0-9.]+ ms [(][0-9.]+%[)], other ops [0-9.]+ ms [(][0-9.]+%[)], outside ops [0-9.]+ ms")
+                     PASS_REGULAR_EXPRESSION "step wall [0-9.]+ ms: matmul [0-9.]+ ms [(][0-9.]+%[)], other ops [0-9.]+ ms [(][0-9.]+%[)], outside ops [0-9.]+ ms"
+                     FAIL_REGULAR_EXPRESSION "error:")
 
 # ---- accuracy (issue 4's bar): estimate_memory() vs the real trainer within 3% ------------
 # bench/estimate_accuracy.cpp runs oomkit's Trainer on the tracking CPU backend and compares

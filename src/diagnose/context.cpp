@@ -720,8 +720,10 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
                            contains("batch size is 1") || contains("batch_size = 1") || contains("batch_size: 1"));
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
-const size_t one_dot = batch_one ? lo.find("batch size 1.") : std::string_view::npos;
-if (batch_one && (one_dot == std::string_view::npos || one_dot + 13 >= lo.size() || !is_digit(lo[one_dot + 13])) &&
+constexpr std::string_view kOneDot = "batch size 1.";
+const size_t one_dot = batch_one ? lo.find(kOneDot) : std::string_view::npos;
+if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() >= lo.size() ||
+                  !is_digit(lo[one_dot + kOneDot.size()])) &&
     !negated) {
       bool digit_after = false;
       for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1", "batch size of 1",
@@ -731,8 +733,12 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + 13 >= lo.size()
       }
       if (!digit_after) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text());
-        // At batch 1 one sample's activations are the other term that can exceed the device.
-        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "fails even at batch size 1 (one sample): " + text());
+        // At batch 1 one sample's activations are the other term that can exceed the device: said
+        // of a failure ("fails even with batch size 1"), not of a settings dump ("batch_size: 1").
+        if (contains("fail") || contains("error") || contains("oom") || contains("out of memory") || contains("even") ||
+            contains("still") || contains("crash")) {
+          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "fails even at batch size 1 (one sample): " + text());
+        }
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       }
     }
@@ -816,10 +822,25 @@ if (contains("model.eval()") && !negated) {
     }
     // One image (one clip, one utterance) already fails: the batch is 1, so one input's size, or
     // the model's, decides.
-    if (!negated && has(kWInputSize) && !contains("than one") && !contains("than 1 ") &&
-        (contains("one image") || contains("single image") || contains("one picture") || contains("single picture") ||
-         contains("one photo") || contains("single photo") || contains("one video") || contains("single video") ||
-         contains("1 image") || contains("one utterance") || contains("single utterance"))) {
+    // Whole words ("2001 images", "done image" are none), with a word of failure on the line
+    // ("works for one image" is the opposite), not "more than one image".
+    auto phrase_word = [&](std::string_view ph) {
+      for (size_t p = lo.find(ph); p != std::string_view::npos; p = lo.find(ph, p + 1)) {
+        const bool starts = p == 0 || !word_char(lo[p - 1]);
+        const size_t e = p + ph.size();
+        const bool ends = e >= lo.size() || !is_alpha(lo[e]) || lo[e] == 's';  // "one image", "single images"
+        if (starts && ends) return true;
+      }
+      return false;
+    };
+    const bool fails = contains("fail") || contains("error") || contains("crash") || contains("oom") ||
+                       contains("out of memory") || contains("even") || contains("can't") || contains("cannot") ||
+                       contains("unable") || contains("not enough");
+    if (!negated && has(kWInputSize) && fails && !contains("than one") && !contains("than 1 ") &&
+        (phrase_word("one image") || phrase_word("single image") || phrase_word("one picture") ||
+         phrase_word("single picture") || phrase_word("one photo") || phrase_word("single photo") ||
+         phrase_word("one video") || phrase_word("single video") || phrase_word("1 image") ||
+         phrase_word("one utterance") || phrase_word("single utterance"))) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.25, "one input alone fails (its size decides): " + text());
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.1, "");
     }
@@ -1108,7 +1129,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (size_t i = 0; i < n; ++i) {
       if (!in(w[i], kSize)) continue;
       for (size_t k = i + 1; k < std::min(n, i + 4); ++k) {  // the noun, after at most two fillers
-        if (in(w[k], kInput)) return true;
+        if (in(w[k], kInput)) {
+          if (k + 1 < n && w[k + 1] == "rate") break;  // "high frame rate" is no size
+          return true;
+        }
         const bool filler = w[k] == "size" || w[k] == "sized" || w[k] == "input" || w[k] == "inputs" || w[k] == "res" ||
                             w[k] == "test" || w[k] == "a";
         if (!filler) break;
@@ -1198,7 +1222,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // "WxH" / "W x H" / "W×H"
       size_t q = skip_spaces(end);
       size_t after_x = std::string_view::npos;
-      if (q < lo.size() && (lo[q] == 'x' || (image_log && lo[q] == '*'))) after_x = q + 1;  // "2160*3840 images"
+      // "2160*3840 images": a star only where the line itself names images (a code line's
+      // "/ (1024*1024)" is a unit conversion).
+      const bool star_ok = image_log && (lo.find("image") != std::string_view::npos || lo.find("picture") != std::string_view::npos ||
+                                         lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos);
+      if (q < lo.size() && (lo[q] == 'x' || (star_ok && lo[q] == '*'))) after_x = q + 1;
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
       if (after_x != std::string_view::npos) {
         const size_t b0 = skip_spaces(after_x);

@@ -782,15 +782,15 @@ bool memory_trouble_prose(std::string_view lo) {
     return true;
   }
   // More memory than it should take, compared with something ("higher memory usage than Adam",
-  // "DAdaptAdam uses more memory", "memory usage on the main GPU is much larger than on the
-  // others", "disproportionate GPU memory usage", "the memory cost will increase"), or on the
-  // wrong GPU ("each process holds memory on GPU0"). Not a fact stated as expected nor a bandwidth.
+  // "DAdaptAdam uses more memory", "disproportionate GPU memory usage", "the memory cost will
+  // increase"). Not a fact stated as expected, a saving ("ZeRO-3 reduces memory usage") nor a
+  // bandwidth; a status line ("memory on GPU0: 2.1 GB", "memory increase 0.0 MB") holds none of
+  // these phrases.
   if (!any_text({"no problem", "not a problem", "as expected", "bandwidth"}) &&
+      !any_text({"reduce", "saves", "lower"}) &&
       (any_text({"higher memory usage", "higher memory consumption", "higher gpu memory", "more memory than",
-                 "uses more memory", "using more memory", "use more memory", "memory increase", "memory cost will increase",
-                 "memory usage increase", "memory usage rises", "imbalanced memory", "unbalanced memory",
-                 "disproportionate", "memory usage on main gpu", "memory usage on the main gpu", "memory on gpu0",
-                 "memory on gpu 0"}))) {
+                 "uses more memory", "using more memory", "use more memory", "memory cost will increase",
+                 "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate"}))) {
     return true;
   }
   return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",

@@ -62,10 +62,12 @@ void exec_with_fitting_blas_core(char** argv);
 /// pytorch#80252). When the variable is unset (or empty) and the CPU has the AVX-512 subsets those
 /// kernels are built for (F, BW, VL, DQ, and FMA), sets it to "avx512"; a user's value is kept.
 /// ATen reads the variable once, at its first CPU kernel dispatch, so call this first thing in
-/// main(), before any tensor op. Measured on the development machine (AVX-512, 2 threads,
-/// OpenBLAS SkylakeX kernels, one run each side by side): gpt-nano fp32 B=16 T=128 8,547 -> 9,913
-/// tokens/s, d=768 L=4 fp32 B=8 T=128 789 -> 932, bf16-mixed 1,376 -> 1,620 (docs/train.md has the
-/// benchmark). Numerics differ from AVX2 in the last bits (vector widths change reduction order).
+/// main(), before any tensor op. Measured on the development machine only (a virtual "Intel(R)
+/// Xeon(R) Processor" with AVX-512 and AMX, 2 threads, OpenBLAS SkylakeX kernels, one run each side
+/// by side, 2026-12-02): gpt-nano fp32 B=16 T=128 8,547 -> 9,913 tokens/s, d=768 L=4 fp32 B=8
+/// T=128 789 -> 932, bf16-mixed 1,376 -> 1,620 (docs/train.md). pytorch#80252 reported AVX-512
+/// kernels slower on other CPUs; set ATEN_CPU_CAPABILITY=avx2 to keep ATen's default there.
+/// Numerics differ from AVX2 in the last bits (vector widths change reduction order).
 /// Returns "avx512" when it set the variable, else "".
 std::string choose_aten_cpu_capability();
 
