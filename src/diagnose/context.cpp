@@ -833,10 +833,11 @@ if (contains("model.eval()") && !negated) {
       }
       return false;
     };
-    const bool fails = contains("fail") || contains("error") || contains("crash") || contains("oom") ||
-                       contains("out of memory") || contains("even") || contains("can't") || contains("cannot") ||
-                       contains("unable") || contains("not enough");
-    if (!negated && has(kWInputSize) && fails && !contains("than one") && !contains("than 1 ") &&
+    auto fails = [&] {  // read only on lines with an input noun
+      return contains("fail") || contains("error") || contains("crash") || contains("oom") || contains("out of memory") ||
+             contains("even") || contains("can't") || contains("cannot") || contains("unable") || contains("not enough");
+    };
+    if (!negated && has(kWInputSize) && fails() && !contains("than one") && !contains("than 1 ") &&
         (phrase_word("one image") || phrase_word("single image") || phrase_word("one picture") ||
          phrase_word("single picture") || phrase_word("one photo") || phrase_word("single photo") ||
          phrase_word("one video") || phrase_word("single video") || phrase_word("1 image") ||

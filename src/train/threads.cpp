@@ -105,6 +105,7 @@ std::string aten_cpu_capability() {
 void exec_with_fitting_blas_core(char** argv) {
   if (const char* set = std::getenv("OPENBLAS_CORETYPE"); set != nullptr && *set != '\0') return;  // the user's, or ours
   // Help and version run no matmul: not worth a second start (~0.6 s here).
+  if (argv == nullptr || argv[0] == nullptr) return;  // an empty argv (execve allows it): nothing to re-run
   for (char** a = argv + 1; *a != nullptr; ++a) {
     const std::string arg = *a;
     if (arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "--version" || arg == "-V") return;
