@@ -566,7 +566,7 @@ int run_main(int argc, char** argv) {
     std::string hazard;
     try {
       const ModelConfig config = resolve_model_config(spec.model);
-      hazard = amx_hazard(config, std::min(spec.seq_len, config.n_positions), spec.lora_rank);
+      hazard = amx_hazard(config, spec.seq_len, spec.lora_rank);
     } catch (const InputError&) {
       hazard = "the config cannot be read";  // the run names it; no AMX meanwhile
     }

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
     // oneDNN's kernels for bf16 matmuls as run_training() decides them: AMX unless a contraction
     // length of this model is ≡ 31 (mod 32) (amx_hazard(), matmul_workspace.h).
     const oomkit::ModelConfig config = oomkit::resolve_model_config(model);
-    const std::string hazard = oomkit::amx_hazard(config, std::min(seq_len, config.n_positions), 0);
+    const std::string hazard = oomkit::amx_hazard(config, seq_len, 0);
     const std::string onednn_cap = oomkit::cap_onednn_isa(hazard.empty());
     const int used_threads = oomkit::configure_threads(threads);
     auto backend = oomkit::make_cpu_memory_backend();

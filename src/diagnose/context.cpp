@@ -690,6 +690,13 @@ class Reader {
                                         contains("not the cause") || contains("is not") || contains("isn't") ||
                                         contains("wasn't") || contains("not related"));
     auto text = [&] { return shown(raw.substr(0, 160)); };
+    // A word of failure on the line ("fails even at batch size 1", "one image alone crashes"), not
+    // a settings dump or a success; read only where a rule needs it.
+    auto said_of_failure = [&] {
+      return contains("fail") || contains("error") || contains("crash") || contains("oom") || contains("out of memory") ||
+             contains("even") || contains("still") || contains("can't") || contains("cannot") || contains("unable") ||
+             contains("not enough");
+    };
     // Growth step after step: a leak (or, in inference, graphs kept per batch).
     if (has(kWGrow) || has(kWLeak)) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
@@ -735,8 +742,7 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text());
         // At batch 1 one sample's activations are the other term that can exceed the device: said
         // of a failure ("fails even with batch size 1"), not of a settings dump ("batch_size: 1").
-        if (contains("fail") || contains("error") || contains("oom") || contains("out of memory") || contains("even") ||
-            contains("still") || contains("crash")) {
+        if (said_of_failure()) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "fails even at batch size 1 (one sample): " + text());
         }
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
@@ -833,11 +839,7 @@ if (contains("model.eval()") && !negated) {
       }
       return false;
     };
-    auto fails = [&] {  // read only on lines with an input noun
-      return contains("fail") || contains("error") || contains("crash") || contains("oom") || contains("out of memory") ||
-             contains("even") || contains("can't") || contains("cannot") || contains("unable") || contains("not enough");
-    };
-    if (!negated && has(kWInputSize) && fails() && !contains("than one") && !contains("than 1 ") &&
+    if (!negated && has(kWInputSize) && said_of_failure() && !contains("than one") && !contains("than 1 ") &&
         (phrase_word("one image") || phrase_word("single image") || phrase_word("one picture") ||
          phrase_word("single picture") || phrase_word("one photo") || phrase_word("single photo") ||
          phrase_word("one video") || phrase_word("single video") || phrase_word("1 image") ||

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -154,6 +155,7 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
 }
 
 std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_rank) {
+  if (model.n_positions > 0) seq_len = std::min(seq_len, model.n_positions);  // the T the model runs
   if (seq_len % 2 != 0) {
     return fmt::format("T = {} is odd, so B·T ≡ 31 (mod 32) for some micro-batch B (every weight gradient's K)", seq_len);
   }

@@ -224,7 +224,7 @@ OnednnIsaNote decide_onednn_isa(const TrainOptions& options) {
   try {
     const ModelConfig config = options.init_from.empty() ? resolve_model_config(options.model)
                                                          : load_hf_config(options.init_from, "--init-from");
-    hazard = amx_hazard(config, std::min(options.setup.seq_len, config.n_positions), options.setup.lora.rank);
+    hazard = amx_hazard(config, options.setup.seq_len, options.setup.lora.rank);
   } catch (const InputError&) {
   }
   const std::string cap = cap_onednn_isa(hazard && hazard->empty());

@@ -55,7 +55,8 @@ std::optional<int64_t> onednn_bf16_matmul_scratchpad_bytes(const MatmulShape& sh
 /// V, the query width h·d_h, the key/value width h_kv·d_h, GPT-2's fused QKV width 3d, d_h, r,
 /// T (attention's probabilities times V and their gradients) and B·T (every weight gradient, for
 /// any micro-batch B: evaluation and OOM recovery change B, so an odd T keeps AMX off; an even T
-/// is never ≡ 31). Throws nothing.
+/// is never ≡ 31). `seq_len` is clamped to the model's n_positions, the T it runs, so every caller
+/// (trainer, estimator, benchmarks) reads the same lengths. Throws nothing.
 std::string amx_hazard(const ModelConfig& model, int64_t seq_len, int64_t lora_rank);
 
 /// Decides once per process which oneDNN ISA runs bf16 matmuls, before the first oneDNN
