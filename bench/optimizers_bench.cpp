@@ -6,6 +6,8 @@
 
 #include <torch/torch.h>
 
+#include <memory>
+#include <tuple>
 #include <vector>
 
 #include "oomkit/core/model_config.h"
@@ -36,7 +38,7 @@ std::vector<torch::Tensor> gpt2_like_params(const oomkit::ModelConfig& c) {
   return params;
 }
 
-void BM_OptimizerStep(benchmark::State& state, oomkit::OptimizerKind kind) {
+void BM_OptimizerStep(benchmark::State& state, oomkit::OptimizerKind kind, bool libtorch_adamw = false) {
   oomkit::configure_threads(1);
   torch::manual_seed(0);
   oomkit::ModelConfig config;
@@ -45,7 +47,14 @@ void BM_OptimizerStep(benchmark::State& state, oomkit::OptimizerKind kind) {
   auto params = gpt2_like_params(config);
   int64_t numel = 0;
   for (const auto& p : params) numel += p.numel();
-  auto opt = oomkit::make_optimizer(kind, params, oomkit::default_optimizer_options(kind));
+  std::unique_ptr<torch::optim::Optimizer> opt;
+  if (libtorch_adamw) {  // LibTorch's own AdamW, beside oomkit's one-pass FusedAdamW (kAdamW)
+    const auto o = oomkit::default_optimizer_options(kind);
+    opt = std::make_unique<torch::optim::AdamW>(
+        params, torch::optim::AdamWOptions(o.lr).betas(std::make_tuple(o.beta1, o.beta2)).eps(o.eps));
+  } else {
+    opt = oomkit::make_optimizer(kind, params, oomkit::default_optimizer_options(kind));
+  }
   opt->step();  // create the state outside the timed loop
   for (auto _ : state) opt->step();
   state.counters["params"] = static_cast<double>(numel);
@@ -54,6 +63,7 @@ void BM_OptimizerStep(benchmark::State& state, oomkit::OptimizerKind kind) {
 }
 
 BENCHMARK_CAPTURE(BM_OptimizerStep, adamw, oomkit::OptimizerKind::kAdamW)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OptimizerStep, adamw_libtorch, oomkit::OptimizerKind::kAdamW, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_OptimizerStep, sgd_momentum, oomkit::OptimizerKind::kSgdMomentum)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_OptimizerStep, lion, oomkit::OptimizerKind::kLion)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_OptimizerStep, adafactor, oomkit::OptimizerKind::kAdafactor)->Unit(benchmark::kMillisecond);

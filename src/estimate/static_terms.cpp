@@ -263,7 +263,12 @@ int64_t optimizer_step_transient_bytes(const TrainingSetup& s, int64_t n) {
   const int64_t sb = state_bytes_per_element(s);
   const bool bf16 = s.precision == Precision::kBf16;
   switch (s.optimizer) {
-    case OptimizerKind::kAdamW:
+    case OptimizerKind::kAdamW: {
+      // oomkit's FusedAdamW updates a CPU fp32 parameter in one pass (no temporaries); LibTorch's
+      // tensor ops (CUDA, bf16 parameters, other frameworks) hold sqrt(v) and denom: 2 state widths.
+      const bool one_pass = s.framework == Framework::kOomkit && !s.cuda && !bf16;
+      return one_pass ? 0 : a.mul(2 * sb, n);
+    }
     case OptimizerKind::kAdafactor: return a.mul(2 * sb, n);
     case OptimizerKind::kLion: return a.mul(sb, n);
     case OptimizerKind::kAdam8bit: {

@@ -12,6 +12,7 @@
 #include "oomkit/core/error.h"
 #include "attention_core.h"
 #include "oomkit/train/checkpoint.h"
+#include "oomkit/train/gelu.h"
 #include "oomkit/train/lora.h"
 #include "oomkit/train/rng_autocast.h"
 
@@ -111,7 +112,7 @@ MlpImpl::MlpImpl(const ModelConfig& config) {
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x) {
   torch::Tensor f = linear_with_lora(c_fc, x);      // (B, T, d_ff); saves x
-  torch::Tensor g = at::gelu(f, "tanh");            // (B, T, d_ff); saves f
+  torch::Tensor g = gelu_tanh(f);                   // (B, T, d_ff); saves f
   return dropout(linear_with_lora(c_proj, g));      // (B, T, d); saves g
 }
 

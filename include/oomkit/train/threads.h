@@ -55,7 +55,7 @@ std::string blas_core_fit();
 void exec_with_fitting_blas_core(char** argv);
 
 /// Chooses ATen's AVX-512 CPU kernels where LibTorch 1.13 leaves them opt-in. Its elementwise,
-/// reduction and math kernels (TensorIterator loops, Sleef's tanh/exp for GELU and softmax,
+/// reduction and math kernels (TensorIterator loops, Sleef's exp for softmax,
 /// layer_norm, the optimizers' updates) are compiled for AVX2 and AVX-512, but the dispatcher
 /// picks AVX2 unless ATEN_CPU_CAPABILITY=avx512 (aten/src/ATen/native/DispatchStub.cpp,
 /// compute_cpu_capability(): "AVX512 can be slower than AVX2, so lets keep it as opt-in",

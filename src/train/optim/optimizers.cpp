@@ -11,6 +11,7 @@
 #include "oomkit/core/error.h"
 #include "oomkit/train/optim/adafactor.h"
 #include "oomkit/train/optim/adam8bit.h"
+#include "oomkit/train/optim/adamw.h"
 #include "oomkit/train/optim/lion.h"
 
 namespace oomkit {
@@ -93,7 +94,7 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(OptimizerKind kind, std:
                       .betas(std::make_tuple(o.beta1, o.beta2))
                       .eps(o.eps)
                       .weight_decay(o.weight_decay);
-      return std::make_unique<torch::optim::AdamW>(std::move(params), opts);
+      return std::make_unique<FusedAdamW>(std::move(params), opts);
     }
     case OptimizerKind::kSgd:
       return std::make_unique<torch::optim::SGD>(
