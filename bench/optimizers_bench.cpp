@@ -51,7 +51,10 @@ void BM_OptimizerStep(benchmark::State& state, oomkit::OptimizerKind kind, bool 
   if (libtorch_adamw) {  // LibTorch's own AdamW, beside oomkit's one-pass FusedAdamW (kAdamW)
     const auto o = oomkit::default_optimizer_options(kind);
     opt = std::make_unique<torch::optim::AdamW>(
-        params, torch::optim::AdamWOptions(o.lr).betas(std::make_tuple(o.beta1, o.beta2)).eps(o.eps));
+        params, torch::optim::AdamWOptions(o.lr)
+                    .betas(std::make_tuple(o.beta1, o.beta2))
+                    .eps(o.eps)
+                    .weight_decay(o.weight_decay));  // LibTorch's default would be 1e-2
   } else {
     opt = oomkit::make_optimizer(kind, params, oomkit::default_optimizer_options(kind));
   }

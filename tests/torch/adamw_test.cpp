@@ -45,8 +45,8 @@ bool bitwise_equal(const torch::Tensor& a, const torch::Tensor& b) {
   return a.sizes() == b.sizes() && a.scalar_type() == b.scalar_type() && a.equal(b);
 }
 
-// |a - b| <= ulps float ulps of the largest |b| everywhere (rounding differences of a few
-// operations, measured: at most 2 ulps after 6 steps), with the largest difference printed.
+// |a - b| <= `ulps` ulps of the largest |b| (2^-23·max|b| each) everywhere: rounding differences of
+// a few operations (measured: at most 2 after 6 steps), with the largest difference printed.
 ::testing::AssertionResult within_ulps(const torch::Tensor& a, const torch::Tensor& b, double ulps = 4) {
   const double scale = b.abs().max().item<double>();
   const double largest = (a - b).abs().max().item<double>();
@@ -70,6 +70,7 @@ TEST(FusedAdamW, MatchesLibTorchAdamWToFloatRounding) {
   torch::optim::AdamW libtorch(libtorch_params, options());
   run_steps(fused, fused_params, 6);
   run_steps(libtorch, libtorch_params, 6);
+  for (const auto& p : fused_params) ASSERT_TRUE(adamw_one_pass(p, p.grad(), false));  // the one pass ran
   for (size_t i = 0; i < fused_params.size(); ++i) {
     EXPECT_TRUE(within_ulps(fused_params[i], libtorch_params[i])) << "parameter " << i;
     EXPECT_FALSE(fused_params[i].equal(params_from(make)[i])) << "parameter " << i << " did not move";
@@ -108,6 +109,59 @@ TEST(FusedAdamW, OtherParametersTakeLibTorchsPathBitForBit) {
                                 adamw_state(libtorch, libtorch_params[i]).exp_avg_sq()))
           << c.name;
     }
+  }
+}
+
+// Invariant: adamw_update_float computes, per element, LibTorch 1.13's AdamW expressions in its
+// order (p·decay; m·b1 + c1·g; v·b2 + c2·g·g; p + (nss·m) / (sqrt(v)/sbc2 + eps)), each a float
+// operation: equal to the same expressions evaluated here one float operation at a time, bit for
+// bit, and within float rounding of the double-precision update. Cases where eps dominates the
+// denominator (gradients ~1e-10) and where there is no weight decay are included: eps placed
+// inside the square root, or decay applied after the update, would fail the double comparison.
+TEST(FusedAdamW, UpdateIsLibTorchsExpressionsPerElement) {
+  struct Case {
+    const char* name;
+    float grad_scale;
+    float decay;
+  };
+  for (const Case c : {Case{"typical", 1e-2f, 0.9997f}, Case{"eps dominates", 1e-10f, 0.9997f},
+                       Case{"no weight decay", 1e-2f, 1.0f}}) {
+    torch::manual_seed(21);
+    const int64_t n = 4099;
+    const torch::Tensor p0 = torch::randn({n}), g = torch::randn({n}).mul_(c.grad_scale);
+    const torch::Tensor m0 = g.mul(0.5), v0 = g.mul(g).mul_(0.3);
+    const double b1 = 0.9, b2 = 0.95, lr = 3e-3, eps = 1e-8, step = 3;
+    const double sbc2 = std::sqrt(1 - std::pow(b2, step)), step_size = lr / (1 - std::pow(b1, step));
+    const AdamWStepConstants k{c.decay, float(b1), float(1 - b1), float(b2), float(1 - b2), float(sbc2), float(eps),
+                               float(-step_size)};
+    torch::Tensor p = p0.clone(), m = m0.clone(), v = v0.clone();
+    adamw_update_float(p.data_ptr<float>(), g.data_ptr<float>(), m.data_ptr<float>(), v.data_ptr<float>(), n, k);
+    const float* pp = p.data_ptr<float>();
+    const float *p0p = p0.data_ptr<float>(), *gp = g.data_ptr<float>(), *m0p = m0.data_ptr<float>(),
+                *v0p = v0.data_ptr<float>();
+    int64_t not_bitwise = 0;
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      volatile float mi = m0p[i] * k.beta1;  // one float operation at a time (no contraction)
+      mi = mi + k.one_minus_beta1 * gp[i];
+      volatile float vi = v0p[i] * k.beta2;
+      volatile float gg = k.one_minus_beta2 * gp[i];
+      vi = vi + gg * gp[i];
+      volatile float denom = std::sqrt(static_cast<float>(vi)) / k.sqrt_bias_correction2;
+      denom = denom + k.eps;
+      volatile float pi = p0p[i] * k.decay;
+      volatile float upd = k.neg_step_size * mi;
+      pi = pi + upd / denom;
+      not_bitwise += pi != pp[i];
+      const double md = b1 * m0p[i] + (1 - b1) * gp[i], vd = b2 * v0p[i] + (1 - b2) * double(gp[i]) * gp[i];
+      const double update = step_size * md / (std::sqrt(vd) / sbc2 + eps);
+      const double pd = double(p0p[i]) * c.decay - update;
+      // In units of the terms' size: p can cancel to near 0, the terms cannot be rounded below it.
+      worst = std::max(worst, std::abs(pp[i] - pd) / (std::abs(double(p0p[i]) * c.decay) + std::abs(update)));
+    }
+    EXPECT_EQ(not_bitwise, 0) << c.name;
+    EXPECT_LE(worst, 4 * std::ldexp(1.0, -23)) << c.name;  // 4 ulps of |p·decay| + |update|
+    EXPECT_FALSE(p.equal(p0)) << c.name;
   }
 }
 

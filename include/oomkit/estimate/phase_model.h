@@ -50,8 +50,8 @@ struct StaticTerms {
 /// Temporaries of one optimizer update of a tensor of n elements (bytes), per the trainer's
 /// LibTorch 1.13 code: AdamW on the CPU with fp32 parameters, framework oomkit, none (FusedAdamW,
 /// src/train/optim/adamw.cpp: one pass over p, g, m, v); otherwise (AdamW::step) denom =
-/// exp_avg_sq.sqrt() / sqrt(bc2) holds two tensors at once, 2n; Lion (src/train/lion.cpp) one, the interpolation m·beta1 made in
-/// place into its sign; Adafactor grad² + eps and the update, 2n; SGD (SGD::step) updates in
+/// exp_avg_sq.sqrt() / sqrt(bc2) holds two tensors at once, 2n; Lion (src/train/lion.cpp) one,
+/// the interpolation m·beta1 made in place into its sign; Adafactor grad² + eps and the update, 2n; SGD (SGD::step) updates in
 /// place except d_p = grad + wd·p, n (weight decay > 0); 8-bit Adam (src/train/adam8bit.cpp):
 /// the fused CPU kernel on fp32 parameters makes none; tensors under 4096 elements keep fp32
 /// state and make sqrt(v) and m / sqrt(v), 8n fp32 (+4n for a bf16 gradient copy); otherwise

@@ -20,7 +20,7 @@ OOMKIT_KERNEL_CLONES void adamw_update_float(float* __restrict p, const float* _
     const float mi = m[i] * b1 + c1 * gi;
     const float vi = v[i] * b2 + c2 * gi * gi;
     const float denom = std::sqrt(vi) / sbc2 + eps;
-    p[i] = p[i] * decay + nss * (mi / denom);
+    p[i] = p[i] * decay + (nss * mi) / denom;  // addcdiv_: self + value * t1 / t2
     m[i] = mi;
     v[i] = vi;
   }

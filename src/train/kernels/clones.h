@@ -3,7 +3,9 @@
 // -ffp-contract=off, so every clone rounds every operation alike and gives the same bits.
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#include <cstddef>  // defines __GLIBC__ on glibc (ifunc, which target_clones needs; musl has none)
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
 #define OOMKIT_KERNEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define OOMKIT_KERNEL_CLONES

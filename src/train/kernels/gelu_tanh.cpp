@@ -55,10 +55,14 @@ inline float one_minus_tanh_abs(float u) {
   return 2.0f / (exp_0_88(2.0f * a) + 1.0f);
 }
 
+// Below u = -44, 1 + tanh(u) and 1 - tanh(u)² are under 2e-38: taken as 0 (as tanh(u) = -1 in
+// float makes them in ATen), so that x·(1 + tanh(u)) does not keep the clamped s for huge |x|.
+constexpr float kFarNegative = -44.0f;
+
 inline float gelu_forward(float x) {
   const float inner = kBeta * (x + kKappa * (x * x * x));
   const float s = one_minus_tanh_abs(inner);
-  const float one_plus_t = inner < 0.0f ? s : 2.0f - s;
+  const float one_plus_t = inner < kFarNegative ? 0.0f : (inner < 0.0f ? s : 2.0f - s);
   return 0.5f * x * one_plus_t;
 }
 
@@ -66,9 +70,11 @@ inline float gelu_backward(float dy, float x) {
   const float x_sq = x * x;
   const float inner = kBeta * (x + kKappa * (x_sq * x));
   const float s = one_minus_tanh_abs(inner);
-  const float one_plus_t = inner < 0.0f ? s : 2.0f - s;
+  const bool far = inner < kFarNegative;
+  const float one_plus_t = far ? 0.0f : (inner < 0.0f ? s : 2.0f - s);
+  const float one_minus_t_sq = far ? 0.0f : s * (2.0f - s);
   const float left_derivative = 0.5f * one_plus_t;
-  const float right_derivative = 0.5f * x * (s * (2.0f - s)) * (kBeta * (1.0f + 3.0f * kKappa * x_sq));
+  const float right_derivative = 0.5f * x * one_minus_t_sq * (kBeta * (1.0f + 3.0f * kKappa * x_sq));
   return dy * (left_derivative + right_derivative);
 }
 

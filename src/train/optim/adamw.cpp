@@ -1,6 +1,7 @@
 // AdamW with a one-pass CPU update. See include/oomkit/train/optim/adamw.h.
 #include "oomkit/train/optim/adamw.h"
 
+#include <ATen/MemoryOverlap.h>
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 
@@ -15,8 +16,9 @@
 namespace oomkit {
 namespace {
 
-// Elements per task of the intra-op split: a few cache-sized pieces per thread on the large
-// tensors, one task for biases and norms (at::parallel_for runs a range under the grain inline).
+// The intra-op split's grain: a range of up to this many elements (biases, norms) runs on the
+// calling thread; a larger one is cut into one piece per thread (at::parallel_for, OpenMP), and
+// into fewer pieces when a piece would be smaller than the grain.
 constexpr int64_t kGrainElements = 1 << 15;
 
 AdamWStepConstants step_constants(const torch::optim::AdamWOptions& o, int64_t step) {
@@ -38,8 +40,21 @@ AdamWStepConstants step_constants(const torch::optim::AdamWOptions& o, int64_t s
 bool adamw_one_pass(const torch::Tensor& p, const torch::Tensor& grad, bool amsgrad) {
   return !amsgrad && p.device().is_cpu() && grad.device().is_cpu() && p.scalar_type() == torch::kFloat &&
          grad.scalar_type() == torch::kFloat && p.layout() == torch::kStrided && grad.layout() == torch::kStrided &&
-         p.is_contiguous() && grad.is_contiguous() && p.numel() == grad.numel();
+         p.is_contiguous() && grad.is_contiguous() && p.sizes() == grad.sizes() &&
+         at::get_overlap_status(p, grad) == at::MemOverlapStatus::No;
 }
+
+namespace {
+
+// A moment tensor the one pass may write: CPU float, contiguous, p's shape, apart from p and g
+// (a loaded checkpoint's state is checked here, not trusted).
+bool one_pass_state(const torch::Tensor& s, const torch::Tensor& p, const torch::Tensor& grad) {
+  return s.defined() && s.device().is_cpu() && s.scalar_type() == torch::kFloat && s.layout() == torch::kStrided &&
+         s.is_contiguous() && s.sizes() == p.sizes() && at::get_overlap_status(s, p) == at::MemOverlapStatus::No &&
+         at::get_overlap_status(s, grad) == at::MemOverlapStatus::No;
+}
+
+}  // namespace
 
 FusedAdamW::FusedAdamW(std::vector<torch::optim::OptimizerParamGroup> param_groups,
                        torch::optim::AdamWOptions defaults)
@@ -75,8 +90,9 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
       torch::Tensor& exp_avg = state.exp_avg();
       torch::Tensor& exp_avg_sq = state.exp_avg_sq();
       state.step(state.step() + 1);
-      if (adamw_one_pass(p, grad, options.amsgrad()) && exp_avg.is_contiguous() && exp_avg_sq.is_contiguous() &&
-          exp_avg.scalar_type() == torch::kFloat && exp_avg_sq.scalar_type() == torch::kFloat) {
+      if (adamw_one_pass(p, grad, options.amsgrad()) && one_pass_state(exp_avg, p, grad) &&
+          one_pass_state(exp_avg_sq, p, grad) &&
+          at::get_overlap_status(exp_avg, exp_avg_sq) == at::MemOverlapStatus::No) {
         RECORD_FUNCTION("oomkit::adamw_update", std::vector<c10::IValue>({p}));  // an op in LibTorch's profiler
         const AdamWStepConstants k = step_constants(options, state.step());
         float* pp = p.data_ptr<float>();
@@ -86,6 +102,11 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
         at::parallel_for(0, p.numel(), kGrainElements, [&](int64_t begin, int64_t end) {
           adamw_update_float(pp + begin, gp + begin, mp + begin, vp + begin, end - begin, k);
         });
+        // Written through data_ptr: bump the version counters as LibTorch's in-place ops do, so a
+        // graph that saved p (or a moment) before this step refuses to use it in backward.
+        torch::autograd::impl::bump_version(p);
+        torch::autograd::impl::bump_version(exp_avg);
+        torch::autograd::impl::bump_version(exp_avg_sq);
         continue;
       }
       // LibTorch 1.13's AdamW::step for one parameter (torch/csrc/api/src/optim/adamw.cpp).

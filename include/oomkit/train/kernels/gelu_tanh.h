@@ -10,7 +10,9 @@ namespace oomkit {
 /// y = 0.5·x·(1 + tanh(sqrt(2/pi)·(x + 0.044715·x³))), elementwise over n floats, in float.
 /// With s = 2/(exp(2|u|) + 1), 1 + tanh(u) is s for u < 0 and 2 - s otherwise (no cancellation
 /// on the negative tail), |u| clamped to 44 (s is then about 1e-38), exp from Cephes' expf
-/// (range reduction by ln 2, degree-6 polynomial, 2^n from the exponent bits). No multiply-add is fused (built with -ffp-contract=off): the same bits
+/// (range reduction by ln 2, degree-6 polynomial, 2^n from the exponent bits); below u = -44
+/// both 1 + tanh(u) and 1 - tanh(u)² are taken as 0 (as in float tanh), so x = -inf gives NaN
+/// like at::gelu. `x` and `y` must not overlap (__restrict: no in-place call); likewise below. No multiply-add is fused (built with -ffp-contract=off): the same bits
 /// whatever the CPU, the vector width or how the range is split. NaN in, NaN out.
 void gelu_tanh_forward_float(const float* x, float* y, int64_t n);
 
