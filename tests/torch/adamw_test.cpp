@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "oomkit/train/optim/adamw.h"
@@ -194,6 +195,23 @@ TEST(FusedAdamW, UpdateIsTheSameWhateverTheSplit) {
   EXPECT_FALSE(whole[0].equal(p0));
 }
 
+// Saves `from`'s state into a fresh `To` over copies of `params` (a checkpoint round trip).
+template <typename To>
+std::pair<std::unique_ptr<To>, std::vector<torch::Tensor>> reload_as(const torch::optim::Optimizer& from,
+                                                                     const std::vector<torch::Tensor>& params) {
+  std::stringstream saved;
+  torch::serialize::OutputArchive out;
+  from.save(out);
+  out.save_to(saved);
+  std::vector<torch::Tensor> copies;
+  for (const auto& p : params) copies.push_back(p.detach().clone().requires_grad_(true));
+  auto to = std::make_unique<To>(copies, options());
+  torch::serialize::InputArchive in;
+  in.load_from(saved);
+  to->load(in);
+  return {std::move(to), copies};
+}
+
 // Invariant: FusedAdamW's checkpoint is LibTorch's AdamW checkpoint: one saved by either loads
 // into the other, and the runs continue as if never stopped.
 TEST(FusedAdamW, CheckpointLoadsIntoLibTorchsAdamWAndBack) {
@@ -201,38 +219,13 @@ TEST(FusedAdamW, CheckpointLoadsIntoLibTorchsAdamWAndBack) {
   auto a_params = params_from(make);
   FusedAdamW a(a_params, options());
   run_steps(a, a_params, 3);
-  std::stringstream saved;
-  {
-    torch::serialize::OutputArchive archive;
-    a.save(archive);
-    archive.save_to(saved);
-  }
-  std::vector<torch::Tensor> b_params;
-  for (const auto& p : a_params) b_params.push_back(p.detach().clone().requires_grad_(true));
-  torch::optim::AdamW b(b_params, options());
-  {
-    torch::serialize::InputArchive archive;
-    archive.load_from(saved);
-    b.load(archive);
-  }
+  auto [b, b_params] = reload_as<torch::optim::AdamW>(a, a_params);
   for (size_t i = 0; i < a_params.size(); ++i) {
-    EXPECT_EQ(adamw_state(b, b_params[i]).step(), 3);
-    EXPECT_TRUE(bitwise_equal(adamw_state(b, b_params[i]).exp_avg(), adamw_state(a, a_params[i]).exp_avg()));
+    EXPECT_EQ(adamw_state(*b, b_params[i]).step(), 3);
+    EXPECT_TRUE(bitwise_equal(adamw_state(*b, b_params[i]).exp_avg(), adamw_state(a, a_params[i]).exp_avg()));
   }
-  std::stringstream back;
-  {
-    torch::serialize::OutputArchive archive;
-    b.save(archive);
-    archive.save_to(back);
-  }
-  std::vector<torch::Tensor> c_params;
-  for (const auto& p : a_params) c_params.push_back(p.detach().clone().requires_grad_(true));
-  FusedAdamW c(c_params, options());
-  {
-    torch::serialize::InputArchive archive;
-    archive.load_from(back);
-    c.load(archive);
-  }
+  auto [c_opt, c_params] = reload_as<FusedAdamW>(*b, a_params);
+  FusedAdamW& c = *c_opt;
   run_steps(a, a_params, 2);
   run_steps(c, c_params, 2);
   for (size_t i = 0; i < a_params.size(); ++i) {
