@@ -198,6 +198,18 @@ const std::array<bool, 256>& first_chars() {
   return kFirst;
 }
 
+// The statements read from code or from what a program printed, not from the user's sentences:
+// a loss kept in a running total, `volatile`, PyTorch's imbalance warning, "Loading checkpoint
+// shards", nn.DataParallel(...), an evaluation or generate() call. Every other statement is the
+// user's account (Signal::prose).
+bool statement_from_code(std::string_view what) {
+  for (std::string_view kind : {"loss tensors kept across steps", "volatile (ignored", "PyTorch warns of an imbalance",
+                                "loading checkpoint shards", "nn.DataParallel", "an evaluation call named", "LLM generation"}) {
+    if (what.rfind(kind, 0) == 0) return true;
+  }
+  return false;
+}
+
 enum class FactKind : uint8_t {
   kFrame,         // a traceback frame (its function) or the code line under it
   kTracebackStart,
@@ -1407,7 +1419,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           shards_last = true;
           shards_line = f.line;
         }
-        if (f.weight != 0.0) statements.push_back({f.cause, f.weight, f.line, f.what});
+        if (f.weight != 0.0) statements.push_back({f.cause, f.weight, f.line, f.what, !statement_from_code(f.what)});
         break;
       default:
         break;
@@ -1496,7 +1508,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     Signal adj = s;
     // In inference, memory growing batch after batch is graphs kept (eval without no_grad).
     if (s.cause == OomCause::kLeakAcrossSteps && s.weight >= 0.3 && inference) {
-      c.signals.push_back({OomCause::kEvalWithoutNoGrad, s.weight * 0.9, s.line, s.what + " (during inference)"});
+      c.signals.push_back({OomCause::kEvalWithoutNoGrad, s.weight * 0.9, s.line, s.what + " (during inference)", s.prose});
       adj.weight = s.weight * 0.4;
     }
     if (s.cause == OomCause::kEvalWithoutNoGrad && c.no_grad_seen && s.weight > 0) adj.weight = s.weight * 0.5;

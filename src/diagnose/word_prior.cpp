@@ -275,7 +275,8 @@ const WordPriorModel& builtin_word_prior() {
 const std::vector<std::string>& word_prior_corpus_parts() {
   static const std::vector<std::string> parts = {"oom-corpus",       "oom-corpus-held2", "oom-corpus-held3",
                                                  "oom-corpus-held4", "oom-corpus-held5", "oom-corpus-held6",
-                                                 "oom-corpus-held7", "oom-corpus-held8"};
+                                                 "oom-corpus-held7", "oom-corpus-held8", "oom-corpus-held9",
+                                                 "oom-corpus-held10"};
   return parts;
 }
 

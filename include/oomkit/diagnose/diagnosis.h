@@ -70,6 +70,7 @@ struct Signal {
   double weight = 0.0;   // added to the cause's score; negative weighs against it
   int64_t line = 0;      // 1-based log line it was read from (0: the whole log)
   std::string what;      // "traceback: optimizer.step()", "logged: per_device_train_batch_size=8", ...
+  bool prose = false;    // read from the user's sentences (a statement), not from a frame, a setting or logged figures
 };
 
 /// What the log says around one OOM report. Built by read_log_evidence() + context_at() in one
