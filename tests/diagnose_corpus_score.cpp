@@ -54,10 +54,14 @@
 // report is the one whose request matches requested_printed, else the last one in the log (the
 // failure that ended the run). Thresholds: parse 100%, requested 100%, top-1 >= 80%, top-3 >= 95%.
 //
-// OOMKIT_CORPUS_PART=tuned|held2|held3|held4|held5|held6|held7|held8|held9|held10|held11|tuning|all (default all = tuned, held2 and held3,
-// the parts the diagnoser may be tuned on; tuning = tuned and held2) scores those parts only; the test fails when a scored part
-// is below a threshold; OOMKIT_CORPUS_CROSS=1 scores each part with a word prior trained without it, OOMKIT_CORPUS_NO_PRIOR=1 without any (ctest runs it since every part met the bar, see tests/tests.cmake). OOMKIT_CORPUS_VERBOSE=1 lists the misses (=2 also their ranking and deciding evidence).
-// OOMKIT_CORPUS_DUMP=FILE writes each scored report's label, ranking (cause, score) and message lines as one JSON line.
+// OOMKIT_CORPUS_PART=tuned|held2|held3|held4|held5|held6|held7|held8|held9|held10|held11|tuning|all
+// (default all = tuned, held2 and held3, the parts the diagnoser may be tuned on; tuning = tuned and
+// held2) scores those parts only; the test fails when a scored part is below a threshold (ctest runs
+// it since every part met the bar, see tests/tests.cmake). OOMKIT_CORPUS_CROSS=1 scores each part
+// with a word prior trained without it, OOMKIT_CORPUS_NO_PRIOR=1 without any.
+// OOMKIT_CORPUS_VERBOSE=1 lists the misses (=2 also their ranking and deciding evidence).
+// OOMKIT_CORPUS_DUMP=FILE writes each scored report's label, ranking (cause, score) and message
+// lines as one JSON line.
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -176,7 +180,9 @@ void score_dir(const std::string& dir, Score& s, const DiagnoseOptions& options,
     const std::vector<Diagnosis> ds = diagnose_log(log, options);
     if (ds.empty()) {
       s.misses.push_back(id + ": no report");
-      if (dump) *dump << nlohmann::json({{"dir", dir.substr(kData.size())}, {"id", id}, {"label", e["label"]}}).dump() << "\n";
+      if (dump) {
+        *dump << nlohmann::json({{"dir", dir.substr(kData.size())}, {"id", id}, {"label", e["label"]}}).dump() << "\n";
+      }
       continue;
     }
     ++s.parsed;
@@ -239,7 +245,8 @@ TEST(DiagnoseCorpus, ScoresMeetTheBar) {
   ASSERT_TRUE(part == "all" || part == "tuned" || part == "held2" || part == "held3" || part == "held4" ||
               part == "held5" || part == "held6" || part == "held7" || part == "held8" || part == "held9" || part == "held10" ||
               part == "held11" || part == "tuning")
-      << "OOMKIT_CORPUS_PART: tuned, held2, held3, held4, held5, held6, held7, held8, held9, held10, held11, tuning or all";
+      << "OOMKIT_CORPUS_PART: tuned, held2, held3, held4, held5, held6, held7, held8, held9, held10, held11, "
+         "tuning or all";
   struct Part {
     const char* name;
     const char* dir;
@@ -267,7 +274,10 @@ TEST(DiagnoseCorpus, ScoresMeetTheBar) {
   const WordPriorModel none;
   // OOMKIT_CORPUS_DUMP=FILE: each scored report's label and ranking as one JSON line, for studies.
   std::optional<std::ofstream> dump;
-  if (const char* d = std::getenv("OOMKIT_CORPUS_DUMP")) dump.emplace(d);
+  if (const char* d = std::getenv("OOMKIT_CORPUS_DUMP")) {
+    dump.emplace(d);
+    ASSERT_TRUE(*dump) << "OOMKIT_CORPUS_DUMP: cannot write " << d;
+  }
   for (auto& p : parts) {
     if (!p.scored) continue;
     DiagnoseOptions options;

@@ -22,6 +22,7 @@
 #include "oomkit/diagnose/diagnosis.h"
 #include "oomkit/diagnose/oom_report.h"
 #include "oomkit/diagnose/playbook.h"
+#include "oomkit/diagnose/word_prior.h"
 
 using namespace oomkit;
 
@@ -1265,4 +1266,69 @@ TEST(DiagnoseKinds6, FrameworkNamedAsNotUsed) {
   EXPECT_EQ(first(diagnose_log(head + " without deepspeed.\n")).framework, "hf");
   EXPECT_EQ(first(diagnose_log(head + " and deepspeed.\n")).framework, "deepspeed");
   EXPECT_EQ(first(diagnose_log(head + ": works without deepspeed, fails with deepspeed.\n")).framework, "deepspeed");
+}
+
+// The eighth pass: a finding that rests on the user's sentences alone is capped at "medium", so it
+// ranks but never makes a verdict; figures (a logged memory series, a device's free memory printed
+// at start-up) and the estimator's numbers still do. Which lines are sentences: code and a
+// program's output are not, a sentence that mentions code is.
+TEST(DiagnoseKinds8, StatementAloneIsNotAVerdict) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string told = "My GPU memory keeps growing step after step until the run dies.\n"
+                           "RuntimeError: CUDA error: out of memory\n";
+  const auto d = first(diagnose_log(told, without));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kLeakAcrossSteps);
+  EXPECT_STREQ(d.findings.front().confidence(), "medium");
+  EXPECT_EQ(d.verdict(), "ambiguous");
+  // A sentence that mentions .item() is still a sentence.
+  const auto item = first(diagnose_log(
+      "I already call loss.item() for logging, yet memory keeps growing step after step.\n"
+      "RuntimeError: CUDA error: out of memory\n",
+      without));
+  EXPECT_EQ(item.verdict(), "ambiguous");
+  // A logged memory series decides.
+  std::string logged;
+  for (int s = 1; s <= 8; ++s) {
+    logged += "step " + std::to_string(s * 100) + " | loss 2.1 | mem " + std::to_string(10 + s) + ".00 GiB\n";
+  }
+  logged += "RuntimeError: CUDA error: out of memory\n";
+  EXPECT_EQ(first(diagnose_log(logged, without)).verdict(), "leak_across_steps");
+  // TensorFlow's device lines at start-up are the program's output: another process's memory.
+  const auto tf = first(diagnose_log("name: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate (GHz) 1.582\n"
+                                     "Total memory: 10.92GiB\n"
+                                     "Free memory: 502.00MiB\n"
+                                     "ResourceExhaustedError: OOM when allocating tensor with shape[64,256,56,56]\n",
+                                     without));
+  EXPECT_EQ(tf.verdict(), "other_process");
+}
+
+// Capped findings keep their order; with the run's settings the estimator measures the run, and
+// nothing is capped.
+TEST(DiagnoseKinds8, CapKeepsTheOrderAndTheEstimateLiftsIt) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string told = "My GPU memory keeps growing step after step until the run dies.\n"
+                           "It fails even with batch size 1.\n"
+                           "RuntimeError: CUDA error: out of memory\n";
+  const auto d = first(diagnose_log(told, without));
+  ASSERT_GE(d.findings.size(), 2u);
+  for (const auto& f : d.findings) EXPECT_LE(f.score, 0.7 + 1e-12) << cause_name(f.category);
+  EXPECT_EQ(d.findings[0].category, OomCause::kStaticModelTooLarge);  // 0.85 before the cap
+  EXPECT_EQ(d.findings[1].category, OomCause::kLeakAcrossSteps);      // 0.75 before the cap
+  EXPECT_GT(d.findings[0].score, d.findings[1].score);
+  RunSettings run{gpt2_small(), TrainingSetup{}, 80 * kGiB, RemedyResources{}, RemedyScope{}};
+  run.setup.micro_batch_size = 1;
+  run.setup.seq_len = 128;
+  DiagnoseOptions estimated{run, chapter_estimate};
+  estimated.word_prior = &none;
+  const auto e = first(diagnose_log("My GPU memory keeps growing step after step until the run dies.\n"
+                                    "RuntimeError: CUDA error: out of memory\n",
+                                    estimated));
+  ASSERT_FALSE(e.findings.empty());
+  EXPECT_EQ(e.findings.front().category, OomCause::kLeakAcrossSteps);
+  EXPECT_STREQ(e.findings.front().confidence(), "high");  // the estimate fits: the leak moves up
 }

@@ -208,34 +208,11 @@ TEST(WordPrior, MessageLinesRepeatsAndAdviceAreNotRead) {
   EXPECT_TRUE(m.rank("1. If yes, please stop them, or start PaddlePaddle on another GPU.\n").empty());
 }
 
-// A finding that rests on the user's sentences alone is capped below "high": it ranks, it never
-// makes a verdict. A logged memory series (figures, not a sentence) still decides.
-TEST(WordPrior, StatementAloneIsNotAVerdict) {
-  const WordPriorModel none;
-  DiagnoseOptions without;
-  without.word_prior = &none;
-  const std::string told =
-      "My GPU memory keeps growing step after step until the run dies.\n"
-      "RuntimeError: CUDA error: out of memory\n";
-  const auto d = diagnose_log(told, without);
-  ASSERT_EQ(d.size(), 1u);
-  ASSERT_FALSE(d[0].findings.empty());
-  EXPECT_EQ(d[0].findings.front().category, OomCause::kLeakAcrossSteps);
-  EXPECT_LE(d[0].findings.front().score, 0.7);
-  EXPECT_STREQ(d[0].findings.front().confidence(), "medium");
-  EXPECT_EQ(d[0].verdict(), "ambiguous");
-  std::string logged;
-  for (int s = 1; s <= 8; ++s) logged += "step " + std::to_string(s * 100) + " | loss 2.1 | mem " + std::to_string(10 + s) + ".00 GiB\n";
-  logged += "RuntimeError: CUDA error: out of memory\n";
-  const auto m = diagnose_log(logged, without);
-  ASSERT_EQ(m.size(), 1u);
-  EXPECT_EQ(m[0].verdict(), "leak_across_steps");
-}
-
-// Beside a statement the words order the runners-up: the statement keeps first place and its
-// "medium" score, the words' cause joins the candidates with its words as evidence. A statement
-// read from code (a loss summed into a running total) is not the user's account: the rules'
-// ranking stands.
+// Beside a statement (a first finding resting on the user's sentences alone) the words order the
+// runners-up: the statement keeps first place and its "medium" score, the words' cause joins the
+// candidates with its words as evidence, and a runner-up the message's numbers raised keeps its
+// score. A statement read from code (a loss summed into a running total) is not the user's
+// account: the rules' ranking stands.
 TEST(WordPrior, WordsOrderTheRunnersUpBesideAStatement) {
   // Words no rule reads, each in two documents of one cause.
   const auto model = WordPriorModel::train({
@@ -265,13 +242,39 @@ TEST(WordPrior, WordsOrderTheRunnersUpBesideAStatement) {
     EXPECT_STREQ(f[i].confidence(), "low");
   }
   EXPECT_TRUE(words_cited);  // cpu_ram, which no rule raised, joined the first three
+  // PyTorch's tensors fill the device: the working set, from the message's numbers, keeps its score
+  // when the words move it up.
+  const auto batch_words = WordPriorModel::train({
+      {"quay jetty", OomCause::kActivationsBatch, {}},
+      {"quay jetty pier", OomCause::kActivationsBatch, {}},
+      {"harbour lighthouse", OomCause::kCpuRam, {}},
+  });
+  DiagnoseOptions with_batch_words;
+  with_batch_words.word_prior = &batch_words;
+  const std::string numbers =
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB "
+      "already allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const auto plain = diagnose_log(numbers, without);
+  const auto beside = diagnose_log("My GPU memory keeps growing step after step until the run dies.\n"
+                                   "quay jetty pier\n\n" + numbers, with_batch_words);
+  ASSERT_EQ(plain.size(), 1u);
+  ASSERT_EQ(beside.size(), 1u);
+  ASSERT_FALSE(plain[0].findings.empty());
+  ASSERT_EQ(plain[0].findings.front().category, OomCause::kActivationsBatch);
+  EXPECT_EQ(beside[0].findings.front().category, OomCause::kLeakAcrossSteps);
+  ASSERT_GE(beside[0].findings.size(), 2u);
+  EXPECT_EQ(beside[0].findings[1].category, OomCause::kActivationsBatch);
+  EXPECT_DOUBLE_EQ(beside[0].findings[1].score, plain[0].findings.front().score);
   const std::string code =
       "for x, y in loader:\n"
       "    epoch_loss += criterion(net(x), y)\n"
       "harbour lighthouse ferry\n"
       "\n"
-      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
-      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB "
+      "already allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
   const auto c = diagnose_log(code, with);
   ASSERT_EQ(c.size(), 1u);
   ASSERT_FALSE(c[0].findings.empty());

@@ -85,27 +85,37 @@ class Builder {
   std::vector<Finding>& findings() { return findings_; }
   std::vector<DecidingEvidence>& deciding() { return deciding_; }
   // A finding that rests on the user's account alone (no number of the message, no traceback
-  // frame, code line or logged figure of weight >= kMeasuredWeight raised it) is capped at
-  // kProseOnlyCap, below "high", keeping the findings' order: a sentence may name a cause, it does
-  // not measure one, so it never makes a verdict by itself. Returns those findings' causes, for
+  // frame, code line, program output or logged figure of weight >= kMeasuredWeight raised it) is
+  // capped at kProseOnlyCap, below "high": a sentence may name a cause, it does not measure one, so
+  // it never makes a verdict by itself. Scores above kSqueezeFrom are squeezed linearly into
+  // (kSqueezeFrom, kProseOnlyCap], so such findings keep their order. Returns their causes, for
   // weigh_word_prior().
   //
   // Why: on the corpus parts held4..held10 (263 reports, each scored once before it was looked at),
-  // the verdicts ("high", not ambiguous) were right in 35 of 57; 17 of the 22 wrong ones rested on a
-  // sentence alone ("memory grows ...", "fails even at batch size 1", "other jobs on the GPU"), the
-  // right ones mostly on the message's numbers or the killer's line (tests/data/oom-corpus/README.md,
-  // the eighth pass).
+  // the rules' verdicts ("high", not ambiguous) were right in 35 of 57; most of the 22 wrong ones
+  // rested on a sentence alone ("memory grows ...", "fails even at batch size 1", "other jobs on the
+  // GPU") (tests/data/oom-corpus/README.md, the eighth pass, has the counts).
   std::vector<OomCause> cap_prose_only() {
     std::vector<OomCause> prose_only;
     for (size_t i = 0; i < findings_.size(); ++i) {
       if (measured_[i]) continue;
       Finding& f = findings_[i];
-      if (f.score > kProseOnlyCap) f.score = kProseOnlyCap - (0.95 - f.score) / 10.0;
+      // [kSqueezeFrom, 0.95] onto [kSqueezeFrom, kProseOnlyCap]: monotone, so the order is kept.
+      if (f.score > kSqueezeFrom) {
+        f.score = kSqueezeFrom + (f.score - kSqueezeFrom) * (kProseOnlyCap - kSqueezeFrom) / (0.95 - kSqueezeFrom);
+      }
       prose_only.push_back(f.category);
     }
     return prose_only;
   }
+  // The `measured` flag of finding `i` follows that of the finding for `cause` (a companion
+  // candidate added beside it without evidence of its own).
+  void measured_like(size_t i, OomCause cause) {
+    const size_t j = index(cause);
+    if (j != npos) measured_[i] = measured_[j];
+  }
   static constexpr double kProseOnlyCap = 0.7;
+  static constexpr double kSqueezeFrom = 0.6;
   static constexpr double kMeasuredWeight = 0.2;
 
  private:
@@ -623,41 +633,43 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   }
 }
 
-// When no line of the log decides (the first finding below kWordPriorBelow, or resting on the
-// user's account alone: `prose_only`, Builder::cap_prose_only()), the log's words (word_prior.h)
-// weigh in: each cause's place in the rules' ranking and in the word prior's are combined by
-// reciprocal rank, 1/(1 + rules' place) + w/(1 + words' place) (a cause the rules did not raise gets
-// 0 for its first term; only causes whose cosine reaches kWordPriorMinSimilarity have a place among
-// the words, ties by name), and the findings are re-ranked by it. w is kWordPriorWeight where no
-// line decides (the words can take the first place) and kWordPriorWeightBesideProse beside a
-// statement (the words order the runners-up; the statement keeps first place unless the words'
-// first is the rules' second). The scores are then re-spaced, 0.03 apart, from the first one's, at
-// most kWordPriorBelow - 0.01 ("low"); a statement that kept first place keeps its own score (at
-// most Builder::kProseOnlyCap, "medium"), the rest are re-spaced below kWordPriorBelow as
-// before. The report stays ambiguous: the words order
-// candidates, they never make a verdict. A cause the words put in the first three that the rules
-// did not raise becomes a finding. Where the words moved a cause up (or added it), its evidence and
-// the deciding lines cite them with the line of the first. kWordPriorBelow and kWordPriorWeight
-// were chosen by leave-one-part-out cross-validation over the corpus parts held4..held8
+// When no line of the log decides (the first finding below kWordPriorBelow) or the first finding
+// rests on the user's sentences alone (`prose_only`, Builder::cap_prose_only()), the log's words
+// (word_prior.h) weigh in: each cause's place in the rules' ranking and in the word prior's are
+// combined by reciprocal rank, 1/(1 + rules' place) + w/(1 + words' place) (a cause the rules did
+// not raise gets 0 for its first term; only causes whose cosine reaches kWordPriorMinSimilarity have
+// a place among the words), and the findings are re-ranked by it, ties by the rules' place, then by
+// name. A cause the words put in the first three that the rules did not raise becomes a finding.
+// - No line decides: w = kWordPriorWeight (the words can take first place); the scores are
+//   re-spaced from the first one's, at most kWordPriorBelow - 0.01, 0.03 apart: all "low".
+// - Beside a statement: w = kWordPriorWeightBesideProse, below 1/2, so the statement keeps first
+//   place (no other cause can reach its 1/(1 + 0)) and its score (at most Builder::kProseOnlyCap,
+//   "medium"); the words order the runners-up, each keeping its own score where the new order
+//   allows (at most 0.01 below the one before it), one the words added starting from
+//   kWordPriorBelow - 0.01.
+// Either way the report stays ambiguous: the words order candidates, they never make a verdict.
+// Where the words moved a cause up (or added it), its evidence and the deciding lines cite them
+// with the line of the first. kWordPriorBelow and kWordPriorWeight were chosen by
+// leave-one-part-out cross-validation over the corpus parts held4..held8
 // (tests/diagnose_corpus_score.cpp, OOMKIT_CORPUS_CROSS=1), kWordPriorMinSimilarity after a review
 // (cosines under 0.1 were function words: 'about', 'now', 'than'), kWordPriorWeightBesideProse by
-// the same cross-validation over held4..held10 (0.5, 0.8, 0.95 and 1.1 tried; 0.5 kept the first
-// places the statements earned on the tuning parts and lost one report of 263 on held4..held10);
-// tests/data/oom-corpus/README.md has the record.
+// the same cross-validation over held4..held10 (weights 0.5 to 1.1 tried: above 1/2 the words took
+// first places the statements had earned on the tuning parts and gained nothing on held4..held10);
+// tests/data/oom-corpus/README.md (the eighth pass) has the record.
 constexpr double kWordPriorBelow = 0.45;
 constexpr double kWordPriorWeight = 1.1;
-constexpr double kWordPriorWeightBesideProse = 0.5;
+constexpr double kWordPriorWeightBesideProse = 0.45;  // < 1/2: a statement keeps first place
 constexpr double kWordPriorMinSimilarity = 0.1;
 
 void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Finding>& findings,
                       std::vector<DecidingEvidence>& deciding, const std::vector<OomCause>& prose_only) {
   rank_findings(findings);
-  const bool first_prose_only =
-      !findings.empty() && std::find(prose_only.begin(), prose_only.end(), findings.front().category) != prose_only.end();
-  if (!findings.empty() && findings.front().score >= kWordPriorBelow && !first_prose_only) return;
-  // Beside a user's statement the words order the runners-up, not the first place.
-  const double weight = findings.empty() || findings.front().score < kWordPriorBelow ? kWordPriorWeight
-                                                                                      : kWordPriorWeightBesideProse;
+  // A first finding at or above kWordPriorBelow that rests on the user's sentences alone.
+  const bool beside_statement =
+      !findings.empty() && findings.front().score >= kWordPriorBelow &&
+      std::find(prose_only.begin(), prose_only.end(), findings.front().category) != prose_only.end();
+  if (!findings.empty() && findings.front().score >= kWordPriorBelow && !beside_statement) return;
+  const double weight = beside_statement ? kWordPriorWeightBesideProse : kWordPriorWeight;
   constexpr int kCauses = static_cast<int>(OomCause::kOther) + 1;
   std::vector<double> fused(kCauses, 0.0);
   std::vector<size_t> rules_place(kCauses, SIZE_MAX);
@@ -680,13 +692,11 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
   }
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     if (fused[a] != fused[b]) return fused[a] > fused[b];
+    if (rules_place[a] != rules_place[b]) return rules_place[a] < rules_place[b];
     return std::string_view(cause_name(static_cast<OomCause>(a))) < std::string_view(cause_name(static_cast<OomCause>(b)));
   });
-  // Beside a statement the words left in first place, the statement keeps its score ("medium").
-  const bool statement_first = first_prose_only && static_cast<int>(findings.front().category) == order.front();
-  const double top = findings.empty() ? 0.4
-                     : statement_first ? findings.front().score
-                                       : std::min(findings.front().score, kWordPriorBelow - 0.01);
+  const double top = findings.empty() ? 0.4 : std::min(findings.front().score, kWordPriorBelow - 0.01);
+  double previous = 1.0;  // beside a statement: the score of the finding placed before
   std::vector<Finding> ranked;
   for (const int c : order) {
     const OomCause cause = static_cast<OomCause>(c);
@@ -701,7 +711,13 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
     }
     const size_t place = ranked.size() - 1;
     Finding& f = ranked.back();
-    f.score = place == 0 ? top : std::max(0.05, std::min(top, kWordPriorBelow - 0.01) - 0.03 * static_cast<double>(place));
+    if (beside_statement) {  // each keeps its own score where the new order allows
+      const double own = raised ? f.score : kWordPriorBelow - 0.01;
+      f.score = std::max(0.05, std::min(own, previous - 0.01));
+      previous = f.score;
+    } else {
+      f.score = std::max(0.05, top - 0.03 * static_cast<double>(place));
+    }
     if (words && (!raised || place < rules_place[c])) {  // the words moved it up, or added it
       std::string list;
       for (const auto& w : words->words) list += (list.empty() ? "'" : ", '") + w + "'";
@@ -864,6 +880,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       for (const Finding& g : b.findings()) have_other = have_other || g.category == OomCause::kOther;
       if (!have_other) {
         const size_t i = b.add(OomCause::kOther, std::max(0.35, f.score * 0.8));
+        b.measured_like(i, OomCause::kLeakAcrossSteps);
         Finding& o = b.at(i);
         o.title = "A leak inside a library, driver or environment rather than in the training code";
         o.fix = "Reproduce in a clean environment / with the library versions upgraded; if the growth disappears, "
@@ -873,7 +890,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       break;
     }
   }
-  std::vector<OomCause> prose_only = b.cap_prose_only();
+  // With the run's settings measured by the estimator (options.run), nothing rests on sentences alone.
+  const bool estimated = options.run && options.estimate &&
+                         (options.run->capacity_bytes > 0 || oom.effective_capacity_bytes().value_or(0) > 0);
+  const std::vector<OomCause> prose_only = estimated ? std::vector<OomCause>{} : b.cap_prose_only();
   if (!oom.complete) d.notes.push_back("The message is cut off; fields after the cut are unknown");
   if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible) {
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
@@ -888,12 +908,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (capacity <= 0) capacity = oom.effective_capacity_bytes().value_or(0);
     if (capacity > 0 && options.estimate) {
       add_estimate_findings(*options.run, options.estimate, capacity, &oom, findings, d.notes);
-      prose_only.clear();  // the estimate measures the run the user described
     } else {
       d.notes.push_back("Run settings given but no capacity: pass --memory to compare the estimate with the device");
     }
   }
-  if (context.word_prior && !context.word_prior->empty()) weigh_word_prior(*context.word_prior, findings, deciding, prose_only);
+  if (context.word_prior && !context.word_prior->empty()) {
+    weigh_word_prior(*context.word_prior, findings, deciding, prose_only);
+  }
   // Fixes in the user's framework (the generic default text only; rule-specific fixes stay).
   for (Finding& f : findings) {
     if (f.fix == default_fix(f.category)) {

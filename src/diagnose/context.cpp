@@ -198,16 +198,42 @@ const std::array<bool, 256>& first_chars() {
   return kFirst;
 }
 
-// The statements read from code or from what a program printed, not from the user's sentences:
-// a loss kept in a running total, `volatile`, PyTorch's imbalance warning, "Loading checkpoint
-// shards", nn.DataParallel(...), an evaluation or generate() call. Every other statement is the
-// user's account (Signal::prose).
-bool statement_from_code(std::string_view what) {
-  for (std::string_view kind : {"loss tensors kept across steps", "volatile (ignored", "PyTorch warns of an imbalance",
-                                "loading checkpoint shards", "nn.DataParallel", "an evaluation call named", "LLM generation"}) {
+// Statements read from what a program printed, not from the user's sentences: PyTorch's
+// imbalance warning, "Loading checkpoint shards", TensorFlow's device lines at start-up.
+bool printed_statement(std::string_view what) {
+  for (std::string_view kind : {"PyTorch warns of an imbalance", "loading checkpoint shards", "at start-up only"}) {
     if (what.rfind(kind, 0) == 0) return true;
   }
   return false;
+}
+
+// Whether a lowercased log line is code or a command rather than a sentence: it opens with a
+// keyword of Python or a shell prompt, or it holds a call, an assignment or an index and fewer
+// than five plain words ("epoch_loss += criterion(net(x), y)", "output = lm.generate(prompt)";
+// not "I already call loss.item() for logging, yet memory keeps growing").
+bool code_line(std::string_view lo) {
+  size_t b = 0;
+  while (b < lo.size() && (lo[b] == ' ' || lo[b] == '\t')) ++b;
+  const std::string_view t = lo.substr(b);
+  for (std::string_view k :
+       {"def ", "for ", "with ", "if ", "import ", "from ", "return ", "class ", "@", ">>> ", "$ "}) {
+    if (t.rfind(k, 0) == 0) return true;
+  }
+  int plain_words = 0;
+  size_t i = 0;
+  while (i < t.size()) {
+    while (i < t.size() && t[i] == ' ') ++i;
+    size_t e = i;
+    while (e < t.size() && t[e] != ' ') ++e;
+    std::string_view tok = t.substr(i, e - i);
+    while (!tok.empty() && (tok.back() == ',' || tok.back() == '.' || tok.back() == ';' || tok.back() == ':' ||
+                            tok.back() == '!' || tok.back() == '?')) {
+      tok.remove_suffix(1);
+    }
+    plain_words += tok.size() >= 2 && std::all_of(tok.begin(), tok.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    i = e;
+  }
+  return plain_words < 5 && t.find_first_of("(=[") != std::string_view::npos;
 }
 
 enum class FactKind : uint8_t {
@@ -226,6 +252,7 @@ struct Fact {
   std::string what;
   int64_t a = 0, b = 0;  // kStepMem: step, bytes
   char phase = 0;        // kFrame: 'l' load, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
+  bool prose = false;    // kStatement: read from the user's sentences (Signal::prose)
 };
 
 }  // namespace
@@ -441,6 +468,10 @@ class Reader {
     f.weight = w;
     f.what = std::move(what);
     f.phase = phase;
+    // A statement is the user's account unless its line is code or a program's output; one
+    // inferred from a failure at batch size 1 is an account wherever it was read.
+    f.prose = k == FactKind::kStatement && !printed_statement(f.what) &&
+              (!line_is_code_ || f.what.rfind("fails even at batch size 1", 0) == 0);
     ev_.facts.push_back(std::move(f));
   }
 
@@ -638,6 +669,7 @@ class Reader {
   }
 
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
+    line_is_code_ = code_line(lo);
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     constexpr uint64_t kRelevant =
         uint64_t{1} << kWEval | uint64_t{1} << kWNoGrad | uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen | uint64_t{1} << kWMulti | uint64_t{1} << kWLeak |
@@ -1290,6 +1322,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::string lo_;
   bool under_frame_ = false;
   std::array<int64_t, 16> last_weak_{};
+  bool line_is_code_ = false;  // the line statement() reads is code (code_line())
   std::pair<int64_t, int64_t> last_free_at_start_{0, 0}, last_total_at_start_{0, 0};
 };
 
@@ -1419,7 +1452,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           shards_last = true;
           shards_line = f.line;
         }
-        if (f.weight != 0.0) statements.push_back({f.cause, f.weight, f.line, f.what, !statement_from_code(f.what)});
+        if (f.weight != 0.0) statements.push_back({f.cause, f.weight, f.line, f.what, f.prose});
         break;
       default:
         break;
@@ -1508,7 +1541,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     Signal adj = s;
     // In inference, memory growing batch after batch is graphs kept (eval without no_grad).
     if (s.cause == OomCause::kLeakAcrossSteps && s.weight >= 0.3 && inference) {
-      c.signals.push_back({OomCause::kEvalWithoutNoGrad, s.weight * 0.9, s.line, s.what + " (during inference)", s.prose});
+      c.signals.push_back(
+          {OomCause::kEvalWithoutNoGrad, s.weight * 0.9, s.line, s.what + " (during inference)", s.prose});
       adj.weight = s.weight * 0.4;
     }
     if (s.cause == OomCause::kEvalWithoutNoGrad && c.no_grad_seen && s.weight > 0) adj.weight = s.weight * 0.5;
@@ -1520,12 +1554,15 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // An LLM run with no training anywhere in the log: it is generating (weights + KV cache).
   if (ev.llm_line && !ev.training_line && c.phase != "model_load" && c.phase != "optimizer_step") {
     c.signals.push_back({OomCause::kGenerationKvCache, 0.3, ev.llm_line,
-                         "an LLM run without training in the log: inference, where the KV cache grows with batch x length"});
+                         "an LLM run without training in the log: inference, where the KV cache grows with "
+                         "batch x length",
+                         true});
   }
   // PyTorch 0.4 made volatile=True a no-op: inference code that ran on 0.3 builds graphs on 0.4.
   if (ev.torch03_line && ev.torch04_line) {
     c.signals.push_back({OomCause::kEvalWithoutNoGrad, 0.4, ev.torch04_line,
-                         "runs on PyTorch 0.3, OOMs on 0.4: 0.4 ignores volatile=True, so inference keeps graphs"});
+                         "runs on PyTorch 0.3, OOMs on 0.4: 0.4 ignores volatile=True, so inference keeps graphs",
+                         true});
   }
   // Settings logged before the report (or pasted after it).
   c.batch_size = last_before(ev.batch, oom_line, to);
