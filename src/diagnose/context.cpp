@@ -236,6 +236,30 @@ bool code_line(std::string_view lo) {
   return plain_words < 5 && t.find_first_of("(=[") != std::string_view::npos;
 }
 
+// The adjacent character pairs of a line, hashed into 1024 bits: "cannot contain" for a phrase
+// whose first or last pair is absent, in two bit tests instead of a scan of the line. False
+// positives only cost the scan they would have cost anyway.
+class CharPairs {
+ public:
+  void assign(std::string_view s) {
+    bits_.fill(0);
+    for (size_t i = 0; i + 1 < s.size(); ++i) set(s[i], s[i + 1]);
+  }
+  bool may_contain(std::string_view phrase) const {
+    if (phrase.size() < 2) return true;
+    const size_t n = phrase.size();
+    return test(phrase[0], phrase[1]) && test(phrase[n - 2], phrase[n - 1]);
+  }
+
+ private:
+  static size_t slot(char a, char b) {
+    return (static_cast<size_t>(static_cast<unsigned char>(a)) * 31u + static_cast<unsigned char>(b)) & 1023u;
+  }
+  void set(char a, char b) { bits_[slot(a, b) >> 6] |= uint64_t{1} << (slot(a, b) & 63u); }
+  bool test(char a, char b) const { return (bits_[slot(a, b) >> 6] >> (slot(a, b) & 63u)) & 1u; }
+  std::array<uint64_t, 16> bits_{};
+};
+
 enum class FactKind : uint8_t {
   kFrame,         // a traceback frame (its function) or the code line under it
   kTracebackStart,
@@ -353,7 +377,12 @@ class Reader {
   void line(std::string_view raw, int64_t n) {
     if (raw.size() > kMaxLineChars) raw = raw.substr(0, kMaxLineChars);
     lo_.assign(raw.begin(), raw.end());
-    for (char& c : lo_) c = lower_char(c);
+    unsigned char high = 0;
+    for (char& c : lo_) {
+      c = lower_char(c);
+      high |= static_cast<unsigned char>(c);
+    }
+    ascii_ = high < 0x80;
     const std::string_view lo = lo_;
     std::string_view t = trim_view(lo);
     if (t.empty()) {
@@ -471,7 +500,7 @@ class Reader {
     // A statement is the user's account unless its line is code or a program's output; one
     // inferred from a failure at batch size 1 is an account wherever it was read.
     f.prose = k == FactKind::kStatement && !printed_statement(f.what) &&
-              (!line_is_code_ || f.what.rfind("fails even at batch size 1", 0) == 0);
+              (f.what.rfind("fails even at batch size 1", 0) == 0 || !code_line(line_lo_));
     ev_.facts.push_back(std::move(f));
   }
 
@@ -669,67 +698,73 @@ class Reader {
   }
 
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
-    line_is_code_ = code_line(lo);
+    line_lo_ = lo;
+    pairs_.assign(lo);
+    // A substring search, skipped where the line lacks the phrase's first or last character pair.
+    auto has_text = [&](std::string_view s) { return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos; };
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
+    auto word_in = [&](std::string_view w) { return pairs_.may_contain(w) && contains_word(lo, w); };
     constexpr uint64_t kRelevant =
         uint64_t{1} << kWEval | uint64_t{1} << kWNoGrad | uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen | uint64_t{1} << kWMulti | uint64_t{1} << kWLeak |
         uint64_t{1} << kWGrow | uint64_t{1} << kWRam | uint64_t{1} << kWOther | uint64_t{1} << kWFrag | uint64_t{1} << kWSetting | uint64_t{1} << kWShards | uint64_t{1} << kWAfter |
-        uint64_t{1} << kWLoadProse | uint64_t{1} << kWTraining | uint64_t{1} << kWShapes | uint64_t{1} << kWInputSize | uint64_t{1} << kWLoss | uint64_t{1} << kWSave |
+        uint64_t{1} << kWLoadProse | uint64_t{1} << kWTraining | uint64_t{1} << kWShapes | uint64_t{1} << kWInputSize | uint64_t{1} << kWSave |
         uint64_t{1} << kWGraph | uint64_t{1} << kWShapeBug | uint64_t{1} << kWRandom | uint64_t{1} << kWVisible;
-    const bool tf_device_line = has(kWMem) && (lo.find("free memory:") != std::string_view::npos ||
-                                               lo.find("total memory:") != std::string_view::npos);
+    const bool tf_device_line = has(kWMem) && (has_text("free memory:") ||
+                                               has_text("total memory:"));
     // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
     // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
-    const bool cjk = lo.find('\xe5') != std::string_view::npos || lo.find('\xe8') != std::string_view::npos ||
-                     lo.find('\xe9') != std::string_view::npos;  // memchr each: cheaper than find_first_of
-    const bool phrase_line = lo.find("long") != std::string_view::npos ||
-                             (cjk && (lo.find("\xe8\xbf\x87") != std::string_view::npos ||
-                                      lo.find("\xe9\x95\xbf") != std::string_view::npos ||
-                                      lo.find("\xe5\x88\x86\xe8\xbe\xa8") != std::string_view::npos ||
-                                      lo.find("\xe5\xb0\xba\xe5\xaf\xb8") != std::string_view::npos)) ||
-                             lo.find(" model") != std::string_view::npos || lo.find("epoch_end") != std::string_view::npos ||
-                             lo.find("+=") != std::string_view::npos || has(kWGpuName) ||
-                             lo.find("cuda:") != std::string_view::npos;
-    if (has(kWInputSize) && (lo.find("image") != std::string_view::npos || lo.find("resolution") != std::string_view::npos ||
-                             lo.find("picture") != std::string_view::npos || lo.find("photo") != std::string_view::npos)) {
+    const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos || lo.find('\xe8') != std::string_view::npos ||
+                                 lo.find('\xe9') != std::string_view::npos);  // memchr each: cheaper than find_first_of
+    const bool phrase_line = has_text("long") ||
+                             (cjk && (has_text("\xe8\xbf\x87") ||
+                                      has_text("\xe9\x95\xbf") ||
+                                      has_text("\xe5\x88\x86\xe8\xbe\xa8") ||
+                                      has_text("\xe5\xb0\xba\xe5\xaf\xb8"))) ||
+                             has_text(" model") || has_text("epoch_end") ||
+                             has_text("+=") || has(kWGpuName) ||
+                             has_text("cuda:");
+    if (has(kWInputSize) && (has_text("image") || has_text("resolution") ||
+                             has_text("picture") || has_text("photo"))) {
       image_seen_ = true;
     }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
     // read on every line, the scan is one pass over its digits.
-    const bool dims_possible = lo.find('x') != std::string_view::npos || lo.find("\xc3\x97") != std::string_view::npos ||
-                               lo.find("aa") != std::string_view::npos || lo.find("resid") != std::string_view::npos ||
-                               lo.find("amino") != std::string_view::npos ||
+    const bool dims_possible = lo.find('x') != std::string_view::npos || has_text("\xc3\x97") ||
+                               has_text("aa") || has_text("resid") ||
+                               has_text("amino") ||
                                (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
-        !(has(kWLoss) && lo.find(".item()") != std::string_view::npos)) {
+        !(has(kWLoss) && (has_text(".item()") || has_text(".data[0]") ||
+                          has_text("append(loss") ||
+                          has_text("update(loss")))) {
       return;
     }
     // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
     // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
-    if (lo.find("tried to allocate") != std::string_view::npos || lo.find("alloc_failed") != std::string_view::npos ||
-        lo.find("resource_exhausted") != std::string_view::npos || lo.find("failed to allocate") != std::string_view::npos ||
-        lo.find("reserved by pytorch") != std::string_view::npos ||
-        (lo.find("out of memory") != std::string_view::npos &&
-         (lo.find("error:") != std::string_view::npos || lo.find("exception:") != std::string_view::npos ||
-          lo.find("memoryerror") != std::string_view::npos || lo.find("error : out of memory") != std::string_view::npos))) {
+    if (has_text("tried to allocate") || has_text("alloc_failed") ||
+        has_text("resource_exhausted") || has_text("failed to allocate") ||
+        has_text("reserved by pytorch") ||
+        (has_text("out of memory") &&
+         (has_text("error:") || has_text("exception:") ||
+          has_text("memoryerror") || has_text("error : out of memory")))) {
       // The message itself (a sentence about it, "an out of memory error because ...", is read on).
       // Prose before the message on the same line still counts: "if the output is too long
       // (~1000 characters), torch.cuda.OutOfMemoryError: ...".
       const std::string_view before = lo.substr(0, std::min(lo.find("error"), lo.find("out of memory")));
-      if (long_inputs(before, has(kWInputSize))) {
+      if (long_inputs(before, has(kWInputSize), pairs_)) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
       }
       return;
     }
-    auto contains = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
+    auto contains = has_text;
     // PaddlePaddle's advice printed under its OOM message ("Please check whether there is any
     // other process using GPU 0. 1. If yes, please stop them, ... 2. If no, please decrease the
     // batch size of your model"): the message's words, not the user's.
-    if (printed_advice(lo)) return;
+    if (printed_advice_by(has_text)) return;
     const bool negated = has(kWNot) && (contains("not the problem") || contains("not the issue") ||
                                         contains("not the cause") || contains("is not") || contains("isn't") ||
                                         contains("wasn't") || contains("not related"));
@@ -867,7 +902,7 @@ if (contains("model.eval()") && !negated) {
           "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
-    if (!negated && long_inputs(lo, has(kWInputSize))) {
+    if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
     }
     // One image (one clip, one utterance) already fails: the batch is 1, so one input's size, or
@@ -915,7 +950,7 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
     }
     // A loss summed into a running total without .item() / .detach(): "running_loss += loss",
     // "train_loss += output.loss" keeps every step's graph alive until the total is dropped.
-    if (lo.find("+=") != std::string_view::npos && lo.find("loss") != std::string_view::npos &&
+    if (has_text("+=") && has_text("loss") &&
         !contains(".item()") && !contains(".detach()") && !contains("float(") && !contains(".data[0]") && !negated) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
     }
@@ -1030,9 +1065,9 @@ if (contains("other process") || contains("another process") || contains("other 
     // second", "running more than 1 vllm instance on a single GPU fails", "another kernel still
     // holds the memory". Whole words only ("isinstance" is no instance), and a second copy named:
     // "an AWS instance with a single GPU", "the first cell of the notebook" are one program.
-    if (!negated && (contains_word(lo, "notebook") || contains_word(lo, "notebooks") || contains_word(lo, "instance") ||
-                     contains_word(lo, "instances") || contains_word(lo, "kernel") || contains_word(lo, "kernels") || contains_word(lo, "daemon")) &&
-        (contains_word(lo, "another") || contains_word(lo, "second") || contains_word(lo, "multiple") || contains("more than 1 ") ||
+    if (!negated && (word_in("notebook") || word_in("notebooks") || word_in("instance") ||
+                     word_in("instances") || word_in("kernel") || word_in("kernels") || word_in("daemon")) &&
+        (word_in("another") || word_in("second") || word_in("multiple") || contains("more than 1 ") ||
          contains("more than one") || contains("two instances") || contains("two notebooks")) &&
         !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
@@ -1109,9 +1144,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", long audio, video or
   // documents (their length is the sequence), "过长" (zh: too long); with `input_word` (the line
   // holds a kWInputSize word) also a size word before an input noun (sized_input()).
-  static bool long_inputs(std::string_view lo, bool input_word) {
+  // `pairs`: the character pairs of `lo` or of a line holding it (a phrase whose pairs the line
+  // lacks is not searched for).
+  static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
-    auto has = [&](std::string_view p) { return lo.find(p) != std::string_view::npos; };
+    auto has = [&](std::string_view p) { return pairs.may_contain(p) && lo.find(p) != std::string_view::npos; };
     auto any = [&](std::initializer_list<std::string_view> ps) {
       for (std::string_view p : ps) {
         if (has(p)) return true;
@@ -1322,7 +1359,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::string lo_;
   bool under_frame_ = false;
   std::array<int64_t, 16> last_weak_{};
-  bool line_is_code_ = false;  // the line statement() reads is code (code_line())
+  std::string_view line_lo_;  // the lowercased line statement() reads (for code_line() in add())
+  CharPairs pairs_;           // its character pairs
+  bool ascii_ = true;         // the line line() reads holds ASCII only
   std::pair<int64_t, int64_t> last_free_at_start_{0, 0}, last_total_at_start_{0, 0};
 };
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace oomkit::diagnose_detail {
@@ -67,12 +68,7 @@ std::string strip_ansi(std::string_view s) {
 }
 
 bool printed_advice(std::string_view lo) {
-  for (std::string_view phrase : {"please check whether there is any other process", "start paddlepaddle on another gpu",
-                                  "please decrease the batch size of your model", "flags_fraction_of_gpu_memory_to_use",
-                                  "flags_gpu_memory_limit_mb", "flags_use_cuda_managed_memory"}) {
-    if (lo.find(phrase) != std::string_view::npos) return true;
-  }
-  return false;
+  return printed_advice_by([lo](std::string_view phrase) { return lo.find(phrase) != std::string_view::npos; });
 }
 
 bool contains_word(std::string_view s, std::string_view w) {
@@ -116,12 +112,31 @@ size_t ifind(std::string_view hay, std::string_view needle, size_t from) {
   const char first = needle[0];
   const char first_upper = (first >= 'a' && first <= 'z') ? static_cast<char>(first - 32) : first;
   const size_t last = hay.size() - needle.size();
-  for (size_t i = from; i <= last; ++i) {
-    const char c = hay[i];
-    if (c != first && c != first_upper) continue;
+  auto match_at = [&](size_t i) {
     size_t k = 1;
     while (k < needle.size() && lower_char(hay[i + k]) == needle[k]) ++k;
-    if (k == needle.size()) return i;
+    return k == needle.size();
+  };
+  size_t i = from;
+  if (first != first_upper) {
+    // A letter first: eight bytes at a time, OR 0x20 folds case (only 'X' and 'x' fold to 'x'),
+    // then the bytes equal to it are found with the zero-byte test of Mycroft (Hacker's Delight,
+    // 6-1); a flagged byte is checked one by one, so a false flag costs a compare.
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+    const uint64_t pattern = kOnes * static_cast<unsigned char>(first);
+    for (; i + 8 <= last + 1; i += 8) {
+      uint64_t w = 0;
+      std::memcpy(&w, hay.data() + i, 8);
+      const uint64_t x = (w | (kOnes * 0x20)) ^ pattern;
+      if (((x - kOnes) & ~x & kHigh) == 0) continue;
+      for (size_t j = i; j < i + 8; ++j) {
+        if ((hay[j] == first || hay[j] == first_upper) && match_at(j)) return j;
+      }
+    }
+  }
+  for (; i <= last; ++i) {
+    const char c = hay[i];
+    if ((c == first || c == first_upper) && match_at(i)) return i;
   }
   return std::string_view::npos;
 }

@@ -34,6 +34,20 @@ bool contains_word(std::string_view s, std::string_view w);
 /// another GPU", "please decrease the batch size of your model", its FLAGS_ settings): the
 /// message's words, not the user's. `lower_line` is the line ASCII-lowercased.
 bool printed_advice(std::string_view lower_line);
+/// The phrases printed_advice() looks for.
+inline constexpr std::string_view kPrintedAdvice[] = {
+    "please check whether there is any other process", "start paddlepaddle on another gpu",
+    "please decrease the batch size of your model",    "flags_fraction_of_gpu_memory_to_use",
+    "flags_gpu_memory_limit_mb",                       "flags_use_cuda_managed_memory"};
+/// printed_advice() of a line, with `contains(phrase)` the caller's substring test of that line
+/// (a faster one than a search).
+template <typename Contains>
+bool printed_advice_by(Contains&& contains) {
+  for (std::string_view phrase : kPrintedAdvice) {
+    if (contains(phrase)) return true;
+  }
+  return false;
+}
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

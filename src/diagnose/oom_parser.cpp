@@ -13,6 +13,7 @@
 #include "oomkit/diagnose/oom_record.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <unordered_map>
 
@@ -172,30 +173,63 @@ const HeadDef kHeads[] = {
 };
 
 // Cheap prefilter: does the text hold a trigger word of any head?
+// For each byte, the (lowercase) letter a trigger starting with it has second: 'e' after m/M
+// ("memory"), ... ; '*' for k/K ("kill", "kv cache"); 0 where no trigger starts.
+constexpr std::array<char, 256> kTriggerSecond = [] {
+  std::array<char, 256> t{};
+  auto both = [&t](char c, char second) {
+    t[static_cast<unsigned char>(c)] = second;
+    t[static_cast<unsigned char>(c - 32)] = second;
+  };
+  both('m', 'e');
+  both('a', 'l');
+  both('k', '*');
+  both('e', 'x');
+  both('r', 'e');
+  both('s', 'i');
+  both('d', 'i');
+  both('u', 'n');
+  return t;
+}();
+
 bool has_trigger(std::string_view s) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = lower_char(s[i]);
-    if (c == 'm') {
-      if (istarts_with(s.substr(i), "memory")) return true;
-    } else if (c == 'a') {
-      if (istarts_with(s.substr(i), "alloc")) return true;
-    } else if (c == 'k') {
-      if (istarts_with(s.substr(i), "kill") || istarts_with(s.substr(i), "kv cache")) return true;
-    } else if (c == 'e') {
-      if (istarts_with(s.substr(i), "exitcode") || istarts_with(s.substr(i), "exit code") ||
-          istarts_with(s.substr(i), "exit status") || istarts_with(s.substr(i), "exited with code")) {
-        return true;
-      }
-    } else if (c == 'r') {
-      if (istarts_with(s.substr(i), "return code")) return true;
-    } else if (c == 's') {
-      if (istarts_with(s.substr(i), "signal 9")) return true;
-    } else if (c == 'd') {
-      if (i + 1 < s.size() && lower_char(s[i + 1]) == 'i' && istarts_with(s.substr(i), "dispatched on the cpu")) return true;
-    } else if (c == 'u') {
-      if (i + 1 < s.size() && lower_char(s[i + 1]) == 'n' && istarts_with(s.substr(i), "unable to find a valid cudnn")) {
-        return true;
-      }
+  // Each trigger is looked for only where its first two letters are: most lines hold none.
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    const char want = kTriggerSecond[static_cast<unsigned char>(s[i])];
+    if (want == 0) continue;
+    const char d = lower_char(s[i + 1]);
+    if (want != '*' && d != want) continue;
+    const std::string_view rest = s.substr(i);
+    switch (lower_char(s[i])) {
+      case 'm':
+        if (istarts_with(rest, "memory")) return true;
+        break;
+      case 'a':
+        if (istarts_with(rest, "alloc")) return true;
+        break;
+      case 'k':
+        if ((d == 'i' && istarts_with(rest, "kill")) || (d == 'v' && istarts_with(rest, "kv cache"))) return true;
+        break;
+      case 'e':
+        if (istarts_with(rest, "exitcode") || istarts_with(rest, "exit code") || istarts_with(rest, "exit status") ||
+            istarts_with(rest, "exited with code")) {
+          return true;
+        }
+        break;
+      case 'r':
+        if (istarts_with(rest, "return code")) return true;
+        break;
+      case 's':
+        if (istarts_with(rest, "signal 9")) return true;
+        break;
+      case 'd':
+        if (istarts_with(rest, "dispatched on the cpu")) return true;
+        break;
+      case 'u':
+        if (istarts_with(rest, "unable to find a valid cudnn")) return true;
+        break;
+      default:
+        break;
     }
   }
   return false;
@@ -479,9 +513,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     if (!has_trigger(raw.substr(0, kMaxLineChars))) {
       // A head wrapped over two lines ("CUDA out of m" / "emory."): probe the seam.
       const std::string_view tail = raw.substr(raw.size() > 40 ? raw.size() - 40 : 0);
-      if (next_raw.empty() || ifind(tail, "o") == std::string_view::npos ||
-          (!has_trigger(std::string(tail) + std::string(next_raw)) && !has_trigger(std::string(tail) + " " + std::string(next_raw)))) {
-        continue;
+      if (next_raw.empty() || ifind(tail, "o") == std::string_view::npos) continue;
+      // The seam, with and without a space, in a buffer on the stack (no allocation per line).
+      std::array<char, 96> seam{};
+      std::copy(tail.begin(), tail.end(), seam.begin());
+      std::copy(next_raw.begin(), next_raw.end(), seam.begin() + static_cast<std::ptrdiff_t>(tail.size()));
+      if (!has_trigger(std::string_view(seam.data(), tail.size() + next_raw.size()))) {
+        seam[tail.size()] = ' ';
+        std::copy(next_raw.begin(), next_raw.end(), seam.begin() + static_cast<std::ptrdiff_t>(tail.size()) + 1);
+        if (!has_trigger(std::string_view(seam.data(), tail.size() + 1 + next_raw.size()))) continue;
       }
     }
     const std::string line = clean(raw);
