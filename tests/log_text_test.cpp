@@ -43,4 +43,7 @@ TEST(LogText, IfindEqualsASearchOfTheLowercasedText) {
   EXPECT_EQ(ifind("0123456789", "a"), std::string::npos);
   EXPECT_EQ(ifind("", "a"), std::string::npos);
   EXPECT_EQ(ifind("abc", ""), 0u);
+  EXPECT_EQ(ifind("abc", "a", 5), std::string::npos);
+  EXPECT_EQ(ifind("abcdefghABCDEFGH", "h", 8), 15u);  // two blocks long, the match last
+  EXPECT_EQ(ifind("abcdefghABCDEFGH", "gh", 7), 14u);
 }

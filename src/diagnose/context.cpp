@@ -707,15 +707,16 @@ class Reader {
     constexpr uint64_t kRelevant =
         uint64_t{1} << kWEval | uint64_t{1} << kWNoGrad | uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen | uint64_t{1} << kWMulti | uint64_t{1} << kWLeak |
         uint64_t{1} << kWGrow | uint64_t{1} << kWRam | uint64_t{1} << kWOther | uint64_t{1} << kWFrag | uint64_t{1} << kWSetting | uint64_t{1} << kWShards | uint64_t{1} << kWAfter |
-        uint64_t{1} << kWLoadProse | uint64_t{1} << kWTraining | uint64_t{1} << kWShapes | uint64_t{1} << kWInputSize | uint64_t{1} << kWSave |
+        uint64_t{1} << kWLoadProse | uint64_t{1} << kWTraining | uint64_t{1} << kWShapes | uint64_t{1} << kWInputSize | uint64_t{1} << kWLoss | uint64_t{1} << kWSave |
         uint64_t{1} << kWGraph | uint64_t{1} << kWShapeBug | uint64_t{1} << kWRandom | uint64_t{1} << kWVisible;
     const bool tf_device_line = has(kWMem) && (has_text("free memory:") ||
                                                has_text("total memory:"));
     // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
     // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
+    // memchr each (cheaper than find_first_of), on a line holding a byte >= 0x80 only.
     const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos || lo.find('\xe8') != std::string_view::npos ||
-                                 lo.find('\xe9') != std::string_view::npos);  // memchr each: cheaper than find_first_of
+                                 lo.find('\xe9') != std::string_view::npos);
     const bool phrase_line = has_text("long") ||
                              (cjk && (has_text("\xe8\xbf\x87") ||
                                       has_text("\xe9\x95\xbf") ||
@@ -737,9 +738,7 @@ class Reader {
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
-        !(has(kWLoss) && (has_text(".item()") || has_text(".data[0]") ||
-                          has_text("append(loss") ||
-                          has_text("update(loss")))) {
+        !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
     // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;

@@ -108,7 +108,7 @@ std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 
 size_t ifind(std::string_view hay, std::string_view needle, size_t from) {
   if (needle.empty()) return from <= hay.size() ? from : std::string_view::npos;
-  if (hay.size() < needle.size()) return std::string_view::npos;
+  if (hay.size() < needle.size() || from > hay.size() - needle.size()) return std::string_view::npos;
   const char first = needle[0];
   const char first_upper = (first >= 'a' && first <= 'z') ? static_cast<char>(first - 32) : first;
   const size_t last = hay.size() - needle.size();
