@@ -1332,3 +1332,22 @@ TEST(DiagnoseKinds8, CapKeepsTheOrderAndTheEstimateLiftsIt) {
   EXPECT_EQ(e.findings.front().category, OomCause::kLeakAcrossSteps);
   EXPECT_STREQ(e.findings.front().confidence(), "high");  // the estimate fits: the leak moves up
 }
+
+// A line whose only word the reader weighs is 'loss' still reaches the rules that need no word
+// (the speed pass's review: leaving 'loss' out of the early exit lost these).
+TEST(DiagnoseKinds8, LossOnlyLinesReachEveryRule) {
+  const std::string message =
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
+      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+  auto cites = [](const Diagnosis& d, const std::string& what) {
+    for (const auto& f : d.findings) {
+      for (const auto& e : f.evidence) {
+        if (e.find(what) != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(cites(first(diagnose_log("resuming from a checkpoint crashes right at the loss computation\n" + message)),
+                    "fails when resuming from a checkpoint"));
+  EXPECT_TRUE(cites(first(diagnose_log("the loss OOMs at the first step\n" + message)), "fails at the start of training"));
+}
