@@ -1289,6 +1289,13 @@ TEST(DiagnoseKinds8, StatementAloneIsNotAVerdict) {
       "RuntimeError: CUDA error: out of memory\n",
       without));
   EXPECT_EQ(item.verdict(), "ambiguous");
+  // Sentences that open with a word Python also opens blocks with, or with a mention.
+  for (const std::string sentence : {"If I lower the batch size (to 4), memory still keeps growing step after step.",
+                                     "For every step = 100 batches, memory keeps growing step after step.",
+                                     "@maintainer memory keeps growing step after step, even with [0] workers."}) {
+    EXPECT_EQ(first(diagnose_log(sentence + "\nRuntimeError: CUDA error: out of memory\n", without)).verdict(), "ambiguous")
+        << sentence;
+  }
   // A logged memory series decides.
   std::string logged;
   for (int s = 1; s <= 8; ++s) {

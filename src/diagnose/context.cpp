@@ -207,17 +207,24 @@ bool printed_statement(std::string_view what) {
   return false;
 }
 
-// Whether a lowercased log line is code or a command rather than a sentence: it opens with a
-// keyword of Python or a shell prompt, or it holds a call, an assignment or an index and fewer
-// than five plain words ("epoch_loss += criterion(net(x), y)", "output = lm.generate(prompt)";
-// not "I already call loss.item() for logging, yet memory keeps growing").
+// Whether a lowercased log line is code or a command rather than a sentence: a prompt (">>> ",
+// "$ "), a decorator ("@torch.no_grad()", one token), or fewer than five plain words with a call,
+// an assignment or an index ("epoch_loss += criterion(net(x), y)", "output = lm.generate(prompt)")
+// or a block opened by a keyword ("for x, y in loader:"). Not "I already call loss.item() for
+// logging, yet memory keeps growing", "If I lower the batch size, memory still grows", "@maintainer
+// it still fails".
 bool code_line(std::string_view lo) {
   size_t b = 0;
   while (b < lo.size() && (lo[b] == ' ' || lo[b] == '\t')) ++b;
-  const std::string_view t = lo.substr(b);
-  for (std::string_view k :
-       {"def ", "for ", "with ", "if ", "import ", "from ", "return ", "class ", "@", ">>> ", "$ "}) {
-    if (t.rfind(k, 0) == 0) return true;
+  std::string_view t = lo.substr(b);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+  if (t.rfind(">>> ", 0) == 0 || t.rfind("$ ", 0) == 0) return true;
+  if (!t.empty() && t.front() == '@' && t.find(' ') == std::string_view::npos) return true;
+  bool block = false;
+  if (!t.empty() && t.back() == ':') {
+    for (std::string_view k : {"def ", "for ", "with ", "if ", "elif ", "while ", "class ", "try", "else"}) {
+      block = block || t.rfind(k, 0) == 0;
+    }
   }
   int plain_words = 0;
   size_t i = 0;
@@ -233,7 +240,7 @@ bool code_line(std::string_view lo) {
     plain_words += tok.size() >= 2 && std::all_of(tok.begin(), tok.end(), [](char c) { return c >= 'a' && c <= 'z'; });
     i = e;
   }
-  return plain_words < 5 && t.find_first_of("(=[") != std::string_view::npos;
+  return plain_words < 5 && (block || t.find_first_of("(=[") != std::string_view::npos);
 }
 
 // The adjacent character pairs of a line, hashed into 1024 bits: "cannot contain" for a phrase
