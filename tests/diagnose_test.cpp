@@ -1293,8 +1293,8 @@ TEST(DiagnoseKinds8, StatementAloneIsNotAVerdict) {
   for (const std::string sentence : {"If I lower the batch size (to 4), memory still keeps growing step after step.",
                                      "For every step = 100 batches, memory keeps growing step after step.",
                                      "@maintainer memory keeps growing step after step, even with [0] workers."}) {
-    EXPECT_EQ(first(diagnose_log(sentence + "\nRuntimeError: CUDA error: out of memory\n", without)).verdict(), "ambiguous")
-        << sentence;
+    const auto d8 = first(diagnose_log(sentence + "\nRuntimeError: CUDA error: out of memory\n", without));
+    EXPECT_EQ(d8.verdict(), "ambiguous") << sentence;
   }
   // A logged memory series decides.
   std::string logged;
@@ -1344,8 +1344,8 @@ TEST(DiagnoseKinds8, CapKeepsTheOrderAndTheEstimateLiftsIt) {
 // (the speed pass's review: leaving 'loss' out of the early exit lost these).
 TEST(DiagnoseKinds8, LossOnlyLinesReachEveryRule) {
   const std::string message =
-      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB already "
-      "allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
+      "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 11.00 GiB total capacity; 10.30 GiB "
+      "already allocated; 20.00 MiB free; 10.50 GiB reserved in total by PyTorch)\n";
   auto cites = [](const Diagnosis& d, const std::string& what) {
     for (const auto& f : d.findings) {
       for (const auto& e : f.evidence) {
@@ -1356,5 +1356,6 @@ TEST(DiagnoseKinds8, LossOnlyLinesReachEveryRule) {
   };
   EXPECT_TRUE(cites(first(diagnose_log("resuming from a checkpoint crashes right at the loss computation\n" + message)),
                     "fails when resuming from a checkpoint"));
-  EXPECT_TRUE(cites(first(diagnose_log("the loss OOMs at the first step\n" + message)), "fails at the start of training"));
+  EXPECT_TRUE(
+      cites(first(diagnose_log("the loss OOMs at the first step\n" + message)), "fails at the start of training"));
 }

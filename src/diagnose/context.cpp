@@ -722,7 +722,8 @@ class Reader {
     // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
     // memchr each (cheaper than find_first_of), on a line holding a byte >= 0x80 only.
-    const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos || lo.find('\xe8') != std::string_view::npos ||
+    const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos ||
+                                 lo.find('\xe8') != std::string_view::npos ||
                                  lo.find('\xe9') != std::string_view::npos);
     const bool phrase_line = has_text("long") ||
                              (cjk && (has_text("\xe8\xbf\x87") ||
