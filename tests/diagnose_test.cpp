@@ -1283,6 +1283,9 @@ TEST(DiagnoseKinds8, StatementAloneIsNotAVerdict) {
   EXPECT_EQ(d.findings.front().category, OomCause::kLeakAcrossSteps);
   EXPECT_STREQ(d.findings.front().confidence(), "medium");
   EXPECT_EQ(d.verdict(), "ambiguous");
+  bool noted = false;
+  for (const auto& note : d.notes) noted = noted || note.find("rests on the log's sentences alone") != std::string::npos;
+  EXPECT_TRUE(noted);  // the user is told why their sentence is not a verdict
   // A sentence that mentions .item() is still a sentence.
   const auto item = first(diagnose_log(
       "I already call loss.item() for logging, yet memory keeps growing step after step.\n"

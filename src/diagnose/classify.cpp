@@ -928,6 +928,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   rank_findings(findings);
   d.findings = std::move(findings);
+  if (!d.findings.empty() &&
+      std::find(prose_only.begin(), prose_only.end(), d.findings.front().category) != prose_only.end() &&
+      d.findings.front().score >= 0.5) {
+    d.notes.push_back(std::string(cause_name(d.findings.front().category)) +
+                      " rests on the log's sentences alone (no figure, traceback or code line): never a verdict by "
+                      "itself; its probe confirms it");
+  }
   if (!d.findings.empty()) {
     const OomCause top = d.findings.front().category;
     for (const auto& e : deciding) {
