@@ -198,14 +198,11 @@ const std::array<bool, 256>& first_chars() {
   return kFirst;
 }
 
-// Statements read from what a program printed, not from the user's sentences: PyTorch's
-// imbalance warning, "Loading checkpoint shards", TensorFlow's device lines at start-up.
-bool printed_statement(std::string_view what) {
-  for (std::string_view kind : {"PyTorch warns of an imbalance", "loading checkpoint shards", "at start-up only"}) {
-    if (what.rfind(kind, 0) == 0) return true;
-  }
-  return false;
-}
+// Who told a statement (Fact::prose): by default the line decides (a sentence is the user's
+// account, code is not: code_line()); a rule that reads a program's output (PyTorch's imbalance
+// warning, "Loading checkpoint shards", TensorFlow's device lines) says kPrinted; one whose
+// reading is the user's inference wherever it is read ("fails even at batch size 1") kAccount.
+enum class Told : uint8_t { kByLine, kAccount, kPrinted };
 
 // Whether a lowercased log line is code or a command rather than a sentence: a prompt (">>> ",
 // "$ "), a decorator ("@torch.no_grad()", one token), or fewer than five plain words with a call,
@@ -489,7 +486,7 @@ class Reader {
   }
 
  private:
-  void add(int64_t n, FactKind k, OomCause c, double w, std::string what, char phase = 0) {
+  void add(int64_t n, FactKind k, OomCause c, double w, std::string what, char phase = 0, Told told = Told::kByLine) {
     // A word repeated on every line (a "[rank3]:" prefix, "validation" in each progress line)
     // is one piece of weak evidence: keep one such fact per cause per 50 lines.
     if (k == FactKind::kStatement && w > 0 && w <= 0.1 && phase == 0) {
@@ -504,10 +501,7 @@ class Reader {
     f.weight = w;
     f.what = std::move(what);
     f.phase = phase;
-    // A statement is the user's account unless its line is code or a program's output; one
-    // inferred from a failure at batch size 1 is an account wherever it was read.
-    f.prose = k == FactKind::kStatement && !printed_statement(f.what) &&
-              (f.what.rfind("fails even at batch size 1", 0) == 0 || !code_line(line_lo_));
+    f.prose = k == FactKind::kStatement && told != Told::kPrinted && (told == Told::kAccount || !code_line(line_lo_));
     ev_.facts.push_back(std::move(f));
   }
 
@@ -825,11 +819,13 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         if (p != std::string_view::npos && p + k.size() < lo.size() && is_digit(lo[p + k.size()])) digit_after = true;
       }
       if (!digit_after) {
-        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text());
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text(), 0,
+            Told::kAccount);
         // At batch 1 one sample's activations are the other term that can exceed the device: said
         // of a failure ("fails even with batch size 1"), not of a settings dump ("batch_size: 1").
         if (said_of_failure()) {
-          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "fails even at batch size 1 (one sample): " + text());
+          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+              "fails even at batch size 1 (one sample): " + text(), 0, Told::kAccount);
         }
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       }
@@ -869,7 +865,8 @@ if ((contains("before the first step") || contains("before training") || contain
           "the checkpoint dict not deleted): " + text());
     }
     if (has(kWShards) && contains("loading checkpoint shards")) {
-      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l');
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l',
+          Told::kPrinted);
     }
     // Inference only / test script.
     if (has(kWTraining) || has(kWEval)) {
@@ -984,7 +981,8 @@ if (contains("volatile")) {
     // DataParallel gathers outputs on its first device; PyTorch warns when the GPUs differ.
     if (has(kWSetting) || has(kWMulti)) {
 if (contains("imbalance between your gpus")) {
-      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5, "PyTorch warns of an imbalance between the GPUs: " + text());
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5,
+          "PyTorch warns of an imbalance between the GPUs: " + text(), 0, Told::kPrinted);
     } else if (contains("dataparallel(") && !contains("distributeddataparallel(")) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.2, "nn.DataParallel (gathers on GPU 0): " + text());
     }
@@ -1011,7 +1009,8 @@ if (contains("total memory:")) {
         last_free_at_start_.second * 4 < last_total_at_start_.second) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.5,
           fmt::format("at start-up only {} of {} was free: something else holds the GPU", format_bytes(last_free_at_start_.second),
-                      format_bytes(last_total_at_start_.second)));
+                      format_bytes(last_total_at_start_.second)),
+          0, Told::kPrinted);
       last_free_at_start_ = {0, 0};
     }
     // An input's resolution or a protein's length, as numbers (input_dims()).
