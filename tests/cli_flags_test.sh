@@ -57,6 +57,16 @@ expect_bad "--device" "valid: cuda, cpu" estimate --model gpt2 --device tpu
 expect_bad "--method" "valid: detailed, chapter" estimate --model gpt2 --method exact
 expect_bad "--model" "without a model" diagnose "$tmp/oom.log" --precision bf16
 
+# --described: a text without a message is one report when the user says it tells of an OOM;
+# without it, the answer says so and names the flag; a timeline is not a text.
+printf 'With DataParallel the usage of the first GPU is much larger than the others.\n' >"$tmp/issue.txt"
+expect_ok "no OOM found\|No OOM found" diagnose "$tmp/issue.txt"
+expect_ok "\-\-described reads it as one report" diagnose "$tmp/issue.txt"
+expect_ok "OOM at line 1: described" diagnose "$tmp/issue.txt" --described
+expect_ok '"family": "described"' diagnose "$tmp/issue.txt" --described --json
+expect_ok '"family": "pytorch2"' diagnose "$tmp/oom.log" --described --json
+expect_bad "--described" "not a --timeline" diagnose --described --timeline "$tmp/oom.log"
+
 # --help lists the valid values and how sizes are written, the same for estimate and diagnose,
 # except --precision auto (issue 15 item 3), which only estimate and train take.
 expect_ok "{fp32,bf16-mixed,fp16-mixed,bf16,chapter,auto}" estimate --help

@@ -1362,3 +1362,135 @@ TEST(DiagnoseKinds8, LossOnlyLinesReachEveryRule) {
   EXPECT_TRUE(
       cites(first(diagnose_log("the loss OOMs at the first step\n" + message)), "fails at the start of training"));
 }
+
+// The ninth pass: the reporter's own account of what fixed the OOM or caused it ranks the cause
+// it names (a sentence, so "medium" at most); a negation, a question, a code line and PyTorch's
+// own advice are no account.
+TEST(DiagnoseKinds9, TheUsersAccountRanksTheCauseItNames) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  auto account = [](const Diagnosis& d) {
+    for (const auto& f : d.findings) {
+      for (const auto& e : f.evidence) {
+        if (e.find("the user's account of the fix or the cause") != std::string::npos) return f.category;
+      }
+    }
+    return OomCause::kOther;
+  };
+  auto has_account = [](const Diagnosis& d) {
+    for (const auto& f : d.findings) {
+      for (const auto& e : f.evidence) {
+        if (e.find("the user's account of the fix or the cause") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  const std::vector<std::pair<std::string, OomCause>> told = {
+      {"Reducing num_workers to 0 solved it.", OomCause::kCpuRam},
+      {"Setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True fixed it for me.", OomCause::kFragmentation},
+      {"Turned out every rank loaded the checkpoint onto GPU 0; map_location fixed it.", OomCause::kMultiGpuImbalance},
+      {"Wrapping the validation loop in torch.no_grad() fixed the OOM.", OomCause::kEvalWithoutNoGrad},
+      {"Lowering max_length from 2048 to 512 works.", OomCause::kActivationsSeqlen},
+      {"The fix was to lower gpu_memory_utilization in vLLM.", OomCause::kGenerationKvCache},
+      {"It was caused by the optimizer state loaded onto the GPU when resuming.", OomCause::kOptimizerState},
+      {"Downgrading transformers to 4.37 resolves it.", OomCause::kOther},
+  };
+  for (const auto& [sentence, cause] : told) {
+    const auto d = first(diagnose_log(message + sentence + "\n", without));
+    ASSERT_FALSE(d.findings.empty()) << sentence;
+    EXPECT_EQ(d.findings.front().category, cause) << sentence;
+    EXPECT_EQ(account(d), cause) << sentence;
+    EXPECT_LE(d.findings.front().score, 0.7 + 1e-12) << sentence;  // a sentence: never a verdict alone
+    EXPECT_EQ(d.verdict(), "ambiguous") << sentence;
+  }
+  // Two causes named on one line share the weight: both are cited.
+  const auto two = first(diagnose_log(message + "Reducing the batch size and max_length fixed it.\n", without));
+  int cited = 0;
+  for (const auto& f : two.findings) {
+    for (const auto& e : f.evidence) cited += e.find("the user's account") != std::string::npos;
+  }
+  EXPECT_EQ(cited, 2);
+  // Not an account: a negation, a question, a code line, PyTorch's advice in its message.
+  for (const std::string line : {"Reducing num_workers to 0 didn't help.", "I tried expandable_segments, it still fails.",
+                                 "Has anyone fixed it with expandable_segments?", "fixed = DataLoader(ds, num_workers=0)",
+                                 "If reserved but unallocated memory is large try setting "
+                                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation."}) {
+    EXPECT_FALSE(has_account(first(diagnose_log(message + line + "\n", without)))) << line;
+  }
+}
+
+// Host RAM running out in the user's words ranks cpu_ram; the GPU's memory named on the line
+// ("GPU RAM", a CUDA message) does not.
+TEST(DiagnoseKinds9, HostRamRunsOutInWords) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  auto cites = [](const Diagnosis& d) {
+    for (const auto& f : d.findings) {
+      for (const auto& e : f.evidence) {
+        if (e.find("host RAM runs out, in the user's words") != std::string::npos) return f.category == OomCause::kCpuRam;
+      }
+    }
+    return false;
+  };
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  for (const std::string line : {"Loading the 7GB checkpoint used over 12G RAM and crashed.",
+                                 "When generating, the RAM usage hit the peak and the runtime got restarted.",
+                                 "A T4 instance has only 12.7GB of system memory, not enough for the shards."}) {
+    const auto d = first(diagnose_log(line + "\n" + message, without));
+    EXPECT_TRUE(cites(d)) << line;
+    ASSERT_FALSE(d.findings.empty());
+    EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam) << line;
+  }
+  for (const std::string line : {"My GPU RAM runs out at step 3.", "The 1080ti with 11GB RAM gives CUDA error: out of memory",
+                                 "The RAM is not full and nothing crashed.", "Why does the RAM fill up?"}) {
+    EXPECT_FALSE(cites(first(diagnose_log(line + "\n" + message, without)))) << line;
+  }
+}
+
+// TensorFlow's allocator on the CPU device is host RAM, not an accelerator's activations.
+TEST(DiagnoseKinds9, TensorFlowOnTheCpuDeviceIsHostRam) {
+  const auto d = first(diagnose_log(
+      "Resource exhausted: OOM when allocating tensor with shape[1024,50257] and type float on "
+      "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n"));
+  ASSERT_TRUE(d.oom.has_value());
+  EXPECT_EQ(d.oom->family, "tensorflow");
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam);
+  EXPECT_EQ(d.verdict(), "cpu_ram");
+  const auto gpu = first(diagnose_log(
+      "Resource exhausted: OOM when allocating tensor with shape[1024,50257] and type float on "
+      "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"));
+  ASSERT_FALSE(gpu.findings.empty());
+  EXPECT_NE(gpu.findings.front().category, OomCause::kCpuRam);
+}
+
+// DiagnoseOptions::described: a text in which no report is found is one "described" report at
+// its first non-blank line when the caller says it reports an OOM; a text holding a message is
+// read as before; the kill in Chinese words is the OOM killer.
+TEST(DiagnoseKinds9, DescribedTextIsOneReport) {
+  const std::string text = "\nWith DataParallel the usage of the first GPU is much larger than the others.\n";
+  EXPECT_TRUE(diagnose_log(text).empty());
+  DiagnoseOptions described;
+  described.described = true;
+  const auto ds = diagnose_log(text, described);
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds[0].oom.has_value());
+  EXPECT_EQ(ds[0].oom->family, "described");
+  EXPECT_EQ(ds[0].oom->line, 2);
+  EXPECT_FALSE(ds[0].oom->requested_bytes.has_value());
+  ASSERT_FALSE(ds[0].findings.empty());
+  EXPECT_EQ(ds[0].findings.front().category, OomCause::kMultiGpuImbalance);
+  EXPECT_EQ(ds[0].verdict(), "ambiguous");
+  const std::string message = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
+  const auto with = diagnose_log(message, described);
+  ASSERT_EQ(with.size(), 1u);
+  EXPECT_EQ(with[0].oom->family, diagnose_log(message)[0].oom->family);
+  EXPECT_TRUE(diagnose_log("\n \n", described).empty());  // nothing to read
+  const auto zh = diagnose_log("\xe5\x8a\xa0\xe8\xbd\xbd\xe8\xbf\x9b\xe7\xa8\x8b\xe5\x9c\xa8" "57%"
+                               "\xe6\x97\xb6\xe4\xbb\x8d\xe8\xa2\xab\xe7\xb3\xbb\xe7\xbb\x9f\xe6\x9d\x80\xe6\xad\xbb\n");
+  ASSERT_EQ(zh.size(), 1u);
+  EXPECT_EQ(zh[0].oom->family, "oom_killer");
+}

@@ -39,6 +39,7 @@ struct DiagnoseCliOptions {
   std::string log_path;  // a file, or "-" for stdin
   std::string timeline;  // an `oomkit train` timeline.jsonl: marks, budget, the oom event
   bool json = false;
+  bool described = false;  // the text reports an OOM in other words: no report found = one report
   std::string model;     // --model name or config.json path; enables the estimator
   TrainingSetup setup;   // -b, -t, --grad-accum, --checkpoint-every (run_flags.h); not given: the defaults
   SetupFlags setup_flags;  // the enum flags and --device (empty: not given)
@@ -187,11 +188,15 @@ int run_timeline(const DiagnoseCliOptions& o, const DiagnoseOptions& opts) {
 
 int run_diagnose(const DiagnoseCliOptions& o) {
   const DiagnoseOptions opts = build_options(o);
-  if (!o.timeline.empty()) return run_timeline(o, opts);
+  if (!o.timeline.empty()) {
+    if (o.described) throw InputError("--described", "reads a log's text, not a --timeline", "give the log instead");
+    return run_timeline(o, opts);
+  }
   if (o.log_path.empty()) throw InputError("log", "no input", "give a log file, - for stdin, or --timeline FILE");
   const std::string text = read_input(o.log_path);
   DiagnoseOptions with_build = opts;
   with_build.sdpa_supported = kTrainerHasSdpa;
+  with_build.described = o.described;
   const std::vector<Diagnosis> diagnoses = diagnose_log(text, with_build);
   if (o.json) {
     nlohmann::json j{{"source", o.log_path}, {"reports", nlohmann::json::array()}};
@@ -203,7 +208,8 @@ int run_diagnose(const DiagnoseCliOptions& o) {
   }
   if (diagnoses.empty()) {
     std::cout << "no OOM found in " << (o.log_path == "-" ? std::string("stdin") : o.log_path) << " ("
-              << format_bytes(static_cast<int64_t>(text.size())) << " read)\n";
+              << format_bytes(static_cast<int64_t>(text.size())) << " read)\n"
+              << "If the text tells of an out-of-memory failure without its message, --described reads it as one report.\n";
     flush_stdout();
     return kExitOk;
   }
@@ -227,10 +233,14 @@ Subcommand add_diagnose_command(CLI::App& parent) {
       "  oomkit diagnose train.log --model llama-2-7b --batch-size 8 --seq-len 4096 --precision bf16-mixed\n"
       "  oomkit diagnose - < train.log               # or: python train.py 2>&1 | oomkit diagnose -\n"
       "  oomkit diagnose train.log --json > oom_report.json\n"
+      "  oomkit diagnose --described issue.txt       # an issue's text that tells of the OOM in its own words\n"
       "  oomkit diagnose --timeline runs/demo/timeline.jsonl");
   app->add_option("log", opts->log_path, "Log file (console output, traceback, pasted issue), or - for stdin")->type_name("FILE");
   app->add_option("--timeline", opts->timeline, "An `oomkit train` timeline.jsonl: leak regression, crossing phase, the oom event")->type_name("FILE");
   app->add_flag("--json", opts->json, "Print {\"source\",\"reports\":[oom_report.json objects]}");
+  app->add_flag("--described", opts->described,
+                "The text reports an out-of-memory failure without its message (an issue's description): where no "
+                "report is found, read the whole text as one (family \"described\", no sizes)");
   app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...), a config.json, a folder holding one or ORG/NAME in the Hugging Face cache; ties findings to the estimator")->type_name("NAME|FILE");
   add_setup_flags(app, opts->setup, opts->setup_flags, RunFlagsFor::kDiagnose);
   app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(positive_check());

@@ -21,6 +21,7 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
+#include "log_text.h"
 
 namespace oomkit {
 
@@ -43,7 +44,7 @@ double ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / sta
 
 class Builder {
  public:
-  // `prose_record`: the report itself is the user's sentences (family "mentioned"), so the
+  // `prose_record`: the report itself is the user's sentences (family "mentioned" or "described"), so the
   // message's rules read prose too.
   Builder(int64_t message_line, bool prose_record) : message_line_(message_line), prose_record_(prose_record) {}
   // Returns the index of the finding for `cause` (created with `score`, or raised to it).
@@ -747,15 +748,18 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     d.framework = "jax";
   }
   d.phase = context.phase;
-  Builder b(oom.line, oom.family == "mentioned");
+  Builder b(oom.line, oom.family == "mentioned" || oom.family == "described");
   const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||
                          oom.family == "pytorch_async" ||
                          (oom.family == "pytorch" && (oom.allocated_bytes || oom.total_capacity_bytes));
   const auto Q = oom.requested_bytes;
   // 1. Plausibility: no device has a petabyte; a size beyond int64 was corrupted on the way.
   const bool impossible = oom.requested_is_lower_bound || (Q && (*Q >= kPiB || (oom.size_overflow && *Q == kMax)));
+  // TensorFlow's / XLA's allocator on the CPU device ("OOM when allocating tensor ... on
+  // /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu"): host RAM, not an accelerator.
+  const bool tf_host = (oom.family == "tensorflow" || oom.family == "xla") && oom.device.rfind("cpu", 0) == 0;
   const bool host = oom.family == "cpu_default_allocator" || oom.family == "th_cpu_allocator" || oom.family == "oom_killer" ||
-                    oom.family == "host_alloc";
+                    oom.family == "host_alloc" || tf_host;
   if (impossible) {
     const size_t i = b.add(OomCause::kOther, 0.9,
                            oom.requested_is_lower_bound ? "Tried to allocate more than 1 EiB"
@@ -784,6 +788,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "enomem" ? "the kernel refused memory (ENOMEM, Errno 12): host RAM or its overcommit limit"
            : sub == "bad_alloc" ? "C++ std::bad_alloc: a host allocation failed"
                                 : "Python's MemoryError: a host allocation failed";
+    } else if (tf_host) {
+      ev = "the CPU device's allocator could not allocate " + (Q ? format_bytes(*Q) : std::string("a tensor")) + " of host RAM";
     } else if (Q) {
       ev = (oom.family == "th_cpu_allocator" ? "TH's CPU allocator failed to allocate " : "DefaultCPUAllocator failed to allocate ") +
            format_bytes(*Q) + (oom.requested_is_truncated ? " (whole GiB, truncated)" : "") + " of host RAM";
@@ -954,6 +960,20 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   const std::vector<int64_t> skip = message_lines(records);
   if (records.empty()) {
     if (auto m = mentioned_oom(log_text)) records.push_back(std::move(*m));
+  }
+  if (records.empty() && options.described) {
+    // The caller says the text reports an OOM: one numberless report at its first non-blank line.
+    for (const diagnose_detail::LineView& l : diagnose_detail::split_line_views(log_text)) {
+      const std::string t = diagnose_detail::trim(diagnose_detail::strip_ansi(l.raw.substr(0, 400)));
+      if (t.empty()) continue;
+      OomRecord r;
+      r.family = "described";
+      r.line = l.number;
+      r.complete = false;
+      r.message = t;
+      records.push_back(std::move(r));
+      break;
+    }
   }
   if (records.empty()) return out;
   const auto evidence = read_log_evidence(log_text);

@@ -739,6 +739,8 @@ class Reader {
                                (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
+    stated_account(raw, lo, n);
+    if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0) host_ram_runs_out(raw, lo, n);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
@@ -1152,6 +1154,146 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // holds a kWInputSize word) also a size word before an input noun (sized_input()).
   // `pairs`: the character pairs of `lo` or of a line holding it (a phrase whose pairs the line
   // lacks is not searched for).
+  // The reporter's own account of what fixed the OOM or what caused it, on one sentence line:
+  // a word of resolution ("fixed", "solved", "works", "turned out", "caused by", "due to") and a
+  // remedy or cause the playbook names ("reducing num_workers to 0 solved it" -> cpu_ram,
+  // "fixed by map_location to LOCAL_RANK, it loaded onto GPU 0" -> multi_gpu_imbalance,
+  // "expandable_segments fixes it" -> fragmentation). Several named on the line share the
+  // weight. Not read from a question, a negation ("didn't help", "still OOMs"), a code line or
+  // the OOM message (its own advice names expandable_segments). A sentence, so never a verdict
+  // by itself (Builder::cap_prose_only).
+  // Host RAM running out, in the user's words, on one sentence line: the host's memory named ("RAM",
+  // "system memory", "host memory", "CPU memory") with a word of it running out or the process
+  // dying ("It used over 12G RAM and crashed", "the RAM usage hit the peak and the runtime got
+  // restarted", "12.7GB of system memory ... crashes"). Not where the line names the GPU's memory
+  // ("GPU RAM", "VRAM", "GPUs' RAM") or holds a CUDA message, nor a negation, a question or a code line.
+  void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
+    auto has_text = [&](std::string_view s) { return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos; };
+    const bool host = (pairs_.may_contain("ram") && contains_word(lo, "ram")) || has_text("system memory") ||
+                      has_text("host memory") || has_text("cpu memory") || has_text("main memory") ||
+                      has_text("physical memory");
+    if (!host) return;
+    for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda"}) {
+      if (has_text(g)) return;
+    }
+    bool runs_out = false;
+    for (std::string_view x : {"crash", "killed", "restart", "ran out", "runs out", "run out", "hit the peak",
+                               "all available", "used up", "not enough", "insufficient", "exceed", "out of memory",
+                               "fills up", "filled up", "full"}) {
+      if (has_text(x)) {
+        runs_out = true;
+        break;
+      }
+    }
+    if (!runs_out) return;
+    // A denial ("the RAM is not full", "didn't crash"), but "not enough RAM" is the trouble itself.
+    if ((has_text("not ") || has_text("n't") || has_text("nothing")) && !has_text("not enough")) return;
+    if (has_text("enough ram") && !has_text("not enough ram")) return;
+    if (has_text("no crash") || has_text("without crash") || has_text("?")) return;
+    if (code_line(lo)) return;
+    add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, "host RAM runs out, in the user's words: " + shown(raw.substr(0, 160)),
+        0, Told::kAccount);
+  }
+
+  void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
+    static constexpr std::string_view kCues[] = {
+        "fixed", "fixes", "fix:", "fix is", "fix was", "solved", "solves", "resolved", "resolves", "solution",
+        "workaround", "worked", "works", "helped", "turned out", "turns out", "caused by", "the cause", "culprit",
+        "due to", "because", "the problem was", "the issue was", "the reason", "fix(", "to stop", "to prevent",
+        "to avoid", "make it work", "makes it work", "made it work"};
+    bool cue = false;
+    for (std::string_view c : kCues) {
+      if (pairs_.may_contain(c) && lo.find(c) != std::string_view::npos) {
+        cue = true;
+        break;
+      }
+    }
+    if (!cue) return;
+    static constexpr std::string_view kNot[] = {
+        "didn't", "did not", "doesn't", "does not", "don't", "not help", "no luck", "still", "tried", "without success",
+        "no effect", "won't", "wouldn't", "can't", "cannot", "not work", "not fix", "not solve", "tried to allocate",
+        "if reserved but unallocated", "try setting", "?"};
+    for (std::string_view x : kNot) {
+      if (pairs_.may_contain(x) && lo.find(x) != std::string_view::npos) return;
+    }
+    if (code_line(lo)) return;
+    struct Named {
+      std::string_view text;
+      OomCause cause;
+    };
+    static constexpr Named kNamed[] = {
+        {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
+        {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
+        {"cuda_malloc_async", OomCause::kFragmentation}, {"garbage_collection_threshold", OomCause::kFragmentation},
+        {"set_device", OomCause::kMultiGpuImbalance}, {"balanced_low_0", OomCause::kMultiGpuImbalance},
+        {"first gpu", OomCause::kMultiGpuImbalance}, {"gpu 0", OomCause::kMultiGpuImbalance},
+        {"gpu0", OomCause::kMultiGpuImbalance}, {"cuda:0", OomCause::kMultiGpuImbalance},
+        {"device 0", OomCause::kMultiGpuImbalance}, {"rank 0", OomCause::kMultiGpuImbalance},
+        {"rank0", OomCause::kMultiGpuImbalance}, {"main gpu", OomCause::kMultiGpuImbalance},
+        {"local_rank", OomCause::kMultiGpuImbalance},
+        {"optimizer state", OomCause::kOptimizerState}, {"optimizer's state", OomCause::kOptimizerState},
+        {"8bit adam", OomCause::kOptimizerState}, {"8-bit adam", OomCause::kOptimizerState},
+        {"adamw_bnb_8bit", OomCause::kOptimizerState}, {"adam8bit", OomCause::kOptimizerState},
+        {"8-bit optim", OomCause::kOptimizerState}, {"8bit optim", OomCause::kOptimizerState},
+        {"offload_optimizer", OomCause::kOptimizerState}, {"optimizer offload", OomCause::kOptimizerState},
+        {"momentum", OomCause::kOptimizerState},
+        {"no_grad", OomCause::kEvalWithoutNoGrad}, {"inference_mode", OomCause::kEvalWithoutNoGrad},
+        {"volatile", OomCause::kEvalWithoutNoGrad}, {"eval_accumulation_steps", OomCause::kEvalWithoutNoGrad},
+        {"num_workers", OomCause::kCpuRam}, {"system memory", OomCause::kCpuRam}, {"host memory", OomCause::kCpuRam},
+        {"system ram", OomCause::kCpuRam}, {"cpu memory", OomCause::kCpuRam}, {"cpu ram", OomCause::kCpuRam},
+        {"shared memory", OomCause::kCpuRam}, {"/dev/shm", OomCause::kCpuRam}, {"swap", OomCause::kCpuRam},
+        {"wsl", OomCause::kCpuRam}, {" ram", OomCause::kCpuRam},
+        {"max_length", OomCause::kActivationsSeqlen}, {"max_seq_len", OomCause::kActivationsSeqlen},
+        {"seq_len", OomCause::kActivationsSeqlen}, {"sequence length", OomCause::kActivationsSeqlen},
+        {"image size", OomCause::kActivationsSeqlen}, {"img_size", OomCause::kActivationsSeqlen},
+        {"image_size", OomCause::kActivationsSeqlen}, {"resolution", OomCause::kActivationsSeqlen},
+        {"truncat", OomCause::kActivationsSeqlen}, {"cutoff_len", OomCause::kActivationsSeqlen},
+        {"input length", OomCause::kActivationsSeqlen}, {"audio length", OomCause::kActivationsSeqlen},
+        {"shorter", OomCause::kActivationsSeqlen}, {"tiling", OomCause::kActivationsSeqlen},
+        {"smaller image", OomCause::kActivationsSeqlen}, {"smaller picture", OomCause::kActivationsSeqlen},
+        {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
+        {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
+        {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
+        {"max_model_len", OomCause::kGenerationKvCache}, {"gpu_memory_utilization", OomCause::kGenerationKvCache},
+        {"num_ctx", OomCause::kGenerationKvCache}, {"context window", OomCause::kGenerationKvCache},
+        {"context length", OomCause::kGenerationKvCache}, {"context_length", OomCause::kGenerationKvCache},
+        {"kv cache", OomCause::kGenerationKvCache}, {"kv_cache", OomCause::kGenerationKvCache},
+        {"kv-cache", OomCause::kGenerationKvCache}, {"max_new_tokens", OomCause::kGenerationKvCache},
+        {"max_num_seqs", OomCause::kGenerationKvCache}, {"num_beams", OomCause::kGenerationKvCache},
+        {"n_ctx", OomCause::kGenerationKvCache}, {"ctx_size", OomCause::kGenerationKvCache},
+        {".item()", OomCause::kLeakAcrossSteps}, {"detach", OomCause::kLeakAcrossSteps},
+        {"clear_session", OomCause::kLeakAcrossSteps}, {".cpu()", OomCause::kLeakAcrossSteps},
+        {"leak", OomCause::kLeakAcrossSteps}, {"retrac", OomCause::kLeakAcrossSteps},
+        {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
+        {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
+        {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
+        {"orphan", OomCause::kOtherProcess},
+        {"downgrad", OomCause::kOther}, {"regression", OomCause::kOther}, {"a bug", OomCause::kOther},
+        {"the bug", OomCause::kOther},
+        {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
+        {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},
+        {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
+        {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
+    };
+    uint32_t named = 0;
+    for (const Named& x : kNamed) {
+      if (pairs_.may_contain(x.text) && lo.find(x.text) != std::string_view::npos) {
+        named |= uint32_t{1} << static_cast<int>(x.cause);
+      }
+    }
+    const int k = __builtin_popcount(named);
+    if (k == 0) return;
+    // 0.5 for one named cause: above the message's default candidates (activations_batch 0.4),
+    // below what the message's numbers decide with (0.75 and up).
+    const double w = k == 1 ? 0.5 : k == 2 ? 0.4 : 0.3;
+    for (int c = 0; c < 12; ++c) {
+      if ((named >> c) & 1u) {
+        add(n, FactKind::kStatement, static_cast<OomCause>(c), w,
+            "the user's account of the fix or the cause: " + shown(raw.substr(0, 160)), 0, Told::kAccount);
+      }
+    }
+  }
+
   static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return pairs.may_contain(p) && lo.find(p) != std::string_view::npos; };

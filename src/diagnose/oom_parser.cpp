@@ -883,13 +883,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         named = at != std::string::npos;
         // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",
-        // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"): SIGKILL, the OOM killer.
+        // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"), "被系统终止" / "被系统杀死" /
+        // "被杀死" (zh: "terminated / killed by the system", "was killed"): SIGKILL, the OOM killer.
         for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
           const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || lo[p - 1] == '_');
           const bool ends = p + 6 >= lo.size() || !(is_alpha(lo[p + 6]) || lo[p + 6] == '_');
           if (starts && ends) at = p;
         }
-        for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死"}) {
+        for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死",
+                                   "被系统终止", "被系统杀死", "被杀死"}) {
           if (at == std::string::npos) at = lo.find(phrase);
         }
       } else if (pass == 1 ? memory_growth_prose(lo) : memory_trouble_prose(lo)) {

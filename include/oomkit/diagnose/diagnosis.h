@@ -141,6 +141,11 @@ struct DiagnoseOptions {
   /// The word prior diagnose_log() reads the log with: nullptr = builtin_word_prior(); a model
   /// with no words turns it off (the corpus scorer's cross-validation trains its own per part).
   const WordPriorModel* word_prior = nullptr;
+  /// The caller states that the text reports an out-of-memory failure (an issue's text that
+  /// tells of it in other words, or not at all: "the first GPU's usage is much larger than the
+  /// others"): when diagnose_log() finds no report, the whole text is read as one numberless
+  /// report of family "described" at its first non-blank line. Off: such a text has no report.
+  bool described = false;
 };
 
 /// A line of the log (or the message) that decided the ranking.

@@ -69,12 +69,15 @@
 //   "mentioned"  (mentioned_oom(), used by diagnose_log() only) no message in the log, but the
 //                text names an OOM in words ("I get CUDA out of memory during evaluation", "a
 //                CUDA Memory Exception"); the kill in words ("fails with message `killed`",
-//                "return code -9", zh "已杀死") gives an "oom_killer" record instead; a log that names
+//                "return code -9", zh "已杀死", "被系统终止") gives an "oom_killer" record instead; a log that names
 //                none but describes memory growing without bound ("memory usage is growing ...",
 //                "the cuda:0 memory explodes") is a report at that line; failing that, the first
 //                line telling of memory trouble in other words ("a CUDA memory error", "crashed
 //                due to low RAM", "RAM is not enough", zh "CUDA内存不足"; not a kernel's shared
 //                memory).
+//   "described"  (diagnose_log() with DiagnoseOptions::described only) no report found, but the
+//                caller states the text reports an OOM: one numberless record at the first
+//                non-blank line, message = that line; device unknown ("").
 //
 // A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
 // with `size_overflow` set: in a log that is a finding, never a parse failure.
