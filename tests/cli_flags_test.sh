@@ -61,7 +61,11 @@ expect_bad "--model" "without a model" diagnose "$tmp/oom.log" --precision bf16
 # without it, the answer says so and names the flag; a timeline is not a text.
 printf 'With DataParallel the usage of the first GPU is much larger than the others.\n' >"$tmp/issue.txt"
 expect_ok "no OOM found\|No OOM found" diagnose "$tmp/issue.txt"
-expect_ok "\-\-described reads it as one report" diagnose "$tmp/issue.txt"
+"$exe" diagnose "$tmp/issue.txt" 2>&1 >/dev/null | grep -q "^hint: .*--described reads it as one report" ||
+  { echo "FAIL: no --described hint on stderr"; fail=1; }
+printf '\n \n' >"$tmp/blank.txt"
+expect_ok "the text is blank" diagnose "$tmp/blank.txt" --described
+"$exe" diagnose "$tmp/blank.txt" --described 2>&1 >/dev/null | grep -q "hint:" && { echo "FAIL: hint beside --described"; fail=1; }
 expect_ok "OOM at line 1: described" diagnose "$tmp/issue.txt" --described
 expect_ok '"family": "described"' diagnose "$tmp/issue.txt" --described --json
 expect_ok '"family": "pytorch2"' diagnose "$tmp/oom.log" --described --json

@@ -208,8 +208,12 @@ int run_diagnose(const DiagnoseCliOptions& o) {
   }
   if (diagnoses.empty()) {
     std::cout << "no OOM found in " << (o.log_path == "-" ? std::string("stdin") : o.log_path) << " ("
-              << format_bytes(static_cast<int64_t>(text.size())) << " read)\n"
-              << "If the text tells of an out-of-memory failure without its message, --described reads it as one report.\n";
+              << format_bytes(static_cast<int64_t>(text.size())) << " read" << (o.described ? ": the text is blank" : "")
+              << ")\n";
+    if (!o.described) {
+      std::cerr << "hint: if the text tells of an out-of-memory failure without its message, --described reads it as one "
+                   "report\n";
+    }
     flush_stdout();
     return kExitOk;
   }

@@ -900,7 +900,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   const bool estimated = options.run && options.estimate &&
                          (options.run->capacity_bytes > 0 || oom.effective_capacity_bytes().value_or(0) > 0);
   const std::vector<OomCause> prose_only = estimated ? std::vector<OomCause>{} : b.cap_prose_only();
-  if (!oom.complete) d.notes.push_back("The message is cut off; fields after the cut are unknown");
+  // A report told in words ("mentioned", "described") has no message to be cut off.
+  if (!oom.complete && oom.family != "mentioned" && oom.family != "described") {
+    d.notes.push_back("The message is cut off; fields after the cut are unknown");
+  }
   if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible) {
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
   }

@@ -14,6 +14,7 @@
 //              candidates, never decides (two words of one kind count once)
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <set>
 #include <unordered_map>
@@ -35,6 +36,7 @@ constexpr size_t kMaxLineChars = 2000;
 constexpr int64_t kLinesBefore = 3000;  // statements and frames counted before a report
 constexpr int64_t kLinesAfter = 300;    // ... and after it (prose pasted below the error)
 constexpr int64_t kTracebackLines = 400; // a traceback belongs to the report within this distance
+constexpr size_t kCauseCount = static_cast<size_t>(OomCause::kOther) + 1;  // the causes, kOther last
 
 // Word classes looked up per token.
 enum Word : uint8_t {
@@ -1149,74 +1151,193 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
   }
 
-  // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", long audio, video or
-  // documents (their length is the sequence), "过长" (zh: too long); with `input_word` (the line
-  // holds a kWInputSize word) also a size word before an input noun (sized_input()).
-  // `pairs`: the character pairs of `lo` or of a line holding it (a phrase whose pairs the line
-  // lacks is not searched for).
-  // The reporter's own account of what fixed the OOM or what caused it, on one sentence line:
-  // a word of resolution ("fixed", "solved", "works", "turned out", "caused by", "due to") and a
-  // remedy or cause the playbook names ("reducing num_workers to 0 solved it" -> cpu_ram,
-  // "fixed by map_location to LOCAL_RANK, it loaded onto GPU 0" -> multi_gpu_imbalance,
-  // "expandable_segments fixes it" -> fragmentation). Several named on the line share the
-  // weight. Not read from a question, a negation ("didn't help", "still OOMs"), a code line or
-  // the OOM message (its own advice names expandable_segments). A sentence, so never a verdict
-  // by itself (Builder::cap_prose_only).
+  // Whether `s` occurs in `lo` as the start of a word ("works" in "it works", not in "frameworks";
+  // "solution" not in "resolution"); a phrase that opens with punctuation (".item()") anywhere.
+  static bool starts_a_word(std::string_view lo, std::string_view s) {
+    const bool alnum = !s.empty() && (is_alpha(s[0]) || is_digit(s[0]));
+    for (size_t p = lo.find(s); p != std::string_view::npos; p = lo.find(s, p + 1)) {
+      if (!alnum || p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_')) return true;
+    }
+    return false;
+  }
+
+  // A line a program printed rather than a person wrote: a logger's prefix (a date, a glog or
+  // TensorFlow tag "W tensorflow/...", "WARNING:", "INFO:" at the start; "file.cc:123]",
+  // "[rank0]:[E" anywhere),
+  // TensorFlow's "Allocation of N exceeds 10% of free system memory", or a framework's advice
+  // printed under its OOM message (printed_advice_by(); PyTorch's "... to avoid fragmentation").
+  bool printed_line(std::string_view lo) const {
+    size_t b = 0;
+    while (b < lo.size() && (lo[b] == ' ' || lo[b] == '\t' || lo[b] == '[')) ++b;
+    const std::string_view t = lo.substr(b);
+    if (t.size() >= 5 && is_digit(t[0]) && is_digit(t[1]) && is_digit(t[2]) && is_digit(t[3]) &&
+        (t[4] == '-' || t[4] == '/')) {
+      return true;  // 2024-05-01 ..., 2024/05/01 ...
+    }
+    if (t.size() >= 2 && (t[0] == 'w' || t[0] == 'i' || t[0] == 'e') && is_digit(t[1])) return true;  // glog W0501
+    for (std::string_view x : {"warning:", "info:", "error:", "debug:", "w tensorflow/", "i tensorflow/", "e tensorflow/"}) {
+      if (t.substr(0, x.size()) == x) return true;
+    }
+    auto has_text = [&](std::string_view x) { return pairs_.may_contain(x) && lo.find(x) != std::string_view::npos; };
+    for (std::string_view x : {".cc:", ".cpp:", "]:[e", "]:[w", "to avoid fragmentation", "% of free system memory"}) {
+      if (has_text(x)) return true;
+    }
+    return printed_advice_by(has_text);
+  }
+
+  // Whether one clause (a piece of a line between ". ", "; ", "? ", "! ", " but ") denies or asks
+  // rather than tells: "didn't help", "wasn't the cause", "never fixed", "no longer works", "I
+  // tried ...", "still OOMs", or it ends with '?'.
+  static bool denied_or_asked(std::string_view clause) {
+    while (!clause.empty() && (clause.back() == ' ' || clause.back() == '\r' || clause.back() == '\t')) clause.remove_suffix(1);
+    if (!clause.empty() && clause.back() == '?') return true;
+    for (std::string_view x : {"not ", "n't", "never", "neither", "no longer", "nothing", "no luck", "no effect", "tried",
+                               "still", "without success", "cannot"}) {
+      if (clause.find(x) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
+  // The line's clauses: split at ". ", "; ", "? ", "! " and " but " (the separator's punctuation
+  // stays with the clause it ends, so a question keeps its '?').
+  static std::vector<std::string_view> clauses(std::string_view lo) {
+    std::vector<std::string_view> out;
+    size_t from = 0;
+    for (size_t i = 0; i + 1 < lo.size(); ++i) {
+      const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
+      const bool but = lo.compare(i, 5, " but ") == 0;
+      if (stop || but) {
+        out.push_back(lo.substr(from, i + 1 - from));
+        from = i + 1;
+      }
+    }
+    out.push_back(lo.substr(from));
+    return out;
+  }
+
+  // Keeps one fact of a kind per cause per 50 lines (a log repeating a line adds nothing more);
+  // `last` is that kind's line per cause.
+  static bool once_per_window(std::array<int64_t, kCauseCount>& last, OomCause c, int64_t n) {
+    int64_t& l = last[static_cast<size_t>(c)];
+    if (l > 0 && n - l < 50) return false;
+    l = n;
+    return true;
+  }
+
   // Host RAM running out, in the user's words, on one sentence line: the host's memory named ("RAM",
   // "system memory", "host memory", "CPU memory") with a word of it running out or the process
   // dying ("It used over 12G RAM and crashed", "the RAM usage hit the peak and the runtime got
-  // restarted", "12.7GB of system memory ... crashes"). Not where the line names the GPU's memory
-  // ("GPU RAM", "VRAM", "GPUs' RAM") or holds a CUDA message, nor a negation, a question or a code line.
+  // restarted", "12.7GB of system memory ... crashes"). Not on a line naming the GPU's memory
+  // ("GPU RAM", "VRAM", "GPUs' RAM", "graphics") or holding "cuda" (a CUDA message), nor a denial,
+  // a line holding '?', a code line or a program's output.
   void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
+    // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
     auto has_text = [&](std::string_view s) { return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos; };
-    const bool host = (pairs_.may_contain("ram") && contains_word(lo, "ram")) || has_text("system memory") ||
-                      has_text("host memory") || has_text("cpu memory") || has_text("main memory") ||
-                      has_text("physical memory");
-    if (!host) return;
-    for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda"}) {
-      if (has_text(g)) return;
+    if (!((pairs_.may_contain("ram") && contains_word(lo, "ram")) || has_text("system memory") || has_text("host memory") ||
+          has_text("cpu memory") || has_text("main memory") || has_text("physical memory"))) {
+      return;
     }
+    if (code_line(lo) || printed_line(lo)) return;
+    for (std::string_view clause : clauses(lo)) {
+      if (host_ram_told(clause)) {
+        if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
+          add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+              "host RAM runs out, in the user's words: " + shown(raw.substr(0, 160)), 0, Told::kAccount);
+        }
+        return;
+      }
+    }
+  }
+
+  // One clause of host_ram_runs_out().
+  static bool host_ram_told(std::string_view lo) {
+    auto has_text = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
+    const bool host = contains_word(lo, "ram") || has_text("system memory") || has_text("host memory") ||
+                      has_text("cpu memory") || has_text("main memory") || has_text("physical memory");
+    if (!host || gpu_memory_named(lo)) return false;
     bool runs_out = false;
     for (std::string_view x : {"crash", "killed", "restart", "ran out", "runs out", "run out", "hit the peak",
                                "all available", "used up", "not enough", "insufficient", "exceed", "out of memory",
-                               "fills up", "filled up", "full"}) {
+                               "fills up", "filled up"}) {
       if (has_text(x)) {
         runs_out = true;
         break;
       }
     }
-    if (!runs_out) return;
+    // "full" as a word, not "full fine-tuning" / "full precision" / "full training".
+    if (!runs_out && contains_word(lo, "full")) {
+      runs_out = !has_text("full fine") && !has_text("full-fine") && !has_text("full precision") &&
+                 !has_text("full-precision") && !has_text("full training") && !has_text("full parameter");
+    }
+    if (!runs_out) return false;
     // A denial ("the RAM is not full", "didn't crash"), but "not enough RAM" is the trouble itself.
-    if ((has_text("not ") || has_text("n't") || has_text("nothing")) && !has_text("not enough")) return;
-    if (has_text("enough ram") && !has_text("not enough ram")) return;
-    if (has_text("no crash") || has_text("without crash") || has_text("?")) return;
-    if (code_line(lo)) return;
-    add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, "host RAM runs out, in the user's words: " + shown(raw.substr(0, 160)),
-        0, Told::kAccount);
+    if ((has_text("not ") || has_text("n't") || has_text("nothing") || has_text("never")) && !has_text("not enough")) {
+      return false;
+    }
+    if (has_text("enough ram") && !has_text("not enough ram")) return false;
+    return !has_text("no crash") && !has_text("without crash") && !has_text("?");
   }
 
-  void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
-    static constexpr std::string_view kCues[] = {
-        "fixed", "fixes", "fix:", "fix is", "fix was", "solved", "solves", "resolved", "resolves", "solution",
+  // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
+  // message: then "RAM" there is not the host's.
+  static bool gpu_memory_named(std::string_view lo) {
+    for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda"}) {
+      if (lo.find(g) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
+  // Whether a clause tells of a fix or a cause: one of its words of resolution where a word starts
+  // ("fixed", "solved", "works", "turned out", "caused by", "due to", "the fix was", a PR title's
+  // "fix(...)" or "Fix OOM by ..."); "fixed" only as a verb ("fixed it", "fixed by", "was fixed",
+  // a clause that opens with it), not "a fixed seed".
+  static constexpr std::string_view kCues[] = {
+        "fixes", "fix:", "fix is", "fix was", "solved", "solves", "resolved", "resolves", "solution",
         "workaround", "worked", "works", "helped", "turned out", "turns out", "caused by", "the cause", "culprit",
         "due to", "because", "the problem was", "the issue was", "the reason", "fix(", "to stop", "to prevent",
-        "to avoid", "make it work", "makes it work", "made it work"};
-    bool cue = false;
+        "to avoid", "make it work", "makes it work", "made it work", "fix oom", "fix the oom", "fix cuda oom",
+        "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory"};
+
+  static bool tells_resolution(std::string_view clause) {
     for (std::string_view c : kCues) {
-      if (pairs_.may_contain(c) && lo.find(c) != std::string_view::npos) {
-        cue = true;
-        break;
+      if (starts_a_word(clause, c)) return true;
+    }
+    size_t lead = 0;
+    while (lead < clause.size() && !is_alpha(clause[lead])) ++lead;
+    if (clause.substr(lead, 6) == "fixed ") return true;  // a title or commit line: "Fixed errors on GPU"
+    for (size_t p = clause.find("fixed"); p != std::string_view::npos; p = clause.find("fixed", p + 1)) {
+      if (p > 0 && (is_alpha(clause[p - 1]) || clause[p - 1] == '_')) continue;  // "prefixed"
+      const std::string_view after = clause.substr(p + 5);
+      const std::string_view before = clause.substr(0, p);
+      for (std::string_view a : {" it", " this", " that", " the ", " by", " my", " for", " with", " in ", "!", "."}) {
+        if (after.substr(0, a.size()) == a) return true;
+      }
+      if (after.empty() || after.front() == ',') return true;
+      for (std::string_view b : {"is ", "was ", "got ", "been ", "be "}) {
+        if (before.size() >= b.size() && before.substr(before.size() - b.size()) == b) return true;
       }
     }
-    if (!cue) return;
-    static constexpr std::string_view kNot[] = {
-        "didn't", "did not", "doesn't", "does not", "don't", "not help", "no luck", "still", "tried", "without success",
-        "no effect", "won't", "wouldn't", "can't", "cannot", "not work", "not fix", "not solve", "tried to allocate",
-        "if reserved but unallocated", "try setting", "?"};
-    for (std::string_view x : kNot) {
-      if (pairs_.may_contain(x) && lo.find(x) != std::string_view::npos) return;
+    return false;
+  }
+
+  // The reporter's own account of what fixed the OOM or what caused it: on a sentence line, a clause
+  // with a word of resolution (tells_resolution()) and, in the line's clauses that neither deny nor
+  // ask, a remedy or cause the playbook names
+  // ("reducing num_workers to 0 solved it" -> cpu_ram, "map_location to LOCAL_RANK fixed it, every
+  // rank loaded onto GPU 0" -> multi_gpu_imbalance, "expandable_segments fixes it" ->
+  // fragmentation). Names are matched where a word starts; "RAM" as a word and not beside the
+  // GPU's memory. Several causes named in the clause share the weight: 0.5 for one (above the
+  // message's default candidates, activations_batch at 0.4; below what the message's numbers
+  // decide with, 0.75 and up), 0.4 each for two, 0.3 for more. Not read from a clause that denies
+  // or asks (denied_or_asked()), a code line or a program's output (printed_line()). A sentence,
+  // so never a verdict by itself (Builder::cap_prose_only); one such fact per cause per 50 lines.
+  void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
+    // Cheap gate first (this runs on every line): a word of resolution somewhere on the line.
+    bool cue = pairs_.may_contain("fixed") && lo.find("fixed") != std::string_view::npos;
+    for (size_t i = 0; !cue && i < std::size(kCues); ++i) {
+      cue = pairs_.may_contain(kCues[i]) && lo.find(kCues[i]) != std::string_view::npos;
     }
-    if (code_line(lo)) return;
+    if (!cue) return;
     struct Named {
       std::string_view text;
       OomCause cause;
@@ -1236,13 +1357,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"adamw_bnb_8bit", OomCause::kOptimizerState}, {"adam8bit", OomCause::kOptimizerState},
         {"8-bit optim", OomCause::kOptimizerState}, {"8bit optim", OomCause::kOptimizerState},
         {"offload_optimizer", OomCause::kOptimizerState}, {"optimizer offload", OomCause::kOptimizerState},
-        {"momentum", OomCause::kOptimizerState},
         {"no_grad", OomCause::kEvalWithoutNoGrad}, {"inference_mode", OomCause::kEvalWithoutNoGrad},
         {"volatile", OomCause::kEvalWithoutNoGrad}, {"eval_accumulation_steps", OomCause::kEvalWithoutNoGrad},
         {"num_workers", OomCause::kCpuRam}, {"system memory", OomCause::kCpuRam}, {"host memory", OomCause::kCpuRam},
         {"system ram", OomCause::kCpuRam}, {"cpu memory", OomCause::kCpuRam}, {"cpu ram", OomCause::kCpuRam},
         {"shared memory", OomCause::kCpuRam}, {"/dev/shm", OomCause::kCpuRam}, {"swap", OomCause::kCpuRam},
-        {"wsl", OomCause::kCpuRam}, {" ram", OomCause::kCpuRam},
+        {"wsl", OomCause::kCpuRam},
         {"max_length", OomCause::kActivationsSeqlen}, {"max_seq_len", OomCause::kActivationsSeqlen},
         {"seq_len", OomCause::kActivationsSeqlen}, {"sequence length", OomCause::kActivationsSeqlen},
         {"image size", OomCause::kActivationsSeqlen}, {"img_size", OomCause::kActivationsSeqlen},
@@ -1268,32 +1388,43 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
         {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
         {"orphan", OomCause::kOtherProcess},
-        {"downgrad", OomCause::kOther}, {"regression", OomCause::kOther}, {"a bug", OomCause::kOther},
-        {"the bug", OomCause::kOther},
+        {"downgrad", OomCause::kOther}, {"a regression", OomCause::kOther}, {"the regression", OomCause::kOther},
+        {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
         {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
         {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},
         {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
         {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
     };
+    if (code_line(lo) || printed_line(lo)) return;
+    const std::vector<std::string_view> parts = clauses(lo);
+    bool told = false;
+    for (std::string_view clause : parts) told = told || (tells_resolution(clause) && !denied_or_asked(clause));
+    if (!told) return;
     uint32_t named = 0;
-    for (const Named& x : kNamed) {
-      if (pairs_.may_contain(x.text) && lo.find(x.text) != std::string_view::npos) {
-        named |= uint32_t{1} << static_cast<int>(x.cause);
+    for (std::string_view clause : parts) {
+      if (denied_or_asked(clause)) continue;
+      for (const Named& x : kNamed) {
+        if (starts_a_word(clause, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
       }
+      if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
     }
-    const int k = __builtin_popcount(named);
+    const size_t k = std::bitset<kCauseCount>(named).count();
     if (k == 0) return;
-    // 0.5 for one named cause: above the message's default candidates (activations_batch 0.4),
-    // below what the message's numbers decide with (0.75 and up).
     const double w = k == 1 ? 0.5 : k == 2 ? 0.4 : 0.3;
-    for (int c = 0; c < 12; ++c) {
-      if ((named >> c) & 1u) {
-        add(n, FactKind::kStatement, static_cast<OomCause>(c), w,
-            "the user's account of the fix or the cause: " + shown(raw.substr(0, 160)), 0, Told::kAccount);
+    for (size_t c = 0; c < kCauseCount; ++c) {
+      const auto cause = static_cast<OomCause>(c);
+      if (((named >> c) & 1u) != 0 && once_per_window(last_account_, cause, n)) {
+        add(n, FactKind::kStatement, cause, w, "the user's account of the fix or the cause: " + shown(raw.substr(0, 160)), 0,
+            Told::kAccount);
       }
     }
   }
 
+  // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", long audio, video or
+  // documents (their length is the sequence), "过长" (zh: too long); with `input_word` (the line
+  // holds a kWInputSize word) also a size word before an input noun (sized_input()).
+  // `pairs`: the character pairs of `lo` or of a line holding it (a phrase whose pairs the line
+  // lacks is not searched for).
   static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return pairs.may_contain(p) && lo.find(p) != std::string_view::npos; };
@@ -1507,6 +1638,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::string lo_;
   bool under_frame_ = false;
   std::array<int64_t, 16> last_weak_{};
+  std::array<int64_t, kCauseCount> last_account_{};  // stated_account()'s last fact per cause (once_per_window)
+  std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
   std::string_view line_lo_;  // the lowercased line statement() reads (for code_line() in add())
   CharPairs pairs_;           // its character pairs
   bool ascii_ = true;         // the line line() reads holds ASCII only
