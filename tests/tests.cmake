@@ -163,6 +163,11 @@ set_tests_properties(cli_install_finds_models PROPERTIES LABELS core)
 add_test(NAME cli_flags COMMAND ${CMAKE_SOURCE_DIR}/tests/cli_flags_test.sh $<TARGET_FILE:oomkit>)
 set_tests_properties(cli_flags PROPERTIES LABELS core)
 
+# The blind reading of the held-apart corpus parts (tests/data/oom-corpus-blind/): every report of
+# each part read once, valid categories; then the scores (tests/data/oom-corpus/README.md item 11).
+add_test(NAME blind_reading COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/score-blind-reading.py --check)
+set_tests_properties(blind_reading PROPERTIES LABELS core)
+
 # The masks docs_drift applies (timings, MFU and its warning, ...), on built-in line pairs.
 add_test(NAME docs_masks COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/regen-docs.py --self-test)
 set_tests_properties(docs_masks PROPERTIES LABELS "core;docs")
