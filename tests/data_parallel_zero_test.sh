@@ -124,10 +124,13 @@ fi
 # atomically) resumes at the same world size (2 ranks, ZeRO-1) and at another (one process, the same
 # global batch), and both continue as the killed run went on after that checkpoint (losses to a
 # relative 1e-5 over the steps the killed run logged past it).
-timeout 120 "$exe" -q train $common --steps 60 -b 2 --nproc-per-node 2 --zero 1 --save-every 5 --save "$tmp/killed.ckpt" \
+timeout 120 "$exe" -q train $common --steps 60 -b 2 --nproc-per-node 2 --zero 1 --save-every 10 --save "$tmp/killed.ckpt" \
   --dist-timeout 60 --run-dir "$tmp/killed" >"$tmp/killed.out" 2>"$tmp/killed.err" &
 job=$!
-# Kill rank 1 once rank 0 has written a checkpoint and rank 1 has gone on past it (at most 60 s).
+# Kill rank 1 once rank 0 has written a checkpoint and rank 1 has gone on past it (at most 60 s):
+# the checkpoint at step 10, the kill after step 12, eight steps before the next checkpoint (with
+# --save-every 5 a loaded machine let the step-15 checkpoint land, its timeline event not, before
+# the kill: the resumed runs then started past the last checkpoint the timeline had logged).
 ready=0
 for i in $(seq 1 600); do
   n=$(grep -c '"type": *"step"' "$tmp/killed/timeline.rank1.jsonl" 2>/dev/null)
