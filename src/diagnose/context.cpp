@@ -1224,12 +1224,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return true;
   }
 
-  // Host RAM running out, in the user's words, on one sentence line: the host's memory named ("RAM",
-  // "system memory", "host memory", "CPU memory") with a word of it running out or the process
-  // dying ("It used over 12G RAM and crashed", "the RAM usage hit the peak and the runtime got
-  // restarted", "12.7GB of system memory ... crashes"). Not on a line naming the GPU's memory
-  // ("GPU RAM", "VRAM", "GPUs' RAM", "graphics") or holding "cuda" (a CUDA message), nor a denial,
-  // a line holding '?', a code line or a program's output.
+  // Host RAM running out, in the user's words, in one clause of a sentence line: the host's memory
+  // named ("RAM", "system memory", "host memory", "CPU memory") with a word of it running out or the
+  // process dying ("It used over 12G RAM and crashed", "the RAM usage hit the peak and the runtime
+  // got restarted", "12.7GB of system memory ... crashes"). Not in a clause naming the GPU's memory
+  // ("GPU RAM", "VRAM", "GPUs' RAM", "graphics") or holding "cuda", a clause that denies or holds
+  // '?' (host_ram_told()), nor on a code line or a program's output. Known false positive: "32 GB
+  // RAM, and it runs fine until the GPU runs out" (the GPU named without its memory).
   void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
     // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
     auto has_text = [&](std::string_view s) { return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos; };
