@@ -47,3 +47,34 @@ TEST(LogText, IfindEqualsASearchOfTheLowercasedText) {
   EXPECT_EQ(ifind("abcdefghABCDEFGH", "h", 8), 15u);  // two blocks long, the match last
   EXPECT_EQ(ifind("abcdefghABCDEFGH", "gh", 7), 14u);
 }
+
+// Words: whole words (contains_word), word starts (contains_word_start: "works" in "it works",
+// not in "frameworks"; a needle opening with punctuation anywhere).
+TEST(LogText, WordsAndWordStarts) {
+  EXPECT_TRUE(contains_word("not enough ram.", "ram"));
+  EXPECT_FALSE(contains_word("program crashed", "ram"));
+  EXPECT_FALSE(contains_word("ram_usage", "ram"));
+  EXPECT_TRUE(is_word_at("a leak", 2, 4));
+  EXPECT_FALSE(is_word_at("a leaks", 2, 4));
+  EXPECT_TRUE(contains_word_start("setting it to 0 works", "works"));
+  EXPECT_TRUE(contains_word_start("it worked", "work"));
+  EXPECT_FALSE(contains_word_start("other frameworks", "works"));
+  EXPECT_FALSE(contains_word_start("see the resolution", "solution"));
+  EXPECT_TRUE(contains_word_start("calling loss.item() fixed it", ".item()"));
+  EXPECT_FALSE(contains_word_start("", "x"));
+}
+
+// A logger's prefix tells a program's line from a person's sentence; a title's tag in brackets is
+// not one.
+TEST(LogText, LogPrefixIsALoggersNotATitlesTag) {
+  EXPECT_TRUE(has_log_prefix("2024-05-01 10:11:12,345 INFO fixed by retry"));
+  EXPECT_TRUE(has_log_prefix("[2024-05-01 10:11:12] solved"));
+  EXPECT_TRUE(has_log_prefix("[rank0]: torch.OutOfMemoryError"));
+  EXPECT_TRUE(has_log_prefix("W0501 10:11:12.123456 42 bfc_allocator.cc:12] Allocator ran out"));
+  EXPECT_TRUE(has_log_prefix("WARNING: the fix is to lower max_length"));
+  EXPECT_TRUE(has_log_prefix("> (pid=12) worker killed"));
+  EXPECT_FALSE(has_log_prefix("[UX][Bugfix] Fix OOM by setting max_split_size_mb"));
+  EXPECT_FALSE(has_log_prefix("Reducing num_workers to 0 solved it"));
+  EXPECT_FALSE(has_log_prefix("> Lowering the batch size fixed it"));
+  EXPECT_FALSE(has_log_prefix(""));
+}

@@ -703,8 +703,7 @@ class Reader {
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
     line_lo_ = lo;
     pairs_.assign(lo);
-    // A substring search, skipped where the line lacks the phrase's first or last character pair.
-    auto has_text = [&](std::string_view s) { return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos; };
+    auto has_text = [&](std::string_view s) { return line_has(lo, s); };
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto word_in = [&](std::string_view w) { return pairs_.may_contain(w) && contains_word(lo, w); };
     constexpr uint64_t kRelevant =
@@ -1151,38 +1150,23 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
   }
 
-  // Whether `s` occurs in `lo` as the start of a word ("works" in "it works", not in "frameworks";
-  // "solution" not in "resolution"); a phrase that opens with punctuation (".item()") anywhere.
-  static bool starts_a_word(std::string_view lo, std::string_view s) {
-    const bool alnum = !s.empty() && (is_alpha(s[0]) || is_digit(s[0]));
-    for (size_t p = lo.find(s); p != std::string_view::npos; p = lo.find(s, p + 1)) {
-      if (!alnum || p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_')) return true;
-    }
-    return false;
+  // `s` in the line `lo` that statement() is reading (pairs_ holds its character pairs): a
+  // substring search, skipped where the line lacks the phrase's first or last character pair.
+  bool line_has(std::string_view lo, std::string_view s) const {
+    return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos;
   }
 
-  // A line a program printed rather than a person wrote: a logger's prefix (a date, a glog or
-  // TensorFlow tag "W tensorflow/...", "WARNING:", "INFO:" at the start; "file.cc:123]",
-  // "[rank0]:[E" anywhere),
-  // TensorFlow's "Allocation of N exceeds 10% of free system memory", or a framework's advice
-  // printed under its OOM message (printed_advice_by(); PyTorch's "... to avoid fragmentation").
-  bool printed_line(std::string_view lo) const {
-    size_t b = 0;
-    while (b < lo.size() && (lo[b] == ' ' || lo[b] == '\t' || lo[b] == '[')) ++b;
-    const std::string_view t = lo.substr(b);
-    if (t.size() >= 5 && is_digit(t[0]) && is_digit(t[1]) && is_digit(t[2]) && is_digit(t[3]) &&
-        (t[4] == '-' || t[4] == '/')) {
-      return true;  // 2024-05-01 ..., 2024/05/01 ...
-    }
-    if (t.size() >= 2 && (t[0] == 'w' || t[0] == 'i' || t[0] == 'e') && is_digit(t[1])) return true;  // glog W0501
-    for (std::string_view x : {"warning:", "info:", "error:", "debug:", "w tensorflow/", "i tensorflow/", "e tensorflow/"}) {
-      if (t.substr(0, x.size()) == x) return true;
-    }
-    auto has_text = [&](std::string_view x) { return pairs_.may_contain(x) && lo.find(x) != std::string_view::npos; };
+  // A line a program printed rather than a person wrote: a logger's prefix (has_log_prefix(): a
+  // timestamp, glog's "W0501 ...]", a level "WARNING:", "[rank0]:", "(pid=12)"), a source location
+  // "file.cc:123]" or "[rank0]:[E" anywhere, TensorFlow's "Allocation of N exceeds 10% of free
+  // system memory", or a framework's advice printed under its OOM message (printed_advice_by();
+  // PyTorch's "... to avoid fragmentation"). `lo` is `raw` ASCII-lowercased.
+  bool printed_line(std::string_view raw, std::string_view lo) const {
+    if (has_log_prefix(raw)) return true;
     for (std::string_view x : {".cc:", ".cpp:", "]:[e", "]:[w", "to avoid fragmentation", "% of free system memory"}) {
-      if (has_text(x)) return true;
+      if (line_has(lo, x)) return true;
     }
-    return printed_advice_by(has_text);
+    return printed_advice_by([&](std::string_view x) { return line_has(lo, x); });
   }
 
   // Whether one clause (a piece of a line between ". ", "; ", "? ", "! ", " but ") denies or asks
@@ -1233,12 +1217,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // RAM, and it runs fine until the GPU runs out" (the GPU named without its memory).
   void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
     // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
-    auto has_text = [&](std::string_view s) { return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos; };
-    if (!((pairs_.may_contain("ram") && contains_word(lo, "ram")) || has_text("system memory") || has_text("host memory") ||
-          has_text("cpu memory") || has_text("main memory") || has_text("physical memory"))) {
+    if (!((pairs_.may_contain("ram") && contains_word(lo, "ram")) || line_has(lo, "system memory") ||
+          line_has(lo, "host memory") || line_has(lo, "cpu memory") || line_has(lo, "main memory") ||
+          line_has(lo, "physical memory"))) {
       return;
     }
-    if (code_line(lo) || printed_line(lo)) return;
+    if (code_line(lo) || printed_line(raw, lo)) return;
     for (std::string_view clause : clauses(lo)) {
       if (host_ram_told(clause)) {
         if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
@@ -1301,7 +1285,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   static bool tells_resolution(std::string_view clause) {
     for (std::string_view c : kCues) {
-      if (starts_a_word(clause, c)) return true;
+      if (contains_word_start(clause, c)) return true;
     }
     size_t lead = 0;
     while (lead < clause.size() && !is_alpha(clause[lead])) ++lead;
@@ -1396,16 +1380,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
         {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
     };
-    if (code_line(lo) || printed_line(lo)) return;
-    const std::vector<std::string_view> parts = clauses(lo);
-    bool told = false;
-    for (std::string_view clause : parts) told = told || (tells_resolution(clause) && !denied_or_asked(clause));
-    if (!told) return;
+    if (code_line(lo) || printed_line(raw, lo)) return;
+    // The clauses that neither deny nor ask; one of them tells of a fix or a cause.
+    std::vector<std::string_view> parts = clauses(lo);
+    parts.erase(std::remove_if(parts.begin(), parts.end(), denied_or_asked), parts.end());
+    if (std::none_of(parts.begin(), parts.end(), tells_resolution)) return;
     uint32_t named = 0;
     for (std::string_view clause : parts) {
-      if (denied_or_asked(clause)) continue;
       for (const Named& x : kNamed) {
-        if (starts_a_word(clause, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
+        if (contains_word_start(clause, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
       }
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
     }

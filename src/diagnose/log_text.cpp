@@ -71,12 +71,27 @@ bool printed_advice(std::string_view lo) {
   return printed_advice_by([lo](std::string_view phrase) { return lo.find(phrase) != std::string_view::npos; });
 }
 
+namespace {
+bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+}  // namespace
+
+bool is_word_at(std::string_view lo, size_t p, size_t n) {
+  const bool starts = p == 0 || !word_char(lo[p - 1]);
+  const bool ends = p + n >= lo.size() || !word_char(lo[p + n]);
+  return starts && ends;
+}
+
 bool contains_word(std::string_view s, std::string_view w) {
-  auto word_char = [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; };
   for (size_t p = s.find(w); p != std::string_view::npos; p = s.find(w, p + 1)) {
-    const bool starts = p == 0 || !word_char(s[p - 1]);
-    const bool ends = p + w.size() >= s.size() || !word_char(s[p + w.size()]);
-    if (starts && ends) return true;
+    if (is_word_at(s, p, w.size())) return true;
+  }
+  return false;
+}
+
+bool contains_word_start(std::string_view s, std::string_view w) {
+  const bool word = !w.empty() && (is_alpha(w[0]) || is_digit(w[0]));
+  for (size_t p = s.find(w); p != std::string_view::npos; p = s.find(w, p + 1)) {
+    if (!word || p == 0 || !word_char(s[p - 1])) return true;
   }
   return false;
 }
@@ -268,6 +283,27 @@ size_t pytest_e(std::string_view s) {  // "E   "
 size_t quote_mark(std::string_view s) { return (!s.empty() && (s[0] == '>' || s[0] == '|')) ? 1 : 0; }
 
 }  // namespace
+
+bool has_log_prefix(std::string_view s) {
+  for (int k = 0; k < 10 && !s.empty(); ++k) {
+    size_t n = 0;
+    while (n < s.size() && is_space(s[n])) ++n;
+    if (n == 0) n = quote_mark(s);
+    if (n == 0) {
+      // A tag in brackets is a logger's only with a time, a rank or a ':' ("[2024-05-01 10:00]",
+      // "[rank0]:"); "[Bugfix] Fix OOM by ..." is a title's.
+      n = bracketed(s);
+      if (n > 0 && !(is_digit(s[1]) || istarts_with(s.substr(1), "rank") || s[n - 1] == ':')) return false;
+      if (n > 0) return true;
+      for (auto f : {iso_timestamp, glog, clock_time, paren_pid, level, rank_colon, number_colon, nccl_host, pytest_e}) {
+        if (f(s) > 0) return true;
+      }
+      return false;
+    }
+    s.remove_prefix(std::min(n, s.size()));
+  }
+  return false;
+}
 
 std::string strip_log_prefix(std::string_view s) {
   for (int k = 0; k < 10 && !s.empty(); ++k) {

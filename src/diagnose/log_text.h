@@ -29,6 +29,16 @@ std::string lower(std::string_view s);
 /// `w` occurs in `s` as a whole word: no letter, digit or '_' on either side. Case-sensitive
 /// (callers pass lower-cased text and words).
 bool contains_word(std::string_view s, std::string_view w);
+/// The `n` characters at `p` of `lo` form a whole word (as contains_word()).
+bool is_word_at(std::string_view lo, size_t p, size_t n);
+/// `w` occurs in `s` where a word starts ("works" in "it works", not in "frameworks"); a `w` that
+/// opens with punctuation (".item()") anywhere. Case-sensitive, as contains_word().
+bool contains_word_start(std::string_view s, std::string_view w);
+/// A logger's prefix opens the line, after spaces and quote marks ('>', '|'): one that
+/// strip_log_prefix() removes (a timestamp, glog's tag, a level, "(pid=12)", "rank 3:", "12: ",
+/// NCCL's "host:pid:tid"), a tag in brackets only with a time, a rank or a ':' after it
+/// ("[2024-05-01 10:00:00]", "[rank0]:"; not a title's "[Bugfix]").
+bool has_log_prefix(std::string_view s);
 /// A line a framework prints under its OOM message as advice (PaddlePaddle's "Please check whether
 /// there is any other process using GPU 0", "If yes, please stop them, or start PaddlePaddle on
 /// another GPU", "please decrease the batch size of your model", its FLAGS_ settings): the

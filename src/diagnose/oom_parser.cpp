@@ -728,22 +728,12 @@ size_t out_of_some_memory(std::string_view lo) {
   return std::string_view::npos;
 }
 
-bool is_word_at(std::string_view lo, size_t p, size_t n) {
-  const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
-  const bool ends = p + n >= lo.size() || !(is_alpha(lo[p + n]) || is_digit(lo[p + n]) || lo[p + n] == '_');
-  return starts && ends;
-}
-
 // Memory growing without bound, in the user's words: a memory noun and a growth verb on one line
 // ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
 // a line.
 bool memory_growth_prose(std::string_view lo) {
-  bool noun = false;
-  for (const char* n : {"memory", "vram", "ram"}) {
-    for (size_t p = lo.find(n); p != std::string_view::npos && !noun; p = lo.find(n, p + 1)) noun = is_word_at(lo, p, std::strlen(n));
-  }
-  if (!noun) return false;
+  if (!contains_word(lo, "memory") && !contains_word(lo, "vram") && !contains_word(lo, "ram")) return false;
   // "memory is stable, no leak", "it does not grow": the growth denied.
   for (const char* denied : {"no leak", "not leak", "n't leak", "not grow", "n't grow", "not increas", "n't increas", "stable",
                              "without leak", "no memory leak"}) {
@@ -752,12 +742,7 @@ bool memory_growth_prose(std::string_view lo) {
   // A fix announced ("Fixed a memory leak in the tokenizer (#1234)"): a changelog, not a report.
   if (contains_word(lo, "fixed") || contains_word(lo, "fixes")) return false;
   auto any_word = [&](std::initializer_list<const char*> ws) {
-    for (const char* w : ws) {
-      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
-        if (is_word_at(lo, p, std::strlen(w))) return true;
-      }
-    }
-    return false;
+    return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return contains_word(lo, w); });
   };
   // A leak or an explosion is a report on its own; growth only when it goes on ("keeps growing",
   // "gradually increasing", "per step", "over the epoch"): "a larger batch increases memory
