@@ -59,7 +59,7 @@ expect_bad "--model" "without a model" diagnose "$tmp/oom.log" --precision bf16
 
 # --described: a text without a message is one report when the user says it tells of an OOM;
 # without it, the answer says so and names the flag; a timeline is not a text.
-printf 'With DataParallel the usage of the first GPU is much larger than the others.\n' >"$tmp/issue.txt"
+printf 'The processes on GPUs 1, 2 and 3 each use almost a GB of space on GPU0.\n' >"$tmp/issue.txt"
 expect_ok "no OOM found\|No OOM found" diagnose "$tmp/issue.txt"
 "$exe" diagnose "$tmp/issue.txt" 2>&1 >/dev/null | grep -q "^hint: .*--described reads it as one report" ||
   { echo "FAIL: no --described hint on stderr"; fail=1; }

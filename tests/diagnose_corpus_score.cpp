@@ -42,12 +42,13 @@
 //   been scored and looked at.
 // - held11: tests/data/oom-corpus-held11/ (38 reports gathered on 2026-12-02 by a separate session
 //   that neither ran nor read the diagnoser, after held10 had been scored and looked at; committed
-//   on their own, "gathered, not yet run", before the eighth pass was scored on them). Not in the
-//   word prior's training parts. Scored only when asked for (OOMKIT_CORPUS_PART=held11).
+//   on their own, "gathered, not yet run", before the eighth pass was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held11).
 // - held12: tests/data/oom-corpus-held12/ (32 reports gathered on 2026-12-02 by a separate session
 //   that neither ran nor read the diagnoser, after held11 had been scored and looked at; committed
-//   on their own before the ninth pass was scored on them). Not in the word prior's training
-//   parts. Scored only when asked for (OOMKIT_CORPUS_PART=held12).
+//   on their own before the ninth pass was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held12). held11 and held12 joined the word prior's training parts in the
+//   tenth pass, after both had been scored and looked at.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -64,8 +65,8 @@
 // it since every part met the bar, see tests/tests.cmake). OOMKIT_CORPUS_CROSS=1 scores each part
 // with a word prior trained without it, OOMKIT_CORPUS_NO_PRIOR=1 without any.
 // OOMKIT_CORPUS_VERBOSE=1 lists the misses (=2 also their ranking and deciding evidence).
-// OOMKIT_CORPUS_DUMP=FILE writes each scored report's label, ranking (cause, score) and message
-// lines as one JSON line.
+// OOMKIT_CORPUS_DUMP=FILE writes each scored report's label, ranking (cause, score), message
+// lines and the word prior's own ranking (cause, cosine) as one JSON line.
 // OOMKIT_CORPUS_DESCRIBED=1 ranks a text with no report found as one report (`diagnose --described`);
 // parse still counts only the reports found without being told.
 #include <cmath>
@@ -229,6 +230,11 @@ void score_dir(const std::string& dir, Score& s, const DiagnoseOptions& options,
         if (d.oom) records.push_back(*d.oom);
       }
       row["message_lines"] = message_lines(records);
+      const WordPriorModel& prior = options.word_prior ? *options.word_prior : builtin_word_prior();
+      // The word prior's own ranking, as diagnose_log() reads it (without the parsed messages' lines).
+      for (const auto& w : prior.rank(log, message_lines(parse_oom_log(log)))) {
+        row["prior"].push_back({cause_name(w.cause), w.similarity});
+      }
       *dump << row.dump() << "\n";
     }
     const bool t1 = !f.empty() && cause_name(f[0].category) == label;

@@ -1491,7 +1491,7 @@ TEST(DiagnoseKinds9, TensorFlowOnTheCpuDeviceIsHostRam) {
 // its first non-blank line when the caller says it reports an OOM; a text holding a message is
 // read as before; the kill in Chinese words is the OOM killer.
 TEST(DiagnoseKinds9, DescribedTextIsOneReport) {
-  const std::string text = "\nWith DataParallel the usage of the first GPU is much larger than the others.\n";
+  const std::string text = "\nThe processes on GPUs 1, 2 and 3 each use almost a GB of space on GPU0.\n";
   EXPECT_TRUE(diagnose_log(text).empty());
   DiagnoseOptions described;
   described.described = true;
@@ -1513,4 +1513,25 @@ TEST(DiagnoseKinds9, DescribedTextIsOneReport) {
                                "\xe6\x97\xb6\xe4\xbb\x8d\xe8\xa2\xab\xe7\xb3\xbb\xe7\xbb\x9f\xe6\x9d\x80\xe6\xad\xbb\n");
   ASSERT_EQ(zh.size(), 1u);
   EXPECT_EQ(zh[0].oom->family, "oom_killer");
+}
+
+// Memory uneven across GPUs told in words, without an OOM message, is a report (the third pass of
+// mentioned_oom(), memory_trouble_prose()): a GPU or rank, an amount and a word of unevenness;
+// neither a denial nor utilization alone.
+TEST(DiagnoseKinds10, UnevenMemoryAcrossGpusInWords) {
+  for (const std::string line : {"With DataParallel the usage of the first GPU is much larger than the others.",
+                                 "GPUs memory imbalance.", "During training the GPU load is unbalanced.",
+                                 "Rank 0 uses much more memory than the other ranks."}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+    EXPECT_EQ(ds[0].oom->line, 2) << line;
+    ASSERT_FALSE(ds[0].findings.empty()) << line;
+    EXPECT_EQ(ds[0].findings.front().category, OomCause::kMultiGpuImbalance) << line;
+    EXPECT_EQ(ds[0].verdict(), "ambiguous") << line;  // a sentence alone is never a verdict
+  }
+  for (const std::string line : {"There is no imbalance between the GPUs.", "The GPU utilization is uneven across ranks.",
+                                 "The load on the web server is unbalanced.", "Memory is not unbalanced on the 4 GPUs."}) {
+    EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+  }
 }

@@ -5,7 +5,7 @@
 # `sh -c` in one scratch folder, in this order: train, estimate, diagnose, report, gpus, oomkit;
 # each must exit 0. The scratch folder holds train.log (a real PyTorch OOM log from
 # tests/data/oom-cases) and issue.txt (a real issue's text that tells of the OOM without its
-# message, pytorch/pytorch#1893 from tests/data/oom-corpus-held5) for the diagnose examples; later examples read what earlier ones wrote
+# message, NVIDIA/apex#222 from tests/data/oom-corpus-held10) for the diagnose examples; later examples read what earlier ones wrote
 # (runs/demo, estimate.json); a command shown twice (oomkit --help repeats some) runs once.
 # Every command must show at least one example.
 # Train examples run with their --steps cut to 2 (and --eval-batches 1 --threads 1) so the test stays
@@ -24,7 +24,7 @@ mkdir -p "$tmp/bin" "$tmp/work"
 trap 'rm -rf "$tmp"' EXIT
 ln -s "$exe" "$tmp/bin/oomkit"  # oomkit finds oomkit-train through /proc/self/exe: the link is followed
 cp "$src/tests/data/oom-cases/noisy.log" "$tmp/work/train.log"
-cp "$src/tests/data/oom-corpus-held5/pytorch-pytorch-pytorch-1893-dataparallel-segmentation-outputs-gpu0.log" "$tmp/work/issue.txt"
+cp "$src/tests/data/oom-corpus-held10/pytorch-nvidia-apex-222-ddp-processes-use-memory-on-gpu0.log" "$tmp/work/issue.txt"
 has_train=0
 [ -x "$(dirname "$exe")/oomkit-train" ] && has_train=1
 count=0

@@ -772,6 +772,17 @@ bool memory_trouble_prose(std::string_view lo) {
     }
     return false;
   };
+  // Memory uneven across GPUs, in words ("GPUs memory imbalance", "the GPU load is unbalanced",
+  // "the usage of the first GPU is much larger than the others"): a GPU or rank named, an amount
+  // (memory, usage, load) and a word of unevenness; not denied ("no imbalance", "not unbalanced").
+  if (any_word({"gpu", "gpus", "rank", "ranks", "gpu0", "rank0"}) &&
+      any_word({"memory", "mem", "usage", "load", "vram"}) &&
+      (any_word({"imbalance", "imbalanced", "unbalanced", "unbalance", "uneven", "unevenly"}) ||
+       any_text({"than the others", "than others", "than the other gpu", "than other gpu", "than the other rank",
+                 "than other rank"})) &&
+      !any_text({"no imbalance", "not unbalanced", "not imbalanced", "isn't unbalanced", "not uneven"})) {
+    return true;
+  }
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // 不足 (not enough), 爆 (blown), 溢出 (overflow)
@@ -891,12 +902,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       r.line = l.number;
       r.complete = false;
       r.message = trim(strip_ansi(l.raw.substr(0, 400)));
-      auto has_word = [&](const char* w) {
-        for (size_t p = lo.find(w); p != std::string::npos; p = lo.find(w, p + 1)) {
-          if (is_word_at(lo, p, std::strlen(w))) return true;
-        }
-        return false;
-      };
+      auto has_word = [&](const char* w) { return contains_word(lo, w); };
       if (killed) {
         r.family = "oom_killer";
         r.subsystem = "linux_oom_killer";
