@@ -1531,7 +1531,9 @@ TEST(DiagnoseKinds10, UnevenMemoryAcrossGpusInWords) {
     EXPECT_EQ(ds[0].verdict(), "ambiguous") << line;  // a sentence alone is never a verdict
   }
   for (const std::string line : {"There is no imbalance between the GPUs.", "The GPU utilization is uneven across ranks.",
-                                 "The load on the web server is unbalanced.", "Memory is not unbalanced on the 4 GPUs."}) {
+                                 "The load on the web server is unbalanced.", "Memory is not unbalanced on the 4 GPUs.",
+                                 "[rank3] step 200 | expert load imbalance 1.8 | mem 41.2 GB",
+                                 "Class imbalance: rank 0 loads most of the positive samples into GPU memory."}) {
     EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
   }
 }

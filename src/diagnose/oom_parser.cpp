@@ -774,13 +774,17 @@ bool memory_trouble_prose(std::string_view lo) {
   };
   // Memory uneven across GPUs, in words ("GPUs memory imbalance", "the GPU load is unbalanced",
   // "the usage of the first GPU is much larger than the others"): a GPU or rank named, an amount
-  // (memory, usage, load) and a word of unevenness; not denied ("no imbalance", "not unbalanced").
+  // (memory, usage, load) and a word of unevenness; not denied ("no imbalance", "not unbalanced"),
+  // nor another imbalance: a mixture of experts' routing ("expert load imbalance on rank 3"), a
+  // dataset's classes.
   if (any_word({"gpu", "gpus", "rank", "ranks", "gpu0", "rank0"}) &&
       any_word({"memory", "mem", "usage", "load", "vram"}) &&
       (any_word({"imbalance", "imbalanced", "unbalanced", "unbalance", "uneven", "unevenly"}) ||
        any_text({"than the others", "than others", "than the other gpu", "than other gpu", "than the other rank",
                  "than other rank"})) &&
-      !any_text({"no imbalance", "not unbalanced", "not imbalanced", "isn't unbalanced", "not uneven"})) {
+      !any_text({"no imbalance", "not unbalanced", "not imbalanced", "isn't unbalanced", "not uneven", "class imbalance",
+                 "data imbalance", "imbalanced data", "imbalanced class"}) &&
+      !any_word({"expert", "experts", "moe", "router", "routing", "tokens"})) {
     return true;
   }
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
