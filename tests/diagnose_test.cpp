@@ -1537,3 +1537,21 @@ TEST(DiagnoseKinds10, UnevenMemoryAcrossGpusInWords) {
     EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
   }
 }
+
+// TensorFlow's BFC allocator prints its chunk map only after a failed allocation
+// (BFCAllocator::DumpMemoryLog): a pasted map without the "ran out of memory" line above it is one
+// report at its first line; the allocator's other lines are none.
+TEST(DiagnoseKinds10, TensorFlowChunkMapIsAReport) {
+  const std::string dump =
+      "Getting this error on the big model\n"
+      "2023-09-18 13:20:23.844959: I tensorflow/core/common_runtime/bfc_allocator.cc:1344] InUse  at 2b673f109b00 of size "
+      "256 next 1553\n"
+      "2023-09-18 13:20:23.844975: I tensorflow/core/common_runtime/bfc_allocator.cc:1324] Next region of size 8589934592\n";
+  const auto ds = diagnose_log(dump);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].oom->family, "mentioned");
+  EXPECT_EQ(ds[0].oom->line, 2);
+  EXPECT_TRUE(diagnose_log("2023-09-18 13:20:01.1: I tensorflow/core/common_runtime/bfc_allocator.cc:1027] Creating new "
+                           "BFCAllocator named: GPU_0_bfc\n")
+                  .empty());
+}

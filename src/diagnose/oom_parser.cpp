@@ -894,6 +894,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "被系统终止", "被系统杀死", "被杀死"}) {
           if (at == std::string::npos) at = lo.find(phrase);
         }
+        // TensorFlow's BFC allocator dumps its chunk map only when an allocation failed
+        // (BFCAllocator::DumpMemoryLog, called from AllocateRawInternal): "bfc_allocator.cc:1344]
+        // InUse  at 2b673f109b00 of size 256 next 1553", "Next region of size ...", "Sum Total of
+        // in-use chunks: ...", pasted without the "ran out of memory" line above it.
+        if (at == std::string::npos && lo.find("bfc_allocator") != std::string::npos) {
+          const std::string squashed = squash(lo);
+          for (const char* dump : {"]inuseat", "]freeat", "]chunkat", "]nextregionofsize", "]sumtotalofin-usechunks",
+                                   "]bin("}) {
+            if (squashed.find(dump) != std::string::npos) {
+              at = 0;
+              named = true;
+              break;
+            }
+          }
+        }
       } else if (pass == 1 ? memory_growth_prose(lo) : memory_trouble_prose(lo)) {
         at = 0;
         named = true;
