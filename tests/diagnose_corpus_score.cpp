@@ -70,7 +70,8 @@
 // with a word prior trained without it, OOMKIT_CORPUS_NO_PRIOR=1 without any.
 // OOMKIT_CORPUS_VERBOSE=1 lists the misses (=2 also their ranking and deciding evidence).
 // OOMKIT_CORPUS_DUMP=FILE writes each scored report's label, ranking (cause, score), message
-// lines and the word prior's own ranking (cause, cosine) as one JSON line.
+// lines and the word prior's own ranking (cause, cosine; absent where no report is found and
+// with OOMKIT_CORPUS_NO_PRIOR) as one JSON line.
 // OOMKIT_CORPUS_DESCRIBED=1 ranks a text with no report found as one report (`diagnose --described`);
 // parse still counts only the reports found without being told.
 #include <cmath>

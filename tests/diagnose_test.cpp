@@ -1515,13 +1515,20 @@ TEST(DiagnoseKinds9, DescribedTextIsOneReport) {
   EXPECT_EQ(zh[0].oom->family, "oom_killer");
 }
 
-// Memory uneven across GPUs told in words, without an OOM message, is a report (the third pass of
-// mentioned_oom(), memory_trouble_prose()): a GPU or rank, an amount and a word of unevenness;
-// neither a denial nor utilization alone.
+// GPU memory uneven across devices told in words, without an OOM message, is a report (the third
+// pass of mentioned_oom(), gpu_memory_imbalance_prose()): a GPU or rank 0 named, and in one clause
+// the memory with a word of unevenness; not a program's line, a fix, an unevenness meant or denied,
+// nor utilization, time, a dataset, labels, the loss, experts' routing or a LoRA rank.
 TEST(DiagnoseKinds10, UnevenMemoryAcrossGpusInWords) {
   for (const std::string line : {"With DataParallel the usage of the first GPU is much larger than the others.",
-                                 "GPUs memory imbalance.", "During training the GPU load is unbalanced.",
-                                 "Rank 0 uses much more memory than the other ranks."}) {
+                                 "GPUs memory imbalance.", "The memory usage of GPU0 is significantly higher than other GPUs.",
+                                 "Rank 0 uses much more memory than the other ranks.",
+                                 "Memory usage is not balanced across the GPUs.",
+                                 "VRAM is distributed unequally between the cards.",
+                                 "With the MoE model the GPU memory usage is very uneven: 78 GB on GPU 0.",
+                                 "Data parallel: GPU 0 gets more memory than others.",
+                                 "\xe5\xa4\x9a\xe5\x8d\xa1\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6GPU\xe6\x98\xbe\xe5\xad\x98"
+                                 "\xe5\x8d\xa0\xe7\x94\xa8\xe4\xb8\x8d\xe5\x9d\x87\xe8\xa1\xa1"}) {  // 多卡训练时GPU显存占用不均衡
     const auto ds = diagnose_log("\n" + line + "\n");
     ASSERT_EQ(ds.size(), 1u) << line;
     EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
@@ -1530,11 +1537,22 @@ TEST(DiagnoseKinds10, UnevenMemoryAcrossGpusInWords) {
     EXPECT_EQ(ds[0].findings.front().category, OomCause::kMultiGpuImbalance) << line;
     EXPECT_EQ(ds[0].verdict(), "ambiguous") << line;  // a sentence alone is never a verdict
   }
-  for (const std::string line : {"There is no imbalance between the GPUs.", "The GPU utilization is uneven across ranks.",
-                                 "The load on the web server is unbalanced.", "Memory is not unbalanced on the 4 GPUs.",
-                                 "[rank3] step 200 | expert load imbalance 1.8 | mem 41.2 GB",
-                                 "Class imbalance: rank 0 loads most of the positive samples into GPU memory."}) {
+  for (const std::string line : {
+           "There is no imbalance between the GPUs.", "The GPU utilization is uneven across ranks.",
+           "The load on the web server is unbalanced.", "Memory is not unbalanced on the 4 GPUs.",
+           "[rank3] step 200 | expert load imbalance 1.8 | mem 41.2 GB",
+           "Class imbalance: rank 0 loads most of the positive samples into GPU memory.",
+           "Fixed imbalanced GPU memory usage when saving checkpoints on rank 0 (#4521)",
+           "device_map=auto splits the layers unevenly across GPUs, that is expected; memory usage stays low.",
+           "nvidia-smi shows the GPU usage is uneven (GPU0 98%, GPU1 40%).",
+           "Pipeline parallelism: the stages are unbalanced, so GPU 3 sits idle; balance the load.",
+           "Time per step is uneven across ranks; memory usage looks fine.",
+           "The loss is imbalanced across ranks, but GPU memory usage is flat.",
+           "Training LoRA with rank 64 on one GPU: the loss curve is a bit uneven and memory usage is 20 GB.",
+           "After the patch GPU memory is no longer unbalanced.",
+           "2024-05-01 10:11:12 INFO rank 0: GPU memory usage imbalance 0.02 (max 40.1 GB, min 39.9 GB)"}) {
     EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+    EXPECT_TRUE(diagnose_log("epoch 1 step 10 loss 2.31\n" + line + "\nepoch 1 step 20 loss 2.12\n").empty()) << line;
   }
 }
 

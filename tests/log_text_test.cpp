@@ -73,7 +73,13 @@ TEST(LogText, LogPrefixIsALoggersNotATitlesTag) {
   EXPECT_TRUE(has_log_prefix("W0501 10:11:12.123456 42 bfc_allocator.cc:12] Allocator ran out"));
   EXPECT_TRUE(has_log_prefix("WARNING: the fix is to lower max_length"));
   EXPECT_TRUE(has_log_prefix("> (pid=12) worker killed"));
+  EXPECT_TRUE(has_log_prefix("2024/05/01 10:11:12 - mmengine - INFO - the fix is to lower max_length"));
+  EXPECT_TRUE(has_log_prefix("Warning: the fix is to lower max_length"));
+  EXPECT_TRUE(has_log_prefix("[INFO] solved"));
+  EXPECT_TRUE(has_log_prefix("(RayWorker pid=12, ip=10.0.0.1) killed"));
   EXPECT_FALSE(has_log_prefix("[UX][Bugfix] Fix OOM by setting max_split_size_mb"));
+  EXPECT_FALSE(has_log_prefix("[Bug]: vLLM OOM on A100 due to max_model_len 131072"));
+  EXPECT_FALSE(has_log_prefix("(rank 0 loads all checkpoints onto GPU 0, which caused the OOM)"));
   EXPECT_FALSE(has_log_prefix("Reducing num_workers to 0 solved it"));
   EXPECT_FALSE(has_log_prefix("> Lowering the batch size fixed it"));
   EXPECT_FALSE(has_log_prefix(""));

@@ -742,7 +742,10 @@ class Reader {
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     stated_account(raw, lo, n);
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0) host_ram_runs_out(raw, lo, n);
-    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 &&
+    // Memory named with a word of unevenness: read on (gpu_memory_imbalance_prose() below).
+    const bool uneven_memory = has(kWMem) && (has_text("balanc") || has_text("uneven") || has_text("unequal") ||
+                                              has_text("than other") || has_text("than the other"));
+    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -1084,12 +1087,15 @@ if (contains("other process") || contains("another process") || contains("other 
     // One GPU holding more than the others, in words: "the usage of the first GPU is much larger
     // than the others", "GPU 0 uses more memory than the other GPUs", "unbalanced memory across
     // GPUs". A comparison with the other GPUs is needed: cuda:0 alone is any one-GPU run's device.
-    if ((has(kWGpuName) || contains("cuda:")) && !negated &&
-        (contains("first gpu") || contains("main gpu") || contains("primary gpu") || contains("gpu 0") || contains("gpu0") ||
-         contains("cuda:0")) &&
-        (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
-         contains("than the rest") || contains("unbalanced") || contains("uneven") || contains("imbalance")) &&
-        !contains("another") && !contains("other process")) {
+    // Or GPU memory uneven across devices in other words (gpu_memory_imbalance_prose(), the words
+    // that make such a sentence a report).
+    if (((has(kWGpuName) || contains("cuda:")) && !negated &&
+         (contains("first gpu") || contains("main gpu") || contains("primary gpu") || contains("gpu 0") || contains("gpu0") ||
+          contains("cuda:0")) &&
+         (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
+          contains("than the rest") || contains("unbalanced") || contains("uneven") || contains("imbalance")) &&
+         !contains("another") && !contains("other process")) ||
+        gpu_memory_imbalance_prose(raw, lo)) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting

@@ -2,6 +2,8 @@
 // is a hand-written linear scan: std::regex cost ~1.5 s per MB of log and ~10 ms per report.
 #include "log_text.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -176,7 +178,8 @@ size_t digits(std::string_view s, size_t i) {
 
 // "2024-01-02 10:11:12.345+00:00 " / "2024-01-02T10:11:12Z"
 size_t iso_timestamp(std::string_view s) {
-  if (s.size() < 19 || digits(s, 0) != 4 || s[4] != '-' || digits(s, 5) != 2 || s[7] != '-' || digits(s, 8) != 2 ||
+  if (s.size() < 19 || digits(s, 0) != 4 || (s[4] != '-' && s[4] != '/') || digits(s, 5) != 2 || s[7] != s[4] ||
+      digits(s, 8) != 2 ||
       (s[10] != 'T' && s[10] != ' ') || digits(s, 11) != 2 || s[13] != ':' || digits(s, 14) != 2 || s[16] != ':' ||
       digits(s, 17) != 2) {
     return 0;
@@ -289,18 +292,33 @@ bool has_log_prefix(std::string_view s) {
     size_t n = 0;
     while (n < s.size() && is_space(s[n])) ++n;
     if (n == 0) n = quote_mark(s);
-    if (n == 0) {
-      // A tag in brackets is a logger's only with a time, a rank or a ':' ("[2024-05-01 10:00]",
-      // "[rank0]:"); "[Bugfix] Fix OOM by ..." is a title's.
-      n = bracketed(s);
-      if (n > 0 && !(is_digit(s[1]) || istarts_with(s.substr(1), "rank") || s[n - 1] == ':')) return false;
-      if (n > 0) return true;
-      for (auto f : {iso_timestamp, glog, clock_time, paren_pid, level, rank_colon, number_colon, nccl_host, pytest_e}) {
-        if (f(s) > 0) return true;
+    if (n > 0) {
+      s.remove_prefix(std::min(n, s.size()));
+      continue;
+    }
+    // A level in any case with its colon ("Warning: ...", "info: ...").
+    for (std::string_view l : {"warning:", "info:", "error:", "debug:"}) {
+      if (istarts_with(s, l)) return true;
+    }
+    // A tag in brackets or parentheses is a logger's only with a time, a rank, a pid or a level
+    // inside ("[2024-05-01 10:00:00]", "[rank0]:", "[INFO]", "(pid=12)"); not a title's "[Bug]:"
+    // nor a sentence in parentheses that names a rank.
+    if (s[0] == '[' || s[0] == '(') {
+      const size_t close = s.find(s[0] == '[' ? ']' : ')');
+      if (close == std::string_view::npos || close > 121) return false;
+      const std::string_view inner = s.substr(1, close - 1);
+      if (!inner.empty() && is_digit(inner[0])) return true;
+      if (istarts_with(inner, "rank") && inner.size() <= 8) return true;
+      if (icontains(inner, "pid=") || icontains(inner, "pid ")) return true;
+      for (std::string_view l : {"info", "warning", "warn", "error", "debug", "critical", "fatal"}) {
+        if (inner.size() == l.size() && istarts_with(inner, l)) return true;
       }
       return false;
     }
-    s.remove_prefix(std::min(n, s.size()));
+    for (auto f : {iso_timestamp, glog, clock_time, level, rank_colon, number_colon, nccl_host, pytest_e}) {
+      if (f(s) > 0) return true;
+    }
+    return false;
   }
   return false;
 }
@@ -320,6 +338,59 @@ std::string strip_log_prefix(std::string_view s) {
     s.remove_prefix(std::min(n, s.size()));
   }
   return std::string(s);
+}
+
+// GPU memory uneven across devices, in the user's words, on one line (`raw`, `lo` its lowercase):
+// a GPU or a rank 0 named on the line and, in one clause of it (split at ". ", "; ", " but ",
+// " while ", ", and "), the memory named (memory, mem, VRAM, 显存; "usage" where the line holds
+// no percentage, utilization, time or speed) with a word of unevenness ("imbalance", "unbalanced",
+// "uneven", "unequal", "not balanced", "more ... than the others", "than other GPUs", 不均衡 /
+// 不平衡): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher than other
+// GPUs", "the usage of the first GPU is much larger than the others". Not a program's line
+// (has_log_prefix()), a fix announced ("fixed", "fixes"), an unevenness expected or meant ("as
+// expected", "on purpose"), denied ("no imbalance", "no longer", "nothing uneven"), nor another
+// thing uneven on the line: experts' routing, a dataset, labels or samples, the loss, time, speed,
+// utilization, a LoRA rank.
+bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo) {
+  auto any_word = [&](std::string_view t, std::initializer_list<const char*> ws) {
+    return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return contains_word(t, w); });
+  };
+  auto any_text = [&](std::string_view t, std::initializer_list<const char*> ws) {
+    return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return t.find(w) != std::string_view::npos; });
+  };
+  const bool gpu = any_word(lo, {"gpu", "gpus", "gpu0", "ranks", "card", "cards"}) ||
+                   any_text(lo, {"rank 0", "rank0", "cuda:0", "\xe6\x98\xbe\xe5\x8d\xa1", "\xe5\x8f\xb7\xe5\x8d\xa1"});  // 显卡, 号卡
+  if (!gpu || has_log_prefix(raw)) return false;
+  if (any_word(lo, {"fixed", "fixes", "fixing", "expert", "experts", "router", "routing", "dataset", "label", "labels",
+                    "sample", "samples", "loss", "time", "speed", "utilization", "util", "idle", "lora"}) ||
+      any_text(lo, {"as expected", "is expected", "on purpose", "no imbalance", "not unbalanced", "not imbalanced",
+                    "isn't unbalanced", "not uneven", "no longer", "no more", "nothing"})) {
+    return false;
+  }
+  const bool usage_is_memory = lo.find('%') == std::string_view::npos;
+  size_t from = 0;
+  while (from < lo.size()) {
+    size_t end = lo.size(), sep_size = 0;
+    for (std::string_view sep : {". ", "; ", " but ", " while ", ", and "}) {
+      const size_t at = lo.find(sep, from);
+      if (at < end) {
+        end = at;
+        sep_size = sep.size();
+      }
+    }
+    const std::string_view clause = lo.substr(from, end - from);
+    from = end + sep_size;
+    if (sep_size == 0) from = lo.size();
+    const bool memory = any_word(clause, {"memory", "mem", "vram"}) || any_text(clause, {"\xe6\x98\xbe\xe5\xad\x98"}) ||
+                        (usage_is_memory && any_word(clause, {"usage"}));
+    const bool uneven =
+        any_word(clause, {"imbalance", "imbalanced", "unbalanced", "unbalance", "uneven", "unevenly", "unequal", "unequally"}) ||
+        any_text(clause, {"not balanced", "than the others", "than others", "than the other gpu", "than other gpu",
+                          "than the other rank", "than other rank", "\xe4\xb8\x8d\xe5\x9d\x87\xe8\xa1\xa1",
+                          "\xe4\xb8\x8d\xe5\xb9\xb3\xe8\xa1\xa1"});  // 不均衡, 不平衡
+    if (memory && uneven) return true;
+  }
+  return false;
 }
 
 namespace {

@@ -34,10 +34,11 @@ bool is_word_at(std::string_view lo, size_t p, size_t n);
 /// `w` occurs in `s` where a word starts ("works" in "it works", not in "frameworks"); a `w` that
 /// opens with punctuation (".item()") anywhere. Case-sensitive, as contains_word().
 bool contains_word_start(std::string_view s, std::string_view w);
-/// A logger's prefix opens the line, after spaces and quote marks ('>', '|'): one that
-/// strip_log_prefix() removes (a timestamp, glog's tag, a level, "(pid=12)", "rank 3:", "12: ",
-/// NCCL's "host:pid:tid"), a tag in brackets only with a time, a rank or a ':' after it
-/// ("[2024-05-01 10:00:00]", "[rank0]:"; not a title's "[Bugfix]").
+/// A logger's prefix opens the line, after spaces and quote marks ('>', '|'): a timestamp
+/// (2024-05-01 or 2024/05/01 with a time), glog's tag, a level ("WARNING", "Warning:"), "rank 3:",
+/// "12: ", NCCL's "host:pid:tid", or a tag in brackets or parentheses with a time, a rank, a pid
+/// or a level inside ("[2024-05-01 10:00:00]", "[rank0]:", "[INFO]", "(pid=12)"); not a title's
+/// "[Bug]:" or "[Bugfix]", nor a sentence in parentheses.
 bool has_log_prefix(std::string_view s);
 /// A line a framework prints under its OOM message as advice (PaddlePaddle's "Please check whether
 /// there is any other process using GPU 0", "If yes, please stop them, or start PaddlePaddle on
@@ -72,6 +73,10 @@ bool istarts_with(std::string_view hay, std::string_view prefix);
 /// Removes the log prefixes loggers put before each line: timestamps, "[rank0]:", "(pid=12)",
 /// levels, glog's "E1123 10:00:00.123 42 file.cc:12]", NCCL's "host:pid:tid [0]", pytest's "E   ".
 std::string strip_log_prefix(std::string_view s);
+/// GPU memory uneven across devices, in the user's words, on the line `raw` (`lo`: it
+/// ASCII-lowercased): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher
+/// than other GPUs"; not a program's line, a fix, nor another thing uneven (see log_text.cpp).
+bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo);
 
 /// A size as printed: "20.00 MiB", "2147483648 bytes", "512.00M" (XLA), "40GB" (TH).
 struct PrintedSize {

@@ -772,21 +772,6 @@ bool memory_trouble_prose(std::string_view lo) {
     }
     return false;
   };
-  // Memory uneven across GPUs, in words ("GPUs memory imbalance", "the GPU load is unbalanced",
-  // "the usage of the first GPU is much larger than the others"): a GPU or rank named, an amount
-  // (memory, usage, load) and a word of unevenness; not denied ("no imbalance", "not unbalanced"),
-  // nor another imbalance: a mixture of experts' routing ("expert load imbalance on rank 3"), a
-  // dataset's classes.
-  if (any_word({"gpu", "gpus", "rank", "ranks", "gpu0", "rank0"}) &&
-      any_word({"memory", "mem", "usage", "load", "vram"}) &&
-      (any_word({"imbalance", "imbalanced", "unbalanced", "unbalance", "uneven", "unevenly"}) ||
-       any_text({"than the others", "than others", "than the other gpu", "than other gpu", "than the other rank",
-                 "than other rank"})) &&
-      !any_text({"no imbalance", "not unbalanced", "not imbalanced", "isn't unbalanced", "not uneven", "class imbalance",
-                 "data imbalance", "imbalanced data", "imbalanced class"}) &&
-      !any_word({"expert", "experts", "moe", "router", "routing", "tokens"})) {
-    return true;
-  }
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // 不足 (not enough), 爆 (blown), 溢出 (overflow)
@@ -851,7 +836,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // first line that describes memory growing without bound ("memory usage is growing ... memory
   // leak", "the cuda:0 memory explodes") is the report: the user reports the OOM it leads to.
   // A third pass, when neither is found: the first line telling of memory trouble in other
-  // words (memory_trouble_prose): a report in prose only, whose evidence the log still holds.
+  // words (memory_trouble_prose) or of GPU memory uneven across devices
+  // (gpu_memory_imbalance_prose): a report in prose only, whose evidence the log still holds.
   for (int pass = 0; pass < 3; ++pass) {
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
@@ -909,7 +895,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             }
           }
         }
-      } else if (pass == 1 ? memory_growth_prose(lo) : memory_trouble_prose(lo)) {
+      } else if (pass == 1 ? memory_growth_prose(lo) : (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))) {
         at = 0;
         named = true;
       }

@@ -15,8 +15,9 @@
 // cause's centroid is the normalised sum of its documents' vectors; a log's score for a cause is
 // the cosine of its vector with the centroid (0..1).
 //
-// The built-in model (builtin_word_prior()) is trained on every labelled part of the corpus that
-// tests/diagnose_corpus_score.cpp scores (word_prior_corpus_parts()); src/diagnose/word_prior_data.inc
+// The built-in model (builtin_word_prior()) is trained on the labelled parts of the corpus that
+// word_prior_corpus_parts() names (tuned .. held12; held13, the part last held apart and scored
+// once by tests/diagnose_corpus_score.cpp, is not among them); src/diagnose/word_prior_data.inc
 // is generated from them by scripts/build-word-prior.sh and checked against them by a test, never
 // edited by hand.
 #pragma once
