@@ -21,7 +21,6 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
-#include "log_text.h"
 
 namespace oomkit {
 
@@ -965,18 +964,7 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
     if (auto m = mentioned_oom(log_text)) records.push_back(std::move(*m));
   }
   if (records.empty() && options.described) {
-    // The caller says the text reports an OOM: one numberless report at its first non-blank line.
-    for (const diagnose_detail::LineView& l : diagnose_detail::split_line_views(log_text)) {
-      const std::string t = diagnose_detail::trim(diagnose_detail::strip_ansi(l.raw.substr(0, 400)));
-      if (t.empty()) continue;
-      OomRecord r;
-      r.family = "described";
-      r.line = l.number;
-      r.complete = false;
-      r.message = t;
-      records.push_back(std::move(r));
-      break;
-    }
+    if (auto d = described_oom(log_text)) records.push_back(std::move(*d));
   }
   if (records.empty()) return out;
   const auto evidence = read_log_evidence(log_text);

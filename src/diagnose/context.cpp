@@ -742,9 +742,12 @@ class Reader {
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     stated_account(raw, lo, n);
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0) host_ram_runs_out(raw, lo, n);
-    // Memory named with a word of unevenness: read on (gpu_memory_imbalance_prose() below).
-    const bool uneven_memory = has(kWMem) && (has_text("balanc") || has_text("uneven") || has_text("unequal") ||
-                                              has_text("than other") || has_text("than the other"));
+    // A word of unevenness (gpu_memory_imbalance_prose() below reads only such lines); with the
+    // memory named, read on.
+    const bool uneven_word = has_text("balanc") || has_text("uneven") || has_text("unequal") || has_text("than other") ||
+                             has_text("than the other") ||
+                             (cjk && (has_text("\xe5\x9d\x87\xe8\xa1\xa1") || has_text("\xe5\xb9\xb3\xe8\xa1\xa1")));  // 均衡, 平衡
+    const bool uneven_memory = has(kWMem) && uneven_word;
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
@@ -1095,7 +1098,7 @@ if (contains("other process") || contains("another process") || contains("other 
          (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
           contains("than the rest") || contains("unbalanced") || contains("uneven") || contains("imbalance")) &&
          !contains("another") && !contains("other process")) ||
-        gpu_memory_imbalance_prose(raw, lo)) {
+        (uneven_word && gpu_memory_imbalance_prose(raw, lo))) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
@@ -1223,12 +1226,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // RAM, and it runs fine until the GPU runs out" (the GPU named without its memory).
   void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
     // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
-    if (!((pairs_.may_contain("ram") && contains_word(lo, "ram")) || line_has(lo, "system memory") ||
-          line_has(lo, "host memory") || line_has(lo, "cpu memory") || line_has(lo, "main memory") ||
-          line_has(lo, "physical memory"))) {
-      return;
-    }
-    if (code_line(lo) || printed_line(raw, lo)) return;
+    if (!host_memory_named(lo) || code_line(lo) || printed_line(raw, lo)) return;
     for (std::string_view clause : clauses(lo)) {
       if (host_ram_told(clause)) {
         if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
@@ -1240,12 +1238,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
   }
 
+  // The host's memory named in `lo` (a line or a clause): "RAM" as a word, system / host / CPU /
+  // main / physical memory.
+  static bool host_memory_named(std::string_view lo) {
+    if (contains_word(lo, "ram")) return true;
+    for (std::string_view h : {"system memory", "host memory", "cpu memory", "main memory", "physical memory"}) {
+      if (lo.find(h) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
   // One clause of host_ram_runs_out().
   static bool host_ram_told(std::string_view lo) {
     auto has_text = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
-    const bool host = contains_word(lo, "ram") || has_text("system memory") || has_text("host memory") ||
-                      has_text("cpu memory") || has_text("main memory") || has_text("physical memory");
-    if (!host || gpu_memory_named(lo)) return false;
+    if (!host_memory_named(lo) || gpu_memory_named(lo)) return false;
     bool runs_out = false;
     for (std::string_view x : {"crash", "killed", "restart", "ran out", "runs out", "run out", "hit the peak",
                                "all available", "used up", "not enough", "insufficient", "exceed", "out of memory",
@@ -1297,7 +1303,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     while (lead < clause.size() && !is_alpha(clause[lead])) ++lead;
     if (clause.substr(lead, 6) == "fixed ") return true;  // a title or commit line: "Fixed errors on GPU"
     for (size_t p = clause.find("fixed"); p != std::string_view::npos; p = clause.find("fixed", p + 1)) {
-      if (p > 0 && (is_alpha(clause[p - 1]) || clause[p - 1] == '_')) continue;  // "prefixed"
+      if (!word_starts_at(clause, p)) continue;  // "prefixed"
       const std::string_view after = clause.substr(p + 5);
       const std::string_view before = clause.substr(0, p);
       for (std::string_view a : {" it", " this", " that", " the ", " by", " my", " for", " with", " in ", "!", "."}) {

@@ -77,10 +77,10 @@ namespace {
 bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
 }  // namespace
 
+bool word_starts_at(std::string_view s, size_t p) { return p == 0 || !word_char(s[p - 1]); }
+
 bool is_word_at(std::string_view lo, size_t p, size_t n) {
-  const bool starts = p == 0 || !word_char(lo[p - 1]);
-  const bool ends = p + n >= lo.size() || !word_char(lo[p + n]);
-  return starts && ends;
+  return word_starts_at(lo, p) && (p + n >= lo.size() || !word_char(lo[p + n]));
 }
 
 bool contains_word(std::string_view s, std::string_view w) {
@@ -93,7 +93,7 @@ bool contains_word(std::string_view s, std::string_view w) {
 bool contains_word_start(std::string_view s, std::string_view w) {
   const bool word = !w.empty() && (is_alpha(w[0]) || is_digit(w[0]));
   for (size_t p = s.find(w); p != std::string_view::npos; p = s.find(w, p + 1)) {
-    if (!word || p == 0 || !word_char(s[p - 1])) return true;
+    if (!word || word_starts_at(s, p)) return true;
   }
   return false;
 }

@@ -29,6 +29,8 @@ std::string lower(std::string_view s);
 /// `w` occurs in `s` as a whole word: no letter, digit or '_' on either side. Case-sensitive
 /// (callers pass lower-cased text and words).
 bool contains_word(std::string_view s, std::string_view w);
+/// A word starts at `p` of `s`: no letter, digit or '_' before it.
+bool word_starts_at(std::string_view s, size_t p);
 /// The `n` characters at `p` of `lo` form a whole word (as contains_word()).
 bool is_word_at(std::string_view lo, size_t p, size_t n);
 /// `w` occurs in `s` where a word starts ("works" in "it works", not in "frameworks"); a `w` that

@@ -827,6 +827,20 @@ bool memory_trouble_prose(std::string_view lo) {
 
 }  // namespace
 
+std::optional<OomRecord> described_oom(std::string_view text) {
+  for (const LineView& l : split_line_views(text)) {
+    std::string t = trim(strip_ansi(l.raw.substr(0, 400)));
+    if (t.empty()) continue;
+    OomRecord r;
+    r.family = "described";
+    r.line = l.number;
+    r.complete = false;
+    r.message = std::move(t);
+    return r;
+  }
+  return std::nullopt;
+}
+
 std::optional<OomRecord> mentioned_oom(std::string_view text) {
   const std::vector<LineView> lines = split_line_views(text);
   // No message in the log, but the user names one in words ("I received a CUDA out of memory
@@ -863,8 +877,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (const char* phrase : {"outofmemory", "out memory"}) {
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
             // A word starts there ("OutOfMemoryError" counts); "out memory" also ends one ("about memory" does not start one).
-            const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_');
-            if (starts && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase)))) at = p;
+            if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase)))) at = p;
           }
         }
         named = at != std::string::npos;
@@ -872,9 +885,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"), "被系统终止" / "被系统杀死" /
         // "被杀死" (zh: "terminated / killed by the system", "was killed"): SIGKILL, the OOM killer.
         for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
-          const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || lo[p - 1] == '_');
-          const bool ends = p + 6 >= lo.size() || !(is_alpha(lo[p + 6]) || lo[p + 6] == '_');
-          if (starts && ends) at = p;
+          if (is_word_at(lo, p, 6)) at = p;
         }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死"}) {

@@ -75,9 +75,9 @@
 //                line telling of memory trouble in other words ("a CUDA memory error", "crashed
 //                due to low RAM", "RAM is not enough", zh "CUDA内存不足"; not a kernel's shared
 //                memory).
-//   "described"  (diagnose_log() with DiagnoseOptions::described only) no report found, but the
-//                caller states the text reports an OOM: one numberless record at the first
-//                non-blank line, message = that line; device unknown ("").
+//   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
+//                no report found, but the caller states the text reports an OOM: one numberless
+//                record at the first non-blank line, message = that line; device unknown ("").
 //
 // A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
 // with `size_overflow` set: in a log that is a finding, never a parse failure.
@@ -166,6 +166,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text);
 /// "memory leak", "memory explodes"; not "a larger batch increases memory usage"). Linear in `text`.
 /// diagnose_log() uses it so that a pasted issue without its message is still read as evidence.
 std::optional<OomRecord> mentioned_oom(std::string_view text);
+
+/// The text as one report when its reader states that it reports an OOM (`oomkit diagnose
+/// --described`; DiagnoseOptions::described): a numberless, incomplete record of family
+/// "described" at the first non-blank line (message: that line, at most 400 bytes, trimmed,
+/// without ANSI escapes; device unknown). nullopt for a blank text. Linear in `text`.
+std::optional<OomRecord> described_oom(std::string_view text);
 
 /// True when `text` is not a text log: a NUL byte, or more than 10% control bytes other than
 /// tab/LF/CR/FF/VT/ESC, in its first 64 KiB. (Invalid UTF-8 alone is text: logs carry it.)
