@@ -1573,3 +1573,136 @@ TEST(DiagnoseKinds10, TensorFlowChunkMapIsAReport) {
                            "BFCAllocator named: GPU_0_bfc\n")
                   .empty());
 }
+
+// Issue 10, the eleventh pass: kinds of account the rules did not read (made-up lines; each kind
+// met in a spent corpus part, tests/data/oom-corpus/README.md item 13). `cites(d, what, cause)`:
+// some finding of `d` cites the rule's evidence `what` and is `cause`.
+namespace {
+bool cites(const Diagnosis& d, const std::string& what, OomCause cause) {
+  for (const auto& f : d.findings) {
+    for (const auto& e : f.evidence) {
+      if (e.find(what) != std::string::npos) return f.category == cause;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+TEST(DiagnoseKinds11, TheOptimizersMemoryInWords) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string what = "the optimizer's memory, in the user's words";
+  for (const std::string line : {"It seems DAdaptAdam has a higher memory usage than standard Adam.",
+                                 "Does FusedAdam consume twice the memory of the model?",
+                                 "The optimizer states take 3x the memory of the weights.",
+                                 "Adam's two moments need a lot of memory for a 7B model."}) {
+    const auto d = first(diagnose_log(line + "\n" + message, without));
+    EXPECT_TRUE(cites(d, what, OomCause::kOptimizerState)) << line;
+    ASSERT_FALSE(d.findings.empty()) << line;
+    EXPECT_EQ(d.findings.front().category, OomCause::kOptimizerState) << line;
+    EXPECT_EQ(d.verdict(), "ambiguous") << line;
+  }
+  for (const std::string line : {"Adam does not use more memory than SGD here.", "The learning rate of Adam is twice the SGD one.",
+                                 "8-bit Adam uses less memory.", "Memory usage doubles when the sequence length doubles."}) {
+    EXPECT_FALSE(cites(first(diagnose_log(line + "\n" + message, without)), what, OomCause::kOptimizerState)) << line;
+  }
+}
+
+TEST(DiagnoseKinds11, AWholeDatasetInHostMemory) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string what = "a whole dataset held in host memory";
+  for (const std::string line : {"The issue is that inference.py first loads all image files into the memory.",
+                                 "The whole dataset is held in RAM as numpy arrays."}) {
+    const auto d = first(diagnose_log(line + "\n" + message, without));
+    EXPECT_TRUE(cites(d, what, OomCause::kCpuRam)) << line;
+    ASSERT_FALSE(d.findings.empty()) << line;
+    EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam) << line;
+  }
+  for (const std::string line : {"The whole dataset is moved to the GPU memory at once.",
+                                 "I do not load the entire dataset into memory.", "All images fit in memory on the device."}) {
+    EXPECT_FALSE(cites(first(diagnose_log(line + "\n" + message, without)), what, OomCause::kCpuRam)) << line;
+  }
+}
+
+TEST(DiagnoseKinds11, GpuMemoryAFinishedProcessLeftBehind) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  for (const auto& [line, what] : std::vector<std::pair<std::string, std::string>>{
+           {"The GPU memory is not released if I stop the training with Ctrl-C.", "GPU memory a finished process left behind"},
+           {"It appears that the memory is orphaned on the GPU when pycaffe exits unexpectedly.",
+            "GPU memory a finished process left behind"},
+           {"There are more and more processes running on my GPUs.", "processes piling up on the GPUs"}}) {
+    const auto d = first(diagnose_log(line + "\n" + message, without));
+    EXPECT_TRUE(cites(d, what, OomCause::kOtherProcess)) << line;
+    ASSERT_FALSE(d.findings.empty()) << line;
+    EXPECT_EQ(d.findings.front().category, OomCause::kOtherProcess) << line;
+  }
+  for (const std::string line : {"GPU memory is not released after each epoch.",
+                                 "The process was killed, but that is not the problem: GPU memory was not freed.",
+                                 "I stopped the old run and the GPU memory was released."}) {
+    const auto d = first(diagnose_log(line + "\n" + message, without));
+    EXPECT_FALSE(cites(d, "GPU memory a finished process left behind", OomCause::kOtherProcess)) << line;
+    EXPECT_FALSE(cites(d, "processes piling up on the GPUs", OomCause::kOtherProcess)) << line;
+  }
+}
+
+TEST(DiagnoseKinds11, TheFirstGpuAloneUsed) {
+  for (const std::string line : {"With gpus = '0,1,2,3' the memory is only used in the first GPU.",
+                                 "Data parallel: the 0 GPU gets more memories than others."}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+    ASSERT_FALSE(ds[0].findings.empty()) << line;
+    EXPECT_EQ(ds[0].findings.front().category, OomCause::kMultiGpuImbalance) << line;
+  }
+  for (const std::string line : {"I only have 8 GB of memory on GPU 0.", "Only GPU 0 is visible; its memory is 24 GB.",
+                                 "I only use GPU 0 and its memory is 24 GB."}) {
+    EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+  }
+}
+
+TEST(DiagnoseKinds11, HostRamInMoreWords) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string what = "host RAM runs out, in the user's words";
+  for (const std::string line :
+       {"\xe6\x95\xb0\xe6\x8d\xae\xe9\x87\x8f\xe8\xb6\x85\xe8\xbf\x87\xe4\xb8\x80\xe4\xba\xbf\xe6\x9d\xa1\xe4\xbb\xa5\xe5\x90\x8e"
+        "\xef\xbc\x8c\xe5\x86\x85\xe5\xad\x98\xe5\x87\xba\xe7\x8e\xb0OOM",  // 数据量超过一亿条以后，内存出现OOM
+        "DataLoader makes the main memory usage increase from 5GB to 17GB when num_workers is nonzero."}) {
+    EXPECT_TRUE(cites(first(diagnose_log(line + "\n" + message, without)), what, OomCause::kCpuRam)) << line;
+  }
+  for (const std::string line : {"I tried it on 8 L4s (GPU 45GB in RAM), it failed with OOM error.",
+                                 "\xe6\x98\xbe\xe5\xad\x98\xe5\x87\xba\xe7\x8e\xb0OOM",  // 显存出现OOM (the GPU's)
+                                 "The main memory usage does not increase with num_workers."}) {
+    EXPECT_FALSE(cites(first(diagnose_log(line + "\n" + message, without)), what, OomCause::kCpuRam)) << line;
+  }
+}
+
+TEST(DiagnoseKinds11, TheRunWentThroughAfterAChange) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string what = "the user's account of the fix or the cause";
+  const auto d = first(diagnose_log(
+      message + "After setting PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 I was able to continue without issues.\n", without));
+  EXPECT_TRUE(cites(d, what, OomCause::kFragmentation));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kFragmentation);
+  for (const std::string line : {"I was able to train with batch size 16 before the upgrade.",
+                                 "After the upgrade I was not able to use max_split_size_mb any more."}) {
+    const auto e = first(diagnose_log(message + line + "\n", without));
+    for (const auto& f : e.findings) {
+      for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(what), std::string::npos) << line;
+    }
+  }
+}

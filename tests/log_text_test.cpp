@@ -84,3 +84,13 @@ TEST(LogText, LogPrefixIsALoggersNotATitlesTag) {
   EXPECT_FALSE(has_log_prefix("> Lowering the batch size fixed it"));
   EXPECT_FALSE(has_log_prefix(""));
 }
+
+TEST(LogText, TheFirstGpuAloneUsed) {
+  EXPECT_TRUE(only_first_gpu_used("the memory can only used in the first gpu"));
+  EXPECT_TRUE(only_first_gpu_used("only gpu 0 is used, the other three sit empty"));
+  EXPECT_TRUE(only_first_gpu_used("everything only goes to cuda:0"));
+  EXPECT_FALSE(only_first_gpu_used("i only use gpu 0"));              // which GPU a one-GPU run uses
+  EXPECT_FALSE(only_first_gpu_used("i only have 8 gb on gpu 0"));     // no use named
+  EXPECT_FALSE(only_first_gpu_used("the memory is used on the first gpu"));  // no "only"
+  EXPECT_FALSE(only_first_gpu_used("only the second gpu is used"));
+}

@@ -114,7 +114,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"dataloader", kWDataLoader}, {"_worker_loop", kWDataLoader}, {"num_workers", kWDataLoader},
       {"ram", kWRam}, {"swap", kWRam}, {"rss", kWRam}, {"dmesg", kWRam}, {"oom_killer", kWRam},
       {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
-      {"zombie", kWOther},
+      {"zombie", kWOther}, {"released", kWOther}, {"freed", kWOther}, {"orphaned", kWOther}, {"processes", kWOther},
       {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
@@ -148,7 +148,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"llm", kWLlmName}, {"gptj", kWLlmName}, {"neox", kWLlmName}, {"alpaca", kWLlmName},
       {"save", kWSave}, {"saving", kWSave}, {"save_pretrained", kWSave}, {"save_checkpoint", kWSave}, {"save_model", kWSave},
       {"save_steps", kWSave}, {"_save", kWSave}, {"save_state", kWSave},
-      {"sequences", kWInputSize}, {"images", kWInputSize}, {"vram", kWMem},
+      {"sequences", kWInputSize}, {"images", kWInputSize}, {"vram", kWMem}, {"memories", kWMem},
       {"picture", kWInputSize}, {"pictures", kWInputSize}, {"photo", kWInputSize}, {"photos", kWInputSize},
       {"frames", kWInputSize}, {"video", kWInputSize}, {"videos", kWInputSize}, {"audio", kWInputSize},
       {"utterance", kWInputSize}, {"utterances", kWInputSize}, {"clip", kWInputSize}, {"clips", kWInputSize},
@@ -741,14 +741,25 @@ class Reader {
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     stated_account(raw, lo, n);
-    if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0) host_ram_runs_out(raw, lo, n);
+    if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
+      host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
+    }
     // A word of unevenness (gpu_memory_imbalance_prose() below reads only such lines); with the
     // memory named, read on.
     const bool uneven_word = has_text("balanc") || has_text("uneven") || has_text("unequal") || has_text("than other") ||
-                             has_text("than the other") ||
+                             has_text("than the other") || (has_text("only") && only_first_gpu_used(lo)) ||
                              (cjk && (has_text("\xe5\x9d\x87\xe8\xa1\xa1") || has_text("\xe5\xb9\xb3\xe8\xa1\xa1")));  // 均衡, 平衡
     const bool uneven_memory = has(kWMem) && uneven_word;
+    // The optimizer's memory, or a whole dataset held in memory, in words (read below).
+    const bool optimizer_memory = has(kWMem) && (has_text("adam") || has_text("optimi") || has_text("momentum") ||
+                                                 has_text("moments") || has_text("sgd") || has_text("adafactor") ||
+                                                 has_text("lion")) &&
+                                  optimizer_memory_told(lo);
+    const bool data_in_memory = (has_text("in memory") || has_text("into memory") || has_text("the memory") ||
+                                 has_text("in ram") || has_text("into ram") || has_text("the ram")) &&
+                                whole_data_in_host_memory(lo);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
+        !optimizer_memory && !data_in_memory &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -1076,6 +1087,34 @@ if (contains("other process") || contains("another process") || contains("other 
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
     }
     }
+    if (optimizer_memory && !code_line(lo) && !printed_line(raw, lo)) {
+      add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.4, "the optimizer's memory, in the user's words: " + text());
+    }
+    if (data_in_memory && !code_line(lo) && !printed_line(raw, lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, "a whole dataset held in host memory: " + text(), 0, Told::kAccount);
+    }
+    // GPU memory that a stopped, killed or crashed process left behind, or processes piling up on
+    // the GPUs, told as such: "the GPU memory is not released if I forcibly stop the training
+    // process (Ctrl-C)", "the memory is orphaned on the GPU when pycaffe exits unexpectedly",
+    // "there are more and more processes running in my GPUs". The memory is held by processes
+    // other than the one that failed (or by the driver for a dead one), as nvidia-smi shows.
+    if (has(kWOther) && (has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram")) &&
+        !contains("not the problem") && !contains("not the cause") && !contains("not related")) {
+      const bool held = contains("not released") || contains("not freed") || contains("never released") ||
+                        contains("never freed") || contains("not be released") || contains("not be freed") ||
+                        contains("not being released") || contains("not being freed") || contains("orphan");
+      const bool ended = word_in("stop") || word_in("stopped") || word_in("stopping") || word_in("kill") ||
+                         word_in("killed") || contains("ctrl-c") || contains("ctrl+c") || contains("control-c") ||
+                         word_in("crash") || word_in("crashed") || word_in("crashes") || word_in("exit") || word_in("exits") ||
+                         word_in("exited") || word_in("terminated") || word_in("interrupted") || word_in("aborted");
+      const bool piling = word_in("processes") && (contains("more and more") || contains("keep running") ||
+                                                   contains("still running") || contains("piling") || contains("pile up") ||
+                                                   contains("accumulat"));
+      if ((held && ended) || piling) {
+        add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
+            (piling ? "processes piling up on the GPUs: " : "GPU memory a finished process left behind: ") + text());
+      }
+    }
     // Another copy of a program on the same GPU, told as such: "one notebook was working, but not a
     // second", "running more than 1 vllm instance on a single GPU fails", "another kernel still
     // holds the memory". Whole words only ("isinstance" is no instance), and a second copy named:
@@ -1239,9 +1278,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // The host's memory named in `lo` (a line or a clause): "RAM" as a word, system / host / CPU /
-  // main / physical memory.
+  // main / physical memory, 内存.
   static bool host_memory_named(std::string_view lo) {
     if (contains_word(lo, "ram")) return true;
+    if (lo.find("\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos) return true;  // 内存 (zh: the host's memory)
     for (std::string_view h : {"system memory", "host memory", "cpu memory", "main memory", "physical memory"}) {
       if (lo.find(h) != std::string_view::npos) return true;
     }
@@ -1261,6 +1301,19 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         break;
       }
     }
+    // "OOM" as a word ("RAM OOM"); zh: 溢出 (overflows), 不足 / 不够 (not enough), 爆 (bursts). Not
+    // where a GPU is named too: "8 L4s (GPU 45GB in RAM) failed with OOM" is the GPU's.
+    if (!runs_out && !contains_word(lo, "gpu") && !contains_word(lo, "gpus")) {
+      runs_out = contains_word(lo, "oom") || has_text("\xe6\xba\xa2\xe5\x87\xba") || has_text("\xe4\xb8\x8d\xe8\xb6\xb3") ||
+                 has_text("\xe4\xb8\x8d\xe5\xa4\x9f") || has_text("\xe7\x88\x86");
+    }
+    // The host's memory growing with DataLoader workers: each worker process holds its own copy of
+    // what the dataset touches (copy-on-write pages of Python objects), so with N workers the host
+    // holds up to N + 1 copies: "the main memory usage increases from 5GB to 17GB when num_workers
+    // is nonzero".
+    if (!runs_out && (has_text("dataloader") || has_text("num_workers") || contains_word(lo, "workers"))) {
+      runs_out = has_text("increas") || has_text("grow") || has_text("more memory") || has_text("climb");
+    }
     // "full" as a word, not "full fine-tuning" / "full precision" / "full training".
     if (!runs_out && contains_word(lo, "full")) {
       runs_out = !has_text("full fine") && !has_text("full-fine") && !has_text("full precision") &&
@@ -1273,6 +1326,58 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
     if (has_text("enough ram") && !has_text("not enough ram")) return false;
     return !has_text("no crash") && !has_text("without crash") && !has_text("?");
+  }
+
+  // An optimizer said to take memory, in `lo` (a line, ASCII-lowercased): an optimizer named
+  // (Adam and its kin, "optimizer", SGD with momentum, Adafactor, Lion, the Adam moments) in the
+  // same clause as more memory than something else or a lot of it: "DAdaptAdam has a higher
+  // memory usage than standard Adam", "does FusedAdam consume twice the memory?", "the optimizer
+  // states take 3x the model's memory". Adam keeps two fp32 moments per parameter (8 bytes; Kingma
+  // & Ba 2015, Algorithm 1), which is what such a sentence is about. Not a denial of it.
+  static bool optimizer_memory_told(std::string_view lo) {
+    for (std::string_view clause : clauses(lo)) {
+      auto has_text = [&](std::string_view s) { return clause.find(s) != std::string_view::npos; };
+      const bool optimizer = has_text("adam") || has_text("optimizer") || has_text("optimiser") ||
+                             contains_word_start(clause, "optim") || contains_word(clause, "sgd") ||
+                             has_text("momentum") || contains_word(clause, "moments") || has_text("adafactor") ||
+                             contains_word(clause, "lion") || has_text("exp_avg");
+      if (!optimizer) continue;
+      const bool memory = contains_word_start(clause, "mem") || contains_word(clause, "vram");
+      const bool much = has_text("more memory") || has_text("higher memory") || has_text("larger memory") ||
+                        has_text("extra memory") || has_text("twice") || has_text("double") || has_text("memory hungry") ||
+                        has_text("memory-hungry") || has_text("memory intensive") || has_text("lot of memory") ||
+                        has_text("much memory") || has_text("consume") || has_text("memory usage rises") ||
+                        has_text("memory usage increases") || has_text("uses more") || has_text("takes more") ||
+                        has_text("2x") || has_text("3x") || has_text("4x");
+      if (!memory || !much) continue;
+      if (has_text("not ") || has_text("n't") || has_text("no more") || has_text("less memory") || has_text("fewer")) continue;
+      return true;
+    }
+    return false;
+  }
+
+  // A whole dataset read into the host's memory, in `lo` (a line, ASCII-lowercased): "inference.py
+  // first loads all image files into the memory", "the whole dataset is loaded in RAM". Not where a
+  // GPU is the place ("the whole dataset on the GPU"), not a denial.
+  static bool whole_data_in_host_memory(std::string_view lo) {
+    for (std::string_view clause : clauses(lo)) {
+      auto has_text = [&](std::string_view s) { return clause.find(s) != std::string_view::npos; };
+      const bool whole = has_text("whole dataset") || has_text("entire dataset") || has_text("full dataset") ||
+                         has_text("whole data") || has_text("entire data") || has_text("all the data") ||
+                         has_text("all data") || has_text("all images") || has_text("all the images") ||
+                         has_text("all image") || has_text("all the image") || has_text("all files") ||
+                         has_text("all the files") || has_text("all frames") || has_text("all the frames");
+      if (!whole) continue;
+      const bool place = has_text("in memory") || has_text("into memory") || has_text("into the memory") ||
+                         has_text("in the memory") || contains_word(clause, "ram");
+      if (!place) continue;
+      if (gpu_memory_named(clause) || contains_word(clause, "gpu") || contains_word(clause, "device") ||
+          has_text("not ") || has_text("n't") || has_text("instead of")) {
+        continue;
+      }
+      return true;
+    }
+    return false;
   }
 
   // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
@@ -1298,6 +1403,18 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool tells_resolution(std::string_view clause) {
     for (std::string_view c : kCues) {
       if (contains_word_start(clause, c)) return true;
+    }
+    // A run that went through after a change: "after setting max_split_size_mb:128 I was able to
+    // continue decoding without issues", "by using 8-bit Adam we were able to train". Success words
+    // alone are no account ("I was able to train at batch size 16 before the upgrade").
+    const bool went_through = contains_word_start(clause, "was able to") || contains_word_start(clause, "were able to") ||
+                              contains_word_start(clause, "without issue") || contains_word_start(clause, "without any issue") ||
+                              contains_word_start(clause, "without problem") || contains_word_start(clause, "without any problem");
+    if (went_through && (contains_word(clause, "after") || contains_word_start(clause, "by setting") ||
+                         contains_word_start(clause, "by using") || contains_word_start(clause, "by adding") ||
+                         contains_word_start(clause, "by changing") || contains_word_start(clause, "by reducing") ||
+                         contains_word_start(clause, "by lowering") || contains_word_start(clause, "by switching"))) {
+      return true;
     }
     size_t lead = 0;
     while (lead < clause.size() && !is_alpha(clause[lead])) ++lead;
@@ -1334,6 +1451,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (size_t i = 0; !cue && i < std::size(kCues); ++i) {
       cue = pairs_.may_contain(kCues[i]) && lo.find(kCues[i]) != std::string_view::npos;
     }
+    cue = cue || (pairs_.may_contain("able to") && lo.find("able to") != std::string_view::npos) ||
+          (pairs_.may_contain("without") && lo.find("without") != std::string_view::npos);  // tells_resolution()'s
     if (!cue) return;
     struct Named {
       std::string_view text;

@@ -351,6 +351,19 @@ std::string strip_log_prefix(std::string_view s) {
 // expected", "on purpose"), denied ("no imbalance", "no longer", "nothing uneven"), nor another
 // thing uneven on the line: experts' routing, a dataset, labels or samples, the loss, time, speed,
 // utilization, a LoRA rank.
+bool only_first_gpu_used(std::string_view lo) {
+  if (!contains_word(lo, "only")) return false;
+  bool first = false;
+  for (const char* g : {"first gpu", "1st gpu", "gpu 0", "gpu0", "cuda:0", "first card", "0th gpu"}) {
+    first = first || lo.find(g) != std::string_view::npos;
+  }
+  if (!first) return false;
+  for (const char* v : {"used", "uses", "allocated", "occupied", "goes", "lands", "loaded"}) {
+    if (contains_word(lo, v)) return true;
+  }
+  return false;
+}
+
 bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo) {
   auto any_word = [&](std::string_view t, std::initializer_list<const char*> ws) {
     return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return contains_word(t, w); });
@@ -381,13 +394,14 @@ bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo) {
     const std::string_view clause = lo.substr(from, end - from);
     from = end + sep_size;
     if (sep_size == 0) from = lo.size();
-    const bool memory = any_word(clause, {"memory", "mem", "vram"}) || any_text(clause, {"\xe6\x98\xbe\xe5\xad\x98"}) ||
+    const bool memory = any_word(clause, {"memory", "memories", "mem", "vram"}) || any_text(clause, {"\xe6\x98\xbe\xe5\xad\x98"}) ||
                         (usage_is_memory && any_word(clause, {"usage"}));
     const bool uneven =
         any_word(clause, {"imbalance", "imbalanced", "unbalanced", "unbalance", "uneven", "unevenly", "unequal", "unequally"}) ||
         any_text(clause, {"not balanced", "than the others", "than others", "than the other gpu", "than other gpu",
                           "than the other rank", "than other rank", "\xe4\xb8\x8d\xe5\x9d\x87\xe8\xa1\xa1",
-                          "\xe4\xb8\x8d\xe5\xb9\xb3\xe8\xa1\xa1"});  // 不均衡, 不平衡
+                          "\xe4\xb8\x8d\xe5\xb9\xb3\xe8\xa1\xa1"}) ||  // 不均衡, 不平衡
+        only_first_gpu_used(clause);
     if (memory && uneven) return true;
   }
   return false;

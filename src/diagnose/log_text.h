@@ -79,6 +79,11 @@ std::string strip_log_prefix(std::string_view s);
 /// ASCII-lowercased): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher
 /// than other GPUs"; not a program's line, a fix, nor another thing uneven (see log_text.cpp).
 bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo);
+/// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word, the first GPU
+/// named ("first gpu", "gpu 0", "cuda:0", ...) and a verb of use ("the memory can only used in the
+/// first gpu", "only GPU 0 is used"); "I only have 8 GB on GPU 0" names no use. One of the
+/// unevenness readings of gpu_memory_imbalance_prose() (which also needs the memory named).
+bool only_first_gpu_used(std::string_view lo);
 
 /// A size as printed: "20.00 MiB", "2147483648 bytes", "512.00M" (XLA), "40GB" (TH).
 struct PrintedSize {
