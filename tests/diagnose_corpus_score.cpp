@@ -51,8 +51,12 @@
 //   tenth pass, after both had been scored and looked at.
 // - held13: tests/data/oom-corpus-held13/ (35 reports gathered on 2026-12-02 by a separate session
 //   that neither ran nor read the diagnoser, after held12 had been scored and looked at; committed
-//   on their own before the tenth pass was scored on them). Not in the word prior's training
-//   parts. Scored only when asked for (OOMKIT_CORPUS_PART=held13).
+//   on their own before the tenth pass was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held13). Joined the word prior's training parts in the eleventh pass.
+// - held14: tests/data/oom-corpus-held14/ (30 reports gathered on 2026-12-02 by a separate session
+//   that neither ran nor read the diagnoser, after held13 had been scored and looked at; committed
+//   on their own before the eleventh pass was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held14). Joined the word prior's training parts after its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -120,13 +124,15 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
   }
   if (p.rfind("shape[", 0) == 0) {
     const size_t close = p.find(']');
-    const std::string dims = p.substr(6, close - 6);
     std::string dtype = p.substr(close + 1);
     if (dtype.rfind("andtype", 0) == 0) dtype = dtype.substr(7);
     if (dtype.empty()) dtype = record_dtype;  // the printed shape alone: the message's own dtype
     long double n = 1;
     std::string cur;
-    for (char c : printed_in.substr(6, printed_in.find(']') - 6) + ",") {
+    // The dimensions with spaces and commas gone would run together: split the printed text
+    // (TensorFlow before 1.1 printed "shape [16384]", later "shape[16384]").
+    const size_t open = printed_in.find('[');
+    for (char c : printed_in.substr(open + 1, printed_in.find(']') - open - 1) + ",") {
       if (c == ',') {
         if (!cur.empty()) n *= std::stold(cur);
         cur.clear();

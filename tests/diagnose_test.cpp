@@ -1706,3 +1706,42 @@ TEST(DiagnoseKinds11, TheRunWentThroughAfterAChange) {
     }
   }
 }
+
+// After held14's score (tests/data/oom-corpus/README.md item 13): TensorFlow before 1.1 printed
+// "OOM when allocating tensor of shape [16384] and type float"; memory trouble told in more words.
+TEST(DiagnoseKinds11, TensorFlowsOlderShapeForm) {
+  const auto rs = parse_oom_log(
+      "ResourceExhaustedError (see above for traceback): OOM when allocating tensor of shape [16384] and type float\n");
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].family, "tensorflow");
+  ASSERT_TRUE(rs[0].requested_bytes.has_value());
+  EXPECT_EQ(*rs[0].requested_bytes, 16384 * 4);
+  const auto two = parse_oom_log("OOM when allocating tensor of shape [563354, 256] and type float\n");
+  ASSERT_EQ(two.size(), 1u);
+  ASSERT_TRUE(two[0].requested_bytes.has_value());
+  EXPECT_EQ(*two[0].requested_bytes, int64_t{563354} * 256 * 4);
+}
+
+TEST(DiagnoseKinds11, MemoryTroubleInMoreWords) {
+  for (const std::string line : {
+           "\xe5\x9c\xa8\xe5\x81\x9a\xe8\xaf\x86\xe5\x88\xab\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xef\xbc\x8c\xe6\x9c\x89\xe5\x86\x85"
+           "\xe5\xad\x98\xe6\xb3\x84\xe6\xbc\x8f",  // 在做识别的时候，有内存泄漏 (a host memory leak while recognising)
+           "\xe6\x8e\xa8\xe7\x90\x86\xe7\x9a\x84\xe8\xbf\x87\xe7\xa8\x8b\xe4\xb8\xad\xe6\x98\xbe\xe5\xad\x98\xe4\xbc\x9a\xe6\xb3\x84"
+           "\xe9\x9c\xb2",  // 推理的过程中显存会泄露 (GPU memory leaks during inference)
+           "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f",  // 显存不够 (not enough GPU memory)
+           "It creates the output file, then starts allocating RAM until I get a stack overload.",
+           "Rapidly Increasing VRAM Use in Chat Mode", "It seems my gpu (2060) doesnt have enough vram.",
+           "The weights do not fit in the memory of a single 48GB GPU.",
+           "I have 24 GB of RAM and it gets completely full."}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+    EXPECT_EQ(ds[0].oom->line, 2) << line;
+  }
+  for (const std::string line : {"\xe6\xb2\xa1\xe6\x9c\x89\xe5\x86\x85\xe5\xad\x98\xe6\xb3\x84\xe6\xbc\x8f",  // 没有内存泄漏 (no leak)
+                                 "Memory increases quickly with the sequence length.", "Freezing the backbone saves memory.",
+                                 "The model fits in memory now.", "The RAM is not full.",
+                                 "Allocating 2 GB of memory until the first step is normal."}) {
+    EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+  }
+}

@@ -91,9 +91,16 @@ void tensorflow_size_impl(OomRecord& r) {
 }
 
 void read_tensorflow(std::string_view s, OomRecord& r) {
-  const size_t p = ifind(s, "tensorwithshape");
+  // "OOM when allocating tensor with shape[...] and type float"; TensorFlow before 1.1 printed
+  // "tensor of shape [...] and type float" (`s` has no spaces).
+  size_t p = ifind(s, "tensorwithshape");
+  size_t label = 15;
+  if (p == std::string_view::npos) {
+    p = ifind(s, "tensorofshape");
+    label = 13;
+  }
   if (p != std::string_view::npos) {
-    size_t i = p + 15;
+    size_t i = p + label;
     if (i < s.size() && s[i] == '[') ++i;
     const size_t close = s.find(']', i);
     if (close != std::string_view::npos && close - i < 200) {

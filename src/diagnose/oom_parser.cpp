@@ -733,6 +733,25 @@ size_t out_of_some_memory(std::string_view lo) {
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
 // a line.
 bool memory_growth_prose(std::string_view lo) {
+  // zh: 显存 / 内存 (GPU / host memory) with 泄漏 / 泄露 (leak), 不断增加 / 一直增加 / 持续增加 (keeps
+  // increasing), 越来越大 / 越来越多 (ever larger); not a denial of the leak (below).
+  if (lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos || lo.find("\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos) {
+    bool grows = false;
+    for (const char* w : {"\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2", "\xe4\xb8\x8d\xe6\x96\xad\xe5\xa2\x9e\xe5\x8a\xa0",
+                          "\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\x8c\x81\xe7\xbb\xad\xe5\xa2\x9e\xe5\x8a\xa0",
+                          "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7", "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a"}) {
+      grows = grows || lo.find(w) != std::string_view::npos;
+    }
+    bool denied = false;
+    // 没有泄 / 无泄 / 不会泄 / 不存在泄, also with the memory between: 没有内存泄漏, 没有显存泄漏.
+    for (const char* w : {"\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb3\x84", "\xe6\x97\xa0\xe6\xb3\x84", "\xe4\xb8\x8d\xe4\xbc\x9a\xe6\xb3\x84",
+                          "\xe4\xb8\x8d\xe5\xad\x98\xe5\x9c\xa8\xe6\xb3\x84", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\x86\x85\xe5\xad\x98\xe6\xb3\x84",
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x98\xbe\xe5\xad\x98\xe6\xb3\x84", "\xe6\x97\xa0\xe5\x86\x85\xe5\xad\x98\xe6\xb3\x84",
+                          "\xe6\x97\xa0\xe6\x98\xbe\xe5\xad\x98\xe6\xb3\x84"}) {
+      denied = denied || lo.find(w) != std::string_view::npos;
+    }
+    if (grows && !denied) return true;
+  }
   if (!contains_word(lo, "memory") && !contains_word(lo, "vram") && !contains_word(lo, "ram")) return false;
   // "memory is stable, no leak", "it does not grow": the growth denied.
   for (const char* denied : {"no leak", "not leak", "n't leak", "not grow", "n't grow", "not increas", "n't increas", "stable",
@@ -748,6 +767,22 @@ bool memory_growth_prose(std::string_view lo) {
   // "gradually increasing", "per step", "over the epoch"): "a larger batch increases memory
   // usage" states a fact, not a failure.
   if (any_word({"leak", "leaks", "leaking", "explode", "explodes", "exploded", "exploding", "blows up", "blew up"})) return true;
+  // Allocation without end: "starts allocating RAM until I get a stack overload", "process
+  // allocating memory indefinitely" ("undefinitely", as written).
+  if (any_word({"allocating", "allocates", "consuming", "consumes", "eating", "eats"})) {
+    if (any_word({"indefinitely", "undefinitely", "endlessly", "forever", "unbounded"})) return true;
+    // "until" a failure, not until an event ("until the first step").
+    const size_t until = lo.find("until");
+    if (until != std::string_view::npos) {
+      const std::string_view after = lo.substr(until);
+      for (const char* end : {"overload", "crash", "oom", "killed", "freez", "full", "out of", "run out", "runs out", "dies",
+                              "died", "error", "exhaust"}) {
+        if (after.find(end) != std::string_view::npos) return true;
+      }
+    }
+  }
+  // "Rapidly increasing VRAM use": growth told as going on, fast.
+  if (any_word({"increasing", "growing", "rising", "climbing"}) && any_word({"rapidly", "quickly"})) return true;
   if (!any_word({"growing", "grows", "grew", "increasing", "increases", "accumulates", "climbs", "rising", "rises"})) {
     return false;
   }
@@ -774,8 +809,12 @@ bool memory_trouble_prose(std::string_view lo) {
   };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
-  // 不足 (not enough), 爆 (blown), 溢出 (overflow)
-  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba"})) return true;
+  // 不足 / 不够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 (not released)
+  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba",
+                       "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe", "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe",
+                       "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe"})) {
+    return true;
+  }
   // 内存/显存 ... 异常 (abnormal), but not 访问异常 (an access fault) nor 无异常 / 没有异常 (no anomaly).
   if (cjk && any_text({"\xe5\xbc\x82\xe5\xb8\xb8"}) &&
       !any_text({"\xe8\xae\xbf\xe9\x97\xae", "\xe6\x97\xa0\xe5\xbc\x82\xe5\xb8\xb8", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xbc\x82\xe5\xb8\xb8"})) {
@@ -822,7 +861,14 @@ bool memory_trouble_prose(std::string_view lo) {
                    "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
          any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
                    "filled up", "more and more", "hit the peak", "not released", "never released", "can't allocate",
-                   "cannot allocate", "unable to allocate", "allocate memory"});
+                   "cannot allocate", "unable to allocate", "allocate memory",
+                   // written without the apostrophe: "my gpu doesnt have enough vram"
+                   "doesnt have enough", "dont have enough", "didnt have enough", "not have enough",
+                   // the memory too small for what it must hold: "the weights do not fit in the memory of one GPU"
+                   "not fit", "n't fit", "unable to fit", "cannot fit", "too big to fit", "too large to fit",
+                   // full: "I have 24 GB of RAM and it gets completely full", "VRAM becomes full"
+                   "gets full", "get full", "got full", "gets completely full", "becomes full", "became full",
+                   "is full", "is completely full"});
 }
 
 }  // namespace
