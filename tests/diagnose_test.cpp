@@ -1707,6 +1707,181 @@ TEST(DiagnoseKinds11, TheRunWentThroughAfterAChange) {
   }
 }
 
+// The eleventh pass's readings, reviewed after held14's score (tests/data/oom-corpus/README.md
+// item 13): near misses a fresh reader wrote against them (facts, savings, advice, denials,
+// questions, conditionals, changelogs, other senses of "full", "only", "processes", "optim",
+// "after"), each read as no such evidence; and the same kinds in other words, each read.
+TEST(DiagnoseKinds11, NearMissesAReviewerWrote) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  struct Miss {
+    std::string line, what;
+    OomCause cause;
+  };
+  const std::string opt = "the optimizer's memory, in the user's words", data = "a whole dataset held in host memory",
+                    ram = "host RAM runs out, in the user's words", left = "GPU memory a finished process left behind",
+                    piling = "processes piling up on the GPUs", account = "the user's account of the fix or the cause";
+  for (const Miss& m : std::vector<Miss>{
+           {"8-bit Adam cuts optimizer memory by 2x compared to fp32 Adam.", opt, OomCause::kOptimizerState},
+           {"Optimized memory usage: inference now consumes 40% less GPU memory (#512)", opt, OomCause::kOptimizerState},
+           {"FlashAttention-2 optimizations double throughput with the same memory footprint.", opt, OomCause::kOptimizerState},
+           {"SGD with momentum 0.9 uses twice the parameter memory of plain SGD, which is expected.", opt,
+            OomCause::kOptimizerState},
+           {"Epoch 3/10 - optimizer: Adam - memory: 10.2GB - consumed samples: 48000", opt, OomCause::kOptimizerState},
+           {"Namespace(optim='adamw', batch_size=16, memory_format='channels_last', double_quant=True)", opt,
+            OomCause::kOptimizerState},
+           {"The whole dataset fits in memory, so we cache it at startup.", data, OomCause::kCpuRam},
+           {"Set cache_images=True to load all images into memory; this speeds up each epoch by about 3x.", data,
+            OomCause::kCpuRam},
+           {"The entire dataset is only 2 GB so it is loaded into memory once.", data, OomCause::kCpuRam},
+           {"Precompute features for the whole dataset in memory-mapped files.", data, OomCause::kCpuRam},
+           {"The dataset has 1M images, all images are resized in memory before training.", data, OomCause::kCpuRam},
+           {"To get full performance, give the container at least 32 GB of RAM.", ram, OomCause::kCpuRam},
+           {"The RAM is full speed DDR5 and the GPU is an A100.", ram, OomCause::kCpuRam},
+           {"Specs: 32GB RAM, RTX 4090, OOM at the first step with batch size 8.", ram, OomCause::kCpuRam},
+           {"Increasing num_workers from 4 to 8 made the DataLoader 2x faster, RAM usage grows a little but is fine.", ram,
+            OomCause::kCpuRam},
+           {"Reducing num_workers avoids the RAM increase entirely.", ram, OomCause::kCpuRam},
+           // 我的电脑内存是64G，应该够用了吧，不会不够吧？ (64G of RAM should be enough, shouldn't it?)
+           {"\xe6\x88\x91\xe7\x9a\x84\xe7\x94\xb5\xe8\x84\x91\xe5\x86\x85\xe5\xad\x98\xe6\x98\xaf" "64G\xef\xbc\x8c\xe5\xba\x94\xe8\xaf\xa5"
+            "\xe5\xa4\x9f\xe7\x94\xa8\xe4\xba\x86\xe5\x90\xa7\xef\xbc\x8c\xe4\xb8\x8d\xe4\xbc\x9a\xe4\xb8\x8d\xe5\xa4\x9f\xe5\x90\xa7"
+            "\xef\xbc\x9f",
+            ram, OomCause::kCpuRam},
+           {"With DDP, 8 processes are still running on the GPUs while rank 0 saves the checkpoint.", piling,
+            OomCause::kOtherProcess},
+           {"accelerate launch with 4 processes on 4 GPUs and gradient accumulation of 8 steps", piling,
+            OomCause::kOtherProcess},
+           {"CUDA memory is not released back to the OS until the process exits; this is expected.", left,
+            OomCause::kOtherProcess},
+           {"If you stop training with Ctrl-C the GPU memory is released automatically.", left, OomCause::kOtherProcess},
+           {"GPU memory is not released between steps, so the training crashes.", left, OomCause::kOtherProcess},
+           {"After upgrading to torch 2.1 I was able to reproduce it with num_workers=4.", account, OomCause::kCpuRam},
+           {"After installing the CUDA toolkit I was able to run the demo on the first GPU.", account,
+            OomCause::kMultiGpuImbalance},
+           {"I was able to train for 2 epochs with expandable_segments, after that it crashed again.", account,
+            OomCause::kFragmentation},
+           {"With batch size 8 it ran without issues on v1.2, after upgrading to v1.3 it OOMs.", account,
+            OomCause::kActivationsBatch},
+           {"I stopped the old job, but I still get out of memory on the GPU.", left, OomCause::kOtherProcess},
+           {"GPU memory is still ~half free while the OOM-killer kills the ranks.", left, OomCause::kOtherProcess}}) {
+    EXPECT_FALSE(cites(first(diagnose_log(m.line + "\n" + message, without)), m.what, m.cause)) << m.line;
+  }
+  // Alone, none of these is a report of memory trouble.
+  for (const std::string line : {
+           "The disk is full, but RAM usage is normal at 12 GB.", "Warning: /tmp is full of old checkpoints; memory usage looks fine.",
+           "The memory is fully utilized by design, vLLM preallocates 90% of VRAM.",
+           "The model does not fit the data well; memory usage is 3 GB.", "The GPU memory never gets full with this config.",
+           "Memory usage is quickly growing in popularity as a metric for efficient LLMs.",
+           "The tokenizer keeps allocating memory until the zoom level is reset.",
+           "The process keeps consuming RAM until the epoch ends and then drops back, no errors.",
+           "The cache keeps allocating memory until it is full, then evicts the oldest entries.",
+           "Memory usage rises quickly during warmup and then remains constant at 20 GB.",
+           "GPU 0 memory used: only 4.1GB of 24GB.",
+           "To use only the first GPU set CUDA_VISIBLE_DEVICES=0, the memory used will be about 10 GB.",
+           "How do I detect memory leaks in PyTorch?",
+           "If the model does not fit in GPU memory, accelerate will offload some layers to CPU.",
+           "The caching allocator keeps memory reserved after the first step, which is not a leak.",
+           // 随着batch size增大，显存占用越来越大是正常的。 (growing with the batch size is normal)
+           "\xe9\x9a\x8f\xe7\x9d\x80" "batch size\xe5\xa2\x9e\xe5\xa4\xa7\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe5\x8d\xa0\xe7\x94\xa8"
+           "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7\xe6\x98\xaf\xe6\xad\xa3\xe5\xb8\xb8\xe7\x9a\x84\xe3\x80\x82",
+           // 越来越多的人开始用24G显存的显卡训练大模型。 (more and more people train on 24G cards)
+           "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a\xe7\x9a\x84\xe4\xba\xba\xe5\xbc\x80\xe5\xa7\x8b\xe7\x94\xa8" "24G"
+           "\xe6\x98\xbe\xe5\xad\x98\xe7\x9a\x84\xe6\x98\xbe\xe5\x8d\xa1\xe8\xae\xad\xe7\xbb\x83\xe5\xa4\xa7\xe6\xa8\xa1\xe5\x9e\x8b\xe3\x80\x82",
+           // 如果显存不足，请使用--lowvram参数。 (if the GPU memory is not enough, use --lowvram)
+           "\xe5\xa6\x82\xe6\x9e\x9c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3\xef\xbc\x8c\xe8\xaf\xb7\xe4\xbd\xbf\xe7\x94\xa8"
+           "--lowvram\xe5\x8f\x82\xe6\x95\xb0\xe3\x80\x82",
+           // 内存溢出的问题已经在v1.2中修复。 (the overflow was fixed in v1.2)
+           "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe7\x9a\x84\xe9\x97\xae\xe9\xa2\x98\xe5\xb7\xb2\xe7\xbb\x8f\xe5\x9c\xa8"
+           "v1.2\xe4\xb8\xad\xe4\xbf\xae\xe5\xa4\x8d\xe3\x80\x82"}) {
+    EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+  }
+}
+
+TEST(DiagnoseKinds11, TheSameKindsInOtherWords) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  struct Told {
+    std::string line, what;
+    OomCause cause;
+  };
+  const std::string opt = "the optimizer's memory, in the user's words", data = "a whole dataset held in host memory",
+                    ram = "host RAM runs out, in the user's words", left = "GPU memory a finished process left behind",
+                    account = "the user's account of the fix or the cause";
+  for (const Told& t : std::vector<Told>{
+           {"Adam stores two extra copies of the weights (exp_avg and exp_avg_sq), which eats my VRAM.", opt,
+            OomCause::kOptimizerState},
+           {"With Adam the memory usage is 3 times higher than with SGD.", opt, OomCause::kOptimizerState},
+           {"It seems the dataloader loads all the training data into RAM.", data, OomCause::kCpuRam},
+           {"The dataset class reads every image into memory in __init__.", data, OomCause::kCpuRam},
+           {"After Ctrl+C, the GPU memory isn't released.", left, OomCause::kOtherProcess},
+           {"GPU memory stays occupied after the training crashed.", left, OomCause::kOtherProcess},
+           {"The host memory OOMs when I use 8 DataLoader workers.", ram, OomCause::kCpuRam},
+           {"RAM usage balloons with more DataLoader workers.", ram, OomCause::kCpuRam},
+           // 内存占满之后进程就挂了。 (the process died once the RAM filled up)
+           {"\xe5\x86\x85\xe5\xad\x98\xe5\x8d\xa0\xe6\xbb\xa1\xe4\xb9\x8b\xe5\x90\x8e\xe8\xbf\x9b\xe7\xa8\x8b\xe5\xb0\xb1\xe6\x8c\x82"
+            "\xe4\xba\x86\xe3\x80\x82",
+            ram, OomCause::kCpuRam},
+           {"Reducing num_workers to 2 allowed me to train without OOM.", account, OomCause::kCpuRam},
+           {"I could train after I set expandable_segments:True.", account, OomCause::kFragmentation},
+           {"it OOMs exactly at optimizer.step(), forward and backward both go through", opt, OomCause::kOptimizerState},
+           {"looks like the adam states are what's killing me, weights 14GB, optimizer 56GB", opt, OomCause::kOptimizerState},
+           {"The script keeps preprocessed features for the complete dataset in RAM instead of streaming them.", data,
+            OomCause::kCpuRam},
+           {"slurm cancelled my job but a leftover python process on node 4 still owns half the GPU memory", left,
+            OomCause::kOtherProcess},
+           {"The python process crashed but the VRAM was never released, I have to reboot.", left, OomCause::kOtherProcess},
+           // 程序已经停了，但是 nvidia-smi 里显存还是被占着 (the program stopped, but nvidia-smi shows the memory held)
+           {"\xe7\xa8\x8b\xe5\xba\x8f\xe5\xb7\xb2\xe7\xbb\x8f\xe5\x81\x9c\xe4\xba\x86\xef\xbc\x8c\xe4\xbd\x86\xe6\x98\xaf"
+            " nvidia-smi \xe9\x87\x8c\xe6\x98\xbe\xe5\xad\x98\xe8\xbf\x98\xe6\x98\xaf\xe8\xa2\xab\xe5\x8d\xa0\xe7\x9d\x80",
+            left, OomCause::kOtherProcess},
+           {"The machine's memory is full and the trainer gets SIGKILL.", ram, OomCause::kCpuRam},
+           {"Switched to bitsandbytes 8-bit Adam and it no longer OOMs on my 3090.", account, OomCause::kOptimizerState},
+           {"Wrapping the eval loop in torch.no_grad() did the trick, eval completes.", account,
+            OomCause::kEvalWithoutNoGrad},
+           // 加了 torch.cuda.empty_cache() 之后 eval 就不爆显存了 (after adding empty_cache() eval no longer blows the memory)
+           {"\xe5\x8a\xa0\xe4\xba\x86 torch.cuda.empty_cache() \xe4\xb9\x8b\xe5\x90\x8e eval \xe5\xb0\xb1\xe4\xb8\x8d\xe7\x88\x86"
+            "\xe6\x98\xbe\xe5\xad\x98\xe4\xba\x86", account, OomCause::kFragmentation},
+           {"OOM on resume only: Trainer loads optimizer.pt (11GB) straight to GPU", opt, OomCause::kOptimizerState},
+           {"DeepSpeed ZeRO-1 still OOMs when it allocates the fp32 optimizer states", opt, OomCause::kOptimizerState},
+           {"holding all 4 million text pairs in memory as python strings takes ~35GB", data, OomCause::kCpuRam},
+           {"process got killed, yet GPU shows 40000MiB / 81920MiB used with nothing running", left,
+            OomCause::kOtherProcess},
+           {"loading the 70B gguf with llama.cpp exhausts my system RAM and it starts swapping", ram, OomCause::kCpuRam},
+           {"num_workers 8 -> 2 and the RAM stopped blowing up, epochs complete fine now", account, OomCause::kCpuRam},
+           {"max_split_size_mb:128 got rid of the fragmentation crash for me", account, OomCause::kFragmentation}}) {
+    EXPECT_TRUE(cites(first(diagnose_log(t.line + "\n" + message, without)), t.what, t.cause)) << t.line;
+  }
+  for (const std::string line : {"All the memory goes to GPU 0 only.", "Only the memory of the first GPU increases.",
+                                 "Only cuda:0 fills up and crashes, GPUs 1-7 barely use anything.",
+                                 "The first GPU fills up completely while GPU 1 stays almost empty.",
+                                 "YOLOv8 with device=0,1 still loads everything on GPU 0 and crashes there.",
+                                 "rank 0's card is at 79GB/80GB, the rest at 45GB, and it's rank 0 that crashes"}) {
+    const auto ds = diagnose_log(line + "\n" + message, without);
+    ASSERT_FALSE(ds.empty()) << line;
+    bool uneven = false;
+    for (const auto& f : ds[0].findings) uneven = uneven || f.category == OomCause::kMultiGpuImbalance;
+    EXPECT_TRUE(uneven) << line;
+  }
+  for (const std::string line : {"Only the first GPU is used for evaluation by design; memory on others stays idle.",
+                                 "The first GPU runs hotter because it sits right above the other one, which stays idle.",
+                                 "I put everything on cuda:0 and it crashes."}) {  // one GPU, no other named
+    const auto ds = diagnose_log(line + "\n" + message, without);
+    ASSERT_FALSE(ds.empty()) << line;
+    EXPECT_FALSE(cites(ds[0], "one GPU holds more than the others", OomCause::kMultiGpuImbalance)) << line;
+  }
+  // zh growth and trouble, alone: 显存一直在涨 (GPU memory keeps rising), 显存无法释放 (cannot be freed).
+  for (const std::string line : {"\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x80\xe7\x9b\xb4\xe5\x9c\xa8\xe6\xb6\xa8\xe3\x80\x82",
+                                 "\xe6\x98\xbe\xe5\xad\x98\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe\xe3\x80\x82"}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+  }
+}
+
 // After held14's score (tests/data/oom-corpus/README.md item 13): TensorFlow before 1.1 printed
 // "OOM when allocating tensor of shape [16384] and type float"; memory trouble told in more words.
 TEST(DiagnoseKinds11, TensorFlowsOlderShapeForm) {

@@ -93,4 +93,19 @@ TEST(LogText, TheFirstGpuAloneUsed) {
   EXPECT_FALSE(only_first_gpu_used("i only have 8 gb on gpu 0"));     // no use named
   EXPECT_FALSE(only_first_gpu_used("the memory is used on the first gpu"));  // no "only"
   EXPECT_FALSE(only_first_gpu_used("only the second gpu is used"));
+  EXPECT_TRUE(only_first_gpu_used("all the memory goes to gpu 0 only"));                      // "only" after the GPU
+  EXPECT_TRUE(only_first_gpu_used("only the memory of the first gpu increases"));
+  EXPECT_FALSE(only_first_gpu_used("gpu 0 memory used: only 4.1gb of 24gb"));                 // a reading
+  EXPECT_FALSE(only_first_gpu_used("to use only the first gpu set cuda_visible_devices=0"));  // advice
+}
+
+TEST(LogText, MemoryToldAsFull) {
+  EXPECT_TRUE(memory_full_told("i have 24 gb of ram and it gets completely full"));
+  EXPECT_TRUE(memory_full_told("vram becomes full after a few steps"));
+  EXPECT_TRUE(memory_full_told("the gpu memory is full."));
+  EXPECT_FALSE(memory_full_told("the gpu memory never gets full"));                      // denied
+  EXPECT_FALSE(memory_full_told("the disk is full, ram usage is 12 gb"));                // a disk
+  EXPECT_FALSE(memory_full_told("the memory is fully utilized"));                        // "fully"
+  EXPECT_FALSE(memory_full_told("the ram is full speed ddr5"));                          // a full something
+  EXPECT_FALSE(memory_full_told("warning: /tmp is full of old checkpoints; memory ok"));  // /tmp, "full of"
 }

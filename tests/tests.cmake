@@ -92,6 +92,10 @@ target_link_libraries(diagnose_corpus_score PRIVATE oomkit_core GTest::gtest GTe
 oomkit_warnings(diagnose_corpus_score)
 target_compile_definitions(diagnose_corpus_score PRIVATE OOMKIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME diagnose_corpus_score COMMAND diagnose_corpus_score)
+# The sentence readings one sentence at a time (scripts/score-prose-probes.py; not a test).
+add_executable(prose_probe ${CMAKE_SOURCE_DIR}/tests/prose_probe.cpp)
+target_link_libraries(prose_probe PRIVATE oomkit_core)
+oomkit_warnings(prose_probe)
 # The word prior's generator (scripts/build-word-prior.sh writes src/diagnose/word_prior_data.inc).
 add_executable(word_prior_gen ${CMAKE_SOURCE_DIR}/tests/word_prior_gen.cpp)
 target_link_libraries(word_prior_gen PRIVATE oomkit_core)

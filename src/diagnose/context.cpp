@@ -114,7 +114,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"dataloader", kWDataLoader}, {"_worker_loop", kWDataLoader}, {"num_workers", kWDataLoader},
       {"ram", kWRam}, {"swap", kWRam}, {"rss", kWRam}, {"dmesg", kWRam}, {"oom_killer", kWRam},
       {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
-      {"zombie", kWOther}, {"released", kWOther}, {"freed", kWOther}, {"orphaned", kWOther}, {"processes", kWOther},
+      {"zombie", kWOther}, {"released", kWOther}, {"freed", kWOther}, {"orphaned", kWOther},
       {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
@@ -211,11 +211,15 @@ enum class Told : uint8_t { kByLine, kAccount, kPrinted };
 // an assignment or an index ("epoch_loss += criterion(net(x), y)", "output = lm.generate(prompt)")
 // or a block opened by a keyword ("for x, y in loader:"). Not "I already call loss.item() for
 // logging, yet memory keeps growing", "If I lower the batch size, memory still grows", "@maintainer
-// it still fails".
+// it still fails"; a trailing comment after two spaces and '#' is left out; two CJK characters
+// count as one plain word ("加了 torch.cuda.empty_cache() 之后就不爆显存了" is a sentence).
 bool code_line(std::string_view lo) {
   size_t b = 0;
   while (b < lo.size() && (lo[b] == ' ' || lo[b] == '\t')) ++b;
   std::string_view t = lo.substr(b);
+  // A trailing comment is not prose: "x = f(y)   # whole tensor -> host RAM" is read before its '#'.
+  const size_t comment = t.find("  #");
+  if (comment != std::string_view::npos && comment > 0) t = t.substr(0, comment);
   while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
   if (t.rfind(">>> ", 0) == 0 || t.rfind("$ ", 0) == 0) return true;
   if (!t.empty() && t.front() == '@' && t.find(' ') == std::string_view::npos) return true;
@@ -237,6 +241,10 @@ bool code_line(std::string_view lo) {
       tok.remove_suffix(1);
     }
     plain_words += tok.size() >= 2 && std::all_of(tok.begin(), tok.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    // CJK prose: two characters (three bytes each, a lead byte 0xE0-0xEF) count as a word.
+    plain_words += static_cast<int>(std::count_if(tok.begin(), tok.end(), [](char c) {
+                     return (static_cast<unsigned char>(c) & 0xF0u) == 0xE0u;
+                   })) / 2;
     i = e;
   }
   return plain_words < 5 && (block || t.find_first_of("(=[") != std::string_view::npos);
@@ -747,19 +755,35 @@ class Reader {
     // A word of unevenness (gpu_memory_imbalance_prose() below reads only such lines); with the
     // memory named, read on.
     const bool uneven_word = has_text("balanc") || has_text("uneven") || has_text("unequal") || has_text("than other") ||
-                             has_text("than the other") || (has_text("only") && only_first_gpu_used(lo)) ||
+                             has_text("than the other") || ((has_text("only") || cjk) && only_first_gpu_used(lo)) ||
                              (cjk && (has_text("\xe5\x9d\x87\xe8\xa1\xa1") || has_text("\xe5\xb9\xb3\xe8\xa1\xa1")));  // 均衡, 平衡
-    const bool uneven_memory = has(kWMem) && uneven_word;
+    // The first GPU alone filling up, in words ("only cuda:0 fills up and crashes"): the memory is
+    // what fills.
+    const bool first_gpu_fills = (has_text("only") || cjk) && only_first_gpu_used(lo) &&
+                                 (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
+                                  contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
+                                  has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
+                                  has_text("\xe6\x98\xbe\xe5\xad\x98"));
+    const bool uneven_memory = (has(kWMem) && uneven_word) || first_gpu_fills;
     // The optimizer's memory, or a whole dataset held in memory, in words (read below).
-    const bool optimizer_memory = has(kWMem) && (has_text("adam") || has_text("optimi") || has_text("momentum") ||
-                                                 has_text("moments") || has_text("sgd") || has_text("adafactor") ||
-                                                 has_text("lion")) &&
+    const bool optimizer_memory = (has(kWMem) || has_text("gb") || has_text("usage") || has_text("nvidia-smi") || cjk ||
+                                   has_text("step()") || has_text(".step") || has_text("load_state") ||
+                                   has_text("optimizer.pt") || has_text("state")) &&
+                                  (has_text("adam") || has_text("optimi") || has_text("momentum") || has_text("moments") ||
+                                   has_text("sgd") || has_text("adafactor") || has_text("lion") ||
+                                   has_text("\xe4\xbc\x98\xe5\x8c\x96\xe5\x99\xa8")) &&
                                   optimizer_memory_told(lo);
     const bool data_in_memory = (has_text("in memory") || has_text("into memory") || has_text("the memory") ||
-                                 has_text("in ram") || has_text("into ram") || has_text("the ram")) &&
+                                 (cjk && has_text("\xe5\x86\x85\xe5\xad\x98")) ||
+                                 has_text("in ram") || has_text("into ram") || has_text("the ram") || has_text(" ram") ||
+                                 has_text("host memory") || has_text("cpu memory") || has_text("system memory")) &&
                                 whole_data_in_host_memory(lo);
+    // Words of GPU memory a finished process left behind (read below).
+    const bool left_behind_words = has_text("still") || has_text("releas") || has_text("freed") || has_text("leftover") ||
+                                   has_text("linger") || has_text("defunct") || has_text("pil") || has_text("orphan") ||
+                                   has_text("hogging") || has_text("alive") || cjk;
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
-        !optimizer_memory && !data_in_memory &&
+        !optimizer_memory && !data_in_memory && !left_behind_words &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -1098,19 +1122,89 @@ if (contains("other process") || contains("another process") || contains("other 
     // process (Ctrl-C)", "the memory is orphaned on the GPU when pycaffe exits unexpectedly",
     // "there are more and more processes running in my GPUs". The memory is held by processes
     // other than the one that failed (or by the driver for a dead one), as nvidia-smi shows.
-    if (has(kWOther) && (has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram")) &&
-        !contains("not the problem") && !contains("not the cause") && !contains("not related")) {
-      const bool held = contains("not released") || contains("not freed") || contains("never released") ||
-                        contains("never freed") || contains("not be released") || contains("not be freed") ||
-                        contains("not being released") || contains("not being freed") || contains("orphan");
-      const bool ended = word_in("stop") || word_in("stopped") || word_in("stopping") || word_in("kill") ||
-                         word_in("killed") || contains("ctrl-c") || contains("ctrl+c") || contains("control-c") ||
-                         word_in("crash") || word_in("crashed") || word_in("crashes") || word_in("exit") || word_in("exits") ||
-                         word_in("exited") || word_in("terminated") || word_in("interrupted") || word_in("aborted");
-      const bool piling = word_in("processes") && (contains("more and more") || contains("keep running") ||
-                                                   contains("still running") || contains("piling") || contains("pile up") ||
-                                                   contains("accumulat"));
-      if ((held && ended) || piling) {
+    // Held: "not released", "isn't freed", "still holds", "stays occupied", "remains allocated";
+    // ended: stopped, killed, crashed, exited, interrupted, aborted, dead, a previous run. Piling
+    // up: "more and more processes", "processes accumulate", "zombie processes", processes from a
+    // previous run. Not a code line or a program's output, nor memory kept as expected ("by
+    // design", "until the process exits" is how a caching allocator works), nor a condition ("only
+    // if", "unless").
+    if ((has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram") || has_text("nvidia") ||
+         has_text("rank") || has_text("\xe6\x98\xbe\xe5\xad\x98")) &&
+        (has_text("process") || has_text("memory") || has_text("vram") || has_text("nvidia-smi") ||
+         has_text("\xe6\x98\xbe\xe5\xad\x98")) && !contains("not the problem") &&
+        !contains("not the cause") && !contains("not related") && !word_in("expected") && !contains("by design") &&
+        !contains("until the process") && !contains("only if") && !contains("unless")) {
+      bool held = false;
+      for (std::string_view h : {"not released", "not freed", "never released", "never freed", "not be released",
+                                 "not be freed", "not being released", "not being freed", "orphan", "n't released",
+                                 "n't freed", "n't get freed", "n't get released", "n't free", "n't release", "still holds",
+                                 "still hold", "keep holding", "keeps holding", "still occup", "stays occupied",
+                                 "remains occupied", "still in use", "stays allocated", "remains allocated",
+                                 "still allocated", "stays on the gpu", "remains on the gpu", "still on the gpu",
+                                 "left behind", "leaves a process behind", "leftover", "left over", "linger", "defunct",
+                                 "hogging", "holding their", "holding its", "holding the", "hanging around", "stuck at",
+                                 "stays at", "n't exit", "never exit", "still alive", "stay alive", "stays alive",
+                                 "still keep", "n't go away", "never go away", "didnt free", "doesnt free", "dont free",
+                                 "didnt release", "doesnt release", "dont release", "kept running", "keeps running in",
+                                 "stay on the gpu", "sit on the gpu", "sits on the gpu", "sitting on the gpu", "stacking up",
+                                 "still listed", "still occupies"}) {
+        if (contains(h)) {
+          held = true;
+          break;
+        }
+      }
+      // "nvidia-smi still shows 20GB used", "memory usage is still 38GB": "still" with the memory,
+      // nvidia-smi or a size, not "I still get OOM" (the failure still there).
+      if (!held && word_in("still") && (contains("nvidia-smi") || contains("memory") || contains("vram") || gigabytes_named(lo)) &&
+          !contains("still get") && !contains("still oom") && !contains("still run out") && !contains("still runs out") &&
+          !contains("still out of memory") && !contains("still crash") && !contains("still fail") &&
+          !contains("still have") && !contains("still the same") && !contains("still available") &&
+          !contains("still free") && !contains("free") && !contains("available")) {
+        held = true;
+      }
+      // zh: 显存 with 没有释放 / 没释放 / 没放 / 还是被占 / 一直占 / 占着 (not released, still held), after 进程
+      // (the process) was killed / stopped / interrupted / crashed / exited (kill, 停止, 停了, 停掉, 中断, 崩溃,
+      // 结束, 退出).
+      const bool zh_held = contains("\xe6\x98\xbe\xe5\xad\x98") &&
+                           (contains("\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe") ||
+                            contains("\xe6\xb2\xa1\xe9\x87\x8a\xe6\x94\xbe") || contains("\xe6\xb2\xa1\xe6\x94\xbe") ||
+                            contains("\xe8\xbf\x98\xe6\x98\xaf\xe8\xa2\xab\xe5\x8d\xa0") ||
+                            contains("\xe4\xb8\x80\xe7\x9b\xb4\xe5\x8d\xa0") || contains("\xe5\x8d\xa0\xe7\x9d\x80")) &&
+                           (contains("kill") || contains("\xe5\x81\x9c\xe6\xad\xa2") || contains("\xe4\xb8\xad\xe6\x96\xad") ||
+                            contains("\xe5\xb4\xa9\xe6\xba\x83") || contains("\xe7\xbb\x93\xe6\x9d\x9f") ||
+                            contains("\xe5\x81\x9c\xe4\xba\x86") || contains("\xe5\x81\x9c\xe6\x8e\x89") ||
+                            contains("\xe9\x80\x80\xe5\x87\xba"));
+      // zh leftover processes: 残留进程 (leftover process), 进程还挂在 (the process still hangs on).
+      const bool zh_left = contains("\xe6\xae\x8b\xe7\x95\x99") && contains("\xe8\xbf\x9b\xe7\xa8\x8b");
+      // Told alone: memory held with no process to hold it ("nvidia-smi shows 40000MiB used with
+      // nothing running", "that PID doesn't exist anymore"), processes left behind or lingering.
+      const bool orphaned = contains("nothing running") || contains("no process listed") || contains("no processes") ||
+                            contains("no running process") || contains("no python running") ||
+                            contains("exist anymore") || contains("linger") || contains("leftover") || contains("defunct") ||
+                            (contains("behind") && (contains("left") || contains("leaves") || contains("leaving")));
+      bool ended = contains("ctrl-c") || contains("ctrl+c") || contains("control-c") || contains("keyboardinterrupt") ||
+                   contains("keyboard interrupt") || contains("previous run") ||
+                   contains("previous job") || contains("previous process") || contains("previous trial") ||
+                   contains("previous experiment") || contains("previous training") || contains("previous session") ||
+                   contains("old process") || word_in("dead") || word_in("dies") || word_in("died");
+      for (std::string_view e : {"stop", "kill", "exit", "terminat", "interrupt", "abort", "cancel", "segfault", "closing",
+                                 "closed", "sigkill"}) {
+        ended = ended || contains_word_start(lo, e);
+      }
+      // A process or job that crashed ("the python process crashed but the VRAM was never released").
+      ended = ended || contains("process crashed") || contains("job crashed") || contains("run crashed") ||
+              contains("training crashed") || contains("script crashed");
+      // A crash as the end the memory outlived ("after the training crashed"), not as the failure the
+      // held memory led to ("memory is not released between steps, so it crashes": a leak).
+      ended = ended || (contains_word_start(lo, "crash") && (word_in("after") || word_in("when") || word_in("once")));
+      const bool piling = contains("\xe5\x83\xb5\xe5\xb0\xb8\xe8\xbf\x9b\xe7\xa8\x8b") ||  // 僵尸进程 (zombie processes)
+                          (contains("processes") &&
+                           (contains("more and more processes") || contains("piling") || contains("pile up") ||
+                            contains("piled up") || contains("zombie processes") || contains("processes accumulate") ||
+                            contains("processes keep accumulating") || contains("processes from my previous") ||
+                            contains("processes from previous") || contains("processes from the previous")));
+      if (((held && ended) || orphaned || zh_held || zh_left || piling) && !code_line(lo) &&
+          !printed_line(raw, lo)) {
         add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
             (piling ? "processes piling up on the GPUs: " : "GPU memory a finished process left behind: ") + text());
       }
@@ -1137,7 +1231,8 @@ if (contains("other process") || contains("another process") || contains("other 
          (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
           contains("than the rest") || contains("unbalanced") || contains("uneven") || contains("imbalance")) &&
          !contains("another") && !contains("other process")) ||
-        (uneven_word && gpu_memory_imbalance_prose(raw, lo))) {
+        (uneven_word && gpu_memory_imbalance_prose(raw, lo)) || (first_gpu_fills && !negated && !code_line(lo)) ||
+        (!negated && first_gpu_alone(lo) && !code_line(lo) && !printed_line(raw, lo))) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
@@ -1223,15 +1318,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool denied_or_asked(std::string_view clause) {
     while (!clause.empty() && (clause.back() == ' ' || clause.back() == '\r' || clause.back() == '\t')) clause.remove_suffix(1);
     if (!clause.empty() && clause.back() == '?') return true;
+    if (clause.size() >= 3 && clause.substr(clause.size() - 3) == "\xef\xbc\x9f") return true;  // '？'
+    // "It no longer OOMs", "doesn't crash anymore": the negation is the success told, not a denial.
+    const bool success = success_despite_failure_word(clause);
     for (std::string_view x : {"not ", "n't", "never", "neither", "no longer", "nothing", "no luck", "no effect", "tried",
                                "still", "without success", "cannot"}) {
+      if (success && x != "tried" && x != "still" && x != "without success") continue;
       if (clause.find(x) != std::string_view::npos) return true;
     }
     return false;
   }
 
-  // The line's clauses: split at ". ", "; ", "? ", "! " and " but " (the separator's punctuation
-  // stays with the clause it ends, so a question keeps its '?').
+  // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
+  // "；", "？", "！" and after an ASCII ',' beside a CJK character (the separator's punctuation stays
+  // with the clause it ends, so a question keeps its '?' or '？').
   static std::vector<std::string_view> clauses(std::string_view lo) {
     std::vector<std::string_view> out;
     size_t from = 0;
@@ -1241,6 +1341,24 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       if (stop || but) {
         out.push_back(lo.substr(from, i + 1 - from));
         from = i + 1;
+        continue;
+      }
+      // An ASCII comma beside a CJK character ("内存被吃光了,GPU显存还有").
+      if (lo[i] == ',' && ((i > 0 && static_cast<unsigned char>(lo[i - 1]) >= 0x80) ||
+                           static_cast<unsigned char>(lo[i + 1]) >= 0x80)) {
+        out.push_back(lo.substr(from, i + 1 - from));
+        from = i + 1;
+        continue;
+      }
+      // U+FF0C U+FF1B U+FF1F U+FF01 (EF BC 8C / 9B / 9F / 81) and U+3002 (E3 80 82).
+      const bool wide = i + 2 < lo.size() &&
+                        ((lo[i] == '\xef' && lo[i + 1] == '\xbc' &&
+                          (lo[i + 2] == '\x8c' || lo[i + 2] == '\x9b' || lo[i + 2] == '\x9f' || lo[i + 2] == '\x81')) ||
+                         (lo[i] == '\xe3' && lo[i + 1] == '\x80' && lo[i + 2] == '\x82'));
+      if (wide) {
+        out.push_back(lo.substr(from, i + 3 - from));
+        from = i + 3;
+        i += 2;
       }
     }
     out.push_back(lo.substr(from));
@@ -1278,11 +1396,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // The host's memory named in `lo` (a line or a clause): "RAM" as a word, system / host / CPU /
-  // main / physical memory, 内存.
+  // main / physical memory, 内存, swap, RSS, Windows' paging file.
   static bool host_memory_named(std::string_view lo) {
     if (contains_word(lo, "ram")) return true;
     if (lo.find("\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos) return true;  // 内存 (zh: the host's memory)
-    for (std::string_view h : {"system memory", "host memory", "cpu memory", "main memory", "physical memory"}) {
+    if (contains_word(lo, "swap") || contains_word(lo, "rss") || lo.find("paging file") != std::string_view::npos) return true;
+    for (std::string_view h : {"system memory", "host memory", "cpu memory", "main memory", "physical memory",
+                               "machine's memory", "machine memory", "host side", "host-side", "cpu side", "cpu-side"}) {
       if (lo.find(h) != std::string_view::npos) return true;
     }
     return false;
@@ -1294,38 +1414,83 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (!host_memory_named(lo) || gpu_memory_named(lo)) return false;
     bool runs_out = false;
     for (std::string_view x : {"crash", "killed", "restart", "ran out", "runs out", "run out", "hit the peak",
-                               "all available", "used up", "not enough", "insufficient", "exceed", "out of memory",
-                               "fills up", "filled up"}) {
+                               "all available", "used up", "not enough", "n't enough", "insufficient", "exceed",
+                               "out of memory", "fills up", "filled up", "100%", "99%", "98%", "freez", "froze", "maxes out",
+                               "maxed out", "max out", "maxing out", "eats all", "eating all", "eat all", "ate all",
+                               "sigkill", "code 137", "oomkill", "oom-kill", "oom killer", "unresponsive", "thrash",
+                               "exhaust", "swapping", "hangs", "hung", "fully used", "too small", "through the roof",
+                               // zh: 卡住 (stuck), 上限 (the limit), 崩 (crashed)
+                               "\xe5\x8d\xa1\xe4\xbd\x8f", "\xe4\xb8\x8a\xe9\x99\x90", "\xe5\xb4\xa9",
+                               // zh: 吃光 / 用光 / 用完 (eaten up, used up)
+                               "\xe5\x90\x83\xe5\x85\x89", "\xe7\x94\xa8\xe5\x85\x89", "\xe7\x94\xa8\xe5\xae\x8c"}) {
       if (has_text(x)) {
         runs_out = true;
         break;
       }
     }
     // "OOM" as a word ("RAM OOM"); zh: 溢出 (overflows), 不足 / 不够 (not enough), 爆 (bursts). Not
-    // where a GPU is named too: "8 L4s (GPU 45GB in RAM) failed with OOM" is the GPU's.
-    if (!runs_out && !contains_word(lo, "gpu") && !contains_word(lo, "gpus")) {
-      runs_out = contains_word(lo, "oom") || has_text("\xe6\xba\xa2\xe5\x87\xba") || has_text("\xe4\xb8\x8d\xe8\xb6\xb3") ||
-                 has_text("\xe4\xb8\x8d\xe5\xa4\x9f") || has_text("\xe7\x88\x86");
+    // where a GPU is named too, by that word or a model's: "8 L4s (GPU 45GB in RAM) failed with
+    // OOM", "OOM on my RTX 3090 even with 64GB RAM" are the GPU's.
+    if (!runs_out && !gpu_named(lo)) {
+      runs_out = contains_word(lo, "oom") || contains_word(lo, "ooms") || contains_word(lo, "oomed") ||
+                 contains_word(lo, "ooming");
+      // zh: 占满 / 满了 (filled up; not 满足 "satisfies"), 耗尽 (exhausted), 飙 (soars), 暴涨 (surges), 卡死
+      // (freezes).
+      for (std::string_view z : {"\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
+                                 "\xe7\x88\x86", "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe6\xbb\xa1\xe4\xba\x86", "\xe8\x80\x97\xe5\xb0\xbd", "\xe9\xa3\x99",
+                                 "\xe6\x9a\xb4\xe6\xb6\xa8", "\xe5\x8d\xa1\xe6\xad\xbb"}) {
+        runs_out = runs_out || has_text(z);
+      }
     }
     // The host's memory growing with DataLoader workers: each worker process holds its own copy of
     // what the dataset touches (copy-on-write pages of Python objects), so with N workers the host
     // holds up to N + 1 copies: "the main memory usage increases from 5GB to 17GB when num_workers
     // is nonzero".
+    // Not growth told as fine or slight, avoided, or advice to raise the workers.
     if (!runs_out && (has_text("dataloader") || has_text("num_workers") || contains_word(lo, "workers"))) {
-      runs_out = has_text("increas") || has_text("grow") || has_text("more memory") || has_text("climb");
+      // zh 增加 (increases), 暴涨 (surges) above.
+      runs_out = (has_text("increas") || has_text("grow") || has_text("climb") || has_text("balloon") ||
+                  has_text("explod") || has_text("goes up") || has_text("going up") || has_text("shoots up") ||
+                  has_text("skyrocket") || has_text("\xe5\xa2\x9e\xe5\x8a\xa0")) &&
+                 !contains_word(lo, "fine") && !contains_word(lo, "normal") && !has_text("expected") &&
+                 !has_text("avoid") && !has_text("a little") && !has_text("slightly") && !has_text("increase num_workers") &&
+                 !has_text("increase the num_workers") && !has_text("increasing num_workers") &&
+                 !has_text("increase the number of workers") && !has_text("faster");
     }
-    // "full" as a word, not "full fine-tuning" / "full precision" / "full training".
-    if (!runs_out && contains_word(lo, "full")) {
-      runs_out = !has_text("full fine") && !has_text("full-fine") && !has_text("full precision") &&
-                 !has_text("full-precision") && !has_text("full training") && !has_text("full parameter");
-    }
+    // Full, said of the memory (memory_full_told(): "the RAM gets completely full", not "full
+    // fine-tuning", "full speed DDR5", "to get full performance").
+    if (!runs_out) runs_out = memory_full_told(lo);
     if (!runs_out) return false;
     // A denial ("the RAM is not full", "didn't crash"), but "not enough RAM" is the trouble itself.
-    if ((has_text("not ") || has_text("n't") || has_text("nothing") || has_text("never")) && !has_text("not enough")) {
+    if ((has_text("not ") || has_text("n't") || has_text("nothing") || has_text("never")) && !has_text("not enough") &&
+        !has_text("n't enough")) {
       return false;
     }
     if (has_text("enough ram") && !has_text("not enough ram")) return false;
+    if (contains_word(lo, "fixed") || contains_word(lo, "fixes")) return false;  // a fix announced
+    // zh: asked (？, 吗, 是否, 够不够), supposed (如果, 的话), denied (不会爆, 没有爆, 没爆, 没有溢出, 未溢出) or
+    // fixed (修复).
+    for (std::string_view x : {"\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
+                               "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
+                               "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86",
+                               "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
+                               "\xe4\xbf\xae\xe5\xa4\x8d"}) {
+      if (has_text(x)) return false;
+    }
     return !has_text("no crash") && !has_text("without crash") && !has_text("?");
+  }
+
+  // A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /
+  // 显卡 (the GPU's memory / card).
+  static bool gpu_named(std::string_view lo) {
+    for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "a100", "h100", "h200", "v100", "a10", "a10g", "l4",
+                               "t4", "p100", "k80", "a6000", "mi250", "mi300", "tpu"}) {
+      if (contains_word(lo, w)) return true;
+    }
+    for (std::string_view n : {"3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5090", "2080", "1080"}) {
+      if (contains_word_start(lo, n)) return true;
+    }
+    return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos;  // 显卡
   }
 
   // An optimizer said to take memory, in `lo` (a line, ASCII-lowercased): an optimizer named
@@ -1337,21 +1502,153 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool optimizer_memory_told(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
       auto has_text = [&](std::string_view s) { return clause.find(s) != std::string_view::npos; };
+      // zh: 优化器 (optimizer), Adam or "optimizer" with 显存 / 内存 and 大部分 (most of), 暴涨 (surges), 吃
+      // (eats), 一倍 / 翻倍 (double), 太多 (too much), 占了 (took), 太占 (takes too much), 涨到 (rose to), 炸
+      // (blows up), 不够 (not enough).
+      // Or the failure at the optimizer's step ("the OOM always happens on optimizer.step() in the
+      // first iteration", "the spike is at opt.step()"): its state is created there.
+      // Or its state loaded on resume ("OOMs inside optimizer.load_state_dict", "Trainer loads
+      // optimizer.pt straight to GPU"), or its state named with the failure ("ZeRO-1 still OOMs when
+      // it allocates the fp32 optimizer states", "the AdamW state ... blows past my memory").
+      const bool step = has_text("optimizer.step") || has_text("opt.step") || has_text("optim.step") ||
+                        has_text("adam step") || has_text("step()") || has_text("optimizer.load_state") ||
+                        has_text("optimizer.pt") || (has_text("optimizer") && has_text("load_state")) ||
+                        has_text("optimizer state") || has_text("optimizer's state") || has_text("adam state") ||
+                        has_text("adamw state") || has_text("opt_state") || has_text("exp_avg");
+      const bool fails = contains_word_start(clause, "oom") || contains_word_start(clause, "spike") ||
+                         contains_word_start(clause, "crash") || contains_word(clause, "dies") || has_text("over the edge") ||
+                         has_text("pushes it over") || has_text("tips it over") || contains_word_start(clause, "doubl") ||
+                         contains_word_start(clause, "jump") || has_text("blows up") || has_text("blows past") ||
+                         has_text("blow past") || has_text("n't fit") || has_text("not fit") || has_text("dont fit") ||
+                         has_text("doesnt fit") || has_text("not enough") || has_text("\xe7\x82\xb8") ||  // 炸 (blows up)
+                         has_text("\xe4\xb8\x8d\xe5\xa4\x9f") ||  // 不够 (not enough)
+                         ((contains_word_start(clause, "allocat") || contains_word_start(clause, "need") ||
+                           contains_word_start(clause, "materializ") || has_text("->")) &&
+                          gigabytes_named(clause));
+      // A denial other than of the fit itself ("doesn't fit" is the failure).
+      const bool denied = (has_text("not ") && !has_text("not fit") && !has_text("not enough")) ||
+                          (has_text("n't") && !has_text("n't fit")) || has_text("before opt") || has_text("before the opt") ||
+                          apostrophe_less_denial(clause) ||
+                          contains_word_start(clause, "loss");  // "loss spikes" is no memory
+      if (step && fails && !denied) return true;
+      if ((has_text("\xe4\xbc\x98\xe5\x8c\x96\xe5\x99\xa8") || has_text("adam") || has_text("optimizer")) &&
+          (has_text("\xe6\x98\xbe\xe5\xad\x98") || has_text("\xe5\x86\x85\xe5\xad\x98")) &&
+          (has_text("\xe5\xa4\xa7\xe9\x83\xa8\xe5\x88\x86") || has_text("\xe6\x9a\xb4\xe6\xb6\xa8") ||
+           has_text("\xe5\x90\x83") || has_text("\xe4\xb8\x80\xe5\x80\x8d") || has_text("\xe7\xbf\xbb\xe5\x80\x8d") ||
+           has_text("\xe5\xa4\xaa\xe5\xa4\x9a") || has_text("\xe5\x8d\xa0\xe4\xba\x86") ||
+           has_text("\xe5\xa4\xaa\xe5\x8d\xa0") || has_text("\xe6\xb6\xa8\xe5\x88\xb0") || has_text("\xe7\x82\xb8") ||
+           has_text("\xe4\xb8\x8d\xe5\xa4\x9f")) &&
+          !has_text("\xe5\x87\x8f\xe5\xb0\x91") && !has_text("\xe8\x8a\x82\xe7\x9c\x81") && !has_text("\xe9\x99\x8d")) {
+        return true;  // not 减少 / 节省 / 降 (reduces, saves, lowers)
+      }
       const bool optimizer = has_text("adam") || has_text("optimizer") || has_text("optimiser") ||
-                             contains_word_start(clause, "optim") || contains_word(clause, "sgd") ||
+                             contains_word(clause, "optim") || contains_word(clause, "sgd") ||
                              has_text("momentum") || contains_word(clause, "moments") || has_text("adafactor") ||
                              contains_word(clause, "lion") || has_text("exp_avg");
       if (!optimizer) continue;
-      const bool memory = contains_word_start(clause, "mem") || contains_word(clause, "vram");
+      // The memory named, nvidia-smi's reading, or a size ("weights 14GB, optimizer 56GB").
+      const bool memory = contains_word_start(clause, "memor") || contains_word(clause, "mem") ||
+                          contains_word(clause, "vram") || contains_word(clause, "usage") || has_text("nvidia-smi") ||
+                          contains_word(clause, "footprint") || has_text("model size") || gigabytes_named(clause);
       const bool much = has_text("more memory") || has_text("higher memory") || has_text("larger memory") ||
-                        has_text("extra memory") || has_text("twice") || has_text("double") || has_text("memory hungry") ||
-                        has_text("memory-hungry") || has_text("memory intensive") || has_text("lot of memory") ||
-                        has_text("much memory") || has_text("consume") || has_text("memory usage rises") ||
-                        has_text("memory usage increases") || has_text("uses more") || has_text("takes more") ||
-                        has_text("2x") || has_text("3x") || has_text("4x");
+                        has_text("extra memory") || has_text("twice") || has_text("double") || contains_word_start(clause, "tripl") ||
+                        has_text("memory hungry") || has_text("memory-hungry") || has_text("memory intensive") ||
+                        has_text("lot of memory") || has_text("much memory") || consumes_memory(clause) ||
+                        has_text("memory usage rises") || has_text("too much") || has_text("times higher") ||
+                        has_text("times more") || has_text("times the") || has_text("all the memory") ||
+                        has_text("all of the memory") || has_text("most of") || has_text("take up") || has_text("takes up") ||
+                        has_text("took up") || has_text("taking up") || has_text("% of") || contains_word_start(clause, "occup") ||
+                        contains_word_start(clause, "eat") || has_text("blows up") || has_text("blow up") ||
+                        contains_word_start(clause, "spike") || contains_word_start(clause, "jump") || has_text("huge") ||
+                        has_text("way more") || has_text("bigger than") || has_text("larger than") ||
+                        has_text("over the limit") || contains_word_start(clause, "hog") || contains_word(clause, "killing") ||
+                        has_text("because of") || has_text("uses more") || has_text("takes more") ||
+                        has_text("taking more") || has_text("more than") || has_text("more vram") ||
+                        contains_word(clause, "hungry") || contains_word(clause, "insane") ||
+                        has_text("bytes per param") || has_text("2x") ||
+                        has_text("3x") || has_text("4x");
       if (!memory || !much) continue;
-      if (has_text("not ") || has_text("n't") || has_text("no more") || has_text("less memory") || has_text("fewer")) continue;
+      if (has_text("not ") || has_text("n't") || has_text("no more") || has_text("less memory") || has_text("fewer") ||
+          apostrophe_less_denial(clause)) {
+        continue;
+      }
+      // A saving or a fact as expected ("8-bit Adam cuts optimizer memory by 2x", "which is expected").
+      bool saving = has_text("as expected") || has_text("is expected") || has_text("by design") || has_text("documented") ||
+                    contains_word(clause, "less") || contains_word(clause, "faster");
+      for (std::string_view v : {"cut", "reduc", "save", "saving", "halv", "lower", "shrink", "decreas"}) {
+        saving = saving || contains_word_start(clause, v);
+      }
+      if (saving) continue;
       return true;
+    }
+    return false;
+  }
+
+  // A size in gigabytes in `clause`: digits then "gb", "gib" or "g" ("14GB", "24 GiB", "24G").
+  static bool gigabytes_named(std::string_view clause) {
+    for (size_t i = 0; i < clause.size(); ++i) {
+      if (!is_digit(clause[i]) || (i + 1 < clause.size() && is_digit(clause[i + 1]))) continue;
+      size_t j = i + 1;
+      if (j < clause.size() && clause[j] == ' ') ++j;
+      if (j < clause.size() && clause[j] == 'g' && (j + 1 == clause.size() || !is_alpha(clause[j + 1]) ||
+                                                     clause.substr(j, 2) == "gb" || clause.substr(j, 3) == "gib")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The first GPU alone holding the run, in `lo` (a line, ASCII-lowercased), other than by "only"
+  // (only_first_gpu_used()): the first GPU named ("first gpu", "gpu 0", "cuda:0", "device 0", 0号卡,
+  // 第一张卡) and either the other GPUs told idle or empty ("the first GPU fills up completely while
+  // GPU 1 stays almost empty", "GPU0 24GB, GPU1 0% 3MiB") or everything on it, with more GPUs
+  // named, failing there ("YOLOv8 with device=0,1 still loads everything on GPU 0 and crashes
+  // there"). Not the first GPU told as running hotter, printing logs or timing out, nor as meant.
+  static bool first_gpu_alone(std::string_view lo) {
+    auto has_text = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
+    auto any = [&](std::initializer_list<std::string_view> ws) {
+      return std::any_of(ws.begin(), ws.end(), [&](std::string_view w) { return has_text(w); });
+    };
+    if (!any({"first gpu", "gpu 0", "gpu0", "cuda:0", "device 0", "first card", "first device", "card 0", "rank 0", "rank0",
+              "gpu:0", "first one", "0\xe5\x8f\xb7\xe5\x8d\xa1",
+              "0 \xe5\x8f\xb7\xe5\x8d\xa1", "\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
+      return false;
+    }
+    if (any({"hotter", "temperature", "prints", "logs", "timed out", "timeout", "watchdog", "barrier", "nccl", "by design",
+             "expected", "on purpose"})) {
+      return false;
+    }
+    const bool others = any({"other gpu", "other card", "other device", "others", "the rest", "second gpu", "second card",
+                             "gpu1", "gpu 1-", "gpu1-", "gpu:1",
+                             "gpu 1", "gpu1", "cuda:1", "device 1", "\xe5\x85\xb6\xe4\xbb\x96", "\xe5\x85\xb6\xe4\xbd\x99"});
+    const bool idle = any({"empty", "idle", "unused", " 0%", "0mib", "3mib", "no memory", "nothing", "barely",
+                           "\xe6\xb2\xa1\xe7\x94\xa8", "\xe6\x98\xaf" "0", "\xe6\x98\xaf 0"});  // 没用 (unused), 是0 (is 0)
+    if (others && idle) return true;
+    // The first one the one that fails or holds more than the rest ("it's rank 0 that crashes",
+    // "card 0 has way higher memory than the rest and is always the one to OOM", "why is the first
+    // one taking all of it").
+    if (others && any({"that crashes", "the one to oom", "the one that oom", "the one that crash", "one that dies",
+                       "taking all", "takes all", "higher memory", "more memory", "always get more"})) {
+      return true;
+    }
+    const bool everything = any({"everything", "all the weights", "all layers", "all the layers", "entirely", "nearly all",
+                                 "all of the model", "whole model"});
+    const bool more_gpus = others || any({"device=0,1", "0,1", "2 cards", "two cards", "dual", "tensor_parallel", "pmap",
+                                          "multi-gpu", "multi gpu", "\xe5\xa4\x9a\xe5\x8d\xa1"});  // 多卡
+    const bool fails = any({"crash", "oom", "fails", "fail to", "runs out", "run out", "full", "fills"});
+    return everything && more_gpus && fails;
+  }
+
+  // "consume" / "consumes" / "consumed" / "consuming" with the memory within 25 characters after
+  // it ("consumed the same memory as full Adam"), not "consumed samples".
+  static bool consumes_memory(std::string_view clause) {
+    for (size_t p = clause.find("consum"); p != std::string_view::npos; p = clause.find("consum", p + 1)) {
+      if (!word_starts_at(clause, p)) continue;
+      const std::string_view after = clause.substr(p, 25 + 10);
+      if (contains_word_start(after, "memor") || contains_word(after, "vram") || contains_word(after, "ram") ||
+          contains_word(after, "gpu")) {
+        return true;
+      }
     }
     return false;
   }
@@ -1360,22 +1657,88 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // first loads all image files into the memory", "the whole dataset is loaded in RAM". Not where a
   // GPU is the place ("the whole dataset on the GPU"), not a denial.
   static bool whole_data_in_host_memory(std::string_view lo) {
+    // zh: 数据 / 图片 / 图像 / 样本 / 文件 (data, images, samples, files) with 全部 / 所有 / 一次性 (all, at
+    // once), 加载 / 读 / 载入 / load (loaded, read) and 内存 (the host's memory), not 显存 (the GPU's).
+    auto zh = [&](std::initializer_list<const char*> ws) {
+      return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return lo.find(w) != std::string_view::npos; });
+    };
+    if (zh({"\xe6\x95\xb0\xe6\x8d\xae", "\xe5\x9b\xbe\xe7\x89\x87", "\xe5\x9b\xbe\xe5\x83\x8f",
+            "\xe6\xa0\xb7\xe6\x9c\xac", "\xe6\x96\x87\xe4\xbb\xb6"}) &&
+        zh({"\xe5\x85\xa8\xe9\x83\xa8", "\xe6\x89\x80\xe6\x9c\x89", "\xe4\xb8\x80\xe6\xac\xa1\xe6\x80\xa7"}) &&
+        zh({"\xe5\x8a\xa0\xe8\xbd\xbd", "\xe8\xaf\xbb", "\xe8\xbd\xbd\xe5\x85\xa5", "load"}) &&
+        zh({"\xe5\x86\x85\xe5\xad\x98"}) && !zh({"\xe6\x98\xbe\xe5\xad\x98"}) &&
+        !zh({"\xe6\x8f\x90\xe5\x8d\x87", "\xe5\x8a\xa0\xe5\xbf\xab", "\xe5\xbb\xba\xe8\xae\xae", "\xe5\x8f\xaf\xe4\xbb\xa5",
+             "\xef\xbc\x9f", "?", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe6\x89\x8d"})) {
+      return true;  // not 提升 / 加快 (speeds up), 建议 / 可以 (advice), a question, 不是 (is not), 才 (only)
+    }
     for (std::string_view clause : clauses(lo)) {
       auto has_text = [&](std::string_view s) { return clause.find(s) != std::string_view::npos; };
-      const bool whole = has_text("whole dataset") || has_text("entire dataset") || has_text("full dataset") ||
-                         has_text("whole data") || has_text("entire data") || has_text("all the data") ||
-                         has_text("all data") || has_text("all images") || has_text("all the images") ||
-                         has_text("all image") || has_text("all the image") || has_text("all files") ||
-                         has_text("all the files") || has_text("all frames") || has_text("all the frames");
-      if (!whole) continue;
+      if (!whole_data_named(clause)) continue;
       const bool place = has_text("in memory") || has_text("into memory") || has_text("into the memory") ||
-                         has_text("in the memory") || contains_word(clause, "ram");
+                         has_text("in the memory") || contains_word(clause, "ram") || host_memory_named(clause) ||
+                         has_text("memoryerror");
       if (!place) continue;
+      // Not the GPU's memory, not denied, not the whole data named as what is avoided ("streaming
+      // instead of loading the whole dataset into RAM"; "kept in RAM instead of streamed" is the
+      // trouble).
+      const size_t instead = clause.find("instead of");
+      const size_t whole_at = std::min({clause.find("whole"), clause.find("entire"), clause.find("all "), clause.find("every"),
+                                        clause.find("complete")});
       if (gpu_memory_named(clause) || contains_word(clause, "gpu") || contains_word(clause, "device") ||
-          has_text("not ") || has_text("n't") || has_text("instead of")) {
+          has_text("not ") || has_text("n't") || apostrophe_less_denial(clause) || has_text("?") ||
+          (instead != std::string_view::npos && instead < whole_at)) {
         continue;
       }
+      // Advice or a fact rather than the trouble: it fits, it is memory-mapped, it is small ("is only
+      // 2 GB", "for small datasets"), it makes things faster, or it is recommended.
+      bool advice = has_text("mapped") || has_text("mmap") || has_text("memory-map") || has_text("is only") ||
+                    has_text("are only") || has_text("only takes") || has_text("only about") ||
+                    contains_word(clause, "faster") || contains_word_start(clause, "speed") || has_text("you can") ||
+                    has_text("you could") || has_text("recommend") || has_text("should") || has_text("by default") ||
+                    contains_word(clause, "small") || has_text("=true") || has_text("cache_") ||
+                    clause.substr(clause.find_first_not_of(' ') == std::string_view::npos ? 0 : clause.find_first_not_of(' '), 4) ==
+                        "set ";
+      // Held there by a verb of loading or keeping ("all images are resized in memory" holds none).
+      bool held = false;
+      for (std::string_view v : {"load", "read", "kept", "keep", "stor", "held", "hold", "put", "preload", "live", "sit",
+                                 "decod", "materializ", "cach"}) {
+        held = held || contains_word_start(clause, v);
+      }
+      if (!held) continue;
+      // It fits (not "won't fit", "doesn't fit": the trouble).
+      if (!has_text("n't fit") && !has_text("not fit") && !has_text("wont fit") && !has_text("doesnt fit")) {
+        for (std::string_view f : {"fit", "fits"}) advice = advice || contains_word(clause, f);
+      }
+      if (advice) continue;
       return true;
+    }
+    return false;
+  }
+
+  // A whole dataset named in `clause`: a data noun where a word starts (data, dataset, image,
+  // file, sample, corpus, training set, audio, video, frame, ".npy") with a word of wholeness
+  // (whole, entire, all, every, complete, full) among the three words before it ("all the training
+  // data", "every image", "the complete dataset"), or "entirely" after it ("the dataset is loaded
+  // entirely into memory").
+  static bool whole_data_named(std::string_view clause) {
+    for (std::string_view noun : {"data", "image", "file", "sample", "corpus", "training set", "audio", "video", "frame",
+                                  ".npy", "csv", "json", "parquet", "wav", "clip", "record", "row", "point cloud", "feature",
+                                  "tensor", "array", "train", "mask", "label", "annotation", "caption", "pair", "text", "line",
+                                  "shard", "example"}) {
+      for (size_t p = clause.find(noun); p != std::string_view::npos; p = clause.find(noun, p + 1)) {
+        if (noun != ".npy" && !word_starts_at(clause, p)) continue;
+        if (clause.substr(p).find("entirely") != std::string_view::npos) return true;
+        // The three words before the noun.
+        size_t from = p, words = 0;
+        while (from > 0 && words < 4) {
+          --from;
+          if (clause[from] == ' ') ++words;
+        }
+        const std::string_view before = clause.substr(from, p - from);
+        for (std::string_view q : {"whole", "entire", "all", "every", "complete", "full"}) {
+          if (contains_word(before, q)) return true;
+        }
+      }
     }
     return false;
   }
@@ -1383,7 +1746,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
   // message: then "RAM" there is not the host's.
   static bool gpu_memory_named(std::string_view lo) {
-    for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda"}) {
+    // zh: 显存 (the GPU's memory), GPU内存 (its memory).
+    for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda",
+                               "\xe6\x98\xbe\xe5\xad\x98", "gpu\xe5\x86\x85\xe5\xad\x98"}) {
       if (lo.find(g) != std::string_view::npos) return true;
     }
     return false;
@@ -1400,21 +1765,125 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "to avoid", "make it work", "makes it work", "made it work", "fix oom", "fix the oom", "fix cuda oom",
         "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory"};
 
+  // A statement denied without the apostrophe: "isnt", "wasnt", "arent" ("adam isnt the issue
+  // here"). Not "cant fit", "doesnt save enough", "didnt expect that": those tell the failure.
+  static bool apostrophe_less_denial(std::string_view clause) {
+    for (std::string_view w : {"isnt", "wasnt", "arent"}) {
+      if (contains_word(clause, w)) return true;
+    }
+    return false;
+  }
+
+  // Words of a run that went through, in `clause` (tells_resolution()): "was able to", "managed
+  // to", "without issues", "went through", "runs fine", "no longer OOMs", "I could train", ...;
+  // zh 能正常 / 能跑 / 跑起来 / 可以训练 / 就够了 / 不爆 / 跑完 / 不会被kill / 降下来 (it runs, it is enough,
+  // no longer blows up, it came down).
+  static bool success_told(std::string_view clause) {
+    for (std::string_view w : {"was able to", "were able to", "without issue", "without any issue", "without problem",
+                               "without any problem", "managed to", "allowed me to", "allowed us to", "let me ", "let us ",
+                               "lets me ", "made it possible", "did the trick", "does the trick", "went through",
+                               "go through", "get through", "started fine", "fine", "smoothly", "i could ", "we could ",
+                               "finally", "without crash", "without oom", "without getting killed", "without being killed",
+                               "without running out", "without error", "is gone", "are gone", "made it work",
+                               "made it fit", "was the fix", "that did it", "did it", "running now", "runs now", "trains now",
+                               "working now", "finished", "completes", "completed", "complete fine", "all it needed",
+                               "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram", "stopped the memory", "stopped the oom", "stopped the crash",
+                               "run to completion", "ran to completion"}) {
+      if (contains_word_start(clause, w)) return true;
+    }
+    if (success_despite_failure_word(clause)) return true;
+    // Also 可以正常 (can run normally), 训起来 (trains), 不 OOM / 不oom (no OOM), 降到 / 降了 (came down),
+    // 跑通 (ran through), 不再 (no longer), 顺利 (smoothly), 解决 (solved), 没了 (is gone).
+    for (std::string_view z : {"\xe5\x8f\xaf\xe4\xbb\xa5\xe6\xad\xa3\xe5\xb8\xb8", "\xe8\xae\xad\xe8\xb5\xb7\xe6\x9d\xa5",
+                               "\xe4\xb8\x8d oom", "\xe4\xb8\x8doom", "\xe9\x99\x8d\xe5\x88\xb0", "\xe9\x99\x8d\xe4\xba\x86",
+                               "\xe8\xb7\x91\xe9\x80\x9a", "\xe4\xb8\x8d\xe5\x86\x8d", "\xe9\xa1\xba\xe5\x88\xa9",
+                               "\xe8\xa7\xa3\xe5\x86\xb3", "\xe6\xb2\xa1\xe4\xba\x86",
+                               "\xe8\x83\xbd\xe6\xad\xa3\xe5\xb8\xb8", "\xe8\x83\xbd\xe8\xb7\x91",
+                               "\xe8\xb7\x91\xe8\xb5\xb7\xe6\x9d\xa5", "\xe5\x8f\xaf\xe4\xbb\xa5\xe8\xae\xad\xe7\xbb\x83",
+                               "\xe5\xb0\xb1\xe5\xa4\x9f\xe4\xba\x86", "\xe4\xb8\x8d\xe7\x88\x86", "\xe8\xb7\x91\xe5\xae\x8c",
+                               "\xe4\xb8\x8d\xe4\xbc\x9a\xe8\xa2\xab", "\xe9\x99\x8d\xe4\xb8\x8b\xe6\x9d\xa5"}) {
+      if (clause.find(z) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
+  // A failure word negated as the success itself: "it no longer OOMs", "no more crashes",
+  // "doesn't run out anymore", "never OOMs since".
+  static bool success_despite_failure_word(std::string_view clause) {
+    for (std::string_view neg : {"no longer ", "no more ", "doesn't ", "does not ", "don't ", "didn't ", "never "}) {
+      for (size_t p = clause.find(neg); p != std::string_view::npos; p = clause.find(neg, p + 1)) {
+        const std::string_view then = clause.substr(p + neg.size(), 12);
+        for (std::string_view f : {"oom", "crash", "run out", "runs out", "get killed", "gets killed", "die", "blow up"}) {
+          if (then.substr(0, f.size()) == f) return true;
+        }
+      }
+    }
+    return false;
+  }
+
   static bool tells_resolution(std::string_view clause) {
     for (std::string_view c : kCues) {
       if (contains_word_start(clause, c)) return true;
     }
     // A run that went through after a change: "after setting max_split_size_mb:128 I was able to
-    // continue decoding without issues", "by using 8-bit Adam we were able to train". Success words
-    // alone are no account ("I was able to train at batch size 16 before the upgrade").
-    const bool went_through = contains_word_start(clause, "was able to") || contains_word_start(clause, "were able to") ||
-                              contains_word_start(clause, "without issue") || contains_word_start(clause, "without any issue") ||
-                              contains_word_start(clause, "without problem") || contains_word_start(clause, "without any problem");
-    if (went_through && (contains_word(clause, "after") || contains_word_start(clause, "by setting") ||
-                         contains_word_start(clause, "by using") || contains_word_start(clause, "by adding") ||
-                         contains_word_start(clause, "by changing") || contains_word_start(clause, "by reducing") ||
-                         contains_word_start(clause, "by lowering") || contains_word_start(clause, "by switching"))) {
-      return true;
+    // continue decoding without issues", "by using 8-bit Adam we were able to train", "I could
+    // train after I reduced the batch size", "switched to 8-bit Adam and it no longer OOMs".
+    // Success words alone are no account ("I was able to train at batch size 16 before the
+    // upgrade"): a change is named, by a verb of changing where a word starts, after "after",
+    // "by", "once", "when", "since" (and "I"/"we"), or opening the clause, or "with ... enabled";
+    // one that bears on memory, not "after installing the toolkit" or "after upgrading". Words
+    // that name their cause as their subject ("reducing the batch size to 2 allowed me to train",
+    // "max_split_size_mb:128 let me get through the run", "torch.no_grad() did the trick") need
+    // no verb. zh: 以后 / 之后 (after) or a verb of changing (改成, 调小, 开了, 加了, 用了, 设置了, 换成)
+    // with 能 / 可以 / 够了 / 正常 / 跑起来 / 跑完 (it can, it is enough, it runs). Not a failure
+    // reproduced, a crash or a divergence, nor what came next or before ("then", "it OOMs",
+    // "still", "before").
+    const bool crashed = contains_word_start(clause, "crash") && !success_despite_failure_word(clause) &&
+                         !contains_word_start(clause, "without crash") && !contains_word_start(clause, "got rid of") &&
+                         !contains_word_start(clause, "stopped crashing") && !contains_word_start(clause, "stopped the crash");
+    const bool not_went_through = crashed || contains_word_start(clause, "reproduc") ||
+                                  contains_word_start(clause, "diverg") || contains_word(clause, "then") ||
+                                  contains_word(clause, "still") || contains_word(clause, "before") ||
+                                  contains_word_start(clause, "it oom");
+    if (!not_went_through && success_told(clause)) {
+      for (std::string_view w : {"allowed me to", "allowed us to", "let me ", "let us ", "lets me ", "made it possible",
+                                 "did the trick", "does the trick", "is gone", "are gone", "made it work", "made it fit",
+                                 "was the fix", "that did it", "all it needed", "all it took", "got rid of",
+                                 "stopped crashing", "stopped blowing up", "stopped the ram", "stopped the memory", "stopped the oom", "stopped the crash", " and now ", " -> ", "\xe2\x86\x92"}) {
+        if (contains_word_start(clause, w)) return true;
+      }
+      // "<change> and it no longer OOMs", "... and no more OOM on GPU 0": the failure negated is
+      // the success, its cause the clause's subject (not after an upgrade).
+      if (success_despite_failure_word(clause) && !contains_word_start(clause, "upgrad")) return true;
+      static constexpr std::string_view kChange[] = {"set", "reduc", "lower", "decreas", "switch", "enabl", "disabl", "add",
+                                                     "chang", "cut", "turn", "limit", "remov", "replac", "using", "mov",
+                                                     "pass", "shrink", "halv", "quantiz", "drop", "wrap", "offload",
+                                                     "call", "appl", "clear", "split", "load"};
+      auto change_at = [&](size_t p) {
+        std::string_view rest = clause.substr(p);
+        for (std::string_view who : {"i ", "we "}) {
+          if (rest.substr(0, who.size()) == who) rest.remove_prefix(who.size());
+        }
+        return std::any_of(std::begin(kChange), std::end(kChange),
+                           [&](std::string_view v) { return rest.substr(0, v.size()) == v; });
+      };
+      for (std::string_view by : {"after ", "by ", "once ", "when ", "since "}) {
+        for (size_t p = clause.find(by); p != std::string_view::npos; p = clause.find(by, p + 1)) {
+          if (word_starts_at(clause, p) && change_at(p + by.size())) return true;
+        }
+      }
+      size_t lead = 0;
+      while (lead < clause.size() && !is_alpha(clause[lead])) ++lead;
+      if (change_at(lead)) return true;
+      if (contains_word(clause, "with") && (contains_word(clause, "enabled") || contains_word(clause, "turned on"))) {
+        return true;
+      }
+      for (std::string_view z : {"\xe4\xbb\xa5\xe5\x90\x8e", "\xe4\xb9\x8b\xe5\x90\x8e", "\xe6\x94\xb9\xe6\x88\x90",
+                                 "\xe8\xb0\x83\xe5\xb0\x8f", "\xe5\xbc\x80\xe4\xba\x86", "\xe5\x8a\xa0\xe4\xba\x86",
+                                 "\xe7\x94\xa8\xe4\xba\x86", "\xe8\xae\xbe\xe7\xbd\xae\xe4\xba\x86",
+                                 "\xe6\x8d\xa2\xe6\x88\x90"}) {
+        if (clause.find(z) != std::string_view::npos) return true;
+      }
     }
     size_t lead = 0;
     while (lead < clause.size() && !is_alpha(clause[lead])) ++lead;
@@ -1451,8 +1920,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (size_t i = 0; !cue && i < std::size(kCues); ++i) {
       cue = pairs_.may_contain(kCues[i]) && lo.find(kCues[i]) != std::string_view::npos;
     }
-    cue = cue || (pairs_.may_contain("able to") && lo.find("able to") != std::string_view::npos) ||
-          (pairs_.may_contain("without") && lo.find("without") != std::string_view::npos);  // tells_resolution()'s
+    for (std::string_view w : {"able to", "without", "managed to", "allowed", "let me", "let us", "lets me", "possible",
+                               "trick", "through", "fine", "smoothly", "could ", "finally", "no longer", "no more", "n't",
+                               "not ", "never", "rid of", "all it", "stopped", "->", "now", "gone", "did it", "finished",
+                               "complet", "the fix", "\xe2\x86\x92"}) {  // tells_resolution()'s words of success
+      cue = cue || (pairs_.may_contain(w) && lo.find(w) != std::string_view::npos);
+    }
+    cue = cue || !ascii_;  // zh words of success (success_told())
     if (!cue) return;
     struct Named {
       std::string_view text;
@@ -1490,6 +1964,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
         {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
         {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
+        {"gradient checkpointing", OomCause::kActivationsBatch}, {"gradient_checkpointing", OomCause::kActivationsBatch},
+        {"activation checkpointing", OomCause::kActivationsBatch},
+        {"\xe6\xa2\xaf\xe5\xba\xa6\xe6\xa3\x80\xe6\x9f\xa5\xe7\x82\xb9", OomCause::kActivationsBatch},  // 梯度检查点
         {"max_model_len", OomCause::kGenerationKvCache}, {"gpu_memory_utilization", OomCause::kGenerationKvCache},
         {"num_ctx", OomCause::kGenerationKvCache}, {"context window", OomCause::kGenerationKvCache},
         {"context length", OomCause::kGenerationKvCache}, {"context_length", OomCause::kGenerationKvCache},
@@ -1508,6 +1985,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
         {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
         {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},
+        {"in 4-bit", OomCause::kStaticModelTooLarge}, {"in 4bit", OomCause::kStaticModelTooLarge},
         {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
         {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
     };
@@ -1515,7 +1993,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // The clauses that neither deny nor ask; one of them tells of a fix or a cause.
     std::vector<std::string_view> parts = clauses(lo);
     parts.erase(std::remove_if(parts.begin(), parts.end(), denied_or_asked), parts.end());
-    if (std::none_of(parts.begin(), parts.end(), tells_resolution)) return;
+    // A Chinese account spans its clauses ("开了gradient checkpointing之后显存降了一半，训练跑通了"):
+    // read whole when no clause tells it alone.
+    if (std::none_of(parts.begin(), parts.end(), tells_resolution) && (ascii_ || denied_or_asked(lo) || !tells_resolution(lo))) {
+      return;
+    }
     uint32_t named = 0;
     for (std::string_view clause : parts) {
       for (const Named& x : kNamed) {

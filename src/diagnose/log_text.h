@@ -79,10 +79,19 @@ std::string strip_log_prefix(std::string_view s);
 /// ASCII-lowercased): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher
 /// than other GPUs"; not a program's line, a fix, nor another thing uneven (see log_text.cpp).
 bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo);
-/// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word, the first GPU
-/// named ("first gpu", "gpu 0", "cuda:0", ...) and a verb of use ("the memory can only used in the
-/// first gpu", "only GPU 0 is used"); "I only have 8 GB on GPU 0" names no use. One of the
-/// unevenness readings of gpu_memory_imbalance_prose() (which also needs the memory named).
+/// Memory told as full, in `lo` (ASCII-lowercased): "is full", "gets (completely) full", "becomes
+/// full", ... as a phrase of its own, with the memory, RAM, VRAM, the GPU or "it" in the 30
+/// characters before ("I have 24 GB of RAM and it gets completely full", "VRAM becomes full"); not
+/// denied ("never gets full", "is not full"), not a disk, a queue or /tmp, not "is fully", "is
+/// full of ...", nor a full something ("full precision", "full speed", "full duplex").
+bool memory_full_told(std::string_view lo);
+/// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word before the
+/// first GPU's name ("first gpu", "gpu 0", "cuda:0", "device 0", ...) or right after it ("gpu 0
+/// only"), not followed by a number, and a verb of use or filling ("the memory can only used in the
+/// first gpu", "only GPU 0 is used", "only the memory of the first GPU increases"); "I only have 8
+/// GB on GPU 0" names no use, "GPU 0 memory used: only 4.1GB" is a reading, "to use only the first
+/// GPU, set CUDA_VISIBLE_DEVICES" advice. One of the unevenness readings of
+/// gpu_memory_imbalance_prose() (which also needs the memory named).
 bool only_first_gpu_used(std::string_view lo);
 
 /// A size as printed: "20.00 MiB", "2147483648 bytes", "512.00M" (XLA), "40GB" (TH).

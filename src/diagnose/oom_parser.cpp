@@ -732,6 +732,33 @@ size_t out_of_some_memory(std::string_view lo) {
 // ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
 // a line.
+// A line that opens with a supposition put to the reader ("if you ...", "if the model does not
+// fit ...", "if memory grows every step, check ..."), advice rather than a report; "if I do
+// 'Classify Many', I get memory issues" tells what the user did.
+bool supposed(std::string_view lo) {
+  size_t b = 0;
+  while (b < lo.size() && lo[b] == ' ') ++b;
+  for (std::string_view s : {"if you", "if your", "if the ", "if it ", "if memory", "if a ", "if there", "if gpu", "if vram",
+                             "if ram"}) {
+    if (lo.substr(b, s.size()) == s) return true;
+  }
+  return false;
+}
+
+// A size in megabytes or gigabytes in `lo` ("10GB", "+1GB", "50 MB", "24G").
+bool sized(std::string_view lo) {
+  for (size_t i = 0; i < lo.size(); ++i) {
+    if (!is_digit(lo[i]) || (i + 1 < lo.size() && is_digit(lo[i + 1]))) continue;
+    size_t j = i + 1;
+    if (j < lo.size() && lo[j] == ' ') ++j;
+    if (j < lo.size() && (lo[j] == 'g' || lo[j] == 'm') &&
+        (j + 1 == lo.size() || !is_alpha(lo[j + 1]) || lo[j + 1] == 'b' || lo.substr(j + 1, 2) == "ib")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool memory_growth_prose(std::string_view lo) {
   // zh: 显存 / 内存 (GPU / host memory) with 泄漏 / 泄露 (leak), 不断增加 / 一直增加 / 持续增加 (keeps
   // increasing), 越来越大 / 越来越多 (ever larger); not a denial of the leak (below).
@@ -739,8 +766,22 @@ bool memory_growth_prose(std::string_view lo) {
     bool grows = false;
     for (const char* w : {"\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2", "\xe4\xb8\x8d\xe6\x96\xad\xe5\xa2\x9e\xe5\x8a\xa0",
                           "\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\x8c\x81\xe7\xbb\xad\xe5\xa2\x9e\xe5\x8a\xa0",
-                          "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7", "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a"}) {
+                          "\xe6\xaf\x94\xe4\xb8\x8a\xe4\xb8\x80"}) {  // 比上一 (more than the previous one)
       grows = grows || lo.find(w) != std::string_view::npos;
+    }
+    // 越来越 (ever more), 涨 (rises), 增长 (grows), 变大 (gets larger), 上升 (goes up), 累积 (accumulates), 多占
+    // (takes more)
+    // only within eight characters after the memory's name ("显存占用越来越大", "每个epoch显存都在增长"):
+    // "越来越多的用户" (more and more users) on a line that names memory elsewhere is no growth.
+    for (const char* m : {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) {
+      for (size_t p = lo.find(m); !grows && p != std::string_view::npos; p = lo.find(m, p + 6)) {
+        const std::string_view near = lo.substr(p + 6, 24 + 6);
+        for (const char* g : {"\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a", "\xe6\xb6\xa8", "\xe5\xa2\x9e\xe9\x95\xbf",
+                              "\xe5\x8f\x98\xe5\xa4\xa7", "\xe4\xb8\x8a\xe5\x8d\x87", "\xe7\xb4\xaf\xe7\xa7\xaf",
+                              "\xe5\xa4\x9a\xe5\x8d\xa0"}) {  // ... 多占 (takes more)
+          grows = grows || near.find(g) != std::string_view::npos;
+        }
+      }
     }
     bool denied = false;
     // 没有泄 / 无泄 / 不会泄 / 不存在泄, also with the memory between: 没有内存泄漏, 没有显存泄漏.
@@ -750,13 +791,44 @@ bool memory_growth_prose(std::string_view lo) {
                           "\xe6\x97\xa0\xe6\x98\xbe\xe5\xad\x98\xe6\xb3\x84"}) {
       denied = denied || lo.find(w) != std::string_view::npos;
     }
+    // Fixed (修复), asked (？, ?, 吗, 是否, 请问, 怎么, 如何), denied (并没有, 并不, 不存在, 未发现, 没发现,
+    // 没有增长) or told as normal or stable (正常, 稳定): no report.
+    for (const char* w : {"\xe4\xbf\xae\xe5\xa4\x8d", "\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6",
+                          "\xe5\xb9\xb6\xe6\xb2\xa1\xe6\x9c\x89", "\xe5\xb9\xb6\xe4\xb8\x8d", "\xe4\xb8\x8d\xe5\xad\x98\xe5\x9c\xa8",
+                          "\xe6\x9c\xaa\xe5\x8f\x91\xe7\x8e\xb0", "\xe6\xb2\xa1\xe5\x8f\x91\xe7\x8e\xb0", "\xe6\xad\xa3\xe5\xb8\xb8",
+                          "?", "\xe8\xaf\xb7\xe9\x97\xae", "\xe6\x80\x8e\xe4\xb9\x88", "\xe5\xa6\x82\xe4\xbd\x95",
+                          "\xe7\xa8\xb3\xe5\xae\x9a", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xa2\x9e"}) {
+      denied = denied || lo.find(w) != std::string_view::npos;
+    }
     if (grows && !denied) return true;
   }
-  if (!contains_word(lo, "memory") && !contains_word(lo, "vram") && !contains_word(lo, "ram")) return false;
+  // The memory named: "memory", "VRAM", "RAM", "RSS", torch.cuda.memory_allocated() /
+  // memory_reserved(), or as misspelt ("memery", "memroy"); a leak also by a size ("started at 10GB
+  // and now at 22GB after 5k steps, seems to be leaking").
+  const bool memory = contains_word(lo, "memory") || contains_word(lo, "vram") || contains_word(lo, "ram") ||
+                      contains_word(lo, "rss") || lo.find("memory_allocated") != std::string_view::npos ||
+                      lo.find("memory_reserved") != std::string_view::npos || contains_word(lo, "memery") ||
+                      contains_word(lo, "memroy") || contains_word(lo, "memeory") ||
+                      (contains_word(lo, "usage") && lo.find('%') == std::string_view::npos &&
+                       lo.find("util") == std::string_view::npos && lo.find("cpu usage") == std::string_view::npos);
+  const bool leak_word = contains_word_start(lo, "leak");
+  if (!memory && !(leak_word && sized(lo))) return false;
+  // Asked how to find one, supposed, or told as over ("how do I detect memory leaks?", "if memory
+  // grows every step, check ...", "is there a memory leak in the latest version?", "no longer grows").
+  if (lo.find("how do i") != std::string_view::npos || lo.find("how to") != std::string_view::npos ||
+      lo.find("how can i") != std::string_view::npos || lo.find("is there a") != std::string_view::npos ||
+      lo.find("no longer") != std::string_view::npos || supposed(lo)) {
+    return false;
+  }
   // "memory is stable, no leak", "it does not grow": the growth denied.
-  for (const char* denied : {"no leak", "not leak", "n't leak", "not grow", "n't grow", "not increas", "n't increas", "stable",
-                             "without leak", "no memory leak"}) {
-    if (lo.find(denied) != std::string_view::npos) return false;
+  // Also growth that levels off ("rises quickly during warmup and then remains constant", "then
+  // flattens", "stops growing").
+  for (const char* denied : {"no leak", "not leak", "n't leak", "not a leak", "not grow", "n't grow", "not increas", "n't increas", "stable",
+                             "without leak", "no memory leak", "constant", "flatten", "plateau", "levels off", "then stays",
+                             "then remains", "stays at", "stops growing", "stop growing", "stopped growing", "stays flat",
+                             "remains flat"}) {
+    // "it never plateaus" is the growth told.
+    if (lo.find(denied) != std::string_view::npos && lo.find("never plateau") == std::string_view::npos) return false;
   }
   // A fix announced ("Fixed a memory leak in the tokenizer (#1234)"): a changelog, not a report.
   if (contains_word(lo, "fixed") || contains_word(lo, "fixes")) return false;
@@ -771,23 +843,69 @@ bool memory_growth_prose(std::string_view lo) {
   // allocating memory indefinitely" ("undefinitely", as written).
   if (any_word({"allocating", "allocates", "consuming", "consumes", "eating", "eats"})) {
     if (any_word({"indefinitely", "undefinitely", "endlessly", "forever", "unbounded"})) return true;
-    // "until" a failure, not until an event ("until the first step").
-    const size_t until = lo.find("until");
+    // "until" a failure, not until an event ("until the first step"), and the failure's words where
+    // a word starts ("zoom" holds no "oom", "fully" is not "full"); "until it finishes with no
+    // errors" is none.
+    size_t until = lo.find("until");
+    while (until != std::string_view::npos && !word_starts_at(lo, until)) until = lo.find("until", until + 5);
     if (until != std::string_view::npos) {
       const std::string_view after = lo.substr(until);
-      for (const char* end : {"overload", "crash", "oom", "killed", "freez", "full", "out of", "run out", "runs out", "dies",
-                              "died", "error", "exhaust"}) {
-        if (after.find(end) != std::string_view::npos) return true;
+      // Nor a cache filling up by design and evicting ("keeps allocating until it is full, then evicts").
+      const bool no_failure = after.find("no error") != std::string_view::npos || after.find("without error") != std::string_view::npos ||
+                              contains_word_start(lo, "evict") || lo.find("by design") != std::string_view::npos ||
+                              contains_word_start(lo, "reuse");
+      for (const char* end : {"overload", "crash", "oom", "killed", "freez", "out of", "run out", "runs out", "dies", "died",
+                              "error", "exhaust"}) {
+        if (!no_failure && contains_word_start(after, end)) return true;
+      }
+      if (!no_failure && contains_word(after, "full")) return true;
+    }
+  }
+  // "Rapidly increasing VRAM use": growth told as going on, fast, with the memory within 40
+  // characters of the growth word ("the library is quickly growing in popularity; memory is fine"
+  // holds the memory elsewhere).
+  if (any_word({"rapidly", "quickly"})) {
+    for (const char* g : {"increasing", "growing", "rising", "climbing"}) {
+      for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + 1)) {
+        if (!is_word_at(lo, p, std::strlen(g))) continue;
+        // Growing in something else: "in popularity", "in number" (not "in size" or "in memory").
+        const std::string_view then = lo.substr(p + std::strlen(g));
+        if (then.substr(0, 4) == " in " && !contains_word_start(then.substr(4, 8), "size") &&
+            !contains_word_start(then.substr(4, 8), "memor") && !contains_word_start(then.substr(4, 8), "usage")) {
+          continue;
+        }
+        const size_t from = p > 40 ? p - 40 : 0;
+        const std::string_view near = lo.substr(from, p - from + std::strlen(g) + 40);
+        if (contains_word(near, "memory") || contains_word(near, "vram") || contains_word(near, "ram")) return true;
       }
     }
   }
-  // "Rapidly increasing VRAM use": growth told as going on, fast.
-  if (any_word({"increasing", "growing", "rising", "climbing"}) && any_word({"rapidly", "quickly"})) return true;
-  if (!any_word({"growing", "grows", "grew", "increasing", "increases", "accumulates", "climbs", "rising", "rises"})) {
+  // Memory never freed at each step or call ("each inference call adds a bit of GPU memory that is
+  // never freed").
+  const bool each = any_word({"keep", "keeps", "kept", "gradually", "slowly", "steadily", "until", "constantly",
+                              "continuously", "each", "every", "per", "epoch", "epochs", "iteration", "iterations", "step",
+                              "steps", "across", "monotonically", "hour", "longer"}) ||
+                    lo.find("over time") != std::string_view::npos;
+  if (each && (lo.find("never freed") != std::string_view::npos || lo.find("never released") != std::string_view::npos)) {
+    return true;
+  }
+  // "The longer it trains the more memory it takes."
+  if (lo.find("the longer") != std::string_view::npos &&
+      (lo.find("the more memory") != std::string_view::npos || lo.find("the more ram") != std::string_view::npos ||
+       lo.find("the more vram") != std::string_view::npos)) {
+    return true;
+  }
+  if (!any_word({"growing", "grows", "grew", "increasing", "increases", "accumulates", "climbs", "rising", "rises"}) &&
+      lo.find("goes up") == std::string_view::npos && lo.find("going up") == std::string_view::npos &&
+      lo.find("go up") == std::string_view::npos && lo.find("ramps up") == std::string_view::npos &&
+      lo.find("ramp up") == std::string_view::npos && lo.find("gets bigger") == std::string_view::npos &&
+      lo.find("getting bigger") == std::string_view::npos && lo.find("stacks up") == std::string_view::npos &&
+      lo.find("creeps up") == std::string_view::npos && lo.find("creeping up") == std::string_view::npos &&
+      lo.find("bigger numbers") == std::string_view::npos && lo.find("gets bigger") == std::string_view::npos &&
+      lo.find("n't come back down") == std::string_view::npos && lo.find("never comes back") == std::string_view::npos) {
     return false;
   }
-  return any_word({"keep", "keeps", "kept", "gradually", "slowly", "steadily", "until", "constantly", "continuously", "each",
-                   "every", "per", "epoch", "epochs", "iteration", "iterations", "step", "steps", "over time"});
+  return each;
 }
 
 // A line that tells of memory trouble in words, neither naming an OOM nor a growth: a memory
@@ -809,11 +927,51 @@ bool memory_trouble_prose(std::string_view lo) {
   };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
-  // 不足 / 不够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 (not released)
-  if (cjk && any_text({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f", "\xe7\x88\x86", "\xe6\xba\xa2\xe5\x87\xba",
-                       "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe", "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe",
-                       "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe"})) {
-    return true;
+  // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
+  // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
+  // 释放不了 (not released), 占满 / 满了 (filled up), 耗尽 (exhausted), 装不下 / 放不下 / 塞不下 (does not fit);
+  // not where the clause asks (？, 吗, 是否, 够不够 "enough or not"), supposes (如果 "if", 的话 "in
+  // case"), tells it as normal (正常), denies (不会爆 / 没有爆 / 没爆 / 不爆 "did not blow", 没有溢出 / 未溢出
+  // "no overflow") or tells of a fix (修复): "显存溢出，内存正常" is the GPU's trouble.
+  if (cjk) {
+    size_t from = 0;
+    while (from < lo.size()) {
+      size_t end = lo.size();
+      for (const char* sep : {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", "\xef\xbc\x81", "\xef\xbc\x9f"}) {
+        const size_t at = lo.find(sep, from);
+        if (at != std::string_view::npos) end = std::min(end, at + 3);
+      }
+      // An ASCII ',' right after a CJK character also ends a clause ("显存爆了,内存还有很多").
+      for (size_t c = lo.find(',', from); c != std::string_view::npos && c < end; c = lo.find(',', c + 1)) {
+        if (c > 0 && static_cast<unsigned char>(lo[c - 1]) >= 0x80) {
+          end = c + 1;
+          break;
+        }
+      }
+      const std::string_view clause = lo.substr(from, end - from);
+      from = end;
+      auto in = [&](std::initializer_list<const char*> ws) {
+        return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return clause.find(w) != std::string_view::npos; });
+      };
+      if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"})) continue;
+      if (in({"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
+              "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe6\xad\xa3\xe5\xb8\xb8",
+              "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86",
+              "\xe4\xb8\x8d\xe7\x88\x86",
+              "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
+              "\xe4\xbf\xae\xe5\xa4\x8d"})) {
+        continue;
+      }
+      if (in({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f", "\xe4\xb8\x8d\xe5\xa4\xaa\xe5\xa4\x9f", "\xe7\x88\x86",
+              "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe",
+              "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe", "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe",
+              "\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe", "\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d",
+              "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe8\x80\x97\xe5\xb0\xbd", "\xe6\xbb\xa1\xe4\xba\x86",
+              "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",
+              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "100%"})) {
+        return true;
+      }
+    }
   }
   // 内存/显存 ... 异常 (abnormal), but not 访问异常 (an access fault) nor 无异常 / 没有异常 (no anomaly).
   if (cjk && any_text({"\xe5\xbc\x82\xe5\xb8\xb8"}) &&
@@ -827,10 +985,29 @@ bool memory_trouble_prose(std::string_view lo) {
     return false;
   }
   if (any_word({"resource_exhausted"})) return true;
+  // Growth that levels off ("rises quickly during warmup and then remains constant").
+  if (any_text({"then remains", "then stays", "then flattens", "plateau", "levels off", "stops growing", "stopped growing"})) {
+    return false;
+  }
+  // Memory not released, told as expected or meant ("not released back to the OS until the
+  // process exits; this is expected with the caching allocator").
+  const bool kept_as_meant = any_text({"is expected", "as expected", "by design", "is normal", "intended"});
   // Denied ("no error", "memory is stable"), or another memory: a kernel's on-chip "shared memory"
   // (Triton's OutOfResources), /dev/shm (a DataLoader's shared-memory segment).
-  if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "is stable", "stays stable",
-                "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm"})) {
+  // The trouble itself no longer happening ("memory no longer grows between epochs"; not
+  // "'volatile' no longer works ... will result in CUDA memory error").
+  for (size_t p = lo.find("no longer "); p != std::string_view::npos; p = lo.find("no longer ", p + 1)) {
+    const std::string_view then = lo.substr(p + 10, 12);
+    for (const char* t : {"grow", "leak", "increas", "crash", "oom", "run out", "runs out", "happen", "occur", "fill"}) {
+      if (then.substr(0, std::strlen(t)) == t) return false;
+    }
+  }
+  // Asked how, or supposed ("how do I detect memory leaks?", "if the model does not fit in GPU
+  // memory, accelerate offloads layers").
+  if (any_text({"how do i", "how to", "how can i"}) || supposed(lo)) return false;
+  if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "not leak", "n't leak", "not a leak",
+                "is stable", "stays stable", "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm",
+                "feature request", "not a memory", "isn't a memory", "not memory related", "not related to memory"})) {
     return false;
   }
   // Memory told as a problem, or as too much held where it should not be, in those words: "CUDA
@@ -857,18 +1034,34 @@ bool memory_trouble_prose(std::string_view lo) {
                  "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate"}))) {
     return true;
   }
-  return any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
-                   "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
-         any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
-                   "filled up", "more and more", "hit the peak", "not released", "never released", "can't allocate",
-                   "cannot allocate", "unable to allocate", "allocate memory",
-                   // written without the apostrophe: "my gpu doesnt have enough vram"
-                   "doesnt have enough", "dont have enough", "didnt have enough", "not have enough",
-                   // the memory too small for what it must hold: "the weights do not fit in the memory of one GPU"
-                   "not fit", "n't fit", "unable to fit", "cannot fit", "too big to fit", "too large to fit",
-                   // full: "I have 24 GB of RAM and it gets completely full", "VRAM becomes full"
-                   "gets full", "get full", "got full", "gets completely full", "becomes full", "became full",
-                   "is full", "is completely full"});
+  if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
+                "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
+      any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
+                "filled up", "more and more", "hit the peak", "can't allocate",
+                "cannot allocate", "unable to allocate", "allocate memory",
+                // written without the apostrophe: "my gpu doesnt have enough vram"
+                "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
+                "n't enough", "maxed out", "maxes out", "max out", "maxing out", "memory full", "memory ceiling",
+                "memory wall", "hit the memory", "hits the memory", "hitting the memory", "exhausts", "use up all",
+                "uses up all", "used up all", "100% memory", "memory at 100%", "memory is at 100%", "too big for my",
+                "too large for my", "too big for the", "too large for the", "fills completely", "fill completely",
+                "basically full", "almost full"}) ||
+      (!kept_as_meant && any_text({"not released", "never released"}))) {
+    return true;
+  }
+  // The memory too small for what it must hold, a fit in or on something: "the weights do not fit
+  // in the memory of one GPU", "too big to fit on a 24 GB card" (not "does not fit the data").
+  for (const char* f : {"not fit", "n't fit", "unable to fit", "too big to fit", "too large to fit"}) {
+    for (size_t p = lo.find(f); p != std::string_view::npos; p = lo.find(f, p + 1)) {
+      const std::string_view after = lo.substr(p + std::strlen(f));
+      for (const char* where : {" in ", " into ", " on ", " onto ", " within "}) {
+        if (after.substr(0, std::strlen(where)) == where) return true;
+      }
+    }
+  }
+  // Full, said of the memory (memory_full_told()), not as expected, by design or evicting.
+  if (any_text({"by design", "expected", "normal"}) || contains_word_start(lo, "evict")) return false;
+  return memory_full_told(lo);
 }
 
 }  // namespace
