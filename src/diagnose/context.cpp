@@ -1497,8 +1497,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // (Adam and its kin, "optimizer", SGD with momentum, Adafactor, Lion, the Adam moments) in the
   // same clause as more memory than something else or a lot of it: "DAdaptAdam has a higher
   // memory usage than standard Adam", "does FusedAdam consume twice the memory?", "the optimizer
-  // states take 3x the model's memory". Adam keeps two fp32 moments per parameter (8 bytes; Kingma
-  // & Ba 2015, Algorithm 1), which is what such a sentence is about. Not a denial of it.
+  // states take 3x the model's memory", "weights 14GB, optimizer 56GB"; or the failure at its step
+  // or when its state is loaded ("OOMs exactly at optimizer.step()", "OOM on resume: Trainer loads
+  // optimizer.pt straight to GPU"). Adam keeps two fp32 moments per parameter (8 bytes; Kingma &
+  // Ba 2015, Algorithm 1), which is what such a sentence is about. Not a denial of it, a saving,
+  // nor a fact told as expected; zh as below.
   static bool optimizer_memory_told(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
       auto has_text = [&](std::string_view s) { return clause.find(s) != std::string_view::npos; };
@@ -1653,9 +1656,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // A whole dataset read into the host's memory, in `lo` (a line, ASCII-lowercased): "inference.py
-  // first loads all image files into the memory", "the whole dataset is loaded in RAM". Not where a
-  // GPU is the place ("the whole dataset on the GPU"), not a denial.
+  // A whole dataset read into the host's memory, in `lo` (a line, ASCII-lowercased): in one clause a
+  // whole dataset named (whole_data_named()), the host's memory as its place and a verb of loading
+  // or keeping: "inference.py first loads all image files into the memory", "the whole dataset is
+  // loaded in RAM", "the script keeps features for the complete dataset in RAM instead of
+  // streaming them". Not where a GPU is the place ("the whole dataset on the GPU"), not denied or
+  // asked, not advice or a fact (it fits, it is small, memory-mapped, faster, recommended, a flag
+  // set), not what is avoided ("streaming instead of loading the whole dataset"). zh as below.
   static bool whole_data_in_host_memory(std::string_view lo) {
     // zh: 数据 / 图片 / 图像 / 样本 / 文件 (data, images, samples, files) with 全部 / 所有 / 一次性 (all, at
     // once), 加载 / 读 / 载入 / load (loaded, read) and 内存 (the host's memory), not 显存 (the GPU's).
@@ -1716,7 +1723,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // A whole dataset named in `clause`: a data noun where a word starts (data, dataset, image,
-  // file, sample, corpus, training set, audio, video, frame, ".npy") with a word of wholeness
+  // file, sample, corpus, training set, audio, video, frame, ".npy", csv, json, row, feature,
+  // tensor, array, mask, label, annotation, text, line, shard, example, ...) with a word of wholeness
   // (whole, entire, all, every, complete, full) among the three words before it ("all the training
   // data", "every image", "the complete dataset"), or "entirely" after it ("the dataset is loaded
   // entirely into memory").

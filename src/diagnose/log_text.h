@@ -90,7 +90,8 @@ bool memory_full_told(std::string_view lo);
 /// only"), not followed by a number, and a verb of use or filling ("the memory can only used in the
 /// first gpu", "only GPU 0 is used", "only the memory of the first GPU increases"); "I only have 8
 /// GB on GPU 0" names no use, "GPU 0 memory used: only 4.1GB" is a reading, "to use only the first
-/// GPU, set CUDA_VISIBLE_DEVICES" advice. One of the unevenness readings of
+/// GPU, set CUDA_VISIBLE_DEVICES" advice; zh 只有 (only) with the first card (0号卡, 第一张卡, 卡0)
+/// and its memory or use (显存, 占满, 在用). One of the unevenness readings of
 /// gpu_memory_imbalance_prose() (which also needs the memory named).
 bool only_first_gpu_used(std::string_view lo);
 
