@@ -1765,7 +1765,24 @@ TEST(DiagnoseKinds11, NearMissesAReviewerWrote) {
            {"With batch size 8 it ran without issues on v1.2, after upgrading to v1.3 it OOMs.", account,
             OomCause::kActivationsBatch},
            {"I stopped the old job, but I still get out of memory on the GPU.", left, OomCause::kOtherProcess},
-           {"GPU memory is still ~half free while the OOM-killer kills the ranks.", left, OomCause::kOtherProcess}}) {
+           {"GPU memory is still ~half free while the OOM-killer kills the ranks.", left, OomCause::kOtherProcess},
+           // A second review of the widened readings (item 14): common phrasings they fired on.
+           {"Using LoRA for finetuning Llama-2-13B with batch size 4 on a 24GB GPU.", account, OomCause::kActivationsBatch},
+           {"Let me know if you need the full log, I use num_workers=8.", account, OomCause::kCpuRam},
+           {"Reducing the batch size didn't help, it doesn't crash right away but after a few hundred steps.", account,
+            OomCause::kActivationsBatch},
+           {"Using batch size 8. Training looks fine \xe2\x80\x93 GPU memory at 70 GB.", account, OomCause::kActivationsBatch},
+           {"Finally, after setting batch size to 32, the GPU ran out of memory.", account, OomCause::kActivationsBatch},
+           {"I'm fine-tuning Llama-2-7B with AdamW on 4x A100 80GB GPUs.", opt, OomCause::kOptimizerState},
+           {"I'm training with Adam for more than 10 epochs and memory usage is 20GB.", opt, OomCause::kOptimizerState},
+           {"The loss is stuck at 2.3 and GPU memory use is 10 GB; I stopped training after 3 epochs.", left,
+            OomCause::kOtherProcess},
+           {"This looks like the closed issue #1234: GPU memory is not released between epochs.", left,
+            OomCause::kOtherProcess},
+           {"Training hangs on the host side while waiting for the NCCL all-reduce.", ram, OomCause::kCpuRam},
+           {"After I swap the optimizer to Adafactor, training hangs at step 0.", ram, OomCause::kCpuRam},
+           {"During a full training run RAM usage reaches 60 GB while loading checkpoints.", data, OomCause::kCpuRam},
+           {"With model offloading, all text encoders are kept in CPU RAM until needed.", data, OomCause::kCpuRam}}) {
     EXPECT_FALSE(cites(first(diagnose_log(m.line + "\n" + message, without)), m.what, m.cause)) << m.line;
   }
   // Alone, none of these is a report of memory trouble.
@@ -1783,6 +1800,16 @@ TEST(DiagnoseKinds11, NearMissesAReviewerWrote) {
            "How do I detect memory leaks in PyTorch?",
            "If the model does not fit in GPU memory, accelerate will offload some layers to CPU.",
            "The caching allocator keeps memory reserved after the first step, which is not a leak.",
+           "Memory usage grows quadratically with longer sequences.", "Disk usage keeps growing every epoch.",
+           "Setting max output tokens to 4096 uses about 20 GB of GPU memory.",
+           "We hit the memory bandwidth limit on the H100 at batch size 64.",
+           "The model weights are loaded into GPU memory fully before inference starts.",
+           "It is full bf16 training and memory usage is 40 GB.",
+           // 显存占用没有上升 (GPU memory use did not go up); 显存24G，开了梯度累积以后batch可以到16 (24G; with
+           // gradient accumulation the batch can reach 16)
+           "\xe6\x98\xbe\xe5\xad\x98\xe5\x8d\xa0\xe7\x94\xa8\xe6\xb2\xa1\xe6\x9c\x89\xe4\xb8\x8a\xe5\x8d\x87",
+           "\xe6\x98\xbe\xe5\xad\x98" "24G\xef\xbc\x8c\xe5\xbc\x80\xe4\xba\x86\xe6\xa2\xaf\xe5\xba\xa6\xe7\xb4\xaf\xe7\xa7\xaf"
+           "\xe4\xbb\xa5\xe5\x90\x8e" "batch\xe5\x8f\xaf\xe4\xbb\xa5\xe5\x88\xb0" "16",
            // 随着batch size增大，显存占用越来越大是正常的。 (growing with the batch size is normal)
            "\xe9\x9a\x8f\xe7\x9d\x80" "batch size\xe5\xa2\x9e\xe5\xa4\xa7\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe5\x8d\xa0\xe7\x94\xa8"
            "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7\xe6\x98\xaf\xe6\xad\xa3\xe5\xb8\xb8\xe7\x9a\x84\xe3\x80\x82",
@@ -1852,14 +1879,16 @@ TEST(DiagnoseKinds11, TheSameKindsInOtherWords) {
             OomCause::kOtherProcess},
            {"loading the 70B gguf with llama.cpp exhausts my system RAM and it starts swapping", ram, OomCause::kCpuRam},
            {"num_workers 8 -> 2 and the RAM stopped blowing up, epochs complete fine now", account, OomCause::kCpuRam},
-           {"max_split_size_mb:128 got rid of the fragmentation crash for me", account, OomCause::kFragmentation}}) {
+           {"max_split_size_mb:128 got rid of the fragmentation crash for me", account, OomCause::kFragmentation},
+           {"Processing 1080p videos, the RAM OOMs after a minute.", ram, OomCause::kCpuRam}}) {
     EXPECT_TRUE(cites(first(diagnose_log(t.line + "\n" + message, without)), t.what, t.cause)) << t.line;
   }
   for (const std::string line : {"All the memory goes to GPU 0 only.", "Only the memory of the first GPU increases.",
                                  "Only cuda:0 fills up and crashes, GPUs 1-7 barely use anything.",
                                  "The first GPU fills up completely while GPU 1 stays almost empty.",
                                  "YOLOv8 with device=0,1 still loads everything on GPU 0 and crashes there.",
-                                 "rank 0's card is at 79GB/80GB, the rest at 45GB, and it's rank 0 that crashes"}) {
+                                 "rank 0's card is at 79GB/80GB, the rest at 45GB, and it's rank 0 that crashes",
+                                 "I have GPU 0 and GPU 1, but only GPU 0 memory is used."}) {
     const auto ds = diagnose_log(line + "\n" + message, without);
     ASSERT_FALSE(ds.empty()) << line;
     bool uneven = false;
@@ -1868,13 +1897,21 @@ TEST(DiagnoseKinds11, TheSameKindsInOtherWords) {
   }
   for (const std::string line : {"Only the first GPU is used for evaluation by design; memory on others stays idle.",
                                  "The first GPU runs hotter because it sits right above the other one, which stays idle.",
-                                 "I put everything on cuda:0 and it crashes."}) {  // one GPU, no other named
+                                 "I put everything on cuda:0 and it crashes.",  // one GPU, no other named
+                                 "I only have one GPU (GPU 0) and memory usage is 20 GB during training.",
+                                 "Only GPU 0 is visible in my container and memory usage is 20 GB."}) {
     const auto ds = diagnose_log(line + "\n" + message, without);
     ASSERT_FALSE(ds.empty()) << line;
     EXPECT_FALSE(cites(ds[0], "one GPU holds more than the others", OomCause::kMultiGpuImbalance)) << line;
   }
-  // zh growth and trouble, alone: 显存一直在涨 (GPU memory keeps rising), 显存无法释放 (cannot be freed).
-  for (const std::string line : {"\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x80\xe7\x9b\xb4\xe5\x9c\xa8\xe6\xb6\xa8\xe3\x80\x82",
+  // zh growth and trouble, alone: 显存一直在涨 (GPU memory keeps rising), 显存无法释放 (cannot be freed),
+  // 显存一直增加，不正常 (keeps increasing, abnormal); and "keeps increasing constantly", "the GPU memory is
+  // full and I cannot train".
+  for (const std::string line : {"GPU memory keeps increasing constantly during training.",
+                                 "The GPU memory is full and I cannot train.",
+                                 "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x8c"
+                                 "\xe4\xb8\x8d\xe6\xad\xa3\xe5\xb8\xb8",
+                                 "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x80\xe7\x9b\xb4\xe5\x9c\xa8\xe6\xb6\xa8\xe3\x80\x82",
                                  "\xe6\x98\xbe\xe5\xad\x98\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe\xe3\x80\x82"}) {
     const auto ds = diagnose_log("\n" + line + "\n");
     ASSERT_EQ(ds.size(), 1u) << line;

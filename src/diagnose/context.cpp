@@ -219,7 +219,7 @@ bool code_line(std::string_view lo) {
   std::string_view t = lo.substr(b);
   // A trailing comment is not prose: "x = f(y)   # whole tensor -> host RAM" is read before its '#'.
   const size_t comment = t.find("  #");
-  if (comment != std::string_view::npos && comment > 0) t = t.substr(0, comment);
+  if (comment != std::string_view::npos) t = t.substr(0, comment);
   while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
   if (t.rfind(">>> ", 0) == 0 || t.rfind("$ ", 0) == 0) return true;
   if (!t.empty() && t.front() == '@' && t.find(' ') == std::string_view::npos) return true;
@@ -241,7 +241,8 @@ bool code_line(std::string_view lo) {
       tok.remove_suffix(1);
     }
     plain_words += tok.size() >= 2 && std::all_of(tok.begin(), tok.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-    // CJK prose: two characters (three bytes each, a lead byte 0xE0-0xEF) count as a word.
+    // CJK prose: two characters (three bytes each, a lead byte 0xE0-0xEF; also full-width
+    // punctuation, arrows and dashes) count as a word.
     plain_words += static_cast<int>(std::count_if(tok.begin(), tok.end(), [](char c) {
                      return (static_cast<unsigned char>(c) & 0xF0u) == 0xE0u;
                    })) / 2;
@@ -763,7 +764,7 @@ class Reader {
                                  (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
                                   contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
                                   has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
-                                  has_text("\xe6\x98\xbe\xe5\xad\x98"));
+                                  has_text("\xe7\x88\x86"));  // 占满 (filled), 爆 (blew)
     const bool uneven_memory = (has(kWMem) && uneven_word) || first_gpu_fills;
     // The optimizer's memory, or a whole dataset held in memory, in words (read below).
     const bool optimizer_memory = (has(kWMem) || has_text("gb") || has_text("usage") || has_text("nvidia-smi") || cjk ||
@@ -780,7 +781,8 @@ class Reader {
                                 whole_data_in_host_memory(lo);
     // Words of GPU memory a finished process left behind (read below).
     const bool left_behind_words = has_text("still") || has_text("releas") || has_text("freed") || has_text("leftover") ||
-                                   has_text("linger") || has_text("defunct") || has_text("pil") || has_text("orphan") ||
+                                   has_text("linger") || has_text("defunct") || has_text("piling") || has_text("pile") ||
+                                   has_text("orphan") ||
                                    has_text("hogging") || has_text("alive") || cjk;
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !optimizer_memory && !data_in_memory && !left_behind_words &&
@@ -1142,8 +1144,7 @@ if (contains("other process") || contains("another process") || contains("other 
                                  "remains occupied", "still in use", "stays allocated", "remains allocated",
                                  "still allocated", "stays on the gpu", "remains on the gpu", "still on the gpu",
                                  "left behind", "leaves a process behind", "leftover", "left over", "linger", "defunct",
-                                 "hogging", "holding their", "holding its", "holding the", "hanging around", "stuck at",
-                                 "stays at", "n't exit", "never exit", "still alive", "stay alive", "stays alive",
+                                 "hogging", "holding their", "holding its", "holding the", "hanging around", "stays at", "n't exit", "never exit", "still alive", "stay alive", "stays alive",
                                  "still keep", "n't go away", "never go away", "didnt free", "doesnt free", "dont free",
                                  "didnt release", "doesnt release", "dont release", "kept running", "keeps running in",
                                  "stay on the gpu", "sit on the gpu", "sits on the gpu", "sitting on the gpu", "stacking up",
@@ -1159,7 +1160,7 @@ if (contains("other process") || contains("another process") || contains("other 
           !contains("still get") && !contains("still oom") && !contains("still run out") && !contains("still runs out") &&
           !contains("still out of memory") && !contains("still crash") && !contains("still fail") &&
           !contains("still have") && !contains("still the same") && !contains("still available") &&
-          !contains("still free") && !contains("free") && !contains("available")) {
+          !contains("still free") && !contains("free") && !contains("available") && !contains("empty_cache")) {
         held = true;
       }
       // zh: 显存 with 没有释放 / 没释放 / 没放 / 还是被占 / 一直占 / 占着 (not released, still held), after 进程
@@ -1180,17 +1181,22 @@ if (contains("other process") || contains("another process") || contains("other 
       // nothing running", "that PID doesn't exist anymore"), processes left behind or lingering.
       const bool orphaned = contains("nothing running") || contains("no process listed") || contains("no processes") ||
                             contains("no running process") || contains("no python running") ||
-                            contains("exist anymore") || contains("linger") || contains("leftover") || contains("defunct") ||
-                            (contains("behind") && (contains("left") || contains("leaves") || contains("leaving")));
+                            (contains("pid") && contains("exist anymore")) || contains("linger") || contains("defunct") ||
+                            contains("leftover process") || contains("leftover python") || contains("leftover worker") ||
+                            (contains("process") && contains("behind") &&
+                             (contains("left") || contains("leaves") || contains("leaving")));
       bool ended = contains("ctrl-c") || contains("ctrl+c") || contains("control-c") || contains("keyboardinterrupt") ||
                    contains("keyboard interrupt") || contains("previous run") ||
                    contains("previous job") || contains("previous process") || contains("previous trial") ||
                    contains("previous experiment") || contains("previous training") || contains("previous session") ||
                    contains("old process") || word_in("dead") || word_in("dies") || word_in("died");
-      for (std::string_view e : {"stop", "kill", "exit", "terminat", "interrupt", "abort", "cancel", "segfault", "closing",
-                                 "closed", "sigkill"}) {
+      for (std::string_view e : {"kill", "exit", "terminat", "interrupt", "abort", "cancel", "segfault", "closing", "sigkill"}) {
         ended = ended || contains_word_start(lo, e);
       }
+      // "stop" / "stopped" / "stopping" as words (not "training stops with OOM"); "closed" not of an
+      // issue or a PR.
+      ended = ended || word_in("stop") || word_in("stopped") || word_in("stopping") ||
+              (word_in("closed") && !contains("closed issue") && !contains("closed pr") && !contains("closed as"));
       // A process or job that crashed ("the python process crashed but the VRAM was never released").
       ended = ended || contains("process crashed") || contains("job crashed") || contains("run crashed") ||
               contains("training crashed") || contains("script crashed");
@@ -1320,7 +1326,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (!clause.empty() && clause.back() == '?') return true;
     if (clause.size() >= 3 && clause.substr(clause.size() - 3) == "\xef\xbc\x9f") return true;  // '？'
     // "It no longer OOMs", "doesn't crash anymore": the negation is the success told, not a denial.
-    const bool success = success_despite_failure_word(clause);
+    // A fix denied beside it still denies ("reducing the batch size didn't help, it doesn't crash
+    // right away but after a few hundred steps").
+    bool fix_denied = false;
+    for (std::string_view x : {"n't help", "not help", "n't work", "not work", "n't fix", "not fix", "n't solve", "not solve",
+                               "no effect", "no difference", "n't change", "not change"}) {
+      fix_denied = fix_denied || clause.find(x) != std::string_view::npos;
+    }
+    const bool success = success_despite_failure_word(clause) && !fix_denied;
     for (std::string_view x : {"not ", "n't", "never", "neither", "no longer", "nothing", "no luck", "no effect", "tried",
                                "still", "without success", "cannot"}) {
       if (success && x != "tried" && x != "still" && x != "without success") continue;
@@ -1330,7 +1343,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
-  // "；", "？", "！" and after an ASCII ',' beside a CJK character (the separator's punctuation stays
+  // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
   // with the clause it ends, so a question keeps its '?' or '？').
   static std::vector<std::string_view> clauses(std::string_view lo) {
     std::vector<std::string_view> out;
@@ -1343,7 +1356,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         from = i + 1;
         continue;
       }
-      // An ASCII comma beside a CJK character ("内存被吃光了,GPU显存还有").
+      // An ASCII comma beside a non-ASCII byte, as in Chinese text ("内存被吃光了,GPU显存还有").
       if (lo[i] == ',' && ((i > 0 && static_cast<unsigned char>(lo[i - 1]) >= 0x80) ||
                            static_cast<unsigned char>(lo[i + 1]) >= 0x80)) {
         out.push_back(lo.substr(from, i + 1 - from));
@@ -1400,9 +1413,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool host_memory_named(std::string_view lo) {
     if (contains_word(lo, "ram")) return true;
     if (lo.find("\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos) return true;  // 内存 (zh: the host's memory)
-    if (contains_word(lo, "swap") || contains_word(lo, "rss") || lo.find("paging file") != std::string_view::npos) return true;
+    // "swap" the noun, not the verb ("after I swap the optimizer to Adafactor").
+    if ((contains_word(lo, "swap") && lo.find("swap the") == std::string_view::npos &&
+         lo.find("swap to") == std::string_view::npos && lo.find("swap out") == std::string_view::npos &&
+         lo.find("i swap") == std::string_view::npos && lo.find("to swap") == std::string_view::npos) ||
+        contains_word(lo, "rss") || lo.find("paging file") != std::string_view::npos) {
+      return true;
+    }
     for (std::string_view h : {"system memory", "host memory", "cpu memory", "main memory", "physical memory",
-                               "machine's memory", "machine memory", "host side", "host-side", "cpu side", "cpu-side"}) {
+                               "machine's memory", "machine memory", "host side memory", "host-side memory",
+                               "cpu side memory", "cpu-side memory", "host side ram", "host-side ram"}) {
       if (lo.find(h) != std::string_view::npos) return true;
     }
     return false;
@@ -1418,7 +1438,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                "out of memory", "fills up", "filled up", "100%", "99%", "98%", "freez", "froze", "maxes out",
                                "maxed out", "max out", "maxing out", "eats all", "eating all", "eat all", "ate all",
                                "sigkill", "code 137", "oomkill", "oom-kill", "oom killer", "unresponsive", "thrash",
-                               "exhaust", "swapping", "hangs", "hung", "fully used", "too small", "through the roof",
+                               "exhaust", "swapping", "fully used", "too small", "through the roof",
                                // zh: 卡住 (stuck), 上限 (the limit), 崩 (crashed)
                                "\xe5\x8d\xa1\xe4\xbd\x8f", "\xe4\xb8\x8a\xe9\x99\x90", "\xe5\xb4\xa9",
                                // zh: 吃光 / 用光 / 用完 (eaten up, used up)
@@ -1487,8 +1507,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                "t4", "p100", "k80", "a6000", "mi250", "mi300", "tpu"}) {
       if (contains_word(lo, w)) return true;
     }
+    // A card's number where a word starts, not a video resolution ("1080p").
     for (std::string_view n : {"3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5090", "2080", "1080"}) {
-      if (contains_word_start(lo, n)) return true;
+      for (size_t p = lo.find(n); p != std::string_view::npos; p = lo.find(n, p + 1)) {
+        if (word_starts_at(lo, p) && (p + n.size() >= lo.size() || lo[p + n.size()] != 'p')) return true;
+      }
     }
     return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos;  // 显卡
   }
@@ -1541,36 +1564,40 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
            has_text("\xe5\xa4\xaa\xe5\xa4\x9a") || has_text("\xe5\x8d\xa0\xe4\xba\x86") ||
            has_text("\xe5\xa4\xaa\xe5\x8d\xa0") || has_text("\xe6\xb6\xa8\xe5\x88\xb0") || has_text("\xe7\x82\xb8") ||
            has_text("\xe4\xb8\x8d\xe5\xa4\x9f")) &&
-          !has_text("\xe5\x87\x8f\xe5\xb0\x91") && !has_text("\xe8\x8a\x82\xe7\x9c\x81") && !has_text("\xe9\x99\x8d")) {
-        return true;  // not 减少 / 节省 / 降 (reduces, saves, lowers)
+          !has_text("\xe5\x87\x8f\xe5\xb0\x91") && !has_text("\xe8\x8a\x82\xe7\x9c\x81") && !has_text("\xe9\x99\x8d") &&
+          !has_text("8bit") && !has_text("8-bit") && !has_text("8 bit")) {
+        return true;  // not 减少 / 节省 / 降 (reduces, saves, lowers), not an 8-bit optimizer (the remedy)
       }
       const bool optimizer = has_text("adam") || has_text("optimizer") || has_text("optimiser") ||
                              contains_word(clause, "optim") || contains_word(clause, "sgd") ||
                              has_text("momentum") || contains_word(clause, "moments") || has_text("adafactor") ||
                              contains_word(clause, "lion") || has_text("exp_avg");
       if (!optimizer) continue;
-      // The memory named, nvidia-smi's reading, or a size ("weights 14GB, optimizer 56GB").
+      // The memory named, or (weakly) nvidia-smi's reading, a usage or a size ("weights 14GB,
+      // optimizer 56GB"): a weak one needs a word of much that is itself about taking memory
+      // ("killing me", "most of", "eats"), not a multiple or a comparison ("4x A100 80GB", "for
+      // more than 10 epochs").
       const bool memory = contains_word_start(clause, "memor") || contains_word(clause, "mem") ||
-                          contains_word(clause, "vram") || contains_word(clause, "usage") || has_text("nvidia-smi") ||
-                          contains_word(clause, "footprint") || has_text("model size") || gigabytes_named(clause);
-      const bool much = has_text("more memory") || has_text("higher memory") || has_text("larger memory") ||
+                          contains_word(clause, "vram") || contains_word(clause, "footprint") || has_text("model size");
+      const bool weak_memory = contains_word(clause, "usage") || has_text("nvidia-smi") || gigabytes_named(clause);
+      const bool much_taking = has_text("too much") || has_text("all the memory") || has_text("all of the memory") ||
+                               has_text("most of") || has_text("take up") || has_text("takes up") || has_text("took up") ||
+                               has_text("taking up") || has_text("% of") || contains_word_start(clause, "occup") ||
+                               contains_word_start(clause, "eat") || contains_word_start(clause, "hog") ||
+                               contains_word(clause, "killing") || contains_word(clause, "hungry") ||
+                               contains_word(clause, "insane") || has_text("huge") || has_text("way more") ||
+                               has_text("over the limit") || has_text("bytes per param") || has_text("more vram") ||
+                               has_text("more than the") || has_text("more than all") || has_text("bigger than") ||
+                               has_text("larger than") || has_text("uses more") || has_text("takes more") ||
+                               has_text("taking more") || consumes_memory(clause);
+      const bool much = much_taking || has_text("more memory") || has_text("higher memory") || has_text("larger memory") ||
                         has_text("extra memory") || has_text("twice") || has_text("double") || contains_word_start(clause, "tripl") ||
                         has_text("memory hungry") || has_text("memory-hungry") || has_text("memory intensive") ||
-                        has_text("lot of memory") || has_text("much memory") || consumes_memory(clause) ||
-                        has_text("memory usage rises") || has_text("too much") || has_text("times higher") ||
-                        has_text("times more") || has_text("times the") || has_text("all the memory") ||
-                        has_text("all of the memory") || has_text("most of") || has_text("take up") || has_text("takes up") ||
-                        has_text("took up") || has_text("taking up") || has_text("% of") || contains_word_start(clause, "occup") ||
-                        contains_word_start(clause, "eat") || has_text("blows up") || has_text("blow up") ||
-                        contains_word_start(clause, "spike") || contains_word_start(clause, "jump") || has_text("huge") ||
-                        has_text("way more") || has_text("bigger than") || has_text("larger than") ||
-                        has_text("over the limit") || contains_word_start(clause, "hog") || contains_word(clause, "killing") ||
-                        has_text("because of") || has_text("uses more") || has_text("takes more") ||
-                        has_text("taking more") || has_text("more than") || has_text("more vram") ||
-                        contains_word(clause, "hungry") || contains_word(clause, "insane") ||
-                        has_text("bytes per param") || has_text("2x") ||
-                        has_text("3x") || has_text("4x");
-      if (!memory || !much) continue;
+                        has_text("lot of memory") || has_text("much memory") || has_text("memory usage rises") ||
+                        has_text("times higher") || has_text("times more") || has_text("times the") ||
+                        has_text("blows up") || has_text("blow up") || contains_word_start(clause, "spike") ||
+                        contains_word_start(clause, "jump") || has_text("2x") || has_text("3x") || has_text("4x");
+      if (!(memory && much) && !(weak_memory && much_taking)) continue;
       if (has_text("not ") || has_text("n't") || has_text("no more") || has_text("less memory") || has_text("fewer") ||
           apostrophe_less_denial(clause)) {
         continue;
@@ -1622,7 +1649,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return false;
     }
     const bool others = any({"other gpu", "other card", "other device", "others", "the rest", "second gpu", "second card",
-                             "gpu1", "gpu 1-", "gpu1-", "gpu:1",
+                             "gpu 1-", "gpu:1",
                              "gpu 1", "gpu1", "cuda:1", "device 1", "\xe5\x85\xb6\xe4\xbb\x96", "\xe5\x85\xb6\xe4\xbd\x99"});
     const bool idle = any({"empty", "idle", "unused", " 0%", "0mib", "3mib", "no memory", "nothing", "barely",
                            "\xe6\xb2\xa1\xe7\x94\xa8", "\xe6\x98\xaf" "0", "\xe6\x98\xaf 0"});  // 没用 (unused), 是0 (is 0)
@@ -1642,8 +1669,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return everything && more_gpus && fails;
   }
 
-  // "consume" / "consumes" / "consumed" / "consuming" with the memory within 25 characters after
-  // it ("consumed the same memory as full Adam"), not "consumed samples".
+  // "consume" / "consumes" / "consumed" / "consuming" with the memory in the 35 bytes from "consum"
+  // on ("consumed the same memory as full Adam"), not "consumed samples".
   static bool consumes_memory(std::string_view clause) {
     for (size_t p = clause.find("consum"); p != std::string_view::npos; p = clause.find("consum", p + 1)) {
       if (!word_starts_at(clause, p)) continue;
@@ -1735,6 +1762,17 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                   "shard", "example"}) {
       for (size_t p = clause.find(noun); p != std::string_view::npos; p = clause.find(noun, p + 1)) {
         if (noun != ".npy" && !word_starts_at(clause, p)) continue;
+        // "train" the split ("train2017", "the train set"), not "training"; not the noun of a
+        // model's part ("all text encoders", "every image model").
+        const size_t after = p + noun.size();
+        if (noun == "train" && after < clause.size() && is_alpha(clause[after])) continue;
+        size_t next = after;
+        while (next < clause.size() && is_alpha(clause[next])) ++next;
+        const std::string_view then = clause.substr(next, 12);
+        if (then.substr(0, 8) == " encoder" || then.substr(0, 6) == " model" || then.substr(0, 8) == " weights" ||
+            then.substr(0, 6) == " layer") {
+          continue;
+        }
         if (clause.substr(p).find("entirely") != std::string_view::npos) return true;
         // The three words before the noun.
         size_t from = p, words = 0;
@@ -1773,6 +1811,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "to avoid", "make it work", "makes it work", "made it work", "fix oom", "fix the oom", "fix cuda oom",
         "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory"};
 
+  // Whether `lo` holds a CJK ideograph (a UTF-8 lead byte 0xE4..0xE9: U+4000..U+9FFF), not only
+  // other non-ASCII text (an en dash, curly quotes).
+  static bool cjk_ideographs(std::string_view lo) {
+    return std::any_of(lo.begin(), lo.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u >= 0xE4 && u <= 0xE9;
+    });
+  }
+
   // A statement denied without the apostrophe: "isnt", "wasnt", "arent" ("adam isnt the issue
   // here"). Not "cant fit", "doesnt save enough", "didnt expect that": those tell the failure.
   static bool apostrophe_less_denial(std::string_view clause) {
@@ -1790,8 +1837,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (std::string_view w : {"was able to", "were able to", "without issue", "without any issue", "without problem",
                                "without any problem", "managed to", "allowed me to", "allowed us to", "let me ", "let us ",
                                "lets me ", "made it possible", "did the trick", "does the trick", "went through",
-                               "go through", "get through", "started fine", "fine", "smoothly", "i could ", "we could ",
-                               "finally", "without crash", "without oom", "without getting killed", "without being killed",
+                               "go through", "get through", "started fine", "smoothly", "could train", "could run",
+                               "could finish", "could load", "could generate", "could fit", "could finetune",
+                               "could fine-tune", "could start", "successfully train", "successfully ran",
+                               "successfully run", "successfully finish", "trained successfully", "ran successfully",
+                               "runs successfully", "finished successfully", "completed successfully", "finally",
+                               "without crash", "without oom", "without getting killed", "without being killed",
                                "without running out", "without error", "is gone", "are gone", "made it work",
                                "made it fit", "was the fix", "that did it", "did it", "running now", "runs now", "trains now",
                                "working now", "finished", "completes", "completed", "complete fine", "all it needed",
@@ -1799,6 +1850,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                "run to completion", "ran to completion"}) {
       if (contains_word_start(clause, w)) return true;
     }
+    if (contains_word(clause, "fine")) return true;  // "runs fine", not "finetuning"
     if (success_despite_failure_word(clause)) return true;
     // Also 可以正常 (can run normally), 训起来 (trains), 不 OOM / 不oom (no OOM), 降到 / 降了 (came down),
     // 跑通 (ran through), 不再 (no longer), 顺利 (smoothly), 解决 (solved), 没了 (is gone).
@@ -1849,7 +1901,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool crashed = contains_word_start(clause, "crash") && !success_despite_failure_word(clause) &&
                          !contains_word_start(clause, "without crash") && !contains_word_start(clause, "got rid of") &&
                          !contains_word_start(clause, "stopped crashing") && !contains_word_start(clause, "stopped the crash");
-    const bool not_went_through = crashed || contains_word_start(clause, "reproduc") ||
+    // Nor a failure told in the same clause ("Finally, after setting batch size to 32, the GPU ran
+    // out of memory"), unless it is the failure negated ("no more OOM", "without OOM"), nor a
+    // request ("let me know").
+    const bool failed_too = (clause.find("out of memory") != std::string_view::npos || contains_word_start(clause, "oom") ||
+                             clause.find("ran out") != std::string_view::npos ||
+                             clause.find("runs out") != std::string_view::npos) &&
+                            !success_despite_failure_word(clause) && clause.find("without") == std::string_view::npos &&
+                            clause.find("no oom") == std::string_view::npos && clause.find("no more") == std::string_view::npos;
+    const bool not_went_through = crashed || failed_too || clause.find("let me know") != std::string_view::npos ||
+                                  clause.find("let us know") != std::string_view::npos || contains_word_start(clause, "reproduc") ||
                                   contains_word_start(clause, "diverg") || contains_word(clause, "then") ||
                                   contains_word(clause, "still") || contains_word(clause, "before") ||
                                   contains_word_start(clause, "it oom");
@@ -1931,7 +1992,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (std::string_view w : {"able to", "without", "managed to", "allowed", "let me", "let us", "lets me", "possible",
                                "trick", "through", "fine", "smoothly", "could ", "finally", "no longer", "no more", "n't",
                                "not ", "never", "rid of", "all it", "stopped", "->", "now", "gone", "did it", "finished",
-                               "complet", "the fix", "\xe2\x86\x92"}) {  // tells_resolution()'s words of success
+                               "complet", "the fix", "success", "\xe2\x86\x92"}) {  // tells_resolution()'s words of success
       cue = cue || (pairs_.may_contain(w) && lo.find(w) != std::string_view::npos);
     }
     cue = cue || !ascii_;  // zh words of success (success_told())
@@ -2003,7 +2064,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     parts.erase(std::remove_if(parts.begin(), parts.end(), denied_or_asked), parts.end());
     // A Chinese account spans its clauses ("开了gradient checkpointing之后显存降了一半，训练跑通了"):
     // read whole when no clause tells it alone.
-    if (std::none_of(parts.begin(), parts.end(), tells_resolution) && (ascii_ || denied_or_asked(lo) || !tells_resolution(lo))) {
+    if (std::none_of(parts.begin(), parts.end(), tells_resolution) &&
+        (!cjk_ideographs(lo) || denied_or_asked(lo) || !tells_resolution(lo))) {
       return;
     }
     uint32_t named = 0;

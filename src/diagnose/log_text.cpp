@@ -342,10 +342,7 @@ std::string strip_log_prefix(std::string_view s) {
 
 // Memory told as full (see log_text.h).
 bool memory_full_told(std::string_view lo) {
-  if (lo.find("not ") != std::string_view::npos || lo.find("n't") != std::string_view::npos ||
-      lo.find("never") != std::string_view::npos) {
-    return false;
-  }
+  if (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "never")) return false;
   for (const char* f : {"gets full", "get full", "got full", "gets completely full", "becomes full", "became full", "is full",
                         "is completely full", "is almost full", "is totally full", "was full", "were full", "are full"}) {
     for (size_t p = lo.find(f); p != std::string_view::npos; p = lo.find(f, p + 1)) {
@@ -359,15 +356,15 @@ bool memory_full_told(std::string_view lo) {
           contains_word(before, "queue") || before.find("/tmp") != std::string_view::npos) {
         continue;
       }
-      // Full of something, or a full something: "full of old checkpoints", "full speed", "full precision".
+      // The phrase ends there: punctuation, the line's end, or a word that does not make "full" an
+      // adjective of something else ("full of old checkpoints", "full speed", "full bf16 training").
       const std::string_view after = lo.substr(end);
-      bool other_full = false;
-      for (const char* x : {" of", " precision", " performance", " speed", " duplex", " power", " support", " access",
-                            " control", " size", " batch", " model", " dataset", " fine", " training", " parameter",
-                            " marks", " reproducib"}) {
-        other_full = other_full || after.substr(0, std::strlen(x)) == x;
+      if (after.empty() || std::string_view(".,;:!?)(-").find(after.front()) != std::string_view::npos) return true;
+      for (const char* x : {" and", " now", " again", " already", " when", " after", " at ", " so", " but", " then", " with",
+                            " on ", " during", " while", " because", " too", " quickly", " soon", " immediately", " by ",
+                            " in ", " within", " before"}) {
+        if (after.substr(0, std::strlen(x)) == x) return true;
       }
-      if (!other_full) return true;
     }
   }
   return false;
@@ -376,46 +373,48 @@ bool memory_full_told(std::string_view lo) {
 // The first GPU alone used, in words (see log_text.h): "only" as a word before the first GPU's
 // name, or right after it ("gpu 0 only"), that "only" not followed by a number ("gpu 0 memory used:
 // only 4.1gb" is a reading), a verb of use or of filling, and not advice ("to use only the first
-// GPU, set CUDA_VISIBLE_DEVICES").
+// GPU, set CUDA_VISIBLE_DEVICES") nor a one-GPU machine ("I only have one GPU", "only GPU 0 is
+// visible").
 bool only_first_gpu_used(std::string_view lo) {
-  // zh: 只有 (only) with the first card (0号卡, 第一张卡, 第一块卡, gpu0, 卡0) and its memory or use
-  // (显存, 占满 "filled", 在涨 "rising", 在跑 "running", 占用 "occupied", 在用 "in use").
+  // zh: 只有 (only) with the first card (0号卡, 第一张卡, 第一块卡, gpu0, 卡0) and its use (占满 "filled",
+  // 在涨 "rising", 在跑 "running", 占用 "occupied", 在用 "in use"); not 只有一张 / 只有一块 / 只有一个 / 单卡
+  // (only one card).
   if (lo.find("\xe5\x8f\xaa\xe6\x9c\x89") != std::string_view::npos) {
     auto any = [&](std::initializer_list<const char*> ws) {
       return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return lo.find(w) != std::string_view::npos; });
     };
     if (any({"0\xe5\x8f\xb7\xe5\x8d\xa1", "0 \xe5\x8f\xb7\xe5\x8d\xa1", "\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
              "\xe7\xac\xac\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "gpu0", "gpu 0", "\xe5\x8d\xa1" "0"}) &&
-        any({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe5\x9c\xa8\xe6\xb6\xa8", "\xe5\x9c\xa8\xe8\xb7\x91",
-             "\xe5\x8d\xa0\xe7\x94\xa8", "\xe5\x9c\xa8\xe7\x94\xa8"})) {
+        any({"\xe5\x8d\xa0\xe6\xbb\xa1", "\xe5\x9c\xa8\xe6\xb6\xa8", "\xe5\x9c\xa8\xe8\xb7\x91", "\xe5\x8d\xa0\xe7\x94\xa8",
+             "\xe5\x9c\xa8\xe7\x94\xa8"}) &&
+        !any({"\xe5\x8f\xaa\xe6\x9c\x89\xe4\xb8\x80\xe5\xbc\xa0", "\xe5\x8f\xaa\xe6\x9c\x89\xe4\xb8\x80\xe5\x9d\x97",
+              "\xe5\x8f\xaa\xe6\x9c\x89\xe4\xb8\x80\xe4\xb8\xaa", "\xe5\x8d\x95\xe5\x8d\xa1"})) {
       return true;
     }
   }
-  size_t only = std::string_view::npos;
-  for (size_t p = lo.find("only"); p != std::string_view::npos; p = lo.find("only", p + 1)) {
-    if (is_word_at(lo, p, 4)) {
-      only = p;
-      break;
-    }
-  }
-  if (only == std::string_view::npos) return false;
-  bool first = false;
-  for (const char* g : {"first gpu", "1st gpu", "gpu 0", "gpu0", "cuda:0", "first card", "0th gpu", "device 0", "card 0"}) {
-    const size_t at = lo.find(g);
-    if (at == std::string_view::npos) continue;
-    const std::string_view then = lo.substr(at + std::strlen(g));
-    first = first || at > only || then.substr(0, 5) == " only";
-  }
-  if (!first) return false;
   if (lo.find("use only") != std::string_view::npos || lo.find("set cuda_visible_devices") != std::string_view::npos ||
-      lo.find("setting cuda_visible_devices") != std::string_view::npos || contains_word(lo, "set")) {
+      lo.find("setting cuda_visible_devices") != std::string_view::npos || contains_word(lo, "set") ||
+      lo.find("only have") != std::string_view::npos || lo.find("only one") != std::string_view::npos ||
+      lo.find("only 1 ") != std::string_view::npos || contains_word(lo, "visible")) {
     return false;
   }
-  size_t after_only = only + 4;
-  while (after_only < lo.size() && lo[after_only] == ' ') ++after_only;
-  if (after_only < lo.size() && is_digit(lo[after_only])) return false;  // "only 4.1gb"
+  // Some "only" (as a word, not before a number) with the first GPU named after it or "only" right
+  // after the name.
+  bool first = false;
+  for (size_t only = lo.find("only"); !first && only != std::string_view::npos; only = lo.find("only", only + 1)) {
+    if (!is_word_at(lo, only, 4)) continue;
+    size_t after_only = only + 4;
+    while (after_only < lo.size() && lo[after_only] == ' ') ++after_only;
+    if (after_only < lo.size() && is_digit(lo[after_only])) continue;  // "only 4.1gb"
+    for (const char* g : {"first gpu", "1st gpu", "gpu 0", "gpu0", "cuda:0", "first card", "0th gpu", "device 0", "card 0"}) {
+      for (size_t at = lo.find(g); !first && at != std::string_view::npos; at = lo.find(g, at + 1)) {
+        first = at > only || lo.substr(at + std::strlen(g), 5) == " only";
+      }
+    }
+  }
+  if (!first) return false;
   for (const char* v : {"used", "uses", "allocated", "allocates", "occupied", "goes", "lands", "loaded", "increases", "grows",
-                        "fills", "full", "busy", "usage", "grabs", "piles"}) {
+                        "fills", "full", "busy", "grabs", "piles"}) {
     if (contains_word(lo, v)) return true;
   }
   return false;

@@ -83,15 +83,17 @@ bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo);
 /// full", ... as a phrase of its own, with the memory, RAM, VRAM, the GPU or "it" in the 30
 /// characters before ("I have 24 GB of RAM and it gets completely full", "VRAM becomes full"); not
 /// denied ("never gets full", "is not full"), not a disk, a queue or /tmp, not "is fully", "is
-/// full of ...", nor a full something ("full precision", "full speed", "full duplex").
+/// full of ...", nor a full something ("full precision", "full speed", "full bf16 training"): the
+/// phrase ends at punctuation, the line's end or a joining word ("and", "now", "after", ...).
 bool memory_full_told(std::string_view lo);
 /// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word before the
 /// first GPU's name ("first gpu", "gpu 0", "cuda:0", "device 0", ...) or right after it ("gpu 0
 /// only"), not followed by a number, and a verb of use or filling ("the memory can only used in the
 /// first gpu", "only GPU 0 is used", "only the memory of the first GPU increases"); "I only have 8
 /// GB on GPU 0" names no use, "GPU 0 memory used: only 4.1GB" is a reading, "to use only the first
-/// GPU, set CUDA_VISIBLE_DEVICES" advice; zh 只有 (only) with the first card (0号卡, 第一张卡, 卡0)
-/// and its memory or use (显存, 占满, 在用). One of the unevenness readings of
+/// GPU, set CUDA_VISIBLE_DEVICES" advice, "I only have one GPU" / "only GPU 0 is visible" a one-GPU
+/// machine; zh 只有 (only) with the first card (0号卡, 第一张卡, 卡0) and its use (占满, 在用), not
+/// 只有一张 (only one card). One of the unevenness readings of
 /// gpu_memory_imbalance_prose() (which also needs the memory named).
 bool only_first_gpu_used(std::string_view lo);
 

@@ -728,10 +728,6 @@ size_t out_of_some_memory(std::string_view lo) {
   return std::string_view::npos;
 }
 
-// Memory growing without bound, in the user's words: a memory noun and a growth verb on one line
-// ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
-// (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
-// a line.
 // A line that opens with a supposition put to the reader ("if you ...", "if the model does not
 // fit ...", "if memory grows every step, check ..."), advice rather than a report; "if I do
 // 'Classify Many', I get memory issues" tells what the user did.
@@ -745,42 +741,52 @@ bool supposed(std::string_view lo) {
   return false;
 }
 
-// A size in megabytes or gigabytes in `lo` ("10GB", "+1GB", "50 MB", "24G").
+// A size in megabytes or gigabytes in `lo` ("10GB", "+1GB", "50 MB", "24G"; not "3m").
 bool sized(std::string_view lo) {
   for (size_t i = 0; i < lo.size(); ++i) {
     if (!is_digit(lo[i]) || (i + 1 < lo.size() && is_digit(lo[i + 1]))) continue;
     size_t j = i + 1;
     if (j < lo.size() && lo[j] == ' ') ++j;
-    if (j < lo.size() && (lo[j] == 'g' || lo[j] == 'm') &&
+    // "g" alone ("24G") or "gb" / "gib"; "m" only as "mb" / "mib" ("3m requests" is 3 million).
+    if (j < lo.size() && lo[j] == 'g' &&
         (j + 1 == lo.size() || !is_alpha(lo[j + 1]) || lo[j + 1] == 'b' || lo.substr(j + 1, 2) == "ib")) {
+      return true;
+    }
+    if (j < lo.size() && lo[j] == 'm' && (lo.substr(j + 1, 1) == "b" || lo.substr(j + 1, 2) == "ib")) {
       return true;
     }
   }
   return false;
 }
 
+// Memory growing without bound, in the user's words: a memory noun and a growth verb on one line
+// ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
+// (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
+// a line.
 bool memory_growth_prose(std::string_view lo) {
   // zh: 显存 / 内存 (GPU / host memory) with 泄漏 / 泄露 (leak), 不断增加 / 一直增加 / 持续增加 (keeps
-  // increasing), 越来越大 / 越来越多 (ever larger); not a denial of the leak (below).
+  // increasing) anywhere on the line, or a growth word just after the memory's name (below); not
+  // a denial of the leak (below).
   if (lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos || lo.find("\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos) {
     bool grows = false;
     for (const char* w : {"\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2", "\xe4\xb8\x8d\xe6\x96\xad\xe5\xa2\x9e\xe5\x8a\xa0",
-                          "\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\x8c\x81\xe7\xbb\xad\xe5\xa2\x9e\xe5\x8a\xa0",
-                          "\xe6\xaf\x94\xe4\xb8\x8a\xe4\xb8\x80"}) {  // 比上一 (more than the previous one)
+                          "\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\x8c\x81\xe7\xbb\xad\xe5\xa2\x9e\xe5\x8a\xa0"}) {
       grows = grows || lo.find(w) != std::string_view::npos;
     }
-    // 越来越 (ever more), 涨 (rises), 增长 (grows), 变大 (gets larger), 上升 (goes up), 累积 (accumulates), 多占
-    // (takes more)
-    // only within eight characters after the memory's name ("显存占用越来越大", "每个epoch显存都在增长"):
+    // 越来越 (ever more), 涨 (rises), 增长 (grows), 变大 (gets larger), 上升 (goes up), 累积 (accumulates, not
+    // 梯度累积 gradient accumulation), 多占 (takes more), 比上一 (more than the previous one) only in the 30
+    // bytes (ten characters) after the memory's name ("显存占用越来越大", "每个epoch显存都在增长"):
     // "越来越多的用户" (more and more users) on a line that names memory elsewhere is no growth.
     for (const char* m : {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) {
       for (size_t p = lo.find(m); !grows && p != std::string_view::npos; p = lo.find(m, p + 6)) {
         const std::string_view near = lo.substr(p + 6, 24 + 6);
         for (const char* g : {"\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a", "\xe6\xb6\xa8", "\xe5\xa2\x9e\xe9\x95\xbf",
-                              "\xe5\x8f\x98\xe5\xa4\xa7", "\xe4\xb8\x8a\xe5\x8d\x87", "\xe7\xb4\xaf\xe7\xa7\xaf",
-                              "\xe5\xa4\x9a\xe5\x8d\xa0"}) {  // ... 多占 (takes more)
+                              "\xe5\x8f\x98\xe5\xa4\xa7", "\xe4\xb8\x8a\xe5\x8d\x87", "\xe5\xa4\x9a\xe5\x8d\xa0",
+                              "\xe6\xaf\x94\xe4\xb8\x8a\xe4\xb8\x80"}) {
           grows = grows || near.find(g) != std::string_view::npos;
         }
+        const size_t acc = near.find("\xe7\xb4\xaf\xe7\xa7\xaf");  // 累积, not after 梯度
+        grows = grows || (acc != std::string_view::npos && near.find("\xe6\xa2\xaf\xe5\xba\xa6\xe7\xb4\xaf\xe7\xa7\xaf") == std::string_view::npos);
       }
     }
     bool denied = false;
@@ -792,13 +798,22 @@ bool memory_growth_prose(std::string_view lo) {
       denied = denied || lo.find(w) != std::string_view::npos;
     }
     // Fixed (修复), asked (？, ?, 吗, 是否, 请问, 怎么, 如何), denied (并没有, 并不, 不存在, 未发现, 没发现,
-    // 没有增长) or told as normal or stable (正常, 稳定): no report.
+    // 没有增长, 没有上升, 没有涨, 没涨, 不涨) or told as normal or stable (正常, 稳定; not 不正常 / 不稳定,
+    // abnormal / unstable): no report.
     for (const char* w : {"\xe4\xbf\xae\xe5\xa4\x8d", "\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6",
                           "\xe5\xb9\xb6\xe6\xb2\xa1\xe6\x9c\x89", "\xe5\xb9\xb6\xe4\xb8\x8d", "\xe4\xb8\x8d\xe5\xad\x98\xe5\x9c\xa8",
                           "\xe6\x9c\xaa\xe5\x8f\x91\xe7\x8e\xb0", "\xe6\xb2\xa1\xe5\x8f\x91\xe7\x8e\xb0", "\xe6\xad\xa3\xe5\xb8\xb8",
                           "?", "\xe8\xaf\xb7\xe9\x97\xae", "\xe6\x80\x8e\xe4\xb9\x88", "\xe5\xa6\x82\xe4\xbd\x95",
-                          "\xe7\xa8\xb3\xe5\xae\x9a", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xa2\x9e"}) {
-      denied = denied || lo.find(w) != std::string_view::npos;
+                          "\xe7\xa8\xb3\xe5\xae\x9a", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xa2\x9e",
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xb8\x8a\xe5\x8d\x87", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb6\xa8",
+                          "\xe6\xb2\xa1\xe6\xb6\xa8", "\xe4\xb8\x8d\xe6\xb6\xa8"}) {
+      const size_t at = lo.find(w);
+      if (at == std::string_view::npos) continue;
+      // 正常 / 稳定 after 不 (不正常, 不稳定) tell trouble, not its absence.
+      const bool negated_back = (std::string_view(w) == "\xe6\xad\xa3\xe5\xb8\xb8" ||
+                                 std::string_view(w) == "\xe7\xa8\xb3\xe5\xae\x9a") &&
+                                at >= 3 && lo.substr(at - 3, 3) == "\xe4\xb8\x8d";
+      denied = denied || !negated_back;
     }
     if (grows && !denied) return true;
   }
@@ -810,7 +825,8 @@ bool memory_growth_prose(std::string_view lo) {
                       lo.find("memory_reserved") != std::string_view::npos || contains_word(lo, "memery") ||
                       contains_word(lo, "memroy") || contains_word(lo, "memeory") ||
                       (contains_word(lo, "usage") && lo.find('%') == std::string_view::npos &&
-                       lo.find("util") == std::string_view::npos && lo.find("cpu usage") == std::string_view::npos);
+                       lo.find("util") == std::string_view::npos && lo.find("cpu usage") == std::string_view::npos &&
+                       !contains_word(lo, "disk") && !contains_word(lo, "storage") && lo.find("gpu usage") == std::string_view::npos);
   const bool leak_word = contains_word_start(lo, "leak");
   if (!memory && !(leak_word && sized(lo))) return false;
   // Asked how to find one, supposed, or told as over ("how do I detect memory leaks?", "if memory
@@ -823,8 +839,9 @@ bool memory_growth_prose(std::string_view lo) {
   // "memory is stable, no leak", "it does not grow": the growth denied.
   // Also growth that levels off ("rises quickly during warmup and then remains constant", "then
   // flattens", "stops growing").
+  if (contains_word(lo, "constant")) return false;  // "remains constant", not "constantly"
   for (const char* denied : {"no leak", "not leak", "n't leak", "not a leak", "not grow", "n't grow", "not increas", "n't increas", "stable",
-                             "without leak", "no memory leak", "constant", "flatten", "plateau", "levels off", "then stays",
+                             "without leak", "no memory leak", "flatten", "plateau", "levels off", "then stays",
                              "then remains", "stays at", "stops growing", "stop growing", "stopped growing", "stays flat",
                              "remains flat"}) {
     // "it never plateaus" is the growth told.
@@ -884,7 +901,7 @@ bool memory_growth_prose(std::string_view lo) {
   // never freed").
   const bool each = any_word({"keep", "keeps", "kept", "gradually", "slowly", "steadily", "until", "constantly",
                               "continuously", "each", "every", "per", "epoch", "epochs", "iteration", "iterations", "step",
-                              "steps", "across", "monotonically", "hour", "longer"}) ||
+                              "steps", "across", "monotonically", "hour"}) ||
                     lo.find("over time") != std::string_view::npos;
   if (each && (lo.find("never freed") != std::string_view::npos || lo.find("never released") != std::string_view::npos)) {
     return true;
@@ -901,7 +918,7 @@ bool memory_growth_prose(std::string_view lo) {
       lo.find("ramp up") == std::string_view::npos && lo.find("gets bigger") == std::string_view::npos &&
       lo.find("getting bigger") == std::string_view::npos && lo.find("stacks up") == std::string_view::npos &&
       lo.find("creeps up") == std::string_view::npos && lo.find("creeping up") == std::string_view::npos &&
-      lo.find("bigger numbers") == std::string_view::npos && lo.find("gets bigger") == std::string_view::npos &&
+      lo.find("bigger numbers") == std::string_view::npos &&
       lo.find("n't come back down") == std::string_view::npos && lo.find("never comes back") == std::string_view::npos) {
     return false;
   }
@@ -941,7 +958,7 @@ bool memory_trouble_prose(std::string_view lo) {
         const size_t at = lo.find(sep, from);
         if (at != std::string_view::npos) end = std::min(end, at + 3);
       }
-      // An ASCII ',' right after a CJK character also ends a clause ("显存爆了,内存还有很多").
+      // An ASCII ',' right after a non-ASCII byte (Chinese text) also ends a clause ("显存爆了,内存还有很多").
       for (size_t c = lo.find(',', from); c != std::string_view::npos && c < end; c = lo.find(',', c + 1)) {
         if (c > 0 && static_cast<unsigned char>(lo[c - 1]) >= 0x80) {
           end = c + 1;
@@ -954,8 +971,10 @@ bool memory_trouble_prose(std::string_view lo) {
         return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return clause.find(w) != std::string_view::npos; });
       };
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"})) continue;
+      const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
+      if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
       if (in({"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
-              "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe6\xad\xa3\xe5\xb8\xb8",
+              "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d",
               "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86",
               "\xe4\xb8\x8d\xe7\x88\x86",
               "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
@@ -1041,13 +1060,20 @@ bool memory_trouble_prose(std::string_view lo) {
                 "cannot allocate", "unable to allocate", "allocate memory",
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
-                "n't enough", "maxed out", "maxes out", "max out", "maxing out", "memory full", "memory ceiling",
-                "memory wall", "hit the memory", "hits the memory", "hitting the memory", "exhausts", "use up all",
-                "uses up all", "used up all", "100% memory", "memory at 100%", "memory is at 100%", "too big for my",
-                "too large for my", "too big for the", "too large for the", "fills completely", "fill completely",
-                "basically full", "almost full"}) ||
+                "n't enough"}) ||
       (!kept_as_meant && any_text({"not released", "never released"}))) {
     return true;
+  }
+  // Phrases as whole words ("max out", not "max output"; "memory full", not "memory fully"), not of
+  // bandwidth ("we hit the memory bandwidth limit").
+  if (!any_text({"bandwidth"})) {
+    for (const char* w : {"maxed out", "maxes out", "max out", "maxing out", "memory full", "memory ceiling", "memory wall",
+                          "hit the memory", "hits the memory", "hitting the memory", "exhausts", "use up all", "uses up all",
+                          "used up all", "memory at 100%", "memory is at 100%", "too big for my gpu", "too large for my gpu",
+                          "fills completely", "fill completely"}) {
+      if (contains_word(lo, w)) return true;
+    }
+    if (any_text({"100% memory"})) return true;
   }
   // The memory too small for what it must hold, a fit in or on something: "the weights do not fit
   // in the memory of one GPU", "too big to fit on a 24 GB card" (not "does not fit the data").
