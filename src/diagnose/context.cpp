@@ -755,12 +755,13 @@ class Reader {
     }
     // A word of unevenness (gpu_memory_imbalance_prose() below reads only such lines); with the
     // memory named, read on.
+    const bool first_only = (has_text("only") || cjk) && only_first_gpu_used(lo);
     const bool uneven_word = has_text("balanc") || has_text("uneven") || has_text("unequal") || has_text("than other") ||
-                             has_text("than the other") || ((has_text("only") || cjk) && only_first_gpu_used(lo)) ||
+                             has_text("than the other") || first_only ||
                              (cjk && (has_text("\xe5\x9d\x87\xe8\xa1\xa1") || has_text("\xe5\xb9\xb3\xe8\xa1\xa1")));  // 均衡, 平衡
     // The first GPU alone filling up, in words ("only cuda:0 fills up and crashes"): the memory is
     // what fills.
-    const bool first_gpu_fills = (has_text("only") || cjk) && only_first_gpu_used(lo) &&
+    const bool first_gpu_fills = first_only &&
                                  (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
                                   contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
                                   has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
@@ -779,16 +780,16 @@ class Reader {
                                  has_text("in ram") || has_text("into ram") || has_text("the ram") || has_text(" ram") ||
                                  has_text("host memory") || has_text("cpu memory") || has_text("system memory")) &&
                                 whole_data_in_host_memory(lo);
-    // Words of GPU memory a finished process left behind (read below).
-    const bool left_behind_words = has_text("still") || has_text("releas") || has_text("freed") || has_text("leftover") ||
-                                   has_text("linger") || has_text("defunct") || has_text("piling") || has_text("pile") ||
-                                   has_text("orphan") ||
-                                   has_text("hogging") || has_text("alive") || cjk;
+    // The GPU named (GPU memory a finished process left behind is read below on such a line).
+    const bool gpu_named_here = has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram") ||
+                                has_text("nvidia") || has_text("rank") || has_text("\xe6\x98\xbe\xe5\xad\x98");  // 显存
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
-        !optimizer_memory && !data_in_memory && !left_behind_words &&
+        !optimizer_memory && !data_in_memory && !gpu_named_here &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
+    // A sentence, not code or a program's output (several readings below need it).
+    const bool sentence = !code_line(lo) && !printed_line(raw, lo);
     // The OOM message's own words ("fragmentation", "expandable_segments") are not evidence;
     // a sentence that names the OOM ("I received a CUDA out of memory during evaluation") is.
     if (has_text("tried to allocate") || has_text("alloc_failed") ||
@@ -1113,10 +1114,10 @@ if (contains("other process") || contains("another process") || contains("other 
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
     }
     }
-    if (optimizer_memory && !code_line(lo) && !printed_line(raw, lo)) {
+    if (optimizer_memory && sentence) {
       add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.4, "the optimizer's memory, in the user's words: " + text());
     }
-    if (data_in_memory && !code_line(lo) && !printed_line(raw, lo)) {
+    if (data_in_memory && sentence) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, "a whole dataset held in host memory: " + text(), 0, Told::kAccount);
     }
     // GPU memory that a stopped, killed or crashed process left behind, or processes piling up on
@@ -1130,8 +1131,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // previous run. Not a code line or a program's output, nor memory kept as expected ("by
     // design", "until the process exits" is how a caching allocator works), nor a condition ("only
     // if", "unless").
-    if ((has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram") || has_text("nvidia") ||
-         has_text("rank") || has_text("\xe6\x98\xbe\xe5\xad\x98")) &&
+    if (gpu_named_here &&
         (has_text("process") || has_text("memory") || has_text("vram") || has_text("nvidia-smi") ||
          has_text("\xe6\x98\xbe\xe5\xad\x98")) && !contains("not the problem") &&
         !contains("not the cause") && !contains("not related") && !word_in("expected") && !contains("by design") &&
@@ -1143,8 +1143,7 @@ if (contains("other process") || contains("another process") || contains("other 
                                  "still hold", "keep holding", "keeps holding", "still occup", "stays occupied",
                                  "remains occupied", "still in use", "stays allocated", "remains allocated",
                                  "still allocated", "stays on the gpu", "remains on the gpu", "still on the gpu",
-                                 "left behind", "leaves a process behind", "leftover", "left over", "linger", "defunct",
-                                 "hogging", "holding their", "holding its", "holding the", "hanging around", "stays at", "n't exit", "never exit", "still alive", "stay alive", "stays alive",
+                                 "left behind", "leftover", "left over", "hogging", "holding their", "holding its", "holding the", "hanging around", "stays at", "n't exit", "never exit", "still alive", "stay alive", "stays alive",
                                  "still keep", "n't go away", "never go away", "didnt free", "doesnt free", "dont free",
                                  "didnt release", "doesnt release", "dont release", "kept running", "keeps running in",
                                  "stay on the gpu", "sit on the gpu", "sits on the gpu", "sitting on the gpu", "stacking up",
@@ -1156,7 +1155,7 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       // "nvidia-smi still shows 20GB used", "memory usage is still 38GB": "still" with the memory,
       // nvidia-smi or a size, not "I still get OOM" (the failure still there).
-      if (!held && word_in("still") && (contains("nvidia-smi") || contains("memory") || contains("vram") || gigabytes_named(lo)) &&
+      if (!held && word_in("still") && (contains("nvidia-smi") || contains("memory") || contains("vram") || size_named(lo, false)) &&
           !contains("still get") && !contains("still oom") && !contains("still run out") && !contains("still runs out") &&
           !contains("still out of memory") && !contains("still crash") && !contains("still fail") &&
           !contains("still have") && !contains("still the same") && !contains("still available") &&
@@ -1179,8 +1178,13 @@ if (contains("other process") || contains("another process") || contains("other 
       const bool zh_left = contains("\xe6\xae\x8b\xe7\x95\x99") && contains("\xe8\xbf\x9b\xe7\xa8\x8b");
       // Told alone: memory held with no process to hold it ("nvidia-smi shows 40000MiB used with
       // nothing running", "that PID doesn't exist anymore"), processes left behind or lingering.
-      const bool orphaned = contains("nothing running") || contains("no process listed") || contains("no processes") ||
-                            contains("no running process") || contains("no python running") ||
+      // Memory held (a size, "used", "holds") where no process is listed: not nvidia-smi's own "No
+      // running processes found".
+      const bool held_memory = contains("used") || contains("hold") || contains("occup") || size_named(lo, true) ||
+                               contains("mib");
+      const bool orphaned = (held_memory && (contains("nothing running") || contains("no process listed") ||
+                                             contains("no processes") || contains("no running process") ||
+                                             contains("no python running"))) ||
                             (contains("pid") && contains("exist anymore")) || contains("linger") || contains("defunct") ||
                             contains("leftover process") || contains("leftover python") || contains("leftover worker") ||
                             (contains("process") && contains("behind") &&
@@ -1209,8 +1213,7 @@ if (contains("other process") || contains("another process") || contains("other 
                             contains("piled up") || contains("zombie processes") || contains("processes accumulate") ||
                             contains("processes keep accumulating") || contains("processes from my previous") ||
                             contains("processes from previous") || contains("processes from the previous")));
-      if (((held && ended) || orphaned || zh_held || zh_left || piling) && !code_line(lo) &&
-          !printed_line(raw, lo)) {
+      if (((held && ended) || orphaned || zh_held || zh_left || piling) && sentence) {
         add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
             (piling ? "processes piling up on the GPUs: " : "GPU memory a finished process left behind: ") + text());
       }
@@ -1237,8 +1240,8 @@ if (contains("other process") || contains("another process") || contains("other 
          (contains("than the others") || contains("than other gpu") || contains("than the other gpu") ||
           contains("than the rest") || contains("unbalanced") || contains("uneven") || contains("imbalance")) &&
          !contains("another") && !contains("other process")) ||
-        (uneven_word && gpu_memory_imbalance_prose(raw, lo)) || (first_gpu_fills && !negated && !code_line(lo)) ||
-        (!negated && first_gpu_alone(lo) && !code_line(lo) && !printed_line(raw, lo))) {
+        (uneven_word && gpu_memory_imbalance_prose(raw, lo)) || (first_gpu_fills && !negated && sentence) ||
+        (!negated && sentence && first_gpu_alone(lo))) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
@@ -1488,16 +1491,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
     if (has_text("enough ram") && !has_text("not enough ram")) return false;
     if (contains_word(lo, "fixed") || contains_word(lo, "fixes")) return false;  // a fix announced
-    // zh: asked (？, 吗, 是否, 够不够), supposed (如果, 的话), denied (不会爆, 没有爆, 没爆, 没有溢出, 未溢出) or
-    // fixed (修复).
-    for (std::string_view x : {"\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
-                               "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
-                               "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86",
-                               "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
-                               "\xe4\xbf\xae\xe5\xa4\x8d"}) {
-      if (has_text(x)) return false;
-    }
-    return !has_text("no crash") && !has_text("without crash") && !has_text("?");
+    // zh: asked, supposed, denied or fixed (zh_asked_supposed_or_denied(), which also holds '?').
+    if (zh_asked_supposed_or_denied(lo)) return false;
+    return !has_text("no crash") && !has_text("without crash");
   }
 
   // A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /
@@ -1550,7 +1546,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                          has_text("\xe4\xb8\x8d\xe5\xa4\x9f") ||  // 不够 (not enough)
                          ((contains_word_start(clause, "allocat") || contains_word_start(clause, "need") ||
                            contains_word_start(clause, "materializ") || has_text("->")) &&
-                          gigabytes_named(clause));
+                          size_named(clause, false));
       // A denial other than of the fit itself ("doesn't fit" is the failure).
       const bool denied = (has_text("not ") && !has_text("not fit") && !has_text("not enough")) ||
                           (has_text("n't") && !has_text("n't fit")) || has_text("before opt") || has_text("before the opt") ||
@@ -1579,7 +1575,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // more than 10 epochs").
       const bool memory = contains_word_start(clause, "memor") || contains_word(clause, "mem") ||
                           contains_word(clause, "vram") || contains_word(clause, "footprint") || has_text("model size");
-      const bool weak_memory = contains_word(clause, "usage") || has_text("nvidia-smi") || gigabytes_named(clause);
+      const bool weak_memory = contains_word(clause, "usage") || has_text("nvidia-smi") || size_named(clause, false);
       const bool much_taking = has_text("too much") || has_text("all the memory") || has_text("all of the memory") ||
                                has_text("most of") || has_text("take up") || has_text("takes up") || has_text("took up") ||
                                has_text("taking up") || has_text("% of") || contains_word_start(clause, "occup") ||
@@ -1614,20 +1610,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // A size in gigabytes in `clause`: digits then "gb", "gib" or "g" ("14GB", "24 GiB", "24G").
-  static bool gigabytes_named(std::string_view clause) {
-    for (size_t i = 0; i < clause.size(); ++i) {
-      if (!is_digit(clause[i]) || (i + 1 < clause.size() && is_digit(clause[i + 1]))) continue;
-      size_t j = i + 1;
-      if (j < clause.size() && clause[j] == ' ') ++j;
-      if (j < clause.size() && clause[j] == 'g' && (j + 1 == clause.size() || !is_alpha(clause[j + 1]) ||
-                                                     clause.substr(j, 2) == "gb" || clause.substr(j, 3) == "gib")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   // The first GPU alone holding the run, in `lo` (a line, ASCII-lowercased), other than by "only"
   // (only_first_gpu_used()): the first GPU named ("first gpu", "gpu 0", "cuda:0", "device 0", 0号卡,
   // 第一张卡) and either the other GPUs told idle or empty ("the first GPU fills up completely while
@@ -1639,8 +1621,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     auto any = [&](std::initializer_list<std::string_view> ws) {
       return std::any_of(ws.begin(), ws.end(), [&](std::string_view w) { return has_text(w); });
     };
-    if (!any({"first gpu", "gpu 0", "gpu0", "cuda:0", "device 0", "first card", "first device", "card 0", "rank 0", "rank0",
-              "gpu:0", "first one", "0\xe5\x8f\xb7\xe5\x8d\xa1",
+    if (std::none_of(std::begin(kFirstGpuNames), std::end(kFirstGpuNames), has_text) &&
+        !any({"first device", "rank 0", "rank0", "gpu:0", "first one", "0\xe5\x8f\xb7\xe5\x8d\xa1",
               "0 \xe5\x8f\xb7\xe5\x8d\xa1", "\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
       return false;
     }
@@ -1723,31 +1705,28 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           (instead != std::string_view::npos && instead < whole_at)) {
         continue;
       }
-      // Advice or a fact rather than the trouble: it fits, it is memory-mapped, it is small ("is only
-      // 2 GB", "for small datasets"), it makes things faster, or it is recommended.
-      bool advice = has_text("mapped") || has_text("mmap") || has_text("memory-map") || has_text("is only") ||
-                    has_text("are only") || has_text("only takes") || has_text("only about") ||
-                    contains_word(clause, "faster") || contains_word_start(clause, "speed") || has_text("you can") ||
-                    has_text("you could") || has_text("recommend") || has_text("should") || has_text("by default") ||
-                    contains_word(clause, "small") || has_text("=true") || has_text("cache_") ||
-                    clause.substr(clause.find_first_not_of(' ') == std::string_view::npos ? 0 : clause.find_first_not_of(' '), 4) ==
-                        "set ";
       // Held there by a verb of loading or keeping ("all images are resized in memory" holds none).
-      bool held = false;
-      for (std::string_view v : {"load", "read", "kept", "keep", "stor", "held", "hold", "put", "preload", "live", "sit",
-                                 "decod", "materializ", "cach"}) {
-        held = held || contains_word_start(clause, v);
-      }
+      const bool held = std::any_of(std::begin(kHeldVerbs), std::end(kHeldVerbs),
+                                    [&](std::string_view v) { return contains_word_start(clause, v); });
       if (!held) continue;
-      // It fits (not "won't fit", "doesn't fit": the trouble).
-      if (!has_text("n't fit") && !has_text("not fit") && !has_text("wont fit") && !has_text("doesnt fit")) {
-        for (std::string_view f : {"fit", "fits"}) advice = advice || contains_word(clause, f);
-      }
-      if (advice) continue;
-      return true;
+      // Advice or a fact rather than the trouble: it fits (not "won't fit"), it is memory-mapped, it
+      // is small ("is only 2 GB", "for small datasets"), it makes things faster, it is recommended,
+      // a flag set ("set cache_images=True").
+      const size_t lead = std::min(clause.find_first_not_of(' '), clause.size());
+      const bool fits = (contains_word(clause, "fit") || contains_word(clause, "fits")) && !has_text("n't fit") &&
+                        !has_text("not fit") && !has_text("wont fit") && !has_text("doesnt fit");
+      const bool advice = fits || has_text("mapped") || has_text("memory-map") || has_text("mmap") || has_text("is only") || has_text("are only") ||
+                          has_text("only takes") || has_text("only about") || contains_word(clause, "faster") ||
+                          contains_word_start(clause, "speed") || has_text("you can") || has_text("you could") ||
+                          has_text("recommend") || has_text("should") || has_text("by default") ||
+                          contains_word(clause, "small") || has_text("=true") || has_text("cache_") ||
+                          clause.substr(lead, 4) == "set ";
+      if (!advice) return true;
     }
     return false;
   }
+  static constexpr std::string_view kHeldVerbs[] = {"load", "read", "kept", "keep", "stor", "held", "hold",
+                                                    "put", "preload", "live", "sit", "decod", "materializ", "cach"};
 
   // A whole dataset named in `clause`: a data noun where a word starts (data, dataset, image,
   // file, sample, corpus, training set, audio, video, frame, ".npy", csv, json, row, feature,
@@ -1829,25 +1808,38 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // Words of success whose subject is the change itself ("reducing the batch size allowed me to
+  // train", "torch.no_grad() did the trick"): tells_resolution() needs no verb of changing beside
+  // them.
+  static constexpr std::string_view kCausalSuccess[] = {
+      "allowed me to", "allowed us to", "let me ", "let us ", "lets me ", "made it possible", "did the trick",
+      "does the trick", "is gone", "are gone", "made it work", "made it fit", "was the fix", "that did it",
+      "all it needed", "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram",
+      "stopped the memory", "stopped the oom", "stopped the crash"};
+  // The other words of success (success_told()), matched where a word starts.
+  static constexpr std::string_view kSuccess[] = {
+      "was able to", "were able to", "without issue", "without any issue", "without problem", "without any problem",
+      "managed to", "went through", "go through", "get through", "started fine", "smoothly", "could train", "could run",
+      "could finish", "could load", "could generate", "could fit", "could finetune", "could fine-tune", "could start",
+      "successfully train", "successfully ran", "successfully run", "successfully finish", "trained successfully",
+      "ran successfully", "runs successfully", "finished successfully", "completed successfully", "finally",
+      "without crash", "without oom", "without getting killed", "without being killed", "without running out",
+      "without error", "did it", "running now", "runs now", "trains now", "working now", "finished", "completes",
+      "completed", "complete fine", "run to completion", "ran to completion"};
+  // What opens a failure word negated as the success itself (success_despite_failure_word()).
+  static constexpr std::string_view kChangeMarkers[] = {" and now ", " -> ", "\xe2\x86\x92"};  // ... → (U+2192)
+  static constexpr std::string_view kNegatedFailure[] = {"no longer ", "no more ", "doesn't ", "does not ", "don't ",
+                                                         "didn't ", "never "};
+
   // Words of a run that went through, in `clause` (tells_resolution()): "was able to", "managed
   // to", "without issues", "went through", "runs fine", "no longer OOMs", "I could train", ...;
   // zh 能正常 / 能跑 / 跑起来 / 可以训练 / 就够了 / 不爆 / 跑完 / 不会被kill / 降下来 (it runs, it is enough,
   // no longer blows up, it came down).
   static bool success_told(std::string_view clause) {
-    for (std::string_view w : {"was able to", "were able to", "without issue", "without any issue", "without problem",
-                               "without any problem", "managed to", "allowed me to", "allowed us to", "let me ", "let us ",
-                               "lets me ", "made it possible", "did the trick", "does the trick", "went through",
-                               "go through", "get through", "started fine", "smoothly", "could train", "could run",
-                               "could finish", "could load", "could generate", "could fit", "could finetune",
-                               "could fine-tune", "could start", "successfully train", "successfully ran",
-                               "successfully run", "successfully finish", "trained successfully", "ran successfully",
-                               "runs successfully", "finished successfully", "completed successfully", "finally",
-                               "without crash", "without oom", "without getting killed", "without being killed",
-                               "without running out", "without error", "is gone", "are gone", "made it work",
-                               "made it fit", "was the fix", "that did it", "did it", "running now", "runs now", "trains now",
-                               "working now", "finished", "completes", "completed", "complete fine", "all it needed",
-                               "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram", "stopped the memory", "stopped the oom", "stopped the crash",
-                               "run to completion", "ran to completion"}) {
+    for (std::string_view w : kSuccess) {
+      if (contains_word_start(clause, w)) return true;
+    }
+    for (std::string_view w : kCausalSuccess) {
       if (contains_word_start(clause, w)) return true;
     }
     if (contains_word(clause, "fine")) return true;  // "runs fine", not "finetuning"
@@ -1870,7 +1862,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // A failure word negated as the success itself: "it no longer OOMs", "no more crashes",
   // "doesn't run out anymore", "never OOMs since".
   static bool success_despite_failure_word(std::string_view clause) {
-    for (std::string_view neg : {"no longer ", "no more ", "doesn't ", "does not ", "don't ", "didn't ", "never "}) {
+    for (std::string_view neg : kNegatedFailure) {
       for (size_t p = clause.find(neg); p != std::string_view::npos; p = clause.find(neg, p + 1)) {
         const std::string_view then = clause.substr(p + neg.size(), 12);
         for (std::string_view f : {"oom", "crash", "run out", "runs out", "get killed", "gets killed", "die", "blow up"}) {
@@ -1915,11 +1907,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                   contains_word(clause, "still") || contains_word(clause, "before") ||
                                   contains_word_start(clause, "it oom");
     if (!not_went_through && success_told(clause)) {
-      for (std::string_view w : {"allowed me to", "allowed us to", "let me ", "let us ", "lets me ", "made it possible",
-                                 "did the trick", "does the trick", "is gone", "are gone", "made it work", "made it fit",
-                                 "was the fix", "that did it", "all it needed", "all it took", "got rid of",
-                                 "stopped crashing", "stopped blowing up", "stopped the ram", "stopped the memory", "stopped the oom", "stopped the crash", " and now ", " -> ", "\xe2\x86\x92"}) {
+      for (std::string_view w : kCausalSuccess) {
         if (contains_word_start(clause, w)) return true;
+      }
+      // A change told by its marker: "num_workers 8 -> 2 and ...", "... and now it trains".
+      for (std::string_view w : kChangeMarkers) {
+        if (clause.find(w) != std::string_view::npos) return true;
       }
       // "<change> and it no longer OOMs", "... and no more OOM on GPU 0": the failure negated is
       // the success, its cause the clause's subject (not after an upgrade).
@@ -1984,18 +1977,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // or asks (denied_or_asked()), a code line or a program's output (printed_line()). A sentence,
   // so never a verdict by itself (Builder::cap_prose_only); one such fact per cause per 50 lines.
   void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
-    // Cheap gate first (this runs on every line): a word of resolution somewhere on the line.
-    bool cue = pairs_.may_contain("fixed") && lo.find("fixed") != std::string_view::npos;
-    for (size_t i = 0; !cue && i < std::size(kCues); ++i) {
-      cue = pairs_.may_contain(kCues[i]) && lo.find(kCues[i]) != std::string_view::npos;
-    }
-    for (std::string_view w : {"able to", "without", "managed to", "allowed", "let me", "let us", "lets me", "possible",
-                               "trick", "through", "fine", "smoothly", "could ", "finally", "no longer", "no more", "n't",
-                               "not ", "never", "rid of", "all it", "stopped", "->", "now", "gone", "did it", "finished",
-                               "complet", "the fix", "success", "\xe2\x86\x92"}) {  // tells_resolution()'s words of success
-      cue = cue || (pairs_.may_contain(w) && lo.find(w) != std::string_view::npos);
-    }
-    cue = cue || !ascii_;  // zh words of success (success_told())
+    // Cheap gate first (this runs on every line): a word of resolution or of success somewhere on
+    // the line, from the same lists tells_resolution() reads (a substring of the line where they
+    // match where a word starts), or a non-ASCII line (zh words of success, success_told()).
+    auto any_in = [&](const auto& list) {
+      return std::any_of(std::begin(list), std::end(list),
+                         [&](std::string_view w) { return pairs_.may_contain(w) && lo.find(w) != std::string_view::npos; });
+    };
+    const bool cue = !ascii_ || (pairs_.may_contain("fixed") && lo.find("fixed") != std::string_view::npos) ||
+                     (pairs_.may_contain("fine") && lo.find("fine") != std::string_view::npos) || any_in(kCues) ||
+                     any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure);
     if (!cue) return;
     struct Named {
       std::string_view text;

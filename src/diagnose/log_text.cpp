@@ -340,6 +340,32 @@ std::string strip_log_prefix(std::string_view s) {
   return std::string(s);
 }
 
+// Whether `text` holds a digit run followed by a size unit (see log_text.h).
+bool size_named(std::string_view text, bool megabytes) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!is_digit(text[i]) || (i + 1 < text.size() && is_digit(text[i + 1]))) continue;
+    size_t j = i + 1;
+    if (j < text.size() && text[j] == ' ') ++j;
+    if (j >= text.size()) continue;
+    const std::string_view unit = text.substr(j, 3);
+    if (unit[0] == 'g' && (unit.size() == 1 || !is_alpha(unit[1]) || unit.substr(0, 2) == "gb" || unit == "gib")) return true;
+    if (megabytes && (unit.substr(0, 2) == "mb" || unit == "mib")) return true;
+  }
+  return false;
+}
+
+// Chinese asked, supposed, denied or fixed (see log_text.h).
+bool zh_asked_supposed_or_denied(std::string_view text) {
+  for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
+                        "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
+                        "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86", "\xe4\xb8\x8d\xe7\x88\x86",
+                        "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
+                        "\xe4\xbf\xae\xe5\xa4\x8d"}) {
+    if (text.find(x) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // Memory told as full (see log_text.h).
 bool memory_full_told(std::string_view lo) {
   if (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "never")) return false;
@@ -406,9 +432,9 @@ bool only_first_gpu_used(std::string_view lo) {
     size_t after_only = only + 4;
     while (after_only < lo.size() && lo[after_only] == ' ') ++after_only;
     if (after_only < lo.size() && is_digit(lo[after_only])) continue;  // "only 4.1gb"
-    for (const char* g : {"first gpu", "1st gpu", "gpu 0", "gpu0", "cuda:0", "first card", "0th gpu", "device 0", "card 0"}) {
+    for (std::string_view g : kFirstGpuNames) {
       for (size_t at = lo.find(g); !first && at != std::string_view::npos; at = lo.find(g, at + 1)) {
-        first = at > only || lo.substr(at + std::strlen(g), 5) == " only";
+        first = at > only || lo.substr(at + g.size(), 5) == " only";
       }
     }
   }

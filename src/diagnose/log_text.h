@@ -79,6 +79,18 @@ std::string strip_log_prefix(std::string_view s);
 /// ASCII-lowercased): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher
 /// than other GPUs"; not a program's line, a fix, nor another thing uneven (see log_text.cpp).
 bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo);
+/// Whether `text` (lowercased) names a size: a digit run, an optional space, then "g" (not
+/// followed by a letter), "gb" or "gib" ("14GB", "24 GiB", "24G"); with `megabytes` also "mb" or
+/// "mib" ("50 MB"; not "3m", which is a count).
+bool size_named(std::string_view text, bool megabytes);
+/// Whether Chinese `text` asks (？, ?, 吗, 是否, 够不够), supposes (如果, 的话), denies a blow-up or an
+/// overflow (不会爆, 没有爆, 没爆, 不爆, 没有溢出, 未溢出) or tells of a fix (修复): then a word of memory
+/// trouble beside it reports none.
+bool zh_asked_supposed_or_denied(std::string_view text);
+/// The first GPU's names in words (lowercased): only_first_gpu_used() and the Reader's
+/// first_gpu_alone() read them.
+inline constexpr std::string_view kFirstGpuNames[] = {"first gpu", "1st gpu", "0th gpu", "gpu 0", "gpu0",
+                                                      "cuda:0",    "device 0", "first card", "card 0"};
 /// Memory told as full, in `lo` (ASCII-lowercased): "is full", "gets (completely) full", "becomes
 /// full", ... as a phrase of its own, with the memory, RAM, VRAM, the GPU or "it" in the 30
 /// characters before ("I have 24 GB of RAM and it gets completely full", "VRAM becomes full"); not

@@ -741,24 +741,6 @@ bool supposed(std::string_view lo) {
   return false;
 }
 
-// A size in megabytes or gigabytes in `lo` ("10GB", "+1GB", "50 MB", "24G"; not "3m").
-bool sized(std::string_view lo) {
-  for (size_t i = 0; i < lo.size(); ++i) {
-    if (!is_digit(lo[i]) || (i + 1 < lo.size() && is_digit(lo[i + 1]))) continue;
-    size_t j = i + 1;
-    if (j < lo.size() && lo[j] == ' ') ++j;
-    // "g" alone ("24G") or "gb" / "gib"; "m" only as "mb" / "mib" ("3m requests" is 3 million).
-    if (j < lo.size() && lo[j] == 'g' &&
-        (j + 1 == lo.size() || !is_alpha(lo[j + 1]) || lo[j + 1] == 'b' || lo.substr(j + 1, 2) == "ib")) {
-      return true;
-    }
-    if (j < lo.size() && lo[j] == 'm' && (lo.substr(j + 1, 1) == "b" || lo.substr(j + 1, 2) == "ib")) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // Memory growing without bound, in the user's words: a memory noun and a growth verb on one line
 // ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
@@ -828,7 +810,7 @@ bool memory_growth_prose(std::string_view lo) {
                        lo.find("util") == std::string_view::npos && lo.find("cpu usage") == std::string_view::npos &&
                        !contains_word(lo, "disk") && !contains_word(lo, "storage") && lo.find("gpu usage") == std::string_view::npos);
   const bool leak_word = contains_word_start(lo, "leak");
-  if (!memory && !(leak_word && sized(lo))) return false;
+  if (!memory && !(leak_word && size_named(lo, true))) return false;
   // Asked how to find one, supposed, or told as over ("how do I detect memory leaks?", "if memory
   // grows every step, check ...", "is there a memory leak in the latest version?", "no longer grows").
   if (lo.find("how do i") != std::string_view::npos || lo.find("how to") != std::string_view::npos ||
@@ -973,14 +955,7 @@ bool memory_trouble_prose(std::string_view lo) {
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"})) continue;
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
       if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
-      if (in({"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
-              "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d",
-              "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86",
-              "\xe4\xb8\x8d\xe7\x88\x86",
-              "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
-              "\xe4\xbf\xae\xe5\xa4\x8d"})) {
-        continue;
-      }
+      if (zh_asked_supposed_or_denied(clause)) continue;
       if (in({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f", "\xe4\xb8\x8d\xe5\xa4\xaa\xe5\xa4\x9f", "\xe7\x88\x86",
               "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe",
               "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe", "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe",
