@@ -1957,3 +1957,90 @@ TEST(DiagnoseKinds11, MemoryTroubleInMoreWords) {
     EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
   }
 }
+
+// The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
+// "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
+// fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not
+// the OOM's, nor is a failure that never went away.
+TEST(DiagnoseKinds12, TheFailureToldGone) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string what = "the user's account of the fix or the cause";
+  struct Told {
+    std::string line;
+    OomCause cause;
+  };
+  for (const Told& t : std::vector<Told>{
+           {"I added \"with torch.no_grad()\" into the pretest function and my error disappeared.",
+            OomCause::kEvalWithoutNoGrad},
+           {"setting batch_size to 2 made the OOM go away", OomCause::kActivationsBatch},
+           {"after I set num_workers=0 the crash went away", OomCause::kCpuRam},
+           {"reducing the batch size fixed the OOM but the loss is NaN now", OomCause::kActivationsBatch}}) {
+    const auto d = first(diagnose_log(message + t.line + "\n", without));
+    EXPECT_TRUE(cites(d, what, t.cause)) << t.line;
+  }
+  for (const std::string line : {"reducing the batch size fixed the NaN loss, learning is stable now",
+                                 "fixed by downgrading numpy to 1.26, the import error is gone",
+                                 "Increasing num_workers to 8 fixed the dataloader bottleneck.",
+                                 "lowering max_split_size_mb the error never went away",
+                                 "reducing the batch size did not make the OOM go away",
+                                 "How do I make the OOM go away with batch size 8?",
+                                 "\xe6\x94\xb9\xe4\xba\x86" "batch size\xe4\xb9\x8b\xe5\x90\x8e\xe7\xb2\xbe\xe5\xba\xa6\xe4\xb8\x8b"
+                                 "\xe9\x99\x8d\xe4\xba\x86\xe4\xb8\x8d\xe5\xb0\x91"}) {  // 改了batch size之后精度下降了不少
+    const auto e = first(diagnose_log(message + line + "\n", without));
+    for (const auto& f : e.findings) {
+      for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(what), std::string::npos) << line;
+    }
+  }
+}
+
+// Readings added before held15's score (tests/data/oom-corpus/README.md item 15): a framework's
+// memory pool taking the GPU from another user, independent runs sharing one GPU, and a chat's
+// context growing turn by turn; each with near misses read as no such evidence.
+TEST(DiagnoseKinds12, OtherUsersAndChatTurnsInWords) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  struct Told {
+    std::string line, what;
+    OomCause cause;
+  };
+  const std::string pool = "a framework's memory pool", runs = "several independent runs on the same GPU",
+                    chat = "memory grows with the chat's turns";
+  for (const Told& t : std::vector<Told>{
+           {"This is probably due to TensorFlow pre-allocating the entire VRAM by default, leaving no space for PyTorch.", pool,
+            OomCause::kOtherProcess},
+           {"Recent TF breaks JAX on GPU by eating all memory", pool, OomCause::kOtherProcess},
+           {"JAX preallocates most of the GPU by default, starving the cuda backend so the tests fail.", pool,
+            OomCause::kOtherProcess},
+           {"I'm running two training jobs on the same GPU and the second one OOMs", runs, OomCause::kOtherProcess},
+           {"Concurrent eval processes collide on the same physical GPUs.", runs, OomCause::kOtherProcess},
+           {"\xe6\x88\x91\xe4\xbb\xac\xe5\x8d\x95\xe5\x8d\xa1\xe9\x83\xa8\xe7\xbd\xb2\xe5\xa4\x9a\xe4\xb8\xaa"
+            "\xe6\xa8\xa1\xe5\x9e\x8b\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f",  // 我们单卡部署多个模型，显存不够
+            runs, OomCause::kOtherProcess},
+           {"CUDA out of memory after few messages in the chat?", chat, OomCause::kGenerationKvCache},
+           {"With each successive prompt, another 200-400MB of VRAM is used.", chat, OomCause::kGenerationKvCache},
+           {"\xe7\xbb\x8f\xe8\xbf\x87\xe5\xa4\x9a\xe8\xbd\xae\xe5\xaf\xb9\xe8\xaf\x9d\xe5\x90\x8e\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98"
+            "\xe7\x88\x86\xe6\x8e\x89\xe4\xba\x86",  // 经过多轮对话后，显存爆掉了
+            chat, OomCause::kGenerationKvCache}}) {
+    const auto d = first(diagnose_log(message + t.line + "\n", without));
+    EXPECT_TRUE(cites(d, t.what, t.cause)) << t.line;
+  }
+  for (const Told& m : std::vector<Told>{
+           {"TensorFlow preallocates the GPU by default.", pool, OomCause::kOtherProcess},
+           {"JAX preallocation is not the problem here.", pool, OomCause::kOtherProcess},
+           {"cfg.gpu_options.allow_growth = True", pool, OomCause::kOtherProcess},
+           {"DDP starts multiple processes, all on the same GPU", runs, OomCause::kOtherProcess},
+           {"I load two models on the same GPU", runs, OomCause::kOtherProcess},
+           {"Per prompt we use 4 GPUs.", chat, OomCause::kGenerationKvCache},
+           {"Each response takes 10 seconds on my GPU", chat, OomCause::kGenerationKvCache},
+           {"The chat template is applied to each message.", chat, OomCause::kGenerationKvCache}}) {
+    const auto e = first(diagnose_log(message + m.line + "\n", without));
+    for (const auto& f : e.findings) {
+      for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(m.what), std::string::npos) << m.line;
+    }
+  }
+}

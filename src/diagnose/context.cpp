@@ -991,6 +991,11 @@ if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.05, "the word 'generation': " + text());
     }
     }
+    // A chat's context growing turn by turn (chat_context_grows()).
+    if (sentence && !negated && chat_context_grows(lo)) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.4,
+          "memory grows with the chat's turns (the history is the context of every reply): " + text());
+    }
     // Keeping loss tensors instead of numbers: the canonical leak (losses.append(loss), a meter
     // updated with the tensor; .item() / .data[0] are the fix the user is comparing with).
     if (has(kWLoss)) {
@@ -1228,6 +1233,15 @@ if (contains("other process") || contains("another process") || contains("other 
          contains("more than one") || contains("two instances") || contains("two notebooks")) &&
         !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
+    }
+    // Independent runs sharing one GPU, told by their number (runs_share_a_gpu()).
+    if (sentence && !negated && runs_share_a_gpu(lo)) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4, "several independent runs on the same GPU: " + text());
+    }
+    // A framework's own memory pool taking the GPU from another user of it (pool_takes_gpu_from_another()).
+    if (sentence && !negated && pool_takes_gpu_from_another(lo)) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
+          "a framework's memory pool (TensorFlow / JAX preallocation) takes the GPU from another user: " + text());
     }
     // One GPU holding more than the others, in words: "the usage of the first GPU is much larger
     // than the others", "GPU 0 uses more memory than the other GPUs", "unbalanced memory across
@@ -1768,6 +1782,130 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // A chat's context growing turn by turn, told in words: "CUDA out of memory after few messages in
+  // the chat", "with each successive prompt, another 200-400MB of VRAM is used", "memory goes up
+  // with every turn of the conversation"; zh 多轮对话后显存爆掉 (after many rounds of dialogue the
+  // GPU memory blew up), 随着不断交互，显存逐步增加 (the memory rises with each interaction). A chat
+  // front-end sends the whole history with every reply, so the sequence (and the KV cache
+  // generate() builds for it) grows each turn until the context limit: a generation-length
+  // cause, not a leak. Needs a turn counted ("each" / "every" / "successive" / "after a few" /
+  // "after several" / "more and more" before a message, prompt, turn, reply, round, question or
+  // interaction; "multi-turn"; a chat's history) and memory or a failure named on the line.
+  static bool chat_context_grows(std::string_view lo) {
+    auto any = [&](std::initializer_list<std::string_view> ps) {
+      return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
+    };
+    // zh: 多轮 / 几轮 (many / several rounds) with 对话 / 聊天 (dialogue / chat), or 交互 / 对话 / 聊天 with 增加,
+    // 越来越, 逐步, 不断, 上涨, 增长 (rises, more and more, step by step, keeps, goes up, grows).
+    const bool zh_rounds = any({"\xe5\xa4\x9a\xe8\xbd\xae", "\xe5\x87\xa0\xe8\xbd\xae"}) &&
+                           any({"\xe5\xaf\xb9\xe8\xaf\x9d", "\xe8\x81\x8a\xe5\xa4\xa9"});
+    const bool zh_grows = any({"\xe4\xba\xa4\xe4\xba\x92", "\xe5\xaf\xb9\xe8\xaf\x9d", "\xe8\x81\x8a\xe5\xa4\xa9"}) &&
+                          any({"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a",
+                               "\xe9\x80\x90\xe6\xad\xa5", "\xe4\xb8\x8d\xe6\x96\xad", "\xe4\xb8\x8a\xe6\xb6\xa8",
+                               "\xe5\xa2\x9e\xe9\x95\xbf"});
+    // zh: 显存 / 内存 (GPU memory / memory), 爆 (blew up).
+    const bool zh_memory = any({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86", "oom"});
+    if ((zh_rounds || zh_grows) && zh_memory) return true;
+    bool turns = any({"multi-turn", "multi turn", "multi-round", "multiple turns", "chat history", "conversation history",
+                      "dialogue history", "dialog history"});
+    static constexpr std::string_view kOpeners[] = {"each ", "every ", "successive ", "after a few ", "after few ",
+                                                    "after some ", "after several ", "after many ", "after a couple of ",
+                                                    "more and more ", "per "};
+    static constexpr std::string_view kTurns[] = {"message", "prompt", "turn", "reply", "replies", "response", "round",
+                                                  "question", "interaction", "exchange", "conversation"};
+    for (std::string_view o : kOpeners) {
+      for (size_t p = lo.find(o); !turns && p != std::string_view::npos; p = lo.find(o, p + 1)) {
+        if (!word_starts_at(lo, p)) continue;
+        std::string_view rest = lo.substr(p + o.size());
+        for (std::string_view filler : {"successive ", "new ", "chat ", "subsequent ", "following "}) {
+          if (rest.substr(0, filler.size()) == filler) rest.remove_prefix(filler.size());
+        }
+        turns = std::any_of(std::begin(kTurns), std::end(kTurns), [&](std::string_view t) { return rest.substr(0, t.size()) == t; });
+      }
+    }
+    if (!turns) return false;
+    return any({"memory", "vram", "oom", "grow", "increas", "goes up", "went up", "climb", "rises", "rising"});
+  }
+
+  // Independent runs sharing one GPU, told by their number: "concurrent olmo-eval run processes
+  // collide on the same physical GPUs", "two such processes both target physical 0,1 and one
+  // OOMs", "running two training jobs on the same GPU", "multiple vllm services on a single card";
+  // zh 单卡多服务 / 单卡部署多个模型 / 同一张卡上跑两个 (several services / models on one card, two on
+  // the same card). A job's own ranks are not independent runs: "processes" counts only when
+  // concurrent, independent or "such" ("DDP starts multiple processes, all on the same GPU" is
+  // every rank on one GPU, a multi-GPU placement).
+  static bool runs_share_a_gpu(std::string_view lo) {
+    auto any = [&](std::initializer_list<std::string_view> ps) {
+      return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
+    };
+    // zh: 单卡 (one card), 同一张卡 / 同一块卡 / 一张卡 (the same / one card); then 多 (several), 两个 (two) or
+    // 第二个 (the second) with 服务 (service), 模型 (model), 实例 (instance) or 进程 (process).
+    if (any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
+             "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
+      for (std::string_view c : {"\xe5\xa4\x9a", "\xe4\xb8\xa4\xe4\xb8\xaa", "\xe7\xac\xac\xe4\xba\x8c\xe4\xb8\xaa"}) {
+        for (std::string_view r : {"\xe6\x9c\x8d\xe5\x8a\xa1", "\xe6\xa8\xa1\xe5\x9e\x8b", "\xe5\xae\x9e\xe4\xbe\x8b",
+                                   "\xe8\xbf\x9b\xe7\xa8\x8b"}) {
+          // The count right before its noun, at most one measure word between ("多个模型", "多服务").
+          for (size_t p = lo.find(c); p != std::string_view::npos; p = lo.find(c, p + 1)) {
+            const std::string_view after = lo.substr(p + c.size(), r.size() + 3);
+            if (after.substr(0, r.size()) == r || after.substr(3, r.size()) == r) return true;
+          }
+        }
+      }
+    }
+    const bool same_gpu = any({"same gpu", "same physical gpu", "same gpus", "same card", "same device", "one gpu",
+                               "single gpu", "one card", "single card", "collide"});
+    if (!same_gpu) return false;
+    const bool count = contains_word(lo, "two") || contains_word(lo, "2") || contains_word(lo, "both") ||
+                       contains_word(lo, "several") || contains_word(lo, "multiple") || contains_word_start(lo, "concurrent") ||
+                       contains_word_start(lo, "simultaneous") || lo.find("in parallel") != std::string_view::npos;
+    if (!count) return false;
+    for (std::string_view r : {"runs", "jobs", "instances", "services", "servers", "experiments", "trainings", "scripts",
+                               "programs", "notebooks"}) {
+      if (contains_word(lo, r)) return true;
+    }
+    return contains_word(lo, "processes") && (contains_word_start(lo, "concurrent") || contains_word(lo, "independent") ||
+                                              contains_word(lo, "such") || contains_word_start(lo, "simultaneous"));
+  }
+
+  // A framework's memory pool taking the GPU from another user of it, told in words: "TensorFlow
+  // pre-allocating the entire VRAM by default, leaving no space for PyTorch", "Recent TF breaks JAX
+  // on GPU by eating all memory", "JAX preallocates most of the GPU by default, starving the cuda
+  // backend", "tensorflow grabs all the memory when it loads the first model, then there is nothing
+  // to allocate for the second". TensorFlow maps nearly all of every visible GPU's memory at
+  // start-up unless memory growth is set (TensorFlow's guide "Use a GPU", "Limiting GPU memory
+  // growth"); XLA/JAX preallocates 75% of it (JAX's "GPU memory allocation",
+  // XLA_PYTHON_CLIENT_PREALLOCATE); what is left is all another user of the GPU gets, in the same
+  // process or beside it. Three things told on the line: TensorFlow, Keras, JAX or XLA named (as
+  // words); the pool (preallocation, or all / most / the entire memory taken: "grabs all the
+  // memory", "allocates all GPU memory"); and the other user (a second framework or backend named,
+  // or "another", "second", "leaving no space", "starving", "nothing", ...). The pool
+  // alone is how these frameworks work, not a finding ("TensorFlow preallocates the GPU by
+  // default").
+  static bool pool_takes_gpu_from_another(std::string_view lo) {
+    const bool tf = contains_word(lo, "tf") || lo.find("tensorflow") != std::string_view::npos || contains_word(lo, "keras");
+    const bool xla = contains_word(lo, "jax") || contains_word(lo, "xla") || contains_word(lo, "jaxlib");
+    if (!tf && !xla) return false;
+    auto any = [&](std::initializer_list<std::string_view> ps) {
+      return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
+    };
+    const bool pool =
+        any({"prealloc", "pre-alloc", "preemptively"}) ||
+        (any({"all memory", "all the memory", "all gpu memory", "all the gpu", "all of the gpu", "all vram", "all the vram",
+              "entire vram", "entire gpu", "entire memory", "whole gpu", "whole memory", "most of the gpu", "nearly all",
+              "almost all"}) &&
+         std::any_of(std::begin(kPoolVerbs), std::end(kPoolVerbs), [&](std::string_view v) { return contains_word_start(lo, v); }));
+    if (!pool) return false;
+    const bool torch = contains_word(lo, "pytorch") || contains_word(lo, "torch");
+    const bool backend = any({"cuda backend", "cupy", "cudnn", "cublas"});
+    if (static_cast<int>(tf) + static_cast<int>(xla) + static_cast<int>(torch) + static_cast<int>(backend) >= 2) return true;
+    return any({"another", "second", "other ", "more than one", "multiple", "both", "starv", "leaving no", "leaves no",
+                "left for", "nothing", "no space", "no room", "same gpu", "same process"});
+  }
+  // Verbs of a pool taking memory, matched where a word starts ("grabs", "eating", "allocates").
+  static constexpr std::string_view kPoolVerbs[] = {"grab", "eat", "take", "took", "hog", "map", "occup", "reserv",
+                                                    "claim", "allocat", "consum", "use", "using"};
+
   // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
   // message: then "RAM" there is not the host's.
   static bool gpu_memory_named(std::string_view lo) {
@@ -1815,7 +1953,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       "allowed me to", "allowed us to", "let me ", "let us ", "lets me ", "made it possible", "did the trick",
       "does the trick", "is gone", "are gone", "made it work", "made it fit", "was the fix", "that did it",
       "all it needed", "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram",
-      "stopped the memory", "stopped the oom", "stopped the crash"};
+      "stopped the memory", "stopped the oom", "stopped the crash", "disappeared", "went away", "goes away",
+      "go away", "gone away", "vanished"};
+  // The failure told gone ("the OOM went away", "the crash disappeared"): its failure word is the
+  // subject of going, not a failure told beside the change.
+  static bool failure_gone(std::string_view clause) {
+    for (std::string_view w : {"disappeared", "went away", "goes away", "go away", "gone away", "vanished"}) {
+      if (contains_word_start(clause, w)) return true;
+    }
+    return false;
+  }
   // The other words of success (success_told()), matched where a word starts.
   static constexpr std::string_view kSuccess[] = {
       "was able to", "were able to", "without issue", "without any issue", "without problem", "without any problem",
@@ -1892,7 +2039,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // "still", "before").
     const bool crashed = contains_word_start(clause, "crash") && !success_despite_failure_word(clause) &&
                          !contains_word_start(clause, "without crash") && !contains_word_start(clause, "got rid of") &&
-                         !contains_word_start(clause, "stopped crashing") && !contains_word_start(clause, "stopped the crash");
+                         !contains_word_start(clause, "stopped crashing") && !contains_word_start(clause, "stopped the crash") &&
+                         !failure_gone(clause);
     // Nor a failure told in the same clause ("Finally, after setting batch size to 32, the GPU ran
     // out of memory"), unless it is the failure negated ("no more OOM", "without OOM"), nor a
     // request ("let me know").
@@ -1900,7 +2048,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                              clause.find("ran out") != std::string_view::npos ||
                              clause.find("runs out") != std::string_view::npos) &&
                             !success_despite_failure_word(clause) && clause.find("without") == std::string_view::npos &&
-                            clause.find("no oom") == std::string_view::npos && clause.find("no more") == std::string_view::npos;
+                            clause.find("no oom") == std::string_view::npos && clause.find("no more") == std::string_view::npos &&
+                            !failure_gone(clause);
     const bool not_went_through = crashed || failed_too || clause.find("let me know") != std::string_view::npos ||
                                   clause.find("let us know") != std::string_view::npos || contains_word_start(clause, "reproduc") ||
                                   contains_word_start(clause, "diverg") || contains_word(clause, "then") ||
@@ -1963,6 +2112,27 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
     }
     return false;
+  }
+
+  // A clause about a trouble that is not memory, with no word of memory in it: "reducing the batch
+  // size fixed the NaN loss", "the import error is gone", "num_workers 8 fixed the dataloader
+  // bottleneck", "改了batch size之后精度下降了" (zh: the accuracy dropped). Its fix or cause is not the
+  // OOM's (stated_account() does not read it); "fixed the OOM, the loss is NaN now" keeps its OOM.
+  static bool other_trouble_resolved(std::string_view clause) {
+    // zh: 精度 (accuracy), 收敛 (convergence).
+    const bool other = contains_word(clause, "nan") || contains_word(clause, "nans") ||
+                       clause.find("import error") != std::string_view::npos ||
+                       clause.find("importerror") != std::string_view::npos || contains_word_start(clause, "bottleneck") ||
+                       contains_word_start(clause, "deadlock") || contains_word_start(clause, "accuracy") ||
+                       contains_word_start(clause, "converge") || clause.find("\xe7\xb2\xbe\xe5\xba\xa6") != std::string_view::npos ||
+                       clause.find("\xe6\x94\xb6\xe6\x95\x9b") != std::string_view::npos;
+    if (!other) return false;
+    // zh: 显存 (the GPU's memory), 内存 (memory), 爆 (blew up).
+    for (std::string_view m : {"memory", "oom", "vram", "out of", "alloc", "killed", "\xe6\x98\xbe\xe5\xad\x98",
+                               "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86"}) {
+      if (clause.find(m) != std::string_view::npos) return false;
+    }
+    return !contains_word(clause, "ram");
   }
 
   // The reporter's own account of what fixed the OOM or what caused it: on a sentence line, a clause
@@ -2053,10 +2223,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // The clauses that neither deny nor ask; one of them tells of a fix or a cause.
     std::vector<std::string_view> parts = clauses(lo);
     parts.erase(std::remove_if(parts.begin(), parts.end(), denied_or_asked), parts.end());
+    parts.erase(std::remove_if(parts.begin(), parts.end(), other_trouble_resolved), parts.end());
     // A Chinese account spans its clauses ("开了gradient checkpointing之后显存降了一半，训练跑通了"):
     // read whole when no clause tells it alone.
     if (std::none_of(parts.begin(), parts.end(), tells_resolution) &&
-        (!cjk_ideographs(lo) || denied_or_asked(lo) || !tells_resolution(lo))) {
+        (!cjk_ideographs(lo) || denied_or_asked(lo) || other_trouble_resolved(lo) || !tells_resolution(lo))) {
       return;
     }
     uint32_t named = 0;
