@@ -2044,3 +2044,46 @@ TEST(DiagnoseKinds12, OtherUsersAndChatTurnsInWords) {
     }
   }
 }
+
+// After held15's score (tests/data/oom-corpus/README.md item 15): batch size 1 told to work is
+// not "fails even at batch size 1"; a TensorFlow tensor whose first dimension is 1 holds one
+// sample, its long axis the input's length; a cuDNN workspace told too large is the library's.
+TEST(DiagnoseKinds12, AfterHeld15sScore) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  auto evidence_has = [](const Diagnosis& d, const std::string& what) {
+    for (const auto& f : d.findings) {
+      for (const auto& ev : f.evidence) {
+        if (ev.find(what) != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  const auto worked = first(diagnose_log(message + "Thanks, batch_size=1 worked for me on my titan v.\n", without));
+  EXPECT_FALSE(evidence_has(worked, "fails even at batch size 1"));
+  EXPECT_TRUE(cites(worked, "the user's account of the fix or the cause", OomCause::kActivationsBatch));
+  const auto failed = first(diagnose_log(message + "It still fails even with batch_size=1.\n", without));
+  EXPECT_TRUE(cites(failed, "fails even at batch size 1", OomCause::kStaticModelTooLarge));
+
+  const auto one = first(diagnose_log(
+      "ResourceExhaustedError: OOM when allocating tensor with shape[1,1,100000,512] and type float on "
+      "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+      without));
+  ASSERT_FALSE(one.findings.empty());
+  EXPECT_EQ(one.findings.front().category, OomCause::kActivationsSeqlen);
+  const auto hundred = first(diagnose_log(
+      "ResourceExhaustedError: OOM when allocating tensor with shape[100,4096,32] and type float on "
+      "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+      without));
+  ASSERT_FALSE(hundred.findings.empty());
+  EXPECT_EQ(hundred.findings.front().category, OomCause::kActivationsBatch);
+
+  EXPECT_TRUE(cites(first(diagnose_log(message + "Sometimes the cuDNN implementation of convolutions is trying to use too "
+                                                 "large workspace.\n",
+                                       without)),
+                    "workspace told too large", OomCause::kOther));
+  EXPECT_FALSE(evidence_has(first(diagnose_log(message + "cuDNN workspace size is not the problem here.\n", without)),
+                            "workspace told too large"));
+}

@@ -516,7 +516,28 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
 
 // XLA (TPU/GPU) and TensorFlow: a request (and on TPU the free HBM), no allocator breakdown.
 void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
-  if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
+  // The shape's dimensions, "1,1,100000,512" -> {1, 1, 100000, 512} (a part that is no number: 0).
+  std::vector<int64_t> dims;
+  for (size_t from = 0; !r.tensor_shape.empty() && from <= r.tensor_shape.size();) {
+    const size_t comma = std::min(r.tensor_shape.find(',', from), r.tensor_shape.size());
+    int64_t v = 0;
+    const std::string_view part = std::string_view(r.tensor_shape).substr(from, comma - from);
+    for (char c : part) {
+      if (c >= '0' && c <= '9' && v < int64_t{1} << 40) v = v * 10 + (c - '0');
+    }
+    dims.push_back(v);
+    from = comma + 1;
+  }
+  const int64_t longest_rest = dims.size() > 1 ? *std::max_element(dims.begin() + 1, dims.end()) : 0;
+  if (r.family == "tensorflow" && dims.size() > 1 && dims.front() == 1 && longest_rest >= 1000) {
+    // A batch of one: the tensor's size is in its other axes, a long one the input's length or
+    // resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in one window).
+    b.add(OomCause::kActivationsSeqlen, 0.45,
+          fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is 1, an axis of {} is the input's "
+                      "length or resolution",
+                      r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", longest_rest));
+    b.add(OomCause::kActivationsBatch, 0.3);
+  } else if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
     const std::string first = r.tensor_shape.substr(0, r.tensor_shape.find(','));
     b.add(OomCause::kActivationsBatch, 0.45,
           fmt::format("one tensor of shape[{}] ({}{}); its first dimension, {}, is usually the batch", r.tensor_shape,

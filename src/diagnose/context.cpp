@@ -856,9 +856,13 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
 const size_t one_dot = batch_one ? lo.find(kOneDot) : std::string_view::npos;
+// Batch size 1 told to work ("batch_size=1 worked for me", "with batch size 1 it runs fine"): the
+// batch decides, static memory fits (the stated account reads the fix).
+const bool one_worked = batch_one && !said_of_failure() && !contains("not ") && !contains("n't") &&
+                        (contains_word_start(lo, "worked") || contains_word_start(lo, "works") || success_told(lo));
 if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() >= lo.size() ||
                   !is_digit(lo[one_dot + kOneDot.size()])) &&
-    !negated) {
+    !negated && !one_worked) {
       bool digit_after = false;
       for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1", "batch size of 1",
                                  "batch size = 1", "batch size is 1", "batch_size = 1"}) {
@@ -1098,6 +1102,16 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
                         contains("save model") || contains("save_checkpoint") || contains("saving the model") ||
                         contains("torch.save("))) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.3, "fails while saving a checkpoint: " + text());
+    }
+    // A library kernel's workspace told too large: "the cuDNN implementation of convolutions is
+    // trying to use too large workspace", "cuBLAS asks for a huge workspace". The request is the
+    // algorithm's scratch memory, not the tensors (cudnnGetConvolutionForwardWorkspaceSize; PyTorch
+    // picks the algorithm, torch.backends.cudnn.benchmark): another algorithm or kernel fits.
+    if (sentence && !negated && contains("workspace") &&
+        (contains("cudnn") || contains("cublas") || contains("convolution") || contains("algorithm")) &&
+        (contains("too large") || contains("too big") || contains("too much") || contains("huge") || contains("large workspace") ||
+         contains("big workspace"))) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.4, "a library kernel's workspace told too large (cuDNN / cuBLAS): " + text());
     }
     // Several GPUs / ranks: a little weight only.
     if (has(kWMulti) || contains("[rank")) {
