@@ -2087,3 +2087,21 @@ TEST(DiagnoseKinds12, AfterHeld15sScore) {
   EXPECT_FALSE(evidence_has(first(diagnose_log(message + "cuDNN workspace size is not the problem here.\n", without)),
                             "workspace told too large"));
 }
+
+// After held16's score (tests/data/oom-corpus/README.md item 16): "multi-turn" with memory named
+// is no chat history growing unless growth is told.
+TEST(DiagnoseKinds12, MultiTurnWithoutGrowth) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string chat = "memory grows with the chat's turns";
+  const auto spike = first(diagnose_log(
+      message + "Long multi-turn RL rollouts can spike the trainer's activation memory past what the trainer has left.\n",
+      without));
+  for (const auto& f : spike.findings) {
+    for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(chat), std::string::npos) << ev;
+  }
+  EXPECT_TRUE(cites(first(diagnose_log(message + "With multi-turn chat the memory keeps growing until OOM.\n", without)), chat,
+                    OomCause::kGenerationKvCache));
+}

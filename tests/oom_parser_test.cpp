@@ -346,3 +346,33 @@ TEST(OomParserNoise, WrappedPrefixedCopiesParseLikeTheOriginal) {
     }
   }
 }
+
+// PyTorch 2.x's caching allocator warns when a cudaMalloc fails, before it flushes its cache and
+// retries (alloc_block, c10/cuda/CUDACachingAllocator.cpp): exact bytes, cudaMemGetInfo's free and
+// total. Repeated, it is one report; followed by the OutOfMemoryError of the failed retry, the
+// error is the report.
+TEST(OomParserFamilies, CachingAllocatorRetryWarning) {
+  const std::string warning =
+      "[rank6]:[W904 12:06:06.083917542 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 6 "
+      "while trying to allocate 20971520 bytes (free: 16252928, total: 287428640768).\n";
+  const auto repeated = parse_oom_log(warning + warning + warning);
+  ASSERT_EQ(repeated.size(), 1u);
+  const OomRecord& r = repeated[0];
+  EXPECT_EQ(r.family, "pytorch_alloc_retry");
+  EXPECT_EQ(r.device, "cuda:6");
+  EXPECT_EQ(r.requested_bytes, int64_t{20971520});
+  EXPECT_EQ(r.free_bytes, int64_t{16252928});
+  EXPECT_EQ(r.total_capacity_bytes, int64_t{287428640768});
+  EXPECT_EQ(r.occurrences, 3);
+
+  const auto with_error = parse_oom_log(
+      "[W903 13:41:51.709566905 CUDACachingAllocator.cpp:3934] memory allocation failed with OOM on device 0 while trying "
+      "to allocate 42949672960 bytes (free: 33136967680, total: 33668857856).\n"
+      "Traceback (most recent call last):\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 40.00 GiB. GPU 0 has a total capacity of 31.36 GiB "
+      "of which 30.86 GiB is free. Including non-PyTorch memory, this process has 0 bytes memory in use. Of the allocated "
+      "memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.\n");
+  ASSERT_EQ(with_error.size(), 1u);
+  EXPECT_EQ(with_error[0].family, "pytorch2");
+  EXPECT_EQ(with_error[0].line, 3);
+}

@@ -426,8 +426,10 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
 
 // The families without allocator numbers: candidates ranked by how often each causes that error.
 void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
-  notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
-                  "and by how often each causes this error; the probes tell them apart");
+  if (r.family != "pytorch_alloc_retry") {
+    notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
+                    "and by how often each causes this error; the probes tell them apart");
+  }
   if (r.family == "mentioned" && r.device == "cpu") {
     // The user names host RAM running out in words ("out of my 64G ram", "got CPU OOM"): a host
     // candidate, below what a kernel message would give (0.8) since the words may be loose.
@@ -851,6 +853,25 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     f.probe = "model size in bytes (parameters x bytes per parameter) vs torch.cuda.mem_get_info() before loading";
     b.add(OomCause::kOtherProcess, 0.3);
     b.add(OomCause::kMultiGpuImbalance, 0.15);
+  } else if (oom.family == "pytorch_alloc_retry") {
+    // PyTorch 2.x's caching allocator logs this when a cudaMalloc fails (alloc_block,
+    // c10/cuda/CUDACachingAllocator.cpp); it then releases its cached blocks and tries once more,
+    // and only that second failure raises torch.OutOfMemoryError. The device itself is full (the
+    // free figure is cudaMemGetInfo's); the retry succeeds when the cache held enough unused
+    // blocks, and a warning that comes again and again is a cache flushed again and again: memory
+    // reserved in blocks that do not fit the requests (fragmentation).
+    classify_numberless(oom, b, d.notes);
+    if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
+      b.at(b.add(OomCause::kActivationsBatch, 0.4))
+          .evidence.push_back(fmt::format("{} requested, {} free on the device", format_bytes(*Q), format_bytes(*oom.free_bytes)));
+    }
+    b.add(OomCause::kFragmentation, oom.occurrences > 1 ? 0.45 : 0.3,
+          oom.occurrences > 1 ? fmt::format("the caching allocator failed a cudaMalloc {} times, flushing its cache each time",
+                                            oom.occurrences)
+                              : "the caching allocator failed a cudaMalloc and retried after flushing its cache");
+    d.notes.push_back("This line is PyTorch's warning before its retry: the caching allocator frees its cached blocks and "
+                      "allocates again; only a second failure raises torch.OutOfMemoryError (none after it: the run went "
+                      "on, each retry stalling on the flush)");
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {
@@ -924,7 +945,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (!oom.complete && oom.family != "mentioned" && oom.family != "described") {
     d.notes.push_back("The message is cut off; fields after the cut are unknown");
   }
-  if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible) {
+  if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible &&
+      oom.family != "pytorch_alloc_retry") {
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
   }
   if (oom.size_overflow && !impossible) {

@@ -1804,7 +1804,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // generate() builds for it) grows each turn until the context limit: a generation-length
   // cause, not a leak. Needs a turn counted ("each" / "every" / "successive" / "after a few" /
   // "after several" / "more and more" before a message, prompt, turn, reply, round, question or
-  // interaction; "multi-turn"; a chat's history) and memory or a failure named on the line.
+  // interaction) and memory or a failure named on the line, or "multi-turn" / a chat's history
+  // with growth told ("long multi-turn rollouts spike the activation memory" is no history grown).
   static bool chat_context_grows(std::string_view lo) {
     auto any = [&](std::initializer_list<std::string_view> ps) {
       return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
@@ -1820,8 +1821,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // zh: 显存 / 内存 (GPU memory / memory), 爆 (blew up).
     const bool zh_memory = any({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86", "oom"});
     if ((zh_rounds || zh_grows) && zh_memory) return true;
-    bool turns = any({"multi-turn", "multi turn", "multi-round", "multiple turns", "chat history", "conversation history",
-                      "dialogue history", "dialog history"});
+    // Growth told on the line ("grows", "goes up"), not only memory named: "long multi-turn RL
+    // rollouts spike the trainer's activation memory" names turns and memory, no history growing.
+    const bool grows = any({"grow", "increas", "goes up", "went up", "climb", "rises", "rising", "keeps going up"});
+    if (grows && any({"multi-turn", "multi turn", "multi-round", "multiple turns", "chat history", "conversation history",
+                      "dialogue history", "dialog history"})) {
+      return true;
+    }
+    bool turns = false;
     static constexpr std::string_view kOpeners[] = {"each ", "every ", "successive ", "after a few ", "after few ",
                                                     "after some ", "after several ", "after many ", "after a couple of ",
                                                     "more and more ", "per "};
@@ -1838,7 +1845,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
     }
     if (!turns) return false;
-    return any({"memory", "vram", "oom", "grow", "increas", "goes up", "went up", "climb", "rises", "rising"});
+    return grows || any({"memory", "vram", "oom"});
   }
 
   // Independent runs sharing one GPU, told by their number: "concurrent olmo-eval run processes

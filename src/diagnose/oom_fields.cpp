@@ -196,6 +196,14 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     r.free_bytes = take(size_after(s, "availablememoryisonly", true), r);
     return;
   }
+  if (r.family == "pytorch_alloc_retry") {  // "... on device 6 while trying to allocate N bytes (free: F, total: T)."
+    set_requested(size_after(s, "whiletryingtoallocate"), r);
+    r.free_bytes = integer_after(s, "(free");
+    r.total_capacity_bytes = integer_after(s, ",total");
+    const auto device = integer_after(s, "ondevice");
+    r.device = device ? "cuda:" + std::to_string(*device) : "cuda";
+    return;
+  }
   if (r.family == "metal") {  // Apple GPU, unified memory
     r.device = "mps";
     return;

@@ -88,6 +88,11 @@ struct HeadDef {
 const HeadDef kHeads[] = {
     {"out of memory (oomkit --memory-limit)", "oomkit_cpu_budget", "oomkit_budget", Kind::kOomkitBudget},
     {"mps backend out of memory", "pytorch", "caching_allocator", Kind::kCaching},
+    // PyTorch 2.x's caching allocator when a cudaMalloc fails (alloc_block in
+    // c10/cuda/CUDACachingAllocator.cpp, LOG(WARNING)): "memory allocation failed with OOM on device
+    // 6 while trying to allocate 20971520 bytes (free: 16252928, total: 287428640768)." It then frees
+    // its cached blocks and retries; only a second failure raises OutOfMemoryError.
+    {"memory allocation failed with oom on device", "pytorch_alloc_retry", "caching_allocator", Kind::kOneLine},
     {"cuda runtime error (2) : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda error : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
@@ -652,8 +657,18 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool errno_tail = r.family == "host_alloc" && r.subsystem == "enomem" &&
                                 (prev.family == "cpu_default_allocator" || prev.family == "th_cpu_allocator") &&
                                 r.line - prev.line <= 5;
+        // PyTorch's caching-allocator warning before its retry, then the OutOfMemoryError the failed
+        // retry raised: one failure, told by the error (it carries the allocator's figures).
+        const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
+                                      r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40;
         if (errno_tail) {
           absorb(prev, r.text_lines);
+          merged = true;
+        } else if (retry_then_error) {
+          absorb(r, prev.text_lines);
+          prev = r;
+          squashed_of[k] = s;
+          by_key.emplace(key, k);
           merged = true;
         } else if (copy_of_prev) {
           ++prev.occurrences;

@@ -21,6 +21,11 @@
 //                memory. (out of memory) Currently allocated: Z Requested: X Device limit: Y
 //                Free (according to CUDA): W PyTorch limit (set by user-supplied memory
 //                fraction): A" (A is 2^64 bytes when no fraction is set; then omitted).
+//   "pytorch_alloc_retry"  PyTorch 2.x's caching allocator when a cudaMalloc fails (alloc_block in
+//                c10/cuda/CUDACachingAllocator.cpp, a LOG(WARNING)): "memory allocation failed with
+//                OOM on device n while trying to allocate X bytes (free: W, total: Y)." It frees its
+//                cached blocks and retries; the OutOfMemoryError of a failed retry, when it follows
+//                within 40 lines, replaces this report.
 //   "cuda_error_oom"   cudaErrorMemoryAllocation raised outside the caching allocator: "CUDA
 //                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
 //                failure 'out of memory'" / "Failed to CUDA calloc N bytes"), PyTorch 0.x's
