@@ -2105,3 +2105,65 @@ TEST(DiagnoseKinds12, MultiTurnWithoutGrowth) {
   EXPECT_TRUE(cites(first(diagnose_log(message + "With multi-turn chat the memory keeps growing until OOM.\n", without)), chat,
                     OomCause::kGenerationKvCache));
 }
+
+// A review of the twelfth pass and its after-score changes (tests/data/oom-corpus/README.md item
+// 16): sentences a fresh reader wrote, each read or not read as the reading's kind says; and the
+// line that threw (a Chinese count at the end of a line, 单卡多).
+TEST(DiagnoseKinds12, AReviewersSentences) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  const std::string account = "the user's account of the fix or the cause", pool = "a framework's memory pool",
+                    runs = "several independent runs on the same GPU", chat = "memory grows with the chat's turns",
+                    workspace = "workspace told too large", one = "fails even at batch size 1";
+  struct Told {
+    std::string line, what;
+  };
+  auto cited = [&](const std::string& line, const std::string& what) {
+    const auto d = first(diagnose_log(message + line + "\n", without));  // a copy: the vector is a temporary
+    for (const auto& f : d.findings) {
+      for (const auto& ev : f.evidence) {
+        if (ev.find(what) != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  for (const Told& t : std::vector<Told>{
+           {"Setting max_split_size_mb:128 made the OOM disappear.", account},
+           {"After lowering the batch size the CUDA out of memory error is gone.", account},
+           {"Enabling gradient checkpointing fixed it, accuracy is unchanged.", account},
+           {"tf reserves almost all of the GPU memory, so the other notebook runs out of memory.", pool},
+           {"\xe5\x8d\x95\xe5\x8d\xa1\xe5\xa4\x9a\xe6\x9c\x8d\xe5\x8a\xa1\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f",
+            runs},  // 单卡多服务，显存不够
+           {"Every new message in the chat adds about 300MB of VRAM until it crashes.", chat},
+           {"cuBLAS asks for a huge workspace", workspace},
+           {"With batch size 1 on my workstation the GPU is maxed out.", one}}) {
+    EXPECT_TRUE(cited(t.line, t.what)) << t.line;
+  }
+  for (const Told& m : std::vector<Told>{
+           {"About 8GB of GPU memory just disappeared after 10 epochs, I suspect a leak.", account},
+           {"I hoped the crash would go away with expandable_segments but it still crashes.", account},
+           {"The warning about num_workers went away but the OOM is still there.", account},
+           {"The OOM goes away if you lower the batch size, try that.", account},
+           {"I set TF_FORCE_GPU_ALLOW_GROWTH=true so tensorflow does not preallocate anymore, but torch still OOMs.", pool},
+           {"The TF model uses almost all the GPU memory because the batch is 512, nothing else is running.", pool},
+           {"Is it possible to run two jobs on one GPU?", runs},
+           {"We run two jobs, each on one GPU of the node, and only rank 0 OOMs.", runs},
+           {"\xe5\x8d\x95\xe5\x8d\xa1\xe5\xa4\x9a\xe8\xbf\x9b\xe7\xa8\x8b\xe8\xae\xad\xe7\xbb\x83\xe5\xbe\x88\xe6\x85\xa2",
+            runs},  // 单卡多进程训练很慢 (slow, no memory named)
+           {"Each round of training increases memory by 1GB, this is a leak in the data loader.", chat},
+           {"We train on multi-turn dialogue data and the memory grows when the batch is larger.", chat},
+           {"Each prompt is about 2000 tokens and the memory is fine.", chat},
+           {"The convolution output is huge but the workspace is fine.", workspace},
+           {"With batch size 1 it works, but batch size 2 gives CUDA OOM.", one},
+           {"bs=1 runs fine, bs=2 fails.", one},
+           {"batch_size=1 works even on my 8GB card.", one}}) {
+    EXPECT_FALSE(cited(m.line, m.what)) << m.line;
+  }
+  // A count at the very end of a line (单卡多, 我们单卡多) threw std::out_of_range once.
+  for (const std::string line : {"\xe5\x8d\x95\xe5\x8d\xa1\xe5\xa4\x9a", "\xe6\x88\x91\xe4\xbb\xac\xe5\x8d\x95\xe5\x8d\xa1\xe5\xa4\x9a",
+                                 "\xe6\x98\xbe\xe5\xad\x98\xe5\x8d\x95\xe5\x8d\xa1\xe4\xb8\xa4\xe4\xb8\xaa"}) {
+    EXPECT_NO_THROW(diagnose_log(message + line + "\n", without)) << line;
+  }
+}

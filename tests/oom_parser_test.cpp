@@ -376,3 +376,32 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarning) {
   EXPECT_EQ(with_error[0].family, "pytorch2");
   EXPECT_EQ(with_error[0].line, 3);
 }
+
+// The review's logs (tests/data/oom-corpus/README.md item 16): a warning and an error of another
+// device or size stay two reports; warnings after the error are reports of their own; free and
+// total printed with a unit are not this message's byte counts (left unread, not read wrong).
+TEST(OomParserFamilies, CachingAllocatorRetryWarningEdges) {
+  const std::string w6 =
+      "[W904 12:06:06.083917542 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 6 while trying "
+      "to allocate 20971520 bytes (free: 16252928, total: 287428640768).\n";
+  const std::string e6 =
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 6 has a total capacity of 267.69 GiB of "
+      "which 15.50 MiB is free. Of the allocated memory 250.00 GiB is allocated by PyTorch, and 17.00 GiB is reserved by "
+      "PyTorch but unallocated.\n";
+  const auto after = parse_oom_log(w6 + e6 + w6 + w6);
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(after[0].family, "pytorch2");
+  EXPECT_EQ(after[0].occurrences, 1);
+  EXPECT_EQ(after[1].family, "pytorch_alloc_retry");
+  EXPECT_EQ(after[1].occurrences, 2);
+
+  const std::string w3 =
+      "[rank3]:[W904 12:06:06.08 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 3 while trying "
+      "to allocate 7516192768 bytes (free: 1546649600, total: 191492980736).\n";
+  EXPECT_EQ(parse_oom_log(w3 + e6).size(), 2u);
+
+  const OomRecord units = only(
+      "memory allocation failed with OOM on device 0 while trying to allocate 5.94 GB (free: 3.55 GB, total: 42.4 GB).");
+  EXPECT_FALSE(units.free_bytes.has_value());
+  EXPECT_FALSE(units.total_capacity_bytes.has_value());
+}

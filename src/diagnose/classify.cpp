@@ -531,7 +531,12 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
     from = comma + 1;
   }
   const int64_t longest_rest = dims.size() > 1 ? *std::max_element(dims.begin() + 1, dims.end()) : 0;
-  if (r.family == "tensorflow" && dims.size() > 1 && dims.front() == 1 && longest_rest >= 1000) {
+  // Only for an activation-like tensor: rank >= 3 and at least 64 MiB (a 1x1 kernel
+  // [1,1,1024,2048] is 8 MiB of weights, logits [1,50257] rank 2, [1,1000] a few KiB: the device
+  // was simply full).
+  const bool activation_like = dims.size() >= 3;
+  if (r.family == "tensorflow" && activation_like && dims.front() == 1 && longest_rest >= 1000 &&
+      r.requested_bytes.value_or(0) >= (int64_t{64} << 20)) {
     // A batch of one: the tensor's size is in its other axes, a long one the input's length or
     // resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in one window).
     b.add(OomCause::kActivationsSeqlen, 0.45,
@@ -856,22 +861,29 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else if (oom.family == "pytorch_alloc_retry") {
     // PyTorch 2.x's caching allocator logs this when a cudaMalloc fails (alloc_block,
     // c10/cuda/CUDACachingAllocator.cpp); it then releases its cached blocks and tries once more,
-    // and only that second failure raises torch.OutOfMemoryError. The device itself is full (the
-    // free figure is cudaMemGetInfo's); the retry succeeds when the cache held enough unused
-    // blocks, and a warning that comes again and again is a cache flushed again and again: memory
-    // reserved in blocks that do not fit the requests (fragmentation).
+    // and only that second failure raises torch.OutOfMemoryError. The free figure is
+    // cudaMemGetInfo's at the failure: below the request, the device is full; at or above it, the
+    // device had room and the limit is elsewhere (a driver or WSL limit, a per-process cap:
+    // other, plausibility before categories). The retry succeeds when the cache held enough
+    // unused blocks; a warning that comes again and again is a cache flushed again and again:
+    // memory reserved in blocks that do not fit the requests (fragmentation).
     classify_numberless(oom, b, d.notes);
     if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
       b.at(b.add(OomCause::kActivationsBatch, 0.4))
           .evidence.push_back(fmt::format("{} requested, {} free on the device", format_bytes(*Q), format_bytes(*oom.free_bytes)));
+    } else if (Q && oom.free_bytes) {
+      b.add(OomCause::kOther, 0.5,
+            fmt::format("cudaMalloc of {} failed with {} free on the device: a limit outside the free memory (driver, WSL, "
+                        "a per-process cap)",
+                        format_bytes(*Q), format_bytes(*oom.free_bytes)));
     }
     b.add(OomCause::kFragmentation, oom.occurrences > 1 ? 0.45 : 0.3,
           oom.occurrences > 1 ? fmt::format("the caching allocator failed a cudaMalloc {} times, flushing its cache each time",
                                             oom.occurrences)
                               : "the caching allocator failed a cudaMalloc and retried after flushing its cache");
     d.notes.push_back("This line is PyTorch's warning before its retry: the caching allocator frees its cached blocks and "
-                      "allocates again; only a second failure raises torch.OutOfMemoryError (none after it: the run went "
-                      "on, each retry stalling on the flush)");
+                      "allocates again; only a second failure raises torch.OutOfMemoryError. Where no such error follows, "
+                      "the retry succeeded and the run went on, each retry stalling on the flush");
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {

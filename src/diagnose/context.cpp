@@ -783,8 +783,15 @@ class Reader {
     // The GPU named (GPU memory a finished process left behind is read below on such a line).
     const bool gpu_named_here = has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram") ||
                                 has_text("nvidia") || has_text("rank") || has_text("\xe6\x98\xbe\xe5\xad\x98");  // 显存
+    // The words of the readings of a chat's turns, a kernel's workspace and runs on one card
+    // (zh 单卡, 一张卡: one card; 对话, 聊天, 交互: dialogue, chat, interaction).
+    const bool turn_or_card = has_text("turn") || has_text("chat") || has_text("conversation") || has_text("dialog") ||
+                              has_text("workspace") || has_text("prompt") || has_text("message") ||
+                              (cjk && (has_text("\xe5\x8d\x95\xe5\x8d\xa1") || has_text("\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1") ||
+                                       has_text("\xe5\xaf\xb9\xe8\xaf\x9d") || has_text("\xe8\x81\x8a\xe5\xa4\xa9") ||
+                                       has_text("\xe4\xba\xa4\xe4\xba\x92")));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
-        !optimizer_memory && !data_in_memory && !gpu_named_here &&
+        !optimizer_memory && !data_in_memory && !gpu_named_here && !turn_or_card &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -858,8 +865,7 @@ constexpr std::string_view kOneDot = "batch size 1.";
 const size_t one_dot = batch_one ? lo.find(kOneDot) : std::string_view::npos;
 // Batch size 1 told to work ("batch_size=1 worked for me", "with batch size 1 it runs fine"): the
 // batch decides, static memory fits (the stated account reads the fix).
-const bool one_worked = batch_one && !said_of_failure() && !contains("not ") && !contains("n't") &&
-                        (contains_word_start(lo, "worked") || contains_word_start(lo, "works") || success_told(lo));
+const bool one_worked = batch_one && batch_one_worked(lo);
 if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() >= lo.size() ||
                   !is_digit(lo[one_dot + kOneDot.size()])) &&
     !negated && !one_worked) {
@@ -1107,10 +1113,9 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
     // trying to use too large workspace", "cuBLAS asks for a huge workspace". The request is the
     // algorithm's scratch memory, not the tensors (cudnnGetConvolutionForwardWorkspaceSize; PyTorch
     // picks the algorithm, torch.backends.cudnn.benchmark): another algorithm or kernel fits.
-    if (sentence && !negated && contains("workspace") &&
+    if (sentence && !negated && contains("workspace") && lo.find('?') == std::string_view::npos &&
         (contains("cudnn") || contains("cublas") || contains("convolution") || contains("algorithm")) &&
-        (contains("too large") || contains("too big") || contains("too much") || contains("huge") || contains("large workspace") ||
-         contains("big workspace"))) {
+        workspace_too_large(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4, "a library kernel's workspace told too large (cuDNN / cuBLAS): " + text());
     }
     // Several GPUs / ranks: a little weight only.
@@ -1802,10 +1807,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // GPU memory blew up), 随着不断交互，显存逐步增加 (the memory rises with each interaction). A chat
   // front-end sends the whole history with every reply, so the sequence (and the KV cache
   // generate() builds for it) grows each turn until the context limit: a generation-length
-  // cause, not a leak. Needs a turn counted ("each" / "every" / "successive" / "after a few" /
-  // "after several" / "more and more" before a message, prompt, turn, reply, round, question or
-  // interaction) and memory or a failure named on the line, or "multi-turn" / a chat's history
-  // with growth told ("long multi-turn rollouts spike the activation memory" is no history grown).
+  // cause, not a leak. Needs a turn counted: "each" / "every" / "successive" / "per" before a
+  // message, turn, reply or interaction (a prompt, response, round or question too where a chat is
+  // named or the turns are "successive") with more memory told (growth, "another 300MB"); "after a
+  // few / several / many" such turns with more memory or a failure; or "multi-turn" / a chat's
+  // history with growth told and no training data named ("long multi-turn rollouts spike the
+  // activation memory" is no history grown; "each prompt is 2000 tokens" is no growth).
   static bool chat_context_grows(std::string_view lo) {
     auto any = [&](std::initializer_list<std::string_view> ps) {
       return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
@@ -1824,35 +1831,115 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // Growth told on the line ("grows", "goes up"), not only memory named: "long multi-turn RL
     // rollouts spike the trainer's activation memory" names turns and memory, no history growing.
     const bool grows = any({"grow", "increas", "goes up", "went up", "climb", "rises", "rising", "keeps going up"});
-    if (grows && any({"multi-turn", "multi turn", "multi-round", "multiple turns", "chat history", "conversation history",
-                      "dialogue history", "dialog history"})) {
+    // Not turns of training data ("we train on multi-turn dialogue data").
+    const bool training = contains_word_start(lo, "train") || contains_word_start(lo, "dataset");
+    if (grows && !training &&
+        any({"multi-turn", "multi turn", "multi-round", "multiple turns", "chat history", "conversation history",
+             "dialogue history", "dialog history"})) {
       return true;
     }
-    bool turns = false;
-    static constexpr std::string_view kOpeners[] = {"each ", "every ", "successive ", "after a few ", "after few ",
-                                                    "after some ", "after several ", "after many ", "after a couple of ",
-                                                    "more and more ", "per "};
-    static constexpr std::string_view kTurns[] = {"message", "prompt", "turn", "reply", "replies", "response", "round",
-                                                  "question", "interaction", "exchange", "conversation"};
-    for (std::string_view o : kOpeners) {
-      for (size_t p = lo.find(o); !turns && p != std::string_view::npos; p = lo.find(o, p + 1)) {
+    // A chat named on the line: then a prompt, a response, a round or a question is a turn too.
+    const bool chat = any({"chat", "conversation", "dialog", "bot ", "bot,", "assistant", "kobold", "tavern"});
+    // More memory each turn: growth told, or "another 300MB" / "more VRAM" per turn.
+    const bool more = grows || any({"more memory", "more vram", "more and more"}) ||
+                      ((contains_word(lo, "another") || contains_word(lo, "adds") || contains_word(lo, "added")) &&
+                       any({"mb", "gb", "memory", "vram"}));
+    const bool failed = any({"oom", "out of memory", "crash", "runs out", "run out", "ran out"});
+    static constexpr std::string_view kEach[] = {"each ", "every ", "successive ", "per "};
+    static constexpr std::string_view kAfter[] = {"after a few ", "after few ", "after some ", "after several ",
+                                                  "after many ", "after a couple of "};
+    static constexpr std::string_view kChatTurns[] = {"message", "turn", "reply", "replies", "interaction", "exchange",
+                                                      "conversation"};
+    static constexpr std::string_view kTurns[] = {"prompt", "response", "round", "question"};
+    auto turn_after = [&](std::string_view o) {
+      for (size_t p = lo.find(o); p != std::string_view::npos; p = lo.find(o, p + 1)) {
         if (!word_starts_at(lo, p)) continue;
         std::string_view rest = lo.substr(p + o.size());
+        bool strong = o == "successive ";
         for (std::string_view filler : {"successive ", "new ", "chat ", "subsequent ", "following "}) {
-          if (rest.substr(0, filler.size()) == filler) rest.remove_prefix(filler.size());
+          if (rest.substr(0, filler.size()) == filler) {
+            strong = strong || filler == "successive " || filler == "chat ";
+            rest.remove_prefix(filler.size());
+          }
         }
-        turns = std::any_of(std::begin(kTurns), std::end(kTurns), [&](std::string_view t) { return rest.substr(0, t.size()) == t; });
+        auto starts = [&](std::string_view t) { return rest.substr(0, t.size()) == t; };
+        if (std::any_of(std::begin(kChatTurns), std::end(kChatTurns), starts)) return true;
+        if ((chat || strong) && std::any_of(std::begin(kTurns), std::end(kTurns), starts)) return true;
+      }
+      return false;
+    };
+    for (std::string_view o : kEach) {
+      if (more && turn_after(o)) return true;
+    }
+    for (std::string_view o : kAfter) {
+      if ((more || failed) && turn_after(o)) return true;
+    }
+    return false;
+  }
+
+  // Batch size 1 told to work, in the piece of the line that holds it (split at ". ", "; ", " but ",
+  // ", "): "batch_size=1 worked for me", "with batch size 1 it works, but batch size 2 gives CUDA
+  // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"). Not
+  // where that piece tells a failure ("even batch size 1 fails", "batch size 1 doesn't work") or a
+  // trial ("I tried to see if it works with bs=1, but no success").
+  static bool batch_one_worked(std::string_view lo) {
+    for (std::string_view clause : clauses(lo)) {
+      for (size_t from = 0; from <= clause.size();) {
+        const size_t comma = std::min(clause.find(", ", from), clause.size());
+        const std::string_view piece = clause.substr(from, comma - from);
+        from = comma + 2;
+        bool one = false;
+        for (std::string_view k : {"batch size 1", "batch size of 1", "batch_size=1", "batch_size 1", "batch size = 1", "bs=1",
+                                   "batch size is 1", "batch_size = 1", "batch_size: 1"}) {
+          one = one || piece.find(k) != std::string_view::npos;
+        }
+        if (!one) continue;
+        const bool failed = contains_word_start(piece, "fail") || contains_word_start(piece, "error") ||
+                            contains_word_start(piece, "crash") || contains_word_start(piece, "oom") ||
+                            piece.find("out of memory") != std::string_view::npos || piece.find("not ") != std::string_view::npos ||
+                            piece.find("n't") != std::string_view::npos || contains_word(piece, "cannot") ||
+                            contains_word(piece, "unable");
+        const bool worked = contains_word(piece, "works") || contains_word(piece, "worked") || contains_word(piece, "working") ||
+                            contains_word(piece, "fits") || contains_word(piece, "fit") || success_told(piece);
+        // A trial, not a result ("I tried to see if it works with bs=1, but no success").
+        const bool trial = contains_word(piece, "if") || contains_word(piece, "tried") || contains_word(piece, "try") || contains_word(piece, "trying") || contains_word(piece, "whether") ||
+                           clause.find("no success") != std::string_view::npos ||
+                           clause.find("without success") != std::string_view::npos ||
+                           clause.find("no luck") != std::string_view::npos;
+        if (worked && !failed && !trial) return true;
       }
     }
-    if (!turns) return false;
-    return grows || any({"memory", "vram", "oom"});
+    return false;
+  }
+
+  // The workspace itself told too large: "too large workspace", "a huge workspace", "the workspace
+  // is too big", "workspace of 48 GiB ... too much"; the size word beside "workspace" (at most
+  // 20 characters before it, or after it within its clause), not of something else on the line
+  // ("the convolution output is huge but the workspace is fine").
+  static bool workspace_too_large(std::string_view lo) {
+    for (size_t p = lo.find("workspace"); p != std::string_view::npos; p = lo.find("workspace", p + 1)) {
+      std::string_view before = lo.substr(p >= 20 ? p - 20 : 0, p >= 20 ? 20 : p);
+      for (std::string_view stop : {",", ".", " but ", ";"}) {
+        const size_t q = before.rfind(stop);
+        if (q != std::string_view::npos) before.remove_prefix(q + stop.size());
+      }
+      std::string_view after = lo.substr(p + 9, 40);
+      for (std::string_view stop : {",", ".", " but ", ";"}) {
+        const size_t q = after.find(stop);
+        if (q != std::string_view::npos) after = after.substr(0, q);
+      }
+      for (std::string_view big : {"too large", "too big", "too much", "huge", "large", "big", "enormous"}) {
+        if (before.find(big) != std::string_view::npos || after.find(big) != std::string_view::npos) return true;
+      }
+    }
+    return false;
   }
 
   // Independent runs sharing one GPU, told by their number: "concurrent olmo-eval run processes
   // collide on the same physical GPUs", "two such processes both target physical 0,1 and one
   // OOMs", "running two training jobs on the same GPU", "multiple vllm services on a single card";
-  // zh 单卡多服务 / 单卡部署多个模型 / 同一张卡上跑两个 (several services / models on one card, two on
-  // the same card). A job's own ranks are not independent runs: "processes" counts only when
+  // zh 单卡多服务 / 单卡部署多个模型 (several services / models on one card) with the memory or a failure
+  // named (显存不够, 报错OOM), not a question. A job's own ranks are not independent runs: "processes" counts only when
   // concurrent, independent or "such" ("DDP starts multiple processes, all on the same GPU" is
   // every rank on one GPU, a multi-GPU placement).
   static bool runs_share_a_gpu(std::string_view lo) {
@@ -1861,18 +1948,31 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     };
     // zh: 单卡 (one card), 同一张卡 / 同一块卡 / 一张卡 (the same / one card); then 多 (several), 两个 (two) or
     // 第二个 (the second) with 服务 (service), 模型 (model), 实例 (instance) or 进程 (process).
-    if (any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
-             "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
+    // Not a question ("？"); the memory or a failure named (显存 / 内存 / 爆 / 报错 / 不够 / oom).
+    const bool zh_trouble = lo.find('?') == std::string_view::npos && lo.find("\xef\xbc\x9f") == std::string_view::npos &&
+                            any({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86",
+                                 "\xe6\x8a\xa5\xe9\x94\x99", "\xe4\xb8\x8d\xe5\xa4\x9f", "oom", "out of memory"});
+    if (zh_trouble && any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
+                           "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
       for (std::string_view c : {"\xe5\xa4\x9a", "\xe4\xb8\xa4\xe4\xb8\xaa", "\xe7\xac\xac\xe4\xba\x8c\xe4\xb8\xaa"}) {
         for (std::string_view r : {"\xe6\x9c\x8d\xe5\x8a\xa1", "\xe6\xa8\xa1\xe5\x9e\x8b", "\xe5\xae\x9e\xe4\xbe\x8b",
                                    "\xe8\xbf\x9b\xe7\xa8\x8b"}) {
           // The count right before its noun, at most one measure word between ("多个模型", "多服务").
           for (size_t p = lo.find(c); p != std::string_view::npos; p = lo.find(c, p + 1)) {
             const std::string_view after = lo.substr(p + c.size(), r.size() + 3);
-            if (after.substr(0, r.size()) == r || after.substr(3, r.size()) == r) return true;
+            if (after.substr(0, r.size()) == r || (after.size() > 3 && after.substr(3, r.size()) == r)) return true;
           }
         }
       }
+    }
+    // Not a question, advice or a denial ("Is it possible to run two jobs on one GPU?", "you should
+    // not run multiple jobs on the same GPU"), nor runs each on a GPU of its own ("two jobs, each on
+    // one GPU", "a single GPU each"), nor runs that went through ("both runs finished fine").
+    if (lo.find('?') != std::string_view::npos || contains_word(lo, "should") || contains_word(lo, "never") ||
+        any({"each on", "each use", "each with", "each have", "each has", "gpu each", "card each", "own gpu", "not run",
+             "n't run", "not share", "n't share"}) ||
+        success_told(lo)) {
+      return false;
     }
     const bool same_gpu = any({"same gpu", "same physical gpu", "same gpus", "same card", "same device", "one gpu",
                                "single gpu", "one card", "single card", "collide"});
@@ -1900,7 +2000,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // process or beside it. Three things told on the line: TensorFlow, Keras, JAX or XLA named (as
   // words); the pool (preallocation, or all / most / the entire memory taken: "grabs all the
   // memory", "allocates all GPU memory"); and the other user (a second framework or backend named,
-  // or "another", "second", "leaving no space", "starving", "nothing", ...). The pool
+  // or "another", "second", "leaving no space", "starving", "nothing left", ...); not the pool
+  // denied ("does not preallocate", "no longer grabs"). The pool
   // alone is how these frameworks work, not a finding ("TensorFlow preallocates the GPU by
   // default").
   static bool pool_takes_gpu_from_another(std::string_view lo) {
@@ -1910,6 +2011,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     auto any = [&](std::initializer_list<std::string_view> ps) {
       return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
     };
+    // Not the pool denied or turned off ("so tensorflow does not preallocate anymore", "no longer
+    // grabs"); the fix named beside the cause ("... Disable it via XLA_PYTHON_CLIENT_PREALLOCATE=false")
+    // still tells the cause.
+    if (any({"not prealloc", "not pre-alloc", "n't prealloc", "n't pre-alloc", "no longer", "not grab", "n't grab",
+             "not take", "n't take", "not eat", "n't eat"})) {
+      return false;
+    }
     const bool pool =
         any({"prealloc", "pre-alloc", "preemptively"}) ||
         (any({"all memory", "all the memory", "all gpu memory", "all the gpu", "all of the gpu", "all vram", "all the vram",
@@ -1920,12 +2028,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool torch = contains_word(lo, "pytorch") || contains_word(lo, "torch");
     const bool backend = any({"cuda backend", "cupy", "cudnn", "cublas"});
     if (static_cast<int>(tf) + static_cast<int>(xla) + static_cast<int>(torch) + static_cast<int>(backend) >= 2) return true;
-    return any({"another", "second", "other ", "more than one", "multiple", "both", "starv", "leaving no", "leaves no",
-                "left for", "nothing", "no space", "no room", "same gpu", "same process"});
+    return any({"another", "second", "other process", "other program", "other framework", "other user", "other job",
+                "other notebook", "other script", "other model", "other app",
+                "more than one", "multiple", "both", "starv", "leaving no", "leaves no", "left for", "there is nothing",
+                "nothing left", "nothing to allocate", "no space", "no room", "same gpu", "same process"});
   }
   // Verbs of a pool taking memory, matched where a word starts ("grabs", "eating", "allocates").
   static constexpr std::string_view kPoolVerbs[] = {"grab", "eat", "take", "took", "hog", "map", "occup", "reserv",
-                                                    "claim", "allocat", "consum", "use", "using"};
+                                                    "claim", "allocat", "consum"};
 
   // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
   // message: then "RAM" there is not the host's.
@@ -1974,13 +2084,27 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       "allowed me to", "allowed us to", "let me ", "let us ", "lets me ", "made it possible", "did the trick",
       "does the trick", "is gone", "are gone", "made it work", "made it fit", "was the fix", "that did it",
       "all it needed", "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram",
-      "stopped the memory", "stopped the oom", "stopped the crash", "disappeared", "went away", "goes away",
-      "go away", "gone away", "vanished"};
-  // The failure told gone ("the OOM went away", "the crash disappeared"): its failure word is the
-  // subject of going, not a failure told beside the change.
+      "stopped the memory", "stopped the oom", "stopped the crash"};
+  // Words of a thing gone ("went away", "disappeared", "is gone"), matched where a word starts.
+  static constexpr std::string_view kGone[] = {"disappear", "went away", "goes away", "go away", "gone away",
+                                               "vanished", "is gone", "are gone"};
+  // The failure told gone ("the OOM went away", "made the OOM disappear", "the CUDA out of memory
+  // error is gone"): a word of failure before the word of going is its subject, not a failure told
+  // beside the change. Not something else gone ("about 8GB of GPU memory just disappeared", "the
+  // warning went away"), nor a hope, a condition or advice ("I hoped the crash would go away",
+  // "the OOM goes away if you lower the batch size").
   static bool failure_gone(std::string_view clause) {
-    for (std::string_view w : {"disappeared", "went away", "goes away", "go away", "gone away", "vanished"}) {
-      if (contains_word_start(clause, w)) return true;
+    for (std::string_view h : {"would", "might", "hope", "if ", "should", "try "}) {
+      if (contains_word_start(clause, h)) return false;
+    }
+    for (std::string_view w : kGone) {
+      for (size_t p = clause.find(w); p != std::string_view::npos; p = clause.find(w, p + 1)) {
+        if (!word_starts_at(clause, p)) continue;
+        const std::string_view before = clause.substr(0, p);
+        for (std::string_view f : {"oom", "error", "crash", "out of memory", "problem", "issue", "exception", "killed"}) {
+          if (contains_word_start(before, f)) return true;
+        }
+      }
     }
     return false;
   }
@@ -2043,7 +2167,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   static bool tells_resolution(std::string_view clause) {
     for (std::string_view c : kCues) {
-      if (contains_word_start(clause, c)) return true;
+      // "works" as a word: not "workstation".
+      if (c == "works" ? contains_word(clause, c) : contains_word_start(clause, c)) return true;
     }
     // A run that went through after a change: "after setting max_split_size_mb:128 I was able to
     // continue decoding without issues", "by using 8-bit Adam we were able to train", "I could
@@ -2076,6 +2201,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                   contains_word_start(clause, "diverg") || contains_word(clause, "then") ||
                                   contains_word(clause, "still") || contains_word(clause, "before") ||
                                   contains_word_start(clause, "it oom");
+    if (!not_went_through && failure_gone(clause)) return true;
     if (!not_went_through && success_told(clause)) {
       for (std::string_view w : kCausalSuccess) {
         if (contains_word_start(clause, w)) return true;
@@ -2138,15 +2264,40 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // A clause about a trouble that is not memory, with no word of memory in it: "reducing the batch
   // size fixed the NaN loss", "the import error is gone", "num_workers 8 fixed the dataloader
   // bottleneck", "改了batch size之后精度下降了" (zh: the accuracy dropped). Its fix or cause is not the
-  // OOM's (stated_account() does not read it); "fixed the OOM, the loss is NaN now" keeps its OOM.
+  // OOM's (stated_account() does not read it). The trouble must be what was fixed or is gone: "X
+  // fixed it, accuracy is unchanged" is an OOM fix with an aside, and "fixed the OOM, the loss is
+  // NaN now" names the memory.
   static bool other_trouble_resolved(std::string_view clause) {
-    // zh: 精度 (accuracy), 收敛 (convergence).
-    const bool other = contains_word(clause, "nan") || contains_word(clause, "nans") ||
-                       clause.find("import error") != std::string_view::npos ||
-                       clause.find("importerror") != std::string_view::npos || contains_word_start(clause, "bottleneck") ||
-                       contains_word_start(clause, "deadlock") || contains_word_start(clause, "accuracy") ||
-                       contains_word_start(clause, "converge") || clause.find("\xe7\xb2\xbe\xe5\xba\xa6") != std::string_view::npos ||
-                       clause.find("\xe6\x94\xb6\xe6\x95\x9b") != std::string_view::npos;
+    // zh: 精度 (accuracy), 收敛 (convergence): the account is the whole line there.
+    const bool zh_other = clause.find("\xe7\xb2\xbe\xe5\xba\xa6") != std::string_view::npos ||
+                          clause.find("\xe6\x94\xb6\xe6\x95\x9b") != std::string_view::npos;
+    // The trouble right after the word of fixing ("fixed the NaN loss", "solved the dataloader
+    // bottleneck"), or right before the word of going ("the import error is gone"): not an
+    // aside ("fixed it, accuracy is unchanged").
+    static constexpr std::string_view kTrouble[] = {"nan", "import error", "importerror", "bottleneck", "deadlock",
+                                                    "accuracy", "converge"};
+    bool other = zh_other;
+    for (std::string_view fix : {"fixed ", "fixes ", "solved ", "solves ", "resolved ", "resolves "}) {
+      for (size_t p = clause.find(fix); !other && p != std::string_view::npos; p = clause.find(fix, p + 1)) {
+        std::string_view object = clause.substr(p + fix.size(), 40);
+        object = object.substr(0, std::min(object.find(','), object.find(';')));
+        for (std::string_view a : {"the ", "my ", "our ", "this ", "that "}) {
+          if (object.substr(0, a.size()) == a) object.remove_prefix(a.size());
+        }
+        for (std::string_view t : kTrouble) {
+          const size_t q = object.find(t);
+          if (q != std::string_view::npos && q <= 12 && word_starts_at(object, q)) other = true;
+        }
+      }
+    }
+    for (std::string_view g : kGone) {
+      const size_t p = clause.find(g);
+      if (other || p == std::string_view::npos) continue;
+      const std::string_view subject = clause.substr(p >= 30 ? p - 30 : 0, p >= 30 ? 30 : p);
+      for (std::string_view t : kTrouble) {
+        if (contains_word_start(subject, t)) other = true;
+      }
+    }
     if (!other) return false;
     // zh: 显存 (the GPU's memory), 内存 (memory), 爆 (blew up).
     for (std::string_view m : {"memory", "oom", "vram", "out of", "alloc", "killed", "\xe6\x98\xbe\xe5\xad\x98",
@@ -2177,7 +2328,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     };
     const bool cue = !ascii_ || (pairs_.may_contain("fixed") && lo.find("fixed") != std::string_view::npos) ||
                      (pairs_.may_contain("fine") && lo.find("fine") != std::string_view::npos) || any_in(kCues) ||
-                     any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure);
+                     any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure) ||
+                     any_in(kGone);
     if (!cue) return;
     struct Named {
       std::string_view text;

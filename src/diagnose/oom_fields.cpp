@@ -198,8 +198,18 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   }
   if (r.family == "pytorch_alloc_retry") {  // "... on device 6 while trying to allocate N bytes (free: F, total: T)."
     set_requested(size_after(s, "whiletryingtoallocate"), r);
-    r.free_bytes = integer_after(s, "(free");
-    r.total_capacity_bytes = integer_after(s, ",total");
+    // Plain byte counts: a number followed by a decimal point or a unit ("3.55GB") is not this
+    // message's, and is left unread rather than read wrong.
+    auto bytes_after = [&](std::string_view label) -> std::optional<int64_t> {
+      const size_t p = ifind(s, label);
+      if (p == std::string::npos) return std::nullopt;
+      size_t end = 0;
+      auto v = integer_at(s, p + label.size(), &end);
+      if (!v || (end < s.size() && (s[end] == '.' || is_alpha(s[end])))) return std::nullopt;
+      return v;
+    };
+    r.free_bytes = bytes_after("(free:");
+    r.total_capacity_bytes = bytes_after(",total:");
     const auto device = integer_after(s, "ondevice");
     r.device = device ? "cuda:" + std::to_string(*device) : "cuda";
     return;

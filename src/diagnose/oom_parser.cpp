@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <iterator>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -626,6 +628,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       r.message = spaced.size() > 1200 ? spaced.substr(0, 1200) : spaced;
 
       if (from_head.size() > kMaxWindowChars) from_head.resize(kMaxWindowChars);
+      // The allocator's retry warning repeats with a new free figure each time: the same failure.
+      if (r.family == "pytorch_alloc_retry") {
+        if (const size_t f = from_head.find("(free"); f != std::string::npos) from_head.resize(f);
+      }
       const std::string key = std::string(r.family) + "|" + std::to_string(r.requested_bytes.value_or(-1)) + "|" + from_head;
       // The lines of a report merged into another are that report's text too.
       // (Appended unsorted: each record's lines are sorted once after the scan; sorting on every
@@ -659,8 +665,16 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                 r.line - prev.line <= 5;
         // PyTorch's caching-allocator warning before its retry, then the OutOfMemoryError the failed
         // retry raised: one failure, told by the error (it carries the allocator's figures).
+        // The same allocation: the same device (when both name one) and the error's printed size
+        // within its rounding (two decimals of its unit) of the warning's exact bytes.
+        const bool same_alloc = [&] {
+          if (!prev.requested_bytes || !r.requested_bytes) return false;
+          if (!prev.device.empty() && !r.device.empty() && prev.device != r.device) return false;
+          const int64_t a = *prev.requested_bytes, q = *r.requested_bytes;
+          return std::abs(static_cast<double>(a) - static_cast<double>(q)) <= static_cast<double>(std::max(a, q)) / 200.0 + 10240.0;
+        }();
         const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
-                                      r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40;
+                                      r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 && same_alloc;
         if (errno_tail) {
           absorb(prev, r.text_lines);
           merged = true;
@@ -668,6 +682,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           absorb(r, prev.text_lines);
           prev = r;
           squashed_of[k] = s;
+          // Later warnings are new reports, not repeats of the error.
+          for (auto it = by_key.begin(); it != by_key.end();) it = it->second == k ? by_key.erase(it) : std::next(it);
           by_key.emplace(key, k);
           merged = true;
         } else if (copy_of_prev) {
