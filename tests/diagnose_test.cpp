@@ -1958,6 +1958,18 @@ TEST(DiagnoseKinds11, MemoryTroubleInMoreWords) {
   }
 }
 
+namespace {
+// Some finding of `d` cites evidence holding `what` (any cause).
+bool cites_text(const Diagnosis& d, const std::string& what) {
+  for (const auto& f : d.findings) {
+    for (const auto& e : f.evidence) {
+      if (e.find(what) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not
@@ -1989,10 +2001,7 @@ TEST(DiagnoseKinds12, TheFailureToldGone) {
                                  "How do I make the OOM go away with batch size 8?",
                                  "\xe6\x94\xb9\xe4\xba\x86" "batch size\xe4\xb9\x8b\xe5\x90\x8e\xe7\xb2\xbe\xe5\xba\xa6\xe4\xb8\x8b"
                                  "\xe9\x99\x8d\xe4\xba\x86\xe4\xb8\x8d\xe5\xb0\x91"}) {  // 改了batch size之后精度下降了不少
-    const auto e = first(diagnose_log(message + line + "\n", without));
-    for (const auto& f : e.findings) {
-      for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(what), std::string::npos) << line;
-    }
+    EXPECT_FALSE(cites_text(first(diagnose_log(message + line + "\n", without)), what)) << line;
   }
 }
 
@@ -2038,10 +2047,7 @@ TEST(DiagnoseKinds12, OtherUsersAndChatTurnsInWords) {
            {"Per prompt we use 4 GPUs.", chat, OomCause::kGenerationKvCache},
            {"Each response takes 10 seconds on my GPU", chat, OomCause::kGenerationKvCache},
            {"The chat template is applied to each message.", chat, OomCause::kGenerationKvCache}}) {
-    const auto e = first(diagnose_log(message + m.line + "\n", without));
-    for (const auto& f : e.findings) {
-      for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(m.what), std::string::npos) << m.line;
-    }
+    EXPECT_FALSE(cites_text(first(diagnose_log(message + m.line + "\n", without)), m.what)) << m.line;
   }
 }
 
@@ -2053,16 +2059,8 @@ TEST(DiagnoseKinds12, AfterHeld15sScore) {
   DiagnoseOptions without;
   without.word_prior = &none;
   const std::string message = "RuntimeError: CUDA error: out of memory\n";
-  auto evidence_has = [](const Diagnosis& d, const std::string& what) {
-    for (const auto& f : d.findings) {
-      for (const auto& ev : f.evidence) {
-        if (ev.find(what) != std::string::npos) return true;
-      }
-    }
-    return false;
-  };
   const auto worked = first(diagnose_log(message + "Thanks, batch_size=1 worked for me on my titan v.\n", without));
-  EXPECT_FALSE(evidence_has(worked, "fails even at batch size 1"));
+  EXPECT_FALSE(cites_text(worked, "fails even at batch size 1"));
   EXPECT_TRUE(cites(worked, "the user's account of the fix or the cause", OomCause::kActivationsBatch));
   const auto failed = first(diagnose_log(message + "It still fails even with batch_size=1.\n", without));
   EXPECT_TRUE(cites(failed, "fails even at batch size 1", OomCause::kStaticModelTooLarge));
@@ -2084,7 +2082,7 @@ TEST(DiagnoseKinds12, AfterHeld15sScore) {
                                                  "large workspace.\n",
                                        without)),
                     "workspace told too large", OomCause::kOther));
-  EXPECT_FALSE(evidence_has(first(diagnose_log(message + "cuDNN workspace size is not the problem here.\n", without)),
+  EXPECT_FALSE(cites_text(first(diagnose_log(message + "cuDNN workspace size is not the problem here.\n", without)),
                             "workspace told too large"));
 }
 
@@ -2099,9 +2097,7 @@ TEST(DiagnoseKinds12, MultiTurnWithoutGrowth) {
   const auto spike = first(diagnose_log(
       message + "Long multi-turn RL rollouts can spike the trainer's activation memory past what the trainer has left.\n",
       without));
-  for (const auto& f : spike.findings) {
-    for (const auto& ev : f.evidence) EXPECT_EQ(ev.find(chat), std::string::npos) << ev;
-  }
+  EXPECT_FALSE(cites_text(spike, chat));
   EXPECT_TRUE(cites(first(diagnose_log(message + "With multi-turn chat the memory keeps growing until OOM.\n", without)), chat,
                     OomCause::kGenerationKvCache));
 }
@@ -2121,14 +2117,9 @@ TEST(DiagnoseKinds12, AReviewersSentences) {
     std::string line, what;
   };
   auto cited = [&](const std::string& line, const std::string& what) {
-    const auto d = first(diagnose_log(message + line + "\n", without));  // a copy: the vector is a temporary
-    for (const auto& f : d.findings) {
-      for (const auto& ev : f.evidence) {
-        if (ev.find(what) != std::string::npos) return true;
-      }
-    }
-    return false;
+    return cites_text(first(diagnose_log(message + line + "\n", without)), what);
   };
+
   for (const Told& t : std::vector<Told>{
            {"Setting max_split_size_mb:128 made the OOM disappear.", account},
            {"After lowering the batch size the CUDA out of memory error is gone.", account},

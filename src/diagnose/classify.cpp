@@ -21,6 +21,7 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
+#include "oom_fields.h"
 
 namespace oomkit {
 
@@ -424,12 +425,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   if (cpu) b.add(OomCause::kCpuRam, 0.3, "the budget is CPU memory (" + r.device + ")");
 }
 
-// The families without allocator numbers: candidates ranked by how often each causes that error.
-void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
-  if (r.family != "pytorch_alloc_retry") {
-    notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
-                    "and by how often each causes this error; the probes tell them apart");
-  }
+// The candidates of a family without allocator numbers, ranked by how often each causes that error
+// (classify_numberless() adds the note that says so).
+void numberless_candidates(const OomRecord& r, Builder& b) {
   if (r.family == "mentioned" && r.device == "cpu") {
     // The user names host RAM running out in words ("out of my 64G ram", "got CPU OOM"): a host
     // candidate, below what a kernel message would give (0.8) since the words may be loose.
@@ -516,20 +514,16 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   b.add(OomCause::kFragmentation, 0.15);
 }
 
+// The families without allocator numbers: candidates ranked by how often each causes that error.
+void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+  notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
+                  "and by how often each causes this error; the probes tell them apart");
+  numberless_candidates(r, b);
+}
+
 // XLA (TPU/GPU) and TensorFlow: a request (and on TPU the free HBM), no allocator breakdown.
 void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
-  // The shape's dimensions, "1,1,100000,512" -> {1, 1, 100000, 512} (a part that is no number: 0).
-  std::vector<int64_t> dims;
-  for (size_t from = 0; !r.tensor_shape.empty() && from <= r.tensor_shape.size();) {
-    const size_t comma = std::min(r.tensor_shape.find(',', from), r.tensor_shape.size());
-    int64_t v = 0;
-    const std::string_view part = std::string_view(r.tensor_shape).substr(from, comma - from);
-    for (char c : part) {
-      if (c >= '0' && c <= '9' && v < int64_t{1} << 40) v = v * 10 + (c - '0');
-    }
-    dims.push_back(v);
-    from = comma + 1;
-  }
+  const std::vector<int64_t> dims = diagnose_detail::tensor_dims(r.tensor_shape);
   const int64_t longest_rest = dims.size() > 1 ? *std::max_element(dims.begin() + 1, dims.end()) : 0;
   // Only for an activation-like tensor: rank >= 3 and at least 64 MiB (a 1x1 kernel
   // [1,1,1024,2048] is 8 MiB of weights, logits [1,50257] rank 2, [1,1000] a few KiB: the device
@@ -867,7 +861,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // other, plausibility before categories). The retry succeeds when the cache held enough
     // unused blocks; a warning that comes again and again is a cache flushed again and again:
     // memory reserved in blocks that do not fit the requests (fragmentation).
-    classify_numberless(oom, b, d.notes);
+    numberless_candidates(oom, b);
     if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
       b.at(b.add(OomCause::kActivationsBatch, 0.4))
           .evidence.push_back(fmt::format("{} requested, {} free on the device", format_bytes(*Q), format_bytes(*oom.free_bytes)));
@@ -958,7 +952,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     d.notes.push_back("The message is cut off; fields after the cut are unknown");
   }
   if (oom.requested_bytes && !oom.requested_is_lower_bound && oom.subsystem == "caching_allocator" && !impossible &&
-      oom.family != "pytorch_alloc_retry") {
+      icontains_word(oom.message, "tried to allocate")) {
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
   }
   if (oom.size_overflow && !impossible) {

@@ -856,9 +856,7 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     }
     }
     // Batch size 1 still fails: static memory.
-    const bool batch_one = has(kWSetting) && (contains("batch size 1") || contains("batch size of 1") || contains("batch_size=1") ||
-                           contains("batch_size 1") || contains("batch size = 1") || contains("bs=1") ||
-                           contains("batch size is 1") || contains("batch_size = 1") || contains("batch_size: 1"));
+    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains);
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -870,8 +868,7 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
                   !is_digit(lo[one_dot + kOneDot.size()])) &&
     !negated && !one_worked) {
       bool digit_after = false;
-      for (std::string_view k : {"batch size 1", "batch_size=1", "batch_size 1", "bs=1", "batch_size: 1", "batch size of 1",
-                                 "batch size = 1", "batch size is 1", "batch_size = 1"}) {
+      for (std::string_view k : kBatchOne) {
         const size_t p = lo.find(k);
         if (p != std::string_view::npos && p + k.size() < lo.size() && is_digit(lo[p + k.size()])) digit_after = true;
       }
@@ -1814,9 +1811,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // history with growth told and no training data named ("long multi-turn rollouts spike the
   // activation memory" is no history grown; "each prompt is 2000 tokens" is no growth).
   static bool chat_context_grows(std::string_view lo) {
-    auto any = [&](std::initializer_list<std::string_view> ps) {
-      return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
-    };
+    auto any = [&](std::initializer_list<std::string_view> ps) { return contains_any(lo, ps); };
     // zh: 多轮 / 几轮 (many / several rounds) with 对话 / 聊天 (dialogue / chat), or 交互 / 对话 / 聊天 with 增加,
     // 越来越, 逐步, 不断, 上涨, 增长 (rises, more and more, step by step, keeps, goes up, grows).
     const bool zh_rounds = any({"\xe5\xa4\x9a\xe8\xbd\xae", "\xe5\x87\xa0\xe8\xbd\xae"}) &&
@@ -1825,8 +1820,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                           any({"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a",
                                "\xe9\x80\x90\xe6\xad\xa5", "\xe4\xb8\x8d\xe6\x96\xad", "\xe4\xb8\x8a\xe6\xb6\xa8",
                                "\xe5\xa2\x9e\xe9\x95\xbf"});
-    // zh: 显存 / 内存 (GPU memory / memory), 爆 (blew up).
-    const bool zh_memory = any({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86", "oom"});
+    const bool zh_memory = lo.find("oom") != std::string_view::npos ||
+                           std::any_of(std::begin(kZhMemoryWords), std::end(kZhMemoryWords),
+                                       [&](std::string_view w) { return lo.find(w) != std::string_view::npos; });
     if ((zh_rounds || zh_grows) && zh_memory) return true;
     // Growth told on the line ("grows", "goes up"), not only memory named: "long multi-turn RL
     // rollouts spike the trainer's activation memory" names turns and memory, no history growing.
@@ -1877,6 +1873,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // Batch size 1 as written in settings and sentences ("batch_size=1", "bs=1", "batch size of 1").
+  static constexpr std::string_view kBatchOne[] = {"batch size 1",    "batch size of 1", "batch_size=1",
+                                                   "batch_size 1",    "batch size = 1",  "bs=1",
+                                                   "batch size is 1", "batch_size = 1",  "batch_size: 1"};
   // Batch size 1 told to work, in the piece of the line that holds it (split at ". ", "; ", " but ",
   // ", "): "batch_size=1 worked for me", "with batch size 1 it works, but batch size 2 gives CUDA
   // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"). Not
@@ -1888,12 +1888,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         const size_t comma = std::min(clause.find(", ", from), clause.size());
         const std::string_view piece = clause.substr(from, comma - from);
         from = comma + 2;
-        bool one = false;
-        for (std::string_view k : {"batch size 1", "batch size of 1", "batch_size=1", "batch_size 1", "batch size = 1", "bs=1",
-                                   "batch size is 1", "batch_size = 1", "batch_size: 1"}) {
-          one = one || piece.find(k) != std::string_view::npos;
+        if (!std::any_of(std::begin(kBatchOne), std::end(kBatchOne),
+                         [&](std::string_view k) { return piece.find(k) != std::string_view::npos; })) {
+          continue;
         }
-        if (!one) continue;
         const bool failed = contains_word_start(piece, "fail") || contains_word_start(piece, "error") ||
                             contains_word_start(piece, "crash") || contains_word_start(piece, "oom") ||
                             piece.find("out of memory") != std::string_view::npos || piece.find("not ") != std::string_view::npos ||
@@ -1943,15 +1941,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // concurrent, independent or "such" ("DDP starts multiple processes, all on the same GPU" is
   // every rank on one GPU, a multi-GPU placement).
   static bool runs_share_a_gpu(std::string_view lo) {
-    auto any = [&](std::initializer_list<std::string_view> ps) {
-      return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
-    };
+    auto any = [&](std::initializer_list<std::string_view> ps) { return contains_any(lo, ps); };
     // zh: 单卡 (one card), 同一张卡 / 同一块卡 / 一张卡 (the same / one card); then 多 (several), 两个 (two) or
     // 第二个 (the second) with 服务 (service), 模型 (model), 实例 (instance) or 进程 (process).
-    // Not a question ("？"); the memory or a failure named (显存 / 内存 / 爆 / 报错 / 不够 / oom).
+    // Not a question ("？"); the memory or a failure named (kZhMemoryWords, 报错 error, 不够 not enough, oom).
     const bool zh_trouble = lo.find('?') == std::string_view::npos && lo.find("\xef\xbc\x9f") == std::string_view::npos &&
-                            any({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86",
-                                 "\xe6\x8a\xa5\xe9\x94\x99", "\xe4\xb8\x8d\xe5\xa4\x9f", "oom", "out of memory"});
+                            (any({"\xe6\x8a\xa5\xe9\x94\x99", "\xe4\xb8\x8d\xe5\xa4\x9f", "oom", "out of memory"}) ||
+                             std::any_of(std::begin(kZhMemoryWords), std::end(kZhMemoryWords),
+                                         [&](std::string_view w) { return lo.find(w) != std::string_view::npos; }));
     if (zh_trouble && any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
                            "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
       for (std::string_view c : {"\xe5\xa4\x9a", "\xe4\xb8\xa4\xe4\xb8\xaa", "\xe7\xac\xac\xe4\xba\x8c\xe4\xb8\xaa"}) {
@@ -2008,9 +2005,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool tf = contains_word(lo, "tf") || lo.find("tensorflow") != std::string_view::npos || contains_word(lo, "keras");
     const bool xla = contains_word(lo, "jax") || contains_word(lo, "xla") || contains_word(lo, "jaxlib");
     if (!tf && !xla) return false;
-    auto any = [&](std::initializer_list<std::string_view> ps) {
-      return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return lo.find(p) != std::string_view::npos; });
-    };
+    auto any = [&](std::initializer_list<std::string_view> ps) { return contains_any(lo, ps); };
     // Not the pool denied or turned off ("so tensorflow does not preallocate anymore", "no longer
     // grabs"); the fix named beside the cause ("... Disable it via XLA_PYTHON_CLIENT_PREALLOCATE=false")
     // still tells the cause.
@@ -2183,10 +2178,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // with 能 / 可以 / 够了 / 正常 / 跑起来 / 跑完 (it can, it is enough, it runs). Not a failure
     // reproduced, a crash or a divergence, nor what came next or before ("then", "it OOMs",
     // "still", "before").
+    const bool gone = failure_gone(clause);
     const bool crashed = contains_word_start(clause, "crash") && !success_despite_failure_word(clause) &&
                          !contains_word_start(clause, "without crash") && !contains_word_start(clause, "got rid of") &&
                          !contains_word_start(clause, "stopped crashing") && !contains_word_start(clause, "stopped the crash") &&
-                         !failure_gone(clause);
+                         !gone;
     // Nor a failure told in the same clause ("Finally, after setting batch size to 32, the GPU ran
     // out of memory"), unless it is the failure negated ("no more OOM", "without OOM"), nor a
     // request ("let me know").
@@ -2195,13 +2191,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                              clause.find("runs out") != std::string_view::npos) &&
                             !success_despite_failure_word(clause) && clause.find("without") == std::string_view::npos &&
                             clause.find("no oom") == std::string_view::npos && clause.find("no more") == std::string_view::npos &&
-                            !failure_gone(clause);
+                            !gone;
     const bool not_went_through = crashed || failed_too || clause.find("let me know") != std::string_view::npos ||
                                   clause.find("let us know") != std::string_view::npos || contains_word_start(clause, "reproduc") ||
                                   contains_word_start(clause, "diverg") || contains_word(clause, "then") ||
                                   contains_word(clause, "still") || contains_word(clause, "before") ||
                                   contains_word_start(clause, "it oom");
-    if (!not_went_through && failure_gone(clause)) return true;
+    if (!not_went_through && gone) return true;
     if (!not_went_through && success_told(clause)) {
       for (std::string_view w : kCausalSuccess) {
         if (contains_word_start(clause, w)) return true;
@@ -2299,12 +2295,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
     }
     if (!other) return false;
-    // zh: 显存 (the GPU's memory), 内存 (memory), 爆 (blew up).
-    for (std::string_view m : {"memory", "oom", "vram", "out of", "alloc", "killed", "\xe6\x98\xbe\xe5\xad\x98",
-                               "\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86"}) {
-      if (clause.find(m) != std::string_view::npos) return false;
-    }
-    return !contains_word(clause, "ram");
+    const bool memory = contains_any(clause, {"memory", "oom", "vram", "out of", "alloc", "killed"}) ||
+                        std::any_of(std::begin(kZhMemoryWords), std::end(kZhMemoryWords),
+                                    [&](std::string_view w) { return clause.find(w) != std::string_view::npos; }) ||
+                        contains_word(clause, "ram");
+    return !memory;
   }
 
   // The reporter's own account of what fixed the OOM or what caused it: on a sentence line, a clause

@@ -98,6 +98,10 @@ bool contains_word_start(std::string_view s, std::string_view w) {
   return false;
 }
 
+bool contains_any(std::string_view s, std::initializer_list<std::string_view> ps) {
+  return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return s.find(p) != std::string_view::npos; });
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = lower_char(c);

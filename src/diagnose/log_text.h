@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,12 @@ bool is_word_at(std::string_view lo, size_t p, size_t n);
 /// `w` occurs in `s` where a word starts ("works" in "it works", not in "frameworks"); a `w` that
 /// opens with punctuation (".item()") anywhere. Case-sensitive, as contains_word().
 bool contains_word_start(std::string_view s, std::string_view w);
+/// Any of `ps` occurs in `s` as a substring. Case-sensitive.
+bool contains_any(std::string_view s, std::initializer_list<std::string_view> ps);
+/// Chinese words of the memory or its blowing up (显存 the GPU's memory, 内存 memory, 爆 blew up), as
+/// UTF-8 bytes: a line naming one is about memory.
+inline constexpr std::string_view kZhMemoryWords[] = {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
+                                                      "\xe7\x88\x86"};
 /// A logger's prefix opens the line, after spaces and quote marks ('>', '|'): a timestamp
 /// (2024-05-01 or 2024/05/01 with a time), glog's tag, a level ("WARNING", "Warning:"), "rank 3:",
 /// "12: ", NCCL's "host:pid:tid", or a tag in brackets or parentheses with a time, a rank, a pid

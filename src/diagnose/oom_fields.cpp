@@ -60,26 +60,15 @@ int64_t tf_dtype_bytes(const std::string& dtype) {
 // requested = product(shape) x element size of r.dtype, overflow-checked; leaves requested
 // unset when the shape does not parse or the dtype is unknown.
 void tensorflow_size_impl(OomRecord& r) {
+  const std::vector<int64_t> dims = tensor_dims(r.tensor_shape);
+  const bool ok = !dims.empty();
   int64_t elements = 1;
-  bool ok = !r.tensor_shape.empty();
-  size_t k = 0;
-  while (ok && k < r.tensor_shape.size()) {
-    size_t end = 0;
-    auto dim = integer_at(r.tensor_shape, k, &end);
-    if (!dim) {
-      ok = false;
-      break;
-    }
-    if (*dim != 0 && elements > kMaxInt64 / *dim) {
+  for (const int64_t dim : dims) {
+    if (dim != 0 && elements > kMaxInt64 / dim) {
       r.size_overflow = true;
       elements = kMaxInt64;
     } else {
-      elements *= *dim;
-    }
-    k = end;
-    if (k < r.tensor_shape.size()) {
-      if (r.tensor_shape[k] != ',') ok = false;
-      ++k;
+      elements *= dim;
     }
   }
   const int64_t esize = tf_dtype_bytes(r.dtype);
@@ -156,6 +145,24 @@ void read_vllm(std::string_view s, OomRecord& r) {
 }  // namespace
 
 void tensorflow_size(OomRecord& r) { tensorflow_size_impl(r); }
+
+std::vector<int64_t> tensor_dims(std::string_view shape) {
+  std::vector<int64_t> dims;
+  size_t k = 0;
+  while (k < shape.size()) {
+    size_t end = 0;
+    auto dim = integer_at(shape, k, &end);
+    if (!dim) return {};
+    dims.push_back(*dim);
+    k = end;
+    if (k < shape.size()) {
+      if (shape[k] != ',') return {};
+      ++k;
+    }
+  }
+  return dims;
+}
+
 
 std::string device_type_from_word(const std::string& word) {
   const std::string w = lower(word);

@@ -456,6 +456,16 @@ std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& n
   return hits;
 }
 
+// The same allocation in two reports: the same device (when both name one) and sizes within the
+// rounding of a printed size (two decimals of its unit): the allocator's retry warning's exact
+// bytes and the OutOfMemoryError's "Tried to allocate 20.00 MiB".
+bool same_allocation(const OomRecord& a, const OomRecord& b) {
+  if (!a.requested_bytes || !b.requested_bytes) return false;
+  if (!a.device.empty() && !b.device.empty() && a.device != b.device) return false;
+  const double x = static_cast<double>(*a.requested_bytes), y = static_cast<double>(*b.requested_bytes);
+  return std::abs(x - y) <= std::max(x, y) / 200.0 + 10240.0;
+}
+
 bool report_done(const OomRecord& r, const std::string& s) {
   if (r.family == "pytorch_async") {
     const size_t p = ifind(s, "memoryfraction):");
@@ -665,16 +675,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                 r.line - prev.line <= 5;
         // PyTorch's caching-allocator warning before its retry, then the OutOfMemoryError the failed
         // retry raised: one failure, told by the error (it carries the allocator's figures).
-        // The same allocation: the same device (when both name one) and the error's printed size
-        // within its rounding (two decimals of its unit) of the warning's exact bytes.
-        const bool same_alloc = [&] {
-          if (!prev.requested_bytes || !r.requested_bytes) return false;
-          if (!prev.device.empty() && !r.device.empty() && prev.device != r.device) return false;
-          const int64_t a = *prev.requested_bytes, q = *r.requested_bytes;
-          return std::abs(static_cast<double>(a) - static_cast<double>(q)) <= static_cast<double>(std::max(a, q)) / 200.0 + 10240.0;
-        }();
         const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
-                                      r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 && same_alloc;
+                                      r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 &&
+                                      same_allocation(prev, r);
         if (errno_tail) {
           absorb(prev, r.text_lines);
           merged = true;
