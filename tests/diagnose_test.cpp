@@ -1578,14 +1578,21 @@ TEST(DiagnoseKinds10, TensorFlowChunkMapIsAReport) {
 // met in a spent corpus part, tests/data/oom-corpus/README.md item 13). `cites(d, what, cause)`:
 // some finding of `d` cites the rule's evidence `what` and is `cause`.
 namespace {
-bool cites(const Diagnosis& d, const std::string& what, OomCause cause) {
+// The first finding of `d` whose evidence holds `what`; nullptr when none does.
+const Finding* citing(const Diagnosis& d, const std::string& what) {
   for (const auto& f : d.findings) {
     for (const auto& e : f.evidence) {
-      if (e.find(what) != std::string::npos) return f.category == cause;
+      if (e.find(what) != std::string::npos) return &f;
     }
   }
-  return false;
+  return nullptr;
 }
+bool cites(const Diagnosis& d, const std::string& what, OomCause cause) {
+  const Finding* f = citing(d, what);
+  return f != nullptr && f->category == cause;
+}
+// Some finding of `d` cites evidence holding `what` (any cause).
+bool cites_text(const Diagnosis& d, const std::string& what) { return citing(d, what) != nullptr; }
 }  // namespace
 
 TEST(DiagnoseKinds11, TheOptimizersMemoryInWords) {
@@ -1957,18 +1964,6 @@ TEST(DiagnoseKinds11, MemoryTroubleInMoreWords) {
     EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
   }
 }
-
-namespace {
-// Some finding of `d` cites evidence holding `what` (any cause).
-bool cites_text(const Diagnosis& d, const std::string& what) {
-  for (const auto& f : d.findings) {
-    for (const auto& e : f.evidence) {
-      if (e.find(what) != std::string::npos) return true;
-    }
-  }
-  return false;
-}
-}  // namespace
 
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
