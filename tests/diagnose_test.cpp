@@ -1965,6 +1965,31 @@ TEST(DiagnoseKinds11, MemoryTroubleInMoreWords) {
   }
 }
 
+// The thirteenth pass (tests/data/oom-corpus/README.md item 17): memory told short in other
+// words is a report ("lack of system memory", "memory blow-ups", "a lot of GPU memory" where it
+// should not go); a saving or a bandwidth is not. Another application on the GPU is another process.
+TEST(DiagnoseKinds13, MemoryTroubleToldShortAndOtherApps) {
+  for (const std::string line : {"The worker crashed with a bus error due to lack of host memory.",
+                                 "we see memory blowups whenever the validation loop starts",
+                                 "The cached attention maps take a lot of GPU memory during inference."}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+  }
+  for (const std::string line : {"Training is slow for lack of memory bandwidth.",
+                                 "Gradient checkpointing saves a lot of memory here.",
+                                 "Flash attention frees a lot of GPU memory for larger batches."}) {
+    EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+  }
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const auto d = first(diagnose_log(
+      "RuntimeError: CUDA error: out of memory\nAnother application was holding most of the VRAM while it trained.\n",
+      without));
+  EXPECT_TRUE(cites(d, "other jobs on the GPU", OomCause::kOtherProcess));
+}
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not

@@ -405,3 +405,45 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarningEdges) {
   EXPECT_FALSE(units.free_bytes.has_value());
   EXPECT_FALSE(units.total_capacity_bytes.has_value());
 }
+
+// The same warning as pasted from a terminal or a wrapped log view, broken over two or three lines
+// (after "device 0", after "allocate", inside the parenthesis): one report with every number, and
+// the lines it was read from. With PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True the allocator
+// maps 20 MiB pages instead (ExpandableSegment::map in c10/cuda/CUDACachingAllocator.cpp) and its
+// warning says "memory mapping failed ... while trying to map N bytes": the same record, subsystem
+// "expandable_segments".
+TEST(OomParserFamilies, CachingAllocatorRetryWarningWrapped) {
+  const auto three = parse_oom_log(
+      "step 412 loss 2.91\n"
+      "CUDACachingAllocator: memory allocation failed with OOM on device 0\n"
+      "while trying to allocate 2587885568 bytes (free: 2000093184,\n"
+      "total: 25295519744)\n"
+      "step 413 loss 2.90\n");
+  ASSERT_EQ(three.size(), 1u);
+  EXPECT_EQ(three[0].family, "pytorch_alloc_retry");
+  EXPECT_EQ(three[0].requested_bytes, int64_t{2587885568});
+  EXPECT_EQ(three[0].free_bytes, int64_t{2000093184});
+  EXPECT_EQ(three[0].total_capacity_bytes, int64_t{25295519744});
+  EXPECT_EQ(three[0].text_lines, (std::vector<int64_t>{2, 3, 4}));
+
+  const OomRecord after_allocate = only(
+      "    memory allocation failed with OOM on device 1 while trying to allocate\n"
+      "    1090519040 bytes (free: 6223298560, total: 12884246528)\n");
+  EXPECT_EQ(after_allocate.device, "cuda:1");
+  EXPECT_EQ(after_allocate.requested_bytes, int64_t{1090519040});
+  EXPECT_EQ(after_allocate.free_bytes, int64_t{6223298560});
+
+  const auto mapping = parse_oom_log(
+      "[rank0]:[W905 00:28:47 CUDACachingAllocator.cpp:508] expandable_segments:\n"
+      "memory mapping failed with OOM on device 0 while trying to map 20971520 bytes\n"
+      "(free: 4521984, total: 101971460096)\n"
+      "[rank0]:[W905 00:28:48 CUDACachingAllocator.cpp:508] expandable_segments: memory mapping failed with OOM on "
+      "device 0 while trying to map 20971520 bytes (free: 4521984, total: 101971460096)\n");
+  ASSERT_EQ(mapping.size(), 1u);
+  EXPECT_EQ(mapping[0].family, "pytorch_alloc_retry");
+  EXPECT_EQ(mapping[0].subsystem, "expandable_segments");
+  EXPECT_EQ(mapping[0].requested_bytes, int64_t{20971520});
+  EXPECT_EQ(mapping[0].free_bytes, int64_t{4521984});
+  EXPECT_EQ(mapping[0].total_capacity_bytes, int64_t{101971460096});
+  EXPECT_EQ(mapping[0].occurrences, 2);
+}

@@ -861,23 +861,32 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // other, plausibility before categories). The retry succeeds when the cache held enough
     // unused blocks; a warning that comes again and again is a cache flushed again and again:
     // memory reserved in blocks that do not fit the requests (fragmentation).
+    const bool mapping = oom.subsystem == "expandable_segments";
     numberless_candidates(oom, b);
     if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
       b.at(b.add(OomCause::kActivationsBatch, 0.4))
           .evidence.push_back(fmt::format("{} requested, {} free on the device", format_bytes(*Q), format_bytes(*oom.free_bytes)));
     } else if (Q && oom.free_bytes) {
       b.add(OomCause::kOther, 0.5,
-            fmt::format("cudaMalloc of {} failed with {} free on the device: a limit outside the free memory (driver, WSL, "
+            fmt::format("{} of {} failed with {} free on the device: a limit outside the free memory (driver, WSL, "
                         "a per-process cap)",
-                        format_bytes(*Q), format_bytes(*oom.free_bytes)));
+                        mapping ? "mapping a page" : "cudaMalloc", format_bytes(*Q), format_bytes(*oom.free_bytes)));
     }
-    b.add(OomCause::kFragmentation, oom.occurrences > 1 ? 0.45 : 0.3,
-          oom.occurrences > 1 ? fmt::format("the caching allocator failed a cudaMalloc {} times, flushing its cache each time",
+    // Under expandable_segments the allocator grows a segment by mapping pages instead of cudaMalloc
+    // of whole blocks, the remedy for fragmentation itself: a failed map is the device filling up.
+    const std::string what = mapping ? "mapping an expandable segment's page" : "a cudaMalloc";
+    b.add(OomCause::kFragmentation, (oom.occurrences > 1 ? 0.45 : 0.3) - (mapping ? 0.15 : 0.0),
+          oom.occurrences > 1 ? fmt::format("the caching allocator failed {} {} times, flushing its cache each time", what,
                                             oom.occurrences)
-                              : "the caching allocator failed a cudaMalloc and retried after flushing its cache");
+                              : fmt::format("the caching allocator failed {} and retried after flushing its cache", what));
     d.notes.push_back("This line is PyTorch's warning before its retry: the caching allocator frees its cached blocks and "
                       "allocates again; only a second failure raises torch.OutOfMemoryError. Where no such error follows, "
                       "the retry succeeded and the run went on, each retry stalling on the flush");
+    if (mapping) {
+      d.notes.push_back("expandable_segments:True is on (the warning maps 20 MiB pages): the allocator is already set "
+                        "against fragmentation, so a failed map with a few MiB free is a full device; with GiBs free it "
+                        "is the driver refusing the mapping (WSL2 is known to), and turning expandable_segments off is the probe");
+    }
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (allocator) {

@@ -1130,7 +1130,8 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("other user's") || contains("other users'") || contains("other jobs") || contains("another job") ||
         contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
         contains("another script") || contains("another experiment") || contains("another training") ||
-        contains("another task") || contains("other program") ||
+        contains("another task") || contains("other program") || contains("another app") || contains("other app") ||
+        contains("another application") ||
         contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
     }

@@ -205,6 +205,7 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   }
   if (r.family == "pytorch_alloc_retry") {  // "... on device 6 while trying to allocate N bytes (free: F, total: T)."
     set_requested(size_after(s, "whiletryingtoallocate"), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "whiletryingtomap"), r);  // expandable_segments' page
     // Plain byte counts: a number followed by a decimal point or a unit ("3.55GB") is not this
     // message's, and is left unread rather than read wrong.
     auto bytes_after = [&](std::string_view label) -> std::optional<int64_t> {

@@ -95,6 +95,10 @@ const HeadDef kHeads[] = {
     // 6 while trying to allocate 20971520 bytes (free: 16252928, total: 287428640768)." It then frees
     // its cached blocks and retries; only a second failure raises OutOfMemoryError.
     {"memory allocation failed with oom on device", "pytorch_alloc_retry", "caching_allocator", Kind::kOneLine},
+    // The same warning under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, whose segments grow
+    // by mapping 20 MiB pages (ExpandableSegment::map): "expandable_segments: memory mapping failed
+    // with OOM on device 0 while trying to map 20971520 bytes (free: 4521984, total: 101971460096)".
+    {"memory mapping failed with oom on device", "pytorch_alloc_retry", "expandable_segments", Kind::kOneLine},
     {"cuda runtime error (2) : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda error : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
@@ -488,6 +492,13 @@ bool report_done(const OomRecord& r, const std::string& s) {
   }
   if (r.family == "tensorflow") return !icontains(s, "tensorwithshape") || icontains(s, "byallocator");
   if (r.family == "paddle") return icontains(s, "availablememoryisonly");  // wrapped after "on GPU 0."
+  if (r.family == "pytorch_alloc_retry") {
+    // Often pasted wrapped ("... on device 0" / "while trying to allocate N bytes (free: F," /
+    // "total: T)"): read on until the byte counts close, or the sentence ends without them.
+    const size_t p = ifind(s, "(free:");
+    if (p != std::string::npos) return s.find(')', p) != std::string::npos;
+    return !s.empty() && s.back() == '.';
+  }
   if (r.family == "vllm_kv_cache") {
     const size_t p = ifind(s, "storedinkvcache(");
     return p == std::string::npos || s.find(')', p) != std::string::npos;
@@ -556,7 +567,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       int64_t prepended_line = 0;  // a wrapped one-line report begun on the previous line
       std::string spaced = trim(std::string_view(line).substr(begin, std::min(end - begin, kMaxWindowChars)));
       if (begin == 0) spaced = trim(strip_log_prefix(spaced));
-      if (one_line && h == 0 && begin == 0 && i > 0) {  // a wrapped one-line report may start a line earlier
+      // A wrapped one-line report may start a line earlier (its size before its head); the
+      // allocator's retry warning starts at its head.
+      if (one_line && h == 0 && begin == 0 && i > 0 && std::string_view(hit.family) != "pytorch_alloc_retry") {
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
         if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
@@ -1041,25 +1054,35 @@ bool memory_trouble_prose(std::string_view lo) {
   // Memory told as a problem, or as too much held where it should not be, in those words: "CUDA
   // memory issues", "extra GPU memory usage", "wasted GPU memory", "higher memory consumption on
   // GPU 0", "why does it need so big memory", "what is taking up memory on the main GPU",
-  // "continuous rising of GPU memory". Not a fact ("higher memory bandwidth", "memory bandwidth is
-  // the bottleneck", "see issue #123 for the memory layout") nor a denial ("no problem with RAM").
+  // "continuous rising of GPU memory", "memory blow-ups during evaluation". Not a fact ("higher
+  // memory bandwidth", "memory bandwidth is the bottleneck", "see issue #123 for the memory
+  // layout") nor a denial ("no problem with RAM").
   if (!any_text({"no problem", "not a problem", "no issue", "not an issue", "as expected", "bandwidth", "without memory",
                  "no memory"}) &&
       (any_text({"memory issue", "memory problem", "ram issue", "ram problem", "extra gpu memory", "wasted gpu memory",
                  "memory consumption", "memory consuming", "so big memory", "so much memory", "too much memory",
-                 "taking up memory", "takes up memory", "rising of gpu memory", "memory explod"}))) {
+                 "taking up memory", "takes up memory", "rising of gpu memory", "memory explod", "memory blow",
+                 "memory blew"}))) {
     return true;
+  }
+  // Too little of it: "a segmentation fault due to lack of system memory", "for lack of GPU memory"
+  // (not of its bandwidth).
+  for (size_t p = lo.find("lack of "); p != std::string_view::npos && !any_text({"bandwidth"}); p = lo.find("lack of ", p + 1)) {
+    const std::string_view then = lo.substr(p + 8, 24);  // the memory named within a few words
+    if (contains_word(then, "memory") || contains_word(then, "ram") || contains_word(then, "vram")) return true;
   }
   // More memory than it should take, compared with something ("higher memory usage than Adam",
   // "DAdaptAdam uses more memory", "disproportionate GPU memory usage", "the memory cost will
-  // increase"). Not a fact stated as expected, a saving ("ZeRO-3 reduces memory usage") nor a
+  // increase", "the gradients take a lot of GPU memory"). Not a fact stated as expected, a saving
+  // ("ZeRO-3 reduces memory usage", "checkpointing saves a lot of memory") nor a
   // bandwidth; a status line ("memory on GPU0: 2.1 GB", "memory increase 0.0 MB") holds none of
   // these phrases.
   if (!any_text({"no problem", "not a problem", "as expected", "bandwidth"}) &&
-      !any_text({"reduce", "saves", "lower"}) &&
+      !any_text({"reduce", "saves", "lower", "save a lot", "saving a lot", "free a lot", "frees a lot", "freeing a lot"}) &&
       (any_text({"higher memory usage", "higher memory consumption", "higher gpu memory", "more memory than",
                  "uses more memory", "using more memory", "use more memory", "memory cost will increase",
-                 "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate"}))) {
+                 "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate", "a lot of memory",
+                 "a lot of gpu memory", "lots of memory", "lots of gpu memory"}))) {
     return true;
   }
   if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",

@@ -25,7 +25,10 @@
 //                c10/cuda/CUDACachingAllocator.cpp, a LOG(WARNING)): "memory allocation failed with
 //                OOM on device n while trying to allocate X bytes (free: W, total: Y)." It frees its
 //                cached blocks and retries; the OutOfMemoryError of a failed retry, when it follows
-//                within 40 lines, replaces this report.
+//                within 40 lines, replaces this report. Under expandable_segments:True the same
+//                warning reads "memory mapping failed with OOM on device n while trying to map X
+//                bytes (...)" (X: a 20 MiB page; subsystem "expandable_segments"). Read over the
+//                lines a paste wraps it onto.
 //   "cuda_error_oom"   cudaErrorMemoryAllocation raised outside the caching allocator: "CUDA
 //                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
 //                failure 'out of memory'" / "Failed to CUDA calloc N bytes"), PyTorch 0.x's
@@ -116,6 +119,7 @@ struct OomRecord {
   std::string device;                 // "cuda:0", "xpu:0", "mps", "cpu", "tpu", "gpu:0" (TF/XLA); "" when not stated
   std::string subsystem;              // "caching_allocator", "nccl", "cublas", "cudnn", "cuda_runtime", "cpu_allocator",
                                       // "oomkit_budget", "xla", "tensorflow_bfc", "linux_oom_killer", "vllm"
+                                      // ("expandable_segments": the allocator's page-mapping warning)
   int64_t line = 0;                   // 1-based line of the log where the report starts
   int64_t occurrences = 1;            // identical (or cut-off copies of the same) reports merged
   std::vector<int64_t> text_lines;    // the 1-based lines the report's text was read from: its head, the
