@@ -1990,6 +1990,25 @@ TEST(DiagnoseKinds13, MemoryTroubleToldShortAndOtherApps) {
   EXPECT_TRUE(cites(d, "other jobs on the GPU", OomCause::kOtherProcess));
 }
 
+// After held17's score (tests/data/oom-corpus/README.md item 17; not tested apart): the memory
+// "overflowing" is an OOM told in words; a video format's height ("1080p") is an input's resolution.
+TEST(DiagnoseKinds13, AfterHeld17sScore) {
+  for (const std::string line : {"Decoding keeps the graph, which causes memory overflow on long inputs.",
+                                 "the GPU memory overflows as soon as validation starts"}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+  }
+  EXPECT_TRUE(diagnose_log("\nAn integer overflow in the memory size check was fixed upstream.\n").empty());
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const auto d = first(diagnose_log("RuntimeError: CUDA error: out of memory\nIt fails on a single 2160p frame.\n", without));
+  EXPECT_TRUE(cites(d, "a long input (sequence length / resolution): 2160p", OomCause::kActivationsSeqlen));
+  const auto code = first(diagnose_log("RuntimeError: CUDA error: out of memory\nmodel = load('resnet1080', pretrained=True)\n", without));
+  EXPECT_FALSE(cites_text(code, "a long input (sequence length / resolution)"));
+}
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not

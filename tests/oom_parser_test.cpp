@@ -406,10 +406,29 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarningEdges) {
   EXPECT_FALSE(units.total_capacity_bytes.has_value());
 }
 
+// TensorFlow's allocations report (report_tensor_allocations_upon_oom) pasted without the error
+// above it is the OOM's report, with no size; after the error it is that error's echo.
+TEST(OomParserFamilies, TensorFlowAllocationsReport) {
+  const std::string dump =
+      "Current usage from device: /job:localhost/replica:0/task:0/device:GPU:0, allocator: GPU_0_bfc\n"
+      "  310.00MiB from model/block_3/conv2d/Conv2D\n"
+      "  Remaining 840 nodes with 61.25MiB\n";
+  const OomRecord alone = only(dump);
+  EXPECT_EQ(alone.family, "tensorflow");
+  EXPECT_FALSE(alone.requested_bytes.has_value());
+  const auto after = parse_oom_log(
+      "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+      "shape[8,128,256,256] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n" +
+      dump);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].requested_bytes, int64_t{8} * 128 * 256 * 256 * 4);
+  EXPECT_EQ(after[0].line, 1);
+}
+
 // The same warning as pasted from a terminal or a wrapped log view, broken over two or three lines
 // (after "device 0", after "allocate", inside the parenthesis): one report with every number, and
 // the lines it was read from. With PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True the allocator
-// maps 20 MiB pages instead (ExpandableSegment::map in c10/cuda/CUDACachingAllocator.cpp) and its
+// maps pages of a segment instead (c10/cuda/CUDACachingAllocator.cpp, as public logs print it) and its
 // warning says "memory mapping failed ... while trying to map N bytes": the same record, subsystem
 // "expandable_segments".
 TEST(OomParserFamilies, CachingAllocatorRetryWarningWrapped) {

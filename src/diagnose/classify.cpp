@@ -883,7 +883,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                       "allocates again; only a second failure raises torch.OutOfMemoryError. Where no such error follows, "
                       "the retry succeeded and the run went on, each retry stalling on the flush");
     if (mapping) {
-      d.notes.push_back("expandable_segments:True is on (the warning maps 20 MiB pages): the allocator is already set "
+      d.notes.push_back("expandable_segments:True is on (the warning maps pages of a segment): the allocator is already set "
                         "against fragmentation, so a failed map with a few MiB free is a full device; with GiBs free it "
                         "is the driver refusing the mapping (WSL2 is known to), and turning expandable_segments off is the probe");
     }

@@ -743,7 +743,7 @@ class Reader {
     }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
     // read on every line, the scan is one pass over its digits.
-    const bool dims_possible = lo.find('x') != std::string_view::npos || has_text("\xc3\x97") ||
+    const bool dims_possible = lo.find('x') != std::string_view::npos || has_text("\xc3\x97") || has_text("0p") ||
                                has_text("aa") || has_text("resid") ||
                                has_text("amino") ||
                                (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
@@ -2541,7 +2541,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // A resolution or a protein's length stated as numbers, weighed for activations_seqlen: "WxH"
-  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images) with both sides >= 256; "(W, H)" with two elements >= 256, not a
+  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images) with both sides >= 256;
+  // a video format's height ("1080p", 720p to 4320p); "(W, H)" with two elements >= 256, not a
   // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
   // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
   // megapixel (512x512) up, 0.15 below. One pass over the line's digits.
@@ -2578,6 +2579,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           (unit.size() <= 3 || unit.rfind(" aa", 0) != 0 || !is_alpha(unit[3]))) {
         out.weight = 0.3;
         out.what = std::to_string(a) + " residues";
+        return out;
+      }
+      // A video format's height: "a 1080p picture", "720p frames", "2160p" (a word of its own).
+      if ((a == 720 || a == 1080 || a == 1440 || a == 2160 || a == 4320) && end < lo.size() && lo[end] == 'p' &&
+          (end + 1 >= lo.size() || !word_char(lo[end + 1]))) {
+        out.weight = 0.3;
+        out.what = std::to_string(a) + "p";
         return out;
       }
       // "WxH" / "W x H" / "W×H"

@@ -96,7 +96,7 @@ const HeadDef kHeads[] = {
     // its cached blocks and retries; only a second failure raises OutOfMemoryError.
     {"memory allocation failed with oom on device", "pytorch_alloc_retry", "caching_allocator", Kind::kOneLine},
     // The same warning under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, whose segments grow
-    // by mapping 20 MiB pages (ExpandableSegment::map): "expandable_segments: memory mapping failed
+    // by mapping pages (2 or 20 MiB, as its logs show): "expandable_segments: memory mapping failed
     // with OOM on device 0 while trying to map 20971520 bytes (free: 4521984, total: 101971460096)".
     {"memory mapping failed with oom on device", "pytorch_alloc_retry", "expandable_segments", Kind::kOneLine},
     {"cuda runtime error (2) : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
@@ -126,6 +126,11 @@ const HeadDef kHeads[] = {
     // TensorFlow 2 eager: "ResourceExhaustedError: failed to allocate memory [Op:Conv2D]" (no shape).
     {"resourceexhaustederror: failed to allocate memory", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
     {"resource exhausted: failed to allocate memory", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    // The allocations report TensorFlow appends to its OOM error (RunOptions'
+    // report_tensor_allocations_upon_oom): "Current usage from device: /job:localhost/.../device:GPU:0,
+    // allocator: GPU_0_bfc" and the largest tensors. Pasted alone it is the OOM's report (no size);
+    // after the error it is that error's echo (merged).
+    {"current usage from device:", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
     // Apple's Metal (MLX, llama.cpp, PyTorch's MPS kernels): "[METAL] Command buffer execution failed:
     // Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)".
     {"kiogpucommandbuffercallbackerroroutofmemory", "metal", "metal", Kind::kOneLine},
@@ -1083,6 +1088,11 @@ bool memory_trouble_prose(std::string_view lo) {
                  "uses more memory", "using more memory", "use more memory", "memory cost will increase",
                  "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate", "a lot of memory",
                  "a lot of gpu memory", "lots of memory", "lots of gpu memory"}))) {
+    return true;
+  }
+  // The memory overflowing ("cause memory overflow", "GPU memory overflows"): a common wording of an OOM.
+  if (any_text({"memory overflow", "ram overflow", "overflow of memory", "overflow of gpu memory", "overflows the memory",
+                "overflows gpu memory", "overflow the memory", "overflow gpu memory"})) {
     return true;
   }
   if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",

@@ -27,7 +27,7 @@
 //                cached blocks and retries; the OutOfMemoryError of a failed retry, when it follows
 //                within 40 lines, replaces this report. Under expandable_segments:True the same
 //                warning reads "memory mapping failed with OOM on device n while trying to map X
-//                bytes (...)" (X: a 20 MiB page; subsystem "expandable_segments"). Read over the
+//                bytes (...)" (X: a 2 or 20 MiB page; subsystem "expandable_segments"). Read over the
 //                lines a paste wraps it onto.
 //   "cuda_error_oom"   cudaErrorMemoryAllocation raised outside the caching allocator: "CUDA
 //                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
