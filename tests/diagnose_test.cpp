@@ -2009,6 +2009,83 @@ TEST(DiagnoseKinds13, AfterHeld17sScore) {
   EXPECT_FALSE(cites_text(code, "a long input (sequence length / resolution)"));
 }
 
+// The review of the thirteenth pass (item 17): its readings in the reviewer's sentences. Memory
+// short, overflowing or taken is read word by word, with denials, prevention, checks, fp16's
+// overflow, modifiers ("memory pinning", "memory-efficient"), a device's size and savings left
+// out; another app needs the GPU held; a video height needs an input named and no display.
+TEST(DiagnoseKinds13, AReviewersSentences) {
+  for (const std::string line : {"The GPU memory is overflowing after a few batches.",
+                                 "The activations overflow the GPU memory at batch size 64.",
+                                 "It fails because of lack of GPU memory, not bandwidth.", "My GPU lacks memory for the 13B model.",
+                                 "The model is lacking GPU memory on a T4.", "The dataloader workers use a lot of CUDA memory.",
+                                 "The cached features eat lots of VRAM.",
+                                 "Training gets slower and the cached features take a lot of GPU memory."}) {
+    const auto ds = diagnose_log("\n" + line + "\n");
+    ASSERT_EQ(ds.size(), 1u) << line;
+    EXPECT_EQ(ds[0].oom->family, "mentioned") << line;
+  }
+  for (const std::string line :
+       {"There is no memory overflow, the run finished fine.", "The memory overflow check passed for all ranks.",
+        "Paged attention prevents memory overflow in long contexts.", "step 120: param overflow detected, skipping update | memory 10.2 GB",
+        "Histogram overflow bins use extra memory.", "The issue is the lack of memory pinning in the dataloader.",
+        "It fails due to lack of memory-efficient attention on V100.", "There is no lack of GPU memory here, 60 GB are free.",
+        "The A100 has a lot of memory, 80 GB.", "An H100 gives you a lot of GPU memory to work with.",
+        "We have lots of memory on this node (2 TB RAM).", "Quantization to 4-bit cuts a lot of memory.",
+        "DeepSpeed ZeRO-3 offloads a lot of GPU memory to CPU.", "Using bf16 helps to save lots of memory.",
+        "With ZeRO you can free lots of GPU memory.", "The KV cache occupies a lot of GPU memory by design; that is expected."}) {
+    EXPECT_TRUE(diagnose_log("\n" + line + "\n").empty()) << line;
+  }
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const std::string message = "RuntimeError: CUDA error: out of memory\n";
+  for (const std::string line : {"Please test with another app version before filing.",
+                                 "Another application of this method is image segmentation.",
+                                 "I also tried it in another application (ComfyUI) and it works there.",
+                                 "No other app is using the GPU (checked nvidia-smi)."}) {
+    EXPECT_FALSE(cites(first(diagnose_log(message + line + "\n", without)), "other jobs on the GPU", OomCause::kOtherProcess))
+        << line;
+  }
+  for (const std::string line : {"We render the preview at 720p.", "youtube-dl -f 1080p", "Monitor at 2160p, GPU RTX 4090."}) {
+    EXPECT_FALSE(cites_text(first(diagnose_log(message + line + "\n", without)), "a long input (sequence length / resolution): "))
+        << line;
+  }
+  for (const std::string line : {"Frames are 1080p60 from a dashcam.", "The input is 1920x1080p video."}) {
+    EXPECT_TRUE(cites(first(diagnose_log(message + line + "\n", without)), "a long input (sequence length / resolution): ",
+                      OomCause::kActivationsSeqlen))
+        << line;
+  }
+}
+
+// The expandable_segments form of the retry warning: fragmentation weighed below the plain
+// warning's (the setting is its remedy), the page told as a page, and the note that says so.
+TEST(DiagnoseKinds13, ExpandableSegmentsWarning) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  auto fragmentation = [](const Diagnosis& d) {
+    for (const Finding& f : d.findings) {
+      if (f.category == OomCause::kFragmentation) return f.score;
+    }
+    return -1.0;
+  };
+  const Diagnosis mapped = first(diagnose_log(
+      "expandable_segments: memory mapping failed with OOM on device 0 while trying to map 20971520 bytes (free: 4521984, "
+      "total: 85031714816)\n",
+      without));
+  const Diagnosis plain = first(diagnose_log(
+      "memory allocation failed with OOM on device 0 while trying to allocate 20971520 bytes (free: 4521984, total: "
+      "85031714816).\n",
+      without));
+  EXPECT_LT(fragmentation(mapped), fragmentation(plain) - 0.1);
+  EXPECT_TRUE(cites_text(mapped, "page of an expandable segment could not be mapped"));
+  EXPECT_FALSE(cites_text(mapped, "failed allocation of"));
+  EXPECT_TRUE(std::any_of(mapped.notes.begin(), mapped.notes.end(),
+                          [](const std::string& n) { return n.find("expandable_segments:True is on") != std::string::npos; }));
+  EXPECT_TRUE(std::none_of(plain.notes.begin(), plain.notes.end(),
+                           [](const std::string& n) { return n.find("expandable_segments:True is on") != std::string::npos; }));
+}
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not

@@ -406,6 +406,64 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarningEdges) {
   EXPECT_FALSE(units.total_capacity_bytes.has_value());
 }
 
+// The review of the thirteenth pass (tests/data/oom-corpus/README.md item 17): a cut-off warning
+// reads on only through lines that continue its wording (not a step line, a progress bar or
+// another process's line, whose digits would glue onto its numbers), and is incomplete without
+// its free figure; the expandable_segments warning is merged into the error that follows on its
+// device whatever that error's size (the warning states the page, not the request); a "Current
+// usage from device" status line without an allocator is no TensorFlow report, and TensorFlow's
+// own report after its error is part of that error, not a second occurrence.
+TEST(OomParserFamilies, CachingAllocatorRetryWarningReviewed) {
+  const auto cut = parse_oom_log(
+      "[W905 00:28:47 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 0 while trying to "
+      "allocate 2587885568 bytes\n"
+      "step 2 loss 1.9 (lr 3e-4)\n"
+      "Checkpoint saved to /ckpt/model_3.pt\n");
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].text_lines, (std::vector<int64_t>{1}));
+  EXPECT_EQ(cut[0].message.find("step 2"), std::string::npos);
+  EXPECT_FALSE(cut[0].complete);
+  const OomRecord bar = only(
+      "memory allocation failed with OOM on device 0 while trying to allocate 2587885568 bytes (free: 2000093184, total: "
+      "25295519744\n"
+      "  3%|3         | 3/100 [00:05<02:41,  1.66s/it]\n");
+  EXPECT_EQ(bar.total_capacity_bytes, int64_t{25295519744});
+  EXPECT_TRUE(bar.complete);
+  const OomRecord other_process = only(
+      "(RayWorkerWrapper pid=4242) memory allocation failed with OOM on device 0\n"
+      "(RayWorkerWrapper pid=4243) 12%|#2        | 12/100 [00:10<01:20]\n");
+  EXPECT_EQ(other_process.device, "cuda:0");
+  EXPECT_FALSE(other_process.complete);
+
+  const auto mapped_then_error = parse_oom_log(
+      "[rank0]:[W905 00:28:47 CUDACachingAllocator.cpp:508] expandable_segments: memory mapping failed with OOM on device 0 "
+      "while trying to map 20971520 bytes (free: 4521984, total: 85031714816)\n"
+      "Traceback (most recent call last):\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of "
+      "which 4.31 MiB is free. Of the allocated memory 76.50 GiB is allocated by PyTorch, and 1.20 GiB is reserved by "
+      "PyTorch but unallocated.\n");
+  ASSERT_EQ(mapped_then_error.size(), 1u);
+  EXPECT_EQ(mapped_then_error[0].family, "pytorch2");
+  EXPECT_EQ(mapped_then_error[0].requested_bytes, int64_t{2} << 30);
+
+  EXPECT_TRUE(parse_oom_log("epoch 1 step 100 loss 0.52\nCurrent usage from device: cuda:0, memory allocated 10.21 GiB / "
+                            "23.65 GiB\n")
+                  .empty());
+  const auto echoed = parse_oom_log(
+      "ResourceExhaustedError: OOM when allocating tensor with shape[8,128,256,256] and type float on "
+      "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+      "Hint: If you want to see a list of allocated tensors when OOM happens, add report_tensor_allocations_upon_oom to "
+      "RunOptions for current allocation info.\n"
+      "Current usage from device: /job:localhost/replica:0/task:0/device:GPU:0, allocator: GPU_0_bfc\n");
+  ASSERT_EQ(echoed.size(), 1u);
+  EXPECT_EQ(echoed[0].occurrences, 1);
+  const OomRecord after_hint = only(
+      "Hint: If you want to see a list of allocated tensors when OOM happens, add report_tensor_allocations_upon_oom to "
+      "RunOptions for current allocation info.\n"
+      "Current usage from device: /job:localhost/replica:0/task:0/device:GPU:0, allocator: GPU_0_bfc\n");
+  EXPECT_EQ(after_hint.text_lines, (std::vector<int64_t>{2}));
+}
+
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom) pasted without the error
 // above it is the OOM's report, with no size; after the error it is that error's echo.
 TEST(OomParserFamilies, TensorFlowAllocationsReport) {

@@ -861,11 +861,19 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // other, plausibility before categories). The retry succeeds when the cache held enough
     // unused blocks; a warning that comes again and again is a cache flushed again and again:
     // memory reserved in blocks that do not fit the requests (fragmentation).
+    // Under expandable_segments the size is the page the allocator failed to map, not the
+    // tensor's request: told as such, never as "failed allocation of".
     const bool mapping = oom.subsystem == "expandable_segments";
-    numberless_candidates(oom, b);
+    OomRecord without_page = oom;
+    if (mapping) without_page.requested_bytes.reset();
+    numberless_candidates(without_page, b);
     if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
       b.at(b.add(OomCause::kActivationsBatch, 0.4))
-          .evidence.push_back(fmt::format("{} requested, {} free on the device", format_bytes(*Q), format_bytes(*oom.free_bytes)));
+          .evidence.push_back(mapping ? fmt::format("a {} page of an expandable segment could not be mapped with {} free on the "
+                                                    "device: the device is full",
+                                                    format_bytes(*Q), format_bytes(*oom.free_bytes))
+                                      : fmt::format("{} requested, {} free on the device", format_bytes(*Q),
+                                                    format_bytes(*oom.free_bytes)));
     } else if (Q && oom.free_bytes) {
       b.add(OomCause::kOther, 0.5,
             fmt::format("{} of {} failed with {} free on the device: a limit outside the free memory (driver, WSL, "

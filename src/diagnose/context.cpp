@@ -1124,14 +1124,23 @@ if ((contains("map_location") && contains("torch.load")) ) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, -0.1, "");
     }
     }
+    // Another application holding the GPU ("another application was holding most of the VRAM", "a
+    // game in another app uses half the GPU memory"): the app with the device named and a verb of
+    // holding, not another app's version or "another application of this method", nor denied ("no
+    // other app is using the GPU").
+    auto other_app_holds = [&] {
+      return contains("other app") && (contains("gpu") || contains("vram") || contains("memory")) &&
+             (contains("using") || contains("uses") || contains("holding") || contains("holds") || contains("occup") ||
+              contains("hogging") || contains("taking") || contains("eating")) &&
+             !word_in("no") && !word_in("not") && !contains("n't");
+    };
     // Other jobs / processes on the GPU.
     if (has(kWOther)) {
 if (contains("other process") || contains("another process") || contains("other users") ||
         contains("other user's") || contains("other users'") || contains("other jobs") || contains("another job") ||
         contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
         contains("another script") || contains("another experiment") || contains("another training") ||
-        contains("another task") || contains("other program") || contains("another app") || contains("other app") ||
-        contains("another application") ||
+        contains("another task") || contains("other program") || other_app_holds() ||
         contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
     }
@@ -2581,9 +2590,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         out.what = std::to_string(a) + " residues";
         return out;
       }
-      // A video format's height: "a 1080p picture", "720p frames", "2160p" (a word of its own).
+      // A video format's height where the line names the input it is: "a 1080p picture", "720p
+      // frames", "1080p60 video" (not a monitor's, a preview's or a download format's).
       if ((a == 720 || a == 1080 || a == 1440 || a == 2160 || a == 4320) && end < lo.size() && lo[end] == 'p' &&
-          (end + 1 >= lo.size() || !word_char(lo[end + 1]))) {
+          (end + 1 >= lo.size() || !is_alpha(lo[end + 1])) &&
+          contains_any(lo, {"image", "picture", "pic", "photo", "frame", "video", "input"}) &&
+          !contains_any(lo, {"monitor", "display", "screen", "preview"})) {
         out.weight = 0.3;
         out.what = std::to_string(a) + "p";
         return out;
@@ -2602,7 +2614,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         if (b0 < lo.size() && is_digit(lo[b0])) {
           size_t bend = b0;
           const int64_t b = number(b0, bend);
-          const bool ends = bend >= lo.size() || !(is_alpha(lo[bend]) || is_digit(lo[bend]) || lo[bend] == 'x');
+          // "1920x1080p video": a video format's suffix, not a word glued on.
+          const bool p_suffix = bend < lo.size() && lo[bend] == 'p' && (bend + 1 >= lo.size() || !is_alpha(lo[bend + 1]));
+          const bool ends = p_suffix || bend >= lo.size() || !(is_alpha(lo[bend]) || is_digit(lo[bend]) || lo[bend] == 'x');
           if (a >= 256 && b >= 256 && a <= 100000 && b <= 100000 && ends) {
             out.weight = a * b >= 512 * 512 ? 0.3 : 0.15;
             out.what = std::to_string(a) + "x" + std::to_string(b);

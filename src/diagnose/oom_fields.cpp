@@ -417,6 +417,10 @@ void settle_family(const std::string& s, OomRecord& r) {
     r.complete = r.free_bytes.has_value() && r.total_capacity_bytes.has_value();
     return;
   }
+  if (r.family == "pytorch_alloc_retry") {  // cut off before "(free: F"
+    r.complete = r.requested_bytes.has_value() && r.free_bytes.has_value();
+    return;
+  }
   if (r.family != "pytorch") {
     r.complete = true;
     return;

@@ -468,9 +468,11 @@ std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& n
 // The same allocation in two reports: the same device (when both name one) and sizes within the
 // rounding of a printed size (two decimals of its unit): the allocator's retry warning's exact
 // bytes and the OutOfMemoryError's "Tried to allocate 20.00 MiB".
+bool same_device(const OomRecord& a, const OomRecord& b) { return a.device.empty() || b.device.empty() || a.device == b.device; }
+
 bool same_allocation(const OomRecord& a, const OomRecord& b) {
   if (!a.requested_bytes || !b.requested_bytes) return false;
-  if (!a.device.empty() && !b.device.empty() && a.device != b.device) return false;
+  if (!same_device(a, b)) return false;
   const double x = static_cast<double>(*a.requested_bytes), y = static_cast<double>(*b.requested_bytes);
   return std::abs(x - y) <= std::max(x, y) / 200.0 + 10240.0;
 }
@@ -509,6 +511,21 @@ bool report_done(const OomRecord& r, const std::string& s) {
     return p == std::string::npos || s.find(')', p) != std::string::npos;
   }
   return true;  // the other families are one-line reports
+}
+
+// Whether a line continues the allocator's retry warning wrapped by a paste: a piece of its own
+// wording ("while trying to allocate", "(free: F,", "total: T)") or a byte count ("1090519040
+// bytes"), not a progress bar ("3%|3 | 3/100"), another process's prefix or a step line.
+bool continues_retry_warning(std::string_view t) {
+  for (std::string_view piece : {"while ", "trying ", "to allocate", "to map", "allocate ", "map ", "(free", "free:", "total:",
+                                 "bytes", ")"}) {
+    if (istarts_with(t, piece)) return true;
+  }
+  size_t end = 0;
+  while (end < t.size() && is_digit(t[end])) ++end;
+  if (end == 0) return false;
+  const std::string_view after = t.substr(end);
+  return after.empty() || istarts_with(after, " bytes") || after[0] == ',' || after[0] == ')';
 }
 
 bool starts_traceback(std::string_view s) {
@@ -562,6 +579,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
+      // TensorFlow's allocations report names its allocator ("allocator: GPU_0_bfc"); "Current
+      // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
+      const bool allocations_report = std::string_view(hit.family) == "tensorflow" &&
+                                      istarts_with(std::string_view(line).substr(hit.pos), "current usage from device");
+      if (allocations_report && ifind(line, "allocator") == std::string::npos) continue;
       const bool last_on_line = h + 1 == hits.size();
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
       // One-line families may state their size before the head ("failed to allocate 17.79G
@@ -573,8 +595,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       std::string spaced = trim(std::string_view(line).substr(begin, std::min(end - begin, kMaxWindowChars)));
       if (begin == 0) spaced = trim(strip_log_prefix(spaced));
       // A wrapped one-line report may start a line earlier (its size before its head); the
-      // allocator's retry warning starts at its head.
-      if (one_line && h == 0 && begin == 0 && i > 0 && std::string_view(hit.family) != "pytorch_alloc_retry") {
+      // allocator's retry warning and TensorFlow's allocations report start at their heads.
+      if (one_line && h == 0 && begin == 0 && i > 0 && std::string_view(hit.family) != "pytorch_alloc_retry" &&
+          !allocations_report) {
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
         if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
@@ -613,7 +636,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           next = strip_log_prefix(next);
           const std::string next_trimmed = trim(next);
           if (next_trimmed.empty() || starts_traceback(next_trimmed) ||
-              starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0)) {
+              starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0) ||
+              (r.family == "pytorch_alloc_retry" && !continues_retry_warning(next_trimmed))) {
             break;
           }
           // A terminal's wrap pasted with its continuation mark ("10.68 GiB alread\" + "y allocated").
@@ -693,9 +717,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                 r.line - prev.line <= 5;
         // PyTorch's caching-allocator warning before its retry, then the OutOfMemoryError the failed
         // retry raised: one failure, told by the error (it carries the allocator's figures).
+        // Under expandable_segments the warning states the page it failed to map, not the request:
+        // the error that follows on the same device is its failure whatever its size.
         const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
                                       r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 &&
-                                      same_allocation(prev, r);
+                                      (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
         if (errno_tail) {
           absorb(prev, r.text_lines);
           merged = true;
@@ -731,6 +757,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
             absorb(r, prev.text_lines);
             prev = r;
             prev.line = line0;
+          } else if (allocations_report) {
+            absorb(prev, r.text_lines);  // the error's own report of its allocations, not a second failure
           } else {
             ++prev.occurrences;
             absorb(prev, r.text_lines);
@@ -959,6 +987,79 @@ bool memory_growth_prose(std::string_view lo) {
   return each;
 }
 
+// The memory named within `span` words after (or, for `before`, before) word i: "memory", "RAM",
+// "VRAM", "HBM" as a word of its own, not a modifier ("memory-efficient", "memory pinning").
+bool memory_named_near(const std::vector<std::string_view>& w, std::string_view lo, size_t i, size_t before, size_t after) {
+  const size_t from = i >= before ? i - before : 0;
+  for (size_t k = from; k < w.size() && k <= i + after; ++k) {
+    if (k == i || !(w[k] == "memory" || w[k] == "ram" || w[k] == "vram" || w[k] == "hbm")) continue;
+    const size_t end = static_cast<size_t>(w[k].data() - lo.data()) + w[k].size();
+    if (end < lo.size() && lo[end] == '-') continue;
+    if (k + 1 < w.size() && (w[k + 1] == "pinning" || w[k + 1] == "bandwidth" || w[k + 1] == "access" ||
+                             w[k + 1] == "layout" || w[k + 1] == "mapping" || w[k + 1] == "management" ||
+                             w[k + 1] == "safety" || w[k + 1] == "locality")) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+// Memory told short, overflowing or taken in large amounts, word by word (so "param overflow" is
+// not "RAM overflow"):
+//   - too little of it: "a segmentation fault due to lack of system memory", "my GPU lacks memory",
+//     "lacking GPU memory" (not "no lack of memory", not "lack of memory-efficient attention" or
+//     "memory pinning");
+//   - the memory overflowing within three words: "causes memory overflow", "the GPU memory is
+//     overflowing", "the activations overflow the GPU memory" (not denied, prevented or avoided
+//     before it; not a check, fp16's loss-scale overflow "detected, skipping", a parameter's or an
+//     integer's);
+//   - taken in large amounts by what should not hold it: "the gradients take a lot of GPU memory",
+//     "the cached features eat lots of VRAM" (a verb of taking before "a lot of" / "lots of": not a
+//     device's size, "the A100 has a lot of memory", nor a saving, "cuts / offloads a lot of
+//     memory"), unless told as expected or by design.
+bool memory_short_or_taken(std::string_view lo) {
+  std::vector<std::string_view> w;
+  for (size_t p = 0; p < lo.size();) {
+    while (p < lo.size() && !(is_alpha(lo[p]) || is_digit(lo[p]))) ++p;
+    size_t e = p;
+    while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]))) ++e;
+    if (e > p) w.push_back(lo.substr(p, e - p));
+    p = e;
+  }
+  auto in = [](std::string_view x, std::initializer_list<std::string_view> set) {
+    return std::find(set.begin(), set.end(), x) != set.end();
+  };
+  const bool as_meant = contains_any(lo, {"expected", "by design", "is normal", "as intended"});
+  for (size_t i = 0; i < w.size(); ++i) {
+    const bool denied_before = (i >= 1 && in(w[i - 1], {"no", "not", "without"})) ||
+                               (i >= 2 && in(w[i - 2], {"no", "not", "without"}));
+    if (w[i] == "lack" && i + 1 < w.size() && w[i + 1] == "of" && !denied_before && memory_named_near(w, lo, i + 1, 0, 2)) {
+      return true;
+    }
+    if ((w[i] == "lacks" || w[i] == "lacking") && !denied_before && memory_named_near(w, lo, i, 0, 2)) return true;
+    if (w[i].rfind("overflow", 0) == 0 && memory_named_near(w, lo, i, 3, 3)) {
+      bool other = false;
+      for (size_t k = i >= 3 ? i - 3 : 0; k < w.size() && k <= i + 3; ++k) {
+        other = other || in(w[k], {"check", "checks", "detected", "skipping", "skip", "loss", "scale", "gradient", "gradients",
+                                   "fp16", "param", "params", "parameter", "integer", "stack"});
+        if (k < i) other = other || in(w[k], {"no", "not", "without", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided"});
+      }
+      if (!other) return true;
+    }
+    const bool a_lot = w[i] == "lot" && i >= 2 && w[i - 1] == "a" && i + 1 < w.size() && w[i + 1] == "of";
+    const bool lots = w[i] == "lots" && i >= 1 && i + 1 < w.size() && w[i + 1] == "of";
+    if ((a_lot || lots) && !as_meant &&
+        in(w[a_lot ? i - 2 : i - 1], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating",
+                                      "ate", "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying",
+                                      "occupied", "hog", "hogs", "hogging", "hold", "holds", "holding"}) &&
+        memory_named_near(w, lo, i + 1, 0, 2)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A line that tells of memory trouble in words, neither naming an OOM nor a growth: a memory
 // noun ("memory", "RAM", "VRAM", "HBM", zh "显存"/"内存", XLA's "RESOURCE_EXHAUSTED") beside a word
 // of failure or pressure ("a CUDA memory error", "used over 12G RAM and crashed", "the RAM usage
@@ -1070,29 +1171,17 @@ bool memory_trouble_prose(std::string_view lo) {
                  "memory blew"}))) {
     return true;
   }
-  // Too little of it: "a segmentation fault due to lack of system memory", "for lack of GPU memory"
-  // (not of its bandwidth).
-  for (size_t p = lo.find("lack of "); p != std::string_view::npos && !any_text({"bandwidth"}); p = lo.find("lack of ", p + 1)) {
-    const std::string_view then = lo.substr(p + 8, 24);  // the memory named within a few words
-    if (contains_word(then, "memory") || contains_word(then, "ram") || contains_word(then, "vram")) return true;
-  }
+  if (memory_short_or_taken(lo)) return true;
   // More memory than it should take, compared with something ("higher memory usage than Adam",
   // "DAdaptAdam uses more memory", "disproportionate GPU memory usage", "the memory cost will
-  // increase", "the gradients take a lot of GPU memory"). Not a fact stated as expected, a saving
-  // ("ZeRO-3 reduces memory usage", "checkpointing saves a lot of memory") nor a
+  // increase"). Not a fact stated as expected, a saving ("ZeRO-3 reduces memory usage") nor a
   // bandwidth; a status line ("memory on GPU0: 2.1 GB", "memory increase 0.0 MB") holds none of
   // these phrases.
   if (!any_text({"no problem", "not a problem", "as expected", "bandwidth"}) &&
-      !any_text({"reduce", "saves", "lower", "save a lot", "saving a lot", "free a lot", "frees a lot", "freeing a lot"}) &&
+      !any_text({"reduce", "saves", "lower"}) &&
       (any_text({"higher memory usage", "higher memory consumption", "higher gpu memory", "more memory than",
                  "uses more memory", "using more memory", "use more memory", "memory cost will increase",
-                 "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate", "a lot of memory",
-                 "a lot of gpu memory", "lots of memory", "lots of gpu memory"}))) {
-    return true;
-  }
-  // The memory overflowing ("cause memory overflow", "GPU memory overflows"): a common wording of an OOM.
-  if (any_text({"memory overflow", "ram overflow", "overflow of memory", "overflow of gpu memory", "overflows the memory",
-                "overflows gpu memory", "overflow the memory", "overflow gpu memory"})) {
+                 "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate"}))) {
     return true;
   }
   if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
