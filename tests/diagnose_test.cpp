@@ -2086,6 +2086,24 @@ TEST(DiagnoseKinds13, ExpandableSegmentsWarning) {
                            [](const std::string& n) { return n.find("expandable_segments:True is on") != std::string::npos; }));
 }
 
+// After held18's score (item 18; not tested apart): with a quarter of a small device or more in
+// this process's tensors and the rest held outside its allocator, the working set stays a
+// candidate beside the memory held outside.
+TEST(DiagnoseKinds13, AfterHeld18sScore) {
+  const WordPriorModel none;
+  DiagnoseOptions without;
+  without.word_prior = &none;
+  const Diagnosis d = first(diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 300.00 MiB (GPU 0; 3.95 GiB total capacity; 1.50 GiB already "
+      "allocated; 20.00 MiB free; 1.55 GiB reserved in total by PyTorch)\n",
+      without));
+  ASSERT_GE(d.findings.size(), 3u);
+  EXPECT_EQ(d.findings[0].category, OomCause::kOtherProcess);
+  bool batch_in_three = false;
+  for (size_t i = 0; i < 3; ++i) batch_in_three = batch_in_three || d.findings[i].category == OomCause::kActivationsBatch;
+  EXPECT_TRUE(batch_in_three);
+}
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not

@@ -464,6 +464,19 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarningReviewed) {
   EXPECT_EQ(after_hint.text_lines, (std::vector<int64_t>{2}));
 }
 
+// After held18's score (tests/data/oom-corpus/README.md item 18; not tested apart): a library's
+// own cudaMalloc failing with the runtime's "out of memory" is a CUDA runtime OOM with its size;
+// failing with another error it is no OOM.
+TEST(OomParserFamilies, LibraryCudaMallocFailed) {
+  const OomRecord r = only(
+      "RuntimeError: Error in void faiss::gpu::allocMemorySpaceV(...) at gpu/utils/MemorySpace.cpp:26: Error: 'err == "
+      "cudaSuccess' failed: failed to cudaMalloc 1610612736 bytes (error 2 out of memory)\n");
+  EXPECT_EQ(r.family, "cuda_error_oom");
+  EXPECT_EQ(r.requested_bytes, int64_t{1610612736});
+  EXPECT_TRUE(parse_oom_log("failed to cudaMalloc 1024 bytes (error 46 all CUDA-capable devices are busy or unavailable)\n")
+                  .empty());
+}
+
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom) pasted without the error
 // above it is the OOM's report, with no size; after the error it is that error's echo.
 TEST(OomParserFamilies, TensorFlowAllocationsReport) {

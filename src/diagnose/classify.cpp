@@ -415,6 +415,13 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                             training_run ? "B x the per-sample activation, in a training run" : "T^2 scores, B*T*V logits"),
                 r.line);
       }
+    } else if (frac >= 0.25) {
+      // A quarter of the device or more in this process's tensors, the rest held outside it (a
+      // small card's display and CUDA context, another process): the working set is still a
+      // candidate, below what holds the rest.
+      const std::string ev = fmt::format("PyTorch tensors hold {} of {} ({})", format_bytes(*A), format_bytes(*C), pct(frac));
+      b.add(OomCause::kActivationsBatch, 0.4, ev);
+      b.add(OomCause::kStaticModelTooLarge, 0.3, ev);
     }
   }
   if (!A && !cpu) {

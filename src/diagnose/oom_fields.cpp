@@ -376,6 +376,7 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     set_requested(size_after(s, "youtriedtoallocate"), r);  // 5,000 digits: an overflow, flagged
   }
   if (auto n = integer_after(s, "failedtocudacalloc")) r.requested_bytes = *n;
+  if (auto n = integer_after(s, "failedtocudamalloc")) r.requested_bytes = *n;
   if (!r.requested_bytes) {
     if (const size_t p = ifind(s, "failedtoallocate"); p != std::string::npos) {
       const size_t open = s.find('(', p);

@@ -106,6 +106,9 @@ const HeadDef kHeads[] = {
     {"cuda failure 'out of memory'", "cuda_error_oom", "nccl", Kind::kOneLine},
     {"cuda failure 2 'out of memory'", "cuda_error_oom", "nccl", Kind::kOneLine},
     {"failed to cuda calloc", "cuda_error_oom", "nccl", Kind::kOneLine},
+    // A library's own cudaMalloc failing (faiss: "failed to cudaMalloc 47064032 bytes (error 2 out
+    // of memory)"): an OOM only with the runtime's "out of memory" on its line.
+    {"failed to cudamalloc", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda_error_out_of_memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cudaerrormemoryallocation", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"hiperroroutofmemory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
@@ -584,6 +587,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       const bool allocations_report = std::string_view(hit.family) == "tensorflow" &&
                                       istarts_with(std::string_view(line).substr(hit.pos), "current usage from device");
       if (allocations_report && ifind(line, "allocator") == std::string::npos) continue;
+      if (istarts_with(std::string_view(line).substr(hit.pos), "failed to cudamalloc") &&
+          ifind(line, "out of memory") == std::string::npos) {
+        continue;
+      }
       const bool last_on_line = h + 1 == hits.size();
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
       // One-line families may state their size before the head ("failed to allocate 17.79G

@@ -32,7 +32,8 @@
 //   "cuda_error_oom"   cudaErrorMemoryAllocation raised outside the caching allocator: "CUDA
 //                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
 //                failure 'out of memory'" / "Failed to CUDA calloc N bytes"), PyTorch 0.x's
-//                "cuda runtime error (2) : out of memory", the driver's CUDA_ERROR_OUT_OF_MEMORY.
+//                "cuda runtime error (2) : out of memory", the driver's CUDA_ERROR_OUT_OF_MEMORY,
+//                a library's "failed to cudaMalloc N bytes (error 2 out of memory)" (faiss).
 //   "cublas_alloc_failed"  CUBLAS_STATUS_ALLOC_FAILED (cublasCreate or its workspace).
 //   "cudnn_alloc_failed"   CUDNN_STATUS_ALLOC_FAILED (cuDNN's own workspace/handle).
 //   "cpu_default_allocator"  c10's DefaultCPUAllocator: "can't allocate memory: you tried to
