@@ -163,7 +163,6 @@ std::vector<int64_t> tensor_dims(std::string_view shape) {
   return dims;
 }
 
-
 std::string device_type_from_word(const std::string& word) {
   const std::string w = lower(word);
   for (const char* known : {"cuda", "hip", "xpu", "mtia", "npu", "cpu", "mps"}) {

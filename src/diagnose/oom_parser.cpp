@@ -50,6 +50,8 @@ struct HeadHit {
   Kind kind = Kind::kOneLine;
   bool generic = false;      // "<word> out of memory": validated by what follows
   bool headless = false;     // "Tried to allocate X (GPU 0; ...": a PyTorch message pasted without its head
+  bool at_head = false;      // the report starts at its head: no line before it is read as its start
+  std::string_view phrase;   // the head's phrase in kHeads ("" for the generic, headless and shell heads)
   std::string device_word;   // the word before "out of memory" for the generic head
   size_t next_skip = 0;      // a head wrapped onto the next line: its characters there
 };
@@ -78,6 +80,9 @@ std::pair<size_t, size_t> phrase_find(std::string_view lo, std::string_view phra
   }
   return {std::string_view::npos, 0};
 }
+
+// TensorFlow's allocations report (report_tensor_allocations_upon_oom), a head of kHeads.
+constexpr const char* kAllocationsReport = "current usage from device:";
 
 struct HeadDef {
   const char* phrase;
@@ -133,7 +138,7 @@ const HeadDef kHeads[] = {
     // report_tensor_allocations_upon_oom): "Current usage from device: /job:localhost/.../device:GPU:0,
     // allocator: GPU_0_bfc" and the largest tensors. Pasted alone it is the OOM's report (no size);
     // after the error it is that error's echo (merged).
-    {"current usage from device:", "tensorflow", "tensorflow_bfc", Kind::kOneLine},
+    {kAllocationsReport, "tensorflow", "tensorflow_bfc", Kind::kOneLine},
     // Apple's Metal (MLX, llama.cpp, PyTorch's MPS kernels): "[METAL] Command buffer execution failed:
     // Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)".
     {"kiogpucommandbuffercallbackerroroutofmemory", "metal", "metal", Kind::kOneLine},
@@ -326,6 +331,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       hit.family = h.family;
       hit.subsystem = h.subsystem;
       hit.kind = h.kind;
+      hit.phrase = h.phrase;
       const std::string_view family = h.family;
       if (h.kind == Kind::kOomkitBudget) {  // "CPU out of memory (oomkit ...)": start at "CPU"
         if (hit.pos >= 4 && lo.compare(hit.pos - 4, 4, "cpu ") == 0) hit.pos -= 4;
@@ -343,6 +349,13 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
       if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
+      // TensorFlow's allocations report names its allocator ("allocator: GPU_0_bfc"); "Current
+      // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
+      // It and the allocator's retry warning start at their heads.
+      if (hit.phrase == kAllocationsReport && lo.find("allocator", e) == std::string::npos) continue;
+      hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry";
+      // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
+      if (hit.phrase == "failed to cudamalloc" && lo.find("out of memory", e) == std::string::npos) continue;
       // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ...", on this
       // line or, wrapped, the next; a user's "an out of memory error on GPU 1 after a few epochs"
       // is prose, read by mentioned_oom().
@@ -468,11 +481,12 @@ std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& n
   return hits;
 }
 
-// The same allocation in two reports: the same device (when both name one) and sizes within the
-// rounding of a printed size (two decimals of its unit): the allocator's retry warning's exact
-// bytes and the OutOfMemoryError's "Tried to allocate 20.00 MiB".
+// Two reports of one device, when both name one.
 bool same_device(const OomRecord& a, const OomRecord& b) { return a.device.empty() || b.device.empty() || a.device == b.device; }
 
+// The same allocation in two reports: the same device and sizes within the rounding of a printed
+// size (two decimals of its unit): the allocator's retry warning's exact bytes and the
+// OutOfMemoryError's "Tried to allocate 20.00 MiB".
 bool same_allocation(const OomRecord& a, const OomRecord& b) {
   if (!a.requested_bytes || !b.requested_bytes) return false;
   if (!same_device(a, b)) return false;
@@ -582,15 +596,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
-      // TensorFlow's allocations report names its allocator ("allocator: GPU_0_bfc"); "Current
-      // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
-      const bool allocations_report = std::string_view(hit.family) == "tensorflow" &&
-                                      istarts_with(std::string_view(line).substr(hit.pos), "current usage from device");
-      if (allocations_report && ifind(line, "allocator") == std::string::npos) continue;
-      if (istarts_with(std::string_view(line).substr(hit.pos), "failed to cudamalloc") &&
-          ifind(line, "out of memory") == std::string::npos) {
-        continue;
-      }
+      const bool allocations_report = hit.phrase == kAllocationsReport;
       const bool last_on_line = h + 1 == hits.size();
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
       // One-line families may state their size before the head ("failed to allocate 17.79G
@@ -601,10 +607,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       int64_t prepended_line = 0;  // a wrapped one-line report begun on the previous line
       std::string spaced = trim(std::string_view(line).substr(begin, std::min(end - begin, kMaxWindowChars)));
       if (begin == 0) spaced = trim(strip_log_prefix(spaced));
-      // A wrapped one-line report may start a line earlier (its size before its head); the
-      // allocator's retry warning and TensorFlow's allocations report start at their heads.
-      if (one_line && h == 0 && begin == 0 && i > 0 && std::string_view(hit.family) != "pytorch_alloc_retry" &&
-          !allocations_report) {
+      // A wrapped one-line report may start a line earlier (its size before its head).
+      if (one_line && h == 0 && begin == 0 && i > 0 && !hit.at_head) {
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
         if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
@@ -994,8 +998,9 @@ bool memory_growth_prose(std::string_view lo) {
   return each;
 }
 
-// The memory named within `span` words after (or, for `before`, before) word i: "memory", "RAM",
-// "VRAM", "HBM" as a word of its own, not a modifier ("memory-efficient", "memory pinning").
+// The memory named within `before` words before or `after` words after word i of `w` (the words
+// of `lo`): "memory", "RAM", "VRAM", "HBM" as a word of its own, not a modifier
+// ("memory-efficient", "memory pinning").
 bool memory_named_near(const std::vector<std::string_view>& w, std::string_view lo, size_t i, size_t before, size_t after) {
   const size_t from = i >= before ? i - before : 0;
   for (size_t k = from; k < w.size() && k <= i + after; ++k) {
