@@ -84,7 +84,7 @@
 // report is the one whose request matches requested_printed, else the last one in the log (the
 // failure that ended the run). Thresholds: parse 100%, requested 100%, top-1 >= 80%, top-3 >= 95%.
 //
-// OOMKIT_CORPUS_PART=tuned|held2|held3|held4|...|held18|tuning|all
+// OOMKIT_CORPUS_PART=tuned|held2|held3|held4|...|tuning|all (every tests/data/oom-corpus-heldN/ is a part)
 // (default all = tuned, held2 and held3, the parts the diagnoser may be tuned on; tuning = tuned and
 // held2) scores those parts only; the test fails when a scored part is below a threshold (ctest runs
 // it since every part met the bar, see tests/tests.cmake). OOMKIT_CORPUS_CROSS=1 scores each part
@@ -95,6 +95,7 @@
 // with OOMKIT_CORPUS_NO_PRIOR) as one JSON line.
 // OOMKIT_CORPUS_DESCRIBED=1 ranks a text with no report found as one report (`diagnose --described`);
 // parse still counts only the reports found without being told.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -288,38 +289,34 @@ void score_dir(const std::string& dir, Score& s, const DiagnoseOptions& options,
 TEST(DiagnoseCorpus, ScoresMeetTheBar) {
   const char* part_env = std::getenv("OOMKIT_CORPUS_PART");
   const std::string part = part_env ? part_env : "all";
-  ASSERT_TRUE(part == "all" || part == "tuned" || part == "held2" || part == "held3" || part == "held4" ||
-              part == "held5" || part == "held6" || part == "held7" || part == "held8" || part == "held9" || part == "held10" ||
-              part == "held11" || part == "held12" || part == "held13" || part == "held14" || part == "held15" || part == "held16" ||
-              part == "held17" || part == "held18" || part == "tuning")
-      << "OOMKIT_CORPUS_PART: tuned, held2, held3, held4, held5, held6, held7, held8, held9, held10, held11, "
-         "held12, held13, held14, held15, held16, held17, held18, tuning or all";
   struct Part {
-    const char* name;
-    const char* dir;
+    std::string name;
+    std::string dir;
     bool scored;
     Score score;
   };
-  std::vector<Part> parts = {
-      {"tuned", "oom-corpus/", part == "all" || part == "tuned" || part == "tuning", {}},
-      {"held2", "oom-corpus-held2/", part == "all" || part == "held2" || part == "tuning", {}},
-      {"held3", "oom-corpus-held3/", part == "all" || part == "held3", {}},
-      {"held4", "oom-corpus-held4/", part == "held4", {}},  // held apart: only when asked for
-      {"held5", "oom-corpus-held5/", part == "held5", {}},  // held apart: only when asked for
-      {"held6", "oom-corpus-held6/", part == "held6", {}},  // held apart: only when asked for
-      {"held7", "oom-corpus-held7/", part == "held7", {}},  // held apart: only when asked for
-      {"held8", "oom-corpus-held8/", part == "held8", {}},  // held apart: only when asked for
-      {"held9", "oom-corpus-held9/", part == "held9", {}},  // held apart: only when asked for
-      {"held10", "oom-corpus-held10/", part == "held10", {}},  // held apart: only when asked for
-      {"held11", "oom-corpus-held11/", part == "held11", {}},  // held apart: only when asked for
-      {"held12", "oom-corpus-held12/", part == "held12", {}},  // held apart: only when asked for
-      {"held13", "oom-corpus-held13/", part == "held13", {}},  // held apart: only when asked for
-      {"held14", "oom-corpus-held14/", part == "held14", {}},  // held apart: only when asked for
-      {"held15", "oom-corpus-held15/", part == "held15", {}},  // held apart: only when asked for
-      {"held16", "oom-corpus-held16/", part == "held16", {}},  // held apart: only when asked for
-      {"held17", "oom-corpus-held17/", part == "held17", {}},  // held apart: only when asked for
-      {"held18", "oom-corpus-held18/", part == "held18", {}},  // held apart: only when asked for
-  };
+  // Every part on disk: tests/data/oom-corpus/ ("tuned") and each oom-corpus-<name>/, in the
+  // order of their numbers (held2 .. held18 ..). A held-apart part is scored only when asked for.
+  std::vector<Part> parts = {{"tuned", "oom-corpus/", part == "all" || part == "tuned" || part == "tuning", {}}};
+  std::vector<std::pair<int, std::string>> held;
+  for (const auto& entry : std::filesystem::directory_iterator(kData)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && name.rfind("oom-corpus-held", 0) == 0 && name.size() > 15 &&
+        name.find_first_not_of("0123456789", 15) == std::string::npos) {
+      held.emplace_back(std::stoi(name.substr(15)), name.substr(11));
+    }
+  }
+  std::sort(held.begin(), held.end());
+  std::string names = "tuned";
+  for (const auto& [n, name] : held) {
+    const bool tuned_on = name == "held2" || name == "held3";  // see the parts above
+    const bool scored = part == name || (tuned_on && part == "all") || (name == "held2" && part == "tuning");
+    parts.push_back({name, "oom-corpus-" + name + "/", scored, {}});
+    names += ", " + name;
+  }
+  const bool known = part == "all" || part == "tuning" ||
+                     std::any_of(parts.begin(), parts.end(), [&](const Part& p) { return p.name == part; });
+  ASSERT_TRUE(known) << "OOMKIT_CORPUS_PART: " << names << ", tuning or all";
   // OOMKIT_CORPUS_CROSS=1: each part is scored with a word prior trained on the other parts the
   // built-in model trains on (leave-one-part-out), not the built-in one, which has seen it.
   const bool cross = std::getenv("OOMKIT_CORPUS_CROSS") != nullptr;
@@ -342,7 +339,7 @@ TEST(DiagnoseCorpus, ScoresMeetTheBar) {
     WordPriorModel model;
     if (cross) {
       std::vector<std::string> others;
-      const std::string self = std::string(p.dir).substr(0, std::string(p.dir).size() - 1);
+      const std::string self = p.dir.substr(0, p.dir.size() - 1);
       for (const auto& t : word_prior_corpus_parts()) {
         if (t != self) others.push_back(t);
       }

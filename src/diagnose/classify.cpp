@@ -481,7 +481,8 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
     b.add(OomCause::kOtherProcess, 0.25);
     return;
   }
-  if (r.requested_bytes) {
+  // Under expandable_segments the size is a page of a segment (2 or 20 MiB), not a tensor's request.
+  if (r.requested_bytes && r.subsystem != "expandable_segments") {
     b.add(OomCause::kActivationsBatch, 0.35, "failed allocation of " + format_bytes(*r.requested_bytes));
   }
   // The CUDA context itself could not be created (cuDevicePrimaryCtxRetain / cuCtxCreate /
@@ -871,9 +872,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // Under expandable_segments the size is the page the allocator failed to map, not the
     // tensor's request: told as such, never as "failed allocation of".
     const bool mapping = oom.subsystem == "expandable_segments";
-    OomRecord without_page = oom;
-    if (mapping) without_page.requested_bytes.reset();
-    numberless_candidates(without_page, b);
+    numberless_candidates(oom, b);
     if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
       b.at(b.add(OomCause::kActivationsBatch, 0.4))
           .evidence.push_back(mapping ? fmt::format("a {} page of an expandable segment could not be mapped with {} free on the "
