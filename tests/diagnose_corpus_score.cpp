@@ -74,6 +74,11 @@
 //   after held17's after-score changes and their review mends were committed and before they were
 //   scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held18). Joined the word
 //   prior's training parts after its score.
+// - held19: tests/data/oom-corpus-held19/ (30 reports gathered on 2026-12-03 by a separate session
+//   that neither ran nor read the diagnoser, after held18 had been scored and looked at; committed
+//   on their own after the consolidation commit and before anything was scored on them). Scored
+//   only when asked for (OOMKIT_CORPUS_PART=held19). Joined the word prior's training parts after
+//   its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -140,6 +145,10 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
   for (char c : printed_in) {
     if (c != ' ' && c != ',') p.push_back(c);
   }
+  // A hexadecimal byte count ("size = 0x639c00", Sophon's bmlib): exact.
+  if (p.rfind("0x", 0) == 0 && p.size() > 2 && p.size() <= 18) {
+    return std::stoll(p.substr(2), nullptr, 16) == bytes;
+  }
   if (p.rfind("shape[", 0) == 0) {
     const size_t close = p.find(']');
     std::string dtype = p.substr(close + 1);
@@ -176,6 +185,7 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
   long double mult = 0;
   bool th = false;
   if (u == "bytes" || u == "byte" || u == "b") mult = 1;
+  else if (u.empty() && decimals == 0) mult = 1;  // a bare count is bytes (ggml's "allocation of size 118497280")
   else if (u == "kib" || u == "k") mult = 1024.0L;
   else if (u == "mib" || u == "m") mult = 1024.0L * 1024;
   else if (u == "gib" || u == "g") mult = 1024.0L * 1024 * 1024;

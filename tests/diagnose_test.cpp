@@ -2080,6 +2080,38 @@ TEST(DiagnoseKinds13, AfterHeld18sScore) {
   EXPECT_LT(batch, 3);
 }
 
+// An accelerator's own allocator (tests/data/oom-corpus/README.md item 19): tt-metal's free total
+// that holds the request while no block does is fragmentation, rated by what joining the pieces
+// gives back; OpenCL's limit on one allocation is a limit, not memory pressure.
+TEST(DiagnoseKinds14, AcceleratorAllocators) {
+  const DiagnoseOptions without = rules_alone();
+  auto tt = [&](const std::string& free, const std::string& largest) {
+    return first(diagnose_log("TT_FATAL: Out of Memory: Not enough space to allocate 1200000000 B DRAM buffer across 12 "
+                              "banks, where each bank needs to store 100000000 B, but bank size is 1000000000 B (allocated: "
+                              "700000000 B, free: " + free + " B, largest free block: " + largest + " B)\n",
+                              without));
+  };
+  const Diagnosis roomy = tt("300000000", "60000000");
+  ASSERT_FALSE(roomy.findings.empty());
+  EXPECT_EQ(roomy.findings[0].category, OomCause::kFragmentation);
+  EXPECT_STREQ(roomy.findings[0].confidence(), "high");
+  const Diagnosis tight = tt("120000000", "60000000");
+  EXPECT_EQ(tight.findings[0].category, OomCause::kFragmentation);
+  EXPECT_STREQ(tight.findings[0].confidence(), "medium");
+  const Diagnosis whole = tt("90000000", "90000000");  // no room in all: not the pieces
+  EXPECT_NE(whole.findings[0].category, OomCause::kFragmentation);
+  const Finding* pieces = get(whole, OomCause::kFragmentation);
+  EXPECT_TRUE(pieces == nullptr || pieces->score < 0.5);
+
+  const Diagnosis cl = first(diagnose_log(
+      "[GPU] Exceeded max size of memory object allocation: requested 6442450944 bytes, but max alloc size supported by "
+      "device is 4294959104 bytes.\n",
+      without));
+  ASSERT_FALSE(cl.findings.empty());
+  EXPECT_EQ(cl.findings[0].category, OomCause::kOther);
+  EXPECT_LT(rank_of(cl, OomCause::kActivationsBatch), 3);
+}
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not

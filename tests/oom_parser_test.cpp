@@ -477,6 +477,58 @@ TEST(OomParserFamilies, LibraryCudaMallocFailed) {
                   .empty());
 }
 
+// Accelerators' own allocators outside CUDA (family device_alloc): Vulkan (ggml_vulkan's size line
+// and its error code after it are one report; ncnn's code), Tenstorrent's bank manager (the bank
+// figures times the banks), Sophon's bmlib (a hexadecimal size), OpenVINO's OpenCL limit on one
+// allocation. A user's sentence in the same words is not one.
+TEST(OomParserFamilies, AcceleratorAllocators) {
+  const auto vulkan = parse_oom_log(
+      "ggml_vulkan: Device memory allocation of size 3959422976 failed.\n"
+      "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n");
+  ASSERT_EQ(vulkan.size(), 1u);
+  EXPECT_EQ(vulkan[0].family, "device_alloc");
+  EXPECT_EQ(vulkan[0].subsystem, "vulkan");
+  EXPECT_EQ(vulkan[0].requested_bytes, int64_t{3959422976});
+  EXPECT_EQ(vulkan[0].occurrences, 2);
+  const OomRecord ncnn = only("[0 AMD Radeon RX 550] vkAllocateMemory failed -2\n");
+  EXPECT_EQ(ncnn.subsystem, "vulkan");
+  EXPECT_FALSE(ncnn.requested_bytes.has_value());
+
+  const OomRecord tt = only(
+      "TT_FATAL: Out of Memory: Not enough space to allocate 1050673152 B DRAM buffer across 12 banks, where each bank "
+      "needs to store 87556096 B, but bank size is 1073741792 B (allocated: 943941568 B, free: 129800224 B, largest free "
+      "block: 34201600 B)\n");
+  EXPECT_EQ(tt.subsystem, "tt_metal");
+  EXPECT_EQ(tt.device, "tt:dram");
+  EXPECT_EQ(tt.requested_bytes, int64_t{1050673152});
+  EXPECT_EQ(tt.total_capacity_bytes, int64_t{1073741792} * 12);
+  EXPECT_EQ(tt.allocated_bytes, int64_t{943941568} * 12);
+  EXPECT_EQ(tt.free_bytes, int64_t{129800224} * 12);
+  EXPECT_EQ(tt.largest_free_block_bytes, int64_t{34201600} * 12);
+  const OomRecord l1 = only(
+      "Always | FATAL | Out of Memory: Not enough space to allocate 32768 B L1 buffer across 1 banks, where each bank "
+      "needs to store 32768 B\n");
+  EXPECT_EQ(l1.device, "tt:l1");
+  EXPECT_EQ(l1.requested_bytes, int64_t{32768});
+  EXPECT_FALSE(l1.total_capacity_bytes.has_value());
+
+  const OomRecord bm = only("[bmlib_memory][error] bm_alloc_gmem failed, dev_id = 1, size = 0x639c00\n");
+  EXPECT_EQ(bm.subsystem, "bmlib");
+  EXPECT_EQ(bm.device, "npu:1");
+  EXPECT_EQ(bm.requested_bytes, int64_t{0x639c00});
+  EXPECT_EQ(bm.requested_printed, "0x639c00");
+
+  const OomRecord cl = only(
+      "[GPU] Exceeded max size of memory object allocation: requested 6442450944 bytes, but max alloc size supported by "
+      "device is 4294959104 bytes.Please try to reduce batch size or use lower precision.\n");
+  EXPECT_EQ(cl.subsystem, "opencl");
+  EXPECT_EQ(cl.requested_bytes, int64_t{6442450944});
+  EXPECT_EQ(cl.max_allocation_bytes, int64_t{4294959104});
+
+  EXPECT_TRUE(parse_oom_log("there is not enough space to allocate the dataset on this disk\n").empty());
+  EXPECT_TRUE(parse_oom_log("Device memory allocation of size 1024 took 3 ms\n").empty());
+}
+
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom) pasted without the error
 // above it is the OOM's report, with no size; after the error it is that error's echo.
 TEST(OomParserFamilies, TensorFlowAllocationsReport) {

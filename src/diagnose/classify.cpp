@@ -529,6 +529,53 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   numberless_candidates(r, b);
 }
 
+// An accelerator's own allocator outside CUDA (family "device_alloc": Vulkan, Tenstorrent's
+// tt-metal, Sophon's bmlib, OpenCL): the figures its message carries, then the candidates of a
+// failure without allocator figures.
+void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+  const auto Q = r.requested_bytes;
+  // tt-metal's bank manager: the request fits the free total but not the largest free block.
+  // Rated by what joining the pieces would give back: with twice the request free, room to go on
+  // ("high"); with less, this request would fit and the next one fail ("medium").
+  if (Q && r.free_bytes && r.largest_free_block_bytes && *r.free_bytes >= *Q && *r.largest_free_block_bytes < *Q) {
+    Finding& f = b.at(b.add(OomCause::kFragmentation, *r.free_bytes / 2 >= *Q ? 0.75 : 0.55,
+                            fmt::format("{} free, but its largest free block is {}: the request of {} fits the total, not one block",
+                                        format_bytes(*r.free_bytes), format_bytes(*r.largest_free_block_bytes), format_bytes(*Q))));
+    f.title = "Fragmentation: the device's free memory is in blocks smaller than the buffer";
+    f.fix = "Free buffers that are no longer needed before the large one is allocated (deallocate them explicitly, between "
+            "programs too), allocate the largest, longest-lived buffers first, or split the buffer into smaller ones";
+    f.probe = "Log the allocator's free total and largest free block before the failing op: free above the request with a "
+              "smaller largest block is fragmentation";
+  }
+  // OpenCL's limit on one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), below the device's memory.
+  if (Q && r.max_allocation_bytes && *Q > *r.max_allocation_bytes) {
+    const std::string ev = fmt::format("one allocation of {} is above the largest the device allows, {}", format_bytes(*Q),
+                                       format_bytes(*r.max_allocation_bytes));
+    Finding& f = b.at(b.add(OomCause::kOther, 0.6, ev));
+    f.title = "other: one buffer above the device's limit on a single allocation (not the memory as a whole)";
+    f.fix = "Make the largest single tensor smaller (a smaller batch or input, lower precision) or split it; the limit is "
+            "per allocation, so free memory does not help";
+    f.probe = "Compare the failing size with the device's max allocation size (clinfo, vulkaninfo maxMemoryAllocationSize)";
+    b.add(OomCause::kActivationsBatch, 0.45, ev);
+    b.add(OomCause::kActivationsSeqlen, 0.4, ev);
+  }
+  // The device's own figures (tt-metal): most of it held by this program's buffers is its working set.
+  if (r.allocated_bytes && r.total_capacity_bytes && *r.total_capacity_bytes > 0) {
+    const double frac = ratio(*r.allocated_bytes, *r.total_capacity_bytes);
+    if (frac >= 0.5) {
+      const std::string ev = fmt::format("buffers hold {} of {} ({})", format_bytes(*r.allocated_bytes),
+                                         format_bytes(*r.total_capacity_bytes), pct(std::min(frac, 9.99)));
+      b.add(OomCause::kActivationsBatch, 0.45, ev);
+      b.add(OomCause::kStaticModelTooLarge, 0.35, ev);
+      b.add(OomCause::kActivationsSeqlen, 0.3, ev);
+      b.add(OomCause::kLeakAcrossSteps, 0.2);
+    }
+  }
+  notes.push_back("The accelerator's own allocator failed (" + r.subsystem +
+                  "): PyTorch's caching-allocator remedies (PYTORCH_CUDA_ALLOC_CONF) do not apply to it");
+  numberless_candidates(r, b);
+}
+
 // XLA (TPU/GPU) and TensorFlow: a request (and on TPU the free HBM), no allocator breakdown.
 void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const std::vector<int64_t> dims = diagnose_detail::tensor_dims(r.tensor_shape);
@@ -903,6 +950,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
+  } else if (oom.family == "device_alloc") {
+    classify_device_alloc(oom, b, d.notes);
   } else if (allocator) {
     classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation);
   } else {

@@ -35,6 +35,90 @@ int64_t sat_add(int64_t a, int64_t b, OomRecord& r) {
   return a + b;
 }
 
+// a x k (k >= 0), capped at INT64_MAX (and flagged) instead of overflowing.
+int64_t sat_mul(int64_t a, int64_t k, OomRecord& r) {
+  if (k > 0 && a > kMaxInt64 / k) {
+    r.size_overflow = true;
+    return kMaxInt64;
+  }
+  return a * k;
+}
+
+// An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
+// in oom_parser.cpp). Sizes are the byte counts the messages print.
+void read_device_alloc(const std::string& s, OomRecord& r) {
+  // A plain byte count after `label`: digits not followed by a decimal point or a unit letter
+  // other than "B" ("118497280failed" is bytes; "1.5GiB" is not this kind of count).
+  auto count_after = [&](std::string_view label) -> std::optional<int64_t> {
+    const size_t p = ifind(s, label);
+    if (p == std::string::npos) return std::nullopt;
+    size_t end = 0;
+    auto v = integer_at(s, p + label.size(), &end);
+    if (!v || (end < s.size() && s[end] == '.')) return std::nullopt;
+    return v;
+  };
+  auto set_count = [&](std::optional<int64_t> v, std::string printed) {
+    if (!v) return;
+    r.requested_bytes = *v;
+    r.requested_printed = std::move(printed);
+  };
+  if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
+    const auto n = count_after("devicememoryallocationofsize");
+    set_count(n, n ? std::to_string(*n) : "");
+    r.device = "vulkan";
+    return;
+  }
+  if (r.subsystem == "tt_metal") {
+    // "... allocate N B DRAM buffer across K banks, where each bank needs to store X B, but bank
+    // size is [only] Y B (allocated: A B, free: F B, largest free block: L B)": the bank figures
+    // are per bank (the buffer is interleaved evenly), the device's are K times them.
+    set_requested(size_after(s, "notenoughspacetoallocate"), r);
+    const bool dram = icontains(s, "bdrambuffer");
+    r.device = dram ? "tt:dram" : (icontains(s, "bl1buffer") ? "tt:l1" : "tt");
+    const auto banks = integer_after(s, "across");
+    if (!banks || *banks <= 0 || !icontains(s, "banks")) return;
+    auto per_bank = [&](std::string_view label) -> std::optional<int64_t> {
+      auto v = size_after(s, label);
+      if (!v) return std::nullopt;
+      const auto bytes = take(v, r);
+      return bytes ? std::optional<int64_t>(sat_mul(*bytes, *banks, r)) : std::nullopt;
+    };
+    r.total_capacity_bytes = per_bank("banksizeisonly");
+    if (!r.total_capacity_bytes) r.total_capacity_bytes = per_bank("banksizeis");
+    r.allocated_bytes = per_bank("(allocated:");
+    r.free_bytes = per_bank(",free:");
+    r.largest_free_block_bytes = per_bank("largestfreeblock:");
+    return;
+  }
+  if (r.subsystem == "bmlib") {  // "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00"
+    const auto dev = integer_after(s, "dev_id");
+    r.device = dev ? "npu:" + std::to_string(*dev) : "npu";
+    const size_t p = ifind(s, "size=0x");
+    if (p == std::string::npos) return;
+    int64_t v = 0;
+    size_t k = p + 7, n = 0;
+    for (; k < s.size() && n < 16; ++k, ++n) {
+      const char c = lower_char(s[k]);
+      const int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+      if (d < 0) break;
+      if (v > (kMaxInt64 >> 4)) {
+        r.size_overflow = true;
+        v = kMaxInt64;
+        break;
+      }
+      v = v * 16 + d;
+    }
+    if (n > 0) set_count(v, std::string(std::string_view(s).substr(p + 5, 2 + n)));
+    return;
+  }
+  if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
+    set_requested(size_after(s, "allocation:requested"), r);
+    r.max_allocation_bytes = take(size_after(s, "maxallocsizesupportedbydeviceis"), r);
+    r.device = "gpu";
+    return;
+  }
+}
+
 // "GPU1has…" / "(GPU 0;": the device index after a device word ending at `pos`.
 std::string device_index_before(std::string_view s, size_t pos, std::string& word) {
   size_t j = pos;
@@ -221,6 +305,7 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     r.device = device ? "cuda:" + std::to_string(*device) : "cuda";
     return;
   }
+  if (r.family == "device_alloc") return read_device_alloc(s, r);
   if (r.family == "metal") {  // Apple GPU, unified memory
     r.device = "mps";
     return;

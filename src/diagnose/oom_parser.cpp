@@ -194,6 +194,24 @@ const HeadDef kHeads[] = {
     // allocate 18.062744MB memory on GPU 0, [5.726685GB memory has been allocated and] available
     // memory is only 17.537501MB."
     {"out of memory error on gpu", "paddle", "paddle", Kind::kOneLine},
+    // Accelerators' own allocators, outside CUDA ("device_alloc"; the subsystem names which).
+    // Vulkan (llama.cpp's ggml_vulkan, ncnn): "ggml_vulkan: Device memory allocation of size
+    // 118497280 failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory" (one report);
+    // the C API's VK_ERROR_OUT_OF_DEVICE_MEMORY and ncnn's "vkAllocateMemory failed -2" (-2 is that
+    // code; -1, VK_ERROR_OUT_OF_HOST_MEMORY, is host RAM).
+    {"device memory allocation of size", "device_alloc", "vulkan", Kind::kOneLine},
+    {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
+    {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
+    {"vkallocatememory failed", "device_alloc", "vulkan", Kind::kOneLine},
+    // Tenstorrent's tt-metal bank manager: "Out of Memory: Not enough space to allocate 3294625792 B
+    // DRAM buffer across 12 banks, where each bank needs to store 274686208 B, but bank size is
+    // 1071821792 B (allocated: 784847680 B, free: 286974112 B, largest free block: 216504544 B)".
+    {"not enough space to allocate", "device_alloc", "tt_metal", Kind::kOneLine},
+    // Sophon's bmlib (BM1684 NPUs): "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00".
+    {"bm_alloc_gmem failed", "device_alloc", "bmlib", Kind::kOneLine},
+    // OpenVINO's GPU plugin (OpenCL): "[GPU] Exceeded max size of memory object allocation:
+    // requested 2305843008391495680 bytes, but max alloc size supported by device is 4294959104 bytes."
+    {"exceeded max size of memory object allocation", "device_alloc", "opencl", Kind::kOneLine},
 };
 
 // Cheap prefilter: does the text hold a trigger word of any head?
@@ -356,6 +374,10 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
       if (hit.phrase == "failed to cudamalloc" && lo.find("out of memory", e) == std::string::npos) continue;
+      // ggml_vulkan's allocation "of size N failed"; tt-metal's "... N B <kind> buffer": their own
+      // wordings, not a user's "not enough space to allocate the dataset".
+      if (hit.phrase == "device memory allocation of size" && lo.find("failed", e) == std::string::npos) continue;
+      if (hit.phrase == "not enough space to allocate" && lo.find(" buffer", e) == std::string::npos) continue;
       // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ...", on this
       // line or, wrapped, the next; a user's "an out of memory error on GPU 1 after a few epochs"
       // is prose, read by mentioned_oom().
@@ -721,6 +743,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                // numpy's _ArrayMemoryError then "MemoryError", bad_alloc echoed: one host failure
                                (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5);
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
+        // An accelerator's allocator and its API's error code on the lines after it ("Device memory
+        // allocation of size N failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"): one failure.
+        const bool device_echo = prev.family == "device_alloc" && r.family == "device_alloc" && prev.subsystem == r.subsystem &&
+                                 r.line - prev.line <= 5 && (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r));
         // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)", wrapped onto a line
         // after the report: the errno of that report, not a second failure.
         const bool errno_tail = r.family == "host_alloc" && r.subsystem == "enomem" &&
@@ -753,7 +779,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           prev.message += " " + r.message;
           absorb(prev, r.text_lines);
           merged = true;
-        } else if (same_kill || tf_echo) {
+        } else if (same_kill || tf_echo || device_echo) {
 
           // Keep the more informative line's numbers; the report starts at the first line.
           if (!prev.rss_bytes && r.rss_bytes) prev.rss_bytes = r.rss_bytes;
@@ -1387,6 +1413,8 @@ nlohmann::json oom_record_to_json(const OomRecord& r) {
   put("killed_pid", r.killed_pid);
   put("max_model_len", r.max_model_len);
   put("kv_cache_tokens", r.kv_cache_tokens);
+  put("largest_free_block_bytes", r.largest_free_block_bytes);
+  put("max_allocation_bytes", r.max_allocation_bytes);
   return j;
 }
 

@@ -42,6 +42,8 @@ void numbers_line(const OomRecord& r, std::string& out) {
   add("private pools", r.private_pool_bytes);
   add("this process", r.process_bytes);
   add("non-PyTorch", r.non_pytorch_bytes);
+  add("largest free block", r.largest_free_block_bytes);
+  add("largest allocation the device allows", r.max_allocation_bytes);
   if (parts.empty()) {
     out += "  (no sizes in the message)\n";
     return;

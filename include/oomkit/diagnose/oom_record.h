@@ -84,6 +84,17 @@
 //                line telling of memory trouble in other words ("a CUDA memory error", "crashed
 //                due to low RAM", "RAM is not enough", zh "CUDA内存不足"; not a kernel's shared
 //                memory).
+//   "device_alloc"  an accelerator's own allocator outside CUDA; subsystem "vulkan" (ggml_vulkan's
+//                "Device memory allocation of size N failed." and "vk::Device::allocateMemory:
+//                ErrorOutOfDeviceMemory", VK_ERROR_OUT_OF_DEVICE_MEMORY, ncnn's "vkAllocateMemory
+//                failed -2"; device "vulkan"), "tt_metal" (Tenstorrent: "Out of Memory: Not enough
+//                space to allocate N B DRAM buffer across K banks, where each bank needs to store X B,
+//                but bank size is Y B (allocated: A B, free: F B, largest free block: L B)"; the bank
+//                figures times K give capacity, allocated, free and largest_free_block; device
+//                "tt:dram" / "tt:l1"), "bmlib" (Sophon: "bm_alloc_gmem failed, dev_id = 0, size =
+//                0x639c00"; device "npu:0") and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
+//                memory object allocation: requested N bytes, but max alloc size supported by device
+//                is M bytes": max_allocation_bytes = M; device "gpu").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
 //                no report found, but the caller states the text reports an OOM: one numberless
 //                record at the first non-blank line, message = that line; device unknown ("").
@@ -153,6 +164,8 @@ struct OomRecord {
   std::optional<int64_t> killed_pid;                  // OOM killer / DataLoader worker pid
   std::optional<int64_t> max_model_len;               // vLLM: the model's max seq len (tokens)
   std::optional<int64_t> kv_cache_tokens;             // vLLM: tokens the KV cache can hold
+  std::optional<int64_t> largest_free_block_bytes;    // tt-metal: the largest buffer that could be placed (a bank's largest free block x banks)
+  std::optional<int64_t> max_allocation_bytes;        // the device's limit on one allocation (OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE, as OpenVINO prints it)
 
   /// The capacity the allocator had to live within: allowed_bytes when set and smaller than
   /// the capacity, else total_capacity_bytes; empty when neither is known.
