@@ -105,6 +105,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -145,9 +146,16 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
   for (char c : printed_in) {
     if (c != ' ' && c != ',') p.push_back(c);
   }
-  // A hexadecimal byte count ("size = 0x639c00", Sophon's bmlib): exact.
-  if (p.rfind("0x", 0) == 0 && p.size() > 2 && p.size() <= 18) {
-    return std::stoll(p.substr(2), nullptr, 16) == bytes;
+  // A hexadecimal byte count ("size = 0x639c00", Sophon's bmlib): exact; one beyond int64 is
+  // matched by the flagged INT64_MAX a record keeps for it.
+  if ((p.rfind("0x", 0) == 0 || p.rfind("0X", 0) == 0) && p.size() > 2) {
+    const std::string hex = p.substr(2);
+    if (hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return false;
+    const size_t first = std::min(hex.find_first_not_of('0'), hex.size() - 1);
+    if (hex.size() - first > 16 || (hex.size() - first == 16 && hex[first] > '7')) {
+      return bytes == std::numeric_limits<int64_t>::max();
+    }
+    return static_cast<int64_t>(std::stoull(hex, nullptr, 16)) == bytes;
   }
   if (p.rfind("shape[", 0) == 0) {
     const size_t close = p.find(']');

@@ -2112,6 +2112,54 @@ TEST(DiagnoseKinds14, AcceleratorAllocators) {
   EXPECT_LT(rank_of(cl, OomCause::kActivationsBatch), 3);
 }
 
+// The review of the accelerator families (tests/data/oom-corpus/README.md item 19): tt-metal's
+// fragmentation weighs each bank's share (page-rounded, above the request) against each bank's
+// free memory, and needs no largest-block figure; a buffer larger than the device, a region with
+// no memory and Vulkan's limit on one allocation are told as such; the fixes and probes are a
+// native runtime's, never PyTorch's.
+TEST(DiagnoseKinds14, AcceleratorAllocatorsReviewed) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)); };
+  const Diagnosis rounded = top(
+      "TT_FATAL: Out of Memory: Not enough space to allocate 3294625792 B DRAM buffer across 12 banks, where each bank "
+      "needs to store 274686208 B, but bank size is 1071821792 B (allocated: 797221792 B, free: 274600000 B, largest free "
+      "block: 200000000 B)\n");
+  const Finding* pieces = get(rounded, OomCause::kFragmentation);
+  EXPECT_TRUE(pieces == nullptr || pieces->score < 0.5);
+  const Diagnosis older = top(
+      "Out of Memory: Not enough space to allocate 201326592 B DRAM buffer across 8 banks, where each bank needs to store "
+      "25165824 B, but bank size is 4273390016 B (allocated: 4081641664 B, free: 191748352 B)\n");
+  EXPECT_EQ(older.findings[0].category, OomCause::kFragmentation);
+  const Diagnosis larger = top(
+      "Out of Memory: Not enough space to allocate 44000000000 B DRAM buffer across 8 banks, where each bank needs to "
+      "store 5500000000 B, but bank size is 4273390016 B\n");
+  EXPECT_EQ(larger.findings[0].category, OomCause::kActivationsSeqlen);
+  EXPECT_LT(rank_of(larger, OomCause::kActivationsBatch), 3);
+  const Diagnosis region = top(
+      "Out of Memory: Not enough space to allocate 1024 B L1_SMALL buffer across 64 banks, where each bank needs to store "
+      "16 B, but bank size is 0 B\n");
+  EXPECT_EQ(region.findings[0].category, OomCause::kOther);
+  EXPECT_NE(region.findings[0].fix.find("l1_small_size"), std::string::npos);
+  const Diagnosis limit = top(
+      "ggml_vulkan: Device memory allocation of size 2166360064 failed.\n"
+      "ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory\n");
+  EXPECT_EQ(limit.findings[0].category, OomCause::kOther);
+  EXPECT_EQ(limit.framework, "native");
+  const Diagnosis vk = top(
+      "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
+      "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n");
+  EXPECT_EQ(vk.framework, "native");
+  for (const Diagnosis* d : {&vk, &older, &larger}) {
+    for (const Finding& f : d->findings) {
+      for (const std::string& text : {f.fix, f.probe}) {
+        for (const char* pytorch : {"torch", "PYTORCH_CUDA_ALLOC_CONF", "CUDA_VISIBLE_DEVICES", "oomkit train"}) {
+          EXPECT_EQ(text.find(pytorch), std::string::npos) << cause_name(f.category) << ": " << text;
+        }
+      }
+    }
+  }
+}
+
 // The failure told gone after a change ("... and my error disappeared", "made the OOM go away",
 // "the crash went away") is an account of the fix (tests/data/oom-corpus/README.md item 15); a
 // fix of a trouble that is not memory ("fixed the NaN loss", "the import error is gone") is not

@@ -514,7 +514,7 @@ TEST(OomParserFamilies, AcceleratorAllocators) {
 
   const OomRecord bm = only("[bmlib_memory][error] bm_alloc_gmem failed, dev_id = 1, size = 0x639c00\n");
   EXPECT_EQ(bm.subsystem, "bmlib");
-  EXPECT_EQ(bm.device, "npu:1");
+  EXPECT_EQ(bm.device, "sophon:1");
   EXPECT_EQ(bm.requested_bytes, int64_t{0x639c00});
   EXPECT_EQ(bm.requested_printed, "0x639c00");
 
@@ -527,6 +527,75 @@ TEST(OomParserFamilies, AcceleratorAllocators) {
 
   EXPECT_TRUE(parse_oom_log("there is not enough space to allocate the dataset on this disk\n").empty());
   EXPECT_TRUE(parse_oom_log("Device memory allocation of size 1024 took 3 ms\n").empty());
+}
+
+// The review of the accelerator families (tests/data/oom-corpus/README.md item 19): their own
+// wordings only, Vulkan's host-memory codes as host memory, ggml's recovered pinned-memory warning
+// as none, tt-metal read over its wrapped lines and from a full copy after a cut-off one, sizes
+// beyond int64 flagged and printed whole.
+TEST(OomParserFamilies, AcceleratorAllocatorsReviewed) {
+  for (const char* prose : {"there is not enough space to allocate the buffer on disk\n",
+                            "Warning: not enough space to allocate swap buffer, continuing\n",
+                            "[x] Not enough space to allocate another buffer for the trace\n",
+                            "The allocator said not enough space to allocate 20 MB buffer for logging.\n",
+                            "Why does my program print vkAllocateMemory failed sometimes?\n",
+                            "vkAllocateMemory failed -1000072003\n",
+                            "The device memory allocation of size 512 MB failed because the driver was outdated\n"}) {
+    EXPECT_TRUE(parse_oom_log(prose).empty()) << prose;
+  }
+  const OomRecord host = only("vkAllocateMemory failed -1\n");
+  EXPECT_EQ(host.family, "host_alloc");
+  EXPECT_EQ(host.subsystem, "vulkan_host");
+  EXPECT_EQ(host.device, "cpu");
+  const auto host_pair = parse_oom_log(
+      "ggml_vulkan: Device memory allocation of size 1048898304 failed.\n"
+      "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfHostMemory\n");
+  ASSERT_EQ(host_pair.size(), 1u);
+  EXPECT_EQ(host_pair[0].family, "host_alloc");
+  EXPECT_EQ(host_pair[0].requested_bytes, int64_t{1048898304});
+  EXPECT_TRUE(parse_oom_log("ggml_vulkan: Failed to allocate pinned memory.\n"
+                            "ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory\n"
+                            "main: server is listening on http://127.0.0.1:8080\n")
+                  .empty());
+
+  const OomRecord wrapped = only(
+      "E   RuntimeError: TT_FATAL @ tt_metal/impl/allocator/bank_manager.cpp:462\n"
+      "E   Out of Memory: Not enough space to allocate 55444480 B L1 buffer across 70\n"
+      "E   banks, where each bank needs to store 792064 B, but bank size is 1393472 B\n"
+      "E   (allocated: 923776 B, free: 469696 B, largest free block: 373824 B)\n"
+      "E   backtrace: tt::tt_metal::BankManager::allocate_buffer\n");
+  EXPECT_EQ(wrapped.total_capacity_bytes, int64_t{1393472} * 70);
+  EXPECT_EQ(wrapped.free_bytes, int64_t{469696} * 70);
+  EXPECT_EQ(wrapped.largest_free_block_bytes, int64_t{373824} * 70);
+  EXPECT_EQ(wrapped.laid_out_bytes, int64_t{792064} * 70);
+  EXPECT_EQ(wrapped.message.find("backtrace"), std::string::npos);
+  const OomRecord small = only("Out of Memory: Not enough space to allocate 1024 B L1_SMALL buffer across 64 banks, where "
+                               "each bank needs to store 16 B, but bank size is 0 B\n");
+  EXPECT_EQ(small.device, "tt:l1_small");
+  EXPECT_EQ(small.total_capacity_bytes, int64_t{0});
+  EXPECT_EQ(small.message.rfind("Out of Memory: Not enough space", 0), 0u);
+  const std::string full =
+      "Out of Memory: Not enough space to allocate 3294625792 B DRAM buffer across 12 banks, where each bank needs to "
+      "store 274686208 B, but bank size is 1071821792 B (allocated: 784847680 B, free: 286974112 B, largest free block: "
+      "216504544 B)\n";
+  const auto cut_first = parse_oom_log(
+      "FAILED test_vae - RuntimeError: Out of Memory: Not enough space to allocate 3294625792 B DRAM buffer across 12 "
+      "banks, where each bank needs to store 274686208 B\n"
+      "E   RuntimeError: TT_FATAL @ bank_manager.cpp:462: false\n" + full);
+  ASSERT_EQ(cut_first.size(), 1u);
+  EXPECT_EQ(cut_first[0].largest_free_block_bytes, int64_t{216504544} * 12);
+  EXPECT_EQ(cut_first[0].total_capacity_bytes, int64_t{1071821792} * 12);
+
+  const OomRecord wrapped_size = only("ggml_vulkan: Device memory allocation of size 18446744073709551104 failed.\n");
+  EXPECT_TRUE(wrapped_size.size_overflow);
+  EXPECT_EQ(wrapped_size.requested_printed, "18446744073709551104");
+  const OomRecord hex_big = only("bm_alloc_gmem failed, dev_id = 0, size = 0x12345678901234567\n");
+  EXPECT_TRUE(hex_big.size_overflow);
+  EXPECT_EQ(hex_big.requested_printed, "0x12345678901234567");
+  const OomRecord hex_max = only("bm_alloc_gmem failed, dev_id = 0, size = 0x7fffffffffffffff\n");
+  EXPECT_FALSE(hex_max.size_overflow);
+  EXPECT_EQ(hex_max.requested_bytes, std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(only("bm_alloc_gmem failed, dev_id = 0, size = 0xffffffffffffffff\n").requested_printed, "0xffffffffffffffff");
 }
 
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom) pasted without the error

@@ -99,6 +99,8 @@ const char* cause_name(OomCause c) { return info(c).name; }
 
 const char* default_fix(OomCause c) { return info(c).fix; }
 
+const char* default_probe(OomCause c) { return info(c).probe; }
+
 std::optional<OomCause> cause_from_name(std::string_view name) {
   for (const auto& ci : kCauses) {
     if (name == ci.name) return ci.cause;
@@ -184,7 +186,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "on the blocks; bf16 activations"},
                   {"tensorflow", "A smaller batch_size in model.fit; tf.keras.mixed_precision.set_global_policy('mixed_float16')"},
                   {"vllm", "Lower max_num_seqs / max_num_batched_tokens (fewer sequences in flight)"},
-                  {"oomkit", "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full"}});
+                  {"oomkit", "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full"},
+                  {"native", "A smaller batch: fewer images, streams or sequences at once (llama.cpp: a smaller -b / -ub); lower-"
+                             "precision weights and activations"}});
       flag = catalogue_flags(cause, sdpa_supported);
       break;
     case OomCause::kActivationsSeqlen: {
@@ -203,7 +207,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "kernel; jax.checkpoint (remat)"},
                   {"tensorflow", "Shorter sequences / smaller inputs; mixed_float16"},
                   {"vllm", "Lower max_model_len"},
-                  {"oomkit", "oomkit train: a shorter --seq-len, --checkpointing full"}});
+                  {"oomkit", "oomkit train: a shorter --seq-len, --checkpointing full"},
+                  {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
+                             "smaller tile size)"}});
       if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
       flag = catalogue_flags(cause, sdpa_supported) + ", a shorter --seq-len";
       break;
@@ -227,7 +233,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"vllm", "tensor_parallel_size=<GPUs>, a quantized checkpoint (AWQ/GPTQ, quantization=...), or a "
                            "smaller model; lower gpu_memory_utilization only if something else shares the GPU"},
                   {"oomkit", "oomkit train --precision bf16 --optimizer adam-8bit; size ZeRO/offload with oomkit estimate "
-                             "--zero 3 --dp N / --offload-optimizer"}});
+                             "--zero 3 --dp N / --offload-optimizer"},
+                  {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"}});
       flag = catalogue_flags(cause, sdpa_supported) + " (size them with oomkit estimate)";
       break;
     case OomCause::kOptimizerState:
@@ -240,7 +247,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"fsdp", "FULL_SHARD or SHARD_GRAD_OP shards optimizer state; bnb 8-bit optimizer"},
                   {"jax", "optax.adafactor or 8-bit moments; shard the optimizer state like the parameters"},
                   {"tensorflow", "A lighter optimizer (Adafactor, SGD)"},
-                  {"oomkit", "oomkit train --optimizer adam-8bit (2 B/param) or lion/sgd/adafactor"}});
+                  {"oomkit", "oomkit train --optimizer adam-8bit (2 B/param) or lion/sgd/adafactor"},
+                  {"native", "A lighter optimizer, or its state kept off the device"}});
       flag = catalogue_flags(cause, sdpa_supported);
       break;
     case OomCause::kLeakAcrossSteps:
@@ -252,7 +260,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                                 "*_epoch_end"},
                   {"jax", "Do not keep device arrays from every step (jax.device_get them); avoid re-jitting per step "
                           "(new shapes / closures grow the compilation cache)"},
-                  {"tensorflow", "tf.keras.backend.clear_session() between models; no new tf.function per step"}});
+                  {"tensorflow", "tf.keras.backend.clear_session() between models; no new tf.function per step"},
+                  {"native", "Free the buffers a step, request or program no longer needs; memory that grows per step is a "
+                             "buffer kept per step"}});
       flag = "(timeline: oomkit train records step_start marks for the leak regression)";
       break;
     case OomCause::kEvalWithoutNoGrad:
@@ -264,7 +274,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"lightning", "Do not collect validation outputs on the GPU (outputs.append(x.detach().cpu())); "
                                 "a smaller val batch"},
                   {"jax", "A smaller eval batch; jax.device_get predictions per batch instead of keeping them on device"},
-                  {"tensorflow", "A smaller batch in model.predict / evaluate; training=False"}});
+                  {"tensorflow", "A smaller batch in model.predict / evaluate; training=False"},
+                  {"native", "Free each batch's outputs once they are read; a smaller inference batch"}});
       break;
     case OomCause::kOtherProcess:
       fix = pick({{"pytorch", "Free the GPU: stop the other process (stale Jupyter kernels, a second run; nvidia-smi lists "
@@ -274,7 +285,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"tensorflow", "tf.config.experimental.set_memory_growth(gpu, True) so TF does not take the whole GPU; "
                                  "stop the other process"},
                   {"vllm", "gpu_memory_utilization is a share of the whole GPU: lower it when other processes hold "
-                           "memory, or free the GPU"}});
+                           "memory, or free the GPU"},
+                  {"native", "Free the device: stop the other programs using it (its own tool lists them: nvidia-smi, rocm-smi, "
+                             "tt-smi, bm-smi), or pick another device"}});
       break;
     case OomCause::kMultiGpuImbalance:
       fix = pick({{"pytorch", "torch.cuda.set_device(local_rank) before creating tensors; torch.load(path, map_location="
@@ -286,7 +299,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"deepspeed", "deepspeed --num_gpus N; no .cuda()/.to('cuda:0') before deepspeed.initialize; "
                                 "map_location='cpu' when loading checkpoints"},
                   {"lightning", "Trainer(devices=N, strategy='ddp'); map_location='cpu' in load_from_checkpoint"},
-                  {"jax", "Check the device mesh / sharding: one device holds unsharded arrays"}});
+                  {"jax", "Check the device mesh / sharding: one device holds unsharded arrays"},
+                  {"native", "Spread the buffers over the devices evenly (llama.cpp: --tensor-split, --main-gpu); check which "
+                             "device each buffer is placed on"}});
       break;
     case OomCause::kGenerationKvCache:
       fix = pick({{"pytorch", "Cap max_new_tokens and the generation batch; generate under torch.inference_mode(); free "
@@ -295,7 +310,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                          "cache_implementation='quantized' or 'offloaded'"},
                   {"vllm", "Lower max_model_len (or raise gpu_memory_utilization when the GPU is yours alone), lower "
                            "max_num_seqs; tensor_parallel_size for more KV space"},
-                  {"jax", "A smaller decode batch / max length; a paged or quantized KV cache"}});
+                  {"jax", "A smaller decode batch / max length; a paged or quantized KV cache"},
+                  {"native", "A shorter context and fewer parallel sequences (llama.cpp: a smaller -c and -np, a quantized KV "
+                             "cache with -ctk q8_0 -ctv q8_0)"}});
       break;
     case OomCause::kCpuRam:
       fix = pick({{"pytorch", "Fewer DataLoader workers (num_workers) and no Python lists of objects in the dataset "
@@ -308,22 +325,59 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"lightning", "Fewer DataLoader workers; load checkpoints with map_location='cpu' once"},
                   {"jax", "Smaller host-side batches / tf.data prefetch; XLA_PYTHON_CLIENT_PREALLOCATE has no effect on RAM"},
                   {"tensorflow", "tf.data with a smaller shuffle buffer / cache() off"},
-                  {"oomkit", "oomkit train --memory-limit budgets the trainer's host memory"}});
+                  {"oomkit", "oomkit train --memory-limit budgets the trainer's host memory"},
+                  {"native", "Less in host memory at once: a memory-mapped model, fewer concurrent inputs; more RAM or swap"}});
       flag = "--memory-limit <budget>";
       break;
     case OomCause::kFragmentation:
       fix = pick({{"pytorch", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch >= 2.1; on 1.x max_split_size_mb:128); "
                               "keep tensor shapes fixed between steps (pad batches to one length)"},
                   {"jax", "XLA_PYTHON_CLIENT_ALLOCATOR=platform (no BFC pool) to test; fixed shapes"},
-                  {"tensorflow", "TF_GPU_ALLOCATOR=cuda_malloc_async; fixed shapes"}});
+                  {"tensorflow", "TF_GPU_ALLOCATOR=cuda_malloc_async; fixed shapes"},
+                  {"native", "Allocate the large, long-lived buffers first and free buffers in a fixed order; split the "
+                             "largest buffer"}});
       break;
     case OomCause::kOther:
       return "";
   }
-  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm") {
+  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native") {
     fix += " — oomkit train: " + flag;
   }
   return fix;
+}
+
+// Probes in the framework the log comes from where the default's (PyTorch's) do not apply: a
+// native runtime ("native", an accelerator's own allocator) has no torch.cuda to ask. "" keeps
+// the default.
+std::string framework_probe(OomCause cause, const std::string& fw) {
+  if (fw != "native") return "";
+  switch (cause) {
+    case OomCause::kActivationsBatch:
+      return "Run once with half the batch (images, streams, sequences at once): if it fits, the working set scales with it";
+    case OomCause::kActivationsSeqlen:
+      return "Run once with half the context or input size (tile, image): the failing buffer shrinks with it";
+    case OomCause::kStaticModelTooLarge:
+      return "Load the model alone, with no input: does the load itself fail, or fit only with fewer layers on the device?";
+    case OomCause::kOptimizerState:
+      return "Does it fail at the first update step, after the forward and backward passes completed?";
+    case OomCause::kLeakAcrossSteps:
+      return "Watch the device's used memory over steps or requests with its own tool: steady growth is a leak";
+    case OomCause::kEvalWithoutNoGrad:
+      return "Does memory rise with each inference batch and stay up after it?";
+    case OomCause::kOtherProcess:
+      return "List the programs holding the device with its own tool (nvidia-smi, rocm-smi, tt-smi, bm-smi) before starting";
+    case OomCause::kMultiGpuImbalance:
+      return "Watch each device's memory: one fuller than the others?";
+    case OomCause::kGenerationKvCache:
+      return "Halve the context or the parallel sequences: the KV cache shrinks with them";
+    case OomCause::kCpuRam:
+      return "Watch the process's resident memory (top, free -h) up to the failure";
+    case OomCause::kFragmentation:
+      return "Log the allocator's free total and largest free block before the failing allocation";
+    case OomCause::kOther:
+      return "";
+  }
+  return "";
 }
 
 void rank_findings(std::vector<Finding>& findings) {

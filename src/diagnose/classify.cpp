@@ -27,6 +27,8 @@ namespace oomkit {
 
 std::string framework_fix(OomCause cause, const std::string& framework, bool sdpa_supported);
 const char* default_fix(OomCause cause);
+const char* default_probe(OomCause cause);
+std::string framework_probe(OomCause cause, const std::string& framework);
 
 namespace {
 
@@ -531,40 +533,72 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
 
 // An accelerator's own allocator outside CUDA (family "device_alloc": Vulkan, Tenstorrent's
 // tt-metal, Sophon's bmlib, OpenCL): the figures its message carries, then the candidates of a
-// failure without allocator figures.
+// failure without allocator figures. Fixes and probes are worded for a native runtime (the
+// framework "native", framework_fix()), never in PyTorch's allocator settings.
 void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const auto Q = r.requested_bytes;
-  // tt-metal's bank manager: the request fits the free total but not the largest free block.
-  // Rated by what joining the pieces would give back: with twice the request free, room to go on
-  // ("high"); with less, this request would fit and the next one fail ("medium").
-  if (Q && r.free_bytes && r.largest_free_block_bytes && *r.free_bytes >= *Q && *r.largest_free_block_bytes < *Q) {
-    Finding& f = b.at(b.add(OomCause::kFragmentation, *r.free_bytes / 2 >= *Q ? 0.75 : 0.55,
-                            fmt::format("{} free, but its largest free block is {}: the request of {} fits the total, not one block",
-                                        format_bytes(*r.free_bytes), format_bytes(*r.largest_free_block_bytes), format_bytes(*Q))));
+  const auto C = r.total_capacity_bytes;
+  // The buffer as the allocator places it: tt-metal's share per bank x banks (page-rounded).
+  const auto need = r.laid_out_bytes ? r.laid_out_bytes : Q;
+  // A region with no memory configured ("bank size is 0 B": tt-metal's L1_SMALL or trace region
+  // left at its default of 0): a setting, not memory pressure.
+  if (C && *C == 0) {
+    Finding& f = b.at(b.add(OomCause::kOther, 0.8, "the buffer's memory region has no memory configured (bank size 0 B)"));
+    f.title = "other: the memory region this buffer needs was given no memory";
+    f.fix = "Give the region a size when opening the device (tt-metal: l1_small_size / trace_region_size in "
+            "CreateDevice or the runtime's device parameters)";
+    f.probe = "Does the same buffer allocate once the region is given a size?";
+    return;
+  }
+  // tt-metal's bank manager fails only when no free block of a bank holds the bank's share: with
+  // that share free in all, the free memory is in pieces. Rated by what joining them would give
+  // back: with twice the buffer free, room to go on ("high"); with less, this buffer would fit
+  // and the next one fail ("medium").
+  if (need && r.free_bytes && *r.free_bytes >= *need) {
+    const std::string ev =
+        r.largest_free_block_bytes
+            ? fmt::format("{} free, but its largest free block is {}: the buffer of {} fits the total, not one block",
+                          format_bytes(*r.free_bytes), format_bytes(*r.largest_free_block_bytes), format_bytes(*need))
+            : fmt::format("{} free, more than the buffer of {}, and still no block held it", format_bytes(*r.free_bytes),
+                          format_bytes(*need));
+    Finding& f = b.at(b.add(OomCause::kFragmentation, *r.free_bytes / 2 >= *need ? 0.75 : 0.55, ev));
     f.title = "Fragmentation: the device's free memory is in blocks smaller than the buffer";
     f.fix = "Free buffers that are no longer needed before the large one is allocated (deallocate them explicitly, between "
             "programs too), allocate the largest, longest-lived buffers first, or split the buffer into smaller ones";
     f.probe = "Log the allocator's free total and largest free block before the failing op: free above the request with a "
               "smaller largest block is fragmentation";
   }
-  // OpenCL's limit on one allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE), below the device's memory.
-  if (Q && r.max_allocation_bytes && *Q > *r.max_allocation_bytes) {
-    const std::string ev = fmt::format("one allocation of {} is above the largest the device allows, {}", format_bytes(*Q),
-                                       format_bytes(*r.max_allocation_bytes));
+  // One buffer larger than the whole device: its size, not what else is held.
+  if (need && C && *need > *C) {
+    const std::string ev = fmt::format("one buffer of {} is larger than the whole device ({}, {:.1f}x)", format_bytes(*need),
+                                       format_bytes(*C), static_cast<double>(*need) / static_cast<double>(*C));
+    b.add(OomCause::kActivationsSeqlen, 0.55, ev);
+    b.add(OomCause::kActivationsBatch, 0.5, ev);
+  }
+  // A limit on one allocation below the device's memory: OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  // (OpenVINO prints it), Vulkan's maxMemoryAllocationSize (ggml_vulkan: "Requested buffer size
+  // exceeds device memory allocation limit").
+  const bool over_limit = (Q && r.max_allocation_bytes && *Q > *r.max_allocation_bytes) ||
+                          icontains_word(r.message, "exceeds device memory allocation limit");
+  if (over_limit) {
+    const std::string ev = r.max_allocation_bytes
+                               ? fmt::format("one allocation of {} is above the largest the device allows, {}",
+                                             format_bytes(*Q), format_bytes(*r.max_allocation_bytes))
+                               : "the buffer exceeds the device's limit on one allocation (Vulkan maxMemoryAllocationSize)";
     Finding& f = b.at(b.add(OomCause::kOther, 0.6, ev));
     f.title = "other: one buffer above the device's limit on a single allocation (not the memory as a whole)";
-    f.fix = "Make the largest single tensor smaller (a smaller batch or input, lower precision) or split it; the limit is "
-            "per allocation, so free memory does not help";
+    f.fix = "Make the largest single buffer smaller (a smaller batch, context or input, lower precision) or split it; the "
+            "limit is per allocation, so free memory does not help";
     f.probe = "Compare the failing size with the device's max allocation size (clinfo, vulkaninfo maxMemoryAllocationSize)";
-    b.add(OomCause::kActivationsBatch, 0.45, ev);
-    b.add(OomCause::kActivationsSeqlen, 0.4, ev);
+    b.add(OomCause::kActivationsBatch, 0.45);
+    b.add(OomCause::kActivationsSeqlen, 0.4);
   }
   // The device's own figures (tt-metal): most of it held by this program's buffers is its working set.
-  if (r.allocated_bytes && r.total_capacity_bytes && *r.total_capacity_bytes > 0) {
-    const double frac = ratio(*r.allocated_bytes, *r.total_capacity_bytes);
+  if (r.allocated_bytes && C && *C > 0) {
+    const double frac = ratio(*r.allocated_bytes, *C);
     if (frac >= 0.5) {
-      const std::string ev = fmt::format("buffers hold {} of {} ({})", format_bytes(*r.allocated_bytes),
-                                         format_bytes(*r.total_capacity_bytes), pct(std::min(frac, 9.99)));
+      const std::string ev =
+          fmt::format("buffers hold {} of {} ({})", format_bytes(*r.allocated_bytes), format_bytes(*C), pct(std::min(frac, 9.99)));
       b.add(OomCause::kActivationsBatch, 0.45, ev);
       b.add(OomCause::kStaticModelTooLarge, 0.35, ev);
       b.add(OomCause::kActivationsSeqlen, 0.3, ev);
@@ -572,7 +606,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
     }
   }
   notes.push_back("The accelerator's own allocator failed (" + r.subsystem +
-                  "): PyTorch's caching-allocator remedies (PYTORCH_CUDA_ALLOC_CONF) do not apply to it");
+                  "): PyTorch's caching-allocator settings (PYTORCH_CUDA_ALLOC_CONF) do not apply to it");
   numberless_candidates(r, b);
 }
 
@@ -816,6 +850,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The message's own family names the framework when the log does not.
   if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
+  // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
+  // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
+  if (d.framework == "pytorch" && (oom.family == "device_alloc" || oom.subsystem == "vulkan_host")) d.framework = "native";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
   // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
   if (d.framework == "pytorch" && oom.family == "xla" &&
@@ -863,6 +900,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = sub == "numpy"  ? "numpy could not allocate " + (Q ? format_bytes(*Q) : std::string("an array")) + " of host RAM"
            : sub == "enomem" ? "the kernel refused memory (ENOMEM, Errno 12): host RAM or its overcommit limit"
            : sub == "bad_alloc" ? "C++ std::bad_alloc: a host allocation failed"
+           : sub == "vulkan_host" ? "Vulkan could not allocate host memory (VK_ERROR_OUT_OF_HOST_MEMORY)" +
+                                        (Q ? " for a buffer of " + format_bytes(*Q) : std::string())
                                 : "Python's MemoryError: a host allocation failed";
     } else if (tf_host) {
       ev = "the CPU device's allocator could not allocate " + (Q ? format_bytes(*Q) : std::string("a tensor")) + " of host RAM";
@@ -1053,6 +1092,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       auto it = cache.find(key);
       if (it == cache.end()) it = cache.emplace(key, framework_fix(f.category, d.framework, options.sdpa_supported)).first;
       if (!it->second.empty()) f.fix = it->second;
+    }
+    if (f.probe == default_probe(f.category)) {
+      const std::string probe = framework_probe(f.category, d.framework);
+      if (!probe.empty()) f.probe = probe;
     }
   }
   rank_findings(findings);

@@ -3,6 +3,7 @@
 // the hand-written size scanner of log_text.h: linear in the report, no std::regex.
 #include "oom_fields.h"
 
+#include <cctype>
 #include <limits>
 
 #include "log_text.h"
@@ -48,41 +49,51 @@ int64_t sat_mul(int64_t a, int64_t k, OomRecord& r) {
 // in oom_parser.cpp). Sizes are the byte counts the messages print.
 void read_device_alloc(const std::string& s, OomRecord& r) {
   // A plain byte count after `label`: digits not followed by a decimal point or a unit letter
-  // other than "B" ("118497280failed" is bytes; "1.5GiB" is not this kind of count).
-  auto count_after = [&](std::string_view label) -> std::optional<int64_t> {
+  // ("118497280failed" is bytes; "512MBfailed" is a user's sentence, left unread). More digits
+  // than int64 holds (a size_t that wrapped below zero) are kept as INT64_MAX, flagged.
+  auto set_count_after = [&](std::string_view label) {
     const size_t p = ifind(s, label);
-    if (p == std::string::npos) return std::nullopt;
-    size_t end = 0;
-    auto v = integer_at(s, p + label.size(), &end);
-    if (!v || (end < s.size() && s[end] == '.')) return std::nullopt;
-    return v;
-  };
-  auto set_count = [&](std::optional<int64_t> v, std::string printed) {
-    if (!v) return;
-    r.requested_bytes = *v;
-    r.requested_printed = std::move(printed);
+    if (p == std::string::npos) return;
+    size_t end = p + label.size();
+    while (end < s.size() && is_digit(s[end])) ++end;
+    const size_t n = end - (p + label.size());
+    if (n == 0 || (end < s.size() && (s[end] == '.' || std::string_view("bBkKmMgGtT").find(s[end]) != std::string_view::npos))) {
+      return;
+    }
+    r.requested_printed = s.substr(p + label.size(), n);
+    if (auto v = integer_at(s, p + label.size()); v && n <= 18) {
+      r.requested_bytes = *v;
+    } else {
+      r.requested_bytes = kMaxInt64;
+      r.size_overflow = true;
+    }
   };
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
-    const auto n = count_after("devicememoryallocationofsize");
-    set_count(n, n ? std::to_string(*n) : "");
+    set_count_after("devicememoryallocationofsize");
     r.device = "vulkan";
     return;
   }
   if (r.subsystem == "tt_metal") {
-    // "... allocate N B DRAM buffer across K banks, where each bank needs to store X B, but bank
+    // "... allocate N B <KIND> buffer across K banks, where each bank needs to store X B, but bank
     // size is [only] Y B (allocated: A B, free: F B, largest free block: L B)": the bank figures
-    // are per bank (the buffer is interleaved evenly), the device's are K times them.
+    // are per bank (the buffer is interleaved evenly over them), the device's are K times them;
+    // X x K, what the buffer takes once laid out (page-rounded), may exceed N.
     set_requested(size_after(s, "notenoughspacetoallocate"), r);
-    const bool dram = icontains(s, "bdrambuffer");
-    r.device = dram ? "tt:dram" : (icontains(s, "bl1buffer") ? "tt:l1" : "tt");
+    r.device = "tt";
+    if (const size_t p = ifind(s, "notenoughspacetoallocate"); p != std::string::npos) {
+      const size_t kind = s.find_first_not_of("0123456789", p + 24);
+      const size_t buffer = ifind(s, "buffer", kind);
+      if (kind != std::string::npos && buffer != std::string::npos && buffer > kind + 1 && lower_char(s[kind]) == 'b') {
+        r.device = "tt:" + lower(s.substr(kind + 1, buffer - kind - 1));  // tt:dram, tt:l1, tt:l1_small, tt:trace
+      }
+    }
     const auto banks = integer_after(s, "across");
     if (!banks || *banks <= 0 || !icontains(s, "banks")) return;
     auto per_bank = [&](std::string_view label) -> std::optional<int64_t> {
-      auto v = size_after(s, label);
-      if (!v) return std::nullopt;
-      const auto bytes = take(v, r);
+      const auto bytes = take(size_after(s, label), r);
       return bytes ? std::optional<int64_t>(sat_mul(*bytes, *banks, r)) : std::nullopt;
     };
+    r.laid_out_bytes = per_bank("eachbankneedstostore");
     r.total_capacity_bytes = per_bank("banksizeisonly");
     if (!r.total_capacity_bytes) r.total_capacity_bytes = per_bank("banksizeis");
     r.allocated_bytes = per_bank("(allocated:");
@@ -92,23 +103,27 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
   }
   if (r.subsystem == "bmlib") {  // "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00"
     const auto dev = integer_after(s, "dev_id");
-    r.device = dev ? "npu:" + std::to_string(*dev) : "npu";
+    r.device = dev ? "sophon:" + std::to_string(*dev) : "sophon";
     const size_t p = ifind(s, "size=0x");
     if (p == std::string::npos) return;
-    int64_t v = 0;
-    size_t k = p + 7, n = 0;
-    for (; k < s.size() && n < 16; ++k, ++n) {
-      const char c = lower_char(s[k]);
-      const int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-      if (d < 0) break;
-      if (v > (kMaxInt64 >> 4)) {
-        r.size_overflow = true;
-        v = kMaxInt64;
-        break;
-      }
-      v = v * 16 + d;
+    size_t end = p + 7;
+    while (end < s.size() && std::isxdigit(static_cast<unsigned char>(s[end]))) ++end;
+    const size_t n = end - (p + 7);
+    if (n == 0) return;
+    r.requested_printed = s.substr(p + 5, 2 + n);
+    size_t first = p + 7;  // leading zeros do not count towards the 15 digits int64 holds in full
+    while (first + 1 < end && s[first] == '0') ++first;
+    if (end - first > 15 && !(end - first == 16 && s[first] >= '0' && s[first] <= '7')) {
+      r.requested_bytes = kMaxInt64;
+      r.size_overflow = true;
+      return;
     }
-    if (n > 0) set_count(v, std::string(std::string_view(s).substr(p + 5, 2 + n)));
+    int64_t v = 0;
+    for (size_t k = first; k < end; ++k) {
+      const char c = lower_char(s[k]);
+      v = v * 16 + ((c >= '0' && c <= '9') ? c - '0' : c - 'a' + 10);
+    }
+    r.requested_bytes = v;
     return;
   }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"

@@ -196,13 +196,17 @@ const HeadDef kHeads[] = {
     {"out of memory error on gpu", "paddle", "paddle", Kind::kOneLine},
     // Accelerators' own allocators, outside CUDA ("device_alloc"; the subsystem names which).
     // Vulkan (llama.cpp's ggml_vulkan, ncnn): "ggml_vulkan: Device memory allocation of size
-    // 118497280 failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory" (one report);
-    // the C API's VK_ERROR_OUT_OF_DEVICE_MEMORY and ncnn's "vkAllocateMemory failed -2" (-2 is that
-    // code; -1, VK_ERROR_OUT_OF_HOST_MEMORY, is host RAM).
+    // 118497280 failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory" (one report;
+    // "ErrorOutOfHostMemory" there makes it host RAM), ggml's "Requested buffer size exceeds device
+    // memory allocation limit: ErrorOutOfDeviceMemory", the C API's VK_ERROR_OUT_OF_DEVICE_MEMORY
+    // and ncnn's "vkAllocateMemory failed -2" (-2 is that code; -1, VK_ERROR_OUT_OF_HOST_MEMORY,
+    // is host RAM: a "host_alloc" report, subsystem "vulkan_host"; other codes are not memory).
     {"device memory allocation of size", "device_alloc", "vulkan", Kind::kOneLine},
     {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vkallocatememory failed", "device_alloc", "vulkan", Kind::kOneLine},
+    {"erroroutofhostmemory", "host_alloc", "vulkan_host", Kind::kOneLine},
+    {"vk_error_out_of_host_memory", "host_alloc", "vulkan_host", Kind::kOneLine},
     // Tenstorrent's tt-metal bank manager: "Out of Memory: Not enough space to allocate 3294625792 B
     // DRAM buffer across 12 banks, where each bank needs to store 274686208 B, but bank size is
     // 1071821792 B (allocated: 784847680 B, free: 286974112 B, largest free block: 216504544 B)".
@@ -338,6 +342,27 @@ bool shell_killed(std::string_view line, size_t& pos) {
 
 // `next` is the next line, cleaned, when known: a head whose report goes on there is checked
 // against it (PaddlePaddle's message wrapped after "on GPU 0.").
+// tt-metal's "<N> B <KIND> buffer" right after "not enough space to allocate" (`lo` lower case,
+// from `from`): the bank manager's own wording ("32768 B L1 buffer", "5368709120 B DRAM buffer").
+bool tt_metal_buffer_follows(std::string_view lo, size_t from) {
+  size_t k = from;
+  auto spaces = [&] {
+    while (k < lo.size() && lo[k] == ' ') ++k;
+  };
+  spaces();
+  const size_t digits_begin = k;
+  while (k < lo.size() && is_digit(lo[k])) ++k;
+  if (k == digits_begin) return false;
+  spaces();
+  if (k + 1 >= lo.size() || lo[k] != 'b' || lo[k + 1] != ' ') return false;
+  ++k;
+  spaces();
+  const size_t kind_begin = k;
+  while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
+  if (k == kind_begin) return false;
+  return lo.substr(k, 7) == " buffer";
+}
+
 std::vector<HeadHit> find_heads(const std::string& line, const std::string& next = {}) {
   std::vector<HeadHit> hits;
   const std::string lo = lower(line);
@@ -374,10 +399,37 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
       if (hit.phrase == "failed to cudamalloc" && lo.find("out of memory", e) == std::string::npos) continue;
-      // ggml_vulkan's allocation "of size N failed"; tt-metal's "... N B <kind> buffer": their own
-      // wordings, not a user's "not enough space to allocate the dataset".
-      if (hit.phrase == "device memory allocation of size" && lo.find("failed", e) == std::string::npos) continue;
-      if (hit.phrase == "not enough space to allocate" && lo.find(" buffer", e) == std::string::npos) continue;
+      // ggml_vulkan's allocation "of size N failed"; tt-metal's "N B <KIND> buffer": their own
+      // wordings, not a user's "not enough space to allocate the buffer on disk". tt-metal's
+      // "Out of Memory: " before its phrase is the message's too.
+      if (hit.phrase == "device memory allocation of size") {  // "... of size 118497280 failed."
+        size_t k = e;
+        while (k < lo.size() && lo[k] == ' ') ++k;
+        const size_t digits_begin = k;
+        while (k < lo.size() && is_digit(lo[k])) ++k;
+        while (k < lo.size() && lo[k] == ' ') ++k;
+        if (k == digits_begin || lo.compare(k, 6, "failed") != 0) continue;
+      }
+      if (hit.phrase == "not enough space to allocate") {
+        if (!tt_metal_buffer_follows(lo, e)) continue;
+        constexpr std::string_view kOutOfMemory = "out of memory: ";
+        if (b >= kOutOfMemory.size() && lo.compare(b - kOutOfMemory.size(), kOutOfMemory.size(), kOutOfMemory) == 0) {
+          hit.pos = b - kOutOfMemory.size();
+        }
+      }
+      // ncnn's VkResult: -2 the device's memory, -1 the host's; any other code is not memory.
+      if (hit.phrase == "vkallocatememory failed") {
+        size_t k = e;
+        while (k < lo.size() && lo[k] == ' ') ++k;
+        auto code_is = [&](char digit) {
+          return k + 1 < lo.size() && lo[k] == '-' && lo[k + 1] == digit && (k + 2 >= lo.size() || !is_digit(lo[k + 2]));
+        };
+        if (!code_is('2') && !code_is('1')) continue;
+        if (code_is('1')) {
+          hit.family = "host_alloc";
+          hit.subsystem = "vulkan_host";
+        }
+      }
       // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ...", on this
       // line or, wrapped, the next; a user's "an out of memory error on GPU 1 after a few epochs"
       // is prose, read by mentioned_oom().
@@ -549,6 +601,12 @@ bool report_done(const OomRecord& r, const std::string& s) {
     const size_t p = ifind(s, "storedinkvcache(");
     return p == std::string::npos || s.find(')', p) != std::string::npos;
   }
+  if (r.subsystem == "tt_metal") {
+    // Often wrapped ("... across 8 banks," / "where each bank needs ..." / "(allocated: ...)"): read
+    // on through the lines that continue its wording (continues_tt_metal()) until its figures close.
+    const size_t p = ifind(s, "(allocated:");
+    return p != std::string::npos && s.find(')', p) != std::string::npos;
+  }
   return true;  // the other families are one-line reports
 }
 
@@ -565,6 +623,15 @@ bool continues_retry_warning(std::string_view t) {
   if (end == 0) return false;
   const std::string_view after = t.substr(end);
   return after.empty() || istarts_with(after, " bytes") || after[0] == ',' || after[0] == ')';
+}
+
+// Whether a line continues tt-metal's bank-manager message wrapped onto it.
+bool continues_tt_metal(std::string_view t) {
+  for (std::string_view piece : {"banks", "where each bank", "bank ", "but bank size", "(allocated:", "allocated:", "free:",
+                                 "largest free block", "b ", "b,", "b)"}) {
+    if (istarts_with(t, piece)) return true;
+  }
+  return !t.empty() && is_digit(t[0]);
 }
 
 bool starts_traceback(std::string_view s) {
@@ -618,6 +685,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
+      // ggml_vulkan's pinned (host-visible) buffer failing is a warning it recovers from, with a
+      // smaller or a plain host buffer: "Failed to allocate pinned memory." then the Vulkan error.
+      if (std::string_view(hit.subsystem) == "vulkan" && i > 0 &&
+          ifind(lines[i - 1].raw.substr(0, 400), "failed to allocate pinned memory") != std::string_view::npos) {
+        continue;
+      }
       const bool allocations_report = hit.phrase == kAllocationsReport;
       const bool last_on_line = h + 1 == hits.size();
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
@@ -670,7 +743,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           const std::string next_trimmed = trim(next);
           if (next_trimmed.empty() || starts_traceback(next_trimmed) ||
               starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0) ||
-              (r.family == "pytorch_alloc_retry" && !continues_retry_warning(next_trimmed))) {
+              (r.family == "pytorch_alloc_retry" && !continues_retry_warning(next_trimmed)) ||
+              (r.subsystem == "tt_metal" && !continues_tt_metal(next_trimmed))) {
             break;
           }
           // A terminal's wrap pasted with its continuation mark ("10.68 GiB alread\" + "y allocated").
@@ -744,9 +818,17 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5);
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
         // An accelerator's allocator and its API's error code on the lines after it ("Device memory
-        // allocation of size N failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"): one failure.
+        // allocation of size N failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"): one
+        // failure. Near the report's last line read, not its first (a repeated pair is one failure
+        // more); a later full copy of a cut-off one is read below, with every figure.
+        const int64_t prev_last = prev.text_lines.empty() ? prev.line : prev.text_lines.back();
+        const bool later_is_fuller = ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos;
         const bool device_echo = prev.family == "device_alloc" && r.family == "device_alloc" && prev.subsystem == r.subsystem &&
-                                 r.line - prev.line <= 5 && (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r));
+                                 r.line - prev_last <= 5 && !later_is_fuller &&
+                                 (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r));
+        // ggml_vulkan's "ErrorOutOfHostMemory" after its sized line: the allocation was host memory.
+        const bool vulkan_host_echo = prev.family == "device_alloc" && prev.subsystem == "vulkan" && r.family == "host_alloc" &&
+                                      r.subsystem == "vulkan_host" && r.line - prev_last <= 5;
         // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)", wrapped onto a line
         // after the report: the errno of that report, not a second failure.
         const bool errno_tail = r.family == "host_alloc" && r.subsystem == "enomem" &&
@@ -760,6 +842,13 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                       r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 &&
                                       (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
         if (errno_tail) {
+          absorb(prev, r.text_lines);
+          merged = true;
+        } else if (vulkan_host_echo) {
+          prev.family = r.family;
+          prev.subsystem = r.subsystem;
+          prev.device = r.device;
+          prev.message += " | " + r.message.substr(0, 300);
           absorb(prev, r.text_lines);
           merged = true;
         } else if (retry_then_error) {
@@ -780,6 +869,13 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           absorb(prev, r.text_lines);
           merged = true;
         } else if (same_kill || tf_echo || device_echo) {
+          if (device_echo) {  // a cut-off copy first, the full message after it: every figure of either
+            for (auto field : {&OomRecord::total_capacity_bytes, &OomRecord::free_bytes, &OomRecord::allocated_bytes,
+                               &OomRecord::laid_out_bytes, &OomRecord::largest_free_block_bytes,
+                               &OomRecord::max_allocation_bytes}) {
+              if (!(prev.*field) && (r.*field)) prev.*field = r.*field;
+            }
+          }
 
           // Keep the more informative line's numbers; the report starts at the first line.
           if (!prev.rss_bytes && r.rss_bytes) prev.rss_bytes = r.rss_bytes;
@@ -1413,6 +1509,7 @@ nlohmann::json oom_record_to_json(const OomRecord& r) {
   put("killed_pid", r.killed_pid);
   put("max_model_len", r.max_model_len);
   put("kv_cache_tokens", r.kv_cache_tokens);
+  put("laid_out_bytes", r.laid_out_bytes);
   put("largest_free_block_bytes", r.largest_free_block_bytes);
   put("max_allocation_bytes", r.max_allocation_bytes);
   return j;

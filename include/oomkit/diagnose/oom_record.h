@@ -86,13 +86,18 @@
 //                memory).
 //   "device_alloc"  an accelerator's own allocator outside CUDA; subsystem "vulkan" (ggml_vulkan's
 //                "Device memory allocation of size N failed." and "vk::Device::allocateMemory:
-//                ErrorOutOfDeviceMemory", VK_ERROR_OUT_OF_DEVICE_MEMORY, ncnn's "vkAllocateMemory
-//                failed -2"; device "vulkan"), "tt_metal" (Tenstorrent: "Out of Memory: Not enough
+//                ErrorOutOfDeviceMemory" (one report), its "Requested buffer size exceeds device
+//                memory allocation limit", VK_ERROR_OUT_OF_DEVICE_MEMORY, ncnn's "vkAllocateMemory
+//                failed -2"; device "vulkan"; Vulkan's host-memory error, ErrorOutOfHostMemory /
+//                VK_ERROR_OUT_OF_HOST_MEMORY / "vkAllocateMemory failed -1", is a "host_alloc" report,
+//                subsystem "vulkan_host"; a failure after "Failed to allocate pinned memory.", which
+//                ggml recovers from, is none), "tt_metal" (Tenstorrent: "Out of Memory: Not enough
 //                space to allocate N B DRAM buffer across K banks, where each bank needs to store X B,
 //                but bank size is Y B (allocated: A B, free: F B, largest free block: L B)"; the bank
-//                figures times K give capacity, allocated, free and largest_free_block; device
-//                "tt:dram" / "tt:l1"), "bmlib" (Sophon: "bm_alloc_gmem failed, dev_id = 0, size =
-//                0x639c00"; device "npu:0") and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
+//                figures times K give laid_out (X), capacity, allocated, free and largest_free_block;
+//                device "tt:" and the buffer's kind: "tt:dram", "tt:l1", "tt:l1_small"; read over the
+//                lines a paste wraps it onto), "bmlib" (Sophon: "bm_alloc_gmem failed, dev_id = 0, size =
+//                0x639c00"; device "sophon:0") and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
 //                memory object allocation: requested N bytes, but max alloc size supported by device
 //                is M bytes": max_allocation_bytes = M; device "gpu").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
@@ -164,6 +169,7 @@ struct OomRecord {
   std::optional<int64_t> killed_pid;                  // OOM killer / DataLoader worker pid
   std::optional<int64_t> max_model_len;               // vLLM: the model's max seq len (tokens)
   std::optional<int64_t> kv_cache_tokens;             // vLLM: tokens the KV cache can hold
+  std::optional<int64_t> laid_out_bytes;              // tt-metal: the buffer as laid out over the banks (each bank's share x banks)
   std::optional<int64_t> largest_free_block_bytes;    // tt-metal: the largest buffer that could be placed (a bank's largest free block x banks)
   std::optional<int64_t> max_allocation_bytes;        // the device's limit on one allocation (OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE, as OpenVINO prints it)
 
