@@ -79,6 +79,11 @@
 //   on their own after the consolidation commit and before anything was scored on them). Scored
 //   only when asked for (OOMKIT_CORPUS_PART=held19). Joined the word prior's training parts after
 //   its score.
+// - held20: tests/data/oom-corpus-held20/ (26 reports gathered on 2026-12-03 by a separate session
+//   that neither ran nor read the diagnoser, while held19 was being scored; committed on their own
+//   after the review mends of held19's after-score changes and before anything was scored on
+//   them). Scored only when asked for (OOMKIT_CORPUS_PART=held20). Joined the word prior's training
+//   parts after its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

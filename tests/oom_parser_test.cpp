@@ -529,6 +529,36 @@ TEST(OomParserFamilies, AcceleratorAllocators) {
   EXPECT_TRUE(parse_oom_log("Device memory allocation of size 1024 took 3 ms\n").empty());
 }
 
+// ggml's CUDA / HIP backend and its graph allocator's line after it are one report, with the size
+// (tests/data/oom-corpus/README.md item 20); the graph allocator alone names its backend's device,
+// a CPU buffer is host memory; OpenCV's allocator is host memory with its size.
+TEST(OomParserFamilies, GgmlAndOpenCv) {
+  const auto llama = parse_oom_log(
+      "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 17536.01 MiB on device 0: cudaMalloc failed: out of memory\n"
+      "ggml_gallocr_reserve_n: failed to allocate ROCm0 buffer of size 18387836928\n"
+      "llama_new_context_with_model: failed to allocate compute buffers\n");
+  ASSERT_EQ(llama.size(), 1u);
+  EXPECT_EQ(llama[0].family, "cuda_error_oom");
+  EXPECT_EQ(llama[0].device, "cuda:0");
+  EXPECT_NEAR(static_cast<double>(*llama[0].requested_bytes), 17536.01 * 1048576.0, 0.005 * 1048576.0);
+  const OomRecord graph = only("ggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 2166360064\n");
+  EXPECT_EQ(graph.family, "device_alloc");
+  EXPECT_EQ(graph.subsystem, "ggml");
+  EXPECT_EQ(graph.device, "cuda:1");
+  EXPECT_EQ(graph.requested_bytes, int64_t{2166360064});
+  const OomRecord cpu = only("llama_kv_cache_init: failed to allocate CPU buffer of size 34359738368\n");
+  EXPECT_EQ(cpu.family, "host_alloc");
+  EXPECT_EQ(cpu.requested_bytes, int64_t{34359738368});
+  EXPECT_TRUE(parse_oom_log("I failed to allocate memory for the model\nfailed to allocate compute buffers\n").empty());
+  const auto cv = parse_oom_log(
+      "OpenCV Error: Insufficient memory (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError, file alloc.cpp, line 52\n"
+      "cv2.error: alloc.cpp:52: error: (-4) Failed to allocate 192000004 bytes in function cv::OutOfMemoryError\n");
+  ASSERT_EQ(cv.size(), 1u);
+  EXPECT_EQ(cv[0].family, "host_alloc");
+  EXPECT_EQ(cv[0].subsystem, "opencv");
+  EXPECT_EQ(cv[0].requested_bytes, int64_t{192000004});
+}
+
 // The review of the accelerator families (tests/data/oom-corpus/README.md item 19): their own
 // wordings only, Vulkan's host-memory codes as host memory, ggml's recovered pinned-memory warning
 // as none, tt-metal read over its wrapped lines and from a full copy after a cut-off one, sizes

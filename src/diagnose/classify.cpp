@@ -852,7 +852,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
-  if (d.framework == "pytorch" && (oom.family == "device_alloc" || oom.subsystem == "vulkan_host")) d.framework = "native";
+  if (d.framework == "pytorch" &&
+      (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" ||
+       oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
+    d.framework = "native";
+  }
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
   // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
   if (d.framework == "pytorch" && oom.family == "xla" &&
@@ -902,6 +906,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "bad_alloc" ? "C++ std::bad_alloc: a host allocation failed"
            : sub == "vulkan_host" ? "Vulkan could not allocate host memory (VK_ERROR_OUT_OF_HOST_MEMORY)" +
                                         (Q ? " for a buffer of " + format_bytes(*Q) : std::string())
+           : sub == "opencv" ? "OpenCV could not allocate " + (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
+           : sub == "ggml" ? "ggml could not allocate a CPU buffer" + (Q ? " of " + format_bytes(*Q) : std::string())
                                 : "Python's MemoryError: a host allocation failed";
     } else if (tf_host) {
       ev = "the CPU device's allocator could not allocate " + (Q ? format_bytes(*Q) : std::string("a tensor")) + " of host RAM";

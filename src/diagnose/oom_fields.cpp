@@ -126,6 +126,20 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.requested_bytes = v;
     return;
   }
+  if (r.subsystem == "ggml") {  // "failed to allocate CUDA0 buffer of size 18387836928"
+    set_count_after("bufferofsize");
+    const size_t p = ifind(s, "failedtoallocate");
+    const size_t q = ifind(s, "bufferofsize");
+    if (p != std::string::npos && q != std::string::npos && q > p + 16) {
+      const std::string backend = lower(s.substr(p + 16, q - p - 16));  // cuda0, rocm0, vulkan0, metal, sycl0
+      size_t d = backend.size();
+      while (d > 0 && is_digit(backend[d - 1])) --d;
+      const std::string name = backend.substr(0, d), index = backend.substr(d);
+      const std::string type = name == "cuda" ? "cuda" : name == "rocm" ? "hip" : name == "sycl" ? "xpu" : name == "metal" ? "mps" : name;
+      r.device = index.empty() ? type : type + ":" + index;
+    }
+    return;
+  }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
     set_requested(size_after(s, "allocation:requested"), r);
     r.max_allocation_bytes = take(size_after(s, "maxallocsizesupportedbydeviceis"), r);
@@ -276,6 +290,17 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);
   if (r.family == "host_alloc") {  // host RAM; numpy states the size ("Unable to allocate 7.45 GiB for an array")
     r.device = "cpu";
+    if (r.subsystem == "opencv") {  // "Insufficient memory (Failed to allocate 192000004 bytes)"
+      set_requested(size_after(s, "failedtoallocate"), r);
+      return;
+    }
+    if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N"
+      if (auto n = integer_after(s, "bufferofsize")) {
+        r.requested_bytes = *n;
+        r.requested_printed = std::to_string(*n);
+      }
+      return;
+    }
     if (r.subsystem == "numpy") {
       set_requested(size_after(s, "unabletoallocate"), r);
       if (!r.requested_bytes) {  // numpy's '{:#.3g}' keeps the point of a 3-digit number: "123. GiB"
@@ -476,6 +501,13 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   }
   if (auto n = integer_after(s, "failedtocudacalloc")) r.requested_bytes = *n;
   if (auto n = integer_after(s, "failedtocudamalloc")) r.requested_bytes = *n;
+  // ggml's CUDA / HIP backend: "allocating 17536.01 MiB on device 0: cudaMalloc failed: out of memory".
+  if (!r.requested_bytes && icontains(s, "cudamallocfailed")) {
+    if (const size_t p = ifind(s, "allocating"); p != std::string::npos && p < ifind(s, "cudamallocfailed")) {
+      set_requested(size_at(s, p + 10), r);
+      if (const auto device = integer_after(std::string_view(s).substr(p), "ondevice")) r.device = "cuda:" + std::to_string(*device);
+    }
+  }
   if (!r.requested_bytes) {
     if (const size_t p = ifind(s, "failedtoallocate"); p != std::string::npos) {
       const size_t open = s.find('(', p);

@@ -207,6 +207,16 @@ const HeadDef kHeads[] = {
     {"vkallocatememory failed", "device_alloc", "vulkan", Kind::kOneLine},
     {"erroroutofhostmemory", "host_alloc", "vulkan_host", Kind::kOneLine},
     {"vk_error_out_of_host_memory", "host_alloc", "vulkan_host", Kind::kOneLine},
+    // ggml (llama.cpp, whisper.cpp): its CUDA / HIP backend's "ggml_backend_cuda_buffer_type_alloc_buffer:
+    // allocating 17536.01 MiB on device 0: cudaMalloc failed: out of memory" and the graph
+    // allocator's "failed to allocate ROCm0 buffer of size 18387836928" after it (one report; alone,
+    // a "device_alloc" report, subsystem "ggml", the device from the backend's name).
+    {"cudamalloc failed: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    {"failed to allocate", "device_alloc", "ggml", Kind::kOneLine},
+    // OpenCV's cv::fastMalloc (host RAM): "OpenCV Error: Insufficient memory (Failed to allocate
+    // 192000004 bytes) in cv::OutOfMemoryError" / "error: (-4) Failed to allocate N bytes in function
+    // cv::OutOfMemoryError".
+    {"cv::outofmemoryerror", "host_alloc", "opencv", Kind::kOneLine},
     // Tenstorrent's tt-metal bank manager: "Out of Memory: Not enough space to allocate 3294625792 B
     // DRAM buffer across 12 banks, where each bank needs to store 274686208 B, but bank size is
     // 1071821792 B (allocated: 784847680 B, free: 286974112 B, largest free block: 216504544 B)".
@@ -415,6 +425,19 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         constexpr std::string_view kOutOfMemory = "out of memory: ";
         if (b >= kOutOfMemory.size() && lo.compare(b - kOutOfMemory.size(), kOutOfMemory.size(), kOutOfMemory) == 0) {
           hit.pos = b - kOutOfMemory.size();
+        }
+      }
+      // ggml's graph allocator: "failed to allocate <BACKEND> buffer of size <N>" only (not XLA's
+      // "Failed to allocate request for", not a user's "failed to allocate memory").
+      if (hit.phrase == "failed to allocate" && std::string_view(h.subsystem) == "ggml") {
+        size_t k = e;
+        while (k < lo.size() && lo[k] == ' ') ++k;
+        const size_t backend = k;
+        while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
+        if (k == backend || lo.compare(k, 16, " buffer of size ") != 0 || k + 16 >= lo.size() || !is_digit(lo[k + 16])) continue;
+        if (lo.compare(backend, 3, "cpu") == 0) {  // the host's buffer
+          hit.family = "host_alloc";
+          hit.subsystem = "ggml";
         }
       }
       // ncnn's VkResult: -2 the device's memory, -1 the host's; any other code is not memory.
@@ -826,6 +849,13 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool device_echo = prev.family == "device_alloc" && r.family == "device_alloc" && prev.subsystem == r.subsystem &&
                                  r.line - prev_last <= 5 && !later_is_fuller &&
                                  (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r));
+        // ggml's graph allocator naming the buffer its backend just failed to allocate: one failure.
+        const bool ggml_echo = r.subsystem == "ggml" && (prev.family == "cuda_error_oom" || prev.family == "device_alloc" ||
+                                                          prev.family == "host_alloc") &&
+                               r.line - prev_last <= 3 &&
+                               (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r) ||
+                                std::abs(static_cast<double>(*prev.requested_bytes - *r.requested_bytes)) <=
+                                    static_cast<double>(*r.requested_bytes) / 100.0);
         // ggml_vulkan's "ErrorOutOfHostMemory" after its sized line: the allocation was host memory.
         const bool vulkan_host_echo = prev.family == "device_alloc" && prev.subsystem == "vulkan" && r.family == "host_alloc" &&
                                       r.subsystem == "vulkan_host" && r.line - prev_last <= 5;
@@ -842,6 +872,13 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                       r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 &&
                                       (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
         if (errno_tail) {
+          absorb(prev, r.text_lines);
+          merged = true;
+        } else if (ggml_echo) {
+          if (!prev.requested_bytes && r.requested_bytes) {
+            prev.requested_bytes = r.requested_bytes;
+            prev.requested_printed = r.requested_printed;
+          }
           absorb(prev, r.text_lines);
           merged = true;
         } else if (vulkan_host_echo) {

@@ -279,7 +279,8 @@ const std::vector<std::string>& word_prior_corpus_parts() {
                                                  "oom-corpus-held10", "oom-corpus-held11", "oom-corpus-held12",
                                                  "oom-corpus-held13", "oom-corpus-held14", "oom-corpus-held15",
                                                  "oom-corpus-held16", "oom-corpus-held17",
-                                                 "oom-corpus-held18", "oom-corpus-held19"};
+                                                 "oom-corpus-held18", "oom-corpus-held19",
+                                                 "oom-corpus-held20"};
   return parts;
 }
 

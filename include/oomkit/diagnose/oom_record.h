@@ -33,7 +33,8 @@
 //                error: out of memory" (context creation, cuBLAS/cuDNN workspaces, NCCL's "Cuda
 //                failure 'out of memory'" / "Failed to CUDA calloc N bytes"), PyTorch 0.x's
 //                "cuda runtime error (2) : out of memory", the driver's CUDA_ERROR_OUT_OF_MEMORY,
-//                a library's "failed to cudaMalloc N bytes (error 2 out of memory)" (faiss).
+//                a library's "failed to cudaMalloc N bytes (error 2 out of memory)" (faiss), ggml's
+//                CUDA / HIP backend's "allocating X MiB on device 0: cudaMalloc failed: out of memory".
 //   "cublas_alloc_failed"  CUBLAS_STATUS_ALLOC_FAILED (cublasCreate or its workspace).
 //   "cudnn_alloc_failed"   CUDNN_STATUS_ALLOC_FAILED (cuDNN's own workspace/handle).
 //   "cpu_default_allocator"  c10's DefaultCPUAllocator: "can't allocate memory: you tried to
@@ -63,7 +64,10 @@
 //                says which): numpy's "Unable to allocate 7.45 GiB for an array with shape (...)"
 //                (requested = that size; "123. GiB" as numpy's 3-digit format prints it), the
 //                kernel's ENOMEM "[Errno 12] Cannot allocate memory", C++'s std::bad_alloc, Python's
-//                "MemoryError" first on its line. A DataLoader worker's "Unexpected bus error
+//                "MemoryError" first on its line, OpenCV's "Insufficient memory (Failed to allocate N
+//                bytes) in cv::OutOfMemoryError" (subsystem "opencv", with its size), ggml's "failed to
+//                allocate CPU buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
+//                see "device_alloc"). A DataLoader worker's "Unexpected bus error
 //                encountered in worker" is an "oom_killer" record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
 //   "paddle"     PaddlePaddle's "Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on
@@ -97,7 +101,9 @@
 //                figures times K give laid_out (X), capacity, allocated, free and largest_free_block;
 //                device "tt:" and the buffer's kind: "tt:dram", "tt:l1", "tt:l1_small"; read over the
 //                lines a paste wraps it onto), "bmlib" (Sophon: "bm_alloc_gmem failed, dev_id = 0, size =
-//                0x639c00"; device "sophon:0") and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
+//                0x639c00"; device "sophon:0"), "ggml" (llama.cpp's graph allocator: "failed to allocate
+//                CUDA0 buffer of size N"; device from the backend's name, "cuda:0", "hip:0", "vulkan";
+//                after its backend's own failure, the same report) and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
 //                memory object allocation: requested N bytes, but max alloc size supported by device
 //                is M bytes": max_allocation_bytes = M; device "gpu").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
