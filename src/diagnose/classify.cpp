@@ -434,6 +434,16 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   if (cpu) b.add(OomCause::kCpuRam, 0.3, "the budget is CPU memory (" + r.device + ")");
 }
 
+// A finding with a rule's own title, fix and probe in place of the catalogue's.
+Finding& add_titled(Builder& b, OomCause cause, double score, const std::string& evidence, std::string title, std::string fix,
+                    std::string probe) {
+  Finding& f = b.at(b.add(cause, score, evidence));
+  f.title = std::move(title);
+  f.fix = std::move(fix);
+  f.probe = std::move(probe);
+  return f;
+}
+
 // The candidates of a family without allocator numbers, ranked by how often each causes that error
 // (classify_numberless() adds the note that says so).
 void numberless_candidates(const OomRecord& r, Builder& b) {
@@ -471,13 +481,12 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
     return;
   }
   if (r.subsystem == "nccl") {
-    const size_t i = b.add(OomCause::kOther, 0.55,
-                           r.requested_bytes ? "NCCL failed to allocate " + format_bytes(*r.requested_bytes) : "NCCL: Cuda failure 'out of memory'");
-    Finding& f = b.at(i);
-    f.title = "NCCL could not allocate its communication buffers (outside the caching allocator)";
-    f.fix = "Leave headroom for NCCL: reserve less in the caching allocator (smaller batch), "
-            "torch.cuda.empty_cache() before creating the process group, or a smaller NCCL_BUFFSIZE";
-    f.probe = "Does it fail at process-group setup / the first collective while the GPU is nearly full?";
+    add_titled(b, OomCause::kOther, 0.55,
+               r.requested_bytes ? "NCCL failed to allocate " + format_bytes(*r.requested_bytes) : "NCCL: Cuda failure 'out of memory'",
+               "NCCL could not allocate its communication buffers (outside the caching allocator)",
+               "Leave headroom for NCCL: reserve less in the caching allocator (smaller batch), "
+               "torch.cuda.empty_cache() before creating the process group, or a smaller NCCL_BUFFSIZE",
+               "Does it fail at process-group setup / the first collective while the GPU is nearly full?");
     b.add(OomCause::kMultiGpuImbalance, 0.35);
     b.add(OomCause::kActivationsBatch, 0.3);
     b.add(OomCause::kOtherProcess, 0.25);
@@ -543,11 +552,11 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   // A region with no memory configured ("bank size is 0 B": tt-metal's L1_SMALL or trace region
   // left at its default of 0): a setting, not memory pressure.
   if (C && *C == 0) {
-    Finding& f = b.at(b.add(OomCause::kOther, 0.8, "the buffer's memory region has no memory configured (bank size 0 B)"));
-    f.title = "other: the memory region this buffer needs was given no memory";
-    f.fix = "Give the region a size when opening the device (tt-metal: l1_small_size / trace_region_size in "
-            "CreateDevice or the runtime's device parameters)";
-    f.probe = "Does the same buffer allocate once the region is given a size?";
+    add_titled(b, OomCause::kOther, 0.8, "the buffer's memory region has no memory configured (bank size 0 B)",
+               "other: the memory region this buffer needs was given no memory",
+               "Give the region a size when opening the device (tt-metal: l1_small_size / trace_region_size in "
+               "CreateDevice or the runtime's device parameters)",
+               "Does the same buffer allocate once the region is given a size?");
     return;
   }
   // tt-metal's bank manager fails only when no free block of a bank holds the bank's share: with
@@ -561,12 +570,13 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                           format_bytes(*r.free_bytes), format_bytes(*r.largest_free_block_bytes), format_bytes(*need))
             : fmt::format("{} free, more than the buffer of {}, and still no block held it", format_bytes(*r.free_bytes),
                           format_bytes(*need));
-    Finding& f = b.at(b.add(OomCause::kFragmentation, *r.free_bytes / 2 >= *need ? 0.75 : 0.55, ev));
-    f.title = "Fragmentation: the device's free memory is in blocks smaller than the buffer";
-    f.fix = "Free buffers that are no longer needed before the large one is allocated (deallocate them explicitly, between "
-            "programs too), allocate the largest, longest-lived buffers first, or split the buffer into smaller ones";
-    f.probe = "Log the allocator's free total and largest free block before the failing op: free above the request with a "
-              "smaller largest block is fragmentation";
+    add_titled(b, OomCause::kFragmentation, *r.free_bytes / 2 >= *need ? 0.75 : 0.55, ev,
+               "Fragmentation: the device's free memory is in blocks smaller than the buffer",
+               "Free buffers that are no longer needed before the large one is allocated (deallocate them explicitly, "
+               "between programs too), allocate the largest, longest-lived buffers first, or split the buffer into smaller "
+               "ones",
+               "Log the allocator's free total and largest free block before the failing op: free above the request with a "
+               "smaller largest block is fragmentation");
   }
   // One buffer larger than the whole device: its size, not what else is held.
   if (need && C && *need > *C) {
@@ -585,11 +595,11 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                                ? fmt::format("one allocation of {} is above the largest the device allows, {}",
                                              format_bytes(*Q), format_bytes(*r.max_allocation_bytes))
                                : "the buffer exceeds the device's limit on one allocation (Vulkan maxMemoryAllocationSize)";
-    Finding& f = b.at(b.add(OomCause::kOther, 0.6, ev));
-    f.title = "other: one buffer above the device's limit on a single allocation (not the memory as a whole)";
-    f.fix = "Make the largest single buffer smaller (a smaller batch, context or input, lower precision) or split it; the "
-            "limit is per allocation, so free memory does not help";
-    f.probe = "Compare the failing size with the device's max allocation size (clinfo, vulkaninfo maxMemoryAllocationSize)";
+    add_titled(b, OomCause::kOther, 0.6, ev,
+               "other: one buffer above the device's limit on a single allocation (not the memory as a whole)",
+               "Make the largest single buffer smaller (a smaller batch, context or input, lower precision) or split it; "
+               "the limit is per allocation, so free memory does not help",
+               "Compare the failing size with the device's max allocation size (clinfo, vulkaninfo maxMemoryAllocationSize)");
     b.add(OomCause::kActivationsBatch, 0.45);
     b.add(OomCause::kActivationsSeqlen, 0.4);
   }
