@@ -2149,6 +2149,14 @@ TEST(DiagnoseKinds14, AcceleratorAllocatorsReviewed) {
       "ggml_vulkan: Device memory allocation of size 4294967296 failed.\n"
       "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n");
   EXPECT_EQ(vk.framework, "native");
+  // llama.cpp's weights not fitting while it loads them (alloc_tensor_range): the model, first.
+  const Diagnosis weights = top(
+      "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+      "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc failed: out of memory\n"
+      "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851672576\n"
+      "llama_model_load: error loading model: unable to allocate CUDA0 buffer\n");
+  EXPECT_EQ(weights.findings[0].category, OomCause::kStaticModelTooLarge);
+  EXPECT_EQ(weights.framework, "native");
   for (const Diagnosis* d : {&vk, &older, &larger}) {
     for (const Finding& f : d->findings) {
       for (const std::string& text : {f.fix, f.probe}) {

@@ -539,7 +539,7 @@ TEST(OomParserFamilies, GgmlAndOpenCv) {
       "llama_new_context_with_model: failed to allocate compute buffers\n");
   ASSERT_EQ(llama.size(), 1u);
   EXPECT_EQ(llama[0].family, "cuda_error_oom");
-  EXPECT_EQ(llama[0].device, "cuda:0");
+  EXPECT_EQ(llama[0].device, "hip:0");  // ggml's HIP build says "cudaMalloc"; the graph allocator names ROCm0
   EXPECT_NEAR(static_cast<double>(*llama[0].requested_bytes), 17536.01 * 1048576.0, 0.005 * 1048576.0);
   const OomRecord graph = only("ggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 2166360064\n");
   EXPECT_EQ(graph.family, "device_alloc");
@@ -550,6 +550,34 @@ TEST(OomParserFamilies, GgmlAndOpenCv) {
   EXPECT_EQ(cpu.family, "host_alloc");
   EXPECT_EQ(cpu.requested_bytes, int64_t{34359738368});
   EXPECT_TRUE(parse_oom_log("I failed to allocate memory for the model\nfailed to allocate compute buffers\n").empty());
+  for (const char* other : {"error: failed to allocate output buffer of size 4096\n",
+                            "snd_hda_intel 0000:00:1f.3: failed to allocate DMA buffer of size 65536\n",
+                            "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1024.00 MiB on device 0: cudaMalloc failed: "
+                            "invalid argument\nalloc_tensor_range: failed to allocate CUDA0 buffer of size 1073741824\n",
+                            "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 51748.72 MiB on device 1: cudaMalloc failed: "
+                            "out of memory\nggml_gallocr_reserve_n_impl: failed to allocate CUDA1 buffer of size 54262505472\n"
+                            "graph_reserve: failed to allocate compute buffers\n"
+                            "W sched_reserve: compute buffer allocation failed, retrying without pipeline parallelism\n"}) {
+    for (const OomRecord& r : parse_oom_log(other)) EXPECT_NE(r.family, "device_alloc") << other;
+    for (const OomRecord& r : parse_oom_log(other)) EXPECT_NE(r.family, "cuda_error_oom") << other;
+  }
+  // The head's own line is read, not an earlier one folded into the report.
+  const OomRecord metal = only(
+      "Error: 500 llama runner process has terminated: error:failed to allocate buffer, size = 33074.89 MiB\n"
+      "ggml_gallocr_reserve_n: failed to allocate Metal buffer of size 34681522080\n");
+  EXPECT_EQ(metal.device, "mps");
+  EXPECT_EQ(metal.requested_bytes, int64_t{34681522080});
+  EXPECT_EQ(only("llama_context: allocating output buffers for 512 tokens\n"
+                 "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 17536.01 MiB on device 1: cudaMalloc failed: out of "
+                 "memory\n")
+                .device,
+            "cuda:1");
+  EXPECT_EQ(only("alloc_tensor_range: failed to allocate CUDA_Host buffer of size 2166360064\n").family, "host_alloc");
+  // A failure on the GPU is not merged into a host failure before it.
+  EXPECT_EQ(parse_oom_log("terminate called after throwing an instance of 'std::bad_alloc'\n"
+                          "alloc_tensor_range: failed to allocate CUDA0 buffer of size 9663676416\n")
+                .size(),
+            2u);
   const auto cv = parse_oom_log(
       "OpenCV Error: Insufficient memory (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError, file alloc.cpp, line 52\n"
       "cv2.error: alloc.cpp:52: error: (-4) Failed to allocate 192000004 bytes in function cv::OutOfMemoryError\n");
@@ -557,6 +585,15 @@ TEST(OomParserFamilies, GgmlAndOpenCv) {
   EXPECT_EQ(cv[0].family, "host_alloc");
   EXPECT_EQ(cv[0].subsystem, "opencv");
   EXPECT_EQ(cv[0].requested_bytes, int64_t{192000004});
+  // OpenCV 4.x on Linux names no namespace; the symbol alone, in a question, is no report.
+  const OomRecord cv4 = only(
+      "cv2.error: OpenCV(4.5.1) /tmp/opencv/modules/core/src/alloc.cpp:73: error: (-4:Insufficient memory) Failed to "
+      "allocate 192000004 bytes in function 'OutOfMemoryError'\n");
+  EXPECT_EQ(cv4.subsystem, "opencv");
+  EXPECT_EQ(cv4.requested_bytes, int64_t{192000004});
+  for (const OomRecord& r : parse_oom_log("Does anyone know why cv::OutOfMemoryError happens? I have plenty of RAM.\n")) {
+    EXPECT_NE(r.subsystem, "opencv");
+  }
 }
 
 // The review of the accelerator families (tests/data/oom-corpus/README.md item 19): their own

@@ -326,7 +326,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"jax", "Smaller host-side batches / tf.data prefetch; XLA_PYTHON_CLIENT_PREALLOCATE has no effect on RAM"},
                   {"tensorflow", "tf.data with a smaller shuffle buffer / cache() off"},
                   {"oomkit", "oomkit train --memory-limit budgets the trainer's host memory"},
-                  {"native", "Less in host memory at once: a memory-mapped model, fewer concurrent inputs; more RAM or swap"}});
+                  {"native", "Less in host memory at once: smaller images or arrays, fewer concurrent inputs, a memory-mapped model "
+                             "(llama.cpp's default); more RAM or swap"}});
       flag = "--memory-limit <budget>";
       break;
     case OomCause::kFragmentation:

@@ -493,7 +493,7 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
     return;
   }
   // Under expandable_segments the size is a page of a segment (2 or 20 MiB), not a tensor's request.
-  if (r.requested_bytes && r.subsystem != "expandable_segments") {
+  if (r.requested_bytes && *r.requested_bytes > 0 && r.subsystem != "expandable_segments") {
     b.add(OomCause::kActivationsBatch, 0.35, "failed allocation of " + format_bytes(*r.requested_bytes));
   }
   // The CUDA context itself could not be created (cuDevicePrimaryCtxRetain / cuCtxCreate /
@@ -1013,6 +1013,19 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     classify_numberless(oom, b, d.notes);
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
+  // llama.cpp / ggml name the allocation that failed: the model's weights (alloc_tensor_range,
+  // while loading), the KV cache, or the compute buffers (graph_reserve), which grow with the
+  // context and the micro-batch.
+  if (d.framework == "native") {
+    const std::string what = oom.message;
+    if (icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors")) {
+      b.add(OomCause::kStaticModelTooLarge, 0.5, "ggml was placing the model's weights (alloc_tensor_range): the layers put on the device do not fit");
+    } else if (icontains_word(what, "kv_cache") || icontains_word(what, "kv buffer")) {
+      b.add(OomCause::kGenerationKvCache, 0.5, "ggml was allocating the KV cache: it grows with the context and the parallel sequences");
+    } else if (icontains_word(what, "graph_reserve") || icontains_word(what, "compute buffer")) {
+      b.add(OomCause::kActivationsSeqlen, 0.45, "ggml was reserving its compute buffers: they grow with the context and the micro-batch");
+    }
+  }
   // A message without the device's capacity, a request larger than the GPU the user names ("Tried
   // to allocate 218.96 GiB" on "a gpu with 8gb"): one tensor larger than the device, as when the
   // message states the capacity (classify_allocator).

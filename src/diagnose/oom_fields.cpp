@@ -45,6 +45,37 @@ int64_t sat_mul(int64_t a, int64_t k, OomRecord& r) {
   return a * k;
 }
 
+// ggml's graph allocator: "failed to allocate <BACKEND> buffer of size N", read at its own head
+// (the last "failed to allocate" before the size: an earlier line folded into the report may hold
+// another): the size and the device its backend names (CUDA0 cuda:0, ROCm0 hip:0, MUSA0 musa:0,
+// SYCL0 xpu:0, Vulkan0 vulkan:0, Metal / MTL0 mps, CPU cpu; "_Host" and the like dropped).
+void ggml_buffer(const std::string& s, OomRecord& r) {
+  const size_t q = ifind(s, "bufferofsize");
+  if (q == std::string::npos) return;
+  const size_t p = std::string_view(s).substr(0, q).rfind("failedtoallocate") != std::string_view::npos
+                       ? s.rfind("failedtoallocate", q)
+                       : std::string::npos;
+  size_t end = q + 12;
+  while (end < s.size() && is_digit(s[end])) ++end;
+  if (end > q + 12) {
+    r.requested_printed = s.substr(q + 12, end - q - 12);
+    if (end - (q + 12) <= 18) {
+      r.requested_bytes = *integer_at(s, q + 12);
+    } else {  // a size_t that wrapped below zero: kept as INT64_MAX, flagged
+      r.requested_bytes = kMaxInt64;
+      r.size_overflow = true;
+    }
+  }
+  if (p == std::string::npos || q <= p + 16) return;
+  std::string backend = lower(s.substr(p + 16, q - p - 16));
+  if (const size_t u = backend.find('_'); u != std::string::npos) backend.resize(u);
+  size_t d = backend.size();
+  while (d > 0 && is_digit(backend[d - 1])) --d;
+  const std::string name = backend.substr(0, d), index = backend.substr(d);
+  const std::string type = name == "rocm" ? "hip" : name == "sycl" ? "xpu" : (name == "metal" || name == "mtl") ? "mps" : name;
+  r.device = index.empty() || type == "cpu" ? type : type + ":" + index;
+}
+
 // An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
 // in oom_parser.cpp). Sizes are the byte counts the messages print.
 void read_device_alloc(const std::string& s, OomRecord& r) {
@@ -127,17 +158,7 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     return;
   }
   if (r.subsystem == "ggml") {  // "failed to allocate CUDA0 buffer of size 18387836928"
-    set_count_after("bufferofsize");
-    const size_t p = ifind(s, "failedtoallocate");
-    const size_t q = ifind(s, "bufferofsize");
-    if (p != std::string::npos && q != std::string::npos && q > p + 16) {
-      const std::string backend = lower(s.substr(p + 16, q - p - 16));  // cuda0, rocm0, vulkan0, metal, sycl0
-      size_t d = backend.size();
-      while (d > 0 && is_digit(backend[d - 1])) --d;
-      const std::string name = backend.substr(0, d), index = backend.substr(d);
-      const std::string type = name == "cuda" ? "cuda" : name == "rocm" ? "hip" : name == "sycl" ? "xpu" : name == "metal" ? "mps" : name;
-      r.device = index.empty() ? type : type + ":" + index;
-    }
+    ggml_buffer(s, r);
     return;
   }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
@@ -294,11 +315,9 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       set_requested(size_after(s, "failedtoallocate"), r);
       return;
     }
-    if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N"
-      if (auto n = integer_after(s, "bufferofsize")) {
-        r.requested_bytes = *n;
-        r.requested_printed = std::to_string(*n);
-      }
+    if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N" (or a backend's pinned host buffer)
+      ggml_buffer(s, r);
+      r.device = "cpu";
       return;
     }
     if (r.subsystem == "numpy") {
@@ -502,10 +521,13 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (auto n = integer_after(s, "failedtocudacalloc")) r.requested_bytes = *n;
   if (auto n = integer_after(s, "failedtocudamalloc")) r.requested_bytes = *n;
   // ggml's CUDA / HIP backend: "allocating 17536.01 MiB on device 0: cudaMalloc failed: out of memory".
-  if (!r.requested_bytes && icontains(s, "cudamallocfailed")) {
-    if (const size_t p = ifind(s, "allocating"); p != std::string::npos && p < ifind(s, "cudamallocfailed")) {
+  if (const size_t f = ifind(s, "cudamallocfailed"); !r.requested_bytes && f != std::string::npos) {
+    // The last "allocating" before it: an earlier line folded into the report may hold another.
+    if (const size_t p = s.rfind("allocating", f); p != std::string::npos) {
       set_requested(size_at(s, p + 10), r);
-      if (const auto device = integer_after(std::string_view(s).substr(p), "ondevice")) r.device = "cuda:" + std::to_string(*device);
+      if (const auto device = integer_after(std::string_view(s).substr(p, f - p), "ondevice")) {
+        r.device = "cuda:" + std::to_string(*device);
+      }
     }
   }
   if (!r.requested_bytes) {

@@ -213,10 +213,13 @@ const HeadDef kHeads[] = {
     // a "device_alloc" report, subsystem "ggml", the device from the backend's name).
     {"cudamalloc failed: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"failed to allocate", "device_alloc", "ggml", Kind::kOneLine},
-    // OpenCV's cv::fastMalloc (host RAM): "OpenCV Error: Insufficient memory (Failed to allocate
-    // 192000004 bytes) in cv::OutOfMemoryError" / "error: (-4) Failed to allocate N bytes in function
-    // cv::OutOfMemoryError".
-    {"cv::outofmemoryerror", "host_alloc", "opencv", Kind::kOneLine},
+    // OpenCV's cv::fastMalloc (host RAM), as 2.x-4.x print it: "OpenCV Error: Insufficient memory
+    // (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError", "error: (-4) Failed to allocate
+    // N bytes in function OutOfMemoryError", "error: (-4:Insufficient memory) Failed to allocate N
+    // bytes in function 'OutOfMemoryError'".
+    {"insufficient memory (failed to allocate", "host_alloc", "opencv", Kind::kOneLine},
+    {"insufficient memory) failed to allocate", "host_alloc", "opencv", Kind::kOneLine},
+    {"error: (-4) failed to allocate", "host_alloc", "opencv", Kind::kOneLine},
     // Tenstorrent's tt-metal bank manager: "Out of Memory: Not enough space to allocate 3294625792 B
     // DRAM buffer across 12 banks, where each bank needs to store 274686208 B, but bank size is
     // 1071821792 B (allocated: 784847680 B, free: 286974112 B, largest free block: 216504544 B)".
@@ -435,7 +438,19 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t backend = k;
         while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
         if (k == backend || lo.compare(k, 16, " buffer of size ") != 0 || k + 16 >= lo.size() || !is_digit(lo[k + 16])) continue;
-        if (lo.compare(backend, 3, "cpu") == 0) {  // the host's buffer
+        // ggml's buffer types only: a backend's name and index (CUDA0, ROCm1, Vulkan0, MTL0, SYCL0)
+        // or CPU / Metal, with an optional "_Host", "_Mapped", "_Split" ...; not "output", "DMA".
+        const std::string_view name = std::string_view(lo).substr(backend, k - backend);
+        bool known = false;
+        for (std::string_view kind : {"cuda", "rocm", "musa", "sycl", "vulkan", "cann", "opencl", "metal", "mtl", "cpu"}) {
+          if (name.rfind(kind, 0) != 0) continue;
+          size_t j = kind.size();
+          while (j < name.size() && is_digit(name[j])) ++j;
+          known = j == name.size() || name[j] == '_';
+          if (known) break;
+        }
+        if (!known) continue;
+        if (name.rfind("cpu", 0) == 0 || name.find("_host") != std::string_view::npos) {  // the host's (pinned) memory
           hit.family = "host_alloc";
           hit.subsystem = "ggml";
         }
@@ -714,6 +729,23 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           ifind(lines[i - 1].raw.substr(0, 400), "failed to allocate pinned memory") != std::string_view::npos) {
         continue;
       }
+      const bool ggml = std::string_view(hit.subsystem) == "ggml" || hit.phrase == "cudamalloc failed: out of memory";
+      if (ggml) {
+        // The backend's own line before the graph allocator's failing for a reason other than
+        // memory ("cudaMalloc failed: invalid argument"): not an OOM.
+        if (std::string_view(hit.subsystem) == "ggml" && i > 0) {
+          const std::string_view before = lines[i - 1].raw.substr(0, 400);
+          const size_t f = ifind(before, "malloc failed:");
+          if (f != std::string_view::npos && ifind(before.substr(f), "out of memory") == std::string_view::npos) continue;
+        }
+        // llama.cpp retrying the compute buffers with less ("compute buffer allocation failed,
+        // retrying without pipeline parallelism"): a failure it recovers from.
+        bool retried = false;
+        for (size_t j = i + 1; j < lines.size() && j <= i + 4 && !retried; ++j) {
+          retried = ifind(lines[j].raw.substr(0, 400), "failed, retrying") != std::string_view::npos;
+        }
+        if (retried) continue;
+      }
       const bool allocations_report = hit.phrase == kAllocationsReport;
       const bool last_on_line = h + 1 == hits.size();
       const size_t end = last_on_line ? line.size() : hits[h + 1].pos;
@@ -850,9 +882,16 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                  r.line - prev_last <= 5 && !later_is_fuller &&
                                  (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r));
         // ggml's graph allocator naming the buffer its backend just failed to allocate: one failure.
-        const bool ggml_echo = r.subsystem == "ggml" && (prev.family == "cuda_error_oom" || prev.family == "device_alloc" ||
-                                                          prev.family == "host_alloc") &&
-                               r.line - prev_last <= 3 &&
+        auto device_index = [](const std::string& d) {
+          const size_t c = d.find(':');
+          return c == std::string::npos ? std::string() : d.substr(c + 1);
+        };
+        const bool ggml_backend_line = (prev.family == "cuda_error_oom" && icontains(prev.message, "cudamalloc failed")) ||
+                                       (prev.family == "device_alloc" && prev.subsystem == "vulkan") ||
+                                       (prev.subsystem == "ggml" && prev.family == r.family);
+        const bool ggml_echo = r.subsystem == "ggml" && ggml_backend_line && r.line - prev_last <= 3 &&
+                               (device_index(prev.device).empty() || device_index(r.device).empty() ||
+                                device_index(prev.device) == device_index(r.device)) &&
                                (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r) ||
                                 std::abs(static_cast<double>(*prev.requested_bytes - *r.requested_bytes)) <=
                                     static_cast<double>(*r.requested_bytes) / 100.0);
@@ -878,6 +917,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           if (!prev.requested_bytes && r.requested_bytes) {
             prev.requested_bytes = r.requested_bytes;
             prev.requested_printed = r.requested_printed;
+          }
+          if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
+          // ggml's HIP / MUSA builds print "cudaMalloc" too: the graph allocator's backend names the device.
+          if (prev.family == "cuda_error_oom" && (r.device.rfind("hip", 0) == 0 || r.device.rfind("musa", 0) == 0)) {
+            prev.device = r.device;
           }
           absorb(prev, r.text_lines);
           merged = true;
