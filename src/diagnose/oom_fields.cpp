@@ -45,6 +45,27 @@ int64_t sat_mul(int64_t a, int64_t k, OomRecord& r) {
   return a * k;
 }
 
+// A plain byte count at `begin`: digits not followed by a decimal point or a unit letter
+// ("118497280failed" is bytes; "512MBfailed" is a user's sentence, left unread). More digits than
+// int64 holds (a size_t that wrapped below zero) are kept as INT64_MAX, flagged. Returns whether
+// one was read.
+bool set_byte_count(const std::string& s, size_t begin, OomRecord& r) {
+  size_t end = begin;
+  while (end < s.size() && is_digit(s[end])) ++end;
+  const size_t n = end - begin;
+  if (n == 0 || (end < s.size() && (s[end] == '.' || std::string_view("bBkKmMgGtT").find(s[end]) != std::string_view::npos))) {
+    return false;
+  }
+  r.requested_printed = s.substr(begin, n);
+  if (n <= 18) {
+    r.requested_bytes = *integer_at(s, begin);
+  } else {
+    r.requested_bytes = kMaxInt64;
+    r.size_overflow = true;
+  }
+  return true;
+}
+
 // ggml's graph allocator: "failed to allocate <BACKEND> buffer of size N", read at its own head
 // (the last "failed to allocate" before the size: an earlier line folded into the report may hold
 // another): the size and the device its backend names (CUDA0 cuda:0, ROCm0 hip:0, MUSA0 musa:0,
@@ -52,20 +73,8 @@ int64_t sat_mul(int64_t a, int64_t k, OomRecord& r) {
 void ggml_buffer(const std::string& s, OomRecord& r) {
   const size_t q = ifind(s, "bufferofsize");
   if (q == std::string::npos) return;
-  const size_t p = std::string_view(s).substr(0, q).rfind("failedtoallocate") != std::string_view::npos
-                       ? s.rfind("failedtoallocate", q)
-                       : std::string::npos;
-  size_t end = q + 12;
-  while (end < s.size() && is_digit(s[end])) ++end;
-  if (end > q + 12) {
-    r.requested_printed = s.substr(q + 12, end - q - 12);
-    if (end - (q + 12) <= 18) {
-      r.requested_bytes = *integer_at(s, q + 12);
-    } else {  // a size_t that wrapped below zero: kept as INT64_MAX, flagged
-      r.requested_bytes = kMaxInt64;
-      r.size_overflow = true;
-    }
-  }
+  set_byte_count(s, q + 12, r);
+  const size_t p = lower(s.substr(0, q)).rfind("failedtoallocate");
   if (p == std::string::npos || q <= p + 16) return;
   std::string backend = lower(s.substr(p + 16, q - p - 16));
   if (const size_t u = backend.find('_'); u != std::string::npos) backend.resize(u);
@@ -79,28 +88,8 @@ void ggml_buffer(const std::string& s, OomRecord& r) {
 // An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
 // in oom_parser.cpp). Sizes are the byte counts the messages print.
 void read_device_alloc(const std::string& s, OomRecord& r) {
-  // A plain byte count after `label`: digits not followed by a decimal point or a unit letter
-  // ("118497280failed" is bytes; "512MBfailed" is a user's sentence, left unread). More digits
-  // than int64 holds (a size_t that wrapped below zero) are kept as INT64_MAX, flagged.
-  auto set_count_after = [&](std::string_view label) {
-    const size_t p = ifind(s, label);
-    if (p == std::string::npos) return;
-    size_t end = p + label.size();
-    while (end < s.size() && is_digit(s[end])) ++end;
-    const size_t n = end - (p + label.size());
-    if (n == 0 || (end < s.size() && (s[end] == '.' || std::string_view("bBkKmMgGtT").find(s[end]) != std::string_view::npos))) {
-      return;
-    }
-    r.requested_printed = s.substr(p + label.size(), n);
-    if (auto v = integer_at(s, p + label.size()); v && n <= 18) {
-      r.requested_bytes = *v;
-    } else {
-      r.requested_bytes = kMaxInt64;
-      r.size_overflow = true;
-    }
-  };
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
-    set_count_after("devicememoryallocationofsize");
+    if (const size_t p = ifind(s, "devicememoryallocationofsize"); p != std::string::npos) set_byte_count(s, p + 28, r);
     r.device = "vulkan";
     return;
   }

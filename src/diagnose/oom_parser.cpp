@@ -596,14 +596,22 @@ std::vector<HeadHit> heads_of_line(const std::string& line, const std::string& n
 // Two reports of one device, when both name one.
 bool same_device(const OomRecord& a, const OomRecord& b) { return a.device.empty() || b.device.empty() || a.device == b.device; }
 
-// The same allocation in two reports: the same device and sizes within the rounding of a printed
-// size (two decimals of its unit): the allocator's retry warning's exact bytes and the
-// OutOfMemoryError's "Tried to allocate 20.00 MiB".
-bool same_allocation(const OomRecord& a, const OomRecord& b) {
+// Two reports' sizes within the rounding of a printed size (two decimals of its unit): the
+// allocator's retry warning's exact bytes and the OutOfMemoryError's "Tried to allocate 20.00 MiB".
+bool same_size(const OomRecord& a, const OomRecord& b) {
   if (!a.requested_bytes || !b.requested_bytes) return false;
-  if (!same_device(a, b)) return false;
   const double x = static_cast<double>(*a.requested_bytes), y = static_cast<double>(*b.requested_bytes);
   return std::abs(x - y) <= std::max(x, y) / 200.0 + 10240.0;
+}
+
+// The same allocation in two reports: the same device and the same size.
+bool same_allocation(const OomRecord& a, const OomRecord& b) { return same_device(a, b) && same_size(a, b); }
+
+// The index of a device ("cuda:1" -> "1"; "" when it names none): ggml's HIP build says
+// "cudaMalloc" for the device its graph allocator calls "ROCm1".
+std::string device_index(const std::string& device) {
+  const size_t c = device.find(':');
+  return c == std::string::npos ? std::string() : device.substr(c + 1);
 }
 
 bool report_done(const OomRecord& r, const std::string& s) {
@@ -882,19 +890,13 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                  r.line - prev_last <= 5 && !later_is_fuller &&
                                  (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r));
         // ggml's graph allocator naming the buffer its backend just failed to allocate: one failure.
-        auto device_index = [](const std::string& d) {
-          const size_t c = d.find(':');
-          return c == std::string::npos ? std::string() : d.substr(c + 1);
-        };
         const bool ggml_backend_line = (prev.family == "cuda_error_oom" && icontains(prev.message, "cudamalloc failed")) ||
                                        (prev.family == "device_alloc" && prev.subsystem == "vulkan") ||
                                        (prev.subsystem == "ggml" && prev.family == r.family);
         const bool ggml_echo = r.subsystem == "ggml" && ggml_backend_line && r.line - prev_last <= 3 &&
                                (device_index(prev.device).empty() || device_index(r.device).empty() ||
                                 device_index(prev.device) == device_index(r.device)) &&
-                               (!prev.requested_bytes || !r.requested_bytes || same_allocation(prev, r) ||
-                                std::abs(static_cast<double>(*prev.requested_bytes - *r.requested_bytes)) <=
-                                    static_cast<double>(*r.requested_bytes) / 100.0);
+                               (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r));
         // ggml_vulkan's "ErrorOutOfHostMemory" after its sized line: the allocation was host memory.
         const bool vulkan_host_echo = prev.family == "device_alloc" && prev.subsystem == "vulkan" && r.family == "host_alloc" &&
                                       r.subsystem == "vulkan_host" && r.line - prev_last <= 5;
