@@ -2346,3 +2346,42 @@ TEST(DiagnoseKinds12, AReviewersSentences) {
     EXPECT_NO_THROW(diagnose_log(message + line + "\n", without)) << line;
   }
 }
+
+// Session 23 (tests/data/oom-corpus/README.md item 21): the user's prose after the OOM message on
+// the message's own line is read as the user's words; the message's own sentences after it are
+// not. Words of the user's account: a tiled decode, other applications holding the GPU, a run
+// that "works well" after the change.
+TEST(DiagnoseKinds14, ProseAfterMessageAndAccounts) {
+  const DiagnoseOptions without = rules_alone();
+  const Diagnosis tail = first(diagnose_log(
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. But the paper used a 3090, why does this happen? I run a smaller "
+      "picture is normal, but the original 1080p test set reports an error\n",
+      without));
+  ASSERT_FALSE(tail.findings.empty());
+  EXPECT_EQ(tail.findings[0].category, OomCause::kActivationsSeqlen);
+  // The message's own advice ("If reserved but unallocated memory is large ... to avoid
+  // fragmentation") after "out of memory" is not the user's.
+  const Diagnosis own = first(diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.64 GiB "
+      "of which 21.81 MiB is free. Including non-PyTorch memory, this process has 23.60 GiB memory in use. Of the "
+      "allocated memory 22.90 GiB is allocated by PyTorch, and 300.00 MiB is reserved by PyTorch but unallocated. If "
+      "reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+      "fragmentation.  See documentation for Memory Management\n",
+      without));
+  ASSERT_FALSE(own.findings.empty());
+  EXPECT_NE(own.findings[0].category, OomCause::kFragmentation);
+  for (const Finding& f : own.findings) {
+    for (const std::string& e : f.evidence) EXPECT_EQ(e.find("user's"), std::string::npos) << e;
+  }
+  const Diagnosis apps = first(diagnose_log(
+      "RuntimeError: CUDA error: out of memory\n"
+      "Some of the memory of the GPU was held by other applications, after a restart it runs fine.\n",
+      without));
+  EXPECT_EQ(apps.findings[0].category, OomCause::kOtherProcess);
+  const Diagnosis tiles = first(diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 6.00 GiB total capacity; 3.10 GiB already "
+      "allocated; 1.20 GiB free; 3.50 GiB reserved in total by PyTorch)\n"
+      "I switched the VAE to tiled decoding and now it works well.\n",
+      without));
+  EXPECT_EQ(tiles.findings[0].category, OomCause::kActivationsSeqlen);
+}

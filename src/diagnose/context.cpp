@@ -813,6 +813,13 @@ class Reader {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
       }
+      // Prose after the message on the same line is the user's, read as a line of its own: "...
+      // OutOfMemoryError: CUDA out of memory. But I see that 3090 is used in your paper ... I run
+      // a smaller picture is normal". A copy: line() reuses the buffer `raw` and `lo` view.
+      if (const size_t tail = prose_after_message(lo); tail != std::string_view::npos) {
+        const std::string prose(raw.substr(tail));
+        line(prose, n);
+      }
       return;
     }
     auto contains = has_text;
@@ -2122,7 +2129,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       "ran successfully", "runs successfully", "finished successfully", "completed successfully", "finally",
       "without crash", "without oom", "without getting killed", "without being killed", "without running out",
       "without error", "did it", "running now", "runs now", "trains now", "working now", "finished", "completes",
-      "completed", "complete fine", "run to completion", "ran to completion"};
+      "completed", "complete fine", "run to completion", "ran to completion", "run well", "runs well", "ran well",
+      "runned well", "works well", "worked well", "normally", "normaly"};
   // What opens a failure word negated as the success itself (success_despite_failure_word()).
   static constexpr std::string_view kChangeMarkers[] = {" and now ", " -> ", "\xe2\x86\x92"};  // ... → (U+2192)
   static constexpr std::string_view kNegatedFailure[] = {"no longer ", "no more ", "doesn't ", "does not ", "don't ",
@@ -2369,6 +2377,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"input length", OomCause::kActivationsSeqlen}, {"audio length", OomCause::kActivationsSeqlen},
         {"shorter", OomCause::kActivationsSeqlen}, {"tiling", OomCause::kActivationsSeqlen},
         {"smaller image", OomCause::kActivationsSeqlen}, {"smaller picture", OomCause::kActivationsSeqlen},
+        {"tiled", OomCause::kActivationsSeqlen}, {"tile size", OomCause::kActivationsSeqlen},
+        {"tile_size", OomCause::kActivationsSeqlen}, {"sliding window", OomCause::kActivationsSeqlen},
+        {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
+        {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
+        {"downsampl", OomCause::kActivationsSeqlen}, {"input size", OomCause::kActivationsSeqlen},
         {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
         {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
         {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
@@ -2388,7 +2401,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
         {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
         {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
-        {"orphan", OomCause::kOtherProcess},
+        {"orphan", OomCause::kOtherProcess}, {"other application", OomCause::kOtherProcess},
+        {"another application", OomCause::kOtherProcess}, {"other program", OomCause::kOtherProcess},
+        {"another program", OomCause::kOtherProcess}, {"other user", OomCause::kOtherProcess},
+        {"other folks", OomCause::kOtherProcess}, {"other people", OomCause::kOtherProcess},
         {"downgrad", OomCause::kOther}, {"a regression", OomCause::kOther}, {"the regression", OomCause::kOther},
         {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
         {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
@@ -2425,6 +2441,32 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
             Told::kAccount);
       }
     }
+  }
+
+  // Where the user's prose starts after an OOM message on the same line, or npos: the first
+  // sentence after "out of memory" that opens with a word of the user's own ("But", "I" (also "I'm"), "My",
+  // "When", "Any", "Please", ...), not one of the message's own sentences ("Tried to allocate",
+  // "If reserved memory is >> allocated memory", "Process 87262 has", "Of the allocated memory",
+  // "See documentation"); with at least 20 characters after it.
+  static size_t prose_after_message(std::string_view lo) {
+    static constexpr std::string_view kOpeners[] = {
+        "but", "i", "when", "it", "my", "how", "what", "why", "any", "please", "can",
+        "could", "is", "does", "so", "however", "also", "we", "and", "then", "after", "thanks", "thank", "this is", "this error",
+        "this issue", "this problem", "this happens", "this must", "do you", "did you"};
+    const size_t oom = lo.find("out of memory");
+    if (oom == std::string_view::npos) return std::string_view::npos;
+    for (size_t p = oom; p < lo.size(); ++p) {
+      if (lo[p] != '.' && lo[p] != '!' && lo[p] != '?') continue;
+      size_t q = p + 1;
+      if (q >= lo.size() || lo[q] != ' ') continue;
+      while (q < lo.size() && lo[q] == ' ') ++q;
+      const std::string_view rest = lo.substr(q);
+      if (rest.size() < 20) return std::string_view::npos;
+      for (std::string_view w : kOpeners) {
+        if (rest.substr(0, w.size()) == w && (rest.size() == w.size() || !word_char(rest[w.size()]))) return q;
+      }
+    }
+    return std::string_view::npos;
   }
 
   // Long inputs in words: "too long", "long samples/sequences/inputs/prompts", long audio, video or
