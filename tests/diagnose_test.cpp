@@ -2378,6 +2378,17 @@ TEST(DiagnoseKinds14, ProseAfterMessageAndAccounts) {
       "Some of the memory of the GPU was held by other applications, after a restart it runs fine.\n",
       without));
   EXPECT_EQ(apps.findings[0].category, OomCause::kOtherProcess);
+  // A batch of 2-4 with a large plane after it: one sample's resolution, not the batch; a 3x3
+  // convolution kernel [3,3,256,256] is no plane.
+  auto tf = [&](const std::string& shape) {
+    return first(diagnose_log("ResourceExhaustedError: OOM when allocating tensor with shape[" + shape +
+                                  "] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+                              without));
+  };
+  EXPECT_EQ(tf("4,32,1024,1024").findings.front().category, OomCause::kActivationsSeqlen);
+  EXPECT_EQ(tf("1,270,480,256").findings.front().category, OomCause::kActivationsSeqlen);
+  EXPECT_NE(tf("3,3,256,256").findings.front().category, OomCause::kActivationsSeqlen);
+  EXPECT_EQ(tf("16,12,512,512").findings.front().category, OomCause::kActivationsBatch);
   const Diagnosis tiles = first(diagnose_log(
       "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 6.00 GiB total capacity; 3.10 GiB already "
       "allocated; 1.20 GiB free; 3.50 GiB reserved in total by PyTorch)\n"

@@ -628,14 +628,20 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
   // [1,1,1024,2048] is 8 MiB of weights, logits [1,50257] rank 2, [1,1000] a few KiB: the device
   // was simply full).
   const bool activation_like = dims.size() >= 3;
-  if (r.family == "tensorflow" && activation_like && dims.front() == 1 && longest_rest >= 1000 &&
-      r.requested_bytes.value_or(0) >= (int64_t{64} << 20)) {
-    // A batch of one: the tensor's size is in its other axes, a long one the input's length or
-    // resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in one window).
+  // The two longest axes after the first: a 270x480 frame is a resolution even with no axis of 1000.
+  std::vector<int64_t> rest(dims.size() > 1 ? dims.begin() + 1 : dims.end(), dims.end());
+  std::sort(rest.rbegin(), rest.rend());
+  const int64_t plane = rest.size() >= 2 && rest[0] <= (int64_t{1} << 31) / std::max<int64_t>(rest[1], 1) ? rest[0] * rest[1] : 0;
+  if (r.family == "tensorflow" && activation_like && dims.front() >= 1 && dims.front() <= 4 &&
+      (longest_rest >= 1000 || plane >= 100000) && r.requested_bytes.value_or(0) >= (int64_t{64} << 20)) {
+    // A batch of one to four: the tensor's size is in its other axes, a long one (or a large
+    // plane) the input's length or resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in
+    // one window; a GAN's [4,32,1024,1024]: 1024x1024 images; [1,270,480,256]: 270x480 frames).
     b.add(OomCause::kActivationsSeqlen, 0.45,
-          fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is 1, an axis of {} is the input's "
-                      "length or resolution",
-                      r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", longest_rest));
+          fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is {}, its axes of {} x {} are the "
+                      "input's length or resolution",
+                      r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", dims.front(),
+                      rest[0], rest.size() >= 2 ? rest[1] : 1));
     b.add(OomCause::kActivationsBatch, 0.3);
   } else if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
     const std::string first = r.tensor_shape.substr(0, r.tensor_shape.find(','));
