@@ -2389,6 +2389,17 @@ TEST(DiagnoseKinds14, ProseAfterMessageAndAccounts) {
   EXPECT_EQ(tf("1,270,480,256").findings.front().category, OomCause::kActivationsSeqlen);
   EXPECT_NE(tf("3,3,256,256").findings.front().category, OomCause::kActivationsSeqlen);
   EXPECT_EQ(tf("16,12,512,512").findings.front().category, OomCause::kActivationsBatch);
+  // Host RAM killed, and the log tells the loss summed with its graph: the leak is the cause.
+  const Diagnosis kept = first(diagnose_log(
+      "Killed\n"
+      "In the second epoch the program is killed. I changed \"total_loss += loss\" to \"total_loss += loss.item()\" and "
+      "the memory stays flat.\n",
+      without));
+  ASSERT_FALSE(kept.findings.empty());
+  EXPECT_EQ(kept.findings[0].category, OomCause::kLeakAcrossSteps);
+  EXPECT_LE(rank_of(kept, OomCause::kCpuRam), 1);
+  const Diagnosis killed = first(diagnose_log("Killed\nThe dataset is 40 GB and I load it all into a list.\n", without));
+  EXPECT_EQ(killed.findings[0].category, OomCause::kCpuRam);
   const Diagnosis tiles = first(diagnose_log(
       "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 6.00 GiB total capacity; 3.10 GiB already "
       "allocated; 1.20 GiB free; 3.50 GiB reserved in total by PyTorch)\n"

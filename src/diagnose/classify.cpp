@@ -934,6 +934,14 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "the host allocator failed";
     }
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    // The log tells tensors kept across steps ("total_loss += loss", the graph kept): host RAM is
+    // where that leak ran out (a CPU run, or the graph's saved tensors on the host), the leak its
+    // cause; its fix (.item(), .detach()) is what frees the memory, not more RAM.
+    if (context.tensors_kept_line > 0) {
+      b.add(OomCause::kLeakAcrossSteps, 0.85,
+            fmt::format("log line {} tells tensors kept across steps: host RAM is where that leak ran out",
+                        context.tensors_kept_line));
+    }
     if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }

@@ -964,7 +964,7 @@ if (contains("model.eval()") && !negated) {
     // Lightning keeps every training_step output (with its tensors) for training_epoch_end.
     if (contains("training_epoch_end") || contains("train_epoch_end(self, outputs")) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
-          "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
+          "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text(), 'k');
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
     if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
@@ -1015,14 +1015,16 @@ if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
     if (has(kWLoss)) {
 if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("append(loss") ||
                         contains("update(loss") || contains("+= loss"))) {
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text(),
+          'k');
     }
     }
     // A loss summed into a running total without .item() / .detach(): "running_loss += loss",
     // "train_loss += output.loss" keeps every step's graph alive until the total is dropped.
     if (has_text("+=") && has_text("loss") &&
         !contains(".item()") && !contains(".detach()") && !contains("float(") && !contains(".data[0]") && !negated) {
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text());
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text(),
+          'k');
     }
     // The user names the graph kept alive: "holding on to the graph for each batch", "the sum of
     // non-detached tensors", "stores the complete computation graph", "outputs still attached".
@@ -1035,7 +1037,7 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
                               contains("not being detached");
       if (graph_kept) {
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.45,
-            "the autograd graph kept across steps, in the user's words: " + text());
+            "the autograd graph kept across steps, in the user's words: " + text(), 'k');
       }
     }
     // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
@@ -2826,6 +2828,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       case FactKind::kStatement:
         if (f.phase == 'i') inference_stated = true;
         if (f.phase == 'n') c.no_grad_seen = true;
+        if (f.phase == 'k' && f.line <= oom_line + 30) c.tensors_kept_line = f.line;
         if (f.phase == 'e' && f.line <= oom_line && oom_line - f.line <= 8) {
           model_eval_last = true;
           model_eval_line = f.line;
