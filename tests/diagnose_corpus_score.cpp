@@ -84,6 +84,11 @@
 //   after the review mends of held19's after-score changes and before anything was scored on
 //   them). Scored only when asked for (OOMKIT_CORPUS_PART=held20). Joined the word prior's training
 //   parts after its score.
+// - held21: tests/data/oom-corpus-held21/ (29 reports gathered on 2026-12-03 by a separate session
+//   that neither ran nor read the diagnoser, while the session's changes before it were made;
+//   committed on their own after those changes and before anything was scored on them). Scored
+//   only when asked for (OOMKIT_CORPUS_PART=held21). Joined the word prior's training parts after
+//   its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

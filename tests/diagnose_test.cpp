@@ -2407,3 +2407,45 @@ TEST(DiagnoseKinds14, ProseAfterMessageAndAccounts) {
       without));
   EXPECT_EQ(tiles.findings[0].category, OomCause::kActivationsSeqlen);
 }
+
+// After held21's score (tests/data/oom-corpus/README.md item 21): the user's accounts that were
+// missed ("... and no longer have an error", "I have to split the document", "Solved. Didn't have
+// enough CPU memory"), a change that grew something and worked is no growth, a table's rows x
+// columns is no resolution, Paddle Fluid's start-up pool above the free memory is memory held
+// elsewhere, and a model that failed to load is the model's size.
+TEST(DiagnoseKinds14, AfterHeld21sScore) {
+  const DiagnoseOptions without = rules_alone();
+  const std::string message = "RuntimeError: CUDA out of memory.\n";
+  const Diagnosis fewer = first(diagnose_log(
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 608.00 MiB (GPU 0; 8.00 GiB total capacity; 1.64 "
+      "GiB already allocated; 0 bytes free; 2.25 GiB reserved in total by PyTorch)\n"
+      "I reduced --batch_size from 32 to 16 and no longer have an error.\n",
+      without));
+  EXPECT_TRUE(cites(fewer, "the user's account of the fix or the cause", OomCause::kActivationsBatch));
+  EXPECT_EQ(fewer.findings[0].category, OomCause::kActivationsBatch);
+  const Diagnosis split = first(diagnose_log(message + "I have to split the document into two pieces of 20 sentences.\n", without));
+  EXPECT_TRUE(cites(split, "the user's account of the fix or the cause", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(cites_text(first(diagnose_log(message + "Do I have to split the document?\n", without)),
+                          "the user's account of the fix or the cause"));
+  const Diagnosis host = first(diagnose_log(message + "Solved. Didn't have enough CPU memory.\n", without));
+  EXPECT_TRUE(cites(host, "the user's account of the fix or the cause", OomCause::kCpuRam));
+  const Diagnosis swap = first(diagnose_log(
+      "Error during retraining: Out of memory\nIncreasing the swap from 1GB to 4GB did the trick, it uses most of the 4GB ram.\n",
+      without));
+  EXPECT_FALSE(cites_text(swap, "memory grows step after step"));
+  EXPECT_EQ(swap.findings[0].category, OomCause::kCpuRam);
+  EXPECT_TRUE(cites_text(first(diagnose_log(message + "The memory keeps increasing every step until it crashes.\n", without)),
+                         "memory grows step after step"));
+  EXPECT_FALSE(cites_text(first(diagnose_log(message + "My data: AnnData object with n_obs x n_vars = 38225 x 6829\n", without)),
+                          "a long input"));
+  EXPECT_TRUE(cites_text(first(diagnose_log(message + "The input image is 3296x2400.\n", without)), "a long input"));
+  const Diagnosis pool = first(diagnose_log(
+      "paddle.fluid.core.EnforceNotMet: enforce allocating <= available failed, 14802874401 > 12088311552\n", without));
+  ASSERT_FALSE(pool.findings.empty());
+  EXPECT_EQ(pool.findings[0].category, OomCause::kOtherProcess);
+  EXPECT_NE(pool.findings[0].fix.find("FLAGS_fraction_of_gpu_memory_to_use"), std::string::npos);
+  EXPECT_EQ(pool.framework, "native");
+  const Diagnosis load = first(diagnose_log("Model loading failed: Allocation on device\n", without));
+  ASSERT_FALSE(load.findings.empty());
+  EXPECT_EQ(load.findings[0].category, OomCause::kStaticModelTooLarge);
+}

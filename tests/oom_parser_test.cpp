@@ -725,3 +725,39 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarningWrapped) {
   EXPECT_EQ(mapping[0].total_capacity_bytes, int64_t{101971460096});
   EXPECT_EQ(mapping[0].occurrences, 2);
 }
+
+// After held21's score (tests/data/oom-corpus/README.md item 21): PyTorch's cudaMallocAsync
+// message cut to its head, as ComfyUI's error report prints it, at the message's head only; Paddle
+// Fluid's start-up pool ("enforce allocating <= available failed, A > B": plain byte counts).
+TEST(OomParserFamilies, CutAsyncHeadAndPaddleFluidPool) {
+  for (const char* cut : {"torch.OutOfMemoryError: Allocation on device \n", "- **Exception Message:** Allocation on device \n",
+                          "2024-12-16 17:10:56,767 - root - ERROR - !!! Exception during processing !!! Allocation on device \n",
+                          "Model loading failed: Allocation on device\n"}) {
+    const OomRecord r = only(cut);
+    EXPECT_EQ(r.family, "pytorch_async") << cut;
+    EXPECT_EQ(r.subsystem, "cuda_malloc_async") << cut;
+    EXPECT_FALSE(r.requested_bytes) << cut;
+  }
+  EXPECT_TRUE(parse_oom_log("I checked the allocation on device\n").empty());
+  EXPECT_TRUE(parse_oom_log("Allocation on device memory is slow on this card\n").empty());
+  const OomRecord whole = only("Allocation on device 0 would exceed allowed memory. (out of memory)\n");
+  EXPECT_EQ(whole.device, "cuda:0");
+
+  const OomRecord pool =
+      only("paddle.fluid.core.EnforceNotMet: enforce allocating <= available failed, 14802874401 > 12088311552\n"
+           " at [/paddle/paddle/fluid/platform/gpu_info.cc:119]\n");
+  EXPECT_EQ(pool.family, "paddle");
+  EXPECT_EQ(pool.subsystem, "fluid_pool");
+  EXPECT_EQ(pool.requested_bytes, int64_t{14802874401});
+  EXPECT_EQ(pool.free_bytes, int64_t{12088311552});
+  EXPECT_EQ(pool.requested_printed, "14802874401");
+  // A size with a unit or a decimal point is not this message's.
+  const auto odd = parse_oom_log("EnforceNotMet: enforce allocating <= available failed, 14.8GB > 12GB\n");
+  ASSERT_EQ(odd.size(), 1u);
+  EXPECT_FALSE(odd[0].requested_bytes);
+  // Paddle 2.x's message keeps its own reading.
+  const OomRecord two = only("ResourceExhaustedError: Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on GPU 0, "
+                             "5.726685GB memory has been allocated and available memory is only 17.537501MB.\n");
+  EXPECT_EQ(two.subsystem, "paddle");
+  EXPECT_TRUE(two.requested_bytes);
+}

@@ -620,6 +620,30 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   numberless_candidates(r, b);
 }
 
+// Paddle Fluid sizing its memory pool at start-up (GpuMaxChunkSize(), gpu_info.cc): it wants
+// FLAGS_fraction_of_gpu_memory_to_use of the device's total (0.92 by default in 1.x) and the device
+// has less free. On a device of its own nearly all is free, so the rest is held elsewhere: another
+// process first; a fraction set too high for a shared device second. Nothing of the model has run.
+void classify_paddle_pool(const OomRecord& r, Builder& b) {
+  const std::string ev =
+      r.requested_bytes && r.free_bytes
+          ? fmt::format("Paddle's start-up pool wants {} (FLAGS_fraction_of_gpu_memory_to_use of the device) and {} is free: "
+                        "the device was not free before the program ran",
+                        format_bytes(*r.requested_bytes), format_bytes(*r.free_bytes))
+          : "Paddle's start-up pool (FLAGS_fraction_of_gpu_memory_to_use of the device) is above the device's free memory";
+  add_titled(b, OomCause::kOtherProcess, 0.6, ev, "Memory held outside this program: Paddle's start-up pool does not fit what is free",
+             "Free the GPU (nvidia-smi lists the other processes) or pick a free one with CUDA_VISIBLE_DEVICES; on a "
+             "shared device lower FLAGS_fraction_of_gpu_memory_to_use (e.g. 0.5) so the pool fits what the others leave",
+             "nvidia-smi before starting: how much of the device do other processes hold?");
+  add_titled(b, OomCause::kOther, 0.45, ev,
+             "other: the pool fraction is set above what this device can give (FLAGS_fraction_of_gpu_memory_to_use)",
+             "Lower FLAGS_fraction_of_gpu_memory_to_use, or set FLAGS_allocator_strategy=auto_growth (where the Paddle version has it) to grow "
+             "the pool on demand",
+             "Does the program start with FLAGS_fraction_of_gpu_memory_to_use=0.1?");
+  b.add(OomCause::kActivationsBatch, 0.2);
+  b.add(OomCause::kStaticModelTooLarge, 0.2);
+}
+
 // XLA (TPU/GPU) and TensorFlow: a request (and on TPU the free HBM), no allocator breakdown.
 void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const std::vector<int64_t> dims = diagnose_detail::tensor_dims(r.tensor_shape);
@@ -869,7 +893,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
   if (d.framework == "pytorch" &&
-      (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" ||
+      (oom.family == "device_alloc" || oom.family == "paddle" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" ||
        oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
@@ -1017,6 +1041,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                         "against fragmentation, so a failed map with a few MiB free is a full device; with GiBs free it "
                         "is the driver refusing the mapping (WSL2 is known to), and turning expandable_segments off is the probe");
     }
+  } else if (oom.family == "paddle" && oom.subsystem == "fluid_pool") {
+    classify_paddle_pool(oom, b);
   } else if (oom.family == "xla" || oom.family == "tensorflow") {
     classify_xla_tf(oom, b, d.notes);
   } else if (oom.family == "device_alloc") {

@@ -845,8 +845,14 @@ class Reader {
     // Growth without a step word but said to go on: "keeps increasing until", "growing slowly".
     const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
                          contains("until") || contains("over time") || contains("constantly") || contains("continuously");
-if ((has(kWGrow) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
-        (has(kWLeak) && mem_noun)) {
+    // Not a change the user made that worked ("Increasing the swap from 1GB to 4GB did the trick",
+    // "I increased the limit and it runs fine"): the stated account reads it.
+    const bool fix_told = has(kWGrow) && !has(kWLeak) &&
+                          (contains("increasing the") || contains("increased the") || contains("increase the") ||
+                           contains("increasing my") || contains("increased my")) &&
+                          success_told(lo);
+if (((has(kWGrow) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
+        (has(kWLeak) && mem_noun)) && !fix_told) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) ? 0.5 : 0.3,
           "memory grows step after step: " + text());
     } else if (has(kWLeak)) {
@@ -904,6 +910,7 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     if (has(kWLoadProse) || has(kWTraining)) {
 if ((contains("before the first step") || contains("before training") || contains("while loading") ||
          contains("when loading the model") || contains("loading the model") || contains("load the model") ||
+         contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
          contains("model.to(") || contains("model.cuda()") || contains("before the first iteration")) &&
         !contains("after loading")) {  // "after loading the model, it costs 34G": loading finished
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
@@ -1386,6 +1393,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       fix_denied = fix_denied || clause.find(x) != std::string_view::npos;
     }
     const bool success = success_despite_failure_word(clause) && !fix_denied;
+    // A shortage told with a negation is the cause, not a denial: "Didn't have enough CPU
+    // memory", "there is not enough RAM".
+    if (!fix_denied && (clause.find("n't have enough") != std::string_view::npos ||
+                        clause.find("not have enough") != std::string_view::npos ||
+                        clause.find("not enough") != std::string_view::npos)) {
+      return false;
+    }
     for (std::string_view x : {"not ", "n't", "never", "neither", "no longer", "nothing", "no luck", "no effect", "tried",
                                "still", "without success", "cannot"}) {
       if (success && x != "tried" && x != "still" && x != "without success") continue;
@@ -2099,6 +2113,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       "does the trick", "is gone", "are gone", "made it work", "made it fit", "was the fix", "that did it",
       "all it needed", "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram",
       "stopped the memory", "stopped the oom", "stopped the crash"};
+  // A workaround the user had to make (tells_resolution()), before a verb of changing.
+  static constexpr std::string_view kHadTo[] = {"i had to ", "i have to ", "we had to ", "we have to "};
   // Words of a thing gone ("went away", "disappeared", "is gone"), matched where a word starts.
   static constexpr std::string_view kGone[] = {"disappear", "went away", "goes away", "go away", "gone away",
                                                "vanished", "is gone", "are gone"};
@@ -2171,8 +2187,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool success_despite_failure_word(std::string_view clause) {
     for (std::string_view neg : kNegatedFailure) {
       for (size_t p = clause.find(neg); p != std::string_view::npos; p = clause.find(neg, p + 1)) {
-        const std::string_view then = clause.substr(p + neg.size(), 12);
-        for (std::string_view f : {"oom", "crash", "run out", "runs out", "get killed", "gets killed", "die", "blow up"}) {
+        const std::string_view then = clause.substr(p + neg.size(), 20);
+        for (std::string_view f : {"oom", "crash", "run out", "runs out", "get killed", "gets killed", "die", "blow up",
+                                   "have an error", "have the error", "have this error", "get an error", "get the error",
+                                   "get this error", "getting the error", "getting this error", "error"}) {
           if (then.substr(0, f.size()) == f) return true;
         }
       }
@@ -2218,6 +2236,19 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                   contains_word(clause, "still") || contains_word(clause, "before") ||
                                   contains_word_start(clause, "it oom");
     if (!not_went_through && gone) return true;
+    // A workaround the user had to make: "I have to split the document into two pieces", "we had
+    // to reduce the batch size to 2" (a question or a denial was dropped before).
+    for (std::string_view had : kHadTo) {
+      const size_t p = clause.find(had);
+      if (!not_went_through && p != std::string_view::npos && word_starts_at(clause, p)) {
+        const std::string_view rest = clause.substr(p + had.size());
+        for (std::string_view v : {"split", "reduc", "lower", "decreas", "cut", "limit", "shrink", "halv", "resiz", "crop",
+                                   "downscal", "truncat", "shorten", "chunk", "use a smaller", "use smaller", "switch",
+                                   "enabl", "disabl", "set ", "kill", "close", "restart", "increas", "add"}) {
+          if (rest.substr(0, v.size()) == v) return true;
+        }
+      }
+    }
     if (!not_went_through && success_told(clause)) {
       for (std::string_view w : kCausalSuccess) {
         if (contains_word_start(clause, w)) return true;
@@ -2344,7 +2375,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool cue = !ascii_ || (pairs_.may_contain("fixed") && lo.find("fixed") != std::string_view::npos) ||
                      (pairs_.may_contain("fine") && lo.find("fine") != std::string_view::npos) || any_in(kCues) ||
                      any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure) ||
-                     any_in(kGone);
+                     any_in(kGone) || any_in(kHadTo);
     if (!cue) return;
     struct Named {
       std::string_view text;
@@ -2384,6 +2415,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
         {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
         {"downsampl", OomCause::kActivationsSeqlen}, {"input size", OomCause::kActivationsSeqlen},
+        {"split the document", OomCause::kActivationsSeqlen}, {"split the text", OomCause::kActivationsSeqlen},
+        {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
+        {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
         {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
         {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
         {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
@@ -2661,7 +2695,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           // "1920x1080p video": a video format's suffix, not a word glued on.
           const bool p_suffix = bend < lo.size() && lo[bend] == 'p' && (bend + 1 >= lo.size() || !is_alpha(lo[bend + 1]));
           const bool ends = p_suffix || bend >= lo.size() || !(is_alpha(lo[bend]) || is_digit(lo[bend]) || lo[bend] == 'x');
-          if (a >= 256 && b >= 256 && a <= 100000 && b <= 100000 && ends) {
+          // A table's rows x columns ("AnnData object with n_obs x n_vars = 38225 x 6829", "a 50000 x
+          // 2000 matrix of cells x genes") is data, not one input's resolution.
+          const bool table = contains_any(lo, {"n_obs", "n_vars", "rows", "columns", "cells", "genes", "dataframe", "anndata",
+                                               "matrix"});
+          if (a >= 256 && b >= 256 && a <= 100000 && b <= 100000 && ends && !table) {
             out.weight = a * b >= 512 * 512 ? 0.3 : 0.15;
             out.what = std::to_string(a) + "x" + std::to_string(b);
             return out;

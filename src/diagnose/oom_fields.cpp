@@ -325,6 +325,20 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     }
     return;
   }
+  if (r.family == "paddle" && r.subsystem == "fluid_pool") {
+    // "enforce allocating <= available failed, A > B": plain byte counts, the pool Fluid wants
+    // (FLAGS_fraction_of_gpu_memory_to_use x total) and the device's free memory.
+    r.device = "cuda";
+    const size_t p = ifind(s, "availablefailed,");
+    if (p == std::string::npos) return;
+    size_t gt = p + 16;
+    while (gt < s.size() && is_digit(s[gt])) ++gt;
+    if (gt >= s.size() || s[gt] != '>' || !set_byte_count(s, p + 16, r)) return;
+    if (r.requested_bytes == 0) r.requested_bytes.reset();  // a zero size is no evidence
+    size_t end = 0;
+    if (const auto free = integer_at(s, gt + 1, &end)) r.free_bytes = *free;
+    return;
+  }
   if (r.family == "paddle") {
     // string::HumanReadableSize: "%f" of the size divided by 1024 per step, labelled "kB", "MB",
     // "GB" (the fractions it prints, .25, .0625, .75 of a MB, are binary ones): binary units.

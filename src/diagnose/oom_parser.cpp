@@ -194,6 +194,11 @@ const HeadDef kHeads[] = {
     // allocate 18.062744MB memory on GPU 0, [5.726685GB memory has been allocated and] available
     // memory is only 17.537501MB."
     {"out of memory error on gpu", "paddle", "paddle", Kind::kOneLine},
+    // Paddle Fluid (<= 1.x) sizing its GPU memory pool at start-up (GpuMaxChunkSize(),
+    // paddle/fluid/platform/gpu_info.cc): "EnforceNotMet: enforce allocating <= available failed,
+    // 14802874401 > 12088311552": FLAGS_fraction_of_gpu_memory_to_use of the total, in bytes, above
+    // what the device has free.
+    {"enforce allocating <= available failed", "paddle", "fluid_pool", Kind::kOneLine},
     // Accelerators' own allocators, outside CUDA ("device_alloc"; the subsystem names which).
     // Vulkan (llama.cpp's ggml_vulkan, ncnn): "ggml_vulkan: Device memory allocation of size
     // 118497280 failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory" (one report;
@@ -394,10 +399,22 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       if (h.kind == Kind::kAsync) {  // "Allocation on device 0 would exceed allowed memory. (out of memory)"
         const auto [wb, we] = phrase_find(lo, "would exceed allowed memory", e);
-        if (wb == std::string::npos || wb - e > 12) continue;
-        hit.end = we;
-        const auto [ob, oe] = phrase_find(lo, ". (out of memory)", we);
-        if (ob == we) hit.end = oe;
+        if (wb == std::string::npos || wb - e > 12) {
+          // The message cut to its head, as ComfyUI's error report and log print it
+          // ("Exception Message: Allocation on device ", "torch.OutOfMemoryError: Allocation on
+          // device", "!!! Exception during processing !!! Allocation on device"): the message's head
+          // (the line's start or after ':', '*', '!'), nothing but spaces or a device index after it.
+          size_t k = e;
+          while (k < lo.size() && (lo[k] == ' ' || lo[k] == '\t' || lo[k] == '\r' || (lo[k] >= '0' && lo[k] <= '9'))) ++k;
+          if (k < lo.size()) continue;
+          size_t before = b;
+          while (before > 0 && (lo[before - 1] == ' ' || lo[before - 1] == '\t')) --before;
+          if (before > 0 && lo[before - 1] != ':' && lo[before - 1] != '*' && lo[before - 1] != '!') continue;
+        } else {
+          hit.end = we;
+          const auto [ob, oe] = phrase_find(lo, ". (out of memory)", we);
+          if (ob == we) hit.end = oe;
+        }
       }
       if (family == "xla" && (std::string_view(h.phrase) == "attempting to allocate" ||
                               std::string_view(h.phrase) == "attempting to reserve")) {
@@ -471,7 +488,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       // PaddlePaddle's own sentence goes on "... on GPU 0. Cannot allocate X memory ...", on this
       // line or, wrapped, the next; a user's "an out of memory error on GPU 1 after a few epochs"
       // is prose, read by mentioned_oom().
-      if (family == "paddle" && phrase_find(lo, "cannot allocate", e).first > e + 24 &&
+      if (family == "paddle" && std::string_view(h.subsystem) == "paddle" && phrase_find(lo, "cannot allocate", e).first > e + 24 &&
           !(trim_view(std::string_view(lo).substr(e)).size() <= 4 && lower(next.substr(0, 20)).rfind("cannot allocate", 0) == 0)) {
         continue;
       }
@@ -635,7 +652,7 @@ bool report_done(const OomRecord& r, const std::string& s) {
            icontains(s, "b)");
   }
   if (r.family == "tensorflow") return !icontains(s, "tensorwithshape") || icontains(s, "byallocator");
-  if (r.family == "paddle") return icontains(s, "availablememoryisonly");  // wrapped after "on GPU 0."
+  if (r.family == "paddle") return r.subsystem == "fluid_pool" || icontains(s, "availablememoryisonly");  // wrapped after "on GPU 0."
   if (r.family == "pytorch_alloc_retry") {
     // Often pasted wrapped ("... on device 0" / "while trying to allocate N bytes (free: F," /
     // "total: T)"): read on until the byte counts close, or the sentence ends without them.

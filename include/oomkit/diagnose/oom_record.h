@@ -20,7 +20,9 @@
 //   "pytorch_async"  the cudaMallocAsync backend: "Allocation on device n would exceed allowed
 //                memory. (out of memory) Currently allocated: Z Requested: X Device limit: Y
 //                Free (according to CUDA): W PyTorch limit (set by user-supplied memory
-//                fraction): A" (A is 2^64 bytes when no fraction is set; then omitted).
+//                fraction): A" (A is 2^64 bytes when no fraction is set; then omitted); also
+//                its head alone, "Allocation on device" at a message's head with nothing after it,
+//                as ComfyUI's error report prints it (no size; complete false).
 //   "pytorch_alloc_retry"  PyTorch 2.x's caching allocator when a cudaMalloc fails (alloc_block in
 //                c10/cuda/CUDACachingAllocator.cpp, a LOG(WARNING)): "memory allocation failed with
 //                OOM on device n while trying to allocate X bytes (free: W, total: Y)." It frees its
@@ -73,7 +75,10 @@
 //   "paddle"     PaddlePaddle's "Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on
 //                GPU 0, [X memory has been allocated and] available memory is only 17.537501MB."
 //                (device "cuda"; its kB/MB/GB are binary, as string::HumanReadableSize divides by
-//                1024: requested, allocated and free read so).
+//                1024: requested, allocated and free read so). Paddle Fluid's start-up pool,
+//                "enforce allocating <= available failed, 14802874401 > 12088311552" (GpuMaxChunkSize,
+//                gpu_info.cc), is subsystem "fluid_pool": the pool it wants (requested) and the free
+//                memory, plain byte counts.
 //   "metal"      Apple's Metal command buffer: "Insufficient Memory (00000008:
 //                kIOGPUCommandBufferCallbackErrorOutOfMemory)" (device "mps"; no size).
 //   "model_offload"  transformers/accelerate: "Some modules are dispatched on the CPU or the disk.
