@@ -732,13 +732,17 @@ TEST(OomParserFamilies, CachingAllocatorRetryWarningWrapped) {
 TEST(OomParserFamilies, CutAsyncHeadAndPaddleFluidPool) {
   for (const char* cut : {"torch.OutOfMemoryError: Allocation on device \n", "- **Exception Message:** Allocation on device \n",
                           "2024-12-16 17:10:56,767 - root - ERROR - !!! Exception during processing !!! Allocation on device \n",
-                          "Model loading failed: Allocation on device\n"}) {
+                          "Model loading failed: Allocation on device\n", "KSampler\nAllocation on device\n"}) {
     const OomRecord r = only(cut);
     EXPECT_EQ(r.family, "pytorch_async") << cut;
     EXPECT_EQ(r.subsystem, "cuda_malloc_async") << cut;
     EXPECT_FALSE(r.requested_bytes) << cut;
   }
   EXPECT_TRUE(parse_oom_log("I checked the allocation on device\n").empty());
+  for (const char* heading : {"Allocation on device 0\n", "INFO: Allocation on device\n", "Q: Allocation on device\n",
+                              "## Allocation on device\n"}) {
+    EXPECT_TRUE(parse_oom_log(heading).empty()) << heading;
+  }
   EXPECT_TRUE(parse_oom_log("Allocation on device memory is slow on this card\n").empty());
   const OomRecord whole = only("Allocation on device 0 would exceed allowed memory. (out of memory)\n");
   EXPECT_EQ(whole.device, "cuda:0");

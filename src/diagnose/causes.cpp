@@ -159,12 +159,16 @@ std::string catalogue_flags(OomCause cause, bool sdpa_supported) {
 // Fixes worded in the framework the log comes from, with oomkit's own flag beside it where
 // oomkit can do the same (the catalogue's flags; --attention sdpa only when this build has it).
 std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_supported) {
+  // The framework's own wording; else, for Paddle, a native runtime's (no PyTorch setting); else PyTorch's.
   auto pick = [&](std::initializer_list<std::pair<const char*, const char*>> table) -> std::string {
     const char* fallback = nullptr;
+    const char* native = nullptr;
     for (const auto& [name, text] : table) {
       if (fw == name) return text;
       if (std::string(name) == "pytorch") fallback = text;
+      if (std::string(name) == "native") native = text;
     }
+    if (fw == "paddle" && native) return native;
     return fallback ? fallback : "";
   };
   std::string fix, flag;
@@ -188,7 +192,10 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"vllm", "Lower max_num_seqs / max_num_batched_tokens (fewer sequences in flight)"},
                   {"oomkit", "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full"},
                   {"native", "A smaller batch: fewer images, streams or sequences at once (llama.cpp: a smaller -b / -ub); lower-"
-                             "precision weights and activations"}});
+                             "precision weights and activations"},
+                  {"paddle", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
+                             "recompute (paddle.distributed.fleet.utils.recompute) on the blocks; paddle.amp.auto_cast mixed "
+                             "precision"}});
       flag = catalogue_flags(cause, sdpa_supported);
       break;
     case OomCause::kActivationsSeqlen: {
@@ -208,6 +215,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"tensorflow", "Shorter sequences / smaller inputs; mixed_float16"},
                   {"vllm", "Lower max_model_len"},
                   {"oomkit", "oomkit train: a shorter --seq-len, --checkpointing full"},
+                  {"paddle", "Smaller inputs: a shorter max length, smaller images or crops (PaddleSeg: a sliding-window "
+                             "test_config); recompute on the blocks"},
                   {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
                              "smaller tile size)"}});
       if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
@@ -234,7 +243,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                            "smaller model; lower gpu_memory_utilization only if something else shares the GPU"},
                   {"oomkit", "oomkit train --precision bf16 --optimizer adam-8bit; size ZeRO/offload with oomkit estimate "
                              "--zero 3 --dp N / --offload-optimizer"},
-                  {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"}});
+                  {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"},
+                  {"paddle", "A smaller model, or half-precision weights (paddle.amp.decorate(models, level='O2')); the "
+                             "model sharded over GPUs"}});
       flag = catalogue_flags(cause, sdpa_supported) + " (size them with oomkit estimate)";
       break;
     case OomCause::kOptimizerState:
@@ -275,7 +286,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                                 "a smaller val batch"},
                   {"jax", "A smaller eval batch; jax.device_get predictions per batch instead of keeping them on device"},
                   {"tensorflow", "A smaller batch in model.predict / evaluate; training=False"},
-                  {"native", "Free each batch's outputs once they are read; a smaller inference batch"}});
+                  {"native", "Free each batch's outputs once they are read; a smaller inference batch"},
+                  {"paddle", "Wrap evaluation in `with paddle.no_grad():`; model.eval() alone does not stop graph building; "
+                             "move kept outputs off the GPU (.numpy())"}});
       break;
     case OomCause::kOtherProcess:
       fix = pick({{"pytorch", "Free the GPU: stop the other process (stale Jupyter kernels, a second run; nvidia-smi lists "
@@ -286,6 +299,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                                  "stop the other process"},
                   {"vllm", "gpu_memory_utilization is a share of the whole GPU: lower it when other processes hold "
                            "memory, or free the GPU"},
+                  {"paddle", "Free the GPU (nvidia-smi lists the other processes) or pick a free one with CUDA_VISIBLE_DEVICES; "
+                             "on a shared GPU a lower FLAGS_fraction_of_gpu_memory_to_use"},
                   {"native", "Free the device: stop the other programs using it (its own tool lists them: nvidia-smi, rocm-smi, "
                              "tt-smi, bm-smi), or pick another device"}});
       break;
@@ -341,17 +356,18 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
     case OomCause::kOther:
       return "";
   }
-  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native") {
+  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native" &&
+      fw != "paddle") {
     fix += " — oomkit train: " + flag;
   }
   return fix;
 }
 
 // Probes in the framework the log comes from where the default's (PyTorch's) do not apply: a
-// native runtime ("native", an accelerator's own allocator) has no torch.cuda to ask. "" keeps
-// the default.
+// native runtime ("native", an accelerator's own allocator) and Paddle have no torch.cuda to ask.
+// "" keeps the default.
 std::string framework_probe(OomCause cause, const std::string& fw) {
-  if (fw != "native") return "";
+  if (fw != "native" && fw != "paddle") return "";
   switch (cause) {
     case OomCause::kActivationsBatch:
       return "Run once with half the batch (images, streams, sequences at once): if it fits, the working set scales with it";

@@ -628,7 +628,7 @@ void classify_paddle_pool(const OomRecord& r, Builder& b) {
   const std::string ev =
       r.requested_bytes && r.free_bytes
           ? fmt::format("Paddle's start-up pool wants {} (FLAGS_fraction_of_gpu_memory_to_use of the device) and {} is free: "
-                        "the device was not free before the program ran",
+                        "less was free than the pool asks before the program ran",
                         format_bytes(*r.requested_bytes), format_bytes(*r.free_bytes))
           : "Paddle's start-up pool (FLAGS_fraction_of_gpu_memory_to_use of the device) is above the device's free memory";
   add_titled(b, OomCause::kOtherProcess, 0.6, ev, "Memory held outside this program: Paddle's start-up pool does not fit what is free",
@@ -656,16 +656,18 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
   std::vector<int64_t> rest(dims.size() > 1 ? dims.begin() + 1 : dims.end(), dims.end());
   std::sort(rest.rbegin(), rest.rend());
   const int64_t plane = rest.size() >= 2 && rest[0] <= (int64_t{1} << 31) / std::max<int64_t>(rest[1], 1) ? rest[0] * rest[1] : 0;
-  if (r.family == "tensorflow" && activation_like && dims.front() >= 1 && dims.front() <= 4 &&
+  // A convolution kernel [kh, kw, in, out] (1x1 .. 7x7, up to 16384 channels) is weights.
+  const bool kernel = dims.size() == 4 && dims[0] == dims[1] && dims[0] <= 7 && dims[2] <= 16384 && dims[3] <= 16384;
+  if (r.family == "tensorflow" && activation_like && !kernel && dims.front() >= 1 && dims.front() <= 4 &&
       (longest_rest >= 1000 || plane >= 100000) && r.requested_bytes.value_or(0) >= (int64_t{64} << 20)) {
     // A batch of one to four: the tensor's size is in its other axes, a long one (or a large
     // plane) the input's length or resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in
     // one window; a GAN's [4,32,1024,1024]: 1024x1024 images; [1,270,480,256]: 270x480 frames).
     b.add(OomCause::kActivationsSeqlen, 0.45,
-          fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is {}, its axes of {} x {} are the "
-                      "input's length or resolution",
+          fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is {}: the size is in its other "
+                      "axes (the longest {}), the input's length or resolution",
                       r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", dims.front(),
-                      rest[0], rest.size() >= 2 ? rest[1] : 1));
+                      rest[0]));
     b.add(OomCause::kActivationsBatch, 0.3);
   } else if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
     const std::string first = r.tensor_shape.substr(0, r.tensor_shape.find(','));
@@ -893,10 +895,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
   if (d.framework == "pytorch" &&
-      (oom.family == "device_alloc" || oom.family == "paddle" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" ||
+      (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" ||
        oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
+  // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
+  if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
   // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
   if (d.framework == "pytorch" && oom.family == "xla" &&

@@ -58,7 +58,11 @@ bool printed_advice(std::string_view lower_line);
 inline constexpr std::string_view kPrintedAdvice[] = {
     "please check whether there is any other process", "start paddlepaddle on another gpu",
     "please decrease the batch size of your model",    "flags_fraction_of_gpu_memory_to_use",
-    "flags_gpu_memory_limit_mb",                       "flags_use_cuda_managed_memory"};
+    "flags_gpu_memory_limit_mb",                       "flags_use_cuda_managed_memory",
+    // ComfyUI's tips under an OOM (execution.py): "This error means you ran out of memory on your
+    // GPU. TIPS: If the workflow worked before you might have accidentally set the batch_size to a
+    // large number."
+    "this error means you ran out of memory on your gpu", "you might have accidentally set the batch_size"};
 /// printed_advice() of a line, with `contains(phrase)` the caller's substring test of that line
 /// (a faster one than a search).
 template <typename Contains>

@@ -402,14 +402,24 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (wb == std::string::npos || wb - e > 12) {
           // The message cut to its head, as ComfyUI's error report and log print it
           // ("Exception Message: Allocation on device ", "torch.OutOfMemoryError: Allocation on
-          // device", "!!! Exception during processing !!! Allocation on device"): the message's head
-          // (the line's start or after ':', '*', '!'), nothing but spaces or a device index after it.
+          // device", "!!! Exception during processing !!! Allocation on device", alone on the line in
+          // its error dialog): nothing after it on the line, and before it nothing or an error told
+          // (an exception's name, "failed:", "!!!"), not a heading ("Allocation on device 0" in a
+          // summary, "INFO: Allocation on device").
           size_t k = e;
-          while (k < lo.size() && (lo[k] == ' ' || lo[k] == '\t' || lo[k] == '\r' || (lo[k] >= '0' && lo[k] <= '9'))) ++k;
+          while (k < lo.size() && (lo[k] == ' ' || lo[k] == '\t' || lo[k] == '\r')) ++k;
           if (k < lo.size()) continue;
           size_t before = b;
           while (before > 0 && (lo[before - 1] == ' ' || lo[before - 1] == '\t')) --before;
-          if (before > 0 && lo[before - 1] != ':' && lo[before - 1] != '*' && lo[before - 1] != '!') continue;
+          // The phrase alone on its line is ComfyUI's error dialog.
+          if (before > 0) {
+            if (lo[before - 1] != ':' && lo[before - 1] != '*' && lo[before - 1] != '!') continue;
+            const std::string_view lead = std::string_view(lo).substr(before > 60 ? before - 60 : 0, before > 60 ? 60 : before);
+            if (lead.find("error") == std::string_view::npos && lead.find("exception") == std::string_view::npos &&
+                lead.find("failed") == std::string_view::npos && lead.find("!!!") == std::string_view::npos) {
+              continue;
+            }
+          }
         } else {
           hit.end = we;
           const auto [ob, oe] = phrase_find(lo, ". (out of memory)", we);
@@ -426,7 +436,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
       // It and the allocator's retry warning start at their heads.
       if (hit.phrase == kAllocationsReport && lo.find("allocator", e) == std::string::npos) continue;
-      hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry";
+      hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
       if (hit.phrase == "failed to cudamalloc" && lo.find("out of memory", e) == std::string::npos) continue;
       // ggml_vulkan's allocation "of size N failed"; tt-metal's "N B <KIND> buffer": their own
@@ -633,6 +643,9 @@ std::string device_index(const std::string& device) {
 
 bool report_done(const OomRecord& r, const std::string& s) {
   if (r.family == "pytorch_async") {
+    // The message cut to its head ("Allocation on device", ComfyUI): nothing follows it.
+    constexpr std::string_view kCut = "allocationondevice";
+    if (s.size() >= kCut.size() && lower(std::string_view(s).substr(s.size() - kCut.size())) == kCut) return true;
     const size_t p = ifind(s, "memoryfraction):");
     return p != std::string::npos && p + 16 < s.size();
   }

@@ -163,7 +163,8 @@ struct Diagnosis {
   std::optional<OomRecord> oom;
   std::vector<Finding> findings;  // best first
   std::vector<std::string> notes; // caveats about the message (PID namespaces, cut-off text, ...)
-  std::string framework;          // the framework the fixes are worded in ("pytorch" by default)
+  std::string framework;          // the framework the fixes are worded in ("pytorch" by default; "native" for an
+                                  // accelerator's own runtime, "paddle" for PaddlePaddle's allocators)
   std::string phase;              // where it failed, when the log says ("" otherwise)
   std::vector<DecidingEvidence> deciding;  // the evidence behind the first finding, strongest first
   /// True when no finding reaches "high" or the runner-up is within 0.1 of it: the findings
