@@ -631,10 +631,7 @@ void classify_paddle_pool(const OomRecord& r, Builder& b) {
                         "less was free than the pool asks before the program ran",
                         format_bytes(*r.requested_bytes), format_bytes(*r.free_bytes))
           : "Paddle's start-up pool (FLAGS_fraction_of_gpu_memory_to_use of the device) is above the device's free memory";
-  add_titled(b, OomCause::kOtherProcess, 0.6, ev, "Memory held outside this program: Paddle's start-up pool does not fit what is free",
-             "Free the GPU (nvidia-smi lists the other processes) or pick a free one with CUDA_VISIBLE_DEVICES; on a "
-             "shared device lower FLAGS_fraction_of_gpu_memory_to_use (e.g. 0.5) so the pool fits what the others leave",
-             "nvidia-smi before starting: how much of the device do other processes hold?");
+  b.add(OomCause::kOtherProcess, 0.6, ev);  // its fix and probe: Paddle's (framework_fix(), framework_probe())
   add_titled(b, OomCause::kOther, 0.45, ev,
              "other: the pool fraction is set above what this device can give (FLAGS_fraction_of_gpu_memory_to_use)",
              "Lower FLAGS_fraction_of_gpu_memory_to_use, or set FLAGS_allocator_strategy=auto_growth (where the Paddle version has it) to grow "
@@ -647,15 +644,16 @@ void classify_paddle_pool(const OomRecord& r, Builder& b) {
 // XLA (TPU/GPU) and TensorFlow: a request (and on TPU the free HBM), no allocator breakdown.
 void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const std::vector<int64_t> dims = diagnose_detail::tensor_dims(r.tensor_shape);
-  const int64_t longest_rest = dims.size() > 1 ? *std::max_element(dims.begin() + 1, dims.end()) : 0;
   // Only for an activation-like tensor: rank >= 3 and at least 64 MiB (a 1x1 kernel
   // [1,1,1024,2048] is 8 MiB of weights, logits [1,50257] rank 2, [1,1000] a few KiB: the device
   // was simply full).
   const bool activation_like = dims.size() >= 3;
-  // The two longest axes after the first: a 270x480 frame is a resolution even with no axis of 1000.
+  // The axes after the first, longest first: one of 1000 or more, or a plane of the two longest
+  // (a 270x480 frame) of 100000 elements or more, is the input's length or resolution.
   std::vector<int64_t> rest(dims.size() > 1 ? dims.begin() + 1 : dims.end(), dims.end());
   std::sort(rest.rbegin(), rest.rend());
-  const int64_t plane = rest.size() >= 2 && rest[0] <= (int64_t{1} << 31) / std::max<int64_t>(rest[1], 1) ? rest[0] * rest[1] : 0;
+  const int64_t longest_rest = rest.empty() ? 0 : rest[0];
+  const double plane = rest.size() >= 2 ? static_cast<double>(rest[0]) * static_cast<double>(rest[1]) : 0.0;
   // A convolution kernel [kh, kw, in, out] (1x1 .. 7x7, up to 16384 channels) is weights.
   const bool kernel = dims.size() == 4 && dims[0] == dims[1] && dims[0] <= 7 && dims[2] <= 16384 && dims[3] <= 16384;
   if (r.family == "tensorflow" && activation_like && !kernel && dims.front() >= 1 && dims.front() <= 4 &&
@@ -667,7 +665,7 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
           fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is {}: the size is in its other "
                       "axes (the longest {}), the input's length or resolution",
                       r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", dims.front(),
-                      rest[0]));
+                      longest_rest));
     b.add(OomCause::kActivationsBatch, 0.3);
   } else if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
     const std::string first = r.tensor_shape.substr(0, r.tensor_shape.find(','));

@@ -813,12 +813,11 @@ class Reader {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
       }
-      // Prose after the message on the same line is the user's, read as a line of its own: "...
-      // OutOfMemoryError: CUDA out of memory. But I see that 3090 is used in your paper ... I run
-      // a smaller picture is normal". A copy: line() reuses the buffer `raw` and `lo` view.
+      // Prose after the message on the same line is the user's, read as a statement of its own
+      // (the line's words were scanned already): "... OutOfMemoryError: CUDA out of memory. But I
+      // see that 3090 is used in your paper ... I run a smaller picture is normal".
       if (const size_t tail = prose_after_message(lo); tail != std::string_view::npos) {
-        const std::string prose(raw.substr(tail));
-        line(prose, n);
+        statement(raw.substr(tail), lo.substr(tail), n, seen);
       }
       return;
     }
