@@ -288,7 +288,7 @@ void score_dir(const std::string& dir, Score& s, const DiagnoseOptions& options,
       }
       row["message_lines"] = message_lines(records);
       const WordPriorModel& prior = options.word_prior ? *options.word_prior : builtin_word_prior();
-      // The word prior's own ranking, as diagnose_log() reads it (without the parsed messages' lines).
+      // The word prior's own ranking, as diagnose_log() reads it.
       for (const auto& w : prior.rank(log, message_lines(parse_oom_log(log)))) {
         row["prior"].push_back({cause_name(w.cause), w.similarity});
       }

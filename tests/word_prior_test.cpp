@@ -16,10 +16,10 @@ namespace {
 // Two causes told apart by their words; each word in two documents (df >= 2 keeps it).
 std::vector<LabelledText> toy_corpus() {
   return {
-      {"validation loop without no_grad, test images", OomCause::kEvalWithoutNoGrad, {}},
-      {"the validation loop keeps graphs, test script", OomCause::kEvalWithoutNoGrad, {}},
-      {"another process holds the card, nvidia smi shows python", OomCause::kOtherProcess, {}},
-      {"nvidia smi lists another process of a colleague", OomCause::kOtherProcess, {}},
+      {"validation loop without no_grad, test images", OomCause::kEvalWithoutNoGrad},
+      {"the validation loop keeps graphs, test script", OomCause::kEvalWithoutNoGrad},
+      {"another process holds the card, nvidia smi shows python", OomCause::kOtherProcess},
+      {"nvidia smi lists another process of a colleague", OomCause::kOtherProcess},
   };
 }
 
@@ -53,7 +53,9 @@ TEST(WordPrior, RanksByTheWordsOfEachCause) {
   for (size_t i = 1; i < other.size(); ++i) EXPECT_GE(other[i - 1].similarity, other[i].similarity);
 }
 
-TEST(WordPrior, SkippedLinesAreNotRead) {
+// A log whose known words all lie on its messages' lines is not ranked; one known word elsewhere
+// and every line is read.
+TEST(WordPrior, WordsOnlyOnMessageLinesRankNothing) {
   const auto m = WordPriorModel::train(toy_corpus());
   EXPECT_TRUE(m.rank("validation loop\nnothing known here", {1}).empty());
   EXPECT_FALSE(m.rank("validation loop\nnothing known here", {2}).empty());
@@ -188,9 +190,10 @@ TEST(WordPrior, ReportsToldInWordsAreFound) {
   }
 }
 
-// The message's own lines are not read by the word prior: its head, its continuation and its
-// repeats (OomRecord::text_lines), and a framework's printed advice.
-TEST(WordPrior, MessageLinesRepeatsAndAdviceAreNotRead) {
+// The message's own lines (its head, its continuation and its repeats, OomRecord::text_lines) do
+// not rank a log alone; beside a line of the user's their words are read. A framework's printed
+// advice is never read.
+TEST(WordPrior, MessageLinesRankOnlyBesideOtherWordsAdviceIsNotRead) {
   const std::string message =
       "RuntimeError: CUDA out of memory. Tried to allocate 38.00 MiB (GPU 0; 10.76 GiB total capacity; 8.95 GiB already "
       "allocated; 17.06 MiB free; 9.61 GiB reserved in total by PyTorch)\n";
@@ -199,12 +202,19 @@ TEST(WordPrior, MessageLinesRepeatsAndAdviceAreNotRead) {
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].occurrences, 3);
   EXPECT_EQ(message_lines(records), (std::vector<int64_t>{2, 4, 6}));
-  const auto m = WordPriorModel::train({{"reserved total pytorch allocated", OomCause::kFragmentation, {}},
-                                        {"reserved total pytorch capacity", OomCause::kFragmentation, {}},
-                                        {"paddlepaddle another stop them", OomCause::kOtherProcess, {}},
-                                        {"paddlepaddle another process", OomCause::kOtherProcess, {}}});
+  const auto m = WordPriorModel::train({{"reserved total pytorch allocated", OomCause::kFragmentation},
+                                        {"reserved total pytorch capacity", OomCause::kFragmentation},
+                                        {"paddlepaddle another stop them", OomCause::kOtherProcess},
+                                        {"paddlepaddle another process", OomCause::kOtherProcess}});
   EXPECT_TRUE(m.rank(log, message_lines(records)).empty());
   EXPECT_FALSE(m.rank(log).empty());
+  // A line of the user's naming another process: the message's words (fragmentation's) are read
+  // beside it, and outweigh its one word.
+  const std::string told = "another run\n" + message;
+  const auto told_ranked = m.rank(told, message_lines(parse_oom_log(told)));
+  ASSERT_FALSE(told_ranked.empty());
+  EXPECT_EQ(told_ranked.front().cause, OomCause::kFragmentation);
+  EXPECT_EQ(told_ranked.front().line, 2);
   EXPECT_TRUE(m.rank("1. If yes, please stop them, or start PaddlePaddle on another GPU.\n").empty());
 }
 
@@ -216,11 +226,11 @@ TEST(WordPrior, MessageLinesRepeatsAndAdviceAreNotRead) {
 TEST(WordPrior, WordsOrderTheRunnersUpBesideAStatement) {
   // Words no rule reads, each in two documents of one cause.
   const auto model = WordPriorModel::train({
-      {"zebra giraffe savanna", OomCause::kOtherProcess, {}},
-      {"zebra okapi savanna", OomCause::kOtherProcess, {}},
-      {"giraffe okapi", OomCause::kOtherProcess, {}},
-      {"harbour lighthouse", OomCause::kCpuRam, {}},
-      {"harbour lighthouse ferry", OomCause::kCpuRam, {}},
+      {"zebra giraffe savanna", OomCause::kOtherProcess},
+      {"zebra okapi savanna", OomCause::kOtherProcess},
+      {"giraffe okapi", OomCause::kOtherProcess},
+      {"harbour lighthouse", OomCause::kCpuRam},
+      {"harbour lighthouse ferry", OomCause::kCpuRam},
   });
   DiagnoseOptions with;
   with.word_prior = &model;
@@ -245,9 +255,9 @@ TEST(WordPrior, WordsOrderTheRunnersUpBesideAStatement) {
   // PyTorch's tensors fill the device: the working set, from the message's numbers, keeps its score
   // when the words move it up.
   const auto batch_words = WordPriorModel::train({
-      {"quay jetty", OomCause::kActivationsBatch, {}},
-      {"quay jetty pier", OomCause::kActivationsBatch, {}},
-      {"harbour lighthouse", OomCause::kCpuRam, {}},
+      {"quay jetty", OomCause::kActivationsBatch},
+      {"quay jetty pier", OomCause::kActivationsBatch},
+      {"harbour lighthouse", OomCause::kCpuRam},
   });
   DiagnoseOptions with_batch_words;
   with_batch_words.word_prior = &batch_words;

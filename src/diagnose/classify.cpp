@@ -1193,8 +1193,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
 std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options) {
   std::vector<Diagnosis> out;
   std::vector<OomRecord> records = parse_oom_log(log_text);
-  // The word prior reads the log without the messages' lines (a report told in words is read whole).
-  const std::vector<int64_t> skip = message_lines(records);
+  // The word prior reads the whole log; a log with words only on its messages' lines is not ranked.
+  const std::vector<int64_t> message = message_lines(records);
   if (records.empty()) {
     if (auto m = mentioned_oom(log_text)) records.push_back(std::move(*m));
   }
@@ -1205,7 +1205,7 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   const auto evidence = read_log_evidence(log_text);
   const WordPriorModel& prior_model = options.word_prior ? *options.word_prior : builtin_word_prior();
   // One read of the log's words, shared by all its reports.
-  const auto prior = std::make_shared<const std::vector<WordPriorScore>>(prior_model.rank(log_text, skip));
+  const auto prior = std::make_shared<const std::vector<WordPriorScore>>(prior_model.rank(log_text, message));
   out.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     // The evidence before a report starts after the previous report, except when that one is the

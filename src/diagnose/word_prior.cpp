@@ -39,22 +39,19 @@ bool stop_word(std::string_view w) {
   return kStop.count(w) != 0;
 }
 
-// Calls fn(word, line) for each word of `text` outside `skip_lines` (1-based, ascending) and
-// outside a framework's printed advice (printed_advice()); `first_line` numbers text's first line.
+// Calls fn(word, line) for each word of `text` outside a framework's printed advice
+// (printed_advice()); `first_line` numbers text's first line.
 template <typename Fn>
-void for_each_word(std::string_view text, const std::vector<int64_t>& skip_lines, int64_t first_line, Fn&& fn) {
+void for_each_word(std::string_view text, int64_t first_line, Fn&& fn) {
   std::string w, lower_line;
   std::vector<std::string> words;  // the current line's
   int64_t line = first_line;
-  size_t next_skip = 0;
   auto end_line = [&] {
     if (!w.empty()) {
       if (w.size() >= 3 && !stop_word(w)) words.push_back(w);
       w.clear();
     }
-    while (next_skip < skip_lines.size() && skip_lines[next_skip] < line) ++next_skip;
-    const bool skipped = next_skip < skip_lines.size() && skip_lines[next_skip] == line;
-    if (!skipped && !words.empty() && !printed_advice(lower_line)) {
+    if (!words.empty() && !printed_advice(lower_line)) {
       for (const auto& x : words) fn(std::string_view(x), line);
     }
     words.clear();
@@ -81,22 +78,22 @@ void for_each_word(std::string_view text, const std::vector<int64_t>& skip_lines
 // The part of a log rank() reads: all of it up to kMaxBytes, else its first and last halves of
 // that (a long training log holds the user's words and the failure near its ends).
 template <typename Fn>
-void for_each_word_read(std::string_view text, const std::vector<int64_t>& skip_lines, size_t max_bytes, Fn&& fn) {
-  if (text.size() <= max_bytes) return for_each_word(text, skip_lines, 1, fn);
+void for_each_word_read(std::string_view text, size_t max_bytes, Fn&& fn) {
+  if (text.size() <= max_bytes) return for_each_word(text, 1, fn);
   const size_t half = max_bytes / 2;
   size_t head_end = text.rfind('\n', half);
   head_end = head_end == std::string_view::npos ? half : head_end;
   size_t tail_begin = text.find('\n', text.size() - half);
   tail_begin = tail_begin == std::string_view::npos ? text.size() : tail_begin + 1;
-  if (tail_begin <= head_end) return for_each_word(text, skip_lines, 1, fn);
-  for_each_word(text.substr(0, head_end), skip_lines, 1, fn);
+  if (tail_begin <= head_end) return for_each_word(text, 1, fn);
+  for_each_word(text.substr(0, head_end), 1, fn);
   const int64_t tail_line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(tail_begin), '\n');
-  for_each_word(text.substr(tail_begin), skip_lines, tail_line, fn);
+  for_each_word(text.substr(tail_begin), tail_line, fn);
 }
 
-std::map<std::string, int> term_counts(std::string_view text, const std::vector<int64_t>& skip_lines) {
+std::map<std::string, int> term_counts(std::string_view text) {
   std::map<std::string, int> tf;
-  for_each_word(text, skip_lines, 1, [&](std::string_view w, int64_t) { ++tf[std::string(w)]; });
+  for_each_word(text, 1, [&](std::string_view w, int64_t) { ++tf[std::string(w)]; });
   return tf;
 }
 
@@ -113,7 +110,7 @@ WordPriorModel WordPriorModel::train(const std::vector<LabelledText>& docs) {
   tfs.reserve(docs.size());
   std::map<std::string, int> df;
   for (const auto& d : docs) {
-    tfs.push_back(term_counts(d.text, d.skip_lines));
+    tfs.push_back(term_counts(d.text));
     for (const auto& [w, n] : tfs.back()) ++df[w];
   }
   WordPriorModel m;
@@ -198,7 +195,7 @@ WordPriorModel WordPriorModel::parse(std::string_view text) {
   return m;
 }
 
-std::vector<WordPriorScore> WordPriorModel::rank(std::string_view log_text, const std::vector<int64_t>& skip_lines) const {
+std::vector<WordPriorScore> WordPriorModel::rank(std::string_view log_text, const std::vector<int64_t>& message_lines) const {
   std::vector<WordPriorScore> out;
   if (words_.empty()) return out;
   struct Seen {
@@ -207,13 +204,16 @@ std::vector<WordPriorScore> WordPriorModel::rank(std::string_view log_text, cons
     int64_t first_line = 0;
   };
   std::unordered_map<const Word*, Seen> seen;
-  for_each_word_read(log_text, skip_lines, kMaxBytes, [&](std::string_view w, int64_t line) {
+  bool beside_messages = false;  // a known word on a line no OOM message was read from
+  for_each_word_read(log_text, kMaxBytes, [&](std::string_view w, int64_t line) {
     const Word* known = find(w);
     if (!known) return;
+    beside_messages = beside_messages || !std::binary_search(message_lines.begin(), message_lines.end(), line);
     auto [it, fresh] = seen.try_emplace(known, Seen{known, 0, line});
     ++it->second.n;
   });
-  if (seen.empty()) return out;
+  // The message's words alone repeat what its family tells the rules: no ranking.
+  if (seen.empty() || !beside_messages) return out;
   double norm2 = 0.0;
   std::vector<std::pair<const Seen*, double>> v;
   for (const auto& [w, s] : seen) v.emplace_back(&s, 0.0);
@@ -314,8 +314,7 @@ std::vector<LabelledText> read_labelled_corpus(const std::string& data_dir, cons
       std::ostringstream text;
       text << log.rdbuf();
       std::string body = text.str();
-      std::vector<int64_t> skip = message_lines(parse_oom_log(body));
-      docs.push_back({std::move(body), *cause, std::move(skip)});
+      docs.push_back({std::move(body), *cause});
     }
   }
   return docs;
