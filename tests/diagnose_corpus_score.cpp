@@ -92,7 +92,8 @@
 // - held22: tests/data/oom-corpus-held22/ (24 reports gathered on 2026-12-03 by a separate session
 //   that neither ran nor read the diagnoser, while the session's change before it was made;
 //   committed on their own after that change and before anything was scored on them). Scored only
-//   when asked for (OOMKIT_CORPUS_PART=held22).
+//   when asked for (OOMKIT_CORPUS_PART=held22). Joined the word prior's training parts after its
+//   score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

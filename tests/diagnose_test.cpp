@@ -2494,3 +2494,116 @@ TEST(DiagnoseKinds14, AfterHeld21sScore) {
   ASSERT_FALSE(load.findings.empty());
   EXPECT_EQ(load.findings[0].category, OomCause::kStaticModelTooLarge);
 }
+
+// After held22's score (tests/data/oom-corpus/README.md item 22): the JVM's heap is host RAM with
+// the JVM's own fix; ggml's context arena is a size the program chose; the process "gets killed"
+// is the OOM killer; memory "reserved but unallocated" told is fragmentation; an hour of audio is
+// a long input; a code line turning the KV cache off is no generation (a sentence telling it as
+// the fix is); a quantizer's calibration is no generation and its max_*_len settings are lengths;
+// RAM "growth" is growth.
+TEST(DiagnoseKinds15, AfterHeld22sScore) {
+  const DiagnoseOptions without = rules_alone();
+  const Diagnosis jvm = first(diagnose_log(
+      "Running the indexer on 40 files\njava.lang.OutOfMemoryError: Java heap space\n\tat com.example.Index.build(Index.java:88)\n",
+      without));
+  ASSERT_FALSE(jvm.findings.empty());
+  EXPECT_EQ(jvm.findings[0].category, OomCause::kCpuRam);
+  EXPECT_NE(jvm.findings[0].fix.find("-Xmx"), std::string::npos) << jvm.findings[0].fix;
+  EXPECT_EQ(jvm.framework, "native");
+
+  const Diagnosis arena = first(diagnose_log(
+      "ggml_new_tensor_impl: not enough space in the context's memory pool (needed 536879104, available 536870912)\n", without));
+  ASSERT_FALSE(arena.findings.empty());
+  EXPECT_EQ(arena.findings[0].category, OomCause::kOther);
+  EXPECT_EQ(arena.verdict(), "other");
+  EXPECT_EQ(arena.framework, "native");
+
+  const Diagnosis killed = first(diagnose_log(
+      "Out of memory in preprocessing\nWhen I start the preprocessing the python process got killed after a few minutes.\n",
+      without));
+  ASSERT_FALSE(killed.findings.empty());
+  EXPECT_EQ(killed.findings[0].category, OomCause::kCpuRam);
+  // Not a kill denied, nor the user killing another process.
+  for (const char* not_killed : {"CUDA out of memory during training\nThe process wasn't killed, it just raised the error.\n",
+                                 "CUDA out of memory during training\nI killed the other process and it still fails.\n"}) {
+    const Diagnosis d = first(diagnose_log(not_killed, without));
+    ASSERT_FALSE(d.findings.empty()) << not_killed;
+    EXPECT_NE(d.findings[0].category, OomCause::kCpuRam) << not_killed;
+  }
+
+  const Diagnosis reserved = first(diagnose_log(
+      "Training OOMs at the optimizer step\nnvidia-smi and memory_summary show reserved but unallocated memory around 9 GiB "
+      "right before it, even though the step itself isn't large.\n",
+      without));
+  ASSERT_FALSE(reserved.findings.empty());
+  EXPECT_EQ(reserved.findings[0].category, OomCause::kFragmentation);
+  const Diagnosis advice = first(diagnose_log(
+      "CUDA out of memory during training\nIf reserved but unallocated memory is large try setting "
+      "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.\n",
+      without));
+  ASSERT_FALSE(advice.findings.empty());
+  EXPECT_NE(advice.findings[0].category, OomCause::kFragmentation);
+
+  for (const char* hour : {"CUDA out of memory\nTranscribing a 2-hour recording of a meeting in one go fails at once.\n",
+                           "CUDA out of memory\n\xe8\xbd\xac\xe5\x86\x99\xe4\xb8\x80\xe5\xb0\x8f\xe6\x97\xb6\xe7\x9a\x84\xe9\x9f\xb3\xe9\xa2\x91\xe5\xb0\xb1\xe6\x8a\xa5\xe9\x94\x99\n"}) {
+    const Diagnosis d = first(diagnose_log(hour, without));
+    ASSERT_FALSE(d.findings.empty()) << hour;
+    EXPECT_EQ(d.findings[0].category, OomCause::kActivationsSeqlen) << hour;
+  }
+
+  const std::string calib =
+      "OOM when quantizing Llama-3-70B\n"
+      "model = AutoAWQForCausalLM.from_pretrained(path, use_cache=False)\n"
+      "model.quantize(tokenizer, quant_config=cfg, calib_data=data, max_calib_seq_len=16384)\n"
+      "It runs out of GPU memory.\n";
+  const Diagnosis q = first(diagnose_log(calib, without));
+  ASSERT_FALSE(q.findings.empty());
+  EXPECT_EQ(q.findings[0].category, OomCause::kActivationsSeqlen);
+  EXPECT_NE(q.findings[0].category, OomCause::kGenerationKvCache);
+  // use_cache=False told as the fix in a sentence: the cache was on.
+  const Diagnosis told = first(diagnose_log(
+      "OOM when fine-tuning Llama-2 7B with FSDP at micro batch 8\nThe key fix was to set `use_cache=False` in from_pretrained; "
+      "after that it trains.\n",
+      without));
+  EXPECT_GE(rank_of(told, OomCause::kGenerationKvCache), 0);
+
+  // The review's inputs: a kill by the user or a scheduler, "reserved but unallocated" told as small
+  // or asked about, a corpus counted in hours, use_cache=False set for fine-tuning, a temperature's
+  // calibration, growth denied, the JVM's thread limit and a quoted exception name.
+  const std::string cuda =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.00 "
+      "GiB already allocated; 1.50 GiB free; 21.10 GiB reserved in total by PyTorch)\n";
+  for (const char* other : {"The job gets killed for exceeding the walltime limit of the queue.\n",
+                            "Then the process was killed by me with kill -9.\n",
+                            "Reserved but unallocated memory is only 20 MiB, which is small.\n",
+                            "What does \"reserved but unallocated\" mean in this message?\n",
+                            "Whisper was trained on 680,000 hours of audio; my clips are 5 seconds long.\n",
+                            "Memory shows no growth across epochs, it is flat.\n"}) {
+    const Diagnosis d = first(diagnose_log(cuda + other, without));
+    ASSERT_FALSE(d.findings.empty()) << other;
+    EXPECT_EQ(d.findings[0].category, OomCause::kActivationsBatch) << other;
+  }
+  const Diagnosis tuning = first(diagnose_log(
+      "Fine-tuning llama-2-13b. I set use_cache=False in the config as the warning says, and gradient checkpointing on.\n" +
+          cuda,
+      without));
+  EXPECT_NE(tuning.findings.at(0).category, OomCause::kGenerationKvCache);
+  const Diagnosis temperature = first(diagnose_log(
+      "Serving Llama-3-8B for chat. We run a calibration of the temperature first, then generate with "
+      "max_new_tokens=4096.\n" + cuda,
+      without));
+  EXPECT_EQ(temperature.findings.at(0).category, OomCause::kGenerationKvCache);
+  const Diagnosis threads = first(diagnose_log("java.lang.OutOfMemoryError: unable to create new native thread\n", without));
+  EXPECT_EQ(threads.findings.at(0).category, OomCause::kOther);
+  const auto quoted = diagnose_log(
+      "The javadoc says the method may throw java.lang.OutOfMemoryError if the buffer is too large.\n" + cuda, without);
+  ASSERT_EQ(quoted.size(), 1u);
+  EXPECT_EQ(quoted[0].oom->family, "pytorch1");
+
+  const Diagnosis growth = first(diagnose_log(
+      "DefaultCPUAllocator: not enough memory: you tried to allocate 93321840 bytes.\n"
+      "During training my RAM shows continued growth every epoch until it stops.\n",
+      without));
+  EXPECT_GE(rank_of(growth, OomCause::kLeakAcrossSteps), 0);
+  EXPECT_LE(rank_of(growth, OomCause::kLeakAcrossSteps), 2);
+}

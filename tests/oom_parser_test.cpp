@@ -765,3 +765,33 @@ TEST(OomParserFamilies, CutAsyncHeadAndPaddleFluidPool) {
   EXPECT_EQ(two.subsystem, "paddle");
   EXPECT_TRUE(two.requested_bytes);
 }
+
+// After held22's score (tests/data/oom-corpus/README.md item 22): the JVM's OutOfMemoryError is
+// host memory; ggml's context arena reports both its sizes; a markdown fence opening a pasted log
+// is no part of the message after it.
+TEST(OomParserFamilies, JvmHeapGgmlContextArenaAndFence) {
+  for (const char* jvm : {"Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n",
+                          "Caused by: java.lang.OutOfMemoryError: GC overhead limit exceeded\n"}) {
+    const OomRecord r = only(jvm);
+    EXPECT_EQ(r.family, "host_alloc") << jvm;
+    EXPECT_EQ(r.subsystem, "jvm") << jvm;
+    EXPECT_EQ(r.device, "cpu") << jvm;
+  }
+  EXPECT_EQ(only("[ERROR] java.lang.OutOfMemoryError: GC overhead limit exceeded\n").subsystem, "jvm");
+  EXPECT_TRUE(parse_oom_log("I read that \"not enough space in the context's memory pool\" means the arena is small\n").empty());
+  // A size that is not plain bytes ("2e8") is no capacity.
+  EXPECT_FALSE(only("ggml_new_object: not enough space in the context's memory pool (needed 1200, available 2e8)\n")
+                   .total_capacity_bytes);
+  // Python's MemoryError is still its own head only at the start of a line.
+  EXPECT_EQ(only("MemoryError\n").subsystem, "python");
+
+  const OomRecord arena =
+      only("```\nggml_new_object: not enough space in the context's memory pool (needed 817088, available 811632)\n```\n");
+  EXPECT_EQ(arena.family, "device_alloc");
+  EXPECT_EQ(arena.subsystem, "ggml_context");
+  EXPECT_EQ(arena.requested_bytes, int64_t{817088});
+  EXPECT_EQ(arena.total_capacity_bytes, int64_t{811632});
+  EXPECT_EQ(arena.message.rfind("ggml_new_object:", 0), 0u) << arena.message;
+  const OomRecord vk = only("```\nggml_vulkan: Device memory allocation of size 118497280 failed.\n```\n");
+  EXPECT_EQ(vk.message.find("```"), std::string::npos) << vk.message;
+}

@@ -549,6 +549,26 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   const auto C = r.total_capacity_bytes;
   // The buffer as the allocator places it: tt-metal's share per bank x banks (page-rounded).
   const auto need = r.laid_out_bytes ? r.laid_out_bytes : Q;
+  // ggml's context arena: its size was fixed by the program when it created the context, from its
+  // own estimate of what the graph needs; a longer context (tokens already in it, n_past) or a
+  // larger model than the estimate allows overflows it while the machine still has memory.
+  if (r.subsystem == "ggml_context") {
+    const std::string ev =
+        Q && C ? fmt::format("the ggml context's arena holds {} and the graph needed {} more than that ({} in all): the arena's "
+                             "size was fixed by the program when it created the context",
+                             format_bytes(*C), format_bytes(std::max<int64_t>(*Q - *C, 0)), format_bytes(*Q))
+               : "the ggml context's arena (fixed by the program when it created the context) is full";
+    add_titled(b, OomCause::kOther, 0.8, ev,
+               "other: the program sized ggml's context arena too small for this graph (not the machine's memory)",
+               "Update to a version that sizes its buffers from the graph (ggml's graph allocator, ggml-alloc; current "
+               "llama.cpp / whisper.cpp), or raise the context's mem_size (ggml_init_params) / the example's buffer "
+               "estimate; meanwhile a shorter context or prompt needs less",
+               "Does the same run pass with a shorter prompt / context (-c), or with the arena's size raised by the "
+               "difference?");
+    b.add(OomCause::kActivationsSeqlen, 0.4, "a longer context needs a larger arena");
+    b.add(OomCause::kStaticModelTooLarge, 0.2);
+    return;
+  }
   // A region with no memory configured ("bank size is 0 B": tt-metal's L1_SMALL or trace region
   // left at its default of 0): a setting, not memory pressure.
   if (C && *C == 0) {
@@ -713,7 +733,13 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
                            ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
   for (const Signal& s : c.signals) {
+    // The process killed, told: an OOM killer's report says so itself; beside an accelerator's
+    // message (an exception, not a kill) the kill told is likely another's (a scheduler, the
+    // user), half the weight.
+    const bool killed_told = s.what.rfind("the process was killed (", 0) == 0;
+    if (oom.family == "oom_killer" && killed_told) continue;
     double w = s.weight;
+    if (killed_told && !oom.device.empty() && oom.device != "cpu") w *= 0.5;
     // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
     // frame points at where the memory went (other ranks, another GPU), not at the model's size.
     if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
@@ -893,7 +919,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
   if (d.framework == "pytorch" &&
-      (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" ||
+      (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
@@ -950,6 +976,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                         (Q ? " for a buffer of " + format_bytes(*Q) : std::string())
            : sub == "opencv" ? "OpenCV could not allocate " + (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "ggml" ? "ggml could not allocate a CPU buffer" + (Q ? " of " + format_bytes(*Q) : std::string())
+           : sub == "jvm" ? "the JVM ran out of memory (java.lang.OutOfMemoryError): host RAM, or the JVM's cap on it"
                                 : "Python's MemoryError: a host allocation failed";
     } else if (tf_host) {
       ev = "the CPU device's allocator could not allocate " + (Q ? format_bytes(*Q) : std::string("a tensor")) + " of host RAM";
@@ -960,6 +987,45 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "the host allocator failed";
     }
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    if (oom.subsystem == "jvm") {  // the JVM's own knobs, by the kind of OutOfMemoryError, not PyTorch's DataLoader
+      Finding& f = b.at(i);
+      if (icontains_word(oom.message, "unable to create") && icontains_word(oom.message, "thread")) {
+        // Threads, not the heap: the process's thread limit (ulimit -u, a container's pids limit) or
+        // the native memory their stacks need; a larger -Xmx leaves less for them.
+        const std::string thread_ev = "the JVM could not start another thread (OutOfMemoryError: unable to create native "
+                               "thread): the thread limit or the native memory for thread stacks, not the heap";
+        f.score = 0.3;
+        f.evidence = {thread_ev};
+        f.fix = "Use fewer threads (the tool's thread / worker setting), raise the thread limit (ulimit -u, the "
+                "container's pids limit), or give the JVM less heap (-Xmx) so native memory is left for stacks";
+        add_titled(b, OomCause::kOther, 0.75, thread_ev,  // may move the findings: f is not used after
+                   "other: the JVM reached its thread limit or the native memory for thread stacks",
+                   "Use fewer threads, raise the thread limit (ulimit -u / the container's pids limit), or lower -Xmx so "
+                   "native memory is left for stacks",
+                   "How many threads does the process have when it fails (ps -o nlwp <pid>), and what is ulimit -u?");
+      } else if (icontains_word(oom.message, "requested array size exceeds vm limit")) {
+        const std::string array_ev = "one array above the JVM's limit on an array's length (about 2^31 elements): no heap size "
+                               "holds it";
+        f.score = 0.3;
+        f.evidence = {array_ev};
+        add_titled(b, OomCause::kOther, 0.75, array_ev,  // may move the findings: f is not used after
+                   "other: one array longer than the JVM allows (a single allocation beyond its limit)",
+                   "Split the data into several arrays / chunks; the limit is on one array, so -Xmx does not help",
+                   "What length was the failing array asked for?");
+      } else if (icontains_word(oom.message, "metaspace")) {
+        f.evidence = {"the JVM's Metaspace (class metadata) is full: -XX:MaxMetaspaceSize, not the heap"};
+        f.fix = "Raise -XX:MaxMetaspaceSize, or find what keeps loading classes (a class-loader leak in redeploys)";
+        f.probe = "Does the loaded-class count (jcmd <pid> VM.classloader_stats) keep growing?";
+      } else if (icontains_word(oom.message, "direct buffer memory")) {
+        f.evidence = {"the JVM's direct (off-heap) buffers reached their limit: -XX:MaxDirectMemorySize, not the heap"};
+        f.fix = "Raise -XX:MaxDirectMemorySize (within the machine's RAM), or release direct buffers / use smaller ones";
+        f.probe = "Does the run pass with a larger -XX:MaxDirectMemorySize?";
+      } else {
+        f.fix = "Give the JVM more heap within the machine's RAM (java -Xmx<size>, or the tool's memory setting), "
+                "or process the input in parts (split the database / files)";
+        f.probe = "Does the run pass with a larger -Xmx on a machine with that much free RAM, or on half the input?";
+      }
+    }
     // The log tells tensors kept across steps ("total_loss += loss", the graph kept): host RAM is
     // where that leak ran out (a CPU run, or the graph's saved tensors on the host), the leak its
     // cause; its fix (.item(), .detach()) is what frees the memory, not more RAM.

@@ -98,7 +98,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"leak", kWLeak}, {"leaks", kWLeak}, {"leaking", kWLeak}, {"leaked", kWLeak},
       {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
       {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
-      {"accumulates", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
+      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
       {"each", kWPer}, {"every", kWPer}, {"iterations", kWPer}, {"epochs", kWPer}, {"batches", kWPer}, {"steps", kWPer},
       {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
       {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
@@ -182,8 +182,31 @@ bool is_llm_with_version(std::string_view w) {
 }
 
 // Words that say the log is from training (not inference).
+// A sequence-length setting beyond words()'s list: any word holding "seq_len" (max_seq_len,
+// max_calib_seq_len, seq_length), or max_<what>_len / max_<what>_length where <what> is tokens or
+// text (max_token_len, max_input_length, max_prompt_length, max_target_length; not
+// max_queue_len, max_path_len, max_label_len).
+bool seq_setting_word(std::string_view w) {
+  if (w.size() > 40) return false;
+  if (w.find("seq_len") != std::string_view::npos) return true;
+  if (w.rfind("max_", 0) != 0) return false;
+  std::string_view mid = w.substr(4);
+  if (mid.size() > 4 && mid.substr(mid.size() - 4) == "_len") mid.remove_suffix(4);
+  else if (mid.size() > 7 && mid.substr(mid.size() - 7) == "_length") mid.remove_suffix(7);
+  else return false;
+  // What is long: tokens or text (not max_queue_len, max_path_len, max_label_len).
+  for (std::string_view t : {"token", "tokens", "input", "prompt", "target", "source", "src", "tgt", "text", "sentence",
+                             "context", "sequence", "model", "total", "output", "answer", "question", "doc", "document",
+                             "position", "calib", "audio", "utterance"}) {
+    if (mid == t || (mid.size() > t.size() && mid.substr(mid.size() - t.size()) == t && mid[mid.size() - t.size() - 1] == '_')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool is_training_word(std::string_view w) {
-  for (std::string_view t : {"train", "training", "finetune", "finetuning", "epoch", "epochs", "backward", "optimizer",
+  for (std::string_view t : {"train", "training", "finetune", "finetuning", "tune", "tuning", "epoch", "epochs", "backward", "optimizer",
                              "lora", "sft", "trainer", "train_dreambooth", "fit"}) {
     if (w == t) return true;
   }
@@ -300,6 +323,7 @@ struct LogEvidence {
   std::vector<Fact> facts;                       // in line order
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
+  int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...)
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
@@ -446,8 +470,10 @@ class Reader {
         seen |= uint64_t{1} << kWEval;
         eval_ident_ = true;
       }
-      if (w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])])
-      if (auto it = words().find(w); it != words().end()) {
+      const auto it = w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])]
+                          ? words().find(w)
+                          : words().end();
+      if (it != words().end()) {
         seen |= uint64_t{1} << it->second;
         if (it->second == kWFramework) {
           const int f = framework_index(w, lo);
@@ -455,6 +481,17 @@ class Reader {
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
         }
+      } else if (w.size() > 6 && seq_setting_word(w)) {  // max_calib_seq_len, max_token_len, max_input_length ...
+        seen |= uint64_t{1} << kWSetting;
+        setting(w, lo, j, n);
+      }
+      // A quantizer's calibration settings (AutoAWQ / GPTQ / llm-compressor: calib_data,
+      // max_calib_samples, num_calibration_samples): forward passes over calibration samples, no
+      // generation. The word "calibration" alone is not read (a temperature's calibration).
+      if (!ev_.calibration_line && w.size() >= 6 &&
+          (w.find("calib_") != std::string_view::npos || w.find("_calib") != std::string_view::npos ||
+           w.find("calibration_") != std::string_view::npos || w.find("_calibration") != std::string_view::npos)) {
+        ev_.calibration_line = n;
       }
       i = j;
     }
@@ -533,7 +570,7 @@ class Reader {
       ev_.gpus.emplace_back(n, *v);
     } else if (w == "max_length" || w == "max_seq_length" || w == "seq_len" || w == "seq_length" ||
                w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
-               w == "context_length" || w == "model_max_length" || w == "max_source_length") {
+               w == "context_length" || w == "model_max_length" || w == "max_source_length" || seq_setting_word(w)) {
       if (*v >= 8) ev_.seq.emplace_back(n, *v);
     } else {
       ev_.batch.emplace_back(n, *v);
@@ -736,7 +773,8 @@ class Reader {
                                       has_text("\xe5\xb0\xba\xe5\xaf\xb8"))) ||
                              has_text(" model") || has_text("epoch_end") ||
                              has_text("+=") || has(kWGpuName) ||
-                             has_text("cuda:");
+                             has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
+                             (cjk && has_text("\xe5\xb0\x8f\xe6\x97\xb6"));  // 小时 (hours)
     if (has(kWInputSize) && (has_text("image") || has_text("resolution") ||
                              has_text("picture") || has_text("photo"))) {
       image_seen_ = true;
@@ -852,15 +890,22 @@ class Reader {
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
     // Growth without a step word but said to go on: "keeps increasing until", "growing slowly".
     const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
-                         contains("until") || contains("over time") || contains("constantly") || contains("continuously");
+                         contains("until") || contains("over time") || contains("constantly") || contains("continuously") ||
+                         contains("continually") || contains("continued growth") || contains("continuous growth") ||
+                         contains("still growth");
     // Not a change the user made that worked ("Increasing the swap from 1GB to 4GB did the trick",
     // "I increased the limit and it runs fine"): the stated account reads it.
     const bool fix_told = has(kWGrow) && !has(kWLeak) &&
                           (contains("increasing the") || contains("increased the") || contains("increase the") ||
                            contains("increasing my") || contains("increased my")) &&
                           success_told(lo) && !ongoing && !contains("then") && !contains("every");
+    // Growth denied or over ("no growth", "without any growth", "the growth stopped", flat since).
+    const bool growth_denied = contains("growth") &&
+                               (contains("no growth") || contains("without growth") || contains("without any growth") ||
+                                contains("growth stopped") || contains("growth stops") || contains("flat") ||
+                                contains("no memory growth") || contains("not growth"));
 if (((has(kWGrow) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
-        (has(kWLeak) && mem_noun)) && !fix_told) {
+        (has(kWLeak) && mem_noun)) && !fix_told && !growth_denied) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) ? 0.5 : 0.3,
           "memory grows step after step: " + text());
     } else if (has(kWLeak)) {
@@ -1013,7 +1058,19 @@ if (contains("model.eval()") && !negated) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "it depends on which model is loaded: " + text());
     }
     // Generation.
-    if (has(kWLlmGen) || has(kWGenWord)) {
+    // "use_cache": False / use_cache=False turns the KV cache off (training, calibration): no
+    // generation on such a line that names nothing else of it. Told as the fix in a sentence ("The
+    // key solution was to set use_cache=False"), the cache was on.
+    // In a sentence it counts only as the fix told; transformers' own warning under gradient
+    // checkpointing ("Setting `use_cache=False`") is a sign of training.
+    const bool fix_words = contains("fix") || contains("solution") || contains("solved") || contains("worked") ||
+                           contains("the trick") || contains("resolved");
+    const bool cache_off = contains("use_cache") &&
+                           ((use_cache_off(lo) && (!sentence || !fix_words)) || contains("gradient checkpointing") ||
+                            contains("gradient_checkpointing")) &&
+                           !contains(".generate(") && !contains("kv cache") && !contains("max_new_tokens") &&
+                           !contains("past_key_values") && !contains("num_beams");
+    if ((has(kWLlmGen) || has(kWGenWord)) && !cache_off) {
 if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.3, "LLM generation: " + text());
     } else if (has(kWGenWord) && !negated) {
@@ -1355,6 +1412,26 @@ if (contains("other process") || contains("another process") || contains("other 
                        contains("oom_killer") || contains("dmesg"))) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }
+    // The process killed, told in a sentence ("the process gets killed", "it was killed in
+    // step800+", "Python process gets killed everytime"): what kills a process that runs out of
+    // memory is the Linux OOM killer or a cgroup limit, on host RAM (a GPU's OOM is an exception,
+    // not a kill). In the corpus's parts, 22 of the 23 reports that say so in the passive are host
+    // RAM, the other host RAM that grew (a leak).
+    if (sentence && contains("killed") && !negated && lo.find('?') == std::string_view::npos && process_killed_told(lo) &&
+        once_per_window(last_killed_, OomCause::kCpuRam, n)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+          "the process was killed (the Linux OOM killer / a cgroup limit ends a process that takes the host's RAM): " +
+              text(),
+          0, Told::kAccount);
+    }
+    // The caching allocator's cache told: "reserved but unallocated memory was high", "reserved is
+    // much larger than allocated". Not PyTorch's own advice ("If reserved but unallocated memory is
+    // large try setting ..."), a printed line.
+    if (sentence && contains("unallocated") && !contains("if reserved") && !contains("try setting") &&
+        reserved_unallocated_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.45,
+          "memory reserved by the allocator but unallocated, in the user's words: " + text(), 0, Told::kAccount);
+    }
     if (has(kWFrag) && !negated && !contains("to avoid fragmentation")) {  // the message's own hint, quoted
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
     }
@@ -1480,6 +1557,79 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         return;
       }
     }
+  }
+
+  // Memory reserved but unallocated, told without a denial near it (the line's other clauses may
+  // deny other things: "... was high at this point, ... the cache wasn't cleared").
+  static bool reserved_unallocated_told(std::string_view lo) {
+    for (std::string_view ph : {"reserved but unallocated", "reserved-but-unallocated", "reserved and unallocated",
+                                "unallocated reserved", "reserved but not allocated"}) {
+      const size_t p = lo.find(ph);
+      if (p == std::string_view::npos) continue;
+      const size_t from = p > 30 ? p - 30 : 0;
+      const std::string_view near = lo.substr(from, p - from + ph.size() + 40);
+      const std::string_view after_phrase = near.substr(p - from + ph.size());
+      const std::string_view before_phrase = near.substr(0, p - from);
+      for (std::string_view neg : {" not ", "n't ", " no ", "never ", "only", "small", "negligible", "tiny", "little", "low"}) {
+        if (before_phrase.find(neg) != std::string_view::npos || after_phrase.find(neg) != std::string_view::npos) return false;
+      }
+      // Told as large (an observation), not asked about or quoted from the docs.
+      if (lo.find('?') != std::string_view::npos) return false;
+      for (std::string_view quote : {"means", "docs", "documentation", "according", "says", "said", "suggest"}) {
+        if (lo.find(quote) != std::string_view::npos) return false;
+      }
+      for (std::string_view large : {"high", "large", "huge", "a lot", "much", "big", "grow", "increas", "spike", "most",
+                                     "gib", "gb"}) {
+        if (after_phrase.find(large) != std::string_view::npos || before_phrase.find(large) != std::string_view::npos) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return false;
+  }
+
+  // "use_cache" set false on the line: use_cache=False, "use_cache": False, use_cache: false.
+  static bool use_cache_off(std::string_view lo) {
+    for (size_t p = lo.find("use_cache"); p != std::string_view::npos; p = lo.find("use_cache", p + 9)) {
+      size_t k = p + 9;
+      while (k < lo.size() && (lo[k] == ' ' || lo[k] == '"' || lo[k] == '\'' || lo[k] == '=' || lo[k] == ':')) ++k;
+      if (lo.compare(k, 5, "false") == 0) return true;
+    }
+    return false;
+  }
+
+  // A process killed, told in the passive: "killed" as a word after gets / got / get / getting /
+  // was / were / is / are / been / being ("the process gets killed", "it was killed in step800+"),
+  // not denied right before it ("wasn't killed", "is not killed"), not a DataLoader worker's bus
+  // error (its shared memory, which the parser reads). Not "I killed the other process".
+  static bool process_killed_told(std::string_view lo) {
+    // Not a kill with another cause told: by the user, a scheduler's time limit, a quota, other users.
+    for (std::string_view other : {"bus error", "by me", "i killed", "we killed", "manually", "kill -", "ctrl", "walltime",
+                                   "wall time", "time limit", "timeout", "timed out", "quota", "other user", "preempt",
+                                   "not killed", "n't killed", "never killed"}) {
+      if (lo.find(other) != std::string_view::npos) return false;
+    }
+    for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
+      if (!is_word_at(lo, p, 6) || p == 0) continue;
+      size_t e = p;
+      while (e > 0 && lo[e - 1] == ' ') --e;
+      size_t b = e;
+      while (b > 0 && (is_alpha(lo[b - 1]) || lo[b - 1] == '\'')) --b;
+      const std::string_view aux = lo.substr(b, e - b);
+      for (std::string_view a : {"gets", "got", "get", "getting", "was", "were", "is", "are", "been", "being"}) {
+        if (aux == a) {
+          size_t q = b;
+          while (q > 0 && lo[q - 1] == ' ') --q;
+          size_t w = q;
+          while (w > 0 && (is_alpha(lo[w - 1]) || lo[w - 1] == '\'')) --w;
+          const std::string_view before = lo.substr(w, q - w);
+          if (before == "not" || before == "never" || (before.size() > 3 && before.substr(before.size() - 3) == "n't")) return false;
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   // The host's memory named in `lo` (a line or a clause): "RAM" as a word, system / host / CPU /
@@ -2542,6 +2692,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
+    // A recording an hour or more long: "one hour of audio", "a 2-hour video", "hour-long recording",
+    // "a 3 hour podcast"; zh "一小时的音频" (an hour of audio), "小时音频", "长音频" / "长视频" (long
+    // audio / video).
+    // One recording, not a corpus counted in hours ("680,000 hours of audio", "clips under 30
+    // seconds", zh 每条 / 切成: each / cut into).
+    const bool pieces = any({"hours of", "clip", "segment", "window", "each ", "every ", "in total", "dataset", "corpus",
+                             "trained on", "\xe6\xaf\x8f\xe6\x9d\xa1", "\xe5\x88\x87\xe6\x88\x90", "\xe5\x88\x87\xe5\x88\x86"});
+    if (!pieces && has("hour") && any({"hour of audio", "hour audio", "hour-long", "hour long", "hour of video", "hour video",
+                                       "hour recording", "hour podcast", "hour lecture", "hour meeting"})) {
+      return true;
+    }
+    if (!pieces && any({"\xe5\xb0\x8f\xe6\x97\xb6\xe7\x9a\x84\xe9\x9f\xb3\xe9\xa2\x91", "\xe5\xb0\x8f\xe6\x97\xb6\xe9\x9f\xb3\xe9\xa2\x91",
+                        "\xe9\x95\xbf\xe9\x9f\xb3\xe9\xa2\x91", "\xe9\x95\xbf\xe8\xa7\x86\xe9\xa2\x91"})) {
+      return true;
+    }
     if (has("larg") && any({"large sequence", "large image", "larger image", "large resolution", "large input", "larger input"})) {
       return true;
     }
@@ -2759,6 +2924,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::array<int64_t, 16> last_weak_{};
   std::array<int64_t, kCauseCount> last_account_{};  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
+  std::array<int64_t, kCauseCount> last_killed_{};   // the process killed, told
   std::string_view line_lo_;  // the lowercased line statement() reads (for code_line() in add())
   CharPairs pairs_;           // its character pairs
   bool ascii_ = true;         // the line line() reads holds ASCII only
@@ -2992,7 +3158,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     if (!adj.what.empty()) c.clues.push_back(fmt::format("log line {}: {}", s.line, adj.what));
   }
   // An LLM run with no training anywhere in the log: it is generating (weights + KV cache).
-  if (ev.llm_line && !ev.training_line && c.phase != "model_load" && c.phase != "optimizer_step") {
+  if (ev.llm_line && !ev.training_line && !ev.calibration_line && c.phase != "model_load" && c.phase != "optimizer_step") {
     c.signals.push_back({OomCause::kGenerationKvCache, 0.3, ev.llm_line,
                          "an LLM run without training in the log: inference, where the KV cache grows with "
                          "batch x length",
@@ -3010,7 +3176,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.num_gpus = last_before(ev.gpus, oom_line, to);
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
-  c.llm_inference = ev.llm_line && !ev.training_line;
+  c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line;
   c.quantized = ev.quantized_line > 0;
   c.training = ev.training_line > 0;
   c.training_line = ev.training_line;

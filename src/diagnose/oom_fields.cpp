@@ -88,6 +88,16 @@ void ggml_buffer(const std::string& s, OomRecord& r) {
 // An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
 // in oom_parser.cpp). Sizes are the byte counts the messages print.
 void read_device_alloc(const std::string& s, OomRecord& r) {
+  if (r.subsystem == "ggml_context") {  // "(needed 412241472, available 411791504)": plain byte counts
+    r.device = "ggml_context";
+    if (const size_t p = ifind(s, "(needed"); p != std::string::npos) set_byte_count(s, p + 7, r);
+    if (const size_t p = ifind(s, ",available"); p != std::string::npos) {
+      size_t end = 0;
+      const auto avail = integer_at(s, p + 10, &end);
+      if (avail && end < s.size() && s[end] == ')') r.total_capacity_bytes = *avail;  // plain bytes, not "2e8"
+    }
+    return;
+  }
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
     if (const size_t p = ifind(s, "devicememoryallocationofsize"); p != std::string::npos) set_byte_count(s, p + 28, r);
     r.device = "vulkan";

@@ -162,6 +162,10 @@ const HeadDef kHeads[] = {
     {"cannot allocate memory", "host_alloc", "enomem", Kind::kOneLine},
     {"std::bad_alloc", "host_alloc", "bad_alloc", Kind::kOneLine},
     {"memoryerror", "host_alloc", "python", Kind::kOneLine},
+    // The JVM's (Java, Scala, Spark, DJL, MSFragger ...): "java.lang.OutOfMemoryError: Java heap
+    // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
+    // the host's RAM behind it.
+    {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -218,6 +222,12 @@ const HeadDef kHeads[] = {
     // a "device_alloc" report, subsystem "ggml", the device from the backend's name).
     {"cudamalloc failed: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"failed to allocate", "device_alloc", "ggml", Kind::kOneLine},
+    // ggml's context arena (ggml.c before its graph allocator, and the examples built on it:
+    // llama.cpp, whisper.cpp, starcoder.cpp, ggml's gpt-2): "ggml_new_tensor_impl: not enough space
+    // in the context's memory pool (needed 412241472, available 411791504)" (later
+    // "ggml_new_object: ..."). The arena's size is fixed when the program creates the context
+    // (ggml_init_params.mem_size): a size the program computed, not the machine's memory.
+    {"not enough space in the context's memory pool", "device_alloc", "ggml_context", Kind::kOneLine},
     // OpenCV's cv::fastMalloc (host RAM), as 2.x-4.x print it: "OpenCV Error: Insufficient memory
     // (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError", "error: (-4) Failed to allocate
     // N bytes in function OutOfMemoryError", "error: (-4:Insufficient memory) Failed to allocate N
@@ -436,7 +446,8 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
       // It and the allocator's retry warning start at their heads.
       if (hit.phrase == kAllocationsReport && lo.find("allocator", e) == std::string::npos) continue;
-      hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool";
+      hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool" ||
+                    std::string_view(h.subsystem) == "ggml_context";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
       if (hit.phrase == "failed to cudamalloc" && lo.find("out of memory", e) == std::string::npos) continue;
       // ggml_vulkan's allocation "of size N failed"; tt-metal's "N B <KIND> buffer": their own
@@ -501,6 +512,18 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       if (family == "paddle" && std::string_view(h.subsystem) == "paddle" && phrase_find(lo, "cannot allocate", e).first > e + 24 &&
           !(trim_view(std::string_view(lo).substr(e)).size() <= 4 && lower(next.substr(0, 20)).rfind("cannot allocate", 0) == 0)) {
         continue;
+      }
+      // The JVM's exception and ggml's arena message as printed: first on the line, after a name
+      // and its colon ("Caused by: ", "ggml_new_object: "), an exception's words ("Exception in
+      // thread \"main\" ") or a log prefix; not quoted in a sentence ("the javadoc says it may
+      // throw java.lang.OutOfMemoryError").
+      if (std::string_view(h.subsystem) == "jvm" || std::string_view(h.subsystem) == "ggml_context") {
+        const std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
+        // A log prefix ("[ERROR] ", "E   ", a timestamp and level) ends in ']' or is short.
+        if (!lead.empty() && lead.back() != ':' && lead.back() != ']' && lead.size() > 12 &&
+            lead.find("exception") == std::string_view::npos) {
+          continue;
+        }
       }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
@@ -798,7 +821,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       // A wrapped one-line report may start a line earlier (its size before its head).
       if (one_line && h == 0 && begin == 0 && i > 0 && !hit.at_head) {
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
-        if (!prev.empty() && !starts_traceback(prev) && find_heads(prev).empty()) {
+        // A markdown code fence ("```", "```text", "~~~") opens the pasted log; it is no part of the message.
+        if (!prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
+            find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
           prepended_line = lines[i - 1].number;
         }
@@ -1401,7 +1426,9 @@ bool memory_trouble_prose(std::string_view lo) {
   if (any_text({"how do i", "how to", "how can i"}) || supposed(lo)) return false;
   if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "not leak", "n't leak", "not a leak",
                 "is stable", "stays stable", "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm",
-                "feature request", "not a memory", "isn't a memory", "not memory related", "not related to memory"})) {
+                "feature request", "not a memory", "isn't a memory", "not memory related", "not related to memory",
+                "no more memory problem", "no more memory issue", "no more memory error", "no more memory leak",
+                "space left on device", "disk space"})) {
     return false;
   }
   // Memory told as a problem, or as too much held where it should not be, in those words: "CUDA
@@ -1434,11 +1461,15 @@ bool memory_trouble_prose(std::string_view lo) {
   if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
                 "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
       any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
-                "filled up", "more and more", "hit the peak", "can't allocate",
+                "filled up", "filling up", "more and more", "hit the peak", "can't allocate",
                 "cannot allocate", "unable to allocate", "allocate memory",
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
-                "n't enough"}) ||
+                "n't enough",
+                // memory used up, told as what is left: "filled ... until no more memory is available",
+                // "until there's no more memory left" (not "no more memory errors": a fix told)
+                "no more memory is available", "no more memory available", "no more memory left", "no memory left",
+                "until no more memory"}) ||
       (!kept_as_meant && any_text({"not released", "never released"}))) {
     return true;
   }

@@ -69,7 +69,7 @@
 //                "MemoryError" first on its line, OpenCV's "Insufficient memory (Failed to allocate N
 //                bytes) in cv::OutOfMemoryError" (subsystem "opencv", with its size), ggml's "failed to
 //                allocate CPU buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
-//                see "device_alloc"). A DataLoader worker's "Unexpected bus error
+//                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm"). A DataLoader worker's "Unexpected bus error
 //                encountered in worker" is an "oom_killer" record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
 //   "paddle"     PaddlePaddle's "Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on
@@ -108,7 +108,9 @@
 //                lines a paste wraps it onto), "bmlib" (Sophon: "bm_alloc_gmem failed, dev_id = 0, size =
 //                0x639c00"; device "sophon:0"), "ggml" (llama.cpp's graph allocator: "failed to allocate
 //                CUDA0 buffer of size N"; device from the backend's name, "cuda:0", "hip:0", "vulkan";
-//                after its backend's own failure, the same report) and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
+//                after its backend's own failure, the same report), "ggml_context" (ggml's context
+//                arena: "not enough space in the context's memory pool (needed N, available M)":
+//                requested N, capacity M; device "ggml_context") and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
 //                memory object allocation: requested N bytes, but max alloc size supported by device
 //                is M bytes": max_allocation_bytes = M; device "gpu").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
