@@ -2503,6 +2503,8 @@ TEST(DiagnoseKinds14, AfterHeld21sScore) {
 // RAM "growth" is growth.
 TEST(DiagnoseKinds15, AfterHeld22sScore) {
   const DiagnoseOptions without = rules_alone();
+  // The first cause ranked for `log` (at() fails the test when nothing is ranked).
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
   const Diagnosis jvm = first(diagnose_log(
       "Running the indexer on 40 files\njava.lang.OutOfMemoryError: Java heap space\n\tat com.example.Index.build(Index.java:88)\n",
       without));
@@ -2518,37 +2520,25 @@ TEST(DiagnoseKinds15, AfterHeld22sScore) {
   EXPECT_EQ(arena.verdict(), "other");
   EXPECT_EQ(arena.framework, "native");
 
-  const Diagnosis killed = first(diagnose_log(
-      "Out of memory in preprocessing\nWhen I start the preprocessing the python process got killed after a few minutes.\n",
-      without));
-  ASSERT_FALSE(killed.findings.empty());
-  EXPECT_EQ(killed.findings[0].category, OomCause::kCpuRam);
+  EXPECT_EQ(top("Out of memory in preprocessing\nWhen I start the preprocessing the python process got killed after a few "
+                "minutes.\n"),
+            OomCause::kCpuRam);
   // Not a kill denied, nor the user killing another process.
   for (const char* not_killed : {"CUDA out of memory during training\nThe process wasn't killed, it just raised the error.\n",
                                  "CUDA out of memory during training\nI killed the other process and it still fails.\n"}) {
-    const Diagnosis d = first(diagnose_log(not_killed, without));
-    ASSERT_FALSE(d.findings.empty()) << not_killed;
-    EXPECT_NE(d.findings[0].category, OomCause::kCpuRam) << not_killed;
+    EXPECT_NE(top(not_killed), OomCause::kCpuRam) << not_killed;
   }
 
-  const Diagnosis reserved = first(diagnose_log(
-      "Training OOMs at the optimizer step\nnvidia-smi and memory_summary show reserved but unallocated memory around 9 GiB "
-      "right before it, even though the step itself isn't large.\n",
-      without));
-  ASSERT_FALSE(reserved.findings.empty());
-  EXPECT_EQ(reserved.findings[0].category, OomCause::kFragmentation);
-  const Diagnosis advice = first(diagnose_log(
-      "CUDA out of memory during training\nIf reserved but unallocated memory is large try setting "
-      "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.\n",
-      without));
-  ASSERT_FALSE(advice.findings.empty());
-  EXPECT_NE(advice.findings[0].category, OomCause::kFragmentation);
+  EXPECT_EQ(top("Training OOMs at the optimizer step\nnvidia-smi and memory_summary show reserved but unallocated memory "
+                "around 9 GiB right before it, even though the step itself isn't large.\n"),
+            OomCause::kFragmentation);
+  EXPECT_NE(top("CUDA out of memory during training\nIf reserved but unallocated memory is large try setting "
+                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.\n"),
+            OomCause::kFragmentation);
 
   for (const char* hour : {"CUDA out of memory\nTranscribing a 2-hour recording of a meeting in one go fails at once.\n",
                            "CUDA out of memory\n\xe8\xbd\xac\xe5\x86\x99\xe4\xb8\x80\xe5\xb0\x8f\xe6\x97\xb6\xe7\x9a\x84\xe9\x9f\xb3\xe9\xa2\x91\xe5\xb0\xb1\xe6\x8a\xa5\xe9\x94\x99\n"}) {
-    const Diagnosis d = first(diagnose_log(hour, without));
-    ASSERT_FALSE(d.findings.empty()) << hour;
-    EXPECT_EQ(d.findings[0].category, OomCause::kActivationsSeqlen) << hour;
+    EXPECT_EQ(top(hour), OomCause::kActivationsSeqlen) << hour;
   }
 
   const std::string calib =
@@ -2579,9 +2569,7 @@ TEST(DiagnoseKinds15, AfterHeld22sScore) {
                             "What does \"reserved but unallocated\" mean in this message?\n",
                             "Whisper was trained on 680,000 hours of audio; my clips are 5 seconds long.\n",
                             "Memory shows no growth across epochs, it is flat.\n"}) {
-    const Diagnosis d = first(diagnose_log(cuda + other, without));
-    ASSERT_FALSE(d.findings.empty()) << other;
-    EXPECT_EQ(d.findings[0].category, OomCause::kActivationsBatch) << other;
+    EXPECT_EQ(top(cuda + other), OomCause::kActivationsBatch) << other;
   }
   const Diagnosis tuning = first(diagnose_log(
       "Fine-tuning llama-2-13b. I set use_cache=False in the config as the warning says, and gradient checkpointing on.\n" +
