@@ -989,29 +989,28 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
     if (oom.subsystem == "jvm") {  // the JVM's own knobs, by the kind of OutOfMemoryError, not PyTorch's DataLoader
       Finding& f = b.at(i);
+      // An error no larger heap cures: host RAM drops to a runner-up, the JVM's own limit leads.
+      auto not_the_heap = [&](const std::string& why, const char* title, const char* fix, const char* probe) {
+        f.score = 0.3;
+        f.evidence = {why};
+        add_titled(b, OomCause::kOther, 0.75, why, title, fix, probe);  // may move the findings: f is not used after
+      };
       if (icontains_word(oom.message, "unable to create") && icontains_word(oom.message, "thread")) {
         // Threads, not the heap: the process's thread limit (ulimit -u, a container's pids limit) or
         // the native memory their stacks need; a larger -Xmx leaves less for them.
-        const std::string thread_ev = "the JVM could not start another thread (OutOfMemoryError: unable to create native "
-                               "thread): the thread limit or the native memory for thread stacks, not the heap";
-        f.score = 0.3;
-        f.evidence = {thread_ev};
         f.fix = "Use fewer threads (the tool's thread / worker setting), raise the thread limit (ulimit -u, the "
                 "container's pids limit), or give the JVM less heap (-Xmx) so native memory is left for stacks";
-        add_titled(b, OomCause::kOther, 0.75, thread_ev,  // may move the findings: f is not used after
-                   "other: the JVM reached its thread limit or the native memory for thread stacks",
-                   "Use fewer threads, raise the thread limit (ulimit -u / the container's pids limit), or lower -Xmx so "
-                   "native memory is left for stacks",
-                   "How many threads does the process have when it fails (ps -o nlwp <pid>), and what is ulimit -u?");
+        not_the_heap("the JVM could not start another thread (OutOfMemoryError: unable to create native thread): the "
+                     "thread limit or the native memory for thread stacks, not the heap",
+                     "other: the JVM reached its thread limit or the native memory for thread stacks",
+                     "Use fewer threads, raise the thread limit (ulimit -u / the container's pids limit), or lower -Xmx so "
+                     "native memory is left for stacks",
+                     "How many threads does the process have when it fails (ps -o nlwp <pid>), and what is ulimit -u?");
       } else if (icontains_word(oom.message, "requested array size exceeds vm limit")) {
-        const std::string array_ev = "one array above the JVM's limit on an array's length (about 2^31 elements): no heap size "
-                               "holds it";
-        f.score = 0.3;
-        f.evidence = {array_ev};
-        add_titled(b, OomCause::kOther, 0.75, array_ev,  // may move the findings: f is not used after
-                   "other: one array longer than the JVM allows (a single allocation beyond its limit)",
-                   "Split the data into several arrays / chunks; the limit is on one array, so -Xmx does not help",
-                   "What length was the failing array asked for?");
+        not_the_heap("one array above the JVM's limit on an array's length (about 2^31 elements): no heap size holds it",
+                     "other: one array longer than the JVM allows (a single allocation beyond its limit)",
+                     "Split the data into several arrays / chunks; the limit is on one array, so -Xmx does not help",
+                     "What length was the failing array asked for?");
       } else if (icontains_word(oom.message, "metaspace")) {
         f.evidence = {"the JVM's Metaspace (class metadata) is full: -XX:MaxMetaspaceSize, not the heap"};
         f.fix = "Raise -XX:MaxMetaspaceSize, or find what keeps loading classes (a class-loader leak in redeploys)";

@@ -488,10 +488,12 @@ class Reader {
       // A quantizer's calibration settings (AutoAWQ / GPTQ / llm-compressor: calib_data,
       // max_calib_samples, num_calibration_samples): forward passes over calibration samples, no
       // generation. The word "calibration" alone is not read (a temperature's calibration).
-      if (!ev_.calibration_line && w.size() >= 6 &&
-          (w.find("calib_") != std::string_view::npos || w.find("_calib") != std::string_view::npos ||
-           w.find("calibration_") != std::string_view::npos || w.find("_calibration") != std::string_view::npos)) {
-        ev_.calibration_line = n;
+      if (!ev_.calibration_line && w.size() >= 6) {
+        const size_t c = w.find("calib");
+        if (c != std::string_view::npos && (w.compare(c, 6, "calib_") == 0 || w.compare(c, 12, "calibration_") == 0 ||
+                                            (c > 0 && w[c - 1] == '_'))) {
+          ev_.calibration_line = n;
+        }
       }
       i = j;
     }
@@ -568,9 +570,8 @@ class Reader {
     if (!v || *v <= 0 || *v > 100000000) return;
     if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node") {
       ev_.gpus.emplace_back(n, *v);
-    } else if (w == "max_length" || w == "max_seq_length" || w == "seq_len" || w == "seq_length" ||
-               w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
-               w == "context_length" || w == "model_max_length" || w == "max_source_length" || seq_setting_word(w)) {
+    } else if (w == "max_length" || w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
+               w == "context_length" || w == "model_max_length" || seq_setting_word(w)) {
       if (*v >= 8) ev_.seq.emplace_back(n, *v);
     } else {
       ev_.batch.emplace_back(n, *v);
@@ -1059,10 +1060,9 @@ if (contains("model.eval()") && !negated) {
     }
     // Generation.
     // "use_cache": False / use_cache=False turns the KV cache off (training, calibration): no
-    // generation on such a line that names nothing else of it. Told as the fix in a sentence ("The
-    // key solution was to set use_cache=False"), the cache was on.
-    // In a sentence it counts only as the fix told; transformers' own warning under gradient
-    // checkpointing ("Setting `use_cache=False`") is a sign of training.
+    // generation on such a line that names nothing else of it, unless a sentence tells it as the
+    // fix ("The key solution was to set use_cache=False": the cache was on). transformers' own
+    // warning under gradient checkpointing ("Setting `use_cache=False`") is a sign of training.
     const bool fix_words = contains("fix") || contains("solution") || contains("solved") || contains("worked") ||
                            contains("the trick") || contains("resolved");
     const bool cache_off = contains("use_cache") &&
@@ -1425,10 +1425,8 @@ if (contains("other process") || contains("another process") || contains("other 
           0, Told::kAccount);
     }
     // The caching allocator's cache told: "reserved but unallocated memory was high", "reserved is
-    // much larger than allocated". Not PyTorch's own advice ("If reserved but unallocated memory is
-    // large try setting ..."), a printed line.
-    if (sentence && contains("unallocated") && !contains("if reserved") && !contains("try setting") &&
-        reserved_unallocated_told(lo)) {
+    // much larger than allocated".
+    if (sentence && contains("unallocated") && reserved_unallocated_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.45,
           "memory reserved by the allocator but unallocated, in the user's words: " + text(), 0, Told::kAccount);
     }
@@ -1559,30 +1557,33 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
   }
 
-  // Memory reserved but unallocated, told without a denial near it (the line's other clauses may
-  // deny other things: "... was high at this point, ... the cache wasn't cleared").
+  // Memory reserved but unallocated, told as large (an observation) within 30 characters before or
+  // 40 after the phrase, without a denial or "small" there (the line's other clauses may deny other
+  // things: "... was high at this point, ... the cache wasn't cleared"). Not asked about, quoted
+  // from the docs, or PyTorch's own advice ("If reserved but unallocated memory is large try
+  // setting ...").
   static bool reserved_unallocated_told(std::string_view lo) {
+    if (lo.find('?') != std::string_view::npos) return false;
+    for (std::string_view quote : {"if reserved", "try setting", "means", "docs", "documentation", "according", "says",
+                                   "said", "suggest"}) {
+      if (lo.find(quote) != std::string_view::npos) return false;
+    }
     for (std::string_view ph : {"reserved but unallocated", "reserved-but-unallocated", "reserved and unallocated",
                                 "unallocated reserved", "reserved but not allocated"}) {
       const size_t p = lo.find(ph);
       if (p == std::string_view::npos) continue;
       const size_t from = p > 30 ? p - 30 : 0;
-      const std::string_view near = lo.substr(from, p - from + ph.size() + 40);
-      const std::string_view after_phrase = near.substr(p - from + ph.size());
-      const std::string_view before_phrase = near.substr(0, p - from);
+      const std::string_view before = lo.substr(from, p - from);
+      const std::string_view after = lo.substr(p + ph.size(), 40);
+      auto near = [&](std::string_view x) {
+        return before.find(x) != std::string_view::npos || after.find(x) != std::string_view::npos;
+      };
       for (std::string_view neg : {" not ", "n't ", " no ", "never ", "only", "small", "negligible", "tiny", "little", "low"}) {
-        if (before_phrase.find(neg) != std::string_view::npos || after_phrase.find(neg) != std::string_view::npos) return false;
-      }
-      // Told as large (an observation), not asked about or quoted from the docs.
-      if (lo.find('?') != std::string_view::npos) return false;
-      for (std::string_view quote : {"means", "docs", "documentation", "according", "says", "said", "suggest"}) {
-        if (lo.find(quote) != std::string_view::npos) return false;
+        if (near(neg)) return false;
       }
       for (std::string_view large : {"high", "large", "huge", "a lot", "much", "big", "grow", "increas", "spike", "most",
                                      "gib", "gb"}) {
-        if (after_phrase.find(large) != std::string_view::npos || before_phrase.find(large) != std::string_view::npos) {
-          return true;
-        }
+        if (near(large)) return true;
       }
       return false;
     }
@@ -2697,15 +2698,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // audio / video).
     // One recording, not a corpus counted in hours ("680,000 hours of audio", "clips under 30
     // seconds", zh 每条 / 切成: each / cut into).
-    const bool pieces = any({"hours of", "clip", "segment", "window", "each ", "every ", "in total", "dataset", "corpus",
-                             "trained on", "\xe6\xaf\x8f\xe6\x9d\xa1", "\xe5\x88\x87\xe6\x88\x90", "\xe5\x88\x87\xe5\x88\x86"});
-    if (!pieces && has("hour") && any({"hour of audio", "hour audio", "hour-long", "hour long", "hour of video", "hour video",
-                                       "hour recording", "hour podcast", "hour lecture", "hour meeting"})) {
-      return true;
-    }
-    if (!pieces && any({"\xe5\xb0\x8f\xe6\x97\xb6\xe7\x9a\x84\xe9\x9f\xb3\xe9\xa2\x91", "\xe5\xb0\x8f\xe6\x97\xb6\xe9\x9f\xb3\xe9\xa2\x91",
-                        "\xe9\x95\xbf\xe9\x9f\xb3\xe9\xa2\x91", "\xe9\x95\xbf\xe8\xa7\x86\xe9\xa2\x91"})) {
-      return true;
+    if ((has("hour") && any({"hour of audio", "hour audio", "hour-long", "hour long", "hour of video", "hour video",
+                             "hour recording", "hour podcast", "hour lecture", "hour meeting"})) ||
+        any({"\xe5\xb0\x8f\xe6\x97\xb6\xe7\x9a\x84\xe9\x9f\xb3\xe9\xa2\x91", "\xe5\xb0\x8f\xe6\x97\xb6\xe9\x9f\xb3\xe9\xa2\x91",
+             "\xe9\x95\xbf\xe9\x9f\xb3\xe9\xa2\x91", "\xe9\x95\xbf\xe8\xa7\x86\xe9\xa2\x91"})) {
+      const bool pieces = any({"hours of", "clip", "segment", "window", "each ", "every ", "in total", "dataset", "corpus",
+                               "trained on", "\xe6\xaf\x8f\xe6\x9d\xa1", "\xe5\x88\x87\xe6\x88\x90", "\xe5\x88\x87\xe5\x88\x86"});
+      if (!pieces) return true;
     }
     if (has("larg") && any({"large sequence", "large image", "larger image", "large resolution", "large input", "larger input"})) {
       return true;

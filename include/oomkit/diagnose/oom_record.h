@@ -69,8 +69,9 @@
 //                "MemoryError" first on its line, OpenCV's "Insufficient memory (Failed to allocate N
 //                bytes) in cv::OutOfMemoryError" (subsystem "opencv", with its size), ggml's "failed to
 //                allocate CPU buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
-//                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm"). A DataLoader worker's "Unexpected bus error
-//                encountered in worker" is an "oom_killer" record (subsystem shared_memory); PyTorch's
+//                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm").
+//                A DataLoader worker's "Unexpected bus error encountered in worker" is an "oom_killer"
+//                record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
 //   "paddle"     PaddlePaddle's "Out of memory error on GPU 0. Cannot allocate 18.062744MB memory on
 //                GPU 0, [X memory has been allocated and] available memory is only 17.537501MB."
@@ -110,9 +111,9 @@
 //                CUDA0 buffer of size N"; device from the backend's name, "cuda:0", "hip:0", "vulkan";
 //                after its backend's own failure, the same report), "ggml_context" (ggml's context
 //                arena: "not enough space in the context's memory pool (needed N, available M)":
-//                requested N, capacity M; device "ggml_context") and "opencl" (OpenVINO's GPU plugin: "Exceeded max size of
-//                memory object allocation: requested N bytes, but max alloc size supported by device
-//                is M bytes": max_allocation_bytes = M; device "gpu").
+//                requested N, capacity M; device "ggml_context") and "opencl" (OpenVINO's GPU
+//                plugin: "Exceeded max size of memory object allocation: requested N bytes, but max
+//                alloc size supported by device is M bytes": max_allocation_bytes = M; device "gpu").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
 //                no report found, but the caller states the text reports an OOM: one numberless
 //                record at the first non-blank line, message = that line; device unknown ("").
