@@ -2595,3 +2595,41 @@ TEST(DiagnoseKinds15, AfterHeld22sScore) {
   EXPECT_GE(rank_of(growth, OomCause::kLeakAcrossSteps), 0);
   EXPECT_LE(rank_of(growth, OomCause::kLeakAcrossSteps), 2);
 }
+
+// After held23's score (tests/data/oom-corpus/README.md item 23): "out of memory" misspelled by
+// one letter is still told; an input compared as larger or longer than a size is a large input; an
+// input's duration of 30 s or more is long; weights made fp32 where half precision was meant, and a
+// second model kept resident in VRAM, are static memory.
+TEST(DiagnoseKinds16, AfterHeld23sScore) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  for (const char* typo : {"Inference runns ot of memory with large volumes\n", "The training goes out of memroy at epoch 3\n",
+                           "i get oout of memory on the gpu\n"}) {
+    EXPECT_EQ(diagnose_log(typo, without).size(), 1u) << typo;
+  }
+  // Words that are no misspelling: "out of memory" itself is read elsewhere, "one of memory's"
+  // and "put of memory" are different words, a number or identifier glued on is none.
+  for (const char* none : {"This is one of memory's oddities.\n", "The price of memos went up.\n",
+                           "see layout_of_memory_map in the docs\n", "v2ot of memory counters\n"}) {
+    EXPECT_TRUE(diagnose_log(none, without).empty()) << none;
+  }
+  EXPECT_EQ(top("sliding_window_inference runs out of GPU memory\nevaluate a network with images larger than 512x512x256\n"),
+            OomCause::kActivationsSeqlen);
+  EXPECT_EQ(top("TTS training\nthe pretraining dataset has max duration 56 seconds that would hit OOM\n"),
+            OomCause::kActivationsSeqlen);
+  // Ordinary clips, or the run's own time, are no long input.
+  for (const char* not_long : {"TTS training hits OOM\nclips of 15 s duration each\n",
+                               "TTS training hits OOM\nthe epoch duration is 300 seconds\n"}) {
+    EXPECT_NE(top(not_long), OomCause::kActivationsSeqlen) << not_long;
+  }
+  EXPECT_EQ(top("FP8 training causes OOM\nThe new Linear module is created with param_dtype=torch.float32 when the fp16 "
+                "model is converted.\n"),
+            OomCause::kStaticModelTooLarge);
+  EXPECT_NE(top("CUDA out of memory at batch 64\nThe logits get an fp32 upcast in the loss layer.\n"),
+            OomCause::kStaticModelTooLarge);
+  EXPECT_EQ(top("CUDA out of memory on the next generation at max resolution\nOnce enabled, the face restorer would take "
+                "up some of the VRAM.\n"),
+            OomCause::kStaticModelTooLarge);
+  EXPECT_NE(top("CUDA out of memory on the next generation\nAnother program would take up some of the VRAM.\n"),
+            OomCause::kStaticModelTooLarge);
+}

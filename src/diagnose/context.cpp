@@ -760,7 +760,8 @@ class Reader {
         uint64_t{1} << kWGraph | uint64_t{1} << kWShapeBug | uint64_t{1} << kWRandom | uint64_t{1} << kWVisible;
     const bool tf_device_line = has(kWMem) && (has_text("free memory:") ||
                                                has_text("total memory:"));
-    // Phrases checked below whose words are not in words(): long inputs, "the standard model", epoch-end hooks.
+    // Phrases checked below whose words are not in words(): long inputs (also an input's duration),
+    // "the standard model", fp32 weights, a module resident in VRAM, epoch-end hooks.
     // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
     // memchr each (cheaper than find_first_of), on a line holding a byte >= 0x80 only.
@@ -775,6 +776,7 @@ class Reader {
                              has_text(" model") || has_text("epoch_end") ||
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
+                             has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
                              (cjk && has_text("\xe5\xb0\x8f\xe6\x97\xb6"));  // 小时 (hours)
     if (has(kWInputSize) && (has_text("image") || has_text("resolution") ||
                              has_text("picture") || has_text("photo"))) {
@@ -1057,6 +1059,32 @@ if (contains("model.eval()") && !negated) {
                      contains("standard model") || contains("default model") ||
                      (contains(" model it does") && (contains("not work") || contains("n't work"))))) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "it depends on which model is loaded: " + text());
+    }
+    // The weights made fp32 where half precision was meant ("autocast of model to TE layers changes
+    // dtype to float32", "new module has param_dtype=torch.float32", "the model is loaded in fp32"):
+    // 4 bytes per parameter instead of 2, twice the static memory. The weights named (parameters,
+    // model, module, layers); not an optimizer's fp32 copies (master weights, moments: optimizer
+    // state), the logits' upcast in the loss, nor a denial.
+    if (!negated && (contains("float32") || contains("fp32") || contains("full precision")) &&
+        (contains("param_dtype") || contains("changes dtype") || contains("changed dtype") || contains("changes the dtype") ||
+         contains("upcast") || contains("casts the model") || contains("casted") || contains("loaded in") ||
+         contains("loads in") || contains("weights in")) &&
+        (contains("param") || contains("weight") || contains("model") || contains("module") || contains("layer")) &&
+        !contains("optimizer") && !contains("master") && !contains("moment") && !contains("logits")) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
+          "the weights held in fp32 where half precision was meant (4 bytes per parameter, not 2): " + text());
+    }
+    // A second model or module kept resident on the GPU beside the one that runs ("GFPGAN ... once
+    // enabled, it would take up some of the VRAM", "the VAE stays in VRAM", "keep VRAM for individual
+    // modules"): its weights are static memory the next step cannot use. Not another program's
+    // memory (other_process).
+    if (!negated && (contains("vram") || contains("gpu memory")) &&
+        (contains("take up some") || contains("takes up some") || contains("stays in vram") || contains("stay in vram") ||
+         contains("kept in vram") || contains("remains in vram") || contains("keep vram") || contains("stays loaded") ||
+         contains("stay loaded") || contains("stays resident") || contains("kept resident")) &&
+        !contains("process") && !contains("program") && !contains("application") && !contains(" app ")) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
+          "a model or module kept resident on the GPU beside the one that runs: " + text());
     }
     // Generation.
     // "use_cache": False / use_cache=False turns the KV cache off (training, calibration): no
@@ -2706,6 +2734,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                "trained on", "\xe6\xaf\x8f\xe6\x9d\xa1", "\xe5\x88\x87\xe6\x88\x90", "\xe5\x88\x87\xe5\x88\x86"});
       if (!pieces) return true;
     }
+    // An input's duration of 30 seconds or more, told with "duration" ("pretraining dataset has max
+    // duration 56 seconds", "audio duration: 45 s"): longer than Whisper's 30-second window and
+    // LibriSpeech's longest utterances (~35 s), where speech models' activations outgrow what
+    // ordinary clips (15-20 s) need; not the run's own time ("epoch duration 300 seconds", "step
+    // took 45 s", a timeout).
+    if (has("duration") && seconds_at_least(lo, 30) &&
+        !any({"epoch", "step", "took", "elapsed", "timeout", "time limit", "training time", "iteration"})) {
+      return true;
+    }
     if (has("larg") && any({"large sequence", "large image", "larger image", "large resolution", "large input", "larger input"})) {
       return true;
     }
@@ -2723,10 +2760,34 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return has("higher dimension") || (input_word && sized_input(lo));
   }
 
+  // Whether `lo` holds a number of at least `min_s` followed by a unit of seconds ("56 seconds",
+  // "30s", "45 sec", "20.5 secs"), the number a whole word ("v2s", "1e30s" are none).
+  static bool seconds_at_least(std::string_view lo, double min_s) {
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+      size_t e = p;
+      double v = 0;
+      while (e < lo.size() && is_digit(lo[e])) v = v * 10 + (lo[e++] - '0');
+      if (e + 1 < lo.size() && lo[e] == '.' && is_digit(lo[e + 1])) {
+        ++e;
+        while (e < lo.size() && is_digit(lo[e])) ++e;
+      }
+      size_t u = e;
+      if (u < lo.size() && lo[u] == ' ') ++u;
+      size_t ue = u;
+      while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
+      const std::string_view unit = lo.substr(u, ue - u);
+      if (ue < lo.size() && (is_digit(lo[ue]) || lo[ue] == '_')) continue;
+      if ((unit == "s" || unit == "sec" || unit == "secs" || unit == "second" || unit == "seconds") && v >= min_s) return true;
+      p = e;
+    }
+    return false;
+  }
+
   // One input's size in words: a size word followed by what a model takes in as one sample, with
   // at most two filler words between ("size", "input", "res", "test", "a"): "a smaller picture is
   // fine", "larger input images", "full-size image", "high res frames", "shorter utterances",
-  // "1080p video". Words alone decide nothing here: "large" or "image" by itself is not read;
+  // "1080p video"; or that noun compared right after it ("images larger than 512x512x256"). Words alone decide nothing here: "large" or "image" by itself is not read;
   // "4k" is not a size word ("4k sentences" counts them).
   static bool sized_input(std::string_view lo) {
     static const std::array<std::string_view, 24> kSize = {
@@ -2756,6 +2817,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return false;
     };
     for (size_t i = 0; i < n; ++i) {
+      // The noun first, then a comparison: "images larger than 512x512x256", "utterances longer than 30 s".
+      if (in(w[i], kInput) && i + 2 < n && (w[i + 1] == "larger" || w[i + 1] == "bigger" || w[i + 1] == "longer") &&
+          w[i + 2] == "than") {
+        return true;
+      }
       if (!in(w[i], kSize)) continue;
       for (size_t k = i + 1; k < std::min(n, i + 4); ++k) {  // the noun, after at most two fillers
         if (in(w[k], kInput)) {

@@ -1079,6 +1079,40 @@ size_t out_of_some_memory(std::string_view lo) {
   return std::string_view::npos;
 }
 
+// Whether `w` is `target` with one letter dropped, added, changed or two neighbours swapped
+// (Damerau's single edit), but not `target` itself: "ot", "oout", "memroy", "memmory".
+bool one_edit_from(std::string_view w, std::string_view target) {
+  if (w == target || w.size() + 1 < target.size() || w.size() > target.size() + 1) return false;
+  size_t i = 0;
+  while (i < w.size() && i < target.size() && w[i] == target[i]) ++i;
+  if (w.size() == target.size()) {
+    if (w.substr(i + 1) == target.substr(i + 1)) return true;  // one letter changed
+    return i + 1 < w.size() && w[i] == target[i + 1] && w[i + 1] == target[i] && w.substr(i + 2) == target.substr(i + 2);
+  }
+  if (w.size() < target.size()) return w.substr(i) == target.substr(i + 1);  // one letter dropped
+  return w.substr(i + 1) == target.substr(i);                                // one letter added
+}
+
+// "out of memory" misspelled by one letter in one of its words: "runns ot of memory", "out of
+// memroy", "oout of memory". Returns the position of the phrase or npos. "out" spelled "our" or
+// "put" would be a word of its own, but "our of memory" is no English; "of" must be spelled right.
+size_t misspelled_out_of_memory(std::string_view lo) {
+  for (size_t p = lo.find(" of "); p != std::string_view::npos; p = lo.find(" of ", p + 1)) {
+    size_t b = p;
+    while (b > 0 && is_alpha(lo[b - 1])) --b;
+    if (b > 0 && (is_digit(lo[b - 1]) || lo[b - 1] == '_')) continue;
+    const std::string_view before = lo.substr(b, p - b);
+    size_t e = p + 4;
+    while (e < lo.size() && is_alpha(lo[e])) ++e;
+    if (e < lo.size() && (is_digit(lo[e]) || lo[e] == '_')) continue;
+    const std::string_view after = lo.substr(p + 4, e - p - 4);
+    const bool out_ok = before == "out" || one_edit_from(before, "out");
+    const bool memory_ok = after == "memory" || one_edit_from(after, "memory");
+    if (before.size() >= 2 && after.size() >= 5 && out_ok && memory_ok && !(before == "out" && after == "memory")) return b;
+  }
+  return std::string_view::npos;
+}
+
 // A line that opens with a supposition put to the reader ("if you ...", "if the model does not
 // fit ...", "if memory grows every step, check ..."), advice rather than a report; "if I do
 // 'Classify Many', I get memory issues" tells what the user did.
@@ -1441,6 +1475,7 @@ bool memory_trouble_prose(std::string_view lo) {
                  "no memory"}) &&
       (any_text({"memory issue", "memory problem", "ram issue", "ram problem", "extra gpu memory", "wasted gpu memory",
                  "memory consumption", "memory consuming", "so big memory", "so much memory", "too much memory",
+                 "to much memory", "too much gpu memory", "to much gpu memory", "too much vram", "to much vram",
                  "taking up memory", "takes up memory", "rising of gpu memory", "memory explod", "memory blow",
                  "memory blew"}))) {
     return true;
@@ -1540,6 +1575,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           if (at != std::string::npos) break;
         }
         if (at == std::string::npos) at = out_of_some_memory(lo);
+        if (at == std::string::npos) at = misspelled_out_of_memory(lo);
         for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
           // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
           for (const char* w : {"oom", "ooms", "oomed", "ooming"}) {
