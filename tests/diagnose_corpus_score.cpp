@@ -96,8 +96,8 @@
 //   score.
 // - held23: tests/data/oom-corpus-held23/ (15 reports gathered on 2026-12-03 by a separate session
 //   that neither ran nor read the diagnoser, after held22's mends had landed; committed on their
-//   own before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held23);
-//   not in the word prior's training parts.
+//   own before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held23).
+//   Joined the word prior's training parts after its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
