@@ -1497,7 +1497,8 @@ bool memory_trouble_prose(std::string_view lo) {
                 "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
       any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
                 "filled up", "filling up", "more and more", "hit the peak", "can't allocate",
-                "cannot allocate", "unable to allocate", "allocate memory",
+                "cannot allocate", "unable to allocate", "allocate memory", "could not allocate", "couldn't allocate",
+                "failed to allocate", "allocate enough memory",
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
@@ -1520,8 +1521,10 @@ bool memory_trouble_prose(std::string_view lo) {
     if (any_text({"100% memory"})) return true;
   }
   // The memory too small for what it must hold, a fit in or on something: "the weights do not fit
-  // in the memory of one GPU", "too big to fit on a 24 GB card" (not "does not fit the data").
-  for (const char* f : {"not fit", "n't fit", "unable to fit", "too big to fit", "too large to fit"}) {
+  // in the memory of one GPU", "too big to fit on a 24 GB card", "data too big to load into
+  // memory" (not "does not fit the data").
+  for (const char* f : {"not fit", "n't fit", "unable to fit", "too big to fit", "too large to fit", "too big to load",
+                        "too large to load"}) {
     for (size_t p = lo.find(f); p != std::string_view::npos; p = lo.find(f, p + 1)) {
       const std::string_view after = lo.substr(p + std::strlen(f));
       for (const char* where : {" in ", " into ", " on ", " onto ", " within "}) {
@@ -1570,7 +1573,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
                                    "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
                                    "out of memory", "out-of-memory", "memory exception", "insufficient memory",
-                                   "not enough memory"}) {
+                                   "not enough memory",
+                                   // TensorFlow's OOM exception named without its message ("Then I got
+                                   // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
+                                   "resourceexhaustederror"}) {
           at = lo.find(phrase);
           if (at != std::string::npos) break;
         }
