@@ -2624,6 +2624,10 @@ TEST(DiagnoseKinds16, AfterHeld23sScore) {
   EXPECT_TRUE(diagnose_log("grpc error: StatusCode.RESOURCE_EXHAUSTED (quota)\n", without).empty());
   EXPECT_EQ(top("sliding_window_inference runs out of GPU memory\nevaluate a network with images larger than 512x512x256\n"),
             OomCause::kActivationsSeqlen);
+  EXPECT_EQ(top("prompt_logprobs=1 gives an OOM\nif the input is excessively long (exceeding 900 tokens), it fails\n"),
+            OomCause::kActivationsSeqlen);
+  EXPECT_NE(top("CUDA out of memory at batch 64\nthe loss is very large at the start (12 per token)\n"),
+            OomCause::kActivationsSeqlen);
   EXPECT_EQ(top("TTS training\nthe pretraining dataset has max duration 56 seconds that would hit OOM\n"),
             OomCause::kActivationsSeqlen);
   // Ordinary clips, or the run's own time, are no long input.

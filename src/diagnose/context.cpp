@@ -2787,7 +2787,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // One input's size in words: a size word followed by what a model takes in as one sample, with
   // at most two filler words between ("size", "input", "res", "test", "a"): "a smaller picture is
   // fine", "larger input images", "full-size image", "high res frames", "shorter utterances",
-  // "1080p video"; or that noun compared right after it ("images larger than 512x512x256"). Words alone decide nothing here: "large" or "image" by itself is not read;
+  // "1080p video"; or that noun compared right after it ("images larger than 512x512x256") or said
+  // to be long or large ("the input is excessively long", "samples are very large"). Words alone decide nothing here: "large" or "image" by itself is not read;
   // "4k" is not a size word ("4k sentences" counts them).
   static bool sized_input(std::string_view lo) {
     static const std::array<std::string_view, 24> kSize = {
@@ -2816,11 +2817,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
       return false;
     };
+    static const std::array<std::string_view, 6> kAlsoInput = {"input", "inputs", "text", "texts", "sample", "samples"};
+    static const std::array<std::string_view, 8> kCopula = {"is", "are", "was", "were", "gets", "get", "becomes", "become"};
+    static const std::array<std::string_view, 9> kVery = {"too", "very", "excessively", "extremely", "quite", "really",
+                                                          "so", "rather", "overly"};
     for (size_t i = 0; i < n; ++i) {
       // The noun first, then a comparison: "images larger than 512x512x256", "utterances longer than 30 s".
       if (in(w[i], kInput) && i + 2 < n && (w[i + 1] == "larger" || w[i + 1] == "bigger" || w[i + 1] == "longer") &&
           w[i + 2] == "than") {
         return true;
+      }
+      // The noun said to be long or large: "if the input is excessively long", "the images are very large".
+      if ((in(w[i], kInput) || in(w[i], kAlsoInput)) && i + 2 < n && in(w[i + 1], kCopula)) {
+        size_t k = i + 2;
+        if (k + 1 < n && in(w[k], kVery)) ++k;
+        if (w[k] == "long" || w[k] == "large" || w[k] == "big" || w[k] == "huge") return true;
       }
       if (!in(w[i], kSize)) continue;
       for (size_t k = i + 1; k < std::min(n, i + 4); ++k) {  // the noun, after at most two fillers
