@@ -98,6 +98,11 @@
 //   that neither ran nor read the diagnoser, after held22's mends had landed; committed on their
 //   own before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held23).
 //   Joined the word prior's training parts after its score.
+// - held24: tests/data/oom-corpus-held24/ (28 reports gathered on 2026-12-03 in two shares by two
+//   sessions that neither ran nor read the diagnoser, while the session's changes before it were
+//   made; committed on their own after those changes and before anything was scored on them).
+//   Scored only when asked for (OOMKIT_CORPUS_PART=held24). Joined the word prior's training parts
+//   after its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

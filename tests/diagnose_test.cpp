@@ -2646,3 +2646,37 @@ TEST(DiagnoseKinds16, AfterHeld23sScore) {
   EXPECT_NE(top("CUDA out of memory on the next generation\nAnother program would take up some of the VRAM.\n"),
             OomCause::kStaticModelTooLarge);
 }
+
+// After held24's score (tests/data/oom-corpus/README.md item 24): the machine running out or
+// stalling is host RAM; "killed due to out of memory" is the OOM killer; the model's loading said to
+// eat the memory is static memory; CuPy's pool with a limit ranks its cached blocks first.
+TEST(DiagnoseKinds17, AfterHeld24sScore) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  for (const char* host : {"ERROR: Looks like the system ran out of memory\nI used a laptop with 16GB RAM\n",
+                           "Inference causes an OOM issue. As a result, the system is becoming extremely unresponsive.\n"}) {
+    EXPECT_EQ(top(host), OomCause::kCpuRam) << host;
+  }
+  // Said of a GPU, or the machine not running out.
+  EXPECT_NE(top("On the same machine the gradio UI runs without running out of memory; example code fails with CUDA out "
+                "of memory.\n"),
+            OomCause::kCpuRam);
+  const auto killed = diagnose_log("the tasks were always killed due to out of memory if I ran two tasks\n", without);
+  ASSERT_EQ(killed.size(), 1u);
+  EXPECT_EQ(killed[0].oom->family, "oom_killer");
+  EXPECT_EQ(diagnose_log("the job was killed due to out of memory on the GPU\n", without).at(0).oom->family, "mentioned");
+  EXPECT_EQ(top("Cannot generate with m2m_100\nthe model loading will eat all the memory on the smaller instance; with the "
+                "larger one I keep getting CUDA out-of-memory errors\n"),
+            OomCause::kStaticModelTooLarge);
+  const Diagnosis pool = first(diagnose_log(
+      "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 805,306,368 bytes (allocated so far: 536,870,912 bytes, "
+      "limit set to: 1,073,741,824 bytes).\n",
+      without));
+  EXPECT_EQ(pool.findings.at(0).category, OomCause::kFragmentation);
+  EXPECT_NE(pool.findings.at(0).fix.find("free_all_blocks"), std::string::npos);
+  EXPECT_EQ(pool.framework, "cupy");
+  const Diagnosis over = first(diagnose_log(
+      "Out of memory allocating 2,147,483,648 bytes (allocated so far: 0 bytes, limit set to: 1,073,741,824 bytes).\n",
+      without));
+  EXPECT_EQ(over.findings.at(0).category, OomCause::kOther);
+}

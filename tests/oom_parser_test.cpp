@@ -795,3 +795,35 @@ TEST(OomParserFamilies, JvmHeapGgmlContextArenaAndFence) {
   const OomRecord vk = only("```\nggml_vulkan: Device memory allocation of size 118497280 failed.\n```\n");
   EXPECT_EQ(vk.message.find("```"), std::string::npos) << vk.message;
 }
+
+// After held24's score (tests/data/oom-corpus/README.md item 24): jemalloc's malloc() failure and
+// a program's "Failed attempt to allocate N bytes" are host memory with their sizes; CuPy's pool
+// reports its request, what it holds and its limit, thousands separators and all.
+TEST(OomParserFamilies, JemallocMallocAndCupyPool) {
+  const OomRecord je = only("<jemalloc>: Error in malloc(): out of memory. Requested: 12786980896, active: 64869105664\n");
+  EXPECT_EQ(je.family, "host_alloc");
+  EXPECT_EQ(je.subsystem, "jemalloc");
+  EXPECT_EQ(je.device, "cpu");
+  EXPECT_EQ(je.requested_bytes, int64_t{12786980896});
+  EXPECT_EQ(je.allocated_bytes, int64_t{64869105664});
+  const OomRecord m = only("Failed attempt to allocate 95668727220bytes;\nyou may not have enough free memory\n");
+  EXPECT_EQ(m.subsystem, "malloc");
+  EXPECT_EQ(m.requested_bytes, int64_t{95668727220});
+  const OomRecord pool = only(
+      "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 805,306,368 bytes (allocated so far: 536,870,912 bytes, "
+      "limit set to: 1,073,741,824 bytes).\n");
+  EXPECT_EQ(pool.family, "device_alloc");
+  EXPECT_EQ(pool.subsystem, "cupy");
+  EXPECT_EQ(pool.device, "cuda");
+  EXPECT_EQ(pool.requested_bytes, int64_t{805306368});
+  EXPECT_EQ(pool.reserved_bytes, int64_t{536870912});
+  EXPECT_EQ(pool.allowed_bytes, int64_t{1073741824});
+  const OomRecord no_limit =
+      only("cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 1,024 bytes (allocated so far: 2,048 bytes).\n");
+  EXPECT_EQ(no_limit.requested_bytes, int64_t{1024});
+  EXPECT_FALSE(no_limit.allowed_bytes);
+  // Twenty digits: kept as INT64_MAX, flagged, never wrapped.
+  const OomRecord huge = only("Out of memory allocating 99,999,999,999,999,999,999 bytes (allocated so far: 0 bytes).\n");
+  EXPECT_TRUE(huge.size_overflow);
+  EXPECT_EQ(huge.requested_bytes, std::numeric_limits<int64_t>::max());
+}

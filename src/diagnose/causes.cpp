@@ -159,7 +159,7 @@ std::string catalogue_flags(OomCause cause, bool sdpa_supported) {
 // Fixes worded in the framework the log comes from, with oomkit's own flag beside it where
 // oomkit can do the same (the catalogue's flags; --attention sdpa only when this build has it).
 std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_supported) {
-  // The framework's own wording; else, for Paddle, a native runtime's (no PyTorch setting); else PyTorch's.
+  // The framework's own wording; else, for Paddle and CuPy, a native runtime's (no PyTorch setting); else PyTorch's.
   auto pick = [&](std::initializer_list<std::pair<const char*, const char*>> table) -> std::string {
     const char* fallback = nullptr;
     const char* native = nullptr;
@@ -168,7 +168,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       if (std::string(name) == "pytorch") fallback = text;
       if (std::string(name) == "native") native = text;
     }
-    if (fw == "paddle" && native) return native;
+    if ((fw == "paddle" || fw == "cupy") && native) return native;
     return fallback ? fallback : "";
   };
   std::string fix, flag;

@@ -544,9 +544,55 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
 // tt-metal, Sophon's bmlib, OpenCL): the figures its message carries, then the candidates of a
 // failure without allocator figures. Fixes and probes are worded for a native runtime (the
 // framework "native", framework_fix()), never in PyTorch's allocator settings.
+// CuPy's memory pool (cupy/cuda/memory.pyx, SingleDeviceMemoryPool._try_malloc). With a limit
+// (MemoryPool.set_limit) it refuses as soon as the bytes the pool holds, blocks in use and cached
+// free ones alike ("allocated so far"), plus the request exceed the limit, before it frees its
+// cache (CuPy before the fix of cupy/cupy#7678): the cached blocks count against the limit. With
+// no limit it fails only after free_all_blocks() and gc.collect(), so what it holds is in use and
+// the device is full.
+void classify_cupy(const OomRecord& r, Builder& b) {
+  const auto Q = r.requested_bytes;
+  const auto held = r.reserved_bytes;
+  const auto limit = r.allowed_bytes;
+  if (Q && limit && *Q > *limit) {
+    add_titled(b, OomCause::kOther, 0.8,
+               fmt::format("one request of {} is above the pool's limit of {} (set_limit)", format_bytes(*Q),
+                           format_bytes(*limit)),
+               "other: CuPy's pool limit is below a single allocation",
+               "Raise the limit (cupy.get_default_memory_pool().set_limit(size=...) / CUPY_GPU_MEMORY_LIMIT) or make the "
+               "largest array smaller",
+               "Compare the failing size with the limit the program sets");
+    return;
+  }
+  if (Q && limit && held && *held > 0) {
+    add_titled(b, OomCause::kFragmentation, 0.6,
+               fmt::format("the pool holds {} (blocks in use and cached free ones) and {} more would pass its limit of {}",
+                           format_bytes(*held), format_bytes(*Q), format_bytes(*limit)),
+               "Fragmentation: CuPy's cached free blocks count against its pool limit",
+               "Free the pool's cached blocks before the large allocation (cupy.get_default_memory_pool().free_all_blocks()), "
+               "update CuPy (newer versions free them before refusing), or raise the limit",
+               "Print pool.used_bytes() and pool.total_bytes() before the failing call: total well above used is cache "
+               "counted against the limit");
+    add_titled(b, OomCause::kOther, 0.5,
+               fmt::format("a pool limit of {} is set (set_limit / CUPY_GPU_MEMORY_LIMIT)", format_bytes(*limit)),
+               "other: the pool's limit, not the device, refused the allocation",
+               "Raise or remove the limit (set_limit(size=0) / CUPY_GPU_MEMORY_LIMIT)", "Does the call pass without the limit?");
+    b.add(OomCause::kActivationsBatch, 0.3);
+    return;
+  }
+  // No limit: the cache was already flushed, so the pool's arrays fill the device.
+  b.add(OomCause::kActivationsBatch, 0.4,
+        held ? fmt::format("CuPy's pool held {} in use after flushing its cache; {} more did not fit", format_bytes(*held),
+                           Q ? format_bytes(*Q) : std::string("the request"))
+             : "CuPy's pool flushed its cache and the device still had no room");
+  b.add(OomCause::kActivationsSeqlen, 0.3);
+  b.add(OomCause::kStaticModelTooLarge, 0.25);
+}
+
 void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const auto Q = r.requested_bytes;
   const auto C = r.total_capacity_bytes;
+  if (r.subsystem == "cupy") return classify_cupy(r, b);
   // The buffer as the allocator places it: tt-metal's share per bank x banks (page-rounded).
   const auto need = r.laid_out_bytes ? r.laid_out_bytes : Q;
   // ggml's context arena: its size was fixed by the program when it created the context, from its
@@ -920,11 +966,14 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
-       oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_")) &&
+      oom.subsystem != "cupy") {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
   if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
+  // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
+  if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
   // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
   if (d.framework == "pytorch" && oom.family == "xla" &&
@@ -977,6 +1026,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "opencv" ? "OpenCV could not allocate " + (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "ggml" ? "ggml could not allocate a CPU buffer" + (Q ? " of " + format_bytes(*Q) : std::string())
            : sub == "jvm" ? "the JVM ran out of memory (java.lang.OutOfMemoryError): host RAM, or the JVM's cap on it"
+           : sub == "jemalloc" ? "jemalloc's malloc() could not get " + (Q ? format_bytes(*Q) : std::string("memory")) +
+                                     " of host RAM" +
+                                     (oom.allocated_bytes ? " with " + format_bytes(*oom.allocated_bytes) + " already active"
+                                                          : std::string())
+           : sub == "malloc" ? "a host allocation of " + (Q ? format_bytes(*Q) : std::string("memory")) + " failed (malloc)"
                                 : "Python's MemoryError: a host allocation failed";
     } else if (tf_host) {
       ev = "the CPU device's allocator could not allocate " + (Q ? format_bytes(*Q) : std::string("a tensor")) + " of host RAM";

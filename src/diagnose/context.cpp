@@ -967,7 +967,10 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
 if ((contains("before the first step") || contains("before training") || contains("while loading") ||
          contains("when loading the model") || contains("loading the model") || contains("load the model") ||
          contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
-         contains("model.to(") || contains("model.cuda()") || contains("before the first iteration")) &&
+         contains("model.to(") || contains("model.cuda()") || contains("before the first iteration") ||
+         // the load itself said to take the memory: "the model loading will eat all the memory"
+         (contains("model loading") && (contains(" eat") || contains(" take") || contains(" consume") ||
+                                        contains(" use up") || contains(" fill")))) &&
         !contains("after loading")) {  // "after loading the model, it costs 34G": loading finished
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
     }
@@ -1665,6 +1668,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // main / physical memory, 内存, swap, RSS, Windows' paging file.
   static bool host_memory_named(std::string_view lo) {
     if (contains_word(lo, "ram")) return true;
+    if (machine_runs_out(lo)) return true;  // "the system ran out of memory": its RAM
     if (lo.find("\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos) return true;  // 内存 (zh: the host's memory)
     // "swap" the noun, not the verb ("after I swap the optimizer to Adafactor").
     if ((contains_word(lo, "swap") && lo.find("swap the") == std::string_view::npos &&

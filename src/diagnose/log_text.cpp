@@ -371,6 +371,24 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
 }
 
 // Memory told as full (see log_text.h).
+bool machine_runs_out(std::string_view lo) {
+  for (std::string_view m : {"system", "machine", "computer", "laptop", "pc", "server", "desktop", "workstation"}) {
+    const size_t at = lo.find(m);
+    if (at == std::string_view::npos || !contains_word(lo, m)) continue;
+    for (std::string_view x : {"ran out of memory", "runs out of memory", "run out of memory", "is out of memory",
+                               "unresponsive", "freez", "froze"}) {
+      const size_t p = lo.find(x, at);
+      if (p == std::string_view::npos) continue;
+      const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
+      if (before.find("without") == std::string_view::npos && before.find("not") == std::string_view::npos &&
+          before.find("never") == std::string_view::npos) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool memory_full_told(std::string_view lo) {
   if (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "never")) return false;
   for (const char* f : {"gets full", "get full", "got full", "gets completely full", "becomes full", "became full", "is full",

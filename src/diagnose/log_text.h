@@ -109,6 +109,13 @@ inline constexpr std::string_view kFirstGpuNames[] = {"first gpu", "1st gpu", "0
 /// full of ...", nor a full something ("full precision", "full speed", "full bf16 training"): the
 /// phrase ends at punctuation, the line's end or a joining word ("and", "now", "after", ...).
 bool memory_full_told(std::string_view lo);
+/// The machine as a whole running out of memory or stalling, said of it, in `lo` (ASCII-lowercased):
+/// a machine noun (system, machine, computer, laptop, pc, server, desktop, workstation) as a word,
+/// then "ran / runs / run out of memory", "is out of memory", "unresponsive", "freez..." or
+/// "froze", not right after "without", "not" or "never" ("the system ran out of memory", "the
+/// system is becoming extremely unresponsive"; not "runs without running out of memory on the
+/// same machine"): host RAM, as a device's memory is never said to be the system's.
+bool machine_runs_out(std::string_view lo);
 /// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word before the
 /// first GPU's name ("first gpu", "gpu 0", "cuda:0", "device 0", ...) or right after it ("gpu 0
 /// only"), not followed by a number, and a verb of use or filling ("the memory can only used in the

@@ -87,7 +87,36 @@ void ggml_buffer(const std::string& s, OomRecord& r) {
 
 // An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
 // in oom_parser.cpp). Sizes are the byte counts the messages print.
+// A byte count printed with thousands separators ("805,306,368") right after `label` in the
+// squashed message, or nullopt; more digits than int64 holds are kept as INT64_MAX, flagged.
+// `printed` gets the count as printed.
+std::optional<int64_t> grouped_count_after(const std::string& s, std::string_view label, OomRecord& r,
+                                           std::string* printed = nullptr) {
+  const size_t p = ifind(s, label);
+  if (p == std::string::npos) return std::nullopt;
+  size_t end = p + label.size();
+  std::string digits;
+  while (end < s.size() && (is_digit(s[end]) || (s[end] == ',' && end + 1 < s.size() && is_digit(s[end + 1])))) {
+    if (s[end] != ',') digits.push_back(s[end]);
+    ++end;
+  }
+  if (digits.empty()) return std::nullopt;
+  if (printed) *printed = s.substr(p + label.size(), end - p - label.size()) + " bytes";
+  if (digits.size() > 18) {
+    r.size_overflow = true;
+    return kMaxInt64;
+  }
+  return std::stoll(digits);
+}
+
 void read_device_alloc(const std::string& s, OomRecord& r) {
+  if (r.subsystem == "cupy") {  // CuPy's pool, on a CUDA device: the pool's bytes and its limit
+    r.device = "cuda";
+    r.requested_bytes = grouped_count_after(s, "outofmemoryallocating", r, &r.requested_printed);
+    r.reserved_bytes = grouped_count_after(s, "allocatedsofar:", r);
+    r.allowed_bytes = grouped_count_after(s, "limitsetto:", r);
+    return;
+  }
   if (r.subsystem == "ggml_context") {  // "(needed 412241472, available 411791504)": plain byte counts
     r.device = "ggml_context";
     if (const size_t p = ifind(s, "(needed"); p != std::string::npos) set_byte_count(s, p + 7, r);
@@ -312,6 +341,15 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     r.device = "cpu";
     if (r.subsystem == "opencv") {  // "Insufficient memory (Failed to allocate 192000004 bytes)"
       set_requested(size_after(s, "failedtoallocate"), r);
+      return;
+    }
+    if (r.subsystem == "jemalloc") {  // "Requested: 12786980896, active: 64869105664": plain byte counts
+      if (const size_t p = ifind(s, "requested:"); p != std::string::npos) set_byte_count(s, p + 10, r);
+      if (const size_t p = ifind(s, "active:"); p != std::string::npos) r.allocated_bytes = integer_at(s, p + 7);
+      return;
+    }
+    if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes"
+      set_requested(size_after(s, "failedattempttoallocate"), r);
       return;
     }
     if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N" (or a backend's pinned host buffer)

@@ -166,6 +166,13 @@ const HeadDef kHeads[] = {
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
     // the host's RAM behind it.
     {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
+    // jemalloc's malloc() failing (SPAdes, Redis, Rust and C++ tools linked with it): "<jemalloc>:
+    // Error in malloc(): out of memory. Requested: 12786980896, active: 64869105664" (bytes; active:
+    // the pages jemalloc holds for the process's live allocations).
+    {"error in malloc(): out of memory", "host_alloc", "jemalloc", Kind::kOneLine},
+    // A program's own report of a failed malloc (kraken2 loading its database): "Failed attempt to
+    // allocate 95668727220bytes; you may not have enough free memory to load this database."
+    {"failed attempt to allocate", "host_alloc", "malloc", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -244,6 +251,9 @@ const HeadDef kHeads[] = {
     // OpenVINO's GPU plugin (OpenCL): "[GPU] Exceeded max size of memory object allocation:
     // requested 2305843008391495680 bytes, but max alloc size supported by device is 4294959104 bytes."
     {"exceeded max size of memory object allocation", "device_alloc", "opencl", Kind::kOneLine},
+    // CuPy's memory pool (cupy.cuda.memory.OutOfMemoryError): "Out of memory allocating 805,306,368
+    // bytes (allocated so far: 536,870,912 bytes[, limit set to: 1,073,741,824 bytes])."
+    {"out of memory allocating", "device_alloc", "cupy", Kind::kOneLine},
 };
 
 // Cheap prefilter: does the text hold a trigger word of any head?
@@ -1627,7 +1637,18 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         named = true;
       }
       if (at == std::string::npos) continue;
-      const bool killed = !named || (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
+      // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
+      // due to out of memory"): the kernel's OOM killer, unless the line names a GPU's memory.
+      const bool gpu_line = lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos ||
+                            contains_word(lo, "vram") || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos;
+      const bool killed_for_memory = named && pass == 0 && !gpu_line && contains_word(lo, "killed") &&
+                                     (lo.find("due to out of memory") != std::string::npos ||
+                                      lo.find("because of out of memory") != std::string::npos ||
+                                      lo.find("because it ran out of memory") != std::string::npos ||
+                                      lo.find("for running out of memory") != std::string::npos ||
+                                      lo.find("killed (out of memory)") != std::string::npos);
+      const bool killed = !named || killed_for_memory ||
+                          (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
       OomRecord r;
       r.family = "mentioned";
       r.subsystem = "";
@@ -1642,7 +1663,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos || has_word("vram") ||
                  lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos) {  // 显存 (zh: GPU memory)
         r.device = "cuda";
-      } else if (has_word("ram") || has_word("cpu")) {
+      } else if (has_word("ram") || has_word("cpu") || machine_runs_out(lo)) {
         r.device = "cpu";  // "out of my 64G ram", "got CPU OOM": host memory, in words
       }
       return r;

@@ -281,7 +281,8 @@ const std::vector<std::string>& word_prior_corpus_parts() {
                                                  "oom-corpus-held16", "oom-corpus-held17",
                                                  "oom-corpus-held18", "oom-corpus-held19",
                                                  "oom-corpus-held20", "oom-corpus-held21",
-                                                 "oom-corpus-held22", "oom-corpus-held23"};
+                                                 "oom-corpus-held22", "oom-corpus-held23",
+                                                 "oom-corpus-held24"};
   return parts;
 }
 

@@ -69,7 +69,9 @@
 //                "MemoryError" first on its line, OpenCV's "Insufficient memory (Failed to allocate N
 //                bytes) in cv::OutOfMemoryError" (subsystem "opencv", with its size), ggml's "failed to
 //                allocate CPU buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
-//                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm").
+//                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm"),
+//                jemalloc's "Error in malloc(): out of memory. Requested: N, active: A" ("jemalloc":
+//                requested N, allocated A), a program's "Failed attempt to allocate N bytes" ("malloc").
 //                A DataLoader worker's "Unexpected bus error encountered in worker" is an "oom_killer"
 //                record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
@@ -113,7 +115,10 @@
 //                arena: "not enough space in the context's memory pool (needed N, available M)":
 //                requested N, capacity M; device "ggml_context") and "opencl" (OpenVINO's GPU
 //                plugin: "Exceeded max size of memory object allocation: requested N bytes, but max
-//                alloc size supported by device is M bytes": max_allocation_bytes = M; device "gpu").
+//                alloc size supported by device is M bytes": max_allocation_bytes = M; device "gpu"),
+//                "cupy" (CuPy's pool: "Out of memory allocating N bytes (allocated so far: H bytes,
+//                limit set to: L bytes)": requested N, reserved H (the pool's blocks, cached free ones
+//                too), allowed L; device "cuda").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
 //                no report found, but the caller states the text reports an OOM: one numberless
 //                record at the first non-blank line, message = that line; device unknown ("").
