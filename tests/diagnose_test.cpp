@@ -2679,4 +2679,43 @@ TEST(DiagnoseKinds17, AfterHeld24sScore) {
       "Out of memory allocating 2,147,483,648 bytes (allocated so far: 0 bytes, limit set to: 1,073,741,824 bytes).\n",
       without));
   EXPECT_EQ(over.findings.at(0).category, OomCause::kOther);
+
+  // The review's inputs: what these rules must not read.
+  const Diagnosis under = first(diagnose_log(
+      "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 1,024 bytes (allocated so far: 2,048 bytes, limit set to: "
+      "17,179,869,184 bytes).\n",
+      without));
+  EXPECT_NE(under.findings.at(0).category, OomCause::kFragmentation);  // the limit was not reached: the device refused
+  EXPECT_NE(diagnose_log("XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 17179869184 bytes.\n", without)
+                .at(0)
+                .oom->subsystem,
+            "cupy");
+  for (const char* none : {"add a put of memory statistics to the dashboard\n",
+                           "    except tf.errors.ResourceExhaustedError:\n",
+                           "Make sure the GPU can allocate enough memory before you start training (see the FAQ).\n"}) {
+    EXPECT_TRUE(diagnose_log(none, without).empty()) << none;
+  }
+  for (const char* not_host : {"With a long system prompt the model runs out of memory after a few turns\n",
+                               "My machine learning model runs out of memory during training\n",
+                               "I train on the server with a frozen backbone and hit OOM at batch size 64\n",
+                               "My laptop doesn't freeze anymore, but training still hits OOM\n"}) {
+    EXPECT_NE(top(not_host), OomCause::kCpuRam) << not_host;
+  }
+  EXPECT_EQ(top("Your system has run out of application memory.\n"), OomCause::kCpuRam);
+  for (const char* not_static :
+       {"CUDA out of memory at batch 64\nMixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)\n",
+        "CUDA out of memory at batch 64\nThe layer norm is upcast to fp32 inside each layer for stability.\n",
+        "CUDA out of memory at batch 64\nChrome and the desktop compositor take up some of the VRAM.\n",
+        "CUDA out of memory\nModel loading takes about 2 minutes; then generation runs out of GPU memory at 16k tokens\n"}) {
+    EXPECT_NE(top(not_static), OomCause::kStaticModelTooLarge) << not_static;
+  }
+  for (const char* not_long : {"CUDA out of memory at batch 256\nThe docker image is very large (12 GB) on this node\n",
+                               "CUDA out of memory at batch 256\nsentences longer than 128 tokens are truncated\n",
+                               "CUDA out of memory at batch 64\nTraining duration: 3600 s on 4 GPUs\n"}) {
+    EXPECT_NE(top(not_long), OomCause::kActivationsSeqlen) << not_long;
+  }
+  for (const char* longer : {"CUDA out of memory\nSome audio files have a duration of 2 minutes\n",
+                             "CUDA out of memory\nDuration: 00:01:45.32, bitrate: 256 kb/s\n"}) {
+    EXPECT_EQ(top(longer), OomCause::kActivationsSeqlen) << longer;
+  }
 }

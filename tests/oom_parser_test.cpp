@@ -822,6 +822,12 @@ TEST(OomParserFamilies, JemallocMallocAndCupyPool) {
       only("cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 1,024 bytes (allocated so far: 2,048 bytes).\n");
   EXPECT_EQ(no_limit.requested_bytes, int64_t{1024});
   EXPECT_FALSE(no_limit.allowed_bytes);
+  // Thousands separators in jemalloc's and a program's counts: read whole.
+  const OomRecord grouped = only("<jemalloc>: Error in malloc(): out of memory. Requested: 12,786,980,896, active: 64,869\n");
+  EXPECT_EQ(grouped.requested_bytes, int64_t{12786980896});
+  EXPECT_EQ(grouped.allocated_bytes, int64_t{64869});
+  EXPECT_EQ(only("Failed attempt to allocate 1,073,741,824 bytes; you may not have enough free memory\n").requested_bytes,
+            int64_t{1073741824});
   // Twenty digits: kept as INT64_MAX, flagged, never wrapped.
   const OomRecord huge = only("Out of memory allocating 99,999,999,999,999,999,999 bytes (allocated so far: 0 bytes).\n");
   EXPECT_TRUE(huge.size_overflow);

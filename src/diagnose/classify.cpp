@@ -564,7 +564,7 @@ void classify_cupy(const OomRecord& r, Builder& b) {
                "Compare the failing size with the limit the program sets");
     return;
   }
-  if (Q && limit && held && *held > 0) {
+  if (Q && limit && held && *held > 0 && *held > *limit - std::min(*Q, *limit)) {  // held + Q > limit, overflow-safe
     add_titled(b, OomCause::kFragmentation, 0.6,
                fmt::format("the pool holds {} (blocks in use and cached free ones) and {} more would pass its limit of {}",
                            format_bytes(*held), format_bytes(*Q), format_bytes(*limit)),
@@ -580,7 +580,8 @@ void classify_cupy(const OomRecord& r, Builder& b) {
     b.add(OomCause::kActivationsBatch, 0.3);
     return;
   }
-  // No limit: the cache was already flushed, so the pool's arrays fill the device.
+  // No limit, or the limit not reached: the device refused after the cache was flushed, so the
+  // pool's arrays fill it.
   b.add(OomCause::kActivationsBatch, 0.4,
         held ? fmt::format("CuPy's pool held {} in use after flushing its cache; {} more did not fit", format_bytes(*held),
                            Q ? format_bytes(*Q) : std::string("the request"))

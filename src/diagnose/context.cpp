@@ -969,8 +969,9 @@ if ((contains("before the first step") || contains("before training") || contain
          contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
          contains("model.to(") || contains("model.cuda()") || contains("before the first iteration") ||
          // the load itself said to take the memory: "the model loading will eat all the memory"
-         (contains("model loading") && (contains(" eat") || contains(" take") || contains(" consume") ||
-                                        contains(" use up") || contains(" fill")))) &&
+         (contains("model loading") && (contains(" eat") || contains(" takes up") || contains(" take up") ||
+                                        contains(" takes all") || contains(" take all") || contains(" consume") ||
+                                        contains(" use up") || contains(" uses up") || contains(" fill")))) &&
         !contains("after loading")) {  // "after loading the model, it costs 34G": loading finished
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
     }
@@ -1066,26 +1067,43 @@ if (contains("model.eval()") && !negated) {
     // The weights made fp32 where half precision was meant ("autocast of model to TE layers changes
     // dtype to float32", "new module has param_dtype=torch.float32", "the model is loaded in fp32"):
     // 4 bytes per parameter instead of 2, twice the static memory. The weights named (parameters,
-    // model, module, layers); not an optimizer's fp32 copies (master weights, moments: optimizer
-    // state), the logits' upcast in the loss, nor a denial.
+    // model, module, layers, checkpoint); not an optimizer's fp32 copies (master weights, moments:
+    // optimizer state), a computation upcast (logits, layer norm, the loss), fp32 as what was
+    // avoided ("in bf16 instead of fp32"), a quantized model's compute dtype, nor a denial.
+    const auto fp32_param_dtype = [&] {  // "param_dtype=torch.float32", not FSDP's reduce_dtype beside a bf16 param_dtype
+      const size_t p = line_lo_.find("param_dtype");
+      if (p == std::string_view::npos) return false;
+      const std::string_view value = line_lo_.substr(p + 11, 24);
+      const size_t end = value.find_first_of(",)");
+      const std::string_view v = value.substr(0, end);
+      return v.find("float32") != std::string_view::npos || v.find("fp32") != std::string_view::npos;
+    };
     if (!negated && (contains("float32") || contains("fp32") || contains("full precision")) &&
-        (contains("param_dtype") || contains("changes dtype") || contains("changed dtype") || contains("changes the dtype") ||
-         contains("upcast") || contains("casts the model") || contains("casted") || contains("loaded in") ||
-         contains("loads in") || contains("weights in")) &&
-        (contains("param") || contains("weight") || contains("model") || contains("module") || contains("layer")) &&
-        !contains("optimizer") && !contains("master") && !contains("moment") && !contains("logits")) {
+        (fp32_param_dtype() || contains("changes dtype") || contains("changed dtype") || contains("changes the dtype") ||
+         contains("casts the model") || contains("loaded in") || contains("loads in") || contains("weights in") ||
+         (contains("load") && (contains("as float32") || contains("as fp32") || contains("in full precision")))) &&
+        (contains("param") || contains("weight") || contains("model") || contains("module") || contains("layer") ||
+         contains("checkpoint")) &&
+        !contains("optimizer") && !contains("master") && !contains("moment") && !contains("logits") &&
+        !contains("instead of") && !contains("rather than") && !contains("compute_dtype") && !contains("4bit") &&
+        !contains("8bit") && !contains("4-bit") && !contains("8-bit")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
           "the weights held in fp32 where half precision was meant (4 bytes per parameter, not 2): " + text());
     }
     // A second model or module kept resident on the GPU beside the one that runs ("GFPGAN ... once
     // enabled, it would take up some of the VRAM", "the VAE stays in VRAM", "keep VRAM for individual
     // modules"): its weights are static memory the next step cannot use. Not another program's
-    // memory (other_process).
+    // memory (other_process): a browser, the desktop, the OS; nor tensors kept there (activations,
+    // predictions, outputs, gradients, a cache: a leak or evaluation's).
     if (!negated && (contains("vram") || contains("gpu memory")) &&
         (contains("take up some") || contains("takes up some") || contains("stays in vram") || contains("stay in vram") ||
          contains("kept in vram") || contains("remains in vram") || contains("keep vram") || contains("stays loaded") ||
          contains("stay loaded") || contains("stays resident") || contains("kept resident")) &&
-        !contains("process") && !contains("program") && !contains("application") && !contains(" app ")) {
+        !contains("process") && !contains("program") && !contains("application") && !contains(" app ") &&
+        !contains("chrome") && !contains("browser") && !contains("desktop") && !contains("compositor") &&
+        !contains("windows") && !contains("display") && !contains("xorg") && !contains("game") &&
+        !contains("activation") && !contains("tensor") && !contains("prediction") && !contains("output") &&
+        !contains("gradient") && !contains("cache")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
           "a model or module kept resident on the GPU beside the one that runs: " + text());
     }
@@ -2742,9 +2760,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // duration 56 seconds", "audio duration: 45 s"): longer than Whisper's 30-second window and
     // LibriSpeech's longest utterances (~35 s), where speech models' activations outgrow what
     // ordinary clips (15-20 s) need; not the run's own time ("epoch duration 300 seconds", "step
-    // took 45 s", a timeout).
+    // took 45 s", a timeout, a training, run, job or profiler duration, clips filtered by it).
+    // Minutes count too ("a duration of 2 minutes"), and ffmpeg's "Duration: 00:01:45.32".
     if (has("duration") && seconds_at_least(lo, 30) &&
-        !any({"epoch", "step", "took", "elapsed", "timeout", "time limit", "training time", "iteration"})) {
+        !any({"epoch", "step", "took", "elapsed", "timeout", "time limit", "training time", "iteration", "profil", "warmup",
+              "filter", "benchmark", "latency"}) &&
+        !contains_word(lo, "training") && !contains_word(lo, "run") && !contains_word(lo, "total") &&
+        !contains_word(lo, "job")) {
       return true;
     }
     if (has("larg") && any({"large sequence", "large image", "larger image", "large resolution", "large input", "larger input"})) {
@@ -2783,6 +2805,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       const std::string_view unit = lo.substr(u, ue - u);
       if (ue < lo.size() && (is_digit(lo[ue]) || lo[ue] == '_')) continue;
       if ((unit == "s" || unit == "sec" || unit == "secs" || unit == "second" || unit == "seconds") && v >= min_s) return true;
+      if ((unit == "min" || unit == "mins" || unit == "minute" || unit == "minutes") && v * 60 >= min_s) return true;
+      // ffmpeg's clock: "00:01:45.32" (hours, minutes, seconds).
+      if (e + 5 < lo.size() && lo[e] == ':' && is_digit(lo[e + 1]) && is_digit(lo[e + 2]) && lo[e + 3] == ':' &&
+          is_digit(lo[e + 4]) && is_digit(lo[e + 5])) {
+        const double clock = v * 3600 + ((lo[e + 1] - '0') * 10 + (lo[e + 2] - '0')) * 60 + (lo[e + 4] - '0') * 10 + (lo[e + 5] - '0');
+        if (clock >= min_s) return true;
+      }
       p = e;
     }
     return false;
@@ -2821,21 +2850,28 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
       return false;
     };
-    static const std::array<std::string_view, 6> kAlsoInput = {"input", "inputs", "text", "texts", "sample", "samples"};
+    static const std::array<std::string_view, 2> kAlsoInput = {"input", "inputs"};
+    // Inputs cut or dropped ("sentences longer than 128 tokens are truncated") are no long input.
+    if (lo.find("truncat") != std::string_view::npos || lo.find("filter") != std::string_view::npos) return false;
     static const std::array<std::string_view, 8> kCopula = {"is", "are", "was", "were", "gets", "get", "becomes", "become"};
     static const std::array<std::string_view, 9> kVery = {"too", "very", "excessively", "extremely", "quite", "really",
                                                           "so", "rather", "overly"};
     for (size_t i = 0; i < n; ++i) {
+      // Not a software image ("the docker image is very large").
+      const bool software = i > 0 && (w[i - 1] == "docker" || w[i - 1] == "container" || w[i - 1] == "base" ||
+                                      w[i - 1] == "disk" || w[i - 1] == "iso" || w[i - 1] == "os");
       // The noun first, then a comparison: "images larger than 512x512x256", "utterances longer than 30 s".
-      if (in(w[i], kInput) && i + 2 < n && (w[i + 1] == "larger" || w[i + 1] == "bigger" || w[i + 1] == "longer") &&
-          w[i + 2] == "than") {
+      if ((in(w[i], kInput) || in(w[i], kAlsoInput)) && !software && i + 2 < n &&
+          (w[i + 1] == "larger" || w[i + 1] == "bigger" || w[i + 1] == "longer") && w[i + 2] == "than") {
         return true;
       }
-      // The noun said to be long or large: "if the input is excessively long", "the images are very large".
-      if ((in(w[i], kInput) || in(w[i], kAlsoInput)) && i + 2 < n && in(w[i + 1], kCopula)) {
+      // The noun said to be long or large: "if the input is excessively long", "the images are very large";
+      // not "long enough", "big-endian".
+      if ((in(w[i], kInput) || in(w[i], kAlsoInput)) && !software && i + 2 < n && in(w[i + 1], kCopula)) {
         size_t k = i + 2;
         if (k + 1 < n && in(w[k], kVery)) ++k;
-        if (w[k] == "long" || w[k] == "large" || w[k] == "big" || w[k] == "huge") return true;
+        const bool qualified = k + 1 < n && (w[k + 1] == "enough" || w[k + 1] == "endian");
+        if (!qualified && (w[k] == "long" || w[k] == "large" || w[k] == "big" || w[k] == "huge")) return true;
       }
       if (!in(w[i], kSize)) continue;
       for (size_t k = i + 1; k < std::min(n, i + 4); ++k) {  // the noun, after at most two fillers

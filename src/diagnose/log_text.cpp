@@ -372,17 +372,27 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
 
 // Memory told as full (see log_text.h).
 bool machine_runs_out(std::string_view lo) {
-  for (std::string_view m : {"system", "machine", "computer", "laptop", "pc", "server", "desktop", "workstation"}) {
-    const size_t at = lo.find(m);
-    if (at == std::string_view::npos || !contains_word(lo, m)) continue;
-    for (std::string_view x : {"ran out of memory", "runs out of memory", "run out of memory", "is out of memory",
-                               "unresponsive", "freez", "froze"}) {
-      const size_t p = lo.find(x, at);
-      if (p == std::string_view::npos) continue;
-      const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
-      if (before.find("without") == std::string_view::npos && before.find("not") == std::string_view::npos &&
-          before.find("never") == std::string_view::npos) {
-        return true;
+  for (std::string_view m : {"system", "machine", "computer", "laptop", "pc", "desktop", "workstation"}) {
+    for (size_t at = lo.find(m); at != std::string_view::npos; at = lo.find(m, at + 1)) {
+      if (!is_word_at(lo, at, m.size())) continue;
+      const std::string_view next = lo.substr(at + m.size(), 10);
+      if (next.rfind(" prompt", 0) == 0 || next.rfind(" learning", 0) == 0 || next.rfind(" message", 0) == 0 ||
+          next.rfind("-wide", 0) == 0) {
+        continue;  // "system prompt", "machine learning model"
+      }
+      // The verb within the 40 characters after the noun, said of it.
+      const std::string_view rest = lo.substr(at + m.size(), 40);
+      for (std::string_view x : {"ran out of", "runs out of", "run out of", "is out of memory", "unresponsive", "froze",
+                                 "freezes", "is freezing", "was freezing", "hangs", "hung"}) {
+        const size_t p = rest.find(x);
+        if (p == std::string_view::npos || !word_starts_at(rest, p)) continue;
+        if (x == "froze" && p + 5 < rest.size() && is_alpha(rest[p + 5])) continue;  // "frozen"
+        const std::string_view before = rest.substr(0, p);
+        if (before.find("without") == std::string_view::npos && before.find("not") == std::string_view::npos &&
+            before.find("n't") == std::string_view::npos && before.find("never") == std::string_view::npos &&
+            before.find("no longer") == std::string_view::npos) {
+          return true;
+        }
       }
     }
   }

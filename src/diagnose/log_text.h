@@ -110,11 +110,13 @@ inline constexpr std::string_view kFirstGpuNames[] = {"first gpu", "1st gpu", "0
 /// phrase ends at punctuation, the line's end or a joining word ("and", "now", "after", ...).
 bool memory_full_told(std::string_view lo);
 /// The machine as a whole running out of memory or stalling, said of it, in `lo` (ASCII-lowercased):
-/// a machine noun (system, machine, computer, laptop, pc, server, desktop, workstation) as a word,
-/// then "ran / runs / run out of memory", "is out of memory", "unresponsive", "freez..." or
-/// "froze", not right after "without", "not" or "never" ("the system ran out of memory", "the
-/// system is becoming extremely unresponsive"; not "runs without running out of memory on the
-/// same machine"): host RAM, as a device's memory is never said to be the system's.
+/// a machine noun (system, machine, computer, laptop, pc, desktop, workstation; not "system
+/// prompt", "machine learning") as a word, then within 40 characters "ran / runs / run out of",
+/// "is out of memory", "unresponsive", "froze" (not "frozen"), "freezes", "hangs", without "not",
+/// "n't", "never", "no longer" or "without" between ("the system ran out of memory", "Your system
+/// has run out of application memory", "the system is becoming extremely unresponsive"): host RAM,
+/// as a device's memory is never said to be the system's. A server is not counted (an inference
+/// server's memory is its GPU's).
 bool machine_runs_out(std::string_view lo);
 /// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word before the
 /// first GPU's name ("first gpu", "gpu 0", "cuda:0", "device 0", ...) or right after it ("gpu 0

@@ -343,13 +343,13 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       set_requested(size_after(s, "failedtoallocate"), r);
       return;
     }
-    if (r.subsystem == "jemalloc") {  // "Requested: 12786980896, active: 64869105664": plain byte counts
-      if (const size_t p = ifind(s, "requested:"); p != std::string::npos) set_byte_count(s, p + 10, r);
-      if (const size_t p = ifind(s, "active:"); p != std::string::npos) r.allocated_bytes = integer_at(s, p + 7);
+    if (r.subsystem == "jemalloc") {  // "Requested: 12786980896, active: 64869105664": byte counts
+      r.requested_bytes = grouped_count_after(s, "requested:", r, &r.requested_printed);
+      r.allocated_bytes = grouped_count_after(s, "active:", r);
       return;
     }
-    if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes"
-      set_requested(size_after(s, "failedattempttoallocate"), r);
+    if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes" (or "1,073,741,824 bytes")
+      r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;
     }
     if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N" (or a backend's pinned host buffer)

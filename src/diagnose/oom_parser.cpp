@@ -478,6 +478,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           hit.pos = b - kOutOfMemory.size();
         }
       }
+      // CuPy's wording: its pool's "(allocated so far: ..." or CuPy named ("Out of memory allocating
+      // N bytes." alone is also XLA's CPU runtime's and other programs').
+      if (std::string_view(h.subsystem) == "cupy" && lo.find("allocated so far", e) == std::string::npos &&
+          lo.find("cupy") == std::string::npos) {
+        continue;
+      }
       // ggml's graph allocator: "failed to allocate <BACKEND> buffer of size <N>" only (not XLA's
       // "Failed to allocate request for", not a user's "failed to allocate memory").
       if (hit.phrase == "failed to allocate" && std::string_view(h.subsystem) == "ggml") {
@@ -1104,21 +1110,25 @@ bool one_edit_from(std::string_view w, std::string_view target) {
 }
 
 // "out of memory" misspelled by one letter in one of its words: "runns ot of memory", "out of
-// memroy", "oout of memory". Returns the position of the phrase or npos. "out" spelled "our" or
-// "put" would be a word of its own, but "our of memory" is no English; "of" must be spelled right.
+// memroy", "oout of memory", "Out-of-memroy". Returns the position of the phrase or npos. A
+// misspelt "out" starts with its 'o' and is no English word of its own ("bout", "put", "our",
+// "oat", "oft", "opt" are); "of" must be spelled right.
 size_t misspelled_out_of_memory(std::string_view lo) {
-  for (size_t p = lo.find(" of "); p != std::string_view::npos; p = lo.find(" of ", p + 1)) {
-    size_t b = p;
-    while (b > 0 && is_alpha(lo[b - 1])) --b;
-    if (b > 0 && (is_digit(lo[b - 1]) || lo[b - 1] == '_')) continue;
-    const std::string_view before = lo.substr(b, p - b);
-    size_t e = p + 4;
-    while (e < lo.size() && is_alpha(lo[e])) ++e;
-    if (e < lo.size() && (is_digit(lo[e]) || lo[e] == '_')) continue;
-    const std::string_view after = lo.substr(p + 4, e - p - 4);
-    const bool out_ok = before == "out" || one_edit_from(before, "out");
-    const bool memory_ok = after == "memory" || one_edit_from(after, "memory");
-    if (before.size() >= 2 && after.size() >= 5 && out_ok && memory_ok && !(before == "out" && after == "memory")) return b;
+  for (std::string_view sep : {std::string_view(" of "), std::string_view("-of-")}) {
+    for (size_t p = lo.find(sep); p != std::string_view::npos; p = lo.find(sep, p + 1)) {
+      size_t b = p;
+      while (b > 0 && is_alpha(lo[b - 1])) --b;
+      if (b > 0 && (is_digit(lo[b - 1]) || lo[b - 1] == '_')) continue;
+      const std::string_view before = lo.substr(b, p - b);
+      size_t e = p + 4;
+      while (e < lo.size() && is_alpha(lo[e])) ++e;
+      if (e < lo.size() && (is_digit(lo[e]) || lo[e] == '_')) continue;
+      const std::string_view after = lo.substr(p + 4, e - p - 4);
+      const bool english = before == "our" || before == "oat" || before == "oft" || before == "opt";
+      const bool out_ok = before == "out" || (one_edit_from(before, "out") && before[0] == 'o' && !english);
+      const bool memory_ok = after == "memory" || one_edit_from(after, "memory");
+      if (before.size() >= 2 && after.size() >= 5 && out_ok && memory_ok && !(before == "out" && after == "memory")) return b;
+    }
   }
   return std::string_view::npos;
 }
@@ -1468,6 +1478,14 @@ bool memory_trouble_prose(std::string_view lo) {
   // Asked how, or supposed ("how do I detect memory leaks?", "if the model does not fit in GPU
   // memory, accelerate offloads layers").
   if (any_text({"how do i", "how to", "how can i"}) || supposed(lo)) return false;
+  // Advice ("Make sure the GPU can allocate enough memory before you start training").
+  {
+    size_t b = 0;
+    while (b < lo.size() && lo[b] == ' ') ++b;
+    for (std::string_view a : {"make sure", "please make sure", "ensure ", "please ensure"}) {
+      if (lo.substr(b, a.size()) == a) return false;
+    }
+  }
   if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "not leak", "n't leak", "not a leak",
                 "is stable", "stays stable", "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm",
                 "feature request", "not a memory", "isn't a memory", "not memory related", "not related to memory",
@@ -1588,6 +1606,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror"}) {
           at = lo.find(phrase);
+          // The exception's name caught in code ("except tf.errors.ResourceExhaustedError:") is no report.
+          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" &&
+              lo.find("except") != std::string::npos) {
+            at = std::string::npos;
+          }
           if (at != std::string::npos) break;
         }
         if (at == std::string::npos) at = out_of_some_memory(lo);
@@ -1640,9 +1663,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
       // due to out of memory"): the kernel's OOM killer, unless the line names a GPU's memory.
       const bool gpu_line = lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos ||
-                            contains_word(lo, "vram") || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos;
+                            contains_word(lo, "vram") || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos ||
+                            contains_word(lo, "npu") || contains_word(lo, "tpu") || contains_word(lo, "xpu") ||
+                            contains_word(lo, "hbm") || contains_word(lo, "mps") || lo.find("ascend") != std::string::npos ||
+                            lo.find("device memory") != std::string::npos || lo.find("accelerator") != std::string::npos;
       const bool killed_for_memory = named && pass == 0 && !gpu_line && contains_word(lo, "killed") &&
                                      (lo.find("due to out of memory") != std::string::npos ||
+                                      lo.find("due to out-of-memory") != std::string::npos ||
+                                      lo.find("due to oom") != std::string::npos || lo.find("because of oom") != std::string::npos ||
                                       lo.find("because of out of memory") != std::string::npos ||
                                       lo.find("because it ran out of memory") != std::string::npos ||
                                       lo.find("for running out of memory") != std::string::npos ||
