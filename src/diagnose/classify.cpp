@@ -540,10 +540,6 @@ void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string
   numberless_candidates(r, b);
 }
 
-// An accelerator's own allocator outside CUDA (family "device_alloc": Vulkan, Tenstorrent's
-// tt-metal, Sophon's bmlib, OpenCL): the figures its message carries, then the candidates of a
-// failure without allocator figures. Fixes and probes are worded for a native runtime (the
-// framework "native", framework_fix()), never in PyTorch's allocator settings.
 // CuPy's memory pool (cupy/cuda/memory.pyx, SingleDeviceMemoryPool._try_malloc). With a limit
 // (MemoryPool.set_limit) it refuses as soon as the bytes the pool holds, blocks in use and cached
 // free ones alike ("allocated so far"), plus the request exceed the limit, before it frees its
@@ -590,6 +586,11 @@ void classify_cupy(const OomRecord& r, Builder& b) {
   b.add(OomCause::kStaticModelTooLarge, 0.25);
 }
 
+// An accelerator's own allocator outside CUDA (family "device_alloc": Vulkan, Tenstorrent's
+// tt-metal, Sophon's bmlib, OpenCL; CuPy's pool goes to classify_cupy()): the figures its message
+// carries, then the candidates of a failure without allocator figures. Fixes and probes are worded
+// for a native runtime (the framework "native", framework_fix()), never in PyTorch's allocator
+// settings.
 void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
   const auto Q = r.requested_bytes;
   const auto C = r.total_capacity_bytes;
@@ -963,18 +964,17 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The message's own family names the framework when the log does not.
   if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
+  // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
+  if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
-       oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_")) &&
-      oom.subsystem != "cupy") {
+       oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
   if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
-  // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
-  if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
   // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
   if (d.framework == "pytorch" && oom.family == "xla" &&

@@ -1071,9 +1071,9 @@ if (contains("model.eval()") && !negated) {
     // optimizer state), a computation upcast (logits, layer norm, the loss), fp32 as what was
     // avoided ("in bf16 instead of fp32"), a quantized model's compute dtype, nor a denial.
     const auto fp32_param_dtype = [&] {  // "param_dtype=torch.float32", not FSDP's reduce_dtype beside a bf16 param_dtype
-      const size_t p = line_lo_.find("param_dtype");
+      const size_t p = lo.find("param_dtype");
       if (p == std::string_view::npos) return false;
-      const std::string_view value = line_lo_.substr(p + 11, 24);
+      const std::string_view value = lo.substr(p + 11, 24);
       const size_t end = value.find_first_of(",)");
       const std::string_view v = value.substr(0, end);
       return v.find("float32") != std::string_view::npos || v.find("fp32") != std::string_view::npos;
@@ -2820,9 +2820,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // One input's size in words: a size word followed by what a model takes in as one sample, with
   // at most two filler words between ("size", "input", "res", "test", "a"): "a smaller picture is
   // fine", "larger input images", "full-size image", "high res frames", "shorter utterances",
-  // "1080p video"; or that noun compared right after it ("images larger than 512x512x256") or said
-  // to be long or large ("the input is excessively long", "samples are very large"). Words alone decide nothing here: "large" or "image" by itself is not read;
-  // "4k" is not a size word ("4k sentences" counts them).
+  // "1080p video"; or that noun (or "input") compared right after it ("images larger than
+  // 512x512x256") or said to be long or large ("the input is excessively long"), not beside a
+  // truncation or filter, not a software image ("docker image"). Words alone decide nothing here:
+  // "large" or "image" by itself is not read; "4k" is not a size word ("4k sentences" counts them).
   static bool sized_input(std::string_view lo) {
     static const std::array<std::string_view, 24> kSize = {
         "large", "larger", "largest", "big", "bigger", "huge", "long", "longer", "longest", "small", "smaller",

@@ -370,7 +370,7 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
   return false;
 }
 
-// Memory told as full (see log_text.h).
+// The machine running out or stalling (see log_text.h).
 bool machine_runs_out(std::string_view lo) {
   for (std::string_view m : {"system", "machine", "computer", "laptop", "pc", "desktop", "workstation"}) {
     for (size_t at = lo.find(m); at != std::string_view::npos; at = lo.find(m, at + 1)) {
@@ -399,6 +399,7 @@ bool machine_runs_out(std::string_view lo) {
   return false;
 }
 
+// Memory told as full (see log_text.h).
 bool memory_full_told(std::string_view lo) {
   if (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "never")) return false;
   for (const char* f : {"gets full", "get full", "got full", "gets completely full", "becomes full", "became full", "is full",

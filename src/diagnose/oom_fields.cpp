@@ -85,8 +85,6 @@ void ggml_buffer(const std::string& s, OomRecord& r) {
   r.device = index.empty() || type == "cpu" ? type : type + ":" + index;
 }
 
-// An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
-// in oom_parser.cpp). Sizes are the byte counts the messages print.
 // A byte count printed with thousands separators ("805,306,368") right after `label` in the
 // squashed message, or nullopt; more digits than int64 holds are kept as INT64_MAX, flagged.
 // `printed` gets the count as printed.
@@ -109,6 +107,8 @@ std::optional<int64_t> grouped_count_after(const std::string& s, std::string_vie
   return std::stoll(digits);
 }
 
+// An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
+// in oom_parser.cpp). Sizes are the byte counts the messages print.
 void read_device_alloc(const std::string& s, OomRecord& r) {
   if (r.subsystem == "cupy") {  // CuPy's pool, on a CUDA device: the pool's bytes and its limit
     r.device = "cuda";

@@ -1662,9 +1662,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if (at == std::string::npos) continue;
       // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
       // due to out of memory"): the kernel's OOM killer, unless the line names a GPU's memory.
-      const bool gpu_line = lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos ||
-                            contains_word(lo, "vram") || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos ||
-                            contains_word(lo, "npu") || contains_word(lo, "tpu") || contains_word(lo, "xpu") ||
+      // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
+      const bool cuda_named = lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos ||
+                              contains_word(lo, "vram") || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos;
+      const bool gpu_line = cuda_named || contains_word(lo, "npu") || contains_word(lo, "tpu") || contains_word(lo, "xpu") ||
                             contains_word(lo, "hbm") || contains_word(lo, "mps") || lo.find("ascend") != std::string::npos ||
                             lo.find("device memory") != std::string::npos || lo.find("accelerator") != std::string::npos;
       const bool killed_for_memory = named && pass == 0 && !gpu_line && contains_word(lo, "killed") &&
@@ -1688,8 +1689,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.family = "oom_killer";
         r.subsystem = "linux_oom_killer";
         r.device = "cpu";
-      } else if (lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos || has_word("vram") ||
-                 lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos) {  // 显存 (zh: GPU memory)
+      } else if (cuda_named) {
         r.device = "cuda";
       } else if (has_word("ram") || has_word("cpu") || machine_runs_out(lo)) {
         r.device = "cpu";  // "out of my 64G ram", "got CPU OOM": host memory, in words
