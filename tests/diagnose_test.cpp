@@ -2719,3 +2719,42 @@ TEST(DiagnoseKinds17, AfterHeld24sScore) {
     EXPECT_EQ(top(longer), OomCause::kActivationsSeqlen) << longer;
   }
 }
+
+// Carried over from session 25's review (tests/data/oom-corpus/README.md item 25): TensorFlow's
+// exception named in prose beside the word "exception" is a report (only Python's `except` clause
+// is code); data too big to load, told as the reason for a way around already taken, is no report;
+// a kill told beside an accelerator's OOM is that device's, not the host's RAM.
+TEST(DiagnoseKinds18, CarriedOverFromSession25) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  for (const char* told : {"Training stops with a ResourceExhaustedError exception after epoch 2\n",
+                           "The exception raised was tf.errors.ResourceExhaustedError\n"}) {
+    EXPECT_EQ(diagnose_log(told, without).size(), 1u) << told;
+  }
+  for (const char* code : {"    except tf.errors.ResourceExhaustedError:\n",
+                           "except (ValueError, tf.errors.ResourceExhaustedError) as e:\n",
+                           "        except ResourceExhaustedError as err:  # retry with a smaller batch\n"}) {
+    EXPECT_TRUE(diagnose_log(code, without).empty()) << code;
+  }
+  for (const char* design : {"The dataset is too big to load into memory, so I use streaming.\n",
+                             "The corpus is too large to load into RAM, hence we read it in chunks.\n",
+                             "The file is too big to fit in memory, which is why I'm using mmap.\n"}) {
+    EXPECT_TRUE(diagnose_log(design, without).empty()) << design;
+  }
+  for (const char* failure : {"The dataset is too big to load into memory, so I get an error.\n",
+                              "Data too big to load into memory\nMy machine has 8G memory\n"}) {
+    EXPECT_EQ(diagnose_log(failure, without).size(), 1u) << failure;
+  }
+  for (const char* device : {"The training task on the Ascend NPU was killed due to out of memory.\n",
+                             "The job on the TPU was killed because it ran out of memory.\n"}) {
+    const auto ds = diagnose_log(device, without);
+    ASSERT_EQ(ds.size(), 1u) << device;
+    EXPECT_NE(ds[0].oom->family, "oom_killer") << device;
+    EXPECT_NE(ds[0].oom->device, "cpu") << device;
+    EXPECT_NE(top(device), OomCause::kCpuRam) << device;
+  }
+  EXPECT_EQ(diagnose_log("The training task on the Ascend NPU ran out of memory.\n", without).at(0).oom->device, "npu");
+  // A kill with no accelerator named stays the host's.
+  EXPECT_EQ(top("The training process was killed after the third epoch.\nRAM use rose to 60 GB before that.\n"),
+            OomCause::kCpuRam);
+}

@@ -1660,6 +1660,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                    "not killed", "n't killed", "never killed"}) {
       if (lo.find(other) != std::string_view::npos) return false;
     }
+    // Killed for an accelerator's memory, both named in the sentence ("the training task on the
+    // Ascend NPU was killed due to out of memory", "killed because the GPU ran out of memory"):
+    // the device's OOM told as a kill, which says nothing of the host's RAM.
+    const bool accelerator = contains_any(lo, {"cuda", "gpu", "ascend", "\xe6\x98\xbe\xe5\xad\x98"}) ||
+                             contains_word(lo, "npu") || contains_word(lo, "tpu") || contains_word(lo, "xpu") ||
+                             contains_word(lo, "hbm") || contains_word(lo, "vram") || contains_word(lo, "mps");
+    if (accelerator && (contains_any(lo, {"out of memory", "out-of-memory", "ran out", "runs out", "run out"}) ||
+                        contains_word(lo, "oom"))) {
+      return false;
+    }
     for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
       if (!is_word_at(lo, p, 6) || p == 0) continue;
       size_t e = p;

@@ -1386,6 +1386,41 @@ bool memory_short_or_taken(std::string_view lo) {
   return false;
 }
 
+// The rest of a line after "too big to load into memory" going on to the way around it already
+// taken: a connective ("so", "hence", "therefore", "thus", "which is why", "that's why",
+// "instead"), then within a few words "I" / "we" and a verb of the workaround ("use", "stream",
+// "load", "read", "process", "split", "chunk", "iterate", "switched", "mmap"): "..., so I use
+// streaming", "hence we load it in chunks". "... so I get an OOM" names no such verb.
+bool way_around_taken(std::string_view after) {
+  std::vector<std::string_view> w;  // the words, as memory_short_or_taken() splits them ("i'm": "i", "m")
+  for (size_t p = 0; p < after.size();) {
+    while (p < after.size() && !(is_alpha(after[p]) || is_digit(after[p]))) ++p;
+    size_t e = p;
+    while (e < after.size() && (is_alpha(after[e]) || is_digit(after[e]))) ++e;
+    if (e > p) w.push_back(after.substr(p, e - p));
+    p = e;
+  }
+  auto in = [](std::string_view x, std::initializer_list<std::string_view> set) {
+    return std::find(set.begin(), set.end(), x) != set.end();
+  };
+  for (size_t i = 0; i < w.size(); ++i) {
+    const bool connective = in(w[i], {"so", "hence", "therefore", "thus", "instead"}) ||
+                            (w[i] == "why" && i >= 1 && in(w[i - 1], {"which", "that", "s", "thats", "is"}));
+    if (!connective) continue;
+    for (size_t j = i + 1; j < w.size() && j <= i + 3; ++j) {
+      if (!in(w[j], {"i", "we"})) continue;
+      for (size_t k = j + 1; k < w.size() && k <= j + 3; ++k) {
+        if (in(w[k], {"use", "used", "using", "stream", "streamed", "streaming", "load", "loaded", "loading", "read",
+                      "reading", "process", "processed", "processing", "split", "splitting", "chunk", "chunked",
+                      "iterate", "switched", "mmap"})) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 // A line that tells of memory trouble in words, neither naming an OOM nor a growth: a memory
 // noun ("memory", "RAM", "VRAM", "HBM", zh "显存"/"内存", XLA's "RESOURCE_EXHAUSTED") beside a word
 // of failure or pressure ("a CUDA memory error", "used over 12G RAM and crashed", "the RAM usage
@@ -1550,13 +1585,15 @@ bool memory_trouble_prose(std::string_view lo) {
   }
   // The memory too small for what it must hold, a fit in or on something: "the weights do not fit
   // in the memory of one GPU", "too big to fit on a 24 GB card", "data too big to load into
-  // memory" (not "does not fit the data").
+  // memory" (not "does not fit the data"), unless the line goes on to the way around it already
+  // taken: "the dataset is too big to load into memory, so I use streaming" is a design choice,
+  // no failure (a failure of that way is told in words of its own).
   for (const char* f : {"not fit", "n't fit", "unable to fit", "too big to fit", "too large to fit", "too big to load",
                         "too large to load"}) {
     for (size_t p = lo.find(f); p != std::string_view::npos; p = lo.find(f, p + 1)) {
       const std::string_view after = lo.substr(p + std::strlen(f));
       for (const char* where : {" in ", " into ", " on ", " onto ", " within "}) {
-        if (after.substr(0, std::strlen(where)) == where) return true;
+        if (after.substr(0, std::strlen(where)) == where && !way_around_taken(after)) return true;
       }
     }
   }
@@ -1606,10 +1643,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror"}) {
           at = lo.find(phrase);
-          // The exception's name caught in code ("except tf.errors.ResourceExhaustedError:") is no report.
-          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" &&
-              lo.find("except") != std::string::npos) {
-            at = std::string::npos;
+          // The exception's name caught in code ("except tf.errors.ResourceExhaustedError:",
+          // "except (ValueError, ResourceExhaustedError) as e:") is no report: Python's `except`
+          // keyword as a whole word, the clause ending in ':'. "I got a ResourceExhaustedError
+          // exception" holds no keyword and is one.
+          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && contains_word(lo, "except")) {
+            const std::string_view code = trim_view(lo);
+            if (code.rfind("except", 0) == 0 || (!code.empty() && code.back() == ':')) at = std::string::npos;
           }
           if (at != std::string::npos) break;
         }
@@ -1691,6 +1731,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (cuda_named) {
         r.device = "cuda";
+      } else if (has_word("npu") || lo.find("ascend") != std::string::npos) {
+        r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
+      } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
+        r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
       } else if (has_word("ram") || has_word("cpu") || machine_runs_out(lo)) {
         r.device = "cpu";  // "out of my 64G ram", "got CPU OOM": host memory, in words
       }
