@@ -2758,3 +2758,48 @@ TEST(DiagnoseKinds18, CarriedOverFromSession25) {
   EXPECT_EQ(top("The training process was killed after the third epoch.\nRAM use rose to 60 GB before that.\n"),
             OomCause::kCpuRam);
 }
+
+// After held25's score (tests/data/oom-corpus/README.md item 25): R's memory errors are host RAM;
+// memory piling up over repeats is a leak; the dataset cached in memory by tf.data is host RAM; one
+// request larger than an 80 GB card, with no capacity printed, is the tensor itself; memory past
+// its limit, told, is a report; an allocator's arena that cannot free its blocks is fragmentation.
+TEST(DiagnoseKinds18, AfterHeld25sScore) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  auto ranked = [&](const std::string& log, OomCause c) {
+    const auto& f = first(diagnose_log(log, without)).findings;
+    for (size_t i = 0; i < f.size(); ++i) {
+      if (f[i].category == c) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  EXPECT_EQ(top("> obj <- ScaleData(obj, features = all.genes)\nError: vector memory exhausted (limit reached?)\n"),
+            OomCause::kCpuRam);
+  EXPECT_EQ(top("Error: cannot allocate vector of size 12.5 Gb\n"), OomCause::kCpuRam);
+  EXPECT_EQ(top("When searching for hyperparameters, GPU memory use piles up and crashes the session.\n"),
+            OomCause::kLeakAcrossSteps);
+  EXPECT_EQ(top("The usage of data.cache() causes the run out of memory.\nMy server has 64GB memories.\n"), OomCause::kCpuRam);
+  EXPECT_EQ(top("Training runs out of memory\nIt will cache both the train_data and the validation_data in memory.\n"),
+            OomCause::kCpuRam);
+  // A cache to a file, the KV cache or the allocator's cache is no dataset in RAM.
+  for (const char* not_data : {"Training runs out of memory\nds = ds.cache('/tmp/train.cache') caches the dataset to disk\n",
+                               "CUDA out of memory\nthe KV cache of the dataset's longest prompt fills the memory\n"}) {
+    EXPECT_NE(top(not_data), OomCause::kCpuRam) << not_data;
+  }
+  const auto huge = first(diagnose_log("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 214.66 GiB.\n", without));
+  EXPECT_EQ(huge.findings.at(0).category, OomCause::kActivationsSeqlen);
+  // A small request with no capacity is no such tensor.
+  EXPECT_NE(first(diagnose_log("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n", without))
+                .findings.at(0)
+                .category,
+            OomCause::kActivationsSeqlen);
+  EXPECT_EQ(diagnose_log("It causes the memory to exceed its limit after training for a few epochs.\n", without).size(), 1u);
+  EXPECT_TRUE(diagnose_log("The limit is 64 GiB; usage stays well below it.\n", without).empty());
+  EXPECT_LE(ranked("Second run fails to allocate memory\nWe still have the smaller blocks from the first run allocated, as "
+                   "BFCArena has no logic to free those.\n",
+                   OomCause::kFragmentation),
+            1);
+  // A project named ...arena is no allocator's arena.
+  EXPECT_NE(top("CUDA out of memory in pdearena training\nthe blocks of the model are free to change\n"),
+            OomCause::kFragmentation);
+}

@@ -833,3 +833,19 @@ TEST(OomParserFamilies, JemallocMallocAndCupyPool) {
   EXPECT_TRUE(huge.size_overflow);
   EXPECT_EQ(huge.requested_bytes, std::numeric_limits<int64_t>::max());
 }
+
+// R's allocator (memory.c): "cannot allocate vector of size 3.2 Gb" prints bytes / 1024^3 with
+// one decimal ("Gb" is binary); "vector memory exhausted (limit reached?)" carries no size.
+TEST(OomParserFamilies, RVectorAllocation) {
+  const OomRecord v = only("Error: cannot allocate vector of size 3.2 Gb\n");
+  EXPECT_EQ(v.family, "host_alloc");
+  EXPECT_EQ(v.subsystem, "r");
+  EXPECT_EQ(v.device, "cpu");
+  ASSERT_TRUE(v.requested_bytes);
+  EXPECT_NEAR(static_cast<double>(*v.requested_bytes), 3.2 * 1073741824.0, 1.0);
+  const OomRecord mb = only("Error: cannot allocate vector of size 512.0 Mb\n");
+  EXPECT_EQ(mb.requested_bytes, int64_t{512} << 20);
+  const OomRecord exhausted = only("Error: vector memory exhausted (limit reached?)\n");
+  EXPECT_EQ(exhausted.subsystem, "r");
+  EXPECT_FALSE(exhausted.requested_bytes);
+}

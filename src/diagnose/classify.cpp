@@ -189,6 +189,10 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
 }
 
 // The caching-allocator families: numbers to reason with.
+// 80 GiB: about what an 80 GB A100 / H100 offers (79.2 / 79.6 GiB); one request at least this
+// large, with no capacity printed, is larger than all but the largest devices.
+constexpr int64_t kLargerThanCommonGpus = int64_t{80} << 30;
+
 // `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
 void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run) {
   const auto C = r.effective_capacity_bytes();
@@ -296,6 +300,16 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                     "the hardware: BIOS/driver memory carve-outs on APUs, MIG or vGPU slices, CUDA_VISIBLE_DEVICES";
       b.at(i).probe = "Is the reported total capacity the memory you expect this device to have?";
     }
+  } else if (Q && !C && *Q >= kLargerThanCommonGpus) {
+    // No capacity printed ("Tried to allocate 214.66 GiB." alone), but one request larger than the
+    // 80 GB cards (A100 / H100) hold: as above, the tensor itself is too big, whatever the device.
+    const std::string ev = fmt::format("one request of {} is larger than an 80 GB A100 / H100 holds: a single tensor "
+                                       "too big for the device",
+                                       format_bytes(*Q));
+    b.add(OomCause::kActivationsSeqlen, 0.55, ev);
+    b.add(OomCause::kActivationsBatch, 0.5, ev);
+    notes.push_back("A single tensor larger than the device cannot be served at any fragmentation or batch of "
+                    "other tensors: shrink the tensor itself (B, T, or the input size)");
   } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
     // One allocation of a fifth of the device or more is one huge activation: its size grows with
     // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
@@ -1032,6 +1046,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                      (oom.allocated_bytes ? " with " + format_bytes(*oom.allocated_bytes) + " already active"
                                                           : std::string())
            : sub == "malloc" ? "a host allocation of " + (Q ? format_bytes(*Q) : std::string("memory")) + " failed (malloc)"
+           : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
+                             : std::string("R's vector memory is exhausted: host RAM, or R's cap on it (R_MAX_VSIZE)"))
                                 : "Python's MemoryError: a host allocation failed";
     } else if (tf_host) {
       ev = "the CPU device's allocator could not allocate " + (Q ? format_bytes(*Q) : std::string("a tensor")) + " of host RAM";

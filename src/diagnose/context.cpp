@@ -98,7 +98,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"leak", kWLeak}, {"leaks", kWLeak}, {"leaking", kWLeak}, {"leaked", kWLeak},
       {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
       {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
-      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
+      {"accumulates", kWGrow}, {"piles", kWGrow}, {"piling", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
       {"each", kWPer}, {"every", kWPer}, {"iterations", kWPer}, {"epochs", kWPer}, {"batches", kWPer}, {"steps", kWPer},
       {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
       {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
@@ -821,6 +821,7 @@ class Reader {
                                  has_text("in ram") || has_text("into ram") || has_text("the ram") || has_text(" ram") ||
                                  has_text("host memory") || has_text("cpu memory") || has_text("system memory")) &&
                                 whole_data_in_host_memory(lo);
+    const bool dataset_cached = has_text("cach") && dataset_cached_in_memory(lo);  // read below
     // The GPU named (GPU memory a finished process left behind is read below on such a line).
     const bool gpu_named_here = has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram") ||
                                 has_text("nvidia") || has_text("rank") || has_text("\xe6\x98\xbe\xe5\xad\x98");  // 显存
@@ -832,7 +833,7 @@ class Reader {
                                        has_text("\xe5\xaf\xb9\xe8\xaf\x9d") || has_text("\xe8\x81\x8a\xe5\xa4\xa9") ||
                                        has_text("\xe4\xba\xa4\xe4\xba\x92")));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
-        !optimizer_memory && !data_in_memory && !gpu_named_here && !turn_or_card &&
+        !optimizer_memory && !data_in_memory && !dataset_cached && !gpu_named_here && !turn_or_card &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -895,7 +896,9 @@ class Reader {
     const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
                          contains("until") || contains("over time") || contains("constantly") || contains("continuously") ||
                          contains("continually") || contains("continued growth") || contains("continuous growth") ||
-                         contains("still growth");
+                         contains("still growth") ||
+                         // piling up is growth over repeats by itself: "GPU memory use piles up and crashes the session"
+                         contains("piles up") || contains("piling up");
     // Not a change the user made that worked ("Increasing the swap from 1GB to 4GB did the trick",
     // "I increased the limit and it runs fine"): the stated account reads it.
     const bool fix_told = has(kWGrow) && !has(kWLeak) &&
@@ -1461,6 +1464,23 @@ if (contains("other process") || contains("another process") || contains("other 
                        contains("oom_killer") || contains("dmesg"))) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }
+    // An allocator's arena that keeps what it holds: "BFCArena has no logic to free those" (ONNX
+    // Runtime's BFC arena keeps the first run's blocks), "jemalloc had no way to free memory from a
+    // different arena", "the biggest buffer lands in a clean DRAM arena and the smaller ones pack
+    // into the remainder": memory held by the allocator and not reusable for the request, which
+    // is fragmentation (the blocks are there, in the wrong place or size), not the working set.
+    if (sentence && !negated && arena_keeps_blocks(lo)) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.35,
+          "an allocator's arena keeps blocks it cannot free or reuse for the request: " + text());
+    }
+    // The dataset cached in host memory: tf.data's cache() with no file name keeps every element
+    // it has seen in RAM ("The usage of data.cache() causes the run out of memory", "it will cache
+    // both the train_data and the validation_data"; TensorFlow's tf.data.Dataset.cache: "If a
+    // filename is not provided, the dataset will be cached in memory"). Not a cache on disk.
+    if (!negated && dataset_cached) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
+          "the dataset cached in host RAM (tf.data's cache() without a file keeps every element in memory): " + text());
+    }
     // The process killed, told in a sentence ("the process gets killed", "it was killed in
     // step800+", "Python process gets killed everytime"): what kills a process that runs out of
     // memory is the Linux OOM killer or a cgroup limit, on host RAM (a GPU's OOM is an exception,
@@ -1647,6 +1667,37 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       if (lo.compare(k, 5, "false") == 0) return true;
     }
     return false;
+  }
+
+  // An allocator's arena (see its caller) named as a word ("arena", "arenas", "BFCArena", not a
+  // project's name such as "pdearena") with what it keeps or cannot give back on the line: blocks,
+  // freeing, fragments, packing.
+  static bool arena_keeps_blocks(std::string_view lo) {
+    const bool arena = contains_word(lo, "arena") || contains_word(lo, "arenas") || lo.find("bfcarena") != std::string_view::npos;
+    if (!arena) return false;
+    return contains_word(lo, "blocks") || contains_word(lo, "free") || contains_word_start(lo, "fragment") ||
+           contains_word(lo, "pack") || contains_word(lo, "reuse");
+  }
+
+  // The dataset cached in memory (see its caller): a `.cache()` call on a line naming data ("data.cache()",
+  // "dataset = dataset.cache()", "ds.cache()"), or caching said of the dataset or its splits with the
+  // memory named ("cache the whole dataset in memory", "it will cache both the train_data and the
+  // validation_data"). Not a cache to a file or disk ("cache(filename)", "cache to disk"), nor the
+  // KV cache, the allocator's cache or a model cache.
+  static bool dataset_cached_in_memory(std::string_view lo) {
+    if (contains_any(lo, {"kv cache", "kv_cache", "cache_dir", "to disk", "on disk", "cuda cache", "empty_cache",
+                          "caching allocator", "cached memory", "model cache", "hf_home"})) {
+      return false;
+    }
+    const bool call = lo.find(".cache()") != std::string_view::npos;
+    const bool data_named = contains_word_start(lo, "data") || contains_word(lo, "ds") || contains_word_start(lo, "train_data") ||
+                            contains_word_start(lo, "validation_data");
+    if (call && data_named) return true;
+    const bool caching = contains_word(lo, "cache") || contains_word(lo, "caches") || contains_word(lo, "caching") ||
+                         contains_word(lo, "cached");
+    const bool splits = contains_word_start(lo, "dataset") || contains_word(lo, "train_data") ||
+                        contains_word(lo, "validation_data") || contains_word(lo, "training_data");
+    return caching && splits && (contains_word(lo, "memory") || contains_word(lo, "ram") || contains_word(lo, "both"));
   }
 
   // A process killed, told in the passive: "killed" as a word after gets / got / get / getting /
@@ -2612,6 +2663,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     static constexpr Named kNamed[] = {
         {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
         {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
+        // an allocator's arena ("BFCArena has no logic to free those"), not a name ending in it ("pdearena")
+        {" arena", OomCause::kFragmentation}, {"bfcarena", OomCause::kFragmentation},
         {"cuda_malloc_async", OomCause::kFragmentation}, {"garbage_collection_threshold", OomCause::kFragmentation},
         {"set_device", OomCause::kMultiGpuImbalance}, {"balanced_low_0", OomCause::kMultiGpuImbalance},
         {"first gpu", OomCause::kMultiGpuImbalance}, {"gpu 0", OomCause::kMultiGpuImbalance},

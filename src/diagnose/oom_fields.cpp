@@ -352,6 +352,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;
     }
+    if (r.subsystem == "r") {  // "cannot allocate vector of size 3.2 Gb": R prints bytes / 1024^3 as "Gb"
+      set_requested(size_after(s, "cannotallocatevectorofsize", true), r);
+      return;
+    }
     if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N" (or a backend's pinned host buffer)
       ggml_buffer(s, r);
       r.device = "cpu";

@@ -173,6 +173,11 @@ const HeadDef kHeads[] = {
     // A program's own report of a failed malloc (kraken2 loading its database): "Failed attempt to
     // allocate 95668727220bytes; you may not have enough free memory to load this database."
     {"failed attempt to allocate", "host_alloc", "malloc", Kind::kOneLine},
+    // R's allocator (R_alloc / allocVector in memory.c): "Error: cannot allocate vector of size 3.2 Gb"
+    // (binary Gb: bytes / 1024^3) and "Error: vector memory exhausted (limit reached?)" (R_MAX_VSIZE,
+    // or the host's RAM behind it): an R session's host memory.
+    {"cannot allocate vector of size", "host_alloc", "r", Kind::kOneLine},
+    {"vector memory exhausted", "host_alloc", "r", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -1565,6 +1570,9 @@ bool memory_trouble_prose(std::string_view lo) {
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
+                // the memory past its cap: "it causes the memory to exceed its limit after a few epochs"
+                "exceed its limit", "exceeds its limit", "exceeded its limit", "exceeding its limit",
+                "exceed the limit", "exceeds the limit", "exceeded the limit", "exceeding the limit",
                 // memory used up, told as what is left: "filled ... until no more memory is available",
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
