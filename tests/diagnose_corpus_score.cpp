@@ -103,6 +103,11 @@
 //   made; committed on their own after those changes and before anything was scored on them).
 //   Scored only when asked for (OOMKIT_CORPUS_PART=held24). Joined the word prior's training parts
 //   after its score.
+// - held25: tests/data/oom-corpus-held25/ (24 reports gathered on 2026-12-03 in two shares by two
+//   sessions that neither ran nor read the diagnoser, on split topics at the same time; committed
+//   on their own after the session's changes before it and before anything was scored on them).
+//   Scored only when asked for (OOMKIT_CORPUS_PART=held25). Joined the word prior's training parts
+//   after its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
