@@ -2803,3 +2803,96 @@ TEST(DiagnoseKinds18, AfterHeld25sScore) {
   EXPECT_NE(top("CUDA out of memory in pdearena training\nthe blocks of the model are free to change\n"),
             OomCause::kFragmentation);
 }
+
+// A fresh helper's review of this session's rules (tests/data/oom-corpus/README.md item 25): what
+// they must and must not read.
+TEST(DiagnoseKinds18, Session26Review) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  // Python's except clause over lines, or in Python 2's form, is code; prose holding "except" is not.
+  for (const char* code : {"    except (\n        tf.errors.ResourceExhaustedError,\n    ):\n",
+                           "    except tf.errors.ResourceExhaustedError, e:\n        batch_size //= 2\n"}) {
+    EXPECT_TRUE(diagnose_log(code, without).empty()) << code;
+  }
+  for (const char* prose : {"Except for the very first epoch, every epoch ends with a ResourceExhaustedError on my RTX 3090.\n",
+                            "All my runs finish except the ones with the large UNet, which fail with ResourceExhaustedError:\n"}) {
+    EXPECT_EQ(diagnose_log(prose, without).size(), 1u) << prose;
+  }
+  // A way around taken by anyone is no report; one that failed in turn is.
+  for (const char* design : {"The corpus is too big to fit in memory, so the script streams it from disk line by line.\n",
+                             "Our embeddings matrix is too large to load into RAM, hence the use of np.memmap in the loader.\n"}) {
+    EXPECT_TRUE(diagnose_log(design, without).empty()) << design;
+  }
+  for (const char* failed : {"The CSV (60 GB) is too big to load into memory, so I tried loading it with chunksize=10**6, but the "
+                             "Jupyter kernel dies after about 40 chunks.\n",
+                             "The dataset is too big to fit into memory, which is why I'm using tf.data. Training runs fine for 5 "
+                             "epochs, then the machine freezes and the RAM usage is at 100%.\n"}) {
+    EXPECT_EQ(diagnose_log(failed, without).size(), 1u) << failed;
+  }
+  // The host's kill, the GPU named away from it; the host's RAM named beside a TPU.
+  const auto host_kill = diagnose_log(
+      "The process gets killed (out of memory) while loading the checkpoint with torch.load, even though the GPU has 80GB "
+      "free.\n",
+      without);
+  ASSERT_EQ(host_kill.size(), 1u);
+  EXPECT_EQ(host_kill[0].oom->family, "oom_killer");
+  EXPECT_EQ(diagnose_log("Our TPU v3-8 VM ran out of memory (host RAM, 335GB) while building the tf.data pipeline.\n", without)
+                .at(0)
+                .oom->device,
+            "cpu");
+  // R's message quoted in code or advice is no report; R's own two-line error is.
+  for (const char* quoted : {"    if (grepl(\"cannot allocate vector of size\", conditionMessage(e))) {\n",
+                             "If you see \"vector memory exhausted (limit reached?)\" on macOS, add R_MAX_VSIZE=100Gb.\n"}) {
+    EXPECT_TRUE(diagnose_log(quoted, without).empty() || diagnose_log(quoted, without)[0].oom->subsystem != "r") << quoted;
+  }
+  EXPECT_EQ(diagnose_log("Error in h(simpleError(msg, call)) : \n  error in evaluating the argument 'x' in selecting a method "
+                         "for function 'as.matrix': cannot allocate vector of size 512.0 Mb\n",
+                         without)
+                .at(0)
+                .oom->requested_bytes,
+            int64_t{512} << 20);
+  // Piles of something is no growth.
+  EXPECT_NE(top("The box has piles of RAM (512GB), yet every epoch the job hits CUDA out of memory at the same step.\n"),
+            OomCause::kLeakAcrossSteps);
+  // tf.data's idioms; a denial or the HF disk cache is no dataset in RAM.
+  EXPECT_EQ(top("ds_train = ds_train.cache()\nThe notebook kernel dies with out of memory halfway through epoch 1.\n"),
+            OomCause::kCpuRam);
+  for (const char* not_cached :
+       {"I'm not using .cache() on the dataset at all; still the GPU runs out of memory at step 1: CUDA out of memory.\n",
+        "The dataset is cached in ~/.cache/huggingface/datasets; both splits are 40GB.\nFine-tuning fails with CUDA out of "
+        "memory on the first step.\n"}) {
+    EXPECT_NE(top(not_cached), OomCause::kCpuRam) << not_cached;
+  }
+  // A larger device named: no claim that the request exceeds it.
+  EXPECT_NE(top("8x AMD Instinct MI300X (192 GB HBM3 each)\ntorch.OutOfMemoryError: HIP out of memory. Tried to allocate 96.00 "
+                "GiB.\n"),
+            OomCause::kActivationsSeqlen);
+  // A limit of tokens or files, denied, or told as a rule is no report.
+  for (const char* none : {"GPU memory is fine (12 of 24 GB used), but the prompt exceeds the limit of 77 tokens.\n",
+                           "The memory never exceeds the limit: it stays around 30GB of the 64GB cgroup.\n",
+                           "Note: when the memory exceeds the limit set by --max-memory, the tool spills to disk.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, without).empty()) << none;
+  }
+  // Arenas: a denial, a game's arena, a benchmark add no fragmentation; chunks that cannot merge do.
+  auto arena_read = [&](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) {
+        if (e.find("an allocator's arena") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  for (const char* not_arena :
+       {"It's not fragmentation in the BFC arena: the blocks are all in use.\ntorch.OutOfMemoryError: CUDA out of memory. "
+        "Tried to allocate 6.00 GiB. GPU 0 has a total capacity of 23.64 GiB of which 3.10 GiB is free.\n",
+        "Training a PPO agent in the multi-agent Arena environment (free-for-all mode, 8 agents).\nCUDA out of memory\n",
+        "The interpreter runs out of memory in the tensor arena: Arena size is too small for all buffers.\n"}) {
+    EXPECT_FALSE(arena_read(not_arena)) << not_arena;
+  }
+  EXPECT_TRUE(arena_read("Second run fails to allocate memory\nWe still have the smaller blocks from the first run allocated, as "
+                         "BFCArena has no logic to free those.\n"));
+  EXPECT_EQ(top("Failed to allocate memory for requested buffer of size 838860800 (CUDA out of memory).\nThe BFC arena grows to "
+                "the size of the largest input and never shrinks; the chunks it freed can't be merged for the bigger request.\n"),
+            OomCause::kFragmentation);
+}

@@ -21,6 +21,7 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
+#include "log_text.h"
 #include "oom_fields.h"
 
 namespace oomkit {
@@ -193,6 +194,32 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
 // large, with no capacity printed, is larger than all but the largest devices.
 constexpr int64_t kLargerThanCommonGpus = int64_t{80} << 30;
 
+// A device with more than 80 GiB named in the log (`text`): NVIDIA's H200 / GH200 / B200 / GB200 /
+// B300, AMD's MI250 / MI300 / MI325 / MI355 (their names as words or word starts: "H200", "GH200",
+// "MI300X"), or an nvidia-smi table's total of more than 80 GiB ("143771MiB").
+bool larger_gpu_named(std::string_view text) {
+  using diagnose_detail::is_alpha;
+  using diagnose_detail::is_digit;
+  using diagnose_detail::lower;
+  const std::string lo = lower(text.substr(0, std::min<size_t>(text.size(), 1 << 20)));
+  for (std::string_view g : {"h200", "b200", "b300", "mi250", "mi300", "mi325", "mi355"}) {
+    for (size_t p = lo.find(g); p != std::string::npos; p = lo.find(g, p + 1)) {
+      const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1])) || (p >= 1 && lo[p - 1] == 'g');
+      if (starts && (p + g.size() >= lo.size() || !is_digit(lo[p + g.size()]))) return true;
+    }
+  }
+  // nvidia-smi's memory column: "1234MiB / 143771MiB".
+  for (size_t p = lo.find("mib /"); p != std::string::npos; p = lo.find("mib /", p + 5)) {
+    size_t q = p + 5;
+    while (q < lo.size() && lo[q] == ' ') ++q;
+    int64_t v = 0;
+    size_t digits = 0;
+    while (q < lo.size() && is_digit(lo[q]) && digits < 9) v = v * 10 + (lo[q++] - '0'), ++digits;
+    if (digits > 0 && lo.compare(q, 3, "mib") == 0 && v > 80 * 1024) return true;
+  }
+  return false;
+}
+
 // `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
 void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run) {
   const auto C = r.effective_capacity_bytes();
@@ -300,16 +327,6 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                     "the hardware: BIOS/driver memory carve-outs on APUs, MIG or vGPU slices, CUDA_VISIBLE_DEVICES";
       b.at(i).probe = "Is the reported total capacity the memory you expect this device to have?";
     }
-  } else if (Q && !C && *Q >= kLargerThanCommonGpus) {
-    // No capacity printed ("Tried to allocate 214.66 GiB." alone), but one request larger than the
-    // 80 GB cards (A100 / H100) hold: as above, the tensor itself is too big, whatever the device.
-    const std::string ev = fmt::format("one request of {} is larger than an 80 GB A100 / H100 holds: a single tensor "
-                                       "too big for the device",
-                                       format_bytes(*Q));
-    b.add(OomCause::kActivationsSeqlen, 0.55, ev);
-    b.add(OomCause::kActivationsBatch, 0.5, ev);
-    notes.push_back("A single tensor larger than the device cannot be served at any fragmentation or batch of "
-                    "other tensors: shrink the tensor itself (B, T, or the input size)");
   } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
     // One allocation of a fifth of the device or more is one huge activation: its size grows with
     // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
@@ -1213,6 +1230,17 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                        format_bytes(*context.named_device_bytes));
     b.add(OomCause::kActivationsSeqlen, 0.55, ev);
     b.add(OomCause::kActivationsBatch, 0.5, ev);
+  } else if (allocator && !impossible && !host && Q && !oom.effective_capacity_bytes() && !context.named_device_bytes &&
+             *Q >= kLargerThanCommonGpus && !context.larger_gpu_named) {
+    // A caching allocator's message with no capacity printed or named ("Tried to allocate 214.66
+    // GiB." alone), but one request larger than the 80 GB cards (A100 / H100) hold and no larger
+    // device named: the tensor itself is too big for them, as above. (XLA's and TensorFlow's
+    // requests this large are as often a corrupted or impossible shape: not read so.)
+    const std::string ev = fmt::format("one request of {} is more than an 80 GB A100 / H100 holds (no larger device "
+                                       "is named): a single tensor too big for the device",
+                                       format_bytes(*Q));
+    b.add(OomCause::kActivationsSeqlen, 0.55, ev);
+    b.add(OomCause::kActivationsBatch, 0.5, ev);
   }
   apply_context(context, oom, b);
   // The log's own "other" causes get their own title, fix and probe.
@@ -1339,6 +1367,7 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   }
   if (records.empty()) return out;
   const auto evidence = read_log_evidence(log_text);
+  const bool larger_gpu = larger_gpu_named(log_text);
   const WordPriorModel& prior_model = options.word_prior ? *options.word_prior : builtin_word_prior();
   // One read of the log's words, shared by all its reports.
   const auto prior = std::make_shared<const std::vector<WordPriorScore>>(prior_model.rank(log_text, message));
@@ -1353,6 +1382,7 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
     const int64_t next = i + 1 < records.size() ? records[i + 1].line : 0;
     LogContext context = context_at(*evidence, records[i].line, prev, next);
     context.word_prior = prior;
+    context.larger_gpu_named = larger_gpu;
     out.push_back(diagnose_oom(records[i], context, options));
   }
   return out;

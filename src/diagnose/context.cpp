@@ -98,7 +98,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"leak", kWLeak}, {"leaks", kWLeak}, {"leaking", kWLeak}, {"leaked", kWLeak},
       {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
       {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
-      {"accumulates", kWGrow}, {"piles", kWGrow}, {"piling", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
+      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
       {"each", kWPer}, {"every", kWPer}, {"iterations", kWPer}, {"epochs", kWPer}, {"batches", kWPer}, {"steps", kWPer},
       {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
       {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
@@ -777,6 +777,7 @@ class Reader {
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
+                             has_text("piles up") || has_text("piling up") ||
                              (cjk && has_text("\xe5\xb0\x8f\xe6\x97\xb6"));  // 小时 (hours)
     if (has(kWInputSize) && (has_text("image") || has_text("resolution") ||
                              has_text("picture") || has_text("photo"))) {
@@ -822,6 +823,7 @@ class Reader {
                                  has_text("host memory") || has_text("cpu memory") || has_text("system memory")) &&
                                 whole_data_in_host_memory(lo);
     const bool dataset_cached = has_text("cach") && dataset_cached_in_memory(lo);  // read below
+    const bool arena_keeps = has_text("arena") && arena_keeps_blocks(lo);           // read below
     // The GPU named (GPU memory a finished process left behind is read below on such a line).
     const bool gpu_named_here = has(kWGpuName) || has_text("gpu") || has_text("cuda") || has_text("vram") ||
                                 has_text("nvidia") || has_text("rank") || has_text("\xe6\x98\xbe\xe5\xad\x98");  // 显存
@@ -833,7 +835,7 @@ class Reader {
                                        has_text("\xe5\xaf\xb9\xe8\xaf\x9d") || has_text("\xe8\x81\x8a\xe5\xa4\xa9") ||
                                        has_text("\xe4\xba\xa4\xe4\xba\x92")));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
-        !optimizer_memory && !data_in_memory && !dataset_cached && !gpu_named_here && !turn_or_card &&
+        !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -888,17 +890,18 @@ class Reader {
              contains("even") || contains("still") || contains("can't") || contains("cannot") || contains("unable") ||
              contains("not enough");
     };
-    // Growth step after step: a leak (or, in inference, graphs kept per batch).
-    if (has(kWGrow) || has(kWLeak)) {
+    // Growth step after step: a leak (or, in inference, graphs kept per batch). Piling up is
+    // growth over repeats by itself: "GPU memory use piles up and crashes the session" (not "piles
+    // of RAM", "piles of reports").
+    const bool piles_up = contains("piles up") || contains("piling up");
+    if (has(kWGrow) || has(kWLeak) || piles_up) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
     // Growth without a step word but said to go on: "keeps increasing until", "growing slowly".
     const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
                          contains("until") || contains("over time") || contains("constantly") || contains("continuously") ||
                          contains("continually") || contains("continued growth") || contains("continuous growth") ||
-                         contains("still growth") ||
-                         // piling up is growth over repeats by itself: "GPU memory use piles up and crashes the session"
-                         contains("piles up") || contains("piling up");
+                         contains("still growth") || piles_up;
     // Not a change the user made that worked ("Increasing the swap from 1GB to 4GB did the trick",
     // "I increased the limit and it runs fine"): the stated account reads it.
     const bool fix_told = has(kWGrow) && !has(kWLeak) &&
@@ -910,9 +913,9 @@ class Reader {
                                (contains("no growth") || contains("without growth") || contains("without any growth") ||
                                 contains("growth stopped") || contains("growth stops") || contains("flat") ||
                                 contains("no memory growth") || contains("not growth"));
-if (((has(kWGrow) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
+if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
         (has(kWLeak) && mem_noun)) && !fix_told && !growth_denied) {
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) ? 0.5 : 0.3,
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up ? 0.5 : 0.3,
           "memory grows step after step: " + text());
     } else if (has(kWLeak)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
@@ -1469,7 +1472,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // different arena", "the biggest buffer lands in a clean DRAM arena and the smaller ones pack
     // into the remainder": memory held by the allocator and not reusable for the request, which
     // is fragmentation (the blocks are there, in the wrong place or size), not the working set.
-    if (sentence && !negated && arena_keeps_blocks(lo)) {
+    if (sentence && !negated && arena_keeps) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.35,
           "an allocator's arena keeps blocks it cannot free or reuse for the request: " + text());
     }
@@ -1669,35 +1672,86 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // An allocator's arena (see its caller) named as a word ("arena", "arenas", "BFCArena", not a
-  // project's name such as "pdearena") with what it keeps or cannot give back on the line: blocks,
-  // freeing, fragments, packing.
+  // An allocator's arena (see its caller) named as a word ("arena", "arenas", "BFCArena", "BFC
+  // arena"; not a project's or a benchmark's name such as "pdearena", "Arena-Hard") with what it
+  // keeps or cannot give back on the line: its blocks or chunks, freeing them ("no logic to free
+  // those", "no way to free", "never frees", "the chunks it freed can't be merged"), fragments,
+  // packing, shrinking, reuse. Not a fixed arena that is simply too small (TFLite Micro's tensor
+  // arena, "arena size"), not denied ("it's not fragmentation in the BFC arena").
   static bool arena_keeps_blocks(std::string_view lo) {
     const bool arena = contains_word(lo, "arena") || contains_word(lo, "arenas") || lo.find("bfcarena") != std::string_view::npos;
-    if (!arena) return false;
-    return contains_word(lo, "blocks") || contains_word(lo, "free") || contains_word_start(lo, "fragment") ||
-           contains_word(lo, "pack") || contains_word(lo, "reuse");
+    if (!arena || contains_any(lo, {"tensor arena", "tensor_arena", "arena size", "arena_size", "too small", "arena-hard",
+                                    "arena hard", "chatbot arena", "free-for-all"}) ||
+        contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "no longer")) {
+      // "can't be merged" / "cannot free" are the trouble told, not a denial.
+      if (!contains_any(lo, {"can't be", "cannot be", "can't free", "cannot free", "couldn't free", "can't reuse",
+                             "cannot reuse", "no logic to free", "no way to free"}) ||
+          contains_any(lo, {"tensor arena", "tensor_arena", "arena size", "arena_size", "too small", "arena-hard",
+                            "arena hard", "chatbot arena", "free-for-all", "not fragment", "n't fragment"})) {
+        return false;
+      }
+    }
+    return contains_word(lo, "blocks") || contains_word(lo, "chunks") || contains_word_start(lo, "fragment") ||
+           contains_word(lo, "pack") || contains_word(lo, "reuse") || contains_word(lo, "freed") ||
+           contains_word(lo, "shrinks") || contains_word(lo, "shrink") || contains_word(lo, "merged") ||
+           contains_any(lo, {"to free", "never frees", "doesn't free", "does not free", "can't free", "cannot free"});
   }
 
-  // The dataset cached in memory (see its caller): a `.cache()` call on a line naming data ("data.cache()",
-  // "dataset = dataset.cache()", "ds.cache()"), or caching said of the dataset or its splits with the
-  // memory named ("cache the whole dataset in memory", "it will cache both the train_data and the
-  // validation_data"). Not a cache to a file or disk ("cache(filename)", "cache to disk"), nor the
-  // KV cache, the allocator's cache or a model cache.
+  // The dataset cached in memory (see its caller): a `.cache()` call on a dataset ("data.cache()",
+  // "train_ds.cache()", "dataset = dataset.cache()": the name before the call holds "data" or "ds"
+  // as a part), or caching said of the dataset or its splits with the memory named ("cache the whole
+  // dataset in memory", "it will cache both the train_data and the validation_data, ... my memory is
+  // exhausted"). Not a cache to a file or disk ("cache(filename)", "~/.cache/huggingface"), the
+  // KV or generation cache, the allocator's cache or a model cache, nor denied ("I'm not using
+  // .cache()", "without caching the dataset").
   static bool dataset_cached_in_memory(std::string_view lo) {
-    if (contains_any(lo, {"kv cache", "kv_cache", "cache_dir", "to disk", "on disk", "cuda cache", "empty_cache",
-                          "caching allocator", "cached memory", "model cache", "hf_home"})) {
+    if (contains_any(lo, {"kv cache", "kv_cache", "past_key_values", "use_cache", "cache_dir", ".cache/", "huggingface",
+                          "to disk", "on disk", "cuda cache", "empty_cache", "caching allocator", "cached memory",
+                          "model cache", "hf_home", "not using", "not use", "n't use", "without cach", "no cach",
+                          "not cach", "n't cach"})) {
       return false;
     }
-    const bool call = lo.find(".cache()") != std::string_view::npos;
-    const bool data_named = contains_word_start(lo, "data") || contains_word(lo, "ds") || contains_word_start(lo, "train_data") ||
-                            contains_word_start(lo, "validation_data");
-    if (call && data_named) return true;
+    for (size_t p = lo.find(".cache()"); p != std::string_view::npos; p = lo.find(".cache()", p + 1)) {
+      size_t q = p;
+      while (q > 0 && (is_alpha(lo[q - 1]) || is_digit(lo[q - 1]) || lo[q - 1] == '_')) --q;
+      // The name's parts split at '_': "train_ds", "ds_train", "val_dataset", "data".
+      const std::string_view name = lo.substr(q, p - q);
+      for (size_t from = 0; from <= name.size();) {
+        size_t to = name.find('_', from);
+        if (to == std::string_view::npos) to = name.size();
+        const std::string_view part = name.substr(from, to - from);
+        if (part == "ds" || part.find("data") != std::string_view::npos) return true;
+        from = to + 1;
+      }
+    }
     const bool caching = contains_word(lo, "cache") || contains_word(lo, "caches") || contains_word(lo, "caching") ||
                          contains_word(lo, "cached");
     const bool splits = contains_word_start(lo, "dataset") || contains_word(lo, "train_data") ||
                         contains_word(lo, "validation_data") || contains_word(lo, "training_data");
-    return caching && splits && (contains_word(lo, "memory") || contains_word(lo, "ram") || contains_word(lo, "both"));
+    return caching && splits && (contains_word(lo, "memory") || contains_word(lo, "ram"));
+  }
+
+  // An accelerator's memory running out, told (see process_killed_told()): an OOM phrase ("out of
+  // memory", "ran / runs / run out", "OOM" as a word, not the OOM killer's name) with an
+  // accelerator (CUDA, a GPU, the Ascend NPU, a TPU, XPU, HBM, VRAM, MPS, zh 显存) within 40
+  // characters before or after it.
+  static bool accelerator_oom_told(std::string_view lo) {
+    auto accelerator_near = [&](size_t at, size_t len) {
+      const size_t from = at > 40 ? at - 40 : 0;
+      const std::string_view near = lo.substr(from, at - from + len + 40);
+      return contains_any(near, {"cuda", "gpu", "ascend", "\xe6\x98\xbe\xe5\xad\x98"}) || contains_word(near, "npu") ||
+             contains_word(near, "tpu") || contains_word(near, "xpu") || contains_word(near, "hbm") ||
+             contains_word(near, "vram") || contains_word(near, "mps");
+    };
+    for (std::string_view oom : {"out of memory", "out-of-memory", "ran out", "runs out", "run out", "oom"}) {
+      for (size_t p = lo.find(oom); p != std::string_view::npos; p = lo.find(oom, p + 1)) {
+        if (oom == "oom" && !is_word_at(lo, p, 3)) continue;
+        const std::string_view after = lo.substr(p + oom.size(), 8);
+        if (after.rfind(" killer", 0) == 0 || after.rfind("-killer", 0) == 0 || after.rfind("_killer", 0) == 0) continue;
+        if (accelerator_near(p, oom.size())) return true;
+      }
+    }
+    return false;
   }
 
   // A process killed, told in the passive: "killed" as a word after gets / got / get / getting /
@@ -1711,16 +1765,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                    "not killed", "n't killed", "never killed"}) {
       if (lo.find(other) != std::string_view::npos) return false;
     }
-    // Killed for an accelerator's memory, both named in the sentence ("the training task on the
-    // Ascend NPU was killed due to out of memory", "killed because the GPU ran out of memory"):
-    // the device's OOM told as a kill, which says nothing of the host's RAM.
-    const bool accelerator = contains_any(lo, {"cuda", "gpu", "ascend", "\xe6\x98\xbe\xe5\xad\x98"}) ||
-                             contains_word(lo, "npu") || contains_word(lo, "tpu") || contains_word(lo, "xpu") ||
-                             contains_word(lo, "hbm") || contains_word(lo, "vram") || contains_word(lo, "mps");
-    if (accelerator && (contains_any(lo, {"out of memory", "out-of-memory", "ran out", "runs out", "run out"}) ||
-                        contains_word(lo, "oom"))) {
-      return false;
-    }
+    // Killed for an accelerator's memory, the accelerator named within 40 characters of the OOM
+    // ("the training task on the Ascend NPU was killed due to out of memory", "killed because the
+    // GPU ran out of memory"): the device's OOM told as a kill, which says nothing of the host's
+    // RAM. Not the host's own killer ("killed by the OOM killer; the GPU has 80GB free").
+    if (accelerator_oom_told(lo)) return false;
     for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
       if (!is_word_at(lo, p, 6) || p == 0) continue;
       size_t e = p;
@@ -2663,8 +2712,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     static constexpr Named kNamed[] = {
         {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
         {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
-        // an allocator's arena ("BFCArena has no logic to free those"), not a name ending in it ("pdearena")
-        {" arena", OomCause::kFragmentation}, {"bfcarena", OomCause::kFragmentation},
+        // an allocator's arena ("BFCArena has no logic to free those"), not a benchmark's or a project's name
+        {"bfcarena", OomCause::kFragmentation},
         {"cuda_malloc_async", OomCause::kFragmentation}, {"garbage_collection_threshold", OomCause::kFragmentation},
         {"set_device", OomCause::kMultiGpuImbalance}, {"balanced_low_0", OomCause::kMultiGpuImbalance},
         {"first gpu", OomCause::kMultiGpuImbalance}, {"gpu 0", OomCause::kMultiGpuImbalance},

@@ -548,6 +548,16 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
+        // R's message as R prints it: first on the line, or after "Error: " / "Error in <call> : "
+        // (a log prefix "[1] " allowed); not quoted in code (tryCatch, grepl("cannot allocate vector
+        // of size", ...)) nor in advice or documentation ("If you see 'Error: cannot allocate ...'").
+        if (sub == "r") {
+          const std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
+          const bool printed = lead.empty() || (lead.back() == ':' && (lead.rfind("error", 0) == 0 ||
+                                                                       lead.rfind("[1] error", 0) == 0 ||
+                                                                       lead.rfind("warning", 0) == 0));
+          if (!printed || lead.find('"') != std::string_view::npos) continue;
+        }
         // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
         if (sub == "numpy" && phrase_find(lo, "for an array", e).first > e + 40) continue;
         // "DefaultCPUAllocator: can't allocate memory: ... Error code 12 (Cannot allocate memory)":
@@ -1391,11 +1401,101 @@ bool memory_short_or_taken(std::string_view lo) {
   return false;
 }
 
+// The memory told past its cap: "exceed(s / ed / ing) its / the (memory) limit" with the memory
+// ("memory", "RAM", "VRAM") the subject, within 30 characters before the verb: "it causes the memory
+// to exceed its limit after a few epochs". Not a prompt's tokens or a file's size past a limit
+// (their noun nearer the verb), not denied ("never exceeds the limit", "doesn't exceed"), not a
+// rule told for when it happens ("when / if / once the memory exceeds the limit, it spills to disk").
+bool memory_exceeds_its_limit(std::string_view lo) {
+  for (size_t p = lo.find("exceed"); p != std::string_view::npos; p = lo.find("exceed", p + 6)) {
+    if (!word_starts_at(lo, p)) continue;
+    size_t e = p + 6;
+    while (e < lo.size() && is_alpha(lo[e])) ++e;
+    const std::string_view after = lo.substr(e, 22);
+    if (after.rfind(" its limit", 0) != 0 && after.rfind(" the limit", 0) != 0 && after.rfind(" its memory limit", 0) != 0 &&
+        after.rfind(" the memory limit", 0) != 0) {
+      continue;
+    }
+    const size_t from = p > 30 ? p - 30 : 0;
+    const std::string_view before = lo.substr(from, p - from);
+    // The nearest noun before the verb is the memory's.
+    size_t mem = std::string_view::npos;
+    for (std::string_view m : {"memory", "ram", "vram"}) {
+      for (size_t q = before.find(m); q != std::string_view::npos; q = before.find(m, q + 1)) {
+        if (is_word_at(before, q, m.size()) && (mem == std::string_view::npos || q > mem)) mem = q;
+      }
+    }
+    if (mem == std::string_view::npos) continue;
+    const std::string_view between = before.substr(mem);
+    if (contains_any(between, {"token", "file", "upload", "size", "rate", "prompt", "request", "length"})) continue;
+    if (contains_word(before, "never") || contains_word(before, "not") || before.find("n't") != std::string_view::npos ||
+        contains_word(before, "when") || contains_word(before, "if") || contains_word(before, "once") ||
+        contains_word(before, "whenever")) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+// A line of Python that names an exception (`lo` lowercased): an `except` clause ("except
+// tf.errors.ResourceExhaustedError:", "except (ValueError, ResourceExhaustedError) as e:  # retry",
+// "except (" opening a tuple over lines), a name alone inside such a tuple
+// ("    tf.errors.ResourceExhaustedError,"), an import, a raise or an isinstance() test. The clause is
+// the keyword first on the line, then only names, commas, parentheses and "as <name>" up to its ':'
+// (a '#' comment after it is dropped): "Except for the first epoch: ResourceExhaustedError" is
+// prose ("for the first epoch" are no names of an exception), and so is "I wrapped it in
+// try/except but ResourceExhaustedError still kills the notebook:".
+bool exception_named_in_code(std::string_view lo) {
+  std::string_view t = trim_view(lo);
+  if (t.rfind("import ", 0) == 0 || t.rfind("from ", 0) == 0 || t.rfind("raise ", 0) == 0 ||
+      t.find("isinstance(") != std::string_view::npos) {
+    return true;
+  }
+  const auto name_char = [](char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '.'; };
+  // A name alone, with the comma or parenthesis of a tuple after it.
+  size_t k = 0;
+  while (k < t.size() && name_char(t[k])) ++k;
+  if (k > 0 && (k == t.size() || ((t[k] == ',' || t[k] == ')') && k + 1 == t.size()))) return true;
+  if (t.rfind("except", 0) != 0 || (t.size() > 6 && name_char(t[6]))) return false;
+  if (const size_t hash = t.find('#'); hash != std::string_view::npos) t = trim_view(t.substr(0, hash));
+  if (t.back() == '(') return true;  // "except (" opening a tuple over lines
+  const size_t colon = t.find(':');
+  if (colon == std::string_view::npos) return false;
+  // Between the keyword and the ':': names, ',', '(', ')' and "as".
+  bool a_name = false;
+  for (size_t p = 6; p < colon;) {
+    const char c = t[p];
+    if (c == ' ' || c == ',' || c == '(' || c == ')') {
+      ++p;
+      continue;
+    }
+    size_t e = p;
+    while (e < colon && name_char(t[e])) ++e;
+    if (e == p) return false;  // another character: prose
+    const std::string_view w = t.substr(p, e - p);
+    // An exception's name: ends in "error" / "exception" / "exhausted", or is dotted; "as" and the
+    // name bound after it are allowed.
+    const bool exception_name = w.find('.') != std::string_view::npos ||
+                                (w.size() > 5 && (w.substr(w.size() - 5) == "error" || w.find("exception") != std::string_view::npos ||
+                                                  w.find("exhausted") != std::string_view::npos));
+    // Python 2 binds the name after a comma ("except tf.errors.ResourceExhaustedError, e:").
+    const std::string_view before_name = trim_view(t.substr(6, p - 6));
+    const bool py2_bound =
+        trim_view(t.substr(e, colon - e)).empty() && !before_name.empty() && before_name.back() == ',';
+    if (exception_name) a_name = true;
+    else if (w != "as" && !(p >= 3 && t.substr(p - 3, 3) == "as ") && !py2_bound) return false;
+    p = e;
+  }
+  return a_name;
+}
+
 // The rest of a line after "too big to load into memory" going on to the way around it already
-// taken: a connective ("so", "hence", "therefore", "thus", "which is why", "that's why",
-// "instead"), then within a few words "I" / "we" and a verb of the workaround ("use", "stream",
-// "load", "read", "process", "split", "chunk", "iterate", "switched", "mmap"): "..., so I use
-// streaming", "hence we load it in chunks". "... so I get an OOM" names no such verb.
+// taken: a connective ("so", "hence", "therefore", "thus", "instead", "which is why", "that's
+// why"), then within four words a word of the workaround, whoever takes it ("..., so I use
+// streaming", "hence we load it in chunks", "so the script streams it", "hence the use of
+// np.memmap", "therefore my approach reads it lazily"), and no failure of that way told after it
+// ("..., so I stream it, but the kernel dies", "... and the machine freezes"): that is a report.
 bool way_around_taken(std::string_view after) {
   std::vector<std::string_view> w;  // the words, as memory_short_or_taken() splits them ("i'm": "i", "m")
   for (size_t p = 0; p < after.size();) {
@@ -1412,15 +1512,22 @@ bool way_around_taken(std::string_view after) {
     const bool connective = in(w[i], {"so", "hence", "therefore", "thus", "instead"}) ||
                             (w[i] == "why" && i >= 1 && in(w[i - 1], {"which", "that", "s", "thats", "is"}));
     if (!connective) continue;
-    for (size_t j = i + 1; j < w.size() && j <= i + 3; ++j) {
-      if (!in(w[j], {"i", "we"})) continue;
-      for (size_t k = j + 1; k < w.size() && k <= j + 3; ++k) {
-        if (in(w[k], {"use", "used", "using", "stream", "streamed", "streaming", "load", "loaded", "loading", "read",
-                      "reading", "process", "processed", "processing", "split", "splitting", "chunk", "chunked",
-                      "iterate", "switched", "mmap"})) {
-          return true;
-        }
+    for (size_t k = i + 1; k < w.size() && k <= i + 4; ++k) {
+      const std::string_view v = w[k];
+      const bool workaround =
+          in(v, {"use", "uses", "used", "using", "stream", "streams", "streamed", "streaming", "load", "loads", "loaded",
+                 "loading", "read", "reads", "reading", "process", "processes", "processed", "processing", "split", "splits",
+                 "splitting", "chunk", "chunks", "chunked", "iterate", "iterates", "switched", "mmap", "memmap", "lazily",
+                 "lazy", "approach"});
+      if (!workaround) continue;
+      // The way around failing in turn, told after it.
+      const std::string_view rest = after.substr(static_cast<size_t>(v.data() - after.data()));
+      for (std::string_view f : {"but", "however", "still", "dies", "died", "crash", "crashes", "crashed", "freezes", "froze",
+                                 "frozen", "oom", "killed", "error", "errors", "fails", "failed", "hangs"}) {
+        if (contains_word(rest, f)) return false;
       }
+      if (rest.find("100%") != std::string_view::npos || rest.find("out of memory") != std::string_view::npos) return false;
+      return true;
     }
   }
   return false;
@@ -1549,6 +1656,7 @@ bool memory_trouble_prose(std::string_view lo) {
     return true;
   }
   if (memory_short_or_taken(lo)) return true;
+  if (memory_exceeds_its_limit(lo)) return true;
   // More memory than it should take, compared with something ("higher memory usage than Adam",
   // "DAdaptAdam uses more memory", "disproportionate GPU memory usage", "the memory cost will
   // increase"). Not a fact stated as expected, a saving ("ZeRO-3 reduces memory usage") nor a
@@ -1570,9 +1678,7 @@ bool memory_trouble_prose(std::string_view lo) {
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
-                // the memory past its cap: "it causes the memory to exceed its limit after a few epochs"
-                "exceed its limit", "exceeds its limit", "exceeded its limit", "exceeding its limit",
-                "exceed the limit", "exceeds the limit", "exceeded the limit", "exceeding the limit",
+
                 // memory used up, told as what is left: "filled ... until no more memory is available",
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
@@ -1651,13 +1757,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror"}) {
           at = lo.find(phrase);
-          // The exception's name caught in code ("except tf.errors.ResourceExhaustedError:",
-          // "except (ValueError, ResourceExhaustedError) as e:") is no report: Python's `except`
-          // keyword as a whole word, the clause ending in ':'. "I got a ResourceExhaustedError
-          // exception" holds no keyword and is one.
-          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && contains_word(lo, "except")) {
-            const std::string_view code = trim_view(lo);
-            if (code.rfind("except", 0) == 0 || (!code.empty() && code.back() == ':')) at = std::string::npos;
+          // The exception's name in Python code (exception_named_in_code()) is no report; "I got a
+          // ResourceExhaustedError exception" is one.
+          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && exception_named_in_code(lo)) {
+            at = std::string::npos;
           }
           if (at != std::string::npos) break;
         }
@@ -1708,22 +1811,33 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         named = true;
       }
       if (at == std::string::npos) continue;
-      // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
-      // due to out of memory"): the kernel's OOM killer, unless the line names a GPU's memory.
       // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
-      const bool cuda_named = lo.find("cuda") != std::string::npos || lo.find("gpu") != std::string::npos ||
-                              contains_word(lo, "vram") || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string::npos;
-      const bool gpu_line = cuda_named || contains_word(lo, "npu") || contains_word(lo, "tpu") || contains_word(lo, "xpu") ||
-                            contains_word(lo, "hbm") || contains_word(lo, "mps") || lo.find("ascend") != std::string::npos ||
-                            lo.find("device memory") != std::string::npos || lo.find("accelerator") != std::string::npos;
-      const bool killed_for_memory = named && pass == 0 && !gpu_line && contains_word(lo, "killed") &&
-                                     (lo.find("due to out of memory") != std::string::npos ||
-                                      lo.find("due to out-of-memory") != std::string::npos ||
-                                      lo.find("due to oom") != std::string::npos || lo.find("because of oom") != std::string::npos ||
-                                      lo.find("because of out of memory") != std::string::npos ||
-                                      lo.find("because it ran out of memory") != std::string::npos ||
-                                      lo.find("for running out of memory") != std::string::npos ||
-                                      lo.find("killed (out of memory)") != std::string::npos);
+      auto cuda_in = [](std::string_view t) {
+        return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos ||
+               contains_word(t, "vram") || t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos;
+      };
+      const bool cuda_named = cuda_in(lo);
+      // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
+      // due to out of memory"): the kernel's OOM killer, unless an accelerator is named within 40
+      // characters of the kill's reason: "gets killed (out of memory) while loading the checkpoint,
+      // even though the GPU has 80GB free" is the host's; "killed due to out of memory on the GPU"
+      // is the device's.
+      size_t reason = std::string::npos, reason_len = 0;
+      for (const char* why : {"due to out of memory", "due to out-of-memory", "due to oom", "because of oom",
+                              "because of out of memory", "because it ran out of memory", "for running out of memory",
+                              "killed (out of memory)"}) {
+        if (const size_t p = lo.find(why); p != std::string::npos && p < reason) reason = p, reason_len = std::strlen(why);
+      }
+      const bool accelerator_at_reason = [&] {
+        if (reason == std::string::npos) return false;
+        const size_t from = reason > 40 ? reason - 40 : 0;
+        const std::string_view near = std::string_view(lo).substr(from, reason - from + reason_len + 40);
+        return cuda_in(near) || contains_word(near, "npu") || contains_word(near, "tpu") || contains_word(near, "xpu") ||
+               contains_word(near, "hbm") || contains_word(near, "mps") || near.find("ascend") != std::string_view::npos ||
+               near.find("device memory") != std::string_view::npos || near.find("accelerator") != std::string_view::npos;
+      }();
+      const bool killed_for_memory = named && pass == 0 && contains_word(lo, "killed") && reason != std::string::npos &&
+                                     !accelerator_at_reason;
       const bool killed = !named || killed_for_memory ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
       OomRecord r;
@@ -1739,12 +1853,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (cuda_named) {
         r.device = "cuda";
+      } else if (has_word("ram") || has_word("cpu") || has_word("host") || machine_runs_out(lo)) {
+        r.device = "cpu";  // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words
       } else if (has_word("npu") || lo.find("ascend") != std::string::npos) {
         r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
-      } else if (has_word("ram") || has_word("cpu") || machine_runs_out(lo)) {
-        r.device = "cpu";  // "out of my 64G ram", "got CPU OOM": host memory, in words
       }
       return r;
     }
