@@ -1346,6 +1346,24 @@ bool memory_named_near(const std::vector<std::string_view>& w, std::string_view 
   return false;
 }
 
+// The runs of letters and digits of `t`, in order (views into it): "i'm" gives "i", "m".
+std::vector<std::string_view> alnum_words(std::string_view t) {
+  std::vector<std::string_view> w;
+  for (size_t p = 0; p < t.size();) {
+    while (p < t.size() && !(is_alpha(t[p]) || is_digit(t[p]))) ++p;
+    size_t e = p;
+    while (e < t.size() && (is_alpha(t[e]) || is_digit(t[e]))) ++e;
+    if (e > p) w.push_back(t.substr(p, e - p));
+    p = e;
+  }
+  return w;
+}
+
+// Whether `x` is one of `set`.
+bool in(std::string_view x, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), x) != set.end();
+}
+
 // Memory told short, overflowing or taken in large amounts, word by word (so "param overflow" is
 // not "RAM overflow"):
 //   - too little of it: "a segmentation fault due to lack of system memory", "my GPU lacks memory",
@@ -1360,17 +1378,7 @@ bool memory_named_near(const std::vector<std::string_view>& w, std::string_view 
 //     device's size, "the A100 has a lot of memory", nor a saving, "cuts / offloads a lot of
 //     memory"), unless told as expected or by design.
 bool memory_short_or_taken(std::string_view lo) {
-  std::vector<std::string_view> w;
-  for (size_t p = 0; p < lo.size();) {
-    while (p < lo.size() && !(is_alpha(lo[p]) || is_digit(lo[p]))) ++p;
-    size_t e = p;
-    while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]))) ++e;
-    if (e > p) w.push_back(lo.substr(p, e - p));
-    p = e;
-  }
-  auto in = [](std::string_view x, std::initializer_list<std::string_view> set) {
-    return std::find(set.begin(), set.end(), x) != set.end();
-  };
+  const std::vector<std::string_view> w = alnum_words(lo);
   const bool as_meant = contains_any(lo, {"expected", "by design", "is normal", "as intended"});
   for (size_t i = 0; i < w.size(); ++i) {
     const bool denied_before = (i >= 1 && in(w[i - 1], {"no", "not", "without"})) ||
@@ -1497,17 +1505,7 @@ bool exception_named_in_code(std::string_view lo) {
 // np.memmap", "therefore my approach reads it lazily"), and no failure of that way told after it
 // ("..., so I stream it, but the kernel dies", "... and the machine freezes"): that is a report.
 bool way_around_taken(std::string_view after) {
-  std::vector<std::string_view> w;  // the words, as memory_short_or_taken() splits them ("i'm": "i", "m")
-  for (size_t p = 0; p < after.size();) {
-    while (p < after.size() && !(is_alpha(after[p]) || is_digit(after[p]))) ++p;
-    size_t e = p;
-    while (e < after.size() && (is_alpha(after[e]) || is_digit(after[e]))) ++e;
-    if (e > p) w.push_back(after.substr(p, e - p));
-    p = e;
-  }
-  auto in = [](std::string_view x, std::initializer_list<std::string_view> set) {
-    return std::find(set.begin(), set.end(), x) != set.end();
-  };
+  const std::vector<std::string_view> w = alnum_words(after);  // "i'm": "i", "m"
   for (size_t i = 0; i < w.size(); ++i) {
     const bool connective = in(w[i], {"so", "hence", "therefore", "thus", "instead"}) ||
                             (w[i] == "why" && i >= 1 && in(w[i - 1], {"which", "that", "s", "thats", "is"}));
