@@ -189,14 +189,13 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
   return sum;
 }
 
-// The caching-allocator families: numbers to reason with.
 // 80 GiB: about what an 80 GB A100 / H100 offers (79.2 / 79.6 GiB); one request at least this
 // large, with no capacity printed, is larger than all but the largest devices.
 constexpr int64_t kLargerThanCommonGpus = int64_t{80} << 30;
 
-// A device with more than 80 GiB named in the log (`text`): NVIDIA's H200 / GH200 / B200 / GB200 /
-// B300, AMD's MI250 / MI300 / MI325 / MI355 (their names as words or word starts: "H200", "GH200",
-// "MI300X"), or an nvidia-smi table's total of more than 80 GiB ("143771MiB").
+// A device with more than 80 GiB named in the log (`text`, its first MiB): NVIDIA's H200 / GH200 /
+// B200 / GB200 / B300, AMD's MI250 / MI300 / MI325 / MI355 (their names as words or word starts:
+// "H200", "GH200", "MI300X"), or an nvidia-smi table's total of more than 80 GiB ("143771MiB").
 bool larger_gpu_named(std::string_view text) {
   using diagnose_detail::is_alpha;
   using diagnose_detail::is_digit;
@@ -220,6 +219,7 @@ bool larger_gpu_named(std::string_view text) {
   return false;
 }
 
+// The caching-allocator families: numbers to reason with.
 // `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
 void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run) {
   const auto C = r.effective_capacity_bytes();

@@ -1680,16 +1680,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // arena, "arena size"), not denied ("it's not fragmentation in the BFC arena").
   static bool arena_keeps_blocks(std::string_view lo) {
     const bool arena = contains_word(lo, "arena") || contains_word(lo, "arenas") || lo.find("bfcarena") != std::string_view::npos;
-    if (!arena || contains_any(lo, {"tensor arena", "tensor_arena", "arena size", "arena_size", "too small", "arena-hard",
-                                    "arena hard", "chatbot arena", "free-for-all"}) ||
-        contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "no longer")) {
-      // "can't be merged" / "cannot free" are the trouble told, not a denial.
-      if (!contains_any(lo, {"can't be", "cannot be", "can't free", "cannot free", "couldn't free", "can't reuse",
-                             "cannot reuse", "no logic to free", "no way to free"}) ||
-          contains_any(lo, {"tensor arena", "tensor_arena", "arena size", "arena_size", "too small", "arena-hard",
-                            "arena hard", "chatbot arena", "free-for-all", "not fragment", "n't fragment"})) {
-        return false;
-      }
+    if (!arena) return false;
+    // Not an allocator's arena kept full: a fixed arena too small, a benchmark, a game's arena.
+    if (contains_any(lo, {"tensor arena", "tensor_arena", "arena size", "arena_size", "too small", "arena-hard", "arena hard",
+                          "chatbot arena", "free-for-all"})) {
+      return false;
+    }
+    // Denied ("it's not fragmentation in the BFC arena"); "can't be merged", "cannot free" tell the
+    // trouble itself.
+    const bool trouble_told = contains_any(lo, {"can't be", "cannot be", "can't free", "cannot free", "couldn't free",
+                                                "can't reuse", "cannot reuse", "no logic to free", "no way to free"});
+    if (contains_any(lo, {"not fragment", "n't fragment"}) ||
+        (!trouble_told && (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos ||
+                           lo.find("no longer") != std::string_view::npos))) {
+      return false;
     }
     return contains_word(lo, "blocks") || contains_word(lo, "chunks") || contains_word_start(lo, "fragment") ||
            contains_word(lo, "pack") || contains_word(lo, "reuse") || contains_word(lo, "freed") ||
@@ -1733,15 +1737,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   // An accelerator's memory running out, told (see process_killed_told()): an OOM phrase ("out of
   // memory", "ran / runs / run out", "OOM" as a word, not the OOM killer's name) with an
-  // accelerator (CUDA, a GPU, the Ascend NPU, a TPU, XPU, HBM, VRAM, MPS, zh 显存) within 40
-  // characters before or after it.
+  // accelerator (accelerator_named()) within 40 characters before or after it.
   static bool accelerator_oom_told(std::string_view lo) {
     auto accelerator_near = [&](size_t at, size_t len) {
       const size_t from = at > 40 ? at - 40 : 0;
-      const std::string_view near = lo.substr(from, at - from + len + 40);
-      return contains_any(near, {"cuda", "gpu", "ascend", "\xe6\x98\xbe\xe5\xad\x98"}) || contains_word(near, "npu") ||
-             contains_word(near, "tpu") || contains_word(near, "xpu") || contains_word(near, "hbm") ||
-             contains_word(near, "vram") || contains_word(near, "mps");
+      return accelerator_named(lo.substr(from, at - from + len + 40));
     };
     for (std::string_view oom : {"out of memory", "out-of-memory", "ran out", "runs out", "run out", "oom"}) {
       for (size_t p = lo.find(oom); p != std::string_view::npos; p = lo.find(oom, p + 1)) {

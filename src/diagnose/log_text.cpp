@@ -371,6 +371,14 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
 }
 
 // The machine running out or stalling (see log_text.h).
+bool accelerator_named(std::string_view t) {
+  return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos || contains_word(t, "vram") ||
+         t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos || contains_word(t, "npu") ||
+         t.find("ascend") != std::string_view::npos || contains_word(t, "tpu") || contains_word(t, "xpu") ||
+         contains_word(t, "hbm") || contains_word(t, "mps") || t.find("device memory") != std::string_view::npos ||
+         t.find("accelerator") != std::string_view::npos;
+}
+
 bool machine_runs_out(std::string_view lo) {
   for (std::string_view m : {"system", "machine", "computer", "laptop", "pc", "desktop", "workstation"}) {
     for (size_t at = lo.find(m); at != std::string_view::npos; at = lo.find(m, at + 1)) {

@@ -118,6 +118,10 @@ bool memory_full_told(std::string_view lo);
 /// as a device's memory is never said to be the system's. A server is not counted (an inference
 /// server's memory is its GPU's).
 bool machine_runs_out(std::string_view lo);
+/// An accelerator named in `t` (lowercase): CUDA, a GPU, VRAM, zh 显存 (GPU memory), the Ascend NPU,
+/// a TPU, XPU, HBM, MPS, "device memory", an accelerator. Used to tell a device's OOM from the
+/// host's when a kill or an OOM is told near it.
+bool accelerator_named(std::string_view t);
 /// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word before the
 /// first GPU's name ("first gpu", "gpu 0", "cuda:0", "device 0", ...) or right after it ("gpu 0
 /// only"), not followed by a number, and a verb of use or filling ("the memory can only used in the

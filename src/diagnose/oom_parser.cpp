@@ -1830,9 +1830,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         if (reason == std::string::npos) return false;
         const size_t from = reason > 40 ? reason - 40 : 0;
         const std::string_view near = std::string_view(lo).substr(from, reason - from + reason_len + 40);
-        return cuda_in(near) || contains_word(near, "npu") || contains_word(near, "tpu") || contains_word(near, "xpu") ||
-               contains_word(near, "hbm") || contains_word(near, "mps") || near.find("ascend") != std::string_view::npos ||
-               near.find("device memory") != std::string_view::npos || near.find("accelerator") != std::string_view::npos;
+        return accelerator_named(near);
       }();
       const bool killed_for_memory = named && pass == 0 && contains_word(lo, "killed") && reason != std::string::npos &&
                                      !accelerator_at_reason;

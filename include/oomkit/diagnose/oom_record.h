@@ -71,7 +71,9 @@
 //                allocate CPU buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
 //                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm"),
 //                jemalloc's "Error in malloc(): out of memory. Requested: N, active: A" ("jemalloc":
-//                requested N, allocated A), a program's "Failed attempt to allocate N bytes" ("malloc").
+//                requested N, allocated A), a program's "Failed attempt to allocate N bytes" ("malloc"),
+//                R's "Error: cannot allocate vector of size 3.2 Gb" (binary Gb) and "vector memory
+//                exhausted (limit reached?)" as R prints them ("r").
 //                A DataLoader worker's "Unexpected bus error encountered in worker" is an "oom_killer"
 //                record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
