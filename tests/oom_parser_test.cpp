@@ -849,3 +849,15 @@ TEST(OomParserFamilies, RVectorAllocation) {
   EXPECT_EQ(exhausted.subsystem, "r");
   EXPECT_FALSE(exhausted.requested_bytes);
 }
+
+// Ollama's check before loading a model (llm/server.go): requested and free host RAM, binary units.
+TEST(OomParserFamilies, OllamaSystemMemoryCheck) {
+  const OomRecord o = only("Error: model requires more system memory (18.5 GiB) than is available (12.1 GiB)\n");
+  EXPECT_EQ(o.family, "host_alloc");
+  EXPECT_EQ(o.subsystem, "ollama");
+  EXPECT_EQ(o.device, "cpu");
+  ASSERT_TRUE(o.requested_bytes);
+  EXPECT_NEAR(static_cast<double>(*o.requested_bytes), 18.5 * 1073741824.0, 1.0);
+  ASSERT_TRUE(o.free_bytes);
+  EXPECT_NEAR(static_cast<double>(*o.free_bytes), 12.1 * 1073741824.0, 0.06 * 1073741824.0);
+}

@@ -998,10 +998,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
   if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
-  // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's.
+  // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's; so are Ollama's
+  // and R's host-memory errors.
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
-       oom.subsystem == "ggml" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
@@ -1063,6 +1064,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                      (oom.allocated_bytes ? " with " + format_bytes(*oom.allocated_bytes) + " already active"
                                                           : std::string())
            : sub == "malloc" ? "a host allocation of " + (Q ? format_bytes(*Q) : std::string("memory")) + " failed (malloc)"
+           : sub == "ollama" ? "Ollama's check: the model needs " + (Q ? format_bytes(*Q) : std::string("more")) +
+                                   " of host RAM" +
+                                   (oom.free_bytes ? ", " + format_bytes(*oom.free_bytes) + " is available" : std::string())
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
                              : std::string("R's vector memory is exhausted: host RAM, or R's cap on it (R_MAX_VSIZE)"))
                                 : "Python's MemoryError: a host allocation failed";

@@ -352,6 +352,11 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;
     }
+    if (r.subsystem == "ollama") {  // "requires more system memory (18.5 GiB) than is available (12.1 GiB)"
+      set_requested(size_after(s, "systemmemory("), r);
+      r.free_bytes = take(size_after(s, "isavailable("), r);
+      return;
+    }
     if (r.subsystem == "r") {  // "cannot allocate vector of size 3.2 Gb": R prints bytes / 1024^3 as "Gb"
       set_requested(size_after(s, "cannotallocatevectorofsize", true), r);
       return;

@@ -173,6 +173,9 @@ const HeadDef kHeads[] = {
     // A program's own report of a failed malloc (kraken2 loading its database): "Failed attempt to
     // allocate 95668727220bytes; you may not have enough free memory to load this database."
     {"failed attempt to allocate", "host_alloc", "malloc", Kind::kOneLine},
+    // Ollama's check before it loads a model into host memory (llm/server.go): "model requires more
+    // system memory (18.5 GiB) than is available (12.1 GiB)": requested and free host RAM.
+    {"requires more system memory", "host_alloc", "ollama", Kind::kOneLine},
     // R's allocator (R_alloc / allocVector in memory.c): "Error: cannot allocate vector of size 3.2 Gb"
     // (binary Gb: bytes / 1024^3) and "Error: vector memory exhausted (limit reached?)" (R_MAX_VSIZE,
     // or the host's RAM behind it): an R session's host memory.

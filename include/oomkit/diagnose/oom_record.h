@@ -73,7 +73,8 @@
 //                jemalloc's "Error in malloc(): out of memory. Requested: N, active: A" ("jemalloc":
 //                requested N, allocated A), a program's "Failed attempt to allocate N bytes" ("malloc"),
 //                R's "Error: cannot allocate vector of size 3.2 Gb" (binary Gb) and "vector memory
-//                exhausted (limit reached?)" as R prints them ("r").
+//                exhausted (limit reached?)" as R prints them ("r"), Ollama's "model requires more
+//                system memory (18.5 GiB) than is available (12.1 GiB)" ("ollama": requested, free).
 //                A DataLoader worker's "Unexpected bus error encountered in worker" is an "oom_killer"
 //                record (subsystem shared_memory); PyTorch's
 //                "Unable to find a valid cuDNN algorithm" a "cudnn_alloc_failed" one.
