@@ -836,26 +836,21 @@ TEST(OomParserFamilies, JemallocMallocAndCupyPool) {
 
 // R's allocator (memory.c): "cannot allocate vector of size 3.2 Gb" prints bytes / 1024^3 with
 // one decimal ("Gb" is binary); "vector memory exhausted (limit reached?)" carries no size.
-TEST(OomParserFamilies, RVectorAllocation) {
-  const OomRecord v = only("Error: cannot allocate vector of size 3.2 Gb\n");
-  EXPECT_EQ(v.family, "host_alloc");
-  EXPECT_EQ(v.subsystem, "r");
-  EXPECT_EQ(v.device, "cpu");
+// Ollama's check before loading a model (llm/server.go): requested and free host RAM, binary units.
+TEST(OomParserFamilies, RAndOllamaHostMemory) {
+  auto host = [](const std::string& text, const char* subsystem) {
+    const OomRecord r = only(text);
+    EXPECT_EQ(r.family, "host_alloc") << text;
+    EXPECT_EQ(r.subsystem, subsystem) << text;
+    EXPECT_EQ(r.device, "cpu") << text;
+    return r;
+  };
+  const OomRecord v = host("Error: cannot allocate vector of size 3.2 Gb\n", "r");
   ASSERT_TRUE(v.requested_bytes);
   EXPECT_NEAR(static_cast<double>(*v.requested_bytes), 3.2 * 1073741824.0, 1.0);
-  const OomRecord mb = only("Error: cannot allocate vector of size 512.0 Mb\n");
-  EXPECT_EQ(mb.requested_bytes, int64_t{512} << 20);
-  const OomRecord exhausted = only("Error: vector memory exhausted (limit reached?)\n");
-  EXPECT_EQ(exhausted.subsystem, "r");
-  EXPECT_FALSE(exhausted.requested_bytes);
-}
-
-// Ollama's check before loading a model (llm/server.go): requested and free host RAM, binary units.
-TEST(OomParserFamilies, OllamaSystemMemoryCheck) {
-  const OomRecord o = only("Error: model requires more system memory (18.5 GiB) than is available (12.1 GiB)\n");
-  EXPECT_EQ(o.family, "host_alloc");
-  EXPECT_EQ(o.subsystem, "ollama");
-  EXPECT_EQ(o.device, "cpu");
+  EXPECT_EQ(host("Error: cannot allocate vector of size 512.0 Mb\n", "r").requested_bytes, int64_t{512} << 20);
+  EXPECT_FALSE(host("Error: vector memory exhausted (limit reached?)\n", "r").requested_bytes);
+  const OomRecord o = host("Error: model requires more system memory (18.5 GiB) than is available (12.1 GiB)\n", "ollama");
   ASSERT_TRUE(o.requested_bytes);
   EXPECT_NEAR(static_cast<double>(*o.requested_bytes), 18.5 * 1073741824.0, 1.0);
   ASSERT_TRUE(o.free_bytes);

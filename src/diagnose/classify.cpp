@@ -1371,7 +1371,11 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   }
   if (records.empty()) return out;
   const auto evidence = read_log_evidence(log_text);
-  const bool larger_gpu = larger_gpu_named(log_text);
+  // Read only when a report could use it (the 80 GiB rule in diagnose_oom()), not for every log.
+  const bool huge_request = std::any_of(records.begin(), records.end(), [](const OomRecord& r) {
+    return r.requested_bytes && *r.requested_bytes >= kLargerThanCommonGpus && !r.effective_capacity_bytes();
+  });
+  const bool larger_gpu = huge_request && larger_gpu_named(log_text);
   const WordPriorModel& prior_model = options.word_prior ? *options.word_prior : builtin_word_prior();
   // One read of the log's words, shared by all its reports.
   const auto prior = std::make_shared<const std::vector<WordPriorScore>>(prior_model.rank(log_text, message));

@@ -1737,18 +1737,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   // An accelerator's memory running out, told (see process_killed_told()): an OOM phrase ("out of
   // memory", "ran / runs / run out", "OOM" as a word, not the OOM killer's name) with an
-  // accelerator (accelerator_named()) within 40 characters before or after it.
+  // accelerator within 40 characters before or after it (accelerator_near()).
   static bool accelerator_oom_told(std::string_view lo) {
-    auto accelerator_near = [&](size_t at, size_t len) {
-      const size_t from = at > 40 ? at - 40 : 0;
-      return accelerator_named(lo.substr(from, at - from + len + 40));
-    };
     for (std::string_view oom : {"out of memory", "out-of-memory", "ran out", "runs out", "run out", "oom"}) {
       for (size_t p = lo.find(oom); p != std::string_view::npos; p = lo.find(oom, p + 1)) {
         if (oom == "oom" && !is_word_at(lo, p, 3)) continue;
         const std::string_view after = lo.substr(p + oom.size(), 8);
         if (after.rfind(" killer", 0) == 0 || after.rfind("-killer", 0) == 0 || after.rfind("_killer", 0) == 0) continue;
-        if (accelerator_near(p, oom.size())) return true;
+        if (accelerator_near(lo, p, oom.size())) return true;
       }
     }
     return false;

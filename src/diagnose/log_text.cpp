@@ -371,9 +371,18 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
 }
 
 // The machine running out or stalling (see log_text.h).
-bool accelerator_named(std::string_view t) {
+bool cuda_memory_named(std::string_view t) {
   return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos || contains_word(t, "vram") ||
-         t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos || contains_word(t, "npu") ||
+         t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos;
+}
+
+bool accelerator_near(std::string_view lo, size_t at, size_t len) {
+  const size_t from = at > 40 ? at - 40 : 0;
+  return accelerator_named(lo.substr(from, at - from + len + 40));
+}
+
+bool accelerator_named(std::string_view t) {
+  return cuda_memory_named(t) || contains_word(t, "npu") ||
          t.find("ascend") != std::string_view::npos || contains_word(t, "tpu") || contains_word(t, "xpu") ||
          contains_word(t, "hbm") || contains_word(t, "mps") || t.find("device memory") != std::string_view::npos ||
          t.find("accelerator") != std::string_view::npos;

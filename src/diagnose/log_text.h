@@ -122,6 +122,11 @@ bool machine_runs_out(std::string_view lo);
 /// a TPU, XPU, HBM, MPS, "device memory", an accelerator. Used to tell a device's OOM from the
 /// host's when a kill or an OOM is told near it.
 bool accelerator_named(std::string_view t);
+/// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
+bool cuda_memory_named(std::string_view t);
+/// accelerator_named() within 40 characters before or after `lo[at, at + len)`: the accelerator
+/// said of what is told there ("killed due to out of memory on the GPU").
+bool accelerator_near(std::string_view lo, size_t at, size_t len);
 /// The first GPU alone used, in words, in `lo` (ASCII-lowercased): "only" as a word before the
 /// first GPU's name ("first gpu", "gpu 0", "cuda:0", "device 0", ...) or right after it ("gpu 0
 /// only"), not followed by a number, and a verb of use or filling ("the memory can only used in the

@@ -1679,7 +1679,6 @@ bool memory_trouble_prose(std::string_view lo) {
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
-
                 // memory used up, told as what is left: "filled ... until no more memory is available",
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
@@ -1813,11 +1812,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       }
       if (at == std::string::npos) continue;
       // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
-      auto cuda_in = [](std::string_view t) {
-        return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos ||
-               contains_word(t, "vram") || t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos;
-      };
-      const bool cuda_named = cuda_in(lo);
+      const bool cuda_named = cuda_memory_named(lo);
       // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
       // due to out of memory"): the kernel's OOM killer, unless an accelerator is named within 40
       // characters of the kill's reason: "gets killed (out of memory) while loading the checkpoint,
@@ -1829,14 +1824,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                               "killed (out of memory)"}) {
         if (const size_t p = lo.find(why); p != std::string::npos && p < reason) reason = p, reason_len = std::strlen(why);
       }
-      const bool accelerator_at_reason = [&] {
-        if (reason == std::string::npos) return false;
-        const size_t from = reason > 40 ? reason - 40 : 0;
-        const std::string_view near = std::string_view(lo).substr(from, reason - from + reason_len + 40);
-        return accelerator_named(near);
-      }();
       const bool killed_for_memory = named && pass == 0 && contains_word(lo, "killed") && reason != std::string::npos &&
-                                     !accelerator_at_reason;
+                                     !accelerator_near(lo, reason, reason_len);
       const bool killed = !named || killed_for_memory ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
       OomRecord r;
