@@ -2892,7 +2892,79 @@ TEST(DiagnoseKinds18, Session26Review) {
   }
   EXPECT_TRUE(arena_read("Second run fails to allocate memory\nWe still have the smaller blocks from the first run allocated, as "
                          "BFCArena has no logic to free those.\n"));
-  EXPECT_EQ(top("Failed to allocate memory for requested buffer of size 838860800 (CUDA out of memory).\nThe BFC arena grows to "
+  EXPECT_EQ(top("Failed to allocate memory for requested buffer of size 838860800\nThe BFC arena grows to "
                 "the size of the largest input and never shrinks; the chunks it freed can't be merged for the bigger request.\n"),
             OomCause::kFragmentation);
+}
+
+// Carried over from session 26's review (tests/data/oom-corpus/README.md item 26): tracebacks under
+// torchrun's per-rank prefix are read as tracebacks; a huge request while ZeRO flattens the
+// parameters is the model's, not an activation; a pod's, a container's or a Spark driver's memory
+// limit is host RAM; vLLM's frames build no autograd graph; the evidence names the identifier that
+// named evaluation.
+TEST(DiagnoseKinds19, CarriedOverFromSession26) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  const std::string zero =
+      "[rank0]: Traceback (most recent call last):\n"
+      "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/deepspeed/runtime/zero/stage_1_and_2.py\", line 366, in "
+      "__init__\n"
+      "[rank0]:     self.bit16_groups_flat.append(self.flatten_dense_tensors_aligned(\n"
+      "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/deepspeed/runtime/zero/stage_1_and_2.py\", line 599, in "
+      "flatten_dense_tensors_aligned\n"
+      "[rank0]:     return self.flatten(align_dense_tensors(tensor_list, alignment))\n"
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.52 GiB.\n";
+  const Diagnosis z = first(diagnose_log(zero, without));
+  EXPECT_EQ(z.findings.at(0).category, OomCause::kStaticModelTooLarge);
+  EXPECT_EQ(z.phase, "model_load");
+  // The same frames without the prefix, and under "[default0]:", read the same.
+  std::string plain = zero, dflt = zero;
+  for (size_t p; (p = plain.find("[rank0]: ")) != std::string::npos;) plain.erase(p, 9);
+  for (size_t p; (p = dflt.find("[rank0]")) != std::string::npos;) dflt.replace(p, 7, "[default0]");
+  EXPECT_EQ(first(diagnose_log(plain, without)).phase, "model_load");
+  EXPECT_EQ(first(diagnose_log(dflt, without)).phase, "model_load");
+  // A request that large in the forward pass stays the tensor itself.
+  EXPECT_EQ(top("[rank0]:   File \"train.py\", line 80, in forward\n[rank0]:     scores = q @ k.transpose(-2, -1)\n"
+                "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.52 GiB.\n"),
+            OomCause::kActivationsSeqlen);
+  // A container's or a cluster node's limit is the host's RAM; a GPU named beside it is the GPU's.
+  for (const char* host :
+       {"After a few epochs the memory exceeds its limit and the pod is restarted. Requests: 16Gi, limits: 16Gi.\n",
+        "Our Databricks driver crashes: memory usage exceeded the limit (driver node has 28 GB) in toPandas().\n",
+        "The container runs out of memory while tokenizing the dataset with num_proc=16.\n"}) {
+    const auto ds = diagnose_log(host, without);
+    ASSERT_EQ(ds.size(), 1u) << host;
+    EXPECT_EQ(ds[0].oom->device, "cpu") << host;
+    EXPECT_EQ(top(host), OomCause::kCpuRam) << host;
+  }
+  EXPECT_EQ(diagnose_log("Inside the docker container the GPU runs out of memory at batch 32.\n", without).at(0).oom->device,
+            "cuda");
+  // TensorFlow's executor.cc is no Spark executor.
+  EXPECT_NE(diagnose_log("2024-01-02 W tensorflow/core/common_runtime/executor.cc:1197] the model runs out of memory\n", without)
+                .at(0)
+                .oom->device,
+            "cpu");
+  // A traceback through vLLM: no evaluation phase from the script's name above it.
+  const Diagnosis v = first(diagnose_log(
+      "[rank0]: Traceback (most recent call last):\n"
+      "[rank0]:   File \"/home/user/test_llama.py\", line 21, in <module>\n"
+      "[rank0]:     llm = LLM(model=path, max_num_seqs=256)\n"
+      "[rank0]:   File \"/usr/local/lib/python3.10/dist-packages/vllm/worker/worker.py\", line 195, in "
+      "determine_num_available_blocks\n"
+      "[rank0]:     self.model_runner.profile_run()\n"
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 0 has a total capacity of 44.52 "
+      "GiB of which 1.20 GiB is free.\n",
+      without));
+  EXPECT_NE(v.phase, "eval");
+  EXPECT_NE(v.findings.at(0).category, OomCause::kEvalWithoutNoGrad);
+  // The evidence of a weak evaluation word names it, an identifier included.
+  const std::vector<Diagnosis> eval_word = diagnose_log("run_pretraining.py OOM\n  --do_eval=True \\\n", without);
+  bool named = false;
+  for (const Finding& f : first(eval_word).findings) {
+    for (const std::string& e : f.evidence) {
+      EXPECT_EQ(e.find("the word ''"), std::string::npos) << e;
+      named = named || e.find("the word 'do_eval'") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(named);
 }

@@ -856,3 +856,24 @@ TEST(OomParserFamilies, RAndOllamaHostMemory) {
   ASSERT_TRUE(o.free_bytes);
   EXPECT_NEAR(static_cast<double>(*o.free_bytes), 12.1 * 1073741824.0, 0.06 * 1073741824.0);
 }
+
+// ONNX Runtime's BFC arena (bfc_arena.cc, AllocateRawInternal): the request in bytes; the device
+// when the message names the CUDA provider's allocator, none otherwise. Not ggml's "failed to
+// allocate <backend> buffer".
+TEST(OomParserFamilies, OnnxRuntimeArena) {
+  const OomRecord r = only(
+      "onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero "
+      "status code returned while running MatMul node. Name:'MatMul_123' Status Message: bfc_arena.cc:376 "
+      "AllocateRawInternal Failed to allocate memory for requested buffer of size 2147483648\n");
+  EXPECT_EQ(r.family, "device_alloc");
+  EXPECT_EQ(r.subsystem, "onnxruntime");
+  EXPECT_EQ(r.requested_bytes, int64_t{2147483648});
+  EXPECT_EQ(r.device, "");
+  const OomRecord c = only(
+      "[E:onnxruntime:, sequential_executor.cc:494 ExecuteKernel] Non-zero status code returned while running Conv node. "
+      "Status Message: /onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::"
+      "AllocateRawInternal(size_t, bool, onnxruntime::Stream*) Failed to allocate memory for requested buffer of size "
+      "838860800 (CUDA)\n");
+  EXPECT_EQ(c.requested_bytes, int64_t{838860800});
+  EXPECT_EQ(c.device, "cuda");
+}

@@ -626,6 +626,12 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   const auto Q = r.requested_bytes;
   const auto C = r.total_capacity_bytes;
   if (r.subsystem == "cupy") return classify_cupy(r, b);
+  if (r.subsystem == "onnxruntime") {
+    notes.push_back("ONNX Runtime's BFC arena failed to grow: it extends in powers of two by default, so it can hold far "
+                    "more than the live tensors; the execution provider's arena_extend_strategy='kSameAsRequested' and "
+                    "gpu_mem_limit bound it, and dynamic input shapes (batch, sequence, image size) set its largest "
+                    "request");
+  }
   // The buffer as the allocator places it: tt-metal's share per bank x banks (page-rounded).
   const auto need = r.laid_out_bytes ? r.laid_out_bytes : Q;
   // ggml's context arena: its size was fixed by the program when it created the context, from its
@@ -1235,11 +1241,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     b.add(OomCause::kActivationsSeqlen, 0.55, ev);
     b.add(OomCause::kActivationsBatch, 0.5, ev);
   } else if (allocator && !impossible && !host && Q && !oom.effective_capacity_bytes() && !context.named_device_bytes &&
-             *Q >= kLargerThanCommonGpus && !context.larger_gpu_named) {
+             *Q >= kLargerThanCommonGpus && !context.larger_gpu_named && !context.loading) {
     // A caching allocator's message with no capacity printed or named ("Tried to allocate 214.66
     // GiB." alone), but one request larger than the 80 GB cards (A100 / H100) hold and no larger
     // device named: the tensor itself is too big for them, as above. (XLA's and TensorFlow's
-    // requests this large are as often a corrupted or impossible shape: not read so.)
+    // requests this large are as often a corrupted or impossible shape: not read so. While the
+    // model loads or is flattened for ZeRO / FSDP, the tensor is the model's, not an activation.)
     const std::string ev = fmt::format("one request of {} is more than an 80 GB A100 / H100 holds (no larger device "
                                        "is named): a single tensor too big for the device",
                                        format_bytes(*Q));

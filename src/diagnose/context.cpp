@@ -103,6 +103,10 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
       {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
       {"_load_pretrained_model", kWLoad}, {"load_sharded_checkpoint", kWLoad}, {"to_empty", kWLoad},
+      // Setting up the sharded model: DeepSpeed ZeRO 1/2 flattens each parameter group into one
+      // 16-bit buffer in its optimizer's __init__ (stage_1_and_2.py), FSDP its FlatParameter.
+      {"flatten_dense_tensors_aligned", kWLoad}, {"_create_fp16_partitions", kWLoad}, {"_init_flat_param", kWLoad},
+      {"_init_flat_param_and_metadata", kWLoad},
       {"_single_tensor_adam", kWOptim}, {"_multi_tensor_adam", kWOptim}, {"_single_tensor_adamw", kWOptim},
       {"_multi_tensor_adamw", kWOptim}, {"exp_avg", kWOptim}, {"exp_avg_sq", kWOptim}, {"_init_group", kWOptim},
       {"optimizer_step", kWOptim}, {"fused_adam", kWOptim}, {"initialize_optimizer_states", kWOptim},
@@ -447,13 +451,19 @@ class Reader {
     const bool rich_frame = rich && t.find(".py:") != std::string_view::npos && t.find(" in ") != std::string_view::npos;
     const bool rich_code = rich && !rich_frame && t.find("\xe2\x9d\xb1") != std::string_view::npos;  // U+2771
     if (rich && !rich_frame && !rich_code) return;  // the box's context lines: not the failing code
+    // A traceback under a launcher's per-process prefix ("[rank0]:   File \"...\", line 599, in ..."),
+    // as torchrun prints every rank's: its frames and code lines are read without the prefix.
+    if (!rich && (t[0] == '[' || t[0] == '(' || t[0] == 'r')) {
+      const size_t p = launcher_prefix(t);
+      if (p > 0 && p < t.size()) t.remove_prefix(p);
+    }
     const bool frame = t.rfind("file \"", 0) == 0 || rich_frame;
     const bool code_under_frame = (under_frame_ && !frame) || rich_code;
     under_frame_ = frame;
 
     // Words.
     uint64_t seen = 0;
-    eval_ident_ = false;
+    eval_ident_ = {};
     for (size_t i = 0; i < lo.size();) {
       if (!word_char(lo[i])) {
         ++i;
@@ -468,7 +478,7 @@ class Reader {
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
       if (eval_identifier(raw, i, j)) {
         seen |= uint64_t{1} << kWEval;
-        eval_ident_ = true;
+        if (eval_ident_.empty()) eval_ident_ = raw.substr(i, j - i);
       }
       const auto it = w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])]
                           ? words().find(w)
@@ -679,7 +689,9 @@ class Reader {
     } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
                contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(")) {
       phase = 'l';
-      what = "model load / move to the device";
+      what = contains("flatten_dense_tensors_aligned") || contains("_create_fp16_partitions") || contains("_init_flat_param")
+                 ? "the model's parameters flattened into one buffer (ZeRO / FSDP setup)"
+                 : "model load / move to the device";
     } else if (contains(".generate(") || (frame && (contains("in generate") || contains("in sample") ||
                                                     contains("in greedy_search") || contains("in _sample") ||
                                                     contains("in beam_search")))) {
@@ -705,6 +717,12 @@ class Reader {
       what = "forward";
     }
     if (has(kWNoGrad)) add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "no_grad in the traceback", 'n');
+    // vLLM's engine and workers run the model under torch.inference_mode() (its worker's
+    // @torch.inference_mode() methods): a traceback through vllm/ builds no autograd graph, so
+    // an evaluation script's name above it ("test_llama.py") is no evaluation phase.
+    if (frame && (contains("/vllm/") || contains("\\vllm\\"))) {
+      add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "vLLM (its model runs under inference_mode)", 'v');
+    }
     if (phase) add(n, FactKind::kFrame, OomCause::kOther, 0, what + ": " + shown(t), phase);
   }
 
@@ -1009,12 +1027,15 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         contains("during evaluation") || contains("during validation") || contains("in validation") ||
         contains("when evaluating") || contains("during testing")) {
       if (!negated) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.25, "inference / evaluation: " + text(), 'i');
-    } else if (has(kWEval) && !negated && eval_ident_ &&
+    } else if (has(kWEval) && !negated && !eval_ident_.empty() &&
                (contains(" method") || contains(" function") || contains("()") || contains(" loop"))) {
       // "for the epochVal method", "in my validate() function": the user names where it fails.
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "fails in an evaluation function: " + text(), 'i');
     } else if (has(kWEval) && !negated) {
-      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + first_of(lo, kWEval) + "': " + text());
+      // The word itself, or the identifier that names evaluation ("--do_eval=True") when no plain word does.
+      std::string word = first_of(lo, kWEval);
+      if (word.empty()) word = std::string(eval_ident_);
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + word + "': " + text());
     }
     }
     if (has(kWEval)) {
@@ -3143,7 +3164,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   LogEvidence& ev_;
   bool image_seen_ = false;
-  bool eval_ident_ = false;
+  std::string_view eval_ident_;  // the line's first identifier naming evaluation ("epochVal"); views the raw line
   std::string lo_;
   bool under_frame_ = false;
   std::array<int64_t, 16> last_weak_{};
@@ -3227,7 +3248,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   std::vector<std::pair<int64_t, int64_t>> step_mem;
   std::set<int64_t> steps;
   bool eval_frame = false, load_frame = false, optim_frame = false, gen_frame = false, dl_frame = false,
-       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false,
+       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false, vllm_frame = false,
        save_frame = false;
   int64_t save_line = 0;
   std::string save_what;
@@ -3260,6 +3281,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'f': fwd_frame = true; break;
           case 'L': loss_frame = true; break;
           case 'n': no_grad_frame = true; break;
+          case 'v': vllm_frame = true; break;
           case 's': save_frame = true; save_line = f.line; save_what = f.what; break;
           default: break;
         }
@@ -3303,6 +3325,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          fmt::format("memory in the log rises by {} per step over {} steps",
                                      format_bytes(static_cast<int64_t>(fit->slope_bytes_per_step)), c.steps_seen)});
   }
+  if (vllm_frame) eval_frame = false;  // vLLM's inference_mode: no graph kept (frame_facts())
   // Phase from the traceback, innermost decisive marker first.
   auto frame_signal = [&](OomCause cause, double w, int64_t line, const std::string& what) {
     c.signals.push_back({cause, w, line, "traceback: " + what});

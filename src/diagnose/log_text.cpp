@@ -344,6 +344,27 @@ std::string strip_log_prefix(std::string_view s) {
   return std::string(s);
 }
 
+size_t launcher_prefix(std::string_view s) {
+  size_t n = 0;
+  for (int k = 0; k < 3; ++k) {
+    const std::string_view rest = s.substr(n);
+    size_t m = rank_colon(rest);
+    if (m == 0) m = paren_pid(rest);
+    if (m == 0 && !rest.empty() && rest[0] == '[') {  // "[rank3]:", "[default0]:" (torchrun's per-process prefixes)
+      for (std::string_view tag : {"rank", "default"}) {
+        if (rest.substr(1, tag.size()) != tag) continue;
+        const size_t d = digits(rest, 1 + tag.size());
+        const size_t close = 1 + tag.size() + d;
+        if (d > 0 && close < rest.size() && rest[close] == ']') m = close + 1 + (close + 1 < rest.size() && rest[close + 1] == ':');
+      }
+    }
+    if (m == 0) break;
+    n += m;
+    while (n < s.size() && is_space(s[n])) ++n;
+  }
+  return n;
+}
+
 // Whether `text` holds a digit run followed by a size unit (see log_text.h).
 bool size_named(std::string_view text, bool megabytes) {
   for (size_t i = 0; i < text.size(); ++i) {

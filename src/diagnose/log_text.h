@@ -86,6 +86,10 @@ bool istarts_with(std::string_view hay, std::string_view prefix);
 /// Removes the log prefixes loggers put before each line: timestamps, "[rank0]:", "(pid=12)",
 /// levels, glog's "E1123 10:00:00.123 42 file.cc:12]", NCCL's "host:pid:tid [0]", pytest's "E   ".
 std::string strip_log_prefix(std::string_view s);
+/// The length of a launcher's per-process prefix at the start of `s` and the spaces after it:
+/// torchrun's "[rank3]: " / "[default0]:", "rank 3:", Ray's "(pid=12)" (up to three in a row, as
+/// they nest); 0 when `s` starts with none. `s` as printed or lowercased.
+size_t launcher_prefix(std::string_view s);
 /// GPU memory uneven across devices, in the user's words, on the line `raw` (`lo`: it
 /// ASCII-lowercased): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher
 /// than other GPUs"; not a program's line, a fix, nor another thing uneven (see log_text.cpp).

@@ -189,6 +189,14 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     ggml_buffer(s, r);
     return;
   }
+  if (r.subsystem == "onnxruntime") {  // "Failed to allocate memory for requested buffer of size 2147483648"
+    constexpr std::string_view kOf = "requestedbufferofsize";
+    if (const size_t p = ifind(s, kOf); p != std::string::npos) set_byte_count(s, p + kOf.size(), r);
+    // The arena's device when the message names its provider ("CUDA_Pinned", "CudaCachingAllocator",
+    // a CUDA allocator's frame); the CPU provider's arena is host RAM.
+    r.device = icontains(s, "cuda") ? "cuda" : icontains(s, "cpuexecutionprovider") ? "cpu" : "";
+    return;
+  }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
     set_requested(size_after(s, "allocation:requested"), r);
     r.max_allocation_bytes = take(size_after(s, "maxallocsizesupportedbydeviceis"), r);

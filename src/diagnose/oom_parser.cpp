@@ -236,6 +236,10 @@ const HeadDef kHeads[] = {
     // allocator's "failed to allocate ROCm0 buffer of size 18387836928" after it (one report; alone,
     // a "device_alloc" report, subsystem "ggml", the device from the backend's name).
     {"cudamalloc failed: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // ONNX Runtime's BFC arena (onnxruntime/core/framework/bfc_arena.cc, AllocateRawInternal):
+    // "Failed to allocate memory for requested buffer of size 2147483648" (bytes), the arena of
+    // whichever execution provider ran the node (CUDA's, or the CPU's).
+    {"failed to allocate memory for requested buffer of size", "device_alloc", "onnxruntime", Kind::kOneLine},
     {"failed to allocate", "device_alloc", "ggml", Kind::kOneLine},
     // ggml's context arena (ggml.c before its graph allocator, and the examples built on it:
     // llama.cpp, whisper.cpp, starcoder.cpp, ggml's gpt-2): "ggml_new_tensor_impl: not enough space
@@ -1417,6 +1421,19 @@ bool memory_short_or_taken(std::string_view lo) {
 // to exceed its limit after a few epochs". Not a prompt's tokens or a file's size past a limit
 // (their noun nearer the verb), not denied ("never exceeds the limit", "doesn't exceed"), not a
 // rule told for when it happens ("when / if / once the memory exceeds the limit, it spills to disk").
+// A container's or a cluster node's memory named: "the pod is restarted", "the container's memory
+// limit", "cgroup", Kubernetes, a Spark driver's or executor's memory ("Databricks driver", "driver
+// node", "executor memory"; not TensorFlow's executor.cc). Their limits are cgroup limits over host RAM. A GPU named beside them
+// is read first (cuda_memory_named()); "driver" alone is as often the GPU's.
+bool container_memory_named(std::string_view lo) {
+  for (const char* w : {"pod", "pods", "container", "containers", "cgroup", "cgroups", "kubernetes", "k8s", "databricks"}) {
+    if (contains_word(lo, w)) return true;
+  }
+  return lo.find("driver node") != std::string_view::npos || lo.find("spark driver") != std::string_view::npos ||
+         lo.find("driver memory") != std::string_view::npos || lo.find("executor memory") != std::string_view::npos ||
+         lo.find("spark.executor.memory") != std::string_view::npos || lo.find("spark.driver.memory") != std::string_view::npos;
+}
+
 bool memory_exceeds_its_limit(std::string_view lo) {
   for (size_t p = lo.find("exceed"); p != std::string_view::npos; p = lo.find("exceed", p + 6)) {
     if (!word_starts_at(lo, p)) continue;
@@ -1841,8 +1858,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (cuda_named) {
         r.device = "cuda";
-      } else if (has_word("ram") || has_word("cpu") || has_word("host") || machine_runs_out(lo)) {
-        r.device = "cpu";  // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words
+      } else if (has_word("ram") || has_word("cpu") || has_word("host") || machine_runs_out(lo) || container_memory_named(lo)) {
+        // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
+        // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM).
+        r.device = "cpu";
       } else if (has_word("npu") || lo.find("ascend") != std::string::npos) {
         r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {

@@ -121,7 +121,9 @@
 //                alloc size supported by device is M bytes": max_allocation_bytes = M; device "gpu"),
 //                "cupy" (CuPy's pool: "Out of memory allocating N bytes (allocated so far: H bytes,
 //                limit set to: L bytes)": requested N, reserved H (the pool's blocks, cached free ones
-//                too), allowed L; device "cuda").
+//                too), allowed L; device "cuda"), "onnxruntime" (ONNX Runtime's BFC arena: "Failed to
+//                allocate memory for requested buffer of size N"; requested N; device "cuda" when the
+//                message names CUDA, "cpu" for the CPU provider's arena, else unstated).
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
 //                no report found, but the caller states the text reports an OOM: one numberless
 //                record at the first non-blank line, message = that line; device unknown ("").
