@@ -850,6 +850,18 @@ TEST(OomParserFamilies, RAndOllamaHostMemory) {
   EXPECT_NEAR(static_cast<double>(*v.requested_bytes), 3.2 * 1073741824.0, 1.0);
   EXPECT_EQ(host("Error: cannot allocate vector of size 512.0 Mb\n", "r").requested_bytes, int64_t{512} << 20);
   EXPECT_FALSE(host("Error: vector memory exhausted (limit reached?)\n", "r").requested_bytes);
+  // R in a Chinese locale, and a vector too long (a length, no size).
+  const OomRecord zh = host("\xe9\x94\x99\xe8\xaf\xaf: \xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f"
+                            "\xe4\xb8\xba""8.9 Gb\xe7\x9a\x84\xe5\x90\x91\xe9\x87\x8f\n",  // 错误: 无法分配大小为8.9 Gb的向量
+                            "r");
+  ASSERT_TRUE(zh.requested_bytes);
+  EXPECT_NEAR(static_cast<double>(*zh.requested_bytes), 8.9 * 1073741824.0, 1.0);
+  EXPECT_FALSE(host("Error: cannot allocate vector of length 3000000000\n", "r").requested_bytes);
+  // Another program's Chinese "cannot allocate a size of ..." (DuckDB's data, a buffer) is not R's.
+  for (const char* other : {"\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba 2.0 GiB "
+                            "\xe7\x9a\x84\xe6\x95\xb0\xe6\x8d\xae\n"}) {  // 无法分配大小为 2.0 GiB 的数据
+    for (const OomRecord& r : parse_oom_log(other)) EXPECT_NE(r.subsystem, "r") << other;
+  }
   const OomRecord o = host("Error: model requires more system memory (18.5 GiB) than is available (12.1 GiB)\n", "ollama");
   ASSERT_TRUE(o.requested_bytes);
   EXPECT_NEAR(static_cast<double>(*o.requested_bytes), 18.5 * 1073741824.0, 1.0);

@@ -181,6 +181,11 @@ const HeadDef kHeads[] = {
     // or the host's RAM behind it): an R session's host memory.
     {"cannot allocate vector of size", "host_alloc", "r", Kind::kOneLine},
     {"vector memory exhausted", "host_alloc", "r", Kind::kOneLine},
+    // R in a Chinese locale (R's zh_CN catalogue): "错误: 无法分配大小为8.9 Gb的向量"; and R's
+    // vector too long for the memory to count ("cannot allocate vector of length 3000000000": a
+    // length, not bytes).
+    {"\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba", "host_alloc", "r", Kind::kOneLine},  // 无法分配大小为
+    {"cannot allocate vector of length", "host_alloc", "r", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -328,7 +333,8 @@ bool has_trigger(std::string_view s) {
         break;
     }
   }
-  return false;
+  // R's message in a Chinese locale: "无法分配大小为" (its lead byte 0xE6 is rare in a log).
+  return s.find("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f") != std::string_view::npos;
 }
 
 bool device_word_named(const std::string& word) {
@@ -559,11 +565,18 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         // (a log prefix "[1] " allowed); not quoted in code (tryCatch, grepl("cannot allocate vector
         // of size", ...)) nor in advice or documentation ("If you see 'Error: cannot allocate ...'").
         if (sub == "r") {
+          constexpr std::string_view kZhError = "\xe9\x94\x99\xe8\xaf\xaf";  // 错误 (zh: error)
+          constexpr std::string_view kZhColon = "\xef\xbc\x9a";                 // ： (fullwidth colon)
+          constexpr std::string_view kZhVector = "\xe7\x9a\x84\xe5\x90\x91\xe9\x87\x8f";  // 的向量 (zh: "'s vector")
           const std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
-          const bool printed = lead.empty() || (lead.back() == ':' && (lead.rfind("error", 0) == 0 ||
-                                                                       lead.rfind("[1] error", 0) == 0 ||
-                                                                       lead.rfind("warning", 0) == 0));
+          const bool zh = static_cast<unsigned char>(h.phrase[0]) >= 0x80;
+          const bool colon = !lead.empty() && (lead.back() == ':' || (lead.size() >= kZhColon.size() &&
+                                                                      lead.substr(lead.size() - kZhColon.size()) == kZhColon));
+          const bool printed = lead.empty() || (colon && (lead.rfind("error", 0) == 0 || lead.rfind("[1] error", 0) == 0 ||
+                                                          lead.rfind("warning", 0) == 0 || lead.rfind(kZhError, 0) == 0));
           if (!printed || lead.find('"') != std::string_view::npos) continue;
+          // The Chinese wording's size is followed by "的向量" (not a buffer's or a table's size).
+          if (zh && phrase_find(lo, kZhVector, e).first > e + 24) continue;
         }
         // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
         if (sub == "numpy" && phrase_find(lo, "for an array", e).first > e + 40) continue;

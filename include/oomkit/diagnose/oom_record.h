@@ -73,7 +73,9 @@
 //                jemalloc's "Error in malloc(): out of memory. Requested: N, active: A" ("jemalloc":
 //                requested N, allocated A), a program's "Failed attempt to allocate N bytes" ("malloc"),
 //                R's "Error: cannot allocate vector of size 3.2 Gb" (binary Gb) and "vector memory
-//                exhausted (limit reached?)" as R prints them ("r"), Ollama's "model requires more
+//                exhausted (limit reached?)" as R prints them, also in its Chinese locale ("错误:
+//                无法分配大小为8.9 Gb的向量") and "cannot allocate vector of length N" (a count, no
+//                size) ("r"), Ollama's "model requires more
 //                system memory (18.5 GiB) than is available (12.1 GiB)" ("ollama": requested, free).
 //                A DataLoader worker's "Unexpected bus error encountered in worker" is an "oom_killer"
 //                record (subsystem shared_memory); PyTorch's
