@@ -2959,6 +2959,18 @@ TEST(DiagnoseKinds19, CarriedOverFromSession26) {
   EXPECT_NE(v.findings.at(0).category, OomCause::kEvalWithoutNoGrad);
   // The evidence of a weak evaluation word names it, an identifier included.
   const std::vector<Diagnosis> eval_word = diagnose_log("run_pretraining.py OOM\n  --do_eval=True \\\n", without);
+  // More memory needed than there is, both sizes told, is a report; the other way round, disk
+  // space or a supposition is none.
+  for (const char* short_of : {"Error: model needs 207.42 GiB, host has 30.60 GiB\n",
+                               "The model requires 24 GB of VRAM but only 16 GB is available\n"}) {
+    EXPECT_EQ(diagnose_log(short_of, without).size(), 1u) << short_of;
+  }
+  EXPECT_EQ(diagnose_log("The model requires 24 GB of VRAM but only 16 GB is available\n", without).at(0).oom->device, "cuda");
+  for (const char* fits : {"The 7B model needs 14 GB in fp16 and my GPU has 24 GB\n",
+                           "Download requires 40 GB but only 10 GB of disk space left\n",
+                           "If the model needs 24 GB and I have 16 GB, will it run?\n"}) {
+    EXPECT_TRUE(diagnose_log(fits, without).empty()) << fits;
+  }
   bool named = false;
   for (const Finding& f : first(eval_word).findings) {
     for (const std::string& e : f.evidence) {
