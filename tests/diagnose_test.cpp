@@ -2980,3 +2980,98 @@ TEST(DiagnoseKinds19, CarriedOverFromSession26) {
   }
   EXPECT_TRUE(named);
 }
+
+// A fresh helper's review of session 27's rules (tests/data/oom-corpus/README.md item 26): ranks
+// printed interleaved keep their own tracebacks; other launchers' prefixes; a huge flattening
+// request is the model's; a GPU named by its model in a pod; ONNX Runtime's arena (wrapped, its
+// provider named before it, quoted in advice, the CPU's arena, its frames and session creation);
+// R's older Chinese wording and rpy2's re-raise; a setting that turns evaluation off.
+TEST(DiagnoseKinds19, Session27Review) {
+  const DiagnoseOptions without = rules_alone();
+  const std::string tail = " has a total capacity of 79.15 GiB of which 612.00 MiB is free. Of the allocated memory 76.20 GiB is "
+                           "allocated by PyTorch, and 1.71 GiB is reserved by PyTorch but unallocated.\n";
+  const std::vector<Diagnosis> two = diagnose_log(
+      "[rank0]: Traceback (most recent call last):\n[rank1]: Traceback (most recent call last):\n"
+      "[rank0]:   File \"/workspace/train.py\", line 171, in main\n[rank1]:   File \"/workspace/train.py\", line 198, in main\n"
+      "[rank0]:     loss.backward()\n[rank1]:     optimizer.step()\n"
+      "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/torch/_tensor.py\", line 522, in backward\n"
+      "[rank1]:   File \"/opt/conda/lib/python3.10/site-packages/torch/optim/adamw.py\", line 177, in step\n"
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0" + tail +
+          "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 1" + tail,
+      without);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].phase, "backward");
+  EXPECT_EQ(two[1].phase, "optimizer_step");
+  // pdsh's host before the rank, mpirun's "[job,rank]<stderr>:".
+  for (const char* prefix : {"worker-1: [rank0]: ", "[1,0]<stderr>: "}) {
+    const std::string p = prefix;
+    const std::string log = p + "Traceback (most recent call last):\n" + p + "  File \"train.py\", line 88, in train\n" + p +
+                            "    optimizer.step()\n" + p +
+                            "  File \"/usr/lib/python3/dist-packages/torch/optim/adam.py\", line 141, in step\n" + p +
+                            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0" + tail;
+    EXPECT_EQ(first(diagnose_log(log, without)).phase, "optimizer_step") << prefix;
+  }
+  // A request beyond the capacity while ZeRO flattens the parameters: the model's, no activation.
+  const Diagnosis flat = first(diagnose_log(
+      "  File \"/opt/conda/lib/python3.10/site-packages/deepspeed/runtime/zero/stage_1_and_2.py\", line 880, in "
+      "flatten_dense_tensors_aligned\n    return self.flatten(align_dense_tensors(tensor_list, alignment))\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 121.88 GiB. GPU 0" + tail,
+      without));
+  EXPECT_EQ(flat.findings.at(0).category, OomCause::kStaticModelTooLarge);
+  for (const Finding& f : flat.findings) {
+    if (f.category == OomCause::kActivationsSeqlen || f.category == OomCause::kActivationsBatch) {
+      for (const std::string& e : f.evidence) EXPECT_EQ(e.find("exceeds the whole capacity"), std::string::npos) << e;
+    }
+  }
+  // A pod whose GPU is named by its model, an NPU's device memory: not the host's.
+  for (const char* device : {"The pod is restarted: out of memory on the A100 after 300 steps.\n",
+                             "On the Ascend NPU pod the device memory exceeds its limit and the pod is restarted.\n"}) {
+    EXPECT_NE(diagnose_log(device, without).at(0).oom->device, "cpu") << device;
+  }
+  // ONNX Runtime: wrapped before its size; its provider named before the message or on the line above.
+  const std::string ort = "Status Message: bfc_arena.cc:376 AllocateRawInternal Failed to allocate memory for requested buffer";
+  EXPECT_EQ(first(diagnose_log(ort + "\n of size 2147483648\n", without)).oom->requested_bytes, int64_t{2147483648});
+  const Diagnosis cpu = first(diagnose_log("[CPUExecutionProvider] " + ort + " of size 6442450944\n", without));
+  EXPECT_EQ(cpu.oom->family, "host_alloc");
+  EXPECT_EQ(cpu.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_EQ(first(diagnose_log("[E:onnxruntime:Default, cuda_call.cc:116 CudaCall] CUDA failure 2: out of memory ; GPU=0 ; "
+                               "file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_allocator.cc\n" +
+                                   ort + " of size 536870912\n",
+                               without))
+                .oom->device,
+            "cuda");
+  for (const Diagnosis& d : diagnose_log("Tip: if you see \"Failed to allocate memory for requested buffer of size 4294967296\", "
+                                         "set gpu_mem_limit in the provider options.\n",
+                                         without)) {
+    EXPECT_NE(d.oom->subsystem, "onnxruntime");
+  }
+  const std::string ort_frames =
+      "Traceback (most recent call last):\n  File \"/app/infer.py\", line 31, in <module>\n"
+      "  File \"/usr/local/lib/python3.10/dist-packages/onnxruntime/capi/onnxruntime_inference_collection.py\", line 220, in run\n"
+      "    return self._sess.run(output_names, input_feed, run_options)\n";
+  EXPECT_NE(first(diagnose_log(ort_frames + ort + " of size 2147483648\n", without)).phase, "eval");
+  EXPECT_EQ(first(diagnose_log("Traceback (most recent call last):\n"
+                               "  File \"/usr/local/lib/python3.10/dist-packages/onnxruntime/capi/"
+                               "onnxruntime_inference_collection.py\", line 483, in _create_inference_session\n"
+                               "    sess.initialize_session(providers, provider_options, disabled_optimizers)\n" +
+                                   ort + " of size 524288000\n",
+                               without))
+                .phase,
+            "model_load");
+  // R: the older Chinese catalogue's 矢量, and rpy2's re-raise.
+  const Diagnosis r_zh = first(diagnose_log(
+      "\xe9\x94\x99\xe8\xaf\xaf: \xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba"
+      "512.0 Mb\xe7\x9a\x84\xe7\x9f\xa2\xe9\x87\x8f\n",  // 错误: 无法分配大小为512.0 Mb的矢量
+      without));
+  EXPECT_EQ(r_zh.oom->subsystem, "r");
+  EXPECT_EQ(r_zh.oom->requested_bytes, int64_t{512} << 20);
+  EXPECT_EQ(first(diagnose_log("rpy2.rinterface_lib.embedded.RRuntimeError: Error: cannot allocate vector of size 2.1 Gb\n",
+                               without))
+                .oom->subsystem,
+            "r");
+  // A setting that turns evaluation off is no evaluation word.
+  const std::vector<Diagnosis> off = diagnose_log("run.py OOM\n  --do_eval False \\\n", without);
+  for (const Finding& f : first(off).findings) {
+    for (const std::string& e : f.evidence) EXPECT_EQ(e.find("do_eval"), std::string::npos) << e;
+  }
+}

@@ -221,7 +221,8 @@ bool larger_gpu_named(std::string_view text) {
 
 // The caching-allocator families: numbers to reason with.
 // `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
-void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run) {
+void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run,
+                        bool model_phase) {
   const auto C = r.effective_capacity_bytes();
   const auto Q = r.requested_bytes;
   const auto A = r.allocated_bytes;
@@ -311,7 +312,16 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   }
 
   // A single request beyond the whole capacity: no setting of the allocator helps.
-  if (Q && C && *Q > *C) {
+  if (Q && C && *Q > *C && model_phase) {
+    // While the model loads, or ZeRO / FSDP flattens its parameters, the tensor is the model's.
+    b.add(OomCause::kStaticModelTooLarge, 0.55,
+          fmt::format("one request of {} exceeds the whole capacity {} ({:.1f}x) while the model loads or its "
+                      "parameters are flattened: the tensor is the model's",
+                      format_bytes(*Q), format_bytes(*C), ratio(*Q, *C)));
+    notes.push_back("A single tensor larger than the device while the model loads or is flattened: the parameters (or "
+                    "one ZeRO group's / FSDP unit's flat buffer) must be sharded (ZeRO-3, FSDP with an auto-wrap policy), "
+                    "quantized, or loaded on the CPU first");
+  } else if (Q && C && *Q > *C) {
     const std::string ev = fmt::format("one request of {} exceeds the whole capacity {} ({:.1f}x)", format_bytes(*Q),
                                        format_bytes(*C), ratio(*Q, *C));
     b.add(OomCause::kActivationsSeqlen, 0.55, ev);
@@ -327,7 +337,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                     "the hardware: BIOS/driver memory carve-outs on APUs, MIG or vGPU slices, CUDA_VISIBLE_DEVICES";
       b.at(i).probe = "Is the reported total capacity the memory you expect this device to have?";
     }
-  } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C)) {
+  } else if (Q && C && static_cast<double>(*Q) >= 0.2 * static_cast<double>(*C) && !model_phase) {
     // One allocation of a fifth of the device or more is one huge activation: its size grows with
     // the input (T^2 attention scores, image resolution, B*T*V logits) more than with anything else.
     // Default order when the log says nothing about the input: in a training run (which sets a
@@ -1008,7 +1018,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // and R's host-memory errors.
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
-       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
@@ -1073,6 +1083,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "ollama" ? "Ollama's check: the model needs " + (Q ? format_bytes(*Q) : std::string("more")) +
                                    " of host RAM" +
                                    (oom.free_bytes ? ", " + format_bytes(*oom.free_bytes) + " is available" : std::string())
+           : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
+                                        (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
                              : std::string("R's vector memory is exhausted: host RAM, or R's cap on it (R_MAX_VSIZE)"))
                                 : "Python's MemoryError: a host allocation failed";
@@ -1085,6 +1097,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "the host allocator failed";
     }
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    if (oom.subsystem == "onnxruntime") {
+      d.notes.push_back("ONNX Runtime's CPU arena keeps what it allocated for the largest input so far: "
+                        "SessionOptions.enable_cpu_mem_arena = False, or an OrtArenaCfg (max_mem, arena_extend_strategy "
+                        "kSameAsRequested), bounds it; dynamic input shapes (batch, sequence, image size) set its largest "
+                        "request");
+    }
     if (oom.subsystem == "jvm") {  // the JVM's own knobs, by the kind of OutOfMemoryError, not PyTorch's DataLoader
       Finding& f = b.at(i);
       // An error no larger heap cures: host RAM drops to a runner-up, the JVM's own limit leads.
@@ -1213,7 +1231,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else if (oom.family == "device_alloc") {
     classify_device_alloc(oom, b, d.notes);
   } else if (allocator) {
-    classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation);
+    classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation, context.loading);
   } else {
     classify_numberless(oom, b, d.notes);
   }

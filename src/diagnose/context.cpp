@@ -107,6 +107,9 @@ const std::unordered_map<std::string_view, Word>& words() {
       // 16-bit buffer in its optimizer's __init__ (stage_1_and_2.py), FSDP its FlatParameter.
       {"flatten_dense_tensors_aligned", kWLoad}, {"_create_fp16_partitions", kWLoad}, {"_init_flat_param", kWLoad},
       {"_init_flat_param_and_metadata", kWLoad},
+      // ONNX Runtime creating its session (InferenceSession.__init__): the model's initializers
+      // placed on the device.
+      {"_create_inference_session", kWLoad}, {"initialize_session", kWLoad},
       {"_single_tensor_adam", kWOptim}, {"_multi_tensor_adam", kWOptim}, {"_single_tensor_adamw", kWOptim},
       {"_multi_tensor_adamw", kWOptim}, {"exp_avg", kWOptim}, {"exp_avg_sq", kWOptim}, {"_init_group", kWOptim},
       {"optimizer_step", kWOptim}, {"fused_adam", kWOptim}, {"initialize_optimizer_states", kWOptim},
@@ -319,12 +322,18 @@ struct Fact {
   int64_t a = 0, b = 0;  // kStepMem: step, bytes
   char phase = 0;        // kFrame: 'l' load, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
   bool prose = false;    // kStatement: read from the user's sentences (Signal::prose)
+  int64_t process = -1;  // the process its line's launcher prefix names (launcher_prefix()); -1: none
 };
 
 }  // namespace
 
 struct LogEvidence {
   std::vector<Fact> facts;                       // in line order
+  struct ProcessRun {
+    int64_t first = 0, last = 0;  // lines
+    int64_t process = -1;
+  };
+  std::vector<ProcessRun> line_process;  // runs of consecutive lines under one launcher prefix's process, in line order
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...)
@@ -442,6 +451,47 @@ class Reader {
       t = trim_view(t);
       if (t.empty()) return;
     }
+    // A traceback under a launcher's per-process prefix ("[rank0]:   File \"...\", line 599, in ..."),
+    // as torchrun prints every rank's: its frames are read without the prefix, and each fact keeps
+    // the process the prefix names, so that ranks printed interleaved keep their own tracebacks.
+    // Other prefixes before a frame (pdsh's "worker-1: ", a logger's "ERROR 06-01 10:00:00
+    // [core.py:584] ") are dropped too: what precedes `File "` up to 160 characters, with no quote
+    // and ending in ':', ']', ')' or '>'.
+    line_process_ = -1;
+    if (!rich) {
+      size_t p = 0;
+      if (t[0] == '[' || t[0] == '(' || t[0] == 'r') {
+        p = launcher_prefix(t, &line_process_);
+      } else if (t.size() > 12 && t.substr(0, 48).find('[') != std::string_view::npos) {
+        const std::string_view head = t.substr(0, 48);
+        size_t q = head.find("[rank");
+        if (q == std::string_view::npos) q = head.find("[default");
+        if (q != std::string_view::npos) launcher_prefix(t.substr(q), &line_process_);  // "worker-1: [rank0]: ..."
+      }
+      if (t.compare(p, 6, "file \"") != 0) {
+        const size_t quote = t.find('"', p);  // the first quote: a frame's path opens it (a cheap test first)
+        const size_t f = quote != std::string_view::npos && quote >= p + 5 && t.compare(quote - 5, 5, "file ") == 0
+                             ? quote - 5
+                             : std::string_view::npos;
+        if (f != std::string_view::npos && f > p && f - p <= 160) {
+          const std::string_view before = trim_view(t.substr(p, f - p));
+          const char last = before.empty() ? 0 : before.back();
+          if ((last == ':' || last == ']' || last == ')' || last == '>') && before.find('"') == std::string_view::npos &&
+              t.find("\", line ", f) != std::string_view::npos) {
+            p = f;
+          }
+        }
+      }
+      if (p > 0 && p < t.size()) t.remove_prefix(p);
+    }
+    if (line_process_ >= 0) {  // runs of consecutive lines under one process's prefix
+      auto& runs = ev_.line_process;
+      if (!runs.empty() && runs.back().process == line_process_ && runs.back().last + 1 == n) {
+        runs.back().last = n;
+      } else {
+        runs.push_back({n, n, line_process_});
+      }
+    }
     // Traceback structure ("Traceback (most recent call last):", "> Traceback ...", a rich box's header).
     if (t.find("traceback (most recent call last)") != std::string_view::npos && t.size() < 200) {
       add(n, FactKind::kTracebackStart, OomCause::kOther, 0, "traceback");
@@ -451,12 +501,6 @@ class Reader {
     const bool rich_frame = rich && t.find(".py:") != std::string_view::npos && t.find(" in ") != std::string_view::npos;
     const bool rich_code = rich && !rich_frame && t.find("\xe2\x9d\xb1") != std::string_view::npos;  // U+2771
     if (rich && !rich_frame && !rich_code) return;  // the box's context lines: not the failing code
-    // A traceback under a launcher's per-process prefix ("[rank0]:   File \"...\", line 599, in ..."),
-    // as torchrun prints every rank's: its frames and code lines are read without the prefix.
-    if (!rich && (t[0] == '[' || t[0] == '(' || t[0] == 'r')) {
-      const size_t p = launcher_prefix(t);
-      if (p > 0 && p < t.size()) t.remove_prefix(p);
-    }
     const bool frame = t.rfind("file \"", 0) == 0 || rich_frame;
     const bool code_under_frame = (under_frame_ && !frame) || rich_code;
     under_frame_ = frame;
@@ -476,7 +520,7 @@ class Reader {
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
-      if (eval_identifier(raw, i, j)) {
+      if (eval_identifier(raw, i, j) && !setting_turned_off(lo, i, j)) {
         seen |= uint64_t{1} << kWEval;
         if (eval_ident_.empty()) eval_ident_ = raw.substr(i, j - i);
       }
@@ -561,6 +605,7 @@ class Reader {
     f.weight = w;
     f.what = std::move(what);
     f.phase = phase;
+    f.process = line_process_;
     f.prose = k == FactKind::kStatement && told != Told::kPrinted && (told == Told::kAccount || !code_line(line_lo_));
     ev_.facts.push_back(std::move(f));
   }
@@ -717,11 +762,13 @@ class Reader {
       what = "forward";
     }
     if (has(kWNoGrad)) add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "no_grad in the traceback", 'n');
-    // vLLM's engine and workers run the model under torch.inference_mode() (its worker's
-    // @torch.inference_mode() methods): a traceback through vllm/ builds no autograd graph, so
-    // an evaluation script's name above it ("test_llama.py") is no evaluation phase.
-    if (frame && (contains("/vllm/") || contains("\\vllm\\"))) {
-      add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "vLLM (its model runs under inference_mode)", 'v');
+    // Runtimes that build no autograd graph: vLLM's engine and workers run the model under
+    // torch.inference_mode() (its worker's @torch.inference_mode() methods), ONNX Runtime and
+    // TensorRT have no autograd. A traceback through them has no evaluation phase, whatever the
+    // script above them is called ("test_llama.py", "onnxruntime_inference_collection.py").
+    if (frame && (contains("/vllm/") || contains("\\vllm\\") || contains("/onnxruntime/") || contains("\\onnxruntime\\") ||
+                  contains("/tensorrt/") || contains("/tensorrt_llm/"))) {
+      add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "a runtime without autograd (vLLM, ONNX Runtime, TensorRT)", 'v');
     }
     if (phase) add(n, FactKind::kFrame, OomCause::kOther, 0, what + ": " + shown(t), phase);
   }
@@ -1895,21 +1942,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return !has_text("no crash") && !has_text("without crash");
   }
 
-  // A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /
-  // 显卡 (the GPU's memory / card).
-  static bool gpu_named(std::string_view lo) {
-    for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "a100", "h100", "h200", "v100", "a10", "a10g", "l4",
-                               "t4", "p100", "k80", "a6000", "mi250", "mi300", "tpu"}) {
-      if (contains_word(lo, w)) return true;
-    }
-    // A card's number where a word starts, not a video resolution ("1080p").
-    for (std::string_view n : {"3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5090", "2080", "1080"}) {
-      for (size_t p = lo.find(n); p != std::string_view::npos; p = lo.find(n, p + 1)) {
-        if (word_starts_at(lo, p) && (p + n.size() >= lo.size() || lo[p + n.size()] != 'p')) return true;
-      }
-    }
-    return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos;  // 显卡
-  }
 
   // An optimizer said to take memory, in `lo` (a line, ASCII-lowercased): an optimizer named
   // (Adam and its kin, "optimizer", SGD with momentum, Adafactor, Lion, the Adam moments) in the
@@ -2401,16 +2433,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static constexpr std::string_view kPoolVerbs[] = {"grab", "eat", "take", "took", "hog", "map", "occup", "reserv",
                                                     "claim", "allocat", "consum"};
 
-  // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
-  // message: then "RAM" there is not the host's.
-  static bool gpu_memory_named(std::string_view lo) {
-    // zh: 显存 (the GPU's memory), GPU内存 (its memory).
-    for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda",
-                               "\xe6\x98\xbe\xe5\xad\x98", "gpu\xe5\x86\x85\xe5\xad\x98"}) {
-      if (lo.find(g) != std::string_view::npos) return true;
-    }
-    return false;
-  }
 
   // Whether a clause tells of a fix or a cause: one of its words of resolution where a word starts
   // ("fixed", "solved", "works", "turned out", "caused by", "due to", "the fix was", a PR title's
@@ -3032,6 +3054,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return "";
   }
 
+  // A setting named at lo[i, j) turned off: its name says so ("no_eval", "skip_eval", "disable_eval")
+  // or its value does ("--do_eval False", "do_eval=false", "eval: 0", "run_eval = None").
+  static bool setting_turned_off(std::string_view lo, size_t i, size_t j) {
+    const std::string_view name = lo.substr(i, j - i);
+    for (std::string_view off : {"no_", "skip_", "disable_", "without_"}) {
+      if (name.rfind(off, 0) == 0) return true;
+    }
+    size_t k = j;
+    while (k < lo.size() && (lo[k] == ' ' || lo[k] == '=' || lo[k] == ':' || lo[k] == '"' || lo[k] == '\'')) ++k;
+    for (std::string_view v : {"false", "none", "0"}) {
+      if (lo.compare(k, v.size(), v) == 0 && (k + v.size() >= lo.size() || !word_char(lo[k + v.size()]))) return true;
+    }
+    return false;
+  }
+
   // An identifier whose camelCase / snake_case parts name evaluation: "epochVal", "run_test",
   // "validateModel" (the plain words are in words()). `raw` is the original line; [i, j) a token.
   static bool eval_identifier(std::string_view raw, size_t i, size_t j) {
@@ -3164,6 +3201,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   LogEvidence& ev_;
   bool image_seen_ = false;
+  int64_t line_process_ = -1;  // the process this line's launcher prefix names; -1: none
   std::string_view eval_ident_;  // the line's first identifier naming evaluation ("epochVal"); views the raw line
   std::string lo_;
   bool under_frame_ = false;
@@ -3241,14 +3279,23 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
 
   // The traceback that belongs to this report: the last "Traceback" start before it (within
   // kTracebackLines), or frames right before it when the header was not pasted.
+  // Ranks printed interleaved: the report's own process (its line's launcher prefix) reads only its
+  // own traceback lines and those with no prefix.
+  int64_t oom_process = -1;
+  {
+    auto p = std::upper_bound(ev.line_process.begin(), ev.line_process.end(), oom_line,
+                              [](int64_t l, const LogEvidence::ProcessRun& r) { return l < r.first; });
+    if (p != ev.line_process.begin() && std::prev(p)->last >= oom_line) oom_process = std::prev(p)->process;
+  }
+  auto other_process = [&](const Fact& f) { return oom_process >= 0 && f.process >= 0 && f.process != oom_process; };
   int64_t tb_start = 0;
   for (auto it = lo; it != hi && it->line <= oom_line; ++it) {
-    if (it->kind == FactKind::kTracebackStart && oom_line - it->line <= kTracebackLines) tb_start = it->line;
+    if (it->kind == FactKind::kTracebackStart && oom_line - it->line <= kTracebackLines && !other_process(*it)) tb_start = it->line;
   }
   std::vector<std::pair<int64_t, int64_t>> step_mem;
   std::set<int64_t> steps;
   bool eval_frame = false, load_frame = false, optim_frame = false, gen_frame = false, dl_frame = false,
-       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false, vllm_frame = false,
+       attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false, no_autograd_frame = false,
        save_frame = false;
   int64_t save_line = 0;
   std::string save_what;
@@ -3261,6 +3308,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     const Fact& f = *it;
     switch (f.kind) {
       case FactKind::kFrame: {
+        if (other_process(f)) break;
         const bool in_tb = (tb_start > 0 && f.line >= tb_start && f.line <= oom_line) ||
                            (tb_start == 0 && f.line <= oom_line && oom_line - f.line <= 60) ||
                            (f.line > oom_line && f.line - oom_line <= 60 && tb_start == 0);
@@ -3281,7 +3329,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'f': fwd_frame = true; break;
           case 'L': loss_frame = true; break;
           case 'n': no_grad_frame = true; break;
-          case 'v': vllm_frame = true; break;
+          case 'v': no_autograd_frame = true; break;
           case 's': save_frame = true; save_line = f.line; save_what = f.what; break;
           default: break;
         }
@@ -3325,7 +3373,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          fmt::format("memory in the log rises by {} per step over {} steps",
                                      format_bytes(static_cast<int64_t>(fit->slope_bytes_per_step)), c.steps_seen)});
   }
-  if (vllm_frame) eval_frame = false;  // vLLM's inference_mode: no graph kept (frame_facts())
+  if (no_autograd_frame) eval_frame = false;  // a runtime without autograd: no graph kept (frame_facts())
   // Phase from the traceback, innermost decisive marker first.
   auto frame_signal = [&](OomCause cause, double w, int64_t line, const std::string& what) {
     c.signals.push_back({cause, w, line, "traceback: " + what});

@@ -344,18 +344,52 @@ std::string strip_log_prefix(std::string_view s) {
   return std::string(s);
 }
 
-size_t launcher_prefix(std::string_view s) {
+size_t launcher_prefix(std::string_view s, int64_t* process) {
+  auto number = [&](std::string_view t, size_t i, size_t d) {
+    int64_t v = 0;
+    for (size_t k = i; k < i + d && k < i + 15; ++k) v = v * 10 + (t[k] - '0');
+    return v;
+  };
   size_t n = 0;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {
     const std::string_view rest = s.substr(n);
-    size_t m = rank_colon(rest);
-    if (m == 0) m = paren_pid(rest);
-    if (m == 0 && !rest.empty() && rest[0] == '[') {  // "[rank3]:", "[default0]:" (torchrun's per-process prefixes)
+    size_t m = rank_colon(rest);  // "rank 3:"
+    if (m > 0 && process) {
+      size_t i = 4;
+      while (i < rest.size() && is_space(rest[i])) ++i;
+      *process = number(rest, i, digits(rest, i));
+    }
+    if (m == 0 && !rest.empty() && rest[0] == '[') {
+      // "[rank3]:", "[default0]:" (torchrun's per-process prefixes); mpirun's "[1,0]<stderr>:" (job, rank)
       for (std::string_view tag : {"rank", "default"}) {
         if (rest.substr(1, tag.size()) != tag) continue;
         const size_t d = digits(rest, 1 + tag.size());
         const size_t close = 1 + tag.size() + d;
-        if (d > 0 && close < rest.size() && rest[close] == ']') m = close + 1 + (close + 1 < rest.size() && rest[close + 1] == ':');
+        if (d > 0 && close < rest.size() && rest[close] == ']') {
+          m = close + 1 + (close + 1 < rest.size() && rest[close + 1] == ':');
+          if (process) *process = number(rest, 1 + tag.size(), d);
+        }
+      }
+      const size_t job = digits(rest, 1);
+      if (m == 0 && job > 0 && 1 + job < rest.size() && rest[1 + job] == ',') {
+        const size_t d = digits(rest, 2 + job);
+        const size_t close = 2 + job + d;
+        if (d > 0 && close < rest.size() && rest[close] == ']') {
+          m = close + 1;
+          if (m < rest.size() && rest[m] == '<') {
+            const size_t gt = rest.find('>', m);
+            if (gt != std::string_view::npos && gt - m <= 8) m = gt + 1;
+          }
+          if (m < rest.size() && rest[m] == ':') ++m;
+          if (process) *process = number(rest, 2 + job, d);
+        }
+      }
+    }
+    if (m == 0) {
+      m = paren_pid(rest);  // "(pid=12)", "(RayWorker pid=12, ip=...)": the pid tells the process
+      if (m > 0 && process) {
+        const size_t pid = ifind(rest.substr(0, m), "pid=");
+        if (pid != std::string_view::npos) *process = 1000000 + number(rest, pid + 4, digits(rest, pid + 4));
       }
     }
     if (m == 0) break;
@@ -680,6 +714,33 @@ std::optional<int64_t> integer_after(std::string_view s, std::string_view label)
   size_t i = p + label.size();
   while (i < s.size() && (is_space(s[i]) || s[i] == '=' || s[i] == ':' || s[i] == '(' || s[i] == '"' || s[i] == '\'')) ++i;
   return integer_at(s, i);
+}
+
+// The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
+// message: then "RAM" there is not the host's.
+bool gpu_memory_named(std::string_view lo) {
+  // zh: 显存 (the GPU's memory), GPU内存 (its memory).
+  for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda",
+                             "\xe6\x98\xbe\xe5\xad\x98", "gpu\xe5\x86\x85\xe5\xad\x98"}) {
+    if (lo.find(g) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /
+// 显卡 (the GPU's memory / card).
+bool gpu_named(std::string_view lo) {
+  for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "a100", "h100", "h200", "v100", "a10", "a10g", "l4",
+                             "t4", "p100", "k80", "a6000", "mi250", "mi300", "tpu"}) {
+    if (contains_word(lo, w)) return true;
+  }
+  // A card's number where a word starts, not a video resolution ("1080p").
+  for (std::string_view n : {"3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5090", "2080", "1080"}) {
+    for (size_t p = lo.find(n); p != std::string_view::npos; p = lo.find(n, p + 1)) {
+      if (word_starts_at(lo, p) && (p + n.size() >= lo.size() || lo[p + n.size()] != 'p')) return true;
+    }
+  }
+  return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos;  // 显卡
 }
 
 }  // namespace oomkit::diagnose_detail

@@ -87,9 +87,11 @@ bool istarts_with(std::string_view hay, std::string_view prefix);
 /// levels, glog's "E1123 10:00:00.123 42 file.cc:12]", NCCL's "host:pid:tid [0]", pytest's "E   ".
 std::string strip_log_prefix(std::string_view s);
 /// The length of a launcher's per-process prefix at the start of `s` and the spaces after it:
-/// torchrun's "[rank3]: " / "[default0]:", "rank 3:", Ray's "(pid=12)" (up to three in a row, as
-/// they nest); 0 when `s` starts with none. `s` as printed or lowercased.
-size_t launcher_prefix(std::string_view s);
+/// torchrun's "[rank3]: " / "[default0]:", "rank 3:", mpirun's "[1,0]<stderr>:", Ray's "(pid=12)"
+/// (up to four in a row, as they nest); 0 when `s` starts with none. `process`, when given, is set
+/// to the process the prefix names (the rank; 1000000 + the pid for Ray's), left as is when none
+/// does. `s` as printed or lowercased.
+size_t launcher_prefix(std::string_view s, int64_t* process = nullptr);
 /// GPU memory uneven across devices, in the user's words, on the line `raw` (`lo`: it
 /// ASCII-lowercased): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher
 /// than other GPUs"; not a program's line, a fix, nor another thing uneven (see log_text.cpp).
@@ -126,6 +128,12 @@ bool machine_runs_out(std::string_view lo);
 /// a TPU, XPU, HBM, MPS, "device memory", an accelerator. Used to tell a device's OOM from the
 /// host's when a kill or an OOM is told near it.
 bool accelerator_named(std::string_view t);
+/// The GPU's memory named in `lo` (lowercase: "GPU RAM", "VRAM", "GPUs' RAM", "graphics", zh 显存),
+/// or a CUDA message: then "RAM" there is not the host's.
+bool gpu_memory_named(std::string_view lo);
+/// A GPU named in `lo` (lowercase) by that word or a model's ("RTX 3090", "A100", "T4", "MI300"),
+/// CUDA, a TPU, or zh 显存 / 显卡 (the GPU's memory / card); not a video resolution ("1080p").
+bool gpu_named(std::string_view lo);
 /// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
 bool cuda_memory_named(std::string_view t);
 /// accelerator_named() within 40 characters before or after `lo[at, at + len)`: the accelerator

@@ -190,8 +190,7 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     return;
   }
   if (r.subsystem == "onnxruntime") {  // "Failed to allocate memory for requested buffer of size 2147483648"
-    constexpr std::string_view kOf = "requestedbufferofsize";
-    if (const size_t p = ifind(s, kOf); p != std::string::npos) set_byte_count(s, p + kOf.size(), r);
+    r.requested_bytes = grouped_count_after(s, "requestedbufferofsize", r, &r.requested_printed);
     // The arena's device when the message names its provider ("CUDA_Pinned", "CudaCachingAllocator",
     // a CUDA allocator's frame); the CPU provider's arena is host RAM.
     r.device = icontains(s, "cuda") ? "cuda" : icontains(s, "cpuexecutionprovider") ? "cpu" : "";

@@ -244,7 +244,7 @@ const HeadDef kHeads[] = {
     // ONNX Runtime's BFC arena (onnxruntime/core/framework/bfc_arena.cc, AllocateRawInternal):
     // "Failed to allocate memory for requested buffer of size 2147483648" (bytes), the arena of
     // whichever execution provider ran the node (CUDA's, or the CPU's).
-    {"failed to allocate memory for requested buffer of size", "device_alloc", "onnxruntime", Kind::kOneLine},
+    {"failed to allocate memory for requested buffer", "device_alloc", "onnxruntime", Kind::kOneLine},
     {"failed to allocate", "device_alloc", "ggml", Kind::kOneLine},
     // ggml's context arena (ggml.c before its graph allocator, and the examples built on it:
     // llama.cpp, whisper.cpp, starcoder.cpp, ggml's gpt-2): "ggml_new_tensor_impl: not enough space
@@ -496,6 +496,16 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           hit.pos = b - kOutOfMemory.size();
         }
       }
+      // ONNX Runtime's message as it prints it, not quoted in advice ('if you see "Failed to allocate
+      // memory for requested buffer of size ..."').
+      if (std::string_view(h.subsystem) == "onnxruntime") {
+        size_t k = b;
+        while (k > 0 && lo[k - 1] == ' ') --k;
+        if (k > 0 && (lo[k - 1] == '"' || lo[k - 1] == '\'' || lo[k - 1] == '`' ||
+                      (k >= 3 && lo.compare(k - 3, 3, "\xe2\x80\x9c") == 0))) {  // “
+          continue;
+        }
+      }
       // CuPy's wording: its pool's "(allocated so far: ..." or CuPy named ("Out of memory allocating
       // N bytes." alone is also XLA's CPU runtime's and other programs').
       if (std::string_view(h.subsystem) == "cupy" && lo.find("allocated so far", e) == std::string::npos &&
@@ -568,15 +578,21 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           constexpr std::string_view kZhError = "\xe9\x94\x99\xe8\xaf\xaf";  // 错误 (zh: error)
           constexpr std::string_view kZhColon = "\xef\xbc\x9a";                 // ： (fullwidth colon)
           constexpr std::string_view kZhVector = "\xe7\x9a\x84\xe5\x90\x91\xe9\x87\x8f";  // 的向量 (zh: "'s vector")
+          constexpr std::string_view kZhVectorOld = "\xe7\x9a\x84\xe7\x9f\xa2\xe9\x87\x8f";  // 的矢量
           const std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
           const bool zh = static_cast<unsigned char>(h.phrase[0]) >= 0x80;
           const bool colon = !lead.empty() && (lead.back() == ':' || (lead.size() >= kZhColon.size() &&
                                                                       lead.substr(lead.size() - kZhColon.size()) == kZhColon));
-          const bool printed = lead.empty() || (colon && (lead.rfind("error", 0) == 0 || lead.rfind("[1] error", 0) == 0 ||
-                                                          lead.rfind("warning", 0) == 0 || lead.rfind(kZhError, 0) == 0));
+          // rpy2 re-raises it: "rpy2.rinterface_lib.embedded.RRuntimeError: Error: cannot allocate ...".
+          const bool reraised = lead.size() > 6 && lead.compare(lead.size() - 6, 6, "error:") == 0 &&
+                                lead.find("rruntimeerror") != std::string_view::npos;
+          const bool printed = lead.empty() || reraised ||
+                               (colon && (lead.rfind("error", 0) == 0 || lead.rfind("[1] error", 0) == 0 ||
+                                          lead.rfind("warning", 0) == 0 || lead.rfind(kZhError, 0) == 0));
           if (!printed || lead.find('"') != std::string_view::npos) continue;
-          // The Chinese wording's size is followed by "的向量" (not a buffer's or a table's size).
-          if (zh && phrase_find(lo, kZhVector, e).first > e + 24) continue;
+          // The Chinese wording's size is followed by "的向量" (older catalogues: "的矢量"), not a
+          // buffer's or a table's size.
+          if (zh && phrase_find(lo, kZhVector, e).first > e + 24 && phrase_find(lo, kZhVectorOld, e).first > e + 24) continue;
         }
         // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
         if (sub == "numpy" && phrase_find(lo, "for an array", e).first > e + 40) continue;
@@ -757,6 +773,14 @@ bool report_done(const OomRecord& r, const std::string& s) {
     const size_t p = ifind(s, "(allocated:");
     return p != std::string::npos && s.find(')', p) != std::string::npos;
   }
+  if (r.subsystem == "onnxruntime") {
+    // Wrapped before its size ("... requested buffer" / "of size 2147483648"): read on until the
+    // digits after "of size" are there.
+    const size_t p = ifind(s, "requestedbuffer");
+    if (p == std::string::npos) return true;
+    const size_t of = ifind(s, "ofsize", p);
+    return of != std::string::npos && of + 6 < s.size() && is_digit(s[of + 6]);
+  }
   return true;  // the other families are one-line reports
 }
 
@@ -913,7 +937,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           if (next_trimmed.empty() || starts_traceback(next_trimmed) ||
               starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0) ||
               (r.family == "pytorch_alloc_retry" && !continues_retry_warning(next_trimmed)) ||
-              (r.subsystem == "tt_metal" && !continues_tt_metal(next_trimmed))) {
+              (r.subsystem == "tt_metal" && !continues_tt_metal(next_trimmed)) ||
+              (r.subsystem == "onnxruntime" && !istarts_with(next_trimmed, "of size") && !is_digit(next_trimmed[0]))) {
             break;
           }
           // A terminal's wrap pasted with its continuation mark ("10.68 GiB alread\" + "y allocated").
@@ -934,6 +959,21 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
       read_fields(s, r, hit.device_word);
+      // ONNX Runtime's arena: the provider may be named earlier on the line ("[CUDAExecutionProvider]",
+      // "Status Message: CPUExecutionProvider: ...") or on the line before, ORT's own "CUDA failure 2:
+      // out of memory ; GPU=0 ; ... cuda_allocator.cc".
+      if (r.subsystem == "onnxruntime" && r.device.empty()) {
+        for (size_t j = i + 1; j-- > (i > 0 ? i - 1 : 0) && r.device.empty();) {
+          const std::string_view l = lines[j].raw.substr(0, kMaxLineChars);
+          if (ifind(l, "cudaexecutionprovider") != std::string_view::npos || ifind(l, "cuda failure") != std::string_view::npos ||
+              ifind(l, "cuda_allocator") != std::string_view::npos) {
+            r.device = "cuda";
+          } else if (ifind(l, "cpuexecutionprovider") != std::string_view::npos) {
+            r.device = "cpu";
+          }
+        }
+      }
+      if (r.subsystem == "onnxruntime" && r.device == "cpu") r.family = "host_alloc";  // the CPU provider's arena: host RAM
       if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.dtype.empty()) {
         // TF 1.x printed the shape alone; the failing node on the next lines names its dtype
         // ("[[Node: ... = Conv2D[T=DT_FLOAT, ..."), else TF's default float32 is assumed (flagged).
@@ -1429,15 +1469,11 @@ bool memory_short_or_taken(std::string_view lo) {
   return false;
 }
 
-// The memory told past its cap: "exceed(s / ed / ing) its / the (memory) limit" with the memory
-// ("memory", "RAM", "VRAM") the subject, within 30 characters before the verb: "it causes the memory
-// to exceed its limit after a few epochs". Not a prompt's tokens or a file's size past a limit
-// (their noun nearer the verb), not denied ("never exceeds the limit", "doesn't exceed"), not a
-// rule told for when it happens ("when / if / once the memory exceeds the limit, it spills to disk").
 // A container's or a cluster node's memory named: "the pod is restarted", "the container's memory
 // limit", "cgroup", Kubernetes, a Spark driver's or executor's memory ("Databricks driver", "driver
-// node", "executor memory"; not TensorFlow's executor.cc). Their limits are cgroup limits over host RAM. A GPU named beside them
-// is read first (cuda_memory_named()); "driver" alone is as often the GPU's.
+// node", "executor memory"; not TensorFlow's executor.cc). Their limits are cgroup limits over host RAM,
+// unless the line names a GPU (by a model's name too: "on the A100") or another accelerator's
+// memory (an NPU's "device memory"); "driver" alone is as often the GPU's.
 bool container_memory_named(std::string_view lo) {
   for (const char* w : {"pod", "pods", "container", "containers", "cgroup", "cgroups", "kubernetes", "k8s", "databricks"}) {
     if (contains_word(lo, w)) return true;
@@ -1447,6 +1483,11 @@ bool container_memory_named(std::string_view lo) {
          lo.find("spark.executor.memory") != std::string_view::npos || lo.find("spark.driver.memory") != std::string_view::npos;
 }
 
+// The memory told past its cap: "exceed(s / ed / ing) its / the (memory) limit" with the memory
+// ("memory", "RAM", "VRAM") the subject, within 30 characters before the verb: "it causes the memory
+// to exceed its limit after a few epochs". Not a prompt's tokens or a file's size past a limit
+// (their noun nearer the verb), not denied ("never exceeds the limit", "doesn't exceed"), not a
+// rule told for when it happens ("when / if / once the memory exceeds the limit, it spills to disk").
 bool memory_exceeds_its_limit(std::string_view lo) {
   for (size_t p = lo.find("exceed"); p != std::string_view::npos; p = lo.find("exceed", p + 6)) {
     if (!word_starts_at(lo, p)) continue;
@@ -1932,7 +1973,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (cuda_named) {
         r.device = "cuda";
-      } else if (has_word("ram") || has_word("cpu") || has_word("host") || machine_runs_out(lo) || container_memory_named(lo)) {
+      } else if (has_word("ram") || has_word("cpu") || has_word("host") || machine_runs_out(lo) ||
+                 (container_memory_named(lo) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
         // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM).
         r.device = "cpu";

@@ -125,7 +125,8 @@
 //                limit set to: L bytes)": requested N, reserved H (the pool's blocks, cached free ones
 //                too), allowed L; device "cuda"), "onnxruntime" (ONNX Runtime's BFC arena: "Failed to
 //                allocate memory for requested buffer of size N"; requested N; device "cuda" when the
-//                message names CUDA, "cpu" for the CPU provider's arena, else unstated).
+//                message, its line or the line before names CUDA, else unstated; the CPU provider's
+//                arena is a "host_alloc" record, subsystem "onnxruntime", device "cpu").
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
 //                no report found, but the caller states the text reports an OOM: one numberless
 //                record at the first non-blank line, message = that line; device unknown ("").
