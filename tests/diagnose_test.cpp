@@ -3075,3 +3075,28 @@ TEST(DiagnoseKinds19, Session27Review) {
     for (const std::string& e : f.evidence) EXPECT_EQ(e.find("do_eval"), std::string::npos) << e;
   }
 }
+
+// After held26's score (tests/data/oom-corpus/README.md item 26): torch.no_grad told as the fix
+// makes the graph said to be kept, or the memory said to grow with it, eval_without_no_grad; an
+// image's size set by --height / --width is weighed as a printed resolution.
+TEST(DiagnoseKinds19, AfterHeld26sScore) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  EXPECT_EQ(top("CUDA out of memory\nIt is necessary to add the torch.no_grad decorator. Otherwise, PyTorch will capture the grad "
+                "graph by default, leading to a gradual increase in memory usage.\n"),
+            OomCause::kEvalWithoutNoGrad);
+  EXPECT_EQ(top("fix: wrap post-quantization generation in torch.no_grad()\nevery decode step retained a full backward-pass graph "
+                "it never uses.\nCUDA out of memory\n"),
+            OomCause::kEvalWithoutNoGrad);
+  // A fix told as failed, or no no_grad at all: the kept graph stays a leak.
+  for (const char* leak : {"CUDA out of memory\nI added torch.no_grad() but it still fails.\nThe loop keeps the graph of every "
+                           "batch in a list.\n",
+                           "CUDA out of memory\nThe loop keeps the graph of every batch in a list.\n"}) {
+    EXPECT_EQ(top(leak), OomCause::kLeakAcrossSteps) << leak;
+  }
+  EXPECT_EQ(top("mflux-generate-fill \\\n  --height 5712 \\\n  --width 4284 \\\n[METAL] Command buffer execution failed: "
+                "Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"),
+            OomCause::kActivationsSeqlen);
+  // A small image, or a window's size, is no large input.
+  EXPECT_NE(top("python gen.py --height 512 --width 512\nCUDA out of memory\n"), OomCause::kActivationsSeqlen);
+}

@@ -889,3 +889,19 @@ TEST(OomParserFamilies, OnnxRuntimeArena) {
   EXPECT_EQ(c.requested_bytes, int64_t{838860800});
   EXPECT_EQ(c.device, "cuda");
 }
+
+// DuckDB's buffer manager (host RAM within its memory_limit): the block or data it could not
+// allocate, and "(A/B used)" as allocated and the limit.
+TEST(OomParserFamilies, DuckDbOutOfMemory) {
+  const OomRecord a = only("Out of Memory Error: could not allocate block of 262144 bytes\n");
+  EXPECT_EQ(a.family, "host_alloc");
+  EXPECT_EQ(a.subsystem, "duckdb");
+  EXPECT_EQ(a.requested_bytes, int64_t{262144});
+  const OomRecord b = only(
+      "duckdb.duckdb.OutOfMemoryException: Out of Memory Error: failed to allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB "
+      "used)\n");
+  EXPECT_EQ(b.requested_bytes, int64_t{16} << 20);
+  ASSERT_TRUE(b.allowed_bytes);
+  EXPECT_NEAR(static_cast<double>(*b.allowed_bytes), 4.4 * 1073741824.0, 0.06 * 1073741824.0);
+  EXPECT_TRUE(b.allocated_bytes);
+}

@@ -1018,7 +1018,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // and R's host-memory errors.
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
-       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" ||
+       oom.subsystem == "duckdb" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
@@ -1083,6 +1084,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "ollama" ? "Ollama's check: the model needs " + (Q ? format_bytes(*Q) : std::string("more")) +
                                    " of host RAM" +
                                    (oom.free_bytes ? ", " + format_bytes(*oom.free_bytes) + " is available" : std::string())
+           : sub == "duckdb" ? "DuckDB could not allocate " + (Q ? format_bytes(*Q) : std::string("a block")) +
+                                   " within its memory_limit" +
+                                   (oom.allocated_bytes && oom.allowed_bytes
+                                        ? " (" + format_bytes(*oom.allocated_bytes) + " of " + format_bytes(*oom.allowed_bytes) +
+                                              " used)"
+                                        : std::string()) +
+                                   ": host RAM"
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1097,6 +1105,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "the host allocator failed";
     }
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    if (oom.subsystem == "duckdb") {
+      d.notes.push_back("DuckDB keeps a query within its memory_limit (default 80% of RAM) and spills to temp_directory "
+                        "only in the operators that can: a larger memory_limit, fewer threads (SET threads), or "
+                        "preserve_insertion_order = false lower the peak; an aggregate or join that cannot spill fails here");
+    }
     if (oom.subsystem == "onnxruntime") {
       d.notes.push_back("ONNX Runtime's CPU arena keeps what it allocated for the largest input so far: "
                         "SessionOptions.enable_cpu_mem_arena = False, or an OrtArenaCfg (max_mem, arena_extend_strategy "

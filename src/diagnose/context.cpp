@@ -78,6 +78,7 @@ enum Word : uint8_t {
   kWVisible,      // visible, cuda_visible_devices
   kWQuant,        // int4, int8, gptq, awq, nf4, bitsandbytes, gguf, qlora, load_in_4bit, load_in_8bit, bit ("4-bit")
   kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
+  kWDim,          // height, width (an image's size set by a flag or a setting)
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -171,6 +172,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"int4", kWQuant}, {"int8", kWQuant}, {"gptq", kWQuant}, {"awq", kWQuant}, {"nf4", kWQuant},
       {"bitsandbytes", kWQuant}, {"gguf", kWQuant}, {"qlora", kWQuant}, {"load_in_4bit", kWQuant},
       {"load_in_8bit", kWQuant}, {"bit", kWQuant},
+      {"height", kWDim}, {"width", kWDim},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
   };
   return kWords;
@@ -822,7 +824,7 @@ class Reader {
         uint64_t{1} << kWEval | uint64_t{1} << kWNoGrad | uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen | uint64_t{1} << kWMulti | uint64_t{1} << kWLeak |
         uint64_t{1} << kWGrow | uint64_t{1} << kWRam | uint64_t{1} << kWOther | uint64_t{1} << kWFrag | uint64_t{1} << kWSetting | uint64_t{1} << kWShards | uint64_t{1} << kWAfter |
         uint64_t{1} << kWLoadProse | uint64_t{1} << kWTraining | uint64_t{1} << kWShapes | uint64_t{1} << kWInputSize | uint64_t{1} << kWLoss | uint64_t{1} << kWSave |
-        uint64_t{1} << kWGraph | uint64_t{1} << kWShapeBug | uint64_t{1} << kWRandom | uint64_t{1} << kWVisible;
+        uint64_t{1} << kWGraph | uint64_t{1} << kWShapeBug | uint64_t{1} << kWRandom | uint64_t{1} << kWVisible | uint64_t{1} << kWDim;
     const bool tf_device_line = has(kWMem) && (has_text("free memory:") ||
                                                has_text("total memory:"));
     // Phrases checked below whose words are not in words(): long inputs (also an input's duration),
@@ -955,6 +957,46 @@ class Reader {
              contains("even") || contains("still") || contains("can't") || contains("cannot") || contains("unable") ||
              contains("not enough");
     };
+    // torch.no_grad told as the fix or as what is missing, in prose: "it is necessary to add the
+    // torch.no_grad decorator", "wrap post-quantization generation in torch.no_grad()", "evaluate
+    // without torch.no_grad()". Not a fix told as failed ("I added torch.no_grad() but memory still
+    // grows"); code that uses no_grad ("with torch.no_grad():") holds none of these words. From
+    // then on, the autograd graph said to be kept, or memory said to grow with it, is the graph of
+    // work that needs no gradient: eval_without_no_grad, not a leak of references.
+    if (has(kWNoGrad) && !negated && !contains("still") && !contains("didn't") && !contains("did not") &&
+        !contains("doesn't") && !contains("no effect") && !contains("not help") &&
+        (contains("add") || contains("wrap") || contains("necessary") || contains("decorat") || contains("without") ||
+         contains("missing") || contains("forgot") || contains("lack"))) {
+      if (!no_grad_fix_line_) no_grad_fix_line_ = n;
+    }
+    const bool graph_of_no_grad_work =
+        no_grad_fix_line_ > 0 && (contains("grad") || contains("graph") || contains("autograd") || contains("backward"));
+    // An image's size set by flags or settings ("--height 5712 --width 4284", "height=2048",
+    // "width: 3072"), on one line or on lines up to 20 apart: from a megapixel (1024x1024) up, the
+    // input's size is weighed as a resolution printed "WxH" is (input_dims()).
+    if (has(kWDim) && !dims_told_) {
+      for (const std::string_view w : {std::string_view("height"), std::string_view("width")}) {
+        for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+          if (!is_word_at(lo, p, w.size())) continue;
+          size_t k = p + w.size();
+          while (k < lo.size() && (lo[k] == ' ' || lo[k] == '=' || lo[k] == ':' || lo[k] == '"' || lo[k] == '\'')) ++k;
+          size_t e = k;
+          int64_t v = 0;
+          while (e < lo.size() && is_digit(lo[e]) && e - k < 7) v = v * 10 + (lo[e++] - '0');
+          if (e == k || (e < lo.size() && (word_char(lo[e]) || lo[e] == '.')) || v < 256 || v > 100000) continue;
+          auto& dim = w[0] == 'h' ? height_ : width_;
+          dim = {n, v};
+          break;
+        }
+      }
+      if (height_.first > 0 && width_.first > 0 && std::abs(height_.first - width_.first) <= 20 &&
+          height_.second * width_.second >= 1024 * 1024) {
+        dims_told_ = true;
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+            "an input of " + std::to_string(width_.second) + "x" + std::to_string(height_.second) +
+                " set (width / height): activations grow with the input's size: " + text());
+      }
+    }
     // Growth step after step: a leak (or, in inference, graphs kept per batch). Piling up is
     // growth over repeats by itself: "GPU memory use piles up and crashes the session" (not "piles
     // of RAM", "piles of reports").
@@ -980,8 +1022,13 @@ class Reader {
                                 contains("no memory growth") || contains("not growth"));
 if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
         (has(kWLeak) && mem_noun)) && !fix_told && !growth_denied) {
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up ? 0.5 : 0.3,
-          "memory grows step after step: " + text());
+      if (graph_of_no_grad_work) {
+        add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
+            "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());
+      } else {
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up ? 0.5 : 0.3,
+            "memory grows step after step: " + text());
+      }
     } else if (has(kWLeak)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
@@ -1230,7 +1277,10 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
                               contains("non-detached") || contains("not detached") || contains("without detach") ||
                               contains("still attached") || contains("never detached") || contains("undetached") ||
                               contains("not being detached");
-      if (graph_kept) {
+      if (graph_kept && graph_of_no_grad_work) {
+        add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
+            "the autograd graph kept by work that needs no gradient (torch.no_grad told as the fix): " + text());
+      } else if (graph_kept) {
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.45,
             "the autograd graph kept across steps, in the user's words: " + text(), kept_mark());
       }
@@ -3202,6 +3252,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   LogEvidence& ev_;
   bool image_seen_ = false;
   int64_t line_process_ = -1;  // the process this line's launcher prefix names; -1: none
+  std::pair<int64_t, int64_t> height_{0, 0}, width_{0, 0};  // (line, value) of the last height / width set
+  bool dims_told_ = false;
+  int64_t no_grad_fix_line_ = 0;  // the first prose line telling torch.no_grad as the fix or as missing
   std::string_view eval_ident_;  // the line's first identifier naming evaluation ("epochVal"); views the raw line
   std::string lo_;
   bool under_frame_ = false;

@@ -364,6 +364,23 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.free_bytes = take(size_after(s, "isavailable("), r);
       return;
     }
+    if (r.subsystem == "duckdb") {  // "... allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB used)", "... block of 262144 bytes"
+      size_t p = ifind(s, "allocate");
+      if (p == std::string::npos) p = ifind(s, "pin");
+      if (p == std::string::npos) return;
+      p = s.find_first_of("0123456789", p);
+      if (p == std::string::npos) return;
+      set_requested(size_at(s, p), r);
+      if (const size_t open = s.find('(', p); open != std::string::npos) {
+        const auto used = size_at(s, open + 1);
+        const size_t slash = used ? used->end : std::string::npos;
+        if (used && slash < s.size() && s[slash] == '/' && icontains(s.substr(slash), "used")) {
+          r.allocated_bytes = take(used, r);
+          r.allowed_bytes = take(size_at(s, slash + 1), r);  // the memory_limit
+        }
+      }
+      return;
+    }
     if (r.subsystem == "r") {  // "cannot allocate vector of size 3.2 Gb": R prints bytes / 1024^3 as "Gb"
       set_requested(size_after(s, "cannotallocatevectorofsize", true), r);
       // zh_CN: "无法分配大小为8.9 Gb的向量", the same binary "Gb"; "of length N" is a count, no size.

@@ -186,6 +186,12 @@ const HeadDef kHeads[] = {
     // length, not bytes).
     {"\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba", "host_alloc", "r", Kind::kOneLine},  // 无法分配大小为
     {"cannot allocate vector of length", "host_alloc", "r", Kind::kOneLine},
+    // DuckDB's buffer manager (host RAM within its memory_limit): "Out of Memory Error: could not
+    // allocate block of 262144 bytes", "... failed to allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB
+    // used)", "... failed to pin block of size 256.0 KiB".
+    {"out of memory error: could not allocate", "host_alloc", "duckdb", Kind::kOneLine},
+    {"out of memory error: failed to allocate", "host_alloc", "duckdb", Kind::kOneLine},
+    {"out of memory error: failed to pin", "host_alloc", "duckdb", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.

@@ -75,7 +75,9 @@
 //                R's "Error: cannot allocate vector of size 3.2 Gb" (binary Gb) and "vector memory
 //                exhausted (limit reached?)" as R prints them, also in its Chinese locale ("错误:
 //                无法分配大小为8.9 Gb的向量") and "cannot allocate vector of length N" (a count, no
-//                size) ("r"), Ollama's "model requires more
+//                size) ("r"), DuckDB's "Out of Memory Error: could not allocate block of N bytes" /
+//                "failed to allocate data of size X (A/B used)" ("duckdb": requested, allocated A,
+//                allowed B, its memory_limit), Ollama's "model requires more
 //                system memory (18.5 GiB) than is available (12.1 GiB)" ("ollama": requested, free).
 //                A DataLoader worker's "Unexpected bus error encountered in worker" is an "oom_killer"
 //                record (subsystem shared_memory); PyTorch's
