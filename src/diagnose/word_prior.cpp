@@ -282,7 +282,8 @@ const std::vector<std::string>& word_prior_corpus_parts() {
                                                  "oom-corpus-held18", "oom-corpus-held19",
                                                  "oom-corpus-held20", "oom-corpus-held21",
                                                  "oom-corpus-held22", "oom-corpus-held23",
-                                                 "oom-corpus-held24", "oom-corpus-held25"};
+                                                 "oom-corpus-held24", "oom-corpus-held25",
+                                                 "oom-corpus-held26"};
   return parts;
 }
 
