@@ -970,7 +970,8 @@ class Reader {
       if (!no_grad_fix_line_) no_grad_fix_line_ = n;
     }
     const bool graph_of_no_grad_work =
-        no_grad_fix_line_ > 0 && (contains("grad") || contains("graph") || contains("autograd") || contains("backward"));
+        no_grad_fix_line_ > 0 && (contains("grad graph") || contains("gradient") || contains("graph") || contains("autograd") ||
+                                  contains("backward") || contains("no_grad"));
     // An image's size set by flags or settings ("--height 5712 --width 4284", "height=2048",
     // "width: 3072"), on one line or on lines up to 20 apart: from a megapixel (1024x1024) up, the
     // input's size is weighed as a resolution printed "WxH" is (input_dims()).
