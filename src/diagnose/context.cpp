@@ -324,7 +324,7 @@ struct Fact {
   int64_t a = 0, b = 0;  // kStepMem: step, bytes
   char phase = 0;        // kFrame: 'l' load, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
   bool prose = false;    // kStatement: read from the user's sentences (Signal::prose)
-  int64_t process = -1;  // the process its line's launcher prefix names (launcher_prefix()); -1: none
+  int32_t process = -1;  // the process its line's launcher prefix names (launcher_prefix()); -1: none (fills padding)
 };
 
 }  // namespace
@@ -486,18 +486,12 @@ class Reader {
       }
       if (p > 0 && p < t.size()) t.remove_prefix(p);
     }
-    if (line_process_ >= 0) {  // runs of consecutive lines under one process's prefix
-      auto& runs = ev_.line_process;
-      if (!runs.empty() && runs.back().process == line_process_ && runs.back().last + 1 == n) {
-        runs.back().last = n;
-      } else {
-        runs.push_back({n, n, line_process_});
-      }
-    }
     // Traceback structure ("Traceback (most recent call last):", "> Traceback ...", a rich box's header).
     if (t.find("traceback (most recent call last)") != std::string_view::npos && t.size() < 200) {
       add(n, FactKind::kTracebackStart, OomCause::kOther, 0, "traceback");
       under_frame_ = false;
+      traceback_line_ = n;
+      note_process(n);
       return;
     }
     const bool rich_frame = rich && t.find(".py:") != std::string_view::npos && t.find(" in ") != std::string_view::npos;
@@ -506,6 +500,8 @@ class Reader {
     const bool frame = t.rfind("file \"", 0) == 0 || rich_frame;
     const bool code_under_frame = (under_frame_ && !frame) || rich_code;
     under_frame_ = frame;
+    if (frame) traceback_line_ = n;
+    note_process(n);
 
     // Words.
     uint64_t seen = 0;
@@ -607,7 +603,7 @@ class Reader {
     f.weight = w;
     f.what = std::move(what);
     f.phase = phase;
-    f.process = line_process_;
+    f.process = static_cast<int32_t>(std::min<int64_t>(line_process_, INT32_MAX));
     f.prose = k == FactKind::kStatement && told != Told::kPrinted && (told == Told::kAccount || !code_line(line_lo_));
     ev_.facts.push_back(std::move(f));
   }
@@ -813,6 +809,20 @@ class Reader {
       return;
     }
   }
+
+  // The process this line's launcher prefix names, kept (as runs of lines) only near a traceback:
+  // a report there reads its own process's frames (context_at()). A training log whose every line
+  // carries a rank prefix keeps nothing for its progress lines.
+  void note_process(int64_t n) {
+    if (line_process_ < 0 || traceback_line_ == 0 || n - traceback_line_ > kProcessLinesAfterFrame) return;
+    auto& runs = ev_.line_process;
+    if (!runs.empty() && runs.back().process == line_process_ && runs.back().last + 1 == n) {
+      runs.back().last = n;
+    } else {
+      runs.push_back({n, n, line_process_});
+    }
+  }
+  static constexpr int64_t kProcessLinesAfterFrame = 100;
 
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
     line_lo_ = lo;
@@ -3253,6 +3263,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   LogEvidence& ev_;
   bool image_seen_ = false;
   int64_t line_process_ = -1;  // the process this line's launcher prefix names; -1: none
+  int64_t traceback_line_ = 0;  // the last traceback header or frame
   std::pair<int64_t, int64_t> height_{0, 0}, width_{0, 0};  // (line, value) of the last height / width set
   bool dims_told_ = false;
   int64_t no_grad_fix_line_ = 0;  // the first prose line telling torch.no_grad as the fix or as missing

@@ -296,6 +296,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('s', 'i');
   both('d', 'i');
   both('u', 'n');
+  t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   return t;
 }();
 
@@ -335,12 +336,14 @@ bool has_trigger(std::string_view s) {
       case 'u':
         if (istarts_with(rest, "unable to find a valid cudnn")) return true;
         break;
+      case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
+        if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
+        break;
       default:
         break;
     }
   }
-  // R's message in a Chinese locale: "无法分配大小为" (its lead byte 0xE6 is rare in a log).
-  return s.find("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f") != std::string_view::npos;
+  return false;
 }
 
 bool device_word_named(const std::string& word) {
