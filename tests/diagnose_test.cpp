@@ -3100,3 +3100,40 @@ TEST(DiagnoseKinds19, AfterHeld26sScore) {
   // A small image, or a window's size, is no large input.
   EXPECT_NE(top("python gen.py --height 512 --width 512\nCUDA out of memory\n"), OomCause::kActivationsSeqlen);
 }
+
+// A fresh helper's review of the rules made after held26's score: DuckDB's wording only for a
+// block or data and not on a GPU; a no_grad fix already applied, asked, told as failed on the next
+// line, or beside training's own kept graph moves nothing; markup, widgets and tile flags are no
+// input size; more needed than there is, supposed, asked, resolved or of disk space, is no report.
+TEST(DiagnoseKinds19, AfterHeld26Review) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  for (const char* gpu : {"Out of Memory Error: could not allocate texture of size 2.0 GiB on device CUDA (RTX 3070)\n",
+                          "Out of Memory Error: failed to allocate data of size 1.0 GiB (GPU: 7.8 GiB/8.0 GiB used)\n"}) {
+    for (const Diagnosis& d : diagnose_log(gpu, without)) EXPECT_NE(d.oom->subsystem, "duckdb") << gpu;
+  }
+  for (const char* leak :
+       {"Wrapping the eval in torch.no_grad() fixed the eval OOM last week, thanks!\nNow during training memory grows each "
+        "step with gradient accumulation, the graph for backward is kept until optimizer.step()\nCUDA out of memory\n",
+        "> it is necessary to add the torch.no_grad decorator to your predict function\nThanks, I tried that, still OOM. "
+        "Memory grows each call, looks like the graph is kept.\nCUDA out of memory\n",
+        "Is torch.no_grad missing here? Memory grows every step, and the autograd graph might be kept.\nCUDA out of memory\n"}) {
+    EXPECT_EQ(top(leak), OomCause::kLeakAcrossSteps) << leak;
+  }
+  const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n";
+  for (const char* not_input : {"<img src=\"out.png\" height=\"2048\" width=\"2048\">\n",
+                                "chat = gr.Chatbot(height=1024, width=1280)\n",
+                                "python sample.py --tile-height 2048 --tile-width 2048 --height 768 --width 768\n"}) {
+    const std::vector<Diagnosis> ds = diagnose_log(std::string(not_input) + oom, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) EXPECT_EQ(e.find("set (width / height)"), std::string::npos) << not_input;
+    }
+  }
+  for (const char* none :
+       {"Tip: in case the model requires 24 GB of VRAM but only 16 GB is available, pass --lowvram.\n",
+        "Does the model require 24 GB of VRAM when only 16 GB is available on my card?\n",
+        "Previously it said the model needs 24 GB but only 16 GB is available; with the 4-bit GGUF it runs fine now.\n",
+        "The wheel needs 3.2 GB but only 1.1 GB is available on /tmp.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, without).empty()) << none;
+  }
+}

@@ -974,23 +974,41 @@ class Reader {
     // then on, the autograd graph said to be kept, or memory said to grow with it, is the graph of
     // work that needs no gradient: eval_without_no_grad, not a leak of references.
     if (has(kWNoGrad) && !negated && !contains("still") && !contains("didn't") && !contains("did not") &&
-        !contains("doesn't") && !contains("no effect") && !contains("not help") &&
+        !contains("doesn't") && !contains("no effect") && !contains("not help") && !contains("already") &&
+        !contains("?") && !contains("but that") && !contains("last week") && !contains("in use") &&
         (contains("add") || contains("wrap") || contains("necessary") || contains("decorat") || contains("without") ||
          contains("missing") || contains("forgot") || contains("lack"))) {
       if (!no_grad_fix_line_) no_grad_fix_line_ = n;
     }
+    // The fix told as failed on a line soon after ("Thanks, I tried that, still OOM"): not the fix.
+    if (no_grad_fix_line_ > 0 && n > no_grad_fix_line_ && n - no_grad_fix_line_ <= 3 &&
+        (contains("still") || contains("tried that") || contains("didn't help") || contains("did not help"))) {
+      no_grad_fix_line_ = -1;  // told as failed: read no more lines so
+    }
+    // Training's own graph kept (gradient accumulation, retain_graph, a loss kept without .item())
+    // is a leak whatever no_grad did elsewhere.
+    const bool training_graph = contains("optimizer") || contains("accumulat") || contains("retain_graph") ||
+                                contains(".item()") || contains("append") || contains("training");
     const bool graph_of_no_grad_work =
-        no_grad_fix_line_ > 0 && (contains("grad graph") || contains("gradient") || contains("graph") || contains("autograd") ||
-                                  contains("backward") || contains("no_grad"));
+        no_grad_fix_line_ > 0 && !training_graph &&
+        (contains("grad graph") || contains("gradient") || contains("graph") || contains("autograd") || contains("backward") ||
+         contains("no_grad"));
     // An image's size set by flags or settings ("--height 5712 --width 4284", "height=2048",
-    // "width: 3072"), on one line or on lines up to 20 apart: from a megapixel (1024x1024) up, the
+    // "width: 3072", not quoted markup), on one line or on lines up to 20 apart: from a megapixel (1024x1024) up, the
     // input's size is weighed as a resolution printed "WxH" is (input_dims()).
-    if (has(kWDim) && !dims_told_) {
+    // Not a page's, a widget's, a plot's or a screen's size (HTML, gr.Chatbot(height=...), wandb,
+    // plotly, a monitor).
+    if (has(kWDim) && !dims_told_ && lo.find('<') == std::string_view::npos &&
+        !contains_any(lo, {"figsize", "chatbot", "gr.", "wandb", "plot", "layout", "monitor", "screen", "display", "window",
+                           "style", "tile"})) {
       for (const std::string_view w : {std::string_view("height"), std::string_view("width")}) {
         for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
           if (!is_word_at(lo, p, w.size())) continue;
+          // A flag of its own ("--height", "-height") or a setting's name, not a part of another's
+          // ("--tile-height", "max_height").
+          if (p > 0 && (lo[p - 1] == '-' || lo[p - 1] == '_') && p > 1 && lo[p - 2] != '-' && lo[p - 2] != ' ') continue;
           size_t k = p + w.size();
-          while (k < lo.size() && (lo[k] == ' ' || lo[k] == '=' || lo[k] == ':' || lo[k] == '"' || lo[k] == '\'')) ++k;
+          while (k < lo.size() && (lo[k] == ' ' || lo[k] == '=' || lo[k] == ':')) ++k;
           size_t e = k;
           int64_t v = 0;
           while (e < lo.size() && is_digit(lo[e]) && e - k < 7) v = v * 10 + (lo[e++] - '0');

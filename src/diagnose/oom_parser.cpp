@@ -188,10 +188,12 @@ const HeadDef kHeads[] = {
     {"cannot allocate vector of length", "host_alloc", "r", Kind::kOneLine},
     // DuckDB's buffer manager (host RAM within its memory_limit): "Out of Memory Error: could not
     // allocate block of 262144 bytes", "... failed to allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB
-    // used)", "... failed to pin block of size 256.0 KiB".
-    {"out of memory error: could not allocate", "host_alloc", "duckdb", Kind::kOneLine},
-    {"out of memory error: failed to allocate", "host_alloc", "duckdb", Kind::kOneLine},
-    {"out of memory error: failed to pin", "host_alloc", "duckdb", Kind::kOneLine},
+    // used)", "... failed to pin block of size 256.0 KiB": a block or data, not a texture, and not
+    // on a GPU (a renderer's or a game engine's "Out of Memory Error ... on device CUDA").
+    {"out of memory error: could not allocate block", "host_alloc", "duckdb", Kind::kOneLine},
+    {"out of memory error: failed to allocate block", "host_alloc", "duckdb", Kind::kOneLine},
+    {"out of memory error: failed to allocate data of size", "host_alloc", "duckdb", Kind::kOneLine},
+    {"out of memory error: failed to pin block", "host_alloc", "duckdb", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -504,6 +506,10 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (b >= kOutOfMemory.size() && lo.compare(b - kOutOfMemory.size(), kOutOfMemory.size(), kOutOfMemory) == 0) {
           hit.pos = b - kOutOfMemory.size();
         }
+      }
+      if (std::string_view(h.subsystem) == "duckdb" &&
+          (lo.find("gpu") != std::string::npos || lo.find("cuda") != std::string::npos || lo.find("on device") != std::string::npos)) {
+        continue;
       }
       // ONNX Runtime's message as it prints it, not quoted in advice ('if you see "Failed to allocate
       // memory for requested buffer of size ..."').
@@ -1656,7 +1662,17 @@ std::optional<std::pair<double, size_t>> prose_size_at(std::string_view lo, size
 bool needs_more_than_it_has(std::string_view lo) {
   if (lo.find("disk") != std::string_view::npos || lo.find("storage") != std::string_view::npos ||
       lo.find("space") != std::string_view::npos || lo.find("download") != std::string_view::npos ||
-      contains_word(lo, "if") || contains_word(lo, "whether")) {
+      lo.find(" on /") != std::string_view::npos || lo.find('?') != std::string_view::npos) {
+    return false;
+  }
+  // Supposed, conditional, told as a rule, resolved or denied: "in case", "suppose", "when", "runs
+  // fine now", "does not need ... anymore", advice ("that is why ... should use").
+  for (const char* w : {"if", "whether", "suppose", "case", "when", "whenever", "anymore", "fine", "previously",
+                        "should", "recommended", "minimum", "tip"}) {
+    if (contains_word(lo, w)) return false;
+  }
+  if (lo.find("not need") != std::string_view::npos || lo.find("n't need") != std::string_view::npos ||
+      lo.find("no longer") != std::string_view::npos) {
     return false;
   }
   for (const char* need : {"requires", "require", "required", "needs", "need", "needed", "requested"}) {
