@@ -655,36 +655,16 @@ class Reader {
     }
   }
 
-  // Each size stated in prose on the lower-cased line `lo`: a number of at most 12 characters
-  // (digits and dots) followed, after at most one space, by a memory unit ("8gb", "11 g",
-  // "512 mib", "1 tb"; decimal and binary units both read as powers of 2^10, as people write
-  // "8GB" for an 8 GiB card). Digits glued to a word ("rtx3090", "v1.5") are not sizes. `fn` gets
-  // the number, the unit's size in bytes (kMiB, kGiB or kTiB) and the number's length in chars.
+  // Each size stated in prose on the lower-cased line `lo` (prose_number_at(), log_text): a number
+  // of at most 12 characters with a memory unit. `fn` gets the number, the unit's size in bytes
+  // (kMiB, kGiB or kTiB) and the number's length in chars.
   template <class Fn>
   static void for_each_prose_size(std::string_view lo, Fn&& fn) {
     for (size_t p = 0; p < lo.size(); ++p) {
-      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
-      size_t e = p;
-      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
-      size_t u = e;
-      if (u < lo.size() && lo[u] == ' ') ++u;
-      size_t ue = u;
-      while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
-      const std::string_view unit = lo.substr(u, ue - u);
-      int64_t unit_bytes = 0;
-      if (unit == "gb" || unit == "gib" || unit == "g") unit_bytes = kGiB;
-      else if (unit == "mb" || unit == "mib" || unit == "m") unit_bytes = kMiB;
-      else if (unit == "tb" || unit == "tib") unit_bytes = kTiB;
-      if (unit_bytes > 0 && e - p <= 12) {
-        double v = 0;
-        try {
-          v = std::stod(std::string(lo.substr(p, e - p)));
-        } catch (...) {
-          v = 0;
-        }
-        fn(v, unit_bytes, e - p);
-      }
-      p = ue > p ? ue - 1 : p;
+      const std::optional<ProseNumber> n = prose_number_at(lo, p);
+      if (!n) continue;
+      if (n->unit_bytes > 0 && n->chars <= 12) fn(n->value, n->unit_bytes, n->chars);
+      p = n->end > p ? n->end - 1 : p;
     }
   }
 

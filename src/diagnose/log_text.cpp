@@ -716,6 +716,26 @@ std::optional<int64_t> integer_after(std::string_view s, std::string_view label)
   return integer_at(s, i);
 }
 
+std::optional<ProseNumber> prose_number_at(std::string_view lo, size_t p) {
+  if (p >= lo.size() || !is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) return std::nullopt;
+  ProseNumber out;
+  size_t e = p;
+  while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
+  size_t u = e;
+  if (u < lo.size() && lo[u] == ' ') ++u;
+  size_t ue = u;
+  while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
+  const std::string_view unit = lo.substr(u, ue - u);
+  constexpr int64_t kMiB = int64_t{1} << 20, kGiB = int64_t{1} << 30, kTiB = int64_t{1} << 40;
+  if (unit == "gb" || unit == "gib" || unit == "g") out.unit_bytes = kGiB;
+  else if (unit == "mb" || unit == "mib" || unit == "m") out.unit_bytes = kMiB;
+  else if (unit == "tb" || unit == "tib") out.unit_bytes = kTiB;
+  out.chars = e - p;
+  out.end = ue;
+  if (out.unit_bytes > 0 && out.chars <= 12) out.value = std::strtod(std::string(lo.substr(p, e - p)).c_str(), nullptr);
+  return out;
+}
+
 // The GPU's memory named on the line ("GPU RAM", "VRAM", "GPUs' RAM", "graphics"), or a CUDA
 // message: then "RAM" there is not the host's.
 bool gpu_memory_named(std::string_view lo) {

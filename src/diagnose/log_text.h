@@ -128,6 +128,18 @@ bool machine_runs_out(std::string_view lo);
 /// a TPU, XPU, HBM, MPS, "device memory", an accelerator. Used to tell a device's OOM from the
 /// host's when a kill or an OOM is told near it.
 bool accelerator_named(std::string_view t);
+/// A number in prose at `lo[p]` (lowercase) and the memory unit after it, after at most one space
+/// ("8gb", "11 g", "512 mib", "1 tb", "207.42 GiB"): decimal and binary units both read as powers of
+/// 2^10, as people write "8GB" for an 8 GiB card; `unit_bytes` is 0 when no memory unit follows.
+/// `chars` is the number's length (digits and dots), `end` where the word after it ends. Nothing when
+/// no number starts at `p` (digits glued to a word, "rtx3090", "v1.5", are none).
+struct ProseNumber {
+  double value = 0;
+  int64_t unit_bytes = 0;
+  size_t chars = 0;
+  size_t end = 0;
+};
+std::optional<ProseNumber> prose_number_at(std::string_view lo, size_t p);
 /// The GPU's memory named in `lo` (lowercase: "GPU RAM", "VRAM", "GPUs' RAM", "graphics", zh 显存),
 /// or a CUDA message: then "RAM" there is not the host's.
 bool gpu_memory_named(std::string_view lo);

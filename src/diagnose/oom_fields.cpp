@@ -191,10 +191,7 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
   }
   if (r.subsystem == "onnxruntime") {  // "Failed to allocate memory for requested buffer of size 2147483648"
     r.requested_bytes = grouped_count_after(s, "requestedbufferofsize", r, &r.requested_printed);
-    // The arena's device when the message names its provider ("CUDA_Pinned", "CudaCachingAllocator",
-    // a CUDA allocator's frame); the CPU provider's arena is host RAM.
-    r.device = icontains(s, "cuda") ? "cuda" : icontains(s, "cpuexecutionprovider") ? "cpu" : "";
-    return;
+    return;  // its device: from the provider the line or the one before names (parse_oom_log())
   }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
     set_requested(size_after(s, "allocation:requested"), r);

@@ -974,13 +974,16 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
       read_fields(s, r, hit.device_word);
-      // ONNX Runtime's arena: the provider may be named earlier on the line ("[CUDAExecutionProvider]",
-      // "Status Message: CPUExecutionProvider: ...") or on the line before, ORT's own "CUDA failure 2:
-      // out of memory ; GPU=0 ; ... cuda_allocator.cc".
-      if (r.subsystem == "onnxruntime" && r.device.empty()) {
+      // ONNX Runtime's arena: its device from the provider named on the message's line ("(CUDA)",
+      // "[CUDAExecutionProvider]", "Status Message: CPUExecutionProvider: ...", a CUDA allocator's
+      // path) or on the line before, ORT's own "CUDA failure 2: out of memory ; GPU=0 ; ...
+      // cuda_allocator.cc"; the CPU provider's arena is host RAM.
+      if (r.subsystem == "onnxruntime") {
         for (size_t j = i + 1; j-- > (i > 0 ? i - 1 : 0) && r.device.empty();) {
           const std::string_view l = lines[j].raw.substr(0, kMaxLineChars);
-          if (ifind(l, "cudaexecutionprovider") != std::string_view::npos || ifind(l, "cuda failure") != std::string_view::npos ||
+          const bool own_line = j == i;
+          if ((own_line && ifind(l, "cuda") != std::string_view::npos) ||
+              ifind(l, "cudaexecutionprovider") != std::string_view::npos || ifind(l, "cuda failure") != std::string_view::npos ||
               ifind(l, "cuda_allocator") != std::string_view::npos) {
             r.device = "cuda";
           } else if (ifind(l, "cpuexecutionprovider") != std::string_view::npos) {
@@ -1627,35 +1630,9 @@ bool way_around_taken(std::string_view after) {
 // enough", "GPU Memory Leakage", "CUDA内存不足"). A fact about memory ("peak memory 3.2 GiB", "the
 // model takes up 13 GB of GPU memory", "memory usage is stable") holds no such word; a bad address
 // ("illegal memory access"), an RPC status or quota, or a fix announced is no OOM.
-// A size printed in prose at `p` of `lo` ("24 GB", "207.42 GiB", "512MB"): its bytes and end, or
-// nothing. Binary GiB/MiB/TiB and "G"/"M"; decimal GB/MB/TB as powers of ten.
-std::optional<std::pair<double, size_t>> prose_size_at(std::string_view lo, size_t p) {
-  if (p >= lo.size() || !is_digit(lo[p]) || (p > 0 && !word_starts_at(lo, p)) || (p > 0 && lo[p - 1] == '.')) return std::nullopt;
-  size_t e = p;
-  double v = 0, scale = 0;
-  while (e < lo.size() && is_digit(lo[e])) v = v * 10 + (lo[e++] - '0');
-  if (e < lo.size() && lo[e] == '.') {
-    double f = 0.1;
-    for (++e; e < lo.size() && is_digit(lo[e]); ++e, f /= 10) v += (lo[e] - '0') * f;
-  }
-  size_t u = e;
-  if (u < lo.size() && lo[u] == ' ') ++u;
-  size_t ue = u;
-  while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
-  const std::string_view unit = lo.substr(u, ue - u);
-  if (unit == "gib" || unit == "g") scale = 1073741824.0;
-  else if (unit == "gb") scale = 1e9;
-  else if (unit == "mib" || unit == "m") scale = 1048576.0;
-  else if (unit == "mb") scale = 1e6;
-  else if (unit == "tib") scale = 1099511627776.0;
-  else if (unit == "tb") scale = 1e12;
-  if (scale == 0 || e - p > 12) return std::nullopt;
-  return std::make_pair(v * scale, ue);
-}
-
 // More memory needed than there is, with both sizes told: "the model requires 24 GB of VRAM but
 // only 16 GB is available", "needs 207.42 GiB, host has 30.60 GiB", "need 12.5 GiB, have 8.0
-// GiB". A word of need, a size within 30 characters, then within 60 more a second, smaller size
+// GiB". A word of need, a size (prose_number_at()) within 30 characters, then within 60 more a second, smaller size
 // with a word of having ("available", "free", "has", "have", "only", "left"). Not disk or
 // download space, not the other way round ("needs 8 GB, has 24 GB"), not a question or a
 // supposition ("if it needs 24 GB and I have 16 GB, ...").
@@ -1679,12 +1656,17 @@ bool needs_more_than_it_has(std::string_view lo) {
     for (size_t w = lo.find(need); w != std::string_view::npos; w = lo.find(need, w + 1)) {
       if (!is_word_at(lo, w, std::strlen(need))) continue;
       const size_t from = w + std::strlen(need);
+      // A size (prose_number_at() with a memory unit): its bytes and where its word ends.
+      auto size_at_p = [&](size_t p) -> std::optional<std::pair<double, size_t>> {
+        const std::optional<ProseNumber> s = prose_number_at(lo, p);
+        if (!s || s->unit_bytes == 0 || s->chars > 12) return std::nullopt;
+        return std::make_pair(s->value * static_cast<double>(s->unit_bytes), s->end);
+      };
       std::optional<std::pair<double, size_t>> x;
-      size_t xp = from;
-      for (; xp < lo.size() && xp < from + 30 && !x; ++xp) x = prose_size_at(lo, xp);
+      for (size_t xp = from; xp < lo.size() && xp < from + 30 && !x; ++xp) x = size_at_p(xp);
       if (!x) continue;
       for (size_t yp = x->second; yp < lo.size() && yp < x->second + 60; ++yp) {
-        const auto y = prose_size_at(lo, yp);
+        const auto y = size_at_p(yp);
         if (!y) continue;
         const std::string_view around = lo.substr(x->second, std::min(lo.size(), y->second + 25) - x->second);
         bool having = false;
