@@ -2,6 +2,8 @@
 // plain reference implementations on seeded random text.
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -17,7 +19,58 @@ std::string ascii_lower(std::string s) {
   return s;
 }
 
+// The byte-at-a-time splitter for_each_line_view() replaced: LF, CRLF, a lone CR (a progress
+// bar's frame, the same number); a CR before LF or at the text's end only ends the line.
+std::vector<LineView> reference_lines(std::string_view text) {
+  std::vector<LineView> lines;
+  int64_t number = 1;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      size_t end = i;
+      if (end > start && text[end - 1] == '\r') --end;
+      lines.push_back({text.substr(start, end - start), number++});
+      start = i + 1;
+    } else if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] != '\n') {
+      lines.push_back({text.substr(start, i - start), number});
+      start = i + 1;
+    }
+  }
+  if (start < text.size()) {
+    size_t end = text.size();
+    if (text[end - 1] == '\r') --end;
+    lines.push_back({text.substr(start, end - start), number});
+  }
+  return lines;
+}
+
 }  // namespace
+
+// for_each_line_view() (memchr for line ends, then for a CR in each line) and split_line_views()
+// give the lines, views and numbers of the byte-at-a-time splitter on seeded random text of
+// 'a', CR and LF: empty lines, CRCRLF, a CR or LF first or last, no line end at all.
+TEST(LogText, LineViewsEqualTheByteAtATimeSplit) {
+  std::mt19937 rng(20261204);
+  const std::string alphabet = "aa\r\n";
+  for (int round = 0; round < 20000; ++round) {
+    std::string text(rng() % 24, ' ');
+    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    const std::vector<LineView> want = reference_lines(text);
+    std::vector<LineView> got;
+    for_each_line_view(text, [&](const LineView& l) { got.push_back(l); });
+    const std::vector<LineView> split = split_line_views(text);
+    ASSERT_EQ(got.size(), want.size()) << round;
+    ASSERT_EQ(split.size(), want.size()) << round;
+    for (size_t i = 0; i < want.size(); ++i) {
+      ASSERT_EQ(got[i].raw.data(), want[i].raw.data()) << round << " line " << i;
+      ASSERT_EQ(got[i].raw.size(), want[i].raw.size()) << round << " line " << i;
+      ASSERT_EQ(got[i].number, want[i].number) << round << " line " << i;
+      ASSERT_EQ(split[i].raw.data(), want[i].raw.data()) << round << " line " << i;
+      ASSERT_EQ(split[i].raw.size(), want[i].raw.size()) << round << " line " << i;
+      ASSERT_EQ(split[i].number, want[i].number) << round << " line " << i;
+    }
+  }
+}
 
 // ifind() (eight bytes at a time for a letter first) finds what a search of the lowercased text
 // finds, from every offset: letters of both cases, digits, punctuation and bytes >= 0x80 ('X' | 0x20

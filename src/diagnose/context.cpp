@@ -311,7 +311,6 @@ enum class FactKind : uint8_t {
   kFrame,         // a traceback frame (its function) or the code line under it
   kTracebackStart,
   kStatement,     // a prose/log line with weighed content
-  kStepMem,       // (step, bytes)
   kSetting,
 };
 
@@ -321,7 +320,6 @@ struct Fact {
   OomCause cause = OomCause::kOther;
   double weight = 0.0;
   std::string what;
-  int64_t a = 0, b = 0;  // kStepMem: step, bytes
   char phase = 0;        // kFrame: 'l' load, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
   bool prose = false;    // kStatement: read from the user's sentences (Signal::prose)
   int32_t process = -1;  // the process its line's launcher prefix names (launcher_prefix()); -1: none (fills padding)
@@ -331,6 +329,10 @@ struct Fact {
 
 struct LogEvidence {
   std::vector<Fact> facts;                       // in line order
+  struct StepMem {
+    int64_t line = 0, step = 0, bytes = 0;
+  };
+  std::vector<StepMem> step_mem;  // a step's memory figure, in line order (one a line at most: a training log's every step)
   struct ProcessRun {
     int64_t first = 0, last = 0;  // lines
     int64_t process = -1;
@@ -780,12 +782,7 @@ class Reader {
       std::string num_unit = squash(lo.substr(i, std::min<size_t>(j - i + 3, lo.size() - i)));
       auto size = size_at(num_unit, 0);
       if (!size || size->overflow || size->bytes < kKiB) continue;
-      Fact f;
-      f.line = n;
-      f.kind = FactKind::kStepMem;
-      f.a = *step;
-      f.b = size->bytes;
-      ev_.facts.push_back(std::move(f));
+      ev_.step_mem.push_back({n, *step, size->bytes});
       return;
     }
   }
@@ -1744,7 +1741,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // RAM, and it runs fine until the GPU runs out" (the GPU named without its memory).
   void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
     // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
-    if (!host_memory_named(lo) || code_line(lo) || printed_line(raw, lo)) return;
+    if (!host_memory_on_line(lo) || code_line(lo) || printed_line(raw, lo)) return;
     for (std::string_view clause : clauses(lo)) {
       if (host_ram_told(clause)) {
         if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
@@ -1913,6 +1910,17 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
     }
     return false;
+  }
+
+  // host_memory_named() on the line statement() reads, skipped where the line holds none of the
+  // texts it needs (each of its readings holds "ram", "memory", "swap", "rss", "paging file", 内存
+  // or one of machine_runs_out()'s verbs): the same answer, without its ~25 searches on most lines.
+  bool host_memory_on_line(std::string_view lo) const {
+    const bool named = line_has(lo, "ram") || line_has(lo, "memory") || line_has(lo, "swap") || line_has(lo, "rss") ||
+                       line_has(lo, "paging file") || (!ascii_ && line_has(lo, "\xe5\x86\x85\xe5\xad\x98"));
+    const bool machine_verb = line_has(lo, "out of") || line_has(lo, "unresponsive") || line_has(lo, "froze") ||
+                              line_has(lo, "freez") || line_has(lo, "hang") || line_has(lo, "hung");
+    return (named || machine_verb) && host_memory_named(lo);
   }
 
   // The host's memory named in `lo` (a line or a clause): "RAM" as a word, system / host / CPU /
@@ -3283,7 +3291,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 std::shared_ptr<const LogEvidence> read_log_evidence(std::string_view log_text) {
   auto ev = std::make_shared<LogEvidence>();
   Reader reader(*ev);
-  for (const LineView& l : split_line_views(log_text)) reader.line(l.raw, l.number);
+  for_each_line_view(log_text, [&](const LineView& l) { reader.line(l.raw, l.number); });
   return ev;
 }
 
@@ -3398,12 +3406,6 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
         }
         break;
       }
-      case FactKind::kStepMem:
-        if (f.line < oom_line) {
-          steps.insert(f.a);
-          step_mem.emplace_back(f.a, f.b);
-        }
-        break;
       case FactKind::kStatement:
         if (f.phase == 'i') inference_stated = true;
         if (f.phase == 'n') c.no_grad_seen = true;
@@ -3422,7 +3424,13 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
         break;
     }
   }
-  // Memory figures over steps.
+  // Memory figures over steps, in the same window, before the report.
+  for (auto it = std::lower_bound(ev.step_mem.begin(), ev.step_mem.end(), from,
+                                  [](const LogEvidence::StepMem& s, int64_t l) { return s.line < l; });
+       it != ev.step_mem.end() && it->line <= to && it->line < oom_line; ++it) {
+    steps.insert(it->step);
+    step_mem.emplace_back(it->step, it->bytes);
+  }
   c.steps_seen = static_cast<int64_t>(steps.size());
   std::sort(step_mem.begin(), step_mem.end());
   std::vector<std::pair<int64_t, int64_t>> per_step;

@@ -13,26 +13,8 @@ namespace oomkit::diagnose_detail {
 
 std::vector<LineView> split_line_views(std::string_view text) {
   std::vector<LineView> lines;
-  int64_t number = 1;
-  size_t start = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      size_t end = i;
-      if (end > start && text[end - 1] == '\r') --end;
-      lines.push_back({text.substr(start, end - start), number});
-      ++number;
-      start = i + 1;
-    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] != '\n') {
-      lines.push_back({text.substr(start, i - start), number});  // progress bar: same number
-      start = i + 1;
-    }
-  }
-  if (start < text.size()) {
-    size_t end = text.size();
-    if (text[end - 1] == '\r') --end;
-    lines.push_back({text.substr(start, end - start), number});
-  }
+  lines.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  for_each_line_view(text, [&](const LineView& l) { lines.push_back(l); });
   return lines;
 }
 

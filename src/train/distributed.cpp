@@ -14,6 +14,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/csrc/distributed/c10d/comm.hpp>
 #include <torch/csrc/distributed/c10d/reducer.hpp>
+#include <torch/csrc/utils/tensor_flatten.h>
 #include <torch/version.h>
 
 #include "oomkit/core/error.h"
@@ -253,7 +254,29 @@ void ProcessGroup::broadcast_from_rank0(const std::vector<torch::Tensor>& tensor
   std::vector<at::Tensor> data;
   data.reserve(tensors.size());
   for (const auto& t : tensors) data.push_back(t.detach());
-  c10d::broadcast_coalesced(impl_->group, data, size_t{250} << 20, /*rank=*/0);
+  // c10d::broadcast_coalesced's buckets (one dtype each, up to 250 MiB), each broadcast through a
+  // view that does not own its flat buffer: Gloo's worker thread drops its reference to a work's
+  // tensors a moment after wait() returns, so a buffer the work owned could outlive this call and
+  // show in the first step's step_start mark (one parameters' size, on some ranks, under load).
+  c10d::BroadcastOptions options;
+  options.rootRank = 0;
+  for (auto& bucket : torch::utils::take_tensors(data, size_t{250} << 20)) {
+    at::Tensor flat = torch::utils::flatten_dense_tensors(bucket.tensors);
+    std::vector<at::Tensor> one{torch::from_blob(flat.data_ptr(), flat.sizes(), flat.options())};
+    try {
+      impl_->group->broadcast(one, options)->wait();
+    } catch (...) {
+      // A failed broadcast may still be writing into the buffer on Gloo's threads: it is kept for
+      // the rest of the process (ending with this error) rather than freed under them.
+      static auto* kept_alive = new std::vector<at::Tensor>();
+      kept_alive->push_back(flat);
+      throw;
+    }
+    if (env_.rank != 0) {
+      const std::vector<at::Tensor> received = torch::utils::unflatten_dense_tensors(flat, bucket.tensors);
+      for (size_t i = 0; i < received.size(); ++i) bucket.tensors[i].copy_(received[i]);
+    }
+  }
   record.done_ns = steady_ns();
   record_collective(record);
 }

@@ -71,7 +71,9 @@ class ProcessGroup {
   /// collective log ("loss", "val_loss", "stop_flag").
   std::vector<double> allreduce_sum(const std::vector<double>& values, const std::string& what);
   /// Copies rank 0's tensors into every rank's (in place), bucketed as DDP's initial
-  /// _sync_module_states (c10d::broadcast_coalesced, 250 MiB buffers).
+  /// _sync_module_states (c10d::broadcast_coalesced's buckets: one dtype each, up to 250 MiB).
+  /// Each bucket's flat buffer is freed before this returns (it is broadcast through a view
+  /// that does not own it), so none shows in the first step's memory marks.
   void broadcast_from_rank0(const std::vector<torch::Tensor>& tensors);
   /// Copies rank `root`'s values of `tensors` into every rank's, in place: one c10d broadcast
   /// per tensor, all launched and then waited for (ZeroRedundancyOptimizer._sync_params in
