@@ -399,6 +399,7 @@ std::string framework_probe(OomCause cause, const std::string& fw) {
 
 void rank_findings(std::vector<Finding>& findings) {
   std::vector<Finding> merged;
+  merged.reserve(findings.size());
   for (auto& f : findings) {
     auto it = std::find_if(merged.begin(), merged.end(), [&](const Finding& m) { return m.category == f.category; });
     if (it == merged.end()) {

@@ -49,7 +49,13 @@ class Builder {
  public:
   // `prose_record`: the report itself is the user's sentences (family "mentioned" or "described"), so the
   // message's rules read prose too.
-  Builder(int64_t message_line, bool prose_record) : message_line_(message_line), prose_record_(prose_record) {}
+  // One finding per cause at most: reserved up front (growing a vector of findings, each with its
+  // strings, was an eighth of the time of a log of 100k reports).
+  Builder(int64_t message_line, bool prose_record) : message_line_(message_line), prose_record_(prose_record) {
+    constexpr size_t kCauses = static_cast<size_t>(OomCause::kOther) + 1;
+    findings_.reserve(kCauses);
+    measured_.reserve(kCauses);
+  }
   // Returns the index of the finding for `cause` (created with `score`, or raised to it).
   size_t add(OomCause cause, double score, const std::string& evidence = "") {
     size_t i = index(cause);
