@@ -1127,6 +1127,8 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         contains("during evaluation") || contains("during validation") || contains("in validation") ||
         contains("when evaluating") || contains("during testing")) {
       if (!negated) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.25, "inference / evaluation: " + text(), 'i');
+    } else if (has(kWEval) && eval_words_denied(lo)) {
+      // "we never evaluate", "without evaluation", "no validation at all": evaluation said not to run.
     } else if (has(kWEval) && !negated && !eval_ident_.empty() &&
                (contains(" method") || contains(" function") || contains("()") || contains(" loop"))) {
       // "for the epochVal method", "in my validate() function": the user names where it fails.
@@ -3119,6 +3121,40 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       i = j;
     }
     return "";
+  }
+
+  // Every evaluation word of the line (words()'s kWEval) comes right after a word that says it does
+  // not happen ("we never evaluate", "without evaluation", "no validation", "didn't run eval", "skip
+  // the test"), one word between at most: evaluation named as not run, no evaluation word. False
+  // when the line has none, or any one not so denied.
+  bool eval_words_denied(std::string_view lo) const {
+    std::array<std::string_view, 2> before{};  // the two words before the current one
+    bool any = false;
+    for (size_t i = 0; i < lo.size();) {
+      if (!word_char(lo[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < lo.size() && word_char(lo[j])) ++j;
+      const std::string_view w = lo.substr(i, j - i);
+      const auto it = words().find(w);
+      if (it != words().end() && it->second == kWEval) {
+        bool denied = false;
+        for (std::string_view b : before) {
+          // "t": the end of "don't" / "didn't" / "doesn't", split at the apostrophe.
+          for (std::string_view neg : {"never", "no", "without", "not", "t", "dont", "skip", "skipping", "disable",
+                                       "disabled"}) {
+            denied = denied || b == neg;
+          }
+        }
+        if (!denied) return false;
+        any = true;
+      }
+      before = {before[1], w};
+      i = j;
+    }
+    return any;
   }
 
   // A setting named at lo[i, j) turned off: its name says so ("no_eval", "skip_eval", "disable_eval")
