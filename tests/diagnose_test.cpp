@@ -3137,3 +3137,40 @@ TEST(DiagnoseKinds19, AfterHeld26Review) {
     EXPECT_TRUE(diagnose_log(none, without).empty()) << none;
   }
 }
+
+// Session 28, before held27: evaluation named as not run is no evaluation word; a code line that
+// only assigns to a loss word ("logits = model(x)") is the forward, not the loss.
+TEST(DiagnoseKinds20, EvaluationNotRunAndLogitsAssigned) {
+  const DiagnoseOptions without = rules_alone();
+  const std::string oom =
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 23.65 GiB "
+      "of which 1.02 GiB is free. Of the allocated memory 21.9 GiB is allocated by PyTorch, and 300.50 MiB is reserved "
+      "by PyTorch but unallocated.\n";
+  auto word_evidence = [&](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) {
+        if (f.category == OomCause::kEvalWithoutNoGrad && e.find("log line 1:") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  for (const char* denied : {"We train with LoRA and we never evaluate during training.\n",
+                             "Training without evaluation, batch size 4.\n", "no validation at all, just training\n",
+                             "I didn't run eval at all.\n"}) {
+    EXPECT_FALSE(word_evidence(denied + oom)) << denied;
+  }
+  for (const char* told : {"It fails when we evaluate after epoch 1.\n", "no OOM in training, only in validation\n"}) {
+    EXPECT_TRUE(word_evidence(told + oom)) << told;
+  }
+  auto phase = [&](const std::string& code) {
+    const std::vector<Diagnosis> ds =
+        diagnose_log("Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    " + code + "\n" + oom,
+                     without);
+    return first(ds).phase;
+  };
+  EXPECT_EQ(phase("logits = model(input_ids)"), "forward");
+  EXPECT_EQ(phase("loss, logits = self.net(x)"), "forward");
+  EXPECT_EQ(phase("loss = F.cross_entropy(logits.view(-1, V), y)"), "loss");
+  EXPECT_EQ(phase("out = self.lm_head(hidden)"), "loss");
+}

@@ -697,6 +697,30 @@ class Reader {
     }
   }
 
+  // A code line whose loss word (loss, logits, lm_head, cross_entropy, compute_loss) is only in
+  // what it assigns to: "logits = model(input_ids)", "loss, logits = self.forward(x)" call the
+  // model's forward; "loss = F.cross_entropy(logits, y)" computes the loss.
+  static bool loss_word_only_assigned(std::string_view t) {
+    size_t eq = std::string_view::npos;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '=') continue;
+      const char before = i > 0 ? t[i - 1] : ' ';
+      const char after = i + 1 < t.size() ? t[i + 1] : ' ';
+      if (after == '=' || before == '=' || before == '!' || before == '<' || before == '>') continue;
+      eq = i;
+      break;
+    }
+    if (eq == std::string_view::npos || t.substr(0, eq).find('(') != std::string_view::npos) return false;
+    const std::string_view rhs = t.substr(eq + 1);
+    if (rhs.find('(') == std::string_view::npos) return false;
+    for (std::string_view w : {"loss", "logits", "lm_head", "cross_entropy", "compute_loss"}) {
+      for (size_t p = rhs.find(w); p != std::string_view::npos; p = rhs.find(w, p + 1)) {
+        if (is_word_at(rhs, p, w.size())) return false;
+      }
+    }
+    return true;
+  }
+
   // A traceback frame ("File \"...\", line N, in func") or the code line under it.
   void frame_facts(std::string_view t, int64_t n, uint64_t seen, bool frame) {
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
@@ -734,10 +758,10 @@ class Reader {
     } else if (has(kWAttention)) {
       phase = 'a';
       what = "attention";
-    } else if (has(kWLoss)) {
+    } else if (has(kWLoss) && !(!frame && loss_word_only_assigned(t))) {
       phase = 'L';
       what = "loss / logits";
-    } else if (has(kWForward) || contains("_call_impl")) {
+    } else if (has(kWForward) || contains("_call_impl") || (has(kWLoss) && !frame)) {
       phase = 'f';
       what = "forward";
     }
