@@ -3174,3 +3174,78 @@ TEST(DiagnoseKinds20, EvaluationNotRunAndLogitsAssigned) {
   EXPECT_EQ(phase("loss = F.cross_entropy(logits.view(-1, V), y)"), "loss");
   EXPECT_EQ(phase("out = self.lm_head(hidden)"), "loss");
 }
+
+// After held27's one score (in-sample for held27): kinds its misses showed.
+TEST(DiagnoseKinds20, AfterHeld27sScore) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, without);
+    return first(ds).findings.at(0).category;
+  };
+  // TensorFlow's variable initializer: no step has run; a few bytes failing there means a full device.
+  const std::string init =
+      "ResourceExhaustedError (see above for traceback): OOM when allocating tensor of shape [1024] and type float\n"
+      "\t [[Node: flownet_c/conv6/biases/Adam/Initializer/zeros = Const[dtype=DT_FLOAT, value=Tensor<type: float "
+      "shape: [1024] values: 0 0 0...>, _device=\"/job:localhost/replica:0/task:0/gpu:0\"]()]]\n";
+  {
+    const std::vector<Diagnosis> ds = diagnose_log(init, without);
+    EXPECT_EQ(first(ds).phase, "model_load");
+    EXPECT_EQ(first(ds).findings.at(0).category, OomCause::kOtherProcess);
+  }
+  // A gradient op's node is no initializer.
+  {
+    std::string step = init;
+    step.replace(step.find("flownet_c/conv6/biases/Adam/Initializer/zeros"), 45, "gradients/flownet_c/conv6/Conv2D_grad/Conv2DBackpropInput");
+    const std::vector<Diagnosis> ds = diagnose_log(step, without);
+    EXPECT_NE(first(ds).phase, "model_load");
+  }
+  // Paddle Inference's predictor creation loads the model.
+  {
+    const std::vector<Diagnosis> ds = diagnose_log(
+        "Traceback (most recent call last):\n  File \"tools/infer/utility.py\", line 307, in create_predictor\n"
+        "    predictor = inference.create_predictor(config)\nRuntimeError: ResourceExhaustedError:\n\n"
+        "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, available memory is only 0.000000B.\n",
+        without);
+    EXPECT_EQ(first(ds).phase, "model_load");
+  }
+  // PostgreSQL: palloc's 1 GB cap (no memory setting cures it) and a backend's failed malloc; a
+  // title naming the failure above the sized message is one report.
+  {
+    const std::vector<Diagnosis> ds = diagnose_log(
+        "Index build error: `invalid memory alloc request size` >= 1GB\nCREATE INDEX ON embed USING ivfflat (vec);\n"
+        "ERROR:  invalid memory alloc request size 1073774812\n",
+        without);
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_EQ(ds[0].oom->subsystem, "postgres");
+    EXPECT_EQ(ds[0].oom->requested_bytes.value_or(0), 1073774812);
+    EXPECT_EQ(ds[0].findings.at(0).category, OomCause::kOther);
+    EXPECT_EQ(ds[0].framework, "native");
+  }
+  {
+    const std::vector<Diagnosis> ds =
+        diagnose_log("ERROR:  out of memory\nDETAIL:  Failed on request of size 8192 in memory context \"ExprContext\".\n", without);
+    EXPECT_EQ(first(ds).oom->requested_bytes.value_or(0), 8192);
+    EXPECT_EQ(first(ds).findings.at(0).category, OomCause::kCpuRam);
+  }
+  // A fix told with a command line's hyphenated knob.
+  const std::string xla = "Original error: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1078460416 bytes.\n";
+  EXPECT_EQ(top("Changing batch-size from 128 to 32 fixed it.\n" + xla), OomCause::kActivationsBatch);
+  // zh: memory said to keep growing during training.
+  EXPECT_EQ(top("\xe8\xae\xad\xe7\xbb\x83\xe8\xbf\x87\xe7\xa8\x8b\xe4\xb8\xad\xe5\x86\x85\xe5\xad\x98\xe5\x8d\xa0\xe7\x94\xa8"
+                "\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0\n"),  // 训练过程中内存占用一直增加
+            OomCause::kLeakAcrossSteps);
+  // The whole model on one device, said to exceed its memory (en, zh); not asked or denied.
+  const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n";
+  for (const char* beyond : {"Models that exceed a single GPU memory cannot be trained.\n",
+                             "ZeRO-3 still gathers all parameters onto a single card.\n",
+                             "\xe5\xa7\x8b\xe7\xbb\x88\xe4\xbc\x9a\xe5\xb0\x86\xe6\x89\x80\xe6\x9c\x89\xe5\x8f\x82\xe6\x95\xb0"
+                             "\xe6\x94\xb6\xe9\x9b\x86\xe5\x88\xb0\xe5\x8d\x95\xe5\x8d\xa1\xe6\x8e\xa8\xe7\x90\x86\n"}) {  // 始终会将所有参数收集到单卡推理
+    EXPECT_EQ(top(beyond + oom), OomCause::kStaticModelTooLarge) << beyond;
+  }
+  for (const char* not_told : {"Is the model larger than a single GPU memory?\n", "The model is not larger than one GPU.\n"}) {
+    const std::vector<Diagnosis> ds = diagnose_log(not_told + oom, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) EXPECT_EQ(e.find("said to exceed"), std::string::npos) << not_told;
+    }
+  }
+}

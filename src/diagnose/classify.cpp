@@ -847,6 +847,22 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     if (s.cause == OomCause::kMultiGpuImbalance && c.loading && w > 0 && w < 0.3) w += 0.2;  // torch.load on many ranks
     b.boost(s.cause, w, s.what, s.line, s.prose);
   }
+  // A request of a few KiB failing while the model is loaded or its variables created (a
+  // TensorFlow initializer, a predictor's creation): the weights come in tensors of MiB, so a
+  // request this small fails only when the device is already (nearly) full before this process
+  // placed much: other processes hold it. Not when the message shows this process holding most
+  // of the device.
+  const bool holds_most = oom.allocated_bytes && oom.total_capacity_bytes &&
+                          *oom.allocated_bytes >= *oom.total_capacity_bytes / 2 &&
+                          *oom.allocated_bytes <= *oom.total_capacity_bytes;
+  if (c.loading && oom.requested_bytes && *oom.requested_bytes > 0 && *oom.requested_bytes <= (int64_t{64} << 10) &&
+      !holds_most) {
+    b.boost(OomCause::kOtherProcess, 0.35,
+            fmt::format("{} requested while the model is loaded or its variables created: a request this small fails "
+                        "only when the device was already full",
+                        format_bytes(*oom.requested_bytes)),
+            0);
+  }
   if (c.loading && c.multi_gpu) {
     b.boost(OomCause::kMultiGpuImbalance, 0.15, "a load (torch.load / load_state_dict) while several ranks run", 0);
   }
@@ -1025,7 +1041,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" ||
-       oom.subsystem == "duckdb" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "duckdb" || oom.subsystem == "postgres" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
@@ -1097,6 +1113,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                               " used)"
                                         : std::string()) +
                                    ": host RAM"
+           : sub == "postgres" ? "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
+                                     (diagnose_detail::icontains(oom.message, "invalid memory alloc") ? " in one piece (palloc)"
+                                                                                      : " in a backend's memory context") +
+                                     ": host RAM"
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1121,6 +1141,26 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                         "SessionOptions.enable_cpu_mem_arena = False, or an OrtArenaCfg (max_mem, arena_extend_strategy "
                         "kSameAsRequested), bounds it; dynamic input shapes (batch, sequence, image size) set its largest "
                         "request");
+    }
+    if (oom.subsystem == "postgres") {
+      if (diagnose_detail::icontains(oom.message, "invalid memory alloc")) {
+        // palloc refuses a request above MaxAllocSize (1 GB - 1) whatever the server's RAM: no
+        // memory setting cures it; the code (an extension's array) or the setting sizing it does.
+        Finding& f = b.at(i);
+        f.score = 0.3;
+        add_titled(b, OomCause::kOther, 0.75,
+                   "PostgreSQL's palloc refuses one allocation above MaxAllocSize (1 GB - 1)" +
+                       (Q ? fmt::format(": {} bytes asked", *Q) : std::string()),
+                   "PostgreSQL's single-allocation cap (MaxAllocSize, 1 GB - 1), not the server's memory",
+                   "Lower what sizes that one array (an index's lists, a sample count, a query's IN list or "
+                   "array_agg), or update the extension that builds it (huge allocations: palloc_extended with "
+                   "MCXT_ALLOC_HUGE); more RAM or work_mem does not help",
+                   "Is the request above 1073741823 bytes, and does it grow with a parameter (lists, rows, dimensions)?");
+      } else {
+        d.notes.push_back("PostgreSQL's backend could not allocate: work_mem / maintenance_work_mem times the sorts, "
+                          "hashes and parallel workers of the query is what it asked for; lower them, or give the "
+                          "server more RAM (the kernel's overcommit setting, vm.overcommit_memory, also refuses)");
+      }
     }
     if (oom.subsystem == "jvm") {  // the JVM's own knobs, by the kind of OutOfMemoryError, not PyTorch's DataLoader
       Finding& f = b.at(i);

@@ -504,6 +504,15 @@ class Reader {
     under_frame_ = frame;
     if (frame) traceback_line_ = n;
     note_process(n);
+    // TensorFlow names the op that failed under its OOM ("[[Node: conv6/biases/Adam/Initializer/zeros
+    // = Const[...]", "[[{{node .../Initializer/random_uniform}}]]"): a variable's initializer runs
+    // once, when the variables are created, before any step: no activation exists yet. Read as
+    // the model's load (a frame of phase 'l').
+    if (!frame && (t.find("[[node") != std::string_view::npos || t.find("{{node ") != std::string_view::npos) &&
+        t.find("/initializer/") != std::string_view::npos) {
+      add(n, FactKind::kFrame, OomCause::kOther, 0, "a variable's initializer (TensorFlow creates the variables, no step has run)",
+          'l');
+    }
 
     // Words.
     uint64_t seen = 0;
@@ -736,7 +745,8 @@ class Reader {
       phase = 's';
       what = "saving a checkpoint";
     } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
-               contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(")) {
+               contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(") ||
+               contains("create_predictor(")) {  // Paddle Inference loads the model into a predictor
       phase = 'l';
       what = contains("flatten_dense_tensors_aligned") || contains("_create_fp16_partitions") || contains("_init_flat_param")
                  ? "the model's parameters flattened into one buffer (ZeRO / FSDP setup)"
@@ -912,9 +922,21 @@ class Reader {
                               (cjk && (has_text("\xe5\x8d\x95\xe5\x8d\xa1") || has_text("\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1") ||
                                        has_text("\xe5\xaf\xb9\xe8\xaf\x9d") || has_text("\xe8\x81\x8a\xe5\xa4\xa9") ||
                                        has_text("\xe4\xba\xa4\xe4\xba\x92")));
+    // zh: the memory (内存 the host's, 显存 the GPU's) said to keep growing: 一直/不断/持续/逐渐 +
+    // 增加/上涨/上升/增长/变大 (keeps increasing, rising, growing), 越来越多/越来越大 (more and more).
+    const bool zh_memory_grows = [&] {
+      if (!cjk || !(has_text("\xe5\x86\x85\xe5\xad\x98") || has_text("\xe6\x98\xbe\xe5\xad\x98"))) return false;
+      if (has_text("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || has_text("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
+      const bool ongoing_zh = has_text("\xe4\xb8\x80\xe7\x9b\xb4") || has_text("\xe4\xb8\x8d\xe6\x96\xad") ||
+                              has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90");
+      const bool rises_zh = has_text("\xe5\xa2\x9e\xe5\x8a\xa0") || has_text("\xe4\xb8\x8a\xe6\xb6\xa8") ||
+                            has_text("\xe4\xb8\x8a\xe5\x8d\x87") || has_text("\xe5\xa2\x9e\xe9\x95\xbf") ||
+                            has_text("\xe5\x8f\x98\xe5\xa4\xa7");
+      return ongoing_zh && rises_zh;
+    }();
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !(has(kWLoss) && has_text(".item()"))) {
+        !zh_memory_grows && !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -1063,6 +1085,12 @@ if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
     }
+    // Weaker outside training (训练): growth while serving or predicting is as often a chat's history
+    // or a KV cache (generation), or graphs kept by inference, as a leak.
+    if (zh_memory_grows && !has(kWGrow)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has_text("\xe8\xae\xad\xe7\xbb\x83") ? 0.5 : 0.2,
+          "memory grows step after step: " + text());
+    }
     // Fails after N epochs / hours of running fine.
     if (has(kWAfter)) {
 if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
@@ -1123,6 +1151,10 @@ if ((contains("before the first step") || contains("before training") || contain
         !contains("after loading")) {  // "after loading the model, it costs 34G": loading finished
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
     }
+    }
+    if (model_beyond_one_device(lo)) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4,
+          "the whole model on one device, said to exceed its memory: " + text());
     }
     // At the very start of training (the first step): static memory or the optimizer state
     // created at the first step, not a batch that grew.
@@ -1716,6 +1748,51 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
   // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
   // with the clause it ends, so a question keeps its '?' or '？').
+  // A clause that tells the whole model is larger than one device's memory ("models larger than
+  // one card's memory cannot run", "a model that exceeds a single GPU's memory") or that all of its
+  // parameters are gathered onto one device ("ZeRO-3 still gathers all parameters onto a single
+  // card"); zh: 超过单卡显存 / 大于单卡显存 (beyond one card's memory), 所有参数收集到单卡 (all
+  // parameters gathered onto one card). Not asked, supposed ("if the model ...") or denied.
+  static bool model_beyond_one_device(std::string_view lo) {
+    const bool zh_one_card = lo.find("\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos;  // 单卡
+    if (zh_one_card && (lo.find("\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos ||  // 超过单卡
+                        lo.find("\xe5\xa4\xa7\xe4\xba\x8e\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos ||  // 大于单卡
+                        (lo.find("\xe6\x89\x80\xe6\x9c\x89\xe5\x8f\x82\xe6\x95\xb0") != std::string_view::npos &&  // 所有参数
+                         lo.find("\xe6\x94\xb6\xe9\x9b\x86") != std::string_view::npos))) {  // 收集
+      return true;
+    }
+    if (lo.find("model") == std::string_view::npos && lo.find("param") == std::string_view::npos) return false;
+    if (lo.find("one ") == std::string_view::npos && lo.find("single") == std::string_view::npos &&
+        lo.find("a gpu's") == std::string_view::npos) {
+      return false;
+    }
+    for (std::string_view clause : clauses(lo)) {
+      auto has = [&](std::string_view s) { return clause.find(s) != std::string_view::npos; };
+      // Asked, or the claim itself denied ("the model is not larger than one GPU"); what follows
+      // from it may be negative ("models larger than one card's memory cannot run").
+      std::string_view end = clause;
+      while (!end.empty() && (end.back() == ' ' || end.back() == '.')) end.remove_suffix(1);
+      if ((!end.empty() && end.back() == '?') || has("not larger") || has("n't larger") || has("not bigger") ||
+          has("n't bigger") || has("not exceed") || has("n't exceed") || has("never exceed") || has("not gather") ||
+          has("n't gather") || has("no longer gather") || has("if the model") || has("whether")) {
+        continue;
+      }
+      const bool one_device = has("one gpu") || has("single gpu") || has("one card") || has("single card") ||
+                              has("one device") || has("single device") || has("one rank") || has("a gpu's memory");
+      if (!one_device) continue;
+      const size_t m = clause.find("model");
+      const bool beyond = m != std::string_view::npos &&
+                          (clause.find("larger than", m) != std::string_view::npos ||
+                           clause.find("bigger than", m) != std::string_view::npos ||
+                           clause.find("exceed", m) != std::string_view::npos);
+      const bool gathered = (has("gather") || has("collect")) && (has("all param") || has("all the param") ||
+                                                                   has("full model") || has("whole model") ||
+                                                                   has("full weights") || has("all weights"));
+      if (beyond || gathered) return true;
+    }
+    return false;
+  }
+
   static std::vector<std::string_view> clauses(std::string_view lo) {
     std::vector<std::string_view> out;
     size_t from = 0;
@@ -2880,6 +2957,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"split the document", OomCause::kActivationsSeqlen}, {"split the text", OomCause::kActivationsSeqlen},
         {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
         {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
+        {"input_size", OomCause::kActivationsSeqlen}, {"input-size", OomCause::kActivationsSeqlen},
+        {"image-size", OomCause::kActivationsSeqlen}, {"img-size", OomCause::kActivationsSeqlen},
+        {"max-length", OomCause::kActivationsSeqlen}, {"seq-len", OomCause::kActivationsSeqlen},
+        {"tile-size", OomCause::kActivationsSeqlen},
+        // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size from 128 to 32").
+        {"batch-size", OomCause::kActivationsBatch}, {"gradient-accumulation", OomCause::kActivationsBatch},
+        {"gradient-checkpointing", OomCause::kActivationsBatch}, {"max-model-len", OomCause::kGenerationKvCache},
+        {"gpu-memory-utilization", OomCause::kGenerationKvCache}, {"ctx-size", OomCause::kGenerationKvCache},
+        {"max-new-tokens", OomCause::kGenerationKvCache}, {"max-num-seqs", OomCause::kGenerationKvCache},
+        {"num-workers", OomCause::kCpuRam},
         {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
         {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
         {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
@@ -3525,7 +3612,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   } else if (load_frame) {
     c.phase = "model_load";
     c.loading = true;
-    frame_signal(OomCause::kStaticModelTooLarge, 0.45, load_line, load_what);
+    // A TensorFlow variable's initializer: the variables do not fit, or the device was full
+    // before they were created (another process): weaker than a load frame of the model's own.
+    const bool initializer = load_what.rfind("a variable's initializer", 0) == 0;
+    frame_signal(OomCause::kStaticModelTooLarge, initializer ? 0.25 : 0.45, load_line, load_what);
   } else if (eval_frame && !no_grad_frame) {
     c.phase = "eval";
     c.eval = true;

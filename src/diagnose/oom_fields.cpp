@@ -361,6 +361,11 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.free_bytes = take(size_after(s, "isavailable("), r);
       return;
     }
+    if (r.subsystem == "postgres") {  // "invalid memory alloc request size 1073774812", "Failed on request of size 8192 in ..."
+      r.requested_bytes = grouped_count_after(s, "allocrequestsize", r, &r.requested_printed);
+      if (!r.requested_bytes) r.requested_bytes = grouped_count_after(s, "requestofsize", r, &r.requested_printed);
+      return;
+    }
     if (r.subsystem == "duckdb") {  // "... allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB used)", "... block of 262144 bytes"
       size_t p = ifind(s, "allocate");
       if (p == std::string::npos) p = ifind(s, "pin");

@@ -194,6 +194,12 @@ const HeadDef kHeads[] = {
     {"out of memory error: failed to allocate block", "host_alloc", "duckdb", Kind::kOneLine},
     {"out of memory error: failed to allocate data of size", "host_alloc", "duckdb", Kind::kOneLine},
     {"out of memory error: failed to pin block", "host_alloc", "duckdb", Kind::kOneLine},
+    // PostgreSQL's memory contexts (src/backend/utils/mmgr/mcxt.c): "ERROR:  invalid memory alloc
+    // request size 1073774812" (one palloc above MaxAllocSize, 1 GB - 1: refused whatever memory is
+    // free) and "DETAIL:  Failed on request of size 8192 in memory context "ExprContext"." (under
+    // "ERROR:  out of memory": the backend's malloc failed, host RAM). Sizes in bytes.
+    {"invalid memory alloc request size", "host_alloc", "postgres", Kind::kOneLine},
+    {"failed on request of size", "host_alloc", "postgres", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -1044,6 +1050,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                // numpy's _ArrayMemoryError then "MemoryError", bad_alloc echoed: one host failure
                                (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5);
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
+        // A report's title on the first line ("Index build error: `invalid memory alloc request size`
+        // >= 1GB") names the failure the message further down prints with its size: one report.
+        const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes && prev.family == r.family &&
+                                prev.subsystem == r.subsystem;
         // An accelerator's allocator and its API's error code on the lines after it ("Device memory
         // allocation of size N failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"): one
         // failure. Near the report's last line read, not its first (a repeated pair is one failure
@@ -1115,7 +1125,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           prev.message += " " + r.message;
           absorb(prev, r.text_lines);
           merged = true;
-        } else if (same_kill || tf_echo || device_echo) {
+        } else if (same_kill || tf_echo || device_echo || title_echo) {
           if (device_echo) {  // a cut-off copy first, the full message after it: every figure of either
             for (auto field : {&OomRecord::total_capacity_bytes, &OomRecord::free_bytes, &OomRecord::allocated_bytes,
                                &OomRecord::laid_out_bytes, &OomRecord::largest_free_block_bytes,
