@@ -862,6 +862,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                         "only when the device was already full",
                         format_bytes(*oom.requested_bytes)),
             0);
+    // ... and no verdict for the model's size on a load frame alone: weights come in MiB.
+    b.boost(OomCause::kStaticModelTooLarge, -0.15, "", 0);
   }
   if (c.loading && c.multi_gpu) {
     b.boost(OomCause::kMultiGpuImbalance, 0.15, "a load (torch.load / load_state_dict) while several ranks run", 0);
