@@ -113,6 +113,11 @@
 //   their own after the session's changes before it and before anything was scored on them).
 //   Scored only when asked for (OOMKIT_CORPUS_PART=held26). Joined the word prior's training parts
 //   after its score.
+// - held27: tests/data/oom-corpus-held27/ (26 reports gathered on 2026-12-04 in four shares by four
+//   sessions that neither ran nor read the diagnoser, all four at once on split topics; committed on
+//   their own after the session's changes before it and before anything was scored on them).
+//   Scored only when asked for (OOMKIT_CORPUS_PART=held27). Joined the word prior's training parts
+//   after its score.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
