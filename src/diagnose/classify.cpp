@@ -1115,10 +1115,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                               " used)"
                                         : std::string()) +
                                    ": host RAM"
-           : sub == "postgres" ? "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
-                                     (diagnose_detail::icontains(oom.message, "invalid memory alloc") ? " in one piece (palloc)"
-                                                                                      : " in a backend's memory context") +
-                                     ": host RAM"
+           : sub == "postgres" ? (diagnose_detail::icontains(oom.message, "invalid memory alloc")
+                                      ? "PostgreSQL's palloc refused " + (Q ? format_bytes(*Q) : std::string("a request")) +
+                                            " in one piece (above its 1 GB - 1 cap, not a shortage of RAM)"
+                                      : "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
+                                            " in a backend's memory context: host RAM")
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
