@@ -180,6 +180,22 @@ const std::unordered_map<std::string_view, Word>& words() {
 
 bool word_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
 
+// Calls `f(i, j)` for each token lo[i, j) of word characters (word_char()), in order, while it
+// returns true.
+template <class F>
+void for_each_token(std::string_view lo, F&& f) {
+  for (size_t i = 0; i < lo.size();) {
+    if (!word_char(lo[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < lo.size() && word_char(lo[j])) ++j;
+    if (!f(i, j)) return;
+    i = j;
+  }
+}
+
 
 // An LLM's name with its version glued on: "llama3", "llama2", "qwen2", "gemma2", "mistral7b".
 bool is_llm_with_version(std::string_view w) {
@@ -517,13 +533,7 @@ class Reader {
     // Words.
     uint64_t seen = 0;
     eval_ident_ = {};
-    for (size_t i = 0; i < lo.size();) {
-      if (!word_char(lo[i])) {
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      while (j < lo.size() && word_char(lo[j])) ++j;
+    for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
@@ -558,8 +568,8 @@ class Reader {
           ev_.calibration_line = n;
         }
       }
-      i = j;
-    }
+      return true;
+    });
     device_ids(lo);
     // Quantized weights named: a quantization word, or "bit" after 4 / 8 ("4-bit", "8 bit").
     if (!ev_.quantized_line && ((seen >> kWQuant) & 1u) != 0) {
@@ -2957,16 +2967,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"split the document", OomCause::kActivationsSeqlen}, {"split the text", OomCause::kActivationsSeqlen},
         {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
         {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
-        {"input_size", OomCause::kActivationsSeqlen}, {"input-size", OomCause::kActivationsSeqlen},
-        {"image-size", OomCause::kActivationsSeqlen}, {"img-size", OomCause::kActivationsSeqlen},
-        {"max-length", OomCause::kActivationsSeqlen}, {"seq-len", OomCause::kActivationsSeqlen},
-        {"tile-size", OomCause::kActivationsSeqlen},
-        // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size from 128 to 32").
-        {"batch-size", OomCause::kActivationsBatch}, {"gradient-accumulation", OomCause::kActivationsBatch},
-        {"gradient-checkpointing", OomCause::kActivationsBatch}, {"max-model-len", OomCause::kGenerationKvCache},
-        {"gpu-memory-utilization", OomCause::kGenerationKvCache}, {"ctx-size", OomCause::kGenerationKvCache},
-        {"max-new-tokens", OomCause::kGenerationKvCache}, {"max-num-seqs", OomCause::kGenerationKvCache},
-        {"num-workers", OomCause::kCpuRam},
+        {"input_size", OomCause::kActivationsSeqlen},
         {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
         {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
         {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
@@ -3010,8 +3011,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
     uint32_t named = 0;
     for (std::string_view clause : parts) {
+      // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size
+      // from 128 to 32", "--max-model-len"): read as well with '_' for a '-' between two letters.
+      std::string underscored(clause);
+      for (size_t q = 1; q + 1 < underscored.size(); ++q) {
+        if (underscored[q] == '-' && is_alpha(underscored[q - 1]) && is_alpha(underscored[q + 1])) underscored[q] = '_';
+      }
       for (const Named& x : kNamed) {
-        if (contains_word_start(clause, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
+        if (contains_word_start(clause, x.text) || contains_word_start(underscored, x.text)) {
+          named |= uint32_t{1} << static_cast<int>(x.cause);
+        }
       }
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
     }
@@ -3220,18 +3229,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   std::string first_of(std::string_view lo, Word kind) {
-    for (size_t i = 0; i < lo.size();) {
-      if (!word_char(lo[i])) {
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      while (j < lo.size() && word_char(lo[j])) ++j;
+    std::string found;
+    for_each_token(lo, [&](size_t i, size_t j) {
       auto it = words().find(lo.substr(i, j - i));
-      if (it != words().end() && it->second == kind) return std::string(lo.substr(i, j - i));
-      i = j;
-    }
-    return "";
+      if (it != words().end() && it->second == kind) found = std::string(lo.substr(i, j - i));
+      return found.empty();
+    });
+    return found;
   }
 
   // Every evaluation word of the line (words()'s kWEval) comes right after a word that says it does
@@ -3240,14 +3244,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // when the line has none, or any one not so denied.
   bool eval_words_denied(std::string_view lo) const {
     std::array<std::string_view, 2> before{};  // the two words before the current one
-    bool any = false;
-    for (size_t i = 0; i < lo.size();) {
-      if (!word_char(lo[i])) {
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      while (j < lo.size() && word_char(lo[j])) ++j;
+    bool any = false, affirmed = false;
+    for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
       const auto it = words().find(w);
       if (it != words().end() && it->second == kWEval) {
@@ -3259,13 +3257,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
             denied = denied || b == neg;
           }
         }
-        if (!denied) return false;
+        if (!denied) {
+          affirmed = true;
+          return false;
+        }
         any = true;
       }
       before = {before[1], w};
-      i = j;
-    }
-    return any;
+      return true;
+    });
+    return any && !affirmed;
   }
 
   // A setting named at lo[i, j) turned off: its name says so ("no_eval", "skip_eval", "disable_eval")
