@@ -3249,3 +3249,98 @@ TEST(DiagnoseKinds20, AfterHeld27sScore) {
     }
   }
 }
+
+// Mends from a fresh helper's review of the rules above (/tmp/review28, 120 inputs).
+TEST(DiagnoseKinds20, Session28Review) {
+  const DiagnoseOptions without = rules_alone();
+  const std::string oom =
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.64 GiB of "
+      "which 1.00 GiB is free. Of the allocated memory 21.30 GiB is allocated by PyTorch, and 300.50 MiB is reserved by "
+      "PyTorch but unallocated.\n";
+  auto phase = [&](const std::string& code) {
+    const std::vector<Diagnosis> ds = diagnose_log(
+        "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    " + code + "\n" + oom, without);
+    return first(ds).phase;
+  };
+  EXPECT_EQ(phase("loss = self.criterion(outputs, targets)"), "loss");
+  EXPECT_EQ(phase("loss = loss_fn(pred, y)"), "loss");
+  EXPECT_EQ(phase("loss = torch.nn.functional.nll_loss(log_probs, target)"), "loss");
+  // "No idea," denies nothing; a skip told as the fix points at evaluation.
+  auto eval_evidence = [&](const std::string& line) {
+    const std::vector<Diagnosis> ds = diagnose_log(line + oom, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) {
+        if (f.category == OomCause::kEvalWithoutNoGrad && e.find("log line 1:") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(eval_evidence("No idea, evaluation OOMs every time after the first epoch.\n"));
+  EXPECT_TRUE(eval_evidence("If I skip the evaluation, training runs fine for days.\n"));
+  // A numberless PyTorch title on line 1 and the sized message below: one report, from line 1.
+  {
+    const std::vector<Diagnosis> ds = diagnose_log("RuntimeError: CUDA out of memory\n\nI fine-tune a 7B model.\n" + oom, without);
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_EQ(ds[0].oom->line, 1);
+    EXPECT_TRUE(ds[0].oom->requested_bytes.has_value());
+  }
+  // TensorFlow's initializer node under a Python traceback's message.
+  {
+    const std::vector<Diagnosis> ds = diagnose_log(
+        "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n    sess.run(init_op)\n"
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[512] and "
+        "type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+        "\t [[{{node conv6/biases/Initializer/zeros}}]]\n",
+        without);
+    EXPECT_EQ(first(ds).phase, "model_load");
+  }
+  // Paddle raises its GPU allocator's error as Python's MemoryError: one report, the GPU's, at the load.
+  {
+    const std::vector<Diagnosis> ds = diagnose_log(
+        "Traceback (most recent call last):\n  File \"infer.py\", line 40, in <module>\n    predictor = "
+        "create_predictor(config)\nMemoryError: \n\n--------------------------------------\nC++ Traceback (most recent "
+        "call last):\n--------------------------------------\n0   paddle_infer::CreatePredictor(paddle::AnalysisConfig "
+        "const&)\n\n----------------------\nError Message Summary:\n----------------------\nResourceExhaustedError: \n\n"
+        "Out of memory error on GPU 0. Cannot allocate 256.000000B memory on GPU 0, 12.500000MB memory has been allocated "
+        "and available memory is only 0.000000B.\n",
+        without);
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_EQ(ds[0].oom->family, "paddle");
+    EXPECT_EQ(ds[0].phase, "model_load");
+  }
+  // Chinese: denied, asked or supposed; another subject.
+  auto static_told = [&](const std::string& line) {
+    const std::vector<Diagnosis> ds = diagnose_log(line + oom, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) {
+        if (e.find("said to exceed") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_FALSE(static_told("\xe6\xa8\xa1\xe5\x9e\x8b\xe6\xb2\xa1\xe6\x9c\x89\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1"
+                           "\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x8c\xe5\x8f\xaa\xe6\x9c\x89" "7B\n"));  // 模型没有超过单卡显存，只有7B
+  EXPECT_FALSE(static_told("\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x98\xaf\xe5\x90\xa6\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1"
+                           "\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x9f\n"));  // 模型是否超过单卡显存？
+  EXPECT_FALSE(static_told("\xe6\x95\xb0\xe6\x8d\xae\xe9\x9b\x86\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1\xe6\x98\xbe"
+                           "\xe5\xad\x98\n"));  // 数据集超过单卡显存
+  EXPECT_FALSE(static_told("The activations, not the model, exceed one GPU's memory.\n"));
+  EXPECT_FALSE(static_told("I don't think the model exceeds a single GPU's memory.\n"));
+  EXPECT_FALSE(static_told("Models larger than one card's memory can run with FSDP, and ours is only 3B.\n"));
+  EXPECT_TRUE(static_told("\xe8\xb7\x91\xe4\xb8\x8d\xe8\xb5\xb7\xe6\x9d\xa5\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1"
+                          "\xe6\x98\xbe\xe5\xad\x98\xe7\x9a\x84\xe6\xa8\xa1\xe5\x9e\x8b\xe3\x80\x82\xe5\x8d\xb3\xe4\xbd\xbf"
+                          "\xe8\xae\xbe\xe7\xbd\xae\xe4\xba\x86\xe4\xb9\x9f\xe6\xb2\xa1\xe7\x94\xa8\n"));  // 跑不起来超过单卡显存的模型。即使设置了也没用
+  // zh growth denied or asked is no leak evidence.
+  for (const char* not_told : {"\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6\xe6\x98\xbe\xe5\xad\x98\xe6\xb2\xa1\xe6\x9c\x89\xe4\xb8\x80"
+                               "\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0\n",  // 训练时显存没有一直增加
+                               "\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6\xe6\x98\xbe\xe5\xad\x98\xe6\x98\xaf\xe4\xb8\x8d\xe6\x98\xaf"
+                               "\xe4\xb8\x80\xe7\x9b\xb4\xe5\x9c\xa8\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x9f\n"}) {  // 训练时显存是不是一直在增加？
+    const std::vector<Diagnosis> ds = diagnose_log(std::string(not_told) + oom, without);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) EXPECT_EQ(e.find("memory grows step after step"), std::string::npos) << not_told;
+    }
+  }
+  // Batch size 1 told as the fix is no "fails even at batch size 1".
+  EXPECT_EQ(first(diagnose_log("Micro batch size 1 fixed it.\n" + oom, without)).findings.at(0).category,
+            OomCause::kActivationsBatch);
+}

@@ -1160,6 +1160,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                    "MCXT_ALLOC_HUGE); more RAM or work_mem does not help",
                    "Is the request above 1073741823 bytes, and does it grow with a parameter (lists, rows, dimensions)?");
       } else {
+        b.at(i).fix = "Lower work_mem / maintenance_work_mem (each sort, hash and parallel worker of a query takes "
+                      "up to that much), fewer parallel workers (max_parallel_workers_per_gather), or more RAM for "
+                      "the server";
         d.notes.push_back("PostgreSQL's backend could not allocate: work_mem / maintenance_work_mem times the sorts, "
                           "hashes and parallel workers of the query is what it asked for; lower them, or give the "
                           "server more RAM (the kernel's overcommit setting, vm.overcommit_memory, also refuses)");

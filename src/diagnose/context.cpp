@@ -505,7 +505,10 @@ class Reader {
       if (p > 0 && p < t.size()) t.remove_prefix(p);
     }
     // Traceback structure ("Traceback (most recent call last):", "> Traceback ...", a rich box's header).
-    if (t.find("traceback (most recent call last)") != std::string_view::npos && t.size() < 200) {
+    // Not Paddle's "C++ Traceback (most recent call last):" under a Python one: the Python frames
+    // above it stay the report's.
+    if (t.find("traceback (most recent call last)") != std::string_view::npos && t.size() < 200 &&
+        t.find("c++ traceback") == std::string_view::npos) {
       add(n, FactKind::kTracebackStart, OomCause::kOther, 0, "traceback");
       under_frame_ = false;
       traceback_line_ = n;
@@ -718,7 +721,8 @@ class Reader {
 
   // A code line whose loss word (loss, logits, lm_head, cross_entropy, compute_loss) is only in
   // what it assigns to: "logits = model(input_ids)", "loss, logits = self.forward(x)" call the
-  // model's forward; "loss = F.cross_entropy(logits, y)" computes the loss.
+  // model's forward; "loss = F.cross_entropy(logits, y)", "loss = self.criterion(out, y)" and
+  // "loss = loss_fn(pred, y)" compute the loss.
   static bool loss_word_only_assigned(std::string_view t) {
     size_t eq = std::string_view::npos;
     for (size_t i = 0; i < t.size(); ++i) {
@@ -732,10 +736,10 @@ class Reader {
     if (eq == std::string_view::npos || t.substr(0, eq).find('(') != std::string_view::npos) return false;
     const std::string_view rhs = t.substr(eq + 1);
     if (rhs.find('(') == std::string_view::npos) return false;
-    for (std::string_view w : {"loss", "logits", "lm_head", "cross_entropy", "compute_loss"}) {
-      for (size_t p = rhs.find(w); p != std::string_view::npos; p = rhs.find(w, p + 1)) {
-        if (is_word_at(rhs, p, w.size())) return false;
-      }
+    // A loss function called ("self.criterion(out, y)", "loss_fn(pred, y)", "F.nll_loss(...)") or
+    // the logits passed on: the loss.
+    for (std::string_view w : {"loss", "logits", "lm_head", "cross_entropy", "criterion", "nll"}) {
+      if (rhs.find(w) != std::string_view::npos) return false;
     }
     return true;
   }
@@ -936,12 +940,17 @@ class Reader {
     // 增加/上涨/上升/增长/变大 (keeps increasing, rising, growing), 越来越多/越来越大 (more and more).
     const bool zh_memory_grows = [&] {
       if (!cjk || !(has_text("\xe5\x86\x85\xe5\xad\x98") || has_text("\xe6\x98\xbe\xe5\xad\x98"))) return false;
-      if (has_text("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || has_text("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
+      // The growth word's own sentence neither denies nor asks it (zh_not_told_at()).
+      auto told = [&](std::string_view x) {
+        const size_t p = lo.find(x);
+        return p != std::string_view::npos && !zh_not_told_at(lo, p);
+      };
+      if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
       const bool ongoing_zh = has_text("\xe4\xb8\x80\xe7\x9b\xb4") || has_text("\xe4\xb8\x8d\xe6\x96\xad") ||
                               has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90");
-      const bool rises_zh = has_text("\xe5\xa2\x9e\xe5\x8a\xa0") || has_text("\xe4\xb8\x8a\xe6\xb6\xa8") ||
-                            has_text("\xe4\xb8\x8a\xe5\x8d\x87") || has_text("\xe5\xa2\x9e\xe9\x95\xbf") ||
-                            has_text("\xe5\x8f\x98\xe5\xa4\xa7");
+      const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
+                            told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
+                            told("\xe5\x8f\x98\xe5\xa4\xa7");
       return ongoing_zh && rises_zh;
     }();
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
@@ -1163,7 +1172,7 @@ if ((contains("before the first step") || contains("before training") || contain
     }
     }
     if (model_beyond_one_device(lo)) {
-      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4,
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
           "the whole model on one device, said to exceed its memory: " + text());
     }
     // At the very start of training (the first step): static memory or the optimizer state
@@ -1758,18 +1767,52 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
   // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
   // with the clause it ends, so a question keeps its '?' or '？').
+  // The Chinese sentence around lo[pos] (between the punctuation marks ，。；！？ and ASCII ,.;!?)
+  // denies (没有, 没, 不是, 不会, 并未, 未), asks (是不是, 是否, 吗, ？, ?) or supposes (如果, 假如)
+  // what it says: not told as happened. ("跑不起来超过单卡显存的模型" is no denial: 不 alone is not
+  // read; "即使设置了...也没用" in another sentence does not count.)
+  static bool zh_not_told_at(std::string_view lo, size_t pos) {
+    static constexpr std::string_view kStops[] = {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", "\xef\xbc\x81",
+                                                  ",", ";", "!"};
+    size_t from = 0, to = lo.size();
+    for (std::string_view s : kStops) {
+      const size_t b = pos > 0 ? lo.rfind(s, pos - 1) : std::string_view::npos;
+      if (b != std::string_view::npos) from = std::max(from, b + s.size());
+      const size_t e = lo.find(s, pos);
+      if (e != std::string_view::npos) to = std::min(to, e);
+    }
+    // A question mark ends the sentence it asks.
+    for (std::string_view q : {"\xef\xbc\x9f", "?"}) {
+      const size_t e = lo.find(q, pos);
+      if (e != std::string_view::npos && e <= to) return true;
+    }
+    const std::string_view sentence = lo.substr(from, to - from);
+    for (std::string_view x : {"\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a", "\xe6\x9c\xaa",
+                               "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
+                               "\xe5\x81\x87\xe5\xa6\x82"}) {
+      if (sentence.find(x) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
   // A clause that tells the whole model is larger than one device's memory ("models larger than
   // one card's memory cannot run", "a model that exceeds a single GPU's memory") or that all of its
   // parameters are gathered onto one device ("ZeRO-3 still gathers all parameters onto a single
   // card"); zh: 超过单卡显存 / 大于单卡显存 (beyond one card's memory), 所有参数收集到单卡 (all
   // parameters gathered onto one card). Not asked, supposed ("if the model ...") or denied.
   static bool model_beyond_one_device(std::string_view lo) {
-    const bool zh_one_card = lo.find("\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos;  // 单卡
-    if (zh_one_card && (lo.find("\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos ||  // 超过单卡
-                        lo.find("\xe5\xa4\xa7\xe4\xba\x8e\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos ||  // 大于单卡
-                        (lo.find("\xe6\x89\x80\xe6\x9c\x89\xe5\x8f\x82\xe6\x95\xb0") != std::string_view::npos &&  // 所有参数
-                         lo.find("\xe6\x94\xb6\xe9\x9b\x86") != std::string_view::npos))) {  // 收集
-      return true;
+    if (lo.find("\xe5\x8d\x95\xe5\x8d\xa1") != std::string_view::npos) {  // 单卡
+      const bool zh_model = lo.find("\xe6\xa8\xa1\xe5\x9e\x8b") != std::string_view::npos;  // 模型
+      for (std::string_view x : {std::string_view("\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1"),  // 超过单卡
+                                 std::string_view("\xe5\xa4\xa7\xe4\xba\x8e\xe5\x8d\x95\xe5\x8d\xa1")}) {  // 大于单卡
+        const size_t p = lo.find(x);
+        if (zh_model && p != std::string_view::npos && !zh_not_told_at(lo, p)) return true;
+      }
+      const size_t all = lo.find("\xe6\x89\x80\xe6\x9c\x89\xe5\x8f\x82\xe6\x95\xb0");  // 所有参数
+      if (all != std::string_view::npos && lo.find("\xe6\x94\xb6\xe9\x9b\x86", all) != std::string_view::npos &&  // 收集
+          !zh_not_told_at(lo, all)) {
+        return true;
+      }
     }
     if (lo.find("model") == std::string_view::npos && lo.find("param") == std::string_view::npos) return false;
     if (lo.find("one ") == std::string_view::npos && lo.find("single") == std::string_view::npos &&
@@ -1784,17 +1827,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       while (!end.empty() && (end.back() == ' ' || end.back() == '.')) end.remove_suffix(1);
       if ((!end.empty() && end.back() == '?') || has("not larger") || has("n't larger") || has("not bigger") ||
           has("n't bigger") || has("not exceed") || has("n't exceed") || has("never exceed") || has("not gather") ||
-          has("n't gather") || has("no longer gather") || has("if the model") || has("whether")) {
-        continue;
+          has("n't gather") || has("no longer gather") || has("if the model") || has("whether") || has("n't think") ||
+          has("not think") || has(" can ") || has("not the model")) {
+        continue;  // "Models larger than one card can run with FSDP": a general statement, not this run
       }
       const bool one_device = has("one gpu") || has("single gpu") || has("one card") || has("single card") ||
                               has("one device") || has("single device") || has("one rank") || has("a gpu's memory");
       if (!one_device) continue;
-      const size_t m = clause.find("model");
-      const bool beyond = m != std::string_view::npos &&
-                          (clause.find("larger than", m) != std::string_view::npos ||
-                           clause.find("bigger than", m) != std::string_view::npos ||
-                           clause.find("exceed", m) != std::string_view::npos);
+      // The model the subject: within 30 characters before the comparison.
+      bool beyond = false;
+      for (std::string_view v : {"larger than", "bigger than", "exceed"}) {
+        const size_t p = clause.find(v);
+        if (p == std::string_view::npos) continue;
+        const size_t from = p > 30 ? p - 30 : 0;
+        beyond = beyond || clause.substr(from, p - from).find("model") != std::string_view::npos;
+      }
       const bool gathered = (has("gather") || has("collect")) && (has("all param") || has("all the param") ||
                                                                    has("full model") || has("whole model") ||
                                                                    has("full weights") || has("all weights"));
@@ -2478,8 +2525,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                             piece.find("out of memory") != std::string_view::npos || piece.find("not ") != std::string_view::npos ||
                             piece.find("n't") != std::string_view::npos || contains_word(piece, "cannot") ||
                             contains_word(piece, "unable");
+        // Also batch size 1 told as the fix ("Micro batch size 1 fixed it", "--micro-batch-size 1 solved it").
         const bool worked = contains_word(piece, "works") || contains_word(piece, "worked") || contains_word(piece, "working") ||
-                            contains_word(piece, "fits") || contains_word(piece, "fit") || success_told(piece);
+                            contains_word(piece, "fits") || contains_word(piece, "fit") || contains_word(piece, "fixed") ||
+                            contains_word(piece, "solved") || contains_word(piece, "resolved") || success_told(piece);
         // A trial, not a result ("I tried to see if it works with bs=1, but no success").
         const bool trial = contains_word(piece, "if") || contains_word(piece, "tried") || contains_word(piece, "try") || contains_word(piece, "trying") || contains_word(piece, "whether") ||
                            clause.find("no success") != std::string_view::npos ||
@@ -3012,13 +3061,18 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     uint32_t named = 0;
     for (std::string_view clause : parts) {
       // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size
-      // from 128 to 32", "--max-model-len"): read as well with '_' for a '-' between two letters.
-      std::string underscored(clause);
+      // from 128 to 32", "--max-model-len", "--micro-batch-size"): read as well with '_', and with
+      // ' ', for a '-' between two letters.
+      std::string underscored(clause), spaced(clause);
       for (size_t q = 1; q + 1 < underscored.size(); ++q) {
-        if (underscored[q] == '-' && is_alpha(underscored[q - 1]) && is_alpha(underscored[q + 1])) underscored[q] = '_';
+        if (underscored[q] == '-' && is_alpha(underscored[q - 1]) && is_alpha(underscored[q + 1])) {
+          underscored[q] = '_';
+          spaced[q] = ' ';
+        }
       }
       for (const Named& x : kNamed) {
-        if (contains_word_start(clause, x.text) || contains_word_start(underscored, x.text)) {
+        if (contains_word_start(clause, x.text) || contains_word_start(underscored, x.text) ||
+            contains_word_start(spaced, x.text)) {
           named |= uint32_t{1} << static_cast<int>(x.cause);
         }
       }
@@ -3240,23 +3294,32 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   // Every evaluation word of the line (words()'s kWEval) comes right after a word that says it does
   // not happen ("we never evaluate", "without evaluation", "no validation", "didn't run eval", "skip
-  // the test"), one word between at most: evaluation named as not run, no evaluation word. False
-  // when the line has none, or any one not so denied.
+  // the test"), right before it or before an article or "run": evaluation named as not run, no
+  // evaluation word. False when the line has none, or any one not so denied.
   bool eval_words_denied(std::string_view lo) const {
     std::array<std::string_view, 2> before{};  // the two words before the current one
     bool any = false, affirmed = false;
+    // "If I skip the evaluation, it runs fine": a fix told, pointing at evaluation.
+    const bool conditional = lo.find("if ") != std::string_view::npos || lo.find("when ") != std::string_view::npos;
     for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
       const auto it = words().find(w);
       if (it != words().end() && it->second == kWEval) {
-        bool denied = false;
-        for (std::string_view b : before) {
+        // The negator right before, or before one of a few words ("didn't run eval", "skip the
+        // test"); not "No idea, evaluation ...".
+        auto negator = [&](std::string_view b) {
           // "t": the end of "don't" / "didn't" / "doesn't", split at the apostrophe.
-          for (std::string_view neg : {"never", "no", "without", "not", "t", "dont", "skip", "skipping", "disable",
-                                       "disabled"}) {
-            denied = denied || b == neg;
+          for (std::string_view neg : {"never", "no", "without", "not", "t", "dont"}) {
+            if (b == neg) return true;
           }
-        }
+          for (std::string_view neg : {"skip", "skipping", "disable", "disabled"}) {
+            if (b == neg && !conditional) return true;
+          }
+          return false;
+        };
+        bool filler = false;
+        for (std::string_view f : {"the", "any", "a", "an", "run", "do", "my", "our", "its"}) filler = filler || before[1] == f;
+        const bool denied = negator(before[1]) || (filler && negator(before[0]));
         if (!denied) {
           affirmed = true;
           return false;
@@ -3528,9 +3591,13 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     switch (f.kind) {
       case FactKind::kFrame: {
         if (other_process(f)) break;
+        // TensorFlow prints the op that failed ("[[{{node .../Initializer/zeros}}]]") right under its
+        // message, after the Python traceback.
+        const bool node_below = f.phase == 'l' && f.line > oom_line && f.line - oom_line <= 3 &&
+                                f.what.rfind("a variable's initializer", 0) == 0;
         const bool in_tb = (tb_start > 0 && f.line >= tb_start && f.line <= oom_line) ||
                            (tb_start == 0 && f.line <= oom_line && oom_line - f.line <= 60) ||
-                           (f.line > oom_line && f.line - oom_line <= 60 && tb_start == 0);
+                           (f.line > oom_line && f.line - oom_line <= 60 && tb_start == 0) || node_below;
         if (!in_tb) break;
         auto set = [&](bool& flag, int64_t& line, std::string& what) {
           flag = true;

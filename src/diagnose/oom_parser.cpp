@@ -1052,8 +1052,14 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
         // A report's title on the first line ("Index build error: `invalid memory alloc request size`
         // >= 1GB") names the failure the message further down prints with its size: one report.
-        const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes && prev.family == r.family &&
-                                prev.subsystem == r.subsystem;
+        const bool pytorch_family = prev.family.rfind("pytorch", 0) == 0 && r.family.rfind("pytorch", 0) == 0;
+        const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
+                                (prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem;
+        // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
+        // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
+        // the GPU's.
+        const bool paddle_memory_error = prev.family == "host_alloc" && prev.subsystem == "python" && r.family == "paddle" &&
+                                         r.line - prev.line <= 40;
         // An accelerator's allocator and its API's error code on the lines after it ("Device memory
         // allocation of size N failed." then "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"): one
         // failure. Near the report's last line read, not its first (a repeated pair is one failure
@@ -1125,7 +1131,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           prev.message += " " + r.message;
           absorb(prev, r.text_lines);
           merged = true;
-        } else if (same_kill || tf_echo || device_echo || title_echo) {
+        } else if (paddle_memory_error || title_echo) {
+          // The sized report, whole, in the place of the earlier line (a title: from line 1 on).
+          r.occurrences = prev.occurrences + (title_echo ? 1 : 0);
+          if (title_echo) r.line = prev.line;
+          absorb(r, prev.text_lines);
+          prev = r;
+          squashed_of[k] = s;
+          merged = true;
+        } else if (same_kill || tf_echo || device_echo) {
           if (device_echo) {  // a cut-off copy first, the full message after it: every figure of either
             for (auto field : {&OomRecord::total_capacity_bytes, &OomRecord::free_bytes, &OomRecord::allocated_bytes,
                                &OomRecord::laid_out_bytes, &OomRecord::largest_free_block_bytes,
