@@ -3138,22 +3138,44 @@ TEST(DiagnoseKinds19, AfterHeld26Review) {
   }
 }
 
+// Whether the first report of `log` (rules alone) has a piece of evidence holding `needle`, on a
+// finding of `cause` (any cause when none is given).
+bool evidence_holds(const std::string& log, const std::string& needle, std::optional<OomCause> cause = std::nullopt) {
+  const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+  if (ds.empty()) return false;
+  for (const Finding& f : ds.front().findings) {
+    if (cause && f.category != *cause) continue;
+    for (const std::string& e : f.evidence) {
+      if (e.find(needle) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
+// The phase of the first report of `log`, rules alone ("" with no report).
+std::string first_phase(const std::string& log) {
+  const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+  return ds.empty() ? std::string() : ds.front().phase;
+}
+
+// A PyTorch 2 message of 1.50 GiB on a 23.64 GiB device, 21.30 GiB allocated (the tests below).
+const std::string kPytorch2Oom =
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.64 GiB of "
+    "which 1.00 GiB is free. Of the allocated memory 21.30 GiB is allocated by PyTorch, and 300.50 MiB is reserved by "
+    "PyTorch but unallocated.\n";
+
+// The phase of kPytorch2Oom under a one-frame traceback whose code line is `code`.
+std::string phase_under(const std::string& code) {
+  return first_phase("Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    " + code + "\n" +
+                     kPytorch2Oom);
+}
+
 // Session 28, before held27: evaluation named as not run is no evaluation word; a code line that
 // only assigns to a loss word ("logits = model(x)") is the forward, not the loss.
 TEST(DiagnoseKinds20, EvaluationNotRunAndLogitsAssigned) {
-  const DiagnoseOptions without = rules_alone();
-  const std::string oom =
-      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 23.65 GiB "
-      "of which 1.02 GiB is free. Of the allocated memory 21.9 GiB is allocated by PyTorch, and 300.50 MiB is reserved "
-      "by PyTorch but unallocated.\n";
+  const std::string& oom = kPytorch2Oom;
   auto word_evidence = [&](const std::string& log) {
-    const std::vector<Diagnosis> ds = diagnose_log(log, without);
-    for (const Finding& f : first(ds).findings) {
-      for (const std::string& e : f.evidence) {
-        if (f.category == OomCause::kEvalWithoutNoGrad && e.find("log line 1:") != std::string::npos) return true;
-      }
-    }
-    return false;
+    return evidence_holds(log, "log line 1:", OomCause::kEvalWithoutNoGrad);
   };
   for (const char* denied : {"We train with LoRA and we never evaluate during training.\n",
                              "Training without evaluation, batch size 4.\n", "no validation at all, just training\n",
@@ -3163,12 +3185,7 @@ TEST(DiagnoseKinds20, EvaluationNotRunAndLogitsAssigned) {
   for (const char* told : {"It fails when we evaluate after epoch 1.\n", "no OOM in training, only in validation\n"}) {
     EXPECT_TRUE(word_evidence(told + oom)) << told;
   }
-  auto phase = [&](const std::string& code) {
-    const std::vector<Diagnosis> ds =
-        diagnose_log("Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    " + code + "\n" + oom,
-                     without);
-    return first(ds).phase;
-  };
+  auto phase = [](const std::string& code) { return phase_under(code); };
   EXPECT_EQ(phase("logits = model(input_ids)"), "forward");
   EXPECT_EQ(phase("loss, logits = self.net(x)"), "forward");
   EXPECT_EQ(phase("loss = F.cross_entropy(logits.view(-1, V), y)"), "loss");
@@ -3200,14 +3217,11 @@ TEST(DiagnoseKinds20, AfterHeld27sScore) {
     EXPECT_NE(first(ds).phase, "model_load");
   }
   // Paddle Inference's predictor creation loads the model.
-  {
-    const std::vector<Diagnosis> ds = diagnose_log(
-        "Traceback (most recent call last):\n  File \"tools/infer/utility.py\", line 307, in create_predictor\n"
-        "    predictor = inference.create_predictor(config)\nRuntimeError: ResourceExhaustedError:\n\n"
-        "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, available memory is only 0.000000B.\n",
-        without);
-    EXPECT_EQ(first(ds).phase, "model_load");
-  }
+  EXPECT_EQ(first_phase("Traceback (most recent call last):\n  File \"tools/infer/utility.py\", line 307, in create_predictor\n"
+                        "    predictor = inference.create_predictor(config)\nRuntimeError: ResourceExhaustedError:\n\n"
+                        "Out of memory error on GPU 0. Cannot allocate 2.250000kB memory on GPU 0, available memory is "
+                        "only 0.000000B.\n"),
+            "model_load");
   // PostgreSQL: palloc's 1 GB cap (no memory setting cures it) and a backend's failed malloc; a
   // title naming the failure above the sized message is one report.
   {
@@ -3253,27 +3267,14 @@ TEST(DiagnoseKinds20, AfterHeld27sScore) {
 // Mends from a fresh helper's review of the rules above (/tmp/review28, 120 inputs).
 TEST(DiagnoseKinds20, Session28Review) {
   const DiagnoseOptions without = rules_alone();
-  const std::string oom =
-      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.64 GiB of "
-      "which 1.00 GiB is free. Of the allocated memory 21.30 GiB is allocated by PyTorch, and 300.50 MiB is reserved by "
-      "PyTorch but unallocated.\n";
-  auto phase = [&](const std::string& code) {
-    const std::vector<Diagnosis> ds = diagnose_log(
-        "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    " + code + "\n" + oom, without);
-    return first(ds).phase;
-  };
+  const std::string& oom = kPytorch2Oom;
+  auto phase = [](const std::string& code) { return phase_under(code); };
   EXPECT_EQ(phase("loss = self.criterion(outputs, targets)"), "loss");
   EXPECT_EQ(phase("loss = loss_fn(pred, y)"), "loss");
   EXPECT_EQ(phase("loss = torch.nn.functional.nll_loss(log_probs, target)"), "loss");
   // "No idea," denies nothing; a skip told as the fix points at evaluation.
   auto eval_evidence = [&](const std::string& line) {
-    const std::vector<Diagnosis> ds = diagnose_log(line + oom, without);
-    for (const Finding& f : first(ds).findings) {
-      for (const std::string& e : f.evidence) {
-        if (f.category == OomCause::kEvalWithoutNoGrad && e.find("log line 1:") != std::string::npos) return true;
-      }
-    }
-    return false;
+    return evidence_holds(line + oom, "log line 1:", OomCause::kEvalWithoutNoGrad);
   };
   EXPECT_TRUE(eval_evidence("No idea, evaluation OOMs every time after the first epoch.\n"));
   EXPECT_TRUE(eval_evidence("If I skip the evaluation, training runs fine for days.\n"));
@@ -3285,15 +3286,11 @@ TEST(DiagnoseKinds20, Session28Review) {
     EXPECT_TRUE(ds[0].oom->requested_bytes.has_value());
   }
   // TensorFlow's initializer node under a Python traceback's message.
-  {
-    const std::vector<Diagnosis> ds = diagnose_log(
-        "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n    sess.run(init_op)\n"
-        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[512] and "
-        "type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
-        "\t [[{{node conv6/biases/Initializer/zeros}}]]\n",
-        without);
-    EXPECT_EQ(first(ds).phase, "model_load");
-  }
+  EXPECT_EQ(first_phase("Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n    sess.run(init_op)\n"
+                        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+                        "shape[512] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+                        "\t [[{{node conv6/biases/Initializer/zeros}}]]\n"),
+            "model_load");
   // Paddle raises its GPU allocator's error as Python's MemoryError: one report, the GPU's, at the load.
   {
     const std::vector<Diagnosis> ds = diagnose_log(
@@ -3309,15 +3306,7 @@ TEST(DiagnoseKinds20, Session28Review) {
     EXPECT_EQ(ds[0].phase, "model_load");
   }
   // Chinese: denied, asked or supposed; another subject.
-  auto static_told = [&](const std::string& line) {
-    const std::vector<Diagnosis> ds = diagnose_log(line + oom, without);
-    for (const Finding& f : first(ds).findings) {
-      for (const std::string& e : f.evidence) {
-        if (e.find("said to exceed") != std::string::npos) return true;
-      }
-    }
-    return false;
-  };
+  auto static_told = [&](const std::string& line) { return evidence_holds(line + oom, "said to exceed"); };
   EXPECT_FALSE(static_told("\xe6\xa8\xa1\xe5\x9e\x8b\xe6\xb2\xa1\xe6\x9c\x89\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1"
                            "\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x8c\xe5\x8f\xaa\xe6\x9c\x89" "7B\n"));  // 模型没有超过单卡显存，只有7B
   EXPECT_FALSE(static_told("\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x98\xaf\xe5\x90\xa6\xe8\xb6\x85\xe8\xbf\x87\xe5\x8d\x95\xe5\x8d\xa1"
