@@ -3333,3 +3333,34 @@ TEST(DiagnoseKinds20, Session28Review) {
   EXPECT_EQ(first(diagnose_log("Micro batch size 1 fixed it.\n" + oom, without)).findings.at(0).category,
             OomCause::kActivationsBatch);
 }
+
+// Database servers' own out-of-memory messages (review28's near misses): reports of their own,
+// framework native, no PyTorch fixes.
+TEST(DiagnoseKinds20, DatabaseMessages) {
+  const DiagnoseOptions without = rules_alone();
+  struct Case {
+    const char* log;
+    const char* subsystem;
+    OomCause first;
+    int64_t requested;  // 0: none printed
+  };
+  const Case cases[] = {
+      {"psql:load.sql:12: ERROR:  out of memory\n", "postgres", OomCause::kCpuRam, 0},
+      {"2024-05-01 10:00:00.123 UTC [42] FATAL:  out of memory\n", "postgres", OomCause::kCpuRam, 0},
+      {"mysqld: Out of memory (Needed 1048576 bytes)\n", "mysql", OomCause::kCpuRam, 1048576},
+      {"ERROR 1041 (HY000): Out of memory; check if mysqld or some other process uses all available memory; if not, you "
+       "may have to use 'ulimit' to allow mysqld to use more memory or you can add more swap space\n",
+       "mysql", OomCause::kCpuRam, 0},
+      {"(error) OOM command not allowed when used memory > 'maxmemory'.\n", "redis", OomCause::kOther, 0},
+  };
+  for (const Case& c : cases) {
+    const std::vector<Diagnosis> ds = diagnose_log(c.log, without);
+    ASSERT_EQ(ds.size(), 1u) << c.log;
+    EXPECT_EQ(ds[0].oom->subsystem, c.subsystem) << c.log;
+    EXPECT_EQ(ds[0].framework, "native") << c.log;
+    EXPECT_EQ(ds[0].findings.at(0).category, c.first) << c.log;
+    EXPECT_EQ(ds[0].oom->requested_bytes.value_or(0), c.requested) << c.log;
+  }
+  // Not a database's: one space after the level is CUDA's or PyTorch's.
+  EXPECT_NE(first(diagnose_log("RuntimeError: CUDA error: out of memory\n", without)).oom->subsystem, "postgres");
+}

@@ -1043,7 +1043,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" ||
-       oom.subsystem == "duckdb" || oom.subsystem == "postgres" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
+       icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
@@ -1120,6 +1121,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                             " in one piece (above its 1 GB - 1 cap, not a shortage of RAM)"
                                       : "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
                                             " in a backend's memory context: host RAM")
+           : sub == "mysql" ? "MySQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) + ": host RAM"
+           : sub == "redis" ? "Redis refused a write above its maxmemory setting"
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1167,6 +1170,20 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                           "hashes and parallel workers of the query is what it asked for; lower them, or give the "
                           "server more RAM (the kernel's overcommit setting, vm.overcommit_memory, also refuses)");
       }
+    }
+    if (oom.subsystem == "mysql") {
+      b.at(i).fix = "Lower the server's buffers (innodb_buffer_pool_size, and the per-connection sort_buffer_size, "
+                    "join_buffer_size, tmp_table_size times max_connections), or give the server more RAM";
+    }
+    if (oom.subsystem == "redis") {
+      // A cap the server was configured with, whatever the host's RAM.
+      Finding& f = b.at(i);
+      f.score = 0.3;
+      add_titled(b, OomCause::kOther, 0.75, "Redis refused a write: used memory is above its maxmemory setting",
+                 "Redis's maxmemory cap, not the host's memory",
+                 "Raise maxmemory (CONFIG SET maxmemory), set an eviction policy (maxmemory-policy allkeys-lru), or "
+                 "expire / delete keys",
+                 "Does INFO memory show used_memory at maxmemory with maxmemory-policy noeviction?");
     }
     if (oom.subsystem == "jvm") {  // the JVM's own knobs, by the kind of OutOfMemoryError, not PyTorch's DataLoader
       Finding& f = b.at(i);

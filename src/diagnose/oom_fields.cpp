@@ -366,6 +366,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       if (!r.requested_bytes) r.requested_bytes = grouped_count_after(s, "requestofsize", r, &r.requested_printed);
       return;
     }
+    if (r.subsystem == "mysql") {  // "Out of memory (Needed 1048576 bytes)"
+      r.requested_bytes = grouped_count_after(s, "outofmemory(needed", r, &r.requested_printed);
+      return;
+    }
     if (r.subsystem == "duckdb") {  // "... allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB used)", "... block of 262144 bytes"
       size_t p = ifind(s, "allocate");
       if (p == std::string::npos) p = ifind(s, "pin");

@@ -200,6 +200,18 @@ const HeadDef kHeads[] = {
     // "ERROR:  out of memory": the backend's malloc failed, host RAM). Sizes in bytes.
     {"invalid memory alloc request size", "host_alloc", "postgres", Kind::kOneLine},
     {"failed on request of size", "host_alloc", "postgres", Kind::kOneLine},
+    // PostgreSQL's own "ERROR:  out of memory" / "FATAL:  out of memory" (two spaces after the level,
+    // as its elog prints it) when the DETAIL line is not pasted.
+    {"error:  out of memory", "host_alloc", "postgres", Kind::kOneLine},
+    {"fatal:  out of memory", "host_alloc", "postgres", Kind::kOneLine},
+    // MySQL / MariaDB (mysys my_malloc, ER_OUTOFMEMORY 1037/1041): "Out of memory (Needed 1048576
+    // bytes)", "ERROR 1041 (HY000): Out of memory; check if mysqld or some other process uses all
+    // available memory": the server's host RAM.
+    {"out of memory (needed ", "host_alloc", "mysql", Kind::kOneLine},
+    {"out of memory; check if mysqld", "host_alloc", "mysql", Kind::kOneLine},
+    // Redis refusing a write above its maxmemory setting: "OOM command not allowed when used memory >
+    // 'maxmemory'": a configured cap, not the host's RAM.
+    {"oom command not allowed when used memory", "host_alloc", "redis", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -512,6 +524,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (b >= kOutOfMemory.size() && lo.compare(b - kOutOfMemory.size(), kOutOfMemory.size(), kOutOfMemory) == 0) {
           hit.pos = b - kOutOfMemory.size();
         }
+      }
+      // PostgreSQL's elog level as it prints it: "ERROR:  out of memory" (two spaces, the level a word
+      // of its own), not "OutOfMemoryError: Out of memory allocating ..." or "CUDA error: out of memory".
+      if (std::string_view(h.subsystem) == "postgres" && std::string_view(h.phrase).find(":  out of memory") != std::string_view::npos &&
+          ((b > 0 && is_alpha(lo[b - 1])) || lo.compare(b + 6, 2, "  ") != 0 || (b + 8 < lo.size() && lo[b + 8] == ' '))) {
+        continue;
       }
       if (std::string_view(h.subsystem) == "duckdb" &&
           (lo.find("gpu") != std::string::npos || lo.find("cuda") != std::string::npos || lo.find("on device") != std::string::npos)) {
