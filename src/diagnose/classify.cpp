@@ -491,6 +491,16 @@ Finding& add_titled(Builder& b, OomCause cause, double score, const std::string&
   return f;
 }
 
+// A host-memory error that no more RAM cures (a program's own cap: the JVM's thread or array limit,
+// PostgreSQL's palloc limit, Redis's maxmemory): the host-RAM finding `host` drops to a runner-up
+// with `why` as its evidence, and `other` leads with the cap's own title, fix and probe.
+void cap_not_ram(Builder& b, size_t host, const std::string& why, std::string title, std::string fix, std::string probe) {
+  Finding& f = b.at(host);
+  f.score = 0.3;
+  f.evidence = {why};
+  add_titled(b, OomCause::kOther, 0.75, why, std::move(title), std::move(fix), std::move(probe));
+}
+
 // The candidates of a family without allocator numbers, ranked by how often each causes that error
 // (classify_numberless() adds the note that says so).
 void numberless_candidates(const OomRecord& r, Builder& b) {
@@ -1116,13 +1126,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                               " used)"
                                         : std::string()) +
                                    ": host RAM"
-           : sub == "postgres" ? (diagnose_detail::icontains(oom.message, "invalid memory alloc")
-                                      ? "PostgreSQL's palloc refused " + (Q ? format_bytes(*Q) : std::string("a request")) +
-                                            " in one piece (above its 1 GB - 1 cap, not a shortage of RAM)"
-                                      : "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
-                                            " in a backend's memory context: host RAM")
+           : sub == "postgres" ? "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
+                                     " in a backend's memory context: host RAM"  // palloc's cap: cap_not_ram() below
            : sub == "mysql" ? "MySQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) + ": host RAM"
-           : sub == "redis" ? "Redis refused a write above its maxmemory setting"
+           : sub == "redis" ? "Redis refused a write above its maxmemory setting"  // cap_not_ram() below
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1152,16 +1159,14 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       if (diagnose_detail::icontains(oom.message, "invalid memory alloc")) {
         // palloc refuses a request above MaxAllocSize (1 GB - 1) whatever the server's RAM: no
         // memory setting cures it; the code (an extension's array) or the setting sizing it does.
-        Finding& f = b.at(i);
-        f.score = 0.3;
-        add_titled(b, OomCause::kOther, 0.75,
-                   "PostgreSQL's palloc refuses one allocation above MaxAllocSize (1 GB - 1)" +
-                       (Q ? fmt::format(": {} bytes asked", *Q) : std::string()),
-                   "PostgreSQL's single-allocation cap (MaxAllocSize, 1 GB - 1), not the server's memory",
-                   "Lower what sizes that one array (an index's lists, a sample count, a query's IN list or "
-                   "array_agg), or update the extension that builds it (huge allocations: palloc_extended with "
-                   "MCXT_ALLOC_HUGE); more RAM or work_mem does not help",
-                   "Is the request above 1073741823 bytes, and does it grow with a parameter (lists, rows, dimensions)?");
+        cap_not_ram(b, i,
+                    "PostgreSQL's palloc refuses one allocation above MaxAllocSize (1 GB - 1)" +
+                        (Q ? fmt::format(": {} bytes asked", *Q) : std::string()),
+                    "PostgreSQL's single-allocation cap (MaxAllocSize, 1 GB - 1), not the server's memory",
+                    "Lower what sizes that one array (an index's lists, a sample count, a query's IN list or "
+                    "array_agg), or update the extension that builds it (huge allocations: palloc_extended with "
+                    "MCXT_ALLOC_HUGE); more RAM or work_mem does not help",
+                    "Is the request above 1073741823 bytes, and does it grow with a parameter (lists, rows, dimensions)?");
       } else {
         b.at(i).fix = "Lower work_mem / maintenance_work_mem (each sort, hash and parallel worker of a query takes "
                       "up to that much), fewer parallel workers (max_parallel_workers_per_gather), or more RAM for "
@@ -1177,10 +1182,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
     if (oom.subsystem == "redis") {
       // A cap the server was configured with, whatever the host's RAM.
-      Finding& f = b.at(i);
-      f.score = 0.3;
-      add_titled(b, OomCause::kOther, 0.75, "Redis refused a write: used memory is above its maxmemory setting",
-                 "Redis's maxmemory cap, not the host's memory",
+      cap_not_ram(b, i, "Redis refused a write: used memory is above its maxmemory setting",
+                  "Redis's maxmemory cap, not the host's memory",
                  "Raise maxmemory (CONFIG SET maxmemory), set an eviction policy (maxmemory-policy allkeys-lru), or "
                  "expire / delete keys",
                  "Does INFO memory show used_memory at maxmemory with maxmemory-policy noeviction?");
@@ -1189,9 +1192,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       Finding& f = b.at(i);
       // An error no larger heap cures: host RAM drops to a runner-up, the JVM's own limit leads.
       auto not_the_heap = [&](const std::string& why, const char* title, const char* fix, const char* probe) {
-        f.score = 0.3;
-        f.evidence = {why};
-        add_titled(b, OomCause::kOther, 0.75, why, title, fix, probe);  // may move the findings: f is not used after
+        cap_not_ram(b, i, why, title, fix, probe);  // may move the findings: f is not used after
       };
       if (icontains_word(oom.message, "unable to create") && icontains_word(oom.message, "thread")) {
         // Threads, not the heap: the process's thread limit (ulimit -u, a container's pids limit) or

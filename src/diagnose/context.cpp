@@ -336,7 +336,7 @@ struct Fact {
   OomCause cause = OomCause::kOther;
   double weight = 0.0;
   std::string what;
-  char phase = 0;        // kFrame: 'l' load, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
+  char phase = 0;        // kFrame: 'l' load, 'I' a TensorFlow variable's initializer, 'f' forward, 'L' loss, 'b' backward, 'o' optimizer, 'e' eval, 'g' generate, 'd' dataloader, 'a' attention
   bool prose = false;    // kStatement: read from the user's sentences (Signal::prose)
   int32_t process = -1;  // the process its line's launcher prefix names (launcher_prefix()); -1: none (fills padding)
 };
@@ -526,11 +526,11 @@ class Reader {
     // TensorFlow names the op that failed under its OOM ("[[Node: conv6/biases/Adam/Initializer/zeros
     // = Const[...]", "[[{{node .../Initializer/random_uniform}}]]"): a variable's initializer runs
     // once, when the variables are created, before any step: no activation exists yet. Read as
-    // the model's load (a frame of phase 'l').
+    // the model's load, weaker than the model's own (a frame of phase 'I').
     if (!frame && (t.find("[[node") != std::string_view::npos || t.find("{{node ") != std::string_view::npos) &&
         t.find("/initializer/") != std::string_view::npos) {
       add(n, FactKind::kFrame, OomCause::kOther, 0, "a variable's initializer (TensorFlow creates the variables, no step has run)",
-          'l');
+          'I');
     }
 
     // Words.
@@ -748,6 +748,8 @@ class Reader {
   void frame_facts(std::string_view t, int64_t n, uint64_t seen, bool frame) {
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto contains = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
+    // A code line that only assigns to a loss word ("logits = model(x)") runs the forward.
+    const bool loss_assigned_only = !frame && has(kWLoss) && loss_word_only_assigned(t);
     char phase = 0;
     std::string what;
     if (has(kWOptim) || contains("optimizer.step(") || contains("optim/adam") || contains("optim\\adam") ||
@@ -782,10 +784,10 @@ class Reader {
     } else if (has(kWAttention)) {
       phase = 'a';
       what = "attention";
-    } else if (has(kWLoss) && !(!frame && loss_word_only_assigned(t))) {
+    } else if (has(kWLoss) && !loss_assigned_only) {
       phase = 'L';
       what = "loss / logits";
-    } else if (has(kWForward) || contains("_call_impl") || (has(kWLoss) && !frame)) {
+    } else if (has(kWForward) || contains("_call_impl") || loss_assigned_only) {
       phase = 'f';
       what = "forward";
     }
@@ -1764,37 +1766,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
-  // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
-  // with the clause it ends, so a question keeps its '?' or '？').
-  // The Chinese sentence around lo[pos] (between the punctuation marks ，。；！？ and ASCII ,.;!?)
-  // denies (没有, 没, 不是, 不会, 并未, 未), asks (是不是, 是否, 吗, ？, ?) or supposes (如果, 假如)
-  // what it says: not told as happened. ("跑不起来超过单卡显存的模型" is no denial: 不 alone is not
-  // read; "即使设置了...也没用" in another sentence does not count.)
-  static bool zh_not_told_at(std::string_view lo, size_t pos) {
-    static constexpr std::string_view kStops[] = {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", "\xef\xbc\x81",
-                                                  ",", ";", "!"};
-    size_t from = 0, to = lo.size();
-    for (std::string_view s : kStops) {
-      const size_t b = pos > 0 ? lo.rfind(s, pos - 1) : std::string_view::npos;
-      if (b != std::string_view::npos) from = std::max(from, b + s.size());
-      const size_t e = lo.find(s, pos);
-      if (e != std::string_view::npos) to = std::min(to, e);
-    }
-    // A question mark ends the sentence it asks.
-    for (std::string_view q : {"\xef\xbc\x9f", "?"}) {
-      const size_t e = lo.find(q, pos);
-      if (e != std::string_view::npos && e <= to) return true;
-    }
-    const std::string_view sentence = lo.substr(from, to - from);
-    for (std::string_view x : {"\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a", "\xe6\x9c\xaa",
-                               "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
-                               "\xe5\x81\x87\xe5\xa6\x82"}) {
-      if (sentence.find(x) != std::string_view::npos) return true;
-    }
-    return false;
-  }
-
   // A clause that tells the whole model is larger than one device's memory ("models larger than
   // one card's memory cannot run", "a model that exceeds a single GPU's memory") or that all of its
   // parameters are gathered onto one device ("ZeRO-3 still gathers all parameters onto a single
@@ -1850,6 +1821,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
+  // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
+  // with the clause it ends, so a question keeps its '?' or '？').
   static std::vector<std::string_view> clauses(std::string_view lo) {
     std::vector<std::string_view> out;
     size_t from = 0;
@@ -1882,6 +1856,25 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     out.push_back(lo.substr(from));
     return out;
   }
+
+  // The clause of `lo` (clauses()) holding lo[pos] denies (没有, 没, 不是, 不会, 并未, 未), asks
+  // (是不是, 是否, 吗, ？, ?) or supposes (如果, 假如) what it says: not told as happened.
+  // ("跑不起来超过单卡显存的模型" is no denial: 不 alone is not read; "即使设置了...也没用" in the
+  // next clause does not count.)
+  static bool zh_not_told_at(std::string_view lo, size_t pos) {
+    for (std::string_view c : clauses(lo)) {
+      const size_t from = static_cast<size_t>(c.data() - lo.data());
+      if (pos < from || pos >= from + c.size()) continue;
+      for (std::string_view x : {"\xef\xbc\x9f", "?", "\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a",
+                                 "\xe6\x9c\xaa", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
+                                 "\xe5\x81\x87\xe5\xa6\x82"}) {
+        if (c.find(x) != std::string_view::npos) return true;
+      }
+      return false;
+    }
+    return false;
+  }
+
 
   // Keeps one fact of a kind per cause per 50 lines (a log repeating a line adds nothing more);
   // `last` is that kind's line per cause.
@@ -3579,6 +3572,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   bool eval_frame = false, load_frame = false, optim_frame = false, gen_frame = false, dl_frame = false,
        attn_frame = false, back_frame = false, fwd_frame = false, loss_frame = false, no_grad_frame = false, no_autograd_frame = false,
        save_frame = false;
+  bool load_is_initializer = false;  // the load frame is a TensorFlow variable's initializer ('I')
   int64_t save_line = 0;
   std::string save_what;
   int64_t eval_line = 0, load_line = 0, optim_line = 0, gen_line = 0, dl_line = 0, attn_line = 0, back_line = 0;
@@ -3593,8 +3587,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
         if (other_process(f)) break;
         // TensorFlow prints the op that failed ("[[{{node .../Initializer/zeros}}]]") right under its
         // message, after the Python traceback.
-        const bool node_below = f.phase == 'l' && f.line > oom_line && f.line - oom_line <= 3 &&
-                                f.what.rfind("a variable's initializer", 0) == 0;
+        const bool node_below = f.phase == 'I' && f.line > oom_line && f.line - oom_line <= 3;
         const bool in_tb = (tb_start > 0 && f.line >= tb_start && f.line <= oom_line) ||
                            (tb_start == 0 && f.line <= oom_line && oom_line - f.line <= 60) ||
                            (f.line > oom_line && f.line - oom_line <= 60 && tb_start == 0) || node_below;
@@ -3606,7 +3599,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
         };
         switch (f.phase) {
           case 'o': set(optim_frame, optim_line, optim_what); break;
-          case 'l': set(load_frame, load_line, load_what); break;
+          case 'l': set(load_frame, load_line, load_what); load_is_initializer = false; break;
+          case 'I': set(load_frame, load_line, load_what); load_is_initializer = true; break;
           case 'g': set(gen_frame, gen_line, gen_what); break;
           case 'e': set(eval_frame, eval_line, eval_what); break;
           case 'd': set(dl_frame, dl_line, dl_what); break;
@@ -3682,8 +3676,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.loading = true;
     // A TensorFlow variable's initializer: the variables do not fit, or the device was full
     // before they were created (another process): weaker than a load frame of the model's own.
-    const bool initializer = load_what.rfind("a variable's initializer", 0) == 0;
-    frame_signal(OomCause::kStaticModelTooLarge, initializer ? 0.25 : 0.45, load_line, load_what);
+    frame_signal(OomCause::kStaticModelTooLarge, load_is_initializer ? 0.25 : 0.45, load_line, load_what);
   } else if (eval_frame && !no_grad_frame) {
     c.phase = "eval";
     c.eval = true;
