@@ -3364,3 +3364,20 @@ TEST(DiagnoseKinds20, DatabaseMessages) {
   // Not a database's: one space after the level is CUDA's or PyTorch's.
   EXPECT_NE(first(diagnose_log("RuntimeError: CUDA error: out of memory\n", without)).oom->subsystem, "postgres");
 }
+
+// Session 29: "runs on PyTorch 0.3, OOMs on 0.4" needs a version named after "torch", not an OOM
+// message's own figures ("torch.OutOfMemoryError: ... of which 0.31 MiB is free" then "0.43 MiB").
+TEST(DiagnoseKinds20, TorchVersionNotReadFromFigures) {
+  const std::string figures =
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of "
+      "79.15 GiB of which 0.31 MiB is free. Of the allocated memory 0.45 GiB is allocated by PyTorch, and 0.40 MiB is "
+      "reserved by PyTorch but unallocated.\n"
+      "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 1 has a total capacity of "
+      "79.15 GiB of which 0.43 MiB is free. Of the allocated memory 0.31 GiB is allocated by PyTorch, and 0.30 MiB is "
+      "reserved by PyTorch but unallocated.\n";
+  EXPECT_FALSE(evidence_holds(figures, "runs on PyTorch 0.3"));
+  for (const char* named : {"It ran on pytorch 0.3.1; with torch==0.4.0 it fails:\n",
+                            "PyTorch version 0.3 was fine.\nNow on torch v0.4 it runs out of memory:\n"}) {
+    EXPECT_TRUE(evidence_holds(std::string(named) + kPytorch2Oom, "runs on PyTorch 0.3", OomCause::kEvalWithoutNoGrad)) << named;
+  }
+}

@@ -370,6 +370,27 @@ struct LogEvidence {
 
 namespace {
 
+// PyTorch's version `version` ("0.3") named after "torch" ("pytorch 0.3.0", "torch==0.4", "PyTorch
+// version 0.4.1", "torch v0.4"), not a figure elsewhere on the line ("torch.OutOfMemoryError: ...
+// of which 0.43 MiB is free", "loss 0.4021").
+bool torch_version_named(std::string_view lo, std::string_view version) {
+  for (size_t at = lo.find("torch"); at != std::string_view::npos; at = lo.find("torch", at + 5)) {
+    size_t k = at + 5;
+    auto separators = [&] {
+      while (k < lo.size() && (lo[k] == ' ' || lo[k] == '=' || lo[k] == ':')) ++k;
+    };
+    separators();
+    if (lo.compare(k, 7, "version") == 0) k += 7;
+    separators();
+    if (k < lo.size() && lo[k] == 'v') ++k;
+    if (lo.compare(k, version.size(), version) != 0) continue;
+    k += version.size();
+    if (k < lo.size() && is_digit(lo[k])) continue;  // "0.43"
+    return true;
+  }
+  return false;
+}
+
 const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf", "accelerate", "jax", "tensorflow",
                                    "oomkit", "pytorch"};
 
@@ -600,8 +621,8 @@ class Reader {
       named_memory(lo);
     }
     if (lo.find("torch") != std::string_view::npos) {
-      if (!ev_.torch03_line && (lo.find(" 0.3") != std::string_view::npos || lo.find("=0.3") != std::string_view::npos)) ev_.torch03_line = n;
-      if (!ev_.torch04_line && (lo.find(" 0.4") != std::string_view::npos || lo.find("=0.4") != std::string_view::npos)) ev_.torch04_line = n;
+      if (!ev_.torch03_line && torch_version_named(lo, "0.3")) ev_.torch03_line = n;
+      if (!ev_.torch04_line && torch_version_named(lo, "0.4")) ev_.torch04_line = n;
     }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
