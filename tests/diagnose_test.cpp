@@ -3381,3 +3381,27 @@ TEST(DiagnoseKinds20, TorchVersionNotReadFromFigures) {
     EXPECT_TRUE(evidence_holds(std::string(named) + kPytorch2Oom, "runs on PyTorch 0.3", OomCause::kEvalWithoutNoGrad)) << named;
   }
 }
+
+// for_each_diagnosis() hands over diagnose_log()'s reports, in its order, one at a time, with
+// their index and the log's count (how `oomkit diagnose` prints a log of 100k reports).
+TEST(DiagnoseLog, ForEachDiagnosisHandsOverDiagnoseLogsReports) {
+  const std::string log = "step 10 | mem 20.1 GiB\nstep 11 | mem 21.3 GiB\n" + kPytorch2Oom +
+                          "Traceback (most recent call last):\n  File \"eval.py\", line 9, in <module>\n    out = model(x)\n" +
+                          "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 15.78 GiB total capacity; "
+                          "13.10 GiB already allocated; 1.02 GiB free; 13.50 GiB reserved in total by PyTorch)\n" +
+                          "Killed\n";
+  const std::vector<Diagnosis> all = diagnose_log(log);
+  ASSERT_EQ(all.size(), 3u);
+  size_t seen = 0;
+  for_each_diagnosis(log, {}, [&](size_t index, size_t count, Diagnosis&& d) {
+    EXPECT_EQ(index, seen);
+    EXPECT_EQ(count, all.size());
+    ASSERT_LT(index, all.size());
+    EXPECT_EQ(oom_report_json(d).dump(), oom_report_json(all[index]).dump()) << index;
+    ++seen;
+  });
+  EXPECT_EQ(seen, all.size());
+  bool called = false;
+  for_each_diagnosis("epoch 1 done\n", {}, [&](size_t, size_t, Diagnosis&&) { called = true; });
+  EXPECT_FALSE(called);
+}

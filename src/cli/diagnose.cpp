@@ -197,29 +197,44 @@ int run_diagnose(const DiagnoseCliOptions& o) {
   DiagnoseOptions with_build = opts;
   with_build.sdpa_supported = kTrainerHasSdpa;
   with_build.described = o.described;
-  const std::vector<Diagnosis> diagnoses = diagnose_log(text, with_build);
-  if (o.json) {
-    nlohmann::json j{{"source", o.log_path}, {"reports", nlohmann::json::array()}};
-    for (const auto& d : diagnoses) j["reports"].push_back(oom_report_json(d));
-    if (diagnoses.empty()) j["message"] = "no OOM found";
-    std::cout << dump_json(j) << "\n";
-    flush_stdout();
-    return kExitOk;
-  }
-  if (diagnoses.empty()) {
-    std::cout << "no OOM found in " << (o.log_path == "-" ? std::string("stdin") : o.log_path) << " ("
-              << format_bytes(static_cast<int64_t>(text.size())) << " read" << (o.described ? ": the text is blank" : "")
-              << ")\n";
-    if (!o.described) {
-      std::cerr << "hint: if the text tells of an out-of-memory failure without its message, --described reads it as one "
-                   "report\n";
+  // Each report is printed as it is made, so a log of 100k reports is never held whole (in text
+  // or JSON). The JSON is the one object {"reports": [...], "source": ...} that dump_json() of it
+  // all would print, byte for byte (keys sorted, two-space indent).
+  size_t reports = 0;
+  for_each_diagnosis(text, with_build, [&](size_t i, size_t count, Diagnosis&& d) {
+    reports = count;
+    if (o.json) {
+      if (i == 0) std::cout << "{\n  \"reports\": [\n";
+      const std::string one = dump_json(oom_report_json(d));
+      std::string indented;
+      indented.reserve(one.size() + one.size() / 8);
+      indented += "    ";
+      for (char c : one) {
+        indented += c;
+        if (c == '\n') indented += "    ";
+      }
+      std::cout << indented << (i + 1 < count ? ",\n" : "\n");
+      if (i + 1 == count) std::cout << "  ],\n  \"source\": " << dump_json(nlohmann::json(o.log_path)) << "\n}\n";
+    } else {
+      if (count > 1) std::cout << "=== OOM " << i + 1 << " of " << count << " ===\n";
+      std::cout << oom_report_text(d) << (i + 1 < count ? "\n" : "");
     }
+    if (!std::cout) flush_stdout();  // a closed pipe or a full disk: stop reading the log
+  });
+  if (o.json && reports == 0) {
+    const nlohmann::json j{{"source", o.log_path}, {"reports", nlohmann::json::array()}, {"message", "no OOM found"}};
+    std::cout << dump_json(j) << "\n";
+  }
+  if (o.json || reports > 0) {
     flush_stdout();
     return kExitOk;
   }
-  for (size_t i = 0; i < diagnoses.size(); ++i) {
-    if (diagnoses.size() > 1) std::cout << "=== OOM " << i + 1 << " of " << diagnoses.size() << " ===\n";
-    std::cout << oom_report_text(diagnoses[i]) << (i + 1 < diagnoses.size() ? "\n" : "");
+  std::cout << "no OOM found in " << (o.log_path == "-" ? std::string("stdin") : o.log_path) << " ("
+            << format_bytes(static_cast<int64_t>(text.size())) << " read" << (o.described ? ": the text is blank" : "")
+            << ")\n";
+  if (!o.described) {
+    std::cerr << "hint: if the text tells of an out-of-memory failure without its message, --described reads it as one "
+                 "report\n";
   }
   flush_stdout();
   return kExitOk;

@@ -1468,6 +1468,15 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
 
 std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options) {
   std::vector<Diagnosis> out;
+  for_each_diagnosis(log_text, options, [&](size_t index, size_t count, Diagnosis&& d) {
+    if (index == 0) out.reserve(count);
+    out.push_back(std::move(d));
+  });
+  return out;
+}
+
+void for_each_diagnosis(std::string_view log_text, const DiagnoseOptions& options,
+                        const std::function<void(size_t, size_t, Diagnosis&&)>& fn) {
   std::vector<OomRecord> records = parse_oom_log(log_text);
   // The word prior reads the whole log; a log with words only on its messages' lines is not ranked.
   const std::vector<int64_t> message = message_lines(records);
@@ -1477,7 +1486,7 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   if (records.empty() && options.described) {
     if (auto d = described_oom(log_text)) records.push_back(std::move(*d));
   }
-  if (records.empty()) return out;
+  if (records.empty()) return;
   const auto evidence = read_log_evidence(log_text);
   // Read only when a report could use it (the 80 GiB rule in diagnose_oom()), not for every log.
   const bool huge_request = std::any_of(records.begin(), records.end(), [](const OomRecord& r) {
@@ -1487,7 +1496,6 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
   const WordPriorModel& prior_model = options.word_prior ? *options.word_prior : builtin_word_prior();
   // One read of the log's words, shared by all its reports.
   const auto prior = std::make_shared<const std::vector<WordPriorScore>>(prior_model.rank(log_text, message));
-  out.reserve(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
     // The evidence before a report starts after the previous report, except when that one is the
     // same failure told by another layer a few lines earlier (XLA's BFC allocator, then the
@@ -1499,9 +1507,8 @@ std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOpt
     LogContext context = context_at(*evidence, records[i].line, prev, next);
     context.word_prior = prior;
     context.larger_gpu_named = larger_gpu;
-    out.push_back(diagnose_oom(records[i], context, options));
+    fn(i, records.size(), diagnose_oom(records[i], context, options));
   }
-  return out;
 }
 
 }  // namespace oomkit

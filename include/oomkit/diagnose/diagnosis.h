@@ -179,9 +179,17 @@ struct Diagnosis {
 /// come from options.estimate (throws InputError from the estimator for an invalid setup).
 Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const DiagnoseOptions& options = {});
 
-/// parse_oom_log() + scan_context() + diagnose_oom() for every OOM in `log_text`; empty when the
-/// text holds no OOM report.
+/// parse_oom_log() + read_log_evidence()/context_at() + diagnose_oom() for every OOM in
+/// `log_text`; empty when the text holds no OOM report. Keeps every report: for a log of many,
+/// for_each_diagnosis() hands them over one at a time.
 std::vector<Diagnosis> diagnose_log(std::string_view log_text, const DiagnoseOptions& options = {});
+
+/// The reports of diagnose_log(), in the same order, handed to `fn(index, count, diagnosis)` as
+/// each is made (index 0-based, count the log's number of reports), so that a caller printing
+/// them holds one at a time (`oomkit diagnose` on a log of 100k reports). Not called for a log
+/// without a report. Exceptions from `fn` propagate.
+void for_each_diagnosis(std::string_view log_text, const DiagnoseOptions& options,
+                        const std::function<void(size_t index, size_t count, Diagnosis&& diagnosis)>& fn);
 
 /// Adds the estimator's view of `run` (static memory vs capacity, activation share, the saving
 /// of each fix) to `findings`. The fixes are the remedies catalogue's (find_remedies() with
