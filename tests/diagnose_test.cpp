@@ -3405,3 +3405,31 @@ TEST(DiagnoseLog, ForEachDiagnosisHandsOverDiagnoseLogsReports) {
   for_each_diagnosis("epoch 1 done\n", {}, [&](size_t, size_t, Diagnosis&&) { called = true; });
   EXPECT_FALSE(called);
 }
+
+// The innermost of the loss and forward frames names the phase: HF Trainer's compute_loss()
+// calling the model fails in the forward; "loss = criterion(out, y)" down to F.cross_entropy in
+// the loss.
+TEST(DiagnoseKinds20, InnermostOfLossAndForwardFrames) {
+  const std::string hf =
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/trainer.py\", line 2654, in training_step\n"
+      "    loss = self.compute_loss(model, inputs)\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/trainer.py\", line 2679, in compute_loss\n"
+      "    outputs = model(**inputs)\n"
+      "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
+      "    return forward_call(*args, **kwargs)\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/models/llama/modeling_llama.py\", line 292, in forward\n"
+      "    hidden_states = self.mlp(hidden_states)\n" +
+      kPytorch2Oom;
+  EXPECT_EQ(first_phase(hf), "forward");
+  const std::string criterion =
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 40, in <module>\n"
+      "    out = model(x)\n"
+      "  File \"train.py\", line 41, in <module>\n"
+      "    loss = criterion(out, y)\n"
+      "  File \"/usr/lib/python3/site-packages/torch/nn/functional.py\", line 3029, in cross_entropy\n"
+      "    return torch._C._nn.cross_entropy_loss(input, target, weight)\n" +
+      kPytorch2Oom;
+  EXPECT_EQ(first_phase(criterion), "loss");
+}

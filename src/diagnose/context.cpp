@@ -3595,6 +3595,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
        save_frame = false;
   bool load_is_initializer = false;  // the load frame is a TensorFlow variable's initializer ('I')
   int64_t save_line = 0;
+  int64_t fwd_line = 0, loss_line = 0;  // the innermost forward / loss frame (a traceback prints it last)
   std::string save_what;
   int64_t eval_line = 0, load_line = 0, optim_line = 0, gen_line = 0, dl_line = 0, attn_line = 0, back_line = 0;
   std::string eval_what, load_what, optim_what, gen_what, dl_what, attn_what, back_what;
@@ -3627,8 +3628,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'd': set(dl_frame, dl_line, dl_what); break;
           case 'a': set(attn_frame, attn_line, attn_what); break;
           case 'b': set(back_frame, back_line, back_what); break;
-          case 'f': fwd_frame = true; break;
-          case 'L': loss_frame = true; break;
+          case 'f': fwd_frame = true; fwd_line = f.line; break;
+          case 'L': loss_frame = true; loss_line = f.line; break;
           case 'n': no_grad_frame = true; break;
           case 'v': no_autograd_frame = true; break;
           case 's': save_frame = true; save_line = f.line; save_what = f.what; break;
@@ -3713,9 +3714,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.phase = "backward";
     c.in_backward = true;
     frame_signal(OomCause::kActivationsBatch, 0.15, back_line, back_what);
-  } else if (loss_frame) {
+  } else if (loss_frame && loss_line > std::max(fwd_line, attn_line)) {
+    // The loss frame innermost: "loss = criterion(out, y)" down to F.cross_entropy, the logits;
+    // not HF Trainer's compute_loss() calling the model's forward, which fails deeper.
     c.phase = "loss";
-  } else if (fwd_frame || attn_frame) {
+  } else if (fwd_frame || attn_frame || loss_frame) {
     c.phase = "forward";
   }
   if (attn_frame && !optim_frame && !load_frame) {
