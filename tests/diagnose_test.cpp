@@ -3352,6 +3352,9 @@ TEST(DiagnoseKinds20, DatabaseMessages) {
        "may have to use 'ulimit' to allow mysqld to use more memory or you can add more swap space\n",
        "mysql", OomCause::kCpuRam, 0},
       {"(error) OOM command not allowed when used memory > 'maxmemory'.\n", "redis", OomCause::kOther, 0},
+      {"sqlite3.OperationalError: out of memory\n", "sqlite", OomCause::kCpuRam, 0},
+      {"Error: SQLITE_NOMEM: out of memory\n", "sqlite", OomCause::kCpuRam, 0},
+      {"Runtime error near line 3: out of memory (7)\n", "sqlite", OomCause::kCpuRam, 0},
   };
   for (const Case& c : cases) {
     const std::vector<Diagnosis> ds = diagnose_log(c.log, without);
@@ -3361,6 +3364,8 @@ TEST(DiagnoseKinds20, DatabaseMessages) {
     EXPECT_EQ(ds[0].findings.at(0).category, c.first) << c.log;
     EXPECT_EQ(ds[0].oom->requested_bytes.value_or(0), c.requested) << c.log;
   }
+  // The sqlite3 shell's other errors near a line are no memory.
+  EXPECT_TRUE(diagnose_log("Error near line 3: no such table: x\n", without).empty());
   // Not a database's: one space after the level is CUDA's or PyTorch's.
   EXPECT_NE(first(diagnose_log("RuntimeError: CUDA error: out of memory\n", without)).oom->subsystem, "postgres");
 }

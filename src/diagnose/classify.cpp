@@ -1054,7 +1054,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
-       icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "sqlite" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
@@ -1130,6 +1130,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                      " in a backend's memory context: host RAM"  // palloc's cap: cap_not_ram() below
            : sub == "mysql" ? "MySQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) + ": host RAM"
            : sub == "redis" ? "Redis refused a write above its maxmemory setting"  // cap_not_ram() below
+           : sub == "sqlite" ? std::string("SQLite's allocator failed (SQLITE_NOMEM): host RAM")
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1179,6 +1180,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (oom.subsystem == "mysql") {
       b.at(i).fix = "Lower the server's buffers (innodb_buffer_pool_size, and the per-connection sort_buffer_size, "
                     "join_buffer_size, tmp_table_size times max_connections), or give the server more RAM";
+    }
+    if (oom.subsystem == "sqlite") {
+      b.at(i).fix = "Keep less of the query in memory: fetch rows in batches (cursor.fetchmany) instead of fetchall, "
+                    "PRAGMA temp_store = FILE for sorts and temporary tables, a smaller PRAGMA cache_size / mmap_size, "
+                    "a long IN list or a huge INSERT as a temporary table; or more RAM (a 32-bit process: a 64-bit build)";
     }
     if (oom.subsystem == "redis") {
       // A cap the server was configured with, whatever the host's RAM.

@@ -209,6 +209,13 @@ const HeadDef kHeads[] = {
     // available memory": the server's host RAM.
     {"out of memory (needed ", "host_alloc", "mysql", Kind::kOneLine},
     {"out of memory; check if mysqld", "host_alloc", "mysql", Kind::kOneLine},
+    // SQLite's SQLITE_NOMEM (result code 7): its allocator's malloc failed. As Python's sqlite3
+    // raises it ("sqlite3.OperationalError: out of memory"), by its code's name (node-sqlite3's
+    // "Error: SQLITE_NOMEM: out of memory", C's sqlite3_errstr) and as the sqlite3 shell prints it
+    // ("Runtime error near line 3: out of memory (7)").
+    {"sqlite3.operationalerror: out of memory", "host_alloc", "sqlite", Kind::kOneLine},
+    {"sqlite_nomem", "host_alloc", "sqlite", Kind::kOneLine},
+    {"near line", "host_alloc", "sqlite", Kind::kOneLine},
     // Redis refusing a write above its maxmemory setting: "OOM command not allowed when used memory >
     // 'maxmemory'": a configured cap, not the host's RAM.
     {"oom command not allowed when used memory", "host_alloc", "redis", Kind::kOneLine},
@@ -530,6 +537,16 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       if (std::string_view(h.subsystem) == "postgres" && std::string_view(h.phrase).find(":  out of memory") != std::string_view::npos &&
           ((b > 0 && is_alpha(lo[b - 1])) || lo.compare(b + 6, 2, "  ") != 0 || (b + 8 < lo.size() && lo[b + 8] == ' '))) {
         continue;
+      }
+      // The sqlite3 shell's "... error near line N: out of memory (7)": the code after the words.
+      if (std::string_view(h.subsystem) == "sqlite" && hit.phrase == std::string_view("near line")) {
+        const size_t words = lo.find(": out of memory (7)", e);
+        if (words == std::string::npos || words > e + 12) continue;
+        hit.end = words + 19;
+      }
+      if (std::string_view(h.subsystem) == "sqlite" && hit.phrase == std::string_view("sqlite_nomem")) {
+        const auto [wb, we] = phrase_find(lo, ": out of memory", e);  // "SQLITE_NOMEM: out of memory": one report
+        if (wb == e) hit.end = we;
       }
       if (std::string_view(h.subsystem) == "duckdb" &&
           (lo.find("gpu") != std::string::npos || lo.find("cuda") != std::string::npos || lo.find("on device") != std::string::npos)) {
