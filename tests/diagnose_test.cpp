@@ -3190,6 +3190,10 @@ TEST(DiagnoseKinds20, EvaluationNotRunAndLogitsAssigned) {
   EXPECT_EQ(phase("loss, logits = self.net(x)"), "forward");
   EXPECT_EQ(phase("loss = F.cross_entropy(logits.view(-1, V), y)"), "loss");
   EXPECT_EQ(phase("out = self.lm_head(hidden)"), "loss");
+  // A field read from the model's output is the forward's (session 29); a method called on a loss is the loss.
+  EXPECT_EQ(phase("loss = model(**batch).loss"), "forward");
+  EXPECT_EQ(phase("logits = model(x)[\"logits\"]"), "forward");
+  EXPECT_EQ(phase("loss = F.cross_entropy(out, y).mean()"), "loss");
 }
 
 // After held27's one score (in-sample for held27): kinds its misses showed.

@@ -741,7 +741,8 @@ class Reader {
   }
 
   // A code line whose loss word (loss, logits, lm_head, cross_entropy, compute_loss) is only in
-  // what it assigns to: "logits = model(input_ids)", "loss, logits = self.forward(x)" call the
+  // what it assigns to or in the field it reads from the call's output: "logits =
+  // model(input_ids)", "loss, logits = self.forward(x)", "loss = model(**batch).loss" call the
   // model's forward; "loss = F.cross_entropy(logits, y)", "loss = self.criterion(out, y)" and
   // "loss = loss_fn(pred, y)" compute the loss.
   static bool loss_word_only_assigned(std::string_view t) {
@@ -755,8 +756,16 @@ class Reader {
       break;
     }
     if (eq == std::string_view::npos || t.substr(0, eq).find('(') != std::string_view::npos) return false;
-    const std::string_view rhs = t.substr(eq + 1);
+    std::string_view rhs = t.substr(eq + 1);
     if (rhs.find('(') == std::string_view::npos) return false;
+    // The output's field read after the call ("model(**batch).loss", "model(x)['logits']",
+    // "model(x)[0]") names what the forward returned, not a loss computed here.
+    if (const size_t close = rhs.rfind(')'); close != std::string_view::npos) {
+      const std::string_view tail = trim_view(rhs.substr(close + 1));
+      if (!tail.empty() && (tail[0] == '.' || tail[0] == '[') && tail.find('(') == std::string_view::npos) {
+        rhs = rhs.substr(0, close + 1);
+      }
+    }
     // A loss function called ("self.criterion(out, y)", "loss_fn(pred, y)", "F.nll_loss(...)") or
     // the logits passed on: the loss.
     for (std::string_view w : {"loss", "logits", "lm_head", "cross_entropy", "criterion", "nll"}) {
