@@ -3442,3 +3442,61 @@ TEST(DiagnoseKinds20, InnermostOfLossAndForwardFrames) {
       kPytorch2Oom;
   EXPECT_EQ(first_phase(criterion), "loss");
 }
+
+// Session 29, held28's kinds (each with a made-up input):
+// TensorRT's allocator failing, told on three lines, is one report with the size its warning prints.
+TEST(DiagnoseKinds21, TensorRtAllocatorIsOneReport) {
+  const std::string log =
+      "[I] engine creating...\n"
+      "[06/01/2024-10:00:00] [E] [TRT] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)\n"
+      "[06/01/2024-10:00:00] [W] [TRT] Requested amount of GPU memory (2147483648 bytes) could not be allocated. There "
+      "may not be enough free memory for allocation to succeed.\n"
+      "[06/01/2024-10:00:01] [E] [TRT] 2: [executionContext.cpp::ExecutionContext::470] Error Code 2: OutOfMemory (no "
+      "further information)\n";
+  const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].oom->subsystem, "tensorrt");
+  EXPECT_EQ(ds[0].oom->device, "cuda");
+  EXPECT_EQ(ds[0].oom->requested_bytes.value_or(0), 2147483648);
+  EXPECT_EQ(ds[0].framework, "native");
+  // The builder's "Error Code 2: OutOfMemory" alone is a report too, without a size.
+  const auto alone = diagnose_log("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory "
+                                  "(no further information)\n",
+                                  rules_alone());
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone[0].oom->subsystem, "tensorrt");
+  EXPECT_FALSE(alone[0].oom->requested_bytes.has_value());
+}
+
+// One host array of 1 TiB .. 1 PiB (numpy's n x n over n items): more than a host's RAM, host RAM
+// first and a shape bug the runner-up, no verdict; 1 PiB and more stays impossible.
+TEST(DiagnoseKinds21, TebibyteHostArrayIsRamFirstShapeBugSecond) {
+  const auto ds = diagnose_log(
+      "numpy.core._exceptions.MemoryError: Unable to allocate 5.70 TiB for an array with shape (884901, 884901) and "
+      "data type float64\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_EQ(rank_of(ds[0], OomCause::kOther), 1);
+  EXPECT_TRUE(ds[0].ambiguous());
+  EXPECT_NE(ds[0].findings.at(0).fix.find("sparse"), std::string::npos);
+}
+
+// An LLM named with its size for inference, the message without figures, the GPU named with its
+// size ("8 A100-40Gs", plural): the 16-bit weights against one such GPU.
+TEST(DiagnoseKinds21, NamedModelAgainstTheNamedGpu) {
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  for (const char* gpus : {"my node is 8 A100-40Gs", "my GPU is an A100 40GB"}) {
+    const std::string log = std::string("Serving runs out of memory\nI serve meta-llama/Llama-2-70b-hf with vllm and get "
+                                        "OOM; ") + gpus + ".\n";
+    const auto ds = diagnose_log(log, described);
+    ASSERT_EQ(ds.size(), 1u) << gpus;
+    bool weights = false;
+    for (const Finding& f : ds[0].findings) {
+      for (const std::string& e : f.evidence) weights = weights || (f.category == OomCause::kStaticModelTooLarge &&
+                                                                     e.find("16-bit weights") != std::string::npos);
+    }
+    EXPECT_TRUE(weights) << gpus;
+  }
+}

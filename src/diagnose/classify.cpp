@@ -898,6 +898,16 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(*C)),
               0);
     }
+  } else if (c.llm_inference && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 && !c.quantized) {
+    // No figures in the message: the device the user names ("8 A100-40Gs", "RTX 3090 24GB")
+    // against the named model's 16-bit weights; one device of that size does not hold them.
+    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
+    if (static_cast<double>(weights) >= 0.85 * static_cast<double>(*c.named_device_bytes)) {
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights alone are about {}, against the {} GPU the log names",
+                          format_bytes(weights), format_bytes(*c.named_device_bytes)),
+              0);
+    }
   } else if (c.training && c.model_params && C && *C > 0 && !c.quantized && !c.multi_gpu) {
     // A run that trains a named model whose 16-bit weights alone exceed the single device: it
     // cannot be placed on it, whatever the batch.
@@ -1242,12 +1252,21 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }
     if (Q && *Q >= kTiB && oom.family != "oom_killer") {
-      const size_t o = b.add(OomCause::kOther, 0.8, format_bytes(*Q) + " requested in one tensor");
+      // 1 TiB up to 1 PiB in one host allocation (a PiB is impossible: above): more than a host's
+      // RAM. A dense n x n array over n items (an adjacency or distance matrix: numpy's "shape
+      // (884901, 884901)") is asked for as the code means it, and a wrong broadcast reads the same;
+      // the numbers do not tell them apart, so the host's RAM stays first (the array as asked fits
+      // no host) and a shape bug is the runner-up.
+      Finding& ram = b.at(i);
+      ram.score = 0.7;
+      ram.evidence.push_back(format_bytes(*Q) + " in one array is more than a host's RAM");
+      ram.fix = "Do not build the array dense: a sparse matrix (scipy.sparse, torch.sparse), chunks or a memory-mapped "
+                "file (np.memmap), or a subset of the data; more RAM does not reach this size";
+      const size_t o = b.add(OomCause::kOther, 0.55, format_bytes(*Q) + " requested in one array");
       Finding& other = b.at(o);
-      other.title = "An absurd host allocation: a shape bug rather than too little RAM";
+      other.title = "A shape bug? One host allocation larger than a host's RAM";
       other.fix = "Print the shapes entering the failing op (an outer product or a wrong broadcast)";
-      other.probe = "Is the requested size plausible for any tensor of this model?";
-      b.at(i).score = 0.6;  // by index: the push_back above may have moved the findings
+      other.probe = "Is the array meant to be this large (n x n over all items), or did a broadcast make it so?";
     }
   } else if (oom.family == "vllm_kv_cache") {
     std::string ev = "vLLM: the KV cache does not hold one sequence of the model's max length";

@@ -174,6 +174,11 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"load_in_8bit", kWQuant}, {"bit", kWQuant},
       {"height", kWDim}, {"width", kWDim},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
+      // Data-centre GPUs by their model names ("8 A100-40Gs", "an H100 80GB").
+      {"a100", kWGpuName}, {"a800", kWGpuName}, {"h100", kWGpuName}, {"h800", kWGpuName}, {"h200", kWGpuName},
+      {"b200", kWGpuName}, {"v100", kWGpuName}, {"p100", kWGpuName}, {"k80", kWGpuName}, {"t4", kWGpuName},
+      {"a40", kWGpuName}, {"a6000", kWGpuName}, {"a5000", kWGpuName}, {"l40", kWGpuName}, {"l40s", kWGpuName},
+      {"mi250", kWGpuName}, {"mi300x", kWGpuName},
   };
   return kWords;
 }

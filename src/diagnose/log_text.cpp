@@ -709,7 +709,8 @@ std::optional<ProseNumber> prose_number_at(std::string_view lo, size_t p) {
   while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
   const std::string_view unit = lo.substr(u, ue - u);
   constexpr int64_t kMiB = int64_t{1} << 20, kGiB = int64_t{1} << 30, kTiB = int64_t{1} << 40;
-  if (unit == "gb" || unit == "gib" || unit == "g") out.unit_bytes = kGiB;
+  // A plural names devices of that size ("8 A100-40Gs", "two 24GBs").
+  if (unit == "gb" || unit == "gib" || unit == "g" || unit == "gs" || unit == "gbs") out.unit_bytes = kGiB;
   else if (unit == "mb" || unit == "mib" || unit == "m") out.unit_bytes = kMiB;
   else if (unit == "tb" || unit == "tib") out.unit_bytes = kTiB;
   out.chars = e - p;

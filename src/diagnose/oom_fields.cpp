@@ -193,6 +193,11 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.requested_bytes = grouped_count_after(s, "requestedbufferofsize", r, &r.requested_printed);
     return;  // its device: from the provider the line or the one before names (parse_oom_log())
   }
+  if (r.subsystem == "tensorrt") {  // "Requested amount of GPU memory (17920000000 bytes) could not be allocated"
+    set_requested(size_after(s, "requestedamountofgpumemory("), r);
+    r.device = "cuda";
+    return;
+  }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
     set_requested(size_after(s, "allocation:requested"), r);
     r.max_allocation_bytes = take(size_after(s, "maxallocsizesupportedbydeviceis"), r);

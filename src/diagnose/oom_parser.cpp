@@ -301,6 +301,13 @@ const HeadDef kHeads[] = {
     // OpenVINO's GPU plugin (OpenCL): "[GPU] Exceeded max size of memory object allocation:
     // requested 2305843008391495680 bytes, but max alloc size supported by device is 4294959104 bytes."
     {"exceeded max size of memory object allocation", "device_alloc", "opencl", Kind::kOneLine},
+    // TensorRT's allocator (nvinfer1's DefaultAllocator, the execution context's and the builder's
+    // buffers): "[TRT] Requested amount of GPU memory (17920000000 bytes) could not be allocated.",
+    // "Error Code 1: Cuda Runtime (out of memory)" and "Error Code 2: OutOfMemory (no further
+    // information)" on the lines around it: one failure (device_echo merges them), its size in bytes.
+    {"requested amount of gpu memory (", "device_alloc", "tensorrt", Kind::kOneLine},
+    {"error code 1: cuda runtime (out of memory)", "device_alloc", "tensorrt", Kind::kOneLine},
+    {"error code 2: outofmemory", "device_alloc", "tensorrt", Kind::kOneLine},
     // CuPy's memory pool (cupy.cuda.memory.OutOfMemoryError): "Out of memory allocating 805,306,368
     // bytes (allocated so far: 536,870,912 bytes[, limit set to: 1,073,741,824 bytes])."
     {"out of memory allocating", "device_alloc", "cupy", Kind::kOneLine},
