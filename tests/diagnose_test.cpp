@@ -3500,3 +3500,22 @@ TEST(DiagnoseKinds21, NamedModelAgainstTheNamedGpu) {
     EXPECT_TRUE(weights) << gpus;
   }
 }
+
+// Fragmentation told as what happened to the memory is the user's account; PyTorch's hint, an
+// allocator's percentage, a piece of something, a question or a condition are not.
+TEST(DiagnoseKinds21, FragmentationInTheUsersWords) {
+  const std::string& oom = kPytorch2Oom;
+  for (const char* told : {"Those persistent allocations fragment the caching allocator, so the buffer cannot be placed.\n",
+                           "During decoding the CUDA memory seems to get fragmented over time.\n",
+                           "Clearly there is enough memory, but due to fragmentation it cannot allocate 1.86G.\n"}) {
+    EXPECT_TRUE(evidence_holds(told + oom, "fragmentation, in the user's words", OomCause::kFragmentation)) << told;
+  }
+  for (const char* not_told : {"If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.\n",
+                               "HLO temp 41.19G (24.2% utilization, 0.7% fragmentation (293.84M))\n",
+                               "Each rank holds a fragment of GPU memory for its threads.\n",
+                               "Could this be memory fragmentation?\n",
+                               "If the cause is memory fragmentation, maybe cuda_malloc_async helps.\n",
+                               "We split long audio into shorter fragments to save memory.\n"}) {
+    EXPECT_FALSE(evidence_holds(not_told + oom, "fragmentation, in the user's words")) << not_told;
+  }
+}

@@ -123,7 +123,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"ram", kWRam}, {"swap", kWRam}, {"rss", kWRam}, {"dmesg", kWRam}, {"oom_killer", kWRam},
       {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
       {"zombie", kWOther}, {"released", kWOther}, {"freed", kWOther}, {"orphaned", kWOther},
-      {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
+      {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"fragment", kWFrag}, {"fragments", kWFrag},
+      {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
@@ -374,6 +375,21 @@ struct LogEvidence {
 };
 
 namespace {
+
+// Fragmentation of the memory told in `lo` (a line, lower-cased): a fragment word beside the
+// memory it breaks up (memory, the allocator, its cache, the address space, VRAM, the heap), not
+// PyTorch's hint, a percentage of fragmentation, "a fragment of", a question or an "if".
+bool fragmentation_told(std::string_view lo) {
+  auto has = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
+  if (!(has("fragmentation") || has("fragmented") || has("fragments the") || has("fragment the"))) return false;
+  if (!(has("memory") || has("allocator") || has("address space") || has("cache") || has("vram") || has("heap") ||
+        has("dram"))) {
+    return false;
+  }
+  if (has("to avoid fragmentation") || has("% fragmentation") || has("fragment of") || has("?")) return false;
+  const std::string_view t = trim_view(lo);
+  return !(t.rfind("if ", 0) == 0 || has(" if the cause") || has("whether"));
+}
 
 // PyTorch's version `version` ("0.3") named after "torch" ("pytorch 0.3.0", "torch==0.4", "PyTorch
 // version 0.4.1", "torch v0.4"), not a figure elsewhere on the line ("torch.OutOfMemoryError: ...
@@ -1740,8 +1756,19 @@ if (contains("other process") || contains("another process") || contains("other 
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.45,
           "memory reserved by the allocator but unallocated, in the user's words: " + text(), 0, Told::kAccount);
     }
-    if (has(kWFrag) && !negated && !contains("to avoid fragmentation")) {  // the message's own hint, quoted
+    if (has(kWFrag) && !negated && !contains("to avoid fragmentation") &&  // the message's own hint, quoted
+        (contains("fragmentation") || contains("fragmented") || contains("expandable_segments") ||
+         contains("max_split_size_mb"))) {  // not a "fragment" of something
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
+    }
+    // Fragmentation told as what happened to the memory: "persistent allocations fragment the
+    // caching allocator", "CUDA memory seems to get fragmented", "due to memory fragmentation it
+    // cannot allocate ...". Not PyTorch's own hint ("to avoid fragmentation"), an allocator's
+    // statistics ("0.7% fragmentation"), a piece of something ("a fragment of GPU memory", audio
+    // "fragments"), a question or a condition ("if the cause is fragmentation").
+    if (sentence && !negated && contains("fragment") && fragmentation_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.35, "fragmentation, in the user's words: " + text(), 0,
+          Told::kAccount);
     }
     if (has(kWShapes)) {
 if (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
