@@ -3519,3 +3519,48 @@ TEST(DiagnoseKinds21, FragmentationInTheUsersWords) {
     EXPECT_FALSE(evidence_holds(not_told + oom, "fragmentation, in the user's words")) << not_told;
   }
 }
+
+// review29's mends: lm_head under PyTorch's own nn frames is still the loss phase; SQLITE_NOMEM in
+// C code is no report, the old sqlite3 shell's "Error: near line N: out of memory" is SQLite's;
+// TensorRT's skipped tactics are no report, TensorRT 10's "Requested size was N bytes" is read;
+// an fp8 checkpoint is a quantization (no 16-bit weights evidence).
+TEST(DiagnoseKinds21, Review29Mends) {
+  const std::string lm_head =
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/trainer.py\", line 2784, in compute_loss\n"
+      "    outputs = model(**inputs)\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/models/llama/modeling_llama.py\", line 820, in forward\n"
+      "    logits = self.lm_head(hidden_states)\n"
+      "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
+      "    return forward_call(*args, **kwargs)\n"
+      "  File \"/usr/lib/python3/site-packages/torch/nn/modules/linear.py\", line 114, in forward\n"
+      "    return F.linear(input, self.weight, self.bias)\n" +
+      kPytorch2Oom;
+  EXPECT_EQ(first_phase(lm_head), "loss");
+  const DiagnoseOptions without = rules_alone();
+  const auto code = diagnose_log("switch (rc) {\n  case SQLITE_NOMEM: return DB_FATAL; /* SQLITE_NOMEM: out of memory */\n"
+                                 "sqlite3.OperationalError: database is locked\n",
+                                 without);
+  for (const Diagnosis& d : code) EXPECT_NE(d.oom->subsystem, "sqlite");
+  const auto shell = diagnose_log("Error: near line 12: out of memory\n", without);
+  ASSERT_EQ(shell.size(), 1u);
+  EXPECT_EQ(shell[0].oom->subsystem, "sqlite");
+  EXPECT_TRUE(diagnose_log("[TRT] [W] Skipping tactic 0x0 due to insufficient memory on requested size of 8589934592 "
+                           "detected for tactic 0x1.\n[TRT] [I] Engine built in 210.3 seconds.\n",
+                           without)
+                  .empty());
+  const auto trt10 = diagnose_log("[TRT] [E] [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory "
+                                  "(Requested size was 4294967296 bytes.)\n",
+                                  without);
+  ASSERT_EQ(trt10.size(), 1u);
+  EXPECT_EQ(trt10[0].oom->requested_bytes.value_or(0), 4294967296);
+  DiagnoseOptions described = without;
+  described.described = true;
+  const auto fp8 = diagnose_log("Serving runs out of memory\nI serve meta-llama/Llama-2-70b-hf with vllm --quantization fp8 "
+                                "on my A100 80GB GPU and get OOM.\n",
+                                described);
+  ASSERT_EQ(fp8.size(), 1u);
+  for (const Finding& f : fp8[0].findings) {
+    for (const std::string& e : f.evidence) EXPECT_EQ(e.find("16-bit weights"), std::string::npos) << e;
+  }
+}

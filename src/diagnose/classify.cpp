@@ -1251,6 +1251,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }
+    if (Q && *Q >= 64 * kGiB && *Q < kTiB && oom.family != "oom_killer") {
+      // One allocation of 64 GiB or more: one array, not workers' copies; the same fix as above 1 TiB.
+      b.at(i).fix = "Do not build the array dense: a sparse matrix (scipy.sparse, torch.sparse), chunks or a "
+                    "memory-mapped file (np.memmap), or a subset of the data; or a host with more RAM";
+    }
     if (Q && *Q >= kTiB && oom.family != "oom_killer") {
       // 1 TiB up to 1 PiB in one host allocation (a PiB is impossible: above): more than a host's
       // RAM. A dense n x n array over n items (an adjacency or distance matrix: numpy's "shape

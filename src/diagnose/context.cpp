@@ -76,7 +76,7 @@ enum Word : uint8_t {
   kWShapeBug,     // shape, shapes, broadcast, broadcasting (a shape bug in words)
   kWRandom,       // random, randomly, intermittent, sporadic, occasionally, settings, again
   kWVisible,      // visible, cuda_visible_devices
-  kWQuant,        // int4, int8, gptq, awq, nf4, bitsandbytes, gguf, qlora, load_in_4bit, load_in_8bit, bit ("4-bit")
+  kWQuant,        // int4, int8, gptq, awq, nf4, bitsandbytes, gguf, qlora, load_in_4bit, load_in_8bit, bit ("4-bit"), fp8
   kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
   kWDim,          // height, width (an image's size set by a flag or a setting)
 };
@@ -172,14 +172,14 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"visible", kWVisible}, {"cuda_visible_devices", kWVisible},
       {"int4", kWQuant}, {"int8", kWQuant}, {"gptq", kWQuant}, {"awq", kWQuant}, {"nf4", kWQuant},
       {"bitsandbytes", kWQuant}, {"gguf", kWQuant}, {"qlora", kWQuant}, {"load_in_4bit", kWQuant},
-      {"load_in_8bit", kWQuant}, {"bit", kWQuant},
+      {"load_in_8bit", kWQuant}, {"bit", kWQuant}, {"fp8", kWQuant}, {"float8_e4m3fn", kWQuant},
       {"height", kWDim}, {"width", kWDim},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
       // Data-centre GPUs by their model names ("8 A100-40Gs", "an H100 80GB").
       {"a100", kWGpuName}, {"a800", kWGpuName}, {"h100", kWGpuName}, {"h800", kWGpuName}, {"h200", kWGpuName},
       {"b200", kWGpuName}, {"v100", kWGpuName}, {"p100", kWGpuName}, {"k80", kWGpuName}, {"t4", kWGpuName},
       {"a40", kWGpuName}, {"a6000", kWGpuName}, {"a5000", kWGpuName}, {"l40", kWGpuName}, {"l40s", kWGpuName},
-      {"mi250", kWGpuName}, {"mi300x", kWGpuName},
+      {"mi250", kWGpuName}, {"mi300x", kWGpuName}, {"a10", kWGpuName}, {"a10g", kWGpuName}, {"l4", kWGpuName},
   };
   return kWords;
 }
@@ -562,6 +562,11 @@ class Reader {
     if (rich && !rich_frame && !rich_code) return;  // the box's context lines: not the failing code
     const bool frame = t.rfind("file \"", 0) == 0 || rich_frame;
     const bool code_under_frame = (under_frame_ && !frame) || rich_code;
+    if (frame) {  // PyTorch's own nn modules (module.py's _call_impl, linear.py's forward): no phase of the model's
+      library_frame_ = t.find("/torch/nn/") != std::string_view::npos || t.find("\\torch\\nn\\") != std::string_view::npos;
+    } else if (!under_frame_) {
+      library_frame_ = false;
+    }
     under_frame_ = frame;
     if (frame) traceback_line_ = n;
     note_process(n);
@@ -619,7 +624,7 @@ class Reader {
     // Quantized weights named: a quantization word, or "bit" after 4 / 8 ("4-bit", "8 bit").
     if (!ev_.quantized_line && ((seen >> kWQuant) & 1u) != 0) {
       for (std::string_view q : {"4bit", "8bit", "4-bit", "8-bit", "4 bit", "8 bit", "int4", "int8", "gptq", "awq", "nf4",
-                                 "bitsandbytes", "gguf", "qlora"}) {
+                                 "bitsandbytes", "gguf", "qlora", "fp8", "float8"}) {
         if (lo.find(q) != std::string_view::npos) {
           ev_.quantized_line = n;
           break;
@@ -839,7 +844,9 @@ class Reader {
       phase = 'L';
       what = "loss / logits";
     } else if (has(kWForward) || contains("_call_impl") || loss_assigned_only) {
-      phase = 'f';
+      // 'F': a forward inside PyTorch's own nn modules (under the model's lm_head, a loss module):
+      // it does not move the phase away from the frame above it.
+      phase = library_frame_ ? 'F' : 'f';
       what = "forward";
     }
     if (has(kWNoGrad)) add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "no_grad in the traceback", 'n');
@@ -3542,6 +3549,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::string_view eval_ident_;  // the line's first identifier naming evaluation ("epochVal"); views the raw line
   std::string lo_;
   bool under_frame_ = false;
+  bool library_frame_ = false;  // the last frame is in PyTorch's torch/nn (its code line too)
   std::array<int64_t, 16> last_weak_{};
   std::array<int64_t, kCauseCount> last_account_{};  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
@@ -3670,6 +3678,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'a': set(attn_frame, attn_line, attn_what); break;
           case 'b': set(back_frame, back_line, back_what); break;
           case 'f': fwd_frame = true; fwd_line = f.line; break;
+          case 'F': fwd_frame = true; break;
           case 'L': loss_frame = true; loss_line = f.line; break;
           case 'n': no_grad_frame = true; break;
           case 'v': no_autograd_frame = true; break;

@@ -195,6 +195,7 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
   }
   if (r.subsystem == "tensorrt") {  // "Requested amount of GPU memory (17920000000 bytes) could not be allocated"
     set_requested(size_after(s, "requestedamountofgpumemory("), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "requestedsizewas"), r);  // TensorRT 10: "(Requested size was N bytes.)"
     r.device = "cuda";
     return;
   }

@@ -547,9 +547,18 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       // The sqlite3 shell's "... error near line N: out of memory (7)": the code after the words.
       if (std::string_view(h.subsystem) == "sqlite" && hit.phrase == std::string_view("near line")) {
-        const size_t words = lo.find(": out of memory (7)", e);
+        // Since 3.3x "... error near line N: out of memory (7)"; older shells "Error: near line N: out of memory".
+        const size_t words = lo.find(": out of memory", e);
         if (words == std::string::npos || words > e + 12) continue;
-        hit.end = words + 19;
+        const bool coded = lo.compare(words, 19, ": out of memory (7)") == 0;
+        if (!coded && lo.rfind("error: near line", b >= 7 ? b - 7 : 0) != (b >= 7 ? b - 7 : std::string::npos)) continue;
+        hit.end = words + (coded ? 19 : 15);
+      }
+      // SQLITE_NOMEM in C code ("case SQLITE_NOMEM:", a comment, a #define) names the code, no failure.
+      if (std::string_view(h.subsystem) == "sqlite" &&
+          (lo.find("/*") != std::string::npos || lo.find("//") != std::string::npos || lo.find("case ") != std::string::npos ||
+           lo.find("#define") != std::string::npos || lo.find(" == ") != std::string::npos)) {
+        continue;
       }
       if (std::string_view(h.subsystem) == "sqlite" && hit.phrase == std::string_view("sqlite_nomem")) {
         const auto [wb, we] = phrase_find(lo, ": out of memory", e);  // "SQLITE_NOMEM: out of memory": one report
@@ -1951,6 +1960,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   for (int pass = 0; pass < 3; ++pass) {
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
+      // TensorRT's builder skipping a tactic whose workspace does not fit ("Skipping tactic ... due to
+      // insufficient memory on requested size of N", "Device memory is insufficient to use tactic"):
+      // it tries the next tactic; the build goes on.
+      if (lo.find("tactic") != std::string::npos) continue;
       size_t at = std::string::npos;
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
