@@ -3564,3 +3564,27 @@ TEST(DiagnoseKinds21, Review29Mends) {
     for (const std::string& e : f.evidence) EXPECT_EQ(e.find("16-bit weights"), std::string::npos) << e;
   }
 }
+
+// review29's model names (CodeLlama, Yi, deepseek, Mixtral's 8x7B) are read with their sizes; a
+// tensor-parallel size set splits the weights over its GPUs (no one-GPU evidence), one named as
+// not used does not.
+TEST(DiagnoseKinds21, Review29ModelNamesAndTensorParallel) {
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  auto weights_evidence = [&](const std::string& body) {
+    const auto ds = diagnose_log("Serving runs out of memory\n" + body, described);
+    if (ds.size() != 1) return false;
+    for (const Finding& f : ds[0].findings) {
+      for (const std::string& e : f.evidence) {
+        if (f.category == OomCause::kStaticModelTooLarge && e.find("16-bit weights") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(weights_evidence("vllm serve codellama/CodeLlama-34b-Instruct-hf on my A100 40GB GPU: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("vllm serve 01-ai/Yi-34B-Chat on a 48GB A6000 GPU: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("vllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 on one H100 80GB GPU: OOM.\n"));
+  EXPECT_FALSE(weights_evidence("vllm serve Qwen/Qwen2-72B on 8x H100 80GB GPUs, tensor_parallel_size=8: OOM.\n"));
+  EXPECT_FALSE(weights_evidence("vllm serve Qwen/Qwen2-72B --tensor-parallel-size 8 on H100 80GB GPUs: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("vllm serve Qwen/Qwen2-72B on an H100 80GB GPU; I can't use tensor_parallel_size=8.\n"));
+}

@@ -898,7 +898,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(*C)),
               0);
     }
-  } else if (c.llm_inference && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 && !c.quantized) {
+  } else if (c.llm_inference && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 && !c.quantized &&
+             !(c.num_gpus && *c.num_gpus > 1)) {  // split over several GPUs (tensor_parallel_size): not one GPU's
     // No figures in the message: the device the user names ("8 A100-40Gs", "RTX 3090 24GB")
     // against the named model's 16-bit weights; one device of that size does not hold them.
     const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;

@@ -136,6 +136,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"seq_length", kWSetting}, {"sequence_length", kWSetting}, {"block_size", kWSetting}, {"max_len", kWSetting},
       {"cutoff_len", kWSetting}, {"context_length", kWSetting}, {"model_max_length", kWSetting},
       {"max_source_length", kWSetting}, {"num_gpus", kWSetting}, {"n_gpu", kWSetting}, {"gpus", kWSetting},
+      {"tensor_parallel_size", kWSetting}, {"tp_size", kWSetting},
       {"model_name_or_path", kWSetting}, {"model_name", kWSetting}, {"model_id", kWSetting},
       {"loss", kWLoss}, {"cross_entropy", kWLoss}, {"compute_loss", kWLoss}, {"lm_head", kWLoss}, {"logits", kWLoss},
       {"forward", kWForward},
@@ -155,6 +156,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"llama", kWLlmName}, {"mistral", kWLlmName}, {"mixtral", kWLlmName}, {"qwen", kWLlmName}, {"falcon", kWLlmName},
       {"vicuna", kWLlmName}, {"chatglm", kWLlmName}, {"baichuan", kWLlmName}, {"gemma", kWLlmName}, {"bloom", kWLlmName},
       {"llm", kWLlmName}, {"gptj", kWLlmName}, {"neox", kWLlmName}, {"alpaca", kWLlmName},
+      {"codellama", kWLlmName}, {"yi", kWLlmName}, {"deepseek", kWLlmName}, {"starcoder", kWLlmName},
+      {"internlm", kWLlmName},
       {"save", kWSave}, {"saving", kWSave}, {"save_pretrained", kWSave}, {"save_checkpoint", kWSave}, {"save_model", kWSave},
       {"save_steps", kWSave}, {"_save", kWSave}, {"save_state", kWSave},
       {"sequences", kWInputSize}, {"images", kWInputSize}, {"vram", kWMem}, {"memories", kWMem},
@@ -635,6 +638,10 @@ class Reader {
     if (((seen >> kWLlmName) & 1u) != 0 || lo.find("model") != std::string_view::npos || lo.find("param") != std::string_view::npos) {
       model_size(lo, n);
     }
+    // vLLM's flag as typed: "--tensor-parallel-size 8" (the underscored setting is read above).
+    if (const size_t tp = lo.find("tensor-parallel-size"); tp != std::string_view::npos && !tp_denied(lo.substr(0, tp))) {
+      if (auto v = number_after(lo, tp + 20); v && *v > 0 && *v <= 4096) ev_.gpus.emplace_back(n, *v);
+    }
     if (lo.find("vram") != std::string_view::npos || lo.find("should have") != std::string_view::npos ||
         lo.find("gpu memory") != std::string_view::npos) {
       stated_memory(lo);
@@ -692,7 +699,11 @@ class Reader {
     else if (w == "batch") return;
     auto v = number_after(lo, pos);
     if (!v || *v <= 0 || *v > 100000000) return;
-    if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node") {
+    // A tensor-parallel size is the GPUs one model is split over (vLLM's tensor_parallel_size), when
+    // set, not named as unused ("I can't use the tensor_parallel_size=8").
+    const bool tp = w == "tensor_parallel_size" || w == "tp_size";
+    if (tp && tp_denied(lo.substr(0, after))) return;
+    if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node" || tp) {
       ev_.gpus.emplace_back(n, *v);
     } else if (w == "max_length" || w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
                w == "context_length" || w == "model_max_length" || seq_setting_word(w)) {
@@ -702,8 +713,26 @@ class Reader {
     }
   }
 
+  // A tensor-parallel setting named as not used: a denial in the words before it on its line.
+  static bool tp_denied(std::string_view before) {
+    for (std::string_view d : {"can't", "cannot", "can not", "couldn't", "don't", "not ", "without", "no "}) {
+      if (before.find(d) != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
   // "7B", "Llama3.1 8B", "llama-2-13b", "1.1B params": a model's parameter count in billions.
+  // Mixtral's "8x7B" / "8x22B" are its published totals (46.7B, 141B: the experts share attention).
   void model_size(std::string_view lo, int64_t n) {
+    if (lo.find("mixtral") != std::string_view::npos) {
+      const int64_t moe = lo.find("8x7b") != std::string_view::npos    ? int64_t{46700000000}
+                          : lo.find("8x22b") != std::string_view::npos ? int64_t{141000000000}
+                                                                       : 0;
+      if (moe > 0) {
+        ev_.params.emplace_back(n, moe);
+        return;
+      }
+    }
     for (size_t p = 0; p < lo.size(); ++p) {
       if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.') && lo[p - 1] != '_')) continue;
       size_t e = p;
