@@ -3389,6 +3389,14 @@ TEST(DiagnoseKinds20, TorchVersionNotReadFromFigures) {
                             "PyTorch version 0.3 was fine.\nNow on torch v0.4 it runs out of memory:\n"}) {
     EXPECT_TRUE(evidence_holds(std::string(named) + kPytorch2Oom, "runs on PyTorch 0.3", OomCause::kEvalWithoutNoGrad)) << named;
   }
+  // The other way round (review29): it fails on 0.3 and runs fine on 0.4; or a training step's
+  // backward with both versions named somewhere.
+  EXPECT_FALSE(evidence_holds("This OOMs on PyTorch 0.3.1 but runs fine on PyTorch 0.4.0.\n" + kPytorch2Oom,
+                              "runs on PyTorch 0.3"));
+  EXPECT_FALSE(evidence_holds("torch 0.4.1 installed; the checkpoint is in the torch 0.3 format.\n"
+                              "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                              "    loss.backward()\n" + kPytorch2Oom,
+                              "runs on PyTorch 0.3"));
 }
 
 // for_each_diagnosis() hands over diagnose_log()'s reports, in its order, one at a time, with
@@ -3554,6 +3562,13 @@ TEST(DiagnoseKinds21, Review29Mends) {
                                   without);
   ASSERT_EQ(trt10.size(), 1u);
   EXPECT_EQ(trt10[0].oom->requested_bytes.value_or(0), 4294967296);
+  // An engine runs without autograd: no evaluation-without-no_grad candidate under "infer.py".
+  const auto engine = diagnose_log("[TRT] [E] 2: [executionContext.cpp::ExecutionContext::410] Error Code 2: OutOfMemory "
+                                   "(no further information)\nTraceback (most recent call last):\n  File \"infer.py\", "
+                                   "line 40, in <module>\n    context = engine.create_execution_context()\n",
+                                   without);
+  ASSERT_EQ(engine.size(), 1u);
+  EXPECT_EQ(rank_of(engine[0], OomCause::kEvalWithoutNoGrad), -1);
   DiagnoseOptions described = without;
   described.described = true;
   const auto fp8 = diagnose_log("Serving runs out of memory\nI serve meta-llama/Llama-2-70b-hf with vllm --quantization fp8 "

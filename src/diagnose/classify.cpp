@@ -94,6 +94,16 @@ class Builder {
   }
   std::vector<Finding>& findings() { return findings_; }
   std::vector<DecidingEvidence>& deciding() { return deciding_; }
+  // Drops the finding for `cause` (and the deciding evidence for it): a cause the report rules out.
+  void remove(OomCause cause) {
+    const size_t i = index(cause);
+    if (i == npos) return;
+    findings_.erase(findings_.begin() + static_cast<std::ptrdiff_t>(i));
+    measured_.erase(measured_.begin() + static_cast<std::ptrdiff_t>(i));
+    deciding_.erase(std::remove_if(deciding_.begin(), deciding_.end(),
+                                   [&](const DecidingEvidence& e) { return e.cause == cause; }),
+                    deciding_.end());
+  }
   // A finding that rests on the user's account alone (no number of the message, no traceback
   // frame, code line, program output or logged figure of weight >= kMeasuredWeight raised it) is
   // capped at kProseOnlyCap, below "high": a sentence may name a cause, it does not measure one, so
@@ -1386,6 +1396,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     b.add(OomCause::kActivationsBatch, 0.5, ev);
   }
   apply_context(context, oom, b);
+  // TensorRT runs an engine without autograd: no graph to keep, whatever the script is called
+  // ("infer.py", "evaluate.py"); evaluation without no_grad is no candidate.
+  if (oom.subsystem == "tensorrt") b.remove(OomCause::kEvalWithoutNoGrad);
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;

@@ -394,10 +394,10 @@ bool fragmentation_told(std::string_view lo) {
   return !(t.rfind("if ", 0) == 0 || has(" if the cause") || has("whether"));
 }
 
-// PyTorch's version `version` ("0.3") named after "torch" ("pytorch 0.3.0", "torch==0.4", "PyTorch
-// version 0.4.1", "torch v0.4"), not a figure elsewhere on the line ("torch.OutOfMemoryError: ...
-// of which 0.43 MiB is free", "loss 0.4021").
-bool torch_version_named(std::string_view lo, std::string_view version) {
+// Where PyTorch's version `version` ("0.3") is named after "torch" ("pytorch 0.3.0", "torch==0.4",
+// "PyTorch version 0.4.1", "torch v0.4"), not a figure elsewhere on the line ("torch.OutOfMemoryError:
+// ... of which 0.43 MiB is free", "loss 0.4021"); npos when it is not.
+size_t torch_version_at(std::string_view lo, std::string_view version) {
   for (size_t at = lo.find("torch"); at != std::string_view::npos; at = lo.find("torch", at + 5)) {
     size_t k = at + 5;
     auto separators = [&] {
@@ -408,9 +408,26 @@ bool torch_version_named(std::string_view lo, std::string_view version) {
     separators();
     if (k < lo.size() && lo[k] == 'v') ++k;
     if (lo.compare(k, version.size(), version) != 0) continue;
+    const size_t at_version = k;
     k += version.size();
     if (k < lo.size() && is_digit(lo[k])) continue;  // "0.43"
-    return true;
+    return at_version;
+  }
+  return std::string_view::npos;
+}
+
+// The version at `at` named as working in its clause ("... but runs fine on PyTorch 0.4.0").
+bool version_works(std::string_view lo, size_t at) {
+  size_t from = 0, to = lo.size();
+  for (std::string_view sep : {" but ", ", ", "; ", ". "}) {
+    const size_t b = lo.rfind(sep, at);
+    if (b != std::string_view::npos) from = std::max(from, b + sep.size());
+    const size_t e = lo.find(sep, at);
+    if (e != std::string_view::npos) to = std::min(to, e);
+  }
+  const std::string_view clause = lo.substr(from, to - from);
+  for (std::string_view w : {"fine", "works", "worked", "no problem", "runs well", "without problem"}) {
+    if (clause.find(w) != std::string_view::npos) return true;
   }
   return false;
 }
@@ -654,8 +671,12 @@ class Reader {
       named_memory(lo);
     }
     if (lo.find("torch") != std::string_view::npos) {
-      if (!ev_.torch03_line && torch_version_named(lo, "0.3")) ev_.torch03_line = n;
-      if (!ev_.torch04_line && torch_version_named(lo, "0.4")) ev_.torch04_line = n;
+      // 0.4 where it fails, not where it "runs fine" (the story is the other way round then).
+      if (!ev_.torch03_line && torch_version_at(lo, "0.3") != std::string_view::npos) ev_.torch03_line = n;
+      if (const size_t at = ev_.torch04_line ? std::string_view::npos : torch_version_at(lo, "0.4");
+          at != std::string_view::npos && !version_works(lo, at)) {
+        ev_.torch04_line = n;
+      }
     }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
@@ -3846,7 +3867,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          true});
   }
   // PyTorch 0.4 made volatile=True a no-op: inference code that ran on 0.3 builds graphs on 0.4.
-  if (ev.torch03_line && ev.torch04_line) {
+  // Inference keeps graphs: not a traceback through backward or the optimizer (a training step).
+  if (ev.torch03_line && ev.torch04_line && c.phase != "backward" && c.phase != "optimizer_step") {
     c.signals.push_back({OomCause::kEvalWithoutNoGrad, 0.4, ev.torch04_line,
                          "runs on PyTorch 0.3, OOMs on 0.4: 0.4 ignores volatile=True, so inference keeps graphs",
                          true});
