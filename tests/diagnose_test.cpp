@@ -3602,4 +3602,20 @@ TEST(DiagnoseKinds21, Review29ModelNamesAndTensorParallel) {
   EXPECT_FALSE(weights_evidence("vllm serve Qwen/Qwen2-72B on 8x H100 80GB GPUs, tensor_parallel_size=8: OOM.\n"));
   EXPECT_FALSE(weights_evidence("vllm serve Qwen/Qwen2-72B --tensor-parallel-size 8 on H100 80GB GPUs: OOM.\n"));
   EXPECT_TRUE(weights_evidence("vllm serve Qwen/Qwen2-72B on an H100 80GB GPU; I can't use tensor_parallel_size=8.\n"));
+  // A GPU of one memory size named without it: its catalogue capacity (H100: 80 GB; a Colab T4 GPU:
+  // 16 GB); "T4" without a GPU word is not read as one, nor is an A100 (40 or 80 GB).
+  EXPECT_TRUE(weights_evidence("Running meta-llama/Llama-2-70b-hf with vLLM on a single H100 for generation: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("Running meta-llama/Llama-2-13b-hf with vLLM on a Colab T4 GPU for generation: OOM.\n"));
+  EXPECT_FALSE(weights_evidence("Running meta-llama/Llama-2-13b-hf with vLLM; block T4 of the pipeline: OOM.\n"));
+  EXPECT_FALSE(weights_evidence("Running meta-llama/Llama-2-70b-hf with vLLM on a single A100 for generation: OOM.\n"));
+  // Every name read resolves in the catalogue (a missing one would throw from find_gpu()).
+  for (const char* gpu : {"H100", "H200", "B200", "A10G", "L40S", "MI300X", "A6000", "RTX 3090", "RTX 4090", "RTX 5090", "T4",
+                          "L4"}) {
+    EXPECT_NO_THROW(weights_evidence(std::string("Running Llama-2-70b with vLLM on one ") + gpu + " GPU: OOM.\n")) << gpu;
+    // 130 GiB of 16-bit weights: above every one of these but B200's and MI300X's (about 180 GiB).
+    const bool holds = std::string(gpu) == "B200" || std::string(gpu) == "MI300X";
+    EXPECT_EQ(weights_evidence(std::string("Running meta-llama/Llama-2-70b-hf with vLLM on one ") + gpu + " GPU: OOM.\n"),
+              !holds)
+        << gpu;
+  }
 }

@@ -25,6 +25,7 @@
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
 #include "oomkit/diagnose/playbook.h"
+#include "oomkit/estimate/gpus.h"
 
 namespace oomkit {
 
@@ -801,11 +802,37 @@ class Reader {
   }
 
   // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept.
+  // Without a size on the line, a GPU named by a model of one memory size ("on a single H100", "a
+  // Colab T4 GPU") gives its catalogue capacity (gpus.h: the CUDA-reported figure; the H100's
+  // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
+  // names (T4, L4) count only beside a GPU word.
   void named_memory(std::string_view lo) {
+    bool sized = false;
     for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars) {
       if (unit_bytes == kGiB && chars <= 6 && v >= 1 && v <= 512) {
         ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v * static_cast<double>(kGiB)));
+        sized = true;
       }
+    });
+    if (sized) return;
+    const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||
+                          lo.find("nvidia") != std::string_view::npos || lo.find("tesla") != std::string_view::npos ||
+                          lo.find("colab") != std::string_view::npos;
+    struct Named {
+      std::string_view token, catalog;
+      bool needs_gpu_word;
+    };
+    static constexpr Named kNamed[] = {{"h100", "h100-pcie", false}, {"h200", "h200", false},      {"b200", "b200", false},
+                                       {"a10g", "a10g", false},      {"l40s", "l40s", false},      {"mi300x", "mi300x", false},
+                                       {"a6000", "rtx-a6000", false}, {"3090", "rtx-3090", true},  {"4090", "rtx-4090", true},
+                                       {"5090", "rtx-5090", true},   {"t4", "t4", true},           {"l4", "l4", true}};
+    for_each_token(lo, [&](size_t i, size_t j) {
+      const std::string_view w = lo.substr(i, j - i);
+      for (const Named& g : kNamed) {
+        if (w != g.token || (g.needs_gpu_word && !gpu_word && lo.find("rtx") == std::string_view::npos)) continue;
+        ev_.named_device_bytes = std::max(ev_.named_device_bytes, find_gpu(std::string(g.catalog)).capacity_bytes);
+      }
+      return true;
     });
   }
 
