@@ -889,12 +889,13 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     b.boost(OomCause::kMultiGpuImbalance, 0.15, "a load (torch.load / load_state_dict) while several ranks run", 0);
   }
   const auto C = oom.total_capacity_bytes;
+  // The named model's 16-bit weights (2 bytes per parameter), saturated.
+  const int64_t weights = c.model_params ? (*c.model_params > kMax / 2 ? kMax : *c.model_params * 2) : 0;
   // An LLM named with its size and nothing trains it: its 16-bit weights (2 bytes per parameter)
   // against what PyTorch holds. Well beyond the weights, inference's own memory (KV cache,
   // activations of batch x length) is what filled the device; weights alone near the capacity
   // mean the model does not fit.
   if (c.llm_inference && c.model_params && oom.allocated_bytes && C && *C > 0) {
-    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
     const int64_t held = *oom.allocated_bytes;
     if (weights < held && static_cast<double>(held - weights) >= 0.25 * static_cast<double>(held)) {
       b.boost(OomCause::kGenerationKvCache, 0.3,
@@ -912,7 +913,6 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
              !(c.num_gpus && *c.num_gpus > 1)) {  // split over several GPUs (tensor_parallel_size): not one GPU's
     // No figures in the message: the device the user names ("8 A100-40Gs", "RTX 3090 24GB")
     // against the named model's 16-bit weights; one device of that size does not hold them.
-    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
     if (static_cast<double>(weights) >= 0.85 * static_cast<double>(*c.named_device_bytes)) {
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("the named model's 16-bit weights alone are about {}, against the {} GPU the log names",
@@ -924,7 +924,6 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // cannot be placed on it, whatever the batch.
     // Not when the log names a quantization (4-bit weights are a quarter) or several GPUs
     // (sharded weights).
-    const int64_t weights = *c.model_params > kMax / 2 ? kMax : *c.model_params * 2;
     if (weights >= *C) {
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("the named model's 16-bit weights alone are about {}, more than the {} device",
@@ -1262,10 +1261,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }
-    if (Q && *Q >= 64 * kGiB && *Q < kTiB && oom.family != "oom_killer") {
-      // One allocation of 64 GiB or more: one array, not workers' copies; the same fix as above 1 TiB.
-      b.at(i).fix = "Do not build the array dense: a sparse matrix (scipy.sparse, torch.sparse), chunks or a "
-                    "memory-mapped file (np.memmap), or a subset of the data; or a host with more RAM";
+    if (Q && *Q >= 64 * kGiB && oom.family != "oom_killer") {
+      // One allocation of 64 GiB or more: one array, not workers' copies.
+      b.at(i).fix = std::string("Do not build the array dense: a sparse matrix (scipy.sparse, torch.sparse), chunks or a "
+                                "memory-mapped file (np.memmap), or a subset of the data; ") +
+                    (*Q >= kTiB ? "more RAM does not reach this size" : "or a host with more RAM");
     }
     if (Q && *Q >= kTiB && oom.family != "oom_killer") {
       // 1 TiB up to 1 PiB in one host allocation (a PiB is impossible: above): more than a host's
@@ -1276,8 +1276,6 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       Finding& ram = b.at(i);
       ram.score = 0.7;
       ram.evidence.push_back(format_bytes(*Q) + " in one array is more than a host's RAM");
-      ram.fix = "Do not build the array dense: a sparse matrix (scipy.sparse, torch.sparse), chunks or a memory-mapped "
-                "file (np.memmap), or a subset of the data; more RAM does not reach this size";
       const size_t o = b.add(OomCause::kOther, 0.55, format_bytes(*Q) + " requested in one array");
       Finding& other = b.at(o);
       other.title = "A shape bug? One host allocation larger than a host's RAM";

@@ -551,7 +551,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t words = lo.find(": out of memory", e);
         if (words == std::string::npos || words > e + 12) continue;
         const bool coded = lo.compare(words, 19, ": out of memory (7)") == 0;
-        if (!coded && lo.rfind("error: near line", b >= 7 ? b - 7 : 0) != (b >= 7 ? b - 7 : std::string::npos)) continue;
+        if (!coded && !(b >= 7 && lo.compare(b - 7, 7, "error: ") == 0)) continue;
         hit.end = words + (coded ? 19 : 15);
       }
       // SQLITE_NOMEM in C code ("case SQLITE_NOMEM:", a comment, a #define) names the code, no failure.
@@ -1963,7 +1963,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // TensorRT's builder skipping a tactic whose workspace does not fit ("Skipping tactic ... due to
       // insufficient memory on requested size of N", "Device memory is insufficient to use tactic"):
       // it tries the next tactic; the build goes on.
-      if (lo.find("tactic") != std::string::npos) continue;
+      if (lo.find("skipping tactic") != std::string::npos || lo.find("to use tactic") != std::string::npos) continue;
       size_t at = std::string::npos;
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
