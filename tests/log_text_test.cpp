@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "../src/diagnose/log_text.h"
+#include "oomkit/estimate/gpus.h"
 
 using namespace oomkit::diagnose_detail;
 
@@ -150,6 +151,22 @@ TEST(LogText, TheFirstGpuAloneUsed) {
   EXPECT_TRUE(only_first_gpu_used("only the memory of the first gpu increases"));
   EXPECT_FALSE(only_first_gpu_used("gpu 0 memory used: only 4.1gb of 24gb"));                 // a reading
   EXPECT_FALSE(only_first_gpu_used("to use only the first gpu set cuda_visible_devices=0"));  // advice
+}
+
+// The one list of GPU model names: each name with one memory size resolves in gpus.h's
+// catalogue; names read by gpu_named(), card numbers only where a word starts and not as "1080p".
+TEST(LogText, GpuModelNamesResolveAndAreRead) {
+  for (const GpuModelName& g : gpu_model_names()) {
+    if (!g.catalog.empty()) {
+      EXPECT_NO_THROW(oomkit::find_gpu(std::string(g.catalog))) << g.word;
+    }
+    EXPECT_TRUE(gpu_named("trained on one " + std::string(g.word) + " here")) << g.word;
+  }
+  EXPECT_TRUE(gpu_named("an mi300x with 192 gb"));
+  EXPECT_TRUE(gpu_named("a 2080 ti with 11 gb"));
+  EXPECT_FALSE(gpu_named("resized to 1080p"));          // a video resolution
+  EXPECT_FALSE(gpu_named("step 13090 of 20000"));       // a card's number inside a larger one
+  EXPECT_FALSE(gpu_named("the a1000b checkpoint"));      // a model name inside a word
 }
 
 TEST(LogText, MemoryToldAsFull) {

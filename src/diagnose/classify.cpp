@@ -205,21 +205,31 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
   return sum;
 }
 
+// The report comes from a runtime that builds no autograd graph: TensorRT's or ONNX Runtime's
+// own allocator failed, or the traceback runs through vLLM's engine (its workers run the model
+// under torch.inference_mode()), ONNX Runtime or TensorRT (context.cpp's frame_facts()).
+bool runs_without_autograd(const OomRecord& oom, const LogContext& context) {
+  return context.no_autograd || oom.subsystem == "tensorrt" || oom.subsystem == "onnxruntime";
+}
+
 // 80 GiB: about what an 80 GB A100 / H100 offers (79.2 / 79.6 GiB); one request at least this
 // large, with no capacity printed, is larger than all but the largest devices.
 constexpr int64_t kLargerThanCommonGpus = int64_t{80} << 30;
 
-// A device with more than 80 GiB named in the log (`text`, its first MiB): NVIDIA's H200 / GH200 /
-// B200 / GB200 / B300, AMD's MI250 / MI300 / MI325 / MI355 (their names as words or word starts:
-// "H200", "GH200", "MI300X"), or an nvidia-smi table's total of more than 80 GiB ("143771MiB").
+// A device with more than 80 GiB named in the log (`text`, its first MiB): a model name of
+// gpu_model_names() marked so (NVIDIA's H200 / GH200 / B200 / GB200 / B300, AMD's MI250 / MI300 /
+// MI325 / MI355) where a word starts and no digit follows ("H200", "nvidia-h200", "MI300X"), or an
+// nvidia-smi table's total of more than 80 GiB ("143771MiB").
 bool larger_gpu_named(std::string_view text) {
   using diagnose_detail::is_alpha;
   using diagnose_detail::is_digit;
   using diagnose_detail::lower;
   const std::string lo = lower(text.substr(0, std::min<size_t>(text.size(), 1 << 20)));
-  for (std::string_view g : {"h200", "b200", "b300", "mi250", "mi300", "mi325", "mi355"}) {
+  for (const diagnose_detail::GpuModelName& m : diagnose_detail::gpu_model_names()) {
+    if (!m.more_than_80_gib) continue;
+    const std::string_view g = m.word;
     for (size_t p = lo.find(g); p != std::string::npos; p = lo.find(g, p + 1)) {
-      const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1])) || (p >= 1 && lo[p - 1] == 'g');
+      const bool starts = p == 0 || !(is_alpha(lo[p - 1]) || is_digit(lo[p - 1]));
       if (starts && (p + g.size() >= lo.size() || !is_digit(lo[p + g.size()]))) return true;
     }
   }
@@ -1394,9 +1404,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     b.add(OomCause::kActivationsBatch, 0.5, ev);
   }
   apply_context(context, oom, b);
-  // TensorRT runs an engine without autograd: no graph to keep, whatever the script is called
-  // ("infer.py", "evaluate.py"); evaluation without no_grad is no candidate.
-  if (oom.subsystem == "tensorrt") b.remove(OomCause::kEvalWithoutNoGrad);
+  // A runtime without autograd (TensorRT's or ONNX Runtime's own allocator failing, or a traceback
+  // through vLLM's engine, ONNX Runtime or TensorRT) keeps no graph, whatever the script is called
+  // ("infer.py", "evaluate.py"): evaluation without no_grad is no candidate.
+  if (runs_without_autograd(oom, context)) b.remove(OomCause::kEvalWithoutNoGrad);
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;

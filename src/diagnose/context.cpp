@@ -83,7 +83,8 @@ enum Word : uint8_t {
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
-  static const std::unordered_map<std::string_view, Word> kWords = {
+  static const std::unordered_map<std::string_view, Word> kWords = [] {
+    std::unordered_map<std::string_view, Word> m = {
       {"eval", kWEval}, {"evaluate", kWEval}, {"evaluation", kWEval}, {"evaluating", kWEval}, {"validation", kWEval},
       {"validate", kWEval}, {"validating", kWEval}, {"val_loss", kWEval}, {"valid_loss", kWEval}, {"eval_loss", kWEval},
       {"inference", kWEval}, {"infer", kWEval}, {"predict", kWEval}, {"prediction", kWEval}, {"prediction_step", kWEval},
@@ -179,12 +180,14 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"load_in_8bit", kWQuant}, {"bit", kWQuant}, {"fp8", kWQuant}, {"float8_e4m3fn", kWQuant},
       {"height", kWDim}, {"width", kWDim},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
-      // Data-centre GPUs by their model names ("8 A100-40Gs", "an H100 80GB").
-      {"a100", kWGpuName}, {"a800", kWGpuName}, {"h100", kWGpuName}, {"h800", kWGpuName}, {"h200", kWGpuName},
-      {"b200", kWGpuName}, {"v100", kWGpuName}, {"p100", kWGpuName}, {"k80", kWGpuName}, {"t4", kWGpuName},
-      {"a40", kWGpuName}, {"a6000", kWGpuName}, {"a5000", kWGpuName}, {"l40", kWGpuName}, {"l40s", kWGpuName},
-      {"mi250", kWGpuName}, {"mi300x", kWGpuName}, {"a10", kWGpuName}, {"a10g", kWGpuName}, {"l4", kWGpuName},
-  };
+    };
+    // GPUs by their model names ("8 A100-40Gs", "an H100 80GB"); a card's number alone ("3090")
+    // is not a GPU word.
+    for (const GpuModelName& g : gpu_model_names()) {
+      if (!is_digit(g.word[0])) m.emplace(g.word, kWGpuName);
+    }
+    return m;
+  }();
   return kWords;
 }
 
@@ -818,18 +821,11 @@ class Reader {
     const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||
                           lo.find("nvidia") != std::string_view::npos || lo.find("tesla") != std::string_view::npos ||
                           lo.find("colab") != std::string_view::npos;
-    struct Named {
-      std::string_view token, catalog;
-      bool needs_gpu_word;
-    };
-    static constexpr Named kNamed[] = {{"h100", "h100-pcie", false}, {"h200", "h200", false},      {"b200", "b200", false},
-                                       {"a10g", "a10g", false},      {"l40s", "l40s", false},      {"mi300x", "mi300x", false},
-                                       {"a6000", "rtx-a6000", false}, {"3090", "rtx-3090", true},  {"4090", "rtx-4090", true},
-                                       {"5090", "rtx-5090", true},   {"t4", "t4", true},           {"l4", "l4", true}};
     for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
-      for (const Named& g : kNamed) {
-        if (w != g.token || (g.needs_gpu_word && !gpu_word && lo.find("rtx") == std::string_view::npos)) continue;
+      for (const GpuModelName& g : gpu_model_names()) {
+        if (w != g.word || g.catalog.empty()) continue;
+        if (g.needs_gpu_word && !gpu_word && lo.find("rtx") == std::string_view::npos) continue;
         ev_.named_device_bytes = std::max(ev_.named_device_bytes, find_gpu(std::string(g.catalog)).capacity_bytes);
       }
       return true;
@@ -3802,6 +3798,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          fmt::format("memory in the log rises by {} per step over {} steps",
                                      format_bytes(static_cast<int64_t>(fit->slope_bytes_per_step)), c.steps_seen)});
   }
+  c.no_autograd = no_autograd_frame;
   if (no_autograd_frame) eval_frame = false;  // a runtime without autograd: no graph kept (frame_facts())
   // Phase from the traceback, innermost decisive marker first.
   auto frame_signal = [&](OomCause cause, double w, int64_t line, const std::string& what) {

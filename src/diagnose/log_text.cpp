@@ -730,17 +730,46 @@ bool gpu_memory_named(std::string_view lo) {
   return false;
 }
 
+const std::vector<GpuModelName>& gpu_model_names() {
+  static const std::vector<GpuModelName> kNames = {
+      // NVIDIA data-centre. The A100, A800, V100 come in two memory sizes: no catalogue entry.
+      {"a100", "", false, false}, {"a800", "", false, false}, {"h100", "h100-pcie", false, false},
+      {"h800", "", false, false}, {"h200", "h200", false, true}, {"gh200", "", false, true},
+      {"b200", "b200", false, true}, {"gb200", "", false, true}, {"b300", "", false, true},
+      {"gb300", "", false, true},
+      {"v100", "", false, false}, {"p100", "", false, false}, {"k80", "", false, false},
+      {"t4", "t4", true, false}, {"a10", "", false, false}, {"a10g", "a10g", false, false},
+      {"l4", "l4", true, false}, {"a40", "", false, false}, {"l40", "", false, false},
+      {"l40s", "l40s", false, false}, {"a5000", "", false, false}, {"a6000", "rtx-a6000", false, false},
+      // NVIDIA consumer cards by number ("RTX 3090", "2080 Ti").
+      {"1080", "", true, false}, {"2080", "", true, false}, {"3060", "", true, false}, {"3070", "", true, false},
+      {"3080", "", true, false}, {"3090", "rtx-3090", true, false}, {"4060", "", true, false},
+      {"4070", "", true, false}, {"4080", "", true, false}, {"4090", "rtx-4090", true, false},
+      {"5090", "rtx-5090", true, false},
+      // AMD Instinct.
+      {"mi250", "", false, true}, {"mi300", "", false, true}, {"mi300x", "mi300x", false, true},
+      {"mi325", "", false, true}, {"mi355", "", false, true},
+  };
+  return kNames;
+}
+
+bool card_number_at(std::string_view lo, size_t p, size_t n) {
+  return word_starts_at(lo, p) && (p + n >= lo.size() || lo[p + n] != 'p');
+}
+
 // A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /
 // 显卡 (the GPU's memory / card).
 bool gpu_named(std::string_view lo) {
-  for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "a100", "h100", "h200", "v100", "a10", "a10g", "l4",
-                             "t4", "p100", "k80", "a6000", "mi250", "mi300", "tpu"}) {
+  for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "tpu"}) {
     if (contains_word(lo, w)) return true;
   }
-  // A card's number where a word starts, not a video resolution ("1080p").
-  for (std::string_view n : {"3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5090", "2080", "1080"}) {
-    for (size_t p = lo.find(n); p != std::string_view::npos; p = lo.find(n, p + 1)) {
-      if (word_starts_at(lo, p) && (p + n.size() >= lo.size() || lo[p + n.size()] != 'p')) return true;
+  for (const GpuModelName& g : gpu_model_names()) {
+    if (is_digit(g.word[0])) {
+      for (size_t p = lo.find(g.word); p != std::string_view::npos; p = lo.find(g.word, p + 1)) {
+        if (card_number_at(lo, p, g.word.size())) return true;
+      }
+    } else if (contains_word(lo, g.word)) {
+      return true;
     }
   }
   return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos;  // 显卡

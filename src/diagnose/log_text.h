@@ -174,8 +174,25 @@ std::optional<ProseNumber> prose_number_at(std::string_view lo, size_t p);
 /// The GPU's memory named in `lo` (lowercase: "GPU RAM", "VRAM", "GPUs' RAM", "graphics", zh 显存),
 /// or a CUDA message: then "RAM" there is not the host's.
 bool gpu_memory_named(std::string_view lo);
-/// A GPU named in `lo` (lowercase) by that word or a model's ("RTX 3090", "A100", "T4", "MI300"),
-/// CUDA, a TPU, or zh 显存 / 显卡 (the GPU's memory / card); not a video resolution ("1080p").
+/// A GPU model's name as people write it in a log, lower case: the one list that words()' GPU
+/// word, the named GPU's capacity, gpu_named() and the larger-than-80-GiB reading all use.
+struct GpuModelName {
+  std::string_view word;     // a whole word ("a100", "mi300x") or a card's number ("3090")
+  std::string_view catalog;  // gpus.h's entry when the name has one memory size ("h100-pcie", the H100's
+                             // smallest); empty when it comes in several (A100 40/80 GB, V100 16/32 GB)
+                             // or is not catalogued
+  bool needs_gpu_word;       // a short name or a card's number ("T4", "3090"): its catalogue capacity
+                             // is read only beside a GPU word ("GPU", "card", "RTX", ...)
+  bool more_than_80_gib;     // more memory than an 80 GB A100 / H100 (H200, B200, MI250, MI300, ...)
+};
+/// Every GPU model name oomkit reads in prose, NVIDIA data-centre, consumer (by card number), AMD.
+const std::vector<GpuModelName>& gpu_model_names();
+/// A card's number ("3090") where a word starts in `lo` and not a video resolution ("1080p"): at
+/// `p`, of length `n`.
+bool card_number_at(std::string_view lo, size_t p, size_t n);
+/// A GPU named in `lo` (lowercase) by that word or a model's (gpu_model_names(): "RTX 3090",
+/// "A100", "T4", "MI300X"), CUDA, a TPU, or zh 显存 / 显卡 (the GPU's memory / card); not a video
+/// resolution ("1080p").
 bool gpu_named(std::string_view lo);
 /// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
 bool cuda_memory_named(std::string_view t);

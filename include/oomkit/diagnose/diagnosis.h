@@ -84,6 +84,8 @@ struct LogContext {
   bool in_backward = false;     // the traceback goes through backward()
   bool in_optimizer = false;    // the traceback goes through optimizer.step (Adam moments created lazily)
   bool in_attention = false;    // the traceback goes through attention / softmax / sdpa
+  bool no_autograd = false;     // the traceback goes through a runtime without autograd (vLLM's engine and
+                                // workers, ONNX Runtime, TensorRT): no graph is kept there
   std::optional<double> growth_per_step_bytes;  // slope of memory over "step N ... mem X" lines, when rising
   int64_t steps_seen = 0;       // distinct step counters before the OOM
   std::vector<std::string> clues;  // "log line 12 (eval): model.eval()" etc., for evidence
