@@ -3619,3 +3619,17 @@ TEST(DiagnoseKinds21, Review29ModelNamesAndTensorParallel) {
         << gpu;
   }
 }
+
+// Session 30, before held29 (review29's carried items): a code line calling the model object
+// itself is the forward, whatever is read from its output; a builder or a method of the model is not.
+TEST(DiagnoseKinds22, CallOfTheModelObjectIsTheForward) {
+  EXPECT_EQ(phase_under("out = model(x)[0]"), "forward");
+  EXPECT_EQ(phase_under("out = model(x)"), "forward");
+  EXPECT_EQ(phase_under("outputs = self.model(**inputs)"), "forward");
+  EXPECT_EQ(phase_under("net(images)"), "forward");
+  EXPECT_EQ(phase_under("loss = model(**batch).loss.mean()"), "forward");
+  EXPECT_EQ(phase_under("logits = model(x).logits.float()"), "forward");
+  EXPECT_EQ(phase_under("loss = criterion(model(x), y)"), "loss");
+  EXPECT_EQ(phase_under("model = build_model(cfg)"), "");
+  EXPECT_EQ(phase_under("model = model.to(device)"), "model_load");
+}

@@ -839,6 +839,32 @@ class Reader {
     }
   }
 
+  // Where the first call in `rhs` closes: the ')' matching the first '(' (npos when unbalanced).
+  static size_t first_call_end(std::string_view rhs) {
+    const size_t open = rhs.find('(');
+    if (open == std::string_view::npos) return std::string_view::npos;
+    int depth = 0;
+    for (size_t i = open; i < rhs.size(); ++i) {
+      if (rhs[i] == '(') ++depth;
+      if (rhs[i] == ')' && --depth == 0) return i;
+    }
+    return std::string_view::npos;
+  }
+
+  // A code line calling the model object itself: the first call's callee, after "self.", is
+  // "model", "net" or "network" ("out = model(x)[0]", "logits = self.model(**batch)",
+  // "net(images)"): its forward. Not a builder ("build_model(cfg)") nor a method of the model
+  // ("model.to(device)", "model.generate(...)").
+  static bool calls_model_object(std::string_view t) {
+    const size_t open = t.find('(');
+    if (open == std::string_view::npos) return false;
+    size_t b = open;
+    while (b > 0 && (word_char(t[b - 1]) || t[b - 1] == '.')) --b;
+    std::string_view callee = t.substr(b, open - b);
+    if (callee.substr(0, 5) == "self.") callee.remove_prefix(5);
+    return callee == "model" || callee == "net" || callee == "network";
+  }
+
   // A code line whose loss word (loss, logits, lm_head, cross_entropy, compute_loss) is only in
   // what it assigns to or in the field it reads from the call's output: "logits =
   // model(input_ids)", "loss, logits = self.forward(x)", "loss = model(**batch).loss" call the
@@ -857,13 +883,12 @@ class Reader {
     if (eq == std::string_view::npos || t.substr(0, eq).find('(') != std::string_view::npos) return false;
     std::string_view rhs = t.substr(eq + 1);
     if (rhs.find('(') == std::string_view::npos) return false;
-    // The output's field read after the call ("model(**batch).loss", "model(x)['logits']",
-    // "model(x)[0]") names what the forward returned, not a loss computed here.
-    if (const size_t close = rhs.rfind(')'); close != std::string_view::npos) {
+    // The output's fields and methods after the call ("model(**batch).loss",
+    // "model(x)['logits']", "model(x).loss.mean()") name what the forward returned, not a loss
+    // computed here: only the first call (its callee and arguments) is read.
+    if (const size_t close = first_call_end(rhs); close != std::string_view::npos) {
       const std::string_view tail = trim_view(rhs.substr(close + 1));
-      if (!tail.empty() && (tail[0] == '.' || tail[0] == '[') && tail.find('(') == std::string_view::npos) {
-        rhs = rhs.substr(0, close + 1);
-      }
+      if (!tail.empty() && (tail[0] == '.' || tail[0] == '[')) rhs = rhs.substr(0, close + 1);
     }
     // A loss function called ("self.criterion(out, y)", "loss_fn(pred, y)", "F.nll_loss(...)") or
     // the logits passed on: the loss.
@@ -916,7 +941,7 @@ class Reader {
     } else if (has(kWLoss) && !loss_assigned_only) {
       phase = 'L';
       what = "loss / logits";
-    } else if (has(kWForward) || contains("_call_impl") || loss_assigned_only) {
+    } else if (has(kWForward) || contains("_call_impl") || loss_assigned_only || (!frame && calls_model_object(t))) {
       // 'F': a forward inside PyTorch's own nn modules (under the model's lm_head, a loss module):
       // it does not move the phase away from the frame above it.
       phase = library_frame_ ? 'F' : 'f';
