@@ -3633,3 +3633,25 @@ TEST(DiagnoseKinds22, CallOfTheModelObjectIsTheForward) {
   EXPECT_EQ(phase_under("model = build_model(cfg)"), "");
   EXPECT_EQ(phase_under("model = model.to(device)"), "model_load");
 }
+
+// Session 30, before held29: a size tagged as the host's on the line naming the GPU ("64GB RAM",
+// "RAM: 128GB", "32 GB DDR4") is not the GPU's; the GPU's own RAM ("24GB GPU RAM") is.
+TEST(DiagnoseKinds22, HostTaggedSizeIsNotTheGpus) {
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  auto weights_evidence = [&](const std::string& body) {
+    const auto ds = diagnose_log("Serving runs out of memory\n" + body, described);
+    if (ds.size() != 1) return false;
+    for (const Finding& f : ds[0].findings) {
+      for (const std::string& e : f.evidence) {
+        if (f.category == OomCause::kStaticModelTooLarge && e.find("16-bit weights") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on my RTX 3090 24GB GPU with 128GB RAM: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf, GPU: RTX 3090 24GB, RAM: 128GB: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on one GPU (24 GB), 128 GB of system memory: OOM.\n"));
+  EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on an RTX 3090 with 24GB GPU RAM: OOM.\n"));
+  EXPECT_FALSE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on an RTX 6000 GPU with 96GB GPU RAM: OOM.\n"));
+}

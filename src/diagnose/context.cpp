@@ -782,37 +782,65 @@ class Reader {
 
   // Each size stated in prose on the lower-cased line `lo` (prose_number_at(), log_text): a number
   // of at most 12 characters with a memory unit. `fn` gets the number, the unit's size in bytes
-  // (kMiB, kGiB or kTiB) and the number's length in chars.
+  // (kMiB, kGiB or kTiB), the number's length in chars and whether the size is tagged as the
+  // host's (host_tagged_size()).
   template <class Fn>
   static void for_each_prose_size(std::string_view lo, Fn&& fn) {
     for (size_t p = 0; p < lo.size(); ++p) {
       const std::optional<ProseNumber> n = prose_number_at(lo, p);
       if (!n) continue;
-      if (n->unit_bytes > 0 && n->chars <= 12) fn(n->value, n->unit_bytes, n->chars);
+      if (n->unit_bytes > 0 && n->chars <= 12) fn(n->value, n->unit_bytes, n->chars, host_tagged_size(lo, p, n->end));
       p = n->end > p ? n->end - 1 : p;
     }
   }
 
+  // The size at lo[p, end) is the host's by the word next to it: "64GB RAM", "32 GB DDR4", "64GB of
+  // system memory", "RAM: 64GB", "RAM 64 GB" (not "GPU RAM: 24GB", "24GB GPU RAM", "VRAM 24GB").
+  static bool host_tagged_size(std::string_view lo, size_t p, size_t end) {
+    size_t a = end;
+    while (a < lo.size() && (lo[a] == ' ' || lo[a] == ')')) ++a;
+    if (lo.compare(a, 3, "of ") == 0) a += 3;
+    size_t b = a;
+    while (b < lo.size() && word_char(lo[b])) ++b;
+    const std::string_view after = lo.substr(a, b - a);
+    for (std::string_view w : {"ram", "ddr3", "ddr4", "ddr5", "system", "host", "cpu"}) {
+      if (after == w) return true;
+    }
+    // "RAM" just before: "RAM: 64GB", "ram=64 gb", "RAM 64 GB", not "GPU RAM" / "video RAM".
+    size_t q = p;
+    while (q > 0 && (lo[q - 1] == ' ' || lo[q - 1] == ':' || lo[q - 1] == '=')) --q;
+    if (q >= 3 && lo.compare(q - 3, 3, "ram") == 0 && (q == 3 || !word_char(lo[q - 4]))) {
+      size_t r = q - 3;
+      while (r > 0 && lo[r - 1] == ' ') --r;
+      size_t s = r;
+      while (s > 0 && word_char(lo[s - 1])) --s;
+      const std::string_view before = lo.substr(s, r - s);
+      return before != "gpu" && before != "video" && before != "graphics" && before != "device";
+    }
+    return false;
+  }
+
   // Sizes next to "VRAM" / "should have": the memory the user expects the device to have (the
-  // largest from 1 GiB up).
+  // largest from 1 GiB up; not a size tagged as the host's, "VRAM 24GB, RAM 64GB").
   void stated_memory(std::string_view lo) {
-    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t) {
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t, bool host_tagged) {
       const double bytes = v * static_cast<double>(unit_bytes);
-      if (bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
+      if (bytes >= static_cast<double>(kGiB) && bytes < 1e15 && !host_tagged) {
         ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
       }
     });
   }
 
-  // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept.
+  // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept, not
+  // a size tagged as the host's ("RTX 3090 24GB, 64GB RAM").
   // Without a size on the line, a GPU named by a model of one memory size ("on a single H100", "a
   // Colab T4 GPU") gives its catalogue capacity (gpus.h: the CUDA-reported figure; the H100's
   // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
   // names (T4, L4) count only beside a GPU word.
   void named_memory(std::string_view lo) {
     bool sized = false;
-    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars) {
-      if (unit_bytes == kGiB && chars <= 6 && v >= 1 && v <= 512) {
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged) {
+      if (unit_bytes == kGiB && chars <= 6 && v >= 1 && v <= 512 && !host_tagged) {
         ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v * static_cast<double>(kGiB)));
         sized = true;
       }
