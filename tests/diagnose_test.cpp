@@ -3655,3 +3655,20 @@ TEST(DiagnoseKinds22, HostTaggedSizeIsNotTheGpus) {
   EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on an RTX 3090 with 24GB GPU RAM: OOM.\n"));
   EXPECT_FALSE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on an RTX 6000 GPU with 96GB GPU RAM: OOM.\n"));
 }
+
+// Session 30, before held29: c10's DefaultCPUAllocator is host RAM (device "cpu"); numpy failing in
+// a log that never names PyTorch is a numpy program, its fixes worded without PyTorch's settings.
+TEST(DiagnoseKinds22, HostAllocatorDeviceAndNumpyFramework) {
+  const std::string dca =
+      "RuntimeError: [enforce fail at alloc_cpu.cpp:73] . DefaultCPUAllocator: can't allocate memory: you tried to "
+      "allocate 4398046511104 bytes. Error code 12 (Cannot allocate memory)\n";
+  EXPECT_EQ(first(diagnose_log(dca)).oom->device, "cpu");
+  const std::string np =
+      "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 298. GiB for an array with shape (200000, 200000) "
+      "and data type float64\n";
+  const Diagnosis alone = first(diagnose_log(np));
+  EXPECT_EQ(alone.framework, "numpy");
+  EXPECT_EQ(alone.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_EQ(alone.findings.at(0).fix.find("oomkit train"), std::string::npos);
+  EXPECT_EQ(first(diagnose_log("import torch\n" + np)).framework, "pytorch");
+}

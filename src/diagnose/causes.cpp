@@ -159,7 +159,7 @@ std::string catalogue_flags(OomCause cause, bool sdpa_supported) {
 // Fixes worded in the framework the log comes from, with oomkit's own flag beside it where
 // oomkit can do the same (the catalogue's flags; --attention sdpa only when this build has it).
 std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_supported) {
-  // The framework's own wording; else, for Paddle and CuPy, a native runtime's (no PyTorch setting); else PyTorch's.
+  // The framework's own wording; else, for Paddle, CuPy and numpy, a native runtime's (no PyTorch setting); else PyTorch's.
   auto pick = [&](std::initializer_list<std::pair<const char*, const char*>> table) -> std::string {
     const char* fallback = nullptr;
     const char* native = nullptr;
@@ -168,7 +168,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       if (std::string(name) == "pytorch") fallback = text;
       if (std::string(name) == "native") native = text;
     }
-    if ((fw == "paddle" || fw == "cupy") && native) return native;
+    if ((fw == "paddle" || fw == "cupy" || fw == "numpy") && native) return native;
     return fallback ? fallback : "";
   };
   std::string fix, flag;
@@ -357,17 +357,17 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       return "";
   }
   if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native" &&
-      fw != "paddle") {
+      fw != "paddle" && fw != "numpy") {
     fix += " — oomkit train: " + flag;
   }
   return fix;
 }
 
 // Probes in the framework the log comes from where the default's (PyTorch's) do not apply: a
-// native runtime ("native", an accelerator's own allocator) and Paddle have no torch.cuda to ask.
-// "" keeps the default.
+// native runtime ("native", an accelerator's own allocator), Paddle and numpy have no torch.cuda to
+// ask. "" keeps the default.
 std::string framework_probe(OomCause cause, const std::string& fw) {
-  if (fw != "native" && fw != "paddle") return "";
+  if (fw != "native" && fw != "paddle" && fw != "numpy") return "";
   switch (cause) {
     case OomCause::kActivationsBatch:
       return "Run once with half the batch (images, streams, sequences at once): if it fits, the working set scales with it";

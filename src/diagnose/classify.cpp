@@ -1087,6 +1087,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
        oom.subsystem == "sqlite" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
+  // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
+  // its fixes in (framework_fix() words them as a native program's).
+  if (d.framework == "pytorch" && oom.subsystem == "numpy" && !context.torch_named) d.framework = "numpy";
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
   if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and

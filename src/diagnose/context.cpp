@@ -131,7 +131,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
       {"keras", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
-      {"accelerator", kWFramework}, {"trainer", kWFramework},
+      {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
       {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
       {"batch", kWSetting}, {"max_length", kWSetting}, {"max_seq_length", kWSetting}, {"seq_len", kWSetting},
@@ -462,6 +462,7 @@ int framework_index(std::string_view w, std::string_view line_lower) {
   if (w == "jax" || w == "jaxlib" || w == "flax") return 6;
   if (w == "tensorflow" || w == "keras") return 7;
   if (w == "oomkit") return 8;
+  if (w == "torch" || w == "pytorch") return 9;  // PyTorch itself: the default, counted to tell a log that never names it
   return -1;
 }
 
@@ -3986,6 +3987,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   for (const Signal& s : c.signals) c.multi_gpu = c.multi_gpu || (s.cause == OomCause::kMultiGpuImbalance && s.weight > 0);
   // The framework: the most specific one the log names.
   c.framework = "pytorch";
+  c.torch_named = ev.framework_hits[9] > 0;
   for (size_t f = 0; f < 9; ++f) {
     if (ev.framework_hits[f] > 0) {
       c.framework = kFrameworks[f];

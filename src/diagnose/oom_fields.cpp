@@ -641,6 +641,9 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       }
     }
   }
+  // c10's DefaultCPUAllocator (c10/core/impl/alloc_cpu.cpp): host RAM, whatever device the
+  // script uses.
+  if (r.family == "cpu_default_allocator") r.device = "cpu";
   if (r.device.empty()) {
     if (const size_t p = ifind(s, "cuda:"); p != std::string::npos) {
       size_t end = 0;

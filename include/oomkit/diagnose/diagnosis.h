@@ -94,6 +94,7 @@ struct LogContext {
                                 // "eval", "generate", "dataloader"; "" when the log does not say
   std::string framework;        // "pytorch", "hf", "accelerate", "deepspeed", "lightning", "fsdp", "jax",
                                 // "tensorflow", "vllm", "oomkit" (most specific seen in the log)
+  bool torch_named = false;     // "torch" / "pytorch" appears as a word in the log
   std::optional<int64_t> batch_size;   // logged micro-batch size (per device)
   std::optional<int64_t> seq_len;      // logged max/sequence length
   std::optional<int64_t> num_gpus;     // logged world size / GPU count
@@ -167,7 +168,8 @@ struct Diagnosis {
   std::vector<Finding> findings;  // best first
   std::vector<std::string> notes; // caveats about the message (PID namespaces, cut-off text, ...)
   std::string framework;          // the framework the fixes are worded in ("pytorch" by default; "native" for an
-                                  // accelerator's own runtime, "paddle" for PaddlePaddle's allocators)
+                                  // accelerator's own runtime, "paddle" for PaddlePaddle's allocators, "numpy"
+                                  // for numpy's failure in a log that never names PyTorch)
   std::string phase;              // where it failed, when the log says ("" otherwise)
   std::vector<DecidingEvidence> deciding;  // the evidence behind the first finding, strongest first
   /// True when no finding reaches "high" or the runner-up is within 0.1 of it: the findings
