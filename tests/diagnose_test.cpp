@@ -3359,6 +3359,9 @@ TEST(DiagnoseKinds20, DatabaseMessages) {
       {"sqlite3.OperationalError: out of memory\n", "sqlite", OomCause::kCpuRam, 0},
       {"Error: SQLITE_NOMEM: out of memory\n", "sqlite", OomCause::kCpuRam, 0},
       {"Runtime error near line 3: out of memory (7)\n", "sqlite", OomCause::kCpuRam, 0},
+      {"called `Result::unwrap()` on an `Err` value: SqliteFailure(Error { code: OutOfMemory, extended_code: 7 }, "
+       "Some(\"out of memory\"))\n",
+       "sqlite", OomCause::kCpuRam, 0},
   };
   for (const Case& c : cases) {
     const std::vector<Diagnosis> ds = diagnose_log(c.log, without);
