@@ -3675,3 +3675,33 @@ TEST(DiagnoseKinds22, HostAllocatorDeviceAndNumpyFramework) {
   EXPECT_EQ(alone.findings.at(0).fix.find("oomkit train"), std::string::npos);
   EXPECT_EQ(first(diagnose_log("import torch\n" + np)).framework, "pytorch");
 }
+
+// After held29's one score (in-sample for held29): kinds its misses showed.
+// What the device lacks beyond this process's own use (capacity - free - "this process has") is
+// other processes' memory, listed or not.
+TEST(DiagnoseKinds22, UnlistedMemoryOutsideThisProcess) {
+  auto top = [](const std::string& msg) { return first(diagnose_log(msg)).findings.at(0).category; };
+  const std::string unlisted =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 234.00 MiB. GPU 0 has a total capacity of "
+      "80 GiB of which 176.38 MiB is free. Process 4683 has 11.05 GiB memory in use. Process 16753 has 1.71 GiB "
+      "memory in use. Including non-PyTorch memory, this process has 18.80 GiB memory in use. Of the allocated memory "
+      "18.26 GiB is allocated by PyTorch, and 30.10 MiB is reserved by PyTorch but unallocated.\n";
+  const Diagnosis d = first(diagnose_log(unlisted));
+  EXPECT_EQ(d.findings.at(0).category, OomCause::kOtherProcess);
+  EXPECT_FALSE(d.ambiguous());  // 61 GiB of 80 held outside this process, not only the 12.76 GiB listed
+  EXPECT_NE(d.findings.at(0).evidence.at(0).find("outside this process"), std::string::npos);
+  // The device filled by this process itself: the listed one is small and nothing is unaccounted for.
+  const std::string own =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+      "79.15 GiB of which 1.10 GiB is free. Process 4683 has 1.05 GiB memory in use. Including non-PyTorch memory, "
+      "this process has 76.90 GiB memory in use. Of the allocated memory 74.26 GiB is allocated by PyTorch, and "
+      "1.10 GiB is reserved by PyTorch but unallocated.\n";
+  EXPECT_NE(top(own), OomCause::kOtherProcess);
+  // NVML attributing 0 bytes to this process (containers): nothing is read from it.
+  const std::string zero =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+      "79.15 GiB of which 1.10 GiB is free. Process 4683 has 1.05 GiB memory in use. Including non-PyTorch memory, "
+      "this process has 0 bytes memory in use. Of the allocated memory 74.26 GiB is allocated by PyTorch, and "
+      "1.10 GiB is reserved by PyTorch but unallocated.\n";
+  EXPECT_NE(top(zero), OomCause::kOtherProcess);
+}

@@ -421,14 +421,30 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
 
   // Memory outside this allocator: other processes, or everything the device lacks beyond
   // reserved + free (a CUDA context with cuBLAS/cuDNN workspaces takes ~0.3-1 GiB).
-  const int64_t others = others_bytes(r, notes);
+  const int64_t listed_others = others_bytes(r, notes);
   const auto total = r.total_capacity_bytes;
+  // PyTorch 2.x prints this process's whole use ("this process has X memory in use", its CUDA
+  // context included): what the device lacks beyond it (capacity - free - X) is held by other
+  // processes, listed or not (NVML lists none from other containers). Not when NVML attributed
+  // 0 bytes to this process (the note above).
+  int64_t unlisted = 0;
+  if (listed_others > 0 && total && F && r.process_bytes && *r.process_bytes > 0 && *total >= *F &&
+      *total - *F >= *r.process_bytes) {
+    const int64_t outside = *total - *F - *r.process_bytes;
+    if (outside > listed_others + kGiB) unlisted = outside - listed_others;
+  }
+  const int64_t others = sat_add(listed_others, unlisted);
   if (others > 0 && total) {
     const double share = ratio(others, *total);
     const double score = share >= 0.25 ? 0.85 : (Q && others >= *Q && share >= 0.05 ? 0.6 : 0.3);
     const size_t i = b.add(OomCause::kOtherProcess, score,
-                           fmt::format("other processes hold {} ({} of {})", format_bytes(others),
-                                       share > 9.99 ? ">999%" : pct(share), format_bytes(*total)));
+                           unlisted > 0
+                               ? fmt::format("other processes hold {} ({} of {}): {} listed, and {} more of the device is "
+                                             "outside this process (capacity - free - this process)",
+                                             format_bytes(others), share > 9.99 ? ">999%" : pct(share), format_bytes(*total),
+                                             format_bytes(listed_others), format_bytes(unlisted))
+                               : fmt::format("other processes hold {} ({} of {})", format_bytes(others),
+                                             share > 9.99 ? ">999%" : pct(share), format_bytes(*total)));
     b.at(i).title = "Other processes hold memory on this device";
     b.add(OomCause::kMultiGpuImbalance, score * 0.6, "the other processes may be this job's own ranks placing tensors on this GPU");
   } else if (total && F && r.reserved_bytes && *total >= *F && *total - *F >= *r.reserved_bytes) {
