@@ -3705,3 +3705,14 @@ TEST(DiagnoseKinds22, UnlistedMemoryOutsideThisProcess) {
       "1.10 GiB is reserved by PyTorch but unallocated.\n";
   EXPECT_NE(top(zero), OomCause::kOtherProcess);
 }
+
+// A code line casting the model's weights to another dtype is the model's setup (static memory),
+// not an activation's cast.
+TEST(DiagnoseKinds22, WeightsCastIsTheModelsSetup) {
+  EXPECT_EQ(phase_under("param.data = param.data.to(torch.float32)"), "model_load");
+  EXPECT_EQ(phase_under("model = model.float()"), "model_load");
+  EXPECT_EQ(phase_under("self.model.half()"), "model_load");
+  EXPECT_EQ(phase_under("module.weight.data = module.weight.data.to(dtype=torch.float32)"), "model_load");
+  EXPECT_NE(phase_under("logits = logits.float()"), "model_load");
+  EXPECT_NE(phase_under("hidden_states = hidden_states.to(torch.float32)"), "model_load");
+}

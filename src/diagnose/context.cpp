@@ -110,6 +110,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       // 16-bit buffer in its optimizer's __init__ (stage_1_and_2.py), FSDP its FlatParameter.
       {"flatten_dense_tensors_aligned", kWLoad}, {"_create_fp16_partitions", kWLoad}, {"_init_flat_param", kWLoad},
       {"_init_flat_param_and_metadata", kWLoad},
+      // PEFT's k-bit preparation: casts the model's non-quantized parameters to fp32 before training.
+      {"prepare_model_for_kbit_training", kWLoad},
       // ONNX Runtime creating its session (InferenceSession.__init__): the model's initializers
       // placed on the device.
       {"_create_inference_session", kWLoad}, {"initialize_session", kWLoad},
@@ -894,6 +896,28 @@ class Reader {
     return callee == "model" || callee == "net" || callee == "network";
   }
 
+  // A code line casting the model's weights to another dtype: the object before ".to(torch.<dtype>",
+  // ".to(dtype=", ".float()", ".half()", ".bfloat16()" is a parameter, a weight, the model or a
+  // module ("param.data = param.data.to(torch.float32)", "model = model.float()",
+  // "self.model.half()"), not an activation ("logits.float()", "hidden_states.to(torch.float32)").
+  static bool casts_weights(std::string_view t) {
+    for (std::string_view cast : {".to(torch.float", ".to(torch.bfloat16", ".to(torch.half", ".to(dtype=", ".float()",
+                                  ".half()", ".bfloat16()", ".double()"}) {
+      for (size_t p = t.find(cast); p != std::string_view::npos; p = t.find(cast, p + 1)) {
+        size_t b = p;
+        while (b > 0 && (word_char(t[b - 1]) || t[b - 1] == '.')) --b;
+        const std::string_view object = t.substr(b, p - b);
+        size_t last = object.rfind('.');
+        const std::string_view tail = last == std::string_view::npos ? object : object.substr(last + 1);
+        if (object.find("param") != std::string_view::npos || object.find("weight") != std::string_view::npos ||
+            tail == "model" || tail == "module" || (tail == "data" && object.find("param") != std::string_view::npos)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   // A code line whose loss word (loss, logits, lm_head, cross_entropy, compute_loss) is only in
   // what it assigns to or in the field it reads from the call's output: "logits =
   // model(input_ids)", "loss, logits = self.forward(x)", "loss = model(**batch).loss" call the
@@ -945,10 +969,13 @@ class Reader {
       what = "saving a checkpoint";
     } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
                contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(") ||
-               contains("create_predictor(")) {  // Paddle Inference loads the model into a predictor
+               contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
+               casts_weights(t)) {
       phase = 'l';
       what = contains("flatten_dense_tensors_aligned") || contains("_create_fp16_partitions") || contains("_init_flat_param")
                  ? "the model's parameters flattened into one buffer (ZeRO / FSDP setup)"
+             : casts_weights(t) || contains("prepare_model_for_kbit_training")
+                 ? "the model's weights cast to another dtype"
                  : "model load / move to the device";
     } else if (contains(".generate(") || (frame && (contains("in generate") || contains("in sample") ||
                                                     contains("in greedy_search") || contains("in _sample") ||
