@@ -3716,3 +3716,19 @@ TEST(DiagnoseKinds22, WeightsCastIsTheModelsSetup) {
   EXPECT_NE(phase_under("logits = logits.float()"), "model_load");
   EXPECT_NE(phase_under("hidden_states = hidden_states.to(torch.float32)"), "model_load");
 }
+
+// One long piece of speech, music or text is a long input; two models (or two copies of one)
+// resident at once is static memory, in English or Chinese, not a second copy of optimizer state.
+TEST(DiagnoseKinds22, LongPieceAndTwoModelsAtOnce) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  const std::string oom = "RuntimeError: CUDA out of memory.\n";
+  EXPECT_EQ(top("CUDA out of memory occurs when we synthesize a long song.\n" + oom), OomCause::kActivationsSeqlen);
+  EXPECT_EQ(top("It fails on a long lecture recording.\n" + oom), OomCause::kActivationsSeqlen);
+  EXPECT_EQ(top("The metric keeps two models on the GPU at the same time, so Flux no longer fits.\n" + oom),
+            OomCause::kStaticModelTooLarge);
+  EXPECT_EQ(top("\xe9\x9c\x80\xe8\xa6\x81\xe5\x90\x8c\xe6\x97\xb6\xe5\x8a\xa0\xe8\xbd\xbd\xe4\xb8\xa4\xe4\xb8\xaa"
+                "\xe9\xa2\x84\xe8\xae\xad\xe7\xbb\x83\xe6\xa8\xa1\xe5\x9e\x8b\n" + oom),  // 需要同时加载两个预训练模型
+            OomCause::kStaticModelTooLarge);
+  EXPECT_NE(top("Our inference compares both models, one after the other.\n" + oom), OomCause::kStaticModelTooLarge);
+}

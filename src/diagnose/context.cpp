@@ -1167,9 +1167,20 @@ class Reader {
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       return ongoing_zh && rises_zh;
     }();
+    // Two models' weights, or two copies of one model's, resident at once ("two models are kept on
+    // the GPU at the same time", "as we are keeping it twice", zh "需要同时加载两个预训练模型": two
+    // pretrained models have to be loaded at the same time): static memory twice over. Not a second
+    // copy of optimizer state or of host buffers, nor one process per rank or worker each holding one.
+    const bool two_models = has_text("two models") || has_text("both models") || has_text("two copies of the model") ||
+                            has_text("model twice") || has_text("keeping it twice") || has_text("loaded twice") ||
+                            has_text("two pretrained models") || has_text("two pre-trained models") ||
+                            (has_text("\xe4\xb8\xa4\xe4\xb8\xaa") && has_text("\xe6\xa8\xa1\xe5\x9e\x8b"));  // 两个, 模型
+    const bool at_once = has_text("at the same time") || has_text("simultaneous") || has_text("at once") || has_text("kept on") ||
+                         has_text("keeping") || has_text("kept in") || has_text("on the gpu") || has_text("in vram") ||
+                         has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !zh_memory_grows && !(has(kWLoss) && has_text(".item()"))) {
+        !zh_memory_grows && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -1524,6 +1535,11 @@ if (contains("model.eval()") && !negated) {
         !contains("gradient") && !contains("cache")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
           "a model or module kept resident on the GPU beside the one that runs: " + text());
+    }
+    if (!negated && two_models && at_once && !contains("optimizer") && !contains("process") && !contains("rank") &&
+        !contains("worker")) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
+          "two models' weights (or two copies of one) resident on the device at once: " + text());
     }
     // Generation.
     // "use_cache": False / use_cache=False turns the KV cache off (training, calibration): no
@@ -3349,7 +3365,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     };
     if (has("long") && any({"too long", "long sample", "long sequence", "long input", "long output", "long text",
                             "long prompt", "long context", "longer sequence", "longer input", "long audio", "longer audio",
-                            "long video", "longer video", "long document", "longer document", "long recording"})) {
+                            "long video", "longer video", "long document", "longer document", "long recording",
+                            // one long piece of speech, music or text: its length is the sequence
+                            "long song", "longer song", "long speech", "long lecture", "long podcast", "long transcript",
+                            "long article", "long paragraph", "long passage", "long sentence", "longer sentence",
+                            "long utterance", "longer utterance"})) {
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
