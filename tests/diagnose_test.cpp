@@ -3732,3 +3732,13 @@ TEST(DiagnoseKinds22, LongPieceAndTwoModelsAtOnce) {
             OomCause::kStaticModelTooLarge);
   EXPECT_NE(top("Our inference compares both models, one after the other.\n" + oom), OomCause::kStaticModelTooLarge);
 }
+
+// zh 内存溢出 ("memory overflow") alone is the generic name of an out-of-memory error, not the host's
+// RAM; with the system's memory named (系统内存溢出) it is.
+TEST(DiagnoseKinds22, GenericChineseOutOfMemoryNamesNoDevice) {
+  const DiagnoseOptions without = rules_alone();
+  auto top = [&](const std::string& log) { return first(diagnose_log(log, without)).findings.at(0).category; };
+  const std::string tf = "ResourceExhaustedError: OOM when allocating tensor with shape[128,1,596,256]\n";
+  EXPECT_NE(top("\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe9\x97\xae\xe9\xa2\x98\n" + tf), OomCause::kCpuRam);
+  EXPECT_EQ(top("\xe7\xb3\xbb\xe7\xbb\x9f\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe4\xba\x86\nKilled\n"), OomCause::kCpuRam);
+}
