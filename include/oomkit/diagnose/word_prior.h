@@ -22,8 +22,9 @@
 //
 // The built-in model (builtin_word_prior()) is trained on the labelled parts of the corpus that
 // word_prior_corpus_parts() names (tuned .. held27: each held-apart one joining after its one
-// score by tests/diagnose_corpus_score.cpp; held28 stays out: joined, it cost the other parts
-// 4 top-3 places, leave-one-part-out); src/diagnose/word_prior_data.inc
+// score by tests/diagnose_corpus_score.cpp; held28 and held29 stay out: joined, held28 cost the
+// other parts 4 top-3 places and held29 4 top-1 and 5 top-3, leave-one-part-out);
+// src/diagnose/word_prior_data.inc
 // is generated from them by scripts/build-word-prior.sh and checked against them by a test, never
 // edited by hand.
 #pragma once
