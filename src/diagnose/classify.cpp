@@ -437,14 +437,13 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   if (others > 0 && total) {
     const double share = ratio(others, *total);
     const double score = share >= 0.25 ? 0.85 : (Q && others >= *Q && share >= 0.05 ? 0.6 : 0.3);
-    const size_t i = b.add(OomCause::kOtherProcess, score,
-                           unlisted > 0
-                               ? fmt::format("other processes hold {} ({} of {}): {} listed, and {} more of the device is "
-                                             "outside this process (capacity - free - this process)",
-                                             format_bytes(others), share > 9.99 ? ">999%" : pct(share), format_bytes(*total),
-                                             format_bytes(listed_others), format_bytes(unlisted))
-                               : fmt::format("other processes hold {} ({} of {})", format_bytes(others),
-                                             share > 9.99 ? ">999%" : pct(share), format_bytes(*total)));
+    std::string ev = fmt::format("other processes hold {} ({} of {})", format_bytes(others),
+                                 share > 9.99 ? ">999%" : pct(share), format_bytes(*total));
+    if (unlisted > 0) {
+      ev += fmt::format(": {} listed, and {} more of the device is outside this process (capacity - free - this process)",
+                        format_bytes(listed_others), format_bytes(unlisted));
+    }
+    const size_t i = b.add(OomCause::kOtherProcess, score, ev);
     b.at(i).title = "Other processes hold memory on this device";
     b.add(OomCause::kMultiGpuImbalance, score * 0.6, "the other processes may be this job's own ranks placing tensors on this GPU");
   } else if (total && F && r.reserved_bytes && *total >= *F && *total - *F >= *r.reserved_bytes) {

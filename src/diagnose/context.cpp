@@ -957,6 +957,7 @@ class Reader {
     auto contains = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
     // A code line that only assigns to a loss word ("logits = model(x)") runs the forward.
     const bool loss_assigned_only = !frame && has(kWLoss) && loss_word_only_assigned(t);
+    const bool weights_cast = casts_weights(t);
     char phase = 0;
     std::string what;
     if (has(kWOptim) || contains("optimizer.step(") || contains("optim/adam") || contains("optim\\adam") ||
@@ -970,11 +971,11 @@ class Reader {
     } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
                contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(") ||
                contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
-               casts_weights(t)) {
+               weights_cast) {
       phase = 'l';
       what = contains("flatten_dense_tensors_aligned") || contains("_create_fp16_partitions") || contains("_init_flat_param")
                  ? "the model's parameters flattened into one buffer (ZeRO / FSDP setup)"
-             : casts_weights(t) || contains("prepare_model_for_kbit_training")
+             : weights_cast || contains("prepare_model_for_kbit_training")
                  ? "the model's weights cast to another dtype"
                  : "model load / move to the device";
     } else if (contains(".generate(") || (frame && (contains("in generate") || contains("in sample") ||
