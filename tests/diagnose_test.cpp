@@ -3583,22 +3583,25 @@ TEST(DiagnoseKinds21, Review29Mends) {
   }
 }
 
+// Whether a serving log ("Serving runs out of memory" + `body`, read as described, rules alone)
+// gets the named LLM's 16-bit weights as static_model_too_large evidence against the GPU it names.
+bool weights_evidence(const std::string& body) {
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  const auto ds = diagnose_log("Serving runs out of memory\n" + body, described);
+  if (ds.size() != 1) return false;
+  for (const Finding& f : ds[0].findings) {
+    for (const std::string& e : f.evidence) {
+      if (f.category == OomCause::kStaticModelTooLarge && e.find("16-bit weights") != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
 // review29's model names (CodeLlama, Yi, deepseek, Mixtral's 8x7B) are read with their sizes; a
 // tensor-parallel size set splits the weights over its GPUs (no one-GPU evidence), one named as
 // not used does not.
 TEST(DiagnoseKinds21, Review29ModelNamesAndTensorParallel) {
-  DiagnoseOptions described = rules_alone();
-  described.described = true;
-  auto weights_evidence = [&](const std::string& body) {
-    const auto ds = diagnose_log("Serving runs out of memory\n" + body, described);
-    if (ds.size() != 1) return false;
-    for (const Finding& f : ds[0].findings) {
-      for (const std::string& e : f.evidence) {
-        if (f.category == OomCause::kStaticModelTooLarge && e.find("16-bit weights") != std::string::npos) return true;
-      }
-    }
-    return false;
-  };
   EXPECT_TRUE(weights_evidence("vllm serve codellama/CodeLlama-34b-Instruct-hf on my A100 40GB GPU: OOM.\n"));
   EXPECT_TRUE(weights_evidence("vllm serve 01-ai/Yi-34B-Chat on a 48GB A6000 GPU: OOM.\n"));
   EXPECT_TRUE(weights_evidence("vllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 on one H100 80GB GPU: OOM.\n"));
@@ -3640,18 +3643,6 @@ TEST(DiagnoseKinds22, CallOfTheModelObjectIsTheForward) {
 // Session 30, before held29: a size tagged as the host's on the line naming the GPU ("64GB RAM",
 // "RAM: 128GB", "32 GB DDR4") is not the GPU's; the GPU's own RAM ("24GB GPU RAM") is.
 TEST(DiagnoseKinds22, HostTaggedSizeIsNotTheGpus) {
-  DiagnoseOptions described = rules_alone();
-  described.described = true;
-  auto weights_evidence = [&](const std::string& body) {
-    const auto ds = diagnose_log("Serving runs out of memory\n" + body, described);
-    if (ds.size() != 1) return false;
-    for (const Finding& f : ds[0].findings) {
-      for (const std::string& e : f.evidence) {
-        if (f.category == OomCause::kStaticModelTooLarge && e.find("16-bit weights") != std::string::npos) return true;
-      }
-    }
-    return false;
-  };
   EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on my RTX 3090 24GB GPU with 128GB RAM: OOM.\n"));
   EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf, GPU: RTX 3090 24GB, RAM: 128GB: OOM.\n"));
   EXPECT_TRUE(weights_evidence("vllm serve meta-llama/Llama-2-13b-hf on one GPU (24 GB), 128 GB of system memory: OOM.\n"));
