@@ -3722,6 +3722,8 @@ TEST(DiagnoseKinds22, LongPieceAndTwoModelsAtOnce) {
                 "\xe9\xa2\x84\xe8\xae\xad\xe7\xbb\x83\xe6\xa8\xa1\xe5\x9e\x8b\n" + oom),  // 需要同时加载两个预训练模型
             OomCause::kStaticModelTooLarge);
   EXPECT_NE(top("Our inference compares both models, one after the other.\n" + oom), OomCause::kStaticModelTooLarge);
+  EXPECT_NE(top("With caching we are keeping it twice as fast.\n" + oom), OomCause::kStaticModelTooLarge);
+  EXPECT_NE(top("Do I run both models at once on the GPU? No, one after another.\n" + oom), OomCause::kStaticModelTooLarge);
 }
 
 // zh 内存溢出 ("memory overflow") alone is the generic name of an out-of-memory error, not the host's

@@ -1537,8 +1537,14 @@ if (contains("model.eval()") && !negated) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
           "a model or module kept resident on the GPU beside the one that runs: " + text());
     }
-    if (!negated && two_models && at_once && !contains("optimizer") && !contains("process") && !contains("rank") &&
-        !contains("worker")) {
+    // Not "twice" as a ratio ("keeping it twice as fast", "twice the memory"), not asked or told as
+    // one after the other.
+    const bool twice_ratio = contains("twice as") || contains("twice the") || contains("twice more") ||
+                             contains("twice faster") || contains("twice slower") || contains("twice bigger") ||
+                             contains("twice larger");
+    if (!negated && two_models && at_once && !twice_ratio && !contains("?") && !contains("one after") &&
+        !contains("one at a time") && !contains("sequential") && !contains("optimizer") && !contains("process") &&
+        !contains("rank") && !contains("worker")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
           "two models' weights (or two copies of one) resident on the device at once: " + text());
     }
