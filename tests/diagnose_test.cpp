@@ -3735,3 +3735,52 @@ TEST(DiagnoseKinds22, GenericChineseOutOfMemoryNamesNoDevice) {
   EXPECT_NE(top("\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe9\x97\xae\xe9\xa2\x98\n" + tf), OomCause::kCpuRam);
   EXPECT_EQ(top("\xe7\xb3\xbb\xe7\xbb\x9f\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe4\xba\x86\nKilled\n"), OomCause::kCpuRam);
 }
+
+// Session 31 (review30's findings): a traceback frame that only passes the moved or cast model on
+// ("trainer.fit(model.float(), dm)") is not where it failed: the frames under it say the phase.
+std::string phase_of_frames(const std::string& frames) {
+  return first_phase("Traceback (most recent call last):\n" + frames + kPytorch2Oom);
+}
+
+TEST(DiagnoseKinds23, OuterCallerIsNotThePhase) {
+  const std::string module_call =
+      "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 1511, in _wrapped_call_impl\n"
+      "    return self._call_impl(*args, **kwargs)\n";
+  const std::string autograd =
+      "  File \"/usr/lib/python3/site-packages/torch/_tensor.py\", line 522, in backward\n"
+      "    torch.autograd.backward(\n"
+      "  File \"/usr/lib/python3/site-packages/torch/autograd/__init__.py\", line 266, in backward\n"
+      "    _engine_run_backward(\n";
+  EXPECT_EQ(phase_of_frames("  File \"main.py\", line 30, in <module>\n    trainer.fit(model.float(), datamodule=dm)\n"
+                            "  File \"lit.py\", line 41, in training_step\n    out = self.model(**batch)\n" + module_call),
+            "forward");
+  EXPECT_EQ(phase_of_frames("  File \"main.py\", line 30, in <module>\n    metrics = evaluate(model.half(), val_loader)\n"
+                            "  File \"main.py\", line 12, in evaluate\n    logits = model(images)\n" + module_call),
+            "eval");
+  EXPECT_EQ(phase_of_frames("  File \"main.py\", line 30, in <module>\n    train(model.half(), loader)\n"
+                            "  File \"main.py\", line 12, in train\n    loss.backward()\n" + autograd),
+            "backward");
+  // The load's own frames under it: still the load.
+  EXPECT_EQ(phase_of_frames("  File \"main.py\", line 30, in <module>\n    model = model.to(device)\n"
+                            "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 1152, in to\n"
+                            "    return self._apply(convert)\n"),
+            "model_load");
+  // Backward called at the end of a line whose forward runs first: the forward's frames under it.
+  EXPECT_EQ(phase_of_frames("  File \"main.py\", line 30, in <module>\n"
+                            "    scaler.scale(criterion(model(x), y)).backward()\n" + module_call),
+            "forward");
+  EXPECT_EQ(phase_of_frames("  File \"main.py\", line 30, in <module>\n    model(x).sum().backward()\n" + autograd),
+            "backward");
+  EXPECT_EQ(phase_under("out = model.module(x)"), "forward");
+}
+
+// A batch or a new tensor moved to the device is not the model's load.
+TEST(DiagnoseKinds23, DataMovedIsNotTheModelsLoad) {
+  EXPECT_NE(phase_under("return torch.stack(tensors).cuda()"), "model_load");
+  EXPECT_NE(phase_under("images, labels = images.cuda(), labels.cuda()"), "model_load");
+  EXPECT_NE(phase_under("batch = {k: v.to(device) for k, v in batch.items()}"), "model_load");
+  EXPECT_NE(phase_under("input_ids = batch['input_ids'].to(device)"), "model_load");
+  EXPECT_EQ(phase_under("model = Net(cfg).cuda()"), "model_load");
+  EXPECT_EQ(phase_under("model = AutoModelForCausalLM.from_pretrained(path).to(device)"), "model_load");
+  EXPECT_EQ(phase_under("self.pipe = Pipeline.from_pretrained(path).to(\"cuda\")"), "model_load");
+}

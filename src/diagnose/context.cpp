@@ -884,7 +884,7 @@ class Reader {
 
   // A code line calling the model object itself: the first call's callee, after "self.", is
   // "model", "net" or "network" ("out = model(x)[0]", "logits = self.model(**batch)",
-  // "net(images)"): its forward. Not a builder ("build_model(cfg)") nor a method of the model
+  // "net(images)", DDP's "model.module(x)"): its forward. Not a builder ("build_model(cfg)") nor a method of the model
   // ("model.to(device)", "model.generate(...)").
   static bool calls_model_object(std::string_view t) {
     const size_t open = t.find('(');
@@ -893,7 +893,70 @@ class Reader {
     while (b > 0 && (word_char(t[b - 1]) || t[b - 1] == '.')) --b;
     std::string_view callee = t.substr(b, open - b);
     if (callee.substr(0, 5) == "self.") callee.remove_prefix(5);
+    // DDP / DataParallel's wrapped module called directly: "out = model.module(x)".
+    for (std::string_view wrapped : {".module", "._orig_mod"}) {
+      if (callee.size() > wrapped.size() && callee.substr(callee.size() - wrapped.size()) == wrapped) {
+        callee.remove_suffix(wrapped.size());
+        break;
+      }
+    }
     return callee == "model" || callee == "net" || callee == "network";
+  }
+
+  // The receiver of the call at t[p] (".cuda()", ".to(device)"): the expression before it, calls
+  // and subscripts included ("torch.stack(tensors)", "batch['input_ids']", "AutoModel.from_pretrained(p)").
+  static std::string_view receiver_before(std::string_view t, size_t p) {
+    size_t b = p;
+    while (b > 0) {
+      const char c = t[b - 1];
+      if (word_char(c) || c == '.') {
+        --b;
+      } else if (c == ')' || c == ']') {
+        const char open = c == ')' ? '(' : '[';
+        int depth = 0;
+        size_t i = b;
+        while (i > 0) {
+          --i;
+          if (t[i] == c) ++depth;
+          if (t[i] == open && --depth == 0) break;
+        }
+        if (depth != 0) break;
+        b = i;
+      } else {
+        break;
+      }
+    }
+    return t.substr(b, p - b);
+  }
+
+  // A code line moving a model (or anything not shown to be data) to the device: ".cuda()",
+  // ".to(device", ".to('cuda", ".to(\"cuda" whose receiver is not a batch or a new tensor. A batch
+  // moved ("images = images.cuda()", "batch = {k: v.to(device) ...}", "torch.stack(tensors).cuda()"
+  // in a collate function) or a tensor made on the host and moved ("torch.rand(4096, 9216).cuda()")
+  // fails because the device is already full: it says nothing of the model's load.
+  static bool moves_model_to_device(std::string_view t) {
+    for (std::string_view move : {".cuda()", ".to(device", ".to('cuda", ".to(\"cuda"}) {
+      for (size_t p = t.find(move); p != std::string_view::npos; p = t.find(move, p + 1)) {
+        const std::string_view rec = receiver_before(t, p);
+        // The receiver's name: its leading identifiers and dots, up to its first call or subscript.
+        const std::string_view name = rec.substr(0, std::min(rec.find('('), rec.find('[')));
+        const std::string lname = lower(name);
+        const size_t dot = lname.rfind('.');
+        const std::string_view last = std::string_view(lname).substr(dot == std::string::npos ? 0 : dot + 1);
+        const std::string_view first = std::string_view(lname).substr(0, lname.find('.'));
+        const bool tensor_made = first == "torch" && (last == "stack" || last == "cat" || last == "rand" || last == "randn" ||
+                                                      last == "randint" || last == "zeros" || last == "ones" || last == "eye" ||
+                                                      last == "empty" || last == "full" || last == "arange" ||
+                                                      last == "tensor" || last == "as_tensor" || last == "from_numpy");
+        bool data = tensor_made || last == "variable" || first == "x" || first == "y" || first == "v" || first == "src" ||
+                    first == "tgt" || first == "mask";
+        for (std::string_view w : {"batch", "input", "image", "img", "label", "target", "tensor", "sample", "feat", "data"}) {
+          data = data || first.find(w) != std::string_view::npos || (last != first && last.find(w) != std::string_view::npos);
+        }
+        if (!data) return true;
+      }
+    }
+    return false;
   }
 
   // A code line casting the model's weights to another dtype: the object before ".to(torch.<dtype>",
@@ -968,8 +1031,7 @@ class Reader {
                                contains("in save") || contains("in _save") || contains("save_model"))) {
       phase = 's';
       what = "saving a checkpoint";
-    } else if (has(kWLoad) || contains("torch.load(") || contains(".to(device") || contains(".to('cuda") ||
-               contains(".to(\"cuda") || contains(".cuda()") || contains("in convert") || contains("load_model(") ||
+    } else if (has(kWLoad) || contains("torch.load(") || moves_model_to_device(t) || contains("in convert") || contains("load_model(") ||
                contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
                weights_cast) {
       phase = 'l';
@@ -3839,6 +3901,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   bool load_is_initializer = false;  // the load frame is a TensorFlow variable's initializer ('I')
   int64_t save_line = 0;
   int64_t fwd_line = 0, loss_line = 0;  // the innermost forward / loss frame (a traceback prints it last)
+  int64_t inner_fwd_line = 0;           // the innermost forward frame, PyTorch's own nn modules ('F') included
+  int back_frames = 0;                  // how many traceback lines are the backward's
   std::string save_what;
   int64_t eval_line = 0, load_line = 0, optim_line = 0, gen_line = 0, dl_line = 0, attn_line = 0, back_line = 0;
   std::string eval_what, load_what, optim_what, gen_what, dl_what, attn_what, back_what;
@@ -3870,9 +3934,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'e': set(eval_frame, eval_line, eval_what); break;
           case 'd': set(dl_frame, dl_line, dl_what); break;
           case 'a': set(attn_frame, attn_line, attn_what); break;
-          case 'b': set(back_frame, back_line, back_what); break;
-          case 'f': fwd_frame = true; fwd_line = f.line; break;
-          case 'F': fwd_frame = true; break;
+          case 'b': set(back_frame, back_line, back_what); ++back_frames; break;
+          case 'f': fwd_frame = true; fwd_line = f.line; inner_fwd_line = f.line; break;
+          case 'F': fwd_frame = true; inner_fwd_line = f.line; break;
           case 'L': loss_frame = true; loss_line = f.line; break;
           case 'n': no_grad_frame = true; break;
           case 'v': no_autograd_frame = true; break;
@@ -3921,6 +3985,18 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   c.no_autograd = no_autograd_frame;
   if (no_autograd_frame) eval_frame = false;  // a runtime without autograd: no graph kept (frame_facts())
+  // A traceback prints the innermost call last. A load / cast frame with frames of another phase
+  // under it only passed the model on, its move or cast done ("trainer.fit(model.float(), dm)"
+  // down to "out = self.model(**batch)"; "evaluate(model.half(), loader)" down to "logits =
+  // model(images)"): the phase is theirs. A load's own frames (nn.Module.to, _apply, convert,
+  // from_pretrained's) are load frames to the innermost line.
+  const int64_t inner_other_line = std::max({inner_fwd_line, loss_line, back_line, eval_line, dl_line, attn_line});
+  if (load_frame && !load_is_initializer && inner_other_line > load_line) load_frame = false;
+  // One code line calling backward at its end ("scaler.scale(criterion(model(x), y)).backward()")
+  // with the forward's frames under it: the OOM is in the forward the line runs first, not in
+  // autograd (whose own frames, torch/_tensor.py and autograd/, make more than one backward line;
+  // a checkpointed block recomputing its forward inside the backward keeps them).
+  if (back_frame && back_frames == 1 && inner_fwd_line > back_line) back_frame = false;
   // Phase from the traceback, innermost decisive marker first.
   auto frame_signal = [&](OomCause cause, double w, int64_t line, const std::string& what) {
     c.signals.push_back({cause, w, line, "traceback: " + what});
