@@ -3784,3 +3784,63 @@ TEST(DiagnoseKinds23, DataMovedIsNotTheModelsLoad) {
   EXPECT_EQ(phase_under("model = AutoModelForCausalLM.from_pretrained(path).to(device)"), "model_load");
   EXPECT_EQ(phase_under("self.pipe = Pipeline.from_pretrained(path).to(\"cuda\")"), "model_load");
 }
+
+// numpy before 1.18 printed no size ("Unable to allocate array with shape (...) and data type
+// float64"): the shape's product times the dtype's size, as TensorFlow's shape[...].
+TEST(DiagnoseKinds23, OldNumpyMessageSizedFromItsShape) {
+  const auto rs = parse_oom_log(
+      "    arr = np.ones((50000, 50000, 8))\n"
+      "MemoryError: Unable to allocate array with shape (50000, 50000, 8) and data type float64\n");
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].family, "host_alloc");
+  EXPECT_EQ(rs[0].subsystem, "numpy");
+  EXPECT_EQ(rs[0].requested_bytes.value_or(0), int64_t{50000} * 50000 * 8 * 8);
+  const auto one_d = parse_oom_log("MemoryError: Unable to allocate array with shape (100000000000,) and data type int32\n");
+  ASSERT_EQ(one_d.size(), 1u);
+  EXPECT_EQ(one_d[0].requested_bytes.value_or(0), int64_t{400000000000});
+}
+
+// Host-RAM failures get fixes of the program that failed: numpy's array in parts (no torch.no_grad:
+// an array holds no graph), a checkpoint read into RAM without a second copy, SQLite's rows
+// stepped through in any binding; the GPU's size is not weighed against a host allocation; and
+// TensorFlow's own fragmentation hint under every BFC OOM is not the user's account.
+TEST(DiagnoseKinds23, HostFailuresGetTheirProgramsFix) {
+  const Diagnosis preds = first(diagnose_log(
+      "Traceback (most recent call last):\n"
+      "  File \"/work/callbacks.py\", line 30, in on_validation_epoch_end\n"
+      "    all_preds = np.concatenate(self.preds)\n"
+      "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 12.0 GiB for an array with shape (3000000, 1024) and "
+      "data type float32\n",
+      rules_alone()));
+  EXPECT_EQ(preds.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_NE(preds.findings.at(0).fix.find("Build the array in parts"), std::string::npos);
+  for (const Finding& f : preds.findings) EXPECT_NE(f.category, OomCause::kEvalWithoutNoGrad);
+  const Diagnosis numpy_alone = first(diagnose_log(
+      "MemoryError: Unable to allocate 18.6 GiB for an array with shape (50000, 50000) and data type float64\n"));
+  EXPECT_EQ(numpy_alone.findings.at(0).fix.find("torch"), std::string::npos);
+  EXPECT_EQ(numpy_alone.findings.at(0).fix.find("llama.cpp"), std::string::npos);
+  const Diagnosis load = first(diagnose_log(
+      "System: RTX 3090 24GB, 64GB RAM\n"
+      "Traceback (most recent call last):\n  File \"load.py\", line 8, in <module>\n    sd = torch.load(\"llama-30b.bin\")\n"
+      "RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to "
+      "allocate 65536000000 bytes.\n",
+      rules_alone()));
+  EXPECT_EQ(load.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_EQ(load.findings.at(0).fix.rfind("Load without a full copy in host RAM", 0), 0u);
+  EXPECT_FALSE(load.ambiguous());
+  for (const Finding& f : load.findings) {
+    for (const std::string& e : f.evidence) EXPECT_EQ(e.find("GPU the log names"), std::string::npos) << e;
+  }
+  const Diagnosis rusqlite = first(diagnose_log(
+      "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: SqliteFailure(Error { code: OutOfMemory, "
+      "extended_code: 7 }, None)'\n"));
+  EXPECT_NE(rusqlite.findings.at(0).fix.find("query_map"), std::string::npos);
+  const std::string tf =
+      "2026-01-12 11:02:11.000 W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of "
+      "memory trying to allocate 100.00GiB (rounded to 107374182400)requested by op MatMul\n"
+      "If the cause is memory fragmentation maybe the environment variable 'TF_GPU_ALLOCATOR=cuda_malloc_async' will "
+      "improve the situation. \n";
+  EXPECT_FALSE(evidence_holds(tf, "", OomCause::kFragmentation));
+  EXPECT_TRUE(evidence_holds(tf + "I fixed it with: docker run --env TF_GPU_ALLOCATOR=cuda_malloc_async\n",
+                             "allocator settings", OomCause::kFragmentation));
+}

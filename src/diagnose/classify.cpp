@@ -935,7 +935,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
               0);
     }
   } else if (c.llm_inference && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 && !c.quantized &&
-             !(c.num_gpus && *c.num_gpus > 1)) {  // split over several GPUs (tensor_parallel_size): not one GPU's
+             !(c.num_gpus && *c.num_gpus > 1) &&  // split over several GPUs (tensor_parallel_size): not one GPU's
+             oom.device != "cpu") {  // a host allocation failed (torch.load into RAM): the GPU's size says nothing of it
     // No figures in the message: the device the user names ("8 A100-40Gs", "RTX 3090 24GB")
     // against the named model's 16-bit weights; one device of that size does not hold them.
     if (static_cast<double>(weights) >= 0.85 * static_cast<double>(*c.named_device_bytes)) {
@@ -1230,7 +1231,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                     "join_buffer_size, tmp_table_size times max_connections), or give the server more RAM";
     }
     if (oom.subsystem == "sqlite") {
-      b.at(i).fix = "Keep less of the query in memory: fetch rows in batches (cursor.fetchmany) instead of fetchall, "
+      // Any binding's words (Python's sqlite3, rusqlite, the C API): step through the rows.
+      b.at(i).fix = "Keep less of the query in memory: step through the rows as the statement returns them (Python: "
+                    "cursor.fetchmany or iterating the cursor; rusqlite: query_map / rows.next()) instead of collecting all, "
                     "PRAGMA temp_store = FILE for sorts and temporary tables, a smaller PRAGMA cache_size / mmap_size, "
                     "a long IN list or a huge INSERT as a temporary table; or more RAM (a 32-bit process: a 64-bit build)";
     }
@@ -1289,11 +1292,23 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }
+    // The sparse formats of the program's own libraries: scipy's for numpy alone.
+    const char* sparse = d.framework == "numpy" ? "scipy.sparse" : "scipy.sparse, torch.sparse";
     if (Q && *Q >= 64 * kGiB && oom.family != "oom_killer") {
       // One allocation of 64 GiB or more: one array, not workers' copies.
-      b.at(i).fix = std::string("Do not build the array dense: a sparse matrix (scipy.sparse, torch.sparse), chunks or a "
-                                "memory-mapped file (np.memmap), or a subset of the data; ") +
-                    (*Q >= kTiB ? "more RAM does not reach this size" : "or a host with more RAM");
+      b.at(i).fix = fmt::format("Do not build the array dense: a sparse matrix ({}), chunks or a memory-mapped file "
+                                "(np.memmap), or a subset of the data; {}",
+                                sparse, *Q >= kTiB ? "more RAM does not reach this size" : "or a host with more RAM");
+    } else if (oom.subsystem == "numpy" && context.phase != "dataloader") {  // a worker's: the default (num_workers)
+      // numpy's array in host RAM: built whole at once, whatever the framework around it.
+      b.at(i).fix = fmt::format("Build the array in parts: chunks (per batch: update a metric or write predictions out "
+                                "instead of concatenating them all), a smaller dtype (float32, not float64), a memory-mapped "
+                                "file (np.memmap), a sparse matrix ({}) when it is mostly zeros; or more RAM",
+                                sparse);
+    } else if (context.loading && (d.framework == "pytorch" || d.framework == "lightning")) {
+      // A checkpoint or weights read into host RAM: one full copy, not a second.
+      b.at(i).fix = "Load without a full copy in host RAM: torch.load(path, mmap=True, map_location='cpu') (PyTorch >= 2.1), "
+                    "safetensors' safe_open, from_pretrained(..., low_cpu_mem_usage=True); or more RAM / swap";
     }
     if (Q && *Q >= kTiB && oom.family != "oom_killer") {
       // 1 TiB up to 1 PiB in one host allocation (a PiB is impossible: above): more than a host's
@@ -1426,6 +1441,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // through vLLM's engine, ONNX Runtime or TensorRT) keeps no graph, whatever the script is called
   // ("infer.py", "evaluate.py"): evaluation without no_grad is no candidate.
   if (runs_without_autograd(oom, context)) b.remove(OomCause::kEvalWithoutNoGrad);
+  // Nor is it when numpy failed: an array in host RAM holds no autograd graph ("np.concatenate(
+  // self.preds)" in a validation hook), torch.no_grad cannot shrink it.
+  if (oom.subsystem == "numpy") b.remove(OomCause::kEvalWithoutNoGrad);
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;

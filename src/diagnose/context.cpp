@@ -128,7 +128,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"jupyter", kWOther}, {"users", kWOther}, {"occupied", kWOther}, {"shared", kWOther}, {"another", kWOther},
       {"zombie", kWOther}, {"released", kWOther}, {"freed", kWOther}, {"orphaned", kWOther},
       {"fragmentation", kWFrag}, {"fragmented", kWFrag}, {"fragment", kWFrag}, {"fragments", kWFrag},
-      {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag},
+      {"expandable_segments", kWFrag}, {"max_split_size_mb", kWFrag}, {"cuda_malloc_async", kWFrag},
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
@@ -2002,9 +2002,12 @@ if (contains("other process") || contains("another process") || contains("other 
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.45,
           "memory reserved by the allocator but unallocated, in the user's words: " + text(), 0, Told::kAccount);
     }
+    // TensorFlow's allocator switch set by the user (TF_GPU_ALLOCATOR=cuda_malloc_async), not in the
+    // hint TensorFlow prints under its OOM (kPrintedAdvice).
+    const bool tf_async = contains("cuda_malloc_async") && !printed_advice_by([&](std::string_view x) { return line_has(lo, x); });
     if (has(kWFrag) && !negated && !contains("to avoid fragmentation") &&  // the message's own hint, quoted
         (contains("fragmentation") || contains("fragmented") || contains("expandable_segments") ||
-         contains("max_split_size_mb"))) {  // not a "fragment" of something
+         contains("max_split_size_mb") || tf_async)) {  // not a "fragment" of something
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
     }
     // Fragmentation told as what happened to the memory: "persistent allocations fragment the

@@ -93,7 +93,11 @@ inline constexpr std::string_view kPrintedAdvice[] = {
     // ComfyUI's tips under an OOM (execution.py): "This error means you ran out of memory on your
     // GPU. TIPS: If the workflow worked before you might have accidentally set the batch_size to a
     // large number."
-    "this error means you ran out of memory on your gpu", "you might have accidentally set the batch_size"};
+    "this error means you ran out of memory on your gpu", "you might have accidentally set the batch_size",
+    // TensorFlow's BFC allocator under every OOM it reports (bfc_allocator.cc): "If the cause is
+    // memory fragmentation maybe the environment variable 'TF_GPU_ALLOCATOR=cuda_malloc_async' will
+    // improve the situation."
+    "if the cause is memory fragmentation maybe the environment variable"};
 /// printed_advice() of a line, with `contains(phrase)` the caller's substring test of that line
 /// (a faster one than a search).
 template <typename Contains>

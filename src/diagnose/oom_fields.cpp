@@ -417,6 +417,23 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
           }
         }
       }
+      // numpy before 1.18: "Unable to allocate array with shape (50000, 50000, 8) and data type
+      // float64", no size: the shape's product times the dtype's size (as TensorFlow's shape[...]).
+      if (const size_t p = ifind(s, "unabletoallocatearraywithshape("); !r.requested_bytes && p != std::string::npos) {
+        const size_t open = p + 31;
+        const size_t close = s.find(')', open);
+        const size_t t = close == std::string::npos ? std::string::npos : ifind(s, "anddatatype", close);
+        if (close != std::string::npos && close - open < 200 && t == close + 1) {
+          std::string shape = s.substr(open, close - open);
+          if (!shape.empty() && shape.back() == ',') shape.pop_back();  // a 1-d shape: "(100000000000,)"
+          size_t e = t + 11;
+          while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
+          r.tensor_shape = shape;
+          r.dtype = s.substr(t + 11, e - t - 11);
+          tensorflow_size_impl(r);
+          if (r.requested_bytes) r.requested_printed = "shape (" + shape + ") and data type " + r.dtype;
+        }
+      }
     }
     return;
   }

@@ -668,8 +668,13 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           // buffer's or a table's size.
           if (zh && phrase_find(lo, kZhVector, e).first > e + 24 && phrase_find(lo, kZhVectorOld, e).first > e + 24) continue;
         }
-        // numpy's wording only: a size, then "for an array"; not "unable to allocate a port".
-        if (sub == "numpy" && phrase_find(lo, "for an array", e).first > e + 40) continue;
+        // numpy's wording only: a size, then "for an array"; not "unable to allocate a port". numpy
+        // before 1.18 printed no size: "Unable to allocate array with shape (50000, 50000, 8) and
+        // data type float64".
+        if (sub == "numpy" && phrase_find(lo, "for an array", e).first > e + 40 &&
+            phrase_find(lo, "array with shape", e).first > e + 2) {
+          continue;
+        }
         // "DefaultCPUAllocator: can't allocate memory: ... Error code 12 (Cannot allocate memory)":
         // the errno of a report already read on this line.
         if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos)) {
