@@ -3844,3 +3844,58 @@ TEST(DiagnoseKinds23, HostFailuresGetTheirProgramsFix) {
   EXPECT_TRUE(evidence_holds(tf + "I fixed it with: docker run --env TF_GPU_ALLOCATOR=cuda_malloc_async\n",
                              "allocator settings", OomCause::kFragmentation));
 }
+
+// A user's folder named after a framework is no traceback through it; other processes on the GPU
+// of a single-process script are not read as this job's own ranks; training told in Chinese (训练,
+// 微调; not 预训练 "pre-trained") is training; a processor's model after "CPU" in a hardware listing
+// is not host memory.
+TEST(DiagnoseKinds23, FolderNamesRanksChineseTrainingAndCpuModel) {
+  const std::string frames =
+      "Epoch 3 finished, running validation...\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/home/u/vllm-experiments/train.py\", line 201, in validate\n"
+      "    outputs = model(**val_batch)\n";
+  EXPECT_NE(first(diagnose_log(frames + kPytorch2Oom, rules_alone())).framework, "vllm");
+  const std::string others =
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB "
+      "of which 1.10 GiB is free. Process 31337 has 10.00 GiB memory in use. Including non-PyTorch memory, this process "
+      "has 40.00 GiB memory in use. Of the allocated memory 38.50 GiB is allocated by PyTorch, and 0.50 GiB is reserved "
+      "by PyTorch but unallocated.\n";
+  auto multi_score = [](const Diagnosis& d) {
+    for (const Finding& f : d.findings) {
+      if (f.category == OomCause::kMultiGpuImbalance) return f.score;
+    }
+    return 0.0;
+  };
+  EXPECT_LT(multi_score(first(diagnose_log(others, rules_alone()))), 0.3);
+  EXPECT_GE(multi_score(first(diagnose_log("torchrun --nproc_per_node 4 train.py\n" + others, rules_alone()))), 0.3);
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  auto kv_evidence = [&](const std::string& text) {
+    const std::vector<Diagnosis> ds = diagnose_log(text, described);
+    if (ds.empty()) return false;
+    for (const Finding& f : ds.front().findings) {
+      for (const std::string& e : f.evidence) {
+        if (e.find("without training") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  // 训练 ChatGLM-6B 的时候报内存溢出，显卡是 RTX 3090，batch size 设为 8。
+  EXPECT_FALSE(kv_evidence("\xe8\xae\xad\xe7\xbb\x83 ChatGLM-6B \xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe6\x8a\xa5\xe5\x86\x85"
+                           "\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xef\xbc\x8c\xe6\x98\xbe\xe5\x8d\xa1\xe6\x98\xaf RTX 3090\xef"
+                           "\xbc\x8c" "batch size 8\n"));
+  // 加载预训练模型 ChatGLM-6B 推理时报内存溢出 (loading the pre-trained model for inference)
+  EXPECT_TRUE(kv_evidence("\xe5\x8a\xa0\xe8\xbd\xbd\xe9\xa2\x84\xe8\xae\xad\xe7\xbb\x83\xe6\xa8\xa1\xe5\x9e\x8b ChatGLM-6B "
+                          "\xe6\x8e\xa8\xe7\x90\x86\xe6\x97\xb6\xe6\x8a\xa5\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\n"));
+  // 配置：CPU i9-13900K，显卡 RTX 4090 24GB。微调 Qwen-7B 时报内存溢出。
+  const std::vector<Diagnosis> spec = diagnose_log(
+      "\xe9\x85\x8d\xe7\xbd\xae\xef\xbc\x9a" "CPU i9-13900K\xef\xbc\x8c\xe6\x98\xbe\xe5\x8d\xa1 RTX 4090 24GB\xe3\x80\x82"
+      "\xe5\xbe\xae\xe8\xb0\x83 Qwen-7B \xe6\x97\xb6\xe6\x8a\xa5\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe3\x80\x82\n",
+      described);
+  ASSERT_FALSE(spec.empty());
+  EXPECT_NE(spec.front().oom->device, "cpu");
+  const std::vector<Diagnosis> cpu_run = diagnose_log("Got CPU OOM while running inference on my laptop.\n", described);
+  ASSERT_FALSE(cpu_run.empty());
+  EXPECT_EQ(cpu_run.front().oom->device, "cpu");
+}

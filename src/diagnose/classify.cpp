@@ -33,6 +33,10 @@ std::string framework_probe(OomCause cause, const std::string& framework);
 
 namespace {
 
+// The other processes on the device read as this job's own ranks (allocator rules, apply_context()).
+constexpr const char* kOwnRanksMayHold = "the other processes may be this job's own ranks placing tensors on this GPU";
+
+
 constexpr int64_t kPiB = kTiB * 1024;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
@@ -445,7 +449,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     }
     const size_t i = b.add(OomCause::kOtherProcess, score, ev);
     b.at(i).title = "Other processes hold memory on this device";
-    b.add(OomCause::kMultiGpuImbalance, score * 0.6, "the other processes may be this job's own ranks placing tensors on this GPU");
+    b.add(OomCause::kMultiGpuImbalance, score * 0.6, kOwnRanksMayHold);  // low without ranks in the log (apply_context())
   } else if (total && F && r.reserved_bytes && *total >= *F && *total - *F >= *r.reserved_bytes) {
     const int64_t outside = *total - *r.reserved_bytes - *F;
     const int64_t excess = outside - kGiB;
@@ -876,6 +880,15 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
 
 // Turns the log's Signals into score changes. A category's words add at most 0.1 together.
 void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
+  // Other processes on the device read as this job's own ranks only where the log shows several
+  // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
+  if (!c.multi_gpu) {
+    for (Finding& f : b.findings()) {
+      if (f.category == OomCause::kMultiGpuImbalance && f.evidence.size() == 1 && f.evidence[0] == kOwnRanksMayHold) {
+        f.score = std::min(f.score, 0.2);
+      }
+    }
+  }
   const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
                            ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
   for (const Signal& s : c.signals) {

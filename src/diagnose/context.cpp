@@ -253,6 +253,24 @@ bool is_training_word(std::string_view w) {
   return false;
 }
 
+// Training told in Chinese: 训练 (training) or 微调 (fine-tuning), not 预训练 (pre-trained: "加载预训练模型"
+// loads one), 训练好 / 训练后 / 微调后 / 微调好 (an already trained model, "用训练好的模型推理").
+bool zh_training(std::string_view lo) {
+  constexpr std::string_view kTrain = "\xe8\xae\xad\xe7\xbb\x83";  // 训练
+  constexpr std::string_view kTune = "\xe5\xbe\xae\xe8\xb0\x83";   // 微调
+  constexpr std::string_view kPre = "\xe9\xa2\x84";                   // 预
+  constexpr std::string_view kDone = "\xe5\xa5\xbd";                  // 好
+  constexpr std::string_view kAfter = "\xe5\x90\x8e";                 // 后
+  for (std::string_view w : {kTrain, kTune}) {
+    for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+      const bool pre = w == kTrain && p >= kPre.size() && lo.compare(p - kPre.size(), kPre.size(), kPre) == 0;
+      const std::string_view next = lo.substr(p + w.size(), 3);
+      if (!pre && next != kDone && next != kAfter) return true;
+    }
+  }
+  return false;
+}
+
 // The first characters of the known words: most tokens of a log are rejected by one lookup.
 const std::array<bool, 256>& first_chars() {
   static const std::array<bool, 256> kFirst = [] {
@@ -625,7 +643,10 @@ class Reader {
                           : words().end();
       if (it != words().end()) {
         seen |= uint64_t{1} << it->second;
-        if (it->second == kWFramework) {
+        // A folder or file of the user's named after a framework ("/home/u/vllm-experiments/train.py")
+        // is no traceback through it (the package's own folder is "/vllm/").
+        const bool path_name = i > 0 && (lo[i - 1] == '/' || lo[i - 1] == '\\') && j < lo.size() && lo[j] == '-';
+        if (it->second == kWFramework && !path_name) {
           const int f = framework_index(w, lo);
           if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
         } else if (it->second == kWSetting) {
@@ -648,6 +669,7 @@ class Reader {
       return true;
     });
     device_ids(lo);
+    if (!ev_.training_line && !ascii_ && zh_training(lo)) ev_.training_line = n;
     // Quantized weights named: a quantization word, or "bit" after 4 / 8 ("4-bit", "8 bit").
     if (!ev_.quantized_line && ((seen >> kWQuant) & 1u) != 0) {
       for (std::string_view q : {"4bit", "8bit", "4-bit", "8-bit", "4 bit", "8 bit", "int4", "int8", "gptq", "awq", "nf4",

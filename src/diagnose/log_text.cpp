@@ -425,6 +425,26 @@ bool accelerator_named(std::string_view t) {
          t.find("accelerator") != std::string_view::npos;
 }
 
+bool cpu_memory_word(std::string_view lo) {
+  for (size_t p = lo.find("cpu"); p != std::string_view::npos; p = lo.find("cpu", p + 1)) {
+    if (!is_word_at(lo, p, 3)) continue;
+    // The processor's model after it ("CPU: i9-13900K", "CPU AMD Ryzen 9", "配置：CPU i9，显卡 ..."):
+    // a hardware listing, not the memory that ran out.
+    size_t q = p + 3;
+    while (q < lo.size() && (lo[q] == ' ' || lo[q] == ':' || lo[q] == '=')) ++q;
+    if (lo.compare(q, 3, "\xef\xbc\x9a") == 0) q += 3;  // '：'
+    while (q < lo.size() && lo[q] == ' ') ++q;
+    const std::string_view next = lo.substr(q, 14);
+    bool model = next.size() >= 2 && next[0] == 'i' && (next[1] == '3' || next[1] == '5' || next[1] == '7' || next[1] == '9');
+    for (std::string_view m : {"ryzen", "xeon", "epyc", "threadripper", "intel", "amd ", "core i", "apple m", "m1", "m2",
+                               "m3", "m4"}) {
+      model = model || next.compare(0, m.size(), m) == 0;
+    }
+    if (!model) return true;
+  }
+  return false;
+}
+
 bool machine_runs_out(std::string_view lo) {
   for (std::string_view m : {"system", "machine", "computer", "laptop", "pc", "desktop", "workstation"}) {
     for (size_t at = lo.find(m); at != std::string_view::npos; at = lo.find(m, at + 1)) {

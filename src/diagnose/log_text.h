@@ -58,6 +58,9 @@ std::string strip_ansi(std::string_view s);
 inline char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 std::string lower(std::string_view s);
 
+/// The word "cpu" on the lower-cased line `lo` names the host's memory or a CPU run ("got CPU OOM",
+/// "CPU memory"), not the processor's model in a hardware listing ("CPU: i9-13900K", "CPU AMD Ryzen 9").
+bool cpu_memory_word(std::string_view lo);
 /// `w` occurs in `s` as a whole word: no letter, digit or '_' on either side. Case-sensitive
 /// (callers pass lower-cased text and words).
 bool contains_word(std::string_view s, std::string_view w);

@@ -2066,7 +2066,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (cuda_named) {
         r.device = "cuda";
-      } else if (has_word("ram") || has_word("cpu") || has_word("host") || machine_runs_out(lo) ||
+      } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
                  (container_memory_named(lo) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
         // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM).
