@@ -417,6 +417,20 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                                   "would not have served it", format_bytes(*U), format_bytes(*Q)));
     }
   }
+  // A platform's cap on one allocation below the device's memory (IPEX on Arc: "can NOT allocate
+  // memory block with size larger than 4GB!"): the request is refused whatever is free or cached.
+  if (Q && r.max_allocation_bytes && *Q > *r.max_allocation_bytes) {
+    Finding& cap = b.at(b.add(OomCause::kOther, 0.85,
+                              fmt::format("one allocation of {} is above the platform's limit on a single block, {}",
+                                          format_bytes(*Q), format_bytes(*r.max_allocation_bytes))));
+    cap.title = "One tensor above the platform's limit on a single allocation (not the memory as a whole)";
+    cap.fix = "Keep every single tensor under the limit: a smaller batch, input or tile (attention slicing, VAE tiling), or "
+              "a backend without the cap; freeing or defragmenting memory does not help";
+    cap.probe = "Is the failing request above the limit the message names while the device has that much free?";
+    for (Finding& f : b.findings()) {
+      if (f.category == OomCause::kFragmentation) f.score = std::min(f.score, 0.28);
+    }
+  }
   if (r.private_pool_bytes && Q && *r.private_pool_bytes >= *Q) {
     b.add(OomCause::kFragmentation, 0.5,
           fmt::format("{} sits in private pools (CUDA Graphs), unusable by eager allocations",
@@ -1302,6 +1316,17 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
             fmt::format("log line {} tells tensors kept across steps: host RAM is where that leak ran out",
                         context.tensors_kept_line));
     }
+    // The user tells a leak as what caused it ("The OOM was happening due to goroutine leak in the
+    // upstream client"): the same, told in words: the leak first, host RAM where it ran out second.
+    // A sentence does not measure: the leak stays below a verdict (Builder::cap_prose_only()).
+    for (const Signal& s : context.signals) {
+      if (s.cause == OomCause::kLeakAcrossSteps && s.weight >= 0.4 && s.prose &&
+          s.what.rfind("the user's account of the fix or the cause", 0) == 0) {
+        b.at(i).score = std::min(b.at(i).score, 0.6);
+        b.boost(OomCause::kLeakAcrossSteps, 0.35, "a leak told as the cause: host RAM is where it ran out", s.line, true);
+        break;
+      }
+    }
     if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }
@@ -1448,6 +1473,19 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                        format_bytes(*Q));
     b.add(OomCause::kActivationsSeqlen, 0.55, ev);
     b.add(OomCause::kActivationsBatch, 0.5, ev);
+  }
+  // An accelerator's request of 16 TiB or more, below the impossible PiB: the largest accelerators
+  // hold under 300 GiB, so the size itself is suspect: a library's size arithmetic overflowed (an
+  // int32 index product, a negative dimension) or a shape is wrong ("Tried to allocate 1048475.67
+  // GiB" from a sparse op's overflow; 201.6 TiB from an occupancy grid's float indices). Above the
+  // working-set candidates, below a PiB's certainty (0.9).
+  if (!impossible && !host && Q && *Q >= 16 * kTiB) {
+    Finding& f = b.at(b.add(OomCause::kOther, 0.75,
+                            "one request of " + format_bytes(*Q) + ": over 50 times any accelerator's memory"));
+    f.title = "A request far beyond any device — likely a size computed wrong (an overflow or a wrong shape)";
+    f.fix = "Find the tensor whose size is wrong (an index product overflowing int32, a negative or garbage dimension, a "
+            "shape built from float values); fix the size, not the memory";
+    f.probe = "Print the shapes entering the failing op: is the requested size what the inputs should give?";
   }
   apply_context(context, oom, b);
   // A runtime without autograd (TensorRT's or ONNX Runtime's own allocator failing, or a traceback

@@ -271,6 +271,43 @@ bool zh_training(std::string_view lo) {
   return false;
 }
 
+// Each growth verb on the lower-cased line `lo` ("increase", "increased", "increasing", "grow",
+// "grew", "growing", "raise", "raised", "raising") takes an object that is not memory: an article or
+// possessive and then, within three words, no memory noun ("increasing the number of nodes",
+// "increased my batch size to 64"; not "increasing the memory", "memory keeps increasing"). False
+// when the line has no such verb.
+bool growth_words_have_other_objects(std::string_view lo) {
+  // The intransitive growth words tell memory growing whatever else the line raised.
+  for (std::string_view w : {"grows", "increases", "rising", "rises", "accumulates", "growth", "accumulating", "creeping",
+                             "climbs", "climbing"}) {
+    if (contains_word(lo, w)) return false;
+  }
+  bool any = false;
+  for (std::string_view v : {"increase", "increased", "increasing", "grow", "grew", "growing", "raise", "raised", "raising"}) {
+    for (size_t p = lo.find(v); p != std::string_view::npos; p = lo.find(v, p + 1)) {
+      if (!is_word_at(lo, p, v.size())) continue;
+      any = true;
+      size_t q = p + v.size();
+      while (q < lo.size() && lo[q] == ' ') ++q;
+      bool object = false;
+      for (std::string_view a : {"the ", "my ", "our ", "a ", "its ", "their ", "this "}) {
+        if (lo.compare(q, a.size(), a) == 0) {
+          object = true;
+          q += a.size();
+          break;
+        }
+      }
+      if (!object) return false;
+      // The object's first words (up to 40 characters): memory named there is memory growing.
+      const std::string_view obj = lo.substr(q, 40);
+      for (std::string_view m : {"memory", "ram", "vram", "usage", "footprint", "rss", "allocat", "cache"}) {
+        if (obj.find(m) != std::string_view::npos) return false;
+      }
+    }
+  }
+  return any;
+}
+
 // The first characters of the known words: most tokens of a log are rejected by one lookup.
 const std::array<bool, 256>& first_chars() {
   static const std::array<bool, 256> kFirst = [] {
@@ -488,7 +525,11 @@ int framework_index(std::string_view w, std::string_view line_lower) {
 
 std::string shown(std::string_view line) {
   std::string t = trim(line);
-  if (t.size() > 140) t = t.substr(0, 140) + "...";
+  if (t.size() > 140) {
+    size_t cut = 140;  // not inside a UTF-8 character
+    while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
+    t = t.substr(0, cut) + "...";
+  }
   return t;
 }
 
@@ -1245,8 +1286,11 @@ class Reader {
         return p != std::string_view::npos && !zh_not_told_at(lo, p);
       };
       if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
+      // 一直, 不断, 持续, 逐渐 (all along, continually, steadily, gradually); 随着 (as ... goes on: "随着迭代
+      // 次数的增加内存的使用量也在增加", memory use rises as the iterations do).
       const bool ongoing_zh = has_text("\xe4\xb8\x80\xe7\x9b\xb4") || has_text("\xe4\xb8\x8d\xe6\x96\xad") ||
-                              has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90");
+                              has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90") ||
+                              has_text("\xe9\x9a\x8f\xe7\x9d\x80");
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
@@ -1401,7 +1445,11 @@ class Reader {
                                (contains("no growth") || contains("without growth") || contains("without any growth") ||
                                 contains("growth stopped") || contains("growth stops") || contains("flat") ||
                                 contains("no memory growth") || contains("not growth"));
-if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun) ||
+    // Every growth word on the line has an object that is not memory: the user raised a count or a
+    // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
+    // memory did not grow.
+    const bool grows_something_else = has(kWGrow) && !piles_up && growth_words_have_other_objects(lo);
+if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun && !grows_something_else) ||
         (has(kWLeak) && mem_noun)) && !fix_told && !growth_denied) {
       if (graph_of_no_grad_work) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
@@ -1417,7 +1465,9 @@ if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem
     // Weaker outside training (训练): growth while serving or predicting is as often a chat's history
     // or a KV cache (generation), or graphs kept by inference, as a leak.
     if (zh_memory_grows && !has(kWGrow)) {
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has_text("\xe8\xae\xad\xe7\xbb\x83") ? 0.5 : 0.2,
+      // 训练 (training) or 迭代 (iterations) on the line: a training run's growth.
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps,
+          has_text("\xe8\xae\xad\xe7\xbb\x83") || has_text("\xe8\xbf\xad\xe4\xbb\xa3") ? 0.5 : 0.2,
           "memory grows step after step: " + text());
     }
     // Fails after N epochs / hours of running fine.
@@ -2229,7 +2279,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
     if (!host_memory_on_line(lo) || code_line(lo) || printed_line(raw, lo)) return;
     for (std::string_view clause : clauses(lo)) {
-      if (host_ram_told(clause)) {
+      if (host_ram_told(clause) && !zh_not_told_at(clause, 0)) {  // not denied or asked in Chinese (没 ..., 是否 ...)
         if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
           add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
               "host RAM runs out, in the user's words: " + shown(raw.substr(0, 160)), 0, Told::kAccount);

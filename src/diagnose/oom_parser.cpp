@@ -1038,6 +1038,22 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
       read_fields(s, r, hit.device_word);
+      // Intel's extension for PyTorch on Arc GPUs refuses one block above 4 GB before its caching
+      // allocator's numbers: "Current platform can NOT allocate memory block with size larger than
+      // 4GB! Tried to allocate 7.03 GiB (GPU 0; ...)": a per-allocation cap, whatever is free.
+      if (hit.kind == Kind::kCaching && !r.max_allocation_bytes) {
+        const std::string_view head = lines[i].raw.substr(0, kMaxLineChars);
+        if (const size_t p = ifind(head, "memory block with size larger than"); p != std::string_view::npos) {
+          // Its "4GB" is the 32-bit limit, 4 GiB (2^32 bytes), not 4e9.
+          const std::string cap = lower(squash(head.substr(p + 34, 16)));
+          size_t num_end = 0;
+          if (auto n = integer_at(cap, 0, &num_end); n && *n > 0 && *n < 1024 && cap.compare(num_end, 2, "gb") == 0) {
+            r.max_allocation_bytes = *n * (int64_t{1} << 30);
+          } else if (auto size = size_at(cap, 0)) {
+            r.max_allocation_bytes = size->bytes;
+          }
+        }
+      }
       // ONNX Runtime's arena: its device from the provider named on the message's line ("(CUDA)",
       // "[CUDAExecutionProvider]", "Status Message: CPUExecutionProvider: ...", a CUDA allocator's
       // path) or on the line before, ORT's own "CUDA failure 2: out of memory ; GPU=0 ; ...
