@@ -3952,3 +3952,49 @@ TEST(DiagnoseKinds23, SingleAllocationCapAndSizesBeyondAnyDevice) {
       rules_alone()));
   EXPECT_NE(large.findings.at(0).category, OomCause::kOther);  // 2 TiB: a real (if huge) tensor as often
 }
+
+// Causes told in words held30's misses showed: fragmentation told as the root cause (above a
+// resume's circumstances), a device placement told as the cause (multi-GPU), the input's
+// resolution told as what decides the fit (not an option not taken).
+TEST(DiagnoseKinds23, RootCausePlacementAndResolutionTold) {
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  auto top = [&](const std::string& text) {
+    const std::vector<Diagnosis> ds = diagnose_log(text, described);
+    return ds.empty() || ds.front().findings.empty() ? OomCause::kOther : ds.front().findings.front().category;
+  };
+  EXPECT_EQ(top("Resuming a large FSDP run from a mid-run checkpoint OOMs with a large contiguous-allocation failure. "
+                "The root cause is heap fragmentation seeded by the checkpoint load, not a real memory shortage.\n"),
+            OomCause::kFragmentation);
+  EXPECT_EQ(top("Fix OOM when splitting model across multiple GPUs\nIt runs out of memory with model-parallelism set up. "
+                "This happens due to inadequate default device placement of gradient ops.\n"),
+            OomCause::kMultiGpuImbalance);
+  EXPECT_EQ(top("CUDA out of memory on 8 V100 32G GPUs. It seems we need to use the r101 resolution, instead of the r50 "
+                "one, to fit into 32G of V100.\n"),
+            OomCause::kActivationsSeqlen);
+  EXPECT_FALSE(evidence_holds("Can't go lower unless I reduce resolution below 512, so it runs out of memory.\n" + kPytorch2Oom,
+                              "resolution told as what decides the fit"));
+}
+
+// TensorFlow Lite Micro's tensor arena (a size the program fixed at build time) is `other`, its
+// request read; dlib's "Error while calling cudaMalloc ... out of memory" is a CUDA runtime report.
+TEST(DiagnoseKinds23, TfliteMicroArenaAndDlibCudaMalloc) {
+  const auto arena = parse_oom_log(
+      "Failed to allocate tail memory. Requested: 40, available 0, missing: 40 Failed to allocate tail memory. Requested: "
+      "12, available 0, missing: 12 Unable to allocate TfLiteAffineQuantization.\n");
+  ASSERT_FALSE(arena.empty());
+  EXPECT_EQ(arena[0].subsystem, "tflm_arena");
+  EXPECT_EQ(arena[0].requested_bytes.value_or(0), 40);
+  const Diagnosis needed = first(diagnose_log(
+      "Arena size is too small for all buffers. Needed 412336 but only 307200 was available.\n", rules_alone()));
+  EXPECT_EQ(needed.oom->requested_bytes.value_or(0), 412336);
+  EXPECT_EQ(needed.findings.at(0).category, OomCause::kOther);
+  const auto dlib = parse_oom_log(
+      "Error while calling cudaMalloc(&data, new_size*sizeof(float)) in file /home/user/dlib/dlib/dnn/gpu_data.cpp:191. "
+      "code: 2, reason: out of memory\n");
+  ASSERT_EQ(dlib.size(), 1u);
+  EXPECT_EQ(dlib[0].family, "cuda_error_oom");
+  EXPECT_EQ(dlib[0].device, "cuda");
+  EXPECT_TRUE(parse_oom_log("Error while calling cudaMalloc(&data, n) in file x.cpp:28. code: 700, reason: an illegal "
+                            "memory access was encountered\n").empty());
+}

@@ -623,7 +623,12 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
   b.add(OomCause::kActivationsBatch, 0.35);
   // One sample's size (length, resolution) is the other activation knob: a candidate below the
   // batch, which the log's evidence of a long input or a large image raises.
-  b.add(OomCause::kActivationsSeqlen, 0.2);
+  // A library's own cudaMalloc failing (dlib's "Error while calling cudaMalloc(&data, n) ... out of
+  // memory", faiss's "failed to cudaMalloc N bytes"): it allocates each tensor of its working set
+  // that way, so the input's size (one image, one query set) is as likely as the batch, and its
+  // allocation is not one made outside a caching allocator (other processes are no likelier).
+  const bool library_malloc = diagnose_detail::icontains(r.message, "cudamalloc") && r.subsystem == "cuda_runtime";
+  b.add(OomCause::kActivationsSeqlen, library_malloc ? 0.3 : 0.2);
   // "CUDA error: out of memory" (not THC's "cuda runtime error (2)", PyTorch 0.x's ordinary tensor
   // OOM): since PyTorch 1.0 tensors fail through the caching allocator's "Tried to allocate"
   // message, so a bare runtime error comes from a cudaMalloc outside it - creating the CUDA
@@ -631,7 +636,8 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
   // device is already taken: other processes first.
   const bool bare_runtime = r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" &&
                             icontains_word(r.message, "cuda error") && !icontains_word(r.message, "runtime error (2)");
-  b.add(OomCause::kOtherProcess, bare_runtime ? 0.4 : (r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" ? 0.35 : 0.25));
+  b.add(OomCause::kOtherProcess,
+        bare_runtime ? 0.4 : (r.subsystem == "cuda_runtime" && r.family == "cuda_error_oom" && !library_malloc ? 0.35 : 0.25));
   // THC's "cuda runtime error (2) : out of memory" is PyTorch <= 0.4's message: in that era
   // evaluation under volatile=True, a no-op since 0.4, built graphs it did not need, so an
   // evaluation without no_grad ranks just above the model's size there.
@@ -731,6 +737,20 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                "difference?");
     b.add(OomCause::kActivationsSeqlen, 0.4, "a longer context needs a larger arena");
     b.add(OomCause::kStaticModelTooLarge, 0.2);
+    return;
+  }
+  // TensorFlow Lite Micro's tensor arena: a buffer of kTensorArenaSize bytes the program sized at
+  // build time; the model's tensors and persistent structs did not fit it, whatever the board has.
+  if (r.subsystem == "tflm_arena") {
+    add_titled(b, OomCause::kOther, 0.8,
+               Q ? fmt::format("TensorFlow Lite Micro's tensor arena could not give {}{}", format_bytes(*Q),
+                               r.free_bytes ? fmt::format(" ({} left)", format_bytes(*r.free_bytes)) : std::string())
+                 : std::string("TensorFlow Lite Micro's tensor arena is too small for the model"),
+               "other: the tensor arena the program gave TensorFlow Lite Micro is too small for this model (a size set at "
+               "build time, not the board's memory)",
+               "Raise kTensorArenaSize (the arena handed to MicroInterpreter) by at least what is missing; "
+               "MicroInterpreter::arena_used_bytes() after AllocateTensors() with a large arena gives the size the model needs",
+               "Does AllocateTensors() pass with a larger arena, and what does arena_used_bytes() report then?");
     return;
   }
   // A region with no memory configured ("bank size is 0 B": tt-metal's L1_SMALL or trace region

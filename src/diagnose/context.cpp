@@ -1601,6 +1601,17 @@ if (contains("model.eval()") && !negated) {
     if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
     }
+    // The input's resolution told as what decides the fit: "need to use r101 resolution, instead of
+    // r50 to fit into 32G", "with a lower resolution it fits", "reducing the resolution solved it".
+    // Not a super-resolution model's name, a question, nor an option not taken ("unless I reduce
+    // resolution below 512").
+    if (sentence && !negated && contains_word(lo, "resolution") && lo.find('?') == std::string_view::npos &&
+        !contains_word(lo, "unless") && !contains_word(lo, "if") &&
+        (contains("to fit") || contains("fits") || contains("fixed") || contains("solved") || contains("worked") ||
+         contains_word(lo, "works"))) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+          "the input's resolution told as what decides the fit: " + text(), 0, Told::kAccount);
+    }
     // One image (one clip, one utterance) already fails: the batch is 1, so one input's size, or
     // the model's, decides.
     // Whole words ("2001 images", "done image" are none), with a word of failure on the line
@@ -2087,9 +2098,13 @@ if (contains("other process") || contains("another process") || contains("other 
     // cannot allocate ...". Not PyTorch's own hint ("to avoid fragmentation"), an allocator's
     // statistics ("0.7% fragmentation"), a piece of something ("a fragment of GPU memory", audio
     // "fragments"), a question or a condition ("if the cause is fragmentation").
+    // Told as the cause itself ("The root cause is heap fragmentation seeded by the checkpoint load,
+    // not a real memory shortage"): the user's diagnosis, above what the run's circumstances suggest
+    // (resuming, 0.5).
     if (sentence && !negated && contains("fragment") && fragmentation_told(lo)) {
-      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.35, "fragmentation, in the user's words: " + text(), 0,
-          Told::kAccount);
+      const bool as_cause = contains("root cause") || contains("the cause is") || contains("caused by");
+      add(n, FactKind::kStatement, OomCause::kFragmentation, as_cause ? 0.6 : 0.35,
+          "fragmentation, in the user's words: " + text(), 0, Told::kAccount);
     }
     if (has(kWShapes)) {
 if (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
@@ -3377,7 +3392,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"gpu0", OomCause::kMultiGpuImbalance}, {"cuda:0", OomCause::kMultiGpuImbalance},
         {"device 0", OomCause::kMultiGpuImbalance}, {"rank 0", OomCause::kMultiGpuImbalance},
         {"rank0", OomCause::kMultiGpuImbalance}, {"main gpu", OomCause::kMultiGpuImbalance},
-        {"local_rank", OomCause::kMultiGpuImbalance},
+        {"local_rank", OomCause::kMultiGpuImbalance}, {"device placement", OomCause::kMultiGpuImbalance},
+        {"wrong device", OomCause::kMultiGpuImbalance},
         {"optimizer state", OomCause::kOptimizerState}, {"optimizer's state", OomCause::kOptimizerState},
         {"8bit adam", OomCause::kOptimizerState}, {"8-bit adam", OomCause::kOptimizerState},
         {"adamw_bnb_8bit", OomCause::kOptimizerState}, {"adam8bit", OomCause::kOptimizerState},

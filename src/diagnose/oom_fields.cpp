@@ -199,6 +199,13 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.device = "cuda";
     return;
   }
+  if (r.subsystem == "tflm_arena") {  // "Requested: 40, available 0, missing: 40" / "Needed 62536 but only 54272 was available"
+    r.requested_bytes = grouped_count_after(s, "requested:", r, &r.requested_printed);
+    if (!r.requested_bytes) r.requested_bytes = grouped_count_after(s, "needed", r, &r.requested_printed);
+    if (auto avail = grouped_count_after(s, "available", r)) r.free_bytes = avail;
+    if (!r.free_bytes) r.free_bytes = grouped_count_after(s, "butonly", r);
+    return;
+  }
   if (r.subsystem == "opencl") {  // "requested N bytes, but max alloc size supported by device is M bytes"
     set_requested(size_after(s, "allocation:requested"), r);
     r.max_allocation_bytes = take(size_after(s, "maxallocsizesupportedbydeviceis"), r);
@@ -344,6 +351,12 @@ std::string device_type_from_word(const std::string& word) {
 }
 
 void read_fields(const std::string& s, OomRecord& r, const std::string& device_word) {
+  // A CUDA runtime call failing (cudaMalloc's error 2, "CUDA error: out of memory"): the GPU's
+  // memory, whatever the message leaves unsaid (a "GPU n" or "hip" on it sets it below).
+  if (r.family == "cuda_error_oom" && r.subsystem == "cuda_runtime" && ifind(s, "cudamalloc") != std::string::npos &&
+      r.device.empty()) {
+    r.device = "cuda";
+  }
   if (r.family == "tensorflow") return read_tensorflow(s, r);
   if (r.family == "oom_killer") return read_oom_killer(s, r);
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);

@@ -114,6 +114,9 @@ const HeadDef kHeads[] = {
     // A library's own cudaMalloc failing (faiss: "failed to cudaMalloc 47064032 bytes (error 2 out
     // of memory)"): an OOM only with the runtime's "out of memory" on its line.
     {"failed to cudamalloc", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // dlib's CHECK_CUDA: "Error while calling cudaMalloc(&data, new_size*sizeof(float)) in file
+    // .../gpu_data.cpp:191. code: 2, reason: out of memory" (with the same condition).
+    {"error while calling cudamalloc", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda_error_out_of_memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cudaerrormemoryallocation", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"hiperroroutofmemory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
@@ -303,6 +306,13 @@ const HeadDef kHeads[] = {
     // OpenVINO's GPU plugin (OpenCL): "[GPU] Exceeded max size of memory object allocation:
     // requested 2305843008391495680 bytes, but max alloc size supported by device is 4294959104 bytes."
     {"exceeded max size of memory object allocation", "device_alloc", "opencl", Kind::kOneLine},
+    // TensorFlow Lite Micro's tensor arena, a buffer of kTensorArenaSize bytes the program gives the
+    // interpreter (SingleArenaBufferAllocator): "Failed to allocate tail memory. Requested: 40,
+    // available 0, missing: 40", "Failed to resize buffer. Requested: ...", MicroAllocator's "Arena
+    // size is too small for all buffers. Needed 62536 but only 54272 was available."
+    {"failed to allocate tail memory. requested:", "device_alloc", "tflm_arena", Kind::kOneLine},
+    {"failed to resize buffer. requested:", "device_alloc", "tflm_arena", Kind::kOneLine},
+    {"arena size is too small for all buffers", "device_alloc", "tflm_arena", Kind::kOneLine},
     // TensorRT's allocator (nvinfer1's DefaultAllocator, the execution context's and the builder's
     // buffers): "[TRT] Requested amount of GPU memory (17920000000 bytes) could not be allocated.",
     // "Error Code 1: Cuda Runtime (out of memory)" and "Error Code 2: OutOfMemory (no further
@@ -325,7 +335,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
     t[static_cast<unsigned char>(c - 32)] = second;
   };
   both('m', 'e');
-  both('a', 'l');
+  both('a', '*');  // "alloc", TensorFlow Lite Micro's "arena size is too small"
   both('k', '*');
   both('e', 'x');
   both('r', 'e');
@@ -349,7 +359,7 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "memory")) return true;
         break;
       case 'a':
-        if (istarts_with(rest, "alloc")) return true;
+        if ((d == 'l' && istarts_with(rest, "alloc")) || (d == 'r' && istarts_with(rest, "arena size is too small"))) return true;
         break;
       case 'k':
         if ((d == 'i' && istarts_with(rest, "kill")) || (d == 'v' && istarts_with(rest, "kv cache"))) return true;
@@ -361,7 +371,7 @@ bool has_trigger(std::string_view s) {
         }
         break;
       case 'r':
-        if (istarts_with(rest, "return code")) return true;
+        if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer. requested")) return true;
         break;
       case 's':
         if (istarts_with(rest, "signal 9")) return true;
@@ -522,7 +532,10 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool" ||
                     std::string_view(h.subsystem) == "ggml_context";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
-      if (hit.phrase == "failed to cudamalloc" && lo.find("out of memory", e) == std::string::npos) continue;
+      if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc") &&
+          lo.find("out of memory", e) == std::string::npos) {
+        continue;
+      }
       // ggml_vulkan's allocation "of size N failed"; tt-metal's "N B <KIND> buffer": their own
       // wordings, not a user's "not enough space to allocate the buffer on disk". tt-metal's
       // "Out of Memory: " before its phrase is the message's too.
