@@ -3998,3 +3998,56 @@ TEST(DiagnoseKinds23, TfliteMicroArenaAndDlibCudaMalloc) {
   EXPECT_TRUE(parse_oom_log("Error while calling cudaMalloc(&data, n) in file x.cpp:28. code: 700, reason: an illegal "
                             "memory access was encountered\n").empty());
 }
+
+// review31's mends: the model moved with any device argument (args.device, rank, f"cuda:{rank}",
+// accelerator.device) is the load, a module whose name holds a data word too; a tokenizer's output
+// is a batch; Keras' model.fit(..., validation_data=...) trains; growth denied ("does not keep
+// increasing") and Chinese memory told stable are no growth; 训练集 (the training set) and 没有训练
+// (no training) are no training; the TF hint wrapped onto a second line is TensorFlow's.
+TEST(DiagnoseKinds23, Review31Mends) {
+  for (const char* load : {"model = model.to(args.device)", "model.to(rank)", "model = DDP(model.to(rank), device_ids=[rank])",
+                           "model.to(f\"cuda:{local_rank}\")", "text_encoder.to(accelerator.device, dtype=weight_dtype)",
+                           "self.model = self.model.to(self.device)", "data_model = DataModel(cfg).cuda()",
+                           "model = nn.DataParallel(model).cuda()", "inputs_encoder = InputsEncoder(vocab).cuda()"}) {
+    EXPECT_EQ(phase_under(load), "model_load") << load;
+  }
+  EXPECT_NE(phase_under("enc = tokenizer(texts, return_tensors=\"pt\", padding=True).to(device)"), "model_load");
+  EXPECT_NE(phase_under("x = x.to(torch.float16)"), "model_load");
+  EXPECT_NE(phase_under("history = model.fit(train_ds, epochs=20, validation_data=val_ds)"), "eval");
+  EXPECT_FALSE(evidence_holds("Memory does not keep increasing between steps; it OOMs at the first step.\n" + kPytorch2Oom,
+                              "memory grows step after step"));
+  const std::string kill = "Killed\n";
+  // 内存没有泄漏，随着 epoch 增加内存也稳定 (no leak; as the epochs go by memory stays stable)
+  EXPECT_FALSE(evidence_holds("\xe5\x86\x85\xe5\xad\x98\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb3\x84\xe6\xbc\x8f\xef\xbc\x8c\xe9\x9a\x8f"
+                              "\xe7\x9d\x80 epoch \xe5\xa2\x9e\xe5\x8a\xa0\xe5\x86\x85\xe5\xad\x98\xe4\xb9\x9f\xe7\xa8\xb3\xe5\xae\x9a\n" + kill,
+                              "memory grows step after step"));
+  // 显存稳定在6G。内存不断在增加，最后程序挂掉。(GPU memory stable; host memory keeps increasing)
+  EXPECT_TRUE(evidence_holds("\xe6\x98\xbe\xe5\xad\x98\xe7\xa8\xb3\xe5\xae\x9a\xe5\x9c\xa8" "6G\xe3\x80\x82\xe5\x86\x85\xe5\xad\x98"
+                             "\xe4\xb8\x8d\xe6\x96\xad\xe5\x9c\xa8\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x8c\xe6\x9c\x80\xe5\x90\x8e"
+                             "\xe7\xa8\x8b\xe5\xba\x8f\xe6\x8c\x82\xe6\x8e\x89\xe3\x80\x82\n" + kill,
+                             "memory grows step after step"));
+  DiagnoseOptions described = rules_alone();
+  described.described = true;
+  auto kv = [&](const std::string& text) {
+    const std::vector<Diagnosis> ds = diagnose_log(text, described);
+    for (const Finding& f : first(ds).findings) {
+      for (const std::string& e : f.evidence) {
+        if (e.find("without training") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  // Qwen-7B 推理时显存溢出，我用的是训练集里的样本做测试。(inference; samples from the training set)
+  EXPECT_TRUE(kv("Qwen-7B \xe6\x8e\xa8\xe7\x90\x86\xe6\x97\xb6\xe6\x98\xbe\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xef\xbc\x8c\xe6\x88\x91"
+                 "\xe7\x94\xa8\xe7\x9a\x84\xe6\x98\xaf\xe8\xae\xad\xe7\xbb\x83\xe9\x9b\x86\xe9\x87\x8c\xe7\x9a\x84\xe6\xa0\xb7"
+                 "\xe6\x9c\xac\xe5\x81\x9a\xe6\xb5\x8b\xe8\xaf\x95\xe3\x80\x82\n"));
+  // 模型没有训练过程，纯推理：Qwen-14B 显存不足。(no training, pure inference)
+  EXPECT_TRUE(kv("\xe6\xa8\xa1\xe5\x9e\x8b\xe6\xb2\xa1\xe6\x9c\x89\xe8\xae\xad\xe7\xbb\x83\xe8\xbf\x87\xe7\xa8\x8b\xef\xbc\x8c\xe7\xba"
+                 "\xaf\xe6\x8e\xa8\xe7\x90\x86\xef\xbc\x9a" "Qwen-14B \xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3\xe3\x80\x82\n"));
+  const std::string tf_wrapped =
+      "2026-01-12 11:02:11.000 W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of "
+      "memory trying to allocate 4.00GiB (rounded to 4294967296)requested by op Conv2D\n"
+      "If the cause is memory fragmentation maybe the environment variable\n"
+      "'TF_GPU_ALLOCATOR=cuda_malloc_async' will improve the situation.\n";
+  EXPECT_FALSE(evidence_holds(tf_wrapped, "", OomCause::kFragmentation));
+}

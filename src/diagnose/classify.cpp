@@ -419,7 +419,8 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   }
   // A platform's cap on one allocation below the device's memory (IPEX on Arc: "can NOT allocate
   // memory block with size larger than 4GB!"): the request is refused whatever is free or cached.
-  if (Q && r.max_allocation_bytes && *Q > *r.max_allocation_bytes) {
+  // At the cap itself ("Tried to allocate 4.00 GiB" under a 4GB cap) the printed size is rounded.
+  if (Q && r.max_allocation_bytes && *Q >= *r.max_allocation_bytes) {
     Finding& cap = b.at(b.add(OomCause::kOther, 0.85,
                               fmt::format("one allocation of {} is above the platform's limit on a single block, {}",
                                           format_bytes(*Q), format_bytes(*r.max_allocation_bytes))));

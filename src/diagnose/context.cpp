@@ -261,11 +261,19 @@ bool zh_training(std::string_view lo) {
   constexpr std::string_view kPre = "\xe9\xa2\x84";                   // 预
   constexpr std::string_view kDone = "\xe5\xa5\xbd";                  // 好
   constexpr std::string_view kAfter = "\xe5\x90\x8e";                 // 后
+  constexpr std::string_view kSet = "\xe9\x9b\x86";     // 集 (训练集: the training set)
+  constexpr std::string_view kData = "\xe6\x95\xb0";    // 数 (训练数据: the training data)
+  constexpr std::string_view kSample = "\xe6\xa0\xb7";  // 样 (训练样本: training samples)
   for (std::string_view w : {kTrain, kTune}) {
     for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
       const bool pre = w == kTrain && p >= kPre.size() && lo.compare(p - kPre.size(), kPre.size(), kPre) == 0;
       const std::string_view next = lo.substr(p + w.size(), 3);
-      if (!pre && next != kDone && next != kAfter) return true;
+      // Denied just before: 没有训练 / 不做训练 / 不训练 / 无训练 (no training).
+      const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
+      const bool denied = before.find("\xe6\xb2\xa1") != std::string_view::npos ||  // 没
+                          before.find("\xe4\xb8\x8d") != std::string_view::npos ||  // 不
+                          before.find("\xe6\x97\xa0") != std::string_view::npos;    // 无
+      if (!pre && !denied && next != kDone && next != kAfter && next != kSet && next != kData && next != kSample) return true;
     }
   }
   return false;
@@ -998,8 +1006,26 @@ class Reader {
   // in a collate function) or a tensor made on the host and moved ("torch.rand(4096, 9216).cuda()")
   // fails because the device is already full: it says nothing of the model's load.
   static bool moves_model_to_device(std::string_view t) {
-    for (std::string_view move : {".cuda()", ".to(device", ".to('cuda", ".to(\"cuda"}) {
+    for (std::string_view move : {".cuda(", ".to("}) {
       for (size_t p = t.find(move); p != std::string_view::npos; p = t.find(move, p + 1)) {
+        // ".to(...)" with a device for its first argument: "device", "args.device", "self.device",
+        // "accelerator.device", "torch.device('cuda')", "'cuda:0'", f"cuda:{rank}", "rank",
+        // "local_rank", "gpu_id"; not a dtype ("x.to(torch.float16)") nor another tensor.
+        if (move == ".to(") {
+          const size_t a = p + move.size();
+          size_t e = a;
+          int depth = 0;
+          while (e < t.size() && !(depth == 0 && (t[e] == ',' || t[e] == ')'))) {
+            if (t[e] == '(') ++depth;
+            if (t[e] == ')') --depth;
+            ++e;
+          }
+          const std::string arg = lower(t.substr(a, e - a));
+          if (arg.find("device") == std::string::npos && arg.find("cuda") == std::string::npos &&
+              arg.find("rank") == std::string::npos && arg.find("gpu") == std::string::npos) {
+            continue;
+          }
+        }
         const std::string_view rec = receiver_before(t, p);
         // The receiver's name: its leading identifiers and dots, up to its first call or subscript.
         const std::string_view name = rec.substr(0, std::min(rec.find('('), rec.find('[')));
@@ -1011,10 +1037,21 @@ class Reader {
                                                       last == "randint" || last == "zeros" || last == "ones" || last == "eye" ||
                                                       last == "empty" || last == "full" || last == "arange" ||
                                                       last == "tensor" || last == "as_tensor" || last == "from_numpy");
+        // A tokenizer's or processor's output is a batch (HF's BatchEncoding: "tokenizer(texts,
+        // return_tensors='pt').to(device)").
         bool data = tensor_made || last == "variable" || first == "x" || first == "y" || first == "v" || first == "src" ||
-                    first == "tgt" || first == "mask";
+                    first == "tgt" || first == "mask" || lname.find("tokeniz") != std::string::npos ||
+                    lname.find("processor") != std::string::npos || first == "tok";
         for (std::string_view w : {"batch", "input", "image", "img", "label", "target", "tensor", "sample", "feat", "data"}) {
           data = data || first.find(w) != std::string_view::npos || (last != first && last.find(w) != std::string_view::npos);
+        }
+        // A module by its name, whatever data word it holds ("data_model", "DataModel(cfg)",
+        // "nn.DataParallel(model)", "inputs_encoder").
+        for (std::string_view m : {"model", "parallel", "net", "encoder", "decoder", "module", "unet", "vae", "pipe"}) {
+          if (lname.find(m) != std::string::npos && lname.find("tokeniz") == std::string::npos &&
+              lname.find("processor") == std::string::npos) {
+            data = false;
+          }
         }
         if (!data) return true;
       }
@@ -1108,7 +1145,8 @@ class Reader {
                                                     contains("in beam_search")))) {
       phase = 'g';
       what = "generate()";
-    } else if (has(kWEval) && (frame || contains("eval") || contains("predict") || contains("valid"))) {
+    } else if (has(kWEval) && (frame || contains("eval") || contains("predict") || contains("valid")) &&
+               !(!frame && contains(".fit("))) {  // Keras' model.fit(..., validation_data=...) trains
       phase = 'e';
       what = "evaluation / inference";
     } else if (has(kWBackward)) {
@@ -1281,9 +1319,21 @@ class Reader {
     const bool zh_memory_grows = [&] {
       if (!cjk || !(has_text("\xe5\x86\x85\xe5\xad\x98") || has_text("\xe6\x98\xbe\xe5\xad\x98"))) return false;
       // The growth word's own sentence neither denies nor asks it (zh_not_told_at()).
+      // Nor in a clause that tells the memory stable: 稳定 (stable), 不变 (unchanged), 没有泄 (no leak):
+      // "内存没有泄漏，随着 epoch 增加内存也稳定" (but "显存稳定在6G。内存不断在增加" grows).
+      auto stable_clause = [&](size_t p) {
+        for (std::string_view c : clauses(lo)) {
+          const size_t from = static_cast<size_t>(c.data() - lo.data());
+          if (p < from || p >= from + c.size()) continue;
+          return c.find("\xe7\xa8\xb3\xe5\xae\x9a") != std::string_view::npos ||
+                 c.find("\xe4\xb8\x8d\xe5\x8f\x98") != std::string_view::npos ||
+                 c.find("\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb3\x84") != std::string_view::npos;
+        }
+        return false;
+      };
       auto told = [&](std::string_view x) {
         const size_t p = lo.find(x);
-        return p != std::string_view::npos && !zh_not_told_at(lo, p);
+        return p != std::string_view::npos && !zh_not_told_at(lo, p) && !stable_clause(p);
       };
       if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
       // 一直, 不断, 持续, 逐渐 (all along, continually, steadily, gradually); 随着 (as ... goes on: "随着迭代
@@ -1441,10 +1491,14 @@ class Reader {
                            contains("increasing my") || contains("increased my")) &&
                           success_told(lo) && !ongoing && !contains("then") && !contains("every");
     // Growth denied or over ("no growth", "without any growth", "the growth stopped", flat since).
-    const bool growth_denied = contains("growth") &&
-                               (contains("no growth") || contains("without growth") || contains("without any growth") ||
-                                contains("growth stopped") || contains("growth stops") || contains("flat") ||
-                                contains("no memory growth") || contains("not growth"));
+    const bool growth_denied = (contains("growth") &&
+                                (contains("no growth") || contains("without growth") || contains("without any growth") ||
+                                 contains("growth stopped") || contains("growth stops") || contains("flat") ||
+                                 contains("no memory growth") || contains("not growth"))) ||
+                               // "Memory does not keep increasing between steps", "it doesn't grow"
+                               contains("not keep increasing") || contains("n't keep increasing") ||
+                               contains("not keep growing") || contains("n't keep growing") || contains("not increas") ||
+                               contains("n't increas") || contains("not grow") || contains("n't grow");
     // Every growth word on the line has an object that is not memory: the user raised a count or a
     // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
     // memory did not grow.
@@ -1551,7 +1605,7 @@ if ((contains("before the first step") || contains("before training") || contain
           "fails when resuming from a checkpoint (its tensors kept on the GPU: torch.load without map_location='cpu', "
           "the checkpoint dict not deleted): " + text());
     }
-    if (has(kWShards) && contains("loading checkpoint shards")) {
+    if (has(kWShards) && contains("loading") && contains("checkpoint shards")) {  // HF's and vLLM's "Loading safetensors checkpoint shards"
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l',
           Told::kPrinted);
     }

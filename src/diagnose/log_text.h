@@ -100,7 +100,8 @@ inline constexpr std::string_view kPrintedAdvice[] = {
     // TensorFlow's BFC allocator under every OOM it reports (bfc_allocator.cc): "If the cause is
     // memory fragmentation maybe the environment variable 'TF_GPU_ALLOCATOR=cuda_malloc_async' will
     // improve the situation."
-    "if the cause is memory fragmentation maybe the environment variable"};
+    "if the cause is memory fragmentation maybe the environment variable",
+    "cuda_malloc_async' will improve the situation"};  // the same hint wrapped onto a second line
 /// printed_advice() of a line, with `contains(phrase)` the caller's substring test of that line
 /// (a faster one than a search).
 template <typename Contains>
