@@ -4051,3 +4051,29 @@ TEST(DiagnoseKinds23, Review31Mends) {
       "'TF_GPU_ALLOCATOR=cuda_malloc_async' will improve the situation.\n";
   EXPECT_FALSE(evidence_holds(tf_wrapped, "", OomCause::kFragmentation));
 }
+
+// A checkpoint read into host RAM gets the load fix in HF's and vLLM's words too (no DataLoader
+// advice before a DataLoader exists); a folder of the user's that holds the script and is named
+// after a framework ("/home/u/tensorflow/train.py") does not set the framework.
+TEST(DiagnoseKinds23, LoadFixesAndScriptFolders) {
+  const Diagnosis hf = first(diagnose_log(
+      "from transformers import AutoModelForCausalLM\n"
+      "Traceback (most recent call last):\n  File \"load.py\", line 3, in <module>\n"
+      "    model = AutoModelForCausalLM.from_pretrained(\"meta-llama/Llama-2-70b-hf\")\n"
+      "RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to "
+      "allocate 65536000000 bytes.\n",
+      rules_alone()));
+  EXPECT_EQ(hf.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_EQ(hf.findings.at(0).fix.find("DataLoader"), std::string::npos);
+  EXPECT_NE(hf.findings.at(0).fix.find("low_cpu_mem_usage"), std::string::npos);
+  const std::string torch_oom =
+      "Traceback (most recent call last):\n  File \"/home/u/tensorflow/train.py\", line 40, in <module>\n"
+      "    out = net(x)\n" + kPytorch2Oom;
+  EXPECT_EQ(first(diagnose_log(torch_oom, rules_alone())).framework, "pytorch");
+  const std::string installed =
+      "Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n    model.fit(x, y)\n"
+      "  File \"/usr/lib/python3/dist-packages/keras/engine/training.py\", line 1184, in fit\n"
+      "    tmp_logs = self.train_function(iterator)\n"
+      "ResourceExhaustedError: OOM when allocating tensor with shape[128,1,596,256] and type float\n";
+  EXPECT_EQ(first(diagnose_log(installed, rules_alone())).framework, "tensorflow");
+}

@@ -1364,10 +1364,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                 "instead of concatenating them all), a smaller dtype (float32, not float64), a memory-mapped "
                                 "file (np.memmap), a sparse matrix ({}) when it is mostly zeros; or more RAM",
                                 sparse);
-    } else if (context.loading && (d.framework == "pytorch" || d.framework == "lightning")) {
-      // A checkpoint or weights read into host RAM: one full copy, not a second.
+    } else if (context.loading && (d.framework == "hf" || d.framework == "accelerate")) {
+      // A checkpoint or weights read into host RAM: one full copy, not a second (no DataLoader yet).
+      b.at(i).fix = "Load without a full copy in host RAM: from_pretrained(..., low_cpu_mem_usage=True) or device_map='auto' "
+                    "(weights go to the GPU shard by shard), safetensors checkpoints (memory-mapped); torch.load(path, "
+                    "mmap=True) for a .bin state dict; or more RAM / swap";
+    } else if (context.loading && d.framework != "tensorflow" && d.framework != "jax" && d.framework != "native" &&
+               d.framework != "numpy" && d.framework != "paddle") {
       b.at(i).fix = "Load without a full copy in host RAM: torch.load(path, mmap=True, map_location='cpu') (PyTorch >= 2.1), "
-                    "safetensors' safe_open, from_pretrained(..., low_cpu_mem_usage=True); or more RAM / swap";
+                    "safetensors' safe_open, from_pretrained(..., low_cpu_mem_usage=True); fewer processes reading the "
+                    "checkpoint at once (tensor-parallel workers each read shards); or more RAM / swap";
     }
     if (Q && *Q >= kTiB && oom.family != "oom_killer") {
       // 1 TiB up to 1 PiB in one host allocation (a PiB is impossible: above): more than a host's

@@ -694,7 +694,21 @@ class Reader {
         seen |= uint64_t{1} << it->second;
         // A folder or file of the user's named after a framework ("/home/u/vllm-experiments/train.py")
         // is no traceback through it (the package's own folder is "/vllm/").
-        const bool path_name = i > 0 && (lo[i - 1] == '/' || lo[i - 1] == '\\') && j < lo.size() && lo[j] == '-';
+        // So is a folder of the user's holding the script itself ("/home/u/vllm/train.py",
+        // "C:\\work\\tensorflow\\train.py"), outside an installed package's path.
+        const bool in_path = i > 0 && (lo[i - 1] == '/' || lo[i - 1] == '\\') && j < lo.size();
+        bool path_name = in_path && lo[j] == '-';
+        if (in_path && !path_name && (lo[j] == '/' || lo[j] == '\\') && lo.find("site-packages") == std::string_view::npos &&
+            lo.find("dist-packages") == std::string_view::npos && lo.find("/lib/python") == std::string_view::npos) {
+          size_t k = j + 1;
+          while (k < lo.size() && lo[k] != '/' && lo[k] != '\\' && lo[k] != '"' && lo[k] != '\'' && lo[k] != ' ' &&
+                 lo[k] != ',' && lo[k] != ':') {
+            ++k;
+          }
+          const std::string_view file = lo.substr(j + 1, k - j - 1);
+          path_name = (k >= lo.size() || lo[k] != '/') && (k >= lo.size() || lo[k] != '\\') && file.size() > 3 &&
+                      file.substr(file.size() - 3) == ".py" && file != "__init__.py";
+        }
         if (it->second == kWFramework && !path_name) {
           const int f = framework_index(w, lo);
           if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
