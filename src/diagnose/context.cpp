@@ -270,9 +270,10 @@ bool zh_training(std::string_view lo) {
       const std::string_view next = lo.substr(p + w.size(), 3);
       // Denied just before: 没有训练 / 不做训练 / 不训练 / 无训练 (no training).
       const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
+      const size_t no = before.find("\xe4\xb8\x8d");  // 不, not 不断 (continually: "不断训练")
       const bool denied = before.find("\xe6\xb2\xa1") != std::string_view::npos ||  // 没
-                          before.find("\xe4\xb8\x8d") != std::string_view::npos ||  // 不
-                          before.find("\xe6\x97\xa0") != std::string_view::npos;    // 无
+                          before.find("\xe6\x97\xa0") != std::string_view::npos ||  // 无
+                          (no != std::string_view::npos && before.compare(no + 3, 3, "\xe6\x96\xad") != 0);
       if (!pre && !denied && next != kDone && next != kAfter && next != kSet && next != kData && next != kSample) return true;
     }
   }
@@ -281,7 +282,7 @@ bool zh_training(std::string_view lo) {
 
 // Each growth verb on the lower-cased line `lo` ("increase", "increased", "increasing", "grow",
 // "grew", "growing", "raise", "raised", "raising") takes an object that is not memory: an article or
-// possessive and then, within three words, no memory noun ("increasing the number of nodes",
+// possessive and then, within 40 characters, no memory noun ("increasing the number of nodes",
 // "increased my batch size to 64"; not "increasing the memory", "memory keeps increasing"). False
 // when the line has no such verb.
 bool growth_words_have_other_objects(std::string_view lo) {
@@ -1014,8 +1015,8 @@ class Reader {
     return t.substr(b, p - b);
   }
 
-  // A code line moving a model (or anything not shown to be data) to the device: ".cuda()",
-  // ".to(device", ".to('cuda", ".to(\"cuda" whose receiver is not a batch or a new tensor. A batch
+  // A code line moving a model (or anything not shown to be data) to the device: ".cuda(...)" or
+  // ".to(<a device>, ...)" whose receiver is not a batch or a new tensor. A batch
   // moved ("images = images.cuda()", "batch = {k: v.to(device) ...}", "torch.stack(tensors).cuda()"
   // in a collate function) or a tensor made on the host and moved ("torch.rand(4096, 9216).cuda()")
   // fails because the device is already full: it says nothing of the model's load.
