@@ -4079,3 +4079,19 @@ TEST(DiagnoseKinds23, LoadFixesAndScriptFolders) {
       "ResourceExhaustedError: OOM when allocating tensor with shape[128,1,596,256] and type float\n";
   EXPECT_EQ(first(diagnose_log(installed, rules_alone())).framework, "tensorflow");
 }
+
+// Node's better-sqlite3 ("SqliteError: out of memory", code 'SQLITE_NOMEM') is SQLite's report, its
+// fix in that binding's words; a launch told as one process (nproc_per_node=1, world_size=1) is no
+// multi-GPU evidence.
+TEST(DiagnoseKinds23, NodeSqliteAndOneProcessLaunch) {
+  const Diagnosis node = first(diagnose_log(
+      "SqliteError: out of memory\n"
+      "    at Database.prepare (/home/u/app/node_modules/better-sqlite3/lib/methods/wrappers.js:5:21) {\n"
+      "  code: 'SQLITE_NOMEM'\n}\n",
+      rules_alone()));
+  EXPECT_EQ(node.oom->subsystem, "sqlite");
+  EXPECT_EQ(node.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_NE(node.findings.at(0).fix.find("stmt.iterate()"), std::string::npos);
+  EXPECT_FALSE(evidence_holds("torchrun --nproc_per_node=1 train.py\n" + kPytorch2Oom, "several ranks / GPUs"));
+  EXPECT_TRUE(evidence_holds("torchrun --nproc_per_node=16 train.py\n" + kPytorch2Oom, "several ranks / GPUs"));
+}

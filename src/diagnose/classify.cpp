@@ -1281,7 +1281,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (oom.subsystem == "sqlite") {
       // Any binding's words (Python's sqlite3, rusqlite, the C API): step through the rows.
       b.at(i).fix = "Keep less of the query in memory: step through the rows as the statement returns them (Python: "
-                    "cursor.fetchmany or iterating the cursor; rusqlite: query_map / rows.next()) instead of collecting all, "
+                    "cursor.fetchmany or iterating the cursor; rusqlite: query_map / rows.next(); better-sqlite3: stmt.iterate()) instead "
+                    "of collecting all, "
                     "PRAGMA temp_store = FILE for sorts and temporary tables, a smaller PRAGMA cache_size / mmap_size, "
                     "a long IN list or a huge INSERT as a temporary table; or more RAM (a 32-bit process: a 64-bit build)";
     }

@@ -1903,8 +1903,19 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         workspace_too_large(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4, "a library kernel's workspace told too large (cuDNN / cuBLAS): " + text());
     }
-    // Several GPUs / ranks: a little weight only.
-    if (has(kWMulti) || contains("[rank")) {
+    // Several GPUs / ranks: a little weight only. Not a launch told as one process
+    // ("torchrun --nproc_per_node=1", "world_size=1", "single GPU run, rank 0").
+    auto one_after = [&](std::string_view key) {
+      for (size_t p = lo.find(key); p != std::string_view::npos; p = lo.find(key, p + 1)) {
+        size_t q = p + key.size();
+        while (q < lo.size() && (lo[q] == ' ' || lo[q] == '=' || lo[q] == ':')) ++q;
+        if (q < lo.size() && lo[q] == '1' && (q + 1 >= lo.size() || !is_digit(lo[q + 1]))) return true;
+      }
+      return false;
+    };
+    const bool one_process = one_after("nproc_per_node") || one_after("nproc-per-node") || one_after("world_size") ||
+                             one_after("world size") || contains("single gpu") || contains("single-gpu");
+    if ((has(kWMulti) || contains("[rank")) && !one_process) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.08, "several ranks / GPUs: " + text());
     }
     if (has(kWLoadProse)) {

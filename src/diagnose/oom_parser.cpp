@@ -215,9 +215,11 @@ const HeadDef kHeads[] = {
     // SQLite's SQLITE_NOMEM (result code 7): its allocator's malloc failed. As Python's sqlite3
     // raises it ("sqlite3.OperationalError: out of memory"), by its code's name (node-sqlite3's
     // "Error: SQLITE_NOMEM: out of memory", C's sqlite3_errstr) and as the sqlite3 shell prints it
-    // ("Runtime error near line 3: out of memory (7)"); Rust's rusqlite by its ErrorCode variant
+    // ("Runtime error near line 3: out of memory (7)"), Node's better-sqlite3 by its SqliteError class
+    // ("SqliteError: out of memory", code 'SQLITE_NOMEM'); Rust's rusqlite by its ErrorCode variant
     // ("SqliteFailure(Error { code: OutOfMemory, extended_code: 7 }, ...)").
     {"sqlite3.operationalerror: out of memory", "host_alloc", "sqlite", Kind::kOneLine},
+    {"sqliteerror: out of memory", "host_alloc", "sqlite", Kind::kOneLine},  // Node's better-sqlite3
     {"code: outofmemory, extended_code: 7", "host_alloc", "sqlite", Kind::kOneLine},
     {"sqlite_nomem", "host_alloc", "sqlite", Kind::kOneLine},
     {"near line", "host_alloc", "sqlite", Kind::kOneLine},
