@@ -27,6 +27,11 @@ add_test(NAME diagnose_cli_stdin_json
          COMMAND sh -c "\"$0\" diagnose - --json < \"$1\"" $<TARGET_FILE:oomkit> ${OOMKIT_DIAG_DATA}/noisy.log)
 set_tests_properties(diagnose_cli_stdin_json PROPERTIES LABELS core
   PASS_REGULAR_EXPRESSION "\"category\": \"fragmentation\"")
+# --no-word-prior: the rules alone, no "resemble the corpus's reports" evidence (present without it).
+add_test(NAME diagnose_cli_no_word_prior
+         COMMAND sh -c "\"$0\" diagnose \"$1\" | grep -q 'resemble the corpus' && out=$(\"$0\" diagnose --no-word-prior \"$1\") && echo \"$out\" | grep -q '1[.] [[]' && ! echo \"$out\" | grep -q 'resemble the corpus'"
+                 $<TARGET_FILE:oomkit> ${CMAKE_SOURCE_DIR}/tests/data/oom-corpus-held30/other-davisking-dlib-252-dnn-mmod-ex-150-crop-minibatch-on-4gb-gpu.log)
+set_tests_properties(diagnose_cli_no_word_prior PROPERTIES LABELS core)
 # garbage.log is binary (every byte value): refused with one error line and exit 2 (issue 10
 # item 6: "a binary file is refused"); a text log without an OOM is "no OOM found", exit 0.
 add_test(NAME diagnose_cli_garbage_binary_exit_2

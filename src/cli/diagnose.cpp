@@ -16,6 +16,7 @@
 #include "oomkit/diagnose/diagnosis.h"
 #include "oomkit/core/timeline.h"
 #include "oomkit/diagnose/oom_report.h"
+#include "oomkit/diagnose/word_prior.h"
 #include "oomkit/diagnose/playbook.h"
 #include "oomkit/estimate/estimate.h"
 #include "oomkit/estimate/gpus.h"
@@ -40,6 +41,7 @@ struct DiagnoseCliOptions {
   std::string timeline;  // an `oomkit train` timeline.jsonl: marks, budget, the oom event
   bool json = false;
   bool described = false;  // the text reports an OOM in other words: no report found = one report
+  bool no_word_prior = false;  // rank by the rules alone (no corpus word-similarity evidence)
   std::string model;     // --model name or config.json path; enables the estimator
   TrainingSetup setup;   // -b, -t, --grad-accum, --checkpoint-every (run_flags.h); not given: the defaults
   SetupFlags setup_flags;  // the enum flags and --device (empty: not given)
@@ -197,6 +199,8 @@ int run_diagnose(const DiagnoseCliOptions& o) {
   DiagnoseOptions with_build = opts;
   with_build.sdpa_supported = kTrainerHasSdpa;
   with_build.described = o.described;
+  static const WordPriorModel kNoWords;  // an empty model: no word weighs (weigh_word_prior())
+  if (o.no_word_prior) with_build.word_prior = &kNoWords;
   // Each report is printed as it is made, so a log of 100k reports is never held whole (in text
   // or JSON). The JSON is the one object {"reports": [...], "source": ...} that dump_json() of it
   // all would print, byte for byte (keys sorted, two-space indent).
@@ -260,6 +264,9 @@ Subcommand add_diagnose_command(CLI::App& parent) {
   app->add_flag("--described", opts->described,
                 "The text reports an out-of-memory failure without its message (an issue's description): where no "
                 "report is found, read the whole text as one (family \"described\", no sizes)");
+  app->add_flag("--no-word-prior", opts->no_word_prior,
+                "Rank by the rules alone: no evidence from the report's words resembling the labelled corpus's reports "
+                "(the word prior), which otherwise orders candidates the rules leave close");
   app->add_option("--model", opts->model, "Model: shipped name (gpt2, llama-2-7b, ...), a config.json, a folder holding one or ORG/NAME in the Hugging Face cache; ties findings to the estimator")->type_name("NAME|FILE");
   add_setup_flags(app, opts->setup, opts->setup_flags, RunFlagsFor::kDiagnose);
   app->add_option("--dp", opts->dp, "Data-parallel GPUs")->check(positive_check());
