@@ -249,6 +249,28 @@ bool larger_gpu_named(std::string_view text) {
   return false;
 }
 
+// A finding with a rule's own title, fix and probe in place of the catalogue's.
+Finding& add_titled(Builder& b, OomCause cause, double score, const std::string& evidence, std::string title, std::string fix,
+                    std::string probe) {
+  Finding& f = b.at(b.add(cause, score, evidence));
+  f.title = std::move(title);
+  f.fix = std::move(fix);
+  f.probe = std::move(probe);
+  return f;
+}
+
+// One allocation above a limit on a single allocation, below the device's memory (IPEX on Arc's 4 GB
+// block, OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE, Vulkan's maxMemoryAllocationSize): `other` with
+// the limit's own title, fix and probe: free memory does not help.
+void add_allocation_cap(Builder& b, double score, const std::string& evidence) {
+  add_titled(b, OomCause::kOther, score, evidence,
+             "other: one buffer above the device's limit on a single allocation (not the memory as a whole)",
+             "Make the largest single buffer smaller (a smaller batch, context or input, lower precision; attention "
+             "slicing or tiling) or split it; the limit is per allocation, so free memory does not help",
+             "Compare the failing size with the device's limit on one allocation (the message's own, clinfo, vulkaninfo "
+             "maxMemoryAllocationSize)");
+}
+
 // The caching-allocator families: numbers to reason with.
 // `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
 void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run,
@@ -421,13 +443,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // memory block with size larger than 4GB!"): the request is refused whatever is free or cached.
   // At the cap itself ("Tried to allocate 4.00 GiB" under a 4GB cap) the printed size is rounded.
   if (Q && r.max_allocation_bytes && *Q >= *r.max_allocation_bytes) {
-    Finding& cap = b.at(b.add(OomCause::kOther, 0.85,
-                              fmt::format("one allocation of {} is above the platform's limit on a single block, {}",
-                                          format_bytes(*Q), format_bytes(*r.max_allocation_bytes))));
-    cap.title = "One tensor above the platform's limit on a single allocation (not the memory as a whole)";
-    cap.fix = "Keep every single tensor under the limit: a smaller batch, input or tile (attention slicing, VAE tiling), or "
-              "a backend without the cap; freeing or defragmenting memory does not help";
-    cap.probe = "Is the failing request above the limit the message names while the device has that much free?";
+    add_allocation_cap(b, 0.85,
+                       fmt::format("one allocation of {} is above the largest the device allows, {}", format_bytes(*Q),
+                                   format_bytes(*r.max_allocation_bytes)));
     for (Finding& f : b.findings()) {
       if (f.category == OomCause::kFragmentation) f.score = std::min(f.score, 0.28);
     }
@@ -533,16 +551,6 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     b.add(OomCause::kOtherProcess, 0.2);
   }
   if (cpu) b.add(OomCause::kCpuRam, 0.3, "the budget is CPU memory (" + r.device + ")");
-}
-
-// A finding with a rule's own title, fix and probe in place of the catalogue's.
-Finding& add_titled(Builder& b, OomCause cause, double score, const std::string& evidence, std::string title, std::string fix,
-                    std::string probe) {
-  Finding& f = b.at(b.add(cause, score, evidence));
-  f.title = std::move(title);
-  f.fix = std::move(fix);
-  f.probe = std::move(probe);
-  return f;
 }
 
 // A host-memory error that no more RAM cures (a program's own cap: the JVM's thread or array limit,
@@ -800,11 +808,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                                ? fmt::format("one allocation of {} is above the largest the device allows, {}",
                                              format_bytes(*Q), format_bytes(*r.max_allocation_bytes))
                                : "the buffer exceeds the device's limit on one allocation (Vulkan maxMemoryAllocationSize)";
-    add_titled(b, OomCause::kOther, 0.6, ev,
-               "other: one buffer above the device's limit on a single allocation (not the memory as a whole)",
-               "Make the largest single buffer smaller (a smaller batch, context or input, lower precision) or split it; "
-               "the limit is per allocation, so free memory does not help",
-               "Compare the failing size with the device's max allocation size (clinfo, vulkaninfo maxMemoryAllocationSize)");
+    add_allocation_cap(b, 0.6, ev);
     b.add(OomCause::kActivationsBatch, 0.45);
     b.add(OomCause::kActivationsSeqlen, 0.4);
   }
