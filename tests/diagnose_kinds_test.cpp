@@ -161,7 +161,13 @@ TEST(DiagnoseKinds, K10HugeRequestKept) {
   EXPECT_TRUE(d.oom->size_overflow);
   EXPECT_EQ(d.oom->requested_printed, "17179869180.00GiB");
   EXPECT_EQ(top(d), OomCause::kOther);
-  EXPECT_NE(d.findings.front().title.find("impossible request size"), std::string::npos);
+  EXPECT_NE(d.findings.front().title.find("Impossible request size"), std::string::npos);
+  // The text report shows the size as printed, flagged, never the cap's "8.00 EiB"; the title is
+  // not prefixed with its category twice ("other: other: ...").
+  const std::string text = oom_report_text(d);
+  EXPECT_NE(text.find("requested 17179869180.00GiB (beyond int64 bytes)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("8.00 EiB"), std::string::npos) << text;
+  EXPECT_EQ(text.find("other: other:"), std::string::npos) << text;
 }
 
 // Kind 11: >= 1 EiB is a corrupted size (or a cascade), not memory pressure.

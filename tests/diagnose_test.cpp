@@ -4095,3 +4095,45 @@ TEST(DiagnoseKinds23, NodeSqliteAndOneProcessLaunch) {
   EXPECT_FALSE(evidence_holds("torchrun --nproc_per_node=1 train.py\n" + kPytorch2Oom, "several ranks / GPUs"));
   EXPECT_TRUE(evidence_holds("torchrun --nproc_per_node=16 train.py\n" + kPytorch2Oom, "several ranks / GPUs"));
 }
+
+// A setting told raised before the failure is evidence for that setting's cause: the rise in words
+// ("increased", "bumped", "a larger batch size") or in numbers ("changed --max-length to 4096 (was
+// 1024)"), with a failure in its clause or the next; not advice, a question, what a fix allows, a
+// fall in numbers, or a rise told of runs that finished.
+TEST(DiagnoseKinds24, SettingRaisedBeforeTheFailure) {
+  const std::string raised = "a setting raised before the failure";
+  EXPECT_TRUE(evidence_holds("I increased max_seq_len from 512 to 2048 and now training OOMs.\n" + kPytorch2Oom, raised,
+                             OomCause::kActivationsSeqlen));
+  EXPECT_TRUE(evidence_holds("Since I changed --max-length to 4096 (was 1024), it OOMs in the first step.\n" + kPytorch2Oom,
+                             raised, OomCause::kActivationsSeqlen));
+  EXPECT_TRUE(evidence_holds("After bumping the batch size to 64 the run crashes.\n" + kPytorch2Oom, raised,
+                             OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("With a larger batch size it runs out of memory at once.\n" + kPytorch2Oom, raised,
+                             OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("I raised num_ctx from 8192 to 32k and ollama now fails with out of memory.\n" + kPytorch2Oom,
+                             raised, OomCause::kGenerationKvCache));
+  // Not told as happened, or not a rise, or the failure is not the rise's.
+  for (const char* line : {"Try increasing max_seq_len if it OOMs.", "Should I increase the batch size? It OOMs now?",
+                           "no_grad around the forward is required to allow larger batch sizes not to OOM.",
+                           "I changed the batch size from 64 to 16 and it still OOMs.",
+                           "Other runs finished fine with higher batch sizes up to 320. This one crashed.",
+                           "I didn't increase the batch size, yet it OOMs."}) {
+    EXPECT_FALSE(evidence_holds(std::string(line) + "\n" + kPytorch2Oom, raised)) << line;
+  }
+}
+
+// The machine told to have no GPU ("GPU: none", collect_env's "Is CUDA available: False", "CPU
+// only") beside a message that names no device: host RAM. Not the GPU's memory told ("no GPU
+// memory left"), advice ("try CPU only") or a message naming CUDA.
+TEST(DiagnoseKinds24, NoGpuToldIsHostRam) {
+  const std::string host = "the log tells the machine has no GPU";
+  for (const char* env : {"OS: Ubuntu 22.04, torch 2.1, GPU: none", "Is CUDA available: False",
+                          "I only have a laptop without a GPU.", "Installed with conda install pytorch cpuonly -c pytorch"}) {
+    const Diagnosis d = first(diagnose_log(std::string(env) + "\nRuntimeError: out of memory\n", rules_alone()));
+    ASSERT_FALSE(d.findings.empty()) << env;
+    EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam) << env;
+  }
+  EXPECT_FALSE(evidence_holds("There is no GPU memory left after loading.\nRuntimeError: out of memory\n", host));
+  EXPECT_FALSE(evidence_holds("Should I try CPU only?\nRuntimeError: out of memory\n", host));
+  EXPECT_FALSE(evidence_holds("Is CUDA available: False\nRuntimeError: CUDA error: out of memory\n", host));
+}

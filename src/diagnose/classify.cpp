@@ -928,6 +928,16 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       }
     }
   }
+  // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of
+  // memory", "MemoryError", a kill): what ran out is the host's RAM.
+  if (c.no_gpu_line > 0 && oom.device.empty() &&
+      !diagnose_detail::contains_any(diagnose_detail::lower(oom.message), {"cuda", "gpu", "cudnn", "cublas", "hip", "rocm", "mps", "xla", "tpu", "device"})) {
+    b.boost(OomCause::kCpuRam, 0.4,
+            fmt::format("the log tells the machine has no GPU (line {}) and the message names no device: what ran out is "
+                        "host RAM",
+                        c.no_gpu_line),
+            c.no_gpu_line, true);
+  }
   const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
                            ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
   for (const Signal& s : c.signals) {
@@ -1186,7 +1196,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                            : oom.size_overflow ? "the requested size " + oom.requested_printed + " exceeds int64 bytes"
                                                : "one request of " + format_bytes(*Q) + " (no device or host has 1 PiB)");
     Finding& f = b.at(i);
-    f.title = "other: impossible request size — look at the error before it (a corrupted size or a cascade, not memory pressure)";
+    f.title = "Impossible request size — look at the error before it (a corrupted size or a cascade, not memory pressure)";
     f.fix = "Find the tensor whose size overflowed (a negative or garbage dimension, an uninitialised shape, often after a "
             "failed collective or an earlier CUDA error); fix that error first";
     f.probe = "Print the shapes entering the failing op; look for an earlier NCCL timeout, CUDA error or NaN in the log";

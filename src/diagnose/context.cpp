@@ -436,6 +436,7 @@ struct LogEvidence {
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...)
+  int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
@@ -1287,6 +1288,8 @@ class Reader {
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     stated_account(raw, lo, n);
+    raised_setting_told(raw, lo, n);
+    if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
       host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
     }
@@ -2353,6 +2356,186 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+
+  // The machine told to have no GPU: an environment listing's "GPU: none" / "GPU: N/A", PyTorch's
+  // collect_env "Is CUDA available: False", a CPU-only build ("cpuonly", "+cpu" wheels named "CPU
+  // only") or the user's words ("no GPU", "without a GPU", "I don't have a GPU", "runs on the CPU
+  // only"). Not "no GPU memory left" (the GPU's memory), a question, a code line or advice ("use the
+  // CPU only").
+  static bool no_gpu_told(std::string_view lo) {
+    if (code_line(lo)) return false;
+    std::string_view t = lo;
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
+    if (!t.empty() && t.back() == '?') return false;
+    for (std::string_view x : {"gpu: none", "gpus: none", "gpu: n/a", "gpu : none", "gpu: no ", "gpu: not available",
+                               "is cuda available: false", "cuda available: false", "cuda_available: false",
+                               "cuda.is_available() returns false", "cuda.is_available() is false",
+                               "without a gpu", "without any gpu", "don't have a gpu", "do not have a gpu",
+                               "don't have any gpu", "have no gpu", "has no gpu", "cpu only", "cpu-only", "cpuonly",
+                               "on cpu only", "only cpu"}) {
+      const size_t p = lo.find(x);
+      if (p == std::string_view::npos || !word_starts_at(lo, p)) continue;
+      // "use the CPU only", "try CPU-only": advice, not the machine
+      const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+      if (contains_any(before, {"use ", "try ", "switch", "fall back", "fallback"})) continue;
+      return true;
+    }
+    for (size_t p = lo.find("no gpu"); p != std::string_view::npos; p = lo.find("no gpu", p + 1)) {
+      if (!word_starts_at(lo, p)) continue;
+      const std::string_view after = lo.substr(p + 6, 12);
+      if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
+          after.rfind(" usage", 0) == 0 || after.rfind(" util", 0) == 0 || after.rfind(" process", 0) == 0 ||
+          after.rfind("s were", 0) == 0 || after.rfind(" was used", 0) == 0 || after.rfind(" is used", 0) == 0) {
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // A setting told raised before the failure, in one clause of a sentence line: a word of raising
+  // ("increased", "raised", "bumped", "doubled"; "changed" / "set" / "went from" only with the
+  // numbers of a rise: "from 512 to 2048", "to 4096 (was 1024)"; a comparative right before the
+  // knob: "a larger batch size", "a higher resolution") and the knob it raised, with a failure on the
+  // line: "I increased max_seq_len from 512 to 2048 and now training OOMs" -> activations_seqlen,
+  // "after raising the batch size to 64 it crashes" -> activations_batch, "since I bumped n_ctx to
+  // 32k it runs out of memory" -> generation_kv_cache, "more num_workers ... killed" -> cpu_ram.
+  // Not from advice ("try increasing", "you could raise"), what a fix allows ("no_grad ... to allow
+  // larger batch sizes"), a question, a denial of the rise ("I didn't increase"), a code line or a
+  // program's output; one fact per cause per 50 lines, 0.35 (a
+  // sentence: never a verdict by itself).
+  void raised_setting_told(std::string_view raw, std::string_view lo, int64_t n) {
+    static constexpr std::string_view kVerbs[] = {"increas", "rais", "bump", "doubl", "chang", "set ", "went from",
+                                                  "going from", "go from", "larger", "bigger", "higher", "longer", "more "};
+    auto has = [&](std::string_view w) { return lo.find(w) != std::string_view::npos; };
+    if (std::none_of(std::begin(kVerbs), std::end(kVerbs), has)) return;
+    // A failure told in the clause of the rise or the next one ("... and now training OOMs. It
+    // crashes at step 0"), not one told of other runs ("other runs finished fine with higher batch
+    // sizes").
+    auto failed_in = [](std::string_view c) {
+      auto in = [&](std::string_view w) { return c.find(w) != std::string_view::npos; };
+      return (in("oom") && !in("without oom") && !in("no oom") && !in("n't oom") && !in("no longer oom") &&
+              !in("not to oom") && !in("not oom")) ||
+             in("out of memory") || in("crash") || in("fails") || in("failed") || in("killed") || in("run out") ||
+             in("runs out") || in("ran out") || in("n't fit") || in("not fit") || in("out-of-memory");
+    };
+    auto succeeded_in = [](std::string_view c) {
+      return contains_any(c, {"fine", "worked", "works", "finished", "succeed", "no problem", "no issue"});
+    };
+    if (!failed_in(lo) || code_line(lo) || printed_line(raw, lo)) return;
+    struct Knob {
+      std::string_view text;
+      OomCause cause;
+    };
+    static constexpr Knob kKnobs[] = {
+        {"max_length", OomCause::kActivationsSeqlen}, {"max length", OomCause::kActivationsSeqlen},
+        {"max_seq_len", OomCause::kActivationsSeqlen}, {"max_seq_length", OomCause::kActivationsSeqlen},
+        {"seq_len", OomCause::kActivationsSeqlen}, {"seq_length", OomCause::kActivationsSeqlen},
+        {"sequence length", OomCause::kActivationsSeqlen}, {"max_len", OomCause::kActivationsSeqlen},
+        {"block_size", OomCause::kActivationsSeqlen}, {"cutoff_len", OomCause::kActivationsSeqlen},
+        {"max_source_length", OomCause::kActivationsSeqlen}, {"max_target_length", OomCause::kActivationsSeqlen},
+        {"image size", OomCause::kActivationsSeqlen}, {"image_size", OomCause::kActivationsSeqlen},
+        {"img_size", OomCause::kActivationsSeqlen}, {"imgsz", OomCause::kActivationsSeqlen},
+        {"resolution", OomCause::kActivationsSeqlen}, {"input size", OomCause::kActivationsSeqlen},
+        {"input_size", OomCause::kActivationsSeqlen}, {"crop size", OomCause::kActivationsSeqlen},
+        {"crop_size", OomCause::kActivationsSeqlen}, {"patch size", OomCause::kActivationsSeqlen},
+        {"num_frames", OomCause::kActivationsSeqlen},
+        {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
+        {"batchsize", OomCause::kActivationsBatch}, {"micro batch", OomCause::kActivationsBatch},
+        {"micro_batch", OomCause::kActivationsBatch}, {"mini_batch", OomCause::kActivationsBatch},
+        {"max_model_len", OomCause::kGenerationKvCache}, {"num_ctx", OomCause::kGenerationKvCache},
+        {"n_ctx", OomCause::kGenerationKvCache}, {"ctx_size", OomCause::kGenerationKvCache},
+        {"context window", OomCause::kGenerationKvCache},
+        {"context length", OomCause::kGenerationKvCache}, {"context_length", OomCause::kGenerationKvCache},
+        {"max_new_tokens", OomCause::kGenerationKvCache}, {"max_tokens", OomCause::kGenerationKvCache},
+        {"max_num_seqs", OomCause::kGenerationKvCache}, {"num_beams", OomCause::kGenerationKvCache},
+        {"num_workers", OomCause::kCpuRam}, {"prefetch_factor", OomCause::kCpuRam},
+    };
+    static constexpr std::string_view kAdvice[] = {"try ", "you can", "you could", "you should", "you may", "recommend",
+                                                   "suggest", "please", "consider", "instead of", "n't increase",
+                                                   "not increase", "without increas", "n't change", "not change",
+                                                   "n't raise", "not raise", "n't set", "if you",
+                                                   // what a fix makes possible: "no_grad ... to allow larger batch sizes"
+                                                   "allow", "enabl", "lets ", "so that", "in order to"};
+    // "from A to B" / "A -> B" / "to B (was A)" after `from` in `c`: whether a rise is told (nullopt: no numbers).
+    auto rise = [](std::string_view c, size_t from) -> std::optional<bool> {
+      auto number_at = [&](size_t p, size_t* end) -> std::optional<int64_t> {
+        while (p < c.size() && c[p] == ' ') ++p;
+        size_t e = p;
+        int64_t v = 0;
+        while (e < c.size() && is_digit(c[e]) && e - p < 12) v = v * 10 + (c[e++] - '0');
+        if (e == p) return std::nullopt;
+        if (e < c.size() && (c[e] == 'k' || c[e] == 'K')) v *= 1000, ++e;
+        *end = e;
+        return v;
+      };
+      for (size_t p = c.find("from ", from); p != std::string_view::npos; p = c.find("from ", p + 1)) {
+        size_t e = 0;
+        auto a = number_at(p + 5, &e);
+        if (!a) continue;
+        size_t q = e;
+        while (q < c.size() && c[q] == ' ') ++q;
+        size_t t = c.compare(q, 3, "to ") == 0 ? q + 3 : c.compare(q, 2, "->") == 0 ? q + 2 : std::string_view::npos;
+        if (t == std::string_view::npos) continue;
+        if (auto b = number_at(t, &e)) return *b > *a;
+      }
+      for (size_t p = c.find("to ", from); p != std::string_view::npos; p = c.find("to ", p + 1)) {
+        size_t e = 0;
+        auto b = number_at(p + 3, &e);
+        if (!b) continue;
+        size_t q = e;
+        while (q < c.size() && (c[q] == ' ' || c[q] == '(')) ++q;
+        if (c.compare(q, 4, "was ") != 0 && c.compare(q, 5, "from ") != 0) continue;
+        if (auto a = number_at(q + (c[q] == 'w' ? 4 : 5), &e)) return *b > *a;
+      }
+      return std::nullopt;
+    };
+    // A command line's flags spell the knobs with hyphens ("--max-length", "--batch-size"): read with
+    // '_' for a '-' between two letters.
+    std::string underscored(lo);
+    for (size_t q = 1; q + 1 < underscored.size(); ++q) {
+      if (underscored[q] == '-' && is_alpha(underscored[q - 1]) && is_alpha(underscored[q + 1])) underscored[q] = '_';
+    }
+    const std::vector<std::string_view> parts = clauses(underscored);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const std::string_view c = parts[i];
+      if (succeeded_in(c) || !(failed_in(c) || (i + 1 < parts.size() && failed_in(parts[i + 1])))) continue;
+      std::string_view t = c;
+      while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
+      if (t.empty() || t.back() == '?' ||
+          std::any_of(std::begin(kAdvice), std::end(kAdvice), [&](std::string_view a) { return c.find(a) != std::string_view::npos; })) {
+        continue;
+      }
+      for (const Knob& k : kKnobs) {
+        size_t kp = c.find(k.text);
+        if (kp == std::string_view::npos || !word_starts_at(c, kp)) continue;
+        bool told = false;
+        for (std::string_view v : kVerbs) {
+          const size_t vp = c.find(v);
+          if (vp == std::string_view::npos || !word_starts_at(c, vp)) continue;
+          const bool comparative = v == "larger" || v == "bigger" || v == "higher" || v == "longer" || v == "more ";
+          if (comparative) {
+            // right before the knob: "a larger batch size", "longer max_length", "more num_workers"
+            told = vp < kp && kp - vp <= v.size() + 2;
+          } else if (v == "chang" || v == "set " || v == "went from" || v == "going from" || v == "go from") {
+            const auto r = rise(c, std::min(vp, kp));
+            told = r.value_or(false);
+          } else {
+            // "raises"/"raised an" an exception is no rise; a rise told with falling numbers is none
+            if (v == "rais" && (c.compare(vp, 6, "raises") == 0 || c.compare(vp, 9, "raised an") == 0 ||
+                                c.compare(vp, 8, "raise an") == 0)) continue;
+            told = rise(c, std::min(vp, kp)).value_or(true) && (vp < kp ? kp - vp <= 40 : vp - kp <= 40);
+          }
+          if (told) break;
+        }
+        if (told && once_per_window(last_raised_, k.cause, n)) {
+          add(n, FactKind::kStatement, k.cause, 0.35, "a setting raised before the failure: " + shown(raw.substr(0, 160)), 0,
+              Told::kAccount);
+        }
+        if (told) return;
+      }
+    }
+  }
 
   // Keeps one fact of a kind per cause per 50 lines (a log repeating a line adds nothing more);
   // `last` is that kind's line per cause.
@@ -3978,6 +4161,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   bool under_frame_ = false;
   bool library_frame_ = false;  // the last frame is in PyTorch's torch/nn (its code line too)
   std::array<int64_t, 16> last_weak_{};
+  std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_account_{};  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
   std::array<int64_t, kCauseCount> last_killed_{};   // the process killed, told
@@ -4276,6 +4460,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training = ev.training_line > 0;
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
+  c.no_gpu_line = ev.no_gpu_line;
   if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,

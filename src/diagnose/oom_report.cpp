@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -28,10 +29,17 @@ nlohmann::json finding_json(const Finding& f) {
 
 void numbers_line(const OomRecord& r, std::string& out) {
   std::vector<std::string> parts;
+  // A size beyond int64 is kept as INT64_MAX with size_overflow set (oom_record.h): printing that as
+  // "8.00 EiB" would be a wrong number, so it is shown as what it is.
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   auto add = [&](const char* label, const std::optional<int64_t>& v) {
-    if (v) parts.push_back(fmt::format("{} {}", label, format_bytes(*v)));
+    if (!v) return;
+    if (r.size_overflow && *v == kMax) parts.push_back(fmt::format("{} beyond int64 bytes (over 8 EiB)", label));
+    else parts.push_back(fmt::format("{} {}", label, format_bytes(*v)));
   };
   if (r.requested_is_lower_bound) parts.push_back("requested more than 1 EiB");
+  else if (r.size_overflow && r.requested_bytes == kMax && !r.requested_printed.empty())
+    parts.push_back(fmt::format("requested {} (beyond int64 bytes)", r.requested_printed));
   else add("requested", r.requested_bytes);
   add("capacity", r.total_capacity_bytes);
   add("allowed", r.allowed_bytes);
