@@ -4137,3 +4137,93 @@ TEST(DiagnoseKinds24, NoGpuToldIsHostRam) {
   EXPECT_FALSE(evidence_holds("Should I try CPU only?\nRuntimeError: out of memory\n", host));
   EXPECT_FALSE(evidence_holds("Is CUDA available: False\nRuntimeError: CUDA error: out of memory\n", host));
 }
+
+// Reports of families outside PyTorch's allocator that were read as none: Dask's nanny restarting a
+// worker above its memory budget (host RAM, in Dask's knobs), Emscripten's heap cap (a link-time cap,
+// both wordings, with the sizes), TensorFlow Lite Micro's arena told without its numbers, cuBLAS's
+// handle not created (under TensorFlow's / XLA's stream executor: other processes first) and the
+// GPU's memory told used up in Chinese (耗完 / 用完).
+TEST(DiagnoseKinds24, DaskWasmTflmCublasHandleAndUsedUp) {
+  const Diagnosis dask = first(diagnose_log(
+      "distributed.nanny - WARNING - Worker exceeded 95% memory budget. Restarting\n", rules_alone()));
+  ASSERT_TRUE(dask.oom);
+  EXPECT_EQ(dask.oom->subsystem, "dask_nanny");
+  EXPECT_EQ(dask.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_NE(dask.findings.at(0).fix.find("memory_limit"), std::string::npos);
+  EXPECT_EQ(dask.findings.at(0).fix.find("DataLoader"), std::string::npos);
+
+  const Diagnosis wasm = first(diagnose_log(
+      "Cannot enlarge memory, requested 2148487168 bytes, but the limit is 2147483648 bytes!\n", rules_alone()));
+  ASSERT_TRUE(wasm.oom);
+  EXPECT_EQ(wasm.oom->requested_bytes, int64_t{2148487168});
+  EXPECT_EQ(wasm.oom->allowed_bytes, int64_t{2147483648});
+  EXPECT_EQ(wasm.findings.at(0).category, OomCause::kOther);
+  EXPECT_NE(wasm.findings.at(0).fix.find("MAXIMUM_MEMORY"), std::string::npos);
+  const Diagnosis wasm_old = first(diagnose_log(
+      "Cannot enlarge memory arrays to size 17014784 bytes (OOM). Either (1) compile with -s INITIAL_MEMORY=X with X "
+      "higher than the current value 16777216, (2) compile with -s ALLOW_MEMORY_GROWTH=1\n",
+      rules_alone()));
+  ASSERT_TRUE(wasm_old.oom);
+  EXPECT_EQ(wasm_old.oom->requested_bytes, int64_t{17014784});
+  EXPECT_EQ(wasm_old.findings.at(0).category, OomCause::kOther);
+
+  const Diagnosis tflm = first(diagnose_log(
+      "V2 wake word models fail at runtime with:\n  Failed to resize buffer...\n  Failed to allocate tensors for the "
+      "streaming model\n",
+      rules_alone()));
+  ASSERT_TRUE(tflm.oom);
+  EXPECT_EQ(tflm.oom->subsystem, "tflm_arena");
+  EXPECT_EQ(tflm.findings.at(0).category, OomCause::kOther);
+  EXPECT_NE(oom_report_text(tflm).find("] other: The tensor arena"), std::string::npos) << oom_report_text(tflm);
+
+  const Diagnosis xla = first(diagnose_log(
+      "2021-05-16 03:52:49.141806: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed to "
+      "create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n",
+      rules_alone()));
+  ASSERT_TRUE(xla.oom);
+  EXPECT_EQ(xla.findings.at(0).category, OomCause::kOtherProcess);
+  EXPECT_NE(xla.findings.at(0).fix.find("XLA_PYTHON_CLIENT_PREALLOCATE"), std::string::npos);
+  const Diagnosis torch_handle = first(diagnose_log(
+      "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n", rules_alone()));
+  ASSERT_TRUE(torch_handle.oom);
+  EXPECT_EQ(torch_handle.findings.at(0).category, OomCause::kOther);
+
+  // 用独立进程做推理会把显存都耗完 (inference in its own process uses up all the GPU memory)
+  const Diagnosis zh = first(diagnose_log(
+      "\xe7\x94\xa8\xe7\x8b\xac\xe7\xab\x8b\xe8\xbf\x9b\xe7\xa8\x8b\xe5\x81\x9a\xe6\x8e\xa8\xe7\x90\x86\xe4\xbc\x9a\xe6\x8a"
+      "\x8a\xe6\x98\xbe\xe5\xad\x98\xe9\x83\xbd\xe8\x80\x97\xe5\xae\x8c\n",
+      rules_alone()));
+  EXPECT_TRUE(zh.oom);
+}
+
+// Prose read by kind: growth told with the count of repeats ("as the number of inferences
+// increases, the allocated memory also increases"), a constant increment, "leakage"; a leak only
+// asked about is no leak told; memory told never freed during the run; training denied while the
+// memory is held (inference keeping its graph); the other GPUs told free while one fills; a load
+// asked about ("... when loading the model ?") is not where it failed.
+TEST(DiagnoseKinds24, GrowthFreedTrainingDeniedOtherGpusFree) {
+  const std::string grows = "memory grows step after step";
+  EXPECT_TRUE(evidence_holds("As the number of inference increases, the amount of allocated memory also increase.\n" +
+                                 kPytorch2Oom,
+                             grows, OomCause::kLeakAcrossSteps));
+  EXPECT_TRUE(evidence_holds("Monitoring the GPU memory I saw a constant incremental of the use of its memory.\n" +
+                                 kPytorch2Oom,
+                             grows, OomCause::kLeakAcrossSteps));
+  EXPECT_TRUE(evidence_holds("I found memory leakage (not GPU memory, but RAM) when inference.\n" + kPytorch2Oom, grows,
+                             OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("Does your demo.py have a memory leak? It fails on the second image.\n" + kPytorch2Oom,
+                              grows));
+  EXPECT_TRUE(evidence_holds("I don't think anything is freed ever.\n" + kPytorch2Oom, "never to be freed",
+                             OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("The memory is never freed after the process is killed.\n" + kPytorch2Oom,
+                              "never to be freed"));
+  EXPECT_TRUE(evidence_holds("I don't know why it shows 14.37 GiB allocated when not even training.\n" + kPytorch2Oom,
+                             "no training told", OomCause::kEvalWithoutNoGrad));
+  EXPECT_TRUE(evidence_holds("This throws a CUDA OOM error even if the other GPUs are free.\n" + kPytorch2Oom,
+                             "the other GPUs told free", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("Are the other GPUs free?\n" + kPytorch2Oom, "the other GPUs told free"));
+  EXPECT_FALSE(evidence_holds("The other GPUs are not free either.\n" + kPytorch2Oom, "the other GPUs told free"));
+  EXPECT_FALSE(evidence_holds("Or is there a way to give a value for max_memory when loading the model ?\n" + kPytorch2Oom,
+                              "fails while loading"));
+  EXPECT_TRUE(evidence_holds("It fails while loading the model onto the GPU.\n" + kPytorch2Oom, "fails while loading"));
+}

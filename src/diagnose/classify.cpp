@@ -264,7 +264,7 @@ Finding& add_titled(Builder& b, OomCause cause, double score, const std::string&
 // the limit's own title, fix and probe: free memory does not help.
 void add_allocation_cap(Builder& b, double score, const std::string& evidence) {
   add_titled(b, OomCause::kOther, score, evidence,
-             "other: one buffer above the device's limit on a single allocation (not the memory as a whole)",
+             "One buffer above the device's limit on a single allocation (not the memory as a whole)",
              "Make the largest single buffer smaller (a smaller batch, context or input, lower precision; attention "
              "slicing or tiling) or split it; the limit is per allocation, so free memory does not help",
              "Compare the failing size with the device's limit on one allocation (the message's own, clinfo, vulkaninfo "
@@ -585,13 +585,34 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
                                                                                : "CUDNN_STATUS_ALLOC_FAILED") +
                 ")");
     }
+    // The handle not created under TensorFlow's or XLA's stream executor: both preallocate most of
+    // the GPU in each process (TF's whole-device default, JAX's 75%), so a second process on the
+    // device (a notebook kernel, another run) leaves cuBLAS no room: other processes first.
+    const bool handle = r.subsystem == "cublas_init";
+    const std::string lo_msg = diagnose_detail::lower(r.message);
+    const bool preallocating = handle && (lo_msg.find("stream_executor") != std::string::npos ||
+                                          lo_msg.find("xla") != std::string::npos ||
+                                          lo_msg.find("tensorflow") != std::string::npos);
+    if (preallocating) {
+      const size_t k = b.add(OomCause::kOtherProcess, 0.5,
+                             "cuBLAS could not create its handle under TensorFlow's / XLA's stream executor, which "
+                             "preallocate most of the GPU per process: another process on the device leaves no room");
+      b.at(k).fix = "Stop the other process on the GPU (nvidia-smi: a notebook kernel, an earlier run), or let each process "
+                    "take only what it needs: XLA_PYTHON_CLIENT_PREALLOCATE=false / XLA_PYTHON_CLIENT_MEM_FRACTION (JAX), "
+                    "tf.config.experimental.set_memory_growth(gpu, True) (TensorFlow)";
+      b.at(k).probe = "nvidia-smi before the run: does another process already hold most of the GPU's memory?";
+    }
     const size_t i = b.add(OomCause::kOther, cudnn ? 0.35 : 0.45,
-                           r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
+                           handle ? "CUBLAS_STATUS_NOT_INITIALIZED: cuBLAS could not create its handle"
+                           : r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
     Finding& f = b.at(i);
     f.title = r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
                                                 : "cuDNN could not allocate its handle or workspace";
-    f.fix = "Leave headroom outside the caching allocator (smaller batch; PYTORCH_NO_CUDA_MEMORY_CACHING=1 to "
-            "test); if memory is not full, check the CUDA / cuBLAS / driver versions match the PyTorch build";
+    f.fix = preallocating
+                ? "If the GPU is empty when the run starts, check that the CUDA / cuBLAS / driver versions match the "
+                  "TensorFlow / jaxlib build"
+                : "Leave headroom outside the caching allocator (smaller batch; PYTORCH_NO_CUDA_MEMORY_CACHING=1 to "
+                  "test); if memory is not full, check the CUDA / cuBLAS / driver versions match the PyTorch build";
     f.probe = "Run one matmul on that device in a fresh process: if it fails with the GPU empty, it is the "
               "installation, not memory";
     b.add(OomCause::kActivationsBatch, 0.35);
@@ -679,7 +700,7 @@ void classify_cupy(const OomRecord& r, Builder& b) {
     add_titled(b, OomCause::kOther, 0.8,
                fmt::format("one request of {} is above the pool's limit of {} (set_limit)", format_bytes(*Q),
                            format_bytes(*limit)),
-               "other: CuPy's pool limit is below a single allocation",
+               "CuPy's pool limit is below a single allocation",
                "Raise the limit (cupy.get_default_memory_pool().set_limit(size=...) / CUPY_GPU_MEMORY_LIMIT) or make the "
                "largest array smaller",
                "Compare the failing size with the limit the program sets");
@@ -696,7 +717,7 @@ void classify_cupy(const OomRecord& r, Builder& b) {
                "counted against the limit");
     add_titled(b, OomCause::kOther, 0.5,
                fmt::format("a pool limit of {} is set (set_limit / CUPY_GPU_MEMORY_LIMIT)", format_bytes(*limit)),
-               "other: the pool's limit, not the device, refused the allocation",
+               "The pool's limit, not the device, refused the allocation",
                "Raise or remove the limit (set_limit(size=0) / CUPY_GPU_MEMORY_LIMIT)", "Does the call pass without the limit?");
     b.add(OomCause::kActivationsBatch, 0.3);
     return;
@@ -738,7 +759,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                              format_bytes(*C), format_bytes(std::max<int64_t>(*Q - *C, 0)), format_bytes(*Q))
                : "the ggml context's arena (fixed by the program when it created the context) is full";
     add_titled(b, OomCause::kOther, 0.8, ev,
-               "other: the program sized ggml's context arena too small for this graph (not the machine's memory)",
+               "The program sized ggml's context arena too small for this graph (not the machine's memory)",
                "Update to a version that sizes its buffers from the graph (ggml's graph allocator, ggml-alloc; current "
                "llama.cpp / whisper.cpp), or raise the context's mem_size (ggml_init_params) / the example's buffer "
                "estimate; meanwhile a shorter context or prompt needs less",
@@ -755,7 +776,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                Q ? fmt::format("TensorFlow Lite Micro's tensor arena could not give {}{}", format_bytes(*Q),
                                r.free_bytes ? fmt::format(" ({} left)", format_bytes(*r.free_bytes)) : std::string())
                  : std::string("TensorFlow Lite Micro's tensor arena is too small for the model"),
-               "other: the tensor arena the program gave TensorFlow Lite Micro is too small for this model (a size set at "
+               "The tensor arena the program gave TensorFlow Lite Micro is too small for this model (a size set at "
                "build time, not the board's memory)",
                "Raise kTensorArenaSize (the arena handed to MicroInterpreter) by at least what is missing; "
                "MicroInterpreter::arena_used_bytes() after AllocateTensors() with a large arena gives the size the model needs",
@@ -766,7 +787,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   // left at its default of 0): a setting, not memory pressure.
   if (C && *C == 0) {
     add_titled(b, OomCause::kOther, 0.8, "the buffer's memory region has no memory configured (bank size 0 B)",
-               "other: the memory region this buffer needs was given no memory",
+               "The memory region this buffer needs was given no memory",
                "Give the region a size when opening the device (tt-metal: l1_small_size / trace_region_size in "
                "CreateDevice or the runtime's device parameters)",
                "Does the same buffer allocate once the region is given a size?");
@@ -842,7 +863,7 @@ void classify_paddle_pool(const OomRecord& r, Builder& b) {
           : "Paddle's start-up pool (FLAGS_fraction_of_gpu_memory_to_use of the device) is above the device's free memory";
   b.add(OomCause::kOtherProcess, 0.6, ev);  // its fix and probe: Paddle's (framework_fix(), framework_probe())
   add_titled(b, OomCause::kOther, 0.45, ev,
-             "other: the pool fraction is set above what this device can give (FLAGS_fraction_of_gpu_memory_to_use)",
+             "The pool fraction is set above what this device can give (FLAGS_fraction_of_gpu_memory_to_use)",
              "Lower FLAGS_fraction_of_gpu_memory_to_use, or set FLAGS_allocator_strategy=auto_growth (where the Paddle version has it) to grow "
              "the pool on demand",
              "Does the program start with FLAGS_fraction_of_gpu_memory_to_use=0.1?");
@@ -1160,7 +1181,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // and R's host-memory errors.
   if (d.framework == "pytorch" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
-       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "onnxruntime" ||
+       oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
        oom.subsystem == "sqlite" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
@@ -1204,7 +1225,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     else b.add(OomCause::kActivationsBatch, 0.2);
   } else if (host) {
     std::string ev;
-    if (oom.family == "oom_killer" && oom.subsystem == "shared_memory") {
+    if (oom.family == "oom_killer" && oom.subsystem == "dask_nanny") {
+      ev = "Dask's nanny restarted a worker above its memory budget (a fraction of its memory_limit): the worker's "
+           "host RAM";
+    } else if (oom.family == "oom_killer" && oom.subsystem == "shared_memory") {
       ev = "a DataLoader worker was killed by SIGBUS: the shared memory (/dev/shm) its batches travel through is full";
       d.notes.push_back("Bus error in a DataLoader worker: raise the container's shared memory (docker --shm-size / "
                         "--ipc=host) or use fewer workers (num_workers)");
@@ -1242,6 +1266,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "mysql" ? "MySQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) + ": host RAM"
            : sub == "redis" ? "Redis refused a write above its maxmemory setting"  // cap_not_ram() below
            : sub == "sqlite" ? std::string("SQLite's allocator failed (SQLITE_NOMEM): host RAM")
+           : sub == "wasm_heap" ? "the WebAssembly heap could not grow" + (Q ? " to " + format_bytes(*Q) : std::string()) +
+                                      (oom.allowed_bytes ? " (its limit: " + format_bytes(*oom.allowed_bytes) + ")" : std::string())
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1300,6 +1326,23 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                     "PRAGMA temp_store = FILE for sorts and temporary tables, a smaller PRAGMA cache_size / mmap_size, "
                     "a long IN list or a huge INSERT as a temporary table; or more RAM (a 32-bit process: a 64-bit build)";
     }
+    if (oom.subsystem == "dask_nanny") {  // Dask's knobs, not PyTorch's DataLoader
+      b.at(i).fix = "Smaller chunks / partitions, fewer threads per worker (each thread holds its own task's data), a larger "
+                    "memory_limit per worker (LocalCluster / dask-worker --memory-limit; the pod's or job's memory request to "
+                    "match), and no persist() of data larger than the workers' memory together";
+      b.at(i).probe = "The dashboard's worker memory (or client.run(psutil.Process().memory_info)): does one task's data "
+                      "exceed memory_limit / threads, or does persisted data fill the workers?";
+    }
+    if (oom.subsystem == "wasm_heap") {
+      // A cap the module was linked with (MAXIMUM_MEMORY, 2 GiB by default; INITIAL_MEMORY without
+      // ALLOW_MEMORY_GROWTH), whatever the machine's RAM; wasm32 addresses 4 GiB at most.
+      cap_not_ram(b, i, b.at(i).evidence.empty() ? std::string("the WebAssembly heap could not grow") : b.at(i).evidence.front(),
+                  "Emscripten's heap cap (MAXIMUM_MEMORY / INITIAL_MEMORY set at link time), not the machine's memory",
+                  "Link with -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB (wasm32's ceiling; beyond it -sMEMORY64=1), or "
+                  "give the module a smaller input",
+                  "Is the limit in the message 2 GiB (2147483648, the default MAXIMUM_MEMORY) or the INITIAL_MEMORY the "
+                  "module was linked with?");
+    }
     if (oom.subsystem == "redis") {
       // A cap the server was configured with, whatever the host's RAM.
       cap_not_ram(b, i, "Redis refused a write: used memory is above its maxmemory setting",
@@ -1321,13 +1364,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                 "container's pids limit), or give the JVM less heap (-Xmx) so native memory is left for stacks";
         not_the_heap("the JVM could not start another thread (OutOfMemoryError: unable to create native thread): the "
                      "thread limit or the native memory for thread stacks, not the heap",
-                     "other: the JVM reached its thread limit or the native memory for thread stacks",
+                     "The JVM reached its thread limit or the native memory for thread stacks",
                      "Use fewer threads, raise the thread limit (ulimit -u / the container's pids limit), or lower -Xmx so "
                      "native memory is left for stacks",
                      "How many threads does the process have when it fails (ps -o nlwp <pid>), and what is ulimit -u?");
       } else if (icontains_word(oom.message, "requested array size exceeds vm limit")) {
         not_the_heap("one array above the JVM's limit on an array's length (about 2^31 elements): no heap size holds it",
-                     "other: one array longer than the JVM allows (a single allocation beyond its limit)",
+                     "One array longer than the JVM allows (a single allocation beyond its limit)",
                      "Split the data into several arrays / chunks; the limit is on one array, so -Xmx does not help",
                      "What length was the failing array asked for?");
       } else if (icontains_word(oom.message, "metaspace")) {

@@ -87,7 +87,7 @@ const std::unordered_map<std::string_view, Word>& words() {
     std::unordered_map<std::string_view, Word> m = {
       {"eval", kWEval}, {"evaluate", kWEval}, {"evaluation", kWEval}, {"evaluating", kWEval}, {"validation", kWEval},
       {"validate", kWEval}, {"validating", kWEval}, {"val_loss", kWEval}, {"valid_loss", kWEval}, {"eval_loss", kWEval},
-      {"inference", kWEval}, {"infer", kWEval}, {"predict", kWEval}, {"prediction", kWEval}, {"prediction_step", kWEval},
+      {"inference", kWEval}, {"infer", kWEval}, {"inferencing", kWEval}, {"predict", kWEval}, {"prediction", kWEval}, {"prediction_step", kWEval},
       {"evaluation_loop", kWEval}, {"validation_step", kWEval}, {"test_step", kWEval}, {"predict_step", kWEval},
       {"volatile", kWEval}, {"item", kWLoss}, {"testing", kWEval}, {"demo", kWEval}, {"eval_step", kWEval}, {"_run_evaluation", kWEval},
       {"no_grad", kWNoGrad}, {"inference_mode", kWNoGrad},
@@ -98,7 +98,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"torchrun", kWMulti}, {"nccl", kWMulti}, {"local_rank", kWMulti}, {"world_size", kWMulti},
       {"dataparallel", kWMulti}, {"distributeddataparallel", kWMulti}, {"nproc_per_node", kWMulti},
       {"multi", kWMulti}, {"ddp", kWMulti}, {"ranks", kWMulti}, {"rank0", kWMulti}, {"rank1", kWMulti},
-      {"leak", kWLeak}, {"leaks", kWLeak}, {"leaking", kWLeak}, {"leaked", kWLeak},
+      {"leak", kWLeak}, {"leaks", kWLeak}, {"leaking", kWLeak}, {"leaked", kWLeak}, {"leakage", kWLeak},
+      {"leakages", kWLeak}, {"increment", kWGrow}, {"incremental", kWGrow}, {"increments", kWGrow},
       {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
       {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
       {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
@@ -1289,6 +1290,11 @@ class Reader {
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
+    if ((has_text("other") || has_text("rest of") || has_text("remaining")) && other_gpus_free_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.4,
+          "the other GPUs told free while one fills: the memory is placed unevenly: " + shown(raw.substr(0, 160)), 0,
+          Told::kAccount);
+    }
     if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
       host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
@@ -1501,7 +1507,13 @@ class Reader {
     const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
                          contains("until") || contains("over time") || contains("constantly") || contains("continuously") ||
                          contains("continually") || contains("continued growth") || contains("continuous growth") ||
-                         contains("still growth") || piles_up;
+                         contains("still growth") || piles_up ||
+                         // growth with the count of repeats: "as the number of inference increases, the
+                         // allocated memory also increases"; a constant rise ("a constant incremental of
+                         // the use of its memory", "constant increase")
+                         contains("as the number of") || contains("with the number of") ||
+                         contains("constant increment") || contains("constant increase") || contains("incrementally") ||
+                         contains("constant growth") || contains("constant rise");
     // Not a change the user made that worked ("Increasing the swap from 1GB to 4GB did the trick",
     // "I increased the limit and it runs fine"): the stated account reads it.
     const bool fix_told = has(kWGrow) && !has(kWLeak) &&
@@ -1522,7 +1534,8 @@ class Reader {
     // memory did not grow.
     const bool grows_something_else = has(kWGrow) && !piles_up && growth_words_have_other_objects(lo);
 if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun && !grows_something_else) ||
-        (has(kWLeak) && mem_noun)) && !fix_told && !growth_denied) {
+        (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}))) &&  // "Does demo.py have a memory leak?": asked
+        !fix_told && !growth_denied) {
       if (graph_of_no_grad_work) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
             "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());
@@ -1533,6 +1546,19 @@ if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem
     } else if (has(kWLeak)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
+    }
+    // Memory told never to be given back during the run: "I don't think anything is freed ever", "the
+    // buffers are never released", "nothing gets freed": a leak (every step's memory stays). Not of a
+    // process that ended ("not freed after the process exits / is killed": another process, or a zombie),
+    // nor the caching allocator's cache not returned to the driver or the OS ("not released to the OS").
+    if ((contains("freed") || contains("released") || contains("deallocated")) &&
+        (contains("never freed") || contains("freed ever") || contains("ever freed") || contains("nothing is freed") ||
+         contains("nothing gets freed") || contains("never get freed") || contains("never gets freed") ||
+         contains("never being freed") || contains("never released") || contains("never deallocated") ||
+         contains("never get released") || contains("never gets released")) &&
+        !contains("process") && !contains("kill") && !contains("exit") && !contains(" os") && !contains("driver") &&
+        !contains("cache") && !code_line(lo) && !lo.empty() && lo.back() != '?') {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "memory told never to be freed during the run: " + text());
     }
     // Weaker outside training (训练): growth while serving or predicting is as often a chat's history
     // or a KV cache (generation), or graphs kept by inference, as a leak.
@@ -1599,7 +1625,8 @@ if ((contains("before the first step") || contains("before training") || contain
          (contains("model loading") && (contains(" eat") || contains(" takes up") || contains(" take up") ||
                                         contains(" takes all") || contains(" take all") || contains(" consume") ||
                                         contains(" use up") || contains(" uses up") || contains(" fill")))) &&
-        !contains("after loading")) {  // "after loading the model, it costs 34G": loading finished
+        !contains("after loading") &&  // "after loading the model, it costs 34G": loading finished
+        !load_only_asked(lo)) {        // "is there a way to give max_memory when loading the model ?"
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
     }
     }
@@ -1634,6 +1661,13 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         contains("during evaluation") || contains("during validation") || contains("in validation") ||
         contains("when evaluating") || contains("during testing")) {
       if (!negated) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.25, "inference / evaluation: " + text(), 'i');
+    } else if (contains("not even training") || contains("when not training") || contains("while not training") ||
+               contains("i'm not training") || contains("i am not training") || contains("not doing any training") ||
+               contains("without any training")) {
+      // Training denied while memory is held: inference that keeps the graph ("I don't know why it shows
+      // 14.37 GiB allocated when not even training").
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3,
+          "no training told, yet the memory is held: inference keeping its autograd graph: " + text(), 'i');
     } else if (has(kWEval) && eval_words_denied(lo)) {
       // "we never evaluate", "without evaluation", "no validation at all": evaluation said not to run.
     } else if (has(kWEval) && !negated && !eval_ident_.empty() &&
@@ -2389,6 +2423,60 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         continue;
       }
       return true;
+    }
+    return false;
+  }
+
+  // Every phrase of a load on the line ("loading the model", "when loading", "load the model") sits in
+  // a clause that asks ("... give max_memory when loading the model ?"): the load is asked about, not
+  // told as where it failed.
+  static bool load_only_asked(std::string_view lo) {
+    return only_asked(lo, {"while loading", "when loading", "loading the model", "load the model", "before training",
+                           "before the first"});
+  }
+
+  // Every occurrence of the phrases on the line sits in a clause (clauses()) that ends with '?';
+  // false when none occurs.
+  static bool only_asked(std::string_view lo, std::initializer_list<std::string_view> phrases) {
+    bool any = false;
+    for (std::string_view x : phrases) {
+      for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
+        any = true;
+        for (std::string_view c : clauses(lo)) {
+          const size_t from = static_cast<size_t>(c.data() - lo.data());
+          if (p < from || p >= from + c.size()) continue;
+          std::string_view t = c;
+          while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
+          if (t.empty() || t.back() != '?') return false;
+        }
+      }
+    }
+    return any;
+  }
+
+  // The other GPUs told free, empty or idle beside the one that ran out, in one clause: "it OOMs even
+  // if the other GPUs are free", "GPU 0 is full while the rest of the GPUs are empty", "the remaining
+  // cards stay idle". Not a question, a denial ("the other GPUs are not free"), a code line or a
+  // program's output.
+  static bool other_gpus_free_told(std::string_view lo) {
+    if (code_line(lo)) return false;
+    for (std::string_view c : clauses(lo)) {
+      std::string_view t = c;
+      while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
+      if (t.empty() || t.back() == '?') continue;
+      size_t p = std::string_view::npos;
+      for (std::string_view who : {"other gpus", "other gpu ", "other cards", "other devices", "rest of the gpus",
+                                   "rest of gpus", "remaining gpus", "remaining cards", "others gpus"}) {
+        p = std::min(p, c.find(who));
+      }
+      if (p == std::string_view::npos) continue;
+      const std::string_view after = c.substr(p, 60);
+      if (contains_any(after, {" not ", "n't ", "also full", "are full", "are also"})) continue;
+      if (contains_any(after, {"are free", "are empty", "are idle", "are unused", "stay empty", "stay idle", "remain empty",
+                               "remain free", "remain idle", "were free", "were empty", "were idle", "have free",
+                               "still have", "barely used", "are almost empty", "are mostly empty", "sit idle"})) {
+        return true;
+      }
     }
     return false;
   }

@@ -371,6 +371,12 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.allocated_bytes = grouped_count_after(s, "active:", r);
       return;
     }
+    if (r.subsystem == "wasm_heap") {  // "Cannot enlarge memory, requested N bytes, but the limit is L bytes!"
+      set_requested(size_after(s, "enlargememory,requested"), r);
+      if (!r.requested_bytes) set_requested(size_after(s, "arraystosize"), r);  // "... arrays to size N bytes (OOM)"
+      r.allowed_bytes = take(size_after(s, "thelimitis"), r);
+      return;
+    }
     if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes" (or "1,073,741,824 bytes")
       r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;

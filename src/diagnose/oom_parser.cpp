@@ -123,6 +123,11 @@ const HeadDef kHeads[] = {
     {"hip_error_outofmemory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"allocation on device", "pytorch_async", "cuda_malloc_async", Kind::kAsync},
     {"cublas_status_alloc_failed", "cublas_alloc_failed", "cublas", Kind::kOneLine},
+    // cuBLAS's handle could not be created ("failed to create cublas handle:
+    // CUBLAS_STATUS_NOT_INITIALIZED" in TensorFlow's and XLA's stream executor, PyTorch's
+    // "CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`"): cublasCreate allocates
+    // device memory, so it fails with the GPU already full (or a broken installation).
+    {"cublas_status_not_initialized", "cublas_alloc_failed", "cublas_init", Kind::kOneLine},
     {"cudnn_status_alloc_failed", "cudnn_alloc_failed", "cudnn", Kind::kOneLine},
     {"defaultcpuallocator: can't allocate memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
     {"defaultcpuallocator: not enough memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
@@ -226,6 +231,16 @@ const HeadDef kHeads[] = {
     // Redis refusing a write above its maxmemory setting: "OOM command not allowed when used memory >
     // 'maxmemory'": a configured cap, not the host's RAM.
     {"oom command not allowed when used memory", "host_alloc", "redis", Kind::kOneLine},
+    // Emscripten's heap (a WebAssembly module's linear memory, src/library.js emscripten_resize_heap):
+    // "Cannot enlarge memory, requested 2148487168 bytes, but the limit is 2147483648 bytes!" (growth
+    // up to MAXIMUM_MEMORY, 2 GiB by default) and, without ALLOW_MEMORY_GROWTH, "Cannot enlarge memory
+    // arrays to size 2148487168 bytes (OOM). Either (1) compile with -s INITIAL_MEMORY=X ...": the
+    // heap size the module asked for, against a cap set when it was linked.
+    {"cannot enlarge memory", "host_alloc", "wasm_heap", Kind::kOneLine},
+    // Dask's nanny restarting a worker above its memory_limit ("distributed.nanny - WARNING - Worker
+    // exceeded 95% memory budget. Restarting", newer "Worker tcp://... (pid=...) exceeded 95% memory
+    // budget. Restarting..."): the worker's host RAM within the limit it was given.
+    {"% memory budget", "oom_killer", "dask_nanny", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -314,6 +329,9 @@ const HeadDef kHeads[] = {
     // size is too small for all buffers. Needed 62536 but only 54272 was available."
     {"failed to allocate tail memory. requested:", "device_alloc", "tflm_arena", Kind::kOneLine},
     {"failed to resize buffer. requested:", "device_alloc", "tflm_arena", Kind::kOneLine},
+    // Its wording as a program above it reports it (ESPHome's micro_wake_word: "Failed to resize
+    // buffer..." then "Failed to allocate tensors for the streaming model"), without the numbers.
+    {"failed to resize buffer", "device_alloc", "tflm_arena", Kind::kOneLine},
     {"arena size is too small for all buffers", "device_alloc", "tflm_arena", Kind::kOneLine},
     // TensorRT's allocator (nvinfer1's DefaultAllocator, the execution context's and the builder's
     // buffers): "[TRT] Requested amount of GPU memory (17920000000 bytes) could not be allocated.",
@@ -344,6 +362,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('s', 'i');
   both('d', 'i');
   both('u', 'n');
+  both('c', 'u');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED"
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   return t;
 }();
@@ -373,7 +392,7 @@ bool has_trigger(std::string_view s) {
         }
         break;
       case 'r':
-        if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer. requested")) return true;
+        if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer")) return true;
         break;
       case 's':
         if (istarts_with(rest, "signal 9")) return true;
@@ -383,6 +402,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'u':
         if (istarts_with(rest, "unable to find a valid cudnn")) return true;
+        break;
+      case 'c':
+        if (istarts_with(rest, "cublas_status_not_initialized")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
@@ -1840,6 +1862,9 @@ bool memory_trouble_prose(std::string_view lo) {
               "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe", "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe",
               "\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe", "\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d",
               "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe8\x80\x97\xe5\xb0\xbd", "\xe6\xbb\xa1\xe4\xba\x86",
+              // 耗完 / 用完 / 用光 / 吃光 (used up, eaten up)
+              "\xe8\x80\x97\xe5\xae\x8c", "\xe7\x94\xa8\xe5\xae\x8c", "\xe7\x94\xa8\xe5\x85\x89",
+              "\xe5\x90\x83\xe5\x85\x89",
               "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",
               "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "100%"})) {
         return true;
