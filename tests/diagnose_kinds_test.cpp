@@ -165,7 +165,7 @@ TEST(DiagnoseKinds, K10HugeRequestKept) {
   // The text report shows the size as printed, flagged, never the cap's "8.00 EiB"; the title is
   // not prefixed with its category twice ("other: other: ...").
   const std::string text = oom_report_text(d);
-  EXPECT_NE(text.find("requested 17179869180.00GiB (beyond int64 bytes)"), std::string::npos) << text;
+  EXPECT_NE(text.find("requested 17179869180.00 GiB (beyond int64's range, over 8 EiB)"), std::string::npos) << text;
   EXPECT_EQ(text.find("8.00 EiB"), std::string::npos) << text;
   EXPECT_EQ(text.find("other: other:"), std::string::npos) << text;
 }

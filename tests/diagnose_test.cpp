@@ -4128,7 +4128,7 @@ TEST(DiagnoseKinds24, SettingRaisedBeforeTheFailure) {
 TEST(DiagnoseKinds24, NoGpuToldIsHostRam) {
   const std::string host = "the log tells the machine has no GPU";
   for (const char* env : {"OS: Ubuntu 22.04, torch 2.1, GPU: none", "Is CUDA available: False",
-                          "I only have a laptop without a GPU.", "Installed with conda install pytorch cpuonly -c pytorch"}) {
+                          "I do not have a GPU at all.", "Installed with conda install pytorch cpuonly -c pytorch"}) {
     const Diagnosis d = first(diagnose_log(std::string(env) + "\nRuntimeError: out of memory\n", rules_alone()));
     ASSERT_FALSE(d.findings.empty()) << env;
     EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam) << env;
@@ -4226,4 +4226,101 @@ TEST(DiagnoseKinds24, GrowthFreedTrainingDeniedOtherGpusFree) {
   EXPECT_FALSE(evidence_holds("Or is there a way to give a value for max_memory when loading the model ?\n" + kPytorch2Oom,
                               "fails while loading"));
   EXPECT_TRUE(evidence_holds("It fails while loading the model onto the GPU.\n" + kPytorch2Oom, "fails while loading"));
+}
+
+// A lowered length that did not help weighs against the sequence length, not the batch; and the
+// evaluation finding's title in a framework whose loop evaluates without a graph (HF Trainer) names
+// the outputs kept, not a missing no_grad.
+TEST(DiagnoseKinds24, ShorterInputDidNotHelpAndEvalTitle) {
+  EXPECT_TRUE(evidence_holds("I reduced max_seq_len from 2048 to 512 and it still OOMs.\n" + kPytorch2Oom,
+                             "a shorter input did not help"));
+  EXPECT_FALSE(evidence_holds("I reduced max_seq_len from 2048 to 512 and it still OOMs.\n" + kPytorch2Oom,
+                              "a smaller batch did not help"));
+  EXPECT_TRUE(evidence_holds("I reduced the batch size from 32 to 8 and it still OOMs.\n" + kPytorch2Oom,
+                             "a smaller batch did not help"));
+  const Diagnosis hf = first(diagnose_log(
+      "  File \"/usr/lib/python3/site-packages/transformers/trainer.py\", line 2900, in evaluate\n"
+      "    output = eval_loop(\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/trainer.py\", line 3100, in evaluation_loop\n"
+      "    preds_host = logits if preds_host is None else nested_concat(preds_host, logits, padding_index=-100)\n" +
+          kPytorch2Oom,
+      rules_alone()));
+  bool seen = false;
+  for (const Finding& f : hf.findings) {
+    if (f.category != OomCause::kEvalWithoutNoGrad) continue;
+    seen = true;
+    EXPECT_NE(f.title.find("the Trainer evaluates under no_grad"), std::string::npos) << f.title;
+  }
+  EXPECT_TRUE(seen);
+}
+
+// review32's findings, mended by kind: a rise undone or only supposed is no rise told; the rise in
+// numbers with an arrow or "(previously M)"; growth counted against layers / GPUs / tokens is no
+// repeat; a leak denied and memory told shrinking are no growth; "never freed?" asked; training
+// denied of an idle notebook or a load; other GPUs free because unused, or the job moved there; the
+// user ruling other processes out; "Failed to resize buffer" of another buffer; Chinese "not used
+// up" and 显卡内存 (the graphics card's memory); Emscripten's cap at wasm32's ceiling; Dask's worker
+// warning with its sizes.
+TEST(DiagnoseKinds24, Review32Mends) {
+  const std::string raised = "a setting raised before the failure";
+  EXPECT_FALSE(evidence_holds("Before the failure I had increased the batch size to 32, but I reverted it to 8 and it still "
+                              "OOMs.\n" + kPytorch2Oom, raised));
+  EXPECT_FALSE(evidence_holds("If I increase the batch size to 64 it will crash, so I keep it at 8.\n" + kPytorch2Oom, raised));
+  EXPECT_TRUE(evidence_holds("batch_size: 16 -> 32 and now it OOMs.\n" + kPytorch2Oom, raised, OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("I changed batch_size to 32 (previously 8) and now it crashes.\n" + kPytorch2Oom, raised,
+                             OomCause::kActivationsBatch));
+  const std::string grows = "memory grows step after step";
+  for (const char* line : {"As the number of layers increases, memory increases.",
+                           "As the number of GPUs increases, memory per GPU decreases, but it still fails.",
+                           "There is no memory leakage; memory is flat at 20 GB each step.",
+                           "I checked and I do not think it is a memory leak."}) {
+    EXPECT_FALSE(evidence_holds(std::string(line) + "\n" + kPytorch2Oom, grows)) << line;
+  }
+  EXPECT_FALSE(evidence_holds("The memory in the test set is never freed? I saw it in a blog.\n" + kPytorch2Oom,
+                              "never to be freed"));
+  EXPECT_FALSE(evidence_holds("I am not even training, the notebook is idle, but 20 GB stays allocated from an earlier cell.\n" +
+                                  kPytorch2Oom,
+                              "no training told"));
+  EXPECT_FALSE(evidence_holds("The model is not even training yet; it fails at model.to('cuda') with 20 GB.\n" + kPytorch2Oom,
+                              "no training told"));
+  EXPECT_FALSE(evidence_holds("The other GPUs are free because I only set CUDA_VISIBLE_DEVICES=0.\n" + kPytorch2Oom,
+                              "the other GPUs told free"));
+  EXPECT_FALSE(evidence_holds("The other GPUs are free, so I moved the job to GPU 3 and it still fails there.\n" + kPytorch2Oom,
+                              "the other GPUs told free"));
+  EXPECT_FALSE(evidence_holds("Is another process on it? No, only this one; nvidia-smi shows no other process.\n" + kPytorch2Oom,
+                              "other jobs on the GPU"));
+  EXPECT_TRUE(diagnose_log("ValueError: Failed to resize buffer for image: cannot resize 4096x4096 PIL image\n",
+                           rules_alone())
+                  .empty());
+  // 显存没有用完，但是还是报错 (the GPU's memory was not used up, yet it errors)
+  EXPECT_TRUE(diagnose_log("\xe6\x98\xbe\xe5\xad\x98\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\xa8\xe5\xae\x8c\xef\xbc\x8c\xe4\xbd\x86"
+                           "\xe6\x98\xaf\xe8\xbf\x98\xe6\x98\xaf\xe6\x8a\xa5\xe9\x94\x99\n",
+                           rules_alone())
+                  .empty());
+  // 显卡内存被吃光了 (the graphics card's memory was eaten up): not host RAM
+  const Diagnosis card = first(diagnose_log(
+      "\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98\xe8\xa2\xab\xe5\x90\x83\xe5\x85\x89\xe4\xba\x86\n", rules_alone()));
+  ASSERT_FALSE(card.findings.empty());
+  EXPECT_NE(card.findings.front().category, OomCause::kCpuRam);
+  const Diagnosis wasm64 = first(diagnose_log(
+      "Cannot enlarge memory, requested 4294967296 bytes, but the limit is 4294967296 bytes!\n", rules_alone()));
+  EXPECT_NE(wasm64.findings.at(0).fix.find("MEMORY64"), std::string::npos);
+  EXPECT_EQ(wasm64.findings.at(0).fix.find("MAXIMUM_MEMORY=4GB"), std::string::npos);
+  const Diagnosis dask = first(diagnose_log(
+      "distributed.worker - WARNING - Memory use is high but worker has no data to store to disk. Perhaps some other process "
+      "is leaking memory?  Process memory: 3.91 GiB -- Worker memory limit: 4.00 GiB\n",
+      rules_alone()));
+  ASSERT_TRUE(dask.oom);
+  EXPECT_EQ(dask.findings.at(0).category, OomCause::kCpuRam);
+  EXPECT_EQ(dask.oom->allowed_bytes, int64_t{4} << 30);
+  EXPECT_EQ(dask.framework, "dask");
+}
+
+// The no-GPU machine told of another run or machine (review32): not host RAM.
+TEST(DiagnoseKinds24, NoGpuOfAnotherRunOrMachine) {
+  const std::string host = "the log tells the machine has no GPU";
+  EXPECT_FALSE(evidence_holds("Training works without a GPU, but on the GPU it fails:\nRuntimeError: out of memory\n", host));
+  EXPECT_FALSE(evidence_holds("My laptop has no GPU, so I moved to the server with an A100 80GB. There:\n"
+                              "RuntimeError: out of memory\n",
+                              host));
 }

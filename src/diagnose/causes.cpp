@@ -101,6 +101,28 @@ const char* default_fix(OomCause c) { return info(c).fix; }
 
 const char* default_probe(OomCause c) { return info(c).probe; }
 
+const char* default_title(OomCause c) { return info(c).title; }
+
+std::string framework_title(OomCause cause, const std::string& fw) {
+  // Evaluation where the framework's own loop builds no graph: HF Trainer's evaluation_loop and
+  // Lightning's validation loop run under torch.no_grad (transformers trainer.py prediction_step,
+  // lightning's loops), Keras' predict / evaluate and JAX build none, nor does a native runtime: what
+  // fills the device there is the outputs kept across batches (or a user's own loop).
+  if (cause != OomCause::kEvalWithoutNoGrad) return {};
+  if (fw == "hf") {
+    return "Evaluation memory: predictions / logits gathered on the GPU across batches (the Trainer evaluates under "
+           "no_grad), or an evaluation loop of your own without no-grad";
+  }
+  if (fw == "lightning") {
+    return "Evaluation memory: validation outputs kept on the GPU across batches (Lightning's loop runs under no_grad), "
+           "or an evaluation of your own without no-grad";
+  }
+  if (fw == "tensorflow" || fw == "jax" || fw == "native") {
+    return "Evaluation / inference memory: outputs kept on the device across batches, or an inference batch too large";
+  }
+  return {};
+}
+
 std::optional<OomCause> cause_from_name(std::string_view name) {
   for (const auto& ci : kCauses) {
     if (name == ci.name) return ci.cause;
@@ -168,7 +190,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       if (std::string(name) == "pytorch") fallback = text;
       if (std::string(name) == "native") native = text;
     }
-    if ((fw == "paddle" || fw == "cupy" || fw == "numpy") && native) return native;
+    if ((fw == "paddle" || fw == "cupy" || fw == "numpy" || fw == "dask") && native) return native;
     return fallback ? fallback : "";
   };
   std::string fix, flag;
@@ -357,17 +379,17 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       return "";
   }
   if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native" &&
-      fw != "paddle" && fw != "numpy") {
+      fw != "paddle" && fw != "numpy" && fw != "dask") {
     fix += " — oomkit train: " + flag;
   }
   return fix;
 }
 
 // Probes in the framework the log comes from where the default's (PyTorch's) do not apply: a
-// native runtime ("native", an accelerator's own allocator), Paddle and numpy have no torch.cuda to
-// ask. "" keeps the default.
+// native runtime ("native", an accelerator's own allocator), Paddle, numpy and Dask have no torch.cuda
+// to ask. "" keeps the default.
 std::string framework_probe(OomCause cause, const std::string& fw) {
-  if (fw != "native" && fw != "paddle" && fw != "numpy") return "";
+  if (fw != "native" && fw != "paddle" && fw != "numpy" && fw != "dask") return "";
   switch (cause) {
     case OomCause::kActivationsBatch:
       return "Run once with half the batch (images, streams, sequences at once): if it fits, the working set scales with it";

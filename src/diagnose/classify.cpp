@@ -29,6 +29,8 @@ namespace oomkit {
 std::string framework_fix(OomCause cause, const std::string& framework, bool sdpa_supported);
 const char* default_fix(OomCause cause);
 const char* default_probe(OomCause cause);
+const char* default_title(OomCause cause);
+std::string framework_title(OomCause cause, const std::string& framework);
 std::string framework_probe(OomCause cause, const std::string& framework);
 
 namespace {
@@ -553,6 +555,17 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   if (cpu) b.add(OomCause::kCpuRam, 0.3, "the budget is CPU memory (" + r.device + ")");
 }
 
+// Emscripten's heap failing to grow: to what, against which limit; in bytes where the two would
+// print alike ("2.00 GiB" against "2.00 GiB" for a 64 KiB overshoot).
+std::string wasm_heap_evidence(std::optional<int64_t> requested, std::optional<int64_t> limit) {
+  std::string out = "the WebAssembly heap could not grow";
+  if (!requested) return out;
+  const bool alike = limit && format_bytes(*requested) == format_bytes(*limit);
+  out += " to " + (alike ? fmt::format("{} bytes", *requested) : format_bytes(*requested));
+  if (limit) out += " (its limit: " + (alike ? fmt::format("{} bytes", *limit) : format_bytes(*limit)) + ")";
+  return out;
+}
+
 // A host-memory error that no more RAM cures (a program's own cap: the JVM's thread or array limit,
 // PostgreSQL's palloc limit, Redis's maxmemory): the host-RAM finding `host` drops to a runner-up
 // with `why` as its evidence, and `other` leads with the cap's own title, fix and probe.
@@ -772,7 +785,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   // TensorFlow Lite Micro's tensor arena: a buffer of kTensorArenaSize bytes the program sized at
   // build time; the model's tensors and persistent structs did not fit it, whatever the board has.
   if (r.subsystem == "tflm_arena") {
-    add_titled(b, OomCause::kOther, 0.8,
+    add_titled(b, OomCause::kOther, Q ? 0.8 : 0.65,  // told without its numbers: the arena all the same, less sure
                Q ? fmt::format("TensorFlow Lite Micro's tensor arena could not give {}{}", format_bytes(*Q),
                                r.free_bytes ? fmt::format(" ({} left)", format_bytes(*r.free_bytes)) : std::string())
                  : std::string("TensorFlow Lite Micro's tensor arena is too small for the model"),
@@ -951,7 +964,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   }
   // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
-  if (c.no_gpu_line > 0 && oom.device.empty() &&
+  if (c.no_gpu_line > 0 && oom.device.empty() && !c.named_device_bytes && !c.stated_device_bytes &&  // no GPU's size told
       !diagnose_detail::contains_any(diagnose_detail::lower(oom.message), {"cuda", "gpu", "cudnn", "cublas", "hip", "rocm", "mps", "xla", "tpu", "device"})) {
     b.boost(OomCause::kCpuRam, 0.4,
             fmt::format("the log tells the machine has no GPU (line {}) and the message names no device: what ran out is "
@@ -1189,6 +1202,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
   // its fixes in (framework_fix() words them as a native program's).
   if (d.framework == "pytorch" && oom.subsystem == "numpy" && !context.torch_named) d.framework = "numpy";
+  // Dask's nanny in a log that never names PyTorch: a Dask program (its fixes are Dask's).
+  if (d.framework == "pytorch" && oom.subsystem == "dask_nanny" && !context.torch_named) d.framework = "dask";
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
   if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
@@ -1226,8 +1241,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else if (host) {
     std::string ev;
     if (oom.family == "oom_killer" && oom.subsystem == "dask_nanny") {
-      ev = "Dask's nanny restarted a worker above its memory budget (a fraction of its memory_limit): the worker's "
-           "host RAM";
+      ev = oom.rss_bytes && oom.allowed_bytes
+               ? fmt::format("Dask's worker holds {} of its {} memory_limit: the worker's host RAM",
+                             format_bytes(*oom.rss_bytes), format_bytes(*oom.allowed_bytes))
+               : "Dask's nanny restarted a worker above its memory budget (a fraction of its memory_limit): the worker's "
+                 "host RAM";
     } else if (oom.family == "oom_killer" && oom.subsystem == "shared_memory") {
       ev = "a DataLoader worker was killed by SIGBUS: the shared memory (/dev/shm) its batches travel through is full";
       d.notes.push_back("Bus error in a DataLoader worker: raise the container's shared memory (docker --shm-size / "
@@ -1266,8 +1284,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "mysql" ? "MySQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) + ": host RAM"
            : sub == "redis" ? "Redis refused a write above its maxmemory setting"  // cap_not_ram() below
            : sub == "sqlite" ? std::string("SQLite's allocator failed (SQLITE_NOMEM): host RAM")
-           : sub == "wasm_heap" ? "the WebAssembly heap could not grow" + (Q ? " to " + format_bytes(*Q) : std::string()) +
-                                      (oom.allowed_bytes ? " (its limit: " + format_bytes(*oom.allowed_bytes) + ")" : std::string())
+           : sub == "wasm_heap" ? wasm_heap_evidence(Q, oom.allowed_bytes)
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
@@ -1335,11 +1352,15 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
     if (oom.subsystem == "wasm_heap") {
       // A cap the module was linked with (MAXIMUM_MEMORY, 2 GiB by default; INITIAL_MEMORY without
-      // ALLOW_MEMORY_GROWTH), whatever the machine's RAM; wasm32 addresses 4 GiB at most.
+      // ALLOW_MEMORY_GROWTH), whatever the machine's RAM; wasm32 addresses 4 GiB at most, so a heap
+      // of more, or a cap already at 4 GiB, needs wasm64 (or less data).
+      const int64_t k4GiB = int64_t{4} << 30;
+      const bool beyond_wasm32 = (Q && *Q > k4GiB) || (oom.allowed_bytes && *oom.allowed_bytes >= k4GiB);
       cap_not_ram(b, i, b.at(i).evidence.empty() ? std::string("the WebAssembly heap could not grow") : b.at(i).evidence.front(),
                   "Emscripten's heap cap (MAXIMUM_MEMORY / INITIAL_MEMORY set at link time), not the machine's memory",
-                  "Link with -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB (wasm32's ceiling; beyond it -sMEMORY64=1), or "
-                  "give the module a smaller input",
+                  beyond_wasm32 ? "Beyond wasm32's 4 GiB: link with -sMEMORY64=1 (wasm64), or give the module less data at once"
+                                : "Link with -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB (wasm32's ceiling; beyond it "
+                                  "-sMEMORY64=1), or give the module a smaller input",
                   "Is the limit in the message 2 GiB (2147483648, the default MAXIMUM_MEMORY) or the INITIAL_MEMORY the "
                   "module was linked with?");
     }
@@ -1668,6 +1689,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (f.probe == default_probe(f.category)) {
       const std::string probe = framework_probe(f.category, d.framework);
       if (!probe.empty()) f.probe = probe;
+    }
+    if (f.title == default_title(f.category)) {
+      std::string title = framework_title(f.category, d.framework);
+      if (!title.empty()) f.title = std::move(title);
     }
   }
   rank_findings(findings);

@@ -1511,7 +1511,7 @@ class Reader {
                          // growth with the count of repeats: "as the number of inference increases, the
                          // allocated memory also increases"; a constant rise ("a constant incremental of
                          // the use of its memory", "constant increase")
-                         contains("as the number of") || contains("with the number of") ||
+                         repeats_counted(lo) ||
                          contains("constant increment") || contains("constant increase") || contains("incrementally") ||
                          contains("constant growth") || contains("constant rise");
     // Not a change the user made that worked ("Increasing the swap from 1GB to 4GB did the trick",
@@ -1528,7 +1528,15 @@ class Reader {
                                // "Memory does not keep increasing between steps", "it doesn't grow"
                                contains("not keep increasing") || contains("n't keep increasing") ||
                                contains("not keep growing") || contains("n't keep growing") || contains("not increas") ||
-                               contains("n't increas") || contains("not grow") || contains("n't grow");
+                               contains("n't increas") || contains("not grow") || contains("n't grow") ||
+                               // a leak denied ("there is no memory leakage", "I do not think it is a memory leak")
+                               contains("no memory leak") || contains("no leak") || contains("not a memory leak") ||
+                               contains("not a leak") || contains("isn't a leak") || contains("isn't a memory leak") ||
+                               contains("think it is a memory leak") || contains("think it's a memory leak") ||
+                               contains("without leak") ||
+                               // the memory told shrinking ("memory per GPU decreases")
+                               contains("memory decreas") || contains("memory per gpu decreas") ||
+                               contains("memory usage decreas") || contains("memory goes down") || contains("memory drops");
     // Every growth word on the line has an object that is not memory: the user raised a count or a
     // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
     // memory did not grow.
@@ -1557,7 +1565,7 @@ if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem
          contains("never being freed") || contains("never released") || contains("never deallocated") ||
          contains("never get released") || contains("never gets released")) &&
         !contains("process") && !contains("kill") && !contains("exit") && !contains(" os") && !contains("driver") &&
-        !contains("cache") && !code_line(lo) && !lo.empty() && lo.back() != '?') {
+        !contains("cache") && !code_line(lo) && !only_asked(lo, {"freed", "released", "deallocated"})) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "memory told never to be freed during the run: " + text());
     }
     // Weaker outside training (训练): growth while serving or predicting is as often a chat's history
@@ -1612,8 +1620,18 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
                            contains("smaller") || contains("changed")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
          contains("no solution") || contains("not solve") || contains("same error") || contains("persist"))) {
-      add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2,
-          "a smaller batch did not help: " + text());
+      // The setting lowered is a length ("I reduced max_seq_len from 2048 to 512 and it still OOMs"):
+      // evidence against the sequence length, not the batch; a batch word on the line keeps the batch.
+      const bool length_only = !contains("batch") && !contains("bs") &&
+                               (contains("max_length") || contains("max_seq_length") || contains("seq_len") ||
+                                contains("seq_length") || contains("sequence_length") || contains("block_size") ||
+                                contains("max_len") || contains("cutoff_len") || contains("context_length") ||
+                                contains("model_max_length") || contains("max_source_length"));
+      if (length_only) {
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.2, "a shorter input did not help: " + text());
+      } else {
+        add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
+      }
     }
     // Before the first step / while loading the model.
     if (has(kWLoadProse) || has(kWTraining)) {
@@ -1661,9 +1679,14 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         contains("during evaluation") || contains("during validation") || contains("in validation") ||
         contains("when evaluating") || contains("during testing")) {
       if (!negated) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.25, "inference / evaluation: " + text(), 'i');
-    } else if (contains("not even training") || contains("when not training") || contains("while not training") ||
-               contains("i'm not training") || contains("i am not training") || contains("not doing any training") ||
-               contains("without any training")) {
+    } else if ((contains("not even training") || contains("when not training") || contains("while not training") ||
+                contains("i'm not training") || contains("i am not training") || contains("not doing any training") ||
+                contains("without any training")) &&
+               // the memory told held by the run ("shows 14.37 GiB allocated"), not an idle notebook's earlier
+               // cells or a model still being loaded ("not even training yet; it fails at model.to('cuda')")
+               (contains("allocated") || contains("memory") || contains("gib") || contains("gb")) &&
+               !contains("idle") && !contains("earlier cell") && !contains(" yet") && !contains("load") &&
+               !contains(".to(")) {
       // Training denied while memory is held: inference that keeps the graph ("I don't know why it shows
       // 14.37 GiB allocated when not even training").
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3,
@@ -1978,7 +2001,11 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("another script") || contains("another experiment") || contains("another training") ||
         contains("another task") || contains("other program") || other_app_holds() ||
         contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
-      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
+      // Not where the user rules them out ("nvidia-smi shows no other process", "no, only this one").
+      if (!contains("no other process") && !contains("no other job") && !contains("no other program") &&
+          !contains("only this one") && !contains("not another process") && !contains("no another process")) {
+        add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "other jobs on the GPU: " + text());
+      }
     }
     }
     if (optimizer_memory && sentence) {
@@ -2398,6 +2425,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // CPU only").
   static bool no_gpu_told(std::string_view lo) {
     if (code_line(lo)) return false;
+    // Told of another run or machine beside a GPU one: "Training works without a GPU, but on the GPU
+    // it fails", "my laptop has no GPU, so I moved to the server".
+    if (contains_any(lo, {"on the gpu", "on a gpu", "on gpu", "with a gpu", "with the gpu", "server", "moved", "switched",
+                          "works", "worked", "runs fine", "ran fine", "cluster", "colab", "laptop", "my other"})) {
+      return false;
+    }
     std::string_view t = lo;
     while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
     if (!t.empty() && t.back() == '?') return false;
@@ -2423,6 +2456,22 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         continue;
       }
       return true;
+    }
+    return false;
+  }
+
+  // Growth told against a count of repeats ("as the number of inferences / iterations / epochs /
+  // calls increases, ..."), not of layers, GPUs, tokens generated, requests or images in a batch (the
+  // model's size, the parallelism, a KV cache, the batch).
+  static bool repeats_counted(std::string_view lo) {
+    for (std::string_view lead : {"as the number of ", "with the number of "}) {
+      for (size_t p = lo.find(lead); p != std::string_view::npos; p = lo.find(lead, p + 1)) {
+        const std::string_view what = lo.substr(p + lead.size(), 24);
+        for (std::string_view r : {"inference", "iteration", "epoch", "step", "call", "run", "loop", "prediction",
+                                   "evaluation", "episode", "forward pass", "training step", "predict"}) {
+          if (what.rfind(r, 0) == 0) return true;
+        }
+      }
     }
     return false;
   }
@@ -2472,6 +2521,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       if (p == std::string_view::npos) continue;
       const std::string_view after = c.substr(p, 60);
       if (contains_any(after, {" not ", "n't ", "also full", "are full", "are also"})) continue;
+      // free because this job never used them ("because I only set CUDA_VISIBLE_DEVICES=0"), or the job
+      // moved to one of them and still fails: no unevenness
+      if (contains_any(after, {"because", " as i ", " since "}) ||
+          contains_any(c, {"cuda_visible_devices", "only use", "only have", "moved", "still fail", "still crash",
+                           "still oom"})) {
+        continue;
+      }
       if (contains_any(after, {"are free", "are empty", "are idle", "are unused", "stay empty", "stay idle", "remain empty",
                                "remain free", "remain idle", "were free", "were empty", "were idle", "have free",
                                "still have", "barely used", "are almost empty", "are mostly empty", "sit idle"})) {
@@ -2496,7 +2552,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     static constexpr std::string_view kVerbs[] = {"increas", "rais", "bump", "doubl", "chang", "set ", "went from",
                                                   "going from", "go from", "larger", "bigger", "higher", "longer", "more "};
     auto has = [&](std::string_view w) { return lo.find(w) != std::string_view::npos; };
-    if (std::none_of(std::begin(kVerbs), std::end(kVerbs), has)) return;
+    if (std::none_of(std::begin(kVerbs), std::end(kVerbs), has) && !has("->") && !has("\xe2\x86\x92")) return;
     // A failure told in the clause of the rise or the next one ("... and now training OOMs. It
     // crashes at step 0"), not one told of other runs ("other runs finished fine with higher batch
     // sizes").
@@ -2511,6 +2567,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return contains_any(c, {"fine", "worked", "works", "finished", "succeed", "no problem", "no issue"});
     };
     if (!failed_in(lo) || code_line(lo) || printed_line(raw, lo)) return;
+    // The rise undone and the failure still there ("... increased the batch size to 32, but I reverted
+    // it to 8 and it still OOMs"): not the rise's failure.
+    if (contains_any(lo, {"revert", "rolled back", "went back", "back to", "undid", "undo", " still "})) return;
     struct Knob {
       std::string_view text;
       OomCause cause;
@@ -2544,7 +2603,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                                    "not increase", "without increas", "n't change", "not change",
                                                    "n't raise", "not raise", "n't set", "if you",
                                                    // what a fix makes possible: "no_grad ... to allow larger batch sizes"
-                                                   "allow", "enabl", "lets ", "so that", "in order to"};
+                                                   "allow", "enabl", "lets ", "so that", "in order to",
+                                                   // supposed, not done: "if I increase the batch size to 64 it will crash"
+                                                   "if i ", "if we ", " would ", " will "};
     // "from A to B" / "A -> B" / "to B (was A)" after `from` in `c`: whether a rise is told (nullopt: no numbers).
     auto rise = [](std::string_view c, size_t from) -> std::optional<bool> {
       auto number_at = [&](size_t p, size_t* end) -> std::optional<int64_t> {
@@ -2573,8 +2634,24 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         if (!b) continue;
         size_t q = e;
         while (q < c.size() && (c[q] == ' ' || c[q] == '(')) ++q;
-        if (c.compare(q, 4, "was ") != 0 && c.compare(q, 5, "from ") != 0) continue;
-        if (auto a = number_at(q + (c[q] == 'w' ? 4 : 5), &e)) return *b > *a;
+        const size_t skip = c.compare(q, 4, "was ") == 0 ? 4 : c.compare(q, 5, "from ") == 0 ? 5
+                            : c.compare(q, 11, "previously ") == 0 ? 11 : 0;
+        if (skip == 0) continue;
+        if (auto a = number_at(q + skip, &e)) return *b > *a;
+      }
+      // "batch_size: 16 -> 32", "1024 → 4096": a number, an arrow, a number
+      for (std::string_view arrow : {"->", "\xe2\x86\x92"}) {
+        for (size_t p = c.find(arrow, from); p != std::string_view::npos; p = c.find(arrow, p + 1)) {
+          size_t s0 = p;
+          while (s0 > 0 && c[s0 - 1] == ' ') --s0;
+          size_t d = s0;
+          while (d > 0 && is_digit(c[d - 1])) --d;
+          if (d == s0) continue;
+          size_t e = 0;
+          auto a = number_at(d, &e);
+          auto b = a ? number_at(p + arrow.size(), &e) : std::nullopt;
+          if (a && b) return *b > *a;
+        }
       }
       return std::nullopt;
     };
@@ -2616,6 +2693,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           }
           if (told) break;
         }
+        // No verb, the rise in numbers right after the knob: "batch_size: 16 -> 32 and now it OOMs"
+        if (!told) told = rise(c, kp).value_or(false) && c.find("->", kp) != std::string_view::npos;
         if (told && once_per_window(last_raised_, k.cause, n)) {
           add(n, FactKind::kStatement, k.cause, 0.35, "a setting raised before the failure: " + shown(raw.substr(0, 160)), 0,
               Told::kAccount);

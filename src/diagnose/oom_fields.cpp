@@ -311,6 +311,10 @@ void read_oom_killer(std::string_view s, OomRecord& r) {
   if (auto kb = integer_after(s, "anon-rss:")) {
     if (*kb < kMaxInt64 / 1024) r.rss_bytes = *kb * 1024;
   }
+  if (r.subsystem == "dask_nanny") {  // "Process memory: 3.91 GiB -- Worker memory limit: 4.00 GiB"
+    r.rss_bytes = take(size_after(s, "processmemory:"), r);
+    r.allowed_bytes = take(size_after(s, "workermemorylimit:"), r);
+  }
 }
 
 void read_vllm(std::string_view s, OomRecord& r) {
@@ -375,6 +379,9 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       set_requested(size_after(s, "enlargememory,requested"), r);
       if (!r.requested_bytes) set_requested(size_after(s, "arraystosize"), r);  // "... arrays to size N bytes (OOM)"
       r.allowed_bytes = take(size_after(s, "thelimitis"), r);
+      // "... compile with -s INITIAL_MEMORY=X with X higher than the current value 16777216": the heap's
+      // fixed size (no growth), in bytes
+      if (!r.allowed_bytes) r.allowed_bytes = grouped_count_after(s, "thecurrentvalue", r);
       return;
     }
     if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes" (or "1,073,741,824 bytes")

@@ -241,6 +241,10 @@ const HeadDef kHeads[] = {
     // exceeded 95% memory budget. Restarting", newer "Worker tcp://... (pid=...) exceeded 95% memory
     // budget. Restarting..."): the worker's host RAM within the limit it was given.
     {"% memory budget", "oom_killer", "dask_nanny", Kind::kOneLine},
+    // Its worker's warning before that ("Memory use is high but worker has no data to store to disk.
+    // Perhaps some other process is leaking memory?  Process memory: 3.91 GiB -- Worker memory limit:
+    // 4.00 GiB"): the worker's own process near its limit.
+    {"worker has no data to store to disk", "oom_killer", "dask_nanny", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -616,6 +620,14 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
                       (k >= 3 && lo.compare(k - 3, 3, "\xe2\x80\x9c") == 0))) {  // “
           continue;
         }
+      }
+      // TensorFlow Lite Micro's arena told without its numbers: the phrase ends its line ("Failed to
+      // resize buffer..." / "Failed to resize buffer."), not a sentence about another buffer ("Failed
+      // to resize buffer for image: ...", "Failed to resize buffer in gradio's stream").
+      if (hit.phrase == "failed to resize buffer") {
+        size_t k = e;
+        while (k < lo.size() && (lo[k] == '.' || lo[k] == ' ' || lo[k] == '\r' || lo[k] == '!')) ++k;
+        if (k < lo.size()) continue;
       }
       // CuPy's wording: its pool's "(allocated so far: ..." or CuPy named ("Out of memory allocating
       // N bytes." alone is also XLA's CPU runtime's and other programs').

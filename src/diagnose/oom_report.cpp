@@ -1,5 +1,6 @@
 #include "oomkit/diagnose/oom_report.h"
 
+#include <cctype>
 #include <filesystem>
 #include <cmath>
 #include <fstream>
@@ -27,6 +28,17 @@ nlohmann::json finding_json(const Finding& f) {
   return j;
 }
 
+// A size as the message printed it, with a space before its unit as every other size here is shown
+// ("17179869184.00GiB" -> "17179869184.00 GiB").
+std::string spaced_unit(const std::string& printed) {
+  for (size_t i = 1; i < printed.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(printed[i - 1])) && std::isalpha(static_cast<unsigned char>(printed[i]))) {
+      return printed.substr(0, i) + " " + printed.substr(i);
+    }
+  }
+  return printed;
+}
+
 void numbers_line(const OomRecord& r, std::string& out) {
   std::vector<std::string> parts;
   // A size beyond int64 is kept as INT64_MAX with size_overflow set (oom_record.h): printing that as
@@ -34,12 +46,12 @@ void numbers_line(const OomRecord& r, std::string& out) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   auto add = [&](const char* label, const std::optional<int64_t>& v) {
     if (!v) return;
-    if (r.size_overflow && *v == kMax) parts.push_back(fmt::format("{} beyond int64 bytes (over 8 EiB)", label));
+    if (r.size_overflow && *v == kMax) parts.push_back(fmt::format("{} beyond int64's range (over 8 EiB)", label));
     else parts.push_back(fmt::format("{} {}", label, format_bytes(*v)));
   };
   if (r.requested_is_lower_bound) parts.push_back("requested more than 1 EiB");
   else if (r.size_overflow && r.requested_bytes == kMax && !r.requested_printed.empty())
-    parts.push_back(fmt::format("requested {} (beyond int64 bytes)", r.requested_printed));
+    parts.push_back(fmt::format("requested {} (beyond int64's range, over 8 EiB)", spaced_unit(r.requested_printed)));
   else add("requested", r.requested_bytes);
   add("capacity", r.total_capacity_bytes);
   add("allowed", r.allowed_bytes);
