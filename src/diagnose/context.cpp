@@ -581,6 +581,38 @@ std::string known_model(std::string_view lo) {
   return "";
 }
 
+// Settings whose size sets the memory, by the cause they set (a knob's name where a word starts):
+// read where the user tells one raised before the failure (raised_setting_told()) and where the user
+// tells a fix or a cause (stated_account(), beside the remedies' names).
+struct SettingKnob {
+  std::string_view text;
+  OomCause cause;
+};
+constexpr SettingKnob kSettingKnobs[] = {
+        {"max_length", OomCause::kActivationsSeqlen}, {"max length", OomCause::kActivationsSeqlen},
+        {"max_seq_len", OomCause::kActivationsSeqlen}, {"max_seq_length", OomCause::kActivationsSeqlen},
+        {"seq_len", OomCause::kActivationsSeqlen}, {"seq_length", OomCause::kActivationsSeqlen},
+        {"sequence length", OomCause::kActivationsSeqlen}, {"max_len", OomCause::kActivationsSeqlen},
+        {"block_size", OomCause::kActivationsSeqlen}, {"cutoff_len", OomCause::kActivationsSeqlen},
+        {"max_source_length", OomCause::kActivationsSeqlen}, {"max_target_length", OomCause::kActivationsSeqlen},
+        {"image size", OomCause::kActivationsSeqlen}, {"image_size", OomCause::kActivationsSeqlen},
+        {"img_size", OomCause::kActivationsSeqlen}, {"imgsz", OomCause::kActivationsSeqlen},
+        {"resolution", OomCause::kActivationsSeqlen}, {"input size", OomCause::kActivationsSeqlen},
+        {"input_size", OomCause::kActivationsSeqlen}, {"crop size", OomCause::kActivationsSeqlen},
+        {"crop_size", OomCause::kActivationsSeqlen}, {"patch size", OomCause::kActivationsSeqlen},
+        {"num_frames", OomCause::kActivationsSeqlen},
+        {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
+        {"batchsize", OomCause::kActivationsBatch}, {"micro batch", OomCause::kActivationsBatch},
+        {"micro_batch", OomCause::kActivationsBatch}, {"mini_batch", OomCause::kActivationsBatch},
+        {"max_model_len", OomCause::kGenerationKvCache}, {"num_ctx", OomCause::kGenerationKvCache},
+        {"n_ctx", OomCause::kGenerationKvCache}, {"ctx_size", OomCause::kGenerationKvCache},
+        {"context window", OomCause::kGenerationKvCache},
+        {"context length", OomCause::kGenerationKvCache}, {"context_length", OomCause::kGenerationKvCache},
+        {"max_new_tokens", OomCause::kGenerationKvCache}, {"max_tokens", OomCause::kGenerationKvCache},
+        {"max_num_seqs", OomCause::kGenerationKvCache}, {"num_beams", OomCause::kGenerationKvCache},
+        {"num_workers", OomCause::kCpuRam}, {"prefetch_factor", OomCause::kCpuRam},
+};
+
 class Reader {
  public:
   explicit Reader(LogEvidence& ev) : ev_(ev) {}
@@ -2570,34 +2602,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // The rise undone and the failure still there ("... increased the batch size to 32, but I reverted
     // it to 8 and it still OOMs"): not the rise's failure.
     if (contains_any(lo, {"revert", "rolled back", "went back", "back to", "undid", "undo", " still "})) return;
-    struct Knob {
-      std::string_view text;
-      OomCause cause;
-    };
-    static constexpr Knob kKnobs[] = {
-        {"max_length", OomCause::kActivationsSeqlen}, {"max length", OomCause::kActivationsSeqlen},
-        {"max_seq_len", OomCause::kActivationsSeqlen}, {"max_seq_length", OomCause::kActivationsSeqlen},
-        {"seq_len", OomCause::kActivationsSeqlen}, {"seq_length", OomCause::kActivationsSeqlen},
-        {"sequence length", OomCause::kActivationsSeqlen}, {"max_len", OomCause::kActivationsSeqlen},
-        {"block_size", OomCause::kActivationsSeqlen}, {"cutoff_len", OomCause::kActivationsSeqlen},
-        {"max_source_length", OomCause::kActivationsSeqlen}, {"max_target_length", OomCause::kActivationsSeqlen},
-        {"image size", OomCause::kActivationsSeqlen}, {"image_size", OomCause::kActivationsSeqlen},
-        {"img_size", OomCause::kActivationsSeqlen}, {"imgsz", OomCause::kActivationsSeqlen},
-        {"resolution", OomCause::kActivationsSeqlen}, {"input size", OomCause::kActivationsSeqlen},
-        {"input_size", OomCause::kActivationsSeqlen}, {"crop size", OomCause::kActivationsSeqlen},
-        {"crop_size", OomCause::kActivationsSeqlen}, {"patch size", OomCause::kActivationsSeqlen},
-        {"num_frames", OomCause::kActivationsSeqlen},
-        {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
-        {"batchsize", OomCause::kActivationsBatch}, {"micro batch", OomCause::kActivationsBatch},
-        {"micro_batch", OomCause::kActivationsBatch}, {"mini_batch", OomCause::kActivationsBatch},
-        {"max_model_len", OomCause::kGenerationKvCache}, {"num_ctx", OomCause::kGenerationKvCache},
-        {"n_ctx", OomCause::kGenerationKvCache}, {"ctx_size", OomCause::kGenerationKvCache},
-        {"context window", OomCause::kGenerationKvCache},
-        {"context length", OomCause::kGenerationKvCache}, {"context_length", OomCause::kGenerationKvCache},
-        {"max_new_tokens", OomCause::kGenerationKvCache}, {"max_tokens", OomCause::kGenerationKvCache},
-        {"max_num_seqs", OomCause::kGenerationKvCache}, {"num_beams", OomCause::kGenerationKvCache},
-        {"num_workers", OomCause::kCpuRam}, {"prefetch_factor", OomCause::kCpuRam},
-    };
     static constexpr std::string_view kAdvice[] = {"try ", "you can", "you could", "you should", "you may", "recommend",
                                                    "suggest", "please", "consider", "instead of", "n't increase",
                                                    "not increase", "without increas", "n't change", "not change",
@@ -2671,7 +2675,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           std::any_of(std::begin(kAdvice), std::end(kAdvice), [&](std::string_view a) { return c.find(a) != std::string_view::npos; })) {
         continue;
       }
-      for (const Knob& k : kKnobs) {
+      for (const SettingKnob& k : kSettingKnobs) {
         size_t kp = c.find(k.text);
         if (kp == std::string_view::npos || !word_starts_at(c, kp)) continue;
         bool told = false;
@@ -3831,41 +3835,31 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         {"offload_optimizer", OomCause::kOptimizerState}, {"optimizer offload", OomCause::kOptimizerState},
         {"no_grad", OomCause::kEvalWithoutNoGrad}, {"inference_mode", OomCause::kEvalWithoutNoGrad},
         {"volatile", OomCause::kEvalWithoutNoGrad}, {"eval_accumulation_steps", OomCause::kEvalWithoutNoGrad},
-        {"num_workers", OomCause::kCpuRam}, {"system memory", OomCause::kCpuRam}, {"host memory", OomCause::kCpuRam},
+        {"system memory", OomCause::kCpuRam}, {"host memory", OomCause::kCpuRam},
         {"system ram", OomCause::kCpuRam}, {"cpu memory", OomCause::kCpuRam}, {"cpu ram", OomCause::kCpuRam},
         {"shared memory", OomCause::kCpuRam}, {"/dev/shm", OomCause::kCpuRam}, {"swap", OomCause::kCpuRam},
         {"wsl", OomCause::kCpuRam},
-        {"max_length", OomCause::kActivationsSeqlen}, {"max_seq_len", OomCause::kActivationsSeqlen},
-        {"seq_len", OomCause::kActivationsSeqlen}, {"sequence length", OomCause::kActivationsSeqlen},
-        {"image size", OomCause::kActivationsSeqlen}, {"img_size", OomCause::kActivationsSeqlen},
-        {"image_size", OomCause::kActivationsSeqlen}, {"resolution", OomCause::kActivationsSeqlen},
-        {"truncat", OomCause::kActivationsSeqlen}, {"cutoff_len", OomCause::kActivationsSeqlen},
-        {"input length", OomCause::kActivationsSeqlen}, {"audio length", OomCause::kActivationsSeqlen},
+        {"truncat", OomCause::kActivationsSeqlen}, {"input length", OomCause::kActivationsSeqlen},
+        {"audio length", OomCause::kActivationsSeqlen},
         {"shorter", OomCause::kActivationsSeqlen}, {"tiling", OomCause::kActivationsSeqlen},
         {"smaller image", OomCause::kActivationsSeqlen}, {"smaller picture", OomCause::kActivationsSeqlen},
         {"tiled", OomCause::kActivationsSeqlen}, {"tile size", OomCause::kActivationsSeqlen},
         {"tile_size", OomCause::kActivationsSeqlen}, {"sliding window", OomCause::kActivationsSeqlen},
         {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
         {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
-        {"downsampl", OomCause::kActivationsSeqlen}, {"input size", OomCause::kActivationsSeqlen},
-        {"split the document", OomCause::kActivationsSeqlen}, {"split the text", OomCause::kActivationsSeqlen},
+        {"downsampl", OomCause::kActivationsSeqlen}, {"split the document", OomCause::kActivationsSeqlen},
+        {"split the text", OomCause::kActivationsSeqlen},
         {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
         {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
-        {"input_size", OomCause::kActivationsSeqlen},
-        {"batch size", OomCause::kActivationsBatch}, {"batch_size", OomCause::kActivationsBatch},
-        {"batchsize", OomCause::kActivationsBatch}, {"smaller batch", OomCause::kActivationsBatch},
+        {"smaller batch", OomCause::kActivationsBatch},
         {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
         {"gradient checkpointing", OomCause::kActivationsBatch}, {"gradient_checkpointing", OomCause::kActivationsBatch},
         {"activation checkpointing", OomCause::kActivationsBatch},
         {"\xe6\xa2\xaf\xe5\xba\xa6\xe6\xa3\x80\xe6\x9f\xa5\xe7\x82\xb9", OomCause::kActivationsBatch},  // 梯度检查点
-        {"max_model_len", OomCause::kGenerationKvCache}, {"gpu_memory_utilization", OomCause::kGenerationKvCache},
-        {"num_ctx", OomCause::kGenerationKvCache}, {"context window", OomCause::kGenerationKvCache},
-        {"context length", OomCause::kGenerationKvCache}, {"context_length", OomCause::kGenerationKvCache},
+        {"gpu_memory_utilization", OomCause::kGenerationKvCache},
         {"kv cache", OomCause::kGenerationKvCache}, {"kv_cache", OomCause::kGenerationKvCache},
-        {"kv-cache", OomCause::kGenerationKvCache}, {"max_new_tokens", OomCause::kGenerationKvCache},
-        {"max_num_seqs", OomCause::kGenerationKvCache}, {"num_beams", OomCause::kGenerationKvCache},
-        {"n_ctx", OomCause::kGenerationKvCache}, {"ctx_size", OomCause::kGenerationKvCache},
-        {".item()", OomCause::kLeakAcrossSteps}, {"detach", OomCause::kLeakAcrossSteps},
+        {"kv-cache", OomCause::kGenerationKvCache}, {".item()", OomCause::kLeakAcrossSteps},
+        {"detach", OomCause::kLeakAcrossSteps},
         {"clear_session", OomCause::kLeakAcrossSteps}, {".cpu()", OomCause::kLeakAcrossSteps},
         {"leak", OomCause::kLeakAcrossSteps}, {"retrac", OomCause::kLeakAcrossSteps},
         {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
@@ -3905,12 +3899,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           spaced[q] = ' ';
         }
       }
-      for (const Named& x : kNamed) {
-        if (contains_word_start(clause, x.text) || contains_word_start(underscored, x.text) ||
-            contains_word_start(spaced, x.text)) {
-          named |= uint32_t{1} << static_cast<int>(x.cause);
+      auto read = [&](std::string_view text, OomCause cause) {
+        if (contains_word_start(clause, text) || contains_word_start(underscored, text) ||
+            contains_word_start(spaced, text)) {
+          named |= uint32_t{1} << static_cast<int>(cause);
         }
-      }
+      };
+      for (const Named& x : kNamed) read(x.text, x.cause);
+      for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
     }
     const size_t k = std::bitset<kCauseCount>(named).count();
