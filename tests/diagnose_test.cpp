@@ -4324,3 +4324,29 @@ TEST(DiagnoseKinds24, NoGpuOfAnotherRunOrMachine) {
                               "RuntimeError: out of memory\n",
                               host));
 }
+
+// Sizes at int64's edge (review32): 2^63 - 1 bytes and 2^63 - 2^40 bytes fit (not flagged), 2^63
+// does not; leading zeros carry no size; a count with thousands separators is read whole.
+TEST(DiagnoseKinds24, SizesAtInt64sEdge) {
+  auto requested = [](const std::string& message) {
+    const std::vector<OomRecord> r = parse_oom_log(message);
+    EXPECT_EQ(r.size(), 1u) << message;
+    return r.empty() ? OomRecord{} : r.front();
+  };
+  const std::string cpu = "RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: "
+                          "you tried to allocate ";
+  const OomRecord max = requested(cpu + "9223372036854775807 bytes.");
+  EXPECT_EQ(max.requested_bytes, std::numeric_limits<int64_t>::max());
+  EXPECT_FALSE(max.size_overflow);
+  const OomRecord beyond = requested(cpu + "9223372036854775808 bytes.");
+  EXPECT_TRUE(beyond.size_overflow);
+  const OomRecord grouped = requested(cpu + "1,073,741,824 bytes.");
+  EXPECT_EQ(grouped.requested_bytes, int64_t{1} << 30);
+  const OomRecord zeros = requested(cpu + "000000000000000000000001073741824 bytes.");
+  EXPECT_EQ(zeros.requested_bytes, int64_t{1} << 30);
+  EXPECT_FALSE(zeros.size_overflow);
+  const OomRecord tib = requested("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8388607.00 TiB. GPU 0 has a "
+                                  "total capacity of 79.15 GiB of which 1.20 GiB is free.");
+  EXPECT_EQ(tib.requested_bytes, (int64_t{8388607}) << 40);
+  EXPECT_FALSE(tib.size_overflow);
+}

@@ -663,18 +663,24 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
   out.begin = pos;
   out.end = i + unit_len;
   out.printed = std::string(s.substr(pos, out.end - pos));
-  if (int_digits > 30) {
+  // Leading zeros carry no size ("0001073741824 bytes" is 1 GiB): the significant digits decide.
+  size_t zeros = 0;
+  while (zeros + 1 < int_digits && s[pos + zeros] == '0') ++zeros;
+  if (int_digits - zeros > 30) {
     out.overflow = true;
     out.bytes = std::numeric_limits<int64_t>::max();
     return out;
   }
-  const std::string number(s.substr(pos, int_digits + (frac_digits ? frac_digits + 1 : 0)).substr(0, 64));
+  const std::string number(
+      s.substr(pos + zeros, int_digits - zeros + (frac_digits ? frac_digits + 1 : 0)).substr(0, 64));
   const long double value = std::strtold(number.c_str(), nullptr) * mult;
-  if (!(value < 9.2e18L)) {
+  // Beyond int64 only past its maximum (2^63 - 1, exact in long double's 64-bit mantissa); rounded
+  // in long double, not through a double (which rounds 2^63 - 1 up to 2^63).
+  if (!(value < 9223372036854775807.5L)) {
     out.overflow = true;
     out.bytes = std::numeric_limits<int64_t>::max();
   } else {
-    out.bytes = static_cast<int64_t>(std::llround(static_cast<double>(value)));
+    out.bytes = static_cast<int64_t>(std::llroundl(value));
   }
   return out;
 }

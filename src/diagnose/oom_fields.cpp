@@ -100,7 +100,9 @@ std::optional<int64_t> grouped_count_after(const std::string& s, std::string_vie
   }
   if (digits.empty()) return std::nullopt;
   if (printed) *printed = s.substr(p + label.size(), end - p - label.size()) + " bytes";
-  if (digits.size() > 18) {
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // leading zeros carry no size
+  // Beyond int64 only past 9223372036854775807 (19 digits compared as text, same length).
+  if (digits.size() > 19 || (digits.size() == 19 && digits > "9223372036854775807")) {
     r.size_overflow = true;
     return kMaxInt64;
   }
@@ -653,9 +655,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     if (r.allowed_bytes && r.total_capacity_bytes && *r.allowed_bytes >= *r.total_capacity_bytes) r.allowed_bytes.reset();
   }
   // Outside the caching allocator.
-  if (auto n = integer_after(s, "youtriedtoallocate")) {  // DefaultCPUAllocator: "... N bytes"
+  // DefaultCPUAllocator: "... N bytes" (also "1,073,741,824 bytes" as a user or another program
+  // writes it: the whole grouped count, not its first group)
+  if (auto n = grouped_count_after(s, "youtriedtoallocate", r, &r.requested_printed)) {
     r.requested_bytes = *n;
-    r.requested_printed = std::to_string(*n) + " bytes";
   } else if (ifind(s, "youtriedtoallocate") != std::string::npos) {
     set_requested(size_after(s, "youtriedtoallocate"), r);  // 5,000 digits: an overflow, flagged
   }
