@@ -619,8 +619,9 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
                            handle ? "CUBLAS_STATUS_NOT_INITIALIZED: cuBLAS could not create its handle"
                            : r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
     Finding& f = b.at(i);
-    f.title = r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
-                                                : "cuDNN could not allocate its handle or workspace";
+    f.title = handle ? "cuBLAS could not create its handle: the GPU already full, or a broken CUDA / cuBLAS installation"
+              : r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
+                                                  : "cuDNN could not allocate its handle or workspace";
     f.fix = preallocating
                 ? "If the GPU is empty when the run starts, check that the CUDA / cuBLAS / driver versions match the "
                   "TensorFlow / jaxlib build"
@@ -964,8 +965,10 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   }
   // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
-  if (c.no_gpu_line > 0 && oom.device.empty() && !c.named_device_bytes && !c.stated_device_bytes &&  // no GPU's size told
-      !diagnose_detail::contains_any(diagnose_detail::lower(oom.message), {"cuda", "gpu", "cudnn", "cublas", "hip", "rocm", "mps", "xla", "tpu", "device"})) {
+  // Not where a GPU's size is told (the no-GPU machine is then another one).
+  if (c.no_gpu_line > 0 && oom.device.empty() && !c.named_device_bytes && !c.stated_device_bytes &&
+      !diagnose_detail::contains_any(diagnose_detail::lower(oom.message),
+                                     {"cuda", "gpu", "cudnn", "cublas", "hip", "rocm", "mps", "xla", "tpu", "device"})) {
     b.boost(OomCause::kCpuRam, 0.4,
             fmt::format("the log tells the machine has no GPU (line {}) and the message names no device: what ran out is "
                         "host RAM",
