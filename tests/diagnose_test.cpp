@@ -995,7 +995,9 @@ TEST(DiagnoseKinds4, InputSizeInWordsAndStars) {
                            "Works for one image, but not for a batch of 16.\n",
                            "Recording a high frame rate stream to disk.\n",
                            "Loaded the images.\nprint(torch.cuda.memory_allocated() / (1024*1024))\n"}) {
-    const auto ds = diagnose_log(std::string(line) + bare);
+    // The rules alone: the line above a bare message is the user's, no longer glued into the
+    // message, so the word prior reads its words ("images") as it reads any sentence's.
+    const auto ds = diagnose_log(std::string(line) + bare, rules_alone());
     ASSERT_FALSE(ds.empty()) << line;
     EXPECT_NE(first(ds).findings.front().category, OomCause::kActivationsSeqlen) << line;
   }
@@ -4349,4 +4351,29 @@ TEST(DiagnoseKinds24, SizesAtInt64sEdge) {
                                   "total capacity of 79.15 GiB of which 1.20 GiB is free.");
   EXPECT_EQ(tib.requested_bytes, (int64_t{8388607}) << 40);
   EXPECT_FALSE(tib.size_overflow);
+}
+
+// The message as shown (review32): TensorFlow's / XLA's log prefix after the timestamp (": E
+// file.cc:226] ") is not part of it; the user's sentence above a one-line message is not glued to it
+// (only a line holding the report's size is); a CUDA runtime error and cuBLAS's are on the GPU (HIP's
+// on a ROCm GPU), cuBLAS under TF's / XLA's stream executor on their "gpu" device.
+TEST(DiagnoseKinds24, MessageShownAndDeviceNamed) {
+  const std::vector<OomRecord> tf = parse_oom_log(
+      "2021-05-16 03:52:49.141806: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed to "
+      "create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n");
+  ASSERT_EQ(tf.size(), 1u);
+  EXPECT_EQ(tf[0].message, "failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED");
+  EXPECT_EQ(tf[0].device, "gpu");
+  const std::vector<OomRecord> glued = parse_oom_log(
+      "GPU: none detected by nvidia-smi after driver update, but torch sees GPU 0\nRuntimeError: CUDA error: out of memory\n");
+  ASSERT_EQ(glued.size(), 1u);
+  EXPECT_EQ(glued[0].message, "RuntimeError: CUDA error: out of memory");
+  EXPECT_EQ(glued[0].device, "cuda");
+  const std::vector<OomRecord> hip = parse_oom_log("RuntimeError: HIP error: hipErrorOutOfMemory\n");
+  ASSERT_EQ(hip.size(), 1u);
+  EXPECT_EQ(hip[0].device, "hip");
+  const std::vector<OomRecord> torch_cublas =
+      parse_oom_log("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n");
+  ASSERT_EQ(torch_cublas.size(), 1u);
+  EXPECT_EQ(torch_cublas[0].device, "cuda");
 }

@@ -602,10 +602,7 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
     // the GPU in each process (TF's whole-device default, JAX's 75%), so a second process on the
     // device (a notebook kernel, another run) leaves cuBLAS no room: other processes first.
     const bool handle = r.subsystem == "cublas_init";
-    const std::string lo_msg = diagnose_detail::lower(r.message);
-    const bool preallocating = handle && (lo_msg.find("stream_executor") != std::string::npos ||
-                                          lo_msg.find("xla") != std::string::npos ||
-                                          lo_msg.find("tensorflow") != std::string::npos);
+    const bool preallocating = handle && r.device == "gpu";  // TF's / XLA's device name (the parser's)
     if (preallocating) {
       const size_t k = b.add(OomCause::kOtherProcess, 0.5,
                              "cuBLAS could not create its handle under TensorFlow's / XLA's stream executor, which "

@@ -310,9 +310,24 @@ bool has_log_prefix(std::string_view s) {
 }
 
 std::string strip_log_prefix(std::string_view s) {
+  // What TensorFlow's / XLA's logging (absl, glog-style) leaves after its timestamp: ": E
+  // external/.../cuda_blas.cc:226] " (a level letter, the source file and line).
+  auto tf_level = [](std::string_view t) -> size_t {
+    if (t.size() < 6 || t[0] != ':' || t[1] != ' ' || std::string_view("IWEF").find(t[2]) == std::string_view::npos ||
+        t[3] != ' ') {
+      return 0;
+    }
+    const size_t close = t.find("] ", 4);
+    if (close == std::string_view::npos || close > 160) return 0;
+    size_t d = close;
+    while (d > 4 && is_digit(t[d - 1])) --d;
+    if (d == close || t[d - 1] != ':' || t.substr(4, d - 4).find(' ') != std::string_view::npos) return 0;
+    return close + 2;
+  };
   for (int k = 0; k < 10 && !s.empty(); ++k) {
     size_t n = 0;
     while (n < s.size() && is_space(s[n])) ++n;
+    if (n == 0) n = tf_level(s);
     if (n == 0) {
       for (auto f : {iso_timestamp, glog, clock_time, bracketed, paren_pid, level, rank_colon, number_colon, nccl_host,
                      pytest_e, quote_mark}) {

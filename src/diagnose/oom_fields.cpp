@@ -363,6 +363,18 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.device.empty()) {
     r.device = "cuda";
   }
+  // cuBLAS and cuDNN are CUDA libraries: their allocation or handle failures are on the GPU; a CUDA
+  // runtime error named as one ("CUDA error: out of memory", "cuda runtime error (2)",
+  // CUDA_ERROR_OUT_OF_MEMORY) too, and HIP's (hipErrorOutOfMemory) on a ROCm GPU.
+  if (r.device.empty() && (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed")) r.device = "cuda";
+  if (r.device.empty() && r.family == "cuda_error_oom" && r.subsystem == "cuda_runtime") {
+    if (ifind(s, "hiperror") != std::string::npos || ifind(s, "hip_error") != std::string::npos) {
+      r.device = "hip";
+    } else if (ifind(s, "cudaerror") != std::string::npos || ifind(s, "cudaruntimeerror") != std::string::npos ||
+               ifind(s, "cuda_error_out_of_memory") != std::string::npos || ifind(s, "cudaerrormemoryallocation") != std::string::npos) {
+      r.device = "cuda";
+    }
+  }
   if (r.family == "tensorflow") return read_tensorflow(s, r);
   if (r.family == "oom_killer") return read_oom_killer(s, r);
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);

@@ -1021,11 +1021,30 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       int64_t prepended_line = 0;  // a wrapped one-line report begun on the previous line
       std::string spaced = trim(std::string_view(line).substr(begin, std::min(end - begin, kMaxWindowChars)));
       if (begin == 0) spaced = trim(strip_log_prefix(spaced));
+      // A look-back window cut inside a word or a timestamp ("...49.141806: E external/...") starts at
+      // the next word, without the cut's leftover separators.
+      if (begin > 0 && begin < hit.pos) {
+        const std::string_view window(spaced);
+        const size_t head_at = hit.pos - begin;
+        size_t cut = 0;
+        if (is_alpha(line[begin - 1]) || is_digit(line[begin - 1]) || line[begin - 1] == '.' || line[begin - 1] == ':') {
+          const size_t sp = window.find(' ');
+          if (sp != std::string_view::npos && sp < head_at) cut = sp;
+        }
+        while (cut < head_at && cut < window.size() && (window[cut] == ' ' || window[cut] == ':')) ++cut;
+        spaced = trim(window.substr(cut));
+      }
       // A wrapped one-line report may start a line earlier (its size before its head).
       if (one_line && h == 0 && begin == 0 && i > 0 && !hit.at_head) {
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
         // A markdown code fence ("```", "```text", "~~~") opens the pasted log; it is no part of the message.
-        if (!prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
+        // Only a line that holds a size (the report's, before its head): not the user's sentence above
+        // the message ("GPU: none detected by nvidia-smi ...").
+        bool sized = false;
+        for (size_t q = 0; q < prev.size() && !sized; ++q) {
+          if (is_digit(prev[q]) && (q == 0 || !is_digit(prev[q - 1]))) sized = size_at(prev, q, false, true).has_value();
+        }
+        if (sized && !prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
             find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
           prepended_line = lines[i - 1].number;
@@ -1121,6 +1140,16 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
       }
       if (r.subsystem == "onnxruntime" && r.device == "cpu") r.family = "host_alloc";  // the CPU provider's arena: host RAM
+      // cuBLAS's handle under TensorFlow's / XLA's stream executor ("E external/org_tensorflow/
+      // tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed to create cublas handle"): their GPU
+      // device ("gpu", as TF and XLA name it), which they preallocate per process.
+      if (r.subsystem == "cublas_init") {
+        const std::string_view line_raw = lines[i].raw.substr(0, kMaxLineChars);
+        if (ifind(line_raw, "stream_executor") != std::string_view::npos || ifind(line_raw, "org_tensorflow") != std::string_view::npos ||
+            ifind(line_raw, "/xla/") != std::string_view::npos) {
+          r.device = "gpu";
+        }
+      }
       if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.dtype.empty()) {
         // TF 1.x printed the shape alone; the failing node on the next lines names its dtype
         // ("[[Node: ... = Conv2D[T=DT_FLOAT, ..."), else TF's default float32 is assumed (flagged).
