@@ -4377,3 +4377,22 @@ TEST(DiagnoseKinds24, MessageShownAndDeviceNamed) {
   ASSERT_EQ(torch_cublas.size(), 1u);
   EXPECT_EQ(torch_cublas[0].device, "cuda");
 }
+
+// Memory told to grow with the tokens or requests held is the KV cache (not a leak); the GPU's memory
+// in traditional script (顯存) is read as the simplified (显存); TFLM's fix names how much is missing.
+TEST(DiagnoseKinds24, KvGrowthTraditionalScriptTflmMissing) {
+  EXPECT_TRUE(evidence_holds("As the number of tokens generated increases, memory increases.\n" + kPytorch2Oom,
+                             "grow with the tokens / sequences held", OomCause::kGenerationKvCache));
+  EXPECT_FALSE(evidence_holds("As the number of tokens generated increases, memory increases.\n" + kPytorch2Oom,
+                              "memory grows step after step"));
+  // 顯存用完了，訓練中斷。 (the GPU's memory was used up, training stopped)
+  const Diagnosis zh = first(diagnose_log(
+      "\xe9\xa1\xaf\xe5\xad\x98\xe7\x94\xa8\xe5\xae\x8c\xe4\xba\x86\xef\xbc\x8c\xe8\xa8\x93\xe7\xb7\xb4\xe4\xb8\xad\xe6\x96\xb7"
+      "\xe3\x80\x82\n",
+      rules_alone()));
+  ASSERT_TRUE(zh.oom);
+  EXPECT_EQ(zh.oom->device, "cuda");
+  const Diagnosis tflm = first(diagnose_log(
+      "Failed to allocate tail memory. Requested: 80000, available 70000, missing: 10000\n", rules_alone()));
+  EXPECT_NE(tflm.findings.at(0).fix.find("(10000 bytes, 9.77 KiB)"), std::string::npos) << tflm.findings.at(0).fix;
+}

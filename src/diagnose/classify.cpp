@@ -789,8 +789,12 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                  : std::string("TensorFlow Lite Micro's tensor arena is too small for the model"),
                "The tensor arena the program gave TensorFlow Lite Micro is too small for this model (a size set at "
                "build time, not the board's memory)",
-               "Raise kTensorArenaSize (the arena handed to MicroInterpreter) by at least what is missing; "
-               "MicroInterpreter::arena_used_bytes() after AllocateTensors() with a large arena gives the size the model needs",
+               "Raise kTensorArenaSize (the arena handed to MicroInterpreter) by at least what is missing" +
+                   (Q && r.free_bytes && *Q > *r.free_bytes
+                        ? fmt::format(" ({} bytes, {})", *Q - *r.free_bytes, format_bytes(*Q - *r.free_bytes))
+                        : std::string()) +
+                   "; MicroInterpreter::arena_used_bytes() after AllocateTensors() with a large arena gives the size the "
+                   "model needs",
                "Does AllocateTensors() pass with a larger arena, and what does arena_used_bytes() report then?");
     return;
   }

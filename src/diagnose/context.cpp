@@ -1587,6 +1587,16 @@ if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
     }
+    // Memory told to grow with the tokens, sequences or requests held ("as the number of tokens
+    // generated increases, memory increases", "... concurrent requests increases ... the server
+    // crashes"): the KV cache, which holds every token of every sequence being generated.
+    if (has(kWGrow) && (contains("as the number of") || contains("with the number of") || contains("the more ")) &&
+        (contains("token") || contains("request") || contains("sequences") || contains("turns") ||
+         contains("conversation") || contains("generated")) &&
+        (has(kWMem) || has(kWRam) || contains("vram")) && !code_line(lo) && !only_asked(lo, {"increas", "grow"})) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.35,
+          "memory told to grow with the tokens / sequences held: the KV cache: " + text());
+    }
     // Memory told never to be given back during the run: "I don't think anything is freed ever", "the
     // buffers are never released", "nothing gets freed": a leak (every step's memory stays). Not of a
     // process that ended ("not freed after the process exits / is killed": another process, or a zombie),

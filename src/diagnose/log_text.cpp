@@ -427,7 +427,8 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
 // The machine running out or stalling (see log_text.h).
 bool cuda_memory_named(std::string_view t) {
   return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos || contains_word(t, "vram") ||
-         t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos;
+         t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos ||
+         t.find("\xe9\xa1\xaf\xe5\xad\x98") != std::string_view::npos;  // 显存, 顯存 (traditional)
 }
 
 bool accelerator_near(std::string_view lo, size_t at, size_t len) {
@@ -767,7 +768,7 @@ std::optional<ProseNumber> prose_number_at(std::string_view lo, size_t p) {
 bool gpu_memory_named(std::string_view lo) {
   // zh: 显存 (the GPU's memory), GPU内存 / 显卡内存 / 显卡的内存 (the GPU's / the graphics card's memory).
   for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda",
-                             "\xe6\x98\xbe\xe5\xad\x98", "gpu\xe5\x86\x85\xe5\xad\x98",
+                             "\xe6\x98\xbe\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98", "gpu\xe5\x86\x85\xe5\xad\x98",
                              "\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98",
                              "\xe6\x98\xbe\xe5\x8d\xa1\xe7\x9a\x84\xe5\x86\x85\xe5\xad\x98"}) {
     if (lo.find(g) != std::string_view::npos) return true;

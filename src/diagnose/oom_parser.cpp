@@ -1866,7 +1866,8 @@ bool memory_trouble_prose(std::string_view lo) {
     }
     return false;
   };
-  const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"});  // 显存, 内存
+  const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
+                             "\xe9\xa1\xaf\xe5\xad\x98"});  // 显存, 内存, 顯存 (traditional)
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
@@ -1894,7 +1895,7 @@ bool memory_trouble_prose(std::string_view lo) {
       auto in = [&](std::initializer_list<const char*> ws) {
         return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return clause.find(w) != std::string_view::npos; });
       };
-      if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"})) continue;
+      if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98"})) continue;  // 显存, 内存, 顯存 (traditional)
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
       if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
       if (zh_asked_supposed_or_denied(clause)) continue;
