@@ -4396,3 +4396,18 @@ TEST(DiagnoseKinds24, KvGrowthTraditionalScriptTflmMissing) {
       "Failed to allocate tail memory. Requested: 80000, available 70000, missing: 10000\n", rules_alone()));
   EXPECT_NE(tflm.findings.at(0).fix.find("(10000 bytes, 9.77 KiB)"), std::string::npos) << tflm.findings.at(0).fix;
 }
+
+// cuBLAS's handle not created beside a CUDA kernel's assertion or an index out of range (review32):
+// the assert left the context unusable, not memory: no report.
+TEST(DiagnoseKinds24, CublasHandleAfterAnAssertIsNoOom) {
+  EXPECT_TRUE(parse_oom_log("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n"
+                            "../aten/src/ATen/native/cuda/Indexing.cu:1146: indexSelectLargeIndex: block: [0,0,0], thread: "
+                            "[0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n")
+                  .empty());
+  EXPECT_TRUE(parse_oom_log("RuntimeError: CUDA error: device-side assert triggered\nRuntimeError: CUDA error: "
+                            "CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n")
+                  .empty());
+  EXPECT_EQ(parse_oom_log("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n")
+                .size(),
+            1u);
+}

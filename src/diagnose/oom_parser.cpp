@@ -964,6 +964,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   std::vector<std::string> squashed_of;                // parallel to records
   std::unordered_map<std::string, size_t> by_key;     // identical reports -> their record
   size_t consumed_until = 0;                           // lines read as continuations
+  std::optional<int> device_assert_seen;               // a CUDA kernel's assertion in the log (1), looked for once
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < consumed_until) continue;
     const std::string_view raw = lines[i].raw;
@@ -987,6 +988,26 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
+      // cuBLAS's handle not created after (or before) a CUDA kernel's assertion ("Indexing.cu:1146:
+      // indexSelectLargeIndex: ... Assertion `srcIndex < srcSelectDimSize` failed.", "device-side
+      // assert triggered", an index told out of range): the assert left the CUDA context unusable, so
+      // the handle fails; an index out of range (an embedding's vocabulary, a label), not memory.
+      if (std::string_view(hit.subsystem) == "cublas_init") {
+        if (!device_assert_seen) {
+          device_assert_seen = 0;
+          for (const auto& l : lines) {
+            const std::string_view t = l.raw.substr(0, 600);
+            if (ifind(t, "device-side assert") != std::string_view::npos ||
+                (ifind(t, "assertion `") != std::string_view::npos && ifind(t, "` failed") != std::string_view::npos) ||
+                ifind(t, "index out of range") != std::string_view::npos ||  // IndexError's, or told
+                ifind(t, "index out of bounds") != std::string_view::npos) {
+              device_assert_seen = 1;
+              break;
+            }
+          }
+        }
+        if (*device_assert_seen == 1) continue;
+      }
       // ggml_vulkan's pinned (host-visible) buffer failing is a warning it recovers from, with a
       // smaller or a plain host buffer: "Failed to allocate pinned memory." then the Vulkan error.
       if (std::string_view(hit.subsystem) == "vulkan" && i > 0 &&
