@@ -4411,3 +4411,45 @@ TEST(DiagnoseKinds24, CublasHandleAfterAnAssertIsNoOom) {
                 .size(),
             1u);
 }
+
+// review32b: PyTorch 2.x's hint under every CUDA error ("Compile with `TORCH_USE_CUDA_DSA` to
+// enable device-side assertions.") and a Python "list index out of range" are no kernel assert;
+// absl's log prefix ("E0000 00:00:1712345678.901234   12345 cuda_blas.cc:190] ") is stripped and
+// marks TF's / XLA's device; a log record of its own above a one-line message (TF's "Sum Total of
+// in-use chunks: 7.50GiB") is not glued into it.
+TEST(DiagnoseKinds24, Review32bMends) {
+  EXPECT_EQ(parse_oom_log("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n"
+                          "CUDA kernel errors might be asynchronously reported at some other API call.\n"
+                          "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n")
+                .size(),
+            1u);
+  EXPECT_EQ(parse_oom_log("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n"
+                          "IndexError: list index out of range\n")
+                .size(),
+            1u);
+  const std::vector<OomRecord> absl = parse_oom_log(
+      "E0000 00:00:1712345678.901234   12345 cuda_blas.cc:190] failed to create cublas handle: "
+      "CUBLAS_STATUS_NOT_INITIALIZED\n");
+  ASSERT_EQ(absl.size(), 1u);
+  EXPECT_EQ(absl[0].message, "failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED");
+  EXPECT_EQ(absl[0].device, "gpu");
+  const std::vector<OomRecord> tf = parse_oom_log(
+      "2021-05-16 03:52:49.141806: I tensorflow/core/common_runtime/bfc_allocator.cc:1040] Sum Total of in-use chunks: "
+      "7.50GiB\n"
+      "2021-05-16 03:52:49.141900: E tensorflow/stream_executor/cuda/cuda_driver.cc:806] failed to allocate 3.50G "
+      "(3758096384 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+  ASSERT_FALSE(tf.empty());
+  EXPECT_EQ(tf.back().message.find("Sum Total"), std::string::npos) << tf.back().message;
+}
+
+// The driver's code spelled out after it ("CUDA_ERROR_OUT_OF_MEMORY: out of memory") is one report
+// with the whole message, sized from the byte count before it (review32b).
+TEST(DiagnoseKinds24, DriverCodeSpelledOutIsOneReport) {
+  const std::vector<OomRecord> jax = parse_oom_log(
+      "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to allocate 1073741824 bytes for new constant: "
+      "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+  ASSERT_EQ(jax.size(), 1u);
+  EXPECT_EQ(jax[0].family, "cuda_error_oom");
+  EXPECT_EQ(jax[0].requested_bytes, int64_t{1} << 30);
+  EXPECT_NE(jax[0].message.find("CUDA_ERROR_OUT_OF_MEMORY: out of memory"), std::string::npos) << jax[0].message;
+}

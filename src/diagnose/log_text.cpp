@@ -194,6 +194,13 @@ size_t clock_time(std::string_view s) {
 size_t glog(std::string_view s) {
   if (s.size() < 22 || (s[0] != 'I' && s[0] != 'W' && s[0] != 'E' && s[0] != 'F') || digits(s, 1) != 4 || s[5] != ' ') return 0;
   size_t i = 6 + clock_time(s.substr(6));
+  // absl's form (TensorFlow >= 2.16, XLA, JAX): "E0000 00:00:1712345678.901234   12345 cuda_blas.cc:190] ",
+  // the seconds since the epoch where glog has the clock's seconds
+  if (i == 6 && digits(s, 6) == 2 && s.size() > 12 && s[8] == ':' && digits(s, 9) == 2 && s[11] == ':' &&
+      digits(s, 12) >= 2) {
+    i = 12 + digits(s, 12);
+    if (i < s.size() && s[i] == '.') i += 1 + digits(s, i + 1);
+  }
   if (i == 6) return 0;
   const size_t close = s.find(']', i);
   if (close == std::string_view::npos || close - i > 120) return 0;

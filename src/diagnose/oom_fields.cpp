@@ -699,6 +699,22 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       }
     }
   }
+  // The driver's code after a byte count of its own ("Failed to allocate 1073741824 bytes for new
+  // constant: CUDA_ERROR_OUT_OF_MEMORY", TensorFlow's "failed to alloc 8589934592 bytes on host:
+  // CUDA_ERROR_OUT_OF_MEMORY"): that count, in bytes.
+  if (!r.requested_bytes && r.family == "cuda_error_oom" && ifind(s, "cuda_error_out_of_memory") != std::string::npos) {
+    for (std::string_view label : {"failedtoallocate", "failedtoalloc"}) {
+      const size_t p = ifind(s, label);
+      if (p == std::string::npos) continue;
+      size_t end = 0;
+      auto n = integer_at(s, p + label.size(), &end);
+      if (n && istarts_with(std::string_view(s).substr(end), "bytes")) {
+        r.requested_bytes = *n;
+        r.requested_printed = std::to_string(*n) + " bytes";
+        break;
+      }
+    }
+  }
   // c10's DefaultCPUAllocator (c10/core/impl/alloc_cpu.cpp): host RAM, whatever device the
   // script uses.
   if (r.family == "cpu_default_allocator") r.device = "cpu";

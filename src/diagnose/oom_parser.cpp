@@ -806,6 +806,13 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
     }
     // A headless "Tried to allocate" right after a generic head belongs to that report.
     if (!overlaps && hit.headless && !kept.empty() && kept.back().kind == Kind::kCaching) overlaps = true;
+    // The driver's code spelled out right after it ("CUDA_ERROR_OUT_OF_MEMORY: out of memory", as
+    // XLA, TensorFlow and cuda-python print it): the same report, not a second (generic) one.
+    if (!overlaps && hit.generic && !kept.empty() && kept.back().phrase == "cuda_error_out_of_memory" &&
+        hit.pos >= kept.back().end && hit.pos - kept.back().end <= 3) {
+      kept.back().end = hit.end;
+      overlaps = true;
+    }
     if (!overlaps) kept.push_back(hit);
   }
   return kept;
@@ -990,17 +997,20 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       const HeadHit& hit = hits[h];
       // cuBLAS's handle not created after (or before) a CUDA kernel's assertion ("Indexing.cu:1146:
       // indexSelectLargeIndex: ... Assertion `srcIndex < srcSelectDimSize` failed.", "device-side
-      // assert triggered", an index told out of range): the assert left the CUDA context unusable, so
-      // the handle fails; an index out of range (an embedding's vocabulary, a label), not memory.
+      // assert triggered", an embedding's index out of range): the assert left the CUDA context
+      // unusable, so the handle fails; an index out of range (an embedding's vocabulary, a label), not
+      // memory.
       if (std::string_view(hit.subsystem) == "cublas_init") {
         if (!device_assert_seen) {
           device_assert_seen = 0;
           for (const auto& l : lines) {
             const std::string_view t = l.raw.substr(0, 600);
-            if (ifind(t, "device-side assert") != std::string_view::npos ||
+            // "device-side assert triggered" (not PyTorch 2.x's hint under every CUDA error, "Compile
+            // with `TORCH_USE_CUDA_DSA` to enable device-side assertions"), a kernel's "Assertion `...`
+            // failed", an embedding's "IndexError: index out of range in self"
+            if (ifind(t, "device-side assert triggered") != std::string_view::npos ||
                 (ifind(t, "assertion `") != std::string_view::npos && ifind(t, "` failed") != std::string_view::npos) ||
-                ifind(t, "index out of range") != std::string_view::npos ||  // IndexError's, or told
-                ifind(t, "index out of bounds") != std::string_view::npos) {
+                ifind(t, "index out of range in self") != std::string_view::npos) {
               device_assert_seen = 1;
               break;
             }
@@ -1059,11 +1069,32 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       if (one_line && h == 0 && begin == 0 && i > 0 && !hit.at_head) {
         const std::string prev = trim(strip_log_prefix(clean(lines[i - 1].raw.substr(0, 400))));
         // A markdown code fence ("```", "```text", "~~~") opens the pasted log; it is no part of the message.
-        // Only a line that holds a size (the report's, before its head): not the user's sentence above
-        // the message ("GPU: none detected by nvidia-smi ...").
+        // Only a line that holds a size (the report's, before its head; "2.00 GiB" or "17.79G"), is no
+        // log record of its own (its own prefix: TF's "Sum Total of in-use chunks: 7.50GiB" above the
+        // error) and does not end a sentence or introduce what follows (the user's "I have a 24GB
+        // card, it fails with:"; "GPU: none detected by nvidia-smi ...").
+        std::string compact;
+        for (size_t q = 0; q < prev.size(); ++q) {
+          if (prev[q] == ' ' && q > 0 && q + 1 < prev.size() && is_digit(prev[q - 1]) && is_alpha(prev[q + 1])) continue;
+          compact.push_back(prev[q]);
+        }
         bool sized = false;
-        for (size_t q = 0; q < prev.size() && !sized; ++q) {
-          if (is_digit(prev[q]) && (q == 0 || !is_digit(prev[q - 1]))) sized = size_at(prev, q, false, true).has_value();
+        for (size_t q = 0; q < compact.size() && !sized; ++q) {
+          if (is_digit(compact[q]) && (q == 0 || !is_digit(compact[q - 1]))) sized = size_at(compact, q, false, true).has_value();
+        }
+        const char last = prev.empty() ? '\0' : prev.back();
+        // A record of its own: a timestamp or glog's level and date after any launcher prefix ("[rank1]: ",
+        // which every line of a wrapped message carries).
+        std::string_view above = lines[i - 1].raw.substr(0, 400);
+        above.remove_prefix(std::min(above.size(), launcher_prefix(above, nullptr)));
+        while (!above.empty() && above.front() == ' ') above.remove_prefix(1);
+        const bool record = (above.size() > 10 && is_digit(above[0]) && is_digit(above[1]) && is_digit(above[2]) &&
+                             is_digit(above[3]) && above[4] == '-') ||
+                            (above.size() > 6 && std::string_view("IWEF").find(above[0]) != std::string_view::npos &&
+                             is_digit(above[1]) && is_digit(above[2]) && is_digit(above[3]) && is_digit(above[4]) &&
+                             above[5] == ' ');
+        if (record || last == ':' || last == '.' || last == '?' || last == '!') {
+          sized = false;
         }
         if (sized && !prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
             find_heads(prev).empty()) {
@@ -1164,10 +1195,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       // cuBLAS's handle under TensorFlow's / XLA's stream executor ("E external/org_tensorflow/
       // tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed to create cublas handle"): their GPU
       // device ("gpu", as TF and XLA name it), which they preallocate per process.
-      if (r.subsystem == "cublas_init") {
+      if (r.subsystem == "cublas_init" || r.subsystem == "cublas") {
         const std::string_view line_raw = lines[i].raw.substr(0, kMaxLineChars);
         if (ifind(line_raw, "stream_executor") != std::string_view::npos || ifind(line_raw, "org_tensorflow") != std::string_view::npos ||
-            ifind(line_raw, "/xla/") != std::string_view::npos) {
+            ifind(line_raw, "/xla/") != std::string_view::npos || ifind(line_raw, "cuda_blas.cc") != std::string_view::npos) {
           r.device = "gpu";
         }
       }
