@@ -4453,3 +4453,17 @@ TEST(DiagnoseKinds24, DriverCodeSpelledOutIsOneReport) {
   EXPECT_EQ(jax[0].requested_bytes, int64_t{1} << 30);
   EXPECT_NE(jax[0].message.find("CUDA_ERROR_OUT_OF_MEMORY: out of memory"), std::string::npos) << jax[0].message;
 }
+
+// Chinese (review32): 内存耗完了，但是显存还有很多 (the RAM ran out, the GPU's memory has plenty) is the
+// host's; 加载模型的时候显存被吃光 (the GPU's memory eaten up while loading the model) is the load.
+TEST(DiagnoseKinds24, ChineseHostNotGpuAndModelLoad) {
+  const Diagnosis host = first(diagnose_log(
+      "\xe5\x86\x85\xe5\xad\x98\xe8\x80\x97\xe5\xae\x8c\xe4\xba\x86\xef\xbc\x8c\xe4\xbd\x86\xe6\x98\xaf\xe6\x98\xbe\xe5\xad\x98"
+      "\xe8\xbf\x98\xe6\x9c\x89\xe5\xbe\x88\xe5\xa4\x9a\xe3\x80\x82\n",
+      rules_alone()));
+  ASSERT_TRUE(host.oom);
+  EXPECT_EQ(host.oom->device, "cpu");
+  EXPECT_TRUE(evidence_holds("\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xa8\xa1\xe5\x9e\x8b\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe6\x98\xbe"
+                             "\xe5\xad\x98\xe8\xa2\xab\xe5\x90\x83\xe5\x85\x89\n",
+                             "fails while loading the model (zh)", OomCause::kStaticModelTooLarge));
+}

@@ -581,6 +581,12 @@ std::string known_model(std::string_view lo) {
   return "";
 }
 
+// Chinese words of memory running out: 爆 (blown), 吃光 / 耗完 / 用完 (used up), 不足 / 不够 (not
+// enough), 占满 (filled).
+constexpr std::string_view kZhRunsOut[] = {"\xe7\x88\x86", "\xe5\x90\x83\xe5\x85\x89", "\xe8\x80\x97\xe5\xae\x8c",
+                                           "\xe7\x94\xa8\xe5\xae\x8c", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
+                                           "\xe5\x8d\xa0\xe6\xbb\xa1"};
+
 // Settings whose size sets the memory, by the cause they set (a knob's name where a word starts):
 // read where the user tells one raised before the failure (raised_setting_told()) and where the user
 // tells a fix or a cause (stated_account(), beside the remedies' names).
@@ -1689,6 +1695,22 @@ if ((contains("before the first step") || contains("before training") || contain
         !load_only_asked(lo)) {        // "is there a way to give max_memory when loading the model ?"
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
     }
+    }
+    // The same in Chinese: 加载模型 / 载入模型 / 模型加载 (loading the model) with the GPU's memory told
+    // run out on the line (显存 with 爆 / 吃光 / 耗完 / 用完 / 不足 / 不够 / 占满), not asked (zh_not_told_at).
+    if (cjk_ideographs(lo)) {
+      size_t load = std::string_view::npos;
+      for (std::string_view w : {"\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xa8\xa1\xe5\x9e\x8b", "\xe8\xbd\xbd\xe5\x85\xa5\xe6\xa8\xa1\xe5\x9e\x8b",
+                                 "\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8a\xa0\xe8\xbd\xbd"}) {
+        load = std::min(load, lo.find(w));
+      }
+      const bool runs_out = lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos &&
+                            std::any_of(std::begin(kZhRunsOut), std::end(kZhRunsOut),
+                                        [&](std::string_view w) { return lo.find(w) != std::string_view::npos; });
+      if (load != std::string_view::npos && runs_out && !zh_not_told_at(lo, load)) {
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
+            "fails while loading the model (zh): " + text());
+      }
     }
     if (model_beyond_one_device(lo)) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,

@@ -1907,6 +1907,36 @@ bool needs_more_than_it_has(std::string_view lo) {
   return false;
 }
 
+// A Chinese line whose 显存 / 顯存 (the GPU's memory) sits only in clauses that tell it has room
+// (还有 / 还剩 "still has", 充足 "ample", 够用 "enough", 正常 "normal", 很多 "plenty", 空闲 "free"),
+// while 内存 (the host's memory) is named in another clause.
+bool zh_gpu_memory_only_fine(std::string_view lo) {
+  constexpr std::string_view kGpu = "\xe6\x98\xbe\xe5\xad\x98", kGpuTrad = "\xe9\xa1\xaf\xe5\xad\x98",
+                             kHost = "\xe5\x86\x85\xe5\xad\x98";
+  if (lo.find(kHost) == std::string_view::npos) return false;
+  bool gpu_seen = false;
+  size_t from = 0;
+  while (from < lo.size()) {
+    size_t end = lo.size();
+    for (const char* sep : {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", ",", "\xef\xbc\x81"}) {
+      const size_t at = lo.find(sep, from);
+      if (at != std::string_view::npos) end = std::min(end, at + std::strlen(sep));
+    }
+    const std::string_view clause = lo.substr(from, end - from);
+    from = end;
+    if (clause.find(kGpu) == std::string_view::npos && clause.find(kGpuTrad) == std::string_view::npos) continue;
+    gpu_seen = true;
+    bool fine = false;
+    for (const char* w : {"\xe8\xbf\x98\xe6\x9c\x89", "\xe8\xbf\x98\xe5\x89\xa9", "\xe5\x85\x85\xe8\xb6\xb3",
+                          "\xe5\xa4\x9f\xe7\x94\xa8", "\xe6\xad\xa3\xe5\xb8\xb8", "\xe5\xbe\x88\xe5\xa4\x9a",
+                          "\xe7\xa9\xba\xe9\x97\xb2"}) {
+      fine = fine || clause.find(w) != std::string_view::npos;
+    }
+    if (!fine) return false;
+  }
+  return gpu_seen;
+}
+
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
   auto any_word = [&](std::initializer_list<const char*> ws) {
@@ -2187,7 +2217,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       }
       if (at == std::string::npos) continue;
       // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
-      const bool cuda_named = cuda_memory_named(lo);
+      // In Chinese, 显存 told to have room ("内存耗完了，但是显存还有很多": the RAM ran out, the GPU's
+      // memory has plenty) is not where it ran out: the host's RAM named in trouble decides.
+      const bool cuda_named = cuda_memory_named(lo) && !zh_gpu_memory_only_fine(lo);
       // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
       // due to out of memory"): the kernel's OOM killer, unless an accelerator is named within 40
       // characters of the kill's reason: "gets killed (out of memory) while loading the checkpoint,
@@ -2217,6 +2249,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (cuda_named) {
         r.device = "cuda";
       } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
+                 zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
                  (container_memory_named(lo) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
         // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM).
