@@ -581,11 +581,8 @@ std::string known_model(std::string_view lo) {
   return "";
 }
 
-// Chinese words of memory running out: 爆 (blown), 吃光 / 耗完 / 用完 (used up), 不足 / 不够 (not
-// enough), 占满 (filled).
-constexpr std::string_view kZhRunsOut[] = {"\xe7\x88\x86", "\xe5\x90\x83\xe5\x85\x89", "\xe8\x80\x97\xe5\xae\x8c",
-                                           "\xe7\x94\xa8\xe5\xae\x8c", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
-                                           "\xe5\x8d\xa0\xe6\xbb\xa1"};
+// Chinese words of memory short besides kZhUsedUp (log_text.h): 爆 (blown), 不足 / 不够 (not enough).
+constexpr std::string_view kZhShortOf[] = {"\xe7\x88\x86", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f"};
 
 // Settings whose size sets the memory, by the cause they set (a knob's name where a word starts):
 // read where the user tells one raised before the failure (raised_setting_told()) and where the user
@@ -598,7 +595,8 @@ constexpr SettingKnob kSettingKnobs[] = {
         {"max_length", OomCause::kActivationsSeqlen}, {"max length", OomCause::kActivationsSeqlen},
         {"max_seq_len", OomCause::kActivationsSeqlen}, {"max_seq_length", OomCause::kActivationsSeqlen},
         {"seq_len", OomCause::kActivationsSeqlen}, {"seq_length", OomCause::kActivationsSeqlen},
-        {"sequence length", OomCause::kActivationsSeqlen}, {"max_len", OomCause::kActivationsSeqlen},
+        {"sequence length", OomCause::kActivationsSeqlen}, {"sequence_length", OomCause::kActivationsSeqlen},
+        {"max_len", OomCause::kActivationsSeqlen},
         {"block_size", OomCause::kActivationsSeqlen}, {"cutoff_len", OomCause::kActivationsSeqlen},
         {"max_source_length", OomCause::kActivationsSeqlen}, {"max_target_length", OomCause::kActivationsSeqlen},
         {"image size", OomCause::kActivationsSeqlen}, {"image_size", OomCause::kActivationsSeqlen},
@@ -1670,11 +1668,11 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
          contains("no solution") || contains("not solve") || contains("same error") || contains("persist"))) {
       // The setting lowered is a length ("I reduced max_seq_len from 2048 to 512 and it still OOMs"):
       // evidence against the sequence length, not the batch; a batch word on the line keeps the batch.
-      const bool length_only = !contains("batch") && !contains("bs") &&
-                               (contains("max_length") || contains("max_seq_length") || contains("seq_len") ||
-                                contains("seq_length") || contains("sequence_length") || contains("block_size") ||
-                                contains("max_len") || contains("cutoff_len") || contains("context_length") ||
-                                contains("model_max_length") || contains("max_source_length"));
+      auto knob_named = [&](OomCause cause) {
+        return std::any_of(std::begin(kSettingKnobs), std::end(kSettingKnobs),
+                           [&](const SettingKnob& k) { return k.cause == cause && contains(k.text); });
+      };
+      const bool length_only = !contains("batch") && !contains("bs") && knob_named(OomCause::kActivationsSeqlen);
       if (length_only) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.2, "a shorter input did not help: " + text());
       } else {
@@ -1705,8 +1703,8 @@ if ((contains("before the first step") || contains("before training") || contain
         load = std::min(load, lo.find(w));
       }
       const bool runs_out = lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos &&
-                            std::any_of(std::begin(kZhRunsOut), std::end(kZhRunsOut),
-                                        [&](std::string_view w) { return lo.find(w) != std::string_view::npos; });
+                            (std::any_of(std::begin(kZhShortOf), std::end(kZhShortOf), has_text) ||
+                             std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp), has_text));
       if (load != std::string_view::npos && runs_out && !zh_not_told_at(lo, load)) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
             "fails while loading the model (zh): " + text());
@@ -2344,10 +2342,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // Whether one clause (a piece of a line between ". ", "; ", "? ", "! ", " but ") denies or asks
   // rather than tells: "didn't help", "wasn't the cause", "never fixed", "no longer works", "I
   // tried ...", "still OOMs", or it ends with '?'.
-  static bool denied_or_asked(std::string_view clause) {
+  // Whether a clause ends asking: its last character, trailing blanks aside, is '?' or '？'.
+  static bool asks(std::string_view clause) {
     while (!clause.empty() && (clause.back() == ' ' || clause.back() == '\r' || clause.back() == '\t')) clause.remove_suffix(1);
     if (!clause.empty() && clause.back() == '?') return true;
-    if (clause.size() >= 3 && clause.substr(clause.size() - 3) == "\xef\xbc\x9f") return true;  // '？'
+    return clause.size() >= 3 && clause.substr(clause.size() - 3) == "\xef\xbc\x9f";  // '？'
+  }
+
+  static bool denied_or_asked(std::string_view clause) {
+    if (asks(clause)) return true;
     // "It no longer OOMs", "doesn't crash anymore": the negation is the success told, not a denial.
     // A fix denied beside it still denies ("reducing the batch size didn't help, it doesn't crash
     // right away but after a few hundred steps").
@@ -2427,6 +2430,16 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // `s` with each '-' between two letters replaced by `with` ("--max-length" read as "--max_length" or
+  // "--max length": a command line's flags spell the knobs with hyphens).
+  static std::string hyphens_between_letters(std::string_view s, char with) {
+    std::string out(s);
+    for (size_t q = 1; q + 1 < out.size(); ++q) {
+      if (out[q] == '-' && is_alpha(out[q - 1]) && is_alpha(out[q + 1])) out[q] = with;
+    }
+    return out;
+  }
+
   // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
   // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
   // with the clause it ends, so a question keeps its '?' or '？').
@@ -2495,9 +2508,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                           "works", "worked", "runs fine", "ran fine", "cluster", "colab", "laptop", "my other"})) {
       return false;
     }
-    std::string_view t = lo;
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
-    if (!t.empty() && t.back() == '?') return false;
+    if (asks(lo)) return false;
     for (std::string_view x : {"gpu: none", "gpus: none", "gpu: n/a", "gpu : none", "gpu: no ", "gpu: not available",
                                "is cuda available: false", "cuda available: false", "cuda_available: false",
                                "cuda.is_available() returns false", "cuda.is_available() is false",
@@ -2558,9 +2569,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         for (std::string_view c : clauses(lo)) {
           const size_t from = static_cast<size_t>(c.data() - lo.data());
           if (p < from || p >= from + c.size()) continue;
-          std::string_view t = c;
-          while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
-          if (t.empty() || t.back() != '?') return false;
+          if (!asks(c)) return false;
         }
       }
     }
@@ -2574,9 +2583,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool other_gpus_free_told(std::string_view lo) {
     if (code_line(lo)) return false;
     for (std::string_view c : clauses(lo)) {
-      std::string_view t = c;
-      while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
-      if (t.empty() || t.back() == '?') continue;
+      if (asks(c)) continue;
       size_t p = std::string_view::npos;
       for (std::string_view who : {"other gpus", "other gpu ", "other cards", "other devices", "rest of the gpus",
                                    "rest of gpus", "remaining gpus", "remaining cards", "others gpus"}) {
@@ -2599,6 +2606,57 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
     }
     return false;
+  }
+
+  // Whether `c` tells a rise in numbers after `from`: "from A to B", "A -> B" / "A → B", "to B (was A)",
+  // "to B (previously A)" (a trailing k multiplies by 1000); nullopt when no such numbers are there.
+  static std::optional<bool> rise_told(std::string_view c, size_t from) {
+    auto number_at = [&](size_t p, size_t* end) -> std::optional<int64_t> {
+      while (p < c.size() && c[p] == ' ') ++p;
+      size_t e = p;
+      int64_t v = 0;
+      while (e < c.size() && is_digit(c[e]) && e - p < 12) v = v * 10 + (c[e++] - '0');
+      if (e == p) return std::nullopt;
+      if (e < c.size() && (c[e] == 'k' || c[e] == 'K')) v *= 1000, ++e;
+      *end = e;
+      return v;
+    };
+    for (size_t p = c.find("from ", from); p != std::string_view::npos; p = c.find("from ", p + 1)) {
+      size_t e = 0;
+      auto a = number_at(p + 5, &e);
+      if (!a) continue;
+      size_t q = e;
+      while (q < c.size() && c[q] == ' ') ++q;
+      size_t t = c.compare(q, 3, "to ") == 0 ? q + 3 : c.compare(q, 2, "->") == 0 ? q + 2 : std::string_view::npos;
+      if (t == std::string_view::npos) continue;
+      if (auto b = number_at(t, &e)) return *b > *a;
+    }
+    for (size_t p = c.find("to ", from); p != std::string_view::npos; p = c.find("to ", p + 1)) {
+      size_t e = 0;
+      auto b = number_at(p + 3, &e);
+      if (!b) continue;
+      size_t q = e;
+      while (q < c.size() && (c[q] == ' ' || c[q] == '(')) ++q;
+      const size_t skip = c.compare(q, 4, "was ") == 0 ? 4 : c.compare(q, 5, "from ") == 0 ? 5
+                          : c.compare(q, 11, "previously ") == 0 ? 11 : 0;
+      if (skip == 0) continue;
+      if (auto a = number_at(q + skip, &e)) return *b > *a;
+    }
+    // "batch_size: 16 -> 32", "1024 → 4096": a number, an arrow, a number
+    for (std::string_view arrow : {"->", "\xe2\x86\x92"}) {
+      for (size_t p = c.find(arrow, from); p != std::string_view::npos; p = c.find(arrow, p + 1)) {
+        size_t s0 = p;
+        while (s0 > 0 && c[s0 - 1] == ' ') --s0;
+        size_t d = s0;
+        while (d > 0 && is_digit(c[d - 1])) --d;
+        if (d == s0) continue;
+        size_t e = 0;
+        auto a = number_at(d, &e);
+        auto b = a ? number_at(p + arrow.size(), &e) : std::nullopt;
+        if (a && b) return *b > *a;
+      }
+    }
+    return std::nullopt;
   }
 
   // A setting told raised before the failure, in one clause of a sentence line: a word of raising
@@ -2642,68 +2700,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                                    "allow", "enabl", "lets ", "so that", "in order to",
                                                    // supposed, not done: "if I increase the batch size to 64 it will crash"
                                                    "if i ", "if we ", " would ", " will "};
-    // "from A to B" / "A -> B" / "to B (was A)" after `from` in `c`: whether a rise is told (nullopt: no numbers).
-    auto rise = [](std::string_view c, size_t from) -> std::optional<bool> {
-      auto number_at = [&](size_t p, size_t* end) -> std::optional<int64_t> {
-        while (p < c.size() && c[p] == ' ') ++p;
-        size_t e = p;
-        int64_t v = 0;
-        while (e < c.size() && is_digit(c[e]) && e - p < 12) v = v * 10 + (c[e++] - '0');
-        if (e == p) return std::nullopt;
-        if (e < c.size() && (c[e] == 'k' || c[e] == 'K')) v *= 1000, ++e;
-        *end = e;
-        return v;
-      };
-      for (size_t p = c.find("from ", from); p != std::string_view::npos; p = c.find("from ", p + 1)) {
-        size_t e = 0;
-        auto a = number_at(p + 5, &e);
-        if (!a) continue;
-        size_t q = e;
-        while (q < c.size() && c[q] == ' ') ++q;
-        size_t t = c.compare(q, 3, "to ") == 0 ? q + 3 : c.compare(q, 2, "->") == 0 ? q + 2 : std::string_view::npos;
-        if (t == std::string_view::npos) continue;
-        if (auto b = number_at(t, &e)) return *b > *a;
-      }
-      for (size_t p = c.find("to ", from); p != std::string_view::npos; p = c.find("to ", p + 1)) {
-        size_t e = 0;
-        auto b = number_at(p + 3, &e);
-        if (!b) continue;
-        size_t q = e;
-        while (q < c.size() && (c[q] == ' ' || c[q] == '(')) ++q;
-        const size_t skip = c.compare(q, 4, "was ") == 0 ? 4 : c.compare(q, 5, "from ") == 0 ? 5
-                            : c.compare(q, 11, "previously ") == 0 ? 11 : 0;
-        if (skip == 0) continue;
-        if (auto a = number_at(q + skip, &e)) return *b > *a;
-      }
-      // "batch_size: 16 -> 32", "1024 → 4096": a number, an arrow, a number
-      for (std::string_view arrow : {"->", "\xe2\x86\x92"}) {
-        for (size_t p = c.find(arrow, from); p != std::string_view::npos; p = c.find(arrow, p + 1)) {
-          size_t s0 = p;
-          while (s0 > 0 && c[s0 - 1] == ' ') --s0;
-          size_t d = s0;
-          while (d > 0 && is_digit(c[d - 1])) --d;
-          if (d == s0) continue;
-          size_t e = 0;
-          auto a = number_at(d, &e);
-          auto b = a ? number_at(p + arrow.size(), &e) : std::nullopt;
-          if (a && b) return *b > *a;
-        }
-      }
-      return std::nullopt;
-    };
-    // A command line's flags spell the knobs with hyphens ("--max-length", "--batch-size"): read with
-    // '_' for a '-' between two letters.
-    std::string underscored(lo);
-    for (size_t q = 1; q + 1 < underscored.size(); ++q) {
-      if (underscored[q] == '-' && is_alpha(underscored[q - 1]) && is_alpha(underscored[q + 1])) underscored[q] = '_';
-    }
+    // A command line's flags spell the knobs with hyphens ("--max-length", "--batch-size").
+    const std::string underscored = hyphens_between_letters(lo, '_');
     const std::vector<std::string_view> parts = clauses(underscored);
     for (size_t i = 0; i < parts.size(); ++i) {
       const std::string_view c = parts[i];
       if (succeeded_in(c) || !(failed_in(c) || (i + 1 < parts.size() && failed_in(parts[i + 1])))) continue;
-      std::string_view t = c;
-      while (!t.empty() && (t.back() == ' ' || t.back() == '\r')) t.remove_suffix(1);
-      if (t.empty() || t.back() == '?' ||
+      if (asks(c) ||
           std::any_of(std::begin(kAdvice), std::end(kAdvice), [&](std::string_view a) { return c.find(a) != std::string_view::npos; })) {
         continue;
       }
@@ -2719,18 +2722,18 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
             // right before the knob: "a larger batch size", "longer max_length", "more num_workers"
             told = vp < kp && kp - vp <= v.size() + 2;
           } else if (v == "chang" || v == "set " || v == "went from" || v == "going from" || v == "go from") {
-            const auto r = rise(c, std::min(vp, kp));
+            const auto r = rise_told(c, std::min(vp, kp));
             told = r.value_or(false);
           } else {
             // "raises"/"raised an" an exception is no rise; a rise told with falling numbers is none
             if (v == "rais" && (c.compare(vp, 6, "raises") == 0 || c.compare(vp, 9, "raised an") == 0 ||
                                 c.compare(vp, 8, "raise an") == 0)) continue;
-            told = rise(c, std::min(vp, kp)).value_or(true) && (vp < kp ? kp - vp <= 40 : vp - kp <= 40);
+            told = rise_told(c, std::min(vp, kp)).value_or(true) && (vp < kp ? kp - vp <= 40 : vp - kp <= 40);
           }
           if (told) break;
         }
         // No verb, the rise in numbers right after the knob: "batch_size: 16 -> 32 and now it OOMs"
-        if (!told) told = rise(c, kp).value_or(false) && c.find("->", kp) != std::string_view::npos;
+        if (!told) told = rise_told(c, kp).value_or(false) && c.find("->", kp) != std::string_view::npos;
         if (told && once_per_window(last_raised_, k.cause, n)) {
           add(n, FactKind::kStatement, k.cause, 0.35, "a setting raised before the failure: " + shown(raw.substr(0, 160)), 0,
               Told::kAccount);
@@ -3924,13 +3927,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size
       // from 128 to 32", "--max-model-len", "--micro-batch-size"): read as well with '_', and with
       // ' ', for a '-' between two letters.
-      std::string underscored(clause), spaced(clause);
-      for (size_t q = 1; q + 1 < underscored.size(); ++q) {
-        if (underscored[q] == '-' && is_alpha(underscored[q - 1]) && is_alpha(underscored[q + 1])) {
-          underscored[q] = '_';
-          spaced[q] = ' ';
-        }
-      }
+      const std::string underscored = hyphens_between_letters(clause, '_');
+      const std::string spaced = hyphens_between_letters(clause, ' ');
       auto read = [&](std::string_view text, OomCause cause) {
         if (contains_word_start(clause, text) || contains_word_start(underscored, text) ||
             contains_word_start(spaced, text)) {

@@ -139,9 +139,14 @@ bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo);
 /// followed by a letter), "gb" or "gib" ("14GB", "24 GiB", "24G"); with `megabytes` also "mb" or
 /// "mib" ("50 MB"; not "3m", which is a count).
 bool size_named(std::string_view text, bool megabytes);
+/// Chinese verbs of memory used up: 用完 / 耗完 / 用光 / 吃光 (used or eaten up), 耗尽 (exhausted),
+/// 占满 (filled). One list for the parser's words of memory trouble, the context's and the denial
+/// (没有 / 没 / 未 before one) below.
+inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\xe8\x80\x97\xe5\xae\x8c", "\xe7\x94\xa8\xe5\x85\x89",
+                                                 "\xe5\x90\x83\xe5\x85\x89", "\xe8\x80\x97\xe5\xb0\xbd", "\xe5\x8d\xa0\xe6\xbb\xa1"};
 /// Whether Chinese `text` asks (？, ?, 吗, 是否, 够不够), supposes (如果, 的话), denies a blow-up or an
-/// overflow (不会爆, 没有爆, 没爆, 不爆, 没有溢出, 未溢出) or tells of a fix (修复): then a word of memory
-/// trouble beside it reports none.
+/// overflow (不会爆, 没有爆, 没爆, 不爆, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
+/// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
 /// The first GPU's names in words (lowercased): only_first_gpu_used() and the Reader's
 /// first_gpu_alone() read them.

@@ -971,7 +971,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   std::vector<std::string> squashed_of;                // parallel to records
   std::unordered_map<std::string, size_t> by_key;     // identical reports -> their record
   size_t consumed_until = 0;                           // lines read as continuations
-  std::optional<int> device_assert_seen;               // a CUDA kernel's assertion in the log (1), looked for once
+  std::optional<bool> device_assert_seen;              // a CUDA kernel's assertion in the log, looked for once
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < consumed_until) continue;
     const std::string_view raw = lines[i].raw;
@@ -1002,7 +1002,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       // memory.
       if (std::string_view(hit.subsystem) == "cublas_init") {
         if (!device_assert_seen) {
-          device_assert_seen = 0;
+          device_assert_seen = false;
           for (const auto& l : lines) {
             const std::string_view t = l.raw.substr(0, 600);
             // "device-side assert triggered" (not PyTorch 2.x's hint under every CUDA error, "Compile
@@ -1011,12 +1011,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
             if (ifind(t, "device-side assert triggered") != std::string_view::npos ||
                 (ifind(t, "assertion `") != std::string_view::npos && ifind(t, "` failed") != std::string_view::npos) ||
                 ifind(t, "index out of range in self") != std::string_view::npos) {
-              device_assert_seen = 1;
+              device_assert_seen = true;
               break;
             }
           }
         }
-        if (*device_assert_seen == 1) continue;
+        if (*device_assert_seen) continue;
       }
       // ggml_vulkan's pinned (host-visible) buffer failing is a warning it recovers from, with a
       // smaller or a plain host buffer: "Failed to allocate pinned memory." then the Vulkan error.
@@ -1953,7 +1953,7 @@ bool memory_trouble_prose(std::string_view lo) {
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
-  // 释放不了 (not released), 占满 / 满了 (filled up), 耗尽 (exhausted), 装不下 / 放不下 / 塞不下 (does not fit);
+  // 释放不了 (not released), 满了 (filled up), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
   // not where the clause asks (？, 吗, 是否, 够不够 "enough or not"), supposes (如果 "if", 的话 "in
   // case"), tells it as normal (正常), denies (不会爆 / 没有爆 / 没爆 / 不爆 "did not blow", 没有溢出 / 未溢出
   // "no overflow") or tells of a fix (修复): "显存溢出，内存正常" is the GPU's trouble.
@@ -1985,12 +1985,11 @@ bool memory_trouble_prose(std::string_view lo) {
               "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe",
               "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe", "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe",
               "\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe", "\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d",
-              "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe8\x80\x97\xe5\xb0\xbd", "\xe6\xbb\xa1\xe4\xba\x86",
-              // 耗完 / 用完 / 用光 / 吃光 (used up, eaten up)
-              "\xe8\x80\x97\xe5\xae\x8c", "\xe7\x94\xa8\xe5\xae\x8c", "\xe7\x94\xa8\xe5\x85\x89",
-              "\xe5\x90\x83\xe5\x85\x89",
+              "\xe6\xbb\xa1\xe4\xba\x86",
               "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",
-              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "100%"})) {
+              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "100%"}) ||
+          std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp),
+                      [&](std::string_view w) { return clause.find(w) != std::string_view::npos; })) {
         return true;
       }
     }
