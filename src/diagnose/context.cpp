@@ -3846,11 +3846,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                      any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure) ||
                      any_in(kGone) || any_in(kHadTo);
     if (!cue) return;
-    struct Named {
-      std::string_view text;
-      OomCause cause;
-    };
-    static constexpr Named kNamed[] = {
+    // The remedies' and causes' names; the settings' own are kSettingKnobs (read below as well).
+    static constexpr SettingKnob kNamed[] = {
         {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
         {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
         // an allocator's arena ("BFCArena has no logic to free those"), not a benchmark's or a project's name
@@ -3935,7 +3932,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           named |= uint32_t{1} << static_cast<int>(cause);
         }
       };
-      for (const Named& x : kNamed) read(x.text, x.cause);
+      for (const SettingKnob& x : kNamed) read(x.text, x.cause);
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
     }
