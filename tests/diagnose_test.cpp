@@ -4467,3 +4467,72 @@ TEST(DiagnoseKinds24, ChineseHostNotGpuAndModelLoad) {
                              "\xe5\xad\x98\xe8\xa2\xab\xe5\x90\x83\xe5\x85\x89\n",
                              "fails while loading the model (zh)", OomCause::kStaticModelTooLarge));
 }
+
+// ROCm's twins of cuBLAS's and cuDNN's allocation failures (review32b): hipBLAS's, rocBLAS's and
+// MIOpen's, on a HIP device, worded with their own names.
+TEST(DiagnoseKinds25, RocmBlasAllocationFailures) {
+  const std::vector<OomRecord> hipblas =
+      parse_oom_log("RuntimeError: HIP error: HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasCreate(handle)`\n");
+  ASSERT_EQ(hipblas.size(), 1u);
+  EXPECT_EQ(hipblas[0].family, "cublas_alloc_failed");
+  EXPECT_EQ(hipblas[0].device, "hip");
+  const std::vector<OomRecord> init =
+      parse_oom_log("RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_INITIALIZED when calling `hipblasCreate(handle)`\n");
+  ASSERT_EQ(init.size(), 1u);
+  EXPECT_EQ(init[0].subsystem, "cublas_init");
+  EXPECT_EQ(init[0].device, "hip");
+  const std::vector<OomRecord> miopen = parse_oom_log("MIOpen Error: miopenStatusAllocFailed\n");
+  ASSERT_EQ(miopen.size(), 1u);
+  EXPECT_EQ(miopen[0].family, "cudnn_alloc_failed");
+  EXPECT_EQ(miopen[0].device, "hip");
+  const Diagnosis tf = first(diagnose_log(
+      "2021-05-16 03:52:49.141806: E tensorflow/stream_executor/rocm/rocm_blas.cc:300] failed to create rocBLAS handle: "
+      "rocblas_status_memory_error\n",
+      rules_alone()));
+  ASSERT_TRUE(tf.oom);
+  EXPECT_EQ(tf.oom->family, "cublas_alloc_failed");
+  ASSERT_FALSE(tf.findings.empty());
+  EXPECT_NE(tf.findings.front().title.find("hipBLAS / rocBLAS"), std::string::npos) << tf.findings.front().title;
+}
+
+// TensorFlow's BFC warning that says it is no failure ("The caller indicates that this is not a
+// failure") is no report, in the OOM families' heads or in words (review32b).
+TEST(DiagnoseKinds25, BfcNotAFailureWarningIsNoReport) {
+  EXPECT_TRUE(parse_oom_log("W0000 00:00:1712345678.901234   12345 bfc_allocator.cc:291] Allocator (GPU_0_bfc) ran out of "
+                            "memory trying to allocate 4.00GiB with freed_by_count=0. The caller indicates that this is not "
+                            "a failure, but this may mean that there could be performance gains if more memory were "
+                            "available.\n")
+                  .empty());
+  EXPECT_TRUE(diagnose_log("2021-05-16 03:52:49.141806: W tensorflow/core/common_runtime/bfc_allocator.cc:291] Allocator "
+                           "(GPU_0_bfc) ran out of memory trying to allocate 4.00GiB with freed_by_count=0. The caller "
+                           "indicates that this is not a failure, but this may mean that there could be performance gains "
+                           "if more memory were available.\n",
+                           rules_alone())
+                  .empty());
+}
+
+// A request printed negative (a size that wrapped past int64 in a shape's product) is an impossible
+// size, kept as printed (review32), not dropped and read as host RAM.
+TEST(DiagnoseKinds25, NegativeRequestIsImpossible) {
+  const Diagnosis d = first(diagnose_log(
+      "RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to "
+      "allocate -8589934592 bytes.\n",
+      rules_alone()));
+  ASSERT_TRUE(d.oom);
+  EXPECT_TRUE(d.oom->size_overflow);
+  EXPECT_EQ(d.oom->requested_printed, "-8589934592bytes");
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kOther);
+  EXPECT_NE(d.findings.front().evidence.front().find("-8589934592 bytes is negative"), std::string::npos);
+}
+
+// Inference told in Chinese (review32): 每次推理显存都会用光 (the GPU's memory used up at every inference)
+// is evidence of inference, as "during inference" is; 推理速度 (inference speed) is not.
+TEST(DiagnoseKinds25, ChineseInferenceTold) {
+  EXPECT_TRUE(evidence_holds("\xe6\xaf\x8f\xe6\xac\xa1\xe6\x8e\xa8\xe7\x90\x86\xe6\x98\xbe\xe5\xad\x98\xe9\x83\xbd\xe4\xbc\x9a"
+                             "\xe7\x94\xa8\xe5\x85\x89\xef\xbc\x8c" "batch size=16 \xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\n",
+                             "inference / evaluation, in the user's words", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("\xe6\x8e\xa8\xe7\x90\x86\xe9\x80\x9f\xe5\xba\xa6\xe5\xbe\x88\xe6\x85\xa2\xef\xbc\x8c"
+                              "\xe6\x98\xbe\xe5\xad\x98\xe7\x94\xa8\xe5\x85\x89\xe4\xba\x86\n",
+                              "inference / evaluation, in the user's words", OomCause::kEvalWithoutNoGrad));
+}

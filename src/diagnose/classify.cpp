@@ -591,11 +591,14 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
     // algorithm search and convolutions ask for, which grows with the layer's input (the batch):
     // the working set ranks first, the installation after it.
     const bool cudnn = r.family == "cudnn_alloc_failed";
+    // ROCm's twins (hipBLAS / rocBLAS, MIOpen) on a HIP device: the same failures, their own names.
+    const bool rocm = r.device.rfind("hip", 0) == 0 || diagnose_detail::icontains(r.message, "hipblas") ||
+                      diagnose_detail::icontains(r.message, "rocblas") || diagnose_detail::icontains(r.message, "miopen");
     if (cudnn) {
       b.add(OomCause::kActivationsBatch, 0.45,
             "cuDNN could not allocate its convolution workspace (" +
                 std::string(icontains_word(r.message, "valid cudnn algorithm") ? "no algorithm fits the memory left"
-                                                                               : "CUDNN_STATUS_ALLOC_FAILED") +
+                                                                               : rocm ? "miopenStatusAllocFailed" : "CUDNN_STATUS_ALLOC_FAILED") +
                 ")");
     }
     // The handle not created under TensorFlow's or XLA's stream executor: both preallocate most of
@@ -612,18 +615,24 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
                     "tf.config.experimental.set_memory_growth(gpu, True) (TensorFlow)";
       b.at(k).probe = "nvidia-smi before the run: does another process already hold most of the GPU's memory?";
     }
+    const std::string blas = rocm ? "hipBLAS / rocBLAS" : "cuBLAS";
+    const std::string stack = rocm ? "ROCm / hipBLAS / driver" : "CUDA / cuBLAS / driver";
+    const std::string status = handle ? (rocm ? "HIPBLAS_STATUS_NOT_INITIALIZED" : "CUBLAS_STATUS_NOT_INITIALIZED")
+                               : !cudnn ? (rocm ? (diagnose_detail::icontains(r.message, "rocblas_status_memory_error") ? "rocblas_status_memory_error"
+                                                                                                        : "HIPBLAS_STATUS_ALLOC_FAILED")
+                                                : "CUBLAS_STATUS_ALLOC_FAILED")
+                                        : (rocm ? "miopenStatusAllocFailed" : "CUDNN_STATUS_ALLOC_FAILED");
     const size_t i = b.add(OomCause::kOther, cudnn ? 0.35 : 0.45,
-                           handle ? "CUBLAS_STATUS_NOT_INITIALIZED: cuBLAS could not create its handle"
-                           : r.family == "cublas_alloc_failed" ? "CUBLAS_STATUS_ALLOC_FAILED" : "CUDNN_STATUS_ALLOC_FAILED");
+                           handle ? status + ": " + blas + " could not create its handle" : status);
     Finding& f = b.at(i);
-    f.title = handle ? "cuBLAS could not create its handle: the GPU already full, or a broken CUDA / cuBLAS installation"
-              : r.family == "cublas_alloc_failed" ? "cuBLAS could not allocate its handle or workspace"
-                                                  : "cuDNN could not allocate its handle or workspace";
-    f.fix = preallocating
-                ? "If the GPU is empty when the run starts, check that the CUDA / cuBLAS / driver versions match the "
-                  "TensorFlow / jaxlib build"
+    f.title = handle ? blas + " could not create its handle: the GPU already full, or a broken " + (rocm ? "ROCm" : "CUDA") + " / " +
+                           blas + " installation"
+              : !cudnn ? blas + " could not allocate its handle or workspace"
+                       : std::string(rocm ? "MIOpen" : "cuDNN") + " could not allocate its handle or workspace";
+    f.fix = r.device == "gpu"  // TensorFlow's / XLA's device: their build, not PyTorch's
+                ? "If the GPU is empty when the run starts, check that the " + stack + " versions match the TensorFlow / jaxlib build"
                 : "Leave headroom outside the caching allocator (smaller batch; PYTORCH_NO_CUDA_MEMORY_CACHING=1 to "
-                  "test); if memory is not full, check the CUDA / cuBLAS / driver versions match the PyTorch build";
+                  "test); if memory is not full, check the " + stack + " versions match the PyTorch build";
     f.probe = "Run one matmul on that device in a fresh process: if it fails with the GPU empty, it is the "
               "installation, not memory";
     b.add(OomCause::kActivationsBatch, 0.35);
@@ -1233,7 +1242,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (impossible) {
     const size_t i = b.add(OomCause::kOther, 0.9,
                            oom.requested_is_lower_bound ? "Tried to allocate more than 1 EiB"
-                           : oom.size_overflow ? "the requested size " + oom.requested_printed + " exceeds int64 bytes"
+                           : oom.size_overflow ? "the requested size " + diagnose_detail::spaced_unit(oom.requested_printed) +
+                                                     (oom.requested_printed.rfind('-', 0) == 0 ? " is negative (it wrapped past int64)"
+                                                                                               : " is beyond int64's range (over 8 EiB)")
                                                : "one request of " + format_bytes(*Q) + " (no device or host has 1 PiB)");
     Finding& f = b.at(i);
     f.title = "Impossible request size — look at the error before it (a corrupted size or a cascade, not memory pressure)";
@@ -1664,7 +1675,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     d.notes.push_back("'Tried to allocate' is the allocator's rounded block size, not the tensor's exact size");
   }
   if (oom.size_overflow && !impossible) {
-    d.notes.push_back("A size in the message exceeds int64 bytes (kept as the maximum): the message is corrupted");
+    d.notes.push_back("A size in the message is beyond int64's range (over 8 EiB) or negative: the message is corrupted");
   }
   std::vector<Finding> findings = std::move(b.findings());
   std::vector<DecidingEvidence> deciding = std::move(b.deciding());

@@ -1406,6 +1406,28 @@ class Reader {
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       return ongoing_zh && rises_zh;
     }();
+    // zh: inference or evaluation told (0 none, 1 the word alone, 2 as when it fails): 推理 (inference;
+    // not 推理速度, its speed) with 时 / 的时候 / 过程 / 阶段 after it (at the time, during) or alone;
+    // 预测时 / 评估时 / 验证时 / 测试时 (at prediction / evaluation / validation / test time). Not denied
+    // or asked (zh_not_told_at()).
+    const int zh_inference = [&] {
+      if (!cjk) return 0;
+      int best = 0;
+      constexpr std::string_view kInfer = "\xe6\x8e\xa8\xe7\x90\x86";  // 推理
+      for (std::string_view x : {kInfer, std::string_view("\xe9\xa2\x84\xe6\xb5\x8b\xe6\x97\xb6"),
+                                 std::string_view("\xe8\xaf\x84\xe4\xbc\xb0\xe6\x97\xb6"),
+                                 std::string_view("\xe9\xaa\x8c\xe8\xaf\x81\xe6\x97\xb6"),
+                                 std::string_view("\xe6\xb5\x8b\xe8\xaf\x95\xe6\x97\xb6")}) {
+        for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
+          const std::string_view next = lo.substr(p + x.size());
+          if (next.substr(0, 6) == "\xe9\x80\x9f\xe5\xba\xa6" || zh_not_told_at(lo, p)) continue;  // 速度 (speed)
+          const bool when = x != kInfer || next.substr(0, 3) == "\xe6\x97\xb6" || next.substr(0, 9) == "\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99" ||
+                            next.substr(0, 6) == "\xe8\xbf\x87\xe7\xa8\x8b" || next.substr(0, 6) == "\xe9\x98\xb6\xe6\xae\xb5";
+          best = std::max(best, when ? 2 : 1);
+        }
+      }
+      return best;
+    }();
     // Two models' weights, or two copies of one model's, resident at once ("two models are kept on
     // the GPU at the same time", "as we are keeping it twice", zh "需要同时加载两个预训练模型": two
     // pretrained models have to be loaded at the same time): static memory twice over. Not a second
@@ -1419,7 +1441,7 @@ class Reader {
                          has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !zh_memory_grows && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
+        !zh_memory_grows && !zh_inference && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -1765,6 +1787,12 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       if (word.empty()) word = std::string(eval_ident_);
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + word + "': " + text());
     }
+    }
+    // As the English words weigh ("during inference" 0.25, the word alone 0.08). An LLM's inference is
+    // its generation (its KV cache, read elsewhere): not read where an LLM or generation is named.
+    if (zh_inference > 0 && sentence && !ev_.llm_line && !has(kWLlmName) && !has(kWLlmGen) && !has(kWGenWord)) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, zh_inference == 2 ? 0.25 : 0.08,
+          "inference / evaluation, in the user's words: " + text(), zh_inference == 2 ? 'i' : '\0');
     }
     if (has(kWEval)) {
 if (contains("model.eval()") && !negated) {

@@ -677,7 +677,10 @@ long double unit_at(std::string_view s, size_t pos, bool mps, bool bare, size_t&
 }  // namespace
 
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units, bool bare_suffix) {
-  size_t i = pos;
+  // A minus sign before the digits ("you tried to allocate -8589934592 bytes"): a size that wrapped
+  // past int64 in a shape's product, kept as printed and flagged like one beyond int64.
+  const bool negative = pos + 1 < s.size() && s[pos] == '-' && is_digit(s[pos + 1]);
+  size_t i = negative ? pos + 1 : pos;
   const size_t int_digits = digits(s, i);
   if (int_digits == 0) return std::nullopt;
   i += int_digits;
@@ -693,6 +696,12 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
   out.begin = pos;
   out.end = i + unit_len;
   out.printed = std::string(s.substr(pos, out.end - pos));
+  if (negative) {
+    out.negative = true;
+    out.overflow = true;
+    out.bytes = std::numeric_limits<int64_t>::max();
+    return out;
+  }
   // Leading zeros carry no size ("0001073741824 bytes" is 1 GiB): the significant digits decide.
   size_t zeros = 0;
   while (zeros + 1 < int_digits && s[pos + zeros] == '0') ++zeros;
@@ -713,6 +722,15 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
     out.bytes = static_cast<int64_t>(std::llroundl(value));
   }
   return out;
+}
+
+std::string spaced_unit(std::string_view printed) {
+  for (size_t i = 1; i < printed.size(); ++i) {
+    if (is_digit(printed[i - 1]) && is_alpha(printed[i])) {
+      return std::string(printed.substr(0, i)) + " " + std::string(printed.substr(i));
+    }
+  }
+  return std::string(printed);
 }
 
 std::optional<PrintedSize> size_after(std::string_view s, std::string_view label, bool mps_units, bool bare_suffix) {

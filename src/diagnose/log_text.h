@@ -228,15 +228,20 @@ struct PrintedSize {
   size_t begin = 0;        // offsets in the scanned text
   size_t end = 0;
   int64_t bytes = 0;       // rounded; INT64_MAX when `overflow`
-  bool overflow = false;   // the value is beyond int64 (a corrupted size, never a real one)
+  bool overflow = false;   // the value is beyond int64 or negative (a corrupted size, never a real one)
+  bool negative = false;   // printed with a minus sign (a size that wrapped past int64)
   std::string printed;     // the number and unit as printed
 };
 
 /// Reads "number unit" starting at `pos` of the whitespace-free text `s` (the number must start
 /// there). Units: bytes/byte/B, KiB..EiB (2^10k), KB..EB (10^3k; binary when `mps_units`, as
 /// MPSAllocator labels them), and bare K/M/G/T/P (binary, XLA's HumanReadableNumBytes) when
-/// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow.
+/// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow, and so is a
+/// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
+/// A size as a message printed it, with a space before its unit as every other size oomkit shows
+/// ("17179869184.00GiB" -> "17179869184.00 GiB", "-8589934592bytes" -> "-8589934592 bytes").
+std::string spaced_unit(std::string_view printed);
 /// The size right after the first (case-insensitive, lower-case) `label` in `s`.
 std::optional<PrintedSize> size_after(std::string_view s, std::string_view label, bool mps_units = false,
                                       bool bare_suffix = false);

@@ -15,15 +15,18 @@ namespace {
 
 constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
+// A figure other than the request printed negative (a "free: -1" from a failed query) carries no
+// size: left unread. A negative request is kept as printed and flagged (set_requested()).
 std::optional<int64_t> take(const std::optional<PrintedSize>& v, OomRecord& r) {
-  if (!v) return std::nullopt;
+  if (!v || v->negative) return std::nullopt;
   if (v->overflow) r.size_overflow = true;
   return v->bytes;
 }
 
 void set_requested(const std::optional<PrintedSize>& v, OomRecord& r) {
   if (!v) return;
-  r.requested_bytes = take(v, r);
+  if (v->negative) r.size_overflow = true;
+  r.requested_bytes = v->negative ? v->bytes : take(v, r);
   r.requested_printed = v->printed;
 }
 
@@ -366,7 +369,11 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   // cuBLAS and cuDNN are CUDA libraries: their allocation or handle failures are on the GPU; a CUDA
   // runtime error named as one ("CUDA error: out of memory", "cuda runtime error (2)",
   // CUDA_ERROR_OUT_OF_MEMORY) too, and HIP's (hipErrorOutOfMemory) on a ROCm GPU.
-  if (r.device.empty() && (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed")) r.device = "cuda";
+  if (r.device.empty() && (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed")) {
+    const bool rocm = ifind(s, "hipblas") != std::string::npos || ifind(s, "rocblas") != std::string::npos ||
+                      ifind(s, "miopen") != std::string::npos;
+    r.device = rocm ? "hip" : "cuda";
+  }
   if (r.device.empty() && r.family == "cuda_error_oom" && r.subsystem == "cuda_runtime") {
     if (ifind(s, "hiperror") != std::string::npos || ifind(s, "hip_error") != std::string::npos) {
       r.device = "hip";

@@ -11,6 +11,7 @@
 
 #include "oomkit/core/error.h"
 #include "oomkit/core/units.h"
+#include "log_text.h"
 
 namespace oomkit {
 
@@ -28,16 +29,6 @@ nlohmann::json finding_json(const Finding& f) {
   return j;
 }
 
-// A size as the message printed it, with a space before its unit as every other size here is shown
-// ("17179869184.00GiB" -> "17179869184.00 GiB").
-std::string spaced_unit(const std::string& printed) {
-  for (size_t i = 1; i < printed.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(printed[i - 1])) && std::isalpha(static_cast<unsigned char>(printed[i]))) {
-      return printed.substr(0, i) + " " + printed.substr(i);
-    }
-  }
-  return printed;
-}
 
 void numbers_line(const OomRecord& r, std::string& out) {
   std::vector<std::string> parts;
@@ -51,7 +42,9 @@ void numbers_line(const OomRecord& r, std::string& out) {
   };
   if (r.requested_is_lower_bound) parts.push_back("requested more than 1 EiB");
   else if (r.size_overflow && r.requested_bytes == kMax && !r.requested_printed.empty())
-    parts.push_back(fmt::format("requested {} (beyond int64's range, over 8 EiB)", spaced_unit(r.requested_printed)));
+    parts.push_back(fmt::format(r.requested_printed[0] == '-' ? "requested {} (negative: a size that wrapped past int64)"
+                                                              : "requested {} (beyond int64's range, over 8 EiB)",
+                                diagnose_detail::spaced_unit(r.requested_printed)));
   else add("requested", r.requested_bytes);
   add("capacity", r.total_capacity_bytes);
   add("allowed", r.allowed_bytes);

@@ -134,7 +134,9 @@
 //                record at the first non-blank line, message = that line; device unknown ("").
 //
 // A size beyond int64 (a corrupted request such as "17179869180.00 GiB") is kept as INT64_MAX
-// with `size_overflow` set: in a log that is a finding, never a parse failure.
+// with `size_overflow` set: in a log that is a finding, never a parse failure. So is a request
+// printed negative ("you tried to allocate -8589934592 bytes", a size that wrapped past int64):
+// `requested_printed` then starts with '-'.
 //
 // Units: bytes, KiB, MiB, GiB, TiB (powers of 2, as PyTorch prints them) and KB, MB, GB, TB
 // (powers of 10) — except in MPS messages, whose allocator labels binary sizes "KB/MB/GB"
@@ -189,7 +191,7 @@ struct OomRecord {
   std::vector<ProcessUsage> processes;                // "Process p has M memory in use", as printed
   std::optional<int64_t> other_process_bytes;         // sum of `processes`
   std::string requested_printed;                      // the request as the message prints it ("2.50 GiB", "shape[…] and type float")
-  bool size_overflow = false;                         // a printed size exceeds int64: kept as INT64_MAX
+  bool size_overflow = false;                         // a printed size exceeds int64 (or a request is negative): kept as INT64_MAX
   bool requested_is_truncated = false;                // TH: whole GiB, truncated (true size in [N, N+1) GiB)
   std::string tensor_shape;                           // TensorFlow: "64,256,128,128"
   std::string dtype;                                  // TensorFlow: "float"
