@@ -179,7 +179,9 @@ TEST(DiagnoseKinds, K11ImpossibleRequest) {
 }
 
 // Kind 12: "Process 4242 has 77.60 GiB" = capacity 79.10 - free 1.50 and >= reserved 74.50: this
-// process under another PID. Fragmentation: 8.50 GiB cached >= 2 x 4.00 GiB and 10.7% of the device.
+// process under another PID. Fragmentation: 8.50 GiB cached >= 2 x 4.00 GiB and 10.7% of the device:
+// ranked first at medium (0.7), not a verdict: the allocator's figures alone do not settle it (in
+// the corpus, 1 in 4 reports they rated a verdict was fragmentation).
 TEST(DiagnoseKinds, K12OwnProcessUnderAnotherPid) {
   const Diagnosis d = one(
       "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 79.10 GiB "
@@ -188,7 +190,7 @@ TEST(DiagnoseKinds, K12OwnProcessUnderAnotherPid) {
       "large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.");
   EXPECT_FALSE(has(d, OomCause::kOtherProcess));
   EXPECT_EQ(top(d), OomCause::kFragmentation);
-  EXPECT_STREQ(d.findings.front().confidence(), "high");
+  EXPECT_STREQ(d.findings.front().confidence(), "medium");
 }
 
 // Kind 13: 12 GiB free yet 200 MiB failed: a cap or a driver problem (other), first.

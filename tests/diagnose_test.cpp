@@ -4536,3 +4536,109 @@ TEST(DiagnoseKinds25, ChineseInferenceTold) {
                               "\xe6\x98\xbe\xe5\xad\x98\xe7\x94\xa8\xe5\x85\x89\xe4\xba\x86\n",
                               "inference / evaluation, in the user's words", OomCause::kEvalWithoutNoGrad));
 }
+
+// held32's kinds, each with made-up text of its own (not the corpus report's).
+// "More and more" memory over repeats is growth step after step; more and more processes are not.
+TEST(DiagnoseKinds26, MoreAndMoreMemoryIsGrowth) {
+  EXPECT_TRUE(evidence_holds("The trainer takes more and more RAM with every new trial until the box swaps.\n",
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("There are more and more processes on my GPUs each day and CUDA runs out of memory.\n",
+                              "memory grows step after step", OomCause::kLeakAcrossSteps));
+}
+
+// A dataframe's memory told is host RAM (pandas / polars hold their frames there); an import is not.
+TEST(DiagnoseKinds26, DataframeMemoryIsHostRam) {
+  EXPECT_TRUE(evidence_holds("Joining the two pandas frames eats all the memory.\nMemoryError\n",
+                             "a dataframe's memory told", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("df = pd.DataFrame(np.zeros((n, m)))  # memory: n*m*8 bytes\nMemoryError\n",
+                              "a dataframe's memory told", OomCause::kCpuRam));
+}
+
+// The items one call asks for are its batch; items counted over a run are not.
+TEST(DiagnoseKinds26, ItemsPerCallAreTheBatch) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  EXPECT_TRUE(evidence_holds("Asking for 16 images from the endpoint gives this:\n" + oom,
+                             "the number of items one call asks for", OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("It crashes when I render 12 videos at once.\n" + oom, "the number of items one call asks for",
+                             OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds("After it renders 15 pictures it fails.\n" + oom, "the number of items one call asks for",
+                              OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds("Requesting 1 sample gives this:\n" + oom, "the number of items one call asks for",
+                              OomCause::kActivationsBatch));
+}
+
+// A container's OOM in words (Docker, ECS, Korean 컨테이너) is host RAM, unless a GPU is named.
+TEST(DiagnoseKinds26, ContainerOomIsHostRam) {
+  const std::optional<OomRecord> docker = mentioned_oom("Docker OOM every few minutes on our API service\n");
+  ASSERT_TRUE(docker);
+  EXPECT_EQ(docker->device, "cpu");
+  // 컨테이너가 OOM으로 종료됩니다 (the container ends because of OOM)
+  const std::optional<OomRecord> ko = mentioned_oom(
+      "\xec\xbb\xa8\xed\x85\x8c\xec\x9d\xb4\xeb\x84\x88\xea\xb0\x80 OOM\xec\x9c\xbc\xeb\xa1\x9c \xec\xa2\x85\xeb\xa3\x8c"
+      "\xeb\x90\xa9\xeb\x8b\x88\xeb\x8b\xa4\n");
+  ASSERT_TRUE(ko);
+  EXPECT_EQ(ko->device, "cpu");
+  const std::optional<OomRecord> gpu = mentioned_oom("In the docker container the GPU runs out of memory (OOM) at step 3\n");
+  ASSERT_TRUE(gpu);
+  EXPECT_NE(gpu->device, "cpu");
+}
+
+// A setting that places the work or caps its memory, told to have no effect, is a library bug
+// (other); a remedy told not to help is not read so.
+TEST(DiagnoseKinds26, PlacementSettingIgnored) {
+  EXPECT_TRUE(evidence_holds("Passing device='cpu' has no effect, the model still fills the GPU memory and OOMs.\n",
+                             "told to have no effect", OomCause::kOther));
+  // use_gpu=False 不起作用 (has no effect), 显存一直涨 (the GPU memory keeps rising)
+  EXPECT_TRUE(evidence_holds("use_gpu=False \xe4\xb8\x8d\xe8\xb5\xb7\xe4\xbd\x9c\xe7\x94\xa8\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98"
+                             "\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8\xe7\x9b\xb4\xe5\x88\xb0 OOM\n",
+                             "told to have no effect", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("Setting expandable_segments:True had no effect, still CUDA out of memory.\n",
+                              "told to have no effect", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("Is CUDA_VISIBLE_DEVICES ignored here? I get CUDA out of memory.\n",
+                              "told to have no effect", OomCause::kOther));
+}
+
+// Rockchip's RKNN runtime failing to allocate NPU memory, as logcat prints it: one report on the
+// NPU, its size in bytes, logcat's "pid-tid E/TAG: " dropped from the message.
+TEST(DiagnoseKinds26, RknnNpuAllocation) {
+  const std::vector<OomRecord> r = parse_oom_log(
+      "2023-01-02 10:11:12.345 4321-4388 E/RKNN: failed to malloc npu memory!, size: 12582912, flags: 0x2\n"
+      "2023-01-02 10:11:12.346 4321-4388 E/RKNN: rknn_init, load model failed!\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].family, "device_alloc");
+  EXPECT_EQ(r[0].device, "npu");
+  EXPECT_EQ(r[0].requested_bytes, int64_t{12582912});
+  EXPECT_EQ(r[0].message.rfind("failed to malloc npu memory", 0), 0u) << r[0].message;
+}
+
+// HotSpot's commit warning and its error report's native allocation line: one report, the JVM's,
+// sized, worded as memory the JVM reserved and could not commit (not a heap to raise).
+TEST(DiagnoseKinds26, JvmNativeCommitFailure) {
+  const std::string log =
+      "OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(0x00000000c0000000, 1073741824, 0) failed; "
+      "error='Not enough space' (errno=12)\n"
+      "#\n"
+      "# There is insufficient memory for the Java Runtime Environment to continue.\n"
+      "# Native memory allocation (mmap) failed to map 1073741824 bytes for committing reserved memory.\n";
+  const std::vector<OomRecord> r = parse_oom_log(log);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].subsystem, "jvm");
+  EXPECT_EQ(r[0].requested_bytes, int64_t{1} << 30);
+  const Diagnosis d = first(diagnose_log(log, rules_alone()));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam);
+  EXPECT_NE(d.findings.front().evidence.front().find("could not commit 1.00 GiB"), std::string::npos)
+      << d.findings.front().evidence.front();
+}
+
+// PyTorch 1.x's "cached" (the free split blocks of partly used segments) far above the request is
+// fragmentation ranked first, but no verdict by the numbers alone.
+TEST(DiagnoseKinds26, FragmentationByNumbersAloneIsNoVerdict) {
+  const Diagnosis d = first(diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 11.00 GiB total capacity; 4.00 GiB already "
+      "allocated; 300.00 MiB free; 5.50 GiB cached)\n",
+      rules_alone()));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kFragmentation);
+  EXPECT_TRUE(d.ambiguous());
+}

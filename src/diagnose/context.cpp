@@ -1428,6 +1428,15 @@ class Reader {
       }
       return best;
     }();
+    const bool items_per_call = has_text("at once") || has_text("request") || has_text("ask") || has_text("per ") ||
+                                has_text("in one") || has_text("in a single") ? items_per_call_told(lo) : false;
+    const bool setting_ignored = (has_text("effect") || has_text("ignored") || has_text("respected") ||
+                                  has_text("honor") || has_text("nothing") || (cjk && (has_text("\xe4\xbd\x9c\xe7\x94\xa8") ||
+                                                                                     has_text("\xe7\x94\x9f\xe6\x95\x88")))) &&
+                                 placement_setting_ignored(lo);  // 作用 (effect), 生效 (take effect)
+    const bool dataframe_memory = (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
+                                   contains_word(lo, "polars")) &&
+                                  (has(kWMem) || has(kWRam) || has_text("memoryerror")) && !has_text("version");
     // Two models' weights, or two copies of one model's, resident at once ("two models are kept on
     // the GPU at the same time", "as we are keeping it twice", zh "需要同时加载两个预训练模型": two
     // pretrained models have to be loaded at the same time): static memory twice over. Not a second
@@ -1441,7 +1450,7 @@ class Reader {
                          has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !zh_memory_grows && !zh_inference && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
+        !zh_memory_grows && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -1557,7 +1566,10 @@ class Reader {
     // Growth step after step: a leak (or, in inference, graphs kept per batch). Piling up is
     // growth over repeats by itself: "GPU memory use piles up and crashes the session" (not "piles
     // of RAM", "piles of reports").
-    const bool piles_up = contains("piles up") || contains("piling up");
+    // So is "more and more" memory ("uses more and more RAM with each passing experiment"), not more
+    // and more processes (other processes holding the device).
+    const bool piles_up = contains("piles up") || contains("piling up") ||
+                          (contains("more and more") && !contains("more and more process"));
     if (has(kWGrow) || has(kWLeak) || piles_up) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
@@ -1790,6 +1802,20 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     }
     // As the English words weigh ("during inference" 0.25, the word alone 0.08). An LLM's inference is
     // its generation (its KV cache, read elsewhere): not read where an LLM or generation is named.
+    // A dataframe's memory told ("performs dataframe merge that consumes too much memory", "pandas
+    // runs out of memory on the join"): pandas and polars hold their frames in host RAM. Not a code
+    // line ("import pandas as pd") nor a version listing.
+    if (items_per_call && sentence) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3, "the number of items one call asks for, told: " + text());
+    }
+    if (setting_ignored && sentence) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.4,
+          "a setting that places the work or caps its memory told to have no effect (the library ignores it): " + text());
+    }
+    if (dataframe_memory && sentence) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
+          "a dataframe's memory told (pandas / polars hold their frames in host RAM): " + text());
+    }
     if (zh_inference > 0 && sentence && !ev_.llm_line && !has(kWLlmName) && !has(kWLlmGen) && !has(kWGenWord)) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, zh_inference == 2 ? 0.25 : 0.08,
           "inference / evaluation, in the user's words: " + text(), zh_inference == 2 ? 'i' : '\0');
@@ -4008,6 +4034,79 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // holds a kWInputSize word) also a size word before an input noun (sized_input()).
   // `pairs`: the character pairs of `lo` or of a line holding it (a phrase whose pairs the line
   // lacks is not searched for).
+  // A setting that places the work or caps its memory told to have no effect ("ngpu=0没有作用" (ngpu=0
+  // has no effect) while the GPU's memory fills, "device='cpu' is ignored", "gpu_memory_utilization
+  // seems to be ignored", "max_memory is not respected"): the library does not honour it, a bug in
+  // it (other), whatever the memory then holds. The words of no effect follow the knob in its clause;
+  // not asked ("is CUDA_VISIBLE_DEVICES ignored?"). A remedy told not to help ("expandable_segments
+  // had no effect") is no such setting: the stated account reads it.
+  static bool placement_setting_ignored(std::string_view lo) {
+    static constexpr std::string_view kKnobs[] = {
+        "ngpu", "n_gpu", "num_gpus", "n_gpus", "use_gpu", "device=", "device =", "device_map", "cuda_visible_devices",
+        "gpu_memory_utilization", "max_memory", "memory_limit", "per_process_memory_fraction", "mem_fraction",
+        "memory_fraction", "gpu_ids", "--cpu", "cpu=true", "gpu=false", "gpu=0"};
+    static constexpr std::string_view kNoEffect[] = {
+        "has no effect", "have no effect", "had no effect", "is ignored", "are ignored", "was ignored", "gets ignored",
+        "get ignored", "be ignored", "not respected", "n't respected", "not honored", "not honoured", "n't honored",
+        "n't honoured", "not take effect", "n't take effect", "not taking effect", "does nothing", "do nothing",
+        "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\x9c\xe7\x94\xa8", "\xe4\xb8\x8d\xe8\xb5\xb7\xe4\xbd\x9c\xe7\x94\xa8",
+        "\xe6\xb2\xa1\xe8\xb5\xb7\xe4\xbd\x9c\xe7\x94\xa8", "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\x9f\xe6\x95\x88",
+        "\xe4\xb8\x8d\xe7\x94\x9f\xe6\x95\x88", "\xe6\x9c\xaa\xe7\x94\x9f\xe6\x95\x88",
+        "\xe6\xb2\xa1\xe7\x94\x9f\xe6\x95\x88"};  // 没有作用, 不起作用, 没起作用, 没有生效, 不生效, 未生效, 没生效
+    for (std::string_view c : clauses(lo)) {
+      if (asks(c)) continue;
+      for (std::string_view k : kKnobs) {
+        const size_t kp = c.find(k);
+        if (kp == std::string_view::npos || !word_starts_at(c, kp)) continue;
+        const std::string_view after = c.substr(kp + k.size(), 60);
+        if (std::any_of(std::begin(kNoEffect), std::end(kNoEffect),
+                        [&](std::string_view x) { return after.find(x) != std::string_view::npos; })) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // The number of items one call asks for, told in a sentence: "when requesting 20 samples", "asking
+  // for 8 images", "16 images at once", "4 videos in a single request": the batch of that call (an
+  // app's or a generator's requests set their batch). Not items counted over a run ("after it
+  // generates 15 pictures"), nor one item ("requesting 1 sample").
+  static bool items_per_call_told(std::string_view lo) {
+    static constexpr std::string_view kItems[] = {"samples", "images", "pictures", "outputs", "completions", "videos",
+                                                  "sequences", "generations", "variations"};
+    auto items_at = [&](size_t p, size_t* end) {
+      size_t e = p;
+      int64_t v = 0;
+      while (e < lo.size() && is_digit(lo[e]) && e - p < 6) v = v * 10 + (lo[e++] - '0');
+      if (e == p || v < 2 || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) return false;
+      if (e < lo.size() && lo[e] == ' ') ++e;
+      for (std::string_view it : kItems) {
+        if (lo.compare(e, it.size(), it) == 0) {
+          *end = e + it.size();
+          return true;
+        }
+      }
+      return false;
+    };
+    for (std::string_view lead : {"requesting ", "request ", "asking for ", "ask for ", "asked for "}) {
+      for (size_t p = lo.find(lead); p != std::string_view::npos; p = lo.find(lead, p + 1)) {
+        size_t e = 0;
+        if (word_starts_at(lo, p) && items_at(p + lead.size(), &e)) return true;
+      }
+    }
+    for (size_t p = 0; p < lo.size(); ++p) {
+      size_t e = 0;
+      if (!is_digit(lo[p]) || !items_at(p, &e)) continue;
+      const std::string_view after = lo.substr(e, 24);
+      if (contains_any(after, {" at once", " in one go", " in one call", " in one request", " in a single request",
+                               " in a single call", " per request", " per call", " per prompt", " in one batch"})) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return pairs.may_contain(p) && lo.find(p) != std::string_view::npos; };

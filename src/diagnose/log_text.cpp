@@ -248,6 +248,25 @@ size_t rank_colon(std::string_view s) {  // "rank 3:", "rank3 :"
   return (i < s.size() && s[i] == ':') ? i + 1 : 0;
 }
 
+// Android's logcat as Android Studio shows it, after its time: "12848-12876 E/RKNN: " (pid-tid,
+// a level letter, the tag).
+size_t logcat_pid_tag(std::string_view s) {
+  size_t i = digits(s, 0);
+  if (i == 0 || i >= s.size() || s[i] != '-') return 0;
+  const size_t d = digits(s, i + 1);
+  if (d == 0) return 0;
+  i += 1 + d;
+  if (i + 3 >= s.size() || s[i] != ' ' || std::string_view("VDIWEF").find(s[i + 1]) == std::string_view::npos ||
+      s[i + 2] != '/') {
+    return 0;
+  }
+  const size_t colon = s.find(": ", i + 3);
+  if (colon == std::string_view::npos || colon > i + 3 + 40 || s.substr(i + 3, colon - i - 3).find(' ') != std::string_view::npos) {
+    return 0;
+  }
+  return colon + 2;
+}
+
 size_t number_colon(std::string_view s) {  // "12: " (pdsh, torchrun --tee)
   const size_t d = digits(s, 0);
   if (d == 0 || d > 4 || d >= s.size() || s[d] != ':' || d + 1 >= s.size() || !is_space(s[d + 1])) return 0;
@@ -337,7 +356,7 @@ std::string strip_log_prefix(std::string_view s) {
     if (n == 0) n = tf_level(s);
     if (n == 0) {
       for (auto f : {iso_timestamp, glog, clock_time, bracketed, paren_pid, level, rank_colon, number_colon, nccl_host,
-                     pytest_e, quote_mark}) {
+                     pytest_e, quote_mark, logcat_pid_tag}) {
         n = f(s);
         if (n > 0) break;
       }
@@ -833,6 +852,27 @@ const std::vector<GpuModelName>& gpu_model_names() {
 
 bool card_number_at(std::string_view lo, size_t p, size_t n) {
   return word_starts_at(lo, p) && (p + n >= lo.size() || lo[p + n] != 'p');
+}
+
+// A container's or a cluster node's memory named: "the pod is restarted", "the container's memory
+// limit", "cgroup", Kubernetes, Docker, an ECS task (Korean 컨테이너, 도커), a Spark driver's or
+// executor's memory ("Databricks driver", "driver node", "executor memory"; not TensorFlow's
+// executor.cc). Their limits are cgroup limits over host RAM,
+// unless the line names a GPU (by a model's name too: "on the A100") or another accelerator's
+// memory (an NPU's "device memory"); "driver" alone is as often the GPU's.
+bool container_memory_named(std::string_view lo) {
+  for (const char* w : {"pod", "pods", "container", "containers", "cgroup", "cgroups", "kubernetes", "k8s", "databricks",
+                        "docker", "ecs"}) {
+    if (contains_word(lo, w)) return true;
+  }
+  // Korean: 컨테이너 (container), 도커 (Docker)
+  if (lo.find("\xec\xbb\xa8\xed\x85\x8c\xec\x9d\xb4\xeb\x84\x88") != std::string_view::npos ||
+      lo.find("\xeb\x8f\x84\xec\xbb\xa4") != std::string_view::npos) {
+    return true;
+  }
+  return lo.find("driver node") != std::string_view::npos || lo.find("spark driver") != std::string_view::npos ||
+         lo.find("driver memory") != std::string_view::npos || lo.find("executor memory") != std::string_view::npos ||
+         lo.find("spark.executor.memory") != std::string_view::npos || lo.find("spark.driver.memory") != std::string_view::npos;
 }
 
 // A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /

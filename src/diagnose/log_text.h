@@ -207,6 +207,10 @@ bool card_number_at(std::string_view lo, size_t p, size_t n);
 /// "A100", "T4", "MI300X"), CUDA, a TPU, or zh 显存 / 显卡 (the GPU's memory / card); not a video
 /// resolution ("1080p").
 bool gpu_named(std::string_view lo);
+/// A container's or a cluster node's memory named in `lo` (lowercase): a pod, a container, a cgroup,
+/// Kubernetes, Docker, an ECS task (Korean 컨테이너, 도커), a Spark driver's or executor's memory:
+/// cgroup limits over host RAM.
+bool container_memory_named(std::string_view lo);
 /// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
 bool cuda_memory_named(std::string_view t);
 /// accelerator_named() within 40 characters before or after `lo[at, at + len)`: the accelerator

@@ -165,6 +165,11 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.largest_free_block_bytes = per_bank("largestfreeblock:");
     return;
   }
+  if (r.subsystem == "rknn") {  // "failed to malloc npu memory!, size: 59187712, flags: 0x2": bytes
+    r.device = "npu";
+    if (const size_t p = ifind(s, "size:"); p != std::string::npos) set_byte_count(s, p + 5, r);
+    return;
+  }
   if (r.subsystem == "bmlib") {  // "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00"
     const auto dev = integer_after(s, "dev_id");
     r.device = dev ? "sophon:" + std::to_string(*dev) : "sophon";
@@ -387,6 +392,22 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);
   if (r.family == "host_alloc") {  // host RAM; numpy states the size ("Unable to allocate 7.45 GiB for an array")
     r.device = "cpu";
+    // HotSpot's commit failure: "os::commit_memory(0x0000000731400000, 3293577216, 0) failed;
+    // error='Cannot allocate memory' (errno=12)" (address, bytes, executable), the JVM's; its error
+    // report's "Native memory allocation (malloc) failed to allocate N bytes" / "(mmap) failed to map N bytes".
+    if (r.subsystem == "enomem" && ifind(s, "os::commit_memory(") != std::string::npos) r.subsystem = "jvm";
+    if (r.subsystem == "jvm") {
+      if (const size_t p = ifind(s, "os::commit_memory("); p != std::string::npos) {
+        if (const size_t comma = s.find(',', p); comma != std::string::npos && comma < p + 40) set_byte_count(s, comma + 1, r);
+      }
+      for (const char* label : {"failedtoallocate", "failedtomap"}) {
+        if (r.requested_bytes) break;
+        if (const size_t p = ifind(s, label); p != std::string::npos && icontains(s, "nativememoryallocation")) {
+          set_requested(size_at(s, p + std::strlen(label)), r);
+        }
+      }
+      return;
+    }
     if (r.subsystem == "opencv") {  // "Insufficient memory (Failed to allocate 192000004 bytes)"
       set_requested(size_after(s, "failedtoallocate"), r);
       return;

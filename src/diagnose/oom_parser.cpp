@@ -181,6 +181,14 @@ const HeadDef kHeads[] = {
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
     // the host's RAM behind it.
     {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
+    // HotSpot failing to commit the memory it reserved (its heap, a thread's stack), as its error
+    // report prints it: "# Native memory allocation (malloc) failed to allocate 3293577216 bytes for
+    // committing reserved memory.", "(mmap) failed to map N bytes": the process may not have that
+    // much (a container's limit, the host's RAM), whatever -Xmx allows. Its warning a few lines above
+    // ("os::commit_memory(0x..., 3293577216, 0) failed; error='Cannot allocate memory' (errno=12)")
+    // is the same failure (read as the JVM's by oom_fields).
+    {"native memory allocation (malloc) failed to allocate", "host_alloc", "jvm", Kind::kOneLine},
+    {"native memory allocation (mmap) failed to map", "host_alloc", "jvm", Kind::kOneLine},
     // jemalloc's malloc() failing (SPAdes, Redis, Rust and C++ tools linked with it): "<jemalloc>:
     // Error in malloc(): out of memory. Requested: 12786980896, active: 64869105664" (bytes; active:
     // the pages jemalloc holds for the process's live allocations).
@@ -331,6 +339,9 @@ const HeadDef kHeads[] = {
     {"not enough space to allocate", "device_alloc", "tt_metal", Kind::kOneLine},
     // Sophon's bmlib (BM1684 NPUs): "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00".
     {"bm_alloc_gmem failed", "device_alloc", "bmlib", Kind::kOneLine},
+    // Rockchip's RKNN runtime (RK3568 / RK3588 NPUs, whose memory the kernel's IOMMU or CMA maps):
+    // "E RKNN: failed to malloc npu memory!, size: 59187712, flags: 0x2" (bytes).
+    {"failed to malloc npu memory", "device_alloc", "rknn", Kind::kOneLine},
     // OpenVINO's GPU plugin (OpenCL): "[GPU] Exceeded max size of memory object allocation:
     // requested 2305843008391495680 bytes, but max alloc size supported by device is 4294959104 bytes."
     {"exceeded max size of memory object allocation", "device_alloc", "opencl", Kind::kOneLine},
@@ -1295,6 +1306,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // ggml_vulkan's "ErrorOutOfHostMemory" after its sized line: the allocation was host memory.
         const bool vulkan_host_echo = prev.family == "device_alloc" && prev.subsystem == "vulkan" && r.family == "host_alloc" &&
                                       r.subsystem == "vulkan_host" && r.line - prev_last <= 5;
+        // HotSpot's commit warning, then its error report's "Native memory allocation ... failed"
+        // a few lines below (or the report repeated): one failure, the same size or one unsized.
+        const bool jvm_echo = prev.subsystem == "jvm" && r.subsystem == "jvm" && r.line - prev_last <= 6 &&
+                              (icontains(prev.message, "commit_memory") || icontains(prev.message, "native memory allocation")) &&
+                              (icontains(r.message, "commit_memory") || icontains(r.message, "native memory allocation")) &&
+                              (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r));
         // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)", wrapped onto a line
         // after the report: the errno of that report, not a second failure.
         const bool errno_tail = r.family == "host_alloc" && r.subsystem == "enomem" &&
@@ -1327,6 +1344,14 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           prev.subsystem = r.subsystem;
           prev.device = r.device;
           prev.message += " | " + r.message.substr(0, 300);
+          absorb(prev, r.text_lines);
+          merged = true;
+        } else if (jvm_echo) {
+          if (!prev.requested_bytes && r.requested_bytes) {
+            prev.requested_bytes = r.requested_bytes;
+            prev.requested_printed = r.requested_printed;
+          }
+          if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
           absorb(prev, r.text_lines);
           merged = true;
         } else if (retry_then_error) {
@@ -1726,19 +1751,6 @@ bool memory_short_or_taken(std::string_view lo) {
   return false;
 }
 
-// A container's or a cluster node's memory named: "the pod is restarted", "the container's memory
-// limit", "cgroup", Kubernetes, a Spark driver's or executor's memory ("Databricks driver", "driver
-// node", "executor memory"; not TensorFlow's executor.cc). Their limits are cgroup limits over host RAM,
-// unless the line names a GPU (by a model's name too: "on the A100") or another accelerator's
-// memory (an NPU's "device memory"); "driver" alone is as often the GPU's.
-bool container_memory_named(std::string_view lo) {
-  for (const char* w : {"pod", "pods", "container", "containers", "cgroup", "cgroups", "kubernetes", "k8s", "databricks"}) {
-    if (contains_word(lo, w)) return true;
-  }
-  return lo.find("driver node") != std::string_view::npos || lo.find("spark driver") != std::string_view::npos ||
-         lo.find("driver memory") != std::string_view::npos || lo.find("executor memory") != std::string_view::npos ||
-         lo.find("spark.executor.memory") != std::string_view::npos || lo.find("spark.driver.memory") != std::string_view::npos;
-}
 
 // The memory told past its cap: "exceed(s / ed / ing) its / the (memory) limit" with the memory
 // ("memory", "RAM", "VRAM") the subject, within 30 characters before the verb: "it causes the memory
