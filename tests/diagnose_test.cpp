@@ -4511,7 +4511,7 @@ TEST(DiagnoseKinds25, BfcNotAFailureWarningIsNoReport) {
                   .empty());
 }
 
-// A request printed negative (a size that wrapped past int64 in a shape's product) is an impossible
+// A request printed negative (a corrupted size: one that wrapped past int64 in a product) is an impossible
 // size, kept as printed (review32), not dropped and read as host RAM.
 TEST(DiagnoseKinds25, NegativeRequestIsImpossible) {
   const Diagnosis d = first(diagnose_log(
@@ -4598,19 +4598,6 @@ TEST(DiagnoseKinds26, PlacementSettingIgnored) {
                               "told to have no effect", OomCause::kOther));
 }
 
-// Rockchip's RKNN runtime failing to allocate NPU memory, as logcat prints it: one report on the
-// NPU, its size in bytes, logcat's "pid-tid E/TAG: " dropped from the message.
-TEST(DiagnoseKinds26, RknnNpuAllocation) {
-  const std::vector<OomRecord> r = parse_oom_log(
-      "2023-01-02 10:11:12.345 4321-4388 E/RKNN: failed to malloc npu memory!, size: 12582912, flags: 0x2\n"
-      "2023-01-02 10:11:12.346 4321-4388 E/RKNN: rknn_init, load model failed!\n");
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0].family, "device_alloc");
-  EXPECT_EQ(r[0].device, "npu");
-  EXPECT_EQ(r[0].requested_bytes, int64_t{12582912});
-  EXPECT_EQ(r[0].message.rfind("failed to malloc npu memory", 0), 0u) << r[0].message;
-}
-
 // HotSpot's commit warning and its error report's native allocation line: one report, the JVM's,
 // sized, worded as memory the JVM reserved and could not commit (not a heap to raise).
 TEST(DiagnoseKinds26, JvmNativeCommitFailure) {
@@ -4641,4 +4628,105 @@ TEST(DiagnoseKinds26, FragmentationByNumbersAloneIsNoVerdict) {
   ASSERT_FALSE(d.findings.empty());
   EXPECT_EQ(d.findings.front().category, OomCause::kFragmentation);
   EXPECT_TRUE(d.ambiguous());
+}
+
+// review33's mends, each with an input of its own.
+// An allocator setting already set or tried without effect is evidence against fragmentation: the
+// allocator's figures then stay at medium, no verdict.
+TEST(DiagnoseKinds26, AllocatorSettingTriedIsNoFragmentationEvidence) {
+  const std::string oom =
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 39.39 GiB of "
+      "which 500.00 MiB is free. Of the allocated memory 26.00 GiB is allocated by PyTorch, and 12.00 GiB is reserved by "
+      "PyTorch but unallocated.\n";
+  for (const char* told : {"I have had PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True set from the start.\n",
+                           "Tried max_split_size_mb:64 as suggested, it did not help.\n"}) {
+    const Diagnosis d = first(diagnose_log(std::string(told) + oom, rules_alone()));
+    ASSERT_FALSE(d.findings.empty());
+    EXPECT_TRUE(d.ambiguous()) << told;
+  }
+}
+
+// A dataframe on the GPU (cuDF, "on the GPU") is no host RAM; RMM's MemoryError over a CUDA error is
+// one GPU report.
+TEST(DiagnoseKinds26, GpuDataframeIsNotHostRam) {
+  EXPECT_FALSE(evidence_holds("The cudf join of both frames runs out of GPU memory.\nMemoryError\n",
+                              "a dataframe's memory told", OomCause::kCpuRam));
+  const std::vector<OomRecord> rmm = parse_oom_log(
+      "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: /opt/conda/include/rmm/mr/device/"
+      "cuda_memory_resource.hpp:60: cudaErrorMemoryAllocation out of memory\n");
+  ASSERT_EQ(rmm.size(), 1u);
+  EXPECT_EQ(rmm[0].device, "cuda");
+}
+
+// A negative size in a typeset minus (U+2212) is negative too; logcat's threadtime and brief
+// prefixes are dropped; a hexadecimal RKNN size is read as such.
+TEST(DiagnoseKinds26, TypesetMinusLogcatFormsHexSize) {
+  const std::vector<OomRecord> minus = parse_oom_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate \xe2\x88\x92" "4.00 GiB (GPU 0; 15.90 GiB total capacity)\n");
+  ASSERT_EQ(minus.size(), 1u);
+  EXPECT_TRUE(minus[0].size_overflow);
+  const std::vector<OomRecord> threadtime =
+      parse_oom_log("11-02 08:09:10.111  4321  4388 E RKNN    : failed to malloc npu memory!, size: 0x4000000, flags: 0x2\n");
+  ASSERT_EQ(threadtime.size(), 1u);
+  EXPECT_EQ(threadtime[0].message.rfind("failed to malloc npu memory", 0), 0u) << threadtime[0].message;
+  EXPECT_EQ(threadtime[0].requested_bytes, int64_t{64} << 20);
+  const std::vector<OomRecord> brief = parse_oom_log("E/RKNN  ( 4321): failed to malloc npu memory!, size: 1048576\n");
+  ASSERT_EQ(brief.size(), 1u);
+  EXPECT_EQ(brief[0].message.rfind("failed to malloc npu memory", 0), 0u) << brief[0].message;
+}
+
+// HotSpot's commit warning with another C library's ENOMEM text ('Not enough space') is a report;
+// two JVMs' failures of other sizes are two reports.
+TEST(DiagnoseKinds26, JvmCommitWordingsAndTwoJvms) {
+  const std::vector<OomRecord> one = parse_oom_log(
+      "Java HotSpot(TM) 64-Bit Server VM warning: INFO: os::commit_memory(0x0000000080000000, 2147483648, 0) failed; "
+      "error='Not enough space' (errno=12)\n");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].requested_bytes, int64_t{2} << 30);
+  EXPECT_TRUE(parse_oom_log("OpenJDK 64-Bit Server VM warning: os::commit_memory(0x00007f00, 4096, 0) failed; "
+                            "error='Invalid argument' (errno=22)\n")
+                  .empty());
+  const std::vector<OomRecord> two = parse_oom_log(
+      "[a] OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(0x00000000c0000000, 2147483648, 0) failed; "
+      "error='Cannot allocate memory' (errno=12)\n"
+      "[b] OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(0x00000000d0000000, 268435456, 0) failed; "
+      "error='Cannot allocate memory' (errno=12)\n");
+  EXPECT_EQ(two.size(), 2u);
+}
+
+// TensorFlow's "not a failure" warning wrapped over two lines is still no report; Korean 메모리 부족
+// (out of memory) in a container is a host report; a pod in another clause is not where it ran out.
+TEST(DiagnoseKinds26, WrappedBfcWarningKoreanAndPodClause) {
+  EXPECT_TRUE(diagnose_log("2022-01-01 00:00:00.000001: W tensorflow/core/common_runtime/bfc_allocator.cc:290] Allocator "
+                           "(GPU_0_bfc) ran out of memory trying to allocate 1.10GiB with freed_by_count=0.\n"
+                           "The caller indicates that this is not a failure, but may mean that there could be performance "
+                           "gains if more memory were available.\n",
+                           rules_alone())
+                  .empty());
+  // 도커에서 돌리면 메모리 부족으로 멈춥니다 (run in Docker, it stops for lack of memory)
+  const std::optional<OomRecord> ko = mentioned_oom(
+      "\xeb\x8f\x84\xec\xbb\xa4\xec\x97\x90\xec\x84\x9c \xeb\x8f\x8c\xeb\xa6\xac\xeb\xa9\xb4 \xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac"
+      " \xeb\xb6\x80\xec\xa1\xb1\xec\x9c\xbc\xeb\xa1\x9c \xeb\xa9\x88\xec\xb6\xa5\xeb\x8b\x88\xeb\x8b\xa4\n");
+  ASSERT_TRUE(ko);
+  EXPECT_EQ(ko->device, "cpu");
+  const std::optional<OomRecord> pod =
+      mentioned_oom("Preprocessing happens in its own pod; the trainer then runs out of memory at epoch 4.\n");
+  ASSERT_TRUE(pod);
+  EXPECT_NE(pod->device, "cpu");
+}
+
+// Android's runtime (ART) prints the request and the heap's free bytes in its OutOfMemoryError; a
+// figure printed negative ("-512.00 MiB free") is dropped, not read as 512 MiB.
+TEST(DiagnoseKinds26, AndroidRuntimeSizesAndNegativeFigure) {
+  const std::vector<OomRecord> art = parse_oom_log(
+      "java.lang.OutOfMemoryError: Failed to allocate a 67108880 byte allocation with 16777216 free bytes and 48MB until OOM\n");
+  ASSERT_EQ(art.size(), 1u);
+  EXPECT_EQ(art[0].requested_bytes, int64_t{67108880});
+  EXPECT_EQ(art[0].free_bytes, int64_t{16777216});
+  const std::vector<OomRecord> neg = parse_oom_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.90 GiB already "
+      "allocated; -256.00 MiB free; 7.00 GiB reserved in total by PyTorch)\n");
+  ASSERT_EQ(neg.size(), 1u);
+  EXPECT_FALSE(neg[0].free_bytes.has_value());
+  EXPECT_EQ(neg[0].requested_bytes, int64_t{20} << 20);
 }

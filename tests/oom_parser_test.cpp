@@ -294,6 +294,14 @@ TEST(OomParserJson, SizesInBytesMissingOmitted) {
   EXPECT_FALSE(j.contains("requested_bytes"));
   const OomRecord c = only("DefaultCPUAllocator: can't allocate memory: you tried to allocate 1024 bytes.");
   EXPECT_EQ(oom_record_to_json(c)["requested_bytes"], 1024);
+  // A size beyond int64 or printed negative: flagged, shown as printed, no stand-in number.
+  for (const char* text : {"DefaultCPUAllocator: can't allocate memory: you tried to allocate -8589934592 bytes.",
+                           "DefaultCPUAllocator: can't allocate memory: you tried to allocate 99999999999999999999999 bytes."}) {
+    const nlohmann::json o = oom_record_to_json(only(text));
+    EXPECT_FALSE(o.contains("requested_bytes")) << text;
+    EXPECT_TRUE(o["size_overflow"].get<bool>()) << text;
+    EXPECT_NE(o["requested_printed"].get<std::string>().find(" bytes"), std::string::npos) << text;
+  }
 }
 
 // Build for the family, not the line: every real message (cases and variants), hard-wrapped at
@@ -480,7 +488,7 @@ TEST(OomParserFamilies, LibraryCudaMallocFailed) {
 // Accelerators' own allocators outside CUDA (family device_alloc): Vulkan (ggml_vulkan's size line
 // and its error code after it are one report; ncnn's code), Tenstorrent's bank manager (the bank
 // figures times the banks), Sophon's bmlib (a hexadecimal size), OpenVINO's OpenCL limit on one
-// allocation. A user's sentence in the same words is not one.
+// allocation, Rockchip's RKNN. A user's sentence in the same words is not one.
 TEST(OomParserFamilies, AcceleratorAllocators) {
   const auto vulkan = parse_oom_log(
       "ggml_vulkan: Device memory allocation of size 3959422976 failed.\n"
@@ -524,6 +532,16 @@ TEST(OomParserFamilies, AcceleratorAllocators) {
   EXPECT_EQ(cl.subsystem, "opencl");
   EXPECT_EQ(cl.requested_bytes, int64_t{6442450944});
   EXPECT_EQ(cl.max_allocation_bytes, int64_t{4294959104});
+
+  // Rockchip's RKNN (an NPU), as Android Studio's logcat prints it: the second line is the same
+  // failure's consequence, "pid-tid E/TAG: " is no part of the message.
+  const OomRecord rknn = only(
+      "2023-01-02 10:11:12.345 4321-4388 E/RKNN: failed to malloc npu memory!, size: 12582912, flags: 0x2\n"
+      "2023-01-02 10:11:12.346 4321-4388 E/RKNN: rknn_init, load model failed!\n");
+  EXPECT_EQ(rknn.subsystem, "rknn");
+  EXPECT_EQ(rknn.device, "npu");
+  EXPECT_EQ(rknn.requested_bytes, int64_t{12582912});
+  EXPECT_EQ(rknn.message.rfind("failed to malloc npu memory", 0), 0u) << rknn.message;
 
   EXPECT_TRUE(parse_oom_log("there is not enough space to allocate the dataset on this disk\n").empty());
   EXPECT_TRUE(parse_oom_log("Device memory allocation of size 1024 took 3 ms\n").empty());

@@ -1420,7 +1420,10 @@ class Reader {
                                  std::string_view("\xe6\xb5\x8b\xe8\xaf\x95\xe6\x97\xb6")}) {
         for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
           const std::string_view next = lo.substr(p + x.size());
-          if (next.substr(0, 6) == "\xe9\x80\x9f\xe5\xba\xa6" || zh_not_told_at(lo, p)) continue;  // 速度 (speed)
+          // 速度 (speed); 时间 (duration: 测试时间 the test's duration, 验证时间 the validation's)
+          if (next.substr(0, 6) == "\xe9\x80\x9f\xe5\xba\xa6" || zh_not_told_at(lo, p)) continue;
+          if (x != kInfer && next.substr(0, 3) == "\xe9\x97\xb4") continue;
+          if (x == kInfer && next.substr(0, 9) == "\xe6\x97\xb6\xe9\x97\xb4") continue;  // 推理时间 (inference time)
           const bool when = x != kInfer || next.substr(0, 3) == "\xe6\x97\xb6" || next.substr(0, 9) == "\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99" ||
                             next.substr(0, 6) == "\xe8\xbf\x87\xe7\xa8\x8b" || next.substr(0, 6) == "\xe9\x98\xb6\xe6\xae\xb5";
           best = std::max(best, when ? 2 : 1);
@@ -1431,12 +1434,15 @@ class Reader {
     const bool items_per_call = has_text("at once") || has_text("request") || has_text("ask") || has_text("per ") ||
                                 has_text("in one") || has_text("in a single") ? items_per_call_told(lo) : false;
     const bool setting_ignored = (has_text("effect") || has_text("ignored") || has_text("respected") ||
-                                  has_text("honor") || has_text("nothing") || (cjk && (has_text("\xe4\xbd\x9c\xe7\x94\xa8") ||
-                                                                                     has_text("\xe7\x94\x9f\xe6\x95\x88")))) &&
-                                 placement_setting_ignored(lo);  // 作用 (effect), 生效 (take effect)
+                                  has_text("honor") || has_text("nothing") || has_text("work") ||
+                                  (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
+                                 placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
+    // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
     const bool dataframe_memory = (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
                                    contains_word(lo, "polars")) &&
-                                  (has(kWMem) || has(kWRam) || has_text("memoryerror")) && !has_text("version");
+                                  (has(kWMem) || has(kWRam) || has_text("memoryerror")) && !has_text("version") &&
+                                  !has_text("cudf") && !has_text("rapids") && !gpu_named(lo) && !cuda_memory_named(lo) &&
+                                  !has_text("not ") && !has_text("n't ");
     // Two models' weights, or two copies of one model's, resident at once ("two models are kept on
     // the GPU at the same time", "as we are keeping it twice", zh "需要同时加载两个预训练模型": two
     // pretrained models have to be loaded at the same time): static memory twice over. Not a second
@@ -1566,11 +1572,19 @@ class Reader {
     // Growth step after step: a leak (or, in inference, graphs kept per batch). Piling up is
     // growth over repeats by itself: "GPU memory use piles up and crashes the session" (not "piles
     // of RAM", "piles of reports").
-    // So is "more and more" memory ("uses more and more RAM with each passing experiment"), not more
-    // and more processes (other processes holding the device).
-    const bool piles_up = contains("piles up") || contains("piling up") ||
-                          (contains("more and more") && !contains("more and more process"));
-    if (has(kWGrow) || has(kWLeak) || piles_up) {
+    const bool piles_up = contains("piles up") || contains("piling up");
+    // "More and more" memory ("uses more and more RAM with each passing experiment"): growth where the
+    // memory is what there is more of and a repeat is named ("each", "every", a step); not more and
+    // more users or processes, nor "more and more memory as I scale it up" (no repeat).
+    const bool more_and_more = [&] {
+      const size_t p = lo.find("more and more ");
+      const bool repeat = has(kWPer) || contains_word(lo, "step") || contains_word(lo, "steps") ||
+                          contains_word(lo, "epoch") || contains_word(lo, "epochs") || contains_word_start(lo, "iteration");
+      if (p == std::string_view::npos || !repeat) return false;
+      const std::string_view what = lo.substr(p + 14, 16);
+      return contains_any(what, {"memory", "ram", "vram", "gpu memory", "host memory", "space", "swap"});
+    }();
+    if (has(kWGrow) || has(kWLeak) || piles_up || more_and_more) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
     // Growth without a step word but said to go on: "keeps increasing until", "growing slowly".
@@ -1611,14 +1625,15 @@ class Reader {
     // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
     // memory did not grow.
     const bool grows_something_else = has(kWGrow) && !piles_up && growth_words_have_other_objects(lo);
-if ((((has(kWGrow) || piles_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun && !grows_something_else) ||
+if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
+          !grows_something_else) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}))) &&  // "Does demo.py have a memory leak?": asked
         !fix_told && !growth_denied) {
       if (graph_of_no_grad_work) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
             "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());
       } else {
-        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up ? 0.5 : 0.3,
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up || more_and_more ? 0.5 : 0.3,
             "memory grows step after step: " + text());
       }
     } else if (has(kWLeak)) {
@@ -1806,7 +1821,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // runs out of memory on the join"): pandas and polars hold their frames in host RAM. Not a code
     // line ("import pandas as pd") nor a version listing.
     if (items_per_call && sentence) {
-      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3, "the number of items one call asks for, told: " + text());
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.2, "the number of items one call asks for, told: " + text());
     }
     if (setting_ignored && sentence) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4,
@@ -1816,7 +1831,9 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
           "a dataframe's memory told (pandas / polars hold their frames in host RAM): " + text());
     }
-    if (zh_inference > 0 && sentence && !ev_.llm_line && !has(kWLlmName) && !has(kWLlmGen) && !has(kWGenWord)) {
+    // 生成 (generate) on the line names generation too.
+    if (zh_inference > 0 && sentence && !ev_.llm_line && !has(kWLlmName) && !has(kWLlmGen) && !has(kWGenWord) &&
+        !has_text("\xe7\x94\x9f\xe6\x88\x90")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, zh_inference == 2 ? 0.25 : 0.08,
           "inference / evaluation, in the user's words: " + text(), zh_inference == 2 ? 'i' : '\0');
     }
@@ -2348,9 +2365,21 @@ if (contains("other process") || contains("another process") || contains("other 
     // TensorFlow's allocator switch set by the user (TF_GPU_ALLOCATOR=cuda_malloc_async), not in the
     // hint TensorFlow prints under its OOM (kPrintedAdvice).
     const bool tf_async = contains("cuda_malloc_async") && !printed_advice_by([&](std::string_view x) { return line_has(lo, x); });
-    if (has(kWFrag) && !negated && !contains("to avoid fragmentation") &&  // the message's own hint, quoted
-        (contains("fragmentation") || contains("fragmented") || contains("expandable_segments") ||
-         contains("max_split_size_mb") || tf_async)) {  // not a "fragment" of something
+    // An allocator setting told already set or tried without effect ("expandable_segments:True had no
+    // effect, same error", "I already set max_split_size_mb:128"): the remedy for fragmentation is in
+    // place and it still fails, evidence against fragmentation, not for it.
+    const bool alloc_setting = contains("expandable_segments") || contains("max_split_size_mb") || tf_async;
+    const bool remedy_tried = alloc_setting &&
+                              (contains("no effect") || contains("already") || contains("didn't help") ||
+                               contains("did not help") || contains("doesn't help") || contains("does not help") ||
+                               contains("still") || contains("same error") || contains("no difference") ||
+                               contains("not help") || contains("tried") || contains("doesn't work") ||
+                               contains("does not work") || contains("didn't work") || contains("did not work"));
+    if (remedy_tried && !contains("to avoid fragmentation")) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, -0.15,
+          "an allocator setting already set or tried without effect: " + text());
+    } else if (has(kWFrag) && !negated && !contains("to avoid fragmentation") &&  // the message's own hint, quoted
+               (contains("fragmentation") || contains("fragmented") || alloc_setting)) {  // not a "fragment" of something
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.05, "the word 'fragmentation' / allocator settings: " + text());
     }
     // Fragmentation told as what happened to the memory: "persistent allocations fragment the
@@ -4043,16 +4072,25 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool placement_setting_ignored(std::string_view lo) {
     static constexpr std::string_view kKnobs[] = {
         "ngpu", "n_gpu", "num_gpus", "n_gpus", "use_gpu", "device=", "device =", "device_map", "cuda_visible_devices",
-        "gpu_memory_utilization", "max_memory", "memory_limit", "per_process_memory_fraction", "mem_fraction",
+        "gpu_memory_utilization", "max_memory", "memory_limit", "per_process_memory_fraction",
+        "set_per_process_memory_fraction", "mem_fraction",
         "memory_fraction", "gpu_ids", "--cpu", "cpu=true", "gpu=false", "gpu=0"};
     static constexpr std::string_view kNoEffect[] = {
         "has no effect", "have no effect", "had no effect", "is ignored", "are ignored", "was ignored", "gets ignored",
         "get ignored", "be ignored", "not respected", "n't respected", "not honored", "not honoured", "n't honored",
         "n't honoured", "not take effect", "n't take effect", "not taking effect", "does nothing", "do nothing",
+        "doesn't work", "does not work", "didn't work", "did not work", "not working",
+        "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\xa8", "\xe6\xb2\xa1\xe7\x94\xa8", "\xe4\xb8\x8d\xe7\xae\xa1\xe7\x94\xa8",  // 没有用, 没用, 不管用
         "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\x9c\xe7\x94\xa8", "\xe4\xb8\x8d\xe8\xb5\xb7\xe4\xbd\x9c\xe7\x94\xa8",
         "\xe6\xb2\xa1\xe8\xb5\xb7\xe4\xbd\x9c\xe7\x94\xa8", "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\x9f\xe6\x95\x88",
         "\xe4\xb8\x8d\xe7\x94\x9f\xe6\x95\x88", "\xe6\x9c\xaa\xe7\x94\x9f\xe6\x95\x88",
         "\xe6\xb2\xa1\xe7\x94\x9f\xe6\x95\x88"};  // 没有作用, 不起作用, 没起作用, 没有生效, 不生效, 未生效, 没生效
+    // The setting told to work after all ("has no effect on speed but it works"), or of no effect
+    // on something else than where the memory goes (speed, accuracy, the output).
+    if (contains_any(lo, {"but it works", "it works", "works fine", "on speed", "on the speed", "on performance",
+                          "on accuracy", "on the output", "on the result"})) {
+      return false;
+    }
     for (std::string_view c : clauses(lo)) {
       if (asks(c)) continue;
       for (std::string_view k : kKnobs) {
@@ -4075,6 +4113,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static bool items_per_call_told(std::string_view lo) {
     static constexpr std::string_view kItems[] = {"samples", "images", "pictures", "outputs", "completions", "videos",
                                                   "sequences", "generations", "variations"};
+    // Not a rate or a count over a run ("keeps requesting 20 samples per minute ... after 40 minutes",
+    // "saves 16 images at once every epoch"), nor samples of a signal ("480000 samples of audio", "16
+    // kHz"): a length, not a batch.
+    if (contains_any(lo, {"per minute", "per second", "per hour", "per day", "every ", "each ", "keeps ", "keep ",
+                          "after ", "khz", " hz", "of audio", "of sound", "audio samples", "sample rate", "sampling rate"})) {
+      return false;
+    }
     auto items_at = [&](size_t p, size_t* end) {
       size_t e = p;
       int64_t v = 0;
@@ -4099,8 +4144,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       size_t e = 0;
       if (!is_digit(lo[p]) || !items_at(p, &e)) continue;
       const std::string_view after = lo.substr(e, 24);
+      // Made at once by the call that fails (generated, rendered, sampled, processed), not saved or loaded.
       if (contains_any(after, {" at once", " in one go", " in one call", " in one request", " in a single request",
-                               " in a single call", " per request", " per call", " per prompt", " in one batch"})) {
+                               " in a single call", " per request", " per call", " per prompt", " in one batch"}) &&
+          !contains_any(lo, {"save", "saving", "write", "writing", "load", "download", "upload"})) {
         return true;
       }
     }

@@ -248,23 +248,58 @@ size_t rank_colon(std::string_view s) {  // "rank 3:", "rank3 :"
   return (i < s.size() && s[i] == ':') ? i + 1 : 0;
 }
 
-// Android's logcat as Android Studio shows it, after its time: "12848-12876 E/RKNN: " (pid-tid,
-// a level letter, the tag).
-size_t logcat_pid_tag(std::string_view s) {
+// Android's logcat prefixes, after the time they start with (iso_timestamp(), clock_time()):
+// Android Studio's "12848-12876 E/RKNN: " and "1234-1250/com.example.app E/RKNN: " (pid-tid, the
+// package, a level letter, the tag); `adb logcat`'s default (threadtime) "03-14 10:21:33.456  1234
+// 1250 E RKNN    : " (its month-day first); the brief format's "E/RKNN    ( 1234): ".
+size_t logcat_prefix(std::string_view s) {
+  auto level_at = [&](size_t i) { return i < s.size() && std::string_view("VDIWEF").find(s[i]) != std::string_view::npos; };
+  // The tag up to its ": " (no spaces inside, padding spaces before the colon allowed), within 40.
+  auto tag_end = [&](size_t i) -> size_t {
+    size_t k = i;
+    while (k < s.size() && k < i + 40 && s[k] != ':' && s[k] != ' ' && s[k] != '(') ++k;
+    if (k == i) return 0;
+    while (k < s.size() && s[k] == ' ') ++k;
+    return k;
+  };
+  // threadtime: "MM-DD " then the clock, then "pid tid L TAG : "
+  if (s.size() > 6 && digits(s, 0) == 2 && s[2] == '-' && digits(s, 3) == 2 && s[5] == ' ' && digits(s, 6) == 2 &&
+      s.size() > 8 && s[8] == ':') {
+    size_t i = 6 + clock_time(s.substr(6));
+    for (int field = 0; field < 2; ++field) {  // pid, tid
+      const size_t sp = i;
+      while (i < s.size() && s[i] == ' ') ++i;
+      const size_t d = digits(s, i);
+      if (i == sp || d == 0) return 0;
+      i += d;
+    }
+    if (i + 2 >= s.size() || s[i] != ' ' || !level_at(i + 1) || s[i + 2] != ' ') return 0;
+    const size_t k = tag_end(i + 3);
+    return k > 0 && k + 1 < s.size() && s[k] == ':' && s[k + 1] == ' ' ? k + 2 : 0;
+  }
+  // brief: "E/TAG    ( 1234): "
+  if (level_at(0) && s.size() > 2 && s[1] == '/') {
+    const size_t k = tag_end(2);
+    if (k == 0 || k >= s.size() || s[k] != '(') return 0;
+    const size_t close = s.find("): ", k);
+    if (close == std::string_view::npos || close > k + 12) return 0;
+    for (size_t j = k + 1; j < close; ++j) {
+      if (s[j] != ' ' && !is_digit(s[j])) return 0;
+    }
+    return close + 3;
+  }
+  // Android Studio: "pid-tid[/package] L/TAG: "
   size_t i = digits(s, 0);
   if (i == 0 || i >= s.size() || s[i] != '-') return 0;
   const size_t d = digits(s, i + 1);
   if (d == 0) return 0;
   i += 1 + d;
-  if (i + 3 >= s.size() || s[i] != ' ' || std::string_view("VDIWEF").find(s[i + 1]) == std::string_view::npos ||
-      s[i + 2] != '/') {
-    return 0;
+  if (i < s.size() && s[i] == '/') {  // the package
+    while (i < s.size() && s[i] != ' ' && i < 200) ++i;
   }
-  const size_t colon = s.find(": ", i + 3);
-  if (colon == std::string_view::npos || colon > i + 3 + 40 || s.substr(i + 3, colon - i - 3).find(' ') != std::string_view::npos) {
-    return 0;
-  }
-  return colon + 2;
+  if (i + 3 >= s.size() || s[i] != ' ' || !level_at(i + 1) || s[i + 2] != '/') return 0;
+  const size_t k = tag_end(i + 3);
+  return k > 0 && k + 1 < s.size() && s[k] == ':' && s[k + 1] == ' ' ? k + 2 : 0;
 }
 
 size_t number_colon(std::string_view s) {  // "12: " (pdsh, torchrun --tee)
@@ -356,7 +391,7 @@ std::string strip_log_prefix(std::string_view s) {
     if (n == 0) n = tf_level(s);
     if (n == 0) {
       for (auto f : {iso_timestamp, glog, clock_time, bracketed, paren_pid, level, rank_colon, number_colon, nccl_host,
-                     pytest_e, quote_mark, logcat_pid_tag}) {
+                     pytest_e, quote_mark, logcat_prefix}) {
         n = f(s);
         if (n > 0) break;
       }
@@ -698,8 +733,13 @@ long double unit_at(std::string_view s, size_t pos, bool mps, bool bare, size_t&
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units, bool bare_suffix) {
   // A minus sign before the digits ("you tried to allocate -8589934592 bytes"): a size that wrapped
   // past int64 in a shape's product, kept as printed and flagged like one beyond int64.
-  const bool negative = pos + 1 < s.size() && s[pos] == '-' && is_digit(s[pos + 1]);
-  size_t i = negative ? pos + 1 : pos;
+  // (Also with the typeset minus U+2212, as a rendered page pastes it.)
+  constexpr std::string_view kMinus = "\xe2\x88\x92";
+  const size_t sign = pos + 1 < s.size() && s[pos] == '-' && is_digit(s[pos + 1])                     ? 1
+                      : s.substr(pos, 3) == kMinus && pos + 3 < s.size() && is_digit(s[pos + 3]) ? 3
+                                                                                                   : 0;
+  const bool negative = sign > 0;
+  size_t i = pos + sign;
   const size_t int_digits = digits(s, i);
   if (int_digits == 0) return std::nullopt;
   i += int_digits;
@@ -771,7 +811,11 @@ std::optional<PrintedSize> size_before(std::string_view s, std::string_view labe
     while (j < i && !is_digit(s[j])) ++j;
     if (j == i) continue;
     auto v = size_at(s, j, mps_units, false);
-    if (v && v->end == p) return v;
+    if (v && v->end == p) {
+      // "-512.00 MiB free": the minus before the digits makes it a corrupted figure, not 512 MiB.
+      if (j > 0 && s[j - 1] == '-') v->negative = v->overflow = true;
+      return v;
+    }
   }
   return std::nullopt;
 }

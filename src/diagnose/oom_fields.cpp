@@ -167,7 +167,17 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
   }
   if (r.subsystem == "rknn") {  // "failed to malloc npu memory!, size: 59187712, flags: 0x2": bytes
     r.device = "npu";
-    if (const size_t p = ifind(s, "size:"); p != std::string::npos) set_byte_count(s, p + 5, r);
+    const size_t p = ifind(s, "size:");
+    if (p == std::string::npos) return;
+    if (istarts_with(std::string_view(s).substr(p + 5), "0x")) {  // "size: 0x8000000": hexadecimal bytes
+      size_t end = p + 7;
+      while (end < s.size() && std::isxdigit(static_cast<unsigned char>(s[end]))) ++end;
+      if (end == p + 7 || end - (p + 7) > 15) return;  // none, or beyond what is read here
+      r.requested_printed = s.substr(p + 5, end - (p + 5));
+      r.requested_bytes = static_cast<int64_t>(std::stoll(s.substr(p + 7, end - (p + 7)), nullptr, 16));
+      return;
+    }
+    set_byte_count(s, p + 5, r);
     return;
   }
   if (r.subsystem == "bmlib") {  // "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00"
@@ -393,12 +403,25 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (r.family == "host_alloc") {  // host RAM; numpy states the size ("Unable to allocate 7.45 GiB for an array")
     r.device = "cpu";
     // HotSpot's commit failure: "os::commit_memory(0x0000000731400000, 3293577216, 0) failed;
-    // error='Cannot allocate memory' (errno=12)" (address, bytes, executable), the JVM's; its error
-    // report's "Native memory allocation (malloc) failed to allocate N bytes" / "(mmap) failed to map N bytes".
-    if (r.subsystem == "enomem" && ifind(s, "os::commit_memory(") != std::string::npos) r.subsystem = "jvm";
+    // error='Cannot allocate memory' (errno=12)" (address, bytes, executable); its error report's "Native memory allocation (malloc) failed to allocate N bytes" / "(mmap) failed to map N bytes".
     if (r.subsystem == "jvm") {
       if (const size_t p = ifind(s, "os::commit_memory("); p != std::string::npos) {
         if (const size_t comma = s.find(',', p); comma != std::string::npos && comma < p + 40) set_byte_count(s, comma + 1, r);
+      }
+      // Android's runtime (ART): "java.lang.OutOfMemoryError: Failed to allocate a 134217744 byte
+      // allocation with 25165824 free bytes and 80MB until OOM": the request and the heap's free bytes.
+      if (const size_t p = ifind(s, "failedtoallocatea"); p != std::string::npos && icontains(s, "byteallocation")) {
+        size_t end = p + 17;
+        if (auto n = integer_at(s, end, &end)) {
+          r.requested_bytes = *n;
+          r.requested_printed = s.substr(p + 17, end - (p + 17)) + " bytes";
+        }
+        if (const size_t w = ifind(s, "allocationwith"); w != std::string::npos) {
+          size_t free_end = w + 14;
+          if (auto free = integer_at(s, free_end, &free_end); free && istarts_with(std::string_view(s).substr(free_end), "freebytes")) {
+            r.free_bytes = *free;
+          }
+        }
       }
       for (const char* label : {"failedtoallocate", "failedtomap"}) {
         if (r.requested_bytes) break;

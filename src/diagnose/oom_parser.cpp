@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -185,8 +186,10 @@ const HeadDef kHeads[] = {
     // report prints it: "# Native memory allocation (malloc) failed to allocate 3293577216 bytes for
     // committing reserved memory.", "(mmap) failed to map N bytes": the process may not have that
     // much (a container's limit, the host's RAM), whatever -Xmx allows. Its warning a few lines above
-    // ("os::commit_memory(0x..., 3293577216, 0) failed; error='Cannot allocate memory' (errno=12)")
-    // is the same failure (read as the JVM's by oom_fields).
+    // ("os::commit_memory(0x..., 3293577216, 0) failed; error='Cannot allocate memory' (errno=12)";
+    // 'Not enough space' where the C library words ENOMEM so) is the same failure: a report when its
+    // errno is ENOMEM's.
+    {"os::commit_memory(", "host_alloc", "jvm", Kind::kOneLine},
     {"native memory allocation (malloc) failed to allocate", "host_alloc", "jvm", Kind::kOneLine},
     {"native memory allocation (mmap) failed to map", "host_alloc", "jvm", Kind::kOneLine},
     // jemalloc's malloc() failing (SPAdes, Redis, Rust and C++ tools linked with it): "<jemalloc>:
@@ -574,7 +577,14 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t from = b > 80 ? b - 80 : 0;
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
-      if (family == "tensorflow" && phrase_find(lo, "not a failure", e).first != std::string::npos) continue;
+      // TensorFlow's BFC warning that says it is no failure ("... The caller indicates that this is not
+      // a failure, ..."), on its line or wrapped onto the next.
+      if (family == "tensorflow" &&
+          (phrase_find(lo, "not a failure", e).first != std::string::npos ||
+           (std::string_view(h.phrase) == "ran out of memory trying to allocate" &&
+            lower(trim(next.substr(0, 60))).rfind("the caller indicates that this is not a failure", 0) == 0))) {
+        continue;
+      }
       // TensorFlow's allocations report names its allocator ("allocator: GPU_0_bfc"); "Current
       // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
       // It and the allocator's retry warning start at their heads.
@@ -747,8 +757,23 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           continue;
         }
         // "DefaultCPUAllocator: can't allocate memory: ... Error code 12 (Cannot allocate memory)":
-        // the errno of a report already read on this line.
-        if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos)) {
+        // the errno of a report already read on this line; HotSpot's commit warning is the JVM's head.
+        if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos ||
+                                lo.find("os::commit_memory(") != std::string::npos)) {
+          continue;
+        }
+        if (sub == "jvm" && hit.phrase == std::string_view("os::commit_memory(") &&
+            lo.find("errno=12") == std::string::npos && lo.find("cannot allocate memory") == std::string::npos &&
+            lo.find("not enough space") == std::string::npos) {
+          continue;  // another errno: not memory
+        }
+        // RAPIDS' device allocator (RMM, under cuDF / cuML / cuGraph) raising through Python and C++:
+        // "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: .../cuda_memory_resource.hpp:70:
+        // cudaErrorMemoryAllocation out of memory", "... RMM failure at: ... Maximum pool size
+        // exceeded": the GPU's memory (the CUDA error on the line is the report), not the host's.
+        if ((sub == "python" || sub == "bad_alloc") &&
+            (lo.find("cudaerrormemoryallocation") != std::string::npos || lo.find("rmm failure") != std::string::npos ||
+             lo.find("/rmm/") != std::string::npos || lo.find("cuda error") != std::string::npos)) {
           continue;
         }
         // Python's exception name, not a substring of another one ("torch.OutOfMemoryError",
@@ -1274,7 +1299,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                r.requested_bytes && r.line - prev.line <= 4;
         const bool same_kill = (prev.family == "oom_killer" && r.family == "oom_killer" && r.line - prev.line <= 40) ||
                                // numpy's _ArrayMemoryError then "MemoryError", bad_alloc echoed: one host failure
-                               (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5);
+                               (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5 &&
+                                // not two allocations of other sizes (two JVMs' failures, two workers')
+                                (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r)));
         const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
         // A report's title on the first line ("Index build error: `invalid memory alloc request size`
         // >= 1GB") names the failure the message further down prints with its size: one report.
@@ -2141,6 +2168,20 @@ bool memory_trouble_prose(std::string_view lo) {
 
 }  // namespace
 
+// The clause of `lo` holding lo[at]: from the last break before it (". ", "; ", "? ", "! ", ", then ")
+// to the next one after it. A container named in another clause ("We run the tokenizer in a separate
+// pod; the training job runs out of memory") is not where it ran out.
+static std::string_view clause_around(std::string_view lo, size_t at) {
+  size_t from = 0, to = lo.size();
+  for (std::string_view brk : {". ", "; ", "? ", "! ", ", then "}) {
+    const size_t before = at < lo.size() ? lo.rfind(brk, at) : std::string_view::npos;
+    if (before != std::string_view::npos) from = std::max(from, before + brk.size());
+    const size_t after = lo.find(brk, at);
+    if (after != std::string_view::npos) to = std::min(to, after);
+  }
+  return lo.substr(from, to > from ? to - from : 0);
+}
+
 std::optional<OomRecord> described_oom(std::string_view text) {
   for (const LineView& l : split_line_views(text)) {
     std::string t = trim(strip_ansi(l.raw.substr(0, 400)));
@@ -2178,6 +2219,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // failure, but may mean that there could be performance gains if more memory were available"):
       // a warning, the run goes on (the family's head skips it too).
       if (lo.find("indicates that this is not a failure") != std::string::npos) continue;
+      if (const size_t idx = static_cast<size_t>(&l - lines.data()); idx + 1 < lines.size() && lo.find("bfc") != std::string::npos &&
+          istarts_with(trim_view(lines[idx + 1].raw), "the caller indicates that this is not a failure")) {
+        continue;  // the same warning wrapped onto the next line (its second sentence first there)
+      }
       size_t at = std::string::npos;
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
@@ -2187,7 +2232,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "not enough memory",
                                    // TensorFlow's OOM exception named without its message ("Then I got
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
-                                   "resourceexhaustederror"}) {
+                                   "resourceexhaustederror",
+                                   // Korean: 메모리 부족 / 메모리가 부족 (memory short: Korean's "out of memory"),
+                                   // 메모리 초과 / 메모리가 초과 (memory exceeded)
+                                   "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1",
+                                   "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1",
+                                   "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xec\xb4\x88\xea\xb3\xbc",
+                                   "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xec\xb4\x88\xea\xb3\xbc"}) {
           at = lo.find(phrase);
           // The exception's name in Python code (exception_named_in_code()) is no report; "I got a
           // ResourceExhaustedError exception" is one.
@@ -2267,7 +2318,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       r.subsystem = "";
       r.line = l.number;
       r.complete = false;
-      r.message = trim(strip_ansi(l.raw.substr(0, 400)));
+      r.message = trim(strip_log_prefix(trim(strip_ansi(l.raw.substr(0, 400)))));
       auto has_word = [&](const char* w) { return contains_word(lo, w); };
       if (killed) {
         r.family = "oom_killer";
@@ -2277,7 +2328,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cuda";
       } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
-                 (container_memory_named(lo) && !gpu_named(lo) && !accelerator_named(lo))) {
+                 (container_memory_named(clause_around(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
         // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM).
         r.device = "cpu";
@@ -2307,11 +2358,14 @@ nlohmann::json oom_record_to_json(const OomRecord& r) {
   nlohmann::json j{{"family", r.family},     {"device", r.device},         {"subsystem", r.subsystem},
                    {"line", r.line},         {"occurrences", r.occurrences}, {"message", r.message},
                    {"complete", r.complete}};
+  // A size beyond int64 or printed negative is kept in the record as INT64_MAX (size_overflow): a
+  // stand-in, not a number a reader of the JSON could use, so it is left out; requested_printed
+  // holds the size as printed (its unit spaced as oomkit shows every size).
   auto put = [&](const char* key, const std::optional<int64_t>& v) {
-    if (v) j[key] = *v;
+    if (v && !(r.size_overflow && *v == std::numeric_limits<int64_t>::max())) j[key] = *v;
   };
   put("requested_bytes", r.requested_bytes);
-  if (!r.requested_printed.empty()) j["requested_printed"] = r.requested_printed;
+  if (!r.requested_printed.empty()) j["requested_printed"] = spaced_unit(r.requested_printed);
   if (r.requested_is_lower_bound) j["requested_is_lower_bound"] = true;
   if (r.requested_is_truncated) j["requested_is_truncated"] = true;
   if (r.size_overflow) j["size_overflow"] = true;
