@@ -4644,6 +4644,8 @@ TEST(DiagnoseKinds26, AllocatorSettingTriedIsNoFragmentationEvidence) {
     ASSERT_FALSE(d.findings.empty());
     EXPECT_TRUE(d.ambiguous()) << told;
   }
+  EXPECT_FALSE(evidence_holds("I tried expandable_segments:True and it fixed it.\n" + oom, "without effect",
+                              OomCause::kFragmentation));
 }
 
 // A dataframe on the GPU (cuDF, "on the GPU") is no host RAM; RMM's MemoryError over a CUDA error is

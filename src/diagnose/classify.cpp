@@ -411,9 +411,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   //                large cache, even if under 2Q): ranked first, but no verdict by the numbers
   //                alone, nor with a word of fragmentation beside them (0.05; a verdict is 0.75), only
   //                with an account or a measure: of the reports of 32 corpus parts this rated 0.8
-  //                (a verdict), 1 in 4 was
-  //                fragmentation (the rest a large input, a leak: the cache left by the working set
-  //                that fails, PyTorch 1.x's "cached" being the split blocks of partly used segments);
+  //                (a verdict), 1 in 4 was fragmentation (the rest a large input, a leak: the cache
+  //                the working set that fails leaves, PyTorch 1.x's "cached" being the free split
+  //                blocks of partly used segments);
   //   medium (0.6) U >= 2Q and U >= 1 GiB but a small part of the device: the cache would serve
   //                this request, but with the working set at the edge the step likely needs more;
   //   low (0.28)   otherwise: the allocator's ordinary slack (20 MiB segments, 2 MiB rounding, a
@@ -1258,7 +1258,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     const size_t i = b.add(OomCause::kOther, 0.9,
                            oom.requested_is_lower_bound ? "Tried to allocate more than 1 EiB"
                            : oom.size_overflow ? "the requested size " + diagnose_detail::spaced_unit(oom.requested_printed) +
-                                                     (oom.requested_printed.rfind('-', 0) == 0 ? " is negative (a corrupted size)"
+                                                     (diagnose_detail::printed_negative(oom.requested_printed) ? " is negative (a corrupted size)"
                                                                                                : " is beyond int64's range (over 8 EiB)")
                                                : "one request of " + format_bytes(*Q) + " (no device or host has 1 PiB)");
     Finding& f = b.at(i);

@@ -1815,23 +1815,25 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + word + "': " + text());
     }
     }
-    // As the English words weigh ("during inference" 0.25, the word alone 0.08). An LLM's inference is
-    // its generation (its KV cache, read elsewhere): not read where an LLM or generation is named.
-    // A dataframe's memory told ("performs dataframe merge that consumes too much memory", "pandas
-    // runs out of memory on the join"): pandas and polars hold their frames in host RAM. Not a code
-    // line ("import pandas as pd") nor a version listing.
+    // The items one call asks for (items_per_call_told()): that call's batch, a sentence's weight.
     if (items_per_call && sentence) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.2, "the number of items one call asks for, told: " + text());
     }
+    // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug.
     if (setting_ignored && sentence) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4,
           "a setting that places the work or caps its memory told to have no effect (the library ignores it): " + text());
     }
+    // A dataframe's memory told ("performs dataframe merge that consumes too much memory", "pandas
+    // runs out of memory on the join"): pandas and polars hold their frames in host RAM. Not a code
+    // line ("import pandas as pd") nor a version listing.
     if (dataframe_memory && sentence) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
           "a dataframe's memory told (pandas / polars hold their frames in host RAM): " + text());
     }
-    // 生成 (generate) on the line names generation too.
+    // Inference told in Chinese (zh_inference), weighed as the English words are ("during inference"
+    // 0.25, the word alone 0.08). An LLM's inference is its generation (its KV cache, read elsewhere):
+    // not read where an LLM or generation is named (生成, generate, too).
     if (zh_inference > 0 && sentence && !ev_.llm_line && !has(kWLlmName) && !has(kWLlmGen) && !has(kWGenWord) &&
         !has_text("\xe7\x94\x9f\xe6\x88\x90")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, zh_inference == 2 ? 0.25 : 0.08,
@@ -2369,7 +2371,9 @@ if (contains("other process") || contains("another process") || contains("other 
     // effect, same error", "I already set max_split_size_mb:128"): the remedy for fragmentation is in
     // place and it still fails, evidence against fragmentation, not for it.
     const bool alloc_setting = contains("expandable_segments") || contains("max_split_size_mb") || tf_async;
-    const bool remedy_tried = alloc_setting &&
+    // (Not when it is told to have worked: "I tried expandable_segments and it fixed it".)
+    const bool remedy_tried = alloc_setting && !success_told(lo) && !contains("fixed") && !contains("solved") &&
+                              !contains("helped") &&
                               (contains("no effect") || contains("already") || contains("didn't help") ||
                                contains("did not help") || contains("doesn't help") || contains("does not help") ||
                                contains("still") || contains("same error") || contains("no difference") ||

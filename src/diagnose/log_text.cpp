@@ -783,6 +783,10 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
   return out;
 }
 
+bool printed_negative(std::string_view printed) {
+  return (!printed.empty() && printed[0] == '-') || printed.substr(0, 3) == "\xe2\x88\x92";
+}
+
 std::string spaced_unit(std::string_view printed) {
   for (size_t i = 1; i < printed.size(); ++i) {
     if (is_digit(printed[i - 1]) && is_alpha(printed[i])) {

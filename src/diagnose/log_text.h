@@ -243,6 +243,8 @@ struct PrintedSize {
 /// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow, and so is a
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
+/// Whether a size as printed is negative: a minus sign, ASCII or the typeset U+2212, before it.
+bool printed_negative(std::string_view printed);
 /// A size as a message printed it, with a space before its unit as every other size oomkit shows
 /// ("17179869184.00GiB" -> "17179869184.00 GiB", "-8589934592bytes" -> "-8589934592 bytes").
 std::string spaced_unit(std::string_view printed);

@@ -42,7 +42,7 @@ void numbers_line(const OomRecord& r, std::string& out) {
   };
   if (r.requested_is_lower_bound) parts.push_back("requested more than 1 EiB");
   else if (r.size_overflow && r.requested_bytes == kMax && !r.requested_printed.empty())
-    parts.push_back(fmt::format(r.requested_printed[0] == '-' ? "requested {} (negative: a corrupted size)"
+    parts.push_back(fmt::format(diagnose_detail::printed_negative(r.requested_printed) ? "requested {} (negative: a corrupted size)"
                                                               : "requested {} (beyond int64's range, over 8 EiB)",
                                 diagnose_detail::spaced_unit(r.requested_printed)));
   else add("requested", r.requested_bytes);
