@@ -736,7 +736,7 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
   // (Also with the typeset minus U+2212, as a rendered page pastes it.)
   constexpr std::string_view kMinus = "\xe2\x88\x92";
   const size_t sign = pos + 1 < s.size() && s[pos] == '-' && is_digit(s[pos + 1])                     ? 1
-                      : s.substr(pos, 3) == kMinus && pos + 3 < s.size() && is_digit(s[pos + 3]) ? 3
+                      : pos + 3 < s.size() && s.substr(pos, 3) == kMinus && is_digit(s[pos + 3]) ? 3
                                                                                                    : 0;
   const bool negative = sign > 0;
   size_t i = pos + sign;
