@@ -1431,14 +1431,16 @@ class Reader {
       }
       return best;
     }();
-    const bool items_per_call = has_text("at once") || has_text("request") || has_text("ask") || has_text("per ") ||
-                                has_text("in one") || has_text("in a single") ? items_per_call_told(lo) : false;
+    const bool items_per_call = (has_text("at once") || has_text("request") || has_text("ask") || has_text(" per ") ||
+                                 has_text("in one") || has_text("in a single")) &&
+                                items_per_call_told(lo);
     const bool setting_ignored = (has_text("effect") || has_text("ignored") || has_text("respected") ||
-                                  has_text("honor") || has_text("nothing") || has_text("work") ||
+                                  has_text("honor") || has_text("nothing") || has_text("t work") || has_text("not working") ||
                                   (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
                                  placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
     // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
-    const bool dataframe_memory = (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
+    const bool dataframe_memory = (has_text("dataframe") || has_text("pandas") || has_text("polars")) &&
+                                  (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
                                    contains_word(lo, "polars")) &&
                                   (has(kWMem) || has(kWRam) || has_text("memoryerror")) && !has_text("version") &&
                                   !has_text("cudf") && !has_text("rapids") && !gpu_named(lo) && !cuda_memory_named(lo) &&

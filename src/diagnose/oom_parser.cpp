@@ -387,8 +387,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('s', 'i');
   both('d', 'i');
   both('u', 'n');
-  both('c', 'u');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED"
-  both('h', 'i');  // hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
+  both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   return t;
 }();
@@ -429,11 +428,8 @@ bool has_trigger(std::string_view s) {
       case 'u':
         if (istarts_with(rest, "unable to find a valid cudnn")) return true;
         break;
-      case 'c':
-        if (istarts_with(rest, "cublas_status_not_initialized")) return true;
-        break;
-      case 'h':
-        if (istarts_with(rest, "hipblas_status_not_initialized")) return true;
+      case 'b':
+        if (istarts_with(rest, "blas_status_not_initialized")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
