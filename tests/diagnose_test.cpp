@@ -4732,3 +4732,56 @@ TEST(DiagnoseKinds26, AndroidRuntimeSizesAndNegativeFigure) {
   EXPECT_FALSE(neg[0].free_bytes.has_value());
   EXPECT_EQ(neg[0].requested_bytes, int64_t{20} << 20);
 }
+
+// held33's kinds, each with made-up text of its own.
+// Another GPU chosen and the work told landing on the first is the wrong device (multi-GPU
+// placement), not a setting the library ignores.
+TEST(DiagnoseKinds27, WorkLandsOnTheFirstGpu) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB\n";
+  EXPECT_TRUE(evidence_holds("I start it with --gpu 2 on the server.\nnvidia-smi shows the process always uses GPU 0.\n" + oom,
+                             "another GPU chosen", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("I start it with --gpu 2 on the server.\nIs it using GPU 0 anyway?\n" + oom,
+                              "another GPU chosen", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("nvidia-smi shows the process always uses GPU 0.\n" + oom, "another GPU chosen",
+                              OomCause::kMultiGpuImbalance));
+}
+
+// Host memory told to keep filling each epoch, a buffer never cleared: growth step after step, and
+// a leak (host RAM stays first where a kill is told: in the corpus, host growth until a kill is as
+// often a dataset or a DataLoader's copies as a leak).
+TEST(DiagnoseKinds27, KeepsFillingAndNeverClearedAreGrowth) {
+  const std::string log =
+      "Training gets killed after a few epochs on a 64 GB box.\n"
+      "Watching top, the replay buffer is never cleared and memory keeps filling up at every epoch.\n";
+  EXPECT_TRUE(evidence_holds(log, "memory grows step after step", OomCause::kLeakAcrossSteps));
+  EXPECT_TRUE(evidence_holds(log, "memory told never to be freed", OomCause::kLeakAcrossSteps));
+}
+
+// ncnn's "vkAllocateMemory failed -1" where the log tells the GPU's memory ran out is the device's.
+TEST(DiagnoseKinds27, VulkanHostCodeWithVramTold) {
+  const std::vector<OomRecord> told = parse_oom_log("Out of VRAM when upscaling a 4096px image\nvkAllocateMemory failed -1\n");
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0].family, "device_alloc");
+  const std::vector<OomRecord> bare = parse_oom_log("vkAllocateMemory failed -1\n");
+  ASSERT_EQ(bare.size(), 1u);
+  EXPECT_EQ(bare[0].subsystem, "vulkan_host");
+}
+
+// Android's runtime throwing its OutOfMemoryError in logcat is a report, sized; "memory outage" and
+// "out of VRAM" name an OOM in words.
+TEST(DiagnoseKinds27, AndroidRuntimeThrowAndOomWords) {
+  const std::vector<OomRecord> art = parse_oom_log(
+      "11-02 08:09:10.111 4321-4321/com.example.app E/art: Throwing OutOfMemoryError \"Failed to allocate a 52428816 byte "
+      "allocation with 4194304 free bytes and 40MB until OOM\"\n");
+  ASSERT_EQ(art.size(), 1u);
+  EXPECT_EQ(art[0].requested_bytes, int64_t{52428816});
+  EXPECT_TRUE(mentioned_oom("With 8 GPUs we still get a memory outage at the third layer.\n"));
+  EXPECT_TRUE(mentioned_oom("The renderer runs out of VRAM on large scenes.\n"));
+}
+
+// Inputs up to a length told to work and a longer one to fail: the input's length.
+TEST(DiagnoseKinds27, ShortInputsWorkLongerFails) {
+  EXPECT_TRUE(evidence_holds("Summaries work for documents up to 3000 tokens, but a 9000-token report fails with:\n"
+                             "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
+                             "inputs up to a length told to work", OomCause::kActivationsSeqlen));
+}

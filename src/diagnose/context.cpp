@@ -1439,6 +1439,19 @@ class Reader {
                                   (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
                                  placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
     // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
+    // Another GPU than the first chosen (here or on an earlier line), and the work told landing on the
+    // first anyway (work_lands_on_first_gpu()).
+    if (!gpu_chosen_line_ && (has_text("cuda") || has_text("gpu") || has_text("device")) && nonzero_gpu_chosen(lo)) {
+      gpu_chosen_line_ = n;
+    }
+    const bool lands_on_first_gpu = gpu_chosen_line_ > 0 && (has_text("cuda") || has_text("gpu") || has_text("device") ||
+                                                            has_text("index")) &&
+                                    work_lands_on_first_gpu(lo);
+    // Growth told in words the words() table does not hold ("more and more", "keeps filling", "never
+    // cleared"): read below with the growth readings.
+    const bool growth_in_other_words = has_text("more and more") || has_text("keeps filling") || has_text("keep filling") ||
+                                       has_text("never cleared") || has_text("never gets cleared") ||
+                                       has_text("never get cleared");
     const bool dataframe_memory = (has_text("dataframe") || has_text("pandas") || has_text("polars")) &&
                                   (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
                                    contains_word(lo, "polars")) &&
@@ -1458,7 +1471,8 @@ class Reader {
                          has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !zh_memory_grows && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
+        !zh_memory_grows && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
+        !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -1578,10 +1592,13 @@ class Reader {
     // "More and more" memory ("uses more and more RAM with each passing experiment"): growth where the
     // memory is what there is more of and a repeat is named ("each", "every", a step); not more and
     // more users or processes, nor "more and more memory as I scale it up" (no repeat).
+    // So is memory that "keeps filling (up)" with a repeat named ("it just keeps filling up at the
+    // beginning of each epoch").
     const bool more_and_more = [&] {
       const size_t p = lo.find("more and more ");
       const bool repeat = has(kWPer) || contains_word(lo, "step") || contains_word(lo, "steps") ||
                           contains_word(lo, "epoch") || contains_word(lo, "epochs") || contains_word_start(lo, "iteration");
+      if (repeat && (contains("keeps filling") || contains("keep filling"))) return true;
       if (p == std::string_view::npos || !repeat) return false;
       const std::string_view what = lo.substr(p + 14, 16);
       return contains_any(what, {"memory", "ram", "vram", "gpu memory", "host memory", "space", "swap"});
@@ -1656,13 +1673,14 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     // buffers are never released", "nothing gets freed": a leak (every step's memory stays). Not of a
     // process that ended ("not freed after the process exits / is killed": another process, or a zombie),
     // nor the caching allocator's cache not returned to the driver or the OS ("not released to the OS").
-    if ((contains("freed") || contains("released") || contains("deallocated")) &&
+    if ((contains("freed") || contains("released") || contains("deallocated") || contains("cleared")) &&
         (contains("never freed") || contains("freed ever") || contains("ever freed") || contains("nothing is freed") ||
+         contains("never cleared") || contains("never gets cleared") || contains("never get cleared") ||
          contains("nothing gets freed") || contains("never get freed") || contains("never gets freed") ||
          contains("never being freed") || contains("never released") || contains("never deallocated") ||
          contains("never get released") || contains("never gets released")) &&
         !contains("process") && !contains("kill") && !contains("exit") && !contains(" os") && !contains("driver") &&
-        !contains("cache") && !code_line(lo) && !only_asked(lo, {"freed", "released", "deallocated"})) {
+        !contains("cache") && !code_line(lo) && !only_asked(lo, {"freed", "released", "deallocated", "cleared"})) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "memory told never to be freed during the run: " + text());
     }
     // Weaker outside training (训练): growth while serving or predicting is as often a chat's history
@@ -1821,8 +1839,28 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     if (items_per_call && sentence) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.2, "the number of items one call asks for, told: " + text());
     }
-    // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug.
-    if (setting_ignored && sentence) {
+    // Inputs up to a length told to work and a longer one to fail: "I'm able to transcribe audio files
+    // up to a couple hundred seconds long, but I'm getting the following error once the decoding
+    // reaches a file which is 1025 seconds long": the input's length decides.
+    if (sentence && !negated && contains("up to ") && contains(" but ") &&
+        contains_any(lo, {"seconds", "minutes", "tokens", "frames", "pixels", " long", "length", "resolution"}) &&
+        contains_any(lo, {"error", "fail", "oom", "out of memory", "crash"}) &&
+        lo.find("up to ") < lo.find(" but ")) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+          "inputs up to a length told to work, a longer one to fail: " + text());
+    }
+    // The work on the first GPU though another was chosen: tensors placed on the wrong device (a
+    // device string without its index, a library's own default device), the first GPU holding more
+    // than its share.
+    if (lands_on_first_gpu && sentence) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.3,
+          fmt::format("another GPU chosen (line {}), the work told on the first one: tensors placed on the wrong device: ",
+                      gpu_chosen_line_) +
+              text());
+    }
+    // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug;
+    // not where the work is told landing on the first GPU instead of the one chosen (read above).
+    if (setting_ignored && sentence && !lands_on_first_gpu) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4,
           "a setting that places the work or caps its memory told to have no effect (the library ignores it): " + text());
     }
@@ -4112,6 +4150,38 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // A GPU other than the first chosen on the line: "cuda:1" (any index >= 1), "--cuda 1", "--gpu 2",
+  // "--device 3", "gpu_id=1", "CUDA_VISIBLE_DEVICES=1".
+  static bool nonzero_gpu_chosen(std::string_view lo) {
+    for (std::string_view lead : {"cuda:", "--cuda ", "--cuda=", "--gpu ", "--gpu=", "--gpus ", "--device ", "--device=",
+                                  "gpu_id=", "gpu_id ", "gpu_ids=", "cuda_visible_devices="}) {
+      for (size_t p = lo.find(lead); p != std::string_view::npos; p = lo.find(lead, p + 1)) {
+        size_t q = p + lead.size();
+        while (q < lo.size() && (lo[q] == ' ' || lo[q] == '"' || lo[q] == '\'' || lo[q] == '[')) ++q;
+        if (q < lo.size() && is_digit(lo[q]) && lo[q] != '0') return true;
+      }
+    }
+    return false;
+  }
+
+  // The work told to land on the first GPU anyway: "it still used cuda:0", "always runs on GPU 0",
+  // "uses GPU 0 instead", "just using the string 'cuda' as the device identifier without any index"
+  // (PyTorch's current device, the first). With another GPU chosen (nonzero_gpu_chosen() on this line
+  // or an earlier one) the program places tensors on the wrong device: placement, not the batch.
+  // (Threads of this kind are settled as either multi_gpu_imbalance or other_process, as the user
+  // tells the first GPU's other work or not; a sentence's weight, 0.3.)
+  static bool work_lands_on_first_gpu(std::string_view lo) {
+    const bool first = contains_any(lo, {"cuda:0", "gpu 0", "gpu0", "gpu:0", "card 0", "device 0", "first gpu",
+                                         "'cuda'", "\"cuda\"", "without any index", "without an index"});
+    const bool anyway = contains_any(lo, {"still", "always", "anyway", "instead", "only uses", "only used", "keeps using",
+                                          "ends up on", "lands on", "without any index", "without an index"});
+    // Not where the same line tells the first GPU busy with other work ("but still GPU 0 OOM. My GPU
+    // 0 and GPU 1 are running separate jobs"): other processes on it, read elsewhere.
+    const bool busy = contains_any(lo, {"are running", "is running", "running separate", "running other", "running another",
+                                        "occupied", "busy", "other job", "other process", "other program"});
+    return first && anyway && !busy && !asks(lo);
+  }
+
   // The number of items one call asks for, told in a sentence: "when requesting 20 samples", "asking
   // for 8 images", "16 images at once", "4 videos in a single request": the batch of that call (an
   // app's or a generator's requests set their batch). Not items counted over a run ("after it
@@ -4532,6 +4602,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   bool library_frame_ = false;  // the last frame is in PyTorch's torch/nn (its code line too)
   std::array<int64_t, 16> last_weak_{};
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
+  int64_t gpu_chosen_line_ = 0;  // a line that chose a GPU other than the first (nonzero_gpu_chosen())
   std::array<int64_t, kCauseCount> last_account_{};  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
   std::array<int64_t, kCauseCount> last_killed_{};   // the process killed, told

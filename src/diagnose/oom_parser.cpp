@@ -182,6 +182,9 @@ const HeadDef kHeads[] = {
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
     // the host's RAM behind it.
     {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
+    // Android's runtime (ART) in logcat: "E/art: Throwing OutOfMemoryError "Failed to allocate a
+    // 111118082 byte allocation with 1048576 free bytes and 94MB until OOM"": the app's Java heap.
+    {"throwing outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
     // HotSpot failing to commit the memory it reserved (its heap, a thread's stack), as its error
     // report prints it: "# Native memory allocation (malloc) failed to allocate 3293577216 bytes for
     // committing reserved memory.", "(mmap) failed to map N bytes": the process may not have that
@@ -1245,6 +1248,21 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           r.device = "gpu";
         }
       }
+      // ncnn's "vkAllocateMemory failed -1" (VK_ERROR_OUT_OF_HOST_MEMORY) where the log tells the GPU's
+      // memory ran out ("Run out of VRAM", "uses 3.6G VRAM"): drivers of integrated and some discrete
+      // GPUs report the device's allocations so; the user's account of the device decides.
+      if (r.subsystem == "vulkan_host" && ifind(lines[i].raw.substr(0, kMaxLineChars), "vkallocatememory") != std::string_view::npos) {
+        for (const auto& l : lines) {
+          const std::string_view t = l.raw.substr(0, 600);
+          if (ifind(t, "vram") != std::string_view::npos || ifind(t, "video memory") != std::string_view::npos ||
+              ifind(t, "gpu memory") != std::string_view::npos || t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos) {
+            r.family = "device_alloc";
+            r.subsystem = "vulkan";
+            r.device = "vulkan";
+            break;
+          }
+        }
+      }
       if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.dtype.empty()) {
         // TF 1.x printed the shape alone; the failing node on the next lines names its dtype
         // ("[[Node: ... = Conv2D[T=DT_FLOAT, ..."), else TF's default float32 is assumed (flagged).
@@ -2229,6 +2247,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // TensorFlow's OOM exception named without its message ("Then I got
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror",
+                                   // "we seem to get memory outage with the 152 layer model", "ran out of VRAM"
+                                   "memory outage", "out of vram",
                                    // Korean: 메모리 부족 / 메모리가 부족 (memory short: Korean's "out of memory"),
                                    // 메모리 초과 / 메모리가 초과 (memory exceeded)
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1",
