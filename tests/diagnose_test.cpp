@@ -4744,6 +4744,11 @@ TEST(DiagnoseKinds27, WorkLandsOnTheFirstGpu) {
                               "another GPU chosen", OomCause::kMultiGpuImbalance));
   EXPECT_FALSE(evidence_holds("nvidia-smi shows the process always uses GPU 0.\n" + oom, "another GPU chosen",
                               OomCause::kMultiGpuImbalance));
+  const Diagnosis d = first(diagnose_log(
+      "I start it with --gpu 2 on the server.\nnvidia-smi shows the process always uses GPU 0.\n" + oom, rules_alone()));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kMultiGpuImbalance);
+  EXPECT_NE(d.findings.front().title.find("though another was chosen"), std::string::npos) << d.findings.front().title;
 }
 
 // Host memory told to keep filling each epoch, a buffer never cleared: growth step after step, and

@@ -1681,6 +1681,26 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       f.probe = "torch.cuda.memory_allocated() right after loading the checkpoint vs after `del checkpoint`";
     }
   }
+  // The work told landing on the first GPU though another was chosen (the context's reading): its own
+  // title, fix and probe, not the ranks' imbalance of a multi-GPU job.
+  for (Finding& f : b.findings()) {
+    if (f.category != OomCause::kMultiGpuImbalance) continue;
+    bool wrong_device = false;
+    for (const Signal& s : context.signals) {
+      wrong_device = wrong_device || s.what.rfind("another GPU chosen (line", 0) == 0;
+    }
+    const bool other_multi = std::any_of(f.evidence.begin(), f.evidence.end(), [](const std::string& e) {
+      return e.find("another GPU chosen (line") == std::string::npos && e.find("different GPU ids appear") == std::string::npos;
+    });
+    if (wrong_device && !other_multi) {
+      f.title = "Tensors placed on the first GPU though another was chosen (a device string without its index, a "
+                "library's own default device)";
+      f.fix = "Pass the chosen device with its index everywhere (torch.device('cuda:1'), .to(device), a library's own "
+              "device argument), or set CUDA_VISIBLE_DEVICES=1 before the process starts, so the chosen GPU is the only "
+              "one it sees";
+      f.probe = "nvidia-smi during the run: on which GPU does the process's memory grow?";
+    }
+  }
   // Memory that grows step after step is the user's code keeping references, or a leak inside a
   // library / driver version: keep the second as a candidate whenever growth is the evidence.
   for (const Finding& f : b.findings()) {
