@@ -4780,6 +4780,13 @@ TEST(DiagnoseKinds27, AndroidRuntimeThrowAndOomWords) {
       "allocation with 4194304 free bytes and 40MB until OOM\"\n");
   ASSERT_EQ(art.size(), 1u);
   EXPECT_EQ(art[0].requested_bytes, int64_t{52428816});
+  const Diagnosis d = first(diagnose_log(
+      "E/art: Throwing OutOfMemoryError \"Failed to allocate a 52428816 byte allocation with 4194304 free bytes and 40MB "
+      "until OOM\"\n",
+      rules_alone()));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam);
+  EXPECT_NE(d.findings.front().fix.find("android:largeHeap"), std::string::npos) << d.findings.front().fix;
   EXPECT_TRUE(mentioned_oom("With 8 GPUs we still get a memory outage at the third layer.\n"));
   EXPECT_TRUE(mentioned_oom("The renderer runs out of VRAM on large scenes.\n"));
 }

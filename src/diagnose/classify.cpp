@@ -581,6 +581,13 @@ void cap_not_ram(Builder& b, size_t host, const std::string& why, std::string ti
 }
 
 // The candidates of a family without allocator numbers, ranked by how often each causes that error
+// Android's runtime (ART) failing in the app's Java heap ("Throwing OutOfMemoryError "Failed to
+// allocate a N byte allocation with M free bytes and K until OOM"").
+bool android_runtime_oom(const OomRecord& r) {
+  return diagnose_detail::icontains(r.message, "byte allocation with") ||
+         diagnose_detail::icontains(r.message, "throwing outofmemoryerror");
+}
+
 // HotSpot's native allocation (commit) failure ("os::commit_memory(...) failed", "Native memory
 // allocation (malloc) failed to allocate N bytes"), not a java.lang.OutOfMemoryError of its heap.
 bool jvm_native_failure(const OomRecord& r) {
@@ -1294,6 +1301,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                         (Q ? " for a buffer of " + format_bytes(*Q) : std::string())
            : sub == "opencv" ? "OpenCV could not allocate " + (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "ggml" ? "ggml could not allocate a CPU buffer" + (Q ? " of " + format_bytes(*Q) : std::string())
+           : sub == "jvm" && android_runtime_oom(oom)
+               ? "Android's runtime could not allocate" + (Q ? " " + format_bytes(*Q) : std::string()) +
+                     " in the app's Java heap (capped per app by the device's heap growth limit)"
            : sub == "jvm" && jvm_native &&
                    (diagnose_detail::icontains(oom.message, "commit_memory") || diagnose_detail::icontains(oom.message, "committing"))
                ? "the JVM could not commit " + (Q ? format_bytes(*Q) : std::string("memory")) +
@@ -1433,6 +1443,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                      "One array longer than the JVM allows (a single allocation beyond its limit)",
                      "Split the data into several arrays / chunks; the limit is on one array, so -Xmx does not help",
                      "What length was the failing array asked for?");
+      } else if (android_runtime_oom(oom)) {
+        // Android's runtime (ART): the app's Java heap, capped per app by the device (its growth
+        // limit), not by -Xmx.
+        f.fix = "Load large buffers (a model file) outside the Java heap: memory-map it or read it in native code / "
+                "through the inference library's own loader; a smaller or quantized model; android:largeHeap=\"true\" "
+                "in the manifest raises the cap on most devices";
+        f.probe = "How large is the one allocation against the heap's limit (Runtime.getRuntime().maxMemory())?";
       } else if (jvm_native_failure(oom)) {
         // The heap (or a stack) reserved, then not committable: the process may hold less than the
         // JVM reserves (a container's memory limit, the host's RAM), so a larger -Xmx makes it worse.
