@@ -588,13 +588,6 @@ bool android_runtime_oom(const OomRecord& r) {
          diagnose_detail::icontains(r.message, "throwing outofmemoryerror");
 }
 
-// HotSpot's native allocation (commit) failure ("os::commit_memory(...) failed", "Native memory
-// allocation (malloc) failed to allocate N bytes"), not a java.lang.OutOfMemoryError of its heap.
-bool jvm_native_failure(const OomRecord& r) {
-  return diagnose_detail::icontains(r.message, "commit_memory") ||
-         diagnose_detail::icontains(r.message, "native memory allocation");
-}
-
 // (classify_numberless() adds the note that says so).
 void numberless_candidates(const OomRecord& r, Builder& b) {
   if (r.family == "mentioned" && r.device == "cpu") {
@@ -1293,7 +1286,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                          : "the process was killed (SIGKILL): the Linux OOM killer or a cgroup memory limit";
     } else if (oom.family == "host_alloc") {
       const std::string& sub = oom.subsystem;
-      const bool jvm_native = jvm_native_failure(oom);
+      const bool jvm_native = diagnose_detail::hotspot_native_failure(oom.message);
       ev = sub == "numpy"  ? "numpy could not allocate " + (Q ? format_bytes(*Q) : std::string("an array")) + " of host RAM"
            : sub == "enomem" ? "the kernel refused memory (ENOMEM, Errno 12): host RAM or its overcommit limit"
            : sub == "bad_alloc" ? "C++ std::bad_alloc: a host allocation failed"
@@ -1450,7 +1443,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                 "through the inference library's own loader; a smaller or quantized model; android:largeHeap=\"true\" "
                 "in the manifest raises the cap on most devices";
         f.probe = "How large is the one allocation against the heap's limit (Runtime.getRuntime().maxMemory())?";
-      } else if (jvm_native_failure(oom)) {
+      } else if (diagnose_detail::hotspot_native_failure(oom.message)) {
         // The heap (or a stack) reserved, then not committable: the process may hold less than the
         // JVM reserves (a container's memory limit, the host's RAM), so a larger -Xmx makes it worse.
         f.fix = "Give the process the memory the JVM reserves (the container's limit: docker run -m / the pod's memory "

@@ -1382,14 +1382,10 @@ class Reader {
       // Nor in a clause that tells the memory stable: 稳定 (stable), 不变 (unchanged), 没有泄 (no leak):
       // "内存没有泄漏，随着 epoch 增加内存也稳定" (but "显存稳定在6G。内存不断在增加" grows).
       auto stable_clause = [&](size_t p) {
-        for (std::string_view c : clauses(lo)) {
-          const size_t from = static_cast<size_t>(c.data() - lo.data());
-          if (p < from || p >= from + c.size()) continue;
-          return c.find("\xe7\xa8\xb3\xe5\xae\x9a") != std::string_view::npos ||
-                 c.find("\xe4\xb8\x8d\xe5\x8f\x98") != std::string_view::npos ||
-                 c.find("\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb3\x84") != std::string_view::npos;
-        }
-        return false;
+        const std::string_view c = clause_at(lo, p);
+        return c.find("\xe7\xa8\xb3\xe5\xae\x9a") != std::string_view::npos ||
+               c.find("\xe4\xb8\x8d\xe5\x8f\x98") != std::string_view::npos ||
+               c.find("\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb3\x84") != std::string_view::npos;
       };
       auto told = [&](std::string_view x) {
         const size_t p = lo.find(x);
@@ -2567,56 +2563,17 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return out;
   }
 
-  // The line's clauses: split at ". ", "; ", "? ", "! ", " but ", after the full-width "，", "。",
-  // "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the separator's punctuation stays
-  // with the clause it ends, so a question keeps its '?' or '？').
-  static std::vector<std::string_view> clauses(std::string_view lo) {
-    std::vector<std::string_view> out;
-    size_t from = 0;
-    for (size_t i = 0; i + 1 < lo.size(); ++i) {
-      const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
-      const bool but = lo.compare(i, 5, " but ") == 0;
-      if (stop || but) {
-        out.push_back(lo.substr(from, i + 1 - from));
-        from = i + 1;
-        continue;
-      }
-      // An ASCII comma beside a non-ASCII byte, as in Chinese text ("内存被吃光了,GPU显存还有").
-      if (lo[i] == ',' && ((i > 0 && static_cast<unsigned char>(lo[i - 1]) >= 0x80) ||
-                           static_cast<unsigned char>(lo[i + 1]) >= 0x80)) {
-        out.push_back(lo.substr(from, i + 1 - from));
-        from = i + 1;
-        continue;
-      }
-      // U+FF0C U+FF1B U+FF1F U+FF01 (EF BC 8C / 9B / 9F / 81) and U+3002 (E3 80 82).
-      const bool wide = i + 2 < lo.size() &&
-                        ((lo[i] == '\xef' && lo[i + 1] == '\xbc' &&
-                          (lo[i + 2] == '\x8c' || lo[i + 2] == '\x9b' || lo[i + 2] == '\x9f' || lo[i + 2] == '\x81')) ||
-                         (lo[i] == '\xe3' && lo[i + 1] == '\x80' && lo[i + 2] == '\x82'));
-      if (wide) {
-        out.push_back(lo.substr(from, i + 3 - from));
-        from = i + 3;
-        i += 2;
-      }
-    }
-    out.push_back(lo.substr(from));
-    return out;
-  }
 
   // The clause of `lo` (clauses()) holding lo[pos] denies (没有, 没, 不是, 不会, 并未, 未), asks
   // (是不是, 是否, 吗, ？, ?) or supposes (如果, 假如) what it says: not told as happened.
   // ("跑不起来超过单卡显存的模型" is no denial: 不 alone is not read; "即使设置了...也没用" in the
   // next clause does not count.)
   static bool zh_not_told_at(std::string_view lo, size_t pos) {
-    for (std::string_view c : clauses(lo)) {
-      const size_t from = static_cast<size_t>(c.data() - lo.data());
-      if (pos < from || pos >= from + c.size()) continue;
-      for (std::string_view x : {"\xef\xbc\x9f", "?", "\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a",
-                                 "\xe6\x9c\xaa", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
-                                 "\xe5\x81\x87\xe5\xa6\x82"}) {
-        if (c.find(x) != std::string_view::npos) return true;
-      }
-      return false;
+    const std::string_view c = clause_at(lo, pos);
+    for (std::string_view x : {"\xef\xbc\x9f", "?", "\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a",
+                               "\xe6\x9c\xaa", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
+                               "\xe5\x81\x87\xe5\xa6\x82"}) {
+      if (c.find(x) != std::string_view::npos) return true;
     }
     return false;
   }
@@ -2693,11 +2650,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (std::string_view x : phrases) {
       for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
         any = true;
-        for (std::string_view c : clauses(lo)) {
-          const size_t from = static_cast<size_t>(c.data() - lo.data());
-          if (p < from || p >= from + c.size()) continue;
-          if (!asks(c)) return false;
-        }
+        if (!asks(clause_at(lo, p))) return false;
       }
     }
     return any;
@@ -4131,7 +4084,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "\xe6\xb2\xa1\xe7\x94\x9f\xe6\x95\x88"};  // 没有作用, 不起作用, 没起作用, 没有生效, 不生效, 未生效, 没生效
     // The setting told to work after all ("has no effect on speed but it works"), or of no effect
     // on something else than where the memory goes (speed, accuracy, the output).
-    if (contains_any(lo, {"but it works", "it works", "works fine", "on speed", "on the speed", "on performance",
+    if (contains_any(lo, {"it works", "works fine", "on speed", "on the speed", "on performance",
                           "on accuracy", "on the output", "on the result"})) {
       return false;
     }

@@ -783,6 +783,51 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
   return out;
 }
 
+std::vector<std::string_view> clauses(std::string_view lo) {
+  std::vector<std::string_view> out;
+  size_t from = 0;
+  for (size_t i = 0; i + 1 < lo.size(); ++i) {
+    const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
+    const bool but = lo.compare(i, 5, " but ") == 0;
+    if (stop || but) {
+      out.push_back(lo.substr(from, i + 1 - from));
+      from = i + 1;
+      continue;
+    }
+    // An ASCII comma beside a non-ASCII byte, as in Chinese text ("内存被吃光了,GPU显存还有").
+    if (lo[i] == ',' && ((i > 0 && static_cast<unsigned char>(lo[i - 1]) >= 0x80) ||
+                         static_cast<unsigned char>(lo[i + 1]) >= 0x80)) {
+      out.push_back(lo.substr(from, i + 1 - from));
+      from = i + 1;
+      continue;
+    }
+    // U+FF0C U+FF1B U+FF1F U+FF01 (EF BC 8C / 9B / 9F / 81) and U+3002 (E3 80 82).
+    const bool wide = i + 2 < lo.size() &&
+                      ((lo[i] == '\xef' && lo[i + 1] == '\xbc' &&
+                        (lo[i + 2] == '\x8c' || lo[i + 2] == '\x9b' || lo[i + 2] == '\x9f' || lo[i + 2] == '\x81')) ||
+                       (lo[i] == '\xe3' && lo[i + 1] == '\x80' && lo[i + 2] == '\x82'));
+    if (wide) {
+      out.push_back(lo.substr(from, i + 3 - from));
+      from = i + 3;
+      i += 2;
+    }
+  }
+  out.push_back(lo.substr(from));
+  return out;
+}
+
+std::string_view clause_at(std::string_view lo, size_t pos) {
+  for (std::string_view c : clauses(lo)) {
+    const size_t from = static_cast<size_t>(c.data() - lo.data());
+    if (pos >= from && pos < from + c.size()) return c;
+  }
+  return {};
+}
+
+bool hotspot_native_failure(std::string_view message) {
+  return icontains(message, "commit_memory") || icontains(message, "native memory allocation");
+}
+
 bool printed_negative(std::string_view printed) {
   return (!printed.empty() && printed[0] == '-') || printed.substr(0, 3) == "\xe2\x88\x92";
 }

@@ -243,6 +243,17 @@ struct PrintedSize {
 /// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow, and so is a
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
+/// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", after the
+/// full-width "，", "。", "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the
+/// separator's punctuation stays with the clause it ends, so a question keeps its '?' or '？'). The
+/// pieces cover `lo` end to end.
+std::vector<std::string_view> clauses(std::string_view lo);
+/// The clause of clauses(lo) holding lo[pos]; empty when `pos` is past the end.
+std::string_view clause_at(std::string_view lo, size_t pos);
+/// HotSpot's native allocation (commit) failure in `message` ("os::commit_memory(...) failed",
+/// "Native memory allocation (malloc) failed to allocate N bytes"), not a java.lang.OutOfMemoryError
+/// of its heap. Case-insensitive.
+bool hotspot_native_failure(std::string_view message);
 /// Whether a size as printed is negative: a minus sign, ASCII or the typeset U+2212, before it.
 bool printed_negative(std::string_view printed);
 /// A size as a message printed it, with a space before its unit as every other size oomkit shows

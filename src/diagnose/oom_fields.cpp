@@ -69,6 +69,30 @@ bool set_byte_count(const std::string& s, size_t begin, OomRecord& r) {
   return true;
 }
 
+// A hexadecimal byte count at `begin` ("0x639c00", bmlib's and RKNN's sizes), shown as printed. More
+// than int64 holds is kept as INT64_MAX, flagged. Returns whether one was read ("0x" and a digit).
+bool set_hex_byte_count(const std::string& s, size_t begin, OomRecord& r) {
+  if (!istarts_with(std::string_view(s).substr(std::min(begin, s.size())), "0x")) return false;
+  size_t end = begin + 2;
+  while (end < s.size() && std::isxdigit(static_cast<unsigned char>(s[end]))) ++end;
+  if (end == begin + 2) return false;
+  r.requested_printed = s.substr(begin, end - begin);
+  size_t first = begin + 2;  // leading zeros do not count towards the 15 digits int64 holds in full
+  while (first + 1 < end && s[first] == '0') ++first;
+  if (end - first > 15 && !(end - first == 16 && s[first] >= '0' && s[first] <= '7')) {
+    r.requested_bytes = kMaxInt64;
+    r.size_overflow = true;
+    return true;
+  }
+  int64_t v = 0;
+  for (size_t k = first; k < end; ++k) {
+    const char c = lower_char(s[k]);
+    v = v * 16 + ((c >= '0' && c <= '9') ? c - '0' : c - 'a' + 10);
+  }
+  r.requested_bytes = v;
+  return true;
+}
+
 // ggml's graph allocator: "failed to allocate <BACKEND> buffer of size N", read at its own head
 // (the last "failed to allocate" before the size: an earlier line folded into the report may hold
 // another): the size and the device its backend names (CUDA0 cuda:0, ROCm0 hip:0, MUSA0 musa:0,
@@ -169,40 +193,13 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.device = "npu";
     const size_t p = ifind(s, "size:");
     if (p == std::string::npos) return;
-    if (istarts_with(std::string_view(s).substr(p + 5), "0x")) {  // "size: 0x8000000": hexadecimal bytes
-      size_t end = p + 7;
-      while (end < s.size() && std::isxdigit(static_cast<unsigned char>(s[end]))) ++end;
-      if (end == p + 7 || end - (p + 7) > 15) return;  // none, or beyond what is read here
-      r.requested_printed = s.substr(p + 5, end - (p + 5));
-      r.requested_bytes = static_cast<int64_t>(std::stoll(s.substr(p + 7, end - (p + 7)), nullptr, 16));
-      return;
-    }
-    set_byte_count(s, p + 5, r);
+    if (!set_hex_byte_count(s, p + 5, r)) set_byte_count(s, p + 5, r);  // "size: 0x8000000" or "size: 59187712"
     return;
   }
   if (r.subsystem == "bmlib") {  // "bm_alloc_gmem failed, dev_id = 0, size = 0x639c00"
     const auto dev = integer_after(s, "dev_id");
     r.device = dev ? "sophon:" + std::to_string(*dev) : "sophon";
-    const size_t p = ifind(s, "size=0x");
-    if (p == std::string::npos) return;
-    size_t end = p + 7;
-    while (end < s.size() && std::isxdigit(static_cast<unsigned char>(s[end]))) ++end;
-    const size_t n = end - (p + 7);
-    if (n == 0) return;
-    r.requested_printed = s.substr(p + 5, 2 + n);
-    size_t first = p + 7;  // leading zeros do not count towards the 15 digits int64 holds in full
-    while (first + 1 < end && s[first] == '0') ++first;
-    if (end - first > 15 && !(end - first == 16 && s[first] >= '0' && s[first] <= '7')) {
-      r.requested_bytes = kMaxInt64;
-      r.size_overflow = true;
-      return;
-    }
-    int64_t v = 0;
-    for (size_t k = first; k < end; ++k) {
-      const char c = lower_char(s[k]);
-      v = v * 16 + ((c >= '0' && c <= '9') ? c - '0' : c - 'a' + 10);
-    }
-    r.requested_bytes = v;
+    if (const size_t p = ifind(s, "size=0x"); p != std::string::npos) set_hex_byte_count(s, p + 5, r);
     return;
   }
   if (r.subsystem == "ggml") {  // "failed to allocate CUDA0 buffer of size 18387836928"

@@ -82,6 +82,16 @@ std::pair<size_t, size_t> phrase_find(std::string_view lo, std::string_view phra
   return {std::string_view::npos, 0};
 }
 
+// TensorFlow's BFC warning that says it is no failure ("Allocator (GPU_0_bfc) ran out of memory trying
+// to allocate 4.00GiB with freed_by_count=0. The caller indicates that this is not a failure, but may
+// mean that there could be performance gains if more memory were available"): the allocator falls
+// back and the run goes on. Its words in `lo` (lowercased) from `from`, or its second sentence
+// opening `next`, the line below (the warning wrapped).
+bool tf_not_a_failure(std::string_view lo, size_t from, std::string_view next) {
+  return phrase_find(lo, "indicates that this is not a failure", from).first != std::string_view::npos ||
+         istarts_with(trim_view(next), "the caller indicates that this is not a failure");
+}
+
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom), a head of kHeads.
 constexpr const char* kAllocationsReport = "current usage from device:";
 
@@ -576,12 +586,9 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t from = b > 80 ? b - 80 : 0;
         if (lo.find("resource", from) > b && phrase_find(lo, "not possible", e).first == std::string::npos) continue;
       }
-      // TensorFlow's BFC warning that says it is no failure ("... The caller indicates that this is not
-      // a failure, ..."), on its line or wrapped onto the next.
+      // TensorFlow's BFC warning that says it is no failure (tf_not_a_failure()), wrapped or not.
       if (family == "tensorflow" &&
-          (phrase_find(lo, "not a failure", e).first != std::string::npos ||
-           (std::string_view(h.phrase) == "ran out of memory trying to allocate" &&
-            lower(trim(next.substr(0, 60))).rfind("the caller indicates that this is not a failure", 0) == 0))) {
+          tf_not_a_failure(lo, e, std::string_view(h.phrase) == "ran out of memory trying to allocate" ? next : "")) {
         continue;
       }
       // TensorFlow's allocations report names its allocator ("allocator: GPU_0_bfc"); "Current
@@ -1350,8 +1357,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // HotSpot's commit warning, then its error report's "Native memory allocation ... failed"
         // a few lines below (or the report repeated): one failure, the same size or one unsized.
         const bool jvm_echo = prev.subsystem == "jvm" && r.subsystem == "jvm" && r.line - prev_last <= 6 &&
-                              (icontains(prev.message, "commit_memory") || icontains(prev.message, "native memory allocation")) &&
-                              (icontains(r.message, "commit_memory") || icontains(r.message, "native memory allocation")) &&
+                              hotspot_native_failure(prev.message) && hotspot_native_failure(r.message) &&
                               (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r));
         // DefaultCPUAllocator's own "Error code 12 (Cannot allocate memory)", wrapped onto a line
         // after the report: the errno of that report, not a second failure.
@@ -1368,14 +1374,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         if (errno_tail) {
           absorb(prev, r.text_lines);
           merged = true;
-        } else if (ggml_echo) {
+        } else if (ggml_echo || jvm_echo) {
+          // The second line of one failure: its size where the first had none, its words after.
           if (!prev.requested_bytes && r.requested_bytes) {
             prev.requested_bytes = r.requested_bytes;
             prev.requested_printed = r.requested_printed;
           }
           if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
           // ggml's HIP / MUSA builds print "cudaMalloc" too: the graph allocator's backend names the device.
-          if (prev.family == "cuda_error_oom" && (r.device.rfind("hip", 0) == 0 || r.device.rfind("musa", 0) == 0)) {
+          if (ggml_echo && prev.family == "cuda_error_oom" && (r.device.rfind("hip", 0) == 0 || r.device.rfind("musa", 0) == 0)) {
             prev.device = r.device;
           }
           absorb(prev, r.text_lines);
@@ -1385,14 +1392,6 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           prev.subsystem = r.subsystem;
           prev.device = r.device;
           prev.message += " | " + r.message.substr(0, 300);
-          absorb(prev, r.text_lines);
-          merged = true;
-        } else if (jvm_echo) {
-          if (!prev.requested_bytes && r.requested_bytes) {
-            prev.requested_bytes = r.requested_bytes;
-            prev.requested_printed = r.requested_printed;
-          }
-          if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
           absorb(prev, r.text_lines);
           merged = true;
         } else if (retry_then_error) {
@@ -2182,20 +2181,6 @@ bool memory_trouble_prose(std::string_view lo) {
 
 }  // namespace
 
-// The clause of `lo` holding lo[at]: from the last break before it (". ", "; ", "? ", "! ", ", then ")
-// to the next one after it. A container named in another clause ("We run the tokenizer in a separate
-// pod; the training job runs out of memory") is not where it ran out.
-static std::string_view clause_around(std::string_view lo, size_t at) {
-  size_t from = 0, to = lo.size();
-  for (std::string_view brk : {". ", "; ", "? ", "! ", ", then "}) {
-    const size_t before = at < lo.size() ? lo.rfind(brk, at) : std::string_view::npos;
-    if (before != std::string_view::npos) from = std::max(from, before + brk.size());
-    const size_t after = lo.find(brk, at);
-    if (after != std::string_view::npos) to = std::min(to, after);
-  }
-  return lo.substr(from, to > from ? to - from : 0);
-}
-
 std::optional<OomRecord> described_oom(std::string_view text) {
   for (const LineView& l : split_line_views(text)) {
     std::string t = trim(strip_ansi(l.raw.substr(0, 400)));
@@ -2228,14 +2213,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // insufficient memory on requested size of N", "Device memory is insufficient to use tactic"):
       // it tries the next tactic; the build goes on.
       if (lo.find("skipping tactic") != std::string::npos || lo.find("to use tactic") != std::string::npos) continue;
-      // TensorFlow's BFC allocator falling back after a failed try ("Allocator (GPU_0_bfc) ran out of
-      // memory trying to allocate 4.00GiB with freed_by_count=0. The caller indicates that this is not a
-      // failure, but may mean that there could be performance gains if more memory were available"):
-      // a warning, the run goes on (the family's head skips it too).
-      if (lo.find("indicates that this is not a failure") != std::string::npos) continue;
-      if (const size_t idx = static_cast<size_t>(&l - lines.data()); idx + 1 < lines.size() && lo.find("bfc") != std::string::npos &&
-          istarts_with(trim_view(lines[idx + 1].raw), "the caller indicates that this is not a failure")) {
-        continue;  // the same warning wrapped onto the next line (its second sentence first there)
+      // TensorFlow's BFC warning that says it is no failure (tf_not_a_failure(); the family's head skips
+      // it too), on the line or wrapped onto the next.
+      if (const size_t idx = static_cast<size_t>(&l - lines.data());
+          tf_not_a_failure(lo, 0, idx + 1 < lines.size() && lo.find("bfc") != std::string::npos ? lines[idx + 1].raw : "")) {
+        continue;
       }
       size_t at = std::string::npos;
       bool named = false;  // the OOM named in words (not the kill)
@@ -2344,9 +2326,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cuda";
       } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
-                 (container_memory_named(clause_around(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
+                 (container_memory_named(clause_at(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
-        // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM).
+        // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM),
+        // named in the clause that tells it ran out ("we run the tokenizer in a separate pod; the
+        // training job runs out of memory" is not the pod's).
         r.device = "cpu";
       } else if (has_word("npu") || lo.find("ascend") != std::string::npos) {
         r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
