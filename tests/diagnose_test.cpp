@@ -4797,3 +4797,26 @@ TEST(DiagnoseKinds27, ShortInputsWorkLongerFails) {
                              "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
                              "inputs up to a length told to work", OomCause::kActivationsSeqlen));
 }
+
+// Session 34. A log that names no framework, with a message that is not one of PyTorch's own, gets
+// PyTorch's wording by default and says so; TensorFlow named only by its module in code ("tf.data")
+// is TensorFlow.
+TEST(DiagnoseFramework, AssumedWhenTheLogNamesNone) {
+  const Diagnosis killed = first(diagnose_log("Training on the full set.\nKilled\n", rules_alone()));
+  EXPECT_EQ(killed.framework, "pytorch");
+  EXPECT_TRUE(killed.framework_assumed);
+  EXPECT_NE(oom_report_text(killed).find("(assumed: the log names no framework"), std::string::npos);
+  EXPECT_EQ(oom_report_json(killed).value("framework_assumed", false), true);
+  // PyTorch's own message names PyTorch.
+  const Diagnosis torch = first(diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.00 GiB already "
+      "allocated; 10.00 MiB free; 6.50 GiB reserved in total by PyTorch)\n",
+      rules_alone()));
+  EXPECT_FALSE(torch.framework_assumed);
+  EXPECT_FALSE(oom_report_json(torch).contains("framework_assumed"));
+  const Diagnosis tf = first(diagnose_log("ds = tf.data.Dataset.from_tensor_slices(x).shuffle(1000000)\nKilled\n", rules_alone()));
+  EXPECT_EQ(tf.framework, "tensorflow");
+  EXPECT_FALSE(tf.framework_assumed);
+  // "tf" without the module's dot is not TensorFlow ("TF32 off", "tf idf").
+  EXPECT_TRUE(first(diagnose_log("tf idf features on the full corpus\nKilled\n", rules_alone())).framework_assumed);
+}

@@ -1241,6 +1241,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
        icontains_word(oom.message, "jaxlib"))) {
     d.framework = "jax";
   }
+  // PyTorch only by default: the log names no framework and the message is not one of PyTorch's own
+  // (its caching allocator, DefaultCPUAllocator, TH's), so the fixes below are worded in a guess.
+  const bool torch_message = oom.family.rfind("pytorch", 0) == 0 || oom.family == "cpu_default_allocator" ||
+                             oom.family == "th_cpu_allocator" || oom.family == "oomkit_cpu_budget" ||
+                             oom.family == "model_offload";
+  d.framework_assumed = d.framework == "pytorch" && !context.framework_named && !torch_message;
   d.phase = context.phase;
   Builder b(oom.line, oom.family == "mentioned" || oom.family == "described");
   const bool allocator = oom.family == "pytorch1" || oom.family == "pytorch2" || oom.family == "oomkit_cpu_budget" ||

@@ -133,7 +133,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
-      {"keras", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
+      {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
       {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
@@ -528,7 +528,8 @@ int framework_index(std::string_view w, std::string_view line_lower) {
   if (w == "transformers" || (w == "trainer" && line_lower.find("transformers") != std::string::npos)) return 4;
   if (w == "accelerate" || w == "accelerator") return 5;
   if (w == "jax" || w == "jaxlib" || w == "flax") return 6;
-  if (w == "tensorflow" || w == "keras") return 7;
+  // TensorFlow's Python module as code names it ("tf.function", "tf.data.Dataset"), TensorFlow.js.
+  if (w == "tensorflow" || w == "keras" || w == "tfjs" || (w == "tf" && has("tf."))) return 7;
   if (w == "oomkit") return 8;
   if (w == "torch" || w == "pytorch") return 9;  // PyTorch itself: the default, counted to tell a log that never names it
   return -1;
@@ -4881,9 +4882,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // The framework: the most specific one the log names.
   c.framework = "pytorch";
   c.torch_named = ev.framework_hits[9] > 0;
+  c.framework_named = c.torch_named;
   for (size_t f = 0; f < 9; ++f) {
     if (ev.framework_hits[f] > 0) {
       c.framework = kFrameworks[f];
+      c.framework_named = true;
       break;
     }
   }

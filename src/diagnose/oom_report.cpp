@@ -84,6 +84,7 @@ nlohmann::json oom_report_json(const PlaybookResult& result) {
     j["confidence_score"] = 0.0;
   }
   j["framework"] = d.framework.empty() ? "pytorch" : d.framework;
+  if (d.framework_assumed) j["framework_assumed"] = true;
   if (!d.phase.empty()) j["phase"] = d.phase;
   j["deciding_evidence"] = nlohmann::json::array();
   for (const auto& e : d.deciding) {
@@ -129,7 +130,8 @@ std::string oom_report_text(const PlaybookResult& result) {
     out += "OOM (no message parsed)\n";
   }
   if (!d.framework.empty() || !d.phase.empty()) {
-    out += fmt::format("Framework: {}{}\n", d.framework.empty() ? "pytorch" : d.framework,
+    out += fmt::format("Framework: {}{}{}\n", d.framework.empty() ? "pytorch" : d.framework,
+                       d.framework_assumed ? " (assumed: the log names no framework; the fixes are worded for PyTorch)" : "",
                        d.phase.empty() ? "" : "; failed in: " + d.phase);
   }
   if (d.findings.empty()) {

@@ -95,6 +95,7 @@ struct LogContext {
   std::string framework;        // "pytorch", "hf", "accelerate", "deepspeed", "lightning", "fsdp", "jax",
                                 // "tensorflow", "vllm", "oomkit" (most specific seen in the log)
   bool torch_named = false;     // "torch" / "pytorch" appears as a word in the log
+  bool framework_named = false; // the log names a framework (PyTorch or one of those above); else "pytorch" is assumed
   std::optional<int64_t> batch_size;   // logged micro-batch size (per device)
   std::optional<int64_t> seq_len;      // logged max/sequence length
   std::optional<int64_t> num_gpus;     // logged world size / GPU count
@@ -171,6 +172,8 @@ struct Diagnosis {
   std::string framework;          // the framework the fixes are worded in ("pytorch" by default; "native" for an
                                   // accelerator's own runtime, "paddle" for PaddlePaddle's allocators, "numpy"
                                   // for numpy's failure in a log that never names PyTorch)
+  bool framework_assumed = false; // "pytorch" only by default: neither the log nor the message's family names a
+                                  // framework (a bare "Killed", an account in words), so the fixes' wording is a guess
   std::string phase;              // where it failed, when the log says ("" otherwise)
   std::vector<DecidingEvidence> deciding;  // the evidence behind the first finding, strongest first
   /// True when no finding reaches "high" or the runner-up is within 0.1 of it: the findings
