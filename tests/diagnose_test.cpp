@@ -4820,3 +4820,106 @@ TEST(DiagnoseFramework, AssumedWhenTheLogNamesNone) {
   // "tf" without the module's dot is not TensorFlow ("TF32 off", "tf idf").
   EXPECT_TRUE(first(diagnose_log("tf idf features on the full corpus\nKilled\n", rules_alone())).framework_assumed);
 }
+
+// held34's kinds, each with made-up text of its own.
+// Three or more processes each holding one CUDA context's worth (within 10%) on the failing GPU,
+// in a job with several ranks: the ranks each initialise CUDA on this GPU (multi-GPU placement),
+// above other processes; without ranks in the log, low as before.
+TEST(DiagnoseKinds28, EqualContextsOfRanksOnOneGpu) {
+  const std::string oom =
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 23.65 GiB "
+      "of which 21.25 MiB is free. Process 2201 has 820.00 MiB memory in use. Process 2202 has 820.00 MiB memory in use. "
+      "Process 2203 has 818.00 MiB memory in use. Including non-PyTorch memory, this process has 21.20 GiB memory in use. "
+      "Of the allocated memory 20.10 GiB is allocated by PyTorch, and 500.00 MiB is reserved by PyTorch but unallocated.\n";
+  const Diagnosis ranks = first(diagnose_log("torchrun --nproc_per_node 4 train.py\n[rank2] world_size=4\n" + oom, rules_alone()));
+  ASSERT_FALSE(ranks.findings.empty());
+  EXPECT_EQ(ranks.findings.front().category, OomCause::kMultiGpuImbalance);
+  EXPECT_NE(ranks.findings.front().evidence.front().find("one CUDA context apiece"), std::string::npos);
+  const Diagnosis alone = first(diagnose_log(oom, rules_alone()));
+  ASSERT_FALSE(alone.findings.empty());
+  EXPECT_EQ(alone.findings.front().category, OomCause::kOtherProcess);
+  // Other jobs' memory differs: no context reading.
+  const std::string mixed =
+      "torchrun --nproc_per_node 4 train.py\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 23.65 GiB "
+      "of which 21.25 MiB is free. Process 2201 has 9.00 GiB memory in use. Process 2202 has 820.00 MiB memory in use. "
+      "Process 2203 has 3.00 GiB memory in use. Including non-PyTorch memory, this process has 10.00 GiB memory in use.\n";
+  EXPECT_FALSE(evidence_holds(mixed, "one CUDA context apiece"));
+}
+
+// Batch sizes above a bound told to fail: the batch; a success above a bound is not.
+TEST(DiagnoseKinds28, BatchSizesAboveABoundFail) {
+  EXPECT_TRUE(evidence_holds("Every run crashes with CUDA out of memory for batch sizes above 96 on the 16 GB card.\n",
+                             "batch sizes above a bound", OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds("It trains with batch size over 2000 without any memory issues, but the other model fails.\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
+                              "batch sizes above a bound"));
+  EXPECT_FALSE(evidence_holds("I use batch size=1. Larger than that gives an OOM error on the point count.\n",
+                              "batch sizes above a bound"));
+}
+
+// A diffusion model's VAE decoding the whole image or video: its resolution; memory that rises and
+// falls within a run is not growth.
+TEST(DiagnoseKinds28, VaeDecodeAndRiseThenFall) {
+  const std::string log =
+      "Generating 1080p clips: memory increases first and then decreases during the sampling steps, and the run dies "
+      "with an out of memory error in the final VAE decode.\n";
+  EXPECT_TRUE(evidence_holds(log, "the VAE decoding the whole image", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds(log, "memory grows step after step"));
+  const Diagnosis d = first(diagnose_log(log, rules_alone()));
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kActivationsSeqlen);
+}
+
+// Host memory in words: Python's MemoryError cut short, a machine's memory beyond any GPU's, a data
+// engine that runs in host memory with no accelerator in the log.
+TEST(DiagnoseKinds28, HostMemoryInWords) {
+  const Diagnosis cut = first(diagnose_log("W0101 op_kernel.cc:1733] RESOURCE_EXHAUSTED: MemoryError: Unable to al\n", rules_alone()));
+  ASSERT_TRUE(cut.oom.has_value());
+  EXPECT_EQ(cut.oom->device, "cpu");
+  const Diagnosis nodes = first(diagnose_log(
+      "The segmentation step runs out of memory even on our 2TB nodes once the scene has 300k cells.\n", rules_alone()));
+  ASSERT_TRUE(nodes.oom.has_value());
+  EXPECT_EQ(nodes.oom->device, "cpu");
+  ASSERT_FALSE(nodes.findings.empty());
+  EXPECT_EQ(nodes.findings.front().category, OomCause::kCpuRam);
+  const Diagnosis sql = first(diagnose_log(
+      "Joining two parquet files in DuckDB with memory_limit='8GB'.\nThe query stops with an Out of Memory error.\n",
+      rules_alone()));
+  ASSERT_FALSE(sql.findings.empty());
+  EXPECT_EQ(sql.findings.front().category, OomCause::kCpuRam);
+  EXPECT_FALSE(evidence_holds("Loading the rows from SQLite into a tensor on the GPU.\nRuntimeError: CUDA out of memory.\n",
+                              "a data engine that runs in host memory"));
+}
+
+// Arrays told to persist from one iteration to the next, references held on to: a leak; an
+// allocator switch told to have solved it: fragmentation.
+TEST(DiagnoseKinds28, PersistentArraysAndAllocatorSwitch) {
+  const Diagnosis leak = first(diagnose_log(
+      "The scan wrapper keeps persistent device buffers across training iterations until XLA runs out of memory.\n",
+      rules_alone()));
+  ASSERT_FALSE(leak.findings.empty());
+  EXPECT_EQ(leak.findings.front().category, OomCause::kLeakAcrossSteps);
+  EXPECT_FALSE(evidence_holds("Are the arrays persistent across iterations? The GPU runs out of memory.\n",
+                              "told kept from one iteration"));
+  const Diagnosis frag = first(diagnose_log(
+      "My net OOMs after an hour of small allocations. I set PYTORCH_NO_CUDA_MEMORY_CACHING=1 and it solved the problem.\n"
+      "RuntimeError: CUDA out of memory.\n",
+      rules_alone()));
+  ASSERT_FALSE(frag.findings.empty());
+  EXPECT_EQ(frag.findings.front().category, OomCause::kFragmentation);
+}
+
+// CTranslate2's CUDA check (faster-whisper, OpenNMT): one report on the GPU, its own line quoted,
+// not PyTorch's caching allocator with the next line glued on.
+TEST(DiagnoseKinds28, CTranslate2CudaCheck) {
+  const std::vector<OomRecord> r = parse_oom_log(
+      "  File \"faster_whisper/transcribe.py\", line 130, in __init__\n"
+      "RuntimeError: CUDA failed with error out of memory\n"
+      "[1234] Failed to execute script 'main' due to unhandled exception!\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].family, "cuda_error_oom");
+  EXPECT_EQ(r[0].subsystem, "ctranslate2");
+  EXPECT_EQ(r[0].device, "cuda");
+  EXPECT_EQ(r[0].message, "RuntimeError: CUDA failed with error out of memory");
+}

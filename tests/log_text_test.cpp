@@ -179,3 +179,12 @@ TEST(LogText, MemoryToldAsFull) {
   EXPECT_FALSE(memory_full_told("the ram is full speed ddr5"));                          // a full something
   EXPECT_FALSE(memory_full_told("warning: /tmp is full of old checkpoints; memory ok"));  // /tmp, "full of"
 }
+
+// A machine's memory beyond any accelerator's: 256 GiB or more beside a machine's noun.
+TEST(LogText, HostSizedMemoryNamed) {
+  EXPECT_TRUE(host_sized_memory_named("we run out of memory even on our cluster's 1.5tb nodes"));
+  EXPECT_TRUE(host_sized_memory_named("a server with 768 gb of ram"));
+  EXPECT_FALSE(host_sized_memory_named("a gpu with 80gb, 512 images per node"));
+  EXPECT_FALSE(host_sized_memory_named("the 1.5tb dataset"));
+  EXPECT_FALSE(host_sized_memory_named("a 192gb node"));  // an MI300X's size: not beyond every accelerator
+}

@@ -488,7 +488,29 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     }
     const size_t i = b.add(OomCause::kOtherProcess, score, ev);
     b.at(i).title = "Other processes hold memory on this device";
-    b.add(OomCause::kMultiGpuImbalance, score * 0.6, kOwnRanksMayHold);  // low without ranks in the log (apply_context())
+    // Three or more processes each holding the same few hundred MiB to 2 GiB (within 10%): one CUDA
+    // context apiece (~0.3-1.5 GiB with cuBLAS / cuDNN workspaces), the footprint of a job's ranks
+    // that each initialise CUDA on this GPU (no torch.cuda.set_device(local_rank) before the first
+    // CUDA call), not other jobs, whose memory differs. Above other processes only where the log
+    // shows several ranks (apply_context()).
+    int64_t lo_bytes = INT64_MAX, hi_bytes = 0;
+    for (const auto& p : r.processes) {
+      lo_bytes = std::min(lo_bytes, p.bytes);
+      hi_bytes = std::max(hi_bytes, p.bytes);
+    }
+    if (r.processes.size() >= 3 && lo_bytes >= 256 * kMiB && hi_bytes <= 2 * kGiB &&
+        static_cast<double>(hi_bytes) <= 1.1 * static_cast<double>(lo_bytes)) {
+      const size_t m = b.add(OomCause::kMultiGpuImbalance, score + 0.05,
+                             fmt::format("{} processes each hold about {} on this GPU: one CUDA context apiece, a job's "
+                                         "ranks each initialising CUDA on this device",
+                                         r.processes.size(), format_bytes(hi_bytes)));
+      b.at(m).title = "Every rank creates a CUDA context on this GPU (the device not set per rank)";
+      b.at(m).fix = "torch.cuda.set_device(local_rank) (or CUDA_VISIBLE_DEVICES per rank) before any CUDA call; "
+                    "torch.load(..., map_location='cpu') and tensors created on the rank's own device";
+      b.at(m).probe = "nvidia-smi during the run: does every rank's PID appear on GPU 0 with the same few hundred MiB?";
+    } else {
+      b.add(OomCause::kMultiGpuImbalance, score * 0.6, kOwnRanksMayHold);  // low without ranks in the log (apply_context())
+    }
   } else if (total && F && r.reserved_bytes && *total >= *F && *total - *F >= *r.reserved_bytes) {
     const int64_t outside = *total - *r.reserved_bytes - *F;
     const int64_t excess = outside - kGiB;
@@ -593,10 +615,15 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
   if (r.family == "mentioned" && r.device == "cpu") {
     // The user names host RAM running out in words ("out of my 64G ram", "got CPU OOM"): a host
     // candidate, below what a kernel message would give (0.8) since the words may be loose.
-    const bool container = diagnose_detail::container_memory_named(diagnose_detail::lower(r.message));
-    b.add(OomCause::kCpuRam, 0.45,
-          std::string(container ? "a container's memory limit (a cgroup's, over host RAM) named in the user's words: "
-                                : "host RAM named in the user's words: ") +
+    const std::string lo = diagnose_detail::lower(r.message);
+    const bool container = diagnose_detail::container_memory_named(lo);
+    // A machine's memory beyond any accelerator's ("even on our cluster's 1.5TB nodes"): no GPU holds
+    // that much, so the words are not loose here.
+    const bool beyond_device = diagnose_detail::host_sized_memory_named(lo);
+    b.add(OomCause::kCpuRam, beyond_device ? 0.6 : 0.45,
+          std::string(container        ? "a container's memory limit (a cgroup's, over host RAM) named in the user's words: "
+                      : beyond_device  ? "a machine's memory beyond any accelerator's (256 GiB or more) named in the user's words: "
+                                       : "host RAM named in the user's words: ") +
               r.message.substr(0, 120));
   }
   if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
@@ -983,7 +1010,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
   if (!c.multi_gpu) {
     for (Finding& f : b.findings()) {
-      if (f.category == OomCause::kMultiGpuImbalance && f.evidence.size() == 1 && f.evidence[0] == kOwnRanksMayHold) {
+      if (f.category == OomCause::kMultiGpuImbalance && f.evidence.size() == 1 &&
+          (f.evidence[0] == kOwnRanksMayHold || f.evidence[0].find(": one CUDA context apiece") != std::string::npos)) {
         f.score = std::min(f.score, 0.2);
       }
     }

@@ -438,6 +438,8 @@ struct LogEvidence {
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...)
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
+  int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
+  int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
@@ -1333,6 +1335,15 @@ class Reader {
           Told::kAccount);
     }
     if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
+    if (!ev_.accelerator_line && (has_text("gpu") || has_text("cuda") || has_text("vram") || contains_word(lo, "tpu") ||
+                                  contains_word(lo, "npu") || contains_word(lo, "mps") || contains_word(lo, "rocm"))) {
+      ev_.accelerator_line = n;
+    }
+    if (!ev_.host_engine_line) {
+      for (std::string_view w : {"duckdb", "sqlite", "postgres", "postgresql", "mysql", "clickhouse", "polars", "pyspark"}) {
+        if (contains_word(lo, w)) ev_.host_engine_line = n;
+      }
+    }
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
       host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
     }
@@ -1636,7 +1647,11 @@ class Reader {
                                contains("without leak") ||
                                // the memory told shrinking ("memory per GPU decreases")
                                contains("memory decreas") || contains("memory per gpu decreas") ||
-                               contains("memory usage decreas") || contains("memory goes down") || contains("memory drops");
+                               contains("memory usage decreas") || contains("memory goes down") || contains("memory drops") ||
+                               // a rise and a fall within one run ("the GPU memory increases first and then
+                               // decreases"): a phase's peak, not growth from step to step
+                               contains("then decreas") || contains("then drops") || contains("then goes down") ||
+                               contains("then falls") || contains("then comes down");
     // Every growth word on the line has an object that is not memory: the user raised a count or a
     // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
     // memory did not grow.
@@ -1846,6 +1861,47 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "inputs up to a length told to work, a longer one to fail: " + text());
     }
+    // A diffusion model's VAE decoding the latents ("an OOM error is reported during the final VAE
+    // decode", "add vae tiling to avoid OOM"): one decode of the whole image or video, whose
+    // activations grow with its resolution and frames (fixed by tiled / sliced decoding).
+    if (!negated && contains_word(lo, "vae") && contains_any(lo, {"decod", "tiling", "tiled"})) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+          "the VAE decoding the whole image / video at once (its activations grow with the resolution): " + text());
+    }
+    // Batch sizes above a bound told to fail ("OutOfMemoryError with all batch sizes higher than
+    // 464", "anything above batch size 8 runs out of memory"): the batch decides. The bound is the
+    // batch's own, its number right after the comparison ("batch size=1. Bigger than that" bounds
+    // something else; "max batch size of 5 above which" is a limit the user finds wrong, not a
+    // bound told); not a question.
+    if (sentence && !negated && lo.find('?') == std::string_view::npos && contains("batch size") &&
+        contains_any(lo, {"outofmemory", "out of memory", " oom", "error", "fail", "crash"})) {
+      bool bound = false;
+      for (size_t bp = lo.find("batch size"); bp != std::string_view::npos && !bound; bp = lo.find("batch size", bp + 1)) {
+        size_t q = bp + 10;
+        if (q < lo.size() && lo[q] == 's') ++q;
+        // "batch sizes higher than 464" / "batch size above 8"
+        for (std::string_view w : {" higher than ", " greater than ", " larger than ", " bigger than ", " above ",
+                                   " beyond ", " over "}) {
+          if (lo.substr(q, w.size()) == w && q + w.size() < lo.size() && is_digit(lo[q + w.size()])) bound = true;
+        }
+        // "above batch size 8", "anything beyond batch size 16"
+        for (std::string_view w : {"above ", "beyond "}) {
+          if (bp >= w.size() && lo.substr(bp - w.size(), w.size()) == w && q + 1 < lo.size() &&
+              (is_digit(lo[q + 1]) || (lo[q] == '=' && is_digit(lo[q + 1])))) {
+            bound = true;
+          }
+        }
+      }
+      // The failure told in the bound's own clause ("with batch size over 1000 without any memory
+      // issues" is a success, whatever else the line fails at).
+      const std::string_view clause = bound ? clause_at(lo, lo.find("batch size")) : std::string_view{};
+      bound = bound && contains_any(clause, {"outofmemory", "out of memory", " oom", "error", "fail", "crash"}) &&
+              clause.find("without") == std::string_view::npos;
+      if (bound) {
+        add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.35,
+            "batch sizes above a bound told to fail: " + text());
+      }
+    }
     // The work on the first GPU though another was chosen: tensors placed on the wrong device (a
     // device string without its index, a library's own default device), the first GPU holding more
     // than its share.
@@ -2033,6 +2089,18 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
         !contains(".item()") && !contains(".detach()") && !contains("float(") && !contains(".data[0]") && !negated) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text(),
           kept_mark());
+    }
+    // Device arrays or tensors told to persist from one iteration to the next ("causes persistent GPU
+    // arrays across loop iterations"), references told held on to ("it's unclear what's holding onto
+    // the python references"): memory kept across steps, a leak.
+    if (!negated && lo.find('?') == std::string_view::npos &&
+        ((contains("persistent") && contains_any(lo, {"array", "tensor", "buffer", "memory"}) &&
+          contains_any(lo, {"across", "between", "every", "each"}) &&
+          contains_any(lo, {"iteration", "loop", "step", "epoch", "call"})) ||
+         (contains_any(lo, {"holding onto", "holds onto", "hold onto", "holding on to", "holds on to"}) &&
+          contains_any(lo, {"reference", "array", "tensor", "buffer"})))) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
+          "arrays / references told kept from one iteration to the next: " + text(), kept_mark());
     }
     // The user names the graph kept alive: "holding on to the graph for each batch", "the sum of
     // non-detached tensors", "stores the complete computation graph", "outputs still attached".
@@ -3934,6 +4002,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         // an allocator's arena ("BFCArena has no logic to free those"), not a benchmark's or a project's name
         {"bfcarena", OomCause::kFragmentation},
         {"cuda_malloc_async", OomCause::kFragmentation}, {"garbage_collection_threshold", OomCause::kFragmentation},
+        // the caching allocator switched off (Lua Torch's THC, PyTorch's debugging switch)
+        {"thc_caching_allocator", OomCause::kFragmentation}, {"pytorch_no_cuda_memory_caching", OomCause::kFragmentation},
         {"set_device", OomCause::kMultiGpuImbalance}, {"balanced_low_0", OomCause::kMultiGpuImbalance},
         {"first gpu", OomCause::kMultiGpuImbalance}, {"gpu 0", OomCause::kMultiGpuImbalance},
         {"gpu0", OomCause::kMultiGpuImbalance}, {"cuda:0", OomCause::kMultiGpuImbalance},
@@ -4856,6 +4926,12 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
+  // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) named and
+  // no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
+  if (ev.host_engine_line > 0 && ev.accelerator_line == 0) {
+    c.signals.push_back({OomCause::kCpuRam, 0.35, ev.host_engine_line,
+                         "a data engine that runs in host memory is named, and no accelerator anywhere in the log"});
+  }
   if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,

@@ -559,6 +559,41 @@ bool machine_runs_out(std::string_view lo) {
   return false;
 }
 
+// A machine's memory beyond any accelerator's (see log_text.h).
+bool host_sized_memory_named(std::string_view lo) {
+  static constexpr std::string_view kNouns[] = {"node", "server", "machine", "box", "instance", "cluster", "ram", "memory"};
+  auto noun_in = [&](std::string_view window) {
+    for (std::string_view w : kNouns) {
+      for (size_t p = window.find(w); p != std::string_view::npos; p = window.find(w, p + 1)) {
+        if (word_starts_at(window, p)) return true;
+      }
+    }
+    return false;
+  };
+  for (size_t i = 0; i < lo.size(); ++i) {
+    if (!is_digit(lo[i]) || (i > 0 && (is_digit(lo[i - 1]) || lo[i - 1] == '.' || is_alpha(lo[i - 1])))) continue;
+    size_t j = i;
+    double value = 0.0;
+    while (j < lo.size() && is_digit(lo[j]) && j - i < 9) value = value * 10 + (lo[j++] - '0');
+    if (j < lo.size() && lo[j] == '.') {
+      double scale = 0.1;
+      for (++j; j < lo.size() && is_digit(lo[j]); ++j, scale /= 10) value += (lo[j] - '0') * scale;
+    }
+    size_t u = j;
+    if (u < lo.size() && lo[u] == ' ') ++u;
+    size_t e = u;
+    while (e < lo.size() && is_alpha(lo[e])) ++e;
+    const std::string_view unit = lo.substr(u, e - u);
+    double gib = 0.0;
+    if (unit == "tb" || unit == "tib" || unit == "t") gib = value * 1024.0;
+    else if (unit == "gb" || unit == "gib" || unit == "g") gib = value;
+    if (gib < 256.0 || gib > 1.0e7) continue;
+    const size_t from = i >= 20 ? i - 20 : 0;
+    if (noun_in(lo.substr(e, 20)) || noun_in(lo.substr(from, i - from))) return true;
+  }
+  return false;
+}
+
 // Memory told as full (see log_text.h).
 bool memory_full_told(std::string_view lo) {
   if (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "never")) return false;

@@ -211,6 +211,11 @@ bool gpu_named(std::string_view lo);
 /// Kubernetes, Docker, an ECS task (Korean 컨테이너, 도커), a Spark driver's or executor's memory:
 /// cgroup limits over host RAM.
 bool container_memory_named(std::string_view lo);
+/// A machine's memory beyond any accelerator's named in `lo` (lowercase): a size of 256 GiB or more
+/// ("1.5TB", "512 GB") beside a machine's noun (node, server, machine, box, instance, cluster, RAM,
+/// memory) within 20 characters after it or before it ("our cluster's 1.5TB nodes", "a server with
+/// 768 GB of RAM"): no GPU has that much (the largest hold 192 GiB), so it is host RAM.
+bool host_sized_memory_named(std::string_view lo);
 /// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
 bool cuda_memory_named(std::string_view t);
 /// accelerator_named() within 40 characters before or after `lo[at, at + len)`: the accelerator

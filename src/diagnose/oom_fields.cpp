@@ -372,6 +372,8 @@ std::string device_type_from_word(const std::string& word) {
 }
 
 void read_fields(const std::string& s, OomRecord& r, const std::string& device_word) {
+  // CTranslate2's CUDA check failing: the GPU's memory.
+  if (r.family == "cuda_error_oom" && r.subsystem == "ctranslate2" && r.device.empty()) r.device = "cuda";
   // A CUDA runtime call failing (cudaMalloc's error 2, "CUDA error: out of memory"): the GPU's
   // memory, whatever the message leaves unsaid (a "GPU n" or "hip" on it sets it below).
   if (r.family == "cuda_error_oom" && r.subsystem == "cuda_runtime" && ifind(s, "cudamalloc") != std::string::npos &&

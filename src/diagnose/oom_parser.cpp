@@ -331,6 +331,10 @@ const HeadDef kHeads[] = {
     // allocator's "failed to allocate ROCm0 buffer of size 18387836928" after it (one report; alone,
     // a "device_alloc" report, subsystem "ggml", the device from the backend's name).
     {"cudamalloc failed: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // CTranslate2 (faster-whisper, OpenNMT's translators) checks every CUDA call with
+    // THROW_ON_CUDA_ERROR (src/cuda/utils.h): "RuntimeError: CUDA failed with error out of memory",
+    // cudaGetErrorString's words after "with error".
+    {"cuda failed with error out of memory", "cuda_error_oom", "ctranslate2", Kind::kOneLine},
     // ONNX Runtime's BFC arena (onnxruntime/core/framework/bfc_arena.cc, AllocateRawInternal):
     // "Failed to allocate memory for requested buffer of size 2147483648" (bytes), the arena of
     // whichever execution provider ran the node (CUDA's, or the CPU's).
@@ -2325,6 +2329,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (cuda_named) {
         r.device = "cuda";
       } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
+                 // Python's MemoryError (a host malloc failed; numpy's "Unable to allocate" cut short): an
+                 // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
+                 // CUDA error"), read above
+                 has_word("memoryerror") || host_sized_memory_named(lo) ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
                  (container_memory_named(clause_at(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
