@@ -4923,3 +4923,13 @@ TEST(DiagnoseKinds28, CTranslate2CudaCheck) {
   EXPECT_EQ(r[0].device, "cuda");
   EXPECT_EQ(r[0].message, "RuntimeError: CUDA failed with error out of memory");
 }
+
+// A cause or a fix guessed ("the solution seems to be ...") is not the user's account of one.
+TEST(DiagnoseKinds28, GuessedSolutionIsNoAccount) {
+  EXPECT_FALSE(evidence_holds("The solution seems to be to lower the batch_size, but where do I set it?\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 300.00 MiB\n",
+                              "the user's account of the fix or the cause"));
+  EXPECT_TRUE(evidence_holds("The solution was to lower the batch_size to 4.\n"
+                             "RuntimeError: CUDA out of memory. Tried to allocate 300.00 MiB\n",
+                             "the user's account of the fix or the cause"));
+}

@@ -3811,6 +3811,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // What usually happens is an expectation, not this run's account ("I resized all images to
     // 512, normally that works well with 12GB").
     if (contains_word(clause, "normally") || contains_word(clause, "usually")) return false;
+    // A cause or a fix guessed, not found: "the solution seems to be to decrease the batch_size",
+    // "the cause might be the dataloader" (the user asks next how to do it).
+    for (std::string_view noun : {"solution", "cause", "reason", "problem", "culprit", "fix"}) {
+      for (std::string_view hedge : {" seems to be", " might be", " may be", " could be"}) {
+        const std::string guessed = std::string(noun) + std::string(hedge);
+        const size_t p = clause.find(guessed);
+        if (p != std::string_view::npos && word_starts_at(clause, p)) return false;
+      }
+    }
     for (std::string_view c : kCues) {
       // "works" as a word: not "workstation".
       if (c == "works" ? contains_word(clause, c) : contains_word_start(clause, c)) return true;
