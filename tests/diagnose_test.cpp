@@ -432,9 +432,11 @@ TEST(OomReport, JsonSchemaAndText) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
   // Issue 10 item 4 added the verdict per report: verdict, confidence, the deciding evidence with
-  // its log lines, the framework the fixes are worded in, and the notes.
+  // its log lines, the framework the fixes are worded in, and the notes; session 34 whether that
+  // framework was only assumed (framework_assumed, always written).
   EXPECT_EQ(keys, (std::vector<std::string>{"confidence", "confidence_score", "deciding_evidence", "findings",
-                                            "framework", "notes", "oom", "probes", "recovery", "verdict"}));
+                                            "framework", "framework_assumed", "notes", "oom", "probes", "recovery",
+                                            "verdict"}));
   EXPECT_EQ(j["verdict"], r.diagnosis.verdict());
   EXPECT_EQ(j["oom"]["family"], "pytorch1");
   EXPECT_EQ(j["oom"]["total_capacity_bytes"], 6227702579);  // round(5.80 * 2^30)
@@ -4813,7 +4815,11 @@ TEST(DiagnoseFramework, AssumedWhenTheLogNamesNone) {
       "allocated; 10.00 MiB free; 6.50 GiB reserved in total by PyTorch)\n",
       rules_alone()));
   EXPECT_FALSE(torch.framework_assumed);
-  EXPECT_FALSE(oom_report_json(torch).contains("framework_assumed"));
+  EXPECT_EQ(oom_report_json(torch).value("framework_assumed", true), false);
+  // The generic "<word> out of memory" head is not PyTorch's wording.
+  EXPECT_TRUE(first(diagnose_log("Error: Out of memory\n", rules_alone())).framework_assumed);
+  // A framework named as not used is not the log's.
+  EXPECT_TRUE(first(diagnose_log("I don't use TensorFlow here.\nKilled\n", rules_alone())).framework_assumed);
   const Diagnosis tf = first(diagnose_log("ds = tf.data.Dataset.from_tensor_slices(x).shuffle(1000000)\nKilled\n", rules_alone()));
   EXPECT_EQ(tf.framework, "tensorflow");
   EXPECT_FALSE(tf.framework_assumed);
@@ -4932,4 +4938,61 @@ TEST(DiagnoseKinds28, GuessedSolutionIsNoAccount) {
   EXPECT_TRUE(evidence_holds("The solution was to lower the batch_size to 4.\n"
                              "RuntimeError: CUDA out of memory. Tried to allocate 300.00 MiB\n",
                              "the user's account of the fix or the cause"));
+}
+
+// review34's findings on held34's kinds, mended.
+TEST(DiagnoseKinds28, Review34Mends) {
+  // Python's MemoryError: one report per line, the device's head where the line names CUDA / a
+  // GPU, and a numpy message cut before "for an array" still a report.
+  auto only = [](const std::string& log) { return diagnose_log(log, rules_alone()); };
+  const auto out = only("MemoryError: out of memory\n");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].oom->message, "MemoryError: out of memory");
+  EXPECT_EQ(out[0].oom->occurrences, 1);
+  const auto badalloc = only("MemoryError: std::bad_alloc\n");
+  ASSERT_EQ(badalloc.size(), 1u);
+  EXPECT_EQ(badalloc[0].oom->occurrences, 1);
+  const auto gpu = only("MemoryError: CUDA out of memory on GPU 0\n");
+  ASSERT_EQ(gpu.size(), 1u);
+  EXPECT_NE(gpu[0].oom->device, "cpu");
+  const auto cut = only("MemoryError: Unable to allocate 3.64 GiB\n");
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].oom->device, "cpu");
+  // A sum of accelerators' memory, HBM or a disk is not the host's.
+  EXPECT_NE(first(only("Using an MI300X node with 1.5TB of HBM, it still runs out of memory.\n")).oom->device, "cpu");
+  EXPECT_NE(first(only("Our node has a 512GB NVMe scratch disk; the job runs out of memory.\n")).oom->device, "cpu");
+  EXPECT_NE(first(only("On a 4 x 80GB machine (320GB total) the model still OOMs at sequence length 32k.\n")).oom->device, "cpu");
+  // Persistence denied; "held onto".
+  EXPECT_FALSE(evidence_holds("Training runs out of GPU memory. The buffers are not persistent across iterations.\n",
+                              "told kept from one iteration"));
+  EXPECT_TRUE(evidence_holds("Something held onto the array references, so the GPU ran out of memory.\n",
+                             "told kept from one iteration", OomCause::kLeakAcrossSteps));
+  // A bound told to succeed.
+  EXPECT_FALSE(evidence_holds("No OOM with batch sizes higher than 64 on the A100.\nRuntimeError: CUDA out of memory.\n",
+                              "batch sizes above a bound"));
+  // VAE tiling named in code counts; VAE slicing (the batch's remedy) does not.
+  EXPECT_TRUE(evidence_holds("The run dies with an out of memory error in the final VAE decode.\n",
+                             "the VAE decoding the whole image", OomCause::kActivationsSeqlen));
+  EXPECT_TRUE(evidence_holds("pipe.enable_vae_tiling() fixed the out of memory error in the decode.\n",
+                             "the VAE decoding the whole image", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("VAE slicing decodes one image at a time; without it the decode runs out of memory.\n",
+                              "the VAE decoding the whole image"));
+  // Growth told in another clause of the line stands beside a rise and fall.
+  EXPECT_TRUE(evidence_holds("Memory keeps increasing every epoch; within an epoch it increases first and then decreases.\n"
+                             "RuntimeError: CUDA out of memory.\n",
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));
+  // This process listed under its own PID beside three equal contexts.
+  const Diagnosis ranks = first(only(
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of "
+      "79.15 GiB of which 512.00 MiB is free. Process 1111 has 75.2 GiB memory in use. Process 2222 has 1.02 GiB memory "
+      "in use. Process 3333 has 1.02 GiB memory in use. Process 4444 has 1.02 GiB memory in use. Of the allocated memory "
+      "73.00 GiB is allocated by PyTorch, and 200.00 MiB is reserved by PyTorch but unallocated.\n[rank1]: step 10\n"));
+  EXPECT_TRUE(evidence_holds(
+      "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of "
+      "79.15 GiB of which 512.00 MiB is free. Process 1111 has 75.2 GiB memory in use. Process 2222 has 1.02 GiB memory "
+      "in use. Process 3333 has 1.02 GiB memory in use. Process 4444 has 1.02 GiB memory in use.\n[rank1]: step 10\n",
+      "one CUDA context apiece", OomCause::kMultiGpuImbalance));
+  // CTranslate2's reports are worded as a native runtime's, not PyTorch's.
+  EXPECT_EQ(first(only("from faster_whisper import WhisperModel\nRuntimeError: CUDA failed with error out of memory\n")).framework,
+            "native");
 }

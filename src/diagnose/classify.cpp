@@ -493,17 +493,25 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     // that each initialise CUDA on this GPU (no torch.cuda.set_device(local_rank) before the first
     // CUDA call), not other jobs, whose memory differs. Above other processes only where the log
     // shows several ranks (apply_context()).
+    // One larger process besides them is this one, listed under its own PID ("Process 1111 has
+    // 75.2 GiB memory in use" before the others).
     int64_t lo_bytes = INT64_MAX, hi_bytes = 0;
+    size_t small = 0, large = 0;
     for (const auto& p : r.processes) {
+      if (p.bytes > 2 * kGiB) {
+        ++large;
+        continue;
+      }
+      ++small;
       lo_bytes = std::min(lo_bytes, p.bytes);
       hi_bytes = std::max(hi_bytes, p.bytes);
     }
-    if (r.processes.size() >= 3 && lo_bytes >= 256 * kMiB && hi_bytes <= 2 * kGiB &&
+    if (small >= 3 && large <= 1 && lo_bytes >= 256 * kMiB &&
         static_cast<double>(hi_bytes) <= 1.1 * static_cast<double>(lo_bytes)) {
       const size_t m = b.add(OomCause::kMultiGpuImbalance, score + 0.05,
                              fmt::format("{} processes each hold about {} on this GPU: one CUDA context apiece, a job's "
                                          "ranks each initialising CUDA on this device",
-                                         r.processes.size(), format_bytes(hi_bytes)));
+                                         small, format_bytes(hi_bytes)));
       b.at(m).title = "Every rank creates a CUDA context on this GPU (the device not set per rank)";
       b.at(m).fix = "torch.cuda.set_device(local_rank) (or CUDA_VISIBLE_DEVICES per rank) before any CUDA call; "
                     "torch.load(..., map_location='cpu') and tensors created on the rank's own device";
@@ -1252,7 +1260,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
-       oom.subsystem == "sqlite" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
@@ -1271,7 +1279,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   // PyTorch only by default: the log names no framework and the message is not one of PyTorch's own
   // (its caching allocator, DefaultCPUAllocator, TH's), so the fixes below are worded in a guess.
-  const bool torch_message = oom.family.rfind("pytorch", 0) == 0 || oom.family == "cpu_default_allocator" ||
+  // The generic "<word> out of memory" head's family is "pytorch" too: PyTorch's own only with its
+  // wording ("CUDA out of memory", "Tried to allocate", torch's OutOfMemoryError), not "Error: Out of memory".
+  const bool generic_head = oom.family == "pytorch" && oom.subsystem == "caching_allocator" &&
+                            !diagnose_detail::icontains(oom.message, "cuda out of memory") && !diagnose_detail::icontains(oom.message, "tried to allocate") &&
+                            !diagnose_detail::icontains(oom.message, "outofmemoryerror") && !diagnose_detail::icontains(oom.message, "mps backend out of memory");
+  const bool torch_message = (oom.family.rfind("pytorch", 0) == 0 && !generic_head) || oom.family == "cpu_default_allocator" ||
                              oom.family == "th_cpu_allocator" || oom.family == "oomkit_cpu_budget" ||
                              oom.family == "model_offload";
   d.framework_assumed = d.framework == "pytorch" && !context.framework_named && !torch_message;

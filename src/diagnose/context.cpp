@@ -519,7 +519,10 @@ int framework_index(std::string_view w, std::string_view line_lower) {
     return n;
   };
   size_t negated = 0;
-  for (std::string_view neg : {"without ", "not using ", "no ", "instead of "}) negated += count(std::string(neg) + std::string(w));
+  for (std::string_view neg : {"without ", "not using ", "no ", "instead of ", "don't use ", "do not use ", "not use ",
+                               "don't have ", "not installed "}) {
+    negated += count(std::string(neg) + std::string(w));
+  }
   if (negated > 0 && negated >= count(w)) return -1;
   if (w == "vllm") return 0;
   if (w == "deepspeed") return has("deepspeed=none") || has("deepspeed: none") || has("deepspeed_plugin=none") ? -1 : 1;
@@ -1335,12 +1338,17 @@ class Reader {
           Told::kAccount);
     }
     if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
-    if (!ev_.accelerator_line && (has_text("gpu") || has_text("cuda") || has_text("vram") || contains_word(lo, "tpu") ||
-                                  contains_word(lo, "npu") || contains_word(lo, "mps") || contains_word(lo, "rocm"))) {
+    // An accelerator named as a word ("barracuda" names none), not a line telling there is none
+    // ("the machine has no GPU").
+    if (!ev_.accelerator_line && (has_text("gpu") || has_text("cuda") || has_text("vram") || has_text("pu") ||
+                                  has_text("mps") || has_text("rocm")) &&
+        (contains_word_start(lo, "gpu") || contains_word_start(lo, "cuda") || contains_word(lo, "vram") ||
+         contains_word(lo, "tpu") || contains_word(lo, "npu") || contains_word(lo, "mps") || contains_word(lo, "rocm")) &&
+        !no_gpu_told(lo)) {
       ev_.accelerator_line = n;
     }
     if (!ev_.host_engine_line) {
-      for (std::string_view w : {"duckdb", "sqlite", "postgres", "postgresql", "mysql", "clickhouse", "polars", "pyspark"}) {
+      for (std::string_view w : {"duckdb", "sqlite", "sqlite3", "postgres", "postgresql", "mysql", "clickhouse", "polars", "pyspark"}) {
         if (contains_word(lo, w)) ev_.host_engine_line = n;
       }
     }
@@ -1477,7 +1485,12 @@ class Reader {
     const bool at_once = has_text("at the same time") || has_text("simultaneous") || has_text("at once") || has_text("kept on") ||
                          has_text("keeping") || has_text("kept in") || has_text("on the gpu") || has_text("in vram") ||
                          has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
-    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory &&
+    // Lines the readings below look for by phrase, without a word of the table: a VAE's decode, arrays
+    // kept ("persistent", "held onto").
+    const bool vae_line = has_text("vae") && (contains_word_start(lo, "vae") || has_text("_vae"));
+    const bool kept_line = has_text("persistent") || has_text("onto") || has_text("on to");
+    if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
+        !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
@@ -1649,9 +1662,9 @@ class Reader {
                                contains("memory decreas") || contains("memory per gpu decreas") ||
                                contains("memory usage decreas") || contains("memory goes down") || contains("memory drops") ||
                                // a rise and a fall within one run ("the GPU memory increases first and then
-                               // decreases"): a phase's peak, not growth from step to step
-                               contains("then decreas") || contains("then drops") || contains("then goes down") ||
-                               contains("then falls") || contains("then comes down");
+                               // decreases"): a phase's peak, not growth from step to step (unless another
+                               // clause of the line tells growth of its own)
+                               rise_then_fall_only(lo);
     // Every growth word on the line has an object that is not memory: the user raised a count or a
     // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
     // memory did not grow.
@@ -1864,7 +1877,9 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // A diffusion model's VAE decoding the latents ("an OOM error is reported during the final VAE
     // decode", "add vae tiling to avoid OOM"): one decode of the whole image or video, whose
     // activations grow with its resolution and frames (fixed by tiled / sliced decoding).
-    if (!negated && contains_word(lo, "vae") && contains_any(lo, {"decod", "tiling", "tiled"})) {
+    // Not VAE slicing (one image of the batch decoded at a time: the batch's remedy).
+    if (!negated && (contains_word_start(lo, "vae") || contains("_vae")) && contains_any(lo, {"decod", "tiling", "tiled"}) &&
+        !contains_any(lo, {"slicing", "one image at a time", "one at a time"})) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "the VAE decoding the whole image / video at once (its activations grow with the resolution): " + text());
     }
@@ -1874,7 +1889,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // something else; "max batch size of 5 above which" is a limit the user finds wrong, not a
     // bound told); not a question.
     if (sentence && !negated && lo.find('?') == std::string_view::npos && contains("batch size") &&
-        contains_any(lo, {"outofmemory", "out of memory", " oom", "error", "fail", "crash"})) {
+        contains_any(lo, {"outofmemory", "out of memory", " oom", "memory", "fit"})) {
       bool bound = false;
       for (size_t bp = lo.find("batch size"); bp != std::string_view::npos && !bound; bp = lo.find("batch size", bp + 1)) {
         size_t q = bp + 10;
@@ -1895,8 +1910,10 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       // The failure told in the bound's own clause ("with batch size over 1000 without any memory
       // issues" is a success, whatever else the line fails at).
       const std::string_view clause = bound ? clause_at(lo, lo.find("batch size")) : std::string_view{};
-      bound = bound && contains_any(clause, {"outofmemory", "out of memory", " oom", "error", "fail", "crash"}) &&
-              clause.find("without") == std::string_view::npos;
+      // ... a failure of memory: "give a shape mismatch error" is not one; "don't fit in memory" is.
+      bound = bound && contains_any(clause, {"outofmemory", "out of memory", " oom", "memory", "don't fit", "do not fit",
+                                             "doesn't fit"}) &&
+              !contains_any(clause, {"without", "no oom", "no error", "no out of memory", "never", "fine", "works"});
       if (bound) {
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.35,
             "batch sizes above a bound told to fail: " + text());
@@ -2094,10 +2111,13 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
     // arrays across loop iterations"), references told held on to ("it's unclear what's holding onto
     // the python references"): memory kept across steps, a leak.
     if (!negated && lo.find('?') == std::string_view::npos &&
+        !contains_any(lo, {"not persistent", "n't persistent", "non-persistent", "never persist", "not held onto",
+                           "n't held onto", "nothing is holding", "nothing holds"}) &&
         ((contains("persistent") && contains_any(lo, {"array", "tensor", "buffer", "memory"}) &&
           contains_any(lo, {"across", "between", "every", "each"}) &&
           contains_any(lo, {"iteration", "loop", "step", "epoch", "call"})) ||
-         (contains_any(lo, {"holding onto", "holds onto", "hold onto", "holding on to", "holds on to"}) &&
+         (contains_any(lo, {"holding onto", "holds onto", "hold onto", "held onto", "holding on to", "holds on to",
+                            "held on to"}) &&
           contains_any(lo, {"reference", "array", "tensor", "buffer"})))) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
           "arrays / references told kept from one iteration to the next: " + text(), kept_mark());
@@ -2647,6 +2667,30 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+
+  // Memory told to rise and then fall ("increases first and then decreases", "then drops") in a
+  // clause, and no other clause of `lo` telling a rise: a phase's peak, not growth across steps.
+  static bool rise_then_fall_only(std::string_view lo) {
+    static constexpr std::string_view kFall[] = {"then decreas", "then drops", "then goes down", "then falls",
+                                                 "then comes down"};
+    if (!std::any_of(std::begin(kFall), std::end(kFall), [&](std::string_view f) { return lo.find(f) != std::string_view::npos; })) {
+      return false;
+    }
+    for (std::string_view c : clauses(lo)) {
+      size_t fall = std::string_view::npos;
+      for (std::string_view f : kFall) fall = std::min(fall, c.find(f));
+      if (fall != std::string_view::npos) {
+        // The fall is the crash's ("... and then decreases only when the process crashes"): growth.
+        const std::string_view after = c.substr(fall, 60);
+        if (contains_any(after, {" when", " until", " once"}) && contains_any(after, {"crash", "killed", "dies", "restart"})) {
+          return false;
+        }
+        continue;
+      }
+      if (contains_any(c, {"increas", "grow", "rising", "rises", "climb", "accumulat", "keeps going up"})) return false;
+    }
+    return true;
+  }
 
   // The machine told to have no GPU: an environment listing's "GPU: none" / "GPU: N/A", PyTorch's
   // collect_env "Is CUDA available: False", a CPU-only build ("cpuonly", "+cpu" wheels named "CPU

@@ -570,6 +570,12 @@ bool host_sized_memory_named(std::string_view lo) {
     }
     return false;
   };
+  // Not an accelerator's memory told in sum ("an MI300X node with 1.5TB of HBM", "a DGX node with
+  // 640GB", "8 x 80GB") nor a disk's ("a 512GB NVMe scratch disk").
+  if (gpu_named(lo) || accelerator_named(lo) || contains_any(lo, {"hbm", "vram", "dgx", "hgx", "disk", "ssd", "nvme",
+                                                                  "storage", "scratch", "dataset", " file"})) {
+    return false;
+  }
   for (size_t i = 0; i < lo.size(); ++i) {
     if (!is_digit(lo[i]) || (i > 0 && (is_digit(lo[i - 1]) || lo[i - 1] == '.' || is_alpha(lo[i - 1])))) continue;
     size_t j = i;
@@ -588,6 +594,7 @@ bool host_sized_memory_named(std::string_view lo) {
     if (unit == "tb" || unit == "tib" || unit == "t") gib = value * 1024.0;
     else if (unit == "gb" || unit == "gib" || unit == "g") gib = value;
     if (gib < 256.0 || gib > 1.0e7) continue;
+    if (lo.substr(e, 12).find("total") != std::string_view::npos) continue;  // "(320GB total)": a sum of devices
     const size_t from = i >= 20 ? i - 20 : 0;
     if (noun_in(lo.substr(e, 20)) || noun_in(lo.substr(from, i - from))) return true;
   }

@@ -214,7 +214,9 @@ bool container_memory_named(std::string_view lo);
 /// A machine's memory beyond any accelerator's named in `lo` (lowercase): a size of 256 GiB or more
 /// ("1.5TB", "512 GB") beside a machine's noun (node, server, machine, box, instance, cluster, RAM,
 /// memory) within 20 characters after it or before it ("our cluster's 1.5TB nodes", "a server with
-/// 768 GB of RAM"): no GPU has that much (the largest hold 192 GiB), so it is host RAM.
+/// 768 GB of RAM"): no GPU has that much (the largest hold 192 GiB), so it is host RAM. Not on a
+/// line naming an accelerator (a GPU's model, HBM, VRAM, DGX: a sum of devices' memory), a disk or
+/// a dataset, nor a size told as a total.
 bool host_sized_memory_named(std::string_view lo);
 /// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
 bool cuda_memory_named(std::string_view t);

@@ -774,6 +774,9 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       if (integer_at(s, p + 5, &end)) r.device = "cuda:" + std::string(s.substr(p + 5, end - p - 5));
     }
   }
+  // The word before "out of memory" names the device without an index ("RuntimeError: CUDA out of
+  // memory." with no figures): that device.
+  if (r.device.empty() && !type.empty()) r.device = type;
 }
 
 void derive(OomRecord& r) {

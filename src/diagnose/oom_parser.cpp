@@ -788,11 +788,27 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         }
         // Python's exception name, not a substring of another one ("torch.OutOfMemoryError",
         // "_ArrayMemoryError") nor a code line ("except MemoryError:"): first on its line.
+        // numpy's head reads "MemoryError: Unable to allocate 3.00 GiB for an array ..." (with its
+        // wording, as above); a paste cut before it ("MemoryError: Unable to allocate 3.64 GiB") is
+        // Python's MemoryError alone.
+        const size_t ua = phrase_find(lo, "unable to allocate", e).first;
+        const bool numpy_reads = ua != std::string::npos &&
+                                 (phrase_find(lo, "for an array", ua).first <= ua + 18 + 40 ||
+                                  phrase_find(lo, "array with shape", ua).first <= ua + 18 + 2);
         if (sub == "python" && (!trim_view(std::string_view(lo).substr(0, b)).empty() ||
-                                (e < lo.size() && (is_alpha(lo[e]) || lo[e] == '_')) ||
-                                phrase_find(lo, "unable to allocate", e).first != std::string::npos)) {
-          continue;  // "MemoryError: Unable to allocate 3.00 GiB for an array ...": numpy's head reads it
+                                (e < lo.size() && (is_alpha(lo[e]) || lo[e] == '_')) || numpy_reads)) {
+          continue;
         }
+        // A MemoryError raised for an accelerator's memory ("MemoryError: CUDA out of memory on GPU
+        // 0", CuPy's "MemoryError: GPU out of memory", "cuMemAlloc results in
+        // CUDA_ERROR_OUT_OF_MEMORY"): the device's head on the line reads it, not the host's.
+        if (sub == "python" && (contains_word(lo, "cuda") || contains_word(lo, "gpu") ||
+                                lo.find("cumemalloc") != std::string::npos || lo.find("cuda_error") != std::string::npos)) {
+          continue;
+        }
+        // Python's exception line is one report: its message after "MemoryError:" ("out of
+        // memory", "cannot allocate memory for array", "std::bad_alloc") is not a second head.
+        if (sub == "python") hit.end = lo.size();
       }
       if (family == "oom_killer" && is_digit(h.phrase[std::strlen(h.phrase) - 1]) && e < lo.size() && is_digit(lo[e])) {
         continue;  // "-90", "1370"

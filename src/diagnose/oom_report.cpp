@@ -84,7 +84,7 @@ nlohmann::json oom_report_json(const PlaybookResult& result) {
     j["confidence_score"] = 0.0;
   }
   j["framework"] = d.framework.empty() ? "pytorch" : d.framework;
-  if (d.framework_assumed) j["framework_assumed"] = true;
+  j["framework_assumed"] = d.framework_assumed;
   if (!d.phase.empty()) j["phase"] = d.phase;
   j["deciding_evidence"] = nlohmann::json::array();
   for (const auto& e : d.deciding) {
