@@ -149,6 +149,11 @@
 //   changes before it and before anything was scored on them). Scored only when asked for
 //   (OOMKIT_CORPUS_PART=held33). Not joined to the word prior's training
 //   parts: joined, it cost 1 top-1 place (0 top-3) on the 32 other parts, leave-one-part-out.
+// - held34: tests/data/oom-corpus-held34/ (25 reports gathered on 2026-12-04 in three shares by three
+//   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
+//   their own after the session's change before it and before anything was scored on them). Scored
+//   only when asked for (OOMKIT_CORPUS_PART=held34). Not joined to the word prior's training
+//   parts: joined, it cost 4 top-1 places (0 top-3) on the 33 other parts, leave-one-part-out.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -37,6 +37,8 @@ namespace {
 
 // The other processes on the device read as this job's own ranks (allocator rules, apply_context()).
 constexpr const char* kOwnRanksMayHold = "the other processes may be this job's own ranks placing tensors on this GPU";
+// The end of the evidence that reads equal small holdings as the ranks' CUDA contexts (classify_allocator()).
+constexpr std::string_view kContextApiece = ": one CUDA context apiece, a job's ranks each initialising CUDA on this device";
 
 
 constexpr int64_t kPiB = kTiB * 1024;
@@ -509,9 +511,8 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     if (small >= 3 && large <= 1 && lo_bytes >= 256 * kMiB &&
         static_cast<double>(hi_bytes) <= 1.1 * static_cast<double>(lo_bytes)) {
       const size_t m = b.add(OomCause::kMultiGpuImbalance, score + 0.05,
-                             fmt::format("{} processes each hold about {} on this GPU: one CUDA context apiece, a job's "
-                                         "ranks each initialising CUDA on this device",
-                                         small, format_bytes(hi_bytes)));
+                             fmt::format("{} processes each hold about {} on this GPU{}", small,
+                                         format_bytes(hi_bytes), kContextApiece));
       b.at(m).title = "Every rank creates a CUDA context on this GPU (the device not set per rank)";
       b.at(m).fix = "torch.cuda.set_device(local_rank) (or CUDA_VISIBLE_DEVICES per rank) before any CUDA call; "
                     "torch.load(..., map_location='cpu') and tensors created on the rank's own device";
@@ -1019,7 +1020,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   if (!c.multi_gpu) {
     for (Finding& f : b.findings()) {
       if (f.category == OomCause::kMultiGpuImbalance && f.evidence.size() == 1 &&
-          (f.evidence[0] == kOwnRanksMayHold || f.evidence[0].find(": one CUDA context apiece") != std::string::npos)) {
+          (f.evidence[0] == kOwnRanksMayHold || f.evidence[0].find(kContextApiece) != std::string::npos)) {
         f.score = std::min(f.score, 0.2);
       }
     }
@@ -1281,9 +1282,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // (its caching allocator, DefaultCPUAllocator, TH's), so the fixes below are worded in a guess.
   // The generic "<word> out of memory" head's family is "pytorch" too: PyTorch's own only with its
   // wording ("CUDA out of memory", "Tried to allocate", torch's OutOfMemoryError), not "Error: Out of memory".
-  const bool generic_head = oom.family == "pytorch" && oom.subsystem == "caching_allocator" &&
-                            !diagnose_detail::icontains(oom.message, "cuda out of memory") && !diagnose_detail::icontains(oom.message, "tried to allocate") &&
-                            !diagnose_detail::icontains(oom.message, "outofmemoryerror") && !diagnose_detail::icontains(oom.message, "mps backend out of memory");
+  const bool torch_wording = diagnose_detail::icontains(oom.message, "cuda out of memory") ||
+                             diagnose_detail::icontains(oom.message, "tried to allocate") ||
+                             diagnose_detail::icontains(oom.message, "outofmemoryerror") ||
+                             diagnose_detail::icontains(oom.message, "mps backend out of memory");
+  const bool generic_head = oom.family == "pytorch" && oom.subsystem == "caching_allocator" && !torch_wording;
   const bool torch_message = (oom.family.rfind("pytorch", 0) == 0 && !generic_head) || oom.family == "cpu_default_allocator" ||
                              oom.family == "th_cpu_allocator" || oom.family == "oomkit_cpu_budget" ||
                              oom.family == "model_offload";

@@ -1876,8 +1876,8 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     }
     // A diffusion model's VAE decoding the latents ("an OOM error is reported during the final VAE
     // decode", "add vae tiling to avoid OOM"): one decode of the whole image or video, whose
-    // activations grow with its resolution and frames (fixed by tiled / sliced decoding).
-    // Not VAE slicing (one image of the batch decoded at a time: the batch's remedy).
+    // activations grow with its resolution and frames (fixed by tiled decoding). Not VAE slicing
+    // (one image of the batch decoded at a time: the batch's remedy).
     if (!negated && (contains_word_start(lo, "vae") || contains("_vae")) && contains_any(lo, {"decod", "tiling", "tiled"}) &&
         !contains_any(lo, {"slicing", "one image at a time", "one at a time"})) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
@@ -1890,26 +1890,28 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // bound told); not a question.
     if (sentence && !negated && lo.find('?') == std::string_view::npos && contains("batch size") &&
         contains_any(lo, {"outofmemory", "out of memory", " oom", "memory", "fit"})) {
-      bool bound = false;
-      for (size_t bp = lo.find("batch size"); bp != std::string_view::npos && !bound; bp = lo.find("batch size", bp + 1)) {
+      size_t bound_at = std::string_view::npos;
+      for (size_t bp = lo.find("batch size"); bp != std::string_view::npos && bound_at == std::string_view::npos;
+           bp = lo.find("batch size", bp + 1)) {
         size_t q = bp + 10;
         if (q < lo.size() && lo[q] == 's') ++q;
         // "batch sizes higher than 464" / "batch size above 8"
         for (std::string_view w : {" higher than ", " greater than ", " larger than ", " bigger than ", " above ",
                                    " beyond ", " over "}) {
-          if (lo.substr(q, w.size()) == w && q + w.size() < lo.size() && is_digit(lo[q + w.size()])) bound = true;
+          if (lo.substr(q, w.size()) == w && q + w.size() < lo.size() && is_digit(lo[q + w.size()])) bound_at = bp;
         }
-        // "above batch size 8", "anything beyond batch size 16"
+        // "above batch size 8", "anything beyond batch size=16"
         for (std::string_view w : {"above ", "beyond "}) {
           if (bp >= w.size() && lo.substr(bp - w.size(), w.size()) == w && q + 1 < lo.size() &&
-              (is_digit(lo[q + 1]) || (lo[q] == '=' && is_digit(lo[q + 1])))) {
-            bound = true;
+              (lo[q] == ' ' || lo[q] == '=') && is_digit(lo[q + 1])) {
+            bound_at = bp;
           }
         }
       }
       // The failure told in the bound's own clause ("with batch size over 1000 without any memory
       // issues" is a success, whatever else the line fails at).
-      const std::string_view clause = bound ? clause_at(lo, lo.find("batch size")) : std::string_view{};
+      const std::string_view clause = bound_at != std::string_view::npos ? clause_at(lo, bound_at) : std::string_view{};
+      bool bound = bound_at != std::string_view::npos;
       // ... a failure of memory: "give a shape mismatch error" is not one; "don't fit in memory" is.
       bound = bound && contains_any(clause, {"outofmemory", "out of memory", " oom", "memory", "don't fit", "do not fit",
                                              "doesn't fit"}) &&
