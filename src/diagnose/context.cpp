@@ -80,6 +80,8 @@ enum Word : uint8_t {
   kWQuant,        // int4, int8, gptq, awq, nf4, bitsandbytes, gguf, qlora, load_in_4bit, load_in_8bit, bit ("4-bit"), fp8
   kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
   kWDim,          // height, width (an image's size set by a flag or a setting)
+  kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark (data engines in host memory)
+  kWAccel,        // cuda, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -182,6 +184,10 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"bitsandbytes", kWQuant}, {"gguf", kWQuant}, {"qlora", kWQuant}, {"load_in_4bit", kWQuant},
       {"load_in_8bit", kWQuant}, {"bit", kWQuant}, {"fp8", kWQuant}, {"float8_e4m3fn", kWQuant},
       {"height", kWDim}, {"width", kWDim},
+      {"duckdb", kWHostEngine}, {"sqlite", kWHostEngine}, {"sqlite3", kWHostEngine}, {"postgres", kWHostEngine},
+      {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
+      {"pyspark", kWHostEngine},
+      {"cuda", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
     };
     // GPUs by their model names ("8 A100-40Gs", "an H100 80GB"); a card's number alone ("3090")
@@ -1340,18 +1346,12 @@ class Reader {
     if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
     // An accelerator named as a word ("barracuda" names none), not a line telling there is none
     // ("the machine has no GPU").
-    if (!ev_.accelerator_line && (has_text("gpu") || has_text("cuda") || has_text("vram") || has_text("pu") ||
-                                  has_text("mps") || has_text("rocm")) &&
-        (contains_word_start(lo, "gpu") || contains_word_start(lo, "cuda") || contains_word(lo, "vram") ||
-         contains_word(lo, "tpu") || contains_word(lo, "npu") || contains_word(lo, "mps") || contains_word(lo, "rocm")) &&
+    if (!ev_.accelerator_line && (has(kWAccel) || has(kWGpuName) || (has(kWMem) && contains_word(lo, "vram")) ||
+                                  (has(kWSetting) && contains_word(lo, "gpus"))) &&
         !no_gpu_told(lo)) {
       ev_.accelerator_line = n;
     }
-    if (!ev_.host_engine_line) {
-      for (std::string_view w : {"duckdb", "sqlite", "sqlite3", "postgres", "postgresql", "mysql", "clickhouse", "polars", "pyspark"}) {
-        if (contains_word(lo, w)) ev_.host_engine_line = n;
-      }
-    }
+    if (!ev_.host_engine_line && has(kWHostEngine)) ev_.host_engine_line = n;
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
       host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
     }
