@@ -4981,3 +4981,38 @@ TEST(DiagnoseKinds28, Review34Mends) {
   EXPECT_EQ(first(only("from faster_whisper import WhisperModel\nRuntimeError: CUDA failed with error out of memory\n")).framework,
             "native");
 }
+
+// Session 34, before held35: a command line above "Killed" is not glued to it; a table pasted
+// after a one-line message is not the message's; the word prior does not add host RAM beside an
+// accelerator's own allocation failure.
+TEST(DiagnoseKinds29, MessagesKeptToThemselves) {
+  const auto killed = parse_oom_log("CUDA_VISIBLE_DEVICES=0 python run.py\nKilled\n");
+  ASSERT_EQ(killed.size(), 1u);
+  EXPECT_EQ(killed[0].message, "Killed");
+  const auto table = parse_oom_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.64 GiB "
+      "of which 1.10 GiB is free.\n"
+      "nvidia-smi:\n"
+      "+------------------------------------------+\n"
+      "|    0   N/A  N/A     10001      C   python    19000MiB |\n");
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_EQ(table[0].message.find("nvidia-smi"), std::string::npos) << table[0].message;
+  EXPECT_EQ(table[0].message.find('|'), std::string::npos) << table[0].message;
+}
+
+TEST(DiagnoseKinds29, WordsDoNotMoveADeviceFailureToTheHost) {
+  // A model whose words for "terminate ... throwing ... instance" are host RAM's.
+  const WordPriorModel host = WordPriorModel::train(
+      {{"terminate called after throwing an instance of std::bad_alloc", OomCause::kCpuRam},
+       {"terminate called after throwing an instance, the machine swapped", OomCause::kCpuRam},
+       {"reduce the batch size for the activations", OomCause::kActivationsBatch},
+       {"a longer sequence length of tokens", OomCause::kActivationsSeqlen}});
+  DiagnoseOptions o;
+  o.word_prior = &host;
+  const std::vector<Diagnosis> ds = diagnose_log(
+      "terminate called after throwing an instance of 'std::runtime_error'\n"
+      "  what():  CUDA failed with error out of memory\n",
+      o);
+  ASSERT_EQ(ds.size(), 1u);
+  for (const Finding& f : ds[0].findings) EXPECT_NE(f.category, OomCause::kCpuRam);
+}

@@ -1152,7 +1152,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
 // combined by reciprocal rank, 1/(1 + rules' place) + w/(1 + words' place) (a cause the rules did
 // not raise gets 0 for its first term; only causes whose cosine reaches kWordPriorMinSimilarity have
 // a place among the words), and the findings are re-ranked by it, ties by the rules' place, then by
-// name. A cause the words put in the first three that the rules did not raise becomes a finding.
+// name. A cause the words put in the first three that the rules did not raise becomes a finding
+// (not host RAM beside an accelerator's own message: the words cannot move its failure off the device).
 // - No line decides: w = kWordPriorWeight (the words can take first place); the scores are
 //   re-spaced from the first one's, at most kWordPriorBelow - 0.01, 0.03 apart: all "low".
 // - Beside a statement: w = kWordPriorWeightBesideProse, below 1/2, so the statement keeps first
@@ -1175,7 +1176,8 @@ constexpr double kWordPriorWeightBesideProse = 0.45;  // < 1/2: a statement keep
 constexpr double kWordPriorMinSimilarity = 0.1;
 
 void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Finding>& findings,
-                      std::vector<DecidingEvidence>& deciding, const std::vector<OomCause>& prose_only) {
+                      std::vector<DecidingEvidence>& deciding, const std::vector<OomCause>& prose_only,
+                      bool accelerator_report) {
   rank_findings(findings);
   // A first finding at or above kWordPriorBelow that rests on the user's sentences alone.
   const bool beside_statement =
@@ -1217,7 +1219,9 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
     const bool raised = rules_place[c] != SIZE_MAX;
     if (raised) {
       ranked.push_back(std::move(findings[rules_place[c]]));
-    } else if (words && ranked.size() < 3) {
+    } else if (words && ranked.size() < 3 && !(accelerator_report && cause == OomCause::kCpuRam)) {
+      // (Not host RAM beside an accelerator's own allocation failure: the words cannot move the
+      // failure off the device the message names.)
       ranked.push_back(make_finding(cause, 0.0));
     } else {
       continue;
@@ -1806,7 +1810,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     }
   }
   if (context.word_prior && !context.word_prior->empty()) {
-    weigh_word_prior(*context.word_prior, findings, deciding, prose_only);
+    // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
+    const bool accelerator_report = oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() &&
+                                    oom.device.rfind("cpu", 0) != 0;
+    weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report);
   }
   // Fixes in the user's framework (the generic default text only; rule-specific fixes stay).
   for (Finding& f : findings) {

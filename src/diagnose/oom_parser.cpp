@@ -1153,7 +1153,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
         bool sized = false;
         for (size_t q = 0; q < compact.size() && !sized; ++q) {
-          if (is_digit(compact[q]) && (q == 0 || !is_digit(compact[q - 1]))) sized = size_at(compact, q, false, true).has_value();
+          if (!is_digit(compact[q]) || (q > 0 && is_digit(compact[q - 1]))) continue;
+          // A size, not a number glued to the next word ("CUDA_VISIBLE_DEVICES=0 python run.py" compacts
+          // to "=0python": no size of 0 P), nor a zero.
+          const auto size = size_at(compact, q, false, true);
+          sized = size && size->bytes > 0 && (size->end >= compact.size() || !is_alpha(compact[size->end]));
         }
         const char last = prev.empty() ? '\0' : prev.back();
         // A record of its own: a timestamp or glog's level and date after any launcher prefix ("[rank1]: ",
@@ -1206,7 +1210,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           if (!trim(prefix).empty() && next.rfind(prefix, 0) == 0) next.erase(0, prefix.size());
           next = strip_log_prefix(next);
           const std::string next_trimmed = trim(next);
-          if (next_trimmed.empty() || starts_traceback(next_trimmed) ||
+          // Nor a table or a command pasted after the message (nvidia-smi's box, "$ nvidia-smi").
+          const bool table_or_command = istarts_with(next_trimmed, "+-") || istarts_with(next_trimmed, "|") ||
+                                        istarts_with(next_trimmed, "nvidia-smi") || istarts_with(next_trimmed, "$ ");
+          if (next_trimmed.empty() || starts_traceback(next_trimmed) || table_or_command ||
               starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0) ||
               (r.family == "pytorch_alloc_retry" && !continues_retry_warning(next_trimmed)) ||
               (r.subsystem == "tt_metal" && !continues_tt_metal(next_trimmed)) ||
