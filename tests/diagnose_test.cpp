@@ -5016,3 +5016,49 @@ TEST(DiagnoseKinds29, WordsDoNotMoveADeviceFailureToTheHost) {
   ASSERT_EQ(ds.size(), 1u);
   for (const Finding& f : ds[0].findings) EXPECT_NE(f.category, OomCause::kCpuRam);
 }
+
+// held35's kinds, each with made-up text of its own.
+TEST(DiagnoseKinds30, CutAndLibraryCudaMessages) {
+  // ggml's failing buffer line cut before "cudaMalloc failed": the same report, sized.
+  const auto cut = parse_oom_log(
+      "[error] llama.cpp: ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 1: cudaMa\n");
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0].requested_bytes, int64_t{4096} << 20);
+  EXPECT_EQ(cut[0].device, "cuda:1");
+  // Thrust's device algorithm and MXNet's mshadow check failing for memory: the GPU's.
+  const auto thrust = parse_oom_log(
+      "terminate called after throwing an instance of 'thrust::system::system_error'\n  what():  parallel_for failed: "
+      "out of memory\n");
+  ASSERT_EQ(thrust.size(), 1u);
+  EXPECT_EQ(thrust[0].device, "cuda");
+  EXPECT_EQ(thrust[0].subsystem, "thrust");
+  const auto mx = parse_oom_log(
+      "MXNetError: [10:11:12] src/storage/./pooled_storage_manager.h: Check failed: err == cudaSuccess (2 vs. 0) "
+      "Name: MapPlanKernel ErrStr:out of memory\n");
+  ASSERT_EQ(mx.size(), 1u);
+  EXPECT_EQ(mx[0].family, "cuda_error_oom");
+  EXPECT_EQ(mx[0].device, "cuda");
+}
+
+TEST(DiagnoseKinds30, AccountsAndSettingsInWords) {
+  // Batch size 1 as a command's flag is a setting, not a failure told at batch 1.
+  EXPECT_FALSE(evidence_holds("python infer.py --video in.mp4 --batch_size 1 --resolution 1080\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                              "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds("It fails even with batch_size 1 on the 8 GB card.\n"
+                             "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                             "fails even at batch size 1"));
+  // "Fix a leak" titled: the account of a leak.
+  EXPECT_EQ(top_cause("Fix a leak in the op cache\nThe cache kept every traced graph, so training ran out of memory.\n"),
+            OomCause::kLeakAcrossSteps);
+  // A finished stage's model told unloaded before the next: two models resident at once.
+  EXPECT_TRUE(evidence_holds("This PR fixes the CUDA OOM in the two-stage demo.\n- Unload the captioning model before "
+                             "the diffusion stage starts\n",
+                             "a finished stage's model told unloaded before the next", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("The models are never unloaded before the next run, so the GPU runs out of memory.\n",
+                              "a finished stage's model told unloaded before the next"));
+  // The operating system's OOM in words: host memory.
+  const Diagnosis os = first(diagnose_log("Building the index on 40M rows causes an OS OOM after an hour.\n", rules_alone()));
+  ASSERT_TRUE(os.oom.has_value());
+  EXPECT_EQ(os.oom->device, "cpu");
+}

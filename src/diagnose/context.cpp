@@ -1488,7 +1488,9 @@ class Reader {
     // Lines the readings below look for by phrase, without a word of the table: a VAE's decode, arrays
     // kept ("persistent", "held onto").
     const bool vae_line = has_text("vae") && (contains_word_start(lo, "vae") || has_text("_vae"));
-    const bool kept_line = has_text("persistent") || has_text("onto") || has_text("on to");
+    const bool kept_line = has_text("persistent") || has_text("onto") || has_text("on to") ||
+                           (has_text(" before ") && (has_text("unload") || has_text("destroy") || has_text("delete") ||
+                                                     has_text("free the") || has_text("release the")));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -1726,7 +1728,19 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     }
     }
     // Batch size 1 still fails: static memory.
-    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains);
+    // Batch size 1 written as a command's flag only ("python infer.py --batch_size 1 --resolution 1080"):
+    // the run's setting (read as a logged setting), not a failure told at batch 1.
+    auto flag_only = [&] {
+      bool any = false;
+      for (std::string_view k : kBatchOne) {
+        for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
+          if (p < 2 || lo.substr(p - 2, 2) != "--") return false;
+          any = true;
+        }
+      }
+      return any;
+    };
+    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !flag_only();
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -1882,6 +1896,25 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         !contains_any(lo, {"slicing", "one image at a time", "one at a time"})) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "the VAE decoding the whole image / video at once (its activations grow with the resolution): " + text());
+    }
+    // A finished stage's model told to be unloaded before the next stage's ("Destroy the text2image
+    // pipeline before video2world starts", "unload the VAE before the upscaler runs"): two models
+    // resident at once, static memory. Not one never unloaded across repeated runs (growth).
+    if (!negated && contains_any(lo, {"destroy", "delete", "unload", "free the", "release the"}) &&
+        contains_any(lo, {"pipeline", "model", "encoder", "decoder"}) && contains(" before ") &&
+        !contains_any(lo, {"never", "each run", "every run", "each time", "every time"})) {
+      for (std::string_view verb : {"destroy", "delete", "unload", "free the", "release the"}) {
+        const size_t v = lo.find(verb);
+        if (v == std::string_view::npos || !word_starts_at(lo, v)) continue;
+        const size_t before = lo.find(" before ", v);
+        const std::string_view between = before == std::string_view::npos ? std::string_view{} : lo.substr(v, before - v);
+        if (before != std::string_view::npos && before - v <= 60 &&
+            contains_any(between, {"pipeline", "model", "encoder", "decoder"})) {
+          add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.35,
+              "a finished stage's model told unloaded before the next (two models resident at once): " + text());
+          break;
+        }
+      }
     }
     // Batch sizes above a bound told to fail ("OutOfMemoryError with all batch sizes higher than
     // 464", "anything above batch size 8 runs out of memory"): the batch decides. The bound is the
@@ -3740,7 +3773,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "workaround", "worked", "works", "helped", "turned out", "turns out", "caused by", "the cause", "culprit",
         "due to", "because", "the problem was", "the issue was", "the reason", "fix(", "to stop", "to prevent",
         "to avoid", "make it work", "makes it work", "made it work", "fix oom", "fix the oom", "fix cuda oom",
-        "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory"};
+        "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory", "fix a leak", "fix the leak",
+        "fix a memory leak", "fixes a leak", "fixes a memory leak", "fix leak"};
 
   // Whether `lo` holds a CJK ideograph (a UTF-8 lead byte 0xE4..0xE9: U+4000..U+9FFF), not only
   // other non-ASCII text (an en dash, curly quotes).

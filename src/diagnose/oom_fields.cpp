@@ -372,8 +372,12 @@ std::string device_type_from_word(const std::string& word) {
 }
 
 void read_fields(const std::string& s, OomRecord& r, const std::string& device_word) {
-  // CTranslate2's CUDA check failing: the GPU's memory.
-  if (r.family == "cuda_error_oom" && r.subsystem == "ctranslate2" && r.device.empty()) r.device = "cuda";
+  // CTranslate2's CUDA check and Thrust's device algorithms failing: the GPU's memory.
+  if (r.family == "cuda_error_oom" &&
+      (r.subsystem == "ctranslate2" || r.subsystem == "thrust" || ifind(s, "errstr:outofmemory") != std::string::npos) &&
+      r.device.empty()) {
+    r.device = "cuda";
+  }
   // A CUDA runtime call failing (cudaMalloc's error 2, "CUDA error: out of memory"): the GPU's
   // memory, whatever the message leaves unsaid (a "GPU n" or "hip" on it sets it below).
   if (r.family == "cuda_error_oom" && r.subsystem == "cuda_runtime" && ifind(s, "cudamalloc") != std::string::npos &&
@@ -727,7 +731,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
   if (auto n = integer_after(s, "failedtocudacalloc")) r.requested_bytes = *n;
   if (auto n = integer_after(s, "failedtocudamalloc")) r.requested_bytes = *n;
   // ggml's CUDA / HIP backend: "allocating 17536.01 MiB on device 0: cudaMalloc failed: out of memory".
-  if (const size_t f = ifind(s, "cudamallocfailed"); !r.requested_bytes && f != std::string::npos) {
+  // Cut short before "cudaMalloc failed" (ggml prints the line only on failure): read to its end.
+  size_t ggml_end = ifind(s, "cudamallocfailed");
+  if (ggml_end == std::string::npos && ifind(s, "_buffer_type_alloc_buffer:allocating") != std::string::npos) ggml_end = s.size();
+  if (const size_t f = ggml_end; !r.requested_bytes && f != std::string::npos) {
     // The last "allocating" before it: an earlier line folded into the report may hold another.
     if (const size_t p = s.rfind("allocating", f); p != std::string::npos) {
       set_requested(size_at(s, p + 10), r);

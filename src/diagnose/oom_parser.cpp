@@ -331,6 +331,16 @@ const HeadDef kHeads[] = {
     // allocator's "failed to allocate ROCm0 buffer of size 18387836928" after it (one report; alone,
     // a "device_alloc" report, subsystem "ggml", the device from the backend's name).
     {"cudamalloc failed: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // MXNet's mshadow CUDA check: "Check failed: err == cudaSuccess (2 vs. 0) Name: MapPlanKernel
+    // ErrStr:out of memory" (cudaGetErrorString after "ErrStr:").
+    {"errstr:out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // Thrust's / CUB's device algorithms (XGBoost's gpu_hist, cuDF, RAPIDS): "terminate called after
+    // throwing an instance of 'thrust::system::system_error' what(): parallel_for failed: out of
+    // memory", "transform: failed to synchronize: cudaErrorMemoryAllocation": the GPU's memory.
+    {"parallel_for failed: out of memory", "cuda_error_oom", "thrust", Kind::kOneLine},
+    // ggml prints "ggml_backend_cuda_buffer_type_alloc_buffer: allocating X MiB on device N: ..." only
+    // when the allocation failed: the same report cut before "cudaMalloc failed" (a paste cut short).
+    {"_buffer_type_alloc_buffer: allocating", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     // CTranslate2 (faster-whisper, OpenNMT's translators) checks every CUDA call with
     // THROW_ON_CUDA_ERROR (src/cuda/utils.h): "RuntimeError: CUDA failed with error out of memory",
     // cudaGetErrorString's words after "with error".
@@ -734,6 +744,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           continue;
         }
       }
+      // ggml's line cut short only: the whole one is read by "cudaMalloc failed: out of memory" (or
+      // tells another error).
+      if (h.phrase == std::string_view("_buffer_type_alloc_buffer: allocating") &&
+          (lo.find("malloc failed", e) != std::string::npos || lo.find("failed:", e) != std::string::npos)) {
+        continue;
+      }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
         // R's message as R prints it: first on the line, or after "Error: " / "Error in <call> : "
@@ -1097,7 +1113,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           ifind(lines[i - 1].raw.substr(0, 400), "failed to allocate pinned memory") != std::string_view::npos) {
         continue;
       }
-      const bool ggml = std::string_view(hit.subsystem) == "ggml" || hit.phrase == "cudamalloc failed: out of memory";
+      const bool ggml = std::string_view(hit.subsystem) == "ggml" || hit.phrase == "cudamalloc failed: out of memory" ||
+                        hit.phrase == "_buffer_type_alloc_buffer: allocating";
       if (ggml) {
         // The backend's own line before the graph allocator's failing for a reason other than
         // memory ("cudaMalloc failed: invalid argument"): not an OOM.
@@ -2356,6 +2373,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
                  // CUDA error"), read above
                  has_word("memoryerror") || host_sized_memory_named(lo) ||
+                 // the operating system's OOM ("it causes os OOM", "a system OOM"): the kernel's, over host RAM
+                 lo.find("os oom") != std::string::npos || lo.find("system oom") != std::string::npos ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
                  (container_memory_named(clause_at(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
