@@ -5062,3 +5062,31 @@ TEST(DiagnoseKinds30, AccountsAndSettingsInWords) {
   ASSERT_TRUE(os.oom.has_value());
   EXPECT_EQ(os.oom->device, "cpu");
 }
+
+// review35's findings, mended.
+TEST(DiagnoseKinds30, Review35Mends) {
+  // Any batch flag written as a flag is a setting.
+  EXPECT_FALSE(evidence_holds("torchrun run_clm.py --per_device_train_batch_size 1 --block_size 4096\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                              "fails even at batch size 1"));
+  // macOS's and iOS's OOM are not the operating system's OOM killer.
+  const Diagnosis mac = first(diagnose_log("Training on macOS OOM with the default settings.\n", rules_alone()));
+  ASSERT_TRUE(mac.oom.has_value());
+  EXPECT_NE(mac.oom->device, "cpu");
+  // A leak of a secret is not a memory leak's account.
+  EXPECT_FALSE(evidence_holds("Fix a leak of the API token into the logs\nRuntimeError: CUDA out of memory.\n",
+                              "the user's account of the fix or the cause", OomCause::kLeakAcrossSteps));
+  // The quoted message is never cut inside a UTF-8 character.
+  std::string log = "RuntimeError: CUDA out of memory. ";
+  while (log.size() < 420) log += "\xe6\x98\xbe\xe5\xad\x98";  // 显存, three bytes each
+  log += "\n";
+  const std::string text = oom_report_text(first(diagnose_log(log, rules_alone())));
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    ASSERT_NE(n, 0u) << "a continuation byte where a character starts, at " << i;
+    ASSERT_LE(i + n, text.size()) << "a character cut at the end";
+    for (size_t k = 1; k < n; ++k) ASSERT_EQ(static_cast<unsigned char>(text[i + k]) >> 6, 2u) << "at " << i + k;
+    i += n;
+  }
+}

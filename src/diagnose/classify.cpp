@@ -633,7 +633,7 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
           std::string(container        ? "a container's memory limit (a cgroup's, over host RAM) named in the user's words: "
                       : beyond_device  ? "a machine's memory beyond any accelerator's (256 GiB or more) named in the user's words: "
                                        : "host RAM named in the user's words: ") +
-              r.message.substr(0, 120));
+              std::string(diagnose_detail::utf8_prefix(r.message, 120)));
   }
   if (r.family == "cublas_alloc_failed" || r.family == "cudnn_alloc_failed") {
     // Ranked by what failed to allocate. cuBLAS fails mostly at cublasCreate, a handle of a few

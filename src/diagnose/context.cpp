@@ -82,6 +82,7 @@ enum Word : uint8_t {
   kWDim,          // height, width (an image's size set by a flag or a setting)
   kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark (data engines in host memory)
   kWAccel,        // cuda, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
+  kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -188,6 +189,9 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
       {"pyspark", kWHostEngine},
       {"cuda", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
+      {"persistent", kWKeptCue}, {"onto", kWKeptCue}, {"held", kWKeptCue}, {"holding", kWKeptCue},
+      {"holds", kWKeptCue}, {"hold", kWKeptCue}, {"vae", kWKeptCue}, {"unload", kWKeptCue}, {"destroy", kWKeptCue},
+      {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
     };
     // GPUs by their model names ("8 A100-40Gs", "an H100 80GB"); a card's number alone ("3090")
@@ -1346,8 +1350,9 @@ class Reader {
     if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
     // An accelerator named as a word ("barracuda" names none), not a line telling there is none
     // ("the machine has no GPU").
-    if (!ev_.accelerator_line && (has(kWAccel) || has(kWGpuName) || (has(kWMem) && contains_word(lo, "vram")) ||
-                                  (has(kWSetting) && contains_word(lo, "gpus"))) &&
+    if (!ev_.accelerator_line &&
+        (has(kWAccel) || has(kWGpuName) || (has(kWMem) && has_text("vram") && contains_word(lo, "vram")) ||
+         (has(kWSetting) && has_text("gpus") && contains_word(lo, "gpus"))) &&
         !no_gpu_told(lo)) {
       ev_.accelerator_line = n;
     }
@@ -1487,10 +1492,9 @@ class Reader {
                          has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
     // Lines the readings below look for by phrase, without a word of the table: a VAE's decode, arrays
     // kept ("persistent", "held onto").
-    const bool vae_line = has_text("vae") && (contains_word_start(lo, "vae") || has_text("_vae"));
-    const bool kept_line = has_text("persistent") || has_text("onto") || has_text("on to") ||
-                           (has_text(" before ") && (has_text("unload") || has_text("destroy") || has_text("delete") ||
-                                                     has_text("free the") || has_text("release the")));
+    // (By the word table's cue words, not a search of every line.)
+    const bool kept_line = has(kWKeptCue);
+    const bool vae_line = kept_line && has_text("vae");
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -1730,11 +1734,15 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     // Batch size 1 still fails: static memory.
     // Batch size 1 written as a command's flag only ("python infer.py --batch_size 1 --resolution 1080"):
     // the run's setting (read as a logged setting), not a failure told at batch 1.
+    // A flag is the token holding the match opening with '-' ("--batch_size 1",
+    // "--per_device_train_batch_size 1", "--train_batch_size=1").
     auto flag_only = [&] {
       bool any = false;
       for (std::string_view k : kBatchOne) {
         for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
-          if (p < 2 || lo.substr(p - 2, 2) != "--") return false;
+          size_t t = p;
+          while (t > 0 && lo[t - 1] != ' ' && lo[t - 1] != '\t' && lo[t - 1] != '(' && lo[t - 1] != '`') --t;
+          if (lo[t] != '-') return false;
           any = true;
         }
       }
@@ -1892,7 +1900,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // decode", "add vae tiling to avoid OOM"): one decode of the whole image or video, whose
     // activations grow with its resolution and frames (fixed by tiled decoding). Not VAE slicing
     // (one image of the batch decoded at a time: the batch's remedy).
-    if (!negated && (contains_word_start(lo, "vae") || contains("_vae")) && contains_any(lo, {"decod", "tiling", "tiled"}) &&
+    if (vae_line && !negated && (contains_word_start(lo, "vae") || contains("_vae")) && contains_any(lo, {"decod", "tiling", "tiled"}) &&
         !contains_any(lo, {"slicing", "one image at a time", "one at a time"})) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "the VAE decoding the whole image / video at once (its activations grow with the resolution): " + text());
@@ -1900,7 +1908,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // A finished stage's model told to be unloaded before the next stage's ("Destroy the text2image
     // pipeline before video2world starts", "unload the VAE before the upscaler runs"): two models
     // resident at once, static memory. Not one never unloaded across repeated runs (growth).
-    if (!negated && contains_any(lo, {"destroy", "delete", "unload", "free the", "release the"}) &&
+    if (kept_line && !negated && contains_any(lo, {"destroy", "delete", "unload", "free the", "release the"}) &&
         contains_any(lo, {"pipeline", "model", "encoder", "decoder"}) && contains(" before ") &&
         !contains_any(lo, {"never", "each run", "every run", "each time", "every time"})) {
       for (std::string_view verb : {"destroy", "delete", "unload", "free the", "release the"}) {
@@ -1921,7 +1929,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // batch's own, its number right after the comparison ("batch size=1. Bigger than that" bounds
     // something else; "max batch size of 5 above which" is a limit the user finds wrong, not a
     // bound told); not a question.
-    if (sentence && !negated && lo.find('?') == std::string_view::npos && contains("batch size") &&
+    if (has(kWSetting) && sentence && !negated && lo.find('?') == std::string_view::npos && contains("batch size") &&
         contains_any(lo, {"outofmemory", "out of memory", " oom", "memory", "fit"})) {
       size_t bound_at = std::string_view::npos;
       for (size_t bp = lo.find("batch size"); bp != std::string_view::npos && bound_at == std::string_view::npos;
@@ -2145,7 +2153,7 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
     // Device arrays or tensors told to persist from one iteration to the next ("causes persistent GPU
     // arrays across loop iterations"), references told held on to ("it's unclear what's holding onto
     // the python references"): memory kept across steps, a leak.
-    if (!negated && lo.find('?') == std::string_view::npos &&
+    if (kept_line && !negated && lo.find('?') == std::string_view::npos &&
         !contains_any(lo, {"not persistent", "n't persistent", "non-persistent", "never persist", "not held onto",
                            "n't held onto", "nothing is holding", "nothing holds"}) &&
         ((contains("persistent") && contains_any(lo, {"array", "tensor", "buffer", "memory"}) &&
@@ -3891,6 +3899,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // What usually happens is an expectation, not this run's account ("I resized all images to
     // 512, normally that works well with 12GB").
     if (contains_word(clause, "normally") || contains_word(clause, "usually")) return false;
+    // A leak of something other than memory ("fix a leak of the HF token into logs", "a file
+    // descriptor leak"): not the account of a memory leak.
+    if (const size_t lk = clause.find("leak"); lk != std::string_view::npos &&
+        contains_any(clause.substr(lk > 30 ? lk - 30 : 0, 70),
+                     {"token", "secret", "credential", "password", "api key", "file descriptor", " fd", "handle", "socket"})) {
+      return false;
+    }
     // A cause or a fix guessed, not found: "the solution seems to be to decrease the batch_size",
     // "the cause might be the dataloader" (the user asks next how to do it).
     for (std::string_view noun : {"solution", "cause", "reason", "problem", "culprit", "fix"}) {

@@ -601,6 +601,12 @@ bool host_sized_memory_named(std::string_view lo) {
   return false;
 }
 
+std::string_view utf8_prefix(std::string_view s, size_t n) {
+  if (s.size() <= n) return s;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
 // Memory told as full (see log_text.h).
 bool memory_full_told(std::string_view lo) {
   if (contains_word(lo, "not") || lo.find("n't") != std::string_view::npos || contains_word(lo, "never")) return false;

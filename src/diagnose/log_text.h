@@ -118,6 +118,8 @@ inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <
 std::string squash(std::string_view s);
 std::string trim(std::string_view s);
 std::string_view trim_view(std::string_view s);
+/// The first `n` bytes of `s` or fewer, not ending inside a UTF-8 character.
+std::string_view utf8_prefix(std::string_view s, size_t n);
 /// Case-insensitive find of an ASCII, lower-case `needle` in `hay`, from `from`; npos if absent.
 size_t ifind(std::string_view hay, std::string_view needle, size_t from = 0);
 bool icontains(std::string_view hay, std::string_view needle);

@@ -2360,7 +2360,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       r.subsystem = "";
       r.line = l.number;
       r.complete = false;
-      r.message = trim(strip_log_prefix(trim(strip_ansi(l.raw.substr(0, 400)))));
+      r.message = trim(strip_log_prefix(trim(strip_ansi(utf8_prefix(l.raw, 400)))));
       auto has_word = [&](const char* w) { return contains_word(lo, w); };
       if (killed) {
         r.family = "oom_killer";
@@ -2374,7 +2374,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // CUDA error"), read above
                  has_word("memoryerror") || host_sized_memory_named(lo) ||
                  // the operating system's OOM ("it causes os OOM", "a system OOM"): the kernel's, over host RAM
-                 lo.find("os oom") != std::string::npos || lo.find("system oom") != std::string::npos ||
+                 // (as words: not macOS's or iOS's "... OOM")
+                 contains_word_start(lo, "os oom") || contains_word_start(lo, "system oom") ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
                  (container_memory_named(clause_at(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,

@@ -123,7 +123,8 @@ std::string oom_report_text(const PlaybookResult& result) {
     out += fmt::format("OOM at line {}: {} ({}{}){}\n", r.line, r.family, r.device.empty() ? "device not stated" : r.device,
                        r.subsystem.empty() ? "" : ", " + r.subsystem,
                        r.occurrences > 1 ? fmt::format(", seen {} times", r.occurrences) : "");
-    std::string msg = r.message.size() > 300 ? r.message.substr(0, 300) + "..." : r.message;
+    // Not cut inside a UTF-8 character (a CJK sentence, nvidia-smi's box drawing).
+    std::string msg = r.message.size() > 300 ? std::string(diagnose_detail::utf8_prefix(r.message, 300)) + "..." : r.message;
     out += "  " + msg + "\n";
     numbers_line(r, out);
   } else {
