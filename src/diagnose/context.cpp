@@ -552,11 +552,7 @@ int framework_index(std::string_view w, std::string_view line_lower) {
 
 std::string shown(std::string_view line) {
   std::string t = trim(line);
-  if (t.size() > 140) {
-    size_t cut = 140;  // not inside a UTF-8 character
-    while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;
-    t = t.substr(0, cut) + "...";
-  }
+  if (t.size() > 140) t = std::string(utf8_prefix(t, 140)) + "...";  // not inside a UTF-8 character
   return t;
 }
 
@@ -1908,10 +1904,10 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // A finished stage's model told to be unloaded before the next stage's ("Destroy the text2image
     // pipeline before video2world starts", "unload the VAE before the upscaler runs"): two models
     // resident at once, static memory. Not one never unloaded across repeated runs (growth).
-    if (kept_line && !negated && contains_any(lo, {"destroy", "delete", "unload", "free the", "release the"}) &&
+    if (kept_line && !negated && contains_any(lo, {"destroy", "delete", "unload"}) &&
         contains_any(lo, {"pipeline", "model", "encoder", "decoder"}) && contains(" before ") &&
         !contains_any(lo, {"never", "each run", "every run", "each time", "every time"})) {
-      for (std::string_view verb : {"destroy", "delete", "unload", "free the", "release the"}) {
+      for (std::string_view verb : {"destroy", "delete", "unload"}) {
         const size_t v = lo.find(verb);
         if (v == std::string_view::npos || !word_starts_at(lo, v)) continue;
         const size_t before = lo.find(" before ", v);

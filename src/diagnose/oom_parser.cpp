@@ -334,9 +334,9 @@ const HeadDef kHeads[] = {
     // MXNet's mshadow CUDA check: "Check failed: err == cudaSuccess (2 vs. 0) Name: MapPlanKernel
     // ErrStr:out of memory" (cudaGetErrorString after "ErrStr:").
     {"errstr:out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
-    // Thrust's / CUB's device algorithms (XGBoost's gpu_hist, cuDF, RAPIDS): "terminate called after
-    // throwing an instance of 'thrust::system::system_error' what(): parallel_for failed: out of
-    // memory", "transform: failed to synchronize: cudaErrorMemoryAllocation": the GPU's memory.
+    // Thrust's device algorithms (XGBoost's gpu_hist, cuDF): "terminate called after throwing an
+    // instance of 'thrust::system::system_error' what(): parallel_for failed: out of memory": the
+    // GPU's memory (its "cudaErrorMemoryAllocation" wording is read by that head above).
     {"parallel_for failed: out of memory", "cuda_error_oom", "thrust", Kind::kOneLine},
     // ggml prints "ggml_backend_cuda_buffer_type_alloc_buffer: allocating X MiB on device N: ..." only
     // when the allocation failed: the same report cut before "cudaMalloc failed" (a paste cut short).
