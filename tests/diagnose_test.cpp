@@ -5090,3 +5090,11 @@ TEST(DiagnoseKinds30, Review35Mends) {
     i += n;
   }
 }
+
+// "Too long" said of time is no input's length; of an input it is.
+TEST(DiagnoseKinds30, TooLongOfTimeIsNoLength) {
+  EXPECT_FALSE(evidence_holds("The cached results lived too long, so the GPU ran out of memory.\n", "long inputs"));
+  EXPECT_FALSE(evidence_holds("Each epoch takes too long and then the GPU runs out of memory.\n", "long inputs"));
+  EXPECT_TRUE(evidence_holds("When the prompt is too long the GPU runs out of memory.\n", "long inputs",
+                             OomCause::kActivationsSeqlen));
+}

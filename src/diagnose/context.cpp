@@ -4363,13 +4363,19 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
       return false;
     };
-    if (has("long") && any({"too long", "long sample", "long sequence", "long input", "long output", "long text",
+    // "Too long" said of time ("compiled results lived too long", "it takes too long"): no input's length.
+    const size_t tl = has("too long") ? lo.find("too long") : std::string_view::npos;
+    const bool too_long_of_time =
+        tl != std::string_view::npos &&
+        contains_any(lo.substr(tl > 12 ? tl - 12 : 0, tl > 12 ? 12 : tl),
+                     {"lived", "live ", "take", "took", "taking", "wait", "ran ", "run ", "runs ", "stay", "kept", "last"});
+    if (has("long") && ((tl != std::string_view::npos && !too_long_of_time) || any({"long sample", "long sequence", "long input", "long output", "long text",
                             "long prompt", "long context", "longer sequence", "longer input", "long audio", "longer audio",
                             "long video", "longer video", "long document", "longer document", "long recording",
                             // one long piece of speech, music or text: its length is the sequence
                             "long song", "longer song", "long speech", "long lecture", "long podcast", "long transcript",
                             "long article", "long paragraph", "long passage", "long sentence", "longer sentence",
-                            "long utterance", "longer utterance"})) {
+                            "long utterance", "longer utterance"}))) {
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
