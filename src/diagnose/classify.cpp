@@ -1747,16 +1747,15 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   // The work told landing on the first GPU though another was chosen (the context's reading): its own
   // title, fix and probe, not the ranks' imbalance of a multi-GPU job.
+  const bool wrong_device = std::any_of(context.signals.begin(), context.signals.end(), [](const Signal& s) {
+    return s.what.rfind("another GPU chosen (line", 0) == 0;
+  });
   for (Finding& f : b.findings()) {
-    if (f.category != OomCause::kMultiGpuImbalance) continue;
-    bool wrong_device = false;
-    for (const Signal& s : context.signals) {
-      wrong_device = wrong_device || s.what.rfind("another GPU chosen (line", 0) == 0;
-    }
+    if (!wrong_device || f.category != OomCause::kMultiGpuImbalance) continue;
     const bool other_multi = std::any_of(f.evidence.begin(), f.evidence.end(), [](const std::string& e) {
       return e.find("another GPU chosen (line") == std::string::npos && e.find("different GPU ids appear") == std::string::npos;
     });
-    if (wrong_device && !other_multi) {
+    if (!other_multi) {
       f.title = "Tensors placed on the first GPU though another was chosen (a device string without its index, a "
                 "library's own default device)";
       f.fix = "Pass the chosen device with its index everywhere (torch.device('cuda:1'), .to(device), a library's own "

@@ -1904,8 +1904,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // A finished stage's model told to be unloaded before the next stage's ("Destroy the text2image
     // pipeline before video2world starts", "unload the VAE before the upscaler runs"): two models
     // resident at once, static memory. Not one never unloaded across repeated runs (growth).
-    if (kept_line && !negated && contains_any(lo, {"destroy", "delete", "unload"}) &&
-        contains_any(lo, {"pipeline", "model", "encoder", "decoder"}) && contains(" before ") &&
+    if (kept_line && !negated && contains(" before ") &&
         !contains_any(lo, {"never", "each run", "every run", "each time", "every time"})) {
       for (std::string_view verb : {"destroy", "delete", "unload"}) {
         const size_t v = lo.find(verb);
@@ -3905,10 +3904,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // A cause or a fix guessed, not found: "the solution seems to be to decrease the batch_size",
     // "the cause might be the dataloader" (the user asks next how to do it).
     for (std::string_view noun : {"solution", "cause", "reason", "problem", "culprit", "fix"}) {
-      for (std::string_view hedge : {" seems to be", " might be", " may be", " could be"}) {
-        const std::string guessed = std::string(noun) + std::string(hedge);
-        const size_t p = clause.find(guessed);
-        if (p != std::string_view::npos && word_starts_at(clause, p)) return false;
+      for (size_t p = clause.find(noun); p != std::string_view::npos; p = clause.find(noun, p + 1)) {
+        if (!word_starts_at(clause, p)) continue;
+        const std::string_view after = clause.substr(p + noun.size());
+        for (std::string_view hedge : {" seems to be", " might be", " may be", " could be"}) {
+          if (after.substr(0, hedge.size()) == hedge) return false;
+        }
       }
     }
     for (std::string_view c : kCues) {
@@ -4369,7 +4370,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         tl != std::string_view::npos &&
         contains_any(lo.substr(tl > 12 ? tl - 12 : 0, tl > 12 ? 12 : tl),
                      {"lived", "live ", "take", "took", "taking", "wait", "ran ", "run ", "runs ", "stay", "kept", "last"});
-    if (has("long") && ((tl != std::string_view::npos && !too_long_of_time) || any({"long sample", "long sequence", "long input", "long output", "long text",
+    const bool too_long_of_input = tl != std::string_view::npos && !too_long_of_time;
+    if (has("long") && (too_long_of_input || any({"long sample", "long sequence", "long input", "long output", "long text",
                             "long prompt", "long context", "longer sequence", "longer input", "long audio", "longer audio",
                             "long video", "longer video", "long document", "longer document", "long recording",
                             // one long piece of speech, music or text: its length is the sequence

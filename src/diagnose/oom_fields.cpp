@@ -373,9 +373,7 @@ std::string device_type_from_word(const std::string& word) {
 
 void read_fields(const std::string& s, OomRecord& r, const std::string& device_word) {
   // CTranslate2's CUDA check and Thrust's device algorithms failing: the GPU's memory.
-  if (r.family == "cuda_error_oom" &&
-      (r.subsystem == "ctranslate2" || r.subsystem == "thrust" || ifind(s, "errstr:outofmemory") != std::string::npos) &&
-      r.device.empty()) {
+  if (r.family == "cuda_error_oom" && (r.subsystem == "ctranslate2" || r.subsystem == "thrust") && r.device.empty()) {
     r.device = "cuda";
   }
   // A CUDA runtime call failing (cudaMalloc's error 2, "CUDA error: out of memory"): the GPU's
@@ -396,7 +394,8 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     if (ifind(s, "hiperror") != std::string::npos || ifind(s, "hip_error") != std::string::npos) {
       r.device = "hip";
     } else if (ifind(s, "cudaerror") != std::string::npos || ifind(s, "cudaruntimeerror") != std::string::npos ||
-               ifind(s, "cuda_error_out_of_memory") != std::string::npos || ifind(s, "cudaerrormemoryallocation") != std::string::npos) {
+               ifind(s, "cuda_error_out_of_memory") != std::string::npos || ifind(s, "cudaerrormemoryallocation") != std::string::npos ||
+               ifind(s, "==cudasuccess") != std::string::npos) {  // MXNet's mshadow "Check failed: err == cudaSuccess"
       r.device = "cuda";
     }
   }

@@ -818,8 +818,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         // A MemoryError raised for an accelerator's memory ("MemoryError: CUDA out of memory on GPU
         // 0", CuPy's "MemoryError: GPU out of memory", "cuMemAlloc results in
         // CUDA_ERROR_OUT_OF_MEMORY"): the device's head on the line reads it, not the host's.
-        if (sub == "python" && (contains_word(lo, "cuda") || contains_word(lo, "gpu") ||
-                                lo.find("cumemalloc") != std::string::npos || lo.find("cuda_error") != std::string::npos)) {
+        if (sub == "python" && (cuda_memory_named(lo) || lo.find("cumemalloc") != std::string::npos)) {
           continue;
         }
         // Python's exception line is one report: its message after "MemoryError:" ("out of
@@ -1061,6 +1060,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   std::unordered_map<std::string, size_t> by_key;     // identical reports -> their record
   size_t consumed_until = 0;                           // lines read as continuations
   std::optional<bool> device_assert_seen;              // a CUDA kernel's assertion in the log, looked for once
+  std::optional<bool> vram_told;                       // the GPU's memory named anywhere in the log, looked for once
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < consumed_until) continue;
     const std::string_view raw = lines[i].raw;
@@ -1303,15 +1303,17 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       // memory ran out ("Run out of VRAM", "uses 3.6G VRAM"): drivers of integrated and some discrete
       // GPUs report the device's allocations so; the user's account of the device decides.
       if (r.subsystem == "vulkan_host" && ifind(lines[i].raw.substr(0, kMaxLineChars), "vkallocatememory") != std::string_view::npos) {
-        for (const auto& l : lines) {
-          const std::string_view t = l.raw.substr(0, 600);
-          if (ifind(t, "vram") != std::string_view::npos || ifind(t, "video memory") != std::string_view::npos ||
-              ifind(t, "gpu memory") != std::string_view::npos || t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos) {
-            r.family = "device_alloc";
-            r.subsystem = "vulkan";
-            r.device = "vulkan";
-            break;
-          }
+        if (!vram_told) {  // once per log, not once per report
+          vram_told = std::any_of(lines.begin(), lines.end(), [](const LineView& l) {
+            const std::string_view t = l.raw.substr(0, 600);
+            return ifind(t, "vram") != std::string_view::npos || ifind(t, "video memory") != std::string_view::npos ||
+                   ifind(t, "gpu memory") != std::string_view::npos || t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos;
+          });
+        }
+        if (*vram_told) {
+          r.family = "device_alloc";
+          r.subsystem = "vulkan";
+          r.device = "vulkan";
         }
       }
       if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.dtype.empty()) {
