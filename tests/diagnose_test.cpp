@@ -5098,3 +5098,46 @@ TEST(DiagnoseKinds30, TooLongOfTimeIsNoLength) {
   EXPECT_TRUE(evidence_holds("When the prompt is too long the GPU runs out of memory.\n", "long inputs",
                              OomCause::kActivationsSeqlen));
 }
+
+// A shell's "Killed" after a scheduler's stop (SLURM's time limit, scancel, PBS walltime) is the
+// scheduler's SIGKILL, not the OOM killer; after Ctrl-C it may be the user's kill -9 (no verdict).
+TEST(DiagnoseKinds31, KilledAfterAStopIsNoOomKiller) {
+  const Diagnosis slurm = first(diagnose_log(
+      "epoch 3 step 5000 loss 2.13\n"
+      "slurmstepd: error: *** JOB 1234 ON node07 CANCELLED AT 2024-03-01T12:00:03 DUE TO TIME LIMIT ***\n"
+      "Killed\n",
+      rules_alone()));
+  ASSERT_TRUE(slurm.oom.has_value());
+  ASSERT_FALSE(slurm.findings.empty());
+  EXPECT_EQ(slurm.findings.front().category, OomCause::kOther);
+  EXPECT_EQ(slurm.verdict(), "other");
+  const Diagnosis pbs = first(diagnose_log("=>> PBS: job killed: walltime 7230 exceeded limit 7200\nKilled\n", rules_alone()));
+  EXPECT_EQ(pbs.findings.front().category, OomCause::kOther);
+  // Ctrl-C, then Killed: host RAM stays first, without a verdict.
+  const Diagnosis interrupted = first(diagnose_log(
+      "^CTraceback (most recent call last):\n  File \"train.py\", line 8, in <module>\nKeyboardInterrupt\nKilled\n",
+      rules_alone()));
+  EXPECT_EQ(interrupted.findings.front().category, OomCause::kCpuRam);
+  EXPECT_EQ(interrupted.verdict(), "ambiguous");
+  // The kernel's own report names memory: the scheduler's stop elsewhere does not move it.
+  const Diagnosis kernel = first(diagnose_log(
+      "slurmstepd: error: *** JOB 99 ON node1 CANCELLED AT 2024-03-01T12:00:03 DUE TO TIME LIMIT ***\n"
+      "Out of memory: Killed process 4711 (python) total-vm:80000000kB, anon-rss:60000000kB, file-rss:0kB\n",
+      rules_alone()));
+  EXPECT_EQ(kernel.findings.front().category, OomCause::kCpuRam);
+  // A bare Killed with nothing else stays host RAM, high.
+  const Diagnosis bare = first(diagnose_log("python train.py\nKilled\n", rules_alone()));
+  EXPECT_EQ(bare.verdict(), "cpu_ram");
+}
+
+// Batch size 1 written as code or a config on a line that tells no failure is the run's setting,
+// not "fails even at batch size 1"; in a sentence it is the user's account.
+TEST(DiagnoseKinds31, BatchOneInCodeIsASetting) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  EXPECT_FALSE(evidence_holds("args = TrainingArguments(output_dir=\"out\", per_device_train_batch_size=1)\n" + oom,
+                              "fails even at batch size 1"));
+  EXPECT_FALSE(evidence_holds("config.yaml:\n  batch_size: 1\n  max_seq_len: 2048\n" + oom, "fails even at batch size 1"));
+  EXPECT_FALSE(evidence_holds("GPUS=1 BATCH_SIZE=1 sh finetune.sh\n" + oom, "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds("How do I solve it with the batch_size = 1.\n" + oom, "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds("train(batch_size=1)  # still OOM\n" + oom, "fails even at batch size 1"));
+}

@@ -1025,6 +1025,42 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       }
     }
   }
+  // A SIGKILL reported by the shell or a launcher ("Killed", exit code 137 / -9), not the kernel's
+  // own OOM report: a batch scheduler sends one at a job's time limit, preemption or scancel (after
+  // SIGTERM and its grace period), and so does a user's kill -9 after Ctrl-C. With the scheduler's
+  // stop in the log the kill is the scheduler's; after an interrupt by hand it may be the user's.
+  if (oom.family == "oom_killer" && oom.subsystem == "linux_oom_killer" && !oom.rss_bytes &&
+      !diagnose_detail::contains_any(diagnose_detail::lower(oom.message), {"memory", "oom", "rss"})) {
+    for (Finding& f : b.findings()) {
+      if (f.category != OomCause::kCpuRam) continue;
+      if (c.job_stop_line > 0) {
+        f.score = std::min(f.score, 0.3);
+        f.evidence.push_back(fmt::format("log line {}: {}: the kill is the scheduler's, not the OOM killer's",
+                                         c.job_stop_line, c.job_stop_what));
+      } else if (c.interrupt_line > 0) {
+        f.score = std::min(f.score, 0.6);
+        f.evidence.push_back(fmt::format("log line {}: the run was interrupted by hand (Ctrl-C) before the kill: a "
+                                         "kill -9 reads the same as the OOM killer's",
+                                         c.interrupt_line));
+      }
+    }
+    if (c.job_stop_line > 0) {
+      b.boost(OomCause::kOther, 0.7, c.job_stop_what + ": the Killed that follows is its SIGKILL, not memory", c.job_stop_line);
+      Finding& f = b.at(b.add(OomCause::kOther, 0.0));
+      f.title = "The scheduler stopped the job (time limit, preemption or cancel), not out of memory";
+      f.fix = "Request more time (sbatch --time / PBS walltime) or save a checkpoint every N steps and resume from it "
+              "(Trainer save_steps + resume_from_checkpoint; torch.save of model and optimizer state)";
+      f.probe = "sacct -j <jobid> -o JobID,State,Elapsed,Timelimit,MaxRSS: State TIMEOUT / PREEMPTED / CANCELLED, not "
+                "OUT_OF_MEMORY";
+    } else if (c.interrupt_line > 0) {
+      for (Finding& f : b.findings()) {
+        if (f.category == OomCause::kCpuRam) {
+          f.probe = "dmesg -T | grep -i 'killed process' (or journalctl -k): the kernel logs its OOM kills; no line there "
+                    "means the kill was someone's kill -9";
+        }
+      }
+    }
+  }
   // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
   // Not where a GPU's size is told (the no-GPU machine is then another one).

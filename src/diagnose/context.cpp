@@ -83,6 +83,7 @@ enum Word : uint8_t {
   kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark (data engines in host memory)
   kWAccel,        // cuda, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
   kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
+  kWStop,         // cancelled, walltime, term_runlimit, timeout, keyboardinterrupt (a job stopped, job_stopped())
 };
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -192,6 +193,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"persistent", kWKeptCue}, {"onto", kWKeptCue}, {"held", kWKeptCue}, {"holding", kWKeptCue},
       {"holds", kWKeptCue}, {"hold", kWKeptCue}, {"vae", kWKeptCue}, {"unload", kWKeptCue}, {"destroy", kWKeptCue},
       {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
+      {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
+      {"timeout", kWStop}, {"keyboardinterrupt", kWStop},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
     };
     // GPUs by their model names ("8 A100-40Gs", "an H100 80GB"); a card's number alone ("3090")
@@ -450,6 +453,9 @@ struct LogEvidence {
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
+  int64_t job_stop_line = 0;                     // first line telling a scheduler stopped the job (job_stopped())
+  std::string job_stop_what;                     // ... what stopped it ("SLURM cancelled the job at its time limit")
+  int64_t interrupt_line = 0;                    // first line showing the run interrupted by hand (Ctrl-C)
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
@@ -821,6 +827,7 @@ class Reader {
         ev_.torch04_line = n;
       }
     }
+    if (((seen >> kWStop) & 1u) != 0 || (lo.size() >= 2 && lo[0] == '^' && lo[1] == 'c')) job_stopped(lo, n);
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -1292,6 +1299,43 @@ class Reader {
   }
   static constexpr int64_t kProcessLinesAfterFrame = 100;
 
+  // A job stopped by its scheduler or by hand, which a shell's "Killed" / exit code 137 after it
+  // reports too (SIGKILL follows SIGTERM at the end of a scheduler's grace period; a user's kill -9
+  // after Ctrl-C): SLURM's "*** JOB 42 ON node CANCELLED AT <time> DUE TO TIME LIMIT ***" (also
+  // "DUE TO PREEMPTION", or no reason: scancel), PBS's "=>> PBS: job killed: walltime 3618 exceeded
+  // limit 3600", LSF's "TERM_RUNLIMIT: job killed after reaching LSF run time limit", coreutils'
+  // "timeout: sending signal KILL to command"; Python's KeyboardInterrupt or the terminal's "^C".
+  void job_stopped(std::string_view lo, int64_t n) {
+    if (!ev_.job_stop_line) {
+      const std::string_view t = trim_view(lo);
+      const bool slurm = t.find("cancelled at") != std::string_view::npos && t.find("***") != std::string_view::npos;
+      const char* what = nullptr;
+      if (slurm && t.find("due to time limit") != std::string_view::npos) {
+        what = "SLURM cancelled the job at its time limit";
+      } else if (slurm && t.find("due to preemption") != std::string_view::npos) {
+        what = "SLURM cancelled the job: preempted";
+      } else if (slurm && t.find("due to") == std::string_view::npos) {
+        what = "SLURM cancelled the job (scancel)";
+      } else if (t.find("walltime") != std::string_view::npos && t.find("exceeded") != std::string_view::npos &&
+                 t.find("killed") != std::string_view::npos) {
+        what = "the batch scheduler killed the job at its walltime";
+      } else if (t.rfind("term_runlimit", 0) == 0) {
+        what = "LSF killed the job at its run time limit";
+      } else if (t.rfind("timeout: sending signal", 0) == 0) {
+        what = "timeout(1) stopped the command at its time limit";
+      }
+      if (what) {
+        ev_.job_stop_line = n;
+        ev_.job_stop_what = what;
+        return;
+      }
+    }
+    if (!ev_.interrupt_line) {
+      const std::string_view t = trim_view(lo);
+      if (t.rfind("^c", 0) == 0 || t == "keyboardinterrupt" || t.rfind("keyboardinterrupt:", 0) == 0) ev_.interrupt_line = n;
+    }
+  }
+
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
     line_lo_ = lo;
     pairs_.assign(lo);
@@ -1744,7 +1788,34 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
       }
       return any;
     };
-    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !flag_only();
+    // Batch size 1 written as code or a config ("TrainingArguments(per_device_train_batch_size=1, ...)",
+    // "batch_size: 1" in a YAML file) on a line that tells no failure: the run's setting (read as a
+    // logged setting), not a failure told at batch 1. Prose forms ("batch size 1", "batch size of
+    // 1", "batch size is 1") stay the user's statement.
+    // Code: each match opens its line (a key: "batch_size: 1", "  batch_size=1") or an argument
+    // ("(", ",", "{", a JSON key's quote before it), past the identifier that holds it
+    // ("per_device_train_batch_size=1"); "solve it with the batch_size = 1." is a sentence.
+    auto code_only = [&] {
+      bool any = false;
+      for (std::string_view k : kBatchOne) {
+        for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
+          size_t t = p;
+          while (t > 0 && (is_alpha(lo[t - 1]) || is_digit(lo[t - 1]) || lo[t - 1] == '_' || lo[t - 1] == '.')) --t;
+          while (t > 0 && (lo[t - 1] == ' ' || lo[t - 1] == '\t' || lo[t - 1] == '"' || lo[t - 1] == '\'')) --t;
+          if (t > 0 && lo[t - 1] != '(' && lo[t - 1] != ',' && lo[t - 1] != '{') {
+            // After another assignment on a command line ("GPUS=1 BATCH_SIZE=1 sh finetune.sh").
+            size_t b = t;
+            while (b > 0 && lo[b - 1] != ' ' && lo[b - 1] != '\t') --b;
+            const std::string_view prev = lo.substr(b, t - b);
+            if (prev.find('=') == std::string_view::npos || prev.front() == '=' || prev.back() == '=') return false;
+          }
+          any = true;
+        }
+      }
+      return any && !said_of_failure();
+    };
+    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !flag_only() &&
+                           !code_only();
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -5034,6 +5105,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
+  c.job_stop_line = ev.job_stop_line;
+  c.job_stop_what = ev.job_stop_what;
+  if (ev.interrupt_line > 0 && ev.interrupt_line < oom_line) c.interrupt_line = ev.interrupt_line;
   // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) named and
   // no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
   if (ev.host_engine_line > 0 && ev.accelerator_line == 0) {

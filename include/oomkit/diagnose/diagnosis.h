@@ -107,6 +107,9 @@ struct LogContext {
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
   std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
+  int64_t job_stop_line = 0;  // a line telling a scheduler stopped the job (SLURM's time limit, scancel, PBS walltime); 0: none
+  std::string job_stop_what;  // ... in words ("SLURM cancelled the job at its time limit")
+  int64_t interrupt_line = 0; // a line before the report showing the run interrupted by hand (KeyboardInterrupt, "^C"); 0: none
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
   int64_t tensors_kept_line = 0;  // a line telling tensors (and their graphs) kept across steps: "total_loss += loss",
