@@ -237,6 +237,17 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
     }
     return static_cast<int64_t>(std::stoull(hex, nullptr, 16)) == bytes;
   }
+  // TensorFlow 0.x's TensorShapeProto, "shape dim { size: 10000 } dim { size: 18 }" (no dtype printed):
+  // written as the bracketed form for the branch below.
+  if (p.rfind("shapedim{size:", 0) == 0) {
+    std::string dims;
+    for (size_t at = p.find("size:"); at != std::string::npos; at = p.find("size:", at + 5)) {
+      size_t k = at + 5;
+      while (k < p.size() && std::isdigit(static_cast<unsigned char>(p[k]))) ++k;
+      dims += (dims.empty() ? "" : ",") + p.substr(at + 5, k - at - 5);
+    }
+    return matches_printed("shape[" + dims + "]", bytes, mps, record_dtype);
+  }
   if (p.rfind("shape[", 0) == 0) {
     const size_t close = p.find(']');
     std::string dtype = p.substr(close + 1);

@@ -5141,3 +5141,75 @@ TEST(DiagnoseKinds31, BatchOneInCodeIsASetting) {
   EXPECT_TRUE(evidence_holds("How do I solve it with the batch_size = 1.\n" + oom, "fails even at batch size 1"));
   EXPECT_TRUE(evidence_holds("train(batch_size=1)  # still OOM\n" + oom, "fails even at batch size 1"));
 }
+
+// held36's kinds (made-up inputs).
+TEST(DiagnoseKinds31, HostReportsOfOtherStacks) {
+  // Julia's OutOfMemoryError() is host RAM; a module's exception of the same name is not Julia's.
+  const Diagnosis julia = first(diagnose_log("ERROR: OutOfMemoryError()\nStacktrace:\n [1] Array\n", rules_alone()));
+  ASSERT_TRUE(julia.oom.has_value());
+  EXPECT_EQ(julia.oom->subsystem, "julia");
+  EXPECT_EQ(julia.findings.front().category, OomCause::kCpuRam);
+  const auto module = diagnose_log("except torch.cuda.OutOfMemoryError():\n", rules_alone());
+  EXPECT_TRUE(module.empty() || !module.front().oom || module.front().oom->subsystem != "julia");
+  // A dask job or a CI runner, no accelerator anywhere: host RAM first.
+  for (const char* log : {"Computing the climatology with dask runs out of memory.\n",
+                          "The GitHub Actions job runs out of memory while building the index.\n"}) {
+    const Diagnosis d = first(diagnose_log(log));
+    ASSERT_FALSE(d.findings.empty()) << log;
+    EXPECT_EQ(d.findings.front().category, OomCause::kCpuRam) << log;
+  }
+  // "actions" alone names no CI runner.
+  EXPECT_FALSE(evidence_holds("The agent's actions run out of memory.\n", "CI runner"));
+}
+
+TEST(DiagnoseKinds31, TensorFlowSizesWithoutADtype) {
+  // TF 0.x printed the shape proto.
+  const Diagnosis proto = first(diagnose_log(
+      "ResourceExhaustedError: OOM when allocating tensor with shape dim { size: 2000 } dim { size: 64 } dim { size: 64 }\n"));
+  ASSERT_TRUE(proto.oom.has_value());
+  EXPECT_EQ(proto.oom->tensor_shape, "2000,64,64");
+  EXPECT_EQ(proto.oom->requested_bytes, 2000LL * 64 * 64 * 4);  // float32 assumed
+  EXPECT_TRUE(proto.oom->dtype_assumed);
+  // The message cut after "and type": BFC's rounded request before it gives the element size.
+  const Diagnosis cut = first(diagnose_log(
+      "W bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.91GiB (rounded to 2048000000)"
+      "requested by op Cast\n"
+      "ResourceExhaustedError: OOM when allocating tensor with shape[256000000] and type\n"));
+  ASSERT_TRUE(cut.oom.has_value());
+  EXPECT_EQ(cut.oom->dtype, "8-byte");
+  EXPECT_FALSE(cut.oom->dtype_assumed);
+  EXPECT_EQ(cut.oom->requested_bytes, 2048000000LL);
+  // No element size fits the rounding: float32 stays assumed.
+  const Diagnosis misfit = first(diagnose_log(
+      "W Allocator (GPU_0_bfc) ran out of memory trying to allocate 3.00GiB (rounded to 3221225472)requested by op X\n"
+      "ResourceExhaustedError: OOM when allocating tensor with shape[1000] and type\n"));
+  ASSERT_TRUE(misfit.oom.has_value());
+  EXPECT_TRUE(misfit.oom->dtype_assumed);
+}
+
+TEST(DiagnoseKinds31, AccountsOfCapsCodeAndEarlierObjects) {
+  // "accelerator" as a word is no HF Accelerate; its class in code is.
+  EXPECT_EQ(first(diagnose_log("jax.devices() shows one accelerator.\nRESOURCE_EXHAUSTED: Out of memory while trying "
+                               "to allocate 1073741824 bytes.\n")).framework,
+            "jax");
+  EXPECT_EQ(first(diagnose_log("loss = model(x)\naccelerator.backward(loss)\nRuntimeError: CUDA out of memory. Tried to "
+                               "allocate 2.00 GiB\n")).framework,
+            "accelerate");
+  // A cap on the memory told with its size.
+  EXPECT_TRUE(evidence_holds("The pinned host pool is capped at 16 GB by default, so the results do not fit.\n"
+                             "The job runs out of memory.\n",
+                             "a cap on the memory told", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("The prompt is capped at 512 tokens and memory still runs out.\nout of memory\n",
+                              "a cap on the memory told"));
+  // The fix shown as code under a sentence pointing at it.
+  EXPECT_TRUE(evidence_holds("The line should be replaced with the following code:\n```\nwith torch.inference_mode():\n"
+                             "    out = net(batch)\n```\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n",
+                             "the user's fix, shown as code", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("Here is my loop:\n```\nwith torch.inference_mode():\n    out = net(batch)\n```\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n",
+                              "the user's fix, shown as code"));
+  // The previous model or session kept when the next is made.
+  EXPECT_TRUE(evidence_holds("The previous engine is still alive when the loop builds a new engine.\nout of memory\n",
+                             "an earlier run's objects kept", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("The old laptop runs out of memory.\n", "an earlier run's objects kept"));
+}

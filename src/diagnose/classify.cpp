@@ -1419,6 +1419,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "wasm_heap" ? wasm_heap_evidence(Q, oom.allowed_bytes)
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
+           : sub == "julia" ? std::string("Julia's OutOfMemoryError(): a host allocation failed (host RAM)")
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
                              : std::string("R's vector memory is exhausted: host RAM, or R's cap on it (R_MAX_VSIZE)"))
                                 : "Python's MemoryError: a host allocation failed";

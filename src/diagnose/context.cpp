@@ -80,11 +80,18 @@ enum Word : uint8_t {
   kWQuant,        // int4, int8, gptq, awq, nf4, bitsandbytes, gguf, qlora, load_in_4bit, load_in_8bit, bit ("4-bit"), fp8
   kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
   kWDim,          // height, width (an image's size set by a flag or a setting)
-  kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark (data engines in host memory)
+  kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark, dask, xarray (data engines in host
+                  // memory); circleci, travis, "github actions" (CI runners, no accelerator)
   kWAccel,        // cuda, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
   kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
+  kWCap,          // capped, limited (a memory cap told: cap_told())
+  kWPrevious,     // old, previous (an earlier run's objects kept: previous_kept())
   kWStop,         // cancelled, walltime, term_runlimit, timeout, keyboardinterrupt (a job stopped, job_stopped())
 };
+
+// kWHostEngine's words but "actions" (which names a CI runner only as "GitHub Actions").
+constexpr std::string_view kHostEngineWords[] = {"duckdb", "sqlite", "sqlite3", "postgres", "postgresql", "mysql",
+                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "circleci", "travis"};
 
 const std::unordered_map<std::string_view, Word>& words() {
   static const std::unordered_map<std::string_view, Word> kWords = [] {
@@ -188,11 +195,14 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"height", kWDim}, {"width", kWDim},
       {"duckdb", kWHostEngine}, {"sqlite", kWHostEngine}, {"sqlite3", kWHostEngine}, {"postgres", kWHostEngine},
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
-      {"pyspark", kWHostEngine},
+      {"pyspark", kWHostEngine}, {"dask", kWHostEngine}, {"xarray", kWHostEngine},
+      // A CI runner (host memory only): GitHub Actions (its phrase, host_engine_named()), CircleCI, Travis CI.
+      {"actions", kWHostEngine}, {"circleci", kWHostEngine}, {"travis", kWHostEngine},
       {"cuda", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
       {"persistent", kWKeptCue}, {"onto", kWKeptCue}, {"held", kWKeptCue}, {"holding", kWKeptCue},
       {"holds", kWKeptCue}, {"hold", kWKeptCue}, {"vae", kWKeptCue}, {"unload", kWKeptCue}, {"destroy", kWKeptCue},
       {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
+      {"capped", kWCap}, {"limited", kWCap}, {"old", kWPrevious}, {"previous", kWPrevious},
       {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
       {"timeout", kWStop}, {"keyboardinterrupt", kWStop},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
@@ -547,7 +557,20 @@ int framework_index(std::string_view w, std::string_view line_lower) {
   }
   if (w == "lightning" || w == "pytorch_lightning") return 3;
   if (w == "transformers" || (w == "trainer" && line_lower.find("transformers") != std::string::npos)) return 4;
-  if (w == "accelerate" || w == "accelerator") return 5;
+  // HF Accelerate by its package or its class in code ("accelerator.backward(loss)",
+  // "Accelerator(mixed_precision=...)"); "accelerator" as a word is any device ("set_platform('<accelerator>,cpu')",
+  // Lightning's Trainer(accelerator="gpu")).
+  if (w == "accelerate") return 5;
+  if (w == "accelerator") {
+    for (size_t p = line_lower.find("accelerator"); p != std::string_view::npos; p = line_lower.find("accelerator", p + 1)) {
+      const size_t e = p + 11;
+      if (e < line_lower.size() && (line_lower[e] == '(' ||
+                                    (line_lower[e] == '.' && e + 1 < line_lower.size() && is_alpha(line_lower[e + 1])))) {
+        return 5;
+      }
+    }
+    return -1;
+  }
   if (w == "jax" || w == "jaxlib" || w == "flax") return 6;
   // TensorFlow's Python module as code names it ("tf.function", "tf.data.Dataset"), TensorFlow.js.
   if (w == "tensorflow" || w == "keras" || w == "tfjs" || (w == "tf" && has("tf."))) return 7;
@@ -1299,6 +1322,59 @@ class Reader {
   }
   static constexpr int64_t kProcessLinesAfterFrame = 100;
 
+  // The objects of an earlier run kept when the next one is made: "old ort session may already
+  // exist when creating a new ort session", "Keras doesn't free the GPU memory of the old model
+  // weights when loading new model weights", "it should overwrite the previous model": each
+  // session, model or engine made again adds its memory (leak_across_steps).
+  void previous_kept(std::string_view raw, std::string_view lo, int64_t n) {
+    for (std::string_view w : {"old ", "previous "}) {
+      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+        if (p > 0 && word_char(lo[p - 1])) continue;
+        const std::string_view obj = lo.substr(p + w.size(), 24);
+        size_t k = 0;  // "old ort session": one word may stand before the object
+        if (!contains_any(obj.substr(0, obj.find(' ') == std::string_view::npos ? obj.size() : obj.find(' ')),
+                          {"session", "model", "instance", "engine", "pipeline", "graph", "weights"})) {
+          k = obj.find(' ');
+          if (k == std::string_view::npos) continue;
+          ++k;
+        }
+        const std::string_view noun = obj.substr(k);
+        if (!(noun.rfind("session", 0) == 0 || noun.rfind("model", 0) == 0 || noun.rfind("instance", 0) == 0 ||
+              noun.rfind("engine", 0) == 0 || noun.rfind("pipeline", 0) == 0 || noun.rfind("graph", 0) == 0 ||
+              noun.rfind("weights", 0) == 0)) {
+          continue;
+        }
+        if (!contains_any(lo, {"still", "already exist", "not free", "n't free", "not released", "n't release",
+                               "overwrite", "when loading", "when creating", "before creating", "new "})) {
+          continue;
+        }
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35,
+            "an earlier run's objects kept when the next is made: " + shown(raw.substr(0, 160)), 0, Told::kAccount);
+        return;
+      }
+    }
+  }
+
+  // A cap on the memory told with its size: "XLA's host pool: capped at 64 GB by default", "the
+  // pool is limited to 2GB (ORT_ARENA_LIMIT)": a limit below the memory, not the memory (other).
+  // Memory named on the line; not a batch or a length capped ("capped at 512 tokens" has no size
+  // in bytes), not negated ("not limited to 4 GB").
+  void cap_told(std::string_view raw, std::string_view lo, int64_t n) {
+    if (!contains_any(lo, {"memory", "pool", "heap", "vram", "ram ", "arena"})) return;
+    for (std::string_view k : {"capped at ", "limited to "}) {
+      const size_t p = lo.find(k);
+      if (p == std::string_view::npos) continue;
+      if (p >= 4 && (lo.substr(p - 4, 4) == "not " || lo.substr(p - 4, 4) == "n't ")) continue;
+      const std::string tail = squash(lo.substr(p + k.size(), 24));
+      const auto size = size_at(tail, 0);
+      if (!size || size->end == 0 || size->bytes < kMiB) continue;
+      const size_t from = p > 80 ? p - 80 : 0;
+      add(n, FactKind::kStatement, OomCause::kOther, 0.35,
+          "a cap on the memory told: " + std::string(from > 0 ? "..." : "") + shown(raw.substr(from, 160)));
+      return;
+    }
+  }
+
   // A job stopped by its scheduler or by hand, which a shell's "Killed" / exit code 137 after it
   // reports too (SIGKILL follows SIGTERM at the end of a scheduler's grace period; a user's kill -9
   // after Ctrl-C): SLURM's "*** JOB 42 ON node CANCELLED AT <time> DUE TO TIME LIMIT ***" (also
@@ -1396,7 +1472,14 @@ class Reader {
         !no_gpu_told(lo)) {
       ev_.accelerator_line = n;
     }
-    if (!ev_.host_engine_line && has(kWHostEngine)) ev_.host_engine_line = n;
+    if (has(kWCap) && !has_text("?")) cap_told(raw, lo, n);
+    if (has(kWPrevious) && !has_text("?")) previous_kept(raw, lo, n);
+    if (!ev_.host_engine_line && has(kWHostEngine) &&
+        (!contains_word(lo, "actions") || lo.find("github actions") != std::string_view::npos ||
+         std::any_of(std::begin(kHostEngineWords), std::end(kHostEngineWords),
+                     [&](std::string_view w) { return contains_word(lo, w); }))) {
+      ev_.host_engine_line = n;
+    }
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
       host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
     }
@@ -4154,7 +4237,105 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // decide with, 0.75 and up), 0.4 each for two, 0.3 for more. Not read from a clause that denies
   // or asks (denied_or_asked()), a code line or a program's output (printed_line()). A sentence,
   // so never a verdict by itself (Builder::cap_prose_only); one such fact per cause per 50 lines.
+  // The remedies' and causes' names; the settings' own are kSettingKnobs (read below as well).
+  static constexpr SettingKnob kNamed[] = {
+      {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
+      {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
+      // an allocator's arena ("BFCArena has no logic to free those"), not a benchmark's or a project's name
+      {"bfcarena", OomCause::kFragmentation},
+      {"cuda_malloc_async", OomCause::kFragmentation}, {"garbage_collection_threshold", OomCause::kFragmentation},
+      // the caching allocator switched off (Lua Torch's THC, PyTorch's debugging switch)
+      {"thc_caching_allocator", OomCause::kFragmentation}, {"pytorch_no_cuda_memory_caching", OomCause::kFragmentation},
+      {"set_device", OomCause::kMultiGpuImbalance}, {"balanced_low_0", OomCause::kMultiGpuImbalance},
+      {"first gpu", OomCause::kMultiGpuImbalance}, {"gpu 0", OomCause::kMultiGpuImbalance},
+      {"gpu0", OomCause::kMultiGpuImbalance}, {"cuda:0", OomCause::kMultiGpuImbalance},
+      {"device 0", OomCause::kMultiGpuImbalance}, {"rank 0", OomCause::kMultiGpuImbalance},
+      {"rank0", OomCause::kMultiGpuImbalance}, {"main gpu", OomCause::kMultiGpuImbalance},
+      {"local_rank", OomCause::kMultiGpuImbalance}, {"device placement", OomCause::kMultiGpuImbalance},
+      {"wrong device", OomCause::kMultiGpuImbalance},
+      {"optimizer state", OomCause::kOptimizerState}, {"optimizer's state", OomCause::kOptimizerState},
+      {"8bit adam", OomCause::kOptimizerState}, {"8-bit adam", OomCause::kOptimizerState},
+      {"adamw_bnb_8bit", OomCause::kOptimizerState}, {"adam8bit", OomCause::kOptimizerState},
+      {"8-bit optim", OomCause::kOptimizerState}, {"8bit optim", OomCause::kOptimizerState},
+      {"offload_optimizer", OomCause::kOptimizerState}, {"optimizer offload", OomCause::kOptimizerState},
+      {"no_grad", OomCause::kEvalWithoutNoGrad}, {"inference_mode", OomCause::kEvalWithoutNoGrad},
+      {"volatile", OomCause::kEvalWithoutNoGrad}, {"eval_accumulation_steps", OomCause::kEvalWithoutNoGrad},
+      {"system memory", OomCause::kCpuRam}, {"host memory", OomCause::kCpuRam},
+      {"system ram", OomCause::kCpuRam}, {"cpu memory", OomCause::kCpuRam}, {"cpu ram", OomCause::kCpuRam},
+      {"shared memory", OomCause::kCpuRam}, {"/dev/shm", OomCause::kCpuRam}, {"swap", OomCause::kCpuRam},
+      {"wsl", OomCause::kCpuRam},
+      {"truncat", OomCause::kActivationsSeqlen}, {"input length", OomCause::kActivationsSeqlen},
+      {"audio length", OomCause::kActivationsSeqlen},
+      {"shorter", OomCause::kActivationsSeqlen}, {"tiling", OomCause::kActivationsSeqlen},
+      {"smaller image", OomCause::kActivationsSeqlen}, {"smaller picture", OomCause::kActivationsSeqlen},
+      {"tiled", OomCause::kActivationsSeqlen}, {"tile size", OomCause::kActivationsSeqlen},
+      {"tile_size", OomCause::kActivationsSeqlen}, {"sliding window", OomCause::kActivationsSeqlen},
+      {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
+      {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
+      {"downsampl", OomCause::kActivationsSeqlen}, {"split the document", OomCause::kActivationsSeqlen},
+      {"split the text", OomCause::kActivationsSeqlen},
+      {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
+      {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
+      {"smaller batch", OomCause::kActivationsBatch},
+      {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
+      {"gradient checkpointing", OomCause::kActivationsBatch}, {"gradient_checkpointing", OomCause::kActivationsBatch},
+      {"activation checkpointing", OomCause::kActivationsBatch},
+      {"\xe6\xa2\xaf\xe5\xba\xa6\xe6\xa3\x80\xe6\x9f\xa5\xe7\x82\xb9", OomCause::kActivationsBatch},  // 梯度检查点
+      {"gpu_memory_utilization", OomCause::kGenerationKvCache},
+      {"kv cache", OomCause::kGenerationKvCache}, {"kv_cache", OomCause::kGenerationKvCache},
+      {"kv-cache", OomCause::kGenerationKvCache}, {".item()", OomCause::kLeakAcrossSteps},
+      {"detach", OomCause::kLeakAcrossSteps},
+      {"clear_session", OomCause::kLeakAcrossSteps}, {".cpu()", OomCause::kLeakAcrossSteps},
+      {"leak", OomCause::kLeakAcrossSteps}, {"retrac", OomCause::kLeakAcrossSteps},
+      {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
+      {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
+      {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
+      {"orphan", OomCause::kOtherProcess}, {"other application", OomCause::kOtherProcess},
+      {"another application", OomCause::kOtherProcess}, {"other program", OomCause::kOtherProcess},
+      {"another program", OomCause::kOtherProcess},
+      {"downgrad", OomCause::kOther}, {"a regression", OomCause::kOther}, {"the regression", OomCause::kOther},
+      {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
+      {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
+      {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},
+      {"in 4-bit", OomCause::kStaticModelTooLarge}, {"in 4bit", OomCause::kStaticModelTooLarge},
+      {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
+      {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
+  };
+
+  // The fix shown as code below a sentence that points at it ("that line should be changed with
+  // the following lines:", "replace it with", "changed to"), then, within 6 lines, a code line
+  // naming a remedy ("with torch.no_grad():"): the user's account, as stated_account() reads a
+  // sentence. Not a pointer asked ("should it be changed to ...?").
+  void fix_shown_as_code(std::string_view raw, std::string_view lo, int64_t n) {
+    const bool code = code_line(lo) || lo.find("```") != std::string_view::npos;
+    if (!code) {
+      if (contains_any(lo, {"changed with", "changed to", "change it to", "change them to", "replace it with",
+                            "replaced with", "replace with", "replaced by", "following line", "following code",
+                            "followin lines", "as follows"}) &&
+          lo.find('?') == std::string_view::npos) {
+        fix_pointer_line_ = n;
+      }
+      return;
+    }
+    if (fix_pointer_line_ == 0 || n - fix_pointer_line_ > 6) return;
+    uint32_t named = 0;
+    for (const SettingKnob& x : kNamed) {
+      if (contains_word_start(lo, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
+    }
+    if (std::bitset<kCauseCount>(named).count() != 1) return;
+    for (size_t c = 0; c < kCauseCount; ++c) {
+      const auto cause = static_cast<OomCause>(c);
+      if (((named >> c) & 1u) != 0 && once_per_window(last_account_, cause, n)) {
+        add(n, FactKind::kStatement, cause, 0.5,
+            "the user's fix, shown as code (line " + std::to_string(fix_pointer_line_) + " points at it): " +
+                shown(raw.substr(0, 160)),
+            0, Told::kAccount);
+      }
+    }
+  }
+
   void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
+    fix_shown_as_code(raw, lo, n);
     // Cheap gate first (this runs on every line): a word of resolution or of success somewhere on
     // the line, from the same lists tells_resolution() reads (a substring of the line where they
     // match where a word starts), or a non-ASCII line (zh words of success, success_told()).
@@ -4167,70 +4348,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                      any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure) ||
                      any_in(kGone) || any_in(kHadTo);
     if (!cue) return;
-    // The remedies' and causes' names; the settings' own are kSettingKnobs (read below as well).
-    static constexpr SettingKnob kNamed[] = {
-        {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
-        {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
-        // an allocator's arena ("BFCArena has no logic to free those"), not a benchmark's or a project's name
-        {"bfcarena", OomCause::kFragmentation},
-        {"cuda_malloc_async", OomCause::kFragmentation}, {"garbage_collection_threshold", OomCause::kFragmentation},
-        // the caching allocator switched off (Lua Torch's THC, PyTorch's debugging switch)
-        {"thc_caching_allocator", OomCause::kFragmentation}, {"pytorch_no_cuda_memory_caching", OomCause::kFragmentation},
-        {"set_device", OomCause::kMultiGpuImbalance}, {"balanced_low_0", OomCause::kMultiGpuImbalance},
-        {"first gpu", OomCause::kMultiGpuImbalance}, {"gpu 0", OomCause::kMultiGpuImbalance},
-        {"gpu0", OomCause::kMultiGpuImbalance}, {"cuda:0", OomCause::kMultiGpuImbalance},
-        {"device 0", OomCause::kMultiGpuImbalance}, {"rank 0", OomCause::kMultiGpuImbalance},
-        {"rank0", OomCause::kMultiGpuImbalance}, {"main gpu", OomCause::kMultiGpuImbalance},
-        {"local_rank", OomCause::kMultiGpuImbalance}, {"device placement", OomCause::kMultiGpuImbalance},
-        {"wrong device", OomCause::kMultiGpuImbalance},
-        {"optimizer state", OomCause::kOptimizerState}, {"optimizer's state", OomCause::kOptimizerState},
-        {"8bit adam", OomCause::kOptimizerState}, {"8-bit adam", OomCause::kOptimizerState},
-        {"adamw_bnb_8bit", OomCause::kOptimizerState}, {"adam8bit", OomCause::kOptimizerState},
-        {"8-bit optim", OomCause::kOptimizerState}, {"8bit optim", OomCause::kOptimizerState},
-        {"offload_optimizer", OomCause::kOptimizerState}, {"optimizer offload", OomCause::kOptimizerState},
-        {"no_grad", OomCause::kEvalWithoutNoGrad}, {"inference_mode", OomCause::kEvalWithoutNoGrad},
-        {"volatile", OomCause::kEvalWithoutNoGrad}, {"eval_accumulation_steps", OomCause::kEvalWithoutNoGrad},
-        {"system memory", OomCause::kCpuRam}, {"host memory", OomCause::kCpuRam},
-        {"system ram", OomCause::kCpuRam}, {"cpu memory", OomCause::kCpuRam}, {"cpu ram", OomCause::kCpuRam},
-        {"shared memory", OomCause::kCpuRam}, {"/dev/shm", OomCause::kCpuRam}, {"swap", OomCause::kCpuRam},
-        {"wsl", OomCause::kCpuRam},
-        {"truncat", OomCause::kActivationsSeqlen}, {"input length", OomCause::kActivationsSeqlen},
-        {"audio length", OomCause::kActivationsSeqlen},
-        {"shorter", OomCause::kActivationsSeqlen}, {"tiling", OomCause::kActivationsSeqlen},
-        {"smaller image", OomCause::kActivationsSeqlen}, {"smaller picture", OomCause::kActivationsSeqlen},
-        {"tiled", OomCause::kActivationsSeqlen}, {"tile size", OomCause::kActivationsSeqlen},
-        {"tile_size", OomCause::kActivationsSeqlen}, {"sliding window", OomCause::kActivationsSeqlen},
-        {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
-        {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
-        {"downsampl", OomCause::kActivationsSeqlen}, {"split the document", OomCause::kActivationsSeqlen},
-        {"split the text", OomCause::kActivationsSeqlen},
-        {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
-        {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
-        {"smaller batch", OomCause::kActivationsBatch},
-        {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
-        {"gradient checkpointing", OomCause::kActivationsBatch}, {"gradient_checkpointing", OomCause::kActivationsBatch},
-        {"activation checkpointing", OomCause::kActivationsBatch},
-        {"\xe6\xa2\xaf\xe5\xba\xa6\xe6\xa3\x80\xe6\x9f\xa5\xe7\x82\xb9", OomCause::kActivationsBatch},  // 梯度检查点
-        {"gpu_memory_utilization", OomCause::kGenerationKvCache},
-        {"kv cache", OomCause::kGenerationKvCache}, {"kv_cache", OomCause::kGenerationKvCache},
-        {"kv-cache", OomCause::kGenerationKvCache}, {".item()", OomCause::kLeakAcrossSteps},
-        {"detach", OomCause::kLeakAcrossSteps},
-        {"clear_session", OomCause::kLeakAcrossSteps}, {".cpu()", OomCause::kLeakAcrossSteps},
-        {"leak", OomCause::kLeakAcrossSteps}, {"retrac", OomCause::kLeakAcrossSteps},
-        {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
-        {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
-        {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
-        {"orphan", OomCause::kOtherProcess}, {"other application", OomCause::kOtherProcess},
-        {"another application", OomCause::kOtherProcess}, {"other program", OomCause::kOtherProcess},
-        {"another program", OomCause::kOtherProcess},
-        {"downgrad", OomCause::kOther}, {"a regression", OomCause::kOther}, {"the regression", OomCause::kOther},
-        {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
-        {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
-        {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},
-        {"in 4-bit", OomCause::kStaticModelTooLarge}, {"in 4bit", OomCause::kStaticModelTooLarge},
-        {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
-        {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
-    };
     if (code_line(lo) || printed_line(raw, lo)) return;
     // The clauses that neither deny nor ask; one of them tells of a fix or a cause.
     std::vector<std::string_view> parts = clauses(lo);
@@ -4806,7 +4923,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::array<int64_t, 16> last_weak_{};
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
   int64_t gpu_chosen_line_ = 0;  // a line that chose a GPU other than the first (nonzero_gpu_chosen())
-  std::array<int64_t, kCauseCount> last_account_{};  // stated_account()'s last fact per cause (once_per_window)
+  std::array<int64_t, kCauseCount> last_account_{};
+  int64_t fix_pointer_line_ = 0;  // the last prose line pointing at the fix shown as code below (fix_shown_as_code())  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
   std::array<int64_t, kCauseCount> last_killed_{};   // the process killed, told
   std::string_view line_lo_;  // the lowercased line statement() reads (for code_line() in add())
@@ -5111,8 +5229,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) named and
   // no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
   if (ev.host_engine_line > 0 && ev.accelerator_line == 0) {
-    c.signals.push_back({OomCause::kCpuRam, 0.35, ev.host_engine_line,
-                         "a data engine that runs in host memory is named, and no accelerator anywhere in the log"});
+    c.signals.push_back({OomCause::kCpuRam, 0.4, ev.host_engine_line,
+                         "a data engine or a CI runner that runs in host memory is named, and no accelerator anywhere in the log"});
   }
   if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
   if (c.seq_len && *c.seq_len >= 4096) {

@@ -250,6 +250,9 @@ int64_t tf_dtype_bytes(const std::string& dtype) {
   if (d == "double" || d == "float64" || d == "int64" || d == "uint64" || d == "complex64") return 8;
   if (d == "int8" || d == "uint8" || d == "bool" || d == "qint8" || d == "quint8") return 1;
   if (d == "complex128") return 16;
+  // An element size read off BFC's rounded request where the message names no dtype ("8-byte").
+  if (d.size() == 6 && d.compare(1, 5, "-byte") == 0 && is_digit(d[0])) return d[0] - '0';
+  if (d == "16-byte") return 16;
   return 0;
 }
 
@@ -284,7 +287,22 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
     p = ifind(s, "tensorofshape");
     label = 13;
   }
-  if (p != std::string_view::npos) {
+  // TensorFlow 0.x printed the TensorShapeProto: "tensor with shape dim { size: 10000 } dim { size:
+  // 18 }" (`s` has no spaces: "dim{size:10000}dim{size:18}"), no dtype.
+  if (p != std::string_view::npos && istarts_with(s.substr(p + label), "dim{size:")) {
+    std::string shape;
+    size_t i = p + label;
+    while (istarts_with(s.substr(i), "dim{size:")) {
+      i += 9;
+      const size_t b = i;
+      while (i < s.size() && is_digit(s[i])) ++i;
+      if (i == b || i >= s.size() || s[i] != '}' || i - b > 18) break;
+      if (!shape.empty()) shape += ",";
+      shape += std::string(s.substr(b, i - b));
+      ++i;
+    }
+    if (!shape.empty()) r.tensor_shape = shape;
+  } else if (p != std::string_view::npos) {
     size_t i = p + label;
     if (i < s.size() && s[i] == '[') ++i;
     const size_t close = s.find(']', i);
@@ -300,9 +318,9 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
       }
       tensorflow_size_impl(r);
     }
-  } else {
-    set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
   }
+  if (p != std::string_view::npos) tf_dtype_from_bfc_rounding(s, r);
+  if (p == std::string_view::npos) set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
   const size_t dev = ifind(s, "/device:");
   if (dev != std::string_view::npos) {  // "/device:GPU:0" -> "gpu:0"
     size_t e = dev + 8;
@@ -345,6 +363,29 @@ void read_vllm(std::string_view s, OomRecord& r) {
 }  // namespace
 
 void tensorflow_size(OomRecord& r) { tensorflow_size_impl(r); }
+
+// See oom_fields.h.
+void tf_dtype_from_bfc_rounding(std::string_view s, OomRecord& r) {
+  if ((!r.dtype.empty() && !r.dtype_assumed) || r.tensor_shape.empty()) return;
+  const size_t rt = ifind(s, "(roundedto");
+  if (rt == std::string_view::npos) return;
+  size_t e = rt + 10;
+  int64_t rounded = 0;
+  while (e < s.size() && is_digit(s[e]) && rounded < kMaxInt64 / 10) rounded = rounded * 10 + (s[e++] - '0');
+  const std::vector<int64_t> dims = tensor_dims(r.tensor_shape);
+  int64_t elements = dims.empty() ? 0 : 1;
+  for (const int64_t dim : dims) elements = dim != 0 && elements > kMaxInt64 / dim ? 0 : elements * dim;
+  for (const int k : {1, 2, 4, 8, 16}) {
+    if (elements > 0 && elements <= kMaxInt64 / k && rounded >= elements * k && rounded - elements * k < 256) {
+      r.dtype = k == 16 ? "16-byte" : std::string(1, static_cast<char>('0' + k)) + "-byte";
+      r.dtype_assumed = false;
+      tensorflow_size_impl(r);
+      r.requested_printed = "shape[" + r.tensor_shape + "] (" + r.dtype + " elements, from BFC's rounded request)";
+      return;
+    }
+  }
+}
+
 
 std::vector<int64_t> tensor_dims(std::string_view shape) {
   std::vector<int64_t> dims;

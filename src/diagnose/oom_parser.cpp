@@ -192,6 +192,9 @@ const HeadDef kHeads[] = {
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
     // the host's RAM behind it.
     {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
+    // Julia's: "ERROR: OutOfMemoryError()" (Base's exception for a failed host allocation; CUDA.jl's
+    // device failure is OutOfGPUMemoryError), not a module's exception (torch.cuda.OutOfMemoryError()).
+    {"outofmemoryerror()", "host_alloc", "julia", Kind::kOneLine},
     // Android's runtime (ART) in logcat: "E/art: Throwing OutOfMemoryError "Failed to allocate a
     // 111118082 byte allocation with 1048576 free bytes and 94MB until OOM"": the app's Java heap.
     {"throwing outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
@@ -824,6 +827,9 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         // Python's exception line is one report: its message after "MemoryError:" ("out of
         // memory", "cannot allocate memory for array", "std::bad_alloc") is not a second head.
         if (sub == "python") hit.end = lo.size();
+      }
+      if (std::string_view(h.subsystem) == "julia" && b > 0 && (lo[b - 1] == '.' || is_alpha(lo[b - 1]) || lo[b - 1] == '_')) {
+        continue;
       }
       if (family == "oom_killer" && is_digit(h.phrase[std::strlen(h.phrase) - 1]) && e < lo.size() && is_digit(lo[e])) {
         continue;  // "-90", "1370"
@@ -1483,6 +1489,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           }
           if (r.family == "tensorflow" && !r.tensor_shape.empty() && prev.tensor_shape.empty()) {
             const int64_t line0 = prev.line;
+            tf_dtype_from_bfc_rounding(squashed_of[k], r);  // BFC's warning before it: its rounded request
             r.occurrences = prev.occurrences + 1;
             absorb(r, prev.text_lines);
             prev = r;
