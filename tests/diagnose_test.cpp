@@ -5213,3 +5213,74 @@ TEST(DiagnoseKinds31, AccountsOfCapsCodeAndEarlierObjects) {
                              "an earlier run's objects kept", OomCause::kLeakAcrossSteps));
   EXPECT_FALSE(evidence_holds("The old laptop runs out of memory.\n", "an earlier run's objects kept"));
 }
+
+// review36's findings, mended.
+TEST(DiagnoseKinds31, Review36Mends) {
+  // The scheduler's stop explains a kill only right before it, with no new command between and no
+  // kill for memory told anywhere.
+  const Diagnosis new_run = first(diagnose_log(
+      "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
+      "$ python train.py\nstep 10 loss 3.1\nKilled\n", rules_alone()));
+  EXPECT_EQ(new_run.findings.front().category, OomCause::kCpuRam);
+  const Diagnosis memory_too = first(diagnose_log(
+      "slurmstepd: error: Detected 1 oom_kill event in StepId=5.batch.\n"
+      "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2024-01-01T00:00:00 ***\nKilled\n", rules_alone()));
+  EXPECT_EQ(memory_too.findings.front().category, OomCause::kCpuRam);
+  // The banner's date is no size glued to the Killed line.
+  const Diagnosis banner = first(diagnose_log(
+      "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2024-03-01T12:00:00 DUE TO TIME LIMIT ***\n"
+      "/var/spool/slurm/job5/slurm_script: line 9: 4242 Killed python train.py\n", rules_alone()));
+  ASSERT_TRUE(banner.oom.has_value());
+  EXPECT_EQ(banner.oom->message.find("CANCELLED"), std::string::npos) << banner.oom->message;
+  // A Ctrl-C of an earlier attempt leaves a later kill high.
+  const Diagnosis later = first(diagnose_log("^CKeyboardInterrupt\npython train.py --num_workers 16\nKilled\n", rules_alone()));
+  EXPECT_EQ(later.verdict(), "cpu_ram");
+  // Julia: a bare OutOfMemoryError() in a Python traceback is no Julia report; CUDA.jl's is the GPU's.
+  const auto py = diagnose_log("Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\nOutOfMemoryError()\n",
+                               rules_alone());
+  EXPECT_TRUE(py.empty() || !py.front().oom || py.front().oom->subsystem != "julia");
+  const Diagnosis cuda_jl = first(diagnose_log("ERROR: Out of GPU memory trying to allocate 2.000 GiB\n", rules_alone()));
+  ASSERT_TRUE(cuda_jl.oom.has_value());
+  EXPECT_EQ(cuda_jl.oom->device, "cuda");
+  EXPECT_EQ(cuda_jl.oom->requested_bytes, 2 * kGiB);
+  const auto flux = diagnose_log("julia> m = Chain(Dense(10, 10)) |> gpu\nERROR: OutOfMemoryError()\n", rules_alone());
+  EXPECT_TRUE(flux.empty() || !flux.front().oom || flux.front().oom->subsystem != "julia");
+  // no_grad told as the fix is the user's account, not no_grad in the program.
+  const Diagnosis fixed = first(diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 23.65 GiB total capacity; 21.80 GiB already "
+      "allocated; 1.10 GiB free; 22.10 GiB reserved in total by PyTorch)\n"
+      "Solved: wrapping the validation loop in torch.no_grad() fixed it.\n", rules_alone()));
+  EXPECT_EQ(fixed.findings.front().category, OomCause::kEvalWithoutNoGrad);
+  // Batch size 1 as a flag on a line telling the failure; "reduced ... to 1" told.
+  EXPECT_TRUE(evidence_holds("Setting --per_device_train_batch_size 1 still gives OOM.\nout of memory\n",
+                             "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds("I reduced batch size to 1 and still got the same error.\nout of memory\n",
+                             "fails even at batch size 1"));
+  // An earlier run's objects told gone are no leak.
+  EXPECT_FALSE(evidence_holds("The old session no longer exists when the new session starts.\nout of memory\n",
+                              "an earlier run's objects kept"));
+  // TensorFlow 1.x's BFC size without its rounding gives the element size; another tensor's failure
+  // is a report of its own; TF 0.x's dtype and device after the shape proto.
+  const Diagnosis tf1 = first(diagnose_log(
+      "W Allocator (GPU_0_bfc) ran out of memory trying to allocate 256.00MiB.  Current allocation summary follows.\n"
+      "ResourceExhaustedError: OOM when allocating tensor with shape[16384,8192] and type\n"));
+  ASSERT_TRUE(tf1.oom.has_value());
+  EXPECT_EQ(tf1.oom->requested_bytes, 256 * kMiB);
+  EXPECT_EQ(tf1.oom->device, "gpu:0");
+  const auto two = diagnose_log(
+      "ResourceExhaustedError: OOM when allocating tensor with shape[1024,1024] and type float\n"
+      "ResourceExhaustedError: OOM when allocating tensor with shape[4096,4096] and type float\n");
+  EXPECT_EQ(two.size(), 2u);
+  const Diagnosis tf0 = first(diagnose_log(
+      "W Resource exhausted: OOM when allocating tensor with shape dim { size: 64 } dim { size: 1024 } and type half on /gpu:0\n"));
+  ASSERT_TRUE(tf0.oom.has_value());
+  EXPECT_EQ(tf0.oom->dtype, "half");
+  EXPECT_EQ(tf0.oom->device, "gpu:0");
+  EXPECT_EQ(tf0.oom->requested_bytes, 64 * 1024 * 2);
+  // "@travis" is a person; CuPy names an accelerator; Lightning's CUDAAccelerator() is no HF Accelerate.
+  EXPECT_FALSE(evidence_holds("Thanks @travis for the report.\nThe run goes out of memory.\n", "CI runner"));
+  EXPECT_FALSE(evidence_holds("We compute with dask over cupy arrays.\nThe run goes out of memory.\n", "CI runner"));
+  EXPECT_NE(first(diagnose_log("trainer = Trainer(accelerator=CUDAAccelerator())\nRuntimeError: CUDA out of memory. "
+                               "Tried to allocate 2.00 GiB\n")).framework,
+            "accelerate");
+}

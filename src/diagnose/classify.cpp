@@ -1042,23 +1042,18 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
         f.evidence.push_back(fmt::format("log line {}: the run was interrupted by hand (Ctrl-C) before the kill: a "
                                          "kill -9 reads the same as the OOM killer's",
                                          c.interrupt_line));
+        f.probe = "dmesg -T | grep -i 'killed process' (or journalctl -k): the kernel logs its OOM kills; no line there "
+                  "means the kill was someone's kill -9";
       }
     }
     if (c.job_stop_line > 0) {
-      b.boost(OomCause::kOther, 0.7, c.job_stop_what + ": the Killed that follows is its SIGKILL, not memory", c.job_stop_line);
+      b.boost(OomCause::kOther, 0.7, c.job_stop_what + ": the kill beside it is its SIGKILL, not memory's", c.job_stop_line);
       Finding& f = b.at(b.add(OomCause::kOther, 0.0));
       f.title = "The scheduler stopped the job (time limit, preemption or cancel), not out of memory";
       f.fix = "Request more time (sbatch --time / PBS walltime) or save a checkpoint every N steps and resume from it "
               "(Trainer save_steps + resume_from_checkpoint; torch.save of model and optimizer state)";
       f.probe = "sacct -j <jobid> -o JobID,State,Elapsed,Timelimit,MaxRSS: State TIMEOUT / PREEMPTED / CANCELLED, not "
                 "OUT_OF_MEMORY";
-    } else if (c.interrupt_line > 0) {
-      for (Finding& f : b.findings()) {
-        if (f.category == OomCause::kCpuRam) {
-          f.probe = "dmesg -T | grep -i 'killed process' (or journalctl -k): the kernel logs its OOM kills; no line there "
-                    "means the kill was someone's kill -9";
-        }
-      }
     }
   }
   // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of

@@ -37,6 +37,8 @@ constexpr size_t kMaxLineChars = 2000;
 constexpr int64_t kLinesBefore = 3000;  // statements and frames counted before a report
 constexpr int64_t kLinesAfter = 300;    // ... and after it (prose pasted below the error)
 constexpr int64_t kTracebackLines = 400; // a traceback belongs to the report within this distance
+constexpr int64_t kStopLinesBefore = 10; // a scheduler's stop or a Ctrl-C explains a kill this close before it
+constexpr int64_t kStopLinesAfter = 1;   // ... or a scheduler's banner printed right after it
 constexpr size_t kCauseCount = static_cast<size_t>(OomCause::kOther) + 1;  // the causes, kOther last
 
 // Word classes looked up per token.
@@ -86,7 +88,9 @@ enum Word : uint8_t {
   kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
   kWCap,          // capped, limited (a memory cap told: cap_told())
   kWPrevious,     // old, previous (an earlier run's objects kept: previous_kept())
-  kWStop,         // cancelled, walltime, term_runlimit, timeout, keyboardinterrupt (a job stopped, job_stopped())
+  kWPointer,      // changed, replace, following, follows (a sentence pointing at code below: fix_shown_as_code())
+  kWStop,         // cancelled, walltime, term_runlimit, timeout, keyboardinterrupt, oom_kill, killed (a job
+                  // stopped, or killed for memory: job_stopped())
 };
 
 // kWHostEngine's words but "actions" (which names a CI runner only as "GitHub Actions").
@@ -196,15 +200,18 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"duckdb", kWHostEngine}, {"sqlite", kWHostEngine}, {"sqlite3", kWHostEngine}, {"postgres", kWHostEngine},
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
       {"pyspark", kWHostEngine}, {"dask", kWHostEngine}, {"xarray", kWHostEngine},
-      // A CI runner (host memory only): GitHub Actions (its phrase, host_engine_named()), CircleCI, Travis CI.
+      // A CI runner (host memory only): GitHub Actions (as that phrase: statement()), CircleCI, Travis CI.
       {"actions", kWHostEngine}, {"circleci", kWHostEngine}, {"travis", kWHostEngine},
-      {"cuda", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
+      {"cuda", kWAccel}, {"cupy", kWAccel}, {"cudf", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
       {"persistent", kWKeptCue}, {"onto", kWKeptCue}, {"held", kWKeptCue}, {"holding", kWKeptCue},
       {"holds", kWKeptCue}, {"hold", kWKeptCue}, {"vae", kWKeptCue}, {"unload", kWKeptCue}, {"destroy", kWKeptCue},
       {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
       {"capped", kWCap}, {"limited", kWCap}, {"old", kWPrevious}, {"previous", kWPrevious},
+      {"changed", kWPointer}, {"change", kWPointer}, {"replace", kWPointer}, {"replaced", kWPointer},
+      {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer},
       {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
-      {"timeout", kWStop}, {"keyboardinterrupt", kWStop},
+      {"timeout", kWStop}, {"keyboardinterrupt", kWStop}, {"oom", kWStop}, {"oom_kill", kWStop},
+      {"out_of_memory", kWStop}, {"oomkilled", kWStop}, {"exceeded", kWStop}, {"killed", kWStop},
       {"gpu", kWGpuName}, {"gpu0", kWGpuName}, {"card", kWGpuName}, {"rtx", kWGpuName}, {"gtx", kWGpuName},
     };
     // GPUs by their model names ("8 A100-40Gs", "an H100 80GB"); a card's number alone ("3090")
@@ -463,9 +470,10 @@ struct LogEvidence {
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
-  int64_t job_stop_line = 0;                     // first line telling a scheduler stopped the job (job_stopped())
-  std::string job_stop_what;                     // ... what stopped it ("SLURM cancelled the job at its time limit")
-  int64_t interrupt_line = 0;                    // first line showing the run interrupted by hand (Ctrl-C)
+  std::vector<std::pair<int64_t, std::string>> job_stops;  // (line, what): a scheduler stopped the job (job_stopped())
+  std::vector<int64_t> interrupts;               // lines showing the run interrupted by hand (Ctrl-C)
+  int64_t memory_kill_line = 0;                  // first line telling a kill for memory (oom-kill, OUT_OF_MEMORY, ...)
+  std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
@@ -563,6 +571,11 @@ int framework_index(std::string_view w, std::string_view line_lower) {
   if (w == "accelerate") return 5;
   if (w == "accelerator") {
     for (size_t p = line_lower.find("accelerator"); p != std::string_view::npos; p = line_lower.find("accelerator", p + 1)) {
+      // Its own name, not a part of another's (Lightning's "CUDAAccelerator(", "torch.accelerator.").
+      if (p > 0 && (is_alpha(line_lower[p - 1]) || is_digit(line_lower[p - 1]) || line_lower[p - 1] == '_' ||
+                    line_lower[p - 1] == '.')) {
+        continue;
+      }
       const size_t e = p + 11;
       if (e < line_lower.size() && (line_lower[e] == '(' ||
                                     (line_lower[e] == '.' && e + 1 < line_lower.size() && is_alpha(line_lower[e + 1])))) {
@@ -851,6 +864,12 @@ class Reader {
       }
     }
     if (((seen >> kWStop) & 1u) != 0 || (lo.size() >= 2 && lo[0] == '^' && lo[1] == 'c')) job_stopped(lo, n);
+    // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
+    if (std::string_view("$ptsadb").find(t[0]) != std::string_view::npos &&
+        (t.rfind("$ ", 0) == 0 || t.rfind("python", 0) == 0 || t.rfind("torchrun ", 0) == 0 || t.rfind("srun ", 0) == 0 ||
+         t.rfind("accelerate launch", 0) == 0 || t.rfind("deepspeed ", 0) == 0 || t.rfind("bash ", 0) == 0)) {
+      ev_.command_lines.push_back(n);
+    }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -1330,22 +1349,25 @@ class Reader {
     for (std::string_view w : {"old ", "previous "}) {
       for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
         if (p > 0 && word_char(lo[p - 1])) continue;
-        const std::string_view obj = lo.substr(p + w.size(), 24);
-        size_t k = 0;  // "old ort session": one word may stand before the object
-        if (!contains_any(obj.substr(0, obj.find(' ') == std::string_view::npos ? obj.size() : obj.find(' ')),
-                          {"session", "model", "instance", "engine", "pipeline", "graph", "weights"})) {
-          k = obj.find(' ');
-          if (k == std::string_view::npos) continue;
-          ++k;
-        }
-        const std::string_view noun = obj.substr(k);
-        if (!(noun.rfind("session", 0) == 0 || noun.rfind("model", 0) == 0 || noun.rfind("instance", 0) == 0 ||
-              noun.rfind("engine", 0) == 0 || noun.rfind("pipeline", 0) == 0 || noun.rfind("graph", 0) == 0 ||
-              noun.rfind("weights", 0) == 0)) {
+        // The object right after the word, or after one word more ("old ort session").
+        auto object_at = [&](size_t at) {
+          const std::string_view rest = lo.substr(std::min(at, lo.size()));
+          for (std::string_view o : {"session", "model", "instance", "engine", "pipeline", "graph", "weights"}) {
+            if (rest.rfind(o, 0) == 0) return true;
+          }
+          return false;
+        };
+        const size_t after = p + w.size();
+        const size_t next_word = lo.find(' ', after);
+        if (!object_at(after) && (next_word == std::string_view::npos || next_word - after > 12 || !object_at(next_word + 1))) {
           continue;
         }
-        if (!contains_any(lo, {"still", "already exist", "not free", "n't free", "not released", "n't release",
-                               "overwrite", "when loading", "when creating", "before creating", "new "})) {
+        // Kept, told: not merely replaced ("loads the new model"), nor told gone ("the old session no
+        // longer exists", "the old model is deleted").
+        if (!contains_any(lo, {"still", "already exist", "not free", "n't free", "not released", "n't release", "overwrite",
+                               "never freed", "never released"}) ||
+            contains_any(lo, {"no longer", "not exist", "n't exist", "any more", "anymore", "is deleted", "was deleted",
+                              "is freed", "was freed", "is released", "was released"})) {
           continue;
         }
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35,
@@ -1382,33 +1404,37 @@ class Reader {
   // limit 3600", LSF's "TERM_RUNLIMIT: job killed after reaching LSF run time limit", coreutils'
   // "timeout: sending signal KILL to command"; Python's KeyboardInterrupt or the terminal's "^C".
   void job_stopped(std::string_view lo, int64_t n) {
-    if (!ev_.job_stop_line) {
-      const std::string_view t = trim_view(lo);
-      const bool slurm = t.find("cancelled at") != std::string_view::npos && t.find("***") != std::string_view::npos;
-      const char* what = nullptr;
-      if (slurm && t.find("due to time limit") != std::string_view::npos) {
-        what = "SLURM cancelled the job at its time limit";
-      } else if (slurm && t.find("due to preemption") != std::string_view::npos) {
-        what = "SLURM cancelled the job: preempted";
-      } else if (slurm && t.find("due to") == std::string_view::npos) {
-        what = "SLURM cancelled the job (scancel)";
-      } else if (t.find("walltime") != std::string_view::npos && t.find("exceeded") != std::string_view::npos &&
-                 t.find("killed") != std::string_view::npos) {
-        what = "the batch scheduler killed the job at its walltime";
-      } else if (t.rfind("term_runlimit", 0) == 0) {
-        what = "LSF killed the job at its run time limit";
-      } else if (t.rfind("timeout: sending signal", 0) == 0) {
-        what = "timeout(1) stopped the command at its time limit";
-      }
-      if (what) {
-        ev_.job_stop_line = n;
-        ev_.job_stop_what = what;
-        return;
-      }
+    const std::string_view t = trim_view(lo);
+    // A kill for memory told anywhere (SLURM's "Detected 1 oom_kill event", "exceeded memory limit
+    // ... being killed", sacct's OUT_OF_MEMORY, Kubernetes' OOMKilled, PBS's "job killed: mem ...
+    // exceeded limit"): the kill is memory's whatever else stopped the job.
+    if (!ev_.memory_kill_line &&
+        (contains_any(t, {"oom-kill", "oom_kill", "oom kill", "out_of_memory", "oomkilled", "exceeded memory limit",
+                          "memory limit exceeded", "exceeded job memory limit", "killed process", "out of memory: kill"}) ||
+         (t.find("job killed") != std::string_view::npos && contains_any(t, {"mem ", "vmem ", "pmem "})))) {
+      ev_.memory_kill_line = n;
+      return;
     }
-    if (!ev_.interrupt_line) {
-      const std::string_view t = trim_view(lo);
-      if (t.rfind("^c", 0) == 0 || t == "keyboardinterrupt" || t.rfind("keyboardinterrupt:", 0) == 0) ev_.interrupt_line = n;
+    const bool slurm = t.find("cancelled at") != std::string_view::npos && t.find("***") != std::string_view::npos;
+    const char* what = nullptr;
+    if (slurm && t.find("due to time limit") != std::string_view::npos) {
+      what = "SLURM cancelled the job at its time limit";
+    } else if (slurm && t.find("due to preemption") != std::string_view::npos) {
+      what = "SLURM cancelled the job: preempted";
+    } else if (slurm && t.find("due to") == std::string_view::npos) {
+      what = "SLURM cancelled the job (scancel)";
+    } else if (t.find("walltime") != std::string_view::npos && t.find("exceeded") != std::string_view::npos &&
+               t.find("killed") != std::string_view::npos) {
+      what = "the batch scheduler killed the job at its walltime";
+    } else if (t.rfind("term_runlimit", 0) == 0) {
+      what = "LSF killed the job at its run time limit";
+    } else if (t.rfind("timeout: sending signal kill", 0) == 0) {  // -s KILL / -k: a TERM alone prints no "Killed"
+      what = "timeout(1) killed the command at its time limit";
+    }
+    if (what) {
+      ev_.job_stops.emplace_back(n, what);
+    } else if (t.rfind("^c", 0) == 0 || t == "keyboardinterrupt" || t.rfind("keyboardinterrupt:", 0) == 0) {
+      ev_.interrupts.push_back(n);
     }
   }
 
@@ -1456,6 +1482,7 @@ class Reader {
                                (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
+    if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6)) fix_shown_as_code(raw, lo, n);
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
     if ((has_text("other") || has_text("rest of") || has_text("remaining")) && other_gpus_free_told(lo)) {
@@ -1474,10 +1501,16 @@ class Reader {
     }
     if (has(kWCap) && !has_text("?")) cap_told(raw, lo, n);
     if (has(kWPrevious) && !has_text("?")) previous_kept(raw, lo, n);
+    // Named as the engine, not as a person ("@travis") nor "actions" alone.
+    auto engine_named = [&](std::string_view w) {
+      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+        if (is_word_at(lo, p, w.size()) && (p == 0 || lo[p - 1] != '@')) return true;
+      }
+      return false;
+    };
     if (!ev_.host_engine_line && has(kWHostEngine) &&
-        (!contains_word(lo, "actions") || lo.find("github actions") != std::string_view::npos ||
-         std::any_of(std::begin(kHostEngineWords), std::end(kHostEngineWords),
-                     [&](std::string_view w) { return contains_word(lo, w); }))) {
+        (lo.find("github actions") != std::string_view::npos ||
+         std::any_of(std::begin(kHostEngineWords), std::end(kHostEngineWords), engine_named))) {
       ev_.host_engine_line = n;
     }
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
@@ -1869,7 +1902,7 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
           any = true;
         }
       }
-      return any;
+      return any && !said_of_failure();  // "--per_device_train_batch_size 1 still gives OOM" is told
     };
     // Batch size 1 written as code or a config ("TrainingArguments(per_device_train_batch_size=1, ...)",
     // "batch_size: 1" in a YAML file) on a line that tells no failure: the run's setting (read as a
@@ -2146,7 +2179,13 @@ if (contains("model.eval()") && !negated) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "model.eval(): " + text(), 'e');
     }
     }
-    if (has(kWNoGrad)) add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
+    // no_grad in the program (the evaluation's graphs are then not kept): not no_grad told as the
+    // fix ("wrapping the validation loop in torch.no_grad() fixed it", the fix shown as code under
+    // a sentence pointing at it), which is the user's account of the missing no_grad.
+    if (has(kWNoGrad) &&
+        !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6) || (!code_line(lo) && tells_resolution(lo)))) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
+    }
     // The user names the missing no_grad: "there is not no_grad decorator around the inference
     // script", "evaluate without torch.no_grad()", "forgot inference_mode".
     if (has(kWNoGrad) && (contains("without") || contains("missing") || contains("forgot") || contains("not no_grad") ||
@@ -3762,7 +3801,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // Batch size 1 as written in settings and sentences ("batch_size=1", "bs=1", "batch size of 1").
   static constexpr std::string_view kBatchOne[] = {"batch size 1",    "batch size of 1", "batch_size=1",
                                                    "batch_size 1",    "batch size = 1",  "bs=1",
-                                                   "batch size is 1", "batch_size = 1",  "batch_size: 1"};
+                                                   "batch size is 1", "batch_size = 1",  "batch_size: 1",
+                                                   "batch size to 1", "batch_size to 1", "batch size of one"};
   // Batch size 1 told to work, in the piece of the line that holds it (split at ". ", "; ", " but ",
   // ", "): "batch_size=1 worked for me", "with batch size 1 it works, but batch size 2 gives CUDA
   // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"). Not
@@ -4335,7 +4375,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
-    fix_shown_as_code(raw, lo, n);
     // Cheap gate first (this runs on every line): a word of resolution or of success somewhere on
     // the line, from the same lists tells_resolution() reads (a substring of the line where they
     // match where a word starts), or a non-ASCII line (zh words of success, success_told()).
@@ -5223,9 +5262,26 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
-  c.job_stop_line = ev.job_stop_line;
-  c.job_stop_what = ev.job_stop_what;
-  if (ev.interrupt_line > 0 && ev.interrupt_line < oom_line) c.interrupt_line = ev.interrupt_line;
+  // A scheduler's stop just before the report (or its banner just after it), with no kill for
+  // memory told anywhere in the log; an interrupt by hand within the lines before it.
+  // Not when a command starts between the two (the stop or the interrupt was another run's).
+  auto command_between = [&](int64_t after, int64_t before) {
+    const auto it = std::upper_bound(ev.command_lines.begin(), ev.command_lines.end(), after);
+    return it != ev.command_lines.end() && *it < before;
+  };
+  if (ev.memory_kill_line == 0) {
+    for (const auto& [line, what] : ev.job_stops) {
+      if (line >= oom_line - kStopLinesBefore && line <= oom_line + kStopLinesAfter && !command_between(line, oom_line)) {
+        c.job_stop_line = line;
+        c.job_stop_what = what;
+      }
+    }
+  }
+  for (const int64_t line : ev.interrupts) {
+    if (line < oom_line && line >= oom_line - kStopLinesBefore && line > prev_oom_line && !command_between(line, oom_line)) {
+      c.interrupt_line = line;
+    }
+  }
   // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) named and
   // no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
   if (ev.host_engine_line > 0 && ev.accelerator_line == 0) {

@@ -156,6 +156,11 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     }
     return;
   }
+  if (r.subsystem == "cuda_jl") {  // "Out of GPU memory trying to allocate 2.000 GiB"
+    set_requested(size_after(s, "outofgpumemorytryingtoallocate"), r);
+    r.device = "cuda";
+    return;
+  }
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
     if (const size_t p = ifind(s, "devicememoryallocationofsize"); p != std::string::npos) set_byte_count(s, p + 28, r);
     r.device = "vulkan";
@@ -251,8 +256,7 @@ int64_t tf_dtype_bytes(const std::string& dtype) {
   if (d == "int8" || d == "uint8" || d == "bool" || d == "qint8" || d == "quint8") return 1;
   if (d == "complex128") return 16;
   // An element size read off BFC's rounded request where the message names no dtype ("8-byte").
-  if (d.size() == 6 && d.compare(1, 5, "-byte") == 0 && is_digit(d[0])) return d[0] - '0';
-  if (d == "16-byte") return 16;
+  if (d == "1-byte" || d == "2-byte" || d == "4-byte" || d == "8-byte" || d == "16-byte") return std::stoi(d);
   return 0;
 }
 
@@ -276,6 +280,15 @@ void tensorflow_size_impl(OomRecord& r) {
     if (elements > kMaxInt64 / esize) r.size_overflow = true;
     r.requested_printed = "shape[" + r.tensor_shape + "]" + (r.dtype_assumed ? "" : " and type " + r.dtype);
   }
+}
+
+// The dtype after "andtype" at `at` of the squashed message ("andtypefloaton/job:..." -> "float").
+std::string tf_dtype_after(std::string_view s, size_t at) {
+  size_t e = at + 7;
+  while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
+  std::string dtype(s.substr(at + 7, e - at - 7));
+  if (dtype.size() > 2 && lower(dtype.substr(dtype.size() - 2)) == "on") dtype.resize(dtype.size() - 2);
+  return dtype;
 }
 
 void read_tensorflow(std::string_view s, OomRecord& r) {
@@ -302,6 +315,11 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
       ++i;
     }
     if (!shape.empty()) r.tensor_shape = shape;
+    // "... dim { size: 1024 } and type half on /gpu:0"
+    if (!shape.empty() && istarts_with(s.substr(i), "andtype")) {
+      r.dtype = tf_dtype_after(s, i);
+      tensorflow_size_impl(r);
+    }
   } else if (p != std::string_view::npos) {
     size_t i = p + label;
     if (i < s.size() && s[i] == '[') ++i;
@@ -309,13 +327,7 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
     if (close != std::string_view::npos && close - i < 200) {
       r.tensor_shape = std::string(s.substr(i, close - i));
       const size_t t = ifind(s, "andtype", close);
-      if (t == close + 1) {
-        size_t e = t + 7;
-        while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
-        std::string dtype(s.substr(t + 7, e - t - 7));
-        if (dtype.size() > 2 && lower(dtype.substr(dtype.size() - 2)) == "on") dtype.resize(dtype.size() - 2);
-        r.dtype = dtype;
-      }
+      if (t == close + 1) r.dtype = tf_dtype_after(s, t);
       tensorflow_size_impl(r);
     }
   }
@@ -330,6 +342,9 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
       if (integer_at(s, e + 1, &end)) e = end;
     }
     r.device = lower(s.substr(dev + 8, e - dev - 8));
+  } else if (const size_t old_gpu = ifind(s, "on/gpu:"); old_gpu != std::string_view::npos && old_gpu + 7 < s.size() &&
+             is_digit(s[old_gpu + 7])) {  // TF 0.x: "... and type half on /gpu:0"
+    r.device = "gpu:" + std::string(1, s[old_gpu + 7]);
   } else if (const size_t bfc = ifind(s, "gpu_"); bfc != std::string_view::npos && is_digit(bfc + 4 < s.size() ? s[bfc + 4] : 'x')) {
     r.device = "gpu:" + std::string(1, s[bfc + 4]);
   }
@@ -365,27 +380,39 @@ void read_vllm(std::string_view s, OomRecord& r) {
 void tensorflow_size(OomRecord& r) { tensorflow_size_impl(r); }
 
 // See oom_fields.h.
-void tf_dtype_from_bfc_rounding(std::string_view s, OomRecord& r) {
-  if ((!r.dtype.empty() && !r.dtype_assumed) || r.tensor_shape.empty()) return;
-  const size_t rt = ifind(s, "(roundedto");
-  if (rt == std::string_view::npos) return;
-  size_t e = rt + 10;
-  int64_t rounded = 0;
-  while (e < s.size() && is_digit(s[e]) && rounded < kMaxInt64 / 10) rounded = rounded * 10 + (s[e++] - '0');
-  const std::vector<int64_t> dims = tensor_dims(r.tensor_shape);
+int tf_element_bytes_for(const std::string& shape, int64_t bytes, bool rounded) {
+  const std::vector<int64_t> dims = tensor_dims(shape);
   int64_t elements = dims.empty() ? 0 : 1;
   for (const int64_t dim : dims) elements = dim != 0 && elements > kMaxInt64 / dim ? 0 : elements * dim;
+  if (elements <= 0 || bytes <= 0) return 0;
   for (const int k : {1, 2, 4, 8, 16}) {
-    if (elements > 0 && elements <= kMaxInt64 / k && rounded >= elements * k && rounded - elements * k < 256) {
-      r.dtype = k == 16 ? "16-byte" : std::string(1, static_cast<char>('0' + k)) + "-byte";
-      r.dtype_assumed = false;
-      tensorflow_size_impl(r);
-      r.requested_printed = "shape[" + r.tensor_shape + "] (" + r.dtype + " elements, from BFC's rounded request)";
-      return;
-    }
+    if (elements > kMaxInt64 / k) break;
+    const int64_t b = elements * k;
+    // k and 2k differ by half: a printed size's half-a-digit (<= 0.5%) never fits two.
+    const bool fits = rounded ? bytes >= b && bytes - b < 256 : (b > bytes ? b - bytes : bytes - b) <= bytes / 200 + 256;
+    if (fits) return k;
   }
+  return 0;
 }
 
+void tf_dtype_from_bfc_rounding(std::string_view s, OomRecord& r) {
+  if ((!r.dtype.empty() && !r.dtype_assumed) || r.tensor_shape.empty()) return;
+  int k = 0;
+  if (const size_t rt = ifind(s, "(roundedto"); rt != std::string_view::npos) {
+    size_t e = rt + 10;
+    int64_t rounded = 0;
+    while (e < s.size() && is_digit(s[e]) && rounded < kMaxInt64 / 10) rounded = rounded * 10 + (s[e++] - '0');
+    k = tf_element_bytes_for(r.tensor_shape, rounded, true);
+  } else if (const auto printed = size_after(s, "ranoutofmemorytryingtoallocate", false, true)) {
+    // TF 1.x printed the size alone ("trying to allocate 256.00MiB"): within its last digit's half.
+    k = printed->overflow ? 0 : tf_element_bytes_for(r.tensor_shape, printed->bytes, false);
+  }
+  if (k == 0) return;
+  r.dtype = std::to_string(k) + "-byte";
+  r.dtype_assumed = false;
+  tensorflow_size_impl(r);
+  r.requested_printed = "shape[" + r.tensor_shape + "] (" + r.dtype + " elements, from BFC's request before it)";
+}
 
 std::vector<int64_t> tensor_dims(std::string_view shape) {
   std::vector<int64_t> dims;

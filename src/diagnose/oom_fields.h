@@ -17,11 +17,16 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
 /// TensorFlow: requested = product(tensor_shape) x the size of `dtype` (overflow-checked).
 void tensorflow_size(OomRecord& r);
 /// A TensorFlow report whose message prints no dtype (cut after "and type", TF 0.x's shape proto)
-/// takes its element size from BFC's rounded request in `s` (squashed: "(roundedto24662507520)"):
-/// BFC rounds a request up to a multiple of 256 bytes (bfc_allocator.cc, RoundedBytes), so the k in
-/// {1, 2, 4, 8, 16} with product(shape) x k within 256 bytes below it is the element size; sets
-/// `dtype` to "<k>-byte" and the requested bytes. Unchanged when none fits or a dtype was printed.
+/// takes its element size from BFC's warning in `s` (squashed): its rounded request
+/// ("(roundedto24662507520)"; BFC rounds up to a multiple of 256 bytes, bfc_allocator.cc
+/// RoundedBytes) or, without one (TF 1.x), its printed size ("tryingtoallocate256.00MiB"); see
+/// tf_element_bytes_for(). Sets `dtype` to "<k>-byte" and the requested bytes. Unchanged when none
+/// fits or a dtype was printed.
 void tf_dtype_from_bfc_rounding(std::string_view s, OomRecord& r);
+/// The element size k in {1, 2, 4, 8, 16} with product(`shape`) x k equal to `bytes`: BFC's rounded
+/// request (`rounded`: within 256 bytes below it) or a printed size (within 0.5% + 256 bytes); 0
+/// when none fits.
+int tf_element_bytes_for(const std::string& shape, int64_t bytes, bool rounded);
 /// The dimensions of a TensorFlow shape as printed, "1,1,100000,512" -> {1, 1, 100000, 512}; empty
 /// when any part is not an unsigned integer (<= 18 digits).
 std::vector<int64_t> tensor_dims(std::string_view shape);

@@ -323,6 +323,8 @@ const HeadDef kHeads[] = {
     // memory allocation limit: ErrorOutOfDeviceMemory", the C API's VK_ERROR_OUT_OF_DEVICE_MEMORY
     // and ncnn's "vkAllocateMemory failed -2" (-2 is that code; -1, VK_ERROR_OUT_OF_HOST_MEMORY,
     // is host RAM: a "host_alloc" report, subsystem "vulkan_host"; other codes are not memory).
+    // Julia's CUDA.jl: "ERROR: Out of GPU memory trying to allocate 2.000 GiB" (its OutOfGPUMemoryError).
+    {"out of gpu memory trying to allocate", "device_alloc", "cuda_jl", Kind::kOneLine},
     {"device memory allocation of size", "device_alloc", "vulkan", Kind::kOneLine},
     {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
@@ -1067,6 +1069,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   size_t consumed_until = 0;                           // lines read as continuations
   std::optional<bool> device_assert_seen;              // a CUDA kernel's assertion in the log, looked for once
   std::optional<bool> vram_told;                       // the GPU's memory named anywhere in the log, looked for once
+  std::optional<bool> julia_told, julia_gpu_told;      // Julia named / its GPU arrays named, looked for once
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < consumed_until) continue;
     const std::string_view raw = lines[i].raw;
@@ -1180,7 +1183,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           // A size, not a number glued to the next word ("CUDA_VISIBLE_DEVICES=0 python run.py" compacts
           // to "=0python": no size of 0 P), nor a zero.
           const auto size = size_at(compact, q, false, true);
-          sized = size && size->bytes > 0 && (size->end >= compact.size() || !is_alpha(compact[size->end]));
+          // Nor a date's or a time's ("2024-03-01T12:00:00" holds "01T" followed by "12:").
+          sized = size && size->bytes > 0 &&
+                  (size->end >= compact.size() ||
+                   (!is_alpha(compact[size->end]) && !is_digit(compact[size->end]) && compact[size->end] != ':'));
         }
         const char last = prev.empty() ? '\0' : prev.back();
         // A record of its own: a timestamp or glog's level and date after any launcher prefix ("[rank1]: ",
@@ -1322,6 +1328,27 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           r.device = "vulkan";
         }
       }
+      // Julia's OutOfMemoryError() is the host's: where its own error line prints it ("ERROR:
+      // OutOfMemoryError()", "LoadError: ..."), or in a log that names Julia; not where the log tells
+      // Julia's GPU arrays (CuArray, "|> gpu", CUDA.jl's "Out of GPU memory"): that is the device's.
+      if (r.subsystem == "julia") {
+        if (!julia_told) {  // once per log
+          julia_told = false;
+          julia_gpu_told = false;
+          for (const LineView& l : lines) {
+            const std::string_view t = l.raw.substr(0, 600);
+            if (ifind(t, "julia") != std::string_view::npos || ifind(t, ".jl") != std::string_view::npos) julia_told = true;
+            if (ifind(t, "cuarray") != std::string_view::npos || ifind(t, "|> gpu") != std::string_view::npos ||
+                ifind(t, "out of gpu memory") != std::string_view::npos || ifind(t, "cuda.jl") != std::string_view::npos) {
+              julia_gpu_told = true;
+            }
+          }
+        }
+        const std::string t = lower(trim(lines[i].raw.substr(0, 200)));
+        const bool error_line = t.rfind("error: outofmemoryerror()", 0) == 0 || t.rfind("error: loaderror: outofmemoryerror()", 0) == 0 ||
+                                t.rfind("loaderror: outofmemoryerror()", 0) == 0;
+        if (*julia_gpu_told || (!*julia_told && !error_line)) continue;
+      }
       if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.dtype.empty()) {
         // TF 1.x printed the shape alone; the failing node on the next lines names its dtype
         // ("[[Node: ... = Conv2D[T=DT_FLOAT, ..."), else TF's default float32 is assumed (flagged).
@@ -1375,7 +1402,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                (prev.family == "host_alloc" && r.family == "host_alloc" && r.line - prev.line <= 5 &&
                                 // not two allocations of other sizes (two JVMs' failures, two workers')
                                 (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r)));
-        const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400;
+        // TensorFlow's BFC warning, the error and its re-raise are one failure; a second tensor's
+        // (another shape, or a BFC request that fits none of the first shape's element sizes) is another.
+        const bool tf_other_tensor =
+            !prev.tensor_shape.empty() &&
+            (!r.tensor_shape.empty() ? r.tensor_shape != prev.tensor_shape
+                                     : r.requested_bytes && tf_element_bytes_for(prev.tensor_shape, *r.requested_bytes, false) == 0 &&
+                                           prev.requested_bytes != r.requested_bytes);
+        const bool tf_echo = prev.family == "tensorflow" && r.family == "tensorflow" && r.line - prev.line <= 400 &&
+                             !tf_other_tensor;
         // A report's title on the first line ("Index build error: `invalid memory alloc request size`
         // >= 1GB") names the failure the message further down prints with its size: one report.
         const bool pytorch_family = prev.family.rfind("pytorch", 0) == 0 && r.family.rfind("pytorch", 0) == 0;
@@ -1489,7 +1524,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           }
           if (r.family == "tensorflow" && !r.tensor_shape.empty() && prev.tensor_shape.empty()) {
             const int64_t line0 = prev.line;
-            tf_dtype_from_bfc_rounding(squashed_of[k], r);  // BFC's warning before it: its rounded request
+            tf_dtype_from_bfc_rounding(squashed_of[k], r);  // BFC's warning before it: its request
+            if (r.device.empty()) r.device = prev.device;       // "Allocator (GPU_0_bfc)" named the device
             r.occurrences = prev.occurrences + 1;
             absorb(r, prev.text_lines);
             prev = r;
