@@ -5284,3 +5284,22 @@ TEST(DiagnoseKinds31, Review36Mends) {
                                "Tried to allocate 2.00 GiB\n")).framework,
             "accelerate");
 }
+
+// ClickHouse's memory tracker: a query's limit is its cap (other), the server's total is host RAM.
+TEST(DiagnoseKinds31, ClickHouseMemoryLimit) {
+  const Diagnosis query = first(diagnose_log(
+      "Code: 241. DB::Exception: Memory limit (for query) exceeded: would use 9.32 GiB (attempt to allocate chunk of "
+      "4194304 bytes), maximum: 9.31 GiB.: While executing AggregatingTransform. (MEMORY_LIMIT_EXCEEDED)\n",
+      rules_alone()));
+  ASSERT_TRUE(query.oom.has_value());
+  EXPECT_EQ(query.oom->subsystem, "clickhouse");
+  EXPECT_EQ(query.oom->requested_bytes, 4194304);
+  ASSERT_TRUE(query.oom->allowed_bytes.has_value());
+  EXPECT_NEAR(static_cast<double>(*query.oom->allowed_bytes), 9.31 * kGiB, 0.005 * kGiB);
+  EXPECT_EQ(query.findings.front().category, OomCause::kOther);
+  const Diagnosis total = first(diagnose_log(
+      "DB::Exception: Memory limit (total) exceeded: would use 28.01 GiB (attempt to allocate chunk of 8388608 bytes), "
+      "maximum: 28.00 GiB. (MEMORY_LIMIT_EXCEEDED)\n",
+      rules_alone()));
+  EXPECT_EQ(total.findings.front().category, OomCause::kCpuRam);
+}

@@ -1296,7 +1296,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
-       oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "clickhouse" || oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
   }
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
@@ -1408,6 +1408,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                    ": host RAM"
            : sub == "postgres" ? "PostgreSQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) +
                                      " in a backend's memory context: host RAM"  // palloc's cap: cap_not_ram() below
+           : sub == "clickhouse" ? "ClickHouse's memory tracker refused " + (Q ? format_bytes(*Q) : std::string("a chunk")) +
+                                       (oom.allowed_bytes ? " above its limit of " + format_bytes(*oom.allowed_bytes) : std::string())
            : sub == "mysql" ? "MySQL could not allocate " + (Q ? format_bytes(*Q) : std::string("memory")) + ": host RAM"
            : sub == "redis" ? "Redis refused a write above its maxmemory setting"  // cap_not_ram() below
            : sub == "sqlite" ? std::string("SQLite's allocator failed (SQLITE_NOMEM): host RAM")
@@ -1491,6 +1493,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                   "-sMEMORY64=1), or give the module a smaller input",
                   "Is the limit in the message 2 GiB (2147483648, the default MAXIMUM_MEMORY) or the INITIAL_MEMORY the "
                   "module was linked with?");
+    }
+    if (oom.subsystem == "clickhouse" && !diagnose_detail::icontains(oom.message, "(total)")) {
+      // A query's or a user's limit (max_memory_usage, max_memory_usage_for_user), whatever the
+      // host's RAM; "(total)" is the server's limit, a share of the host's RAM.
+      cap_not_ram(b, i, b.at(i).evidence.empty() ? std::string("ClickHouse's per-query memory limit") : b.at(i).evidence.front(),
+                  "ClickHouse's per-query (or per-user) memory limit, not the host's memory",
+                  "SET max_bytes_before_external_group_by / max_bytes_before_external_sort (spill to disk, about half "
+                  "of max_memory_usage), raise max_memory_usage, or aggregate fewer keys per query",
+                  "Is 'maximum' in the message the query's max_memory_usage (default 10 GB) rather than the "
+                  "server's RAM?");
     }
     if (oom.subsystem == "redis") {
       // A cap the server was configured with, whatever the host's RAM.

@@ -533,6 +533,12 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       if (!r.requested_bytes) r.requested_bytes = grouped_count_after(s, "requestofsize", r, &r.requested_printed);
       return;
     }
+    if (r.subsystem == "clickhouse") {  // "would use 9.32 GiB (attempt to allocate chunk of 4194304 bytes), maximum: 9.31 GiB"
+      r.requested_bytes = grouped_count_after(s, "attempttoallocatechunkof", r, &r.requested_printed);
+      r.allocated_bytes = take(size_after(s, "woulduse"), r);  // what the tracker would hold with the chunk
+      r.allowed_bytes = take(size_after(s, "maximum:"), r);     // the limit (max_memory_usage, or the server's)
+      return;
+    }
     if (r.subsystem == "mysql") {  // "Out of memory (Needed 1048576 bytes)"
       r.requested_bytes = grouped_count_after(s, "outofmemory(needed", r, &r.requested_printed);
       return;

@@ -265,6 +265,12 @@ const HeadDef kHeads[] = {
     // Redis refusing a write above its maxmemory setting: "OOM command not allowed when used memory >
     // 'maxmemory'": a configured cap, not the host's RAM.
     {"oom command not allowed when used memory", "host_alloc", "redis", Kind::kOneLine},
+    // ClickHouse's MemoryTracker: "Memory limit (for query) exceeded: would use 9.32 GiB (attempt to
+    // allocate chunk of 4194304 bytes), maximum: 9.31 GiB ... (MEMORY_LIMIT_EXCEEDED)"; also "(total)",
+    // "(for user)".
+    {"memory limit (for query) exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
+    {"memory limit (for user) exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
+    {"memory limit (total) exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
     // Emscripten's heap (a WebAssembly module's linear memory, src/library.js emscripten_resize_heap):
     // "Cannot enlarge memory, requested 2148487168 bytes, but the limit is 2147483648 bytes!" (growth
     // up to MAXIMUM_MEMORY, 2 GiB by default) and, without ALLOW_MEMORY_GROWTH, "Cannot enlarge memory
