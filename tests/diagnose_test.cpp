@@ -5303,3 +5303,75 @@ TEST(DiagnoseKinds31, ClickHouseMemoryLimit) {
       rules_alone()));
   EXPECT_EQ(total.findings.front().category, OomCause::kCpuRam);
 }
+
+// held37's kinds (made-up inputs).
+TEST(DiagnoseKinds32, StacksAndTheirBuffers) {
+  // llama.cpp naming the KV cache's buffer: the context, not the weights.
+  const Diagnosis kv = first(diagnose_log(
+      "E ggml_backend_cuda_buffer_type_alloc_buffer: allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+      "E alloc_tensor_range: failed to allocate CUDA0 buffer of size 8589934592\n"
+      "E llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache\n",
+      rules_alone()));
+  ASSERT_FALSE(kv.findings.empty());
+  EXPECT_EQ(kv.findings.front().category, OomCause::kGenerationKvCache);
+  // No torch, and TensorFlow's predict or an ONNX Runtime session: no evaluation graph is kept.
+  const Diagnosis keras = first(diagnose_log(
+      "ResourceExhaustedError in predict_function\nprob = model.predict(volume)\nGraph execution error: OOM\n",
+      rules_alone()));
+  EXPECT_EQ(keras.framework, "tensorflow");
+  for (const Finding& f : keras.findings) EXPECT_NE(f.category, OomCause::kEvalWithoutNoGrad);
+  const Diagnosis ort = first(diagnose_log(
+      "Memory grows with every inference call of Ort::Session::Run() in onnxruntime until it runs out of memory.\n",
+      rules_alone()));
+  for (const Finding& f : ort.findings) EXPECT_NE(f.category, OomCause::kEvalWithoutNoGrad);
+  // With torch named, inference without no_grad stays a candidate.
+  const Diagnosis torch_eval = first(diagnose_log(
+      "import torch\npreds = model.predict(batch)\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+      rules_alone()));
+  bool eval = false;
+  for (const Finding& f : torch_eval.findings) eval = eval || f.category == OomCause::kEvalWithoutNoGrad;
+  EXPECT_TRUE(eval);
+  // A notebook merely named is no other process; a kernel holding the GPU is.
+  EXPECT_FALSE(evidence_holds("I reused the jupyter notebook from the docs.\nout of memory\n", "other jobs on the GPU"));
+  EXPECT_TRUE(evidence_holds("Another jupyter kernel still holds the GPU.\nout of memory\n", "other jobs on the GPU",
+                             OomCause::kOtherProcess));
+  // GPUs of unequal memory given equal shares.
+  EXPECT_TRUE(evidence_holds("The model is split half-by-half across two GPUs with different VRAM.\nout of memory\n",
+                             "GPUs of unequal memory given equal shares", OomCause::kMultiGpuImbalance));
+}
+
+// review37's findings, mended.
+TEST(DiagnoseKinds32, Review37Mends) {
+  // TensorFlow's exception names the framework only where nothing else does, and only opening its line.
+  EXPECT_EQ(first(diagnose_log("Coming from TensorFlow's ResourceExhaustedError, now in PyTorch:\nRuntimeError: CUDA out "
+                               "of memory. Tried to allocate 512.00 MiB\n")).framework,
+            "pytorch");
+  EXPECT_EQ(first(diagnose_log("def train_function(model):\n    pass\nRuntimeError: CUDA out of memory. Tried to allocate "
+                               "512.00 MiB\n")).framework,
+            "pytorch");
+  // ClickHouse's newer wording, and a chunk printed with a unit.
+  const Diagnosis ch = first(diagnose_log(
+      "Code: 241. DB::Exception: (total) memory limit exceeded: would use 30.01 GiB (attempt to allocate chunk of 4.00 MiB "
+      "bytes), current RSS: 29.9 GiB, maximum: 30.00 GiB. (MEMORY_LIMIT_EXCEEDED)\n",
+      rules_alone()));
+  ASSERT_TRUE(ch.oom.has_value());
+  EXPECT_EQ(ch.oom->subsystem, "clickhouse");
+  EXPECT_EQ(ch.oom->requested_bytes, 4 * kMiB);
+  // llama.cpp's KV-cache line only as its own output, not in a sentence.
+  EXPECT_FALSE(evidence_holds("I did not see 'failed to allocate buffer for kv cache' this time.\n"
+                              "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc "
+                              "failed: out of memory\n",
+                              "KV cache's buffer"));
+  // A function's own record above a failure is not glued into its quoted message.
+  const Diagnosis glued = first(diagnose_log(
+      "llama_kv_cache_init:      CUDA0 KV buffer size =  4096.00 MiB\n"
+      "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc failed: out of memory\n",
+      rules_alone()));
+  ASSERT_TRUE(glued.oom.has_value());
+  EXPECT_EQ(glued.oom->message.find("kv_cache_init"), std::string::npos) << glued.oom->message;
+  // Jupyter named without a word of holding; unequal GPUs denied.
+  EXPECT_FALSE(evidence_holds("The Jupyter kernel died. I closed all notebooks.\nout of memory\n", "other jobs on the GPU"));
+  EXPECT_FALSE(evidence_holds("I split it half-by-half across two GPUs with the same VRAM, no different VRAM here.\n"
+                              "out of memory\n",
+                              "GPUs of unequal memory"));
+}

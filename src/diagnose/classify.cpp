@@ -214,10 +214,12 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
 }
 
 // The report comes from a runtime that builds no autograd graph: TensorRT's or ONNX Runtime's
-// own allocator failed, or the traceback runs through vLLM's engine (its workers run the model
-// under torch.inference_mode()), ONNX Runtime or TensorRT (context.cpp's frame_facts()).
+// own allocator failed, the traceback runs through vLLM's engine (its workers run the model
+// under torch.inference_mode()), ONNX Runtime or TensorRT (context.cpp's frame_facts()), or the log
+// names no torch and only such stacks (LogContext::autograd_free_log).
 bool runs_without_autograd(const OomRecord& oom, const LogContext& context) {
-  return context.no_autograd || oom.subsystem == "tensorrt" || oom.subsystem == "onnxruntime";
+  return context.no_autograd || (context.autograd_free_log && oom.family.rfind("pytorch", 0) != 0) ||
+         oom.subsystem == "tensorrt" || oom.subsystem == "onnxruntime";
 }
 
 // 80 GiB: about what an 80 GB A100 / H100 offers (79.2 / 79.6 GiB); one request at least this
@@ -1184,7 +1186,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
 // not raise gets 0 for its first term; only causes whose cosine reaches kWordPriorMinSimilarity have
 // a place among the words), and the findings are re-ranked by it, ties by the rules' place, then by
 // name. A cause the words put in the first three that the rules did not raise becomes a finding
-// (not host RAM beside an accelerator's own message: the words cannot move its failure off the device).
+// (not host RAM beside an accelerator's own message: the words cannot move its failure off the device;
+// nor evaluation without no_grad where `no_eval`, a runtime without autograd: runs_without_autograd()).
 // - No line decides: w = kWordPriorWeight (the words can take first place); the scores are
 //   re-spaced from the first one's, at most kWordPriorBelow - 0.01, 0.03 apart: all "low".
 // - Beside a statement: w = kWordPriorWeightBesideProse, below 1/2, so the statement keeps first
@@ -1208,7 +1211,7 @@ constexpr double kWordPriorMinSimilarity = 0.1;
 
 void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Finding>& findings,
                       std::vector<DecidingEvidence>& deciding, const std::vector<OomCause>& prose_only,
-                      bool accelerator_report) {
+                      bool accelerator_report, bool no_eval) {
   rank_findings(findings);
   // A first finding at or above kWordPriorBelow that rests on the user's sentences alone.
   const bool beside_statement =
@@ -1250,7 +1253,8 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
     const bool raised = rules_place[c] != SIZE_MAX;
     if (raised) {
       ranked.push_back(std::move(findings[rules_place[c]]));
-    } else if (words && ranked.size() < 3 && !(accelerator_report && cause == OomCause::kCpuRam)) {
+    } else if (words && ranked.size() < 3 && !(accelerator_report && cause == OomCause::kCpuRam) &&
+               !(no_eval && cause == OomCause::kEvalWithoutNoGrad)) {
       // (Not host RAM beside an accelerator's own allocation failure: the words cannot move the
       // failure off the device the message names.)
       ranked.push_back(make_finding(cause, 0.0));
@@ -1286,6 +1290,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   d.framework = context.framework.empty() ? "pytorch" : context.framework;
   // The message's own family names the framework when the log does not.
   if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
+  // PyTorch's own allocator printed the message: a TensorFlow or JAX named beside it ("we load data
+  // with tf.data", "coming from TensorFlow") did not run out.
+  if ((d.framework == "tensorflow" || d.framework == "jax") && oom.family.rfind("pytorch", 0) == 0) d.framework = "pytorch";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
   // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
   if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
@@ -1704,7 +1711,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // context and the micro-batch.
   if (d.framework == "native") {
     const std::string what = oom.message;
-    if (icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors")) {
+    if (context.kv_cache_failed_line > 0 && icontains_word(what, "alloc_tensor_range")) {
+      // alloc_tensor_range places the KV cache as it places the weights; the next lines said which.
+      b.add(OomCause::kStaticModelTooLarge, 0.3,
+            "the weights on the device leave the KV cache no room (a lower -ngl frees it as a shorter context does)");
+    } else if (icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors")) {
       b.add(OomCause::kStaticModelTooLarge, 0.5, "ggml was placing the model's weights (alloc_tensor_range): the layers put on the device do not fit");
     } else if (icontains_word(what, "kv_cache") || icontains_word(what, "kv buffer")) {
       b.add(OomCause::kGenerationKvCache, 0.5, "ggml was allocating the KV cache: it grows with the context and the parallel sequences");
@@ -1856,7 +1867,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
     const bool accelerator_report = oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() &&
                                     oom.device.rfind("cpu", 0) != 0;
-    weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report);
+    weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
+                     runs_without_autograd(oom, context));
   }
   // Fixes in the user's framework (the generic default text only; rule-specific fixes stay).
   for (Finding& f : findings) {

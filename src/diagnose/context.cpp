@@ -89,6 +89,7 @@ enum Word : uint8_t {
   kWCap,          // capped, limited (a memory cap told: cap_told())
   kWPrevious,     // old, previous (an earlier run's objects kept: previous_kept())
   kWPointer,      // changed, replace, following, follows (a sentence pointing at code below: fix_shown_as_code())
+  kWNoAutograd,   // onnxruntime, tensorrt, coreml, mlmodel, mlx, openvino, ncnn, tflite, ggml (runtimes without autograd)
   kWStop,         // cancelled, walltime, term_runlimit, timeout, keyboardinterrupt, oom_kill, killed (a job
                   // stopped, or killed for memory: job_stopped())
 };
@@ -148,7 +149,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"transformers", kWFramework}, {"deepspeed", kWFramework}, {"lightning", kWFramework},
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
-      {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
+      {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"resourceexhaustederror", kWFramework},
+      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
       {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
@@ -209,6 +211,9 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"capped", kWCap}, {"limited", kWCap}, {"old", kWPrevious}, {"previous", kWPrevious},
       {"changed", kWPointer}, {"change", kWPointer}, {"replace", kWPointer}, {"replaced", kWPointer},
       {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer},
+      {"onnxruntime", kWNoAutograd}, {"tensorrt", kWNoAutograd}, {"coreml", kWNoAutograd}, {"mlmodel", kWNoAutograd},
+      {"mlx", kWNoAutograd}, {"openvino", kWNoAutograd}, {"ncnn", kWNoAutograd}, {"tflite", kWNoAutograd},
+      {"ggml", kWNoAutograd},
       {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
       {"timeout", kWStop}, {"keyboardinterrupt", kWStop}, {"oom", kWStop}, {"oom_kill", kWStop},
       {"out_of_memory", kWStop}, {"oomkilled", kWStop}, {"exceeded", kWStop}, {"killed", kWStop},
@@ -473,6 +478,10 @@ struct LogEvidence {
   std::vector<std::pair<int64_t, std::string>> job_stops;  // (line, what): a scheduler stopped the job (job_stopped())
   std::vector<int64_t> interrupts;               // lines showing the run interrupted by hand (Ctrl-C)
   int64_t memory_kill_line = 0;                  // first line telling a kill for memory (oom-kill, OUT_OF_MEMORY, ...)
+  int64_t no_autograd_line = 0;                  // first line naming a runtime without autograd (ONNX Runtime, Core ML ...)
+  int64_t tf_exception_line = 0;                 // first line opening with TensorFlow's ResourceExhaustedError
+  bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
+  std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
@@ -805,6 +814,15 @@ class Reader {
         if (it->second == kWFramework && !path_name) {
           const int f = framework_index(w, lo);
           if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
+          // TensorFlow's exception opening its line ("ResourceExhaustedError: OOM when allocating",
+          // "tensorflow.python.framework.errors_impl.ResourceExhaustedError in predict_function"):
+          // TensorFlow where the log names no framework (context_at()); PaddlePaddle raises one
+          // of the same name.
+          if (w == "resourceexhaustederror" && !ev_.tf_exception_line) {
+            const std::string_view t0 = trim_view(lo.substr(0, i));
+            if (t0.empty() || t0 == "tensorflow.python.framework.errors_impl." || t0 == "tf.errors.") ev_.tf_exception_line = n;
+          }
+          if (w == "paddle" || w == "paddlepaddle") ev_.paddle_named = true;
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
         }
@@ -864,6 +882,7 @@ class Reader {
       }
     }
     if (((seen >> kWStop) & 1u) != 0 || (lo.size() >= 2 && lo[0] == '^' && lo[1] == 'c')) job_stopped(lo, n);
+    if (!ev_.no_autograd_line && ((seen >> kWNoAutograd) & 1u) != 0) ev_.no_autograd_line = n;
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
     if (std::string_view("$ptsadb").find(t[0]) != std::string_view::npos &&
         (t.rfind("$ ", 0) == 0 || t.rfind("python", 0) == 0 || t.rfind("torchrun ", 0) == 0 || t.rfind("srun ", 0) == 0 ||
@@ -1498,6 +1517,17 @@ class Reader {
          (has(kWSetting) && has_text("gpus") && contains_word(lo, "gpus"))) &&
         !no_gpu_told(lo)) {
       ev_.accelerator_line = n;
+    }
+    // llama.cpp naming the buffer that failed: the KV cache ("llama_init_from_model: failed to
+    // initialize the context: failed to allocate buffer for kv cache", "llama_kv_cache_init: failed
+    // to allocate buffer"), which its alloc_tensor_range places as it places the weights: the
+    // context, not the model.
+    if (has(kWLlmGen) && (has_text("kv_cache_init: failed") ||
+                          (has_text("failed to allocate buffer for kv cache") && has_text("llama_")))) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.55,
+          "llama.cpp failed to allocate the KV cache's buffer (it grows with the context size): " + shown(raw.substr(0, 160)),
+          0, Told::kPrinted);
+      ev_.kv_cache_failed_lines.push_back(n);
     }
     if (has(kWCap) && !has_text("?")) cap_told(raw, lo, n);
     if (has(kWPrevious) && !has_text("?")) previous_kept(raw, lo, n);
@@ -2484,6 +2514,15 @@ if ((contains("map_location") && contains("torch.load")) ) {
               contains("hogging") || contains("taking") || contains("eating")) &&
              !word_in("no") && !word_in("not") && !contains("n't");
     };
+    // A notebook's kernel holding the device ("another Jupyter kernel still holds the GPU", "a Jupyter
+    // notebook running in the background"), not a notebook merely named ("I reused the jupyter
+    // notebook of the example", "the Jupyter kernel died", "I closed all Jupyter notebooks").
+    auto jupyter_holds = [&] {
+      return contains("jupyter") && !negated && !contains("closed") && !contains("nothing else") && !contains("no other") &&
+             (contains("another notebook") || contains("other notebook") || contains("another kernel") ||
+              contains("other kernel") || contains("background") || contains("hold") || contains("occup") ||
+              contains("still running"));
+    };
     // Other jobs / processes on the GPU.
     if (has(kWOther)) {
 if (contains("other process") || contains("another process") || contains("other users") ||
@@ -2491,7 +2530,7 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
         contains("another script") || contains("another experiment") || contains("another training") ||
         contains("another task") || contains("other program") || other_app_holds() ||
-        contains("already in use") || contains("shared gpu") || (has(kWOther) && contains("jupyter"))) {
+        contains("already in use") || contains("shared gpu") || jupyter_holds()) {
       // Not where the user rules them out ("nvidia-smi shows no other process", "no, only this one").
       if (!contains("no other process") && !contains("no other job") && !contains("no other program") &&
           !contains("only this one") && !contains("not another process") && !contains("no another process")) {
@@ -2637,6 +2676,17 @@ if (contains("other process") || contains("another process") || contains("other 
         (uneven_word && gpu_memory_imbalance_prose(raw, lo)) || (first_gpu_fills && !negated && sentence) ||
         (!negated && sentence && first_gpu_alone(lo))) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
+    }
+    // GPUs of unequal memory given equal shares ("loads the model half-by-half across two GPUs with
+    // different VRAM", "split evenly across cards of unequal sizes"): the smaller one fills first.
+    // Not denied ("no different VRAM here", "proportionally, not half-by-half", "unrelated: ...").
+    if ((has(kWGpuName) || has(kWMem) || has(kWSetting)) && !negated &&
+        (contains("different vram") || contains("different memory") || contains("different amounts of") ||
+         contains("unequal") || contains("different sizes") || contains("different gpu memory")) &&
+        (contains("half") || contains("evenly") || contains("equally") || contains("split") || contains("equal share")) &&
+        !contains("not half") && !contains("proportional") && !contains("no different") && !contains("not different") &&
+        !contains("same vram") && !contains("unrelated")) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "GPUs of unequal memory given equal shares: " + text());
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
     // CUDA_VISIBLE_DEVICES=1 doesn't work, it still runs on GPU0", "my mistake setting VISIBLE CUDA".
@@ -5322,6 +5372,19 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       break;
     }
   }
+  // llama.cpp's KV-cache failure told within the lines after the report (its failing buffer's).
+  for (const int64_t line : ev.kv_cache_failed_lines) {
+    if (line >= oom_line && line <= oom_line + 10) c.kv_cache_failed_line = line;
+  }
+  // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.
+  if (!c.framework_named && ev.tf_exception_line > 0 && !ev.paddle_named) {
+    c.framework = "tensorflow";
+    c.framework_named = true;
+  }
+  // No torch anywhere, and TensorFlow / JAX (whose inference keeps no tape) or a runtime without
+  // autograd named: an evaluation there keeps no graph (none of the corpus's 1111 reports labelled
+  // eval_without_no_grad is TensorFlow's or JAX's).
+  c.autograd_free_log = !c.torch_named && (c.framework == "tensorflow" || c.framework == "jax" || ev.no_autograd_line > 0);
   return c;
 }
 

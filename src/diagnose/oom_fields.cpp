@@ -534,7 +534,7 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       return;
     }
     if (r.subsystem == "clickhouse") {  // "would use 9.32 GiB (attempt to allocate chunk of 4194304 bytes), maximum: 9.31 GiB"
-      r.requested_bytes = grouped_count_after(s, "attempttoallocatechunkof", r, &r.requested_printed);
+      set_requested(size_after(s, "attempttoallocatechunkof"), r);  // "4194304 bytes", also "4.00 MiB"
       r.allocated_bytes = take(size_after(s, "woulduse"), r);  // what the tracker would hold with the chunk
       r.allowed_bytes = take(size_after(s, "maximum:"), r);     // the limit (max_memory_usage, or the server's)
       return;

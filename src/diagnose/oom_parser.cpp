@@ -271,6 +271,10 @@ const HeadDef kHeads[] = {
     {"memory limit (for query) exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
     {"memory limit (for user) exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
     {"memory limit (total) exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
+    // ... and as newer releases word it: "(total) memory limit exceeded: would use ...".
+    {"(for query) memory limit exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
+    {"(for user) memory limit exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
+    {"(total) memory limit exceeded", "host_alloc", "clickhouse", Kind::kOneLine},
     // Emscripten's heap (a WebAssembly module's linear memory, src/library.js emscripten_resize_heap):
     // "Cannot enlarge memory, requested 2148487168 bytes, but the limit is 2147483648 bytes!" (growth
     // up to MAXIMUM_MEMORY, 2 GiB by default) and, without ALLOW_MEMORY_GROWTH, "Cannot enlarge memory
@@ -1205,7 +1209,13 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                             (above.size() > 6 && std::string_view("IWEF").find(above[0]) != std::string_view::npos &&
                              is_digit(above[1]) && is_digit(above[2]) && is_digit(above[3]) && is_digit(above[4]) &&
                              above[5] == ' ');
-        if (record || last == ':' || last == '.' || last == '?' || last == '!') {
+        // A program's own record too: a function's name and a colon opening the line
+        // ("llama_kv_cache_init:      CUDA0 KV buffer size =  4096.00 MiB").
+        size_t ident = 0;
+        while (ident < above.size() && (is_alpha(above[ident]) || is_digit(above[ident]) || above[ident] == '_')) ++ident;
+        const bool named_record = ident >= 4 && ident < above.size() && above[ident] == ':' &&
+                                  above.substr(0, ident).find('_') != std::string_view::npos;
+        if (record || named_record || last == ':' || last == '.' || last == '?' || last == '!') {
           sized = false;
         }
         if (sized && !prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&

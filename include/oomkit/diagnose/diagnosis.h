@@ -86,6 +86,9 @@ struct LogContext {
   bool in_attention = false;    // the traceback goes through attention / softmax / sdpa
   bool no_autograd = false;     // the traceback goes through a runtime without autograd (vLLM's engine and
                                 // workers, ONNX Runtime, TensorRT): no graph is kept there
+  bool autograd_free_log = false;  // the log names only stacks without PyTorch's autograd at inference
+                                   // (TensorFlow / Keras, JAX, ONNX Runtime, TensorRT, Core ML, MLX, ggml ...)
+                                   // and never torch: no evaluation keeps an autograd graph there
   std::optional<double> growth_per_step_bytes;  // slope of memory over "step N ... mem X" lines, when rising
   int64_t steps_seen = 0;       // distinct step counters before the OOM
   std::vector<std::string> clues;  // "log line 12 (eval): model.eval()" etc., for evidence
@@ -110,6 +113,7 @@ struct LogContext {
   int64_t job_stop_line = 0;  // a line telling a scheduler stopped the job (SLURM's time limit, scancel, PBS walltime); 0: none
   std::string job_stop_what;  // ... in words ("SLURM cancelled the job at its time limit")
   int64_t interrupt_line = 0; // a line before the report showing the run interrupted by hand (KeyboardInterrupt, "^C"); 0: none
+  int64_t kv_cache_failed_line = 0;  // llama.cpp's "failed to allocate buffer for kv cache" just after the report; 0: none
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
   int64_t tensors_kept_line = 0;  // a line telling tensors (and their graphs) kept across steps: "total_loss += loss",
