@@ -5375,3 +5375,25 @@ TEST(DiagnoseKinds32, Review37Mends) {
                               "out of memory\n",
                               "GPUs of unequal memory"));
 }
+
+// held38's kinds (made-up inputs).
+TEST(DiagnoseKinds32, BeamsAndObjectCollectives) {
+  // More beams, more memory: the KV cache of each beam, not a leak.
+  EXPECT_TRUE(evidence_holds("When I raise num_beams to 8 the GPU memory keeps increasing until it runs out.\nout of memory\n",
+                             "each beam keeps its own KV cache", OomCause::kGenerationKvCache));
+  // An object collective in the traceback: every rank's data on the current device.
+  const Diagnosis gather = first(diagnose_log(
+      "Traceback (most recent call last):\n"
+      "  File \"eval.py\", line 40, in evaluate\n"
+      "    results = all_gather(preds)\n"
+      "  File \"dist.py\", line 12, in all_gather\n"
+      "    torch.distributed.all_gather_object(out, data)\n"
+      "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+      rules_alone()));
+  ASSERT_FALSE(gather.findings.empty());
+  EXPECT_EQ(gather.findings.front().category, OomCause::kMultiGpuImbalance);
+  // Named in a sentence it is no traceback.
+  EXPECT_FALSE(evidence_holds("Checkpointing fails with OOM during dist.gather_object() in the planner, in words.\n"
+                              "out of memory\n",
+                              "an object collective"));
+}

@@ -1251,6 +1251,19 @@ class Reader {
   void frame_facts(std::string_view t, int64_t n, uint64_t seen, bool frame) {
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto contains = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
+    // torch.distributed's object collectives (all_gather_object, gather_object,
+    // broadcast_object_list) place their pickled tensors on the current CUDA device: a rank that
+    // never called torch.cuda.set_device puts them on cuda:0, with every other rank's.
+    if (contains("_object") &&
+        (contains("all_gather_object") || contains("gather_object(") || contains("broadcast_object_list")) &&
+        (frame || code_line(t))) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5,
+          "traceback: an object collective (all_gather_object / gather_object / broadcast_object_list) puts every rank's "
+          "data on the current device, cuda:0 unless set_device was called",
+          0, Told::kPrinted);
+      // What failed is the gathered copy, not a graph an evaluation kept.
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, -0.4, "", 0, Told::kPrinted);
+    }
     // A code line that only assigns to a loss word ("logits = model(x)") runs the forward.
     const bool loss_assigned_only = !frame && has(kWLoss) && loss_word_only_assigned(t);
     const bool weights_cast = casts_weights(t);
@@ -1528,6 +1541,15 @@ class Reader {
           "llama.cpp failed to allocate the KV cache's buffer (it grows with the context size): " + shown(raw.substr(0, 160)),
           0, Told::kPrinted);
       ev_.kv_cache_failed_lines.push_back(n);
+    }
+    // The beam size raised with memory growing ("when I increased the beam size, the GPU memory kept
+    // increasing"): every beam keeps its own KV cache (generation), not a leak.
+    if ((has(kWGrow) || has(kWLlmGen)) && !has_text("?") &&
+        (has_text("beam size") || has_text("beam_size") || has_text("num_beams") || has_text("beam width") ||
+         has_text("number of beams"))) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.5,
+          "more beams, more memory: each beam keeps its own KV cache: " + shown(raw.substr(0, 160)));
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, -0.3, "");
     }
     if (has(kWCap) && !has_text("?")) cap_told(raw, lo, n);
     if (has(kWPrevious) && !has_text("?")) previous_kept(raw, lo, n);
