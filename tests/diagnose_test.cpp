@@ -5397,3 +5397,22 @@ TEST(DiagnoseKinds32, BeamsAndObjectCollectives) {
                               "out of memory\n",
                               "an object collective"));
 }
+
+// review38's findings, mended.
+TEST(DiagnoseKinds32, Review38Mends) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  // num_beams named is no raise; 128 of them is a large beam search.
+  EXPECT_FALSE(evidence_holds("Setup: T5-large, num_beams=4 for generation.\n" + oom, "KV cache"));
+  EXPECT_TRUE(evidence_holds("gen = model.generate(**batch, num_beams=128)\n" + oom, "logged num_beams=128",
+                             OomCause::kGenerationKvCache));
+  EXPECT_FALSE(evidence_holds("I reduced num_beams to 1 and the GPU memory still kept increasing.\n" + oom,
+                              "more beams, more memory"));
+  // A user's function named like a collective, a comment, or a log that calls set_device.
+  const std::string tb = "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n";
+  EXPECT_FALSE(evidence_holds(tb + "    res = myutils.gather_objects_safe(x)\n" + oom, "an object collective"));
+  EXPECT_FALSE(evidence_holds(tb + "    # dist.all_gather_object(out, x)\n" + oom, "an object collective"));
+  EXPECT_FALSE(evidence_holds("torch.cuda.set_device(local_rank)\n" + tb + "    dist.all_gather_object(out, x)\n" + oom,
+                              "an object collective"));
+  EXPECT_TRUE(evidence_holds(tb + "    dist.all_gather_object(out, x)\n" + oom, "an object collective",
+                             OomCause::kMultiGpuImbalance));
+}

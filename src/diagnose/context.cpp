@@ -482,6 +482,8 @@ struct LogEvidence {
   int64_t tf_exception_line = 0;                 // first line opening with TensorFlow's ResourceExhaustedError
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
+  std::vector<int64_t> collective_lines;         // frames or calls of torch.distributed's object collectives
+  int64_t set_device_line = 0;                   // first line calling set_device (torch.cuda.set_device(local_rank))
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
@@ -785,6 +787,7 @@ class Reader {
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
+      if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
       if (eval_identifier(raw, i, j) && !setting_turned_off(lo, i, j)) {
         seen |= uint64_t{1} << kWEval;
         if (eval_ident_.empty()) eval_ident_ = raw.substr(i, j - i);
@@ -1253,16 +1256,23 @@ class Reader {
     auto contains = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
     // torch.distributed's object collectives (all_gather_object, gather_object,
     // broadcast_object_list) place their pickled tensors on the current CUDA device: a rank that
-    // never called torch.cuda.set_device puts them on cuda:0, with every other rank's.
-    if (contains("_object") &&
-        (contains("all_gather_object") || contains("gather_object(") || contains("broadcast_object_list")) &&
-        (frame || code_line(t))) {
-      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5,
-          "traceback: an object collective (all_gather_object / gather_object / broadcast_object_list) puts every rank's "
-          "data on the current device, cuda:0 unless set_device was called",
-          0, Told::kPrinted);
-      // What failed is the gathered copy, not a graph an evaluation kept.
-      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, -0.4, "", 0, Told::kPrinted);
+    // never called torch.cuda.set_device puts them on cuda:0, with every other rank's. Their own
+    // frame (torch/distributed/...) or a call of them ("dist.all_gather_object(out, x)"), not a
+    // function of the user's named alike, a comment or a string; read in context_at() for the
+    // traceback just before the report, where the log never calls set_device.
+    if (contains("_object") && !contains("#") && (frame || (!contains("\"") && !contains("'")))) {
+      for (std::string_view c : {"all_gather_object", "gather_object", "broadcast_object_list"}) {
+        const size_t p = t.find(c);
+        if (p == std::string_view::npos) continue;
+        const size_t e = p + c.size();
+        const bool own_frame = frame && (contains("torch/distributed") || contains("torch\\distributed")) &&
+                               (e >= t.size() || !word_char(t[e]));
+        const bool call = p > 0 && t[p - 1] == '.' && e < t.size() && t[e] == '(';
+        if (own_frame || call) {
+          ev_.collective_lines.push_back(n);
+          break;
+        }
+      }
     }
     // A code line that only assigns to a loss word ("logits = model(x)") runs the forward.
     const bool loss_assigned_only = !frame && has(kWLoss) && loss_word_only_assigned(t);
@@ -1544,12 +1554,32 @@ class Reader {
     }
     // The beam size raised with memory growing ("when I increased the beam size, the GPU memory kept
     // increasing"): every beam keeps its own KV cache (generation), not a leak.
-    if ((has(kWGrow) || has(kWLlmGen)) && !has_text("?") &&
+    // A large beam search set (num_beams=128): every beam keeps its own KV cache; 16 and up are
+    // beyond the usual 4-8.
+    if (has(kWLlmGen)) {
+      if (const size_t p = lo.find("num_beams"); p != std::string_view::npos) {
+        if (const auto v = number_after(lo, p + 9); v && *v >= 16 && *v <= 100000) {
+          add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.4,
+              fmt::format("logged num_beams={}: each beam keeps its own KV cache", *v), 0, Told::kPrinted);
+        }
+      }
+    }
+    // A raise of the beams and the memory's growth, in one clause, not denied.
+    if (has(kWGrow) && has(kWMem) && !has_text("?") &&
         (has_text("beam size") || has_text("beam_size") || has_text("num_beams") || has_text("beam width") ||
          has_text("number of beams"))) {
-      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.5,
-          "more beams, more memory: each beam keeps its own KV cache: " + shown(raw.substr(0, 160)));
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, -0.3, "");
+      for (std::string_view clause : clauses(lo)) {
+        auto in = [&](std::string_view x) { return clause.find(x) != std::string_view::npos; };
+        if ((in("beam size") || in("beam_size") || in("num_beams") || in("beam width") || in("number of beams")) &&
+            (in("increas") || in("raise") || in("larger") || in("higher") || in("bigger") || in("more beams")) &&
+            (in("memory") || in("vram")) && !in("not ") && !in("n't") && !in("reduc") && !in("decreas") &&
+            !in("lower")) {
+          add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.5,
+              "more beams, more memory: each beam keeps its own KV cache: " + shown(raw.substr(0, 160)));
+          add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, -0.2, "");  // the growth this clause tells
+          break;
+        }
+      }
     }
     if (has(kWCap) && !has_text("?")) cap_told(raw, lo, n);
     if (has(kWPrevious) && !has_text("?")) previous_kept(raw, lo, n);
@@ -5392,6 +5422,22 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       c.framework = kFrameworks[f];
       c.framework_named = true;
       break;
+    }
+  }
+  // An object collective in the traceback just before the report (after the previous one), in a
+  // log that never calls set_device: every rank's gathered data on cuda:0, not an evaluation's graph.
+  if (ev.set_device_line == 0) {
+    for (const int64_t line : ev.collective_lines) {
+      // In the traceback before the report, or pasted under a report told in words (as frames are).
+      const bool before = line <= oom_line && line >= oom_line - kTracebackLines && (tb_start == 0 || line >= tb_start);
+      const bool under = line > oom_line && line - oom_line <= 60 && tb_start == 0 && (next_oom_line == 0 || line < next_oom_line);
+      if (line > prev_oom_line && (before || under)) {
+        c.signals.push_back({OomCause::kMultiGpuImbalance, 0.5, line,
+                             "traceback: an object collective (all_gather_object / gather_object / broadcast_object_list) "
+                             "puts every rank's data on the current device, cuda:0 unless set_device was called"});
+        c.signals.push_back({OomCause::kEvalWithoutNoGrad, -0.2, line, ""});
+        break;
+      }
     }
   }
   // llama.cpp's KV-cache failure told within the lines after the report (its failing buffer's).
