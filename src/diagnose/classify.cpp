@@ -1255,8 +1255,6 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
       ranked.push_back(std::move(findings[rules_place[c]]));
     } else if (words && ranked.size() < 3 && !(accelerator_report && cause == OomCause::kCpuRam) &&
                !(no_eval && cause == OomCause::kEvalWithoutNoGrad)) {
-      // (Not host RAM beside an accelerator's own allocation failure: the words cannot move the
-      // failure off the device the message names.)
       ranked.push_back(make_finding(cause, 0.0));
     } else {
       continue;

@@ -1388,17 +1388,17 @@ class Reader {
   // weights when loading new model weights", "it should overwrite the previous model": each
   // session, model or engine made again adds its memory (leak_across_steps).
   void previous_kept(std::string_view raw, std::string_view lo, int64_t n) {
+    // The object right after the word, or after one word more ("old ort session").
+    auto object_at = [&](size_t at) {
+      const std::string_view rest = lo.substr(std::min(at, lo.size()));
+      for (std::string_view o : {"session", "model", "instance", "engine", "pipeline", "graph", "weights"}) {
+        if (rest.rfind(o, 0) == 0) return true;
+      }
+      return false;
+    };
     for (std::string_view w : {"old ", "previous "}) {
       for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
         if (p > 0 && word_char(lo[p - 1])) continue;
-        // The object right after the word, or after one word more ("old ort session").
-        auto object_at = [&](size_t at) {
-          const std::string_view rest = lo.substr(std::min(at, lo.size()));
-          for (std::string_view o : {"session", "model", "instance", "engine", "pipeline", "graph", "weights"}) {
-            if (rest.rfind(o, 0) == 0) return true;
-          }
-          return false;
-        };
         const size_t after = p + w.size();
         const size_t next_word = lo.find(' ', after);
         if (!object_at(after) && (next_word == std::string_view::npos || next_word - after > 12 || !object_at(next_word + 1))) {
@@ -1552,8 +1552,6 @@ class Reader {
           0, Told::kPrinted);
       ev_.kv_cache_failed_lines.push_back(n);
     }
-    // The beam size raised with memory growing ("when I increased the beam size, the GPU memory kept
-    // increasing"): every beam keeps its own KV cache (generation), not a leak.
     // A large beam search set (num_beams=128): every beam keeps its own KV cache; 16 and up are
     // beyond the usual 4-8.
     if (has(kWLlmGen)) {
@@ -1564,13 +1562,16 @@ class Reader {
         }
       }
     }
-    // A raise of the beams and the memory's growth, in one clause, not denied.
-    if (has(kWGrow) && has(kWMem) && !has_text("?") &&
-        (has_text("beam size") || has_text("beam_size") || has_text("num_beams") || has_text("beam width") ||
-         has_text("number of beams"))) {
+    // The beam size raised with memory growing ("when I increased the beam size, the GPU memory kept
+    // increasing"): every beam keeps its own KV cache (generation), not a leak. The raise, the
+    // beams and the memory in one clause, not denied.
+    auto beams_in = [](std::string_view text) {
+      return contains_any(text, {"beam size", "beam_size", "num_beams", "beam width", "number of beams"});
+    };
+    if (has(kWGrow) && has(kWMem) && !has_text("?") && beams_in(lo)) {
       for (std::string_view clause : clauses(lo)) {
         auto in = [&](std::string_view x) { return clause.find(x) != std::string_view::npos; };
-        if ((in("beam size") || in("beam_size") || in("num_beams") || in("beam width") || in("number of beams")) &&
+        if (beams_in(clause) &&
             (in("increas") || in("raise") || in("larger") || in("higher") || in("bigger") || in("more beams")) &&
             (in("memory") || in("vram")) && !in("not ") && !in("n't") && !in("reduc") && !in("decreas") &&
             !in("lower")) {
@@ -1970,50 +1971,36 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     }
     }
     // Batch size 1 still fails: static memory.
-    // Batch size 1 written as a command's flag only ("python infer.py --batch_size 1 --resolution 1080"):
-    // the run's setting (read as a logged setting), not a failure told at batch 1.
-    // A flag is the token holding the match opening with '-' ("--batch_size 1",
-    // "--per_device_train_batch_size 1", "--train_batch_size=1").
-    auto flag_only = [&] {
+    // Batch size 1 written as the run's setting on a line that tells no failure (read as a logged
+    // setting), not a failure told at batch 1: each match is a command's flag (the token holding it
+    // opens with '-': "--batch_size 1", "--per_device_train_batch_size=1") or code / a config, past
+    // the identifier that holds it ("per_device_train_batch_size=1"): opening its line ("batch_size:
+    // 1" in a YAML file, "  batch_size=1"), an argument ("(", ",", "{", a JSON key's quote before
+    // it) or after another assignment on a command line ("GPUS=1 BATCH_SIZE=1 sh finetune.sh").
+    // Prose ("solve it with the batch_size = 1.", "batch size of 1") stays the user's statement, and
+    // so does a flag or code with a word of failure ("--per_device_train_batch_size 1 still gives OOM").
+    auto written_as_setting = [&] {
       bool any = false;
       for (std::string_view k : kBatchOne) {
         for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
-          size_t t = p;
-          while (t > 0 && lo[t - 1] != ' ' && lo[t - 1] != '\t' && lo[t - 1] != '(' && lo[t - 1] != '`') --t;
-          if (lo[t] != '-') return false;
           any = true;
-        }
-      }
-      return any && !said_of_failure();  // "--per_device_train_batch_size 1 still gives OOM" is told
-    };
-    // Batch size 1 written as code or a config ("TrainingArguments(per_device_train_batch_size=1, ...)",
-    // "batch_size: 1" in a YAML file) on a line that tells no failure: the run's setting (read as a
-    // logged setting), not a failure told at batch 1. Prose forms ("batch size 1", "batch size of
-    // 1", "batch size is 1") stay the user's statement.
-    // Code: each match opens its line (a key: "batch_size: 1", "  batch_size=1") or an argument
-    // ("(", ",", "{", a JSON key's quote before it), past the identifier that holds it
-    // ("per_device_train_batch_size=1"); "solve it with the batch_size = 1." is a sentence.
-    auto code_only = [&] {
-      bool any = false;
-      for (std::string_view k : kBatchOne) {
-        for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
+          size_t f = p;  // the token's start
+          while (f > 0 && lo[f - 1] != ' ' && lo[f - 1] != '\t' && lo[f - 1] != '(' && lo[f - 1] != '`') --f;
+          if (lo[f] == '-') continue;  // a flag
           size_t t = p;
           while (t > 0 && (is_alpha(lo[t - 1]) || is_digit(lo[t - 1]) || lo[t - 1] == '_' || lo[t - 1] == '.')) --t;
           while (t > 0 && (lo[t - 1] == ' ' || lo[t - 1] == '\t' || lo[t - 1] == '"' || lo[t - 1] == '\'')) --t;
-          if (t > 0 && lo[t - 1] != '(' && lo[t - 1] != ',' && lo[t - 1] != '{') {
-            // After another assignment on a command line ("GPUS=1 BATCH_SIZE=1 sh finetune.sh").
-            size_t b = t;
-            while (b > 0 && lo[b - 1] != ' ' && lo[b - 1] != '\t') --b;
-            const std::string_view prev = lo.substr(b, t - b);
-            if (prev.find('=') == std::string_view::npos || prev.front() == '=' || prev.back() == '=') return false;
-          }
-          any = true;
+          if (t == 0 || lo[t - 1] == '(' || lo[t - 1] == ',' || lo[t - 1] == '{') continue;
+          size_t b = t;
+          while (b > 0 && lo[b - 1] != ' ' && lo[b - 1] != '\t') --b;
+          const std::string_view prev = lo.substr(b, t - b);
+          if (prev.find('=') == std::string_view::npos || prev.front() == '=' || prev.back() == '=') return false;
         }
       }
       return any && !said_of_failure();
     };
-    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !flag_only() &&
-                           !code_only();
+    const bool batch_one =
+        has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting();
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -4465,15 +4452,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       if (contains_word_start(lo, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
     }
     if (std::bitset<kCauseCount>(named).count() != 1) return;
-    for (size_t c = 0; c < kCauseCount; ++c) {
-      const auto cause = static_cast<OomCause>(c);
-      if (((named >> c) & 1u) != 0 && once_per_window(last_account_, cause, n)) {
-        add(n, FactKind::kStatement, cause, 0.5,
-            "the user's fix, shown as code (line " + std::to_string(fix_pointer_line_) + " points at it): " +
-                shown(raw.substr(0, 160)),
-            0, Told::kAccount);
-      }
-    }
+    add_account(named, 0.5, n,
+                "the user's fix, shown as code (line " + std::to_string(fix_pointer_line_) + " points at it): " +
+                    shown(raw.substr(0, 160)));
   }
 
   void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
@@ -4519,12 +4500,17 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
     const size_t k = std::bitset<kCauseCount>(named).count();
     if (k == 0) return;
-    const double w = k == 1 ? 0.5 : k == 2 ? 0.4 : 0.3;
+    add_account(named, k == 1 ? 0.5 : k == 2 ? 0.4 : 0.3, n,
+                "the user's account of the fix or the cause: " + shown(raw.substr(0, 160)));
+  }
+
+  // The user's account at line `n` of each cause whose bit `named` holds, `w` each, once per
+  // cause per window (once_per_window()).
+  void add_account(uint32_t named, double w, int64_t n, const std::string& what) {
     for (size_t c = 0; c < kCauseCount; ++c) {
       const auto cause = static_cast<OomCause>(c);
       if (((named >> c) & 1u) != 0 && once_per_window(last_account_, cause, n)) {
-        add(n, FactKind::kStatement, cause, w, "the user's account of the fix or the cause: " + shown(raw.substr(0, 160)), 0,
-            Told::kAccount);
+        add(n, FactKind::kStatement, cause, w, what, 0, Told::kAccount);
       }
     }
   }

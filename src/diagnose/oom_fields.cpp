@@ -331,8 +331,11 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
       tensorflow_size_impl(r);
     }
   }
-  if (p != std::string_view::npos) tf_dtype_from_bfc_rounding(s, r);
-  if (p == std::string_view::npos) set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
+  if (p != std::string_view::npos) {
+    tf_dtype_from_bfc_rounding(s, r);
+  } else {
+    set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
+  }
   const size_t dev = ifind(s, "/device:");
   if (dev != std::string_view::npos) {  // "/device:GPU:0" -> "gpu:0"
     size_t e = dev + 8;
@@ -399,10 +402,7 @@ void tf_dtype_from_bfc_rounding(std::string_view s, OomRecord& r) {
   if ((!r.dtype.empty() && !r.dtype_assumed) || r.tensor_shape.empty()) return;
   int k = 0;
   if (const size_t rt = ifind(s, "(roundedto"); rt != std::string_view::npos) {
-    size_t e = rt + 10;
-    int64_t rounded = 0;
-    while (e < s.size() && is_digit(s[e]) && rounded < kMaxInt64 / 10) rounded = rounded * 10 + (s[e++] - '0');
-    k = tf_element_bytes_for(r.tensor_shape, rounded, true);
+    if (const auto rounded = integer_at(s, rt + 10)) k = tf_element_bytes_for(r.tensor_shape, *rounded, true);
   } else if (const auto printed = size_after(s, "ranoutofmemorytryingtoallocate", false, true)) {
     // TF 1.x printed the size alone ("trying to allocate 256.00MiB"): within its last digit's half.
     k = printed->overflow ? 0 : tf_element_bytes_for(r.tensor_shape, printed->bytes, false);

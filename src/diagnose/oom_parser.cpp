@@ -1078,8 +1078,16 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   std::unordered_map<std::string, size_t> by_key;     // identical reports -> their record
   size_t consumed_until = 0;                           // lines read as continuations
   std::optional<bool> device_assert_seen;              // a CUDA kernel's assertion in the log, looked for once
-  std::optional<bool> vram_told;                       // the GPU's memory named anywhere in the log, looked for once
-  std::optional<bool> julia_told, julia_gpu_told;      // Julia named / its GPU arrays named, looked for once
+  // Whether any line of the log (its first 600 bytes) holds one of `needles`, ASCII case aside:
+  // asked once per log (the answers below are kept), not once per report.
+  auto log_names = [&lines](std::initializer_list<std::string_view> needles) {
+    return std::any_of(lines.begin(), lines.end(), [&](const LineView& l) {
+      const std::string_view t = l.raw.substr(0, 600);
+      return std::any_of(needles.begin(), needles.end(), [&](std::string_view x) { return ifind(t, x) != std::string_view::npos; });
+    });
+  };
+  std::optional<bool> vram_told;                       // the GPU's memory named anywhere in the log
+  std::optional<bool> julia_told, julia_gpu_told;      // Julia named / its GPU arrays named
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i < consumed_until) continue;
     const std::string_view raw = lines[i].raw;
@@ -1331,13 +1339,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       // memory ran out ("Run out of VRAM", "uses 3.6G VRAM"): drivers of integrated and some discrete
       // GPUs report the device's allocations so; the user's account of the device decides.
       if (r.subsystem == "vulkan_host" && ifind(lines[i].raw.substr(0, kMaxLineChars), "vkallocatememory") != std::string_view::npos) {
-        if (!vram_told) {  // once per log, not once per report
-          vram_told = std::any_of(lines.begin(), lines.end(), [](const LineView& l) {
-            const std::string_view t = l.raw.substr(0, 600);
-            return ifind(t, "vram") != std::string_view::npos || ifind(t, "video memory") != std::string_view::npos ||
-                   ifind(t, "gpu memory") != std::string_view::npos || t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos;
-          });
-        }
+        if (!vram_told) vram_told = log_names({"vram", "video memory", "gpu memory", "\xe6\x98\xbe\xe5\xad\x98"});  // 显存
         if (*vram_told) {
           r.family = "device_alloc";
           r.subsystem = "vulkan";
@@ -1348,17 +1350,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       // OutOfMemoryError()", "LoadError: ..."), or in a log that names Julia; not where the log tells
       // Julia's GPU arrays (CuArray, "|> gpu", CUDA.jl's "Out of GPU memory"): that is the device's.
       if (r.subsystem == "julia") {
-        if (!julia_told) {  // once per log
-          julia_told = false;
-          julia_gpu_told = false;
-          for (const LineView& l : lines) {
-            const std::string_view t = l.raw.substr(0, 600);
-            if (ifind(t, "julia") != std::string_view::npos || ifind(t, ".jl") != std::string_view::npos) julia_told = true;
-            if (ifind(t, "cuarray") != std::string_view::npos || ifind(t, "|> gpu") != std::string_view::npos ||
-                ifind(t, "out of gpu memory") != std::string_view::npos || ifind(t, "cuda.jl") != std::string_view::npos) {
-              julia_gpu_told = true;
-            }
-          }
+        if (!julia_told) {
+          julia_told = log_names({"julia", ".jl"});
+          julia_gpu_told = log_names({"cuarray", "|> gpu", "out of gpu memory", "cuda.jl"});
         }
         const std::string t = lower(trim(lines[i].raw.substr(0, 200)));
         const bool error_line = t.rfind("error: outofmemoryerror()", 0) == 0 || t.rfind("error: loaderror: outofmemoryerror()", 0) == 0 ||
