@@ -5416,3 +5416,71 @@ TEST(DiagnoseKinds32, Review38Mends) {
   EXPECT_TRUE(evidence_holds(tb + "    dist.all_gather_object(out, x)\n" + oom, "an object collective",
                              OomCause::kMultiGpuImbalance));
 }
+
+// MLX's allocators and llama.cpp's loader and CPU buffers, as they print them.
+TEST(DiagnoseKinds33, MlxAndLlamaCppBuffers) {
+  // A buffer above Metal's maxBufferLength: the request and the per-buffer limit.
+  const Diagnosis big = first(diagnose_log(
+      "RuntimeError: [metal::malloc] Attempting to allocate 134668044288 bytes which is greater than the maximum allowed "
+      "buffer size of 86586540032 bytes.\n",
+      rules_alone()));
+  ASSERT_TRUE(big.oom.has_value());
+  EXPECT_EQ(big.oom->family, "device_alloc");
+  EXPECT_EQ(big.oom->subsystem, "mlx");
+  EXPECT_EQ(big.oom->device, "mps");
+  EXPECT_EQ(big.oom->requested_bytes, 134668044288);
+  EXPECT_EQ(big.oom->max_allocation_bytes, 86586540032);
+  ASSERT_FALSE(big.findings.empty());
+  EXPECT_EQ(big.findings.front().category, OomCause::kOther);
+  // The older and the newer device allocator's words; the count of buffers is no size.
+  const Diagnosis old = first(diagnose_log(
+      "libc++abi: terminating due to uncaught exception of type std::runtime_error: [malloc_or_wait] Unable to allocate "
+      "4294967296 bytes.\n"));
+  ASSERT_TRUE(old.oom.has_value());
+  EXPECT_EQ(old.oom->subsystem, "mlx");
+  EXPECT_EQ(old.oom->requested_bytes, int64_t{4} << 30);
+  const Diagnosis count = first(diagnose_log("RuntimeError: [metal::malloc] Resource limit (499000) exceeded.\n", rules_alone()));
+  ASSERT_TRUE(count.oom.has_value());
+  EXPECT_FALSE(count.oom->requested_bytes.has_value());
+  ASSERT_FALSE(count.findings.empty());
+  EXPECT_EQ(count.findings.front().category, OomCause::kOther);
+  // A sentence about MLX's words is no report.
+  EXPECT_TRUE(parse_oom_log("Is '[malloc] unable to allocate' ever raised on CUDA?\n").empty());
+  // llama.cpp's loader: a device's buffer type is the weights on the device, the CPU's is host RAM.
+  const Diagnosis gpu = first(diagnose_log(
+      "Error: 500 Internal Server Error: llama runner process has terminated: error loading model: unable to allocate "
+      "CUDA0 buffer\n",
+      rules_alone()));
+  ASSERT_TRUE(gpu.oom.has_value());
+  EXPECT_EQ(gpu.oom->device, "cuda:0");
+  ASSERT_FALSE(gpu.findings.empty());
+  EXPECT_EQ(gpu.findings.front().category, OomCause::kStaticModelTooLarge);
+  const Diagnosis cpu = first(diagnose_log(
+      "ggml_aligned_malloc: insufficient memory (attempted to allocate 24576.00 MB)\n"
+      "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 25769803776\n"
+      "llama_model_load: error loading model: unable to allocate CPU buffer\n",
+      rules_alone()));
+  ASSERT_TRUE(cpu.oom.has_value());
+  EXPECT_EQ(cpu.oom->family, "host_alloc");
+  EXPECT_EQ(cpu.oom->requested_bytes, int64_t{24576} << 20);
+  ASSERT_FALSE(cpu.findings.empty());
+  EXPECT_EQ(cpu.findings.front().category, OomCause::kCpuRam);
+  EXPECT_EQ(diagnose_log("ggml_aligned_malloc: insufficient memory (attempted to allocate 24576.00 MB)\n"
+                         "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 25769803776\n")
+                .size(),
+            1u);
+  // The CPU buffer llama.cpp then names as its KV cache's: the cache first, host RAM listed; no
+  // dense-array fix for ggml's 64 GiB.
+  const Diagnosis kv = first(diagnose_log(
+      "llama_new_context_with_model: n_ctx      = 524288\n"
+      "ggml_aligned_malloc: insufficient memory (attempted to allocate 65536.00 MB)\n"
+      "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 68719476736\n"
+      "llama_kv_cache_init: failed to allocate buffer for kv cache\n",
+      rules_alone()));
+  ASSERT_GE(kv.findings.size(), 2u);
+  EXPECT_EQ(kv.findings.front().category, OomCause::kGenerationKvCache);
+  EXPECT_EQ(kv.findings[1].category, OomCause::kCpuRam);
+  EXPECT_EQ(kv.findings[1].fix.find("dense"), std::string::npos) << kv.findings[1].fix;
+  // The graph allocator's wording without a buffer type's function before it is not ggml's.
+  EXPECT_TRUE(parse_oom_log("We failed to allocate buffer of size 1024 in our own pool.\n").empty());
+}

@@ -218,7 +218,7 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
 // under torch.inference_mode()), ONNX Runtime or TensorRT (context.cpp's frame_facts()), or the log
 // names no torch and only such stacks (LogContext::autograd_free_log).
 bool runs_without_autograd(const OomRecord& oom, const LogContext& context) {
-  return context.no_autograd || (context.autograd_free_log && oom.family.rfind("pytorch", 0) != 0) ||
+  return context.no_autograd || (context.autograd_free_log && !oom.pytorch_family()) ||
          oom.subsystem == "tensorrt" || oom.subsystem == "onnxruntime";
 }
 
@@ -842,6 +842,19 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
     b.add(OomCause::kStaticModelTooLarge, 0.2);
     return;
   }
+  // MLX's count of Metal buffers alive at once (iogpu.rsrc_limit, 499000 where macOS does not tell
+  // it): a count, not bytes; reached by a lazy graph never evaluated, arrays kept step after step
+  // or a KV cache of one array per token, with memory to spare.
+  if (r.subsystem == "mlx" && diagnose_detail::icontains(r.message, "resource limit")) {
+    add_titled(b, OomCause::kOther, 0.7, "MLX's count of Metal buffers alive at once reached its limit (a count of arrays, not bytes)",
+               "Too many MLX arrays alive at once: Metal's limit on the number of buffers, not the memory",
+               "Keep fewer arrays alive: mx.eval() the step's results every step (an unevaluated lazy graph keeps each "
+               "intermediate), drop references to old arrays, grow a KV cache in preallocated steps rather than one array "
+               "per token; mx.clear_cache() returns cached buffers",
+               "Is mx.get_active_memory() far below the device's memory when it fails, after many steps or tokens?");
+    b.add(OomCause::kLeakAcrossSteps, 0.35, "arrays kept step after step add buffers until the count runs out");
+    return;
+  }
   // TensorFlow Lite Micro's tensor arena: a buffer of kTensorArenaSize bytes the program sized at
   // build time; the model's tensors and persistent structs did not fit it, whatever the board has.
   if (r.subsystem == "tflm_arena") {
@@ -1290,7 +1303,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" && oom.family == "vllm_kv_cache") d.framework = "vllm";
   // PyTorch's own allocator printed the message: a TensorFlow or JAX named beside it ("we load data
   // with tf.data", "coming from TensorFlow") did not run out.
-  if ((d.framework == "tensorflow" || d.framework == "jax") && oom.family.rfind("pytorch", 0) == 0) d.framework = "pytorch";
+  if ((d.framework == "tensorflow" || d.framework == "jax") && oom.pytorch_family()) d.framework = "pytorch";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
   // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
   if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
@@ -1327,7 +1340,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                              diagnose_detail::icontains(oom.message, "outofmemoryerror") ||
                              diagnose_detail::icontains(oom.message, "mps backend out of memory");
   const bool generic_head = oom.family == "pytorch" && oom.subsystem == "caching_allocator" && !torch_wording;
-  const bool torch_message = (oom.family.rfind("pytorch", 0) == 0 && !generic_head) || oom.family == "cpu_default_allocator" ||
+  const bool torch_message = (oom.pytorch_family() && !generic_head) || oom.family == "cpu_default_allocator" ||
                              oom.family == "th_cpu_allocator" || oom.family == "oomkit_cpu_budget" ||
                              oom.family == "model_offload";
   d.framework_assumed = d.framework == "pytorch" && !context.framework_named && !torch_message;
@@ -1589,9 +1602,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (oom.family == "oom_killer" && icontains_word(oom.message, "dataloader")) {
       b.at(i).evidence.push_back("a DataLoader worker was killed: each worker holds its own copy of what the dataset touches");
     }
+    // llama.cpp telling, right after ggml's CPU buffer failed, that the buffer was its KV cache
+    // (llama_kv_cache_init): the context's cache is what did not fit, host RAM only where.
+    if (oom.subsystem == "ggml" && context.kv_cache_failed_line > 0) {
+      b.at(i).score = std::min(b.at(i).score, 0.6);
+      b.boost(OomCause::kGenerationKvCache, 0.25, "the CPU buffer that failed was the KV cache's: host RAM is where it ran out",
+              context.kv_cache_failed_line);
+    }
     // The sparse formats of the program's own libraries: scipy's for numpy alone.
     const char* sparse = d.framework == "numpy" ? "scipy.sparse" : "scipy.sparse, torch.sparse";
-    if (Q && *Q >= 64 * kGiB && oom.family != "oom_killer") {
+    if (Q && *Q >= 64 * kGiB && oom.family != "oom_killer" && oom.subsystem != "ggml") {  // ggml's: weights or a KV cache
       // One allocation of 64 GiB or more: one array, not workers' copies.
       b.at(i).fix = fmt::format("Do not build the array dense: a sparse matrix ({}), chunks or a memory-mapped file "
                                 "(np.memmap), or a subset of the data; {}",
@@ -1713,8 +1733,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       // alloc_tensor_range places the KV cache as it places the weights; the next lines said which.
       b.add(OomCause::kStaticModelTooLarge, 0.3,
             "the weights on the device leave the KV cache no room (a lower -ngl frees it as a shorter context does)");
-    } else if (icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors")) {
-      b.add(OomCause::kStaticModelTooLarge, 0.5, "ggml was placing the model's weights (alloc_tensor_range): the layers put on the device do not fit");
+    } else if (icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors") ||
+               diagnose_detail::icontains(what, "error loading model: unable to allocate")) {
+      b.add(OomCause::kStaticModelTooLarge, 0.5,
+            icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors")
+                ? "ggml was placing the model's weights (alloc_tensor_range): the layers put on the device do not fit"
+                : "llama.cpp's loader could not allocate a buffer of the model's weights: the layers put on the device do not fit");
     } else if (icontains_word(what, "kv_cache") || icontains_word(what, "kv buffer")) {
       b.add(OomCause::kGenerationKvCache, 0.5, "ggml was allocating the KV cache: it grows with the context and the parallel sequences");
     } else if (icontains_word(what, "graph_reserve") || icontains_word(what, "compute buffer")) {

@@ -98,12 +98,18 @@ bool set_hex_byte_count(const std::string& s, size_t begin, OomRecord& r) {
 // another): the size and the device its backend names (CUDA0 cuda:0, ROCm0 hip:0, MUSA0 musa:0,
 // SYCL0 xpu:0, Vulkan0 vulkan:0, Metal / MTL0 mps, CPU cpu; "_Host" and the like dropped).
 void ggml_buffer(const std::string& s, OomRecord& r) {
-  const size_t q = ifind(s, "bufferofsize");
-  if (q == std::string::npos) return;
-  set_byte_count(s, q + 12, r);
-  const size_t p = lower(s.substr(0, q)).rfind("failedtoallocate");
-  if (p == std::string::npos || q <= p + 16) return;
-  std::string backend = lower(s.substr(p + 16, q - p - 16));
+  size_t q = ifind(s, "bufferofsize");
+  if (q != std::string::npos) set_byte_count(s, q + 12, r);
+  size_t p = q == std::string::npos ? std::string::npos : lower(s.substr(0, q)).rfind("failedtoallocate");
+  size_t name_at = p == std::string::npos ? p : p + 16;
+  if (p == std::string::npos || q <= name_at) {  // llama.cpp's loader: "unable to allocate CUDA0 buffer", no size
+    p = ifind(s, "errorloadingmodel:unabletoallocate");
+    q = p == std::string::npos ? p : ifind(s, "buffer", p + 34);
+    name_at = p == std::string::npos ? p : p + 34;
+    if (q == std::string::npos || q <= name_at) return;
+  }
+  std::string backend = lower(s.substr(name_at, q - name_at));
+  if (backend == "backend") return;  // the loader before 2024 named no backend
   if (const size_t u = backend.find('_'); u != std::string::npos) backend.resize(u);
   size_t d = backend.size();
   while (d > 0 && is_digit(backend[d - 1])) --d;
@@ -154,6 +160,16 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
       const auto avail = integer_at(s, p + 10, &end);
       if (avail && end < s.size() && s[end] == ')') r.total_capacity_bytes = *avail;  // plain bytes, not "2e8"
     }
+    return;
+  }
+  if (r.subsystem == "mlx") {
+    // "[metal::malloc] Attempting to allocate N bytes which is greater than the maximum allowed
+    // buffer size of M bytes.", "[malloc] Unable to allocate N bytes.": plain byte counts.
+    set_requested(size_after(s, "attemptingtoallocate"), r);
+    if (!r.requested_bytes) set_requested(size_after(s, "unabletoallocate"), r);
+    r.max_allocation_bytes = take(size_after(s, "maximumallowedbuffersizeof"), r);  // Metal's maxBufferLength
+    // Metal's, unless the log's allocator is MLX's CUDA backend ("[malloc]" is both backends' words).
+    r.device = icontains(s, "[metal::") || icontains(s, "[malloc_or_wait]") ? "mps" : "";
     return;
   }
   if (r.subsystem == "cuda_jl") {  // "Out of GPU memory trying to allocate 2.000 GiB"
@@ -568,6 +584,8 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     }
     if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N" (or a backend's pinned host buffer)
       ggml_buffer(s, r);
+      // ggml_aligned_malloc's "(attempted to allocate 24576.00 MB)": size / 2^20.
+      if (!r.requested_bytes) set_requested(size_after(s, "attemptedtoallocate", true), r);
       r.device = "cpu";
       return;
     }

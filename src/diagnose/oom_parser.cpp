@@ -365,6 +365,27 @@ const HeadDef kHeads[] = {
     // whichever execution provider ran the node (CUDA's, or the CPU's).
     {"failed to allocate memory for requested buffer", "device_alloc", "onnxruntime", Kind::kOneLine},
     {"failed to allocate", "device_alloc", "ggml", Kind::kOneLine},
+    // llama.cpp's loader giving up on a buffer of the model's weights (llama-model.cpp, load_tensors:
+    // "llama_model_load: error loading model: unable to allocate CUDA0 buffer", before 2024 "unable
+    // to allocate backend buffer"), as Ollama relays it too ("llama runner process has terminated:
+    // error loading model: unable to allocate CUDA0 buffer"); after the graph allocator's sized
+    // line, the same report. The CPU's buffer types ("CPU", "CPU_REPACK", "CPU_Mapped") are host RAM.
+    {"error loading model: unable to allocate", "device_alloc", "ggml", Kind::kOneLine},
+    // ggml's CPU buffers (ggml.c ggml_aligned_malloc: posix_memalign / vm_allocate failing with
+    // ENOMEM): "ggml_aligned_malloc: insufficient memory (attempted to allocate 24576.00 MB)", size /
+    // 2^20 as "MB"; then the CPU buffer type's "ggml_backend_cpu_buffer_type_alloc_buffer: failed to
+    // allocate buffer of size 25769803776" (ggml-backend.cpp): host RAM, one report.
+    {"ggml_aligned_malloc: insufficient memory", "host_alloc", "ggml", Kind::kOneLine},
+    // MLX's allocators (mlx/backend/metal/allocator.cpp, mlx/backend/cuda/allocator.cpp): a buffer
+    // above Metal's maxBufferLength, "[metal::malloc] Attempting to allocate N bytes which is greater
+    // than the maximum allowed buffer size of M bytes." (max_allocation_bytes = M); the device's
+    // memory, "[malloc] Unable to allocate N bytes." (before MLX 0.24.1 "[malloc_or_wait] ..."); and
+    // the count of Metal buffers alive at once, "[metal::malloc] Resource limit (499000) exceeded."
+    // (a count, no size).
+    {"[metal::malloc] attempting to allocate", "device_alloc", "mlx", Kind::kOneLine},
+    {"[metal::malloc] resource limit", "device_alloc", "mlx", Kind::kOneLine},
+    {"[malloc_or_wait] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
+    {"[malloc] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
     // ggml's context arena (ggml.c before its graph allocator, and the examples built on it:
     // llama.cpp, whisper.cpp, starcoder.cpp, ggml's gpt-2): "ggml_new_tensor_impl: not enough space
     // in the context's memory pool (needed 412241472, available 411791504)" (later
@@ -704,28 +725,56 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       // ggml's graph allocator: "failed to allocate <BACKEND> buffer of size <N>" only (not XLA's
       // "Failed to allocate request for", not a user's "failed to allocate memory").
-      if (hit.phrase == "failed to allocate" && std::string_view(h.subsystem) == "ggml") {
+      const bool loader = hit.phrase == "error loading model: unable to allocate";
+      if ((hit.phrase == "failed to allocate" || loader) && std::string_view(h.subsystem) == "ggml") {
         size_t k = e;
         while (k < lo.size() && lo[k] == ' ') ++k;
         const size_t backend = k;
         while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
-        if (k == backend || lo.compare(k, 16, " buffer of size ") != 0 || k + 16 >= lo.size() || !is_digit(lo[k + 16])) continue;
-        // ggml's buffer types only: a backend's name and index (CUDA0, ROCm1, Vulkan0, MTL0, SYCL0)
-        // or CPU / Metal, with an optional "_Host", "_Mapped", "_Split" ...; not "output", "DMA".
         const std::string_view name = std::string_view(lo).substr(backend, k - backend);
-        bool known = false;
-        for (std::string_view kind : {"cuda", "rocm", "musa", "sycl", "vulkan", "cann", "opencl", "metal", "mtl", "cpu"}) {
-          if (name.rfind(kind, 0) != 0) continue;
-          size_t j = kind.size();
-          while (j < name.size() && is_digit(name[j])) ++j;
-          known = j == name.size() || name[j] == '_';
-          if (known) break;
+        if (!loader && k == backend) {
+          // A buffer type's own allocator: "ggml_backend_cpu_buffer_type_alloc_buffer: failed to
+          // allocate buffer of size N", the CPU's (and AMX's) host RAM, another backend's device.
+          const size_t fn = lo.rfind("_buffer_type_alloc_buffer", b);
+          if (fn == std::string::npos || fn + 40 < b || lo.compare(k, 15, "buffer of size ") != 0 || k + 15 >= lo.size() ||
+              !is_digit(lo[k + 15])) {
+            continue;
+          }
+          const size_t fn_begin = lo.rfind("ggml_backend_", fn);
+          const std::string_view type = fn_begin == std::string::npos || fn_begin + 64 < fn
+                                            ? std::string_view()
+                                            : std::string_view(lo).substr(fn_begin + 13, fn - fn_begin - 13);
+          if (type == "cpu" || type == "amx") {
+            hit.family = "host_alloc";
+            hit.subsystem = "ggml";
+          }
+        } else {
+          if (k == backend || lo.compare(k, loader ? 7 : 16, loader ? " buffer" : " buffer of size ") != 0) continue;
+          if (!loader && (k + 16 >= lo.size() || !is_digit(lo[k + 16]))) continue;
+          // ggml's buffer types only: a backend's name and index (CUDA0, ROCm1, Vulkan0, MTL0, SYCL0)
+          // or CPU / Metal, with an optional "_Host", "_Mapped", "_Split", "_REPACK" ...; not
+          // "output", "DMA". The loader before 2024 said "backend" only.
+          bool known = loader && name == "backend";
+          for (std::string_view kind : {"cuda", "rocm", "musa", "sycl", "vulkan", "cann", "opencl", "metal", "mtl", "cpu"}) {
+            if (known || name.rfind(kind, 0) != 0) continue;
+            size_t j = kind.size();
+            while (j < name.size() && is_digit(name[j])) ++j;
+            known = j == name.size() || name[j] == '_';
+          }
+          if (!known) continue;
+          if (name.rfind("cpu", 0) == 0 || name.find("_host") != std::string_view::npos) {  // the host's (pinned) memory
+            hit.family = "host_alloc";
+            hit.subsystem = "ggml";
+          }
         }
-        if (!known) continue;
-        if (name.rfind("cpu", 0) == 0 || name.find("_host") != std::string_view::npos) {  // the host's (pinned) memory
-          hit.family = "host_alloc";
-          hit.subsystem = "ggml";
-        }
+      }
+      // MLX's own words as it raises them, not a user's "[malloc] unable to allocate" heading a
+      // note: its bracketed tag, then the count of bytes (or the resource limit's count).
+      if (std::string_view(h.subsystem) == "mlx") {
+        size_t k = e;
+        while (k < lo.size() && lo[k] == ' ') ++k;
+        const bool limit = hit.phrase == "[metal::malloc] resource limit";
+        if (limit ? (k >= lo.size() || lo[k] != '(') : (k >= lo.size() || !is_digit(lo[k]))) continue;
       }
       // ncnn's VkResult: -2 the device's memory, -1 the host's; any other code is not memory.
       if (hit.phrase == "vkallocatememory failed") {
@@ -1423,7 +1472,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                              !tf_other_tensor;
         // A report's title on the first line ("Index build error: `invalid memory alloc request size`
         // >= 1GB") names the failure the message further down prints with its size: one report.
-        const bool pytorch_family = prev.family.rfind("pytorch", 0) == 0 && r.family.rfind("pytorch", 0) == 0;
+        const bool pytorch_family = prev.pytorch_family() && r.pytorch_family();
         const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
                                 (prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem;
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
@@ -1466,7 +1515,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // Under expandable_segments the warning states the page it failed to map, not the request:
         // the error that follows on the same device is its failure whatever its size.
         const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
-                                      r.family.rfind("pytorch", 0) == 0 && r.line - prev.line <= 40 &&
+                                      r.pytorch_family() && r.line - prev.line <= 40 &&
                                       (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
         if (errno_tail) {
           absorb(prev, r.text_lines);

@@ -68,7 +68,9 @@
 //                kernel's ENOMEM "[Errno 12] Cannot allocate memory", C++'s std::bad_alloc, Python's
 //                "MemoryError" first on its line, OpenCV's "Insufficient memory (Failed to allocate N
 //                bytes) in cv::OutOfMemoryError" (subsystem "opencv", with its size), ggml's "failed to
-//                allocate CPU buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
+//                allocate CPU buffer of size N", "ggml_aligned_malloc: insufficient memory (attempted to
+//                allocate X MB)" with X in MiB, "ggml_backend_cpu_buffer_type_alloc_buffer: failed to
+//                allocate buffer of size N" ("ggml"), Vulkan's host-memory errors ("vulkan_host",
 //                see "device_alloc"), the JVM's "java.lang.OutOfMemoryError: Java heap space" ("jvm"),
 //                jemalloc's "Error in malloc(): out of memory. Requested: N, active: A" ("jemalloc":
 //                requested N, allocated A), a program's "Failed attempt to allocate N bytes" ("malloc"),
@@ -128,7 +130,14 @@
 //                too), allowed L; device "cuda"), "onnxruntime" (ONNX Runtime's BFC arena: "Failed to
 //                allocate memory for requested buffer of size N"; requested N; device "cuda" when the
 //                message, its line or the line before names CUDA, else unstated; the CPU provider's
-//                arena is a "host_alloc" record, subsystem "onnxruntime", device "cpu").
+//                arena is a "host_alloc" record, subsystem "onnxruntime", device "cpu"), "mlx"
+//                (MLX: "[metal::malloc] Attempting to allocate N bytes which is greater than the
+//                maximum allowed buffer size of M bytes.": requested N, max_allocation_bytes M;
+//                "[malloc] Unable to allocate N bytes." / "[malloc_or_wait] ...": requested N;
+//                "[metal::malloc] Resource limit (K) exceeded.": a count of buffers, no size; device
+//                "mps" for Metal's words). llama.cpp's loader, "error loading model: unable to
+//                allocate CUDA0 buffer", is a "ggml" report with the device from the buffer type's
+//                name (a CPU buffer type's is a "host_alloc" report).
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
 //                no report found, but the caller states the text reports an OOM: one numberless
 //                record at the first non-blank line, message = that line; device unknown ("").
@@ -207,6 +216,10 @@ struct OomRecord {
   /// The capacity the allocator had to live within: allowed_bytes when set and smaller than
   /// the capacity, else total_capacity_bytes; empty when neither is known.
   std::optional<int64_t> effective_capacity_bytes() const;
+
+  /// True for PyTorch's own allocators' reports: every family named "pytorch..." above
+  /// (pytorch1, pytorch2, pytorch, pytorch_async, pytorch_alloc_retry, ...).
+  bool pytorch_family() const { return family.rfind("pytorch", 0) == 0; }
 };
 
 /// Finds every OOM report in `text` (any size, any bytes; never throws on content). Handles
