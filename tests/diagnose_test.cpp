@@ -5484,3 +5484,59 @@ TEST(DiagnoseKinds33, MlxAndLlamaCppBuffers) {
   // The graph allocator's wording without a buffer type's function before it is not ggml's.
   EXPECT_TRUE(parse_oom_log("We failed to allocate buffer of size 1024 in our own pool.\n").empty());
 }
+
+// held39's kinds: memory trouble told in other words, a notebook's kernel dying, the zh leak,
+// XLA's pool lowered as the fix, TensorFlow's CPU tensor, the kernel's words quoted beside a GPU.
+TEST(DiagnoseKinds33, Held39Kinds) {
+  // All of the memory taken, in words: a report on the host when the machine's memory is named.
+  const std::vector<OomRecord> none = parse_oom_log("it using all machine's memory(>200G)\n");
+  EXPECT_TRUE(none.empty());
+  const std::optional<OomRecord> all = mentioned_oom("when training, it using all machine's memory(>200G)\n");
+  ASSERT_TRUE(all.has_value());
+  EXPECT_EQ(all->device, "cpu");
+  EXPECT_FALSE(mentioned_oom("TensorFlow uses all GPU memory by default.\n").has_value());
+  // zh: memory overloaded.
+  EXPECT_TRUE(mentioned_oom("\xe5\xaf\xbc\xe8\x87\xb4\xe6\x9c\xac\xe5\x9c\xb0\xe6\xb5\x8b\xe8\xaf\x95\xe5\x86\x85\xe5\xad\x98"
+                            "\xe8\xbf\x87\xe8\xbd\xbd\n")
+                  .has_value());  // 导致本地测试内存过载
+  // A notebook's kernel dying: Jupyter's dialog anywhere; in other words only where a notebook is
+  // named, and not a CUDA kernel.
+  const std::optional<OomRecord> died = mentioned_oom("The kernel appears to have died. It will restart automatically.\n");
+  ASSERT_TRUE(died.has_value());
+  EXPECT_EQ(died->family, "mentioned");  // the likely reason, not a kill the log shows
+  EXPECT_EQ(died->device, "cpu");
+  EXPECT_TRUE(mentioned_oom("In Jupyter Notebook:\nthe kernel dies while filling up the shuffle buffer\n").has_value());
+  EXPECT_FALSE(mentioned_oom("the kernel dies while filling up the shuffle buffer\n").has_value());
+  EXPECT_FALSE(mentioned_oom("In Jupyter Notebook:\nthe CUDA kernel crashed with an illegal instruction\n").has_value());
+  // zh: a leak of the memory told (内存泄漏) reads as "memory leak" does; denied (未出现) it does not.
+  EXPECT_TRUE(evidence_holds("cpu\xe7\x89\x88\xe6\x9c\xac\xe6\x9c\x89\xe5\x86\x85\xe5\xad\x98\xe6\xb3\x84\xe6\xbc\x8f\n",
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));  // cpu版本有内存泄漏
+  EXPECT_FALSE(evidence_holds("out of memory\n\xe4\xbf\xae\xe6\x94\xb9\xe5\x90\x8e\xef\xbc\x8c\xe6\x9c\xaa\xe5\x87\xba\xe7\x8e\xb0"
+                              "\xe5\x86\x85\xe5\xad\x98\xe6\xb3\x84\xe6\xbc\x8f\n",
+                              "memory grows step after step"));  // 修改后，未出现内存泄漏
+  // XLA's pool lowered as the fix: what runs beside it in the process needed the memory.
+  const Diagnosis xla = first(diagnose_log(
+      "NCCL out of memory on dual 2080ti training\n"
+      "Setting env variable XLA_PYTHON_CLIENT_MEM_FRACTION=0.85 fixed the problem on the 2080Ti system.\n",
+      rules_alone()));
+  ASSERT_FALSE(xla.findings.empty());
+  EXPECT_EQ(xla.findings.front().category, OomCause::kOther);
+  // TensorFlow's CPU device failing a tensor of the step: host RAM first, its batch and length next.
+  const Diagnosis tf = first(diagnose_log(
+      "ResourceExhaustedError (see above for traceback): OOM when allocating tensor with shape[1024,98,98] and type float on "
+      "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n",
+      rules_alone()));
+  ASSERT_GE(tf.findings.size(), 3u);
+  EXPECT_EQ(tf.findings[0].category, OomCause::kCpuRam);
+  EXPECT_EQ(tf.findings[1].category, OomCause::kActivationsBatch);
+  // The kernel's words quoted beside the GPU are the user's naming, not ENOMEM printed; printed they are.
+  const std::string quoted =
+      "I ran it on a tesla K40 GPU with 12G video ram but still encountered \"cannot allocate memory\" error.\n";
+  EXPECT_TRUE(parse_oom_log(quoted).empty());
+  ASSERT_TRUE(mentioned_oom(quoted).has_value());
+  EXPECT_EQ(mentioned_oom(quoted)->device, "cuda");
+  EXPECT_FALSE(evidence_holds(quoted, "host RAM:"));
+  const std::vector<OomRecord> printed = parse_oom_log("OSError: [Errno 12] Cannot allocate memory\n");
+  ASSERT_EQ(printed.size(), 1u);
+  EXPECT_EQ(printed.front().subsystem, "enomem");
+}

@@ -1447,6 +1447,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "the host allocator failed";
     }
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    // TensorFlow's CPU device failing one tensor of the step (its shape in the message): host RAM
+    // is where, that tensor's size what: its batch and length dimensions the levers after RAM.
+    if (tf_host && oom.tensor_shape.find(',') != std::string::npos) {
+      const std::string shaped = "a tensor of shape [" + oom.tensor_shape + "] of the step on the CPU device";
+      b.add(OomCause::kActivationsBatch, 0.45, shaped + ": its batch dimension sizes it");
+      b.add(OomCause::kActivationsSeqlen, 0.35, shaped + ": its length dimensions size it");
+    }
     if (oom.subsystem == "duckdb") {
       d.notes.push_back("DuckDB keeps a query within its memory_limit (default 80% of RAM) and spills to temp_directory "
                         "only in the operators that can: a larger memory_limit, fewer threads (SET threads), or "

@@ -1657,14 +1657,28 @@ class Reader {
       };
       if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
       // 一直, 不断, 持续, 逐渐 (all along, continually, steadily, gradually); 随着 (as ... goes on: "随着迭代
-      // 次数的增加内存的使用量也在增加", memory use rises as the iterations do).
+      // 次数的增加内存的使用量也在增加", memory use rises as the iterations do); 每次 (each time: "每次增加
+      // 200M左右", up about 200M on every call).
       const bool ongoing_zh = has_text("\xe4\xb8\x80\xe7\x9b\xb4") || has_text("\xe4\xb8\x8d\xe6\x96\xad") ||
                               has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90") ||
-                              has_text("\xe9\x9a\x8f\xe7\x9d\x80");
+                              has_text("\xe9\x9a\x8f\xe7\x9d\x80") || has_text("\xe6\xaf\x8f\xe6\xac\xa1");
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       return ongoing_zh && rises_zh;
+    }();
+    // zh: a leak of the memory told (内存泄漏 / 内存泄露, 显存泄漏 / 显存泄露: memory leak), as "memory leak"
+    // is read; not denied, asked or supposed (zh_not_told_at(): "未出现内存泄漏", no leak appeared).
+    const bool zh_memory_leaks = [&] {
+      if (!cjk) return false;
+      for (std::string_view mem : {std::string_view("\xe5\x86\x85\xe5\xad\x98"), std::string_view("\xe6\x98\xbe\xe5\xad\x98")}) {
+        for (std::string_view leak : {std::string_view("\xe6\xb3\x84\xe6\xbc\x8f"), std::string_view("\xe6\xb3\x84\xe9\x9c\xb2")}) {
+          const std::string x = std::string(mem) + std::string(leak);
+          const size_t p = lo.find(x);
+          if (p != std::string_view::npos && !zh_not_told_at(lo, p)) return true;
+        }
+      }
+      return false;
     }();
     // zh: inference or evaluation told (0 none, 1 the word alone, 2 as when it fails): 推理 (inference;
     // not 推理速度, its speed) with 时 / 的时候 / 过程 / 阶段 after it (at the time, during) or alone;
@@ -1737,7 +1751,7 @@ class Reader {
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !zh_memory_grows && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
+        !zh_memory_grows && !zh_memory_leaks && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
       return;
     }
@@ -1960,6 +1974,8 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps,
           has_text("\xe8\xae\xad\xe7\xbb\x83") || has_text("\xe8\xbf\xad\xe4\xbb\xa3") ? 0.5 : 0.2,
           "memory grows step after step: " + text());
+    } else if (zh_memory_leaks && !has(kWLeak)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.3, "memory grows step after step: " + text());  // "memory leak"'s weight
     }
     // Fails after N epochs / hours of running fine.
     if (has(kWAfter)) {
@@ -2770,7 +2786,9 @@ if (contains("other process") || contains("another process") || contains("other 
           "fails on a repeat of work that ran before with the same settings: " + text());
     }
     // Host RAM.
-    if (has(kWRam) && (contains("host") || contains("system ram") || contains(" ram ") || contains("swap") ||
+    // (Not the GPU's own RAM: "12G video ram", "GPU RAM", "graphics RAM".)
+    const bool ram_of_gpu = contains("video ram") || contains("gpu ram") || contains("graphics ram") || contains("vram");
+    if (has(kWRam) && (contains("host") || contains("system ram") || (contains(" ram ") && !ram_of_gpu) || contains("swap") ||
                        contains("oom_killer") || contains("dmesg"))) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }
@@ -4423,6 +4441,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       {"another application", OomCause::kOtherProcess}, {"other program", OomCause::kOtherProcess},
       {"another program", OomCause::kOtherProcess},
       {"downgrad", OomCause::kOther}, {"a regression", OomCause::kOther}, {"the regression", OomCause::kOther},
+      // XLA's preallocated pool lowered or turned off as the fix: only what runs beside the pool in
+      // the process (NCCL's buffers, cuDNN's workspaces, another framework) gains by it.
+      {"xla_python_client_mem_fraction", OomCause::kOther}, {"xla_python_client_preallocate", OomCause::kOther},
       {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
       {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
       {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},

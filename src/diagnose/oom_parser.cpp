@@ -848,6 +848,14 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         }
         // "DefaultCPUAllocator: can't allocate memory: ... Error code 12 (Cannot allocate memory)":
         // the errno of a report already read on this line; HotSpot's commit warning is the JVM's head.
+        // The kernel's words quoted in the user's sentence beside the GPU it ran on ('a tesla K40 GPU
+        // with 12G video ram but still encountered "cannot allocate memory" error'): the error as
+        // the user names it, on no stated device (mentioned_oom() reads the line), not ENOMEM printed.
+        if (sub == "enomem" && b > 0 && (lo[b - 1] == '"' || lo[b - 1] == '\'' || lo[b - 1] == '`' ||
+                                         (b >= 3 && lo.compare(b - 3, 3, "\xe2\x80\x9c") == 0)) &&
+            lo.find("errno") == std::string::npos && (gpu_named(lo) || cuda_memory_named(lo))) {
+          continue;
+        }
         if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos ||
                                 lo.find("os::commit_memory(") != std::string::npos)) {
           continue;
@@ -1906,7 +1914,8 @@ bool in(std::string_view x, std::initializer_list<std::string_view> set) {
 //   - taken in large amounts by what should not hold it: "the gradients take a lot of GPU memory",
 //     "the cached features eat lots of VRAM" (a verb of taking before "a lot of" / "lots of": not a
 //     device's size, "the A100 has a lot of memory", nor a saving, "cuts / offloads a lot of
-//     memory"), unless told as expected or by design.
+//     memory"), unless told as expected or by design; or all of it taken: "it using all machine's
+//     memory", "eats up all the RAM" (not the framework's default).
 bool memory_short_or_taken(std::string_view lo) {
   const std::vector<std::string_view> w = alnum_words(lo);
   const bool as_meant = contains_any(lo, {"expected", "by design", "is normal", "as intended"});
@@ -1925,6 +1934,19 @@ bool memory_short_or_taken(std::string_view lo) {
         if (k < i) other = other || in(w[k], {"no", "not", "without", "prevent", "prevents", "prevented", "avoid", "avoids", "avoided"});
       }
       if (!other) return true;
+    }
+    // All of it taken: "it using all machine's memory (>200G)", "eats up all the RAM", "consumes all
+    // the GPU memory" (a verb of taking, "up" between or not, then "all"; the memory within three
+    // words after); not as meant or the framework's default ("TensorFlow maps all GPU memory by
+    // default").
+    if (w[i] == "all" && i >= 1 && !as_meant && !contains_any(lo, {"by default", "default behavio"})) {
+      const size_t v = i >= 2 && w[i - 1] == "up" ? i - 2 : i - 1;
+      if (in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
+                    "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
+                    "hogs", "hogging", "fill", "fills", "filling", "filled"}) &&
+          memory_named_near(w, lo, i, 0, 3)) {
+        return true;
+      }
     }
     const bool a_lot = w[i] == "lot" && i >= 2 && w[i - 1] == "a" && i + 1 < w.size() && w[i + 1] == "of";
     const bool lots = w[i] == "lots" && i >= 1 && i + 1 < w.size() && w[i + 1] == "of";
@@ -2164,7 +2186,7 @@ bool memory_trouble_prose(std::string_view lo) {
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
-  // 释放不了 (not released), 满了 (filled up), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
+  // 释放不了 (not released), 满了 (filled up), 过载 (overloaded), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
   // not where the clause asks (？, 吗, 是否, 够不够 "enough or not"), supposes (如果 "if", 的话 "in
   // case"), tells it as normal (正常), denies (不会爆 / 没有爆 / 没爆 / 不爆 "did not blow", 没有溢出 / 未溢出
   // "no overflow") or tells of a fix (修复): "显存溢出，内存正常" is the GPU's trouble.
@@ -2198,7 +2220,7 @@ bool memory_trouble_prose(std::string_view lo) {
               "\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe", "\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d",
               "\xe6\xbb\xa1\xe4\xba\x86",
               "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",
-              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "100%"}) ||
+              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "\xe8\xbf\x87\xe8\xbd\xbd", "100%"}) ||
           std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp),
                       [&](std::string_view w) { return clause.find(w) != std::string_view::npos; })) {
         return true;
@@ -2327,6 +2349,42 @@ bool memory_trouble_prose(std::string_view lo) {
   return memory_full_told(lo);
 }
 
+// Where `lo` tells a notebook's kernel died: Jupyter's own "kernel appears to have died" (VS
+// Code's "kernel ... appears to have died", "the kernel crashed while executing code"), anywhere;
+// in a log that names a notebook (`notebook_log`), "kernel" then within 48 bytes a word of
+// dying or crashing ("the kernel dies", "kernel keeps crashing", "kernel restarting", zh 崩溃 /
+// 挂了), not a CUDA, GPU, Triton or Linux kernel, nor a question of whether it would. npos when none.
+size_t notebook_kernel_died(std::string_view lo, bool notebook_log) {
+  for (size_t p = lo.find("kernel"); p != std::string_view::npos; p = lo.find("kernel", p + 6)) {
+    if (!word_starts_at(lo, p)) continue;
+    const std::string_view after = lo.substr(p + 6, 60);
+    if (after.find("appears to have died") != std::string_view::npos ||
+        after.find("crashed while executing") != std::string_view::npos) {
+      return p;
+    }
+    if (!notebook_log) continue;
+    const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+    bool other_kernel = false;
+    for (const char* k : {"cuda ", "gpu ", "triton ", "linux ", "os ", "compute ", "conv ", "cudnn ", "kernel "}) {
+      other_kernel = other_kernel || (before.size() >= std::strlen(k) && before.substr(before.size() - std::strlen(k)) == k);
+    }
+    if (other_kernel) continue;
+    const std::string_view near = lo.substr(p + 6, 48);
+    for (const char* d : {"died", "dies", "dying", "crash", "restarting", "\xe5\xb4\xa9\xe6\xba\x83", "\xe6\x8c\x82\xe4\xba\x86"}) {
+      const size_t q = near.find(d);
+      if (q == std::string_view::npos) continue;
+      const std::string_view between = near.substr(0, q);
+      if (between.find("not ") != std::string_view::npos || between.find("n't ") != std::string_view::npos ||
+          between.find("never") != std::string_view::npos || between.find("would") != std::string_view::npos ||
+          lo.find('?') != std::string_view::npos) {
+        continue;
+      }
+      return p;
+    }
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::optional<OomRecord> described_oom(std::string_view text) {
@@ -2354,6 +2412,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // A third pass, when neither is found: the first line telling of memory trouble in other
   // words (memory_trouble_prose) or of GPU memory uneven across devices
   // (gpu_memory_imbalance_prose): a report in prose only, whose evidence the log still holds.
+  // A notebook's kernel dying (Jupyter's "The kernel appears to have died. It will restart
+  // automatically.", VS Code's "The Kernel crashed while executing code in the current cell"): the
+  // kernel process gone, most often killed over host RAM: a report on the host ("mentioned",
+  // device "cpu"), not a kill the log shows. Told in other words ("the kernel dies", zh "kernel ...
+  // 崩溃" crashed) only in a log that names a notebook.
+  bool notebook_log = false;
+  for (std::string_view w : {"jupyter", "notebook", "ipykernel", "ipynb", "colab", "kaggle", "ipython"}) {
+    notebook_log = notebook_log || ifind(text, w) != std::string_view::npos;
+  }
   for (int pass = 0; pass < 3; ++pass) {
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
@@ -2368,6 +2435,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         continue;
       }
       size_t at = std::string::npos;
+      bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
         for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
@@ -2420,6 +2488,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "被系统终止", "被系统杀死", "被杀死"}) {
           if (at == std::string::npos) at = lo.find(phrase);
         }
+        // A notebook's kernel dying: host RAM the likely reason, not a kill the log shows.
+        if (at == std::string::npos) {
+          at = notebook_kernel_died(lo, notebook_log);
+          kernel_died = at != std::string::npos;
+        }
         // TensorFlow's BFC allocator dumps its chunk map only when an allocation failed
         // (BFCAllocator::DumpMemoryLog, called from AllocateRawInternal): "bfc_allocator.cc:1344]
         // InUse  at 2b673f109b00 of size 256 next 1553", "Next region of size ...", "Sum Total of
@@ -2457,7 +2530,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       }
       const bool killed_for_memory = named && pass == 0 && contains_word(lo, "killed") && reason != std::string::npos &&
                                      !accelerator_near(lo, reason, reason_len);
-      const bool killed = !named || killed_for_memory ||
+      const bool killed = (!named && !kernel_died) || killed_for_memory ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
       OomRecord r;
       r.family = "mentioned";
@@ -2470,6 +2543,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.family = "oom_killer";
         r.subsystem = "linux_oom_killer";
         r.device = "cpu";
+      } else if (kernel_died) {
+        r.device = "cpu";
       } else if (cuda_named) {
         r.device = "cuda";
       } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
@@ -2477,6 +2552,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
                  // CUDA error"), read above
                  has_word("memoryerror") || host_sized_memory_named(lo) ||
+                 // the machine's own memory named ("it using all machine's memory"; not "system memory",
+                 // also where a GPU's driver spills: "falls back to system memory", Windows' "shared
+                 // GPU memory")
+                 contains_any(lo, {"machine's memory", "machine memory", "computer's memory", "computer memory"}) ||
                  // the operating system's OOM ("it causes os OOM", "a system OOM"): the kernel's, over host RAM
                  // (as words: not macOS's or iOS's "... OOM")
                  contains_word_start(lo, "os oom") || contains_word_start(lo, "system oom") ||
