@@ -5540,3 +5540,78 @@ TEST(DiagnoseKinds33, Held39Kinds) {
   ASSERT_EQ(printed.size(), 1u);
   EXPECT_EQ(printed.front().subsystem, "enomem");
 }
+
+// review39's findings, mended.
+TEST(DiagnoseKinds33, Review39Mends) {
+  // Denied, explained as a default, or told another cause: no report.
+  for (const char* text : {"It doesn't use all the RAM, only 4GB of 64GB.\n",
+                           "After upgrading to 2.1 it no longer eats up all the RAM. Thanks, closing.\n",
+                           "vLLM takes all the GPU memory because gpu_memory_utilization defaults to 0.9.\n",
+                           "There is no memory leak; memory stays flat at 8 GB.\n",
+                           "\xe8\xbf\x99\xe6\xac\xa1\xe6\xb2\xa1\xe6\x9c\x89\xe5\x86\x85\xe5\xad\x98\xe8\xbf\x87\xe8\xbd\xbd\n",  // 这次没有内存过载
+                           "\xe6\x8e\xa8\xe7\x90\x86\xe6\x97\xb6\xe6\xb2\xa1\xe6\x9c\x89\xe5\x87\xba\xe7\x8e\xb0\xe5\x86\x85\xe5\xad\x98"
+                           "\xe6\xb3\x84\xe6\xbc\x8f\n",  // 推理时没有出现内存泄漏
+                           "After the fix, the Jupyter kernel no longer dies. Closing.\n",
+                           "I am on Colab. The kernel keeps dying: Kernel restarted due to a CUDA error: device-side assert.\n",
+                           "Jupyter on Ubuntu: the nvidia kernel module crashes and nvidia-smi finds no devices.\n"}) {
+    EXPECT_FALSE(mentioned_oom(text).has_value()) << text;
+  }
+  // Told in other words: usage at 100%, all of a size, used up.
+  EXPECT_TRUE(mentioned_oom("RAM usage goes to 100% while tokenizing the dataset, then the process is gone.\n").has_value());
+  EXPECT_TRUE(mentioned_oom("Memory usage keeps climbing until it uses all 64GB and the machine locks up.\n").has_value());
+  // Colab's own notice is the host's; a killed program in zh (被杀掉) is the kill.
+  const std::optional<OomRecord> colab = mentioned_oom("Your session crashed after using all available RAM.\n");
+  ASSERT_TRUE(colab.has_value());
+  EXPECT_EQ(colab->device, "cpu");
+  // Jupyter's dialog under its title: the sentence that tells the death.
+  const std::optional<OomRecord> dialog =
+      mentioned_oom("Kernel Restarting\nThe kernel for train.ipynb appears to have died. It will restart automatically.\n");
+  ASSERT_TRUE(dialog.has_value());
+  EXPECT_EQ(dialog->line, 2);
+  // A title naming the OOM on no device takes the device of the body's line naming it.
+  const std::optional<OomRecord> titled =
+      mentioned_oom("train.py dies with OutOfMemoryError\nThe train script dies with OutOfMemoryError in opencv allocation.\n");
+  ASSERT_TRUE(titled.has_value());
+  EXPECT_EQ(titled->line, 1);
+  EXPECT_EQ(titled->device, "cpu");
+  // A raised XLA fraction is no pool starving what runs beside it; a lowered one is.
+  const std::string xla = "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+                          "2147483648 bytes.\n";
+  EXPECT_FALSE(evidence_holds(xla + "I raised the env variable XLA_PYTHON_CLIENT_MEM_FRACTION=.95 and it works now on my system.\n",
+                              "the user's account", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds(xla + "Setting env variable XLA_PYTHON_CLIENT_MEM_FRACTION=0.5 fixed the problem on my system.\n",
+                             "the user's account", OomCause::kOther));
+  // XLA's CPU device is the host.
+  const std::vector<OomRecord> xla_cpu = parse_oom_log(
+      "ResourceExhaustedError: OOM when allocating tensor with shape[1024,1024,1024] and type float on "
+      "/job:localhost/replica:0/task:0/device:XLA_CPU:0 by allocator cpu\n");
+  ASSERT_EQ(xla_cpu.size(), 1u);
+  EXPECT_EQ(xla_cpu.front().device, "cpu:0");
+  // MLX: "[malloc]" on Metal; the buffer-size words wrapped, or quoted without the tag; a command
+  // line before the error is not the error's.
+  const std::vector<OomRecord> plain = parse_oom_log("python -m mlx_lm.generate --model m\nRuntimeError: [malloc] Unable to allocate 1073741824 bytes.\n");
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain.front().device, "mps");
+  EXPECT_EQ(plain.front().message.find("mlx_lm"), std::string::npos) << plain.front().message;
+  const std::vector<OomRecord> wrapped = parse_oom_log(
+      "RuntimeError: [metal::malloc] Attempting to allocate 21474836480 bytes which is greater than the\n"
+      "maximum allowed buffer size of 17179869184 bytes.\n");
+  ASSERT_EQ(wrapped.size(), 1u);
+  EXPECT_EQ(wrapped.front().max_allocation_bytes, int64_t{16} << 30);
+  const std::vector<OomRecord> untagged = parse_oom_log(
+      "Using mlx I get: Attempting to allocate 21474836480 bytes which is greater than the maximum allowed buffer size of "
+      "17179869184 bytes. Any ideas?\n");
+  ASSERT_EQ(untagged.size(), 1u);
+  EXPECT_EQ(untagged.front().requested_bytes, int64_t{20} << 30);
+  // llama.cpp's CPU buffer type alone keeps its size; the loader's line after it is the same report.
+  const std::vector<OomRecord> cpu = parse_oom_log(
+      "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 34359738368\n"
+      "llama_model_load: error loading model: unable to allocate CPU buffer\n");
+  ASSERT_EQ(cpu.size(), 1u);
+  EXPECT_EQ(cpu.front().requested_bytes, int64_t{32} << 30);
+  // ENOMEM's words quoted beside a GPU but with errno 12 or the host named stay the host's.
+  const std::vector<OomRecord> host = parse_oom_log(
+      "On an A100 with 80GB of GPU memory, torch.load says \"Cannot allocate memory (12)\"; the host has 16GB.\n");
+  ASSERT_EQ(host.size(), 1u);
+  EXPECT_EQ(host.front().subsystem, "enomem");
+}

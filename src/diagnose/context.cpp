@@ -16,6 +16,7 @@
 #include <array>
 #include <bitset>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <unordered_map>
 
@@ -4441,9 +4442,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       {"another application", OomCause::kOtherProcess}, {"other program", OomCause::kOtherProcess},
       {"another program", OomCause::kOtherProcess},
       {"downgrad", OomCause::kOther}, {"a regression", OomCause::kOther}, {"the regression", OomCause::kOther},
-      // XLA's preallocated pool lowered or turned off as the fix: only what runs beside the pool in
-      // the process (NCCL's buffers, cuDNN's workspaces, another framework) gains by it.
-      {"xla_python_client_mem_fraction", OomCause::kOther}, {"xla_python_client_preallocate", OomCause::kOther},
       {"a bug", OomCause::kOther}, {"the bug", OomCause::kOther},
       {"quantiz", OomCause::kStaticModelTooLarge}, {"load_in_8bit", OomCause::kStaticModelTooLarge},
       {"load_in_4bit", OomCause::kStaticModelTooLarge}, {"smaller model", OomCause::kStaticModelTooLarge},
@@ -4476,6 +4474,29 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     add_account(named, 0.5, n,
                 "the user's fix, shown as code (line " + std::to_string(fix_pointer_line_) + " points at it): " +
                     shown(raw.substr(0, 160)));
+  }
+
+  // XLA's preallocated pool lowered or turned off in `clause` (a fix told): XLA_PYTHON_CLIENT_PREALLOCATE
+  // set false, or XLA_PYTHON_CLIENT_MEM_FRACTION lowered (said so, or set below 0.75, JAX's default;
+  // below 0.9, its default before JAX 0.4, unless told raised). Only what runs beside the pool in the
+  // process (NCCL's buffers, cuDNN's workspaces, another framework) gains by that; a fraction raised
+  // gives XLA's own work more room.
+  static bool xla_pool_lowered(std::string_view clause) {
+    if (const size_t p = clause.find("xla_python_client_preallocate"); p != std::string_view::npos) {
+      const std::string_view v = clause.substr(p + 29, 12);
+      return v.find("false") != std::string_view::npos || v.find("=0") != std::string_view::npos;
+    }
+    const size_t p = clause.find("xla_python_client_mem_fraction");
+    if (p == std::string_view::npos) return false;
+    if (contains_any(clause, {"rais", "increas", "higher", "bigger", "larger"})) return false;
+    if (contains_any(clause, {"lower", "reduc", "decreas", "smaller"})) return true;
+    size_t k = p + 30;
+    while (k < clause.size() && (clause[k] == '=' || clause[k] == ' ' || clause[k] == '"' || clause[k] == '\'')) ++k;
+    size_t e = k;
+    while (e < clause.size() && (is_digit(clause[e]) || clause[e] == '.')) ++e;
+    if (e == k) return false;
+    const double v = std::atof(std::string(clause.substr(k, e - k)).c_str());
+    return v > 0 && v < 0.9;
   }
 
   void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
@@ -4517,6 +4538,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       };
       for (const SettingKnob& x : kNamed) read(x.text, x.cause);
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
+      if (xla_pool_lowered(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kOther);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
     }
     const size_t k = std::bitset<kCauseCount>(named).count();

@@ -477,7 +477,11 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
                         "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86", "\xe4\xb8\x8d\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
-                        "\xe4\xbf\xae\xe5\xa4\x8d"}) {
+                        "\xe4\xbf\xae\xe5\xa4\x8d",
+                        // 没有内存过载 / 没有显存过载 / 没有过载 (not overloaded)
+                        "\xe6\xb2\xa1\xe6\x9c\x89\xe5\x86\x85\xe5\xad\x98\xe8\xbf\x87\xe8\xbd\xbd",
+                        "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x98\xbe\xe5\xad\x98\xe8\xbf\x87\xe8\xbd\xbd",
+                        "\xe6\xb2\xa1\xe6\x9c\x89\xe8\xbf\x87\xe8\xbd\xbd"}) {
     if (text.find(x) != std::string_view::npos) return true;
   }
   // 没有 / 没 / 未 right before a verb of memory used up: "显存没有用完" (the GPU's memory was not used up)
@@ -496,7 +500,8 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
 bool cuda_memory_named(std::string_view t) {
   return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos || contains_word(t, "vram") ||
          t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos ||
-         t.find("\xe9\xa1\xaf\xe5\xad\x98") != std::string_view::npos;  // 显存, 顯存 (traditional)
+         t.find("\xe9\xa1\xaf\xe5\xad\x98") != std::string_view::npos ||  // 显存, 顯存 (traditional)
+         t.find("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos;  // 显卡内存 (the graphics card's memory)
 }
 
 bool accelerator_near(std::string_view lo, size_t at, size_t len) {

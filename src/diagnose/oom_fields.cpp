@@ -168,8 +168,9 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     set_requested(size_after(s, "attemptingtoallocate"), r);
     if (!r.requested_bytes) set_requested(size_after(s, "unabletoallocate"), r);
     r.max_allocation_bytes = take(size_after(s, "maximumallowedbuffersizeof"), r);  // Metal's maxBufferLength
-    // Metal's, unless the log's allocator is MLX's CUDA backend ("[malloc]" is both backends' words).
-    r.device = icontains(s, "[metal::") || icontains(s, "[malloc_or_wait]") ? "mps" : "";
+    // Metal's (MLX runs mostly on Apple silicon), unless the message names CUDA: "[malloc]" is the
+    // words of MLX's CUDA backend too.
+    r.device = icontains(s, "cuda") ? "cuda" : "mps";
     return;
   }
   if (r.subsystem == "cuda_jl") {  // "Out of GPU memory trying to allocate 2.000 GiB"
@@ -353,14 +354,15 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
     set_requested(size_after(s, "ranoutofmemorytryingtoallocate", false, true), r);
   }
   const size_t dev = ifind(s, "/device:");
-  if (dev != std::string_view::npos) {  // "/device:GPU:0" -> "gpu:0"
+  if (dev != std::string_view::npos) {  // "/device:GPU:0" -> "gpu:0"; XLA's "/device:XLA_CPU:0" -> "cpu:0"
     size_t e = dev + 8;
-    while (e < s.size() && is_alpha(s[e])) ++e;
+    while (e < s.size() && (is_alpha(s[e]) || s[e] == '_')) ++e;
     if (e < s.size() && s[e] == ':') {
       size_t end = 0;
       if (integer_at(s, e + 1, &end)) e = end;
     }
     r.device = lower(s.substr(dev + 8, e - dev - 8));
+    if (r.device.rfind("xla_", 0) == 0) r.device.erase(0, 4);
   } else if (const size_t old_gpu = ifind(s, "on/gpu:"); old_gpu != std::string_view::npos && old_gpu + 7 < s.size() &&
              is_digit(s[old_gpu + 7])) {  // TF 0.x: "... and type half on /gpu:0"
     r.device = "gpu:" + std::string(1, s[old_gpu + 7]);

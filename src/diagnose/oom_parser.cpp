@@ -386,6 +386,9 @@ const HeadDef kHeads[] = {
     {"[metal::malloc] resource limit", "device_alloc", "mlx", Kind::kOneLine},
     {"[malloc_or_wait] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
     {"[malloc] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
+    // ... and its buffer-size words quoted without the tag ("Using mlx I get: Attempting to allocate N
+    // bytes which is greater than the maximum allowed buffer size of M bytes.").
+    {"which is greater than the maximum allowed buffer size", "device_alloc", "mlx", Kind::kOneLine},
     // ggml's context arena (ggml.c before its graph allocator, and the examples built on it:
     // llama.cpp, whisper.cpp, starcoder.cpp, ggml's gpt-2): "ggml_new_tensor_impl: not enough space
     // in the context's memory pool (needed 412241472, available 411791504)" (later
@@ -645,8 +648,11 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
       // It and the allocator's retry warning start at their heads.
       if (hit.phrase == kAllocationsReport && lo.find("allocator", e) == std::string::npos) continue;
+      // (MLX's tagged words and llama.cpp's loader line are whole on their line: a shell command or a
+      // progress line before them is none of theirs.)
       hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool" ||
-                    std::string_view(h.subsystem) == "ggml_context";
+                    std::string_view(h.subsystem) == "ggml_context" || std::string_view(h.subsystem) == "mlx" ||
+                    hit.phrase == "error loading model: unable to allocate";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
       if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc") &&
           lo.find("out of memory", e) == std::string::npos) {
@@ -732,7 +738,8 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t backend = k;
         while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
         const std::string_view name = std::string_view(lo).substr(backend, k - backend);
-        if (!loader && k == backend) {
+        if (!loader && lo.compare(backend, 15, "buffer of size ") == 0) {
+          k = backend;
           // A buffer type's own allocator: "ggml_backend_cpu_buffer_type_alloc_buffer: failed to
           // allocate buffer of size N", the CPU's (and AMX's) host RAM, another backend's device.
           const size_t fn = lo.rfind("_buffer_type_alloc_buffer", b);
@@ -774,7 +781,15 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         size_t k = e;
         while (k < lo.size() && lo[k] == ' ') ++k;
         const bool limit = hit.phrase == "[metal::malloc] resource limit";
-        if (limit ? (k >= lo.size() || lo[k] != '(') : (k >= lo.size() || !is_digit(lo[k]))) continue;
+        const bool untagged = hit.phrase == "which is greater than the maximum allowed buffer size";
+        if (untagged) {
+          // The request before it: "Attempting to allocate N bytes which is greater ...".
+          const size_t a = lo.rfind("attempting to allocate ", b);
+          if (a == std::string::npos || a + 60 < b || !is_digit(lo[a + 23])) continue;
+          hit.pos = a;
+        } else if (limit ? (k >= lo.size() || lo[k] != '(') : (k >= lo.size() || !is_digit(lo[k]))) {
+          continue;
+        }
       }
       // ncnn's VkResult: -2 the device's memory, -1 the host's; any other code is not memory.
       if (hit.phrase == "vkallocatememory failed") {
@@ -851,9 +866,14 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         // The kernel's words quoted in the user's sentence beside the GPU it ran on ('a tesla K40 GPU
         // with 12G video ram but still encountered "cannot allocate memory" error'): the error as
         // the user names it, on no stated device (mentioned_oom() reads the line), not ENOMEM printed.
+        // Not where the line names the host's side: errno 12 ("Cannot allocate memory (12)"), the
+        // host, its RAM, swap, DataLoader workers.
         if (sub == "enomem" && b > 0 && (lo[b - 1] == '"' || lo[b - 1] == '\'' || lo[b - 1] == '`' ||
                                          (b >= 3 && lo.compare(b - 3, 3, "\xe2\x80\x9c") == 0)) &&
-            lo.find("errno") == std::string::npos && (gpu_named(lo) || cuda_memory_named(lo))) {
+            lo.find("errno") == std::string::npos && lo.compare(e, 5, " (12)") != 0 && (gpu_named(lo) || cuda_memory_named(lo)) &&
+            !contains_word(lo, "host") && !contains_word_start(lo, "swap") && lo.find("dataloader") == std::string::npos &&
+            lo.find("worker") == std::string::npos &&
+            !(contains_word(lo, "ram") && lo.find("video ram") == std::string::npos && lo.find("gpu ram") == std::string::npos)) {
           continue;
         }
         if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos ||
@@ -1078,6 +1098,11 @@ bool report_done(const OomRecord& r, const std::string& s) {
     if (p == std::string::npos) return true;
     const size_t of = ifind(s, "ofsize", p);
     return of != std::string::npos && of + 6 < s.size() && is_digit(s[of + 6]);
+  }
+  if (r.subsystem == "mlx") {
+    // MLX's buffer-size message wrapped before its limit ("... greater than the" / "maximum allowed
+    // buffer size of N bytes."): read on until that sentence ends.
+    return !icontains(s, "whichisgreaterthan") || (!s.empty() && s.back() == '.');
   }
   return true;  // the other families are one-line reports
 }
@@ -1746,7 +1771,10 @@ bool memory_growth_prose(std::string_view lo) {
                           "?", "\xe8\xaf\xb7\xe9\x97\xae", "\xe6\x80\x8e\xe4\xb9\x88", "\xe5\xa6\x82\xe4\xbd\x95",
                           "\xe7\xa8\xb3\xe5\xae\x9a", "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xa2\x9e",
                           "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xb8\x8a\xe5\x8d\x87", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xb6\xa8",
-                          "\xe6\xb2\xa1\xe6\xb6\xa8", "\xe4\xb8\x8d\xe6\xb6\xa8"}) {
+                          "\xe6\xb2\xa1\xe6\xb6\xa8", "\xe4\xb8\x8d\xe6\xb6\xa8",
+                          // 没有出现 / 没出现 / 未出现 (did not appear: "没有出现内存泄漏")
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe5\x87\xba\xe7\x8e\xb0", "\xe6\xb2\xa1\xe5\x87\xba\xe7\x8e\xb0",
+                          "\xe6\x9c\xaa\xe5\x87\xba\xe7\x8e\xb0"}) {
       const size_t at = lo.find(w);
       if (at == std::string_view::npos) continue;
       // 正常 / 稳定 after 不 (不正常, 不稳定) tell trouble, not its absence.
@@ -1939,12 +1967,20 @@ bool memory_short_or_taken(std::string_view lo) {
     // the GPU memory" (a verb of taking, "up" between or not, then "all"; the memory within three
     // words after); not as meant or the framework's default ("TensorFlow maps all GPU memory by
     // default").
-    if (w[i] == "all" && i >= 1 && !as_meant && !contains_any(lo, {"by default", "default behavio"})) {
+    if (w[i] == "all" && i >= 1 && !as_meant && lo.find("default") == std::string_view::npos) {
       const size_t v = i >= 2 && w[i - 1] == "up" ? i - 2 : i - 1;
-      if (in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
+      // Denied before the verb: "doesn't use all", "not using all", "no longer eats up all".
+      bool denied = false;
+      for (size_t k = v >= 3 ? v - 3 : 0; k < v; ++k) denied = denied || in(w[k], {"not", "t", "never", "longer", "no", "without"});
+      // The memory within three words after "all", or a size right after it ("uses all 64GB").
+      const bool sized = i + 1 < w.size() && !w[i + 1].empty() && is_digit(w[i + 1].front()) &&
+                         (w[i + 1].find("gb") != std::string_view::npos || w[i + 1].find("gib") != std::string_view::npos ||
+                          (i + 2 < w.size() && in(w[i + 2], {"gb", "gib", "g", "mb", "tb"})));
+      if (!denied &&
+          in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
                     "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
                     "hogs", "hogging", "fill", "fills", "filling", "filled"}) &&
-          memory_named_near(w, lo, i, 0, 3)) {
+          (memory_named_near(w, lo, i, 0, 3) || sized)) {
         return true;
       }
     }
@@ -2268,6 +2304,8 @@ bool memory_trouble_prose(std::string_view lo) {
     }
   }
   if (any_text({"no error", "not an error", "without error", "no crash", "no leak", "not leak", "n't leak", "not a leak",
+                "no memory leak", "not a memory leak", "n't a memory leak", "no gpu memory leak", "stays flat", "is flat",
+                "not memory", "not due to memory", "not because of memory",
                 "is stable", "stays stable", "remains stable", "stable memory", "shared memory", "shared mem", "/dev/shm",
                 "feature request", "not a memory", "isn't a memory", "not memory related", "not related to memory",
                 "no more memory problem", "no more memory issue", "no more memory error", "no more memory leak",
@@ -2325,7 +2363,9 @@ bool memory_trouble_prose(std::string_view lo) {
     for (const char* w : {"maxed out", "maxes out", "max out", "maxing out", "memory full", "memory ceiling", "memory wall",
                           "hit the memory", "hits the memory", "hitting the memory", "exhausts", "use up all", "uses up all",
                           "used up all", "memory at 100%", "memory is at 100%", "too big for my gpu", "too large for my gpu",
-                          "fills completely", "fill completely"}) {
+                          "fills completely", "fill completely", "all used up", "is used up", "was used up", "gets used up",
+                          "got used up", "usage goes to 100%", "usage reaches 100%", "usage hits 100%", "usage climbs to 100%",
+                          "usage jumps to 100%", "usage is at 100%"}) {
       if (contains_word(lo, w)) return true;
     }
     if (any_text({"100% memory"})) return true;
@@ -2365,17 +2405,23 @@ size_t notebook_kernel_died(std::string_view lo, bool notebook_log) {
     if (!notebook_log) continue;
     const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
     bool other_kernel = false;
-    for (const char* k : {"cuda ", "gpu ", "triton ", "linux ", "os ", "compute ", "conv ", "cudnn ", "kernel "}) {
+    for (const char* k : {"cuda ", "gpu ", "triton ", "linux ", "os ", "compute ", "conv ", "cudnn ", "kernel ", "nvidia "}) {
       other_kernel = other_kernel || (before.size() >= std::strlen(k) && before.substr(before.size() - std::strlen(k)) == k);
     }
-    if (other_kernel) continue;
+    if (other_kernel || lo.compare(p + 6, 7, " module") == 0 || lo.compare(p + 6, 6, " panic") == 0) continue;
+    // Its death told another cause: a CUDA error or assert, an interrupt, a segfault, "not memory".
+    if (contains_any(lo, {"not memory", "not a memory", "not oom", "not an oom", "device-side assert", "cuda error",
+                          "interrupt", "segfault", "segmentation fault", "pip install", "known issue", "known pip"})) {
+      continue;
+    }
     const std::string_view near = lo.substr(p + 6, 48);
-    for (const char* d : {"died", "dies", "dying", "crash", "restarting", "\xe5\xb4\xa9\xe6\xba\x83", "\xe6\x8c\x82\xe4\xba\x86"}) {
+    for (const char* d : {"died", "dies", "dying", "crash", "\xe5\xb4\xa9\xe6\xba\x83", "\xe6\x8c\x82\xe4\xba\x86"}) {
       const size_t q = near.find(d);
       if (q == std::string_view::npos) continue;
       const std::string_view between = near.substr(0, q);
       if (between.find("not ") != std::string_view::npos || between.find("n't ") != std::string_view::npos ||
           between.find("never") != std::string_view::npos || between.find("would") != std::string_view::npos ||
+          between.find("no longer") != std::string_view::npos || between.find("stopped") != std::string_view::npos ||
           lo.find('?') != std::string_view::npos) {
         continue;
       }
@@ -2421,7 +2467,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   for (std::string_view w : {"jupyter", "notebook", "ipykernel", "ipynb", "colab", "kaggle", "ipython"}) {
     notebook_log = notebook_log || ifind(text, w) != std::string_view::npos;
   }
+  // The first line naming the OOM on no device ("train.py dies with OutOfMemoryError", an issue's
+  // title) is the report; a later line naming it on a device ("... OutOfMemoryError in opencv
+  // allocation", "CUDA out of memory when ...") tells that device.
+  std::optional<OomRecord> deviceless;
   for (int pass = 0; pass < 3; ++pass) {
+    if (deviceless) return deviceless;
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
       // TensorRT's builder skipping a tactic whose workspace does not fit ("Skipping tactic ... due to
@@ -2485,7 +2536,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           if (is_word_at(lo, p, 6)) at = p;
         }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死",
-                                   "被系统终止", "被系统杀死", "被杀死"}) {
+                                   "被系统终止", "被系统杀死", "被杀死", "被杀掉",
+                                   // Colab's own notice: "Your session crashed after using all available RAM."
+                                   "crashed after using all available ram"}) {
           if (at == std::string::npos) at = lo.find(phrase);
         }
         // A notebook's kernel dying: host RAM the likely reason, not a kill the log shows.
@@ -2552,6 +2605,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
                  // CUDA error"), read above
                  has_word("memoryerror") || host_sized_memory_named(lo) ||
+                 // OpenCV's own allocator (cv::OutOfMemoryError): host memory unless CUDA is named, above;
+                 // the machine swapping
+                 has_word("opencv") || has_word("cv2") || contains_word_start(lo, "swapping") ||
                  // the machine's own memory named ("it using all machine's memory"; not "system memory",
                  // also where a GPU's driver spills: "falls back to system memory", Windows' "shared
                  // GPU memory")
@@ -2571,10 +2627,28 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
       }
+      if (pass == 0 && r.family == "mentioned") {
+        if (!deviceless && r.device.empty()) {
+          deviceless = std::move(r);
+          continue;
+        }
+        if (deviceless) {
+          // A sentence telling the failure, not code, a comment ("# but doesn't OOM") nor one denied
+          // or supposed ("a would-be OOM").
+          const bool told = !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "doesn't", "does not",
+                                               "don't", "didn't", "won't", "no oom", "not oom", "without"});
+          if (!r.device.empty() && told) {
+            deviceless->device = r.device;
+            return deviceless;
+          }
+          continue;
+        }
+      }
+      if (deviceless) return deviceless;  // a kill told later: the named report stays as it was
       return r;
     }
   }
-  return std::nullopt;
+  return deviceless;
 }
 
 bool looks_binary(std::string_view text) {
