@@ -2787,9 +2787,8 @@ if (contains("other process") || contains("another process") || contains("other 
           "fails on a repeat of work that ran before with the same settings: " + text());
     }
     // Host RAM.
-    // (Not the GPU's own RAM: "12G video ram", "GPU RAM", "graphics RAM".)
-    const bool ram_of_gpu = contains("video ram") || contains("gpu ram") || contains("graphics ram") || contains("vram");
-    if (has(kWRam) && (contains("host") || contains("system ram") || (contains(" ram ") && !ram_of_gpu) || contains("swap") ||
+    // (Not the GPU's own RAM: "12G video ram", "GPU RAM", gpu_ram_named().)
+    if (has(kWRam) && (contains("host") || contains("system ram") || (contains(" ram ") && !gpu_ram_named(lo)) || contains("swap") ||
                        contains("oom_killer") || contains("dmesg"))) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }

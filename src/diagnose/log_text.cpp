@@ -501,7 +501,14 @@ bool cuda_memory_named(std::string_view t) {
   return t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos || contains_word(t, "vram") ||
          t.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos ||
          t.find("\xe9\xa1\xaf\xe5\xad\x98") != std::string_view::npos ||  // 显存, 顯存 (traditional)
-         t.find("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos;  // 显卡内存 (the graphics card's memory)
+         t.find("\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98") != std::string_view::npos ||  // 显卡内存 (the graphics card's memory)
+         t.find("video memory") != std::string_view::npos || t.find("video ram") != std::string_view::npos ||
+         t.find("graphics memory") != std::string_view::npos;
+}
+
+bool gpu_ram_named(std::string_view lo) {
+  return lo.find("video ram") != std::string_view::npos || lo.find("gpu ram") != std::string_view::npos ||
+         lo.find("graphics ram") != std::string_view::npos || lo.find("vram") != std::string_view::npos;
 }
 
 bool accelerator_near(std::string_view lo, size_t at, size_t len) {

@@ -220,8 +220,12 @@ bool container_memory_named(std::string_view lo);
 /// line naming an accelerator (a GPU's model, HBM, VRAM, DGX: a sum of devices' memory), a disk or
 /// a dataset, nor a size told as a total.
 bool host_sized_memory_named(std::string_view lo);
-/// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", zh 显存 (GPU memory).
+/// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", "video memory" / "video ram" /
+/// "graphics memory", zh 显存 (GPU memory) / 显卡内存 (the graphics card's memory).
 bool cuda_memory_named(std::string_view t);
+/// Whether lowercased `lo` names a GPU's own RAM ("12G video ram", "GPU RAM", "graphics RAM", "VRAM"),
+/// not the host's.
+bool gpu_ram_named(std::string_view lo);
 /// accelerator_named() within 40 characters before or after `lo[at, at + len)`: the accelerator
 /// said of what is told there ("killed due to out of memory on the GPU").
 bool accelerator_near(std::string_view lo, size_t at, size_t len);

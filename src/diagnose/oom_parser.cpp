@@ -873,7 +873,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
             lo.find("errno") == std::string::npos && lo.compare(e, 5, " (12)") != 0 && (gpu_named(lo) || cuda_memory_named(lo)) &&
             !contains_word(lo, "host") && !contains_word_start(lo, "swap") && lo.find("dataloader") == std::string::npos &&
             lo.find("worker") == std::string::npos &&
-            !(contains_word(lo, "ram") && lo.find("video ram") == std::string::npos && lo.find("gpu ram") == std::string::npos)) {
+            !(contains_word(lo, "ram") && !gpu_ram_named(lo))) {
           continue;
         }
         if (sub == "enomem" && (lo.rfind("allocator", b) != std::string::npos || lo.rfind("tried to allocate", b) != std::string::npos ||
