@@ -5615,3 +5615,35 @@ TEST(DiagnoseKinds33, Review39Mends) {
   ASSERT_EQ(host.size(), 1u);
   EXPECT_EQ(host.front().subsystem, "enomem");
 }
+
+// held40's kinds: a list growing on the GPU, CUDA contexts in worker processes, llama.cpp's split
+// told off, two models at once in other words, a per-allocation limit the message says was passed.
+TEST(DiagnoseKinds33, Held40Kinds) {
+  const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  EXPECT_TRUE(evidence_holds("Removing the cpu() call allows a large list to grow on gpu, eventually causing OOM.\n" + oom,
+                             "a list of the run's tensors", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("The list of outputs does not grow on the gpu any more.\n" + oom, "a list of the run's tensors"));
+  // "GPU->CPU memory transfer" is a copy, not the host's memory.
+  EXPECT_FALSE(evidence_holds(oom + "This can be fixed by moving the gather, which performs GPU->CPU memory transfer, to update.\n",
+                              "the user's account", OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds("Constructing the backend called torch.cuda.set_device, creating a ~520 MiB CUDA context in every "
+                             "worker.\n" + oom,
+                             "CUDA contexts in worker processes", OomCause::kOtherProcess));
+  EXPECT_FALSE(evidence_holds("Workers now skip CUDA setup without creating a context.\n" + oom, "CUDA contexts in worker"));
+  EXPECT_TRUE(evidence_holds("Misc. bug: tensor split drifts from requested -ts ratio and results in OOM\n" + oom,
+                             "split over the devices", OomCause::kMultiGpuImbalance));
+  EXPECT_TRUE(evidence_holds(oom + "There is just not enough memory for both the Whisper and the alignment model.\n",
+                             "two models' weights", OomCause::kStaticModelTooLarge));
+  // "persistent workers" are no persistent arrays.
+  EXPECT_FALSE(evidence_holds("The loaders run with persistent workers and each step uses the same memory.\n" + oom,
+                              "arrays / references told kept"));
+  // The message saying the per-allocation limit was passed puts the cap first, before a KV cache
+  // allocated earlier.
+  const Diagnosis vk = first(diagnose_log(
+      "llama_kv_cache_unified:    Vulkan0 KV buffer size =  6564.00 MiB\n"
+      "ggml_vulkan: Device memory allocation of size 4757131264 failed.\n"
+      "ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory\n",
+      rules_alone()));
+  ASSERT_FALSE(vk.findings.empty());
+  EXPECT_EQ(vk.findings.front().category, OomCause::kOther);
+}

@@ -1740,10 +1740,30 @@ class Reader {
     const bool two_models = has_text("two models") || has_text("both models") || has_text("two copies of the model") ||
                             has_text("model twice") || has_text("keeping it twice") || has_text("loaded twice") ||
                             has_text("two pretrained models") || has_text("two pre-trained models") ||
+                            has_text("all models") || has_text("all the models") ||
+                            // "both the Whisper and the alignment model"
+                            (has_text("both the ") && has_text(" and the ") && has_text(" model")) ||
                             (has_text("\xe4\xb8\xa4\xe4\xb8\xaa") && has_text("\xe6\xa8\xa1\xe5\x9e\x8b"));  // 两个, 模型
     const bool at_once = has_text("at the same time") || has_text("simultaneous") || has_text("at once") || has_text("kept on") ||
                          has_text("keeping") || has_text("kept in") || has_text("on the gpu") || has_text("in vram") ||
-                         has_text("twice") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
+                         has_text("twice") || has_text("for both") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
+    // A list of the run's tensors told growing on the device; CUDA contexts created in worker
+    // processes; llama.cpp's split over devices told off from the one asked (read below).
+    const bool asked = lo.find('?') != std::string_view::npos;
+    const bool list_grows = !asked && has_text("list") && contains_any(lo, {" list ", " lists ", "list of "}) &&
+                            contains_any(lo, {"grow", "accumulat", "keeps getting bigger", "piles up"}) &&
+                            contains_any(lo, {"gpu", "cuda", "oom", "out of memory", "vram"}) &&
+                            !contains_any(lo, {"not grow", "n't grow", "no longer grow", "stops growing"});
+    const bool worker_contexts = !asked && has_text("context") &&
+                                 contains_any(lo, {"worker", "subprocess", "child process", "forked"}) &&
+                                 contains_any(lo, {"cuda", "gpu"}) &&
+                                 contains_any(lo, {"creat", "initializ", "idle", "holding", "each", "every", "per worker"}) &&
+                                 !contains_any(lo, {"no context", "without a context", "without creating", "not creat",
+                                                    "n't creat"});
+    const bool split_told_off = !asked && has_text("split") &&
+                                contains_any(lo, {"tensor split", "tensor-split", "tensor_split", "-ts ratio", "split ratio"}) &&
+                                contains_any(lo, {"drift", "uneven", "unbalanced", "imbalanc", "ignored", "not respected",
+                                                  "n't respected", "differs", "wrong", "more than", "skew", "bias"});
     // Lines the readings below look for by phrase, without a word of the table: a VAE's decode, arrays
     // kept ("persistent", "held onto").
     // (By the word table's cue words, not a search of every line.)
@@ -1753,7 +1773,8 @@ class Reader {
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
-        !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()"))) {
+        !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
+        !list_grows && !worker_contexts && !split_told_off) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -2430,7 +2451,8 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
     if (kept_line && !negated && lo.find('?') == std::string_view::npos &&
         !contains_any(lo, {"not persistent", "n't persistent", "non-persistent", "never persist", "not held onto",
                            "n't held onto", "nothing is holding", "nothing holds"}) &&
-        ((contains("persistent") && contains_any(lo, {"array", "tensor", "buffer", "memory"}) &&
+        ((contains("persistent") && !contains("persistent worker") && !contains("persistent_worker") &&
+          contains_any(lo, {"array", "tensor", "buffer", "memory"}) &&
           contains_any(lo, {"across", "between", "every", "each"}) &&
           contains_any(lo, {"iteration", "loop", "step", "epoch", "call"})) ||
          (contains_any(lo, {"holding onto", "holds onto", "hold onto", "held onto", "holding on to", "holds on to",
@@ -2438,6 +2460,25 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
           contains_any(lo, {"reference", "array", "tensor", "buffer"})))) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
           "arrays / references told kept from one iteration to the next: " + text(), kept_mark());
+    }
+    // A list of the run's tensors told growing on the GPU ("allows a large list to grow on gpu,
+    // eventually causing OOM"): outputs or losses kept step after step.
+    if (!negated && list_grows) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
+          "a list of the run's tensors told growing on the device: " + text(), kept_mark());
+    }
+    // CUDA contexts created in worker processes ("creating a ~520 MiB CUDA context in every worker",
+    // "24 idle contexts holding 12.2 GiB on each GPU"): every DataLoader worker or subprocess that
+    // touches CUDA holds a context of its own on the device, memory outside the training process.
+    if (!negated && worker_contexts) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.5,
+          "CUDA contexts in worker processes hold the device's memory outside the training process: " + text());
+    }
+    // llama.cpp's split of the model over devices (-ts / --tensor-split) told off from what was asked
+    // ("tensor split drifts from requested -ts ratio and results in OOM"): one device gets more.
+    if (split_told_off) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.5,
+          "the model's split over the devices told off from the one asked: " + text());
     }
     // The user names the graph kept alive: "holding on to the graph for each batch", "the sum of
     // non-detached tensors", "stores the complete computation graph", "outputs still attached".
@@ -4535,7 +4576,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           named |= uint32_t{1} << static_cast<int>(cause);
         }
       };
-      for (const SettingKnob& x : kNamed) read(x.text, x.cause);
+      for (const SettingKnob& x : kNamed) {
+        // "GPU->CPU memory transfer" names a copy, not the host's memory.
+        if (x.text == "cpu memory" && contains_any(clause, {"gpu->cpu memory", "gpu-to-cpu memory", "gpu to cpu memory"})) continue;
+        read(x.text, x.cause);
+      }
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
       if (xla_pool_lowered(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kOther);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
