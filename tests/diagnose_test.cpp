@@ -5647,3 +5647,42 @@ TEST(DiagnoseKinds33, Held40Kinds) {
   ASSERT_FALSE(vk.findings.empty());
   EXPECT_EQ(vk.findings.front().category, OomCause::kOther);
 }
+
+// review40's findings, mended.
+TEST(DiagnoseKinds33, Review40Mends) {
+  const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  // A list of other things, or growing with the batch or the layers, is no list of the run's tensors.
+  for (const char* line : {"The list of supported GPUs grows with every release; ours is on it.\n",
+                           "The list of layers grows on the GPU as I add more transformer blocks.\n",
+                           "A large list of tensors on the GPU grows when I increase the batch size from 8 to 64.\n",
+                           "We blacklist nodes and the blacklist grows on gpu nodes.\n",
+                           "If we kept the outputs, the list would grow on the GPU.\n"}) {
+    EXPECT_FALSE(evidence_holds(line + oom, "a list of the run's tensors")) << line;
+  }
+  // CUDA contexts in workers told avoided, by design or as documentation: no reading.
+  for (const char* line : {"In the docs: 'creating a CUDA context in every worker wastes memory', so we use num_workers=0.\n",
+                           "Creating a CUDA context in every worker is what vLLM does on purpose: one worker per GPU.\n",
+                           "We avoid creating a CUDA context in each worker.\n"}) {
+    EXPECT_FALSE(evidence_holds(line + oom, "CUDA contexts in worker")) << line;
+  }
+  // A shortage for two models told in a full sentence is read; plenty of memory, or loading them one
+  // at a time, is not.
+  EXPECT_TRUE(evidence_holds(oom + "There is not enough memory for both the Whisper and the alignment model.\n",
+                             "two models' weights", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds(oom + "There is plenty of memory for both the Whisper and the alignment model.\n",
+                              "two models' weights"));
+  EXPECT_FALSE(evidence_holds(oom + "We don't load all models at the same time.\n", "two models' weights"));
+  // A copy to the host told in a fix is no account of host RAM, however it is spelled.
+  EXPECT_FALSE(evidence_holds(oom + "Fix: reduce device-to-host memory transfers; we now copy to host memory only at the end.\n",
+                              "the user's account", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(oom + "Fix: fewer gpu -> cpu memory transfers; host memory copies only at epoch end.\n",
+                              "the user's account", OomCause::kCpuRam));
+  // The per-allocation limit passed ranks first at medium, not high.
+  const Diagnosis vk = first(diagnose_log(
+      "ggml_vulkan: Device memory allocation of size 4757131264 failed.\n"
+      "ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory\n",
+      rules_alone()));
+  ASSERT_FALSE(vk.findings.empty());
+  EXPECT_EQ(vk.findings.front().category, OomCause::kOther);
+  EXPECT_LT(vk.findings.front().score, 0.75);
+}

@@ -921,7 +921,7 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
                                : "the buffer exceeds the device's limit on one allocation (Vulkan maxMemoryAllocationSize)";
     // The message says the limit was passed: the cap is what refused it, whatever else is held (a
     // KV cache allocated before it, the memory free).
-    add_allocation_cap(b, 0.75, ev);
+    add_allocation_cap(b, 0.72, ev);  // medium: the buffer's size, what made it so large, is the next question
     b.add(OomCause::kActivationsBatch, 0.45);
     b.add(OomCause::kActivationsSeqlen, 0.4);
   }

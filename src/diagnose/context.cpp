@@ -1749,18 +1749,28 @@ class Reader {
                          has_text("twice") || has_text("for both") || has_text("\xe5\x90\x8c\xe6\x97\xb6");  // 同时 (at the same time)
     // A list of the run's tensors told growing on the device; CUDA contexts created in worker
     // processes; llama.cpp's split over devices told off from the one asked (read below).
-    const bool asked = lo.find('?') != std::string_view::npos;
-    const bool list_grows = !asked && has_text("list") && contains_any(lo, {" list ", " lists ", "list of "}) &&
-                            contains_any(lo, {"grow", "accumulat", "keeps getting bigger", "piles up"}) &&
-                            contains_any(lo, {"gpu", "cuda", "oom", "out of memory", "vram"}) &&
-                            !contains_any(lo, {"not grow", "n't grow", "no longer grow", "stops growing"});
-    const bool worker_contexts = !asked && has_text("context") &&
-                                 contains_any(lo, {"worker", "subprocess", "child process", "forked"}) &&
+    auto asked = [&] { return lo.find('?') != std::string_view::npos; };  // after the cheap tests: it scans the line
+    // (The list told growing on the device, or a list of tensors / outputs / losses told growing
+    // beside the OOM; not supposed, retracted or denied, nor a list of other things.)
+    const bool list_grows =
+        has_text("list") && (contains_word(lo, "list") || contains_word(lo, "lists")) && !asked() &&
+        (contains_any(lo, {"grow on gpu", "grow on the gpu", "grows on gpu", "grows on the gpu", "growing on gpu",
+                           "growing on the gpu", "grow in gpu memory", "grows in gpu memory", "accumulates on the gpu",
+                           "accumulating on the gpu", "accumulate on the gpu"}) ||
+         (contains_any(lo, {"grow", "accumulat", "piles up"}) && contains_any(lo, {"gpu", "cuda", "oom", "out of memory"}) &&
+          contains_any(lo, {"tensor", "output", "loss", "logit", "pred", "embedding", "activation"}))) &&
+        !contains_any(lo, {"not grow", "n't grow", "no longer grow", "stops growing", "would", "if ", "might", "maybe",
+                           "not the case", "with batch", "with the batch", "batch size", "supported", "request", "file",
+                           "layer", "block"});
+    const bool worker_contexts = has_text("context") &&
+                                 contains_any(lo, {"worker", "subprocess", "child process", "forked"}) && !asked() &&
                                  contains_any(lo, {"cuda", "gpu"}) &&
                                  contains_any(lo, {"creat", "initializ", "idle", "holding", "each", "every", "per worker"}) &&
                                  !contains_any(lo, {"no context", "without a context", "without creating", "not creat",
-                                                    "n't creat"});
-    const bool split_told_off = !asked && has_text("split") &&
+                                                    "n't creat", "avoid", "unrelated", "negligible", "by design", "intended",
+                                                    "would", "if ", "fixed", "no longer", "spark", "on purpose", "docs",
+                                                    "documentation", "num_workers=0"});
+    const bool split_told_off = has_text("split") && !asked() &&
                                 contains_any(lo, {"tensor split", "tensor-split", "tensor_split", "-ts ratio", "split ratio"}) &&
                                 contains_any(lo, {"drift", "uneven", "unbalanced", "imbalanc", "ignored", "not respected",
                                                   "n't respected", "differs", "wrong", "more than", "skew", "bias"});
@@ -2399,7 +2409,13 @@ if (contains("model.eval()") && !negated) {
     const bool twice_ratio = contains("twice as") || contains("twice the") || contains("twice more") ||
                              contains("twice faster") || contains("twice slower") || contains("twice bigger") ||
                              contains("twice larger");
-    if (!negated && two_models && at_once && !twice_ratio && !contains("?") && !contains("one after") &&
+    // (A shortage told, "there is not enough memory for both", is no denial; plenty, fine, or not
+    // loading them together is.)
+    const bool two_denied = (negated && !contains("not enough")) ||
+                            contains_any(lo, {"plenty", "is enough memory", "'s enough memory", "fits fine", "that's fine",
+                                              "don't load", "do not load", "doesn't load", "not load all", "never load",
+                                              "at a time"});
+    if (!two_denied && two_models && at_once && !twice_ratio && !contains("?") && !contains("one after") &&
         !contains("one at a time") && !contains("sequential") && !contains("optimizer") && !contains("process") &&
         !contains("rank") && !contains("worker")) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
@@ -4539,6 +4555,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return v > 0 && v < 0.9;
   }
 
+  // A copy from the GPU to the host told in `text` ("GPU->CPU memory transfer", "gpu -> cpu",
+  // "GPU→CPU", "device-to-host", D2H): it names the host as a copy's target, not the host's memory
+  // running out.
+  static bool gpu_to_host_copy(std::string_view text) {
+    return contains_any(text, {"gpu->cpu", "gpu -> cpu", "gpu\xe2\x86\x92" "cpu", "gpu \xe2\x86\x92 cpu", "gpu to cpu",
+                                 "gpu-to-cpu", "device-to-host", "device to host", "d2h"});
+  }
+
   void stated_account(std::string_view raw, std::string_view lo, int64_t n) {
     // Cheap gate first (this runs on every line): a word of resolution or of success somewhere on
     // the line, from the same lists tells_resolution() reads (a substring of the line where they
@@ -4578,7 +4602,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       };
       for (const SettingKnob& x : kNamed) {
         // "GPU->CPU memory transfer" names a copy, not the host's memory.
-        if (x.text == "cpu memory" && contains_any(clause, {"gpu->cpu memory", "gpu-to-cpu memory", "gpu to cpu memory"})) continue;
+        if (x.cause == OomCause::kCpuRam && gpu_to_host_copy(lo)) continue;
         read(x.text, x.cause);
       }
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
