@@ -5686,3 +5686,20 @@ TEST(DiagnoseKinds33, Review40Mends) {
   EXPECT_EQ(vk.findings.front().category, OomCause::kOther);
   EXPECT_LT(vk.findings.front().score, 0.75);
 }
+
+// PyTorch 2.x's "this process has X" covering all the device holds but the free: the memory outside
+// the caching allocator is this process's other libraries', not other processes' (review40).
+TEST(DiagnoseKinds33, OutsideTheAllocatorInsideThisProcess) {
+  const Diagnosis d = first(diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total capacity of 79.15 GiB "
+      "of which 210.00 MiB is free. Including non-PyTorch memory, this process has 78.90 GiB memory in use. Of the "
+      "allocated memory 48.10 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\n",
+      rules_alone()));
+  bool other = false, other_process = false;
+  for (const Finding& f : d.findings) {
+    other = other || (f.category == OomCause::kOther && f.title.find("other libraries") != std::string::npos);
+    other_process = other_process || (f.category == OomCause::kOtherProcess && f.score >= 0.5);
+  }
+  EXPECT_TRUE(other);
+  EXPECT_FALSE(other_process);
+}

@@ -528,7 +528,26 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     // A CUDA context with cuDNN/cuBLAS workspaces varies between ~0.3 and ~1.5 GiB by library and
     // GPU: an excess under 5% of the device (and under 512 MiB) is within that spread, not a job.
     const bool material = excess >= 512 * kMiB || static_cast<double>(excess) >= 0.05 * static_cast<double>(*total);
-    if (excess > 0 && Q && excess >= *Q && material) {
+    // PyTorch 2.x's "this process has X memory in use" covering all the device holds but the free
+    // (within a GiB): what lies outside the caching allocator is this process's own, other
+    // libraries' allocations (NCCL's buffers, cuBLAS / cuDNN workspaces, another framework's pool,
+    // CUDA graphs), not other processes'.
+    const bool inside_this_process = r.process_bytes && *r.process_bytes > 0 && *total >= *F &&
+                                     *total - *F >= *r.process_bytes && *total - *F - *r.process_bytes < kGiB;
+    if (excess > 0 && Q && excess >= *Q && material && inside_this_process) {
+      const bool large = static_cast<double>(excess) >= 0.2 * static_cast<double>(*total);
+      add_titled(b, OomCause::kOther, large ? 0.55 : 0.3,
+                 fmt::format("this process holds {} of the {} device, {} of it outside PyTorch's allocator (this process "
+                             "- reserved): other libraries' allocations in the same process",
+                             format_bytes(*r.process_bytes), format_bytes(*total), format_bytes(*r.process_bytes - *r.reserved_bytes)),
+                 "Memory this process holds outside PyTorch's caching allocator (other libraries, not other processes)",
+                 "Find the library allocating beside PyTorch: NCCL's buffers (NCCL_BUFFSIZE, fewer communicators), "
+                 "cuBLAS / cuDNN workspaces (CUBLAS_WORKSPACE_CONFIG, torch.backends.cudnn.benchmark=False), another "
+                 "framework's pool in the process (TensorFlow's memory growth, XLA_PYTHON_CLIENT_PREALLOCATE=false, "
+                 "CuPy's pool), CUDA graphs' private pools",
+                 "torch.cuda.mem_get_info() against torch.cuda.memory_reserved(): how much of the process's use is "
+                 "outside the allocator, and when does it appear?");
+    } else if (excess > 0 && Q && excess >= *Q && material) {
       const bool large = static_cast<double>(excess) >= 0.2 * static_cast<double>(*total);
       const std::string ev = fmt::format(
           "{} of the {} device is outside PyTorch's allocator (capacity - reserved - free), {} more than a "
