@@ -5703,3 +5703,37 @@ TEST(DiagnoseKinds33, OutsideTheAllocatorInsideThisProcess) {
   EXPECT_TRUE(other);
   EXPECT_FALSE(other_process);
 }
+
+// held41's kinds: markdown bold around a size, Metal's buffer validation, an error-check macro's
+// CUDA error 2, AMReX's arena, MemoryError and the memory "out" in prose, zh kept on the GPU.
+TEST(DiagnoseKinds33, Held41Kinds) {
+  const std::vector<OomRecord> bold = parse_oom_log(
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate **137.36 GiB.** GPU 0 has a total capacity of "
+      "47.54 GiB of which 44.17 GiB is free.\n");
+  ASSERT_EQ(bold.size(), 1u);
+  ASSERT_TRUE(bold.front().requested_bytes.has_value());
+  EXPECT_NEAR(static_cast<double>(*bold.front().requested_bytes), 137.36 * kGiB, 0.005 * kGiB);
+  const std::vector<OomRecord> metal = parse_oom_log(
+      "-[MTLDebugDevice newBufferWithBytesNoCopy:length:options:deallocator:]:700: failed assertion `Buffer Validation\n"
+      "newBufferWith*:length 0x86004000 must not exceed 2048 MB.\n");
+  ASSERT_EQ(metal.size(), 1u);
+  EXPECT_EQ(metal.front().requested_bytes, 0x86004000);
+  EXPECT_EQ(metal.front().max_allocation_bytes, int64_t{2048} << 20);
+  EXPECT_TRUE(parse_oom_log("The rule is that a batch must not exceed 2048 MB.\n").empty());
+  const Diagnosis amrex = first(diagnose_log(
+      "amrex::Abort::0::CUDA error 2 in file ../../../../amrex/Src/Base/AMReX_Arena.cpp line 169: out of memory !!!\n",
+      rules_alone()));
+  ASSERT_TRUE(amrex.oom.has_value());
+  EXPECT_EQ(amrex.oom->family, "cuda_error_oom");
+  ASSERT_FALSE(amrex.findings.empty());
+  EXPECT_EQ(amrex.findings.front().category, OomCause::kOther);
+  EXPECT_TRUE(parse_oom_log("CUDA error 2 in file kernel.cu line 3: invalid argument\n").empty());
+  EXPECT_TRUE(mentioned_oom("I'm trying to get data, but keep getting MemoryError.\n").has_value());
+  EXPECT_TRUE(mentioned_oom("when i run the test detection, the gpu memory is out.\n").has_value());
+  // zh: intermediate results told kept on the GPU (怀疑是保存了一些中间量在gpu上，导致显存不足).
+  EXPECT_TRUE(evidence_holds("\xe6\x80\x80\xe7\x96\x91\xe6\x98\xaf\xe4\xbf\x9d\xe5\xad\x98\xe4\xba\x86\xe4\xb8\x80\xe4\xba\x9b"
+                             "\xe4\xb8\xad\xe9\x97\xb4\xe9\x87\x8f\xe5\x9c\xa8gpu\xe4\xb8\x8a\xef\xbc\x8c\xe5\xaf\xbc\xe8\x87\xb4"
+                             "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3\n"
+                             "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                             "tensors told kept on the GPU", OomCause::kLeakAcrossSteps));
+}

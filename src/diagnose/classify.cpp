@@ -1752,6 +1752,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     classify_numberless(oom, b, d.notes);
   }
   if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
+  // AMReX's arena (AMReX_Arena.cpp) takes a share of the device at start-up (amrex.the_arena_init_size,
+  // 3/4 of it by default): that pool failing at init, whatever the program is, is the arena's size
+  // against what the device has free (a shared GPU, a MIG slice).
+  if (diagnose_detail::icontains(oom.message, "amrex_arena") || diagnose_detail::icontains(oom.message, "amrex::arena")) {
+    add_titled(b, OomCause::kOther, 0.6, "AMReX's arena failed its allocation (AMReX_Arena.cpp): its start-up pool",
+               "AMReX's arena preallocates a share of the device at start-up",
+               "amrex.the_arena_init_size=0 (or a size that fits beside the device's other users), "
+               "amrex.the_arena_is_managed=1, or a GPU (or MIG slice) with that much free",
+               "Does the same program run with amrex.the_arena_init_size=0, and what does nvidia-smi show free at start?");
+  }
   // llama.cpp / ggml name the allocation that failed: the model's weights (alloc_tensor_range,
   // while loading), the KV cache, or the compute buffers (graph_reserve), which grow with the
   // context and the micro-batch.

@@ -1668,6 +1668,15 @@ class Reader {
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       return ongoing_zh && rises_zh;
     }();
+    // zh: intermediate results told kept on the GPU (保存 / 保留 / 存 ... 在gpu上 / 在显存: "怀疑是保存了一些
+    // 中间量在gpu上，导致显存不足", kept some intermediate values on the GPU), not denied or asked.
+    const bool zh_kept_on_device = [&] {
+      if (!cjk) return false;
+      const size_t keep = std::min({lo.find("\xe4\xbf\x9d\xe5\xad\x98"), lo.find("\xe4\xbf\x9d\xe7\x95\x99")});  // 保存, 保留
+      if (keep == std::string_view::npos) return false;
+      const size_t on = std::min(lo.find("\xe5\x9c\xa8gpu", keep), lo.find("\xe5\x9c\xa8\xe6\x98\xbe\xe5\xad\x98", keep));  // 在gpu, 在显存
+      return on != std::string_view::npos && on < keep + 60 && !zh_not_told_at(lo, keep);
+    }();
     // zh: a leak of the memory told (内存泄漏 / 内存泄露, 显存泄漏 / 显存泄露: memory leak), as "memory leak"
     // is read; not denied, asked or supposed (zh_not_told_at(): "未出现内存泄漏", no leak appeared).
     const bool zh_memory_leaks = [&] {
@@ -1782,7 +1791,7 @@ class Reader {
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
-        !zh_memory_grows && !zh_memory_leaks && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
+        !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
         !list_grows && !worker_contexts && !split_told_off) {
       return;
@@ -2006,6 +2015,8 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps,
           has_text("\xe8\xae\xad\xe7\xbb\x83") || has_text("\xe8\xbf\xad\xe4\xbb\xa3") ? 0.5 : 0.2,
           "memory grows step after step: " + text());
+    } else if (zh_kept_on_device) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4, "tensors told kept on the GPU: " + text(), kept_mark());
     } else if (zh_memory_leaks && !has(kWLeak)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.3, "memory grows step after step: " + text());  // "memory leak"'s weight
     }

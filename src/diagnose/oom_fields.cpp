@@ -162,6 +162,12 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     }
     return;
   }
+  if (r.subsystem == "metal_buffer") {  // "length 0x86004000 must not exceed 2048 MB."
+    r.device = "mps";
+    if (const size_t p = ifind(s, "length0x"); p != std::string::npos) set_hex_byte_count(s, p + 6, r);
+    r.max_allocation_bytes = take(size_after(s, "mustnotexceed", true), r);  // Metal's "MB": MiB
+    return;
+  }
   if (r.subsystem == "mlx") {
     // "[metal::malloc] Attempting to allocate N bytes which is greater than the maximum allowed
     // buffer size of M bytes.", "[malloc] Unable to allocate N bytes.": plain byte counts.

@@ -117,6 +117,14 @@ const HeadDef kHeads[] = {
     {"memory mapping failed with oom on device", "pytorch_alloc_retry", "expandable_segments", Kind::kOneLine},
     {"cuda runtime error (2) : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // An error-check macro's "CUDA error 2 in file ../AMReX_Arena.cpp line 169: out of memory !!!"
+    // (AMReX's AMREX_GPU_ERROR_CHECK; 2 is cudaErrorMemoryAllocation), read with the words after it.
+    {"cuda error 2 in file", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
+    // Metal's buffer validation (a debug device, llama.cpp on an iPhone): "-[MTLDebugDevice
+    // newBufferWithBytesNoCopy:length:options:deallocator:]:700: failed assertion `Buffer Validation
+    // newBufferWith*:length 0x86004000 must not exceed 2048 MB.": one buffer above the device's
+    // maxBufferLength (max_allocation_bytes), its length in hex.
+    {"must not exceed", "device_alloc", "metal_buffer", Kind::kOneLine},
     {"cuda error : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"hip error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda failure 'out of memory'", "cuda_error_oom", "nccl", Kind::kOneLine},
@@ -445,7 +453,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
     t[static_cast<unsigned char>(c)] = second;
     t[static_cast<unsigned char>(c - 32)] = second;
   };
-  both('m', 'e');
+  both('m', '*');  // "memory", Metal's buffer validation "must not exceed"
   both('a', '*');  // "alloc", TensorFlow Lite Micro's "arena size is too small"
   both('k', '*');
   both('e', 'x');
@@ -468,7 +476,7 @@ bool has_trigger(std::string_view s) {
     const std::string_view rest = s.substr(i);
     switch (lower_char(s[i])) {
       case 'm':
-        if (istarts_with(rest, "memory")) return true;
+        if ((d == 'e' && istarts_with(rest, "memory")) || (d == 'u' && istarts_with(rest, "must not exceed"))) return true;
         break;
       case 'a':
         if ((d == 'l' && istarts_with(rest, "alloc")) || (d == 'r' && istarts_with(rest, "arena size is too small"))) return true;
@@ -774,6 +782,13 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
             hit.subsystem = "ggml";
           }
         }
+      }
+      if (hit.phrase == "cuda error 2 in file" && lo.find("out of memory", e) == std::string::npos) continue;
+      if (std::string_view(h.subsystem) == "metal_buffer") {
+        // Metal's words only: "newBufferWith...:length 0x... must not exceed N MB".
+        const size_t len = lo.rfind("length 0x", b);
+        if (len == std::string::npos || len + 40 < b || lo.find("newbufferwith") == std::string::npos) continue;
+        hit.pos = lo.rfind("newbufferwith", len);
       }
       // MLX's own words as it raises them, not a user's "[malloc] unable to allocate" heading a
       // note: its bracketed tag, then the count of bytes (or the resource limit's count).
@@ -1315,6 +1330,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
       }
       std::string s = squash(spaced);
+      // Markdown's bold pasted around a figure ("Tried to allocate **137.36 GiB.**"): not the message's.
+      for (size_t b = s.find("**"); b != std::string::npos; b = s.find("**", b)) s.erase(b, 2);
       // The identity of a report: its text from the head on (a one-line family's log prefix
       // and wording before its head, "EXCEPTION occurred: ", are not part of it) and its size.
       std::string from_head = squash(std::string_view(line).substr(hit.pos, std::min(end - hit.pos, kMaxWindowChars)));
@@ -2498,6 +2515,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "resourceexhaustederror",
                                    // "we seem to get memory outage with the 152 layer model", "ran out of VRAM"
                                    "memory outage", "out of vram",
+                                   // Python's exception named in a sentence ("keep getting MemoryError"); the
+                                   // memory told gone ("the gpu memory is out", a title's "GPU memory out")
+                                   "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
+                                   "with memoryerror", "a memoryerror", "memory is out", "gpu memory out",
                                    // Korean: 메모리 부족 / 메모리가 부족 (memory short: Korean's "out of memory"),
                                    // 메모리 초과 / 메모리가 초과 (memory exceeded)
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1",

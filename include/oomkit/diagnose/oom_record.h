@@ -135,7 +135,9 @@
 //                maximum allowed buffer size of M bytes.": requested N, max_allocation_bytes M;
 //                "[malloc] Unable to allocate N bytes." / "[malloc_or_wait] ...": requested N;
 //                "[metal::malloc] Resource limit (K) exceeded.": a count of buffers, no size; device
-//                "mps" for Metal's words). llama.cpp's loader, "error loading model: unable to
+//                "mps" for Metal's words), "metal_buffer" (Metal's buffer validation: "newBufferWith*:
+//                length 0x86004000 must not exceed 2048 MB.": requested the hex length,
+//                max_allocation_bytes the limit; device "mps"). llama.cpp's loader, "error loading model: unable to
 //                allocate CUDA0 buffer", is a "ggml" report with the device from the buffer type's
 //                name (a CPU buffer type's is a "host_alloc" report).
 //   "described"  (described_oom(), used by diagnose_log() with DiagnoseOptions::described only)
