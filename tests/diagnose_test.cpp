@@ -5737,3 +5737,47 @@ TEST(DiagnoseKinds33, Held41Kinds) {
                              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
                              "tensors told kept on the GPU", OomCause::kLeakAcrossSteps));
 }
+
+// review41's findings, mended.
+TEST(DiagnoseKinds33, Review41Mends) {
+  // This process's non-PyTorch memory and other processes' weighed each by its own size, without a
+  // step at an edge: 1.05 GiB outside this process cannot explain a 2 GiB request.
+  const Diagnosis edge = first(diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of "
+      "which 500.00 MiB is free. Including non-PyTorch memory, this process has 77.60 GiB memory in use. Of the allocated "
+      "memory 60.10 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\n",
+      rules_alone()));
+  ASSERT_FALSE(edge.findings.empty());
+  EXPECT_EQ(edge.findings.front().category, OomCause::kOther);
+  for (const Finding& f : edge.findings) EXPECT_NE(f.category, OomCause::kOtherProcess);
+  // MemoryError or the memory "out" in a sentence: not denied, asked, supposed, "out of date", or code.
+  for (const char* text : {"If you keep getting MemoryError, try reducing the chunk size.\n",
+                           "I no longer get a MemoryError after the fix.\n",
+                           "The gpu memory out of date warning shows on start.\n",
+                           "Do you keep getting MemoryError too?\n"}) {
+    EXPECT_FALSE(mentioned_oom(text).has_value()) << text;
+  }
+  // zh: parameters or a dataset kept on the GPU, or the keeping denied, are no leak.
+  EXPECT_FALSE(evidence_holds("\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8f\x82\xe6\x95\xb0\xe4\xbf\x9d\xe5\xad\x98\xe5\x9c\xa8gpu\xe4\xb8\x8a\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                              "tensors told kept on the GPU"));  // 模型参数保存在gpu上
+  EXPECT_FALSE(evidence_holds("\xe6\x88\x91\xe4\xb8\x8d\xe4\xbf\x9d\xe5\xad\x98\xe4\xb8\xad\xe9\x97\xb4\xe7\xbb\x93\xe6\x9e\x9c"
+                              "\xe5\x9c\xa8gpu\xe4\xb8\x8a\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                              "tensors told kept on the GPU"));  // 我不保存中间结果在gpu上
+  // Metal's own assertion lines are not evidence; an error macro's message runs to its words; any
+  // markdown around a figure is dropped.
+  EXPECT_FALSE(evidence_holds("-[MTLDebugDevice newBufferWithBytesNoCopy:length:options:deallocator:]:700: failed assertion "
+                              "`Buffer Validation\nnewBufferWith*:length 0x86004000 must not exceed 2048 MB.\n",
+                              "long"));
+  const std::vector<OomRecord> macro =
+      parse_oom_log("amrex::Abort::0::CUDA error 2 in file AMReX_Arena.cpp line 169: out of memory !!!\n");
+  ASSERT_EQ(macro.size(), 1u);
+  EXPECT_NE(macro.front().message.find("out of memory"), std::string::npos) << macro.front().message;
+  const std::vector<OomRecord> ticks = parse_oom_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate `2.00 GiB`. GPU 0 has a total capacity of ***23.65 GiB*** "
+      "of which 1.10 GiB is free.\n");
+  ASSERT_EQ(ticks.size(), 1u);
+  EXPECT_EQ(ticks.front().requested_bytes, int64_t{2} << 30);
+  ASSERT_TRUE(ticks.front().total_capacity_bytes.has_value());
+}

@@ -528,25 +528,40 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     // A CUDA context with cuDNN/cuBLAS workspaces varies between ~0.3 and ~1.5 GiB by library and
     // GPU: an excess under 5% of the device (and under 512 MiB) is within that spread, not a job.
     const bool material = excess >= 512 * kMiB || static_cast<double>(excess) >= 0.05 * static_cast<double>(*total);
-    // PyTorch 2.x's "this process has X memory in use" covering all the device holds but the free
-    // (within a GiB): what lies outside the caching allocator is this process's own, other
-    // libraries' allocations (NCCL's buffers, cuBLAS / cuDNN workspaces, another framework's pool,
-    // CUDA graphs), not other processes'.
-    const bool inside_this_process = r.process_bytes && *r.process_bytes > 0 && *total >= *F &&
-                                     *total - *F >= *r.process_bytes && *total - *F - *r.process_bytes < kGiB;
-    if (excess > 0 && Q && excess >= *Q && material && inside_this_process) {
-      const bool large = static_cast<double>(excess) >= 0.2 * static_cast<double>(*total);
-      add_titled(b, OomCause::kOther, large ? 0.55 : 0.3,
-                 fmt::format("this process holds {} of the {} device, {} of it outside PyTorch's allocator (this process "
-                             "- reserved): other libraries' allocations in the same process",
-                             format_bytes(*r.process_bytes), format_bytes(*total), format_bytes(*r.process_bytes - *r.reserved_bytes)),
-                 "Memory this process holds outside PyTorch's caching allocator (other libraries, not other processes)",
-                 "Find the library allocating beside PyTorch: NCCL's buffers (NCCL_BUFFSIZE, fewer communicators), "
-                 "cuBLAS / cuDNN workspaces (CUBLAS_WORKSPACE_CONFIG, torch.backends.cudnn.benchmark=False), another "
-                 "framework's pool in the process (TensorFlow's memory growth, XLA_PYTHON_CLIENT_PREALLOCATE=false, "
-                 "CuPy's pool), CUDA graphs' private pools",
-                 "torch.cuda.mem_get_info() against torch.cuda.memory_reserved(): how much of the process's use is "
-                 "outside the allocator, and when does it appear?");
+    // PyTorch 2.x's "this process has X memory in use" splits what lies outside the caching
+    // allocator: X - reserved is this process's own, other libraries' allocations (NCCL's buffers,
+    // cuBLAS / cuDNN workspaces, another framework's pool, CUDA graphs; its CUDA context), and
+    // capacity - free - X other processes'. Each part is weighed by its own size.
+    auto material_bytes = [&](int64_t x) {
+      return x >= 512 * kMiB || static_cast<double>(x) >= 0.05 * static_cast<double>(*total);
+    };
+    // A weight that grows with the part's share of the device, reaching its top at a fifth of it
+    // (no step at an edge).
+    auto weight_of = [&](int64_t x, double lo, double hi) {
+      return lo + (hi - lo) * std::min(1.0, static_cast<double>(x) / (0.2 * static_cast<double>(*total)));
+    };
+    if (r.process_bytes && *r.process_bytes >= *r.reserved_bytes && *total - *F >= *r.process_bytes) {
+      const int64_t own = *r.process_bytes - *r.reserved_bytes - kGiB;  // beyond a CUDA context
+      const int64_t foreign = *total - *F - *r.process_bytes;
+      if (own > 0 && Q && own >= *Q && material_bytes(own)) {
+        add_titled(b, OomCause::kOther, weight_of(own, 0.3, 0.55),
+                   fmt::format("this process holds {} of the {} device, {} of it outside PyTorch's allocator (this process "
+                               "- reserved): other libraries' allocations in the same process",
+                               format_bytes(*r.process_bytes), format_bytes(*total), format_bytes(*r.process_bytes - *r.reserved_bytes)),
+                   "Memory this process holds outside PyTorch's caching allocator (other libraries, not other processes)",
+                   "Find the library allocating beside PyTorch: NCCL's buffers (NCCL_BUFFSIZE, fewer communicators), "
+                   "cuBLAS / cuDNN workspaces (CUBLAS_WORKSPACE_CONFIG, torch.backends.cudnn.benchmark=False), another "
+                   "framework's pool in the process (TensorFlow's memory growth, XLA_PYTHON_CLIENT_PREALLOCATE=false, "
+                   "CuPy's pool), CUDA graphs' private pools",
+                   "torch.cuda.mem_get_info() against torch.cuda.memory_reserved(): how much of the process's use is "
+                   "outside the allocator, and when does it appear?");
+      }
+      if (foreign > 0 && Q && foreign >= *Q && material_bytes(foreign)) {
+        const std::string ev = fmt::format("{} of the {} device is held outside this process (capacity - free - this process)",
+                                           format_bytes(foreign), format_bytes(*total));
+        b.add(OomCause::kOtherProcess, weight_of(foreign, 0.3, 0.55), ev);
+        b.add(OomCause::kMultiGpuImbalance, weight_of(foreign, 0.2, 0.45), ev);
+      }
     } else if (excess > 0 && Q && excess >= *Q && material) {
       const bool large = static_cast<double>(excess) >= 0.2 * static_cast<double>(*total);
       const std::string ev = fmt::format(

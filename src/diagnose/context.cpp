@@ -1482,6 +1482,10 @@ class Reader {
   }
 
   void statement(std::string_view raw, std::string_view lo, int64_t n, uint64_t seen) {
+    // Metal's debug device's own assertion ("-[MTLDebugDevice newBufferWith...] failed assertion
+    // `Buffer Validation", "newBufferWith*:length 0x... must not exceed ..."): the message, not
+    // evidence of a long input or an evaluation.
+    if (lo.find("newbufferwith") != std::string_view::npos || lo.find("buffer validation") != std::string_view::npos) return;
     line_lo_ = lo;
     pairs_.assign(lo);
     auto has_text = [&](std::string_view s) { return line_has(lo, s); };
@@ -1670,12 +1674,20 @@ class Reader {
     }();
     // zh: intermediate results told kept on the GPU (保存 / 保留 / 存 ... 在gpu上 / 在显存: "怀疑是保存了一些
     // 中间量在gpu上，导致显存不足", kept some intermediate values on the GPU), not denied or asked.
+    // Only the run's results (中间 intermediate, 结果 results, 预测 predictions, 输出 outputs, 张量 tensors,
+    // loss, logits), not parameters, a dataset or a checkpoint; not 不 / 别 / 没 / 未 before the keeping.
     const bool zh_kept_on_device = [&] {
       if (!cjk) return false;
       const size_t keep = std::min({lo.find("\xe4\xbf\x9d\xe5\xad\x98"), lo.find("\xe4\xbf\x9d\xe7\x95\x99")});  // 保存, 保留
       if (keep == std::string_view::npos) return false;
       const size_t on = std::min(lo.find("\xe5\x9c\xa8gpu", keep), lo.find("\xe5\x9c\xa8\xe6\x98\xbe\xe5\xad\x98", keep));  // 在gpu, 在显存
-      return on != std::string_view::npos && on < keep + 60 && !zh_not_told_at(lo, keep);
+      if (on == std::string_view::npos || on >= keep + 60 || zh_not_told_at(lo, keep)) return false;
+      for (std::string_view neg : {"\xe4\xb8\x8d", "\xe5\x88\xab", "\xe6\xb2\xa1", "\xe6\x9c\xaa"}) {  // 不, 别, 没, 未
+        if (keep >= neg.size() && lo.substr(keep - neg.size(), neg.size()) == neg) return false;
+      }
+      const std::string_view kept = lo.substr(keep, on - keep);
+      return contains_any(kept, {"\xe4\xb8\xad\xe9\x97\xb4", "\xe7\xbb\x93\xe6\x9e\x9c", "\xe9\xa2\x84\xe6\xb5\x8b",
+                                 "\xe8\xbe\x93\xe5\x87\xba", "\xe5\xbc\xa0\xe9\x87\x8f", "loss", "logit"});
     }();
     // zh: a leak of the memory told (内存泄漏 / 内存泄露, 显存泄漏 / 显存泄露: memory leak), as "memory leak"
     // is read; not denied, asked or supposed (zh_not_told_at(): "未出现内存泄漏", no leak appeared).

@@ -783,7 +783,11 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           }
         }
       }
-      if (hit.phrase == "cuda error 2 in file" && lo.find("out of memory", e) == std::string::npos) continue;
+      if (hit.phrase == "cuda error 2 in file") {
+        const size_t words = lo.find("out of memory", e);
+        if (words == std::string::npos || words > e + 200) continue;
+        hit.end = words + 13;  // the message runs to cudaGetErrorString's words
+      }
       if (std::string_view(h.subsystem) == "metal_buffer") {
         // Metal's words only: "newBufferWith...:length 0x... must not exceed N MB".
         const size_t len = lo.rfind("length 0x", b);
@@ -1330,8 +1334,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
       }
       std::string s = squash(spaced);
-      // Markdown's bold pasted around a figure ("Tried to allocate **137.36 GiB.**"): not the message's.
-      for (size_t b = s.find("**"); b != std::string::npos; b = s.find("**", b)) s.erase(b, 2);
+      // Markdown pasted around a figure ("Tried to allocate **137.36 GiB.**", `2.00 GiB`): not the message's.
+      s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == '*' || c == '`'; }), s.end());
       // The identity of a report: its text from the head on (a one-line family's log prefix
       // and wording before its head, "EXCEPTION occurred: ", are not part of it) and its size.
       std::string from_head = squash(std::string_view(line).substr(hit.pos, std::min(end - hit.pos, kMaxWindowChars)));
@@ -2530,6 +2534,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // ResourceExhaustedError exception" is one.
           if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && exception_named_in_code(lo)) {
             at = std::string::npos;
+          }
+          // MemoryError or the memory "out" told in a sentence: not "out of date / sync / band", not
+          // denied, asked, supposed, over, or in code.
+          const std::string_view ph = phrase;
+          if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
+                                          ph == "gpu memory out")) {
+            const size_t after = at + ph.size();
+            const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
+                                (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
+            if (out_of || lo.find('?') != std::string::npos || lo.find('"') != std::string::npos ||
+                contains_word(lo, "if") ||
+                contains_any(lo, {"no longer", "not ", "n't ", "never", "fixed", "solved", "used to", "would",
+                                  "raise ", "except ", "print("})) {
+              at = std::string::npos;
+            }
           }
           if (at != std::string::npos) break;
         }
