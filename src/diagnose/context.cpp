@@ -1485,9 +1485,9 @@ class Reader {
     // Metal's debug device's own assertion ("-[MTLDebugDevice newBufferWith...] failed assertion
     // `Buffer Validation", "newBufferWith*:length 0x... must not exceed ..."): the message, not
     // evidence of a long input or an evaluation.
-    if (lo.find("newbufferwith") != std::string_view::npos || lo.find("buffer validation") != std::string_view::npos) return;
     line_lo_ = lo;
     pairs_.assign(lo);
+    if (line_has(lo, "newbufferwith") || line_has(lo, "buffer validation")) return;
     auto has_text = [&](std::string_view s) { return line_has(lo, s); };
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto word_in = [&](std::string_view w) { return pairs_.may_contain(w) && contains_word(lo, w); };

@@ -453,7 +453,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
     t[static_cast<unsigned char>(c)] = second;
     t[static_cast<unsigned char>(c - 32)] = second;
   };
-  both('m', '*');  // "memory", Metal's buffer validation "must not exceed"
+  both('m', 'e');
   both('a', '*');  // "alloc", TensorFlow Lite Micro's "arena size is too small"
   both('k', '*');
   both('e', 'x');
@@ -476,7 +476,7 @@ bool has_trigger(std::string_view s) {
     const std::string_view rest = s.substr(i);
     switch (lower_char(s[i])) {
       case 'm':
-        if ((d == 'e' && istarts_with(rest, "memory")) || (d == 'u' && istarts_with(rest, "must not exceed"))) return true;
+        if (istarts_with(rest, "memory")) return true;
         break;
       case 'a':
         if ((d == 'l' && istarts_with(rest, "alloc")) || (d == 'r' && istarts_with(rest, "arena size is too small"))) return true;
@@ -486,7 +486,7 @@ bool has_trigger(std::string_view s) {
         break;
       case 'e':
         if (istarts_with(rest, "exitcode") || istarts_with(rest, "exit code") || istarts_with(rest, "exit status") ||
-            istarts_with(rest, "exited with code")) {
+            istarts_with(rest, "exited with code") || istarts_with(rest, "exceed")) {  // Metal's "must not exceed"
           return true;
         }
         break;
