@@ -1786,12 +1786,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       // alloc_tensor_range places the KV cache as it places the weights; the next lines said which.
       b.add(OomCause::kStaticModelTooLarge, 0.3,
             "the weights on the device leave the KV cache no room (a lower -ngl frees it as a shorter context does)");
-    } else if (icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors") ||
-               diagnose_detail::icontains(what, "error loading model: unable to allocate")) {
+    } else if (const bool placing = icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors");
+               placing || diagnose_detail::icontains(what, "error loading model: unable to allocate")) {
       b.add(OomCause::kStaticModelTooLarge, 0.5,
-            icontains_word(what, "alloc_tensor_range") || icontains_word(what, "load_tensors")
-                ? "ggml was placing the model's weights (alloc_tensor_range): the layers put on the device do not fit"
-                : "llama.cpp's loader could not allocate a buffer of the model's weights: the layers put on the device do not fit");
+            placing ? "ggml was placing the model's weights (alloc_tensor_range): the layers put on the device do not fit"
+                    : "llama.cpp's loader could not allocate a buffer of the model's weights: the layers put on the device do not fit");
     } else if (icontains_word(what, "kv_cache") || icontains_word(what, "kv buffer")) {
       b.add(OomCause::kGenerationKvCache, 0.5, "ggml was allocating the KV cache: it grows with the context and the parallel sequences");
     } else if (icontains_word(what, "graph_reserve") || icontains_word(what, "compute buffer")) {

@@ -4611,6 +4611,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return;
     }
     uint32_t named = 0;
+    const bool copy_to_host = gpu_to_host_copy(lo);  // a GPU-to-host copy on the line names no host RAM
     for (std::string_view clause : parts) {
       // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size
       // from 128 to 32", "--max-model-len", "--micro-batch-size"): read as well with '_', and with
@@ -4625,7 +4626,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       };
       for (const SettingKnob& x : kNamed) {
         // "GPU->CPU memory transfer" names a copy, not the host's memory.
-        if (x.cause == OomCause::kCpuRam && gpu_to_host_copy(lo)) continue;
+        if (x.cause == OomCause::kCpuRam && copy_to_host) continue;
         read(x.text, x.cause);
       }
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);

@@ -751,8 +751,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           // A buffer type's own allocator: "ggml_backend_cpu_buffer_type_alloc_buffer: failed to
           // allocate buffer of size N", the CPU's (and AMX's) host RAM, another backend's device.
           const size_t fn = lo.rfind("_buffer_type_alloc_buffer", b);
-          if (fn == std::string::npos || fn + 40 < b || lo.compare(k, 15, "buffer of size ") != 0 || k + 15 >= lo.size() ||
-              !is_digit(lo[k + 15])) {
+          if (fn == std::string::npos || fn + 40 < b || k + 15 >= lo.size() || !is_digit(lo[k + 15])) {
             continue;
           }
           const size_t fn_begin = lo.rfind("ggml_backend_", fn);
