@@ -1744,6 +1744,15 @@ bool supposed(std::string_view lo) {
   return false;
 }
 
+// Text that tells a failure only as denied, over or not real: "doesn't OOM", "not a memory
+// error", "never ran out", "no longer dies", "fixed", "solved", "used to crash", "would run out".
+// One list for the prose readings that a single such word undoes (a notebook's kernel dying, a
+// MemoryError told in a sentence); a reading that a denial undoes only near its own words (all
+// the memory taken, the memory past its limit, a device named on a later line) keeps its own test.
+bool told_not_so(std::string_view lo) {
+  return contains_any(lo, {"not ", "n't", "never", "no longer", "would", "used to", "fixed", "solved"});
+}
+
 // Memory growing without bound, in the user's words: a memory noun and a growth verb on one line
 // ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
@@ -2439,10 +2448,7 @@ size_t notebook_kernel_died(std::string_view lo, bool notebook_log) {
       const size_t q = near.find(d);
       if (q == std::string_view::npos) continue;
       const std::string_view between = near.substr(0, q);
-      if (between.find("not ") != std::string_view::npos || between.find("n't ") != std::string_view::npos ||
-          between.find("never") != std::string_view::npos || between.find("would") != std::string_view::npos ||
-          between.find("no longer") != std::string_view::npos || between.find("stopped") != std::string_view::npos ||
-          lo.find('?') != std::string_view::npos) {
+      if (told_not_so(between) || between.find("stopped") != std::string_view::npos || lo.find('?') != std::string_view::npos) {
         continue;
       }
       return p;
@@ -2543,9 +2549,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
                                 (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
             if (out_of || lo.find('?') != std::string::npos || lo.find('"') != std::string::npos ||
-                contains_word(lo, "if") ||
-                contains_any(lo, {"no longer", "not ", "n't ", "never", "fixed", "solved", "used to", "would",
-                                  "raise ", "except ", "print("})) {
+                contains_word(lo, "if") || told_not_so(lo) || contains_any(lo, {"raise ", "except ", "print("})) {
               at = std::string::npos;
             }
           }
@@ -2673,7 +2677,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         if (deviceless) {
           // A sentence telling the failure, not code, a comment ("# but doesn't OOM") nor one denied
-          // or supposed ("a would-be OOM").
+          // or supposed ("a would-be OOM"). Not told_not_so(): a later line is often a long sentence
+          // whose "not" belongs to another clause ("is there any way I can make it not do that?",
+          // "this does usually not cause OOM, but if ... on the same GPU it does"); only the verb's
+          // own denials count here.
           const bool told = !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "doesn't", "does not",
                                                "don't", "didn't", "won't", "no oom", "not oom", "without"});
           if (!r.device.empty() && told) {
