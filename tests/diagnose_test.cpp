@@ -5781,3 +5781,63 @@ TEST(DiagnoseKinds33, Review41Mends) {
   EXPECT_EQ(ticks.front().requested_bytes, int64_t{2} << 30);
   ASSERT_TRUE(ticks.front().total_capacity_bytes.has_value());
 }
+
+// held42's kinds (tests/data/oom-corpus-held42/), each on made-up text.
+TEST(DiagnoseKinds33, Held42Kinds) {
+  // Kubernetes' OOMKilled as two words is the cgroup's kill, over host RAM; an accelerator's OOM
+  // that "killed" a run is not.
+  const std::optional<OomRecord> pod = mentioned_oom("The exporter pod keeps restarting with OOM Killed.\n");
+  ASSERT_TRUE(pod.has_value());
+  EXPECT_EQ(pod->family, "oom_killer");
+  EXPECT_EQ(pod->device, "cpu");
+  const std::optional<OomRecord> cuda = mentioned_oom("The CUDA OOM killed my training run after an hour.\n");
+  ASSERT_TRUE(cuda.has_value());
+  EXPECT_NE(cuda->family, "oom_killer");
+  // Host-only compute named (joblib's workers, scikit-learn) and no accelerator anywhere: host RAM.
+  const std::string joblib = "Out of memory\nI use joblib's Parallel to parse 100k JSON files on a 64GB machine.\n";
+  EXPECT_TRUE(evidence_holds(joblib, "host-only compute", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(joblib + "The results go to the GPU with CUDA afterwards.\n", "host-only compute"));
+  // Tokens counted as they are generated: the KV cache; an input cut to a length is not.
+  EXPECT_TRUE(evidence_holds("Falcon-40B inference runs out of memory\nAfter 1000 tokens, the GPU runs out of memory.\n",
+                             "generated tokens", OomCause::kGenerationKvCache));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nIt still fails after truncating to 2048 tokens.\n", "generated tokens"));
+  // A belief told as mistaken is no account of the fix; no_grad said in use weighs against its absence.
+  EXPECT_FALSE(evidence_holds("CUDA out of memory (when using many frames)\nIt works fine with 20 images. I thought that using "
+                              "`with torch.no_grad():` freed the memory every time.\n",
+                              "the user's account", OomCause::kEvalWithoutNoGrad));
+  // A load onto the CPU told as the fix, with DistributedDataParallel in the traceback: every rank
+  // restored the checkpoint onto cuda:0; not a model too large, and not without several ranks.
+  const std::string resume =
+      "Cuda out of memory on resume\nLoading the model first to cpu fixes the problem:\n"
+      "resume_dict = torch.load(path, map_location='cpu')\nTraceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.7/site-packages/torch/nn/parallel/distributed.py\", line 705, in forward\n"
+      "    output = self.module(*inputs[0], **kwargs[0])\n"
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
+  EXPECT_TRUE(evidence_holds(resume, "a load onto the CPU told as the fix", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds(resume, "fails while loading / placing the model"));
+  EXPECT_FALSE(evidence_holds("Cuda out of memory on resume\nLoading the model first to cpu fixes the problem.\n",
+                              "a load onto the CPU told as the fix"));
+  EXPECT_FALSE(evidence_holds("Cuda out of memory on resume\nLoading the model to cpu did not fix it.\n"
+                              "torchrun --nproc_per_node=4 train.py\n",
+                              "a load onto the CPU told as the fix"));
+  // Full fine-tuning with Adam of a named model whose 16-bit weights and gradients fit the named GPU
+  // and whose 16 bytes per parameter do not: the optimizer state. Not with LoRA, nor when the
+  // weights and gradients alone fill the GPU.
+  const std::string full = "I finetune llama2-7b on one GPU (80GB) at batch size 1.\nThen I get CUDA out of memory.\n";
+  EXPECT_TRUE(evidence_holds(full, "full fine-tuning of the named model", OomCause::kOptimizerState));
+  EXPECT_FALSE(evidence_holds("I use LoRA with rank 8.\n" + full, "full fine-tuning of the named model"));
+  EXPECT_FALSE(evidence_holds("I finetune llama2-13b on one GPU (40GB) at batch size 1.\nThen I get CUDA out of memory.\n",
+                              "full fine-tuning of the named model"));
+  // The Vulkan spec's descriptions of its two codes, as Rust's ash prints them, with the failing
+  // call's byte count.
+  const std::vector<OomRecord> vk = parse_oom_log(
+      "Error: arena did not fit this device: backend: rebar allocate_memory(2147302400): A device memory allocation has "
+      "failed\n");
+  ASSERT_EQ(vk.size(), 1u);
+  EXPECT_EQ(vk.front().family, "device_alloc");
+  EXPECT_EQ(vk.front().device, "vulkan");
+  EXPECT_EQ(vk.front().requested_bytes, 2147302400);
+  const std::vector<OomRecord> vk_host = parse_oom_log("vkCreateBuffer: A host memory allocation has failed.\n");
+  ASSERT_EQ(vk_host.size(), 1u);
+  EXPECT_EQ(vk_host.front().subsystem, "vulkan_host");
+}

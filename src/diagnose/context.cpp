@@ -84,7 +84,8 @@ enum Word : uint8_t {
   kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
   kWDim,          // height, width (an image's size set by a flag or a setting)
   kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark, dask, xarray (data engines in host
-                  // memory); circleci, travis, "github actions" (CI runners, no accelerator)
+                  // memory); joblib, sklearn (host-only Python compute); circleci, travis, "github actions" (CI
+                  // runners, no accelerator)
   kWAccel,        // cuda, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
   kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
   kWCap,          // capped, limited (a memory cap told: cap_told())
@@ -97,7 +98,8 @@ enum Word : uint8_t {
 
 // kWHostEngine's words but "actions" (which names a CI runner only as "GitHub Actions").
 constexpr std::string_view kHostEngineWords[] = {"duckdb", "sqlite", "sqlite3", "postgres", "postgresql", "mysql",
-                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "circleci", "travis"};
+                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "joblib", "sklearn",
+                                                 "circleci", "travis"};
 
 const std::unordered_map<std::string_view, Word>& words() {
   static const std::unordered_map<std::string_view, Word> kWords = [] {
@@ -203,6 +205,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"duckdb", kWHostEngine}, {"sqlite", kWHostEngine}, {"sqlite3", kWHostEngine}, {"postgres", kWHostEngine},
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
       {"pyspark", kWHostEngine}, {"dask", kWHostEngine}, {"xarray", kWHostEngine},
+      // Python compute that runs only on the host: joblib's worker pools, scikit-learn.
+      {"joblib", kWHostEngine}, {"sklearn", kWHostEngine},
       // A CI runner (host memory only): GitHub Actions (as that phrase: statement()), CircleCI, Travis CI.
       {"actions", kWHostEngine}, {"circleci", kWHostEngine}, {"travis", kWHostEngine},
       {"cuda", kWAccel}, {"cupy", kWAccel}, {"cudf", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
@@ -485,6 +489,9 @@ struct LogEvidence {
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
   std::vector<int64_t> collective_lines;         // frames or calls of torch.distributed's object collectives
   int64_t set_device_line = 0;                   // first line calling set_device (torch.cuda.set_device(local_rank))
+  int64_t ddp_frame_line = 0;                    // first frame of DistributedDataParallel (torch/nn/parallel/distributed.py)
+  int64_t cpu_load_fix_line = 0;                 // first line telling a load onto the CPU fixed it (cpu_load_fixed())
+  int64_t lora_line = 0;                         // first line naming LoRA / QLoRA / PEFT (adapters: a small optimizer state)
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
@@ -786,6 +793,10 @@ class Reader {
       const std::string_view w = lo.substr(i, j - i);
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
+      if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
+          (w == "lora" || w == "qlora" || w == "peft" || w.rfind("lora_", 0) == 0 || w == "use_lora" || w == "use_peft")) {
+        ev_.lora_line = n;
+      }
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
@@ -1274,6 +1285,10 @@ class Reader {
           break;
         }
       }
+    }
+    // DistributedDataParallel's own forward in the traceback: a run of several ranks.
+    if (frame && !ev_.ddp_frame_line && (contains("parallel/distributed.py") || contains("parallel\\distributed.py"))) {
+      ev_.ddp_frame_line = n;
     }
     // A code line that only assigns to a loss word ("logits = model(x)") runs the forward.
     const bool loss_assigned_only = !frame && has(kWLoss) && loss_word_only_assigned(t);
@@ -2118,8 +2133,13 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
       }
     }
+    // A load onto the CPU told as the fix ("Loading the model first to cpu fixes the problem",
+    // "map_location='cpu' solved it"): the load's target was the GPU the checkpoint was saved
+    // from, not the model's size (context_at() reads it with the log's ranks).
+    const bool cpu_load_fix = line_has(lo, "cpu") && line_has(lo, "load") && cpu_load_fixed(lo);
+    if (cpu_load_fix && !ev_.cpu_load_fix_line) ev_.cpu_load_fix_line = n;
     // Before the first step / while loading the model.
-    if (has(kWLoadProse) || has(kWTraining)) {
+    if ((has(kWLoadProse) || has(kWTraining)) && !cpu_load_fix) {
 if ((contains("before the first step") || contains("before training") || contains("while loading") ||
          contains("when loading the model") || contains("loading the model") || contains("load the model") ||
          contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
@@ -2322,8 +2342,19 @@ if (contains("model.eval()") && !negated) {
     // no_grad in the program (the evaluation's graphs are then not kept): not no_grad told as the
     // fix ("wrapping the validation loop in torch.no_grad() fixed it", the fix shown as code under
     // a sentence pointing at it), which is the user's account of the missing no_grad.
-    if (has(kWNoGrad) &&
-        !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6) || (!code_line(lo) && tells_resolution(lo)))) {
+    // The resolution is read in the clauses that name no_grad ("it works fine with 20 images. I thought
+    // that using torch.no_grad() freed the memory" tells its success elsewhere, and no_grad in use).
+    auto no_grad_told_fix = [&] {
+      if (code_line(lo) || !tells_resolution(lo)) return false;
+      for (std::string_view clause : clauses(lo)) {
+        if ((clause.find("no_grad") != std::string_view::npos || clause.find("inference_mode") != std::string_view::npos) &&
+            tells_resolution(clause) && !denied_or_asked(clause)) {
+          return true;
+        }
+      }
+      return false;
+    };
+    if (has(kWNoGrad) && !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6) || no_grad_told_fix())) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
     }
     // The user names the missing no_grad: "there is not no_grad decorator around the inference
@@ -2597,6 +2628,22 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         const std::string_view unit = lo.substr(end, std::min<size_t>(10, lo.size() - end));
         const bool residues = unit.rfind(" aa", 0) == 0 || unit.rfind("aa ", 0) == 0 || unit.rfind(" residues", 0) == 0 ||
                               unit.rfind(" amino", 0) == 0;
+        // Tokens counted as they are generated ("after 1000 tokens, the GPU runs out of memory", "OOM
+        // after generating 3000 tokens"): the output's length at the failure, which the KV cache
+        // grows with, token by token; not an input's length.
+        // The count right after the words ("after truncating to 2048 tokens" is an input's).
+        const std::string_view before = lo.substr(p >= 24 ? p - 24 : 0, p >= 24 ? 24 : p);
+        auto ends_with = [&](std::string_view x) {
+          return before.size() >= x.size() && before.substr(before.size() - x.size()) == x;
+        };
+        const bool counted = ends_with("after ") || ends_with("after about ") || ends_with("after around ") ||
+                             ends_with("after ~") || ends_with("generating ") || ends_with("generated ") ||
+                             ends_with("producing ");
+        if (v && *v >= 100 && *v <= 10000000 && unit.rfind(" token", 0) == 0 && counted) {
+          add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.35,
+              "memory ran out after that many generated tokens: the KV cache grows with each one: " + text());
+          break;
+        }
         if (v && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
             !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
@@ -2997,9 +3044,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                         clause.find("not enough") != std::string_view::npos)) {
       return false;
     }
+    // A belief told as mistaken ("I thought that using torch.no_grad() freed the memory"): the knob
+    // was in use, not the cure.
     for (std::string_view x : {"not ", "n't", "never", "neither", "no longer", "nothing", "no luck", "no effect", "tried",
-                               "still", "without success", "cannot"}) {
-      if (success && x != "tried" && x != "still" && x != "without success") continue;
+                               "still", "without success", "cannot", "i thought", "i assumed", "i believed"}) {
+      if (success && x != "tried" && x != "still" && x != "without success" && x.rfind("i ", 0) != 0) continue;
       if (clause.find(x) != std::string_view::npos) return true;
     }
     return false;
@@ -4578,6 +4627,18 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return v > 0 && v < 0.9;
   }
 
+  // A load onto the CPU told as what fixed the OOM (`lo` lowercased): map_location with the CPU, or a
+  // load "to / onto / on the CPU" first, with a word of fixing ("fixes", "solved", "helped", "works");
+  // not denied ("map_location='cpu' did not help") nor asked.
+  static bool cpu_load_fixed(std::string_view lo) {
+    if (lo.find("cpu") == std::string_view::npos || lo.find("load") == std::string_view::npos) return false;
+    const bool onto_cpu = (lo.find("map_location") != std::string_view::npos) ||
+                          contains_any(lo, {"to cpu", "to the cpu", "onto cpu", "onto the cpu", "on cpu", "on the cpu",
+                                            "into cpu", "to 'cpu'", "to \"cpu\""});
+    return onto_cpu && contains_any(lo, {"fixes", "fixed", "solve", "helps", "helped", "works", "resolved"}) &&
+           !contains_any(lo, {"not ", "n't", "never", "?"});
+  }
+
   // A copy from the GPU to the host told in `text` ("GPU->CPU memory transfer", "gpu -> cpu",
   // "GPU→CPU", "device-to-host", D2H): it names the host as a copy's target, not the host's memory
   // running out.
@@ -5505,13 +5566,43 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       c.interrupt_line = line;
     }
   }
-  // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) named and
-  // no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
+  // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) or
+  // host-only compute (joblib's workers, scikit-learn) named and no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
   if (ev.host_engine_line > 0 && ev.accelerator_line == 0) {
     c.signals.push_back({OomCause::kCpuRam, 0.4, ev.host_engine_line,
-                         "a data engine or a CI runner that runs in host memory is named, and no accelerator anywhere in the log"});
+                         "a data engine, host-only compute (joblib, scikit-learn) or a CI runner that runs in host "
+                         "memory is named, and no accelerator anywhere in the log"});
   }
   if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
+  // Full fine-tuning of a named model with Adam, on GPUs of a named size, no message figures: mixed
+  // precision holds 16 bytes per parameter (16-bit weights and gradients, 2 + 2; fp32 master
+  // weights and Adam's two moments, 4 + 4 + 4: Rajbhandari et al., ZeRO, SC'20, sec. 3.1), at best split
+  // over the run's GPUs. Where the weights and gradients take at most 60% of one GPU and the whole
+  // does not fit, the optimizer's 12 bytes per parameter are what does not fit. Not with adapters
+  // (LoRA / PEFT: the optimizer holds the adapters' state only) nor quantized weights.
+  if (c.training && !c.llm_inference && c.model_params && *c.model_params > 0 && c.named_device_bytes &&
+      *c.named_device_bytes > 0 && !c.quantized && ev.lora_line == 0) {
+    const double g = c.num_gpus && *c.num_gpus > 1 ? static_cast<double>(*c.num_gpus) : 1.0;
+    const double params = static_cast<double>(*c.model_params);
+    const double device = static_cast<double>(*c.named_device_bytes);
+    const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
+    if (weights_grads <= 0.6 * device && whole > device) {
+      c.signals.push_back(
+          {OomCause::kOptimizerState, 0.35, 0,
+           fmt::format("full fine-tuning of the named model with Adam: its 16-bit weights and gradients are about {} per GPU of "
+                       "{}, the fp32 master weights and Adam moments (12 bytes per parameter) bring it to {}",
+                       format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
+                       format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18))))});
+    }
+  }
+  // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
+  // a launcher's process count): every rank restored the checkpoint onto the GPU it was saved from,
+  // cuda:0 (torch.load without map_location).
+  if (ev.cpu_load_fix_line > 0 && (ev.ddp_frame_line > 0 || (c.num_gpus && *c.num_gpus > 1))) {
+    c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, ev.cpu_load_fix_line,
+                         "a load onto the CPU told as the fix, in a run of several ranks: each rank restored the "
+                         "checkpoint onto the GPU it was saved from (cuda:0)"});
+  }
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,
                          fmt::format("logged sequence length {}", *c.seq_len)});

@@ -186,6 +186,9 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
   }
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
     if (const size_t p = ifind(s, "devicememoryallocationofsize"); p != std::string::npos) set_byte_count(s, p + 28, r);
+    // The failing call with its byte count before the spec's words, as a Rust backend prints it:
+    // "allocate_memory(2147302400): A device memory allocation has failed".
+    if (const size_t p = ifind(s, "allocate_memory("); !r.requested_bytes && p != std::string::npos) set_byte_count(s, p + 16, r);
     r.device = "vulkan";
     return;
   }

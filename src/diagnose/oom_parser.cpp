@@ -347,6 +347,11 @@ const HeadDef kHeads[] = {
     {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vkallocatememory failed", "device_alloc", "vulkan", Kind::kOneLine},
+    // The Vulkan spec's own descriptions of the two codes, as Rust's ash / vulkano print a
+    // vk::Result: "A device memory allocation has failed." (VK_ERROR_OUT_OF_DEVICE_MEMORY), "A host
+    // memory allocation has failed." (VK_ERROR_OUT_OF_HOST_MEMORY).
+    {"a device memory allocation has failed", "device_alloc", "vulkan", Kind::kOneLine},
+    {"a host memory allocation has failed", "host_alloc", "vulkan_host", Kind::kOneLine},
     {"erroroutofhostmemory", "host_alloc", "vulkan_host", Kind::kOneLine},
     {"vk_error_out_of_host_memory", "host_alloc", "vulkan_host", Kind::kOneLine},
     // ggml (llama.cpp, whisper.cpp): its CUDA / HIP backend's "ggml_backend_cuda_buffer_type_alloc_buffer:
@@ -2626,8 +2631,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       }
       const bool killed_for_memory = named && pass == 0 && contains_word(lo, "killed") && reason != std::string::npos &&
                                      !accelerator_near(lo, reason, reason_len);
+      // Kubernetes' OOMKilled also as two words ("crash loop in OOM Killed", "the pod got OOM Killed"):
+      // the cgroup's kill, over host RAM; not "the CUDA OOM killed my training" (an accelerator
+      // within 40 characters).
+      const size_t oom_killed_words = lo.find("oom killed");
       const bool killed = (!named && !kernel_died) || killed_for_memory ||
-                          (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos);
+                          (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
+                          (oom_killed_words != std::string::npos && word_starts_at(lo, oom_killed_words) &&
+                           !accelerator_near(lo, oom_killed_words, 10));
       OomRecord r;
       r.family = "mentioned";
       r.subsystem = "";
