@@ -419,9 +419,10 @@ bool code_line(std::string_view lo) {
   return plain_words < 5 && (block || t.find_first_of("(=[") != std::string_view::npos);
 }
 
-// The adjacent character pairs of a line, hashed into 1024 bits: "cannot contain" for a phrase
-// whose first or last pair is absent, in two bit tests instead of a scan of the line. False
-// positives only cost the scan they would have cost anyway.
+// The adjacent character pairs of a line, each byte's low 6 bits, 4096 bits in all (a lowercased
+// line's letters and digits map to distinct slots but for collisions of '0'-'9' with 'p'-'y'):
+// "cannot contain" for a phrase whose first, middle or last pair is absent, in three bit tests
+// instead of a scan of the line. False positives only cost the scan they would have cost anyway.
 class CharPairs {
  public:
   void assign(std::string_view s) {
@@ -430,17 +431,17 @@ class CharPairs {
   }
   bool may_contain(std::string_view phrase) const {
     if (phrase.size() < 2) return true;
-    const size_t n = phrase.size();
-    return test(phrase[0], phrase[1]) && test(phrase[n - 2], phrase[n - 1]);
+    const size_t n = phrase.size(), m = n / 2;
+    return test(phrase[0], phrase[1]) && test(phrase[n - 2], phrase[n - 1]) && test(phrase[m - 1], phrase[m]);
   }
 
  private:
   static size_t slot(char a, char b) {
-    return (static_cast<size_t>(static_cast<unsigned char>(a)) * 31u + static_cast<unsigned char>(b)) & 1023u;
+    return ((static_cast<size_t>(static_cast<unsigned char>(a)) & 63u) << 6) | (static_cast<unsigned char>(b) & 63u);
   }
   void set(char a, char b) { bits_[slot(a, b) >> 6] |= uint64_t{1} << (slot(a, b) & 63u); }
   bool test(char a, char b) const { return (bits_[slot(a, b) >> 6] >> (slot(a, b) & 63u)) & 1u; }
-  std::array<uint64_t, 16> bits_{};
+  std::array<uint64_t, 64> bits_{};
 };
 
 enum class FactKind : uint8_t {
