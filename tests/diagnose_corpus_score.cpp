@@ -191,6 +191,11 @@
 //   their own after the session's change before it and before anything was scored on them). Scored
 //   only when asked for (OOMKIT_CORPUS_PART=held41). Not joined to the word prior's training
 //   parts: joined, it cost 6 top-1 and 2 top-3 places on the 41 other parts, leave-one-part-out.
+// - held42: tests/data/oom-corpus-held42/ (22 reports gathered on 2026-12-05 in three shares by three
+//   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
+//   their own after the session's change before it and before anything was scored on them). Scored
+//   only when asked for (OOMKIT_CORPUS_PART=held42). Not joined to the word prior's training
+//   parts: joined, it cost 2 top-1 and 3 top-3 places on the 42 other parts, leave-one-part-out.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -5841,3 +5841,78 @@ TEST(DiagnoseKinds33, Held42Kinds) {
   ASSERT_EQ(vk_host.size(), 1u);
   EXPECT_EQ(vk_host.front().subsystem, "vulkan_host");
 }
+
+// review42's findings, mended.
+TEST(DiagnoseKinds33, Review42Mends) {
+  // A kill denied is no kill; the CUDA OOM on the line stays the report.
+  const std::optional<OomRecord> not_killed =
+      mentioned_oom("The pod was not OOM Killed; it exited with code 1. CUDA out of memory appears in the log.\n");
+  ASSERT_TRUE(not_killed.has_value());
+  EXPECT_NE(not_killed->family, "oom_killer");
+  // A load onto the CPU told as the fix ("map_location" without "load" on its line, after the
+  // report), with ranks counted by torchrun, mp.spawn's nprocs or accelerate's --num_processes.
+  EXPECT_TRUE(evidence_holds("torchrun --nproc_per_node=8 train.py --resume ckpt.pt\n"
+                             "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB "
+                             "total capacity; 76.10 GiB already allocated; 1.00 GiB free; 77.00 GiB reserved in total by "
+                             "PyTorch)\nPassing map_location='cpu' to torch.load fixed it.\n",
+                             "a load onto the CPU told as the fix", OomCause::kMultiGpuImbalance));
+  const std::string spawn =
+      "mp.spawn(train, nprocs=4)\nTraceback (most recent call last):\n  File \"train.py\", line 30, in train\n"
+      "    state = torch.load(\"ckpt.pt\")\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.69 GiB total capacity; "
+      "21.90 GiB already allocated; 500.00 MiB free; 22.10 GiB reserved in total by PyTorch)\n"
+      "Loading the checkpoint to cpu first fixes it.\n";
+  const Diagnosis spawned = first(diagnose_log(spawn, rules_alone()));
+  ASSERT_FALSE(spawned.findings.empty());
+  EXPECT_EQ(spawned.findings.front().category, OomCause::kMultiGpuImbalance);
+  EXPECT_TRUE(evidence_holds(spawn, "(a load onto the CPU is told as the fix)", OomCause::kStaticModelTooLarge));
+  // The fine-tuning arithmetic: over the GPUs counted in words, not where the message has figures,
+  // not with SGD or an offloaded optimizer, and with LoRA denied.
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-13B on 2x A100 80GB: CUDA out of memory.\n",
+                             "full fine-tuning of the named model", OomCause::kOptimizerState));
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-7B without LoRA on one A100 80GB: CUDA out of memory.\n",
+                             "full fine-tuning of the named model", OomCause::kOptimizerState));
+  EXPECT_FALSE(evidence_holds("Full fine-tuning of Llama-2-7B with plain SGD on one A100 80GB: CUDA out of memory.\n",
+                              "full fine-tuning of the named model"));
+  EXPECT_FALSE(evidence_holds("Full fine-tuning of Llama-2-7B on one A100 80GB:\n"
+                              "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB "
+                              "total capacity; 78.10 GiB already allocated; 20.00 MiB free; 78.20 GiB reserved in total by "
+                              "PyTorch)\n",
+                              "full fine-tuning of the named model"));
+  // scikit-learn by its own name; cuML (RAPIDS, on the GPU) named is an accelerator.
+  EXPECT_TRUE(evidence_holds("My scikit-learn pipeline runs out of memory when fitting a RandomForest on 10M rows.\n",
+                             "host-only compute", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("Swapped sklearn for cuML's RandomForest; now it runs out of memory on the device.\n",
+                              "host-only compute"));
+  // Tokens of something else are no generated tokens; tokens of sampling are; a rate is no length.
+  EXPECT_FALSE(evidence_holds("Fine-tuning: after 2000 tokens per sequence the GPU runs out of memory.\n", "generated tokens"));
+  EXPECT_FALSE(evidence_holds("OOM after 4096 tokens in the prompt; generation never starts.\n", "generated tokens"));
+  EXPECT_TRUE(evidence_holds("It runs out of memory after 3000 tokens of sampling in my decoding loop.\n", "generated tokens",
+                             OomCause::kGenerationKvCache));
+  EXPECT_FALSE(evidence_holds("Training runs at 1000 tokens/s; after 20 minutes the GPU runs out of memory.\n", "a long input"));
+  // A remedy told as already in use is not the fix.
+  EXPECT_FALSE(evidence_holds("CUDA out of memory during validation. I already use torch.no_grad(), and reducing the eval "
+                              "batch size fixed it.\n",
+                              "the user's account", OomCause::kEvalWithoutNoGrad));
+  // Vulkan: the last call before the words, never a hex count as 0; ash's and vulkano's Debug forms.
+  const std::vector<OomRecord> two = parse_oom_log(
+      "allocate_memory(1048576) ok; allocate_memory(4294967296) failed: A device memory allocation has failed.\n");
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two.front().requested_bytes, int64_t{4} << 30);
+  const std::vector<OomRecord> hex = parse_oom_log("allocate_memory(0x40000000) -> A device memory allocation has failed.\n");
+  ASSERT_EQ(hex.size(), 1u);
+  EXPECT_FALSE(hex.front().requested_bytes.has_value());
+  for (const char* text : {"called `Result::unwrap()` on an `Err` value: ERROR_OUT_OF_DEVICE_MEMORY\n",
+                           "Err(OomError(OutOfDeviceMemory))\n"}) {
+    const std::vector<OomRecord> r = parse_oom_log(text);
+    ASSERT_EQ(r.size(), 1u) << text;
+    EXPECT_EQ(r.front().device, "vulkan") << text;
+  }
+  // joblib's loky executor: a worker killed by the OS for its memory.
+  const std::vector<OomRecord> loky = parse_oom_log(
+      "joblib.externals.loky.process_executor.TerminatedWorkerError: A worker process managed by the executor was "
+      "unexpectedly terminated. This could be caused by a segmentation fault while calling the function or by an excessive "
+      "memory usage causing the Operating System to kill the worker.\n");
+  ASSERT_EQ(loky.size(), 1u);
+  EXPECT_EQ(loky.front().family, "oom_killer");
+}

@@ -1200,6 +1200,29 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
               0);
     }
   }
+  // Full fine-tuning of a named model with Adam, on GPUs of a size the user names, where the
+  // message carries no capacity: mixed precision holds 16 bytes per parameter (16-bit weights and
+  // gradients, 2 + 2; fp32 master weights and Adam's two moments, 4 + 4 + 4: Rajbhandari et al.,
+  // ZeRO, SC'20, sec. 3.1), at best split over the run's GPUs. Where the weights and gradients take
+  // at most 60% of one GPU and the whole does not fit, the optimizer's 12 bytes per parameter are
+  // what does not fit (a lower bound per GPU: the state sharded over them all, ZeRO-3 / FSDP). Not with adapters, SGD, Adafactor or an offloaded optimizer named
+  // (LogContext::optimizer_state_small), nor quantized weights.
+  if (c.training && !c.llm_inference && c.model_params && *c.model_params > 0 && !C && c.named_device_bytes &&
+      *c.named_device_bytes > 0 && !c.quantized && !c.optimizer_state_small) {
+    // The GPUs: the run's (a launcher's setting) or, more, the ones the user counts in words.
+    const double g = static_cast<double>(std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}));
+    const double params = static_cast<double>(*c.model_params);
+    const double device = static_cast<double>(*c.named_device_bytes);
+    const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
+    if (weights_grads <= 0.6 * device && whole > device) {
+      b.boost(OomCause::kOptimizerState, 0.35,
+              fmt::format("full fine-tuning of the named model with Adam: its 16-bit weights and gradients are about {} per "
+                          "GPU of {}, the fp32 master weights and Adam moments (12 bytes per parameter) bring it to {}",
+                          format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
+                          format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18)))),
+              0);
+    }
+  }
   // vLLM reserves its budget (gpu_memory_utilization x capacity: weights + KV cache) at start-up;
   // a caching-allocator OOM after that is memory its profiling run did not count (CUDA graph
   // capture, the sampler's warm-up, another process on the GPU), not the KV cache it sized.

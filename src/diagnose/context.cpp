@@ -84,9 +84,9 @@ enum Word : uint8_t {
   kWGpuName,      // gpu, card, rtx, gtx (a line that may state the GPU's size)
   kWDim,          // height, width (an image's size set by a flag or a setting)
   kWHostEngine,   // duckdb, sqlite, postgres, mysql, clickhouse, polars, pyspark, dask, xarray (data engines in host
-                  // memory); joblib, sklearn (host-only Python compute); circleci, travis, "github actions" (CI
+                  // memory); joblib, sklearn, scikit (-learn) (host-only Python compute); circleci, travis, "github actions" (CI
                   // runners, no accelerator)
-  kWAccel,        // cuda, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
+  kWAccel,        // cuda, cupy, cudf, cuml, tpu, npu, mps, rocm (an accelerator; "gpu" is kWGpuName, "vram" kWMem)
   kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
   kWCap,          // capped, limited (a memory cap told: cap_told())
   kWPrevious,     // old, previous (an earlier run's objects kept: previous_kept())
@@ -98,7 +98,7 @@ enum Word : uint8_t {
 
 // kWHostEngine's words but "actions" (which names a CI runner only as "GitHub Actions").
 constexpr std::string_view kHostEngineWords[] = {"duckdb", "sqlite", "sqlite3", "postgres", "postgresql", "mysql",
-                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "joblib", "sklearn",
+                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "joblib", "sklearn", "scikit",
                                                  "circleci", "travis"};
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -160,7 +160,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"batch", kWSetting}, {"max_length", kWSetting}, {"max_seq_length", kWSetting}, {"seq_len", kWSetting},
       {"seq_length", kWSetting}, {"sequence_length", kWSetting}, {"block_size", kWSetting}, {"max_len", kWSetting},
       {"cutoff_len", kWSetting}, {"context_length", kWSetting}, {"model_max_length", kWSetting},
-      {"max_source_length", kWSetting}, {"num_gpus", kWSetting}, {"n_gpu", kWSetting}, {"gpus", kWSetting},
+      {"max_source_length", kWSetting}, {"num_gpus", kWSetting}, {"nprocs", kWSetting}, {"num_processes", kWSetting}, {"n_gpu", kWSetting}, {"gpus", kWSetting},
       {"tensor_parallel_size", kWSetting}, {"tp_size", kWSetting},
       {"model_name_or_path", kWSetting}, {"model_name", kWSetting}, {"model_id", kWSetting},
       {"loss", kWLoss}, {"cross_entropy", kWLoss}, {"compute_loss", kWLoss}, {"lm_head", kWLoss}, {"logits", kWLoss},
@@ -206,10 +206,10 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
       {"pyspark", kWHostEngine}, {"dask", kWHostEngine}, {"xarray", kWHostEngine},
       // Python compute that runs only on the host: joblib's worker pools, scikit-learn.
-      {"joblib", kWHostEngine}, {"sklearn", kWHostEngine},
+      {"joblib", kWHostEngine}, {"sklearn", kWHostEngine}, {"scikit", kWHostEngine},
       // A CI runner (host memory only): GitHub Actions (as that phrase: statement()), CircleCI, Travis CI.
       {"actions", kWHostEngine}, {"circleci", kWHostEngine}, {"travis", kWHostEngine},
-      {"cuda", kWAccel}, {"cupy", kWAccel}, {"cudf", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
+      {"cuda", kWAccel}, {"cupy", kWAccel}, {"cudf", kWAccel}, {"cuml", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
       {"persistent", kWKeptCue}, {"onto", kWKeptCue}, {"held", kWKeptCue}, {"holding", kWKeptCue},
       {"holds", kWKeptCue}, {"hold", kWKeptCue}, {"vae", kWKeptCue}, {"unload", kWKeptCue}, {"destroy", kWKeptCue},
       {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
@@ -491,12 +491,15 @@ struct LogEvidence {
   std::vector<int64_t> collective_lines;         // frames or calls of torch.distributed's object collectives
   int64_t set_device_line = 0;                   // first line calling set_device (torch.cuda.set_device(local_rank))
   int64_t ddp_frame_line = 0;                    // first frame of DistributedDataParallel (torch/nn/parallel/distributed.py)
+  int64_t ranks_line = 0;                        // first line telling several ranks / GPUs (torchrun, DDP, "[rank1]")
   int64_t cpu_load_fix_line = 0;                 // first line telling a load onto the CPU fixed it (cpu_load_fixed())
-  int64_t lora_line = 0;                         // first line naming LoRA / QLoRA / PEFT (adapters: a small optimizer state)
+  int64_t lora_line = 0;                         // first line naming LoRA / QLoRA / PEFT, not denied (adapters: a small optimizer state)
+  int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
+  std::vector<std::pair<int64_t, int64_t>> gpus_named;       // (line, count) GPUs counted in words (gpu_count())
   std::vector<std::pair<int64_t, std::string>> models;
   std::vector<std::pair<int64_t, int64_t>> params;     // (line, parameters) of a model named with its size
   int64_t stated_device_bytes = 0;                     // the largest device memory the log states
@@ -796,7 +799,14 @@ class Reader {
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
       if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
           (w == "lora" || w == "qlora" || w == "peft" || w.rfind("lora_", 0) == 0 || w == "use_lora" || w == "use_peft")) {
-        ev_.lora_line = n;
+        // Not denied just before ("without LoRA", "no LoRA", "not using PEFT"): a full fine-tuning told.
+        const std::string_view before = lo.substr(i >= 14 ? i - 14 : 0, i >= 14 ? 14 : i);
+        if (!contains_any(before, {"without ", "no ", "not ", "n't "})) ev_.lora_line = n;
+      }
+      if (!ev_.small_optimizer_line && w.size() >= 3 && (w[0] == 's' || w[0] == 'a' || w[0] == 'o' || w[0] == 'c') &&
+          (w == "sgd" || w == "adafactor" || w == "offload" || w == "offload_optimizer" || w == "cpu_offload" ||
+           w == "cpuoffload")) {
+        ev_.small_optimizer_line = n;
       }
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
@@ -889,6 +899,7 @@ class Reader {
         lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
       named_memory(lo);
     }
+    if (((seen >> kWGpuName) & 1u) != 0) gpu_count(lo, n);
     if (lo.find("torch") != std::string_view::npos) {
       // 0.4 where it fails, not where it "runs fine" (the story is the other way round then).
       if (!ev_.torch03_line && torch_version_at(lo, "0.3") != std::string_view::npos) ev_.torch03_line = n;
@@ -951,7 +962,9 @@ class Reader {
     // set, not named as unused ("I can't use the tensor_parallel_size=8").
     const bool tp = w == "tensor_parallel_size" || w == "tp_size";
     if (tp && tp_denied(lo.substr(0, after))) return;
-    if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node" || tp) {
+    // Processes launched, a GPU each: mp.spawn's nprocs, accelerate launch's --num_processes.
+    if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node" || w == "nprocs" ||
+        w == "num_processes" || tp) {
       ev_.gpus.emplace_back(n, *v);
     } else if (w == "max_length" || w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
                w == "context_length" || w == "model_max_length" || seq_setting_word(w)) {
@@ -1060,6 +1073,41 @@ class Reader {
   // Colab T4 GPU") gives its catalogue capacity (gpus.h: the CUDA-reported figure; the H100's
   // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
   // names (T4, L4) count only beside a GPU word.
+  // GPUs counted in the user's words: "on 2 GPUs", "8x H100 80GB", "2 x A100", "4 RTX 3090 cards",
+  // "8 A100-40Gs" (a count of 2 to 1024 just before a GPU word or model name, with "x" or "*"
+  // between or not): the GPUs the user has (ev_.gpus_named), which a run may not all use ("my node
+  // is 8 A100-40Gs" and vLLM takes the first); not a size ("24 GB RTX 3090"), an index ("GPU 0") or
+  // one GPU.
+  void gpu_count(std::string_view lo, int64_t n) {
+    std::vector<std::string_view> w;
+    for_each_token(lo, [&](size_t i, size_t j) {
+      w.push_back(lo.substr(i, j - i));
+      return w.size() < 64;
+    });
+    auto gpu_word = [&](std::string_view t) {
+      if (t == "gpus" || t == "gpu" || t == "cards" || t == "nvidia" || t == "rtx" || t == "gtx" || t == "tesla") return true;
+      const auto it = words().find(t);
+      return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0";
+    };
+    for (size_t k = 0; k + 1 < w.size(); ++k) {
+      std::string_view t = w[k];
+      size_t next = k + 1;
+      if (t.size() >= 2 && (t.back() == 'x') && std::all_of(t.begin(), t.end() - 1, is_digit)) {
+        t.remove_suffix(1);  // "8x"
+      } else if (!std::all_of(t.begin(), t.end(), is_digit)) {
+        continue;
+      } else if (w[next] == "x" && next + 1 < w.size()) {
+        ++next;  // "2 x A100"
+      }
+      if (t.empty() || t.size() > 4 || !gpu_word(w[next])) continue;
+      const int64_t v = std::stoll(std::string(t));
+      if (v >= 2 && v <= 1024) {
+        ev_.gpus_named.emplace_back(n, v);
+        return;
+      }
+    }
+  }
+
   void named_memory(std::string_view lo) {
     bool sized = false;
     for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged) {
@@ -1507,6 +1555,13 @@ class Reader {
     auto has_text = [&](std::string_view s) { return line_has(lo, s); };
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto word_in = [&](std::string_view w) { return pairs_.may_contain(w) && contains_word(lo, w); };
+    // A load onto the CPU told as the fix ("Loading the model first to cpu fixes the problem",
+    // "map_location='cpu' solved it"): the load's target was the GPU the checkpoint was saved
+    // from, not the model's size (context_at() reads it with the log's ranks). Read before the
+    // word table's gate below: "map_location" is none of its words.
+    const bool cpu_load_fix =
+        line_has(lo, "cpu") && (line_has(lo, "load") || line_has(lo, "map_location")) && cpu_load_fixed(lo);
+    if (cpu_load_fix && !ev_.cpu_load_fix_line) ev_.cpu_load_fix_line = n;
     constexpr uint64_t kRelevant =
         uint64_t{1} << kWEval | uint64_t{1} << kWNoGrad | uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen | uint64_t{1} << kWMulti | uint64_t{1} << kWLeak |
         uint64_t{1} << kWGrow | uint64_t{1} << kWRam | uint64_t{1} << kWOther | uint64_t{1} << kWFrag | uint64_t{1} << kWSetting | uint64_t{1} << kWShards | uint64_t{1} << kWAfter |
@@ -2134,11 +2189,6 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
       }
     }
-    // A load onto the CPU told as the fix ("Loading the model first to cpu fixes the problem",
-    // "map_location='cpu' solved it"): the load's target was the GPU the checkpoint was saved
-    // from, not the model's size (context_at() reads it with the log's ranks).
-    const bool cpu_load_fix = line_has(lo, "cpu") && line_has(lo, "load") && cpu_load_fixed(lo);
-    if (cpu_load_fix && !ev_.cpu_load_fix_line) ev_.cpu_load_fix_line = n;
     // Before the first step / while loading the model.
     if ((has(kWLoadProse) || has(kWTraining)) && !cpu_load_fix) {
 if ((contains("before the first step") || contains("before training") || contains("while loading") ||
@@ -2640,12 +2690,25 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         const bool counted = ends_with("after ") || ends_with("after about ") || ends_with("after around ") ||
                              ends_with("after ~") || ends_with("generating ") || ends_with("generated ") ||
                              ends_with("producing ");
-        if (v && *v >= 100 && *v <= 10000000 && unit.rfind(" token", 0) == 0 && counted) {
+        // Not a count of some other tokens ("after 2000 tokens per sequence", "after 4096 tokens in
+        // the prompt", "after 50000 tokens of training data").
+        const size_t word_end = lo.find_first_of(" ,.;:)", end + 1);
+        // "of sampling / generation / decoding / output" is the generation's own.
+        const std::string_view rest = word_end == std::string_view::npos ? std::string_view() : lo.substr(word_end, 16);
+        const bool of_output = rest.rfind(" of sampl", 0) == 0 || rest.rfind(" of generat", 0) == 0 ||
+                               rest.rfind(" of decod", 0) == 0 || rest.rfind(" of output", 0) == 0;
+        const bool other_tokens = rest.rfind(" per", 0) == 0 || (rest.rfind(" of ", 0) == 0 && !of_output) ||
+                                  rest.rfind(" in ", 0) == 0 || rest.rfind(" into", 0) == 0 || rest.rfind(" from", 0) == 0 ||
+                                  rest.rfind(" for ", 0) == 0;
+        if (v && *v >= 100 && *v <= 10000000 && unit.rfind(" token", 0) == 0 && counted && !other_tokens) {
           add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.35,
               "memory ran out after that many generated tokens: the KV cache grows with each one: " + text());
           break;
         }
-        if (v && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
+        // A rate, not a length: "1000 tokens/s", "1500 tokens per second", "900 tok/s".
+        const bool rate = unit.rfind(" tokens/s", 0) == 0 || unit.rfind(" tok/s", 0) == 0 || unit.rfind("tok/s", 0) == 0 ||
+                          (unit.rfind(" tokens pe", 0) == 0 && lo.compare(end + 7, 12, " per second") == 0);
+        if (v && !rate && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
             !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
           break;
@@ -2681,6 +2744,7 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
     const bool one_process = one_after("nproc_per_node") || one_after("nproc-per-node") || one_after("world_size") ||
                              one_after("world size") || contains("single gpu") || contains("single-gpu");
     if ((has(kWMulti) || contains("[rank")) && !one_process) {
+      if (!ev_.ranks_line) ev_.ranks_line = n;
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.08, "several ranks / GPUs: " + text());
     }
     if (has(kWLoadProse)) {
@@ -4632,7 +4696,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // load "to / onto / on the CPU" first, with a word of fixing ("fixes", "solved", "helped", "works");
   // not denied ("map_location='cpu' did not help") nor asked.
   static bool cpu_load_fixed(std::string_view lo) {
-    if (lo.find("cpu") == std::string_view::npos || lo.find("load") == std::string_view::npos) return false;
+    if (lo.find("cpu") == std::string_view::npos) return false;
+    if (lo.find("load") == std::string_view::npos && lo.find("map_location") == std::string_view::npos) return false;
     const bool onto_cpu = (lo.find("map_location") != std::string_view::npos) ||
                           contains_any(lo, {"to cpu", "to the cpu", "onto cpu", "onto the cpu", "on cpu", "on the cpu",
                                             "into cpu", "to 'cpu'", "to \"cpu\""});
@@ -4680,9 +4745,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // ' ', for a '-' between two letters.
       const std::string underscored = hyphens_between_letters(clause, '_');
       const std::string spaced = hyphens_between_letters(clause, ' ');
+      // A remedy told as already in use ("I already use torch.no_grad(), and reducing the batch
+      // fixed it", "no_grad was already there") is not the fix: "already" within 24 characters
+      // before or after its name.
+      auto already_in_use = [&](std::string_view text) {
+        const size_t p = clause.find(text);
+        if (p == std::string_view::npos) return false;
+        const size_t from = p > 24 ? p - 24 : 0;
+        return clause.substr(from, p - from).find("already") != std::string_view::npos ||
+               clause.substr(p + text.size(), 24 + 6).find("already") != std::string_view::npos;
+      };
       auto read = [&](std::string_view text, OomCause cause) {
-        if (contains_word_start(clause, text) || contains_word_start(underscored, text) ||
-            contains_word_start(spaced, text)) {
+        if ((contains_word_start(clause, text) || contains_word_start(underscored, text) ||
+             contains_word_start(spaced, text)) &&
+            !already_in_use(text)) {
           named |= uint32_t{1} << static_cast<int>(cause);
         }
       };
@@ -5460,7 +5536,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.loading = true;
     // A TensorFlow variable's initializer: the variables do not fit, or the device was full
     // before they were created (another process): weaker than a load frame of the model's own.
-    frame_signal(OomCause::kStaticModelTooLarge, load_is_initializer ? 0.25 : 0.45, load_line, load_what);
+    // A load onto the CPU told as the fix (cpu_load_fixed()): the load put a checkpoint's tensors on
+    // the GPU (beside the model's own, or every rank's on cuda:0), not a model too large for it.
+    const bool cpu_load_fix = ev.cpu_load_fix_line > 0 && !load_is_initializer;
+    frame_signal(OomCause::kStaticModelTooLarge, load_is_initializer ? 0.25 : cpu_load_fix ? 0.15 : 0.45, load_line,
+                 cpu_load_fix ? load_what + " (a load onto the CPU is told as the fix)" : load_what);
   } else if (eval_frame && !no_grad_frame) {
     c.phase = "eval";
     c.eval = true;
@@ -5539,6 +5619,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.batch_size = last_before(ev.batch, oom_line, to);
   c.seq_len = last_before(ev.seq, oom_line, to);
   c.num_gpus = last_before(ev.gpus, oom_line, to);
+  c.gpus_named = last_before(ev.gpus_named, oom_line, to);
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
   c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line;
@@ -5575,31 +5656,14 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "memory is named, and no accelerator anywhere in the log"});
   }
   if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
-  // Full fine-tuning of a named model with Adam, on GPUs of a named size, no message figures: mixed
-  // precision holds 16 bytes per parameter (16-bit weights and gradients, 2 + 2; fp32 master
-  // weights and Adam's two moments, 4 + 4 + 4: Rajbhandari et al., ZeRO, SC'20, sec. 3.1), at best split
-  // over the run's GPUs. Where the weights and gradients take at most 60% of one GPU and the whole
-  // does not fit, the optimizer's 12 bytes per parameter are what does not fit. Not with adapters
-  // (LoRA / PEFT: the optimizer holds the adapters' state only) nor quantized weights.
-  if (c.training && !c.llm_inference && c.model_params && *c.model_params > 0 && c.named_device_bytes &&
-      *c.named_device_bytes > 0 && !c.quantized && ev.lora_line == 0) {
-    const double g = c.num_gpus && *c.num_gpus > 1 ? static_cast<double>(*c.num_gpus) : 1.0;
-    const double params = static_cast<double>(*c.model_params);
-    const double device = static_cast<double>(*c.named_device_bytes);
-    const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
-    if (weights_grads <= 0.6 * device && whole > device) {
-      c.signals.push_back(
-          {OomCause::kOptimizerState, 0.35, 0,
-           fmt::format("full fine-tuning of the named model with Adam: its 16-bit weights and gradients are about {} per GPU of "
-                       "{}, the fp32 master weights and Adam moments (12 bytes per parameter) bring it to {}",
-                       format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
-                       format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18))))});
-    }
-  }
+  // Adapters (LoRA / PEFT, not denied), a stateless or factored optimizer (SGD, Adafactor) or the
+  // optimizer offloaded, named anywhere: the optimizer's state on the GPU is small (classify's
+  // fine-tuning arithmetic does not apply).
+  c.optimizer_state_small = ev.lora_line > 0 || ev.small_optimizer_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
-  // a launcher's process count): every rank restored the checkpoint onto the GPU it was saved from,
+  // a launcher's process count, ranks or GPUs named): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).
-  if (ev.cpu_load_fix_line > 0 && (ev.ddp_frame_line > 0 || (c.num_gpus && *c.num_gpus > 1))) {
+  if (ev.cpu_load_fix_line > 0 && (ev.ddp_frame_line > 0 || ev.ranks_line > 0 || (c.num_gpus && *c.num_gpus > 1))) {
     c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, ev.cpu_load_fix_line,
                          "a load onto the CPU told as the fix, in a run of several ranks: each rank restored the "
                          "checkpoint onto the GPU it was saved from (cuda:0)"});

@@ -187,8 +187,21 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
     if (const size_t p = ifind(s, "devicememoryallocationofsize"); p != std::string::npos) set_byte_count(s, p + 28, r);
     // The failing call with its byte count before the spec's words, as a Rust backend prints it:
-    // "allocate_memory(2147302400): A device memory allocation has failed".
-    if (const size_t p = ifind(s, "allocate_memory("); !r.requested_bytes && p != std::string::npos) set_byte_count(s, p + 16, r);
+    // "allocate_memory(2147302400): A device memory allocation has failed"; the last such call
+    // before them ("allocate_memory(1048576) ok; allocate_memory(4294967296) failed: ..."), else
+    // the first after them, in decimal (a hex count is not read).
+    if (!r.requested_bytes) {
+      const size_t words = ifind(s, "memoryallocationhasfailed");
+      size_t call = std::string::npos;
+      for (size_t p = ifind(s, "allocate_memory("); p != std::string::npos; p = ifind(s, "allocate_memory(", p + 16)) {
+        if (p > words && call != std::string::npos) break;
+        call = p;  // the last before the words, else the first after them ("... has failed (in allocate_memory(N))")
+        if (p > words) break;
+      }
+      if (call != std::string::npos && !(s.compare(call + 16, 2, "0x") == 0 || s.compare(call + 16, 2, "0X") == 0)) {
+        set_byte_count(s, call + 16, r);
+      }
+    }
     r.device = "vulkan";
     return;
   }

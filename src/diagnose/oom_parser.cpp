@@ -302,6 +302,10 @@ const HeadDef kHeads[] = {
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
     {"unable to find a valid cudnn algorithm", "cudnn_alloc_failed", "cudnn", Kind::kOneLine},
     {"killed by signal: killed", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    // joblib's loky executor (scikit-learn's n_jobs): TerminatedWorkerError "... or by an excessive memory
+    // usage causing the Operating System to kill the worker" (a worker SIGKILLed, its exit code -9).
+    {"excessive memory usage causing the operating system to kill the worker", "oom_killer", "linux_oom_killer",
+     Kind::kOneLine},
     // A DataLoader worker killed by SIGBUS: its shared-memory segment (/dev/shm) could not grow.
     {"killed by signal: bus error", "oom_killer", "shared_memory", Kind::kOneLine},
     {"exitcode : -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
@@ -352,6 +356,12 @@ const HeadDef kHeads[] = {
     // memory allocation has failed." (VK_ERROR_OUT_OF_HOST_MEMORY).
     {"a device memory allocation has failed", "device_alloc", "vulkan", Kind::kOneLine},
     {"a host memory allocation has failed", "host_alloc", "vulkan_host", Kind::kOneLine},
+    // ... and their Debug forms: ash's vk::Result ("Err` value: ERROR_OUT_OF_DEVICE_MEMORY"), vulkano's
+    // OomError ("Err(OomError(OutOfDeviceMemory))").
+    {"error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
+    {"outofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
+    {"error_out_of_host_memory", "host_alloc", "vulkan_host", Kind::kOneLine},
+    {"outofhostmemory", "host_alloc", "vulkan_host", Kind::kOneLine},
     {"erroroutofhostmemory", "host_alloc", "vulkan_host", Kind::kOneLine},
     {"vk_error_out_of_host_memory", "host_alloc", "vulkan_host", Kind::kOneLine},
     // ggml (llama.cpp, whisper.cpp): its CUDA / HIP backend's "ggml_backend_cuda_buffer_type_alloc_buffer:
@@ -2633,8 +2643,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                      !accelerator_near(lo, reason, reason_len);
       // Kubernetes' OOMKilled also as two words ("crash loop in OOM Killed", "the pod got OOM Killed"):
       // the cgroup's kill, over host RAM; not "the CUDA OOM killed my training" (an accelerator
-      // within 40 characters).
-      const size_t oom_killed_words = lo.find("oom killed");
+      // within 40 characters), nor denied just before ("the pod was not OOM Killed").
+      size_t oom_killed_words = lo.find("oom killed");
+      if (oom_killed_words != std::string::npos) {
+        const size_t from = oom_killed_words > 12 ? oom_killed_words - 12 : 0;
+        const std::string_view before = std::string_view(lo).substr(from, oom_killed_words - from);
+        if (contains_any(before, {"not ", "n't ", "never ", "no "})) oom_killed_words = std::string::npos;
+      }
       const bool killed = (!named && !kernel_died) || killed_for_memory ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
                           (oom_killed_words != std::string::npos && word_starts_at(lo, oom_killed_words) &&

@@ -102,11 +102,14 @@ struct LogContext {
   std::optional<int64_t> batch_size;   // logged micro-batch size (per device)
   std::optional<int64_t> seq_len;      // logged max/sequence length
   std::optional<int64_t> num_gpus;     // logged world size / GPU count
+  std::optional<int64_t> gpus_named;   // GPUs counted in the user's words ("8x H100", "on 2 GPUs"): what the
+                                       // machine has, which the run may not all use
   std::string model_name;       // a model id named in the log ("meta-llama/Llama-2-7b-hf")
   std::optional<int64_t> model_params;       // parameters of a model named with its size ("7B", "Llama3.1 8B")
   bool llm_inference = false;                // an LLM is named and nothing in the log trains it
   bool quantized = false;                    // the log names quantized weights (4-bit, int8, GPTQ, AWQ, bitsandbytes)
   bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
+  bool optimizer_state_small = false;        // adapters (LoRA / PEFT), SGD, Adafactor or an offloaded optimizer named
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
   std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
