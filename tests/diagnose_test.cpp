@@ -5916,3 +5916,36 @@ TEST(DiagnoseKinds33, Review42Mends) {
   ASSERT_EQ(loky.size(), 1u);
   EXPECT_EQ(loky.front().family, "oom_killer");
 }
+
+// held43's kinds (tests/data/oom-corpus-held43/), each on made-up text.
+TEST(DiagnoseKinds33, Held43Kinds) {
+  // A container's SIGKILL as users tell it: "error code 137"; not another number.
+  const std::vector<OomRecord> docker = parse_oom_log("Under load the container crashes with error code 137\n");
+  ASSERT_EQ(docker.size(), 1u);
+  EXPECT_EQ(docker.front().family, "oom_killer");
+  EXPECT_EQ(docker.front().device, "cpu");
+  EXPECT_TRUE(parse_oom_log("The build stopped with error code 1370\n").empty());
+  // MegEngine's CUDA allocator: one report with its request, free and total, on its device.
+  const std::vector<OomRecord> mgb = parse_oom_log(
+      "11 16:42:50[mgb] ERR cudaMalloc failed while requesting 57933824 bytes (55.250MiB) of memory; error: out of "
+      "memory(last_err=2(out of memory) device=1 mem_free=29.312MiB mem_tot=24220.312MiB)\n");
+  ASSERT_EQ(mgb.size(), 1u);
+  EXPECT_EQ(mgb.front().subsystem, "megengine");
+  EXPECT_EQ(mgb.front().device, "cuda:1");
+  EXPECT_EQ(mgb.front().requested_bytes, 57933824);
+  ASSERT_TRUE(mgb.front().total_capacity_bytes.has_value());
+  EXPECT_NEAR(static_cast<double>(*mgb.front().total_capacity_bytes), 24220.312 * (1 << 20), 1 << 20);
+  ASSERT_TRUE(mgb.front().free_bytes.has_value());
+  // ggml's scratch buffer, sized by the program like its context arena.
+  const std::vector<OomRecord> scratch = parse_oom_log(
+      "ggml_new_tensor_impl: not enough space in the scratch memory pool (needed 173910528, available 150994944)\n");
+  ASSERT_EQ(scratch.size(), 1u);
+  EXPECT_EQ(scratch.front().subsystem, "ggml_context");
+  EXPECT_EQ(scratch.front().requested_bytes, 173910528);
+  // Several GPUs asked for and the work told on the first one only.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\ntest.py provides multi-GPU testing, but with -d 4 the program requests "
+                             "memory on only GPU 0 which leads to OOM.\n",
+                             "several GPUs asked for", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nMy multi-GPU job runs fine; the OOM is on GPU 0 during eval.\n",
+                              "several GPUs asked for"));
+}

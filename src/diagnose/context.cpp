@@ -1811,8 +1811,13 @@ class Reader {
     if (!gpu_chosen_line_ && (has_text("cuda") || has_text("gpu") || has_text("device")) && nonzero_gpu_chosen(lo)) {
       gpu_chosen_line_ = n;
     }
-    const bool lands_on_first_gpu = gpu_chosen_line_ > 0 && (has_text("cuda") || has_text("gpu") || has_text("device") ||
-                                                            has_text("index")) &&
+    // ... or several GPUs asked for on the line ("test.py provides API for multi-GPUs testing ... the
+    // program seems to request memory on only GPU 0").
+    const bool several_gpus_here = (has_text("gpus") || has_text("multi")) &&
+                                   contains_any(lo, {"multi-gpu", "multi gpu", "multiple gpus", "several gpus", "all gpus",
+                                                     "all the gpus", "all my gpus"});
+    const bool lands_on_first_gpu = (gpu_chosen_line_ > 0 || several_gpus_here) &&
+                                    (has_text("cuda") || has_text("gpu") || has_text("device") || has_text("index")) &&
                                     work_lands_on_first_gpu(lo);
     // Growth told in words the words() table does not hold ("more and more", "keeps filling", "never
     // cleared"): read below with the growth readings.
@@ -2360,8 +2365,10 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // than its share.
     if (lands_on_first_gpu && sentence) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.3,
-          fmt::format("another GPU chosen (line {}), the work told on the first one: tensors placed on the wrong device: ",
-                      gpu_chosen_line_) +
+          (gpu_chosen_line_ > 0
+               ? fmt::format("another GPU chosen (line {}), the work told on the first one: tensors placed on the wrong device: ",
+                             gpu_chosen_line_)
+               : std::string("several GPUs asked for, the work told on the first one: tensors placed on the wrong device: ")) +
               text());
     }
     // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug;
@@ -4887,7 +4894,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool first = contains_any(lo, {"cuda:0", "gpu 0", "gpu0", "gpu:0", "card 0", "device 0", "first gpu",
                                          "'cuda'", "\"cuda\"", "without any index", "without an index"});
     const bool anyway = contains_any(lo, {"still", "always", "anyway", "instead", "only uses", "only used", "keeps using",
-                                          "ends up on", "lands on", "without any index", "without an index"});
+                                          "ends up on", "lands on", "without any index", "without an index", "on only gpu",
+                                          "only on gpu", "only on the first", "on only the first"});
     // Not where the same line tells the first GPU busy with other work ("but still GPU 0 OOM. My GPU
     // 0 and GPU 1 are running separate jobs"): other processes on it, read elsewhere.
     const bool busy = contains_any(lo, {"are running", "is running", "running separate", "running other", "running another",

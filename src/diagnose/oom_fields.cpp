@@ -179,6 +179,17 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.device = icontains(s, "cuda") ? "cuda" : "mps";
     return;
   }
+  if (r.subsystem == "megengine") {  // "requesting N bytes (X MiB) ... device=0 mem_free=F mem_tot=T"
+    set_requested(size_after(s, "requesting"), r);
+    r.free_bytes = take(size_after(s, "mem_free="), r);
+    r.total_capacity_bytes = take(size_after(s, "mem_tot="), r);
+    r.device = "cuda";
+    if (const size_t p = ifind(s, "device="); p != std::string::npos && p + 7 < s.size() && is_digit(s[p + 7])) {
+      r.device = "cuda:" + std::string(1, s[p + 7]);
+      for (size_t k = p + 8; k < s.size() && is_digit(s[k]) && r.device.size() < 9; ++k) r.device += s[k];
+    }
+    return;
+  }
   if (r.subsystem == "cuda_jl") {  // "Out of GPU memory trying to allocate 2.000 GiB"
     set_requested(size_after(s, "outofgpumemorytryingtoallocate"), r);
     r.device = "cuda";

@@ -319,6 +319,8 @@ const HeadDef kHeads[] = {
     {"exit code 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"exited with code 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"exit status 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
+    // ... as users and Docker Desktop tell it: "it crashes with error code 137".
+    {"error code 137", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"signal 9 (sigkill)", "oom_killer", "linux_oom_killer", Kind::kOneLine},
     {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"no available memory for the cache blocks", "vllm_kv_cache", "vllm", Kind::kOneLine},
@@ -347,6 +349,10 @@ const HeadDef kHeads[] = {
     // is host RAM: a "host_alloc" report, subsystem "vulkan_host"; other codes are not memory).
     // Julia's CUDA.jl: "ERROR: Out of GPU memory trying to allocate 2.000 GiB" (its OutOfGPUMemoryError).
     {"out of gpu memory trying to allocate", "device_alloc", "cuda_jl", Kind::kOneLine},
+    // MegEngine's CUDA allocator (its "[mgb] ERR" log): "cudaMalloc failed while requesting 57933824
+    // bytes (55.250MiB) of memory; error: out of memory(last_err=2(out of memory) device=0
+    // mem_free=29.312MiB mem_tot=24220.312MiB)".
+    {"cudamalloc failed while requesting", "device_alloc", "megengine", Kind::kOneLine},
     {"device memory allocation of size", "device_alloc", "vulkan", Kind::kOneLine},
     {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
@@ -418,6 +424,10 @@ const HeadDef kHeads[] = {
     // "ggml_new_object: ..."). The arena's size is fixed when the program creates the context
     // (ggml_init_params.mem_size): a size the program computed, not the machine's memory.
     {"not enough space in the context's memory pool", "device_alloc", "ggml_context", Kind::kOneLine},
+    // ... and its scratch buffer (ggml_set_scratch, in ggml.c of 2023: "ggml_new_tensor_impl: not enough
+    // space in the scratch memory pool (needed 173910528, available 150994944)"), sized by the program
+    // alike (chatglm.cpp's SCRATCH_SIZE, llama.cpp's MEM_REQ_SCRATCH0).
+    {"not enough space in the scratch memory pool", "device_alloc", "ggml_context", Kind::kOneLine},
     // OpenCV's cv::fastMalloc (host RAM), as 2.x-4.x print it: "OpenCV Error: Insufficient memory
     // (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError", "error: (-4) Failed to allocate
     // N bytes in function OutOfMemoryError", "error: (-4:Insufficient memory) Failed to allocate N
@@ -477,6 +487,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('d', 'i');
   both('u', 'n');
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
+  both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it)
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   return t;
 }();
@@ -519,6 +530,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'b':
         if (istarts_with(rest, "blas_status_not_initialized")) return true;
+        break;
+      case 'c':
+        if (istarts_with(rest, "code 137")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
@@ -956,6 +970,9 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       if (family == "oom_killer" && is_digit(h.phrase[std::strlen(h.phrase) - 1]) && e < lo.size() && is_digit(lo[e])) {
         continue;  // "-90", "1370"
       }
+      // MegEngine's line is one report: its "error: out of memory(... mem_free=F mem_tot=T)" after the
+      // request is the same failure's figures, not a second head.
+      if (std::string_view(h.subsystem) == "megengine") hit.end = lo.size();
       hits.push_back(hit);
     }
   }
