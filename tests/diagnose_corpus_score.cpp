@@ -196,12 +196,18 @@
 //   their own after the session's change before it and before anything was scored on them). Scored
 //   only when asked for (OOMKIT_CORPUS_PART=held42). Not joined to the word prior's training
 //   parts: joined, it cost 2 top-1 and 3 top-3 places on the 42 other parts, leave-one-part-out.
+// - held43: tests/data/oom-corpus-held43/ (23 reports gathered on 2026-12-05 in three shares by three
+//   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
+//   their own after held42's mends and before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held43). Not joined to the word prior's training parts: joined, it cost
+//   2 top-1 places on the 43 other parts, leave-one-part-out.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
 // whole-GB truncation within 1 GiB; TensorFlow's shape x dtype exactly, the dtype from the
 // message when the index gives the shape alone; an exact count printed in parentheses,
-// "190.31M (199557120 bytes)", exactly), top-1 (the first-ranked
+// "190.31M (199557120 bytes)", exactly, as is one printed before them, "57933824 bytes
+// (55.250MiB)"), top-1 (the first-ranked
 // category of the primary report equals the label, ambiguous or not) and top-3. The primary
 // report is the one whose request matches requested_printed, else the last one in the log (the
 // failure that ended the run). Thresholds: parse 100%, requested 100%, top-1 >= 80%, top-3 >= 95%.
@@ -257,6 +263,13 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
     while (k < inner.size() && std::isdigit(static_cast<unsigned char>(inner[k]))) ++k;
     if (k > 0 && (inner.substr(k) == "B" || inner.substr(k) == " bytes" || inner.substr(k) == "bytes")) {
       return std::stoll(inner.substr(0, k)) == bytes;
+    }
+    // "57933824 bytes (55.250MiB)" (MegEngine's): the exact count before the parentheses decides.
+    const std::string before = printed_in.substr(0, open);
+    size_t d = 0;
+    while (d < before.size() && std::isdigit(static_cast<unsigned char>(before[d]))) ++d;
+    if (d > 0 && (before.substr(d) == " bytes " || before.substr(d) == " bytes" || before.substr(d) == "B ")) {
+      return std::stoll(before.substr(0, d)) == bytes;
     }
   }
   std::string p;

@@ -5866,9 +5866,10 @@ TEST(DiagnoseKinds33, Review42Mends) {
   ASSERT_FALSE(spawned.findings.empty());
   EXPECT_EQ(spawned.findings.front().category, OomCause::kMultiGpuImbalance);
   EXPECT_TRUE(evidence_holds(spawn, "(a load onto the CPU is told as the fix)", OomCause::kStaticModelTooLarge));
-  // The fine-tuning arithmetic: over the GPUs counted in words, not where the message has figures,
-  // not with SGD or an offloaded optimizer, and with LoRA denied.
-  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-13B on 2x A100 80GB: CUDA out of memory.\n",
+  // The fine-tuning arithmetic: over the GPUs counted in words where a sharding is named (FSDP; since
+  // review43, not under plain DDP), not where the message has figures, not with SGD or an offloaded
+  // optimizer, and with LoRA denied.
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-13B with FSDP on 2x A100 80GB: CUDA out of memory.\n",
                              "full fine-tuning of the named model", OomCause::kOptimizerState));
   EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-7B without LoRA on one A100 80GB: CUDA out of memory.\n",
                              "full fine-tuning of the named model", OomCause::kOptimizerState));
@@ -5948,4 +5949,40 @@ TEST(DiagnoseKinds33, Held43Kinds) {
                              "several GPUs asked for", OomCause::kMultiGpuImbalance));
   EXPECT_FALSE(evidence_holds("CUDA out of memory\nMy multi-GPU job runs fine; the OOM is on GPU 0 during eval.\n",
                               "several GPUs asked for"));
+}
+
+// review43's findings, mended.
+TEST(DiagnoseKinds33, Review43Mends) {
+  // "error code 137" only where a run is told ending with it; not asked, after a kill -9 or a docker
+  // stop, nor defined as something else; Docker's "OOMKilled":false is no kill.
+  for (const char* text : {"Is error code 137 always an out-of-memory kill? It never crashed.\n",
+                           "I killed the hung training with kill -9 and it exited with error code 137.\n",
+                           "The container stops with error code 137 every time I run docker stop.\n",
+                           "Error code 137 in the docs table means invalid argument for our API.\n",
+                           "{\"Status\":\"exited\",\"OOMKilled\":false,\"ExitCode\":137}\n"}) {
+    const std::vector<OomRecord> r = parse_oom_log(text);
+    for (const OomRecord& x : r) EXPECT_NE(x.family, "oom_killer") << text;
+  }
+  // MegEngine's cudaMalloc failing for another reason is no OOM; the line above is not its message.
+  EXPECT_TRUE(parse_oom_log("[mgb] ERR cudaMalloc failed while requesting 57933824 bytes (55.250MiB) of memory; error: invalid "
+                            "argument(last_err=1(invalid argument) device=0 mem_free=20000.000MiB mem_tot=24220.312MiB)\n")
+                  .empty());
+  const std::vector<OomRecord> glued = parse_oom_log(
+      "step 120 peak 20000MiB\n[mgb] ERR cudaMalloc failed while requesting 57933824 bytes (55.250MiB) of memory; error: out "
+      "of memory(last_err=2(out of memory) device=0 mem_free=29.312MiB mem_tot=24220.312MiB)\n");
+  ASSERT_EQ(glued.size(), 1u);
+  EXPECT_EQ(glued.front().message.find("step 120"), std::string::npos) << glued.front().message;
+  // The fine-tuning arithmetic splits over the GPUs only where a sharding is named: plain DDP keeps a
+  // whole copy on each GPU, and GPUs the machine has need not share the model.
+  EXPECT_FALSE(evidence_holds("I fully fine-tune Mistral 7B with DistributedDataParallel on 4 RTX 3090 cards and get CUDA out "
+                              "of memory.\n",
+                              "full fine-tuning of the named model"));
+  EXPECT_TRUE(evidence_holds("The server has 8 GPUs but I fully fine-tune Mistral 7B on one A100 80GB: CUDA out of memory.\n",
+                             "26.08 GiB per GPU", OomCause::kOptimizerState));
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-13B with DeepSpeed ZeRO-3 on 2x A100 80GB: CUDA out of memory.\n",
+                             "24.21 GiB per GPU", OomCause::kOptimizerState));
+  // The work told on GPU 0 in other words, the others idle.
+  EXPECT_TRUE(evidence_holds("I set CUDA_VISIBLE_DEVICES=0,1,2,3 to use all GPUs, but nvidia-smi shows everything on GPU 0 "
+                             "and GPUs 1-3 are idle.\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                             "several GPUs asked for", OomCause::kMultiGpuImbalance));
 }

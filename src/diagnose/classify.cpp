@@ -1205,12 +1205,16 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // gradients, 2 + 2; fp32 master weights and Adam's two moments, 4 + 4 + 4: Rajbhandari et al.,
   // ZeRO, SC'20, sec. 3.1), at best split over the run's GPUs. Where the weights and gradients take
   // at most 60% of one GPU and the whole does not fit, the optimizer's 12 bytes per parameter are
-  // what does not fit (a lower bound per GPU: the state sharded over them all, ZeRO-3 / FSDP). Not with adapters, SGD, Adafactor or an offloaded optimizer named
+  // what does not fit (with a sharding named, a lower bound per GPU: the state split over them all). Not with adapters, SGD, Adafactor or an offloaded optimizer named
   // (LogContext::optimizer_state_small), nor quantized weights.
   if (c.training && !c.llm_inference && c.model_params && *c.model_params > 0 && !C && c.named_device_bytes &&
       *c.named_device_bytes > 0 && !c.quantized && !c.optimizer_state_small) {
-    // The GPUs: the run's (a launcher's setting) or, more, the ones the user counts in words.
-    const double g = static_cast<double>(std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}));
+    // Split over the GPUs (the run's, or more, the ones the user counts in words) only where the log
+    // names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it all on each GPU, and
+    // GPUs the machine has need not share the model.
+    const double g = c.state_sharded
+                         ? static_cast<double>(std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}))
+                         : 1.0;
     const double params = static_cast<double>(*c.model_params);
     const double device = static_cast<double>(*c.named_device_bytes);
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;

@@ -160,7 +160,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"batch", kWSetting}, {"max_length", kWSetting}, {"max_seq_length", kWSetting}, {"seq_len", kWSetting},
       {"seq_length", kWSetting}, {"sequence_length", kWSetting}, {"block_size", kWSetting}, {"max_len", kWSetting},
       {"cutoff_len", kWSetting}, {"context_length", kWSetting}, {"model_max_length", kWSetting},
-      {"max_source_length", kWSetting}, {"num_gpus", kWSetting}, {"nprocs", kWSetting}, {"num_processes", kWSetting}, {"n_gpu", kWSetting}, {"gpus", kWSetting},
+      {"max_source_length", kWSetting}, {"num_gpus", kWSetting}, {"nprocs", kWSetting}, {"num_processes", kWSetting}, {"model_parallel_size", kWSetting}, {"n_gpu", kWSetting}, {"gpus", kWSetting},
       {"tensor_parallel_size", kWSetting}, {"tp_size", kWSetting},
       {"model_name_or_path", kWSetting}, {"model_name", kWSetting}, {"model_id", kWSetting},
       {"loss", kWLoss}, {"cross_entropy", kWLoss}, {"compute_loss", kWLoss}, {"lm_head", kWLoss}, {"logits", kWLoss},
@@ -492,6 +492,7 @@ struct LogEvidence {
   int64_t set_device_line = 0;                   // first line calling set_device (torch.cuda.set_device(local_rank))
   int64_t ddp_frame_line = 0;                    // first frame of DistributedDataParallel (torch/nn/parallel/distributed.py)
   int64_t ranks_line = 0;                        // first line telling several ranks / GPUs (torchrun, DDP, "[rank1]")
+  int64_t model_split_line = 0;                  // first tensor- / model-parallel size set (one model over several GPUs)
   int64_t cpu_load_fix_line = 0;                 // first line telling a load onto the CPU fixed it (cpu_load_fixed())
   int64_t lora_line = 0;                         // first line naming LoRA / QLoRA / PEFT, not denied (adapters: a small optimizer state)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
@@ -960,8 +961,9 @@ class Reader {
     if (!v || *v <= 0 || *v > 100000000) return;
     // A tensor-parallel size is the GPUs one model is split over (vLLM's tensor_parallel_size), when
     // set, not named as unused ("I can't use the tensor_parallel_size=8").
-    const bool tp = w == "tensor_parallel_size" || w == "tp_size";
+    const bool tp = w == "tensor_parallel_size" || w == "tp_size" || w == "model_parallel_size";
     if (tp && tp_denied(lo.substr(0, after))) return;
+    if (tp && !ev_.model_split_line) ev_.model_split_line = n;
     // Processes launched, a GPU each: mp.spawn's nprocs, accelerate launch's --num_processes.
     if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node" || w == "nprocs" ||
         w == "num_processes" || tp) {
@@ -4895,7 +4897,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                          "'cuda'", "\"cuda\"", "without any index", "without an index"});
     const bool anyway = contains_any(lo, {"still", "always", "anyway", "instead", "only uses", "only used", "keeps using",
                                           "ends up on", "lands on", "without any index", "without an index", "on only gpu",
-                                          "only on gpu", "only on the first", "on only the first"});
+                                          "only on gpu", "only on the first", "on only the first", "everything on",
+                                          "everything goes to", "are idle", "stay idle", "sit idle"});
     // Not where the same line tells the first GPU busy with other work ("but still GPU 0 OOM. My GPU
     // 0 and GPU 1 are running separate jobs"): other processes on it, read elsewhere.
     const bool busy = contains_any(lo, {"are running", "is running", "running separate", "running other", "running another",
@@ -5668,6 +5671,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // optimizer offloaded, named anywhere: the optimizer's state on the GPU is small (classify's
   // fine-tuning arithmetic does not apply).
   c.optimizer_state_small = ev.lora_line > 0 || ev.small_optimizer_line > 0;
+  // The model's state split over the GPUs (DeepSpeed's ZeRO, FSDP, a tensor- / model-parallel size);
+  // plain DDP keeps a whole copy on each.
+  c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
   // a launcher's process count, ranks or GPUs named): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).

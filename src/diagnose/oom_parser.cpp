@@ -691,9 +691,30 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
                     std::string_view(h.subsystem) == "ggml_context" || std::string_view(h.subsystem) == "mlx" ||
                     hit.phrase == "error loading model: unable to allocate";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
-      if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc") &&
+      if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc" ||
+           hit.phrase == "cudamalloc failed while requesting") &&
           lo.find("out of memory", e) == std::string::npos) {
         continue;
+      }
+      // "error code 137" in a user's words is a kill for memory only where a run is told ending with
+      // it ("crashes / exits / fails / dies with error code 137", "I got error code 137"); not asked,
+      // denied, defined as something else, after the user's own kill -9 or a docker stop.
+      // Read in the clause that holds it ("I encountered error code 137 while setting it up. How can I
+      // fix this?" asks of the fix, not of the code).
+      if (hit.phrase == "error code 137") {
+        std::string_view clause = lo;
+        for (std::string_view c : clauses(lo)) {
+          if (c.find("error code 137") != std::string_view::npos) {
+            clause = c;
+            break;
+          }
+        }
+        if (!contains_any(clause, {"crash", "exit", "fail", "die", "died", "dies", "killed", "terminat", "stopp", "stops",
+                                   "encounter", "got ", "get ", "getting", "return"}) ||
+            contains_any(clause, {"?", "never", "not ", "n't", "kill -9", "kill -s", "docker stop", "docker kill", "means",
+                                  "stands for"})) {
+          continue;
+        }
       }
       // ggml_vulkan's allocation "of size N failed"; tt-metal's "N B <KIND> buffer": their own
       // wordings, not a user's "not enough space to allocate the buffer on disk". tt-metal's
@@ -1358,8 +1379,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         if (record || named_record || last == ':' || last == '.' || last == '?' || last == '!') {
           sized = false;
         }
+        // MegEngine's record holds its whole message on its line ("[mgb] ERR cudaMalloc failed while
+        // requesting ..."): nothing of it wraps onto it from above.
         if (sized && !prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
-            find_heads(prev).empty()) {
+            std::string_view(hit.subsystem) != "megengine" && find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
           prepended_line = lines[i - 1].number;
         }
@@ -2543,6 +2566,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           tf_not_a_failure(lo, 0, idx + 1 < lines.size() && lo.find("bfc") != std::string::npos ? lines[idx + 1].raw : "")) {
         continue;
       }
+      // Docker's and Kubernetes' state saying no OOM kill ("OOMKilled":false, "OOMKilled: false"): the
+      // word is the field's name, its value a denial.
+      if (contains_any(lo, {"oomkilled\":false", "oomkilled\": false", "oomkilled: false", "oomkilled=false"})) continue;
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
       bool named = false;  // the OOM named in words (not the kill)

@@ -110,6 +110,7 @@ struct LogContext {
   bool quantized = false;                    // the log names quantized weights (4-bit, int8, GPTQ, AWQ, bitsandbytes)
   bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
   bool optimizer_state_small = false;        // adapters (LoRA / PEFT), SGD, Adafactor or an offloaded optimizer named
+  bool state_sharded = false;                // DeepSpeed (ZeRO), FSDP or a tensor- / model-parallel size named
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
   std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
