@@ -5986,3 +5986,23 @@ TEST(DiagnoseKinds33, Review43Mends) {
                              "and GPUs 1-3 are idle.\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
                              "several GPUs asked for", OomCause::kMultiGpuImbalance));
 }
+
+// held44's kinds (tests/data/oom-corpus-held44/), each on made-up text.
+TEST(DiagnoseKinds33, Held44Kinds) {
+  // The OOM killer as one word, told picking a process: host RAM.
+  const std::optional<OomRecord> picked = mentioned_oom("We have seen cases where the OOMKiller picks the exporter pod.\n");
+  ASSERT_TRUE(picked.has_value());
+  EXPECT_EQ(picked->device, "cpu");
+  // A PR's title telling a load onto the CPU "to avoid GPU OOMs", the model sharded across GPUs
+  // counted in words below it; the line about map_location is no failure while loading.
+  const std::string pr =
+      "fix(training): load model on CPU to avoid GPU OOMs\n"
+      "The current behaviour uses implicit map_location=None, which reloads the model onto the device it was saved from.\n"
+      "We hit OOM errors when reloading weights of a model sharded across 8 GPUs.\n";
+  EXPECT_TRUE(evidence_holds(pr, "a load onto the CPU told as the fix", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds(pr, "fails while loading / placing the model"));
+  // A framework's cap on the process's share of the GPU, removed as the fix: the cap.
+  EXPECT_TRUE(evidence_holds("The notebook gives OOM on a 16 GB GPU.\nI can avoid OOM if I comment out "
+                             "os.environ[\"TF_MEMORY_ALLOCATION\"] = \"0.7\". It works fine then.\n",
+                             "the user's account", OomCause::kOther));
+}

@@ -900,7 +900,9 @@ class Reader {
         lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
       named_memory(lo);
     }
-    if (((seen >> kWGpuName) & 1u) != 0) gpu_count(lo, n);
+    if (((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWSetting) & 1u) != 0 && lo.find("gpus") != std::string_view::npos)) {
+      gpu_count(lo, n);  // "on 8 GPUs": "gpus" is a setting's word
+    }
     if (lo.find("torch") != std::string_view::npos) {
       // 0.4 where it fails, not where it "runs fine" (the story is the other way round then).
       if (!ev_.torch03_line && torch_version_at(lo, "0.3") != std::string_view::npos) ev_.torch03_line = n;
@@ -2196,8 +2198,9 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
       }
     }
-    // Before the first step / while loading the model.
-    if ((has(kWLoadProse) || has(kWTraining)) && !cpu_load_fix) {
+    // Before the first step / while loading the model (not a line about the load's target device,
+    // map_location: where the checkpoint lands, not the model's size).
+    if ((has(kWLoadProse) || has(kWTraining)) && !cpu_load_fix && !line_has(lo, "map_location")) {
 if ((contains("before the first step") || contains("before training") || contains("while loading") ||
          contains("when loading the model") || contains("loading the model") || contains("load the model") ||
          contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
@@ -4589,6 +4592,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // so never a verdict by itself (Builder::cap_prose_only); one such fact per cause per 50 lines.
   // The remedies' and causes' names; the settings' own are kSettingKnobs (read below as well).
   static constexpr SettingKnob kNamed[] = {
+      // A cap on the process's share of the GPU (a framework's fraction setting): what the account
+      // changed is the cap, not the work (NVTabular's TF_MEMORY_ALLOCATION, TensorFlow's
+      // per_process_gpu_memory_fraction, PyTorch's set_per_process_memory_fraction).
+      {"tf_memory_allocation", OomCause::kOther}, {"per_process_gpu_memory_fraction", OomCause::kOther},
+      {"set_per_process_memory_fraction", OomCause::kOther},
       {"expandable_segments", OomCause::kFragmentation}, {"max_split_size", OomCause::kFragmentation},
       {"fragment", OomCause::kFragmentation}, {"empty_cache", OomCause::kFragmentation},
       // an allocator's arena ("BFCArena has no logic to free those"), not a benchmark's or a project's name
@@ -4619,6 +4627,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       {"shorter", OomCause::kActivationsSeqlen}, {"tiling", OomCause::kActivationsSeqlen},
       {"smaller image", OomCause::kActivationsSeqlen}, {"smaller picture", OomCause::kActivationsSeqlen},
       {"tiled", OomCause::kActivationsSeqlen}, {"tile size", OomCause::kActivationsSeqlen},
+      // The prompt's tokens processed at once (MLX's prefill_step_size, chunked prefill): the
+      // prefill's activations, which grow with that length.
+      {"prefill_step_size", OomCause::kActivationsSeqlen}, {"prefill step size", OomCause::kActivationsSeqlen},
+      {"chunked prefill", OomCause::kActivationsSeqlen}, {"chunked_prefill", OomCause::kActivationsSeqlen},
       {"tile_size", OomCause::kActivationsSeqlen}, {"sliding window", OomCause::kActivationsSeqlen},
       {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
       {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
@@ -4702,7 +4714,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // A load onto the CPU told as what fixed the OOM (`lo` lowercased): map_location with the CPU, or a
-  // load "to / onto / on the CPU" first, with a word of fixing ("fixes", "solved", "helped", "works");
+  // load "to / onto / on the CPU" first, with a word of fixing ("fixes", "solved", "helped", "works",
+  // a PR's "load model on CPU to avoid GPU OOMs");
   // not denied ("map_location='cpu' did not help") nor asked.
   static bool cpu_load_fixed(std::string_view lo) {
     if (lo.find("cpu") == std::string_view::npos) return false;
@@ -4710,7 +4723,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool onto_cpu = (lo.find("map_location") != std::string_view::npos) ||
                           contains_any(lo, {"to cpu", "to the cpu", "onto cpu", "onto the cpu", "on cpu", "on the cpu",
                                             "into cpu", "to 'cpu'", "to \"cpu\""});
-    return onto_cpu && contains_any(lo, {"fixes", "fixed", "solve", "helps", "helped", "works", "resolved"}) &&
+    return onto_cpu && contains_any(lo, {"fixes", "fixed", "solve", "helps", "helped", "works", "resolved", "to avoid"}) &&
            !contains_any(lo, {"not ", "n't", "never", "?"});
   }
 
@@ -5675,9 +5688,12 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // plain DDP keeps a whole copy on each.
   c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
-  // a launcher's process count, ranks or GPUs named): every rank restored the checkpoint onto the GPU it was saved from,
+  // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).
-  if (ev.cpu_load_fix_line > 0 && (ev.ddp_frame_line > 0 || ev.ranks_line > 0 || (c.num_gpus && *c.num_gpus > 1))) {
+  // (GPUs counted anywhere in the log: a PR's title can be the report, its account below it.)
+  const bool gpus_counted = std::any_of(ev.gpus_named.begin(), ev.gpus_named.end(), [](const auto& g) { return g.second > 1; });
+  if (ev.cpu_load_fix_line > 0 &&
+      (ev.ddp_frame_line > 0 || ev.ranks_line > 0 || (c.num_gpus && *c.num_gpus > 1) || gpus_counted)) {
     c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, ev.cpu_load_fix_line,
                          "a load onto the CPU told as the fix, in a run of several ranks: each rank restored the "
                          "checkpoint onto the GPU it was saved from (cuda:0)"});

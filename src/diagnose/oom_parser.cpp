@@ -2574,7 +2574,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
         for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
-                                   "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled",
+                                   "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled", "oomkiller",
                                    "out of memory", "out-of-memory", "memory exception", "insufficient memory",
                                    "not enough memory",
                                    // TensorFlow's OOM exception named without its message ("Then I got
