@@ -6006,3 +6006,47 @@ TEST(DiagnoseKinds33, Held44Kinds) {
                              "os.environ[\"TF_MEMORY_ALLOCATION\"] = \"0.7\". It works fine then.\n",
                              "the user's account", OomCause::kOther));
 }
+
+// review44's findings, mended.
+TEST(DiagnoseKinds33, Review44Mends) {
+  // The OOM killer named acting is a host kill; denied, it is none, and no host-RAM evidence.
+  for (const char* text : {"the OOMKiller picks the operator\n", "After ~2 hours the OOMKiller kills the trainer process.\n"}) {
+    const std::optional<OomRecord> r = mentioned_oom(text);
+    ASSERT_TRUE(r.has_value()) << text;
+    EXPECT_EQ(r->family, "oom_killer") << text;
+  }
+  EXPECT_FALSE(evidence_holds("The OOMKiller never fired (dmesg is empty); the trainer crashed with:\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB\n",
+                              "host RAM:"));
+  // "error code 137" from an API is no kill.
+  for (const OomRecord& r : parse_oom_log("API returned error code 137: rate limited.\n")) EXPECT_NE(r.family, "oom_killer");
+  // GPUs the run does not use, another run's, or a CPU load tried in vain: no ranks' checkpoint.
+  for (const char* text : {"I have 4 GPUs in the box but run on one. map_location='cpu' fixed it.\n",
+                           "Model card: trained on 64 GPUs. I fine-tune it on my laptop; map_location='cpu' fixed it.\n",
+                           "I tried loading the model on CPU to avoid GPU OOMs but it still OOMs on 2 GPUs.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(text) + "RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB\n",
+                                "a load onto the CPU told as the fix"))
+        << text;
+  }
+  // A cap removed as the fix in other words; the prompt's chunk lowered as the fix.
+  EXPECT_TRUE(evidence_holds("I can avoid OOM if I comment out os.environ['TF_MEMORY_ALLOCATION'] = '0.7'\n",
+                             "the user's account", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds("[METAL] Command buffer execution failed: Insufficient Memory "
+                             "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+                             "Lowering prefill_step_size from 2048 to 256 avoids the crash.\n",
+                             "the user's account", OomCause::kActivationsSeqlen));
+  // A command line's flags above a one-line report are not its message; MegEngine's "on gpu3:0".
+  const std::vector<OomRecord> metal = parse_oom_log(
+      "mlx_lm.generate --model mlx-community/Llama-3-70B-4bit --prompt long.txt\n"
+      "[METAL] Command buffer execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n");
+  ASSERT_EQ(metal.size(), 1u);
+  EXPECT_EQ(metal.front().message.find("mlx_lm"), std::string::npos) << metal.front().message;
+  const std::vector<OomRecord> gpu3 = parse_oom_log(
+      "[mgb] ERR cudaMalloc failed while requesting 536870912 bytes (512.000MiB) of memory on gpu3:0; error: out of "
+      "memory(mem_free=20.000MiB mem_tot=81050.000MiB)\n");
+  ASSERT_EQ(gpu3.size(), 1u);
+  EXPECT_EQ(gpu3.front().device, "cuda:3");
+  // Tokens told generated after the count.
+  EXPECT_TRUE(evidence_holds("It still crashes after 3000 generated tokens.\nCUDA out of memory\n", "generated tokens",
+                             OomCause::kGenerationKvCache));
+}

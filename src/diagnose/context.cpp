@@ -1083,6 +1083,12 @@ class Reader {
   // is 8 A100-40Gs" and vLLM takes the first); not a size ("24 GB RTX 3090"), an index ("GPU 0") or
   // one GPU.
   void gpu_count(std::string_view lo, int64_t n) {
+    // Not GPUs the run does not use ("4 GPUs in the box but run on one") nor another run's ("trained
+    // on 64 GPUs", a model card's).
+    if (contains_any(lo, {"on one", "use one", "using one", "only one", "a single", "single gpu", "trained on", "pretrained",
+                          "pre-trained"})) {
+      return;
+    }
     std::vector<std::string_view> w;
     for_each_token(lo, [&](size_t i, size_t j) {
       w.push_back(lo.substr(i, j - i));
@@ -2712,7 +2718,11 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         const bool other_tokens = rest.rfind(" per", 0) == 0 || (rest.rfind(" of ", 0) == 0 && !of_output) ||
                                   rest.rfind(" in ", 0) == 0 || rest.rfind(" into", 0) == 0 || rest.rfind(" from", 0) == 0 ||
                                   rest.rfind(" for ", 0) == 0;
-        if (v && *v >= 100 && *v <= 10000000 && unit.rfind(" token", 0) == 0 && counted && !other_tokens) {
+        // ... or the tokens told generated ("after 3000 generated tokens", "after 2000 new tokens").
+        const bool told_generated = lo.compare(end, 17, " generated tokens") == 0 || lo.compare(end, 11, " new tokens") == 0 ||
+                                    lo.compare(end, 14, " output tokens") == 0;
+        if (v && *v >= 100 && *v <= 10000000 &&
+            ((unit.rfind(" token", 0) == 0 && counted && !other_tokens) || (told_generated && ends_with("after ")))) {
           add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.35,
               "memory ran out after that many generated tokens: the KV cache grows with each one: " + text());
           break;
@@ -2993,7 +3003,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // Host RAM.
     // (Not the GPU's own RAM: "12G video ram", "GPU RAM", gpu_ram_named().)
     if (has(kWRam) && (contains("host") || contains("system ram") || (contains(" ram ") && !gpu_ram_named(lo)) || contains("swap") ||
-                       contains("oom_killer") || contains("dmesg"))) {
+                       contains("oom_killer") || contains("dmesg")) &&
+        !contains("never") && !contains("n't") && !contains("not ")) {  // "the OOMKiller never fired (dmesg is empty)"
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }
     // An allocator's arena that keeps what it holds: "BFCArena has no logic to free those" (ONNX
@@ -4282,7 +4293,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "fixes", "fix:", "fix is", "fix was", "solved", "solves", "resolved", "resolves", "solution",
         "workaround", "worked", "works", "helped", "turned out", "turns out", "caused by", "the cause", "culprit",
         "due to", "because", "the problem was", "the issue was", "the reason", "fix(", "to stop", "to prevent",
-        "to avoid", "make it work", "makes it work", "made it work", "fix oom", "fix the oom", "fix cuda oom",
+        "to avoid", "can avoid", "avoids the", "avoids oom", "make it work", "makes it work", "made it work", "fix oom",
+        "fix the oom", "fix cuda oom",
         "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory", "fix a leak", "fix the leak",
         "fix a memory leak", "fixes a leak", "fixes a memory leak", "fix leak"};
 
@@ -4724,7 +4736,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                           contains_any(lo, {"to cpu", "to the cpu", "onto cpu", "onto the cpu", "on cpu", "on the cpu",
                                             "into cpu", "to 'cpu'", "to \"cpu\""});
     return onto_cpu && contains_any(lo, {"fixes", "fixed", "solve", "helps", "helped", "works", "resolved", "to avoid"}) &&
-           !contains_any(lo, {"not ", "n't", "never", "?"});
+           !contains_any(lo, {"not ", "n't", "never", "?", "still", "tried"});
   }
 
   // A copy from the GPU to the host told in `text` ("GPU->CPU memory transfer", "gpu -> cpu",
@@ -5696,7 +5708,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       (ev.ddp_frame_line > 0 || ev.ranks_line > 0 || (c.num_gpus && *c.num_gpus > 1) || gpus_counted)) {
     c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, ev.cpu_load_fix_line,
                          "a load onto the CPU told as the fix, in a run of several ranks: each rank restored the "
-                         "checkpoint onto the GPU it was saved from (cuda:0)"});
+                         "checkpoint onto the GPU it was saved from (rank 0's, usually cuda:0)"});
   }
   if (c.seq_len && *c.seq_len >= 4096) {
     c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,

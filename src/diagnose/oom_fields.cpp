@@ -184,9 +184,16 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.free_bytes = take(size_after(s, "mem_free="), r);
     r.total_capacity_bytes = take(size_after(s, "mem_tot="), r);
     r.device = "cuda";
-    if (const size_t p = ifind(s, "device="); p != std::string::npos && p + 7 < s.size() && is_digit(s[p + 7])) {
-      r.device = "cuda:" + std::string(1, s[p + 7]);
-      for (size_t k = p + 8; k < s.size() && is_digit(s[k]) && r.device.size() < 9; ++k) r.device += s[k];
+    // "device=0", or MegEngine's own locator "device=gpu3:0" / "on gpu3:0" (GPU 3, stream 0).
+    size_t p = ifind(s, "device=");
+    if (p != std::string::npos) p += 7;
+    else if ((p = ifind(s, "ongpu")) != std::string::npos) p += 2;
+    if (p != std::string::npos) {
+      if (s.compare(p, 3, "gpu") == 0) p += 3;
+      if (p < s.size() && is_digit(s[p])) {
+        r.device = "cuda:" + std::string(1, s[p]);
+        for (size_t k = p + 1; k < s.size() && is_digit(s[k]) && r.device.size() < 9; ++k) r.device += s[k];
+      }
     }
     return;
   }

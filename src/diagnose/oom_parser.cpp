@@ -710,9 +710,9 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           }
         }
         if (!contains_any(clause, {"crash", "exit", "fail", "die", "died", "dies", "killed", "terminat", "stopp", "stops",
-                                   "encounter", "got ", "get ", "getting", "return"}) ||
+                                   "encounter", "got ", "get ", "getting"}) ||
             contains_any(clause, {"?", "never", "not ", "n't", "kill -9", "kill -s", "docker stop", "docker kill", "means",
-                                  "stands for"})) {
+                                  "stands for", "api ", "http", "rate limit", "launcher"})) {
           continue;
         }
       }
@@ -1380,9 +1380,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           sized = false;
         }
         // MegEngine's record holds its whole message on its line ("[mgb] ERR cudaMalloc failed while
-        // requesting ..."): nothing of it wraps onto it from above.
+        // requesting ..."): nothing of it wraps onto it from above; nor does a command line with its
+        // flags ("mlx_lm.generate --model mlx-community/Llama-3-70B-4bit ...": "70B" is no size).
         if (sized && !prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
-            std::string_view(hit.subsystem) != "megengine" && find_heads(prev).empty()) {
+            std::string_view(hit.subsystem) != "megengine" && prev.find(" --") == std::string::npos && find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
           prepended_line = lines[i - 1].number;
         }
@@ -2693,7 +2694,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         const std::string_view before = std::string_view(lo).substr(from, oom_killed_words - from);
         if (contains_any(before, {"not ", "n't ", "never ", "no "})) oom_killed_words = std::string::npos;
       }
-      const bool killed = (!named && !kernel_died) || killed_for_memory ||
+      // The kernel's OOM killer named acting ("the OOMKiller picks the operator pod", "the OOM-killer killed
+      // the trainer"): not denied ("the OOMKiller never fired") nor asked.
+      const size_t killer_at = std::min({lo.find("oomkiller"), lo.find("oom-killer"), lo.find("oom killer")});
+      const bool killer_acts =
+          killer_at != std::string::npos &&
+          contains_any(std::string_view(lo).substr(killer_at, 48), {"pick", "kill", "terminat", "sigkill", "chose", "chooses",
+                                                                   "select", "reap", "took", "takes"}) &&
+          !contains_any(lo, {"never", "not ", "n't", "?", "no oom"});
+      const bool killed = (!named && !kernel_died) || killed_for_memory || killer_acts ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
                           (oom_killed_words != std::string::npos && word_starts_at(lo, oom_killed_words) &&
                            !accelerator_near(lo, oom_killed_words, 10));
