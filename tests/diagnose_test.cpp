@@ -5782,6 +5782,13 @@ TEST(DiagnoseKinds33, Review41Mends) {
   ASSERT_TRUE(ticks.front().total_capacity_bytes.has_value());
 }
 
+// The one report parse_oom_log() finds in `text` (a test failure where it finds none or several).
+OomRecord one_report(const std::string& text) {
+  const std::vector<OomRecord> r = parse_oom_log(text);
+  EXPECT_EQ(r.size(), 1u) << text;
+  return r.empty() ? OomRecord{} : r.front();
+}
+
 // held42's kinds (tests/data/oom-corpus-held42/), each on made-up text.
 TEST(DiagnoseKinds33, Held42Kinds) {
   // Kubernetes' OOMKilled as two words is the cgroup's kill, over host RAM; an accelerator's OOM
@@ -5830,16 +5837,14 @@ TEST(DiagnoseKinds33, Held42Kinds) {
                               "full fine-tuning of the named model"));
   // The Vulkan spec's descriptions of its two codes, as Rust's ash prints them, with the failing
   // call's byte count.
-  const std::vector<OomRecord> vk = parse_oom_log(
+  const OomRecord vk = one_report(
       "Error: arena did not fit this device: backend: rebar allocate_memory(2147302400): A device memory allocation has "
       "failed\n");
-  ASSERT_EQ(vk.size(), 1u);
-  EXPECT_EQ(vk.front().family, "device_alloc");
-  EXPECT_EQ(vk.front().device, "vulkan");
-  EXPECT_EQ(vk.front().requested_bytes, 2147302400);
-  const std::vector<OomRecord> vk_host = parse_oom_log("vkCreateBuffer: A host memory allocation has failed.\n");
-  ASSERT_EQ(vk_host.size(), 1u);
-  EXPECT_EQ(vk_host.front().subsystem, "vulkan_host");
+  EXPECT_EQ(vk.family, "device_alloc");
+  EXPECT_EQ(vk.device, "vulkan");
+  EXPECT_EQ(vk.requested_bytes, 2147302400);
+  const OomRecord vk_host = one_report("vkCreateBuffer: A host memory allocation has failed.\n");
+  EXPECT_EQ(vk_host.subsystem, "vulkan_host");
 }
 
 // review42's findings, mended.
@@ -5896,53 +5901,46 @@ TEST(DiagnoseKinds33, Review42Mends) {
                               "batch size fixed it.\n",
                               "the user's account", OomCause::kEvalWithoutNoGrad));
   // Vulkan: the last call before the words, never a hex count as 0; ash's and vulkano's Debug forms.
-  const std::vector<OomRecord> two = parse_oom_log(
+  const OomRecord two = one_report(
       "allocate_memory(1048576) ok; allocate_memory(4294967296) failed: A device memory allocation has failed.\n");
-  ASSERT_EQ(two.size(), 1u);
-  EXPECT_EQ(two.front().requested_bytes, int64_t{4} << 30);
-  const std::vector<OomRecord> hex = parse_oom_log("allocate_memory(0x40000000) -> A device memory allocation has failed.\n");
-  ASSERT_EQ(hex.size(), 1u);
-  EXPECT_FALSE(hex.front().requested_bytes.has_value());
+  EXPECT_EQ(two.requested_bytes, int64_t{4} << 30);
+  const OomRecord hex = one_report("allocate_memory(0x40000000) -> A device memory allocation has failed.\n");
+  EXPECT_FALSE(hex.requested_bytes.has_value());
   for (const char* text : {"called `Result::unwrap()` on an `Err` value: ERROR_OUT_OF_DEVICE_MEMORY\n",
                            "Err(OomError(OutOfDeviceMemory))\n"}) {
-    const std::vector<OomRecord> r = parse_oom_log(text);
-    ASSERT_EQ(r.size(), 1u) << text;
-    EXPECT_EQ(r.front().device, "vulkan") << text;
+    const OomRecord r = one_report(text);
+    EXPECT_EQ(r.device, "vulkan") << text;
   }
   // joblib's loky executor: a worker killed by the OS for its memory.
-  const std::vector<OomRecord> loky = parse_oom_log(
+  const OomRecord loky = one_report(
       "joblib.externals.loky.process_executor.TerminatedWorkerError: A worker process managed by the executor was "
       "unexpectedly terminated. This could be caused by a segmentation fault while calling the function or by an excessive "
       "memory usage causing the Operating System to kill the worker.\n");
-  ASSERT_EQ(loky.size(), 1u);
-  EXPECT_EQ(loky.front().family, "oom_killer");
+  EXPECT_EQ(loky.family, "oom_killer");
 }
 
 // held43's kinds (tests/data/oom-corpus-held43/), each on made-up text.
 TEST(DiagnoseKinds33, Held43Kinds) {
   // A container's SIGKILL as users tell it: "error code 137"; not another number.
-  const std::vector<OomRecord> docker = parse_oom_log("Under load the container crashes with error code 137\n");
-  ASSERT_EQ(docker.size(), 1u);
-  EXPECT_EQ(docker.front().family, "oom_killer");
-  EXPECT_EQ(docker.front().device, "cpu");
+  const OomRecord docker = one_report("Under load the container crashes with error code 137\n");
+  EXPECT_EQ(docker.family, "oom_killer");
+  EXPECT_EQ(docker.device, "cpu");
   EXPECT_TRUE(parse_oom_log("The build stopped with error code 1370\n").empty());
   // MegEngine's CUDA allocator: one report with its request, free and total, on its device.
-  const std::vector<OomRecord> mgb = parse_oom_log(
+  const OomRecord mgb = one_report(
       "11 16:42:50[mgb] ERR cudaMalloc failed while requesting 57933824 bytes (55.250MiB) of memory; error: out of "
       "memory(last_err=2(out of memory) device=1 mem_free=29.312MiB mem_tot=24220.312MiB)\n");
-  ASSERT_EQ(mgb.size(), 1u);
-  EXPECT_EQ(mgb.front().subsystem, "megengine");
-  EXPECT_EQ(mgb.front().device, "cuda:1");
-  EXPECT_EQ(mgb.front().requested_bytes, 57933824);
-  ASSERT_TRUE(mgb.front().total_capacity_bytes.has_value());
-  EXPECT_NEAR(static_cast<double>(*mgb.front().total_capacity_bytes), 24220.312 * (1 << 20), 1 << 20);
-  ASSERT_TRUE(mgb.front().free_bytes.has_value());
+  EXPECT_EQ(mgb.subsystem, "megengine");
+  EXPECT_EQ(mgb.device, "cuda:1");
+  EXPECT_EQ(mgb.requested_bytes, 57933824);
+  ASSERT_TRUE(mgb.total_capacity_bytes.has_value());
+  EXPECT_NEAR(static_cast<double>(*mgb.total_capacity_bytes), 24220.312 * (1 << 20), 1 << 20);
+  ASSERT_TRUE(mgb.free_bytes.has_value());
   // ggml's scratch buffer, sized by the program like its context arena.
-  const std::vector<OomRecord> scratch = parse_oom_log(
+  const OomRecord scratch = one_report(
       "ggml_new_tensor_impl: not enough space in the scratch memory pool (needed 173910528, available 150994944)\n");
-  ASSERT_EQ(scratch.size(), 1u);
-  EXPECT_EQ(scratch.front().subsystem, "ggml_context");
-  EXPECT_EQ(scratch.front().requested_bytes, 173910528);
+  EXPECT_EQ(scratch.subsystem, "ggml_context");
+  EXPECT_EQ(scratch.requested_bytes, 173910528);
   // Several GPUs asked for and the work told on the first one only.
   EXPECT_TRUE(evidence_holds("CUDA out of memory\ntest.py provides multi-GPU testing, but with -d 4 the program requests "
                              "memory on only GPU 0 which leads to OOM.\n",
@@ -5967,11 +5965,10 @@ TEST(DiagnoseKinds33, Review43Mends) {
   EXPECT_TRUE(parse_oom_log("[mgb] ERR cudaMalloc failed while requesting 57933824 bytes (55.250MiB) of memory; error: invalid "
                             "argument(last_err=1(invalid argument) device=0 mem_free=20000.000MiB mem_tot=24220.312MiB)\n")
                   .empty());
-  const std::vector<OomRecord> glued = parse_oom_log(
+  const OomRecord glued = one_report(
       "step 120 peak 20000MiB\n[mgb] ERR cudaMalloc failed while requesting 57933824 bytes (55.250MiB) of memory; error: out "
       "of memory(last_err=2(out of memory) device=0 mem_free=29.312MiB mem_tot=24220.312MiB)\n");
-  ASSERT_EQ(glued.size(), 1u);
-  EXPECT_EQ(glued.front().message.find("step 120"), std::string::npos) << glued.front().message;
+  EXPECT_EQ(glued.message.find("step 120"), std::string::npos) << glued.message;
   // The fine-tuning arithmetic splits over the GPUs only where a sharding is named: plain DDP keeps a
   // whole copy on each GPU, and GPUs the machine has need not share the model.
   EXPECT_FALSE(evidence_holds("I fully fine-tune Mistral 7B with DistributedDataParallel on 4 RTX 3090 cards and get CUDA out "
@@ -6036,16 +6033,14 @@ TEST(DiagnoseKinds33, Review44Mends) {
                              "Lowering prefill_step_size from 2048 to 256 avoids the crash.\n",
                              "the user's account", OomCause::kActivationsSeqlen));
   // A command line's flags above a one-line report are not its message; MegEngine's "on gpu3:0".
-  const std::vector<OomRecord> metal = parse_oom_log(
+  const OomRecord metal = one_report(
       "mlx_lm.generate --model mlx-community/Llama-3-70B-4bit --prompt long.txt\n"
       "[METAL] Command buffer execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n");
-  ASSERT_EQ(metal.size(), 1u);
-  EXPECT_EQ(metal.front().message.find("mlx_lm"), std::string::npos) << metal.front().message;
-  const std::vector<OomRecord> gpu3 = parse_oom_log(
+  EXPECT_EQ(metal.message.find("mlx_lm"), std::string::npos) << metal.message;
+  const OomRecord gpu3 = one_report(
       "[mgb] ERR cudaMalloc failed while requesting 536870912 bytes (512.000MiB) of memory on gpu3:0; error: out of "
       "memory(mem_free=20.000MiB mem_tot=81050.000MiB)\n");
-  ASSERT_EQ(gpu3.size(), 1u);
-  EXPECT_EQ(gpu3.front().device, "cuda:3");
+  EXPECT_EQ(gpu3.device, "cuda:3");
   // Tokens told generated after the count.
   EXPECT_TRUE(evidence_holds("It still crashes after 3000 generated tokens.\nCUDA out of memory\n", "generated tokens",
                              OomCause::kGenerationKvCache));
