@@ -6045,3 +6045,30 @@ TEST(DiagnoseKinds33, Review44Mends) {
   EXPECT_TRUE(evidence_holds("It still crashes after 3000 generated tokens.\nCUDA out of memory\n", "generated tokens",
                              OomCause::kGenerationKvCache));
 }
+
+// The read of session 37's change: what it found, mended.
+TEST(DiagnoseKinds33, ReadOfChange37) {
+  // "OOM killer" alone is no act ("killer" holds "kill"): only a verb after its name.
+  const std::optional<OomRecord> named = mentioned_oom("Is the OOMKiller configured on this node? It ran out of memory.\n");
+  if (named) {
+    EXPECT_NE(named->family, "oom_killer");
+  }
+  // A rate in words is no length; a card's number or nvidia-smi's index is no GPU count.
+  EXPECT_FALSE(evidence_holds("It runs at 1500 tokens per second, then CUDA out of memory.\n", "a long input"));
+  EXPECT_TRUE(evidence_holds("|   2  NVIDIA A100-SXM4-80GB  On |\nFull fine-tuning of Llama-2-7B on one A100 80GB: CUDA out "
+                             "of memory.\n",
+                             "full fine-tuning of the named model", OomCause::kOptimizerState));
+  // A shortage told with "not" is the host's RAM told, not a denial.
+  EXPECT_TRUE(evidence_holds("The node does not have enough system RAM; the host ran out of memory.\n", "host RAM",
+                             OomCause::kCpuRam));
+  // joblib's worker death with a segfault's exit code is no kill for memory.
+  for (const OomRecord& r : parse_oom_log("TerminatedWorkerError: A worker process managed by the executor was unexpectedly "
+                                          "terminated. This could be caused by a segmentation fault while calling the "
+                                          "function or by an excessive memory usage causing the Operating System to kill "
+                                          "the worker. The exit codes of the workers are {SIGSEGV(-11)}\n")) {
+    EXPECT_NE(r.family, "oom_killer");
+  }
+  // A tensor-parallel size of 1 shards nothing: no split of the fine-tuning arithmetic.
+  EXPECT_FALSE(evidence_holds("Full fine-tuning of Llama-2-13B with tensor_parallel_size=1 on 2x A100 80GB: CUDA out of memory.\n",
+                              "full fine-tuning of the named model"));
+}

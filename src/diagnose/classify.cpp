@@ -1207,11 +1207,11 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // at most 60% of one GPU and the whole does not fit, the optimizer's 12 bytes per parameter are
   // what does not fit (with a sharding named, a lower bound per GPU: the state split over them all). Not with adapters, SGD, Adafactor or an offloaded optimizer named
   // (LogContext::optimizer_state_small), nor quantized weights.
-  if (c.training && !c.llm_inference && c.model_params && *c.model_params > 0 && !C && c.named_device_bytes &&
+  if (c.training && c.model_params && *c.model_params > 0 && !C && c.named_device_bytes &&
       *c.named_device_bytes > 0 && !c.quantized && !c.optimizer_state_small) {
-    // Split over the GPUs (the run's, or more, the ones the user counts in words) only where the log
-    // names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it all on each GPU, and
-    // GPUs the machine has need not share the model.
+    // Split over the GPUs (the run's, or more, the ones the user counts in words: a lower bound per
+    // GPU) only where the log names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it
+    // all on each GPU.
     const double g = c.state_sharded
                          ? static_cast<double>(std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}))
                          : 1.0;
@@ -1220,8 +1220,9 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
     if (weights_grads <= 0.6 * device && whole > device) {
       b.boost(OomCause::kOptimizerState, 0.35,
-              fmt::format("full fine-tuning of the named model with Adam: its 16-bit weights and gradients are about {} per "
-                          "GPU of {}, the fp32 master weights and Adam moments (12 bytes per parameter) bring it to {}",
+              fmt::format("full fine-tuning of the named model with Adam (assumed: no other optimizer is named): its 16-bit "
+                          "weights and gradients are about {} per GPU of {}, the fp32 master weights and Adam moments (12 "
+                          "bytes per parameter) bring it to {}",
                           format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
                           format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18)))),
               0);

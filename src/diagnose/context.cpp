@@ -799,7 +799,8 @@ class Reader {
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
       if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
-          (w == "lora" || w == "qlora" || w == "peft" || w.rfind("lora_", 0) == 0 || w == "use_lora" || w == "use_peft")) {
+          (w == "lora" || w == "qlora" || w == "peft" || w.rfind("lora_", 0) == 0 || w == "use_lora" || w == "use_peft" ||
+           w == "loraconfig" || w == "get_peft_model")) {
         // Not denied just before ("without LoRA", "no LoRA", "not using PEFT"): a full fine-tuning told.
         const std::string_view before = lo.substr(i >= 14 ? i - 14 : 0, i >= 14 ? 14 : i);
         if (!contains_any(before, {"without ", "no ", "not ", "n't "})) ev_.lora_line = n;
@@ -807,7 +808,8 @@ class Reader {
       if (!ev_.small_optimizer_line && w.size() >= 3 && (w[0] == 's' || w[0] == 'a' || w[0] == 'o' || w[0] == 'c') &&
           (w == "sgd" || w == "adafactor" || w == "offload" || w == "offload_optimizer" || w == "cpu_offload" ||
            w == "cpuoffload")) {
-        ev_.small_optimizer_line = n;
+        const std::string_view before = lo.substr(i >= 14 ? i - 14 : 0, i >= 14 ? 14 : i);  // not "without offload"
+        if (!contains_any(before, {"without ", "no ", "not ", "n't "})) ev_.small_optimizer_line = n;
       }
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
@@ -965,7 +967,7 @@ class Reader {
     // set, not named as unused ("I can't use the tensor_parallel_size=8").
     const bool tp = w == "tensor_parallel_size" || w == "tp_size" || w == "model_parallel_size";
     if (tp && tp_denied(lo.substr(0, after))) return;
-    if (tp && !ev_.model_split_line) ev_.model_split_line = n;
+    if (tp && *v > 1 && !ev_.model_split_line) ev_.model_split_line = n;
     // Processes launched, a GPU each: mp.spawn's nprocs, accelerate launch's --num_processes.
     if (w == "num_gpus" || w == "n_gpu" || w == "gpus" || w == "world_size" || w == "nproc_per_node" || w == "nprocs" ||
         w == "num_processes" || tp) {
@@ -1071,18 +1073,13 @@ class Reader {
     });
   }
 
-  // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept, not
-  // a size tagged as the host's ("RTX 3090 24GB, 64GB RAM").
-  // Without a size on the line, a GPU named by a model of one memory size ("on a single H100", "a
-  // Colab T4 GPU") gives its catalogue capacity (gpus.h: the CUDA-reported figure; the H100's
-  // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
-  // names (T4, L4) count only beside a GPU word.
   // GPUs counted in the user's words: "on 2 GPUs", "8x H100 80GB", "2 x A100", "4 RTX 3090 cards",
   // "8 A100-40Gs" (a count of 2 to 1024 just before a GPU word or model name, with "x" or "*"
   // between or not): the GPUs the user has (ev_.gpus_named), which a run may not all use ("my node
   // is 8 A100-40Gs" and vLLM takes the first); not a size ("24 GB RTX 3090"), an index ("GPU 0") or
   // one GPU.
   void gpu_count(std::string_view lo, int64_t n) {
+    if (std::none_of(lo.begin(), lo.end(), is_digit)) return;  // no count on the line
     // Not GPUs the run does not use ("4 GPUs in the box but run on one") nor another run's ("trained
     // on 64 GPUs", a model card's).
     if (contains_any(lo, {"on one", "use one", "using one", "only one", "a single", "single gpu", "trained on", "pretrained",
@@ -1094,10 +1091,13 @@ class Reader {
       w.push_back(lo.substr(i, j - i));
       return w.size() < 64;
     });
+    // The count before GPUs in the plural ("8 GPUs", "4 cards") or a model's name ("8x H100", "4 RTX
+    // 3090", "2 Tesla V100"); not before "GPU" alone (a card's number: "GTX 970 GPU"; "2x GPU memory")
+    // nor "NVIDIA" (nvidia-smi's rows: "|   2  NVIDIA A100 ...", an index).
     auto gpu_word = [&](std::string_view t) {
-      if (t == "gpus" || t == "gpu" || t == "cards" || t == "nvidia" || t == "rtx" || t == "gtx" || t == "tesla") return true;
+      if (t == "gpus" || t == "cards" || t == "rtx" || t == "gtx" || t == "tesla") return true;
       const auto it = words().find(t);
-      return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0";
+      return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0" && t != "gpu";
     };
     for (size_t k = 0; k + 1 < w.size(); ++k) {
       std::string_view t = w[k];
@@ -1118,6 +1118,12 @@ class Reader {
     }
   }
 
+  // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept, not
+  // a size tagged as the host's ("RTX 3090 24GB, 64GB RAM").
+  // Without a size on the line, a GPU named by a model of one memory size ("on a single H100", "a
+  // Colab T4 GPU") gives its catalogue capacity (gpus.h: the CUDA-reported figure; the H100's
+  // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
+  // names (T4, L4) count only beside a GPU word.
   void named_memory(std::string_view lo) {
     bool sized = false;
     for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged) {
@@ -2729,7 +2735,7 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         }
         // A rate, not a length: "1000 tokens/s", "1500 tokens per second", "900 tok/s".
         const bool rate = unit.rfind(" tokens/s", 0) == 0 || unit.rfind(" tok/s", 0) == 0 || unit.rfind("tok/s", 0) == 0 ||
-                          (unit.rfind(" tokens pe", 0) == 0 && lo.compare(end + 7, 12, " per second") == 0);
+                          (unit.rfind(" tokens pe", 0) == 0 && lo.compare(end + 7, 11, " per second") == 0);
         if (v && !rate && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
             !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
@@ -3004,7 +3010,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // (Not the GPU's own RAM: "12G video ram", "GPU RAM", gpu_ram_named().)
     if (has(kWRam) && (contains("host") || contains("system ram") || (contains(" ram ") && !gpu_ram_named(lo)) || contains("swap") ||
                        contains("oom_killer") || contains("dmesg")) &&
-        !contains("never") && !contains("n't") && !contains("not ")) {  // "the OOMKiller never fired (dmesg is empty)"
+        !contains("never")) {  // "the OOMKiller never fired (dmesg is empty)"; "not enough system RAM" is the cause
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
     }
     // An allocator's arena that keeps what it holds: "BFCArena has no logic to free those" (ONNX
@@ -3086,7 +3092,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // `s` in the line `lo` that statement() is reading (pairs_ holds its character pairs): a
-  // substring search, skipped where the line lacks the phrase's first or last character pair.
+  // substring search, skipped where the line lacks the phrase's first, middle or last character pair.
   bool line_has(std::string_view lo, std::string_view s) const {
     return pairs_.may_contain(s) && lo.find(s) != std::string_view::npos;
   }
@@ -4781,7 +4787,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       const std::string spaced = hyphens_between_letters(clause, ' ');
       // A remedy told as already in use ("I already use torch.no_grad(), and reducing the batch
       // fixed it", "no_grad was already there") is not the fix: "already" within 24 characters
-      // before or after its name.
+      // before its name or 30 after it.
       auto already_in_use = [&](std::string_view text) {
         const size_t p = clause.find(text);
         if (p == std::string_view::npos) return false;
@@ -5703,7 +5709,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).
   // (GPUs counted anywhere in the log: a PR's title can be the report, its account below it.)
-  const bool gpus_counted = std::any_of(ev.gpus_named.begin(), ev.gpus_named.end(), [](const auto& g) { return g.second > 1; });
+  const bool gpus_counted = !ev.gpus_named.empty();  // (counts of 2 and more only: gpu_count())
   if (ev.cpu_load_fix_line > 0 &&
       (ev.ddp_frame_line > 0 || ev.ranks_line > 0 || (c.num_gpus && *c.num_gpus > 1) || gpus_counted)) {
     c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, ev.cpu_load_fix_line,

@@ -189,7 +189,7 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     if (p != std::string::npos) p += 7;
     else if ((p = ifind(s, "ongpu")) != std::string::npos) p += 2;
     if (p != std::string::npos) {
-      if (s.compare(p, 3, "gpu") == 0) p += 3;
+      if (ifind(std::string_view(s).substr(p, 3), "gpu") == 0) p += 3;
       if (p < s.size() && is_digit(s[p])) {
         r.device = "cuda:" + std::string(1, s[p]);
         for (size_t k = p + 1; k < s.size() && is_digit(s[k]) && r.device.size() < 9; ++k) r.device += s[k];

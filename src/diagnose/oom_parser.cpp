@@ -305,7 +305,7 @@ const HeadDef kHeads[] = {
     // joblib's loky executor (scikit-learn's n_jobs): TerminatedWorkerError "... or by an excessive memory
     // usage causing the Operating System to kill the worker" (a worker SIGKILLed, its exit code -9).
     {"excessive memory usage causing the operating system to kill the worker", "oom_killer", "linux_oom_killer",
-     Kind::kOneLine},
+     Kind::kOneLine},  // (not where the exit codes it lists name a segfault, SIGSEGV(-11): read below)
     // A DataLoader worker killed by SIGBUS: its shared-memory segment (/dev/shm) could not grow.
     {"killed by signal: bus error", "oom_killer", "shared_memory", Kind::kOneLine},
     {"exitcode : -9", "oom_killer", "linux_oom_killer", Kind::kOneLine},
@@ -487,7 +487,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('d', 'i');
   both('u', 'n');
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
-  both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it)
+  t[static_cast<unsigned char>('1')] = '3';  // "error code 137" (a container's SIGKILL, as users tell it)
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   return t;
 }();
@@ -531,8 +531,8 @@ bool has_trigger(std::string_view s) {
       case 'b':
         if (istarts_with(rest, "blas_status_not_initialized")) return true;
         break;
-      case 'c':
-        if (istarts_with(rest, "code 137")) return true;
+      case '1':
+        if (istarts_with(rest, "137")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
@@ -702,13 +702,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       // Read in the clause that holds it ("I encountered error code 137 while setting it up. How can I
       // fix this?" asks of the fix, not of the code).
       if (hit.phrase == "error code 137") {
-        std::string_view clause = lo;
-        for (std::string_view c : clauses(lo)) {
-          if (c.find("error code 137") != std::string_view::npos) {
-            clause = c;
-            break;
-          }
-        }
+        const std::string_view clause = clause_at(lo, b);
         if (!contains_any(clause, {"crash", "exit", "fail", "die", "died", "dies", "killed", "terminat", "stopp", "stops",
                                    "encounter", "got ", "get ", "getting"}) ||
             contains_any(clause, {"?", "never", "not ", "n't", "kill -9", "kill -s", "docker stop", "docker kill", "means",
@@ -990,6 +984,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       if (family == "oom_killer" && is_digit(h.phrase[std::strlen(h.phrase) - 1]) && e < lo.size() && is_digit(lo[e])) {
         continue;  // "-90", "1370"
+      }
+      // joblib's TerminatedWorkerError is printed for any worker death: not a kill for memory where the
+      // exit codes it lists name a segfault ("The exit codes of the workers are {SIGSEGV(-11)}").
+      if (hit.phrase == std::string_view("excessive memory usage causing the operating system to kill the worker") &&
+          (lo.find("sigsegv") != std::string::npos || lo.find("(-11)") != std::string::npos)) {
+        continue;
       }
       // MegEngine's line is one report: its "error: out of memory(... mem_free=F mem_tot=T)" after the
       // request is the same failure's figures, not a second head.
@@ -1802,9 +1802,10 @@ bool supposed(std::string_view lo) {
 
 // Text that tells a failure only as denied, over or not real: "doesn't OOM", "not a memory
 // error", "never ran out", "no longer dies", "fixed", "solved", "used to crash", "would run out".
-// One list for the prose readings that a single such word undoes (a notebook's kernel dying, a
-// MemoryError told in a sentence); a reading that a denial undoes only near its own words (all
-// the memory taken, the memory past its limit, a device named on a later line) keeps its own test.
+// One list for the two prose readings that a single such word anywhere undoes (a notebook's kernel
+// dying, between its name and the death; a MemoryError told in a sentence); readings that a denial
+// undoes only near their own words (all the memory taken, the memory past its limit, a device named
+// on a later line, the OOM killer named acting, "OOM Killed") keep their own tests.
 bool told_not_so(std::string_view lo) {
   return contains_any(lo, {"not ", "n't", "never", "no longer", "would", "used to", "fixed", "solved"});
 }
@@ -2697,10 +2698,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // The kernel's OOM killer named acting ("the OOMKiller picks the operator pod", "the OOM-killer killed
       // the trainer"): not denied ("the OOMKiller never fired") nor asked.
       const size_t killer_at = std::min({lo.find("oomkiller"), lo.find("oom-killer"), lo.find("oom killer")});
+      // (The verb after the name: "killer" itself holds "kill".)
+      const size_t after_killer = killer_at == std::string::npos ? killer_at : lo.find("killer", killer_at) + 6;
       const bool killer_acts =
           killer_at != std::string::npos &&
-          contains_any(std::string_view(lo).substr(killer_at, 48), {"pick", "kill", "terminat", "sigkill", "chose", "chooses",
-                                                                   "select", "reap", "took", "takes"}) &&
+          contains_any(std::string_view(lo).substr(after_killer, 48),
+                       {"pick", "kill", "terminat", "sigkill", "chose", "chooses", "select", "reap", "took", "takes", "slay",
+                        "slew", "shot", "\xe6\x9d\x80"}) &&  // 杀 (zh: kill: 杀掉, 杀死)
           !contains_any(lo, {"never", "not ", "n't", "?", "no oom"});
       const bool killed = (!named && !kernel_died) || killed_for_memory || killer_acts ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
