@@ -487,7 +487,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('d', 'i');
   both('u', 'n');
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
-  t[static_cast<unsigned char>('1')] = '3';  // "error code 137" (a container's SIGKILL, as users tell it)
+  both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   return t;
 }();
@@ -531,8 +531,8 @@ bool has_trigger(std::string_view s) {
       case 'b':
         if (istarts_with(rest, "blas_status_not_initialized")) return true;
         break;
-      case '1':
-        if (istarts_with(rest, "137")) return true;
+      case 'c':
+        if (istarts_with(rest, "code 137")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
