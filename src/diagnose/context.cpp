@@ -1086,11 +1086,6 @@ class Reader {
                           "pre-trained"})) {
       return;
     }
-    std::vector<std::string_view> w;
-    for_each_token(lo, [&](size_t i, size_t j) {
-      w.push_back(lo.substr(i, j - i));
-      return w.size() < 64;
-    });
     // The count before GPUs in the plural ("8 GPUs", "4 cards") or a model's name ("8x H100", "4 RTX
     // 3090", "2 Tesla V100"); not before "GPU" alone (a card's number: "GTX 970 GPU"; "2x GPU memory")
     // nor "NVIDIA" (nvidia-smi's rows: "|   2  NVIDIA A100 ...", an index).
@@ -1099,23 +1094,28 @@ class Reader {
       const auto it = words().find(t);
       return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0" && t != "gpu";
     };
-    for (size_t k = 0; k + 1 < w.size(); ++k) {
-      std::string_view t = w[k];
-      size_t next = k + 1;
-      if (t.size() >= 2 && (t.back() == 'x') && std::all_of(t.begin(), t.end() - 1, is_digit)) {
-        t.remove_suffix(1);  // "8x"
-      } else if (!std::all_of(t.begin(), t.end(), is_digit)) {
-        continue;
-      } else if (w[next] == "x" && next + 1 < w.size()) {
-        ++next;  // "2 x A100"
+    // A count: digits ("8"), or digits and "x" ("8x"); "2 x A100" takes the word after the "x".
+    auto count_of = [](std::string_view t) -> std::string_view {
+      if (t.size() >= 2 && t.back() == 'x') t.remove_suffix(1);
+      return !t.empty() && t.size() <= 4 && std::all_of(t.begin(), t.end(), is_digit) ? t : std::string_view();
+    };
+    // Read word by word, keeping the last two (a per-line path: no copy of the line's words).
+    std::string_view before_last, last;
+    for_each_token(lo, [&](size_t i, size_t j) {
+      const std::string_view t = lo.substr(i, j - i);
+      std::string_view c = count_of(last);
+      if (c.empty() && last == "x") c = count_of(before_last);
+      if (!c.empty() && gpu_word(t)) {
+        const int64_t v = std::stoll(std::string(c));
+        if (v >= 2 && v <= 1024) {
+          ev_.gpus_named.emplace_back(n, v);
+          return false;
+        }
       }
-      if (t.empty() || t.size() > 4 || !gpu_word(w[next])) continue;
-      const int64_t v = std::stoll(std::string(t));
-      if (v >= 2 && v <= 1024) {
-        ev_.gpus_named.emplace_back(n, v);
-        return;
-      }
-    }
+      before_last = last;
+      last = t;
+      return true;
+    });
   }
 
   // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept, not
@@ -4735,9 +4735,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // load "to / onto / on the CPU" first, with a word of fixing ("fixes", "solved", "helped", "works",
   // a PR's "load model on CPU to avoid GPU OOMs");
   // not denied ("map_location='cpu' did not help") nor asked.
+  // (The caller has found "cpu" and "load" or "map_location" on the line: its pair filter.)
   static bool cpu_load_fixed(std::string_view lo) {
-    if (lo.find("cpu") == std::string_view::npos) return false;
-    if (lo.find("load") == std::string_view::npos && lo.find("map_location") == std::string_view::npos) return false;
     const bool onto_cpu = (lo.find("map_location") != std::string_view::npos) ||
                           contains_any(lo, {"to cpu", "to the cpu", "onto cpu", "onto the cpu", "on cpu", "on the cpu",
                                             "into cpu", "to 'cpu'", "to \"cpu\""});

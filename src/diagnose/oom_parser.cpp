@@ -685,11 +685,11 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       // usage from device: cuda:0, memory allocated ..." in another program's log is a status line.
       // It and the allocator's retry warning start at their heads.
       if (hit.phrase == kAllocationsReport && lo.find("allocator", e) == std::string::npos) continue;
-      // (MLX's tagged words and llama.cpp's loader line are whole on their line: a shell command or a
-      // progress line before them is none of theirs.)
+      // (MLX's tagged words, MegEngine's "[mgb] ERR cudaMalloc failed ..." and llama.cpp's loader line
+      // are whole on their line: a shell command or a progress line before them is none of theirs.)
       hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool" ||
                     std::string_view(h.subsystem) == "ggml_context" || std::string_view(h.subsystem) == "mlx" ||
-                    hit.phrase == "error loading model: unable to allocate";
+                    std::string_view(h.subsystem) == "megengine" || hit.phrase == "error loading model: unable to allocate";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
       if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc" ||
            hit.phrase == "cudamalloc failed while requesting") &&
@@ -1379,11 +1379,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         if (record || named_record || last == ':' || last == '.' || last == '?' || last == '!') {
           sized = false;
         }
-        // MegEngine's record holds its whole message on its line ("[mgb] ERR cudaMalloc failed while
-        // requesting ..."): nothing of it wraps onto it from above; nor does a command line with its
-        // flags ("mlx_lm.generate --model mlx-community/Llama-3-70B-4bit ...": "70B" is no size).
+        // A command line with its flags is no start of a message ("mlx_lm.generate --model
+        // mlx-community/Llama-3-70B-4bit ...": "70B" is no size).
         if (sized && !prev.empty() && !starts_traceback(prev) && prev.rfind("```", 0) != 0 && prev.rfind("~~~", 0) != 0 &&
-            std::string_view(hit.subsystem) != "megengine" && prev.find(" --") == std::string::npos && find_heads(prev).empty()) {
+            prev.find(" --") == std::string::npos && find_heads(prev).empty()) {
           spaced = prev + " " + spaced;
           prepended_line = lines[i - 1].number;
         }
@@ -2705,7 +2704,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           contains_any(std::string_view(lo).substr(after_killer, 48),
                        {"pick", "kill", "terminat", "sigkill", "chose", "chooses", "select", "reap", "took", "takes", "slay",
                         "slew", "shot", "\xe6\x9d\x80"}) &&  // 杀 (zh: kill: 杀掉, 杀死)
-          !contains_any(lo, {"never", "not ", "n't", "?", "no oom"});
+          !told_not_so(lo) && lo.find('?') == std::string::npos;
       const bool killed = (!named && !kernel_died) || killed_for_memory || killer_acts ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
                           (oom_killed_words != std::string::npos && word_starts_at(lo, oom_killed_words) &&
