@@ -6070,3 +6070,29 @@ TEST(DiagnoseKinds33, ReadOfChange37) {
   EXPECT_FALSE(evidence_holds("Full fine-tuning of Llama-2-13B with tensor_parallel_size=1 on 2x A100 80GB: CUDA out of memory.\n",
                               "full fine-tuning of the named model"));
 }
+
+// Session 38: items carried from earlier reviews, mended.
+TEST(DiagnoseKinds33, CarriedMends38) {
+  // A contrast inside a sentence is a clause's end: the side that denies a remedy does not undo the
+  // other side's fix.
+  const std::string oom =
+      "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity; 20.10 GiB "
+      "already allocated; 1.50 GiB free; 21.00 GiB reserved in total by PyTorch)\n";
+  EXPECT_TRUE(evidence_holds(oom + "Wrapping the validation loop in torch.no_grad() fixed it, while empty_cache did nothing.\n",
+                             "the user's account", OomCause::kEvalWithoutNoGrad));
+  EXPECT_TRUE(evidence_holds(oom + "Reducing num_workers to 0 solved it, though gradient checkpointing did not help.\n",
+                             "the user's account", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(oom + "Reducing num_workers to 0 solved it, though gradient checkpointing did not help.\n",
+                              "the user's account", OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds(oom + "The OOM is gone with gradient checkpointing, whereas expandable_segments did nothing.\n",
+                             "the user's account", OomCause::kActivationsBatch));
+  // No comma, no contrast: "fixed it while training" is one clause, still denied by its "not".
+  EXPECT_FALSE(evidence_holds(oom + "Gradient checkpointing did not fix it while training.\n", "the user's account"));
+  // A sentence around a call or an assignment is the user's account, not code; code is not.
+  EXPECT_TRUE(evidence_holds(oom + "Removing torch.cuda.set_per_process_memory_fraction(0.8) fixed the OOM.\n",
+                             "the user's account", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds(oom + "Setting os.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True' fixed it.\n",
+                             "the user's account", OomCause::kFragmentation));
+  EXPECT_FALSE(evidence_holds(oom + "fixed = torch.cuda.set_per_process_memory_fraction(0.8)\n", "the user's account"));
+  EXPECT_FALSE(evidence_holds(oom + "Trainer(fixed=True, gradient_checkpointing=True).\n", "the user's account"));
+}

@@ -419,6 +419,21 @@ bool code_line(std::string_view lo) {
   return plain_words < 5 && (block || t.find_first_of("(=[") != std::string_view::npos);
 }
 
+// A sentence around a piece of code, which code_line() reads as code for its few plain words
+// ("Removing torch.cuda.set_per_process_memory_fraction(0.8) fixed the OOM.", "Setting
+// os.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True' fixed it."): `raw` opens with a
+// capitalised word of three or more letters and nothing else, and ends with '.' or '!' (trailing
+// blanks aside), as no Python, shell or C++ line does.
+static bool sentence_around_code(std::string_view raw) {
+  size_t b = 0;
+  while (b < raw.size() && (raw[b] == ' ' || raw[b] == '\t')) ++b;
+  size_t e = b;
+  while (e < raw.size() && ((raw[e] >= 'a' && raw[e] <= 'z') || (raw[e] >= 'A' && raw[e] <= 'Z'))) ++e;
+  if (e - b < 3 || !(raw[b] >= 'A' && raw[b] <= 'Z') || e >= raw.size() || raw[e] != ' ') return false;
+  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r')) raw.remove_suffix(1);
+  return !raw.empty() && (raw.back() == '.' || raw.back() == '!');
+}
+
 // The adjacent character pairs of a line, each byte's low 6 bits, 4096 bits in all (a lowercased
 // line's letters and digits map to distinct slots but for collisions of '0'-'9' with 'p'-'y'):
 // "cannot contain" for a phrase whose first, middle or last pair is absent, in three bit tests
@@ -4765,7 +4780,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                      any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure) ||
                      any_in(kGone) || any_in(kHadTo);
     if (!cue) return;
-    if (code_line(lo) || printed_line(raw, lo)) return;
+    if ((code_line(lo) && !sentence_around_code(raw)) || printed_line(raw, lo)) return;
     // The clauses that neither deny nor ask; one of them tells of a fix or a cause.
     std::vector<std::string_view> parts = clauses(lo);
     parts.erase(std::remove_if(parts.begin(), parts.end(), denied_or_asked), parts.end());

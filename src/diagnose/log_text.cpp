@@ -849,7 +849,12 @@ std::vector<std::string_view> clauses(std::string_view lo) {
   for (size_t i = 0; i + 1 < lo.size(); ++i) {
     const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
     const bool but = lo.compare(i, 5, " but ") == 0;
-    if (stop || but) {
+    // A contrast inside a sentence ("no_grad fixed it, while empty_cache did nothing", "the batch
+    // was halved, although it still OOMs"): what one side denies is not the other's.
+    auto at = [&](std::string_view w) { return lo.compare(i, w.size(), w) == 0; };
+    const bool contrast = lo[i] == ' ' && (at(" whereas ") || at(" although ") || at(" though ") ||
+                                           (i > 0 && lo[i - 1] == ',' && (at(" while ") || at(" however"))));
+    if (stop || but || contrast) {
       out.push_back(lo.substr(from, i + 1 - from));
       from = i + 1;
       continue;

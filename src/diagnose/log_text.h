@@ -256,7 +256,8 @@ struct PrintedSize {
 /// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow, and so is a
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
-/// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", after the
+/// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", before a
+/// contrast (" whereas ", " although ", " though ", ", while ", ", however"), after the
 /// full-width "，", "。", "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the
 /// separator's punctuation stays with the clause it ends, so a question keeps its '?' or '？'). The
 /// pieces cover `lo` end to end.
