@@ -6095,4 +6095,32 @@ TEST(DiagnoseKinds33, CarriedMends38) {
                              "the user's account", OomCause::kFragmentation));
   EXPECT_FALSE(evidence_holds(oom + "fixed = torch.cuda.set_per_process_memory_fraction(0.8)\n", "the user's account"));
   EXPECT_FALSE(evidence_holds(oom + "Trainer(fixed=True, gradient_checkpointing=True).\n", "the user's account"));
+  // MLX's and MegEngine's allocators: frameworks of their own, whose fixes name their knobs, not
+  // llama.cpp's (-ngl, -c) nor oomkit's flags; a native runtime's probes.
+  const Diagnosis mlx = first(diagnose_log(
+      "mlx_lm.generate --model mlx-community/Llama-3-70B-4bit --prompt long.txt\n"
+      "libc++abi: terminating due to uncaught exception of type std::runtime_error: [metal::malloc] Attempting to allocate "
+      "34359738368 bytes which is greater than the maximum allowed buffer size of 28991029248 bytes.\n",
+      rules_alone()));
+  const Diagnosis mgb = first(diagnose_log(
+      "[mgb] ERR cudaMalloc failed while requesting 411041792 bytes (392.000MiB) of memory; error: out of memory("
+      "last_err=2(out of memory) device=0 mem_free=100.312MiB mem_tot=24220.312MiB)\n",
+      rules_alone()));
+  EXPECT_EQ(mlx.framework, "mlx");
+  EXPECT_EQ(mgb.framework, "megengine");
+  for (const Diagnosis* d : {&mlx, &mgb}) {
+    for (const Finding& f : d->findings) {
+      EXPECT_EQ(f.fix.find("llama.cpp"), std::string::npos) << f.fix;
+      EXPECT_EQ(f.fix.find("oomkit train"), std::string::npos) << f.fix;
+      EXPECT_EQ(f.probe.find("torch.cuda"), std::string::npos) << f.probe;
+    }
+  }
+  auto fix_of = [](const Diagnosis& d, OomCause c) {
+    for (const Finding& f : d.findings) {
+      if (f.category == c) return f.fix;
+    }
+    return std::string();
+  };
+  EXPECT_NE(fix_of(mlx, OomCause::kActivationsBatch).find("mlx_lm.lora --batch-size"), std::string::npos);
+  EXPECT_NE(fix_of(mgb, OomCause::kActivationsBatch).find("megengine.dtr"), std::string::npos);
 }

@@ -106,7 +106,9 @@ const char* default_title(OomCause c) { return info(c).title; }
 std::string framework_title(OomCause cause, const std::string& fw) {
   // Evaluation where the framework's own loop builds no graph: HF Trainer's evaluation_loop and
   // Lightning's validation loop run under torch.no_grad (transformers trainer.py prediction_step,
-  // lightning's loops), Keras' predict / evaluate and JAX build none, nor does a native runtime: what
+  // lightning's loops), Keras' predict / evaluate, JAX and MLX build none (gradients are functions
+  // of the loss: jax.grad, mx.value_and_grad), MegEngine records only inside a GradManager's
+  // `with gm:` block, nor does a native runtime: what
   // fills the device there is the outputs kept across batches (or a user's own loop).
   if (cause != OomCause::kEvalWithoutNoGrad) return {};
   if (fw == "hf") {
@@ -117,7 +119,7 @@ std::string framework_title(OomCause cause, const std::string& fw) {
     return "Evaluation memory: validation outputs kept on the GPU across batches (Lightning's loop runs under no_grad), "
            "or an evaluation of your own without no-grad";
   }
-  if (fw == "tensorflow" || fw == "jax" || fw == "native") {
+  if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine") {
     return "Evaluation / inference memory: outputs kept on the device across batches, or an inference batch too large";
   }
   return {};
@@ -190,7 +192,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       if (std::string(name) == "pytorch") fallback = text;
       if (std::string(name) == "native") native = text;
     }
-    if ((fw == "paddle" || fw == "cupy" || fw == "numpy" || fw == "dask") && native) return native;
+    if ((fw == "paddle" || fw == "cupy" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine") && native) {
+      return native;
+    }
     return fallback ? fallback : "";
   };
   std::string fix, flag;
@@ -213,6 +217,11 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"tensorflow", "A smaller batch_size in model.fit; tf.keras.mixed_precision.set_global_policy('mixed_float16')"},
                   {"vllm", "Lower max_num_seqs / max_num_batched_tokens (fewer sequences in flight)"},
                   {"oomkit", "oomkit train --batch-size <B/2> --grad-accum <2x> (same effective batch), or --checkpointing full"},
+                  {"mlx", "A smaller batch (mlx_lm.lora --batch-size <B/2>); --grad-checkpoint (mlx_lm.lora) to recompute "
+                          "the layers' activations; bf16 or quantized weights"},
+                  {"megengine", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
+                                "DTR (megengine.dtr.enable()) or sublinear memory (trace's SublinearMemoryConfig) to recompute "
+                                "activations; megengine.amp.autocast mixed precision"},
                   {"native", "A smaller batch: fewer images, streams or sequences at once (llama.cpp: a smaller -b / -ub); lower-"
                              "precision weights and activations"},
                   {"paddle", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
@@ -239,6 +248,10 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"oomkit", "oomkit train: a shorter --seq-len, --checkpointing full"},
                   {"paddle", "Smaller inputs: a shorter max length, smaller images or crops (PaddleSeg: a sliding-window "
                              "test_config); recompute on the blocks"},
+                  {"mlx", "Shorter inputs (mlx_lm.lora --max-seq-length); a lower --prefill-step-size for long prompts; "
+                          "--grad-checkpoint"},
+                  {"megengine", "Smaller inputs: a shorter length, smaller images or crops; DTR (megengine.dtr.enable()) to "
+                                "recompute activations"},
                   {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
                              "smaller tile size)"}});
       if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
@@ -265,6 +278,10 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                            "smaller model; lower gpu_memory_utilization only if something else shares the GPU"},
                   {"oomkit", "oomkit train --precision bf16 --optimizer adam-8bit; size ZeRO/offload with oomkit estimate "
                              "--zero 3 --dp N / --offload-optimizer"},
+                  {"mlx", "A smaller or quantized model (mlx_lm.convert -q --q-bits 4); LoRA (mlx_lm.lora) instead of full "
+                          "fine-tuning; unified memory is the Mac's RAM: close what else holds it"},
+                  {"megengine", "A smaller model or half-precision weights (megengine.amp); the model split over GPUs "
+                                "(megengine.distributed)"},
                   {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"},
                   {"paddle", "A smaller model, or half-precision weights (paddle.amp.decorate(models, level='O2')); the "
                              "model sharded over GPUs"}});
@@ -281,6 +298,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"jax", "optax.adafactor or 8-bit moments; shard the optimizer state like the parameters"},
                   {"tensorflow", "A lighter optimizer (Adafactor, SGD)"},
                   {"oomkit", "oomkit train --optimizer adam-8bit (2 B/param) or lion/sgd/adafactor"},
+                  {"mlx", "A lighter optimizer (mlx.optimizers.Adafactor or SGD); LoRA, whose optimizer state is the "
+                          "adapters' alone"},
+                  {"megengine", "A lighter optimizer (megengine.optimizer.SGD), or fewer trainable parameters"},
                   {"native", "A lighter optimizer, or its state kept off the device"}});
       flag = catalogue_flags(cause, sdpa_supported);
       break;
@@ -294,6 +314,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"jax", "Do not keep device arrays from every step (jax.device_get them); avoid re-jitting per step "
                           "(new shapes / closures grow the compilation cache)"},
                   {"tensorflow", "tf.keras.backend.clear_session() between models; no new tf.function per step"},
+                  {"mlx", "Keep no arrays from every step (float(loss) / loss.item() for logging); mx.eval() each step so "
+                          "graphs do not pile up; mx.clear_cache() (older MLX: mx.metal.clear_cache())"},
+                  {"megengine", "Keep numbers, not tensors: loss.item() for logging; detach() what is kept across steps"},
                   {"native", "Free the buffers a step, request or program no longer needs; memory that grows per step is a "
                              "buffer kept per step"}});
       flag = "(timeline: oomkit train records step_start marks for the leak regression)";
@@ -308,6 +331,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                                 "a smaller val batch"},
                   {"jax", "A smaller eval batch; jax.device_get predictions per batch instead of keeping them on device"},
                   {"tensorflow", "A smaller batch in model.predict / evaluate; training=False"},
+                  {"megengine", "Evaluate outside the GradManager's `with gm:` block (nothing recorded there); move kept "
+                                "outputs off the GPU (.numpy()); a smaller eval batch"},
                   {"native", "Free each batch's outputs once they are read; a smaller inference batch"},
                   {"paddle", "Wrap evaluation in `with paddle.no_grad():`; model.eval() alone does not stop graph building; "
                              "move kept outputs off the GPU (.numpy())"}});
@@ -323,6 +348,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                            "memory, or free the GPU"},
                   {"paddle", "Free the GPU (nvidia-smi lists the other processes) or pick a free one with CUDA_VISIBLE_DEVICES; "
                              "on a shared GPU a lower FLAGS_fraction_of_gpu_memory_to_use"},
+                  {"mlx", "Unified memory is shared with every app on the Mac: close the other programs holding it "
+                          "(Activity Monitor's Memory tab), or other MLX processes"},
                   {"native", "Free the device: stop the other programs using it (its own tool lists them: nvidia-smi, rocm-smi, "
                              "tt-smi, bm-smi), or pick another device"}});
       break;
@@ -348,6 +375,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"vllm", "Lower max_model_len (or raise gpu_memory_utilization when the GPU is yours alone), lower "
                            "max_num_seqs; tensor_parallel_size for more KV space"},
                   {"jax", "A smaller decode batch / max length; a paged or quantized KV cache"},
+                  {"mlx", "A bounded, rotating KV cache (mlx_lm --max-kv-size), a quantized KV cache (--kv-bits 4 or 8), a "
+                          "shorter context or fewer sequences at once"},
                   {"native", "A shorter context and fewer parallel sequences (llama.cpp: a smaller -c and -np, a quantized KV "
                              "cache with -ctk q8_0 -ctv q8_0)"}});
       break;
@@ -372,6 +401,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                               "keep tensor shapes fixed between steps (pad batches to one length)"},
                   {"jax", "XLA_PYTHON_CLIENT_ALLOCATOR=platform (no BFC pool) to test; fixed shapes"},
                   {"tensorflow", "TF_GPU_ALLOCATOR=cuda_malloc_async; fixed shapes"},
+                  {"mlx", "A lower buffer-cache limit (mx.set_cache_limit) or mx.clear_cache() between requests; fixed "
+                          "shapes"},
                   {"native", "Allocate the large, long-lived buffers first and free buffers in a fixed order; split the "
                              "largest buffer"}});
       break;
@@ -379,7 +410,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       return "";
   }
   if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native" &&
-      fw != "paddle" && fw != "numpy" && fw != "dask") {
+      fw != "paddle" && fw != "numpy" && fw != "dask" && fw != "mlx" && fw != "megengine") {
     fix += " — oomkit train: " + flag;
   }
   return fix;
@@ -389,7 +420,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
 // native runtime ("native", an accelerator's own allocator), Paddle, numpy and Dask have no torch.cuda
 // to ask. "" keeps the default.
 std::string framework_probe(OomCause cause, const std::string& fw) {
-  if (fw != "native" && fw != "paddle" && fw != "numpy" && fw != "dask") return "";
+  if (fw != "native" && fw != "paddle" && fw != "numpy" && fw != "dask" && fw != "mlx" && fw != "megengine") return "";
   switch (cause) {
     case OomCause::kActivationsBatch:
       return "Run once with half the batch (images, streams, sequences at once): if it fits, the working set scales with it";

@@ -1380,6 +1380,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
        oom.subsystem == "clickhouse" || oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || icontains_word(oom.message, "ggml_"))) {
     d.framework = "native";
+    // Apple's MLX and MegEngine: frameworks with knobs of their own (framework_fix()), not a native
+    // runtime's (llama.cpp's -ngl and -c mean nothing there).
+    if (oom.subsystem == "mlx" || oom.subsystem == "megengine") d.framework = oom.subsystem;
   }
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
   // its fixes in (framework_fix() words them as a native program's).
@@ -1699,7 +1702,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                     "(weights go to the GPU shard by shard), safetensors checkpoints (memory-mapped); torch.load(path, "
                     "mmap=True) for a .bin state dict; or more RAM / swap";
     } else if (context.loading && d.framework != "tensorflow" && d.framework != "jax" && d.framework != "native" &&
-               d.framework != "numpy" && d.framework != "paddle") {
+               d.framework != "numpy" && d.framework != "paddle" && d.framework != "mlx" && d.framework != "megengine") {
       b.at(i).fix = "Load without a full copy in host RAM: torch.load(path, mmap=True, map_location='cpu') (PyTorch >= 2.1), "
                     "safetensors' safe_open, from_pretrained(..., low_cpu_mem_usage=True); fewer processes reading the "
                     "checkpoint at once (tensor-parallel workers each read shards); or more RAM / swap";
