@@ -6124,3 +6124,86 @@ TEST(DiagnoseKinds33, CarriedMends38) {
   EXPECT_NE(fix_of(mlx, OomCause::kActivationsBatch).find("mlx_lm.lora --batch-size"), std::string::npos);
   EXPECT_NE(fix_of(mgb, OomCause::kActivationsBatch).find("megengine.dtr"), std::string::npos);
 }
+
+// held45's kinds (tests/data/oom-corpus-held45/), each on made-up text.
+TEST(DiagnoseKinds33, Held45Kinds) {
+  // R's message in its other catalogues, with its binary sizes (fr prints octets: Go, Mo); quoted
+  // inline as the error got; not as advice.
+  const std::pair<const char*, int64_t> r_messages[] = {
+      {"Erreur : impossible d'allouer un vecteur de taille 26.8 Go\n", static_cast<int64_t>(26.8 * 1073741824.0 + 0.5)},
+      {"Erreur dans f(x) : impossible d\xe2\x80\x99" "allouer un vecteur de taille 216.8 Mo\n", static_cast<int64_t>(216.8 * 1048576.0 + 0.5)},
+      {"Fehler: kann Vektor der Gr\xc3\xb6\xc3\x9f" "e 26.8 GB nicht allozieren\n", static_cast<int64_t>(26.8 * 1073741824.0 + 0.5)},
+      {"Error: no se puede ubicar un vector de tama\xc3\xb1o  3.2 Gb\n", static_cast<int64_t>(3.2 * 1073741824.0 + 0.5)},
+      {"Erro: n\xc3\xa3o \xc3\xa9 poss\xc3\xadvel alocar vetor de tamanho 1.5 Gb\n", static_cast<int64_t>(1.5 * 1073741824.0 + 0.5)},
+      {"Errore: non \xc3\xa8 possibile allocare un vettore di dimensione 2.1 Gb\n", static_cast<int64_t>(2.1 * 1073741824.0 + 0.5)},
+      {"\xe9\x8c\xaf\xe8\xaa\xa4: \xe7\x84\xa1\xe6\xb3\x95\xe9\x85\x8d\xe7\xbd\xae\xe5\xa4\xa7\xe5\xb0\x8f\xe7\x82\xba 8.9 Gb "
+       "\xe7\x9a\x84\xe5\x90\x91\xe9\x87\x8f\n",
+       static_cast<int64_t>(8.9 * 1073741824.0 + 0.5)},
+      {"I would like to fit the model but get this error: `Error: cannot allocate vector of size 38.6 Gb`\n",
+       static_cast<int64_t>(38.6 * 1073741824.0 + 0.5)},
+  };
+  for (const auto& [text, bytes] : r_messages) {
+    const OomRecord r = one_report(text);
+    EXPECT_EQ(r.subsystem, "r") << text;
+    ASSERT_TRUE(r.requested_bytes.has_value()) << text;
+    EXPECT_NEAR(static_cast<double>(*r.requested_bytes), static_cast<double>(bytes), 1.0) << text;
+  }
+  EXPECT_TRUE(parse_oom_log("If you see `Error: cannot allocate vector of size 3 Gb` add RAM.\n").empty());
+  // Python's bare MemoryError as a title above numpy's sized one: one report, the sized one.
+  const OomRecord titled = one_report(
+      "MemoryError\nI run explain() and get:\nnumpy.core._exceptions.MemoryError: Unable to allocate 5.38 PiB for an array "
+      "with shape (8796093022208, 86) and data type float64\n");
+  EXPECT_EQ(titled.subsystem, "numpy");
+  EXPECT_EQ(titled.line, 1);
+  // A size no host has, asked for as the printed shape and dtype say: host RAM first, a shape bug
+  // second; not a corrupted size. A PiB that the shape does not explain stays impossible.
+  EXPECT_EQ(top_cause("numpy.core._exceptions.MemoryError: Unable to allocate 5.38 PiB for an array with shape "
+                      "(8796093022208, 86) and data type float64\n"),
+            OomCause::kCpuRam);
+  EXPECT_TRUE(evidence_holds("numpy.core._exceptions.MemoryError: Unable to allocate 5.38 PiB for an array with shape "
+                             "(1000, 86) and data type float64\n",
+                             "no device or host has 1 PiB", OomCause::kOther));
+  // MemoryError named as what happened, in a title or a sentence: a host report.
+  const std::optional<OomRecord> told = mentioned_oom("input_data.py MemoryError with 512MB RAM and zero swap.\n");
+  ASSERT_TRUE(told.has_value());
+  EXPECT_EQ(told->device, "cpu");
+  EXPECT_FALSE(mentioned_oom("How do I catch the MemoryError exception if it happens?\n").has_value());
+  // Memory growth as a noun that goes on.
+  EXPECT_TRUE(mentioned_oom("There was an issue with a slow but steady memory growth during the TDVP step.\n").has_value());
+  EXPECT_FALSE(mentioned_oom("The memory growth setting of TensorFlow is on.\n").has_value());
+  // OpenCL's own allocation failures.
+  EXPECT_EQ(one_report("[GPU] clEnqueueNDRangeKernel, error code: -5 CL_OUT_OF_RESOURCES\n").subsystem, "opencl");
+  EXPECT_EQ(one_report("[GPU] clEnqueueWriteBuffer, error code: -4 CL_MEM_OBJECT_ALLOCATION_FAILURE\n").subsystem, "opencl");
+  // Windows' "shared GPU memory" is the host RAM a GPU borrows, not a GPU shared with other jobs.
+  EXPECT_FALSE(evidence_holds("CUDA out of memory.\nThe model loads at 5.19 GB into 17.63 GB of available shared GPU memory.\n",
+                              "other jobs on the GPU"));
+  EXPECT_TRUE(evidence_holds("CUDA out of memory.\nI don't want to delete everything as it is a shared GPU used by other users.\n",
+                             "other jobs on the GPU"));
+  // The OS named killing the process, in the active voice, on a line that asks something else.
+  EXPECT_TRUE(evidence_holds("Memory usage increasing continuously\nAfter 8k iterations, the OS kills the process. Can you "
+                             "please help me out?\n",
+                             "the process was killed", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("Memory usage increasing continuously\nDoes the OS kill the process?\n", "the process was killed"));
+  // The KV cache's own allocation told failing.
+  EXPECT_TRUE(evidence_holds("Not enough memory with a 16 GB GPU\nException on allocation of the GPU KV cache in "
+                             "CreateSharedKvBuffers.\n",
+                             "the KV cache's own allocation", OomCause::kGenerationKvCache));
+  EXPECT_FALSE(evidence_holds("Not enough memory with a 16 GB GPU\nThe KV cache allocation is not the problem here.\n",
+                              "the KV cache's own allocation"));
+  // ggml's graph allocator after its Vulkan backend's chunk: one failure; the compute buffers grow
+  // with the input outside llama.cpp, with its context and micro-batch in it; not above the
+  // device's limit on one allocation.
+  const std::string vk =
+      "ggml_vulkan: Device memory allocation of size 3303014400 failed.\n"
+      "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n"
+      "ggml_gallocr_reserve_n_impl: failed to allocate Vulkan0 buffer of size 8611430400\n";
+  EXPECT_EQ(parse_oom_log(vk).size(), 1u);
+  EXPECT_EQ(top_cause("vae decode of a 4 minute song\n" + vk), OomCause::kActivationsSeqlen);
+  EXPECT_TRUE(evidence_holds("llama_new_context_with_model: n_ctx = 32768\n" + vk, "llama.cpp could not reserve its compute buffers",
+                             OomCause::kGenerationKvCache));
+  EXPECT_FALSE(evidence_holds(
+      "ggml_vulkan: Device memory allocation of size 4831838208 failed.\n"
+      "ggml_vulkan: Requested buffer size exceeds device memory allocation limit: ErrorOutOfDeviceMemory\n"
+      "ggml_gallocr_reserve_n: failed to allocate Vulkan0 buffer of size 4831838208\n",
+      "compute buffers"));
+}

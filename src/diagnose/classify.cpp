@@ -1417,8 +1417,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                          oom.family == "pytorch_async" ||
                          (oom.family == "pytorch" && (oom.allocated_bytes || oom.total_capacity_bytes));
   const auto Q = oom.requested_bytes;
-  // 1. Plausibility: no device has a petabyte; a size beyond int64 was corrupted on the way.
-  const bool impossible = oom.requested_is_lower_bound || (Q && (*Q >= kPiB || (oom.size_overflow && *Q == kMax)));
+  // 1. Plausibility: no device has a petabyte; a size beyond int64 was corrupted on the way. Not
+  // where numpy's printed shape and dtype ask for that many bytes (within its 3 printed digits): an
+  // array as the code asks for it (a combinatorial or n x n blow-up), read as host RAM below.
+  const bool shaped_as_asked = oom.subsystem == "numpy" && Q && !oom.size_overflow && [&] {
+    const int k = diagnose_detail::tf_element_bytes_for(oom.tensor_shape, *Q, false);
+    return k > 0 && (oom.dtype.find(std::to_string(8 * k)) != std::string::npos ||
+                     (k == 1 && (oom.dtype == "bool" || oom.dtype.find("int8") != std::string::npos)));
+  }();
+  const bool impossible = oom.requested_is_lower_bound ||
+                          (Q && ((*Q >= kPiB && !shaped_as_asked) || (oom.size_overflow && *Q == kMax)));
   // TensorFlow's / XLA's allocator on the CPU device ("OOM when allocating tensor ... on
   // /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu"): host RAM, not an accelerator.
   const bool tf_host = (oom.family == "tensorflow" || oom.family == "xla") && oom.device.rfind("cpu", 0) == 0;
@@ -1824,8 +1832,24 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                     : "llama.cpp's loader could not allocate a buffer of the model's weights: the layers put on the device do not fit");
     } else if (icontains_word(what, "kv_cache") || icontains_word(what, "kv buffer")) {
       b.add(OomCause::kGenerationKvCache, 0.5, "ggml was allocating the KV cache: it grows with the context and the parallel sequences");
-    } else if (icontains_word(what, "graph_reserve") || icontains_word(what, "compute buffer")) {
-      b.add(OomCause::kActivationsSeqlen, 0.45, "ggml was reserving its compute buffers: they grow with the context and the micro-batch");
+    } else if (const bool limit = diagnose_detail::icontains(what, "allocation limit") ||
+                                  diagnose_detail::icontains(what, "maxmemoryallocationsize");
+               !limit && (icontains_word(what, "graph_reserve") || icontains_word(what, "compute buffer") ||
+                          context.compute_buffer_failed_line > 0)) {
+      // The graph's intermediate tensors: in llama.cpp they grow with the context (-c, the KV
+      // cache's own setting) and the micro-batch (-ub); elsewhere (whisper.cpp, a VAE's decoded
+      // chunk, an image's tiles) with the input. Not where the buffer is above the device's limit
+      // on one allocation (read above).
+      if (context.llama_context) {
+        // Either knob shrinks them: no more than a candidate each (a verdict needs the log to say which).
+        b.add(OomCause::kGenerationKvCache, 0.3,
+              "llama.cpp could not reserve its compute buffers: they grow with the context (-c), as its KV cache does, "
+              "and with the micro-batch (-ub)");
+        b.add(OomCause::kActivationsBatch, 0.25, "llama.cpp's compute buffers grow with the micro-batch (-ub)");
+      } else {
+        b.add(OomCause::kActivationsSeqlen, 0.45,
+              "ggml was reserving its compute buffers: they grow with the input (context, chunk, tiles) and the micro-batch");
+      }
     }
   }
   // A message without the device's capacity, a request larger than the GPU the user names ("Tried

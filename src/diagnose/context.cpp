@@ -503,6 +503,8 @@ struct LogEvidence {
   int64_t tf_exception_line = 0;                 // first line opening with TensorFlow's ResourceExhaustedError
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
+  std::vector<int64_t> compute_buffer_failed_lines;  // ggml's graph allocator failing to reserve its compute buffers
+  int64_t llama_context_line = 0;                // first line of llama.cpp's context (llama_new_context, llama_kv_cache)
   std::vector<int64_t> collective_lines;         // frames or calls of torch.distributed's object collectives
   int64_t set_device_line = 0;                   // first line calling set_device (torch.cuda.set_device(local_rank))
   int64_t ddp_frame_line = 0;                    // first frame of DistributedDataParallel (torch/nn/parallel/distributed.py)
@@ -1659,6 +1661,18 @@ class Reader {
           0, Told::kPrinted);
       ev_.kv_cache_failed_lines.push_back(n);
     }
+    // ggml's graph allocator failing to reserve its compute buffers ("ggml_gallocr_reserve_n:
+    // failed to allocate Vulkan0 buffer of size N", llama.cpp's "failed to allocate compute
+    // buffers"): classify.cpp reads which (LogContext::compute_buffer_failed_line); llama.cpp's
+    // context told ("llama_new_context_with_model: n_ctx = 8192", "llama_context:", "llama_kv_cache"):
+    // the run's context size is its KV cache's.
+    if (has_text("alloc") && ((has_text("gallocr_reserve") && has_text("failed to allocate")) ||
+                              has_text("failed to allocate compute buffers"))) {
+      ev_.compute_buffer_failed_lines.push_back(n);
+    }
+    if (!ev_.llama_context_line && (has_text("llama_new_context") || has_text("llama_context") || has_text("llama_kv_cache"))) {
+      ev_.llama_context_line = n;
+    }
     // A large beam search set (num_beams=128): every beam keeps its own KV cache; 16 and up are
     // beyond the usual 4-8.
     if (has(kWLlmGen)) {
@@ -2577,6 +2591,14 @@ if (contains("model.eval()") && !negated) {
                             contains("gradient_checkpointing")) &&
                            !contains(".generate(") && !contains("kv cache") && !contains("max_new_tokens") &&
                            !contains("past_key_values") && !contains("num_beams");
+    // The KV cache's own allocation told failing or oversized ("Exception on allocation of the GPU
+    // KV cache", "llama.cpp allocates the KV cache for the entire context", "sizes the KV cache to
+    // fill gpu_memory_utilization"): the allocation within 40 characters of the cache's name, in a
+    // sentence that neither denies nor asks.
+    if (sentence && !negated && kv_cache_allocation_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.4,
+          "the KV cache's own allocation, in the user's words: " + text());
+    }
     if ((has(kWLlmGen) || has(kWGenWord)) && !cache_off) {
 if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.3, "LLM generation: " + text());
@@ -2814,6 +2836,9 @@ if ((contains("map_location") && contains("torch.load")) ) {
               contains("other kernel") || contains("background") || contains("hold") || contains("occup") ||
               contains("still running"));
     };
+    // Windows' "shared GPU memory" (Task Manager's name for the host RAM a GPU may borrow; all an
+    // integrated GPU has) is no GPU shared with others.
+    auto shared_gpu_memory = [&] { return contains("shared gpu memory") || contains("shared gpu mem "); };
     // Other jobs / processes on the GPU.
     if (has(kWOther)) {
 if (contains("other process") || contains("another process") || contains("other users") ||
@@ -2821,7 +2846,7 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
         contains("another script") || contains("another experiment") || contains("another training") ||
         contains("another task") || contains("other program") || other_app_holds() ||
-        contains("already in use") || contains("shared gpu") || jupyter_holds()) {
+        contains("already in use") || (contains("shared gpu") && !shared_gpu_memory()) || jupyter_holds()) {
       // Not where the user rules them out ("nvidia-smi shows no other process", "no, only this one").
       if (!contains("no other process") && !contains("no other job") && !contains("no other program") &&
           !contains("only this one") && !contains("not another process") && !contains("no another process")) {
@@ -3050,7 +3075,10 @@ if (contains("other process") || contains("another process") || contains("other 
     // memory is the Linux OOM killer or a cgroup limit, on host RAM (a GPU's OOM is an exception,
     // not a kill). In the corpus's parts, 22 of the 23 reports that say so in the passive are host
     // RAM, the other host RAM that grew (a leak).
-    if (sentence && contains("killed") && !negated && lo.find('?') == std::string_view::npos && process_killed_told(lo) &&
+    // Not asked: the clause that tells the kill does not end with '?' ("... the OS kills the process.
+    // Can you please help me out?" tells it).
+    if (sentence && (contains("killed") || contains("kills")) && !negated && !asks(clause_at(lo, lo.find("kill"))) &&
+        process_killed_told(lo) &&
         once_per_window(last_killed_, OomCause::kCpuRam, n)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
           "the process was killed (the Linux OOM killer / a cgroup limit ends a process that takes the host's RAM): " +
@@ -3667,6 +3695,24 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // was / were / is / are / been / being ("the process gets killed", "it was killed in step800+"),
   // not denied right before it ("wasn't killed", "is not killed"), not a DataLoader worker's bus
   // error (its shared memory, which the parser reads). Not "I killed the other process".
+  // The KV cache named with a word of allocation ("allocat", "sizes", "reserves") within 40
+  // characters either side, in a clause that neither denies nor asks.
+  static bool kv_cache_allocation_told(std::string_view lo) {
+    for (std::string_view kv : {"kv cache", "kv-cache", "kv_cache"}) {
+      for (size_t p = lo.find(kv); p != std::string_view::npos; p = lo.find(kv, p + 1)) {
+        const std::string_view clause = clause_at(lo, p);
+        if (denied_or_asked(clause)) continue;
+        const size_t from = p > 40 ? p - 40 : 0;
+        const std::string_view near = lo.substr(from, p - from + kv.size() + 40);
+        if (near.find("allocat") != std::string_view::npos || near.find(" sizes the") != std::string_view::npos ||
+            near.find("reserves") != std::string_view::npos) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   static bool process_killed_told(std::string_view lo) {
     // Not a kill with another cause told: by the user, a scheduler's time limit, a quota, other users.
     for (std::string_view other : {"bus error", "by me", "i killed", "we killed", "manually", "kill -", "ctrl", "walltime",
@@ -3679,6 +3725,13 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // GPU ran out of memory"): the device's OOM told as a kill, which says nothing of the host's
     // RAM. Not the host's own killer ("killed by the OOM killer; the GPU has 80GB free").
     if (accelerator_oom_told(lo)) return false;
+    // The killer named, in the active voice: "the OS kills the process", "Linux killed my script",
+    // "the kernel kills it" (not "the OS never kills it": denied above by the caller's negation).
+    for (std::string_view agent : {"os kills", "os killed", "system kills", "system killed", "kernel kills", "kernel killed",
+                                   "linux kills", "linux killed"}) {
+      const size_t p = lo.find(agent);
+      if (p != std::string_view::npos && word_starts_at(lo, p) && is_word_at(lo, p, agent.size())) return true;
+    }
     for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
       if (!is_word_at(lo, p, 6) || p == 0) continue;
       size_t e = p;
@@ -5783,6 +5836,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   for (const int64_t line : ev.kv_cache_failed_lines) {
     if (line >= oom_line && line <= oom_line + 10) c.kv_cache_failed_line = line;
   }
+  // ggml's graph allocator failing within the report's lines or just after them.
+  for (const int64_t line : ev.compute_buffer_failed_lines) {
+    if (line >= oom_line && line <= oom_line + 10 && c.compute_buffer_failed_line == 0) c.compute_buffer_failed_line = line;
+  }
+  c.llama_context = ev.llama_context_line > 0;
   // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.
   if (!c.framework_named && ev.tf_exception_line > 0 && !ev.paddle_named) {
     c.framework = "tensorflow";

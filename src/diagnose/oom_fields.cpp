@@ -622,6 +622,29 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       set_requested(size_after(s, "cannotallocatevectorofsize", true), r);
       // zh_CN: "无法分配大小为8.9 Gb的向量", the same binary "Gb"; "of length N" is a count, no size.
       if (!r.requested_bytes) set_requested(size_after(s, "\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba", true), r);
+      // Its other catalogues, the words before the size (oom_parser.cpp's heads), binary units as in
+      // English: es "tamaño" ends in a non-ASCII letter before the number; fr prints octets ("26.8 Go", "216.8 Mo").
+      for (std::string_view label : {std::string_view("vecteurdetaille"), std::string_view("vektordergr\xc3\xb6\xc3\x9f" "e"),
+                                     std::string_view("vettoredidimensione"), std::string_view("vectordetama"),
+                                     std::string_view("vetordetamanho"),
+                                     std::string_view("\xe9\x85\x8d\xe7\xbd\xae\xe5\xa4\xa7\xe5\xb0\x8f\xe7\x82\xba")}) {  // 配置大小為
+        if (r.requested_bytes) break;
+        const size_t p = ifind(s, label);
+        if (p == std::string::npos) continue;
+        size_t q = p + label.size();
+        for (int k = 0; k < 4 && q < s.size() && !is_digit(s[q]); ++k) ++q;
+        size_t e = q;
+        while (e < s.size() && (is_digit(s[e]) || s[e] == '.')) ++e;
+        if (e == q) continue;
+        if (e + 1 < s.size() && lower_char(s[e + 1]) == 'o' && (lower_char(s[e]) == 'k' || lower_char(s[e]) == 'm' ||
+                                                                 lower_char(s[e]) == 'g' || lower_char(s[e]) == 't')) {
+          std::optional<PrintedSize> octets = size_at(s.substr(q, e - q) + static_cast<char>(s[e]) + "B", 0, true);
+          if (octets) octets->printed = s.substr(q, e - q) + " " + s.substr(e, 2);
+          set_requested(octets, r);
+        } else {
+          set_requested(size_at(s, q, true), r);
+        }
+      }
       return;
     }
     if (r.subsystem == "ggml") {  // "failed to allocate CPU buffer of size N" (or a backend's pinned host buffer)
@@ -642,6 +665,22 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
             t.erase(d, 1);
             set_requested(size_at(t, 0), r);
           }
+        }
+      }
+      // numpy 1.18 on names the array's shape and dtype after its size ("... 5.38 PiB for an array with
+      // shape (8796093022208, 86) and data type float64"): kept, so a size no host has can be told
+      // from a corrupted one (the shape asks for it).
+      if (const size_t p = ifind(s, "foranarraywithshape("); r.requested_bytes && p != std::string::npos) {
+        const size_t open = p + 20;
+        const size_t close = s.find(')', open);
+        const size_t t = close == std::string::npos ? std::string::npos : ifind(s, "anddatatype", close);
+        if (close != std::string::npos && close - open < 200 && t == close + 1) {
+          std::string shape = s.substr(open, close - open);
+          if (!shape.empty() && shape.back() == ',') shape.pop_back();
+          size_t e = t + 11;
+          while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
+          r.tensor_shape = shape;
+          r.dtype = s.substr(t + 11, e - t - 11);
         }
       }
       // numpy before 1.18: "Unable to allocate array with shape (50000, 50000, 8) and data type

@@ -236,6 +236,18 @@ const HeadDef kHeads[] = {
     // length, not bytes).
     {"\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba", "host_alloc", "r", Kind::kOneLine},  // 无法分配大小为
     {"cannot allocate vector of length", "host_alloc", "r", Kind::kOneLine},
+    // R's message in its other catalogues where the words come before the size (R's po/*.po for
+    // "cannot allocate vector of size %0.1f Gb"): fr "impossible d'allouer un vecteur de taille
+    // 26.8 Go" (Go / Mo: octets), de "kann Vektor der Größe 26.8 GB nicht allozieren", it "non è
+    // possibile allocare un vettore di dimensione", es "no se puede ubicar un vector de tamaño",
+    // pt_BR "não é possível alocar vetor de tamanho", zh_TW "無法配置大小為 8.9 Gb 的向量".
+    {"impossible d'allouer un vecteur de taille", "host_alloc", "r", Kind::kOneLine},
+    {"impossible d\xe2\x80\x99" "allouer un vecteur de taille", "host_alloc", "r", Kind::kOneLine},  // ’ (typeset)
+    {"kann vektor der gr\xc3\xb6\xc3\x9f" "e", "host_alloc", "r", Kind::kOneLine},                      // Größe
+    {"non \xc3\xa8 possibile allocare un vettore di dimensione", "host_alloc", "r", Kind::kOneLine},
+    {"no se puede ubicar un vector de tama", "host_alloc", "r", Kind::kOneLine},
+    {"n\xc3\xa3o \xc3\xa9 poss\xc3\xadvel alocar vetor de tamanho", "host_alloc", "r", Kind::kOneLine},
+    {"\xe7\x84\xa1\xe6\xb3\x95\xe9\x85\x8d\xe7\xbd\xae\xe5\xa4\xa7\xe5\xb0\x8f\xe7\x82\xba", "host_alloc", "r", Kind::kOneLine},  // 無法配置大小為
     // DuckDB's buffer manager (host RAM within its memory_limit): "Out of Memory Error: could not
     // allocate block of 262144 bytes", "... failed to allocate data of size 16.0 MiB (4.4 GiB/4.4 GiB
     // used)", "... failed to pin block of size 256.0 KiB": a block or data, not a texture, and not
@@ -447,6 +459,11 @@ const HeadDef kHeads[] = {
     // OpenVINO's GPU plugin (OpenCL): "[GPU] Exceeded max size of memory object allocation:
     // requested 2305843008391495680 bytes, but max alloc size supported by device is 4294959104 bytes."
     {"exceeded max size of memory object allocation", "device_alloc", "opencl", Kind::kOneLine},
+    // OpenCL's own error codes for a failed allocation (cl.h): CL_MEM_OBJECT_ALLOCATION_FAILURE (-4),
+    // a buffer the device could not place, and CL_OUT_OF_RESOURCES (-5), the device's resources
+    // (memory, registers, local memory) exhausted for a kernel; no size printed.
+    {"cl_mem_object_allocation_failure", "device_alloc", "opencl", Kind::kOneLine},
+    {"cl_out_of_resources", "device_alloc", "opencl", Kind::kOneLine},
     // TensorFlow Lite Micro's tensor arena, a buffer of kTensorArenaSize bytes the program gives the
     // interpreter (SingleArenaBufferAllocator): "Failed to allocate tail memory. Requested: 40,
     // available 0, missing: 40", "Failed to resize buffer. Requested: ...", MicroAllocator's "Arena
@@ -489,6 +506,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
   both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
+  t[0xe7] = '\x84';  // and its zh_TW "無法配置大小為" (e7 84 a1 ...)
   return t;
 }();
 
@@ -505,7 +523,12 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "memory")) return true;
         break;
       case 'a':
-        if ((d == 'l' && istarts_with(rest, "alloc")) || (d == 'r' && istarts_with(rest, "arena size is too small"))) return true;
+        // R's other catalogues: "d'allouer un vecteur", "nicht allozieren", "alocar vetor".
+        if ((d == 'l' && (istarts_with(rest, "alloc") || istarts_with(rest, "allouer un vecteur") ||
+                          istarts_with(rest, "allozieren") || istarts_with(rest, "alocar vetor"))) ||
+            (d == 'r' && istarts_with(rest, "arena size is too small"))) {
+          return true;
+        }
         break;
       case 'k':
         if ((d == 'i' && istarts_with(rest, "kill")) || (d == 'v' && istarts_with(rest, "kv cache"))) return true;
@@ -518,6 +541,8 @@ bool has_trigger(std::string_view s) {
         break;
       case 'r':
         if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer")) return true;
+        // OpenCL's CL_OUT_OF_RESOURCES (its CL_MEM_OBJECT_ALLOCATION_FAILURE holds "alloc").
+        if (i >= 7 && istarts_with(s.substr(i - 7), "out_of_resources")) return true;
         break;
       case 's':
         if (istarts_with(rest, "signal 9")) return true;
@@ -526,7 +551,7 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "dispatched on the cpu")) return true;
         break;
       case 'u':
-        if (istarts_with(rest, "unable to find a valid cudnn")) return true;
+        if (istarts_with(rest, "unable to find a valid cudnn") || istarts_with(rest, "un vector de tama")) return true;
         break;
       case 'b':
         if (istarts_with(rest, "blas_status_not_initialized")) return true;
@@ -536,6 +561,9 @@ bool has_trigger(std::string_view s) {
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
+        break;
+      case '\xe7':  // zh_TW: "無法配置大小"
+        if (rest.rfind("\xe7\x84\xa1\xe6\xb3\x95\xe9\x85\x8d\xe7\xbd\xae\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
         break;
       default:
         break;
@@ -901,16 +929,26 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           constexpr std::string_view kZhColon = "\xef\xbc\x9a";                 // ： (fullwidth colon)
           constexpr std::string_view kZhVector = "\xe7\x9a\x84\xe5\x90\x91\xe9\x87\x8f";  // 的向量 (zh: "'s vector")
           constexpr std::string_view kZhVectorOld = "\xe7\x9a\x84\xe7\x9f\xa2\xe9\x87\x8f";  // 的矢量
-          const std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
-          const bool zh = static_cast<unsigned char>(h.phrase[0]) >= 0x80;
+          std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
+          // Quoted inline as the error the user got ("but get this error: `Error: cannot allocate
+          // vector of size 38.6 Gb`"): the lead inside the backticks, where a colon or nothing opens
+          // them (not advice: "If you see `Error: ...`").
+          if (const size_t tick = lead.rfind('`'); tick != std::string_view::npos) {
+            const std::string_view before = trim_view(lead.substr(0, tick));
+            if (before.empty() || before.back() == ':') lead = trim_view(lead.substr(tick + 1));
+          }
+          const bool zh = static_cast<unsigned char>(h.phrase[0]) >= 0x80;  // zh_CN's or zh_TW's wording
           const bool colon = !lead.empty() && (lead.back() == ':' || (lead.size() >= kZhColon.size() &&
                                                                       lead.substr(lead.size() - kZhColon.size()) == kZhColon));
           // rpy2 re-raises it: "rpy2.rinterface_lib.embedded.RRuntimeError: Error: cannot allocate ...".
           const bool reraised = lead.size() > 6 && lead.compare(lead.size() - 6, 6, "error:") == 0 &&
                                 lead.find("rruntimeerror") != std::string_view::npos;
-          const bool printed = lead.empty() || reraised ||
-                               (colon && (lead.rfind("error", 0) == 0 || lead.rfind("[1] error", 0) == 0 ||
-                                          lead.rfind("warning", 0) == 0 || lead.rfind(kZhError, 0) == 0));
+          // R's "Error: " / "Error in <call> : " in its catalogues: es "Error", it "Errore", pt_BR
+          // "Erro", fr "Erreur", de "Fehler", zh_CN "错误", zh_TW "錯誤".
+          const bool error_word = lead.rfind("erro", 0) == 0 || lead.rfind("erreur", 0) == 0 || lead.rfind("fehler", 0) == 0 ||
+                                  lead.rfind("[1] error", 0) == 0 || lead.rfind(kZhError, 0) == 0 ||
+                                  lead.rfind("\xe9\x8c\xaf\xe8\xaa\xa4", 0) == 0;  // 錯誤
+          const bool printed = lead.empty() || reraised || (colon && (error_word || lead.rfind("warning", 0) == 0));
           if (!printed || lead.find('"') != std::string_view::npos) continue;
           // The Chinese wording's size is followed by "的向量" (older catalogues: "的矢量"), not a
           // buffer's or a table's size.
@@ -1581,8 +1619,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // A report's title on the first line ("Index build error: `invalid memory alloc request size`
         // >= 1GB") names the failure the message further down prints with its size: one report.
         const bool pytorch_family = prev.pytorch_family() && r.pytorch_family();
+        // Python's bare MemoryError as the title names any host allocation's sized failure below
+        // (numpy's _ArrayMemoryError is a MemoryError).
+        const bool python_title = prev.family == "host_alloc" && prev.subsystem == "python" && r.family == "host_alloc";
         const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
-                                (prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem;
+                                (prev.family == r.family || pytorch_family) && (prev.subsystem == r.subsystem || python_title);
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
         // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
         // the GPU's.
@@ -1601,10 +1642,15 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool ggml_backend_line = (prev.family == "cuda_error_oom" && icontains(prev.message, "cudamalloc failed")) ||
                                        (prev.family == "device_alloc" && prev.subsystem == "vulkan") ||
                                        (prev.subsystem == "ggml" && prev.family == r.family);
+        // Vulkan's backend places a large buffer in chunks of at most its maxMemoryAllocationSize: the
+        // chunk that failed ("Device memory allocation of size 3303014400 failed") is smaller than the
+        // graph allocator's buffer ("failed to allocate Vulkan0 buffer of size 8611430400").
+        const bool vulkan_chunk = prev.subsystem == "vulkan" && prev.requested_bytes && r.requested_bytes &&
+                                  *r.requested_bytes > *prev.requested_bytes;
         const bool ggml_echo = r.subsystem == "ggml" && ggml_backend_line && r.line - prev_last <= 3 &&
                                (device_index(prev.device).empty() || device_index(r.device).empty() ||
                                 device_index(prev.device) == device_index(r.device)) &&
-                               (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r));
+                               (!prev.requested_bytes || !r.requested_bytes || same_size(prev, r) || vulkan_chunk);
         // ggml_vulkan's "ErrorOutOfHostMemory" after its sized line: the allocation was host memory.
         const bool vulkan_host_echo = prev.family == "device_alloc" && prev.subsystem == "vulkan" && r.family == "host_alloc" &&
                                       r.subsystem == "vulkan_host" && r.line - prev_last <= 5;
@@ -1813,6 +1859,9 @@ bool told_not_so(std::string_view lo) {
 // ("GPU memory was gradually increasing over the first epoch", "memory usage is growing slowly
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
 // a line.
+bool memory_named_near(const std::vector<std::string_view>& w, std::string_view lo, size_t i, size_t before, size_t after);
+std::vector<std::string_view> alnum_words(std::string_view t);
+
 bool memory_growth_prose(std::string_view lo) {
   // zh: 显存 / 内存 (GPU / host memory) with 泄漏 / 泄露 (leak), 不断增加 / 一直增加 / 持续增加 (keeps
   // increasing) anywhere on the line, or a growth word just after the memory's name (below); not
@@ -1958,6 +2007,14 @@ bool memory_growth_prose(std::string_view lo) {
                     lo.find("over time") != std::string_view::npos;
   if (each && (lo.find("never freed") != std::string_view::npos || lo.find("never released") != std::string_view::npos)) {
     return true;
+  }
+  // Growth as a noun that goes on: "a slow but steady memory growth during TDVP", "unbounded RAM
+  // growth", the memory within three words before it.
+  if (any_word({"steady", "continuous", "unbounded", "gradual", "linear", "indefinite", "endless"})) {
+    const std::vector<std::string_view> w = alnum_words(lo);
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (w[i] == "growth" && memory_named_near(w, lo, i, 3, 0)) return true;
+    }
   }
   // "The longer it trains the more memory it takes."
   if (lo.find("the longer") != std::string_view::npos &&
@@ -2587,6 +2644,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // memory told gone ("the gpu memory is out", a title's "GPU memory out")
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
                                    "with memoryerror", "a memoryerror", "memory is out", "gpu memory out",
+                                   // named as what happened ("The MemoryError exception is occured in input_data.py",
+                                   // a title's "input_data.py MemoryError with 512MB RAM")
+                                   "the memoryerror", "memoryerror exception", "memoryerror with", "memoryerror when",
+                                   "memoryerror while", "memoryerror in ", "memoryerror on ", "memoryerror after",
+                                   "memoryerror during",
                                    // Korean: 메모리 부족 / 메모리가 부족 (memory short: Korean's "out of memory"),
                                    // 메모리 초과 / 메모리가 초과 (memory exceeded)
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1",
