@@ -260,7 +260,8 @@ std::string read(const std::string& path) {
 
 // Whether `bytes` is what `printed` states. Independent of the parser: written from the formats'
 // definitions (PyTorch's format_size: binary units, two decimals; XLA's bare K/M/G: binary;
-// TH: size / 2^30 truncated, labelled GB; TensorFlow: shape x dtype).
+// TH: size / 2^30 truncated, labelled GB; TensorFlow: shape x dtype). `mps`: KB/MB/GB (and R's
+// French Ko/Mo/Go) binary, as MPS, PaddlePaddle and R (memory.c divides by 1024) print them.
 bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, const std::string& record_dtype) {
   // "190.31M (199557120 bytes)", "5.66GiB (6075580416B)": the exact count in parentheses decides.
   if (const size_t open = printed_in.find('('); open != std::string::npos && printed_in.rfind("shape[", 0) != 0) {
@@ -345,6 +346,11 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
   else if (u == "mib" || u == "m") mult = 1024.0L * 1024;
   else if (u == "gib" || u == "g") mult = 1024.0L * 1024 * 1024;
   else if (u == "tib" || u == "t") mult = 1024.0L * 1024 * 1024 * 1024;
+  else if (u == "pib" || u == "p") mult = 1024.0L * 1024 * 1024 * 1024 * 1024;
+  // French octets, as R's fr catalogue prints its binary sizes ("26.8 Go"): binary like R's "Gb".
+  else if (u == "ko" && mps) mult = 1024.0L;
+  else if (u == "mo" && mps) mult = 1024.0L * 1024;
+  else if (u == "go" && mps) mult = 1024.0L * 1024 * 1024;
   else if (u == "kb") mult = mps ? 1024.0L : 1e3L;
   else if (u == "mb") mult = mps ? 1024.0L * 1024 : 1e6L;
   else if (u == "gb") {
@@ -400,7 +406,8 @@ void score_dir(const std::string& dir, Score& s, const DiagnoseOptions& options,
       const Diagnosis* match = nullptr;
       for (const auto& d : ds) {
         if (d.oom && d.oom->requested_bytes &&
-            matches_printed(printed, *d.oom->requested_bytes, d.oom->device == "mps" || d.oom->family == "paddle", d.oom->dtype)) {
+            matches_printed(printed, *d.oom->requested_bytes,
+                            d.oom->device == "mps" || d.oom->family == "paddle" || d.oom->subsystem == "r", d.oom->dtype)) {
           match = &d;
         }
       }
