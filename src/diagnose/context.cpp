@@ -1846,8 +1846,9 @@ class Reader {
     const bool items_per_call = (has_text("at once") || has_text("request") || has_text("ask") || has_text(" per ") ||
                                  has_text("in one") || has_text("in a single")) &&
                                 items_per_call_told(lo);
-    const bool setting_ignored = (has_text("effect") || has_text("ignored") || has_text("respected") ||
+    const bool setting_ignored = (has_text("effect") || has_text("ignore") || has_text("respect") ||
                                   has_text("honor") || has_text("nothing") || has_text("t work") || has_text("not working") ||
+                                  has_text("t take") || has_text("not take") || has_text("account for") ||
                                   (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
                                  placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
     // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
@@ -1921,12 +1922,14 @@ class Reader {
     // (By the word table's cue words, not a search of every line.)
     const bool kept_line = has(kWKeptCue);
     const bool vae_line = kept_line && has_text("vae");
+    const bool hardcoded_memory = (has_text("hardcoded") || has_text("hard-coded") || has_text("hard coded")) &&
+                                  hardcoded_memory_size(lo);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
-        !list_grows && !worker_contexts && !split_told_off) {
+        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -2416,6 +2419,15 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
                              gpu_chosen_line_)
                : std::string("several GPUs asked for, the work told on the first one: tensors placed on the wrong device: ")) +
               text());
+    }
+    // A memory size written into the library, not scaled to the device ("hardcoded 32GB VMM pool
+    // reservation fails on Jetson", "hardcoded mx.set_cache_limit(32GB) is not device-scaled"): a
+    // pool, cache limit or reservation the user cannot size, a bug in it (other). Not a batch
+    // hard-coded ("batch size hardcoded to 256": the batch).
+    if (sentence && hardcoded_memory) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.35,
+          "a memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device): " + text(),
+          0, Told::kAccount);
     }
     // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug;
     // not where the work is told landing on the first GPU instead of the one chosen (read above).
@@ -3695,6 +3707,35 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // was / were / is / are / been / being ("the process gets killed", "it was killed in step800+"),
   // not denied right before it ("wasn't killed", "is not killed"), not a DataLoader worker's bus
   // error (its shared memory, which the parser reads). Not "I killed the other process".
+  // "hardcoded" (or "hard-coded", "hard coded") with, in the 40 characters after it, a size in GB /
+  // GiB / MB or a pool, cache limit, reservation or arena; in a clause that does not ask and names
+  // no batch, not "not hardcoded".
+  static bool hardcoded_memory_size(std::string_view lo) {
+    for (std::string_view h : {"hardcoded", "hard-coded", "hard coded"}) {
+      for (size_t p = lo.find(h); p != std::string_view::npos; p = lo.find(h, p + 1)) {
+        const std::string_view clause = clause_at(lo, p);
+        // (Its own "not device-scaled" is no denial: only a question, or "not hardcoded", undoes it.)
+        if (asks(clause) || clause.find("batch") != std::string_view::npos ||
+            (p >= 4 && (lo.compare(p - 4, 4, "not ") == 0 || lo.compare(p - 4, 4, "n't ") == 0))) {
+          continue;
+        }
+        const std::string_view after = lo.substr(p + h.size(), 40);
+        if (contains_any(after, {"pool", "cache limit", "cache_limit", "reservation", "reserve", "arena"})) return true;
+        for (size_t d = 0; d < after.size(); ++d) {
+          if (!is_digit(after[d])) continue;
+          size_t e = d;
+          while (e < after.size() && (is_digit(after[e]) || after[e] == '.')) ++e;
+          while (e < after.size() && after[e] == ' ') ++e;
+          for (std::string_view u : {"gb", "gib", "mb", "mib", "tb"}) {
+            if (after.compare(e, u.size(), u) == 0) return true;
+          }
+          d = e;
+        }
+      }
+    }
+    return false;
+  }
+
   // The KV cache named with a word of allocation ("allocat", "sizes", "reserves") within 40
   // characters either side, in a clause that neither denies nor asks.
   static bool kv_cache_allocation_told(std::string_view lo) {
@@ -4930,15 +4971,27 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // A setting that places the work or caps its memory told to have no effect ("ngpu=0没有作用" (ngpu=0
   // has no effect) while the GPU's memory fills, "device='cpu' is ignored", "gpu_memory_utilization
   // seems to be ignored", "max_memory is not respected"): the library does not honour it, a bug in
-  // it (other), whatever the memory then holds. The words of no effect follow the knob in its clause;
-  // not asked ("is CUDA_VISIBLE_DEVICES ignored?"). A remedy told not to help ("expandable_segments
+  // it (other), whatever the memory then holds. The words of no effect follow the knob in its clause,
+  // or a verb of leaving it out precedes it ("the warmup doesn't take into account the
+  // max-num-batched-tokens"; an engine's token budget is such a cap); not asked ("is
+  // CUDA_VISIBLE_DEVICES ignored?"). A remedy told not to help ("expandable_segments
   // had no effect") is no such setting: the stated account reads it.
   static bool placement_setting_ignored(std::string_view lo) {
     static constexpr std::string_view kKnobs[] = {
         "ngpu", "n_gpu", "num_gpus", "n_gpus", "use_gpu", "device=", "device =", "device_map", "cuda_visible_devices",
         "gpu_memory_utilization", "max_memory", "memory_limit", "per_process_memory_fraction",
         "set_per_process_memory_fraction", "mem_fraction",
-        "memory_fraction", "gpu_ids", "--cpu", "cpu=true", "gpu=false", "gpu=0"};
+        "memory_fraction", "gpu_ids", "--cpu", "cpu=true", "gpu=false", "gpu=0",
+        // an engine's token and sequence budgets (vLLM's, SGLang's), also as flags
+        "max_num_batched_tokens", "max-num-batched-tokens", "max_num_seqs", "max-num-seqs", "max_model_len",
+        "max-model-len"};
+    // A component told to leave the setting out of its sizing, the setting after the verb ("the
+    // warmup doesn't take into account the max-num-batched-tokens", "the profiler ignores
+    // gpu_memory_utilization", "does not respect max_model_len").
+    static constexpr std::string_view kLeavesOut[] = {
+        "ignores ", "ignored ", "ignoring ", "doesn't take", "does not take", "didn't take", "did not take",
+        "doesn't respect", "does not respect", "doesn't honor", "does not honor", "doesn't honour", "does not honour",
+        "doesn't account for", "does not account for", "disregards "};
     static constexpr std::string_view kNoEffect[] = {
         "has no effect", "have no effect", "had no effect", "is ignored", "are ignored", "was ignored", "gets ignored",
         "get ignored", "be ignored", "not respected", "n't respected", "not honored", "not honoured", "n't honored",
@@ -4957,6 +5010,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
     for (std::string_view c : clauses(lo)) {
       if (asks(c)) continue;
+      for (std::string_view v : kLeavesOut) {
+        const size_t vp = c.find(v);
+        if (vp == std::string_view::npos) continue;
+        const std::string_view after = c.substr(vp + v.size(), 60);
+        for (std::string_view k : kKnobs) {
+          const size_t kp = after.find(k);
+          if (kp != std::string_view::npos && word_starts_at(after, kp)) return true;
+        }
+      }
       for (std::string_view k : kKnobs) {
         const size_t kp = c.find(k);
         if (kp == std::string_view::npos || !word_starts_at(c, kp)) continue;
