@@ -6221,3 +6221,90 @@ TEST(DiagnoseKinds33, Held45Kinds) {
   EXPECT_FALSE(evidence_holds("The embedding batch size is hardcoded to 256 and takes 20 GB.\nCUDA out of memory\n",
                               "hard-coded in the library"));
 }
+
+// review45's findings, mended.
+TEST(DiagnoseKinds33, Review45Mends) {
+  // MegEngine's graph allocator's own message, and MegEngine or MLX named anywhere in a log that
+  // never names torch: their frameworks, their fixes.
+  const OomRecord mgb = one_report(
+      "RuntimeError: out of memory while requesting 68719476736 bytes; you can try setting MGB_CUDA_RESERVE_MEMORY to "
+      "reserve all memory\n");
+  EXPECT_EQ(mgb.subsystem, "megengine");
+  EXPECT_EQ(mgb.requested_bytes.value_or(0), int64_t{68719476736});
+  EXPECT_EQ(first(diagnose_log("import megengine as mge\nThe training crashed: CUDA out of memory on gpu0.\n", rules_alone()))
+                .framework,
+            "megengine");
+  EXPECT_EQ(first(diagnose_log("$ mlx_lm.generate --model mlx-community/Llama-3-8B-4bit --prompt long.txt\n"
+                               "[METAL] Command buffer execution failed: Insufficient Memory "
+                               "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n",
+                               rules_alone()))
+                .framework,
+            "mlx");
+  EXPECT_EQ(one_report("RuntimeError: [metal::malloc] Unable to allocate 4294967296 bytes.\n").subsystem, "mlx");
+  // PyTorch's own message stays PyTorch's whatever else the log names.
+  EXPECT_EQ(first(diagnose_log("import mlx.core as mx\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                               rules_alone()))
+                .framework,
+            "pytorch");
+  // R's message told inline, quoted or not, after a colon; not advice or a supposition.
+  for (const char* text : {"I get this error: Error: cannot allocate vector of size 3.7 Gb\n",
+                           "I get this error: \"Error: cannot allocate vector of size 3.7 Gb\" when I fit the model.\n",
+                           "I would like to fit a model but get this error: `Error: cannot allocate vector of size 3.7 Gb`\n"}) {
+    EXPECT_EQ(one_report(text).subsystem, "r") << text;
+  }
+  for (const char* text : {"On 32-bit builds you would get this error: `Error: cannot allocate vector of size 1.5 Gb`.\n",
+                           "If you see \"Error: cannot allocate vector of size 3.7 Gb\", increase memory.limit().\n"}) {
+    for (const OomRecord& r : parse_oom_log(text)) EXPECT_NE(r.subsystem, "r") << text;
+  }
+  // Python's bare MemoryError title above a CUDA OOM: one report, the CUDA one.
+  const std::vector<OomRecord> titled = parse_oom_log(
+      "MemoryError\nDuring training:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+      "total capacity of 23.65 GiB of which 1.20 GiB is free.\n");
+  ASSERT_EQ(titled.size(), 1u);
+  EXPECT_NE(titled[0].device.rfind("cuda", 0), std::string::npos);
+  // Advice naming MemoryError is no report.
+  EXPECT_FALSE(mentioned_oom("To avoid a MemoryError, load the file in chunks with read_csv(chunksize=...).\n").has_value());
+  // numpy's string, bytes and object dtypes have their own item sizes: the shape asks for the size.
+  for (const char* dtype : {"<U1000", "|S10", "object"}) {
+    const int64_t item = std::string(dtype) == "<U1000" ? 4000 : std::string(dtype) == "|S10" ? 10 : 8;
+    const int64_t n = (int64_t{1} << 51) / item;
+    const std::string text = fmt::format("numpy.core._exceptions.MemoryError: Unable to allocate {:.3g} PiB for an array with "
+                                         "shape ({},) and data type {}\n",
+                                         static_cast<double>(n * item) / 1125899906842624.0, n, dtype);
+    EXPECT_EQ(top_cause(text), OomCause::kCpuRam) << text;
+  }
+  // "The OS kills the process" in words, asked why: a kill; asked whether, none.
+  const std::optional<OomRecord> kill = mentioned_oom("After 20 minutes the OS kills the process.\n");
+  ASSERT_TRUE(kill.has_value());
+  EXPECT_EQ(kill->device, "cpu");
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\nDoes anyone know why the OS kills the process during tokenization?\n",
+                             "the process was killed", OomCause::kCpuRam));
+  EXPECT_FALSE(mentioned_oom("If the data is too big, the OS kills the process.\n").has_value());
+  // A KV cache allocation told to succeed is no failure of it.
+  EXPECT_FALSE(evidence_holds("The allocation of the GPU KV cache succeeds, but then the vision encoder runs out.\nCUDA out "
+                              "of memory\n",
+                              "the KV cache's own allocation"));
+  // pyopencl's names without "CL_"; OpenCL's names in pasted source are no failure.
+  EXPECT_EQ(one_report("pyopencl._cl.MemoryError: clEnqueueWriteBuffer failed: MEM_OBJECT_ALLOCATION_FAILURE\n").subsystem,
+            "opencl");
+  EXPECT_EQ(one_report("pyopencl._cl.RuntimeError: clEnqueueNDRangeKernel failed: OUT_OF_RESOURCES\n").subsystem, "opencl");
+  EXPECT_TRUE(parse_oom_log("#define CL_OUT_OF_RESOURCES -5\n    case CL_OUT_OF_RESOURCES: return \"CL_OUT_OF_RESOURCES\";\n")
+                  .empty());
+  // A clause that opens with a concession ends at its comma; the batch halved is an account.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory. Tried to allocate 2.00 GiB\nEven though no_grad did not help, halving the "
+                             "batch fixed it.\n",
+                             "the user's account", OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("CUDA out of memory. Tried to allocate 2.00 GiB\nAlthough empty_cache did not help, using "
+                             "torch.no_grad() during evaluation fixed the OOM.\n",
+                             "the user's account", OomCause::kEvalWithoutNoGrad));
+  // A hard-coded size: its own title; not when told no longer hard-coded.
+  const Diagnosis hard = first(diagnose_log(
+      "CUDA out of memory\nThe library has a hardcoded 32GB pool reservation that fails on a 16 GB card.\n", rules_alone()));
+  bool titled_other = false;
+  for (const Finding& f : hard.findings) {
+    titled_other = titled_other || (f.category == OomCause::kOther && f.title.find("hard-coded") != std::string::npos);
+  }
+  EXPECT_TRUE(titled_other);
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nThe VMM pool is no longer hardcoded to 32GB, so that is not it.\n",
+                              "hard-coded in the library"));
+}

@@ -255,6 +255,41 @@ bool larger_gpu_named(std::string_view text) {
   return false;
 }
 
+// The bytes of one element of a numpy dtype as its MemoryError prints it ("float64", "<U1000",
+// "|S10", "object", "<f8", "datetime64[ns]"); 0 when unknown. numpy's dtype.itemsize: a unicode
+// string holds 4 bytes a character, a bytes string 1, an object a pointer (8).
+int64_t numpy_itemsize(std::string_view dtype) {
+  while (!dtype.empty() && (dtype.front() == '<' || dtype.front() == '>' || dtype.front() == '|' || dtype.front() == '=')) {
+    dtype.remove_prefix(1);
+  }
+  if (dtype.empty()) return 0;
+  if (dtype == "object" || dtype == "O") return 8;
+  if (dtype == "bool" || dtype == "?") return 1;
+  auto digits_from = [&](size_t at) -> int64_t {
+    int64_t v = 0;
+    size_t k = at;
+    while (k < dtype.size() && diagnose_detail::is_digit(dtype[k]) && k - at < 9) v = v * 10 + (dtype[k++] - '0');
+    return k == at ? 0 : v;
+  };
+  // The one-letter codes with a byte count: "U1000" (x4), "S10", "a10", "V8", "f8", "i4", "u2", "c16", "M8", "m8".
+  if (dtype.size() >= 2 && diagnose_detail::is_digit(dtype[1])) {
+    const int64_t n = digits_from(1);
+    switch (dtype[0]) {
+      case 'U': return 4 * n;
+      case 'S': case 'a': case 'V': case 'f': case 'i': case 'u': case 'c': case 'M': case 'm': case 'b': return n;
+      default: return 0;
+    }
+  }
+  // The names with a bit count: float64, int8, uint16, complex128, datetime64[ns], timedelta64[s].
+  for (std::string_view name : {"float", "int", "uint", "complex", "datetime", "timedelta"}) {
+    if (dtype.substr(0, name.size()) == name && dtype.size() > name.size() && diagnose_detail::is_digit(dtype[name.size()])) {
+      const int64_t bits = digits_from(name.size());
+      return bits % 8 == 0 ? bits / 8 : 0;
+    }
+  }
+  return 0;
+}
+
 // A finding with a rule's own title, fix and probe in place of the catalogue's.
 Finding& add_titled(Builder& b, OomCause cause, double score, const std::string& evidence, std::string title, std::string fix,
                     std::string probe) {
@@ -1384,6 +1419,16 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // runtime's (llama.cpp's -ngl and -c mean nothing there).
     if (oom.subsystem == "mlx" || oom.subsystem == "megengine") d.framework = oom.subsystem;
   }
+  // MegEngine or MLX named in a log that never names torch, whatever message failed (MegEngine's
+  // own "out of memory while requesting", MLX's Metal command buffer): their fixes, not PyTorch's.
+  // (PyTorch's own wording keeps it PyTorch's; the generic "<call> failed: out of memory" head does not.)
+  const bool torch_own_words = oom.pytorch_family() && (diagnose_detail::icontains(oom.message, "tried to allocate") ||
+                                                        diagnose_detail::icontains(oom.message, "cuda out of memory") ||
+                                                        diagnose_detail::icontains(oom.message, "outofmemoryerror"));
+  if ((d.framework == "pytorch" || d.framework == "native") && !context.torch_named && !torch_own_words) {
+    if (context.megengine_named) d.framework = "megengine";
+    else if (context.mlx_named) d.framework = "mlx";
+  }
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
   // its fixes in (framework_fix() words them as a native program's).
   if (d.framework == "pytorch" && oom.subsystem == "numpy" && !context.torch_named) d.framework = "numpy";
@@ -1421,9 +1466,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // where numpy's printed shape and dtype ask for that many bytes (within its 3 printed digits): an
   // array as the code asks for it (a combinatorial or n x n blow-up), read as host RAM below.
   const bool shaped_as_asked = oom.subsystem == "numpy" && Q && !oom.size_overflow && [&] {
-    const int k = diagnose_detail::tf_element_bytes_for(oom.tensor_shape, *Q, false);
-    return k > 0 && (oom.dtype.find(std::to_string(8 * k)) != std::string::npos ||
-                     (k == 1 && (oom.dtype == "bool" || oom.dtype.find("int8") != std::string::npos)));
+    const int64_t itemsize = numpy_itemsize(oom.dtype);
+    const std::vector<int64_t> dims = diagnose_detail::tensor_dims(oom.tensor_shape);
+    if (itemsize == 0 || dims.empty()) return false;
+    long double bytes = static_cast<long double>(itemsize);
+    for (const int64_t dim : dims) bytes *= static_cast<long double>(dim);
+    // numpy prints three significant digits: within 0.5% of the product.
+    return std::fabs(static_cast<double>(bytes / static_cast<long double>(*Q)) - 1.0) < 0.005;
   }();
   const bool impossible = oom.requested_is_lower_bound ||
                           (Q && ((*Q >= kPiB && !shaped_as_asked) || (oom.size_overflow && *Q == kMax)));
@@ -1898,11 +1947,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
-    bool resume = false, shape_bug = false, ignored = false;
+    bool resume = false, shape_bug = false, ignored = false, hardcoded = false;
     for (const Signal& s : context.signals) {
       resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
       shape_bug = shape_bug || s.what.rfind("a shape bug", 0) == 0;
       ignored = ignored || s.what.rfind("a setting that places the work or caps its memory told to have no effect", 0) == 0;
+      hardcoded = hardcoded || s.what.rfind("a memory size hard-coded in the library", 0) == 0;
     }
     if (context.phase == "save") {
       f.title = "OOM while saving a checkpoint: the save path put tensors on the GPU (a library's save, not the training step)";
@@ -1917,6 +1967,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
               "before a Linear); a newer PyTorch raises a shape error instead of allocating";
       f.probe = "Print the input shapes of the failing op: does the requested size equal the product of a wrong "
                 "broadcast or outer product of them?";
+    } else if (hardcoded) {
+      f.title = "A memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device)";
+      f.fix = "Override or lower that size where the library allows it (its environment variable or setting: a pool or "
+              "cache limit, a workspace size), or use a version that scales it to the device's memory";
+      f.probe = "Does the failing request or reservation equal the hard-coded size, and does lowering it make the run pass?";
     } else if (ignored) {
       f.title = "A setting that should place the work elsewhere or cap its memory is ignored by the library (a bug in it)";
       f.fix = "Check the library's issues and changelog for that setting; upgrade, or set the device / cap another way "

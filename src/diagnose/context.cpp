@@ -217,7 +217,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"changed", kWPointer}, {"change", kWPointer}, {"replace", kWPointer}, {"replaced", kWPointer},
       {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer},
       {"onnxruntime", kWNoAutograd}, {"tensorrt", kWNoAutograd}, {"coreml", kWNoAutograd}, {"mlmodel", kWNoAutograd},
-      {"mlx", kWNoAutograd}, {"openvino", kWNoAutograd}, {"ncnn", kWNoAutograd}, {"tflite", kWNoAutograd},
+      {"mlx", kWNoAutograd}, {"mlx_lm", kWNoAutograd}, {"openvino", kWNoAutograd}, {"ncnn", kWNoAutograd}, {"tflite", kWNoAutograd},
+      {"megengine", kWFramework},
       {"ggml", kWNoAutograd},
       {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
       {"timeout", kWStop}, {"keyboardinterrupt", kWStop}, {"oom", kWStop}, {"oom_kill", kWStop},
@@ -502,6 +503,8 @@ struct LogEvidence {
   int64_t no_autograd_line = 0;                  // first line naming a runtime without autograd (ONNX Runtime, Core ML ...)
   int64_t tf_exception_line = 0;                 // first line opening with TensorFlow's ResourceExhaustedError
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
+  bool megengine_named = false;                  // MegEngine named ("import megengine", "MegEngine 1.13")
+  bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
   std::vector<int64_t> compute_buffer_failed_lines;  // ggml's graph allocator failing to reserve its compute buffers
   int64_t llama_context_line = 0;                // first line of llama.cpp's context (llama_new_context, llama_kv_cache)
@@ -869,6 +872,7 @@ class Reader {
             if (t0.empty() || t0 == "tensorflow.python.framework.errors_impl." || t0 == "tf.errors.") ev_.tf_exception_line = n;
           }
           if (w == "paddle" || w == "paddlepaddle") ev_.paddle_named = true;
+          if (w == "megengine") ev_.megengine_named = true;
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
         }
@@ -932,6 +936,10 @@ class Reader {
     }
     if (((seen >> kWStop) & 1u) != 0 || (lo.size() >= 2 && lo[0] == '^' && lo[1] == 'c')) job_stopped(lo, n);
     if (!ev_.no_autograd_line && ((seen >> kWNoAutograd) & 1u) != 0) ev_.no_autograd_line = n;
+    // MLX by its package's names ("import mlx.core as mx", "mlx_lm.generate", "MLX 0.18").
+    if (!ev_.mlx_named && ((seen >> kWNoAutograd) & 1u) != 0 && (contains_word(lo, "mlx") || contains_word(lo, "mlx_lm"))) {
+      ev_.mlx_named = true;
+    }
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
     if (std::string_view("$ptsadb").find(t[0]) != std::string_view::npos &&
         (t.rfind("$ ", 0) == 0 || t.rfind("python", 0) == 0 || t.rfind("torchrun ", 0) == 0 || t.rfind("srun ", 0) == 0 ||
@@ -1922,7 +1930,7 @@ class Reader {
     // (By the word table's cue words, not a search of every line.)
     const bool kept_line = has(kWKeptCue);
     const bool vae_line = kept_line && has_text("vae");
-    const bool hardcoded_memory = (has_text("hardcoded") || has_text("hard-coded") || has_text("hard coded")) &&
+    const bool hardcoded_memory = (has_text("hardcode") || has_text("hard-code") || has_text("hard code")) &&
                                   hardcoded_memory_size(lo);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
@@ -3089,7 +3097,9 @@ if (contains("other process") || contains("another process") || contains("other 
     // RAM, the other host RAM that grew (a leak).
     // Not asked: the clause that tells the kill does not end with '?' ("... the OS kills the process.
     // Can you please help me out?" tells it).
-    if (sentence && (contains("killed") || contains("kills")) && !negated && !asks(clause_at(lo, lo.find("kill"))) &&
+    // ("Why does the OS kill the process?" presupposes the kill: asked why, it is told.)
+    if (sentence && (contains("killed") || contains("kills")) && !negated &&
+        (!asks(clause_at(lo, lo.find("kill"))) || contains_word(clause_at(lo, lo.find("kill")), "why")) &&
         process_killed_told(lo) &&
         once_per_window(last_killed_, OomCause::kCpuRam, n)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
@@ -3711,16 +3721,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // GiB / MB or a pool, cache limit, reservation or arena; in a clause that does not ask and names
   // no batch, not "not hardcoded".
   static bool hardcoded_memory_size(std::string_view lo) {
-    for (std::string_view h : {"hardcoded", "hard-coded", "hard coded"}) {
+    for (std::string_view h : {"hardcode", "hard-code", "hard code"}) {  // "hardcoded", "hardcodes"
       for (size_t p = lo.find(h); p != std::string_view::npos; p = lo.find(h, p + 1)) {
         const std::string_view clause = clause_at(lo, p);
-        // (Its own "not device-scaled" is no denial: only a question, or "not hardcoded", undoes it.)
-        if (asks(clause) || clause.find("batch") != std::string_view::npos ||
-            (p >= 4 && (lo.compare(p - 4, 4, "not ") == 0 || lo.compare(p - 4, 4, "n't ") == 0))) {
+        // (Its own "not device-scaled" is no denial: only a question, "not hardcoded" or "no longer
+        // hardcoded" undoes it.) Nor a batch's, a length's or tokens' count hard-coded: those are
+        // the batch's and the input's.
+        const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+        if (asks(clause) || contains_any(clause, {"batch", "seq_len", "max_len", "length", "tokens"}) ||
+            contains_any(before, {"not ", "n't ", "no longer ", "never "})) {
           continue;
         }
-        const std::string_view after = lo.substr(p + h.size(), 40);
-        if (contains_any(after, {"pool", "cache limit", "cache_limit", "reservation", "reserve", "arena"})) return true;
+        size_t end = p + h.size();
+        while (end < lo.size() && is_alpha(lo[end])) ++end;  // "-d", "-s"
+        const std::string_view after = lo.substr(end, 40);
+        if (contains_any(after, {"pool", "cache limit", "cache_limit", "reservation", "reserve", "arena", "workspace"})) return true;
         for (size_t d = 0; d < after.size(); ++d) {
           if (!is_digit(after[d])) continue;
           size_t e = d;
@@ -3742,7 +3757,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     for (std::string_view kv : {"kv cache", "kv-cache", "kv_cache"}) {
       for (size_t p = lo.find(kv); p != std::string_view::npos; p = lo.find(kv, p + 1)) {
         const std::string_view clause = clause_at(lo, p);
-        if (denied_or_asked(clause)) continue;
+        // Told to work ("the allocation of the KV cache succeeds, but then ...") is no failure of it.
+        if (denied_or_asked(clause) || contains_any(clause, {"succeed", "success", "works", "worked", "fine"})) continue;
         const size_t from = p > 40 ? p - 40 : 0;
         const std::string_view near = lo.substr(from, p - from + kv.size() + 40);
         if (near.find("allocat") != std::string_view::npos || near.find(" sizes the") != std::string_view::npos ||
@@ -4766,6 +4782,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       {"split the image", OomCause::kActivationsSeqlen}, {"split the audio", OomCause::kActivationsSeqlen},
       {"split the input", OomCause::kActivationsSeqlen}, {"split the video", OomCause::kActivationsSeqlen},
       {"smaller batch", OomCause::kActivationsBatch},
+      // the batch itself made smaller ("halving the batch fixed it", "reduced the batch to 8")
+      {"halving the batch", OomCause::kActivationsBatch}, {"halved the batch", OomCause::kActivationsBatch},
+      {"reducing the batch", OomCause::kActivationsBatch}, {"reduced the batch", OomCause::kActivationsBatch},
+      {"lowering the batch", OomCause::kActivationsBatch}, {"lowered the batch", OomCause::kActivationsBatch},
+      {"decreasing the batch", OomCause::kActivationsBatch}, {"decreased the batch", OomCause::kActivationsBatch},
       {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
       {"gradient checkpointing", OomCause::kActivationsBatch}, {"gradient_checkpointing", OomCause::kActivationsBatch},
       {"activation checkpointing", OomCause::kActivationsBatch},
@@ -5903,6 +5924,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     if (line >= oom_line && line <= oom_line + 10 && c.compute_buffer_failed_line == 0) c.compute_buffer_failed_line = line;
   }
   c.llama_context = ev.llama_context_line > 0;
+  c.megengine_named = ev.megengine_named;
+  c.mlx_named = ev.mlx_named;
   // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.
   if (!c.framework_named && ev.tf_exception_line > 0 && !ev.paddle_named) {
     c.framework = "tensorflow";

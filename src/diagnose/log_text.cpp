@@ -846,7 +846,23 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
 std::vector<std::string_view> clauses(std::string_view lo) {
   std::vector<std::string_view> out;
   size_t from = 0;
+  // A clause that opens with a concession ("although empty_cache did not help, no_grad fixed it",
+  // "even though ..., ..."): its first ", " ends it.
+  auto concessive = [&](size_t at) {
+    while (at < lo.size() && lo[at] == ' ') ++at;
+    for (std::string_view w : {"although ", "even though ", "though ", "whereas ", "while "}) {
+      if (lo.compare(at, w.size(), w) == 0) return true;
+    }
+    return false;
+  };
+  bool open_concession = concessive(0);
   for (size_t i = 0; i + 1 < lo.size(); ++i) {
+    if (open_concession && lo[i] == ',' && lo[i + 1] == ' ') {
+      out.push_back(lo.substr(from, i + 1 - from));
+      from = i + 1;
+      open_concession = false;
+      continue;
+    }
     const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
     const bool but = lo.compare(i, 5, " but ") == 0;
     // A contrast inside a sentence ("no_grad fixed it, while empty_cache did nothing", "the batch
@@ -857,6 +873,7 @@ std::vector<std::string_view> clauses(std::string_view lo) {
     if (stop || but || contrast) {
       out.push_back(lo.substr(from, i + 1 - from));
       from = i + 1;
+      open_concession = concessive(from);
       continue;
     }
     // An ASCII comma beside a non-ASCII byte, as in Chinese text ("内存被吃光了,GPU显存还有").

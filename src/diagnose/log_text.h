@@ -257,7 +257,8 @@ struct PrintedSize {
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
 /// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", before a
-/// contrast (" whereas ", " although ", " though ", ", while ", ", however"), after the
+/// contrast (" whereas ", " although ", " though ", ", while ", ", however"), at the first ", " of a
+/// clause that opens with a concession ("although ...", "even though ...", "while ..."), after the
 /// full-width "，", "。", "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the
 /// separator's punctuation stays with the clause it ends, so a question keeps its '?' or '？'). The
 /// pieces cover `lo` end to end.

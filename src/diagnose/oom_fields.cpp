@@ -678,7 +678,11 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
           std::string shape = s.substr(open, close - open);
           if (!shape.empty() && shape.back() == ',') shape.pop_back();
           size_t e = t + 11;
-          while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
+          // numpy's dtype strings: "float64", "<U1000", "|S10", "datetime64[ns]".
+          while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]) || s[e] == '<' || s[e] == '>' || s[e] == '|' ||
+                                  s[e] == '=' || s[e] == '[' || s[e] == ']')) {
+            ++e;
+          }
           r.tensor_shape = shape;
           r.dtype = s.substr(t + 11, e - t - 11);
         }

@@ -365,6 +365,10 @@ const HeadDef kHeads[] = {
     // bytes (55.250MiB) of memory; error: out of memory(last_err=2(out of memory) device=0
     // mem_free=29.312MiB mem_tot=24220.312MiB)".
     {"cudamalloc failed while requesting", "device_alloc", "megengine", Kind::kOneLine},
+    // ... and its graph's allocator raising it (MegEngine issue #448): "RuntimeError: out of memory
+    // while requesting 68719476736 bytes; you can try setting MGB_CUDA_RESERVE_MEMORY to reserve all
+    // memory".
+    {"out of memory while requesting", "device_alloc", "megengine", Kind::kOneLine},
     {"device memory allocation of size", "device_alloc", "vulkan", Kind::kOneLine},
     {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
@@ -427,6 +431,7 @@ const HeadDef kHeads[] = {
     {"[metal::malloc] resource limit", "device_alloc", "mlx", Kind::kOneLine},
     {"[malloc_or_wait] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
     {"[malloc] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
+    {"[metal::malloc] unable to allocate", "device_alloc", "mlx", Kind::kOneLine},
     // ... and its buffer-size words quoted without the tag ("Using mlx I get: Attempting to allocate N
     // bytes which is greater than the maximum allowed buffer size of M bytes.").
     {"which is greater than the maximum allowed buffer size", "device_alloc", "mlx", Kind::kOneLine},
@@ -462,8 +467,11 @@ const HeadDef kHeads[] = {
     // OpenCL's own error codes for a failed allocation (cl.h): CL_MEM_OBJECT_ALLOCATION_FAILURE (-4),
     // a buffer the device could not place, and CL_OUT_OF_RESOURCES (-5), the device's resources
     // (memory, registers, local memory) exhausted for a kernel; no size printed.
-    {"cl_mem_object_allocation_failure", "device_alloc", "opencl", Kind::kOneLine},
+    // (pyopencl prints them without "CL_": "clEnqueueWriteBuffer failed: MEM_OBJECT_ALLOCATION_FAILURE",
+    // "... failed: OUT_OF_RESOURCES".)
+    {"mem_object_allocation_failure", "device_alloc", "opencl", Kind::kOneLine},
     {"cl_out_of_resources", "device_alloc", "opencl", Kind::kOneLine},
+    {"failed: out_of_resources", "device_alloc", "opencl", Kind::kOneLine},
     // TensorFlow Lite Micro's tensor arena, a buffer of kTensorArenaSize bytes the program gives the
     // interpreter (SingleArenaBufferAllocator): "Failed to allocate tail memory. Requested: 40,
     // available 0, missing: 40", "Failed to resize buffer. Requested: ...", MicroAllocator's "Arena
@@ -919,6 +927,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           (lo.find("malloc failed", e) != std::string::npos || lo.find("failed:", e) != std::string::npos)) {
         continue;
       }
+      // OpenCL's error names in source pasted into the log ("#define CL_OUT_OF_RESOURCES -5", "case
+      // CL_OUT_OF_RESOURCES: return \"CL_OUT_OF_RESOURCES\";"): no failure.
+      if (std::string_view(h.subsystem) == "opencl") {
+        const std::string_view t = trim_view(lo);
+        if (t.rfind("#define", 0) == 0 || t.rfind("case ", 0) == 0 || t.find("return \"") != std::string_view::npos) continue;
+      }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
         // R's message as R prints it: first on the line, or after "Error: " / "Error in <call> : "
@@ -930,12 +944,35 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           constexpr std::string_view kZhVector = "\xe7\x9a\x84\xe5\x90\x91\xe9\x87\x8f";  // 的向量 (zh: "'s vector")
           constexpr std::string_view kZhVectorOld = "\xe7\x9a\x84\xe7\x9f\xa2\xe9\x87\x8f";  // 的矢量
           std::string_view lead = trim_view(std::string_view(lo).substr(0, b));
-          // Quoted inline as the error the user got ("but get this error: `Error: cannot allocate
-          // vector of size 38.6 Gb`"): the lead inside the backticks, where a colon or nothing opens
-          // them (not advice: "If you see `Error: ...`").
-          if (const size_t tick = lead.rfind('`'); tick != std::string_view::npos) {
-            const std::string_view before = trim_view(lead.substr(0, tick));
-            if (before.empty() || before.back() == ':') lead = trim_view(lead.substr(tick + 1));
+          // Told inline as the error the user got, after a colon, quoted or not ("but get this error:
+          // `Error: cannot allocate vector of size 38.6 Gb`", '... this error: "Error: ..."', "I get
+          // this error: Error: ..."): the lead after that colon and its quote. Not advice or a
+          // supposition ("If you see `Error: ...`", "Should you see", "you would get this error:").
+          {
+            size_t cut = std::string_view::npos;
+            for (std::string_view q : {std::string_view("`"), std::string_view("\""), std::string_view("\xe2\x80\x9c")}) {
+              const size_t at = lead.rfind(q);
+              if (at != std::string_view::npos && (cut == std::string_view::npos || at > cut)) cut = at;
+            }
+            const size_t quote_len = cut != std::string_view::npos && lead[cut] == '\xe2' ? 3 : 1;
+            std::string_view before = cut != std::string_view::npos ? trim_view(lead.substr(0, cut)) : std::string_view();
+            std::string_view inner = cut != std::string_view::npos ? trim_view(lead.substr(cut + quote_len)) : std::string_view();
+            if (cut == std::string_view::npos) {
+              // Unquoted: the lead's last "<words>: " before an error word.
+              const size_t colon = lead.size() >= 2 ? lead.rfind(": ", lead.size() - 2) : std::string_view::npos;
+              if (colon != std::string_view::npos) {
+                before = trim_view(lead.substr(0, colon + 1));
+                inner = trim_view(lead.substr(colon + 2));
+              }
+            }
+            // (In the words just before the colon: "I would like to fit a model but get this error:" tells one.)
+            const std::string_view near = before.substr(before.size() > 32 ? before.size() - 32 : 0);
+            const bool supposed = contains_any(near, {"if you", "should you", "would", "could", "might", "may ", "when you see",
+                                                      "you will see", "you'll see", "avoid"});
+            if (!inner.empty() && (before.empty() || before.back() == ':') && !supposed &&
+                (cut != std::string_view::npos || inner.rfind("error", 0) == 0)) {
+              lead = inner;
+            }
           }
           const bool zh = static_cast<unsigned char>(h.phrase[0]) >= 0x80;  // zh_CN's or zh_TW's wording
           const bool colon = !lead.empty() && (lead.back() == ':' || (lead.size() >= kZhColon.size() &&
@@ -1621,9 +1658,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool pytorch_family = prev.pytorch_family() && r.pytorch_family();
         // Python's bare MemoryError as the title names any host allocation's sized failure below
         // (numpy's _ArrayMemoryError is a MemoryError).
-        const bool python_title = prev.family == "host_alloc" && prev.subsystem == "python" && r.family == "host_alloc";
+        // Python's bare MemoryError as the title is the user's name for the sized failure below, of
+        // whatever allocator (numpy's _ArrayMemoryError is a MemoryError; a CUDA OOM is called one).
+        const bool python_title = prev.family == "host_alloc" && prev.subsystem == "python";
         const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
-                                (prev.family == r.family || pytorch_family) && (prev.subsystem == r.subsystem || python_title);
+                                (python_title || ((prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem));
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
         // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
         // the GPU's.
@@ -2670,7 +2709,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
                                 (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
             if (out_of || lo.find('?') != std::string::npos || lo.find('"') != std::string::npos ||
-                contains_word(lo, "if") || told_not_so(lo) || contains_any(lo, {"raise ", "except ", "print("})) {
+                contains_word(lo, "if") || told_not_so(lo) ||
+                contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle"})) {
               at = std::string::npos;
             }
           }
@@ -2698,6 +2738,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // "被杀死" (zh: "terminated / killed by the system", "was killed"): SIGKILL, the OOM killer.
         for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
           if (is_word_at(lo, p, 6)) at = p;
+        }
+        // The killer named acting, in the present ("the OS kills the process", "Linux kills my
+        // script"), not denied, supposed or asked whether ("Does the OS kill it?" has no "kills").
+        for (const char* phrase : {"os kills", "kernel kills", "linux kills", "system kills"}) {
+          const size_t p = lo.find(phrase);
+          if (at == std::string::npos && p != std::string::npos && is_word_at(lo, p, std::strlen(phrase)) &&
+              !told_not_so(lo) && !contains_word(lo, "if")) {
+            at = p;
+          }
         }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",

@@ -121,6 +121,8 @@ struct LogContext {
   int64_t compute_buffer_failed_line = 0;  // ggml's graph allocator failing to reserve its compute buffers
                                            // ("ggml_gallocr_reserve_n: failed to allocate ...") at or just after the report; 0: none
   bool llama_context = false;  // llama.cpp's context in the log (llama_new_context_with_model, llama_context, llama_kv_cache)
+  bool megengine_named = false;  // MegEngine named as a word ("import megengine as mge")
+  bool mlx_named = false;        // Apple's MLX named ("import mlx.core as mx", "mlx_lm.generate")
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
   int64_t tensors_kept_line = 0;  // a line telling tensors (and their graphs) kept across steps: "total_loss += loss",
