@@ -6313,3 +6313,55 @@ TEST(DiagnoseKinds33, Review45Mends) {
   EXPECT_FALSE(evidence_holds("CUDA out of memory\nThe VMM pool is no longer hardcoded to 32GB, so that is not it.\n",
                               "hard-coded in the library"));
 }
+
+// The read of session 38's change: what it found, mended.
+TEST(DiagnoseKinds33, ReadOfChange38) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  // The kill's own clause decides: asked why, told; an earlier question elsewhere on the line does not undo it.
+  EXPECT_TRUE(evidence_holds(oom + "Why does the OS kill the process after 20 minutes?\n", "the process was killed",
+                             OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds(oom + "Should I stop the other jobs? The process gets killed at step 800.\n",
+                             "the process was killed", OomCause::kCpuRam));
+  EXPECT_FALSE(mentioned_oom("Does Linux kills processes that use too much RAM?\n").has_value());
+  // A question tacked on after a comma leaves what comes before it told.
+  EXPECT_TRUE(mentioned_oom("After an hour the OS kills the process, is there a way to avoid it?\n").has_value());
+  // A native runtime's own report keeps its runtime whatever else the issue names.
+  EXPECT_EQ(first(diagnose_log("LM Studio with MLX runs this model fine.\nggml_backend_cuda_buffer_type_alloc_buffer: "
+                               "allocating 8192.00 MiB on device 0: cudaMalloc failed: out of memory\n",
+                               rules_alone()))
+                .framework,
+            "native");
+  // The KV cache's allocation in its own clause, not an engine's pre-allocation explained.
+  EXPECT_FALSE(evidence_holds(oom + "The KV cache is 2 GB. Allocating the activations then fails.\n",
+                              "the KV cache's own allocation"));
+  EXPECT_FALSE(evidence_holds(oom + "vLLM pre-allocates the KV cache, so nvidia-smi shows 90% used.\n",
+                              "the KV cache's own allocation"));
+  // A user's own words of ignoring or of time are no library ignoring a setting; nor is the user's
+  // own hard-coding of a device.
+  for (const char* line : {"It doesn't take long to OOM with max_model_len=32768.",
+                           "I ignored the warning and set max_num_seqs to 64, still OOM."}) {
+    EXPECT_FALSE(evidence_holds(oom + line + "\n", "told to have no effect")) << line;
+  }
+  EXPECT_FALSE(evidence_holds(oom + "I hardcoded CUDA_VISIBLE_DEVICES=0 on my 24GB 3090.\n", "hard-coded in the library"));
+  EXPECT_FALSE(evidence_holds(oom + "The model uses a hardcoded max pooling of 32 GB inputs.\n", "hard-coded in the library"));
+  // R's message described on a how-to page is no report.
+  for (const OomRecord& r : parse_oom_log("The typical message is: Error: cannot allocate vector of size 1.2 Gb\n")) {
+    EXPECT_NE(r.subsystem, "r");
+  }
+  // OpenCL's names in a comparison or a comment are no failure.
+  EXPECT_TRUE(parse_oom_log("if (err == CL_OUT_OF_RESOURCES) {\n// CL_MEM_OBJECT_ALLOCATION_FAILURE is -4\n").empty());
+  // "I" opens a sentence around code as well.
+  EXPECT_TRUE(evidence_holds(oom + "I set torch.cuda.set_per_process_memory_fraction(0.5) and it fixed the OOM.\n",
+                             "the user's account", OomCause::kOther));
+  // numpy before 1.18 sizes a string dtype by numpy's item size.
+  const OomRecord old_numpy =
+      one_report("MemoryError: Unable to allocate array with shape (1000, 1000) and data type <U10\n");
+  EXPECT_EQ(old_numpy.requested_bytes.value_or(0), int64_t{40000000});
+  // MLX's probe for other programs is the Mac's, not an accelerator's tool.
+  const Diagnosis mlx = first(diagnose_log("RuntimeError: [metal::malloc] Unable to allocate 4294967296 bytes.\n", rules_alone()));
+  for (const Finding& f : mlx.findings) {
+    if (f.category == OomCause::kOtherProcess) {
+      EXPECT_EQ(f.probe.find("nvidia-smi"), std::string::npos) << f.probe;
+    }
+  }
+}

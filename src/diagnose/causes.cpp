@@ -417,8 +417,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
 }
 
 // Probes in the framework the log comes from where the default's (PyTorch's) do not apply: a
-// native runtime ("native", an accelerator's own allocator), Paddle, numpy and Dask have no torch.cuda
-// to ask. "" keeps the default.
+// native runtime ("native", an accelerator's own allocator), Paddle, numpy, Dask, MLX and MegEngine
+// have no torch.cuda to ask. "" keeps the default.
 std::string framework_probe(OomCause cause, const std::string& fw) {
   if (fw != "native" && fw != "paddle" && fw != "numpy" && fw != "dask" && fw != "mlx" && fw != "megengine") return "";
   switch (cause) {
@@ -435,6 +435,8 @@ std::string framework_probe(OomCause cause, const std::string& fw) {
     case OomCause::kEvalWithoutNoGrad:
       return "Does memory rise with each inference batch and stay up after it?";
     case OomCause::kOtherProcess:
+      // A Mac's unified memory is shared with every app: Activity Monitor, not an accelerator's tool.
+      if (fw == "mlx") return "Check Activity Monitor's Memory tab (or vm_stat) for what else holds the Mac's memory before starting";
       return "List the programs holding the device with its own tool (nvidia-smi, rocm-smi, tt-smi, bm-smi) before starting";
     case OomCause::kMultiGpuImbalance:
       return "Watch each device's memory: one fuller than the others?";

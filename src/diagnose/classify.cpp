@@ -255,41 +255,6 @@ bool larger_gpu_named(std::string_view text) {
   return false;
 }
 
-// The bytes of one element of a numpy dtype as its MemoryError prints it ("float64", "<U1000",
-// "|S10", "object", "<f8", "datetime64[ns]"); 0 when unknown. numpy's dtype.itemsize: a unicode
-// string holds 4 bytes a character, a bytes string 1, an object a pointer (8).
-int64_t numpy_itemsize(std::string_view dtype) {
-  while (!dtype.empty() && (dtype.front() == '<' || dtype.front() == '>' || dtype.front() == '|' || dtype.front() == '=')) {
-    dtype.remove_prefix(1);
-  }
-  if (dtype.empty()) return 0;
-  if (dtype == "object" || dtype == "O") return 8;
-  if (dtype == "bool" || dtype == "?") return 1;
-  auto digits_from = [&](size_t at) -> int64_t {
-    int64_t v = 0;
-    size_t k = at;
-    while (k < dtype.size() && diagnose_detail::is_digit(dtype[k]) && k - at < 9) v = v * 10 + (dtype[k++] - '0');
-    return k == at ? 0 : v;
-  };
-  // The one-letter codes with a byte count: "U1000" (x4), "S10", "a10", "V8", "f8", "i4", "u2", "c16", "M8", "m8".
-  if (dtype.size() >= 2 && diagnose_detail::is_digit(dtype[1])) {
-    const int64_t n = digits_from(1);
-    switch (dtype[0]) {
-      case 'U': return 4 * n;
-      case 'S': case 'a': case 'V': case 'f': case 'i': case 'u': case 'c': case 'M': case 'm': case 'b': return n;
-      default: return 0;
-    }
-  }
-  // The names with a bit count: float64, int8, uint16, complex128, datetime64[ns], timedelta64[s].
-  for (std::string_view name : {"float", "int", "uint", "complex", "datetime", "timedelta"}) {
-    if (dtype.substr(0, name.size()) == name && dtype.size() > name.size() && diagnose_detail::is_digit(dtype[name.size()])) {
-      const int64_t bits = digits_from(name.size());
-      return bits % 8 == 0 ? bits / 8 : 0;
-    }
-  }
-  return 0;
-}
-
 // A finding with a rule's own title, fix and probe in place of the catalogue's.
 Finding& add_titled(Builder& b, OomCause cause, double score, const std::string& evidence, std::string title, std::string fix,
                     std::string probe) {
@@ -1425,7 +1390,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   const bool torch_own_words = oom.pytorch_family() && (diagnose_detail::icontains(oom.message, "tried to allocate") ||
                                                         diagnose_detail::icontains(oom.message, "cuda out of memory") ||
                                                         diagnose_detail::icontains(oom.message, "outofmemoryerror"));
-  if ((d.framework == "pytorch" || d.framework == "native") && !context.torch_named && !torch_own_words) {
+  // (Only over the default: a native runtime's own report names its runtime, whatever else the
+  // issue mentions: "LM Studio with MLX runs it fine" under a llama.cpp failure.)
+  if (d.framework == "pytorch" && !context.torch_named && !torch_own_words) {
     if (context.megengine_named) d.framework = "megengine";
     else if (context.mlx_named) d.framework = "mlx";
   }
@@ -1466,7 +1433,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // where numpy's printed shape and dtype ask for that many bytes (within its 3 printed digits): an
   // array as the code asks for it (a combinatorial or n x n blow-up), read as host RAM below.
   const bool shaped_as_asked = oom.subsystem == "numpy" && Q && !oom.size_overflow && [&] {
-    const int64_t itemsize = numpy_itemsize(oom.dtype);
+    const int64_t itemsize = diagnose_detail::numpy_itemsize(oom.dtype);
     const std::vector<int64_t> dims = diagnose_detail::tensor_dims(oom.tensor_shape);
     if (itemsize == 0 || dims.empty()) return false;
     long double bytes = static_cast<long double>(itemsize);

@@ -153,7 +153,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
       {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"resourceexhaustederror", kWFramework},
-      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
+      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
       {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
@@ -218,7 +218,6 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer},
       {"onnxruntime", kWNoAutograd}, {"tensorrt", kWNoAutograd}, {"coreml", kWNoAutograd}, {"mlmodel", kWNoAutograd},
       {"mlx", kWNoAutograd}, {"mlx_lm", kWNoAutograd}, {"openvino", kWNoAutograd}, {"ncnn", kWNoAutograd}, {"tflite", kWNoAutograd},
-      {"megengine", kWFramework},
       {"ggml", kWNoAutograd},
       {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
       {"timeout", kWStop}, {"keyboardinterrupt", kWStop}, {"oom", kWStop}, {"oom_kill", kWStop},
@@ -423,14 +422,17 @@ bool code_line(std::string_view lo) {
 // A sentence around a piece of code, which code_line() reads as code for its few plain words
 // ("Removing torch.cuda.set_per_process_memory_fraction(0.8) fixed the OOM.", "Setting
 // os.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'expandable_segments:True' fixed it."): `raw` opens with a
-// capitalised word of three or more letters and nothing else, and ends with '.' or '!' (trailing
-// blanks aside), as no Python, shell or C++ line does.
+// capitalised word of three or more letters and nothing else, or with "I" or "We" ("I set
+// torch.cuda.set_per_process_memory_fraction(0.5) and it fixed the OOM."), then a blank, and ends
+// with '.' or '!' (trailing blanks aside), as no Python, shell or C++ line does.
 static bool sentence_around_code(std::string_view raw) {
   size_t b = 0;
   while (b < raw.size() && (raw[b] == ' ' || raw[b] == '\t')) ++b;
   size_t e = b;
   while (e < raw.size() && ((raw[e] >= 'a' && raw[e] <= 'z') || (raw[e] >= 'A' && raw[e] <= 'Z'))) ++e;
-  if (e - b < 3 || !(raw[b] >= 'A' && raw[b] <= 'Z') || e >= raw.size() || raw[e] != ' ') return false;
+  const std::string_view first = raw.substr(b, e - b);
+  const bool pronoun = first == "I" || first == "We";
+  if ((e - b < 3 && !pronoun) || !(raw[b] >= 'A' && raw[b] <= 'Z') || e >= raw.size() || raw[e] != ' ') return false;
   while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\r')) raw.remove_suffix(1);
   return !raw.empty() && (raw.back() == '.' || raw.back() == '!');
 }
@@ -507,7 +509,7 @@ struct LogEvidence {
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
   std::vector<int64_t> compute_buffer_failed_lines;  // ggml's graph allocator failing to reserve its compute buffers
-  int64_t llama_context_line = 0;                // first line of llama.cpp's context (llama_new_context, llama_kv_cache)
+  std::vector<int64_t> llama_context_lines;      // llama.cpp's context told (llama_new_context, "llama_context:", llama_kv_cache)
   std::vector<int64_t> collective_lines;         // frames or calls of torch.distributed's object collectives
   int64_t set_device_line = 0;                   // first line calling set_device (torch.cuda.set_device(local_rank))
   int64_t ddp_frame_line = 0;                    // first frame of DistributedDataParallel (torch/nn/parallel/distributed.py)
@@ -872,7 +874,10 @@ class Reader {
             if (t0.empty() || t0 == "tensorflow.python.framework.errors_impl." || t0 == "tf.errors.") ev_.tf_exception_line = n;
           }
           if (w == "paddle" || w == "paddlepaddle") ev_.paddle_named = true;
-          if (w == "megengine") ev_.megengine_named = true;
+          // (Not where the line names it as not used: "without megengine".)
+          if (w == "megengine" && !contains_any(lo, {"without megengine", "not using megengine", "instead of megengine"})) {
+            ev_.megengine_named = true;
+          }
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
         }
@@ -1674,12 +1679,11 @@ class Reader {
     // buffers"): classify.cpp reads which (LogContext::compute_buffer_failed_line); llama.cpp's
     // context told ("llama_new_context_with_model: n_ctx = 8192", "llama_context:", "llama_kv_cache"):
     // the run's context size is its KV cache's.
-    if (has_text("alloc") && ((has_text("gallocr_reserve") && has_text("failed to allocate")) ||
-                              has_text("failed to allocate compute buffers"))) {
+    if ((has_text("gallocr_reserve") && has_text("failed to allocate")) || has_text("failed to allocate compute buffers")) {
       ev_.compute_buffer_failed_lines.push_back(n);
     }
-    if (!ev_.llama_context_line && (has_text("llama_new_context") || has_text("llama_context") || has_text("llama_kv_cache"))) {
-      ev_.llama_context_line = n;
+    if (has_text("llama_new_context") || has_text("llama_context:") || has_text("llama_kv_cache")) {
+      ev_.llama_context_lines.push_back(n);
     }
     // A large beam search set (num_beams=128): every beam keeps its own KV cache; 16 and up are
     // beyond the usual 4-8.
@@ -1856,7 +1860,7 @@ class Reader {
                                 items_per_call_told(lo);
     const bool setting_ignored = (has_text("effect") || has_text("ignore") || has_text("respect") ||
                                   has_text("honor") || has_text("nothing") || has_text("t work") || has_text("not working") ||
-                                  has_text("t take") || has_text("not take") || has_text("account for") ||
+                                  has_text("take into") || has_text("account for") ||
                                   (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
                                  placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
     // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
@@ -3097,10 +3101,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // RAM, the other host RAM that grew (a leak).
     // Not asked: the clause that tells the kill does not end with '?' ("... the OS kills the process.
     // Can you please help me out?" tells it).
-    // ("Why does the OS kill the process?" presupposes the kill: asked why, it is told.)
-    if (sentence && (contains("killed") || contains("kills")) && !negated &&
-        (!asks(clause_at(lo, lo.find("kill"))) || contains_word(clause_at(lo, lo.find("kill")), "why")) &&
-        process_killed_told(lo) &&
+    if (sentence && contains("kill") && !negated && process_killed_told(lo) &&
         once_per_window(last_killed_, OomCause::kCpuRam, n)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
           "the process was killed (the Linux OOM killer / a cgroup limit ends a process that takes the host's RAM): " +
@@ -3717,9 +3718,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // was / were / is / are / been / being ("the process gets killed", "it was killed in step800+"),
   // not denied right before it ("wasn't killed", "is not killed"), not a DataLoader worker's bus
   // error (its shared memory, which the parser reads). Not "I killed the other process".
-  // "hardcoded" (or "hard-coded", "hard coded") with, in the 40 characters after it, a size in GB /
-  // GiB / MB or a pool, cache limit, reservation or arena; in a clause that does not ask and names
-  // no batch, not "not hardcoded".
+  // "hardcoded" (or "hardcodes", "hard-coded", "hard coded") with a size in GB / GiB / MB starting
+  // within 14 characters after it, or a pool, cache limit, reservation, arena or workspace within 24;
+  // in a clause that does not ask and names no batch, length or tokens; not "not hardcoded", nor
+  // the user's "I / we hardcoded".
   static bool hardcoded_memory_size(std::string_view lo) {
     for (std::string_view h : {"hardcode", "hard-code", "hard code"}) {  // "hardcoded", "hardcodes"
       for (size_t p = lo.find(h); p != std::string_view::npos; p = lo.find(h, p + 1)) {
@@ -3727,16 +3729,28 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         // (Its own "not device-scaled" is no denial: only a question, "not hardcoded" or "no longer
         // hardcoded" undoes it.) Nor a batch's, a length's or tokens' count hard-coded: those are
         // the batch's and the input's.
+        // Nor the user's own hard-coding ("I hardcoded CUDA_VISIBLE_DEVICES=0 on my 24GB 3090").
         const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
         if (asks(clause) || contains_any(clause, {"batch", "seq_len", "max_len", "length", "tokens"}) ||
-            contains_any(before, {"not ", "n't ", "no longer ", "never "})) {
+            contains_any(before, {"not ", "n't ", "no longer ", "never "}) ||
+            (before.size() >= 2 && before.substr(before.size() - 2) == "i ") ||
+            (before.size() >= 3 && before.substr(before.size() - 3) == "we ")) {
           continue;
         }
         size_t end = p + h.size();
-        while (end < lo.size() && is_alpha(lo[end])) ++end;  // "-d", "-s"
-        const std::string_view after = lo.substr(end, 40);
-        if (contains_any(after, {"pool", "cache limit", "cache_limit", "reservation", "reserve", "arena", "workspace"})) return true;
-        for (size_t d = 0; d < after.size(); ++d) {
+        while (end < lo.size() && is_alpha(lo[end])) ++end;  // its "d" or "s"
+        // The size or the memory's noun right after it ("hardcoded 32GB pool", "hardcoded to 4 GB",
+        // "a hard-coded 8 GiB workspace", "hardcoded mx.set_cache_limit(32GB)").
+        const std::string_view after = lo.substr(end, 24);
+        for (std::string_view noun : {"pool", "pools", "cache limit", "cache_limit", "reservation", "arena", "workspace"}) {
+          const size_t q = after.find(noun);
+          // A whole word, or the end of a setter's name ("set_cache_limit(32GB)").
+          const bool starts = word_starts_at(after, q) || (q != std::string_view::npos && q > 0 && after[q - 1] == '_');
+          if (q != std::string_view::npos && starts && (q + noun.size() >= after.size() || !is_alpha(after[q + noun.size()]))) {
+            return true;
+          }
+        }
+        for (size_t d = 0; d < after.size() && d < 14; ++d) {
           if (!is_digit(after[d])) continue;
           size_t e = d;
           while (e < after.size() && (is_digit(after[e]) || after[e] == '.')) ++e;
@@ -3752,15 +3766,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   }
 
   // The KV cache named with a word of allocation ("allocat", "sizes", "reserves") within 40
-  // characters either side, in a clause that neither denies nor asks.
+  // characters either side in its clause, a clause that neither denies nor asks nor tells it works.
   static bool kv_cache_allocation_told(std::string_view lo) {
     for (std::string_view kv : {"kv cache", "kv-cache", "kv_cache"}) {
       for (size_t p = lo.find(kv); p != std::string_view::npos; p = lo.find(kv, p + 1)) {
         const std::string_view clause = clause_at(lo, p);
-        // Told to work ("the allocation of the KV cache succeeds, but then ...") is no failure of it.
-        if (denied_or_asked(clause) || contains_any(clause, {"succeed", "success", "works", "worked", "fine"})) continue;
-        const size_t from = p > 40 ? p - 40 : 0;
-        const std::string_view near = lo.substr(from, p - from + kv.size() + 40);
+        // Told to work ("the allocation of the KV cache succeeds, but then ...") is no failure of it;
+        // an engine's pre-allocation explained ("vLLM pre-allocates the KV cache, so nvidia-smi shows
+        // 90% used") is its design, not this failure.
+        if (denied_or_asked(clause) || contains_any(clause, {"succeed", "success", "works", "worked", "fine", "pre-allocat",
+                                                             "preallocat"})) {
+          continue;
+        }
+        const size_t at = p - static_cast<size_t>(clause.data() - lo.data());  // p within its clause
+        const size_t from = at > 40 ? at - 40 : 0;
+        const std::string_view near = clause.substr(from, at - from + kv.size() + 40);
         if (near.find("allocat") != std::string_view::npos || near.find(" sizes the") != std::string_view::npos ||
             near.find("reserves") != std::string_view::npos) {
           return true;
@@ -3782,15 +3802,27 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // GPU ran out of memory"): the device's OOM told as a kill, which says nothing of the host's
     // RAM. Not the host's own killer ("killed by the OOM killer; the GPU has 80GB free").
     if (accelerator_oom_told(lo)) return false;
+    // Told, not asked whether: the clause holding the kill does not ask, or asks why ("Why does the
+    // OS kill the process?" presupposes the kill).
+    auto told_at = [&](size_t p) {
+      const std::string_view clause = clause_at(lo, p);
+      return !asks(clause) || contains_word(clause, "why") ||
+             question_tacked_on(clause, p - static_cast<size_t>(clause.data() - lo.data()));
+    };
     // The killer named, in the active voice: "the OS kills the process", "Linux killed my script",
-    // "the kernel kills it" (not "the OS never kills it": denied above by the caller's negation).
+    // "the kernel kills it" (not "the OS never kills it": denied above by the caller's negation);
+    // asked why in the infinitive ("why does the OS kill the process?").
     for (std::string_view agent : {"os kills", "os killed", "system kills", "system killed", "kernel kills", "kernel killed",
-                                   "linux kills", "linux killed"}) {
-      const size_t p = lo.find(agent);
-      if (p != std::string_view::npos && word_starts_at(lo, p) && is_word_at(lo, p, agent.size())) return true;
+                                   "linux kills", "linux killed", "os kill ", "system kill ", "kernel kill ", "linux kill "}) {
+      for (size_t p = lo.find(agent); p != std::string_view::npos; p = lo.find(agent, p + 1)) {
+        const bool infinitive = agent.back() == ' ';
+        if (!is_word_at(lo, p, agent.size() - (infinitive ? 1 : 0)) || !told_at(p)) continue;
+        if (infinitive && !contains_word(clause_at(lo, p), "why")) continue;
+        return true;
+      }
     }
     for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
-      if (!is_word_at(lo, p, 6) || p == 0) continue;
+      if (!is_word_at(lo, p, 6) || p == 0 || !told_at(p)) continue;
       size_t e = p;
       while (e > 0 && lo[e - 1] == ' ') --e;
       size_t b = e;
@@ -5010,7 +5042,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // warmup doesn't take into account the max-num-batched-tokens", "the profiler ignores
     // gpu_memory_utilization", "does not respect max_model_len").
     static constexpr std::string_view kLeavesOut[] = {
-        "ignores ", "ignored ", "ignoring ", "doesn't take", "does not take", "didn't take", "did not take",
+        "ignores ", "ignored ", "ignoring ", "doesn't take into", "does not take into", "didn't take into", "did not take into",
         "doesn't respect", "does not respect", "doesn't honor", "does not honor", "doesn't honour", "does not honour",
         "doesn't account for", "does not account for", "disregards "};
     static constexpr std::string_view kNoEffect[] = {
@@ -5034,6 +5066,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       for (std::string_view v : kLeavesOut) {
         const size_t vp = c.find(v);
         if (vp == std::string_view::npos) continue;
+        // The user ignoring something ("I ignored the warning and set max_num_seqs") is no library's.
+        const std::string_view subject = c.substr(vp >= 4 ? vp - 4 : 0, vp >= 4 ? 4 : vp);
+        if (v[0] == 'i' && (subject == " we " || subject.substr(subject.size() >= 2 ? subject.size() - 2 : 0) == "i ")) continue;
         const std::string_view after = c.substr(vp + v.size(), 60);
         for (std::string_view k : kKnobs) {
           const size_t kp = after.find(k);
@@ -5923,7 +5958,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   for (const int64_t line : ev.compute_buffer_failed_lines) {
     if (line >= oom_line && line <= oom_line + 10 && c.compute_buffer_failed_line == 0) c.compute_buffer_failed_line = line;
   }
-  c.llama_context = ev.llama_context_line > 0;
+  // llama.cpp's context told in the run that failed: within 300 lines before the report or 10 after.
+  for (const int64_t line : ev.llama_context_lines) {
+    c.llama_context = c.llama_context || (line >= oom_line - 300 && line <= oom_line + 10);
+  }
   c.megengine_named = ev.megengine_named;
   c.mlx_named = ev.mlx_named;
   // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.

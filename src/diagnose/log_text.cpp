@@ -843,6 +843,17 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
   return out;
 }
 
+bool question_tacked_on(std::string_view clause, size_t p) {
+  for (size_t c = clause.find(", ", p); c != std::string_view::npos; c = clause.find(", ", c + 2)) {
+    const std::string_view rest = clause.substr(c + 2);
+    for (std::string_view q : {"is there", "are there", "how ", "what ", "why", "can ", "could ", "any ", "does ", "do ",
+                               "should ", "is it", "please"}) {
+      if (rest.substr(0, q.size()) == q) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<std::string_view> clauses(std::string_view lo) {
   std::vector<std::string_view> out;
   size_t from = 0;
@@ -868,7 +879,10 @@ std::vector<std::string_view> clauses(std::string_view lo) {
     // A contrast inside a sentence ("no_grad fixed it, while empty_cache did nothing", "the batch
     // was halved, although it still OOMs"): what one side denies is not the other's.
     auto at = [&](std::string_view w) { return lo.compare(i, w.size(), w) == 0; };
-    const bool contrast = lo[i] == ' ' && (at(" whereas ") || at(" although ") || at(" though ") ||
+    // ("even though" whole: the split goes before "even", not between its words.)
+    const bool even_before = i >= 4 && lo.compare(i - 4, 4, "even") == 0;
+    const bool contrast = lo[i] == ' ' && (at(" whereas ") || at(" although ") || at(" even though ") ||
+                                           (at(" though ") && !even_before) ||
                                            (i > 0 && lo[i - 1] == ',' && (at(" while ") || at(" however"))));
     if (stop || but || contrast) {
       out.push_back(lo.substr(from, i + 1 - from));

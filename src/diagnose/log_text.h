@@ -257,12 +257,16 @@ struct PrintedSize {
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
 /// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", before a
-/// contrast (" whereas ", " although ", " though ", ", while ", ", however"), at the first ", " of a
+/// contrast (" whereas ", " although ", " even though ", " though ", ", while ", ", however"), at the first ", " of a
 /// clause that opens with a concession ("although ...", "even though ...", "while ..."), after the
 /// full-width "，", "。", "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the
 /// separator's punctuation stays with the clause it ends, so a question keeps its '?' or '？'). The
 /// pieces cover `lo` end to end.
 std::vector<std::string_view> clauses(std::string_view lo);
+/// Whether the question that ends `clause` is tacked on after a comma past `p` ("After an hour the
+/// OS kills the process, is there a way to avoid it?", "..., how can I fix it?"): what comes
+/// before that comma is told, not asked. `clause` is lower case.
+bool question_tacked_on(std::string_view clause, size_t p);
 /// The clause of clauses(lo) holding lo[pos]; empty when `pos` is past the end.
 std::string_view clause_at(std::string_view lo, size_t pos);
 /// HotSpot's native allocation (commit) failure in `message` ("os::commit_memory(...) failed",

@@ -304,6 +304,27 @@ std::string device_index_before(std::string_view s, size_t pos, std::string& wor
   return std::string(s.substr(j, pos - j));
 }
 
+// numpy's "(<shape>) and data type <dtype>" from `open` (just after the '(') of the squashed
+// message: the shape ("50000, 50000, 8", a 1-d "(100000000000,)" without its comma) into
+// r.tensor_shape and the dtype as numpy prints it ("float64", "<U1000", "|S10", "datetime64[ns]")
+// into r.dtype; false when they are not there.
+bool numpy_shape_and_dtype(const std::string& s, size_t open, OomRecord& r) {
+  const size_t close = s.find(')', open);
+  const size_t t = close == std::string::npos ? std::string::npos : ifind(s, "anddatatype", close);
+  if (close == std::string::npos || close - open >= 200 || t != close + 1) return false;
+  std::string shape = s.substr(open, close - open);
+  if (!shape.empty() && shape.back() == ',') shape.pop_back();
+  size_t e = t + 11;
+  while (e < s.size() && e - t < 11 + 24 &&
+         (is_alpha(s[e]) || is_digit(s[e]) || s[e] == '<' || s[e] == '>' || s[e] == '|' || s[e] == '=' || s[e] == '[' ||
+          s[e] == ']')) {
+    ++e;
+  }
+  r.tensor_shape = shape;
+  r.dtype = s.substr(t + 11, e - t - 11);
+  return true;
+}
+
 // The bytes of one element of a TensorFlow dtype name; 0 when unknown.
 int64_t tf_dtype_bytes(const std::string& dtype) {
   const std::string d = lower(dtype);
@@ -437,6 +458,42 @@ void read_vllm(std::string_view s, OomRecord& r) {
 }
 
 }  // namespace
+
+// The bytes of one element of a numpy dtype as its MemoryError prints it ("float64", "<U1000",
+// "|S10", "object", "<f8", "datetime64[ns]"); 0 when unknown. numpy's dtype.itemsize: a unicode
+// string holds 4 bytes a character, a bytes string 1, an object a pointer (8).
+int64_t numpy_itemsize(std::string_view dtype) {
+  while (!dtype.empty() && (dtype.front() == '<' || dtype.front() == '>' || dtype.front() == '|' || dtype.front() == '=')) {
+    dtype.remove_prefix(1);
+  }
+  if (dtype.empty()) return 0;
+  if (dtype == "object" || dtype == "O") return 8;
+  if (dtype == "bool" || dtype == "?") return 1;
+  auto digits_from = [&](size_t at) -> int64_t {
+    int64_t v = 0;
+    size_t k = at;
+    while (k < dtype.size() && is_digit(dtype[k]) && k - at < 9) v = v * 10 + (dtype[k++] - '0');
+    return k == at ? 0 : v;
+  };
+  // The one-letter codes with a byte count: "U1000" (x4), "S10", "a10", "V8", "f8", "i4", "u2", "c16", "M8", "m8".
+  if (dtype.size() >= 2 && is_digit(dtype[1])) {
+    const int64_t n = digits_from(1);
+    switch (dtype[0]) {
+      case 'U': return 4 * n;
+      case 'S': case 'a': case 'V': case 'f': case 'i': case 'u': case 'c': case 'M': case 'm': case 'b': return n;
+      default: return 0;
+    }
+  }
+  // The names with a bit count: float64, int8, uint16, complex128, datetime64[ns], timedelta64[s].
+  for (std::string_view name : {"float", "int", "uint", "complex", "datetime", "timedelta"}) {
+    if (dtype.substr(0, name.size()) == name && dtype.size() > name.size() && is_digit(dtype[name.size()])) {
+      const int64_t bits = digits_from(name.size());
+      return bits % 8 == 0 ? bits / 8 : 0;
+    }
+  }
+  return 0;
+}
+
 
 void tensorflow_size(OomRecord& r) { tensorflow_size_impl(r); }
 
@@ -671,37 +728,24 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       // shape (8796093022208, 86) and data type float64"): kept, so a size no host has can be told
       // from a corrupted one (the shape asks for it).
       if (const size_t p = ifind(s, "foranarraywithshape("); r.requested_bytes && p != std::string::npos) {
-        const size_t open = p + 20;
-        const size_t close = s.find(')', open);
-        const size_t t = close == std::string::npos ? std::string::npos : ifind(s, "anddatatype", close);
-        if (close != std::string::npos && close - open < 200 && t == close + 1) {
-          std::string shape = s.substr(open, close - open);
-          if (!shape.empty() && shape.back() == ',') shape.pop_back();
-          size_t e = t + 11;
-          // numpy's dtype strings: "float64", "<U1000", "|S10", "datetime64[ns]".
-          while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]) || s[e] == '<' || s[e] == '>' || s[e] == '|' ||
-                                  s[e] == '=' || s[e] == '[' || s[e] == ']')) {
-            ++e;
-          }
-          r.tensor_shape = shape;
-          r.dtype = s.substr(t + 11, e - t - 11);
-        }
+        numpy_shape_and_dtype(s, p + 20, r);
       }
       // numpy before 1.18: "Unable to allocate array with shape (50000, 50000, 8) and data type
       // float64", no size: the shape's product times the dtype's size (as TensorFlow's shape[...]).
-      if (const size_t p = ifind(s, "unabletoallocatearraywithshape("); !r.requested_bytes && p != std::string::npos) {
-        const size_t open = p + 31;
-        const size_t close = s.find(')', open);
-        const size_t t = close == std::string::npos ? std::string::npos : ifind(s, "anddatatype", close);
-        if (close != std::string::npos && close - open < 200 && t == close + 1) {
-          std::string shape = s.substr(open, close - open);
-          if (!shape.empty() && shape.back() == ',') shape.pop_back();  // a 1-d shape: "(100000000000,)"
-          size_t e = t + 11;
-          while (e < s.size() && (is_alpha(s[e]) || is_digit(s[e]))) ++e;
-          r.tensor_shape = shape;
-          r.dtype = s.substr(t + 11, e - t - 11);
-          tensorflow_size_impl(r);
-          if (r.requested_bytes) r.requested_printed = "shape (" + shape + ") and data type " + r.dtype;
+      if (const size_t p = ifind(s, "unabletoallocatearraywithshape("); !r.requested_bytes && p != std::string::npos &&
+                                                                         numpy_shape_and_dtype(s, p + 31, r)) {
+        // The shape's product times numpy's item size (its string and object dtypes too), overflow-checked.
+        const int64_t item = numpy_itemsize(r.dtype);
+        long double bytes = static_cast<long double>(item);
+        for (const int64_t dim : tensor_dims(r.tensor_shape)) bytes *= static_cast<long double>(dim);
+        if (item > 0 && !tensor_dims(r.tensor_shape).empty()) {
+          if (bytes >= 9223372036854775807.0L) {
+            r.size_overflow = true;
+            r.requested_bytes = kMaxInt64;
+          } else {
+            r.requested_bytes = static_cast<int64_t>(bytes);
+          }
+          r.requested_printed = "shape (" + r.tensor_shape + ") and data type " + r.dtype;
         }
       }
     }

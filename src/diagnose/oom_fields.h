@@ -30,6 +30,9 @@ int tf_element_bytes_for(const std::string& shape, int64_t bytes, bool rounded);
 /// The dimensions of a TensorFlow shape as printed, "1,1,100000,512" -> {1, 1, 100000, 512}; empty
 /// when any part is not an unsigned integer (<= 18 digits).
 std::vector<int64_t> tensor_dims(std::string_view shape);
+/// The bytes of one element of a numpy dtype as its MemoryError prints it ("float64", "<U1000",
+/// "|S10", "object", "<f8", "datetime64[ns]"; numpy's dtype.itemsize); 0 when unknown.
+int64_t numpy_itemsize(std::string_view dtype);
 /// Completes derived fields: 1.x reserved - allocated; 2.x allocated + unallocated.
 void derive(OomRecord& r);
 /// Decides the caching-allocator family (pytorch1/pytorch2/pytorch) and `complete`.

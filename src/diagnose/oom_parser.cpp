@@ -662,6 +662,13 @@ bool tt_metal_buffer_follows(std::string_view lo, size_t from) {
   return lo.substr(k, 7) == " buffer";
 }
 
+// An error code's name in C source pasted into a log: a comment ("//", "/*"), "#define", "case ",
+// a comparison (" == "), a string returned or a table's entry ("return \"...", "{CL_"). `lo` is
+// lower case.
+bool error_code_in_source(std::string_view lo) {
+  return contains_any(lo, {"/*", "//", "case ", "#define", " == ", "return \"", "{cl_"});
+}
+
 std::vector<HeadHit> find_heads(const std::string& line, const std::string& next = {}) {
   std::vector<HeadHit> hits;
   const std::string lo = lower(line);
@@ -779,10 +786,10 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (!coded && !(b >= 7 && lo.compare(b - 7, 7, "error: ") == 0)) continue;
         hit.end = words + (coded ? 19 : 15);
       }
-      // SQLITE_NOMEM in C code ("case SQLITE_NOMEM:", a comment, a #define) names the code, no failure.
-      if (std::string_view(h.subsystem) == "sqlite" &&
-          (lo.find("/*") != std::string::npos || lo.find("//") != std::string::npos || lo.find("case ") != std::string::npos ||
-           lo.find("#define") != std::string::npos || lo.find(" == ") != std::string::npos)) {
+      // SQLITE_NOMEM or OpenCL's codes in C source ("case SQLITE_NOMEM:", a comment, a #define, a
+      // comparison, a table of names) name the code, no failure.
+      if ((std::string_view(h.subsystem) == "sqlite" || std::string_view(h.subsystem) == "opencl") &&
+          error_code_in_source(lo)) {
         continue;
       }
       if (std::string_view(h.subsystem) == "sqlite" && hit.phrase == std::string_view("sqlite_nomem")) {
@@ -927,12 +934,6 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           (lo.find("malloc failed", e) != std::string::npos || lo.find("failed:", e) != std::string::npos)) {
         continue;
       }
-      // OpenCL's error names in source pasted into the log ("#define CL_OUT_OF_RESOURCES -5", "case
-      // CL_OUT_OF_RESOURCES: return \"CL_OUT_OF_RESOURCES\";"): no failure.
-      if (std::string_view(h.subsystem) == "opencl") {
-        const std::string_view t = trim_view(lo);
-        if (t.rfind("#define", 0) == 0 || t.rfind("case ", 0) == 0 || t.find("return \"") != std::string_view::npos) continue;
-      }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
         // R's message as R prints it: first on the line, or after "Error: " / "Error in <call> : "
@@ -967,9 +968,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
             }
             // (In the words just before the colon: "I would like to fit a model but get this error:" tells one.)
             const std::string_view near = before.substr(before.size() > 32 ? before.size() - 32 : 0);
-            const bool supposed = contains_any(near, {"if you", "should you", "would", "could", "might", "may ", "when you see",
-                                                      "you will see", "you'll see", "avoid"});
-            if (!inner.empty() && (before.empty() || before.back() == ':') && !supposed &&
+            const bool supposed = contains_any(near, {"if you", "should you", "would", "could be", "could get", "might",
+                                                      "may ", "when you see", "you will see", "you'll see", "avoid"});
+            // Received, not described ("The typical message is: Error: ..." on a how-to page).
+            const bool received = before.empty() || contains_any(near, {"get", "got", "receiv", "see", "saw", "this error",
+                                                                        "following error", "the error", "error message"});
+            if (!inner.empty() && (before.empty() || before.back() == ':') && !supposed && received &&
                 (cut != std::string_view::npos || inner.rfind("error", 0) == 0)) {
               lead = inner;
             }
@@ -1656,8 +1660,6 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // A report's title on the first line ("Index build error: `invalid memory alloc request size`
         // >= 1GB") names the failure the message further down prints with its size: one report.
         const bool pytorch_family = prev.pytorch_family() && r.pytorch_family();
-        // Python's bare MemoryError as the title names any host allocation's sized failure below
-        // (numpy's _ArrayMemoryError is a MemoryError).
         // Python's bare MemoryError as the title is the user's name for the sized failure below, of
         // whatever allocator (numpy's _ArrayMemoryError is a MemoryError; a CUDA OOM is called one).
         const bool python_title = prev.family == "host_alloc" && prev.subsystem == "python";
@@ -2703,6 +2705,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // MemoryError or the memory "out" told in a sentence: not "out of date / sync / band", not
           // denied, asked, supposed, over, or in code.
           const std::string_view ph = phrase;
+          // Python's MemoryError itself, where a word starts: not the end of "OutOfMemoryError in ...".
+          if (const size_t m = ph.find("memoryerror"); at != std::string::npos && m != std::string_view::npos &&
+                                                       !word_starts_at(lo, at + m)) {
+            at = std::string::npos;
+          }
           if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
                                           ph == "gpu memory out")) {
             const size_t after = at + ph.size();
@@ -2710,7 +2717,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                 (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
             if (out_of || lo.find('?') != std::string::npos || lo.find('"') != std::string::npos ||
                 contains_word(lo, "if") || told_not_so(lo) ||
-                contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle"})) {
+                contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"})) {
               at = std::string::npos;
             }
           }
@@ -2742,10 +2749,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // The killer named acting, in the present ("the OS kills the process", "Linux kills my
         // script"), not denied, supposed or asked whether ("Does the OS kill it?" has no "kills").
         for (const char* phrase : {"os kills", "kernel kills", "linux kills", "system kills"}) {
-          const size_t p = lo.find(phrase);
-          if (at == std::string::npos && p != std::string::npos && is_word_at(lo, p, std::strlen(phrase)) &&
-              !told_not_so(lo) && !contains_word(lo, "if")) {
-            at = p;
+          for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
+            const std::string_view whole = clause_at(lo, p);
+            const std::string_view clause = trim_view(whole);
+            const bool asked = !clause.empty() && clause.back() == '?' &&
+                               !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
+            if (is_word_at(lo, p, std::strlen(phrase)) && !told_not_so(lo) && !contains_word(lo, "if") &&
+                (!asked || contains_word(clause, "why"))) {
+              at = p;
+            }
           }
         }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死",
