@@ -6365,3 +6365,48 @@ TEST(DiagnoseKinds33, ReadOfChange38) {
     }
   }
 }
+
+// held46's kinds (tests/data/oom-corpus-held46/), each on made-up text.
+TEST(DiagnoseKinds33, Held46Kinds) {
+  // A question needs no '?': the whole data named in a question is no account of host RAM.
+  EXPECT_FALSE(evidence_holds("OOM when allocating tensor with shape[16,64,96,96] and type float on GPU\nIt seems GPU RAM "
+                              "is exhausted. How much RAM does it need to load all training data.\n",
+                              "a whole dataset held in host memory"));
+  // A process dying with no message, SIGKILL told as an error code, ENOMEM named: host reports.
+  for (const char* text : {"When I run it, the process dies without an error message at line 450.\n",
+                           "error -9 when training the model\n", "I traced the binary, it gives me the -ENOMEM.\n"}) {
+    const std::optional<OomRecord> r = mentioned_oom(text);
+    ASSERT_TRUE(r.has_value()) << text;
+    EXPECT_EQ(r->device, "cpu") << text;
+  }
+  EXPECT_FALSE(mentioned_oom("If the job dies without an error message, check dmesg.\n").has_value());
+  EXPECT_FALSE(mentioned_oom("error -90 when parsing the config\n").has_value());
+  EXPECT_FALSE(mentioned_oom("    if (ret == -ENOMEM) return ret;\n").has_value());
+  // RAPIDS' RMM naming its size is the GPU's, one report with a std::bad_alloc title above it.
+  const std::vector<OomRecord> rmm = parse_oom_log(
+      "[BUG] UMAP creates many std::bad_alloc errors\nException: std::bad_alloc: CUDA error (failed to allocate 240 bytes) "
+      "at: /home/user/env/include/rmm/mr/device/cuda_memory_resource.hpp\n");
+  ASSERT_EQ(rmm.size(), 1u);
+  EXPECT_EQ(rmm[0].subsystem, "rmm");
+  EXPECT_EQ(rmm[0].device, "cuda");
+  EXPECT_EQ(rmm[0].requested_bytes.value_or(0), 240);
+  // The failure at a different point from run to run: the batch drawn, not memory fixed from the start.
+  const std::string varies =
+      "CUDA out of memory with batch size of 2\nSometimes the memory error happens right when I start training and other "
+      "times it happens a couple minutes into training.\n";
+  EXPECT_TRUE(evidence_holds(varies, "a different point from run to run", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds(varies, "fails at the start of training"));
+  // R's message told in the user's words ("cannot allocate a vector of size"), with its size; not supposed.
+  const OomRecord r_told = one_report(
+      "I keep getting an error that it cannot allocate a vector of size 16.4 Gb even though I have 32 Gb available.\n");
+  EXPECT_EQ(r_told.subsystem, "r");
+  EXPECT_NEAR(static_cast<double>(r_told.requested_bytes.value_or(0)), 16.4 * 1073741824.0, 1.0);
+  for (const OomRecord& r : parse_oom_log("If you see that it cannot allocate a vector of size 2 Gb, add RAM.\n")) {
+    EXPECT_NE(r.subsystem, "r");
+  }
+  // A leak guessed is no growth told; fewer workers named as the fix is host RAM.
+  EXPECT_FALSE(evidence_holds("RLlib crashes due to memory overflow.\nI was thinking that it might be a memory leak.\n",
+                              "memory grows step after step"));
+  EXPECT_TRUE(evidence_holds("RLlib crashes due to memory overflow.\nUsing fewer workers fixed it.\n", "the user's account",
+                             OomCause::kCpuRam));
+}

@@ -195,6 +195,9 @@ const HeadDef kHeads[] = {
     {"unable to allocate", "host_alloc", "numpy", Kind::kOneLine},
     {"cannot allocate memory", "host_alloc", "enomem", Kind::kOneLine},
     {"std::bad_alloc", "host_alloc", "bad_alloc", Kind::kOneLine},
+    // RAPIDS' device allocator (RMM) naming its size: "std::bad_alloc: CUDA error (failed to allocate
+    // 240 bytes) at: .../rmm/mr/device/cuda_memory_resource.hpp" (cuML, cuDF): the GPU's memory.
+    {"cuda error (failed to allocate", "device_alloc", "rmm", Kind::kOneLine},
     {"memoryerror", "host_alloc", "python", Kind::kOneLine},
     // The JVM's (Java, Scala, Spark, DJL, MSFragger ...): "java.lang.OutOfMemoryError: Java heap
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
@@ -236,6 +239,9 @@ const HeadDef kHeads[] = {
     // length, not bytes).
     {"\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba", "host_alloc", "r", Kind::kOneLine},  // 无法分配大小为
     {"cannot allocate vector of length", "host_alloc", "r", Kind::kOneLine},
+    // ... told in the user's words ("an error that it cannot allocate a vector of size 16.4 Gb"): R
+    // never prints the "a".
+    {"cannot allocate a vector of size", "host_alloc", "r", Kind::kOneLine},
     // R's message in its other catalogues where the words come before the size (R's po/*.po for
     // "cannot allocate vector of size %0.1f Gb"): fr "impossible d'allouer un vecteur de taille
     // 26.8 Go" (Go / Mo: octets), de "kann Vektor der Größe 26.8 GB nicht allozieren", it "non è
@@ -990,7 +996,10 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
                                   lead.rfind("[1] error", 0) == 0 || lead.rfind(kZhError, 0) == 0 ||
                                   lead.rfind("\xe9\x8c\xaf\xe8\xaa\xa4", 0) == 0;  // 錯誤
           const bool printed = lead.empty() || reraised || (colon && (error_word || lead.rfind("warning", 0) == 0));
-          if (!printed || lead.find('"') != std::string_view::npos) continue;
+          // The message told in the user's words: a report where it is neither supposed nor advised.
+          const bool told_in_words = h.phrase == std::string_view("cannot allocate a vector of size") &&
+                                     !contains_any(lo, {"if you", "should you", "would", "avoid", "?"});
+          if (!told_in_words && (!printed || lead.find('"') != std::string_view::npos)) continue;
           // The Chinese wording's size is followed by "的向量" (older catalogues: "的矢量"), not a
           // buffer's or a table's size.
           if (zh && phrase_find(lo, kZhVector, e).first > e + 24 && phrase_find(lo, kZhVectorOld, e).first > e + 24) continue;
@@ -1662,7 +1671,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool pytorch_family = prev.pytorch_family() && r.pytorch_family();
         // Python's bare MemoryError as the title is the user's name for the sized failure below, of
         // whatever allocator (numpy's _ArrayMemoryError is a MemoryError; a CUDA OOM is called one).
-        const bool python_title = prev.family == "host_alloc" && prev.subsystem == "python";
+        // So is C++'s std::bad_alloc as the title above the sized report that raises it (RMM's
+        // "std::bad_alloc: CUDA error (failed to allocate 240 bytes)").
+        const bool python_title = (prev.family == "host_alloc" && prev.subsystem == "python") ||
+                                  (prev.subsystem == "bad_alloc" && icontains(r.message, "bad_alloc"));
         const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
                                 (python_title || ((prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem));
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
@@ -1998,7 +2010,13 @@ bool memory_growth_prose(std::string_view lo) {
   // A leak or an explosion is a report on its own; growth only when it goes on ("keeps growing",
   // "gradually increasing", "per step", "over the epoch"): "a larger batch increases memory
   // usage" states a fact, not a failure.
-  if (any_word({"leak", "leaks", "leaking", "explode", "explodes", "exploded", "exploding", "blows up", "blew up"})) return true;
+  // (Not a leak guessed: "I was thinking that it might be a memory leak", "could be a leak".)
+  const size_t lk = lo.find("leak");
+  const bool leak_guessed = lk != std::string_view::npos &&
+                            contains_any(lo.substr(lk > 28 ? lk - 28 : 0, lk > 28 ? 28 : lk),
+                                         {"might be", "may be", "could be", "thinking that", "wondering if", "whether"});
+  if (!leak_guessed && any_word({"leak", "leaks", "leaking"})) return true;
+  if (any_word({"explode", "explodes", "exploded", "exploding", "blows up", "blew up"})) return true;
   // Allocation without end: "starts allocating RAM until I get a stack overload", "process
   // allocating memory indefinitely" ("undefinitely", as written).
   if (any_word({"allocating", "allocates", "consuming", "consumes", "eating", "eats"})) {
@@ -2685,6 +2703,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // memory told gone ("the gpu memory is out", a title's "GPU memory out")
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
                                    "with memoryerror", "a memoryerror", "memory is out", "gpu memory out",
+                                   // the kernel's errno for a failed allocation told ("I traced the binary, it
+                                   // gives me the -ENOMEM"): a host allocation
+                                   "enomem",
                                    // named as what happened ("The MemoryError exception is occured in input_data.py",
                                    // a title's "input_data.py MemoryError with 512MB RAM")
                                    "the memoryerror", "memoryerror exception", "memoryerror with", "memoryerror when",
@@ -2710,13 +2731,20 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                                        !word_starts_at(lo, at + m)) {
             at = std::string::npos;
           }
+          if (at != std::string::npos && ph == "enomem" &&
+              (!word_starts_at(lo, at) || is_alpha(lo[std::min(at + 6, lo.size() - 1)]) || error_code_in_source(lo))) {
+            at = std::string::npos;
+          }
           if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
-                                          ph == "gpu memory out")) {
+                                          ph == "gpu memory out" || ph == "enomem")) {
             const size_t after = at + ph.size();
             const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
                                 (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
-            if (out_of || lo.find('?') != std::string::npos || lo.find('"') != std::string::npos ||
-                contains_word(lo, "if") || told_not_so(lo) ||
+            // The question, supposition or denial in the name's own clause ("In that if I run it, I
+            // get a segfault. It gives me the -ENOMEM." tells it); code and advice anywhere on the line.
+            const std::string_view cl = clause_at(lo, at);
+            if (out_of || cl.find('?') != std::string_view::npos || lo.find('"') != std::string::npos ||
+                contains_word(cl, "if") || told_not_so(cl) ||
                 contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"})) {
               at = std::string::npos;
             }
@@ -2765,6 +2793,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // Colab's own notice: "Your session crashed after using all available RAM."
                                    "crashed after using all available ram"}) {
           if (at == std::string::npos) at = lo.find(phrase);
+        }
+        // SIGKILL's code told as an error or a status ("error -9 when training"), and a process told
+        // dying with no message at all ("the process dies without an error message"): a kill leaves
+        // no traceback (the OOM killer's SIGKILL cannot be caught), other deaths print theirs.
+        for (const char* phrase : {"error -9", "status -9", "dies without", "died without", "dies silently", "died silently",
+                                   "exits without an error", "exited without an error", "exits without any error",
+                                   "exited without any error", "crashes without an error", "crashed without an error",
+                                   "crashes without any error", "crashed without any error", "terminates without an error",
+                                   "terminated without an error"}) {
+          const size_t p = at == std::string::npos ? lo.find(phrase) : std::string::npos;
+          const size_t e = p == std::string::npos ? p : p + std::strlen(phrase);
+          if (p == std::string::npos || !word_starts_at(lo, p) || (e < lo.size() && is_digit(lo[e]))) continue;
+          // (Dying without an error told as what happens elsewhere or denied is none.)
+          if (told_not_so(lo) || contains_word(lo, "if") || lo.find('?') != std::string::npos) continue;
+          at = p;
         }
         // A notebook's kernel dying: host RAM the likely reason, not a kill the log shows.
         if (at == std::string::npos) {
@@ -2851,7 +2894,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // Python's MemoryError (a host malloc failed; numpy's "Unable to allocate" cut short): an
                  // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
                  // CUDA error"), read above
-                 has_word("memoryerror") || host_sized_memory_named(lo) ||
+                 has_word("memoryerror") || has_word("enomem") || host_sized_memory_named(lo) ||
                  // OpenCV's own allocator (cv::OutOfMemoryError): host memory unless CUDA is named, above;
                  // the machine swapping
                  has_word("opencv") || has_word("cv2") || contains_word_start(lo, "swapping") ||
