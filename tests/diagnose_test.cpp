@@ -6410,3 +6410,67 @@ TEST(DiagnoseKinds33, Held46Kinds) {
   EXPECT_TRUE(evidence_holds("RLlib crashes due to memory overflow.\nUsing fewer workers fixed it.\n", "the user's account",
                              OomCause::kCpuRam));
 }
+
+// review46's findings, mended.
+TEST(DiagnoseKinds33, Review46Mends) {
+  const std::string oom =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB. GPU 0 has a total capacity of 15.77 "
+      "GiB of which 100.00 MiB is free. Of the allocated memory 14.90 GiB is allocated by PyTorch, and 300.00 MiB is "
+      "reserved by PyTorch but unallocated.\n";
+  // A batch size written with a thousands comma is not a batch of one.
+  EXPECT_FALSE(evidence_holds(oom + "The batch size of 1,024 tokens did not fit.\n", "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds(oom + "The batch size of 1,024 tokens did not fit.\n", "logged batch size 1024"));
+  // RMM's whole line is one report; its pool's cap is RMM's; a bad_alloc title joins a report naming it.
+  EXPECT_EQ(one_report("MemoryError: std::bad_alloc: CUDA error (failed to allocate 240 bytes) at: /opt/conda/include/rmm/"
+                       "mr/device/cuda_memory_resource.hpp:70: cudaErrorMemoryAllocation out of memory\n")
+                .subsystem,
+            "rmm");
+  EXPECT_EQ(one_report("RuntimeError: std::bad_alloc: out_of_memory: RMM failure at:/opt/conda/include/rmm/mr/device/"
+                       "pool_memory_resource.hpp:196: Maximum pool size exceeded\n")
+                .subsystem,
+            "rmm");
+  EXPECT_EQ(parse_oom_log("Title: std::bad_alloc: out of memory when calling cudf.merge\n\nMemoryError: std::bad_alloc: "
+                          "out_of_memory: CUDA error at: /opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:60: "
+                          "cudaErrorMemoryAllocation out of memory\n")
+                .size(),
+            1u);
+  // llama.cpp / Ollama named: a native runtime, whatever MLX the issue mentions.
+  EXPECT_EQ(first(diagnose_log("Not an MLX issue - Ollama on Linux with a 3090:\nggml_cuda_device_malloc: out of memory: CUDA "
+                               "error: out of memory\n  current device: 0, in function ggml_cuda_pool_malloc at "
+                               "ggml-cuda.cu:1234\n",
+                               rules_alone()))
+                .framework,
+            "native");
+  // Only the clauses that tell the fix name it: a concession's batch beside the fix is not the fix.
+  const Diagnosis retracted = first(diagnose_log(
+      "Removing .cpu() allows a large list to grow on gpu, eventually causing OOM. That was my first guess, but it turned "
+      "out wrong: the real cause was the 8k sequence length.\n" + oom,
+      rules_alone()));
+  EXPECT_EQ(retracted.findings.front().category, OomCause::kActivationsSeqlen);
+  // A leak only suspected is no growth told.
+  for (const char* line : {"I suspect a memory leak somewhere in my training loop.", "Probably a memory leak."}) {
+    EXPECT_FALSE(evidence_holds(line + std::string("\n") + oom, "memory grows step after step")) << line;
+  }
+  // The failure point varying between runs, in other words.
+  EXPECT_FALSE(evidence_holds("It crashes at the start of training in some runs and mid-epoch in others.\n" + oom,
+                              "fails at the start of training"));
+  // Told kills: asked why, a question tacked on, "exits with code 137"; R's message after "throws
+  // this:" and paraphrased with "can't" or "unable to"; not in an FAQ's "when you get this error:".
+  for (const char* text : {"Why does the OS kill the process when I load the 70B checkpoint on CPU?\n",
+                           "After the first epoch the process dies without an error message, is there a way to avoid it?\n",
+                           "The job exits with code 137 after loading the model.\n"}) {
+    const std::optional<OomRecord> r = mentioned_oom(text);
+    ASSERT_TRUE(r.has_value()) << text;
+    EXPECT_EQ(r->device, "cpu") << text;
+  }
+  for (const char* text : {"My script throws this: Error in rep(x, n) : cannot allocate vector of size 12.0 Gb\n",
+                           "R can't allocate a vector of size 512 Mb when I run the loop, and then it stops.\n"}) {
+    EXPECT_EQ(one_report(text).subsystem, "r") << text;
+  }
+  for (const OomRecord& r : parse_oom_log("Q: What does it mean when you get this error: Error: cannot allocate vector of size "
+                                          "3.2 Gb? A: R ran out of RAM.\n")) {
+    EXPECT_NE(r.subsystem, "r");
+  }
+  // A hard-coded pool denied is no evidence.
+  EXPECT_FALSE(evidence_holds(oom + "There is no hardcoded 32GB pool in this version.\n", "hard-coded in the library"));
+}

@@ -1378,7 +1378,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
-       oom.subsystem == "clickhouse" || oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || icontains_word(oom.message, "ggml_"))) {
+       oom.subsystem == "clickhouse" || oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || diagnose_detail::icontains(oom.message, "ggml_"))) {
     d.framework = "native";
     // Apple's MLX and MegEngine: frameworks with knobs of their own (framework_fix()), not a native
     // runtime's (llama.cpp's -ngl and -c mean nothing there).
@@ -1393,7 +1393,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // (Only over the default: a native runtime's own report names its runtime, whatever else the
   // issue mentions: "LM Studio with MLX runs it fine" under a llama.cpp failure.)
   if (d.framework == "pytorch" && !context.torch_named && !torch_own_words) {
-    if (context.megengine_named) d.framework = "megengine";
+    // llama.cpp / ggml / Ollama named ("ggml_cuda_device_malloc: out of memory: CUDA error: out of
+    // memory" under "Ollama on Linux"): a native runtime's fixes, whatever else the issue mentions.
+    if (context.native_runtime_named) d.framework = "native";
+    else if (context.megengine_named) d.framework = "megengine";
     else if (context.mlx_named) d.framework = "mlx";
   }
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word

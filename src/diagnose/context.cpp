@@ -218,7 +218,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer},
       {"onnxruntime", kWNoAutograd}, {"tensorrt", kWNoAutograd}, {"coreml", kWNoAutograd}, {"mlmodel", kWNoAutograd},
       {"mlx", kWNoAutograd}, {"mlx_lm", kWNoAutograd}, {"openvino", kWNoAutograd}, {"ncnn", kWNoAutograd}, {"tflite", kWNoAutograd},
-      {"ggml", kWNoAutograd},
+      {"ggml", kWNoAutograd}, {"ollama", kWNoAutograd},
       {"cancelled", kWStop}, {"canceled", kWStop}, {"walltime", kWStop}, {"term_runlimit", kWStop},
       {"timeout", kWStop}, {"keyboardinterrupt", kWStop}, {"oom", kWStop}, {"oom_kill", kWStop},
       {"out_of_memory", kWStop}, {"oomkilled", kWStop}, {"exceeded", kWStop}, {"killed", kWStop},
@@ -507,6 +507,7 @@ struct LogEvidence {
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
   bool megengine_named = false;                  // MegEngine named ("import megengine", "MegEngine 1.13")
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
+  bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
   std::vector<int64_t> compute_buffer_failed_lines;  // ggml's graph allocator failing to reserve its compute buffers
   std::vector<int64_t> llama_context_lines;      // llama.cpp's context told (llama_new_context, "llama_context:", llama_kv_cache)
@@ -661,6 +662,13 @@ std::optional<int64_t> number_after(std::string_view lo, size_t pos) {
   if (i < lo.size() && is_digit(lo[i])) {
     size_t end = 0;
     auto v = integer_at(lo, i, &end);
+    // Thousands written with commas ("a batch size of 1,024 tokens"): each ",ddd" group read on,
+    // a group of exactly three digits (not a list: "4,8,16").
+    while (v && *v < 1'000'000'000'000 && end + 4 <= lo.size() && lo[end] == ',' && is_digit(lo[end + 1]) &&
+           is_digit(lo[end + 2]) && is_digit(lo[end + 3]) && (end + 4 == lo.size() || !is_digit(lo[end + 4]))) {
+      v = *v * 1000 + (lo[end + 1] - '0') * 100 + (lo[end + 2] - '0') * 10 + (lo[end + 3] - '0');
+      end += 4;
+    }
     if (v && (end >= lo.size() || !is_alpha(lo[end]) || lo[end] == 'x')) return v;
   }
   return std::nullopt;
@@ -941,8 +949,14 @@ class Reader {
     }
     if (((seen >> kWStop) & 1u) != 0 || (lo.size() >= 2 && lo[0] == '^' && lo[1] == 'c')) job_stopped(lo, n);
     if (!ev_.no_autograd_line && ((seen >> kWNoAutograd) & 1u) != 0) ev_.no_autograd_line = n;
+    // llama.cpp / ggml / Ollama by their own names ("ggml_cuda_pool_malloc", "llama_new_context", "Ollama
+    // on Linux", "llama.cpp"): a native runtime's log.
+    if (!ev_.native_runtime_named && ((seen >> kWNoAutograd) & 1u) != 0 && contains_any(lo, {"ggml", "ollama", "llama.cpp"})) {
+      ev_.native_runtime_named = true;
+    }
     // MLX by its package's names ("import mlx.core as mx", "mlx_lm.generate", "MLX 0.18").
-    if (!ev_.mlx_named && ((seen >> kWNoAutograd) & 1u) != 0 && (contains_word(lo, "mlx") || contains_word(lo, "mlx_lm"))) {
+    if (!ev_.mlx_named && ((seen >> kWNoAutograd) & 1u) != 0 && (contains_word(lo, "mlx") || contains_word(lo, "mlx_lm")) &&
+        !contains_any(lo, {"not an mlx", "not mlx", "not using mlx", "without mlx", "instead of mlx", "n't mlx"})) {
       ev_.mlx_named = true;
     }
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
@@ -2221,7 +2235,12 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
       bool digit_after = false;
       for (std::string_view k : kBatchOne) {
         const size_t p = lo.find(k);
-        if (p != std::string_view::npos && p + k.size() < lo.size() && is_digit(lo[p + k.size()])) digit_after = true;
+        // ("batch size of 1,024": a thousands group goes on the number.)
+        if (p != std::string_view::npos && p + k.size() < lo.size() &&
+            (is_digit(lo[p + k.size()]) ||
+             (lo[p + k.size()] == ',' && p + k.size() + 1 < lo.size() && is_digit(lo[p + k.size() + 1])))) {
+          digit_after = true;
+        }
       }
       if (!digit_after) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text(), 0,
@@ -2294,9 +2313,11 @@ if ((contains("before the first step") || contains("before training") || contain
     // right when I start training and other times a couple minutes into training"): the step that
     // fails depends on the batch drawn, a batch of longer inputs from shuffled data, not memory fixed
     // from the start (no start-of-training reading below).
-    const bool failure_point_varies = sentence && contains("sometimes") &&
-                                      (contains("other times") || contains("at other times") ||
-                                       lo.find("sometimes", lo.find("sometimes") + 9) != std::string_view::npos) &&
+    const bool failure_point_varies = sentence &&
+                                      ((contains("sometimes") &&
+                                        (contains("other times") ||
+                                         lo.find("sometimes", lo.find("sometimes") + 9) != std::string_view::npos)) ||
+                                       (contains("in some runs") && contains("in others"))) &&
                                       (contains("start") || contains("minute") || contains("epoch") || contains("step") ||
                                        contains("iteration")) &&
                                       !negated;
@@ -3747,7 +3768,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         // Nor the user's own hard-coding ("I hardcoded CUDA_VISIBLE_DEVICES=0 on my 24GB 3090").
         const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
         if (asks(clause) || contains_any(clause, {"batch", "seq_len", "max_len", "length", "tokens"}) ||
-            contains_any(before, {"not ", "n't ", "no longer ", "never "}) ||
+            contains_any(before, {"not ", "n't ", "no longer ", "never ", "no "}) ||
             (before.size() >= 2 && before.substr(before.size() - 2) == "i ") ||
             (before.size() >= 3 && before.substr(before.size() - 3) == "we ")) {
           continue;
@@ -3811,7 +3832,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const size_t lk = lo.find("leak");
     if (lk == std::string_view::npos) return false;
     const std::string_view clause = clause_at(lo, lk);
-    return contains_any(clause, {"might be", "may be", "could be", "thinking that", "wondering if", "whether"});
+    return contains_any(clause, {"might be", "may be", "could be", "thinking that", "wondering if", "whether", "suspect",
+                                 "probably", "maybe", "perhaps"});
   }
 
   static bool process_killed_told(std::string_view lo) {
@@ -4971,9 +4993,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         (!cjk_ideographs(lo) || denied_or_asked(lo) || other_trouble_resolved(lo) || !tells_resolution(lo))) {
       return;
     }
-    uint32_t named = 0;
     const bool copy_to_host = gpu_to_host_copy(lo);  // a GPU-to-host copy on the line names no host RAM
-    for (std::string_view clause : parts) {
+    // The remedies and causes one clause names.
+    auto named_in = [&](std::string_view clause) {
+      uint32_t named = 0;
       // A command line's flags spell the knobs with hyphens ("--batch-size 32", "changing batch-size
       // from 128 to 32", "--max-model-len", "--micro-batch-size"): read as well with '_', and with
       // ' ', for a '-' between two letters.
@@ -5004,6 +5027,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
       if (xla_pool_lowered(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kOther);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
+      return named;
+    };
+    // Read from the clauses that tell the fix or the cause, not from the line's other clauses (a
+    // concession's "the batch size was 64" beside "setting expandable_segments fixed it"); one that
+    // names nothing ("..., and that fixed it", "Solved. Didn't have enough CPU memory.") points at the
+    // clause before it, else the one after it. Where no clause
+    // tells it alone (a Chinese account across its clauses), all of them.
+    uint32_t named = 0;
+    const bool any_alone = std::any_of(parts.begin(), parts.end(), tells_resolution);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (any_alone && !tells_resolution(parts[i])) continue;
+      uint32_t own = named_in(parts[i]);
+      if (own == 0 && i > 0) own = named_in(parts[i - 1]);
+      if (own == 0 && i + 1 < parts.size()) own = named_in(parts[i + 1]);  // "Solved. Didn't have enough CPU memory."
+      named |= own;
     }
     const size_t k = std::bitset<kCauseCount>(named).count();
     if (k == 0) return;
@@ -5997,6 +6035,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   c.megengine_named = ev.megengine_named;
   c.mlx_named = ev.mlx_named;
+  c.native_runtime_named = ev.native_runtime_named;
   // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.
   if (!c.framework_named && ev.tf_exception_line > 0 && !ev.paddle_named) {
     c.framework = "tensorflow";

@@ -868,7 +868,10 @@ std::vector<std::string_view> clauses(std::string_view lo) {
   };
   bool open_concession = concessive(0);
   for (size_t i = 0; i + 1 < lo.size(); ++i) {
-    if (open_concession && lo[i] == ',' && lo[i + 1] == ' ') {
+    // (A comma right after the opener is an aside: "Although, to be honest, ..." goes on; the
+    // concession holds at least three words.)
+    if (open_concession && lo[i] == ',' && lo[i + 1] == ' ' &&
+        std::count(lo.begin() + static_cast<std::ptrdiff_t>(from), lo.begin() + static_cast<std::ptrdiff_t>(i), ' ') >= 3) {
       out.push_back(lo.substr(from, i + 1 - from));
       from = i + 1;
       open_concession = false;

@@ -682,7 +682,7 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     }
     if (r.subsystem == "r") {  // "cannot allocate vector of size 3.2 Gb": R prints bytes / 1024^3 as "Gb"
       set_requested(size_after(s, "cannotallocatevectorofsize", true), r);
-      if (!r.requested_bytes) set_requested(size_after(s, "cannotallocateavectorofsize", true), r);
+      if (!r.requested_bytes) set_requested(size_after(s, "allocateavectorofsize", true), r);
       // zh_CN: "无法分配大小为8.9 Gb的向量", the same binary "Gb"; "of length N" is a count, no size.
       if (!r.requested_bytes) set_requested(size_after(s, "\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f\xe4\xb8\xba", true), r);
       // Its other catalogues, the words before the size (oom_parser.cpp's heads), binary units as in

@@ -198,6 +198,8 @@ const HeadDef kHeads[] = {
     // RAPIDS' device allocator (RMM) naming its size: "std::bad_alloc: CUDA error (failed to allocate
     // 240 bytes) at: .../rmm/mr/device/cuda_memory_resource.hpp" (cuML, cuDF): the GPU's memory.
     {"cuda error (failed to allocate", "device_alloc", "rmm", Kind::kOneLine},
+    // ... and its pool's cap: "RMM failure at: .../pool_memory_resource.hpp:196: Maximum pool size exceeded".
+    {"maximum pool size exceeded", "device_alloc", "rmm", Kind::kOneLine},
     {"memoryerror", "host_alloc", "python", Kind::kOneLine},
     // The JVM's (Java, Scala, Spark, DJL, MSFragger ...): "java.lang.OutOfMemoryError: Java heap
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
@@ -241,7 +243,7 @@ const HeadDef kHeads[] = {
     {"cannot allocate vector of length", "host_alloc", "r", Kind::kOneLine},
     // ... told in the user's words ("an error that it cannot allocate a vector of size 16.4 Gb"): R
     // never prints the "a".
-    {"cannot allocate a vector of size", "host_alloc", "r", Kind::kOneLine},
+    {"allocate a vector of size", "host_alloc", "r", Kind::kOneLine},
     // R's message in its other catalogues where the words come before the size (R's po/*.po for
     // "cannot allocate vector of size %0.1f Gb"): fr "impossible d'allouer un vecteur de taille
     // 26.8 Go" (Go / Mo: octets), de "kann Vektor der Größe 26.8 GB nicht allozieren", it "non è
@@ -975,10 +977,11 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
             // (In the words just before the colon: "I would like to fit a model but get this error:" tells one.)
             const std::string_view near = before.substr(before.size() > 32 ? before.size() - 32 : 0);
             const bool supposed = contains_any(near, {"if you", "should you", "would", "could be", "could get", "might",
-                                                      "may ", "when you see", "you will see", "you'll see", "avoid"});
+                                                      "may ", "when you", "you will see", "you'll see", "avoid"});
             // Received, not described ("The typical message is: Error: ..." on a how-to page).
-            const bool received = before.empty() || contains_any(near, {"get", "got", "receiv", "see", "saw", "this error",
-                                                                        "following error", "the error", "error message"});
+            const bool received = before.empty() || contains_any(near, {"get", "got", "receiv", "see", "saw", "throw",
+                                                                        "this error", "following error", "the error",
+                                                                        "error message"});
             if (!inner.empty() && (before.empty() || before.back() == ':') && !supposed && received &&
                 (cut != std::string_view::npos || inner.rfind("error", 0) == 0)) {
               lead = inner;
@@ -997,7 +1000,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
                                   lead.rfind("\xe9\x8c\xaf\xe8\xaa\xa4", 0) == 0;  // 錯誤
           const bool printed = lead.empty() || reraised || (colon && (error_word || lead.rfind("warning", 0) == 0));
           // The message told in the user's words: a report where it is neither supposed nor advised.
-          const bool told_in_words = h.phrase == std::string_view("cannot allocate a vector of size") &&
+          const bool told_in_words = h.phrase == std::string_view("allocate a vector of size") &&
                                      !contains_any(lo, {"if you", "should you", "would", "avoid", "?"});
           if (!told_in_words && (!printed || lead.find('"') != std::string_view::npos)) continue;
           // The Chinese wording's size is followed by "的向量" (older catalogues: "的矢量"), not a
@@ -1081,7 +1084,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       // MegEngine's line is one report: its "error: out of memory(... mem_free=F mem_tot=T)" after the
       // request is the same failure's figures, not a second head.
-      if (std::string_view(h.subsystem) == "megengine") hit.end = lo.size();
+      if (std::string_view(h.subsystem) == "megengine" || std::string_view(h.subsystem) == "rmm") hit.end = lo.size();
       hits.push_back(hit);
     }
   }
@@ -1675,8 +1678,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // "std::bad_alloc: CUDA error (failed to allocate 240 bytes)").
         const bool python_title = (prev.family == "host_alloc" && prev.subsystem == "python") ||
                                   (prev.subsystem == "bad_alloc" && icontains(r.message, "bad_alloc"));
-        const bool title_echo = prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
-                                (python_title || ((prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem));
+        const bool bad_alloc_title = prev.line == 1 && !prev.requested_bytes && prev.subsystem == "bad_alloc" &&
+                                     icontains(r.message, "bad_alloc");
+        const bool title_echo = bad_alloc_title ||
+                                (prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
+                                 (python_title || ((prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem)));
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
         // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
         // the GPU's.
@@ -2014,7 +2020,8 @@ bool memory_growth_prose(std::string_view lo) {
   const size_t lk = lo.find("leak");
   const bool leak_guessed = lk != std::string_view::npos &&
                             contains_any(lo.substr(lk > 28 ? lk - 28 : 0, lk > 28 ? 28 : lk),
-                                         {"might be", "may be", "could be", "thinking that", "wondering if", "whether"});
+                                         {"might be", "may be", "could be", "thinking that", "wondering if", "whether",
+                                          "suspect", "probably", "maybe", "perhaps"});
   if (!leak_guessed && any_word({"leak", "leaks", "leaking"})) return true;
   if (any_word({"explode", "explodes", "exploded", "exploding", "blows up", "blew up"})) return true;
   // Allocation without end: "starts allocating RAM until I get a stack overload", "process
@@ -2776,19 +2783,24 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         // The killer named acting, in the present ("the OS kills the process", "Linux kills my
         // script"), not denied, supposed or asked whether ("Does the OS kill it?" has no "kills").
-        for (const char* phrase : {"os kills", "kernel kills", "linux kills", "system kills"}) {
+        // (Asked why in the infinitive, "why does the OS kill the process ...?", it is told.)
+        for (const char* phrase : {"os kills", "kernel kills", "linux kills", "system kills", "os kill ", "kernel kill ",
+                                   "linux kill ", "system kill "}) {
+          const bool infinitive = phrase[std::strlen(phrase) - 1] == ' ';
+          if (infinitive && !contains_word(lo, "why")) continue;
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
             const std::string_view whole = clause_at(lo, p);
             const std::string_view clause = trim_view(whole);
             const bool asked = !clause.empty() && clause.back() == '?' &&
                                !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
-            if (is_word_at(lo, p, std::strlen(phrase)) && !told_not_so(lo) && !contains_word(lo, "if") &&
+            if (is_word_at(lo, p, std::strlen(phrase) - (infinitive ? 1 : 0)) && !told_not_so(lo) && !contains_word(lo, "if") &&
                 (!asked || contains_word(clause, "why"))) {
               at = p;
             }
           }
         }
-        for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "sigkill", "已杀死",
+        for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "with code 137",
+                                   "sigkill", "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",
                                    // Colab's own notice: "Your session crashed after using all available RAM."
                                    "crashed after using all available ram"}) {
@@ -2805,8 +2817,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           const size_t p = at == std::string::npos ? lo.find(phrase) : std::string::npos;
           const size_t e = p == std::string::npos ? p : p + std::strlen(phrase);
           if (p == std::string::npos || !word_starts_at(lo, p) || (e < lo.size() && is_digit(lo[e]))) continue;
-          // (Dying without an error told as what happens elsewhere or denied is none.)
-          if (told_not_so(lo) || contains_word(lo, "if") || lo.find('?') != std::string::npos) continue;
+          // (Dying without an error told as what happens elsewhere, denied or asked whether is none; a
+          // question tacked on after it leaves it told.)
+          const std::string_view whole = clause_at(lo, p);
+          const bool asked = whole.find('?') != std::string_view::npos &&
+                             !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
+          if (told_not_so(lo) || contains_word(lo, "if") || asked) continue;
           at = p;
         }
         // A notebook's kernel dying: host RAM the likely reason, not a kill the log shows.
