@@ -6472,3 +6472,23 @@ TEST(DiagnoseKinds33, Review46Mends) {
   // A hard-coded pool denied is no evidence.
   EXPECT_FALSE(evidence_holds(oom + "There is no hardcoded 32GB pool in this version.\n", "hard-coded in the library"));
 }
+
+// held47's kinds (tests/data/oom-corpus-held47/), each on made-up text.
+TEST(DiagnoseKinds33, Held47Kinds) {
+  // Windows' paging file told changed or capped is the host's commit limit.
+  EXPECT_TRUE(evidence_holds("RuntimeError: Could not allocate tensor: DML allocator out of memory!\nToday I changed the "
+                             "pagefile.sys of my windows from automatic to a maximum of 8gb.\n",
+                             "Windows' paging file", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nThe driver uses the GPU's virtual memory management API for its pool.\n",
+                              "Windows' paging file"));
+  // An input tensor made on the host and moved (torch.asarray(...).to(device)) is no model's load.
+  EXPECT_FALSE(evidence_holds("  File \"sd_hijack_clip.py\", line 246, in process_tokens\n    tokens = "
+                              "torch.asarray(remade_batch_tokens).to(devices.device)\nRuntimeError: CUDA out of memory.\n",
+                              "model load / move to the device"));
+  // An image named by its file format, its size written with '*': the input's resolution.
+  EXPECT_TRUE(evidence_holds("Forward: out of memory\nI have 11GB on the GPU and feed the net a BMP(3968*2976).\n", "3968x2976",
+                             OomCause::kActivationsSeqlen));
+  // The work told not fitting on a named GPU is a report in words; not supposed.
+  EXPECT_TRUE(mentioned_oom("Products-GNN does not fit on a v100\n").has_value());
+  EXPECT_FALSE(mentioned_oom("If it does not fit on a v100, use the sampled variant.\n").has_value());
+}

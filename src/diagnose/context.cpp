@@ -1293,7 +1293,7 @@ class Reader {
         const bool tensor_made = first == "torch" && (last == "stack" || last == "cat" || last == "rand" || last == "randn" ||
                                                       last == "randint" || last == "zeros" || last == "ones" || last == "eye" ||
                                                       last == "empty" || last == "full" || last == "arange" ||
-                                                      last == "tensor" || last == "as_tensor" || last == "from_numpy");
+                                                      last == "tensor" || last == "as_tensor" || last == "asarray" || last == "from_numpy");
         // A tokenizer's or processor's output is a batch (HF's BatchEncoding: "tokenizer(texts,
         // return_tensors='pt').to(device)").
         bool data = tensor_made || last == "variable" || first == "x" || first == "y" || first == "v" || first == "src" ||
@@ -1652,6 +1652,11 @@ class Reader {
                              has_text("picture") || has_text("photo"))) {
       image_seen_ = true;
     }
+    // An image file named by its format ("I feed the net a BMP(3968*2976)", "a 4000x3000 .png"): an image.
+    if (!image_seen_ && (contains_word(lo, "bmp") || contains_word(lo, "png") || contains_word(lo, "jpg") ||
+                         contains_word(lo, "jpeg") || contains_word(lo, "tiff"))) {
+      image_seen_ = true;
+    }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
     // read on every line, the scan is one pass over its digits.
     const bool dims_possible = lo.find('x') != std::string_view::npos || has_text("\xc3\x97") || has_text("0p") ||
@@ -1950,12 +1955,20 @@ class Reader {
     const bool vae_line = kept_line && has_text("vae");
     const bool hardcoded_memory = (has_text("hardcode") || has_text("hard-code") || has_text("hard code")) &&
                                   hardcoded_memory_size(lo);
+    // Windows' paging file told changed or capped ("I set the pagefile.sys to a maximum of 8gb"): the
+    // commit limit the host's allocations (DirectML's, CUDA's pinned ones, the model's load) count
+    // against, lowered.
+    const bool paging_file_set = (has_text("page") || has_text("paging") || has_text("virtual")) &&
+                                 windows_paging_file(lo) &&
+                                 contains_any(lo, {"set ", "change", "limit", "maximum", "lower", "reduc", "disabl", "small",
+                                                   "capped"}) &&
+                                 !contains_any(lo, {"virtual memory management", "?"});
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
-        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory) {
+        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory && !paging_file_set) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -2472,6 +2485,11 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // reservation fails on Jetson", "hardcoded mx.set_cache_limit(32GB) is not device-scaled"): a
     // pool, cache limit or reservation the user cannot size, a bug in it (other). Not a batch
     // hard-coded ("batch size hardcoded to 256": the batch).
+    if (sentence && paging_file_set && !negated) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+          "Windows' paging file told changed or capped (the commit limit host allocations count against): " + text(), 0,
+          Told::kAccount);
+    }
     if (sentence && hardcoded_memory) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.35,
           "a memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device): " + text(),
@@ -3894,10 +3912,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // or one of machine_runs_out()'s verbs): the same answer, without its ~25 searches on most lines.
   bool host_memory_on_line(std::string_view lo) const {
     const bool named = line_has(lo, "ram") || line_has(lo, "memory") || line_has(lo, "swap") || line_has(lo, "rss") ||
-                       line_has(lo, "paging file") || (!ascii_ && line_has(lo, "\xe5\x86\x85\xe5\xad\x98"));
+                       line_has(lo, "paging file") || line_has(lo, "pagefile") || line_has(lo, "pagesfile") ||
+                       line_has(lo, "page file") || (!ascii_ && line_has(lo, "\xe5\x86\x85\xe5\xad\x98"));
     const bool machine_verb = line_has(lo, "out of") || line_has(lo, "unresponsive") || line_has(lo, "froze") ||
                               line_has(lo, "freez") || line_has(lo, "hang") || line_has(lo, "hung");
     return (named || machine_verb) && host_memory_named(lo);
+  }
+
+  // Windows' paging file (its swap, and the commit limit every host allocation counts against):
+  // "paging file", "pagefile.sys" (also as "pagesfile"), "page file", "virtual memory" (not the
+  // GPU's virtual memory management API).
+  static bool windows_paging_file(std::string_view lo) {
+    if (contains_any(lo, {"paging file", "pagefile", "pagesfile", "page file"})) return true;
+    const size_t v = lo.find("virtual memory");
+    return v != std::string_view::npos && lo.compare(v + 14, 11, " management") != 0 && lo.compare(v + 14, 4, " api") != 0;
   }
 
   // The host's memory named in `lo` (a line or a clause): "RAM" as a word, system / host / CPU /
@@ -3910,7 +3938,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if ((contains_word(lo, "swap") && lo.find("swap the") == std::string_view::npos &&
          lo.find("swap to") == std::string_view::npos && lo.find("swap out") == std::string_view::npos &&
          lo.find("i swap") == std::string_view::npos && lo.find("to swap") == std::string_view::npos) ||
-        contains_word(lo, "rss") || lo.find("paging file") != std::string_view::npos) {
+        contains_word(lo, "rss") || windows_paging_file(lo)) {
       return true;
     }
     for (std::string_view h : {"system memory", "host memory", "cpu memory", "main memory", "physical memory",
@@ -5557,7 +5585,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // "2160*3840 images": a star only where the line itself names images (a code line's
       // "/ (1024*1024)" is a unit conversion).
       const bool star_ok = image_log && (lo.find("image") != std::string_view::npos || lo.find("picture") != std::string_view::npos ||
-                                         lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos);
+                                         lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos ||
+                                         contains_word(lo, "bmp") || contains_word(lo, "png") || contains_word(lo, "jpg") ||
+                                         contains_word(lo, "jpeg") || contains_word(lo, "tiff"));
       if (q < lo.size() && (lo[q] == 'x' || (star_ok && lo[q] == '*'))) after_x = q + 1;
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
       if (after_x != std::string_view::npos) {

@@ -2759,6 +2759,16 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           if (at != std::string::npos) break;
         }
         if (at == std::string::npos) at = out_of_some_memory(lo);
+        // The work told not fitting on a GPU ("Products-GNN does not fit on a v100", "I can't fit it
+        // into my 3090's memory"): the OOM in words, on that device.
+        for (const char* phrase : {"not fit on", "t fit on", "not fit in", "t fit in"}) {
+          for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
+            const std::string_view after = std::string_view(lo).substr(p + std::strlen(phrase), 40);
+            if ((gpu_named(after) || cuda_memory_named(after)) && !contains_word(lo, "if") && lo.find('?') == std::string::npos) {
+              at = p;
+            }
+          }
+        }
         if (at == std::string::npos) at = misspelled_out_of_memory(lo);
         for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
           // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
