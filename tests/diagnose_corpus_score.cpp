@@ -217,6 +217,11 @@
 //   their own after held45's mends and before anything was scored on them). Scored only when asked
 //   for (OOMKIT_CORPUS_PART=held46). Not joined to the word prior's training parts: joined, it cost
 //   8 top-1 places (and gained 2 top-3) on the 46 other parts, leave-one-part-out.
+// - held47: tests/data/oom-corpus-held47/ (23 reports gathered on 2026-12-05 in three shares by three
+//   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
+//   their own after held46's mends and before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held47). Not joined to the word prior's training parts: joined, it cost
+//   3 top-1 and 4 top-3 places on the 47 other parts, leave-one-part-out.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -6492,3 +6492,27 @@ TEST(DiagnoseKinds33, Held47Kinds) {
   EXPECT_TRUE(mentioned_oom("Products-GNN does not fit on a v100\n").has_value());
   EXPECT_FALSE(mentioned_oom("If it does not fit on a v100, use the sampled variant.\n").has_value());
 }
+
+// review47's findings, mended.
+TEST(DiagnoseKinds33, Review47Mends) {
+  // A system call's errno -9 and a crash told beside a silent death are no kill.
+  for (const char* text : {"ioctl(fd, DRM_IOCTL) failed with error -9 (Bad file descriptor)\n",
+                           "The process dies without an error message; the exit code is 139 (segmentation fault).\n"}) {
+    EXPECT_FALSE(mentioned_oom(text).has_value()) << text;
+  }
+  // An image format names the size only right before it.
+  EXPECT_FALSE(evidence_holds("I plot the curve to loss.png; the embedding is 50257*768.\nCUDA out of memory\n", "50257x768"));
+  // Not fitting on a named GPU: can't / unable to, a question tacked on, "if" after it: on the GPU.
+  for (const char* text : {"I can't fit the 13B model on my 3090.\n", "Unable to fit the model into an A100 40GB.\n",
+                           "Products-GNN does not fit on a v100 even with batch size 1. Any hints?\n",
+                           "It does not fit on my RTX 4090 if I use batch size 64.\n"}) {
+    const std::optional<OomRecord> r = mentioned_oom(text);
+    ASSERT_TRUE(r.has_value()) << text;
+    EXPECT_EQ(r->device.rfind("cuda", 0), 0u) << text << r->device;
+  }
+  // Windows' own commit-limit error is the host's; raising the virtual memory is no growth.
+  EXPECT_EQ(one_report("OSError: [WinError 1455] The paging file is too small for this operation to complete.\n").device, "cpu");
+  EXPECT_FALSE(evidence_holds("I increased my virtual memory to 64GB.\nCUDA out of memory\n", "memory grows step after step"));
+  // ENOMEM at the end of its line is read.
+  EXPECT_TRUE(mentioned_oom("cudaMalloc failed: -ENOMEM\n").has_value());
+}

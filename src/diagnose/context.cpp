@@ -2133,6 +2133,9 @@ class Reader {
                                contains("not a leak") || contains("isn't a leak") || contains("isn't a memory leak") ||
                                contains("think it is a memory leak") || contains("think it's a memory leak") ||
                                contains("without leak") ||
+                               // Windows' virtual memory raised ("I increased my virtual memory to 64GB"): a
+                               // setting, not the memory growing
+                               windows_paging_file(lo) ||
                                // the memory told shrinking ("memory per GPU decreases")
                                contains("memory decreas") || contains("memory per gpu decreas") ||
                                contains("memory usage decreas") || contains("memory goes down") || contains("memory drops") ||
@@ -2486,7 +2489,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // pool, cache limit or reservation the user cannot size, a bug in it (other). Not a batch
     // hard-coded ("batch size hardcoded to 256": the batch).
     if (sentence && paging_file_set && !negated) {
-      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3,
           "Windows' paging file told changed or capped (the commit limit host allocations count against): " + text(), 0,
           Told::kAccount);
     }
@@ -5584,10 +5587,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       size_t after_x = std::string_view::npos;
       // "2160*3840 images": a star only where the line itself names images (a code line's
       // "/ (1024*1024)" is a unit conversion).
+      // (An image file's format names the size only right before it: "a BMP(3968*2976)", not
+      // "loss.png; the embedding is 50257*768".)
+      const std::string_view just_before = lo.substr(p >= 10 ? p - 10 : 0, p >= 10 ? 10 : p);
       const bool star_ok = image_log && (lo.find("image") != std::string_view::npos || lo.find("picture") != std::string_view::npos ||
                                          lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos ||
-                                         contains_word(lo, "bmp") || contains_word(lo, "png") || contains_word(lo, "jpg") ||
-                                         contains_word(lo, "jpeg") || contains_word(lo, "tiff"));
+                                         contains_word(just_before, "bmp") || contains_word(just_before, "png") ||
+                                         contains_word(just_before, "jpg") || contains_word(just_before, "jpeg") ||
+                                         contains_word(just_before, "tiff"));
       if (q < lo.size() && (lo[q] == 'x' || (star_ok && lo[q] == '*'))) after_x = q + 1;
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
       if (after_x != std::string_view::npos) {

@@ -198,6 +198,9 @@ const HeadDef kHeads[] = {
     // RAPIDS' device allocator (RMM) naming its size: "std::bad_alloc: CUDA error (failed to allocate
     // 240 bytes) at: .../rmm/mr/device/cuda_memory_resource.hpp" (cuML, cuDF): the GPU's memory.
     {"cuda error (failed to allocate", "device_alloc", "rmm", Kind::kOneLine},
+    // Windows' commit limit reached: "OSError: [WinError 1455] The paging file is too small for this
+    // operation to complete" (loading a model or a DLL): the host's memory.
+    {"the paging file is too small", "host_alloc", "windows", Kind::kOneLine},
     // ... and its pool's cap: "RMM failure at: .../pool_memory_resource.hpp:196: Maximum pool size exceeded".
     {"maximum pool size exceeded", "device_alloc", "rmm", Kind::kOneLine},
     {"memoryerror", "host_alloc", "python", Kind::kOneLine},
@@ -518,6 +521,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('r', 'e');
   both('s', 'i');
   both('d', 'i');
+  both('p', 'a');  // Windows' "The paging file is too small"
   both('u', 'n');
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
   both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
@@ -559,6 +563,9 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer")) return true;
         // OpenCL's CL_OUT_OF_RESOURCES (its CL_MEM_OBJECT_ALLOCATION_FAILURE holds "alloc").
         if (i >= 7 && istarts_with(s.substr(i - 7), "out_of_resources")) return true;
+        break;
+      case 'p':
+        if (istarts_with(rest, "paging file is too small")) return true;
         break;
       case 's':
         if (istarts_with(rest, "signal 9")) return true;
@@ -2695,6 +2702,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if (contains_any(lo, {"oomkilled\":false", "oomkilled\": false", "oomkilled: false", "oomkilled=false"})) continue;
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
+      bool fit_on_gpu = false;   // the work told not fitting on a named GPU
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
         for (const char* phrase : {"cuda out of memory", "gpu out of memory", "cuda oom", "gpu oom", "out of memory error",
@@ -2739,7 +2747,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             at = std::string::npos;
           }
           if (at != std::string::npos && ph == "enomem" &&
-              (!word_starts_at(lo, at) || is_alpha(lo[std::min(at + 6, lo.size() - 1)]) || error_code_in_source(lo))) {
+              (!word_starts_at(lo, at) || (at + 6 < lo.size() && is_alpha(lo[at + 6])) || error_code_in_source(lo))) {
             at = std::string::npos;
           }
           if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
@@ -2760,13 +2768,28 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         if (at == std::string::npos) at = out_of_some_memory(lo);
         // The work told not fitting on a GPU ("Products-GNN does not fit on a v100", "I can't fit it
-        // into my 3090's memory"): the OOM in words, on that device.
-        for (const char* phrase : {"not fit on", "t fit on", "not fit in", "t fit in"}) {
-          for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
-            const std::string_view after = std::string_view(lo).substr(p + std::strlen(phrase), 40);
-            if ((gpu_named(after) || cuda_memory_named(after)) && !contains_word(lo, "if") && lo.find('?') == std::string::npos) {
-              at = p;
-            }
+        // into my 3090", "unable to fit the model in an A100 40GB"): the OOM in words, on that device.
+        // Not supposed ("if" before it in its clause) nor asked (a question tacked on after it leaves
+        // it told).
+        for (size_t p = lo.find("fit "); at == std::string::npos && p != std::string::npos; p = lo.find("fit ", p + 1)) {
+          if (!word_starts_at(lo, p)) continue;
+          const std::string_view before = std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
+          if (!contains_any(before, {"not ", "n't ", "cannot ", "unable to ", "not able to "})) continue;
+          const std::string_view after = std::string_view(lo).substr(p + 4, 48);
+          size_t on = std::string_view::npos;
+          for (std::string_view w : {" on ", " in ", " into ", "on ", "in ", "into "}) {
+            const size_t q = after.find(w);
+            if (q != std::string_view::npos && (q == 0 || w[0] == ' ') && q < on) on = q;
+          }
+          if (on == std::string_view::npos) continue;
+          const std::string_view target = after.substr(on, 36);
+          const std::string_view whole = clause_at(lo, p);
+          const size_t in_clause = p - static_cast<size_t>(whole.data() - lo.data());
+          const std::string_view trimmed = trim_view(whole);
+          const bool asked = !trimmed.empty() && trimmed.back() == '?' && !question_tacked_on(whole, in_clause);
+          if ((gpu_named(target) || cuda_memory_named(target)) && !contains_word(whole.substr(0, in_clause), "if") && !asked) {
+            at = p;
+            fit_on_gpu = true;
           }
         }
         if (at == std::string::npos) at = misspelled_out_of_memory(lo);
@@ -2827,6 +2850,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           const size_t p = at == std::string::npos ? lo.find(phrase) : std::string::npos;
           const size_t e = p == std::string::npos ? p : p + std::strlen(phrase);
           if (p == std::string::npos || !word_starts_at(lo, p) || (e < lo.size() && is_digit(lo[e]))) continue;
+          // A system call's errno -9 (EBADF: "ioctl(...) failed with error -9 (Bad file descriptor)")
+          // is no signal; a crash told beside the death (a segfault, exit 139, a core dump) is no kill.
+          if (contains_any(lo, {"bad file", "ebadf", "ioctl", "segmentation fault", "segfault", "sigsegv", "core dumped",
+                                "139", "illegal instruction", "sigabrt", "abort"})) {
+            continue;
+          }
           // (Dying without an error told as what happens elsewhere, denied or asked whether is none; a
           // question tacked on after it leaves it told.)
           const std::string_view whole = clause_at(lo, p);
@@ -2863,7 +2892,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
       // In Chinese, 显存 told to have room ("内存耗完了，但是显存还有很多": the RAM ran out, the GPU's
       // memory has plenty) is not where it ran out: the host's RAM named in trouble decides.
-      const bool cuda_named = cuda_memory_named(lo) && !zh_gpu_memory_only_fine(lo);
+      const bool cuda_named = (cuda_memory_named(lo) && !zh_gpu_memory_only_fine(lo)) || fit_on_gpu;
       // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
       // due to out of memory"): the kernel's OOM killer, unless an accelerator is named within 40
       // characters of the kill's reason: "gets killed (out of memory) while loading the checkpoint,
