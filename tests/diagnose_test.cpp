@@ -6511,7 +6511,10 @@ TEST(DiagnoseKinds33, Review47Mends) {
     EXPECT_EQ(r->device.rfind("cuda", 0), 0u) << text << r->device;
   }
   // Windows' own commit-limit error is the host's; raising the virtual memory is no growth.
-  EXPECT_EQ(one_report("OSError: [WinError 1455] The paging file is too small for this operation to complete.\n").device, "cpu");
+  const std::optional<OomRecord> win =
+      mentioned_oom("OSError: [WinError 1455] The paging file is too small for this operation to complete.\n");
+  ASSERT_TRUE(win.has_value());
+  EXPECT_EQ(win->device, "cpu");
   EXPECT_FALSE(evidence_holds("I increased my virtual memory to 64GB.\nCUDA out of memory\n", "memory grows step after step"));
   // ENOMEM at the end of its line is read.
   EXPECT_TRUE(mentioned_oom("cudaMalloc failed: -ENOMEM\n").has_value());

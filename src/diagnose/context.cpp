@@ -1653,8 +1653,9 @@ class Reader {
       image_seen_ = true;
     }
     // An image file named by its format ("I feed the net a BMP(3968*2976)", "a 4000x3000 .png"): an image.
-    if (!image_seen_ && (contains_word(lo, "bmp") || contains_word(lo, "png") || contains_word(lo, "jpg") ||
-                         contains_word(lo, "jpeg") || contains_word(lo, "tiff"))) {
+    if (!image_seen_ && ((has_text("bmp") && contains_word(lo, "bmp")) || (has_text("png") && contains_word(lo, "png")) ||
+                         (has_text("jpg") && contains_word(lo, "jpg")) || (has_text("jpeg") && contains_word(lo, "jpeg")) ||
+                         (has_text("tiff") && contains_word(lo, "tiff")))) {
       image_seen_ = true;
     }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
@@ -2676,7 +2677,7 @@ if (contains("model.eval()") && !negated) {
     // KV cache", "llama.cpp allocates the KV cache for the entire context", "sizes the KV cache to
     // fill gpu_memory_utilization"): the allocation within 40 characters of the cache's name, in a
     // sentence that neither denies nor asks.
-    if (sentence && !negated && kv_cache_allocation_told(lo)) {
+    if (sentence && !negated && has_text("kv") && kv_cache_allocation_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.4,
           "the KV cache's own allocation, in the user's words: " + text());
     }
@@ -5589,13 +5590,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // "/ (1024*1024)" is a unit conversion).
       // (An image file's format names the size only right before it: "a BMP(3968*2976)", not
       // "loss.png; the embedding is 50257*768".)
-      const std::string_view just_before = lo.substr(p >= 10 ? p - 10 : 0, p >= 10 ? 10 : p);
-      const bool star_ok = image_log && (lo.find("image") != std::string_view::npos || lo.find("picture") != std::string_view::npos ||
-                                         lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos ||
-                                         contains_word(just_before, "bmp") || contains_word(just_before, "png") ||
-                                         contains_word(just_before, "jpg") || contains_word(just_before, "jpeg") ||
-                                         contains_word(just_before, "tiff"));
-      if (q < lo.size() && (lo[q] == 'x' || (star_ok && lo[q] == '*'))) after_x = q + 1;
+      auto star_ok = [&] {
+        const std::string_view just_before = lo.substr(p >= 10 ? p - 10 : 0, p >= 10 ? 10 : p);
+        return image_log && (lo.find("image") != std::string_view::npos || lo.find("picture") != std::string_view::npos ||
+                             lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos ||
+                             contains_word(just_before, "bmp") || contains_word(just_before, "png") ||
+                             contains_word(just_before, "jpg") || contains_word(just_before, "jpeg") ||
+                             contains_word(just_before, "tiff"));
+      };
+      if (q < lo.size() && (lo[q] == 'x' || (lo[q] == '*' && star_ok()))) after_x = q + 1;
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
       if (after_x != std::string_view::npos) {
         const size_t b0 = skip_spaces(after_x);

@@ -883,10 +883,11 @@ std::vector<std::string_view> clauses(std::string_view lo) {
     // was halved, although it still OOMs"): what one side denies is not the other's.
     auto at = [&](std::string_view w) { return lo.compare(i, w.size(), w) == 0; };
     // ("even though" whole: the split goes before "even", not between its words.)
-    const bool even_before = i >= 4 && lo.compare(i - 4, 4, "even") == 0;
-    const bool contrast = lo[i] == ' ' && (at(" whereas ") || at(" although ") || at(" even though ") ||
-                                           (at(" though ") && !even_before) ||
-                                           (i > 0 && lo[i - 1] == ',' && (at(" while ") || at(" however"))));
+    const char n1 = lo[i + 1];  // the next word's first letter: most spaces open none of these
+    const bool contrast = lo[i] == ' ' && (n1 == 'w' || n1 == 'a' || n1 == 'e' || n1 == 't' || n1 == 'h') &&
+                          (at(" whereas ") || at(" although ") || at(" even though ") ||
+                           (at(" though ") && !(i >= 4 && lo.compare(i - 4, 4, "even") == 0)) ||
+                           (i > 0 && lo[i - 1] == ',' && (at(" while ") || at(" however"))));
     if (stop || but || contrast) {
       out.push_back(lo.substr(from, i + 1 - from));
       from = i + 1;

@@ -198,9 +198,6 @@ const HeadDef kHeads[] = {
     // RAPIDS' device allocator (RMM) naming its size: "std::bad_alloc: CUDA error (failed to allocate
     // 240 bytes) at: .../rmm/mr/device/cuda_memory_resource.hpp" (cuML, cuDF): the GPU's memory.
     {"cuda error (failed to allocate", "device_alloc", "rmm", Kind::kOneLine},
-    // Windows' commit limit reached: "OSError: [WinError 1455] The paging file is too small for this
-    // operation to complete" (loading a model or a DLL): the host's memory.
-    {"the paging file is too small", "host_alloc", "windows", Kind::kOneLine},
     // ... and its pool's cap: "RMM failure at: .../pool_memory_resource.hpp:196: Maximum pool size exceeded".
     {"maximum pool size exceeded", "device_alloc", "rmm", Kind::kOneLine},
     {"memoryerror", "host_alloc", "python", Kind::kOneLine},
@@ -521,7 +518,6 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('r', 'e');
   both('s', 'i');
   both('d', 'i');
-  both('p', 'a');  // Windows' "The paging file is too small"
   both('u', 'n');
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
   both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
@@ -563,9 +559,6 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer")) return true;
         // OpenCL's CL_OUT_OF_RESOURCES (its CL_MEM_OBJECT_ALLOCATION_FAILURE holds "alloc").
         if (i >= 7 && istarts_with(s.substr(i - 7), "out_of_resources")) return true;
-        break;
-      case 'p':
-        if (istarts_with(rest, "paging file is too small")) return true;
         break;
       case 's':
         if (istarts_with(rest, "signal 9")) return true;
@@ -2721,6 +2714,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // the kernel's errno for a failed allocation told ("I traced the binary, it
                                    // gives me the -ENOMEM"): a host allocation
                                    "enomem",
+                                   // Windows' commit limit reached: "OSError: [WinError 1455] The paging file is
+                                   // too small for this operation to complete" (loading a model or a DLL)
+                                   "paging file is too small",
                                    // named as what happened ("The MemoryError exception is occured in input_data.py",
                                    // a title's "input_data.py MemoryError with 512MB RAM")
                                    "the memoryerror", "memoryerror exception", "memoryerror with", "memoryerror when",
@@ -2949,7 +2945,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // Python's MemoryError (a host malloc failed; numpy's "Unable to allocate" cut short): an
                  // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
                  // CUDA error"), read above
-                 has_word("memoryerror") || has_word("enomem") || host_sized_memory_named(lo) ||
+                 has_word("memoryerror") || has_word("enomem") || lo.find("paging file") != std::string::npos ||
+                 host_sized_memory_named(lo) ||
                  // OpenCV's own allocator (cv::OutOfMemoryError): host memory unless CUDA is named, above;
                  // the machine swapping
                  has_word("opencv") || has_word("cv2") || contains_word_start(lo, "swapping") ||
