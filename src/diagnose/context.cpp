@@ -2136,7 +2136,7 @@ class Reader {
                                contains("without leak") ||
                                // Windows' virtual memory raised ("I increased my virtual memory to 64GB"): a
                                // setting, not the memory growing
-                               windows_paging_file(lo) ||
+                               ((has_text("virtual") || has_text("pag")) && windows_paging_file(lo)) ||
                                // the memory told shrinking ("memory per GPU decreases")
                                contains("memory decreas") || contains("memory per gpu decreas") ||
                                contains("memory usage decreas") || contains("memory goes down") || contains("memory drops") ||

@@ -539,12 +539,17 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "memory")) return true;
         break;
       case 'a':
-        // R's other catalogues: "d'allouer un vecteur", "nicht allozieren", "alocar vetor".
-        if ((d == 'l' && (istarts_with(rest, "alloc") || istarts_with(rest, "allouer un vecteur") ||
-                          istarts_with(rest, "allozieren") || istarts_with(rest, "alocar vetor"))) ||
-            (d == 'r' && istarts_with(rest, "arena size is too small"))) {
-          return true;
+        // R's other catalogues: "d'allouer un vecteur", "nicht allozieren", "alocar vetor" (told
+        // apart by their third and fifth letters: "al" opens many words).
+        if (d == 'l' && rest.size() > 4) {
+          const char c2 = lower_char(rest[2]), c4 = lower_char(rest[4]);
+          if (c2 == 'l' && ((c4 == 'c' && istarts_with(rest, "alloc")) || (c4 == 'u' && istarts_with(rest, "allouer un vecteur")) ||
+                            (c4 == 'z' && istarts_with(rest, "allozieren")))) {
+            return true;
+          }
+          if (c2 == 'o' && istarts_with(rest, "alocar vetor")) return true;
         }
+        if (d == 'r' && istarts_with(rest, "arena size is too small")) return true;
         break;
       case 'k':
         if ((d == 'i' && istarts_with(rest, "kill")) || (d == 'v' && istarts_with(rest, "kv cache"))) return true;
@@ -558,7 +563,7 @@ bool has_trigger(std::string_view s) {
       case 'r':
         if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer")) return true;
         // OpenCL's CL_OUT_OF_RESOURCES (its CL_MEM_OBJECT_ALLOCATION_FAILURE holds "alloc").
-        if (i >= 7 && istarts_with(s.substr(i - 7), "out_of_resources")) return true;
+        if (i >= 7 && s[i - 1] == '_' && istarts_with(s.substr(i - 7), "out_of_resources")) return true;
         break;
       case 's':
         if (istarts_with(rest, "signal 9")) return true;
@@ -567,7 +572,8 @@ bool has_trigger(std::string_view s) {
         if (istarts_with(rest, "dispatched on the cpu")) return true;
         break;
       case 'u':
-        if (istarts_with(rest, "unable to find a valid cudnn") || istarts_with(rest, "un vector de tama")) return true;
+        if (rest.size() > 2 && rest[2] == ' ' && istarts_with(rest, "un vector de tama")) return true;
+        if (istarts_with(rest, "unable to find a valid cudnn")) return true;
         break;
       case 'b':
         if (istarts_with(rest, "blas_status_not_initialized")) return true;
