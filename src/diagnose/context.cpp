@@ -590,10 +590,10 @@ bool version_works(std::string_view lo, size_t at) {
 const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf", "accelerate", "jax", "tensorflow",
                                    "oomkit", "pytorch"};
 
-int framework_index(std::string_view w, std::string_view line_lower) {
-  auto has = [&](std::string_view s) { return line_lower.find(s) != std::string_view::npos; };
-  // Named as not used: "run_clm.py from the repo without deepspeed", "not using accelerate"; a
-  // line that also names it otherwise ("works without deepspeed, fails with deepspeed") still counts.
+// A framework's name `w` on `line_lower` only as not used: "run_clm.py from the repo without
+// deepspeed", "not using accelerate", "not an MLX issue"; a line that also names it otherwise ("works
+// without deepspeed, fails with deepspeed") still counts.
+bool named_as_not_used(std::string_view w, std::string_view line_lower) {
   auto count = [&](std::string_view s) {
     size_t n = 0;
     for (size_t p = line_lower.find(s); p != std::string_view::npos; p = line_lower.find(s, p + 1)) ++n;
@@ -601,10 +601,15 @@ int framework_index(std::string_view w, std::string_view line_lower) {
   };
   size_t negated = 0;
   for (std::string_view neg : {"without ", "not using ", "no ", "instead of ", "don't use ", "do not use ", "not use ",
-                               "don't have ", "not installed "}) {
+                               "don't have ", "not installed ", "not an ", "not ", "n't "}) {
     negated += count(std::string(neg) + std::string(w));
   }
-  if (negated > 0 && negated >= count(w)) return -1;
+  return negated > 0 && negated >= count(w);
+}
+
+int framework_index(std::string_view w, std::string_view line_lower) {
+  auto has = [&](std::string_view s) { return line_lower.find(s) != std::string_view::npos; };
+  if (named_as_not_used(w, line_lower)) return -1;
   if (w == "vllm") return 0;
   if (w == "deepspeed") return has("deepspeed=none") || has("deepspeed: none") || has("deepspeed_plugin=none") ? -1 : 1;
   if (w == "fsdp" || w == "fullyshardeddataparallel") {
@@ -883,7 +888,7 @@ class Reader {
           }
           if (w == "paddle" || w == "paddlepaddle") ev_.paddle_named = true;
           // (Not where the line names it as not used: "without megengine".)
-          if (w == "megengine" && !contains_any(lo, {"without megengine", "not using megengine", "instead of megengine"})) {
+          if (w == "megengine" && !named_as_not_used(w, lo)) {
             ev_.megengine_named = true;
           }
         } else if (it->second == kWSetting) {
@@ -956,7 +961,7 @@ class Reader {
     }
     // MLX by its package's names ("import mlx.core as mx", "mlx_lm.generate", "MLX 0.18").
     if (!ev_.mlx_named && ((seen >> kWNoAutograd) & 1u) != 0 && (contains_word(lo, "mlx") || contains_word(lo, "mlx_lm")) &&
-        !contains_any(lo, {"not an mlx", "not mlx", "not using mlx", "without mlx", "instead of mlx", "n't mlx"})) {
+        !named_as_not_used("mlx", lo)) {
       ev_.mlx_named = true;
     }
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
@@ -1653,9 +1658,8 @@ class Reader {
       image_seen_ = true;
     }
     // An image file named by its format ("I feed the net a BMP(3968*2976)", "a 4000x3000 .png"): an image.
-    if (!image_seen_ && ((has_text("bmp") && contains_word(lo, "bmp")) || (has_text("png") && contains_word(lo, "png")) ||
-                         (has_text("jpg") && contains_word(lo, "jpg")) || (has_text("jpeg") && contains_word(lo, "jpeg")) ||
-                         (has_text("tiff") && contains_word(lo, "tiff")))) {
+    if (!image_seen_ && (has_text("bmp") || has_text("png") || has_text("jpg") || has_text("jpeg") || has_text("tiff")) &&
+        image_format_named(lo)) {
       image_seen_ = true;
     }
     // A resolution ("3296x2400", "an image of (4096, 4096)") or a protein's length ("2510 aa"):
@@ -3848,16 +3852,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // A leak named only as a guess in its clause ("I was thinking that it might be a memory leak",
-  // "could be a leak"): no growth told.
-  static bool leak_guessed(std::string_view lo) {
-    const size_t lk = lo.find("leak");
-    if (lk == std::string_view::npos) return false;
-    const std::string_view clause = clause_at(lo, lk);
-    return contains_any(clause, {"might be", "may be", "could be", "thinking that", "wondering if", "whether", "suspect",
-                                 "probably", "maybe", "perhaps"});
-  }
-
   static bool process_killed_told(std::string_view lo) {
     // Not a kill with another cause told: by the user, a scheduler's time limit, a quota, other users.
     for (std::string_view other : {"bus error", "by me", "i killed", "we killed", "manually", "kill -", "ctrl", "walltime",
@@ -3872,11 +3866,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (accelerator_oom_told(lo)) return false;
     // Told, not asked whether: the clause holding the kill does not ask, or asks why ("Why does the
     // OS kill the process?" presupposes the kill).
-    auto told_at = [&](size_t p) {
-      const std::string_view clause = clause_at(lo, p);
-      return !asks(clause) || contains_word(clause, "why") ||
-             question_tacked_on(clause, p - static_cast<size_t>(clause.data() - lo.data()));
-    };
+    auto told_at = [&](size_t p) { return !asked_at(lo, p) || contains_word(clause_at(lo, p), "why"); };
     // The killer named, in the active voice: "the OS kills the process", "Linux killed my script",
     // "the kernel kills it" (not "the OS never kills it": denied above by the caller's negation);
     // asked why in the infinitive ("why does the OS kill the process?").
@@ -5594,9 +5584,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         const std::string_view just_before = lo.substr(p >= 10 ? p - 10 : 0, p >= 10 ? 10 : p);
         return image_log && (lo.find("image") != std::string_view::npos || lo.find("picture") != std::string_view::npos ||
                              lo.find("photo") != std::string_view::npos || lo.find("video") != std::string_view::npos ||
-                             contains_word(just_before, "bmp") || contains_word(just_before, "png") ||
-                             contains_word(just_before, "jpg") || contains_word(just_before, "jpeg") ||
-                             contains_word(just_before, "tiff"));
+                             image_format_named(just_before));
       };
       if (q < lo.size() && (lo[q] == 'x' || (lo[q] == '*' && star_ok()))) after_x = q + 1;
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7

@@ -854,6 +854,27 @@ bool question_tacked_on(std::string_view clause, size_t p) {
   return false;
 }
 
+bool asked_at(std::string_view lo, size_t p) {
+  const std::string_view whole = clause_at(lo, p);
+  const std::string_view trimmed = trim_view(whole);
+  return !trimmed.empty() && trimmed.back() == '?' &&
+         !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
+}
+
+bool leak_guessed(std::string_view lo) {
+  const size_t lk = lo.find("leak");
+  if (lk == std::string_view::npos) return false;
+  return contains_any(clause_at(lo, lk), {"might be", "may be", "could be", "thinking that", "wondering if", "whether",
+                                          "suspect", "probably", "maybe", "perhaps"});
+}
+
+bool image_format_named(std::string_view lo) {
+  for (std::string_view f : {"bmp", "png", "jpg", "jpeg", "tiff"}) {
+    if (contains_word(lo, f)) return true;
+  }
+  return false;
+}
+
 std::vector<std::string_view> clauses(std::string_view lo) {
   std::vector<std::string_view> out;
   size_t from = 0;

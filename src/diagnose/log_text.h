@@ -267,6 +267,15 @@ std::vector<std::string_view> clauses(std::string_view lo);
 /// OS kills the process, is there a way to avoid it?", "..., how can I fix it?"): what comes
 /// before that comma is told, not asked. `clause` is lower case.
 bool question_tacked_on(std::string_view clause, size_t p);
+/// Whether what `lo` tells at `p` is asked whether: its clause (clause_at()) ends with '?', and no
+/// question is tacked on after `p` (question_tacked_on()). `lo` is lower case.
+bool asked_at(std::string_view lo, size_t p);
+/// A leak named only as a guess in its clause ("I was thinking that it might be a memory leak",
+/// "I suspect a memory leak", "probably a leak"): no growth told. `lo` is lower case.
+bool leak_guessed(std::string_view lo);
+/// An image file named by its format as a word ("a BMP(3968*2976)", "the .png"): bmp, png, jpg,
+/// jpeg, tiff. `lo` is lower case.
+bool image_format_named(std::string_view lo);
 /// The clause of clauses(lo) holding lo[pos]; empty when `pos` is past the end.
 std::string_view clause_at(std::string_view lo, size_t pos);
 /// HotSpot's native allocation (commit) failure in `message` ("os::commit_memory(...) failed",

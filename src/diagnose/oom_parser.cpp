@@ -1680,10 +1680,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool pytorch_family = prev.pytorch_family() && r.pytorch_family();
         // Python's bare MemoryError as the title is the user's name for the sized failure below, of
         // whatever allocator (numpy's _ArrayMemoryError is a MemoryError; a CUDA OOM is called one).
-        // So is C++'s std::bad_alloc as the title above the sized report that raises it (RMM's
-        // "std::bad_alloc: CUDA error (failed to allocate 240 bytes)").
-        const bool python_title = (prev.family == "host_alloc" && prev.subsystem == "python") ||
-                                  (prev.subsystem == "bad_alloc" && icontains(r.message, "bad_alloc"));
+        const bool python_title = prev.family == "host_alloc" && prev.subsystem == "python";
+        // So is C++'s std::bad_alloc as the title above the report that raises it, sized or not
+        // (RMM's "std::bad_alloc: CUDA error (failed to allocate 240 bytes)").
         const bool bad_alloc_title = prev.line == 1 && !prev.requested_bytes && prev.subsystem == "bad_alloc" &&
                                      icontains(r.message, "bad_alloc");
         const bool title_echo = bad_alloc_title ||
@@ -2023,12 +2022,7 @@ bool memory_growth_prose(std::string_view lo) {
   // "gradually increasing", "per step", "over the epoch"): "a larger batch increases memory
   // usage" states a fact, not a failure.
   // (Not a leak guessed: "I was thinking that it might be a memory leak", "could be a leak".)
-  const size_t lk = lo.find("leak");
-  const bool leak_guessed = lk != std::string_view::npos &&
-                            contains_any(lo.substr(lk > 28 ? lk - 28 : 0, lk > 28 ? 28 : lk),
-                                         {"might be", "may be", "could be", "thinking that", "wondering if", "whether",
-                                          "suspect", "probably", "maybe", "perhaps"});
-  if (!leak_guessed && any_word({"leak", "leaks", "leaking"})) return true;
+  if (!leak_guessed(lo) && any_word({"leak", "leaks", "leaking"})) return true;
   if (any_word({"explode", "explodes", "exploded", "exploding", "blows up", "blew up"})) return true;
   // Allocation without end: "starts allocating RAM until I get a stack overload", "process
   // allocating memory indefinitely" ("undefinitely", as written).
@@ -2787,9 +2781,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           const std::string_view target = after.substr(on, 36);
           const std::string_view whole = clause_at(lo, p);
           const size_t in_clause = p - static_cast<size_t>(whole.data() - lo.data());
-          const std::string_view trimmed = trim_view(whole);
-          const bool asked = !trimmed.empty() && trimmed.back() == '?' && !question_tacked_on(whole, in_clause);
-          if ((gpu_named(target) || cuda_memory_named(target)) && !contains_word(whole.substr(0, in_clause), "if") && !asked) {
+          if ((gpu_named(target) || cuda_memory_named(target)) && !contains_word(whole.substr(0, in_clause), "if") &&
+              !asked_at(lo, p)) {
             at = p;
             fit_on_gpu = true;
           }
@@ -2824,12 +2817,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           const bool infinitive = phrase[std::strlen(phrase) - 1] == ' ';
           if (infinitive && !contains_word(lo, "why")) continue;
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
-            const std::string_view whole = clause_at(lo, p);
-            const std::string_view clause = trim_view(whole);
-            const bool asked = !clause.empty() && clause.back() == '?' &&
-                               !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
             if (is_word_at(lo, p, std::strlen(phrase) - (infinitive ? 1 : 0)) && !told_not_so(lo) && !contains_word(lo, "if") &&
-                (!asked || contains_word(clause, "why"))) {
+                (!asked_at(lo, p) || contains_word(clause_at(lo, p), "why"))) {
               at = p;
             }
           }
@@ -2860,10 +2849,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
           // (Dying without an error told as what happens elsewhere, denied or asked whether is none; a
           // question tacked on after it leaves it told.)
-          const std::string_view whole = clause_at(lo, p);
-          const bool asked = whole.find('?') != std::string_view::npos &&
-                             !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
-          if (told_not_so(lo) || contains_word(lo, "if") || asked) continue;
+          if (told_not_so(lo) || contains_word(lo, "if") || asked_at(lo, p)) continue;
           at = p;
         }
         // A notebook's kernel dying: host RAM the likely reason, not a kill the log shows.
