@@ -294,6 +294,11 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
       return std::stoll(before.substr(0, d)) == bytes;
     }
   }
+  // ggml's arena as a gatherer copied it, "needed 1638880, available 1638544": the request is the
+  // count after "needed" (bytes), not the two run together.
+  if (printed_in.rfind("needed ", 0) == 0 && printed_in.find(", available ") != std::string::npos) {
+    return matches_printed(printed_in.substr(7, printed_in.find(',') - 7) + " bytes", bytes, mps, record_dtype);
+  }
   std::string p;
   for (char c : printed_in) {
     if (c != ' ' && c != ',') p.push_back(c);

@@ -6519,3 +6519,84 @@ TEST(DiagnoseKinds33, Review47Mends) {
   // ENOMEM at the end of its line is read.
   EXPECT_TRUE(mentioned_oom("cudaMalloc failed: -ENOMEM\n").has_value());
 }
+
+// held48's kinds (tests/data/oom-corpus-held48/), each on made-up text.
+TEST(DiagnoseKinds33, Held48Kinds) {
+  // Caffe's CUDA_CHECK (the runtime's words right after the codes) and its host allocation (bytes);
+  // Caffe named, its fixes in its own files, no PyTorch probe nor oomkit flag.
+  const OomRecord check = one_report("F0512 10:11:12.123 4711 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  "
+                                     "out of memory\n");
+  EXPECT_EQ(check.family, "cuda_error_oom");
+  EXPECT_EQ(check.device, "cuda");
+  EXPECT_NE(check.message.find("out of memory"), std::string::npos) << check.message;
+  EXPECT_TRUE(parse_oom_log("Check failed: error == cudaSuccess (2 vs. 0)  invalid device ordinal\n").empty());
+  const OomRecord host = one_report("F1111 22:11:06.945 1512 syncedmem.hpp:24] Check failed: *ptr host allocation of size "
+                                    "282240000 failed\n");
+  EXPECT_EQ(host.family, "host_alloc");
+  EXPECT_EQ(host.subsystem, "caffe");
+  ASSERT_TRUE(host.requested_bytes.has_value());
+  EXPECT_EQ(*host.requested_bytes, 282240000);
+  const Diagnosis caffe = first(diagnose_log("net = caffe.Net('deploy.prototxt', 'vgg.caffemodel', caffe.TEST)\n"
+                                             "Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n",
+                                             rules_alone()));
+  EXPECT_EQ(caffe.framework, "caffe");
+  for (const Finding& f : caffe.findings) {
+    EXPECT_EQ(f.fix.find("oomkit train"), std::string::npos) << f.fix;
+    EXPECT_EQ(f.probe.find("torch.cuda"), std::string::npos) << f.probe;
+    if (f.category == OomCause::kActivationsBatch) {
+      EXPECT_NE(f.fix.find("iter_size"), std::string::npos) << f.fix;
+    }
+  }
+  // ggml_init's assert on its arena's malloc: host RAM.
+  const OomRecord arena = one_report("GGML_ASSERT: /home/user/ggml.c:4411: ctx->mem_buffer != NULL\n");
+  EXPECT_EQ(arena.family, "host_alloc");
+  EXPECT_EQ(arena.device, "cpu");
+  // A title naming the OOM on no device over a kill told later: the kill is the report.
+  const std::optional<OomRecord> killed =
+      mentioned_oom("operator memory limit too small, OOM\n`training-operator-8569f97489-zkxbt  0/1  OOMKilled`\n");
+  ASSERT_TRUE(killed.has_value());
+  EXPECT_EQ(killed->family, "oom_killer");
+  EXPECT_EQ(killed->line, 2);
+  const std::optional<OomRecord> code = mentioned_oom("operator memory limit too small, OOM\n# never OOMKilled here\n");
+  ASSERT_TRUE(code.has_value());
+  EXPECT_EQ(code->line, 1);
+  // OOM kills as a noun: the kernel's; not asked how to avoid.
+  const std::optional<OomRecord> spate = mentioned_oom("We had a spate of OOM kills on the worker around midnight.\n");
+  ASSERT_TRUE(spate.has_value());
+  EXPECT_EQ(spate->family, "oom_killer");
+  const std::optional<OomRecord> asked = mentioned_oom("How do I avoid OOM kills on the worker?\n");
+  EXPECT_TRUE(!asked || asked->family != "oom_killer");
+  // zh: the host's memory told exceeded (超内存 / 超出内存); a hyperparameter (超参数) is not.
+  EXPECT_EQ(top_cause("memory error\n\xe6\x88\x91\xe6\x9c\x89" "50000\xe4\xb8\xaa\xe6\xa0\xb7\xe6\x9c\xac\xef\xbc\x8c"
+                      "\xe8\xbf\x99\xe6\xa0\xb7\xe5\xb0\xb1\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98\xe4\xba\x86\xe3\x80\x82\n"),
+            OomCause::kCpuRam);  // 我有50000个样本，这样就超内存了。
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\n\xe8\xb6\x85\xe5\x8f\x82\xe6\x95\xb0\xe5\x92\x8c\xe5\x86\x85\xe5\xad\x98"
+                              "\xe6\x97\xa0\xe5\x85\xb3\n",  // 超参数和内存无关 (hyperparameters, unrelated to memory)
+                              "host RAM runs out"));
+  // The machine told freezing with its memory named: host RAM, a report in words.
+  const std::optional<OomRecord> freeze =
+      mentioned_oom("I didn't know about memory requirements for the distance matrix, so my 4GB laptop freeze.\n");
+  ASSERT_TRUE(freeze.has_value());
+  EXPECT_EQ(freeze->device, "cpu");
+  EXPECT_FALSE(mentioned_oom("We freeze the encoder's weights to save memory.\n").has_value());
+  // Batch size told small in other words still fails: not the batch first.
+  EXPECT_TRUE(evidence_holds("Check failed: error == cudaSuccess (2 vs. 0)  out of memory\nI have tried batch size as small as "
+                             "just 1 and it still fails.\n",
+                             "fails even at batch size 1", OomCause::kStaticModelTooLarge));
+  // The CPU named as where a fix moves things is not where memory ran out.
+  const std::optional<OomRecord> moved = mentioned_oom("Fix checkpoint OOM by loading to CPU first\n");
+  ASSERT_TRUE(moved.has_value());
+  EXPECT_NE(moved->device, "cpu");
+  EXPECT_EQ(mentioned_oom("The run hits a CPU OOM while tokenizing.\n")->device, "cpu");
+  // R's allocator's words without a size: an R session's host memory.
+  const std::optional<OomRecord> r =
+      mentioned_oom("the memory shoots to 100% and I see the cannot allocate vector of size error after the update.\n");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->device, "cpu");
+  // A model from before still loaded in the notebook when the next is to train: another holder.
+  EXPECT_TRUE(evidence_holds("Please add a cell to stop the image generator, cause of OOM\nI can't train a new one because "
+                             "the model is loaded into memory, so add a cell to unload it so we can train again.\n",
+                             "still loaded in the same notebook", OomCause::kOtherProcess));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nHow do I unload the model in a notebook cell to train again?\n",
+                              "still loaded in the same notebook"));
+}

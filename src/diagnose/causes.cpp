@@ -119,7 +119,7 @@ std::string framework_title(OomCause cause, const std::string& fw) {
     return "Evaluation memory: validation outputs kept on the GPU across batches (Lightning's loop runs under no_grad), "
            "or an evaluation of your own without no-grad";
   }
-  if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine") {
+  if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine" || fw == "caffe") {
     return "Evaluation / inference memory: outputs kept on the device across batches, or an inference batch too large";
   }
   return {};
@@ -180,6 +180,17 @@ std::string catalogue_flags(OomCause cause, bool sdpa_supported) {
   return out;
 }
 
+namespace {
+
+// Frameworks with no PyTorch setting to word a fix in: where one has no wording of its own, a
+// native runtime's is given (not PyTorch's), and no oomkit flag, nor PyTorch's probes.
+bool outside_pytorch(const std::string& fw) {
+  return fw == "native" || fw == "paddle" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine" ||
+         fw == "caffe";
+}
+
+}  // namespace
+
 // Fixes worded in the framework the log comes from, with oomkit's own flag beside it where
 // oomkit can do the same (the catalogue's flags; --attention sdpa only when this build has it).
 std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_supported) {
@@ -192,7 +203,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
       if (std::string(name) == "pytorch") fallback = text;
       if (std::string(name) == "native") native = text;
     }
-    if ((fw == "paddle" || fw == "cupy" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine") && native) {
+    if ((fw == "cupy" || outside_pytorch(fw)) && native) {
       return native;
     }
     return fallback ? fallback : "";
@@ -222,6 +233,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"megengine", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
                                 "DTR (megengine.dtr.enable()) or sublinear memory (trace's SublinearMemoryConfig) to recompute "
                                 "activations; megengine.amp.autocast mixed precision"},
+                  {"caffe", "A smaller batch_size in the data / input layer of the prototxt, with iter_size <2x> in "
+                            "solver.prototxt (gradients accumulated over iterations, the same effective batch); Caffe built "
+                            "with cuDNN (USE_CUDNN := 1) in place of each convolution's im2col buffer"},
                   {"native", "A smaller batch: fewer images, streams or sequences at once (llama.cpp: a smaller -b / -ub); lower-"
                              "precision weights and activations"},
                   {"paddle", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
@@ -252,6 +266,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "--grad-checkpoint"},
                   {"megengine", "Smaller inputs: a shorter length, smaller images or crops; DTR (megengine.dtr.enable()) to "
                                 "recompute activations"},
+                  {"caffe", "Smaller inputs: the input dims (input_shape / crop_size) in the prototxt, images resized or "
+                            "tiled; Caffe built with cuDNN (USE_CUDNN := 1)"},
                   {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
                              "smaller tile size)"}});
       if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
@@ -282,6 +298,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "fine-tuning; unified memory is the Mac's RAM: close what else holds it"},
                   {"megengine", "A smaller model or half-precision weights (megengine.amp); the model split over GPUs "
                                 "(megengine.distributed)"},
+                  {"caffe", "A smaller network (fewer or narrower layers) or a GPU with more memory; caffe.set_mode_cpu() "
+                            "runs it in host RAM"},
                   {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"},
                   {"paddle", "A smaller model, or half-precision weights (paddle.amp.decorate(models, level='O2')); the "
                              "model sharded over GPUs"}});
@@ -301,6 +319,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"mlx", "A lighter optimizer (mlx.optimizers.Adafactor or SGD); LoRA, whose optimizer state is the "
                           "adapters' alone"},
                   {"megengine", "A lighter optimizer (megengine.optimizer.SGD), or fewer trainable parameters"},
+                  {"caffe", "type: \"SGD\" in solver.prototxt (one history blob per parameter; Adam keeps two)"},
                   {"native", "A lighter optimizer, or its state kept off the device"}});
       flag = catalogue_flags(cause, sdpa_supported);
       break;
@@ -409,18 +428,17 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
     case OomCause::kOther:
       return "";
   }
-  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && fw != "native" &&
-      fw != "paddle" && fw != "numpy" && fw != "dask" && fw != "mlx" && fw != "megengine") {
+  if (!flag.empty() && fw != "oomkit" && fw != "jax" && fw != "tensorflow" && fw != "vllm" && !outside_pytorch(fw)) {
     fix += " — oomkit train: " + flag;
   }
   return fix;
 }
 
 // Probes in the framework the log comes from where the default's (PyTorch's) do not apply: a
-// native runtime ("native", an accelerator's own allocator), Paddle, numpy, Dask, MLX and MegEngine
-// have no torch.cuda to ask. "" keeps the default.
+// native runtime ("native", an accelerator's own allocator), Paddle, numpy, Dask, MLX, MegEngine
+// and Caffe have no torch.cuda to ask. "" keeps the default.
 std::string framework_probe(OomCause cause, const std::string& fw) {
-  if (fw != "native" && fw != "paddle" && fw != "numpy" && fw != "dask" && fw != "mlx" && fw != "megengine") return "";
+  if (!outside_pytorch(fw)) return "";
   switch (cause) {
     case OomCause::kActivationsBatch:
       return "Run once with half the batch (images, streams, sequences at once): if it fits, the working set scales with it";

@@ -764,8 +764,23 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
   // memory", faiss's "failed to cudaMalloc N bytes"): it allocates each tensor of its working set
   // that way, so the input's size (one image, one query set) is as likely as the batch, and its
   // allocation is not one made outside a caching allocator (other processes are no likelier).
-  const bool library_malloc = diagnose_detail::icontains(r.message, "cudamalloc") && r.subsystem == "cuda_runtime";
+  // Caffe's CUDA_CHECK ("Check failed: error == cudaSuccess (2 vs. 0)  out of memory"): Caffe has no
+  // caching allocator, every blob's memory is a cudaMalloc of its own (SyncedMemory::to_gpu), so it
+  // reads as such a library's. Built without cuDNN, each convolution layer keeps an im2col buffer
+  // of its own (BaseConvolutionLayer's col_buffer_, kernel^2 x channels x output pixels of one
+  // image), far above what the cuDNN layers take for large inputs: the build, a candidate.
+  const bool caffe_check = diagnose_detail::icontains(r.message, "error == cudasuccess");
+  const bool library_malloc =
+      (diagnose_detail::icontains(r.message, "cudamalloc") || caffe_check) && r.subsystem == "cuda_runtime";
   b.add(OomCause::kActivationsSeqlen, library_malloc ? 0.3 : 0.2);
+  if (caffe_check) {
+    add_titled(b, OomCause::kOther, 0.3, "Caffe's CUDA_CHECK: every blob is a cudaMalloc of its own",
+               "Caffe's build: without cuDNN every convolution layer keeps its own im2col buffer",
+               "Build Caffe with cuDNN (USE_CUDNN := 1 in Makefile.config, -DUSE_CUDNN=ON with CMake) so the "
+               "convolutions run as CuDNNConvolution layers; then a smaller input or batch in the prototxt",
+               "Is this Caffe built with cuDNN (Makefile.config's USE_CUDNN)? Does the same net and input fit with a "
+               "cuDNN build, or with half the input size?");
+  }
   // "CUDA error: out of memory" (not THC's "cuda runtime error (2)", PyTorch 0.x's ordinary tensor
   // OOM): since PyTorch 1.0 tensors fail through the caching allocator's "Tried to allocate"
   // message, so a bare runtime error comes from a cudaMalloc outside it - creating the CUDA
@@ -1384,8 +1399,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // runtime's (llama.cpp's -ngl and -c mean nothing there).
     if (oom.subsystem == "mlx" || oom.subsystem == "megengine") d.framework = oom.subsystem;
   }
-  // MegEngine or MLX named in a log that never names torch, whatever message failed (MegEngine's
-  // own "out of memory while requesting", MLX's Metal command buffer): their fixes, not PyTorch's.
+  // MegEngine, MLX or Caffe named in a log that never names torch, whatever message failed
+  // (MegEngine's own "out of memory while requesting", MLX's Metal command buffer, Caffe's
+  // CUDA_CHECK or its host allocation): their fixes, not PyTorch's.
   // (PyTorch's own wording keeps it PyTorch's; the generic "<call> failed: out of memory" head does not.)
   const bool torch_own_words = oom.pytorch_family() && (diagnose_detail::icontains(oom.message, "tried to allocate") ||
                                                         diagnose_detail::icontains(oom.message, "cuda out of memory") ||
@@ -1398,6 +1414,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (context.native_runtime_named) d.framework = "native";
     else if (context.megengine_named) d.framework = "megengine";
     else if (context.mlx_named) d.framework = "mlx";
+    else if (context.caffe_named || oom.subsystem == "caffe" || diagnose_detail::icontains(oom.message, "error == cudasuccess")) {
+      d.framework = "caffe";
+    }
   }
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
   // its fixes in (framework_fix() words them as a native program's).
@@ -1508,6 +1527,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                      (oom.allocated_bytes ? " with " + format_bytes(*oom.allocated_bytes) + " already active"
                                                           : std::string())
            : sub == "malloc" ? "a host allocation of " + (Q ? format_bytes(*Q) : std::string("memory")) + " failed (malloc)"
+           : sub == "caffe" ? "Caffe could not allocate " + (Q ? format_bytes(*Q) : std::string("a blob's memory")) +
+                                  " of host RAM (a blob's CPU copy)"
            : sub == "ollama" ? "Ollama's check: the model needs " + (Q ? format_bytes(*Q) : std::string("more")) +
                                    " of host RAM" +
                                    (oom.free_bytes ? ", " + format_bytes(*oom.free_bytes) + " is available" : std::string())
@@ -1541,6 +1562,18 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "the host allocator failed";
     }
     const size_t i = b.add(OomCause::kCpuRam, oom.family == "oom_killer" && !oom.rss_bytes ? 0.8 : 0.9, ev);
+    // ggml_init's arena ("ctx->mem_buffer != NULL"): its size is the one the program computed
+    // (ggml_init_params.mem_size), as for its "not enough space in the context's memory pool"; a
+    // size far above the model's needs fails on any host.
+    if (oom.subsystem == "ggml" && diagnose_detail::icontains(oom.message, "mem_buffer")) {
+      add_titled(b, OomCause::kOther, 0.4, "ggml_init could not get the arena the program sized (ggml_init_params.mem_size)",
+                 "The program's own arena size: ggml_init asked for the mem_size it computed",
+                 "Compare the arena the program asks for with the model's size: a size the program overestimates (a "
+                 "reserve per weight store, a context length it assumes) is lowered in its settings or fixed upstream; "
+                 "else more host RAM",
+                 "How large is the mem_size passed to ggml_init (the program's log or settings), against the host's free "
+                 "RAM and the model file's size?");
+    }
     // TensorFlow's CPU device failing one tensor of the step (its shape in the message): host RAM
     // is where, that tensor's size what: its batch and length dimensions the levers after RAM.
     if (tf_host && oom.tensor_shape.find(',') != std::string::npos) {

@@ -153,7 +153,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
       {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"resourceexhaustederror", kWFramework},
-      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
+      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"caffe", kWFramework}, {"pycaffe", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
       {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
@@ -506,6 +506,7 @@ struct LogEvidence {
   int64_t tf_exception_line = 0;                 // first line opening with TensorFlow's ResourceExhaustedError
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
   bool megengine_named = false;                  // MegEngine named ("import megengine", "MegEngine 1.13")
+  bool caffe_named = false;                      // Caffe named ("import caffe", pycaffe, deploy.prototxt)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
@@ -891,6 +892,8 @@ class Reader {
           if (w == "megengine" && !named_as_not_used(w, lo)) {
             ev_.megengine_named = true;
           }
+          // Caffe (BVLC's and its forks: SSD, SegNet, crfasrnn), not Caffe2 (PyTorch's).
+          if ((w == "caffe" || w == "pycaffe") && !named_as_not_used(w, lo)) ev_.caffe_named = true;
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
         }
@@ -963,6 +966,10 @@ class Reader {
     if (!ev_.mlx_named && ((seen >> kWNoAutograd) & 1u) != 0 && (contains_word(lo, "mlx") || contains_word(lo, "mlx_lm")) &&
         !named_as_not_used("mlx", lo)) {
       ev_.mlx_named = true;
+    }
+    // Caffe by its files ("deploy.prototxt", "VGG16.caffemodel").
+    if (!ev_.caffe_named && (lo.find(".prototxt") != std::string_view::npos || lo.find(".caffemodel") != std::string_view::npos)) {
+      ev_.caffe_named = true;
     }
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
     if (std::string_view("$ptsadb").find(t[0]) != std::string_view::npos &&
@@ -3055,6 +3062,13 @@ if (contains("other process") || contains("another process") || contains("other 
         !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
     }
+    // A model from before still loaded in the same notebook or session when the next is to train
+    // ("i cant cause model is loaded into memory so please add a cell to unload it so we can train
+    // again instead of disconnecting"): what the earlier cells hold, which only a restart frees.
+    if (sentence && !negated && earlier_model_still_held(lo)) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
+          "a model from before still loaded in the same notebook / session: " + text());
+    }
     // Independent runs sharing one GPU, told by their number (runs_share_a_gpu()).
     if (sentence && !negated && runs_share_a_gpu(lo)) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4, "several independent runs on the same GPU: " + text());
@@ -3852,6 +3866,22 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // earlier_model_still_held(): on one line, a model told still loaded or to be unloaded ("is loaded
+  // into memory", "still loaded", "unload it"), the next run told ("train again", "retrain", "a new
+  // one", "another model"), in a notebook or a session ("cell", "notebook", "kernel", "runtime",
+  // "session", "colab", "jupyter"); not asked how ("how do I unload ...?").
+  static bool earlier_model_still_held(std::string_view lo) {
+    if (!contains_any(lo, {"unload", "still loaded", "still in memory", "loaded into memory", "loaded in memory",
+                           "already loaded", "still holds the model"})) {
+      return false;
+    }
+    if (!contains_any(lo, {"again", "retrain", "re-train", "new one", "another model", "second model", "next model"})) {
+      return false;
+    }
+    if (!contains_any(lo, {"cell", "notebook", "kernel", "runtime", "session", "colab", "jupyter"})) return false;
+    return lo.find('?') == std::string_view::npos;
+  }
+
   static bool process_killed_told(std::string_view lo) {
     // Not a kill with another cause told: by the user, a scheduler's time limit, a quota, other users.
     for (std::string_view other : {"bus error", "by me", "i killed", "we killed", "manually", "kill -", "ctrl", "walltime",
@@ -3983,10 +4013,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       runs_out = contains_word(lo, "oom") || contains_word(lo, "ooms") || contains_word(lo, "oomed") ||
                  contains_word(lo, "ooming");
       // zh: 占满 / 满了 (filled up; not 满足 "satisfies"), 耗尽 (exhausted), 飙 (soars), 暴涨 (surges), 卡死
-      // (freezes).
+      // (freezes), 超出 / 超过 / 超内存 (exceeds, "这样就超内存了"; not 超参数, a hyperparameter).
       for (std::string_view z : {"\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
                                  "\xe7\x88\x86", "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe6\xbb\xa1\xe4\xba\x86", "\xe8\x80\x97\xe5\xb0\xbd", "\xe9\xa3\x99",
-                                 "\xe6\x9a\xb4\xe6\xb6\xa8", "\xe5\x8d\xa1\xe6\xad\xbb"}) {
+                                 "\xe6\x9a\xb4\xe6\xb6\xa8", "\xe5\x8d\xa1\xe6\xad\xbb", "\xe8\xb6\x85\xe5\x87\xba",
+                                 "\xe8\xb6\x85\xe8\xbf\x87", "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98"}) {
         runs_out = runs_out || has_text(z);
       }
     }
@@ -4363,7 +4394,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   static constexpr std::string_view kBatchOne[] = {"batch size 1",    "batch size of 1", "batch_size=1",
                                                    "batch_size 1",    "batch size = 1",  "bs=1",
                                                    "batch size is 1", "batch_size = 1",  "batch_size: 1",
-                                                   "batch size to 1", "batch_size to 1", "batch size of one"};
+                                                   "batch size to 1", "batch_size to 1", "batch size of one",
+                                                   // told small in other words ("batch size as small as just 1")
+                                                   "batch size as small as 1", "batch size as small as just 1",
+                                                   "batch size as low as 1", "batch size down to 1", "batch size of just 1",
+                                                   "batch size of only 1", "batch size just 1", "batch size only 1"};
   // Batch size 1 told to work, in the piece of the line that holds it (split at ". ", "; ", " but ",
   // ", "): "batch_size=1 worked for me", "with batch size 1 it works, but batch size 2 gives CUDA
   // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"). Not
@@ -6062,6 +6097,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.llama_context = c.llama_context || (line >= oom_line - 300 && line <= oom_line + 10);
   }
   c.megengine_named = ev.megengine_named;
+  c.caffe_named = ev.caffe_named;
   c.mlx_named = ev.mlx_named;
   c.native_runtime_named = ev.native_runtime_named;
   // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.

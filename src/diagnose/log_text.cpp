@@ -526,6 +526,17 @@ bool accelerator_named(std::string_view t) {
 bool cpu_memory_word(std::string_view lo) {
   for (size_t p = lo.find("cpu"); p != std::string_view::npos; p = lo.find("cpu", p + 1)) {
     if (!is_word_at(lo, p, 3)) continue;
+    // Where something is moved, as the fix ("Fix checkpoint OOM by loading to CPU first", "offload
+    // the optimizer onto the CPU"): not the memory that ran out.
+    {
+      std::string_view before = lo.substr(0, p);
+      if (before.size() >= 4 && before.substr(before.size() - 4) == "the ") before.remove_suffix(4);
+      bool moved_to = false;
+      for (std::string_view to : {" to ", " onto ", " into "}) {
+        moved_to = moved_to || (before.size() >= to.size() && before.substr(before.size() - to.size()) == to);
+      }
+      if (moved_to) continue;
+    }
     // The processor's model after it ("CPU: i9-13900K", "CPU AMD Ryzen 9", "配置：CPU i9，显卡 ..."):
     // a hardware listing, not the memory that ran out.
     size_t q = p + 3;
@@ -554,11 +565,13 @@ bool machine_runs_out(std::string_view lo) {
       }
       // The verb within the 40 characters after the noun, said of it.
       const std::string_view rest = lo.substr(at + m.size(), 40);
+      // ("freeze" as written in "so my 4GB laptop freeze", the noun in "system freeze on ...")
       for (std::string_view x : {"ran out of", "runs out of", "run out of", "is out of memory", "unresponsive", "froze",
-                                 "freezes", "is freezing", "was freezing", "hangs", "hung"}) {
+                                 "freezes", "freeze", "is freezing", "was freezing", "hangs", "hung"}) {
         const size_t p = rest.find(x);
         if (p == std::string_view::npos || !word_starts_at(rest, p)) continue;
         if (x == "froze" && p + 5 < rest.size() && is_alpha(rest[p + 5])) continue;  // "frozen"
+        if (x == "freeze" && !is_word_at(rest, p, 6)) continue;                        // ("freezes" above; "freezer")
         const std::string_view before = rest.substr(0, p);
         if (before.find("without") == std::string_view::npos && before.find("not") == std::string_view::npos &&
             before.find("n't") == std::string_view::npos && before.find("never") == std::string_view::npos &&

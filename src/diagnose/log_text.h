@@ -59,7 +59,8 @@ inline char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<cha
 std::string lower(std::string_view s);
 
 /// The word "cpu" on the lower-cased line `lo` names the host's memory or a CPU run ("got CPU OOM",
-/// "CPU memory"), not the processor's model in a hardware listing ("CPU: i9-13900K", "CPU AMD Ryzen 9").
+/// "CPU memory"), not the processor's model in a hardware listing ("CPU: i9-13900K", "CPU AMD Ryzen 9")
+/// nor where a fix moves things ("by loading to CPU first", "offload onto the CPU").
 bool cpu_memory_word(std::string_view lo);
 /// `w` occurs in `s` as a whole word: no letter, digit or '_' on either side. Case-sensitive
 /// (callers pass lower-cased text and words).

@@ -639,6 +639,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       if (!r.allowed_bytes) r.allowed_bytes = grouped_count_after(s, "thecurrentvalue", r);
       return;
     }
+    if (r.subsystem == "caffe") {  // "host allocation of size 282240000 failed": bytes
+      r.requested_bytes = grouped_count_after(s, "hostallocationofsize", r, &r.requested_printed);
+      return;
+    }
     if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes" (or "1,073,741,824 bytes")
       r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;

@@ -429,6 +429,10 @@ const HeadDef kHeads[] = {
     // 2^20 as "MB"; then the CPU buffer type's "ggml_backend_cpu_buffer_type_alloc_buffer: failed to
     // allocate buffer of size 25769803776" (ggml-backend.cpp): host RAM, one report.
     {"ggml_aligned_malloc: insufficient memory", "host_alloc", "ggml", Kind::kOneLine},
+    // ... and ggml_init's own check on that malloc in the ggml.c of 2023 (gpt4all's, whisper.cpp's):
+    // "GGML_ASSERT: .../ggml.c:4411: ctx->mem_buffer != NULL" (also "GGML_ASSERT(ctx->mem_buffer !=
+    // NULL) failed"): the context's arena could not be had from host RAM; no size printed.
+    {"ctx->mem_buffer != null", "host_alloc", "ggml", Kind::kOneLine},
     // MLX's allocators (mlx/backend/metal/allocator.cpp, mlx/backend/cuda/allocator.cpp): a buffer
     // above Metal's maxBufferLength, "[metal::malloc] Attempting to allocate N bytes which is greater
     // than the maximum allowed buffer size of M bytes." (max_allocation_bytes = M); the device's
@@ -457,6 +461,14 @@ const HeadDef kHeads[] = {
     // (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError", "error: (-4) Failed to allocate
     // N bytes in function OutOfMemoryError", "error: (-4:Insufficient memory) Failed to allocate N
     // bytes in function 'OutOfMemoryError'".
+    // Caffe's host allocation (include/caffe/syncedmem.hpp CaffeMallocHost: CHECK(*ptr) << "host
+    // allocation of size " << size << " failed"), glog's "Check failed: *ptr host allocation of size
+    // 282240000 failed": a blob's CPU copy, in bytes.
+    {"host allocation of size", "host_alloc", "caffe", Kind::kOneLine},
+    // Caffe's CUDA_CHECK (include/caffe/util/device_alternate.hpp): "Check failed: error ==
+    // cudaSuccess (2 vs. 0)  out of memory" (2 is cudaErrorMemoryAllocation; cudaGetErrorString's
+    // words after it): the GPU's memory, no size. Only with those words right after it (read below).
+    {"== cudasuccess (2 vs. 0)", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"insufficient memory (failed to allocate", "host_alloc", "opencv", Kind::kOneLine},
     {"insufficient memory) failed to allocate", "host_alloc", "opencv", Kind::kOneLine},
     {"error: (-4) failed to allocate", "host_alloc", "opencv", Kind::kOneLine},
@@ -536,7 +548,7 @@ bool has_trigger(std::string_view s) {
     const std::string_view rest = s.substr(i);
     switch (lower_char(s[i])) {
       case 'm':
-        if (istarts_with(rest, "memory")) return true;
+        if (istarts_with(rest, "memory") || istarts_with(rest, "mem_buffer != null")) return true;  // (ggml_init's assert)
         break;
       case 'a':
         // R's other catalogues: "d'allouer un vecteur", "nicht allozieren", "alocar vetor" (told
@@ -882,6 +894,15 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
             hit.subsystem = "ggml";
           }
         }
+      }
+      // Caffe's CUDA_CHECK: cudaGetErrorString's words right after the codes, and the message from
+      // glog's "Check failed:" where it is on the line.
+      if (hit.phrase == "== cudasuccess (2 vs. 0)") {
+        const size_t words = lo.find("out of memory", e);
+        if (words == std::string::npos || words > e + 8) continue;
+        hit.end = words + 13;
+        const size_t check = lo.rfind("check failed:", b);
+        if (check != std::string::npos && check + 40 > b) hit.pos = check;
       }
       if (hit.phrase == "cuda error 2 in file") {
         const size_t words = lo.find("out of memory", e);
@@ -1688,6 +1709,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool title_echo = bad_alloc_title ||
                                 (prev.line == 1 && !prev.requested_bytes && r.requested_bytes &&
                                  (python_title || ((prev.family == r.family || pytorch_family) && prev.subsystem == r.subsystem)));
+        // ... and the title's message quoted again in the first post, neither sized ("Check failed:
+        // error == cudaSuccess (2 vs. 0) out of memory" over 'I got " failed: error == cudaSuccess (2
+        // vs. 0)  out of memory" when I run ...'): one failure, the title's clean message kept.
+        const bool unsized_title_echo = prev.line == 1 && !prev.requested_bytes && !r.requested_bytes &&
+                                        prev.family == r.family && prev.subsystem == r.subsystem && r.line - prev.line <= 40;
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
         // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
         // the GPU's.
@@ -1735,7 +1761,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
                                       r.pytorch_family() && r.line - prev.line <= 40 &&
                                       (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
-        if (errno_tail) {
+        if (errno_tail || unsized_title_echo) {
           absorb(prev, r.text_lines);
           merged = true;
         } else if (ggml_echo || jvm_echo) {
@@ -1776,8 +1802,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           absorb(prev, r.text_lines);
           merged = true;
         } else if (paddle_memory_error || title_echo) {
-          // The sized report, whole, in the place of the earlier line (a title: from line 1 on).
-          r.occurrences = prev.occurrences + (title_echo ? 1 : 0);
+          // The sized report, whole, in the place of the earlier line (a title: from line 1 on; the
+          // title names the failure, it is no second one).
+          r.occurrences = prev.occurrences;
           if (title_echo) r.line = prev.line;
           absorb(r, prev.text_lines);
           prev = r;
@@ -2537,6 +2564,9 @@ bool memory_trouble_prose(std::string_view lo) {
   }
   if (memory_short_or_taken(lo)) return true;
   if (memory_exceeds_its_limit(lo)) return true;
+  // The machine told freezing, hanging or running out with its memory named on the line ("I didn't
+  // know about memory requirements for computing distance matrix, so my 4GB laptop freeze").
+  if (machine_runs_out(lo)) return true;
   // More memory than it should take, compared with something ("higher memory usage than Adam",
   // "DAdaptAdam uses more memory", "disproportionate GPU memory usage", "the memory cost will
   // increase"). Not a fact stated as expected, a saving ("ZeRO-3 reduces memory usage") nor a
@@ -2896,8 +2926,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                      !accelerator_near(lo, reason, reason_len);
       // Kubernetes' OOMKilled also as two words ("crash loop in OOM Killed", "the pod got OOM Killed"):
       // the cgroup's kill, over host RAM; not "the CUDA OOM killed my training" (an accelerator
-      // within 40 characters), nor denied just before ("the pod was not OOM Killed").
+      // within 40 characters), nor denied just before ("the pod was not OOM Killed"). The kills as a
+      // noun too ("a spate of OOM kills on nsolid"), not asked of ("how do I avoid OOM kills?").
       size_t oom_killed_words = lo.find("oom killed");
+      if (oom_killed_words == std::string::npos) {
+        oom_killed_words = lo.find("oom kills");
+        if (oom_killed_words != std::string::npos && (!is_word_at(lo, oom_killed_words, 9) || asked_at(lo, oom_killed_words))) {
+          oom_killed_words = std::string::npos;
+        }
+      }
       if (oom_killed_words != std::string::npos) {
         const size_t from = oom_killed_words > 12 ? oom_killed_words - 12 : 0;
         const std::string_view before = std::string_view(lo).substr(from, oom_killed_words - from);
@@ -2950,6 +2987,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // (as words: not macOS's or iOS's "... OOM")
                  contains_word_start(lo, "os oom") || contains_word_start(lo, "system oom") ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
+                 // R's allocator's words told without its size ("seeing it cannot allocate vector of size
+                 // error?"): an R session's host memory
+                 contains_any(lo, {"allocate vector of size", "allocate a vector of size", "vector memory exhausted"}) ||
                  (container_memory_named(clause_at(lo, at)) && !gpu_named(lo) && !accelerator_named(lo))) {
         // "out of my 64G ram", "got CPU OOM", "on the host": host memory, in words; so is a pod's,
         // a container's or a Spark driver's / executor's memory limit (the cgroup's, over host RAM),
@@ -2961,27 +3001,36 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
       }
+      // A later line's failure told in a sentence, not code, a comment ("# but doesn't OOM") nor one
+      // denied or supposed ("a would-be OOM"). Not told_not_so(): a later line is often a long
+      // sentence whose "not" belongs to another clause ("is there any way I can make it not do
+      // that?", "this does usually not cause OOM, but if ... on the same GPU it does"); only the
+      // verb's own denials count here.
+      auto told_on_line = [&] {
+        return !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "doesn't", "does not", "don't",
+                                  "didn't", "won't", "no oom", "not oom", "without"});
+      };
       if (pass == 0 && r.family == "mentioned") {
         if (!deviceless && r.device.empty()) {
           deviceless = std::move(r);
           continue;
         }
         if (deviceless) {
-          // A sentence telling the failure, not code, a comment ("# but doesn't OOM") nor one denied
-          // or supposed ("a would-be OOM"). Not told_not_so(): a later line is often a long sentence
-          // whose "not" belongs to another clause ("is there any way I can make it not do that?",
-          // "this does usually not cause OOM, but if ... on the same GPU it does"); only the verb's
-          // own denials count here.
-          const bool told = !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "doesn't", "does not",
-                                               "don't", "didn't", "won't", "no oom", "not oom", "without"});
-          if (!r.device.empty() && told) {
+          if (!r.device.empty() && told_on_line()) {
             deviceless->device = r.device;
             return deviceless;
           }
           continue;
         }
       }
-      if (deviceless) return deviceless;  // a kill told later: the named report stays as it was
+      if (deviceless) {
+        // A kill for memory told later, not in code or denied ("training-operator memory limit too
+        // small, OOM" over kubectl's "training-operator-8569f97489-zkxbt 0/1 OOMKilled"): the kill
+        // is what the title named, on the host; it is the report. Another later reading (a kernel's
+        // death, a device named in pass 1 or 2) leaves the title's report as it was.
+        if (pass == 0 && r.family == "oom_killer" && told_on_line()) return r;
+        return deviceless;
+      }
       return r;
     }
   }
