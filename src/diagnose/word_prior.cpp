@@ -283,7 +283,7 @@ const std::vector<std::string>& word_prior_corpus_parts() {
                                                  "oom-corpus-held20", "oom-corpus-held21",
                                                  "oom-corpus-held22", "oom-corpus-held23",
                                                  "oom-corpus-held24", "oom-corpus-held25",
-                                                 "oom-corpus-held26", "oom-corpus-held27"};
+                                                 "oom-corpus-held26", "oom-corpus-held27", "oom-corpus-held48"};
   return parts;
 }
 
