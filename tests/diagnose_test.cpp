@@ -3293,11 +3293,14 @@ TEST(DiagnoseKinds20, Session28Review) {
   };
   EXPECT_TRUE(eval_evidence("No idea, evaluation OOMs every time after the first epoch.\n"));
   EXPECT_TRUE(eval_evidence("If I skip the evaluation, training runs fine for days.\n"));
-  // A numberless PyTorch title on line 1 and the sized message below: one report, from line 1.
+  // A numberless PyTorch title on line 1 and the sized message below: one report, at the sized
+  // message's line (session 39: the title names the failure, the message's own line is the report's;
+  // it was line 1).
   {
     const std::vector<Diagnosis> ds = diagnose_log("RuntimeError: CUDA out of memory\n\nI fine-tune a 7B model.\n" + oom, without);
     ASSERT_EQ(ds.size(), 1u);
-    EXPECT_EQ(ds[0].oom->line, 1);
+    EXPECT_EQ(ds[0].oom->line, 4);
+    EXPECT_EQ(ds[0].oom->occurrences, 1);
     EXPECT_TRUE(ds[0].oom->requested_bytes.has_value());
   }
   // TensorFlow's initializer node under a Python traceback's message.
@@ -6154,7 +6157,7 @@ TEST(DiagnoseKinds33, Held45Kinds) {
       "MemoryError\nI run explain() and get:\nnumpy.core._exceptions.MemoryError: Unable to allocate 5.38 PiB for an array "
       "with shape (8796093022208, 86) and data type float64\n");
   EXPECT_EQ(titled.subsystem, "numpy");
-  EXPECT_EQ(titled.line, 1);
+  EXPECT_EQ(titled.line, 3);  // the sized message's own line (session 39; it was the title's, 1)
   // A size no host has, asked for as the printed shape and dtype say: host RAM first, a shape bug
   // second; not a corrupted size. A PiB that the shape does not explain stays impossible.
   EXPECT_EQ(top_cause("numpy.core._exceptions.MemoryError: Unable to allocate 5.38 PiB for an array with shape "
@@ -6599,4 +6602,100 @@ TEST(DiagnoseKinds33, Held48Kinds) {
                              "still loaded in the same notebook", OomCause::kOtherProcess));
   EXPECT_FALSE(evidence_holds("CUDA out of memory\nHow do I unload the model in a notebook cell to train again?\n",
                               "still loaded in the same notebook"));
+}
+
+// review48's findings, mended.
+TEST(DiagnoseKinds33, Review48Mends) {
+  // A kill told later takes the title's place only as this run's: not another's, a past one, nor one
+  // beside a GPU's OOM (that device is the title's).
+  for (const char* text : {"OOM on A100 with batch 64\nNote: a different pod got 0/1 OOMKilled yesterday, unrelated.\n",
+                           "OOM during tokenization\nIt used to be 0/1 OOMKilled, but after raising the limit that is gone.\n"}) {
+    const std::optional<OomRecord> r = mentioned_oom(text);
+    ASSERT_TRUE(r.has_value()) << text;
+    EXPECT_EQ(r->line, 1) << text;
+    EXPECT_NE(r->family, "oom_killer") << text;
+  }
+  const std::optional<OomRecord> beside = mentioned_oom(
+      "OOM during training\nWe see OOM kills on the ingest nodes, but here the error is CUDA out of memory at step 10.\n");
+  ASSERT_TRUE(beside.has_value());
+  EXPECT_EQ(beside->line, 1);
+  EXPECT_EQ(beside->device, "cuda");
+  // Batch size 1 asked about or not wanted is no run at batch 1; conceded ("even if") it is.
+  const std::string oom =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.20 GiB (GPU 0; 15.77 GiB total capacity; "
+      "13.90 GiB already allocated; 400.00 MiB free; 14.20 GiB reserved in total by PyTorch)\n";
+  for (const char* line : {"Should I try a batch size as small as 1? I haven't yet, currently at 64.\n",
+                           "I do not want to go down to batch size 1, that would be too slow; batch 32 fails.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + line, "fails even at batch size 1")) << line;
+  }
+  EXPECT_TRUE(evidence_holds(oom + "But if I use my data, even though I reduce the batch size to 1 it throws.\n",
+                             "fails even at batch size 1"));
+  // ggml_init's assert asked about or told gone is no failure.
+  EXPECT_TRUE(parse_oom_log("What does GGML_ASSERT: ggml.c:4411: ctx->mem_buffer != NULL mean? I never hit it.\n").empty());
+  // Caffe: the cuDNN build told in use drops its candidate, told off raises it; Caffe2's enforce is
+  // not Caffe's; Caffe's own message names Caffe beside a torch named; a negative host size wrapped.
+  const std::string check = "F0512 syncedmem.cpp:71] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n";
+  auto caffe_build = [&](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    for (const Finding& f : first(ds).findings) {
+      if (f.title.find("without cuDNN") != std::string::npos) return f.score;
+    }
+    return 0.0;
+  };
+  EXPECT_EQ(caffe_build("We build Caffe with USE_CUDNN := 1 in Makefile.config.\n" + check), 0.0);
+  EXPECT_EQ(caffe_build("I1111 layer_factory.hpp:77] Creating layer conv1 (CuDNNConvolution)\n" + check), 0.0);
+  EXPECT_GT(caffe_build("# USE_CUDNN := 1\n" + check), caffe_build(check));
+  EXPECT_NE(first(diagnose_log("[enforce fail at context_gpu.cu:415] error == cudaSuccess. 2 vs 0. Error at: "
+                               "context_gpu.cu:415: out of memory\n",
+                               rules_alone()))
+                .framework,
+            "caffe");
+  EXPECT_EQ(first(diagnose_log("I switched from torch to caffe.\n" + check, rules_alone())).framework, "caffe");
+  const Diagnosis wrapped = first(diagnose_log("Check failed: *ptr host allocation of size -1294967296 failed\n", rules_alone()));
+  ASSERT_FALSE(wrapped.findings.empty());
+  EXPECT_EQ(wrapped.findings.front().category, OomCause::kOther);
+  // zh: the host's memory told exceeded is a report on the host; GPUs counted in Chinese ("每张卡") are not
+  // the host; a supposition is none.
+  const std::optional<OomRecord> zh = mentioned_oom("\xe8\xb7\x91\xe5\x88\xb0\xe4\xb8\x80\xe5\x8d\x8a\xe5\xb0\xb1\xe8\xb6\x85"
+                                                    "\xe5\x86\x85\xe5\xad\x98\xe4\xba\x86\xe3\x80\x82\n");  // 跑到一半就超内存了。
+  ASSERT_TRUE(zh.has_value());
+  EXPECT_EQ(zh->device, "cpu");
+  const std::optional<OomRecord> cards =
+      mentioned_oom("8\xe5\x8d\xa1" "3090 sft OOM\n\xe6\xaf\x8f\xe5\xbc\xa0\xe5\x8d\xa1\xe5\x8f\xaa\xe5\x8d\xa0\xe7\x94\xa8\xe4\xba\x86"
+                    "13G\xe5\x86\x85\xe5\xad\x98\xef\xbc\x8c\xe4\xbd\x86\xe6\x98\xaf\xe4\xbc\x9a OOM\xe3\x80\x82\n");  // 每张卡只占用了13G内存，但是会 OOM。
+  ASSERT_TRUE(cards.has_value());
+  EXPECT_NE(cards->device, "cpu");
+  // The machine's freeze with its memory told fine is no report.
+  EXPECT_FALSE(mentioned_oom("My laptop freeze when I open the tensorboard page. Memory of the model is fine.\n").has_value());
+  // R's words told in a sentence or in quotes are a report on the host; asked or supposed, none.
+  for (const char* text : {"R keeps saying cannot allocate vector of size and then stops.\n",
+                           "I get the \"cannot allocate vector of size\" error in R when I merge two data frames.\n"}) {
+    const std::optional<OomRecord> r = mentioned_oom(text);
+    ASSERT_TRUE(r.has_value()) << text;
+    EXPECT_EQ(r->device, "cpu") << text;
+  }
+  EXPECT_FALSE(mentioned_oom("What does \"cannot allocate vector of size\" mean in R?\n").has_value());
+  EXPECT_FALSE(mentioned_oom("On 32-bit builds you would get this error: cannot allocate vector of size 1.5 Gb.\n").has_value());
+  // A model from before still loaded in the session, paraphrased; its fix frees it in this kernel.
+  const Diagnosis held = first(diagnose_log(
+      oom + "The model from the previous run is still loaded in the same Jupyter session when I start training the next one.\n",
+      rules_alone()));
+  ASSERT_FALSE(held.findings.empty());
+  EXPECT_EQ(held.findings.front().category, OomCause::kOtherProcess);
+  EXPECT_NE(held.findings.front().fix.find("empty_cache"), std::string::npos) << held.findings.front().fix;
+  // The title repeated in the post: one report at the post's line, no second occurrence; the post's
+  // text after a message ending its line is not glued onto it.
+  const OomRecord echoed = one_report("Title: RuntimeError: CUDA error: out of memory\n\nRuntimeError: CUDA error: out of memory\n");
+  EXPECT_EQ(echoed.line, 3);
+  EXPECT_EQ(echoed.occurrences, 1);
+  for (const char* text : {"[Bug] CUDA out of memory\n### Describe the bug\nWhen I run the script:\n",
+                           "CUDA out of memory. Tried to allocate 2.00 GiB\nBefore that the whole system froze for a minute.\n",
+                           "CUDA out of memory. Tried to allocate 2.00 GiB\n\xe8\xa1\xa5\xe5\x85\x85\xef\xbc\x9a\xe6\x9c\x8d\xe5\x8a\xa1\xe5\x99\xa8\n"}) {
+    const std::vector<OomRecord> rs = parse_oom_log(text);
+    ASSERT_FALSE(rs.empty()) << text;
+    EXPECT_EQ(rs.front().message.find('\n'), std::string::npos);
+    for (const char* glued : {"###", "Before", "\xe8\xa1\xa5"}) {
+      EXPECT_EQ(rs.front().message.find(glued), std::string::npos) << rs.front().message;
+    }
+  }
 }

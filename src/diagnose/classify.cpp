@@ -647,6 +647,13 @@ void cap_not_ram(Builder& b, size_t host, const std::string& why, std::string ti
   add_titled(b, OomCause::kOther, 0.75, why, std::move(title), std::move(fix), std::move(probe));
 }
 
+// Caffe's CUDA_CHECK as it prints cudaErrorMemoryAllocation: "Check failed: error == cudaSuccess (2
+// vs. 0)  out of memory" (include/caffe/util/device_alternate.hpp); not Caffe2's enforce ("error ==
+// cudaSuccess. 2 vs 0."), whose fixes are not Caffe's.
+bool caffe_cuda_check(const OomRecord& r) {
+  return r.family == "cuda_error_oom" && diagnose_detail::icontains(r.message, "error == cudasuccess (2 vs. 0)");
+}
+
 // The candidates of a family without allocator numbers, ranked by how often each causes that error
 // Android's runtime (ART) failing in the app's Java heap ("Throwing OutOfMemoryError "Failed to
 // allocate a N byte allocation with M free bytes and K until OOM"").
@@ -656,7 +663,8 @@ bool android_runtime_oom(const OomRecord& r) {
 }
 
 // (classify_numberless() adds the note that says so).
-void numberless_candidates(const OomRecord& r, Builder& b) {
+// `caffe_cudnn`: LogContext::caffe_cudnn (Caffe's cuDNN build as the log tells it).
+void numberless_candidates(const OomRecord& r, Builder& b, int caffe_cudnn = 0) {
   if (r.family == "mentioned" && r.device == "cpu") {
     // The user names host RAM running out in words ("out of my 64G ram", "got CPU OOM"): a host
     // candidate, below what a kernel message would give (0.8) since the words may be loose.
@@ -769,12 +777,14 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
   // reads as such a library's. Built without cuDNN, each convolution layer keeps an im2col buffer
   // of its own (BaseConvolutionLayer's col_buffer_, kernel^2 x channels x output pixels of one
   // image), far above what the cuDNN layers take for large inputs: the build, a candidate.
-  const bool caffe_check = diagnose_detail::icontains(r.message, "error == cudasuccess");
+  const bool caffe_check = caffe_cuda_check(r);
   const bool library_malloc =
       (diagnose_detail::icontains(r.message, "cudamalloc") || caffe_check) && r.subsystem == "cuda_runtime";
   b.add(OomCause::kActivationsSeqlen, library_malloc ? 0.3 : 0.2);
-  if (caffe_check) {
-    add_titled(b, OomCause::kOther, 0.3, "Caffe's CUDA_CHECK: every blob is a cudaMalloc of its own",
+  if (caffe_check && caffe_cudnn <= 0) {
+    add_titled(b, OomCause::kOther, caffe_cudnn < 0 ? 0.45 : 0.3,
+               caffe_cudnn < 0 ? "Caffe's build told without cuDNN (USE_CUDNN off): each convolution's im2col buffer"
+                               : "Caffe's CUDA_CHECK: every blob is a cudaMalloc of its own",
                "Caffe's build: without cuDNN every convolution layer keeps its own im2col buffer",
                "Build Caffe with cuDNN (USE_CUDNN := 1 in Makefile.config, -DUSE_CUDNN=ON with CMake) so the "
                "convolutions run as CuDNNConvolution layers; then a smaller input or batch in the prototxt",
@@ -802,10 +812,10 @@ void numberless_candidates(const OomRecord& r, Builder& b) {
 }
 
 // The families without allocator numbers: candidates ranked by how often each causes that error.
-void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes) {
+void classify_numberless(const OomRecord& r, Builder& b, std::vector<std::string>& notes, int caffe_cudnn = 0) {
   notes.push_back("The message carries no allocator figures: the candidates are ranked by the evidence in the log "
                   "and by how often each causes this error; the probes tell them apart");
-  numberless_candidates(r, b);
+  numberless_candidates(r, b, caffe_cudnn);
 }
 
 // CuPy's memory pool (cupy/cuda/memory.pyx, SingleDeviceMemoryPool._try_malloc). With a limit
@@ -1414,10 +1424,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     if (context.native_runtime_named) d.framework = "native";
     else if (context.megengine_named) d.framework = "megengine";
     else if (context.mlx_named) d.framework = "mlx";
-    else if (context.caffe_named || oom.subsystem == "caffe" || diagnose_detail::icontains(oom.message, "error == cudasuccess")) {
-      d.framework = "caffe";
-    }
+    else if (context.caffe_named) d.framework = "caffe";
   }
+  // Caffe's own messages (its CUDA_CHECK, its host allocation) name Caffe whatever else the log
+  // names ("I switched from torch to caffe", torch in a pip list): PyTorch prints neither.
+  if (d.framework == "pytorch" && (oom.subsystem == "caffe" || caffe_cuda_check(oom))) d.framework = "caffe";
   // numpy failing in a log that never names PyTorch: a numpy program, no PyTorch setting to word
   // its fixes in (framework_fix() words them as a native program's).
   if (d.framework == "pytorch" && oom.subsystem == "numpy" && !context.torch_named) d.framework = "numpy";
@@ -1817,7 +1828,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // Under expandable_segments the size is the page the allocator failed to map, not the
     // tensor's request: told as such, never as "failed allocation of".
     const bool mapping = oom.subsystem == "expandable_segments";
-    numberless_candidates(oom, b);
+    numberless_candidates(oom, b, context.caffe_cudnn);
     if (Q && oom.free_bytes && *oom.free_bytes < *Q) {
       b.at(b.add(OomCause::kActivationsBatch, 0.4))
           .evidence.push_back(mapping ? fmt::format("a {} page of an expandable segment could not be mapped with {} free on the "
@@ -1855,9 +1866,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else if (allocator) {
     classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation, context.loading);
   } else {
-    classify_numberless(oom, b, d.notes);
+    classify_numberless(oom, b, d.notes, context.caffe_cudnn);
   }
-  if (b.findings().empty()) classify_numberless(oom, b, d.notes);  // sizes that settle nothing
+  if (b.findings().empty()) classify_numberless(oom, b, d.notes, context.caffe_cudnn);  // sizes that settle nothing
   // AMReX's arena (AMReX_Arena.cpp) takes a share of the device at start-up (amrex.the_arena_init_size,
   // 3/4 of it by default): that pool failing at init, whatever the program is, is the arena's size
   // against what the device has free (a shared GPU, a MIG slice).
@@ -2056,6 +2067,19 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                     oom.device.rfind("cpu", 0) != 0;
     weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
                      runs_without_autograd(oom, context));
+  }
+  // Another holder that is this notebook's own kernel (a model from before still loaded there, its
+  // only evidence): no other process to stop; what the kernel still references is freed.
+  for (Finding& f : findings) {
+    if (f.category != OomCause::kOtherProcess || f.fix != default_fix(f.category) || f.evidence.empty()) continue;
+    const bool same_kernel = std::all_of(f.evidence.begin(), f.evidence.end(), [](const std::string& e) {
+      return e.empty() || e.find("a model from before still loaded in the same notebook") != std::string::npos;
+    });
+    if (!same_kernel) continue;
+    f.title = "A model from before still held by this notebook's (or session's) kernel";
+    f.fix = "del the earlier model and whatever still refers to it (its optimizer, outputs, a pipeline object), then "
+            "gc.collect() and torch.cuda.empty_cache(); or restart the kernel / runtime before training the next";
+    f.probe = "torch.cuda.memory_allocated() before the new model is built: is it already far above zero?";
   }
   // Fixes in the user's framework (the generic default text only; rule-specific fixes stay).
   for (Finding& f : findings) {

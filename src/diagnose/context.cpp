@@ -507,6 +507,7 @@ struct LogEvidence {
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
   bool megengine_named = false;                  // MegEngine named ("import megengine", "MegEngine 1.13")
   bool caffe_named = false;                      // Caffe named ("import caffe", pycaffe, deploy.prototxt)
+  int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
   std::vector<int64_t> kv_cache_failed_lines;    // llama.cpp telling its KV cache's buffer failed
@@ -970,6 +971,23 @@ class Reader {
     // Caffe by its files ("deploy.prototxt", "VGG16.caffemodel").
     if (!ev_.caffe_named && (lo.find(".prototxt") != std::string_view::npos || lo.find(".caffemodel") != std::string_view::npos)) {
       ev_.caffe_named = true;
+    }
+    // Caffe's cuDNN build told: Makefile.config's "USE_CUDNN := 1" (commented out, "# USE_CUDNN :=
+    // 1", as the example file ships it: off), CMake's -DUSE_CUDNN=ON / OFF, the net's log creating
+    // CuDNNConvolution layers (in use).
+    if (lo.find("cudnn") != std::string_view::npos) {
+      const std::string_view tl = trim_view(lo);
+      if (const size_t u = tl.find("use_cudnn"); u != std::string_view::npos) {
+        std::string_view v = tl.substr(u + 9);
+        while (!v.empty() && (v.front() == ' ' || v.front() == ':' || v.front() == '=')) v.remove_prefix(1);
+        const bool on = v.rfind("1", 0) == 0 || v.rfind("on", 0) == 0;
+        const bool off = v.rfind("0", 0) == 0 || v.rfind("off", 0) == 0;
+        const bool commented = tl.front() == '#' && tl.rfind("#include", 0) != 0;
+        if (on && !commented) ev_.caffe_cudnn = 1;
+        else if ((on && commented) || off) ev_.caffe_cudnn = ev_.caffe_cudnn == 1 ? 1 : -1;
+      } else if (tl.find("cudnnconvolution") != std::string_view::npos || tl.find("cudnn_conv_layer") != std::string_view::npos) {
+        ev_.caffe_cudnn = 1;
+      }
     }
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
     if (std::string_view("$ptsadb").find(t[0]) != std::string_view::npos &&
@@ -2248,8 +2266,8 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
       }
       return any && !said_of_failure();
     };
-    const bool batch_one =
-        has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting();
+    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) &&
+                           !written_as_setting() && !batch_one_untried(lo);
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -2359,7 +2377,9 @@ if ((contains("before the first step") || contains("before training") || contain
     if ((contains("when start training") || contains("when i start training") || contains("when starting training") ||
          contains("at the start of training") || contains("at the first step") || contains("on the first step") ||
          contains("in the first step") || contains("first iteration") || contains("first training step")) &&
-        !contains("before the first step") && !negated && !failure_point_varies) {
+        !contains("before the first step") && !negated && !failure_point_varies &&
+        // (the start of the next model's training with the earlier one still loaded: that one holds it)
+        !earlier_model_still_held(lo)) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.25, "fails at the start of training: " + text());
       add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.15, "fails at the start of training: " + text());
     }
@@ -3875,7 +3895,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                            "already loaded", "still holds the model"})) {
       return false;
     }
-    if (!contains_any(lo, {"again", "retrain", "re-train", "new one", "another model", "second model", "next model"})) {
+    if (!contains_any(lo, {"again", "retrain", "re-train", "new one", "next one", "another model", "second model", "next model",
+                           "the next run", "training the next"})) {
       return false;
     }
     if (!contains_any(lo, {"cell", "notebook", "kernel", "runtime", "session", "colab", "jupyter"})) return false;
@@ -4399,6 +4420,31 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                                    "batch size as small as 1", "batch size as small as just 1",
                                                    "batch size as low as 1", "batch size down to 1", "batch size of just 1",
                                                    "batch size of only 1", "batch size just 1", "batch size only 1"};
+  // Batch size 1 only asked about, supposed or not wanted where each of its phrases stands ("Should I
+  // try a batch size as small as 1?", "I do not want to go down to batch size 1, that would be too
+  // slow", "if I set batch size 1"): no run at batch 1 told.
+  static bool batch_one_untried(std::string_view lo) {
+    bool any = false;
+    for (std::string_view k : kBatchOne) {
+      for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
+        // The words just before it in its clause ("Should I try a", "if I set", "I do not want to go
+        // down to"), not a supposition further back ("But if I use my data, even though I reduce the
+        // batch size to 1 it throws").
+        const std::string_view clause = clause_at(lo, p);
+        const size_t in_clause = p - static_cast<size_t>(clause.data() - lo.data());
+        const std::string_view before = clause.substr(in_clause > 30 ? in_clause - 30 : 0, std::min<size_t>(in_clause, 30));
+        // ("even if I set batch size 1" concedes it was tried.)
+        const bool supposed = contains_word(before, "if") && before.find("even if") == std::string_view::npos;
+        if (!asked_at(lo, p) && !supposed &&
+            !contains_any(before, {"want", "would", "should", "could", "haven't", "have not", "not yet", "instead of",
+                                   "rather than"})) {
+          return false;
+        }
+        any = true;
+      }
+    }
+    return any;
+  }
   // Batch size 1 told to work, in the piece of the line that holds it (split at ". ", "; ", " but ",
   // ", "): "batch_size=1 worked for me", "with batch size 1 it works, but batch size 2 gives CUDA
   // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"). Not
@@ -6098,6 +6144,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   c.megengine_named = ev.megengine_named;
   c.caffe_named = ev.caffe_named;
+  c.caffe_cudnn = ev.caffe_cudnn;
   c.mlx_named = ev.mlx_named;
   c.native_runtime_named = ev.native_runtime_named;
   // TensorFlow's exception opening a line, in a log that names no framework, not torch, not Paddle.

@@ -641,6 +641,17 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     }
     if (r.subsystem == "caffe") {  // "host allocation of size 282240000 failed": bytes
       r.requested_bytes = grouped_count_after(s, "hostallocationofsize", r, &r.requested_printed);
+      // "... of size -1294967296 failed": a blob's count that wrapped past int32 (Caffe's sizes are
+      // size_t, its counts int), kept as printed and flagged like any negative request.
+      if (const size_t p = ifind(s, "hostallocationofsize"); !r.requested_bytes && p != std::string::npos) {
+        if (const size_t m = p + 20; m + 1 < s.size() && s[m] == '-' && is_digit(s[m + 1])) {
+          size_t e = m + 1;
+          while (e < s.size() && is_digit(s[e])) ++e;
+          r.size_overflow = true;
+          r.requested_bytes = kMaxInt64;
+          r.requested_printed = s.substr(m, e - m) + " bytes";
+        }
+      }
       return;
     }
     if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes" (or "1,073,741,824 bytes")

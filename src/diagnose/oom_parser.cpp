@@ -904,6 +904,13 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t check = lo.rfind("check failed:", b);
         if (check != std::string::npos && check + 40 > b) hit.pos = check;
       }
+      // ggml_init's assert asked about or told gone ("what does GGML_ASSERT ... ctx->mem_buffer != NULL
+      // mean?", "the old GGML_ASSERT ... is gone, now it runs fine"): no failure of this run.
+      if (hit.phrase == "ctx->mem_buffer != null" &&
+          (asked_at(lo, b) || contains_any(lo, {"what does", " mean?", "never hit", "is gone", "no longer", "runs fine",
+                                                "works fine", "fixed"}))) {
+        continue;
+      }
       if (hit.phrase == "cuda error 2 in file") {
         const size_t words = lo.find("out of memory", e);
         if (words == std::string::npos || words > e + 200) continue;
@@ -1325,6 +1332,26 @@ bool starts_traceback(std::string_view s) {
          s.rfind("The above exception", 0) == 0;
 }
 
+// A line that opens the post's own text after a message ending its line, not the message wrapped
+// onto it: markdown (a heading "### Describe the bug", a code fence, a quote, an image), a line in
+// another script (CJK after an ASCII message: "补充：服务器内存 256G"), or a sentence's usual first
+// word ("Hi all,", "Please help", "Before that the whole system ...", "Unrelated: ..."). A message
+// wrapped by a terminal or a copy goes on mid-sentence, with a figure or a lower-case word.
+bool post_text_after_message(std::string_view t) {
+  if (t.empty()) return false;
+  if (t[0] == '#' || t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0 || t.rfind("![", 0) == 0 || t[0] == '>') return true;
+  if (static_cast<unsigned char>(t[0]) >= 0x80) return true;
+  size_t e = 0;
+  while (e < t.size() && (is_alpha(t[e]) || t[e] == '\'')) ++e;
+  const std::string_view w = t.substr(0, e);
+  for (std::string_view opener : {"Hi", "Hello", "Hey", "Please", "When", "Before", "After", "Unrelated", "Thanks", "Thank",
+                                  "Note", "Any", "I", "I'm", "We", "My", "This", "It", "Also", "But", "So", "Here", "Is",
+                                  "Can", "How", "Why", "What"}) {
+    if (w == opener) return true;
+  }
+  return false;
+}
+
 // Whether a continuation line holds the head of another report (heads wrapped into it from
 // the report being read, the first `skip` characters, do not count).
 bool starts_new_report(const std::string& line, size_t skip) {
@@ -1348,6 +1375,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   std::vector<std::string> squashed_of;                // parallel to records
   std::unordered_map<std::string, size_t> by_key;     // identical reports -> their record
   size_t consumed_until = 0;                           // lines read as continuations
+  bool title_echoed = false;                           // the title's report met its echo in the post
+  size_t title_index = std::string::npos;              // records[title_index]: the report read from line 1
   std::optional<bool> device_assert_seen;              // a CUDA kernel's assertion in the log, looked for once
   // Whether any line of the log (its first 600 bytes) holds one of `needles`, ASCII case aside:
   // asked once per log (the answers below are kept), not once per report.
@@ -1541,7 +1570,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           // Nor a table or a command pasted after the message (nvidia-smi's box, "$ nvidia-smi").
           const bool table_or_command = istarts_with(next_trimmed, "+-") || istarts_with(next_trimmed, "|") ||
                                         istarts_with(next_trimmed, "nvidia-smi") || istarts_with(next_trimmed, "$ ");
-          if (next_trimmed.empty() || starts_traceback(next_trimmed) || table_or_command ||
+          if (next_trimmed.empty() || starts_traceback(next_trimmed) || table_or_command || post_text_after_message(next_trimmed) ||
               starts_new_report(next_trimmed, j == i + 1 ? hit.next_skip : 0) ||
               (r.family == "pytorch_alloc_retry" && !continues_retry_warning(next_trimmed)) ||
               (r.subsystem == "tt_metal" && !continues_tt_metal(next_trimmed)) ||
@@ -1668,8 +1697,19 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         into.text_lines.insert(into.text_lines.end(), more.begin(), more.end());
       };
       if (auto it = by_key.find(key); it != by_key.end()) {
-        ++records[it->second].occurrences;
-        absorb(records[it->second], r.text_lines);
+        OomRecord& same = records[it->second];
+        // The log's title repeated in the post ("Title: RuntimeError: CUDA error: out of memory", then
+        // the error as printed): the title names the failure, it is no occurrence of its own; the
+        // post's line, as printed, is the report's.
+        if (it->second == title_index && same.occurrences == 1 && !title_echoed) {
+          title_echoed = true;
+          absorb(r, same.text_lines);
+          r.occurrences = 1;
+          same = std::move(r);
+          continue;
+        }
+        ++same.occurrences;
+        absorb(same, r.text_lines);
         continue;
       }
       // Cut-off copies, headless copies, NCCL's two-line report and the OOM killer's several
@@ -1712,8 +1752,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // ... and the title's message quoted again in the first post, neither sized ("Check failed:
         // error == cudaSuccess (2 vs. 0) out of memory" over 'I got " failed: error == cudaSuccess (2
         // vs. 0)  out of memory" when I run ...'): one failure, the title's clean message kept.
-        const bool unsized_title_echo = prev.line == 1 && !prev.requested_bytes && !r.requested_bytes &&
-                                        prev.family == r.family && prev.subsystem == r.subsystem && r.line - prev.line <= 40;
+        const bool unsized_title_echo = k == title_index && !prev.requested_bytes && !r.requested_bytes &&
+                                        prev.family == r.family && prev.subsystem == r.subsystem && r.line <= 41;
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
         // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
         // the GPU's.
@@ -1762,6 +1802,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
                                       r.pytorch_family() && r.line - prev.line <= 40 &&
                                       (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
         if (errno_tail || unsized_title_echo) {
+          if (unsized_title_echo) title_echoed = true;
           absorb(prev, r.text_lines);
           merged = true;
         } else if (ggml_echo || jvm_echo) {
@@ -1805,7 +1846,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           // The sized report, whole, in the place of the earlier line (a title: from line 1 on; the
           // title names the failure, it is no second one).
           r.occurrences = prev.occurrences;
-          if (title_echo) r.line = prev.line;
+          if (title_echo) title_echoed = true;
           absorb(r, prev.text_lines);
           prev = r;
           squashed_of[k] = s;
@@ -1843,8 +1884,12 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
           }
           merged = true;
         } else if (ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) {
-          r.occurrences = prev.occurrences + 1;  // the earlier one was a cut-off copy of this one
-          r.line = prev.line;
+          // The earlier one was a cut-off copy of this one; a title's copy is none (the title names
+          // the failure) and the post's line is the report's.
+          const bool title_copy = k == title_index && prev.occurrences == 1 && !title_echoed;
+          r.occurrences = prev.occurrences + (title_copy ? 0 : 1);
+          if (title_copy) title_echoed = true;
+          else r.line = prev.line;
           absorb(r, prev.text_lines);
           prev = r;
           squashed_of[k] = s;
@@ -1852,6 +1897,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
       }
       if (!merged) {
+        if (r.line == 1) title_index = records.size();
         by_key.emplace(key, records.size());
         records.push_back(std::move(r));
         squashed_of.push_back(s);
@@ -2441,6 +2487,32 @@ bool zh_gpu_memory_only_fine(std::string_view lo) {
   return gpu_seen;
 }
 
+// A Chinese line naming the host's memory (内存) and no accelerator's (显存 / 顯存 / 显卡, a GPU, CUDA,
+// VRAM), 内存 not only in 内存溢出 (the generic name of an out-of-memory error, of no device); not a
+// leak's title (内存泄漏 / 泄露: the memory grows, which the leak's reading weighs, not a device's).
+bool zh_host_memory_only(std::string_view lo) {
+  constexpr std::string_view kHost = "\xe5\x86\x85\xe5\xad\x98", kOverflow = "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba";
+  auto count = [&](std::string_view x) {
+    size_t k = 0;
+    for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + x.size())) ++k;
+    return k;
+  };
+  const size_t host = count(kHost);
+  // Not asked, supposed or denied ("如果正常解码过程遇到内存不足 (OOM) 错误": if it meets one).
+  if (host == 0 || zh_asked_supposed_or_denied(lo)) return false;
+  // GPUs as Chinese counts them ("8卡3090", "每张卡只占用了13G内存": per card; "卡上" on the card): the
+  // 内存 told is the cards'.
+  constexpr std::string_view kCard = "\xe5\x8d\xa1";  // 卡
+  for (size_t p = lo.find(kCard); p != std::string_view::npos; p = lo.find(kCard, p + 3)) {
+    const bool counted = (p > 0 && is_digit(lo[p - 1])) || (p >= 3 && lo.substr(p - 3, 3) == "\xe5\xbc\xa0");  // 8卡, 张卡
+    const bool on_card = lo.substr(p + 3, 3) == "\xe4\xb8\x8a";                                             // 卡上
+    if (counted || on_card) return false;
+  }
+  return host > count(kOverflow) &&
+         !contains_any(lo, {"\xe6\x98\xbe\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98", "\xe6\x98\xbe\xe5\x8d\xa1", "gpu",
+                            "cuda", "vram", "\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2"});
+}
+
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
   auto any_word = [&](std::initializer_list<const char*> ws) {
@@ -2457,7 +2529,7 @@ bool memory_trouble_prose(std::string_view lo) {
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
-  // 释放不了 (not released), 满了 (filled up), 过载 (overloaded), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
+  // 释放不了 (not released), 满了 (filled up), 过载 (overloaded), 超出 / 超过 (exceeded), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
   // not where the clause asks (？, 吗, 是否, 够不够 "enough or not"), supposes (如果 "if", 的话 "in
   // case"), tells it as normal (正常), denies (不会爆 / 没有爆 / 没爆 / 不爆 "did not blow", 没有溢出 / 未溢出
   // "no overflow") or tells of a fix (修复): "显存溢出，内存正常" is the GPU's trouble.
@@ -2491,7 +2563,9 @@ bool memory_trouble_prose(std::string_view lo) {
               "\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe", "\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d",
               "\xe6\xbb\xa1\xe4\xba\x86",
               "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",
-              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "\xe8\xbf\x87\xe8\xbd\xbd", "100%"}) ||
+              "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "\xe8\xbf\x87\xe8\xbd\xbd", "100%",
+              // 超出 / 超过 / 超内存 (exceeded: "内存超出限制", "跑到一半就超内存了")
+              "\xe8\xb6\x85\xe5\x87\xba", "\xe8\xb6\x85\xe8\xbf\x87", "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98"}) ||
           std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp),
                       [&](std::string_view w) { return clause.find(w) != std::string_view::npos; })) {
         return true;
@@ -2565,8 +2639,11 @@ bool memory_trouble_prose(std::string_view lo) {
   if (memory_short_or_taken(lo)) return true;
   if (memory_exceeds_its_limit(lo)) return true;
   // The machine told freezing, hanging or running out with its memory named on the line ("I didn't
-  // know about memory requirements for computing distance matrix, so my 4GB laptop freeze").
-  if (machine_runs_out(lo)) return true;
+  // know about memory requirements for computing distance matrix, so my 4GB laptop freeze"); not
+  // with the memory told fine ("My laptop freeze when I open the page. Memory of the model is fine.").
+  if (machine_runs_out(lo) && !contains_any(lo, {"is fine", "are fine", "looks fine", "is ok", "looks ok", "is normal"})) {
+    return true;
+  }
   // More memory than it should take, compared with something ("higher memory usage than Adam",
   // "DAdaptAdam uses more memory", "disproportionate GPU memory usage", "the memory cost will
   // increase"). Not a fact stated as expected, a saving ("ZeRO-3 reduces memory usage") nor a
@@ -2706,7 +2783,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // title) is the report; a later line naming it on a device ("... OutOfMemoryError in opencv
   // allocation", "CUDA out of memory when ...") tells that device.
   std::optional<OomRecord> deviceless;
+  std::optional<OomRecord> later_kill;  // a kill told after the deviceless title (below)
   for (int pass = 0; pass < 3; ++pass) {
+    if (later_kill) return later_kill;
     if (deviceless) return deviceless;
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
@@ -2752,6 +2831,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "the memoryerror", "memoryerror exception", "memoryerror with", "memoryerror when",
                                    "memoryerror while", "memoryerror in ", "memoryerror on ", "memoryerror after",
                                    "memoryerror during",
+                                   // R's allocator's words told in a sentence ("R keeps saying cannot allocate
+                                   // vector of size and then stops", 'the "cannot allocate vector of size" error')
+                                   "allocate vector of size", "allocate a vector of size",
                                    // Korean: 메모리 부족 / 메모리가 부족 (memory short: Korean's "out of memory"),
                                    // 메모리 초과 / 메모리가 초과 (memory exceeded)
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1",
@@ -2776,16 +2858,20 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
               (!word_starts_at(lo, at) || (at + 6 < lo.size() && is_alpha(lo[at + 6])) || error_code_in_source(lo))) {
             at = std::string::npos;
           }
+          const bool r_words = ph == "allocate vector of size" || ph == "allocate a vector of size";
           if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
-                                          ph == "gpu memory out" || ph == "enomem")) {
+                                          ph == "gpu memory out" || ph == "enomem" || r_words)) {
             const size_t after = at + ph.size();
             const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
                                 (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
             // The question, supposition or denial in the name's own clause ("In that if I run it, I
             // get a segfault. It gives me the -ENOMEM." tells it); code and advice anywhere on the line.
             const std::string_view cl = clause_at(lo, at);
-            if (out_of || cl.find('?') != std::string_view::npos || lo.find('"') != std::string::npos ||
-                contains_word(cl, "if") || told_not_so(cl) ||
+            if (out_of || cl.find('?') != std::string_view::npos || (lo.find('"') != std::string::npos && !r_words) ||
+                contains_word(cl, "if") ||
+                // (R's own words hold "cannot": only a denial of the telling counts)
+                (r_words ? contains_any(cl, {"never", "no longer", "n't get", "not get", "n't see", "not see", "would", "might"})
+                         : told_not_so(cl)) ||
                 contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"})) {
               at = std::string::npos;
             }
@@ -2987,6 +3073,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // (as words: not macOS's or iOS's "... OOM")
                  contains_word_start(lo, "os oom") || contains_word_start(lo, "system oom") ||
                  zh_gpu_memory_only_fine(lo) ||  // 内存耗完了，但是显存还有很多: the host's
+                 // "跑到一半就超内存了": the host's, no accelerator named; not growth told (pass 1: "训练过程中
+                 // 内存占用一直增加" reports the growth, which the leak's reading weighs)
+                 (pass != 1 && zh_host_memory_only(lo)) ||
                  // R's allocator's words told without its size ("seeing it cannot allocate vector of size
                  // error?"): an R session's host memory
                  contains_any(lo, {"allocate vector of size", "allocate a vector of size", "vector memory exhausted"}) ||
@@ -3026,9 +3115,28 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if (deviceless) {
         // A kill for memory told later, not in code or denied ("training-operator memory limit too
         // small, OOM" over kubectl's "training-operator-8569f97489-zkxbt 0/1 OOMKilled"): the kill
-        // is what the title named, on the host; it is the report. Another later reading (a kernel's
-        // death, a device named in pass 1 or 2) leaves the title's report as it was.
-        if (pass == 0 && r.family == "oom_killer" && told_on_line()) return r;
+        // is what the title named, on the host; it is the report, unless a later line names the OOM
+        // on a device (read on, above). Only this run's kill: not beside an accelerator's OOM on its
+        // line ("OOM kills on the ingest nodes; here the error is CUDA out of memory"), nor told of
+        // another's or of the past ("a different pod got OOMKilled, unrelated", "it used to be
+        // OOMKilled ... that is gone"). Another later reading (a kernel's death, a device named in
+        // pass 1 or 2) leaves the title's report as it was.
+        const bool this_runs_kill =
+            !cuda_named && !accelerator_named(lo) &&
+            !contains_any(lo, {"unrelated", "not related", "different", "another", "other pod", "other node", "used to",
+                               "is gone", "was gone", "no longer", "yesterday", "previously", "in the past"});
+        if (pass == 0 && r.family == "oom_killer" && told_on_line() && this_runs_kill) {
+          if (!later_kill) later_kill = std::move(r);
+          continue;
+        }
+        // Another's or a past kill beside this run's OOM on a device ("... OOM kills on the ingest
+        // nodes; here the error is CUDA out of memory", "it used to be OOMKilled ... now the GPU throws
+        // out of memory"): that device is the title's.
+        if (pass == 0 && r.family == "oom_killer" && cuda_named && told_on_line()) {
+          deviceless->device = "cuda";
+          return deviceless;
+        }
+        if (pass == 0) continue;
         return deviceless;
       }
       return r;

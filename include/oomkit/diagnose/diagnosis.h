@@ -123,6 +123,8 @@ struct LogContext {
   bool llama_context = false;  // llama.cpp's context in the log (llama_new_context_with_model, llama_context, llama_kv_cache)
   bool megengine_named = false;  // MegEngine named as a word ("import megengine as mge")
   bool caffe_named = false;      // Caffe named ("import caffe", pycaffe, a .prototxt / .caffemodel file)
+  int caffe_cudnn = 0;           // Caffe's cuDNN build told: 1 in use (USE_CUDNN := 1, CuDNNConvolution layers), -1 off
+                                 // (Makefile.config's "# USE_CUDNN := 1" commented out), 0 not told
   bool mlx_named = false;        // Apple's MLX named ("import mlx.core as mx", "mlx_lm.generate")
   bool native_runtime_named = false;  // llama.cpp, ggml or Ollama named ("ggml_cuda_pool_malloc", "Ollama")
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
