@@ -1700,8 +1700,9 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         OomRecord& same = records[it->second];
         // The log's title repeated in the post ("Title: RuntimeError: CUDA error: out of memory", then
         // the error as printed): the title names the failure, it is no occurrence of its own; the
-        // post's line, as printed, is the report's.
-        if (it->second == title_index && same.occurrences == 1 && !title_echoed) {
+        // post's line, as printed, is the report's. A title stands apart from the post (a line or
+        // more between); a log's first line repeated right below it is a log's repeat.
+        if (it->second == title_index && same.occurrences == 1 && !title_echoed && r.line > 2) {
           title_echoed = true;
           absorb(r, same.text_lines);
           r.occurrences = 1;
@@ -1752,8 +1753,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // ... and the title's message quoted again in the first post, neither sized ("Check failed:
         // error == cudaSuccess (2 vs. 0) out of memory" over 'I got " failed: error == cudaSuccess (2
         // vs. 0)  out of memory" when I run ...'): one failure, the title's clean message kept.
+        // (Told in other words than the title's, on the post's first line too; the kill's several lines
+        // have their own merge, same_kill, which keeps each line's figures.)
         const bool unsized_title_echo = k == title_index && !prev.requested_bytes && !r.requested_bytes &&
-                                        prev.family == r.family && prev.subsystem == r.subsystem && r.line <= 41;
+                                        prev.family == r.family && prev.subsystem == r.subsystem && r.line <= 41 &&
+                                        prev.family != "oom_killer";
         // PaddlePaddle raises its GPU allocator's ResourceExhaustedError as Python's MemoryError (an
         // empty "MemoryError: " line, then the C++ traceback and the error summary): one failure,
         // the GPU's.
@@ -1886,7 +1890,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         } else if (ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) {
           // The earlier one was a cut-off copy of this one; a title's copy is none (the title names
           // the failure) and the post's line is the report's.
-          const bool title_copy = k == title_index && prev.occurrences == 1 && !title_echoed;
+          const bool title_copy = k == title_index && prev.occurrences == 1 && !title_echoed && r.line > 2;
           r.occurrences = prev.occurrences + (title_copy ? 0 : 1);
           if (title_copy) title_echoed = true;
           else r.line = prev.line;
