@@ -6699,3 +6699,31 @@ TEST(DiagnoseKinds33, Review48Mends) {
     }
   }
 }
+
+// held49's kinds (tests/data/oom-corpus-held49/), each on made-up text.
+TEST(DiagnoseKinds33, Held49Kinds) {
+  // The TPU runtime's "Bad hardware status": a TPU report whose true error is most often HBM outgrown.
+  const OomRecord tpu = one_report("tensorflow.python.framework.errors_impl.UnavailableError: Bad hardware status: 0x1\n");
+  EXPECT_EQ(tpu.device, "tpu");
+  EXPECT_EQ(top_cause("UnavailableError: Bad hardware status: Queue is closed\n"), OomCause::kActivationsBatch);
+  // LuaJIT's heap cap: its own limit first, the machine's RAM after it.
+  const OomRecord lua = one_report("/usr/local/bin/luajit: not enough memory\n");
+  EXPECT_EQ(lua.subsystem, "luajit");
+  EXPECT_EQ(top_cause("th train.lua\n/usr/local/bin/luajit: not enough memory\n"), OomCause::kOther);
+  // A copy kept per recompile, told as the cause: a leak across steps.
+  EXPECT_TRUE(evidence_holds("XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 2.00GiB.\nIt "
+                             "turned out to be due to the parameters getting copied each time a recompile was triggered.\n",
+                             "the user's account", OomCause::kLeakAcrossSteps));
+  // A regression told; not denied.
+  const std::string oom = "RuntimeError: CUDA error: out of memory\n";
+  EXPECT_TRUE(evidence_holds(oom + "It worked under the initial release; after the newest release it no longer works.\n",
+                             "a regression told", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds(oom + "I checked the older version too; it is not a regression, it worked nowhere.\n",
+                              "a regression told"));
+  // A setup for several GPUs run on one: the batch.
+  EXPECT_TRUE(evidence_holds(oom + "I changed the gpus for a single one and ran the script on a 1080 Ti.\n",
+                             "a setup for several GPUs run on one", OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds(oom + "We use 4 GPUs as in the paper.\n", "a setup for several GPUs run on one"));
+  // A smaller input told not helping is no long input.
+  EXPECT_FALSE(evidence_holds(oom + "Choosing smaller pictures doesn't help either.\n", "long inputs"));
+}

@@ -873,6 +873,19 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   const auto Q = r.requested_bytes;
   const auto C = r.total_capacity_bytes;
   if (r.subsystem == "cupy") return classify_cupy(r, b);
+  // The TPU runtime's "Bad hardware status" hides its true error, most often the program outgrowing
+  // the TPU's HBM (oom_parser.cpp's head): the model, batch or image grown past what it was tuned
+  // with first.
+  if (r.subsystem == "tpu_runtime") {
+    notes.push_back("The TPU runtime's \"Bad hardware status\" is not the true error: most often the program no longer "
+                    "fits the TPU's HBM (a larger model variant, batch or image size than the settings were tuned for); "
+                    "the TPU's own log (or a run with a smaller batch) tells the real error");
+    b.add(OomCause::kActivationsBatch, 0.45, "the TPU runtime's \"Bad hardware status\": most often the program outgrew HBM");
+    b.add(OomCause::kStaticModelTooLarge, 0.35);
+    b.add(OomCause::kActivationsSeqlen, 0.3);
+    b.add(OomCause::kOther, 0.25);
+    return;
+  }
   if (r.subsystem == "onnxruntime") {
     notes.push_back("ONNX Runtime's BFC arena failed to grow: it extends in powers of two by default, so it can hold far "
                     "more than the live tensors; the execution provider's arena_extend_strategy='kSameAsRequested' and "
@@ -1403,6 +1416,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||
+       oom.subsystem == "luajit" ||
        oom.subsystem == "clickhouse" || oom.subsystem == "sqlite" || oom.subsystem == "ctranslate2" || diagnose_detail::icontains(oom.message, "ggml_"))) {
     d.framework = "native";
     // Apple's MLX and MegEngine: frameworks with knobs of their own (framework_fix()), not a native
@@ -1561,6 +1575,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "julia" ? std::string("Julia's OutOfMemoryError(): a host allocation failed (host RAM)")
+           : sub == "luajit" ? std::string("LuaJIT could not allocate (not enough memory): its heap")
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
                              : std::string("R's vector memory is exhausted: host RAM, or R's cap on it (R_MAX_VSIZE)"))
                                 : "Python's MemoryError: a host allocation failed";
@@ -1623,6 +1638,20 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                           "hashes and parallel workers of the query is what it asked for; lower them, or give the "
                           "server more RAM (the kernel's overcommit setting, vm.overcommit_memory, also refuses)");
       }
+    }
+    if (oom.subsystem == "luajit") {
+      // LuaJIT 2.0 on x64 (without GC64) keeps its GC objects in the lowest 2 GB (1 GB on some
+      // systems): the Lua heap's cap, not the machine's RAM; Torch7's tensors live outside it. What
+      // filled it (a model cloned per time step, a table of the data) is the log's to tell: the cap
+      // leads, no verdict.
+      b.at(i).score = 0.3;
+      add_titled(b, OomCause::kOther, 0.5,
+                  "LuaJIT could not allocate in its own heap (LUA_ERRMEM): its GC objects are capped at 1-2 GB on x64",
+                  "LuaJIT's heap limit (its GC objects in the low 1-2 GB), not the machine's RAM",
+                  "Keep large data out of Lua tables (in torch tensors or FFI buffers, outside the Lua heap), or run on "
+                  "Lua 5.1 / 5.2 or a LuaJIT built with GC64 (LUAJIT_ENABLE_GC64); a version that used less Lua heap",
+                  "Does collectgarbage('count') approach 1-2 GB (1048576-2097152 KB) before the failure while the machine "
+                  "still has free RAM?");
     }
     if (oom.subsystem == "mysql") {
       b.at(i).fix = "Lower the server's buffers (innodb_buffer_pool_size, and the per-connection sort_buffer_size, "

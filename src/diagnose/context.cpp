@@ -153,7 +153,9 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"pytorch_lightning", kWFramework}, {"fsdp", kWFramework}, {"fullyshardeddataparallel", kWFramework},
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
       {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"resourceexhaustederror", kWFramework},
-      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"caffe", kWFramework}, {"pycaffe", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
+      {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"caffe", kWFramework}, {"pycaffe", kWFramework},
+      {"prototxt", kWFramework}, {"caffemodel", kWFramework}, {"use_cudnn", kWFramework}, {"cudnnconvolution", kWFramework},
+      {"cudnn_conv_layer", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
       {"micro_batch_size", kWSetting}, {"train_micro_batch_size_per_gpu", kWSetting}, {"bs", kWSetting},
@@ -893,8 +895,11 @@ class Reader {
           if (w == "megengine" && !named_as_not_used(w, lo)) {
             ev_.megengine_named = true;
           }
-          // Caffe (BVLC's and its forks: SSD, SegNet, crfasrnn), not Caffe2 (PyTorch's).
+          // Caffe (BVLC's and its forks: SSD, SegNet, crfasrnn), not Caffe2 (PyTorch's); also by its
+          // files ("deploy.prototxt", "VGG16.caffemodel").
           if ((w == "caffe" || w == "pycaffe") && !named_as_not_used(w, lo)) ev_.caffe_named = true;
+          if (w == "prototxt" || w == "caffemodel") ev_.caffe_named = true;
+          if (w == "use_cudnn" || w == "cudnnconvolution" || w == "cudnn_conv_layer") caffe_cudnn_told(w, lo, j);
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
         }
@@ -968,27 +973,6 @@ class Reader {
         !named_as_not_used("mlx", lo)) {
       ev_.mlx_named = true;
     }
-    // Caffe by its files ("deploy.prototxt", "VGG16.caffemodel").
-    if (!ev_.caffe_named && (lo.find(".prototxt") != std::string_view::npos || lo.find(".caffemodel") != std::string_view::npos)) {
-      ev_.caffe_named = true;
-    }
-    // Caffe's cuDNN build told: Makefile.config's "USE_CUDNN := 1" (commented out, "# USE_CUDNN :=
-    // 1", as the example file ships it: off), CMake's -DUSE_CUDNN=ON / OFF, the net's log creating
-    // CuDNNConvolution layers (in use).
-    if (lo.find("cudnn") != std::string_view::npos) {
-      const std::string_view tl = trim_view(lo);
-      if (const size_t u = tl.find("use_cudnn"); u != std::string_view::npos) {
-        std::string_view v = tl.substr(u + 9);
-        while (!v.empty() && (v.front() == ' ' || v.front() == ':' || v.front() == '=')) v.remove_prefix(1);
-        const bool on = v.rfind("1", 0) == 0 || v.rfind("on", 0) == 0;
-        const bool off = v.rfind("0", 0) == 0 || v.rfind("off", 0) == 0;
-        const bool commented = tl.front() == '#' && tl.rfind("#include", 0) != 0;
-        if (on && !commented) ev_.caffe_cudnn = 1;
-        else if ((on && commented) || off) ev_.caffe_cudnn = ev_.caffe_cudnn == 1 ? 1 : -1;
-      } else if (tl.find("cudnnconvolution") != std::string_view::npos || tl.find("cudnn_conv_layer") != std::string_view::npos) {
-        ev_.caffe_cudnn = 1;
-      }
-    }
     // A command started (a shell prompt, a launcher): a stop or a Ctrl-C before it was another run's.
     if (std::string_view("$ptsadb").find(t[0]) != std::string_view::npos &&
         (t.rfind("$ ", 0) == 0 || t.rfind("python", 0) == 0 || t.rfind("torchrun ", 0) == 0 || t.rfind("srun ", 0) == 0 ||
@@ -1022,6 +1006,24 @@ class Reader {
     f.process = static_cast<int32_t>(std::min<int64_t>(line_process_, INT32_MAX));
     f.prose = k == FactKind::kStatement && told != Told::kPrinted && (told == Told::kAccount || !code_line(line_lo_));
     ev_.facts.push_back(std::move(f));
+  }
+
+  // Caffe's cuDNN build told (LogContext::caffe_cudnn) by the token `w` ending at `after`:
+  // Makefile.config's "USE_CUDNN := 1" (commented out, "# USE_CUDNN := 1", as the example file ships
+  // it: off), CMake's -DUSE_CUDNN=ON / OFF, the net's log creating CuDNNConvolution layers (in use).
+  void caffe_cudnn_told(std::string_view w, std::string_view lo, size_t after) {
+    if (w != "use_cudnn") {  // a cuDNN layer's name
+      ev_.caffe_cudnn = 1;
+      return;
+    }
+    std::string_view v = lo.substr(after);
+    while (!v.empty() && (v.front() == ' ' || v.front() == ':' || v.front() == '=')) v.remove_prefix(1);
+    const bool on = v.rfind("1", 0) == 0 || v.rfind("on", 0) == 0;
+    const bool off = v.rfind("0", 0) == 0 || v.rfind("off", 0) == 0;
+    const std::string_view t = trim_view(lo);
+    const bool commented = !t.empty() && t.front() == '#' && t.rfind("#include", 0) != 0;
+    if (on && !commented) ev_.caffe_cudnn = 1;
+    else if ((on && commented) || off) ev_.caffe_cudnn = ev_.caffe_cudnn == 1 ? 1 : -1;
   }
 
   void setting(std::string_view w, std::string_view lo, size_t after, int64_t n) {
@@ -1993,7 +1995,12 @@ class Reader {
                                  contains_any(lo, {"set ", "change", "limit", "maximum", "lower", "reduc", "disabl", "small",
                                                    "capped"}) &&
                                  !contains_any(lo, {"virtual memory management", "?"});
+    // (A recurrent net cloned per time step, read below: "cloning rnn", clone_many_times.)
+    const bool clones_per_step =
+        (pairs_.may_contain("cloning rnn") && lo.find("cloning rnn") != std::string_view::npos) ||
+        (pairs_.may_contain("clone_many_times") && lo.find("clone_many_times") != std::string_view::npos);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
+        !clones_per_step &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
@@ -2530,6 +2537,20 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
           "a memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device): " + text(),
           0, Told::kAccount);
     }
+    // A regression told (regression_told()): the library's change, a candidate.
+    if (sentence && (contains("commit") || contains("release") || contains("version") || contains("updat") ||
+                     contains("upgrad")) &&
+        regression_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.35,
+          "a regression told: it worked before a new version, release or commit and fails after it: " + text(), 0,
+          Told::kAccount);
+    }
+    // A run set up for several GPUs moved onto one (several_gpus_setup_on_one()): the batch the
+    // setting split over them is now on one GPU.
+    if (sentence && !negated && contains("gpus") && several_gpus_setup_on_one(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
+          "a setup for several GPUs run on one: the batch it split over them is now on one GPU: " + text(), 0, Told::kAccount);
+    }
     // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug;
     // not where the work is told landing on the first GPU instead of the one chosen (read above).
     if (setting_ignored && sentence && !lands_on_first_gpu) {
@@ -2585,13 +2606,24 @@ if (contains("model.eval()") && !negated) {
                                     contains("evaluation_loop(") || contains("prediction_step("))) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3, "an evaluation call named: " + text(), 'i');
     }
+    // A recurrent net cloned once per time step, as Torch7's char-rnn and its forks print it ("cloning
+    // rnn", model_utils.clone_many_times(protos.rnn, opt.seq_length)): seq_length copies, so the
+    // sequence length sizes what is allocated next.
+    if (clones_per_step) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.4,
+          "the recurrent net cloned once per time step (seq_length clones): " + text(), 0, Told::kPrinted);
+    }
     // Lightning keeps every training_step output (with its tensors) for training_epoch_end.
     if (contains("training_epoch_end") || contains("train_epoch_end(self, outputs")) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
           "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
-    if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
+    // Not a smaller input told not helping ("Choosing smaller pictures doesn't help either"): that
+    // speaks against the input's size.
+    if (has(kWInputSize) && smaller_input_did_not_help(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.15, "");
+    } else if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
     }
     // The input's resolution told as what decides the fit: "need to use r101 resolution, instead of
@@ -3085,7 +3117,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // A model from before still loaded in the same notebook or session when the next is to train
     // ("i cant cause model is loaded into memory so please add a cell to unload it so we can train
     // again instead of disconnecting"): what the earlier cells hold, which only a restart frees.
-    if (sentence && !negated && earlier_model_still_held(lo)) {
+    if (sentence && !negated && (contains("load") || contains("still")) && earlier_model_still_held(lo)) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
           "a model from before still loaded in the same notebook / session: " + text());
     }
@@ -4987,6 +5019,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       {"detach", OomCause::kLeakAcrossSteps},
       {"clear_session", OomCause::kLeakAcrossSteps}, {".cpu()", OomCause::kLeakAcrossSteps},
       {"leak", OomCause::kLeakAcrossSteps}, {"retrac", OomCause::kLeakAcrossSteps},
+      // a copy or a compiled program kept per recompile ("the parameters getting copied each time a
+      // recompile was triggered"): the compilation cache grows with each new shape
+      {"recompil", OomCause::kLeakAcrossSteps},
       {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
       {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
       {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
@@ -5338,6 +5373,48 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       if (contains_any(after, {" at once", " in one go", " in one call", " in one request", " in a single request",
                                " in a single call", " per request", " per call", " per prompt", " in one batch"}) &&
           !contains_any(lo, {"save", "saving", "write", "writing", "load", "download", "upload"})) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // It worked before a new version, release or commit and fails (or needs more) after it: "one of
+  // the latest commits blew up memory requirements", "Worked under the initial release ... After the
+  // newest release it no longer works", "since upgrading to 2.3 it OOMs". Not denied ("not a
+  // regression").
+  static bool regression_told(std::string_view lo) {
+    if (!contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
+                           "initial release", "previous release", "previous version", "older version", "earlier version",
+                           "old version", "prior to the new", "since the update", "after the update", "after updating",
+                           "since updating", "since upgrading", "after upgrading", "after the upgrade", "since the upgrade"})) {
+      return false;
+    }
+    if (contains_any(lo, {"not a regression", "n't a regression", "not the update", "not the upgrade"})) return false;
+    return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
+                             "now fails", "now it fails", "broke", "started to", "began to"});
+  }
+
+  // A run set up for several GPUs moved onto one, in one clause: "I changed the gpus for a single
+  // one", "running it on one GPU instead of 4 GPUs".
+  static bool several_gpus_setup_on_one(std::string_view lo) {
+    for (std::string_view clause : clauses(lo)) {
+      if (clause.find("gpus") == std::string_view::npos) continue;
+      if (contains_any(clause, {"single one", "a single gpu", "one gpu", "1 gpu"}) &&
+          contains_any(clause, {"changed", "switched", "reduced", "instead of", "moved"})) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A smaller or shorter input told not helping, in one clause ("Choosing smaller pictures doesn't
+  // help either", "resizing the images to 256 made no difference", "even shorter sequences still OOM").
+  static bool smaller_input_did_not_help(std::string_view lo) {
+    for (std::string_view clause : clauses(lo)) {
+      if (contains_any(clause, {"smaller", "shorter", "lower resolution", "resiz", "downscal", "downsampl"}) &&
+          contains_any(clause, {"n't help", "not help", "no help", "no effect", "no difference", "still oom", "still fail",
+                                "still run out", "still get"})) {
         return true;
       }
     }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -461,6 +462,15 @@ const HeadDef kHeads[] = {
     // (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError", "error: (-4) Failed to allocate
     // N bytes in function OutOfMemoryError", "error: (-4:Insufficient memory) Failed to allocate N
     // bytes in function 'OutOfMemoryError'".
+    // The TPU runtime's "Bad hardware status" (TPUEstimator's "UnavailableError: Bad hardware status:
+    // 0x1", "Bad hardware status: Queue is closed"): not the true error, the TPU maintainers' reading
+    // in tensorflow/tpu#403, t5#767, automl#955: most often the program outgrew the TPU's HBM (a
+    // larger model, batch or image than the settings it was tuned with). No size.
+    {"bad hardware status", "device_alloc", "tpu_runtime", Kind::kOneLine},
+    // LuaJIT's allocator (Torch7, OpenResty): "luajit: not enough memory" (LUA_ERRMEM). LuaJIT 2.0 on
+    // x64 keeps every GC object in the lowest 2 GB of the address space (1 GB on some systems) unless
+    // built with GC64: the Lua heap's cap, whatever RAM the machine has (Torch's tensors live outside it).
+    {"luajit: not enough memory", "host_alloc", "luajit", Kind::kOneLine},
     // Caffe's host allocation (include/caffe/syncedmem.hpp CaffeMallocHost: CHECK(*ptr) << "host
     // allocation of size " << size << " failed"), glog's "Check failed: *ptr host allocation of size
     // 282240000 failed": a blob's CPU copy, in bytes.
@@ -533,6 +543,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('u', 'n');
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
   both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
+  both('h', 'a');  // the TPU runtime's "Bad hardware status"
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   t[0xe7] = '\x84';  // and its zh_TW "無法配置大小為" (e7 84 a1 ...)
   return t;
@@ -592,6 +603,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'c':
         if (istarts_with(rest, "code 137")) return true;
+        break;
+      case 'h':
+        if (istarts_with(rest, "hardware status")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
@@ -695,10 +709,24 @@ bool error_code_in_source(std::string_view lo) {
   return contains_any(lo, {"/*", "//", "case ", "#define", " == ", "return \"", "{cl_"});
 }
 
+// find_heads()'s hash of a character pair: six bits of each (lower-case letters, digits and the
+// punctuation of the heads stay apart), 4096 buckets.
+constexpr size_t head_pair_bit(char a, char b) {
+  return (static_cast<size_t>(static_cast<unsigned char>(a) & 63u) << 6) | (static_cast<unsigned char>(b) & 63u);
+}
+
 std::vector<HeadHit> find_heads(const std::string& line, const std::string& next = {}) {
   std::vector<HeadHit> hits;
   const std::string lo = lower(line);
+  // The line's adjacent character pairs, hashed to 4096 bits: a head whose first two characters
+  // (neither a space, which phrase_find() matches to any run of whitespace) are not a pair of the
+  // line is not looked for (one pass over the line in place of one search per head).
+  std::bitset<4096> pairs;
+  for (size_t i = 0; i + 1 < lo.size(); ++i) pairs.set(head_pair_bit(lo[i], lo[i + 1]));
   for (const HeadDef& h : kHeads) {
+    if (h.phrase[0] != ' ' && h.phrase[1] != ' ' && h.phrase[1] != '\0' && !pairs.test(head_pair_bit(h.phrase[0], h.phrase[1]))) {
+      continue;
+    }
     for (auto [b, e] = phrase_find(lo, h.phrase); b != std::string::npos; std::tie(b, e) = phrase_find(lo, h.phrase, e)) {
       HeadHit hit;
       hit.pos = b;
