@@ -4033,13 +4033,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // zh 内存溢出 ("memory overflow") is the generic Chinese name of an out-of-memory error (Java's
     // OutOfMemoryError is translated so): where 内存 appears only in it and nothing else names the
     // host (RAM, 系统 the system, 主机 the host, CPU), it names no device.
-    constexpr std::string_view kMemory = "\xe5\x86\x85\xe5\xad\x98", kOverflow = "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba";
-    auto count = [&](std::string_view x) {
-      size_t k = 0;
-      for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + x.size())) ++k;
-      return k;
-    };
-    if (count(kOverflow) > 0 && count(kOverflow) == count(kMemory) && !contains_word(lo, "ram") && !has_text("cpu") &&
+    if (has_text("\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba") && zh_host_memory_named(lo) == 0 &&
+        !contains_word(lo, "ram") && !has_text("cpu") &&
         !has_text("\xe7\xb3\xbb\xe7\xbb\x9f") && !has_text("\xe4\xb8\xbb\xe6\x9c\xba")) {
       return false;
     }

@@ -471,6 +471,16 @@ bool size_named(std::string_view text, bool megabytes) {
   return false;
 }
 
+size_t zh_host_memory_named(std::string_view lo) {
+  constexpr std::string_view kMemory = "\xe5\x86\x85\xe5\xad\x98", kOverflow = "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba";
+  auto count = [&](std::string_view x) {
+    size_t k = 0;
+    for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + x.size())) ++k;
+    return k;
+  };
+  return count(kMemory) - count(kOverflow);
+}
+
 // Chinese asked, supposed, denied or fixed (see log_text.h).
 bool zh_asked_supposed_or_denied(std::string_view text) {
   for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",

@@ -151,6 +151,9 @@ inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\x
 /// overflow (不会爆, 没有爆, 没爆, 不爆, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
 /// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
+/// How many times `lo` names 内存 (the host's memory, in Chinese) outside 内存溢出 ("memory overflow", the
+/// generic Chinese name of an out-of-memory error, Java's OutOfMemoryError translated, of no device).
+size_t zh_host_memory_named(std::string_view lo);
 /// The first GPU's names in words (lowercased): only_first_gpu_used() and the Reader's
 /// first_gpu_alone() read them.
 inline constexpr std::string_view kFirstGpuNames[] = {"first gpu", "1st gpu", "0th gpu", "gpu 0", "gpu0",

@@ -1405,6 +1405,8 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   size_t consumed_until = 0;                           // lines read as continuations
   bool title_echoed = false;                           // the title's report met its echo in the post
   size_t title_index = std::string::npos;              // records[title_index]: the report read from line 1
+  // records[k] is the title's report, not yet met by its echo in the post (nor counted twice).
+  auto title_unechoed = [&](size_t k) { return k == title_index && !title_echoed && records[k].occurrences == 1; };
   std::optional<bool> device_assert_seen;              // a CUDA kernel's assertion in the log, looked for once
   // Whether any line of the log (its first 600 bytes) holds one of `needles`, ASCII case aside:
   // asked once per log (the answers below are kept), not once per report.
@@ -1730,7 +1732,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // the error as printed): the title names the failure, it is no occurrence of its own; the
         // post's line, as printed, is the report's. A title stands apart from the post (a line or
         // more between); a log's first line repeated right below it is a log's repeat.
-        if (it->second == title_index && same.occurrences == 1 && !title_echoed && r.line > 2) {
+        if (title_unechoed(it->second) && r.line > 2) {
           title_echoed = true;
           absorb(r, same.text_lines);
           r.occurrences = 1;
@@ -1783,6 +1785,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         // vs. 0)  out of memory" when I run ...'): one failure, the title's clean message kept.
         // (Told in other words than the title's, on the post's first line too; the kill's several lines
         // have their own merge, same_kill, which keeps each line's figures.)
+        // (Each such quote: the title's report, echoed already or not.)
         const bool unsized_title_echo = k == title_index && !prev.requested_bytes && !r.requested_bytes &&
                                         prev.family == r.family && prev.subsystem == r.subsystem && r.line <= 41 &&
                                         prev.family != "oom_killer";
@@ -1918,7 +1921,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         } else if (ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) {
           // The earlier one was a cut-off copy of this one; a title's copy is none (the title names
           // the failure) and the post's line is the report's.
-          const bool title_copy = k == title_index && prev.occurrences == 1 && !title_echoed && r.line > 2;
+          const bool title_copy = title_unechoed(k) && r.line > 2;
           r.occurrences = prev.occurrences + (title_copy ? 0 : 1);
           if (title_copy) title_echoed = true;
           else r.line = prev.line;
@@ -2523,15 +2526,8 @@ bool zh_gpu_memory_only_fine(std::string_view lo) {
 // VRAM), 内存 not only in 内存溢出 (the generic name of an out-of-memory error, of no device); not a
 // leak's title (内存泄漏 / 泄露: the memory grows, which the leak's reading weighs, not a device's).
 bool zh_host_memory_only(std::string_view lo) {
-  constexpr std::string_view kHost = "\xe5\x86\x85\xe5\xad\x98", kOverflow = "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba";
-  auto count = [&](std::string_view x) {
-    size_t k = 0;
-    for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + x.size())) ++k;
-    return k;
-  };
-  const size_t host = count(kHost);
   // Not asked, supposed or denied ("如果正常解码过程遇到内存不足 (OOM) 错误": if it meets one).
-  if (host == 0 || zh_asked_supposed_or_denied(lo)) return false;
+  if (zh_host_memory_named(lo) == 0 || zh_asked_supposed_or_denied(lo)) return false;
   // GPUs as Chinese counts them ("8卡3090", "每张卡只占用了13G内存": per card; "卡上" on the card): the
   // 内存 told is the cards'.
   constexpr std::string_view kCard = "\xe5\x8d\xa1";  // 卡
@@ -2540,8 +2536,7 @@ bool zh_host_memory_only(std::string_view lo) {
     const bool on_card = lo.substr(p + 3, 3) == "\xe4\xb8\x8a";                                             // 卡上
     if (counted || on_card) return false;
   }
-  return host > count(kOverflow) &&
-         !contains_any(lo, {"\xe6\x98\xbe\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98", "\xe6\x98\xbe\xe5\x8d\xa1", "gpu",
+  return !contains_any(lo, {"\xe6\x98\xbe\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98", "\xe6\x98\xbe\xe5\x8d\xa1", "gpu",
                             "cuda", "vram", "\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2"});
 }
 
