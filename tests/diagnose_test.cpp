@@ -6713,7 +6713,10 @@ TEST(DiagnoseKinds33, Held49Kinds) {
   // A copy kept per recompile, told as the cause: a leak across steps.
   EXPECT_TRUE(evidence_holds("XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 2.00GiB.\nIt "
                              "turned out to be due to the parameters getting copied each time a recompile was triggered.\n",
-                             "the user's account", OomCause::kLeakAcrossSteps));
+                             "kept per recompile", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory.\nThe params are copied into fp32 master "
+                              "weights when the recompile is triggered once.\n",
+                              "kept per recompile"));
   // A regression told; not denied.
   const std::string oom = "RuntimeError: CUDA error: out of memory\n";
   EXPECT_TRUE(evidence_holds(oom + "It worked under the initial release; after the newest release it no longer works.\n",
@@ -6726,4 +6729,38 @@ TEST(DiagnoseKinds33, Held49Kinds) {
   EXPECT_FALSE(evidence_holds(oom + "We use 4 GPUs as in the paper.\n", "a setup for several GPUs run on one"));
   // A smaller input told not helping is no long input.
   EXPECT_FALSE(evidence_holds(oom + "Choosing smaller pictures doesn't help either.\n", "long inputs"));
+}
+
+// review49's findings, mended.
+TEST(DiagnoseKinds33, Review49Mends) {
+  const std::string oom =
+      "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity; 20.10 GiB already "
+      "allocated; 1.50 GiB free; 21.00 GiB reserved in total by PyTorch)\n";
+  // Several GPUs onto one only with the one GPU the destination; never a verdict by itself.
+  EXPECT_FALSE(evidence_holds(oom + "We moved from a single GPU to 4 GPUs with DDP and now GPU 0 runs out.\n",
+                              "a setup for several GPUs run on one"));
+  EXPECT_FALSE(evidence_holds(oom + "Should I run it on one GPU instead of 4 GPUs?\n", "a setup for several GPUs run on one"));
+  const Diagnosis moved = first(diagnose_log(oom + "I run it on one GPU instead of 4 GPUs.\n", rules_alone()));
+  EXPECT_TRUE(moved.ambiguous());
+  // A regression told as when it began; a dataset's release is none.
+  EXPECT_TRUE(evidence_holds(oom + "Since upgrading to 2.3 I get this.\n", "a regression told", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds(oom + "One of the latest commits blew up memory requirements.\n", "a regression told"));
+  EXPECT_FALSE(evidence_holds(oom + "Since the new dataset release it no longer fits.\n", "a regression told"));
+  // A smaller input told not helping, in other words, speaks against the input's size.
+  for (const char* line : {"Even with smaller pictures (128x128) it fails.\n",
+                           "I tried smaller images and a smaller batch, neither helped.\n",
+                           "Truncating to 1024 tokens does not change anything.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + line, "long inputs")) << line;
+    EXPECT_NE(top_cause(oom + line), OomCause::kActivationsSeqlen) << line;
+  }
+  // The idiom and the user's own kill are no kill for memory.
+  EXPECT_FALSE(mentioned_oom("Killed two birds with one stone: faster training and lower memory\nIt trains fine.\n").has_value());
+  EXPECT_FALSE(mentioned_oom("^C\nI killed it because it was too slow.\n").has_value());
+  // "Bad hardware status" only as the TPU runtime raises it, not NCCL's words nor with the TPU denied.
+  EXPECT_TRUE(parse_oom_log("NCCL WARN bad hardware status on 2x RTX 3090\n").empty());
+  EXPECT_TRUE(parse_oom_log("Bad hardware status: 0x1 (not TPU, GPU:0 V100)\n").empty());
+  // A copy per recompile: not one recompile, nor recompiles capped with the OOM still there.
+  EXPECT_FALSE(evidence_holds(oom + "It turned out the params get copied each time a recompile is triggered; after adding "
+                                    "cache_size_limit = 1 it still OOMs at step 0.\n",
+                              "kept per recompile"));
 }

@@ -1995,12 +1995,15 @@ class Reader {
                                  contains_any(lo, {"set ", "change", "limit", "maximum", "lower", "reduc", "disabl", "small",
                                                    "capped"}) &&
                                  !contains_any(lo, {"virtual memory management", "?"});
+    // (A regression told, read below: a commit, release, version, update or upgrade named.)
+    const bool change_named = pairs_.may_contain("commit") || pairs_.may_contain("release") ||
+                              pairs_.may_contain("version") || pairs_.may_contain("updat") || pairs_.may_contain("upgrad");
     // (A recurrent net cloned per time step, read below: "cloning rnn", clone_many_times.)
     const bool clones_per_step =
         (pairs_.may_contain("cloning rnn") && lo.find("cloning rnn") != std::string_view::npos) ||
         (pairs_.may_contain("clone_many_times") && lo.find("clone_many_times") != std::string_view::npos);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !clones_per_step &&
+        !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
@@ -2537,6 +2540,14 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
           "a memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device): " + text(),
           0, Told::kAccount);
     }
+    // A copy kept per recompile ("the parameters getting copied each time a recompile was
+    // triggered", "a new compile for every shape"): the compilation cache grows, a leak across steps;
+    // not one recompile ("triggered once") nor recompiles told capped without effect.
+    if (sentence && !negated && contains("compil") && copy_per_recompile(lo)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
+          "a copy or a program kept per recompile (the compilation cache grows with each new shape): " + text(), 0,
+          Told::kAccount);
+    }
     // A regression told (regression_told()): the library's change, a candidate.
     if (sentence && (contains("commit") || contains("release") || contains("version") || contains("updat") ||
                      contains("upgrad")) &&
@@ -2548,8 +2559,8 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     // A run set up for several GPUs moved onto one (several_gpus_setup_on_one()): the batch the
     // setting split over them is now on one GPU.
     if (sentence && !negated && contains("gpus") && several_gpus_setup_on_one(lo)) {
-      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
-          "a setup for several GPUs run on one: the batch it split over them is now on one GPU: " + text(), 0, Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.25,
+          "a setup for several GPUs run on one: the batch it split over them is now on one GPU: " + text());
     }
     // A placement or memory-cap setting told ignored (placement_setting_ignored()): a library's bug;
     // not where the work is told landing on the first GPU instead of the one chosen (read above).
@@ -2610,7 +2621,7 @@ if (contains("model.eval()") && !negated) {
     // rnn", model_utils.clone_many_times(protos.rnn, opt.seq_length)): seq_length copies, so the
     // sequence length sizes what is allocated next.
     if (clones_per_step) {
-      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.4,
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.25,
           "the recurrent net cloned once per time step (seq_length clones): " + text(), 0, Told::kPrinted);
     }
     // Lightning keeps every training_step output (with its tensors) for training_epoch_end.
@@ -2621,8 +2632,9 @@ if (contains("model.eval()") && !negated) {
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
     // Not a smaller input told not helping ("Choosing smaller pictures doesn't help either"): that
     // speaks against the input's size.
-    if (has(kWInputSize) && smaller_input_did_not_help(lo)) {
-      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.15, "");
+    if ((contains("smaller") || contains("shorter") || contains("resiz") || contains("truncat") || contains("downs")) &&
+        smaller_input_did_not_help(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
     } else if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
     }
@@ -5014,9 +5026,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       {"detach", OomCause::kLeakAcrossSteps},
       {"clear_session", OomCause::kLeakAcrossSteps}, {".cpu()", OomCause::kLeakAcrossSteps},
       {"leak", OomCause::kLeakAcrossSteps}, {"retrac", OomCause::kLeakAcrossSteps},
-      // a copy or a compiled program kept per recompile ("the parameters getting copied each time a
-      // recompile was triggered"): the compilation cache grows with each new shape
-      {"recompil", OomCause::kLeakAcrossSteps},
       {"another process", OomCause::kOtherProcess}, {"other process", OomCause::kOtherProcess},
       {"zombie", OomCause::kOtherProcess}, {"another job", OomCause::kOtherProcess},
       {"other job", OomCause::kOtherProcess}, {"someone else", OomCause::kOtherProcess},
@@ -5374,6 +5383,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // copy_per_recompile(): in one clause a recompile (recompile, recompilation, "a new compile") each
+  // or every time / per shape, and a copy or memory kept; not once, nor capped without effect.
+  static bool copy_per_recompile(std::string_view lo) {
+    // (Recompiles capped and the OOM still there: "... it still OOMs at step 0".)
+    if (contains_any(lo, {"still oom", "still fail", "still run out"})) return false;
+    for (std::string_view clause : clauses(lo)) {
+      if (!contains_any(clause, {"recompil", "new compile", "re-compil", "retrac"})) continue;
+      if (!contains_any(clause, {"each", "every", "per shape", "per call", "per step", "for each"})) continue;
+      if (contains_any(clause, {"once", "capped", "didn't help", "did not help", "n't help"})) continue;
+      if (contains_any(clause, {"cop", "memory", "kept", "keeps", "cache", "grow"})) return true;
+    }
+    return false;
+  }
+
   // It worked before a new version, release or commit and fails (or needs more) after it: "one of
   // the latest commits blew up memory requirements", "Worked under the initial release ... After the
   // newest release it no longer works", "since upgrading to 2.3 it OOMs". Not denied ("not a
@@ -5385,18 +5408,29 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                            "since updating", "since upgrading", "after upgrading", "after the upgrade", "since the upgrade"})) {
       return false;
     }
-    if (contains_any(lo, {"not a regression", "n't a regression", "not the update", "not the upgrade"})) return false;
+    // (A dataset's new release is no library's change.)
+    if (contains_any(lo, {"not a regression", "n't a regression", "not the update", "not the upgrade", "dataset", "data release"})) {
+      return false;
+    }
+    // "Since upgrading to 2.3 I get this": the change told as when it began.
+    if (contains_any(lo, {"since upgrading", "since updating", "since the update", "since the upgrade"})) return true;
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to"});
   }
 
-  // A run set up for several GPUs moved onto one, in one clause: "I changed the gpus for a single
-  // one", "running it on one GPU instead of 4 GPUs".
+  // A run set up for several GPUs moved onto one, the one GPU its destination, in one clause: "I
+  // changed the gpus for a single one", "running it on one GPU instead of 4 GPUs"; not the other way
+  // ("we moved from a single GPU to 4 GPUs"), asked, nor with the batch told divided for it.
   static bool several_gpus_setup_on_one(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
-      if (clause.find("gpus") == std::string_view::npos) continue;
-      if (contains_any(clause, {"single one", "a single gpu", "one gpu", "1 gpu"}) &&
-          contains_any(clause, {"changed", "switched", "reduced", "instead of", "moved"})) {
+      if (clause.find("gpus") == std::string_view::npos || asks(clause)) continue;
+      if (contains_any(clause, {"from a single", "from one gpu", "from 1 gpu", "divided", "split the batch", "per-device",
+                                "per device"})) {
+        continue;
+      }
+      if (contains_any(clause, {"for a single one", "to a single one", "to a single gpu", "to one gpu", "to 1 gpu",
+                                "on one gpu instead", "on a single gpu instead", "on 1 gpu instead", "one gpu instead of",
+                                "single gpu instead of"})) {
         return true;
       }
     }
@@ -5407,9 +5441,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // help either", "resizing the images to 256 made no difference", "even shorter sequences still OOM").
   static bool smaller_input_did_not_help(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
-      if (contains_any(clause, {"smaller", "shorter", "lower resolution", "resiz", "downscal", "downsampl"}) &&
-          contains_any(clause, {"n't help", "not help", "no help", "no effect", "no difference", "still oom", "still fail",
-                                "still run out", "still get"})) {
+      if (contains_any(clause, {"smaller", "shorter", "lower resolution", "resiz", "downscal", "downsampl", "truncat"}) &&
+          contains_any(clause, {"n't help", "not help", "no help", "neither help", "helped nothing", "no effect", "no difference",
+                                "n't change", "not change", "no change", "still oom", "still fail", "still run out",
+                                "still get", "it fails", "it still"})) {
         return true;
       }
     }

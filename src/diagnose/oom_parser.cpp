@@ -939,6 +939,14 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
                                                 "works fine", "fixed"}))) {
         continue;
       }
+      // The TPU runtime's "Bad hardware status" as TPUEstimator raises it (UnavailableError, "Queue is
+      // closed", the status's hex code) or a TPU named on its line; not another runtime's words ("NCCL
+      // ... bad hardware status" on two RTX 3090s) nor a TPU denied ("(not TPU)").
+      if (hit.phrase == "bad hardware status" &&
+          (!contains_any(lo, {"unavailableerror", "queue is closed", "status: 0x", "tpu"}) ||
+           contains_any(lo, {"not tpu", "not a tpu", "no tpu", "nccl", "faq"}))) {
+        continue;
+      }
       if (hit.phrase == "cuda error 2 in file") {
         const size_t words = lo.find("out of memory", e);
         if (words == std::string::npos || words > e + 200) continue;
@@ -2949,8 +2957,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",
         // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"), "被系统终止" / "被系统杀死" /
         // "被杀死" (zh: "terminated / killed by the system", "was killed"): SIGKILL, the OOM killer.
+        // Not the idiom ("Killed two birds with one stone") nor the user's own kill ("I killed it because
+        // it was too slow").
         for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
-          if (is_word_at(lo, p, 6)) at = p;
+          if (is_word_at(lo, p, 6) && lo.compare(p + 6, 10, " two birds") != 0 &&
+              !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0)))) {
+            at = p;
+          }
         }
         // The killer named acting, in the present ("the OS kills the process", "Linux kills my
         // script"), not denied, supposed or asked whether ("Does the OS kill it?" has no "kills").
