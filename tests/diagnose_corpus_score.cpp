@@ -228,6 +228,11 @@
 //   for (OOMKIT_CORPUS_PART=held48). Joined the word prior's training parts after its score and its
 //   mends: joined, it gained the 44 parts outside the prior's tuned ones 6 top-1 and 1 top-3 places,
 //   leave-one-part-out.
+// - held49: tests/data/oom-corpus-held49/ (23 reports gathered on 2026-12-05 in three shares by three
+//   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
+//   their own after held48's mends and before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held49). Not joined to the word prior's training parts: joined, it cost
+//   8 top-1 places (top-3 unchanged) on the 46 parts outside the prior's tuned ones, leave-one-part-out.
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
