@@ -6764,3 +6764,29 @@ TEST(DiagnoseKinds33, Review49Mends) {
                                     "cache_size_limit = 1 it still OOMs at step 0.\n",
                               "kept per recompile"));
 }
+
+// held50's kinds (tests/data/oom-corpus-held50/), each on made-up text.
+TEST(DiagnoseKinds33, Held50Kinds) {
+  // MXNet's convolution workspace cap: sized, the parameter's cap first, not the device's memory.
+  const std::string mx = "[10:48:17] src/operator/./convolution-inl.h:296: Check failed: (param_.workspace) >= (required_size)\n"
+                         "Minimum workspace size: 1228800000 Bytes\nGiven: 1073741824 Bytes\n";
+  const OomRecord ws = one_report(mx);
+  EXPECT_EQ(ws.subsystem, "mxnet_workspace");
+  ASSERT_TRUE(ws.requested_bytes.has_value());
+  EXPECT_EQ(*ws.requested_bytes, 1228800000);
+  EXPECT_EQ(top_cause(mx), OomCause::kOther);
+  // The cache and the free memory together covering the request: split segments, fragmentation.
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 9.91 GiB (GPU 1; 31.75 GiB total capacity; "
+                             "12.38 GiB already allocated; 8.59 GiB free; 21.75 GiB reserved in total by PyTorch)\n",
+                             "together cover the request", OomCause::kFragmentation));
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 9.91 GiB (GPU 1; 31.75 GiB total capacity; "
+                              "20.38 GiB already allocated; 1.59 GiB free; 21.75 GiB reserved in total by PyTorch)\n",
+                              "together cover the request"));
+  // A fix told as eliminating the issue is an account ("adding torch.cuda.empty_cache() eliminates the issue").
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nAdding the "
+                             "torch.cuda.empty_cache() line eliminates the issue.\n",
+                             "the user's account", OomCause::kFragmentation));
+  // The memory told filling up is a report in words.
+  EXPECT_TRUE(mentioned_oom("Removed the dataset caching: it will unnecessarily fill up memory during training.\n").has_value());
+  EXPECT_FALSE(mentioned_oom("Does the cache fill up memory if the dataset is large?\n").has_value());
+}

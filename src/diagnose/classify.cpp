@@ -444,6 +444,18 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                                         "keep tensor shapes fixed between steps"
                   : alloc_conf_var(r) + "=expandable_segments:True; keep tensor shapes fixed between steps "
                                         "(pad batches to one length)";
+    } else if (r.free_bytes && *U + *r.free_bytes >= *Q && 4 * *U >= 3 * *Q && *r.free_bytes < *Q && *U >= kGiB) {
+      // The cache and the device's free memory together cover the request: on a failed cudaMalloc
+      // the caching allocator releases its unused cached segments and retries, so a failure here
+      // means the cache's free space sits in split blocks of segments still partly in use
+      // (release_cached_blocks() frees whole segments only): fragmentation, which empty_cache()
+      // cannot always cure but expandable_segments does. Only with the cache near the request (3/4
+      // of it or more, and 1 GiB or more) and the free memory short of it: a few hundred MiB of cache
+      // on a device the tensors fill is the allocator's ordinary slack, as above.
+      b.add(OomCause::kFragmentation, 0.4,
+            fmt::format("reserved but unallocated {} and free {} together cover the request {}: the cached free space "
+                        "sits in split segments the allocator could not release",
+                        format_bytes(*U), format_bytes(*r.free_bytes), format_bytes(*Q)));
     } else {
       notes.push_back(fmt::format("Reserved-but-unallocated {} is smaller than the request {}: defragmenting "
                                   "would not have served it", format_bytes(*U), format_bytes(*Q)));
@@ -876,6 +888,22 @@ void classify_device_alloc(const OomRecord& r, Builder& b, std::vector<std::stri
   // The TPU runtime's "Bad hardware status" hides its true error, most often the program outgrowing
   // the TPU's HBM (oom_parser.cpp's head): the model, batch or image grown past what it was tuned
   // with first.
+  // MXNet's convolution workspace cap: the operator's `workspace` parameter (MB) below what its
+  // algorithm needs; raising it (or cuDNN's own algorithm choice) cures it, the device's memory does not.
+  if (r.subsystem == "mxnet_workspace") {
+    add_titled(b, OomCause::kOther, 0.75,
+               "MXNet's convolution asks for a workspace of " + (Q ? format_bytes(*Q) : std::string("more")) +
+                   (r.allowed_bytes ? ", above its workspace parameter's " + format_bytes(*r.allowed_bytes) : std::string()),
+               "MXNet's per-layer workspace cap (the operator's workspace parameter), not the device's memory",
+               "Raise the convolution's workspace (mx.sym.Convolution(..., workspace=2048), in MB; in a symbol JSON its "
+               "\"workspace\" attribute), or let cuDNN pick its algorithm (MXNET_CUDNN_AUTOTUNE_DEFAULT); an MXNet "
+               "built with cuDNN needs less; a release fixing an underestimate",
+               "Does the layer's required size stay above the workspace parameter for this input shape, and does raising "
+               "the parameter let it run?");
+    b.add(OomCause::kActivationsSeqlen, 0.3, "a larger input needs a larger workspace");
+    b.add(OomCause::kActivationsBatch, 0.25);
+    return;
+  }
   if (r.subsystem == "tpu_runtime") {
     notes.push_back("The TPU runtime's \"Bad hardware status\" is not the true error: most often the program no longer "
                     "fits the TPU's HBM (a larger model variant, batch or image size than the settings were tuned for); "

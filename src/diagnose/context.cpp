@@ -4680,7 +4680,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       "allowed me to", "allowed us to", "let me ", "let us ", "lets me ", "made it possible", "did the trick",
       "does the trick", "is gone", "are gone", "made it work", "made it fit", "was the fix", "that did it",
       "all it needed", "all it took", "got rid of", "stopped crashing", "stopped blowing up", "stopped the ram",
-      "stopped the memory", "stopped the oom", "stopped the crash"};
+      "stopped the memory", "stopped the oom", "stopped the crash", "eliminates the", "eliminated the"};
   // A workaround the user had to make (tells_resolution()), before a verb of changing.
   static constexpr std::string_view kHadTo[] = {"i had to ", "we had to "};
   // Words of a thing gone ("went away", "disappeared", "is gone"), matched where a word starts.

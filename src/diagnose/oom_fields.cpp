@@ -145,6 +145,12 @@ std::optional<int64_t> grouped_count_after(const std::string& s, std::string_vie
 // An accelerator's own allocator (family "device_alloc"; the subsystem says which; the heads are
 // in oom_parser.cpp). Sizes are the byte counts the messages print.
 void read_device_alloc(const std::string& s, OomRecord& r) {
+  if (r.subsystem == "mxnet_workspace") {  // "Minimum workspace size: N Bytes Given: M Bytes" (squashed)
+    r.device = "gpu";
+    r.requested_bytes = grouped_count_after(s, "minimumworkspacesize:", r, &r.requested_printed);
+    r.allowed_bytes = grouped_count_after(s, "given:", r);
+    return;
+  }
   if (r.subsystem == "tpu_runtime") {  // "Bad hardware status": a TPU's, no figures
     r.device = "tpu";
     return;

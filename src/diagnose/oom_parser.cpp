@@ -462,6 +462,11 @@ const HeadDef kHeads[] = {
     // (Failed to allocate 192000004 bytes) in cv::OutOfMemoryError", "error: (-4) Failed to allocate
     // N bytes in function OutOfMemoryError", "error: (-4:Insufficient memory) Failed to allocate N
     // bytes in function 'OutOfMemoryError'".
+    // MXNet's convolution refusing a workspace below its need (src/operator/convolution-inl.h:
+    // "Check failed: (param_.workspace) >= (required_size) Minimum workspace size: 1228800000 Bytes
+    // Given: 1073741824 Bytes"): the operator's workspace parameter (MB, 1024 by default) caps it,
+    // whatever the device has free; no allocation failed.
+    {"(param_.workspace) >= (required_size)", "device_alloc", "mxnet_workspace", Kind::kOneLine},
     // The TPU runtime's "Bad hardware status" (TPUEstimator's "UnavailableError: Bad hardware status:
     // 0x1", "Bad hardware status: Queue is closed"): not the true error, the TPU maintainers' reading
     // in tensorflow/tpu#403, t5#767, automl#955: most often the program outgrew the TPU's HBM (a
@@ -544,6 +549,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('b', 'l');  // cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED", hipBLAS's "HIPBLAS_STATUS_NOT_INITIALIZED"
   both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
   both('h', 'a');  // the TPU runtime's "Bad hardware status"
+  both('w', 'o');  // MXNet's "(param_.workspace) >= (required_size)"
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   t[0xe7] = '\x84';  // and its zh_TW "無法配置大小為" (e7 84 a1 ...)
   return t;
@@ -606,6 +612,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'h':
         if (istarts_with(rest, "hardware status")) return true;
+        break;
+      case 'w':
+        if (istarts_with(rest, "workspace) >= (required_size)")) return true;
         break;
       case '\xe6':  // R's message in a Chinese locale: "无法分配大小为"
         if (rest.rfind("\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xa7\xe5\xb0\x8f", 0) == 0) return true;
@@ -1282,6 +1291,9 @@ std::string device_index(const std::string& device) {
 }
 
 bool report_done(const OomRecord& r, const std::string& s) {
+  // MXNet's workspace check prints its sizes on the two lines after it ("Minimum workspace size: N
+  // Bytes", "Given: M Bytes").
+  if (r.subsystem == "mxnet_workspace") return icontains(s, "given:");
   if (r.family == "pytorch_async") {
     // The message cut to its head ("Allocation on device", ComfyUI): nothing follows it.
     constexpr std::string_view kCut = "allocationondevice";
@@ -2673,6 +2685,12 @@ bool memory_trouble_prose(std::string_view lo) {
   }
   if (memory_short_or_taken(lo)) return true;
   if (memory_exceeds_its_limit(lo)) return true;
+  // The memory told filling up ("this will unnecessarily fill up memory during training", "the cache
+  // fills up the RAM"): not asked ('?') or supposed (above).
+  if (lo.find('?') == std::string_view::npos && contains_any(lo, {"fill up memory", "fill up the memory", "fills up memory", "fills up the memory", "filled up memory",
+                        "filled up the memory", "fill up ram", "fills up the ram", "filled up the ram", "fill up the ram"})) {
+    return true;
+  }
   // The machine told freezing, hanging or running out with its memory named on the line ("I didn't
   // know about memory requirements for computing distance matrix, so my 4GB laptop freeze"); not
   // with the memory told fine ("My laptop freeze when I open the page. Memory of the model is fine.").
