@@ -6790,3 +6790,16 @@ TEST(DiagnoseKinds33, Held50Kinds) {
   EXPECT_TRUE(mentioned_oom("Removed the dataset caching: it will unnecessarily fill up memory during training.\n").has_value());
   EXPECT_FALSE(mentioned_oom("Does the cache fill up memory if the dataset is large?\n").has_value());
 }
+
+// review50's findings, mended.
+TEST(DiagnoseKinds33, Review50Mends) {
+  // Another's claim reported and denied for the user is no account of the fix.
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nSomeone suggested that reducing "
+                              "the batch size eliminates the issue, but for me it did not.\n",
+                              "the user's account"));
+  // The memory filling up supposed or feared is no report.
+  for (const char* text : {"I suppose it would fill up memory if I used batch 512.\n",
+                           "I worry the cache might fill up memory later on.\n"}) {
+    EXPECT_FALSE(mentioned_oom(text).has_value()) << text;
+  }
+}

@@ -5125,6 +5125,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                      any_in(kGone) || any_in(kHadTo);
     if (!cue) return;
     if ((code_line(lo) && !sentence_around_code(raw)) || printed_line(raw, lo)) return;
+    // Another's claim reported ("Someone suggested that reducing the batch size eliminates the issue,
+    // but for me it did not"): not the user's account.
+    if (contains_any(lo, {"suggested that", "someone suggested"})) return;
     // The clauses that neither deny nor ask; one of them tells of a fix or a cause.
     std::vector<std::string_view> parts = clauses(lo);
     parts.erase(std::remove_if(parts.begin(), parts.end(), denied_or_asked), parts.end());

@@ -2686,8 +2686,13 @@ bool memory_trouble_prose(std::string_view lo) {
   if (memory_short_or_taken(lo)) return true;
   if (memory_exceeds_its_limit(lo)) return true;
   // The memory told filling up ("this will unnecessarily fill up memory during training", "the cache
-  // fills up the RAM"): not asked ('?') or supposed (above).
-  if (lo.find('?') == std::string_view::npos && contains_any(lo, {"fill up memory", "fill up the memory", "fills up memory", "fills up the memory", "filled up memory",
+  // fills up the RAM"): not asked ('?'), supposed or feared ("I suppose it would fill up memory if
+  // ...", "I worry it might"), told harmless ("the page cache fills up the RAM, nothing crashes", "it
+  // fills up the memory but trains fine") nor quoted from documentation.
+  if (lo.find('?') == std::string_view::npos &&
+      !contains_any(lo, {"would", "could", "might", "suppose", "worr", "if ", "fine", "no crash", "nothing crash",
+                         "n't crash", "not crash", "page cache", "readme", "document", "as expected", "by design"}) &&
+      contains_any(lo, {"fill up memory", "fill up the memory", "fills up memory", "fills up the memory", "filled up memory",
                         "filled up the memory", "fill up ram", "fills up the ram", "filled up the ram", "fill up the ram"})) {
     return true;
   }
