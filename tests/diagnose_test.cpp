@@ -6803,3 +6803,29 @@ TEST(DiagnoseKinds33, Review50Mends) {
     EXPECT_FALSE(mentioned_oom(text).has_value()) << text;
   }
 }
+
+// MXNet named as a framework (a carried item): its own knobs in the fixes, no PyTorch probe nor oomkit flag.
+TEST(DiagnoseKinds33, MxnetNamed) {
+  const std::vector<Diagnosis> ds = diagnose_log(
+      "import mxnet as mx\nnet = gluoncv.model_zoo.get_model('faster_rcnn_resnet50_v1b_voc', ctx=mx.gpu(0))\n"
+      "mxnet.base.MXNetError: [10:01:02] src/storage/./pooled_storage_manager.h:157: cudaMalloc failed: out of memory\n",
+      rules_alone());
+  const Diagnosis& d = first(ds);
+  EXPECT_EQ(d.framework, "mxnet");
+  for (const Finding& f : d.findings) {
+    EXPECT_EQ(f.fix.find("oomkit train"), std::string::npos) << f.fix;
+    EXPECT_EQ(f.probe.find("torch.cuda"), std::string::npos) << f.probe;
+    if (f.category == OomCause::kActivationsBatch) {
+      EXPECT_NE(f.fix.find("MXNET_BACKWARD_DO_MIRROR"), std::string::npos) << f.fix;
+    }
+  }
+  EXPECT_EQ(first(diagnose_log("Check failed: (param_.workspace) >= (required_size)\nMinimum workspace size: 1228800000 "
+                               "Bytes\nGiven: 1073741824 Bytes\n",
+                               rules_alone()))
+                .framework,
+            "mxnet");
+  EXPECT_NE(first(diagnose_log("We do not use mxnet here.\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                               rules_alone()))
+                .framework,
+            "mxnet");
+}

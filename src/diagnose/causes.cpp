@@ -119,7 +119,8 @@ std::string framework_title(OomCause cause, const std::string& fw) {
     return "Evaluation memory: validation outputs kept on the GPU across batches (Lightning's loop runs under no_grad), "
            "or an evaluation of your own without no-grad";
   }
-  if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine" || fw == "caffe") {
+  if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine" || fw == "caffe" ||
+      fw == "mxnet") {
     return "Evaluation / inference memory: outputs kept on the device across batches, or an inference batch too large";
   }
   return {};
@@ -186,7 +187,7 @@ namespace {
 // native runtime's is given (not PyTorch's), and no oomkit flag, nor PyTorch's probes.
 bool outside_pytorch(const std::string& fw) {
   return fw == "native" || fw == "paddle" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine" ||
-         fw == "caffe";
+         fw == "caffe" || fw == "mxnet";
 }
 
 }  // namespace
@@ -233,6 +234,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"megengine", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
                                 "DTR (megengine.dtr.enable()) or sublinear memory (trace's SublinearMemoryConfig) to recompute "
                                 "activations; megengine.amp.autocast mixed precision"},
+                  {"mxnet", "A smaller batch_size (the DataLoader's or the data iterator's, or data_shapes); "
+                            "MXNET_BACKWARD_DO_MIRROR=1 to recompute activations in the backward pass (memory mirroring); "
+                            "mixed precision (mxnet.contrib.amp)"},
                   {"caffe", "A smaller batch_size in the data / input layer of the prototxt, with iter_size <2x> in "
                             "solver.prototxt (gradients accumulated over iterations, the same effective batch); Caffe built "
                             "with cuDNN (USE_CUDNN := 1) in place of each convolution's im2col buffer"},
@@ -266,6 +270,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "--grad-checkpoint"},
                   {"megengine", "Smaller inputs: a shorter length, smaller images or crops; DTR (megengine.dtr.enable()) to "
                                 "recompute activations"},
+                  {"mxnet", "Smaller inputs: a smaller image scale or max_data_shape, the largest bucket's length; "
+                            "MXNET_BACKWARD_DO_MIRROR=1"},
                   {"caffe", "Smaller inputs: the input dims (input_shape / crop_size) in the prototxt, images resized or "
                             "tiled; Caffe built with cuDNN (USE_CUDNN := 1)"},
                   {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
@@ -298,6 +304,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "fine-tuning; unified memory is the Mac's RAM: close what else holds it"},
                   {"megengine", "A smaller model or half-precision weights (megengine.amp); the model split over GPUs "
                                 "(megengine.distributed)"},
+                  {"mxnet", "A smaller network, or float16 parameters (net.cast('float16') with multi_precision=True in "
+                            "the optimizer)"},
                   {"caffe", "A smaller network (fewer or narrower layers) or a GPU with more memory; caffe.set_mode_cpu() "
                             "runs it in host RAM"},
                   {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"},
@@ -320,6 +328,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                           "adapters' alone"},
                   {"megengine", "A lighter optimizer (megengine.optimizer.SGD), or fewer trainable parameters"},
                   {"caffe", "type: \"SGD\" in solver.prototxt (one history blob per parameter; Adam keeps two)"},
+                  {"mxnet", "SGD with momentum (one state per parameter) in place of Adam (two)"},
                   {"native", "A lighter optimizer, or its state kept off the device"}});
       flag = catalogue_flags(cause, sdpa_supported);
       break;
@@ -420,6 +429,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                               "keep tensor shapes fixed between steps (pad batches to one length)"},
                   {"jax", "XLA_PYTHON_CLIENT_ALLOCATOR=platform (no BFC pool) to test; fixed shapes"},
                   {"tensorflow", "TF_GPU_ALLOCATOR=cuda_malloc_async; fixed shapes"},
+                  {"mxnet", "MXNET_GPU_MEM_POOL_TYPE=Round (its pool in rounded sizes) or Unpooled; fixed shapes "
+                            "(bucketing with few buckets)"},
                   {"mlx", "A lower buffer-cache limit (mx.set_cache_limit) or mx.clear_cache() between requests; fixed "
                           "shapes"},
                   {"native", "Allocate the large, long-lived buffers first and free buffers in a fixed order; split the "

@@ -1467,7 +1467,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     else if (context.megengine_named) d.framework = "megengine";
     else if (context.mlx_named) d.framework = "mlx";
     else if (context.caffe_named) d.framework = "caffe";
+    else if (context.mxnet_named) d.framework = "mxnet";
   }
+  // MXNet's own workspace check names MXNet.
+  if ((d.framework == "pytorch" || d.framework == "native") && oom.subsystem == "mxnet_workspace") d.framework = "mxnet";
   // Caffe's own messages (its CUDA_CHECK, its host allocation) name Caffe whatever else the log
   // names ("I switched from torch to caffe", torch in a pip list): PyTorch prints neither.
   if (d.framework == "pytorch" && (oom.subsystem == "caffe" || caffe_cuda_check(oom))) d.framework = "caffe";

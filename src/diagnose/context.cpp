@@ -154,7 +154,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"jax", kWFramework}, {"jaxlib", kWFramework}, {"flax", kWFramework}, {"tensorflow", kWFramework},
       {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"resourceexhaustederror", kWFramework},
       {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"caffe", kWFramework}, {"pycaffe", kWFramework},
-      {"prototxt", kWFramework}, {"caffemodel", kWFramework}, {"use_cudnn", kWFramework}, {"cudnnconvolution", kWFramework},
+      {"prototxt", kWFramework}, {"caffemodel", kWFramework}, {"mxnet", kWFramework}, {"gluoncv", kWFramework},
+      {"gluonnlp", kWFramework}, {"use_cudnn", kWFramework}, {"cudnnconvolution", kWFramework},
       {"cudnn_conv_layer", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
       {"batch_size", kWSetting}, {"per_device_train_batch_size", kWSetting}, {"train_batch_size", kWSetting},
@@ -509,6 +510,7 @@ struct LogEvidence {
   bool paddle_named = false;                     // PaddlePaddle named (its ResourceExhaustedError is its own)
   bool megengine_named = false;                  // MegEngine named ("import megengine", "MegEngine 1.13")
   bool caffe_named = false;                      // Caffe named ("import caffe", pycaffe, deploy.prototxt)
+  bool mxnet_named = false;                      // MXNet named ("import mxnet", "mxnet-cu112", gluoncv)
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
@@ -899,6 +901,7 @@ class Reader {
           // files ("deploy.prototxt", "VGG16.caffemodel").
           if ((w == "caffe" || w == "pycaffe") && !named_as_not_used(w, lo)) ev_.caffe_named = true;
           if (w == "prototxt" || w == "caffemodel") ev_.caffe_named = true;
+          if ((w == "mxnet" || w == "gluoncv" || w == "gluonnlp") && !named_as_not_used(w, lo)) ev_.mxnet_named = true;
           if (w == "use_cudnn" || w == "cudnnconvolution" || w == "cudnn_conv_layer") caffe_cudnn_told(w, lo, j);
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
@@ -6254,6 +6257,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   c.megengine_named = ev.megengine_named;
   c.caffe_named = ev.caffe_named;
+  c.mxnet_named = ev.mxnet_named;
   c.caffe_cudnn = ev.caffe_cudnn;
   c.mlx_named = ev.mlx_named;
   c.native_runtime_named = ev.native_runtime_named;
