@@ -6829,3 +6829,16 @@ TEST(DiagnoseKinds33, MxnetNamed) {
                 .framework,
             "mxnet");
 }
+
+// held51's kind: a GPU named beside the host's RAM as a listed size is a hardware listing, the GPU's.
+TEST(DiagnoseKinds33, Held51Kinds) {
+  const std::optional<OomRecord> listed =
+      mentioned_oom("Out of memory\nI was training yolov3 and got out of memory. I'm using a 1080Ti 11GB and 32GB RAM.\n");
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(listed->device.rfind("cuda", 0), 0u) << listed->device;
+  // The RAM told running out beside a GPU stays the host's.
+  const std::optional<OomRecord> host =
+      mentioned_oom("Out of memory\nOn my 3090 the run eats all the RAM and gets killed.\n");
+  ASSERT_TRUE(host.has_value());
+  EXPECT_EQ(host->device, "cpu");
+}

@@ -2542,6 +2542,30 @@ bool zh_gpu_memory_only_fine(std::string_view lo) {
   return gpu_seen;
 }
 
+// Every "ram" on `lo` (lower case) a listed size ("32GB RAM", "32 GB of RAM", "64g ram"): a machine's
+// specification, not memory told running out. False where "ram" is not on the line.
+bool ram_only_as_spec(std::string_view lo) {
+  bool any = false;
+  for (size_t p = lo.find("ram"); p != std::string_view::npos; p = lo.find("ram", p + 3)) {
+    if (!is_word_at(lo, p, 3)) continue;
+    any = true;
+    std::string_view before = lo.substr(0, p);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    if (before.size() >= 3 && before.substr(before.size() - 3) == " of") {
+      before.remove_suffix(3);
+      while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    }
+    size_t u = before.size();
+    while (u > 0 && is_alpha(before[u - 1])) --u;
+    const std::string_view unit = before.substr(u);
+    if (unit != "gb" && unit != "g" && unit != "gib" && unit != "tb") return false;
+    before = before.substr(0, u);
+    while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+    if (before.empty() || !is_digit(before.back())) return false;
+  }
+  return any;
+}
+
 // A Chinese line naming the host's memory (内存) and no accelerator's (显存 / 顯存 / 显卡, a GPU, CUDA,
 // VRAM), 内存 not only in 内存溢出 (the generic name of an out-of-memory error, of no device); not a
 // leak's title (内存泄漏 / 泄露: the memory grows, which the leak's reading weighs, not a device's).
@@ -3117,7 +3141,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (kernel_died) {
         r.device = "cpu";
-      } else if (cuda_named) {
+      } else if (cuda_named || (gpu_named(lo) && ram_only_as_spec(lo))) {
+        // (A GPU named beside the host's RAM as a listed size, "I'm using a 1080Ti 11GB and 32GB RAM":
+        // a hardware listing, the GPU's run.)
         r.device = "cuda";
       } else if (has_word("ram") || cpu_memory_word(lo) || has_word("host") || machine_runs_out(lo) ||
                  // Python's MemoryError (a host malloc failed; numpy's "Unable to allocate" cut short): an
