@@ -238,6 +238,11 @@
 //   their own after held49's mends and before anything was scored on them). Scored only when asked
 //   for (OOMKIT_CORPUS_PART=held50). Not joined to the word prior's training parts: joined, it cost
 //   2 top-1 and 2 top-3 places on the 47 parts outside the prior's tuned ones, leave-one-part-out.
+// - held51: tests/data/oom-corpus-held51/ (26 reports gathered on 2026-12-05 in three shares by three
+//   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
+//   their own after held50's round and before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held51). Not joined to the word prior's training parts (not tried: the
+//   session ended after its first mend).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
