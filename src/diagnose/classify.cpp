@@ -652,11 +652,14 @@ std::string wasm_heap_evidence(std::optional<int64_t> requested, std::optional<i
 // A host-memory error that no more RAM cures (a program's own cap: the JVM's thread or array limit,
 // PostgreSQL's palloc limit, Redis's maxmemory): the host-RAM finding `host` drops to a runner-up
 // with `why` as its evidence, and `other` leads with the cap's own title, fix and probe.
-void cap_not_ram(Builder& b, size_t host, const std::string& why, std::string title, std::string fix, std::string probe) {
+// `cap_score`: the cap's finding, a verdict (0.75) where the message itself is the cap's, lower
+// where what filled the cap is the log's to tell (LuaJIT's heap).
+void cap_not_ram(Builder& b, size_t host, const std::string& why, std::string title, std::string fix, std::string probe,
+                 double cap_score = 0.75) {
   Finding& f = b.at(host);
   f.score = 0.3;
   f.evidence = {why};
-  add_titled(b, OomCause::kOther, 0.75, why, std::move(title), std::move(fix), std::move(probe));
+  add_titled(b, OomCause::kOther, cap_score, why, std::move(title), std::move(fix), std::move(probe));
 }
 
 // Caffe's CUDA_CHECK as it prints cudaErrorMemoryAllocation: "Check failed: error == cudaSuccess (2
@@ -1675,14 +1678,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       // systems): the Lua heap's cap, not the machine's RAM; Torch7's tensors live outside it. What
       // filled it (a model cloned per time step, a table of the data) is the log's to tell: the cap
       // leads, no verdict.
-      b.at(i).score = 0.3;
-      add_titled(b, OomCause::kOther, 0.5,
-                  "LuaJIT could not allocate in its own heap (LUA_ERRMEM): its GC objects are capped at 1-2 GB on x64",
+      cap_not_ram(b, i, "LuaJIT could not allocate in its own heap (LUA_ERRMEM): its GC objects are capped at 1-2 GB on x64",
                   "LuaJIT's heap limit (its GC objects in the low 1-2 GB), not the machine's RAM",
                   "Keep large data out of Lua tables (in torch tensors or FFI buffers, outside the Lua heap), or run on "
                   "Lua 5.1 / 5.2 or a LuaJIT built with GC64 (LUAJIT_ENABLE_GC64); a version that used less Lua heap",
                   "Does collectgarbage('count') approach 1-2 GB (1048576-2097152 KB) before the failure while the machine "
-                  "still has free RAM?");
+                  "still has free RAM?",
+                  0.5);
     }
     if (oom.subsystem == "mysql") {
       b.at(i).fix = "Lower the server's buffers (innodb_buffer_pool_size, and the per-connection sort_buffer_size, "

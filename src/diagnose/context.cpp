@@ -2314,7 +2314,13 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
       }
     }
     }
-    // A smaller batch did not help: the batch is not what fills the device.
+    // A smaller or shorter input told not helping in words, with or without a setting's name
+    // ("Choosing smaller pictures doesn't help either", "resizing to 256 made no difference"):
+    // evidence against the input's size, as a length setting lowered in vain is below.
+    const bool smaller_input_in_vain =
+        (contains("smaller") || contains("shorter") || contains("resiz") || contains("truncat") || contains("downs")) &&
+        smaller_input_did_not_help(lo);
+    if (smaller_input_in_vain) add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
     if (has(kWSetting) && (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") ||
                            contains("smaller") || contains("changed")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
@@ -2327,7 +2333,10 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
       };
       const bool length_only = !contains("batch") && !contains("bs") && knob_named(OomCause::kActivationsSeqlen);
       if (length_only) {
-        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.2, "a shorter input did not help: " + text());
+        // (Once: the words above may have counted it.)
+        if (!smaller_input_in_vain) {
+          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.2, "a shorter input did not help: " + text());
+        }
       } else {
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
       }
@@ -2633,12 +2642,8 @@ if (contains("model.eval()") && !negated) {
           "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
-    // Not a smaller input told not helping ("Choosing smaller pictures doesn't help either"): that
-    // speaks against the input's size.
-    if ((contains("smaller") || contains("shorter") || contains("resiz") || contains("truncat") || contains("downs")) &&
-        smaller_input_did_not_help(lo)) {
-      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
-    } else if (!negated && long_inputs(lo, has(kWInputSize), pairs_)) {
+    // Not a smaller input told not helping (read above: it speaks against the input's size).
+    if (!smaller_input_in_vain && !negated && long_inputs(lo, has(kWInputSize), pairs_)) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
     }
     // The input's resolution told as what decides the fit: "need to use r101 resolution, instead of
