@@ -6842,3 +6842,93 @@ TEST(DiagnoseKinds33, Held51Kinds) {
   ASSERT_TRUE(host.has_value());
   EXPECT_EQ(host->device, "cpu");
 }
+
+// held52's kinds, each on inputs written for the kind (not the reports' texts).
+TEST(DiagnoseKinds33, Held52Kinds) {
+  // A runtime error's code name followed by its string ("cudaErrorMemoryAllocation: out of memory",
+  // as CuPy and Numba print it) is one report, not two; CuPy's exception names CuPy.
+  const std::vector<Diagnosis> cupy = diagnose_log(
+      "x = cp.ones((40000, 40000))\ncupy.cuda.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n",
+      rules_alone());
+  EXPECT_EQ(cupy.size(), 1u);
+  EXPECT_EQ(first(cupy).framework, "cupy");
+  EXPECT_EQ(parse_oom_log("RuntimeError: hipErrorOutOfMemory: out of memory\n").size(), 1u);
+  // nvidia-smi's table header ("Volatile Uncorr. ECC") is no volatile=True.
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                              "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n",
+                              "volatile", OomCause::kEvalWithoutNoGrad));
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                             "I pass volatile=True to the Variable in my test loop.\n",
+                             "volatile", OomCause::kEvalWithoutNoGrad));
+  // cuDF's old error code for a failed RMM allocation is an OOM on the GPU.
+  const std::vector<OomRecord> gdf = parse_oom_log("cudf.bindings.GDFError.GDFError: GDF_MEMORYMANAGER_ERROR\n");
+  ASSERT_EQ(gdf.size(), 1u);
+  EXPECT_EQ(gdf[0].device, "cuda");
+  // Dask on GPUs (dask_cudf, LocalCUDACluster) names an accelerator: Dask's name alone is no host-only engine there.
+  EXPECT_FALSE(evidence_holds("import dask_cudf\nfrom dask_cuda import LocalCUDACluster\n"
+                              "cudf.bindings.GDFError.GDFError: GDF_MEMORYMANAGER_ERROR\n",
+                              "no accelerator anywhere"));
+  // The model's load told in Chinese with the OOM named in English (not after the load: 加载模型后).
+  EXPECT_TRUE(evidence_holds("OOM\n\xe6\xaf\x8f\xe5\xbc\xa0\xe5\x8d\xa1\xe9\x83\xbd\xe5\x9c\xa8\xe5\x8a\xa0\xe8\xbd\xbd"
+                             "\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x97\xb6\xe5\x87\xba\xe7\x8e\xb0oom\n",  // 每张卡都在加载模型时出现oom
+                             "fails while loading the model (zh)", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("OOM\n\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x90\x8e\xe8\xae\xad\xe7\xbb\x83"
+                              "\xe6\x97\xb6oom\n",  // 加载模型后训练时oom
+                              "fails while loading the model (zh)"));
+  // Extra processes on GPU 0 in a multi-card run, told in Chinese; another user's process is not it.
+  EXPECT_TRUE(evidence_holds("OOM\n\xe5\xa4\x9a\xe5\x8d\xa1\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6gpu0\xe4\xb8\x8a\xe5\xa4\x9a"
+                             "\xe5\x87\xba\xe4\xb8\x89\xe4\xb8\xaa\xe8\xbf\x9b\xe7\xa8\x8b\n",  // 多卡训练时gpu0上多出三个进程
+                             "extra processes on GPU 0", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("OOM\ngpu0\xe4\xb8\x8a\xe6\x9c\x89\xe5\x85\xb6\xe4\xbb\x96\xe4\xba\xba\xe7\x9a\x84\xe8\xbf\x9b"
+                              "\xe7\xa8\x8b\xef\xbc\x8c\xe5\xa4\x9a\xe5\x87\xba\xe6\x9d\xa5\xe7\x9a\x84\n",  // gpu0上有其他人的进程，多出来的
+                              "extra processes on GPU 0"));
+  // A KV cache allocated up front per layer by heads (a serving engine's cache manager).
+  EXPECT_EQ(top_cause("    self.k_cache = [torch.empty((max_tokens, num_kv_heads, head_dim), dtype=torch.float16, "
+                      "device='cuda') for _ in range(num_layers)]\n"
+                      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.35 GiB total "
+                      "capacity; 77.00 GiB already allocated; 1.00 GiB free; 77.10 GiB reserved in total by PyTorch)\n"),
+            OomCause::kGenerationKvCache);
+  // A numpy / SciPy array told failing with a memory error is host RAM; not with a GPU named on the line.
+  EXPECT_EQ(top_cause("I tried to create np.zeros((200000, 200000)) and got a memory error.\n"), OomCause::kCpuRam);
+  EXPECT_FALSE(evidence_holds("I tried to create np.zeros((200000, 200000)) on the GPU and got a memory error.\n",
+                              "numpy / SciPy array"));
+  // Darknet named: its .cfg's knobs in the fixes; its subdivisions read as the images per pass.
+  const std::vector<Diagnosis> dn = diagnose_log(
+      "./darknet detector train data/obj.data cfg/yolo-obj.cfg yolov4.conv.137\n"
+      " Try to set subdivisions=64 in your cfg-file.\nCUDA status Error: file: ./src/dark_cuda.c : () : line: 373\n"
+      "CUDA Error: out of memory\n",
+      rules_alone());
+  const Diagnosis& d = first(dn);
+  EXPECT_EQ(d.framework, "darknet");
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings.front().category, OomCause::kActivationsBatch);
+  EXPECT_NE(d.findings.front().fix.find("subdivisions="), std::string::npos) << d.findings.front().fix;
+  // A version told fine before ("no problem with the previous version") is a regression told.
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                             "The same code had no problem with the previous version 4.x.\n",
+                             "a regression told", OomCause::kOther));
+  // A model's 16-bit weights and gradients beyond the one GPU the log names, in training: static.
+  EXPECT_TRUE(evidence_holds("OOM training a llama model with 13B params\nI get out of memory when training on my 24GB GPU.\n",
+                             "weights and gradients alone", OomCause::kStaticModelTooLarge));
+  // ... not with several GPUs and no sharding named (tensor / pipeline parallelism may split it).
+  EXPECT_FALSE(evidence_holds("OOM training a 68B model on 8 x H100 80GB\nI get out of memory when training.\n",
+                              "weights and gradients alone"));
+  // The model loaded with its optimizer's state: a training checkpoint resumed, the optimizer's.
+  EXPECT_TRUE(evidence_holds("OOM on resume\nWe load the model and optimizer state dicts onto GPU 0 when loading the model, "
+                             "which can OOM.\n",
+                             "the optimizer's state loaded with the model", OomCause::kOptimizerState));
+  // SIGKILL that a program sends is no kill of this process.
+  EXPECT_FALSE(mentioned_oom("The manager sent SIGTERM but had no SIGKILL fallback, so the shard kept its GPU memory.\n")
+                   .has_value() &&
+               mentioned_oom("The manager sent SIGTERM but had no SIGKILL fallback, so the shard kept its GPU memory.\n")
+                       ->family == "oom_killer");
+  EXPECT_TRUE(mentioned_oom("The training process received SIGKILL after an hour.\n").has_value());
+  // The other GPUs told far less used than the one that fills: the memory is placed unevenly.
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nGPU0 is at 95% while the "
+                             "other GPUs are at only 40%.\n",
+                             "the other GPUs told free", OomCause::kMultiGpuImbalance));
+  // A training word inside a model's hyphenated name is no training run.
+  EXPECT_FALSE(evidence_holds("Model: OpenAssistant/oasst-sft-4-pythia-12b-epoch-3.5\nGPU: A10G 24GB\n"
+                              "Out of memory after a few generate calls.\n",
+                              "weights and gradients alone"));
+}

@@ -120,7 +120,7 @@ std::string framework_title(OomCause cause, const std::string& fw) {
            "or an evaluation of your own without no-grad";
   }
   if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine" || fw == "caffe" ||
-      fw == "mxnet") {
+      fw == "mxnet" || fw == "darknet") {
     return "Evaluation / inference memory: outputs kept on the device across batches, or an inference batch too large";
   }
   return {};
@@ -187,7 +187,7 @@ namespace {
 // native runtime's is given (not PyTorch's), and no oomkit flag, nor PyTorch's probes.
 bool outside_pytorch(const std::string& fw) {
   return fw == "native" || fw == "paddle" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine" ||
-         fw == "caffe" || fw == "mxnet";
+         fw == "caffe" || fw == "mxnet" || fw == "darknet";
 }
 
 }  // namespace
@@ -240,6 +240,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"caffe", "A smaller batch_size in the data / input layer of the prototxt, with iter_size <2x> in "
                             "solver.prototxt (gradients accumulated over iterations, the same effective batch); Caffe built "
                             "with cuDNN (USE_CUDNN := 1) in place of each convolution's im2col buffer"},
+                  {"darknet", "A larger subdivisions= in the .cfg's [net] section (subdivisions=<2x>: the same batch= in "
+                              "mini-batches of batch/subdivisions images per pass), or a smaller batch="},
                   {"native", "A smaller batch: fewer images, streams or sequences at once (llama.cpp: a smaller -b / -ub); lower-"
                              "precision weights and activations"},
                   {"paddle", "A smaller batch_size with gradient accumulation (loss / k, optimizer.step() every k batches); "
@@ -274,6 +276,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                             "MXNET_BACKWARD_DO_MIRROR=1"},
                   {"caffe", "Smaller inputs: the input dims (input_shape / crop_size) in the prototxt, images resized or "
                             "tiled; Caffe built with cuDNN (USE_CUDNN := 1)"},
+                  {"darknet", "A smaller width= / height= in the .cfg's [net] section (multiples of 32); random=0 in the "
+                              "[yolo] layers (multi-scale training grows the input up to 1.4x)"},
                   {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
                              "smaller tile size)"}});
       if (fw == "oomkit" && sdpa_supported) fix += ", --attention sdpa";
@@ -308,6 +312,7 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                             "the optimizer)"},
                   {"caffe", "A smaller network (fewer or narrower layers) or a GPU with more memory; caffe.set_mode_cpu() "
                             "runs it in host RAM"},
+                  {"darknet", "A smaller network (a -tiny .cfg) or a GPU with more memory"},
                   {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"},
                   {"paddle", "A smaller model, or half-precision weights (paddle.amp.decorate(models, level='O2')); the "
                              "model sharded over GPUs"}});

@@ -1287,7 +1287,18 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     const double params = static_cast<double>(*c.model_params);
     const double device = static_cast<double>(*c.named_device_bytes);
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
-    if (weights_grads <= 0.6 * device && whole > device) {
+    const bool one_gpu = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}) == 1 && !c.multi_gpu;
+    if (weights_grads > device && (one_gpu || c.state_sharded)) {
+      // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
+      // does not fit, whatever the optimizer or the batch. (Several GPUs with no sharding named
+      // may still split the model: Megatron's tensor / pipeline parallelism, device_map.)
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("training the named model: its 16-bit weights and gradients alone are about {} per GPU, more "
+                          "than the {} the log names",
+                          format_bytes(static_cast<int64_t>(std::min(weights_grads, 9.0e18))),
+                          format_bytes(*c.named_device_bytes)),
+              0);
+    } else if (weights_grads <= 0.6 * device && whole > device) {
       b.boost(OomCause::kOptimizerState, 0.35,
               fmt::format("full fine-tuning of the named model with Adam (assumed: no other optimizer is named): its 16-bit "
                           "weights and gradients are about {} per GPU of {}, the fp32 master weights and Adam moments (12 "
@@ -1440,6 +1451,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
   // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
   if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
+  // CuPy's own exception around the runtime's error ("cupy.cuda.runtime.CUDARuntimeError:
+  // cudaErrorMemoryAllocation: out of memory", "cupy.cuda.memory.OutOfMemoryError"): CuPy failed,
+  // whatever else the log names.
+  if (d.framework == "pytorch" && diagnose_detail::icontains(oom.message, "cupy.cuda.")) d.framework = "cupy";
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's; so are Ollama's
   // and R's host-memory errors.
@@ -1471,6 +1486,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     else if (context.mlx_named) d.framework = "mlx";
     else if (context.caffe_named) d.framework = "caffe";
     else if (context.mxnet_named) d.framework = "mxnet";
+    else if (context.darknet_named) d.framework = "darknet";
   }
   // MXNet's own workspace check names MXNet.
   if ((d.framework == "pytorch" || d.framework == "native") && oom.subsystem == "mxnet_workspace") d.framework = "mxnet";

@@ -155,6 +155,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"keras", kWFramework}, {"tf", kWFramework}, {"tfjs", kWFramework}, {"resourceexhaustederror", kWFramework},
       {"paddle", kWFramework}, {"paddlepaddle", kWFramework}, {"megengine", kWFramework}, {"caffe", kWFramework}, {"pycaffe", kWFramework},
       {"prototxt", kWFramework}, {"caffemodel", kWFramework}, {"mxnet", kWFramework}, {"gluoncv", kWFramework},
+      {"darknet", kWFramework}, {"dark_cuda", kWFramework},
       {"gluonnlp", kWFramework}, {"use_cudnn", kWFramework}, {"cudnnconvolution", kWFramework},
       {"cudnn_conv_layer", kWFramework}, {"vllm", kWFramework}, {"oomkit", kWFramework}, {"accelerate", kWFramework},
       {"accelerator", kWFramework}, {"trainer", kWFramework}, {"torch", kWFramework}, {"pytorch", kWFramework},
@@ -212,7 +213,9 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"joblib", kWHostEngine}, {"sklearn", kWHostEngine}, {"scikit", kWHostEngine},
       // A CI runner (host memory only): GitHub Actions (as that phrase: statement()), CircleCI, Travis CI.
       {"actions", kWHostEngine}, {"circleci", kWHostEngine}, {"travis", kWHostEngine},
-      {"cuda", kWAccel}, {"cupy", kWAccel}, {"cudf", kWAccel}, {"cuml", kWAccel}, {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
+      {"cuda", kWAccel}, {"cupy", kWAccel}, {"cudf", kWAccel}, {"cuml", kWAccel},
+      {"tpu", kWAccel}, {"npu", kWAccel}, {"mps", kWAccel}, {"rocm", kWAccel},
+      {"dask_cudf", kWAccel}, {"dask_cuda", kWAccel}, {"localcudacluster", kWAccel},  // Dask on GPUs (RAPIDS)
       {"persistent", kWKeptCue}, {"onto", kWKeptCue}, {"held", kWKeptCue}, {"holding", kWKeptCue},
       {"holds", kWKeptCue}, {"hold", kWKeptCue}, {"vae", kWKeptCue}, {"unload", kWKeptCue}, {"destroy", kWKeptCue},
       {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
@@ -284,6 +287,29 @@ bool seq_setting_word(std::string_view w) {
                              "position", "calib", "audio", "utterance"}) {
     if (mid == t || (mid.size() > t.size() && mid.substr(mid.size() - t.size()) == t && mid[mid.size() - t.size() - 1] == '_')) {
       return true;
+    }
+  }
+  return false;
+}
+
+// Whether the word lo[i, j) is one part of a hyphen-joined name ("oasst-sft-4-pythia-12b-epoch-3.5",
+// "llama-2-7b-sft"): a hyphen right before or after it and a digit elsewhere in the same name
+// (a model's name carries its size or version; "fine-tune", "pre-training" or "sft-qlora.json"
+// carry none).
+bool in_hyphenated_name(std::string_view lo, size_t i, size_t j) {
+  const bool hyphen = (i > 0 && lo[i - 1] == '-') || (j < lo.size() && lo[j] == '-');
+  if (!hyphen) return false;
+  // The name: the run of letters, digits, '-', '.' and '_' around the word (a path's '/', a space
+  // or a CJK character ends it).
+  auto name_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+  };
+  size_t b = i, e = j;
+  while (b > 0 && name_char(lo[b - 1])) --b;
+  while (e < lo.size() && name_char(lo[e])) ++e;
+  for (size_t k = b; k < e; ++k) {
+    if (k < i || k >= j) {
+      if (lo[k] >= '0' && lo[k] <= '9') return true;
     }
   }
   return false;
@@ -511,6 +537,7 @@ struct LogEvidence {
   bool megengine_named = false;                  // MegEngine named ("import megengine", "MegEngine 1.13")
   bool caffe_named = false;                      // Caffe named ("import caffe", pycaffe, deploy.prototxt)
   bool mxnet_named = false;                      // MXNet named ("import mxnet", "mxnet-cu112", gluoncv)
+  bool darknet_named = false;                    // Darknet named ("./darknet detector train", dark_cuda.c)
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
@@ -838,7 +865,9 @@ class Reader {
     for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
-      if (!ev_.training_line && is_training_word(w)) ev_.training_line = n;
+      // (Not a word of a model's name joined by hyphens: "OpenAssistant/oasst-sft-4-pythia-12b-epoch-3.5"
+      // names a model that was trained, not a run that trains.)
+      if (!ev_.training_line && is_training_word(w) && !in_hyphenated_name(lo, i, j)) ev_.training_line = n;
       if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
           (w == "lora" || w == "qlora" || w == "peft" || w.rfind("lora_", 0) == 0 || w == "use_lora" || w == "use_peft" ||
            w == "loraconfig" || w == "get_peft_model")) {
@@ -902,6 +931,8 @@ class Reader {
           if ((w == "caffe" || w == "pycaffe") && !named_as_not_used(w, lo)) ev_.caffe_named = true;
           if (w == "prototxt" || w == "caffemodel") ev_.caffe_named = true;
           if ((w == "mxnet" || w == "gluoncv" || w == "gluonnlp") && !named_as_not_used(w, lo)) ev_.mxnet_named = true;
+          // Darknet (pjreddie's and AlexeyAB's), by name or by its CUDA source file in an error.
+          if ((w == "darknet" && !named_as_not_used(w, lo)) || w == "dark_cuda") ev_.darknet_named = true;
           if (w == "use_cudnn" || w == "cudnnconvolution" || w == "cudnn_conv_layer") caffe_cudnn_told(w, lo, j);
         } else if (it->second == kWSetting) {
           setting(w, lo, j, n);
@@ -1666,7 +1697,8 @@ class Reader {
                                                has_text("total memory:"));
     // Phrases checked below whose words are not in words(): long inputs (also an input's duration),
     // "the standard model", fp32 weights, a module resident in VRAM, epoch-end hooks.
-    // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size): looked for
+    // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size), "加载" / "载入"
+    // (load: the model's load), "进程" (process: extra processes on GPU 0): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
     // memchr each (cheaper than find_first_of), on a line holding a byte >= 0x80 only.
     const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos ||
@@ -1675,6 +1707,9 @@ class Reader {
     const bool phrase_line = has_text("long") ||
                              (cjk && (has_text("\xe8\xbf\x87") ||
                                       has_text("\xe9\x95\xbf") ||
+                                      has_text("\xe5\x8a\xa0\xe8\xbd\xbd") ||  // 加载 (load)
+                                      has_text("\xe8\xbd\xbd\xe5\x85\xa5") ||  // 载入 (load)
+                                      has_text("\xe8\xbf\x9b\xe7\xa8\x8b") ||  // 进程 (process)
                                       has_text("\xe5\x88\x86\xe8\xbe\xa8") ||
                                       has_text("\xe5\xb0\xba\xe5\xaf\xb8"))) ||
                              has_text(" model") || has_text("epoch_end") ||
@@ -1727,6 +1762,31 @@ class Reader {
           "llama.cpp failed to allocate the KV cache's buffer (it grows with the context size): " + shown(raw.substr(0, 160)),
           0, Told::kPrinted);
       ev_.kv_cache_failed_lines.push_back(n);
+    }
+    // A serving engine's KV cache allocated up front, per layer, by heads: "self.value_buffer =
+    // [torch.empty((size, head_num, head_dim), dtype=dtype, device="cuda") for _ in range(layer_num)]"
+    // (LightLLM's MemoryManager; vLLM's and lmdeploy's cache engines the same): a tensor shaped
+    // (tokens, heads, head_dim) per layer is the K or V cache, sized by the engine's token budget
+    // (max_total_token_num, gpu_memory_utilization), not the model's weights or a batch's activations.
+    if ((has_text("torch.empty(") || has_text("torch.zeros(")) &&
+        (has_text("head_num") || has_text("num_heads") || has_text("num_kv_heads") || has_text("n_heads") ||
+         has_text("num_key_value_heads")) &&
+        has_text("head_dim") &&
+        (has_text("layer_num") || has_text("num_layers") || has_text("n_layers") || has_text("num_hidden_layers") ||
+         has_text("value_buffer") || has_text("key_buffer") || has_text("kv_buffer") || has_text("k_cache") ||
+         has_text("v_cache") || has_text("kv_cache") || has_text("key_cache") || has_text("value_cache"))) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.45,
+          "a KV cache allocated up front, per layer, by heads (tokens x heads x head_dim): " + shown(raw.substr(0, 160)), 0,
+          Told::kPrinted);
+    }
+    // Darknet's mini-batch: its own hint after a failed cudaMalloc in cuda_make_array ("Try to set
+    // subdivisions=64 in your cfg-file.") or the setting told ("batch=64 subdivisions=16"): each pass
+    // holds batch / subdivisions images (darknet's parser.c: net->batch = batch / subdivs), so the
+    // images per pass are what the device holds at once, the knob being subdivisions.
+    if (has_text("subdivisions") && !has_text("?")) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
+          "Darknet's mini-batch (batch / subdivisions images per pass) named: " + shown(raw.substr(0, 160)), 0,
+          Told::kPrinted);
     }
     // ggml's graph allocator failing to reserve its compute buffers ("ggml_gallocr_reserve_n:
     // failed to allocate Vulkan0 buffer of size N", llama.cpp's "failed to allocate compute
@@ -2005,7 +2065,11 @@ class Reader {
     const bool clones_per_step =
         (pairs_.may_contain("cloning rnn") && lo.find("cloning rnn") != std::string_view::npos) ||
         (pairs_.may_contain("clone_many_times") && lo.find("clone_many_times") != std::string_view::npos);
+    // A numpy / SciPy array told failing with a memory error (read below, at host RAM).
+    const bool numpy_array_error = (has_text("np.") || has_text("numpy.") || has_text("scipy.")) &&
+                                   (has_text("memory error") || has_text("unable to allocate"));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
+        !numpy_array_error &&
         !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -2354,7 +2418,17 @@ if ((contains("before the first step") || contains("before training") || contain
                                         contains(" use up") || contains(" uses up") || contains(" fill")))) &&
         !contains("after loading") &&  // "after loading the model, it costs 34G": loading finished
         !load_only_asked(lo)) {        // "is there a way to give max_memory when loading the model ?"
-      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
+      // The model loaded with its optimizer's state ("we load the model and optimizer state dicts (in
+      // the load_state method) on the CPU. Otherwise, those might be tensors that are on GPU 0"):
+      // a training checkpoint resumed, where Adam's two moments per parameter (Kingma & Ba 2015)
+      // are what the load adds beside the model already placed, not the model's size.
+      if (contains("optimizer state") || contains("optimizer's state") || contains("optimizer states") ||
+          (contains("optimizer") && contains("state dict"))) {
+        add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.3,
+            "the optimizer's state loaded with the model (a training checkpoint resumed): " + text());
+      } else {
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
+      }
     }
     }
     // The same in Chinese: 加载模型 / 载入模型 / 模型加载 (loading the model) with the GPU's memory told
@@ -2365,9 +2439,16 @@ if ((contains("before the first step") || contains("before training") || contain
                                  "\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8a\xa0\xe8\xbd\xbd"}) {
         load = std::min(load, lo.find(w));
       }
-      const bool runs_out = lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos &&
-                            (std::any_of(std::begin(kZhShortOf), std::end(kZhShortOf), has_text) ||
-                             std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp), has_text));
+      // Or the failure named in English after the load ("每一张卡都加载了一次模型导致加载模型期间出现oom错误":
+      // each card loaded the model, so an OOM error during the model's load).
+      const bool runs_out = (lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos &&
+                             (std::any_of(std::begin(kZhShortOf), std::end(kZhShortOf), has_text) ||
+                              std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp), has_text))) ||
+                            (load != std::string_view::npos &&
+                             // (not "加载模型后 / 之后": after the load, in training)
+                             lo.substr(load + 12, 3) != "\xe5\x90\x8e" && lo.substr(load + 12, 6) != "\xe4\xb9\x8b\xe5\x90\x8e" &&
+                             (lo.find("oom", load) != std::string_view::npos ||
+                              lo.find("out of memory", load) != std::string_view::npos));
       if (load != std::string_view::npos && runs_out && !zh_not_told_at(lo, load)) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
             "fails while loading the model (zh): " + text());
@@ -2441,7 +2522,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
                (contains(" method") || contains(" function") || contains("()") || contains(" loop"))) {
       // "for the epochVal method", "in my validate() function": the user names where it fails.
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "fails in an evaluation function: " + text(), 'i');
-    } else if (has(kWEval) && !negated) {
+    } else if (has(kWEval) && !negated && !(contains("volatile") && contains("uncorr"))) {  // (not nvidia-smi's header)
       // The word itself, or the identifier that names evaluation ("--do_eval=True") when no plain word does.
       std::string word = first_of(lo, kWEval);
       if (word.empty()) word = std::string(eval_ident_);
@@ -2846,7 +2927,9 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
     }
     // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
     if (has(kWEval)) {
-if (contains("volatile")) {
+    // (Not nvidia-smi's table header, "| GPU  Name  Persistence-M| Bus-Id  Disp.A | Volatile Uncorr. ECC |":
+    // its column of volatile ECC errors.)
+if (contains("volatile") && !contains("uncorr") && !contains("persistence-m")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "volatile (ignored since PyTorch 0.4): " + text());
     }
     }
@@ -3198,6 +3281,17 @@ if (contains("other process") || contains("another process") || contains("other 
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45,
           "every rank / process placed on one GPU: " + text());
     }
+    // The same in Chinese: extra processes (多出 ... 进程) on GPU 0 in a run over several cards (多卡):
+    // "单机多卡或者多机多卡，为什么GPU0上面会多出来三个进程，占用很多显存" (each rank's process also opens a
+    // context on GPU 0). Not another job's (其他 / 别人 / 其它, other / someone else's).
+    if (cjk_ideographs(lo) && (contains("gpu0") || contains("gpu 0") || contains("cuda:0") || contains("\xe5\x8d\xa1" "0")) &&
+        contains("\xe8\xbf\x9b\xe7\xa8\x8b") &&                                       // 进程 (process)
+        (contains("\xe5\xa4\x9a\xe5\x87\xba") || contains("\xe5\xa4\x9a\xe5\x8d\xa1")) &&  // 多出 (extra), 多卡 (several cards)
+        !contains("\xe5\x85\xb6\xe4\xbb\x96") && !contains("\xe5\x85\xb6\xe5\xae\x83") &&
+        !contains("\xe5\x88\xab\xe4\xba\xba") && !zh_not_told_at(lo, lo.find("\xe8\xbf\x9b\xe7\xa8\x8b"))) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45,
+          "extra processes on GPU 0 in a run over several cards (zh): " + text());
+    }
     // A shape bug in the user's words: "the shapes are clearly incompatible, but instead of a shape
     // error it tries to allocate", "a regression in the broadcasting code": the request is the
     // program's shapes, not memory pressure.
@@ -3224,6 +3318,16 @@ if (contains("other process") || contains("another process") || contains("other 
                        contains("oom_killer") || contains("dmesg")) &&
         !contains("never")) {  // "the OOMKiller never fired (dmesg is empty)"; "not enough system RAM" is the cause
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
+    }
+    // A numpy / SciPy array built with a memory error told on the same line ("I wanted to build
+    // scipy.zeros((70000,70000)) matrix but i got a memory error"): numpy allocates in host RAM
+    // (Python's MemoryError); not where a GPU or CUDA is named on the line.
+    if (numpy_array_error &&
+        (contains("zeros(") || contains("ones(") || contains("empty(") || contains("full(") || contains("array(") ||
+         contains("eye(") || contains("rand(")) &&
+        !contains("cuda") && !contains("gpu") && !contains("cupy") && !negated) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
+          "a numpy / SciPy array built with a memory error told (numpy allocates in host RAM): " + text());
     }
     // An allocator's arena that keeps what it holds: "BFCArena has no logic to free those" (ONNX
     // Runtime's BFC arena keeps the first run's blocks), "jemalloc had no way to free memory from a
@@ -3544,9 +3648,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return any;
   }
 
-  // The other GPUs told free, empty or idle beside the one that ran out, in one clause: "it OOMs even
-  // if the other GPUs are free", "GPU 0 is full while the rest of the GPUs are empty", "the remaining
-  // cards stay idle". Not a question, a denial ("the other GPUs are not free"), a code line or a
+  // The other GPUs told free, empty, idle or far less used beside the one that ran out, in one clause:
+  // "it OOMs even if the other GPUs are free", "GPU 0 is full while the rest of the GPUs are empty",
+  // "the remaining cards stay idle", "my two other GPU memory usage are at only 50%". Not a question, a denial ("the other GPUs are not free"), a code line or a
   // program's output.
   static bool other_gpus_free_told(std::string_view lo) {
     if (code_line(lo)) return false;
@@ -3569,7 +3673,9 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
       if (contains_any(after, {"are free", "are empty", "are idle", "are unused", "stay empty", "stay idle", "remain empty",
                                "remain free", "remain idle", "were free", "were empty", "were idle", "have free",
-                               "still have", "barely used", "are almost empty", "are mostly empty", "sit idle"})) {
+                               "still have", "barely used", "are almost empty", "are mostly empty", "sit idle",
+                               // or using far less: "my two other GPU memory usage are at only 50%"
+                               "at only", "only at", "much less", "much lower", "far less", "far lower"})) {
         return true;
       }
     }
@@ -5425,8 +5531,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     }
     // "Since upgrading to 2.3 I get this": the change told as when it began.
     if (contains_any(lo, {"since upgrading", "since updating", "since the update", "since the upgrade"})) return true;
+    // ("same code no problem with previous version v4.x": fine before, told as no problem.)
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
-                             "now fails", "now it fails", "broke", "started to", "began to"});
+                             "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
+                             "was fine", "ran fine", "works fine", "didn't happen", "did not happen"});
   }
 
   // A run set up for several GPUs moved onto one, the one GPU its destination, in one clause: "I
@@ -6263,6 +6371,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.megengine_named = ev.megengine_named;
   c.caffe_named = ev.caffe_named;
   c.mxnet_named = ev.mxnet_named;
+  c.darknet_named = ev.darknet_named;
   c.caffe_cudnn = ev.caffe_cudnn;
   c.mlx_named = ev.mlx_named;
   c.native_runtime_named = ev.native_runtime_named;

@@ -201,6 +201,9 @@ const HeadDef kHeads[] = {
     {"cuda error (failed to allocate", "device_alloc", "rmm", Kind::kOneLine},
     // ... and its pool's cap: "RMM failure at: .../pool_memory_resource.hpp:196: Maximum pool size exceeded".
     {"maximum pool size exceeded", "device_alloc", "rmm", Kind::kOneLine},
+    // ... and libgdf's (cuDF before 0.7) error code for a failed RMM allocation: "GDFError:
+    // GDF_MEMORYMANAGER_ERROR" (gdf_error in cudf/types.h, returned when RMM_ALLOC fails).
+    {"gdf_memorymanager_error", "device_alloc", "rmm", Kind::kOneLine},
     {"memoryerror", "host_alloc", "python", Kind::kOneLine},
     // The JVM's (Java, Scala, Spark, DJL, MSFragger ...): "java.lang.OutOfMemoryError: Java heap
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
@@ -1230,9 +1233,15 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
     }
     // A headless "Tried to allocate" right after a generic head belongs to that report.
     if (!overlaps && hit.headless && !kept.empty() && kept.back().kind == Kind::kCaching) overlaps = true;
-    // The driver's code spelled out right after it ("CUDA_ERROR_OUT_OF_MEMORY: out of memory", as
-    // XLA, TensorFlow and cuda-python print it): the same report, not a second (generic) one.
-    if (!overlaps && hit.generic && !kept.empty() && kept.back().phrase == "cuda_error_out_of_memory" &&
+    // The driver's or runtime's code spelled out right after it ("CUDA_ERROR_OUT_OF_MEMORY: out of
+    // memory", as XLA, TensorFlow and cuda-python print it; "cudaErrorMemoryAllocation: out of
+    // memory", as CuPy and Numba print the runtime's cudaGetErrorName and cudaGetErrorString; HIP's
+    // the same): the same report, not a second (generic) one.
+    const auto error_code_head = [](std::string_view phrase) {
+      return phrase == "cuda_error_out_of_memory" || phrase == "cudaerrormemoryallocation" ||
+             phrase == "hiperroroutofmemory" || phrase == "hip_error_outofmemory";
+    };
+    if (!overlaps && hit.generic && !kept.empty() && error_code_head(kept.back().phrase) &&
         hit.pos >= kept.back().end && hit.pos - kept.back().end <= 3) {
       kept.back().end = hit.end;
       overlaps = true;
@@ -3031,7 +3040,16 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",
                                    // Colab's own notice: "Your session crashed after using all available RAM."
                                    "crashed after using all available ram"}) {
-          if (at == std::string::npos) at = lo.find(phrase);
+          if (at != std::string::npos) continue;
+          size_t p = lo.find(phrase);
+          // SIGKILL as what a program sends ("sent SIGTERM but had no SIGKILL fallback", "send SIGKILL
+          // after 5 s"): a supervisor's signal to its child, not this process killed.
+          while (p != std::string::npos && std::strcmp(phrase, "sigkill") == 0 &&
+                 (contains_any(lo.substr(p > 12 ? p - 12 : 0, p > 12 ? 12 : p), {"send", "sent", "no ", "a "}) ||
+                  lo.compare(p + 7, 9, " fallback") == 0)) {
+            p = lo.find(phrase, p + 7);
+          }
+          at = p;
         }
         // SIGKILL's code told as an error or a status ("error -9 when training"), and a process told
         // dying with no message at all ("the process dies without an error message"): a kill leaves
