@@ -6932,3 +6932,57 @@ TEST(DiagnoseKinds33, Held52Kinds) {
                               "Out of memory after a few generate calls.\n",
                               "weights and gradients alone"));
 }
+
+// review52's findings, mended.
+TEST(DiagnoseKinds33, Review52Mends) {
+  // A KV cache allocated per layer by heads is read under a traceback's frame too.
+  EXPECT_TRUE(evidence_holds("  File \"engine/cache.py\", line 41, in allocate\n"
+                             "    self.value_buffer = [torch.empty((size, head_num, head_dim), dtype=dtype, device=\"cuda\") "
+                             "for _ in range(layer_num)]\n"
+                             "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.14 GiB (GPU 0; 79.35 GiB "
+                             "total capacity; 77.83 GiB already allocated; 711.19 MiB free; 77.83 GiB reserved in total by "
+                             "PyTorch)\n",
+                             "a KV cache allocated up front", OomCause::kGenerationKvCache));
+  // "subdivisions" in another framework's words is no Darknet setting; batch=1 subdivisions=1 leaves nothing to split.
+  EXPECT_FALSE(evidence_holds("Training with gradient accumulation, subdivisions of the batch are 4 microbatches\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                              "Darknet's mini-batch"));
+  EXPECT_FALSE(evidence_holds("CUDA Error: out of memory\nbatch=1 subdivisions=1 in the cfg.\n", "Darknet's mini-batch"));
+  // The other cards told fine (其它卡正常) are the same run's, not another user's process.
+  EXPECT_TRUE(evidence_holds("OOM\n\xe5\xa4\x9a\xe5\x8d\xa1\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6" "cuda:0\xe4\xb8\x8a\xe5\xa4\x9a"
+                             "\xe5\x87\xba" "7\xe4\xb8\xaa\xe8\xbf\x9b\xe7\xa8\x8b\xef\xbc\x8c\xe5\x85\xb6\xe5\xae\x83\xe5\x8d\xa1"
+                             "\xe6\xad\xa3\xe5\xb8\xb8\n",  // 多卡训练时cuda:0上多出7个进程，其它卡正常
+                             "extra processes on GPU 0", OomCause::kMultiGpuImbalance));
+  // After the load finished (模型加载完成之后) is no failure while loading.
+  EXPECT_FALSE(evidence_holds("OOM\n\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8a\xa0\xe8\xbd\xbd\xe5\xae\x8c\xe6\x88\x90\xe4\xb9\x8b\xe5"
+                              "\x90\x8e\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6oom\n",  // 模型加载完成之后训练时oom
+                              "fails while loading the model (zh)"));
+  // CuPy 10 and later's exception path names CuPy.
+  EXPECT_EQ(first(diagnose_log("cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n",
+                               rules_alone()))
+                .framework,
+            "cupy");
+  // GPU 0 told holding far more than another GPU: uneven placement.
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nWith nn.DataParallel the cuda:0 "
+                             "memory usage is much higher than cuda:1.\n",
+                             "the other GPUs told free", OomCause::kMultiGpuImbalance));
+  // Idle GPUs the job does not use are no unevenness.
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nOther GPUs in the node are idle "
+                              "(not used by this job).\n",
+                              "the other GPUs told free"));
+  // optimizer.load_state_dict in the traceback: the optimizer's state loaded, not the model.
+  EXPECT_EQ(top_cause("  File \"train.py\", line 60, in resume\n    optimizer.load_state_dict(ckpt[\"optimizer\"])\n"
+                      "RuntimeError: CUDA out of memory. Tried to allocate 400.00 MiB (GPU 0; 10.76 GiB total capacity; "
+                      "9.80 GiB already allocated; 200.00 MiB free; 9.90 GiB reserved in total by PyTorch)\n"),
+            OomCause::kOptimizerState);
+  // RAPIDS (RMM's failure, cuDF named) words its fixes in partitions and RMM, not a native runtime's.
+  const Diagnosis& r = first(diagnose_log("import dask_cudf\ndf = dask_cudf.read_csv('big.csv')\n"
+                                          "cudf.bindings.GDFError.GDFError: GDF_MEMORYMANAGER_ERROR\n",
+                                          rules_alone()));
+  EXPECT_EQ(r.framework, "rapids");
+  for (const Finding& f : r.findings) {
+    if (f.category == OomCause::kActivationsBatch) {
+      EXPECT_NE(f.fix.find("partitions"), std::string::npos) << f.fix;
+    }
+  }
+}

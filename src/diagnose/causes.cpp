@@ -120,7 +120,7 @@ std::string framework_title(OomCause cause, const std::string& fw) {
            "or an evaluation of your own without no-grad";
   }
   if (fw == "tensorflow" || fw == "jax" || fw == "native" || fw == "mlx" || fw == "megengine" || fw == "caffe" ||
-      fw == "mxnet" || fw == "darknet") {
+      fw == "mxnet" || fw == "darknet" || fw == "rapids") {
     return "Evaluation / inference memory: outputs kept on the device across batches, or an inference batch too large";
   }
   return {};
@@ -187,7 +187,7 @@ namespace {
 // native runtime's is given (not PyTorch's), and no oomkit flag, nor PyTorch's probes.
 bool outside_pytorch(const std::string& fw) {
   return fw == "native" || fw == "paddle" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine" ||
-         fw == "caffe" || fw == "mxnet" || fw == "darknet";
+         fw == "caffe" || fw == "mxnet" || fw == "darknet" || fw == "rapids";
 }
 
 }  // namespace
@@ -240,6 +240,10 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"caffe", "A smaller batch_size in the data / input layer of the prototxt, with iter_size <2x> in "
                             "solver.prototxt (gradients accumulated over iterations, the same effective batch); Caffe built "
                             "with cuDNN (USE_CUDNN := 1) in place of each convolution's im2col buffer"},
+                  {"rapids", "Smaller partitions: more npartitions or a smaller chunksize / blocksize (dask_cudf.read_csv(..., "
+                             "chunksize=...)), so each GPU holds less at once; RMM managed memory "
+                             "(rmm.reinitialize(managed_memory=True)) or dask-cuda's spilling (LocalCUDACluster(device_memory_"
+                             "limit=...))"},
                   {"darknet", "A larger subdivisions= in the .cfg's [net] section (subdivisions=<2x>: the same batch= in "
                               "mini-batches of batch/subdivisions images per pass), or a smaller batch="},
                   {"native", "A smaller batch: fewer images, streams or sequences at once (llama.cpp: a smaller -b / -ub); lower-"
@@ -276,6 +280,8 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                             "MXNET_BACKWARD_DO_MIRROR=1"},
                   {"caffe", "Smaller inputs: the input dims (input_shape / crop_size) in the prototxt, images resized or "
                             "tiled; Caffe built with cuDNN (USE_CUDNN := 1)"},
+                  {"rapids", "Smaller pieces: fewer rows or columns at once (more partitions, a smaller chunksize), "
+                             "narrower dtypes (category, int32, float32); RMM managed memory"},
                   {"darknet", "A smaller width= / height= in the .cfg's [net] section (multiples of 32); random=0 in the "
                               "[yolo] layers (multi-scale training grows the input up to 1.4x)"},
                   {"native", "Smaller inputs: a shorter context (llama.cpp: a smaller -c), smaller tiles or images (ncnn: a "
@@ -313,6 +319,9 @@ std::string framework_fix(OomCause cause, const std::string& fw, bool sdpa_suppo
                   {"caffe", "A smaller network (fewer or narrower layers) or a GPU with more memory; caffe.set_mode_cpu() "
                             "runs it in host RAM"},
                   {"darknet", "A smaller network (a -tiny .cfg) or a GPU with more memory"},
+                  {"rapids", "The data does not fit one GPU: partition it over several GPUs with dask_cudf (LocalCUDACluster), "
+                             "RMM managed memory (rmm.reinitialize(managed_memory=True)) to spill into host RAM, or process it "
+                             "in chunks"},
                   {"native", "Fewer layers on the device (llama.cpp: a lower -ngl), a smaller or more strongly quantized model"},
                   {"paddle", "A smaller model, or half-precision weights (paddle.amp.decorate(models, level='O2')); the "
                              "model sharded over GPUs"}});

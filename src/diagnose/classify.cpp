@@ -1452,9 +1452,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
   if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
   // CuPy's own exception around the runtime's error ("cupy.cuda.runtime.CUDARuntimeError:
-  // cudaErrorMemoryAllocation: out of memory", "cupy.cuda.memory.OutOfMemoryError"): CuPy failed,
-  // whatever else the log names.
-  if (d.framework == "pytorch" && diagnose_detail::icontains(oom.message, "cupy.cuda.")) d.framework = "cupy";
+  // cudaErrorMemoryAllocation: out of memory", CuPy 10 and later's "cupy_backends.cuda.api.runtime.
+  // CUDARuntimeError", "cupy.cuda.memory.OutOfMemoryError"): CuPy failed, whatever else the log names.
+  if (d.framework == "pytorch" && (diagnose_detail::icontains(oom.message, "cupy.cuda.") ||
+                                   diagnose_detail::icontains(oom.message, "cupy_backends."))) {
+    d.framework = "cupy";
+  }
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's; so are Ollama's
   // and R's host-memory errors.
@@ -1488,6 +1491,12 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     else if (context.mxnet_named) d.framework = "mxnet";
     else if (context.darknet_named) d.framework = "darknet";
   }
+  // RAPIDS' allocator (RMM: its "failed to allocate", its pool's cap, cuDF's GDF_MEMORYMANAGER_ERROR)
+  // or RAPIDS named in a log that never names torch: cuDF / Dask-on-GPU fixes (partitions, RMM
+  // managed memory, dask-cuda's spilling), not a native runtime's nor PyTorch's.
+  if ((d.framework == "pytorch" || d.framework == "native") && !context.torch_named && !context.native_runtime_named &&
+      !torch_own_words && (oom.subsystem == "rmm" || context.rapids_named)) {
+    d.framework = "rapids";  }
   // MXNet's own workspace check names MXNet.
   if ((d.framework == "pytorch" || d.framework == "native") && oom.subsystem == "mxnet_workspace") d.framework = "mxnet";
   // Caffe's own messages (its CUDA_CHECK, its host allocation) name Caffe whatever else the log

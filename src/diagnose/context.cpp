@@ -538,6 +538,7 @@ struct LogEvidence {
   bool caffe_named = false;                      // Caffe named ("import caffe", pycaffe, deploy.prototxt)
   bool mxnet_named = false;                      // MXNet named ("import mxnet", "mxnet-cu112", gluoncv)
   bool darknet_named = false;                    // Darknet named ("./darknet detector train", dark_cuda.c)
+  bool rapids_named = false;                     // RAPIDS named (cudf, dask_cudf, LocalCUDACluster, cuml)
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
@@ -910,6 +911,10 @@ class Reader {
           path_name = (k >= lo.size() || lo[k] != '/') && (k >= lo.size() || lo[k] != '\\') && file.size() > 3 &&
                       file.substr(file.size() - 3) == ".py" && file != "__init__.py";
         }
+        if (it->second == kWAccel && (w == "cudf" || w == "dask_cudf" || w == "dask_cuda" || w == "cuml" ||
+                                      w == "localcudacluster")) {
+          ev_.rapids_named = true;  // RAPIDS: cuDF / cuML on the GPU, Dask over GPUs
+        }
         if (it->second == kWFramework && !path_name) {
           const int f = framework_index(w, lo);
           if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
@@ -1012,6 +1017,24 @@ class Reader {
         (t.rfind("$ ", 0) == 0 || t.rfind("python", 0) == 0 || t.rfind("torchrun ", 0) == 0 || t.rfind("srun ", 0) == 0 ||
          t.rfind("accelerate launch", 0) == 0 || t.rfind("deepspeed ", 0) == 0 || t.rfind("bash ", 0) == 0)) {
       ev_.command_lines.push_back(n);
+    }
+    // A serving engine's KV cache allocated up front, per layer, by heads: "self.value_buffer =
+    // [torch.empty((size, head_num, head_dim), dtype=dtype, device="cuda") for _ in range(layer_num)]"
+    // (LightLLM's MemoryManager; vLLM's and lmdeploy's cache engines the same): a tensor shaped
+    // (tokens, heads, head_dim) per layer is the K or V cache, sized by the engine's token budget
+    // (max_total_token_num, gpu_memory_utilization), not the model's weights or a batch's activations.
+    // (Read here, before a traceback's code lines go to frame_facts(): the allocation is most often
+    // the line under the frame that failed.)
+    auto has_in = [&](std::string_view x) { return lo.find(x) != std::string_view::npos; };
+    if (has_in("head_dim") && (has_in("torch.empty(") || has_in("torch.zeros(")) &&
+        (has_in("head_num") || has_in("num_heads") || has_in("num_kv_heads") || has_in("n_heads") ||
+         has_in("num_key_value_heads")) &&
+        (has_in("layer_num") || has_in("num_layers") || has_in("n_layers") || has_in("num_hidden_layers") ||
+         has_in("value_buffer") || has_in("key_buffer") || has_in("kv_buffer") || has_in("k_cache") ||
+         has_in("v_cache") || has_in("kv_cache") || has_in("key_cache") || has_in("value_cache"))) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.45,
+          "a KV cache allocated up front, per layer, by heads (tokens x heads x head_dim): " + shown(raw.substr(0, 160)), 0,
+          Told::kPrinted);
     }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
@@ -1474,6 +1497,11 @@ class Reader {
         (contains("in step") && (contains("optim") || contains("zero/stage")))) {
       phase = 'o';
       what = "optimizer step";
+    } else if (contains("optimizer.load_state_dict(") || contains("optim.load_state_dict(") ||
+               contains("opt.load_state_dict(")) {
+      // The optimizer's state loaded (a resume): Adam's moments land on the device beside the model.
+      phase = 'o';
+      what = "the optimizer's state loaded (optimizer.load_state_dict)";
     } else if (has(kWSave) && (contains("save_pretrained") || contains("save_checkpoint") || contains("torch.save(") ||
                                contains("in save") || contains("in _save") || contains("save_model"))) {
       phase = 's';
@@ -1738,7 +1766,8 @@ class Reader {
     if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6)) fix_shown_as_code(raw, lo, n);
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
-    if ((has_text("other") || has_text("rest of") || has_text("remaining")) && other_gpus_free_told(lo)) {
+    if ((has_text("other") || has_text("rest of") || has_text("remaining") || has_text("than cuda") || has_text("than gpu")) &&
+        other_gpus_free_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.4,
           "the other GPUs told free while one fills: the memory is placed unevenly: " + shown(raw.substr(0, 160)), 0,
           Told::kAccount);
@@ -1763,27 +1792,19 @@ class Reader {
           0, Told::kPrinted);
       ev_.kv_cache_failed_lines.push_back(n);
     }
-    // A serving engine's KV cache allocated up front, per layer, by heads: "self.value_buffer =
-    // [torch.empty((size, head_num, head_dim), dtype=dtype, device="cuda") for _ in range(layer_num)]"
-    // (LightLLM's MemoryManager; vLLM's and lmdeploy's cache engines the same): a tensor shaped
-    // (tokens, heads, head_dim) per layer is the K or V cache, sized by the engine's token budget
-    // (max_total_token_num, gpu_memory_utilization), not the model's weights or a batch's activations.
-    if ((has_text("torch.empty(") || has_text("torch.zeros(")) &&
-        (has_text("head_num") || has_text("num_heads") || has_text("num_kv_heads") || has_text("n_heads") ||
-         has_text("num_key_value_heads")) &&
-        has_text("head_dim") &&
-        (has_text("layer_num") || has_text("num_layers") || has_text("n_layers") || has_text("num_hidden_layers") ||
-         has_text("value_buffer") || has_text("key_buffer") || has_text("kv_buffer") || has_text("k_cache") ||
-         has_text("v_cache") || has_text("kv_cache") || has_text("key_cache") || has_text("value_cache"))) {
-      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.45,
-          "a KV cache allocated up front, per layer, by heads (tokens x heads x head_dim): " + shown(raw.substr(0, 160)), 0,
-          Told::kPrinted);
-    }
     // Darknet's mini-batch: its own hint after a failed cudaMalloc in cuda_make_array ("Try to set
     // subdivisions=64 in your cfg-file.") or the setting told ("batch=64 subdivisions=16"): each pass
     // holds batch / subdivisions images (darknet's parser.c: net->batch = batch / subdivs), so the
     // images per pass are what the device holds at once, the knob being subdivisions.
-    if (has_text("subdivisions") && !has_text("?")) {
+    // Darknet's own: its hint names the cfg file, a setting is written "subdivisions=16" (not "subdivisions
+    // of the batch" in another framework's words); not where one image per pass is told already
+    // ("batch=1 subdivisions=1": nothing left to split).
+    const auto one_image = [&] {
+      const size_t p = lo.find("batch=1");
+      return p != std::string_view::npos && (p + 7 == lo.size() || !is_digit(lo[p + 7]));
+    };
+    if (has_text("subdivisions") && !has_text("?") &&
+        (has_text("subdivisions=") || has_text("subdivisions =") || has_text("cfg")) && !one_image()) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
           "Darknet's mini-batch (batch / subdivisions images per pass) named: " + shown(raw.substr(0, 160)), 0,
           Told::kPrinted);
@@ -2445,8 +2466,8 @@ if ((contains("before the first step") || contains("before training") || contain
                              (std::any_of(std::begin(kZhShortOf), std::end(kZhShortOf), has_text) ||
                               std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp), has_text))) ||
                             (load != std::string_view::npos &&
-                             // (not "加载模型后 / 之后": after the load, in training)
-                             lo.substr(load + 12, 3) != "\xe5\x90\x8e" && lo.substr(load + 12, 6) != "\xe4\xb9\x8b\xe5\x90\x8e" &&
+                             // (not "加载模型后 / 之后 / 完成之后": after the load, in training)
+                             lo.substr(load + 12, 12).find("\xe5\x90\x8e") == std::string_view::npos &&
                              (lo.find("oom", load) != std::string_view::npos ||
                               lo.find("out of memory", load) != std::string_view::npos));
       if (load != std::string_view::npos && runs_out && !zh_not_told_at(lo, load)) {
@@ -3283,12 +3304,15 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // The same in Chinese: extra processes (多出 ... 进程) on GPU 0 in a run over several cards (多卡):
     // "单机多卡或者多机多卡，为什么GPU0上面会多出来三个进程，占用很多显存" (each rank's process also opens a
-    // context on GPU 0). Not another job's (其他 / 别人 / 其它, other / someone else's).
+    // context on GPU 0). Not another person's or program's.
     if (cjk_ideographs(lo) && (contains("gpu0") || contains("gpu 0") || contains("cuda:0") || contains("\xe5\x8d\xa1" "0")) &&
         contains("\xe8\xbf\x9b\xe7\xa8\x8b") &&                                       // 进程 (process)
         (contains("\xe5\xa4\x9a\xe5\x87\xba") || contains("\xe5\xa4\x9a\xe5\x8d\xa1")) &&  // 多出 (extra), 多卡 (several cards)
-        !contains("\xe5\x85\xb6\xe4\xbb\x96") && !contains("\xe5\x85\xb6\xe5\xae\x83") &&
-        !contains("\xe5\x88\xab\xe4\xba\xba") && !zh_not_told_at(lo, lo.find("\xe8\xbf\x9b\xe7\xa8\x8b"))) {
+        // (其他人 / 其它人 / 别人 / 其他用户 / 其他程序: another person's or program's; "其它卡正常", the other
+        // cards are fine, is the same run's)
+        !contains("\xe5\x85\xb6\xe4\xbb\x96\xe4\xba\xba") && !contains("\xe5\x85\xb6\xe5\xae\x83\xe4\xba\xba") &&
+        !contains("\xe5\x88\xab\xe4\xba\xba") && !contains("\xe5\x85\xb6\xe4\xbb\x96\xe7\x94\xa8\xe6\x88\xb7") &&
+        !contains("\xe5\x85\xb6\xe4\xbb\x96\xe7\xa8\x8b\xe5\xba\x8f") && !zh_not_told_at(lo, lo.find("\xe8\xbf\x9b\xe7\xa8\x8b"))) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45,
           "extra processes on GPU 0 in a run over several cards (zh): " + text());
     }
@@ -3650,12 +3674,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   // The other GPUs told free, empty, idle or far less used beside the one that ran out, in one clause:
   // "it OOMs even if the other GPUs are free", "GPU 0 is full while the rest of the GPUs are empty",
-  // "the remaining cards stay idle", "my two other GPU memory usage are at only 50%". Not a question, a denial ("the other GPUs are not free"), a code line or a
+  // "the remaining cards stay idle", "my two other GPU memory usage are at only 50%"; or GPU 0 told
+  // holding far more than the others. Not a question, a denial ("the other GPUs are not free"), a code line or a
   // program's output.
   static bool other_gpus_free_told(std::string_view lo) {
     if (code_line(lo)) return false;
     for (std::string_view c : clauses(lo)) {
       if (asks(c)) continue;
+      // GPU 0 told holding far more than another ("cuda:0 memory usage is much higher than cuda:1").
+      if (contains_any(c, {"cuda:0", "gpu0", "gpu 0", "gpu:0"}) &&
+          contains_any(c, {"much higher than", "much more than", "far more than", "way more than", "much larger than"}) &&
+          contains_any(c, {"than cuda:", "than gpu", "than the other", "than other", "than the rest"}) &&
+          !contains_any(c, {" not ", "n't "})) {
+        return true;
+      }
       size_t p = std::string_view::npos;
       for (std::string_view who : {"other gpus", "other gpu ", "other cards", "other devices", "rest of the gpus",
                                    "rest of gpus", "remaining gpus", "remaining cards", "others gpus"}) {
@@ -3667,6 +3699,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // free because this job never used them ("because I only set CUDA_VISIBLE_DEVICES=0"), or the job
       // moved to one of them and still fails: no unevenness
       if (contains_any(after, {"because", " as i ", " since "}) ||
+          contains_any(lo.substr(c.data() - lo.data() + p), {"not used by", "unused by this", "not part of this",
+                                                               "not part of the job"}) ||
           contains_any(c, {"cuda_visible_devices", "only use", "only have", "moved", "still fail", "still crash",
                            "still oom"})) {
         continue;
@@ -6372,6 +6406,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.caffe_named = ev.caffe_named;
   c.mxnet_named = ev.mxnet_named;
   c.darknet_named = ev.darknet_named;
+  c.rapids_named = ev.rapids_named;
   c.caffe_cudnn = ev.caffe_cudnn;
   c.mlx_named = ev.mlx_named;
   c.native_runtime_named = ev.native_runtime_named;

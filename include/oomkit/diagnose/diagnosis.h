@@ -125,6 +125,7 @@ struct LogContext {
   bool caffe_named = false;      // Caffe named ("import caffe", pycaffe, a .prototxt / .caffemodel file)
   bool mxnet_named = false;      // MXNet named as a word ("import mxnet as mx", "mxnet-cu112", Gluon's gluoncv)
   bool darknet_named = false;    // Darknet named ("./darknet detector train", its dark_cuda.c in an error)
+  bool rapids_named = false;     // RAPIDS named (cudf, dask_cudf, dask_cuda's LocalCUDACluster, cuml)
   int caffe_cudnn = 0;           // Caffe's cuDNN build told: 1 in use (USE_CUDNN := 1, CuDNNConvolution layers), -1 off
                                  // (Makefile.config's "# USE_CUDNN := 1" commented out), 0 not told
   bool mlx_named = false;        // Apple's MLX named ("import mlx.core as mx", "mlx_lm.generate")
