@@ -6986,3 +6986,38 @@ TEST(DiagnoseKinds33, Review52Mends) {
     }
   }
 }
+
+// held53's kinds, each on inputs written for the kind.
+TEST(DiagnoseKinds33, Held53Kinds) {
+  // PyTorch holding more than the device (Windows' sysmem fallback into shared memory): the model
+  // held beyond the card, static memory first.
+  EXPECT_EQ(top_cause("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity "
+                      "of 8.00 GiB of which 0 bytes is free. Of the allocated memory 19.20 GiB is allocated by PyTorch, and "
+                      "12.00 MiB is reserved by PyTorch but unallocated.\n"),
+            OomCause::kStaticModelTooLarge);
+  // Fragmentation told with the allocator's own figures ("reserved but unused").
+  EXPECT_TRUE(evidence_holds("Fix OOM\nThe backward still OOMed due to fragmentation: 6.2 GiB were reserved but unused.\n",
+                             "fragmentation, in the user's words", OomCause::kFragmentation));
+  // pandas' frames in a traceback and no accelerator anywhere: host memory.
+  EXPECT_EQ(top_cause("OOM in the join step\nTraceback (most recent call last):\n  File \"join.py\", line 21, in main\n"
+                      "    left = pd.read_csv(path, sep='\\t')\n"
+                      "  File \"/usr/local/lib/python3.10/site-packages/pandas/io/parsers/readers.py\", line 611, in _read\n"
+                      "    return parser.read(nrows)\n"),
+            OomCause::kCpuRam);
+  // Only one of several GPUs used, in English and Chinese; not asked, nor told as the fix.
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nThe server has two GPUs but "
+                             "only one GPU is used during inference.\n",
+                             "only one of several GPUs used", OomCause::kMultiGpuImbalance));
+  EXPECT_TRUE(evidence_holds("OOM\n\xe5\x8f\x8c\xe5\x8d\xa1\xe6\x9c\x8d\xe5\x8a\xa1\xe5\x99\xa8\xef\xbc\x8c\xe5\x8f\xaa"
+                             "\xe4\xbd\xbf\xe7\x94\xa8\xe4\xba\x86\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1\n",  // 双卡服务器，只使用了一张卡
+                             "only one of several GPUs used", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nIs only one GPU is used here?\n",
+                              "only one of several GPUs used"));
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nThe fix: only one GPU is used "
+                              "per process now.\n",
+                              "only one of several GPUs used"));
+  // Other VRAM consumers (the desktop, a game) named: other processes hold the GPU.
+  EXPECT_TRUE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nThe estimate ignores other VRAM "
+                             "consumers such as the desktop and Steam.\n",
+                             "other jobs on the GPU", OomCause::kOtherProcess));
+}

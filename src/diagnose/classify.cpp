@@ -607,7 +607,20 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // PyTorch's own tensors fill the capacity: the model's working set.
   if (A && C && *C > 0) {
     const double frac = ratio(*A, *C);
-    if (frac >= 0.5) {
+    if (frac >= 1.2) {
+      // More than the device holds: the driver spilled into shared system memory (Windows' WDDM
+      // "sysmem fallback" since driver 536.40, unified memory): what PyTorch keeps is well beyond
+      // the card, which is the model's weights (a working set of activations that size would
+      // need the model beside it); batch-sized activations come second.
+      const std::string ev = fmt::format("PyTorch tensors hold {}, more than the {} device ({}): spilled into shared "
+                                         "system memory (the driver's sysmem fallback), beyond the card",
+                                         format_bytes(*A), format_bytes(*C), pct(std::min(frac, 9.99)));
+      b.add(OomCause::kStaticModelTooLarge, 0.5, ev);
+      b.add(OomCause::kActivationsBatch, 0.35, ev);
+      b.add(OomCause::kActivationsSeqlen, 0.25, ev);
+      b.add(OomCause::kOptimizerState, 0.2);
+      b.add(OomCause::kLeakAcrossSteps, 0.2);
+    } else if (frac >= 0.5) {
       const std::string ev = fmt::format("PyTorch tensors hold {} of {} ({})", format_bytes(*A), format_bytes(*C), pct(std::min(frac, 9.99)));
       b.add(OomCause::kActivationsBatch, 0.45, ev);
       b.add(OomCause::kStaticModelTooLarge, 0.35, ev);

@@ -98,7 +98,7 @@ enum Word : uint8_t {
 
 // kWHostEngine's words but "actions" (which names a CI runner only as "GitHub Actions").
 constexpr std::string_view kHostEngineWords[] = {"duckdb", "sqlite", "sqlite3", "postgres", "postgresql", "mysql",
-                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "joblib", "sklearn", "scikit",
+                                                 "clickhouse", "polars", "pyspark", "dask", "xarray", "pandas", "joblib", "sklearn", "scikit",
                                                  "circleci", "travis"};
 
 const std::unordered_map<std::string_view, Word>& words() {
@@ -209,6 +209,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"duckdb", kWHostEngine}, {"sqlite", kWHostEngine}, {"sqlite3", kWHostEngine}, {"postgres", kWHostEngine},
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
       {"pyspark", kWHostEngine}, {"dask", kWHostEngine}, {"xarray", kWHostEngine},
+      {"pandas", kWHostEngine},  // pandas' frames in a traceback ("site-packages/pandas/io/parsers/readers.py")
       // Python compute that runs only on the host: joblib's worker pools, scikit-learn.
       {"joblib", kWHostEngine}, {"sklearn", kWHostEngine}, {"scikit", kWHostEngine},
       // A CI runner (host memory only): GitHub Actions (as that phrase: statement()), CircleCI, Travis CI.
@@ -569,13 +570,16 @@ struct LogEvidence {
 namespace {
 
 // Fragmentation of the memory told in `lo` (a line, lower-cased): a fragment word beside the
-// memory it breaks up (memory, the allocator, its cache, the address space, VRAM, the heap), not
+// memory it breaks up (memory, the allocator, its cache, its reserved bytes or an allocation, the
+// address space, VRAM, the heap), not
 // PyTorch's hint, a percentage of fragmentation, "a fragment of", a question or an "if".
 bool fragmentation_told(std::string_view lo) {
   auto has = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
   if (!(has("fragmentation") || has("fragmented") || has("fragments the") || has("fragment the"))) return false;
   if (!(has("memory") || has("allocator") || has("address space") || has("cache") || has("vram") || has("heap") ||
-        has("dram"))) {
+        has("dram") ||
+        // the allocator's own figures: "due to fragmentation: PyTorch had 10.41 GiB reserved but unused"
+        has("reserved") || has("allocation"))) {
     return false;
   }
   if (has("to avoid fragmentation") || has("% fragmentation") || has("fragment of") || has("?")) return false;
@@ -1035,6 +1039,12 @@ class Reader {
       add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.45,
           "a KV cache allocated up front, per layer, by heads (tokens x heads x head_dim): " + shown(raw.substr(0, 160)), 0,
           Told::kPrinted);
+    }
+    // pandas' own frames ("File \".../site-packages/pandas/io/parsers/readers.py\""): a host-memory engine
+    // ran (its reading in context_at(): no accelerator anywhere, host RAM).
+    if (frame && !ev_.host_engine_line && (lo.find("/pandas/") != std::string_view::npos ||
+                                           lo.find("\\pandas\\") != std::string_view::npos)) {
+      ev_.host_engine_line = n;
     }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
@@ -1726,7 +1736,7 @@ class Reader {
     // Phrases checked below whose words are not in words(): long inputs (also an input's duration),
     // "the standard model", fp32 weights, a module resident in VRAM, epoch-end hooks.
     // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size), "加载" / "载入"
-    // (load: the model's load), "进程" (process: extra processes on GPU 0): looked for
+    // (load: the model's load), "进程" (process: extra processes on GPU 0), "一张卡" (one card): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
     // memchr each (cheaper than find_first_of), on a line holding a byte >= 0x80 only.
     const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos ||
@@ -1738,6 +1748,7 @@ class Reader {
                                       has_text("\xe5\x8a\xa0\xe8\xbd\xbd") ||  // 加载 (load)
                                       has_text("\xe8\xbd\xbd\xe5\x85\xa5") ||  // 载入 (load)
                                       has_text("\xe8\xbf\x9b\xe7\xa8\x8b") ||  // 进程 (process)
+                                      has_text("\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1") ||  // 一张卡 (one card)
                                       has_text("\xe5\x88\x86\xe8\xbe\xa8") ||
                                       has_text("\xe5\xb0\xba\xe5\xaf\xb8"))) ||
                              has_text(" model") || has_text("epoch_end") ||
@@ -3115,6 +3126,8 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
         contains("another script") || contains("another experiment") || contains("another training") ||
         contains("another task") || contains("other program") || other_app_holds() ||
+        // "other VRAM consumers not detected in available memory" (the desktop, a game, a browser)
+        contains("other vram consumer") || contains("other gpu consumer") || contains("other memory consumer") ||
         contains("already in use") || (contains("shared gpu") && !shared_gpu_memory()) || jupyter_holds()) {
       // Not where the user rules them out ("nvidia-smi shows no other process", "no, only this one").
       if (!contains("no other process") && !contains("no other job") && !contains("no other program") &&
@@ -3301,6 +3314,14 @@ if (contains("other process") || contains("another process") || contains("other 
         !contains("other") && !contains("another") && !negated) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45,
           "every rank / process placed on one GPU: " + text());
+    }
+    // Only one of several GPUs used ("two GPUs set, but only one GPU is used", "it only uses one of
+    // the GPUs", zh "设置两张卡，只使用了一张卡" / "只有一张卡被利用"): the work is not spread over the
+    // devices it was given, one fills while the others idle. Not asked, denied, nor told as the fix
+    // ("using only one GPU fixed it").
+    if (sentence && !negated && only_one_of_several_gpus_used(lo)) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.4,
+          "only one of several GPUs used: the work is not spread over the devices: " + text());
     }
     // The same in Chinese: extra processes (多出 ... 进程) on GPU 0 in a run over several cards (多卡):
     // "单机多卡或者多机多卡，为什么GPU0上面会多出来三个进程，占用很多显存" (each rank's process also opens a
@@ -5569,6 +5590,28 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
                              "was fine", "ran fine", "works fine", "didn't happen", "did not happen"});
+  }
+
+  // Only one of several GPUs told used, in one clause (see the reading above), in English or Chinese.
+  static bool only_one_of_several_gpus_used(std::string_view lo) {
+    if (contains_any(lo, {"\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {  // 一张卡 (one card)
+      // 只 (only) with 利用 / 使用 / 用了 (used), and two cards / a pair / several cards named: 两张 / 双 / 多卡.
+      return contains_any(lo, {"\xe5\x8f\xaa"}) &&
+             contains_any(lo, {"\xe5\x88\xa9\xe7\x94\xa8", "\xe4\xbd\xbf\xe7\x94\xa8", "\xe7\x94\xa8\xe4\xba\x86"}) &&
+             contains_any(lo, {"\xe4\xb8\xa4\xe5\xbc\xa0", "\xe5\x8f\x8c", "\xe5\xa4\x9a\xe5\x8d\xa1"}) &&
+             !contains_any(lo, {"\xef\xbc\x9f", "?", "\xe5\x90\x97"});  // ？, ?, 吗: asked
+    }
+    for (std::string_view c : clauses(lo)) {
+      if (asks(c) || contains_any(c, {"fix", "solv", "work around", "workaround", "instead"})) continue;
+      if (contains_any(c, {"only one gpu is used", "only one gpu is being used", "only one gpu is utilized",
+                           "only uses one gpu", "only using one gpu", "only uses one of the gpus", "only using one of the gpus",
+                           "only 1 gpu is used", "only the first gpu is used", "uses only one gpu", "using only one of the",
+                           "second gpu is not used", "second gpu is never used", "other gpu is not used",
+                           "only one card is used", "only one of the gpus is used"})) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // A run set up for several GPUs moved onto one, the one GPU its destination, in one clause: "I
