@@ -241,8 +241,17 @@
 // - held51: tests/data/oom-corpus-held51/ (26 reports gathered on 2026-12-05 in three shares by three
 //   sessions that neither ran nor read the diagnoser, all three at once on split topics; committed on
 //   their own after held50's round and before anything was scored on them). Scored only when asked
-//   for (OOMKIT_CORPUS_PART=held51). Not joined to the word prior's training parts (not tried: the
-//   session ended after its first mend).
+//   for (OOMKIT_CORPUS_PART=held51). Not joined to the word prior's training parts (tried in the
+//   next session: it cost the other parts 4 top-1 places).
+// - held52: tests/data/oom-corpus-held52/ (25 reports gathered on 2026-12-05 in three shares by three
+//   sessions that neither ran nor read the diagnoser, on split topics; committed on their own at the
+//   end of session 39's work, before anything was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held52). Not joined to the word prior's training parts (joined, it cost the
+//   other parts 8 top-1 places).
+// - held53: tests/data/oom-corpus-held53/ (26 reports gathered the same way later that day, after
+//   held52's round and review52's mends; committed on their own before anything was scored on them).
+//   Scored only when asked for (OOMKIT_CORPUS_PART=held53). Not joined to the word prior's training
+//   parts (not tried).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

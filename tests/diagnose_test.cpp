@@ -7021,3 +7021,26 @@ TEST(DiagnoseKinds33, Held53Kinds) {
                              "consumers such as the desktop and Steam.\n",
                              "other jobs on the GPU", OomCause::kOtherProcess));
 }
+
+// review53's findings, mended.
+TEST(DiagnoseKinds33, Review53Mends) {
+  // Fragmentation in a general note or another problem's is not told of this failure; the bare word
+  // "reserved" without the allocator's figure is no fragmentation told.
+  EXPECT_FALSE(evidence_holds("RESOURCE_EXHAUSTED: Out of memory while trying to allocate 6.10GiB.\nNote: memory "
+                              "fragmentation of the pool may prevent large allocations.\n",
+                              "fragmentation, in the user's words"));
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nWe had memory fragmentation "
+                              "last month; this is a different problem.\n",
+                              "fragmentation, in the user's words"));
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nThe GPU was reserved for us to "
+                              "avoid fragmentation of the schedule.\n",
+                              "fragmentation, in the user's words"));
+  // Each DDP rank on its own GPU is no imbalance.
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nWith DDP each process uses "
+                              "only one GPU as expected.\n",
+                              "only one of several GPUs used"));
+  // Other GPU consumers denied are none.
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\nI checked for other GPU "
+                              "consumers; there were none.\n",
+                              "other jobs on the GPU"));
+}

@@ -615,9 +615,9 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       const std::string ev = fmt::format("PyTorch tensors hold {}, more than the {} device ({}): spilled into shared "
                                          "system memory (the driver's sysmem fallback), beyond the card",
                                          format_bytes(*A), format_bytes(*C), pct(std::min(frac, 9.99)));
-      b.add(OomCause::kStaticModelTooLarge, 0.5, ev);
-      b.add(OomCause::kActivationsBatch, 0.35, ev);
-      b.add(OomCause::kActivationsSeqlen, 0.25, ev);
+      b.add(OomCause::kStaticModelTooLarge, 0.45, ev);
+      b.add(OomCause::kActivationsBatch, 0.4, ev);
+      b.add(OomCause::kActivationsSeqlen, 0.3, ev);
       b.add(OomCause::kOptimizerState, 0.2);
       b.add(OomCause::kLeakAcrossSteps, 0.2);
     } else if (frac >= 0.5) {

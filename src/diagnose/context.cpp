@@ -570,8 +570,8 @@ struct LogEvidence {
 namespace {
 
 // Fragmentation of the memory told in `lo` (a line, lower-cased): a fragment word beside the
-// memory it breaks up (memory, the allocator, its cache, its reserved bytes or an allocation, the
-// address space, VRAM, the heap), not
+// memory it breaks up (memory, the allocator, its cache, its bytes "reserved but unused" with their
+// figure, the address space, VRAM, the heap), not
 // PyTorch's hint, a percentage of fragmentation, "a fragment of", a question or an "if".
 bool fragmentation_told(std::string_view lo) {
   auto has = [&](std::string_view s) { return lo.find(s) != std::string_view::npos; };
@@ -579,10 +579,16 @@ bool fragmentation_told(std::string_view lo) {
   if (!(has("memory") || has("allocator") || has("address space") || has("cache") || has("vram") || has("heap") ||
         has("dram") ||
         // the allocator's own figures: "due to fragmentation: PyTorch had 10.41 GiB reserved but unused"
-        has("reserved") || has("allocation"))) {
+        (has("reserved but un") && (has("gib") || has("mib") || has("gb"))))) {
     return false;
   }
   if (has("to avoid fragmentation") || has("% fragmentation") || has("fragment of") || has("?")) return false;
+  // A general note or another problem's ("fragmentation ... may prevent large allocations", "because
+  // of fragmentation last month; this is a different problem"): not told of this failure.
+  if (has(" may prevent") || has(" may cause") || has(" might cause") || has(" can cause") || has(" could cause") ||
+      has("different problem") || has("different issue") || has("another problem") || has("another issue")) {
+    return false;
+  }
   const std::string_view t = trim_view(lo);
   return !(t.rfind("if ", 0) == 0 || has(" if the cause") || has("whether"));
 }
@@ -3126,8 +3132,10 @@ if (contains("other process") || contains("another process") || contains("other 
         contains("another program") || contains("stale kernel") || contains("zombie") || contains("another code") ||
         contains("another script") || contains("another experiment") || contains("another training") ||
         contains("another task") || contains("other program") || other_app_holds() ||
-        // "other VRAM consumers not detected in available memory" (the desktop, a game, a browser)
-        contains("other vram consumer") || contains("other gpu consumer") || contains("other memory consumer") ||
+        // "other VRAM consumers not detected in available memory" (the desktop, a game, a browser;
+        // not denied: "other VRAM consumers? there were none")
+        ((contains("other vram consumer") || contains("other gpu consumer")) && !contains("none") &&
+         !contains("no other")) ||
         contains("already in use") || (contains("shared gpu") && !shared_gpu_memory()) || jupyter_holds()) {
       // Not where the user rules them out ("nvidia-smi shows no other process", "no, only this one").
       if (!contains("no other process") && !contains("no other job") && !contains("no other program") &&
@@ -5602,7 +5610,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
              !contains_any(lo, {"\xef\xbc\x9f", "?", "\xe5\x90\x97"});  // ？, ?, 吗: asked
     }
     for (std::string_view c : clauses(lo)) {
-      if (asks(c) || contains_any(c, {"fix", "solv", "work around", "workaround", "instead"})) continue;
+      // (Not each rank on its own GPU, as DDP places them: "each process uses only one GPU as expected".)
+      if (asks(c) || contains_any(c, {"fix", "solv", "work around", "workaround", "instead", "each process", "per process",
+                                      "each rank", "per rank", "as expected"})) {
+        continue;
+      }
       if (contains_any(c, {"only one gpu is used", "only one gpu is being used", "only one gpu is utilized",
                            "only uses one gpu", "only using one gpu", "only uses one of the gpus", "only using one of the gpus",
                            "only 1 gpu is used", "only the first gpu is used", "uses only one gpu", "using only one of the",
