@@ -1513,9 +1513,12 @@ class Reader {
         (contains("in step") && (contains("optim") || contains("zero/stage")))) {
       phase = 'o';
       what = "optimizer step";
-    } else if (contains("optimizer.load_state_dict(") || contains("optim.load_state_dict(") ||
-               contains("opt.load_state_dict(")) {
+    } else if ((contains("optimizer.load_state_dict(") || contains("optim.load_state_dict(") ||
+                contains("opt.load_state_dict(")) &&
+               !contains("torch.load(")) {
       // The optimizer's state loaded (a resume): Adam's moments land on the device beside the model.
+      // (With torch.load in the same call, the deserialization is the frame's: the checkpoint lands
+      // on the device it was saved from, every rank on GPU 0: the load phase below.)
       phase = 'o';
       what = "the optimizer's state loaded (optimizer.load_state_dict)";
     } else if (has(kWSave) && (contains("save_pretrained") || contains("save_checkpoint") || contains("torch.save(") ||
