@@ -1028,24 +1028,9 @@ class Reader {
          t.rfind("accelerate launch", 0) == 0 || t.rfind("deepspeed ", 0) == 0 || t.rfind("bash ", 0) == 0)) {
       ev_.command_lines.push_back(n);
     }
-    // A serving engine's KV cache allocated up front, per layer, by heads: "self.value_buffer =
-    // [torch.empty((size, head_num, head_dim), dtype=dtype, device="cuda") for _ in range(layer_num)]"
-    // (LightLLM's MemoryManager; vLLM's and lmdeploy's cache engines the same): a tensor shaped
-    // (tokens, heads, head_dim) per layer is the K or V cache, sized by the engine's token budget
-    // (max_total_token_num, gpu_memory_utilization), not the model's weights or a batch's activations.
-    // (Read here, before a traceback's code lines go to frame_facts(): the allocation is most often
-    // the line under the frame that failed.)
-    auto has_in = [&](std::string_view x) { return lo.find(x) != std::string_view::npos; };
-    if (has_in("head_dim") && (has_in("torch.empty(") || has_in("torch.zeros(")) &&
-        (has_in("head_num") || has_in("num_heads") || has_in("num_kv_heads") || has_in("n_heads") ||
-         has_in("num_key_value_heads")) &&
-        (has_in("layer_num") || has_in("num_layers") || has_in("n_layers") || has_in("num_hidden_layers") ||
-         has_in("value_buffer") || has_in("key_buffer") || has_in("kv_buffer") || has_in("k_cache") ||
-         has_in("v_cache") || has_in("kv_cache") || has_in("key_cache") || has_in("value_cache"))) {
-      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.45,
-          "a KV cache allocated up front, per layer, by heads (tokens x heads x head_dim): " + shown(raw.substr(0, 160)), 0,
-          Told::kPrinted);
-    }
+    // A serving engine's KV cache allocated up front (kv_cache_allocated()): on a traceback's code line
+    // here (statement() reads the others).
+    if (code_under_frame) kv_cache_allocated(raw, lo, n);
     // pandas' own frames ("File \".../site-packages/pandas/io/parsers/readers.py\""): a host-memory engine
     // ran (its reading in context_at(): no accelerator anywhere, host RAM).
     if (frame && !ev_.host_engine_line && (lo.find("/pandas/") != std::string_view::npos ||
@@ -1061,6 +1046,27 @@ class Reader {
   }
 
  private:
+  // A serving engine's KV cache allocated up front, per layer, by heads, on the line `lo` (lower-cased
+  // `raw`, line n): read on a traceback's code line (line()) and on any other line (statement()).
+  void kv_cache_allocated(std::string_view raw, std::string_view lo, int64_t n) {
+    // "self.value_buffer = [torch.empty((size, head_num, head_dim), dtype=dtype, device="cuda") for _ in
+    // range(layer_num)]" (LightLLM's MemoryManager; vLLM's and lmdeploy's cache engines the same): a
+    // tensor shaped (tokens, heads, head_dim) per layer is the K or V cache, sized by the engine's
+    // token budget (max_total_token_num, gpu_memory_utilization), not the model's weights or a
+    // batch's activations.
+    auto has_in = [&](std::string_view x) { return lo.find(x) != std::string_view::npos; };
+    if (has_in("head_dim") && (has_in("torch.empty(") || has_in("torch.zeros(")) &&
+        (has_in("head_num") || has_in("num_heads") || has_in("num_kv_heads") || has_in("n_heads") ||
+         has_in("num_key_value_heads")) &&
+        (has_in("layer_num") || has_in("num_layers") || has_in("n_layers") || has_in("num_hidden_layers") ||
+         has_in("value_buffer") || has_in("key_buffer") || has_in("kv_buffer") || has_in("k_cache") ||
+         has_in("v_cache") || has_in("kv_cache") || has_in("key_cache") || has_in("value_cache"))) {
+      add(n, FactKind::kStatement, OomCause::kGenerationKvCache, 0.45,
+          "a KV cache allocated up front, per layer, by heads (tokens x heads x head_dim): " + shown(raw.substr(0, 160)), 0,
+          Told::kPrinted);
+    }
+  }
+
   void add(int64_t n, FactKind k, OomCause c, double w, std::string what, char phase = 0, Told told = Told::kByLine) {
     // A word repeated on every line (a "[rank3]:" prefix, "validation" in each progress line)
     // is one piece of weak evidence: keep one such fact per cause per 50 lines.
@@ -1812,6 +1818,7 @@ class Reader {
           0, Told::kPrinted);
       ev_.kv_cache_failed_lines.push_back(n);
     }
+    if (has_text("head_dim")) kv_cache_allocated(raw, lo, n);
     // Darknet's mini-batch: its own hint after a failed cudaMalloc in cuda_make_array ("Try to set
     // subdivisions=64 in your cfg-file.") or the setting told ("batch=64 subdivisions=16"): each pass
     // holds batch / subdivisions images (darknet's parser.c: net->batch = batch / subdivs), so the
