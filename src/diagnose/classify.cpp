@@ -1294,14 +1294,12 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // Split over the GPUs (the run's, or more, the ones the user counts in words: a lower bound per
     // GPU) only where the log names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it
     // all on each GPU.
-    const double g = c.state_sharded
-                         ? static_cast<double>(std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}))
-                         : 1.0;
+    const int64_t gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
+    const double g = c.state_sharded ? static_cast<double>(gpus) : 1.0;
     const double params = static_cast<double>(*c.model_params);
     const double device = static_cast<double>(*c.named_device_bytes);
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
-    const bool one_gpu = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}) == 1 && !c.multi_gpu;
-    if (weights_grads > device && (one_gpu || c.state_sharded)) {
+    if (weights_grads > device && ((gpus == 1 && !c.multi_gpu) || c.state_sharded)) {
       // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
       // does not fit, whatever the optimizer or the batch. (Several GPUs with no sharding named
       // may still split the model: Megatron's tensor / pipeline parallelism, device_map.)
@@ -1462,13 +1460,13 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // with tf.data", "coming from TensorFlow") did not run out.
   if ((d.framework == "tensorflow" || d.framework == "jax") && oom.pytorch_family()) d.framework = "pytorch";
   if (d.framework == "pytorch" && oom.family == "tensorflow") d.framework = "tensorflow";
-  // CuPy's pool: its own knobs in the findings it adds (classify_cupy()), a native runtime's wording elsewhere.
-  if (d.framework == "pytorch" && oom.subsystem == "cupy") d.framework = "cupy";
-  // CuPy's own exception around the runtime's error ("cupy.cuda.runtime.CUDARuntimeError:
-  // cudaErrorMemoryAllocation: out of memory", CuPy 10 and later's "cupy_backends.cuda.api.runtime.
-  // CUDARuntimeError", "cupy.cuda.memory.OutOfMemoryError"): CuPy failed, whatever else the log names.
-  if (d.framework == "pytorch" && (diagnose_detail::icontains(oom.message, "cupy.cuda.") ||
-                                   diagnose_detail::icontains(oom.message, "cupy_backends."))) {
+  // CuPy's pool (its own knobs in the findings classify_cupy() adds, a native runtime's wording
+  // elsewhere), or CuPy's own exception around the runtime's error ("cupy.cuda.runtime.
+  // CUDARuntimeError: cudaErrorMemoryAllocation: out of memory", CuPy 10 and later's
+  // "cupy_backends.cuda.api.runtime.CUDARuntimeError"): CuPy failed, whatever else the log names.
+  if (d.framework == "pytorch" &&
+      (oom.subsystem == "cupy" || diagnose_detail::icontains(oom.message, "cupy.cuda.") ||
+       diagnose_detail::icontains(oom.message, "cupy_backends."))) {
     d.framework = "cupy";
   }
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
@@ -1509,7 +1507,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // managed memory, dask-cuda's spilling), not a native runtime's nor PyTorch's.
   if ((d.framework == "pytorch" || d.framework == "native") && !context.torch_named && !context.native_runtime_named &&
       !torch_own_words && (oom.subsystem == "rmm" || context.rapids_named)) {
-    d.framework = "rapids";  }
+    d.framework = "rapids";
+  }
   // MXNet's own workspace check names MXNet.
   if ((d.framework == "pytorch" || d.framework == "native") && oom.subsystem == "mxnet_workspace") d.framework = "mxnet";
   // Caffe's own messages (its CUDA_CHECK, its host allocation) name Caffe whatever else the log

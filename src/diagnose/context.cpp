@@ -302,18 +302,12 @@ bool in_hyphenated_name(std::string_view lo, size_t i, size_t j) {
   if (!hyphen) return false;
   // The name: the run of letters, digits, '-', '.' and '_' around the word (a path's '/', a space
   // or a CJK character ends it).
-  auto name_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-  };
+  auto name_char = [](char c) { return word_char(c) || c == '-' || c == '.'; };
   size_t b = i, e = j;
   while (b > 0 && name_char(lo[b - 1])) --b;
   while (e < lo.size() && name_char(lo[e])) ++e;
-  for (size_t k = b; k < e; ++k) {
-    if (k < i || k >= j) {
-      if (lo[k] >= '0' && lo[k] <= '9') return true;
-    }
-  }
-  return false;
+  auto digit_in = [&](size_t from, size_t to) { return std::any_of(lo.begin() + from, lo.begin() + to, is_digit); };
+  return digit_in(b, i) || digit_in(j, e);
 }
 
 bool is_training_word(std::string_view w) {
@@ -1731,6 +1725,9 @@ class Reader {
     line_lo_ = lo;
     pairs_.assign(lo);
     if (line_has(lo, "newbufferwith") || line_has(lo, "buffer validation")) return;
+    // nvidia-smi's table header ("| GPU  Name  Persistence-M| Bus-Id  Disp.A | Volatile Uncorr. ECC |"):
+    // its column names, not the user's words (its "Volatile" is no volatile=True).
+    if (line_has(lo, "uncorr. ecc") || line_has(lo, "persistence-m")) return;
     auto has_text = [&](std::string_view s) { return line_has(lo, s); };
     auto has = [&](Word w) { return ((seen >> w) & 1u) != 0; };
     auto word_in = [&](std::string_view w) { return pairs_.may_contain(w) && contains_word(lo, w); };
@@ -1820,12 +1817,11 @@ class Reader {
     }
     if (has_text("head_dim")) kv_cache_allocated(raw, lo, n);
     // Darknet's mini-batch: its own hint after a failed cudaMalloc in cuda_make_array ("Try to set
-    // subdivisions=64 in your cfg-file.") or the setting told ("batch=64 subdivisions=16"): each pass
-    // holds batch / subdivisions images (darknet's parser.c: net->batch = batch / subdivs), so the
-    // images per pass are what the device holds at once, the knob being subdivisions.
-    // Darknet's own: its hint names the cfg file, a setting is written "subdivisions=16" (not "subdivisions
-    // of the batch" in another framework's words); not where one image per pass is told already
-    // ("batch=1 subdivisions=1": nothing left to split).
+    // subdivisions=64 in your cfg-file.", naming the cfg file) or the setting as its .cfg writes it
+    // ("batch=64 subdivisions=16"; not "subdivisions of the batch" in another framework's words): each
+    // pass holds batch / subdivisions images (darknet's parser.c: net->batch = batch / subdivs), the
+    // images the device holds at once. Not where one image per pass is told already ("batch=1
+    // subdivisions=1": nothing left to split).
     const auto one_image = [&] {
       const size_t p = lo.find("batch=1");
       return p != std::string_view::npos && (p + 7 == lo.size() || !is_digit(lo[p + 7]));
@@ -2570,7 +2566,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
                (contains(" method") || contains(" function") || contains("()") || contains(" loop"))) {
       // "for the epochVal method", "in my validate() function": the user names where it fails.
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "fails in an evaluation function: " + text(), 'i');
-    } else if (has(kWEval) && !negated && !(contains("volatile") && contains("uncorr"))) {  // (not nvidia-smi's header)
+    } else if (has(kWEval) && !negated) {
       // The word itself, or the identifier that names evaluation ("--do_eval=True") when no plain word does.
       std::string word = first_of(lo, kWEval);
       if (word.empty()) word = std::string(eval_ident_);
@@ -2975,9 +2971,7 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
     }
     // volatile=True was inference mode before PyTorch 0.4; since 0.4 it is ignored and graphs are built.
     if (has(kWEval)) {
-    // (Not nvidia-smi's table header, "| GPU  Name  Persistence-M| Bus-Id  Disp.A | Volatile Uncorr. ECC |":
-    // its column of volatile ECC errors.)
-if (contains("volatile") && !contains("uncorr") && !contains("persistence-m")) {
+if (contains("volatile")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "volatile (ignored since PyTorch 0.4): " + text());
     }
     }
@@ -3738,8 +3732,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       // free because this job never used them ("because I only set CUDA_VISIBLE_DEVICES=0"), or the job
       // moved to one of them and still fails: no unevenness
       if (contains_any(after, {"because", " as i ", " since "}) ||
-          contains_any(lo.substr(c.data() - lo.data() + p), {"not used by", "unused by this", "not part of this",
-                                                               "not part of the job"}) ||
+          contains_any(lo, {"not used by", "unused by this", "not part of this", "not part of the job"}) ||
           contains_any(c, {"cuda_visible_devices", "only use", "only have", "moved", "still fail", "still crash",
                            "still oom"})) {
         continue;

@@ -3036,20 +3036,17 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "with code 137",
-                                   "sigkill", "已杀死",
+                                   "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",
                                    // Colab's own notice: "Your session crashed after using all available RAM."
                                    "crashed after using all available ram"}) {
-          if (at != std::string::npos) continue;
-          size_t p = lo.find(phrase);
-          // SIGKILL as what a program sends ("sent SIGTERM but had no SIGKILL fallback", "send SIGKILL
-          // after 5 s"): a supervisor's signal to its child, not this process killed.
-          while (p != std::string::npos && std::strcmp(phrase, "sigkill") == 0 &&
-                 (contains_any(lo.substr(p > 12 ? p - 12 : 0, p > 12 ? 12 : p), {"send", "sent", "no ", "a "}) ||
-                  lo.compare(p + 7, 9, " fallback") == 0)) {
-            p = lo.find(phrase, p + 7);
-          }
-          at = p;
+          if (at == std::string::npos) at = lo.find(phrase);
+        }
+        // SIGKILL received, not sent: "sent SIGTERM but had no SIGKILL fallback", "send SIGKILL after
+        // 5 s" are a supervisor's signal to its child, not this process killed.
+        for (size_t p = lo.find("sigkill"); at == std::string::npos && p != std::string::npos; p = lo.find("sigkill", p + 7)) {
+          const std::string_view before = std::string_view(lo).substr(p > 12 ? p - 12 : 0, std::min<size_t>(p, 12));
+          if (!contains_any(before, {"send", "sent", "no ", "a "}) && lo.compare(p + 7, 9, " fallback") != 0) at = p;
         }
         // SIGKILL's code told as an error or a status ("error -9 when training"), and a process told
         // dying with no message at all ("the process dies without an error message"): a kill leaves
