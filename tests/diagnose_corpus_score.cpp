@@ -252,6 +252,9 @@
 //   held52's round and review52's mends; committed on their own before anything was scored on them).
 //   Scored only when asked for (OOMKIT_CORPUS_PART=held53). Not joined to the word prior's training
 //   parts (not tried).
+// - held54: tests/data/oom-corpus-held54/ (24 reports gathered the same way in the next session, at
+//   its start; committed on their own before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held54).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -375,7 +378,10 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
     }
     const std::map<std::string, int> size = {{"float", 4}, {"float32", 4}, {"half", 2}, {"float16", 2}, {"bfloat16", 2},
                                              {"double", 8}, {"float64", 8}, {"int32", 4}, {"int64", 8}, {"int8", 1},
-                                             {"uint8", 1}, {"bool", 1}};
+                                             {"uint8", 1}, {"bool", 1},
+                                             // the element size the parser read from BFC's request before
+                                             // a message that prints no dtype ("4-byte elements")
+                                             {"1-byte", 1}, {"2-byte", 2}, {"4-byte", 4}, {"8-byte", 8}};
     auto it = size.find(dtype);
     return it != size.end() && static_cast<long double>(bytes) == n * it->second;
   }

@@ -7044,3 +7044,155 @@ TEST(DiagnoseKinds33, Review53Mends) {
                               "consumers; there were none.\n",
                               "other jobs on the GPU"));
 }
+
+// Session 41's kinds, each on inputs written for the kind.
+TEST(DiagnoseKinds34, TcmallocAndKernelRestarter) {
+  // tcmalloc's large allocation that returned none is a host allocation failure with its size; one
+  // that returned an address is a warning, no report.
+  const auto failed = parse_oom_log("tcmalloc: large alloc 4294967296 bytes == (nil) @  0x7f3a 0x7f3b\n");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].device, "cpu");
+  EXPECT_EQ(failed[0].requested_bytes, int64_t{4294967296});
+  EXPECT_EQ(failed[0].requested_printed, "4294967296 bytes");
+  EXPECT_TRUE(parse_oom_log("tcmalloc: large alloc 4294967296 bytes == 0x55d4e000 @  0x7f3a 0x7f3b\n").empty());
+  // Jupyter's restarter finding the kernel gone is a host report; tcmalloc's large allocation near it,
+  // before or after (a log viewer listing the newest first), is its request.
+  const std::string notebook =
+      "Colab keeps restarting\n10:20:09 PM | INFO | KernelRestarter: restarting kernel (1/5), keep random ports\n"
+      "10:20:04 PM | WARNING | tcmalloc: large alloc 8589934592 bytes == 0x7f8880000000 @ 0x7f94b4551001\n";
+  EXPECT_TRUE(parse_oom_log(notebook).empty());
+  const auto told = mentioned_oom(notebook);
+  ASSERT_TRUE(told.has_value());
+  EXPECT_EQ(told->device, "cpu");
+  EXPECT_EQ(told->requested_bytes, int64_t{8589934592});
+  EXPECT_EQ(top_cause(notebook), OomCause::kCpuRam);
+  // A GPU report's log with tcmalloc's warning in it keeps its own size.
+  const auto gpu = parse_oom_log("tcmalloc: large alloc 1073741824 bytes == 0x5566 @ 0x1\nRuntimeError: CUDA out of memory. "
+                                 "Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)\n");
+  ASSERT_EQ(gpu.size(), 1u);
+  EXPECT_EQ(gpu[0].requested_bytes, int64_t{2} << 30);
+}
+
+// held54's kinds, each on inputs written for the kind.
+TEST(DiagnoseKinds34, Held54Kinds) {
+  // Resuming from a checkpoint: the optimizer's state loaded onto the GPU comes first.
+  EXPECT_EQ(top_cause("CUDA out of memory on resume\nThe first run trains, but when I resume the run from its checkpoint the "
+                      "GPU runs out of memory.\n"),
+            OomCause::kOptimizerState);
+  // TensorFlow (tensorflow_datasets) imported beside JAX, not kept off the GPU: its pool takes the GPU.
+  const std::string jax_tfds =
+      "import jax.numpy as jnp\nimport tensorflow_datasets as tfds\nds = tfds.load('mnist')\n"
+      "The apply step runs out of memory on the GPU.\n";
+  EXPECT_EQ(top_cause(jax_tfds), OomCause::kOther);
+  EXPECT_TRUE(evidence_holds(jax_tfds, "TensorFlow imported beside JAX", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("import jax.numpy as jnp\nimport tensorflow as tf\ntf.config.set_visible_devices([], 'GPU')\n"
+                              "The apply step runs out of memory on the GPU.\n",
+                              "TensorFlow imported beside"));
+  // A load onto GPU 0 with little of its own held, on a machine with several GPUs in the user's
+  // words: each rank's torch.load restores onto GPU 0.
+  EXPECT_EQ(top_cause("Resuming fails: the instance has 8 GPUs.\n  File \"main.py\", line 136, in load_model\n"
+                      "    optimizer.load_state_dict(torch.load(optimizer_path))\n"
+                      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 11.17 GiB total capacity; "
+                      "962.69 MiB already allocated; 17.19 MiB free)\n"),
+            OomCause::kMultiGpuImbalance);
+  // PyTorch's bare head quoted above the message itself: one report, with the message's figures.
+  const auto quoted = parse_oom_log("So it causes \"RuntimeError: CUDA out of memory.\":\n```\n  File \"main.py\", line 1\n"
+                                    "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 11.17 GiB total "
+                                    "capacity; 962.69 MiB already allocated; 17.19 MiB free; 1.02 GiB cached)\n");
+  ASSERT_EQ(quoted.size(), 1u);
+  EXPECT_EQ(quoted[0].requested_bytes, int64_t{20} << 20);
+  // Chinese: GPU memory uneven (显存 ... 不均衡) and the first cards full, the rest idle.
+  EXPECT_EQ(top_cause("\xe9\x83\xa8\xe7\xbd\xb2\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x98\xbe\xe5\xad\x98\xe9\x85\x8d\xe6\xaf\x94\xe4\xb8\x8d"
+                      "\xe5\x9d\x87\xe8\xa1\xa1\xef\xbc\x8c\xe4\xbc\x9a\xe6\x8a\xa5\xe6\x98\xbe\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\n"),
+            OomCause::kMultiGpuImbalance);  // 部署模型显存配比不均衡，会报显存溢出
+  EXPECT_EQ(top_cause("\xe5\x9b\x9b\xe5\xbc\xa0\xe5\x8d\xa1\xef\xbc\x8c" "0\xe5\x8d\xa1\xe6\x80\xbb\xe6\x98\xaf\xe6\x98\xbe\xe5"
+                      "\xad\x98\xe6\xba\xa2\xe5\x87\xba\xef\xbc\x8c\xe5\x85\xb6\xe4\xbd\x99\xe5\x8d\xa1\xe6\x98\xbe\xe5\xad\x98"
+                      "\xe5\x8d\xa0\xe7\x94\xa8\xe6\x9e\x81\xe5\xb0\x91\n"),
+            OomCause::kMultiGpuImbalance);  // 四张卡，0卡总是显存溢出，其余卡显存占用极少
+  // The whole model put on GPU:0 where device_map="auto" would have spread it.
+  EXPECT_EQ(top_cause("Large 34B model OOM in evaluation\nThis line allocates the whole model onto GPU:0 again, should have "
+                      "used `device_map=\"auto\"` when loading.\n"),
+            OomCause::kMultiGpuImbalance);
+  // A traceback's frame under a list's number ("1、File ..."): the model's move to the GPU read.
+  EXPECT_EQ(top_cause("1\xe3\x80\x81" "File \"train.py\", line 82, in <module>\n    model = model.cuda()\n"
+                      "2\xe3\x80\x81 CUDA out of memory. Tried to allocate 28.27 GiB (GPU 0; 15.77 GiB total capacity; "
+                      "47.02 MiB already allocated;\n"),
+            OomCause::kStaticModelTooLarge);
+  // The memory full after the program ran for a time: it grew while it ran.
+  EXPECT_TRUE(evidence_holds("After running for more than ten minutes, the GPU memory is full.\n",
+                             "the memory full after running for a time", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("After 2 epochs it fails with CUDA out of memory.\n", "the memory full after running for a time"));
+  // TensorRT's builder skipping a tactic for want of scratch memory: its warning, not the failure.
+  EXPECT_EQ(top_cause("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory (no further "
+                      "information)\n[TRT] [W] Requested amount of GPU memory (17179869184 bytes) could not be allocated.\n"
+                      "[TRT] [W] Skipping tactic 8 due to insufficient memory on requested size of 17179869184 detected for "
+                      "tactic 0x3c.\nI'm testing on a T4 GPU with 15.1GB VRAM.\n"),
+            OomCause::kOther);
+}
+
+// review54's findings, mended.
+TEST(DiagnoseKinds34, Review54Mends) {
+  // The optimizer's saved state deserialized in the traceback (optimizer.load_state_dict(torch.load(...))).
+  EXPECT_EQ(top_cause("  File \"trainer.py\", line 2437, in _load_optimizer_and_scheduler\n"
+                      "    self.optimizer.load_state_dict(torch.load(os.path.join(checkpoint, OPTIMIZER_NAME)))\n"
+                      "RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 23.69 GiB total capacity; 22.10 "
+                      "GiB already allocated; 180.00 MiB free; 22.40 GiB reserved in total by PyTorch)\n"),
+            OomCause::kOptimizerState);
+  // The resume told in a title beside the full message; the checkpoint told kept on another line.
+  const std::string resume = "Resuming from checkpoint causes OOM\nRuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB "
+                             "(GPU 0; 15.78 GiB total capacity; 14.20 GiB already allocated; 512.00 MiB free; 14.60 GiB "
+                             "reserved in total by PyTorch)\n";
+  EXPECT_EQ(top_cause(resume), OomCause::kOptimizerState);
+  EXPECT_EQ(top_cause("Resuming from checkpoint causes OOM\nI found the cause: the checkpoint pickle was wasting 1GB, it is "
+                      "never unloaded.\n" + resume.substr(resume.find('\n') + 1)),
+            OomCause::kOther);
+  // TensorFlow beside PyTorch, memory held before the model exists: TensorFlow's pool first.
+  EXPECT_EQ(top_cause("import tensorflow as tf\nimport torch\nRuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB "
+                      "(GPU 0; 15.78 GiB total capacity; 310.00 MiB already allocated; 240.00 MiB free; 330.00 MiB reserved "
+                      "in total by PyTorch)\n"),
+            OomCause::kOther);
+  // XLA's BFC warning before the XlaRuntimeError for the same bytes: one report, XLA's.
+  const auto jax = parse_oom_log(
+      "2024-01-01 00:00:00.000000: W external/tsl/tsl/framework/bfc_allocator.cc:485] Allocator (GPU_0_bfc) ran out of "
+      "memory trying to allocate 1.00GiB (rounded to 1073741824)requested by op \njaxlib.xla_extension.XlaRuntimeError: "
+      "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1073741824 bytes.\n");
+  ASSERT_EQ(jax.size(), 1u);
+  EXPECT_EQ(jax[0].family, "xla");
+  // A quoted head with its size above the message: one report.
+  EXPECT_EQ(parse_oom_log("I get \"CUDA out of memory. Tried to allocate 2.00 GiB\" every time I run eval:\n"
+                          "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity; "
+                          "12.50 GiB already allocated; 1.00 GiB free; 13.00 GiB reserved in total by PyTorch)\n")
+                .size(),
+            1u);
+  // Several GPUs in a later sentence than "pretrained".
+  EXPECT_EQ(top_cause("Loading the pretrained weights fails. The instance has 8 GPUs (A100 40GB).\n  File \"ft.py\", line 40, "
+                      "in <module>\n    state = torch.load(\"model.pt\")\nRuntimeError: CUDA out of memory. Tried to allocate "
+                      "200.00 MiB (GPU 0; 39.59 GiB total capacity; 120.00 MiB already allocated; 50.00 MiB free; 140.00 MiB "
+                      "reserved in total by PyTorch)\n"),
+            OomCause::kMultiGpuImbalance);
+  // Chinese: the first cards full, the rest idle; after hours the GPU memory full.
+  EXPECT_TRUE(evidence_holds("OOM\n\xe5\x89\x8d\xe4\xb8\xa4\xe5\xbc\xa0\xe5\x8d\xa1\xe8\xb7\x91\xe6\xbb\xa1\xef\xbc\x8c\xe5\x90\x8e"
+                             "\xe4\xb8\xa4\xe5\xbc\xa0\xe5\x8d\xa1\xe5\x87\xa0\xe4\xb9\x8e\xe6\x97\xa0\xe5\x8d\xa0\xe7\x94\xa8\n",
+                             "one GPU holds more than the others", OomCause::kMultiGpuImbalance));  // 前两张卡跑满，后两张卡几乎无占用
+  EXPECT_TRUE(evidence_holds("OOM\n\xe8\xae\xad\xe7\xbb\x83\xe4\xba\x86\xe5\x87\xa0\xe4\xb8\xaa\xe5\xb0\x8f\xe6\x97\xb6\xe5\x90\x8e"
+                             "\xe6\x98\xbe\xe5\xad\x98\xe5\xb0\xb1\xe6\xbb\xa1\xe4\xba\x86\n",
+                             "the memory full after running for a time", OomCause::kLeakAcrossSteps));  // 训练了几个小时后显存就满了
+  // English: GPU 0 against the others' smaller use.
+  EXPECT_EQ(top_cause("With DataParallel on 8 GPUs, GPU 0 uses 31GB while GPUs 1-7 only use 9GB each. Then:\nRuntimeError: CUDA "
+                      "out of memory. Tried to allocate 1.20 GiB (GPU 0; 31.75 GiB total capacity; 29.50 GiB already "
+                      "allocated; 800.00 MiB free; 30.20 GiB reserved in total by PyTorch)\n"),
+            OomCause::kMultiGpuImbalance);
+  // After N epochs the memory told full: growth.
+  EXPECT_TRUE(evidence_holds("After 10 epochs the GPU memory is full.\n", "the memory full after running for a time",
+                             OomCause::kLeakAcrossSteps));
+  // TensorRT: a finished build between the skipped tactics and the failure is the engine's run.
+  EXPECT_FALSE(evidence_holds("[TRT] [W] Skipping tactic 5 due to insufficient memory on requested size of 17179869184\n"
+                              "[TRT] [I] Engine generation completed in 80 seconds.\n[TRT] [E] 1: [executionContext.cpp::"
+                              "ExecutionContext::564] Error Code 1: Cuda Runtime (out of memory)\n",
+                              "TensorRT's builder skips a tactic"));
+  // HF's pipeline() built in a numbered frame: the model's load.
+  EXPECT_EQ(top_cause("1) File \"infer.py\", line 20, in <module>\n   pipe = pipeline(\"text-generation\", model=name, device=0)\n"
+                      "RuntimeError: CUDA out of memory. Tried to allocate 500.00 MiB (GPU 0; 7.79 GiB total capacity; 7.20 GiB "
+                      "already allocated; 100.00 MiB free; 7.30 GiB reserved in total by PyTorch)\n"),
+            OomCause::kStaticModelTooLarge);
+}

@@ -1235,7 +1235,9 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // ... and no verdict for the model's size on a load frame alone: weights come in MiB.
     b.boost(OomCause::kStaticModelTooLarge, -0.15, "", 0);
   }
-  if (c.loading && c.multi_gpu) {
+  // (Several GPUs in the user's words, "the instance has 8 GPUs", with a load onto GPU 0: each rank's
+  // torch.load restores onto the device the tensors were saved from.)
+  if (c.loading && (c.multi_gpu || (c.gpus_named.value_or(1) > 1 && oom.device == "cuda:0"))) {
     b.boost(OomCause::kMultiGpuImbalance, 0.15, "a load (torch.load / load_state_dict) while several ranks run", 0);
   }
   const auto C = oom.total_capacity_bytes;
@@ -1647,6 +1649,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "julia" ? std::string("Julia's OutOfMemoryError(): a host allocation failed (host RAM)")
            : sub == "luajit" ? std::string("LuaJIT could not allocate (not enough memory): its heap")
+           : sub == "tcmalloc" ? "tcmalloc could not allocate " + (Q ? format_bytes(*Q) : std::string("a large block")) +
+                                     " of host RAM (its large alloc returned none)"
            : sub == "r" ? (Q ? "R could not allocate a vector of " + format_bytes(*Q) + " of host RAM"
                              : std::string("R's vector memory is exhausted: host RAM, or R's cap on it (R_MAX_VSIZE)"))
                                 : "Python's MemoryError: a host allocation failed";
@@ -2060,8 +2064,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // The log's own "other" causes get their own title, fix and probe.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
-    bool resume = false, shape_bug = false, ignored = false, hardcoded = false;
+    bool resume = false, shape_bug = false, ignored = false, hardcoded = false, tf_beside = false, tactic = false;
     for (const Signal& s : context.signals) {
+      tf_beside = tf_beside || s.what.rfind("TensorFlow imported beside", 0) == 0;
+      tactic = tactic || s.what.rfind("TensorRT's builder skips a tactic", 0) == 0;
       resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
       shape_bug = shape_bug || s.what.rfind("a shape bug", 0) == 0;
       ignored = ignored || s.what.rfind("a setting that places the work or caps its memory told to have no effect", 0) == 0;
@@ -2073,6 +2079,21 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
               "save path gathers / dequantizes weights on the GPU";
       f.probe = "Does training itself run for steps and only the save fail? Does an older/newer version of the saving "
                 "library save without the OOM?";
+    } else if (tactic) {
+      f.title = "TensorRT's builder skipped tactics whose scratch memory did not fit: warnings while it builds, not a "
+                "failure of the engine";
+      f.fix = "If the engine builds, nothing to fix (fewer tactics tried); to quiet them or if the build fails, lower "
+              "the workspace with IBuilderConfig::setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, ...) (trtexec "
+              "--memPoolSize=workspace:N) below the GPU's free memory";
+      f.probe = "Does the build finish and write the engine after these lines? Is the requested size the workspace "
+                "limit you set (a power of two)?";
+    } else if (tf_beside) {
+      f.title = "TensorFlow in the same process holds the GPU: its allocator maps most of the device's memory at its "
+                "first op (tensorflow_datasets too), leaving the other framework the rest";
+      f.fix = "Keep TensorFlow off the GPU before its first op: tf.config.set_visible_devices([], 'GPU') (or "
+              "tf.config.experimental.set_memory_growth(gpu, True)); with JAX also XLA_PYTHON_CLIENT_PREALLOCATE=false";
+      f.probe = "Does nvidia-smi show the memory taken right after the TensorFlow / tfds pipeline starts, before the "
+                "model runs? Does hiding the GPU from TensorFlow make the run pass?";
     } else if (shape_bug) {
       f.title = "A shape bug: the op was asked for a tensor the program's shapes make huge (a wrong broadcast, an "
                 "incompatible matmul), not memory pressure";

@@ -534,6 +534,13 @@ struct LogEvidence {
   bool mxnet_named = false;                      // MXNet named ("import mxnet", "mxnet-cu112", gluoncv)
   bool darknet_named = false;                    // Darknet named ("./darknet detector train", dark_cuda.c)
   bool rapids_named = false;                     // RAPIDS named (cudf, dask_cudf, LocalCUDACluster, cuml)
+  int64_t tf_import_line = 0;                   // "import tensorflow", "import tensorflow_datasets as tfds"
+  int64_t jax_import_line = 0;                  // "import jax.numpy as np", "from jax import ...", flax
+  int64_t torch_import_line = 0;                // "import torch", "from torch ..."
+  bool tf_gpu_hidden = false;                   // "tf.config.set_visible_devices([], 'GPU')"
+  int64_t checkpoint_kept_line = 0;             // the loaded checkpoint told kept, holding memory
+  std::vector<int64_t> tactic_skip_lines;       // TensorRT's builder skipping a tactic for want of memory
+  std::vector<int64_t> engine_built_lines;      // TensorRT's build told finished
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
@@ -624,6 +631,23 @@ bool version_works(std::string_view lo, size_t at) {
   }
   return false;
 }
+
+// The resume told, read as the optimizer's state loaded (a statement's reading).
+constexpr std::string_view kResumeOptimizer = "fails when resuming from a checkpoint: the optimizer's state loaded onto the GPU: ";
+
+// Several ranks or GPUs told anywhere in the log: ranks ("[rank1]", torchrun), two device ids, a
+// GPU count above one in a setting or in the user's words.
+bool several_gpus_told(const LogEvidence& ev) {
+  auto above_one = [](const std::vector<std::pair<int64_t, int64_t>>& v) {
+    return std::any_of(v.begin(), v.end(), [](const auto& p) { return p.second > 1; });
+  };
+  return ev.ranks_line > 0 || ev.device_ids.size() >= 2 || above_one(ev.gpus) || above_one(ev.gpus_named);
+}
+
+// A traceback's load frame that deserializes the optimizer's saved state
+// ("optimizer.load_state_dict(torch.load(path))").
+constexpr std::string_view kOptimizerDeserialized =
+    "the optimizer's state deserialized onto the device it was saved from (optimizer.load_state_dict(torch.load(...)))";
 
 const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf", "accelerate", "jax", "tensorflow",
                                    "oomkit", "pytorch"};
@@ -787,6 +811,42 @@ class Reader {
       under_frame_ = false;
       return;
     }
+    // Python's imports of two frameworks that each take the GPU's memory for their own pool:
+    // TensorFlow (also through tensorflow_datasets) beside JAX or PyTorch in one script.
+    if ((t[0] == 'i' || t[0] == 'f') && (t.rfind("import ", 0) == 0 || t.rfind("from ", 0) == 0)) {
+      const std::string_view mod = trim_view(t.substr(t[0] == 'i' ? 7 : 5));
+      if (mod.rfind("tensorflow", 0) == 0 && !ev_.tf_import_line) ev_.tf_import_line = n;
+      if ((mod.rfind("jax", 0) == 0 || mod.rfind("flax", 0) == 0) && !ev_.jax_import_line) ev_.jax_import_line = n;
+      if (mod.rfind("torch", 0) == 0 && !ev_.torch_import_line) ev_.torch_import_line = n;
+    }
+    // TensorRT's builder skipping a tactic whose scratch memory did not fit ("Skipping tactic 8 due to
+    // insufficient memory on requested size of N", "Device memory is insufficient to use tactic"): it
+    // goes on with another tactic.
+    if (t.find("tactic") != std::string_view::npos &&
+        (t.find("skipping tactic") != std::string_view::npos || t.find("insufficient to use tactic") != std::string_view::npos)) {
+      ev_.tactic_skip_lines.push_back(n);
+    }
+    // ... and its build told finished ("Engine generation completed in 80 seconds", "Engine built"):
+    // a failure after it is the engine's run, not the build's.
+    if (t.find("engine") != std::string_view::npos &&
+        (t.find("engine generation completed") != std::string_view::npos || t.find("engine built") != std::string_view::npos ||
+         t.find("serialized engine") != std::string_view::npos || t.find("finished building") != std::string_view::npos)) {
+      ev_.engine_built_lines.push_back(n);
+    }
+    // The loaded checkpoint itself told holding memory ("the checkpoint pickle was wasting over 1GB",
+    // "the checkpoint dict kept on GPU was holding 3GB", "del checkpoint" as the fix).
+    // So does the first forward pass after the load told failing ("after the checkpoint is loaded, ... this
+    // error on the first forward pass"): before any step, what the load left on the GPU is there.
+    if (!ev_.checkpoint_kept_line && (t.find("checkpoint") != std::string_view::npos || t.find("ckpt") != std::string_view::npos ||
+                                      t.find("pickle") != std::string_view::npos) &&
+        contains_any(t, {"wasting", "never unloaded", "not unloaded", "never freed", "not freed", "kept on gpu",
+                         "kept on the gpu", "kept in memory", "stays in memory", "stays on the gpu", "never deleted",
+                         "not deleted", "del checkpoint", "del ckpt", "checkpoint = none", "ckpt = none",
+                         "first forward pass", "first forward"})) {
+      ev_.checkpoint_kept_line = n;
+    }
+    // TensorFlow kept off the GPU ("tf.config.set_visible_devices([], 'GPU')"): its pool is the host's.
+    if (!ev_.tf_gpu_hidden && lo.find("set_visible_devices([]") != std::string_view::npos) ev_.tf_gpu_hidden = true;
     // Rich tracebacks (typer / transformers / accelerate): boxed lines, "│ /path/file.py:280 in train │"
     // for a frame and "│ ❱ 280 │   model.save_pretrained(out) │" for the failing code line.
     constexpr std::string_view kBar = "\xe2\x94\x82";  // U+2502
@@ -822,7 +882,10 @@ class Reader {
         if (f != std::string_view::npos && f > p && f - p <= 160) {
           const std::string_view before = trim_view(t.substr(p, f - p));
           const char last = before.empty() ? 0 : before.back();
-          if ((last == ':' || last == ']' || last == ')' || last == '>') && before.find('"') == std::string_view::npos &&
+          // (Or a list's number: "1、File ...", "2. File ...".)
+          const bool list_number = before.size() <= 6 && is_digit(before[0]) &&
+                                   (last == '.' || (before.size() >= 3 && before.substr(before.size() - 3) == "\xe3\x80\x81"));
+          if ((last == ':' || last == ']' || last == ')' || last == '>' || list_number) && before.find('"') == std::string_view::npos &&
               t.find("\", line ", f) != std::string_view::npos) {
             p = f;
           }
@@ -1230,11 +1293,15 @@ class Reader {
   void gpu_count(std::string_view lo, int64_t n) {
     if (std::none_of(lo.begin(), lo.end(), is_digit)) return;  // no count on the line
     // Not GPUs the run does not use ("4 GPUs in the box but run on one") nor another run's ("trained
-    // on 64 GPUs", a model card's).
-    if (contains_any(lo, {"on one", "use one", "using one", "only one", "a single", "single gpu", "trained on", "pretrained",
-                          "pre-trained"})) {
-      return;
-    }
+    // on 64 GPUs", a model card's): in the sentence that holds the count ("Loading the pretrained
+    // weights fails. The instance has 8 GPUs" counts).
+    auto other_run = [&](size_t at) {
+      const size_t dot = lo.rfind(". ", at);
+      const size_t from = dot == std::string_view::npos ? 0 : dot + 2;
+      const size_t to = std::min(lo.size(), lo.find(". ", at));
+      return contains_any(lo.substr(from, to - from), {"on one", "use one", "using one", "only one", "a single", "single gpu",
+                                                       "trained on", "pretrained", "pre-trained"});
+    };
     // The count before GPUs in the plural ("8 GPUs", "4 cards") or a model's name ("8x H100", "4 RTX
     // 3090", "2 Tesla V100"); not before "GPU" alone (a card's number: "GTX 970 GPU"; "2x GPU memory")
     // nor "NVIDIA" (nvidia-smi's rows: "|   2  NVIDIA A100 ...", an index).
@@ -1256,7 +1323,7 @@ class Reader {
       if (c.empty() && last == "x") c = count_of(before_last);
       if (!c.empty() && gpu_word(t)) {
         const int64_t v = std::stoll(std::string(c));
-        if (v >= 2 && v <= 1024) {
+        if (v >= 2 && v <= 1024 && !other_run(i)) {
           ev_.gpus_named.emplace_back(n, v);
           return false;
         }
@@ -1526,10 +1593,14 @@ class Reader {
       phase = 's';
       what = "saving a checkpoint";
     } else if (has(kWLoad) || contains("torch.load(") || moves_model_to_device(t) || contains("in convert") || contains("load_model(") ||
+               contains("= pipeline(") ||  // HF's pipeline() built: it loads the model onto its device
                contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
                weights_cast) {
       phase = 'l';
-      what = contains("flatten_dense_tensors_aligned") || contains("_create_fp16_partitions") || contains("_init_flat_param")
+      what = (contains("optimizer.load_state_dict(") || contains("optim.load_state_dict(") || contains("opt.load_state_dict(")) &&
+                     contains("torch.load(")
+                 ? std::string(kOptimizerDeserialized)
+             : contains("flatten_dense_tensors_aligned") || contains("_create_fp16_partitions") || contains("_init_flat_param")
                  ? "the model's parameters flattened into one buffer (ZeRO / FSDP setup)"
              : weights_cast || contains("prepare_model_for_kbit_training")
                  ? "the model's weights cast to another dtype"
@@ -1748,7 +1819,7 @@ class Reader {
     // Phrases checked below whose words are not in words(): long inputs (also an input's duration),
     // "the standard model", fp32 weights, a module resident in VRAM, epoch-end hooks.
     // Chinese: "过" (too, as in "过长"), "长" (long), "分辨" (resolution), "尺寸" (size), "加载" / "载入"
-    // (load: the model's load), "进程" (process: extra processes on GPU 0), "一张卡" (one card): looked for
+    // (load: the model's load), "进程" (process: extra processes on GPU 0), "张卡" (N cards): looked for
     // only on a line holding one of their lead bytes (one scan for ASCII lines).
     // memchr each (cheaper than find_first_of), on a line holding a byte >= 0x80 only.
     const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos ||
@@ -1760,15 +1831,16 @@ class Reader {
                                       has_text("\xe5\x8a\xa0\xe8\xbd\xbd") ||  // 加载 (load)
                                       has_text("\xe8\xbd\xbd\xe5\x85\xa5") ||  // 载入 (load)
                                       has_text("\xe8\xbf\x9b\xe7\xa8\x8b") ||  // 进程 (process)
-                                      has_text("\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1") ||  // 一张卡 (one card)
+                                      has_text("\xe5\xbc\xa0\xe5\x8d\xa1") ||  // 张卡 (N cards: 一张卡 one card)
                                       has_text("\xe5\x88\x86\xe8\xbe\xa8") ||
                                       has_text("\xe5\xb0\xba\xe5\xaf\xb8"))) ||
                              has_text(" model") || has_text("epoch_end") ||
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
-                             has_text("piles up") || has_text("piling up") ||
-                             (cjk && has_text("\xe5\xb0\x8f\xe6\x97\xb6"));  // 小时 (hours)
+                             has_text("piles up") || has_text("piling up") || has_text("resum") || has_text("minute") ||
+                             (cjk && (has_text("\xe5\xb0\x8f\xe6\x97\xb6") ||  // 小时 (hours)
+                                      has_text("\xe5\x88\x86\xe9\x92\x9f")));  // 分钟 (minutes)
     if (has(kWInputSize) && (has_text("image") || has_text("resolution") ||
                              has_text("picture") || has_text("photo"))) {
       image_seen_ = true;
@@ -2357,6 +2429,24 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.15, "fails only after a long run: " + text());
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "fails only after a long run: " + text());
     }
+    // The memory told full after the program ran for minutes or hours ("After running for more than
+    // ten minutes, the GPU memory is full"): it grew while it ran, a server's or a stream's state kept.
+    // (After N epochs or iterations, the memory told full, not the run told failing there: 0.3.)
+    if (sentence && !negated && (memory_full_told(lo) || contains("fills up") || contains("filled up"))) {
+      const bool span = ran_for_a_time(lo);
+      if (span || ran_for_steps(lo)) {
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, span ? 0.35 : 0.3,
+            "the memory full after running for a time: " + text());
+      }
+    }
+    }
+    // Chinese: 几个小时后 / 十几分钟后 / 几天后 (after hours / minutes / days) with 显存 (the GPU's memory)
+    // full (满) or blown (爆): "训练了几个小时后显存就满了".
+    if (cjk && !negated && has_text("\xe5\x90\x8e") && has_text("\xe6\x98\xbe\xe5\xad\x98") &&
+        (has_text("\xe5\xb0\x8f\xe6\x97\xb6\xe5\x90\x8e") || has_text("\xe5\x88\x86\xe9\x92\x9f\xe5\x90\x8e") ||
+         has_text("\xe5\xa4\xa9\xe5\x90\x8e")) &&
+        (has_text("\xe6\xbb\xa1") || has_text("\xe7\x88\x86"))) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "the memory full after running for a time: " + text());
     }
     // Batch size 1 still fails: static memory.
     // Batch size 1 written as the run's setting on a line that tells no failure (read as a logged
@@ -2532,8 +2622,18 @@ if ((contains("before the first step") || contains("before training") || contain
     }
     // Only when resuming from a checkpoint (from scratch it trains): the loaded checkpoint's
     // tensors (optimizer state, a full state dict) stay on the GPU next to the model's own.
-    if (contains("resum") && contains("checkpoint") && !contains("resume_from_checkpoint") && !negated) {
-      add(n, FactKind::kStatement, OomCause::kOther, 0.5,
+    // Most often the optimizer's state (Adam's two moments, twice the weights) loaded onto the GPU
+    // beside the fresh optimizer's, the first step then creating more: optimizer state first; the
+    // checkpoint dict itself kept (other) next.
+    // The checkpoint itself told holding the memory ("the checkpoint pickle was wasting over 1GB of
+    // memory", "never unloaded", "kept in memory"): the loaded object kept, not the optimizer's.
+    if (contains("resum") && (contains("checkpoint") || contains("ckpt") || contains("resume training") ||
+                              contains("resuming training") || contains("resume the training") ||
+                              contains("resuming the training")) &&
+        !contains("resume_from_checkpoint") && !negated) {
+      // (context_at() reads it as the checkpoint's own where the log tells that kept: checkpoint_kept_line.)
+      add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.45, std::string(kResumeOptimizer) + text());
+      add(n, FactKind::kStatement, OomCause::kOther, 0.4,
           "fails when resuming from a checkpoint (its tensors kept on the GPU: torch.load without map_location='cpu', "
           "the checkpoint dict not deleted): " + text());
     }
@@ -4402,7 +4502,19 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     auto any = [&](std::initializer_list<std::string_view> ws) {
       return std::any_of(ws.begin(), ws.end(), [&](std::string_view w) { return has_text(w); });
     };
-    if (std::none_of(std::begin(kFirstGpuNames), std::end(kFirstGpuNames), has_text) &&
+    // 前两张卡跑满，后两张卡几乎无占用 (the first two cards full, the last two almost unused): some cards
+    // full (跑满 / 占满 / 满了), the others idle, in Chinese.
+    if (has_text("\xe5\xbc\xa0\xe5\x8d\xa1") &&  // 张卡 (N cards)
+        any({"\xe8\xb7\x91\xe6\xbb\xa1", "\xe5\x8d\xa0\xe6\xbb\xa1", "\xe6\xbb\xa1\xe4\xba\x86"}) &&
+        any({"\xe5\x87\xa0\xe4\xb9\x8e\xe6\x97\xa0", "\xe5\x87\xa0\xe4\xb9\x8e\xe6\xb2\xa1", "\xe6\x97\xa0\xe5\x8d\xa0\xe7\x94\xa8",
+             "\xe6\xb2\xa1\xe6\x9c\x89\xe5\x8d\xa0\xe7\x94\xa8", "\xe7\xa9\xba\xe9\x97\xb2", "\xe6\x9e\x81\xe5\xb0\x91"})) {
+      return true;  // 几乎无, 几乎没, 无占用, 没有占用, 空闲 (idle), 极少
+    }
+    // (zh: 0号卡 card No. 0, 第一张卡 the first card, 0卡 / 卡0 card 0: not "20卡", twenty cards.)
+    const size_t card0 = lo.find("0\xe5\x8d\xa1");
+    const bool zh_card0 = (card0 != std::string_view::npos && (card0 == 0 || !is_digit(lo[card0 - 1]))) ||
+                          (has_text("\xe5\x8d\xa1" "0") && !has_text("\xe5\x8d\xa1" "0."));
+    if (std::none_of(std::begin(kFirstGpuNames), std::end(kFirstGpuNames), has_text) && !zh_card0 &&
         !any({"first device", "rank 0", "rank0", "gpu:0", "first one", "0\xe5\x8f\xb7\xe5\x8d\xa1",
               "0 \xe5\x8f\xb7\xe5\x8d\xa1", "\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
       return false;
@@ -4412,16 +4524,20 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return false;
     }
     const bool others = any({"other gpu", "other card", "other device", "others", "the rest", "second gpu", "second card",
-                             "gpu 1-", "gpu:1",
+                             "gpu 1-", "gpus 1", "gpu:1",
                              "gpu 1", "gpu1", "cuda:1", "device 1", "\xe5\x85\xb6\xe4\xbb\x96", "\xe5\x85\xb6\xe4\xbd\x99"});
+    // 没用 (unused), 是0 (is 0), 极少 / 很少 (very little), 几乎无 / 几乎没 (almost none), 无占用 (nothing held)
     const bool idle = any({"empty", "idle", "unused", " 0%", "0mib", "3mib", "no memory", "nothing", "barely",
-                           "\xe6\xb2\xa1\xe7\x94\xa8", "\xe6\x98\xaf" "0", "\xe6\x98\xaf 0"});  // 没用 (unused), 是0 (is 0)
+                           "\xe6\xb2\xa1\xe7\x94\xa8", "\xe6\x98\xaf" "0", "\xe6\x98\xaf 0", "\xe6\x9e\x81\xe5\xb0\x91",
+                           "\xe5\xbe\x88\xe5\xb0\x91", "\xe5\x87\xa0\xe4\xb9\x8e\xe6\x97\xa0", "\xe5\x87\xa0\xe4\xb9\x8e\xe6\xb2\xa1",
+                           "\xe6\x97\xa0\xe5\x8d\xa0\xe7\x94\xa8"});
     if (others && idle) return true;
     // The first one the one that fails or holds more than the rest ("it's rank 0 that crashes",
     // "card 0 has way higher memory than the rest and is always the one to OOM", "why is the first
     // one taking all of it").
     if (others && any({"that crashes", "the one to oom", "the one that oom", "the one that crash", "one that dies",
-                       "taking all", "takes all", "higher memory", "more memory", "always get more"})) {
+                       "taking all", "takes all", "higher memory", "more memory", "always get more", "only use",
+                       "only uses", "only using", "only hold", "only take"})) {
       return true;
     }
     const bool everything = any({"everything", "all the weights", "all layers", "all the layers", "entirely", "nearly all",
@@ -4429,7 +4545,36 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     const bool more_gpus = others || any({"device=0,1", "0,1", "2 cards", "two cards", "dual", "tensor_parallel", "pmap",
                                           "multi-gpu", "multi gpu", "\xe5\xa4\x9a\xe5\x8d\xa1"});  // 多卡
     const bool fails = any({"crash", "oom", "fails", "fail to", "runs out", "run out", "full", "fills"});
+    // The whole model put on the first GPU where device_map="auto" would have spread it ("allocates the
+    // whole model onto GPU:0 again, should have used device_map=\"auto\""): several GPUs meant.
+    if (everything && has_text("device_map") && any({"should have used", "should use", "instead of", "without"})) return true;
     return everything && more_gpus && fails;
+  }
+
+  // "after running for more than ten minutes", "after 2 hours", "after a few days of serving": a
+  // time span of minutes, hours or days after "after" (within 48 bytes), not steps or epochs.
+  static bool ran_for_a_time(std::string_view lo) {
+    for (size_t p = lo.find("after "); p != std::string_view::npos; p = lo.find("after ", p + 6)) {
+      if (!word_starts_at(lo, p)) continue;
+      const std::string_view span = lo.substr(p + 6, 48);
+      for (std::string_view unit : {"minute", "hour", "days", "mins", "hrs"}) {
+        if (contains_word_start(span, unit)) return true;
+      }
+    }
+    return false;
+  }
+
+  // "after 10 epochs", "after a few thousand iterations": epochs, iterations or steps after "after"
+  // (within 32 bytes).
+  static bool ran_for_steps(std::string_view lo) {
+    for (size_t p = lo.find("after "); p != std::string_view::npos; p = lo.find("after ", p + 6)) {
+      if (!word_starts_at(lo, p)) continue;
+      const std::string_view span = lo.substr(p + 6, 32);
+      for (std::string_view unit : {"epoch", "iteration", "steps"}) {
+        if (contains_word_start(span, unit)) return true;
+      }
+    }
+    return false;
   }
 
   // "consume" / "consumes" / "consumed" / "consuming" with the memory in the 35 bytes from "consum"
@@ -5398,6 +5543,15 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "this issue", "this problem", "this happens", "this must", "do you", "did you"};
     const size_t oom = lo.find("out of memory");
     if (oom == std::string_view::npos) return std::string_view::npos;
+    // A title's message, a dash, then the user's words ("CUDA error: out of memory - other VRAM consumers
+    // not detected in available memory"): words, not a field ("- current device: 0") nor a figure.
+    if (lo.compare(oom + 13, 3, " - ") == 0) {
+      const std::string_view rest = lo.substr(oom + 16);
+      if (rest.size() >= 20 && is_alpha(rest[0]) && rest.find(' ') < 16 && rest.find(':') == std::string_view::npos &&
+          rest.find('=') == std::string_view::npos) {
+        return oom + 16;
+      }
+    }
     for (size_t p = oom; p < lo.size(); ++p) {
       if (lo[p] != '.' && lo[p] != '!' && lo[p] != '?') continue;
       size_t q = p + 1;
@@ -6264,6 +6418,12 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     // A load onto the CPU told as the fix (cpu_load_fixed()): the load put a checkpoint's tensors on
     // the GPU (beside the model's own, or every rank's on cuda:0), not a model too large for it.
     const bool cpu_load_fix = ev.cpu_load_fix_line > 0 && !load_is_initializer;
+    // The optimizer's saved state deserialized onto the GPU (a resume): its moments, not the model's
+    // weights, land beside the model.
+    // (Several ranks or GPUs in the log: each rank's state lands on GPU 0, the load phase's reading.)
+    if (load_what.rfind(kOptimizerDeserialized, 0) == 0 && !several_gpus_told(ev)) {
+      frame_signal(OomCause::kOptimizerState, cpu_load_fix ? 0.3 : 0.45, load_line, load_what);
+    } else
     frame_signal(OomCause::kStaticModelTooLarge, load_is_initializer ? 0.25 : cpu_load_fix ? 0.15 : 0.45, load_line,
                  cpu_load_fix ? load_what + " (a load onto the CPU is told as the fix)" : load_what);
   } else if (eval_frame && !no_grad_frame) {
@@ -6310,6 +6470,17 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     return std::abs(a.weight) > std::abs(b.weight);
   });
   std::set<std::pair<int, std::string>> kinds_seen;
+  // The checkpoint itself told kept (checkpoint_kept_line): a resume's memory is that object's, not
+  // the optimizer's state.
+  // Several ranks or GPUs: the resume's checkpoint lands on GPU 0 for every rank (the load's reading
+  // weighs that), the optimizer's state is no more than its share.
+  if (ev.checkpoint_kept_line > 0 || several_gpus_told(ev)) {
+    for (Signal& s : statements) {
+      if (s.what.rfind(kResumeOptimizer, 0) == 0) s.weight = 0.15;
+      if (ev.checkpoint_kept_line == 0) continue;
+      if (s.cause == OomCause::kOther && s.what.rfind("fails when resuming from a checkpoint (", 0) == 0) s.weight = 0.5;
+    }
+  }
   for (const Signal& s : statements) {
     const std::string kind = s.what.substr(0, s.what.find(':'));
     if (!kinds_seen.insert({static_cast<int>(s.cause), kind}).second) continue;
@@ -6379,6 +6550,29 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.signals.push_back({OomCause::kCpuRam, 0.4, ev.host_engine_line,
                          "a data engine, host-only compute (joblib, scikit-learn) or a CI runner that runs in host "
                          "memory is named, and no accelerator anywhere in the log"});
+  }
+  // TensorFlow imported beside JAX or PyTorch, and not kept off the GPU: TensorFlow's allocator
+  // maps nearly all of the GPU's memory at its first op (TensorFlow's GPU guide, "Limiting GPU
+  // memory growth"), tensorflow_datasets' pipeline too, leaving the other framework the rest.
+  if (ev.tf_import_line > 0 && (ev.jax_import_line > 0 || ev.torch_import_line > 0) && !ev.tf_gpu_hidden) {
+    c.signals.push_back({OomCause::kOther, 0.5, ev.tf_import_line,
+                         "TensorFlow imported beside " + std::string(ev.jax_import_line > 0 ? "JAX" : "PyTorch") +
+                             " in one process, not kept off the GPU: TensorFlow maps most of the GPU's memory for its "
+                             "own pool at its first op"});
+  }
+  // TensorRT's builder failing an allocation for a tactic and skipping that tactic, from 30 lines
+  // before the report to 10 after it, no finished build between them: the builder's warning, it builds with another tactic (TensorRT's developer guide,
+  // "Memory: the builder"); the workspace limit, not the model, sized the request.
+  for (const int64_t line : ev.tactic_skip_lines) {
+    const bool built_between = std::any_of(ev.engine_built_lines.begin(), ev.engine_built_lines.end(), [&](int64_t b) {
+      return b > std::min(line, oom_line) && b < std::max(line, oom_line);
+    });
+    if (line >= oom_line - 30 && line <= oom_line + 10 && !built_between) {
+      c.signals.push_back({OomCause::kOther, 0.55, line,
+                           "TensorRT's builder skips a tactic whose scratch memory did not fit and goes on with another "
+                           "(a warning, not the failure)"});
+      break;
+    }
   }
   if (ev.named_device_bytes > 0) c.named_device_bytes = ev.named_device_bytes;
   // Adapters (LoRA / PEFT, not denied), a stateless or factored optimizer (SGD, Adafactor) or the

@@ -723,8 +723,8 @@ bool only_first_gpu_used(std::string_view lo) {
 }
 
 // GPU memory uneven across devices, in the user's words, on one line (`raw`, `lo` its lowercase):
-// a GPU or a rank 0 named on the line and, in one clause of it (split at ". ", "; ", " but ",
-// " while ", ", and "), the memory named (memory, mem, VRAM, 显存; "usage" where the line holds
+// a GPU, a card (显卡, 号卡, N 张卡), 显存 or a rank 0 named on the line and, in one clause of it
+// (split at ". ", "; ", " but ", " while ", ", and "), the memory named (memory, mem, VRAM, 显存; "usage" where the line holds
 // no percentage, utilization, time or speed) with a word of unevenness ("imbalance", "unbalanced",
 // "uneven", "unequal", "not balanced", "more ... than the others", "than other GPUs", 不均衡 /
 // 不平衡): "GPUs memory imbalance", "the memory usage of GPU0 is significantly higher than other
@@ -741,7 +741,9 @@ bool gpu_memory_imbalance_prose(std::string_view raw, std::string_view lo) {
     return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return t.find(w) != std::string_view::npos; });
   };
   const bool gpu = any_word(lo, {"gpu", "gpus", "gpu0", "ranks", "card", "cards"}) ||
-                   any_text(lo, {"rank 0", "rank0", "cuda:0", "\xe6\x98\xbe\xe5\x8d\xa1", "\xe5\x8f\xb7\xe5\x8d\xa1"});  // 显卡, 号卡
+                   // 显卡 (graphics card), 号卡 (card No.), 张卡 (N cards), 显存 (a GPU's memory, by its name)
+                   any_text(lo, {"rank 0", "rank0", "cuda:0", "\xe6\x98\xbe\xe5\x8d\xa1", "\xe5\x8f\xb7\xe5\x8d\xa1",
+                                 "\xe5\xbc\xa0\xe5\x8d\xa1", "\xe6\x98\xbe\xe5\xad\x98"});
   if (!gpu || has_log_prefix(raw)) return false;
   if (any_word(lo, {"fixed", "fixes", "fixing", "expert", "experts", "router", "routing", "dataset", "label", "labels",
                     "sample", "samples", "loss", "time", "speed", "utilization", "util", "idle", "lora"}) ||

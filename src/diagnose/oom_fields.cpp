@@ -664,6 +664,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       }
       return;
     }
+    if (r.subsystem == "tcmalloc") {  // "tcmalloc: large alloc 12884901888 bytes == (nil) @ ...": bytes
+      r.requested_bytes = grouped_count_after(s, "largealloc", r, &r.requested_printed);
+      return;
+    }
     if (r.subsystem == "malloc") {  // "Failed attempt to allocate 95668727220bytes" (or "1,073,741,824 bytes")
       r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;

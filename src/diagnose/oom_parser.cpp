@@ -93,6 +93,29 @@ bool tf_not_a_failure(std::string_view lo, size_t from, std::string_view next) {
          istarts_with(trim_view(next), "the caller indicates that this is not a failure");
 }
 
+// tcmalloc's large-alloc line in `lo` (lowercased) from `from`, just after "tcmalloc: large alloc":
+// " <N> bytes == <result> @ <stack>". The byte count N and where its digits begin, when present.
+std::optional<std::pair<int64_t, size_t>> tcmalloc_large_alloc_at(std::string_view lo, size_t from) {
+  size_t k = from;
+  while (k < lo.size() && lo[k] == ' ') ++k;
+  size_t end = k;
+  const auto n = integer_at(lo, k, &end);
+  if (!n || lo.compare(end, 6, " bytes") != 0) return std::nullopt;
+  return std::make_pair(*n, k);
+}
+
+// Whether that large allocation failed: tcmalloc prints the pointer it returns after "==", "(nil)"
+// or "0" for none (gperftools' tcmalloc.cc, ReportLargeAlloc); an address is a success.
+bool tcmalloc_alloc_failed(std::string_view lo, size_t from) {
+  const auto n = tcmalloc_large_alloc_at(lo, from);
+  if (!n) return false;
+  const size_t eq = lo.find("==", n->second);
+  if (eq == std::string_view::npos || eq > n->second + 40) return false;
+  size_t k = eq + 2;
+  while (k < lo.size() && lo[k] == ' ') ++k;
+  return lo.compare(k, 5, "(nil)") == 0 || (k < lo.size() && lo[k] == '0' && (k + 1 >= lo.size() || lo[k + 1] != 'x'));
+}
+
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom), a head of kHeads.
 constexpr const char* kAllocationsReport = "current usage from device:";
 
@@ -232,6 +255,10 @@ const HeadDef kHeads[] = {
     // A program's own report of a failed malloc (kraken2 loading its database): "Failed attempt to
     // allocate 95668727220bytes; you may not have enough free memory to load this database."
     {"failed attempt to allocate", "host_alloc", "malloc", Kind::kOneLine},
+    // gperftools' tcmalloc (Colab's and many Python builds' malloc) on an allocation above its
+    // large-alloc threshold: "tcmalloc: large alloc 12884901888 bytes == (nil) @ 0x7f..." when the
+    // allocation failed (nil, or 0); with an address after "==" it succeeded and is only a warning.
+    {"tcmalloc: large alloc", "host_alloc", "tcmalloc", Kind::kOneLine},
     // Ollama's check before it loads a model into host memory (llm/server.go): "model requires more
     // system memory (18.5 GiB) than is available (12.1 GiB)": requested and free host RAM.
     {"requires more system memory", "host_alloc", "ollama", Kind::kOneLine},
@@ -959,6 +986,8 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
            contains_any(lo, {"not tpu", "not a tpu", "no tpu", "nccl", "faq"}))) {
         continue;
       }
+      // tcmalloc's large allocation is a failure only where it returned none: "== (nil)", "== 0".
+      if (hit.phrase == "tcmalloc: large alloc" && !tcmalloc_alloc_failed(lo, e)) continue;
       if (hit.phrase == "cuda error 2 in file") {
         const size_t words = lo.find("out of memory", e);
         if (words == std::string::npos || words > e + 200) continue;
@@ -1291,6 +1320,22 @@ bool same_size(const OomRecord& a, const OomRecord& b) {
 
 // The same allocation in two reports: the same device and the same size.
 bool same_allocation(const OomRecord& a, const OomRecord& b) { return same_device(a, b) && same_size(a, b); }
+
+// A PyTorch message's bare head quoted in a sentence a few lines above the message itself ('So it
+// causes "RuntimeError: CUDA out of memory.":' over the pasted traceback): `prev` carries no figure
+// and its squashed text `ps`, without the quote's closing marks, is in the later report's `s`.
+// (Its size quoted too, 'I get "CUDA out of memory. Tried to allocate 2.00 GiB" every time': the
+// same size; the quote ends at its closing mark.)
+bool bare_head_quoted(const OomRecord& prev, std::string_view ps, const OomRecord& r, std::string_view s) {
+  if (!prev.pytorch_family() || !r.pytorch_family() || (prev.requested_bytes && !same_size(prev, r)) ||
+      prev.total_capacity_bytes || prev.allocated_bytes || !r.requested_bytes || !r.total_capacity_bytes ||
+      r.line <= prev.line || r.line - prev.line > 40) {
+    return false;
+  }
+  ps = ps.substr(0, std::min(ps.find('"'), ps.find('`')));
+  while (!ps.empty() && (ps.back() == '\'' || ps.back() == ':')) ps.remove_suffix(1);
+  return ps.size() >= 12 && s.size() > ps.size() && s.find(ps) != std::string_view::npos;
+}
 
 // The index of a device ("cuda:1" -> "1"; "" when it names none): ggml's HIP build says
 // "cudaMalloc" for the device its graph allocator calls "ROCm1".
@@ -1865,7 +1910,20 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         const bool retry_then_error = prev.family == "pytorch_alloc_retry" && r.family != "pytorch_alloc_retry" &&
                                       r.pytorch_family() && r.line - prev.line <= 40 &&
                                       (prev.subsystem == "expandable_segments" ? same_device(prev, r) : same_allocation(prev, r));
-        if (errno_tail || unsized_title_echo) {
+        // XLA's BFC allocator (TensorFlow's, in JAX's jaxlib: "external/tsl/tsl/framework/bfc_allocator.cc]
+        // Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.00GiB") warning before the
+        // XlaRuntimeError it raises for the same bytes: one failure, XLA's.
+        const bool bfc_then_xla = prev.family == "tensorflow" && r.family == "xla" && r.line - prev_last <= 10 &&
+                                  same_size(prev, r) && prev.tensor_shape.empty();
+        if (bfc_then_xla) {
+          if (r.device == "gpu" && !prev.device.empty()) r.device = prev.device;
+          r.occurrences = prev.occurrences;
+          absorb(r, prev.text_lines);
+          r.line = prev.line;
+          prev = r;
+          squashed_of[k] = s;
+          merged = true;
+        } else if (errno_tail || unsized_title_echo) {
           if (unsized_title_echo) title_echoed = true;
           absorb(prev, r.text_lines);
           merged = true;
@@ -1947,7 +2005,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
             if (prev.message.size() < 1200) prev.message += " | " + r.message.substr(0, 300);
           }
           merged = true;
-        } else if (ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) {
+        } else if ((ps.size() >= 24 && s.size() > ps.size() && s.find(ps) != std::string::npos) || bare_head_quoted(prev, ps, r, s)) {
           // The earlier one was a cut-off copy of this one; a title's copy is none (the title names
           // the failure) and the post's line is the report's.
           const bool title_copy = title_unechoed(k) && r.line > 2;
@@ -2804,7 +2862,10 @@ size_t notebook_kernel_died(std::string_view lo, bool notebook_log) {
   for (size_t p = lo.find("kernel"); p != std::string_view::npos; p = lo.find("kernel", p + 6)) {
     if (!word_starts_at(lo, p)) continue;
     const std::string_view after = lo.substr(p + 6, 60);
-    if (after.find("appears to have died") != std::string_view::npos ||
+    // Jupyter's own record of the kernel's process gone: "KernelRestarter: restarting kernel (1/5)"
+    // (jupyter_client's restarter, when its poll finds the kernel not alive).
+    if (after.find("restarter: restarting kernel") == 0 ||
+        after.find("appears to have died") != std::string_view::npos ||
         after.find("crashed while executing") != std::string_view::npos) {
       return p;
     }
@@ -3193,6 +3254,25 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
+      }
+      // The host's process killed or its kernel dead beside tcmalloc's warning of one large
+      // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
+      // lines either way (Colab's log viewer lists the newest record first): the allocation that
+      // took the host's RAM, its size the request.
+      if (r.device == "cpu" && (killed || kernel_died)) {
+        const size_t idx = static_cast<size_t>(&l - lines.data());
+        for (size_t d = 1; d <= 40 && !r.requested_bytes; ++d) {
+          for (const size_t j : {idx >= d ? idx - d : lines.size(), idx + d}) {
+            if (j >= lines.size() || r.requested_bytes) continue;
+            const std::string near = lower(lines[j].raw.substr(0, 400));
+            const size_t t = near.find("tcmalloc: large alloc");
+            if (t == std::string::npos) continue;
+            if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
+              r.requested_bytes = n->first;
+              r.requested_printed = std::to_string(n->first) + " bytes";
+            }
+          }
+        }
       }
       // A later line's failure told in a sentence, not code, a comment ("# but doesn't OOM") nor one
       // denied or supposed ("a would-be OOM"). Not told_not_so(): a later line is often a long
