@@ -1450,6 +1450,54 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
   findings = std::move(ranked);
 }
 
+// The "other" causes a log's reading names (the Signal's text opens with `signal_prefix`), in the
+// order they are tried: each one's title, fix and probe in place of the category's own.
+struct OtherKind {
+  const char* signal_prefix;
+  const char* title;
+  const char* fix;
+  const char* probe;
+};
+constexpr OtherKind kOtherKinds[] = {
+    {"TensorRT's builder skips a tactic",
+     "TensorRT's builder skipped tactics whose scratch memory did not fit: warnings while it builds, not a failure of "
+     "the engine",
+     "If the engine builds, nothing to fix (fewer tactics tried); to quiet them or if the build fails, lower the "
+     "workspace with IBuilderConfig::setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, ...) (trtexec "
+     "--memPoolSize=workspace:N) below the GPU's free memory",
+     "Does the build finish and write the engine after these lines? Is the requested size the workspace limit you set "
+     "(a power of two)?"},
+    {"TensorFlow imported beside",
+     "TensorFlow in the same process holds the GPU: its allocator maps most of the device's memory at its first op "
+     "(tensorflow_datasets too), leaving the other framework the rest",
+     "Keep TensorFlow off the GPU before its first op: tf.config.set_visible_devices([], 'GPU') (or "
+     "tf.config.experimental.set_memory_growth(gpu, True)); with JAX also XLA_PYTHON_CLIENT_PREALLOCATE=false",
+     "Does nvidia-smi show the memory taken right after the TensorFlow / tfds pipeline starts, before the model runs? "
+     "Does hiding the GPU from TensorFlow make the run pass?"},
+    {"a shape bug",
+     "A shape bug: the op was asked for a tensor the program's shapes make huge (a wrong broadcast, an incompatible "
+     "matmul), not memory pressure",
+     "Fix the shapes entering the failing op (print them; align the broadcast dimensions, reshape / flatten before a "
+     "Linear); a newer PyTorch raises a shape error instead of allocating",
+     "Print the input shapes of the failing op: does the requested size equal the product of a wrong broadcast or outer "
+     "product of them?"},
+    {"a memory size hard-coded in the library",
+     "A memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device)",
+     "Override or lower that size where the library allows it (its environment variable or setting: a pool or cache "
+     "limit, a workspace size), or use a version that scales it to the device's memory",
+     "Does the failing request or reservation equal the hard-coded size, and does lowering it make the run pass?"},
+    {"a setting that places the work or caps its memory told to have no effect",
+     "A setting that should place the work elsewhere or cap its memory is ignored by the library (a bug in it)",
+     "Check the library's issues and changelog for that setting; upgrade, or set the device / cap another way "
+     "(CUDA_VISIBLE_DEVICES=\"\" for a CPU run, the framework's own memory cap)",
+     "Does the memory still land on the device (nvidia-smi) with the setting given, and not with the other way?"},
+    {"fails when resuming from a checkpoint",
+     "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own",
+     "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state dict) "
+     "before the first step",
+     "torch.cuda.memory_allocated() right after loading the checkpoint vs after `del checkpoint`"},
+};
+
 }  // namespace
 
 Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const DiagnoseOptions& options) {
@@ -2061,61 +2109,26 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // Nor is it when numpy failed: an array in host RAM holds no autograd graph ("np.concatenate(
   // self.preds)" in a validation hook), torch.no_grad cannot shrink it.
   if (oom.subsystem == "numpy") b.remove(OomCause::kEvalWithoutNoGrad);
-  // The log's own "other" causes get their own title, fix and probe.
+  // The log's own "other" causes get their own title, fix and probe: a save phase, else the first of
+  // kOtherKinds whose reading the context holds.
   for (Finding& f : b.findings()) {
     if (f.category != OomCause::kOther || f.fix != default_fix(OomCause::kOther)) continue;
-    bool resume = false, shape_bug = false, ignored = false, hardcoded = false, tf_beside = false, tactic = false;
-    for (const Signal& s : context.signals) {
-      tf_beside = tf_beside || s.what.rfind("TensorFlow imported beside", 0) == 0;
-      tactic = tactic || s.what.rfind("TensorRT's builder skips a tactic", 0) == 0;
-      resume = resume || s.what.rfind("fails when resuming from a checkpoint", 0) == 0;
-      shape_bug = shape_bug || s.what.rfind("a shape bug", 0) == 0;
-      ignored = ignored || s.what.rfind("a setting that places the work or caps its memory told to have no effect", 0) == 0;
-      hardcoded = hardcoded || s.what.rfind("a memory size hard-coded in the library", 0) == 0;
-    }
     if (context.phase == "save") {
       f.title = "OOM while saving a checkpoint: the save path put tensors on the GPU (a library's save, not the training step)";
       f.fix = "Save from a CPU copy (state_dict moved to the CPU, safe_serialization), or change the library version whose "
               "save path gathers / dequantizes weights on the GPU";
       f.probe = "Does training itself run for steps and only the save fail? Does an older/newer version of the saving "
                 "library save without the OOM?";
-    } else if (tactic) {
-      f.title = "TensorRT's builder skipped tactics whose scratch memory did not fit: warnings while it builds, not a "
-                "failure of the engine";
-      f.fix = "If the engine builds, nothing to fix (fewer tactics tried); to quiet them or if the build fails, lower "
-              "the workspace with IBuilderConfig::setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, ...) (trtexec "
-              "--memPoolSize=workspace:N) below the GPU's free memory";
-      f.probe = "Does the build finish and write the engine after these lines? Is the requested size the workspace "
-                "limit you set (a power of two)?";
-    } else if (tf_beside) {
-      f.title = "TensorFlow in the same process holds the GPU: its allocator maps most of the device's memory at its "
-                "first op (tensorflow_datasets too), leaving the other framework the rest";
-      f.fix = "Keep TensorFlow off the GPU before its first op: tf.config.set_visible_devices([], 'GPU') (or "
-              "tf.config.experimental.set_memory_growth(gpu, True)); with JAX also XLA_PYTHON_CLIENT_PREALLOCATE=false";
-      f.probe = "Does nvidia-smi show the memory taken right after the TensorFlow / tfds pipeline starts, before the "
-                "model runs? Does hiding the GPU from TensorFlow make the run pass?";
-    } else if (shape_bug) {
-      f.title = "A shape bug: the op was asked for a tensor the program's shapes make huge (a wrong broadcast, an "
-                "incompatible matmul), not memory pressure";
-      f.fix = "Fix the shapes entering the failing op (print them; align the broadcast dimensions, reshape / flatten "
-              "before a Linear); a newer PyTorch raises a shape error instead of allocating";
-      f.probe = "Print the input shapes of the failing op: does the requested size equal the product of a wrong "
-                "broadcast or outer product of them?";
-    } else if (hardcoded) {
-      f.title = "A memory size hard-coded in the library (a pool, cache limit or reservation not scaled to the device)";
-      f.fix = "Override or lower that size where the library allows it (its environment variable or setting: a pool or "
-              "cache limit, a workspace size), or use a version that scales it to the device's memory";
-      f.probe = "Does the failing request or reservation equal the hard-coded size, and does lowering it make the run pass?";
-    } else if (ignored) {
-      f.title = "A setting that should place the work elsewhere or cap its memory is ignored by the library (a bug in it)";
-      f.fix = "Check the library's issues and changelog for that setting; upgrade, or set the device / cap another way "
-              "(CUDA_VISIBLE_DEVICES=\"\" for a CPU run, the framework's own memory cap)";
-      f.probe = "Does the memory still land on the device (nvidia-smi) with the setting given, and not with the other way?";
-    } else if (resume) {
-      f.title = "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own";
-      f.fix = "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state "
-              "dict) before the first step";
-      f.probe = "torch.cuda.memory_allocated() right after loading the checkpoint vs after `del checkpoint`";
+      continue;
+    }
+    for (const OtherKind& k : kOtherKinds) {
+      const bool read = std::any_of(context.signals.begin(), context.signals.end(),
+                                    [&](const Signal& s) { return s.what.rfind(k.signal_prefix, 0) == 0; });
+      if (!read) continue;
+      f.title = k.title;
+      f.fix = k.fix;
+      f.probe = k.probe;
+      break;
     }
   }
   // The work told landing on the first GPU though another was chosen (the context's reading): its own
