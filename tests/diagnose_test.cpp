@@ -7196,3 +7196,68 @@ TEST(DiagnoseKinds34, Review54Mends) {
                       "already allocated; 100.00 MiB free; 7.30 GiB reserved in total by PyTorch)\n"),
             OomCause::kStaticModelTooLarge);
 }
+
+// held55's kinds, each on inputs written for the kind.
+TEST(DiagnoseKinds34, Held55Kinds) {
+  // A kernel's module failing to load out of memory: the device already taken (a framework's pool).
+  const std::string cubin = "import jax\nXlaRuntimeError: INTERNAL: Failed to load in-memory CUBIN: CUDA_ERROR_OUT_OF_MEMORY: out "
+                            "of memory\n";
+  EXPECT_EQ(top_cause(cubin), OomCause::kOther);
+  EXPECT_TRUE(evidence_holds(cubin, "a kernel's module (CUBIN) could not load", OomCause::kOther));
+  // Memory growing forward pass after forward pass where nothing trains: graphs kept.
+  EXPECT_EQ(top_cause("OOM after consecutive forward passes\nmodel = from_pretrained('org/model').to('cuda')\nout = model(x)\n"
+                      "After every forward pass the memory consumption increases, until I eventually get OOM.\n"),
+            OomCause::kEvalWithoutNoGrad);
+  // unsloth's inference mode with a direct forward.
+  EXPECT_TRUE(evidence_holds("OOM when accessing model().loss\nFastLanguageModel.for_inference(model)\na = model(input_ids).loss\n",
+                             "the model put in inference mode (for_inference)", OomCause::kEvalWithoutNoGrad));
+  // A large protein: the structure model's sequence.
+  EXPECT_TRUE(evidence_holds("Small proteins work. Predicting a large protein fails:\nResource exhausted: Out of memory while "
+                             "trying to allocate 12026119256 bytes.\n",
+                             "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  // Adapters on a named model whose frozen 16-bit weights exceed the named GPU (also in Chinese, the
+  // size glued to the family's name); not where they fit.
+  EXPECT_TRUE(evidence_holds("LoRA fine-tuning llama-2-13b on one RTX 4090 24GB runs out of memory\n",
+                             "adapters on the named model", OomCause::kStaticModelTooLarge));
+  EXPECT_EQ(top_cause("\xe5\x8f\x8c\xe5\x8d\xa1" "4090 lora\xe5\xbe\xae\xe8\xb0\x83" "Baichuan13b\xe5\x8f\x91\xe7\x94\x9f"
+                      "OOM\xe9\x94\x99\xe8\xaf\xaf\n"),  // 双卡4090 lora微调Baichuan13b发生OOM错误
+            OomCause::kStaticModelTooLarge);
+  EXPECT_FALSE(evidence_holds("LoRA fine-tuning llama-2-7b on one RTX 4090 24GB runs out of memory\n",
+                              "adapters on the named model"));
+}
+
+// review55's findings, mended.
+TEST(DiagnoseKinds34, Review55Mends) {
+  // The CUBIN reading: only on the report's own line, not with preallocation turned off, not the
+  // warning that falls back to PTX; CuPy's moduleLoadData too.
+  EXPECT_FALSE(evidence_holds("export XLA_PYTHON_CLIENT_PREALLOCATE=false\nXlaRuntimeError: INTERNAL: Failed to load in-memory "
+                              "CUBIN: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n",
+                              "a kernel's module (CUBIN) could not load"));
+  EXPECT_FALSE(evidence_holds("W external/xla/xla/stream_executor/gpu/asm_compiler.cc] Failed to load in-memory CUBIN: "
+                              "CUDA_ERROR_OUT_OF_MEMORY: out of memory (falling back to PTX)\nRESOURCE_EXHAUSTED: Out of "
+                              "memory while trying to allocate 2147483648 bytes.\n",
+                              "a kernel's module (CUBIN) could not load"));
+  // Growth after every forward pass under no_grad / inference_mode is no graph kept.
+  EXPECT_FALSE(evidence_holds("with torch.no_grad():\n    out = model(x)\nAfter every forward pass the memory consumption "
+                              "increases, until I eventually get OOM.\n",
+                              "(during inference)", OomCause::kEvalWithoutNoGrad));
+  // for_inference: not with inference_mode shown, nor where generate() runs.
+  EXPECT_FALSE(evidence_holds("FastLanguageModel.for_inference(model)\n@torch.inference_mode()\ndef score(x):\n"
+                              "    return model(x).loss\nOOM when scoring\n",
+                              "the model put in inference mode (for_inference)"));
+  EXPECT_FALSE(evidence_holds("FastLanguageModel.for_inference(model)\nout = model.generate(ids, max_new_tokens=8192)\n"
+                              "OOM when generating\n",
+                              "the model put in inference mode (for_inference)"));
+  // A large protein corpus is no one long input; Chinese 很大的蛋白 is.
+  EXPECT_FALSE(evidence_holds("OOM pretraining on a large protein corpus\n", "long inputs, in the user's words"));
+  EXPECT_TRUE(evidence_holds("OOM\n\xe9\xa2\x84\xe6\xb5\x8b\xe4\xb8\x80\xe4\xb8\xaa\xe5\xbe\x88\xe5\xa4\xa7\xe7\x9a\x84\xe8\x9b\x8b"
+                             "\xe7\x99\xbd\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\n",  // 预测一个很大的蛋白，显存不够
+                             "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  // Adapters: not with QLoRA's 4-bit weights, ZeRO, FSDP or device_map spreading the layers.
+  for (const char* spread : {"QLoRA (load_in_4bit=True) ", "LoRA with device_map=\"auto\" ", "LoRA with FSDP ",
+                             "LoRA with deepspeed ZeRO-3 "}) {
+    EXPECT_FALSE(evidence_holds(std::string(spread) + "fine-tuning llama-2-13b on RTX 4090 24GB runs out of memory\n",
+                                "adapters on the named model"))
+        << spread;
+  }
+}

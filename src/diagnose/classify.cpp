@@ -1321,6 +1321,22 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
               0);
     }
   }
+  // Adapters (LoRA) on a named model whose frozen 16-bit weights alone (2 bytes per parameter) exceed
+  // the GPU the user names, with no sharding named (ZeRO, FSDP, a model-parallel size or device_map
+  // spreading the layers; plain DDP keeps a whole copy on each GPU): the
+  // base model does not fit, whatever the adapters' or the batch's size (Hu et al., LoRA, 2021,
+  // sec. 4: only the adapters train; the base's weights stay as they are).
+  if (c.training && c.adapters_named && c.model_params && *c.model_params > 0 && !C && c.named_device_bytes &&
+      *c.named_device_bytes > 0 && !c.quantized && !c.state_sharded && !c.device_map_split && c.framework != "deepspeed" &&
+      c.framework != "fsdp") {
+    if (weights > *c.named_device_bytes) {  // (the 16-bit weights above, saturated)
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("adapters on the named model: its frozen 16-bit weights alone are about {}, more than the {} "
+                          "the log names",
+                          format_bytes(weights), format_bytes(*c.named_device_bytes)),
+              0);
+    }
+  }
   // vLLM reserves its budget (gpu_memory_utilization x capacity: weights + KV cache) at start-up;
   // a caching-allocator OOM after that is memory its profiling run did not count (CUDA graph
   // capture, the sampler's warm-up, another process on the GPU), not the KV cache it sized.
@@ -1467,6 +1483,14 @@ constexpr OtherKind kOtherKinds[] = {
      "--memPoolSize=workspace:N) below the GPU's free memory",
      "Does the build finish and write the engine after these lines? Is the requested size the workspace limit you set "
      "(a power of two)?"},
+    {"a kernel's module (CUBIN) could not load",
+     "A GPU kernel's module could not load: the device's memory was already taken, most often by a framework's pool "
+     "reserved up front (XLA / JAX preallocate 75% of the GPU, TensorFlow nearly all of it)",
+     "Leave room on the GPU for kernels: the framework's pool smaller (JAX: XLA_PYTHON_CLIENT_PREALLOCATE=false or "
+     "XLA_PYTHON_CLIENT_MEM_FRACTION=.5; TensorFlow: tf.config.experimental.set_memory_growth(gpu, True); PyTorch: "
+     "torch.cuda.empty_cache() before the call), and one framework's pool per GPU",
+     "nvidia-smi right before the failing cell: how much does the process already hold? Does "
+     "XLA_PYTHON_CLIENT_PREALLOCATE=false make it load?"},
     {"TensorFlow imported beside",
      "TensorFlow in the same process holds the GPU: its allocator maps most of the device's memory at its first op "
      "(tensorflow_datasets too), leaving the other framework the rest",

@@ -261,9 +261,11 @@ void for_each_token(std::string_view lo, F&& f) {
 
 
 // An LLM's name with its version glued on: "llama3", "llama2", "qwen2", "gemma2", "mistral7b".
+constexpr std::string_view kLlmFamilies[] = {"llama", "qwen",    "mistral", "mixtral", "gemma",    "falcon", "baichuan",
+                                              "chatglm", "vicuna", "phi",     "deepseek", "internlm", "yi"};
+
 bool is_llm_with_version(std::string_view w) {
-  for (std::string_view name : {"llama", "qwen", "mistral", "mixtral", "gemma", "falcon", "baichuan", "chatglm", "vicuna",
-                                "phi", "deepseek", "internlm", "yi"}) {
+  for (std::string_view name : kLlmFamilies) {
     if (w.size() > name.size() && w.substr(0, name.size()) == name && is_digit(w[name.size()])) return true;
   }
   return false;
@@ -541,6 +543,10 @@ struct LogEvidence {
   int64_t checkpoint_kept_line = 0;             // the loaded checkpoint told kept, holding memory
   std::vector<int64_t> tactic_skip_lines;       // TensorRT's builder skipping a tactic for want of memory
   std::vector<int64_t> engine_built_lines;      // TensorRT's build told finished
+  std::vector<int64_t> module_load_oom_lines;   // a kernel's module (CUBIN) failing to load, out of memory
+  int64_t xla_prealloc_off_line = 0;            // XLA_PYTHON_CLIENT_PREALLOCATE=false set
+  int64_t generate_call_line = 0;               // first line calling .generate(
+  int64_t device_map_split_line = 0;            // device_map="auto" / "balanced" / "sequential" named
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
   bool native_runtime_named = false;             // llama.cpp / ggml / Ollama named
@@ -631,6 +637,10 @@ bool version_works(std::string_view lo, size_t at) {
   }
   return false;
 }
+
+// unsloth's inference mode told (a statement's reading).
+constexpr std::string_view kForInference =
+    "the model put in inference mode (for_inference), a forward outside torch.no_grad() still keeps its graph: ";
 
 // The resume told, read as the optimizer's state loaded (a statement's reading).
 constexpr std::string_view kResumeOptimizer = "fails when resuming from a checkpoint: the optimizer's state loaded onto the GPU: ";
@@ -825,6 +835,25 @@ class Reader {
     if (t.find("tactic") != std::string_view::npos &&
         (t.find("skipping tactic") != std::string_view::npos || t.find("insufficient to use tactic") != std::string_view::npos)) {
       ev_.tactic_skip_lines.push_back(n);
+    }
+    // A GPU kernel's module failing to load for want of memory ("Failed to load in-memory CUBIN:
+    // CUDA_ERROR_OUT_OF_MEMORY", cuModuleLoadData): the memory was gone before the kernel ran.
+    // (CuPy's driver.moduleLoadData too; not the warning that falls back to PTX and goes on.)
+    if ((t.find("cubin") != std::string_view::npos || t.find("moduleload") != std::string_view::npos) &&
+        (t.find("out_of_memory") != std::string_view::npos || t.find("out of memory") != std::string_view::npos) &&
+        t.find("falling back") == std::string_view::npos) {
+      ev_.module_load_oom_lines.push_back(n);
+    }
+    // JAX's preallocation turned off ("XLA_PYTHON_CLIENT_PREALLOCATE=false").
+    if (t.find("xla_python_client_preallocate") != std::string_view::npos && t.find("false") != std::string_view::npos) {
+      ev_.xla_prealloc_off_line = n;
+    }
+    if (!ev_.generate_call_line && t.find(".generate(") != std::string_view::npos) ev_.generate_call_line = n;
+    // A model spread over the GPUs by accelerate's device_map ("device_map=\"auto\"", "balanced").
+    if (!ev_.device_map_split_line && t.find("device_map") != std::string_view::npos &&
+        (t.find("auto") != std::string_view::npos || t.find("balanced") != std::string_view::npos ||
+         t.find("sequential") != std::string_view::npos)) {
+      ev_.device_map_split_line = n;
     }
     // ... and its build told finished ("Engine generation completed in 80 seconds", "Engine built"):
     // a failure after it is the engine's run, not the build's.
@@ -1028,6 +1057,10 @@ class Reader {
     device_ids(lo);
     if (!ev_.training_line && !ascii_ && zh_training(lo)) ev_.training_line = n;
     // Quantized weights named: a quantization word, or "bit" after 4 / 8 ("4-bit", "8 bit").
+    if (!ev_.quantized_line && (lo.find("load_in_4bit") != std::string_view::npos || lo.find("load_in_8bit") != std::string_view::npos ||
+                                lo.find("qlora") != std::string_view::npos)) {
+      ev_.quantized_line = n;
+    }
     if (!ev_.quantized_line && ((seen >> kWQuant) & 1u) != 0) {
       for (std::string_view q : {"4bit", "8bit", "4-bit", "8-bit", "4 bit", "8 bit", "int4", "int8", "gptq", "awq", "nf4",
                                  "bitsandbytes", "gguf", "qlora", "fp8", "float8"}) {
@@ -1051,7 +1084,8 @@ class Reader {
     }
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
     // card"), not in the OOM message's own figures.
-    if ((((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWMem) & 1u) != 0 && lo.find("vram") != std::string_view::npos)) &&
+    if ((((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWMem) & 1u) != 0 && lo.find("vram") != std::string_view::npos) ||
+         (!ascii_ && lo.find("\xe5\x8d\xa1") != std::string_view::npos)) &&  // 卡 (zh: a card: "双卡4090")
         lo.find("allocate") == std::string_view::npos && lo.find("capacity") == std::string_view::npos &&
         lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
       named_memory(lo);
@@ -1213,7 +1247,17 @@ class Reader {
       }
     }
     for (size_t p = 0; p < lo.size(); ++p) {
-      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.') && lo[p - 1] != '_')) continue;
+      if (!is_digit(lo[p])) continue;
+      // The size opening its token, or glued to an LLM family's name ("baichuan13b", "qwen7b").
+      if (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.') && lo[p - 1] != '_') {
+        size_t b = p;
+        while (b > 0 && is_alpha(lo[b - 1])) --b;
+        const std::string_view family = lo.substr(b, p - b);
+        if ((b > 0 && word_char(lo[b - 1])) ||
+            std::find(std::begin(kLlmFamilies), std::end(kLlmFamilies), family) == std::end(kLlmFamilies)) {
+          continue;
+        }
+      }
       size_t e = p;
       while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
       size_t u = e;
@@ -1351,7 +1395,8 @@ class Reader {
     if (sized) return;
     const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||
                           lo.find("nvidia") != std::string_view::npos || lo.find("tesla") != std::string_view::npos ||
-                          lo.find("colab") != std::string_view::npos;
+                          lo.find("colab") != std::string_view::npos ||
+                          lo.find("\xe5\x8d\xa1") != std::string_view::npos;  // 卡 (zh: card, 显卡 graphics card)
     for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
       for (const GpuModelName& g : gpu_model_names()) {
@@ -1838,7 +1883,8 @@ class Reader {
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
-                             has_text("piles up") || has_text("piling up") || has_text("resum") || has_text("minute") ||
+                             has_text("piles up") || has_text("piling up") || has_text("resum") || has_text("minute") || has_text("protein") ||
+                             (cjk && has_text("\xe8\x9b\x8b\xe7\x99\xbd")) ||  // 蛋白 (protein)
                              (cjk && (has_text("\xe5\xb0\x8f\xe6\x97\xb6") ||  // 小时 (hours)
                                       has_text("\xe5\x88\x86\xe9\x92\x9f")));  // 分钟 (minutes)
     if (has(kWInputSize) && (has_text("image") || has_text("resolution") ||
@@ -2663,6 +2709,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     } else if (has(kWEval) && eval_words_denied(lo)) {
       // "we never evaluate", "without evaluation", "no validation at all": evaluation said not to run.
     } else if (has(kWEval) && !negated && !eval_ident_.empty() &&
+               !(has(kWNoGrad) && code_line(lo)) &&  // (not the decorator itself: "@torch.inference_mode()")
                (contains(" method") || contains(" function") || contains("()") || contains(" loop"))) {
       // "for the epochVal method", "in my validate() function": the user names where it fails.
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "fails in an evaluation function: " + text(), 'i');
@@ -2824,6 +2871,12 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
 if (contains("model.eval()") && !negated) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "model.eval(): " + text(), 'e');
     }
+    }
+    // unsloth's FastLanguageModel.for_inference(model): the model put in inference mode for generate(),
+    // which does not turn autograd off for a direct forward (model(ids).loss keeps its graph); not
+    // where the log shows no_grad / inference_mode or calls generate() (context_at()).
+    if (contains(".for_inference(")) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3, std::string(kForInference) + text());
     }
     // no_grad in the program (the evaluation's graphs are then not kept): not no_grad told as the
     // fix ("wrapping the validation loop in torch.no_grad() fixed it", the fix shown as code under
@@ -5842,6 +5895,18 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
+    // A large protein (its residues are a structure model's sequence: "predict a large protein",
+    // "larger proteins fail").
+    // (Not a large protein corpus, dataset or database: a collection, not one input.)
+    if (has("protein") && any({"large protein", "larger protein", "big protein", "bigger protein", "long protein",
+                               "longer protein"}) &&
+        !any({"protein corpus", "protein dataset", "protein database", "protein data", "protein collection"})) {
+      return true;
+    }
+    // zh: 大蛋白 / 大的蛋白 (a large protein: 很大的蛋白, 较大的蛋白).
+    if (has("\xe8\x9b\x8b\xe7\x99\xbd") && any({"\xe5\xa4\xa7\xe8\x9b\x8b\xe7\x99\xbd", "\xe5\xa4\xa7\xe7\x9a\x84\xe8\x9b\x8b\xe7\x99\xbd"})) {
+      return true;
+    }
     // A recording an hour or more long: "one hour of audio", "a 2-hour video", "hour-long recording",
     // "a 3 hour podcast"; zh "一小时的音频" (an hour of audio), "小时音频", "长音频" / "长视频" (long
     // audio / video).
@@ -6481,12 +6546,23 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       if (s.cause == OomCause::kOther && s.what.rfind("fails when resuming from a checkpoint (", 0) == 0) s.weight = 0.5;
     }
   }
+  // for_inference read only where no no_grad / inference_mode shows and nothing calls generate()
+  // (which runs under no_grad: its memory is the KV cache's).
+  if (c.no_grad_seen || ev.generate_call_line > 0) {
+    statements.erase(std::remove_if(statements.begin(), statements.end(),
+                                    [](const Signal& s) { return s.what.rfind(kForInference, 0) == 0; }),
+                     statements.end());
+  }
   for (const Signal& s : statements) {
     const std::string kind = s.what.substr(0, s.what.find(':'));
     if (!kinds_seen.insert({static_cast<int>(s.cause), kind}).second) continue;
     Signal adj = s;
     // In inference, memory growing batch after batch is graphs kept (eval without no_grad).
-    if (s.cause == OomCause::kLeakAcrossSteps && s.weight >= 0.3 && inference) {
+    // So is memory told growing forward pass after forward pass where nothing trains ("after every
+    // forward pass RAM consumption increases"): each call's graph kept, no backward frees it.
+    const bool forward_growth = !ev.training_line && !c.no_grad_seen && (s.what.find("forward pass") != std::string::npos ||
+                                                      s.what.find("forward call") != std::string::npos);
+    if (s.cause == OomCause::kLeakAcrossSteps && s.weight >= 0.3 && (inference || forward_growth)) {
       c.signals.push_back(
           {OomCause::kEvalWithoutNoGrad, s.weight * 0.9, s.line, s.what + " (during inference)", s.prose});
       adj.weight = s.weight * 0.4;
@@ -6560,6 +6636,17 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                              " in one process, not kept off the GPU: TensorFlow maps most of the GPU's memory for its "
                              "own pool at its first op"});
   }
+  // A kernel's module failing to load on the report's own line (preallocation not turned off): no kernel's data
+  // but the device's memory already taken, most often by a framework's pool reserved up front (XLA
+  // preallocates 75% of the GPU, TensorFlow nearly all of it; JAX's "GPU memory allocation" note).
+  for (const int64_t line : ev.module_load_oom_lines) {
+    if (line == oom_line && ev.xla_prealloc_off_line == 0) {
+      c.signals.push_back({OomCause::kOther, 0.45, line,
+                           "a kernel's module (CUBIN) could not load: the GPU's memory already taken, most often by a "
+                           "framework's pool reserved up front"});
+      break;
+    }
+  }
   // TensorRT's builder failing an allocation for a tactic and skipping that tactic, from 30 lines
   // before the report to 10 after it, no finished build between them: the builder's warning, it builds with another tactic (TensorRT's developer guide,
   // "Memory: the builder"); the workspace limit, not the model, sized the request.
@@ -6579,6 +6666,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // optimizer offloaded, named anywhere: the optimizer's state on the GPU is small (classify's
   // fine-tuning arithmetic does not apply).
   c.optimizer_state_small = ev.lora_line > 0 || ev.small_optimizer_line > 0;
+  c.adapters_named = ev.lora_line > 0;
+  c.device_map_split = ev.device_map_split_line > 0;
   // The model's state split over the GPUs (DeepSpeed's ZeRO, FSDP, a tensor- / model-parallel size);
   // plain DDP keeps a whole copy on each.
   c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0;

@@ -110,6 +110,8 @@ struct LogContext {
   bool quantized = false;                    // the log names quantized weights (4-bit, int8, GPTQ, AWQ, bitsandbytes)
   bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
   bool optimizer_state_small = false;        // adapters (LoRA / PEFT), SGD, Adafactor or an offloaded optimizer named
+  bool adapters_named = false;               // adapters (LoRA / QLoRA / PEFT) named, not denied: the base model frozen
+  bool device_map_split = false;             // device_map="auto" / "balanced" / "sequential": layers spread over the GPUs
   bool state_sharded = false;                // DeepSpeed (ZeRO), FSDP or a tensor- / model-parallel size named
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
