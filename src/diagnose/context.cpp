@@ -871,7 +871,7 @@ class Reader {
         contains_any(t, {"wasting", "never unloaded", "not unloaded", "never freed", "not freed", "kept on gpu",
                          "kept on the gpu", "kept in memory", "stays in memory", "stays on the gpu", "never deleted",
                          "not deleted", "del checkpoint", "del ckpt", "checkpoint = none", "ckpt = none",
-                         "first forward pass", "first forward"})) {
+                         "first forward"})) {
       ev_.checkpoint_kept_line = n;
     }
     // TensorFlow kept off the GPU ("tf.config.set_visible_devices([], 'GPU')"): its pool is the host's.

@@ -3264,9 +3264,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (size_t d = 1; d <= 40 && !r.requested_bytes; ++d) {
           for (const size_t j : {idx >= d ? idx - d : lines.size(), idx + d}) {
             if (j >= lines.size() || r.requested_bytes) continue;
-            const std::string near = lower(lines[j].raw.substr(0, 400));
+            const std::string_view near = lines[j].raw.substr(0, 400);  // (tcmalloc prints it in lower case)
             const size_t t = near.find("tcmalloc: large alloc");
-            if (t == std::string::npos) continue;
+            if (t == std::string_view::npos) continue;
             if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
               r.requested_bytes = n->first;
               r.requested_printed = std::to_string(n->first) + " bytes";
