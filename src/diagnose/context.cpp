@@ -821,6 +821,11 @@ class Reader {
       under_frame_ = false;
       return;
     }
+    // The line's character pairs, once: the phrase scans below and statement()'s skip a line that
+    // lacks a phrase's first, middle or last pair (CharPairs) without reading it.
+    pairs_.assign(lo);
+    auto in_view = [&](std::string_view v, std::string_view s) { return pairs_.may_contain(s) && v.find(s) != std::string_view::npos; };
+    auto in_t = [&](std::string_view s) { return in_view(t, s); };
     // Python's imports of two frameworks that each take the GPU's memory for their own pool:
     // TensorFlow (also through tensorflow_datasets) beside JAX or PyTorch in one script.
     if ((t[0] == 'i' || t[0] == 'f') && (t.rfind("import ", 0) == 0 || t.rfind("from ", 0) == 0)) {
@@ -832,42 +837,35 @@ class Reader {
     // TensorRT's builder skipping a tactic whose scratch memory did not fit ("Skipping tactic 8 due to
     // insufficient memory on requested size of N", "Device memory is insufficient to use tactic"): it
     // goes on with another tactic.
-    if (t.find("tactic") != std::string_view::npos &&
-        (t.find("skipping tactic") != std::string_view::npos || t.find("insufficient to use tactic") != std::string_view::npos)) {
+    if (in_t("tactic") && (in_t("skipping tactic") || in_t("insufficient to use tactic"))) {
       ev_.tactic_skip_lines.push_back(n);
     }
     // A GPU kernel's module failing to load for want of memory ("Failed to load in-memory CUBIN:
     // CUDA_ERROR_OUT_OF_MEMORY", cuModuleLoadData): the memory was gone before the kernel ran.
     // (CuPy's driver.moduleLoadData too; not the warning that falls back to PTX and goes on.)
-    if ((t.find("cubin") != std::string_view::npos || t.find("moduleload") != std::string_view::npos) &&
-        (t.find("out_of_memory") != std::string_view::npos || t.find("out of memory") != std::string_view::npos) &&
-        t.find("falling back") == std::string_view::npos) {
+    if ((in_t("cubin") || in_t("moduleload")) && (in_t("out_of_memory") || in_t("out of memory")) && !in_t("falling back")) {
       ev_.module_load_oom_lines.push_back(n);
     }
     // JAX's preallocation turned off ("XLA_PYTHON_CLIENT_PREALLOCATE=false").
-    if (t.find("xla_python_client_preallocate") != std::string_view::npos && t.find("false") != std::string_view::npos) {
+    if (in_t("xla_python_client_preallocate") && in_t("false")) {
       ev_.xla_prealloc_off_line = n;
     }
-    if (!ev_.generate_call_line && t.find(".generate(") != std::string_view::npos) ev_.generate_call_line = n;
+    if (!ev_.generate_call_line && in_t(".generate(")) ev_.generate_call_line = n;
     // A model spread over the GPUs by accelerate's device_map ("device_map=\"auto\"", "balanced").
-    if (!ev_.device_map_split_line && t.find("device_map") != std::string_view::npos &&
-        (t.find("auto") != std::string_view::npos || t.find("balanced") != std::string_view::npos ||
-         t.find("sequential") != std::string_view::npos)) {
+    if (!ev_.device_map_split_line && in_t("device_map") && (in_t("auto") || in_t("balanced") || in_t("sequential"))) {
       ev_.device_map_split_line = n;
     }
     // ... and its build told finished ("Engine generation completed in 80 seconds", "Engine built"):
     // a failure after it is the engine's run, not the build's.
-    if (t.find("engine") != std::string_view::npos &&
-        (t.find("engine generation completed") != std::string_view::npos || t.find("engine built") != std::string_view::npos ||
-         t.find("serialized engine") != std::string_view::npos || t.find("finished building") != std::string_view::npos)) {
+    if (in_t("engine") && (in_t("engine generation completed") || in_t("engine built") || in_t("serialized engine") ||
+                           in_t("finished building"))) {
       ev_.engine_built_lines.push_back(n);
     }
     // The loaded checkpoint itself told holding memory ("the checkpoint pickle was wasting over 1GB",
     // "the checkpoint dict kept on GPU was holding 3GB", "del checkpoint" as the fix).
     // So does the first forward pass after the load told failing ("after the checkpoint is loaded, ... this
     // error on the first forward pass"): before any step, what the load left on the GPU is there.
-    if (!ev_.checkpoint_kept_line && (t.find("checkpoint") != std::string_view::npos || t.find("ckpt") != std::string_view::npos ||
-                                      t.find("pickle") != std::string_view::npos) &&
+    if (!ev_.checkpoint_kept_line && (in_t("checkpoint") || in_t("ckpt") || in_t("pickle")) &&
         contains_any(t, {"wasting", "never unloaded", "not unloaded", "never freed", "not freed", "kept on gpu",
                          "kept on the gpu", "kept in memory", "stays in memory", "stays on the gpu", "never deleted",
                          "not deleted", "del checkpoint", "del ckpt", "checkpoint = none", "ckpt = none",
@@ -875,7 +873,7 @@ class Reader {
       ev_.checkpoint_kept_line = n;
     }
     // TensorFlow kept off the GPU ("tf.config.set_visible_devices([], 'GPU')"): its pool is the host's.
-    if (!ev_.tf_gpu_hidden && lo.find("set_visible_devices([]") != std::string_view::npos) ev_.tf_gpu_hidden = true;
+    if (!ev_.tf_gpu_hidden && in_t("set_visible_devices([]")) ev_.tf_gpu_hidden = true;
     // Rich tracebacks (typer / transformers / accelerate): boxed lines, "│ /path/file.py:280 in train │"
     // for a frame and "│ ❱ 280 │   model.save_pretrained(out) │" for the failing code line.
     constexpr std::string_view kBar = "\xe2\x94\x82";  // U+2502
@@ -925,8 +923,7 @@ class Reader {
     // Traceback structure ("Traceback (most recent call last):", "> Traceback ...", a rich box's header).
     // Not Paddle's "C++ Traceback (most recent call last):" under a Python one: the Python frames
     // above it stay the report's.
-    if (t.find("traceback (most recent call last)") != std::string_view::npos && t.size() < 200 &&
-        t.find("c++ traceback") == std::string_view::npos) {
+    if (t.size() < 200 && in_view(t, "traceback (most recent call last)") && !in_view(t, "c++ traceback")) {
       add(n, FactKind::kTracebackStart, OomCause::kOther, 0, "traceback");
       under_frame_ = false;
       traceback_line_ = n;
@@ -950,8 +947,7 @@ class Reader {
     // = Const[...]", "[[{{node .../Initializer/random_uniform}}]]"): a variable's initializer runs
     // once, when the variables are created, before any step: no activation exists yet. Read as
     // the model's load, weaker than the model's own (a frame of phase 'I').
-    if (!frame && (t.find("[[node") != std::string_view::npos || t.find("{{node ") != std::string_view::npos) &&
-        t.find("/initializer/") != std::string_view::npos) {
+    if (!frame && (in_view(t, "[[node") || in_view(t, "{{node ")) && in_view(t, "/initializer/")) {
       add(n, FactKind::kFrame, OomCause::kOther, 0, "a variable's initializer (TensorFlow creates the variables, no step has run)",
           'I');
     }
@@ -1124,8 +1120,7 @@ class Reader {
     if (code_under_frame) kv_cache_allocated(raw, lo, n);
     // pandas' own frames ("File \".../site-packages/pandas/io/parsers/readers.py\""): a host-memory engine
     // ran (its reading in context_at(): no accelerator anywhere, host RAM).
-    if (frame && !ev_.host_engine_line && (lo.find("/pandas/") != std::string_view::npos ||
-                                           lo.find("\\pandas\\") != std::string_view::npos)) {
+    if (frame && !ev_.host_engine_line && (in_view(lo, "/pandas/") || in_view(lo, "\\pandas\\"))) {
       ev_.host_engine_line = n;
     }
     if (frame || code_under_frame) {
@@ -1838,8 +1833,7 @@ class Reader {
     // Metal's debug device's own assertion ("-[MTLDebugDevice newBufferWith...] failed assertion
     // `Buffer Validation", "newBufferWith*:length 0x... must not exceed ..."): the message, not
     // evidence of a long input or an evaluation.
-    line_lo_ = lo;
-    pairs_.assign(lo);
+    line_lo_ = lo;  // (pairs_ holds the whole line's pairs, line(): a superset of a tail's)
     if (line_has(lo, "newbufferwith") || line_has(lo, "buffer validation")) return;
     // nvidia-smi's table header ("| GPU  Name  Persistence-M| Bus-Id  Disp.A | Volatile Uncorr. ECC |"):
     // its column names, not the user's words (its "Volatile" is no volatile=True).
