@@ -7261,3 +7261,74 @@ TEST(DiagnoseKinds34, Review55Mends) {
         << spread;
   }
 }
+
+// held56's kinds (session 42).
+TEST(DiagnoseKinds35, Held56Kinds) {
+  // A graph kept where nothing trains: a missing detach told as the cause of growth in sampling or
+  // inference is evaluation without no_grad; in training it stays a leak.
+  EXPECT_TRUE(evidence_holds("Memory blows up when drawing samples\nThe memory grows in sampling with every batch: it was the "
+                             "missing .detach() on the drawn samples.\n",
+                             "a detach told missing", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("Memory blows up in training\nThe memory grows in sampling during training with every epoch: it "
+                              "was the missing .detach() on the drawn samples.\n",
+                              "a detach told missing"));
+  // Full fine-tuning of a named model on one GPU whose 16-bit weights and gradients take most of it
+  // (over 60%): the model's training state does not fit; not on several GPUs with no sharding named.
+  EXPECT_TRUE(evidence_holds("Full fine-tuning llama-2-7b on one V100 32GB runs out of memory\n",
+                             "with Adam's state (12 bytes per parameter, assumed)", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("Full fine-tuning llama-2-7b on 16 x 40GB GPUs runs out of memory\n",
+                              "with Adam's state (12 bytes per parameter, assumed)"));
+  // A kill told in Chinese (被kill, 杀掉, the system's OOM), not denied, not on a line telling growth.
+  EXPECT_TRUE(evidence_holds("OOM\n\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x97\xb6\xe7\xa8\x8b\xe5\xba\x8f\xe8\xa2\xab"
+                             "kill\xe4\xba\x86\n",  // 加载模型时程序被kill了 (the program was killed loading the model)
+                             "the process was killed", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("OOM\n\xe7\xa8\x8b\xe5\xba\x8f\xe6\xb2\xa1\xe6\x9c\x89\xe8\xa2\xab" "kill\n",  // 程序没有被kill
+                              "the process was killed"));
+  EXPECT_FALSE(evidence_holds("OOM\n\xe5\x86\x85\xe5\xad\x98\xe6\x8c\x81\xe7\xbb\xad\xe5\xa2\x9e\xe9\x95\xbf\xe7\x9b\xb4\xe5\x88\xb0"
+                              "\xe8\xa2\xab" "kill\xe6\x8e\x89\n",  // 内存持续增长直到被kill掉 (grows until killed)
+                              "the process was killed"));
+  // A kill told while the memory is told low: other, with its own title; not with the memory high.
+  const std::string low = "Container restarts\nThe server exits with code 137 after a request. But the memory usage is low "
+                          "(3GB/32GB memory).\n";
+  EXPECT_EQ(top_cause(low), OomCause::kOther);
+  const std::vector<Diagnosis> ds = diagnose_log(low, rules_alone());
+  ASSERT_FALSE(ds.empty());
+  EXPECT_NE(ds.front().findings.front().title.find("something other than memory sent the kill"), std::string::npos);
+  EXPECT_FALSE(evidence_holds("The server exits with code 137 after a request. The memory usage is high (31GB/32GB).\n",
+                              "a kill told while the memory is told low"));
+}
+
+// IPython / Jupyter tracebacks read as Python's: the frames and the arrow's code line, not the
+// numbered context lines around it.
+TEST(DiagnoseKinds35, IpythonTracebacks) {
+  // IPython 8: an optimizer step's frame.
+  const std::string ipython8 =
+      "OutOfMemoryError                          Traceback (most recent call last)\n"
+      "Cell In[12], line 9\n"
+      "      7 loss = model(x).sum()\n"
+      "      8 loss.backward()\n"
+      "----> 9 optimizer.step()\n"
+      "\n"
+      "File ~/venv/lib/python3.10/site-packages/torch/optim/adam.py:141, in Adam.step(self, closure)\n"
+      "    139 state = self.state[p]\n"
+      "--> 141 state['exp_avg'] = torch.zeros_like(p, memory_format=torch.preserve_format)\n"
+      "\n"
+      "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 7.10 GiB already "
+      "allocated; 10.00 MiB free; 7.20 GiB reserved in total by PyTorch)\n";
+  EXPECT_EQ(first_phase(ipython8), "optimizer_step");
+  // IPython 7: a Keras model's constructor (its variables created), not the context line's backward.
+  const std::string ipython7 =
+      "ResourceExhaustedError                    Traceback (most recent call last)\n"
+      "<ipython-input-35-1a3bbd5216b5> in <module>\n"
+      "      1 x.backward()\n"
+      "----> 2 model = keras.applications.resnet.ResNet50(weights=None)\n"
+      "\n"
+      "/usr/local/lib/python3.6/dist-packages/keras/applications/resnet.py in ResNet50(*args, **kwargs)\n"
+      "     13 def ResNet50(*args, **kwargs):\n"
+      "---> 14     return resnet.ResNet50(*args, **kwargs)\n"
+      "\n"
+      "ResourceExhaustedError: OOM when allocating tensor with shape[3,3,256,256] and type float on "
+      "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
+  EXPECT_EQ(first_phase(ipython7), "model_load");
+  EXPECT_TRUE(evidence_holds(ipython7, "a Keras model built", OomCause::kStaticModelTooLarge));
+}

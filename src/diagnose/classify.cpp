@@ -1189,6 +1189,19 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                 "OUT_OF_MEMORY";
     }
   }
+  // A kill with the memory told low beside it (the context's reading "a kill told while the memory
+  // is told low": "exits with code 137 ... But the memory usage is low"), the kernel's report of
+  // the process's RSS absent: no memory ran out; its own finding (other) reads it.
+  const auto low = std::find_if(c.signals.begin(), c.signals.end(), [](const Signal& s) {
+    return s.what.rfind("a kill told while the memory is told low", 0) == 0;
+  });
+  if (oom.family == "oom_killer" && !oom.rss_bytes && low != c.signals.end()) {
+    for (Finding& f : b.findings()) {
+      if (f.category != OomCause::kCpuRam) continue;
+      f.score = std::min(f.score, 0.3);
+      f.evidence.push_back(fmt::format("log line {}: the memory told low beside the kill: not the OOM killer's", low->line));
+    }
+  }
   // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
   // Not where a GPU's size is told (the no-GPU machine is then another one).
@@ -1206,11 +1219,14 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   for (const Signal& s : c.signals) {
     // The process killed, told: an OOM killer's report says so itself; beside an accelerator's
     // message (an exception, not a kill) the kill told is likely another's (a scheduler, the
-    // user), half the weight.
+    // user), half the weight. Not beside a bare mention of an OOM ("OOM异常，自动kill程序了", family
+    // "mentioned" or "described"): its device is assumed, no accelerator's message was printed.
     const bool killed_told = s.what.rfind("the process was killed (", 0) == 0;
     if (oom.family == "oom_killer" && killed_told) continue;
     double w = s.weight;
-    if (killed_told && !oom.device.empty() && oom.device != "cpu") w *= 0.5;
+    const bool accelerator_message = oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() &&
+                                     oom.device != "cpu";
+    if (killed_told && accelerator_message) w *= 0.5;
     // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
     // frame points at where the memory went (other ranks, another GPU), not at the model's size.
     if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
@@ -1310,6 +1326,21 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           "than the {} the log names",
                           format_bytes(static_cast<int64_t>(std::min(weights_grads, 9.0e18))),
                           format_bytes(*c.named_device_bytes)),
+              0);
+    } else if (weights_grads > 0.6 * device && weights_grads <= device && whole > device &&
+               ((gpus == 1 && !c.multi_gpu) || c.state_sharded)) {
+      // The 16-bit weights and gradients take most of the GPU (over 60%, the band above the
+      // optimizer's below): what is left holds neither Adam's 12 bytes per parameter nor a batch's
+      // activations; the model's training state does not fit the GPU, the optimizer's share next.
+      // (One GPU, or a sharding named, as above: several GPUs may split the model.)
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("training the named model: its 16-bit weights and gradients alone are about {} per GPU of the {} "
+                          "the log names, with Adam's state (12 bytes per parameter, assumed) about {}",
+                          format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
+                          format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18)))),
+              0);
+      b.boost(OomCause::kOptimizerState, 0.15,
+              "the optimizer's state (Adam: 12 bytes per parameter, assumed) beside the named model's weights and gradients",
               0);
     } else if (weights_grads <= 0.6 * device && whole > device) {
       b.boost(OomCause::kOptimizerState, 0.35,
@@ -1515,6 +1546,14 @@ constexpr OtherKind kOtherKinds[] = {
      "Check the library's issues and changelog for that setting; upgrade, or set the device / cap another way "
      "(CUDA_VISIBLE_DEVICES=\"\" for a CPU run, the framework's own memory cap)",
      "Does the memory still land on the device (nvidia-smi) with the setting given, and not with the other way?"},
+    {"a kill told while the memory is told low",
+     "The process was killed while its memory was low: something other than memory sent the kill (a liveness or health "
+     "check that timed out, a timeout, the orchestrator), not the OOM killer",
+     "Find who sent the kill: the container's events (kubectl describe pod: Reason OOMKilled or a failed liveness "
+     "probe; docker inspect: State.OOMKilled); keep the health endpoint answering while the work runs (a worker thread "
+     "or process for the model, a longer probe timeout)",
+     "dmesg -T | grep -i 'killed process': no line means the kernel's OOM killer did not kill it; does the kill come "
+     "at a fixed time after a request starts (a probe's timeout)?"},
     {"fails when resuming from a checkpoint",
      "Resuming from a checkpoint keeps the checkpoint's tensors on the GPU next to the model's own",
      "torch.load(path, map_location='cpu'), load the state dicts, then `del checkpoint` (and the optimizer state dict) "

@@ -819,6 +819,7 @@ class Reader {
     std::string_view t = trim_view(lo);
     if (t.empty()) {
       under_frame_ = false;
+      ipython_open_ = false;
       return;
     }
     // The line's character pairs, once: the phrase scans below and statement()'s skip a line that
@@ -933,14 +934,32 @@ class Reader {
     const bool rich_frame = rich && t.find(".py:") != std::string_view::npos && t.find(" in ") != std::string_view::npos;
     const bool rich_code = rich && !rich_frame && t.find("\xe2\x9d\xb1") != std::string_view::npos;  // U+2771
     if (rich && !rich_frame && !rich_code) return;  // the box's context lines: not the failing code
-    const bool frame = t.rfind("file \"", 0) == 0 || rich_frame;
-    const bool code_under_frame = (under_frame_ && !frame) || rich_code;
+    // IPython's and Jupyter's tracebacks: a frame "/path/file.py in func(args)" or "<ipython-input-35-..>
+    // in <module>" (IPython 7 and older), "File /path/file.py:14, in func(args)" or "Cell In[35], line 7"
+    // (IPython 8), then numbered source lines around the failing one, which an arrow marks ("----> 7
+    // classes=2"). Read as Python's: the frame, and the arrow's code as the code line under it; the
+    // numbered lines around it are context, not the failing code (read as any other line).
+    const bool ipython_frame = !rich && ipython_frame_line(t);
+    bool ipython_context = false;
+    if (ipython_frame) {
+      ipython_open_ = true;
+    } else if (ipython_open_ && !rich) {
+      if (const std::string_view code = ipython_arrow_code(t); !code.empty()) {
+        t = code;
+      } else if (is_digit(t[0])) {
+        ipython_context = true;
+      } else {
+        ipython_open_ = false;
+      }
+    }
+    const bool frame = t.rfind("file \"", 0) == 0 || rich_frame || ipython_frame;
+    const bool code_under_frame = (under_frame_ && !frame && !ipython_context) || rich_code;
     if (frame) {  // PyTorch's own nn modules (module.py's _call_impl, linear.py's forward): no phase of the model's
       library_frame_ = t.find("/torch/nn/") != std::string_view::npos || t.find("\\torch\\nn\\") != std::string_view::npos;
     } else if (!under_frame_) {
       library_frame_ = false;
     }
-    under_frame_ = frame;
+    if (!ipython_context) under_frame_ = frame;
     if (frame) traceback_line_ = n;
     note_process(n);
     // TensorFlow names the op that failed under its OOM ("[[Node: conv6/biases/Adam/Initializer/zeros
@@ -1134,6 +1153,44 @@ class Reader {
  private:
   // A serving engine's KV cache allocated up front, per layer, by heads, on the line `lo` (lower-cased
   // `raw`, line n): read on a traceback's code line (line()) and on any other line (statement()).
+  // An IPython / Jupyter traceback's frame on the trimmed lower-cased line `t` (line()): "/path/file.py
+  // in func(args)", "~/x.py in f(", "c:\\path\\x.py in f(", "<ipython-input-35-1a3bbd5216b5> in <module>",
+  // "file /path/file.py:14, in func(args)", "cell in[35], line 7".
+  static bool ipython_frame_line(std::string_view t) {
+    if (t.size() < 8) return false;
+    if (t.rfind("<ipython-input-", 0) == 0) return t.find("> in ") != std::string_view::npos;
+    if (t.rfind("cell in", 0) == 0) {
+      return (t[7] == '[' || t.compare(7, 2, " [") == 0) && t.find(", line ") != std::string_view::npos;
+    }
+    if (t.rfind("file ", 0) == 0 && t[5] != '"') {
+      const size_t py = t.find(".py:");
+      if (py == std::string_view::npos) return false;
+      size_t e = py + 4;
+      while (e < t.size() && is_digit(t[e])) ++e;
+      return e > py + 4 && t.compare(e, 5, ", in ") == 0;
+    }
+    const bool path = t[0] == '/' || t[0] == '~' || (is_alpha(t[0]) && t[1] == ':' && t[2] == '\\');
+    if (!path) return false;
+    const size_t in = t.find(".py in ");
+    if (in == std::string_view::npos || in + 7 >= t.size()) return false;
+    const char c = t[in + 7];
+    return (is_alpha(c) || c == '_' || c == '<') && t.find('(', in) != std::string_view::npos;
+  }
+
+  // The code after an IPython traceback's arrow ("----> 7     classes=2", "---> 20 return f(x)") on
+  // the trimmed line `t`, or empty.
+  static std::string_view ipython_arrow_code(std::string_view t) {
+    size_t p = 0;
+    while (p < t.size() && t[p] == '-') ++p;
+    if (p == 0 || p >= t.size() || t[p] != '>') return {};
+    ++p;
+    while (p < t.size() && t[p] == ' ') ++p;
+    const size_t d = p;
+    while (p < t.size() && is_digit(t[p])) ++p;
+    if (p == d || p >= t.size() || t[p] != ' ') return {};
+    return trim_view(t.substr(p));
+  }
+
   void kv_cache_allocated(std::string_view raw, std::string_view lo, int64_t n) {
     // "self.value_buffer = [torch.empty((size, head_num, head_dim), dtype=dtype, device="cuda") for _ in
     // range(layer_num)]" (LightLLM's MemoryManager; vLLM's and lmdeploy's cache engines the same): a
@@ -1354,12 +1411,23 @@ class Reader {
       if (t.size() >= 2 && t.back() == 'x') t.remove_suffix(1);
       return !t.empty() && t.size() <= 4 && std::all_of(t.begin(), t.end(), is_digit) ? t : std::string_view();
     };
-    // Read word by word, keeping the last two (a per-line path: no copy of the line's words).
-    std::string_view before_last, last;
+    // A card's memory size between the count and the GPU word ("16 x 40GB GPUs", "8x 80GB A100s"):
+    // digits then "gb" or "g".
+    auto size_token = [](std::string_view t) {
+      size_t d = 0;
+      while (d < t.size() && is_digit(t[d])) ++d;
+      return d > 0 && d <= 4 && (t.substr(d) == "gb" || t.substr(d) == "g");
+    };
+    // Read word by word, keeping the last three (a per-line path: no copy of the line's words).
+    std::string_view third_last, before_last, last;
     for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view t = lo.substr(i, j - i);
       std::string_view c = count_of(last);
       if (c.empty() && last == "x") c = count_of(before_last);
+      if (c.empty() && size_token(last)) {
+        c = count_of(before_last);
+        if (c.empty() && before_last == "x") c = count_of(third_last);
+      }
       if (!c.empty() && gpu_word(t)) {
         const int64_t v = std::stoll(std::string(c));
         if (v >= 2 && v <= 1024 && !other_run(i)) {
@@ -1367,6 +1435,7 @@ class Reader {
           return false;
         }
       }
+      third_last = before_last;
       before_last = last;
       last = t;
       return true;
@@ -1632,6 +1701,12 @@ class Reader {
                                contains("in save") || contains("in _save") || contains("save_model"))) {
       phase = 's';
       what = "saving a checkpoint";
+    } else if (frame && (contains("/keras/applications/") || contains("\\keras\\applications\\") ||
+                         contains("keras_applications/") || contains("keras_applications\\") || contains(" in add_weight("))) {
+      // A Keras model being built (keras.applications' constructors, a layer's add_weight): its
+      // variables are created, as a TensorFlow initializer's node tells.
+      phase = 'I';
+      what = "a Keras model built (its variables created, no step has run)";
     } else if (has(kWLoad) || contains("torch.load(") || moves_model_to_device(t) || contains("in convert") || contains("load_model(") ||
                contains("= pipeline(") ||  // HF's pipeline() built: it loads the model onto its device
                contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
@@ -2417,6 +2492,9 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       if (graph_of_no_grad_work) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
             "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());
+      } else if (graph_kept_outside_training(lo)) {
+        add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
+            "memory grows in sampling / inference with a graph kept (a detach told missing), where nothing trains: " + text());
       } else {
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up || more_and_more ? 0.5 : 0.3,
             "memory grows step after step: " + text());
@@ -3564,6 +3642,29 @@ if (contains("other process") || contains("another process") || contains("other 
               text(),
           0, Told::kAccount);
     }
+    // A kill (exit code 137, SIGKILL, "killed") told while the memory is told low ("returns 137 exit
+    // code ... But the memory and the GPU memory usage is low (12/24GB GPU, 3GB/32GB memory)"): no
+    // memory ran out; something else sent the kill (a liveness or health check, a timeout, the
+    // orchestrator), not the OOM killer.
+    if (!negated && (contains_word(lo, "137") || contains("sigkill") || contains("killed")) &&
+        contains_any(lo, {"usage is low", "usage was low", "usage is very low", "usage was very low", "usage is fine",
+                          "usage was fine", "usage is normal", "usage was normal", "memory is not full",
+                          "memory was not full", "plenty of free memory", "plenty of memory left"})) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.45,
+          "a kill told while the memory is told low: something other than memory sent it (a health check, a timeout, "
+          "the orchestrator): " + text(),
+          0, Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kCpuRam, -0.2, "the host's memory told low beside the kill: " + text());
+    }
+    // The same told in Chinese: "自动kill程序了" (the program was killed by itself), "被kill" / "被杀" /
+    // "杀掉" / "杀死" (killed), or the system's own OOM ("系统会OOM", "系统OOM"), on a line that does not
+    // name the GPU's memory (显存).
+    if (!ascii_ && zh_kill_told(lo) && once_per_window(last_killed_, OomCause::kCpuRam, n)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+          "the process was killed (the Linux OOM killer / a cgroup limit ends a process that takes the host's RAM), in "
+          "the user's words: " + text(),
+          0, Told::kAccount);
+    }
     // The caching allocator's cache told: "reserved but unallocated memory was high", "reserved is
     // much larger than allocated".
     if (sentence && contains("unallocated") && reserved_unallocated_told(lo)) {
@@ -4318,6 +4419,46 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           if (before == "not" || before == "never" || (before.size() > 3 && before.substr(before.size() - 3) == "n't")) return false;
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  // A kill or the system's OOM told in Chinese on the lower-cased line `lo` (see the caller): not
+  // denied just before (没 / 不: "没有被kill"), not the user's own kill (我kill, 手动kill: by hand), not
+  // on a line naming the GPU's memory (显存) or telling the memory growing.
+  static bool zh_kill_told(std::string_view lo) {
+    constexpr std::string_view kGpuMemory = "\xe6\x98\xbe\xe5\xad\x98";  // 显存
+    if (lo.find(kGpuMemory) != std::string_view::npos) return false;
+    // Memory told growing or leaking on the line ("内存持续增长，直到内存被耗尽被操作系统kill掉": it grows
+    // until the OS kills it): the kill ends that growth, which the growth's reading weighs.
+    for (std::string_view grows : {"\xe5\xa2\x9e\xe9\x95\xbf", "\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\xb3\x84\xe6\xbc\x8f",
+                                   "\xe6\xb3\x84\xe9\x9c\xb2"}) {  // 增长 增加 泄漏 泄露
+      if (lo.find(grows) != std::string_view::npos) return false;
+    }
+    static constexpr std::string_view kKilled[] = {
+        "\xe8\xa2\xabkill",                        // 被kill
+        "\xe8\x87\xaa\xe5\x8a\xa8kill",            // 自动kill
+        "kill\xe6\x8e\x89",                        // kill掉
+        "kill\xe4\xba\x86",                        // kill了
+        "kill\xe7\xa8\x8b\xe5\xba\x8f",            // kill程序
+        "kill\xe8\xbf\x9b\xe7\xa8\x8b",            // kill进程
+        "\xe8\xa2\xab\xe6\x9d\x80",                // 被杀
+        "\xe6\x9d\x80\xe6\x8e\x89",                // 杀掉
+        "\xe6\x9d\x80\xe6\xad\xbb",                // 杀死
+        "\xe7\xb3\xbb\xe7\xbb\x9f\xe4\xbc\x9aoom",  // 系统会oom
+        "\xe7\xb3\xbb\xe7\xbb\x9foom",             // 系统oom
+    };
+    for (std::string_view k : kKilled) {
+      for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
+        const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
+        if (before.find("\xe6\xb2\xa1") != std::string_view::npos ||  // 没 (not)
+            before.find("\xe4\xb8\x8d") != std::string_view::npos ||  // 不 (not)
+            before.find("\xe6\x88\x91") != std::string_view::npos ||  // 我 (I: my own kill)
+            before.find("\xe6\x89\x8b\xe5\x8a\xa8") != std::string_view::npos) {  // 手动 (by hand)
+          continue;
+        }
+        return true;
       }
     }
     return false;
@@ -5560,10 +5701,36 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       if (own == 0 && i + 1 < parts.size()) own = named_in(parts[i + 1]);  // "Solved. Didn't have enough CPU memory."
       named |= own;
     }
+    // A graph kept (detach, .item(), .cpu() the remedy) where nothing trains: the account places the
+    // growth in sampling, inference, evaluation or generation ("The RAM filling up in sampling was
+    // ... because of the missing .detach()"), no training word on the line: each call's autograd
+    // graph kept outside training is evaluation without no_grad, not a training loop's leak.
+    constexpr uint32_t kLeakBit = uint32_t{1} << static_cast<int>(OomCause::kLeakAcrossSteps);
+    if ((named & kLeakBit) != 0 && graph_kept_outside_training(lo)) {
+      named = (named & ~kLeakBit) | (uint32_t{1} << static_cast<int>(OomCause::kEvalWithoutNoGrad));
+    }
     const size_t k = std::bitset<kCauseCount>(named).count();
     if (k == 0) return;
     add_account(named, k == 1 ? 0.5 : k == 2 ? 0.4 : 0.3, n,
                 "the user's account of the fix or the cause: " + shown(raw.substr(0, 160)));
+  }
+
+  // A no-training phase named on the account's line `lo` ("in sampling", "during inference", "at
+  // test time", "while generating") beside a graph-keeping remedy's name (detach, .item(), .cpu():
+  // the caller's), with no training word on the line ("train", "training", "epoch", "backward").
+  static bool graph_kept_outside_training(std::string_view lo) {
+    if (!contains_word(lo, "detach") && lo.find(".detach") == std::string_view::npos && lo.find(".item()") == std::string_view::npos &&
+        lo.find(".cpu()") == std::string_view::npos) {
+      return false;
+    }
+    for (std::string_view t : {"train", "training", "epoch", "epochs", "backward", "optimizer"}) {
+      if (contains_word(lo, t)) return false;
+    }
+    return contains_any(lo, {"in sampling", "during sampling", "while sampling", "when sampling", "sampling loop",
+                             "in inference", "during inference", "at inference", "for inference", "while inferring",
+                             "in evaluation", "during evaluation", "during eval", "in validation", "during validation",
+                             "during prediction", "while predicting", "during testing", "at test time",
+                             "during generation", "while generating"});
   }
 
   // The user's account at line `n` of each cause whose bit `named` holds, `w` each, once per
@@ -6257,6 +6424,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   std::string_view eval_ident_;  // the line's first identifier naming evaluation ("epochVal"); views the raw line
   std::string lo_;
   bool under_frame_ = false;
+  bool ipython_open_ = false;   // an IPython frame's numbered source lines may follow (line())
   bool library_frame_ = false;  // the last frame is in PyTorch's torch/nn (its code line too)
   std::array<int64_t, 16> last_weak_{};
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
