@@ -258,6 +258,9 @@
 // - held55: tests/data/oom-corpus-held55/ (14 reports gathered the same way later in that session,
 //   after held54's round; committed on their own before anything was scored on them). Scored only
 //   when asked for (OOMKIT_CORPUS_PART=held55).
+// - held56: tests/data/oom-corpus-held56/ (17 reports gathered the same way in the next session, at
+//   its start; committed on their own before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held56).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -5873,19 +5873,20 @@ TEST(DiagnoseKinds33, Review42Mends) {
   EXPECT_EQ(top_cause(spawn), OomCause::kMultiGpuImbalance);
   EXPECT_TRUE(evidence_holds(spawn, "(a load onto the CPU is told as the fix)", OomCause::kStaticModelTooLarge));
   // The fine-tuning arithmetic: over the GPUs counted in words where a sharding is named (FSDP; since
-  // review43, not under plain DDP), not where the message has figures, not with SGD or an offloaded
-  // optimizer, and with LoRA denied.
+  // review43, not under plain DDP), against the message's capacity where it prints one (since
+  // review56; before, not where the message has figures), not with SGD or an offloaded optimizer,
+  // and with LoRA denied.
   EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-13B with FSDP on 2x A100 80GB: CUDA out of memory.\n",
                              "full fine-tuning of the named model", OomCause::kOptimizerState));
   EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-7B without LoRA on one A100 80GB: CUDA out of memory.\n",
                              "full fine-tuning of the named model", OomCause::kOptimizerState));
   EXPECT_FALSE(evidence_holds("Full fine-tuning of Llama-2-7B with plain SGD on one A100 80GB: CUDA out of memory.\n",
                               "full fine-tuning of the named model"));
-  EXPECT_FALSE(evidence_holds("Full fine-tuning of Llama-2-7B on one A100 80GB:\n"
-                              "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB "
-                              "total capacity; 78.10 GiB already allocated; 20.00 MiB free; 78.20 GiB reserved in total by "
-                              "PyTorch)\n",
-                              "full fine-tuning of the named model"));
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-7B on one A100 80GB:\n"
+                             "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB "
+                             "total capacity; 78.10 GiB already allocated; 20.00 MiB free; 78.20 GiB reserved in total by "
+                             "PyTorch)\n",
+                             "per GPU of 79.15 GiB", OomCause::kOptimizerState));
   // scikit-learn by its own name; cuML (RAPIDS, on the GPU) named is an accelerator.
   EXPECT_TRUE(evidence_holds("My scikit-learn pipeline runs out of memory when fitting a RandomForest on 10M rows.\n",
                              "host-only compute", OomCause::kCpuRam));
@@ -7331,4 +7332,42 @@ TEST(DiagnoseKinds35, IpythonTracebacks) {
       "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
   EXPECT_EQ(first_phase(ipython7), "model_load");
   EXPECT_TRUE(evidence_holds(ipython7, "a Keras model built", OomCause::kStaticModelTooLarge));
+}
+
+// review56's findings, mended.
+TEST(DiagnoseKinds35, Review56Mends) {
+  // Growth told in sampling on one line, the missing detach on the next: the graphs kept, eval.
+  EXPECT_EQ(top_cause("Memory keeps growing during sampling, about 200MB per batch, until CUDA out of memory.\n"
+                      "I forgot to .detach() the logits in my sampling loop, I append them to a list.\n"
+                      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 0; 23.69 GiB total "
+                      "capacity; 21.80 GiB already allocated; 300.00 MiB free; 22.10 GiB reserved in total by PyTorch)\n"),
+            OomCause::kEvalWithoutNoGrad);
+  // The memory told low: the host's, with no spike, growth or full memory told on the line.
+  EXPECT_TRUE(evidence_holds("Process killed (SIGKILL) during checkpoint save. RAM usage looks fine, GPU memory is normal.\n",
+                             "a kill told while the memory is told low", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("Memory usage is normal during training, then at evaluation it spikes and the process is killed.\n",
+                              "a kill told while the memory is told low"));
+  EXPECT_FALSE(evidence_holds("The pod was killed, exit code 137. GPU memory usage is fine but host RAM hits 100%.\n",
+                              "a kill told while the memory is told low"));
+  EXPECT_FALSE(evidence_holds("The pod was killed, exit code 137. GPU memory usage is low.\n",
+                              "a kill told while the memory is told low"));
+  // The training arithmetic against the message's capacity: a 13B model's 16-bit weights and
+  // gradients take 61% of an 80 GB GPU (static); a 7B model's exceed a 24 GB one.
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of a 13B model on one A100 with Adam.\nRuntimeError: CUDA out of memory. Tried "
+                             "to allocate 100.00 MiB (GPU 0; 79.15 GiB total capacity; 78.50 GiB already allocated; 40.00 "
+                             "MiB free; 78.70 GiB reserved in total by PyTorch)\n",
+                             "per GPU of the 79.15 GiB device", OomCause::kStaticModelTooLarge));
+  EXPECT_TRUE(evidence_holds("Full fine-tuning of Llama-2-7B on a 3090 with AdamW.\nRuntimeError: CUDA out of memory. Tried "
+                             "to allocate 86.00 MiB (GPU 0; 23.69 GiB total capacity; 23.40 GiB already allocated; 30.00 "
+                             "MiB free; 23.50 GiB reserved in total by PyTorch)\n",
+                             "more than the 23.69 GiB device", OomCause::kStaticModelTooLarge));
+  // A layer's add_weight on the arrow's code line: the model being built.
+  EXPECT_EQ(first_phase("ResourceExhaustedError                    Traceback (most recent call last)\n"
+                        "<ipython-input-4-0c6f3e1b2a9d> in build(self, input_shape)\n"
+                        "      2     def build(self, input_shape):\n"
+                        "----> 3         self.table = self.add_weight(shape=(50000000, 512))\n"
+                        "\n"
+                        "ResourceExhaustedError: OOM when allocating tensor with shape[50000000,512] and type float on "
+                        "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"),
+            "model_load");
 }

@@ -1300,22 +1300,27 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
               0);
     }
   }
-  // Full fine-tuning of a named model with Adam, on GPUs of a size the user names, where the
-  // message carries no capacity: mixed precision holds 16 bytes per parameter (16-bit weights and
+  // Full fine-tuning of a named model with Adam, on GPUs of the message's capacity or of a size the
+  // user names: mixed precision holds 16 bytes per parameter (16-bit weights and
   // gradients, 2 + 2; fp32 master weights and Adam's two moments, 4 + 4 + 4: Rajbhandari et al.,
   // ZeRO, SC'20, sec. 3.1), at best split over the run's GPUs. Where the weights and gradients take
   // at most 60% of one GPU and the whole does not fit, the optimizer's 12 bytes per parameter are
   // what does not fit (with a sharding named, a lower bound per GPU: the state split over them all). Not with adapters, SGD, Adafactor or an offloaded optimizer named
   // (LogContext::optimizer_state_small), nor quantized weights.
-  if (c.training && c.model_params && *c.model_params > 0 && !C && c.named_device_bytes &&
-      *c.named_device_bytes > 0 && !c.quantized && !c.optimizer_state_small) {
+  // The device: the message's capacity where it prints one (and the 16-bit weights alone fit it: the
+  // rule above read them), else the GPU the user names.
+  const int64_t train_device_bytes = C && *C > 0 ? (weights < *C ? *C : 0) : c.named_device_bytes.value_or(0);
+  if (c.training && c.model_params && *c.model_params > 0 && train_device_bytes > 0 && !c.quantized &&
+      !c.optimizer_state_small) {
+    const std::string where = C && *C > 0 ? fmt::format("the {} device", format_bytes(train_device_bytes))
+                                          : fmt::format("the {} the log names", format_bytes(train_device_bytes));
     // Split over the GPUs (the run's, or more, the ones the user counts in words: a lower bound per
     // GPU) only where the log names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it
     // all on each GPU.
     const int64_t gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
     const double g = c.state_sharded ? static_cast<double>(gpus) : 1.0;
     const double params = static_cast<double>(*c.model_params);
-    const double device = static_cast<double>(*c.named_device_bytes);
+    const double device = static_cast<double>(train_device_bytes);
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
     if (weights_grads > device && ((gpus == 1 && !c.multi_gpu) || c.state_sharded)) {
       // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
@@ -1323,9 +1328,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       // may still split the model: Megatron's tensor / pipeline parallelism, device_map.)
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("training the named model: its 16-bit weights and gradients alone are about {} per GPU, more "
-                          "than the {} the log names",
-                          format_bytes(static_cast<int64_t>(std::min(weights_grads, 9.0e18))),
-                          format_bytes(*c.named_device_bytes)),
+                          "than {}",
+                          format_bytes(static_cast<int64_t>(std::min(weights_grads, 9.0e18))), where),
               0);
     } else if (weights_grads > 0.6 * device && weights_grads <= device && whole > device &&
                ((gpus == 1 && !c.multi_gpu) || c.state_sharded)) {
@@ -1334,9 +1338,9 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       // activations; the model's training state does not fit the GPU, the optimizer's share next.
       // (One GPU, or a sharding named, as above: several GPUs may split the model.)
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
-              fmt::format("training the named model: its 16-bit weights and gradients alone are about {} per GPU of the {} "
-                          "the log names, with Adam's state (12 bytes per parameter, assumed) about {}",
-                          format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
+              fmt::format("training the named model: its 16-bit weights and gradients alone are about {} per GPU of {}, "
+                          "with Adam's state (12 bytes per parameter, assumed) about {}",
+                          format_bytes(static_cast<int64_t>(weights_grads)), where,
                           format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18)))),
               0);
       b.boost(OomCause::kOptimizerState, 0.15,
@@ -1347,7 +1351,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
               fmt::format("full fine-tuning of the named model with Adam (assumed: no other optimizer is named): its 16-bit "
                           "weights and gradients are about {} per GPU of {}, the fp32 master weights and Adam moments (12 "
                           "bytes per parameter) bring it to {}",
-                          format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(*c.named_device_bytes),
+                          format_bytes(static_cast<int64_t>(weights_grads)), format_bytes(train_device_bytes),
                           format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18)))),
               0);
     }

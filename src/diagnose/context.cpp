@@ -1701,8 +1701,9 @@ class Reader {
                                contains("in save") || contains("in _save") || contains("save_model"))) {
       phase = 's';
       what = "saving a checkpoint";
-    } else if (frame && (contains("/keras/applications/") || contains("\\keras\\applications\\") ||
-                         contains("keras_applications/") || contains("keras_applications\\") || contains(" in add_weight("))) {
+    } else if ((frame || contains(".add_weight(")) && (contains("/keras/applications/") || contains("\\keras\\applications\\") ||
+                         contains("keras_applications/") || contains("keras_applications\\") || contains(" in add_weight(") ||
+                         contains(".add_weight("))) {
       // A Keras model being built (keras.applications' constructors, a layer's add_weight): its
       // variables are created, as a TensorFlow initializer's node tells.
       phase = 'I';
@@ -2494,7 +2495,15 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
             "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());
       } else if (graph_kept_outside_training(lo)) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
-            "memory grows in sampling / inference with a graph kept (a detach told missing), where nothing trains: " + text());
+            "memory grows in sampling / inference with a graph kept (a detach told missing), where nothing trains: " + text(),
+            'i');
+      } else if (no_training_phase_told(lo, false) && !ev_.no_autograd_line) {
+        // Growth told in sampling, inference or evaluation, nothing training on the line: each
+        // call's graph or outputs kept (context_at() reads the growth as evaluation's where no
+        // no_grad / inference_mode shows).
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up || more_and_more ? 0.5 : 0.3,
+            "memory grows step after step: " + text());
+        add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0, "growth told in inference / sampling", 'i');
       } else {
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up || more_and_more ? 0.5 : 0.3,
             "memory grows step after step: " + text());
@@ -2640,7 +2649,9 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     if (has(kWSetting) && (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") ||
                            contains("smaller") || contains("changed")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
-         contains("no solution") || contains("not solve") || contains("same error") || contains("persist"))) {
+         contains("not help") || contains("no solution") || contains("not solve") || contains("same error") ||
+         contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
+         contains("any effect") || contains("no difference") || contains("persist"))) {
       // The setting lowered is a length ("I reduced max_seq_len from 2048 to 512 and it still OOMs"):
       // evidence against the sequence length, not the batch; a batch word on the line keeps the batch.
       auto knob_named = [&](OomCause cause) {
@@ -3646,10 +3657,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // code ... But the memory and the GPU memory usage is low (12/24GB GPU, 3GB/32GB memory)"): no
     // memory ran out; something else sent the kill (a liveness or health check, a timeout, the
     // orchestrator), not the OOM killer.
-    if (!negated && (contains_word(lo, "137") || contains("sigkill") || contains("killed")) &&
-        contains_any(lo, {"usage is low", "usage was low", "usage is very low", "usage was very low", "usage is fine",
-                          "usage was fine", "usage is normal", "usage was normal", "memory is not full",
-                          "memory was not full", "plenty of free memory", "plenty of memory left"})) {
+    if (!negated && ((contains("137") && contains_word(lo, "137")) || contains("sigkill") || contains("killed")) &&
+        host_memory_told_low(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.45,
           "a kill told while the memory is told low: something other than memory sent it (a health check, a timeout, "
           "the orchestrator): " + text(),
@@ -4420,6 +4429,45 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           return true;
         }
       }
+    }
+    return false;
+  }
+
+  // The host's memory told low, fine or normal on the lower-cased line `lo` ("the memory and the GPU
+  // memory usage is low", "RAM usage looks fine"), not only the GPU's ("GPU memory usage is fine": the
+  // words before the phrase in its clause name the GPU and no host memory), and no growth, spike or
+  // full memory told on the line ("normal during training, then it spikes", "RSS grows to the
+  // limit", "host RAM hits 100%").
+  static bool host_memory_told_low(std::string_view lo) {
+    static constexpr std::string_view kLow[] = {
+        "usage is low", "usage was low", "usage is very low", "usage was very low", "usage is fine", "usage was fine",
+        "usage is normal", "usage was normal", "usage looks fine", "usage looked fine", "usage looks normal",
+        "memory is not full", "memory was not full", "plenty of free memory", "plenty of memory left"};
+    for (std::string_view grows : {"spike", "grow", "increas", "climb", "full", "100%", "oomkilled", "rss", " hits ",
+                                   "exceed", "reach"}) {
+      if (grows == "full" ? (lo.find("full") != std::string_view::npos && lo.find("not full") == std::string_view::npos)
+                          : lo.find(grows) != std::string_view::npos) {
+        return false;
+      }
+    }
+    for (std::string_view low : kLow) {
+      const size_t p = lo.find(low);
+      if (p == std::string_view::npos) continue;
+      // The clause before the phrase: back to a sentence's end or a comma.
+      size_t b = p;
+      while (b > 0 && lo[b - 1] != '.' && lo[b - 1] != ',' && lo[b - 1] != ';') --b;
+      const std::string_view clause = lo.substr(b, p + low.size() - b);
+      bool host = contains_word(clause, "ram") || clause.find("host") != std::string_view::npos ||
+                  clause.find("system") != std::string_view::npos || clause.find("cpu") != std::string_view::npos;
+      // "memory" not right after a GPU word ("the memory and the GPU memory usage is low": the first is the host's).
+      for (size_t m = clause.find("memory"); !host && m != std::string_view::npos; m = clause.find("memory", m + 6)) {
+        const std::string_view before = clause.substr(m >= 5 ? m - 5 : 0, m >= 5 ? 5 : m);
+        if (before.find("gpu") == std::string_view::npos && before.find("vram") == std::string_view::npos &&
+            before.find("cuda") == std::string_view::npos && before.find("\xe6\x98\xbe") == std::string_view::npos) {
+          host = true;
+        }
+      }
+      if (host) return true;
     }
     return false;
   }
@@ -5708,6 +5756,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     constexpr uint32_t kLeakBit = uint32_t{1} << static_cast<int>(OomCause::kLeakAcrossSteps);
     if ((named & kLeakBit) != 0 && graph_kept_outside_training(lo)) {
       named = (named & ~kLeakBit) | (uint32_t{1} << static_cast<int>(OomCause::kEvalWithoutNoGrad));
+      // (Inference told: memory told growing on the lines around reads as its graphs, context_at().)
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0, "inference with a graph kept", 'i');
     }
     const size_t k = std::bitset<kCauseCount>(named).count();
     if (k == 0) return;
@@ -5723,14 +5773,23 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         lo.find(".cpu()") == std::string_view::npos) {
       return false;
     }
-    for (std::string_view t : {"train", "training", "epoch", "epochs", "backward", "optimizer"}) {
+    return no_training_phase_told(lo, true) || contains_any(lo, {"during generation", "while generating"});
+  }
+
+  // Sampling, inference, evaluation or prediction named as where it happens on the lower-cased line
+  // `lo` ("during sampling", "in my sampling loop", "at inference", "during validation"; with
+  // `bare_words` the words "inference" and "sampling" alone), with no training word on the line
+  // ("train", "training", "epoch", "backward", "optimizer") nor a server ("inference server": its
+  // caches grow per request).
+  static bool no_training_phase_told(std::string_view lo, bool bare_words) {
+    for (std::string_view t : {"train", "training", "epoch", "epochs", "backward", "optimizer", "server"}) {
       if (contains_word(lo, t)) return false;
     }
+    if (bare_words && (contains_word(lo, "inference") || contains_word(lo, "sampling"))) return true;
     return contains_any(lo, {"in sampling", "during sampling", "while sampling", "when sampling", "sampling loop",
-                             "in inference", "during inference", "at inference", "for inference", "while inferring",
-                             "in evaluation", "during evaluation", "during eval", "in validation", "during validation",
-                             "during prediction", "while predicting", "during testing", "at test time",
-                             "during generation", "while generating"});
+                             "in inference", "during inference", "at inference", "while inferring", "in evaluation", "during evaluation",
+                             "during eval", "in validation", "during validation", "during prediction", "while predicting",
+                             "during testing", "at test time"});
   }
 
   // The user's account at line `n` of each cause whose bit `named` holds, `w` each, once per
