@@ -7371,3 +7371,40 @@ TEST(DiagnoseKinds35, Review56Mends) {
                         "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"),
             "model_load");
 }
+
+// held57's kinds (session 42).
+TEST(DiagnoseKinds35, Held57Kinds) {
+  // Long inputs told in Chinese: an input noun with 长 beside it; not 增长 (growth) nor 长度 alone.
+  EXPECT_TRUE(evidence_holds("\xe5\xa4\x84\xe7\x90\x86\xe6\xaf\x94\xe8\xbe\x83\xe9\x95\xbf\xe7\x9a\x84\xe9\x9f\xb3\xe9\xa2\x91"
+                             "\xe4\xbc\x9a\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98\n",  // 处理比较长的音频会爆显存
+                             "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  EXPECT_TRUE(evidence_holds("\xe6\x96\x87\xe6\x9c\xac\xe5\xa4\xaa\xe9\x95\xbf\xe6\x97\xb6\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d"
+                             "\xe5\xa4\x9f\n",  // 文本太长时显存不够
+                             "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("\xe9\x9f\xb3\xe9\xa2\x91\xe9\x95\xbf\xe5\xba\xa6\xe6\x98\xaf\xe5\x9b\xba\xe5\xae\x9a\xe7\x9a\x84"
+                              "\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\n",  // 音频长度是固定的，显存不够
+                              "long inputs, in the user's words"));
+  // Flash attention told not used: the eager attention's scores; not where it is the fix in use.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory on a long video.\nI didn't set flash_attention_2 when loading the model "
+                             "(V100 not supported).\n",
+                             "flash attention not used", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory on a long video.\nWith flash_attention_2 enabled it fits.\n",
+                              "flash attention not used"));
+  // ... and the option at the load is no failure while loading.
+  EXPECT_FALSE(evidence_holds("CUDA out of memory on a long video.\nI didn't set flash_attention_2 when loading the model "
+                              "(V100 not supported).\n",
+                              "fails while loading / placing the model"));
+  // Failing after many inputs processed one at a time: each one's memory kept.
+  EXPECT_TRUE(evidence_holds("I run the encoder on one sequence at a time.\nI got the same out of memory error after running "
+                             "100 sequences.\n",
+                             "fails only after many inputs processed one at a time", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("I got an out of memory error after running 5 sequences.\n",
+                              "fails only after many inputs processed one at a time"));
+  // Memory told unable to be freed, in Chinese: a report, read as growth.
+  const std::vector<Diagnosis> ds =
+      diagnose_log("\xe8\xbf\x90\xe8\xa1\x8c\xe6\x97\xb6\xef\xbc\x8c\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\x83\xbd\xe9\x87\x8a"
+                   "\xe6\x94\xbe\xef\xbc\x8c\xe7\x9b\xb4\xe5\x88\xb0\xe6\xad\xbb\xe6\x9c\xba\n",  // 运行时，内存不能释放，直到死机
+                   rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kLeakAcrossSteps);
+}

@@ -2135,6 +2135,8 @@ class Reader {
         return p != std::string_view::npos && !zh_not_told_at(lo, p) && !stable_clause(p);
       };
       if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
+      // 不能释放 / 无法释放 (cannot be freed: "内存不能释放，会一直占用内存直到死机"): each use's memory stays.
+      if (told("\xe4\xb8\x8d\xe8\x83\xbd\xe9\x87\x8a\xe6\x94\xbe") || told("\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe")) return true;
       // 一直, 不断, 持续, 逐渐 (all along, continually, steadily, gradually); 随着 (as ... goes on: "随着迭代
       // 次数的增加内存的使用量也在增加", memory use rises as the iterations do); 每次 (each time: "每次增加
       // 200M左右", up about 200M on every call).
@@ -2680,7 +2682,11 @@ if ((contains("before the first step") || contains("before training") || contain
                                         contains(" takes all") || contains(" take all") || contains(" consume") ||
                                         contains(" use up") || contains(" uses up") || contains(" fill")))) &&
         !contains("after loading") &&  // "after loading the model, it costs 34G": loading finished
-        !load_only_asked(lo)) {        // "is there a way to give max_memory when loading the model ?"
+        !load_only_asked(lo) &&        // "is there a way to give max_memory when loading the model ?"
+        // an option given or left out at the load ("I didn't set flashattention2 when loading the model"),
+        // not the failure's phase
+        !(contains("when loading the model") && contains_any(lo, {" set ", "didn't set", "did not set", " pass ", " passed ",
+                                                                  " enable", " enabled "}))) {
       // The model loaded with its optimizer's state ("we load the model and optimizer state dicts (in
       // the load_state method) on the CPU. Otherwise, those might be tensors that are on GPU 0"):
       // a training checkpoint resumed, where Adam's two moments per parameter (Kingma & Ba 2015)
@@ -3001,6 +3007,23 @@ if (contains("model.eval()") && !negated) {
     if (contains("training_epoch_end") || contains("train_epoch_end(self, outputs")) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
           "training_epoch_end: every training_step's returned tensors are kept until the epoch ends: " + text());
+    }
+    // Flash attention told not used ("I didn't set flashattention2 (V100 not supported)", "without
+    // flash attention", "flash-attn is not installed"): the eager attention materializes the (B, h,
+    // T, T) scores, memory that grows with the square of the input's length (Dao et al.,
+    // FlashAttention, 2022, sec. 1).
+    if (sentence && (contains("flash") && (contains("flash attention") || contains("flashattention") ||
+                                          contains("flash_attention") || contains("flash-attn") || contains("flash_attn"))) &&
+        flash_attention_not_used(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+          "flash attention not used: the eager attention holds the (B, h, T, T) scores: " + text());
+    }
+    // The failure told coming after many inputs processed one at a time ("I got the same OOM after
+    // running 100 sequences", "it crashes after processing 500 images"): each one's memory kept (a
+    // leak across the loop), not one input too large.
+    if (sentence && !negated && contains("after ") && failed_after_items(lo)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.3,
+          "fails only after many inputs processed one at a time: " + text());
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
     // Not a smaller input told not helping (read above: it speaks against the input's size).
@@ -4468,6 +4491,55 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         }
       }
       if (host) return true;
+    }
+    return false;
+  }
+
+  // Flash attention named on the lower-cased line `lo` as not in use: "didn't set", "not set",
+  // "without", "not supported", "not installed", "disabled", "can't use" within 40 characters before
+  // or after its name; not where it is told to be in use as the fix ("with flash attention it fits").
+  static bool flash_attention_not_used(std::string_view lo) {
+    for (std::string_view name : {"flash attention", "flashattention", "flash_attention", "flash-attn", "flash_attn"}) {
+      for (size_t p = lo.find(name); p != std::string_view::npos; p = lo.find(name, p + 1)) {
+        const size_t from = p > 40 ? p - 40 : 0;
+        const std::string_view around = lo.substr(from, p - from + name.size() + 40);
+        if (contains_any(around, {"didn't set", "did not set", "not set", "without", "not supported", "isn't supported",
+                                  "unsupported", "not installed", "isn't installed", "disabled", "can't use",
+                                  "cannot use", "couldn't use", "not available", "doesn't support", "does not support",
+                                  "no flash"})) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // "after [running / processing / ...] N <inputs>" on the lower-cased line `lo`, N at least 10,
+  // the inputs sequences, images, samples, files, requests, documents, prompts, videos or items.
+  static bool failed_after_items(std::string_view lo) {
+    for (size_t p = lo.find("after "); p != std::string_view::npos; p = lo.find("after ", p + 6)) {
+      if (!word_starts_at(lo, p)) continue;
+      size_t q = p + 6;
+      for (std::string_view verb : {"running ", "processing ", "encoding ", "predicting ", "generating ", "inferring ",
+                                    "handling ", "serving ", "about ", "around ", "roughly "}) {
+        if (lo.compare(q, verb.size(), verb) == 0) {
+          q += verb.size();
+          break;
+        }
+      }
+      size_t e = q;
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == ',')) ++e;
+      if (e == q || e - q > 7 || e >= lo.size() || lo[e] != ' ') continue;
+      std::string digits;
+      for (size_t i = q; i < e; ++i) {
+        if (is_digit(lo[i])) digits += lo[i];
+      }
+      if (digits.empty() || std::stoll(digits) < 10) continue;
+      const std::string_view unit = lo.substr(e + 1, 12);
+      for (std::string_view u : {"sequence", "image", "sample", "file", "request", "document", "prompt", "video", "item",
+                                 "picture", "sentence", "molecule", "protein"}) {
+        if (unit.rfind(u, 0) == 0) return true;
+      }
     }
     return false;
   }
@@ -6159,6 +6231,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (has("big") && any({"big image", "bigger image"})) return true;
     if (has("image") && any({"huge image", "smaller image", "image is too", "images are too"})) return true;
     if (has("resolution") && any({"high resolution", "higher resolution", "high-resolution"})) return true;
+    // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
+    // "音频较长" (the audio is long), "文本太长", "较长的序列", "视频很长"; not 增长 / 成长 (growth) nor
+    // 长度 alone (the length, told long or short elsewhere).
+    if (!ascii_line(lo) && zh_long_input(lo)) return true;
     // Chinese: "分辨率" (resolution), "图片尺寸" / "图像尺寸" / "输入尺寸" (picture / image / input size),
     // "图片大小" (picture size), "长序列" (long sequence), "长文本" (long text).
     if (any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
@@ -6168,6 +6244,38 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return true;
     }
     return has("higher dimension") || (input_word && sized_input(lo));
+  }
+
+  static bool ascii_line(std::string_view lo) {
+    return std::none_of(lo.begin(), lo.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  }
+
+  // An input noun (音频 audio, 视频 video, 文本 text, 序列 sequence, 句子 sentence, 语音 speech, 上下文
+  // context) with 长 (long) within three characters before it or two after it (see long_inputs()).
+  static bool zh_long_input(std::string_view lo) {
+    constexpr std::string_view kLong = "\xe9\x95\xbf";  // 长
+    static constexpr std::string_view kNouns[] = {"\xe9\x9f\xb3\xe9\xa2\x91", "\xe8\xa7\x86\xe9\xa2\x91",
+                                                  "\xe6\x96\x87\xe6\x9c\xac", "\xe5\xba\x8f\xe5\x88\x97",
+                                                  "\xe5\x8f\xa5\xe5\xad\x90", "\xe8\xaf\xad\xe9\x9f\xb3",
+                                                  "\xe4\xb8\x8a\xe4\xb8\x8b\xe6\x96\x87"};
+    auto long_at = [&](size_t p) {
+      if (lo.compare(p, kLong.size(), kLong) != 0) return false;
+      // 增长 / 成长 (growth) before it, 度 (长度: length) after it.
+      const bool growth = p >= 3 && (lo.compare(p - 3, 3, "\xe5\xa2\x9e") == 0 || lo.compare(p - 3, 3, "\xe6\x88\x90") == 0);
+      const bool length = lo.compare(p + 3, 3, "\xe5\xba\xa6") == 0;
+      return !growth && !length;
+    };
+    for (std::string_view noun : kNouns) {
+      for (size_t p = lo.find(noun); p != std::string_view::npos; p = lo.find(noun, p + 1)) {
+        for (size_t back = 3; back <= 9 && back <= p; back += 3) {
+          if (long_at(p - back)) return true;
+        }
+        for (size_t ahead = 0; ahead <= 3; ahead += 3) {
+          if (long_at(p + noun.size() + ahead)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   // Whether `lo` holds a number of at least `min_s` followed by a unit of seconds ("56 seconds",
