@@ -261,6 +261,9 @@
 // - held56: tests/data/oom-corpus-held56/ (17 reports gathered the same way in the next session, at
 //   its start; committed on their own before anything was scored on them). Scored only when asked
 //   for (OOMKIT_CORPUS_PART=held56).
+// - held57: tests/data/oom-corpus-held57/ (24 reports gathered the same way later in that session,
+//   after held56's round; committed on their own before anything was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held57).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

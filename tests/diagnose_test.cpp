@@ -7408,3 +7408,32 @@ TEST(DiagnoseKinds35, Held57Kinds) {
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_EQ(ds.front().findings.front().category, OomCause::kLeakAcrossSteps);
 }
+
+// review57's findings, mended.
+TEST(DiagnoseKinds35, Review57Mends) {
+  // 长 denied (不长), an upper bound (最长) or a stated length (长10秒) is no long input.
+  for (const char* line : {"\xe5\x8f\xa5\xe5\xad\x90\xe4\xb8\x8d\xe9\x95\xbf\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5"
+                           "\xa4\x9f\n",  // 句子不长，显存不够
+                           "\xe6\x96\x87\xe6\x9c\xac\xe6\x9c\x80\xe9\x95\xbf" "128\xe4\xb8\xaa\xe5\xad\x97\xef\xbc\x8c\xe6\x98"
+                           "\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\n",  // 文本最长128个字，显存不够
+                           "\xe8\xa7\x86\xe9\xa2\x91\xe9\x95\xbf" "10\xe7\xa7\x92\xef\xbc\x8c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8"
+                           "\x8d\xe5\xa4\x9f\n"}) {  // 视频长10秒，显存不够
+    EXPECT_FALSE(evidence_holds(line, "long inputs, in the user's words")) << line;
+  }
+  // Flash attention: not where SDPA's memory-efficient kernel runs in its place, nor where the run
+  // without it works.
+  EXPECT_FALSE(evidence_holds("flash-attn is not installed, so I use sdpa with the mem-efficient backend. CUDA out of memory.\n",
+                              "flash attention not used"));
+  EXPECT_FALSE(evidence_holds("With flash attention 2 enabled it OOMs; without flash attention (eager) it actually runs fine.\n",
+                              "flash attention not used"));
+  // A quantifier before the count; not where one input is singled out.
+  EXPECT_TRUE(evidence_holds("It fails with CUDA out of memory after processing about 200 images.\n",
+                             "fails only after many inputs processed one at a time", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("It works after processing 20 files, then the 21st file (3 hours long) fails with out of memory.\n",
+                              "fails only after many inputs processed one at a time"));
+  // Chinese: the load told fine (没问题) or an option set at it (设置) is no failure while loading.
+  EXPECT_FALSE(evidence_holds("\xe6\x88\x91\xe5\x9c\xa8\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x97\xb6\xe8\xae\xbe"
+                              "\xe7\xbd\xae\xe4\xba\x86 load_in_8bit=True\xef\xbc\x8c\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xb2\xa1\xe9\x97"
+                              "\xae\xe9\xa2\x98\xef\xbc\x8c\xe4\xbd\x86 backward \xe5\xb0\xb1 OOM\n",
+                              "fails while loading the model (zh)"));
+}

@@ -2136,7 +2136,10 @@ class Reader {
       };
       if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
       // 不能释放 / 无法释放 (cannot be freed: "内存不能释放，会一直占用内存直到死机"): each use's memory stays.
-      if (told("\xe4\xb8\x8d\xe8\x83\xbd\xe9\x87\x8a\xe6\x94\xbe") || told("\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe")) return true;
+      if (told("\xe4\xb8\x8d\xe8\x83\xbd\xe9\x87\x8a\xe6\x94\xbe") || told("\xe6\x97\xa0\xe6\xb3\x95\xe9\x87\x8a\xe6\x94\xbe") ||
+          told("\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d\xe4\xba\x86")) {  // (and 释放不了)
+        return true;
+      }
       // 一直, 不断, 持续, 逐渐 (all along, continually, steadily, gradually); 随着 (as ... goes on: "随着迭代
       // 次数的增加内存的使用量也在增加", memory use rises as the iterations do); 每次 (each time: "每次增加
       // 200M左右", up about 200M on every call).
@@ -2144,6 +2147,7 @@ class Reader {
                               has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90") ||
                               has_text("\xe9\x9a\x8f\xe7\x9d\x80") || has_text("\xe6\xaf\x8f\xe6\xac\xa1");
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
+                            told("\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8") ||  // 一直涨 (keeps rising)
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       return ongoing_zh && rises_zh;
@@ -2718,7 +2722,11 @@ if ((contains("before the first step") || contains("before training") || contain
                              lo.substr(load + 12, 12).find("\xe5\x90\x8e") == std::string_view::npos &&
                              (lo.find("oom", load) != std::string_view::npos ||
                               lo.find("out of memory", load) != std::string_view::npos));
-      if (load != std::string_view::npos && runs_out && !zh_not_told_at(lo, load)) {
+      // (Not an option set at the load, 设置, nor the load told fine, 没问题 / 没有问题: "在加载模型时设置了
+      // load_in_8bit，加载没问题".)
+      const bool load_fine = has_text("\xe8\xae\xbe\xe7\xbd\xae") || has_text("\xe6\xb2\xa1\xe9\x97\xae\xe9\xa2\x98") ||
+                             has_text("\xe6\xb2\xa1\xe6\x9c\x89\xe9\x97\xae\xe9\xa2\x98");
+      if (load != std::string_view::npos && runs_out && !load_fine && !zh_not_told_at(lo, load)) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
             "fails while loading the model (zh): " + text());
       }
@@ -4499,14 +4507,23 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // "without", "not supported", "not installed", "disabled", "can't use" within 40 characters before
   // or after its name; not where it is told to be in use as the fix ("with flash attention it fits").
   static bool flash_attention_not_used(std::string_view lo) {
+    // Another memory-efficient attention in its place (SDPA's kernels, xformers) keeps no (T, T)
+    // scores either.
+    if (contains_any(lo, {"sdpa", "xformers", "mem-efficient", "mem_efficient", "memory-efficient", "memory efficient",
+                          "scaled_dot_product"})) {
+      return false;
+    }
     for (std::string_view name : {"flash attention", "flashattention", "flash_attention", "flash-attn", "flash_attn"}) {
       for (size_t p = lo.find(name); p != std::string_view::npos; p = lo.find(name, p + 1)) {
         const size_t from = p > 40 ? p - 40 : 0;
-        const std::string_view around = lo.substr(from, p - from + name.size() + 40);
-        if (contains_any(around, {"didn't set", "did not set", "not set", "without", "not supported", "isn't supported",
-                                  "unsupported", "not installed", "isn't installed", "disabled", "can't use",
-                                  "cannot use", "couldn't use", "not available", "doesn't support", "does not support",
-                                  "no flash"})) {
+        const std::string_view before = lo.substr(from, p - from);
+        const std::string_view after = lo.substr(p + name.size(), 40);
+        // ("without flash attention (eager) it actually runs fine": the run without it works.)
+        if (contains_any(lo.substr(p + name.size(), 60), {"runs fine", "run fine", "works", "worked", "fits", "no oom"})) continue;
+        if (contains_any(before, {"didn't set", "did not set", "not set", "without", "can't use", "cannot use", "couldn't use",
+                                  "doesn't support", "does not support", "no flash"}) ||
+            contains_any(after, {"not set", "not supported", "isn't supported", "unsupported", "not installed",
+                                 "isn't installed", "disabled", "not available"})) {
           return true;
         }
       }
@@ -4514,22 +4531,35 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // "after [running / processing / ...] N <inputs>" on the lower-cased line `lo`, N at least 10,
-  // the inputs sequences, images, samples, files, requests, documents, prompts, videos or items.
+  // "after [running / processing / ...] [about] N <inputs>" on the lower-cased line `lo`, N at least
+  // 10, the inputs sequences, images, samples, files, requests, documents, prompts, videos or items;
+  // not where one input is singled out ("then the 21st file, 3 hours long, fails": that input's size).
   static bool failed_after_items(std::string_view lo) {
+    for (std::string_view one : {"st file", "nd file", "rd file", "th file", "st image", "nd image", "rd image", "th image",
+                                 "st video", "nd video", "rd video", "th video", "one file", "one image", "one video",
+                                 " long", "larger", "bigger"}) {
+      if (lo.find(one) != std::string_view::npos) return false;
+    }
     for (size_t p = lo.find("after "); p != std::string_view::npos; p = lo.find("after ", p + 6)) {
       if (!word_starts_at(lo, p)) continue;
       size_t q = p + 6;
       for (std::string_view verb : {"running ", "processing ", "encoding ", "predicting ", "generating ", "inferring ",
-                                    "handling ", "serving ", "about ", "around ", "roughly "}) {
+                                    "handling ", "serving "}) {
         if (lo.compare(q, verb.size(), verb) == 0) {
           q += verb.size();
           break;
         }
       }
+      for (std::string_view about : {"about ", "around ", "roughly ", "~", "over ", "more than "}) {
+        if (lo.compare(q, about.size(), about) == 0) {
+          q += about.size();
+          break;
+        }
+      }
       size_t e = q;
       while (e < lo.size() && (is_digit(lo[e]) || lo[e] == ',')) ++e;
-      if (e == q || e - q > 7 || e >= lo.size() || lo[e] != ' ') continue;
+      if (e < lo.size() && lo[e] == '+') ++e;  // "100+ sequences"
+      if (e == q || e - q > 8 || e >= lo.size() || lo[e] != ' ') continue;
       std::string digits;
       for (size_t i = q; i < e; ++i) {
         if (is_digit(lo[i])) digits += lo[i];
@@ -6260,10 +6290,14 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                                   "\xe4\xb8\x8a\xe4\xb8\x8b\xe6\x96\x87"};
     auto long_at = [&](size_t p) {
       if (lo.compare(p, kLong.size(), kLong) != 0) return false;
-      // 增长 / 成长 (growth) before it, 度 (长度: length) after it.
-      const bool growth = p >= 3 && (lo.compare(p - 3, 3, "\xe5\xa2\x9e") == 0 || lo.compare(p - 3, 3, "\xe6\x88\x90") == 0);
-      const bool length = lo.compare(p + 3, 3, "\xe5\xba\xa6") == 0;
-      return !growth && !length;
+      // 增长 / 成长 (growth), 不长 (not long) or 最长 (at most: "文本最长128个字") before it; 度 (长度:
+      // length) or a number after it ("视频长10秒": a length stated).
+      const bool before = p >= 3 && (lo.compare(p - 3, 3, "\xe5\xa2\x9e") == 0 || lo.compare(p - 3, 3, "\xe6\x88\x90") == 0 ||
+                                     lo.compare(p - 3, 3, "\xe4\xb8\x8d") == 0 || lo.compare(p - 3, 3, "\xe6\x9c\x80") == 0);
+      size_t q = p + 3;
+      while (q < lo.size() && lo[q] == ' ') ++q;
+      const bool after = lo.compare(p + 3, 3, "\xe5\xba\xa6") == 0 || (q < lo.size() && is_digit(lo[q]));
+      return !before && !after;
     };
     for (std::string_view noun : kNouns) {
       for (size_t p = lo.find(noun); p != std::string_view::npos; p = lo.find(noun, p + 1)) {
