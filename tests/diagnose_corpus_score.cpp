@@ -264,6 +264,10 @@
 // - held57: tests/data/oom-corpus-held57/ (24 reports gathered the same way later in that session,
 //   after held56's round; committed on their own before anything was scored on them). Scored only
 //   when asked for (OOMKIT_CORPUS_PART=held57).
+// - held58: tests/data/oom-corpus-held58/ (27 reports gathered the same way at that session's end,
+//   after held57's round; committed on their own before anything was scored on them, then scored
+//   once with the session's final code and not mended). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held58).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
