@@ -7437,3 +7437,19 @@ TEST(DiagnoseKinds35, Review57Mends) {
                               "\xae\xe9\xa2\x98\xef\xbc\x8c\xe4\xbd\x86 backward \xe5\xb0\xb1 OOM\n",
                               "fails while loading the model (zh)"));
 }
+
+// held58's one parse miss: a PyTorch message pasted in prose after the user's words ("I got CUDA Out
+// of Memory error message (...). `Tried to allocate ...`") is a report with its sizes; right after
+// the head ("CUDA out of memory. Tried to allocate ...") it stays one report.
+TEST(DiagnoseKinds35, MessagePastedInProse) {
+  const std::string fields = "Tried to allocate 1.45 GiB (GPU 0; 14.73 GiB total capacity; 13.08 GiB already allocated; "
+                             "785.88 MiB free; 13.08 GiB reserved in total by PyTorch).";
+  for (const std::string& log : {"On a T4 I got CUDA Out of Memory error message (Pubmed dataset). `" + fields + "`\n",
+                                 "RuntimeError: CUDA out of memory. " + fields + "\n"}) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    ASSERT_EQ(ds.size(), 1u) << log;
+    ASSERT_TRUE(ds.front().oom.has_value() && ds.front().oom->requested_bytes.has_value()) << log;
+    EXPECT_EQ(*ds.front().oom->requested_bytes, int64_t{1556925645}) << log;
+    EXPECT_EQ(ds.front().oom->family, "pytorch1") << log;
+  }
+}

@@ -1260,8 +1260,16 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (k.generic && !hit.generic && !hit.headless) k = hit;
       }
     }
-    // A headless "Tried to allocate" right after a generic head belongs to that report.
-    if (!overlaps && hit.headless && !kept.empty() && kept.back().kind == Kind::kCaching) overlaps = true;
+    // A headless "Tried to allocate" right after a generic head belongs to that report; not one
+    // after words of the user's between them ("I got CUDA Out of Memory error message (Pubmed
+    // dataset). `Tried to allocate 1.45 GiB (GPU 0; ...`": the message pasted in prose), which is
+    // a report of its own.
+    if (!overlaps && hit.headless && !kept.empty() && kept.back().kind == Kind::kCaching) {
+      const size_t from = std::min(kept.back().end, hit.pos);
+      const std::string_view between = std::string_view(lo).substr(from, hit.pos - from);
+      const bool words_between = std::any_of(between.begin(), between.end(), [](char c) { return is_alpha(c); });
+      if (!(kept.back().generic && words_between)) overlaps = true;
+    }
     // The driver's or runtime's code spelled out right after it ("CUDA_ERROR_OUT_OF_MEMORY: out of
     // memory", as XLA, TensorFlow and cuda-python print it; "cudaErrorMemoryAllocation: out of
     // memory", as CuPy and Numba print the runtime's cudaGetErrorName and cudaGetErrorString; HIP's
