@@ -35,6 +35,12 @@ std::string framework_probe(OomCause cause, const std::string& framework);
 
 namespace {
 
+// Whether an accelerator's own message was printed: a family other than a bare mention or a
+// description of the failure, on a device that is not the host's.
+bool accelerator_message(const OomRecord& oom) {
+  return oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() && oom.device.rfind("cpu", 0) != 0;
+}
+
 // The other processes on the device read as this job's own ranks (allocator rules, apply_context()).
 constexpr const char* kOwnRanksMayHold = "the other processes may be this job's own ranks placing tensors on this GPU";
 // The end of the evidence that reads equal small holdings as the ranks' CUDA contexts (classify_allocator()).
@@ -1224,9 +1230,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     const bool killed_told = s.what.rfind("the process was killed (", 0) == 0;
     if (oom.family == "oom_killer" && killed_told) continue;
     double w = s.weight;
-    const bool accelerator_message = oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() &&
-                                     oom.device != "cpu";
-    if (killed_told && accelerator_message) w *= 0.5;
+    if (killed_told && accelerator_message(oom)) w *= 0.5;
     // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
     // frame points at where the memory went (other ranks, another GPU), not at the model's size.
     if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
@@ -1322,7 +1326,10 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     const double params = static_cast<double>(*c.model_params);
     const double device = static_cast<double>(train_device_bytes);
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
-    if (weights_grads > device && ((gpus == 1 && !c.multi_gpu) || c.state_sharded)) {
+    // One GPU, or a sharding named: the per-GPU figures above are the GPU's (several GPUs with no
+    // sharding named may still split the model).
+    const bool per_gpu_known = (gpus == 1 && !c.multi_gpu) || c.state_sharded;
+    if (weights_grads > device && per_gpu_known) {
       // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
       // does not fit, whatever the optimizer or the batch. (Several GPUs with no sharding named
       // may still split the model: Megatron's tensor / pipeline parallelism, device_map.)
@@ -1331,12 +1338,10 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           "than {}",
                           format_bytes(static_cast<int64_t>(std::min(weights_grads, 9.0e18))), where),
               0);
-    } else if (weights_grads > 0.6 * device && weights_grads <= device && whole > device &&
-               ((gpus == 1 && !c.multi_gpu) || c.state_sharded)) {
+    } else if (weights_grads > 0.6 * device && weights_grads <= device && whole > device && per_gpu_known) {
       // The 16-bit weights and gradients take most of the GPU (over 60%, the band above the
       // optimizer's below): what is left holds neither Adam's 12 bytes per parameter nor a batch's
       // activations; the model's training state does not fit the GPU, the optimizer's share next.
-      // (One GPU, or a sharding named, as above: several GPUs may split the model.)
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("training the named model: its 16-bit weights and gradients alone are about {} per GPU of {}, "
                           "with Adam's state (12 bytes per parameter, assumed) about {}",
@@ -2263,8 +2268,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (context.word_prior && !context.word_prior->empty()) {
     // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
-    const bool accelerator_report = oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() &&
-                                    oom.device.rfind("cpu", 0) != 0;
+    const bool accelerator_report = accelerator_message(oom);
     weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
                      runs_without_autograd(oom, context));
   }

@@ -6264,7 +6264,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
     // "音频较长" (the audio is long), "文本太长", "较长的序列", "视频很长"; not 增长 / 成长 (growth) nor
     // 长度 alone (the length, told long or short elsewhere).
-    if (!ascii_line(lo) && zh_long_input(lo)) return true;
+    if (has("\xe9\x95\xbf") && zh_long_input(lo)) return true;
     // Chinese: "分辨率" (resolution), "图片尺寸" / "图像尺寸" / "输入尺寸" (picture / image / input size),
     // "图片大小" (picture size), "长序列" (long sequence), "长文本" (long text).
     if (any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
@@ -6274,10 +6274,6 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return true;
     }
     return has("higher dimension") || (input_word && sized_input(lo));
-  }
-
-  static bool ascii_line(std::string_view lo) {
-    return std::none_of(lo.begin(), lo.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   }
 
   // An input noun (音频 audio, 视频 video, 文本 text, 序列 sequence, 句子 sentence, 语音 speech, 上下文
