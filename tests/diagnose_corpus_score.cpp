@@ -268,6 +268,9 @@
 //   after held57's round; committed on their own before anything was scored on them, then scored
 //   once with the session's final code and not mended). Scored only when asked for
 //   (OOMKIT_CORPUS_PART=held58).
+// - held59: tests/data/oom-corpus-held59/ (25 reports gathered the same way in the next session, at
+//   its start; committed on their own before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held59).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

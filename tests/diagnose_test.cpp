@@ -7453,3 +7453,143 @@ TEST(DiagnoseKinds35, MessagePastedInProse) {
     EXPECT_EQ(ds.front().oom->family, "pytorch1") << log;
   }
 }
+
+// held58's kinds: a request many times the whole device is a shape gone wrong first; the shell
+// that ran the process told killing it is the OOM killer's report; growth told in the prediction
+// loop is evaluation's graph kept.
+TEST(DiagnoseKinds36, Held58Kinds) {
+  // 259 GiB on a 5.93 GiB card (43.7x): other first, the single tensor's candidates next; 2.5x stays
+  // the input's.
+  const std::string far = "RuntimeError: CUDA out of memory. Tried to allocate 259.00 GiB (GPU 0; 5.93 GiB total capacity; "
+                          "108.37 MiB already allocated; 4.31 GiB free; 15.63 MiB cached)\n";
+  std::vector<Diagnosis> ds = diagnose_log(far, rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_GE(ds.front().findings.size(), 2u);
+  EXPECT_EQ(ds.front().findings[0].category, OomCause::kOther);
+  EXPECT_EQ(ds.front().findings[1].category, OomCause::kActivationsSeqlen);
+  const std::string near = "RuntimeError: CUDA out of memory. Tried to allocate 15.00 GiB (GPU 0; 5.93 GiB total capacity; "
+                           "108.37 MiB already allocated; 4.31 GiB free; 15.63 MiB cached)\n";
+  ds = diagnose_log(near, rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_NE(ds.front().findings.front().category, OomCause::kOther);
+  // The same request against the GPU the log names (no capacity in the message).
+  ds = diagnose_log("I have a GPU with 8GB.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB.\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kOther);
+  // The shell told killing the process: a report, host RAM.
+  ds = diagnose_log("Loading the dataset takes too much RAM so that zsh kills the process\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->family, "oom_killer");
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  EXPECT_TRUE(diagnose_log("Does zsh kill the process when it uses too much RAM?\n", rules_alone()).empty());
+  // Growth told in the prediction loop, nothing training: the graphs kept.
+  ds = diagnose_log("During the prediction loop it saves backprop data, and used memory is increased iteratively, "
+                    "resulting in OOM errors.\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kEvalWithoutNoGrad);
+}
+
+// held59's kinds: the input's size told deciding (a lower resolution running, a threshold failing, a
+// schedule's larger input where it fails, UHD video, an N x N pairwise term); a host allocation no
+// machine has; host RAM figures near full; an increase asked about as the size expected; full
+// fine-tuning named beside adapters; GPUs counted in Chinese and in the plural; a sharding over GPUs
+// not counted; "ran of GPU memory"; a regression between versions told.
+TEST(DiagnoseKinds36, Held59Kinds) {
+  const std::string msg = "RuntimeError: CUDA out of memory. Tried to allocate 4.41 GiB (GPU 0; 39.59 GiB total capacity; "
+                          "19.44 GiB already allocated; 4.40 GiB free; 29.15 GiB reserved in total by PyTorch)\n";
+  EXPECT_TRUE(evidence_holds("I revised the resolution from 512 to 256, and it could run.\n" + msg,
+                             "the input's resolution told as what decides the fit", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("I checked the resolution of each picture. Other tools run without problems.\n" + msg,
+                              "the input's resolution told as what decides the fit"));
+  EXPECT_TRUE(evidence_holds("Error: cudaMalloc failed with error out of memory\nWhen adjusting the mesh output, all "
+                             "resolutions roughly above 768^3 fail with the exception stated above.\n",
+                             "the input's resolution told as what decides the fit", OomCause::kActivationsSeqlen));
+  // A schedule's larger input where it fails: not "fails only after a long run".
+  const std::string schedule = "I met the following error after 5000 iterations when the resolution became 512 from 64:\n" + msg;
+  EXPECT_TRUE(evidence_holds(schedule, "the input's size raised where it fails", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds(schedule, "fails only after a long run"));
+  // UHD video named; a prompt's "4k" and a count are none.
+  EXPECT_TRUE(evidence_holds("A 6sec 4K 30fps H264 mov file leads to out of memory error\n", "4K", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("prompt=\"a realistic detailed photo, 4k\" gives CUDA out of memory\n", "4K"));
+  EXPECT_FALSE(evidence_holds("After 4k iterations of video training: CUDA out of memory\n", "4K"));
+  // An N x N pairwise term in the user's words; a call's arguments are none.
+  EXPECT_TRUE(evidence_holds("The layer takes over 12GB: the dist_matrix could be (4, 10000, 10000) with 10000 points.\n"
+                             "CUDA out of memory\n",
+                             "pairwise term", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("x = torch.zeros(4, 10000, 10000)\nCUDA out of memory\n", "pairwise term"));
+  // 53 TiB asked of the host's allocator: a size computed wrong, not host RAM.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "DefaultCPUAllocator: can't allocate memory: you tried to allocate 58395610206619 bytes. Error code 12 (Cannot "
+      "allocate memory)\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kOther);
+  // Host RAM figures near full; an increase asked about as the size expected is no growth.
+  const std::string ram = "We were frequently getting memory errors.\nRAM usage: 15.1 GB / 15.3 GB\nSince our dataset is 8.5 GB, "
+                          "shouldn't be the memory increase approx. 9 GB or so? It loads the dataset for each process.\n";
+  EXPECT_TRUE(evidence_holds(ram, "host RAM at", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(ram, "memory grows step after step"));
+  EXPECT_FALSE(evidence_holds("We were frequently getting memory errors.\nRAM usage: 8.1 GB / 15.3 GB\n", "host RAM at"));
+  EXPECT_FALSE(evidence_holds("We were getting memory errors.\nGPU RAM usage: 15.1 GB / 15.3 GB\n", "host RAM at"));
+  // Full fine-tuning named as the run, adapters named as what works: Adam's state does not fit.
+  EXPECT_TRUE(evidence_holds("OOM issue for SFT full parameter training\nWith finetuning_type='lora' the training starts. With "
+                             "finetuning_type='full' it goes OOM.\nI'm using A100 80GB.\npython src/train_sft.py "
+                             "--model_name_or_path huggyllama/llama-7b --do_train --finetuning_type full --fp16\n",
+                             "full fine-tuning of the named model with Adam", OomCause::kOptimizerState));
+  // GPUs counted in Chinese (8卡) with ZeRO-3: the state split over them fits, no arithmetic claim.
+  EXPECT_FALSE(evidence_holds("8\xe5\x8d\xa1" "3090 \xe5\x85\xa8\xe5\x8f\x82 zero3 sft Meta-Llama-3-8B-Instruct OOM\n"
+                              "GPU type: NVIDIA GeForce RTX 3090 24GB\nfinetuning_type: full\ndeepspeed: ds_z3_config.json\n"
+                              "do_train: true\n",
+                              "training the named model"));
+  // "Ran of GPU memory": the OOM told with "out" left out.
+  ds = diagnose_log("Ran of GPU memory when using Imagenet but not COCO\n", rules_alone());
+  EXPECT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(diagnose_log("It was a long run of memory tests.\n", rules_alone()).empty());
+  // The latest version told failing beside another told working: a regression.
+  EXPECT_TRUE(evidence_holds("The older release is operational, whereas the latest version of the trainer throws an OOM "
+                             "error on the GPU.\n",
+                             "a regression told", OomCause::kOther));
+}
+
+// review59's findings, mended.
+TEST(DiagnoseKinds36, Review59Mends) {
+  const std::string a100 = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.91 GiB. GPU 5 has a total capacity "
+                           "of 79.15 GiB of which 2.20 GiB is free. Of the allocated memory 75.00 GiB is allocated by PyTorch, "
+                           "and 1.10 GiB is reserved by PyTorch but unallocated.\n";
+  // ZeRO-3 over GPUs counted (in the plural, "A100s"): the weights per GPU, not the whole model's.
+  EXPECT_FALSE(evidence_holds("Full parameter training of Llama-3-70B on 8x 80GB A100s with ZeRO-3 and CPU offload.\n" + a100,
+                              "16-bit weights alone"));
+  // ZeRO-3 with no GPU count: no per-GPU figure either way.
+  EXPECT_FALSE(evidence_holds("--finetuning_type full on Llama-3-8B with deepspeed ZeRO-3, LoRA works.\n" + a100,
+                              "per GPU"));
+  // Sharded over GPUs counted in Chinese ("4张3090": four 3090s), a 70B's share still exceeds each.
+  EXPECT_TRUE(evidence_holds("4\xe5\xbc\xa0" "3090 deepspeed zero3 lora llama2-70b\ntorch.cuda.OutOfMemoryError: CUDA out of "
+                             "memory. Tried to allocate 1.00 GiB (GPU 2; 23.69 GiB total capacity; 21.90 GiB already "
+                             "allocated)\n",
+                             "per GPU sharded over 4 GPUs", OomCause::kStaticModelTooLarge));
+  // Full fine-tuning told as not the run.
+  EXPECT_FALSE(evidence_holds("LoRA fine-tuning of Llama-2-7B, batch 4. Full fine-tuning is not what I want.\n"
+                              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total "
+                              "capacity of 23.69 GiB of which 2.90 GiB is free.\n",
+                              "16-bit weights and gradients"));
+  // Regressions: "after upgrading ... with the old one it works fine"; in Chinese; not the reverse.
+  EXPECT_TRUE(evidence_holds("After upgrading to transformers 4.46 training ran out of GPU memory; with 4.44 the same script "
+                             "and batch size work fine.\n" + a100,
+                             "a regression told", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds("\xe6\x9c\x80\xe6\x96\xb0\xe7\x89\x88\xe6\x9c\xac\xe6\x8a\xa5\xe9\x94\x99\xef\xbc\x8c\xe6\x97\xa7"
+                             "\xe7\x89\x88\xe6\x9c\xac 0.2.5 \xe6\xad\xa3\xe5\xb8\xb8\xe8\xbf\x90\xe8\xa1\x8c\n" + a100,
+                             "a regression told", OomCause::kOther));  // 最新版本报错，旧版本 0.2.5 正常运行
+  EXPECT_FALSE(evidence_holds("The latest version works, but the older version 1.2 I need runs out of memory with batch 64.\n" +
+                                  a100,
+                              "a regression told"));
+  // "Ran of memory" asked and taken back: no report.
+  EXPECT_TRUE(diagnose_log("Did it ran of memory? No, sorry, it ran fine.\n", rules_alone()).empty());
+  // A parameter's shape told is no pairwise activation.
+  EXPECT_FALSE(evidence_holds("My model has a Linear layer whose weight has shape (50000, 50000).\n" + a100, "pairwise term"));
+  // Memory told creeping up each step: growth.
+  EXPECT_TRUE(evidence_holds("Training is fine, it fails after 4K steps; memory creeps up each step.\n" + a100,
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));
+}

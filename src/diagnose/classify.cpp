@@ -1292,16 +1292,27 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(weights), format_bytes(*c.named_device_bytes)),
               0);
     }
-  } else if (c.training && c.model_params && C && *C > 0 && !c.quantized && !c.multi_gpu) {
-    // A run that trains a named model whose 16-bit weights alone exceed the single device: it
-    // cannot be placed on it, whatever the batch.
-    // Not when the log names a quantization (4-bit weights are a quarter) or several GPUs
-    // (sharded weights).
-    if (weights >= *C) {
-      b.boost(OomCause::kStaticModelTooLarge, 0.3,
-              fmt::format("the named model's 16-bit weights alone are about {}, more than the {} device",
-                          format_bytes(weights), format_bytes(*C)),
-              0);
+  } else if (c.training && c.model_params && C && *C > 0 && !c.quantized) {
+    // A run that trains a named model whose 16-bit weights alone exceed the device: it cannot be
+    // placed on it, whatever the batch. Not when the log names a quantization (4-bit weights are a
+    // quarter). Several GPUs: with a sharding named (ZeRO-3, FSDP) and the GPUs counted, each holds
+    // its share of the weights (a sharding over GPUs not counted gives no per-GPU figure); with
+    // neither, ranks or a model split may still divide them (Megatron's tensor / pipeline
+    // parallelism, device_map): no figure.
+    const int64_t gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
+    const bool sharded_counted = c.state_sharded && (gpus > 1 || c.one_gpu_told);
+    if ((!c.state_sharded && !c.multi_gpu) || sharded_counted) {
+      const int64_t per_gpu = sharded_counted ? weights / gpus : weights;
+      if (per_gpu >= *C) {
+        b.boost(OomCause::kStaticModelTooLarge, 0.3,
+                sharded_counted
+                    ? fmt::format("the named model's 16-bit weights alone are about {} per GPU sharded over {} GPUs, more "
+                                  "than the {} device",
+                                  format_bytes(per_gpu), gpus, format_bytes(*C))
+                    : fmt::format("the named model's 16-bit weights alone are about {}, more than the {} device",
+                                  format_bytes(weights), format_bytes(*C)),
+                0);
+      }
     }
   }
   // Full fine-tuning of a named model with Adam, on GPUs of the message's capacity or of a size the
@@ -1314,8 +1325,11 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // The device: the message's capacity where it prints one (and the 16-bit weights alone fit it: the
   // rule above read them), else the GPU the user names.
   const int64_t train_device_bytes = C && *C > 0 ? (weights < *C ? *C : 0) : c.named_device_bytes.value_or(0);
+  // (A sharding named over GPUs the log does not count: no per-GPU figure, sharded or not.)
+  const bool sharded_uncounted =
+      c.state_sharded && !c.one_gpu_told && std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}) <= 1;
   if (c.training && c.model_params && *c.model_params > 0 && train_device_bytes > 0 && !c.quantized &&
-      !c.optimizer_state_small) {
+      !c.optimizer_state_small && !sharded_uncounted) {
     const std::string where = C && *C > 0 ? fmt::format("the {} device", format_bytes(train_device_bytes))
                                           : fmt::format("the {} the log names", format_bytes(train_device_bytes));
     // Split over the GPUs (the run's, or more, the ones the user counts in words: a lower bound per
@@ -1328,7 +1342,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
     // One GPU, or a sharding named: the per-GPU figures above are the GPU's (several GPUs with no
     // sharding named may still split the model).
-    const bool per_gpu_known = (gpus == 1 && !c.multi_gpu) || c.state_sharded;
+    // (A sharding named over GPUs not counted is not known per GPU: the whole model is no lower bound.)
+    const bool per_gpu_known = (gpus == 1 && !c.multi_gpu) || (c.state_sharded && gpus > 1);
     if (weights_grads > device && per_gpu_known) {
       // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
       // does not fit, whatever the optimizer or the batch. (Several GPUs with no sharding named
@@ -1681,20 +1696,28 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     // numpy prints three significant digits: within 0.5% of the product.
     return std::fabs(static_cast<double>(bytes / static_cast<long double>(*Q)) - 1.0) < 0.005;
   }();
-  const bool impossible = oom.requested_is_lower_bound ||
-                          (Q && ((*Q >= kPiB && !shaped_as_asked) || (oom.size_overflow && *Q == kMax)));
   // TensorFlow's / XLA's allocator on the CPU device ("OOM when allocating tensor ... on
   // /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu"): host RAM, not an accelerator.
   const bool tf_host = (oom.family == "tensorflow" || oom.family == "xla") && oom.device.rfind("cpu", 0) == 0;
   const bool host = oom.family == "cpu_default_allocator" || oom.family == "th_cpu_allocator" || oom.family == "oom_killer" ||
                     oom.family == "host_alloc" || tf_host;
+  // A host allocation of 16 TiB or more that no printed shape asks for (PyTorch's DefaultCPUAllocator
+  // asked for 58395610206619 bytes, 53 TiB, by a loader whose image list pointed at the wrong files):
+  // no workstation or server a model runs on has that much RAM; the size was computed wrong. (numpy's
+  // arrays print their shape: one that asks for it is the code's own n x n blow-up, read as host RAM.)
+  const bool host_size_wrong = host && Q && *Q >= 16 * kTiB && *Q < kPiB && oom.subsystem != "numpy";
+  const bool impossible = oom.requested_is_lower_bound || host_size_wrong ||
+                          (Q && ((*Q >= kPiB && !shaped_as_asked) || (oom.size_overflow && *Q == kMax)));
   if (impossible) {
     const size_t i = b.add(OomCause::kOther, 0.9,
                            oom.requested_is_lower_bound ? "Tried to allocate more than 1 EiB"
                            : oom.size_overflow ? "the requested size " + diagnose_detail::spaced_unit(oom.requested_printed) +
                                                      (diagnose_detail::printed_negative(oom.requested_printed) ? " is negative (a corrupted size)"
                                                                                                : " is beyond int64's range (over 8 EiB)")
-                                               : "one request of " + format_bytes(*Q) + " (no device or host has 1 PiB)");
+                                               : host_size_wrong
+                                                   ? "one host allocation of " + format_bytes(*Q) +
+                                                         " (no machine a model runs on has 16 TiB of RAM)"
+                                                   : "one request of " + format_bytes(*Q) + " (no device or host has 1 PiB)");
     Finding& f = b.at(i);
     f.title = "Impossible request size — look at the error before it (a corrupted size or a cascade, not memory pressure)";
     f.fix = "Find the tensor whose size overflowed (a negative or garbage dimension, an uninitialised shape, often after a "
@@ -2172,6 +2195,25 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     f.fix = "Find the tensor whose size is wrong (an index product overflowing int32, a negative or garbage dimension, a "
             "shape built from float values); fix the size, not the memory";
     f.probe = "Print the shapes entering the failing op: is the requested size what the inputs should give?";
+  } else if (const std::optional<int64_t> cap = oom.effective_capacity_bytes() ? oom.effective_capacity_bytes()
+                                                                                : context.named_device_bytes;
+             !impossible && !host && Q && cap && *cap > 0 && *Q / 32 >= *cap && !context.loading) {
+    // One request of 32 times the device's whole capacity or more (its message's, else the GPU the log
+    // names), outside a load: a run sized for this device does not ask that of one tensor by its batch
+    // or its input; a shape gone wrong does ("Tried to allocate 259.00 GiB" on a 5.93 GiB card from a
+    // scatter whose index ran past its intended size; a boolean mask compared in the wrong dtype
+    // broadcast to (N, N)). Above the single tensor's working-set candidates (0.55 / 0.5 when the
+    // request exceeds the capacity), which stay the next to check.
+    Finding& f = b.at(b.add(OomCause::kOther, 0.6,
+                            fmt::format("one request of {} is {:.0f} times the device's whole {}: no batch or input a run "
+                                        "on this device is sized for asks that of one tensor",
+                                        format_bytes(*Q), ratio(*Q, *cap), format_bytes(*cap))));
+    f.title = "A request many times the whole device — likely a shape computed wrong (an index past its size, a broadcast)";
+    f.fix = "Find the tensor whose shape is wrong (an index or a dim_size larger than intended, an (N, 1) against a (1, N) "
+            "broadcast, a shape built from the data's values); fix the shape, not the memory. A pairwise N x N meant as "
+            "such (torch.cdist over all items, attention over every token) is computed in chunks";
+    f.probe = "Print the shapes (and the index's max) entering the failing op: is the requested size what the inputs "
+              "should give?";
   }
   apply_context(context, oom, b);
   // A runtime without autograd (TensorRT's or ONNX Runtime's own allocator failing, or a traceback

@@ -121,7 +121,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"leakages", kWLeak}, {"increment", kWGrow}, {"incremental", kWGrow}, {"increments", kWGrow},
       {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
       {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
-      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
+      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"creeps", kWGrow}, {"crept", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
       {"each", kWPer}, {"every", kWPer}, {"iterations", kWPer}, {"epochs", kWPer}, {"batches", kWPer}, {"steps", kWPer},
       {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
       {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
@@ -560,6 +560,9 @@ struct LogEvidence {
   int64_t model_split_line = 0;                  // first tensor- / model-parallel size set (one model over several GPUs)
   int64_t cpu_load_fix_line = 0;                 // first line telling a load onto the CPU fixed it (cpu_load_fixed())
   int64_t lora_line = 0;                         // first line naming LoRA / QLoRA / PEFT, not denied (adapters: a small optimizer state)
+  int64_t full_finetune_line = 0;
+  int64_t zero3_line = 0;
+  int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)                // first line naming full fine-tuning as the run ("--finetuning_type full")
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
@@ -971,6 +974,34 @@ class Reader {
           'I');
     }
 
+    // ZeRO stage 3 or FSDP's full shard named without the framework's name ("ZeRO-3 and CPU offload",
+    // "zero3", "ds_z3_config.json", "FULL_SHARD"): the weights are sharded over the GPUs.
+    if (!ev_.zero3_line && (line_has(lo, "zero") || line_has(lo, "z3") || line_has(lo, "shard")) &&
+        contains_any(lo, {"zero-3", "zero3", "zero_3", "zero 3", "zero stage 3", "ds_z3", "full_shard", "full shard"})) {
+      ev_.zero3_line = n;
+    }
+    // One GPU told as the run's: "on a single GPU", "single-GPU", "one GPU", "1 GPU", "a single A100"; 单卡 /
+    // 单张 / 一张卡 / 一块卡 (one card). Not "more than one GPU".
+    if (!ev_.one_gpu_line && (line_has(lo, "gpu") || line_has(lo, "single") || !ascii_)) {
+      const bool english = contains_any(lo, {"single gpu", "single-gpu", "one gpu", " 1 gpu", " 1x gpu", "a single a100",
+                                             "a single h100", "a single v100", "a single rtx", "a single 3090", "a single 4090"}) &&
+                           !contains_any(lo, {"than one gpu", "than 1 gpu", "more than a single"});
+      const bool zh = !ascii_ && contains_any(lo, {"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\xbc\xa0",
+                                                   "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1"});
+      if (english || zh) ev_.one_gpu_line = n;
+    }
+    // Full fine-tuning named in Chinese: 全参 (全参数 / 全参微调: all parameters), 全量微调 / 全量训练 (full
+    // fine-tuning / training); not denied just before it (不 / 没 / 非: not).
+    if (!ev_.full_finetune_line && !ascii_) {
+      for (std::string_view z : {"\xe5\x85\xa8\xe5\x8f\x82", "\xe5\x85\xa8\xe9\x87\x8f\xe5\xbe\xae\xe8\xb0\x83",
+                                 "\xe5\x85\xa8\xe9\x87\x8f\xe8\xae\xad\xe7\xbb\x83"}) {
+        const size_t p = lo.find(z);
+        if (p == std::string_view::npos) continue;
+        const std::string_view before = lo.substr(p >= 3 ? p - 3 : 0, p >= 3 ? 3 : p);
+        if (before != "\xe4\xb8\x8d" && before != "\xe6\xb2\xa1" && before != "\xe9\x9d\x9e") ev_.full_finetune_line = n;
+        break;
+      }
+    }
     // Words.
     uint64_t seen = 0;
     eval_ident_ = {};
@@ -986,6 +1017,24 @@ class Reader {
         // Not denied just before ("without LoRA", "no LoRA", "not using PEFT"): a full fine-tuning told.
         const std::string_view before = lo.substr(i >= 14 ? i - 14 : 0, i >= 14 ? 14 : i);
         if (!contains_any(before, {"without ", "no ", "not ", "n't "})) ev_.lora_line = n;
+      }
+      // Full fine-tuning named as the run: LLaMA-Factory's "--finetuning_type full" ("finetuning_type='full'",
+      // "finetuning_type: full"), "full fine-tuning", "full-parameter", "full_finetune"; not denied just
+      // before ("not full fine-tuning", "instead of full parameter training").
+      if (!ev_.full_finetune_line && w.size() >= 4 && w[0] == 'f' && (w == "full" || w == "full_finetune" || w == "full_ft")) {
+        const std::string_view after = lo.substr(j, 16);
+        const std::string_view before = lo.substr(i >= 18 ? i - 18 : 0, i >= 18 ? 18 : i);
+        const bool named_full =
+            w != "full" || contains_any(after, {" fine-tun", " finetun", " fine tun", "-parameter", " parameter", "-param",
+                                                " param", "_finetun", "-finetun", " sft"}) ||
+            contains_any(before, {"finetuning_type", "finetune_type", "fine_tuning_type", "training_type"});
+        // (Nor told as not the run after it: "Full fine-tuning is not what I want", "... isn't an option".)
+        const std::string_view rest = lo.substr(j, 40);
+        if (named_full && !contains_any(before, {"without ", "no ", "not ", "n't ", "instead of ", "than "}) &&
+            !contains_any(rest, {"not what", "isn't what", "not an option", "not possible", "don't want", "do not want",
+                                 "not needed", "too expensive", "instead"})) {
+          ev_.full_finetune_line = n;
+        }
       }
       if (!ev_.small_optimizer_line && w.size() >= 3 && (w[0] == 's' || w[0] == 'a' || w[0] == 'o' || w[0] == 'c') &&
           (w == "sgd" || w == "adafactor" || w == "offload" || w == "offload_optimizer" || w == "cpu_offload" ||
@@ -1003,6 +1052,11 @@ class Reader {
       const auto it = w.size() >= 2 && w.size() <= 32 && !is_digit(w[0]) && first_chars()[static_cast<unsigned char>(w[0])]
                           ? words().find(w)
                           : words().end();
+      // A GPU model's name in the plural ("8x 80GB A100s", "two H100s"): the GPU word (gpu_count() counts them).
+      if (it == words().end() && w.size() >= 4 && w.back() == 's' && is_digit(w[w.size() - 2])) {
+        const auto stem = words().find(w.substr(0, w.size() - 1));
+        if (stem != words().end() && stem->second == kWGpuName) seen |= uint64_t{1} << kWGpuName;
+      }
       if (it != words().end()) {
         seen |= uint64_t{1} << it->second;
         // A folder or file of the user's named after a framework ("/home/u/vllm-experiments/train.py")
@@ -1105,7 +1159,9 @@ class Reader {
         lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
       named_memory(lo);
     }
-    if (((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWSetting) & 1u) != 0 && lo.find("gpus") != std::string_view::npos)) {
+    if (((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWSetting) & 1u) != 0 && lo.find("gpus") != std::string_view::npos) ||
+        (!ascii_ && (lo.find("\xe5\x8d\xa1") != std::string_view::npos || lo.find("\xe5\xbc\xa0") != std::string_view::npos ||
+                     lo.find("\xe5\x9d\x97") != std::string_view::npos))) {  // 卡 / 张 / 块 (zh: cards, "8卡", "4张3090")
       gpu_count(lo, n);  // "on 8 GPUs": "gpus" is a setting's word
     }
     if (lo.find("torch") != std::string_view::npos) {
@@ -1388,6 +1444,37 @@ class Reader {
   // one GPU.
   void gpu_count(std::string_view lo, int64_t n) {
     if (std::none_of(lo.begin(), lo.end(), is_digit)) return;  // no count on the line
+    // Chinese: digits before 卡 (cards), directly or through the measure word 张 / 块 ("8卡3090", "4张卡",
+    // "L40-48G 4卡"), or before 张 / 块 and a card's model ("4张3090", "8块A100"): that many GPUs.
+    if (!ascii_) {
+      auto count_before = [&](size_t e) -> int64_t {
+        size_t b = e;
+        while (b > 0 && is_digit(lo[b - 1])) --b;
+        if (b == e || e - b > 4 || (b > 0 && (lo[b - 1] == '.' || is_alpha(lo[b - 1])))) return 0;
+        const int64_t v = std::stoll(std::string(lo.substr(b, e - b)));
+        return v >= 2 && v <= 1024 ? v : 0;
+      };
+      for (size_t p = lo.find("\xe5\x8d\xa1"); p != std::string_view::npos; p = lo.find("\xe5\x8d\xa1", p + 3)) {
+        size_t e = p;
+        if (e >= 3 && (lo.compare(e - 3, 3, "\xe5\xbc\xa0") == 0 || lo.compare(e - 3, 3, "\xe5\x9d\x97") == 0)) e -= 3;
+        if (const int64_t v = count_before(e)) {
+          ev_.gpus_named.emplace_back(n, v);
+          return;
+        }
+      }
+      for (std::string_view measure : {std::string_view("\xe5\xbc\xa0"), std::string_view("\xe5\x9d\x97")}) {
+        for (size_t p = lo.find(measure); p != std::string_view::npos; p = lo.find(measure, p + 3)) {
+          // A card's model after it: its number ("3090") or a letter and digits ("a100", "v100", "l40").
+          const size_t m = p + 3;
+          const bool card = m < lo.size() && (is_digit(lo[m]) || (m + 1 < lo.size() && is_alpha(lo[m]) && is_digit(lo[m + 1])));
+          if (!card) continue;
+          if (const int64_t v = count_before(p)) {
+            ev_.gpus_named.emplace_back(n, v);
+            return;
+          }
+        }
+      }
+    }
     // Not GPUs the run does not use ("4 GPUs in the box but run on one") nor another run's ("trained
     // on 64 GPUs", a model card's): in the sentence that holds the count ("Loading the pretrained
     // weights fails. The instance has 8 GPUs" counts).
@@ -1401,10 +1488,12 @@ class Reader {
     // The count before GPUs in the plural ("8 GPUs", "4 cards") or a model's name ("8x H100", "4 RTX
     // 3090", "2 Tesla V100"); not before "GPU" alone (a card's number: "GTX 970 GPU"; "2x GPU memory")
     // nor "NVIDIA" (nvidia-smi's rows: "|   2  NVIDIA A100 ...", an index).
+    // (A model's name in the plural too: "8x 80GB A100s", "4 3090s".)
     auto gpu_word = [&](std::string_view t) {
       if (t == "gpus" || t == "cards" || t == "rtx" || t == "gtx" || t == "tesla") return true;
-      const auto it = words().find(t);
-      return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0" && t != "gpu";
+      auto it = words().find(t);
+      if ((it == words().end() || it->second != kWGpuName) && t.size() > 3 && t.back() == 's') it = words().find(t.substr(0, t.size() - 1));
+      return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0" && t != "gpu" && t != "cards";
     };
     // A count: digits ("8"), or digits and "x" ("8x"); "2 x A100" takes the word after the "x".
     auto count_of = [](std::string_view t) -> std::string_view {
@@ -1947,6 +2036,7 @@ class Reader {
                                       has_text("\xe8\xbd\xbd\xe5\x85\xa5") ||  // 载入 (load)
                                       has_text("\xe8\xbf\x9b\xe7\xa8\x8b") ||  // 进程 (process)
                                       has_text("\xe5\xbc\xa0\xe5\x8d\xa1") ||  // 张卡 (N cards: 一张卡 one card)
+                                      has_text("\xe6\x9c\x80\xe6\x96\xb0\xe7\x89\x88") ||  // 最新版 (the latest version)
                                       has_text("\xe5\x88\x86\xe8\xbe\xa8") ||
                                       has_text("\xe5\xb0\xba\xe5\xaf\xb8"))) ||
                              has_text(" model") || has_text("epoch_end") ||
@@ -1970,7 +2060,9 @@ class Reader {
     // read on every line, the scan is one pass over its digits.
     const bool dims_possible = lo.find('x') != std::string_view::npos || has_text("\xc3\x97") || has_text("0p") ||
                                has_text("aa") || has_text("resid") ||
-                               has_text("amino") ||
+                               has_text("amino") || has_text("4k") || has_text("8k") ||
+                               ((lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos) &&
+                                has_text("000,")) ||
                                (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
@@ -2077,6 +2169,14 @@ class Reader {
     }
     if (((seen >> kWRam) & 1u) != 0 || ((seen >> kWMem) & 1u) != 0 || (cjk && has_text("\xe5\x86\x85\xe5\xad\x98"))) {
       host_ram_runs_out(raw, lo, n);  // 内存 (zh: memory, the host's; the GPU's is 显存)
+      if (has_text("ram") && !code_line(lo)) {
+        if (const auto full = host_ram_figures_full(lo); full && once_per_window(last_ram_, OomCause::kCpuRam, n)) {
+          add(n, FactKind::kStatement, OomCause::kCpuRam, 0.45,
+              fmt::format("host RAM at {} of {}, in the log's figures: ", format_bytes(full->first), format_bytes(full->second)) +
+                  shown(raw.substr(0, 160)),
+              0, Told::kAccount);
+        }
+      }
     }
     // A word of unevenness (gpu_memory_imbalance_prose() below reads only such lines); with the
     // memory named, read on.
@@ -2481,6 +2581,10 @@ class Reader {
                                // Windows' virtual memory raised ("I increased my virtual memory to 64GB"): a
                                // setting, not the memory growing
                                ((has_text("virtual") || has_text("pag")) && windows_paging_file(lo)) ||
+                               // an increase asked about as the size expected ("Since our dataset is 8.5 GB,
+                               // shouldn't be the memory increase approx. 9 GB?"): the one increase a load
+                               // should make, not the memory growing step after step
+                               (contains("should") && increase_asked_as_expected(lo)) ||
                                // the memory told shrinking ("memory per GPU decreases")
                                contains("memory decreas") || contains("memory per gpu decreas") ||
                                contains("memory usage decreas") || contains("memory goes down") || contains("memory drops") ||
@@ -2559,8 +2663,20 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
 if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
         (contains(" epochs") || contains(" hours") || contains(" iterations") || contains(" steps")) &&
         !has(kWGrow)) {
-      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.15, "fails only after a long run: " + text());
-      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "fails only after a long run: " + text());
+      // The input's size told changing at that point ("after 5000 iterations when the resolution became
+      // 512 from 64": a progressive schedule): the failure follows the larger input, not the run's length.
+      const bool input_changed = has(kWInputSize) && !negated &&
+                                 contains_any(lo, {"became", "becomes", "switched to", "switches to", "changed to",
+                                                   "changes to", "increased to", "increases to", "grew to", "grows to",
+                                                   "jumped to", "jumps to"});
+      if (input_changed) {
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+            "the input's size raised where it fails (a schedule's larger input, not the run's length): " + text(), 0,
+            Told::kAccount);
+      } else {
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.15, "fails only after a long run: " + text());
+        add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "fails only after a long run: " + text());
+      }
     }
     // The memory told full after the program ran for minutes or hours ("After running for more than
     // ten minutes, the GPU memory is full"): it grew while it ran, a server's or a stream's state kept.
@@ -2931,7 +3047,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     }
     // A regression told (regression_told()): the library's change, a candidate.
     if (sentence && (contains("commit") || contains("release") || contains("version") || contains("updat") ||
-                     contains("upgrad")) &&
+                     contains("upgrad") || contains("latest") || (!ascii_ && has_text("\xe7\x89\x88"))) &&  // 版 (version)
         regression_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.35,
           "a regression told: it worked before a new version, release or commit and fails after it: " + text(), 0,
@@ -3042,10 +3158,25 @@ if (contains("model.eval()") && !negated) {
     // r50 to fit into 32G", "with a lower resolution it fits", "reducing the resolution solved it".
     // Not a super-resolution model's name, a question, nor an option not taken ("unless I reduce
     // resolution below 512").
-    if (sentence && !negated && contains_word(lo, "resolution") && lo.find('?') == std::string_view::npos &&
-        !contains_word(lo, "unless") && !contains_word(lo, "if") &&
+    // Also a lower resolution told running ("I revised the resolution from 512 to 256, and it could
+    // run") and a threshold told failing ("all resolutions roughly above 768^3 fail").
+    auto resolution_threshold_fails = [&](std::string_view c) {
+      return contains_any(c, {"above", "higher than", "larger than", "greater than", "bigger than", "beyond"}) &&
+             (contains_word_start(c, "fail") || contains_word(c, "oom") || c.find("out of memory") != std::string_view::npos ||
+              contains_word(c, "crash") || contains_word(c, "crashes"));
+    };
+    // (Both read in the clause that names the resolution: "I checked the resolution of each picture. The
+    // problem is only in training, ... without problems" tells no change of it.)
+    auto resolution_clause_tells = [&] {
+      for (std::string_view c : clauses(lo)) {
+        if (contains_word_start(c, "resolution") && (success_told(c) || resolution_threshold_fails(c))) return true;
+      }
+      return false;
+    };
+    if (sentence && !negated && contains_word_start(lo, "resolution") && lo.find('?') == std::string_view::npos &&
+        !contains_word(lo, "unless") && !contains_word(lo, "if") && !contains_word(lo, "super") &&
         (contains("to fit") || contains("fits") || contains("fixed") || contains("solved") || contains("worked") ||
-         contains_word(lo, "works"))) {
+         contains_word(lo, "works") || resolution_clause_tells())) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "the input's resolution told as what decides the fit: " + text(), 0, Told::kAccount);
     }
@@ -3982,6 +4113,21 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
 
   // Every occurrence of the phrases on the line sits in a clause (clauses()) that ends with '?';
   // false when none occurs.
+  // An increase of memory asked about as the size expected: every growth word ("increas", "grow",
+  // "rise", "rising") has a '?' within 60 characters after it, in the same sentence or past an
+  // abbreviation's dot ("shouldn't be the memory increase approx. 9 GB or so?").
+  static bool increase_asked_as_expected(std::string_view lo) {
+    bool any = false;
+    for (std::string_view x : {"increas", "grow", "rise", "rising"}) {
+      for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
+        any = true;
+        const size_t q = lo.find('?', p);
+        if (q == std::string_view::npos || q - p > 60) return false;
+      }
+    }
+    return any;
+  }
+
   static bool only_asked(std::string_view lo, std::initializer_list<std::string_view> phrases) {
     bool any = false;
     for (std::string_view x : phrases) {
@@ -4199,6 +4345,60 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         return;
       }
     }
+  }
+
+  // Host RAM told nearly full in figures: "RAM usage: 15.1 GB / 15.3 GB", "RAM 31.5G of 32G", "used RAM
+  // 62/64 GB": the used figure at least 90% of the total (at least 1 GiB), on a line naming RAM as a
+  // word and no accelerator's memory ("GPU RAM", "VRAM", "CUDA"). Returns (used, total) in bytes.
+  static std::optional<std::pair<int64_t, int64_t>> host_ram_figures_full(std::string_view lo) {
+    if (!contains_word(lo, "ram") || contains_any(lo, {"gpu", "vram", "cuda", "graphics", "video"})) return std::nullopt;
+    // A number, an optional space and a unit (GB / GiB / G / MB / MiB / TB / TiB), from `p`; `end` past it.
+    auto figure = [&](size_t p, size_t& end, bool unit_needed) -> std::optional<double> {
+      size_t k = p;
+      while (k < lo.size() && (is_digit(lo[k]) || lo[k] == '.')) ++k;
+      if (k == p || k - p > 12 || lo[p] == '.') return std::nullopt;
+      const double v = std::strtod(std::string(lo.substr(p, k - p)).c_str(), nullptr);
+      size_t u = k;
+      if (u < lo.size() && lo[u] == ' ') ++u;
+      double scale = 0;
+      for (const auto& [name, bytes] : std::initializer_list<std::pair<std::string_view, double>>{
+               {"gib", 1073741824.0}, {"gb", 1e9}, {"mib", 1048576.0}, {"mb", 1e6}, {"tib", 1099511627776.0},
+               {"tb", 1e12}, {"g", 1e9}}) {
+        if (lo.compare(u, name.size(), name) == 0 && (u + name.size() >= lo.size() || !is_alpha(lo[u + name.size()]))) {
+          scale = bytes;
+          end = u + name.size();
+          break;
+        }
+      }
+      if (scale == 0) {
+        if (unit_needed) return std::nullopt;
+        end = k;
+        return -v;  // no unit: the total's unit applies ("62/64 GB")
+      }
+      return v * scale;
+    };
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.' || is_alpha(lo[p - 1])))) continue;
+      size_t e = p;
+      const auto used = figure(p, e, false);
+      if (!used) continue;
+      size_t k = e;
+      while (k < lo.size() && lo[k] == ' ') ++k;
+      if (lo.compare(k, 1, "/") == 0) ++k;
+      else if (lo.compare(k, 3, "of ") == 0) k += 3;
+      else if (lo.compare(k, 7, "out of ") == 0) k += 7;
+      else continue;
+      while (k < lo.size() && lo[k] == ' ') ++k;
+      size_t e2 = k;
+      const auto total = k < lo.size() && is_digit(lo[k]) ? figure(k, e2, true) : std::nullopt;
+      if (!total || *total < 1073741824.0) continue;
+      const double u = *used < 0 ? -*used * (*total / std::strtod(std::string(lo.substr(k, e2 - k)).c_str(), nullptr))
+                                 : *used;
+      if (u >= 0.9 * *total && u <= *total * 1.001) {
+        return std::make_pair(static_cast<int64_t>(u), static_cast<int64_t>(*total));
+      }
+    }
+    return std::nullopt;
   }
 
   // Memory reserved but unallocated, told as large (an observation) within 30 characters before or
@@ -5891,7 +6091,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return contains_any(lo, {"in sampling", "during sampling", "while sampling", "when sampling", "sampling loop",
                              "in inference", "during inference", "at inference", "while inferring", "in evaluation", "during evaluation",
                              "during eval", "in validation", "during validation", "during prediction", "while predicting",
-                             "during testing", "at test time"});
+                             "during testing", "at test time",
+                             // the loop that runs it: "during the prediction loop", "in my inference loop"
+                             "prediction loop", "inference loop", "evaluation loop", "validation loop", "test loop",
+                             "testing loop"});
   }
 
   // The user's account at line `n` of each cause whose bit `named` holds, `w` each, once per
@@ -6114,6 +6317,34 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // newest release it no longer works", "since upgrading to 2.3 it OOMs". Not denied ("not a
   // regression").
   static bool regression_told(std::string_view lo) {
+    // The latest version told failing beside another told working: "the version of Deepscaler
+    // compatible with veRL is operational, whereas the latest iteration of veRL throws an OOM error".
+    // (The failure in the latest's own clause, the working one in another: "The latest version works,
+    // but the older version 1.2 runs out of memory" is the reverse.)
+    for (std::string_view latest : {"latest iteration", "latest version", "newest version", "latest build", "latest master"}) {
+      const size_t p = lo.find(latest);
+      if (p == std::string_view::npos) continue;
+      const std::string_view own = clause_at(lo, p);
+      const size_t own_at = static_cast<size_t>(own.data() - lo.data());
+      const std::string_view others[] = {lo.substr(0, own_at), lo.substr(own_at + own.size())};
+      auto working = [](std::string_view t) {
+        return contains_any(t, {"operational", "works", "worked", "working", "runs fine", "ran fine", "no problem"});
+      };
+      if (contains_any(own, {"throw", "fail", "oom", "out of memory", "crash"}) && !working(own) &&
+          (working(others[0]) || working(others[1])) &&
+          !contains_any(lo, {"not a regression", "n't a regression", " not working", "n't working", "not work", "n't work"})) {
+        return true;
+      }
+    }
+    // Chinese: 最新版 (the latest version) told failing (报错 / OOM / 爆显存 / 显存不足), 旧版 / 老版 / 之前的版本
+    // (the old / earlier version) told running normally (正常 / 没问题 / 可以).
+    if (contains_any(lo, {"\xe6\x9c\x80\xe6\x96\xb0\xe7\x89\x88"}) &&
+        contains_any(lo, {"\xe6\x97\xa7\xe7\x89\x88", "\xe8\x80\x81\xe7\x89\x88", "\xe4\xb9\x8b\xe5\x89\x8d\xe7\x9a\x84\xe7\x89\x88"}) &&
+        contains_any(lo, {"\xe6\x8a\xa5\xe9\x94\x99", "oom", "\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98",
+                          "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3"}) &&
+        contains_any(lo, {"\xe6\xad\xa3\xe5\xb8\xb8", "\xe6\xb2\xa1\xe9\x97\xae\xe9\xa2\x98", "\xe5\x8f\xaf\xe4\xbb\xa5"})) {
+      return true;
+    }
     if (!contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
                            "initial release", "previous release", "previous version", "older version", "earlier version",
                            "old version", "prior to the new", "since the update", "after the update", "after updating",
@@ -6129,7 +6360,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     // ("same code no problem with previous version v4.x": fine before, told as no problem.)
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
-                             "was fine", "ran fine", "works fine", "didn't happen", "did not happen"});
+                             "was fine", "ran fine", "works fine", "work fine", "didn't happen", "did not happen"});
   }
 
   // Only one of several GPUs told used, in one clause (see the reading above), in English or Chinese.
@@ -6541,12 +6772,38 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       }
       // A video format's height where the line names the input it is: "a 1080p picture", "720p
       // frames", "1080p60 video" (not a monitor's, a preview's or a download format's).
+      // (Also a video file's own words: "a 4K 30fps mov file", "1080p mp4"; and, in a log that speaks
+      // of images or video, the height alone: "It's OK in 1080p".)
+      auto video_input_named = [&] {
+        return contains_any(lo, {"image", "picture", "pic", "photo", "frame", "video", "input", "fps", "footage", ".mov",
+                                 " mov ", ".mp4", " mp4", "h264", "h.264", "h265", "hevc"}) &&
+               !contains_any(lo, {"monitor", "display", "screen", "preview"});
+      };
       if ((a == 720 || a == 1080 || a == 1440 || a == 2160 || a == 4320) && end < lo.size() && lo[end] == 'p' &&
           (end + 1 >= lo.size() || !is_alpha(lo[end + 1])) &&
-          contains_any(lo, {"image", "picture", "pic", "photo", "frame", "video", "input"}) &&
-          !contains_any(lo, {"monitor", "display", "screen", "preview"})) {
+          (video_input_named() || (image_log && !contains_any(lo, {"monitor", "display", "screen", "preview"})))) {
         out.weight = 0.3;
         out.what = std::to_string(a) + "p";
+        return out;
+      }
+      // "4K" / "8K" (UHD video and images: 3840x2160, 7680x4320) where the line names the video file it
+      // is ("6sec 4K 30fps mov file") or the noun follows it ("4K images", "a 4k video"); not a count
+      // ("4k sentences", "after 8k iterations", "8k context"), nor an image generator's prompt
+      // ("realistic detailed photo, 4k", "masterpiece, 8k uhd").
+      auto uhd_input = [&] {
+        const std::string_view next = lo.substr(end + 1, 12);
+        const bool noun_next = contains_any(next, {" image", " picture", " photo", " video", " frame", " input",
+                                                   " resolution", " footage", " file", " mov"});
+        const bool video_file = contains_any(lo, {"fps", "footage", ".mov", " mov ", ".mp4", " mp4", "h264", "h.264", "h265",
+                                                  "hevc"});
+        return (noun_next || video_file) &&
+               !contains_any(lo, {"prompt", "detailed", "realistic", "masterpiece", "quality", "uhd", "token", "context",
+                                  "iteration", "step", "sample", "sentence", "row"});
+      };
+      if ((a == 4 || a == 8) && end < lo.size() && lo[end] == 'k' && (end + 1 >= lo.size() || !is_alpha(lo[end + 1])) &&
+          uhd_input()) {
+        out.weight = 0.3;
+        out.what = std::to_string(a) + "K";
         return out;
       }
       // "WxH" / "W x H" / "W×H"
@@ -6604,6 +6861,34 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
               return out;
             }
           }
+        }
+      }
+      // "(B, N, N)" in the user's words, its last two sizes equal and >= 1000 ("the dist_matrix could be
+      // (4, 10000, 10000) if the npoints set to 10000"): a pairwise N x N term (distances, attention
+      // scores), which grows with the square of the input's points or tokens. Not a call's arguments.
+      if (p > 0 && a >= 1 && a <= 100000) {
+        size_t o = p;
+        while (o > 0 && lo[o - 1] == ' ') --o;
+        const bool open = o > 0 && (lo[o - 1] == '(' || lo[o - 1] == '[');
+        const size_t before = open ? o - 1 : 0;
+        const bool call = before > 0 && (word_char(lo[before - 1]) || lo[before - 1] == '(' || lo[before - 1] == '[');
+        size_t k = skip_spaces(end);
+        int64_t dims[2] = {-1, -1};
+        for (int64_t& d : dims) {
+          if (k >= lo.size() || lo[k] != ',') break;
+          k = skip_spaces(k + 1);
+          if (k >= lo.size() || !is_digit(lo[k])) break;
+          size_t dend = k;
+          d = number(k, dend);
+          k = skip_spaces(dend);
+        }
+        // (Not a parameter's shape told: "the (50000, 50000) fp32 weight of a Linear layer".)
+        if (open && !call && dims[0] >= 1000 && dims[0] == dims[1] && dims[0] <= 10000000 && k < lo.size() &&
+            (lo[k] == ')' || lo[k] == ']') &&
+            !contains_any(lo, {"weight", "param", "linear", "embedding", "nn."})) {
+          out.weight = 0.3;
+          out.what = fmt::format("({}, {}, {}): an {} x {} pairwise term", a, dims[0], dims[1], dims[0], dims[1]);
+          return out;
         }
       }
       p = end;
@@ -7024,12 +7309,16 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // Adapters (LoRA / PEFT, not denied), a stateless or factored optimizer (SGD, Adafactor) or the
   // optimizer offloaded, named anywhere: the optimizer's state on the GPU is small (classify's
   // fine-tuning arithmetic does not apply).
-  c.optimizer_state_small = ev.lora_line > 0 || ev.small_optimizer_line > 0;
-  c.adapters_named = ev.lora_line > 0;
+  // (Adapters named beside a full fine-tuning named as the run, "with finetuning_type='lora' it starts;
+  // with finetuning_type='full' it OOMs": the failing run trains every parameter with Adam.)
+  const bool adapters_run = ev.lora_line > 0 && ev.full_finetune_line == 0;
+  c.optimizer_state_small = adapters_run || ev.small_optimizer_line > 0;
+  c.adapters_named = adapters_run;
   c.device_map_split = ev.device_map_split_line > 0;
   // The model's state split over the GPUs (DeepSpeed's ZeRO, FSDP, a tensor- / model-parallel size);
   // plain DDP keeps a whole copy on each.
-  c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0;
+  c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0 || ev.zero3_line > 0;
+  c.one_gpu_told = ev.one_gpu_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
   // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).

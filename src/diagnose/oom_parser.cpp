@@ -2096,6 +2096,24 @@ size_t misspelled_out_of_memory(std::string_view lo) {
       if (before.size() >= 2 && after.size() >= 5 && out_ok && memory_ok && !(before == "out" && after == "memory")) return b;
     }
   }
+  // "out" left out after "ran" ("Ran of GPU memory when using ImageNet"): "ran of", one word naming
+  // the memory's device at most, then "memory" ("ran of" is no English of its own; "run of" is: "a
+  // run of bad luck").
+  for (size_t p = lo.find("ran of "); p != std::string_view::npos; p = lo.find("ran of ", p + 1)) {
+    if (!word_starts_at(lo, p)) continue;
+    std::string_view rest = lo.substr(p + 7);
+    for (std::string_view dev : {"gpu ", "cuda ", "vram ", "device ", "video ", "system ", "host ", "cpu "}) {
+      if (rest.substr(0, dev.size()) == dev) {
+        rest.remove_prefix(dev.size());
+        break;
+      }
+    }
+    // (Not asked nor taken back: "it ran of memory? No, sorry, it ran fine.")
+    if (rest.substr(0, 6) == "memory" && (rest.size() == 6 || !is_alpha(rest[6])) && !asked_at(lo, p) &&
+        !contains_any(lo, {"ran fine", "runs fine", "no, sorry", "never ran"})) {
+      return p;
+    }
+  }
   return std::string_view::npos;
 }
 
@@ -3094,10 +3112,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
         // The killer named acting, in the present ("the OS kills the process", "Linux kills my
-        // script"), not denied, supposed or asked whether ("Does the OS kill it?" has no "kills").
+        // script", "zsh kills the process": the shell that ran it reports the SIGKILL), not denied,
+        // supposed or asked whether ("Does the OS kill it?" has no "kills").
         // (Asked why in the infinitive, "why does the OS kill the process ...?", it is told.)
-        for (const char* phrase : {"os kills", "kernel kills", "linux kills", "system kills", "os kill ", "kernel kill ",
-                                   "linux kill ", "system kill "}) {
+        for (const char* phrase : {"os kills", "kernel kills", "linux kills", "system kills", "macos kills", "zsh kills",
+                                   "bash kills", "shell kills", "os kill ", "kernel kill ", "linux kill ", "system kill "}) {
           const bool infinitive = phrase[std::strlen(phrase) - 1] == ' ';
           if (infinitive && !contains_word(lo, "why")) continue;
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
