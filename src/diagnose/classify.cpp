@@ -1267,6 +1267,10 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // against what PyTorch holds. Well beyond the weights, inference's own memory (KV cache,
   // activations of batch x length) is what filled the device; weights alone near the capacity
   // mean the model does not fit.
+  // The GPUs the run uses (its launcher's, or more, the ones the user counts in words), and a sharding
+  // named over GPUs the log does not count (no per-GPU figure then, sharded or not).
+  const int64_t run_gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
+  const bool sharded_uncounted = c.state_sharded && !c.one_gpu_told && run_gpus <= 1;
   if (c.llm_inference && c.model_params && oom.allocated_bytes && C && *C > 0) {
     const int64_t held = *oom.allocated_bytes;
     if (weights < held && static_cast<double>(held - weights) >= 0.25 * static_cast<double>(held)) {
@@ -1299,16 +1303,15 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // its share of the weights (a sharding over GPUs not counted gives no per-GPU figure); with
     // neither, ranks or a model split may still divide them (Megatron's tensor / pipeline
     // parallelism, device_map): no figure.
-    const int64_t gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
-    const bool sharded_counted = c.state_sharded && (gpus > 1 || c.one_gpu_told);
+    const bool sharded_counted = c.state_sharded && !sharded_uncounted;
     if ((!c.state_sharded && !c.multi_gpu) || sharded_counted) {
-      const int64_t per_gpu = sharded_counted ? weights / gpus : weights;
+      const int64_t per_gpu = sharded_counted ? weights / run_gpus : weights;
       if (per_gpu >= *C) {
         b.boost(OomCause::kStaticModelTooLarge, 0.3,
                 sharded_counted
                     ? fmt::format("the named model's 16-bit weights alone are about {} per GPU sharded over {} GPUs, more "
                                   "than the {} device",
-                                  format_bytes(per_gpu), gpus, format_bytes(*C))
+                                  format_bytes(per_gpu), run_gpus, format_bytes(*C))
                     : fmt::format("the named model's 16-bit weights alone are about {}, more than the {} device",
                                   format_bytes(weights), format_bytes(*C)),
                 0);
@@ -1325,9 +1328,6 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // The device: the message's capacity where it prints one (and the 16-bit weights alone fit it: the
   // rule above read them), else the GPU the user names.
   const int64_t train_device_bytes = C && *C > 0 ? (weights < *C ? *C : 0) : c.named_device_bytes.value_or(0);
-  // (A sharding named over GPUs the log does not count: no per-GPU figure, sharded or not.)
-  const bool sharded_uncounted =
-      c.state_sharded && !c.one_gpu_told && std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)}) <= 1;
   if (c.training && c.model_params && *c.model_params > 0 && train_device_bytes > 0 && !c.quantized &&
       !c.optimizer_state_small && !sharded_uncounted) {
     const std::string where = C && *C > 0 ? fmt::format("the {} device", format_bytes(train_device_bytes))
@@ -1335,7 +1335,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // Split over the GPUs (the run's, or more, the ones the user counts in words: a lower bound per
     // GPU) only where the log names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it
     // all on each GPU.
-    const int64_t gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
+    const int64_t gpus = run_gpus;
     const double g = c.state_sharded ? static_cast<double>(gpus) : 1.0;
     const double params = static_cast<double>(*c.model_params);
     const double device = static_cast<double>(train_device_bytes);

@@ -560,9 +560,9 @@ struct LogEvidence {
   int64_t model_split_line = 0;                  // first tensor- / model-parallel size set (one model over several GPUs)
   int64_t cpu_load_fix_line = 0;                 // first line telling a load onto the CPU fixed it (cpu_load_fixed())
   int64_t lora_line = 0;                         // first line naming LoRA / QLoRA / PEFT, not denied (adapters: a small optimizer state)
-  int64_t full_finetune_line = 0;
-  int64_t zero3_line = 0;
-  int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)                // first line naming full fine-tuning as the run ("--finetuning_type full")
+  int64_t full_finetune_line = 0;               // first line naming full fine-tuning as the run ("--finetuning_type full")
+  int64_t zero3_line = 0;                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)
+  int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
