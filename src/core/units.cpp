@@ -73,11 +73,12 @@ int64_t parse_bytes(std::string_view text, std::string_view field) {
   else throw InputError(f, "unknown unit '" + unit + "' in '" + s + "'", "units: B, KiB, MiB, GiB, TiB, KB, MB, GB, TB");
 
   const long double value = std::stold(number) * static_cast<long double>(multiplier);
-  if (!std::isfinite(static_cast<double>(value)) ||
-      value >= static_cast<long double>(std::numeric_limits<int64_t>::max())) {
+  if (!std::isfinite(value) || value >= static_cast<long double>(std::numeric_limits<int64_t>::max())) {
     throw InputError(f, "size too large: '" + s + "'");
   }
-  return static_cast<int64_t>(std::llround(static_cast<double>(value)));
+  // Rounded in long double: a value just below 2^63 ("9223372036854775803") rounds to 2^63 as a
+  // double, which llround cannot return (found by fuzz_size).
+  return static_cast<int64_t>(std::llroundl(value));
 }
 
 int64_t checked_mul(int64_t a, int64_t b, std::string_view field) {
