@@ -7593,3 +7593,116 @@ TEST(DiagnoseKinds36, Review59Mends) {
   EXPECT_TRUE(evidence_holds("Training is fine, it fails after 4K steps; memory creeps up each step.\n" + a100,
                              "memory grows step after step", OomCause::kLeakAcrossSteps));
 }
+
+// held60's kinds: a message cut before its reserved figure whose "Process N" is this process; sentences
+// before the message on its own line; the GPU used in spite of gpu=False; a kill told in Chinese;
+// PaddlePaddle's host allocator; <what>_max_len lengths and a batch lowered in vain; a structure model
+// named; host RAM's limit reached; a loop's memory full after a few items; a GPU's name's number; the
+// batch failing "no matter how small".
+TEST(DiagnoseKinds37, Held60Kinds) {
+  // Cut after "allocated by PyTorch": 39.27 GiB is capacity - free and covers the allocated 37.80 GiB.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 39.39 GiB of "
+      "which 120.50 MiB is free. Process 41234 has 39.27 GiB memory in use. Of the allocated memory 37.80 GiB is allocated "
+      "by PyTorch\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_NE(ds.front().findings.front().category, OomCause::kOtherProcess);
+  // A process holding much less than what the device lacks is another one.
+  EXPECT_TRUE(evidence_holds(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 39.39 GiB of "
+      "which 120.50 MiB is free. Process 41234 has 20.00 GiB memory in use. Of the allocated memory 18.00 GiB is allocated "
+      "by PyTorch\n",
+      "other processes hold", OomCause::kOtherProcess));
+  // The user's sentence before the message on its line.
+  EXPECT_TRUE(evidence_holds("title\nI was already using 90% of my GPU memory for another job. Then I got `RuntimeError: cuda "
+                             "runtime error (2) : out of memory`.\n",
+                             "other jobs on the GPU", OomCause::kOtherProcess));
+  // The GPU used in spite of a CPU setting; a CPU run told working is none.
+  EXPECT_TRUE(evidence_holds("CUDA appears to be in use even when setting gpu=False\nRuntimeError: CUDA out of memory.\n",
+                             "told to have no effect", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("With gpu=False it runs on the CPU. With the GPU I get RuntimeError: CUDA out of memory.\n",
+                              "told to have no effect"));
+  // A kill told in Chinese: host RAM; the user's own kill is none.
+  ds = diagnose_log("\xe5\x8a\xa0\xe8\xbd\xbd\xe6\x95\xb0\xe6\x8d\xae\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe8\xbf\x9b\xe7\xa8\x8b"
+                    "\xe8\xa2\xabkill\xe4\xba\x86\xef\xbc\x8c\xe5\x86\x85\xe5\xad\x98\xe5\x8f\xaa\xe6\x9c\x89" "16G\xe3\x80\x82\n",
+                    rules_alone());  // 加载数据的时候进程被kill了，内存只有16G。
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  EXPECT_TRUE(diagnose_log("\xe5\xb0\x86\xe5\x90\x8e\xe5\x8f\xb0\xe4\xbb\xbb\xe5\x8a\xa1\xe6\x9d\x80\xe6\x8e\x89\xe4\xb9\x8b"
+                           "\xe5\x90\x8egpu\xe5\xb9\xb6\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe\n",
+                           rules_alone())
+                  .empty());  // 将后台任务杀掉之后gpu并没有释放 (after I killed the background task)
+  // PaddlePaddle's host allocator, with its size in bytes.
+  ds = diagnose_log("ResourceExhaustedError: Fail to alloc memory of 564023296 size, error code is 12.\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value() && ds.front().oom->requested_bytes.has_value());
+  EXPECT_EQ(*ds.front().oom->requested_bytes, 564023296);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  // passage_max_len read, the longer of two lengths on a line; a batch lowered in vain beside it.
+  EXPECT_TRUE(evidence_holds("deepspeed OOM\nbatch 16, query_max_len 512, passage_max_len 8192\n"
+                             "\xe5\xb0\x9d\xe8\xaf\x95\xe4\xba\x86" "batch\xe5\xbc\x80" "4\xef\xbc\x8c" "8\xef\xbc\x8c" "16"
+                             "\xe9\x83\xbd\xe4\xbc\x9a\xe7\x82\xb8\n",  // 尝试了batch开4，8，16都会炸
+                             "logged sequence length 8192, and a smaller batch told not helping", OomCause::kActivationsSeqlen));
+  // A protein structure model named: a little weight to the input's length.
+  EXPECT_TRUE(evidence_holds("Running OpenFold on a 24GB card: CUDA out of memory\n", "a protein structure model named",
+                             OomCause::kActivationsSeqlen));
+  // Host RAM's limit reached; a loop's memory full after a few items.
+  EXPECT_TRUE(evidence_holds("Training OOM\nIt will surpass 25gb (25gb is the limit for colab pro high ram)\n",
+                             "host RAM runs out", OomCause::kCpuRam));
+  const std::string cpu = "RuntimeError: [enforce fail at CPUAllocator.cpp:72] data. DefaultCPUAllocator: not enough memory: you "
+                          "tried to allocate 996147200 bytes.\n";
+  EXPECT_TRUE(evidence_holds("Detecting 100+ images in a loop, RAM full after a few images.\n" + cpu,
+                             "memory full only after a few items of a loop", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("The first image is 20000x20000 and it fails after a few seconds.\n" + cpu,
+                              "memory full only after a few items of a loop"));
+  // A GPU's name's number is no input size; "no matter how small" the batch: the model itself.
+  const std::string k2000 = "I keep getting CUDA out of memory no matter how small batch size and max_seq_length are. I have "
+                            "only one Quadro K2000 2GB.\n";
+  EXPECT_FALSE(evidence_holds(k2000, "a long input"));
+  EXPECT_EQ(top_cause(k2000), OomCause::kStaticModelTooLarge);
+}
+
+// review60's findings, mended.
+TEST(DiagnoseKinds37, Review60Mends) {
+  // This process under another PID in a cut message, holding far more than its tensors: cached or outside.
+  EXPECT_TRUE(evidence_holds(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of "
+      "which 1.12 GiB is free. Process 48211 has 22.52 GiB memory in use. Of the allocated memory 9.30 GiB is allocated by "
+      "PyTorch\n",
+      "is cached in reserved blocks or held outside PyTorch's allocator", OomCause::kFragmentation));
+  // A working smaller batch named by its count alone is the batch's account, a length on the line aside.
+  EXPECT_EQ(top_cause("Training on a 3090 with seq_len=1024, batch 64 OOM. Lowering to batch 32 works.\nRuntimeError: CUDA out "
+                      "of memory. Tried to allocate 3.00 GiB (GPU 0; 23.69 GiB total capacity; 19.90 GiB already allocated; "
+                      "2.10 GiB free; 20.50 GiB reserved in total by PyTorch)\n"),
+            OomCause::kActivationsBatch);
+  // Batch sizes tried in vain, listed.
+  EXPECT_NE(top_cause("I tried batch size 8, 4 and 2 and it still OOMs.\nRuntimeError: CUDA out of memory.\n"),
+            OomCause::kActivationsBatch);
+  EXPECT_EQ(top_cause("I used batch size 8, 4 and 2 and it OOMs.\nRuntimeError: CUDA out of memory.\n"),
+            OomCause::kActivationsBatch);
+  // A CPU placement told ignored as an environment variable or a device_map, the use before or after it.
+  EXPECT_TRUE(evidence_holds("tensorflow still allocates GPU memory even though I set CUDA_VISIBLE_DEVICES=\"\" to keep it on "
+                             "CPU.\nResourceExhaustedError: OOM when allocating tensor with shape[1024,1024]\n",
+                             "told to have no effect", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds("Even with device_map=\"cpu\" the model still uses the GPU and I get:\ntorch.OutOfMemoryError: "
+                             "CUDA out of memory.\n",
+                             "told to have no effect", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("Is the GPU still used even with device_map=\"cpu\"?\ntorch.OutOfMemoryError: CUDA out of memory.\n",
+                              "told to have no effect"));
+  // PaddlePaddle's host allocator sets the framework.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "MemoryError: std::bad_alloc\nResourceExhaustedError: Fail to alloc memory of 2147483648 size, error code is 12.\n",
+      rules_alone());
+  ASSERT_FALSE(ds.empty());
+  EXPECT_EQ(ds.front().framework, "paddle");
+  // A structure model's one large request is a sample's (its length), not B samples'.
+  EXPECT_NE(top_cause("OpenFold training with the default config crashes at the first step.\nRuntimeError: CUDA out of memory. "
+                      "Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity; 13.10 GiB already allocated; 1.20 GiB "
+                      "free; 13.40 GiB reserved in total by PyTorch)\n"),
+            OomCause::kActivationsBatch);
+  // Full after a few images, every image working alone: beside a JAX message too.
+  EXPECT_TRUE(evidence_holds("Every image through the model works, but after a few images the memory is full:\njaxlib.xla_extension."
+                             "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1073741824 bytes.\n",
+                             "memory full only after a few items of a loop", OomCause::kLeakAcrossSteps));
+}

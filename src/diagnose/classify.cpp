@@ -177,8 +177,13 @@ int64_t sat_add(int64_t a, int64_t b) { return (b > 0 && a > kMax - b) ? kMax : 
 // current process as "this process has"; inside a container NVML reports it under the host PID
 // instead. An entry is this process when it holds at least what this allocator reserved and
 // either equals what the device lacks (capacity - free, within a CUDA context's 1 GiB or 3%)
-// or exceeds reserved by no more than a context (<= 3 GiB).
-int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
+// or exceeds reserved by no more than a context (<= 3 GiB). A message cut before its reserved
+// figure ("... Of the allocated memory 22.26 GiB is allocated by PyTorch" and no more) gives
+// allocated as the floor instead (reserved >= allocated), and then only the match with what the
+// device lacks counts.
+// `self_bytes` (when given) receives what the entry taken for this process holds, 0 when none is.
+int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes, int64_t* self_bytes = nullptr) {
+  if (self_bytes) *self_bytes = 0;
   if (r.processes.empty()) return 0;
   if (r.process_bytes) {
     if (*r.process_bytes == 0) {
@@ -187,7 +192,9 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
     }
     return r.other_process_bytes.value_or(0);
   }
-  if (!r.reserved_bytes) return r.other_process_bytes.value_or(0);
+  const bool reserved_printed = r.reserved_bytes.has_value();
+  if (!reserved_printed && !r.allocated_bytes) return r.other_process_bytes.value_or(0);
+  const int64_t floor_bytes = reserved_printed ? *r.reserved_bytes : *r.allocated_bytes;
   // What the device lacks (capacity - free); -1 when the message does not say.
   const int64_t used = (r.total_capacity_bytes && r.free_bytes && *r.total_capacity_bytes >= *r.free_bytes)
                            ? *r.total_capacity_bytes - *r.free_bytes
@@ -195,8 +202,8 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
   int64_t self_index = -1;
   for (size_t i = 0; i < r.processes.size(); ++i) {
     const int64_t x = r.processes[i].bytes;
-    if (x < *r.reserved_bytes) continue;
-    const bool covers_context = x - *r.reserved_bytes <= 3 * kGiB;
+    if (x < floor_bytes) continue;
+    const bool covers_context = reserved_printed && x - floor_bytes <= 3 * kGiB;
     const int64_t tol = std::max<int64_t>(kGiB, static_cast<int64_t>(0.03 * static_cast<double>(used)));
     const bool equals_used = used >= 0 && std::llabs(x - used) <= tol;
     if ((covers_context || equals_used) &&
@@ -210,10 +217,11 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes) {
   }
   if (self_index >= 0) {
     const auto& p = r.processes[static_cast<size_t>(self_index)];
+    if (self_bytes) *self_bytes = p.bytes;
     notes.push_back(fmt::format(
-        "Process {} ({}) covers this allocator's reserved {}{}: it is most likely this process under another "
+        "Process {} ({}) covers this allocator's {} {}{}: it is most likely this process under another "
         "PID namespace (containers), not another job",
-        p.pid, format_bytes(p.bytes), format_bytes(*r.reserved_bytes),
+        p.pid, format_bytes(p.bytes), reserved_printed ? "reserved" : "allocated", format_bytes(floor_bytes),
         used >= 0 ? fmt::format(" and matches what the device lacks (capacity - free = {})", format_bytes(used)) : ""));
   }
   return sum;
@@ -486,8 +494,22 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
 
   // Memory outside this allocator: other processes, or everything the device lacks beyond
   // reserved + free (a CUDA context with cuBLAS/cuDNN workspaces takes ~0.3-1 GiB).
-  const int64_t listed_others = others_bytes(r, notes);
+  int64_t self_bytes = 0;
+  const int64_t listed_others = others_bytes(r, notes, &self_bytes);
   const auto total = r.total_capacity_bytes;
+  // This process found under another PID in a message cut before its reserved figure: what it holds
+  // beyond its tensors (a quarter of the device or more, at least 2 GiB) is cached in reserved blocks
+  // (fragmentation) or held outside PyTorch's allocator (cuDNN / NCCL workspaces, another library).
+  if (self_bytes > 0 && !r.reserved_bytes && A && total && self_bytes > *A) {
+    const int64_t gap = self_bytes - *A;
+    if (gap >= 2 * kGiB && ratio(gap, *total) >= 0.25) {
+      const std::string ev = fmt::format("this process holds {} by the driver's count, its tensors only {}: {} is cached in "
+                                         "reserved blocks or held outside PyTorch's allocator",
+                                         format_bytes(self_bytes), format_bytes(*A), format_bytes(gap));
+      b.add(OomCause::kFragmentation, 0.5, ev);
+      b.add(OomCause::kOther, 0.3, ev);
+    }
+  }
   // PyTorch 2.x prints this process's whole use ("this process has X memory in use", its CUDA
   // context included): what the device lacks beyond it (capacity - free - X) is held by other
   // processes, listed or not (NVML lists none from other containers). Not when NVML attributed
@@ -1658,6 +1680,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" && oom.subsystem == "dask_nanny" && !context.torch_named) d.framework = "dask";
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
   if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
+  // Its host allocator's own words ("Fail to alloc memory of N size, error code is 12"), whatever a
+  // ResourceExhaustedError beside them suggests (TensorFlow raises one of that name too).
+  if ((d.framework == "pytorch" || d.framework == "tensorflow") && oom.subsystem == "paddle_cpu") d.framework = "paddle";
   // XLA's PjRt runtime (JAX) raises "XlaRuntimeError: RESOURCE_EXHAUSTED: ..."; PyTorch/XLA and
   // TensorFlow word it "Resource exhausted" / ResourceExhaustedError.
   if (d.framework == "pytorch" && oom.family == "xla" &&
@@ -1768,6 +1793,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                      (oom.allocated_bytes ? " with " + format_bytes(*oom.allocated_bytes) + " already active"
                                                           : std::string())
            : sub == "malloc" ? "a host allocation of " + (Q ? format_bytes(*Q) : std::string("memory")) + " failed (malloc)"
+           : sub == "paddle_cpu" ? "PaddlePaddle's host allocator could not get " +
+                                       (Q ? format_bytes(*Q) : std::string("memory")) + " of host RAM (posix_memalign)"
            : sub == "caffe" ? "Caffe could not allocate " + (Q ? format_bytes(*Q) : std::string("a blob's memory")) +
                                   " of host RAM (a blob's CPU copy)"
            : sub == "ollama" ? "Ollama's check: the model needs " + (Q ? format_bytes(*Q) : std::string("more")) +
@@ -2110,7 +2137,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   } else if (oom.family == "device_alloc") {
     classify_device_alloc(oom, b, d.notes);
   } else if (allocator) {
-    classify_allocator(oom, b, d.notes, context.training && !context.eval && !context.generation, context.loading);
+    // (A protein structure model trains one complex per step: one large request is a sample's N x N
+    // pair activations, its input's length, not B times a sample's.)
+    classify_allocator(oom, b, d.notes,
+                       context.training && !context.eval && !context.generation && !context.structure_model_named,
+                       context.loading);
   } else {
     classify_numberless(oom, b, d.notes, context.caffe_cudnn);
   }

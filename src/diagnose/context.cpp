@@ -273,21 +273,41 @@ bool is_llm_with_version(std::string_view w) {
 
 // Words that say the log is from training (not inference).
 // A sequence-length setting beyond words()'s list: any word holding "seq_len" (max_seq_len,
-// max_calib_seq_len, seq_length), or max_<what>_len / max_<what>_length where <what> is tokens or
-// text (max_token_len, max_input_length, max_prompt_length, max_target_length; not
-// max_queue_len, max_path_len, max_label_len).
+// max_calib_seq_len, seq_length), or max_<what>_len / max_<what>_length / <what>_max_len /
+// <what>_max_length where <what> is tokens or text (max_token_len, max_input_length,
+// max_prompt_length, max_target_length, passage_max_len, query_max_len; not max_queue_len,
+// max_path_len, max_label_len).
+// A protein structure model by name, as a word or its prefix ("alphafold2", "openfold",
+// "rosettafold2na", "esmfold", "localcolabfold", "boltz"): models whose pair representation is
+// N x N over the residues (Jumper et al. 2021, AlphaFold 2, section 1.6: the Evoformer's pair
+// stack), so the input's length is what scales their activations.
+bool structure_model_word(std::string_view w) {
+  for (std::string_view m : {"alphafold", "openfold", "rosettafold", "esmfold", "colabfold", "localcolabfold", "unifold",
+                             "helixfold", "omegafold", "fastfold", "boltz"}) {
+    if (w.substr(0, m.size()) == m) return true;
+  }
+  return false;
+}
+
 bool seq_setting_word(std::string_view w) {
   if (w.size() > 40) return false;
   if (w.find("seq_len") != std::string_view::npos) return true;
-  if (w.rfind("max_", 0) != 0) return false;
-  std::string_view mid = w.substr(4);
-  if (mid.size() > 4 && mid.substr(mid.size() - 4) == "_len") mid.remove_suffix(4);
-  else if (mid.size() > 7 && mid.substr(mid.size() - 7) == "_length") mid.remove_suffix(7);
-  else return false;
+  std::string_view mid;
+  if (w.rfind("max_", 0) == 0) {
+    mid = w.substr(4);
+    if (mid.size() > 4 && mid.substr(mid.size() - 4) == "_len") mid.remove_suffix(4);
+    else if (mid.size() > 7 && mid.substr(mid.size() - 7) == "_length") mid.remove_suffix(7);
+    else return false;
+  } else if (const size_t m = w.find("_max_len"); m != std::string_view::npos && m > 0 &&
+             (w.size() == m + 8 || w.substr(m + 8) == "gth")) {
+    mid = w.substr(0, m);  // <what>_max_len / <what>_max_length (FlagEmbedding's passage_max_len, query_max_len)
+  } else {
+    return false;
+  }
   // What is long: tokens or text (not max_queue_len, max_path_len, max_label_len).
   for (std::string_view t : {"token", "tokens", "input", "prompt", "target", "source", "src", "tgt", "text", "sentence",
                              "context", "sequence", "model", "total", "output", "answer", "question", "doc", "document",
-                             "position", "calib", "audio", "utterance"}) {
+                             "position", "calib", "audio", "utterance", "passage", "query"}) {
     if (mid == t || (mid.size() > t.size() && mid.substr(mid.size() - t.size()) == t && mid[mid.size() - t.size() - 1] == '_')) {
       return true;
     }
@@ -564,6 +584,8 @@ struct LogEvidence {
   int64_t zero3_line = 0;                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)
   int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
+  int64_t batch_in_vain_line = 0;                // first line telling a smaller batch did not help
+  int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
@@ -1044,6 +1066,7 @@ class Reader {
       }
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
+      if (!ev_.structure_model_line && w.size() >= 5 && structure_model_word(w)) ev_.structure_model_line = n;
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
       if (eval_identifier(raw, i, j) && !setting_turned_off(lo, i, j)) {
         seen |= uint64_t{1} << kWEval;
@@ -1328,7 +1351,13 @@ class Reader {
       ev_.gpus.emplace_back(n, *v);
     } else if (w == "max_length" || w == "sequence_length" || w == "block_size" || w == "max_len" || w == "cutoff_len" ||
                w == "context_length" || w == "model_max_length" || seq_setting_word(w)) {
-      if (*v >= 8) ev_.seq.emplace_back(n, *v);
+      // (Two lengths on one line, "query_max_len 512, passage_max_len 8192": the longer one is what
+      // the step's activations hold.)
+      if (*v >= 8 && !ev_.seq.empty() && ev_.seq.back().first == n) {
+        ev_.seq.back().second = std::max(ev_.seq.back().second, *v);
+      } else if (*v >= 8) {
+        ev_.seq.emplace_back(n, *v);
+      }
     } else {
       ev_.batch.emplace_back(n, *v);
     }
@@ -2312,7 +2341,8 @@ class Reader {
                                 items_per_call_told(lo);
     const bool setting_ignored = (has_text("effect") || has_text("ignore") || has_text("respect") ||
                                   has_text("honor") || has_text("nothing") || has_text("t work") || has_text("not working") ||
-                                  has_text("take into") || has_text("account for") ||
+                                  has_text("take into") || has_text("account for") || has_text("even ") ||
+                                  has_text("despite") || has_text("spite of") || has_text("although") ||
                                   (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
                                  placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
     // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
@@ -2433,6 +2463,12 @@ class Reader {
       if (long_inputs(before, has(kWInputSize), pairs_)) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
+      }
+      // Whole sentences of the user's before the message, read as a statement of their own: "I was
+      // already using up 95% of my GPU memory for another task. Then when I ran `reader.readtext` I got
+      // a `RuntimeError: cuda runtime error (2) : out of memory`".
+      if (const size_t stop = before.rfind(". "); stop != std::string_view::npos && stop > 0) {
+        statement(raw.substr(0, stop + 1), lo.substr(0, stop + 1), n, seen);
       }
       // Prose after the message on the same line is the user's, read as a statement of its own
       // (the line's words were scanned already): "... OutOfMemoryError: CUDA out of memory. But I
@@ -2658,6 +2694,13 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     } else if (zh_memory_leaks && !has(kWLeak)) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.3, "memory grows step after step: " + text());  // "memory leak"'s weight
     }
+    // Memory told full only after a few of the items a loop works through one by one ("Detecting 100+
+    // images in loop and end up with RAM full error after few images"): each item leaves something
+    // behind that the next does not free (one item too large fails on that item, not after a few).
+    if (has(kWAfter) && !has(kWGrow) && sentence && !negated && items_loop_fill_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.3,
+          "memory full only after a few items of a loop (what each leaves behind adds up): " + text());
+    }
     // Fails after N epochs / hours of running fine.
     if (has(kWAfter)) {
 if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
@@ -2769,7 +2812,9 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         smaller_input_did_not_help(lo);
     if (smaller_input_in_vain) add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
     if (has(kWSetting) && (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") ||
-                           contains("smaller") || contains("changed")) &&
+                           contains("smaller") || contains("changed") ||
+                           // batch sizes tried ("I tried batch size 8, 4 and 2 and it still OOMs")
+                           contains("tried batch") || contains("tried a batch") || contains("tried with batch")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
          contains("not help") || contains("no solution") || contains("not solve") || contains("same error") ||
          contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
@@ -2788,6 +2833,32 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         }
       } else {
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
+        if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
+      }
+    }
+    // The same in Chinese: batch sizes tried or lowered in vain ("尝试了batch开4，16，32都会炸": tried
+    // batch 4, 16 and 32, all blow up; "batch调小了还是oom": lowered, still OOM).
+    if (cjk && contains("batch") && zh_batch_in_vain(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
+      if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
+    }
+    // The batch told failing however small it is ("keep getting CUDA out of memory no matter how small
+    // batch size and max_seq_length are"): as at batch size 1, what is left is the model itself, and
+    // a length named in the same clause was lowered in vain too.
+    if (contains("batch") && sentence && !negated) {
+      for (std::string_view however : {"no matter how small", "no matter how low", "however small", "regardless of how small"}) {
+        const size_t p = lo.find(however);
+        if (p == std::string_view::npos) continue;
+        const std::string_view c = clause_at(lo, p);
+        if (c.find("batch") == std::string_view::npos) continue;
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
+            "fails however small the batch (as at batch size 1: the model itself): " + text(), 0, Told::kAccount);
+        add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "");
+        if (contains_any(c, {"seq_len", "max_len", "seq_length", "sequence length", "max_length", "max length"})) {
+          add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.2, "");
+        }
+        if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
+        break;
       }
     }
     // Before the first step / while loading the model (not a line about the load's target device,
@@ -3419,6 +3490,9 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         contains("image size") || contains("super-resolution")) {
       for (size_t p = 0; p < lo.size(); ++p) {
         if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+        // A number glued to the letters before it is a name's, not a length: a GPU's ("Quadro K2000",
+        // "RTX3090", "A6000") or a model's ("gpt2"); not after "x" (the second side of "2048x2048").
+        const bool in_name = p > 0 && is_alpha(lo[p - 1]) && lo[p - 1] != 'x';
         // The whole digit run, also when it is too long for integer_at() (more than 18 digits:
         // nullopt, `end` untouched): the scan resumes after it (resuming at 0 never ended).
         size_t end = p;
@@ -3461,7 +3535,7 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         // A rate, not a length: "1000 tokens/s", "1500 tokens per second", "900 tok/s".
         const bool rate = unit.rfind(" tokens/s", 0) == 0 || unit.rfind(" tok/s", 0) == 0 || unit.rfind("tok/s", 0) == 0 ||
                           (unit.rfind(" tokens pe", 0) == 0 && lo.compare(end + 7, 11, " per second") == 0);
-        if (v && !rate && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
+        if (v && !rate && !in_name && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
             !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
           break;
@@ -4774,45 +4848,59 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
-  // A kill or the system's OOM told in Chinese on the lower-cased line `lo` (see the caller): not
-  // denied just before (没 / 不: "没有被kill"), not the user's own kill (我kill, 手动kill: by hand), not
-  // on a line naming the GPU's memory (显存) or telling the memory growing.
-  static bool zh_kill_told(std::string_view lo) {
-    constexpr std::string_view kGpuMemory = "\xe6\x98\xbe\xe5\xad\x98";  // 显存
-    if (lo.find(kGpuMemory) != std::string_view::npos) return false;
-    // Memory told growing or leaking on the line ("内存持续增长，直到内存被耗尽被操作系统kill掉": it grows
-    // until the OS kills it): the kill ends that growth, which the growth's reading weighs.
-    for (std::string_view grows : {"\xe5\xa2\x9e\xe9\x95\xbf", "\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\xb3\x84\xe6\xbc\x8f",
-                                   "\xe6\xb3\x84\xe9\x9c\xb2"}) {  // 增长 增加 泄漏 泄露
-      if (lo.find(grows) != std::string_view::npos) return false;
+  // Items worked through in a loop (a loop named, "one by one", "one after another", "every image")
+  // and memory told
+  // full, run out or OOM after a few or some of them ("after few images", "after a few requests",
+  // "after several files"), in one clause. Not asked, supposed or denied.
+  static bool items_loop_fill_told(std::string_view lo) {
+    if (!contains_any(lo, {"loop", "one by one", "one after another", "one after the other", "every image", "each image",
+                           "every file", "each file", "every request", "each request", "every sample", "each sample"})) {
+      return false;
     }
-    static constexpr std::string_view kKilled[] = {
-        "\xe8\xa2\xabkill",                        // 被kill
-        "\xe8\x87\xaa\xe5\x8a\xa8kill",            // 自动kill
-        "kill\xe6\x8e\x89",                        // kill掉
-        "kill\xe4\xba\x86",                        // kill了
-        "kill\xe7\xa8\x8b\xe5\xba\x8f",            // kill程序
-        "kill\xe8\xbf\x9b\xe7\xa8\x8b",            // kill进程
-        "\xe8\xa2\xab\xe6\x9d\x80",                // 被杀
-        "\xe6\x9d\x80\xe6\x8e\x89",                // 杀掉
-        "\xe6\x9d\x80\xe6\xad\xbb",                // 杀死
-        "\xe7\xb3\xbb\xe7\xbb\x9f\xe4\xbc\x9aoom",  // 系统会oom
-        "\xe7\xb3\xbb\xe7\xbb\x9foom",             // 系统oom
-    };
-    for (std::string_view k : kKilled) {
-      for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
-        const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
-        if (before.find("\xe6\xb2\xa1") != std::string_view::npos ||  // 没 (not)
-            before.find("\xe4\xb8\x8d") != std::string_view::npos ||  // 不 (not)
-            before.find("\xe6\x88\x91") != std::string_view::npos ||  // 我 (I: my own kill)
-            before.find("\xe6\x89\x8b\xe5\x8a\xa8") != std::string_view::npos) {  // 手动 (by hand)
-          continue;
+    for (std::string_view c : clauses(lo)) {
+      if (asks(c) || contains_word(c, "if") || contains_any(c, {"not ", "n't", "never"})) continue;
+      if (!contains_any(c, {"full", "run out", "runs out", "ran out", "oom", "out of memory", "memory error",
+                            "crash", "killed"})) {
+        continue;
+      }
+      for (std::string_view few : {"after few ", "after a few ", "after several ", "after some "}) {
+        const size_t p = c.find(few);
+        if (p == std::string_view::npos) continue;
+        const std::string_view what = c.substr(p + few.size(), 14);
+        if (contains_any(what, {"image", "file", "request", "prediction", "call", "batch", "document", "page", "sample",
+                                "video", "picture", "photo", "item", "inference", "quer", "iteration", "loop"})) {
+          return true;
         }
-        return true;
       }
     }
     return false;
   }
+
+  // Batch sizes tried or lowered in vain, told in Chinese on the lower-cased line `lo`: a verb of
+  // trying or lowering (尝试, 试了, 试过, 调小, 改小, 减小, 降低) and, after it, a failure told of all or
+  // still (都 / 还是 / 依然 / 仍然, then within four characters 炸 / 爆 (blow up), oom, 报错 (error), 溢出
+  // (overflow), 不足 / 不够 (not enough)).
+  static bool zh_batch_in_vain(std::string_view lo) {
+    size_t tried = std::string_view::npos;
+    for (std::string_view v : {"\xe5\xb0\x9d\xe8\xaf\x95", "\xe8\xaf\x95\xe4\xba\x86", "\xe8\xaf\x95\xe8\xbf\x87",
+                               "\xe8\xb0\x83\xe5\xb0\x8f", "\xe6\x94\xb9\xe5\xb0\x8f", "\xe5\x87\x8f\xe5\xb0\x8f",
+                               "\xe9\x99\x8d\xe4\xbd\x8e"}) {
+      tried = std::min(tried, lo.find(v));
+    }
+    if (tried == std::string_view::npos) return false;
+    for (std::string_view still : {"\xe9\x83\xbd", "\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6",
+                                   "\xe4\xbb\x8d\xe7\x84\xb6"}) {
+      for (size_t p = lo.find(still, tried); p != std::string_view::npos; p = lo.find(still, p + 1)) {
+        const std::string_view after = lo.substr(p + still.size(), 12);
+        if (contains_any(after, {"\xe7\x82\xb8", "\xe7\x88\x86", "oom", "\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xba\xa2\xe5\x87\xba",
+                                 "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f"})) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
 
   // host_memory_named() on the line statement() reads, skipped where the line holds none of the
   // texts it needs (each of its readings holds "ram", "memory", "swap", "rss", "paging file", 内存
@@ -4875,6 +4963,10 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
                                "maxed out", "max out", "maxing out", "eats all", "eating all", "eat all", "ate all",
                                "sigkill", "code 137", "oomkill", "oom-kill", "oom killer", "unresponsive", "thrash",
                                "exhaust", "swapping", "fully used", "too small", "through the roof",
+                               // its limit reached or passed ("will surpass 25gb (25gb is the limit for colab pro
+                               // high ram)", "gets killed when it hits the RAM limit")
+                               "surpass", "hits the", "hit the limit", "reached the limit", "reaches the limit",
+                               "over the limit", "ram limit", "pushes over", "goes over", "went over",
                                // zh: 卡住 (stuck), 上限 (the limit), 崩 (crashed)
                                "\xe5\x8d\xa1\xe4\xbd\x8f", "\xe4\xb8\x8a\xe9\x99\x90", "\xe5\xb4\xa9",
                                // zh: 吃光 / 用光 / 用完 (eaten up, used up)
@@ -6033,6 +6125,12 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         read(x.text, x.cause);
       }
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
+      // The batch by its count alone ("Lowering to batch 32 works", "batch 8 fits").
+      for (size_t b = clause.find("batch "); b != std::string_view::npos; b = clause.find("batch ", b + 6)) {
+        if (word_starts_at(clause, b) && b + 6 < clause.size() && is_digit(clause[b + 6]) && !already_in_use("batch ")) {
+          named |= uint32_t{1} << static_cast<int>(OomCause::kActivationsBatch);
+        }
+      }
       if (xla_pool_lowered(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kOther);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
       return named;
@@ -6188,6 +6286,43 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (contains_any(lo, {"it works", "works fine", "on speed", "on the speed", "on performance",
                           "on accuracy", "on the output", "on the result"})) {
       return false;
+    }
+    // The device told in use in spite of a setting that keeps the work off it ("Cuda appears to be in
+    // use even when setting gpu=False", "TF still allocates GPU memory even though I set
+    // CUDA_VISIBLE_DEVICES=\"\"", "Even with device_map=\"cpu\" the model still uses the GPU"): the
+    // setting within 40 characters after the concession, the GPU or CUDA and its use elsewhere in the
+    // same sentence, not asked.
+    static constexpr std::string_view kOffDevice[] = {
+        "gpu=false", "gpu = false", "use_gpu=false", "use_cuda=false", "cuda=false", "device='cpu'", "device=\"cpu\"",
+        "device=cpu", "device_map='cpu'", "device_map=\"cpu\"", "device_map=cpu", "--cpu", "cpu=true", "ngpu=0", "n_gpu=0",
+        "gpu=0", "cuda_visible_devices=\"\"", "cuda_visible_devices=''", "cuda_visible_devices=-1",
+        "cuda_visible_devices=\"-1\""};
+    size_t from = 0;
+    while (from < lo.size()) {
+      size_t to = from;
+      while (to < lo.size() && !((lo[to] == '.' || lo[to] == '?' || lo[to] == '!') && (to + 1 == lo.size() || lo[to + 1] == ' '))) {
+        ++to;
+      }
+      const std::string_view sentence = lo.substr(from, std::min(lo.size(), to + 1) - from);
+      from = to + 1;
+      if (sentence.find('?') != std::string_view::npos) continue;
+      for (std::string_view though : {"even when ", "even with ", "even if ", "even after ", "even though ", "despite ",
+                                      "in spite of ", "although "}) {
+        const size_t tp = sentence.find(though);
+        if (tp == std::string_view::npos) continue;
+        const std::string_view knob = sentence.substr(tp + though.size(), 40);
+        size_t knob_end = std::string_view::npos;
+        for (std::string_view k : kOffDevice) {
+          if (const size_t kp = knob.find(k); kp != std::string_view::npos) knob_end = tp + though.size() + kp + k.size();
+        }
+        const bool off_device = knob_end != std::string_view::npos;
+        std::string rest(sentence.substr(0, tp));
+        if (off_device) rest += sentence.substr(knob_end);
+        if (off_device && contains_any(rest, {"gpu", "cuda"}) &&
+            contains_any(rest, {"in use", "is used", "being used", "still use", "uses ", "using ", "allocat", "occup"})) {
+          return true;
+        }
+      }
     }
     for (std::string_view c : clauses(lo)) {
       if (asks(c)) continue;
@@ -7319,6 +7454,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // plain DDP keeps a whole copy on each.
   c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0 || ev.zero3_line > 0;
   c.one_gpu_told = ev.one_gpu_line > 0;
+  c.structure_model_named = ev.structure_model_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
   // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).
@@ -7330,9 +7466,23 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "a load onto the CPU told as the fix, in a run of several ranks: each rank restored the "
                          "checkpoint onto the GPU it was saved from (rank 0's, usually cuda:0)"});
   }
+  // A protein structure model named (structure_model_word()): its activations grow with the residues
+  // squared, and it runs one complex at a time, so the input's length is the likelier size to blame.
+  // A little weight, never deciding.
+  if (ev.structure_model_line > 0) {
+    c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
+                         "a protein structure model named (its pair representation is N x N over the residues: "
+                         "the input's length scales its memory)"});
+  }
+  // (A smaller batch told not helping beside it leaves the length as the input's size that decides:
+  // one sample of that length is what does not fit.)
+  const bool batch_in_vain = ev.batch_in_vain_line > 0 && ev.batch_in_vain_line >= from && ev.batch_in_vain_line <= to;
   if (c.seq_len && *c.seq_len >= 4096) {
-    c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 ? 0.3 : 0.2, 0,
-                         fmt::format("logged sequence length {}", *c.seq_len)});
+    c.signals.push_back({OomCause::kActivationsSeqlen, *c.seq_len >= 16384 || batch_in_vain ? 0.3 : 0.2,
+                         batch_in_vain ? ev.batch_in_vain_line : 0,
+                         batch_in_vain ? fmt::format("logged sequence length {}, and a smaller batch told not helping",
+                                                     *c.seq_len)
+                                       : fmt::format("logged sequence length {}", *c.seq_len)});
   }
   if (c.batch_size && *c.batch_size <= 2) {
     // At batch 1-2 the batch is not what is large: static memory or the size of one sample

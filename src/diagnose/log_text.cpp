@@ -970,6 +970,57 @@ std::string_view clause_at(std::string_view lo, size_t pos) {
   return {};
 }
 
+size_t zh_kill_at(std::string_view lo) {
+  constexpr std::string_view kGpuMemory = "\xe6\x98\xbe\xe5\xad\x98";  // 显存
+  if (lo.find(kGpuMemory) != std::string_view::npos) return std::string_view::npos;
+  static constexpr std::string_view kKilled[] = {
+      "\xe8\xa2\xabkill",                        // 被kill
+      "\xe8\x87\xaa\xe5\x8a\xa8kill",            // 自动kill
+      "kill\xe6\x8e\x89",                        // kill掉
+      "kill\xe4\xba\x86",                        // kill了
+      "kill\xe7\xa8\x8b\xe5\xba\x8f",            // kill程序
+      "kill\xe8\xbf\x9b\xe7\xa8\x8b",            // kill进程
+      "\xe8\xa2\xab\xe6\x9d\x80",                // 被杀
+      "\xe6\x9d\x80\xe6\x8e\x89",                // 杀掉
+      "\xe6\x9d\x80\xe6\xad\xbb",                // 杀死
+      "\xe7\xb3\xbb\xe7\xbb\x9f\xe4\xbc\x9aoom",  // 系统会oom
+      "\xe7\xb3\xbb\xe7\xbb\x9foom",             // 系统oom
+  };
+  for (std::string_view k : kKilled) {
+    for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 1)) {
+      const std::string_view before = lo.substr(p >= 9 ? p - 9 : 0, p >= 9 ? 9 : p);
+      if (before.find("\xe6\xb2\xa1") != std::string_view::npos ||  // 没 (not)
+          before.find("\xe4\xb8\x8d") != std::string_view::npos ||  // 不 (not)
+          before.find("\xe6\x88\x91") != std::string_view::npos ||  // 我 (I: my own kill)
+          before.find("\xe6\x89\x8b\xe5\x8a\xa8") != std::string_view::npos) {  // 手动 (by hand)
+        continue;
+      }
+      // The user's act with its object first: 把 / 将 up to eight characters before, in the same clause
+      // ("把进程kill掉", "将后台任务杀掉": kill the (background) process).
+      std::string_view object = lo.substr(p >= 24 ? p - 24 : 0, p >= 24 ? 24 : p);
+      for (std::string_view cut : {"\xef\xbc\x8c", "\xe3\x80\x82", ",", "."}) {  // ， 。 , .
+        if (const size_t c = object.rfind(cut); c != std::string_view::npos) object.remove_prefix(c + cut.size());
+      }
+      if (object.find("\xe6\x8a\x8a") != std::string_view::npos ||  // 把
+          object.find("\xe5\xb0\x86") != std::string_view::npos) {  // 将
+        continue;
+      }
+      return p;
+    }
+  }
+  return std::string_view::npos;
+}
+
+bool zh_kill_told(std::string_view lo) {
+  // Memory told growing or leaking on the line ("内存持续增长，直到内存被耗尽被操作系统kill掉": it grows
+  // until the OS kills it): the kill ends that growth, which the growth's reading weighs.
+  for (std::string_view grows : {"\xe5\xa2\x9e\xe9\x95\xbf", "\xe5\xa2\x9e\xe5\x8a\xa0", "\xe6\xb3\x84\xe6\xbc\x8f",
+                                 "\xe6\xb3\x84\xe9\x9c\xb2"}) {  // 增长 增加 泄漏 泄露
+    if (lo.find(grows) != std::string_view::npos) return false;
+  }
+  return zh_kill_at(lo) != std::string_view::npos;
+}
+
 bool hotspot_native_failure(std::string_view message) {
   return icontains(message, "commit_memory") || icontains(message, "native memory allocation");
 }

@@ -282,6 +282,14 @@ bool leak_guessed(std::string_view lo);
 bool image_format_named(std::string_view lo);
 /// The clause of clauses(lo) holding lo[pos]; empty when `pos` is past the end.
 std::string_view clause_at(std::string_view lo, size_t pos);
+/// Where a kill or the system's OOM is told in Chinese on the lower-cased line `lo`: "自动kill程序了"
+/// (the program was killed by itself), "被kill" / "kill掉" / "被杀" / "杀掉" / "杀死" (killed), or the
+/// system's own OOM ("系统会OOM", "系统OOM"); not denied just before (没 / 不: "没有被kill"), not the
+/// user's own kill (我kill, 手动kill: by hand, 把进程kill掉 / 将任务杀掉: kill the process), not on a line naming the GPU's memory (显存). npos if none.
+size_t zh_kill_at(std::string_view lo);
+/// A kill told in Chinese (zh_kill_at()) on the lower-cased line `lo`, not on a line telling the
+/// memory growing or leaking (增长, 增加, 泄漏, 泄露: the kill ends that growth, which its own reading weighs).
+bool zh_kill_told(std::string_view lo);
 /// HotSpot's native allocation (commit) failure in `message` ("os::commit_memory(...) failed",
 /// "Native memory allocation (malloc) failed to allocate N bytes"), not a java.lang.OutOfMemoryError
 /// of its heap. Case-insensitive.

@@ -672,6 +672,10 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.requested_bytes = grouped_count_after(s, "failedattempttoallocate", r, &r.requested_printed);
       return;
     }
+    if (r.subsystem == "paddle_cpu") {  // "Fail to alloc memory of 564023296 size, error code is 12": bytes
+      r.requested_bytes = grouped_count_after(s, "failtoallocmemoryof", r, &r.requested_printed);
+      return;
+    }
     if (r.subsystem == "ollama") {  // "requires more system memory (18.5 GiB) than is available (12.1 GiB)"
       set_requested(size_after(s, "systemmemory("), r);
       r.free_bytes = take(size_after(s, "isavailable("), r);

@@ -255,6 +255,10 @@ const HeadDef kHeads[] = {
     // A program's own report of a failed malloc (kraken2 loading its database): "Failed attempt to
     // allocate 95668727220bytes; you may not have enough free memory to load this database."
     {"failed attempt to allocate", "host_alloc", "malloc", Kind::kOneLine},
+    // PaddlePaddle's host allocator (CPUAllocator::Alloc, paddle/fluid/memory/detail/system_allocator.cc,
+    // posix_memalign failing): "ResourceExhaustedError: Fail to alloc memory of 564023296 size, error code
+    // is 12." (bytes; 12 is ENOMEM). Its GPU allocators word theirs otherwise ("Out of memory error on GPU").
+    {"fail to alloc memory of", "host_alloc", "paddle_cpu", Kind::kOneLine},
     // gperftools' tcmalloc (Colab's and many Python builds' malloc) on an allocation above its
     // large-alloc threshold: "tcmalloc: large alloc 12884901888 bytes == (nil) @ 0x7f..." when the
     // allocation failed (nil, or 0); with an address after "==" it succeeded and is only a warning.
@@ -3132,6 +3136,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // Colab's own notice: "Your session crashed after using all available RAM."
                                    "crashed after using all available ram"}) {
           if (at == std::string::npos) at = lo.find(phrase);
+        }
+        // The same kill told in Chinese in other words ("40g的内存进程会自己kill掉" (with 40g of memory
+        // the process gets killed by itself), "被kill", "被杀"): zh_kill_told()'s, not denied, not the
+        // user's own kill, not on a line naming the GPU's memory (显存) or telling the memory growing
+        // (the growth's own reading finds that report).
+        if (at == std::string::npos && (lo.find("kill") != std::string::npos || lo.find('\xe6') != std::string::npos ||
+                                        lo.find('\xe7') != std::string::npos)) {  // (杀 系 lead bytes)
+          if (zh_kill_told(lo)) at = zh_kill_at(lo);
         }
         // SIGKILL received, not sent: "sent SIGTERM but had no SIGKILL fallback", "send SIGKILL after
         // 5 s" are a supervisor's signal to its child, not this process killed.
