@@ -1066,7 +1066,10 @@ class Reader {
       }
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
-      if (!ev_.structure_model_line && w.size() >= 5 && structure_model_word(w)) ev_.structure_model_line = n;
+      if (!ev_.structure_model_line && w.size() >= 5 && (w.find("fold") != std::string_view::npos || w[0] == 'b') &&
+          structure_model_word(w)) {
+        ev_.structure_model_line = n;
+      }
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
       if (eval_identifier(raw, i, j) && !setting_turned_off(lo, i, j)) {
         seen |= uint64_t{1} << kWEval;
@@ -2341,8 +2344,10 @@ class Reader {
                                 items_per_call_told(lo);
     const bool setting_ignored = (has_text("effect") || has_text("ignore") || has_text("respect") ||
                                   has_text("honor") || has_text("nothing") || has_text("t work") || has_text("not working") ||
-                                  has_text("take into") || has_text("account for") || has_text("even ") ||
-                                  has_text("despite") || has_text("spite of") || has_text("although") ||
+                                  has_text("take into") || has_text("account for") ||
+                                  // a concession before a placement's setting (the line names the device or its knob)
+                                  ((has_text("even ") || has_text("despite") || has_text("spite of") || has_text("although")) &&
+                                   (has_text("gpu") || has_text("cuda") || has_text("device") || has_text("cpu"))) ||
                                   (cjk && has_text("\xe7\x94\xa8")) || (cjk && has_text("\xe7\x94\x9f\xe6\x95\x88"))) &&
                                  placement_setting_ignored(lo);  // 用 (use: 作用, 没用), 生效 (take effect)
     // (Not a GPU's dataframe, cuDF's, nor one told on the GPU or with its memory; not denied.)
@@ -4853,6 +4858,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
   // full, run out or OOM after a few or some of them ("after few images", "after a few requests",
   // "after several files"), in one clause. Not asked, supposed or denied.
   static bool items_loop_fill_told(std::string_view lo) {
+    if (!contains_any(lo, {"after few ", "after a few ", "after several ", "after some "})) return false;
     if (!contains_any(lo, {"loop", "one by one", "one after another", "one after the other", "every image", "each image",
                            "every file", "each file", "every request", "each request", "every sample", "each sample"})) {
       return false;
