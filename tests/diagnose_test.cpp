@@ -7706,3 +7706,56 @@ TEST(DiagnoseKinds37, Review60Mends) {
                              "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1073741824 bytes.\n",
                              "memory full only after a few items of a loop", OomCause::kLeakAcrossSteps));
 }
+
+// held61's kinds: a model being quantized is no generation (its 16-bit weights are loaded first); a
+// job's memory limit told exceeded is host RAM; inputs told untruncated are long.
+TEST(DiagnoseKinds37, Held61Kinds) {
+  const std::string quantize = "FP8 quantization of Llama 70B fails with OOM\nI've tried both TP=2 and TP=1 on H100 machines.\n";
+  EXPECT_FALSE(evidence_holds(quantize, "an LLM run without training in the log"));
+  EXPECT_TRUE(evidence_holds(quantize, "a model being quantized", OomCause::kStaticModelTooLarge));
+  // A quantized model generating is still generation.
+  EXPECT_TRUE(evidence_holds("Running the quantized Llama 70B with 4-bit quantization: CUDA out of memory\n",
+                             "an LLM run without training in the log", OomCause::kGenerationKvCache));
+  // A job's memory limit: found, host RAM; a GPU's limit or a question is none.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "How to reduce memory usage?\nI requested 40G memory and many of them exceeded this memory limit even with a batch "
+      "size of 4.\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  EXPECT_FALSE(evidence_holds("The job exceeded the GPU memory limit.\nCUDA out of memory\n", "a job's memory limit"));
+  EXPECT_TRUE(diagnose_log("Does the job ever exceed the memory limit?\n", rules_alone()).empty());
+  // Inputs told untruncated.
+  EXPECT_TRUE(evidence_holds("Untruncated text calibration produces a 16 GiB CUDA OOM\ntorch.OutOfMemoryError: CUDA out of "
+                             "memory. Tried to allocate 16.00 GiB.\n",
+                             "long inputs", OomCause::kActivationsSeqlen));
+}
+
+// review61's findings, mended.
+TEST(DiagnoseKinds37, Review61Mends) {
+  // PaddlePaddle's CUDA allocator words its failure as the host one does, with a CUDA error code.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "ResourceExhaustedError: Fail to alloc memory of 1073741824 size, error code is 2.\n  [Hint: Expected error == "
+      "cudaSuccess, but received cudaErrorMemoryAllocation.] (at /paddle/paddle/fluid/memory/allocation/cuda_allocator.cc:86)\n",
+      rules_alone());
+  ASSERT_FALSE(ds.empty());
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->device, "cuda");
+  EXPECT_NE(ds.front().findings.front().category, OomCause::kCpuRam);
+  // A kill asked whether is none told.
+  ds = diagnose_log("Does the job get killed if it exceeded the memory limit?\n", rules_alone());
+  EXPECT_TRUE(ds.empty() || ds.front().oom->family != "oom_killer");
+  // A quantization done before a generation that fails is no quantization run.
+  EXPECT_FALSE(evidence_holds("After quantizing the model to int8, I run model.generate(input_ids, max_new_tokens=8192):\n"
+                              "RuntimeError: CUDA out of memory.\n",
+                              "a model being quantized"));
+  // A GPU named far from the job's limit is where the work was going; a GPU's limit is found.
+  EXPECT_TRUE(evidence_holds("The pod exceeded its memory limit when loading the 7B checkpoint with torch.load before moving "
+                             "it to the GPU.\n",
+                             "a job's memory limit told exceeded", OomCause::kCpuRam));
+  EXPECT_EQ(diagnose_log("The job exceeded the GPU memory limit on the A100.\n", rules_alone()).size(), 1u);
+  // A quantizer's calibration told in Chinese (校准).
+  EXPECT_TRUE(evidence_holds("\xe5\xaf\xb9 Qwen3-8B \xe5\x81\x9a INT4 \xe9\x87\x8f\xe5\x8c\x96\xef\xbc\x88" "AWQ "
+                             "\xe6\xa0\xa1\xe5\x87\x86\xef\xbc\x89\ntorch.OutOfMemoryError: CUDA out of memory.\n",
+                             "a model being quantized", OomCause::kStaticModelTooLarge));
+}

@@ -541,7 +541,7 @@ struct LogEvidence {
   std::vector<ProcessRun> line_process;  // runs of consecutive lines under one launcher prefix's process, in line order
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
-  int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...)
+  int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
@@ -1146,9 +1146,31 @@ class Reader {
                                             (c > 0 && w[c - 1] == '_'))) {
           ev_.calibration_line = n;
         }
+        // A model being quantized (post-training quantization: calibration passes, then the weights
+        // rewritten), no generation: "quantize", "quantizing", "quantizer", a PTQ script or its mode
+        // ("llm_ptq", "quant_mode", "w4a8_awq"). Not a model already quantized ("quantized", "with
+        // 4-bit quantization"), which may well generate.
+        // (A quantization told done before the run that fails, "After quantizing the model to int8, I
+        // run model.generate(...)", is no quantization run.)
+        if ((w == "quantize" || w == "quantizing" || w == "quantizer" || w == "llm_ptq" || w == "quant_mode" ||
+             w.rfind("w4a8", 0) == 0 || w.rfind("w8a8", 0) == 0 || w.rfind("w4a16", 0) == 0) &&
+            !quantized_then_run(lo)) {
+          ev_.calibration_line = n;
+        }
       }
+      // "FP8 quantization of Llama 70B", "during calibration of Qwen3-8B": the quantization as the run;
+      // llm-compressor's oneshot() runs it.
+      if (!ev_.calibration_line && (w == "quantization" || w == "calibration") && lo.compare(j, 4, " of ") == 0 &&
+          !quantized_then_run(lo)) {
+        ev_.calibration_line = n;
+      }
+      if (!ev_.calibration_line && w == "oneshot" && lo.compare(j, 1, "(") == 0) ev_.calibration_line = n;
       return true;
     });
+    // A quantizer's calibration told in Chinese (校准: "INT4 量化（AWQ 校准）"): the same run.
+    if (!ascii_ && !ev_.calibration_line && lo.find("\xe6\xa0\xa1\xe5\x87\x86") != std::string_view::npos) {
+      ev_.calibration_line = n;
+    }
     device_ids(lo);
     if (!ev_.training_line && !ascii_ && zh_training(lo)) ev_.training_line = n;
     // Quantized weights named: a quantization word, or "bit" after 4 / 8 ("4-bit", "8 bit").
@@ -2061,7 +2083,7 @@ class Reader {
     const bool cjk = !ascii_ && (lo.find('\xe5') != std::string_view::npos ||
                                  lo.find('\xe8') != std::string_view::npos ||
                                  lo.find('\xe9') != std::string_view::npos);
-    const bool phrase_line = has_text("long") ||
+    const bool phrase_line = has_text("long") || has_text("truncat") ||
                              (cjk && (has_text("\xe8\xbf\x87") ||
                                       has_text("\xe9\x95\xbf") ||
                                       has_text("\xe5\x8a\xa0\xe8\xbd\xbd") ||  // 加载 (load)
@@ -2706,6 +2728,14 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.3,
           "memory full only after a few items of a loop (what each leaves behind adds up): " + text());
     }
+    // A job's memory limit told exceeded ("I requested 40G memory and many of them exceeded this memory
+    // limit", "the pod exceeded its memory limit"): a scheduler's or container's limit is a cgroup's on
+    // the host's RAM (SLURM's --mem, Kubernetes' limits.memory), not a GPU's, where none is named.
+    if (sentence && !negated && has_text("limit") && job_memory_limit_exceeded(lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+          "a job's memory limit told exceeded (a scheduler's or container's cgroup limit on host RAM): " + text(), 0,
+          Told::kAccount);
+    }
     // Fails after N epochs / hours of running fine.
     if (has(kWAfter)) {
 if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
@@ -2850,7 +2880,9 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // The batch told failing however small it is ("keep getting CUDA out of memory no matter how small
     // batch size and max_seq_length are"): as at batch size 1, what is left is the model itself, and
     // a length named in the same clause was lowered in vain too.
-    if (contains("batch") && sentence && !negated) {
+    // (Not where memory is told growing on the line: "no matter how small the batch, the memory keeps
+    // growing every step" is growth's.)
+    if (contains("batch") && sentence && !negated && !has(kWGrow)) {
       for (std::string_view however : {"no matter how small", "no matter how low", "however small", "regardless of how small"}) {
         const size_t p = lo.find(however);
         if (p == std::string_view::npos) continue;
@@ -4853,9 +4885,34 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     return false;
   }
 
+  // A quantization told done before what fails on the lower-cased line `lo`: "after quantizing",
+  // "once quantized", or generation on the line (generate(, max_new_tokens, inference).
+  static bool quantized_then_run(std::string_view lo) {
+    return contains_any(lo, {"after quantiz", "once quantiz", "quantized model", "generate(", "max_new_tokens", "inference",
+                             "generating", "generation"});
+  }
+
+  // A job's memory limit exceeded in the user's words, on the lower-cased line `lo`: the limit named the
+  // memory's ("exceeded this / the / its / their memory limit", "memory limit exceeded") on a line
+  // naming a job, a requested amount, a scheduler or a container, no GPU named; not asked or supposed.
+  static bool job_memory_limit_exceeded(std::string_view lo) {
+    if (!contains_any(lo, {"exceeded this memory limit", "exceeded the memory limit", "exceeded its memory limit",
+                           "exceeds the memory limit", "exceeds its memory limit", "exceeded their memory limit",
+                           "exceeded my memory limit", "memory limit exceeded", "exceeded memory limit"})) {
+      return false;
+    }
+    if (!contains_any(lo, {"job", "requested", "slurm", "--mem", "cgroup", "container", "pod ", "pod's", "docker",
+                           "kubernetes", "k8s", "sbatch", "cluster"})) {
+      return false;
+    }
+    // (A GPU named far from the limit, "... before moving it to the GPU", is where the work was going.)
+    const size_t at = lo.find("memory limit");
+    const std::string_view near = lo.substr(at >= 30 ? at - 30 : 0, 72);
+    return !gpu_memory_named(near) && !gpu_named(near) && lo.find('?') == std::string_view::npos && !contains_word(lo, "if");
+  }
+
   // Items worked through in a loop (a loop named, "one by one", "one after another", "every image")
-  // and memory told
-  // full, run out or OOM after a few or some of them ("after few images", "after a few requests",
+  // and memory told full, run out or OOM after a few or some of them ("after few images", "after a few requests",
   // "after several files"), in one clause. Not asked, supposed or denied.
   static bool items_loop_fill_told(std::string_view lo) {
     if (!contains_any(lo, {"after few ", "after a few ", "after several ", "after some "})) return false;
@@ -6589,6 +6646,11 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
       return true;
     }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
+    // Inputs told not truncated ("Untruncated text calibration produces a 16 GiB OOM", "without
+    // truncation"): their whole length reaches the model.
+    if (has("truncat") && any({"untruncated", "without truncation", "no truncation", "not truncated", "n't truncated"})) {
+      return true;
+    }
     // A large protein (its residues are a structure model's sequence: "predict a large protein",
     // "larger proteins fail").
     // (Not a large protein corpus, dataset or database: a collection, not one input.)
@@ -7357,6 +7419,15 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     if (s.cause == OomCause::kEvalWithoutNoGrad && s.weight >= 0.2) c.eval = true;
     c.signals.push_back(adj);
     if (!adj.what.empty()) c.clues.push_back(fmt::format("log line {}: {}", s.line, adj.what));
+  }
+  // A model being quantized or calibrated (post-training quantization: AutoAWQ, GPTQ, llm-compressor,
+  // ModelOpt) holds its unquantized 16-bit weights while it calibrates: 2 bytes a parameter before
+  // any saving (Frantar et al. 2023, GPTQ, section 4: layers quantized one by one from the full model).
+  // (Not beside a kill for memory told: the scheduler's or the kernel's kill is the host's.)
+  if (ev.calibration_line && !ev.memory_kill_line) {
+    c.signals.push_back({OomCause::kStaticModelTooLarge, 0.2, ev.calibration_line,
+                         "a model being quantized: post-training quantization loads the unquantized 16-bit weights "
+                         "first"});
   }
   // An LLM run with no training anywhere in the log: it is generating (weights + KV cache).
   if (ev.llm_line && !ev.training_line && !ev.calibration_line && c.phase != "model_load" && c.phase != "optimizer_step") {

@@ -804,6 +804,11 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     if (const auto free = integer_at(s, gt + 1, &end)) r.free_bytes = *free;
     return;
   }
+  if (r.family == "paddle" && r.subsystem == "paddle_cuda") {  // "Fail to alloc memory of N size, error code is 2": bytes
+    r.device = "cuda";
+    r.requested_bytes = grouped_count_after(s, "failtoallocmemoryof", r, &r.requested_printed);
+    return;
+  }
   if (r.family == "paddle") {
     // string::HumanReadableSize: "%f" of the size divided by 1024 per step, labelled "kB", "MB",
     // "GB" (the fractions it prints, .25, .0625, .75 of a MB, are binary ones): binary units.

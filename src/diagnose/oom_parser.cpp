@@ -257,7 +257,8 @@ const HeadDef kHeads[] = {
     {"failed attempt to allocate", "host_alloc", "malloc", Kind::kOneLine},
     // PaddlePaddle's host allocator (CPUAllocator::Alloc, paddle/fluid/memory/detail/system_allocator.cc,
     // posix_memalign failing): "ResourceExhaustedError: Fail to alloc memory of 564023296 size, error code
-    // is 12." (bytes; 12 is ENOMEM). Its GPU allocators word theirs otherwise ("Out of memory error on GPU").
+    // is 12." (bytes; 12 is ENOMEM). Its CUDA allocator words a failure the same way with its CUDA error
+    // code (2): find_heads() makes that one a GPU report (family paddle, subsystem paddle_cuda).
     {"fail to alloc memory of", "host_alloc", "paddle_cpu", Kind::kOneLine},
     // gperftools' tcmalloc (Colab's and many Python builds' malloc) on an allocation above its
     // large-alloc threshold: "tcmalloc: large alloc 12884901888 bytes == (nil) @ 0x7f..." when the
@@ -779,6 +780,20 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       hit.kind = h.kind;
       hit.phrase = h.phrase;
       const std::string_view family = h.family;
+      // PaddlePaddle's "Fail to alloc memory of N size, error code is C": its host allocator's with C
+      // 12 (ENOMEM from posix_memalign), its CUDA allocator's with another code (2,
+      // cudaErrorMemoryAllocation, cuda_allocator.cc): a GPU report of the paddle family then; with
+      // no code on the line, none (the message around it tells which allocator failed).
+      if (std::string_view(h.subsystem) == "paddle_cpu") {
+        const size_t code = lo.find("error code is ", e);
+        if (code == std::string::npos) continue;
+        const size_t c = code + 14;
+        const bool enomem = lo.compare(c, 2, "12") == 0 && (c + 2 >= lo.size() || !is_digit(lo[c + 2]));
+        if (!enomem) {
+          hit.family = "paddle";
+          hit.subsystem = "paddle_cuda";
+        }
+      }
       if (h.kind == Kind::kOomkitBudget) {  // "CPU out of memory (oomkit ...)": start at "CPU"
         if (hit.pos >= 4 && lo.compare(hit.pos - 4, 4, "cpu ") == 0) hit.pos -= 4;
       }
@@ -2434,9 +2449,10 @@ bool memory_short_or_taken(std::string_view lo) {
 }
 
 
-// The memory told past its cap: "exceed(s / ed / ing) its / the (memory) limit" with the memory
+// The memory told past its cap: "exceed(s / ed / ing) its / the / this (memory) limit" with the memory
 // ("memory", "RAM", "VRAM") the subject, within 30 characters before the verb: "it causes the memory
-// to exceed its limit after a few epochs". Not a prompt's tokens or a file's size past a limit
+// to exceed its limit after a few epochs"; or the limit named the memory's ("many of them exceeded this
+// memory limit", "the job exceeded its memory limit"). Not a prompt's tokens or a file's size past a limit
 // (their noun nearer the verb), not denied ("never exceeds the limit", "doesn't exceed"), not a
 // rule told for when it happens ("when / if / once the memory exceeds the limit, it spills to disk").
 bool memory_exceeds_its_limit(std::string_view lo) {
@@ -2444,13 +2460,29 @@ bool memory_exceeds_its_limit(std::string_view lo) {
     if (!word_starts_at(lo, p)) continue;
     size_t e = p + 6;
     while (e < lo.size() && is_alpha(lo[e])) ++e;
-    const std::string_view after = lo.substr(e, 22);
-    if (after.rfind(" its limit", 0) != 0 && after.rfind(" the limit", 0) != 0 && after.rfind(" its memory limit", 0) != 0 &&
-        after.rfind(" the memory limit", 0) != 0) {
+    const std::string_view after = lo.substr(e, 26);
+    // The limit named as the memory's own ("exceeded this memory limit", "exceeded their memory
+    // limit", "exceeds the job's memory limit"): the memory needs no subject of its own then.
+    const bool memory_limit = after.rfind(" its memory limit", 0) == 0 || after.rfind(" the memory limit", 0) == 0 ||
+                              after.rfind(" this memory limit", 0) == 0 || after.rfind(" their memory limit", 0) == 0 ||
+                              after.rfind(" my memory limit", 0) == 0 || after.rfind(" the job's memory limit", 0) == 0 ||
+                              after.rfind(" the gpu memory limit", 0) == 0 || after.rfind(" its gpu memory limit", 0) == 0;
+    if (!memory_limit && after.rfind(" its limit", 0) != 0 && after.rfind(" the limit", 0) != 0 &&
+        after.rfind(" this limit", 0) != 0) {
       continue;
     }
     const size_t from = p > 30 ? p - 30 : 0;
     const std::string_view before = lo.substr(from, p - from);
+    const bool denied_or_rule = contains_word(before, "never") || contains_word(before, "not") ||
+                                before.find("n't") != std::string_view::npos || contains_word(before, "when") ||
+                                contains_word(before, "if") || contains_word(before, "once") ||
+                                contains_word(before, "whenever");
+    if (memory_limit) {
+      if (denied_or_rule || asked_at(lo, p) || contains_any(before, {"token", "file", "upload", "rate", "prompt", "length"})) {
+        continue;
+      }
+      return true;
+    }
     // The nearest noun before the verb is the memory's.
     size_t mem = std::string_view::npos;
     for (std::string_view m : {"memory", "ram", "vram"}) {
@@ -2461,11 +2493,7 @@ bool memory_exceeds_its_limit(std::string_view lo) {
     if (mem == std::string_view::npos) continue;
     const std::string_view between = before.substr(mem);
     if (contains_any(between, {"token", "file", "upload", "size", "rate", "prompt", "request", "length"})) continue;
-    if (contains_word(before, "never") || contains_word(before, "not") || before.find("n't") != std::string_view::npos ||
-        contains_word(before, "when") || contains_word(before, "if") || contains_word(before, "once") ||
-        contains_word(before, "whenever")) {
-      continue;
-    }
+    if (denied_or_rule) continue;
     return true;
   }
   return false;
@@ -3110,8 +3138,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // Not the idiom ("Killed two birds with one stone") nor the user's own kill ("I killed it because
         // it was too slow").
         for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
+          // (Asked whether, "Does the job get killed if it exceeded the memory limit?", it is no kill
+          // told; asked why, "why does it get killed?", it is.)
           if (is_word_at(lo, p, 6) && lo.compare(p + 6, 10, " two birds") != 0 &&
-              !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0)))) {
+              !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0))) &&
+              (!asked_at(lo, p) || contains_word(clause_at(lo, p), "why"))) {
             at = p;
           }
         }
