@@ -181,19 +181,27 @@ int64_t sat_add(int64_t a, int64_t b) { return (b > 0 && a > kMax - b) ? kMax : 
 // figure ("... Of the allocated memory 22.26 GiB is allocated by PyTorch" and no more) gives
 // allocated as the floor instead (reserved >= allocated), and then only the match with what the
 // device lacks counts.
-// `self_bytes` (when given) receives what the entry taken for this process holds, 0 when none is.
-int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes, int64_t* self_bytes = nullptr) {
-  if (self_bytes) *self_bytes = 0;
-  if (r.processes.empty()) return 0;
+struct ProcessSplit {
+  int64_t others_bytes = 0;  // what the entries not taken for this process hold
+  int64_t self_bytes = 0;    // what the entry taken for this process holds, 0 when none is
+  bool self_over_allocated = false;  // that entry was matched against allocated (no reserved printed)
+};
+ProcessSplit split_processes(const OomRecord& r, std::vector<std::string>& notes) {
+  ProcessSplit out;
+  if (r.processes.empty()) return out;
   if (r.process_bytes) {
     if (*r.process_bytes == 0) {
       notes.push_back("'this process has 0 bytes memory in use': the driver (NVML) could not attribute "
                       "memory to this process (containers, WSL); per-process numbers are unreliable");
     }
-    return r.other_process_bytes.value_or(0);
+    out.others_bytes = r.other_process_bytes.value_or(0);
+    return out;
   }
   const bool reserved_printed = r.reserved_bytes.has_value();
-  if (!reserved_printed && !r.allocated_bytes) return r.other_process_bytes.value_or(0);
+  if (!reserved_printed && !r.allocated_bytes) {
+    out.others_bytes = r.other_process_bytes.value_or(0);
+    return out;
+  }
   const int64_t floor_bytes = reserved_printed ? *r.reserved_bytes : *r.allocated_bytes;
   // What the device lacks (capacity - free); -1 when the message does not say.
   const int64_t used = (r.total_capacity_bytes && r.free_bytes && *r.total_capacity_bytes >= *r.free_bytes)
@@ -211,20 +219,20 @@ int64_t others_bytes(const OomRecord& r, std::vector<std::string>& notes, int64_
       self_index = static_cast<int64_t>(i);
     }
   }
-  int64_t sum = 0;
   for (size_t i = 0; i < r.processes.size(); ++i) {
-    if (static_cast<int64_t>(i) != self_index) sum = sat_add(sum, r.processes[i].bytes);
+    if (static_cast<int64_t>(i) != self_index) out.others_bytes = sat_add(out.others_bytes, r.processes[i].bytes);
   }
   if (self_index >= 0) {
     const auto& p = r.processes[static_cast<size_t>(self_index)];
-    if (self_bytes) *self_bytes = p.bytes;
+    out.self_bytes = p.bytes;
+    out.self_over_allocated = !reserved_printed;
     notes.push_back(fmt::format(
         "Process {} ({}) covers this allocator's {} {}{}: it is most likely this process under another "
         "PID namespace (containers), not another job",
         p.pid, format_bytes(p.bytes), reserved_printed ? "reserved" : "allocated", format_bytes(floor_bytes),
         used >= 0 ? fmt::format(" and matches what the device lacks (capacity - free = {})", format_bytes(used)) : ""));
   }
-  return sum;
+  return out;
 }
 
 // The report comes from a runtime that builds no autograd graph: TensorRT's or ONNX Runtime's
@@ -494,13 +502,14 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
 
   // Memory outside this allocator: other processes, or everything the device lacks beyond
   // reserved + free (a CUDA context with cuBLAS/cuDNN workspaces takes ~0.3-1 GiB).
-  int64_t self_bytes = 0;
-  const int64_t listed_others = others_bytes(r, notes, &self_bytes);
+  const ProcessSplit split = split_processes(r, notes);
+  const int64_t listed_others = split.others_bytes;
   const auto total = r.total_capacity_bytes;
   // This process found under another PID in a message cut before its reserved figure: what it holds
   // beyond its tensors (a quarter of the device or more, at least 2 GiB) is cached in reserved blocks
   // (fragmentation) or held outside PyTorch's allocator (cuDNN / NCCL workspaces, another library).
-  if (self_bytes > 0 && !r.reserved_bytes && A && total && self_bytes > *A) {
+  if (split.self_over_allocated && A && total && split.self_bytes > *A) {
+    const int64_t self_bytes = split.self_bytes;
     const int64_t gap = self_bytes - *A;
     if (gap >= 2 * kGiB && ratio(gap, *total) >= 0.25) {
       const std::string ev = fmt::format("this process holds {} by the driver's count, its tensors only {}: {} is cached in "
@@ -1357,15 +1366,14 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // Split over the GPUs (the run's, or more, the ones the user counts in words: a lower bound per
     // GPU) only where the log names a sharding (ZeRO, FSDP, a model-parallel size): plain DDP keeps it
     // all on each GPU.
-    const int64_t gpus = run_gpus;
-    const double g = c.state_sharded ? static_cast<double>(gpus) : 1.0;
+    const double g = c.state_sharded ? static_cast<double>(run_gpus) : 1.0;
     const double params = static_cast<double>(*c.model_params);
     const double device = static_cast<double>(train_device_bytes);
     const double weights_grads = 4.0 * params / g, whole = 16.0 * params / g;
     // One GPU, or a sharding named: the per-GPU figures above are the GPU's (several GPUs with no
     // sharding named may still split the model).
     // (A sharding named over GPUs not counted is not known per GPU: the whole model is no lower bound.)
-    const bool per_gpu_known = (gpus == 1 && !c.multi_gpu) || (c.state_sharded && gpus > 1);
+    const bool per_gpu_known = (run_gpus == 1 && !c.multi_gpu) || (c.state_sharded && run_gpus > 1);
     if (weights_grads > device && per_gpu_known) {
       // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
       // does not fit, whatever the optimizer or the batch. (Several GPUs with no sharding named

@@ -282,6 +282,8 @@ bool is_llm_with_version(std::string_view w) {
 // N x N over the residues (Jumper et al. 2021, AlphaFold 2, section 1.6: the Evoformer's pair
 // stack), so the input's length is what scales their activations.
 bool structure_model_word(std::string_view w) {
+  // (Every name below holds "fold" or starts with 'b': a word that does neither is none of them.)
+  if (w.size() < 5 || (w[0] != 'b' && w.find("fold") == std::string_view::npos)) return false;
   for (std::string_view m : {"alphafold", "openfold", "rosettafold", "esmfold", "colabfold", "localcolabfold", "unifold",
                              "helixfold", "omegafold", "fastfold", "boltz"}) {
     if (w.substr(0, m.size()) == m) return true;
@@ -1066,8 +1068,7 @@ class Reader {
       }
       if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
-      if (!ev_.structure_model_line && w.size() >= 5 && (w.find("fold") != std::string_view::npos || w[0] == 'b') &&
-          structure_model_word(w)) {
+      if (!ev_.structure_model_line && structure_model_word(w)) {
         ev_.structure_model_line = n;
       }
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
@@ -6360,14 +6361,7 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
         "device=cpu", "device_map='cpu'", "device_map=\"cpu\"", "device_map=cpu", "--cpu", "cpu=true", "ngpu=0", "n_gpu=0",
         "gpu=0", "cuda_visible_devices=\"\"", "cuda_visible_devices=''", "cuda_visible_devices=-1",
         "cuda_visible_devices=\"-1\""};
-    size_t from = 0;
-    while (from < lo.size()) {
-      size_t to = from;
-      while (to < lo.size() && !((lo[to] == '.' || lo[to] == '?' || lo[to] == '!') && (to + 1 == lo.size() || lo[to + 1] == ' '))) {
-        ++to;
-      }
-      const std::string_view sentence = lo.substr(from, std::min(lo.size(), to + 1) - from);
-      from = to + 1;
+    for (std::string_view sentence : sentences(lo)) {
       if (sentence.find('?') != std::string_view::npos) continue;
       for (std::string_view though : {"even when ", "even with ", "even if ", "even after ", "even though ", "despite ",
                                       "in spite of ", "although "}) {

@@ -900,6 +900,19 @@ bool image_format_named(std::string_view lo) {
   return false;
 }
 
+std::vector<std::string_view> sentences(std::string_view lo) {
+  std::vector<std::string_view> out;
+  size_t from = 0;
+  for (size_t i = 0; i < lo.size(); ++i) {
+    if ((lo[i] == '.' || lo[i] == '?' || lo[i] == '!') && (i + 1 == lo.size() || lo[i + 1] == ' ')) {
+      out.push_back(lo.substr(from, i + 1 - from));
+      from = i + 1;
+    }
+  }
+  if (from < lo.size()) out.push_back(lo.substr(from));
+  return out;
+}
+
 std::vector<std::string_view> clauses(std::string_view lo) {
   std::vector<std::string_view> out;
   size_t from = 0;

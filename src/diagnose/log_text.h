@@ -267,6 +267,10 @@ std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_unit
 /// separator's punctuation stays with the clause it ends, so a question keeps its '?' or '？'). The
 /// pieces cover `lo` end to end.
 std::vector<std::string_view> clauses(std::string_view lo);
+/// The line's sentences (`lo` lower case): split after a '.', '?' or '!' followed by a space or the
+/// end of the line; the stop stays with the sentence it ends, so a question keeps its '?'. The
+/// pieces cover `lo` end to end (a last piece without a stop included).
+std::vector<std::string_view> sentences(std::string_view lo);
 /// Whether the question that ends `clause` is tacked on after a comma past `p` ("After an hour the
 /// OS kills the process, is there a way to avoid it?", "..., how can I fix it?"): what comes
 /// before that comma is told, not asked. `clause` is lower case.
