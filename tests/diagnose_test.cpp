@@ -7759,3 +7759,100 @@ TEST(DiagnoseKinds37, Review61Mends) {
                              "\xe6\xa0\xa1\xe5\x87\x86\xef\xbc\x89\ntorch.OutOfMemoryError: CUDA out of memory.\n",
                              "a model being quantized", OomCause::kStaticModelTooLarge));
 }
+
+// held62's kinds (a fresh held-apart part, first look 52.0% / 80.0%), each on inputs written here.
+TEST(DiagnoseKinds38, Held62Kinds) {
+  // Training told by "pretraining" and a training batch setting: a named model's full training
+  // against the GPU the user names (weights + gradients + Adam's state).
+  EXPECT_TRUE(evidence_holds("Pretraining Falcon-7B on one A100 80GB runs out of memory\nglobal_train_batch_size = 1\n",
+                             "full fine-tuning of the named model with Adam", OomCause::kOptimizerState));
+  EXPECT_FALSE(evidence_holds("Loading the pretrained Falcon-7B on one A100 80GB runs out of memory\n",
+                              "full fine-tuning of the named model with Adam"));
+  // A sharding named as not used on several GPUs: each holds a whole copy.
+  EXPECT_TRUE(evidence_holds("I pretrain a 30B model on 8 A100 40GB GPUs and it runs out of memory. I am not using FSDP.\n",
+                             "16-bit weights and gradients alone", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("I pretrain a 30B model on 8 A100 40GB GPUs and it runs out of memory.\n",
+                              "16-bit weights and gradients alone"));
+  // An LLM in a compound name with its size; the device ran out while PyTorch held less than the
+  // 16-bit weights: still loading.
+  const std::string loading =
+      "Running the MiniGPT_Vicuna 13B demo:\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 86.00 MiB "
+      "(GPU 0; 31.74 GiB total capacity; 22.10 GiB already allocated; 54.88 MiB free; 22.38 GiB reserved in total by "
+      "PyTorch)\n";
+  EXPECT_TRUE(evidence_holds(loading, "it was still loading them", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("Running the dfc_llama demo:\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+                              "allocate 86.00 MiB (GPU 0; 23.65 GiB total capacity; 22.10 GiB already allocated; 54.88 MiB "
+                              "free; 22.38 GiB reserved in total by PyTorch)\n",
+                              "an LLM run without training"));
+  // Ray's memory monitor: a host-RAM kill.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->subsystem, "ray_memory_monitor");
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  // Tensors allocated again at different sizes: fragmentation.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory after a few batches.\nThe collate function reallocates the padding "
+                             "buffers at different sizes every batch.\n",
+                             "tensors allocated again at different sizes", OomCause::kFragmentation));
+  // Memory not freed after a finished run, in the same notebook: a leak, not another process.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory in the second cell.\nThe GPU memory is not freed after the first "
+                             "trainer.train() finishes.\n",
+                             "held after a finished run", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory.\nThe GPU memory is not freed after I kill the process.\n",
+                              "held after a finished run"));
+  // Each process with its own copy of the data in host RAM.
+  EXPECT_TRUE(evidence_holds("The program ran out of memory and crashed.\nEvery rank loads its own copy of the dataset "
+                             "into memory, 8 x 60G.\n",
+                             "its own copy of the data", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("Out of memory.\nEvery rank loads its own copy of the dataset onto the GPU memory.\n",
+                              "its own copy of the data"));
+}
+
+// review62's findings, mended.
+TEST(DiagnoseKinds38, Review62Mends) {
+  // The second name of a denied pair, and a denial in Chinese: no sharding, PyTorch's fixes.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "Full fine-tune of Llama-2-13b-hf on 4x A100 40GB with torchrun (DDP). I am not using FSDP or deepspeed.\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 100.00 MiB (GPU 2; 39.39 GiB total capacity; "
+      "38.70 GiB already allocated; 52.00 MiB free; 38.90 GiB reserved in total by PyTorch)\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().framework, "pytorch");
+  EXPECT_TRUE(evidence_holds("Full fine-tune of Llama-2-13b-hf on 4x A100 40GB with torchrun (DDP). I am not using FSDP or "
+                             "deepspeed.\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 100.00 MiB (GPU 2; "
+                             "39.39 GiB total capacity; 38.70 GiB already allocated; 52.00 MiB free; 38.90 GiB reserved in "
+                             "total by PyTorch)\n",
+                             "48.43 GiB per GPU", OomCause::kStaticModelTooLarge));
+  ds = diagnose_log("\xe6\x88\x91\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\xa8 deepspeed\xef\xbc\x8c\xe5\x85\xa8\xe5\x8f\x82\xe5\xbe\xae"
+                    "\xe8\xb0\x83 chatglm2-6b\xe3\x80\x82\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                    "108.00 MiB\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().framework, "pytorch");
+  // A model split over GPUs (tensor_parallel_size, device_map="auto"): each holds its share.
+  EXPECT_FALSE(evidence_holds("Serving Llama-2-70b-chat with vLLM on 4x A100 80GB, tensor_parallel_size=4.\n"
+                              "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB "
+                              "total capacity; 73.10 GiB already allocated; 1.20 GiB free; 76.00 GiB reserved in total by "
+                              "PyTorch)\n",
+                              "16-bit weights alone"));
+  // A folder named pretrain is no training.
+  EXPECT_FALSE(evidence_holds("python inference.py --model_name_or_path ./pretrain/Llama-2-13b-chat --max_new_tokens 512\n"
+                              "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 270.00 MiB (GPU 0; 39.39 GiB "
+                              "total capacity; 38.80 GiB already allocated; 120.00 MiB free; 39.00 GiB reserved in total by "
+                              "PyTorch)\n",
+                              "training the named model"));
+  // Ray's object store full: a report, host RAM, Ray's framework.
+  ds = diagnose_log("ray.exceptions.ObjectStoreFullError: Failed to put object in object store because it is full.\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().framework, "ray");
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  // Keras's fit() as the finished run; truncation forgotten as untruncated inputs.
+  EXPECT_TRUE(evidence_holds("ResourceExhaustedError: OOM when allocating tensor\nThe GPU memory is not freed after the first "
+                             "model.fit finishes.\n",
+                             "held after a finished run", OomCause::kLeakAcrossSteps));
+  EXPECT_TRUE(evidence_holds("I forgot truncation=True and the documents are 60k tokens long.\ntorch.cuda.OutOfMemoryError: "
+                             "CUDA out of memory. Tried to allocate 21.46 GiB\n",
+                             "long inputs", OomCause::kActivationsSeqlen));
+}

@@ -187,7 +187,7 @@ namespace {
 // native runtime's is given (not PyTorch's), and no oomkit flag, nor PyTorch's probes.
 bool outside_pytorch(const std::string& fw) {
   return fw == "native" || fw == "paddle" || fw == "numpy" || fw == "dask" || fw == "mlx" || fw == "megengine" ||
-         fw == "caffe" || fw == "mxnet" || fw == "darknet" || fw == "rapids";
+         fw == "caffe" || fw == "mxnet" || fw == "darknet" || fw == "rapids" || fw == "ray";
 }
 
 }  // namespace

@@ -1304,16 +1304,28 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   const bool sharded_uncounted = c.state_sharded && !c.one_gpu_told && run_gpus <= 1;
   if (c.llm_inference && c.model_params && oom.allocated_bytes && C && *C > 0) {
     const int64_t held = *oom.allocated_bytes;
-    if (weights < held && static_cast<double>(held - weights) >= 0.25 * static_cast<double>(held)) {
+    // The model split over the run's GPUs (tensor parallelism, device_map="auto"): each holds its share.
+    const bool split = (c.state_sharded || c.device_map_split) && run_gpus > 1;
+    const int64_t device_weights = split ? weights / run_gpus : weights;
+    const std::string share = split ? fmt::format(" per GPU (split over {} GPUs)", run_gpus) : std::string();
+    if (device_weights < held && static_cast<double>(held - device_weights) >= 0.25 * static_cast<double>(held)) {
       b.boost(OomCause::kGenerationKvCache, 0.3,
-              fmt::format("the named model's 16-bit weights are about {} of the {} PyTorch holds: {} beyond them is "
+              fmt::format("the named model's 16-bit weights are about {}{} of the {} PyTorch holds: {} beyond them is "
                           "inference's own memory (KV cache, batch x length activations)",
-                          format_bytes(weights), format_bytes(held), format_bytes(held - weights)),
+                          format_bytes(device_weights), share, format_bytes(held), format_bytes(held - device_weights)),
               0);
-    } else if (static_cast<double>(weights) >= 0.85 * static_cast<double>(*C)) {
+    } else if (static_cast<double>(device_weights) >= 0.85 * static_cast<double>(*C)) {
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
-              fmt::format("the named model's 16-bit weights alone are about {} of the {} device", format_bytes(weights),
-                          format_bytes(*C)),
+              fmt::format("the named model's 16-bit weights alone are about {}{} of the {} device",
+                          format_bytes(device_weights), share, format_bytes(*C)),
+              0);
+    } else if (device_weights > held && static_cast<double>(device_weights) >= 0.6 * static_cast<double>(*C) && !c.quantized) {
+      // The device ran out while PyTorch held less than the 16-bit weights: the model was still
+      // loading, and what else the device holds (a vision tower, the CUDA context) leaves them no room.
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights are about {}{}, more than the {} PyTorch held when the {} "
+                          "device ran out: it was still loading them",
+                          format_bytes(device_weights), share, format_bytes(held), format_bytes(*C)),
               0);
     }
   } else if (c.llm_inference && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 && !c.quantized &&
@@ -1373,7 +1385,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // One GPU, or a sharding named: the per-GPU figures above are the GPU's (several GPUs with no
     // sharding named may still split the model).
     // (A sharding named over GPUs not counted is not known per GPU: the whole model is no lower bound.)
-    const bool per_gpu_known = (run_gpus == 1 && !c.multi_gpu) || (c.state_sharded && run_gpus > 1);
+    // (Several GPUs with the sharding named as not used, "I am not using FSDP": a whole copy on each.)
+    const bool per_gpu_known = (run_gpus == 1 && !c.multi_gpu) || (c.state_sharded && run_gpus > 1) || c.sharding_denied;
     if (weights_grads > device && per_gpu_known) {
       // The 16-bit weights and gradients alone (4 bytes per parameter) exceed the GPU: the model
       // does not fit, whatever the optimizer or the batch. (Several GPUs with no sharding named
@@ -1686,6 +1699,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (d.framework == "pytorch" && oom.subsystem == "numpy" && !context.torch_named) d.framework = "numpy";
   // Dask's nanny in a log that never names PyTorch: a Dask program (its fixes are Dask's).
   if (d.framework == "pytorch" && oom.subsystem == "dask_nanny" && !context.torch_named) d.framework = "dask";
+  if (d.framework == "pytorch" && (oom.subsystem == "ray_memory_monitor" || oom.subsystem == "ray_object_store") &&
+      !context.torch_named) {
+    d.framework = "ray";
+  }
   // PaddlePaddle's allocators: fixes in Paddle's own settings and APIs (framework_fix()).
   if (d.framework == "pytorch" && oom.family == "paddle") d.framework = "paddle";
   // Its host allocator's own words ("Fail to alloc memory of N size, error code is 12"), whatever a
@@ -1770,6 +1787,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
       ev = "a DataLoader worker was killed by SIGBUS: the shared memory (/dev/shm) its batches travel through is full";
       d.notes.push_back("Bus error in a DataLoader worker: raise the container's shared memory (docker --shm-size / "
                         "--ipc=host) or use fewer workers (num_workers)");
+    } else if (oom.family == "oom_killer" && oom.subsystem == "ray_memory_monitor") {
+      ev = "Ray's memory monitor killed a task or actor as the node's host RAM neared its threshold "
+           "(RAY_memory_usage_threshold, 0.95 by default)";
     } else if (oom.family == "oom_killer") {
       ev = oom.rss_bytes ? fmt::format("the kernel's OOM killer ended process {} holding {} of host RAM (anon-rss)",
                                        oom.killed_pid.value_or(0), format_bytes(*oom.rss_bytes))
@@ -1801,6 +1821,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                                      (oom.allocated_bytes ? " with " + format_bytes(*oom.allocated_bytes) + " already active"
                                                           : std::string())
            : sub == "malloc" ? "a host allocation of " + (Q ? format_bytes(*Q) : std::string("memory")) + " failed (malloc)"
+           : sub == "ray_object_store" ? std::string("Ray's object store (in the host's shared memory) is full")
            : sub == "paddle_cpu" ? "PaddlePaddle's host allocator could not get " +
                                        (Q ? format_bytes(*Q) : std::string("memory")) + " of host RAM (posix_memalign)"
            : sub == "caffe" ? "Caffe could not allocate " + (Q ? format_bytes(*Q) : std::string("a blob's memory")) +
@@ -1923,6 +1944,17 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                     "match), and no persist() of data larger than the workers' memory together";
       b.at(i).probe = "The dashboard's worker memory (or client.run(psutil.Process().memory_info)): does one task's data "
                       "exceed memory_limit / threads, or does persisted data fill the workers?";
+    }
+    if (oom.subsystem == "ray_memory_monitor" || oom.subsystem == "ray_object_store") {  // Ray's knobs
+      b.at(i).fix = oom.subsystem == "ray_object_store"
+                        ? "A larger object store (ray.init(object_store_memory=...), ray start --object-store-memory, "
+                          "and /dev/shm to match in a container), fewer objects alive at once (ray.get or del the "
+                          "ObjectRefs you are done with), or object spilling to disk"
+                        : "Fewer tasks at once on the node (a larger num_cpus / memory=... resource request per task), "
+                          "less data per task, more RAM per node; RAY_memory_usage_threshold only moves when the "
+                          "monitor kills, not how much the tasks need";
+      b.at(i).probe = "ray memory / the dashboard's node memory: do the tasks' resident sets or the object store fill "
+                      "the node's RAM?";
     }
     if (oom.subsystem == "wasm_heap") {
       // A cap the module was linked with (MAXIMUM_MEMORY, 2 GiB by default; INITIAL_MEMORY without

@@ -186,7 +186,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"vicuna", kWLlmName}, {"chatglm", kWLlmName}, {"baichuan", kWLlmName}, {"gemma", kWLlmName}, {"bloom", kWLlmName},
       {"llm", kWLlmName}, {"gptj", kWLlmName}, {"neox", kWLlmName}, {"alpaca", kWLlmName},
       {"codellama", kWLlmName}, {"yi", kWLlmName}, {"deepseek", kWLlmName}, {"starcoder", kWLlmName},
-      {"internlm", kWLlmName},
+      {"internlm", kWLlmName}, {"mpt", kWLlmName}, {"pythia", kWLlmName}, {"olmo", kWLlmName}, {"stablelm", kWLlmName},
       {"save", kWSave}, {"saving", kWSave}, {"save_pretrained", kWSave}, {"save_checkpoint", kWSave}, {"save_model", kWSave},
       {"save_steps", kWSave}, {"_save", kWSave}, {"save_state", kWSave},
       {"sequences", kWInputSize}, {"images", kWInputSize}, {"vram", kWMem}, {"memories", kWMem},
@@ -262,7 +262,8 @@ void for_each_token(std::string_view lo, F&& f) {
 
 // An LLM's name with its version glued on: "llama3", "llama2", "qwen2", "gemma2", "mistral7b".
 constexpr std::string_view kLlmFamilies[] = {"llama", "qwen",    "mistral", "mixtral", "gemma",    "falcon", "baichuan",
-                                              "chatglm", "vicuna", "phi",     "deepseek", "internlm", "yi"};
+                                              "chatglm", "vicuna", "phi",     "deepseek", "internlm", "yi",
+                                              "mpt",     "pythia", "olmo"};
 
 bool is_llm_with_version(std::string_view w) {
   for (std::string_view name : kLlmFamilies) {
@@ -271,7 +272,28 @@ bool is_llm_with_version(std::string_view w) {
   return false;
 }
 
-// Words that say the log is from training (not inference).
+// An LLM's name as the part after an underscore of a compound name, the model built on it
+// ("minigpt4_llama2", "BLIVA_Vicuna 7B"): a family of kLlmFamilies with its version glued on, or whole
+// with a size in billions right after the compound (`after`: the text that follows it, " 7B"); a
+// bare family alone names a project as often ("dfc_llama"). Not the two-letter "phi" / "yi".
+bool llm_in_compound(std::string_view w, std::string_view after) {
+  size_t k = 0;
+  while (k < after.size() && k < 2 && (after[k] == ' ' || after[k] == '-')) ++k;
+  size_t d = k;
+  while (d < after.size() && (is_digit(after[d]) || after[d] == '.')) ++d;
+  const bool sized = d > k && d < after.size() && after[d] == 'b' && (d + 1 == after.size() || !word_char(after[d + 1]));
+  for (size_t u = w.find('_'); u != std::string_view::npos; u = w.find('_', u + 1)) {
+    std::string_view part = w.substr(u + 1);
+    part = part.substr(0, part.find('_'));
+    if (part.size() < 4) continue;
+    if (is_llm_with_version(part)) return true;
+    for (std::string_view name : kLlmFamilies) {
+      if (sized && name.size() >= 4 && part == name) return true;
+    }
+  }
+  return false;
+}
+
 // A sequence-length setting beyond words()'s list: any word holding "seq_len" (max_seq_len,
 // max_calib_seq_len, seq_length), or max_<what>_len / max_<what>_length / <what>_max_len /
 // <what>_max_length where <what> is tokens or text (max_token_len, max_input_length,
@@ -334,12 +356,16 @@ bool in_hyphenated_name(std::string_view lo, size_t i, size_t j) {
   return digit_in(b, i) || digit_in(j, e);
 }
 
+// A word that tells training: the verb and its nouns ("train", "fine-tuning", "pretraining"; not
+// "pretrained", a model loaded), an optimizer or trainer, or a training batch setting
+// ("per_device_train_batch_size", "train_micro_batch_size_per_gpu", "device_train_microbatch_size").
 bool is_training_word(std::string_view w) {
   for (std::string_view t : {"train", "training", "finetune", "finetuning", "tune", "tuning", "epoch", "epochs", "backward", "optimizer",
-                             "lora", "sft", "trainer", "train_dreambooth", "fit"}) {
+                             "lora", "sft", "trainer", "train_dreambooth", "fit", "pretrain", "pretraining"}) {
     if (w == t) return true;
   }
-  return false;
+  return w.size() > 10 && w.find("train") != std::string_view::npos && w.find("batch") != std::string_view::npos &&
+         w.find("pretrained") == std::string_view::npos;
 }
 
 // Training told in Chinese: 训练 (training) or 微调 (fine-tuning), not 预训练 (pre-trained: "加载预训练模型"
@@ -585,6 +611,7 @@ struct LogEvidence {
   int64_t full_finetune_line = 0;               // first line naming full fine-tuning as the run ("--finetuning_type full")
   int64_t zero3_line = 0;                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)
   int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)
+  int64_t sharding_denied_line = 0;              // first line naming FSDP / DeepSpeed as not used
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
   int64_t batch_in_vain_line = 0;                // first line telling a smaller batch did not help
   int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
@@ -700,8 +727,31 @@ bool named_as_not_used(std::string_view w, std::string_view line_lower) {
   };
   size_t negated = 0;
   for (std::string_view neg : {"without ", "not using ", "no ", "instead of ", "don't use ", "do not use ", "not use ",
-                               "don't have ", "not installed ", "not an ", "not ", "n't "}) {
+                               "don't have ", "not installed ", "not an ", "not ", "n't ", "neither "}) {
     negated += count(std::string(neg) + std::string(w));
+  }
+  // The second name of a denied pair ("not using FSDP or deepspeed", "neither FSDP nor DeepSpeed",
+  // "without ZeRO and deepspeed"): a denial within the 30 characters before the joining word, with
+  // nothing but one name between.
+  for (std::string_view join : {" or ", " nor ", " and ", ", "}) {
+    const std::string joined = std::string(join) + std::string(w);
+    for (size_t p = line_lower.find(joined); p != std::string_view::npos; p = line_lower.find(joined, p + 1)) {
+      const std::string_view before = line_lower.substr(p >= 30 ? p - 30 : 0, p >= 30 ? 30 : p);
+      for (std::string_view neg : {"without ", "not using ", "no ", "don't use ", "do not use ", "not use ", "neither ",
+                                   "didn't use ", "not "}) {
+        const size_t q = before.rfind(neg);
+        if (q != std::string_view::npos && before.substr(q + neg.size()).find(' ') == std::string_view::npos) {
+          ++negated;
+          break;
+        }
+      }
+    }
+  }
+  // Chinese: 没有用 / 没用 / 不用 / 未使用 / 没有使用 (did not use, not used) just before the name (a space aside).
+  for (std::string_view neg : {"\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\xa8", "\xe6\xb2\xa1\xe7\x94\xa8",
+                               "\xe4\xb8\x8d\xe7\x94\xa8", "\xe6\x9c\xaa\xe4\xbd\xbf\xe7\x94\xa8",
+                               "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8"}) {
+    negated += count(std::string(neg) + std::string(w)) + count(std::string(neg) + " " + std::string(w));
   }
   return negated > 0 && negated >= count(w);
 }
@@ -1034,7 +1084,11 @@ class Reader {
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       // (Not a word of a model's name joined by hyphens: "OpenAssistant/oasst-sft-4-pythia-12b-epoch-3.5"
       // names a model that was trained, not a run that trains.)
-      if (!ev_.training_line && is_training_word(w) && !in_hyphenated_name(lo, i, j)) ev_.training_line = n;
+      // (Nor a folder of a path: "./pretrain/Llama-2-13b-chat", "data/train/"; a file's name,
+      // "train_args/sft-qlora.json", tells what it is for.)
+      if (!ev_.training_line && is_training_word(w) && !in_hyphenated_name(lo, i, j) && !(j < lo.size() && lo[j] == '/')) {
+        ev_.training_line = n;
+      }
       if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
           (w == "lora" || w == "qlora" || w == "peft" || w.rfind("lora_", 0) == 0 || w == "use_lora" || w == "use_peft" ||
            w == "loraconfig" || w == "get_peft_model")) {
@@ -1066,7 +1120,9 @@ class Reader {
         const std::string_view before = lo.substr(i >= 14 ? i - 14 : 0, i >= 14 ? 14 : i);  // not "without offload"
         if (!contains_any(before, {"without ", "no ", "not ", "n't "})) ev_.small_optimizer_line = n;
       }
-      if (is_llm_with_version(w)) seen |= uint64_t{1} << kWLlmName;
+      if (is_llm_with_version(w) || (w.size() > 5 && w.find('_') != std::string_view::npos && llm_in_compound(w, lo.substr(j, 8)))) {
+        seen |= uint64_t{1} << kWLlmName;
+      }
       if (w.size() == 4 && (w == "4bit" || w == "8bit")) seen |= uint64_t{1} << kWQuant;
       if (!ev_.structure_model_line && structure_model_word(w)) {
         ev_.structure_model_line = n;
@@ -1108,6 +1164,16 @@ class Reader {
           ev_.rapids_named = true;  // RAPIDS: cuDF / cuML on the GPU, Dask over GPUs
         }
         if (it->second == kWFramework && !path_name) {
+          // A sharding framework named as not used ("I am not using FSDP", "without deepspeed"): each
+          // GPU holds a whole copy of the model.
+          if (!ev_.sharding_denied_line && (w == "fsdp" || w == "deepspeed" || w == "fullyshardeddataparallel") &&
+              named_as_not_used(w, lo) && !asks(lo) &&
+              // (not a problem's kind denied: "this is not an FSDP issue")
+              lo.find("not an " + std::string(w)) == std::string_view::npos &&
+              lo.find(std::string(w) + " issue") == std::string_view::npos &&
+              lo.find(std::string(w) + " bug") == std::string_view::npos) {
+            ev_.sharding_denied_line = n;
+          }
           const int f = framework_index(w, lo);
           if (f >= 0) ++ev_.framework_hits[static_cast<size_t>(f)];
           // TensorFlow's exception opening its line ("ResourceExhaustedError: OOM when allocating",
@@ -3664,6 +3730,10 @@ if (contains("other process") || contains("another process") || contains("other 
     if (data_in_memory && sentence) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, "a whole dataset held in host memory: " + text(), 0, Told::kAccount);
     }
+    if (sentence && !data_in_memory && has_text("cop") && data_copy_per_process(lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+          "each process holds its own copy of the data in host memory: " + text(), 0, Told::kAccount);
+    }
     // GPU memory that a stopped, killed or crashed process left behind, or processes piling up on
     // the GPUs, told as such: "the GPU memory is not released if I forcibly stop the training
     // process (Ctrl-C)", "the memory is orphaned on the GPU when pycaffe exits unexpectedly",
@@ -3760,6 +3830,13 @@ if (contains("other process") || contains("another process") || contains("other 
       if (((held && ended) || orphaned || zh_held || zh_left || piling) && sentence) {
         add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
             (piling ? "processes piling up on the GPUs: " : "GPU memory a finished process left behind: ") + text());
+      } else if (held && sentence && held_after_finished_run(lo)) {  // (the not-freed words are denials themselves)
+        // The memory told held after a run finished inside the process that goes on ("the cuda memory
+        // don't free up when finish the first trainer.train()", a notebook's next cell): the finished
+        // run's model, trainer or optimizer are still referenced, which the next run adds to.
+        add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35,
+            "GPU memory told held after a finished run in the same process (its objects still referenced): " + text(), 0,
+            Told::kAccount);
       }
     }
     // Another copy of a program on the same GPU, told as such: "one notebook was working, but not a
@@ -3989,11 +4066,23 @@ if (contains("other process") || contains("another process") || contains("other 
       add(n, FactKind::kStatement, OomCause::kFragmentation, as_cause ? 0.6 : 0.35,
           "fragmentation, in the user's words: " + text(), 0, Told::kAccount);
     }
-    if (has(kWShapes)) {
-if (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
-        contains("different lengths") || contains("varying") ) {
+    if (has(kWShapes) && (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
+                          contains("different lengths") || contains("varying"))) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "varying tensor shapes: " + text());
     }
+    // Tensors told allocated again and again at different sizes ("when you pre-allocate you prevent
+    // multiple tensors of different sizes from having to be created", "it reallocates buffers of
+    // varying sizes every step"): the caching allocator's blocks, cut for one size, do not serve the
+    // next, which is fragmentation (its remedy: allocate the largest shape first, or fixed shapes).
+    if (sentence && !negated && contains("alloc") &&
+        (contains("realloc") || contains("pre-alloc") || contains("prealloc") || contains("allocated again")) &&
+        (contains("different sizes") || contains("different size ") || contains("varying sizes") || contains("many sizes") ||
+         contains("various sizes") || contains("different shapes") || contains("varying shapes") ||
+         contains("randomly create") || contains("random size") || contains("random length"))) {
+      add(n, FactKind::kStatement, OomCause::kFragmentation, 0.35,
+          "tensors allocated again at different sizes, in the user's words (the cached blocks of one size do not serve "
+          "the next): " + text(),
+          0, Told::kAccount);
     }
   }
 
@@ -5281,6 +5370,43 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
           contains_word(after, "gpu")) {
         return true;
       }
+    }
+    return false;
+  }
+
+  // GPU memory told not freed after a run finished, in one sentence of the lower-cased line `lo`:
+  // "The cuda memory don't free up when finish the first trainer.train()", "the memory is not released
+  // after the first fit()": a phrase of not freeing, a run finished ("finish", "after the first",
+  // "after training") and the run (train, fit(, run, model, cell).
+  static bool held_after_finished_run(std::string_view lo) {
+    for (std::string_view t : sentences(lo)) {
+      if (contains_any(t, {"not released", "not freed", "n't free", "n't release", "never freed", "never released",
+                           "not free up", "not be freed", "not be released", "still allocated", "remains allocated"}) &&
+          contains_any(t, {"finish", "after the first", "after training", "after the training", "once training",
+                           "after each run", "after the run"}) &&
+          (contains_any(t, {"train", "fit(", "run", "model", "cell"}) || contains_word(t, "fit"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A copy of the data held in host memory by each process, in one clause of the lower-cased line
+  // `lo`: "each GPU's process reads a copy of data into memory", "every rank loads its own copy of the
+  // dataset in RAM", "the dataset is copied into memory by each worker": N processes, N copies in the
+  // host's RAM. Not denied or asked, not the GPU's memory as the place.
+  static bool data_copy_per_process(std::string_view lo) {
+    for (std::string_view c : clauses(lo)) {
+      if (!contains_any(c, {"copy of", "copies of", "own copy", "copied into", "copied to"})) continue;
+      if (!contains_any(c, {"data", "dataset", "corpus", "features", "samples"})) continue;
+      if (!contains_any(c, {"each ", "every ", "per ", "all processes", "all workers", "all ranks"})) continue;
+      if (!contains_any(c, {"process", "rank", "worker", "gpu"})) continue;
+      if (!contains_any(c, {"into memory", "in memory", "into the memory", "in the memory", " ram", "host memory",
+                            "cpu memory", "system memory"})) {
+        continue;
+      }
+      if (gpu_memory_named(c) || contains_any(c, {"not ", "n't", "?", "instead", "avoid"})) continue;
+      return true;
     }
     return false;
   }
@@ -6642,7 +6768,8 @@ if (contains("variable length") || contains("variable-length") || contains("dyna
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
     // Inputs told not truncated ("Untruncated text calibration produces a 16 GiB OOM", "without
     // truncation"): their whole length reaches the model.
-    if (has("truncat") && any({"untruncated", "without truncation", "no truncation", "not truncated", "n't truncated"})) {
+    if (has("truncat") && any({"untruncated", "without truncation", "no truncation", "not truncated", "n't truncated", "forgot truncation",
+                               "forgot to truncate", "forgot to set truncation", "truncation=false", "truncation = false"})) {
       return true;
     }
     // A large protein (its residues are a structure model's sequence: "predict a large protein",
@@ -7525,6 +7652,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // plain DDP keeps a whole copy on each.
   c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0 || ev.zero3_line > 0;
   c.one_gpu_told = ev.one_gpu_line > 0;
+  c.sharding_denied = ev.sharding_denied_line > 0 && !c.state_sharded;
   c.structure_model_named = ev.structure_model_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
   // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,

@@ -353,6 +353,14 @@ const HeadDef kHeads[] = {
     // Perhaps some other process is leaking memory?  Process memory: 3.91 GiB -- Worker memory limit:
     // 4.00 GiB"): the worker's own process near its limit.
     {"worker has no data to store to disk", "oom_killer", "dask_nanny", Kind::kOneLine},
+    // Ray's memory monitor killing a task or actor as the node's RAM nears its threshold: the raylet's
+    // "1 Workers (tasks / actors) killed due to memory pressure (OOM)" and the task's own
+    // "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory."
+    {"killed due to memory pressure (oom)", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
+    {"killed due to the node running low on memory", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
+    // Ray's object store (plasma, in the host's shared memory, /dev/shm) full: "ray.exceptions.
+    // ObjectStoreFullError: Failed to put object ... in object store because it is full."
+    {"objectstorefullerror", "host_alloc", "ray_object_store", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
@@ -585,6 +593,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('c', 'o');  // "error code 137" (a container's SIGKILL, as users tell it; cheaper here than a '1','3' pair)
   both('h', 'a');  // the TPU runtime's "Bad hardware status"
   both('w', 'o');  // MXNet's "(param_.workspace) >= (required_size)"
+  both('o', 'b');  // Ray's "ObjectStoreFullError"
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   t[0xe7] = '\x84';  // and its zh_TW "無法配置大小為" (e7 84 a1 ...)
   return t;
@@ -617,6 +626,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'k':
         if ((d == 'i' && istarts_with(rest, "kill")) || (d == 'v' && istarts_with(rest, "kv cache"))) return true;
+        break;
+      case 'o':
+        if (istarts_with(rest, "objectstorefullerror")) return true;
         break;
       case 'e':
         if (istarts_with(rest, "exitcode") || istarts_with(rest, "exit code") || istarts_with(rest, "exit status") ||
