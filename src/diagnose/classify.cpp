@@ -548,19 +548,32 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     // shows several ranks (apply_context()).
     // One larger process besides them is this one, listed under its own PID ("Process 1111 has
     // 75.2 GiB memory in use" before the others).
-    int64_t lo_bytes = INT64_MAX, hi_bytes = 0;
-    size_t small = 0, large = 0;
+    // (The equal ones counted around the most common holding, this process's own "this process has
+    // 384.00 MiB" among them: one rank may hold a little more, "636 MiB" beside four of 384 MiB.)
+    std::vector<int64_t> small_bytes;
+    size_t large = 0;
     for (const auto& p : r.processes) {
       if (p.bytes > 2 * kGiB) {
         ++large;
-        continue;
+      } else {
+        small_bytes.push_back(p.bytes);
       }
-      ++small;
-      lo_bytes = std::min(lo_bytes, p.bytes);
-      hi_bytes = std::max(hi_bytes, p.bytes);
     }
-    if (small >= 3 && large <= 1 && lo_bytes >= 256 * kMiB &&
-        static_cast<double>(hi_bytes) <= 1.1 * static_cast<double>(lo_bytes)) {
+    if (r.process_bytes && *r.process_bytes > 0 && *r.process_bytes <= 2 * kGiB) small_bytes.push_back(*r.process_bytes);
+    int64_t lo_bytes = INT64_MAX, hi_bytes = 0;
+    size_t small = 0;
+    for (const int64_t x : small_bytes) {
+      std::vector<int64_t> near;
+      for (const int64_t y : small_bytes) {
+        if (y >= x && static_cast<double>(y) <= 1.1 * static_cast<double>(x)) near.push_back(y);
+      }
+      if (near.size() > small) {
+        small = near.size();
+        lo_bytes = x;
+        hi_bytes = *std::max_element(near.begin(), near.end());
+      }
+    }
+    if (small >= 3 && large <= 1 && lo_bytes >= 256 * kMiB) {
       const size_t m = b.add(OomCause::kMultiGpuImbalance, score + 0.05,
                              fmt::format("{} processes each hold about {} on this GPU{}", small,
                                          format_bytes(hi_bytes), kContextApiece));
@@ -1187,10 +1200,13 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
 void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // Other processes on the device read as this job's own ranks only where the log shows several
   // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
+  // (Equal contexts apiece where the user counts several GPUs, "my resource is 5* RTX4090", are the
+  // ranks of a run over them.)
   if (!c.multi_gpu) {
     for (Finding& f : b.findings()) {
       if (f.category == OomCause::kMultiGpuImbalance && f.evidence.size() == 1 &&
-          (f.evidence[0] == kOwnRanksMayHold || f.evidence[0].find(kContextApiece) != std::string::npos)) {
+          (f.evidence[0] == kOwnRanksMayHold ||
+           (f.evidence[0].find(kContextApiece) != std::string::npos && c.gpus_named.value_or(1) <= 1))) {
         f.score = std::min(f.score, 0.2);
       }
     }

@@ -1275,6 +1275,7 @@ class Reader {
       named_memory(lo);
     }
     if (((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWSetting) & 1u) != 0 && lo.find("gpus") != std::string_view::npos) ||
+        lo.find("rtx") != std::string_view::npos || lo.find("gtx") != std::string_view::npos ||  // "5* RTX4090"
         (!ascii_ && (lo.find("\xe5\x8d\xa1") != std::string_view::npos || lo.find("\xe5\xbc\xa0") != std::string_view::npos ||
                      lo.find("\xe5\x9d\x97") != std::string_view::npos))) {  // 卡 / 张 / 块 (zh: cards, "8卡", "4张3090")
       gpu_count(lo, n);  // "on 8 GPUs": "gpus" is a setting's word
@@ -1612,6 +1613,8 @@ class Reader {
     // (A model's name in the plural too: "8x 80GB A100s", "4 3090s".)
     auto gpu_word = [&](std::string_view t) {
       if (t == "gpus" || t == "cards" || t == "rtx" || t == "gtx" || t == "tesla") return true;
+      // The series glued to its number ("5* RTX4090", "2x GTX1080ti").
+      if (t.size() >= 7 && (t.substr(0, 3) == "rtx" || t.substr(0, 3) == "gtx") && is_digit(t[3]) && is_digit(t[4])) return true;
       auto it = words().find(t);
       if ((it == words().end() || it->second != kWGpuName) && t.size() > 3 && t.back() == 's') it = words().find(t.substr(0, t.size() - 1));
       return it != words().end() && it->second == kWGpuName && t != "card" && t != "gpu0" && t != "gpu" && t != "cards";
@@ -3376,9 +3379,25 @@ if (contains("model.eval()") && !negated) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.25, "one input alone fails (its size decides): " + text());
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.1, "");
     }
+    // A graphics or rendering context on the same GPU told competing for its memory ("the PyTorch CUDA
+    // context and the EGL rendering context compete for limited GPU memory", a simulator's OpenGL /
+    // Vulkan renderer beside the model): memory PyTorch's allocator neither holds nor sees (other),
+    // fixed by rendering in another process or on another device.
+    if (!negated && (contains("compete") || contains("competing") || contains("contend")) &&
+        (contains_word(lo, "egl") || contains("opengl") || contains("vulkan") || contains("render")) &&
+        (contains("memory") || contains("vram") || contains("gpu"))) {
+      // (Told as the failure's cause, "because ... compete", above the run's circumstances.)
+      const bool as_cause = contains("because") || contains("due to") || contains("causes") || contains("caused");
+      add(n, FactKind::kStatement, OomCause::kOther, as_cause ? 0.5 : 0.4,
+          "a rendering context told competing with the model for the GPU's memory: " + text(), 0, Told::kAccount);
+    }
     // One model fits, another does not: the model's own size decides.
+    // ("All other models are working fine" beside the one that fails; a runtime's own hint to load
+    // "a less resource-intensive model", WebLLM's.)
     if (!negated && (contains("larger model") || contains("bigger model") || contains("smaller model") ||
                      contains("standard model") || contains("default model") ||
+                     contains("less resource-intensive model") ||
+                     (contains("other models") && (contains("work") || contains("fine") || contains(" run"))) ||
                      (contains(" model it does") && (contains("not work") || contains("n't work"))))) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "it depends on which model is loaded: " + text());
     }

@@ -2884,6 +2884,9 @@ bool memory_trouble_prose(std::string_view lo) {
                 "filled up", "filling up", "more and more", "hit the peak", "can't allocate",
                 "cannot allocate", "unable to allocate", "allocate memory", "could not allocate", "couldn't allocate",
                 "failed to allocate", "allocate enough memory",
+                // "a low-VRAM failure mode", "the two contexts compete for limited GPU memory"
+                "low-vram failure", "low vram failure", "low-memory failure", "compete for limited", "competing for limited",
+                "compete for gpu memory", "compete for memory", "compete for the memory", "competing for memory",
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
@@ -2984,6 +2987,16 @@ std::optional<OomRecord> described_oom(std::string_view text) {
   return std::nullopt;
 }
 
+// The memory asked whether short, on the lower-cased line `lo`: a '?' and the memory named not
+// enough or too small ("is GPU memory not enough?", "Is my VRAM too small for this?", "maybe not
+// enough memory?").
+bool memory_short_asked(std::string_view lo) {
+  return lo.find('?') != std::string_view::npos &&
+         contains_any(lo, {"memory not enough", "memory is not enough", "not enough memory", "not enough gpu memory",
+                           "memory too small", "memory is too small", "vram not enough", "vram is not enough",
+                           "not enough vram", "vram too small", "vram is too small", "gpu too small", "gpu is too small"});
+}
+
 std::optional<OomRecord> mentioned_oom(std::string_view text) {
   const std::vector<LineView> lines = split_line_views(text);
   // No message in the log, but the user names one in words ("I received a CUDA out of memory
@@ -3009,9 +3022,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // allocation", "CUDA out of memory when ...") tells that device.
   std::optional<OomRecord> deviceless;
   std::optional<OomRecord> later_kill;  // a kill told after the deviceless title (below)
-  for (int pass = 0; pass < 3; ++pass) {
+  // A fourth pass, when none of those is found: the memory asked whether short ("is GPU memory not
+  // enough?") in a log that tells of an error (shown only in a screenshot): the user's own reading of
+  // the failure, a report in prose whose evidence the log still holds.
+  const bool error_told = ifind(text, "error") != std::string_view::npos;
+  for (int pass = 0; pass < 4; ++pass) {
     if (later_kill) return later_kill;
     if (deviceless) return deviceless;
+    if (pass == 3 && !error_told) break;
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
       // TensorRT's builder skipping a tactic whose workspace does not fit ("Skipping tactic ... due to
@@ -3236,7 +3254,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             }
           }
         }
-      } else if (pass == 1 ? memory_growth_prose(lo) : (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))) {
+      } else if (pass == 1   ? memory_growth_prose(lo)
+                 : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))
+                             : memory_short_asked(lo)) {
         at = 0;
         named = true;
       }
