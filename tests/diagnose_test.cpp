@@ -7856,3 +7856,41 @@ TEST(DiagnoseKinds38, Review62Mends) {
                              "CUDA out of memory. Tried to allocate 21.46 GiB\n",
                              "long inputs", OomCause::kActivationsSeqlen));
 }
+
+// held63's kinds (a fresh held-apart part, first look 39.1% / 65.2%), each on inputs written here.
+TEST(DiagnoseKinds38, Held63Kinds) {
+  // The memory asked whether short where an error is shown elsewhere: a report; no error told, none.
+  std::vector<Diagnosis> ds = diagnose_log("the errors are in the screenshot below\nis GPU memory not enough?\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->line, 2);
+  EXPECT_TRUE(diagnose_log("Before I buy it: is my VRAM too small for SDXL?\n", rules_alone()).empty());
+  EXPECT_EQ(diagnose_log("It stops with an error (screenshot). Is my VRAM too small for SDXL?\n", rules_alone()).size(), 1u);
+  // A rendering context competing with the model for the GPU: other.
+  EXPECT_TRUE(evidence_holds("The evaluation fails at start-up because the CUDA context and the OpenGL renderer compete "
+                             "for limited GPU memory.\n",
+                             "a rendering context told competing", OomCause::kOther));
+  // Equal contexts apiece where the user counts the GPUs ("5* RTX4090"): the ranks on GPU 0.
+  const std::string contexts =
+      "my resource is 5* RTX4090 (24G)\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 252.00 MiB. GPU "
+      "0 has a total capacity of 23.65 GiB of which 62.19 MiB is free. Including non-PyTorch memory, this process has "
+      "384.00 MiB memory in use. Process 11 has 636.00 MiB memory in use. Process 12 has 384.00 MiB memory in use. Process "
+      "13 has 384.00 MiB memory in use. Process 14 has 21.44 GiB memory in use. Process 15 has 384.00 MiB memory in use. Of "
+      "the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.\n";
+  EXPECT_EQ(top_cause(contexts), OomCause::kMultiGpuImbalance);
+  std::string one_gpu = contexts;
+  one_gpu.replace(one_gpu.find("5* RTX4090"), 10, "a RTX4090");
+  EXPECT_EQ(top_cause(one_gpu), OomCause::kOtherProcess);
+  // Other models told working: the failing one's size.
+  EXPECT_TRUE(evidence_holds("Device was lost during reload. This can happen due to insufficient memory.\nOnly Llama 3.1 "
+                             "fails, all other models are working fine.\n",
+                             "it depends on which model is loaded", OomCause::kStaticModelTooLarge));
+  // torch-directml's message: a device report with its request.
+  ds = diagnose_log("RuntimeError: Could not allocate tensor with 58982400 bytes. There is not enough GPU video memory "
+                    "available!\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->device, "dml");
+  EXPECT_EQ(ds.front().oom->requested_bytes, 58982400);
+  EXPECT_EQ(ds.front().framework, "pytorch");
+}

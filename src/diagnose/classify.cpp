@@ -1668,7 +1668,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's; so are Ollama's
   // and R's host-memory errors.
-  if (d.framework == "pytorch" &&
+  // (torch-directml's allocator is PyTorch's own device: its fixes are PyTorch's.)
+  if (d.framework == "pytorch" && oom.subsystem != "directml" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||

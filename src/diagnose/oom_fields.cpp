@@ -217,6 +217,11 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.device = "cuda";
     return;
   }
+  if (r.subsystem == "directml") {  // "Could not allocate tensor with 58982400 bytes. There is not enough GPU video memory"
+    set_requested(size_after(s, "couldnotallocatetensorwith"), r);
+    r.device = "dml";
+    return;
+  }
   if (r.subsystem == "vulkan") {  // "Device memory allocation of size 118497280 failed."
     if (const size_t p = ifind(s, "devicememoryallocationofsize"); p != std::string::npos) set_byte_count(s, p + 28, r);
     // The failing call with its byte count before the spec's words, as a Rust backend prints it:

@@ -421,6 +421,9 @@ const HeadDef kHeads[] = {
     // while requesting 68719476736 bytes; you can try setting MGB_CUDA_RESERVE_MEMORY to reserve all
     // memory".
     {"out of memory while requesting", "device_alloc", "megengine", Kind::kOneLine},
+    // torch-directml (PyTorch on DirectML, Windows' GPUs of any vendor): "RuntimeError: Could not allocate
+    // tensor with 58982400 bytes. There is not enough GPU video memory available!"
+    {"could not allocate tensor with", "device_alloc", "directml", Kind::kOneLine},
     {"device memory allocation of size", "device_alloc", "vulkan", Kind::kOneLine},
     {"erroroutofdevicememory", "device_alloc", "vulkan", Kind::kOneLine},
     {"vk_error_out_of_device_memory", "device_alloc", "vulkan", Kind::kOneLine},
