@@ -7894,3 +7894,54 @@ TEST(DiagnoseKinds38, Held63Kinds) {
   EXPECT_EQ(ds.front().oom->requested_bytes, 58982400);
   EXPECT_EQ(ds.front().framework, "pytorch");
 }
+
+// review63's findings, mended.
+TEST(DiagnoseKinds38, Review63Mends) {
+  // The memory asked whether short, in Chinese after an error told in Chinese; not where the error is
+  // denied, nor a low-VRAM failure asked to be documented.
+  EXPECT_EQ(diagnose_log("\xe8\xae\xad\xe7\xbb\x83\xe5\x88\xb0\xe7\xac\xac" "3\xe4\xb8\xaa epoch \xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99"
+                         "\xe6\x8a\xa5\xe9\x94\x99\xe4\xba\x86\nbatch_size=32, \xe6\x98\xaf\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d"
+                         "\xe5\xa4\x9f\xe5\x90\x97\xef\xbc\x9f\n",
+                         rules_alone())
+                .size(),
+            1u);
+  EXPECT_TRUE(diagnose_log("Is GPU memory too small the reason you used 8 A100s? Just curious, no error on my side.\n",
+                           rules_alone())
+                  .empty());
+  EXPECT_TRUE(diagnose_log("## Feature request\nPlease document a low-VRAM failure mode for the tiled VAE decoder.\n",
+                           rules_alone())
+                  .empty());
+  // A renderer told on the same GPU as the cause: other, not the ranks on GPU 0.
+  EXPECT_EQ(top_cause("RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 7.79 GiB total capacity; 5.12 "
+                      "GiB already allocated; 118.00 MiB free; 5.40 GiB reserved in total by PyTorch)\nI think this happens "
+                      "because the habitat-sim renderer (EGL) is also on GPU 0 and takes ~2GB.\n"),
+            OomCause::kOther);
+  // nvidia-smi's process rows: equal contexts apiece on GPU 0 are the ranks.
+  EXPECT_EQ(top_cause("Training on 4 GPUs with accelerate.\nRuntimeError: CUDA out of memory. Tried to allocate 500.00 MiB "
+                      "(GPU 0; 79.15 GiB total capacity; 77.80 GiB already allocated; 300.00 MiB free; 78.10 GiB reserved "
+                      "in total by PyTorch)\n|    0   N/A  N/A     7001      C   /usr/bin/python3    76544MiB |\n|    0   N/A  "
+                      "N/A     7002      C   /usr/bin/python3      512MiB |\n|    0   N/A  N/A     7003      C   "
+                      "/usr/bin/python3      512MiB |\n|    0   N/A  N/A     7004      C   /usr/bin/python3      512MiB |\n"),
+            OomCause::kMultiGpuImbalance);
+  // Two GPUs told and the other one's context on GPU 0.
+  EXPECT_EQ(top_cause("Training on 2*GTX1080ti with torch.distributed.launch.\nRuntimeError: CUDA out of memory. Tried to "
+                      "allocate 64.00 MiB (GPU 0; 10.92 GiB total capacity; 9.80 GiB already allocated; 12.00 MiB free; 9.95 "
+                      "GiB reserved in total by PyTorch). Process 3301 has 420.00 MiB memory in use.\n"),
+            OomCause::kMultiGpuImbalance);
+  // The first card full and the second normal, in Chinese.
+  EXPECT_TRUE(evidence_holds("\xe7\x94\xa8\xe4\xba\x86\xe4\xb8\xa4\xe5\xbc\xa0RTX3090\xe5\x81\x9a" "DDP\xef\xbc\x8c\xe7\xac\xac"
+                             "\xe4\xba\x8c\xe5\xbc\xa0\xe5\x8d\xa1\xe6\x98\xbe\xe5\xad\x98\xe5\xbe\x88\xe6\xad\xa3\xe5\xb8\xb8\xef"
+                             "\xbc\x8c\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1\xe7\x88\x86\xe4\xba\x86\ntorch.cuda."
+                             "OutOfMemoryError: CUDA out of memory.\n",
+                             "the other GPUs told free while one fills", OomCause::kMultiGpuImbalance));
+  // "Other models work" about a version is no model's size.
+  EXPECT_FALSE(evidence_holds("After upgrading to 0.4.2, fine-tuning fails with OOM at step 300. All other models are "
+                              "working fine with the previous version.\nRuntimeError: CUDA out of memory.\n",
+                              "it depends on which model is loaded"));
+  // ZeRO stage 0 shards nothing: a whole copy per GPU.
+  EXPECT_TRUE(evidence_holds("Full fine-tuning Mistral-7B with DeepSpeed ZeRO stage 0 (no sharding), 8x A100 40GB, Adam.\n"
+                             "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB (GPU 5; 39.39 GiB "
+                             "total capacity; 38.20 GiB already allocated; 210.00 MiB free; 38.60 GiB reserved in total by "
+                             "PyTorch)\n",
+                             "per GPU", OomCause::kStaticModelTooLarge));
+}

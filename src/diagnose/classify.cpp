@@ -1200,6 +1200,22 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
 void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // Other processes on the device read as this job's own ranks only where the log shows several
   // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
+  // One or two processes of a few hundred MiB on this GPU, as many as the run's other GPUs ("2*GTX1080ti"
+  // and one "Process 3301 has 420.00 MiB"): the other ranks' CUDA contexts (fewer than the three the
+  // allocator's rule asks for, where nothing tells the ranks).
+  const int64_t gpus_told = std::max<int64_t>(c.num_gpus.value_or(1), c.gpus_named.value_or(1));
+  if (gpus_told >= 2 && gpus_told <= 3 && !oom.processes.empty()) {
+    int64_t small = 0, large = 0, at = 0;
+    for (const auto& p : oom.processes) {
+      if (p.bytes > 2 * kGiB) ++large;
+      else if (p.bytes >= 256 * kMiB) ++small, at = std::max(at, p.bytes);
+    }
+    if (small >= 1 && small == gpus_told - 1 && large == 0) {
+      b.add(OomCause::kMultiGpuImbalance, 0.5,
+            fmt::format("{} process{} of about {} on this GPU, as many as the run's other GPUs{}", small, small > 1 ? "es" : "",
+                        format_bytes(at), kContextApiece));
+    }
+  }
   // (Equal contexts apiece where the user counts several GPUs, "my resource is 5* RTX4090", are the
   // ranks of a run over them.)
   if (!c.multi_gpu) {

@@ -14,6 +14,7 @@
 //              candidates, never decides (two words of one kind count once)
 #include <algorithm>
 #include <array>
+#include <map>
 #include <bitset>
 #include <cmath>
 #include <cstdlib>
@@ -611,7 +612,9 @@ struct LogEvidence {
   int64_t full_finetune_line = 0;               // first line naming full fine-tuning as the run ("--finetuning_type full")
   int64_t zero3_line = 0;                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)
   int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)
+  std::vector<std::array<int64_t, 3>> smi_rows;   // nvidia-smi process rows: (line, GPU index, MiB)
   int64_t sharding_denied_line = 0;              // first line naming FSDP / DeepSpeed as not used
+  int64_t zero0_line = 0;                        // first line naming ZeRO stage 0 (DeepSpeed without sharding)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
   int64_t batch_in_vain_line = 0;                // first line telling a smaller batch did not help
   int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
@@ -1050,6 +1053,13 @@ class Reader {
 
     // ZeRO stage 3 or FSDP's full shard named without the framework's name ("ZeRO-3 and CPU offload",
     // "zero3", "ds_z3_config.json", "FULL_SHARD"): the weights are sharded over the GPUs.
+    // ZeRO stage 0 ("DeepSpeed ZeRO stage 0 (no sharding)", "zero_stage=0", "\"stage\": 0"): DeepSpeed
+    // without any sharding, each rank a whole copy.
+    if (!ev_.zero0_line && (line_has(lo, "zero") || line_has(lo, "stage") || line_has(lo, "shard")) &&
+        contains_any(lo, {"zero stage 0", "zero-0", "zero0", "zero_stage 0", "zero_stage=0", "zero_stage: 0",
+                          "zero_stage\": 0", "\"stage\": 0", "\"stage\":0", "no sharding"})) {
+      ev_.zero0_line = n;
+    }
     if (!ev_.zero3_line && (line_has(lo, "zero") || line_has(lo, "z3") || line_has(lo, "shard")) &&
         contains_any(lo, {"zero-3", "zero3", "zero_3", "zero 3", "zero stage 3", "ds_z3", "full_shard", "full shard"})) {
       ev_.zero3_line = n;
@@ -1280,6 +1290,9 @@ class Reader {
                      lo.find("\xe5\x9d\x97") != std::string_view::npos))) {  // 卡 / 张 / 块 (zh: cards, "8卡", "4张3090")
       gpu_count(lo, n);  // "on 8 GPUs": "gpus" is a setting's word
     }
+    if (lo.size() < 160 && lo.find("mib") != std::string_view::npos && lo.find('|') != std::string_view::npos) {
+      if (const auto row = smi_process_row(lo)) ev_.smi_rows.push_back({n, row->first, row->second});
+    }
     if (lo.find("torch") != std::string_view::npos) {
       // 0.4 where it fails, not where it "runs fine" (the story is the other way round then).
       if (!ev_.torch03_line && torch_version_at(lo, "0.3") != std::string_view::npos) ev_.torch03_line = n;
@@ -1454,6 +1467,30 @@ class Reader {
     } else {
       ev_.batch.emplace_back(n, *v);
     }
+  }
+
+  // An nvidia-smi process row, lower-cased ("|    0   N/A  N/A    40112      C   python      384MiB |",
+  // the older "|    0     40112      C   python      384MiB |"): the GPU's index and the MiB the process
+  // holds; nullopt for any other line.
+  static std::optional<std::pair<int64_t, int64_t>> smi_process_row(std::string_view lo) {
+    std::vector<std::string_view> t;
+    for_each_token(lo, [&](size_t i, size_t j) {
+      t.push_back(lo.substr(i, j - i));
+      return t.size() < 12;
+    });
+    if (t.size() < 5 || !std::all_of(t.front().begin(), t.front().end(), is_digit) || t.front().size() > 2) return std::nullopt;
+    const std::string_view last = t.back();
+    if (last.size() < 4 || last.substr(last.size() - 3) != "mib") return std::nullopt;
+    const std::string_view mib = last.substr(0, last.size() - 3);
+    if (mib.empty() || mib.size() > 7 || !std::all_of(mib.begin(), mib.end(), is_digit)) return std::nullopt;
+    // A process type (C, G) and a PID among the columns between.
+    bool type = false, pid = false;
+    for (size_t k = 1; k + 1 < t.size(); ++k) {
+      type = type || t[k] == "c" || t[k] == "g";
+      pid = pid || (t[k].size() >= 2 && std::all_of(t[k].begin(), t[k].end(), is_digit));
+    }
+    if (!type || !pid || lo.find("| ") == std::string_view::npos) return std::nullopt;
+    return std::make_pair(std::stoll(std::string(t.front())), std::stoll(std::string(mib)));
   }
 
   // A tensor-parallel setting named as not used: a denial in the words before it on its line.
@@ -2193,7 +2230,8 @@ class Reader {
     if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6)) fix_shown_as_code(raw, lo, n);
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
-    if ((has_text("other") || has_text("rest of") || has_text("remaining") || has_text("than cuda") || has_text("than gpu")) &&
+    if ((has_text("other") || has_text("rest of") || has_text("remaining") || has_text("than cuda") || has_text("than gpu") ||
+         (cjk && has_text("\xe5\x8d\xa1"))) &&  // 卡 (zh: card)
         other_gpus_free_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.4,
           "the other GPUs told free while one fills: the memory is placed unevenly: " + shown(raw.substr(0, 160)), 0,
@@ -2512,7 +2550,7 @@ class Reader {
     // kept ("persistent", "held onto").
     // (By the word table's cue words, not a search of every line.)
     const bool kept_line = has(kWKeptCue);
-    const bool vae_line = kept_line && has_text("vae");
+    const bool vae_line = (kept_line && has_text("vae")) || has_text("vae decode");  // ComfyUI's "VAE Decode" node
     const bool hardcoded_memory = (has_text("hardcode") || has_text("hard-code") || has_text("hard code")) &&
                                   hardcoded_memory_size(lo);
     // Windows' paging file told changed or capped ("I set the pagefile.sys to a maximum of 8gb"): the
@@ -3383,11 +3421,16 @@ if (contains("model.eval()") && !negated) {
     // context and the EGL rendering context compete for limited GPU memory", a simulator's OpenGL /
     // Vulkan renderer beside the model): memory PyTorch's allocator neither holds nor sees (other),
     // fixed by rendering in another process or on another device.
-    if (!negated && (contains("compete") || contains("competing") || contains("contend")) &&
+    // (Or told on the same GPU as the model: "Isaac Sim renders on the same GPU as my PPO policy", "the
+    // habitat-sim renderer (EGL) is also on GPU 0 and takes ~2GB".)
+    if (!negated &&
+        (contains("compete") || contains("competing") || contains("contend") || contains("same gpu") ||
+         contains("also on gpu") || contains("also on the gpu")) &&
         (contains_word(lo, "egl") || contains("opengl") || contains("vulkan") || contains("render")) &&
         (contains("memory") || contains("vram") || contains("gpu"))) {
       // (Told as the failure's cause, "because ... compete", above the run's circumstances.)
-      const bool as_cause = contains("because") || contains("due to") || contains("causes") || contains("caused");
+      const bool as_cause = contains("because") || contains("due to") || contains("causes") || contains("caused") ||
+                            contains("so my");
       add(n, FactKind::kStatement, OomCause::kOther, as_cause ? 0.5 : 0.4,
           "a rendering context told competing with the model for the GPU's memory: " + text(), 0, Told::kAccount);
     }
@@ -3397,7 +3440,10 @@ if (contains("model.eval()") && !negated) {
     if (!negated && (contains("larger model") || contains("bigger model") || contains("smaller model") ||
                      contains("standard model") || contains("default model") ||
                      contains("less resource-intensive model") ||
-                     (contains("other models") && (contains("work") || contains("fine") || contains(" run"))) ||
+                     // (not a version's difference, nor beside the batch or the model's small size told)
+                     (contains("other models") && (contains("work") || contains("fine") || contains(" run")) &&
+                      !contains("version") && !contains("upgrad") && !contains("downgrad") && !contains("batch") &&
+                      !contains("m params") && !contains("m parameters")) ||
                      (contains(" model it does") && (contains("not work") || contains("n't work"))))) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "it depends on which model is loaded: " + text());
     }
@@ -4377,7 +4423,8 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       size_t p = std::string_view::npos;
       for (std::string_view who : {"other gpus", "other gpu ", "other cards", "other devices", "rest of the gpus",
-                                   "rest of gpus", "remaining gpus", "remaining cards", "others gpus"}) {
+                                   "rest of gpus", "remaining gpus", "remaining cards", "others gpus", "while others ",
+                                   "while the others "}) {
         p = std::min(p, c.find(who));
       }
       if (p == std::string_view::npos) continue;
@@ -4395,9 +4442,23 @@ if (contains("other process") || contains("another process") || contains("other 
                                "remain free", "remain idle", "were free", "were empty", "were idle", "have free",
                                "still have", "barely used", "are almost empty", "are mostly empty", "sit idle",
                                // or using far less: "my two other GPU memory usage are at only 50%"
-                               "at only", "only at", "much less", "much lower", "far less", "far lower"})) {
+                               "at only", "only at", "much less", "much lower", "far less", "far lower",
+                               // "GPU 0 runs out of memory while others are at 60%"
+                               "are at ", "are fine", "are normal"})) {
         return true;
       }
+    }
+    // zh: the first card (第一张卡 / 第一块卡 / 0号卡) told blown or full (爆 / 满 / oom / 溢出) and the second or
+    // the other cards (第二张 / 第二块 / 其他卡 / 其它卡 / 另一张) normal (正常) or with room (还有 / 没满).
+    if (contains_any(lo, {"\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
+                          "\xe7\xac\xac\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "0\xe5\x8f\xb7\xe5\x8d\xa1"}) &&
+        contains_any(lo, {"\xe7\x88\x86", "\xe6\xbb\xa1", "oom", "\xe6\xba\xa2\xe5\x87\xba"}) &&
+        contains_any(lo, {"\xe7\xac\xac\xe4\xba\x8c\xe5\xbc\xa0", "\xe7\xac\xac\xe4\xba\x8c\xe5\x9d\x97",
+                          "\xe5\x85\xb6\xe4\xbb\x96\xe5\x8d\xa1", "\xe5\x85\xb6\xe5\xae\x83\xe5\x8d\xa1",
+                          "\xe5\x8f\xa6\xe4\xb8\x80\xe5\xbc\xa0"}) &&
+        contains_any(lo, {"\xe6\xad\xa3\xe5\xb8\xb8", "\xe8\xbf\x98\xe6\x9c\x89", "\xe6\xb2\xa1\xe6\xbb\xa1"}) &&
+        !contains_any(lo, {"\xe5\x90\x97", "?", "\xef\xbc\x9f"})) {
+      return true;
     }
     return false;
   }
@@ -6342,6 +6403,12 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       if (xla_pool_lowered(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kOther);
       if (contains_word(clause, "ram") && !gpu_memory_named(clause)) named |= uint32_t{1} << static_cast<int>(OomCause::kCpuRam);
+      // A renderer named as what else is on the GPU ("because the habitat-sim renderer (EGL) is also on
+      // GPU 0"): its memory is the account's cause (other), "GPU 0" only where it sits.
+      if (contains_word(clause, "egl") || contains_any(clause, {"opengl", "vulkan", "renderer", "rendering"})) {
+        named &= ~(uint32_t{1} << static_cast<int>(OomCause::kMultiGpuImbalance));
+        named |= uint32_t{1} << static_cast<int>(OomCause::kOther);
+      }
       return named;
     };
     // Read from the clauses that tell the fix or the cause, not from the line's other clauses (a
@@ -7669,9 +7736,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.device_map_split = ev.device_map_split_line > 0;
   // The model's state split over the GPUs (DeepSpeed's ZeRO, FSDP, a tensor- / model-parallel size);
   // plain DDP keeps a whole copy on each.
-  c.state_sharded = ev.framework_hits[1] > 0 || ev.framework_hits[2] > 0 || ev.model_split_line > 0 || ev.zero3_line > 0;
+  // (DeepSpeed at ZeRO stage 0 shards nothing.)
+  c.state_sharded = (ev.framework_hits[1] > 0 && !ev.zero0_line) || ev.framework_hits[2] > 0 || ev.model_split_line > 0 ||
+                    ev.zero3_line > 0;
   c.one_gpu_told = ev.one_gpu_line > 0;
-  c.sharding_denied = ev.sharding_denied_line > 0 && !c.state_sharded;
+  c.sharding_denied = (ev.sharding_denied_line > 0 || ev.zero0_line > 0) && !c.state_sharded;
   c.structure_model_named = ev.structure_model_line > 0;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
   // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,
@@ -7712,6 +7781,39 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.signals.push_back({OomCause::kActivationsBatch, -0.15, 0, ""});
   } else if (c.batch_size && *c.batch_size >= 32) {
     c.signals.push_back({OomCause::kActivationsBatch, 0.1, 0, fmt::format("logged batch size {}", *c.batch_size)});
+  }
+  // nvidia-smi's process rows for one GPU: several processes each holding the same few hundred MiB
+  // (within 10%, at most 2 GiB) beside one large one are one CUDA context apiece, a job's ranks each
+  // initialising CUDA on that GPU; three or more, or as many as the other GPUs the user counts.
+  {
+    const int64_t gpus_told = std::max<int64_t>(c.num_gpus.value_or(1), c.gpus_named.value_or(1));
+    std::map<int64_t, std::vector<int64_t>> by_gpu;
+    int64_t row_line = 0;
+    for (const auto& r : ev.smi_rows) {
+      by_gpu[r[1]].push_back(r[2]);
+      if (!row_line) row_line = r[0];
+    }
+    for (const auto& [gpu, mibs] : by_gpu) {
+      size_t large = 0, equal = 0;
+      int64_t at = 0;
+      for (const int64_t x : mibs) {
+        if (x > 2048) {
+          ++large;
+          continue;
+        }
+        size_t near = 0;
+        for (const int64_t y : mibs) near += y <= 2048 && y >= x && static_cast<double>(y) <= 1.1 * static_cast<double>(x);
+        if (near > equal) equal = near, at = x;
+      }
+      if (large <= 1 && at >= 256 && (equal >= 3 || (gpus_told >= 2 && equal >= 1 && static_cast<int64_t>(equal) >= gpus_told - 1))) {
+        c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, row_line,
+                             fmt::format("nvidia-smi lists {} processes on GPU {} each holding about {} MiB: one CUDA context "
+                                         "apiece, a job's ranks each initialising CUDA on this device",
+                                         equal, gpu, at)});
+        c.multi_gpu = true;
+        break;
+      }
+    }
   }
   if ((c.num_gpus && *c.num_gpus > 1) || ev.device_ids.size() >= 2) {
     c.multi_gpu = true;

@@ -2881,15 +2881,22 @@ bool memory_trouble_prose(std::string_view lo) {
                  "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate"}))) {
     return true;
   }
+  // A low-memory failure told met ("I hit a reproducible low-VRAM failure mode"), not asked for in
+  // documentation ("Please document a low-VRAM failure mode").
+  if (any_text({"low-vram failure", "low vram failure", "low-memory failure"}) &&
+      any_text({"i hit", "we hit", "reproducible", "i get", "i got", "getting", "happens", "i ran into", "i run into"}) &&
+      !any_text({"document", "please add", "would be nice"})) {
+    return true;
+  }
   if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
                 "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
       any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
                 "filled up", "filling up", "more and more", "hit the peak", "can't allocate",
                 "cannot allocate", "unable to allocate", "allocate memory", "could not allocate", "couldn't allocate",
                 "failed to allocate", "allocate enough memory",
-                // "a low-VRAM failure mode", "the two contexts compete for limited GPU memory"
-                "low-vram failure", "low vram failure", "low-memory failure", "compete for limited", "competing for limited",
-                "compete for gpu memory", "compete for memory", "compete for the memory", "competing for memory",
+                // "the two contexts compete for limited GPU memory"
+                "compete for limited", "competing for limited", "compete for gpu memory", "compete for memory",
+                "compete for the memory", "competing for memory",
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
@@ -2994,6 +3001,13 @@ std::optional<OomRecord> described_oom(std::string_view text) {
 // enough or too small ("is GPU memory not enough?", "Is my VRAM too small for this?", "maybe not
 // enough memory?").
 bool memory_short_asked(std::string_view lo) {
+  // zh: 显存 / 内存 (GPU / host memory) with 不够 / 太小 / 不足 (not enough, too small), asked with 吗 / 是不是 /
+  // a full-width or ASCII question mark: "是显存不够吗？", "显存是不是太小了？".
+  if (contains_any(lo, {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) &&
+      contains_any(lo, {"\xe4\xb8\x8d\xe5\xa4\x9f", "\xe5\xa4\xaa\xe5\xb0\x8f", "\xe4\xb8\x8d\xe8\xb6\xb3"}) &&
+      contains_any(lo, {"\xe5\x90\x97", "\xe6\x98\xaf\xe4\xb8\x8d\xe6\x98\xaf", "\xef\xbc\x9f", "?"})) {
+    return true;
+  }
   return lo.find('?') != std::string_view::npos &&
          contains_any(lo, {"memory not enough", "memory is not enough", "not enough memory", "not enough gpu memory",
                            "memory too small", "memory is too small", "vram not enough", "vram is not enough",
@@ -3028,7 +3042,20 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // A fourth pass, when none of those is found: the memory asked whether short ("is GPU memory not
   // enough?") in a log that tells of an error (shown only in a screenshot): the user's own reading of
   // the failure, a report in prose whose evidence the log still holds.
-  const bool error_told = ifind(text, "error") != std::string_view::npos;
+  // (An error told, not denied: "no error on my side" tells none; zh 报错 / 错误, not 没有报错 / 没报错.)
+  bool error_told = false;
+  for (const LineView& l : lines) {
+    const std::string lo = lower(l.raw.substr(0, 2000));
+    if (contains_any(lo, {"no error", "without error", "not an error", "no errors", "without any error",
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xb2\xa1\xe6\x8a\xa5\xe9\x94\x99"})) {
+      continue;
+    }
+    if (lo.find("error") != std::string::npos || lo.find("\xe6\x8a\xa5\xe9\x94\x99") != std::string::npos ||
+        lo.find("\xe9\x94\x99\xe8\xaf\xaf") != std::string::npos) {
+      error_told = true;
+      break;
+    }
+  }
   for (int pass = 0; pass < 4; ++pass) {
     if (later_kill) return later_kill;
     if (deviceless) return deviceless;
