@@ -7945,3 +7945,43 @@ TEST(DiagnoseKinds38, Review63Mends) {
                              "PyTorch)\n",
                              "per GPU", OomCause::kStaticModelTooLarge));
 }
+
+// held64's kinds (a fresh held-apart part, first look 46.2% / 53.8%), each on inputs written here.
+TEST(DiagnoseKinds38, Held64Kinds) {
+  // TensorFlow's BFC "Stats:" block alone: a report with its limit; a cap where the GPU named is far larger.
+  const std::string stats = "Memory Limit Issue\nLimit:                       536870912\nInUse:                       "
+                            "536786944\nMaxInUse:                    536800512\nI have 24 GB VRAM and only 5 gb is used.\n";
+  std::vector<Diagnosis> ds = diagnose_log(stats, rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->allowed_bytes, 536870912);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kOther);
+  // A summary far below its limit (printed at exit) is none.
+  EXPECT_TRUE(diagnose_log("Limit:                       22548578304\nInUse:                        1073741824\n", rules_alone())
+                  .empty());
+  // A run told no longer possible within a size: a report; a complaint of speed is none.
+  EXPECT_EQ(diagnose_log("I'm no longer able to run FEVER on a 1024-dim model with 32GB of memory.\n", rules_alone()).size(),
+            1u);
+  EXPECT_TRUE(diagnose_log("I'm no longer able to run the test suite with 32GB of memory in under an hour, it is slow.\n",
+                           rules_alone())
+                  .empty());
+  // PyTorch's "Tried to allocate" quoted in prose: the request.
+  ds = diagnose_log("The second call can OOM even though each task runs fine alone.\nIt crashed on MMLU with \"Tried to "
+                    "allocate 31.50 GiB\".\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{33822867456});
+  // Idle workers holding the GPU: other processes; a GPU sitting idle is none of that.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory after a few rounds.\nThe workers go to Ray::IDLE mode and rest in GPUs, the "
+                             "occupied GPU memory keeps increasing.\n",
+                             "idle worker processes", OomCause::kOtherProcess));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory after a few rounds.\nThe GPU sits idle between batches and the GPU memory "
+                              "keeps increasing.\n",
+                              "idle worker processes"));
+  // A second model failing where one alone fits: a leak; two at the same time are not.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory.\nThis will oom during the second model, even though 1 model is just fine.\n",
+                             "a second model or run fails", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory.\nTwo runs at the same time: the second one OOMs though one alone is just "
+                              "fine.\n",
+                              "a second model or run fails"));
+}

@@ -1200,6 +1200,25 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
 void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // Other processes on the device read as this job's own ranks only where the log shows several
   // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
+  // TensorFlow's allocator limited far below the GPU the user names (a BFC "Limit: 536870912" beside "I
+  // have 24 GB VRAM"): a memory_limit or a memory fraction set for it, not the device, ran out.
+  if (oom.subsystem == "tensorflow_bfc" && oom.allowed_bytes && *oom.allowed_bytes > 0 && !oom.total_capacity_bytes) {
+    const int64_t named = std::max(c.named_device_bytes.value_or(0), c.stated_device_bytes.value_or(0));
+    if (named >= 4 * *oom.allowed_bytes) {
+      const size_t i = b.add(OomCause::kOther, 0.45,
+                             fmt::format("TensorFlow's allocator was limited to {} on the {} GPU the log names: a "
+                                         "memory_limit (tf.config.set_logical_device_configuration) or a memory "
+                                         "fraction caps it",
+                                         format_bytes(*oom.allowed_bytes), format_bytes(named)));
+      b.at(i).fix = "Raise or remove the cap: tf.config.set_logical_device_configuration's memory_limit, "
+                    "per_process_gpu_memory_fraction; or tf.config.experimental.set_memory_growth(gpu, True)";
+      // (TensorFlow's limit is also what was free when it started: another process holding the rest.)
+      b.add(OomCause::kOtherProcess, 0.3,
+            fmt::format("or another process held the rest of the {} GPU when TensorFlow started (its limit is what "
+                        "was free then)",
+                        format_bytes(named)));
+    }
+  }
   // One or two processes of a few hundred MiB on this GPU, as many as the run's other GPUs ("2*GTX1080ti"
   // and one "Process 3301 has 420.00 MiB"): the other ranks' CUDA contexts (fewer than the three the
   // allocator's rule asks for, where nothing tells the ranks).

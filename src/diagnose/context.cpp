@@ -723,6 +723,14 @@ const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf
 // deepspeed", "not using accelerate", "not an MLX issue"; a line that also names it otherwise ("works
 // without deepspeed, fails with deepspeed") still counts.
 bool named_as_not_used(std::string_view w, std::string_view line_lower) {
+  // Every denial below holds "no", "n't", "without", "instead" or "neither", or is Chinese (non-ASCII
+  // bytes): a line with none denies nothing.
+  const bool non_ascii = std::any_of(line_lower.begin(), line_lower.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (!non_ascii && line_lower.find("no") == std::string_view::npos && line_lower.find("n't") == std::string_view::npos &&
+      line_lower.find("without") == std::string_view::npos && line_lower.find("instead") == std::string_view::npos &&
+      line_lower.find("neither") == std::string_view::npos) {
+    return false;
+  }
   auto count = [&](std::string_view s) {
     size_t n = 0;
     for (size_t p = line_lower.find(s); p != std::string_view::npos; p = line_lower.find(s, p + 1)) ++n;
@@ -751,10 +759,12 @@ bool named_as_not_used(std::string_view w, std::string_view line_lower) {
     }
   }
   // Chinese: 没有用 / 没用 / 不用 / 未使用 / 没有使用 (did not use, not used) just before the name (a space aside).
-  for (std::string_view neg : {"\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\xa8", "\xe6\xb2\xa1\xe7\x94\xa8",
-                               "\xe4\xb8\x8d\xe7\x94\xa8", "\xe6\x9c\xaa\xe4\xbd\xbf\xe7\x94\xa8",
-                               "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8"}) {
-    negated += count(std::string(neg) + std::string(w)) + count(std::string(neg) + " " + std::string(w));
+  if (non_ascii) {
+    for (std::string_view neg : {"\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\xa8", "\xe6\xb2\xa1\xe7\x94\xa8",
+                                 "\xe4\xb8\x8d\xe7\x94\xa8", "\xe6\x9c\xaa\xe4\xbd\xbf\xe7\x94\xa8",
+                                 "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8"}) {
+      negated += count(std::string(neg) + std::string(w)) + count(std::string(neg) + " " + std::string(w));
+    }
   }
   return negated > 0 && negated >= count(w);
 }
@@ -3433,6 +3443,35 @@ if (contains("model.eval()") && !negated) {
                             contains("so my");
       add(n, FactKind::kStatement, OomCause::kOther, as_cause ? 0.5 : 0.4,
           "a rendering context told competing with the model for the GPU's memory: " + text(), 0, Told::kAccount);
+    }
+    // Idle worker processes told holding the GPU ("it will go Ray::IDLE mode and rest in GPUs, the occupied
+    // GPU memory keeps increasing", "idle workers keep their CUDA memory"): processes other than the one
+    // that failed hold the device, a worker pool's (Ray, multiprocessing), not this process's growth.
+    // (The idle ones the workers or processes, "idle workers", "Ray::IDLE", not a GPU sitting idle; the memory
+    // they hold the GPU's, not told fine.)
+    if (!negated && contains("idle") &&
+        contains_any(lo, {"idle worker", "idle process", "ray::idle", "idle mode", "idle state", "idle ray"}) &&
+        contains_any(lo, {"gpu memory", "vram", "cuda memory", "in gpus", "on the gpu", "on gpus", "in gpu", "the gpus"}) &&
+        !contains_any(lo, {"gpu memory is fine", "gpu memory is ok", "gpu is fine", "ram"}) &&
+        contains_any(lo, {"rest in", "keep", "hold", "occup", "stay", "remain"})) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.5,
+          "idle worker processes told holding the GPU's memory: " + text(), 0, Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, -0.1, "");  // (the growth told is the idle workers')
+    }
+    // A second model or run fails where one alone fits ("this will oom during the second model, even
+    // though 1 model is just fine"): the first one's memory is still held (its objects referenced).
+    // (Not two runs at the same time, other processes', nor two models meant to stay loaded together.)
+    if (!negated &&
+        contains_any(lo, {"second model", "the second run", "second time", "the next model", "second one"}) &&
+        !contains_any(lo, {"same time", "concurrent", "in parallel", "simultaneous", "both", "need it", "on purpose",
+                           "intentional", "deliberately"}) &&
+        contains_any(lo, {"oom", "out of memory", "runs out", "run out", "crash"}) &&
+        contains_any(lo, {"1 model", "one model", "single model", "first one", "first model", "alone", "just fine",
+                          "individually"})) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.45,
+          "a second model or run fails where one alone fits: the first one's memory still held: " + text(), 0,
+          Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.25, "");  // (one model alone fits)
     }
     // One model fits, another does not: the model's own size decides.
     // ("All other models are working fine" beside the one that fails; a runtime's own hint to load

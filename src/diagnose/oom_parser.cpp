@@ -2881,6 +2881,33 @@ bool memory_trouble_prose(std::string_view lo) {
                  "memory usage rises", "imbalanced memory", "unbalanced memory", "disproportionate"}))) {
     return true;
   }
+  // A run told no longer possible within a memory size ("I'm no longer able to run FEVER on a 1024-dim
+  // model with 32GB of memory"): in one sentence, not asked.
+  // (The verb of the work: run, train, fine-tune, serve, load; the size as "32GB of memory" or a card's,
+  // "on my 24GB 4090". Not a complaint of speed: "no longer able to run the tests with 32GB in under an hour".)
+  for (std::string_view t : sentences(lo)) {
+    if (t.find('?') != std::string_view::npos || contains_any(t, {"slow", "speed", "faster", "minute", "hour", "timeout"})) {
+      continue;
+    }
+    bool unable = false;
+    for (std::string_view lead : {"no longer able to ", "not able to ", "unable to ", "can't ", "cannot ", "can no longer ",
+                                  "couldn't ", "could not "}) {
+      for (size_t p = t.find(lead); p != std::string_view::npos && !unable; p = t.find(lead, p + 1)) {
+        const std::string_view verb = t.substr(p + lead.size(), 10);
+        for (std::string_view v : {"run", "train", "fine-tune", "finetune", "serve", "load"}) {
+          unable = unable || verb.rfind(v, 0) == 0;
+        }
+      }
+    }
+    if (!unable) continue;
+    for (size_t g = t.find("gb"); g != std::string_view::npos; g = t.find("gb", g + 2)) {
+      size_t d = g;
+      while (d > 0 && t[d - 1] == ' ') --d;
+      if (d > 0 && is_digit(t[d - 1]) && (g + 2 >= t.size() || !is_alpha(t[g + 2]) || t.compare(g + 2, 3, "of ") == 0)) {
+        return true;
+      }
+    }
+  }
   // A low-memory failure told met ("I hit a reproducible low-VRAM failure mode"), not asked for in
   // documentation ("Please document a low-VRAM failure mode").
   if (any_text({"low-vram failure", "low vram failure", "low-memory failure"}) &&
@@ -3077,6 +3104,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if (contains_any(lo, {"oomkilled\":false", "oomkilled\": false", "oomkilled: false", "oomkilled=false"})) continue;
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
+      int64_t bfc_stats_limit = -1, bfc_stats_in_use = -1;  // a BFC "Stats:" block's Limit and InUse
       bool fit_on_gpu = false;   // the work told not fitting on a named GPU
       bool named = false;  // the OOM named in words (not the kill)
       if (pass == 0) {
@@ -3089,6 +3117,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "resourceexhaustederror",
                                    // "we seem to get memory outage with the 152 layer model", "ran out of VRAM"
                                    "memory outage", "out of vram",
+                                   // PyTorch's words quoted in a sentence ("it tried to allocate 172.00 MiB and
+                                   // failed"), a size after them
+                                   "tried to allocate ",
                                    // Python's exception named in a sentence ("keep getting MemoryError"); the
                                    // memory told gone ("the gpu memory is out", a title's "GPU memory out")
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
@@ -3125,6 +3156,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // Python's MemoryError itself, where a word starts: not the end of "OutOfMemoryError in ...".
           if (const size_t m = ph.find("memoryerror"); at != std::string::npos && m != std::string_view::npos &&
                                                        !word_starts_at(lo, at + m)) {
+            at = std::string::npos;
+          }
+          if (at != std::string::npos && ph == "tried to allocate " &&
+              !(at + ph.size() < lo.size() && is_digit(lo[at + ph.size()]))) {
             at = std::string::npos;
           }
           if (at != std::string::npos && ph == "enomem" &&
@@ -3273,6 +3308,27 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // (BFCAllocator::DumpMemoryLog, called from AllocateRawInternal): "bfc_allocator.cc:1344]
         // InUse  at 2b673f109b00 of size 256 next 1553", "Next region of size ...", "Sum Total of
         // in-use chunks: ...", pasted without the "ran out of memory" line above it.
+        // TensorFlow's BFC allocator's "Stats:" block pasted alone ("Limit:   536870912" then "InUse:
+        // 536786944"): the allocator's limit and what it held when it ran out.
+        if (at == std::string::npos && lo.find("limit:") != std::string::npos) {
+          const size_t idx = static_cast<size_t>(&l - lines.data());
+          const std::string squashed = squash(lo);
+          if (squashed.rfind("limit:", 0) == 0 && squashed.size() > 6 &&
+              std::all_of(squashed.begin() + 6, squashed.end(), is_digit) && idx + 1 < lines.size()) {
+            const std::string next = squash(lower(lines[idx + 1].raw.substr(0, 200)));
+            if (next.rfind("inuse:", 0) == 0 && next.size() > 6 && std::all_of(next.begin() + 6, next.end(), is_digit) &&
+                squashed.size() - 6 <= 18 && next.size() - 6 <= 18) {
+              const int64_t limit = std::stoll(squashed.substr(6)), in_use = std::stoll(next.substr(6));
+              // (A summary printed at exit, far from its limit, tells no failure: it ran out only near it.)
+              if (limit > 0 && static_cast<double>(in_use) >= 0.9 * static_cast<double>(limit)) {
+                at = 0;
+                named = true;
+                bfc_stats_limit = limit;
+                bfc_stats_in_use = in_use;
+              }
+            }
+          }
+        }
         if (at == std::string::npos && lo.find("bfc_allocator") != std::string::npos) {
           const std::string squashed = squash(lo);
           for (const char* dump : {"]inuseat", "]freeat", "]chunkat", "]nextregionofsize", "]sumtotalofin-usechunks",
@@ -3345,6 +3401,30 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       r.line = l.number;
       r.complete = false;
       r.message = trim(strip_log_prefix(trim(strip_ansi(utf8_prefix(l.raw, 400)))));
+      if (bfc_stats_limit >= 0) {  // TensorFlow's allocator's own figures: its limit, what it held
+        r.family = "tensorflow";
+        r.subsystem = "tensorflow_bfc";
+        r.device = "gpu";
+        r.allowed_bytes = bfc_stats_limit;
+        r.allocated_bytes = bfc_stats_in_use;
+        return r;
+      }
+      // PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU with
+      // \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
+      for (const LineView& q : lines) {
+        const std::string ql = lower(q.raw.substr(0, 2000));
+        const size_t p = ql.find("tried to allocate ");
+        if (p == std::string::npos) continue;
+        const std::string sq = squash(std::string_view(ql).substr(p + 18, 24));
+        if (const auto v = size_at(sq, 0); v && !v->overflow && v->bytes > 0) {
+          r.requested_bytes = v->bytes;
+          // (The printed text from the line itself, its case kept: as many non-space characters as the size read.)
+          size_t e = p + 18, taken = 0;
+          while (e < q.raw.size() && taken < v->printed.size()) taken += q.raw[e++] != ' ';
+          r.requested_printed = spaced_unit(trim(q.raw.substr(p + 18, e - p - 18)));
+          break;
+        }
+      }
       auto has_word = [&](const char* w) { return contains_word(lo, w); };
       if (killed) {
         r.family = "oom_killer";
