@@ -560,6 +560,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
       }
     }
     if (r.process_bytes && *r.process_bytes > 0 && *r.process_bytes <= 2 * kGiB) small_bytes.push_back(*r.process_bytes);
+    if (small_bytes.size() > 64) small_bytes.resize(64);  // (the grouping below is quadratic: a message's first 64)
     int64_t lo_bytes = INT64_MAX, hi_bytes = 0;
     size_t small = 0;
     for (const int64_t x : small_bytes) {
@@ -1198,8 +1199,6 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
 
 // Turns the log's Signals into score changes. A category's words add at most 0.1 together.
 void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
-  // Other processes on the device read as this job's own ranks only where the log shows several
-  // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
   // TensorFlow's allocator limited far below the GPU the user names (a BFC "Limit: 536870912" beside "I
   // have 24 GB VRAM"): a memory_limit or a memory fraction set for it, not the device, ran out.
   if (oom.subsystem == "tensorflow_bfc" && oom.allowed_bytes && *oom.allowed_bytes > 0 && !oom.total_capacity_bytes) {
@@ -1235,6 +1234,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                         format_bytes(at), kContextApiece));
     }
   }
+  // Other processes on the device read as this job's own ranks only where the log shows several
+  // (a GPU count, ranks, several device ids): a single-process script's neighbours are other jobs.
   // (Equal contexts apiece where the user counts several GPUs, "my resource is 5* RTX4090", are the
   // ranks of a run over them.)
   if (!c.multi_gpu) {

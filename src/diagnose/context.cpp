@@ -276,7 +276,8 @@ bool is_llm_with_version(std::string_view w) {
 // An LLM's name as the part after an underscore of a compound name, the model built on it
 // ("minigpt4_llama2", "BLIVA_Vicuna 7B"): a family of kLlmFamilies with its version glued on, or whole
 // with a size in billions right after the compound (`after`: the text that follows it, " 7B"); a
-// bare family alone names a project as often ("dfc_llama"). Not the two-letter "phi" / "yi".
+// bare family alone names a project as often ("dfc_llama"). Not a part under four letters ("phi",
+// "yi", "mpt": parts of other words' compounds).
 bool llm_in_compound(std::string_view w, std::string_view after) {
   size_t k = 0;
   while (k < after.size() && k < 2 && (after[k] == ' ' || after[k] == '-')) ++k;
@@ -1061,15 +1062,24 @@ class Reader {
           'I');
     }
 
+    // ZeRO stage 0 ("DeepSpeed ZeRO stage 0 (no sharding)", "ZeRO-0", "zero_stage=0", "zero_optimization":
+    // {"stage": 0}): DeepSpeed without any sharding, each rank a whole copy. Not "zero-0.5" (a number), nor
+    // a JSON "stage" of anything else.
+    if (!ev_.zero0_line && (line_has(lo, "zero") || line_has(lo, "shard"))) {
+      // (DeepSpeed's JSON, "zero_optimization": {"stage": 0}, with its section named on the line.)
+      const bool zero_json = lo.find("zero_optimization") != std::string_view::npos;
+      for (std::string_view z : {"zero stage 0", "zero-0", "zero0", "zero_stage 0", "zero_stage=0", "zero_stage: 0",
+                                 "zero_stage\": 0", "no sharding", zero_json ? "\"stage\": 0" : "zero stage 0",
+                                 zero_json ? "\"stage\":0" : "zero stage 0"}) {
+        const size_t p = lo.find(z);
+        if (p != std::string_view::npos && (p + z.size() >= lo.size() || (!is_digit(lo[p + z.size()]) && lo[p + z.size()] != '.'))) {
+          ev_.zero0_line = n;
+          break;
+        }
+      }
+    }
     // ZeRO stage 3 or FSDP's full shard named without the framework's name ("ZeRO-3 and CPU offload",
     // "zero3", "ds_z3_config.json", "FULL_SHARD"): the weights are sharded over the GPUs.
-    // ZeRO stage 0 ("DeepSpeed ZeRO stage 0 (no sharding)", "zero_stage=0", "\"stage\": 0"): DeepSpeed
-    // without any sharding, each rank a whole copy.
-    if (!ev_.zero0_line && (line_has(lo, "zero") || line_has(lo, "stage") || line_has(lo, "shard")) &&
-        contains_any(lo, {"zero stage 0", "zero-0", "zero0", "zero_stage 0", "zero_stage=0", "zero_stage: 0",
-                          "zero_stage\": 0", "\"stage\": 0", "\"stage\":0", "no sharding"})) {
-      ev_.zero0_line = n;
-    }
     if (!ev_.zero3_line && (line_has(lo, "zero") || line_has(lo, "z3") || line_has(lo, "shard")) &&
         contains_any(lo, {"zero-3", "zero3", "zero_3", "zero 3", "zero stage 3", "ds_z3", "full_shard", "full shard"})) {
       ev_.zero3_line = n;
@@ -1104,9 +1114,10 @@ class Reader {
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
       // (Not a word of a model's name joined by hyphens: "OpenAssistant/oasst-sft-4-pythia-12b-epoch-3.5"
       // names a model that was trained, not a run that trains.)
-      // (Nor a folder of a path: "./pretrain/Llama-2-13b-chat", "data/train/"; a file's name,
-      // "train_args/sft-qlora.json", tells what it is for.)
-      if (!ev_.training_line && is_training_word(w) && !in_hyphenated_name(lo, i, j) && !(j < lo.size() && lo[j] == '/')) {
+      // (Nor a folder inside a path: "./pretrain/Llama-2-13b-chat", "data/train/"; a file's name,
+      // "train_args/sft-qlora.json", and a metric's, "train/loss", tell training.)
+      if (!ev_.training_line && is_training_word(w) && !in_hyphenated_name(lo, i, j) &&
+          !(j < lo.size() && lo[j] == '/' && i > 0 && lo[i - 1] == '/')) {
         ev_.training_line = n;
       }
       if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
@@ -1301,7 +1312,7 @@ class Reader {
       gpu_count(lo, n);  // "on 8 GPUs": "gpus" is a setting's word
     }
     if (lo.size() < 160 && lo.find("mib") != std::string_view::npos && lo.find('|') != std::string_view::npos) {
-      if (const auto row = smi_process_row(lo)) ev_.smi_rows.push_back({n, row->first, row->second});
+      if (const auto row = smi_process_row(lo); row && ev_.smi_rows.size() < 256) ev_.smi_rows.push_back({n, row->first, row->second});
     }
     if (lo.find("torch") != std::string_view::npos) {
       // 0.4 where it fails, not where it "runs fine" (the story is the other way round then).
@@ -1486,7 +1497,7 @@ class Reader {
     std::vector<std::string_view> t;
     for_each_token(lo, [&](size_t i, size_t j) {
       t.push_back(lo.substr(i, j - i));
-      return t.size() < 12;
+      return t.size() < 40;  // (a process's full path is many tokens: "/opt/conda/envs/x/bin/python")
     });
     if (t.size() < 5 || !std::all_of(t.front().begin(), t.front().end(), is_digit) || t.front().size() > 2) return std::nullopt;
     const std::string_view last = t.back();
@@ -3452,7 +3463,7 @@ if (contains("model.eval()") && !negated) {
     if (!negated && contains("idle") &&
         contains_any(lo, {"idle worker", "idle process", "ray::idle", "idle mode", "idle state", "idle ray"}) &&
         contains_any(lo, {"gpu memory", "vram", "cuda memory", "in gpus", "on the gpu", "on gpus", "in gpu", "the gpus"}) &&
-        !contains_any(lo, {"gpu memory is fine", "gpu memory is ok", "gpu is fine", "ram"}) &&
+        !contains_any(lo, {"gpu memory is fine", "gpu memory is ok", "gpu is fine"}) && !contains_word(lo, "ram") &&
         contains_any(lo, {"rest in", "keep", "hold", "occup", "stay", "remain"})) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.5,
           "idle worker processes told holding the GPU's memory: " + text(), 0, Told::kAccount);
@@ -3465,7 +3476,7 @@ if (contains("model.eval()") && !negated) {
         contains_any(lo, {"second model", "the second run", "second time", "the next model", "second one"}) &&
         !contains_any(lo, {"same time", "concurrent", "in parallel", "simultaneous", "both", "need it", "on purpose",
                            "intentional", "deliberately"}) &&
-        contains_any(lo, {"oom", "out of memory", "runs out", "run out", "crash"}) &&
+        (contains_word(lo, "oom") || contains_any(lo, {"out of memory", "runs out", "run out", "crash"})) &&
         contains_any(lo, {"1 model", "one model", "single model", "first one", "first model", "alone", "just fine",
                           "individually"})) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.45,
@@ -4482,16 +4493,28 @@ if (contains("other process") || contains("another process") || contains("other 
                                "still have", "barely used", "are almost empty", "are mostly empty", "sit idle",
                                // or using far less: "my two other GPU memory usage are at only 50%"
                                "at only", "only at", "much less", "much lower", "far less", "far lower",
-                               // "GPU 0 runs out of memory while others are at 60%"
-                               "are at ", "are fine", "are normal"})) {
+                               "are fine", "are normal"})) {
         return true;
+      }
+      // "GPU 0 runs out of memory while others are at 60%": a share under 80%.
+      if (const size_t a = after.find("are at "); a != std::string_view::npos) {
+        size_t e = a + 7;
+        int pct = 0;
+        while (e < after.size() && is_digit(after[e]) && pct < 1000) pct = pct * 10 + (after[e++] - '0');
+        if (e > a + 7 && e < after.size() && after[e] == '%' && pct < 80) return true;
       }
     }
     // zh: the first card (第一张卡 / 第一块卡 / 0号卡) told blown or full (爆 / 满 / oom / 溢出) and the second or
     // the other cards (第二张 / 第二块 / 其他卡 / 其它卡 / 另一张) normal (正常) or with room (还有 / 没满).
     if (contains_any(lo, {"\xe7\xac\xac\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
                           "\xe7\xac\xac\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "0\xe5\x8f\xb7\xe5\x8d\xa1"}) &&
-        contains_any(lo, {"\xe7\x88\x86", "\xe6\xbb\xa1", "oom", "\xe6\xba\xa2\xe5\x87\xba"}) &&
+        (contains_any(lo, {"\xe7\x88\x86", "oom", "\xe6\xba\xa2\xe5\x87\xba"}) ||
+         [&] {  // 满 (full), not in 没满 (not full)
+           for (size_t p = lo.find("\xe6\xbb\xa1"); p != std::string_view::npos; p = lo.find("\xe6\xbb\xa1", p + 3)) {
+             if (p < 3 || lo.compare(p - 3, 3, "\xe6\xb2\xa1") != 0) return true;
+           }
+           return false;
+         }()) &&
         contains_any(lo, {"\xe7\xac\xac\xe4\xba\x8c\xe5\xbc\xa0", "\xe7\xac\xac\xe4\xba\x8c\xe5\x9d\x97",
                           "\xe5\x85\xb6\xe4\xbb\x96\xe5\x8d\xa1", "\xe5\x85\xb6\xe5\xae\x83\xe5\x8d\xa1",
                           "\xe5\x8f\xa6\xe4\xb8\x80\xe5\xbc\xa0"}) &&
@@ -7827,12 +7850,13 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   {
     const int64_t gpus_told = std::max<int64_t>(c.num_gpus.value_or(1), c.gpus_named.value_or(1));
     std::map<int64_t, std::vector<int64_t>> by_gpu;
-    int64_t row_line = 0;
+    std::map<int64_t, int64_t> first_line;  // each GPU's first row
     for (const auto& r : ev.smi_rows) {
       by_gpu[r[1]].push_back(r[2]);
-      if (!row_line) row_line = r[0];
+      first_line.emplace(r[1], r[0]);
     }
     for (const auto& [gpu, mibs] : by_gpu) {
+      const int64_t row_line = first_line[gpu];
       size_t large = 0, equal = 0;
       int64_t at = 0;
       for (const int64_t x : mibs) {
@@ -7844,11 +7868,13 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
         for (const int64_t y : mibs) near += y <= 2048 && y >= x && static_cast<double>(y) <= 1.1 * static_cast<double>(x);
         if (near > equal) equal = near, at = x;
       }
-      if (large <= 1 && at >= 256 && (equal >= 3 || (gpus_told >= 2 && equal >= 1 && static_cast<int64_t>(equal) >= gpus_told - 1))) {
+      // (Fewer than three only beside the one large process that is this GPU's own rank.)
+      if (large <= 1 && at >= 256 &&
+          (equal >= 3 || (large == 1 && gpus_told >= 2 && equal >= 1 && static_cast<int64_t>(equal) >= gpus_told - 1))) {
         c.signals.push_back({OomCause::kMultiGpuImbalance, 0.45, row_line,
-                             fmt::format("nvidia-smi lists {} processes on GPU {} each holding about {} MiB: one CUDA context "
+                             fmt::format("nvidia-smi lists {} process{} on GPU {} each holding about {} MiB: one CUDA context "
                                          "apiece, a job's ranks each initialising CUDA on this device",
-                                         equal, gpu, at)});
+                                         equal, equal > 1 ? "es" : "", gpu, at)});
         c.multi_gpu = true;
         break;
       }

@@ -2886,7 +2886,8 @@ bool memory_trouble_prose(std::string_view lo) {
   // (The verb of the work: run, train, fine-tune, serve, load; the size as "32GB of memory" or a card's,
   // "on my 24GB 4090". Not a complaint of speed: "no longer able to run the tests with 32GB in under an hour".)
   for (std::string_view t : sentences(lo)) {
-    if (t.find('?') != std::string_view::npos || contains_any(t, {"slow", "speed", "faster", "minute", "hour", "timeout"})) {
+    if (t.find('?') != std::string_view::npos || contains_any(t, {"slow", "faster", "minute", "hour", "timeout"}) ||
+        contains_word(t, "speed")) {  // (not "deepspeed")
       continue;
     }
     bool unable = false;
@@ -2903,7 +2904,7 @@ bool memory_trouble_prose(std::string_view lo) {
     for (size_t g = t.find("gb"); g != std::string_view::npos; g = t.find("gb", g + 2)) {
       size_t d = g;
       while (d > 0 && t[d - 1] == ' ') --d;
-      if (d > 0 && is_digit(t[d - 1]) && (g + 2 >= t.size() || !is_alpha(t[g + 2]) || t.compare(g + 2, 3, "of ") == 0)) {
+      if (d > 0 && is_digit(t[d - 1]) && (g + 2 >= t.size() || !is_alpha(t[g + 2]))) {
         return true;
       }
     }
@@ -3412,6 +3413,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU with
       // \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
       for (const LineView& q : lines) {
+        if (killed || kernel_died) break;  // (a kill's or a dead kernel's report has no request of PyTorch's)
         const std::string ql = lower(q.raw.substr(0, 2000));
         const size_t p = ql.find("tried to allocate ");
         if (p == std::string::npos) continue;
@@ -3420,7 +3422,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           r.requested_bytes = v->bytes;
           // (The printed text from the line itself, its case kept: as many non-space characters as the size read.)
           size_t e = p + 18, taken = 0;
-          while (e < q.raw.size() && taken < v->printed.size()) taken += q.raw[e++] != ' ';
+          while (e < q.raw.size() && taken < v->printed.size()) taken += !is_space(q.raw[e++]);
           r.requested_printed = spaced_unit(trim(q.raw.substr(p + 18, e - p - 18)));
           break;
         }

@@ -114,7 +114,7 @@ struct LogContext {
   bool device_map_split = false;             // device_map="auto" / "balanced" / "sequential": layers spread over the GPUs
   bool state_sharded = false;                // DeepSpeed (ZeRO), FSDP or a tensor- / model-parallel size named
   bool one_gpu_told = false;                 // one GPU told as the run's ("on a single A100", 单卡 / 单张: one card)
-  bool sharding_denied = false;              // FSDP / DeepSpeed named as not used ("I am not using FSDP"): a whole copy per GPU
+  bool sharding_denied = false;              // FSDP / DeepSpeed named as not used, or ZeRO stage 0: a whole copy per GPU
   bool structure_model_named = false;        // a protein structure model named (AlphaFold, OpenFold, ...): one complex per step
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
