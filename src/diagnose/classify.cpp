@@ -550,31 +550,13 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     // 75.2 GiB memory in use" before the others).
     // (The equal ones counted around the most common holding, this process's own "this process has
     // 384.00 MiB" among them: one rank may hold a little more, "636 MiB" beside four of 384 MiB.)
-    std::vector<int64_t> small_bytes;
-    size_t large = 0;
-    for (const auto& p : r.processes) {
-      if (p.bytes > 2 * kGiB) {
-        ++large;
-      } else {
-        small_bytes.push_back(p.bytes);
-      }
-    }
-    if (r.process_bytes && *r.process_bytes > 0 && *r.process_bytes <= 2 * kGiB) small_bytes.push_back(*r.process_bytes);
-    if (small_bytes.size() > 64) small_bytes.resize(64);  // (the grouping below is quadratic: a message's first 64)
-    int64_t lo_bytes = INT64_MAX, hi_bytes = 0;
-    size_t small = 0;
-    for (const int64_t x : small_bytes) {
-      std::vector<int64_t> near;
-      for (const int64_t y : small_bytes) {
-        if (y >= x && static_cast<double>(y) <= 1.1 * static_cast<double>(x)) near.push_back(y);
-      }
-      if (near.size() > small) {
-        small = near.size();
-        lo_bytes = x;
-        hi_bytes = *std::max_element(near.begin(), near.end());
-      }
-    }
-    if (small >= 3 && large <= 1 && lo_bytes >= 256 * kMiB) {
+    std::vector<int64_t> held;
+    for (const auto& p : r.processes) held.push_back(p.bytes);
+    if (r.process_bytes && *r.process_bytes > 0 && *r.process_bytes <= 2 * kGiB) held.push_back(*r.process_bytes);
+    const diagnose_detail::EqualHoldings equal = diagnose_detail::equal_small_holdings(held, 2 * kGiB);
+    const size_t small = equal.count;
+    const int64_t hi_bytes = equal.hi;
+    if (small >= 3 && equal.large <= 1 && equal.lo >= 256 * kMiB) {
       const size_t m = b.add(OomCause::kMultiGpuImbalance, score + 0.05,
                              fmt::format("{} processes each hold about {} on this GPU{}", small,
                                          format_bytes(hi_bytes), kContextApiece));

@@ -7857,17 +7857,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     }
     for (const auto& [gpu, mibs] : by_gpu) {
       const int64_t row_line = first_line[gpu];
-      size_t large = 0, equal = 0;
-      int64_t at = 0;
-      for (const int64_t x : mibs) {
-        if (x > 2048) {
-          ++large;
-          continue;
-        }
-        size_t near = 0;
-        for (const int64_t y : mibs) near += y <= 2048 && y >= x && static_cast<double>(y) <= 1.1 * static_cast<double>(x);
-        if (near > equal) equal = near, at = x;
-      }
+      const EqualHoldings held = equal_small_holdings(mibs, 2048);
+      const size_t large = held.large, equal = held.count;
+      const int64_t at = held.lo;
       // (Fewer than three only beside the one large process that is this GPU's own rank.)
       if (large <= 1 && at >= 256 &&
           (equal >= 3 || (large == 1 && gpus_told >= 2 && equal >= 1 && static_cast<int64_t>(equal) >= gpus_told - 1))) {

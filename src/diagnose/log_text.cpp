@@ -1042,6 +1042,27 @@ bool printed_negative(std::string_view printed) {
   return (!printed.empty() && printed[0] == '-') || printed.substr(0, 3) == "\xe2\x88\x92";
 }
 
+EqualHoldings equal_small_holdings(const std::vector<int64_t>& held, int64_t small_max) {
+  EqualHoldings out;
+  std::vector<int64_t> small;
+  for (const int64_t x : held) {
+    if (x > small_max) {
+      ++out.large;
+    } else if (small.size() < 64) {
+      small.push_back(x);
+    }
+  }
+  for (const int64_t x : small) {
+    size_t near = 0;
+    int64_t hi = x;
+    for (const int64_t y : small) {
+      if (y >= x && static_cast<double>(y) <= 1.1 * static_cast<double>(x)) ++near, hi = std::max(hi, y);
+    }
+    if (near > out.count) out.count = near, out.lo = x, out.hi = hi;
+  }
+  return out;
+}
+
 std::string spaced_unit(std::string_view printed) {
   for (size_t i = 1; i < printed.size(); ++i) {
     if (is_digit(printed[i - 1]) && is_alpha(printed[i])) {

@@ -300,6 +300,18 @@ bool zh_kill_told(std::string_view lo);
 bool hotspot_native_failure(std::string_view message);
 /// Whether a size as printed is negative: a minus sign, ASCII or the typeset U+2212, before it.
 bool printed_negative(std::string_view printed);
+/// Memory held per process (one unit throughout: bytes, or MiB as nvidia-smi prints it), read for one
+/// CUDA context apiece: the largest group of holdings of at most `small_max`, each within 10% of the
+/// group's smallest (`count`, that smallest `lo`, its largest `hi`; ties to the first), and how many
+/// holdings exceed `small_max` (`large`). Only the first 64 small holdings are grouped (the grouping is
+/// quadratic).
+struct EqualHoldings {
+  size_t count = 0;
+  int64_t lo = 0;
+  int64_t hi = 0;
+  size_t large = 0;
+};
+EqualHoldings equal_small_holdings(const std::vector<int64_t>& held, int64_t small_max);
 /// A size as a message printed it, with a space before its unit as every other size oomkit shows
 /// ("17179869184.00GiB" -> "17179869184.00 GiB", "-8589934592bytes" -> "-8589934592 bytes").
 std::string spaced_unit(std::string_view printed);
