@@ -7985,3 +7985,105 @@ TEST(DiagnoseKinds38, Held64Kinds) {
                               "fine.\n",
                               "a second model or run fails"));
 }
+
+// held65's kinds (a fresh held-apart part, first look 53.8% / 61.5%), each on inputs written here.
+TEST(DiagnoseKinds39, Held65Kinds) {
+  // Ray's pre-2.0 memory monitor: the node's host RAM.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "ray.exceptions.RayTaskError(RayOutOfMemoryError): ray::PPO.train() (pid=1234, ip=10.0.0.1)\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->subsystem, "ray_memory_monitor");
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  ds = diagnose_log("ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node ip-10-0-0-1 is used "
+                    "(30.53 / 31.42 GB).\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->subsystem, "ray_memory_monitor");
+  // Memory allotted to a job: host RAM; a GPU named on the line is not that.
+  const std::string job = "Out of memory error on cluster\nAfter ~10 hours I get an out of memory error. I am allocating 32 "
+                          "GB of memory for the job.\n";
+  EXPECT_TRUE(evidence_holds(job, "memory allotted to a job", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("Out of memory error on cluster\nI am allocating 32 GB of GPU memory for the job.\n",
+                              "memory allotted to a job"));
+  // Memory growing as the input grows: the input's length, not a leak.
+  const std::string longer = "Long input makes oom\nWhen the length of the input increases, the GPU memory consumption "
+                             "grows rapidly, and it quickly leads to an OOM error.\n";
+  EXPECT_TRUE(evidence_holds(longer, "grow as the input grows", OomCause::kActivationsSeqlen));
+  EXPECT_EQ(top_cause(longer), OomCause::kActivationsSeqlen);
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nThe GPU memory grows every epoch while the input length stays the "
+                              "same.\n",
+                              "grow as the input grows"));
+  // "to mitigate" tells the fix: the length setting named.
+  EXPECT_EQ(top_cause("stack_llama: add parameter to control max_length (to mitigate OOM errors)\nAs I only have 24 Gb "
+                      "VRAM, I run out of memory when training the reward model.\n"),
+            OomCause::kActivationsSeqlen);
+  // dask-cuda's workers' RMM pools: other processes; not where the pool tells its own cap.
+  const std::string pool = "cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES='0', rmm_pool_size='14.5 GB')\n"
+                           "model = model.fit(df, y)\n"
+                           "distributed.utils - ERROR - std::bad_alloc: CUDA error at: "
+                           "/opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:70: cudaErrorMemoryAllocation out of "
+                           "memory\n";
+  EXPECT_TRUE(evidence_holds(pool, "dask-cuda's workers", OomCause::kOtherProcess));
+  EXPECT_FALSE(evidence_holds(pool + "RMM failure at: /opt/conda/include/rmm/mr/device/pool_memory_resource.hpp:196: "
+                                     "Maximum pool size exceeded\n",
+                              "dask-cuda's workers"));
+  // A leak told while a script that runs a trained model runs: evaluation keeping its graph.
+  EXPECT_EQ(top_cause("memory leak\nI ran your script play.py in the folder scripts. I found that there is a slow but fatal "
+                      "GPU memory leak problem.\n"),
+            OomCause::kEvalWithoutNoGrad);
+  EXPECT_EQ(top_cause("memory leak\nI ran train.py for 3 epochs. I found that there is a slow but fatal GPU memory leak "
+                      "problem.\n"),
+            OomCause::kLeakAcrossSteps);
+  // Memory told high or unfriendly as the complaint: a report.
+  EXPECT_EQ(diagnose_log("About high cuda memory allocation with too long context length\nThe kernel computes the whole "
+                         "context at once.\n",
+                         rules_alone())
+                .size(),
+            1u);
+}
+
+// review65's findings (a fresh reviewer's made-up inputs against held65's readings), mended by kind.
+TEST(DiagnoseKinds39, Review65Mends) {
+  // A job's allotment beside a CUDA OOM is not where memory ran out.
+  EXPECT_FALSE(evidence_holds("I allocated 64GB of RAM to the job on our cluster. Training crashes with\nRuntimeError: CUDA "
+                              "out of memory. Tried to allocate 512.00 MiB (GPU 0; 10.76 GiB total capacity; 9.80 GiB "
+                              "already allocated; 120.00 MiB free; 9.90 GiB reserved in total by PyTorch)\n",
+                              "memory allotted to a job"));
+  // The workers' pools are not read for a worker's host RAM (no device allocation failed).
+  EXPECT_FALSE(evidence_holds("cluster = LocalCUDACluster(rmm_pool_size=\"30GB\", device_memory_limit=\"28GB\")\n"
+                              "distributed.nanny - WARNING - Worker exceeded 95% memory budget. Restarting\n",
+                              "dask-cuda's workers"));
+  // Growth with the input only asked, then denied: not read.
+  EXPECT_FALSE(evidence_holds("Memory grows as the epoch goes on and the input size increases with each curriculum stage? "
+                              "No - the input is fixed 224x224. Memory increases every epoch until:\nRuntimeError: CUDA "
+                              "out of memory. Tried to allocate 64.00 MiB (GPU 0; 7.79 GiB total capacity; 7.20 GiB "
+                              "already allocated)\n",
+                              "grow as the input grows"));
+  // "no leak" is not the word 'leak'.
+  EXPECT_FALSE(evidence_holds("python demo.py crashes immediately at model load, no leak:\ntorch.cuda.OutOfMemoryError: "
+                              "CUDA out of memory. Tried to allocate 136.00 MiB (GPU 0; 5.79 GiB total capacity; 5.60 GiB "
+                              "already allocated)\n",
+                              "the word 'leak'"));
+  // Memory told quadratic in the sequence's length: the input's length.
+  EXPECT_EQ(top_cause("The current implementation is memory-unfriendly: the full attention matrix is materialized for every "
+                      "head, so memory is quadratic in sequence length.\n"),
+            OomCause::kActivationsSeqlen);
+  // A run told no longer possible within a memory size: a report.
+  EXPECT_EQ(diagnose_log("Fine-tuning 7B with LoRA used to work, now it is no longer possible within 24GB of memory after "
+                         "upgrading transformers.\n",
+                         rules_alone())
+                .size(),
+            1u);
+  // The kernel's anon-rss retyped with its unit: read in that unit (kB, as the kernel prints it, otherwise).
+  std::vector<Diagnosis> ds = diagnose_log("Killed\ndmesg: Out of memory: Killed process 9912 (python) total-vm:98GB, "
+                                           "anon-rss:61GB\n",
+                                           rules_alone());
+  ASSERT_FALSE(ds.empty());
+  ASSERT_TRUE(ds.back().oom.has_value());
+  EXPECT_EQ(ds.back().oom->rss_bytes, int64_t{61} << 30);
+  ds = diagnose_log("Out of memory: Killed process 9912 (python) total-vm:102760000kB, anon-rss:63963408kB, file-rss:0kB\n",
+                    rules_alone());
+  ASSERT_FALSE(ds.empty());
+  EXPECT_EQ(ds.back().oom->rss_bytes, int64_t{63963408} * 1024);
+}

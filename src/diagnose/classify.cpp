@@ -1824,7 +1824,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                         "--ipc=host) or use fewer workers (num_workers)");
     } else if (oom.family == "oom_killer" && oom.subsystem == "ray_memory_monitor") {
       ev = "Ray's memory monitor killed a task or actor as the node's host RAM neared its threshold "
-           "(RAY_memory_usage_threshold, 0.95 by default)";
+           "(RAY_memory_usage_threshold, 0.95 by default; before Ray 2.0 it raised RayOutOfMemoryError at "
+           "RAY_MEMORY_MONITOR_ERROR_THRESHOLD)";
     } else if (oom.family == "oom_killer") {
       ev = oom.rss_bytes ? fmt::format("the kernel's OOM killer ended process {} holding {} of host RAM (anon-rss)",
                                        oom.killed_pid.value_or(0), format_bytes(*oom.rss_bytes))

@@ -596,6 +596,8 @@ struct LogEvidence {
   std::vector<int64_t> module_load_oom_lines;   // a kernel's module (CUBIN) failing to load, out of memory
   int64_t xla_prealloc_off_line = 0;            // XLA_PYTHON_CLIENT_PREALLOCATE=false set
   int64_t generate_call_line = 0;               // first line calling .generate(
+  int64_t rmm_pool_cap_line = 0;                // first line telling an RMM pool's own cap exceeded
+  int64_t rmm_device_fail_line = 0;             // first line of a device allocation failing in RMM or CUDA
   int64_t device_map_split_line = 0;            // device_map="auto" / "balanced" / "sequential" named
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
   bool mlx_named = false;                        // Apple's MLX named ("import mlx.core", "mlx_lm.generate")
@@ -699,6 +701,16 @@ bool version_works(std::string_view lo, size_t at) {
 // unsloth's inference mode told (a statement's reading).
 constexpr std::string_view kForInference =
     "the model put in inference mode (for_inference), a forward outside torch.no_grad() still keeps its graph: ";
+
+// dask-cuda's workers given an RMM pool (LocalCUDACluster(rmm_pool_size=...)), read as the memory
+// other processes hold where the failing allocation is not the pool's own (a statement's reading).
+constexpr std::string_view kWorkersPool =
+    "dask-cuda's workers each pre-allocate an RMM pool of rmm_pool_size on their GPU: the client, or any other "
+    "process on that GPU, gets only what the pools leave: ";
+
+// Memory allotted to a job told, read as the host's RAM where the log names no accelerator (a
+// statement's reading).
+constexpr std::string_view kJobAllotted = "memory allotted to a job told (a scheduler's grant of host RAM): ";
 
 // The resume told, read as the optimizer's state loaded (a statement's reading).
 constexpr std::string_view kResumeOptimizer = "fails when resuming from a checkpoint: the optimizer's state loaded onto the GPU: ";
@@ -943,6 +955,14 @@ class Reader {
       ev_.xla_prealloc_off_line = n;
     }
     if (!ev_.generate_call_line && in_t(".generate(")) ev_.generate_call_line = n;
+    // RMM's pool at its own cap ("RMM failure at: .../pool_memory_resource.hpp: Maximum pool size exceeded").
+    if (!ev_.rmm_pool_cap_line && in_t("maximum pool size exceeded")) ev_.rmm_pool_cap_line = n;
+    // ... and a device allocation failing ("std::bad_alloc: CUDA error at: .../rmm/mr/device/...",
+    // "cudaErrorMemoryAllocation out of memory").
+    if (!ev_.rmm_device_fail_line && (in_t("/rmm/") || in_t("rmm failure") || in_t("cudaerrormemoryallocation") ||
+                                      (in_t("bad_alloc") && in_t("cuda error")))) {
+      ev_.rmm_device_fail_line = n;
+    }
     // A model spread over the GPUs by accelerate's device_map ("device_map=\"auto\"", "balanced").
     if (!ev_.device_map_split_line && in_t("device_map") && (in_t("auto") || in_t("balanced") || in_t("sequential"))) {
       ev_.device_map_split_line = n;
@@ -2788,10 +2808,18 @@ class Reader {
     // setting ("addressed this by increasing the number of nodes", "increased the batch size"), the
     // memory did not grow.
     const bool grows_something_else = has(kWGrow) && !piles_up && growth_words_have_other_objects(lo);
+    // The memory told to grow as the input grows ("When the length of the input increases, the GPU
+    // memory consumption grows rapidly"): activations scale with T (the attention scores with T^2),
+    // one input larger than the last, not memory kept from step to step.
+    const bool grows_with_input = has(kWGrow) && !has(kWLeak) && mem_noun && growth_follows_input(lo);
+    if (grows_with_input && sentence && !negated) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.45,
+          "memory told to grow as the input grows (activations scale with its length or size): " + text());
+    }
 if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
           !grows_something_else) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}) && !leak_guessed(lo))) &&  // "Does demo.py have a memory leak?": asked
-        !fix_told && !growth_denied) {
+        !fix_told && !growth_denied && !grows_with_input) {
       if (graph_of_no_grad_work) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
             "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());
@@ -2810,7 +2838,7 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up || more_and_more ? 0.5 : 0.3,
             "memory grows step after step: " + text());
       }
-    } else if (has(kWLeak)) {
+    } else if (has(kWLeak) && !growth_denied) {  // (not "no leak", "not a memory leak")
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
     }
@@ -2864,6 +2892,24 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
           "a job's memory limit told exceeded (a scheduler's or container's cgroup limit on host RAM): " + text(), 0,
           Told::kAccount);
+    }
+    // Memory allotted to a job told, a size with it ("I am allocating 32 GB of memory for the job", "we
+    // request 64GB RAM for each job"): a scheduler grants a job the host's RAM (SLURM's --mem, a
+    // cluster's memory request), not a GPU's, where none is named on the line (nor in the log:
+    // context_at()).
+    if (sentence && !negated && job_memory_allotted(lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35, std::string(kJobAllotted) + text(), 0, Told::kAccount);
+    }
+    // Memory told quadratic in the sequence's length ("the full attention matrix is
+    // materialized for every head, so memory is quadratic in sequence length"): the (B, h, T, T) scores.
+    if (sentence && !negated && lo.find('?') == std::string_view::npos && contains("quadratic") &&
+        contains_any(lo, {"quadratic in sequence length", "quadratic in the sequence length", "quadratic in context length",
+                          "quadratic in the context length", "quadratic in input length", "quadratic in the input length",
+                          "quadratic in the number of tokens", "quadratic memory", "quadratically with the sequence",
+                          "quadratically with sequence", "quadratically with the context", "quadratically with context",
+                          "quadratically with the input", "quadratically with input"})) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.4,
+          "memory told quadratic in the sequence's length (the attention scores, T^2): " + text());
     }
     // Fails after N epochs / hours of running fine.
     if (has(kWAfter)) {
@@ -3662,6 +3708,9 @@ if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("app
 if (contains("volatile")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.35, "volatile (ignored since PyTorch 0.4): " + text());
     }
+    }
+    if (contains("localcudacluster(") && contains("rmm_pool_size")) {
+      add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, std::string(kWorkersPool) + text(), 0, Told::kPrinted);
     }
     // DataParallel gathers outputs on its first device; PyTorch warns when the GPUs differ.
     if (has(kWSetting) || has(kWMulti)) {
@@ -5143,6 +5192,56 @@ if (contains("other process") || contains("another process") || contains("other 
     return !gpu_memory_named(near) && !gpu_named(near) && lo.find('?') == std::string_view::npos && !contains_word(lo, "if");
   }
 
+  // The input told growing as the condition of the line's growth, on the lower-cased line `lo`, in a
+  // clause not asked: "when / as / while / whenever" then an input's length or size and a word of its
+  // growth right after it ("when the length of the input increases", "as the sequence length grows",
+  // "as inputs get longer"), or "the longer the input / sequence / context / prompt".
+  static bool growth_follows_input(std::string_view lo) {
+    for (std::string_view t : sentences(lo)) {
+      if (t.find('?') == std::string_view::npos &&
+          contains_any(t, {"the longer the input", "the longer the sequence", "the longer the context",
+                           "the longer the prompt", "the larger the input", "the bigger the input"})) {
+        return true;
+      }
+    }
+    for (std::string_view c : clauses(lo)) {
+      if (c.find('?') != std::string_view::npos || !contains_any(c, {"when ", "as ", "while ", "whenever "})) continue;
+      for (std::string_view noun : {"length of the input", "length of input", "input length", "input size",
+                                    "size of the input", "sequence length", "context length", "seq len", "seq_len",
+                                    "number of tokens", "prompt length", "resolution", "image size", "inputs",
+                                    "input", "sequences", "prompts"}) {
+        for (size_t p = c.find(noun); p != std::string_view::npos; p = c.find(noun, p + 1)) {
+          if (!is_word_at(c, p, noun.size())) continue;
+          std::string_view rest = c.substr(p + noun.size());
+          while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+          for (std::string_view g : {"increase", "grow", "get longer", "gets longer", "get larger", "gets larger",
+                                     "become longer", "becomes longer", "goes up", "go up", "rise"}) {
+            if (rest.substr(0, g.size()) == g) return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  // Memory allotted to a job in the user's words, on the lower-cased line `lo`: in one sentence (not
+  // asked or supposed), "memory" or "RAM" for, to or per the / my / this / each job and a size
+  // ("allocating 32 GB of memory for the job"); no GPU named on the line.
+  static bool job_memory_allotted(std::string_view lo) {
+    if (gpu_memory_named(lo) || gpu_named(lo)) return false;
+    for (std::string_view t : sentences(lo)) {
+      bool told = false;
+      for (std::string_view noun : {"memory ", "ram "}) {
+        for (std::string_view prep : {"for the job", "for my job", "for this job", "for each job", "to the job",
+                                      "to my job", "per job"}) {
+          told = told || t.find(std::string(noun) + std::string(prep)) != std::string_view::npos;
+        }
+      }
+      if (told && size_named(t, false) && t.find('?') == std::string_view::npos && !contains_word(t, "if")) return true;
+    }
+    return false;
+  }
+
   // Items worked through in a loop (a loop named, "one by one", "one after another", "every image")
   // and memory told full, run out or OOM after a few or some of them ("after few images", "after a few requests",
   // "after several files"), in one clause. Not asked, supposed or denied.
@@ -5937,7 +6036,7 @@ if (contains("other process") || contains("another process") || contains("other 
         "fixes", "fix:", "fix is", "fix was", "solved", "solves", "resolved", "resolves", "solution",
         "workaround", "worked", "works", "helped", "turned out", "turns out", "caused by", "the cause", "culprit",
         "due to", "because", "the problem was", "the issue was", "the reason", "fix(", "to stop", "to prevent",
-        "to avoid", "can avoid", "avoids the", "avoids oom", "make it work", "makes it work", "made it work", "fix oom",
+        "to avoid", "can avoid", "avoids the", "avoids oom", "to mitigate", "mitigates", "mitigated", "make it work", "makes it work", "made it work", "fix oom",
         "fix the oom", "fix cuda oom",
         "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory", "fix a leak", "fix the leak",
         "fix a memory leak", "fixes a leak", "fixes a memory leak", "fix leak"};
@@ -6516,9 +6615,12 @@ if (contains("other process") || contains("another process") || contains("other 
 
   // Sampling, inference, evaluation or prediction named as where it happens on the lower-cased line
   // `lo` ("during sampling", "in my sampling loop", "at inference", "during validation"; with
-  // `bare_words` the words "inference" and "sampling" alone), with no training word on the line
+  // `bare_words` the words "inference" and "sampling" alone; a script that runs a trained model, "play.py",
+  // "inference.py", "predict.py", "demo.py", "sample.py", "eval.py"), with no training word on the line
   // ("train", "training", "epoch", "backward", "optimizer") nor a server ("inference server": its
   // caches grow per request).
+  static constexpr std::string_view kModelRunScripts[] = {"play.py",   "infer.py",  "inference.py", "predict.py",
+                                                          "demo.py",   "sample.py", "eval.py",      "evaluate.py"};
   static bool no_training_phase_told(std::string_view lo, bool bare_words) {
     for (std::string_view t : {"train", "training", "epoch", "epochs", "backward", "optimizer", "server"}) {
       if (contains_word(lo, t)) return false;
@@ -6530,7 +6632,11 @@ if (contains("other process") || contains("another process") || contains("other 
                              "during testing", "at test time",
                              // the loop that runs it: "during the prediction loop", "in my inference loop"
                              "prediction loop", "inference loop", "evaluation loop", "validation loop", "test loop",
-                             "testing loop"});
+                             "testing loop"}) ||
+           // a script that runs a trained model named by its own name ("I ran your script play.py": an RL
+           // policy played; not inside another's name, "jasper_infer.py", whose own loop may keep outputs)
+           std::any_of(std::begin(kModelRunScripts), std::end(kModelRunScripts),
+                       [&](std::string_view x) { return contains_word_start(lo, x); });
   }
 
   // The user's account at line `n` of each cause whose bit `named` holds, `w` each, once per
@@ -7661,6 +7767,21 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       if (ev.checkpoint_kept_line == 0) continue;
       if (s.cause == OomCause::kOther && s.what.rfind("fails when resuming from a checkpoint (", 0) == 0) s.weight = 0.5;
     }
+  }
+  // The workers' pools read as other processes' memory only where a device allocation failed in RMM or
+  // CUDA and no pool tells its own cap exceeded (that is a worker's pool too small for its work: the
+  // pool is this process's); a worker's host RAM is not the GPU's.
+  if (ev.rmm_pool_cap_line > 0 || ev.rmm_device_fail_line == 0) {
+    statements.erase(std::remove_if(statements.begin(), statements.end(),
+                                    [](const Signal& s) { return s.what.rfind(kWorkersPool, 0) == 0; }),
+                     statements.end());
+  }
+  // Memory allotted to a job read as host RAM only in a log that names no accelerator (a CUDA OOM
+  // beside "64GB of RAM to the job" is the GPU's).
+  if (ev.accelerator_line > 0) {
+    statements.erase(std::remove_if(statements.begin(), statements.end(),
+                                    [](const Signal& s) { return s.what.rfind(kJobAllotted, 0) == 0; }),
+                     statements.end());
   }
   // for_inference read only where no no_grad / inference_mode shows and nothing calls generate()
   // (which runs under no_grad: its memory is the KV cache's).

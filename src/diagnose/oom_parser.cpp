@@ -358,6 +358,11 @@ const HeadDef kHeads[] = {
     // "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory."
     {"killed due to memory pressure (oom)", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
     {"killed due to the node running low on memory", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
+    // ... and before Ray 2.0 its Python monitor's exception (ray/memory_monitor.py, raised in the task
+    // as "ray.exceptions.RayTaskError(RayOutOfMemoryError)"): "ray.memory_monitor.RayOutOfMemoryError:
+    // More than 95% of the memory on node ip-10-0-0-1 is used (30.53 / 31.42 GB)": the node's host RAM.
+    {"rayoutofmemoryerror", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
+    {"% of the memory on node", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
     // Ray's object store (plasma, in the host's shared memory, /dev/shm) full: "ray.exceptions.
     // ObjectStoreFullError: Failed to put object ... in object store because it is full."
     {"objectstorefullerror", "host_alloc", "ray_object_store", Kind::kOneLine},
@@ -2838,7 +2843,8 @@ bool memory_trouble_prose(std::string_view lo) {
   // Memory told as a problem, or as too much held where it should not be, in those words: "CUDA
   // memory issues", "extra GPU memory usage", "wasted GPU memory", "higher memory consumption on
   // GPU 0", "why does it need so big memory", "what is taking up memory on the main GPU",
-  // "continuous rising of GPU memory", "memory blow-ups during evaluation". Not a fact ("higher
+  // "continuous rising of GPU memory", "memory blow-ups during evaluation", "high GPU memory usage",
+  // "memory-unfriendly". Not a fact ("higher
   // memory bandwidth", "memory bandwidth is the bottleneck", "see issue #123 for the memory
   // layout") nor a denial ("no problem with RAM").
   if (!any_text({"no problem", "not a problem", "no issue", "not an issue", "as expected", "bandwidth", "without memory",
@@ -2847,7 +2853,11 @@ bool memory_trouble_prose(std::string_view lo) {
                  "memory consumption", "memory consuming", "so big memory", "so much memory", "too much memory",
                  "to much memory", "too much gpu memory", "to much gpu memory", "too much vram", "to much vram",
                  "taking up memory", "takes up memory", "rising of gpu memory", "memory explod", "memory blow",
-                 "memory blew"}))) {
+                 "memory blew",
+                 // memory told high or unfriendly as the complaint ("About high cuda memory allocation with
+                 // too long context length", "the kernel is memory-unfriendly for long contexts")
+                 "high memory usage", "high gpu memory usage", "high cuda memory", "high vram usage", "high ram usage",
+                 "high memory allocation", "memory-unfriendly", "memory unfriendly"}))) {
     return true;
   }
   if (memory_short_or_taken(lo)) return true;
@@ -2900,6 +2910,10 @@ bool memory_trouble_prose(std::string_view lo) {
         }
       }
     }
+    // ... or the run itself told no longer possible or fitting in it ("now it is no longer possible
+    // within 24GB after upgrading", "it no longer fits on my 24GB card")
+    unable = unable || contains_any(t, {"no longer possible within", "no longer possible on", "no longer possible with",
+                                        "no longer fits"});
     if (!unable) continue;
     for (size_t g = t.find("gb"); g != std::string_view::npos; g = t.find("gb", g + 2)) {
       size_t d = g;
