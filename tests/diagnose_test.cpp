@@ -8087,3 +8087,41 @@ TEST(DiagnoseKinds39, Review65Mends) {
   ASSERT_FALSE(ds.empty());
   EXPECT_EQ(ds.back().oom->rss_bytes, int64_t{63963408} * 1024);
 }
+
+// A read of held65's change (a fresh helper on the diff), mended: each reading only where its words say so.
+TEST(DiagnoseKinds39, Read46Mends) {
+  // Ray's monitor only by its exception's name, not a share of a node's memory in prose.
+  EXPECT_TRUE(diagnose_log("Our training uses about 60% of the memory on node 3, which is fine.\n", rules_alone()).empty());
+  // anon-rss with a fraction and a unit.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "Out of memory: Killed process 4242 (python) total-vm:70000000kB, anon-rss:61.5GB, file-rss:0kB\n", rules_alone());
+  ASSERT_FALSE(ds.empty());
+  EXPECT_EQ(ds.back().oom->rss_bytes, int64_t{66035122176});  // 61.5 GiB
+  // The workers' pools beside PyTorch's own CUDA OOM (the client starved): read.
+  EXPECT_TRUE(evidence_holds("cluster = LocalCUDACluster(rmm_pool_size=\"24GB\")\ntorch.cuda.OutOfMemoryError: CUDA out of "
+                             "memory. Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; 21.00 GiB already "
+                             "allocated)\n",
+                             "dask-cuda's workers", OomCause::kOtherProcess));
+  // Input growth: "as" as a word before the input, in the memory's own sentence.
+  EXPECT_FALSE(evidence_holds("CUDA out of memory.\nGPU memory usage grows every epoch; my dataset has inputs growing in "
+                              "number over time.\n",
+                              "grow as the input grows"));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory.\nGPU memory usage grows every step until it crashes. As the inputs grow "
+                              "I also see it get slower.\n",
+                              "grow as the input grows"));
+  // A leak told beside growth denied for another phase keeps the word 'leak'.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory.\nLooks like a leak in validation: it does not increase during training, "
+                             "only in the val loop.\n",
+                             "leak", OomCause::kLeakAcrossSteps));
+  // "program per job" is no memory allotted.
+  EXPECT_FALSE(evidence_holds("We run one program per job, each reading 20GB of data from disk.\nKilled\n",
+                              "memory allotted to a job"));
+  // Memory told not quadratic.
+  EXPECT_FALSE(evidence_holds("CUDA out of memory.\nFlashAttention makes memory linear instead of quadratic in sequence "
+                              "length, so I expected this to fit.\n",
+                              "quadratic"));
+  // A script only mentioned, or fine-tuning: no phase without training.
+  EXPECT_EQ(top_cause("CUDA out of memory.\nGPU memory keeps growing every step while fine-tuning with finetune.py (I have "
+                      "not run eval.py yet).\n"),
+            OomCause::kLeakAcrossSteps);
+}

@@ -958,8 +958,9 @@ class Reader {
     // RMM's pool at its own cap ("RMM failure at: .../pool_memory_resource.hpp: Maximum pool size exceeded").
     if (!ev_.rmm_pool_cap_line && in_t("maximum pool size exceeded")) ev_.rmm_pool_cap_line = n;
     // ... and a device allocation failing ("std::bad_alloc: CUDA error at: .../rmm/mr/device/...",
-    // "cudaErrorMemoryAllocation out of memory").
-    if (!ev_.rmm_device_fail_line && (in_t("/rmm/") || in_t("rmm failure") || in_t("cudaerrormemoryallocation") ||
+    // "cudaErrorMemoryAllocation out of memory", PyTorch's "CUDA out of memory").
+    if (!ev_.rmm_device_fail_line && (in_t("/rmm/mr/device/") || in_t("rmm failure") || in_t("cudaerrormemoryallocation") ||
+                                      in_t("cuda out of memory") || in_t("cuda_error_out_of_memory") ||
                                       (in_t("bad_alloc") && in_t("cuda error")))) {
       ev_.rmm_device_fail_line = n;
     }
@@ -2811,8 +2812,8 @@ class Reader {
     // The memory told to grow as the input grows ("When the length of the input increases, the GPU
     // memory consumption grows rapidly"): activations scale with T (the attention scores with T^2),
     // one input larger than the last, not memory kept from step to step.
-    const bool grows_with_input = has(kWGrow) && !has(kWLeak) && mem_noun && growth_follows_input(lo);
-    if (grows_with_input && sentence && !negated) {
+    const bool grows_with_input = sentence && !negated && has(kWGrow) && !has(kWLeak) && mem_noun && growth_follows_input(lo);
+    if (grows_with_input) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.45,
           "memory told to grow as the input grows (activations scale with its length or size): " + text());
     }
@@ -2838,7 +2839,8 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
         add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, has(kWGrow) || piles_up || more_and_more ? 0.5 : 0.3,
             "memory grows step after step: " + text());
       }
-    } else if (has(kWLeak) && !growth_denied) {  // (not "no leak", "not a memory leak")
+    } else if (has(kWLeak) && !contains_any(lo, {"no memory leak", "no leak", "not a memory leak", "not a leak",
+                                                 "isn't a leak", "isn't a memory leak", "without leak"})) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.1, "the word 'leak': " + text());
     }
     }
@@ -2903,6 +2905,8 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     // Memory told quadratic in the sequence's length ("the full attention matrix is
     // materialized for every head, so memory is quadratic in sequence length"): the (B, h, T, T) scores.
     if (sentence && !negated && lo.find('?') == std::string_view::npos && contains("quadratic") &&
+        !contains_any(lo, {"instead of quadratic", "rather than quadratic", "from quadratic", "not quadratic",
+                           "n't quadratic", "no longer quadratic", "subquadratic", "sub-quadratic"}) &&
         contains_any(lo, {"quadratic in sequence length", "quadratic in the sequence length", "quadratic in context length",
                           "quadratic in the context length", "quadratic in input length", "quadratic in the input length",
                           "quadratic in the number of tokens", "quadratic memory", "quadratically with the sequence",
@@ -5192,27 +5196,39 @@ if (contains("other process") || contains("another process") || contains("other 
     return !gpu_memory_named(near) && !gpu_named(near) && lo.find('?') == std::string_view::npos && !contains_word(lo, "if");
   }
 
-  // The input told growing as the condition of the line's growth, on the lower-cased line `lo`, in a
-  // clause not asked: "when / as / while / whenever" then an input's length or size and a word of its
-  // growth right after it ("when the length of the input increases", "as the sequence length grows",
-  // "as inputs get longer"), or "the longer the input / sequence / context / prompt".
+  // The input told growing as the condition of the memory's growth, on the lower-cased line `lo`: in
+  // one sentence, not asked, that names the memory ("memory", "VRAM", "RAM"), "when / as / while /
+  // whenever" as a word, then an input's length or size after it and a word of its growth right
+  // after that ("When the length of the input increases, the GPU memory consumption grows", "as the
+  // sequence length grows", "as inputs get longer"), or "the longer the input / sequence / context /
+  // prompt".
   static bool growth_follows_input(std::string_view lo) {
     for (std::string_view t : sentences(lo)) {
-      if (t.find('?') == std::string_view::npos &&
-          contains_any(t, {"the longer the input", "the longer the sequence", "the longer the context",
+      if (t.find('?') != std::string_view::npos || !(contains_word_start(t, "memory") || contains_word(t, "vram") ||
+                                                     contains_word(t, "ram"))) {
+        continue;
+      }
+      if (contains_any(t, {"the longer the input", "the longer the sequence", "the longer the context",
                            "the longer the prompt", "the larger the input", "the bigger the input"})) {
         return true;
       }
-    }
-    for (std::string_view c : clauses(lo)) {
-      if (c.find('?') != std::string_view::npos || !contains_any(c, {"when ", "as ", "while ", "whenever "})) continue;
+      size_t conj = std::string_view::npos;
+      for (std::string_view w : {"when", "as", "while", "whenever"}) {
+        for (size_t p = t.find(w); p != std::string_view::npos; p = t.find(w, p + 1)) {
+          if (is_word_at(t, p, w.size())) {
+            conj = std::min(conj, p);
+            break;
+          }
+        }
+      }
+      if (conj == std::string_view::npos) continue;
       for (std::string_view noun : {"length of the input", "length of input", "input length", "input size",
                                     "size of the input", "sequence length", "context length", "seq len", "seq_len",
                                     "number of tokens", "prompt length", "resolution", "image size", "inputs",
                                     "input", "sequences", "prompts"}) {
-        for (size_t p = c.find(noun); p != std::string_view::npos; p = c.find(noun, p + 1)) {
-          if (!is_word_at(c, p, noun.size())) continue;
-          std::string_view rest = c.substr(p + noun.size());
+        for (size_t p = t.find(noun, conj); p != std::string_view::npos; p = t.find(noun, p + 1)) {
+          if (!is_word_at(t, p, noun.size())) continue;
+          std::string_view rest = t.substr(p + noun.size());
           while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
           for (std::string_view g : {"increase", "grow", "get longer", "gets longer", "get larger", "gets larger",
                                      "become longer", "becomes longer", "goes up", "go up", "rise"}) {
@@ -5234,7 +5250,7 @@ if (contains("other process") || contains("another process") || contains("other 
       for (std::string_view noun : {"memory ", "ram "}) {
         for (std::string_view prep : {"for the job", "for my job", "for this job", "for each job", "to the job",
                                       "to my job", "per job"}) {
-          told = told || t.find(std::string(noun) + std::string(prep)) != std::string_view::npos;
+          told = told || contains_word_start(t, std::string(noun) + std::string(prep));  // (not "program per job")
         }
       }
       if (told && size_named(t, false) && t.find('?') == std::string_view::npos && !contains_word(t, "if")) return true;
@@ -6615,8 +6631,8 @@ if (contains("other process") || contains("another process") || contains("other 
 
   // Sampling, inference, evaluation or prediction named as where it happens on the lower-cased line
   // `lo` ("during sampling", "in my sampling loop", "at inference", "during validation"; with
-  // `bare_words` the words "inference" and "sampling" alone; a script that runs a trained model, "play.py",
-  // "inference.py", "predict.py", "demo.py", "sample.py", "eval.py"), with no training word on the line
+  // `bare_words` the words "inference" and "sampling" alone; a script that runs a trained model told run,
+  // model_run_script_run()), with no training word on the line (nor fine-tuning)
   // ("train", "training", "epoch", "backward", "optimizer") nor a server ("inference server": its
   // caches grow per request).
   static constexpr std::string_view kModelRunScripts[] = {"play.py",   "infer.py",  "inference.py", "predict.py",
@@ -6625,6 +6641,7 @@ if (contains("other process") || contains("another process") || contains("other 
     for (std::string_view t : {"train", "training", "epoch", "epochs", "backward", "optimizer", "server"}) {
       if (contains_word(lo, t)) return false;
     }
+    if (contains_any(lo, {"fine-tun", "finetun"})) return false;  // fine-tuning trains
     if (bare_words && (contains_word(lo, "inference") || contains_word(lo, "sampling"))) return true;
     return contains_any(lo, {"in sampling", "during sampling", "while sampling", "when sampling", "sampling loop",
                              "in inference", "during inference", "at inference", "while inferring", "in evaluation", "during evaluation",
@@ -6633,10 +6650,28 @@ if (contains("other process") || contains("another process") || contains("other 
                              // the loop that runs it: "during the prediction loop", "in my inference loop"
                              "prediction loop", "inference loop", "evaluation loop", "validation loop", "test loop",
                              "testing loop"}) ||
-           // a script that runs a trained model named by its own name ("I ran your script play.py": an RL
-           // policy played; not inside another's name, "jasper_infer.py", whose own loop may keep outputs)
-           std::any_of(std::begin(kModelRunScripts), std::end(kModelRunScripts),
-                       [&](std::string_view x) { return contains_word_start(lo, x); });
+           model_run_script_run(lo);
+  }
+
+  // A script that runs a trained model told run, by its own name, on the lower-cased line `lo` ("I ran
+  // your script play.py": an RL policy played; "python inference.py --ckpt ..."): one of
+  // kModelRunScripts at a word's start (not inside another's name, "jasper_infer.py", whose own loop
+  // may keep outputs), a verb of running (ran, run, runs, running, python, python3, execute, launch)
+  // within the 30 characters before it, no "not" or "n't" between ("I have not run eval.py yet").
+  static bool model_run_script_run(std::string_view lo) {
+    for (std::string_view x : kModelRunScripts) {
+      for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
+        if (!word_starts_at(lo, p)) continue;
+        const size_t from = p >= 30 ? p - 30 : 0;
+        const std::string_view before = lo.substr(from, p - from);
+        if (contains_any(before, {"not ", "n't ", "never "})) continue;
+        for (std::string_view v : {"ran", "run", "runs", "running", "python", "python3", "execute", "executed",
+                                   "executing", "launch", "launched"}) {
+          if (contains_word(before, v)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   // The user's account at line `n` of each cause whose bit `named` holds, `w` each, once per

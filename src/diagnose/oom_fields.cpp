@@ -461,13 +461,11 @@ void read_oom_killer(std::string_view s, OomRecord& r) {
     }
   }
   // The kernel prints anon-rss in kB (KiB: "anon-rss:61234567kB"); a figure retyped with another unit
-  // ("anon-rss:61GB") is read in that unit.
-  if (auto v = integer_after(s, "anon-rss:")) {
-    size_t p = ifind(s, "anon-rss:") + 9;
-    while (p < s.size() && (is_space(s[p]) || is_digit(s[p]))) ++p;
-    const char unit = p < s.size() ? static_cast<char>(s[p] | 0x20) : 'k';
-    const int64_t scale = unit == 'g' ? int64_t{1} << 30 : unit == 'm' ? int64_t{1} << 20 : 1024;
-    if (*v < kMaxInt64 / scale) r.rss_bytes = *v * scale;
+  // ("anon-rss:61.5GB") is read in that unit (binary, as the kernel's kB is), a bare number in kB.
+  if (const auto v = size_after(s, "anon-rss:", true, true)) {
+    r.rss_bytes = take(v, r);
+  } else if (const auto kb = integer_after(s, "anon-rss:")) {
+    if (*kb < kMaxInt64 / 1024) r.rss_bytes = *kb * 1024;
   }
   if (r.subsystem == "dask_nanny") {  // "Process memory: 3.91 GiB -- Worker memory limit: 4.00 GiB"
     r.rss_bytes = take(size_after(s, "processmemory:"), r);

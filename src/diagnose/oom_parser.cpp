@@ -362,7 +362,6 @@ const HeadDef kHeads[] = {
     // as "ray.exceptions.RayTaskError(RayOutOfMemoryError)"): "ray.memory_monitor.RayOutOfMemoryError:
     // More than 95% of the memory on node ip-10-0-0-1 is used (30.53 / 31.42 GB)": the node's host RAM.
     {"rayoutofmemoryerror", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
-    {"% of the memory on node", "oom_killer", "ray_memory_monitor", Kind::kOneLine},
     // Ray's object store (plasma, in the host's shared memory, /dev/shm) full: "ray.exceptions.
     // ObjectStoreFullError: Failed to put object ... in object store because it is full."
     {"objectstorefullerror", "host_alloc", "ray_object_store", Kind::kOneLine},
