@@ -289,6 +289,9 @@
 // - held65: tests/data/oom-corpus-held65/ (26 reports gathered the same way in the next session, at
 //   its start; committed on their own before anything was scored on them). Scored only when asked
 //   for (OOMKIT_CORPUS_PART=held65).
+// - held66: tests/data/oom-corpus-held66/ (26 reports gathered the same way later in that session,
+//   after held65's round; committed on their own before anything was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held66).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

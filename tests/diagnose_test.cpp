@@ -8125,3 +8125,149 @@ TEST(DiagnoseKinds39, Read46Mends) {
                       "not run eval.py yet).\n"),
             OomCause::kLeakAcrossSteps);
 }
+
+// held66's kinds (a fresh held-apart part, first look 30.8% / 65.4%), each on inputs written here.
+TEST(DiagnoseKinds39, Held66Kinds) {
+  // The model's layers told all on one GPU that then runs out: one GPU holds more than the others; a
+  // single card holding the model as expected is not that.
+  const std::string oom_512 = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB\n";
+  EXPECT_TRUE(evidence_holds("OOM when running on two GPUs\nThe pipeline loads fine, but the layers are all on the first "
+                             "gpu, so it runs out of memory there while GPU 1 stays at 2 GiB.\n" + oom_512,
+                             "one GPU holds more than the others", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds("OOM on one GPU\nI have a single card, and the model is all on one gpu as expected.\n" + oom_512,
+                              "one GPU holds more than the others"));
+  // A diffusers pipeline run: its __call__ is under no_grad, so an inference frame keeps outputs, not graphs.
+  const std::string run = "Traceback (most recent call last):\n  File \"test_sdxl.py\", line 9, in <module>\n    image = "
+                          "pipe(prompt, height=2048, width=2048).images[0]\ntorch.cuda.OutOfMemoryError: CUDA out of memory. "
+                          "Tried to allocate 8.00 GiB\n";
+  const std::string built = "SDXL runs out of memory\nfrom diffusers import StableDiffusionXLPipeline\npipe = "
+                            "StableDiffusionXLPipeline.from_pretrained(\"sdxl-base\", torch_dtype=torch.float16).to(\"cuda\")\n";
+  EXPECT_TRUE(evidence_holds(built + run, "(under no_grad: outputs kept, not graphs)", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("SDXL runs out of memory\n" + run, "(under no_grad: outputs kept, not graphs)"));
+  // A video's decoder or its latents decoded, told without the word VAE: the decode's resolution; slicing is not.
+  const std::string whole_video = "the VAE decoding the whole image / video at once";
+  const std::string oom_6 = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB\n";
+  EXPECT_TRUE(evidence_holds("Text to video OOM\nSampling finishes, then in the video decoder step OOM on my 24GB card.\n" + oom_6,
+                             whole_video, OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("Text to video OOM\nDecoding the latents one frame at a time with slicing still fails.\n" + oom_6,
+                              whole_video));
+  // An export that quantizes (GPTQ at export) loads the 16-bit weights: static memory first; QLoRA's
+  // training flag is no such export.
+  const std::string message = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 40.00 MiB (GPU 0; 22.19 "
+                              "GiB total capacity; 21.04 GiB already allocated; 38.50 MiB free; 21.46 GiB reserved in total "
+                              "by PyTorch)\n";
+  const std::string exported = "export of a GPTQ model fails\npython export_model.py --model_name_or_path llama-13b-sft "
+                               "--export_quantization_bit 4 --export_quantization_dataset c4.json --export_dir out\n" +
+                               message;
+  EXPECT_TRUE(evidence_holds(exported, "a model being quantized", OomCause::kStaticModelTooLarge));
+  EXPECT_EQ(top_cause(exported), OomCause::kStaticModelTooLarge);
+  EXPECT_FALSE(evidence_holds("QLoRA training fails\npython train.py --model_name_or_path llama-13b --quantization_bit 4 "
+                              "--lora_target q_proj,v_proj\n" +
+                                  message,
+                              "a model being quantized"));
+  // A point cloud's points counted: the input's size; denied, not read.
+  const std::string oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB\n";
+  EXPECT_TRUE(evidence_holds("Scene too big\nI am processing a point cloud with 120k points on a 3090.\n" + oom,
+                             "a point cloud's points", OomCause::kActivationsSeqlen));
+  EXPECT_EQ(top_cause("Scene too big\nMy point clouds are quite large, ~2 million points each.\n" + oom),
+            OomCause::kActivationsSeqlen);
+  EXPECT_FALSE(evidence_holds("Scene too big\nMy point cloud has not too many points, about 5k points, and the batch is 64.\n" +
+                                  oom,
+                              "a point cloud's points"));
+  // A native library's byte count on the line after its "-> out of memory": the request; a warning after a
+  // sentence that names the failure is not.
+  std::vector<Diagnosis> ds =
+      diagnose_log("Clustering fails\n/src/kmcuda.cc:300 -> out of memory\nfailed to allocate 2147483648 bytes for centroids\n",
+                   rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(ds.front().oom.has_value());
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{2147483648});
+  ds = diagnose_log("Clustering fails with an out of memory error\nWarning: failed to allocate 2147483648 bytes of pinned "
+                    "memory, retrying with pageable memory\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_FALSE(ds.front().oom->requested_bytes.has_value());
+}
+
+// A read of held66's change (a fresh helper on the diff), mended: each reading only where its words say so.
+TEST(DiagnoseKinds39, Read47Mends) {
+  // bitsandbytes quantizing as the model loads is no quantization run, and QLoRA's weights stay 4-bit.
+  const std::string qlora =
+      "QLoRA SFT of Llama-2-70B OOM on A100 80GB\nllamafactory-cli train --stage sft --model_name_or_path "
+      "meta-llama/Llama-2-70b-hf --finetuning_type lora --quantization_bit 4 --cutoff_len 4096\n[INFO] "
+      "llamafactory.model.model_utils.quantization:143 >> Quantizing model to 4 bit with bitsandbytes.\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU 0 has a total capacity of 79.15 GiB of "
+      "which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.12 GiB memory in use. Of the allocated "
+      "memory 76.40 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\n";
+  EXPECT_FALSE(evidence_holds(qlora, "16-bit weights alone"));
+  EXPECT_FALSE(evidence_holds(qlora, "a model being quantized"));
+  // A quantizer at load set off ("--load_in_8bit False") leaves an export's model at 16 bits.
+  EXPECT_TRUE(evidence_holds("GPTQ export of my SFT model fails\npython export_model.py --model_name_or_path llama-2-70b-sft "
+                             "--export_quantization_bit 4 --export_quantization_dataset c4.json --load_in_8bit False\n"
+                             "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 40.00 MiB (GPU 0; 79.15 GiB "
+                             "total capacity; 78.04 GiB already allocated; 38.50 MiB free; 78.46 GiB reserved in total by "
+                             "PyTorch)\n",
+                             "16-bit weights alone", OomCause::kStaticModelTooLarge));
+  // An export's quantization set to null is no export that quantizes.
+  EXPECT_FALSE(evidence_holds("llamafactory-cli chat OOM with Llama-2-13B on a 4090\nmodel_name_or_path: "
+                              "meta-llama/Llama-2-13b-chat-hf\nexport_quantization_bit: null\ntorch.cuda.OutOfMemoryError: "
+                              "CUDA out of memory. Tried to allocate 270.00 MiB\n",
+                              "a model being quantized"));
+  // A pipeline built only to save the model after the traceback puts no frame under no_grad; one imported
+  // from diffusers.pipelines and built from a single file, then called, does.
+  EXPECT_FALSE(evidence_holds("Fine-tuning the SD 1.5 UNet runs out of memory in my validation loop\nTraceback (most recent "
+                              "call last):\n  File \"train_unet.py\", line 471, in main\n    val_loss = evaluate(unet, "
+                              "val_loader)\n  File \"train_unet.py\", line 388, in evaluate\n    model_pred = unet(noisy_latents, "
+                              "timesteps, encoder_hidden_states).sample\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried "
+                              "to allocate 1.50 GiB\nAfter training the script saves a pipeline with\npipeline = "
+                              "StableDiffusionPipeline.from_pretrained(args.pretrained_model_name_or_path, unet=unet)\n",
+                              "(under no_grad"));
+  EXPECT_TRUE(evidence_holds("Flux img2img OOM at 1536px\nfrom diffusers.pipelines.flux import FluxImg2ImgPipeline\npipe = "
+                             "FluxImg2ImgPipeline.from_single_file(\"flux1-dev.safetensors\").to(\"cuda\")\nTraceback (most "
+                             "recent call last):\n  File \"infer_flux.py\", line 14, in <module>\n    image = pipe(prompt, "
+                             "image=init, height=1536, width=1536).images[0]\ntorch.cuda.OutOfMemoryError: CUDA out of memory. "
+                             "Tried to allocate 4.50 GiB\n",
+                             "(under no_grad: outputs kept, not graphs)", OomCause::kEvalWithoutNoGrad));
+  // The weights all on one GPU: only of several GPUs, failing there ("room" is no OOM); the first card too.
+  const std::string oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  EXPECT_FALSE(evidence_holds("Long context OOM on a single RTX 4090\nI only have one card, so the model weights are all on "
+                              "one gpu, and at 16k tokens it runs out of memory.\n" + oom,
+                              "one GPU holds more than the others"));
+  EXPECT_FALSE(evidence_holds("Inference OOM with long prompts\nThe model weights are all on the same gpu and there is still "
+                              "plenty of room left after loading.\n" + oom,
+                              "one GPU holds more than the others"));
+  EXPECT_TRUE(evidence_holds("Pipeline parallel inference OOM\nIt seems the model weights are all on the first card, so the "
+                             "first card ran out of memory during inference.\n" + oom,
+                             "one GPU holds more than the others", OomCause::kMultiGpuImbalance));
+  // A hardware video decoder, a latent attention while decoding, and a decode one frame at a time are no VAE
+  // decoding the whole video.
+  for (const char* text :
+       {"I read the clips with the NVDEC hardware video decoder and training crashes after a few iterations.\n",
+        "The model uses multi-head latent attention, yet decoding a 64k-token prompt still runs out of memory.\n",
+        "I already set decode_chunk_size=1 so the latents are decoded one frame at a time, and it still runs out of memory.\n"}) {
+    EXPECT_FALSE(evidence_holds("OOM\n" + std::string(text) + oom, "the VAE decoding the whole image / video at once")) << text;
+  }
+  // Points counted in words; a score's points are no point cloud's size.
+  EXPECT_TRUE(evidence_holds("OOM on outdoor scans\nMy point clouds are big, millions of points per scan, and training runs "
+                             "out of memory at the first step.\n" + oom,
+                             "a point cloud's points", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("OOM with the new backbone\nThe new point cloud backbone is 2 points better in mIoU, but it runs "
+                              "out of memory at batch size 16.\n" + oom,
+                              "a point cloud's points"));
+  // A native byte count only after a program's check line (a sentence ending in "out of memory" is none),
+  // never 0 bytes, and after a check line ending in a full stop.
+  std::vector<Diagnosis> ds = diagnose_log("k-means on 50M embeddings runs out of memory\nWarning: failed to allocate "
+                                           "2147483648 bytes of pinned memory, retrying with pageable memory\n",
+                                           rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_FALSE(ds.front().oom->requested_bytes.has_value());
+  ds = diagnose_log("kmeans_cuda crashes\n/src/kmcuda.cc:456 -> out of memory\nfailed to allocate 0 bytes for bounds\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_FALSE(ds.front().oom->requested_bytes.has_value());
+  ds = diagnose_log("kmeans_cuda crashes\n/src/kmcuda.cc:456 -> out of memory.\nfailed to allocate 9453759777 bytes for "
+                    "bounds\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{9453759777});
+}

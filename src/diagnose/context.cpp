@@ -597,6 +597,8 @@ struct LogEvidence {
   int64_t xla_prealloc_off_line = 0;            // XLA_PYTHON_CLIENT_PREALLOCATE=false set
   int64_t generate_call_line = 0;               // first line calling .generate(
   int64_t rmm_pool_cap_line = 0;                // first line telling an RMM pool's own cap exceeded
+  int64_t diffusers_pipeline_line = 0;          // first line importing or building a diffusers pipeline (its __call__ runs under no_grad)
+  std::vector<int64_t> pipeline_call_lines;      // lines calling a pipeline object ("image = pipe(prompt)"), at most 64
   int64_t rmm_device_fail_line = 0;             // first line of a device allocation failing in RMM or CUDA
   int64_t device_map_split_line = 0;            // device_map="auto" / "balanced" / "sequential" named
   int caffe_cudnn = 0;                           // Caffe's cuDNN build told (LogContext::caffe_cudnn)
@@ -623,6 +625,8 @@ struct LogEvidence {
   int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
+  int64_t load_quantized_line = 0;               // first line quantizing at load (load_in_4bit / 8bit, BitsAndBytesConfig)
+  int64_t export_quant_line = 0;                 // first line of an export that quantizes (--export_quantization_bit 4)
   int64_t torch03_line = 0, torch04_line = 0;    // "pytorch 0.3" / "pytorch 0.4" mentioned
   std::vector<std::pair<int64_t, int64_t>> batch, seq, gpus;  // (line, value) settings in line order
   std::vector<std::pair<int64_t, int64_t>> gpus_named;       // (line, count) GPUs counted in words (gpu_count())
@@ -955,6 +959,20 @@ class Reader {
       ev_.xla_prealloc_off_line = n;
     }
     if (!ev_.generate_call_line && in_t(".generate(")) ev_.generate_call_line = n;
+    // A diffusers pipeline imported or built ("from diffusers import StableVideoDiffusionPipeline", "pipe =
+    // StableVideoDiffusionPipeline.from_pretrained(...)", "FluxImg2ImgPipeline.from_single_file(...)"): its
+    // __call__ is decorated with @torch.no_grad(), so running it keeps no graph.
+    if (!ev_.diffusers_pipeline_line && in_t("pipeline") &&
+        ((in_t("from diffusers") && in_t("import")) || in_t("pipeline.from_pretrained(") ||
+         in_t("pipeline.from_single_file(") || (in_t("pipelinefor") && in_t(".from_pretrained(")))) {
+      ev_.diffusers_pipeline_line = n;
+    }
+    // ... and a pipeline object called ("frames = pipe(image, decode_chunk_size=8)", "image = pipeline(prompt)"):
+    // not its building nor a definition.
+    if (ev_.pipeline_call_lines.size() < 64 && (in_t("pipe(") || in_t("pipeline(")) && !in_t("from_pretrained(") &&
+        !in_t("from_single_file(") && !in_t("def ") && !in_t("import ")) {
+      ev_.pipeline_call_lines.push_back(n);
+    }
     // RMM's pool at its own cap ("RMM failure at: .../pool_memory_resource.hpp: Maximum pool size exceeded").
     if (!ev_.rmm_pool_cap_line && in_t("maximum pool size exceeded")) ev_.rmm_pool_cap_line = n;
     // ... and a device allocation failing ("std::bad_alloc: CUDA error at: .../rmm/mr/device/...",
@@ -1265,6 +1283,14 @@ class Reader {
                                             (c > 0 && w[c - 1] == '_'))) {
           ev_.calibration_line = n;
         }
+        // ... and an export that quantizes (LLaMA-Factory's --export_quantization_bit and
+        // --export_quantization_dataset: GPTQ run on the GPU at export), not one set off
+        // ("export_quantization_bit: null").
+        if ((w.find("export_quantization") != std::string_view::npos || w.find("quantization_dataset") != std::string_view::npos) &&
+            !flag_set_off(lo, j)) {
+          ev_.calibration_line = n;
+          if (!ev_.export_quant_line) ev_.export_quant_line = n;
+        }
         // A model being quantized (post-training quantization: calibration passes, then the weights
         // rewritten), no generation: "quantize", "quantizing", "quantizer", a PTQ script or its mode
         // ("llm_ptq", "quant_mode", "w4a8_awq"). Not a model already quantized ("quantized", "with
@@ -1273,7 +1299,9 @@ class Reader {
         // run model.generate(...)", is no quantization run.)
         if ((w == "quantize" || w == "quantizing" || w == "quantizer" || w == "llm_ptq" || w == "quant_mode" ||
              w.rfind("w4a8", 0) == 0 || w.rfind("w8a8", 0) == 0 || w.rfind("w4a16", 0) == 0) &&
-            !quantized_then_run(lo)) {
+            !quantized_then_run(lo) &&
+            // (not bitsandbytes quantizing the weights as they load: "Quantizing model to 4 bit with bitsandbytes")
+            lo.find("bitsandbytes") == std::string_view::npos) {
           ev_.calibration_line = n;
         }
       }
@@ -1296,6 +1324,17 @@ class Reader {
     if (!ev_.quantized_line && (lo.find("load_in_4bit") != std::string_view::npos || lo.find("load_in_8bit") != std::string_view::npos ||
                                 lo.find("qlora") != std::string_view::npos)) {
       ev_.quantized_line = n;
+    }
+    // Weights quantized as they load: bitsandbytes' flags set on (not "--load_in_8bit False"), its config, or
+    // LLaMA-Factory's "Quantizing model to 4 bit with bitsandbytes".
+    if (!ev_.load_quantized_line) {
+      for (std::string_view flag : {"load_in_4bit", "load_in_8bit", "bnb_4bit", "bitsandbytesconfig", "with bitsandbytes"}) {
+        const size_t at = lo.find(flag);
+        if (at != std::string_view::npos && (flag.rfind("load_in", 0) != 0 || !flag_set_off(lo, at + flag.size()))) {
+          ev_.load_quantized_line = n;
+          break;
+        }
+      }
     }
     if (!ev_.quantized_line && ((seen >> kWQuant) & 1u) != 0) {
       for (std::string_view q : {"4bit", "8bit", "4-bit", "8-bit", "4 bit", "8 bit", "int4", "int8", "gptq", "awq", "nf4",
@@ -2592,7 +2631,16 @@ class Reader {
     // kept ("persistent", "held onto").
     // (By the word table's cue words, not a search of every line.)
     const bool kept_line = has(kWKeptCue);
-    const bool vae_line = (kept_line && has_text("vae")) || has_text("vae decode");  // ComfyUI's "VAE Decode" node
+    // ComfyUI's "VAE Decode" node; a video's decoder or latents decoded told without the word VAE ("in the video
+    // decoder step OOM", "OOM when decoding the latents")
+    // (A video decoder beside a generation's words, not a hardware video decoder reading clips; latents
+    // decoded, not a "latent attention" while decoding tokens.)
+    const bool vae_decode_words =
+        (has_text("video decoder") && (has_text("generat") || has_text("latent") || has_text("sampl") || has_text("diffusion")) &&
+         !has_text("nvdec") && !has_text("hardware")) ||
+        (has_text("decod") && (has_text("latents") || has_text("latent decod") || has_text("latent shape")) &&
+         !has_text("latent attention"));
+    const bool vae_line = (kept_line && has_text("vae")) || has_text("vae decode") || vae_decode_words;
     const bool hardcoded_memory = (has_text("hardcode") || has_text("hard-code") || has_text("hard code")) &&
                                   hardcoded_memory_size(lo);
     // Windows' paging file told changed or capped ("I set the pagefile.sys to a maximum of 8gb"): the
@@ -2613,8 +2661,12 @@ class Reader {
     // A numpy / SciPy array told failing with a memory error (read below, at host RAM).
     const bool numpy_array_error = (has_text("np.") || has_text("numpy.") || has_text("scipy.")) &&
                                    (has_text("memory error") || has_text("unable to allocate"));
+    // A point cloud's points counted, or too many of them (read below).
+    const bool points_line = has_text("points") && (has_text("point cloud") || has_text("pointcloud") ||
+                                                    has_text("point-cloud") || has_text("number of points") ||
+                                                    has_text("too many points") || has_text("s of points"));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !numpy_array_error &&
+        !numpy_array_error && !points_line &&
         !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -3234,12 +3286,28 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "inputs up to a length told to work, a longer one to fail: " + text());
     }
+    // A point cloud's size told as the input ("I'm processing a point cloud with 40k points", "my point
+    // clouds are quite large ~800k points", "too many points in the scene"): per-point features,
+    // neighbour searches and a voxel grid over its extent grow with the points, the input's length (as
+    // a sequence's tokens), not the batch. Not denied ("not too many points") nor asked.
+    if (sentence && !negated && points_line &&
+        ((contains_any(lo, {"point cloud", "pointcloud", "point-cloud"}) && points_counted(lo)) ||
+         contains_any(lo, {"too many points", "large number of points", "huge number of points", "millions of points",
+                           "hundreds of thousands of points"})) &&
+        !contains_any(lo, {"not too many", "n't too many", "not many points", "only a few points"}) &&
+        lo.find('?') == std::string_view::npos) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+          "the input's size told as a point cloud's points (they grow as a sequence's tokens): " + text());
+    }
     // A diffusion model's VAE decoding the latents ("an OOM error is reported during the final VAE
-    // decode", "add vae tiling to avoid OOM"): one decode of the whole image or video, whose
+    // decode", "add vae tiling to avoid OOM", "in the video decoder step OOM", "decoding the latents
+    // runs out of memory"): one decode of the whole image or video, whose
     // activations grow with its resolution and frames (fixed by tiled decoding). Not VAE slicing
     // (one image of the batch decoded at a time: the batch's remedy).
-    if (vae_line && !negated && (contains_word_start(lo, "vae") || contains("_vae")) && contains_any(lo, {"decod", "tiling", "tiled"}) &&
-        !contains_any(lo, {"slicing", "one image at a time", "one at a time"})) {
+    if (vae_line && !negated &&
+        (((contains_word_start(lo, "vae") || contains("_vae")) && contains_any(lo, {"decod", "tiling", "tiled"})) ||
+         vae_decode_words) &&
+        !contains_any(lo, {"slicing", "at a time", "one frame per"})) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "the VAE decoding the whole image / video at once (its activations grow with the resolution): " + text());
     }
@@ -5172,6 +5240,16 @@ if (contains("other process") || contains("another process") || contains("other 
 
   // A quantization told done before what fails on the lower-cased line `lo`: "after quantizing",
   // "once quantized", or generation on the line (generate(, max_new_tokens, inference).
+  // Whether the value after a flag's name at `at` sets it off: "--load_in_8bit False", "load_in_4bit=false",
+  // "export_quantization_bit: null", "= None", "0", "no" (quotes and separators skipped). `lo` lowercased.
+  static bool flag_set_off(std::string_view lo, size_t at) {
+    while (at < lo.size() && (lo[at] == ' ' || lo[at] == '=' || lo[at] == ':' || lo[at] == '"' || lo[at] == '\'')) ++at;
+    size_t e = at;
+    while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]))) ++e;
+    const std::string_view v = lo.substr(at, e - at);
+    return v == "false" || v == "none" || v == "null" || v == "0" || v == "no";
+  }
+
   static bool quantized_then_run(std::string_view lo) {
     return contains_any(lo, {"after quantiz", "once quantiz", "quantized model", "generate(", "max_new_tokens", "inference",
                              "generating", "generation"});
@@ -5531,6 +5609,30 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // A count of points, a thousand or more: digits (with "," or "."), a k / m / thousand / million after
+  // them, or four digits and more, then "points" ("40k points", "~800k points", "1,200,000 points", "2
+  // million points"; not "2 points better in mIoU"). `lo` lowercased.
+  static bool points_counted(std::string_view lo) {
+    for (size_t at = lo.find("points"); at != std::string_view::npos; at = lo.find("points", at + 6)) {
+      if (at == 0 || lo[at - 1] != ' ') continue;
+      size_t k = at;
+      while (k > 0 && lo[k - 1] == ' ') --k;
+      bool unit = false;
+      for (std::string_view u : {"million", "thousand", "k", "m"}) {
+        if (k >= u.size() && lo.substr(k - u.size(), u.size()) == u) {
+          k -= u.size();
+          unit = true;
+          break;
+        }
+      }
+      while (k > 0 && lo[k - 1] == ' ') --k;
+      size_t digits = 0;
+      while (k > 0 && (is_digit(lo[k - 1]) || lo[k - 1] == ',' || lo[k - 1] == '.')) digits += is_digit(lo[--k]) ? 1 : 0;
+      if (digits > 0 && (unit || digits >= 4)) return true;
+    }
+    return false;
+  }
+
   // The first GPU alone holding the run, in `lo` (a line, ASCII-lowercased), other than by "only"
   // (only_first_gpu_used()): the first GPU named ("first gpu", "gpu 0", "cuda:0", "device 0", 0号卡,
   // 第一张卡) and either the other GPUs told idle or empty ("the first GPU fills up completely while
@@ -5549,6 +5651,21 @@ if (contains("other process") || contains("another process") || contains("other 
         any({"\xe5\x87\xa0\xe4\xb9\x8e\xe6\x97\xa0", "\xe5\x87\xa0\xe4\xb9\x8e\xe6\xb2\xa1", "\xe6\x97\xa0\xe5\x8d\xa0\xe7\x94\xa8",
              "\xe6\xb2\xa1\xe6\x9c\x89\xe5\x8d\xa0\xe7\x94\xa8", "\xe7\xa9\xba\xe9\x97\xb2", "\xe6\x9e\x81\xe5\xb0\x91"})) {
       return true;  // 几乎无, 几乎没, 无占用, 没有占用, 空闲 (idle), 极少
+    }
+    // The model's weights told all on one GPU of several, the first or the last ("It seems the model weights
+    // are all on the last gpu, so when inferencing, the last gpu ran out of memory"), failing there: not spread
+    // over the others. "The first / last" names one of several; "one / the same GPU" only beside other GPUs
+    // named ("... while the other GPUs stay empty"). Not a single card holding it as meant.
+    const bool first_or_last = any({"all on the last gpu", "all on the last card", "all on the first gpu", "all on the first card",
+                                    "all on gpu 0", "all on gpu0", "all on cuda:0", "all in the last gpu", "all in the first gpu",
+                                    "all loaded on the first gpu", "all loaded onto the first gpu", "all loaded on the last gpu",
+                                    "all loaded onto the last gpu", "all loaded on gpu 0"});
+    const bool one_of_several = any({"all on one gpu", "all on a single gpu", "all on the same gpu"}) &&
+                                any({"other gpu", "others", "gpus", "other card", "cards"});
+    if ((first_or_last || one_of_several) && any({"weight", "model", "layers", "parameters"}) &&
+        !any({"as expected", "as intended", "only have one", "only one gpu", "single card", "one card"}) &&
+        (any({"ran out", "run out", "runs out", "out of memory", "crash", "fail"}) || contains_word_start(lo, "oom"))) {
+      return true;
     }
     // (zh: 0号卡 card No. 0, 第一张卡 the first card, 0卡 / 卡0 card 0: not "20卡", twenty cards.)
     const size_t card0 = lo.find("0\xe5\x8d\xa1");
@@ -7703,6 +7820,15 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   c.no_autograd = no_autograd_frame;
   if (no_autograd_frame) eval_frame = false;  // a runtime without autograd: no graph kept (frame_facts())
+  // A diffusers pipeline built and then called, before the report (or after it, where the report is told
+  // first, in a title): its __call__ is under @torch.no_grad() (outputs kept, not graphs). Not a pipeline
+  // built only to save the model.
+  const int64_t built = ev.diffusers_pipeline_line;
+  if (built > 0 && std::any_of(ev.pipeline_call_lines.begin(), ev.pipeline_call_lines.end(), [&](int64_t l) {
+        return l > built && (built > oom_line || l <= oom_line);
+      })) {
+    no_grad_frame = true;
+  }
   // A traceback prints the innermost call last. A load / cast frame with frames of another phase
   // under it only passed the model on, its move or cast done ("trainer.fit(model.float(), dm)"
   // down to "out = self.model(**batch)"; "evaluate(model.half(), loader)" down to "logits =
@@ -7876,7 +8002,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
   c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line;
-  c.quantized = ev.quantized_line > 0;
+  // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
+  // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
+  // (bitsandbytes' load_in_4bit) makes it small first.
+  c.quantized = ev.quantized_line > 0 && (ev.export_quant_line == 0 || ev.load_quantized_line > 0);
   c.training = ev.training_line > 0;
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;

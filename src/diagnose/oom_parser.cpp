@@ -3440,6 +3440,40 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           break;
         }
       }
+      // A native library's sized failure as a byte count on the line after its out-of-memory line, or
+      // on that line itself ("kmcuda.cc:456 -> out of memory" then "failed to allocate 9453759777 bytes
+      // for device_bounds_yy": kmcuda's CUDA_CHECK, then its allocation's own line), wherever the log
+      // holds it (the report told in words may be the title): the request. Only a count of bytes in
+      // digits ("failed to allocate memory", a buffer of another unit, are not read here).
+      if (!r.requested_bytes && !killed && !kernel_died) {
+        for (size_t j = 0; j < lines.size() && j < 4000 && !r.requested_bytes; ++j) {
+          const std::string ql = lower(lines[j].raw.substr(0, 400));
+          const size_t p = ql.find("failed to allocate ");
+          if (p == std::string::npos) continue;
+          // (The line before a program's check, a source location and the runtime's words at its end,
+          // "kmcuda.cc:456 -> out of memory" or "... out of memory.": not a sentence that names the failure,
+          // "k-means on 50M embeddings runs out of memory".)
+          auto check_line = [](const std::string& x) {
+            std::string t = trim(x);
+            while (!t.empty() && (t.back() == '.' || t.back() == '!')) t.pop_back();
+            if (t.size() < 13 || t.compare(t.size() - 13, 13, "out of memory") != 0) return false;
+            for (const char* ext : {".cc:", ".cu:", ".cpp:", ".cxx:", ".c:", ".h:", ".cuh:", ".hpp:"}) {
+              const size_t loc = t.find(ext);
+              if (loc != std::string::npos && loc + std::strlen(ext) < t.size() && is_digit(t[loc + std::strlen(ext)])) return true;
+            }
+            return false;
+          };
+          const bool told_oom = check_line(ql) || (j > 0 && check_line(lower(lines[j - 1].raw.substr(0, 400))));
+          const size_t from = p + 19;
+          size_t d = from;
+          while (d < ql.size() && is_digit(ql[d])) ++d;
+          if (!told_oom || d == from || d - from > 18 || ql.compare(d, 6, " bytes") != 0) continue;
+          const int64_t count = std::stoll(ql.substr(from, d - from));
+          if (count <= 0) continue;
+          r.requested_bytes = count;
+          r.requested_printed = ql.substr(from, d - from) + " bytes";
+        }
+      }
       auto has_word = [&](const char* w) { return contains_word(lo, w); };
       if (killed) {
         r.family = "oom_killer";
