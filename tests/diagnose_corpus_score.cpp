@@ -292,6 +292,9 @@
 // - held66: tests/data/oom-corpus-held66/ (26 reports gathered the same way later in that session,
 //   after held65's round; committed on their own before anything was scored on them). Scored only
 //   when asked for (OOMKIT_CORPUS_PART=held66).
+// - held67: tests/data/oom-corpus-held67/ (26 reports gathered the same way in the next session,
+//   after held66's round; committed on their own before anything was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held67).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

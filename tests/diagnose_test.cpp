@@ -8271,3 +8271,117 @@ TEST(DiagnoseKinds39, Read47Mends) {
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{9453759777});
 }
+
+// held67's kinds (a fresh held-apart part, first look 34.6% / 65.4%), each on inputs written here.
+TEST(DiagnoseKinds39, Held67Kinds) {
+  // A crash written "crush", told of a program: a report; "crushes the numbers" is none.
+  std::vector<Diagnosis> ds =
+      diagnose_log("Runtime crushes after RAM usage goes over 25GB\nEvery time the kernel crushes after system RAM goes over "
+                   "25GB.\n",
+                   rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->device, "cpu");
+  EXPECT_TRUE(diagnose_log("Notebook slow\nThe page crushes the numbers into a chart and RAM stays at 2GB.\n", rules_alone())
+                  .empty());
+  // "memory overflow" names the OOM; a later line's CPU memory is the title's device.
+  ds = diagnose_log("Training reports a memory overflow error\nRunning train.py, a CPU memory overflow is always reported "
+                    "after the first epoch.\n",
+                    rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->device, "cpu");
+  // The failing allocation retold in prose beside the OOM: the request; a count without a unit is none.
+  ds = diagnose_log("Serving fails\nThen I got OOM on each gpu: allocate 512Mib but 300.5 MiB left\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{512} << 20);
+  ds = diagnose_log("Serving fails\nThen I got OOM on each gpu: allocate 2 more buffers did not help\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_FALSE(ds.front().oom->requested_bytes.has_value());
+  // A loss named for evaluation taken backward (MAML's outer loss) in a test-named script: a training step.
+  const std::string maml = "Memory leak in my MAML loop\nTraceback (most recent call last):\n  File \"/home/user/maml_test.py\", "
+                           "line 88, in main\n    evaluation_loss.backward()\n  File \"/usr/lib/python3/site-packages/torch/"
+                           "_tensor.py\", line 307, in backward\n    torch.autograd.backward(self, gradient, retain_graph)\n"
+                           "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.79 GiB total capacity; "
+                           "3.60 GiB already allocated; 77.56 MiB free; 3.62 GiB reserved in total by PyTorch)\n";
+  EXPECT_FALSE(evidence_holds(maml, "traceback: evaluation / inference"));
+  EXPECT_NE(top_cause(maml), OomCause::kEvalWithoutNoGrad);
+  // A batch as large as the whole dataset; one capped with min() is not.
+  const std::string class_means = "Exemplar selection OOM\nCUDA out of memory when computing class means:\n    x, _ = ";
+  const std::string whole_set = "a batch as large as the whole dataset";
+  EXPECT_TRUE(evidence_holds(class_means + "next(iter(DataLoader(train_set, batch_size=len(train_set))))\n", whole_set,
+                             OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds(class_means + "next(iter(DataLoader(train_set, batch_size=min(64, len(train_set)))))\n",
+                              whole_set));
+  // Adapters merged into the model: its whole weights; a merged model only loaded is not a merge.
+  EXPECT_TRUE(evidence_holds("peft merge OOM on one A100\nmodel = model.merge_and_unload() runs out of memory with CUDA out of "
+                             "memory.\n",
+                             "adapters merged into the model", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("Inference OOM\nI load the merged model after merging the LoRA, then generation runs out of "
+                              "memory.\ntorch.cuda.OutOfMemoryError: CUDA out of memory.\n",
+                              "adapters merged into the model"));
+  // A cloud machine's type: host RAM, where the log names no accelerator.
+  const std::string job = "OOM error when running a batch prediction job\nThe job fails with an OOM error; there is no way to "
+                          "set the machine type of this step.\n";
+  EXPECT_TRUE(evidence_holds(job, "a cloud machine's type told", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(job + "CUDA out of memory.\n", "a cloud machine's type told"));
+  // Tokens routed unevenly over the experts' GPUs: one GPU holds more.
+  EXPECT_TRUE(evidence_holds("How to avoid OOM in MoE training\nWith expert parallelism the router sends more tokens to one GPU "
+                             "early in training, and that device runs out of memory.\n",
+                             "tokens routed unevenly", OomCause::kMultiGpuImbalance));
+  // A screenshot's image tag (its width, a date, a web address holding "length") is no long input.
+  EXPECT_FALSE(evidence_holds("OOM in deployment\n<img width=\"1375\" alt=\"Screenshot 2023-08-07 at 5 04 59 PM\" "
+                              "src=\"https://github.com/org/extending-the-context-length-repo/assets/1234/abc\">\n"
+                              "torch.cuda.OutOfMemoryError: CUDA out of memory.\n",
+                              "a long input"));
+}
+
+// A read of held67's change (a fresh helper on the diff), mended: each reading only where its words say so.
+TEST(DiagnoseKinds39, Read47SecondMends) {
+  // "crushes" as praise is no crash; a denied memory overflow is no report.
+  EXPECT_TRUE(diagnose_log("Switched to the streaming loader. Honestly it crushes the old one: RAM usage went from 14GB to 3GB.\n",
+                           rules_alone())
+                  .empty());
+  EXPECT_TRUE(diagnose_log("Training hangs at step 300\nThere is no memory overflow, RAM stays at 6GB and GPU memory at 10GB.\n",
+                           rules_alone())
+                  .empty());
+  // "allocate 2 batches" is no size, and a budget meant is no failed request.
+  for (const char* text : {"OOM with larger images\nI get OOM on the GPU when I allocate 2 batches of 1024x1024 images at once.\n",
+                           "vLLM OOM on startup\nvLLM should allocate 20GiB for the KV cache, but I still get OOM on the 24GB "
+                           "card.\n"}) {
+    const std::vector<Diagnosis> ds = diagnose_log(text, rules_alone());
+    ASSERT_EQ(ds.size(), 1u) << text;
+    EXPECT_FALSE(ds.front().oom->requested_bytes.has_value()) << text;
+  }
+  // The attempt told before the size is the failing one.
+  std::vector<Diagnosis> ds =
+      diagnose_log("CUDA OOM: Trying to allocate 2548.47 GiB when processing the 500k dataset on an 80GB H100\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(ds.front().oom->requested_bytes.has_value());
+  // A collate function's batch_size = len(batch) is no whole-dataset batch.
+  EXPECT_FALSE(evidence_holds("def collate(batch):\n    batch_size = len(batch)\n    return torch.stack(batch)\n"
+                              "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                              "a batch as large as the whole dataset"));
+  // More tokens in a prompt on a single GPU running an MoE model is no routing imbalance.
+  EXPECT_FALSE(evidence_holds("Mixtral OOM with long prompts\nI'm running Mixtral-8x7B (MoE) on a single RTX 4090. With more "
+                              "tokens in the prompt the GPU runs out of memory.\ntorch.cuda.OutOfMemoryError: CUDA out of "
+                              "memory. Tried to allocate 1.50 GiB\n",
+                              "tokens routed unevenly"));
+  // "machine translation" is no machine type; an accelerator on the machine's line is the GPU's.
+  EXPECT_FALSE(evidence_holds("MemoryError when training a larger machine translation model\nMemoryError\n",
+                              "a cloud machine's type told"));
+  EXPECT_FALSE(evidence_holds("Vertex AI custom job OOM\nmachineType: n1-highmem-8, acceleratorType: NVIDIA_TESLA_V100\n"
+                              "RuntimeError: out of memory\n",
+                              "a cloud machine's type told"));
+  // Adapters merged in other words.
+  EXPECT_TRUE(evidence_holds("OOM when merging the QLoRA adapters\nThe process dies with \"Killed\" while merging the qlora "
+                             "adapters into the base model.\n",
+                             "adapters merged into the model"));
+  // A date after a month's name, an unquoted image width, a card's number: no long input.
+  for (const char* text : {"Since the release on Aug 7, 2023 training runs out of memory.\n",
+                           "<img width=1375 alt=\"context length\" src=\"https://github.com/user-attachments/assets/5f1e2a\">\n",
+                           "Training with sequence length 512 runs out of memory on my 3090.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(text) + "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 "
+                                                    "MiB\n",
+                                "a long input"))
+        << text;
+  }
+}

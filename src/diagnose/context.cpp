@@ -715,6 +715,7 @@ constexpr std::string_view kWorkersPool =
 // Memory allotted to a job told, read as the host's RAM where the log names no accelerator (a
 // statement's reading).
 constexpr std::string_view kJobAllotted = "memory allotted to a job told (a scheduler's grant of host RAM): ";
+constexpr std::string_view kMachineType = "a cloud machine's type told (its size is the host's RAM): ";
 
 // The resume told, read as the optimizer's state loaded (a statement's reading).
 constexpr std::string_view kResumeOptimizer = "fails when resuming from a checkpoint: the optimizer's state loaded onto the GPU: ";
@@ -2058,7 +2059,10 @@ class Reader {
       phase = 'g';
       what = "generate()";
     } else if (has(kWEval) && (frame || contains("eval") || contains("predict") || contains("valid")) &&
-               !(!frame && contains(".fit("))) {  // Keras' model.fit(..., validation_data=...) trains
+               !(!frame && contains(".fit(")) &&  // Keras' model.fit(..., validation_data=...) trains
+               // a loss named for evaluation taken backward trains ("evaluation_error.backward()": MAML's
+               // query-set loss of the outer step)
+               !(!frame && contains(".backward("))) {
       phase = 'e';
       what = "evaluation / inference";
     } else if (has(kWBackward)) {
@@ -2661,12 +2665,21 @@ class Reader {
     // A numpy / SciPy array told failing with a memory error (read below, at host RAM).
     const bool numpy_array_error = (has_text("np.") || has_text("numpy.") || has_text("scipy.")) &&
                                    (has_text("memory error") || has_text("unable to allocate"));
+    // A cloud machine's type named (read below).
+    const bool machine_type = has_text("machine") &&
+                              (has_text("machinetype") || has_text("machine type") || has_text("machine_type") ||
+                               has_text("bigger machine") || has_text("larger machine")) &&
+                              !has_text("machine translation") && !has_text("machine learning") &&
+                              !has_text("machine-learning");
+    // Adapters merged into the model (read below).
+    const bool merge_line = has_text("merg") && (has_text("lora") || has_text("adapter") || has_text("convert merge") ||
+                                                 has_text("merge_and_unload") || has_text("merge_lora") || has_text("peft"));
     // A point cloud's points counted, or too many of them (read below).
     const bool points_line = has_text("points") && (has_text("point cloud") || has_text("pointcloud") ||
                                                     has_text("point-cloud") || has_text("number of points") ||
                                                     has_text("too many points") || has_text("s of points"));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !numpy_array_error && !points_line &&
+        !numpy_array_error && !points_line && !merge_line && !machine_type &&
         !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -2953,6 +2966,13 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     // context_at()).
     if (sentence && !negated && job_memory_allotted(lo)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35, std::string(kJobAllotted) + text(), 0, Told::kAccount);
+    }
+    // A cloud machine's type named beside the failure ("I couldn't find a way to specify `machineType` in
+    // create_component_from_func", "it worked on a bigger machine"): a managed job's VM, whose size is the
+    // host's RAM, where the log names no accelerator (context_at()).
+    if (machine_type && lo.find('?') == std::string_view::npos &&
+        !contains_any(lo, {"accelerator", "gpu", "nvidia", "tesla", "cuda", "tpu"})) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35, std::string(kMachineType) + text(), 0, Told::kAccount);
     }
     // Memory told quadratic in the sequence's length ("the full attention matrix is
     // materialized for every head, so memory is quadratic in sequence length"): the (B, h, T, T) scores.
@@ -3272,6 +3292,12 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.08, "the word '" + word + "': " + text());
     }
     }
+    // A batch as large as the whole dataset ("DataLoader(ds, batch_size=len(ds))", "batch_size = len(dataset)"):
+    // every sample through the model at once, the batch's activations.
+    if (has_text("len(") && has_text("batch_size") && whole_set_batch(lo) && !has_text("min(")) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.35,
+          "a batch as large as the whole dataset (batch_size=len(...)): " + text());
+    }
     // The items one call asks for (items_per_call_told()): that call's batch, a sentence's weight.
     if (items_per_call && sentence) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.2, "the number of items one call asks for, told: " + text());
@@ -3285,6 +3311,17 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
         lo.find("up to ") < lo.find(" but ")) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "inputs up to a length told to work, a longer one to fail: " + text());
+    }
+    // LoRA adapters merged into the model ("xtuner convert merge ... OOM", "merge_and_unload() runs out of
+    // memory", "merging the LoRA weights fails"): the merge loads the whole base model's weights (and
+    // writes merged copies), the model's static memory, not a step's. Not a merge told as not the trouble.
+    if (merge_line && !negated &&
+        (contains_any(lo, {"merge_and_unload", "convert merge", "merge_lora", "lora merge", "merge_adapter"}) ||
+         ((contains_any(lo, {"merge ", "merging "})) && contains_any(lo, {"lora", "adapter", "peft"}))) &&
+        !contains_any(lo, {"after merging", "after the merge", "load the merged", "loading the merged", "loaded the merged",
+                           "no merge", "without merg", "before merging"})) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.35,
+          "adapters merged into the model (the merge loads the whole base model's weights): " + text());
     }
     // A point cloud's size told as the input ("I'm processing a point cloud with 40k points", "my point
     // clouds are quite large ~800k points", "too many points in the scene"): per-point features,
@@ -3833,6 +3870,14 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         // A number glued to the letters before it is a name's, not a length: a GPU's ("Quadro K2000",
         // "RTX3090", "A6000") or a model's ("gpt2"); not after "x" (the second side of "2048x2048").
         const bool in_name = p > 0 && is_alpha(lo[p - 1]) && lo[p - 1] != 'x';
+        // Nor a number in a web address or an HTML image tag's attribute (a screenshot's `<img width="1375"
+        // ... src="https://.../extending-the-context-length-...">`): the page's, not an input's.
+        const size_t token_begin = lo.find_last_of(" \t(\"'<", p) == std::string_view::npos ? 0 : lo.find_last_of(" \t(\"'<", p);
+        const bool in_markup = lo.substr(token_begin, p - token_begin).find("://") != std::string_view::npos ||
+                               (contains("<img ") && ((p >= 7 && lo.compare(p - 7, 7, "width=\"") == 0) ||
+                                                       (p >= 8 && lo.compare(p - 8, 8, "height=\"") == 0) ||
+                                                       (p >= 6 && lo.compare(p - 6, 6, "width=") == 0) ||
+                                                       (p >= 7 && lo.compare(p - 7, 7, "height=") == 0)));
         // The whole digit run, also when it is too long for integer_at() (more than 18 digits:
         // nullopt, `end` untouched): the scan resumes after it (resuming at 0 never ended).
         size_t end = p;
@@ -3875,7 +3920,21 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         // A rate, not a length: "1000 tokens/s", "1500 tokens per second", "900 tok/s".
         const bool rate = unit.rfind(" tokens/s", 0) == 0 || unit.rfind(" tok/s", 0) == 0 || unit.rfind("tok/s", 0) == 0 ||
                           (unit.rfind(" tokens pe", 0) == 0 && lo.compare(end + 7, 11, " per second") == 0);
-        if (v && !rate && !in_name && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
+        // (Nor a date's year: "Screenshot 2023-08-07", "2024/05/01", "on Aug 7, 2023", "in March 2024".)
+        const bool year = end - p == 4 && (lo.compare(p, 2, "19") == 0 || lo.compare(p, 2, "20") == 0);
+        const std::string_view month_before = lo.substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
+        const bool date = year && ((end + 3 < lo.size() && (lo[end] == '-' || lo[end] == '/') && is_digit(lo[end + 1]) &&
+                                    is_digit(lo[end + 2]) && lo[end + 3] == lo[end]) ||
+                                   contains_any(month_before, {"jan", "feb", "mar", "apr", "may ", "jun", "jul", "aug", "sep",
+                                                               "oct", "nov", "dec"}));
+        // (Nor a GeForce card's number told alone: "runs out of memory on my 3090", "a 4090 Ti".)
+        const bool card = end - p == 4 && v &&
+                          std::string_view("1050 1060 1070 1080 2060 2070 2080 3050 3060 3070 3080 3090 4060 4070 4080 4090 "
+                                           "5060 5070 5080 5090")
+                                  .find(lo.substr(p, 4)) != std::string_view::npos &&
+                          !(end < lo.size() && (lo[end] == 'x' || lo[end] == '*')) &&
+                          lo.compare(end, 7, " tokens") != 0 && lo.compare(end, 3, " px") != 0;
+        if (v && !rate && !in_name && !in_markup && !date && !card && (*v >= 1000 || (residues && *v >= 300)) && *v <= 10000000 &&
             !(end < lo.size() && (lo[end] == '.' || lo[end] == ':'))) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3, "a long input (sequence length / resolution): " + text());
           break;
@@ -4116,6 +4175,21 @@ if (contains("other process") || contains("another process") || contains("other 
         (uneven_word && gpu_memory_imbalance_prose(raw, lo)) || (first_gpu_fills && !negated && sentence) ||
         (!negated && sentence && first_gpu_alone(lo))) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.45, "one GPU holds more than the others: " + text());
+    }
+    // Experts' tokens routed unevenly over the GPUs of expert parallelism ("Using DeepEP will cause a GPU device
+    // to accept more tokens", "the router sends most tokens to a few experts on one rank"): the GPU that
+    // receives more tokens holds more activations than the others.
+    // (Tokens sent to a GPU or rank, not "more tokens in the prompt"; a single GPU is no expert parallelism.)
+    if (!negated && contains_any(lo, {"experts", "expert parallel", "moe", "deepep", "router", "routing"}) &&
+        contains_any(lo, {"accept more tokens", "accepts more tokens", "receive more tokens", "receives more tokens",
+                          "routed to", "routes more tokens", "sends more tokens", "send more tokens", "sends most tokens",
+                          "token imbalance", "imbalanced tokens", "unbalanced tokens", "tokens are unbalanced",
+                          "load imbalance"}) &&
+        contains_any(lo, {"gpu", "device", "rank"}) &&
+        !contains_any(lo, {"single gpu", "single rtx", "one gpu only", "only one gpu", "single card"}) &&
+        lo.find('?') == std::string_view::npos) {
+      add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.4,
+          "tokens routed unevenly over the experts' GPUs (one receives more than the others): " + text());
     }
     // GPUs of unequal memory given equal shares ("loads the model half-by-half across two GPUs with
     // different VRAM", "split evenly across cards of unequal sizes"): the smaller one fills first.
@@ -5605,6 +5679,24 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       if (saving) continue;
       return true;
+    }
+    return false;
+  }
+
+  // A DataLoader's batch as large as its dataset, as a keyword argument ("DataLoader(cd.eval(), batch_size=len(cd))",
+  // "batch_size =len(ds)"): "batch_size" after "(" or ",", then "=" and "len(". Not an assignment in a collate
+  // function ("batch_size = len(batch)", the batch it was handed). `lo` lowercased.
+  static bool whole_set_batch(std::string_view lo) {
+    for (size_t at = lo.find("batch_size"); at != std::string_view::npos; at = lo.find("batch_size", at + 10)) {
+      size_t b = at;
+      while (b > 0 && lo[b - 1] == ' ') --b;
+      if (b == 0 || (lo[b - 1] != '(' && lo[b - 1] != ',')) continue;
+      size_t k = at + 10;
+      while (k < lo.size() && lo[k] == ' ') ++k;
+      if (k >= lo.size() || lo[k] != '=') continue;
+      ++k;
+      while (k < lo.size() && lo[k] == ' ') ++k;
+      if (lo.compare(k, 4, "len(") == 0) return true;
     }
     return false;
   }
@@ -7769,7 +7861,14 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
           case 'e': set(eval_frame, eval_line, eval_what); break;
           case 'd': set(dl_frame, dl_line, dl_what); break;
           case 'a': set(attn_frame, attn_line, attn_what); break;
-          case 'b': set(back_frame, back_line, back_what); ++back_frames; break;
+          case 'b':
+            // A frame read as evaluation by its file's or function's name ("mini_Temp_Test.py", line 106,
+            // in main) whose own code line takes a loss backward ("evaluation_error.backward()"): a
+            // training step, not evaluation.
+            if (eval_frame && eval_line == f.line - 1) eval_frame = false;
+            set(back_frame, back_line, back_what);
+            ++back_frames;
+            break;
           case 'f': fwd_frame = true; fwd_line = f.line; inner_fwd_line = f.line; break;
           case 'F': fwd_frame = true; inner_fwd_line = f.line; break;
           case 'L': loss_frame = true; loss_line = f.line; break;
@@ -7937,11 +8036,13 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                                     [](const Signal& s) { return s.what.rfind(kWorkersPool, 0) == 0; }),
                      statements.end());
   }
-  // Memory allotted to a job read as host RAM only in a log that names no accelerator (a CUDA OOM
-  // beside "64GB of RAM to the job" is the GPU's).
+  // Memory allotted to a job, and a cloud machine's type, read as host RAM only in a log that names no
+  // accelerator (a CUDA OOM beside "64GB of RAM to the job" is the GPU's).
   if (ev.accelerator_line > 0) {
     statements.erase(std::remove_if(statements.begin(), statements.end(),
-                                    [](const Signal& s) { return s.what.rfind(kJobAllotted, 0) == 0; }),
+                                    [](const Signal& s) {
+                                      return s.what.rfind(kJobAllotted, 0) == 0 || s.what.rfind(kMachineType, 0) == 0;
+                                    }),
                      statements.end());
   }
   // for_inference read only where no no_grad / inference_mode shows and nothing calls generate()

@@ -2931,6 +2931,14 @@ bool memory_trouble_prose(std::string_view lo) {
   }
   if (any_word({"error", "errors", "crash", "crashed", "crashes", "crashing", "insufficient", "leak", "leaks", "leakage",
                 "leaking", "exhausted", "depletes", "depleted", "restarted", "killing"}) ||
+      // crash written as "crush", told of a program or of when it happens ("the runtime environment crushes
+      // after RAM usage goes over 12GB", "my script crushes every time ..."): not "crushes the numbers into
+      // a chart", nor praise ("it crushes the old one")
+      any_text({"crushes after", "crushed after", "crushes when", "crushed when", "crushes with", "crushed with",
+                "crushes because", "crushed because", "crushes due", "crushed due", "crushes every time",
+                "crushed every time", "crushes each time", "kernel crush", "runtime crush", "program crush",
+                "script crush", "session crush", "environment crush", "notebook crush", "colab crush", "process crush",
+                "training crush", "always crushes", "keeps crushing"}) ||
       any_text({"not enough", "isn't enough", "low ram", "low memory", "runs out", "ran out", "run out", "fills up",
                 "filled up", "filling up", "more and more", "hit the peak", "can't allocate",
                 "cannot allocate", "unable to allocate", "allocate memory", "could not allocate", "couldn't allocate",
@@ -3131,6 +3139,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "resourceexhaustederror",
                                    // "we seem to get memory outage with the 152 layer model", "ran out of VRAM"
                                    "memory outage", "out of vram",
+                                   // "reports memory overflow error", "a CPU memory overflow is always reported"
+                                   // (内存溢出 / 显存溢出 in English)
+                                   "memory overflow",
                                    // PyTorch's words quoted in a sentence ("it tried to allocate 172.00 MiB and
                                    // failed"), a size after them
                                    "tried to allocate ",
@@ -3159,6 +3170,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xec\xb4\x88\xea\xb3\xbc",
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xec\xb4\x88\xea\xb3\xbc"}) {
           at = lo.find(phrase);
+          // The memory's overflow as memory_short_or_taken() reads it: not denied, prevented or checked for
+          // ("There is no memory overflow", "Paged attention prevents memory overflow", "The memory overflow
+          // check passed").
+          if (at != std::string::npos && std::string_view(phrase) == "memory overflow" && !memory_short_or_taken(lo)) {
+            at = std::string::npos;
+          }
           // The exception's name in Python code (exception_named_in_code()) is no report; "I got a
           // ResourceExhaustedError exception" is one.
           if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && exception_named_in_code(lo)) {
@@ -3438,6 +3455,37 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           while (e < q.raw.size() && taken < v->printed.size()) taken += !is_space(q.raw[e++]);
           r.requested_printed = spaced_unit(trim(q.raw.substr(p + 18, e - p - 18)));
           break;
+        }
+      }
+      // The failing allocation retold in the user's words on a line that names the OOM ("then i got OOM on
+      // each gpu: allocate 372Mib but 367.12 left"): "allocate" and a size with its unit right after it.
+      for (const LineView& q : lines) {
+        if (r.requested_bytes || killed || kernel_died) break;
+        const std::string ql = lower(q.raw.substr(0, 2000));
+        if (!contains_word_start(ql, "oom") && ql.find("out of memory") == std::string::npos) continue;
+        for (size_t p = ql.find("allocate "); p != std::string::npos && !r.requested_bytes; p = ql.find("allocate ", p + 9)) {
+          if (!word_starts_at(ql, p) || (p >= 9 && ql.compare(p - 9, 9, "tried to ") == 0)) continue;
+          const std::string sq = squash(std::string_view(ql).substr(p + 9, 24));
+          const auto v = size_at(sq, 0);
+          if (!v || v->overflow || v->bytes <= 0 || !is_digit(sq[0])) continue;
+          // (A unit of two letters or more must follow the number: "allocate 2 more buffers", "allocate 2
+          // batches" are no size.)
+          const size_t unit = v->printed.find_first_not_of("0123456789.,");
+          if (unit == std::string::npos || v->printed.size() - unit < 2) continue;
+          // (The allocation that failed: what was left told after it, "allocate 372Mib but 367.12 left", or
+          // its failure or attempt before it, "unable to allocate 2GiB", "CUDA OOM: Trying to allocate 2548.47
+          // GiB"; not a budget meant, "vLLM should allocate 20GiB for the KV cache".)
+          const std::string_view after = std::string_view(ql).substr(p + 9, 60);
+          const std::string_view before = std::string_view(ql).substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+          const bool failed = contains_any(after, {" left", " free", " available", " remain"}) ||
+                              contains_any(before, {"failed to ", "unable to ", "cannot ", "can't ", "could not ",
+                                                    "couldn't ", "fails to ", "failing to ", "trying to ", "attempting to ",
+                                                    "attempt to ", "tries to "});
+          if (!failed) continue;
+          r.requested_bytes = v->bytes;
+          size_t e = p + 9, taken = 0;
+          while (e < q.raw.size() && taken < v->printed.size()) taken += !is_space(q.raw[e++]);
+          r.requested_printed = spaced_unit(trim(q.raw.substr(p + 9, e - p - 9)));
         }
       }
       // A native library's sized failure as a byte count on the line after its out-of-memory line, or
