@@ -295,6 +295,9 @@
 // - held67: tests/data/oom-corpus-held67/ (26 reports gathered the same way in the next session,
 //   after held66's round; committed on their own before anything was scored on them). Scored only
 //   when asked for (OOMKIT_CORPUS_PART=held67).
+// - held68: tests/data/oom-corpus-held68/ (25 reports gathered the same way later in that session,
+//   after held67's round; committed on their own before anything was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held68).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -8385,3 +8385,62 @@ TEST(DiagnoseKinds39, Read47SecondMends) {
         << text;
   }
 }
+
+// held68's kinds (a fresh held-apart part, first look 56.0% / 68.0%), each on inputs written here.
+TEST(DiagnoseKinds39, Held68Kinds) {
+  // TH's CPU allocator pasted without its "$ Torch: " head: its whole-GB count, host RAM.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "not enough memory: you tried to allocate 3GB\nI keep hitting this error while training CycleGAN on the CPU.\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->family, "th_cpu_allocator");
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{3} << 30);
+  EXPECT_EQ(ds.front().findings.front().category, OomCause::kCpuRam);
+  // ... and c10's DefaultCPUAllocator's words without its head: its exact byte count.
+  ds = diagnose_log("not enough memory: you tried to allocate 9437184 bytes\nMy pagefile was small.\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->family, "cpu_default_allocator");
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{9437184});
+  // Memory told to fluctuate follows the inputs' sizes; growth alone stays a leak.
+  const std::string oom = "RuntimeError: CUDA error: out of memory\n";
+  EXPECT_EQ(top_cause("OOM on a custom dataset\nEven with imgs_per_gpu=1 the memory grows to around 8G and fluctuates for a "
+                      "while until finally OOM.\n" + oom),
+            OomCause::kActivationsSeqlen);
+  EXPECT_EQ(top_cause("OOM on a custom dataset\nThe memory grows every iteration until finally OOM.\n" + oom),
+            OomCause::kLeakAcrossSteps);
+  // A batch size in a launch script's name; "_bs" in a name that is no script or config is none.
+  EXPECT_TRUE(evidence_holds("I'm running ./scripts/launch_BigGAN_bs256x8.sh and getting the following error:\nRuntimeError: "
+                             "CUDA out of memory. Tried to allocate 768.00 MiB (GPU 0; 7.44 GiB total capacity; 5.47 GiB "
+                             "already allocated; 487.56 MiB free; 1.07 GiB cached)\n",
+                             "logged batch size 256", OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds("I'm running the model named resnet_bs256 and getting the following error:\nRuntimeError: CUDA out "
+                              "of memory. Tried to allocate 768.00 MiB\n",
+                              "logged batch size 256"));
+}
+
+// A read of held68's change (a fresh helper on the diff), mended: each reading only where its words say so.
+TEST(DiagnoseKinds39, Read47ThirdMends) {
+  const std::string oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  // Fluctuation denied, another measure's, or beside a rise every epoch: the leak stays.
+  for (const char* text : {"GPU memory doesn't fluctuate, it keeps increasing after every iteration until OOM.\n",
+                           "The loss fluctuates a lot, and GPU memory keeps increasing every epoch until it runs out.\n",
+                           "Memory fluctuates a little but keeps increasing after every epoch until it finally crashes.\n"}) {
+    EXPECT_EQ(top_cause(std::string(text) + oom), OomCause::kLeakAcrossSteps) << text;
+  }
+  // c10's messages without their head: the other wording, and a count beyond int64 flagged.
+  std::vector<Diagnosis> ds = diagnose_log(
+      "RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. can't allocate memory: you tried to allocate 268435456 bytes. "
+      "Error code 12 (Cannot allocate memory)\n",
+      rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds.front().oom->family, "cpu_default_allocator");
+  EXPECT_EQ(ds.front().oom->requested_bytes, int64_t{268435456});
+  ds = diagnose_log("RuntimeError: not enough memory: you tried to allocate 18446744065119617024 bytes.\n", rules_alone());
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(ds.front().oom->size_overflow);
+  // Batch sizes in script names after "-" and as "bsz"; a decoding script's beam size is none.
+  for (const char* script : {"scripts/finetune-llama7b-bs32.sh", "examples/train_bsz32.sh"}) {
+    EXPECT_TRUE(evidence_holds("$ bash " + std::string(script) + "\n" + oom, "logged batch size 32")) << script;
+  }
+  EXPECT_FALSE(evidence_holds("$ bash scripts/decode_bs32.sh\n" + oom, "logged batch size 32"));
+}

@@ -1118,6 +1118,32 @@ class Reader {
         }
       }
     }
+    // A batch size named in a launch script's or config's file name ("./scripts/launch_BigGAN_bs256x8.sh",
+    // "r50_bs64_coco.yaml", "finetune-llama7b-bs32.sh", fairseq's "train_bsz64.sh"): "bs" or "bsz" after "_" or
+    // "-", its digits, in a name that ends in a script's or config's extension. Not a decoding script's
+    // beam size ("decode_bs5.sh").
+    if (line_has(lo, "bs")) {
+      for (size_t at = lo.find("bs"); at != std::string_view::npos; at = lo.find("bs", at + 2)) {
+        if (at == 0 || (lo[at - 1] != '_' && lo[at - 1] != '-')) continue;
+        size_t d = at + 2;
+        if (d < lo.size() && lo[d] == 'z') ++d;
+        const size_t digits = d;
+        while (d < lo.size() && is_digit(lo[d])) ++d;
+        if (d == digits || d - digits > 6) continue;
+        size_t e = d;
+        while (e < lo.size() && (word_char(lo[e]) || lo[e] == '-')) ++e;
+        bool file = false;
+        for (std::string_view ext : {".sh", ".py", ".yaml", ".yml", ".json", ".cfg", ".toml"}) {
+          file = file || (lo.compare(e, ext.size(), ext) == 0 && (e + ext.size() >= lo.size() || !word_char(lo[e + ext.size()])));
+        }
+        size_t name = at;
+        while (name > 0 && (word_char(lo[name - 1]) || lo[name - 1] == '-')) --name;
+        const std::string_view file_name = lo.substr(name, e - name);
+        if (!file || file_name.find("decod") != std::string_view::npos || file_name.find("beam") != std::string_view::npos) continue;
+        if (const auto v = integer_at(lo, digits); v && *v > 0) ev_.batch.emplace_back(n, *v);
+        break;
+      }
+    }
     // ZeRO stage 3 or FSDP's full shard named without the framework's name ("ZeRO-3 and CPU offload",
     // "zero3", "ds_z3_config.json", "FULL_SHARD"): the weights are sharded over the GPUs.
     if (!ev_.zero3_line && (line_has(lo, "zero") || line_has(lo, "z3") || line_has(lo, "shard")) &&
@@ -2882,10 +2908,29 @@ class Reader {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.45,
           "memory told to grow as the input grows (activations scale with its length or size): " + text());
     }
+    // Memory told to fluctuate ("it quickly grows to around 8G and fluctuates for a while until finally
+    // OOM"): it rises and falls with each input's size (a leak only rises), the largest input failing.
+    // (The memory's fluctuation: not the loss's or another measure's in its clause; not denied, "doesn't fluctuate", "no
+    // fluctuation"; not beside a rise told per step or epoch, "fluctuates a little but keeps increasing
+    // after every epoch", which is a leak.)
+    const size_t fl = lo.find("fluctuat");
+    const std::string_view fl_clause = fl == std::string_view::npos ? std::string_view() : clause_at(lo, fl);
+    const std::string_view fl_before = fl == std::string_view::npos ? std::string_view() : lo.substr(fl >= 14 ? fl - 14 : 0, fl >= 14 ? 14 : fl);
+    const bool fluctuates = sentence && !negated && mem_noun && !has(kWLeak) && fl != std::string_view::npos &&
+                            !contains_any(fl_clause, {"loss", "accuracy", "speed", "throughput", "utilization", "utilisation",
+                                                      "score", "metric", "temperature", "clock", "power"}) &&
+                            !contains_any(fl_before, {"n't ", "not ", "no ", "without ", "never "}) &&
+                            !contains_any(lo, {"every", "each epoch", "each step", "each iteration", "per epoch", "per step",
+                                               "keeps increasing", "keeps growing", "keep increasing", "keep growing"}) &&
+                            !only_asked(lo, {"fluctuat"});
+    if (fluctuates && !grows_with_input) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.45,
+          "memory told to fluctuate (it follows each input's size; a leak only rises): " + text());
+    }
 if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
           !grows_something_else) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}) && !leak_guessed(lo))) &&  // "Does demo.py have a memory leak?": asked
-        !fix_told && !growth_denied && !grows_with_input) {
+        !fix_told && !growth_denied && !grows_with_input && !fluctuates) {
       if (graph_of_no_grad_work) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.5,
             "memory grows with the autograd graph of work that needs no gradient (torch.no_grad told as the fix): " + text());

@@ -891,6 +891,25 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
     return;
   }
   if (r.family == "th_cpu_allocator") {
+    // c10's DefaultCPUAllocator says the same words with a byte count ("not enough memory: you tried to
+    // allocate 9437184 bytes", its "DefaultCPUAllocator: " head not pasted): that allocator's, exact.
+    if (const size_t at = ifind(s, "youtriedtoallocate"); at != std::string::npos) {
+      size_t k = at + 18;
+      while (k < s.size() && is_digit(s[k])) ++k;
+      if (k > at + 18 && lower(s.substr(k, 5)) == "bytes") {
+        r.family = "cpu_default_allocator";
+        if (auto n = integer_after(s, "youtriedtoallocate")) {
+          r.requested_bytes = *n;
+          r.requested_printed = std::to_string(*n) + " bytes";
+        } else {  // a count beyond int64 (a corrupted size): flagged, never dropped
+          r.requested_bytes = kMaxInt64;
+          r.size_overflow = true;
+          r.requested_printed = std::string(s.substr(at + 18, k - at - 18)) + " bytes";
+        }
+        r.device = "cpu";
+        return;
+      }
+    }
     if (auto n = integer_after(s, "youtriedtoallocate")) {
       if (*n < kMaxInt64 / kGiB) {
         r.requested_bytes = *n * kGiB;  // THAlloc printed size / 2^30 truncated, labelled "GB"

@@ -182,6 +182,12 @@ const HeadDef kHeads[] = {
     {"defaultcpuallocator: can't allocate memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
     {"defaultcpuallocator: not enough memory", "cpu_default_allocator", "cpu_allocator", Kind::kOneLine},
     {"torch: not enough memory", "th_cpu_allocator", "cpu_allocator", Kind::kOneLine},
+    // ... pasted without its "$ Torch: " head ("not enough memory: you tried to allocate 0GB", an issue's
+    // title): TH's own words after it.
+    {"not enough memory: you tried to allocate", "th_cpu_allocator", "cpu_allocator", Kind::kOneLine},
+    // c10's other DefaultCPUAllocator wording without its head ("[enforce fail at alloc_cpu.cpp:75] err == 0.
+    // can't allocate memory: you tried to allocate 268435456 bytes"): its byte count (oom_fields).
+    {"can't allocate memory: you tried to allocate", "th_cpu_allocator", "cpu_allocator", Kind::kOneLine},
     {"attempting to allocate", "xla", "xla", Kind::kOneLine},
     // The TPU runtime loading a program: "RESOURCE_EXHAUSTED: Error loading program 'jit_f':
     // Attempting to reserve 6.14G at the bottom of memory. That was not possible."
