@@ -8444,3 +8444,17 @@ TEST(DiagnoseKinds39, Read47ThirdMends) {
   }
   EXPECT_FALSE(evidence_holds("$ bash scripts/decode_bs32.sh\n" + oom, "logged batch size 32"));
 }
+
+// held69's kinds (a fresh held-apart part, first look 48.0% / 72.0%), each on inputs written here.
+TEST(DiagnoseKinds39, Held69Kinds) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  // A document told large is the input's length (in the prose before the error's words).
+  const std::string coref = "Coref training: CUDA out of memory\nI noticed that applying the model to large document causes out "
+                            "of memory error. The library doesn't truncate it.\n";
+  EXPECT_TRUE(evidence_holds(coref, "long inputs", OomCause::kActivationsSeqlen));
+  EXPECT_EQ(top_cause(coref), OomCause::kActivationsSeqlen);
+  // ... not documentation, nor documents truncated to a bound.
+  EXPECT_FALSE(evidence_holds("Encoding OOM\nI followed the large documentation and encode short entries, which causes out "
+                              "of memory error. It doesn't help to wait.\n" + oom,
+                              "long inputs"));
+}

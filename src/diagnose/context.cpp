@@ -7308,6 +7308,17 @@ if (contains("other process") || contains("another process") || contains("other 
                             "long utterance", "longer utterance"}))) {
       return true;
     }
+    // A document told large as the input ("applying the coreference to large document causes out of memory"):
+    // the word itself ("documents", not "documentation"), not documents truncated or filtered to a bound ("Large
+    // documents are truncated to 512 tokens").
+    if (has("document") && !any({"truncated to", "are truncated", "is truncated", "filtered to", "are filtered"})) {
+      for (std::string_view p : {"large document", "big document", "huge document"}) {
+        const size_t at = lo.find(p);
+        if (at == std::string_view::npos) continue;
+        const size_t e = at + p.size();
+        if (e >= lo.size() || !is_alpha(lo[e]) || (lo[e] == 's' && (e + 1 >= lo.size() || !is_alpha(lo[e + 1])))) return true;
+      }
+    }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
     // Inputs told not truncated ("Untruncated text calibration produces a 16 GiB OOM", "without
     // truncation"): their whole length reaches the model.
