@@ -3446,6 +3446,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.allocated_bytes = bfc_stats_in_use;
         return r;
       }
+      // A size read at `from` of line `q` as the request, its printed text from the line itself, its case
+      // kept: as many non-space characters as the size read.
+      auto take_request = [&r](const LineView& q, size_t from, const PrintedSize& v) {
+        r.requested_bytes = v.bytes;
+        size_t e = from, taken = 0;
+        while (e < q.raw.size() && taken < v.printed.size()) taken += !is_space(q.raw[e++]);
+        r.requested_printed = spaced_unit(trim(q.raw.substr(from, e - from)));
+      };
       // PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU with
       // \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
       for (const LineView& q : lines) {
@@ -3455,11 +3463,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         if (p == std::string::npos) continue;
         const std::string sq = squash(std::string_view(ql).substr(p + 18, 24));
         if (const auto v = size_at(sq, 0); v && !v->overflow && v->bytes > 0) {
-          r.requested_bytes = v->bytes;
-          // (The printed text from the line itself, its case kept: as many non-space characters as the size read.)
-          size_t e = p + 18, taken = 0;
-          while (e < q.raw.size() && taken < v->printed.size()) taken += !is_space(q.raw[e++]);
-          r.requested_printed = spaced_unit(trim(q.raw.substr(p + 18, e - p - 18)));
+          take_request(q, p + 18, *v);
           break;
         }
       }
@@ -3488,10 +3492,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                                     "couldn't ", "fails to ", "failing to ", "trying to ", "attempting to ",
                                                     "attempt to ", "tries to "});
           if (!failed) continue;
-          r.requested_bytes = v->bytes;
-          size_t e = p + 9, taken = 0;
-          while (e < q.raw.size() && taken < v->printed.size()) taken += !is_space(q.raw[e++]);
-          r.requested_printed = spaced_unit(trim(q.raw.substr(p + 9, e - p - 9)));
+          take_request(q, p + 9, *v);
         }
       }
       // A native library's sized failure as a byte count on the line after its out-of-memory line, or
