@@ -1118,32 +1118,7 @@ class Reader {
         }
       }
     }
-    // A batch size named in a launch script's or config's file name ("./scripts/launch_BigGAN_bs256x8.sh",
-    // "r50_bs64_coco.yaml", "finetune-llama7b-bs32.sh", fairseq's "train_bsz64.sh"): "bs" or "bsz" after "_" or
-    // "-", its digits, in a name that ends in a script's or config's extension. Not a decoding script's
-    // beam size ("decode_bs5.sh").
-    if (line_has(lo, "bs")) {
-      for (size_t at = lo.find("bs"); at != std::string_view::npos; at = lo.find("bs", at + 2)) {
-        if (at == 0 || (lo[at - 1] != '_' && lo[at - 1] != '-')) continue;
-        size_t d = at + 2;
-        if (d < lo.size() && lo[d] == 'z') ++d;
-        const size_t digits = d;
-        while (d < lo.size() && is_digit(lo[d])) ++d;
-        if (d == digits || d - digits > 6) continue;
-        size_t e = d;
-        while (e < lo.size() && (word_char(lo[e]) || lo[e] == '-')) ++e;
-        bool file = false;
-        for (std::string_view ext : {".sh", ".py", ".yaml", ".yml", ".json", ".cfg", ".toml"}) {
-          file = file || (lo.compare(e, ext.size(), ext) == 0 && (e + ext.size() >= lo.size() || !word_char(lo[e + ext.size()])));
-        }
-        size_t name = at;
-        while (name > 0 && (word_char(lo[name - 1]) || lo[name - 1] == '-')) --name;
-        const std::string_view file_name = lo.substr(name, e - name);
-        if (!file || file_name.find("decod") != std::string_view::npos || file_name.find("beam") != std::string_view::npos) continue;
-        if (const auto v = integer_at(lo, digits); v && *v > 0) ev_.batch.emplace_back(n, *v);
-        break;
-      }
-    }
+    if (line_has(lo, "bs")) batch_in_file_name(lo, n);
     // ZeRO stage 3 or FSDP's full shard named without the framework's name ("ZeRO-3 and CPU offload",
     // "zero3", "ds_z3_config.json", "FULL_SHARD"): the weights are sharded over the GPUs.
     if (!ev_.zero3_line && (line_has(lo, "zero") || line_has(lo, "z3") || line_has(lo, "shard")) &&
@@ -1574,6 +1549,34 @@ class Reader {
       }
     } else {
       ev_.batch.emplace_back(n, *v);
+    }
+  }
+
+  // A batch size named in a launch script's or config's file name ("./scripts/launch_BigGAN_bs256x8.sh",
+  // "r50_bs64_coco.yaml", "finetune-llama7b-bs32.sh", fairseq's "train_bsz64.sh"): "bs" or "bsz" after "_" or
+  // "-", its digits, in a name that ends in a script's or config's extension, read as setting()'s
+  // "batch_size=256" is. Not a decoding script's beam size ("decode_bs5.sh"). The first such name on
+  // the line `lo` (lower-cased), line number `n`.
+  void batch_in_file_name(std::string_view lo, int64_t n) {
+    for (size_t at = lo.find("bs"); at != std::string_view::npos; at = lo.find("bs", at + 2)) {
+      if (at == 0 || (lo[at - 1] != '_' && lo[at - 1] != '-')) continue;
+      size_t d = at + 2;
+      if (d < lo.size() && lo[d] == 'z') ++d;
+      const size_t digits = d;
+      while (d < lo.size() && is_digit(lo[d])) ++d;
+      if (d == digits || d - digits > 6) continue;
+      size_t e = d;
+      while (e < lo.size() && (word_char(lo[e]) || lo[e] == '-')) ++e;
+      bool file = false;
+      for (std::string_view ext : {".sh", ".py", ".yaml", ".yml", ".json", ".cfg", ".toml"}) {
+        file = file || (lo.compare(e, ext.size(), ext) == 0 && (e + ext.size() >= lo.size() || !word_char(lo[e + ext.size()])));
+      }
+      size_t name = at;
+      while (name > 0 && (word_char(lo[name - 1]) || lo[name - 1] == '-')) --name;
+      const std::string_view file_name = lo.substr(name, e - name);
+      if (!file || file_name.find("decod") != std::string_view::npos || file_name.find("beam") != std::string_view::npos) continue;
+      if (const auto v = integer_at(lo, digits); v && *v > 0) ev_.batch.emplace_back(n, *v);
+      return;
     }
   }
 

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -3446,88 +3447,100 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.allocated_bytes = bfc_stats_in_use;
         return r;
       }
+      // The request told outside a message of PyTorch's, read in one pass over the log's lines, each
+      // lowercased once; by rank, where several are told: (1) PyTorch's quoted "Tried to allocate", (2)
+      // the failing allocation retold, (3) a native library's sized failure. The first of each kind
+      // in the log is the one kept. (A kill's or a dead kernel's report has no request.)
+      struct Told {
+        const LineView* line = nullptr;
+        size_t from = 0;
+        PrintedSize size;
+      };
+      std::optional<Told> quoted, retold;
+      std::optional<std::pair<int64_t, std::string>> native;  // (bytes, printed)
+      // (The line before a program's check, a source location and the runtime's words at its end,
+      // "kmcuda.cc:456 -> out of memory" or "... out of memory.": not a sentence that names the failure,
+      // "k-means on 50M embeddings runs out of memory".)
+      auto check_line = [](std::string_view x) {
+        std::string t = trim(x);
+        while (!t.empty() && (t.back() == '.' || t.back() == '!')) t.pop_back();
+        if (t.size() < 13 || t.compare(t.size() - 13, 13, "out of memory") != 0) return false;
+        for (const char* ext : {".cc:", ".cu:", ".cpp:", ".cxx:", ".c:", ".h:", ".cuh:", ".hpp:"}) {
+          const size_t loc = t.find(ext);
+          if (loc != std::string::npos && loc + std::strlen(ext) < t.size() && is_digit(t[loc + std::strlen(ext)])) return true;
+        }
+        return false;
+      };
+      std::string previous_lo;  // the line before's, lowercased
+      for (size_t j = 0; j < lines.size() && !quoted && !killed && !kernel_died; ++j) {
+        const LineView& q = lines[j];
+        std::string ql = lower(q.raw.substr(0, 2000));
+        // (1) PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU
+        // with \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
+        if (const size_t p = ql.find("tried to allocate "); p != std::string::npos) {
+          const std::string sq = squash(std::string_view(ql).substr(p + 18, 24));
+          if (const auto v = size_at(sq, 0); v && !v->overflow && v->bytes > 0) {
+            quoted = Told{&q, p + 18, *v};
+            break;
+          }
+        }
+        // (2) The failing allocation retold in the user's words on a line that names the OOM ("then i got
+        // OOM on each gpu: allocate 372Mib but 367.12 left"): "allocate" and a size with its unit right
+        // after it.
+        if (!retold && (contains_word_start(ql, "oom") || ql.find("out of memory") != std::string::npos)) {
+          for (size_t p = ql.find("allocate "); p != std::string::npos && !retold; p = ql.find("allocate ", p + 9)) {
+            if (!word_starts_at(ql, p) || (p >= 9 && ql.compare(p - 9, 9, "tried to ") == 0)) continue;
+            const std::string sq = squash(std::string_view(ql).substr(p + 9, 24));
+            const auto v = size_at(sq, 0);
+            if (!v || v->overflow || v->bytes <= 0 || !is_digit(sq[0])) continue;
+            // (A unit of two letters or more must follow the number: "allocate 2 more buffers", "allocate 2
+            // batches" are no size.)
+            const size_t unit = v->printed.find_first_not_of("0123456789.,");
+            if (unit == std::string::npos || v->printed.size() - unit < 2) continue;
+            // (The allocation that failed: what was left told after it, "allocate 372Mib but 367.12 left",
+            // or its failure or attempt before it, "unable to allocate 2GiB", "CUDA OOM: Trying to allocate
+            // 2548.47 GiB"; not a budget meant, "vLLM should allocate 20GiB for the KV cache".)
+            const std::string_view after = std::string_view(ql).substr(p + 9, 60);
+            const std::string_view before = std::string_view(ql).substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+            const bool failed = contains_any(after, {" left", " free", " available", " remain"}) ||
+                                contains_any(before, {"failed to ", "unable to ", "cannot ", "can't ", "could not ",
+                                                      "couldn't ", "fails to ", "failing to ", "trying to ", "attempting to ",
+                                                      "attempt to ", "tries to "});
+            if (failed) retold = Told{&q, p + 9, *v};
+          }
+        }
+        // (3) A native library's sized failure as a byte count on the line after its out-of-memory line,
+        // or on that line itself ("kmcuda.cc:456 -> out of memory" then "failed to allocate 9453759777
+        // bytes for device_bounds_yy": kmcuda's CUDA_CHECK, then its allocation's own line), wherever the
+        // log holds it (the report told in words may be the title), in its first 4000 lines, each line's
+        // first 400 bytes. Only a count of bytes in digits ("failed to allocate memory", a buffer of
+        // another unit, are not read here).
+        if (!native && j < 4000) {
+          const std::string_view nl = std::string_view(ql).substr(0, 400);
+          if (const size_t p = nl.find("failed to allocate "); p != std::string_view::npos) {
+            const bool told_oom = check_line(nl) || (j > 0 && check_line(std::string_view(previous_lo).substr(0, 400)));
+            const size_t from = p + 19;
+            size_t d = from;
+            while (d < nl.size() && is_digit(nl[d])) ++d;
+            if (told_oom && d != from && d - from <= 18 && nl.compare(d, 6, " bytes") == 0) {
+              const std::string digits(nl.substr(from, d - from));
+              if (const int64_t count = std::stoll(digits); count > 0) native.emplace(count, digits + " bytes");
+            }
+          }
+        }
+        previous_lo = std::move(ql);
+      }
       // A size read at `from` of line `q` as the request, its printed text from the line itself, its case
       // kept: as many non-space characters as the size read.
-      auto take_request = [&r](const LineView& q, size_t from, const PrintedSize& v) {
-        r.requested_bytes = v.bytes;
-        size_t e = from, taken = 0;
-        while (e < q.raw.size() && taken < v.printed.size()) taken += !is_space(q.raw[e++]);
-        r.requested_printed = spaced_unit(trim(q.raw.substr(from, e - from)));
-      };
-      // PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU with
-      // \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
-      for (const LineView& q : lines) {
-        if (killed || kernel_died) break;  // (a kill's or a dead kernel's report has no request of PyTorch's)
-        const std::string ql = lower(q.raw.substr(0, 2000));
-        const size_t p = ql.find("tried to allocate ");
-        if (p == std::string::npos) continue;
-        const std::string sq = squash(std::string_view(ql).substr(p + 18, 24));
-        if (const auto v = size_at(sq, 0); v && !v->overflow && v->bytes > 0) {
-          take_request(q, p + 18, *v);
-          break;
-        }
-      }
-      // The failing allocation retold in the user's words on a line that names the OOM ("then i got OOM on
-      // each gpu: allocate 372Mib but 367.12 left"): "allocate" and a size with its unit right after it.
-      for (const LineView& q : lines) {
-        if (r.requested_bytes || killed || kernel_died) break;
-        const std::string ql = lower(q.raw.substr(0, 2000));
-        if (!contains_word_start(ql, "oom") && ql.find("out of memory") == std::string::npos) continue;
-        for (size_t p = ql.find("allocate "); p != std::string::npos && !r.requested_bytes; p = ql.find("allocate ", p + 9)) {
-          if (!word_starts_at(ql, p) || (p >= 9 && ql.compare(p - 9, 9, "tried to ") == 0)) continue;
-          const std::string sq = squash(std::string_view(ql).substr(p + 9, 24));
-          const auto v = size_at(sq, 0);
-          if (!v || v->overflow || v->bytes <= 0 || !is_digit(sq[0])) continue;
-          // (A unit of two letters or more must follow the number: "allocate 2 more buffers", "allocate 2
-          // batches" are no size.)
-          const size_t unit = v->printed.find_first_not_of("0123456789.,");
-          if (unit == std::string::npos || v->printed.size() - unit < 2) continue;
-          // (The allocation that failed: what was left told after it, "allocate 372Mib but 367.12 left", or
-          // its failure or attempt before it, "unable to allocate 2GiB", "CUDA OOM: Trying to allocate 2548.47
-          // GiB"; not a budget meant, "vLLM should allocate 20GiB for the KV cache".)
-          const std::string_view after = std::string_view(ql).substr(p + 9, 60);
-          const std::string_view before = std::string_view(ql).substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
-          const bool failed = contains_any(after, {" left", " free", " available", " remain"}) ||
-                              contains_any(before, {"failed to ", "unable to ", "cannot ", "can't ", "could not ",
-                                                    "couldn't ", "fails to ", "failing to ", "trying to ", "attempting to ",
-                                                    "attempt to ", "tries to "});
-          if (!failed) continue;
-          take_request(q, p + 9, *v);
-        }
-      }
-      // A native library's sized failure as a byte count on the line after its out-of-memory line, or
-      // on that line itself ("kmcuda.cc:456 -> out of memory" then "failed to allocate 9453759777 bytes
-      // for device_bounds_yy": kmcuda's CUDA_CHECK, then its allocation's own line), wherever the log
-      // holds it (the report told in words may be the title): the request. Only a count of bytes in
-      // digits ("failed to allocate memory", a buffer of another unit, are not read here).
-      if (!r.requested_bytes && !killed && !kernel_died) {
-        for (size_t j = 0; j < lines.size() && j < 4000 && !r.requested_bytes; ++j) {
-          const std::string ql = lower(lines[j].raw.substr(0, 400));
-          const size_t p = ql.find("failed to allocate ");
-          if (p == std::string::npos) continue;
-          // (The line before a program's check, a source location and the runtime's words at its end,
-          // "kmcuda.cc:456 -> out of memory" or "... out of memory.": not a sentence that names the failure,
-          // "k-means on 50M embeddings runs out of memory".)
-          auto check_line = [](const std::string& x) {
-            std::string t = trim(x);
-            while (!t.empty() && (t.back() == '.' || t.back() == '!')) t.pop_back();
-            if (t.size() < 13 || t.compare(t.size() - 13, 13, "out of memory") != 0) return false;
-            for (const char* ext : {".cc:", ".cu:", ".cpp:", ".cxx:", ".c:", ".h:", ".cuh:", ".hpp:"}) {
-              const size_t loc = t.find(ext);
-              if (loc != std::string::npos && loc + std::strlen(ext) < t.size() && is_digit(t[loc + std::strlen(ext)])) return true;
-            }
-            return false;
-          };
-          const bool told_oom = check_line(ql) || (j > 0 && check_line(lower(lines[j - 1].raw.substr(0, 400))));
-          const size_t from = p + 19;
-          size_t d = from;
-          while (d < ql.size() && is_digit(ql[d])) ++d;
-          if (!told_oom || d == from || d - from > 18 || ql.compare(d, 6, " bytes") != 0) continue;
-          const int64_t count = std::stoll(ql.substr(from, d - from));
-          if (count <= 0) continue;
-          r.requested_bytes = count;
-          r.requested_printed = ql.substr(from, d - from) + " bytes";
-        }
+      if (const std::optional<Told>& t = quoted ? quoted : retold) {
+        r.requested_bytes = t->size.bytes;
+        const std::string_view raw = t->line->raw;
+        size_t e = t->from, taken = 0;
+        while (e < raw.size() && taken < t->size.printed.size()) taken += !is_space(raw[e++]);
+        r.requested_printed = spaced_unit(trim(raw.substr(t->from, e - t->from)));
+      } else if (native) {
+        r.requested_bytes = native->first;
+        r.requested_printed = native->second;
       }
       auto has_word = [&](const char* w) { return contains_word(lo, w); };
       if (killed) {
