@@ -301,6 +301,9 @@
 // - held69: tests/data/oom-corpus-held69/ (25 reports gathered the same way later in that session,
 //   after held68's round; committed on their own before anything was scored on them). Scored only
 //   when asked for (OOMKIT_CORPUS_PART=held69).
+// - held70: tests/data/oom-corpus-held70/ (25 reports gathered the same way in the next session, at
+//   its start; committed on their own before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held70).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -8458,3 +8458,72 @@ TEST(DiagnoseKinds39, Held69Kinds) {
                               "of memory error. It doesn't help to wait.\n" + oom,
                               "long inputs"));
 }
+
+// held70's kinds (a fresh held-apart part, first look 28.0% / 48.0%), each on inputs written here.
+TEST(DiagnoseKinds40, Held70Kinds) {
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  // "fit" as the English verb is no training: a served model is not fine-tuned with Adam; Lightning's
+  // and Keras' fit() call is.
+  const std::string serving = "Running Llama-2-7b on one A100 80GB GPU, the model should fit in memory.\n" + oom;
+  EXPECT_FALSE(evidence_holds(serving, "full fine-tuning of the named model"));
+  EXPECT_TRUE(evidence_holds("Running Llama-2-7b on one A100 80GB GPU with model.fit(x, y).\n" + oom,
+                             "full fine-tuning of the named model", OomCause::kOptimizerState));
+  // A cloud machine's listing, its vCPUs then its memory, sizes the host, not the GPU.
+  EXPECT_TRUE(evidence_holds("Training Llama-2-13b, full fine-tuning.\nI rent a GPU VM: Standard_NC24ads_A100_v4 (24 vcpus, "
+                             "220 GiB memory) with an A100 GPU 80GB\n" + oom,
+                             "of the 80.00 GiB the log names"));
+  // ... not a GPU's size listed after the CPUs.
+  EXPECT_TRUE(evidence_holds("Training Llama-2-13b, full fine-tuning.\nI rent a GPU VM (8 vCPUs, 1x A100 80GB)\n" + oom,
+                             "of the 80.00 GiB the log names"));
+  // The Hugging Face template's "PyTorch version (GPU?): ... (False)": no GPU, the host's RAM.
+  const std::string asr = "Transcribing a file fails with out of memory\n";
+  EXPECT_TRUE(evidence_holds(asr + "- PyTorch version (GPU?): 1.13.1 (False)\n", "the machine has no GPU", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(asr + "- PyTorch version (GPU?): 1.13.1 (True)\n", "the machine has no GPU"));
+  EXPECT_FALSE(evidence_holds(asr + "- PyTorch version (GPU?): 2.0.1 (True)\n- Tensorflow version (GPU?): 2.12.0 (False)\n",
+                              "the machine has no GPU"));
+  // "valid" qualifying data ("valid_labels") is no validation function; "validate_epoch" is one.
+  EXPECT_FALSE(evidence_holds("Tracker runs out of GPU memory\nThe step function with valid_labels runs out of memory.\n",
+                              "fails in an evaluation function"));
+  EXPECT_TRUE(evidence_holds("Tracker runs out of GPU memory\nThe validate_epoch function runs out of memory.\n",
+                             "fails in an evaluation function", OomCause::kEvalWithoutNoGrad));
+  // The memory told gone as "soon out" is an OOM told in words.
+  const std::vector<Diagnosis> soon = diagnose_log(
+      "Training on 4 GPUs at 11 GB each.\nAt the start the GPU memory is at 6 GB, but the GPU memory is soon out.\n", rules_alone());
+  ASSERT_EQ(soon.size(), 1u);
+  EXPECT_EQ(soon.front().oom->family, "mentioned");
+  EXPECT_EQ(soon.front().oom->line, 2);
+  EXPECT_TRUE(diagnose_log("The old weights are kept on the CPU, so that GPU memory is already out on the CPU.\n", rules_alone())
+                  .empty());
+  // Growth only asked about, as a setting's effect, is no growth seen.
+  EXPECT_FALSE(evidence_holds("When I set max_len to 4096, will it increase the memory required for each step?\n" + oom,
+                              "memory grows step after step"));
+  EXPECT_TRUE(evidence_holds("The memory keeps increasing after every step.\n" + oom, "memory grows step after step"));
+  EXPECT_TRUE(evidence_holds("Why does the GPU memory keep increasing after every epoch?\n" + oom, "memory grows step after step"));
+  // A recording told large is a long input; a large collection of them is not one.
+  EXPECT_TRUE(evidence_holds("Transcribing large wav files (65 MB each) gives an out of memory error.\n", "long inputs",
+                             OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("Fine-tuning on a large wav dataset gives an out of memory error.\n", "long inputs"));
+  EXPECT_TRUE(evidence_holds("Transcribing large mp4 files gives an out of memory error.\n", "long inputs"));
+  // ... nor the GPU's video memory.
+  EXPECT_FALSE(evidence_holds("I need a GPU with larger video memory, training gives an out of memory error.\n", "long inputs"));
+  // Text Generation Inference's shard failing to start: the weights' load.
+  const std::string tgi = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 MiB (GPU 0; 15.77 GiB total "
+                          "capacity; 15.37 GiB already allocated; 13.62 MiB free; 15.40 GiB reserved in total by PyTorch)\n";
+  EXPECT_TRUE(evidence_holds(tgi + "Error: ShardCannotStart\n", "shard failed to start", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds(tgi, "shard failed to start"));
+  EXPECT_TRUE(evidence_holds("text-generation-launcher: Shard 0 failed to start\n" + tgi, "shard failed to start"));
+  // A Jetson board's GPU allocates from the board's RAM.
+  EXPECT_TRUE(evidence_holds("On my Jetson Nano 2GB even the tiny model causes an out of memory error.\n", "Jetson board",
+                             OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("On my laptop even the tiny model causes an out of memory error.\n", "Jetson board"));
+  // ENOMEM's message retold with a space is the host's; Intel's Arc cap, "can NOT allocate memory block", is not.
+  const std::vector<Diagnosis> retold =
+      diagnose_log("The memory consumption kept increasing and finally caused a \"can not allocate memory\" error.\n", rules_alone());
+  ASSERT_FALSE(retold.empty());
+  EXPECT_EQ(retold.front().oom->device, "cpu");
+  const std::vector<Diagnosis> arc = diagnose_log(
+      "On my Arc A770 I get \"can NOT allocate memory block with size larger than 4GB\" and the run is out of memory.\n",
+      rules_alone());
+  ASSERT_FALSE(arc.empty());
+  EXPECT_NE(arc.front().oom->device, "cpu");
+}

@@ -69,7 +69,7 @@ enum Word : uint8_t {
   kWStep,         // step, iter, iteration, epoch (memory figures per step)
   kWMem,          // mem, memory, allocated, reserved, max_memory_allocated
   kWNot,          // "not", "isn't", "wasn't", "no"
-  kWShards,       // "shards" (Loading checkpoint shards)
+  kWShards,       // "shards" (Loading checkpoint shards), TGI's "ShardCannotStart"
   kWAfter,        // after, fine (runs fine for N epochs)
   kWLoadProse,    // before, loading, load, model
   kWTraining,     // training, test, during, only (inference-only statements)
@@ -174,7 +174,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"mem", kWMem}, {"memory", kWMem}, {"allocated", kWMem}, {"reserved", kWMem}, {"max_memory_allocated", kWMem},
       {"gpu_mem", kWMem}, {"mem_gb", kWMem}, {"memory_allocated", kWMem},
       {"not", kWNot}, {"isn", kWNot}, {"wasn", kWNot}, {"doesn", kWNot},
-      {"shards", kWShards},
+      {"shards", kWShards}, {"shardcannotstart", kWShards},
       {"after", kWAfter}, {"fine", kWAfter},
       {"before", kWLoadProse}, {"loading", kWLoadProse}, {"load", kWLoadProse}, {"model", kWLoadProse},
       {"training", kWTraining}, {"test", kWTraining}, {"during", kWTraining}, {"only", kWTraining}, {"when", kWTraining},
@@ -361,6 +361,11 @@ bool in_hyphenated_name(std::string_view lo, size_t i, size_t j) {
 // A word that tells training: the verb and its nouns ("train", "fine-tuning", "pretraining"; not
 // "pretrained", a model loaded), an optimizer or trainer, or a training batch setting
 // ("per_device_train_batch_size", "train_micro_batch_size_per_gpu", "device_train_microbatch_size").
+// Whether `x` is one of `set`.
+bool in_list(std::string_view x, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), x) != set.end();
+}
+
 bool is_training_word(std::string_view w) {
   for (std::string_view t : {"train", "training", "finetune", "finetuning", "tune", "tuning", "epoch", "epochs", "backward", "optimizer",
                              "lora", "sft", "trainer", "train_dreambooth", "fit", "pretrain", "pretraining"}) {
@@ -573,6 +578,7 @@ struct LogEvidence {
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
+  int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
   std::vector<std::pair<int64_t, std::string>> job_stops;  // (line, what): a scheduler stopped the job (job_stopped())
@@ -1157,8 +1163,10 @@ class Reader {
       // names a model that was trained, not a run that trains.)
       // (Nor a folder inside a path: "./pretrain/Llama-2-13b-chat", "data/train/"; a file's name,
       // "train_args/sft-qlora.json", and a metric's, "train/loss", tell training.)
+      // (Keras' and Lightning's fit as the call, "model.fit(x, y)", "trainer.fit(model)", "when I call
+      // fit": not the English verb, "the model should fit in 80GB", "it doesn't fit".)
       if (!ev_.training_line && is_training_word(w) && !in_hyphenated_name(lo, i, j) &&
-          !(j < lo.size() && lo[j] == '/' && i > 0 && lo[i - 1] == '/')) {
+          !(j < lo.size() && lo[j] == '/' && i > 0 && lo[i - 1] == '/') && (w != "fit" || fit_called(lo, i, j))) {
         ev_.training_line = n;
       }
       if (!ev_.lora_line && w.size() >= 4 && (w[0] == 'l' || w[0] == 'q' || w[0] == 'p' || w[0] == 'u') &&
@@ -1552,6 +1560,49 @@ class Reader {
     }
   }
 
+  // Every growth word of `lo` (lower-cased) in a question of what would happen ("will it increase
+  // ...?", "would the memory grow ...?", "if I raise it, does it increase ...?"), none outside one,
+  // none asked why it grows or whether it leaks.
+  static bool growth_only_supposed(std::string_view lo) {
+    bool any = false;
+    for (std::string_view w : {"increas", "grow", "grew", "rising", "rises", "climb", "creep", "crept", "accumulat", "increment"}) {
+      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+        any = true;
+        const std::string_view c = clause_at(lo, p);
+        if (!asks(c) || contains_any(c, {"why", "how come", "leak", "normal", "expected"}) ||
+            !contains_any(c, {"will it", "will the", "would it", "would the", "does it", "does the", "do they", "can it",
+                              "could it", "if i ", "if we ", "is it going to"})) {
+          return false;
+        }
+      }
+    }
+    return any;
+  }
+
+  // "fit" at lo[i, j) as the training call of Keras, Lightning or scikit-learn: a method called
+  // ("model.fit(", "trainer.fit(model)", "fit()"), named as the call ("when I call `fit`", "during
+  // fit", "calling fit") or the verb with a model as its object ("I fit the model on 8 GPUs"); not
+  // the English verb of size ("should fit within 80GB", "it doesn't fit").
+  static bool fit_called(std::string_view lo, size_t i, size_t j) {
+    if ((i > 0 && lo[i - 1] == '.') || (j < lo.size() && lo[j] == '(')) return true;
+    // The verb with the model as its object ("I fit the model on 8 GPUs", "when I fit my network").
+    size_t k = j;
+    while (k < lo.size() && lo[k] == ' ') ++k;
+    for (std::string_view det : {"the ", "a ", "my ", "our ", "this "}) {
+      if (lo.compare(k, det.size(), det) != 0) continue;
+      size_t e = k + det.size();
+      while (e < lo.size() && word_char(lo[e])) ++e;
+      const std::string_view object = lo.substr(k + det.size(), e - k - det.size());
+      if (object == "model" || object == "network" || object == "net" || object == "classifier" || object == "estimator") return true;
+    }
+    size_t b = i;
+    while (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '`' || lo[b - 1] == '"' || lo[b - 1] == '\'')) --b;
+    size_t a = b;
+    while (a > 0 && word_char(lo[a - 1])) --a;
+    const std::string_view before = lo.substr(a, b - a);
+    return before == "call" || before == "calling" || before == "called" || before == "during" || before == "running";
+  }
+
   // A batch size named in a launch script's or config's file name ("./scripts/launch_BigGAN_bs256x8.sh",
   // "r50_bs64_coco.yaml", "finetune-llama7b-bs32.sh", fairseq's "train_bsz64.sh"): "bs" or "bsz" after "_" or
   // "-", its digits, in a name that ends in a script's or config's extension, read as setting()'s
@@ -1681,6 +1732,21 @@ class Reader {
     const std::string_view after = lo.substr(a, b - a);
     for (std::string_view w : {"ram", "ddr3", "ddr4", "ddr5", "system", "host", "cpu"}) {
       if (after == w) return true;
+    }
+    // A machine's listing, a count of its CPUs then its memory, separators alone between ("Standard
+    // NC24ads A100 v4 (24 vcpus, 220 GiB memory)", "n1-standard-8 (8 vCPUs, 30 GB memory)", "16 CPUs,
+    // 64 GB"): the host's, as a cloud machine type is given. Not a GPU's size after it ("(8 vCPUs,
+    // 1x A100 80GB)", "16 CPUs and an RTX 3090 24GB", "24GB VRAM"), nor "10496 CUDA cores, 24GB".
+    if (!in_list(after, {"vram", "gpu", "video", "graphics"})) {
+      size_t c = p;
+      while (c > 0 && (lo[c - 1] == ' ' || lo[c - 1] == ',' || lo[c - 1] == ';')) --c;
+      size_t w = c;
+      while (w > 0 && is_alpha(lo[w - 1])) --w;
+      const std::string_view cpu_word = lo.substr(w, c - w);
+      size_t d = w;
+      while (d > 0 && lo[d - 1] == ' ') --d;
+      const bool counted = c > w && d < w && d > 0 && is_digit(lo[d - 1]);
+      if (counted && c < p && in_list(cpu_word, {"vcpu", "vcpus", "cpu", "cpus", "cores", "threads"})) return true;
     }
     // "RAM" just before: "RAM: 64GB", "ram=64 gb", "RAM 64 GB", not "GPU RAM" / "video RAM".
     size_t q = p;
@@ -2318,6 +2384,12 @@ class Reader {
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
+                             // a recording told large (long_inputs())
+                             ((has_text("large") || has_text("big") || has_text("huge")) &&
+                              (has_text("wav") || has_text("audio") || has_text("video") || has_text("mp3") || has_text("mp4") ||
+                               has_text("flac") || has_text("recording"))) ||
+                             // Text Generation Inference's "Shard 0 failed to start"
+                             has_text("failed to start") ||
                              has_text("piles up") || has_text("piling up") || has_text("resum") || has_text("minute") || has_text("protein") ||
                              (cjk && has_text("\xe8\x9b\x8b\xe7\x99\xbd")) ||  // 蛋白 (protein)
                              (cjk && (has_text("\xe5\xb0\x8f\xe6\x97\xb6") ||  // 小时 (hours)
@@ -2352,6 +2424,10 @@ class Reader {
           Told::kAccount);
     }
     if (!ev_.no_gpu_line && (has_text("gpu") || has_text("cpu") || has_text("cuda")) && no_gpu_told(lo)) ev_.no_gpu_line = n;
+    // An NVIDIA Jetson board (Nano, TX2, Xavier, Orin): its GPU has no memory of its own, it allocates
+    // from the board's RAM, shared with the OS and every process (NVIDIA, Jetson's memory
+    // architecture: one physical memory for the CPU and the integrated GPU).
+    if (!ev_.unified_memory_line && has_text("jetson") && contains_word_start(lo, "jetson")) ev_.unified_memory_line = n;
     // An accelerator named as a word ("barracuda" names none), not a line telling there is none
     // ("the machine has no GPU").
     if (!ev_.accelerator_line &&
@@ -2930,8 +3006,13 @@ class Reader {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.45,
           "memory told to fluctuate (it follows each input's size; a leak only rises): " + text());
     }
+    // Growth only asked about as what a setting would do ("Will it increase the memory required to load
+    // the engine?", "does it grow with the batch?"): every growth word in such a question, none told
+    // outside one. Not growth seen and asked about ("Why does the GPU memory keep increasing after every
+    // epoch?", "memory increases every iteration, is this a leak?").
+    const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
 if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
-          !grows_something_else) ||
+          !grows_something_else && !growth_only_asked) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}) && !leak_guessed(lo))) &&  // "Does demo.py have a memory leak?": asked
         !fix_told && !growth_denied && !grows_with_input && !fluctuates) {
       if (graph_of_no_grad_work) {
@@ -3302,6 +3383,15 @@ if ((contains("before the first step") || contains("before training") || contain
       add(n, FactKind::kStatement, OomCause::kOther, 0.4,
           "fails when resuming from a checkpoint (its tensors kept on the GPU: torch.load without map_location='cpu', "
           "the checkpoint dict not deleted): " + text());
+    }
+    // Text Generation Inference's launcher: a shard's process ended while it started ("Error:
+    // ShardCannotStart", "Shard 0 failed to start"): a shard loads the weights before it reports
+    // ready (the router's warmup runs after, and its OOM ends otherwise: WebserverFailed), so an OOM
+    // there is the model's load (text-generation-launcher).
+    if (contains("shardcannotstart") || (contains_word_start(lo, "shard") && contains("failed to start"))) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2,
+          "a Text Generation Inference shard failed to start (it loads the weights before serving): " + text(), 'l',
+          Told::kPrinted);
     }
     if (has(kWShards) && contains("loading") && contains("checkpoint shards")) {  // HF's and vLLM's "Loading safetensors checkpoint shards"
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.2, "loading checkpoint shards: " + text(), 'l',
@@ -4612,6 +4702,14 @@ if (contains("other process") || contains("another process") || contains("other 
   // only"). Not "no GPU memory left" (the GPU's memory), a question, a code line or advice ("use the
   // CPU only").
   static bool no_gpu_told(std::string_view lo) {
+    // The Hugging Face issue template's environment ("- PyTorch version (GPU?): 1.7.1 (False)", from
+    // `transformers-cli env`): the framework's build sees no GPU. (Its "(GPU?)" is the template's
+    // question, not the user's.)
+    // (PyTorch's line only: TensorFlow's "(False)" beside PyTorch's "(True)" is TensorFlow's build.)
+    if (const size_t q = lo.find("pytorch version (gpu?):"); q != std::string_view::npos) {
+      const std::string_view t = trim_view(lo.substr(q));
+      return t.size() >= 7 && t.substr(t.size() - 7) == "(false)";
+    }
     if (code_line(lo)) return false;
     // Told of another run or machine beside a GPU one: "Training works without a GPU, but on the GPU
     // it fails", "my laptop has no GPU, so I moved to the server".
@@ -7322,6 +7420,38 @@ if (contains("other process") || contains("another process") || contains("other 
         if (e >= lo.size() || !is_alpha(lo[e]) || (lo[e] == 's' && (e + 1 >= lo.size() || !is_alpha(lo[e + 1])))) return true;
       }
     }
+    // A recording told large as the input ("testing with large wav files say 65 MB", "a huge audio
+    // file", "big videos"): its duration is the sequence. One recording, not a collection ("a large
+    // audio dataset", "big video corpus").
+    if (any({"large ", "big ", "huge ", "larger ", "bigger "})) {
+      for (std::string_view size : {"large ", "big ", "huge ", "larger ", "bigger "}) {
+        for (size_t at = lo.find(size); at != std::string_view::npos; at = lo.find(size, at + 1)) {
+          if (!word_starts_at(lo, at)) continue;
+          const std::string_view rest = lo.substr(at + size.size(), 40);
+          size_t e = 0;
+          while (e < rest.size() && word_char(rest[e])) ++e;
+          const std::string_view what = rest.substr(0, e);
+          bool media = false;
+          for (std::string_view m : {"wav", "wavs", "audio", "audios", "video", "videos", "mp3", "mp4", "flac", "recording",
+                                     "recordings"}) {
+            media = media || what == m;
+          }
+          if (!media) continue;
+          // The recording itself: the media word closing the phrase ("large wav (65 MB)", "big videos.")
+          // or a noun of one input after it ("large wav files", "a huge audio clip"); not "larger video
+          // memory", "a bigger video card", "a large audio dataset", "a large video language model".
+          size_t h = e;
+          while (h < rest.size() && rest[h] == ' ') ++h;
+          size_t he = h;
+          while (he < rest.size() && is_alpha(rest[he])) ++he;
+          const std::string_view head = rest.substr(h, he - h);
+          if (head.empty() || in_list(head, {"file", "files", "clip", "clips", "input", "inputs", "sample", "samples", "track",
+                                             "tracks", "stream", "streams", "segment", "segments", "sequence", "sequences"})) {
+            return true;
+          }
+        }
+      }
+    }
     if (has("\xe8\xbf\x87\xe9\x95\xbf")) return true;
     // Inputs told not truncated ("Untruncated text calibration produces a 16 GiB OOM", "without
     // truncation"): their whole length reaches the model.
@@ -7512,6 +7642,15 @@ if (contains("other process") || contains("another process") || contains("other 
       for (size_t k = i + 1; k < std::min(n, i + 4); ++k) {  // the noun, after at most two fillers
         if (in(w[k], kInput)) {
           if (k + 1 < n && w[k + 1] == "rate") break;  // "high frame rate" is no size
+          // Nor the GPU's video memory or card ("a GPU with larger video memory", "a bigger video
+          // card"), nor a collection or a model of such inputs ("a large audio dataset", "a big image
+          // model").
+          if (k + 1 < n && ((w[k] == "video" && (w[k + 1] == "memory" || w[k + 1] == "ram" || w[k + 1] == "card" ||
+                                                  w[k + 1] == "cards")) ||
+                            (w[k] != "resolution" && (w[k + 1] == "dataset" || w[k + 1] == "datasets" ||
+                                                      w[k + 1] == "corpus" || w[k + 1] == "model" || w[k + 1] == "models")))) {
+            break;
+          }
           return true;
         }
         const bool filler = w[k] == "size" || w[k] == "sized" || w[k] == "input" || w[k] == "inputs" || w[k] == "res" ||
@@ -7595,17 +7734,44 @@ if (contains("other process") || contains("another process") || contains("other 
     bool camel = false;
     for (size_t k = 1; k < tok.size(); ++k) camel = camel || (tok[k] >= 'A' && tok[k] <= 'Z' && tok[k - 1] >= 'a' && tok[k - 1] <= 'z');
     if (!camel && tok.find('_') == std::string_view::npos) return false;
+    // The parts as views of the raw token (at most 16; a longer name's rest is not read), a leading
+    // '_' dropped; compared case-blind.
+    std::array<std::string_view, 16> parts;
+    size_t count = 0;
     size_t a = 0;
-    for (size_t k = 1; k <= tok.size(); ++k) {
+    for (size_t k = 1; k <= tok.size() && count < parts.size(); ++k) {
       const bool cut = k == tok.size() || tok[k] == '_' || (tok[k] >= 'A' && tok[k] <= 'Z' && tok[k - 1] >= 'a' && tok[k - 1] <= 'z');
       if (!cut) continue;
-      std::string part = lower(tok.substr(a, k - a));
-      if (!part.empty() && part[0] == '_') part.erase(0, 1);
+      std::string_view part = tok.substr(a, k - a);
+      if (!part.empty() && part[0] == '_') part.remove_prefix(1);
+      parts[count++] = part;
+      a = k;
+    }
+    auto is = [](std::string_view part, std::string_view word) {
+      return part.size() == word.size() && std::equal(part.begin(), part.end(), word.begin(), [](char x, char y) {
+               return lower_char(x) == y;
+             });
+    };
+    for (size_t k = 0; k < count; ++k) {
+      // "valid" as the adjective of the data it qualifies ("valid_labels", "valid_mask", "validLen",
+      // "is_valid", "num_valid_tokens"): the entries that count, not a validation set or step.
+      if (is(parts[k], "valid")) {
+        const std::string_view next = k + 1 < count ? parts[k + 1] : std::string_view();
+        const std::string_view prev = k > 0 ? parts[k - 1] : std::string_view();
+        if (is(prev, "is") || is(prev, "non") || is(prev, "not") || is(prev, "num") || is(prev, "n")) continue;
+        bool qualifies = false;
+        for (std::string_view d : {"label", "labels", "mask", "masks", "len", "lens", "length", "lengths", "token", "tokens", "id",
+                                   "ids", "idx", "index", "indices", "pixel", "pixels", "box", "boxes", "point", "points", "num",
+                                   "count", "ratio", "region", "regions", "frame", "frames", "obj", "objs", "objects", "area",
+                                   "value", "values", "entries", "pos", "positions"}) {
+          qualifies = qualifies || is(next, d);
+        }
+        if (qualifies) continue;
+      }
       for (std::string_view e : {"val", "valid", "validate", "validation", "eval", "evaluate", "evaluation", "test", "infer",
                                  "inference", "predict"}) {
-        if (part == e) return true;
+        if (is(parts[k], e)) return true;
       }
-      a = k;
     }
     return false;
   }
@@ -8170,6 +8336,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
+  c.unified_memory_line = ev.unified_memory_line;
   // A scheduler's stop just before the report (or its banner just after it), with no kill for
   // memory told anywhere in the log; an interrupt by hand within the lines before it.
   // Not when a command starts between the two (the stop or the interrupt was another run's).

@@ -2461,6 +2461,15 @@ bool memory_short_or_taken(std::string_view lo) {
         return true;
       }
     }
+    // The memory told gone as "out" ("the GPU memory is soon out", "the VRAM was quickly out", "RAM is
+    // all out"): the memory the subject, "is" / "was" (or "gets" / "goes" and their past) and at most
+    // one word of time or degree, then "out" closing the clause (not "out of ...", "out there", "out
+    // on the CPU"; not "almost out", memory low).
+    if (in(w[i], {"memory", "ram", "vram"}) && i + 2 < w.size() && in(w[i + 1], {"is", "was", "gets", "got", "goes", "went"})) {
+      size_t o = i + 2;
+      if (in(w[o], {"soon", "quickly", "already", "all", "completely", "rapidly", "immediately"}) && o + 1 < w.size()) ++o;
+      if (w[o] == "out" && (o + 1 >= w.size() || !in(w[o + 1], {"of", "there", "here", "on", "to", "in"}))) return true;
+    }
     const bool a_lot = w[i] == "lot" && i >= 2 && w[i - 1] == "a" && i + 1 < w.size() && w[i + 1] == "of";
     const bool lots = w[i] == "lots" && i >= 1 && i + 1 < w.size() && w[i + 1] == "of";
     if ((a_lot || lots) && !as_meant &&
@@ -3157,8 +3166,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
                                    "with memoryerror", "a memoryerror", "memory is out", "gpu memory out",
                                    // the kernel's errno for a failed allocation told ("I traced the binary, it
-                                   // gives me the -ENOMEM"): a host allocation
-                                   "enomem",
+                                   // gives me the -ENOMEM"): a host allocation; its message retold with a space
+                                   // ('finally caused "can not allocate memory" error')
+                                   "enomem", "can not allocate memory",
                                    // Windows' commit limit reached: "OSError: [WinError 1455] The paging file is
                                    // too small for this operation to complete" (loading a model or a DLL)
                                    "paging file is too small",
@@ -3194,6 +3204,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // Python's MemoryError itself, where a word starts: not the end of "OutOfMemoryError in ...".
           if (const size_t m = ph.find("memoryerror"); at != std::string::npos && m != std::string_view::npos &&
                                                        !word_starts_at(lo, at + m)) {
+            at = std::string::npos;
+          }
+          // (Not the message of Intel's extension for PyTorch on Arc GPUs, "Current platform can NOT allocate
+          // memory block with size larger than 4GB!", a per-allocation cap its own family reads.)
+          if (at != std::string::npos && ph == "can not allocate memory" && lo.compare(at + ph.size(), 6, " block") == 0) {
             at = std::string::npos;
           }
           if (at != std::string::npos && ph == "tried to allocate " &&
@@ -3558,6 +3573,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // accelerator's library says CUDA / GPU on the line (cuDF's "MemoryError: std::bad_alloc:
                  // CUDA error"), read above
                  has_word("memoryerror") || has_word("enomem") || lo.find("paging file") != std::string::npos ||
+                 // ENOMEM's message retold ("can not allocate memory"), no accelerator named (above); not
+                 // Intel's Arc cap, "can NOT allocate memory block ..."
+                 (lo.find("can not allocate memory") != std::string::npos &&
+                  lo.find("can not allocate memory block") == std::string::npos) ||
                  host_sized_memory_named(lo) ||
                  // OpenCV's own allocator (cv::OutOfMemoryError): host memory unless CUDA is named, above;
                  // the machine swapping

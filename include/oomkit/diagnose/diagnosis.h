@@ -136,6 +136,7 @@ struct LogContext {
   bool mlx_named = false;        // Apple's MLX named ("import mlx.core as mx", "mlx_lm.generate")
   bool native_runtime_named = false;  // llama.cpp, ggml or Ollama named ("ggml_cuda_pool_malloc", "Ollama")
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
+  int64_t unified_memory_line = 0;  // a line naming an NVIDIA Jetson board, whose GPU allocates from the board's shared RAM; 0: none
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
   int64_t tensors_kept_line = 0;  // a line telling tensors (and their graphs) kept across steps: "total_loss += loss",
                                   // "the graph is kept", training_epoch_end's outputs (0: none)
