@@ -304,6 +304,9 @@
 // - held70: tests/data/oom-corpus-held70/ (25 reports gathered the same way in the next session, at
 //   its start; committed on their own before anything was scored on them). Scored only when asked
 //   for (OOMKIT_CORPUS_PART=held70).
+// - held71: tests/data/oom-corpus-held71/ (20 reports gathered the same way later in that session,
+//   while held70's round was read; committed on their own, after it landed, before anything was
+//   scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held71).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

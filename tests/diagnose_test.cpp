@@ -8527,3 +8527,50 @@ TEST(DiagnoseKinds40, Held70Kinds) {
   ASSERT_FALSE(arc.empty());
   EXPECT_NE(arc.front().oom->device, "cpu");
 }
+
+// held71's kinds (a fresh held-apart part, first look 35.0% / 65.0%), each on inputs written here.
+TEST(DiagnoseKinds40, Held71Kinds) {
+  // Colab's notice of a session that used all its RAM, as its Korean, Japanese and Spanish pages print
+  // it: the host's RAM, a report of its own.
+  for (const char* notice :
+       {"Colab에서 모델을 불러오면 \"사용 가능한 RAM을 모두 사용한 후 세션이 다운되었습니다\" 라고 나옵니다.\n",
+        "Colabで \"使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。\" と表示されます\n",
+        "En Colab: \"Tu sesión falló después de usar toda la RAM disponible.\"\n",
+        "No Colab: \"Sua sessão falhou após usar toda a RAM disponível.\"\n"}) {
+    const std::vector<Diagnosis> ds = diagnose_log(notice, rules_alone());
+    ASSERT_EQ(ds.size(), 1u) << notice;
+    EXPECT_EQ(ds.front().oom->device, "cpu") << notice;
+  }
+  // ... not the same words asked or wished for ("how do I use all the available RAM?", "I want to use
+  // all the RAM").
+  for (const char* near : {"¿Cómo usar toda la RAM disponible?\n", "Colabで RAMをすべて使用したいです\n",
+                           "RAM을 모두 사용하고 싶습니다\n"}) {
+    EXPECT_TRUE(diagnose_log(near, rules_alone()).empty()) << near;
+  }
+  // A program only guessing its crash was out of memory: a crash of another cause is a candidate.
+  EXPECT_TRUE(evidence_holds("ERROR: Previous attempt to load model resulted in crash for `model.bin` most likely due to out of "
+                             "memory.\n",
+                             "only guesses the crash was out of memory", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("The app crashed due to out of memory while loading the model.\n", "only guesses"));
+  // ... nor a kill with the same guess: the kill is the OOM's own evidence.
+  EXPECT_FALSE(evidence_holds("Container terminated by SIGKILL, possibly due to Out Of Memory.\n", "only guesses"));
+  // An issue template's unchecked box names nothing the run used; a checked one does.
+  const std::string oom = "The trainer runs out of memory.\n### Related Components\n";
+  EXPECT_FALSE(evidence_holds(oom + "- [ ] docker\n- [ ] circleci\n", "CI runner"));
+  EXPECT_TRUE(evidence_holds(oom + "- [x] docker\n- [x] circleci\n", "CI runner"));
+  // ... unless the user wrote settings on it.
+  EXPECT_TRUE(evidence_holds(oom + "- [ ] My own modified scripts (batch_size=64)\n", "logged batch size 64"));
+  // The GPUs' size told in the plural ("two 80GB GPUs", "8*80G GPUs") is the GPU the log names; RAM
+  // beside them is not.
+  for (const char* gpus : {"two 80GB GPUs", "8*80G GPUs", "8 GPUs with 80GB each"}) {
+    EXPECT_TRUE(evidence_holds("Serving llama-2-70b on " + std::string(gpus) + ", it runs out of memory.\n",
+                               "against the 80.00 GiB GPU the log names", OomCause::kStaticModelTooLarge))
+        << gpus;
+  }
+  // Not a size the GPUs do not own: the host's, a total, the model's.
+  for (const char* not_gpu : {"4 GPUs and 64GB RAM", "4 GPUs (96GB total)", "2 GPUs, as the model needs 140GB"}) {
+    EXPECT_FALSE(evidence_holds("Serving llama-2-70b on " + std::string(not_gpu) + ", it runs out of memory.\n",
+                                "the GPU the log names"))
+        << not_gpu;
+  }
+}

@@ -1273,6 +1273,28 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       f.evidence.push_back(fmt::format("log line {}: the memory told low beside the kill: not the OOM killer's", low->line));
     }
   }
+  // The program only guessing that a crash was out of memory ("Previous attempt to load model resulted
+  // in crash for `x.bin` most likely due to out of memory", GPT4All's notice after any crash while
+  // loading): a crash at load is as often the CPU lacking an instruction set the build needs (AVX), a
+  // corrupt or unsupported model file or a library's bug; the guess is a candidate, not the cause.
+  // Not a kill with the same guess ("Container terminated by SIGKILL, possibly due to out of memory",
+  // exit 137): the kill is the OOM's own evidence.
+  {
+    const std::string lo = diagnose_detail::lower(oom.message);
+    std::string guess;
+    for (const char* g : {"most likely due to out of memory", "likely due to out of memory", "possibly due to out of memory",
+                          "probably due to out of memory", "maybe due to out of memory"}) {
+      if (guess.empty() && lo.find(g) != std::string::npos) guess = g;
+    }
+    if (!guess.empty() && lo.find("crash") != std::string::npos &&
+        !diagnose_detail::contains_any(lo, {"killed", "sigkill", " 137", " -9", "oom-kill", "oomkill"})) {
+      b.boost(OomCause::kOther, 0.3,
+              fmt::format("the program only guesses the crash was out of memory ('{}'): a crash while loading is as often a "
+                          "CPU without the instructions the build needs (AVX), a corrupt model file or a library's bug",
+                          guess),
+              oom.line);
+    }
+  }
   // The log tells the machine has no GPU and the message names no device ("RuntimeError: out of
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
   // Not where a GPU's size is told (the no-GPU machine is then another one).

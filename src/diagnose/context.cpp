@@ -936,6 +936,13 @@ class Reader {
       ipython_open_ = false;
       return;
     }
+    // An issue template's unchecked box ("- [ ] circleci", "- [ ] GPU", "- [ ] My own modified scripts"):
+    // an option the user did not pick, no evidence of what ran. (Not one the user wrote settings on,
+    // "- [ ] My own modified scripts (batch_size=64)": a digit, '=' or ':' keeps the line.)
+    if (t.size() >= 6 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t.compare(1, 5, " [ ] ") == 0 &&
+        t.find_first_of("0123456789=:") == std::string_view::npos) {
+      return;
+    }
     // The line's character pairs, once: the phrase scans below and statement()'s skip a line that
     // lacks a phrase's first, middle or last pair (CharPairs) without reading it.
     pairs_.assign(lo);
@@ -1368,7 +1375,9 @@ class Reader {
       stated_memory(lo);
     }
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
-    // card"), not in the OOM message's own figures.
+    // card"), not in the OOM message's own figures; in the plural, only the size attached to the GPUs
+    // (plural_gpus_size()).
+    if (((seen >> kWSetting) & 1u) != 0 && lo.find("gpus") != std::string_view::npos) plural_gpus_size(lo);
     if ((((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWMem) & 1u) != 0 && lo.find("vram") != std::string_view::npos) ||
          (!ascii_ && lo.find("\xe5\x8d\xa1") != std::string_view::npos)) &&  // 卡 (zh: a card: "双卡4090")
         lo.find("allocate") == std::string_view::npos && lo.find("capacity") == std::string_view::npos &&
@@ -1867,6 +1876,48 @@ class Reader {
       last = t;
       return true;
     });
+  }
+
+  // A GPU's size attached to the plural "GPUs" on the lower-cased line `lo`: right before it ("two
+  // 80GB GPUs", "8*80G GPUs", "8x 80GB GPUs") or right after it with "each" / "per GPU" ("4 GPUs, 64GB
+  // each", "8 GPUs with 80GB each"). Not a total ("4 GPUs (96GB total)"), the node's memory ("--gpus=4
+  // --mem=256G", "1.0/4 GPUs, 0.0/128.5 GiB heap") nor a model's size ("needs 140GB, so I split it over
+  // 2 GPUs"), which no such attachment names.
+  void plural_gpus_size(std::string_view lo) {
+    auto keep = [&](const ProseNumber& v) {
+      if (v.unit_bytes == kGiB && v.chars <= 6 && v.value >= 1 && v.value <= 512) {
+        ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v.value * static_cast<double>(kGiB)));
+      }
+    };
+    for (size_t p = lo.find("gpus"); p != std::string_view::npos; p = lo.find("gpus", p + 4)) {
+      if (!is_word_at(lo, p, 4)) continue;
+      // Before: the size's token ends right before " gpus" (its number after "*", "x" or a space).
+      size_t e = p;
+      while (e > 0 && lo[e - 1] == ' ') --e;
+      size_t b = e;
+      while (b > 0 && (is_alpha(lo[b - 1]) || is_digit(lo[b - 1]) || lo[b - 1] == '.')) --b;
+      // (The unit apart from its number, "80 GB GPUs": the number before it.)
+      const std::string_view unit = lo.substr(b, e - b);
+      if ((unit == "gb" || unit == "gib" || unit == "g") && b >= 2 && lo[b - 1] == ' ' && is_digit(lo[b - 2])) {
+        b -= 1;
+        while (b > 0 && (is_digit(lo[b - 1]) || lo[b - 1] == '.')) --b;
+      }
+      size_t d = b;
+      while (d < e && !is_digit(lo[d])) ++d;
+      if (d < e && e < p) {
+        if (const std::optional<ProseNumber> v = prose_number_at(lo, d); v && v->end == e) keep(*v);
+      }
+      // After: "..., 64GB each", "with 80GB each", "of 80 GB per GPU".
+      const std::string_view after = lo.substr(p + 4, 32);
+      for (size_t q = 0; q < after.size(); ++q) {
+        if (!is_digit(after[q]) || (q > 0 && (word_char(after[q - 1]) || after[q - 1] == '.'))) continue;
+        const std::optional<ProseNumber> v = prose_number_at(after, q);
+        if (!v || v->unit_bytes == 0) break;
+        const std::string_view tail = after.substr(v->end);
+        if (tail.rfind(" each", 0) == 0 || tail.rfind(" per gpu", 0) == 0) keep(*v);
+        break;
+      }
+    }
   }
 
   // Sizes in GB / GiB / G (1 GiB to 512 GiB) on a line that names a GPU: the largest is kept, not

@@ -3312,8 +3312,17 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "with code 137",
                                    "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",
-                                   // Colab's own notice: "Your session crashed after using all available RAM."
-                                   "crashed after using all available ram"}) {
+                                   // Colab's own notice: "Your session crashed after using all available RAM.",
+                                   // and its clause as its localized pages print it: Korean "사용 가능한 RAM을 모두
+                                   // 사용한 후 세션이 다운되었습니다", Japanese "使用可能な RAM をすべて使用した後で、
+                                   // セッションがクラッシュしました", Spanish "... después de usar toda la RAM
+                                   // disponible", Portuguese "... após usar toda a RAM disponível" (the whole clause:
+                                   // not "¿cómo usar toda la RAM disponible?", "RAMをすべて使用したい")
+                                   "crashed after using all available ram",
+                                   "ram\xec\x9d\x84 \xeb\xaa\xa8\xeb\x91\x90 \xec\x82\xac\xec\x9a\xa9\xed\x95\x9c \xed\x9b\x84",
+                                   "ram \xe3\x82\x92\xe3\x81\x99\xe3\x81\xb9\xe3\x81\xa6\xe4\xbd\xbf\xe7\x94\xa8\xe3\x81\x97\xe3\x81\x9f\xe5\xbe\x8c",
+                                   "ram\xe3\x82\x92\xe3\x81\x99\xe3\x81\xb9\xe3\x81\xa6\xe4\xbd\xbf\xe7\x94\xa8\xe3\x81\x97\xe3\x81\x9f\xe5\xbe\x8c",
+                                   "despu\xc3\xa9s de usar toda la ram disponible", "ap\xc3\xb3s usar toda a ram dispon\xc3\xadvel"}) {
           if (at == std::string::npos) at = lo.find(phrase);
         }
         // The same kill told in Chinese in other words ("40g的内存进程会自己kill掉" (with 40g of memory
