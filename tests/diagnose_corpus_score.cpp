@@ -307,6 +307,9 @@
 // - held71: tests/data/oom-corpus-held71/ (20 reports gathered the same way later in that session,
 //   while held70's round was read; committed on their own, after it landed, before anything was
 //   scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held71).
+// - held72: tests/data/oom-corpus-held72/ (26 reports gathered the same way later in that session,
+//   while held71's round was read; committed on their own, after it was committed, before anything
+//   was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held72).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -361,7 +364,8 @@ std::string read(const std::string& path) {
 // Whether `bytes` is what `printed` states. Independent of the parser: written from the formats'
 // definitions (PyTorch's format_size: binary units, two decimals; XLA's bare K/M/G: binary;
 // TH: size / 2^30 truncated, labelled GB; TensorFlow: shape x dtype). `mps`: KB/MB/GB (and R's
-// French Ko/Mo/Go) binary, as MPS, PaddlePaddle and R (memory.c divides by 1024) print them.
+// French Ko/Mo/Go) binary, as MPS, PaddlePaddle, R (memory.c divides by 1024) and CatBoost's GPU pool
+// (stack_like_memory_pool.h: MB = 1024.0 * 1024.0) print them.
 bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, const std::string& record_dtype) {
   // "190.31M (199557120 bytes)", "5.66GiB (6075580416B)": the exact count in parentheses decides.
   if (const size_t open = printed_in.find('('); open != std::string::npos && printed_in.rfind("shape[", 0) != 0) {
@@ -515,7 +519,9 @@ void score_dir(const std::string& dir, Score& s, const DiagnoseOptions& options,
       for (const auto& d : ds) {
         if (d.oom && d.oom->requested_bytes &&
             matches_printed(printed, *d.oom->requested_bytes,
-                            d.oom->device == "mps" || d.oom->family == "paddle" || d.oom->subsystem == "r", d.oom->dtype)) {
+                            d.oom->device == "mps" || d.oom->family == "paddle" || d.oom->subsystem == "r" ||
+                                d.oom->subsystem == "catboost",
+                            d.oom->dtype)) {
           match = &d;
         }
       }

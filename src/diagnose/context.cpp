@@ -1569,6 +1569,40 @@ class Reader {
     }
   }
 
+  // A count under 50 of iterations or steps right after "after" ("after 5 iterations", "only after 20
+  // steps", "after the first 10 iterations"): the first steps, no long run; where no epochs or hours
+  // are told and no count of 50 or more of them is ("validating every 10 steps ... after 20000
+  // iterations" is a long run).
+  static bool few_steps_told(std::string_view lo) {
+    if (lo.find(" epochs") != std::string_view::npos || lo.find(" hours") != std::string_view::npos) return false;
+    bool few = false;
+    for (std::string_view unit : {" iterations", " steps", " iters"}) {
+      for (size_t p = lo.find(unit); p != std::string_view::npos; p = lo.find(unit, p + 1)) {
+        size_t d = p;
+        while (d > 0 && (is_digit(lo[d - 1]) || lo[d - 1] == ',')) --d;
+        if (d == p || (d > 0 && (word_char(lo[d - 1]) || lo[d - 1] == '.'))) continue;
+        int64_t v = 0;
+        for (size_t k = d; k < p && v < 1000000; ++k) {
+          if (is_digit(lo[k])) v = v * 10 + (lo[k] - '0');
+        }
+        if (v >= 50) return false;  // a long run told on the line
+        std::string_view before = lo.substr(0, d);
+        while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+        for (std::string_view filler : {"the first", "only", "just"}) {
+          if (before.size() >= filler.size() && before.substr(before.size() - filler.size()) == filler) {
+            before.remove_suffix(filler.size());
+            while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+          }
+        }
+        if (before.size() >= 5 && before.substr(before.size() - 5) == "after" &&
+            (before.size() == 5 || !word_char(before[before.size() - 6]))) {
+          few = true;
+        }
+      }
+    }
+    return few;
+  }
+
   // Every growth word of `lo` (lower-cased) in a question of what would happen ("will it increase
   // ...?", "would the memory grow ...?", "if I raise it, does it increase ...?"), none outside one,
   // none asked why it grows or whether it leaks.
@@ -3167,10 +3201,11 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.4,
           "memory told quadratic in the sequence's length (the attention scores, T^2): " + text());
     }
-    // Fails after N epochs / hours of running fine.
+    // Fails after N epochs / hours of running fine. Not after a few iterations or steps ("only after 5
+    // iterations, then ran out of memory": the first steps' own memory, not a long run's).
     if (has(kWAfter)) {
 if ((contains("after ") || contains("ran fine") || contains("runs fine") || contains("worked fine")) &&
-        (contains(" epochs") || contains(" hours") || contains(" iterations") || contains(" steps")) &&
+        (contains(" epochs") || contains(" hours") || contains(" iterations") || contains(" steps")) && !few_steps_told(lo) &&
         !has(kWGrow)) {
       // The input's size told changing at that point ("after 5000 iterations when the resolution became
       // 512 from 64": a progressive schedule): the failure follows the larger input, not the run's length.

@@ -516,9 +516,35 @@ bool cuda_memory_named(std::string_view t) {
          t.find("graphics memory") != std::string_view::npos;
 }
 
+// The GPU's RAM told with "of" / "on" ("it exhausts the available RAM of GPU", "the RAM on the GPU"): the
+// words whole ("program on the GPU", "histogram of GPU usage" are none), not a GPU machine's RAM ("the
+// RAM on the GPU server", "RAM of GPU nodes").
+bool gpu_ram_of_gpu_named(std::string_view lo) {
+  for (std::string_view g : {"ram of gpu", "ram of the gpu", "ram of my gpu", "ram on gpu", "ram on the gpu", "ram on my gpu"}) {
+    for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + 1)) {
+      const size_t e = p + g.size();
+      if ((p > 0 && word_char(lo[p - 1])) || (e < lo.size() && word_char(lo[e]) && lo[e] != 's')) continue;
+      size_t a = e < lo.size() && lo[e] == 's' ? e + 1 : e;  // ("the RAM of GPUs")
+      while (a < lo.size() && lo[a] == ' ') ++a;
+      size_t z = a;
+      while (z < lo.size() && is_alpha(lo[z])) ++z;
+      const std::string_view next = lo.substr(a, z - a);
+      bool machine = false;
+      for (std::string_view m : {"server", "servers", "node", "nodes", "machine", "machines", "box", "instance", "instances",
+                                 "workstation", "cluster", "host", "rig"}) {
+        machine = machine || next == m;
+      }
+      if (!machine) return true;
+    }
+  }
+  return false;
+}
+
 bool gpu_ram_named(std::string_view lo) {
   return lo.find("video ram") != std::string_view::npos || lo.find("gpu ram") != std::string_view::npos ||
-         lo.find("graphics ram") != std::string_view::npos || lo.find("vram") != std::string_view::npos;
+         lo.find("graphics ram") != std::string_view::npos || lo.find("vram") != std::string_view::npos ||
+         lo.find("gpu's ram") != std::string_view::npos || lo.find("gpus' ram") != std::string_view::npos ||
+         gpu_ram_of_gpu_named(lo);
 }
 
 bool accelerator_near(std::string_view lo, size_t at, size_t len) {
@@ -1142,6 +1168,8 @@ std::optional<ProseNumber> prose_number_at(std::string_view lo, size_t p) {
 // message: then "RAM" there is not the host's.
 bool gpu_memory_named(std::string_view lo) {
   // zh: 显存 (the GPU's memory), GPU内存 / 显卡内存 / 显卡的内存 (the GPU's / the graphics card's memory).
+  // (Also the GPU's RAM told with "of" / "on": gpu_ram_of_gpu_named(), below.)
+  if (gpu_ram_of_gpu_named(lo)) return true;
   for (std::string_view g : {"gpu ram", "gpu's ram", "gpus'", "vram", "video ram", "graphics", "gpu memory", "cuda",
                              "\xe6\x98\xbe\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98", "gpu\xe5\x86\x85\xe5\xad\x98",
                              "\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98",

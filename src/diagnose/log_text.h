@@ -230,6 +230,9 @@ bool cuda_memory_named(std::string_view t);
 /// Whether lowercased `lo` names a GPU's own RAM ("12G video ram", "GPU RAM", "graphics RAM", "VRAM"),
 /// not the host's.
 bool gpu_ram_named(std::string_view lo);
+/// Whether lowercased `lo` names the GPU's RAM with "of" / "on" ("the available RAM of GPU", "the RAM
+/// on the GPU"), as whole words and not a GPU machine's RAM ("the RAM on the GPU server").
+bool gpu_ram_of_gpu_named(std::string_view lo);
 /// accelerator_named() within 40 characters before or after `lo[at, at + len)`: the accelerator
 /// said of what is told there ("killed due to out of memory on the GPU").
 bool accelerator_near(std::string_view lo, size_t at, size_t len);

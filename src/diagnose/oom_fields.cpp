@@ -189,6 +189,32 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.device = icontains(s, "cuda") ? "cuda" : "mps";
     return;
   }
+  if (r.subsystem == "theano") {
+    // "Error allocating N bytes of device memory (out of memory). Driver report F bytes free and T
+    // bytes total" (squashed): plain byte counts.
+    r.device = "cuda";
+    auto count_before = [&](std::string_view label, std::string_view unit) -> std::optional<int64_t> {
+      const size_t p = ifind(s, label);
+      if (p == std::string::npos) return std::nullopt;
+      size_t end = 0;
+      const auto v = integer_at(s, p + label.size(), &end);
+      if (!v || !istarts_with(std::string_view(s).substr(end), unit)) return std::nullopt;
+      return v;
+    };
+    if (const auto n = count_before("errorallocating", "bytesofdevicememory")) {
+      r.requested_bytes = *n;
+      r.requested_printed = std::to_string(*n) + " bytes";
+    }
+    r.free_bytes = count_before("driverreport", "bytesfree");
+    r.total_capacity_bytes = count_before("bytesfreeand", "bytestotal");
+    return;
+  }
+  if (r.subsystem == "catboost") {  // "Requested 5696 MB; Free 3958.169335 MB": MB of 1024 x 1024 bytes
+    r.device = "cuda";
+    set_requested(size_after(s, "requested", true), r);
+    r.free_bytes = take(size_after(s, ";free", true), r);
+    return;
+  }
   if (r.subsystem == "rmm") {  // "CUDA error (failed to allocate 240 bytes) at: .../rmm/..."
     set_requested(size_after(s, "failedtoallocate"), r);
     r.device = "cuda";

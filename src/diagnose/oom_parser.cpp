@@ -424,6 +424,18 @@ const HeadDef kHeads[] = {
     // is host RAM: a "host_alloc" report, subsystem "vulkan_host"; other codes are not memory).
     // Julia's CUDA.jl: "ERROR: Out of GPU memory trying to allocate 2.000 GiB" (its OutOfGPUMemoryError).
     {"out of gpu memory trying to allocate", "device_alloc", "cuda_jl", Kind::kOneLine},
+    // Theano's CUDA backend (CudaNdarray, theano/sandbox/cuda): "MemoryError: Error allocating 240008000
+    // bytes of device memory (out of memory). Driver report 95178752 bytes free and 12079136768 bytes
+    // total".
+    {"bytes of device memory (out of memory)", "device_alloc", "theano", Kind::kOneLine},
+    // ... and with its CNMeM pool on: "MemoryError: Error allocating 1073741824 bytes of device memory
+    // (CNMEM_STATUS_OUT_OF_MEMORY)."
+    {"bytes of device memory (cnmem_status_out_of_memory)", "device_alloc", "theano", Kind::kOneLine},
+    // CatBoost's GPU memory pool (TStackLikeMemoryPool::Create, catboost/cuda/cuda_lib/memory_pool/
+    // stack_like_memory_pool.h): "Error: Out of memory. Requested 5696 MB; Free 3958.169335 MB", its
+    // MB 1024 x 1024 bytes. Only as CatBoost throws it (read below): "~300 MB; free disk" is none.
+    // (The same pool serves CatBoost's pinned host memory; its GPU's is the one met in practice.)
+    {"mb; free ", "device_alloc", "catboost", Kind::kOneLine},
     // MegEngine's CUDA allocator (its "[mgb] ERR" log): "cudaMalloc failed while requesting 57933824
     // bytes (55.250MiB) of memory; error: out of memory(last_err=2(out of memory) device=0
     // mem_free=29.312MiB mem_tot=24220.312MiB)".
@@ -652,6 +664,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'r':
         if (istarts_with(rest, "return code") || istarts_with(rest, "resize buffer")) return true;
+        // CatBoost's pool, "Requested 5696 MB; Free 3958.169335 MB", pasted without its "Error: Out of
+        // memory." (its head, "mb; free ", within the next 48 bytes).
+        if (istarts_with(rest, "requested ") && ifind(rest.substr(0, 48), "mb; free") != std::string_view::npos) return true;
         // OpenCL's CL_OUT_OF_RESOURCES (its CL_MEM_OBJECT_ALLOCATION_FAILURE holds "alloc").
         if (i >= 7 && s[i - 1] == '_' && istarts_with(s.substr(i - 7), "out_of_resources")) return true;
         break;
@@ -1098,8 +1113,43 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
           (lo.find("malloc failed", e) != std::string::npos || lo.find("failed:", e) != std::string::npos)) {
         continue;
       }
+      // CatBoost's pool as it throws it: "Requested <number> MB" right before "MB; Free", "<number> MB"
+      // after it closing the message, and nothing but its own "Error: Out of memory." (or a quote, a
+      // log prefix's ']') before "Requested": not "the job requested 300 MB; free 200 MB was
+      // left on the scratch disk", "Pod status: requested 512 mb; free 128 mb on node".
+      if (std::string_view(h.subsystem) == "catboost") {
+        size_t k = b;
+        while (k > 0 && lo[k - 1] == ' ') --k;
+        const size_t digits_end = k;
+        while (k > 0 && (is_digit(lo[k - 1]) || lo[k - 1] == '.')) --k;
+        if (k == digits_end || !std::any_of(lo.begin() + static_cast<std::ptrdiff_t>(k),
+                                            lo.begin() + static_cast<std::ptrdiff_t>(digits_end), is_digit)) {
+          continue;
+        }
+        while (k > 0 && lo[k - 1] == ' ') --k;
+        if (k < 9 || lo.compare(k - 9, 9, "requested") != 0) continue;
+        std::string_view lead = trim_view(std::string_view(lo).substr(0, k - 9));
+        while (!lead.empty() && (lead.back() == '`' || lead.back() == '"' || lead.back() == '\'')) lead.remove_suffix(1);
+        lead = trim_view(lead);
+        const bool own_head = lead.empty() || lead.back() == ']' ||
+                              (lead.size() >= 14 && lead.compare(lead.size() - 14, 14, "out of memory.") == 0);
+        if (!own_head) continue;
+        size_t f = e;
+        while (f < lo.size() && (is_digit(lo[f]) || lo[f] == '.')) ++f;
+        if (f == e || lo.compare(f, 3, " mb") != 0) continue;
+        const std::string_view tail = trim_view(std::string_view(lo).substr(f + 3));
+        if (!std::all_of(tail.begin(), tail.end(), [](char c) { return c == '`' || c == '"' || c == '\'' || c == '.' || c == ' '; })) {
+          continue;
+        }
+      }
       if (family == "host_alloc") {
         const std::string_view sub = h.subsystem;
+        // Theano's CUDA allocation raised as Python's MemoryError ("MemoryError: Error allocating N bytes
+        // of device memory (out of memory)"): the device's report, which its own head reads.
+        if (sub == "python" && (lo.find("bytes of device memory (out of memory)") != std::string::npos ||
+                                lo.find("bytes of device memory (cnmem_status_out_of_memory)") != std::string::npos)) {
+          continue;
+        }
         // R's message as R prints it: first on the line, or after "Error: " / "Error in <call> : "
         // (a log prefix "[1] " allowed); not quoted in code (tryCatch, grepl("cannot allocate vector
         // of size", ...)) nor in advice or documentation ("If you see 'Error: cannot allocate ...'").
@@ -3165,6 +3215,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // memory told gone ("the gpu memory is out", a title's "GPU memory out")
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
                                    "with memoryerror", "a memoryerror", "memory is out", "gpu memory out",
+                                   // C++'s allocation failure named without "std::" ("GPU memory bad_alloc",
+                                   // "confronting `bad_alloc` error"; std::bad_alloc itself is a family)
+                                   "bad_alloc",
                                    // the kernel's errno for a failed allocation told ("I traced the binary, it
                                    // gives me the -ENOMEM"): a host allocation; its message retold with a space
                                    // ('finally caused "can not allocate memory" error')
@@ -3211,6 +3264,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           if (at != std::string::npos && ph == "can not allocate memory" && lo.compare(at + ph.size(), 6, " block") == 0) {
             at = std::string::npos;
           }
+          // (bad_alloc a word of its own, not std::bad_alloc nor a name holding it, "thrust_bad_alloc".)
+          if (at != std::string::npos && ph == "bad_alloc" &&
+              (!is_word_at(lo, at, 9) || (at > 0 && lo[at - 1] == ':'))) {
+            at = std::string::npos;
+          }
           if (at != std::string::npos && ph == "tried to allocate " &&
               !(at + ph.size() < lo.size() && is_digit(lo[at + ph.size()]))) {
             at = std::string::npos;
@@ -3221,7 +3279,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
           const bool r_words = ph == "allocate vector of size" || ph == "allocate a vector of size";
           if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
-                                          ph == "gpu memory out" || ph == "enomem" || r_words)) {
+                                          ph == "gpu memory out" || ph == "enomem" || ph == "bad_alloc" || r_words)) {
             const size_t after = at + ph.size();
             const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
                                 (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
@@ -3233,7 +3291,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                 // (R's own words hold "cannot": only a denial of the telling counts)
                 (r_words ? contains_any(cl, {"never", "no longer", "n't get", "not get", "n't see", "not see", "would", "might"})
                          : told_not_so(cl)) ||
-                contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"})) {
+                contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"}) ||
+                // (C++ around bad_alloc: "throw bad_alloc", "#include <new> // bad_alloc", a reference's '&',
+                // a test's "expected exception of type bad_alloc")
+                (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}))) {
               at = std::string::npos;
             }
           }
