@@ -310,6 +310,9 @@
 // - held72: tests/data/oom-corpus-held72/ (26 reports gathered the same way later in that session,
 //   while held71's round was read; committed on their own, after it was committed, before anything
 //   was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held72).
+// - held73: tests/data/oom-corpus-held73/ (17 reports gathered the same way after held72's round
+//   landed; committed on their own before anything was scored on them; no round followed them that
+//   session). Scored only when asked for (OOMKIT_CORPUS_PART=held73).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
