@@ -1233,8 +1233,9 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // own OOM report: a batch scheduler sends one at a job's time limit, preemption or scancel (after
   // SIGTERM and its grace period), and so does a user's kill -9 after Ctrl-C. With the scheduler's
   // stop in the log the kill is the scheduler's; after an interrupt by hand it may be the user's.
+  const std::string message_lo = diagnose_detail::lower(oom.message);  // (read by the rules below)
   if (oom.family == "oom_killer" && oom.subsystem == "linux_oom_killer" && !oom.rss_bytes &&
-      !diagnose_detail::contains_any(diagnose_detail::lower(oom.message), {"memory", "oom", "rss"})) {
+      !diagnose_detail::contains_any(message_lo, {"memory", "oom", "rss"})) {
     for (Finding& f : b.findings()) {
       if (f.category != OomCause::kCpuRam) continue;
       if (c.job_stop_line > 0) {
@@ -1280,14 +1281,13 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // Not a kill with the same guess ("Container terminated by SIGKILL, possibly due to out of memory",
   // exit 137): the kill is the OOM's own evidence.
   {
-    const std::string lo = diagnose_detail::lower(oom.message);
     std::string guess;
     for (const char* g : {"most likely due to out of memory", "likely due to out of memory", "possibly due to out of memory",
                           "probably due to out of memory", "maybe due to out of memory"}) {
-      if (guess.empty() && lo.find(g) != std::string::npos) guess = g;
+      if (guess.empty() && message_lo.find(g) != std::string::npos) guess = g;
     }
-    if (!guess.empty() && lo.find("crash") != std::string::npos &&
-        !diagnose_detail::contains_any(lo, {"killed", "sigkill", " 137", " -9", "oom-kill", "oomkill"})) {
+    if (!guess.empty() && message_lo.find("crash") != std::string::npos &&
+        !diagnose_detail::contains_any(message_lo, {"killed", "sigkill", " 137", " -9", "oom-kill", "oomkill"})) {
       b.boost(OomCause::kOther, 0.3,
               fmt::format("the program only guesses the crash was out of memory ('{}'): a crash while loading is as often a "
                           "CPU without the instructions the build needs (AVX), a corrupt model file or a library's bug",
@@ -1299,7 +1299,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
   // Not where a GPU's size is told (the no-GPU machine is then another one).
   if (c.no_gpu_line > 0 && oom.device.empty() && !c.named_device_bytes && !c.stated_device_bytes &&
-      !diagnose_detail::contains_any(diagnose_detail::lower(oom.message),
+      !diagnose_detail::contains_any(message_lo,
                                      {"cuda", "gpu", "cudnn", "cublas", "hip", "rocm", "mps", "xla", "tpu", "device"})) {
     b.boost(OomCause::kCpuRam, 0.4,
             fmt::format("the log tells the machine has no GPU (line {}) and the message names no device: what ran out is "

@@ -361,11 +361,6 @@ bool in_hyphenated_name(std::string_view lo, size_t i, size_t j) {
 // A word that tells training: the verb and its nouns ("train", "fine-tuning", "pretraining"; not
 // "pretrained", a model loaded), an optimizer or trainer, or a training batch setting
 // ("per_device_train_batch_size", "train_micro_batch_size_per_gpu", "device_train_microbatch_size").
-// Whether `x` is one of `set`.
-bool in_list(std::string_view x, std::initializer_list<std::string_view> set) {
-  return std::find(set.begin(), set.end(), x) != set.end();
-}
-
 bool is_training_word(std::string_view w) {
   for (std::string_view t : {"train", "training", "finetune", "finetuning", "tune", "tuning", "epoch", "epochs", "backward", "optimizer",
                              "lora", "sft", "trainer", "train_dreambooth", "fit", "pretrain", "pretraining"}) {
@@ -7517,12 +7512,10 @@ if (contains("other process") || contains("another process") || contains("other 
           size_t e = 0;
           while (e < rest.size() && word_char(rest[e])) ++e;
           const std::string_view what = rest.substr(0, e);
-          bool media = false;
-          for (std::string_view m : {"wav", "wavs", "audio", "audios", "video", "videos", "mp3", "mp4", "flac", "recording",
-                                     "recordings"}) {
-            media = media || what == m;
+          if (!in_list(what, {"wav", "wavs", "audio", "audios", "video", "videos", "mp3", "mp4", "flac", "recording",
+                              "recordings"})) {
+            continue;
           }
-          if (!media) continue;
           // The recording itself: the media word closing the phrase ("large wav (65 MB)", "big videos.")
           // or a noun of one input after it ("large wav files", "a huge audio clip"); not "larger video
           // memory", "a bigger video card", "a large audio dataset", "a large video language model".

@@ -84,6 +84,10 @@ bool contains_any(std::string_view s, std::initializer_list<std::string_view> ps
   return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return s.find(p) != std::string_view::npos; });
 }
 
+bool in_list(std::string_view x, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), x) != set.end();
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = lower_char(c);
@@ -529,12 +533,10 @@ bool gpu_ram_of_gpu_named(std::string_view lo) {
       size_t z = a;
       while (z < lo.size() && is_alpha(lo[z])) ++z;
       const std::string_view next = lo.substr(a, z - a);
-      bool machine = false;
-      for (std::string_view m : {"server", "servers", "node", "nodes", "machine", "machines", "box", "instance", "instances",
-                                 "workstation", "cluster", "host", "rig"}) {
-        machine = machine || next == m;
+      if (!in_list(next, {"server", "servers", "node", "nodes", "machine", "machines", "box", "instance", "instances",
+                          "workstation", "cluster", "host", "rig"})) {
+        return true;
       }
-      if (!machine) return true;
     }
   }
   return false;

@@ -74,6 +74,8 @@ bool is_word_at(std::string_view lo, size_t p, size_t n);
 bool contains_word_start(std::string_view s, std::string_view w);
 /// Any of `ps` occurs in `s` as a substring. Case-sensitive.
 bool contains_any(std::string_view s, std::initializer_list<std::string_view> ps);
+/// Whether `x` is one of `set` (exactly, case as given).
+bool in_list(std::string_view x, std::initializer_list<std::string_view> set);
 /// Chinese words of the memory or its blowing up (显存 the GPU's memory, 内存 memory, 爆 blew up), as
 /// UTF-8 bytes: a line naming one is about memory.
 inline constexpr std::string_view kZhMemoryWords[] = {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",

@@ -2452,10 +2452,8 @@ std::vector<std::string_view> alnum_words(std::string_view t) {
   return w;
 }
 
-// Whether `x` is one of `set`.
-bool in(std::string_view x, std::initializer_list<std::string_view> set) {
-  return std::find(set.begin(), set.end(), x) != set.end();
-}
+// Whether `x` is one of `set` (log_text's in_list(), under the short name the word readers below use).
+bool in(std::string_view x, std::initializer_list<std::string_view> set) { return in_list(x, set); }
 
 // Memory told short, overflowing or taken in large amounts, word by word (so "param overflow" is
 // not "RAM overflow"):
