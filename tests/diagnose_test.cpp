@@ -8634,3 +8634,19 @@ TEST(DiagnoseKinds40, Held72Kinds) {
   EXPECT_TRUE(evidence_holds("It ran fine for 20000 iterations, validating every 10 steps, then it crashed.\n" + oom,
                              "after a long run"));
 }
+
+TEST(DiagnoseKinds40, Held73Kinds) {
+  // Batch size 1 told as the one setting that keeps the OOM away runs at 1: no failure at batch 1 is read.
+  const std::string oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1000.00 MiB.\n";
+  for (const char* kept_away :
+       {"I set the micro batch size to 1, as it was the only value that did not cause an OOM exception.\n",
+        "I found that a batch size of 1 was the only suitable value to prevent OOM errors.\n",
+        "With batch size 1 the run goes through without running out of memory.\n"}) {
+    EXPECT_FALSE(evidence_holds(kept_away + oom, "fails even at batch size 1")) << kept_away;
+  }
+  // ... but not where it is told failing still, or only tried to keep it away.
+  for (const char* failing : {"Even with batch size 1 it runs out of memory, so the only way to avoid OOM is a smaller model.\n",
+                              "Even batch size 1 crashes with out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(failing + oom, "fails even at batch size 1")) << failing;
+  }
+}

@@ -1907,17 +1907,22 @@ class Reader {
     });
   }
 
+  // A size told in prose as a GPU's, kept as the named device's where it is one: GB / GiB / G (read
+  // as GiB), 1 to 512 of them, printed in at most 6 characters (not a byte count's long digits).
+  // The largest such size is kept. Returns whether `value` was one.
+  bool keep_named_device_size(double value, int64_t unit_bytes, size_t chars) {
+    if (unit_bytes != kGiB || chars > 6 || value < 1 || value > 512) return false;
+    ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(value * static_cast<double>(kGiB)));
+    return true;
+  }
+
   // A GPU's size attached to the plural "GPUs" on the lower-cased line `lo`: right before it ("two
   // 80GB GPUs", "8*80G GPUs", "8x 80GB GPUs") or right after it with "each" / "per GPU" ("4 GPUs, 64GB
   // each", "8 GPUs with 80GB each"). Not a total ("4 GPUs (96GB total)"), the node's memory ("--gpus=4
   // --mem=256G", "1.0/4 GPUs, 0.0/128.5 GiB heap") nor a model's size ("needs 140GB, so I split it over
   // 2 GPUs"), which no such attachment names.
   void plural_gpus_size(std::string_view lo) {
-    auto keep = [&](const ProseNumber& v) {
-      if (v.unit_bytes == kGiB && v.chars <= 6 && v.value >= 1 && v.value <= 512) {
-        ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v.value * static_cast<double>(kGiB)));
-      }
-    };
+    auto keep = [&](const ProseNumber& v) { keep_named_device_size(v.value, v.unit_bytes, v.chars); };
     for (size_t p = lo.find("gpus"); p != std::string_view::npos; p = lo.find("gpus", p + 4)) {
       if (!is_word_at(lo, p, 4)) continue;
       // Before: the size's token ends right before " gpus" (its number after "*", "x" or a space).
@@ -1958,10 +1963,7 @@ class Reader {
   void named_memory(std::string_view lo) {
     bool sized = false;
     for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged) {
-      if (unit_bytes == kGiB && chars <= 6 && v >= 1 && v <= 512 && !host_tagged) {
-        ev_.named_device_bytes = std::max(ev_.named_device_bytes, static_cast<int64_t>(v * static_cast<double>(kGiB)));
-        sized = true;
-      }
+      if (!host_tagged && keep_named_device_size(v, unit_bytes, chars)) sized = true;
     });
     if (sized) return;
     const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||
@@ -6352,6 +6354,37 @@ if (contains("other process") || contains("another process") || contains("other 
                            clause.find("without success") != std::string_view::npos ||
                            clause.find("no luck") != std::string_view::npos;
         if (worked && !failed && !trial) return true;
+        // Batch size 1 told as the one setting that keeps the OOM away ("I set the micro batch size to
+        // 1, as it was the only value that did not cause an OOM exception", "a batch size of 1 was the
+        // only value to prevent OOM errors"): it runs at 1, the batch decides. Not in a clause that
+        // tells it failing still or even so.
+        // (The sentence's other comma-pieces too: "I set the batch size to 1, as it was the only value
+        // that did not cause an OOM".)
+        if (failure_avoided(clause) && !trial && !contains_word(clause, "still") && !contains_word(clause, "even")) return true;
+      }
+    }
+    return false;
+  }
+
+  // The failure told kept away, not met: "did not cause an OOM", "without running out of memory",
+  // "avoids the out-of-memory error", "the only value to prevent OOM errors": the avoiding words, then
+  // within 24 characters a word of the failure (OOM, out of memory, an error, a crash). A purpose
+  // ("to prevent", "to avoid") is a result only as the one setting that does it, "only" in the piece
+  // ("I set it to 1 to avoid OOM errors, but it still fails" is an attempt).
+  static bool failure_avoided(std::string_view piece) {
+    for (std::string_view w : {"did not cause", "didn't cause", "does not cause", "doesn't cause", "not causing",
+                               "without causing", "without", "to prevent", "prevents", "prevented", "to avoid", "avoids",
+                               "avoided"}) {
+      const bool purpose = w.rfind("to ", 0) == 0;
+      if (purpose && !contains_word(piece, "only")) continue;
+      for (size_t p = piece.find(w); p != std::string_view::npos; p = piece.find(w, p + 1)) {
+        if (!word_starts_at(piece, p)) continue;
+        const std::string_view then = piece.substr(p + w.size(), 24);
+        if (contains_word_start(then, "oom") || then.find("out of memory") != std::string_view::npos ||
+            then.find("out-of-memory") != std::string_view::npos || then.find("running out") != std::string_view::npos ||
+            contains_word_start(then, "error") || contains_word_start(then, "crash")) {
+          return true;
+        }
       }
     }
     return false;
