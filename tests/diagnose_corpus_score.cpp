@@ -370,6 +370,15 @@ std::string read(const std::string& path) {
 // French Ko/Mo/Go) binary, as MPS, PaddlePaddle, R (memory.c divides by 1024) and CatBoost's GPU pool
 // (stack_like_memory_pool.h: MB = 1024.0 * 1024.0) print them.
 bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, const std::string& record_dtype) {
+  // numpy's _ArrayMemoryError before it printed the array's size: "Unable to allocate array with
+  // shape (2602, 7470630) and data type float64": the shape's elements times the dtype's size, as
+  // TensorFlow's bracketed form below.
+  if (printed_in.rfind("shape (", 0) == 0 && printed_in.find(") and data type ") != std::string::npos) {
+    const size_t close = printed_in.find(')');
+    return matches_printed("shape[" + printed_in.substr(7, close - 7) + "] and type " +
+                               printed_in.substr(printed_in.find(") and data type ") + 16),
+                           bytes, mps, record_dtype);
+  }
   // "190.31M (199557120 bytes)", "5.66GiB (6075580416B)": the exact count in parentheses decides.
   if (const size_t open = printed_in.find('('); open != std::string::npos && printed_in.rfind("shape[", 0) != 0) {
     const std::string inner = printed_in.substr(open + 1, printed_in.find(')', open) - open - 1);

@@ -8650,3 +8650,45 @@ TEST(DiagnoseKinds40, Held73Kinds) {
     EXPECT_TRUE(evidence_holds(failing + oom, "fails even at batch size 1")) << failing;
   }
 }
+
+TEST(DiagnoseKinds40, Held74Kinds) {
+  // V8's failures (Node.js, a browser): an ArrayBuffer's backing store or the JavaScript heap, host memory.
+  for (const char* v8 : {"llama2c-worker.js:25 Uncaught RangeError: Array buffer allocation failed\n",
+                         "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n"}) {
+    const std::vector<Diagnosis> js = diagnose_log(v8, rules_alone());
+    ASSERT_EQ(js.size(), 1u) << v8;
+    EXPECT_EQ(js.front().oom->family, "host_alloc") << v8;
+    EXPECT_EQ(js.front().oom->subsystem, "v8") << v8;
+    EXPECT_EQ(top_cause(v8), OomCause::kCpuRam) << v8;
+  }
+  // A volume's depth told in slices, 64 or more, is one large input; a few slices are not.
+  const std::string tf_oom = "ResourceExhaustedError: OOM when allocating tensor\n";
+  EXPECT_TRUE(evidence_holds("I apply my trained CARE 3D model to tiff files with 217 Slices.\n" + tf_oom, "long inputs"));
+  EXPECT_TRUE(evidence_holds("Prediction on a 300-slice stack fails.\n" + tf_oom, "long inputs"));
+  EXPECT_FALSE(evidence_holds("Prediction on a stack of 3 slices fails.\n" + tf_oom, "long inputs"));
+  // A user's sentence telling CUDA's own OOM keeps the report's words from ranking host RAM first.
+  const std::vector<Diagnosis> told = diagnose_log(
+      "I am attempting to train on the dataset using the pre-trained weights with an NVIDIA 3090 GPU on the server "
+      "machine. However, I encountered a CUDA out of memory error.\n");
+  ASSERT_EQ(told.size(), 1u);
+  for (const Finding& f : told.front().findings) EXPECT_NE(f.category, OomCause::kCpuRam);
+  // A failure told at batch size 1 while the tensors hold under half the device: one sample's size first.
+  const std::string at_one =
+      "Decreasing the batch size to 1, Python throws:\nRuntimeError: CUDA out of memory. Tried to allocate 564.00 MiB "
+      "(GPU 0; 2.00 GiB total capacity; 709.95 MiB already allocated; 547.37 MiB free; 34.05 MiB cached)\n";
+  EXPECT_EQ(top_cause(at_one), OomCause::kActivationsSeqlen);
+  // Batch size 1 told as where it already stands.
+  EXPECT_TRUE(evidence_holds("For testing batch size is already 1, and it still fails.\n" + tf_oom,
+                             "fails even at batch size 1"));
+  // An attribution method turns each input into a batch.
+  EXPECT_TRUE(evidence_holds("ig = IntegratedGradients(model)\nattr = ig.attribute(image, target=3)\n"
+                             "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
+                             "an attribution method", OomCause::kActivationsBatch));
+  // .item() on a line that is not about the loss keeps no loss tensor.
+  EXPECT_FALSE(evidence_holds("bbox = [[i.min().item(), i.max().item() + 1] for i in nonzero_idx]\n"
+                              "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
+                              "loss tensors kept"));
+  EXPECT_TRUE(evidence_holds("losses.append(loss) instead of loss.item()\n"
+                             "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
+                             "loss tensors kept"));
+}

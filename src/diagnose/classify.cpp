@@ -41,6 +41,15 @@ bool accelerator_message(const OomRecord& oom) {
   return oom.family != "mentioned" && oom.family != "described" && !oom.device.empty() && oom.device.rfind("cpu", 0) != 0;
 }
 
+// The user's sentence telling the failure names CUDA's own words for it ("I encountered a CUDA out of
+// memory error", "it hits CUDA OOM"): the GPU's memory ran out, as a message of its allocator would
+// say; the report's words alone do not make it the host's.
+bool cuda_oom_told(const OomRecord& oom) {
+  if (oom.family != "mentioned" || oom.device.rfind("cuda", 0) != 0) return false;
+  const std::string lo = diagnose_detail::lower(oom.message);
+  return lo.find("cuda out of memory") != std::string::npos || lo.find("cuda oom") != std::string::npos;
+}
+
 // The other processes on the device read as this job's own ranks (allocator rules, apply_context()).
 constexpr const char* kOwnRanksMayHold = "the other processes may be this job's own ranks placing tensors on this GPU";
 // The end of the evidence that reads equal small holdings as the ranks' CUDA contexts (classify_allocator()).
@@ -1320,6 +1329,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   }
   const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
                            ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
+  const bool under_half_held = oom.allocated_bytes && oom.total_capacity_bytes &&
+                               ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.5;
   for (const Signal& s : c.signals) {
     // The process killed, told: an OOM killer's report says so itself; beside an accelerator's
     // message (an exception, not a kill) the kill told is likely another's (a scheduler, the
@@ -1332,6 +1343,10 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
     // frame points at where the memory went (other ranks, another GPU), not at the model's size.
     if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
+    // A failure told at batch size 1 while this process's tensors hold under half the device: at one
+    // sample the weights and their state are nearly all it holds, so what does not fit is that
+    // sample's activations (its size: the other reading of the same sentence), not the model.
+    else if (s.cause == OomCause::kStaticModelTooLarge && under_half_held && s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0) w *= 0.5;
     if (s.cause == OomCause::kMultiGpuImbalance && c.loading && w > 0 && w < 0.3) w += 0.2;  // torch.load on many ranks
     b.boost(s.cause, w, s.what, s.line, s.prose);
   }
@@ -2450,7 +2465,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (context.word_prior && !context.word_prior->empty()) {
     // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
-    const bool accelerator_report = accelerator_message(oom);
+    const bool accelerator_report = accelerator_message(oom) || cuda_oom_told(oom);
     weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
                      runs_without_autograd(oom, context));
   }

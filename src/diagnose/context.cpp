@@ -1422,6 +1422,7 @@ class Reader {
     if (frame && !ev_.host_engine_line && (in_view(lo, "/pandas/") || in_view(lo, "\\pandas\\"))) {
       ev_.host_engine_line = n;
     }
+    if (!attribution_told_) attribution_method(raw, lo, n);
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -1431,6 +1432,29 @@ class Reader {
   }
 
  private:
+  // An attribution method named on the line `lo` (lower-cased `raw`, line n), in code, a frame or a
+  // sentence, once per log: Captum's IntegratedGradients (and its Layer / Neuron forms) evaluates each
+  // input at n_steps points (50 by default) and NoiseTunnel / SmoothGrad at nt_samples / n_samples noisy
+  // copies, all in one forward and backward pass unless internal_batch_size splits them (Captum's
+  // IntegratedGradients.attribute() docs); SHAP's DeepExplainer / GradientExplainer run each input
+  // against every background sample at once. One input image becomes a batch of tens: the
+  // micro-batch's activations.
+  void attribution_method(std::string_view raw, std::string_view lo, int64_t n) {
+    if (lo.find("grad") == std::string_view::npos && lo.find("explainer") == std::string_view::npos &&
+        lo.find("noisetunnel") == std::string_view::npos) {
+      return;
+    }
+    if (!contains_any(lo, {"integratedgradients", "integrated_gradients", "integrated gradients", "noisetunnel", "smoothgrad",
+                           "gradientshap", "deepexplainer", "gradientexplainer"})) {
+      return;
+    }
+    attribution_told_ = true;
+    add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
+        "an attribution method evaluates each input as a batch (integrated gradients' n_steps, SmoothGrad's noisy "
+        "samples, SHAP's background set) in one pass: " + shown(raw.substr(0, 160)),
+        0, Told::kPrinted);
+  }
+
   // A serving engine's KV cache allocated up front, per layer, by heads, on the line `lo` (lower-cased
   // `raw`, line n): read on a traceback's code line (line()) and on any other line (statement()).
   // An IPython / Jupyter traceback's frame on the trimmed lower-cased line `t` (line()): "/path/file.py
@@ -3290,13 +3314,13 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         }
       }
       if (!digit_after) {
-        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, "fails even at batch size 1: " + text(), 0,
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, std::string(Signal::kFailsAtBatchOne) + ": " + text(), 0,
             Told::kAccount);
         // At batch 1 one sample's activations are the other term that can exceed the device: said
         // of a failure ("fails even with batch size 1"), not of a settings dump ("batch_size: 1").
         if (said_of_failure()) {
           add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
-              "fails even at batch size 1 (one sample): " + text(), 0, Told::kAccount);
+              std::string(Signal::kFailsAtBatchOne) + " (one sample): " + text(), 0, Told::kAccount);
         }
         add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       }
@@ -3966,9 +3990,10 @@ if (has(kWLlmGen) || contains(".generate(") || contains("kv cache")) {
           "memory grows with the chat's turns (the history is the context of every reply): " + text());
     }
     // Keeping loss tensors instead of numbers: the canonical leak (losses.append(loss), a meter
-    // updated with the tensor; .item() / .data[0] are the fix the user is comparing with).
+    // updated with the tensor; .item() / .data[0] are the fix the user is comparing with, on a line
+    // about the loss: not any scalar read, "bbox = [[i.min().item(), i.max().item() + 1] ...]").
     if (has(kWLoss)) {
-if (has(kWLoss) && (contains(".item()") || contains(".data[0]") || contains("append(loss") ||
+if (has(kWLoss) && (((contains(".item()") || contains(".data[0]")) && has_text("loss")) || contains("append(loss") ||
                         contains("update(loss") || contains("+= loss"))) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "loss tensors kept across steps (vs .item()): " + text(),
           kept_mark());
@@ -6298,7 +6323,10 @@ if (contains("other process") || contains("another process") || contains("other 
                                                    // told small in other words ("batch size as small as just 1")
                                                    "batch size as small as 1", "batch size as small as just 1",
                                                    "batch size as low as 1", "batch size down to 1", "batch size of just 1",
-                                                   "batch size of only 1", "batch size just 1", "batch size only 1"};
+                                                   "batch size of only 1", "batch size just 1", "batch size only 1",
+                                                   // told as where it already stands ("For testing batch size is already 1")
+                                                   "batch size is already 1", "batch size was already 1", "batch size already 1",
+                                                   "batch size set to 1", "batch size is set to 1", "batch size was 1"};
   // Batch size 1 only asked about, supposed or not wanted where each of its phrases stands ("Should I
   // try a batch size as small as 1?", "I do not want to go down to batch size 1, that would be too
   // slow", "if I set batch size 1"): no run at batch 1 told.
@@ -7627,6 +7655,20 @@ if (contains("other process") || contains("another process") || contains("other 
              "\xe9\x95\xbf\xe6\x96\x87\xe6\x9c\xac"})) {
       return true;
     }
+    // A volume's depth told as its count of slices, 64 or more ("tiff files with 217 slices", "a
+    // 300-slice stack", "512 z-slices"): one 3D input, not a batch of samples; a 3D convolution's
+    // output holds a value per voxel and channel, so its activations grow linearly with the depth.
+    if (has("slice")) {
+      for (size_t at = lo.find("slice"); at != std::string_view::npos; at = lo.find("slice", at + 5)) {
+        size_t b = at;
+        if (b >= 2 && lo.compare(b - 2, 2, "z-") == 0) b -= 2;
+        if (b == 0 || (lo[b - 1] != ' ' && lo[b - 1] != '-')) continue;
+        size_t d = b - 1;
+        while (d > 0 && is_digit(lo[d - 1])) --d;
+        if (d == b - 1 || b - 1 - d > 5 || (d > 0 && (word_char(lo[d - 1]) || lo[d - 1] == '.'))) continue;
+        if (std::stoi(std::string(lo.substr(d, b - 1 - d))) >= 64) return true;
+      }
+    }
     return has("higher dimension") || (input_word && sized_input(lo));
   }
 
@@ -8068,6 +8110,7 @@ if (contains("other process") || contains("another process") || contains("other 
   bool ipython_open_ = false;   // an IPython frame's numbered source lines may follow (line())
   bool library_frame_ = false;  // the last frame is in PyTorch's torch/nn (its code line too)
   std::array<int64_t, 16> last_weak_{};
+  bool attribution_told_ = false;  // attribution_method() read one already
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
   int64_t gpu_chosen_line_ = 0;  // a line that chose a GPU other than the first (nonzero_gpu_chosen())
   std::array<int64_t, kCauseCount> last_account_{};

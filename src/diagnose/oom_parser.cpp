@@ -242,6 +242,13 @@ const HeadDef kHeads[] = {
     // Julia's: "ERROR: OutOfMemoryError()" (Base's exception for a failed host allocation; CUDA.jl's
     // device failure is OutOfGPUMemoryError), not a module's exception (torch.cuda.OutOfMemoryError()).
     {"outofmemoryerror()", "host_alloc", "julia", Kind::kOneLine},
+    // V8's (Node.js, browsers, Electron, Deno): an ArrayBuffer's backing store the embedder's allocator
+    // could not give ("RangeError: Array buffer allocation failed", message-template.h's
+    // kArrayBufferAllocationFailed: a typed array, a WASM module's buffer, a downloaded model file) and
+    // the JavaScript heap at its limit ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript
+    // heap out of memory", --max-old-space-size): host memory, whatever runs the script.
+    {"array buffer allocation failed", "host_alloc", "v8", Kind::kOneLine},
+    {"javascript heap out of memory", "host_alloc", "v8", Kind::kOneLine},
     // Android's runtime (ART) in logcat: "E/art: Throwing OutOfMemoryError "Failed to allocate a
     // 111118082 byte allocation with 1048576 free bytes and 94MB until OOM"": the app's Java heap.
     {"throwing outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},

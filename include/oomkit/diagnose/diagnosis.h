@@ -66,6 +66,9 @@ struct Finding {
 /// ("fails already at batch size 1", memory rising step after step) 0.3-0.55; a logged
 /// setting 0.1-0.3; a single word ("evaluation", "NCCL", a GPU count) <= 0.1, never deciding.
 struct Signal {
+  /// The opening of `what` for a failure the user tells at batch size 1 (context.cpp reads it; the
+  /// allocator's figures weigh it in classify.cpp).
+  static constexpr const char* kFailsAtBatchOne = "fails even at batch size 1";
   OomCause cause = OomCause::kOther;
   double weight = 0.0;   // added to the cause's score; negative weighs against it
   int64_t line = 0;      // 1-based log line it was read from (0: the whole log)
