@@ -312,7 +312,11 @@
 //   was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held72).
 // - held73: tests/data/oom-corpus-held73/ (17 reports gathered the same way after held72's round
 //   landed; committed on their own before anything was scored on them; no round followed them that
-//   session). Scored only when asked for (OOMKIT_CORPUS_PART=held73).
+//   session, one of their kinds was mended the next). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held73).
+// - held74: tests/data/oom-corpus-held74/ (40 reports gathered the same way, in six shares, the
+//   next session; committed on their own before anything was scored on them). Scored only when
+//   asked for (OOMKIT_CORPUS_PART=held74).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -446,7 +450,8 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
     }
     const std::map<std::string, int> size = {{"float", 4}, {"float32", 4}, {"half", 2}, {"float16", 2}, {"bfloat16", 2},
                                              {"double", 8}, {"float64", 8}, {"int32", 4}, {"int64", 8}, {"int8", 1},
-                                             {"uint8", 1}, {"bool", 1},
+                                             {"uint8", 1}, {"bool", 1}, {"int16", 2}, {"uint16", 2}, {"uint32", 4},
+                                             {"uint64", 8}, {"complex64", 8}, {"complex128", 16}, {"float128", 16},
                                              // the element size the parser read from BFC's request before
                                              // a message that prints no dtype ("4-byte elements")
                                              {"1-byte", 1}, {"2-byte", 2}, {"4-byte", 4}, {"8-byte", 8}};

@@ -47,7 +47,14 @@ bool accelerator_message(const OomRecord& oom) {
 bool cuda_oom_told(const OomRecord& oom) {
   if (oom.family != "mentioned" || oom.device.rfind("cuda", 0) != 0) return false;
   const std::string lo = diagnose_detail::lower(oom.message);
-  return lo.find("cuda out of memory") != std::string::npos || lo.find("cuda oom") != std::string::npos;
+  for (const char* told : {"cuda out of memory", "cuda oom"}) {
+    const size_t p = lo.find(told);
+    if (p == std::string::npos) continue;
+    // Not denied just before it ("This is not a CUDA OOM, system RAM climbs", "isn't a CUDA out of memory").
+    const std::string_view before = std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
+    if (!diagnose_detail::contains_any(before, {"not ", "n't ", "no ", "never "})) return true;
+  }
+  return false;
 }
 
 // The other processes on the device read as this job's own ranks (allocator rules, apply_context()).
@@ -1344,8 +1351,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // frame points at where the memory went (other ranks, another GPU), not at the model's size.
     if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
     // A failure told at batch size 1 while this process's tensors hold under half the device: at one
-    // sample the weights and their state are nearly all it holds, so what does not fit is that
-    // sample's activations (its size: the other reading of the same sentence), not the model.
+    // sample the weights and their state are nearly all it holds, so what does not fit is more likely
+    // that sample's activations (its length or resolution) than the model: the model's weight halves.
     else if (s.cause == OomCause::kStaticModelTooLarge && under_half_held && s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0) w *= 0.5;
     if (s.cause == OomCause::kMultiGpuImbalance && c.loading && w > 0 && w < 0.3) w += 0.2;  // torch.load on many ranks
     b.boost(s.cause, w, s.what, s.line, s.prose);
@@ -1931,6 +1938,11 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
            : sub == "onnxruntime" ? "ONNX Runtime's CPU arena could not allocate " +
                                         (Q ? format_bytes(*Q) : std::string("a buffer")) + " of host RAM"
            : sub == "julia" ? std::string("Julia's OutOfMemoryError(): a host allocation failed (host RAM)")
+           : sub == "v8" ? (icontains_word(oom.message, "heap out of memory")
+                                ? std::string("V8 reached its JavaScript heap's limit (--max-old-space-size): the script's "
+                                              "heap, in host memory")
+                                : std::string("V8 could not allocate an ArrayBuffer's backing store: host memory, or the "
+                                              "browser's or the process's cap on it"))
            : sub == "luajit" ? std::string("LuaJIT could not allocate (not enough memory): its heap")
            : sub == "tcmalloc" ? "tcmalloc could not allocate " + (Q ? format_bytes(*Q) : std::string("a large block")) +
                                      " of host RAM (its large alloc returned none)"
@@ -2121,6 +2133,14 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                 "or process the input in parts (split the database / files)";
         f.probe = "Does the run pass with a larger -Xmx on a machine with that much free RAM, or on half the input?";
       }
+    }
+    if (oom.subsystem == "v8") {  // V8's own caps: its heap limit and the embedder's buffer allocator
+      Finding& f = b.at(i);
+      f.fix = "Load or process the data in pieces (stream the model file, a smaller model, fewer items at once); in "
+              "Node.js raise the JavaScript heap's limit (NODE_OPTIONS=--max-old-space-size=<MiB>; ArrayBuffers live "
+              "outside it); a browser tab's memory is capped by the browser (a few GiB), whatever the machine has";
+      f.probe = "How large is the one buffer or heap asked for against the limit (process.memoryUsage(), the tab's "
+                "memory in the browser's task manager)? Does the same script pass on half the input?";
     }
     // The log tells tensors kept across steps ("total_loss += loss", the graph kept): host RAM is
     // where that leak ran out (a CPU run, or the graph's saved tensors on the host), the leak its

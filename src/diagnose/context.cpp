@@ -1434,25 +1434,27 @@ class Reader {
  private:
   // An attribution method named on the line `lo` (lower-cased `raw`, line n), in code, a frame or a
   // sentence, once per log: Captum's IntegratedGradients (and its Layer / Neuron forms) evaluates each
-  // input at n_steps points (50 by default) and NoiseTunnel / SmoothGrad at nt_samples / n_samples noisy
-  // copies, all in one forward and backward pass unless internal_batch_size splits them (Captum's
-  // IntegratedGradients.attribute() docs); SHAP's DeepExplainer / GradientExplainer run each input
-  // against every background sample at once. One input image becomes a batch of tens: the
-  // micro-batch's activations.
+  // input at n_steps points (50 by default) in one forward and backward pass unless
+  // internal_batch_size splits them (Captum's IntegratedGradients.attribute() docs), NoiseTunnel at
+  // nt_samples noisy copies unless nt_samples_batch_size splits them, SmoothGrad likewise; SHAP's
+  // DeepExplainer runs each input against every background sample at once, its GradientExplainer
+  // nsamples (200) in chunks of batch_size (50). One input image becomes a batch of tens: the
+  // micro-batch's activations. Not a method told replaced ("switching from IntegratedGradients to
+  // Saliency fixed it").
   void attribution_method(std::string_view raw, std::string_view lo, int64_t n) {
     if (lo.find("grad") == std::string_view::npos && lo.find("explainer") == std::string_view::npos &&
         lo.find("noisetunnel") == std::string_view::npos) {
       return;
     }
     if (!contains_any(lo, {"integratedgradients", "integrated_gradients", "integrated gradients", "noisetunnel", "smoothgrad",
-                           "gradientshap", "deepexplainer", "gradientexplainer"})) {
+                           "gradientshap", "deepexplainer", "gradientexplainer"}) ||
+        contains_any(lo, {"instead of", "switching from", "switched from", "replac"})) {
       return;
     }
     attribution_told_ = true;
     add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
         "an attribution method evaluates each input as a batch (integrated gradients' n_steps, SmoothGrad's noisy "
-        "samples, SHAP's background set) in one pass: " + shown(raw.substr(0, 160)),
-        0, Told::kPrinted);
+        "samples, SHAP's background set) in one pass: " + shown(raw.substr(0, 160)));
   }
 
   // A serving engine's KV cache allocated up front, per layer, by heads, on the line `lo` (lower-cased
@@ -6324,9 +6326,9 @@ if (contains("other process") || contains("another process") || contains("other 
                                                    "batch size as small as 1", "batch size as small as just 1",
                                                    "batch size as low as 1", "batch size down to 1", "batch size of just 1",
                                                    "batch size of only 1", "batch size just 1", "batch size only 1",
-                                                   // told as where it already stands ("For testing batch size is already 1")
-                                                   "batch size is already 1", "batch size was already 1", "batch size already 1",
-                                                   "batch size set to 1", "batch size is set to 1", "batch size was 1"};
+                                                   // told as where it already stands, the floor reached ("For testing
+                                                   // batch size is already 1")
+                                                   "batch size is already 1", "batch size was already 1", "batch size already 1"};
   // Batch size 1 only asked about, supposed or not wanted where each of its phrases stands ("Should I
   // try a batch size as small as 1?", "I do not want to go down to batch size 1, that would be too
   // slow", "if I set batch size 1"): no run at batch 1 told.
@@ -6407,10 +6409,16 @@ if (contains("other process") || contains("another process") || contains("other 
       if (purpose && !contains_word(piece, "only")) continue;
       for (size_t p = piece.find(w); p != std::string_view::npos; p = piece.find(w, p + 1)) {
         if (!word_starts_at(piece, p)) continue;
+        // Denied or made impossible before it: "I can't run batch size 1 without getting an OOM", "has
+        // not prevented the OOM errors".
+        const std::string_view before = piece.substr(0, p);
+        if (contains_any(before, {"not ", "n't ", "cannot ", "unable ", "never "})) continue;
         const std::string_view then = piece.substr(p + w.size(), 24);
-        if (contains_word_start(then, "oom") || then.find("out of memory") != std::string_view::npos ||
-            then.find("out-of-memory") != std::string_view::npos || then.find("running out") != std::string_view::npos ||
-            contains_word_start(then, "error") || contains_word_start(then, "crash")) {
+        const bool memory = contains_word_start(then, "oom") || then.find("out of memory") != std::string_view::npos ||
+                            then.find("out-of-memory") != std::string_view::npos ||
+                            then.find("running out") != std::string_view::npos;
+        // "without" keeps only the memory's failure away: "killed without any error message" is a failure.
+        if (memory || (w != "without" && (contains_word_start(then, "error") || contains_word_start(then, "crash")))) {
           return true;
         }
       }
@@ -7658,14 +7666,20 @@ if (contains("other process") || contains("another process") || contains("other 
     // A volume's depth told as its count of slices, 64 or more ("tiff files with 217 slices", "a
     // 300-slice stack", "512 z-slices"): one 3D input, not a batch of samples; a 3D convolution's
     // output holds a value per voxel and channel, so its activations grow linearly with the depth.
-    if (has("slice")) {
+    // (Not slices each fed alone, "155 slices each; I train a 2D U-Net on single slices", nor a TPU
+    // pod's slice, "a TPU v4-128 slice".)
+    if (has("slice") && !contains_word(lo, "2d") && !contains_word(lo, "tpu")) {
       for (size_t at = lo.find("slice"); at != std::string_view::npos; at = lo.find("slice", at + 5)) {
         size_t b = at;
         if (b >= 2 && lo.compare(b - 2, 2, "z-") == 0) b -= 2;
         if (b == 0 || (lo[b - 1] != ' ' && lo[b - 1] != '-')) continue;
         size_t d = b - 1;
         while (d > 0 && is_digit(lo[d - 1])) --d;
-        if (d == b - 1 || b - 1 - d > 5 || (d > 0 && (word_char(lo[d - 1]) || lo[d - 1] == '.'))) continue;
+        if (d == b - 1 || b - 1 - d > 5 || (d > 0 && (word_char(lo[d - 1]) || lo[d - 1] == '.' || lo[d - 1] == '-'))) continue;
+        size_t e = at + 5;
+        while (e < lo.size() && is_alpha(lo[e])) ++e;  // "slices"
+        const std::string_view after = lo.substr(e, 8);
+        if (after.rfind(" each", 0) == 0 || after.rfind(" per ", 0) == 0) continue;
         if (std::stoi(std::string(lo.substr(d, b - 1 - d))) >= 64) return true;
       }
     }

@@ -244,9 +244,10 @@ const HeadDef kHeads[] = {
     {"outofmemoryerror()", "host_alloc", "julia", Kind::kOneLine},
     // V8's (Node.js, browsers, Electron, Deno): an ArrayBuffer's backing store the embedder's allocator
     // could not give ("RangeError: Array buffer allocation failed", message-template.h's
-    // kArrayBufferAllocationFailed: a typed array, a WASM module's buffer, a downloaded model file) and
-    // the JavaScript heap at its limit ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript
-    // heap out of memory", --max-old-space-size): host memory, whatever runs the script.
+    // kArrayBufferAllocationFailed: a typed array, a WASM module's buffer, a downloaded model file;
+    // the host's memory or a browser's per-process cap) and the JavaScript heap at V8's own limit
+    // ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", raised
+    // with --max-old-space-size, often with RAM to spare): host memory's kind, its cap named in the fix.
     {"array buffer allocation failed", "host_alloc", "v8", Kind::kOneLine},
     {"javascript heap out of memory", "host_alloc", "v8", Kind::kOneLine},
     // Android's runtime (ART) in logcat: "E/art: Throwing OutOfMemoryError "Failed to allocate a
