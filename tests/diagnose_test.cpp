@@ -8714,3 +8714,37 @@ TEST(DiagnoseKinds40, Held74Kinds) {
                              "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB\n",
                              "loss tensors kept"));
 }
+
+TEST(DiagnoseKinds40, Held75Kinds) {
+  // The host's RAM named, then told short by a pronoun in the next clause; not asked.
+  const std::string oom = "Too many training images, memory overflow\n";
+  EXPECT_TRUE(evidence_holds(oom + "My computer has 60G RAM but it is still not enough.\n", "host RAM runs out"));
+  EXPECT_FALSE(evidence_holds(oom + "I have 32 GB of RAM, but is it enough?\n", "host RAM runs out"));
+  // The THC state's first allocation failing (THCTensorRandom.cu) is the context's creation: the device
+  // was full before the process, whatever the load frame above it.
+  const std::string thc =
+      "  File \"train.py\", line 40, in <module>\n    model = tacotron2(hparams).cuda()\n"
+      "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCTensorRandom.cu:25\n";
+  EXPECT_TRUE(evidence_holds(thc, "the CUDA context could not be created", OomCause::kOtherProcess));
+  EXPECT_EQ(top_cause(thc), OomCause::kOtherProcess);
+  // The caching allocator's closing advice pasted alone is its OOM message, cut at the head.
+  const std::vector<Diagnosis> tail = diagnose_log(
+      "I keep getting errors during training like:\nallocated memory try setting max_split_size_mb to avoid "
+      "fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n",
+      rules_alone());
+  ASSERT_EQ(tail.size(), 1u);
+  EXPECT_EQ(tail.front().oom->device, "cuda");
+  // torch.cuda.memory_summary() pasted: PyTorch's peak far under the GPU the user names, or its reserved
+  // memory far above its allocated.
+  const std::string summary_head =
+      "I ran out of memory on my 11GB GTX 1080 Ti.\ntorch.cuda.OutOfMemoryError: CUDA out of memory.\n"
+      "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+      "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n";
+  EXPECT_TRUE(evidence_holds(summary_head + "| Allocated memory      |    972 MiB |   2160 MiB |   1358 GiB |   1358 GiB |\n",
+                             "PyTorch's peak was 2.11 GiB of the 11.00 GiB device", OomCause::kOtherProcess));
+  EXPECT_FALSE(evidence_holds(summary_head + "| Allocated memory      |    9720 MiB |   10160 MiB |   1358 GiB |   1358 GiB |\n",
+                              "PyTorch's peak"));
+  EXPECT_TRUE(evidence_holds(summary_head + "| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |\n"
+                                            "| GPU reserved memory   |   12420 MB |   12420 MB |   16924 MB |    4504 MB |\n",
+                             "cached in reserved blocks", OomCause::kFragmentation));
+}

@@ -72,6 +72,20 @@ bool icontains_word(const std::string& hay, const char* needle_lower) {
   return lo.find(needle_lower) != std::string::npos;
 }
 
+// The CUDA context itself could not be created (cuDevicePrimaryCtxRetain / cuCtxCreate / "failed
+// initializing StreamExecutor"), or the THC state's first allocation failed (Torch7's and PyTorch
+// <= 1.0's THCTensorRandom.cu: the random generators' states THCRandom_init allocates when the state
+// starts, "cuda runtime error (2) : out of memory at .../THCTensorRandom.cu:25"): the marker read in
+// the message, nullptr when none. This process had allocated nothing yet, so the memory was already
+// taken by other processes (or the device is in exclusive mode).
+const char* context_creation_failed(const OomRecord& r) {
+  for (const char* ctx : {"ctxretain", "cuctxcreate", "failed initializing streamexecutor", "cudasetdevice",
+                          "context creation", "create context", "thctensorrandom.cu"}) {
+    if (icontains_word(r.message, ctx)) return ctx;
+  }
+  return nullptr;
+}
+
 std::string pct(double x) { return fmt::format("{:.0f}%", 100.0 * x); }
 double ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 
@@ -828,18 +842,12 @@ void numberless_candidates(const OomRecord& r, Builder& b, int caffe_cudnn = 0) 
   if (r.requested_bytes && *r.requested_bytes > 0 && r.subsystem != "expandable_segments") {
     b.add(OomCause::kActivationsBatch, 0.35, "failed allocation of " + format_bytes(*r.requested_bytes));
   }
-  // The CUDA context itself could not be created (cuDevicePrimaryCtxRetain / cuCtxCreate /
-  // "failed initializing StreamExecutor"): this process had allocated nothing yet, so the memory
-  // was already taken by other processes (or the device is in exclusive mode).
-  for (const char* ctx : {"ctxretain", "cuctxcreate", "failed initializing streamexecutor", "cudasetdevice",
-                          "context creation", "create context"}) {
-    if (icontains_word(r.message, ctx)) {
-      const size_t i = b.add(OomCause::kOtherProcess, 0.55,
-                             "the CUDA context could not be created (" + std::string(ctx) +
-                                 "): the device was full before this process allocated anything");
-      b.at(i).title = "The device was full before this process started: other processes hold it";
-      break;
-    }
+  // The CUDA context (or the THC state) could not be created: the device was full before this process.
+  if (const char* ctx = context_creation_failed(r)) {
+    const size_t i = b.add(OomCause::kOtherProcess, 0.55,
+                           "the CUDA context could not be created (" + std::string(ctx) +
+                               "): the device was full before this process allocated anything");
+    b.at(i).title = "The device was full before this process started: other processes hold it";
   }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
   b.add(OomCause::kActivationsBatch, 0.35);
@@ -1334,8 +1342,33 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                         c.unified_memory_line),
             c.unified_memory_line, true);
   }
+  // torch.cuda.memory_summary() pasted in the log: what PyTorch's allocator itself held, against the
+  // device (the message's capacity, or the GPU the user names). Its peak reserved (or allocated, the
+  // Reserved row cut off) under 40% of the device at an OOM: the rest was held outside the allocator
+  // (another process, a notebook's earlier kernel, another library). Reserved far above allocated
+  // (2 GiB and half of it): memory cached in reserved blocks the failing request could not use.
+  if (c.summary_line > 0 && oom.device.rfind("cpu", 0) != 0) {
+    const int64_t device = oom.total_capacity_bytes.value_or(c.named_device_bytes.value_or(0));
+    const int64_t peak = std::max(c.summary_reserved_peak_bytes, c.summary_allocated_peak_bytes);
+    if (device > 0 && peak > 0 && static_cast<double>(peak) < 0.4 * static_cast<double>(device)) {
+      b.boost(OomCause::kOtherProcess, 0.35,
+              fmt::format("torch.cuda.memory_summary(): PyTorch's peak was {} of the {} device: the rest was held "
+                          "outside its allocator",
+                          format_bytes(peak), format_bytes(device)),
+              c.summary_line);
+    }
+    const int64_t cached = c.summary_reserved_bytes - c.summary_allocated_bytes;
+    if (c.summary_allocated_bytes > 0 && cached >= 2 * kGiB && cached * 2 >= c.summary_reserved_bytes) {
+      b.boost(OomCause::kFragmentation, 0.4,
+              fmt::format("torch.cuda.memory_summary(): {} reserved, {} allocated: {} cached in reserved blocks",
+                          format_bytes(c.summary_reserved_bytes), format_bytes(c.summary_allocated_bytes),
+                          format_bytes(cached)),
+              c.summary_line);
+    }
+  }
   const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
                            ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
+  const bool init_failed = context_creation_failed(oom) != nullptr;
   const bool under_half_held = oom.allocated_bytes && oom.total_capacity_bytes &&
                                ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.5;
   for (const Signal& s : c.signals) {
@@ -1350,6 +1383,9 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
     // frame points at where the memory went (other ranks, another GPU), not at the model's size.
     if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
+    // The failure at the CUDA context's creation: a load frame above it ("model = tacotron2(hparams)
+    // .cuda()") is only the first CUDA call, before the model's first tensor; its size says nothing.
+    else if (s.cause == OomCause::kStaticModelTooLarge && init_failed) w *= 0.3;
     // A failure told at batch size 1 while this process's tensors hold under half the device: at one
     // sample the weights and their state are nearly all it holds, so what does not fit is more likely
     // that sample's activations (its length or resolution) than the model: the model's weight halves.

@@ -574,6 +574,9 @@ struct LogEvidence {
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
+  int64_t summary_line = 0;                      // torch.cuda.memory_summary()'s first table (memory_summary_row())
+  int64_t summary_allocated_bytes = 0, summary_allocated_peak_bytes = 0;
+  int64_t summary_reserved_bytes = 0, summary_reserved_peak_bytes = 0;
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
   std::vector<std::pair<int64_t, std::string>> job_stops;  // (line, what): a scheduler stopped the job (job_stopped())
@@ -1423,6 +1426,7 @@ class Reader {
       ev_.host_engine_line = n;
     }
     if (!attribution_told_) attribution_method(raw, lo, n);
+    if (t[0] == '|') memory_summary_row(t, n);
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -1432,6 +1436,45 @@ class Reader {
   }
 
  private:
+  // A row of torch.cuda.memory_summary()'s table on the trimmed lower-cased line `t` (line n): "|
+  // Allocated memory      |    972 MiB |   2160 MiB |   1358 GiB |   1358 GiB |" and the Reserved
+  // row ("GPU reserved memory" before 1.10): its Cur Usage and Peak Usage cells, in the units
+  // torch.cuda.memory._format_size prints (B, KiB, MiB, GiB; "KB", "MB", "GB" in 1.x, the same
+  // powers of 1024). The first table's rows only (a later table is another run's or a later step's).
+  void memory_summary_row(std::string_view t, int64_t n) {
+    const bool allocated = t.rfind("| allocated memory ", 0) == 0;
+    const bool reserved = t.rfind("| reserved memory ", 0) == 0 || t.rfind("| gpu reserved memory ", 0) == 0;
+    if (!allocated && !reserved) return;
+    if (ev_.summary_line > 0 && n - ev_.summary_line > 40) return;
+    int64_t cells[2] = {0, 0};
+    size_t at = t.find('|', 1);
+    for (int k = 0; k < 2; ++k) {
+      if (at == std::string_view::npos) return;
+      const size_t next = t.find('|', at + 1);
+      const std::string_view cell = trim_view(t.substr(at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1));
+      size_t d = 0;
+      while (d < cell.size() && (is_digit(cell[d]) || cell[d] == '.')) ++d;
+      if (d == 0) return;
+      const std::string_view unit = trim_view(cell.substr(d));
+      double scale = 0;
+      if (unit == "b") scale = 1;
+      else if (unit == "kib" || unit == "kb") scale = 1024.0;
+      else if (unit == "mib" || unit == "mb") scale = 1024.0 * 1024;
+      else if (unit == "gib" || unit == "gb") scale = 1024.0 * 1024 * 1024;
+      if (scale == 0) return;
+      cells[k] = static_cast<int64_t>(std::strtod(std::string(cell.substr(0, d)).c_str(), nullptr) * scale);
+      at = next;
+    }
+    if (ev_.summary_line == 0) ev_.summary_line = n;
+    if (allocated && ev_.summary_allocated_peak_bytes == 0) {
+      ev_.summary_allocated_bytes = cells[0];
+      ev_.summary_allocated_peak_bytes = cells[1];
+    } else if (reserved && ev_.summary_reserved_peak_bytes == 0) {
+      ev_.summary_reserved_bytes = cells[0];
+      ev_.summary_reserved_peak_bytes = cells[1];
+    }
+  }
+
   // An attribution method named on the line `lo` (lower-cased `raw`, line n), in code, a frame or a
   // sentence, once per log: Captum's IntegratedGradients (and its Layer / Neuron forms) evaluates each
   // input at n_steps points (50 by default) in one forward and backward pass unless
@@ -5130,8 +5173,14 @@ if (contains("other process") || contains("another process") || contains("other 
   void host_ram_runs_out(std::string_view raw, std::string_view lo, int64_t n) {
     // Cheap gate first (this runs on every line naming memory): the host's memory named at all.
     if (!host_memory_on_line(lo) || code_line(lo) || printed_line(raw, lo)) return;
-    for (std::string_view clause : clauses(lo)) {
-      if (host_ram_told(clause) && !zh_not_told_at(clause, 0)) {  // not denied or asked in Chinese (没 ..., 是否 ...)
+    const std::vector<std::string_view> cs = clauses(lo);
+    for (size_t i = 0; i < cs.size(); ++i) {
+      const std::string_view clause = cs[i];
+      // (Or the host's memory named, then told short in the next clause by a pronoun: "My computer
+      // has 60G RAM but it is still not enough", "I have 32 GB of RAM, but that isn't enough".)
+      const bool told_short_next = i + 1 < cs.size() && host_memory_named(clause) && !gpu_memory_named(clause) &&
+                                   clause.find('?') == std::string_view::npos && short_by_pronoun(cs[i + 1]);
+      if ((host_ram_told(clause) || told_short_next) && !zh_not_told_at(clause, 0)) {  // not denied or asked in Chinese (没 ..., 是否 ...)
         if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
           add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
               "host RAM runs out, in the user's words: " + shown(raw.substr(0, 160)), 0, Told::kAccount);
@@ -5139,6 +5188,18 @@ if (contains("other process") || contains("another process") || contains("other 
         return;
       }
     }
+  }
+
+  // A clause opening with "but" and a pronoun told short: "but it is still not enough", "but that
+  // isn't enough", "but it's insufficient"; not asked ("but is it enough?").
+  static bool short_by_pronoun(std::string_view clause) {
+    const std::string_view t = trim_view(clause);
+    if (t.find('?') != std::string_view::npos) return false;
+    bool pronoun = false;
+    for (std::string_view opener : {"but it ", "but it's ", "but its ", "but that ", "but that's ", "but this ", "but this's "}) {
+      pronoun = pronoun || t.rfind(opener, 0) == 0;
+    }
+    return pronoun && contains_any(t, {"not enough", "n't enough", "insufficient", "not sufficient", "too small", "too little"});
   }
 
   // Host RAM told nearly full in figures: "RAM usage: 15.1 GB / 15.3 GB", "RAM 31.5G of 32G", "used RAM
@@ -8506,6 +8567,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
   c.unified_memory_line = ev.unified_memory_line;
+  c.summary_line = ev.summary_line;
+  c.summary_allocated_bytes = ev.summary_allocated_bytes;
+  c.summary_allocated_peak_bytes = ev.summary_allocated_peak_bytes;
+  c.summary_reserved_bytes = ev.summary_reserved_bytes;
+  c.summary_reserved_peak_bytes = ev.summary_reserved_peak_bytes;
   // A scheduler's stop just before the report (or its banner just after it), with no kill for
   // memory told anywhere in the log; an interrupt by hand within the lines before it.
   // Not when a command starts between the two (the stop or the interrupt was another run's).

@@ -3217,6 +3217,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // PyTorch's words quoted in a sentence ("it tried to allocate 172.00 MiB and
                                    // failed"), a size after them
                                    "tried to allocate ",
+                                   // the advice PyTorch's caching allocator ends its OOM message with (1.10 ..
+                                   // 2.0), pasted without the message's head ("allocated memory try setting
+                                   // max_split_size_mb to avoid fragmentation.  See documentation for Memory
+                                   // Management and PYTORCH_CUDA_ALLOC_CONF")
+                                   "max_split_size_mb to avoid fragmentation",
                                    // Python's exception named in a sentence ("keep getting MemoryError"); the
                                    // memory told gone ("the gpu memory is out", a title's "GPU memory out")
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
