@@ -8719,13 +8719,16 @@ TEST(DiagnoseKinds40, Held75Kinds) {
   // The host's RAM named, then told short by a pronoun in the next clause; not asked.
   const std::string oom = "Too many training images, memory overflow\n";
   EXPECT_TRUE(evidence_holds(oom + "My computer has 60G RAM but it is still not enough.\n", "host RAM runs out"));
-  EXPECT_FALSE(evidence_holds(oom + "I have 32 GB of RAM, but is it enough?\n", "host RAM runs out"));
+  for (const char* not_host : {"I have 32 GB of RAM, but it's not enough?\n", "My RTX 3090 has 24GB RAM but it is not enough.\n",
+                               "I have 32GB RAM but this 6GB card is too small.\n", "I have 32GB RAM but it is not too small.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_host, "host RAM runs out")) << not_host;
+  }
   // The THC state's first allocation failing (THCTensorRandom.cu) is the context's creation: the device
   // was full before the process, whatever the load frame above it.
   const std::string thc =
       "  File \"train.py\", line 40, in <module>\n    model = tacotron2(hparams).cuda()\n"
       "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCTensorRandom.cu:25\n";
-  EXPECT_TRUE(evidence_holds(thc, "the CUDA context could not be created", OomCause::kOtherProcess));
+  EXPECT_TRUE(evidence_holds(thc, "random generators' states could not be allocated", OomCause::kOtherProcess));
   EXPECT_EQ(top_cause(thc), OomCause::kOtherProcess);
   // The caching allocator's closing advice pasted alone is its OOM message, cut at the head.
   const std::vector<Diagnosis> tail = diagnose_log(
@@ -8747,4 +8750,18 @@ TEST(DiagnoseKinds40, Held75Kinds) {
   EXPECT_TRUE(evidence_holds(summary_head + "| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |\n"
                                             "| GPU reserved memory   |   12420 MB |   12420 MB |   16924 MB |    4504 MB |\n",
                              "cached in reserved blocks", OomCause::kFragmentation));
+  // ... not a table of the run's start (its peaks zero) where a later one is nearer; not beside a
+  // message with figures of its own (they decide).
+  const std::string table = "|                  PyTorch CUDA memory summary, device ID 0                 |\n";
+  EXPECT_TRUE(evidence_holds(table + "| Allocated memory      |       0 B  |       0 B  |       0 B  |       0 B  |\n" +
+                                 std::string(50, '\n') + summary_head +
+                                 "| Allocated memory      |    972 MiB |   2160 MiB |   1358 GiB |   1358 GiB |\n",
+                             "PyTorch's peak was 2.11 GiB"));
+  EXPECT_FALSE(evidence_holds("I ran out of memory on my 11GB GTX 1080 Ti.\n"
+                              "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB (GPU 0; 11.00 GiB "
+                              "total capacity; 2.10 GiB already allocated; 8.50 GiB free; 2.20 GiB reserved in total by PyTorch)\n"
+                              "| Allocated memory      |    972 MiB |   2160 MiB |   1358 GiB |   1358 GiB |\n",
+                              "PyTorch's peak"));
+  // The caching allocator's advice asked about is no report.
+  EXPECT_TRUE(diagnose_log("Should I try setting max_split_size_mb to avoid fragmentation?\n", rules_alone()).empty());
 }

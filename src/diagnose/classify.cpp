@@ -73,11 +73,13 @@ bool icontains_word(const std::string& hay, const char* needle_lower) {
 }
 
 // The CUDA context itself could not be created (cuDevicePrimaryCtxRetain / cuCtxCreate / "failed
-// initializing StreamExecutor"), or the THC state's first allocation failed (Torch7's and PyTorch
-// <= 1.0's THCTensorRandom.cu: the random generators' states THCRandom_init allocates when the state
-// starts, "cuda runtime error (2) : out of memory at .../THCTensorRandom.cu:25"): the marker read in
-// the message, nullptr when none. This process had allocated nothing yet, so the memory was already
-// taken by other processes (or the device is in exclusive mode).
+// initializing StreamExecutor"): the marker read in the message, nullptr when none. This process had
+// allocated nothing yet, so the memory was already taken by other processes (or the device is in
+// exclusive mode). Also THC's random generators' device states failing (Torch7's cutorch and
+// PyTorch 0.4's THCTensorRandom.cu, "cuda runtime error (2) : out of memory at
+// .../THCTensorRandom.cu:25"): allocated at the first seed or random op, most often right at the
+// first CUDA use, so read the same way (a weaker sign: a run's first dropout can be the first
+// random op, with the model already placed).
 const char* context_creation_failed(const OomRecord& r) {
   for (const char* ctx : {"ctxretain", "cuctxcreate", "failed initializing streamexecutor", "cudasetdevice",
                           "context creation", "create context", "thctensorrandom.cu"}) {
@@ -844,9 +846,12 @@ void numberless_candidates(const OomRecord& r, Builder& b, int caffe_cudnn = 0) 
   }
   // The CUDA context (or the THC state) could not be created: the device was full before this process.
   if (const char* ctx = context_creation_failed(r)) {
-    const size_t i = b.add(OomCause::kOtherProcess, 0.55,
-                           "the CUDA context could not be created (" + std::string(ctx) +
-                               "): the device was full before this process allocated anything");
+    const bool thc = std::string_view(ctx) == "thctensorrandom.cu";
+    const size_t i = b.add(OomCause::kOtherProcess, thc ? 0.45 : 0.55,
+                           thc ? std::string("THC's random generators' states could not be allocated (THCTensorRandom.cu), "
+                                             "most often at the first CUDA use: the device was nearly full already")
+                               : "the CUDA context could not be created (" + std::string(ctx) +
+                                     "): the device was full before this process allocated anything");
     b.at(i).title = "The device was full before this process started: other processes hold it";
   }
   // "CUDA error: out of memory" / "cuda runtime error (2)" / the driver's code / a cut-off message.
@@ -1342,28 +1347,34 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                         c.unified_memory_line),
             c.unified_memory_line, true);
   }
-  // torch.cuda.memory_summary() pasted in the log: what PyTorch's allocator itself held, against the
-  // device (the message's capacity, or the GPU the user names). Its peak reserved (or allocated, the
-  // Reserved row cut off) under 40% of the device at an OOM: the rest was held outside the allocator
-  // (another process, a notebook's earlier kernel, another library). Reserved far above allocated
-  // (2 GiB and half of it): memory cached in reserved blocks the failing request could not use.
-  if (c.summary_line > 0 && oom.device.rfind("cpu", 0) != 0) {
+  // torch.cuda.memory_summary() pasted beside the report (the table nearest it; context_at()): what
+  // PyTorch's allocator itself held, read only where the message prints no figures of its own (they
+  // decide) and the table is this device's. Its peak reserved (or allocated, the reserved row cut
+  // off) with the request under 40% of the device (the GPU the user names): the rest was held
+  // outside the allocator (another process, a notebook's earlier kernel, another library). Peak
+  // reserved far above peak allocated (2 GiB and half of it): memory cached in reserved blocks.
+  const bool summary_this_device =
+      c.memory_summary_device < 0 || oom.device.find(':') == std::string::npos ||
+      oom.device.substr(oom.device.find(':') + 1) == std::to_string(c.memory_summary_device);
+  if (c.memory_summary_line > 0 && oom.device.rfind("cpu", 0) != 0 && summary_this_device && !oom.free_bytes &&
+      !oom.allocated_bytes && !oom.reserved_bytes) {
     const int64_t device = oom.total_capacity_bytes.value_or(c.named_device_bytes.value_or(0));
-    const int64_t peak = std::max(c.summary_reserved_peak_bytes, c.summary_allocated_peak_bytes);
-    if (device > 0 && peak > 0 && static_cast<double>(peak) < 0.4 * static_cast<double>(device)) {
+    const int64_t peak = std::max(c.memory_summary_reserved_peak_bytes, c.memory_summary_allocated_peak_bytes);
+    const int64_t asked = oom.requested_bytes.value_or(0);
+    if (device > 0 && peak > 0 && static_cast<double>(peak) + static_cast<double>(asked) < 0.4 * static_cast<double>(device)) {
       b.boost(OomCause::kOtherProcess, 0.35,
               fmt::format("torch.cuda.memory_summary(): PyTorch's peak was {} of the {} device: the rest was held "
                           "outside its allocator",
                           format_bytes(peak), format_bytes(device)),
-              c.summary_line);
+              c.memory_summary_line);
     }
-    const int64_t cached = c.summary_reserved_bytes - c.summary_allocated_bytes;
-    if (c.summary_allocated_bytes > 0 && cached >= 2 * kGiB && cached * 2 >= c.summary_reserved_bytes) {
+    const int64_t cached = c.memory_summary_reserved_peak_bytes - c.memory_summary_allocated_peak_bytes;
+    if (c.memory_summary_allocated_peak_bytes > 0 && cached >= 2 * kGiB && cached * 2 >= c.memory_summary_reserved_peak_bytes) {
       b.boost(OomCause::kFragmentation, 0.4,
-              fmt::format("torch.cuda.memory_summary(): {} reserved, {} allocated: {} cached in reserved blocks",
-                          format_bytes(c.summary_reserved_bytes), format_bytes(c.summary_allocated_bytes),
-                          format_bytes(cached)),
-              c.summary_line);
+              fmt::format("torch.cuda.memory_summary(): peak {} reserved, {} allocated: {} cached in reserved blocks",
+                          format_bytes(c.memory_summary_reserved_peak_bytes),
+                          format_bytes(c.memory_summary_allocated_peak_bytes), format_bytes(cached)),
+              c.memory_summary_line);
     }
   }
   const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&

@@ -574,9 +574,15 @@ struct LogEvidence {
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
-  int64_t summary_line = 0;                      // torch.cuda.memory_summary()'s first table (memory_summary_row())
-  int64_t summary_allocated_bytes = 0, summary_allocated_peak_bytes = 0;
-  int64_t summary_reserved_bytes = 0, summary_reserved_peak_bytes = 0;
+  struct MemorySummary {  // one torch.cuda.memory_summary() table (memory_summary_row())
+    int64_t line = 0;      // its first row read
+    int64_t device = -1;   // its header's "device ID N"; -1: not printed
+    int64_t allocated_peak_bytes = 0;
+    int64_t reserved_peak_bytes = 0;
+  };
+  std::vector<MemorySummary> memory_summaries;   // in line order
+  int64_t memory_summary_device_line = 0;        // the last header's line ("PyTorch CUDA memory summary, device ID N")
+  int64_t memory_summary_device = -1;            // ... and its N
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
   std::vector<std::pair<int64_t, std::string>> job_stops;  // (line, what): a scheduler stopped the job (job_stopped())
@@ -1436,16 +1442,22 @@ class Reader {
   }
 
  private:
-  // A row of torch.cuda.memory_summary()'s table on the trimmed lower-cased line `t` (line n): "|
-  // Allocated memory      |    972 MiB |   2160 MiB |   1358 GiB |   1358 GiB |" and the Reserved
-  // row ("GPU reserved memory" before 1.10): its Cur Usage and Peak Usage cells, in the units
-  // torch.cuda.memory._format_size prints (B, KiB, MiB, GiB; "KB", "MB", "GB" in 1.x, the same
-  // powers of 1024). The first table's rows only (a later table is another run's or a later step's).
+  // A line of torch.cuda.memory_summary()'s table on the trimmed lower-cased line `t` (line n): its
+  // header ("|   PyTorch CUDA memory summary, device ID 0   |") and its "| Allocated memory |    972 MiB
+  // |   2160 MiB |   1358 GiB |   1358 GiB |" and "| GPU reserved memory | ..." rows: their Peak Usage
+  // cell (the second), in the units torch.cuda.memory._format_size prints (B, KiB, MiB, GiB; "KB",
+  // "MB", "GB" in 1.x, the same powers of 1024). Rows within 40 lines of a table's first belong to it.
   void memory_summary_row(std::string_view t, int64_t n) {
+    if (const size_t d = t.find("memory summary, device id "); d != std::string_view::npos) {
+      size_t end = 0;
+      const auto id = integer_at(t, d + 26, &end);
+      ev_.memory_summary_device_line = n;
+      ev_.memory_summary_device = id ? *id : -1;
+      return;
+    }
     const bool allocated = t.rfind("| allocated memory ", 0) == 0;
-    const bool reserved = t.rfind("| reserved memory ", 0) == 0 || t.rfind("| gpu reserved memory ", 0) == 0;
+    const bool reserved = t.rfind("| gpu reserved memory ", 0) == 0;
     if (!allocated && !reserved) return;
-    if (ev_.summary_line > 0 && n - ev_.summary_line > 40) return;
     int64_t cells[2] = {0, 0};
     size_t at = t.find('|', 1);
     for (int k = 0; k < 2; ++k) {
@@ -1465,14 +1477,15 @@ class Reader {
       cells[k] = static_cast<int64_t>(std::strtod(std::string(cell.substr(0, d)).c_str(), nullptr) * scale);
       at = next;
     }
-    if (ev_.summary_line == 0) ev_.summary_line = n;
-    if (allocated && ev_.summary_allocated_peak_bytes == 0) {
-      ev_.summary_allocated_bytes = cells[0];
-      ev_.summary_allocated_peak_bytes = cells[1];
-    } else if (reserved && ev_.summary_reserved_peak_bytes == 0) {
-      ev_.summary_reserved_bytes = cells[0];
-      ev_.summary_reserved_peak_bytes = cells[1];
+    auto& tables = ev_.memory_summaries;
+    if (tables.empty() || n - tables.back().line > 40 ||
+        (allocated ? tables.back().allocated_peak_bytes : tables.back().reserved_peak_bytes) != 0) {
+      LogEvidence::MemorySummary m;
+      m.line = n;
+      if (ev_.memory_summary_device_line > 0 && n - ev_.memory_summary_device_line <= 10) m.device = ev_.memory_summary_device;
+      tables.push_back(m);
     }
+    (allocated ? tables.back().allocated_peak_bytes : tables.back().reserved_peak_bytes) = cells[1];
   }
 
   // An attribution method named on the line `lo` (lower-cased `raw`, line n), in code, a frame or a
@@ -5179,7 +5192,8 @@ if (contains("other process") || contains("another process") || contains("other 
       // (Or the host's memory named, then told short in the next clause by a pronoun: "My computer
       // has 60G RAM but it is still not enough", "I have 32 GB of RAM, but that isn't enough".)
       const bool told_short_next = i + 1 < cs.size() && host_memory_named(clause) && !gpu_memory_named(clause) &&
-                                   clause.find('?') == std::string_view::npos && short_by_pronoun(cs[i + 1]);
+                                   !gpu_named(clause) && clause.find('?') == std::string_view::npos &&
+                                   !gpu_memory_named(cs[i + 1]) && !gpu_named(cs[i + 1]) && short_by_pronoun(cs[i + 1]);
       if ((host_ram_told(clause) || told_short_next) && !zh_not_told_at(clause, 0)) {  // not denied or asked in Chinese (没 ..., 是否 ...)
         if (once_per_window(last_ram_, OomCause::kCpuRam, n)) {
           add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
@@ -5191,14 +5205,16 @@ if (contains("other process") || contains("another process") || contains("other 
   }
 
   // A clause opening with "but" and a pronoun told short: "but it is still not enough", "but that
-  // isn't enough", "but it's insufficient"; not asked ("but is it enough?").
+  // isn't enough", "but it's insufficient"; not asked ("but it's not enough?") nor denied ("but it is
+  // not too small").
   static bool short_by_pronoun(std::string_view clause) {
     const std::string_view t = trim_view(clause);
-    if (t.find('?') != std::string_view::npos) return false;
-    bool pronoun = false;
-    for (std::string_view opener : {"but it ", "but it's ", "but its ", "but that ", "but that's ", "but this ", "but this's "}) {
-      pronoun = pronoun || t.rfind(opener, 0) == 0;
+    if (t.find('?') != std::string_view::npos || t.find("not too ") != std::string_view::npos ||
+        t.find("n't too ") != std::string_view::npos) {
+      return false;
     }
+    bool pronoun = false;
+    for (std::string_view opener : {"but it ", "but it's ", "but that ", "but that's "}) pronoun = pronoun || t.rfind(opener, 0) == 0;
     return pronoun && contains_any(t, {"not enough", "n't enough", "insufficient", "not sufficient", "too small", "too little"});
   }
 
@@ -8567,11 +8583,17 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
   c.unified_memory_line = ev.unified_memory_line;
-  c.summary_line = ev.summary_line;
-  c.summary_allocated_bytes = ev.summary_allocated_bytes;
-  c.summary_allocated_peak_bytes = ev.summary_allocated_peak_bytes;
-  c.summary_reserved_bytes = ev.summary_reserved_bytes;
-  c.summary_reserved_peak_bytes = ev.summary_reserved_peak_bytes;
+  // The memory_summary() table nearest the report within its window (one printed in an except handler
+  // after the message, or just before it), not one from the run's start with its peaks at zero.
+  for (const LogEvidence::MemorySummary& m : ev.memory_summaries) {
+    if (m.line < from || m.line > to || (m.allocated_peak_bytes == 0 && m.reserved_peak_bytes == 0)) continue;
+    if (c.memory_summary_line == 0 || std::llabs(m.line - oom_line) < std::llabs(c.memory_summary_line - oom_line)) {
+      c.memory_summary_line = m.line;
+      c.memory_summary_device = m.device;
+      c.memory_summary_allocated_peak_bytes = m.allocated_peak_bytes;
+      c.memory_summary_reserved_peak_bytes = m.reserved_peak_bytes;
+    }
+  }
   // A scheduler's stop just before the report (or its banner just after it), with no kill for
   // memory told anywhere in the log; an interrupt by hand within the lines before it.
   // Not when a command starts between the two (the stop or the interrupt was another run's).

@@ -3218,10 +3218,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // failed"), a size after them
                                    "tried to allocate ",
                                    // the advice PyTorch's caching allocator ends its OOM message with (1.10 ..
-                                   // 2.0), pasted without the message's head ("allocated memory try setting
-                                   // max_split_size_mb to avoid fragmentation.  See documentation for Memory
-                                   // Management and PYTORCH_CUDA_ALLOC_CONF")
-                                   "max_split_size_mb to avoid fragmentation",
+                                   // 2.1: "... try setting max_split_size_mb to avoid fragmentation"; 2.2 on:
+                                   // "... try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid
+                                   // fragmentation"), pasted without the message's head ("allocated memory try
+                                   // setting max_split_size_mb to avoid fragmentation.  See documentation for
+                                   // Memory Management and PYTORCH_CUDA_ALLOC_CONF"); not asked (below)
+                                   "max_split_size_mb to avoid fragmentation", "expandable_segments:true to avoid fragmentation",
                                    // Python's exception named in a sentence ("keep getting MemoryError"); the
                                    // memory told gone ("the gpu memory is out", a title's "GPU memory out")
                                    "getting memoryerror", "get memoryerror", "got memoryerror", "gets memoryerror",
@@ -3278,6 +3280,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // (bad_alloc a word of its own, not std::bad_alloc nor a name holding it, "thrust_bad_alloc".)
           if (at != std::string::npos && ph == "bad_alloc" &&
               (!is_word_at(lo, at, 9) || (at > 0 && lo[at - 1] == ':'))) {
+            at = std::string::npos;
+          }
+          if (at != std::string::npos && ph.find("to avoid fragmentation") != std::string_view::npos &&
+              (lo.find('?') != std::string::npos || contains_any(clause_at(lo, at), {"should", "could", "would", "if i", "if you"}))) {
             at = std::string::npos;
           }
           if (at != std::string::npos && ph == "tried to allocate " &&

@@ -140,12 +140,10 @@ struct LogContext {
   bool native_runtime_named = false;  // llama.cpp, ggml or Ollama named ("ggml_cuda_pool_malloc", "Ollama")
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
   int64_t unified_memory_line = 0;  // a line naming an NVIDIA Jetson board, whose GPU allocates from the board's shared RAM; 0: none
-  /// torch.cuda.memory_summary()'s table pasted in the log (its first), in bytes: the "Allocated
-  /// memory" and "Reserved memory" ("GPU reserved memory" before 1.10) rows' Cur Usage and Peak Usage
-  /// columns; 0 where the table or the row is absent (a cut-off paste), line 0 with no table.
-  int64_t summary_line = 0;
-  int64_t summary_allocated_bytes = 0, summary_allocated_peak_bytes = 0;
-  int64_t summary_reserved_bytes = 0, summary_reserved_peak_bytes = 0;
+  int64_t memory_summary_line = 0;  // torch.cuda.memory_summary()'s table nearest the report in its window; 0: none
+  int64_t memory_summary_device = -1;           // that table's "device ID N"; -1: not printed
+  int64_t memory_summary_allocated_peak_bytes = 0;  // its "Allocated memory" row's Peak Usage; 0: row cut off
+  int64_t memory_summary_reserved_peak_bytes = 0;   // its "GPU reserved memory" row's Peak Usage; 0: row cut off
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
   int64_t tensors_kept_line = 0;  // a line telling tensors (and their graphs) kept across steps: "total_loss += loss",
                                   // "the graph is kept", training_epoch_end's outputs (0: none)
