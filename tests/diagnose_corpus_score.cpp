@@ -317,6 +317,9 @@
 // - held74: tests/data/oom-corpus-held74/ (40 reports gathered the same way, in six shares, the
 //   next session; committed on their own before anything was scored on them). Scored only when
 //   asked for (OOMKIT_CORPUS_PART=held74).
+// - held75: tests/data/oom-corpus-held75/ (43 reports gathered the same way, in six shares, after
+//   held74's round landed; committed on their own before anything was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held75).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
