@@ -320,6 +320,9 @@
 // - held75: tests/data/oom-corpus-held75/ (43 reports gathered the same way, in six shares, after
 //   held74's round landed; committed on their own before anything was scored on them). Scored only
 //   when asked for (OOMKIT_CORPUS_PART=held75).
+// - held76: tests/data/oom-corpus-held76/ (37 reports gathered the same way, in six shares, after
+//   held75's round landed; committed on their own before anything was scored on them; no round
+//   followed them that session). Scored only when asked for (OOMKIT_CORPUS_PART=held76).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
