@@ -81,9 +81,10 @@ bool icontains_word(const std::string& hay, const char* needle_lower) {
 // first CUDA use, so read the same way (a weaker sign: a run's first dropout can be the first
 // random op, with the model already placed).
 const char* context_creation_failed(const OomRecord& r) {
+  const std::string lo = diagnose_detail::lower(r.message);
   for (const char* ctx : {"ctxretain", "cuctxcreate", "failed initializing streamexecutor", "cudasetdevice",
                           "context creation", "create context", "thctensorrandom.cu"}) {
-    if (icontains_word(r.message, ctx)) return ctx;
+    if (lo.find(ctx) != std::string::npos) return ctx;
   }
   return nullptr;
 }
@@ -1353,35 +1354,33 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // off) with the request under 40% of the device (the GPU the user names): the rest was held
   // outside the allocator (another process, a notebook's earlier kernel, another library). Peak
   // reserved far above peak allocated (2 GiB and half of it): memory cached in reserved blocks.
-  const bool summary_this_device =
-      c.memory_summary_device < 0 || oom.device.find(':') == std::string::npos ||
-      oom.device.substr(oom.device.find(':') + 1) == std::to_string(c.memory_summary_device);
-  if (c.memory_summary_line > 0 && oom.device.rfind("cpu", 0) != 0 && summary_this_device && !oom.free_bytes &&
-      !oom.allocated_bytes && !oom.reserved_bytes) {
+  const MemorySummaryTable* table = c.memory_summary ? &*c.memory_summary : nullptr;
+  const size_t colon = oom.device.find(':');
+  if (table && (table->device < 0 || colon == std::string::npos || oom.device.substr(colon + 1) == std::to_string(table->device)) &&
+      oom.device.rfind("cpu", 0) != 0 && !oom.free_bytes && !oom.allocated_bytes && !oom.reserved_bytes) {
     const int64_t device = oom.total_capacity_bytes.value_or(c.named_device_bytes.value_or(0));
-    const int64_t peak = std::max(c.memory_summary_reserved_peak_bytes, c.memory_summary_allocated_peak_bytes);
+    const int64_t peak = std::max(table->reserved_peak_bytes, table->allocated_peak_bytes);
     const int64_t asked = oom.requested_bytes.value_or(0);
     if (device > 0 && peak > 0 && static_cast<double>(peak) + static_cast<double>(asked) < 0.4 * static_cast<double>(device)) {
       b.boost(OomCause::kOtherProcess, 0.35,
               fmt::format("torch.cuda.memory_summary(): PyTorch's peak was {} of the {} device: the rest was held "
                           "outside its allocator",
                           format_bytes(peak), format_bytes(device)),
-              c.memory_summary_line);
+              table->line);
     }
-    const int64_t cached = c.memory_summary_reserved_peak_bytes - c.memory_summary_allocated_peak_bytes;
-    if (c.memory_summary_allocated_peak_bytes > 0 && cached >= 2 * kGiB && cached * 2 >= c.memory_summary_reserved_peak_bytes) {
+    const int64_t cached = table->reserved_peak_bytes - table->allocated_peak_bytes;
+    if (table->allocated_peak_bytes > 0 && cached >= 2 * kGiB && cached * 2 >= table->reserved_peak_bytes) {
       b.boost(OomCause::kFragmentation, 0.4,
               fmt::format("torch.cuda.memory_summary(): peak {} reserved, {} allocated: {} cached in reserved blocks",
-                          format_bytes(c.memory_summary_reserved_peak_bytes),
-                          format_bytes(c.memory_summary_allocated_peak_bytes), format_bytes(cached)),
-              c.memory_summary_line);
+                          format_bytes(table->reserved_peak_bytes), format_bytes(table->allocated_peak_bytes),
+                          format_bytes(cached)),
+              table->line);
     }
   }
-  const bool little_held = oom.allocated_bytes && oom.total_capacity_bytes &&
-                           ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.3;
+  // The share of the device this process's tensors hold (1: not printed, nothing read from it).
+  const double held_share = oom.allocated_bytes && oom.total_capacity_bytes
+                                ? ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) : 1.0;
   const bool init_failed = context_creation_failed(oom) != nullptr;
-  const bool under_half_held = oom.allocated_bytes && oom.total_capacity_bytes &&
-                               ratio(*oom.allocated_bytes, *oom.total_capacity_bytes) < 0.5;
   for (const Signal& s : c.signals) {
     // The process killed, told: an OOM killer's report says so itself; beside an accelerator's
     // message (an exception, not a kill) the kill told is likely another's (a scheduler, the
@@ -1391,16 +1390,18 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     if (oom.family == "oom_killer" && killed_told) continue;
     double w = s.weight;
     if (killed_told && accelerator_message(oom)) w *= 0.5;
-    // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
-    // frame points at where the memory went (other ranks, another GPU), not at the model's size.
-    if (s.cause == OomCause::kStaticModelTooLarge && little_held) w *= 0.5;
-    // The failure at the CUDA context's creation: a load frame above it ("model = tacotron2(hparams)
-    // .cuda()") is only the first CUDA call, before the model's first tensor; its size says nothing.
-    else if (s.cause == OomCause::kStaticModelTooLarge && init_failed) w *= 0.3;
-    // A failure told at batch size 1 while this process's tensors hold under half the device: at one
-    // sample the weights and their state are nearly all it holds, so what does not fit is more likely
-    // that sample's activations (its length or resolution) than the model: the model's weight halves.
-    else if (s.cause == OomCause::kStaticModelTooLarge && under_half_held && s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0) w *= 0.5;
+    if (s.cause == OomCause::kStaticModelTooLarge) {
+      // Static memory needs this process to hold the device: with < 30% of it in tensors, a load
+      // frame points at where the memory went (other ranks, another GPU), not at the model's size.
+      if (held_share < 0.3) w *= 0.5;
+      // The failure at the CUDA context's creation: a load frame above it ("model = tacotron2(hparams)
+      // .cuda()") is only the first CUDA call, before the model's first tensor; its size says nothing.
+      else if (init_failed) w *= 0.3;
+      // A failure told at batch size 1 while this process's tensors hold under half the device: at one
+      // sample the weights and their state are nearly all it holds, so what does not fit is more likely
+      // that sample's activations (its length or resolution) than the model: the model's weight halves.
+      else if (held_share < 0.5 && s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0) w *= 0.5;
+    }
     if (s.cause == OomCause::kMultiGpuImbalance && c.loading && w > 0 && w < 0.3) w += 0.2;  // torch.load on many ranks
     b.boost(s.cause, w, s.what, s.line, s.prose);
   }

@@ -574,15 +574,7 @@ struct LogEvidence {
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
-  struct MemorySummary {  // one torch.cuda.memory_summary() table (memory_summary_row())
-    int64_t line = 0;      // its first row read
-    int64_t device = -1;   // its header's "device ID N"; -1: not printed
-    int64_t allocated_peak_bytes = 0;
-    int64_t reserved_peak_bytes = 0;
-  };
-  std::vector<MemorySummary> memory_summaries;   // in line order
-  int64_t memory_summary_device_line = 0;        // the last header's line ("PyTorch CUDA memory summary, device ID N")
-  int64_t memory_summary_device = -1;            // ... and its N
+  std::vector<MemorySummaryTable> memory_summaries;  // torch.cuda.memory_summary() tables (memory_summary_row()), in line order
   int64_t host_engine_line = 0;                  // first line naming a data engine that runs in host memory (DuckDB ...)
   int64_t accelerator_line = 0;                  // first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS)
   std::vector<std::pair<int64_t, std::string>> job_stops;  // (line, what): a scheduler stopped the job (job_stopped())
@@ -1446,46 +1438,32 @@ class Reader {
   // header ("|   PyTorch CUDA memory summary, device ID 0   |") and its "| Allocated memory |    972 MiB
   // |   2160 MiB |   1358 GiB |   1358 GiB |" and "| GPU reserved memory | ..." rows: their Peak Usage
   // cell (the second), in the units torch.cuda.memory._format_size prints (B, KiB, MiB, GiB; "KB",
-  // "MB", "GB" in 1.x, the same powers of 1024). Rows within 40 lines of a table's first belong to it.
+  // "MB", "GB" in 1.x, the same powers of 1024: size_at's MPS units). Rows within 40 lines of a
+  // table's first belong to it.
   void memory_summary_row(std::string_view t, int64_t n) {
     if (const size_t d = t.find("memory summary, device id "); d != std::string_view::npos) {
-      size_t end = 0;
-      const auto id = integer_at(t, d + 26, &end);
-      ev_.memory_summary_device_line = n;
-      ev_.memory_summary_device = id ? *id : -1;
+      summary_header_line_ = n;
+      summary_header_device_ = integer_at(t, d + 26).value_or(-1);
       return;
     }
     const bool allocated = t.rfind("| allocated memory ", 0) == 0;
-    const bool reserved = t.rfind("| gpu reserved memory ", 0) == 0;
-    if (!allocated && !reserved) return;
-    int64_t cells[2] = {0, 0};
-    size_t at = t.find('|', 1);
-    for (int k = 0; k < 2; ++k) {
-      if (at == std::string_view::npos) return;
-      const size_t next = t.find('|', at + 1);
-      const std::string_view cell = trim_view(t.substr(at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1));
-      size_t d = 0;
-      while (d < cell.size() && (is_digit(cell[d]) || cell[d] == '.')) ++d;
-      if (d == 0) return;
-      const std::string_view unit = trim_view(cell.substr(d));
-      double scale = 0;
-      if (unit == "b") scale = 1;
-      else if (unit == "kib" || unit == "kb") scale = 1024.0;
-      else if (unit == "mib" || unit == "mb") scale = 1024.0 * 1024;
-      else if (unit == "gib" || unit == "gb") scale = 1024.0 * 1024 * 1024;
-      if (scale == 0) return;
-      cells[k] = static_cast<int64_t>(std::strtod(std::string(cell.substr(0, d)).c_str(), nullptr) * scale);
-      at = next;
-    }
+    if (!allocated && t.rfind("| gpu reserved memory ", 0) != 0) return;
+    // The second cell after the row's name: Peak Usage.
+    const size_t cur = t.find('|', 1);
+    const size_t peak = cur == std::string_view::npos ? cur : t.find('|', cur + 1);
+    if (peak == std::string_view::npos) return;
+    const std::string cell = squash(t.substr(peak + 1, t.find('|', peak + 1) - peak - 1));
+    const auto size = size_at(cell, 0, /*mps_units=*/true);  // 1.x's KB / MB / GB are powers of 1024 too
+    if (!size || size->overflow || size->end != cell.size()) return;
     auto& tables = ev_.memory_summaries;
     if (tables.empty() || n - tables.back().line > 40 ||
         (allocated ? tables.back().allocated_peak_bytes : tables.back().reserved_peak_bytes) != 0) {
-      LogEvidence::MemorySummary m;
+      MemorySummaryTable m;
       m.line = n;
-      if (ev_.memory_summary_device_line > 0 && n - ev_.memory_summary_device_line <= 10) m.device = ev_.memory_summary_device;
+      if (summary_header_line_ > 0 && n - summary_header_line_ <= 10) m.device = summary_header_device_;
       tables.push_back(m);
     }
-    (allocated ? tables.back().allocated_peak_bytes : tables.back().reserved_peak_bytes) = cells[1];
+    (allocated ? tables.back().allocated_peak_bytes : tables.back().reserved_peak_bytes) = size->bytes;
   }
 
   // An attribution method named on the line `lo` (lower-cased `raw`, line n), in code, a frame or a
@@ -6438,6 +6416,11 @@ if (contains("other process") || contains("another process") || contains("other 
   // trial ("I tried to see if it works with bs=1, but no success").
   static bool batch_one_worked(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
+      // Batch size 1 told as the one setting that keeps the OOM away ("I set the micro batch size to 1,
+      // as it was the only value that did not cause an OOM exception", "a batch size of 1 was the only
+      // value to prevent OOM errors"): it runs at 1, the batch decides. Read over the whole clause (its
+      // comma-pieces below may split the two), not where it tells it failing still or even so.
+      const bool avoided = failure_avoided(clause) && !contains_word(clause, "still") && !contains_word(clause, "even");
       for (size_t from = 0; from <= clause.size();) {
         const size_t comma = std::min(clause.find(", ", from), clause.size());
         const std::string_view piece = clause.substr(from, comma - from);
@@ -6461,13 +6444,7 @@ if (contains("other process") || contains("another process") || contains("other 
                            clause.find("without success") != std::string_view::npos ||
                            clause.find("no luck") != std::string_view::npos;
         if (worked && !failed && !trial) return true;
-        // Batch size 1 told as the one setting that keeps the OOM away ("I set the micro batch size to
-        // 1, as it was the only value that did not cause an OOM exception", "a batch size of 1 was the
-        // only value to prevent OOM errors"): it runs at 1, the batch decides. Not in a clause that
-        // tells it failing still or even so.
-        // (The sentence's other comma-pieces too: "I set the batch size to 1, as it was the only value
-        // that did not cause an OOM".)
-        if (failure_avoided(clause) && !trial && !contains_word(clause, "still") && !contains_word(clause, "even")) return true;
+        if (avoided && !trial) return true;
       }
     }
     return false;
@@ -8202,6 +8179,8 @@ if (contains("other process") || contains("another process") || contains("other 
   bool library_frame_ = false;  // the last frame is in PyTorch's torch/nn (its code line too)
   std::array<int64_t, 16> last_weak_{};
   bool attribution_told_ = false;  // attribution_method() read one already
+  int64_t summary_header_line_ = 0;   // the last memory_summary() header's line ("... memory summary, device ID N")
+  int64_t summary_header_device_ = -1;  // ... and its N (memory_summary_row())
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
   int64_t gpu_chosen_line_ = 0;  // a line that chose a GPU other than the first (nonzero_gpu_chosen())
   std::array<int64_t, kCauseCount> last_account_{};
@@ -8585,14 +8564,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.unified_memory_line = ev.unified_memory_line;
   // The memory_summary() table nearest the report within its window (one printed in an except handler
   // after the message, or just before it), not one from the run's start with its peaks at zero.
-  for (const LogEvidence::MemorySummary& m : ev.memory_summaries) {
+  for (const MemorySummaryTable& m : ev.memory_summaries) {
     if (m.line < from || m.line > to || (m.allocated_peak_bytes == 0 && m.reserved_peak_bytes == 0)) continue;
-    if (c.memory_summary_line == 0 || std::llabs(m.line - oom_line) < std::llabs(c.memory_summary_line - oom_line)) {
-      c.memory_summary_line = m.line;
-      c.memory_summary_device = m.device;
-      c.memory_summary_allocated_peak_bytes = m.allocated_peak_bytes;
-      c.memory_summary_reserved_peak_bytes = m.reserved_peak_bytes;
-    }
+    if (!c.memory_summary || std::llabs(m.line - oom_line) < std::llabs(c.memory_summary->line - oom_line)) c.memory_summary = m;
   }
   // A scheduler's stop just before the report (or its banner just after it), with no kill for
   // memory told anywhere in the log; an interrupt by hand within the lines before it.

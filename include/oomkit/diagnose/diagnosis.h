@@ -76,6 +76,15 @@ struct Signal {
   bool prose = false;    // read from the user's sentences (a statement), not from a frame, a setting or logged figures
 };
 
+/// One torch.cuda.memory_summary() table pasted in a log: its "Allocated memory" and "GPU reserved
+/// memory" rows' Peak Usage column, in bytes (0 where the row is cut off).
+struct MemorySummaryTable {
+  int64_t line = 0;     // 1-based line of its first row read
+  int64_t device = -1;  // its header's "device ID N"; -1: not printed
+  int64_t allocated_peak_bytes = 0;
+  int64_t reserved_peak_bytes = 0;
+};
+
 /// What the log says around one OOM report. Built by read_log_evidence() + context_at() in one
 /// pass over the log for all reports together.
 struct LogContext {
@@ -140,10 +149,8 @@ struct LogContext {
   bool native_runtime_named = false;  // llama.cpp, ggml or Ollama named ("ggml_cuda_pool_malloc", "Ollama")
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
   int64_t unified_memory_line = 0;  // a line naming an NVIDIA Jetson board, whose GPU allocates from the board's shared RAM; 0: none
-  int64_t memory_summary_line = 0;  // torch.cuda.memory_summary()'s table nearest the report in its window; 0: none
-  int64_t memory_summary_device = -1;           // that table's "device ID N"; -1: not printed
-  int64_t memory_summary_allocated_peak_bytes = 0;  // its "Allocated memory" row's Peak Usage; 0: row cut off
-  int64_t memory_summary_reserved_peak_bytes = 0;   // its "GPU reserved memory" row's Peak Usage; 0: row cut off
+  std::optional<MemorySummaryTable> memory_summary;  // torch.cuda.memory_summary()'s table nearest the report
+                                                     // in its window, peaks not all zero; none: no table
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
   int64_t tensors_kept_line = 0;  // a line telling tensors (and their graphs) kept across steps: "total_loss += loss",
                                   // "the graph is kept", training_epoch_end's outputs (0: none)
