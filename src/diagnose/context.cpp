@@ -1753,6 +1753,40 @@ class Reader {
     return std::make_pair(std::stoll(std::string(t.front())), std::stoll(std::string(mib)));
   }
 
+  // A model's parameter count told in millions on the lower-cased line `lo`: a number, then "m" or
+  // "million" (a space between or not), then "params" / "parameters" / "trainable parameters" ("1.8M
+  // parameters", "20 million params"); the first one, in millions.
+  static std::optional<double> millions_of_parameters(std::string_view lo) {
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+      size_t e = p;
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
+      std::string_view rest = lo.substr(e);
+      if (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      size_t unit = 0;
+      if (rest.substr(0, 8) == "million ") {
+        unit = 8;
+      } else if (rest.substr(0, 2) == "m " || rest.substr(0, 2) == "m-") {
+        unit = 2;
+      }
+      if (unit == 0) {
+        p = e;
+        continue;
+      }
+      rest.remove_prefix(unit);
+      if (rest.substr(0, 10) == "trainable ") rest.remove_prefix(10);
+      if (rest.substr(0, 5) == "param") {
+        try {
+          return std::stod(std::string(lo.substr(p, e - p)));
+        } catch (...) {
+          return std::nullopt;
+        }
+      }
+      p = e;
+    }
+    return std::nullopt;
+  }
+
   // A tensor-parallel setting named as not used: a denial in the words before it on its line.
   static bool tp_denied(std::string_view before) {
     for (std::string_view d : {"can't", "cannot", "can not", "couldn't", "don't", "not ", "without", "no "}) {
@@ -3919,6 +3953,23 @@ if (contains("model.eval()") && !negated) {
           "a second model or run fails where one alone fits: the first one's memory still held: " + text(), 0,
           Told::kAccount);
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.25, "");  // (one model alone fits)
+    }
+    // One GPU told unable to hold a model of billions of parameters ("a single GPU cannot load the 70B
+    // model", zh "单卡无法加载70b模型"): the weights alone do not fit one device.
+    if (single_gpu_cannot_hold_model(lo)) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4,
+          "one GPU told unable to hold a model of billions of parameters: " + text(), 0, Told::kAccount);
+    }
+    // The model told small in parameters ("your generator has about 1.8M parameters only", "a 20 million
+    // parameter model"): under 500 million, its 32-bit weights, gradients and Adam state take at most
+    // 8 GB (16 bytes per parameter, ZeRO sec. 3.1), so the weights are not what fills a GPU. Not asked,
+    // supposed or denied.
+    if (!negated && lo.find('?') == std::string_view::npos && !contains_word(lo, "if")) {
+      if (const std::optional<double> m = millions_of_parameters(lo); m && *m < 500) {
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.25,
+            fmt::format("the model told small, about {:.3g} million parameters: its weights are not what fills the GPU: {}",
+                        *m, text()));
+      }
     }
     // One model fits, another does not: the model's own size decides.
     // ("All other models are working fine" beside the one that fails; a runtime's own hint to load
@@ -6719,7 +6770,12 @@ if (contains("other process") || contains("another process") || contains("other 
         const std::string_view then = clause.substr(p + neg.size(), 20);
         for (std::string_view f : {"oom", "crash", "run out", "runs out", "get killed", "gets killed", "die", "blow up",
                                    "have an error", "have the error", "have this error", "get an error", "get the error",
-                                   "get this error", "getting the error", "getting this error"}) {
+                                   "get this error", "getting the error", "getting this error",
+                                   // the trouble met no more ("so i cropped the wav files to 4secs and didn't face
+                                   // any issue")
+                                   "face any issue", "face any problem", "face the issue", "face this issue",
+                                   "face any error", "have any issue", "have any problem", "get any issue",
+                                   "get any error"}) {
           if (then.substr(0, f.size()) == f) return true;
         }
       }

@@ -485,6 +485,42 @@ size_t zh_host_memory_named(std::string_view lo) {
   return count(kMemory) - count(kOverflow);
 }
 
+// One GPU unable to hold a model of B parameters (see log_text.h).
+bool single_gpu_cannot_hold_model(std::string_view lo) {
+  // A model's size in billions where a word starts ("70b", "13 b", "llama-70b"), not "70b tokens".
+  auto billions_named = [](std::string_view c) {
+    for (size_t p = 0; p < c.size(); ++p) {
+      if (!is_digit(c[p]) || (p > 0 && (is_digit(c[p - 1]) || c[p - 1] == '.'))) continue;
+      size_t e = p;
+      while (e < c.size() && (is_digit(c[e]) || c[e] == '.')) ++e;
+      size_t u = e < c.size() && c[e] == ' ' ? e + 1 : e;
+      if (u < c.size() && c[u] == 'b' && (u + 1 >= c.size() || !is_alpha(c[u + 1])) &&
+          c.substr(u + 1, 7) != " tokens" && c.substr(u + 1, 6) != " token") {
+        return true;
+      }
+      p = e;
+    }
+    return false;
+  };
+  for (std::string_view c : clauses(lo)) {
+    if (!billions_named(c) || c.find('?') != std::string_view::npos || contains_word(c, "if") ||
+        zh_asked_supposed_or_denied(c)) {
+      continue;
+    }
+    const bool one_device = contains_any(c, {"single gpu", "one gpu", "single card", "one card", "a single device",
+                                             "one device", "\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\xbc\xa0\xe5\x8d\xa1",
+                                             "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"});  // 单卡, 单张卡, 一张卡
+    const bool cannot_hold =
+        contains_any(c, {"cannot load", "can't load", "can not load", "unable to load", "couldn't load", "could not load",
+                         "cannot fit", "can't fit", "can not fit", "unable to fit", "doesn't fit", "does not fit",
+                         "cannot hold", "can't hold", "\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd",  // 无法加载
+                         "\xe5\x8a\xa0\xe8\xbd\xbd\xe4\xb8\x8d\xe4\xba\x86", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",  // 加载不了, 放不下
+                         "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b"});  // 装不下
+    if (one_device && cannot_hold) return true;
+  }
+  return false;
+}
+
 // Chinese asked, supposed, denied or fixed (see log_text.h).
 bool zh_asked_supposed_or_denied(std::string_view text) {
   for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",

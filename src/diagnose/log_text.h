@@ -153,6 +153,12 @@ inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\x
 /// overflow (不会爆, 没有爆, 没爆, 不爆, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
 /// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
+/// One GPU told unable to hold a model of a size in billions of parameters, in the clause that names
+/// both (`lo` lowercased): "a single GPU cannot load the 70B model", "can't load a 13b model on one
+/// card", zh "单卡无法加载70b模型" (one card cannot load the 70b model; 单卡 / 单张卡 / 一张卡, 无法加载 /
+/// 加载不了 / 放不下 / 装不下). Not asked ("can a single GPU load ...?", 吗), supposed ("if"), nor a
+/// size of another unit ("70b tokens"). The weights alone do not fit one device (static memory).
+bool single_gpu_cannot_hold_model(std::string_view lo);
 /// How many times `lo` names 内存 (the host's memory, in Chinese) outside 内存溢出 ("memory overflow", the
 /// generic Chinese name of an out-of-memory error, Java's OutOfMemoryError translated, of no device).
 size_t zh_host_memory_named(std::string_view lo);

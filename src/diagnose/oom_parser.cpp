@@ -2814,8 +2814,22 @@ bool memory_trouble_prose(std::string_view lo) {
     }
     return false;
   };
+  // One GPU told unable to hold a model of billions of parameters ("单卡无法加载70b模型", "a single GPU
+  // cannot load the 70B model"): its weights do not fit.
+  if (single_gpu_cannot_hold_model(lo)) return true;
+  // zh: a GPU (its model's number, 显卡, "GPU") told blown by the run, 撑爆 / 爆了 / 爆掉 ("T=8直接把3090撑爆了",
+  // T=8 blew the 3090 up), in a clause that names no gradient (梯度爆炸 is a gradient explosion), loss or NaN.
+  static constexpr std::string_view kZhBlown[] = {"\xe6\x92\x91\xe7\x88\x86", "\xe7\x88\x86\xe4\xba\x86",
+                                                  "\xe7\x88\x86\xe6\x8e\x89"};  // 撑爆, 爆了, 爆掉
+  auto gpu_blown = [&](std::string_view c) {
+    return std::any_of(std::begin(kZhBlown), std::end(kZhBlown),
+                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; }) &&
+           gpu_named(c) && c.find("\xe6\xa2\xaf\xe5\xba\xa6") == std::string_view::npos &&  // 梯度 (gradient)
+           !contains_word(c, "loss") && !contains_word(c, "nan");
+  };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
-                             "\xe9\xa1\xaf\xe5\xad\x98"});  // 显存, 内存, 顯存 (traditional)
+                             "\xe9\xa1\xaf\xe5\xad\x98"}) ||  // 显存, 内存, 顯存 (traditional)
+                   gpu_blown(lo);
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
@@ -2843,6 +2857,7 @@ bool memory_trouble_prose(std::string_view lo) {
       auto in = [&](std::initializer_list<const char*> ws) {
         return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return clause.find(w) != std::string_view::npos; });
       };
+      if (gpu_blown(clause) && !zh_asked_supposed_or_denied(clause)) return true;
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98"})) continue;  // 显存, 内存, 顯存 (traditional)
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
       if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
@@ -3177,6 +3192,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       break;
     }
   }
+  // The log's first line (an issue's title: "GPU RAM Issue", "VRAM usage explodes") naming the GPU's
+  // memory: a later line's bare "RAM" ("I faced ram issues") is that memory, not the host's.
+  const bool title_gpu_memory = !lines.empty() && gpu_memory_named(lower(lines.front().raw.substr(0, 300)));
   for (int pass = 0; pass < 4; ++pass) {
     if (later_kill) return later_kill;
     if (deviceless) return deviceless;
@@ -3651,7 +3669,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (kernel_died) {
         r.device = "cpu";
-      } else if (cuda_named || (gpu_named(lo) && ram_only_as_spec(lo))) {
+      } else if (cuda_named || (gpu_named(lo) && ram_only_as_spec(lo)) ||
+                 // Only a bare "RAM" on a line below a title naming the GPU's memory: the GPU's (not the
+                 // host's, the CPU's, the system's, a swap's or a machine's named on the line).
+                 (title_gpu_memory && &l != &lines.front() && has_word("ram") && !cpu_memory_word(lo) &&
+                  !has_word("host") && !has_word("cpu") && !has_word("system") && !has_word("swap") &&
+                  !machine_runs_out(lo) && !host_sized_memory_named(lo) && !has_word("colab"))) {
         // (A GPU named beside the host's RAM as a listed size, "I'm using a 1080Ti 11GB and 32GB RAM":
         // a hardware listing, the GPU's run.)
         r.device = "cuda";
