@@ -8765,3 +8765,110 @@ TEST(DiagnoseKinds40, Held75Kinds) {
   // The caching allocator's advice asked about is no report.
   EXPECT_TRUE(diagnose_log("Should I try setting max_split_size_mb to avoid fragmentation?\n", rules_alone()).empty());
 }
+
+TEST(DiagnoseKinds40, Held76Kinds) {
+  // A title naming the GPU's memory: a bare "RAM" below it is that memory, not the host's; not a line
+  // naming the host's (CPU, system, swap) or Colab.
+  const std::vector<Diagnosis> gpu_ram =
+      diagnose_log("GPU RAM and cv_maxlen\nWhen I raised cv_maxlen, I faced ram issues during validation.\n", rules_alone());
+  ASSERT_EQ(gpu_ram.size(), 1u);
+  EXPECT_EQ(gpu_ram.front().oom->device, "cuda");
+  for (const char* host : {"When I raised cv_maxlen, I faced cpu ram issues during validation.\n",
+                           "When I raised cv_maxlen, system ram issues came up.\n"}) {
+    const std::vector<Diagnosis> h = diagnose_log(std::string("GPU RAM and cv_maxlen\n") + host, rules_alone());
+    ASSERT_EQ(h.size(), 1u) << host;
+    EXPECT_EQ(h.front().oom->device, "cpu") << host;
+  }
+  const std::vector<Diagnosis> no_title = diagnose_log("Issue\nWhen I raised cv_maxlen, I faced ram issues.\n", rules_alone());
+  ASSERT_EQ(no_title.size(), 1u);
+  EXPECT_EQ(no_title.front().oom->device, "cpu");
+  // "didn't face any issue" after a change is its success: the change (cropping the input) told as the fix.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory during validation.\nso i cropped the wav files to 4secs and didn't face any "
+                             "issue.\n",
+                             "", OomCause::kActivationsSeqlen));
+  // One GPU told unable to hold a model of billions of parameters: a report, static memory first; not asked,
+  // supposed, or of tokens.
+  for (const char* told : {"A single GPU cannot load the 70B model.\n",
+                           "\xe5\xa6\x82\xe4\xbd\x95\xe4\xbd\xbf\xe7\x94\xa8\xe5\xa4\x9a\xe5\x8d\xa1\xe8\xbf\x90\xe8\xa1\x8c\xef\xbc\x8c"
+                           "\xe5\x8d\x95\xe5\x8d\xa1\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd" "70b"
+                           "\xe6\xa8\xa1\xe5\x9e\x8b\n"}) {  // 如何使用多卡运行，单卡无法加载70b模型
+    EXPECT_EQ(top_cause(std::string("Merge\n") + told), OomCause::kStaticModelTooLarge) << told;
+  }
+  for (const char* not_told : {"Can a single GPU load the 70B model?\n", "If one GPU cannot load the 70B model, use two.\n",
+                               "A single GPU cannot load 70b tokens of data at once.\n"}) {
+    EXPECT_TRUE(diagnose_log(std::string("Merge\n") + not_told, rules_alone()).empty()) << not_told;
+  }
+  // zh: a named GPU blown (撑爆 / 爆了) is memory trouble; not a gradient's explosion (梯度爆炸) nor denied.
+  EXPECT_EQ(diagnose_log("T=8\xe7\x9b\xb4\xe6\x8e\xa5\xe6\x8a\x8a" "3090\xe6\x92\x91\xe7\x88\x86\xe4\xba\x86\n",  // T=8直接把3090撑爆了
+                         rules_alone())
+                .size(),
+            1u);
+  EXPECT_TRUE(diagnose_log("3090\xe4\xb8\x8a\xe6\xa2\xaf\xe5\xba\xa6\xe7\x88\x86\xe4\xba\x86\n",  // 3090上梯度爆了
+                           rules_alone())
+                  .empty());
+  EXPECT_TRUE(diagnose_log("3090\xe6\xb2\xa1\xe7\x88\x86\xe4\xba\x86\n", rules_alone()).empty());  // 3090没爆了 (denied)
+  // A model told small in millions of parameters lowers static memory; not asked or supposed.
+  const std::string tiny = "CUDA out of memory.\nThe GPU uses 8GB VRAM although the generator has about 1.8M parameters only.\n";
+  auto static_score = [](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    if (ds.empty()) return -1.0;
+    for (const Finding& f : ds.front().findings) {
+      if (f.category == OomCause::kStaticModelTooLarge) return f.score;
+    }
+    return 0.0;
+  };
+  const double plain = static_score("CUDA out of memory.\nThe GPU uses 8GB VRAM although the generator is small.\n");
+  ASSERT_GT(plain, 0.0);
+  EXPECT_LT(static_score(tiny), plain);
+  EXPECT_EQ(static_score("CUDA out of memory.\nDoes a generator of 1.8M parameters need 8GB VRAM?\n"),
+            static_score("CUDA out of memory.\nDoes a generator of that size need 8GB VRAM?\n"));
+  EXPECT_EQ(static_score("CUDA out of memory.\nThe GPU uses 8GB VRAM and the generator has 700M parameters.\n"),
+            static_score("CUDA out of memory.\nThe GPU uses 8GB VRAM and the generator has many parameters.\n"));
+}
+
+TEST(DiagnoseKinds40, Held77Kinds) {
+  // An RL agent's replay memory named, the memory told growing in words: host RAM filling, ahead of a leak;
+  // not beside a CUDA OOM message.
+  const std::string replay = "Possible memory leak while running DeepQ for Atari games?\nIt keeps increasing until there's no "
+                             "memory left.\n";
+  EXPECT_EQ(top_cause(replay), OomCause::kCpuRam);
+  EXPECT_TRUE(evidence_holds(replay, "replay memory is named", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("My DQN replay buffer is on the GPU.\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+                              "allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.90 GiB already allocated)\n",
+                              "replay memory is named"));
+  // Data told larger than the available RAM is a report of host memory; not denied or asked.
+  const std::vector<Diagnosis> larger =
+      diagnose_log("Inference loads all steps\nYou cannot run a rollout whose data is larger than the available RAM.\n",
+                   rules_alone());
+  ASSERT_EQ(larger.size(), 1u);
+  EXPECT_EQ(larger.front().oom->device, "cpu");
+  EXPECT_TRUE(diagnose_log("Notes\nThe dataset is not larger than the available RAM.\n", rules_alone()).empty());
+  EXPECT_TRUE(diagnose_log("Notes\nIs the dataset larger than the available RAM?\n", rules_alone()).empty());
+  // A model told not freed after a run, or loaded again instead of reused: a leak across runs.
+  EXPECT_TRUE(evidence_holds("CUDA runs out of memory after generating a bunch of depth maps\nIt's not de-allocating the model "
+                             "when finished, it does not seem to reuse the already loaded model.\n",
+                             "not freed after a run", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nWhy is it not freeing the model?\n", "not freed after a run"));
+  // Many atoms in a clause that is neither asked nor negated: the input's size.
+  EXPECT_TRUE(evidence_holds("GPU out of memory problem\nI have 1216 atoms in a frame. Is there any way to fix it?\n",
+                             "a system of many atoms", OomCause::kActivationsSeqlen));
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\nI want to run a million atom simulation with MACE.\n", "a system of many atoms"));
+  EXPECT_FALSE(evidence_holds("GPU out of memory problem\nIt worked for water, which has 192 atoms.\n", "a system of many atoms"));
+  EXPECT_FALSE(evidence_holds("GPU out of memory problem\nCan 5000 atoms fit?\n", "a system of many atoms"));
+  // A longer forecast horizon, also on a line negated in another clause.
+  EXPECT_TRUE(evidence_holds("Run out of memory\nIt fails with an out of memory error when I predict over a longer lead time. "
+                             "The memory is not released after each step.\n",
+                             "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  // A traceback's folder of the user's before the environment's site-packages names no phase.
+  const std::string env_path =
+      "Traceback (most recent call last):\n  File \"/home/user/eval_io/proj/.venv/lib/python3.12/site-packages/flash_attn/"
+      "flash_attn_interface.py\", line 96, in _flash_attn_forward\n    out = flash_attn_gpu.fwd(q, k, v)\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; "
+      "20.10 GiB already allocated; 1.20 GiB free; 21.00 GiB reserved in total by PyTorch)\n";
+  EXPECT_FALSE(evidence_holds(env_path, "evaluation", OomCause::kEvalWithoutNoGrad));
+  // TensorFlow 1.x's variables' initializer run in the traceback: the variables, before any step.
+  EXPECT_TRUE(evidence_holds("Resource exhausted: OOM when allocating tensor with shape[1792,241084]\n"
+                             "Traceback (most recent call last):\n  File \"train.py\", line 153, in main\n"
+                             "    sess.run(tf.global_variables_initializer())\n",
+                             "the variables' initializer run", OomCause::kStaticModelTooLarge));
+}

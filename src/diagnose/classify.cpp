@@ -1598,6 +1598,19 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                         format_bytes(*c.stated_device_bytes), format_bytes(*C)),
             0);
   }
+  // (After the log's signals: the growth they read is the replay memory's.)
+  // An RL agent's replay memory named and no accelerator's message or device (the memory told growing
+  // in words): the replay memory is host RAM that fills up to its capacity as transitions are
+  // collected (DQN's 1M Atari frames of 84x84 bytes take about 7 GiB, tens as float32), growth
+  // that looks like a leak until the buffer is full.
+  if (c.replay_memory_line > 0 && !accelerator_message(oom) &&
+      (oom.device.empty() || oom.device == "cpu" || oom.device == "unknown")) {
+    b.boost(OomCause::kCpuRam, 0.5,
+            "an RL agent's replay memory is named: it is held in host RAM and fills as transitions are collected, up to "
+            "its capacity",
+            c.replay_memory_line);
+    b.boost(OomCause::kLeakAcrossSteps, -0.3, "", 0);
+  }
 }
 
 // When no line of the log decides (the first finding below kWordPriorBelow) or the first finding

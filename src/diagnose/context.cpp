@@ -624,6 +624,7 @@ struct LogEvidence {
   int64_t zero0_line = 0;                        // first line naming ZeRO stage 0 (DeepSpeed without sharding)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
   int64_t batch_in_vain_line = 0;                // first line telling a smaller batch did not help
+  int64_t replay_memory_line = 0;                // first line naming an RL agent's replay memory (DQN, a replay buffer)
   int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
@@ -1110,6 +1111,14 @@ class Reader {
       add(n, FactKind::kFrame, OomCause::kOther, 0, "a variable's initializer (TensorFlow creates the variables, no step has run)",
           'I');
     }
+    // The same in TensorFlow 1.x's Python, on a traceback's code line: the session running the variables'
+    // initializer op ("sess.run(tf.global_variables_initializer())", tf.initialize_all_variables(),
+    // tf.variables_initializer(...)) allocates every variable, before any step.
+    if (code_under_frame && (in_view(t, "global_variables_initializer") || in_view(t, "initialize_all_variables") ||
+                             in_view(t, "variables_initializer("))) {
+      add(n, FactKind::kFrame, OomCause::kOther, 0,
+          "the variables' initializer run (TensorFlow creates the variables, no step has run)", 'I');
+    }
 
     // ZeRO stage 0 ("DeepSpeed ZeRO stage 0 (no sharding)", "ZeRO-0", "zero_stage=0", "zero_optimization":
     // {"stage": 0}): DeepSpeed without any sharding, each rank a whole copy. Not "zero-0.5" (a number), nor
@@ -1159,6 +1168,9 @@ class Reader {
     // Words.
     uint64_t seen = 0;
     eval_ident_ = {};
+    // Where an installed package's path starts ("/home/u/eval_io/proj/.venv/lib/python3.12/site-packages/
+    // flash_attn/..."): the folders before it hold the environment, their names tell no phase.
+    const size_t packages_at = std::min(lo.find("site-packages"), lo.find("dist-packages"));
     for_each_token(lo, [&](size_t i, size_t j) {
       const std::string_view w = lo.substr(i, j - i);
       if (w.size() > 4 && w.substr(0, 4) == "rank" && is_digit(w[4])) seen |= uint64_t{1} << kWMulti;
@@ -1211,7 +1223,9 @@ class Reader {
         ev_.structure_model_line = n;
       }
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
-      if (eval_identifier(raw, i, j) && !setting_turned_off(lo, i, j)) {
+      const bool env_folder = packages_at != std::string_view::npos && i < packages_at && i > 0 &&
+                              (lo[i - 1] == '/' || lo[i - 1] == '\\');
+      if (eval_identifier(raw, i, j) && !setting_turned_off(lo, i, j) && !env_folder) {
         seen |= uint64_t{1} << kWEval;
         if (eval_ident_.empty()) eval_ident_ = raw.substr(i, j - i);
       }
@@ -1424,6 +1438,14 @@ class Reader {
       ev_.host_engine_line = n;
     }
     if (!attribution_told_) attribution_method(raw, lo, n);
+    // A reinforcement-learning agent's replay memory (DQN's experience replay: Mnih et al., Nature 2015,
+    // "Methods"; a replay buffer of transitions), which lives in host RAM and fills as it collects.
+    if (!ev_.replay_memory_line &&
+        (contains_any(lo, {"replay buffer", "replay memory", "replay_buffer", "replay_memory", "replaybuffer",
+                           "replaymemory", "experience replay"}) ||
+         contains_word_start(lo, "dqn") || contains_word_start(lo, "deepq"))) {
+      ev_.replay_memory_line = n;
+    }
     if (t[0] == '|') memory_summary_row(t, n);
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
@@ -1751,6 +1773,43 @@ class Reader {
     }
     if (!type || !pid || lo.find("| ") == std::string_view::npos) return std::nullopt;
     return std::make_pair(std::stoll(std::string(t.front())), std::stoll(std::string(mib)));
+  }
+
+  // A clause `c` (lower-cased) that denies what it names: statement()'s line-level `negated` words, in one
+  // clause ("is not", "isn't", "wasn't", "not the problem", "not related").
+  static bool clause_negated(std::string_view c) {
+    return contains_any(c, {"not the problem", "not the issue", "not the cause", "is not", "isn't", "wasn't", "not related"});
+  }
+
+  // Many atoms named on the lower-cased line `lo` (statement()): a count of 500 or more before "atoms" /
+  // "-atom" / " atom " ("1216 atoms", "50k-atom", "20,000 atoms"), or "million(s) (of) atom(s)", "thousands
+  // of atoms".
+  static bool many_atoms(std::string_view lo) {
+    if (contains_any(lo, {"million atom", "million-atom", "millions of atoms", "thousands of atoms", "billion atom"})) {
+      return true;
+    }
+    for (size_t a = lo.find("atom"); a != std::string_view::npos; a = lo.find("atom", a + 4)) {
+      size_t e = a;
+      if (e > 0 && (lo[e - 1] == ' ' || lo[e - 1] == '-')) --e;
+      size_t b = e;
+      double scale = 1;
+      if (b > 0 && (lo[b - 1] == 'k' || lo[b - 1] == 'm')) {
+        scale = lo[b - 1] == 'k' ? 1e3 : 1e6;
+        --b;
+      }
+      const size_t digits_end = b;
+      while (b > 0 && (is_digit(lo[b - 1]) || lo[b - 1] == ',' || lo[b - 1] == '.')) --b;
+      if (b == digits_end || (b > 0 && is_alpha(lo[b - 1]))) continue;
+      std::string num;
+      for (size_t k = b; k < digits_end; ++k) {
+        if (lo[k] != ',') num += lo[k];
+      }
+      try {
+        if (std::stod(num) * scale >= 500) return true;
+      } catch (...) {
+      }
+    }
+    return false;
   }
 
   // A model's parameter count told in millions on the lower-cased line `lo`: a number, then "m" or
@@ -2959,8 +3018,11 @@ class Reader {
     const bool points_line = has_text("points") && (has_text("point cloud") || has_text("pointcloud") ||
                                                     has_text("point-cloud") || has_text("number of points") ||
                                                     has_text("too many points") || has_text("s of points"));
+    // A model's parameters counted, or a system's atoms (read below: a small model, many atoms).
+    const bool count_line = (has_text("param") && lo.find("m param") != std::string_view::npos) ||
+                            has_text("million param") || has_text("atom");
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !numpy_array_error && !points_line && !merge_line && !machine_type &&
+        !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line &&
         !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -3237,6 +3299,27 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
         !contains("process") && !contains("kill") && !contains("exit") && !contains(" os") && !contains("driver") &&
         !contains("cache") && !code_line(lo) && !only_asked(lo, {"freed", "released", "deallocated", "cleared"})) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.35, "memory told never to be freed during the run: " + text());
+    }
+    // A model told not freed after a run, or not reused and loaded again ("not de-allocating the model when
+    // finished, it does not seem to reuse the already loaded depth-map model", "it reloads the model every
+    // time and never frees the old one"): each run's copy stays, memory that grows run after run. Not
+    // asked ('?'), nor a fix told ("now it frees the model").
+    if (lo.find('?') == std::string_view::npos && contains("model") &&
+        (contains_any(lo, {"not de-allocating the model", "not deallocating the model", "not freeing the model",
+                           "not releasing the model", "not unloading the model", "never unloads the model",
+                           "never frees the model", "never releases the model", "doesn't unload the model",
+                           "does not unload the model", "doesn't free the model", "does not free the model",
+                           "doesn't release the model", "does not release the model", "model is never freed",
+                           "model is never unloaded", "model is never released", "model never gets freed",
+                           "model never gets unloaded"}) ||
+         ((contains("not seem to reuse") || contains("not reuse") || contains("n't reuse") || contains("never reuse")) &&
+          contains("loaded")) ||
+         (contains_any(lo, {"reloads the model", "loads the model again", "reloading the model", "loading the model again"}) &&
+          contains_any(lo, {"every time", "each time", "every run", "each run", "every call", "each call"}))) &&
+        !contains("now it") && !contains("fixed")) {
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
+          "a model told not freed after a run or loaded again instead of reused: each run's copy stays: " + text(), 0,
+          Told::kAccount);
     }
     // Weaker outside training (训练): growth while serving or predicting is as often a chat's history
     // or a KV cache (generation), or graphs kept by inference, as a leak.
@@ -3858,7 +3941,15 @@ if (contains("model.eval()") && !negated) {
     }
     // Long inputs in words: "if the output is too long (~1000 characters)", "long samples", "过长" ("too long").
     // Not a smaller input told not helping (read above: it speaks against the input's size).
-    if (!smaller_input_in_vain && !negated && long_inputs(lo, has(kWInputSize), pairs_)) {
+    // (A line negated elsewhere, "... over a longer lead time. ... the memory is not released after each step":
+    // a clause that tells the long input and is neither negated nor asked still counts.)
+    auto long_clause = [&] {
+      const std::vector<std::string_view> cs = clauses(lo);
+      return std::any_of(cs.begin(), cs.end(), [&](std::string_view c) {
+        return !clause_negated(c) && c.find('?') == std::string_view::npos && long_inputs(c, has(kWInputSize), pairs_);
+      });
+    };
+    if (!smaller_input_in_vain && (negated ? long_clause() : long_inputs(lo, has(kWInputSize), pairs_))) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35, "long inputs, in the user's words: " + text());
     }
     // The input's resolution told as what decides the fit: "need to use r101 resolution, instead of
@@ -4193,6 +4284,22 @@ if (contains("total memory:")) {
     if (dims.weight > 0.0 && !negated) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, dims.weight,
           "a long input (sequence length / resolution): " + dims.what + ": " + text());
+    }
+    // A system of many atoms ("I have 1216 atoms in a frame", "a million atom simulation", "50k-atom
+    // box"): a machine-learned interatomic potential or molecular GNN (NequIP, Allegro, MACE) builds
+    // per-atom features and per-edge messages over every neighbour pair within its cutoff, so its
+    // activations grow with the atoms (and their neighbours): the input's size. 500 atoms or more;
+    // not asked.
+    auto atoms_clause = [&] {
+      const std::vector<std::string_view> cs = clauses(lo);
+      return std::any_of(cs.begin(), cs.end(), [&](std::string_view c) {
+        return !clause_negated(c) && c.find('?') == std::string_view::npos && many_atoms(c);
+      });
+    };
+    if (contains("atom") && atoms_clause()) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+          "a system of many atoms: an interatomic potential's or molecular GNN's activations grow with the atoms and "
+          "their neighbour pairs: " + text());
     }
     // A long input named with its size: "a 3440 a.a. sequence", "sequence length 8192", "2048x2048 images".
     if (has(kWInputSize)) {
@@ -7666,7 +7773,19 @@ if (contains("other process") || contains("another process") || contains("other 
                             // one long piece of speech, music or text: its length is the sequence
                             "long song", "longer song", "long speech", "long lecture", "long podcast", "long transcript",
                             "long article", "long paragraph", "long passage", "long sentence", "longer sentence",
-                            "long utterance", "longer utterance"}))) {
+                            "long utterance", "longer utterance",
+                            // a forecast or simulation rolled out over a longer horizon ("when I try to predict over a
+                            // longer lead time, such as 10 days"), a longer time axis ("a longer time dimension"):
+                            // autoregressive steps or frames kept for the whole rollout
+                            "longer lead time", "longer horizon", "longer forecast", "longer rollout", "long rollout",
+                            "longer time dimension", "longer time series", "long time series", "longer trajector"}))) {
+      return true;
+    }
+    // More steps on the time axis ("fails when I predict more time steps", "increasing the time steps"): the
+    // same horizon, counted.
+    if (has("time") && any({"more time steps", "more timesteps", "more forecast steps", "more rollout steps",
+                            "increasing the time steps", "increasing the timesteps", "increase the time steps",
+                            "increase the timesteps", "increasing the timing", "longer time steps"})) {
       return true;
     }
     // A document told large as the input ("applying the coreference to large document causes out of memory"):
@@ -8703,6 +8822,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.one_gpu_told = ev.one_gpu_line > 0;
   c.sharding_denied = (ev.sharding_denied_line > 0 || ev.zero0_line > 0) && !c.state_sharded;
   c.structure_model_named = ev.structure_model_line > 0;
+  c.replay_memory_line = ev.replay_memory_line;
   // A load onto the CPU told as the fix in a run of several ranks (DistributedDataParallel's frames,
   // a launcher's process count, ranks named, GPUs counted: "a model sharded across 8 GPUs"): every rank restored the checkpoint onto the GPU it was saved from,
   // cuda:0 (torch.load without map_location).

@@ -2948,6 +2948,24 @@ bool memory_trouble_prose(std::string_view lo) {
   }
   if (memory_short_or_taken(lo)) return true;
   if (memory_exceeds_its_limit(lo)) return true;
+  // Data or a model told larger than the memory there is ("a rollout whose total data size is larger than
+  // the available RAM", "the model is bigger than the available GPU memory"): not asked, supposed, nor
+  // denied just before ("is not larger than the available RAM").
+  if (lo.find('?') == std::string_view::npos && !supposed(lo)) {
+    for (std::string_view than : {"larger than the available ", "bigger than the available ", "more than the available ",
+                                  "larger than available ", "bigger than available ", "more than available ",
+                                  "exceeds the available ", "exceeded the available ", "exceeding the available "}) {
+      const size_t p = lo.find(than);
+      if (p == std::string_view::npos) continue;
+      const std::string_view after = lo.substr(p + than.size(), 16);
+      const std::string_view before = lo.substr(p > 8 ? p - 8 : 0, p > 8 ? 8 : p);
+      if ((after.rfind("ram", 0) == 0 || after.rfind("memory", 0) == 0 || after.rfind("gpu memory", 0) == 0 ||
+           after.rfind("vram", 0) == 0 || after.rfind("system memory", 0) == 0 || after.rfind("host memory", 0) == 0) &&
+          !contains_any(before, {"not ", "n't ", "never "})) {
+        return true;
+      }
+    }
+  }
   // The memory told filling up ("this will unnecessarily fill up memory during training", "the cache
   // fills up the RAM"): not asked ('?'), supposed or feared ("I suppose it would fill up memory if
   // ...", "I worry it might"), told harmless ("the page cache fills up the RAM, nothing crashes", "it

@@ -127,6 +127,8 @@ struct LogContext {
   bool state_sharded = false;                // DeepSpeed (ZeRO), FSDP or a tensor- / model-parallel size named
   bool one_gpu_told = false;                 // one GPU told as the run's ("on a single A100", 单卡 / 单张: one card)
   bool sharding_denied = false;              // FSDP / DeepSpeed named as not used, or ZeRO stage 0: a whole copy per GPU
+  int64_t replay_memory_line = 0;            // first line naming an RL agent's replay memory (DQN's experience
+                                             // replay, a replay buffer): held in host RAM, filling as it collects
   bool structure_model_named = false;        // a protein structure model named (AlphaFold, OpenFold, ...): one complex per step
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
