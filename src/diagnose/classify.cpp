@@ -1599,10 +1599,11 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
             0);
   }
   // (After the log's signals: the growth they read is the replay memory's.)
-  // An RL agent's replay memory named and no accelerator's message or device (the memory told growing
-  // in words): the replay memory is host RAM that fills up to its capacity as transitions are
-  // collected (DQN's 1M Atari frames of 84x84 bytes take about 7 GiB, tens as float32), growth
-  // that looks like a leak until the buffer is full.
+  // An RL agent's replay memory named in a log whose report has no accelerator's message and names no
+  // accelerator as its device (host RAM, or none stated: the failure told in words): the replay memory
+  // is host RAM that fills up to its capacity as transitions are collected (DQN's 1M Atari frames of
+  // 84x84 bytes take about 7 GiB, tens as float32), growth that looks like a leak until the buffer is
+  // full: host RAM first, a leak the growth's second reading.
   if (c.replay_memory_line > 0 && !accelerator_message(oom) &&
       (oom.device.empty() || oom.device == "cpu" || oom.device == "unknown")) {
     b.boost(OomCause::kCpuRam, 0.5,

@@ -1785,10 +1785,17 @@ class Reader {
   // "-atom" / " atom " ("1216 atoms", "50k-atom", "20,000 atoms"), or "million(s) (of) atom(s)", "thousands
   // of atoms".
   static bool many_atoms(std::string_view lo) {
-    if (contains_any(lo, {"million atom", "million-atom", "millions of atoms", "thousands of atoms", "billion atom"})) {
-      return true;
+    // "atom" / "atoms" as the word, not "atomic" / "atomics".
+    auto atom_word_at = [&](size_t a) {
+      const size_t e = a + 4;
+      return e >= lo.size() || !is_alpha(lo[e]) || (lo[e] == 's' && (e + 1 >= lo.size() || !is_alpha(lo[e + 1])));
+    };
+    for (std::string_view ph : {"million atom", "million-atom", "millions of atom", "thousands of atom", "billion atom"}) {
+      const size_t p = lo.find(ph);
+      if (p != std::string_view::npos && atom_word_at(p + ph.size() - 4)) return true;
     }
     for (size_t a = lo.find("atom"); a != std::string_view::npos; a = lo.find("atom", a + 4)) {
+      if (!atom_word_at(a)) continue;
       size_t e = a;
       if (e > 0 && (lo[e - 1] == ' ' || lo[e - 1] == '-')) --e;
       size_t b = e;
@@ -1813,13 +1820,17 @@ class Reader {
   }
 
   // A model's parameter count told in millions on the lower-cased line `lo`: a number, then "m" or
-  // "million" (a space between or not), then "params" / "parameters" / "trainable parameters" ("1.8M
-  // parameters", "20 million params"); the first one, in millions.
+  // "million" (a space or a hyphen between or not), then "params" / "parameters" ("1.8M parameters",
+  // "20 million params", "1,200 million parameters"); the first one, in millions.
   static std::optional<double> millions_of_parameters(std::string_view lo) {
     for (size_t p = 0; p < lo.size(); ++p) {
-      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.' || lo[p - 1] == ','))) continue;
       size_t e = p;
-      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
+      std::string num;  // (thousands separators dropped: "1,200 million")
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.' || (lo[e] == ',' && e + 1 < lo.size() && is_digit(lo[e + 1])))) {
+        if (lo[e] != ',') num += lo[e];
+        ++e;
+      }
       std::string_view rest = lo.substr(e);
       if (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
       size_t unit = 0;
@@ -1833,10 +1844,9 @@ class Reader {
         continue;
       }
       rest.remove_prefix(unit);
-      if (rest.substr(0, 10) == "trainable ") rest.remove_prefix(10);
       if (rest.substr(0, 5) == "param") {
         try {
-          return std::stod(std::string(lo.substr(p, e - p)));
+          return std::stod(num);
         } catch (...) {
           return std::nullopt;
         }
@@ -3019,8 +3029,8 @@ class Reader {
                                                     has_text("point-cloud") || has_text("number of points") ||
                                                     has_text("too many points") || has_text("s of points"));
     // A model's parameters counted, or a system's atoms (read below: a small model, many atoms).
-    const bool count_line = (has_text("param") && lo.find("m param") != std::string_view::npos) ||
-                            has_text("million param") || has_text("atom");
+    const bool count_line = (has_text("param") && millions_of_parameters(lo).has_value()) ||
+                            (has_text("atom") && many_atoms(lo));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line &&
         !clones_per_step && !change_named &&
@@ -3312,11 +3322,12 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
                            "doesn't release the model", "does not release the model", "model is never freed",
                            "model is never unloaded", "model is never released", "model never gets freed",
                            "model never gets unloaded"}) ||
-         ((contains("not seem to reuse") || contains("not reuse") || contains("n't reuse") || contains("never reuse")) &&
+         (contains_any(lo, {"does not seem to reuse", "doesn't seem to reuse", "does not reuse", "doesn't reuse",
+                            "never reuses"}) &&
           contains("loaded")) ||
          (contains_any(lo, {"reloads the model", "loads the model again", "reloading the model", "loading the model again"}) &&
           contains_any(lo, {"every time", "each time", "every run", "each run", "every call", "each call"}))) &&
-        !contains("now it") && !contains("fixed")) {
+        !contains("now it") && !contains_word(lo, "fixed")) {
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
           "a model told not freed after a run or loaded again instead of reused: each run's copy stays: " + text(), 0,
           Told::kAccount);
@@ -4055,7 +4066,9 @@ if (contains("model.eval()") && !negated) {
     // parameter model"): under 500 million, its 32-bit weights, gradients and Adam state take at most
     // 8 GB (16 bytes per parameter, ZeRO sec. 3.1), so the weights are not what fills a GPU. Not asked,
     // supposed or denied.
-    if (!negated && lo.find('?') == std::string_view::npos && !contains_word(lo, "if")) {
+    // (Not the parameters an adapter adds or trains: "LoRA adds only 4M parameters", "2M trainable parameters".)
+    if (!negated && lo.find('?') == std::string_view::npos && !contains_word(lo, "if") &&
+        !contains_any(lo, {"lora", "adapter", "trainable", "peft"})) {
       if (const std::optional<double> m = millions_of_parameters(lo); m && *m < 500) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.25,
             fmt::format("the model told small, about {:.3g} million parameters: its weights are not what fills the GPU: {}",
@@ -7783,7 +7796,7 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // More steps on the time axis ("fails when I predict more time steps", "increasing the time steps"): the
     // same horizon, counted.
-    if (has("time") && any({"more time steps", "more timesteps", "more forecast steps", "more rollout steps",
+    if (has("tim") && any({"more time steps", "more timesteps", "more forecast steps", "more rollout steps",
                             "increasing the time steps", "increasing the timesteps", "increase the time steps",
                             "increase the timesteps", "increasing the timing", "longer time steps"})) {
       return true;

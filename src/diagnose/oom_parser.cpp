@@ -2821,15 +2821,22 @@ bool memory_trouble_prose(std::string_view lo) {
   // T=8 blew the 3090 up), in a clause that names no gradient (梯度爆炸 is a gradient explosion), loss or NaN.
   static constexpr std::string_view kZhBlown[] = {"\xe6\x92\x91\xe7\x88\x86", "\xe7\x88\x86\xe4\xba\x86",
                                                   "\xe7\x88\x86\xe6\x8e\x89"};  // 撑爆, 爆了, 爆掉
-  auto gpu_blown = [&](std::string_view c) {
+  auto blown_word = [&](std::string_view c) {
     return std::any_of(std::begin(kZhBlown), std::end(kZhBlown),
-                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; }) &&
-           gpu_named(c) && c.find("\xe6\xa2\xaf\xe5\xba\xa6") == std::string_view::npos &&  // 梯度 (gradient)
-           !contains_word(c, "loss") && !contains_word(c, "nan");
+                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; });
+  };
+  // (Denied: 没撑爆 / 没有撑爆 / 不会撑爆 / 不撑爆 "did not / will not blow it", 没爆掉; the others in
+  // zh_asked_supposed_or_denied().)
+  auto gpu_blown = [&](std::string_view c) {
+    return blown_word(c) && gpu_named(c) && c.find("\xe6\xa2\xaf\xe5\xba\xa6") == std::string_view::npos &&  // 梯度 (gradient)
+           !contains_word(c, "loss") && !contains_word(c, "nan") &&
+           !contains_any(c, {"\xe6\xb2\xa1\xe6\x92\x91\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x92\x91\xe7\x88\x86",
+                             "\xe4\xb8\x8d\xe4\xbc\x9a\xe6\x92\x91\xe7\x88\x86", "\xe4\xb8\x8d\xe6\x92\x91\xe7\x88\x86",
+                             "\xe6\xb2\xa1\xe7\x88\x86\xe6\x8e\x89"});
   };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
                              "\xe9\xa1\xaf\xe5\xad\x98"}) ||  // 显存, 内存, 顯存 (traditional)
-                   gpu_blown(lo);
+                   (blown_word(lo) && gpu_named(lo));  // (which clause: below)
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
@@ -2958,10 +2965,10 @@ bool memory_trouble_prose(std::string_view lo) {
       const size_t p = lo.find(than);
       if (p == std::string_view::npos) continue;
       const std::string_view after = lo.substr(p + than.size(), 16);
-      const std::string_view before = lo.substr(p > 8 ? p - 8 : 0, p > 8 ? 8 : p);
+      const std::string_view before = lo.substr(p > 16 ? p - 16 : 0, p > 16 ? 16 : p);
       if ((after.rfind("ram", 0) == 0 || after.rfind("memory", 0) == 0 || after.rfind("gpu memory", 0) == 0 ||
            after.rfind("vram", 0) == 0 || after.rfind("system memory", 0) == 0 || after.rfind("host memory", 0) == 0) &&
-          !contains_any(before, {"not ", "n't ", "never "})) {
+          !contains_any(before, {"not ", "n't ", "never ", "no "})) {
         return true;
       }
     }
@@ -3212,7 +3219,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   }
   // The log's first line (an issue's title: "GPU RAM Issue", "VRAM usage explodes") naming the GPU's
   // memory: a later line's bare "RAM" ("I faced ram issues") is that memory, not the host's.
-  const bool title_gpu_memory = !lines.empty() && gpu_memory_named(lower(lines.front().raw.substr(0, 300)));
+  // (Not a title that names a RAM of its own beside it: "GPU memory fine, RAM explodes".)
+  const bool title_gpu_memory = [&] {
+    if (lines.empty()) return false;
+    const std::string title = lower(lines.front().raw.substr(0, 300));
+    if (!gpu_memory_named(title)) return false;
+    for (size_t p = title.find("ram"); p != std::string::npos; p = title.find("ram", p + 3)) {
+      if (!is_word_at(title, p, 3)) continue;
+      const std::string_view before = std::string_view(title).substr(0, p);
+      const bool gpus = (before.size() >= 4 && before.substr(before.size() - 4) == "gpu ") ||
+                        (before.size() >= 6 && before.substr(before.size() - 6) == "gpu's ") ||
+                        (before.size() >= 6 && before.substr(before.size() - 6) == "video ");
+      if (!gpus) return false;
+    }
+    return true;
+  }();
   for (int pass = 0; pass < 4; ++pass) {
     if (later_kill) return later_kill;
     if (deviceless) return deviceless;
