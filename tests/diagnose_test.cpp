@@ -8879,10 +8879,11 @@ TEST(DiagnoseKinds40, Held77Kinds) {
   EXPECT_TRUE(evidence_holds("GPU out of memory problem\nI have 1216 atoms in a frame. Is there any way to fix it?\n",
                              "a system of many atoms", OomCause::kActivationsSeqlen));
   EXPECT_TRUE(evidence_holds("CUDA out of memory\nI want to run a million atom simulation with MACE.\n", "a system of many atoms"));
-  EXPECT_FALSE(evidence_holds("GPU out of memory problem\nIt worked for water, which has 192 atoms.\n", "a system of many atoms"));
-  EXPECT_FALSE(evidence_holds("GPU out of memory problem\nCan 5000 atoms fit?\n", "a system of many atoms"));
-  EXPECT_FALSE(evidence_holds("CUDA out of memory\nThe kernel does 4096 atomic adds.\n", "a system of many atoms"));
-  EXPECT_FALSE(evidence_holds("CUDA out of memory\nOne million atomic operations run.\n", "a system of many atoms"));
+  // (Not few atoms, asked, nor "atomic".)
+  for (const char* not_many : {"It worked for water, which has 192 atoms.\n", "Can 5000 atoms fit?\n",
+                               "The kernel does 4096 atomic adds.\n", "One million atomic operations run.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string("GPU out of memory problem\n") + not_many, "a system of many atoms")) << not_many;
+  }
   // A longer forecast horizon, also on a line negated in another clause.
   EXPECT_TRUE(evidence_holds("Run out of memory\nIt fails with an out of memory error when I predict over a longer lead time. "
                              "The memory is not released after each step.\n",
