@@ -8901,3 +8901,31 @@ TEST(DiagnoseKinds40, Held77Kinds) {
                              "    sess.run(tf.global_variables_initializer())\n",
                              "the variables' initializer run", OomCause::kStaticModelTooLarge));
 }
+
+TEST(DiagnoseKinds40, Held78Kinds) {
+  // A point cloud's voxel / grid size told with the failure: the input's size; not asked alone.
+  EXPECT_TRUE(evidence_holds("Grid size\nMy cuda gets OOM when I use grid size of 0.05 for Waymo. Can I use 0.1?\n",
+                             "voxel / grid size told with the failure", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("Grid size\nDoes a grid size of 0.05 cause OOM?\n", "voxel / grid size told with the failure"));
+  // Vulkan told running out: the GPU's memory (device "vulkan"), the report's words do not make it the host's.
+  const std::vector<Diagnosis> vulkan =
+      diagnose_log("\"Vulkan ran out of memory!\" error\nmy laptop has 3 gigabytes of VRAM\n", rules_alone());
+  ASSERT_EQ(vulkan.size(), 1u);
+  EXPECT_EQ(vulkan.front().oom->device, "vulkan");
+  // The model told on the CPU while the GPU's memory is taken: a library's default device (other, its own
+  // title); the complaint itself is a report. Not asked.
+  const std::string cpu_model = "foolbox automatically consumes GPU memory\nEven when my model is set to CPU, when I define "
+                                "fmodel, it will still take my GPU memory.\n";
+  ASSERT_EQ(diagnose_log(cpu_model, rules_alone()).size(), 1u);
+  EXPECT_EQ(top_cause(cpu_model), OomCause::kOther);
+  EXPECT_NE(diagnose_log(cpu_model, rules_alone()).front().findings.front().title.find("places its tensors on the GPU"),
+            std::string::npos);
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nWhy does it still take GPU memory when the model is on the CPU?\n",
+                              "the model told on the CPU"));
+  // TensorFlow's "Graph execution error" and "keep getting" the error are no graph kept across steps.
+  EXPECT_FALSE(evidence_holds("Graph Execution Errors\nI am trying to interpolate 5760x3048 images, but I keep getting an out "
+                              "of memory/graph execution error.\n",
+                              "the autograd graph kept across steps"));
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\nI keep the graph of every batch in a list for logging.\n",
+                             "the autograd graph kept across steps", OomCause::kLeakAcrossSteps));
+}

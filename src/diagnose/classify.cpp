@@ -1724,6 +1724,12 @@ struct OtherKind {
   const char* probe;
 };
 constexpr OtherKind kOtherKinds[] = {
+    {"the model told on the CPU, yet the GPU's memory is taken",
+     "A library places its tensors on the GPU by default although the model is on the CPU (a wrapper's device "
+     "argument defaulting to \"cuda\", a helper that calls .cuda())",
+     "Pass the device explicitly to the library's wrapper (e.g. device='cpu'), or hide the GPU from the process "
+     "(CUDA_VISIBLE_DEVICES=\"\") when it should not use one",
+     "torch.cuda.memory_allocated() right after the wrapper is built: does it rise although the model is on the CPU?"},
     {"TensorRT's builder skips a tactic",
      "TensorRT's builder skipped tactics whose scratch memory did not fit: warnings while it builds, not a failure of "
      "the engine",
@@ -2547,7 +2553,10 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (context.word_prior && !context.word_prior->empty()) {
     // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
-    const bool accelerator_report = accelerator_message(oom) || cuda_oom_told(oom);
+    // (Also a Vulkan backend told running out, "Vulkan ran out of memory!": ncnn's and llama.cpp's Vulkan
+    // allocations are the GPU's.)
+    const bool accelerator_report =
+        accelerator_message(oom) || cuda_oom_told(oom) || (oom.family == "mentioned" && oom.device == "vulkan");
     weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
                      runs_without_autograd(oom, context));
   }

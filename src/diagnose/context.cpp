@@ -3031,8 +3031,11 @@ class Reader {
     // A model's parameters counted, or a system's atoms (read below: a small model, many atoms).
     const bool count_line = (has_text("param") && millions_of_parameters(lo).has_value()) ||
                             (has_text("atom") && many_atoms(lo));
+    // A point cloud's voxel or grid size named (read below).
+    const bool voxel_line = (has_text("voxel") || has_text("grid")) &&
+                            contains_any(lo, {"voxel size", "voxel_size", "grid size", "grid_size", "voxel resolution"});
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line &&
+        !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line &&
         !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -4056,6 +4059,19 @@ if (contains("model.eval()") && !negated) {
           Told::kAccount);
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.25, "");  // (one model alone fits)
     }
+    // The model told on the CPU while the GPU's memory is still taken ("Even when my model is set to CPU, when I
+    // define fmodel, it will still take my GPU memory"): a library or wrapper placing its tensors on the GPU by
+    // default (a device argument it defaults to "cuda"), not the model's own memory. Not asked.
+    if (lo.find('?') == std::string_view::npos &&
+        contains_any(lo, {"set to cpu", "on the cpu", "on cpu", "device='cpu'", "device=\"cpu\"", "to(\"cpu\")",
+                          "to('cpu')", ".cpu()"}) &&
+        contains_any(lo, {"gpu memory", "vram", "cuda memory"}) && contains_any(lo, {"still", "even when", "even though"}) &&
+        contains_any(lo, {"take", "consum", "use", "occup", "allocat"})) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.45,
+          "the model told on the CPU, yet the GPU's memory is taken: a library's tensors placed on the GPU by default: " +
+              text(),
+          0, Told::kAccount);
+    }
     // One GPU told unable to hold a model of billions of parameters ("a single GPU cannot load the 70B
     // model", zh "单卡无法加载70b模型"): the weights alone do not fit one device.
     if (single_gpu_cannot_hold_model(lo)) {
@@ -4235,9 +4251,13 @@ if (has(kWLoss) && (((contains(".item()") || contains(".data[0]")) && has_text("
     // The user names the graph kept alive: "holding on to the graph for each batch", "the sum of
     // non-detached tensors", "stores the complete computation graph", "outputs still attached".
     if (has(kWGraph) && !negated) {
-      const bool graph_kept = (contains("graph") && !contains("retain_graph") &&
-                               (contains("hold") || contains("keep") || contains("kept") || contains("store") ||
-                                contains("retain") || contains("accumul"))) ||
+      // (Not TensorFlow's "Graph execution error" header, nor "keep" as the failure's repetition: "I keep
+      // getting an out of memory/graph execution error".)
+      const bool keeps_failing = contains_any(lo, {"keep getting", "keeps getting", "kept getting", "keep running into",
+                                                   "keep hitting", "keeps hitting", "keep having"});
+      const bool graph_kept = (contains("graph") && !contains("retain_graph") && !contains("graph execution") &&
+                               (contains("hold") || (contains("keep") && !keeps_failing) || (contains("kept") && !keeps_failing) ||
+                                contains("store") || contains("retain") || contains("accumul"))) ||
                               contains("non-detached") || contains("not detached") || contains("without detach") ||
                               contains("still attached") || contains("never detached") || contains("undetached") ||
                               contains("not being detached");
@@ -4313,6 +4333,24 @@ if (contains("total memory:")) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
           "a system of many atoms: an interatomic potential's or molecular GNN's activations grow with the atoms and "
           "their neighbour pairs: " + text());
+    }
+    // A point cloud's voxel or grid size told with the failure ("my cuda gets OOM when I use grid size of 0.05
+    // for Waymo"): the sampling keeps one point per voxel, so a finer grid keeps more points, the input's
+    // size (Point Transformer V3's GridSample, OpenPCDet's VOXEL_SIZE). Not asked of alone, not negated.
+    if (voxel_line && !negated &&
+        (contains_word_start(lo, "oom") || contains("out of memory") || contains("run out") || contains("runs out") ||
+         contains("ran out"))) {
+      const std::vector<std::string_view> cs = clauses(lo);
+      if (std::any_of(cs.begin(), cs.end(), [&](std::string_view c) {
+            return c.find('?') == std::string_view::npos &&
+                   contains_any(c, {"voxel size", "voxel_size", "grid size", "grid_size", "voxel resolution"}) &&
+                   (contains_word_start(c, "oom") || c.find("out of memory") != std::string_view::npos ||
+                    c.find("run out") != std::string_view::npos || c.find("runs out") != std::string_view::npos ||
+                    c.find("ran out") != std::string_view::npos);
+          })) {
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+            "a point cloud's voxel / grid size told with the failure: a finer grid keeps more points: " + text());
+      }
     }
     // A long input named with its size: "a 3440 a.a. sequence", "sequence length 8192", "2048x2048 images".
     if (has(kWInputSize)) {

@@ -2946,6 +2946,10 @@ bool memory_trouble_prose(std::string_view lo) {
                  "memory consumption", "memory consuming", "so big memory", "so much memory", "too much memory",
                  "to much memory", "too much gpu memory", "to much gpu memory", "too much vram", "to much vram",
                  "taking up memory", "takes up memory", "rising of gpu memory", "memory explod", "memory blow",
+                 // the GPU's memory told taken against the user's intent ("foolbox automatically consumes GPU
+                 // memory", "it will still take my GPU memory")
+                 "automatically consumes gpu memory", "still take my gpu memory", "still takes my gpu memory",
+                 "still consumes gpu memory", "still uses gpu memory", "still uses my gpu memory",
                  "memory blew",
                  // memory told high or unfriendly as the complaint ("About high cuda memory allocation with
                  // too long context length", "the kernel is memory-unfriendly for long contexts")
@@ -3752,6 +3756,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (has_word("npu") || lo.find("ascend") != std::string::npos) {
         r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
+      } else if (has_word("vulkan")) {
+        r.device = "vulkan";  // "Vulkan ran out of memory!" (ncnn's, llama.cpp's Vulkan backend): the GPU's memory
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
       }
