@@ -8906,26 +8906,46 @@ TEST(DiagnoseKinds40, Held78Kinds) {
   // A point cloud's voxel / grid size told with the failure: the input's size; not asked alone.
   EXPECT_TRUE(evidence_holds("Grid size\nMy cuda gets OOM when I use grid size of 0.05 for Waymo. Can I use 0.1?\n",
                              "voxel / grid size told with the failure", OomCause::kActivationsSeqlen));
-  EXPECT_FALSE(evidence_holds("Grid size\nDoes a grid size of 0.05 cause OOM?\n", "voxel / grid size told with the failure"));
+  for (const char* not_told : {"Does a grid size of 0.05 for Waymo cause OOM?\n",
+                               "My CUDA kernel ran out of memory when the grid size is 65535 threads.\n"}) {
+    ASSERT_EQ(diagnose_log(std::string("Grid size\n") + not_told + "CUDA out of memory.\n", rules_alone()).size(), 1u);
+    EXPECT_FALSE(evidence_holds(std::string("Grid size\n") + not_told + "CUDA out of memory.\n",
+                                "voxel / grid size told with the failure"))
+        << not_told;
+  }
   // Vulkan told running out: the GPU's memory (device "vulkan"), the report's words do not make it the host's.
   const std::vector<Diagnosis> vulkan =
       diagnose_log("\"Vulkan ran out of memory!\" error\nmy laptop has 3 gigabytes of VRAM\n", rules_alone());
   ASSERT_EQ(vulkan.size(), 1u);
   EXPECT_EQ(vulkan.front().oom->device, "vulkan");
+  // (Not Vulkan left for the CPU: "After switching from Vulkan to CPU, it still runs out of memory".)
+  const std::vector<Diagnosis> left =
+      diagnose_log("llama.cpp\nAfter switching from Vulkan to CPU, it still runs out of memory.\n", rules_alone());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_NE(left.front().oom->device, "vulkan");
   // The model told on the CPU while the GPU's memory is taken: a library's default device (other, its own
   // title); the complaint itself is a report. Not asked.
   const std::string cpu_model = "foolbox automatically consumes GPU memory\nEven when my model is set to CPU, when I define "
                                 "fmodel, it will still take my GPU memory.\n";
-  ASSERT_EQ(diagnose_log(cpu_model, rules_alone()).size(), 1u);
-  EXPECT_EQ(top_cause(cpu_model), OomCause::kOther);
-  EXPECT_NE(diagnose_log(cpu_model, rules_alone()).front().findings.front().title.find("places its tensors on the GPU"),
-            std::string::npos);
-  EXPECT_FALSE(evidence_holds("CUDA out of memory\nWhy does it still take GPU memory when the model is on the CPU?\n",
-                              "the model told on the CPU"));
+  const std::vector<Diagnosis> on_cpu = diagnose_log(cpu_model, rules_alone());
+  ASSERT_EQ(on_cpu.size(), 1u);
+  ASSERT_FALSE(on_cpu.front().findings.empty());
+  EXPECT_EQ(on_cpu.front().findings.front().category, OomCause::kOther);
+  EXPECT_NE(on_cpu.front().findings.front().title.find("places its tensors on the GPU"), std::string::npos);
+  for (const char* not_told : {"Why does it still take GPU memory when the model is on the CPU?\n",
+                               "Even though I move every output of the model to the CPU, GPU memory still grows because I "
+                               "store the graph.\n",
+                               "Even with the optimizer offload and the model on the CPU, GPU memory is still fully used.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string("CUDA out of memory\n") + not_told, "the model told on the CPU")) << not_told;
+  }
   // TensorFlow's "Graph execution error" and "keep getting" the error are no graph kept across steps.
   EXPECT_FALSE(evidence_holds("Graph Execution Errors\nI am trying to interpolate 5760x3048 images, but I keep getting an out "
                               "of memory/graph execution error.\n",
                               "the autograd graph kept across steps"));
   EXPECT_TRUE(evidence_holds("CUDA out of memory\nI keep the graph of every batch in a list for logging.\n",
                              "the autograd graph kept across steps", OomCause::kLeakAcrossSteps));
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\nI keep getting OOM because I keep the graph of every batch.\n",
+                             "the autograd graph kept across steps", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nI keep getting this error from the graph code.\n",
+                              "the autograd graph kept across steps"));
 }

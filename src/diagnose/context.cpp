@@ -3032,8 +3032,12 @@ class Reader {
     const bool count_line = (has_text("param") && millions_of_parameters(lo).has_value()) ||
                             (has_text("atom") && many_atoms(lo));
     // A point cloud's voxel or grid size named (read below).
+    // (A grid's size only beside a point cloud's words: not a CUDA kernel's launch grid.)
     const bool voxel_line = (has_text("voxel") || has_text("grid")) &&
-                            contains_any(lo, {"voxel size", "voxel_size", "grid size", "grid_size", "voxel resolution"});
+                            (contains_any(lo, {"voxel size", "voxel_size", "voxel resolution"}) ||
+                             (contains_any(lo, {"grid size", "grid_size"}) &&
+                              contains_any(lo, {"point", "lidar", "voxel", "waymo", "nuscenes", "kitti", "scannet"}) &&
+                              !contains_any(lo, {"kernel", "shared memory", "block size", "threads"})));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line &&
         !clones_per_step && !change_named &&
@@ -4062,11 +4066,18 @@ if (contains("model.eval()") && !negated) {
     // The model told on the CPU while the GPU's memory is still taken ("Even when my model is set to CPU, when I
     // define fmodel, it will still take my GPU memory"): a library or wrapper placing its tensors on the GPU by
     // default (a device argument it defaults to "cuda"), not the model's own memory. Not asked.
-    if (lo.find('?') == std::string_view::npos &&
-        contains_any(lo, {"set to cpu", "on the cpu", "on cpu", "device='cpu'", "device=\"cpu\"", "to(\"cpu\")",
-                          "to('cpu')", ".cpu()"}) &&
+    // (In a sentence that names the model, clause by clause for the question; the verbs as words.)
+    auto cpu_model_clause = [&] {
+      const std::vector<std::string_view> cs = clauses(lo);
+      return std::any_of(cs.begin(), cs.end(), [](std::string_view c) { return c.find('?') == std::string_view::npos; });
+    };
+    if (sentence && !negated && contains_word(lo, "model") &&
+        contains_any(lo, {"model is set to cpu", "model set to cpu", "model is on the cpu", "model on the cpu",
+                          "model is on cpu", "model on cpu", "model.to('cpu')", "model.to(\"cpu\")", "model.cpu()"}) &&
         contains_any(lo, {"gpu memory", "vram", "cuda memory"}) && contains_any(lo, {"still", "even when", "even though"}) &&
-        contains_any(lo, {"take", "consum", "use", "occup", "allocat"})) {
+        (contains_word_start(lo, "take") || contains_word_start(lo, "consum") || contains_word(lo, "uses") ||
+         contains_word(lo, "use") || contains_word_start(lo, "occup") || contains_word_start(lo, "allocat")) &&
+        !contains_any(lo, {"offload", "graph", "leak", "grow"}) && cpu_model_clause()) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.45,
           "the model told on the CPU, yet the GPU's memory is taken: a library's tensors placed on the GPU by default: " +
               text(),
@@ -4253,10 +4264,19 @@ if (has(kWLoss) && (((contains(".item()") || contains(".data[0]")) && has_text("
     if (has(kWGraph) && !negated) {
       // (Not TensorFlow's "Graph execution error" header, nor "keep" as the failure's repetition: "I keep
       // getting an out of memory/graph execution error".)
-      const bool keeps_failing = contains_any(lo, {"keep getting", "keeps getting", "kept getting", "keep running into",
-                                                   "keep hitting", "keeps hitting", "keep having"});
+      // ("keep" / "kept" counted only where not followed by the failure's repetition.)
+      auto keeps_something = [&] {
+        for (std::string_view k : {"keep", "kept"}) {
+          for (size_t p = lo.find(k); p != std::string_view::npos; p = lo.find(k, p + 4)) {
+            const std::string_view after = lo.substr(p + 4, 16);
+            const std::string_view rest = after.substr(!after.empty() && after.front() == 's' ? 1 : 0);
+            if (!contains_any(rest.substr(0, 10), {" getting", " hitting", " running", " having"})) return true;
+          }
+        }
+        return false;
+      };
       const bool graph_kept = (contains("graph") && !contains("retain_graph") && !contains("graph execution") &&
-                               (contains("hold") || (contains("keep") && !keeps_failing) || (contains("kept") && !keeps_failing) ||
+                               (contains("hold") || keeps_something() ||
                                 contains("store") || contains("retain") || contains("accumul"))) ||
                               contains("non-detached") || contains("not detached") || contains("without detach") ||
                               contains("still attached") || contains("never detached") || contains("undetached") ||
@@ -4337,16 +4357,12 @@ if (contains("total memory:")) {
     // A point cloud's voxel or grid size told with the failure ("my cuda gets OOM when I use grid size of 0.05
     // for Waymo"): the sampling keeps one point per voxel, so a finer grid keeps more points, the input's
     // size (Point Transformer V3's GridSample, OpenPCDet's VOXEL_SIZE). Not asked of alone, not negated.
-    if (voxel_line && !negated &&
-        (contains_word_start(lo, "oom") || contains("out of memory") || contains("run out") || contains("runs out") ||
-         contains("ran out"))) {
+    if (voxel_line && !negated && (contains_word_start(lo, "oom") || contains("out of memory"))) {
       const std::vector<std::string_view> cs = clauses(lo);
       if (std::any_of(cs.begin(), cs.end(), [&](std::string_view c) {
             return c.find('?') == std::string_view::npos &&
                    contains_any(c, {"voxel size", "voxel_size", "grid size", "grid_size", "voxel resolution"}) &&
-                   (contains_word_start(c, "oom") || c.find("out of memory") != std::string_view::npos ||
-                    c.find("run out") != std::string_view::npos || c.find("runs out") != std::string_view::npos ||
-                    c.find("ran out") != std::string_view::npos);
+                   (contains_word_start(c, "oom") || c.find("out of memory") != std::string_view::npos);
           })) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "a point cloud's voxel / grid size told with the failure: a finer grid keeps more points: " + text());

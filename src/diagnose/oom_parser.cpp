@@ -3756,7 +3756,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (has_word("npu") || lo.find("ascend") != std::string::npos) {
         r.device = "npu";  // "the training task on the Ascend NPU ran out of memory"
-      } else if (has_word("vulkan")) {
+      } else if (contains_word(clause_at(lo, at), "vulkan") && !contains_word(clause_at(lo, at), "cpu")) {
         r.device = "vulkan";  // "Vulkan ran out of memory!" (ncnn's, llama.cpp's Vulkan backend): the GPU's memory
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
