@@ -327,6 +327,9 @@
 // - held77: tests/data/oom-corpus-held77/ (47 reports gathered the same way, in six shares, while
 //   held76's round was written; committed on their own after it and before anything was scored on
 //   them). Scored only when asked for (OOMKIT_CORPUS_PART=held77).
+// - held78: tests/data/oom-corpus-held78/ (40 reports gathered the same way, in six shares, after
+//   held77's round landed; committed on their own before anything was scored on them). Scored only
+//   when asked for (OOMKIT_CORPUS_PART=held78).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
