@@ -42,10 +42,14 @@ bool accelerator_message(const OomRecord& oom) {
 }
 
 // The user's sentence telling the failure names CUDA's own words for it ("I encountered a CUDA out of
-// memory error", "it hits CUDA OOM"): the GPU's memory ran out, as a message of its allocator would
-// say; the report's words alone do not make it the host's.
-bool cuda_oom_told(const OomRecord& oom) {
-  if (oom.family != "mentioned" || oom.device.rfind("cuda", 0) != 0) return false;
+// memory error", "it hits CUDA OOM") or a Vulkan backend running out ("Vulkan ran out of memory!": the
+// parser gives such a report the device "vulkan"; ncnn's and llama.cpp's Vulkan allocations are the
+// GPU's): the GPU's memory ran out, as a message of its allocator would say; the report's words alone
+// do not make it the host's.
+bool gpu_oom_told(const OomRecord& oom) {
+  if (oom.family != "mentioned") return false;
+  if (oom.device == "vulkan") return true;
+  if (oom.device.rfind("cuda", 0) != 0) return false;
   const std::string lo = diagnose_detail::lower(oom.message);
   for (const char* told : {"cuda out of memory", "cuda oom"}) {
     const size_t p = lo.find(told);
@@ -1605,7 +1609,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // 84x84 bytes take about 7 GiB, tens as float32), growth that looks like a leak until the buffer is
   // full: host RAM first, a leak the growth's second reading.
   if (c.replay_memory_line > 0 && !accelerator_message(oom) &&
-      (oom.device.empty() || oom.device == "cpu" || oom.device == "unknown")) {
+      (oom.device.empty() || oom.device == "cpu")) {
     b.boost(OomCause::kCpuRam, 0.5,
             "an RL agent's replay memory is named: it is held in host RAM and fills as transitions are collected, up to "
             "its capacity",
@@ -2553,10 +2557,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   }
   if (context.word_prior && !context.word_prior->empty()) {
     // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
-    // (Also a Vulkan backend told running out, "Vulkan ran out of memory!": ncnn's and llama.cpp's Vulkan
-    // allocations are the GPU's.)
-    const bool accelerator_report =
-        accelerator_message(oom) || cuda_oom_told(oom) || (oom.family == "mentioned" && oom.device == "vulkan");
+    const bool accelerator_report = accelerator_message(oom) || gpu_oom_told(oom);
     weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
                      runs_without_autograd(oom, context));
   }

@@ -943,6 +943,9 @@ class Reader {
     // The line's character pairs, once: the phrase scans below and statement()'s skip a line that
     // lacks a phrase's first, middle or last pair (CharPairs) without reading it.
     pairs_.assign(lo);
+    // (And the line add() reads for code_line(): facts added here, before statement(), are this line's, not
+    // the previous line's, whose buffer is gone.)
+    line_lo_ = lo;
     auto in_view = [&](std::string_view v, std::string_view s) { return pairs_.may_contain(s) && v.find(s) != std::string_view::npos; };
     auto in_t = [&](std::string_view s) { return in_view(t, s); };
     // Python's imports of two frameworks that each take the GPU's memory for their own pool:
@@ -1440,7 +1443,7 @@ class Reader {
     if (!attribution_told_) attribution_method(raw, lo, n);
     // A reinforcement-learning agent's replay memory (DQN's experience replay: Mnih et al., Nature 2015,
     // "Methods"; a replay buffer of transitions), which lives in host RAM and fills as it collects.
-    if (!ev_.replay_memory_line &&
+    if (!ev_.replay_memory_line && (line_has(lo, "repla") || line_has(lo, "dqn") || line_has(lo, "deepq")) &&
         (contains_any(lo, {"replay buffer", "replay memory", "replay_buffer", "replay_memory", "replaybuffer",
                            "replaymemory", "experience replay"}) ||
          contains_word_start(lo, "dqn") || contains_word_start(lo, "deepq"))) {
@@ -1775,8 +1778,8 @@ class Reader {
     return std::make_pair(std::stoll(std::string(t.front())), std::stoll(std::string(mib)));
   }
 
-  // A clause `c` (lower-cased) that denies what it names: statement()'s line-level `negated` words, in one
-  // clause ("is not", "isn't", "wasn't", "not the problem", "not related").
+  // Text `c` (lower-cased) that denies what it names ("is not", "isn't", "wasn't", "not the problem", "not
+  // related"): statement() reads it over the whole line (`negated`), some readings clause by clause.
   static bool clause_negated(std::string_view c) {
     return contains_any(c, {"not the problem", "not the issue", "not the cause", "is not", "isn't", "wasn't", "not related"});
   }
@@ -1786,35 +1789,23 @@ class Reader {
   // of atoms".
   static bool many_atoms(std::string_view lo) {
     // "atom" / "atoms" as the word, not "atomic" / "atomics".
-    auto atom_word_at = [&](size_t a) {
-      const size_t e = a + 4;
-      return e >= lo.size() || !is_alpha(lo[e]) || (lo[e] == 's' && (e + 1 >= lo.size() || !is_alpha(lo[e + 1])));
+    auto atom_word = [](std::string_view at) {
+      return at.substr(0, 4) == "atom" &&
+             (at.size() == 4 || !is_alpha(at[4]) || (at[4] == 's' && (at.size() == 5 || !is_alpha(at[5]))));
     };
     for (std::string_view ph : {"million atom", "million-atom", "millions of atom", "thousands of atom", "billion atom"}) {
       const size_t p = lo.find(ph);
-      if (p != std::string_view::npos && atom_word_at(p + ph.size() - 4)) return true;
+      if (p != std::string_view::npos && atom_word(lo.substr(p + ph.size() - 4))) return true;
     }
-    for (size_t a = lo.find("atom"); a != std::string_view::npos; a = lo.find("atom", a + 4)) {
-      if (!atom_word_at(a)) continue;
-      size_t e = a;
-      if (e > 0 && (lo[e - 1] == ' ' || lo[e - 1] == '-')) --e;
-      size_t b = e;
+    for (const ProseCount& n : prose_counts(lo)) {
+      std::string_view after = lo.substr(n.end);
       double scale = 1;
-      if (b > 0 && (lo[b - 1] == 'k' || lo[b - 1] == 'm')) {
-        scale = lo[b - 1] == 'k' ? 1e3 : 1e6;
-        --b;
+      if (!after.empty() && (after.front() == 'k' || after.front() == 'm')) {
+        scale = after.front() == 'k' ? 1e3 : 1e6;
+        after.remove_prefix(1);
       }
-      const size_t digits_end = b;
-      while (b > 0 && (is_digit(lo[b - 1]) || lo[b - 1] == ',' || lo[b - 1] == '.')) --b;
-      if (b == digits_end || (b > 0 && is_alpha(lo[b - 1]))) continue;
-      std::string num;
-      for (size_t k = b; k < digits_end; ++k) {
-        if (lo[k] != ',') num += lo[k];
-      }
-      try {
-        if (std::stod(num) * scale >= 500) return true;
-      } catch (...) {
-      }
+      if (!after.empty() && (after.front() == ' ' || after.front() == '-')) after.remove_prefix(1);
+      if (atom_word(after) && n.value * scale >= 500) return true;
     }
     return false;
   }
@@ -1823,35 +1814,12 @@ class Reader {
   // "million" (a space or a hyphen between or not), then "params" / "parameters" ("1.8M parameters",
   // "20 million params", "1,200 million parameters"); the first one, in millions.
   static std::optional<double> millions_of_parameters(std::string_view lo) {
-    for (size_t p = 0; p < lo.size(); ++p) {
-      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.' || lo[p - 1] == ','))) continue;
-      size_t e = p;
-      std::string num;  // (thousands separators dropped: "1,200 million")
-      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.' || (lo[e] == ',' && e + 1 < lo.size() && is_digit(lo[e + 1])))) {
-        if (lo[e] != ',') num += lo[e];
-        ++e;
+    for (const ProseCount& n : prose_counts(lo)) {
+      std::string_view after = lo.substr(n.end);
+      if (!after.empty() && after.front() == ' ') after.remove_prefix(1);
+      for (std::string_view unit : {"million ", "m ", "m-"}) {
+        if (after.substr(0, unit.size()) == unit && after.substr(unit.size(), 5) == "param") return n.value;
       }
-      std::string_view rest = lo.substr(e);
-      if (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      size_t unit = 0;
-      if (rest.substr(0, 8) == "million ") {
-        unit = 8;
-      } else if (rest.substr(0, 2) == "m " || rest.substr(0, 2) == "m-") {
-        unit = 2;
-      }
-      if (unit == 0) {
-        p = e;
-        continue;
-      }
-      rest.remove_prefix(unit);
-      if (rest.substr(0, 5) == "param") {
-        try {
-          return std::stod(num);
-        } catch (...) {
-          return std::nullopt;
-        }
-      }
-      p = e;
     }
     return std::nullopt;
   }
@@ -3029,8 +2997,8 @@ class Reader {
                                                     has_text("point-cloud") || has_text("number of points") ||
                                                     has_text("too many points") || has_text("s of points"));
     // A model's parameters counted, or a system's atoms (read below: a small model, many atoms).
-    const bool count_line = (has_text("param") && millions_of_parameters(lo).has_value()) ||
-                            (has_text("atom") && many_atoms(lo));
+    const std::optional<double> millions = has_text("param") ? millions_of_parameters(lo) : std::nullopt;
+    const bool count_line = millions.has_value() || has_text("atom");
     // A point cloud's voxel or grid size named (read below).
     // (A grid's size only beside a point cloud's words: not a CUDA kernel's launch grid.)
     const bool voxel_line = (has_text("voxel") || has_text("grid")) &&
@@ -3085,9 +3053,7 @@ class Reader {
     // other process using GPU 0. 1. If yes, please stop them, ... 2. If no, please decrease the
     // batch size of your model"): the message's words, not the user's.
     if (printed_advice_by(has_text)) return;
-    const bool negated = has(kWNot) && (contains("not the problem") || contains("not the issue") ||
-                                        contains("not the cause") || contains("is not") || contains("isn't") ||
-                                        contains("wasn't") || contains("not related"));
+    const bool negated = has(kWNot) && clause_negated(lo);  // (the line read as one clause)
     auto text = [&] { return shown(raw.substr(0, 160)); };
     // The mark of tensors kept across steps (LogContext::tensors_kept_line), which lets a leak
     // outrank host RAM: not under no_grad (no graph is kept), not where the fix is told as failed
@@ -4066,18 +4032,20 @@ if (contains("model.eval()") && !negated) {
     // The model told on the CPU while the GPU's memory is still taken ("Even when my model is set to CPU, when I
     // define fmodel, it will still take my GPU memory"): a library or wrapper placing its tensors on the GPU by
     // default (a device argument it defaults to "cuda"), not the model's own memory. Not asked.
-    // (In a sentence that names the model, clause by clause for the question; the verbs as words.)
-    auto cpu_model_clause = [&] {
+    // (In a sentence; the verbs as words; the clause that tells the GPU's memory taken not a question.)
+    auto gpu_memory_told_taken = [&] {
       const std::vector<std::string_view> cs = clauses(lo);
-      return std::any_of(cs.begin(), cs.end(), [](std::string_view c) { return c.find('?') == std::string_view::npos; });
+      return std::any_of(cs.begin(), cs.end(), [](std::string_view c) {
+        return c.find('?') == std::string_view::npos && contains_any(c, {"gpu memory", "vram", "cuda memory"});
+      });
     };
-    if (sentence && !negated && contains_word(lo, "model") &&
+    if (sentence && !negated &&
         contains_any(lo, {"model is set to cpu", "model set to cpu", "model is on the cpu", "model on the cpu",
                           "model is on cpu", "model on cpu", "model.to('cpu')", "model.to(\"cpu\")", "model.cpu()"}) &&
         contains_any(lo, {"gpu memory", "vram", "cuda memory"}) && contains_any(lo, {"still", "even when", "even though"}) &&
         (contains_word_start(lo, "take") || contains_word_start(lo, "consum") || contains_word(lo, "uses") ||
          contains_word(lo, "use") || contains_word_start(lo, "occup") || contains_word_start(lo, "allocat")) &&
-        !contains_any(lo, {"offload", "graph", "leak", "grow"}) && cpu_model_clause()) {
+        !contains_any(lo, {"offload", "graph", "leak", "grow"}) && gpu_memory_told_taken()) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.45,
           "the model told on the CPU, yet the GPU's memory is taken: a library's tensors placed on the GPU by default: " +
               text(),
@@ -4096,10 +4064,10 @@ if (contains("model.eval()") && !negated) {
     // (Not the parameters an adapter adds or trains: "LoRA adds only 4M parameters", "2M trainable parameters".)
     if (!negated && lo.find('?') == std::string_view::npos && !contains_word(lo, "if") &&
         !contains_any(lo, {"lora", "adapter", "trainable", "peft"})) {
-      if (const std::optional<double> m = millions_of_parameters(lo); m && *m < 500) {
+      if (const double m = millions.value_or(500); m < 500) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.25,
             fmt::format("the model told small, about {:.3g} million parameters: its weights are not what fills the GPU: {}",
-                        *m, text()));
+                        m, text()));
       }
     }
     // One model fits, another does not: the model's own size decides.
@@ -4357,12 +4325,14 @@ if (contains("total memory:")) {
     // A point cloud's voxel or grid size told with the failure ("my cuda gets OOM when I use grid size of 0.05
     // for Waymo"): the sampling keeps one point per voxel, so a finer grid keeps more points, the input's
     // size (Point Transformer V3's GridSample, OpenPCDet's VOXEL_SIZE). Not asked of alone, not negated.
-    if (voxel_line && !negated && (contains_word_start(lo, "oom") || contains("out of memory"))) {
+    auto tells_oom = [](std::string_view t) {
+      return contains_word_start(t, "oom") || t.find("out of memory") != std::string_view::npos;
+    };
+    if (voxel_line && !negated && tells_oom(lo)) {
       const std::vector<std::string_view> cs = clauses(lo);
       if (std::any_of(cs.begin(), cs.end(), [&](std::string_view c) {
-            return c.find('?') == std::string_view::npos &&
-                   contains_any(c, {"voxel size", "voxel_size", "grid size", "grid_size", "voxel resolution"}) &&
-                   (contains_word_start(c, "oom") || c.find("out of memory") != std::string_view::npos);
+            return c.find('?') == std::string_view::npos && tells_oom(c) &&
+                   contains_any(c, {"voxel size", "voxel_size", "grid size", "grid_size", "voxel resolution"});
           })) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "a point cloud's voxel / grid size told with the failure: a finer grid keeps more points: " + text());

@@ -485,20 +485,40 @@ size_t zh_host_memory_named(std::string_view lo) {
   return count(kMemory) - count(kOverflow);
 }
 
+// Counts in prose (see log_text.h).
+std::vector<ProseCount> prose_counts(std::string_view lo) {
+  std::vector<ProseCount> out;
+  for (size_t p = 0; p < lo.size(); ++p) {
+    if (!is_digit(lo[p])) continue;
+    const bool starts = p == 0 || !(word_char(lo[p - 1]) || lo[p - 1] == '.' || lo[p - 1] == ',');
+    size_t e = p;
+    std::string digits;
+    while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.' || (lo[e] == ',' && e + 1 < lo.size() && is_digit(lo[e + 1])))) {
+      if (lo[e] != ',') digits += lo[e];
+      ++e;
+    }
+    if (starts) {
+      try {
+        out.push_back({std::stod(digits), e});
+      } catch (...) {  // (no number: std::stod rejected the run)
+      }
+    }
+    p = e;
+  }
+  return out;
+}
+
 // One GPU unable to hold a model of B parameters (see log_text.h).
 bool single_gpu_cannot_hold_model(std::string_view lo) {
   // A model's size in billions where a word starts ("70b", "13 b", "llama-70b"), not "70b tokens".
   auto billions_named = [](std::string_view c) {
-    for (size_t p = 0; p < c.size(); ++p) {
-      if (!is_digit(c[p]) || (p > 0 && (is_digit(c[p - 1]) || c[p - 1] == '.'))) continue;
-      size_t e = p;
-      while (e < c.size() && (is_digit(c[e]) || c[e] == '.')) ++e;
-      size_t u = e < c.size() && c[e] == ' ' ? e + 1 : e;
-      if (u < c.size() && c[u] == 'b' && (u + 1 >= c.size() || !is_alpha(c[u + 1])) &&
-          c.substr(u + 1, 7) != " tokens" && c.substr(u + 1, 6) != " token") {
+    for (const ProseCount& n : prose_counts(c)) {
+      std::string_view after = c.substr(n.end);
+      if (!after.empty() && after.front() == ' ') after.remove_prefix(1);
+      if (!after.empty() && after.front() == 'b' && (after.size() == 1 || !is_alpha(after[1])) &&
+          after.substr(1, 6) != " token") {
         return true;
       }
-      p = e;
     }
     return false;
   };
@@ -526,6 +546,10 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
   for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
                         "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86", "\xe4\xb8\x8d\xe7\x88\x86",
+                        // 没撑爆 / 没有撑爆 / 不会撑爆 / 不撑爆 ("did not / will not blow it up"), 没爆掉
+                        "\xe6\xb2\xa1\xe6\x92\x91\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x92\x91\xe7\x88\x86",
+                        "\xe4\xb8\x8d\xe4\xbc\x9a\xe6\x92\x91\xe7\x88\x86", "\xe4\xb8\x8d\xe6\x92\x91\xe7\x88\x86",
+                        "\xe6\xb2\xa1\xe7\x88\x86\xe6\x8e\x89",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
                         "\xe4\xbf\xae\xe5\xa4\x8d",
                         // 没有内存过载 / 没有显存过载 / 没有过载 (not overloaded)

@@ -150,9 +150,18 @@ bool size_named(std::string_view text, bool megabytes);
 inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\xe8\x80\x97\xe5\xae\x8c", "\xe7\x94\xa8\xe5\x85\x89",
                                                  "\xe5\x90\x83\xe5\x85\x89", "\xe8\x80\x97\xe5\xb0\xbd", "\xe5\x8d\xa0\xe6\xbb\xa1"};
 /// Whether Chinese `text` asks (？, ?, 吗, 是否, 够不够), supposes (如果, 的话), denies a blow-up or an
-/// overflow (不会爆, 没有爆, 没爆, 不爆, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
+/// overflow (不会爆, 没有爆, 没爆, 不爆, 没撑爆, 不会撑爆, 没爆掉, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
 /// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
+/// A count written in prose on `lo` (lowercase): a digit run that starts a word (not after a letter, a
+/// digit, '_', '.' or ','), with its decimal point and thousands commas ("1216", "1.8", "1,200");
+/// `value` its value, `end` where it ends (the unit or word after it is the caller's to read).
+struct ProseCount {
+  double value = 0;
+  size_t end = 0;
+};
+/// Every count in `lo`, in order (see ProseCount).
+std::vector<ProseCount> prose_counts(std::string_view lo);
 /// One GPU told unable to hold a model of a size in billions of parameters, in the clause that names
 /// both (`lo` lowercased): "a single GPU cannot load the 70B model", "can't load a 13b model on one
 /// card", zh "单卡无法加载70b模型" (one card cannot load the 70b model; 单卡 / 单张卡 / 一张卡, 无法加载 /

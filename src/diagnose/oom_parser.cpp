@@ -2825,14 +2825,10 @@ bool memory_trouble_prose(std::string_view lo) {
     return std::any_of(std::begin(kZhBlown), std::end(kZhBlown),
                        [&](std::string_view w) { return c.find(w) != std::string_view::npos; });
   };
-  // (Denied: 没撑爆 / 没有撑爆 / 不会撑爆 / 不撑爆 "did not / will not blow it", 没爆掉; the others in
-  // zh_asked_supposed_or_denied().)
+  // (Denied, 没撑爆 / 不会撑爆 ...: zh_asked_supposed_or_denied(), read by the clause loop below.)
   auto gpu_blown = [&](std::string_view c) {
     return blown_word(c) && gpu_named(c) && c.find("\xe6\xa2\xaf\xe5\xba\xa6") == std::string_view::npos &&  // 梯度 (gradient)
-           !contains_word(c, "loss") && !contains_word(c, "nan") &&
-           !contains_any(c, {"\xe6\xb2\xa1\xe6\x92\x91\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x92\x91\xe7\x88\x86",
-                             "\xe4\xb8\x8d\xe4\xbc\x9a\xe6\x92\x91\xe7\x88\x86", "\xe4\xb8\x8d\xe6\x92\x91\xe7\x88\x86",
-                             "\xe6\xb2\xa1\xe7\x88\x86\xe6\x8e\x89"});
+           !contains_word(c, "loss") && !contains_word(c, "nan");
   };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
                              "\xe9\xa1\xaf\xe5\xad\x98"}) ||  // 显存, 内存, 顯存 (traditional)
