@@ -8949,3 +8949,70 @@ TEST(DiagnoseKinds40, Held78Kinds) {
   EXPECT_FALSE(evidence_holds("CUDA out of memory\nI keep getting this error from the graph code.\n",
                               "the autograd graph kept across steps"));
 }
+
+TEST(DiagnoseKinds40, Held80Kinds) {
+  const std::string cuda_msg =
+      "RuntimeError: CUDA out of memory. Tried to allocate 38.00 MiB (GPU 0; 23.69 GiB total capacity; 12.51 GiB already "
+      "allocated; 36.75 MiB free; 12.58 GiB reserved in total by PyTorch)\n";
+  // The next item of a loader moved to the device is a batch, not the model's load.
+  const std::string next_batch = "Traceback (most recent call last):\n  File \"train.py\", line 108, in train\n"
+                                 "    batch = next(train_iterator).to(args.device)\n" + cuda_msg;
+  EXPECT_FALSE(evidence_holds(next_batch, "model load / move to the device"));
+  EXPECT_TRUE(evidence_holds("Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
+                             "    net = build(cfg).to(args.device)\n" + cuda_msg,
+                             "model load / move to the device"));
+  // Swap told set up beside the failure: the host's RAM; not where the line names the GPU.
+  EXPECT_TRUE(evidence_holds("Memory limited\nIt reminded me that I don't have enough memory.\nMy pc has 16GB, and I set "
+                             "swap area as 16 GB, but the problem existed still.\n",
+                             "swap told set up beside the failure", OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds("Out of memory\nThe machine has 8GB of swap and it still runs out of memory.\n",
+                             "swap told set up beside the failure", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nI set the swap file to 16 GB but my GPU with 8 GB still runs out.\n",
+                              "swap told set up beside the failure"));
+  EXPECT_FALSE(evidence_holds("Out of memory\nAfter I swap the optimizer to Adafactor it still runs out of memory.\n",
+                              "swap told set up beside the failure"));
+  // All of the host's RAM told taken, behind a denial across a dash.
+  EXPECT_TRUE(evidence_holds("Training memory consumption\nHowever, I couldn't do it - after the training started, all 32 "
+                             "gigs of RAM I have available were taken and then it crashed.\n",
+                             "host RAM runs out, in the user's words", OomCause::kCpuRam));
+  // "batchsize" (one word) lowered in vain, after the message quoted in the same line.
+  // (The batch's finding falls out of the ranking: static memory first, as without the quoted message.)
+  const std::string quoted = "CUDA out of memory.\nHello, I met the `torch.cuda.OutOfMemoryError: CUDA out of memory.` For "
+                             "this problem, my GPU is RTX 3090 with 24G memory";
+  EXPECT_EQ(top_cause(quoted + ", but the above error still occurs when I try to reduce the batchsize to `2`.\n"),
+            OomCause::kStaticModelTooLarge);
+  EXPECT_EQ(top_cause(quoted + ".\n"), OomCause::kActivationsBatch);
+  // "random" telling when it fails, not a method's word.
+  EXPECT_TRUE(evidence_holds("CUDA OOM\nTraining OOMs randomly with the same data and I get out of memory errors.\n",
+                             "OOMs at random with the same work", OomCause::kFragmentation));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory error with ROCKET\nI use ROCKET to generate the random features for a much "
+                              "larger dataset and I get a CUDA out of memory error.\n",
+                              "OOMs at random with the same work"));
+  // Memory told against what an HPC job requested: the host's RAM; not where a GPU is named.
+  EXPECT_TRUE(evidence_holds("Postprocessing memory issue\nMemory usage increases from 20 gb during inference to the maximum "
+                             "amount that I've requested from my HPC after inference has finished.\nout of memory\n",
+                             "memory told against an HPC job's", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory\nOn our HPC the GPU memory of the A100 fills up.\n",
+                              "memory told against an HPC job's"));
+  // tcmalloc's large-allocation warning on the report's line: the host's, its size the request.
+  const std::vector<Diagnosis> tc = diagnose_log(
+      "Running out of memory\nI'm running out of memory on Colab, which warns: tcmalloc: large alloc 2617409536 bytes\n",
+      rules_alone());
+  ASSERT_EQ(tc.size(), 1u);
+  EXPECT_EQ(tc.front().oom->device, "cpu");
+  EXPECT_EQ(tc.front().oom->requested_bytes.value_or(0), 2617409536);
+  // TensorFlow's BFC chunk summary pasted alone is its allocator's dump on a failed allocation.
+  EXPECT_EQ(diagnose_log("Error when running the example\n2021-02-17 11:56:21.533532: I tensorflow/core/common_runtime/"
+                         "bfc_allocator.cc:1034] 1 Chunks of size 314572800 totalling 300.00MiB\n",
+                         rules_alone())
+                .size(),
+            1u);
+  // A run told impossible even with a sized memory is a report; supposed with "if", none.
+  EXPECT_EQ(diagnose_log("About memory usage\nIs it normal that even with 48Go VRAM i cannot run the reverse process with a "
+                         "small batch of 2 ?\n",
+                         rules_alone())
+                .size(),
+            1u);
+  EXPECT_TRUE(diagnose_log("About speed\nEven if I run with 48GB VRAM I cannot run it faster than 2 it/s.\n", rules_alone())
+                  .empty());
+}

@@ -2442,9 +2442,8 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     f.fix = "Find the tensor whose size is wrong (an index product overflowing int32, a negative or garbage dimension, a "
             "shape built from float values); fix the size, not the memory";
     f.probe = "Print the shapes entering the failing op: is the requested size what the inputs should give?";
-  } else if (const std::optional<int64_t> cap = oom.effective_capacity_bytes() ? oom.effective_capacity_bytes()
-                                                                                : context.named_device_bytes;
-             !impossible && !host && Q && cap && *cap > 0 && *Q / 32 >= *cap && !context.loading) {
+  } else if (const int64_t cap = oom.effective_capacity_bytes().value_or(context.named_device_bytes.value_or(0));
+             !impossible && !host && Q && cap > 0 && *Q / 32 >= cap && !context.loading) {
     // One request of 32 times the device's whole capacity or more (its message's, else the GPU the log
     // names), outside a load: a run sized for this device does not ask that of one tensor by its batch
     // or its input; a shape gone wrong does ("Tried to allocate 259.00 GiB" on a 5.93 GiB card from a
@@ -2454,7 +2453,7 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
     Finding& f = b.at(b.add(OomCause::kOther, 0.6,
                             fmt::format("one request of {} is {:.0f} times the device's whole {}: no batch or input a run "
                                         "on this device is sized for asks that of one tensor",
-                                        format_bytes(*Q), ratio(*Q, *cap), format_bytes(*cap))));
+                                        format_bytes(*Q), ratio(*Q, cap), format_bytes(cap))));
     f.title = "A request many times the whole device — likely a shape computed wrong (an index past its size, a broadcast)";
     f.fix = "Find the tensor whose shape is wrong (an index or a dim_size larger than intended, an (N, 1) against a (1, N) "
             "broadcast, a shape built from the data's values); fix the shape, not the memory. A pairwise N x N meant as "

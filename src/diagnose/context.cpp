@@ -2217,7 +2217,8 @@ class Reader {
                                                       last == "tensor" || last == "as_tensor" || last == "asarray" || last == "from_numpy");
         // A tokenizer's or processor's output is a batch (HF's BatchEncoding: "tokenizer(texts,
         // return_tensors='pt').to(device)").
-        bool data = tensor_made || last == "variable" || first == "x" || first == "y" || first == "v" || first == "src" ||
+        // The next item of an iterator or loader ("batch = next(train_iterator).to(args.device)") is a batch.
+        bool data = tensor_made || last == "variable" || lname == "next" || first == "x" || first == "y" || first == "v" || first == "src" ||
                     first == "tgt" || first == "mask" || lname.find("tokeniz") != std::string::npos ||
                     lname.find("processor") != std::string::npos || first == "tok";
         for (std::string_view w : {"batch", "input", "image", "img", "label", "target", "tensor", "sample", "feat", "data"}) {
@@ -3339,6 +3340,21 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     if (sentence && !negated && job_memory_allotted(lo)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35, std::string(kJobAllotted) + text(), 0, Told::kAccount);
     }
+    // Swap told as set up beside the failure ("I set swap area as 16 GB, but the problem existed
+    // still", "with 8GB of swap"): swap backs the host's RAM only, so the memory short is the host's
+    // (no GPU named on the line).
+    if (sentence && !negated && swap_configured(lo) && !gpu_memory_named(lo) && !gpu_named(lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
+          "swap told set up beside the failure (swap backs only the host's RAM): " + text(), 0, Told::kAccount);
+    }
+    // Memory told reaching what an HPC job was granted or an HPC's node holds ("memory usage increases
+    // ... to the maximum amount that I've requested from my HPC"): a cluster job's memory is the
+    // host's RAM (SLURM's --mem), where the line names no GPU.
+    if (sentence && !negated && contains_word(lo, "hpc") && (contains("memory") || contains_word(lo, "ram")) &&
+        lo.find('?') == std::string_view::npos && !gpu_memory_named(lo) && !gpu_named(lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3,
+          "memory told against an HPC job's (a cluster job's memory is the host's RAM): " + text(), 0, Told::kAccount);
+    }
     // A cloud machine's type named beside the failure ("I couldn't find a way to specify `machineType` in
     // create_component_from_func", "it worked on a bigger machine"): a managed job's VM, whose size is the
     // host's RAM, where the log names no accelerator (context_at()).
@@ -3470,10 +3486,13 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         (contains("smaller") || contains("shorter") || contains("resiz") || contains("truncat") || contains("downs")) &&
         smaller_input_did_not_help(lo);
     if (smaller_input_in_vain) add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
-    if (has(kWSetting) && (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") ||
-                           contains("smaller") || contains("changed") ||
-                           // batch sizes tried ("I tried batch size 8, 4 and 2 and it still OOMs")
-                           contains("tried batch") || contains("tried a batch") || contains("tried with batch")) &&
+    // ("batchsize", one word, is no setting word of the log's settings reader: "batchsize=1 and 8" in a
+    // sentence is no logged setting; here it names the batch lowered.)
+    if ((has(kWSetting) || word_in("batchsize")) &&
+        (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") || contains("smaller") ||
+         contains("changed") ||
+         // batch sizes tried ("I tried batch size 8, 4 and 2 and it still OOMs")
+         contains("tried batch") || contains("tried a batch") || contains("tried with batch")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
          contains("not help") || contains("no solution") || contains("not solve") || contains("same error") ||
          contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
@@ -4733,7 +4752,8 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // OOMs at random with the same work (no growth, no setting changed): the allocator's cache
     // fragmented by the varying tensors of earlier runs in the same process.
-    if (has(kWRandom) && (contains("random") || contains("intermittent") || contains("sporadic") || contains("occasionally")) &&
+    // ("random" telling when it fails, not a method's or a data's "random features", "random crop".)
+    if (has(kWRandom) && (random_failure_told(lo) || contains("intermittent") || contains("sporadic") || contains("occasionally")) &&
         (contains("oom") || contains("out of memory") || contains("out-of-memory"))) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.3, "OOMs at random with the same work: " + text());
     }
@@ -5898,6 +5918,55 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // Swap told as configured: "swap area / space / file / partition", "N GB (of) swap", "swap of N".
+  static bool swap_configured(std::string_view lo) {
+    if (contains_any(lo, {"swap area", "swap space", "swap file", "swapfile", "swap partition", "swap size", "swap of "})) {
+      return true;
+    }
+    for (size_t p = lo.find("swap"); p != std::string_view::npos; p = lo.find("swap", p + 1)) {
+      // "16gb swap", "16 gb of swap", "8g swap"
+      std::string_view before = lo.substr(0, p);
+      while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+      if (before.size() >= 3 && before.substr(before.size() - 3) == " of") before.remove_suffix(3);
+      while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+      for (std::string_view u : {"gb", "gib", "g", "mb", "tb"}) {
+        if (before.size() > u.size() && before.substr(before.size() - u.size()) == u) {
+          std::string_view num = before.substr(0, before.size() - u.size());
+          while (!num.empty() && num.back() == ' ') num.remove_suffix(1);
+          if (!num.empty() && is_digit(num.back())) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // "random" telling when a failure comes ("it OOMs randomly", "at random steps", "random CUDA OOM
+  // errors", "it seems random"), not a method's or a data's word ("random features" of ROCKET's
+  // random kernels, "random crop", "random seed", "a random forest").
+  static bool random_failure_told(std::string_view lo) {
+    for (size_t p = lo.find("random"); p != std::string_view::npos; p = lo.find("random", p + 1)) {
+      if (p > 0 && (is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_')) continue;  // "pseudorandom"
+      const std::string_view after = lo.substr(p + 6);
+      if (after.substr(0, 2) == "ly") return true;                                               // "randomly"
+      if (!after.empty() && (is_alpha(after[0]) || is_digit(after[0]) || after[0] == '_')) continue;  // "randomness", "random_crop"
+      if (p >= 3 && lo.compare(p - 3, 3, "at ") == 0) return true;                               // "at random"
+      const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+      if (contains_any(before, {"seems ", "seem ", "seemingly ", "is ", "are ", "totally ", "completely ", "pretty ",
+                                "quite ", "very "})) {
+        return true;
+      }
+      const std::string_view next = after.substr(after.find_first_not_of(' ') == std::string_view::npos ? after.size()
+                                                                                                       : after.find_first_not_of(' '));
+      for (std::string_view w : {"time", "point", "moment", "step", "iteration", "epoch", "batch", "oom", "crash", "cuda",
+                                 "out of memory", "out-of-memory", "error", "failure", "fail", "place", "interval",
+                                 "gpu oom", "runtimeerror", ".", ",", ")"}) {
+        if (next.substr(0, w.size()) == w) return true;
+      }
+      if (next.empty()) return true;
+    }
+    return false;
+  }
+
   // Memory allotted to a job in the user's words, on the lower-cased line `lo`: in one sentence (not
   // asked or supposed), "memory" or "RAM" for, to or per the / my / this / each job and a size
   // ("allocating 32 GB of memory for the job"); no GPU named on the line.
@@ -6031,6 +6100,8 @@ if (contains("other process") || contains("another process") || contains("other 
                                "maxed out", "max out", "maxing out", "eats all", "eating all", "eat all", "ate all",
                                "sigkill", "code 137", "oomkill", "oom-kill", "oom killer", "unresponsive", "thrash",
                                "exhaust", "swapping", "fully used", "too small", "through the roof",
+                               // all of it taken ("all 32 gigs of RAM I have available were taken")
+                               "were taken", "was taken", "got taken", "taken up",
                                // its limit reached or passed ("will surpass 25gb (25gb is the limit for colab pro
                                // high ram)", "gets killed when it hits the RAM limit")
                                "surpass", "hits the", "hit the limit", "reached the limit", "reaches the limit",
@@ -7454,7 +7525,8 @@ if (contains("other process") || contains("another process") || contains("other 
     static constexpr std::string_view kOpeners[] = {
         "but", "i", "when", "it", "my", "how", "what", "why", "any", "can",
         "could", "is", "does", "so", "however", "also", "we", "and", "then", "after", "thanks", "thank", "this is", "this error",
-        "this issue", "this problem", "this happens", "this must", "do you", "did you"};
+        "this issue", "this problem", "this happens", "this must", "do you", "did you", "for this", "even", "still",
+        "the above", "please"};
     const size_t oom = lo.find("out of memory");
     if (oom == std::string_view::npos) return std::string_view::npos;
     // A title's message, a dash, then the user's words ("CUDA error: out of memory - other VRAM consumers
@@ -7469,6 +7541,9 @@ if (contains("other process") || contains("another process") || contains("other 
     for (size_t p = oom; p < lo.size(); ++p) {
       if (lo[p] != '.' && lo[p] != '!' && lo[p] != '?') continue;
       size_t q = p + 1;
+      // The message quoted ("... `torch.cuda.OutOfMemoryError: CUDA out of memory.` For this problem, ..."):
+      // past its closing quote.
+      while (q < lo.size() && (lo[q] == '`' || lo[q] == '"' || lo[q] == '\'' || lo[q] == ')')) ++q;
       if (q >= lo.size() || lo[q] != ' ') continue;
       while (q < lo.size() && lo[q] == ' ') ++q;
       const std::string_view rest = lo.substr(q);

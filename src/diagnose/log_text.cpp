@@ -1026,6 +1026,12 @@ std::vector<std::string_view> clauses(std::string_view lo) {
     }
     const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
     const bool but = lo.compare(i, 5, " but ") == 0;
+    // A dash between words ("I couldn't do it - after the training started, all 32 gigs of RAM were
+    // taken"): what the one side denies is not the other's.
+    // (Not an em dash, which more often opens an aside that explains: "OOMs at iteration 3 — the
+    // allocator can't find a contiguous block because of fragmentation".)
+    const bool dash = i > 0 && lo[i] == ' ' && (lo.compare(i, 3, " - ") == 0 || lo.compare(i, 4, " -- ") == 0) &&
+                      is_alpha(lo[i - 1]);
     // A contrast inside a sentence ("no_grad fixed it, while empty_cache did nothing", "the batch
     // was halved, although it still OOMs"): what one side denies is not the other's.
     auto at = [&](std::string_view w) { return lo.compare(i, w.size(), w) == 0; };
@@ -1035,7 +1041,7 @@ std::vector<std::string_view> clauses(std::string_view lo) {
                           (at(" whereas ") || at(" although ") || at(" even though ") ||
                            (at(" though ") && !(i >= 4 && lo.compare(i - 4, 4, "even") == 0)) ||
                            (i > 0 && lo[i - 1] == ',' && (at(" while ") || at(" however"))));
-    if (stop || but || contrast) {
+    if (stop || but || contrast || dash) {
       out.push_back(lo.substr(from, i + 1 - from));
       from = i + 1;
       open_concession = concessive(from);

@@ -2817,6 +2817,19 @@ bool memory_trouble_prose(std::string_view lo) {
   // One GPU told unable to hold a model of billions of parameters ("单卡无法加载70b模型", "a single GPU
   // cannot load the 70B model"): its weights do not fit.
   if (single_gpu_cannot_hold_model(lo)) return true;
+  // A run told impossible even with a memory named ("Is it normal that even with 48Go VRAM i cannot run
+  // the reverse process for generation with a small batch of 2 ?"): the memory, sized, does not hold
+  // the run (asked or not: the inability is told; not supposed with "if").
+  for (std::string_view c : clauses(lo)) {
+    if (!contains_any(c, {"cannot run", "can't run", "cant run", "unable to run", "cannot train", "can't train",
+                          "unable to train", "cannot fit", "can't fit", "unable to fit"}) ||
+        !contains_word(c, "even") || contains_word(c, "if")) {
+      continue;
+    }
+    if (!contains_any(c, {"vram", "gpu memory", "gpu ram", "of memory", "memory"})) continue;
+    const size_t with = c.find("with ");
+    if (with != std::string_view::npos && with + 5 < c.size() && is_digit(c[with + 5])) return true;
+  }
   // zh: a GPU (its model's number, 显卡, "GPU") told blown by the run, 撑爆 / 爆了 / 爆掉 ("T=8直接把3090撑爆了",
   // T=8 blew the 3090 up), in a clause that names no gradient (梯度爆炸 is a gradient explosion), loss or NaN.
   static constexpr std::string_view kZhBlown[] = {"\xe6\x92\x91\xe7\x88\x86", "\xe7\x88\x86\xe4\xba\x86",
@@ -3536,6 +3549,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
               break;
             }
           }
+          // Its chunk-size summary ("bfc_allocator.cc:1034] 2 Chunks of size 335544320 totalling
+          // 640.00MiB"), part of the same dump.
+          if (at == std::string::npos && squashed.find("chunksofsize") != std::string::npos &&
+              squashed.find("totalling") != std::string::npos) {
+            at = 0;
+            named = true;
+          }
         }
       } else if (pass == 1   ? memory_growth_prose(lo)
                  : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))
@@ -3761,6 +3781,22 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
       // lines either way (Colab's log viewer lists the newest record first): the allocation that
       // took the host's RAM, its size the request.
+      // tcmalloc's warning of one large allocation told on the report's line or the next three ("I'm
+      // running out of memory ... Colab notifies me 6 times, with the following warning: tcmalloc:
+      // large alloc 2617409536 bytes"): the host's malloc's, the allocation the host could not hold.
+      if ((r.device.empty() || r.device == "cpu") && !r.requested_bytes) {
+        const size_t idx = static_cast<size_t>(&l - lines.data());
+        for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
+          const std::string near = lower(lines[j].raw.substr(0, 2000));
+          const size_t t = near.find("tcmalloc: large alloc");
+          if (t == std::string::npos) continue;
+          if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
+            r.device = "cpu";
+            r.requested_bytes = n->first;
+            r.requested_printed = std::to_string(n->first) + " bytes";
+          }
+        }
+      }
       if (r.device == "cpu" && (killed || kernel_died)) {
         const size_t idx = static_cast<size_t>(&l - lines.data());
         for (size_t d = 1; d <= 40 && !r.requested_bytes; ++d) {
