@@ -8951,68 +8951,99 @@ TEST(DiagnoseKinds40, Held78Kinds) {
 }
 
 TEST(DiagnoseKinds40, Held80Kinds) {
+  // A reading's absence, on a log that still yields a report (evidence_holds() is false without one).
+  auto lacks = [](const std::string& log, const std::string& needle) {
+    return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);
+  };
   const std::string cuda_msg =
       "RuntimeError: CUDA out of memory. Tried to allocate 38.00 MiB (GPU 0; 23.69 GiB total capacity; 12.51 GiB already "
       "allocated; 36.75 MiB free; 12.58 GiB reserved in total by PyTorch)\n";
   // The next item of a loader moved to the device is a batch, not the model's load.
-  const std::string next_batch = "Traceback (most recent call last):\n  File \"train.py\", line 108, in train\n"
-                                 "    batch = next(train_iterator).to(args.device)\n" + cuda_msg;
-  EXPECT_FALSE(evidence_holds(next_batch, "model load / move to the device"));
+  EXPECT_TRUE(lacks("Traceback (most recent call last):\n  File \"train.py\", line 108, in train\n"
+                    "    batch = next(train_iterator).to(args.device)\n" + cuda_msg,
+                    "model load / move to the device"));
   EXPECT_TRUE(evidence_holds("Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
                              "    net = build(cfg).to(args.device)\n" + cuda_msg,
                              "model load / move to the device"));
-  // Swap told set up beside the failure: the host's RAM; not where the line names the GPU.
+  // Swap told set up beside the failure: the host's RAM; not asked, denied, none, nor in a log naming a GPU.
+  const std::string swap = "swap told set up beside the failure";
   EXPECT_TRUE(evidence_holds("Memory limited\nIt reminded me that I don't have enough memory.\nMy pc has 16GB, and I set "
                              "swap area as 16 GB, but the problem existed still.\n",
-                             "swap told set up beside the failure", OomCause::kCpuRam));
-  EXPECT_TRUE(evidence_holds("Out of memory\nThe machine has 8GB of swap and it still runs out of memory.\n",
-                             "swap told set up beside the failure", OomCause::kCpuRam));
-  EXPECT_FALSE(evidence_holds("CUDA out of memory\nI set the swap file to 16 GB but my GPU with 8 GB still runs out.\n",
-                              "swap told set up beside the failure"));
-  EXPECT_FALSE(evidence_holds("Out of memory\nAfter I swap the optimizer to Adafactor it still runs out of memory.\n",
-                              "swap told set up beside the failure"));
-  // All of the host's RAM told taken, behind a denial across a dash.
+                             swap, OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds("Out of memory\nThe machine has 8GB of swap and it still runs out of memory.\n", swap,
+                             OomCause::kCpuRam));
+  for (const char* not_set_up : {"Should I increase the swap size?\n", "I don't use any swap space.\n",
+                                 "The box has 32GB RAM with 0 GB swap.\n",
+                                 "After I swap the optimizer to Adafactor it still runs out.\n"}) {
+    EXPECT_TRUE(lacks(std::string("Out of memory\n") + not_set_up, swap)) << not_set_up;
+  }
+  EXPECT_TRUE(lacks(cuda_msg + "System: Ubuntu 22.04, 64GB RAM and 16GB swap.\n", swap));
+  // All of the host's RAM told taken, behind a denial across a hyphen dash; not a reading taken.
   EXPECT_TRUE(evidence_holds("Training memory consumption\nHowever, I couldn't do it - after the training started, all 32 "
-                             "gigs of RAM I have available were taken and then it crashed.\n",
+                             "gigs of RAM I have available were taken.\n",
                              "host RAM runs out, in the user's words", OomCause::kCpuRam));
-  // "batchsize" (one word) lowered in vain, after the message quoted in the same line.
-  // (The batch's finding falls out of the ranking: static memory first, as without the quoted message.)
+  EXPECT_TRUE(lacks("Out of memory\nThe RAM readings were taken with psutil every second.\n", "host RAM runs out"));
+  // (A dash in a question leaves it asked: "Is the RAM exhausted - or is it the VRAM?")
+  EXPECT_TRUE(lacks("Out of memory\nIs the system RAM exhausted by the loader - or is it the VRAM?\n", "host RAM runs out"));
+  // "batchsize" (one word) lowered in vain, after the message quoted in the same line: static memory
+  // first, where the same line without it leaves the batch first.
   const std::string quoted = "CUDA out of memory.\nHello, I met the `torch.cuda.OutOfMemoryError: CUDA out of memory.` For "
                              "this problem, my GPU is RTX 3090 with 24G memory";
   EXPECT_EQ(top_cause(quoted + ", but the above error still occurs when I try to reduce the batchsize to `2`.\n"),
             OomCause::kStaticModelTooLarge);
   EXPECT_EQ(top_cause(quoted + ".\n"), OomCause::kActivationsBatch);
-  // "random" telling when it fails, not a method's word.
-  EXPECT_TRUE(evidence_holds("CUDA OOM\nTraining OOMs randomly with the same data and I get out of memory errors.\n",
-                             "OOMs at random with the same work", OomCause::kFragmentation));
-  EXPECT_FALSE(evidence_holds("CUDA out of memory error with ROCKET\nI use ROCKET to generate the random features for a much "
-                              "larger dataset and I get a CUDA out of memory error.\n",
-                              "OOMs at random with the same work"));
-  // Memory told against what an HPC job requested: the host's RAM; not where a GPU is named.
+  // "random" telling when it fails, not a method's or a data's word.
+  const std::string random = "OOMs at random with the same work";
+  for (const char* told : {"Training OOMs randomly with the same data and I get out of memory errors.\n",
+                           "After a random number of steps it runs out of memory.\n",
+                           "The out of memory errors seem random.\n"}) {
+    EXPECT_TRUE(evidence_holds(std::string("CUDA OOM\n") + told, random, OomCause::kFragmentation)) << told;
+  }
+  for (const char* data : {"I use ROCKET to generate the random features for a much larger dataset and I get a CUDA out of "
+                           "memory error.\n",
+                           "With this random augmentation the GPU runs out of memory.\n",
+                           "I create data with np.random.rand(20000, 20000) and get out of memory.\n",
+                           "The input is random noise of shape (64,3,512,512) and it runs out of memory.\n",
+                           "With randomly initialized weights it runs out of memory.\n"}) {
+    EXPECT_TRUE(lacks(std::string("CUDA out of memory error\n") + data, random)) << data;
+  }
+  // Memory told against what an HPC job requested: the host's RAM; not where a GPU is named, nor
+  // the HPC's memory told without a limit reached.
+  const std::string hpc = "memory told against an HPC job's";
   EXPECT_TRUE(evidence_holds("Postprocessing memory issue\nMemory usage increases from 20 gb during inference to the maximum "
                              "amount that I've requested from my HPC after inference has finished.\nout of memory\n",
-                             "memory told against an HPC job's", OomCause::kCpuRam));
-  EXPECT_FALSE(evidence_holds("CUDA out of memory\nOn our HPC the GPU memory of the A100 fills up.\n",
-                              "memory told against an HPC job's"));
-  // tcmalloc's large-allocation warning on the report's line: the host's, its size the request.
+                             hpc, OomCause::kCpuRam));
+  EXPECT_TRUE(lacks("CUDA out of memory\nOn our HPC the GPU memory of the A100 fills up.\n", hpc));
+  EXPECT_TRUE(lacks("Out of memory\nOur HPC has plenty of memory for this job.\n", hpc));
+  EXPECT_TRUE(lacks(cuda_msg + "The HPC kills the job when it exceeds its memory limit.\n", hpc));
+  // tcmalloc's large-allocation warning told with the host running out: the host's, its size the
+  // request; a warning alone (a success) is not.
   const std::vector<Diagnosis> tc = diagnose_log(
       "Running out of memory\nI'm running out of memory on Colab, which warns: tcmalloc: large alloc 2617409536 bytes\n",
       rules_alone());
   ASSERT_EQ(tc.size(), 1u);
   EXPECT_EQ(tc.front().oom->device, "cpu");
   EXPECT_EQ(tc.front().oom->requested_bytes.value_or(0), 2617409536);
+  const std::vector<Diagnosis> ok = diagnose_log(
+      "Out of memory when fine-tuning\ntcmalloc: large alloc 1073741824 bytes == 0x55a1c000 @ 0x7f01\nThe GPU memory fills up "
+      "at generate()\n",
+      rules_alone());
+  ASSERT_FALSE(ok.empty());
+  EXPECT_FALSE(ok.front().oom->requested_bytes.has_value());
   // TensorFlow's BFC chunk summary pasted alone is its allocator's dump on a failed allocation.
   EXPECT_EQ(diagnose_log("Error when running the example\n2021-02-17 11:56:21.533532: I tensorflow/core/common_runtime/"
                          "bfc_allocator.cc:1034] 1 Chunks of size 314572800 totalling 300.00MiB\n",
                          rules_alone())
                 .size(),
             1u);
-  // A run told impossible even with a sized memory is a report; supposed with "if", none.
+  // A run told impossible even with a sized memory is a report; another limit's, none.
   EXPECT_EQ(diagnose_log("About memory usage\nIs it normal that even with 48Go VRAM i cannot run the reverse process with a "
                          "small batch of 2 ?\n",
                          rules_alone())
                 .size(),
             1u);
-  EXPECT_TRUE(diagnose_log("About speed\nEven if I run with 48GB VRAM I cannot run it faster than 2 it/s.\n", rules_alone())
-                  .empty());
+  for (const char* other : {"Even with 48GB VRAM I cannot run it faster than 2 it/s.\n",
+                            "Even with 4 GPUs and 80GB memory each I cannot train because of an NCCL timeout.\n"}) {
+    EXPECT_TRUE(diagnose_log(std::string("About speed\n") + other, rules_alone()).empty()) << other;
+  }
 }

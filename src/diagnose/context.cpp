@@ -718,6 +718,8 @@ constexpr std::string_view kWorkersPool =
 // Memory allotted to a job told, read as the host's RAM where the log names no accelerator (a
 // statement's reading).
 constexpr std::string_view kJobAllotted = "memory allotted to a job told (a scheduler's grant of host RAM): ";
+constexpr std::string_view kSwapSetUp = "swap told set up beside the failure (swap backs only the host's RAM): ";
+constexpr std::string_view kHpcJobMemory = "memory told against an HPC job's (a cluster job's memory is the host's RAM): ";
 constexpr std::string_view kMachineType = "a cloud machine's type told (its size is the host's RAM): ";
 
 // The resume told, read as the optimizer's state loaded (a statement's reading).
@@ -3343,17 +3345,23 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     // Swap told as set up beside the failure ("I set swap area as 16 GB, but the problem existed
     // still", "with 8GB of swap"): swap backs the host's RAM only, so the memory short is the host's
     // (no GPU named on the line).
-    if (sentence && !negated && swap_configured(lo) && !gpu_memory_named(lo) && !gpu_named(lo)) {
-      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
-          "swap told set up beside the failure (swap backs only the host's RAM): " + text(), 0, Told::kAccount);
+    // (Not asked nor denied: "Should I increase the swap size?", "I don't use any swap space".)
+    if (sentence && !negated && lo.find('?') == std::string_view::npos &&
+        !contains_any(lo, {"no swap", "n't use", "not use", "not using", "without swap", "swapoff", "swap off", "disabled swap",
+                           "disable swap", "n't have swap", "n't have any swap"}) &&
+        swap_configured(lo) &&
+        !gpu_memory_named(lo) && !gpu_named(lo)) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, std::string(kSwapSetUp) + text(), 0, Told::kAccount);
     }
-    // Memory told reaching what an HPC job was granted or an HPC's node holds ("memory usage increases
-    // ... to the maximum amount that I've requested from my HPC"): a cluster job's memory is the
-    // host's RAM (SLURM's --mem), where the line names no GPU.
+    // Memory told reaching what an HPC job requested or was granted, or its limit ("memory usage
+    // increases ... to the maximum amount that I've requested from my HPC", "the HPC kills the job over
+    // its memory limit"): a cluster job's memory is the host's RAM (SLURM's --mem), where the line
+    // names no GPU (and the log no accelerator: context_at()).
     if (sentence && !negated && contains_word(lo, "hpc") && (contains("memory") || contains_word(lo, "ram")) &&
+        contains_any(lo, {"requested", "maximum", "limit", "exceed", "granted", "allotted", "killed", "kills", "ran out",
+                          "runs out", "run out", "not enough"}) &&
         lo.find('?') == std::string_view::npos && !gpu_memory_named(lo) && !gpu_named(lo)) {
-      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3,
-          "memory told against an HPC job's (a cluster job's memory is the host's RAM): " + text(), 0, Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3, std::string(kHpcJobMemory) + text(), 0, Told::kAccount);
     }
     // A cloud machine's type named beside the failure ("I couldn't find a way to specify `machineType` in
     // create_component_from_func", "it worked on a bigger machine"): a managed job's VM, whose size is the
@@ -5933,7 +5941,11 @@ if (contains("other process") || contains("another process") || contains("other 
         if (before.size() > u.size() && before.substr(before.size() - u.size()) == u) {
           std::string_view num = before.substr(0, before.size() - u.size());
           while (!num.empty() && num.back() == ' ') num.remove_suffix(1);
-          if (!num.empty() && is_digit(num.back())) return true;
+          // (Not "0 GB swap": none set up.)
+          if (!num.empty() && is_digit(num.back()) &&
+              !(num.back() == '0' && (num.size() == 1 || !(is_digit(num[num.size() - 2]) || num[num.size() - 2] == '.')))) {
+            return true;
+          }
         }
       }
     }
@@ -5944,28 +5956,52 @@ if (contains("other process") || contains("another process") || contains("other 
   // errors", "it seems random"), not a method's or a data's word ("random features" of ROCKET's
   // random kernels, "random crop", "random seed", "a random forest").
   static bool random_failure_told(std::string_view lo) {
+    // A cue word ending just before `at`, at a word's start ("is random", not "this random").
+    auto word_before = [&](size_t at, std::string_view w) {
+      return at >= w.size() && lo.compare(at - w.size(), w.size(), w) == 0 &&
+             (at == w.size() || !(is_alpha(lo[at - w.size() - 1]) || is_digit(lo[at - w.size() - 1])));
+    };
     for (size_t p = lo.find("random"); p != std::string_view::npos; p = lo.find("random", p + 1)) {
-      if (p > 0 && (is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_')) continue;  // "pseudorandom"
-      const std::string_view after = lo.substr(p + 6);
-      if (after.substr(0, 2) == "ly") return true;                                               // "randomly"
-      if (!after.empty() && (is_alpha(after[0]) || is_digit(after[0]) || after[0] == '_')) continue;  // "randomness", "random_crop"
-      if (p >= 3 && lo.compare(p - 3, 3, "at ") == 0) return true;                               // "at random"
-      const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
-      if (contains_any(before, {"seems ", "seem ", "seemingly ", "is ", "are ", "totally ", "completely ", "pretty ",
-                                "quite ", "very "})) {
-        return true;
+      if (p > 0 && (is_alpha(lo[p - 1]) || is_digit(lo[p - 1]) || lo[p - 1] == '_' || lo[p - 1] == '.')) {
+        continue;  // "pseudorandom", "np.random", "torch.random"
       }
-      const std::string_view next = after.substr(after.find_first_not_of(' ') == std::string_view::npos ? after.size()
-                                                                                                       : after.find_first_not_of(' '));
-      for (std::string_view w : {"time", "point", "moment", "step", "iteration", "epoch", "batch", "oom", "crash", "cuda",
+      std::string_view after = lo.substr(p + 6);
+      // "randomly", not of a method's or a data's making ("randomly initialized", "randomly sampled crops").
+      if (after.substr(0, 2) == "ly") {
+        const std::string_view next = trim_view(after.substr(2));
+        if (!contains_any(next.substr(0, 12), {"initiali", "sampl", "select", "chos", "generat", "crop", "drawn", "shuffl",
+                                               "split", "pick", "flip", "rotat", "mask"})) {
+          return true;
+        }
+        continue;
+      }
+      if (!after.empty() && (is_alpha(after[0]) || is_digit(after[0]) || after[0] == '_')) continue;  // "randomness"
+      if (word_before(p, "at ")) return true;  // "at random"
+      const std::string_view next = trim_view(after);
+      // The word after it: a moment or a failure ("random times", "random OOMs"), or nothing (the end of
+      // a clause: "it seems random.", "OOMs appear random, ..."); another noun is a data's or a
+      // method's ("random features", "random noise", "random crop").
+      bool ends = next.empty() || ((next[0] == '.' || next[0] == ',' || next[0] == ')' || next[0] == ';' || next[0] == '!') &&
+                                   (next.size() == 1 || next[1] == ' '));
+      for (std::string_view w : {"time", "point", "moment", "step", "iteration", "epoch", "oom", "crash", "cuda",
                                  "out of memory", "out-of-memory", "error", "failure", "fail", "place", "interval",
-                                 "gpu oom", "runtimeerror", ".", ",", ")"}) {
-        if (next.substr(0, w.size()) == w) return true;
+                                 "number of", "gpu oom", "runtimeerror"}) {
+        ends = ends || next.substr(0, w.size()) == w;
       }
-      if (next.empty()) return true;
+      if (!ends) continue;
+      if (next.empty() || !is_alpha(next[0])) {
+        // Alone at a clause's end, told of the failure ("it seems random", "is random", "appear random").
+        for (std::string_view cue : {"seems ", "seem ", "seemingly ", "is ", "are ", "totally ", "completely ", "pretty ",
+                                     "quite ", "very ", "appear ", "appears ", "looks "}) {
+          if (word_before(p, cue)) return true;
+        }
+        continue;
+      }
+      return true;
     }
     return false;
   }
+
 
   // Memory allotted to a job in the user's words, on the lower-cased line `lo`: in one sentence (not
   // asked or supposed), "memory" or "RAM" for, to or per the / my / this / each job and a size
@@ -6100,8 +6136,7 @@ if (contains("other process") || contains("another process") || contains("other 
                                "maxed out", "max out", "maxing out", "eats all", "eating all", "eat all", "ate all",
                                "sigkill", "code 137", "oomkill", "oom-kill", "oom killer", "unresponsive", "thrash",
                                "exhaust", "swapping", "fully used", "too small", "through the roof",
-                               // all of it taken ("all 32 gigs of RAM I have available were taken")
-                               "were taken", "was taken", "got taken", "taken up",
+
                                // its limit reached or passed ("will surpass 25gb (25gb is the limit for colab pro
                                // high ram)", "gets killed when it hits the RAM limit")
                                "surpass", "hits the", "hit the limit", "reached the limit", "reaches the limit",
@@ -6129,6 +6164,12 @@ if (contains("other process") || contains("another process") || contains("other 
                                  "\xe8\xb6\x85\xe8\xbf\x87", "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98"}) {
         runs_out = runs_out || has_text(z);
       }
+    }
+    // All of it told taken ("all 32 gigs of RAM I have available were taken"; not a reading "taken with
+    // psutil", nor "the RAM taken up by the dataset is about 2 GB").
+    if (!runs_out && contains_any(lo, {"were taken", "was taken", "got taken"}) &&
+        (contains_word(lo, "all") || contains_any(lo, {"fully", "completely", "entirely"}))) {
+      runs_out = true;
     }
     // The host's memory growing with DataLoader workers: each worker process holds its own copy of
     // what the dataset touches (copy-on-write pages of Python objects), so with N workers the host
@@ -7517,16 +7558,18 @@ if (contains("other process") || contains("another process") || contains("other 
 
   // Where the user's prose starts after an OOM message on the same line, or npos: the first
   // sentence after "out of memory" that opens with a word of the user's own ("But", "I" (also "I'm"), "My",
-  // "When", "Any", ...; not "Please", which opens engines' own advice: vLLM's "Please try lowering
+  // "When", "Any", "For this", "Even", ...; not "Please", which opens engines' own advice: vLLM's "Please try lowering
   // max_num_seqs"), not one of the message's own sentences ("Tried to allocate",
   // "If reserved memory is >> allocated memory", "Process 87262 has", "Of the allocated memory",
-  // "See documentation"); with at least 20 characters after it.
+  // "See documentation"); with at least 20 characters after it. A message quoted in the user's line
+  // ("I met the `torch.cuda.OutOfMemoryError: CUDA out of memory.` For this problem, ...") ends past
+  // its closing quote, backtick or parenthesis.
   static size_t prose_after_message(std::string_view lo) {
     static constexpr std::string_view kOpeners[] = {
         "but", "i", "when", "it", "my", "how", "what", "why", "any", "can",
         "could", "is", "does", "so", "however", "also", "we", "and", "then", "after", "thanks", "thank", "this is", "this error",
         "this issue", "this problem", "this happens", "this must", "do you", "did you", "for this", "even", "still",
-        "the above", "please"};
+        "the above"};
     const size_t oom = lo.find("out of memory");
     if (oom == std::string_view::npos) return std::string_view::npos;
     // A title's message, a dash, then the user's words ("CUDA error: out of memory - other VRAM consumers
@@ -8773,12 +8816,14 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                                     [](const Signal& s) { return s.what.rfind(kWorkersPool, 0) == 0; }),
                      statements.end());
   }
-  // Memory allotted to a job, and a cloud machine's type, read as host RAM only in a log that names no
-  // accelerator (a CUDA OOM beside "64GB of RAM to the job" is the GPU's).
+  // Memory allotted to a job, a cloud machine's type, swap set up and an HPC job's memory, read as host
+  // RAM only in a log that names no accelerator (a CUDA OOM beside "64GB of RAM to the job" or "64GB
+  // RAM and 16GB swap" is the GPU's).
   if (ev.accelerator_line > 0) {
     statements.erase(std::remove_if(statements.begin(), statements.end(),
                                     [](const Signal& s) {
-                                      return s.what.rfind(kJobAllotted, 0) == 0 || s.what.rfind(kMachineType, 0) == 0;
+                                      return s.what.rfind(kJobAllotted, 0) == 0 || s.what.rfind(kMachineType, 0) == 0 ||
+                                             s.what.rfind(kSwapSetUp, 0) == 0 || s.what.rfind(kHpcJobMemory, 0) == 0;
                                     }),
                      statements.end());
   }

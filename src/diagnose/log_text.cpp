@@ -1014,6 +1014,7 @@ std::vector<std::string_view> clauses(std::string_view lo) {
     return false;
   };
   bool open_concession = concessive(0);
+  size_t sentence_end = 0;  // where the sentence holding the last dash looked at ends (the dash's test below)
   for (size_t i = 0; i + 1 < lo.size(); ++i) {
     // (A comma right after the opener is an aside: "Although, to be honest, ..." goes on; the
     // concession holds at least three words.)
@@ -1026,12 +1027,28 @@ std::vector<std::string_view> clauses(std::string_view lo) {
     }
     const bool stop = (lo[i] == '.' || lo[i] == ';' || lo[i] == '?' || lo[i] == '!') && lo[i + 1] == ' ';
     const bool but = lo.compare(i, 5, " but ") == 0;
-    // A dash between words ("I couldn't do it - after the training started, all 32 gigs of RAM were
-    // taken"): what the one side denies is not the other's.
-    // (Not an em dash, which more often opens an aside that explains: "OOMs at iteration 3 — the
-    // allocator can't find a contiguous block because of fragmentation".)
-    const bool dash = i > 0 && lo[i] == ' ' && (lo.compare(i, 3, " - ") == 0 || lo.compare(i, 4, " -- ") == 0) &&
-                      is_alpha(lo[i - 1]);
+    // A hyphen dash after a clause of three words or more ("I couldn't do it - after the training
+    // started, all 32 gigs of RAM were taken"): what the one side denies is not the other's. Not in a
+    // sentence that asks ("Is the RAM exhausted - or is it the VRAM?": its first half is asked too),
+    // nor after a label ("System RAM - maxed out"). (Not an em dash, which more often opens an aside
+    // that explains: "OOMs at iteration 3 — the allocator can't find a contiguous block because of
+    // fragmentation".)
+    bool dash = i > 0 && lo[i] == ' ' && (lo.compare(i, 3, " - ") == 0 || lo.compare(i, 4, " -- ") == 0) &&
+                is_alpha(lo[i - 1]);
+    if (dash) {
+      // The sentence's end: the next ". ", "! ", "? " or the line's end (found once per sentence, so
+      // a line of many dashes stays linear).
+      if (sentence_end < i) {
+        sentence_end = i + 1;
+        while (sentence_end < lo.size() &&
+               !((lo[sentence_end] == '.' || lo[sentence_end] == '!' || lo[sentence_end] == '?') &&
+                 (sentence_end + 1 == lo.size() || lo[sentence_end + 1] == ' '))) {
+          ++sentence_end;
+        }
+      }
+      dash = !(sentence_end < lo.size() && lo[sentence_end] == '?') &&
+             std::count(lo.begin() + static_cast<std::ptrdiff_t>(from), lo.begin() + static_cast<std::ptrdiff_t>(i), ' ') >= 3;
+    }
     // A contrast inside a sentence ("no_grad fixed it, while empty_cache did nothing", "the batch
     // was halved, although it still OOMs"): what one side denies is not the other's.
     auto at = [&](std::string_view w) { return lo.compare(i, w.size(), w) == 0; };

@@ -280,8 +280,9 @@ struct PrintedSize {
 /// `bare_suffix`. No exception on any input: a 5,000-digit number is an overflow, and so is a
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
-/// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", a hyphen dash
-/// after a word (" - ", " -- "), before a
+/// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", before a hyphen
+/// dash (" - ", " -- ") after a letter that ends a clause of three words or more, in a sentence that does not
+/// ask (the dash opens the next clause), before a
 /// contrast (" whereas ", " although ", " even though ", " though ", ", while ", ", however"), at the first ", " of a
 /// clause that opens with a concession ("although ...", "even though ...", "while ..."), after the
 /// full-width "，", "。", "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the

@@ -2820,15 +2820,27 @@ bool memory_trouble_prose(std::string_view lo) {
   // A run told impossible even with a memory named ("Is it normal that even with 48Go VRAM i cannot run
   // the reverse process for generation with a small batch of 2 ?"): the memory, sized, does not hold
   // the run (asked or not: the inability is told; not supposed with "if").
+  // (Not another limit's: "even with 48GB VRAM I cannot run it faster than 2 it/s", "... cannot train
+  // because of an NCCL timeout".)
   for (std::string_view c : clauses(lo)) {
     if (!contains_any(c, {"cannot run", "can't run", "cant run", "unable to run", "cannot train", "can't train",
                           "unable to train", "cannot fit", "can't fit", "unable to fit"}) ||
-        !contains_word(c, "even") || contains_word(c, "if")) {
+        !contains_word(c, "even") || contains_word(c, "if") ||
+        contains_any(c, {"faster", "speed", "it/s", "timeout", "error:", "because of"})) {
       continue;
     }
-    if (!contains_any(c, {"vram", "gpu memory", "gpu ram", "of memory", "memory"})) continue;
-    const size_t with = c.find("with ");
-    if (with != std::string_view::npos && with + 5 < c.size() && is_digit(c[with + 5])) return true;
+    if (!contains_any(c, {"vram", "gpu memory", "gpu ram", "memory"})) continue;
+    // "with" and a size: digits, then GB / GiB / G / Go (French) / MB / TB.
+    for (size_t with = c.find("with "); with != std::string_view::npos; with = c.find("with ", with + 5)) {
+      size_t k = with + 5;
+      const size_t digits = k;
+      while (k < c.size() && (is_digit(c[k]) || c[k] == '.')) ++k;
+      if (k == digits) continue;
+      while (k < c.size() && c[k] == ' ') ++k;
+      for (std::string_view u : {"gib", "gb", "go", "g", "mb", "mib", "tb"}) {
+        if (c.compare(k, u.size(), u) == 0 && (k + u.size() == c.size() || !is_alpha(c[k + u.size()]))) return true;
+      }
+    }
   }
   // zh: a GPU (its model's number, 显卡, "GPU") told blown by the run, 撑爆 / 爆了 / 爆掉 ("T=8直接把3090撑爆了",
   // T=8 blew the 3090 up), in a clause that names no gradient (梯度爆炸 is a gradient explosion), loss or NaN.
@@ -3781,15 +3793,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
       // lines either way (Colab's log viewer lists the newest record first): the allocation that
       // took the host's RAM, its size the request.
-      // tcmalloc's warning of one large allocation told on the report's line or the next three ("I'm
-      // running out of memory ... Colab notifies me 6 times, with the following warning: tcmalloc:
-      // large alloc 2617409536 bytes"): the host's malloc's, the allocation the host could not hold.
+      // tcmalloc's warning of one large allocation on the report's line or the next three, told with
+      // the host running out on its own line ("I'm running out of memory ... Colab notifies me 6 times,
+      // with the following warning: tcmalloc: large alloc 2617409536 bytes") or failed ("== (nil)"):
+      // the host's malloc's, the allocation the host could not hold. (Not a warning alone: Colab
+      // prints it for large loads that succeed.)
       if ((r.device.empty() || r.device == "cpu") && !r.requested_bytes) {
         const size_t idx = static_cast<size_t>(&l - lines.data());
         for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
           const std::string near = lower(lines[j].raw.substr(0, 2000));
           const size_t t = near.find("tcmalloc: large alloc");
           if (t == std::string::npos) continue;
+          if (!tcmalloc_alloc_failed(near, t + 21) &&
+              !contains_any(near, {"out of memory", "running out", "ran out", "runs out", "run out"})) {
+            continue;
+          }
           if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
             r.device = "cpu";
             r.requested_bytes = n->first;
