@@ -333,6 +333,9 @@
 // - held79: tests/data/oom-corpus-held79/ (45 reports gathered the same way, in six shares, after
 //   held78's round landed; committed on their own before anything was scored on them; no round
 //   followed them that session). Scored only when asked for (OOMKIT_CORPUS_PART=held79).
+// - held80: tests/data/oom-corpus-held80/ (49 reports gathered the same way, in six shares, after
+//   held79 landed; committed on their own before anything was scored on them). Scored only when
+//   asked for (OOMKIT_CORPUS_PART=held80).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
