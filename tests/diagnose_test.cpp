@@ -9047,3 +9047,35 @@ TEST(DiagnoseKinds40, Held80Kinds) {
     EXPECT_TRUE(diagnose_log(std::string("About speed\n") + other, rules_alone()).empty()) << other;
   }
 }
+
+TEST(DiagnoseKinds40, Held81Kinds) {
+  auto lacks = [](const std::string& log, const std::string& needle) {
+    return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);
+  };
+  // The failure told while the dataset loads: the host's RAM, not the model's load; the model's own
+  // load stays the model's, and a question about the dataset's load tells nothing.
+  const std::string dataset = "High memory usage\nI was getting an Out Of Memory error while loading the dataset when I had "
+                              "50GB of memory available but 100GB were enough.\n";
+  EXPECT_TRUE(evidence_holds(dataset, "fails while the dataset loads", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds(dataset, "fails while loading / placing the model"));
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\nIt runs out of memory while loading the model onto the GPU.\n",
+                             "fails while loading / placing the model", OomCause::kStaticModelTooLarge));
+  EXPECT_TRUE(lacks("Out of memory\nHow much memory does it take while loading the dataset?\n", "fails while the dataset loads"));
+  EXPECT_TRUE(lacks(std::string("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n") +
+                        "The GPU memory fills up while loading all the images onto the GPU.\n",
+                    "fails while the dataset loads"));
+  // A sensor's or an image's calibration is no model being quantized.
+  EXPECT_TRUE(lacks("Memory loss during calibration of Hyperspectral Image\nIt always runs out of memory.\n",
+                    "a model being quantized"));
+  EXPECT_TRUE(evidence_holds("OOM during calibration of Qwen3-8B\nCUDA out of memory.\n", "a model being quantized",
+                             OomCause::kStaticModelTooLarge));
+  // A memory-allocation failure named in prose is a report; denied or asked, none.
+  EXPECT_EQ(diagnose_log("Windows - CPU mode memory allocation issue\nWhen I ran the final command I got the memory "
+                         "allocation issue.\n",
+                         rules_alone())
+                .size(),
+            1u);
+  for (const char* not_told : {"Is this a memory allocation issue?\n", "It is not a memory allocation error, the file is missing.\n"}) {
+    EXPECT_TRUE(diagnose_log(std::string("Crash on start\n") + not_told, rules_alone()).empty()) << not_told;
+  }
+}

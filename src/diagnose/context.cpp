@@ -1339,8 +1339,11 @@ class Reader {
       }
       // "FP8 quantization of Llama 70B", "during calibration of Qwen3-8B": the quantization as the run;
       // llm-compressor's oneshot() runs it.
+      // (Not a sensor's or an image's calibration: "calibration of Hyperspectral Image", "of the camera".)
       if (!ev_.calibration_line && (w == "quantization" || w == "calibration") && lo.compare(j, 4, " of ") == 0 &&
-          !quantized_then_run(lo)) {
+          !quantized_then_run(lo) &&
+          !(w == "calibration" && contains_any(lo.substr(j, 48), {"image", "camera", "sensor", "spectr", "data", "color",
+                                                                   "colour", "probabilit", "confidence", "lidar", "imu"}))) {
         ev_.calibration_line = n;
       }
       if (!ev_.calibration_line && w == "oneshot" && lo.compare(j, 1, "(") == 0) ev_.calibration_line = n;
@@ -3561,6 +3564,7 @@ if ((contains("before the first step") || contains("before training") || contain
                                         contains(" takes all") || contains(" take all") || contains(" consume") ||
                                         contains(" use up") || contains(" uses up") || contains(" fill")))) &&
         !contains("after loading") &&  // "after loading the model, it costs 34G": loading finished
+        data_load_told(lo) == std::string_view::npos &&  // "while loading the dataset": the data's load (below)
         !load_only_asked(lo) &&        // "is there a way to give max_memory when loading the model ?"
         // an option given or left out at the load ("I didn't set flashattention2 when loading the model"),
         // not the failure's phase
@@ -3578,6 +3582,17 @@ if ((contains("before the first step") || contains("before training") || contain
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3, "fails while loading / placing the model: " + text());
       }
     }
+    }
+    // The failure told while the dataset loads ("I was getting an Out Of Memory error while loading the
+    // dataset when I had 50GB of memory available"): a dataset read into the host's RAM before any
+    // step (where the line names no GPU memory).
+    // (The clause that tells it, not asked: "..., when I had 50GB of memory available. How much memory
+    // does loading the dataset take for you?" reads the first sentence.)
+    if (const size_t at = data_load_told(lo);
+        sentence && at != std::string_view::npos && !gpu_memory_named(lo) && clause_at(lo, at).find('?') == std::string_view::npos &&
+        !clause_negated(clause_at(lo, at))) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
+          "fails while the dataset loads (a dataset read into the host's RAM): " + text(), 0, Told::kAccount);
     }
     // The same in Chinese: 加载模型 / 载入模型 / 模型加载 (loading the model) with the GPU's memory told
     // run out on the line (显存 with 爆 / 吃光 / 耗完 / 用完 / 不足 / 不够 / 占满), not asked (zh_not_told_at).
@@ -5950,6 +5965,31 @@ if (contains("other process") || contains("another process") || contains("other 
       }
     }
     return false;
+  }
+
+  // The failure's phase told as the data's load: "while / when / during loading (or reading) the
+  // dataset", "... the data", "... all the images", "... the training data" (not the model's): where its
+  // words start, or npos.
+  static size_t data_load_told(std::string_view lo) {
+    for (std::string_view at : {"while loading ", "when loading ", "during loading ", "while reading ", "when reading ",
+                                "during reading ", "while loading in ", "in loading "}) {
+      for (size_t p = lo.find(at); p != std::string_view::npos; p = lo.find(at, p + 1)) {
+        std::string_view rest = lo.substr(p + at.size());
+        for (int pass = 0; pass < 2; ++pass) {  // ("all the", "in the")
+          for (std::string_view det : {"the ", "my ", "a ", "all ", "whole ", "entire ", "our ", "this ", "in "}) {
+            if (rest.substr(0, det.size()) == det) rest.remove_prefix(det.size());
+          }
+        }
+        for (std::string_view what : {"dataset", "data", "training data", "train data", "images", "files", "csv", "features",
+                                      "annotations", "embeddings", "samples", "audio", "videos", "frames"}) {
+          if (rest.substr(0, what.size()) == what &&
+              (rest.size() == what.size() || !(is_alpha(rest[what.size()]) || rest[what.size()] == '_'))) {
+            return p;
+          }
+        }
+      }
+    }
+    return std::string_view::npos;
   }
 
   // "random" telling when a failure comes ("it OOMs randomly", "at random steps", "random CUDA OOM

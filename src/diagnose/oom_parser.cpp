@@ -2805,6 +2805,13 @@ bool zh_host_memory_only(std::string_view lo) {
 
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
+  // A memory-allocation failure named ("CPU mode memory allocation issue", "I got the memory allocation
+  // issue"), not denied, asked about nor supposed.
+  if (contains_any(lo, {"memory allocation issue", "memory allocation error", "memory allocation problem",
+                        "memory allocation fail"}) &&
+      !told_not_so(lo) && !contains_word(lo, "if") && lo.find('?') == std::string_view::npos) {
+    return true;
+  }
   auto any_word = [&](std::initializer_list<const char*> ws) {
     return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return contains_word(lo, w); });
   };
