@@ -9053,29 +9053,44 @@ TEST(DiagnoseKinds40, Held81Kinds) {
     return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);
   };
   // The failure told while the dataset loads: the host's RAM, not the model's load; the model's own
-  // load stays the model's, and a question about the dataset's load tells nothing.
+  // load stays the model's.
+  const std::string data_load = "fails while the dataset loads";
   const std::string dataset = "High memory usage\nI was getting an Out Of Memory error while loading the dataset when I had "
                               "50GB of memory available but 100GB were enough.\n";
-  EXPECT_TRUE(evidence_holds(dataset, "fails while the dataset loads", OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds(dataset, data_load, OomCause::kCpuRam));
   EXPECT_FALSE(evidence_holds(dataset, "fails while loading / placing the model"));
+  for (const char* told : {"The process gets killed while loading the training dataset.\n",
+                           "It runs out of memory when reading all the datasets.\n"}) {
+    EXPECT_TRUE(evidence_holds(std::string("Out of memory\n") + told, data_load, OomCause::kCpuRam)) << told;
+  }
   EXPECT_TRUE(evidence_holds("CUDA out of memory\nIt runs out of memory while loading the model onto the GPU.\n",
                              "fails while loading / placing the model", OomCause::kStaticModelTooLarge));
-  EXPECT_TRUE(lacks("Out of memory\nHow much memory does it take while loading the dataset?\n", "fails while the dataset loads"));
-  EXPECT_TRUE(lacks(std::string("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n") +
-                        "The GPU memory fills up while loading all the images onto the GPU.\n",
-                    "fails while the dataset loads"));
-  // A sensor's or an image's calibration is no model being quantized.
+  // (Not asked, denied, without a failure, onto the GPU, nor the dataset's model.)
+  for (const char* not_told : {"While loading the dataset, how much RAM does it need?\n",
+                               "It OOMs when loading the model, not when loading the dataset.\n",
+                               "Training is slow while loading the data.\n",
+                               "It runs out of memory while loading the data onto the GPU.\n",
+                               "It runs out of memory when loading the dataset's model.\n"}) {
+    EXPECT_TRUE(lacks(std::string("Out of memory\n") + not_told, data_load)) << not_told;
+  }
+  // A sensor's or an image's calibration is no model being quantized; a model's calibration on a
+  // dataset, with its settings, is.
   EXPECT_TRUE(lacks("Memory loss during calibration of Hyperspectral Image\nIt always runs out of memory.\n",
                     "a model being quantized"));
-  EXPECT_TRUE(evidence_holds("OOM during calibration of Qwen3-8B\nCUDA out of memory.\n", "a model being quantized",
-                             OomCause::kStaticModelTooLarge));
-  // A memory-allocation failure named in prose is a report; denied or asked, none.
+  for (const char* model : {"OOM during calibration of Qwen3-8B\nCUDA out of memory.\n",
+                            "OOM during calibration of Qwen2.5-72B on the pile calibration dataset\nCUDA out of memory.\n",
+                            "OOM during calibration of Llama-3-70B with maximum sequence length 4096\nCUDA out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(model, "a model being quantized", OomCause::kStaticModelTooLarge)) << model;
+  }
+  // A memory-allocation failure named in prose is a report; denied, asked, guessed or a fix's title, none.
   EXPECT_EQ(diagnose_log("Windows - CPU mode memory allocation issue\nWhen I ran the final command I got the memory "
                          "allocation issue.\n",
                          rules_alone())
                 .size(),
             1u);
-  for (const char* not_told : {"Is this a memory allocation issue?\n", "It is not a memory allocation error, the file is missing.\n"}) {
-    EXPECT_TRUE(diagnose_log(std::string("Crash on start\n") + not_told, rules_alone()).empty()) << not_told;
+  for (const char* not_told : {"Is this a memory allocation issue?\n", "It is not a memory allocation error, the file is missing.\n",
+                               "It's probably a memory allocation issue in the tokenizer.\n",
+                               "Fix memory allocation issues on Windows (#123)\n"}) {
+    EXPECT_TRUE(diagnose_log(std::string("Segfault on start\n") + not_told, rules_alone()).empty()) << not_told;
   }
 }

@@ -1339,11 +1339,10 @@ class Reader {
       }
       // "FP8 quantization of Llama 70B", "during calibration of Qwen3-8B": the quantization as the run;
       // llm-compressor's oneshot() runs it.
-      // (Not a sensor's or an image's calibration: "calibration of Hyperspectral Image", "of the camera".)
+      // (Not a sensor's, an image's or a classifier's scores' calibration: "calibration of Hyperspectral
+      // Image", "of the camera", "of the predicted probabilities".)
       if (!ev_.calibration_line && (w == "quantization" || w == "calibration") && lo.compare(j, 4, " of ") == 0 &&
-          !quantized_then_run(lo) &&
-          !(w == "calibration" && contains_any(lo.substr(j, 48), {"image", "camera", "sensor", "spectr", "data", "color",
-                                                                   "colour", "probabilit", "confidence", "lidar", "imu"}))) {
+          !quantized_then_run(lo) && !(w == "calibration" && calibrated_thing_not_model(lo.substr(j + 4)))) {
         ev_.calibration_line = n;
       }
       if (!ev_.calibration_line && w == "oneshot" && lo.compare(j, 1, "(") == 0) ev_.calibration_line = n;
@@ -3585,12 +3584,9 @@ if ((contains("before the first step") || contains("before training") || contain
     }
     // The failure told while the dataset loads ("I was getting an Out Of Memory error while loading the
     // dataset when I had 50GB of memory available"): a dataset read into the host's RAM before any
-    // step (where the line names no GPU memory).
-    // (The clause that tells it, not asked: "..., when I had 50GB of memory available. How much memory
-    // does loading the dataset take for you?" reads the first sentence.)
-    if (const size_t at = data_load_told(lo);
-        sentence && at != std::string_view::npos && !gpu_memory_named(lo) && clause_at(lo, at).find('?') == std::string_view::npos &&
-        !clause_negated(clause_at(lo, at))) {
+    // step (data_load_failure_told(): the sentence that tells it, not asked, denied, nor a GPU's load;
+    // "How much memory does loading the dataset take for you?" after it tells nothing).
+    if (sentence && data_load_failure_told(lo) && !gpu_memory_named(lo)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.35,
           "fails while the dataset loads (a dataset read into the host's RAM): " + text(), 0, Told::kAccount);
     }
@@ -5967,29 +5963,80 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // The object of "calibration of ..." (up to "on", "with", "using", "for", "in", ',' or '.') names a
+  // sensor, an image or a classifier's scores, whole words: "Hyperspectral Image", "the camera", "the
+  // IMU", "predicted probabilities"; not a model ("Qwen3-8B on the pile dataset").
+  static bool calibrated_thing_not_model(std::string_view rest) {
+    static constexpr std::string_view kThings[] = {"image", "images", "camera", "cameras", "sensor", "sensors", "hyperspectral",
+                                                   "spectral", "spectrometer", "lidar", "imu", "color", "colour",
+                                                   "probability", "probabilities", "confidence", "scores", "classifier",
+                                                   "thermometer", "gyroscope", "accelerometer", "radar", "microscope"};
+    for (int k = 0; k < 6 && !rest.empty(); ++k) {
+      size_t e = 0;
+      while (e < rest.size() && (is_alpha(rest[e]) || is_digit(rest[e]) || rest[e] == '_' || rest[e] == '-')) ++e;
+      const std::string_view word = rest.substr(0, e);
+      if (word == "on" || word == "with" || word == "using" || word == "for" || word == "in" || word.empty()) return false;
+      if (std::find(std::begin(kThings), std::end(kThings), word) != std::end(kThings)) return true;
+      if (e >= rest.size() || rest[e] != ' ') return false;
+      rest.remove_prefix(e + 1);
+    }
+    return false;
+  }
+
   // The failure's phase told as the data's load: "while / when / during loading (or reading) the
-  // dataset", "... the data", "... all the images", "... the training data" (not the model's): where its
-  // words start, or npos.
+  // dataset", "... the data", "... all the images", "... the training dataset", "... the datasets"
+  // (a data noun within its first three words; not the model's: "the dataset's model", "the data
+  // parallel checkpoint"): where its words start, or npos.
   static size_t data_load_told(std::string_view lo) {
+    static constexpr std::string_view kData[] = {"dataset", "datasets", "data", "images", "files", "csv", "csvs", "features",
+                                                 "annotations", "embeddings", "samples", "audio", "videos", "frames",
+                                                 "corpus", "recordings", "volumes"};
+    static constexpr std::string_view kModel[] = {"model", "models", "checkpoint", "checkpoints", "weights", "parallel",
+                                                  "state", "tokenizer"};
     for (std::string_view at : {"while loading ", "when loading ", "during loading ", "while reading ", "when reading ",
-                                "during reading ", "while loading in ", "in loading "}) {
+                                "during reading ", "in loading "}) {
       for (size_t p = lo.find(at); p != std::string_view::npos; p = lo.find(at, p + 1)) {
         std::string_view rest = lo.substr(p + at.size());
-        for (int pass = 0; pass < 2; ++pass) {  // ("all the", "in the")
-          for (std::string_view det : {"the ", "my ", "a ", "all ", "whole ", "entire ", "our ", "this ", "in "}) {
-            if (rest.substr(0, det.size()) == det) rest.remove_prefix(det.size());
+        bool data = false;
+        for (int k = 0; k < 4 && !rest.empty(); ++k) {  // its determiner and up to three words
+          size_t e = 0;
+          while (e < rest.size() && (is_alpha(rest[e]) || is_digit(rest[e]) || rest[e] == '_' || rest[e] == '-')) ++e;
+          const std::string_view word = rest.substr(0, e);
+          if (word.empty()) break;
+          if (std::find(std::begin(kModel), std::end(kModel), word) != std::end(kModel)) {
+            data = false;
+            break;
           }
+          const bool possessive = e < rest.size() && rest[e] == '\'';  // "the dataset's model"
+          if (!possessive && std::find(std::begin(kData), std::end(kData), word) != std::end(kData)) data = true;
+          if (e >= rest.size() || rest[e] != ' ') break;
+          rest.remove_prefix(e + 1);
         }
-        for (std::string_view what : {"dataset", "data", "training data", "train data", "images", "files", "csv", "features",
-                                      "annotations", "embeddings", "samples", "audio", "videos", "frames"}) {
-          if (rest.substr(0, what.size()) == what &&
-              (rest.size() == what.size() || !(is_alpha(rest[what.size()]) || rest[what.size()] == '_'))) {
-            return p;
-          }
-        }
+        if (data) return p;
       }
     }
     return std::string_view::npos;
+  }
+
+  // The failure told, in one sentence of `lo`, while the dataset loads (data_load_told()): a failure
+  // word in the sentence, not asked, denied or supposed, and no GPU named as the load's target ("while
+  // loading the data onto the GPU").
+  static bool data_load_failure_told(std::string_view lo) {
+    for (std::string_view sen : sentences(lo)) {
+      if (data_load_told(sen) == std::string_view::npos) continue;
+      if (sen.find('?') != std::string_view::npos || contains_word(sen, "if") || gpu_named(sen) ||
+          contains_any(sen, {"n't", "not ", "never", "no problem", "without", "is fine", "was fine", "works fine",
+                             "worked fine", "runs fine", "ran fine", "went fine", "goes fine", "cuda", "vram",
+                             "onto the device", "to the device"})) {
+        continue;
+      }
+      if (contains_any(sen, {"out of memory", "out-of-memory", "oom", "memoryerror", "memory error", "killed", "crash",
+                             "runs out", "ran out", "run out", "not enough memory", "all the memory", "all memory",
+                             "all the ram", "all ram"})) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // "random" telling when a failure comes ("it OOMs randomly", "at random steps", "random CUDA OOM

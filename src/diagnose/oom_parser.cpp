@@ -2806,10 +2806,15 @@ bool zh_host_memory_only(std::string_view lo) {
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
   // A memory-allocation failure named ("CPU mode memory allocation issue", "I got the memory allocation
-  // issue"), not denied, asked about nor supposed.
+  // issue"), not denied ("no memory allocation error"), asked about, supposed or guessed ("probably a
+  // memory allocation issue in the tokenizer"), nor a fix's or code's words ("Fix memory allocation
+  // issues (#123)", "// handle memory allocation failure").
   if (contains_any(lo, {"memory allocation issue", "memory allocation error", "memory allocation problem",
                         "memory allocation fail"}) &&
-      !told_not_so(lo) && !contains_word(lo, "if") && lo.find('?') == std::string_view::npos) {
+      !told_not_so(lo) && !contains_word(lo, "if") && lo.find('?') == std::string_view::npos &&
+      !contains_any(lo, {"no memory allocation", "without", "probably", "maybe", "might", "could be", "seems", "suspect",
+                         "whether", "likely", "perhaps", "//", "(#", "handle", "catch", "avoid", "prevent"}) &&
+      !contains_word(lo, "fix") && !contains_word(lo, "fixes") && lo.rfind("#", 0) != 0) {
     return true;
   }
   auto any_word = [&](std::initializer_list<const char*> ws) {
