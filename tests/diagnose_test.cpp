@@ -9094,3 +9094,40 @@ TEST(DiagnoseKinds40, Held81Kinds) {
     EXPECT_TRUE(diagnose_log(std::string("Segfault on start\n") + not_told, rules_alone()).empty()) << not_told;
   }
 }
+
+TEST(DiagnoseKinds40, Held82Kinds) {
+  // A message quoted without its sizes, the request retold a line below: the request read.
+  const std::vector<Diagnosis> retold = diagnose_log(
+      "questions regard training the model\nthe resolution of input image is so large that the runtime error \"CUDA out of "
+      "memory\" always occurs in training.\nI found that the forward step get_affinity() tried to allocate 40GiB, so how "
+      "can I reduce it\n",
+      rules_alone());
+  ASSERT_FALSE(retold.empty());
+  EXPECT_EQ(retold.front().oom->requested_bytes.value_or(0), int64_t{40} << 30);
+  // (A complete message keeps its own request.)
+  const std::vector<Diagnosis> own = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 6.00 GiB total capacity; 5.29 GiB already "
+      "allocated; 0 bytes free; 5.36 GiB reserved in total by PyTorch)\nEarlier it tried to allocate 40GiB.\n",
+      rules_alone());
+  ASSERT_FALSE(own.empty());
+  EXPECT_EQ(own.front().oom->requested_bytes.value_or(0), int64_t{20} << 20);
+  // A memory-allocation failure named in one clause of a long line is a report, whatever another
+  // clause supposes.
+  EXPECT_EQ(diagnose_log("Add flag to compute masks on CPU\nWhen the GPU version of the mask computation is run, this can "
+                         "result in a huge GPU memory spike and allocation failure. If I tile the input image it works.\n",
+                         rules_alone())
+                .size(),
+            1u);
+  // A shape mismatch asked about is no shape bug told.
+  const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 6.00 GiB total capacity; "
+                          "5.29 GiB already allocated; 0 bytes free; 5.36 GiB reserved in total by PyTorch)\n";
+  EXPECT_FALSE(evidence_holds(oom + "Will the shape mismatch cause an error?\n", "a shape bug, in the user's words"));
+  EXPECT_TRUE(evidence_holds(oom + "The shapes are clearly incompatible, but instead of a shape error it tries to allocate.\n",
+                             "a shape bug, in the user's words", OomCause::kOther));
+  // SciPy's sparse solver running out is the host's memory.
+  const std::vector<Diagnosis> umf = diagnose_log(
+      "Failed with UMFPACK_ERROR_out_of_memory\nscipy.sparse.linalg.spsolve needs too much memory on my images.\n",
+      rules_alone());
+  ASSERT_FALSE(umf.empty());
+  EXPECT_EQ(umf.front().oom->device, "cpu");
+}

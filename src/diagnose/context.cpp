@@ -4764,7 +4764,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // A shape bug in the user's words: "the shapes are clearly incompatible, but instead of a shape
     // error it tries to allocate", "a regression in the broadcasting code": the request is the
     // program's shapes, not memory pressure.
-    if (has(kWShapeBug) && !negated &&
+    // (Not asked: "Will the shape mismatch cause an error?")
+    if (has(kWShapeBug) && !negated && lo.find('?') == std::string_view::npos &&
         (contains("incompatible") || contains("mismatch") || contains("shape error") || contains("wrong shape") ||
          (contains("broadcast") && (contains("bug") || contains("regression"))))) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.5, "a shape bug, in the user's words: " + text());

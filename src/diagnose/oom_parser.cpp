@@ -1582,6 +1582,35 @@ std::string clean(std::string_view raw) { return strip_ansi(raw.substr(0, kMaxLi
 
 }  // namespace
 
+// The request told in prose on line `idx` of `lines` or the next three ("the runtime error \"CUDA out
+// of memory\" always occurs in training ... I found that the forward step MemoryReader.get_affinity()
+// tried to allocate 40GiB"): the size the user read from the message, set on `r` (which has none).
+void prose_request_near(const std::vector<LineView>& lines, size_t idx, OomRecord& r) {
+  for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
+    const std::string_view raw_j = lines[j].raw.substr(0, 2000);
+    const std::string near = lower(raw_j);
+    for (std::string_view verb : {"tried to allocate ", "trying to allocate ", "tries to allocate ", "attempted to allocate ",
+                                  "attempting to allocate ", "attempts to allocate "}) {
+      const size_t v = near.find(verb);
+      if (v == std::string::npos) continue;
+      // The number and its unit, the spaces between them dropped ("40 GiB" as "40GiB").
+      std::string squeezed;
+      for (size_t k = v + verb.size(); k < raw_j.size() && squeezed.size() < 24; ++k) {
+        if (raw_j[k] != ' ') {
+          squeezed.push_back(raw_j[k]);
+        } else if (!squeezed.empty() && is_alpha(squeezed.back())) {
+          break;
+        }
+      }
+      if (const auto size = size_at(squeezed, 0); size && !size->overflow && size->bytes > 0) {
+        r.requested_bytes = size->bytes;
+        r.requested_printed = size->printed;
+        break;
+      }
+    }
+  }
+}
+
 std::vector<OomRecord> parse_oom_log(std::string_view text) {
   const std::vector<LineView> lines = split_line_views(text);
   std::vector<OomRecord> records;
@@ -2140,6 +2169,11 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
   for (OomRecord& r : records) {
     std::sort(r.text_lines.begin(), r.text_lines.end());
     r.text_lines.erase(std::unique(r.text_lines.begin(), r.text_lines.end()), r.text_lines.end());
+    // A message quoted in prose without its sizes ("CUDA out of memory\" always occurs"): the request
+    // the user retells a line or three below.
+    if (!r.requested_bytes && !r.size_overflow && !r.complete && r.line >= 1) {
+      prose_request_near(lines, static_cast<size_t>(r.line - 1), r);
+    }
   }
   return records;
 }
@@ -2806,16 +2840,22 @@ bool zh_host_memory_only(std::string_view lo) {
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
   // A memory-allocation failure named ("CPU mode memory allocation issue", "I got the memory allocation
-  // issue"), not denied ("no memory allocation error"), asked about, supposed or guessed ("probably a
-  // memory allocation issue in the tokenizer"), nor a fix's or code's words ("Fix memory allocation
-  // issues (#123)", "// handle memory allocation failure").
-  if (contains_any(lo, {"memory allocation issue", "memory allocation error", "memory allocation problem",
-                        "memory allocation fail"}) &&
-      !told_not_so(lo) && !contains_word(lo, "if") && lo.find('?') == std::string_view::npos &&
-      !contains_any(lo, {"no memory allocation", "without", "probably", "maybe", "might", "could be", "seems", "suspect",
-                         "whether", "likely", "perhaps", "//", "(#", "handle", "catch", "avoid", "prevent"}) &&
-      !contains_word(lo, "fix") && !contains_word(lo, "fixes") && lo.rfind("#", 0) != 0) {
-    return true;
+  // issue", "a huge GPU memory spike and allocation failure"), in a clause that does not deny it ("no
+  // memory allocation error"), ask about it, suppose or guess it ("probably a memory allocation issue
+  // in the tokenizer"), nor hold a fix's or code's words ("Fix memory allocation issues (#123)", "//
+  // handle memory allocation failure").
+  if (lo.rfind("#", 0) != 0) {
+    for (std::string_view c : clauses(lo)) {
+      const bool named = contains_any(c, {"memory allocation issue", "memory allocation error", "memory allocation problem",
+                                          "memory allocation fail"}) ||
+                         (contains_any(c, {"allocation failure", "allocation failed"}) && contains_word(c, "memory"));
+      if (named && !told_not_so(c) && !contains_word(c, "if") && c.find('?') == std::string_view::npos &&
+          !contains_any(c, {"no memory allocation", "without", "probably", "maybe", "might", "could be", "seems", "suspect",
+                            "whether", "likely", "perhaps", "//", "(#", "handle", "catch", "avoid", "prevent"}) &&
+          !contains_word(c, "fix") && !contains_word(c, "fixes")) {
+        return true;
+      }
+    }
   }
   auto any_word = [&](std::initializer_list<const char*> ws) {
     return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return contains_word(lo, w); });
@@ -3774,6 +3814,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // OpenCV's own allocator (cv::OutOfMemoryError): host memory unless CUDA is named, above;
                  // the machine swapping
                  has_word("opencv") || has_word("cv2") || contains_word_start(lo, "swapping") ||
+                 // SciPy's sparse solvers (UMFPACK's "UMFPACK_ERROR_out_of_memory", SuperLU under spsolve):
+                 // the host's memory
+                 lo.find("umfpack") != std::string::npos || has_word("superlu") || has_word("spsolve") ||
                  // the machine's own memory named ("it using all machine's memory"; not "system memory",
                  // also where a GPU's driver spills: "falls back to system memory", Windows' "shared
                  // GPU memory")
@@ -3801,6 +3844,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
       }
+      if (!r.requested_bytes) prose_request_near(lines, static_cast<size_t>(&l - lines.data()), r);
       // The host's process killed or its kernel dead beside tcmalloc's warning of one large
       // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
       // lines either way (Colab's log viewer lists the newest record first): the allocation that
