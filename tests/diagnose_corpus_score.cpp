@@ -336,6 +336,12 @@
 // - held80: tests/data/oom-corpus-held80/ (49 reports gathered the same way, in six shares, after
 //   held79 landed; committed on their own before anything was scored on them). Scored only when
 //   asked for (OOMKIT_CORPUS_PART=held80).
+// - held81: tests/data/oom-corpus-held81/ (36 reports gathered the same way, in six shares, after
+//   held80's round was committed; committed on their own before anything was scored on them). Scored
+//   only when asked for (OOMKIT_CORPUS_PART=held81).
+// - held82: tests/data/oom-corpus-held82/ (48 reports gathered the same way, in six shares, after
+//   held81's round was committed; committed on their own before anything was scored on them). Scored
+//   only when asked for (OOMKIT_CORPUS_PART=held82).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
