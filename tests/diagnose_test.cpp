@@ -9131,3 +9131,16 @@ TEST(DiagnoseKinds40, Held82Kinds) {
   ASSERT_FALSE(umf.empty());
   EXPECT_EQ(umf.front().oom->device, "cpu");
 }
+
+TEST(DiagnoseKinds40, Held83Kinds) {
+  // Failing at batch size 1 only after many steps: the model fit for them (one larger sample), not
+  // static memory; failing at batch size 1 from the start stays static memory's.
+  const std::string oom = "CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 10.73 GiB total capacity; 9.28 GiB "
+                          "already allocated; 280.00 MiB free; 9.40 GiB reserved in total by PyTorch)\n";
+  const std::string late = oom + "Even when batch size = 1, after 55000 iters training, OOM is suddenly thrown out.\n";
+  EXPECT_TRUE(evidence_holds(late, "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds(late, "fails even at batch size 1"));
+  const std::string early = oom + "It fails even with batch size 1 at the first step.\n";
+  EXPECT_TRUE(evidence_holds(early, "fails even at batch size 1", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds(early, "fails at batch size 1 only late"));
+}

@@ -3476,7 +3476,27 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
           digit_after = true;
         }
       }
-      if (!digit_after) {
+      // Failing at batch 1 only late ("Even when batch size = 1, after 55000 iters training, OOM is
+      // suddenly thrown out"): the model fit for thousands of steps, so static memory is not what
+      // overflows; one sample larger than the rest is (or memory kept across steps).
+      const bool late = contains_any(lo, {"suddenly", "after a while", "after some time", "after several hours",
+                                          "after a few hours", "after hours"}) ||
+                        [&] {
+                          for (const ProseCount& c : prose_counts(lo)) {
+                            if (c.value < 100 || c.end > lo.size()) continue;
+                            const std::string_view after = trim_view(lo.substr(c.end, 14));
+                            if (contains_any(after.substr(0, 11), {"iter", "step", "epoch", "batches"}) &&
+                                lo.substr(0, c.end).rfind("after") != std::string_view::npos) {
+                              return true;
+                            }
+                          }
+                          return false;
+                        }();
+      if (!digit_after && late) {
+        add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+            "fails at batch size 1 only late, after many steps (one larger sample, not the model): " + text(), 0,
+            Told::kAccount);
+      } else if (!digit_after) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, std::string(Signal::kFailsAtBatchOne) + ": " + text(), 0,
             Told::kAccount);
         // At batch 1 one sample's activations are the other term that can exceed the device: said
