@@ -9104,13 +9104,22 @@ TEST(DiagnoseKinds40, Held82Kinds) {
       rules_alone());
   ASSERT_FALSE(retold.empty());
   EXPECT_EQ(retold.front().oom->requested_bytes.value_or(0), int64_t{40} << 30);
-  // (A complete message keeps its own request.)
-  const std::vector<Diagnosis> own = diagnose_log(
-      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 6.00 GiB total capacity; 5.29 GiB already "
-      "allocated; 0 bytes free; 5.36 GiB reserved in total by PyTorch)\nEarlier it tried to allocate 40GiB.\n",
+  // (Behind a progress bar's frames, which share one line number: the report's own line and the next three.)
+  const std::vector<Diagnosis> behind_bar = diagnose_log(
+      "epoch 1:  10%\repoch 1:  20%\repoch 1:  30%\repoch 1:  40%\repoch 1:  50%\nthe runtime error \"CUDA out of memory\" "
+      "always occurs in training.\nget_affinity() tried to allocate 40GiB, so how can I reduce it\n",
       rules_alone());
-  ASSERT_FALSE(own.empty());
-  EXPECT_EQ(own.front().oom->requested_bytes.value_or(0), int64_t{20} << 20);
+  ASSERT_FALSE(behind_bar.empty());
+  EXPECT_EQ(behind_bar.back().oom->requested_bytes.value_or(0), int64_t{40} << 30);
+  // (A count is no size; another report's record below is not the user's prose.)
+  for (const char* no_size : {"It tried to allocate 1 billion elements for the affinity.\n",
+                              "W tensorflow/core/common_runtime/bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of memory "
+                              "trying to allocate 1.00GiB (rounded to 1073741824).\n"}) {
+    const std::vector<Diagnosis> ds =
+        diagnose_log(std::string("the runtime error \"CUDA out of memory\" always occurs in training.\n") + no_size, rules_alone());
+    ASSERT_FALSE(ds.empty()) << no_size;
+    EXPECT_FALSE(ds.front().oom->requested_bytes.has_value()) << no_size;
+  }
   // A memory-allocation failure named in one clause of a long line is a report, whatever another
   // clause supposes.
   EXPECT_EQ(diagnose_log("Add flag to compute masks on CPU\nWhen the GPU version of the mask computation is run, this can "
@@ -9118,11 +9127,20 @@ TEST(DiagnoseKinds40, Held82Kinds) {
                          rules_alone())
                 .size(),
             1u);
+  for (const char* not_memory : {"There is plenty of free memory and no allocation failure, but the loss becomes NaN.\n",
+                                 "IP address allocation failed even with plenty of memory.\n",
+                                 "Pinned host memory allocation failed, falling back to pageable memory.\n",
+                                 "This PR fixes it. Memory allocation failure when batch > 64.\n"}) {
+    EXPECT_TRUE(diagnose_log(std::string("Training diverges\n") + not_memory, rules_alone()).empty()) << not_memory;
+  }
   // A shape mismatch asked about is no shape bug told.
   const std::string oom = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 6.00 GiB total capacity; "
                           "5.29 GiB already allocated; 0 bytes free; 5.36 GiB reserved in total by PyTorch)\n";
   EXPECT_FALSE(evidence_holds(oom + "Will the shape mismatch cause an error?\n", "a shape bug, in the user's words"));
   EXPECT_TRUE(evidence_holds(oom + "The shapes are clearly incompatible, but instead of a shape error it tries to allocate.\n",
+                             "a shape bug, in the user's words", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds(oom + "The shapes are clearly incompatible, but instead of a shape error it tries to allocate. Is "
+                                   "this expected?\n",
                              "a shape bug, in the user's words", OomCause::kOther));
   // SciPy's sparse solver running out is the host's memory.
   const std::vector<Diagnosis> umf = diagnose_log(
@@ -9130,6 +9148,13 @@ TEST(DiagnoseKinds40, Held82Kinds) {
       rules_alone());
   ASSERT_FALSE(umf.empty());
   EXPECT_EQ(umf.front().oom->device, "cpu");
+  const std::vector<Diagnosis> superlu = diagnose_log("Solver crash\nSuperLU runs out of memory on the Laplacian.\n", rules_alone());
+  ASSERT_FALSE(superlu.empty());
+  EXPECT_EQ(superlu.front().oom->device, "cpu");
+  const std::vector<Diagnosis> cupy =
+      diagnose_log("Solver crash\ncupyx.scipy.sparse.linalg.spsolve runs out of memory on the Laplacian.\n", rules_alone());
+  ASSERT_FALSE(cupy.empty());
+  EXPECT_NE(cupy.front().oom->device, "cpu");
 }
 
 TEST(DiagnoseKinds40, Held83Kinds) {

@@ -4784,8 +4784,15 @@ if (contains("other process") || contains("another process") || contains("other 
     // A shape bug in the user's words: "the shapes are clearly incompatible, but instead of a shape
     // error it tries to allocate", "a regression in the broadcasting code": the request is the
     // program's shapes, not memory pressure.
-    // (Not asked: "Will the shape mismatch cause an error?")
-    if (has(kWShapeBug) && !negated && lo.find('?') == std::string_view::npos &&
+    // (Not asked in the clause that names it: "Will the shape mismatch cause an error?")
+    auto shape_asked = [&] {
+      for (std::string_view w : {"incompatible", "mismatch", "shape error", "wrong shape", "broadcast"}) {
+        const size_t p = lo.find(w);
+        if (p != std::string_view::npos && clause_at(lo, p).find('?') == std::string_view::npos) return false;
+      }
+      return true;
+    };
+    if (has(kWShapeBug) && !negated && !shape_asked() &&
         (contains("incompatible") || contains("mismatch") || contains("shape error") || contains("wrong shape") ||
          (contains("broadcast") && (contains("bug") || contains("regression"))))) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.5, "a shape bug, in the user's words: " + text());

@@ -1582,34 +1582,51 @@ std::string clean(std::string_view raw) { return strip_ansi(raw.substr(0, kMaxLi
 
 }  // namespace
 
-// The request told in prose on line `idx` of `lines` or the next three ("the runtime error \"CUDA out
+namespace {
+
+// The request told in prose on `lines[idx]` or the next three entries ("the runtime error \"CUDA out
 // of memory\" always occurs in training ... I found that the forward step MemoryReader.get_affinity()
 // tried to allocate 40GiB"): the size the user read from the message, set on `r` (which has none).
+// The lines after the first are read only as prose: not another report's message ("out of memory",
+// "Resource exhausted") nor a program's log record ("W tensorflow/...] Allocator (GPU_0_bfc) ran out of
+// memory trying to allocate 1.00GiB").
+// A size needs a unit of two letters or more ("allocate 1 billion elements", "2 batches" are none);
+// its number and unit are read with the spaces between them dropped ("40 GiB" as "40GiB"), but not
+// a space between two numbers ("allocate 2 40GiB buffers" is no 240 GiB).
 void prose_request_near(const std::vector<LineView>& lines, size_t idx, OomRecord& r) {
   for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
     const std::string_view raw_j = lines[j].raw.substr(0, 2000);
+    if (j > idx && (has_log_prefix(raw_j) || ifind(raw_j, "out of memory") != std::string_view::npos ||
+                    ifind(raw_j, "resource exhausted") != std::string_view::npos ||
+                    ifind(raw_j, "resourceexhausted") != std::string_view::npos)) {
+      continue;
+    }
     const std::string near = lower(raw_j);
     for (std::string_view verb : {"tried to allocate ", "trying to allocate ", "tries to allocate ", "attempted to allocate ",
                                   "attempting to allocate ", "attempts to allocate "}) {
       const size_t v = near.find(verb);
       if (v == std::string::npos) continue;
-      // The number and its unit, the spaces between them dropped ("40 GiB" as "40GiB").
       std::string squeezed;
       for (size_t k = v + verb.size(); k < raw_j.size() && squeezed.size() < 24; ++k) {
         if (raw_j[k] != ' ') {
+          if (is_digit(raw_j[k]) && k > 0 && raw_j[k - 1] == ' ' && !squeezed.empty() && is_digit(squeezed.back())) break;
           squeezed.push_back(raw_j[k]);
         } else if (!squeezed.empty() && is_alpha(squeezed.back())) {
           break;
         }
       }
-      if (const auto size = size_at(squeezed, 0); size && !size->overflow && size->bytes > 0) {
-        r.requested_bytes = size->bytes;
-        r.requested_printed = size->printed;
-        break;
-      }
+      const auto size = size_at(squeezed, 0);
+      if (!size || size->overflow || size->bytes <= 0) continue;
+      const auto letters = std::count_if(size->printed.begin(), size->printed.end(), [](char c) { return is_alpha(c); });
+      if (letters < 2) continue;
+      r.requested_bytes = size->bytes;
+      r.requested_printed = size->printed;
+      break;
     }
   }
 }
+
+}  // namespace
 
 std::vector<OomRecord> parse_oom_log(std::string_view text) {
   const std::vector<LineView> lines = split_line_views(text);
@@ -2172,7 +2189,10 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     // A message quoted in prose without its sizes ("CUDA out of memory\" always occurs"): the request
     // the user retells a line or three below.
     if (!r.requested_bytes && !r.size_overflow && !r.complete && r.line >= 1) {
-      prose_request_near(lines, static_cast<size_t>(r.line - 1), r);
+      // (lines[] holds a progress bar's frames as entries of one line number: the report's first entry.)
+      const auto at = std::lower_bound(lines.begin(), lines.end(), r.line,
+                                       [](const LineView& l, int64_t number) { return l.number < number; });
+      if (at != lines.end() && at->number == r.line) prose_request_near(lines, static_cast<size_t>(at - lines.begin()), r);
     }
   }
   return records;
@@ -2840,19 +2860,41 @@ bool zh_host_memory_only(std::string_view lo) {
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
   // A memory-allocation failure named ("CPU mode memory allocation issue", "I got the memory allocation
-  // issue", "a huge GPU memory spike and allocation failure"), in a clause that does not deny it ("no
-  // memory allocation error"), ask about it, suppose or guess it ("probably a memory allocation issue
-  // in the tokenizer"), nor hold a fix's or code's words ("Fix memory allocation issues (#123)", "//
-  // handle memory allocation failure").
-  if (lo.rfind("#", 0) != 0) {
+  // issue", "a huge GPU memory spike and allocation failure": "memory" in the four words before
+  // "allocation", and no other thing allocated just before it, a port, a handle, a context, a job),
+  // in a clause that does not deny it ("no memory allocation error", "no allocation failure"), ask
+  // about it, suppose or guess it ("probably a memory allocation issue in the tokenizer"), nor tell a
+  // fallback ("pinned host allocation failed, falling back to pageable memory"); not on a line of a
+  // fix's or code's words ("Fix memory allocation issues (#123)", "// handle memory allocation failure").
+  auto memory_allocation_failure = [](std::string_view c) {
+    if (contains_any(c, {"memory allocation issue", "memory allocation error", "memory allocation problem",
+                         "memory allocation fail"})) {
+      return true;
+    }
+    for (std::string_view f : {"allocation failure", "allocation failed"}) {
+      for (size_t p = c.find(f); p != std::string_view::npos; p = c.find(f, p + 1)) {
+        const std::string_view before = c.substr(0, p);
+        const std::vector<std::string_view> ws = alnum_words(before);
+        if (ws.empty()) continue;
+        static constexpr std::string_view kOther[] = {"port", "handle", "descriptor", "context", "address", "ip", "job",
+                                                      "node", "slot", "resource", "file", "pinned", "host", "buffer",
+                                                      "session", "stream", "queue", "ticket", "ring"};
+        if (std::find(std::begin(kOther), std::end(kOther), ws.back()) != std::end(kOther)) continue;
+        for (size_t k = ws.size() > 4 ? ws.size() - 4 : 0; k < ws.size(); ++k) {
+          if (ws[k] == "memory") return true;
+        }
+      }
+    }
+    return false;
+  };
+  if (lo.rfind("#", 0) != 0 && !contains_any(lo, {"//", "(#", "pull request"}) && !contains_word(lo, "fix") &&
+      !contains_word(lo, "fixes") && !contains_word(lo, "fixed")) {
     for (std::string_view c : clauses(lo)) {
-      const bool named = contains_any(c, {"memory allocation issue", "memory allocation error", "memory allocation problem",
-                                          "memory allocation fail"}) ||
-                         (contains_any(c, {"allocation failure", "allocation failed"}) && contains_word(c, "memory"));
-      if (named && !told_not_so(c) && !contains_word(c, "if") && c.find('?') == std::string_view::npos &&
-          !contains_any(c, {"no memory allocation", "without", "probably", "maybe", "might", "could be", "seems", "suspect",
-                            "whether", "likely", "perhaps", "//", "(#", "handle", "catch", "avoid", "prevent"}) &&
-          !contains_word(c, "fix") && !contains_word(c, "fixes")) {
+      if (memory_allocation_failure(c) && !told_not_so(c) && !contains_word(c, "if") && c.find('?') == std::string_view::npos &&
+          !contains_any(c, {"no memory allocation", "no allocation fail", "0 allocation fail", "zero allocation fail",
+                            "without", "probably", "maybe", "might", "could be", "seems", "suspect", "whether", "likely",
+                            "perhaps", "handle", "catch", "avoid", "prevent", "fall back", "falling back", "falls back",
+                            "retry", "retrying"})) {
         return true;
       }
     }
@@ -3815,8 +3857,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                  // the machine swapping
                  has_word("opencv") || has_word("cv2") || contains_word_start(lo, "swapping") ||
                  // SciPy's sparse solvers (UMFPACK's "UMFPACK_ERROR_out_of_memory", SuperLU under spsolve):
-                 // the host's memory
-                 lo.find("umfpack") != std::string::npos || has_word("superlu") || has_word("spsolve") ||
+                 // the host's memory (not CuPy's or JAX's spsolve, cuSPARSE / cuSOLVER / cuDSS on the GPU)
+                 lo.find("umfpack") != std::string::npos ||
+                 ((has_word("superlu") || has_word("spsolve")) &&
+                  !contains_any(lo, {"cupy", "cusparse", "cusolver", "cudss", "jax"})) ||
                  // the machine's own memory named ("it using all machine's memory"; not "system memory",
                  // also where a GPU's driver spills: "falls back to system memory", Windows' "shared
                  // GPU memory")
@@ -3844,7 +3888,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (has_word("tpu") || has_word("xpu") || has_word("mps")) {
         r.device = has_word("tpu") ? "tpu" : has_word("xpu") ? "xpu" : "mps";
       }
-      if (!r.requested_bytes) prose_request_near(lines, static_cast<size_t>(&l - lines.data()), r);
+      // (A kill's or a dead kernel's report has no request of its own: tcmalloc's, below, where it shows.)
+      if (!r.requested_bytes && !killed && !kernel_died) prose_request_near(lines, static_cast<size_t>(&l - lines.data()), r);
       // The host's process killed or its kernel dead beside tcmalloc's warning of one large
       // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
       // lines either way (Colab's log viewer lists the newest record first): the allocation that
