@@ -9165,7 +9165,16 @@ TEST(DiagnoseKinds40, Held83Kinds) {
   const std::string late = oom + "Even when batch size = 1, after 55000 iters training, OOM is suddenly thrown out.\n";
   EXPECT_TRUE(evidence_holds(late, "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
   EXPECT_FALSE(evidence_holds(late, "fails even at batch size 1"));
-  const std::string early = oom + "It fails even with batch size 1 at the first step.\n";
-  EXPECT_TRUE(evidence_holds(early, "fails even at batch size 1", OomCause::kStaticModelTooLarge));
-  EXPECT_FALSE(evidence_holds(early, "fails at batch size 1 only late"));
+  for (const char* early : {"It fails even with batch size 1 at the first step.\n",
+                            "After hours of trying, even batch size 1 runs out of memory at the first step.\n",
+                            "I suddenly can't even load the model: batch size 1 fails on the first forward pass.\n",
+                            "After 100 epochs of tuning, batch size 1 still fails at the first step.\n",
+                            "Afterwards I trained 300 epochs with batch size 1 and it crashes immediately.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + early, "fails even at batch size 1", OomCause::kStaticModelTooLarge)) << early;
+    EXPECT_FALSE(evidence_holds(oom + early, "fails at batch size 1 only late")) << early;
+  }
+  EXPECT_TRUE(evidence_holds(oom + "With batch size 1 it runs out of memory after about 3000 steps.\n",
+                             "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
+  EXPECT_TRUE(evidence_holds(oom + "With batch size 1 it runs out of memory after 55k iterations.\n",
+                             "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
 }

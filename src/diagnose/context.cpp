@@ -3477,25 +3477,63 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         }
       }
       // Failing at batch 1 only late ("Even when batch size = 1, after 55000 iters training, OOM is
-      // suddenly thrown out"): the model fit for thousands of steps, so static memory is not what
-      // overflows; one sample larger than the rest is (or memory kept across steps).
-      const bool late = contains_any(lo, {"suddenly", "after a while", "after some time", "after several hours",
-                                          "after a few hours", "after hours"}) ||
-                        [&] {
-                          for (const ProseCount& c : prose_counts(lo)) {
-                            if (c.value < 100 || c.end > lo.size()) continue;
-                            const std::string_view after = trim_view(lo.substr(c.end, 14));
-                            if (contains_any(after.substr(0, 11), {"iter", "step", "epoch", "batches"}) &&
-                                lo.substr(0, c.end).rfind("after") != std::string_view::npos) {
-                              return true;
-                            }
-                          }
-                          return false;
-                        }();
+      // suddenly thrown out"): the model fit for thousands of steps, so static memory is less likely
+      // what overflows than one sample larger than the rest (or memory kept across steps). Told in the
+      // sentence that names batch 1: "after" just before a count (fillers aside: "after about 3000
+      // steps") of 100 or more iterations / steps / batches ("55k" read as 55000), or of 2 or more
+      // epochs; not where the failure is told early ("at the first step", "immediately").
+      const bool late = [&] {
+        for (std::string_view sen : sentences(lo)) {
+          if (!std::any_of(std::begin(kBatchOne), std::end(kBatchOne),
+                           [&](std::string_view k) { return sen.find(k) != std::string_view::npos; })) {
+            continue;
+          }
+          if (contains_any(sen, {"first step", "first iteration", "first batch", "first forward", "first epoch", "step 0",
+                                 "immediately", "right away", "at the start", "when loading", "before training"})) {
+            return false;
+          }
+          for (const ProseCount& c : prose_counts(sen)) {
+            double value = c.value;
+            size_t end = c.end;
+            if (end < sen.size() && sen[end] == 'k') {
+              value *= 1000;
+              ++end;
+            }
+            // "after" as a word just before the number, fillers aside.
+            size_t b = c.end;
+            while (b > 0 && (is_digit(sen[b - 1]) || sen[b - 1] == ',' || sen[b - 1] == '.')) --b;
+            std::string_view head = trim_view(sen.substr(0, b));
+            for (bool stripped = true; stripped;) {
+              stripped = false;
+              for (std::string_view f : {"only", "about", "around", "over", "more than", "~", "roughly", "approximately",
+                                         "nearly", "almost"}) {
+                if (head.size() >= f.size() && head.substr(head.size() - f.size()) == f &&
+                    (head.size() == f.size() || !is_alpha(head[head.size() - f.size() - 1]))) {
+                  head = trim_view(head.substr(0, head.size() - f.size()));
+                  stripped = true;
+                }
+              }
+            }
+            if (head.size() < 5 || head.substr(head.size() - 5) != "after" ||
+                (head.size() > 5 && is_alpha(head[head.size() - 6]))) {
+              continue;
+            }
+            const std::string_view unit = trim_view(sen.substr(std::min(end, sen.size()), 24));
+            const bool steps = unit.rfind("iter", 0) == 0 || unit.rfind("step", 0) == 0 || unit.rfind("batches", 0) == 0 ||
+                               unit.rfind("training step", 0) == 0 || unit.rfind("training iter", 0) == 0;
+            const bool epochs = unit.rfind("epoch", 0) == 0;
+            if ((steps && value >= 100) || (epochs && value >= 2)) return true;
+          }
+        }
+        return false;
+      }();
       if (!digit_after && late) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
             "fails at batch size 1 only late, after many steps (one larger sample, not the model): " + text(), 0,
             Told::kAccount);
+        // (Still, a smaller batch will not help, and the model may sit near the device's size.)
+        add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.15, "");
+        add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       } else if (!digit_after) {
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, std::string(Signal::kFailsAtBatchOne) + ": " + text(), 0,
             Told::kAccount);
