@@ -342,6 +342,9 @@
 // - held82: tests/data/oom-corpus-held82/ (48 reports gathered the same way, in six shares, after
 //   held81's round was committed; committed on their own before anything was scored on them). Scored
 //   only when asked for (OOMKIT_CORPUS_PART=held82).
+// - held83: tests/data/oom-corpus-held83/ (7 reports gathered the same way, in six shares, after
+//   held82's round was committed, before the session's search budget ran out; committed on their own
+//   before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held83).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
