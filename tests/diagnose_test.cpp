@@ -9178,3 +9178,53 @@ TEST(DiagnoseKinds40, Held83Kinds) {
   EXPECT_TRUE(evidence_holds(oom + "With batch size 1 it runs out of memory after 55k iterations.\n",
                              "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
 }
+
+TEST(DiagnoseKinds40, Session51FinalRead) {
+  auto lacks = [](const std::string& log, const std::string& needle) {
+    return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);
+  };
+  const std::string oom = "CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 10.73 GiB total capacity; 9.28 GiB "
+                          "already allocated; 280.00 MiB free; 9.40 GiB reserved in total by PyTorch)\n";
+  // Late at batch size 1: batch size 1 itself (not 16), the early veto in the count's clause only.
+  EXPECT_TRUE(lacks(oom + "Even with batch size 1 it runs out of memory. With batch size 16 it ran out of memory after 2000 "
+                          "steps.\n",
+                    "fails at batch size 1 only late"));
+  EXPECT_TRUE(evidence_holds(oom + "Even with batch size 1 it runs out of memory after 3 epochs, though the first epoch "
+                                   "completes.\n",
+                             "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
+  // The model's load named beside a dataset's load denied stays the model's.
+  EXPECT_TRUE(evidence_holds("CUDA out of memory\nIt OOMs when loading the model, not when loading the dataset.\n",
+                             "fails while loading / placing the model", OomCause::kStaticModelTooLarge));
+  // The dataset's load and the HPC reading on lines with none of the word table's words.
+  EXPECT_TRUE(evidence_holds("Out of memory\nWhile reading the CSV files the process ran out of memory.\n",
+                             "fails while the dataset loads", OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds("Out of memory\nI requested 64GB of memory from our HPC cluster and still ran out.\n",
+                             "memory told against an HPC job's", OomCause::kCpuRam));
+  EXPECT_TRUE(lacks("Out of memory\nI have 64GB RAM and plenty of room while loading the dataset.\n",
+                    "fails while the dataset loads"));
+  EXPECT_TRUE(evidence_holds("Out of memory\nThere is not enough memory while loading the dataset.\n",
+                             "fails while the dataset loads", OomCause::kCpuRam));
+  // "random" as a whole word before its noun; "were taken" only of all the memory.
+  for (const char* data : {"Creating random CUDA tensors of size (50000, 50000) gives CUDA out of memory.\n",
+                           "I sample random points from each scan and get CUDA out of memory.\n"}) {
+    EXPECT_TRUE(lacks(std::string("CUDA out of memory error\n") + data, "OOMs at random with the same work")) << data;
+  }
+  EXPECT_TRUE(lacks("Out of memory\nAll RAM measurements were taken with psutil every second.\n", "host RAM runs out"));
+  // A shape bug told after a question about it; swap denied in its clause.
+  EXPECT_TRUE(evidence_holds(oom + "Is this a shape mismatch? The shapes mismatch and it still tries to allocate 300 GiB.\n",
+                             "a shape bug, in the user's words", OomCause::kOther));
+  for (const char* no_swap : {"I don't have a swap file and 16 GB of RAM.\n", "I didn't set up swap space, 8 GB only.\n"}) {
+    EXPECT_TRUE(lacks(std::string("Out of memory\n") + no_swap, "swap told set up beside the failure")) << no_swap;
+  }
+  // The allocation-failure report: some failures counted, the user's own "fix", a heading.
+  for (const char* told : {"The CUDA memory pool logged 10 allocation failures before the crash.\n",
+                           "I tried to fix the memory allocation error by lowering the batch, but it still happens.\n",
+                           "## Memory allocation error on 4 GPUs\n"}) {
+    EXPECT_EQ(diagnose_log(std::string("Crash on start\n") + told, rules_alone()).size(), 1u) << told;
+  }
+  // The older "tried to allocate" reader: no number joined across a space, no count read as bytes.
+  const std::vector<Diagnosis> joined =
+      diagnose_log("It runs out of memory\nIt tried to allocate 2 40GiB buffers at once.\n", rules_alone());
+  ASSERT_FALSE(joined.empty());
+  EXPECT_NE(joined.front().oom->requested_bytes.value_or(0), int64_t{240} << 30);
+}

@@ -3004,6 +3004,10 @@ class Reader {
     // A model's parameters counted, or a system's atoms (read below: a small model, many atoms).
     const std::optional<double> millions = has_text("param") ? millions_of_parameters(lo) : std::nullopt;
     const bool count_line = millions.has_value() || has_text("atom");
+    // An HPC job's memory, or a load or read told (the dataset's load), read below whatever other words
+    // the line holds ("I requested 64GB of memory from our HPC cluster and still ran out", "While
+    // reading the CSV files the process ran out of memory").
+    const bool hpc_or_load_line = has_text("hpc") || has_text("loading ") || has_text("reading ");
     // A point cloud's voxel or grid size named (read below).
     // (A grid's size only beside a point cloud's words: not a CUDA kernel's launch grid.)
     const bool voxel_line = (has_text("voxel") || has_text("grid")) &&
@@ -3012,7 +3016,7 @@ class Reader {
                               contains_any(lo, {"point", "lidar", "voxel", "waymo", "nuscenes", "kitti", "scannet"}) &&
                               !contains_any(lo, {"kernel", "shared memory", "block size", "threads"})));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line &&
+        !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line && !hpc_or_load_line &&
         !clones_per_step && !change_named &&
         !kept_line &&
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
@@ -3348,10 +3352,12 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
     // still", "with 8GB of swap"): swap backs the host's RAM only, so the memory short is the host's
     // (no GPU named on the line).
     // (Not asked nor denied: "Should I increase the swap size?", "I don't use any swap space".)
-    if (sentence && !negated && lo.find('?') == std::string_view::npos &&
-        !contains_any(lo, {"no swap", "n't use", "not use", "not using", "without swap", "swapoff", "swap off", "disabled swap",
-                           "disable swap", "n't have swap", "n't have any swap"}) &&
-        swap_configured(lo) &&
+    // (The clause holding "swap" not denied: "I don't have a swap file", "I didn't set up swap space".)
+    auto swap_denied = [&] {
+      const std::string_view c = clause_at(lo, lo.find("swap"));
+      return contains_any(c, {"n't", "not ", "no swap", "without", "swapoff", "swap off", "disable"});
+    };
+    if (sentence && !negated && lo.find('?') == std::string_view::npos && swap_configured(lo) && !swap_denied() &&
         !gpu_memory_named(lo) && !gpu_named(lo)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, std::string(kSwapSetUp) + text(), 0, Told::kAccount);
     }
@@ -3484,15 +3490,25 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
       // epochs; not where the failure is told early ("at the first step", "immediately").
       const bool late = [&] {
         for (std::string_view sen : sentences(lo)) {
-          if (!std::any_of(std::begin(kBatchOne), std::end(kBatchOne),
-                           [&](std::string_view k) { return sen.find(k) != std::string_view::npos; })) {
-            continue;
-          }
-          if (contains_any(sen, {"first step", "first iteration", "first batch", "first forward", "first epoch", "step 0",
-                                 "immediately", "right away", "at the start", "when loading", "before training"})) {
+          // (Batch size 1 itself, not "batch size 16".)
+          const bool one = std::any_of(std::begin(kBatchOne), std::end(kBatchOne), [&](std::string_view k) {
+            for (size_t p = sen.find(k); p != std::string_view::npos; p = sen.find(k, p + 1)) {
+              const size_t e = p + k.size();
+              if (e >= sen.size() || !(is_digit(sen[e]) || (sen[e] == ',' && e + 1 < sen.size() && is_digit(sen[e + 1])))) {
+                return true;
+              }
+            }
             return false;
-          }
+          });
+          if (!one) continue;
           for (const ProseCount& c : prose_counts(sen)) {
+            // (Not where the count's clause tells the failure early: "at the first step", "immediately";
+            // "the first epoch runs fine, but after 3 epochs it fails" is late.)
+            if (contains_any(clause_at(sen, c.end - 1), {"first step", "first iteration", "first batch", "first forward",
+                                                         "step 0", "immediately", "right away", "at the start",
+                                                         "when loading", "before training"})) {
+              continue;
+            }
             double value = c.value;
             size_t end = c.end;
             if (end < sen.size() && sen[end] == 'k') {
@@ -3621,7 +3637,11 @@ if ((contains("before the first step") || contains("before training") || contain
                                         contains(" takes all") || contains(" take all") || contains(" consume") ||
                                         contains(" use up") || contains(" uses up") || contains(" fill")))) &&
         !contains("after loading") &&  // "after loading the model, it costs 34G": loading finished
-        data_load_told(lo) == std::string_view::npos &&  // "while loading the dataset": the data's load (below)
+        // "while loading the dataset": the data's load (below), where the line names no model's load
+        // ("It OOMs when loading the model, not when loading the dataset" stays the model's)
+        (data_load_told(lo) == std::string_view::npos ||
+         contains_any(lo, {"loading the model", "load the model", "loading model", "model loading", "model.to(",
+                           "model.cuda()"})) &&
         !load_only_asked(lo) &&        // "is there a way to give max_memory when loading the model ?"
         // an option given or left out at the load ("I didn't set flashattention2 when loading the model"),
         // not the failure's phase
@@ -4825,8 +4845,9 @@ if (contains("other process") || contains("another process") || contains("other 
     // (Not asked in the clause that names it: "Will the shape mismatch cause an error?")
     auto shape_asked = [&] {
       for (std::string_view w : {"incompatible", "mismatch", "shape error", "wrong shape", "broadcast"}) {
-        const size_t p = lo.find(w);
-        if (p != std::string_view::npos && clause_at(lo, p).find('?') == std::string_view::npos) return false;
+        for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+          if (!asked_at(lo, p)) return false;
+        }
       }
       return true;
     };
@@ -6090,15 +6111,18 @@ if (contains("other process") || contains("another process") || contains("other 
   static bool data_load_failure_told(std::string_view lo) {
     for (std::string_view sen : sentences(lo)) {
       if (data_load_told(sen) == std::string_view::npos) continue;
+      const bool short_told = contains_any(sen, {"not enough", "n't enough"});  // the trouble itself, not a denial
       if (sen.find('?') != std::string_view::npos || contains_word(sen, "if") || gpu_named(sen) ||
-          contains_any(sen, {"n't", "not ", "never", "no problem", "without", "is fine", "was fine", "works fine",
+          (!short_told && contains_any(sen, {"n't", "not "})) ||
+          contains_any(sen, {"never", "no problem", "without", "is fine", "was fine", "works fine",
                              "worked fine", "runs fine", "ran fine", "went fine", "goes fine", "cuda", "vram",
                              "onto the device", "to the device"})) {
         continue;
       }
-      if (contains_any(sen, {"out of memory", "out-of-memory", "oom", "memoryerror", "memory error", "killed", "crash",
-                             "runs out", "ran out", "run out", "not enough memory", "all the memory", "all memory",
-                             "all the ram", "all ram"})) {
+      if (contains_word_start(sen, "oom") ||
+          contains_any(sen, {"out of memory", "out-of-memory", "memoryerror", "memory error", "killed", "crash", "runs out",
+                             "ran out", "run out", "not enough memory", "all the memory", "all memory", "all the ram",
+                             "all ram"})) {
         return true;
       }
     }
@@ -6136,10 +6160,15 @@ if (contains("other process") || contains("another process") || contains("other 
       // method's ("random features", "random noise", "random crop").
       bool ends = next.empty() || ((next[0] == '.' || next[0] == ',' || next[0] == ')' || next[0] == ';' || next[0] == '!') &&
                                    (next.size() == 1 || next[1] == ' '));
-      for (std::string_view w : {"time", "point", "moment", "step", "iteration", "epoch", "oom", "crash", "cuda",
-                                 "out of memory", "out-of-memory", "error", "failure", "fail", "place", "interval",
-                                 "number of", "gpu oom", "runtimeerror"}) {
-        ends = ends || next.substr(0, w.size()) == w;
+      // (Whole words, a plural 's' allowed: not "random points" of a point cloud, "random CUDA tensors".)
+      // ("random points", "random places" are a point cloud's or a crop's; "at random points" is read above.)
+      for (std::string_view w : {"time", "moment", "step", "iteration", "epoch", "oom", "crash", "error", "failure",
+                                 "fail", "interval", "number of", "runtimeerror", "out of memory", "out-of-memory",
+                                 "cuda oom", "cuda error", "cuda out of memory", "gpu oom"}) {
+        if (next.substr(0, w.size()) != w) continue;
+        size_t e = w.size();
+        if (e < next.size() && next[e] == 's') ++e;
+        if (e >= next.size() || !(is_alpha(next[e]) || is_digit(next[e]) || next[e] == '_')) ends = true;
       }
       if (!ends) continue;
       if (next.empty() || !is_alpha(next[0])) {
@@ -6154,7 +6183,6 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     return false;
   }
-
 
   // Memory allotted to a job in the user's words, on the lower-cased line `lo`: in one sentence (not
   // asked or supposed), "memory" or "RAM" for, to or per the / my / this / each job and a size
@@ -6320,9 +6348,19 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // All of it told taken ("all 32 gigs of RAM I have available were taken"; not a reading "taken with
     // psutil", nor "the RAM taken up by the dataset is about 2 GB").
-    if (!runs_out && contains_any(lo, {"were taken", "was taken", "got taken"}) &&
-        (contains_word(lo, "all") || contains_any(lo, {"fully", "completely", "entirely"}))) {
-      runs_out = true;
+    // ("all" before the memory's name, in the clause that tells it taken; not "taken with / by / from".)
+    for (std::string_view c : clauses(lo)) {
+      if (runs_out || !contains_any(c, {"were taken", "was taken", "got taken"}) ||
+          contains_any(c, {"taken with", "taken by", "taken from", "taken every", "taken each"})) {
+        continue;
+      }
+      for (std::string_view mem : {"ram", "memory"}) {
+        const size_t m = c.find(mem);
+        if (m == std::string_view::npos) continue;
+        const std::string_view before = c.substr(0, m);
+        runs_out = runs_out || contains_word(before, "all") ||
+                   contains_any(before, {"fully", "completely", "entirely"});
+      }
     }
     // The host's memory growing with DataLoader workers: each worker process holds its own copy of
     // what the dataset touches (copy-on-write pages of Python objects), so with N workers the host

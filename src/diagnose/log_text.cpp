@@ -1046,8 +1046,8 @@ std::vector<std::string_view> clauses(std::string_view lo) {
           ++sentence_end;
         }
       }
-      dash = !(sentence_end < lo.size() && lo[sentence_end] == '?') &&
-             std::count(lo.begin() + static_cast<std::ptrdiff_t>(from), lo.begin() + static_cast<std::ptrdiff_t>(i), ' ') >= 3;
+      const std::string_view before = trim_view(lo.substr(from, i - from));  // three words: two spaces between them
+      dash = !(sentence_end < lo.size() && lo[sentence_end] == '?') && std::count(before.begin(), before.end(), ' ') >= 2;
     }
     // A contrast inside a sentence ("no_grad fixed it, while empty_cache did nothing", "the batch
     // was halved, although it still OOMs"): what one side denies is not the other's.

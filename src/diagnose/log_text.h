@@ -281,9 +281,9 @@ struct PrintedSize {
 /// number printed with a minus sign (flagged `negative`).
 std::optional<PrintedSize> size_at(std::string_view s, size_t pos, bool mps_units = false, bool bare_suffix = false);
 /// The line's clauses (`lo` ASCII-lowercased): split at ". ", "; ", "? ", "! ", " but ", before a hyphen
-/// dash (" - ", " -- ") after a letter that ends a clause of three words or more, in a sentence that does not
-/// ask (the dash opens the next clause), before a
-/// contrast (" whereas ", " although ", " even though ", " though ", ", while ", ", however"), at the first ", " of a
+/// dash (" - ", " -- ") after a letter that ends a clause of three words or more, in a sentence that
+/// does not ask (the dash opens the next clause), before a contrast (" whereas ", " although ",
+/// " even though ", " though ", ", while ", ", however"), at the first ", " of a
 /// clause that opens with a concession ("although ...", "even though ...", "while ..."), after the
 /// full-width "，", "。", "；", "？", "！" and after an ASCII ',' beside a non-ASCII byte (the
 /// separator's punctuation stays with the clause it ends, so a question keeps its '?' or '？'). The

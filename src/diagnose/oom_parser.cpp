@@ -1580,9 +1580,25 @@ bool starts_new_report(const std::string& line, size_t skip) {
 
 std::string clean(std::string_view raw) { return strip_ansi(raw.substr(0, kMaxLineChars)); }
 
-}  // namespace
-
-namespace {
+// A size told in prose at `t[from]` ("40GiB", "40 GiB", "31.50 GiB"): its number and unit read with the
+// spaces between them dropped, but not a space between two numbers ("2 40GiB buffers" is no 240 GiB),
+// and a unit of two letters or more ("1 billion elements", "2 batches" are no size); nothing for an
+// overflowing or zero size.
+std::optional<PrintedSize> told_size_at(std::string_view t, size_t from) {
+  std::string squeezed;
+  for (size_t k = from; k < t.size() && squeezed.size() < 24; ++k) {
+    if (t[k] != ' ') {
+      if (is_digit(t[k]) && k > 0 && t[k - 1] == ' ' && !squeezed.empty() && is_digit(squeezed.back())) break;
+      squeezed.push_back(t[k]);
+    } else if (!squeezed.empty() && is_alpha(squeezed.back())) {
+      break;
+    }
+  }
+  const auto size = size_at(squeezed, 0);
+  if (!size || size->overflow || size->bytes <= 0) return std::nullopt;
+  if (std::count_if(size->printed.begin(), size->printed.end(), [](char c) { return is_alpha(c); }) < 2) return std::nullopt;
+  return size;
+}
 
 // The request told in prose on `lines[idx]` or the next three entries ("the runtime error \"CUDA out
 // of memory\" always occurs in training ... I found that the forward step MemoryReader.get_affinity()
@@ -1590,9 +1606,7 @@ namespace {
 // The lines after the first are read only as prose: not another report's message ("out of memory",
 // "Resource exhausted") nor a program's log record ("W tensorflow/...] Allocator (GPU_0_bfc) ran out of
 // memory trying to allocate 1.00GiB").
-// A size needs a unit of two letters or more ("allocate 1 billion elements", "2 batches" are none);
-// its number and unit are read with the spaces between them dropped ("40 GiB" as "40GiB"), but not
-// a space between two numbers ("allocate 2 40GiB buffers" is no 240 GiB).
+// The size is told_size_at()'s.
 void prose_request_near(const std::vector<LineView>& lines, size_t idx, OomRecord& r) {
   for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
     const std::string_view raw_j = lines[j].raw.substr(0, 2000);
@@ -1606,19 +1620,8 @@ void prose_request_near(const std::vector<LineView>& lines, size_t idx, OomRecor
                                   "attempting to allocate ", "attempts to allocate "}) {
       const size_t v = near.find(verb);
       if (v == std::string::npos) continue;
-      std::string squeezed;
-      for (size_t k = v + verb.size(); k < raw_j.size() && squeezed.size() < 24; ++k) {
-        if (raw_j[k] != ' ') {
-          if (is_digit(raw_j[k]) && k > 0 && raw_j[k - 1] == ' ' && !squeezed.empty() && is_digit(squeezed.back())) break;
-          squeezed.push_back(raw_j[k]);
-        } else if (!squeezed.empty() && is_alpha(squeezed.back())) {
-          break;
-        }
-      }
-      const auto size = size_at(squeezed, 0);
-      if (!size || size->overflow || size->bytes <= 0) continue;
-      const auto letters = std::count_if(size->printed.begin(), size->printed.end(), [](char c) { return is_alpha(c); });
-      if (letters < 2) continue;
+      const auto size = told_size_at(raw_j, v + verb.size());
+      if (!size) continue;
       r.requested_bytes = size->bytes;
       r.requested_printed = size->printed;
       break;
@@ -2865,7 +2868,8 @@ bool memory_trouble_prose(std::string_view lo) {
   // in a clause that does not deny it ("no memory allocation error", "no allocation failure"), ask
   // about it, suppose or guess it ("probably a memory allocation issue in the tokenizer"), nor tell a
   // fallback ("pinned host allocation failed, falling back to pageable memory"); not on a line of a
-  // fix's or code's words ("Fix memory allocation issues (#123)", "// handle memory allocation failure").
+  // fix's title or code's words ("Fix memory allocation issues (#123)", "// handle memory allocation
+  // failure").
   auto memory_allocation_failure = [](std::string_view c) {
     if (contains_any(c, {"memory allocation issue", "memory allocation error", "memory allocation problem",
                          "memory allocation fail"})) {
@@ -2880,6 +2884,8 @@ bool memory_trouble_prose(std::string_view lo) {
                                                       "node", "slot", "resource", "file", "pinned", "host", "buffer",
                                                       "session", "stream", "queue", "ticket", "ring"};
         if (std::find(std::begin(kOther), std::end(kOther), ws.back()) != std::end(kOther)) continue;
+        // (None told: "no allocation failure", "0 allocation failures"; "10 allocation failures" are some.)
+        if (ws.back() == "no" || ws.back() == "0" || ws.back() == "zero") continue;
         for (size_t k = ws.size() > 4 ? ws.size() - 4 : 0; k < ws.size(); ++k) {
           if (ws[k] == "memory") return true;
         }
@@ -2887,12 +2893,15 @@ bool memory_trouble_prose(std::string_view lo) {
     }
     return false;
   };
-  if (lo.rfind("#", 0) != 0 && !contains_any(lo, {"//", "(#", "pull request"}) && !contains_word(lo, "fix") &&
-      !contains_word(lo, "fixes") && !contains_word(lo, "fixed")) {
+  // (A fix's title opens its line with the word: "Fix memory allocation issues on Windows"; "I tried to fix
+  // the memory allocation error" is the user's.)
+  const std::string_view opening = trim_view(lo).substr(0, 6);
+  if (!contains_any(lo, {"//", "(#", "pull request"}) && !contains_word(lo, "pr") && opening.rfind("fix ", 0) != 0 &&
+      opening.rfind("fixes ", 0) != 0 &&
+      opening.rfind("fixed ", 0) != 0) {
     for (std::string_view c : clauses(lo)) {
       if (memory_allocation_failure(c) && !told_not_so(c) && !contains_word(c, "if") && c.find('?') == std::string_view::npos &&
-          !contains_any(c, {"no memory allocation", "no allocation fail", "0 allocation fail", "zero allocation fail",
-                            "without", "probably", "maybe", "might", "could be", "seems", "suspect", "whether", "likely",
+          !contains_any(c, {"no memory allocation", "without", "probably", "maybe", "might", "could be", "seems", "suspect", "whether", "likely",
                             "perhaps", "handle", "catch", "avoid", "prevent", "fall back", "falling back", "falls back",
                             "retry", "retrying"})) {
         return true;
@@ -3763,8 +3772,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // (1) PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU
         // with \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
         if (const size_t p = ql.find("tried to allocate "); p != std::string::npos) {
-          const std::string sq = squash(std::string_view(ql).substr(p + 18, 24));
-          if (const auto v = size_at(sq, 0); v && !v->overflow && v->bytes > 0) {
+          if (const auto v = told_size_at(ql, p + 18)) {
             quoted = Told{&q, p + 18, *v};
             break;
           }
@@ -3890,10 +3898,6 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       }
       // (A kill's or a dead kernel's report has no request of its own: tcmalloc's, below, where it shows.)
       if (!r.requested_bytes && !killed && !kernel_died) prose_request_near(lines, static_cast<size_t>(&l - lines.data()), r);
-      // The host's process killed or its kernel dead beside tcmalloc's warning of one large
-      // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
-      // lines either way (Colab's log viewer lists the newest record first): the allocation that
-      // took the host's RAM, its size the request.
       // tcmalloc's warning of one large allocation on the report's line or the next three, told with
       // the host running out on its own line ("I'm running out of memory ... Colab notifies me 6 times,
       // with the following warning: tcmalloc: large alloc 2617409536 bytes") or failed ("== (nil)"):
@@ -3916,6 +3920,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
       }
+      // The host's process killed or its kernel dead beside tcmalloc's warning of one large
+      // allocation ("tcmalloc: large alloc 12884901888 bytes == 0x7f88... @"), the nearest within 40
+      // lines either way (Colab's log viewer lists the newest record first): the allocation that
+      // took the host's RAM, its size the request.
       if (r.device == "cpu" && (killed || kernel_died)) {
         const size_t idx = static_cast<size_t>(&l - lines.data());
         for (size_t d = 1; d <= 40 && !r.requested_bytes; ++d) {
