@@ -188,3 +188,27 @@ TEST(LogText, HostSizedMemoryNamed) {
   EXPECT_FALSE(host_sized_memory_named("the 1.5tb dataset"));
   EXPECT_FALSE(host_sized_memory_named("a 192gb node"));  // an MI300X's size: not beyond every accelerator
 }
+
+// A count's place (begin, end) and the word "after" before it, fillers aside: one reading for the
+// context's few-first-steps and late-at-batch-1 readings.
+TEST(LogText, CountToldAfter) {
+  auto after = [](std::string_view lo) {
+    const std::vector<ProseCount> c = prose_counts(lo);
+    EXPECT_EQ(c.size(), 1u) << lo;
+    return !c.empty() && count_told_after(lo, c.front());
+  };
+  const std::vector<ProseCount> c = prose_counts("oom after 1,200 steps");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].begin, 10u);
+  EXPECT_EQ(c[0].end, 15u);
+  EXPECT_DOUBLE_EQ(c[0].value, 1200);
+  EXPECT_TRUE(after("oom after 5 iterations"));
+  EXPECT_TRUE(after("only after the first 10 iterations"));
+  EXPECT_TRUE(after("after about 3000 steps it fails"));
+  EXPECT_TRUE(after("after ~ 55000 iters"));
+  EXPECT_TRUE(after("after more than 2 epochs"));
+  EXPECT_FALSE(after("hereafter 5 steps"));         // "after" inside a word
+  EXPECT_FALSE(after("at 5 iterations after"));     // "after" past the count
+  EXPECT_FALSE(after("after loading 5 files"));     // a word between that is no filler
+  EXPECT_FALSE(after("5 steps"));
+}

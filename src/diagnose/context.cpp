@@ -1660,29 +1660,11 @@ class Reader {
   static bool few_steps_told(std::string_view lo) {
     if (lo.find(" epochs") != std::string_view::npos || lo.find(" hours") != std::string_view::npos) return false;
     bool few = false;
-    for (std::string_view unit : {" iterations", " steps", " iters"}) {
-      for (size_t p = lo.find(unit); p != std::string_view::npos; p = lo.find(unit, p + 1)) {
-        size_t d = p;
-        while (d > 0 && (is_digit(lo[d - 1]) || lo[d - 1] == ',')) --d;
-        if (d == p || (d > 0 && (word_char(lo[d - 1]) || lo[d - 1] == '.'))) continue;
-        int64_t v = 0;
-        for (size_t k = d; k < p && v < 1000000; ++k) {
-          if (is_digit(lo[k])) v = v * 10 + (lo[k] - '0');
-        }
-        if (v >= 50) return false;  // a long run told on the line
-        std::string_view before = lo.substr(0, d);
-        while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
-        for (std::string_view filler : {"the first", "only", "just"}) {
-          if (before.size() >= filler.size() && before.substr(before.size() - filler.size()) == filler) {
-            before.remove_suffix(filler.size());
-            while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
-          }
-        }
-        if (before.size() >= 5 && before.substr(before.size() - 5) == "after" &&
-            (before.size() == 5 || !word_char(before[before.size() - 6]))) {
-          few = true;
-        }
-      }
+    for (const ProseCount& c : prose_counts(lo)) {
+      const std::string_view unit = lo.substr(c.end);
+      if (unit.rfind(" iterations", 0) != 0 && unit.rfind(" steps", 0) != 0 && unit.rfind(" iters", 0) != 0) continue;
+      if (c.value >= 50) return false;  // a long run told on the line
+      if (count_told_after(lo, c)) few = true;
     }
     return few;
   }
@@ -3357,18 +3339,20 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
       const std::string_view c = clause_at(lo, lo.find("swap"));
       return contains_any(c, {"n't", "not ", "no swap", "without", "swapoff", "swap off", "disable"});
     };
-    if (sentence && !negated && lo.find('?') == std::string_view::npos && swap_configured(lo) && !swap_denied() &&
-        !gpu_memory_named(lo) && !gpu_named(lo)) {
+    // (The swap's and the HPC job's readings below: a sentence, not denied nor asked, with no GPU named
+    // on the line: of the host.)
+    const bool host_told = sentence && !negated && lo.find('?') == std::string_view::npos && !gpu_memory_named(lo) &&
+                           !gpu_named(lo);
+    if (host_told && swap_configured(lo) && !swap_denied()) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, std::string(kSwapSetUp) + text(), 0, Told::kAccount);
     }
     // Memory told reaching what an HPC job requested or was granted, or its limit ("memory usage
     // increases ... to the maximum amount that I've requested from my HPC", "the HPC kills the job over
     // its memory limit"): a cluster job's memory is the host's RAM (SLURM's --mem), where the line
     // names no GPU (and the log no accelerator: context_at()).
-    if (sentence && !negated && contains_word(lo, "hpc") && (contains("memory") || contains_word(lo, "ram")) &&
+    if (host_told && contains_word(lo, "hpc") && (contains("memory") || contains_word(lo, "ram")) &&
         contains_any(lo, {"requested", "maximum", "limit", "exceed", "granted", "allotted", "killed", "kills", "ran out",
-                          "runs out", "run out", "not enough"}) &&
-        lo.find('?') == std::string_view::npos && !gpu_memory_named(lo) && !gpu_named(lo)) {
+                          "runs out", "run out", "not enough"})) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3, std::string(kHpcJobMemory) + text(), 0, Told::kAccount);
     }
     // A cloud machine's type named beside the failure ("I couldn't find a way to specify `machineType` in
@@ -3515,25 +3499,7 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
               value *= 1000;
               ++end;
             }
-            // "after" as a word just before the number, fillers aside.
-            size_t b = c.end;
-            while (b > 0 && (is_digit(sen[b - 1]) || sen[b - 1] == ',' || sen[b - 1] == '.')) --b;
-            std::string_view head = trim_view(sen.substr(0, b));
-            for (bool stripped = true; stripped;) {
-              stripped = false;
-              for (std::string_view f : {"only", "about", "around", "over", "more than", "~", "roughly", "approximately",
-                                         "nearly", "almost"}) {
-                if (head.size() >= f.size() && head.substr(head.size() - f.size()) == f &&
-                    (head.size() == f.size() || !is_alpha(head[head.size() - f.size() - 1]))) {
-                  head = trim_view(head.substr(0, head.size() - f.size()));
-                  stripped = true;
-                }
-              }
-            }
-            if (head.size() < 5 || head.substr(head.size() - 5) != "after" ||
-                (head.size() > 5 && is_alpha(head[head.size() - 6]))) {
-              continue;
-            }
+            if (!count_told_after(sen, c)) continue;  // "after" as a word just before the number, fillers aside
             const std::string_view unit = trim_view(sen.substr(std::min(end, sen.size()), 24));
             const bool steps = unit.rfind("iter", 0) == 0 || unit.rfind("step", 0) == 0 || unit.rfind("batches", 0) == 0 ||
                                unit.rfind("training step", 0) == 0 || unit.rfind("training iter", 0) == 0;
@@ -6050,6 +6016,22 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // The words that open `text`, up to `n` of them: runs of letters, digits, '_' and '-' with one space
+  // between; a word followed by anything else is the last ("the camera, with" gives "the", "camera").
+  // Views into `text`.
+  static std::vector<std::string_view> leading_words(std::string_view text, int n) {
+    std::vector<std::string_view> out;
+    while (static_cast<int>(out.size()) < n && !text.empty()) {
+      size_t e = 0;
+      while (e < text.size() && (is_alpha(text[e]) || is_digit(text[e]) || text[e] == '_' || text[e] == '-')) ++e;
+      if (e == 0) break;
+      out.push_back(text.substr(0, e));
+      if (e >= text.size() || text[e] != ' ') break;
+      text.remove_prefix(e + 1);
+    }
+    return out;
+  }
+
   // The object of "calibration of ..." (up to "on", "with", "using", "for", "in", ',' or '.') names a
   // sensor, an image or a classifier's scores, whole words: "Hyperspectral Image", "the camera", "the
   // IMU", "predicted probabilities"; not a model ("Qwen3-8B on the pile dataset").
@@ -6058,14 +6040,9 @@ if (contains("other process") || contains("another process") || contains("other 
                                                    "spectral", "spectrometer", "lidar", "imu", "color", "colour",
                                                    "probability", "probabilities", "confidence", "scores", "classifier",
                                                    "thermometer", "gyroscope", "accelerometer", "radar", "microscope"};
-    for (int k = 0; k < 6 && !rest.empty(); ++k) {
-      size_t e = 0;
-      while (e < rest.size() && (is_alpha(rest[e]) || is_digit(rest[e]) || rest[e] == '_' || rest[e] == '-')) ++e;
-      const std::string_view word = rest.substr(0, e);
-      if (word == "on" || word == "with" || word == "using" || word == "for" || word == "in" || word.empty()) return false;
+    for (std::string_view word : leading_words(rest, 6)) {
+      if (word == "on" || word == "with" || word == "using" || word == "for" || word == "in") return false;
       if (std::find(std::begin(kThings), std::end(kThings), word) != std::end(kThings)) return true;
-      if (e >= rest.size() || rest[e] != ' ') return false;
-      rest.remove_prefix(e + 1);
     }
     return false;
   }
@@ -6083,21 +6060,16 @@ if (contains("other process") || contains("another process") || contains("other 
     for (std::string_view at : {"while loading ", "when loading ", "during loading ", "while reading ", "when reading ",
                                 "during reading ", "in loading "}) {
       for (size_t p = lo.find(at); p != std::string_view::npos; p = lo.find(at, p + 1)) {
-        std::string_view rest = lo.substr(p + at.size());
+        const std::string_view rest = lo.substr(p + at.size());
         bool data = false;
-        for (int k = 0; k < 4 && !rest.empty(); ++k) {  // its determiner and up to three words
-          size_t e = 0;
-          while (e < rest.size() && (is_alpha(rest[e]) || is_digit(rest[e]) || rest[e] == '_' || rest[e] == '-')) ++e;
-          const std::string_view word = rest.substr(0, e);
-          if (word.empty()) break;
+        for (std::string_view word : leading_words(rest, 4)) {  // its determiner and up to three words
           if (std::find(std::begin(kModel), std::end(kModel), word) != std::end(kModel)) {
             data = false;
             break;
           }
+          const size_t e = static_cast<size_t>(word.data() - rest.data()) + word.size();
           const bool possessive = e < rest.size() && rest[e] == '\'';  // "the dataset's model"
           if (!possessive && std::find(std::begin(kData), std::end(kData), word) != std::end(kData)) data = true;
-          if (e >= rest.size() || rest[e] != ' ') break;
-          rest.remove_prefix(e + 1);
         }
         if (data) return p;
       }
@@ -6109,6 +6081,8 @@ if (contains("other process") || contains("another process") || contains("other 
   // word in the sentence, not asked, denied or supposed, and no GPU named as the load's target ("while
   // loading the data onto the GPU").
   static bool data_load_failure_told(std::string_view lo) {
+    // (A sentence's load words are the line's: without them on the line, no sentence is split.)
+    if (data_load_told(lo) == std::string_view::npos) return false;
     for (std::string_view sen : sentences(lo)) {
       if (data_load_told(sen) == std::string_view::npos) continue;
       const bool short_told = contains_any(sen, {"not enough", "n't enough"});  // the trouble itself, not a denial

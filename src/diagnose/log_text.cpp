@@ -499,13 +499,31 @@ std::vector<ProseCount> prose_counts(std::string_view lo) {
     }
     if (starts) {
       try {
-        out.push_back({std::stod(digits), e});
+        out.push_back({std::stod(digits), p, e});
       } catch (...) {  // (no number: std::stod rejected the run)
       }
     }
     p = e;
   }
   return out;
+}
+
+// A count just after "after" (see log_text.h).
+bool count_told_after(std::string_view lo, const ProseCount& c) {
+  std::string_view head = trim_view(lo.substr(0, std::min(c.begin, lo.size())));
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (std::string_view f : {"the first", "only", "just", "about", "around", "over", "more than", "~", "roughly",
+                               "approximately", "nearly", "almost"}) {
+      if (head.size() >= f.size() && head.substr(head.size() - f.size()) == f &&
+          (f == "~" || head.size() == f.size() || !word_char(head[head.size() - f.size() - 1]))) {
+        head = trim_view(head.substr(0, head.size() - f.size()));
+        stripped = true;
+      }
+    }
+  }
+  return head.size() >= 5 && head.substr(head.size() - 5) == "after" &&
+         (head.size() == 5 || !word_char(head[head.size() - 6]));
 }
 
 // One GPU unable to hold a model of B parameters (see log_text.h).

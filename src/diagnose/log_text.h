@@ -155,13 +155,21 @@ inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\x
 bool zh_asked_supposed_or_denied(std::string_view text);
 /// A count written in prose on `lo` (lowercase): a digit run that starts a word (not after a letter, a
 /// digit, '_', '.' or ','), with its decimal point and thousands commas ("1216", "1.8", "1,200");
-/// `value` its value, `end` where it ends (the unit or word after it is the caller's to read).
+/// `value` its value, `begin` and `end` where it starts and ends (the unit or word after it is the
+/// caller's to read).
 struct ProseCount {
   double value = 0;
+  size_t begin = 0;
   size_t end = 0;
 };
 /// Every count in `lo`, in order (see ProseCount).
 std::vector<ProseCount> prose_counts(std::string_view lo);
+/// Whether the count `c` of `lo` (prose_counts(lo)) stands right after the word "after", fillers
+/// between aside: "after 5 iterations", "only after 20 steps", "after the first 10 iterations",
+/// "after about 3000 steps", "after more than 2 epochs" (fillers "the first", "only", "just", "about",
+/// "around", "over", "more than", "~", "roughly", "approximately", "nearly", "almost"). The unit
+/// after the count is the caller's to read.
+bool count_told_after(std::string_view lo, const ProseCount& c);
 /// One GPU told unable to hold a model of a size in billions of parameters, in the clause that names
 /// both (`lo` lowercased): "a single GPU cannot load the 70B model", "can't load a 13b model on one
 /// card", zh "单卡无法加载70b模型" (one card cannot load the 70b model; 单卡 / 单张卡 / 一张卡, 无法加载 /

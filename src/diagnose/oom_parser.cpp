@@ -2932,17 +2932,14 @@ bool memory_trouble_prose(std::string_view lo) {
         contains_any(c, {"faster", "speed", "it/s", "timeout", "error:", "because of"})) {
       continue;
     }
-    if (!contains_any(c, {"vram", "gpu memory", "gpu ram", "memory"})) continue;
-    // "with" and a size: digits, then GB / GiB / G / Go (French) / MB / TB.
+    if (!contains_any(c, {"vram", "gpu ram", "memory"})) continue;
+    // "with" and a size (prose_number_at(): GB / GiB / G / MB / TB; not "m", a count), or Go (French).
     for (size_t with = c.find("with "); with != std::string_view::npos; with = c.find("with ", with + 5)) {
-      size_t k = with + 5;
-      const size_t digits = k;
-      while (k < c.size() && (is_digit(c[k]) || c[k] == '.')) ++k;
-      if (k == digits) continue;
-      while (k < c.size() && c[k] == ' ') ++k;
-      for (std::string_view u : {"gib", "gb", "go", "g", "mb", "mib", "tb"}) {
-        if (c.compare(k, u.size(), u) == 0 && (k + u.size() == c.size() || !is_alpha(c[k + u.size()]))) return true;
-      }
+      const std::optional<ProseNumber> n = prose_number_at(c, with + 5);
+      if (!n) continue;
+      const size_t unit_at = with + 5 + n->chars;
+      const std::string_view unit = trim_view(c.substr(unit_at, n->end - unit_at));
+      if ((n->unit_bytes > 0 && unit != "m") || unit == "go") return true;
     }
   }
   // zh: a GPU (its model's number, 显卡, "GPU") told blown by the run, 撑爆 / 爆了 / 爆掉 ("T=8直接把3090撑爆了",
@@ -3898,6 +3895,17 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       }
       // (A kill's or a dead kernel's report has no request of its own: tcmalloc's, below, where it shows.)
       if (!r.requested_bytes && !killed && !kernel_died) prose_request_near(lines, static_cast<size_t>(&l - lines.data()), r);
+      // tcmalloc's large allocation on `near`, a line as tcmalloc prints it (in lower case), where
+      // `keep` takes it: its size the request, on the host (both readings below).
+      auto take_tcmalloc = [&r](std::string_view near, auto&& keep) {
+        const size_t t = near.find("tcmalloc: large alloc");
+        if (t == std::string_view::npos || !keep(near, t + 21)) return;
+        if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
+          r.device = "cpu";
+          r.requested_bytes = n->first;
+          r.requested_printed = std::to_string(n->first) + " bytes";
+        }
+      };
       // tcmalloc's warning of one large allocation on the report's line or the next three, told with
       // the host running out on its own line ("I'm running out of memory ... Colab notifies me 6 times,
       // with the following warning: tcmalloc: large alloc 2617409536 bytes") or failed ("== (nil)"):
@@ -3906,18 +3914,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if ((r.device.empty() || r.device == "cpu") && !r.requested_bytes) {
         const size_t idx = static_cast<size_t>(&l - lines.data());
         for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
-          const std::string near = lower(lines[j].raw.substr(0, 2000));
-          const size_t t = near.find("tcmalloc: large alloc");
-          if (t == std::string::npos) continue;
-          if (!tcmalloc_alloc_failed(near, t + 21) &&
-              !contains_any(near, {"out of memory", "running out", "ran out", "runs out", "run out"})) {
-            continue;
-          }
-          if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
-            r.device = "cpu";
-            r.requested_bytes = n->first;
-            r.requested_printed = std::to_string(n->first) + " bytes";
-          }
+          take_tcmalloc(lower(lines[j].raw.substr(0, 2000)), [](std::string_view near, size_t from) {
+            return tcmalloc_alloc_failed(near, from) ||
+                   contains_any(near, {"out of memory", "running out", "ran out", "runs out", "run out"});
+          });
         }
       }
       // The host's process killed or its kernel dead beside tcmalloc's warning of one large
@@ -3929,13 +3929,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (size_t d = 1; d <= 40 && !r.requested_bytes; ++d) {
           for (const size_t j : {idx >= d ? idx - d : lines.size(), idx + d}) {
             if (j >= lines.size() || r.requested_bytes) continue;
-            const std::string_view near = lines[j].raw.substr(0, 400);  // (tcmalloc prints it in lower case)
-            const size_t t = near.find("tcmalloc: large alloc");
-            if (t == std::string_view::npos) continue;
-            if (const auto n = tcmalloc_large_alloc_at(near, t + 21)) {
-              r.requested_bytes = n->first;
-              r.requested_printed = std::to_string(n->first) + " bytes";
-            }
+            take_tcmalloc(lines[j].raw.substr(0, 400), [](std::string_view, size_t) { return true; });
           }
         }
       }
