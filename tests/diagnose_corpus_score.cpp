@@ -345,6 +345,9 @@
 // - held83: tests/data/oom-corpus-held83/ (7 reports gathered the same way, in six shares, after
 //   held82's round was committed, before the session's search budget ran out; committed on their own
 //   before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held83).
+// - held84: tests/data/oom-corpus-held84/ (41 reports gathered the same way, in six shares, after
+//   held83's round and the session's last commit (1071928); committed on their own before anything
+//   was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held84).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -9179,6 +9179,126 @@ TEST(DiagnoseKinds40, Held83Kinds) {
                              "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
 }
 
+TEST(DiagnoseKinds40, Held84Kinds) {
+  // Memory told short in other words, a title asking what memory the work needs beside an error the
+  // post tells, a run told impossible on a machine of a size: reports in prose.
+  for (const char* told : {"How much gpu memory does this code need?\nMy machine is 1080ti, which is running short of gpu memory.\n",
+                           "GPU memory required to train 8x8 patch models\nEverytime I train them I get the following error\n"
+                           "Traceback (most recent call last):\n  File \"main.py\", line 3, in <module>\n",
+                           "How much RAM?\nI'm unable to process data on machine with 64GB RAM.\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  for (const char* none : {"GPU memory required to train 8x8 patch models\nIs it 16 GB or 32 GB per GPU?\n",
+                           "Reduce the memory needed for training\nThis PR fixes an error in the docs.\n",
+                           "Missing param required for LoRA config\nTypeError: missing 1 required positional argument\n",
+                           "Log how much GPU memory is used per step\nTraceback (most recent call last):\n",
+                           "How much gpu memory does this code need?\nThe plots show the mean squared error.\n",
+                           "Ideas?\nI'm running short of ideas on how to reduce memory.\n",
+                           "Fits\nWe're not short on VRAM, the model only takes 6GB of 24GB.\n",
+                           "Tips\nTip: if you're short on VRAM, pass --lowvram.\n",
+                           "Results\nThe method falls short of memory savings reported in the paper.\n",
+                           "Bandwidth\nWe are short on memory bandwidth.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  // Chinese: the GPU's memory slowly rising epoch after epoch, asked why: the rise is told.
+  const std::string zh = "\xe6\x88\x91\xe7\x9a\x84GPU\xe5\x8d\xa0\xe7\x94\xa8\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x8c\xe5\x9c\xa8"
+                         "\xe6\xaf\x8f\xe8\xbf\x9b\xe8\xa1\x8c\xe4\xb8\x80\xe4\xb8\xaa""epoch\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99"
+                         "\xef\xbc\x8c\xe9\x83\xbd\xe4\xbc\x9a\xe6\x85\xa2\xe6\x85\xa2\xe5\xa2\x9e\xe5\x8a\xa0\xe8\xbf\x99\xe6"
+                         "\x98\xaf\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88\xef\xbc\x9f\n";  // 我的GPU占用显存，在每进行一个epoch的时候，都会慢慢增加这是为什么？
+  const std::vector<Diagnosis> zh_grows = diagnose_log("Title\n" + zh, rules_alone());
+  ASSERT_EQ(zh_grows.size(), 1u);
+  EXPECT_EQ(zh_grows.front().oom->line, 2);
+  // Chinese: a rise asked why but denied, or of a setting the user raises, is no growth.
+  for (const std::string& no : {std::string("\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88\xe6\x98\xbe\xe5\xad\x98\xe6\xb2\xa1"
+                                           "\xe6\x9c\x89\xe6\x85\xa2\xe6\x85\xa2\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x9f\n"),  // 为什么显存没有慢慢增加？
+                               std::string("\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe6\x97\xb6\xe6\x88\x91"
+                                           "\xe9\x80\x90\xe6\xad\xa5\xe5\xa2\x9e\xe5\x8a\xa0""batch size\n")}) {  // 显存不够时我逐步增加batch size
+    EXPECT_FALSE(evidence_holds("Title\n" + no, "memory grows")) << no;
+  }
+  // ... nor memory following a setting, nor one rise, asked why: no report.
+  for (const std::string& no : {std::string("\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88\xe9\x9a\x8f\xe7\x9d\x80""batch size"
+                                            "\xe5\xa2\x9e\xe5\x8a\xa0\xe6\x98\xbe\xe5\xad\x98\xe4\xb9\x9f\xe5\xa2\x9e"
+                                            "\xe5\x8a\xa0\xef\xbc\x9f\n"),  // 为什么随着batch size增加显存也增加？
+                                std::string("\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88\xe6\x8d\xa2\xe6\x88\x90""fp32"
+                                            "\xe5\x90\x8e\xe6\x98\xbe\xe5\xad\x98\xe6\xb6\xa8\xe4\xba\x86\xe5\xbe\x88"
+                                            "\xe5\xa4\x9a\xef\xbc\x9f\n")}) {  // 为什么换成fp32后显存涨了很多？
+    EXPECT_TRUE(diagnose_log("Title\n" + no, rules_alone()).empty()) << no;
+  }
+  // "kept rising": growth told going on; "kept" of something else is none.
+  EXPECT_TRUE(evidence_holds("GPU memory usage kept rising\nThe GPU memory allocated kept rising until an OOM error.\n",
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));
+  EXPECT_FALSE(evidence_holds(std::string("CUDA out of memory\nI kept everything else the same and GPU memory usage increased "
+                                          "to 20GB when I disabled checkpointing.\n"),
+                              "memory grows step after step"));
+  // Batch size 1 told through a pronoun.
+  const std::string oom = "CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 10.73 GiB total capacity; 9.28 GiB "
+                          "already allocated; 280.00 MiB free; 9.40 GiB reserved in total by PyTorch)\n";
+  EXPECT_TRUE(evidence_holds(oom + "My first idea to fix it was decreasing batch size, but it is already 1.\n",
+                             "fails even at batch size 1", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds(oom + "Should I lower the batch size, or is it already 1 in the config?\n",
+                              "fails even at batch size 1"));
+  EXPECT_FALSE(evidence_holds(oom + "I lowered the batch size, but it's already 16 and still fails.\n",
+                              "fails even at batch size 1"));
+  for (const char* not_one : {"I lowered the batch size to 2, but the memory limit is already 1.5 GB.\n",
+                              "I set batch size to 32 and it was already 1 epoch in when it crashed.\n",
+                              "I decreased the batch size and the learning rate, but it is already 1e-5.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_one, "fails even at batch size 1")) << not_one;
+  }
+  EXPECT_TRUE(evidence_holds(oom + "I'd lower the batch size, but it's already 1, so I can't go lower.\n",
+                             "fails even at batch size 1", OomCause::kStaticModelTooLarge));
+  // An image's size set by abbreviated settings.
+  EXPECT_TRUE(evidence_holds(oom + "I'm running out of memory with `max_h = 1792`, `max_w = 1344` and `max_d = 256`.\n",
+                             "an input of 1344x1792 set", OomCause::kActivationsSeqlen));
+  // A TensorFlow tensor whose first dimension is far above any batch: not told as "the batch".
+  const std::string tf = "Resource exhausted: OOM when allocating tensor with shape[150528,32] and type float on "
+                         "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
+  EXPECT_TRUE(evidence_holds(tf, "is far above most batches", OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds(tf, "is usually the batch"));
+  EXPECT_FALSE(evidence_holds("Resource exhausted: OOM when allocating tensor with shape[65536,128] and type float on "
+                              "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+                              "is far above any batch"));
+  // The host's RAM named in a later line whose "don't" belongs to another verb; the dataset built.
+  const std::vector<Diagnosis> host =
+      diagnose_log("Running out of memory (125gb) when building my dataset\nWhat I don't understand is that it runs out of "
+                   "125gb ram during the 'Building inputs and labels' phase.\n",
+                   rules_alone());
+  ASSERT_FALSE(host.empty());
+  EXPECT_EQ(host.front().oom->device, "cpu");
+  EXPECT_TRUE(evidence_holds("Running out of memory (125gb) when building my dataset\n", "fails while the dataset loads",
+                             OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("CUDA out of memory when building the model\n", "fails while the dataset loads"));
+  const std::vector<Diagnosis> denied =
+      diagnose_log("Out of memory error\nThe job doesn't run out of 64gb ram, it fails on the GPU.\n", rules_alone());
+  ASSERT_FALSE(denied.empty());
+  EXPECT_NE(denied.front().oom->device, "cpu");
+  // The repository's defaults trained on one GPU; the user's sentence that runs into the message.
+  EXPECT_TRUE(evidence_holds("About GPU memory\nHi, when I use a single TITAN X to train the model with default settings, "
+                             "it just comes out with RuntimeError: CUDA out of memory.\n",
+                             "trained with the default settings on one GPU", OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds("About GPU memory\nIf I train with default settings on a single GPU, will it fit?\nRuntimeError: "
+                              "CUDA out of memory.\n",
+                              "trained with the default settings on one GPU"));
+  for (const char* not_one : {"I train with the default settings on 4 GPUs and it fails on a single image.\n",
+                              "I train with the default settings on a single node with 8 GPUs.\n",
+                              "I changed the default settings and train on one GPU.\n",
+                              "Traceback (most recent call last): File \"train.py\", line 10, in <module> trainer.fit(model, "
+                              "default_config, single gpu) RuntimeError: CUDA out of memory.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string("OOM\n") + not_one + "RuntimeError: CUDA out of memory.\n",
+                                "trained with the default settings on one GPU"))
+        << not_one;
+  }
+  EXPECT_TRUE(evidence_holds("OOM\nTraining the networks with the default config on one GPU gives CUDA out of memory.\n",
+                             "trained with the default settings on one GPU", OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("OOM\nI get an error when I train on a single GPU with the default settings: RuntimeError: CUDA "
+                             "out of memory.\n",
+                             "trained with the default settings on one GPU", OomCause::kActivationsBatch));
+  // A later line's failure denied after its words.
+  const std::vector<Diagnosis> bf16 =
+      diagnose_log("Out of memory error\nWith bf16, CUDA out of memory doesn't occur on the 3090.\n", rules_alone());
+  ASSERT_FALSE(bf16.empty());
+  EXPECT_NE(bf16.front().oom->device, "cuda");
+}
+
 TEST(DiagnoseKinds40, Session51FinalRead) {
   auto lacks = [](const std::string& log, const std::string& needle) {
     return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);

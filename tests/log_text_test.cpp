@@ -167,6 +167,10 @@ TEST(LogText, GpuModelNamesResolveAndAreRead) {
   EXPECT_FALSE(gpu_named("resized to 1080p"));          // a video resolution
   EXPECT_FALSE(gpu_named("step 13090 of 20000"));       // a card's number inside a larger one
   EXPECT_FALSE(gpu_named("the a1000b checkpoint"));      // a model name inside a word
+  EXPECT_TRUE(gpu_named("a single titan x (pascal)"));   // a card's line before its model's letters
+  EXPECT_TRUE(gpu_named("two titan rtx cards"));
+  EXPECT_FALSE(gpu_named("amazon.titan-embed-text-v1"));  // Amazon's Titan models
+  EXPECT_FALSE(gpu_named("the titan graph database"));
 }
 
 TEST(LogText, MemoryToldAsFull) {

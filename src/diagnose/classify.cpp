@@ -1172,6 +1172,18 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
                       r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", dims.front(),
                       longest_rest));
     b.add(OomCause::kActivationsBatch, 0.3);
+  } else if (r.family == "tensorflow" && dims.size() >= 2 && dims.front() >= 100000) {
+    // A first dimension far above most batches of samples: a count of positions with the batch
+    // folded in ([150528,32]: a 448x336 plane of pixels flattened for a cost volume; [262144,256]:
+    // every token of every sequence; rays or points per chunk; a recommender's batch of 131072), or
+    // a weight's rows ([173056,4096]: a dense kernel after a Flatten; [250002,1024]: a vocabulary's
+    // embedding table). Weighed as the batch's below (the corpus's reports of such shapes split
+    // between the batch, the input's size and the weights), but not told as "the batch".
+    b.add(OomCause::kActivationsBatch, 0.45,
+          fmt::format("one tensor of shape[{}] ({}{}); its first dimension, {}, is far above most batches of samples: "
+                      "positions (pixels, points, rays or tokens) with the batch folded in, or a weight's rows",
+                      r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "",
+                      dims.front()));
   } else if (r.family == "tensorflow" && !r.tensor_shape.empty()) {
     const std::string first = r.tensor_shape.substr(0, r.tensor_shape.find(','));
     b.add(OomCause::kActivationsBatch, 0.45,

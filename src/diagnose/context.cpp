@@ -206,7 +206,8 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"int4", kWQuant}, {"int8", kWQuant}, {"gptq", kWQuant}, {"awq", kWQuant}, {"nf4", kWQuant},
       {"bitsandbytes", kWQuant}, {"gguf", kWQuant}, {"qlora", kWQuant}, {"load_in_4bit", kWQuant},
       {"load_in_8bit", kWQuant}, {"bit", kWQuant}, {"fp8", kWQuant}, {"float8_e4m3fn", kWQuant},
-      {"height", kWDim}, {"width", kWDim},
+      {"height", kWDim}, {"width", kWDim}, {"max_h", kWDim}, {"max_w", kWDim}, {"img_h", kWDim}, {"img_w", kWDim},
+      {"img_height", kWDim}, {"img_width", kWDim}, {"image_height", kWDim}, {"image_width", kWDim},
       {"duckdb", kWHostEngine}, {"sqlite", kWHostEngine}, {"sqlite3", kWHostEngine}, {"postgres", kWHostEngine},
       {"postgresql", kWHostEngine}, {"mysql", kWHostEngine}, {"clickhouse", kWHostEngine}, {"polars", kWHostEngine},
       {"pyspark", kWHostEngine}, {"dask", kWHostEngine}, {"xarray", kWHostEngine},
@@ -2769,8 +2770,9 @@ class Reader {
                               (cjk && (has_text("\xe5\x8d\x95\xe5\x8d\xa1") || has_text("\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1") ||
                                        has_text("\xe5\xaf\xb9\xe8\xaf\x9d") || has_text("\xe8\x81\x8a\xe5\xa4\xa9") ||
                                        has_text("\xe4\xba\xa4\xe4\xba\x92")));
-    // zh: the memory (内存 the host's, 显存 the GPU's) said to keep growing: 一直/不断/持续/逐渐 +
-    // 增加/上涨/上升/增长/变大 (keeps increasing, rising, growing), 越来越多/越来越大 (more and more).
+    // zh: the memory (内存 the host's, 显存 the GPU's) said to keep growing: 一直/不断/持续/逐渐/慢慢/逐步 +
+    // 增加/上涨/上升/增长/变大 (keeps increasing, rising, growing), 越来越多/越来越大 (more and more); also
+    // asked only why, the going-on told in that clause ("都会慢慢增加这是为什么？").
     const bool zh_memory_grows = [&] {
       if (!cjk || !(has_text("\xe5\x86\x85\xe5\xad\x98") || has_text("\xe6\x98\xbe\xe5\xad\x98"))) return false;
       // The growth word's own sentence neither denies nor asks it (zh_not_told_at()).
@@ -2784,7 +2786,7 @@ class Reader {
       };
       auto told = [&](std::string_view x) {
         const size_t p = lo.find(x);
-        return p != std::string_view::npos && !zh_not_told_at(lo, p) && !stable_clause(p);
+        return p != std::string_view::npos && !zh_not_told_at(lo, p) && !stable_clause(p) && !zh_setting_near(lo, p, p + x.size());
       };
       if (told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\x9a") || told("\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a\xe5\xa4\xa7")) return true;
       // 不能释放 / 无法释放 (cannot be freed: "内存不能释放，会一直占用内存直到死机"): each use's memory stays.
@@ -2792,17 +2794,27 @@ class Reader {
           told("\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d\xe4\xba\x86")) {  // (and 释放不了)
         return true;
       }
-      // 一直, 不断, 持续, 逐渐 (all along, continually, steadily, gradually); 随着 (as ... goes on: "随着迭代
-      // 次数的增加内存的使用量也在增加", memory use rises as the iterations do); 每次 (each time: "每次增加
-      // 200M左右", up about 200M on every call).
-      const bool ongoing_zh = has_text("\xe4\xb8\x80\xe7\x9b\xb4") || has_text("\xe4\xb8\x8d\xe6\x96\xad") ||
-                              has_text("\xe6\x8c\x81\xe7\xbb\xad") || has_text("\xe9\x80\x90\xe6\xb8\x90") ||
-                              has_text("\xe9\x9a\x8f\xe7\x9d\x80") || has_text("\xe6\xaf\x8f\xe6\xac\xa1");
+      // 一直, 不断, 持续, 逐渐, 慢慢, 逐步 (all along, continually, steadily, gradually, slowly, step by step);
+      // 随着 (as ... goes on: "随着迭代次数的增加内存的使用量也在增加", memory use rises as the iterations do);
+      // 每次 (each time: "每次增加200M左右", up about 200M on every call). A rise beside a setting's name is
+      // the user's raising of it (zh_setting_near(): "我逐步增加了batch size").
+      static constexpr std::string_view kOngoingZh[] = {
+          "\xe4\xb8\x80\xe7\x9b\xb4", "\xe4\xb8\x8d\xe6\x96\xad", "\xe6\x8c\x81\xe7\xbb\xad", "\xe9\x80\x90\xe6\xb8\x90",
+          "\xe6\x85\xa2\xe6\x85\xa2", "\xe9\x80\x90\xe6\xad\xa5", "\xe9\x9a\x8f\xe7\x9d\x80", "\xe6\xaf\x8f\xe6\xac\xa1"};
+      const bool ongoing_zh = std::any_of(std::begin(kOngoingZh), std::end(kOngoingZh), has_text);
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
                             told("\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8") ||  // 一直涨 (keeps rising)
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
-      return ongoing_zh && rises_zh;
+      if (ongoing_zh && rises_zh) return true;
+      // A rise asked only why, told going on in that same clause (zh_rise_asked_why(): "都会慢慢增加这是
+      // 为什么？", why does it keep rising?): the growth is seen.
+      for (std::string_view x : {"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe4\xb8\x8a\xe6\xb6\xa8", "\xe6\xb6\xa8",
+                                 "\xe4\xb8\x8a\xe5\x8d\x87", "\xe5\xa2\x9e\xe9\x95\xbf"}) {  // 增加, 上涨, 涨, 上升, 增长
+        const size_t p = lo.find(x);
+        if (p != std::string_view::npos && zh_rise_asked_why(clause_at(lo, p)) && !stable_clause(p)) return true;
+      }
+      return false;
     }();
     // zh: intermediate results told kept on the GPU (保存 / 保留 / 存 ... 在gpu上 / 在显存: "怀疑是保存了一些
     // 中间量在gpu上，导致显存不足", kept some intermediate values on the GPU), not denied or asked.
@@ -2986,10 +2998,11 @@ class Reader {
     // A model's parameters counted, or a system's atoms (read below: a small model, many atoms).
     const std::optional<double> millions = has_text("param") ? millions_of_parameters(lo) : std::nullopt;
     const bool count_line = millions.has_value() || has_text("atom");
-    // An HPC job's memory, or a load or read told (the dataset's load), read below whatever other words
+    // An HPC job's memory, or a load, read or build told (the dataset's), read below whatever other words
     // the line holds ("I requested 64GB of memory from our HPC cluster and still ran out", "While
     // reading the CSV files the process ran out of memory").
-    const bool hpc_or_load_line = has_text("hpc") || has_text("loading ") || has_text("reading ");
+    const bool hpc_or_load_line = has_text("hpc") || has_text("loading ") || has_text("reading ") || has_text("building ") ||
+                                  has_text("preparing ") || has_text("preprocessing ") || has_text("tokenizing ");
     // A point cloud's voxel or grid size named (read below).
     // (A grid's size only beside a point cloud's words: not a CUDA kernel's launch grid.)
     const bool voxel_line = (has_text("voxel") || has_text("grid")) &&
@@ -3030,6 +3043,31 @@ class Reader {
       // a `RuntimeError: cuda runtime error (2) : out of memory`".
       if (const size_t stop = before.rfind(". "); stop != std::string_view::npos && stop > 0) {
         statement(raw.substr(0, stop + 1), lo.substr(0, stop + 1), n, seen);
+      }
+      // ... and the one sentence of eight words or more that runs into the message, up to where the
+      // message's own words start (message_head()): "Hi, when I use a single TITAN X to train the
+      // model with default settings, it just comes out with RuntimeError: CUDA out of memory", "I get an
+      // error when I train on one GPU: RuntimeError: ..." (not a logger's or a program's prefix,
+      // "[rank0]: torch.cuda.", nor a traceback flattened onto the line). It holds none of the
+      // message's words that brought the line here, so the reading ends.
+      if (const size_t head = message_head(lo); head != std::string_view::npos && head > 0) {
+        const std::string_view prose = lo.substr(0, head);
+        const size_t stop = prose.rfind(". ");
+        const size_t from = stop == std::string_view::npos ? 0 : stop + 2;
+        const std::string_view last = prose.substr(from);
+        size_t plain = 0;
+        for_each_token(last, [&](size_t i, size_t j) {
+          plain += j - i >= 2 && std::all_of(last.begin() + i, last.begin() + j, [](char c) { return is_alpha(c); });
+          return true;
+        });
+        const size_t read_before = before.rfind(". ");  // (what the sentences above read)
+        if (plain >= 8 && (read_before == std::string_view::npos || from > read_before + 1) &&
+            !contains_any(last, {"tried to allocate", "alloc_failed", "resource_exhausted", "failed to allocate",
+                                 "reserved by pytorch", "out of memory", "traceback (most recent call last)", "file \"",
+                                 ", line "}) &&
+            !code_line(last) && !printed_line(raw.substr(from, last.size()), last)) {
+          statement(raw.substr(from, last.size()), last, n, seen);
+        }
       }
       // Prose after the message on the same line is the user's, read as a statement of its own
       // (the line's words were scanned already): "... OutOfMemoryError: CUDA out of memory. But I
@@ -3089,14 +3127,21 @@ class Reader {
         (contains("grad graph") || contains("gradient") || contains("graph") || contains("autograd") || contains("backward") ||
          contains("no_grad"));
     // An image's size set by flags or settings ("--height 5712 --width 4284", "height=2048",
-    // "width: 3072", not quoted markup), on one line or on lines up to 20 apart: from a megapixel (1024x1024) up, the
+    // "width: 3072", "max_h = 1792, max_w = 1344", "img_h: 1024", not quoted markup), on one line or
+    // on lines up to 20 apart: from a megapixel (1024x1024) up, the
     // input's size is weighed as a resolution printed "WxH" is (input_dims()).
     // Not a page's, a widget's, a plot's or a screen's size (HTML, gr.Chatbot(height=...), wandb,
     // plotly, a monitor).
     if (has(kWDim) && !dims_told_ && lo.find('<') == std::string_view::npos &&
         !contains_any(lo, {"figsize", "chatbot", "gr.", "wandb", "plot", "layout", "monitor", "screen", "display", "window",
                            "style", "tile"})) {
-      for (const std::string_view w : {std::string_view("height"), std::string_view("width")}) {
+      static constexpr std::pair<std::string_view, bool> kDimNames[] = {
+          {"height", true},      {"width", false},     {"max_h", true},        {"max_w", false},
+          {"img_h", true},       {"img_w", false},     {"img_height", true},   {"img_width", false},
+          {"image_height", true}, {"image_width", false}};
+      bool height_here = false, width_here = false;  // (the first of each on the line)
+      for (const auto& [w, is_height] : kDimNames) {
+        if (is_height ? height_here : width_here) continue;
         for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
           if (!is_word_at(lo, p, w.size())) continue;
           // A flag of its own ("--height", "-height") or a setting's name, not a part of another's
@@ -3108,8 +3153,9 @@ class Reader {
           int64_t v = 0;
           while (e < lo.size() && is_digit(lo[e]) && e - k < 7) v = v * 10 + (lo[e++] - '0');
           if (e == k || (e < lo.size() && (word_char(lo[e]) || lo[e] == '.')) || v < 256 || v > 100000) continue;
-          auto& dim = w[0] == 'h' ? height_ : width_;
+          auto& dim = is_height ? height_ : width_;
           dim = {n, v};
+          (is_height ? height_here : width_here) = true;
           break;
         }
       }
@@ -3142,8 +3188,12 @@ class Reader {
     if (has(kWGrow) || has(kWLeak) || piles_up || more_and_more) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
-    // Growth without a step word but said to go on: "keeps increasing until", "growing slowly".
-    const bool ongoing = contains("keep") || contains("gradually") || contains("slowly") || contains("steadily") ||
+    // Growth without a step word but said to go on: "keeps increasing until", "growing slowly"; "kept"
+    // only before the growth ("kept rising", not "I kept everything else the same").
+    const bool ongoing = contains("keep") ||
+                         contains_any(lo, {"kept increasing", "kept growing", "kept rising", "kept climbing", "kept going up",
+                                           "kept accumulating", "kept on increasing", "kept on growing", "kept on rising"}) ||
+                         contains("gradually") || contains("slowly") || contains("steadily") ||
                          contains("until") || contains("over time") || contains("constantly") || contains("continuously") ||
                          contains("continually") || contains("continued growth") || contains("continuous growth") ||
                          contains("still growth") || piles_up ||
@@ -3355,6 +3405,16 @@ if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) |
                           "runs out", "run out", "not enough"})) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3, std::string(kHpcJobMemory) + text(), 0, Told::kAccount);
     }
+    // Training with the repository's default settings on one GPU ("when I use a single TITAN X to train
+    // the model with default settings, it just comes out with CUDA out of memory"): the defaults were
+    // set for the authors' several GPUs or larger card, so each step's batch is too large for one
+    // (fix: a smaller batch). In one sentence (default_settings_on_one_gpu()), not asked ('?'),
+    // supposed ("if"), denied nor told to work.
+    if (sentence && !negated && has_text("default") && contains_word_start(lo, "train") &&
+        default_settings_on_one_gpu(lo)) {
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, 0.3,
+          "trained with the default settings on one GPU (a batch set for the authors' several GPUs or larger card): " + text());
+    }
     // A cloud machine's type named beside the failure ("I couldn't find a way to specify `machineType` in
     // create_component_from_func", "it worked on a bigger machine"): a managed job's VM, whose size is the
     // host's RAM, where the log names no accelerator (context_at()).
@@ -3444,8 +3504,10 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
       }
       return any && !said_of_failure();
     };
-    const bool batch_one = has(kWSetting) && std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) &&
-                           !written_as_setting() && !batch_one_untried(lo);
+    const bool batch_one = has(kWSetting) &&
+                           ((std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting() &&
+                             !batch_one_untried(lo)) ||
+                            batch_one_by_pronoun(lo));
     if (has(kWSetting)) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -6048,7 +6110,9 @@ if (contains("other process") || contains("another process") || contains("other 
   }
 
   // The failure's phase told as the data's load: "while / when / during loading (or reading) the
-  // dataset", "... the data", "... all the images", "... the training dataset", "... the datasets"
+  // dataset", "... the data", "... all the images", "... the training dataset", "... the datasets",
+  // or its building ("when building my dataset", "while preprocessing the data": built in the host's
+  // memory before any step)
   // (a data noun within its first three words; not the model's: "the dataset's model", "the data
   // parallel checkpoint"): where its words start, or npos.
   static size_t data_load_told(std::string_view lo) {
@@ -6058,9 +6122,17 @@ if (contains("other process") || contains("another process") || contains("other 
     static constexpr std::string_view kModel[] = {"model", "models", "checkpoint", "checkpoints", "weights", "parallel",
                                                   "state", "tokenizer"};
     for (std::string_view at : {"while loading ", "when loading ", "during loading ", "while reading ", "when reading ",
-                                "during reading ", "in loading "}) {
+                                "during reading ", "in loading ",
+                                // the dataset built before any step ("when building my dataset", "while
+                                // preprocessing the data", "when tokenizing the corpus")
+                                "while building ", "when building ", "during building ", "while preparing ",
+                                "when preparing ", "while preprocessing ", "when preprocessing ", "during preprocessing ",
+                                "while tokenizing ", "when tokenizing "}) {
       for (size_t p = lo.find(at); p != std::string_view::npos; p = lo.find(at, p + 1)) {
         const std::string_view rest = lo.substr(p + at.size());
+        // (Built, not loaded: the dataset or corpus itself, not its embeddings or features, which a
+        // model computes, often on the GPU: "while building the embeddings".)
+        const bool built = at.find("loading") == std::string_view::npos && at.find("reading") == std::string_view::npos;
         bool data = false;
         for (std::string_view word : leading_words(rest, 4)) {  // its determiner and up to three words
           if (std::find(std::begin(kModel), std::end(kModel), word) != std::end(kModel)) {
@@ -6069,7 +6141,10 @@ if (contains("other process") || contains("another process") || contains("other 
           }
           const size_t e = static_cast<size_t>(word.data() - rest.data()) + word.size();
           const bool possessive = e < rest.size() && rest[e] == '\'';  // "the dataset's model"
-          if (!possessive && std::find(std::begin(kData), std::end(kData), word) != std::end(kData)) data = true;
+          if (!possessive && std::find(std::begin(kData), std::end(kData), word) != std::end(kData) &&
+              (!built || word == "dataset" || word == "datasets" || word == "data" || word == "corpus")) {
+            data = true;
+          }
         }
         if (data) return p;
       }
@@ -6856,6 +6931,91 @@ if (contains("other process") || contains("another process") || contains("other 
                                                    // told as where it already stands, the floor reached ("For testing
                                                    // batch size is already 1")
                                                    "batch size is already 1", "batch size was already 1", "batch size already 1"};
+  // A sentence of `lo` (lower-cased) that trains with the defaults on one GPU: "default settings /
+  // config / parameters / hyperparameters" and one GPU ("single GPU", "one GPU", "1 GPU", "single
+  // card", or "a single" / "only one" / "one" right before a GPU's name, "nvidia" aside: "a single
+  // TITAN X"), a word of training. Not with several GPUs or nodes named ("on 4 GPUs, only one GPU
+  // runs out", "a single node with 8 GPUs"), the defaults changed or not used ("I changed the default
+  // settings", "I didn't use the default config"), asked, supposed or told to work (success_told()).
+  static bool default_settings_on_one_gpu(std::string_view lo) {
+    static constexpr std::string_view kDefaults[] = {"default setting", "default config", "default param", "default hyperparam"};
+    for (std::string_view sen : sentences(lo)) {
+      const size_t d = std::min({sen.find(kDefaults[0]), sen.find(kDefaults[1]), sen.find(kDefaults[2]), sen.find(kDefaults[3])});
+      if (d == std::string_view::npos || !contains_word_start(sen, "train") || sen.find('?') != std::string_view::npos ||
+          contains_word(sen, "if") || contains_word(sen, "gpus") || contains_word(sen, "nodes") ||
+          contains_word_start(sen, "multi") || clause_negated(sen) || contains_word(sen, "never") || success_told(sen) ||
+          contains_any(sen.substr(0, d), {"chang", "modif", "reduc", "lower", "n't", "not ", "instead of", "rather than"})) {
+        continue;
+      }
+      if (contains_any(sen, {"single gpu", "one gpu", "1 gpu", "single card", "one card"})) return true;
+      for (std::string_view one : {"a single ", "only one ", "one "}) {
+        for (size_t p = sen.find(one); p != std::string_view::npos; p = sen.find(one, p + 1)) {
+          if (!word_starts_at(sen, p)) continue;
+          std::string_view next = sen.substr(p + one.size());
+          if (next.substr(0, 7) == "nvidia ") next.remove_prefix(7);
+          // (The GPU's name in the next two words: "a single TITAN X", "one RTX 3090", "one A100".)
+          const std::vector<std::string_view> w = leading_words(next, 2);
+          if (!w.empty() && gpu_named(next.substr(0, static_cast<size_t>(w.back().data() - next.data()) + w.back().size()))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  // Where an OOM message's own words start on the lower-cased line `lo`: the token holding the first
+  // "error" or "exception" in the 40 characters before "out of memory" ("... comes out with
+  // RuntimeError: CUDA out of memory", "RuntimeError: CUDA error: out of memory"), else "out of
+  // memory" itself with a "cuda " / "gpu " just before it; npos without "out of memory".
+  static size_t message_head(std::string_view lo) {
+    const size_t m = lo.find("out of memory");
+    if (m == std::string_view::npos) return std::string_view::npos;
+    const size_t from = m >= 40 ? m - 40 : 0;
+    size_t h = std::min(lo.substr(from, m - from).find("error"), lo.substr(from, m - from).find("exception"));
+    h = h == std::string_view::npos ? m : from + h;
+    if (h == m) {
+      for (std::string_view w : {"cuda ", "gpu "}) {
+        if (h >= w.size() && lo.substr(h - w.size(), w.size()) == w) h -= w.size();
+      }
+    }
+    while (h > 0 && lo[h - 1] != ' ' && lo[h - 1] != '`' && lo[h - 1] != '(' && lo[h - 1] != '"' && lo[h - 1] != '\'') --h;
+    return h;
+  }
+
+  // Batch size 1 told through a pronoun, the batch size named earlier in the sentence: "My first idea
+  // was decreasing batch size, but it is already 1", "I'd lower the batch size but it's already at 1,
+  // so that is no option". "it" a word of its own ("the limit is already 1.5 GB" is none), the 1 a
+  // count of its own (not "1.5", "1e-5", "1,024", "1 epoch", "1 gb"). Not asked ('?') nor supposed
+  // ("if") in that sentence.
+  static bool batch_one_by_pronoun(std::string_view lo) {
+    for (std::string_view sen : sentences(lo)) {
+      const size_t b = std::min(sen.find("batch size"), sen.find("batch_size"));
+      if (b == std::string_view::npos || sen.find('?') != std::string_view::npos || contains_word(sen, "if")) continue;
+      for (std::string_view k : {"it is already 1", "it's already 1", "it was already 1", "it is already at 1",
+                                 "it's already at 1", "it was already at 1", "it is already set to 1", "it's already set to 1",
+                                 "it was already set to 1"}) {
+        for (size_t p = sen.find(k, b); p != std::string_view::npos && p - b <= 80; p = sen.find(k, p + 1)) {
+          if (!word_starts_at(sen, p)) continue;
+          const size_t e = p + k.size();
+          std::string_view after = sen.substr(e);
+          if (!after.empty() && (after.front() == '.' || after.front() == ',') && after.size() > 1 && is_digit(after[1])) continue;
+          if (!after.empty() && (is_alpha(after.front()) || is_digit(after.front()) || after.front() == '%' ||
+                                 after.front() == '/' || after.front() == '-' || after.front() == ':')) {
+            continue;  // "1/8 of the default", "1-2", "1:1"
+          }
+          after = trim_view(after);
+          bool unit = false;
+          for (std::string_view u : {"epoch", "hour", "minute", "second", "sec", "step", "iteration", "iter", "day", "gb", "gib",
+                                     "mb", "mib", "%", "x ", "k ", "m ", "token"}) {
+            unit = unit || after.substr(0, u.size()) == u;
+          }
+          if (!unit) return true;
+        }
+      }
+    }
+    return false;
+  }
   // Batch size 1 only asked about, supposed or not wanted where each of its phrases stands ("Should I
   // try a batch size as small as 1?", "I do not want to go down to batch size 1, that would be too
   // slow", "if I set batch size 1"): no run at batch 1 told.

@@ -559,6 +559,69 @@ bool single_gpu_cannot_hold_model(std::string_view lo) {
   return false;
 }
 
+// A Chinese clause asking only why (see log_text.h).
+bool zh_asked_why_only(std::string_view c) {
+  if (c.find("\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88") == std::string_view::npos &&  // 为什么
+      c.find("\xe4\xb8\xba\xe4\xbd\x95") == std::string_view::npos) {               // 为何
+    return false;
+  }
+  // 没, 不是, 不会, 未, 是否, 吗, 如果, 假如
+  for (std::string_view x : {"\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a", "\xe6\x9c\xaa",
+                             "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
+                             "\xe5\x81\x87\xe5\xa6\x82"}) {
+    if (c.find(x) != std::string_view::npos) return false;
+  }
+  // 不 alone denies ("为什么显存不随着batch增加？"); in 不断 / 不停 it is "continually".
+  for (size_t p = c.find("\xe4\xb8\x8d"); p != std::string_view::npos; p = c.find("\xe4\xb8\x8d", p + 3)) {
+    const std::string_view next = c.substr(p + 3, 3);
+    if (next != "\xe6\x96\xad" && next != "\xe5\x81\x9c") return false;  // 断, 停
+  }
+  return true;
+}
+
+// A setting beside a rise (see log_text.h).
+bool zh_setting_near(std::string_view lo, size_t begin, size_t end) {
+  static constexpr std::string_view kSettings[] = {
+      "batch", "bs", "seq", "lr", "epoch", "max_", "size",
+      "\xe5\xba\x8f\xe5\x88\x97", "\xe6\x89\xb9", "\xe9\x95\xbf\xe5\xba\xa6", "\xe5\xb0\xba\xe5\xaf\xb8",  // 序列, 批, 长度, 尺寸
+      "\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87", "\xe8\xbe\x93\xe5\x85\xa5",       // 分辨率, 图片, 输入
+      "\xe6\xa0\xb7\xe6\x9c\xac", "\xe5\xad\xa6\xe4\xb9\xa0\xe7\x8e\x87"};                                  // 样本, 学习率
+  std::string_view next = lo.substr(std::min(end, lo.size()), 24);
+  for (bool skipped = true; skipped;) {
+    skipped = false;
+    while (!next.empty() && next.front() == ' ') next.remove_prefix(1), skipped = true;
+    for (std::string_view f : {"\xe4\xba\x86", "\xe5\x88\xb0", "\xe4\xb8\x80\xe4\xb8\x8b"}) {  // 了, 到, 一下
+      if (next.substr(0, f.size()) == f) next.remove_prefix(f.size()), skipped = true;
+    }
+  }
+  const std::string_view before = lo.substr(begin >= 12 ? begin - 12 : 0, begin >= 12 ? 12 : begin);
+  for (std::string_view w : kSettings) {
+    if (next.substr(0, w.size()) == w || before.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// A rise asked only why, told going on in its clause (see log_text.h).
+bool zh_rise_asked_why(std::string_view c) {
+  if (!zh_asked_why_only(c)) return false;
+  // 一直, 不断, 持续, 逐渐, 慢慢, 逐步, 每次
+  bool ongoing = false;
+  for (std::string_view o : {"\xe4\xb8\x80\xe7\x9b\xb4", "\xe4\xb8\x8d\xe6\x96\xad", "\xe6\x8c\x81\xe7\xbb\xad",
+                             "\xe9\x80\x90\xe6\xb8\x90", "\xe6\x85\xa2\xe6\x85\xa2", "\xe9\x80\x90\xe6\xad\xa5",
+                             "\xe6\xaf\x8f\xe6\xac\xa1"}) {
+    ongoing = ongoing || c.find(o) != std::string_view::npos;
+  }
+  if (!ongoing) return false;
+  // 增加, 上涨, 涨, 上升, 增长
+  for (std::string_view x : {"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe4\xb8\x8a\xe6\xb6\xa8", "\xe6\xb6\xa8",
+                             "\xe4\xb8\x8a\xe5\x8d\x87", "\xe5\xa2\x9e\xe9\x95\xbf"}) {
+    for (size_t p = c.find(x); p != std::string_view::npos; p = c.find(x, p + 3)) {
+      if (!zh_setting_near(c, p, p + x.size())) return true;
+    }
+  }
+  return false;
+}
+
 // Chinese asked, supposed, denied or fixed (see log_text.h).
 bool zh_asked_supposed_or_denied(std::string_view text) {
   for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
@@ -1333,8 +1396,17 @@ bool container_memory_named(std::string_view lo) {
 // A GPU named in `lo` by that word or a model's ("RTX 3090", "A100", "T4"), CUDA, or zh 显存 /
 // 显卡 (the GPU's memory / card).
 bool gpu_named(std::string_view lo) {
-  for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "tpu"}) {
+  // (Also a card's line named without its model number: "a Quadro", "GeForce"; NVIDIA's TITAN only
+  // before its model's letters, "a single TITAN X", "Titan RTX": not Amazon's Titan models, a
+  // database, a host named titan.)
+  for (std::string_view w : {"gpu", "gpus", "cuda", "rtx", "gtx", "tpu", "quadro", "geforce"}) {
     if (contains_word(lo, w)) return true;
+  }
+  for (size_t p = lo.find("titan "); p != std::string_view::npos; p = lo.find("titan ", p + 6)) {
+    if (!word_starts_at(lo, p)) continue;
+    for (std::string_view m : {"x", "xp", "v", "z", "rtx", "black"}) {
+      if (lo.compare(p + 6, m.size(), m) == 0 && is_word_at(lo, p + 6, m.size())) return true;
+    }
   }
   for (const GpuModelName& g : gpu_model_names()) {
     if (is_digit(g.word[0])) {

@@ -153,6 +153,24 @@ inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\x
 /// overflow (不会爆, 没有爆, 没爆, 不爆, 没撑爆, 不会撑爆, 没爆掉, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
 /// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
+/// Whether the Chinese clause `c` asks only why (为什么 / 为何), denying nothing (没, 不是, 不会, 未, 不 other
+/// than in 不断 / 不停, "continually") and asking or supposing nothing else (是否, 吗, 如果, 假如): "都会慢慢
+/// 增加这是为什么？" (why does it keep rising?) tells the rise, as English "why does the memory keep
+/// increasing?" does; "为什么显存没有增加？" (why did it not rise?) tells none.
+bool zh_asked_why_only(std::string_view c);
+/// Whether a setting the user changes stands beside the rise word lo[begin, end): after it (past
+/// spaces, 了, 到, 一下) or in the 12 bytes before it, so the rise is the user's raising of that setting
+/// or the memory following it, not growth: "我逐步增加了batch size" (I raised the batch size step by
+/// step), "我把batch size逐步增加到64"; batch, bs, seq, lr, epoch, max_, size, zh 序列 (sequence), 批 (batch),
+/// 长度 (length), 尺寸 (size), 分辨率 (resolution), 图片 (images), 输入 (input), 样本 (samples), 学习率 (learning
+/// rate).
+bool zh_setting_near(std::string_view lo, size_t begin, size_t end);
+/// Whether the Chinese clause `c` asks only why (zh_asked_why_only()) of a rise told going on: a rise
+/// word (增加, 上涨, 涨, 上升, 增长) with 一直 / 不断 / 持续 / 逐渐 / 慢慢 / 逐步 / 每次 (all along, continually,
+/// steadily, gradually, slowly, step by step, each time) in `c`, no setting beside the rise
+/// (zh_setting_near()): "都会慢慢增加这是为什么？" tells growth seen; "为什么随着batch size增加显存也增加？"
+/// (memory following a setting) and "为什么换成fp32后显存涨了很多？" (one rise) tell none.
+bool zh_rise_asked_why(std::string_view c);
 /// A count written in prose on `lo` (lowercase): a digit run that starts a word (not after a letter, a
 /// digit, '_', '.' or ','), with its decimal point and thousands commas ("1216", "1.8", "1,200");
 /// `value` its value, `begin` and `end` where it starts and ends (the unit or word after it is the
@@ -235,8 +253,8 @@ const std::vector<GpuModelName>& gpu_model_names();
 /// `p`, of length `n`.
 bool card_number_at(std::string_view lo, size_t p, size_t n);
 /// A GPU named in `lo` (lowercase) by that word or a model's (gpu_model_names(): "RTX 3090",
-/// "A100", "T4", "MI300X"), CUDA, a TPU, or zh 显存 / 显卡 (the GPU's memory / card); not a video
-/// resolution ("1080p").
+/// "A100", "T4", "MI300X"), a card's line (Quadro, GeForce; "TITAN X", "Titan RTX"), CUDA, a TPU, or zh
+/// 显存 / 显卡 (the GPU's memory / card); not a video resolution ("1080p").
 bool gpu_named(std::string_view lo);
 /// A container's or a cluster node's memory named in `lo` (lowercase): a pod, a container, a cgroup,
 /// Kubernetes, Docker, an ECS task (Korean 컨테이너, 도커), a Spark driver's or executor's memory:

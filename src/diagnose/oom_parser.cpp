@@ -2320,6 +2320,13 @@ bool memory_growth_prose(std::string_view lo) {
                           "\xe9\x87\x8a\xe6\x94\xbe\xe4\xb8\x8d\xe4\xba\x86"}) {
       grows = grows || lo.find(w) != std::string_view::npos;
     }
+    // 慢慢增加 / 逐渐增加 / 逐步增加 (slowly / gradually increasing), not of a setting the user raises
+    // ("我逐步增加了batch size": zh_setting_near()).
+    for (std::string_view w : {"\xe6\x85\xa2\xe6\x85\xa2\xe5\xa2\x9e\xe5\x8a\xa0", "\xe9\x80\x90\xe6\xb8\x90\xe5\xa2\x9e\xe5\x8a\xa0",
+                               "\xe9\x80\x90\xe6\xad\xa5\xe5\xa2\x9e\xe5\x8a\xa0"}) {
+      const size_t p = lo.find(w);
+      grows = grows || (p != std::string_view::npos && !zh_setting_near(lo, p, p + w.size()));
+    }
     // 越来越 (ever more), 涨 (rises), 增长 (grows), 变大 (gets larger), 上升 (goes up), 累积 (accumulates, not
     // 梯度累积 gradient accumulation), 多占 (takes more), 比上一 (more than the previous one) only in the 30
     // bytes (ten characters) after the memory's name ("显存占用越来越大", "每个epoch显存都在增长"):
@@ -2346,7 +2353,9 @@ bool memory_growth_prose(std::string_view lo) {
     }
     // Fixed (修复), asked (？, ?, 吗, 是否, 请问, 怎么, 如何), denied (并没有, 并不, 不存在, 未发现, 没发现,
     // 没有增长, 没有上升, 没有涨, 没涨, 不涨) or told as normal or stable (正常, 稳定; not 不正常 / 不稳定,
-    // abnormal / unstable): no report.
+    // abnormal / unstable): no report. (A question mark ending a clause that asks only why of a
+    // rise told going on, zh_rise_asked_why(): the growth is seen, as English "why does the memory
+    // keep increasing?" tells it.)
     for (const char* w : {"\xe4\xbf\xae\xe5\xa4\x8d", "\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6",
                           "\xe5\xb9\xb6\xe6\xb2\xa1\xe6\x9c\x89", "\xe5\xb9\xb6\xe4\xb8\x8d", "\xe4\xb8\x8d\xe5\xad\x98\xe5\x9c\xa8",
                           "\xe6\x9c\xaa\xe5\x8f\x91\xe7\x8e\xb0", "\xe6\xb2\xa1\xe5\x8f\x91\xe7\x8e\xb0", "\xe6\xad\xa3\xe5\xb8\xb8",
@@ -2359,6 +2368,9 @@ bool memory_growth_prose(std::string_view lo) {
                           "\xe6\x9c\xaa\xe5\x87\xba\xe7\x8e\xb0"}) {
       const size_t at = lo.find(w);
       if (at == std::string_view::npos) continue;
+      if ((std::string_view(w) == "\xef\xbc\x9f" || std::string_view(w) == "?") && zh_rise_asked_why(clause_at(lo, at > 0 ? at - 1 : 0))) {
+        continue;
+      }
       // 正常 / 稳定 after 不 (不正常, 不稳定) tell trouble, not its absence.
       const bool negated_back = (std::string_view(w) == "\xe6\xad\xa3\xe5\xb8\xb8" ||
                                  std::string_view(w) == "\xe7\xa8\xb3\xe5\xae\x9a") &&
@@ -2860,6 +2872,34 @@ bool zh_host_memory_only(std::string_view lo) {
                             "cuda", "vram", "\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2"});
 }
 
+// The memory told short, "short of" / "short on" before the memory's name within its first two words
+// ("my 1080ti is running short of gpu memory", "we are short on VRAM", "short of RAM"), in a sentence
+// that neither asks ('?') nor supposes ("if you're short on VRAM, pass --lowvram"); not denied just
+// before ("we're not short on VRAM", "never short of memory"), not of something else ("short of
+// ideas", "short on memory bandwidth") nor a result falling short ("falls short of memory savings").
+bool memory_told_short(std::string_view lo) {
+  for (std::string_view t : sentences(lo)) {
+    if (t.find('?') != std::string_view::npos || contains_word(t, "if")) continue;
+    for (std::string_view s : {"short of ", "short on "}) {
+      for (size_t p = t.find(s); p != std::string_view::npos; p = t.find(s, p + 1)) {
+        if (!word_starts_at(t, p)) continue;
+        const std::vector<std::string_view> ws = alnum_words(t.substr(p + s.size(), 32));
+        bool memory = false;
+        for (size_t k = 0; k < ws.size() && k < 2; ++k) memory = memory || ws[k] == "memory" || ws[k] == "ram" || ws[k] == "vram";
+        for (size_t k = 0; k < ws.size() && k < 4; ++k) {
+          memory = memory && ws[k] != "bandwidth" && ws[k] != "efficiency" && ws[k] != "savings" && ws[k] != "saving";
+        }
+        const std::string_view before = t.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+        const bool denied = contains_word(before, "not") || contains_word(before, "never") || contains_word(before, "no") ||
+                            before.find("n't ") != std::string_view::npos;
+        const bool falls = contains_any(before, {"fall ", "falls ", "fell ", "falling "});
+        if (memory && !denied && !falls) return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool memory_trouble_prose(std::string_view lo) {
   if (needs_more_than_it_has(lo)) return true;
   // A memory-allocation failure named ("CPU mode memory allocation issue", "I got the memory allocation
@@ -3128,8 +3168,9 @@ bool memory_trouble_prose(std::string_view lo) {
     return true;
   }
   // A run told no longer possible within a memory size ("I'm no longer able to run FEVER on a 1024-dim
-  // model with 32GB of memory"): in one sentence, not asked.
-  // (The verb of the work: run, train, fine-tune, serve, load; the size as "32GB of memory" or a card's,
+  // model with 32GB of memory", "I'm unable to process data on machine with 64GB RAM"): in one
+  // sentence, not asked.
+  // (The verb of the work: run, train, fine-tune, serve, load, process; the size as "32GB of memory" or a card's,
   // "on my 24GB 4090". Not a complaint of speed: "no longer able to run the tests with 32GB in under an hour".)
   for (std::string_view t : sentences(lo)) {
     if (t.find('?') != std::string_view::npos || contains_any(t, {"slow", "faster", "minute", "hour", "timeout"}) ||
@@ -3141,7 +3182,7 @@ bool memory_trouble_prose(std::string_view lo) {
                                   "couldn't ", "could not "}) {
       for (size_t p = t.find(lead); p != std::string_view::npos && !unable; p = t.find(lead, p + 1)) {
         const std::string_view verb = t.substr(p + lead.size(), 10);
-        for (std::string_view v : {"run", "train", "fine-tune", "finetune", "serve", "load"}) {
+        for (std::string_view v : {"run", "train", "fine-tune", "finetune", "serve", "load", "process"}) {
           unable = unable || verb.rfind(v, 0) == 0;
         }
       }
@@ -3190,6 +3231,7 @@ bool memory_trouble_prose(std::string_view lo) {
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
                 "until no more memory"}) ||
+      memory_told_short(lo) ||
       (!kept_as_meant && any_text({"not released", "never released"}))) {
     return true;
   }
@@ -3283,6 +3325,52 @@ std::optional<OomRecord> described_oom(std::string_view text) {
   return std::nullopt;
 }
 
+// A title (the log's first line, lower-cased) asking what memory the work needs: "GPU memory
+// required to train 8x8 patch models", "How much gpu memory does this code need?", "Memory
+// requirements for training?". Beside a failure the post shows (a traceback, a printed exception,
+// a crash or a kill), the user's reading of that failure: the memory fell short. Whole words only
+// ("param required" names no RAM); not a request for a feature, a document or a saving ("Log how much
+// GPU memory is used", "Reduce the memory needed", "Add a memory calculator").
+bool memory_requirement_title(std::string_view lo) {
+  for (const char* w : {"add", "feature", "estimate", "estimator", "print", "log", "calculator", "calculate", "docs",
+                        "document", "documentation", "reduce", "reduces", "lower", "lowers", "saving", "saves", "decrease"}) {
+    if (contains_word(lo, w)) return false;
+  }
+  auto memory_word_at = [&](size_t p) {
+    for (std::string_view m : {"memory", "vram", "ram"}) {
+      if (lo.compare(p, m.size(), m) == 0 && is_word_at(lo, p, m.size())) return m.size();
+    }
+    return size_t{0};
+  };
+  auto need_word = [&](std::string_view t) {
+    for (const char* v : {"need", "needs", "needed", "require", "requires", "required", "requirement", "requirements"}) {
+      if (contains_word(t, v)) return true;
+    }
+    return false;
+  };
+  // "how much (GPU) memory / VRAM / RAM ... need / require"
+  if (const size_t h = lo.find("how much "); h != std::string_view::npos) {
+    const std::string_view rest = lo.substr(h + 9, 24);
+    for (size_t p = h + 9; p < h + 9 + rest.size(); ++p) {
+      if (const size_t len = memory_word_at(p); len > 0 && need_word(lo.substr(p + len))) return true;
+    }
+  }
+  // "<memory> required / requirement(s) / needed" asked ('?') or for the work named ("to train",
+  // "for training", "to run", "for inference", "to fine-tune")
+  const bool asked_or_work = lo.find('?') != std::string_view::npos ||
+                             contains_any(lo, {"to train", "for training", "to run", "for inference", "to fine-tune",
+                                               "to finetune", "for fine-tuning", "for finetuning"});
+  for (size_t p = 0; asked_or_work && p < lo.size(); ++p) {
+    if (const size_t len = memory_word_at(p); len > 0) {
+      const std::string_view next = lo.substr(p + len, 14);
+      for (std::string_view v : {" required", " requirement", " needed", " is needed", " is required"}) {
+        if (next.substr(0, v.size()) == v) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The memory asked whether short, on the lower-cased line `lo`: a '?' and the memory named not
 // enough or too small ("is GPU memory not enough?", "Is my VRAM too small for this?", "maybe not
 // enough memory?").
@@ -3326,8 +3414,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   std::optional<OomRecord> deviceless;
   std::optional<OomRecord> later_kill;  // a kill told after the deviceless title (below)
   // A fourth pass, when none of those is found: the memory asked whether short ("is GPU memory not
-  // enough?") in a log that tells of an error (shown only in a screenshot): the user's own reading of
-  // the failure, a report in prose whose evidence the log still holds.
+  // enough?"), or a title asking what memory the work needs (memory_requirement_title()), in a log
+  // that tells of an error (shown only in a screenshot, or cut off): the user's own reading of the
+  // failure, a report in prose whose evidence the log still holds.
   // (An error told, not denied: "no error on my side" tells none; zh 报错 / 错误, not 没有报错 / 没报错.)
   bool error_told = false;
   for (const LineView& l : lines) {
@@ -3342,6 +3431,20 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       break;
     }
   }
+  // A failure the post shows, for a title that asks what memory the work needs (memory_requirement_title(),
+  // read in the fourth pass, which runs only where the log tells an error): a traceback, a printed
+  // exception ("RuntimeError: ..."), "the following error", a crash or a kill, on a line after the title.
+  auto failure_shown = [&] {
+    for (size_t k = 1; k < lines.size(); ++k) {
+      const std::string lo = lower(lines[k].raw.substr(0, 2000));
+      if (lo.find("traceback (most recent call last)") != std::string::npos || lo.find("error:") != std::string::npos ||
+          lo.find("exception:") != std::string::npos || contains_word(lo, "crash") || contains_word(lo, "crashes") ||
+          contains_word(lo, "crashed") || contains_word(lo, "killed") || lo.find("the following error") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
   // The log's first line (an issue's title: "GPU RAM Issue", "VRAM usage explodes") naming the GPU's
   // memory: a later line's bare "RAM" ("I faced ram issues") is that memory, not the host's.
   // (Not a title that names a RAM of its own beside it: "GPU memory fine, RAM explodes".)
@@ -3671,7 +3774,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
       } else if (pass == 1   ? memory_growth_prose(lo)
                  : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))
-                             : memory_short_asked(lo)) {
+                             : memory_short_asked(lo) || (&l == &lines.front() && memory_requirement_title(lo) && failure_shown())) {
         at = 0;
         named = true;
       }
@@ -3937,10 +4040,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // denied or supposed ("a would-be OOM"). Not told_not_so(): a later line is often a long
       // sentence whose "not" belongs to another clause ("is there any way I can make it not do
       // that?", "this does usually not cause OOM, but if ... on the same GPU it does"); only the
-      // verb's own denials count here.
+      // verb's own denials count here: from 24 characters before the failure's words to 40 after
+      // their start ("it doesn't run out of memory", "CUDA out of memory doesn't occur with bf16";
+      // "What I don't understand is that it runs out of 125gb ram" tells it).
       auto told_on_line = [&] {
-        return !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "doesn't", "does not", "don't",
-                                  "didn't", "won't", "no oom", "not oom", "without"});
+        const std::string_view near = std::string_view(lo).substr(at >= 24 ? at - 24 : 0, (at >= 24 ? 24 : at) + 40);
+        return !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "without"}) &&
+               !contains_any(near, {"doesn't", "does not", "don't", "didn't", "won't", "no oom", "not oom", "don't think",
+                                    "do not think", "doesn't seem", "does not seem"});
       };
       if (pass == 0 && r.family == "mentioned") {
         if (!deviceless && r.device.empty()) {
