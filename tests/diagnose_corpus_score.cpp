@@ -348,6 +348,9 @@
 // - held84: tests/data/oom-corpus-held84/ (41 reports gathered the same way, in six shares, after
 //   held83's round and the session's last commit (1071928); committed on their own before anything
 //   was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held84).
+// - held85: tests/data/oom-corpus-held85/ (36 reports gathered the same way, in six shares, after
+//   held84's round was committed (82828ea); committed on their own before anything was scored on
+//   them). Scored only when asked for (OOMKIT_CORPUS_PART=held85).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
@@ -469,10 +472,13 @@ bool matches_printed(const std::string& printed_in, int64_t bytes, bool mps, con
     long double n = 1;
     std::string cur;
     // The dimensions with spaces and commas gone would run together: split the printed text
-    // (TensorFlow before 1.1 printed "shape [16384]", later "shape[16384]").
+    // (TensorFlow before 1.1 printed "shape [16384]", later "shape[16384]"; a shape quoted with
+    // spaces alone between its dimensions, "shape [1 160 192 224 48]", splits at the spaces).
     const size_t open = printed_in.find('[');
-    for (char c : printed_in.substr(open + 1, printed_in.find(']') - open - 1) + ",") {
-      if (c == ',') {
+    const std::string inside = printed_in.substr(open + 1, printed_in.find(']') - open - 1);
+    const bool commas = inside.find(',') != std::string::npos;
+    for (char c : inside + ",") {
+      if (c == ',' || (!commas && c == ' ')) {
         if (!cur.empty()) n *= std::stold(cur);
         cur.clear();
       } else if (c != ' ') {

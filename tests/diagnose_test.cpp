@@ -9299,6 +9299,67 @@ TEST(DiagnoseKinds40, Held84Kinds) {
   EXPECT_NE(bf16.front().oom->device, "cuda");
 }
 
+TEST(DiagnoseKinds40, Held85Kinds) {
+  // Reports in prose: the shortage asked why in Chinese, "memory" misspelt, a memory failure named, a
+  // title naming the memory requirement beside a run told failed.
+  for (const std::string& told :
+       {std::string("Title\n\xe8\xae\xad\xe7\xbb\x83\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88""24G"
+                    "\xe7\x9a\x84\xe6\x98\xbe\xe5\xad\x98\xe8\xbf\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe7\x94\xa8\xef\xbc\x9f\n"),  // 训练的时候为什么24G的显存还不够用？
+        std::string("How can I change the parameters if the cuda memery is not enough?\nEven with batch size 1 it still raises "
+                    "this error.\n"),
+        std::string("Huge memory usage\nIn a loop the memory would be accumulated and finally caused memory failure.\n"),
+        std::string("GPU Memory requirement\nI only have a 2080Ti GPU and I failed to run the example. What can I change?\n")}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  for (const char* none : {"GPU Memory requirement\nHow much do I need for the 7B model?\n",
+                           "GPU memory requirements\nAlso the demo gives ImportError: cannot import name 'LlamaTokenizer'.\n",
+                           "Notes\nNo memory failure occurs with batch size 8, but this might have caused memory failure on "
+                           "small GPUs.\n",
+                           "GPU memory requirements\nTraceback (most recent call last):\nImportError: cannot import name "
+                           "'LlamaTokenizer'\n",
+                           "Title\n\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88TensorFlow\xe4\xb8\x80\xe8\xbf\x90\xe8\xa1\x8c"
+                           "\xe6\x98\xbe\xe5\xad\x98\xe5\xb0\xb1\xe5\x8d\xa0\xe6\xbb\xa1\xe4\xba\x86\xef\xbc\x9f\n",  // 为什么TensorFlow一运行显存就占满了？
+                           "GPU Memory requirement\nIf it fails to run on my card, what should I do?\n",
+                           "Notes\nThe memo is not enough to explain the design.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  // A TensorFlow shape quoted with spaces between its dimensions: read apart, a 3-D volume.
+  const std::vector<Diagnosis> spaced = diagnose_log(
+      "OOM when allocating tensor with shape [1 160 192 224 48] and type float on /job:localhost/replica:0/task:0/device:GPU:0 "
+      "by allocator GPU_0_bfc\n",
+      rules_alone());
+  ASSERT_EQ(spaced.size(), 1u);
+  EXPECT_EQ(spaced.front().oom->requested_bytes.value_or(0), int64_t{1} * 160 * 192 * 224 * 48 * 4);
+  EXPECT_TRUE(evidence_holds("OOM when allocating tensor with shape[1,117,100,255,64] and type float on "
+                             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+                             "the size is in its other axes", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("OOM when allocating tensor with shape[2,96,96,96,64] and type float on "
+                              "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+                              "the size is in its other axes"));
+  // Batch size 1 told to work in the piece after "when ..."; a smaller batch "with no luck"; the one
+  // setting it runs with.
+  const std::string oom = "CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 10.73 GiB total capacity; 9.28 GiB "
+                          "already allocated; 280.00 MiB free; 9.40 GiB reserved in total by PyTorch)\n";
+  EXPECT_FALSE(evidence_holds(oom + "When I reduced the batch size to 1, it can work.\n", "fails even at batch size 1"));
+  for (const char* still : {"When I reduced the batch size to 1, it works for a while and then crashes.\n",
+                            "When I reduced the batch size to 1, it works for a while, then crashes.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + still, "fails even at batch size 1", OomCause::kStaticModelTooLarge)) << still;
+  }
+  EXPECT_TRUE(evidence_holds(oom + "When I reduced the batch size to 1, it still fails.\n", "fails even at batch size 1",
+                             OomCause::kStaticModelTooLarge));
+  EXPECT_TRUE(evidence_holds(oom + "I tried to reduce the size of batch but no luck.\n", "a smaller batch did not help"));
+  EXPECT_TRUE(evidence_holds(oom + "It can only run if batch_size is adjusted to 8.\n", "the user's account of the fix",
+                             OomCause::kActivationsBatch));
+  // A named model's 16-bit weights nearly all that PyTorch holds on a small card.
+  EXPECT_TRUE(evidence_holds("How big will sqlcoder-7B occupy a memory, 16G memory can't be used, and 7B's LLM can run.\n"
+                             "torch.cuda.OutOfMemoryError: CUDA out of "
+                             "memory. Tried to allocate 124.00 MiB. GPU 0 has a total capacity of 15.77 GiB of which 112.12 "
+                             "MiB is free. Including non-PyTorch memory, this process has 15.66 GiB memory in use. Of the "
+                             "allocated memory 14.08 GiB is allocated by PyTorch, and 698.53 MiB is reserved by PyTorch but "
+                             "unallocated.\n",
+                             "the model leaves too little room", OomCause::kStaticModelTooLarge));
+}
+
 TEST(DiagnoseKinds40, Session51FinalRead) {
   auto lacks = [](const std::string& log, const std::string& needle) {
     return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);

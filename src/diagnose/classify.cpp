@@ -1153,18 +1153,27 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
   // [1,1,1024,2048] is 8 MiB of weights, logits [1,50257] rank 2, [1,1000] a few KiB: the device
   // was simply full).
   const bool activation_like = dims.size() >= 3;
-  // The axes after the first, longest first: one of 1000 or more, or a plane of the two longest
-  // (a 270x480 frame) of 100000 elements or more, is the input's length or resolution.
+  // The axes after the first, longest first: one of 1000 or more, a plane of the two longest (a
+  // 270x480 frame) of 100000 elements or more, or a volume (the axes between the batch and the
+  // last, below), is the input's length or resolution.
   std::vector<int64_t> rest(dims.size() > 1 ? dims.begin() + 1 : dims.end(), dims.end());
   std::sort(rest.rbegin(), rest.rend());
   const int64_t longest_rest = rest.empty() ? 0 : rest[0];
   const double plane = rest.size() >= 2 ? static_cast<double>(rest[0]) * static_cast<double>(rest[1]) : 0.0;
+  // A volume in a tensor of rank 5 or more, the axes between the batch and the last (TensorFlow's
+  // NDHWC, channels last: a 3-D scan [1,117,100,255,64] holds 117x100x255 voxels), of 1000000
+  // elements or more. (A heuristic: channels-first NCDHW would count its channels in.)
+  double volume = 0.0;
+  if (dims.size() >= 5) {
+    volume = 1.0;
+    for (size_t k = 1; k + 1 < dims.size(); ++k) volume *= static_cast<double>(dims[k]);
+  }
   // A convolution kernel [kh, kw, in, out] (1x1 .. 7x7, up to 16384 channels) is weights.
   const bool kernel = dims.size() == 4 && dims[0] == dims[1] && dims[0] <= 7 && dims[2] <= 16384 && dims[3] <= 16384;
   if (r.family == "tensorflow" && activation_like && !kernel && dims.front() >= 1 && dims.front() <= 4 &&
-      (longest_rest >= 1000 || plane >= 100000) && r.requested_bytes.value_or(0) >= (int64_t{64} << 20)) {
+      (longest_rest >= 1000 || plane >= 100000 || volume >= 1000000) && r.requested_bytes.value_or(0) >= (int64_t{64} << 20)) {
     // A batch of one to four: the tensor's size is in its other axes, a long one (or a large
-    // plane) the input's length or resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in
+    // plane, or a volume) the input's length or resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in
     // one window; a GAN's [4,32,1024,1024]: 1024x1024 images; [1,270,480,256]: 270x480 frames).
     b.add(OomCause::kActivationsSeqlen, 0.45,
           fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is {}: the size is in its other "
@@ -1471,6 +1480,15 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       b.boost(OomCause::kStaticModelTooLarge, 0.3,
               fmt::format("the named model's 16-bit weights alone are about {}{} of the {} device",
                           format_bytes(device_weights), share, format_bytes(*C)),
+              0);
+    } else if (device_weights <= held && static_cast<double>(device_weights) >= 0.75 * static_cast<double>(held) &&
+               static_cast<double>(device_weights) >= 0.6 * static_cast<double>(*C) && !c.quantized) {
+      // The weights are nearly all PyTorch holds, and most of the device (a 7B model's 13 GiB of the 14
+      // GiB held on a 16 GiB card): the model leaves too little room for anything else.
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights are about {}{} of the {} PyTorch holds on the {} device: "
+                          "the model leaves too little room",
+                          format_bytes(device_weights), share, format_bytes(held), format_bytes(*C)),
               0);
     } else if (device_weights > held && static_cast<double>(device_weights) >= 0.6 * static_cast<double>(*C) && !c.quantized) {
       // The device ran out while PyTorch held less than the 16-bit weights: the model was still

@@ -3600,7 +3600,8 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     if (smaller_input_in_vain) add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
     // ("batchsize", one word, is no setting word of the log's settings reader: "batchsize=1 and 8" in a
     // sentence is no logged setting; here it names the batch lowered.)
-    if ((has(kWSetting) || word_in("batchsize")) &&
+    // (Also "the size of (the) batch": "tried to reduce the size of batch but no luck".)
+    if ((has(kWSetting) || word_in("batchsize") || contains("size of batch") || contains("size of the batch")) &&
         (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") || contains("smaller") ||
          contains("changed") ||
          // batch sizes tried ("I tried batch size 8, 4 and 2 and it still OOMs")
@@ -3608,7 +3609,8 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
          contains("not help") || contains("no solution") || contains("not solve") || contains("same error") ||
          contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
-         contains("any effect") || contains("no difference") || contains("persist"))) {
+         contains("any effect") || contains("no difference") || contains("persist") || contains("no luck") ||
+         contains("without luck") || contains("no success") || contains("without success") || contains("to no avail"))) {
       // The setting lowered is a length ("I reduced max_seq_len from 2048 to 512 and it still OOMs"):
       // evidence against the sequence length, not the batch; a batch word on the line keeps the batch.
       auto knob_named = [&](OomCause cause) {
@@ -7043,9 +7045,11 @@ if (contains("other process") || contains("another process") || contains("other 
   }
   // Batch size 1 told to work, in the piece of the line that holds it (split at ". ", "; ", " but ",
   // ", "): "batch_size=1 worked for me", "with batch size 1 it works, but batch size 2 gives CUDA
-  // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"). Not
-  // where that piece tells a failure ("even batch size 1 fails", "batch size 1 doesn't work") or a
-  // trial ("I tried to see if it works with bs=1, but no success").
+  // OOM", "batch_size=1 works even on my 8GB card"; "works" as a word (not "workstation"); or in the
+  // piece after one that opens with "when" / "after" / "once" / "by" ("When I reduced the batch size
+  // to 1, it can work"), no failure told in the rest of the clause. Not where that piece tells a
+  // failure ("even batch size 1 fails", "batch size 1 doesn't work") or a trial ("I tried to see if it
+  // works with bs=1, but no success"), nor asks ('?').
   static bool batch_one_worked(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
       // Batch size 1 told as the one setting that keeps the OOM away ("I set the micro batch size to 1,
@@ -7061,18 +7065,37 @@ if (contains("other process") || contains("another process") || contains("other 
                          [&](std::string_view k) { return piece.find(k) != std::string_view::npos; })) {
           continue;
         }
-        const bool failed = contains_word_start(piece, "fail") || contains_word_start(piece, "error") ||
-                            contains_word_start(piece, "crash") || contains_word_start(piece, "oom") ||
-                            piece.find("out of memory") != std::string_view::npos || piece.find("not ") != std::string_view::npos ||
-                            piece.find("n't") != std::string_view::npos || contains_word(piece, "cannot") ||
-                            contains_word(piece, "unable");
-        // Also batch size 1 told as the fix ("Micro batch size 1 fixed it", "--micro-batch-size 1 solved it").
-        const bool worked = contains_word(piece, "works") || contains_word(piece, "worked") || contains_word(piece, "working") ||
-                            contains_word(piece, "fits") || contains_word(piece, "fit") || contains_word(piece, "fixed") ||
-                            contains_word(piece, "solved") || contains_word(piece, "resolved") || success_told(piece);
+        auto failed_in = [&](std::string_view t) {
+          return contains_word_start(t, "fail") || contains_word_start(t, "error") || contains_word_start(t, "crash") ||
+                 contains_word_start(t, "oom") || t.find("out of memory") != std::string_view::npos ||
+                 t.find("not ") != std::string_view::npos || t.find("n't") != std::string_view::npos ||
+                 contains_word(t, "cannot") || contains_word(t, "unable");
+        };
         // A trial, not a result ("I tried to see if it works with bs=1, but no success").
-        const bool trial = contains_word(piece, "if") || contains_word(piece, "tried") || contains_word(piece, "try") || contains_word(piece, "trying") || contains_word(piece, "whether") ||
-                           clause.find("no success") != std::string_view::npos ||
+        auto trial_in = [&](std::string_view t) {
+          return contains_word(t, "if") || contains_word(t, "tried") || contains_word(t, "try") ||
+                 contains_word(t, "trying") || contains_word(t, "whether") || t.find('?') != std::string_view::npos;
+        };
+        const bool failed = failed_in(piece);
+        // Also batch size 1 told as the fix ("Micro batch size 1 fixed it", "--micro-batch-size 1 solved it").
+        // The piece that opens with "when" / "after" / "once" / "by" ("When I reduced the batch size to
+        // 1, it can work") has its result in the piece after it, read the same way.
+        auto worked_in = [&](std::string_view t) {
+          return contains_word(t, "works") || contains_word(t, "worked") || contains_word(t, "working") ||
+                 contains_any(t, {"can work", "does work", "did work"}) || contains_word(t, "fits") ||
+                 contains_word(t, "fit") || contains_word(t, "fixed") || contains_word(t, "solved") ||
+                 contains_word(t, "resolved") || success_told(t);
+        };
+        bool worked = worked_in(piece);
+        const std::string_view opener = trim_view(piece).substr(0, 6);
+        if (!worked && from < clause.size() &&
+            (opener.rfind("when ", 0) == 0 || opener.rfind("after ", 0) == 0 || opener.rfind("once ", 0) == 0 ||
+             opener.rfind("by ", 0) == 0)) {
+          const size_t next_comma = std::min(clause.find(", ", from), clause.size());
+          const std::string_view next = clause.substr(from, next_comma - from);
+          worked = worked_in(next) && !failed_in(clause.substr(from)) && !trial_in(next);
+        }
+        const bool trial = trial_in(piece) || clause.find("no success") != std::string_view::npos ||
                            clause.find("without success") != std::string_view::npos ||
                            clause.find("no luck") != std::string_view::npos;
         if (worked && !failed && !trial) return true;
@@ -7244,6 +7267,10 @@ if (contains("other process") || contains("another process") || contains("other 
         "workaround", "worked", "works", "helped", "turned out", "turns out", "caused by", "the cause", "culprit",
         "due to", "because", "the problem was", "the issue was", "the reason", "fix(", "to stop", "to prevent",
         "to avoid", "can avoid", "avoids the", "avoids oom", "to mitigate", "mitigates", "mitigated", "make it work", "makes it work", "made it work", "fix oom",
+        // the one setting it runs with ("it can only run if batch_size is adjusted to 8")
+        // ("only works if / with" is read by "works")
+        "only run if", "only runs if", "only run when", "only runs when", "only run with", "only runs with",
+        "only work if", "only work with", "only fits with", "only fits if",
         "fix the oom", "fix cuda oom",
         "fix out of memory", "fix the out of memory", "fix memory", "fix gpu memory", "fix a leak", "fix the leak",
         "fix a memory leak", "fixes a leak", "fixes a memory leak", "fix leak"};

@@ -565,16 +565,20 @@ bool zh_asked_why_only(std::string_view c) {
       c.find("\xe4\xb8\xba\xe4\xbd\x95") == std::string_view::npos) {               // 为何
     return false;
   }
-  // 没, 不是, 不会, 未, 是否, 吗, 如果, 假如
+  // 没, 不是, 不会, 未, 是否, 吗, 如果, 假如, 的话, 够不够
   for (std::string_view x : {"\xe6\xb2\xa1", "\xe4\xb8\x8d\xe6\x98\xaf", "\xe4\xb8\x8d\xe4\xbc\x9a", "\xe6\x9c\xaa",
                              "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\x90\x97", "\xe5\xa6\x82\xe6\x9e\x9c",
-                             "\xe5\x81\x87\xe5\xa6\x82"}) {
+                             "\xe5\x81\x87\xe5\xa6\x82", "\xe7\x9a\x84\xe8\xaf\x9d",
+                             "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f"}) {
     if (c.find(x) != std::string_view::npos) return false;
   }
-  // 不 alone denies ("为什么显存不随着batch增加？"); in 不断 / 不停 it is "continually".
+  // 不 alone denies ("为什么显存不随着batch增加？"); in 不断 / 不停 it is "continually", in 不够 / 不足 the
+  // shortage asked about ("为什么24G的显存还不够用？", why are 24G not enough?).
   for (size_t p = c.find("\xe4\xb8\x8d"); p != std::string_view::npos; p = c.find("\xe4\xb8\x8d", p + 3)) {
     const std::string_view next = c.substr(p + 3, 3);
-    if (next != "\xe6\x96\xad" && next != "\xe5\x81\x9c") return false;  // 断, 停
+    if (next != "\xe6\x96\xad" && next != "\xe5\x81\x9c" && next != "\xe5\xa4\x9f" && next != "\xe8\xb6\xb3") {
+      return false;  // 断, 停, 够, 足
+    }
   }
   return true;
 }

@@ -154,9 +154,10 @@ inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\x
 /// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
 /// Whether the Chinese clause `c` asks only why (为什么 / 为何), denying nothing (没, 不是, 不会, 未, 不 other
-/// than in 不断 / 不停, "continually") and asking or supposing nothing else (是否, 吗, 如果, 假如): "都会慢慢
-/// 增加这是为什么？" (why does it keep rising?) tells the rise, as English "why does the memory keep
-/// increasing?" does; "为什么显存没有增加？" (why did it not rise?) tells none.
+/// than in 不断 / 不停, "continually", and 不够 / 不足, "not enough") and asking or supposing nothing else
+/// (是否, 吗, 够不够, 如果, 假如, 的话): "都会慢慢增加这是为什么？" (why does it keep rising?) tells the rise, as English "why
+/// does the memory keep increasing?" does, and "为什么24G的显存还不够用？" (why are 24G not enough?) the
+/// shortage; "为什么显存没有增加？" (why did it not rise?) tells none.
 bool zh_asked_why_only(std::string_view c);
 /// Whether a setting the user changes stands beside the rise word lo[begin, end): after it (past
 /// spaces, 了, 到, 一下) or in the 12 bytes before it, so the rise is the user's raising of that setting

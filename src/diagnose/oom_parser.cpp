@@ -1859,6 +1859,41 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
       read_fields(s, r, hit.device_word);
+      // TensorFlow's shape with spaces, not commas, between its dimensions ("OOM when allocating
+      // tensor with shape [1 160 192 224 48] and type float", as a log re-typed or quoted prints it):
+      // the squashed message joins them into one number; read them apart from the spaced text.
+      if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.tensor_shape.find(',') == std::string::npos) {
+        const size_t sh = std::min(ifind(spaced, "tensor with shape"), ifind(spaced, "tensor of shape"));
+        const size_t open = sh == std::string::npos ? std::string::npos : spaced.find('[', sh);
+        const size_t close = open == std::string::npos ? std::string::npos : spaced.find(']', open);
+        if (open != std::string::npos && close != std::string::npos && open - sh <= 18 && close - open <= 120) {
+          const std::string inside = spaced.substr(open + 1, close - open - 1);
+          std::string dims;
+          size_t count = 0;
+          bool only_digits_and_spaces = true;
+          for (size_t k = 0; k < inside.size();) {
+            if (inside[k] == ' ') {
+              ++k;
+              continue;
+            }
+            if (!is_digit(inside[k])) {
+              only_digits_and_spaces = false;
+              break;
+            }
+            const size_t b = k;
+            while (k < inside.size() && is_digit(inside[k])) ++k;
+            dims += (count++ ? "," : "") + inside.substr(b, k - b);
+          }
+          if (only_digits_and_spaces && count >= 2) {
+            r.tensor_shape = dims;
+            r.requested_bytes.reset();
+            r.requested_printed.clear();
+            r.size_overflow = false;
+            tensorflow_size(r);
+            tf_dtype_from_bfc_rounding(s, r);  // (a message without its dtype: BFC's rounding tells it, as read_fields did)
+          }
+        }
+      }
       // Intel's extension for PyTorch on Arc GPUs refuses one block above 4 GB before its caching
       // allocator's numbers: "Current platform can NOT allocate memory block with size larger than
       // 4GB! Tried to allocate 7.03 GiB (GPU 0; ...)": a per-allocation cap, whatever is free.
@@ -2872,6 +2907,24 @@ bool zh_host_memory_only(std::string_view lo) {
                             "cuda", "vram", "\xe6\xb3\x84\xe6\xbc\x8f", "\xe6\xb3\x84\xe9\x9c\xb2"});
 }
 
+// A memory failure told caused ("the memory would be accumulated and finally caused memory failure",
+// "it causes memory failure"), with no modal or denial as a word in the 16 characters before ("this
+// might have caused memory failure", "never caused memory failure"); not asked ('?' in its clause).
+bool memory_failure_caused(std::string_view lo) {
+  for (std::string_view w : {"caused memory failure", "causes memory failure"}) {
+    for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+      const std::string_view before = lo.substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
+      bool hedged = before.find("n't ") != std::string_view::npos;
+      for (std::string_view m : {"could", "would", "might", "may", "can", "not", "never", "no", "will"}) {
+        hedged = hedged || contains_word(before, m);
+      }
+      if (!word_starts_at(lo, p) || clause_at(lo, p).find('?') != std::string_view::npos || hedged) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
 // The memory told short, "short of" / "short on" before the memory's name within its first two words
 // ("my 1080ti is running short of gpu memory", "we are short on VRAM", "short of RAM"), in a sentence
 // that neither asks ('?') nor supposes ("if you're short on VRAM, pass --lowvram"); not denied just
@@ -2900,7 +2953,31 @@ bool memory_told_short(std::string_view lo) {
   return false;
 }
 
+// `lo` with each word one letter from "memory" (one_edit_from(): "memery", "memroy", "memoy"; five
+// letters or more, opening with 'm') spelled right, so the readings of memory trouble read it; empty
+// where none is misspelt.
+std::string memory_spelled(std::string_view lo) {
+  std::string out;
+  bool any = false;
+  size_t done = 0;
+  for (size_t p = lo.find('m'); p != std::string_view::npos; p = lo.find('m', p + 1)) {
+    if (p > 0 && (is_alpha(lo[p - 1]) || is_digit(lo[p - 1]))) continue;
+    size_t e = p;
+    while (e < lo.size() && is_alpha(lo[e])) ++e;
+    const std::string_view w = lo.substr(p, e - p);
+    if (w.size() < 5 || !one_edit_from(w, "memory")) continue;
+    out.append(lo.substr(done, p - done));
+    out += "memory";
+    done = e;
+    any = true;
+  }
+  if (!any) return {};
+  out.append(lo.substr(done));
+  return out;
+}
+
 bool memory_trouble_prose(std::string_view lo) {
+  if (const std::string spelled = memory_spelled(lo); !spelled.empty()) return memory_trouble_prose(spelled);
   if (needs_more_than_it_has(lo)) return true;
   // A memory-allocation failure named ("CPU mode memory allocation issue", "I got the memory allocation
   // issue", "a huge GPU memory spike and allocation failure": "memory" in the four words before
@@ -3029,7 +3106,25 @@ bool memory_trouble_prose(std::string_view lo) {
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98"})) continue;  // 显存, 内存, 顯存 (traditional)
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
       if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
-      if (zh_asked_supposed_or_denied(clause)) continue;
+      // (Asked only why of the shortage itself, zh_asked_why_only() with 不够 / 不足 in the clause and no
+      // 的话 / 够不够 / 修复: "为什么24G的显存还不够用？" tells the shortage it asks about; "为什么显存就占满了？"
+      // asks of a fill that may be a preallocation, and stays asked.)
+      // (The shortage of the memory itself: 不够 / 不足 within four characters after 显存 / 内存, "显存还
+      // 不够用"; not "显存占用很低但GPU利用率不足", another thing short; no 修复, a fix.)
+      auto memory_short_here = [&] {
+        for (std::string_view m : {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) {
+          for (size_t p = clause.find(m); p != std::string_view::npos; p = clause.find(m, p + 6)) {
+            const std::string_view after = clause.substr(p + 6, 18);
+            if (after.find("\xe4\xb8\x8d\xe5\xa4\x9f") != std::string_view::npos ||
+                after.find("\xe4\xb8\x8d\xe8\xb6\xb3") != std::string_view::npos) {
+              return true;
+            }
+          }
+        }
+        return false;
+      };
+      const bool why_short = zh_asked_why_only(clause) && memory_short_here() && !in({"\xe4\xbf\xae\xe5\xa4\x8d"});  // 修复
+      if (zh_asked_supposed_or_denied(clause) && !why_short) continue;
       if (in({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f", "\xe4\xb8\x8d\xe5\xa4\xaa\xe5\xa4\x9f", "\xe7\x88\x86",
               "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe",
               "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe", "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe",
@@ -3231,6 +3326,7 @@ bool memory_trouble_prose(std::string_view lo) {
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
                 "until no more memory"}) ||
+      memory_failure_caused(lo) ||
       memory_told_short(lo) ||
       (!kept_as_meant && any_text({"not released", "never released"}))) {
     return true;
@@ -3325,10 +3421,18 @@ std::optional<OomRecord> described_oom(std::string_view text) {
   return std::nullopt;
 }
 
+// Whether a title asking what memory the work needs (memory_requirement_title(), below) asks ('?')
+// or names the work ("to train", "for training", "to run", "for inference", "to fine-tune").
+bool memory_requirement_asked(std::string_view lo) {
+  return lo.find('?') != std::string_view::npos ||
+         contains_any(lo, {"to train", "for training", "to run", "for inference", "to fine-tune", "to finetune",
+                           "for fine-tuning", "for finetuning"});
+}
+
 // A title (the log's first line, lower-cased) asking what memory the work needs: "GPU memory
-// required to train 8x8 patch models", "How much gpu memory does this code need?", "Memory
-// requirements for training?". Beside a failure the post shows (a traceback, a printed exception,
-// a crash or a kill), the user's reading of that failure: the memory fell short. Whole words only
+// required to train 8x8 patch models", "How much gpu memory does this code need?", "GPU Memory
+// requirement". Beside a failure the post shows (a traceback, a printed exception, a crash, a kill,
+// a run told failed), the user's reading of that failure: the memory fell short. Whole words only
 // ("param required" names no RAM); not a request for a feature, a document or a saving ("Log how much
 // GPU memory is used", "Reduce the memory needed", "Add a memory calculator").
 bool memory_requirement_title(std::string_view lo) {
@@ -3355,16 +3459,16 @@ bool memory_requirement_title(std::string_view lo) {
       if (const size_t len = memory_word_at(p); len > 0 && need_word(lo.substr(p + len))) return true;
     }
   }
-  // "<memory> required / requirement(s) / needed" asked ('?') or for the work named ("to train",
-  // "for training", "to run", "for inference", "to fine-tune")
-  const bool asked_or_work = lo.find('?') != std::string_view::npos ||
-                             contains_any(lo, {"to train", "for training", "to run", "for inference", "to fine-tune",
-                                               "to finetune", "for fine-tuning", "for finetuning"});
-  for (size_t p = 0; asked_or_work && p < lo.size(); ++p) {
+  // "<memory> requirement(s)", the topic named ("GPU Memory requirement"), or "<memory> required /
+  // needed" asked ('?') or for the work named ("to train", "for training", "to run", "for inference",
+  // "to fine-tune")
+  const bool asked_or_work = memory_requirement_asked(lo);
+  for (size_t p = 0; p < lo.size(); ++p) {
     if (const size_t len = memory_word_at(p); len > 0) {
       const std::string_view next = lo.substr(p + len, 14);
-      for (std::string_view v : {" required", " requirement", " needed", " is needed", " is required"}) {
-        if (next.substr(0, v.size()) == v) return true;
+      if (next.substr(0, 12) == " requirement") return true;
+      for (std::string_view v : {" required", " needed", " is needed", " is required"}) {
+        if (asked_or_work && next.substr(0, v.size()) == v) return true;
       }
     }
   }
@@ -3375,6 +3479,7 @@ bool memory_requirement_title(std::string_view lo) {
 // enough or too small ("is GPU memory not enough?", "Is my VRAM too small for this?", "maybe not
 // enough memory?").
 bool memory_short_asked(std::string_view lo) {
+  if (const std::string spelled = memory_spelled(lo); !spelled.empty()) return memory_short_asked(spelled);
   // zh: 显存 / 内存 (GPU / host memory) with 不够 / 太小 / 不足 (not enough, too small), asked with 吗 / 是不是 /
   // a full-width or ASCII question mark: "是显存不够吗？", "显存是不是太小了？".
   if (contains_any(lo, {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) &&
@@ -3414,9 +3519,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   std::optional<OomRecord> deviceless;
   std::optional<OomRecord> later_kill;  // a kill told after the deviceless title (below)
   // A fourth pass, when none of those is found: the memory asked whether short ("is GPU memory not
-  // enough?"), or a title asking what memory the work needs (memory_requirement_title()), in a log
-  // that tells of an error (shown only in a screenshot, or cut off): the user's own reading of the
-  // failure, a report in prose whose evidence the log still holds.
+  // enough?") in a log that tells of an error (shown only in a screenshot): the user's own reading of
+  // the failure, a report in prose whose evidence the log still holds. Also, in that pass and with or
+  // without an error told, a title asking what memory the work needs beside a failure the post shows
+  // (memory_requirement_title(), failure_shown): after every other line's reading, so a line that
+  // tells the trouble itself stays the report.
   // (An error told, not denied: "no error on my side" tells none; zh 报错 / 错误, not 没有报错 / 没报错.)
   bool error_told = false;
   for (const LineView& l : lines) {
@@ -3432,14 +3539,31 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
     }
   }
   // A failure the post shows, for a title that asks what memory the work needs (memory_requirement_title(),
-  // read in the fourth pass, which runs only where the log tells an error): a traceback, a printed
-  // exception ("RuntimeError: ..."), "the following error", a crash or a kill, on a line after the title.
-  auto failure_shown = [&] {
+  // read in the third pass): a traceback, a printed exception ("RuntimeError: ..."), "the following
+  // error", a crash, a kill or a run told failed ("I failed to run the example"), on a line after the
+  // title, not asked or supposed there.
+  // (`run_only`: only the run told failed, for a title that names the requirement without asking it:
+  // "GPU Memory requirement" over a traceback of "ImportError: cannot import name ..." tells no OOM.)
+  auto failure_shown = [&](bool run_only) {
+    static constexpr std::string_view kRunFailed[] = {"failed to run", "fails to run", "failed to train", "fails to train",
+                                                      "cannot run", "can't run", "unable to run", "could not run",
+                                                      "couldn't run"};
+    static constexpr std::string_view kOtherFailure[] = {"crash", "crashes", "crashed", "killed", "failed to load"};
+    auto told = [](std::string_view lo, std::string_view w) {
+      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+        if (is_word_at(lo, p, w.size()) && !asked_at(lo, p) && !contains_word(clause_at(lo, p), "if")) return true;
+      }
+      return false;
+    };
     for (size_t k = 1; k < lines.size(); ++k) {
       const std::string lo = lower(lines[k].raw.substr(0, 2000));
+      if (std::any_of(std::begin(kRunFailed), std::end(kRunFailed), [&](std::string_view w) { return told(lo, w); })) {
+        return true;
+      }
+      if (run_only) continue;
       if (lo.find("traceback (most recent call last)") != std::string::npos || lo.find("error:") != std::string::npos ||
-          lo.find("exception:") != std::string::npos || contains_word(lo, "crash") || contains_word(lo, "crashes") ||
-          contains_word(lo, "crashed") || contains_word(lo, "killed") || lo.find("the following error") != std::string::npos) {
+          lo.find("exception:") != std::string::npos || lo.find("the following error") != std::string::npos ||
+          std::any_of(std::begin(kOtherFailure), std::end(kOtherFailure), [&](std::string_view w) { return told(lo, w); })) {
         return true;
       }
     }
@@ -3465,7 +3589,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   for (int pass = 0; pass < 4; ++pass) {
     if (later_kill) return later_kill;
     if (deviceless) return deviceless;
-    if (pass == 3 && !error_told) break;
+    // (Without an error told, the fourth pass reads the title alone: memory_requirement_title().)
     for (const LineView& l : lines) {
       const std::string lo = lower(l.raw.substr(0, 2000));
       // TensorRT's builder skipping a tactic whose workspace does not fit ("Skipping tactic ... due to
@@ -3774,7 +3898,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
       } else if (pass == 1   ? memory_growth_prose(lo)
                  : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))
-                             : memory_short_asked(lo) || (&l == &lines.front() && memory_requirement_title(lo) && failure_shown())) {
+                             : (error_told && memory_short_asked(lo)) ||
+                                   (&l == &lines.front() && memory_requirement_title(lo) &&
+                                    failure_shown(!memory_requirement_asked(lo)))) {
         at = 0;
         named = true;
       }
