@@ -9323,6 +9323,17 @@ TEST(DiagnoseKinds40, Held85Kinds) {
                            "Notes\nThe memo is not enough to explain the design.\n"}) {
     EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
   }
+  // Growth along epochs is still growth (the epoch is no setting raised); a rise asked why of the
+  // loss is no memory's.
+  EXPECT_TRUE(evidence_holds("Title\n\xe9\x9a\x8f\xe7\x9d\x80""epoch\xe7\x9a\x84\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x8c"
+                             "\xe6\x98\xbe\xe5\xad\x98\xe4\xb9\x9f\xe5\x9c\xa8\xe4\xb8\x8d\xe6\x96\xad\xe5\xa2\x9e"
+                             "\xe5\x8a\xa0\xef\xbc\x8c\xe6\x9c\x80\xe5\x90\x8e""OOM\n",  // 随着epoch的增加，显存也在不断增加，最后OOM
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));
+  EXPECT_TRUE(diagnose_log("Title\n\xe6\x98\xbe\xe5\xad\x98""8G\xef\xbc\x8c\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88"
+                           "\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6""loss\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0"
+                           "\xef\xbc\x9f\n",  // 显存8G，为什么训练时loss一直增加？
+                           rules_alone())
+                  .empty());
   // A TensorFlow shape quoted with spaces between its dimensions: read apart, a 3-D volume.
   const std::vector<Diagnosis> spaced = diagnose_log(
       "OOM when allocating tensor with shape [1 160 192 224 48] and type float on /job:localhost/replica:0/task:0/device:GPU:0 "

@@ -586,7 +586,7 @@ bool zh_asked_why_only(std::string_view c) {
 // A setting beside a rise (see log_text.h).
 bool zh_setting_near(std::string_view lo, size_t begin, size_t end) {
   static constexpr std::string_view kSettings[] = {
-      "batch", "bs", "seq", "lr", "epoch", "max_", "size",
+      "batch", "bs", "seq", "lr", "max_", "size",
       "\xe5\xba\x8f\xe5\x88\x97", "\xe6\x89\xb9", "\xe9\x95\xbf\xe5\xba\xa6", "\xe5\xb0\xba\xe5\xaf\xb8",  // 序列, 批, 长度, 尺寸
       "\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87", "\xe8\xbe\x93\xe5\x85\xa5",       // 分辨率, 图片, 输入
       "\xe6\xa0\xb7\xe6\x9c\xac", "\xe5\xad\xa6\xe4\xb9\xa0\xe7\x8e\x87"};                                  // 样本, 学习率
@@ -607,7 +607,13 @@ bool zh_setting_near(std::string_view lo, size_t begin, size_t end) {
 
 // A rise asked only why, told going on in its clause (see log_text.h).
 bool zh_rise_asked_why(std::string_view c) {
-  if (!zh_asked_why_only(c)) return false;
+  // (Not another measure's rise named in the clause: "为什么训练时loss一直增加？" (loss), 耗时 / 时间 (time),
+  // 速度 (speed), 精度 / 准确率 (accuracy), 损失 (loss).)
+  if (!zh_asked_why_only(c) ||
+      contains_any(c, {"loss", "acc", "\xe8\x80\x97\xe6\x97\xb6", "\xe6\x97\xb6\xe9\x97\xb4", "\xe9\x80\x9f\xe5\xba\xa6",
+                       "\xe7\xb2\xbe\xe5\xba\xa6", "\xe5\x87\x86\xe7\xa1\xae\xe7\x8e\x87", "\xe6\x8d\x9f\xe5\xa4\xb1"})) {
+    return false;
+  }
   // 一直, 不断, 持续, 逐渐, 慢慢, 逐步, 每次
   bool ongoing = false;
   for (std::string_view o : {"\xe4\xb8\x80\xe7\x9b\xb4", "\xe4\xb8\x8d\xe6\x96\xad", "\xe6\x8c\x81\xe7\xbb\xad",

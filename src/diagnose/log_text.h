@@ -162,11 +162,12 @@ bool zh_asked_why_only(std::string_view c);
 /// Whether a setting the user changes stands beside the rise word lo[begin, end): after it (past
 /// spaces, 了, 到, 一下) or in the 12 bytes before it, so the rise is the user's raising of that setting
 /// or the memory following it, not growth: "我逐步增加了batch size" (I raised the batch size step by
-/// step), "我把batch size逐步增加到64"; batch, bs, seq, lr, epoch, max_, size, zh 序列 (sequence), 批 (batch),
+/// step), "我把batch size逐步增加到64"; batch, bs, seq, lr, max_, size, zh 序列 (sequence), 批 (batch),
 /// 长度 (length), 尺寸 (size), 分辨率 (resolution), 图片 (images), 输入 (input), 样本 (samples), 学习率 (learning
 /// rate).
 bool zh_setting_near(std::string_view lo, size_t begin, size_t end);
-/// Whether the Chinese clause `c` asks only why (zh_asked_why_only()) of a rise told going on: a rise
+/// Whether the Chinese clause `c` asks only why (zh_asked_why_only()) of a rise told going on, no
+/// other measure named (loss, 耗时 / 时间, 速度, 精度 / 准确率, 损失): a rise
 /// word (增加, 上涨, 涨, 上升, 增长) with 一直 / 不断 / 持续 / 逐渐 / 慢慢 / 逐步 / 每次 (all along, continually,
 /// steadily, gradually, slowly, step by step, each time) in `c`, no setting beside the rise
 /// (zh_setting_near()): "都会慢慢增加这是为什么？" tells growth seen; "为什么随着batch size增加显存也增加？"
