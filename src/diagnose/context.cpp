@@ -2798,10 +2798,8 @@ class Reader {
       // 随着 (as ... goes on: "随着迭代次数的增加内存的使用量也在增加", memory use rises as the iterations do);
       // 每次 (each time: "每次增加200M左右", up about 200M on every call). A rise beside a setting's name is
       // the user's raising of it (zh_setting_near(): "我逐步增加了batch size").
-      static constexpr std::string_view kOngoingZh[] = {
-          "\xe4\xb8\x80\xe7\x9b\xb4", "\xe4\xb8\x8d\xe6\x96\xad", "\xe6\x8c\x81\xe7\xbb\xad", "\xe9\x80\x90\xe6\xb8\x90",
-          "\xe6\x85\xa2\xe6\x85\xa2", "\xe9\x80\x90\xe6\xad\xa5", "\xe9\x9a\x8f\xe7\x9d\x80", "\xe6\xaf\x8f\xe6\xac\xa1"};
-      const bool ongoing_zh = std::any_of(std::begin(kOngoingZh), std::end(kOngoingZh), has_text);
+      const bool ongoing_zh = std::any_of(std::begin(kZhOngoing), std::end(kZhOngoing), has_text) ||
+                              has_text("\xe9\x9a\x8f\xe7\x9d\x80");  // (kZhOngoing, and 随着)
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
                             told("\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8") ||  // 一直涨 (keeps rising)
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
@@ -2809,8 +2807,7 @@ class Reader {
       if (ongoing_zh && rises_zh) return true;
       // A rise asked only why, told going on in that same clause (zh_rise_asked_why(): "都会慢慢增加这是
       // 为什么？", why does it keep rising?): the growth is seen.
-      for (std::string_view x : {"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe4\xb8\x8a\xe6\xb6\xa8", "\xe6\xb6\xa8",
-                                 "\xe4\xb8\x8a\xe5\x8d\x87", "\xe5\xa2\x9e\xe9\x95\xbf"}) {  // 增加, 上涨, 涨, 上升, 增长
+      for (std::string_view x : kZhRise) {
         const size_t p = lo.find(x);
         if (p != std::string_view::npos && zh_rise_asked_why(clause_at(lo, p)) && !stable_clause(p)) return true;
       }

@@ -614,17 +614,11 @@ bool zh_rise_asked_why(std::string_view c) {
                        "\xe7\xb2\xbe\xe5\xba\xa6", "\xe5\x87\x86\xe7\xa1\xae\xe7\x8e\x87", "\xe6\x8d\x9f\xe5\xa4\xb1"})) {
     return false;
   }
-  // 一直, 不断, 持续, 逐渐, 慢慢, 逐步, 每次
-  bool ongoing = false;
-  for (std::string_view o : {"\xe4\xb8\x80\xe7\x9b\xb4", "\xe4\xb8\x8d\xe6\x96\xad", "\xe6\x8c\x81\xe7\xbb\xad",
-                             "\xe9\x80\x90\xe6\xb8\x90", "\xe6\x85\xa2\xe6\x85\xa2", "\xe9\x80\x90\xe6\xad\xa5",
-                             "\xe6\xaf\x8f\xe6\xac\xa1"}) {
-    ongoing = ongoing || c.find(o) != std::string_view::npos;
+  if (std::none_of(std::begin(kZhOngoing), std::end(kZhOngoing),
+                   [&](std::string_view o) { return c.find(o) != std::string_view::npos; })) {
+    return false;
   }
-  if (!ongoing) return false;
-  // 增加, 上涨, 涨, 上升, 增长
-  for (std::string_view x : {"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe4\xb8\x8a\xe6\xb6\xa8", "\xe6\xb6\xa8",
-                             "\xe4\xb8\x8a\xe5\x8d\x87", "\xe5\xa2\x9e\xe9\x95\xbf"}) {
+  for (std::string_view x : kZhRise) {
     for (size_t p = c.find(x); p != std::string_view::npos; p = c.find(x, p + 3)) {
       if (!zh_setting_near(c, p, p + x.size())) return true;
     }

@@ -166,6 +166,15 @@ bool zh_asked_why_only(std::string_view c);
 /// 长度 (length), 尺寸 (size), 分辨率 (resolution), 图片 (images), 输入 (input), 样本 (samples), 学习率 (learning
 /// rate).
 bool zh_setting_near(std::string_view lo, size_t begin, size_t end);
+/// Chinese words of a rise told going on: 一直, 不断, 持续, 逐渐, 慢慢, 逐步, 每次 (all along, continually,
+/// steadily, gradually, slowly, step by step, each time). One list for zh_rise_asked_why() and the
+/// context's growth reading (which adds 随着, "as ... goes on").
+inline constexpr std::string_view kZhOngoing[] = {
+    "\xe4\xb8\x80\xe7\x9b\xb4", "\xe4\xb8\x8d\xe6\x96\xad", "\xe6\x8c\x81\xe7\xbb\xad", "\xe9\x80\x90\xe6\xb8\x90",
+    "\xe6\x85\xa2\xe6\x85\xa2", "\xe9\x80\x90\xe6\xad\xa5", "\xe6\xaf\x8f\xe6\xac\xa1"};
+/// Chinese words of a rise: 增加, 上涨, 涨, 上升, 增长 (increases, rises, grows).
+inline constexpr std::string_view kZhRise[] = {"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe4\xb8\x8a\xe6\xb6\xa8", "\xe6\xb6\xa8",
+                                               "\xe4\xb8\x8a\xe5\x8d\x87", "\xe5\xa2\x9e\xe9\x95\xbf"};
 /// Whether the Chinese clause `c` asks only why (zh_asked_why_only()) of a rise told going on, no
 /// other measure named (loss, 耗时 / 时间, 速度, 精度 / 准确率, 损失): a rise
 /// word (增加, 上涨, 涨, 上升, 增长) with 一直 / 不断 / 持续 / 逐渐 / 慢慢 / 逐步 / 每次 (all along, continually,

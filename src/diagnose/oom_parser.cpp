@@ -4172,8 +4172,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       auto told_on_line = [&] {
         const std::string_view near = std::string_view(lo).substr(at >= 24 ? at - 24 : 0, (at >= 24 ? 24 : at) + 40);
         return !contains_any(lo, {"#", "print(", " = ", "import ", "would-be", "would be", "without"}) &&
-               !contains_any(near, {"doesn't", "does not", "don't", "didn't", "won't", "no oom", "not oom", "don't think",
-                                    "do not think", "doesn't seem", "does not seem"});
+               !contains_any(near, {"doesn't", "does not", "don't", "didn't", "won't", "no oom", "not oom", "do not think"});
       };
       if (pass == 0 && r.family == "mentioned") {
         if (!deviceless && r.device.empty()) {
