@@ -9371,6 +9371,26 @@ TEST(DiagnoseKinds40, Held85Kinds) {
                              "the model leaves too little room", OomCause::kStaticModelTooLarge));
 }
 
+TEST(DiagnoseKinds40, Session53Mends) {
+  // memory_growth_prose() reads "memory" misspelt through memory_spelled() (any one-letter slip, not
+  // a list of three): the growth told is a report of its own.
+  for (const char* slip : {"The GPU memmory keeps growing step after step.\n", "The GPU memery keeps growing step after step.\n",
+                           "The GPU memroy keeps growing step after step.\n"}) {
+    const std::vector<Diagnosis> d = diagnose_log(std::string("Title\n") + slip, rules_alone());
+    ASSERT_EQ(d.size(), 1u) << slip;
+    EXPECT_EQ(d.front().oom->line, 2) << slip;
+  }
+  EXPECT_TRUE(diagnose_log("Title\nThe GPU memeroy keeps growing step after step.\n", rules_alone()).empty());  // two slips
+  // memory_told_short() finds the memory's name with memory_named_near(): a modifier ("memory-bound")
+  // or "memory layout" is not memory told short.
+  for (const char* none : {"Kernels\nWe are short on memory-bound kernels for this op.\n",
+                           "Docs\nThe docs are short on memory layout details.\n",
+                           "Results\nWe are short of memory efficiency compared to the paper.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  EXPECT_EQ(diagnose_log("Help\nWe are short on the VRAM we need for the 13B model.\n", rules_alone()).size(), 1u);
+}
+
 TEST(DiagnoseKinds40, Session51FinalRead) {
   auto lacks = [](const std::string& log, const std::string& needle) {
     return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);

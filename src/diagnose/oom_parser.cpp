@@ -2341,8 +2341,11 @@ bool told_not_so(std::string_view lo) {
 // a line.
 bool memory_named_near(const std::vector<std::string_view>& w, std::string_view lo, size_t i, size_t before, size_t after);
 std::vector<std::string_view> alnum_words(std::string_view t);
+std::string memory_spelled(std::string_view lo);
 
 bool memory_growth_prose(std::string_view lo) {
+  // "memory" misspelt ("memery", "memroy", "memeory": memory_spelled()) read as spelled right.
+  if (const std::string spelled = memory_spelled(lo); !spelled.empty()) return memory_growth_prose(spelled);
   // zh: 显存 / 内存 (GPU / host memory) with 泄漏 / 泄露 (leak), 不断增加 / 一直增加 / 持续增加 (keeps
   // increasing) anywhere on the line, or a growth word just after the memory's name (below); not
   // a denial of the leak (below).
@@ -2415,12 +2418,11 @@ bool memory_growth_prose(std::string_view lo) {
     if (grows && !denied) return true;
   }
   // The memory named: "memory", "VRAM", "RAM", "RSS", torch.cuda.memory_allocated() /
-  // memory_reserved(), or as misspelt ("memery", "memroy"); a leak also by a size ("started at 10GB
-  // and now at 22GB after 5k steps, seems to be leaking").
+  // memory_reserved(); a leak also by a size ("started at 10GB and now at 22GB after 5k steps, seems
+  // to be leaking").
   const bool memory = contains_word(lo, "memory") || contains_word(lo, "vram") || contains_word(lo, "ram") ||
                       contains_word(lo, "rss") || lo.find("memory_allocated") != std::string_view::npos ||
-                      lo.find("memory_reserved") != std::string_view::npos || contains_word(lo, "memery") ||
-                      contains_word(lo, "memroy") || contains_word(lo, "memeory") ||
+                      lo.find("memory_reserved") != std::string_view::npos ||
                       (contains_word(lo, "usage") && lo.find('%') == std::string_view::npos &&
                        lo.find("util") == std::string_view::npos && lo.find("cpu usage") == std::string_view::npos &&
                        !contains_word(lo, "disk") && !contains_word(lo, "storage") && lo.find("gpu usage") == std::string_view::npos);
@@ -2936,12 +2938,11 @@ bool memory_told_short(std::string_view lo) {
     for (std::string_view s : {"short of ", "short on "}) {
       for (size_t p = t.find(s); p != std::string_view::npos; p = t.find(s, p + 1)) {
         if (!word_starts_at(t, p)) continue;
-        const std::vector<std::string_view> ws = alnum_words(t.substr(p + s.size(), 32));
-        bool memory = false;
-        for (size_t k = 0; k < ws.size() && k < 2; ++k) memory = memory || ws[k] == "memory" || ws[k] == "ram" || ws[k] == "vram";
-        for (size_t k = 0; k < ws.size() && k < 4; ++k) {
-          memory = memory && ws[k] != "bandwidth" && ws[k] != "efficiency" && ws[k] != "savings" && ws[k] != "saving";
-        }
+        // Words from "short": the memory's name among the two after "of" / "on" (memory_named_near()).
+        const std::string_view from_short = t.substr(p);
+        const std::vector<std::string_view> ws = alnum_words(from_short);
+        bool memory = memory_named_near(ws, from_short, 1, 0, 2);
+        for (size_t k = 2; k < ws.size() && k < 6; ++k) memory = memory && ws[k] != "efficiency" && ws[k] != "savings" && ws[k] != "saving";
         const std::string_view before = t.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
         const bool denied = contains_word(before, "not") || contains_word(before, "never") || contains_word(before, "no") ||
                             before.find("n't ") != std::string_view::npos;
