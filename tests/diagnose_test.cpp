@@ -9389,6 +9389,18 @@ TEST(DiagnoseKinds40, Session53Mends) {
     EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
   }
   EXPECT_EQ(diagnose_log("Help\nWe are short on the VRAM we need for the 13B model.\n", rules_alone()).size(), 1u);
+  // The prose before a message on its line ends where message_head() finds the message's words, also
+  // where Chinese runs into it with no space ("...会导致torch.cuda.OutOfMemoryError"): the long output
+  // told before it is read.
+  const std::string zh_long = "lora\xe5\xbe\xae\xe8\xb0\x83\xe7\x9a\x84""dataset\xe4\xb8\xad\xef\xbc\x8c\xe5\xa6\x82\xe6\x9e\x9c"
+                              "output\xe8\xbf\x87\xe9\x95\xbf\xef\xbc\x88""1000\xe4\xb8\xaa\xe5\xad\x97\xe5\xb7\xa6\xe5\x8f\xb3"
+                              "\xef\xbc\x89\xef\xbc\x8c\xe4\xbc\x9a\xe5\xaf\xbc\xe8\x87\xb4torch.cuda.OutOfMemoryError: CUDA out of "
+                              "memory\n";  // lora微调的dataset中，如果output过长（1000个字左右），会导致torch.cuda.OutOfMemoryError
+  EXPECT_TRUE(evidence_holds(zh_long, "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  // ... and an "error" far before the message no longer cuts it short: the sentence before is read.
+  EXPECT_TRUE(evidence_holds("I hit an error when the output is too long (~1000 characters), torch.cuda.OutOfMemoryError: "
+                             "CUDA out of memory.\n",
+                             "long inputs, in the user's words", OomCause::kActivationsSeqlen));
 }
 
 TEST(DiagnoseKinds40, Session51FinalRead) {

@@ -3029,8 +3029,10 @@ class Reader {
           has_text("memoryerror") || has_text("error : out of memory")))) {
       // The message itself (a sentence about it, "an out of memory error because ...", is read on).
       // Prose before the message on the same line still counts: "if the output is too long
-      // (~1000 characters), torch.cuda.OutOfMemoryError: ...".
-      const std::string_view before = lo.substr(0, std::min(lo.find("error"), lo.find("out of memory")));
+      // (~1000 characters), torch.cuda.OutOfMemoryError: ...". It ends where the message's own
+      // words start (message_head()), or without "out of memory" at the first "error".
+      const size_t head = message_head(lo);
+      const std::string_view before = lo.substr(0, head != std::string_view::npos ? head : lo.find("error"));
       if (long_inputs(before, has(kWInputSize), pairs_)) {
         add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
             "long inputs, in the user's words: " + shown(raw.substr(0, std::min<size_t>(160, before.size()))));
@@ -3047,18 +3049,16 @@ class Reader {
       // error when I train on one GPU: RuntimeError: ..." (not a logger's or a program's prefix,
       // "[rank0]: torch.cuda.", nor a traceback flattened onto the line). It holds none of the
       // message's words that brought the line here, so the reading ends.
-      if (const size_t head = message_head(lo); head != std::string_view::npos && head > 0) {
-        const std::string_view prose = lo.substr(0, head);
-        const size_t stop = prose.rfind(". ");
+      if (head != std::string_view::npos && head > 0) {
+        const size_t stop = before.rfind(". ");
         const size_t from = stop == std::string_view::npos ? 0 : stop + 2;
-        const std::string_view last = prose.substr(from);
+        const std::string_view last = before.substr(from);
         size_t plain = 0;
         for_each_token(last, [&](size_t i, size_t j) {
           plain += j - i >= 2 && std::all_of(last.begin() + i, last.begin() + j, [](char c) { return is_alpha(c); });
           return true;
         });
-        const size_t read_before = before.rfind(". ");  // (what the sentences above read)
-        if (plain >= 8 && (read_before == std::string_view::npos || from > read_before + 1) &&
+        if (plain >= 8 &&
             !contains_any(last, {"tried to allocate", "alloc_failed", "resource_exhausted", "failed to allocate",
                                  "reserved by pytorch", "out of memory", "traceback (most recent call last)", "file \"",
                                  ", line "}) &&
@@ -6978,7 +6978,12 @@ if (contains("other process") || contains("another process") || contains("other 
         if (h >= w.size() && lo.substr(h - w.size(), w.size()) == w) h -= w.size();
       }
     }
-    while (h > 0 && lo[h - 1] != ' ' && lo[h - 1] != '`' && lo[h - 1] != '(' && lo[h - 1] != '"' && lo[h - 1] != '\'') --h;
+    // (Back to the token's start: a space, a quote or a bracket before it, or a byte of a character
+    // beyond ASCII, as Chinese prose runs into the message with no space: "会导致torch.cuda.OutOfMemoryError".)
+    while (h > 0 && lo[h - 1] != ' ' && lo[h - 1] != '`' && lo[h - 1] != '(' && lo[h - 1] != '"' && lo[h - 1] != '\'' &&
+           static_cast<unsigned char>(lo[h - 1]) < 0x80) {
+      --h;
+    }
     return h;
   }
 
