@@ -9371,6 +9371,99 @@ TEST(DiagnoseKinds40, Held85Kinds) {
                              "the model leaves too little room", OomCause::kStaticModelTooLarge));
 }
 
+TEST(DiagnoseKinds40, Held86Kinds) {
+  // A problem told as there, with a question mark after it (problem_told_there()): the kill is told,
+  // not asked; "is there a problem ...?" asks.
+  const std::vector<Diagnosis> there = diagnose_log(
+      "Title\nWhen I load the index, there has always been the problem of the process being killed without any message ?\n",
+      rules_alone());
+  ASSERT_EQ(there.size(), 1u);
+  ASSERT_FALSE(there.front().findings.empty());
+  EXPECT_EQ(there.front().findings.front().category, OomCause::kCpuRam);
+  for (const char* asked : {"Title\nIs there a problem with the process being killed?\n",
+                            "Title\nDoes the process get killed when there is an error in the data loader?\n"}) {
+    EXPECT_TRUE(diagnose_log(asked, rules_alone()).empty()) << asked;
+  }
+  // A run told aborted or terminated beside the memory it took; not the user's own abort.
+  EXPECT_EQ(diagnose_log("Title\nLoading the dataset used 30G memory in a minute and the job was aborted.\n", rules_alone()).size(),
+            1u);
+  for (const char* other : {"Title\nI aborted the job when memory reached 30G.\n",
+                            "Title\nMemory was at 12 GB when the job was terminated by Slurm at the 24h time limit.\n"}) {
+    EXPECT_TRUE(diagnose_log(other, rules_alone()).empty()) << other;
+  }
+  // A second copy of a program needs its count beside it: "multiple GPUs or ... a TPU v3-8 instance"
+  // counts GPUs; "2 LLM instances" are two copies.
+  const std::string oom = "RuntimeError: CUDA out of memory.\n";
+  for (const char* one : {"I want to parallelise across multiple GPUs or use a TPU v3-8 instance.\n",
+                          "When I execute the first block of the notebook it loads the model, and when I execute the second it fails.\n",
+                          "I train with DDP on two AWS g5 instances.\n",
+                          "Environment: Ubuntu 22.04.2 LTS, kernel 6.5, driver 535.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(one) + oom, "another program's copy")) << one;
+  }
+  EXPECT_TRUE(evidence_holds("If 2 LLM instances are allocated in the same test case, the second one runs out of memory.\n" + oom,
+                             "another program's copy", OomCause::kOtherProcess));
+  // Chinese: 在测试<what>时 (when testing it): evaluation told.
+  EXPECT_TRUE(evidence_holds("\xe5\x9c\xa8\xe6\xb5\x8b\xe8\xaf\x95""coco\xe6\x97\xb6\xe6\x80\xbb\xe6\x98\xaf"
+                             "out of memory\n",  // 在测试coco时总是out of memory
+                             "inference / evaluation, in the user's words", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("\xe5\x9c\xa8\xe6\xb5\x8b\xe8\xaf\x95""coco\xe7\x9a\x84\xe6\x97\xb6\xe9\x97\xb4"
+                              "out of memory\n",  // 在测试coco的时间 (the test's duration)
+                              "inference / evaluation, in the user's words"));
+  // An upgrade told as when the change came, against the earlier version's use.
+  EXPECT_TRUE(evidence_holds("When I used version 1.2, I could train with batch 64. But when I upgrade to 1.3, only batch 16 "
+                             "fits.\n" + oom,
+                             "a regression told", OomCause::kOther));
+  // (Not new hardware, nor a bigger model.)
+  for (const char* other : {"When I used my old GTX 1080 it ran out of memory, but when I upgraded to a 4090 it works.\n",
+                            "When using batch size 8 it fits, but when I upgrade to the 13B model it fails.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(other) + oom, "a regression told")) << other;
+  }
+  // The convolution algorithm the library picks, told as what takes the memory.
+  EXPECT_TRUE(evidence_holds("It seems cuDNN is selecting the fastest convolution algorithms for each new input size, which takes "
+                             "more memory.\n" + oom,
+                             "the convolution algorithm the library picks", OomCause::kOther));
+  for (const char* other : {"Which convolution algorithm does cuDNN select here? It takes memory.\n",
+                            "We use a greedy algorithm to select which layers to move to cuda to save memory.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(other) + oom, "the convolution algorithm")) << other;
+  }
+  // The model made smaller and the failure goes on: static memory weighed down.
+  EXPECT_TRUE(evidence_holds("I reduced the batch size to 1 and the backbone to ResNet-18, but it still runs out of memory.\n" + oom,
+                             "the model told made smaller and the failure goes on", OomCause::kStaticModelTooLarge));
+  for (const char* other : {"If I switch the backbone to ResNet-18, will it still run out of memory?\n",
+                            "I switched the backbone to a larger ResNet-152 and it still runs out of memory.\n",
+                            "With a smaller backbone it trains fine, but the default config still runs out of memory.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(other) + oom, "the model told made smaller")) << other;
+  }
+  // An image's size in a chain of dimensions: C x H x W, B x C x H x W, H x W x C.
+  for (const char* dims : {"It runs out of memory with 3x640x640 input images.\n", "The input is a 16x3x640x640 tensor of images.\n",
+                           "My images are 640x640x3 and it runs out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(std::string(dims) + oom, "a long input (sequence length / resolution): 640x640",
+                               OomCause::kActivationsSeqlen))
+        << dims;
+  }
+  EXPECT_FALSE(evidence_holds("The conv kernel is 3x3x512x512 and it fails.\n" + oom, "a long input"));
+  // Second reviewer's cases: a smaller backbone that fixed it, "instance segmentation", an upgrade of
+  // the RAM, cuDNN's benchmark turned off, Chinese 同时 (at the same time) and 测试的时候, a printed
+  // message before the OOM on its line.
+  EXPECT_FALSE(evidence_holds("Switching to a smaller backbone fixed it, but I still want to use ViT-H.\n" + oom,
+                              "the model told made smaller"));
+  EXPECT_FALSE(evidence_holds("I train two instance segmentation models on one GPU.\n" + oom, "another program's copy"));
+  EXPECT_FALSE(evidence_holds("When using 16GB of RAM the job was killed, but when I upgraded to 64GB RAM it still fails.\n" + oom,
+                              "a regression told"));
+  EXPECT_FALSE(evidence_holds("I set cudnn.benchmark = False, so cuDNN does not pick the fastest algorithm, yet memory runs out.\n" +
+                                  oom,
+                              "the convolution algorithm"));
+  EXPECT_FALSE(evidence_holds("\xe6\x88\x91\xe5\x9c\xa8\xe6\xb5\x8b\xe8\xaf\x95\xe9\x9b\x86\xe4\xb8\x8a\xe5\x90\x8c\xe6\x97\xb6"
+                              "\xe8\xae\xad\xe7\xbb\x83\xe4\xb8\xa4\xe4\xb8\xaa\xe6\xa8\xa1\xe5\x9e\x8b\n" + oom,  // 我在测试集上同时训练两个模型
+                              "inference / evaluation, in the user's words"));
+  EXPECT_TRUE(evidence_holds("\xe6\xb5\x8b\xe8\xaf\x95\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe6\x80\xbb\xe6\x98\xaf\xe6\x98\xbe"
+                             "\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\n",  // 测试的时候总是显存不够
+                             "inference / evaluation, in the user's words", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("RuntimeError: CUDA error: device-side assert triggered while evaluating. Later RuntimeError: CUDA out "
+                              "of memory. Tried to allocate 20.00 MiB\n",
+                              "evaluat"));
+}
+
 TEST(DiagnoseKinds40, Session53Mends) {
   // memory_growth_prose() reads "memory" misspelt through memory_spelled() (any one-letter slip, not
   // a list of three): the growth told is a report of its own.

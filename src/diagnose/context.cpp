@@ -2845,8 +2845,8 @@ class Reader {
     }();
     // zh: inference or evaluation told (0 none, 1 the word alone, 2 as when it fails): 推理 (inference;
     // not 推理速度, its speed) with 时 / 的时候 / 过程 / 阶段 after it (at the time, during) or alone;
-    // 预测时 / 评估时 / 验证时 / 测试时 (at prediction / evaluation / validation / test time). Not denied
-    // or asked (zh_not_told_at()).
+    // 预测时 / 评估时 / 验证时 / 测试时 (at prediction / evaluation / validation / test time), also with what
+    // is tested between (在测试...时). Not denied or asked (zh_not_told_at()).
     const int zh_inference = [&] {
       if (!cjk) return 0;
       int best = 0;
@@ -2854,7 +2854,12 @@ class Reader {
       for (std::string_view x : {kInfer, std::string_view("\xe9\xa2\x84\xe6\xb5\x8b\xe6\x97\xb6"),
                                  std::string_view("\xe8\xaf\x84\xe4\xbc\xb0\xe6\x97\xb6"),
                                  std::string_view("\xe9\xaa\x8c\xe8\xaf\x81\xe6\x97\xb6"),
-                                 std::string_view("\xe6\xb5\x8b\xe8\xaf\x95\xe6\x97\xb6")}) {
+                                 std::string_view("\xe6\xb5\x8b\xe8\xaf\x95\xe6\x97\xb6"),
+                                 // 预测的时候 / 评估的时候 / 验证的时候 / 测试的时候 (when predicting / evaluating / validating / testing)
+                                 std::string_view("\xe9\xa2\x84\xe6\xb5\x8b\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99"),
+                                 std::string_view("\xe8\xaf\x84\xe4\xbc\xb0\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99"),
+                                 std::string_view("\xe9\xaa\x8c\xe8\xaf\x81\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99"),
+                                 std::string_view("\xe6\xb5\x8b\xe8\xaf\x95\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99")}) {
         for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
           const std::string_view next = lo.substr(p + x.size());
           // 速度 (speed); 时间 (duration: 测试时间 the test's duration, 验证时间 the validation's)
@@ -2864,6 +2869,31 @@ class Reader {
           const bool when = x != kInfer || next.substr(0, 3) == "\xe6\x97\xb6" || next.substr(0, 9) == "\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99" ||
                             next.substr(0, 6) == "\xe8\xbf\x87\xe7\xa8\x8b" || next.substr(0, 6) == "\xe9\x98\xb6\xe6\xae\xb5";
           best = std::max(best, when ? 2 : 1);
+        }
+      }
+      // 在 + 预测 / 评估 / 验证 / 测试 + what is tested + 时 (when testing it: "在测试widerface时总是out of
+      // memory"), the 时 in the same clause (before "，" / "," / "。") and not 时间 (duration); nor
+      // testing a training (训练 / 微调 / train between: "在测试多卡训练时" tests a training run).
+      for (std::string_view x : {std::string_view("\xe5\x9c\xa8\xe9\xa2\x84\xe6\xb5\x8b"), std::string_view("\xe5\x9c\xa8\xe8\xaf\x84\xe4\xbc\xb0"),
+                                 std::string_view("\xe5\x9c\xa8\xe9\xaa\x8c\xe8\xaf\x81"), std::string_view("\xe5\x9c\xa8\xe6\xb5\x8b\xe8\xaf\x95")}) {
+        for (size_t p = lo.find(x); best < 2 && p != std::string_view::npos; p = lo.find(x, p + 1)) {
+          if (zh_not_told_at(lo, p)) continue;
+          std::string_view next = lo.substr(p + x.size(), 48);
+          next = next.substr(0, std::min({next.find("\xef\xbc\x8c"), next.find(','), next.find("\xe3\x80\x82"), next.size()}));
+          // 时, not inside another word: 同时 (at the same time), 小时 (hours), 实时 (real time), 及时 (in
+          // time), 临时 (temporary).
+          size_t at = next.find("\xe6\x97\xb6");  // 时
+          while (at != std::string_view::npos && at >= 3 &&
+                 contains_any(next.substr(at - 3, 3), {"\xe5\x90\x8c", "\xe5\xb0\x8f", "\xe5\xae\x9e", "\xe5\x8f\x8a", "\xe4\xb8\xb4"})) {
+            at = next.find("\xe6\x97\xb6", at + 3);
+          }
+          if (at == std::string_view::npos) continue;
+          const std::string_view between = next.substr(0, at);
+          const bool training = between.find("\xe8\xae\xad\xe7\xbb\x83") != std::string_view::npos ||  // 训练
+                                between.find("\xe5\xbe\xae\xe8\xb0\x83") != std::string_view::npos ||  // 微调
+                                between.find("train") != std::string_view::npos;
+          // (时间 read from the line itself: the window may end inside it.)
+          if (!training && lo.substr(p + x.size() + at, 6) != "\xe6\x97\xb6\xe9\x97\xb4") best = 2;
         }
       }
       return best;
@@ -3007,7 +3037,13 @@ class Reader {
                              (contains_any(lo, {"grid size", "grid_size"}) &&
                               contains_any(lo, {"point", "lidar", "voxel", "waymo", "nuscenes", "kitti", "scannet"}) &&
                               !contains_any(lo, {"kernel", "shared memory", "block size", "threads"})));
+    // The convolution algorithm a library picks, a backbone or a model's variant made smaller (read below).
+    const bool algorithm_or_backbone = ((has_text("algo") || has_text("autotun")) && convolution_algorithm_choice_told(lo)) ||
+                                       ((has_text("backbone") || has_text("encoder") || has_text("variant") ||
+                                         has_text("smaller model") || has_text("smallest model") || has_text("tiny model")) &&
+                                        model_made_smaller_yet_fails(lo));
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
+        !algorithm_or_backbone &&
         !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line && !hpc_or_load_line &&
         !clones_per_step && !change_named &&
         !kept_line &&
@@ -3040,8 +3076,14 @@ class Reader {
       // Whole sentences of the user's before the message, read as a statement of their own: "I was
       // already using up 95% of my GPU memory for another task. Then when I ran `reader.readtext` I got
       // a `RuntimeError: cuda runtime error (2) : out of memory`".
+      // (Not a message printed before it on the line, "RuntimeError: CUDA error: device-side assert
+      // triggered. Later RuntimeError: CUDA out of memory", nor code or a program's output.)
       if (const size_t stop = before.rfind(". "); stop != std::string_view::npos && stop > 0) {
-        statement(raw.substr(0, stop + 1), lo.substr(0, stop + 1), n, seen);
+        const std::string_view sentences_before = lo.substr(0, stop + 1);
+        if (!contains_any(sentences_before, {"error:", "exception:", "traceback (most recent call last)", "file \"", ", line "}) &&
+            !code_line(sentences_before) && !printed_line(raw.substr(0, stop + 1), sentences_before)) {
+          statement(raw.substr(0, stop + 1), sentences_before, n, seen);
+        }
       }
       // ... and the one sentence of eight words or more that runs into the message, up to where the
       // message's own words start (message_head()): "Hi, when I use a single TITAN X to train the
@@ -4213,10 +4255,19 @@ if (contains("model.eval()") && !negated) {
                         m, text()));
       }
     }
+    // The model made smaller and the failure told going on ("forcing me to reduce the batch size to 1
+    // and the backbone to ResNet50. Despite these adjustments, the program still consumes ... 23 GB",
+    // "even with a smaller backbone it still runs out of memory"): its weights are not what fills the
+    // GPU. Not asked, supposed or denied.
+    if (!negated && model_made_smaller_yet_fails(lo)) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.2,
+          "the model told made smaller and the failure goes on: its weights are not what fills the GPU: " + text());
+    }
     // One model fits, another does not: the model's own size decides.
     // ("All other models are working fine" beside the one that fails; a runtime's own hint to load
     // "a less resource-intensive model", WebLLM's.)
-    if (!negated && (contains("larger model") || contains("bigger model") || contains("smaller model") ||
+    if (!negated && (contains("larger model") || contains("bigger model") ||
+                     (contains("smaller model") && !model_made_smaller_yet_fails(lo)) ||
                      contains("standard model") || contains("default model") ||
                      contains("less resource-intensive model") ||
                      // (not a version's difference, nor beside the batch or the model's small size told)
@@ -4576,6 +4627,9 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         (contains("cudnn") || contains("cublas") || contains("convolution") || contains("algorithm")) &&
         workspace_too_large(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4, "a library kernel's workspace told too large (cuDNN / cuBLAS): " + text());
+    } else if (sentence && !negated && (contains("algo") || contains("autotun")) && convolution_algorithm_choice_told(lo)) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.35,
+          "the convolution algorithm the library picks told (its scratch workspace, not the tensors): " + text());
     }
     // Several GPUs / ranks: a little weight only. Not a launch told as one process
     // ("torchrun --nproc_per_node=1", "world_size=1", "single GPU run, rank 0").
@@ -4754,15 +4808,13 @@ if (contains("other process") || contains("another process") || contains("other 
             Told::kAccount);
       }
     }
-    // Another copy of a program on the same GPU, told as such: "one notebook was working, but not a
-    // second", "running more than 1 vllm instance on a single GPU fails", "another kernel still
-    // holds the memory". Whole words only ("isinstance" is no instance), and a second copy named:
-    // "an AWS instance with a single GPU", "the first cell of the notebook" are one program.
-    if (!negated && (word_in("notebook") || word_in("notebooks") || word_in("instance") ||
-                     word_in("instances") || word_in("kernel") || word_in("kernels") || word_in("daemon")) &&
-        (word_in("another") || word_in("second") || word_in("multiple") || contains("more than 1 ") ||
-         contains("more than one") || contains("two instances") || contains("two notebooks")) &&
-        !contains("cuda kernel") && !contains("kernel launch") && !contains("kernel size") && !contains("kernel_size")) {
+    // Another copy of a program on the same GPU, told as such: "one notebook works, a second one
+    // fails", "running more than 1 vllm instance on a single GPU fails", "another Jupyter kernel
+    // still holds the memory". Whole words only ("isinstance" is no instance), and a second copy
+    // named (second_copy_named()): "an AWS instance with a single GPU", "the first cell of the
+    // notebook", "parallelising across multiple GPUs or using a TPU v3-8 instance" are one program.
+    if (!negated && second_copy_named(lo) && !contains("cuda kernel") && !contains("kernel launch") &&
+        !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
     }
     // A model from before still loaded in the same notebook or session when the next is to train
@@ -6077,6 +6129,93 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // The model made smaller on the lower-cased line `lo`: the backbone reduced, changed or switched to
+  // another ("reduce the batch size to 1 and the backbone to ResNet50"), a smaller or lighter
+  // backbone, encoder, model or variant told used; with the failure told going on in that sentence
+  // or the next ("still runs out", "still consumes", "despite", "even with"; not any "still"); neither
+  // sentence asked ('?') nor supposed ("if"), none naming a larger model ("switched the backbone to a
+  // larger ResNet-152") or the smaller one working (success_told(), "fixed", "fine": "a smaller
+  // backbone fixed it" points at the weights).
+  static bool model_made_smaller_yet_fails(std::string_view lo) {
+    const std::vector<std::string_view> sens = sentences(lo);
+    auto plain = [](std::string_view t) {
+      return t.find('?') == std::string_view::npos && !contains_word(t, "if") && !success_told(t) &&
+             !contains_any(t, {"larger", "bigger", "works", "worked", "fine", "fits", "fixed", "solved", "no problem"});
+    };
+    // (The failure itself going on, not any "still": "I still want to use ViT-H" is none.)
+    auto goes_on = [](std::string_view t) {
+      return contains_word(t, "despite") || t.find("even with") != std::string_view::npos ||
+             contains_any(t, {"still oom", "still fail", "still run", "still get", "still hit", "still crash", "still out of",
+                              "still consum", "still use", "still take", "still need", "still not enough", "still insufficient",
+                              "still exceed", "still goes out", "still went out"});
+    };
+    for (size_t i = 0; i < sens.size(); ++i) {
+      const std::string_view sen = sens[i];
+      if (!plain(sen)) continue;
+      const bool on = goes_on(sen) || (i + 1 < sens.size() && plain(sens[i + 1]) && goes_on(sens[i + 1]));
+      for (std::string_view told : {"backbone to", "smaller backbone", "lighter backbone", "smaller encoder", "lighter encoder",
+                                    "smaller model", "smallest model", "tiny model", "smaller variant", "tiny variant"}) {
+        const size_t p = sen.find(told);
+        if (!on || p == std::string_view::npos) continue;
+        const std::string_view before = sen.substr(p >= 40 ? p - 40 : 0, p >= 40 ? 40 : p);
+        if (told == "backbone to" &&
+            !contains_any(before, {"reduc", "downgrad", "smaller", "lower", "shrink", "shrank", "chang", "switch", "replac"})) {
+          continue;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A second copy of a program named on the lower-cased line `lo`: a count ("another", "second",
+  // "multiple", "several", "two" / "2", "three" / "3", "more than 1 / one"; not a version's digit,
+  // "22.04.2") right before a copy's word (notebook, instance, kernel, daemon, or their plurals), or
+  // one word between that names the program ("2 LLM instances", "another Jupyter kernel", "a second
+  // vllm instance"; not a machine's, "two AWS g5 instances", "2 A100 instances"); a kernel only where
+  // the line names a notebook's (Jupyter, IPython, notebook, Colab, Kaggle), not a CUDA kernel. Or a
+  // copy's word with "a second one" / "another one" after it in its clause ("one notebook works, a
+  // second one fails").
+  static bool second_copy_named(std::string_view lo) {
+    const std::vector<std::string_view> w = alnum_words(lo);
+    const bool notebook_kernel = contains_any(lo, {"jupyter", "ipython", "notebook", "colab", "kaggle"});
+    auto copy_at = [&](size_t k) {
+      const std::string_view x = w[k];
+      // ("instance segmentation", "instance norm", "multiple instance learning" are terms, no copies.)
+      if (in_list(x, {"instance", "instances"}) && k + 1 < w.size() &&
+          in_list(w[k + 1], {"segmentation", "seg", "norm", "normalization", "learning", "level", "discrimination"})) {
+        return false;
+      }
+      return in_list(x, {"notebook", "notebooks", "instance", "instances", "daemon", "daemons"}) ||
+             (notebook_kernel && in_list(x, {"kernel", "kernels"}));
+    };
+    auto program = [](std::string_view x) {
+      return in_list(x, {"llm", "vllm", "model", "python", "jupyter", "ipython", "colab", "kaggle", "ollama", "server", "inference",
+                         "training", "script", "app", "program", "tgi", "sglang", "comfyui", "webui", "notebook"});
+    };
+    for (size_t i = 0; i < w.size(); ++i) {
+      const size_t at = static_cast<size_t>(w[i].data() - lo.data());
+      const bool version_digit = at > 0 && lo[at - 1] == '.';
+      size_t after = i + 1;
+      bool count = in_list(w[i], {"another", "second", "multiple", "several", "two", "three"}) ||
+                   (!version_digit && in_list(w[i], {"2", "3"}));
+      if (w[i] == "more" && i + 2 < w.size() && w[i + 1] == "than" && (w[i + 2] == "1" || w[i + 2] == "one")) {
+        count = true;
+        after = i + 3;
+      }
+      if (count && after < w.size() && (copy_at(after) || (after + 1 < w.size() && program(w[after]) && copy_at(after + 1)))) {
+        return true;
+      }
+      if (copy_at(i)) {
+        const std::string_view rest = clause_at(lo, at);
+        const size_t from = at - static_cast<size_t>(rest.data() - lo.data());
+        const std::string_view tail = rest.substr(std::min(from, rest.size()));
+        if (tail.find("a second one") != std::string_view::npos || tail.find("another one") != std::string_view::npos) return true;
+      }
+    }
+    return false;
+  }
+
   // The words that open `text`, up to `n` of them: runs of letters, digits, '_' and '-' with one space
   // between; a word followed by anything else is the last ("the camera, with" gives "the", "camera").
   // Views into `text`.
@@ -7137,6 +7276,31 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // The convolution algorithm a library picks told as what takes the memory, in a sentence that does
+  // not ask nor deny (denied_or_asked(), "cudnn.benchmark = False"), on a line that names the memory
+  // (memory, VRAM, RAM, workspace, OOM): the algorithm ("algorithm", "algo", the autotuner) with cuDNN, a DNN library's or a convolution's name, and a choice
+  // ("selecting", "chooses", "picks", "prefer", "fastest", "smallest", "benchmark"): "CUDA is
+  // selecting larger architectures, and I should run set_dnn_prefer_smallest_algorithms()" (dlib),
+  // "cudnn picks the fastest algorithm, which needs a lot of memory". Not CUDA alone ("a greedy
+  // algorithm to select which layers to move to cuda"). (cuDNN's algorithms differ in their scratch
+  // workspace: cudnnGetConvolutionForwardWorkspaceSize; dlib's set_dnn_prefer_smallest_algorithms,
+  // PyTorch's torch.backends.cudnn.benchmark.)
+  static bool convolution_algorithm_choice_told(std::string_view lo) {
+    if (!contains_word(lo, "memory") && !contains_word(lo, "vram") && !contains_word(lo, "ram") &&
+        lo.find("workspace") == std::string_view::npos && !contains_word_start(lo, "oom")) {
+      return false;
+    }
+    for (std::string_view sen : sentences(lo)) {
+      if ((sen.find("algo") == std::string_view::npos && sen.find("autotun") == std::string_view::npos) ||
+          denied_or_asked(sen) || contains_any(sen, {"= false", "=false"})) {
+        continue;
+      }
+      if (!contains_any(sen, {"cudnn", "dnn", "convolution"}) && !contains_word_start(sen, "conv")) continue;
+      if (contains_any(sen, {"select", "choos", "chose", "pick", "prefer", "fastest", "smallest", "benchmark"})) return true;
+    }
+    return false;
+  }
+
   // The workspace itself told too large: "too large workspace", "a huge workspace", "the workspace
   // is too big", "workspace of 48 GiB ... too much"; the size word beside "workspace" (at most
   // 20 characters before it, or after it within its clause), not of something else on the line
@@ -8152,8 +8316,8 @@ if (contains("other process") || contains("another process") || contains("other 
 
   // It worked before a new version, release or commit and fails (or needs more) after it: "one of
   // the latest commits blew up memory requirements", "Worked under the initial release ... After the
-  // newest release it no longer works", "since upgrading to 2.3 it OOMs". Not denied ("not a
-  // regression").
+  // newest release it no longer works", "since upgrading to 2.3 it OOMs", "when I used 0.10 I could
+  // ..., but when I upgrade to 0.11 ...". Not denied ("not a regression").
   static bool regression_told(std::string_view lo) {
     // The latest version told failing beside another told working: "the version of Deepscaler
     // compatible with veRL is operational, whereas the latest iteration of veRL throws an OOM error".
@@ -8182,6 +8346,33 @@ if (contains("other process") || contains("another process") || contains("other 
                           "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3"}) &&
         contains_any(lo, {"\xe6\xad\xa3\xe5\xb8\xb8", "\xe6\xb2\xa1\xe9\x97\xae\xe9\xa2\x98", "\xe5\x8f\xaf\xe4\xbb\xa5"})) {
       return true;
+    }
+    // The upgrade to a version told as when the change came, against the use before it, with a
+    // contrast and a failure or a lesser limit after it: "When I used the pytorch 0.10, I can set the
+    // batchsize to be 512 ... But when I upgrade to pytorch 0.11, the maximum batchsize I can set is
+    // only around 30". A version: a number or "version" / "the latest" in the 24 characters after
+    // "to", not a GPU ("when I upgraded to a 4090"), a model ("to the 13B model") nor the memory
+    // ("when I upgraded to 64GB RAM"). Not asked.
+    for (std::string_view up : {"when i upgrade", "when i update", "after i upgrade", "after i update", "once i upgrade",
+                                "once i update", "when we upgrade", "when we update", "after we upgrade", "after we update"}) {
+      for (size_t p = lo.find(up); p != std::string_view::npos; p = lo.find(up, p + 1)) {
+        const size_t to = lo.find(" to ", p + up.size());
+        if (to == std::string_view::npos || to > p + up.size() + 2 || asked_at(lo, p)) continue;
+        const std::string_view target = lo.substr(to + 4, 24);
+        const bool version = (std::any_of(target.begin(), target.end(), [](char c) { return is_digit(c); }) ||
+                              contains_any(target, {"version", "the latest", "the newest", "the new release"})) &&
+                             !gpu_named(target) && !contains_word(target, "model") && !contains_word(target, "gpu") &&
+                             !size_named(target, true) && !contains_word(target, "ram") && !contains_word(target, "memory");
+        const std::string_view after = lo.substr(to);
+        if (version &&
+            contains_any(lo.substr(0, p), {"when i used", "when i was using", "when using", "with the old", "before upgrading",
+                                           "before the upgrade", "previously"}) &&
+            contains_any(lo, {" but ", "however"}) &&
+            contains_any(after, {"only", "out of memory", "oom", "fail", "less", "smaller", "more memory", "crash", "error",
+                                 "can't", "cannot", "no longer"})) {
+          return true;
+        }
+      }
     }
     if (!contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
                            "initial release", "previous release", "previous version", "older version", "earlier version",
@@ -8683,7 +8874,8 @@ if (contains("other process") || contains("another process") || contains("other 
   }
 
   // A resolution or a protein's length stated as numbers, weighed for activations_seqlen: "WxH"
-  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images) with both sides >= 256;
+  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images; also the last two of a
+  // chain, "3x320x320", and before the channels, "512x512x3") with both sides >= 256;
   // a video format's height ("1080p", 720p to 4320p); "(W, H)" with two elements >= 256, not a
   // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
   // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
@@ -8706,8 +8898,13 @@ if (contains("other process") || contains("another process") || contains("other 
       while (i < lo.size() && lo[i] == ' ') ++i;
       return i;
     };
+    // (A chain of sizes is read for its image only where the log or the line speaks of images or
+    // inputs: "the conv kernel is 3x3x512x512" is a weight's shape.)
+    const bool image_line = image_log || contains_any(lo, {"image", "img", "picture", "photo", "frame", "input", "resolution"});
     for (size_t p = 0; p < lo.size(); ++p) {
-      if (!is_digit(lo[p]) || (p > 0 && (is_digit(lo[p - 1]) || lo[p - 1] == '.' || is_alpha(lo[p - 1])))) continue;
+      // (A size after a channel or batch count's 'x' is read on: "3x320x320" (C x H x W), "64x3x320x320".)
+      const bool chained = image_line && p >= 2 && lo[p - 1] == 'x' && is_digit(lo[p - 2]);
+      if (!is_digit(lo[p]) || (p > 0 && !chained && (is_digit(lo[p - 1]) || lo[p - 1] == '.' || is_alpha(lo[p - 1])))) continue;
       size_t end = p;
       const int64_t a = number(p, end);
       if (a < 0) {
@@ -8781,7 +8978,11 @@ if (contains("other process") || contains("another process") || contains("other 
           const int64_t b = number(b0, bend);
           // "1920x1080p video": a video format's suffix, not a word glued on.
           const bool p_suffix = bend < lo.size() && lo[bend] == 'p' && (bend + 1 >= lo.size() || !is_alpha(lo[bend + 1]));
-          const bool ends = p_suffix || bend >= lo.size() || !(is_alpha(lo[bend]) || is_digit(lo[bend]) || lo[bend] == 'x');
+          // "512x512x3": H x W and the channels (1 to 4) last.
+          const bool channels_last = image_line && bend + 1 < lo.size() && lo[bend] == 'x' && lo[bend + 1] >= '1' && lo[bend + 1] <= '4' &&
+                                     (bend + 2 >= lo.size() || !(is_alpha(lo[bend + 2]) || is_digit(lo[bend + 2])));
+          const bool ends = p_suffix || channels_last || bend >= lo.size() ||
+                            !(is_alpha(lo[bend]) || is_digit(lo[bend]) || lo[bend] == 'x');
           // A table's rows x columns ("AnnData object with n_obs x n_vars = 38225 x 6829", "50000 rows
           // x 2000 genes") is data, not one input's resolution.
           const bool table = contains_any(lo, {"n_obs", "n_vars", "dataframe", "anndata"}) || contains_word(lo, "rows") ||

@@ -1052,11 +1052,45 @@ bool question_tacked_on(std::string_view clause, size_t p) {
   return false;
 }
 
+bool problem_told_there(std::string_view clause) {
+  // "there" opens the clause or the part after its last comma ("when I try to create the API,
+  // there has always been ..."), only joining words before it ("and", "but", "so", "then"): not a
+  // question's inner clause ("does the process get killed when there is an error ...?").
+  const size_t comma = clause.rfind(", ", clause.find("there"));
+  const std::vector<std::string_view> w = alnum_words(comma == std::string_view::npos ? clause : clause.substr(comma + 2));
+  size_t i = 0;
+  while (i < w.size() && in_list(w[i], {"and", "but", "so", "then", "however", "also"})) ++i;
+  if (i >= w.size() || w[i] != "there") return false;
+  size_t k = i + 1;
+  auto skip = [&](std::initializer_list<std::string_view> set) {
+    while (k < w.size() && in_list(w[k], set)) ++k;
+  };
+  skip({"always", "still", "also"});
+  if (k >= w.size()) return false;
+  if (in_list(w[k], {"has", "have", "had", "s"})) {
+    // "there has (always) been", "there's always been"; "there's a problem" is "there is"
+    const bool s_form = w[k] == "s";
+    ++k;
+    skip({"always", "still", "also"});
+    if (k < w.size() && w[k] == "been") {
+      ++k;
+    } else if (!s_form) {
+      return false;
+    }
+  } else if (in_list(w[k], {"is", "was", "are", "were"})) {
+    ++k;
+  } else {
+    return false;
+  }
+  skip({"always", "still", "also", "a", "an", "the", "this", "some"});
+  return k < w.size() && in_list(w[k], {"problem", "problems", "issue", "issues", "error", "errors", "bug"});
+}
+
 bool asked_at(std::string_view lo, size_t p) {
   const std::string_view whole = clause_at(lo, p);
   const std::string_view trimmed = trim_view(whole);
   return !trimmed.empty() && trimmed.back() == '?' &&
-         !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data()));
+         !question_tacked_on(whole, p - static_cast<size_t>(whole.data() - lo.data())) && !problem_told_there(whole);
 }
 
 bool leak_guessed(std::string_view lo) {
@@ -1084,6 +1118,18 @@ std::vector<std::string_view> sentences(std::string_view lo) {
   }
   if (from < lo.size()) out.push_back(lo.substr(from));
   return out;
+}
+
+std::vector<std::string_view> alnum_words(std::string_view t) {
+  std::vector<std::string_view> w;
+  for (size_t p = 0; p < t.size();) {
+    while (p < t.size() && !(is_alpha(t[p]) || is_digit(t[p]))) ++p;
+    size_t e = p;
+    while (e < t.size() && (is_alpha(t[e]) || is_digit(t[e]))) ++e;
+    if (e > p) w.push_back(t.substr(p, e - p));
+    p = e;
+  }
+  return w;
 }
 
 std::vector<std::string_view> clauses(std::string_view lo) {

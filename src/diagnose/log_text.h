@@ -330,12 +330,24 @@ std::vector<std::string_view> clauses(std::string_view lo);
 /// end of the line; the stop stays with the sentence it ends, so a question keeps its '?'. The
 /// pieces cover `lo` end to end (a last piece without a stop included).
 std::vector<std::string_view> sentences(std::string_view lo);
+/// The runs of letters and digits of `t`, in order (views into it): "i'm" gives "i", "m"; "v3-8"
+/// gives "v3", "8".
+std::vector<std::string_view> alnum_words(std::string_view t);
 /// Whether the question that ends `clause` is tacked on after a comma past `p` ("After an hour the
 /// OS kills the process, is there a way to avoid it?", "..., how can I fix it?"): what comes
 /// before that comma is told, not asked. `clause` is lower case.
 bool question_tacked_on(std::string_view clause, size_t p);
-/// Whether what `lo` tells at `p` is asked whether: its clause (clause_at()) ends with '?', and no
-/// question is tacked on after `p` (question_tacked_on()). `lo` is lower case.
+/// Whether `clause` tells a problem as there, whatever mark ends it: "there" opening the clause or
+/// its part after the last comma before it (only "and", "but", "so", "then" before it), a form of "be" ("is", "was", "'s", "has been", "have been",
+/// "had been", "'s been"; "always", "still", "also" beside it), an optional article, then
+/// "problem", "issue", "error" or "bug" ("there has always been the problem of the process being
+/// killed ... ?"); not asked with "there" after the verb ("is there a problem ...?") nor inside a
+/// question ("does it get killed when there is an error?"). `clause` is lower case.
+bool problem_told_there(std::string_view clause);
+/// Whether what `lo` tells at `p` is asked whether: its clause (clause_at()) ends with '?', no
+/// question is tacked on after `p` (question_tacked_on()), and the clause is no problem told as
+/// there with a question mark after it (problem_told_there(), as a writer for whom '?' closes a
+/// plea for help may write). `lo` is lower case.
 bool asked_at(std::string_view lo, size_t p);
 /// A leak named only as a guess in its clause ("I was thinking that it might be a memory leak",
 /// "I suspect a memory leak", "probably a leak"): no growth told. `lo` is lower case.

@@ -2340,7 +2340,6 @@ bool told_not_so(std::string_view lo) {
 // (from 21G to 38G in one epoch)", "a memory leak in the training loop"). Returns true for such
 // a line.
 bool memory_named_near(const std::vector<std::string_view>& w, std::string_view lo, size_t i, size_t before, size_t after);
-std::vector<std::string_view> alnum_words(std::string_view t);
 std::string memory_spelled(std::string_view lo);
 
 bool memory_growth_prose(std::string_view lo) {
@@ -2551,19 +2550,6 @@ bool memory_named_near(const std::vector<std::string_view>& w, std::string_view 
     return true;
   }
   return false;
-}
-
-// The runs of letters and digits of `t`, in order (views into it): "i'm" gives "i", "m".
-std::vector<std::string_view> alnum_words(std::string_view t) {
-  std::vector<std::string_view> w;
-  for (size_t p = 0; p < t.size();) {
-    while (p < t.size() && !(is_alpha(t[p]) || is_digit(t[p]))) ++p;
-    size_t e = p;
-    while (e < t.size() && (is_alpha(t[e]) || is_digit(t[e]))) ++e;
-    if (e > p) w.push_back(t.substr(p, e - p));
-    p = e;
-  }
-  return w;
 }
 
 // Whether `x` is one of `set` (log_text's in_list(), under the short name the word readers below use).
@@ -2977,6 +2963,34 @@ std::string memory_spelled(std::string_view lo) {
   return out;
 }
 
+// A run told ended by another's hand after the memory it took, in one sentence: the memory's name
+// with its use told before "aborted" / "terminated" ("32G memory was used in 10 sec and the job has
+// been aborted", "RAM usage reached 60GB and then the process is terminated"); not the user's own
+// ("I aborted the run"), nor ended for another reason (a time limit, a timeout, Ctrl-C, "finished",
+// "normally", NCCL).
+bool ended_after_memory_taken(std::string_view lo) {
+  if (lo.find("abort") == std::string_view::npos && lo.find("terminat") == std::string_view::npos) return false;
+  for (std::string_view sen : sentences(lo)) {
+    size_t end = std::string_view::npos;
+    for (std::string_view e : {"has been aborted", "was aborted", "got aborted", "gets aborted", "were aborted", "is aborted",
+                               "have been aborted", "has been terminated", "was terminated", "got terminated", "gets terminated",
+                               "were terminated", "is terminated", "job aborts", "process aborts"}) {
+      end = std::min(end, sen.find(e));
+    }
+    if (end == std::string_view::npos) continue;
+    if (contains_any(sen, {"time limit", "timeout", "timed out", "walltime", "wall time", "ctrl", "normally", "finished", "by me",
+                           "manually", "nccl", "i aborted", "we aborted", "i terminated", "we terminated"})) {
+      continue;
+    }
+    const std::string_view before = sen.substr(0, end);
+    const bool memory = contains_word(before, "memory") || contains_word(before, "ram") || contains_word(before, "vram");
+    const bool taken = size_named(before, true) || contains_any(before, {"used", "usage", "consum", "reached", "exceed", "grew",
+                                                                         "growing", "filled", "full", "eaten", "ate "});
+    if (memory && taken) return true;
+  }
+  return false;
+}
+
 bool memory_trouble_prose(std::string_view lo) {
   if (const std::string spelled = memory_spelled(lo); !spelled.empty()) return memory_trouble_prose(spelled);
   if (needs_more_than_it_has(lo)) return true;
@@ -3327,6 +3341,7 @@ bool memory_trouble_prose(std::string_view lo) {
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
                 "until no more memory"}) ||
+      ended_after_memory_taken(lo) ||
       memory_failure_caused(lo) ||
       memory_told_short(lo) ||
       (!kept_as_meant && any_text({"not released", "never released"}))) {
