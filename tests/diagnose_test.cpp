@@ -9494,6 +9494,31 @@ TEST(DiagnoseKinds40, Session53Mends) {
   EXPECT_TRUE(evidence_holds("I hit an error when the output is too long (~1000 characters), torch.cuda.OutOfMemoryError: "
                              "CUDA out of memory.\n",
                              "long inputs, in the user's words", OomCause::kActivationsSeqlen));
+  // The last session's unmended findings. A bare Chinese why-question after the clause that tells the
+  // rise ("显存一直增加，这是为什么？") asks why of that rise: growth told.
+  const std::vector<Diagnosis> zh_why =
+      diagnose_log("Title\n\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x80\xe7\x9b\xb4\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x8c"
+                   "\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88\xef\xbc\x9f\n",
+                   rules_alone());
+  ASSERT_EQ(zh_why.size(), 1u);
+  EXPECT_EQ(zh_why.front().oom->line, 2);
+  // A title asking what memory the work needs: the need bound to the memory's clause, and a printed
+  // exception of a kind that cannot be the memory's (ModuleNotFoundError) is no failure shown.
+  for (const char* none : {"How much RAM is used for inference, and do I need a GPU?\nRuntimeError: the run stopped\n",
+                           "How much gpu memory does this code need?\nModuleNotFoundError: No module named 'xformers'\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  EXPECT_EQ(diagnose_log("How much gpu memory does this code need?\nRuntimeError: the run stopped\n", rules_alone()).size(), 1u);
+  // "21 gpu hours" is no single GPU.
+  const std::string oom = "RuntimeError: CUDA out of memory.\n";
+  EXPECT_TRUE(evidence_holds("I train with the default settings on one GPU.\n" + oom, "trained with the default settings on one GPU",
+                             OomCause::kActivationsBatch));
+  EXPECT_FALSE(evidence_holds("I train with the default settings for 21 gpu hours.\n" + oom,
+                              "trained with the default settings on one GPU"));
+  // A TensorFlow tensor's volume names the volume as what decided, not its longest axis.
+  EXPECT_TRUE(evidence_holds("OOM when allocating tensor with shape[1,117,100,255,64] and type float on "
+                             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+                             "(a volume of 2983500 elements)", OomCause::kActivationsSeqlen));
 }
 
 TEST(DiagnoseKinds40, Session51FinalRead) {

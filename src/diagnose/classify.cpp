@@ -1175,11 +1175,15 @@ void classify_xla_tf(const OomRecord& r, Builder& b, std::vector<std::string>& n
     // A batch of one to four: the tensor's size is in its other axes, a long one (or a large
     // plane, or a volume) the input's length or resolution (WaveNet's [1,1,100000,512]: 100000 audio samples in
     // one window; a GAN's [4,32,1024,1024]: 1024x1024 images; [1,270,480,256]: 270x480 frames).
+    // (The evidence names what decided: the longest axis, the plane of the two longest, or the volume.)
+    const std::string decided = longest_rest >= 1000 ? fmt::format("the longest {}", longest_rest)
+                                : plane >= 100000    ? fmt::format("a {}x{} plane", rest[0], rest[1])
+                                                     : fmt::format("a volume of {:.0f} elements", volume);
     b.add(OomCause::kActivationsSeqlen, 0.45,
           fmt::format("one tensor of shape[{}] ({}{}); its first dimension (the batch) is {}: the size is in its other "
-                      "axes (the longest {}), the input's length or resolution",
+                      "axes ({}), the input's length or resolution",
                       r.tensor_shape, r.dtype, r.requested_bytes ? ", " + format_bytes(*r.requested_bytes) : "", dims.front(),
-                      longest_rest));
+                      decided));
     b.add(OomCause::kActivationsBatch, 0.3);
   } else if (r.family == "tensorflow" && dims.size() >= 2 && dims.front() >= 100000) {
     // A first dimension far above most batches of samples: a count of positions with the batch

@@ -7085,7 +7085,10 @@ if (contains("other process") || contains("another process") || contains("other 
           contains_any(sen.substr(0, d), {"chang", "modif", "reduc", "lower", "n't", "not ", "instead of", "rather than"})) {
         continue;
       }
-      if (contains_any(sen, {"single gpu", "one gpu", "1 gpu", "single card", "one card"})) return true;
+      // (Whole words: "21 gpu hours" is no single GPU.)
+      for (std::string_view one_gpu : {"single gpu", "one gpu", "1 gpu", "single card", "one card"}) {
+        if (contains_word(sen, one_gpu)) return true;
+      }
       for (std::string_view one : {"a single ", "only one ", "one "}) {
         for (size_t p = sen.find(one); p != std::string_view::npos; p = sen.find(one, p + 1)) {
           if (!word_starts_at(sen, p)) continue;

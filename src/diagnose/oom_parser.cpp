@@ -2405,8 +2405,17 @@ bool memory_growth_prose(std::string_view lo) {
                           "\xe6\x9c\xaa\xe5\x87\xba\xe7\x8e\xb0"}) {
       const size_t at = lo.find(w);
       if (at == std::string_view::npos) continue;
-      if ((std::string_view(w) == "\xef\xbc\x9f" || std::string_view(w) == "?") && zh_rise_asked_why(clause_at(lo, at > 0 ? at - 1 : 0))) {
-        continue;
+      if (std::string_view(w) == "\xef\xbc\x9f" || std::string_view(w) == "?") {
+        // The rise asked why in its own clause, or a bare why-question after the clause that tells the
+        // rise ("显存一直增加，这是为什么？": the memory keeps rising, why is this?).
+        const std::string_view asked = clause_at(lo, at > 0 ? at - 1 : 0);
+        const size_t asked_at_pos = static_cast<size_t>(asked.data() - lo.data());
+        if (zh_rise_asked_why(asked)) continue;
+        if (asked_at_pos > 0 && zh_asked_why_only(asked)) {
+          const std::string_view told = clause_at(lo, asked_at_pos - 1);
+          const size_t told_at = static_cast<size_t>(told.data() - lo.data());
+          if (zh_rise_asked_why(lo.substr(told_at, asked_at_pos + asked.size() - told_at))) continue;
+        }
       }
       // 正常 / 稳定 after 不 (不正常, 不稳定) tell trouble, not its absence.
       const bool negated_back = (std::string_view(w) == "\xe6\xad\xa3\xe5\xb8\xb8" ||
@@ -3468,11 +3477,18 @@ bool memory_requirement_title(std::string_view lo) {
     }
     return false;
   };
-  // "how much (GPU) memory / VRAM / RAM ... need / require"
+  // "how much (GPU) memory / VRAM / RAM ... need / require", the need in the memory's own clause
+  // (up to a ',', ';', '?' or " and ", at most 40 characters on): "How much RAM is used for inference,
+  // and do I need a GPU?" needs a GPU, not the memory.
   if (const size_t h = lo.find("how much "); h != std::string_view::npos) {
     const std::string_view rest = lo.substr(h + 9, 24);
     for (size_t p = h + 9; p < h + 9 + rest.size(); ++p) {
-      if (const size_t len = memory_word_at(p); len > 0 && need_word(lo.substr(p + len))) return true;
+      if (const size_t len = memory_word_at(p); len > 0) {
+        std::string_view clause = lo.substr(p + len, 40);
+        clause = clause.substr(0, std::min({clause.find(','), clause.find(';'), clause.find('?'), clause.find(" and "),
+                                            clause.size()}));
+        if (need_word(clause)) return true;
+      }
     }
   }
   // "<memory> requirement(s)", the topic named ("GPU Memory requirement"), or "<memory> required /
@@ -3511,6 +3527,10 @@ bool memory_short_asked(std::string_view lo) {
 
 std::optional<OomRecord> mentioned_oom(std::string_view text) {
   const std::vector<LineView> lines = split_line_views(text);
+  // Each line's first 2000 characters, lower-cased once for every pass below.
+  std::vector<std::string> lowered;
+  lowered.reserve(lines.size());
+  for (const LineView& l : lines) lowered.push_back(lower(l.raw.substr(0, 2000)));
   // No message in the log, but the user names one in words ("I received a CUDA out of memory
   // during evaluation", "runtimeerror: cuda out of memory on rtx 3060", "Not enough GPU memory",
   // "it run out of my cuda memory", "causing an out-of-memory error"): one numberless report at
@@ -3542,8 +3562,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // tells the trouble itself stays the report.
   // (An error told, not denied: "no error on my side" tells none; zh 报错 / 错误, not 没有报错 / 没报错.)
   bool error_told = false;
-  for (const LineView& l : lines) {
-    const std::string lo = lower(l.raw.substr(0, 2000));
+  for (const std::string& lo : lowered) {
     if (contains_any(lo, {"no error", "without error", "not an error", "no errors", "without any error",
                           "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xb2\xa1\xe6\x8a\xa5\xe9\x94\x99"})) {
       continue;
@@ -3554,10 +3573,27 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       break;
     }
   }
+  // A printed exception ("...Error:") of a kind that can be the memory's: not a missing module, a
+  // file not found, a syntax, import, key, name, attribute, type or decoding error ("ModuleNotFoundError:
+  // No module named 'xformers'" below "How much RAM is used for inference?" tells no shortage).
+  auto memory_kind_error_printed = [](std::string_view lo) {
+    static constexpr std::string_view kNotMemory[] = {"modulenotfounderror", "importerror", "syntaxerror", "filenotfounderror",
+                                                      "keyerror", "attributeerror", "nameerror", "indentationerror",
+                                                      "permissionerror", "typeerror", "unicodedecodeerror", "jsondecodeerror",
+                                                      "connectionerror", "notimplementederror"};
+    for (size_t p = lo.find("error:"); p != std::string_view::npos; p = lo.find("error:", p + 6)) {
+      size_t b = p;
+      while (b > 0 && (is_alpha(lo[b - 1]) || lo[b - 1] == '_')) --b;
+      const std::string_view name = lo.substr(b, p + 5 - b);
+      if (std::none_of(std::begin(kNotMemory), std::end(kNotMemory), [&](std::string_view x) { return name == x; })) return true;
+    }
+    return false;
+  };
   // A failure the post shows, for a title that asks what memory the work needs (memory_requirement_title(),
-  // read in the third pass): a traceback, a printed exception ("RuntimeError: ..."), "the following
-  // error", a crash, a kill or a run told failed ("I failed to run the example"), on a line after the
-  // title, not asked or supposed there.
+  // read in the third pass): a traceback, a printed exception of a kind that can be the memory's
+  // ("RuntimeError: ...", memory_kind_error_printed()), "the following error", a crash, a kill or a
+  // run told failed ("I failed to run the example"), on a line after the title, not asked or
+  // supposed there.
   // (`run_only`: only the run told failed, for a title that names the requirement without asking it:
   // "GPU Memory requirement" over a traceback of "ImportError: cannot import name ..." tells no OOM.)
   auto failure_shown = [&](bool run_only) {
@@ -3572,12 +3608,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       return false;
     };
     for (size_t k = 1; k < lines.size(); ++k) {
-      const std::string lo = lower(lines[k].raw.substr(0, 2000));
+      const std::string& lo = lowered[k];
       if (std::any_of(std::begin(kRunFailed), std::end(kRunFailed), [&](std::string_view w) { return told(lo, w); })) {
         return true;
       }
       if (run_only) continue;
-      if (lo.find("traceback (most recent call last)") != std::string::npos || lo.find("error:") != std::string::npos ||
+      if (lo.find("traceback (most recent call last)") != std::string::npos || memory_kind_error_printed(lo) ||
           lo.find("exception:") != std::string::npos || lo.find("the following error") != std::string::npos ||
           std::any_of(std::begin(kOtherFailure), std::end(kOtherFailure), [&](std::string_view w) { return told(lo, w); })) {
         return true;
@@ -3607,7 +3643,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
     if (deviceless) return deviceless;
     // (Without an error told, the fourth pass reads the title alone: memory_requirement_title().)
     for (const LineView& l : lines) {
-      const std::string lo = lower(l.raw.substr(0, 2000));
+      const std::string& lo = lowered[static_cast<size_t>(&l - lines.data())];
       // TensorRT's builder skipping a tactic whose workspace does not fit ("Skipping tactic ... due to
       // insufficient memory on requested size of N", "Device memory is insufficient to use tactic"):
       // it tries the next tactic; the build goes on.
@@ -4007,10 +4043,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         return false;
       };
-      std::string previous_lo;  // the line before's, lowercased
+      std::string_view previous_lo;  // the line before's, lowercased
       for (size_t j = 0; j < lines.size() && !quoted && !killed && !kernel_died; ++j) {
         const LineView& q = lines[j];
-        std::string ql = lower(q.raw.substr(0, 2000));
+        const std::string& ql = lowered[j];
         // (1) PyTorch's "Tried to allocate X" quoted in the user's prose ("It consistently crashed on MMLU
         // with \"Tried to allocate 31.50 GiB\""): the request, whatever line tells the failure.
         if (const size_t p = ql.find("tried to allocate "); p != std::string::npos) {
@@ -4063,7 +4099,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             }
           }
         }
-        previous_lo = std::move(ql);
+        previous_lo = ql;
       }
       // A size read at `from` of line `q` as the request, its printed text from the line itself, its case
       // kept: as many non-space characters as the size read.
@@ -4159,7 +4195,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       if ((r.device.empty() || r.device == "cpu") && !r.requested_bytes) {
         const size_t idx = static_cast<size_t>(&l - lines.data());
         for (size_t j = idx; j < lines.size() && j <= idx + 3 && !r.requested_bytes; ++j) {
-          take_tcmalloc(lower(lines[j].raw.substr(0, 2000)), [](std::string_view near, size_t from) {
+          take_tcmalloc(lowered[j], [](std::string_view near, size_t from) {
             return tcmalloc_alloc_failed(near, from) ||
                    contains_any(near, {"out of memory", "running out", "ran out", "runs out", "run out"});
           });
