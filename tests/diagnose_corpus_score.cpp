@@ -354,6 +354,10 @@
 // - held86: tests/data/oom-corpus-held86/ (47 reports gathered the same way, in six shares, after
 //   the next session's first mend was built (64ef513); committed on their own before anything was
 //   scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held86).
+// - held87: tests/data/oom-corpus-held87/ (28 reports gathered the same way, in six shares, after
+//   held86's round was committed (77acfdd); one dropped on the gathering rules before scoring;
+//   committed on their own before anything was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held87).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's

@@ -9464,6 +9464,65 @@ TEST(DiagnoseKinds40, Held86Kinds) {
                               "evaluat"));
 }
 
+TEST(DiagnoseKinds40, Held87Kinds) {
+  // The memory's limit told by what fits: a setting lowered to fit a card, the largest batch that
+  // fits on a GPU named, zh 只能开到 batchsize (can only go up to); not asked or beside a layout.
+  for (const char* told : {"Title\nThe default batch size 512 is way too large. I decrease it to 8 to fit in my RTX card (24 GB), "
+                           "is there anything that I missed?\n",
+                           "Title\nOn one 2080ti the largest batch size that fits is 4.\n",
+                           "Title\n\xe6\x88\x91\xe4\xb8\x80\xe5\xbc\xa0""3090\xe5\x8f\xaa\xe8\x83\xbd\xe5\xbc\x80\xe5\x88\xb0"
+                           "batchsize=2\n"}) {  // 我一张3090只能开到batchsize=2
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  for (const char* none : {"Title\nI reduced the image size to fit in the paper's layout.\n",
+                           "Title\nWhat is the largest batch size that fits on a 3090?\n",
+                           "Title\nIf I reduce the batch to 2 to fit on the GPU, will it converge?\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  // zh: more memory needed than the machine has, in two sentences: 机器内存32G。提示需要52G的内存。
+  const std::vector<Diagnosis> zh_needs =
+      diagnose_log("Title\n\xe6\x9c\xba\xe5\x99\xa8\xe5\x86\x85\xe5\xad\x98""32G\xe3\x80\x82\xe6\x8f\x90\xe7\xa4\xba"
+                   "\xe9\x9c\x80\xe8\xa6\x81""52G\xe7\x9a\x84\xe5\x86\x85\xe5\xad\x98\xe3\x80\x82\n",
+                   rules_alone());
+  ASSERT_EQ(zh_needs.size(), 1u);
+  EXPECT_EQ(zh_needs.front().oom->line, 2);
+  // ... not asked: 显存只有8G，需要12G的显存吗？ (is 12G needed?)
+  EXPECT_TRUE(diagnose_log("Title\n\xe6\x98\xbe\xe5\xad\x98\xe5\x8f\xaa\xe6\x9c\x89""8G\xef\xbc\x8c\xe9\x9c\x80\xe8\xa6\x81"
+                           "12G\xe7\x9a\x84\xe6\x98\xbe\xe5\xad\x98\xe5\x90\x97\xef\xbc\x9f\n",
+                           rules_alone())
+                  .empty());
+  // The data named in one sentence and loaded through a pronoun in the next: the host's load.
+  EXPECT_TRUE(evidence_holds("The video files are about 12 GB each. Loading them with the provided script crashes.\n"
+                             "RuntimeError: out of memory\n",
+                             "fails while the dataset loads", OomCause::kCpuRam));
+  EXPECT_FALSE(evidence_holds("The weights are about 12 GB. Loading them with the provided script crashes.\n"
+                              "RuntimeError: out of memory\n",
+                              "fails while the dataset loads"));
+  EXPECT_FALSE(evidence_holds("The checkpoint files are about 12 GB. Loading them in the notebook crashes.\n"
+                              "RuntimeError: out of memory\n",
+                              "fails while the dataset loads"));
+  // A code-reading helper's counter-examples: advice, "slower", a document's figure, a supposition, other
+  // memories or uses compared, a question on the line: no report.
+  for (const char* none :
+       {"Title\nYou have to reduce the batch size to fit in GPU memory.\n",
+        "Title\nTraining is slower than expected, but the model manages to fit in my 3090's memory.\n",
+        "Title\nAccording to the README, the largest batch size that fits on a V100 is 32.\n",
+        "Title\nI had to lower the learning rate to fit on the GPU cluster schedule.\n",
+        // 如果你的显卡只能开到batchsize=1，可以用梯度累积 (if your card only goes up to batch 1, accumulate)
+        "Title\n\xe5\xa6\x82\xe6\x9e\x9c\xe4\xbd\xa0\xe7\x9a\x84\xe6\x98\xbe\xe5\x8d\xa1\xe5\x8f\xaa\xe8\x83\xbd\xe5\xbc\x80"
+        "\xe5\x88\xb0""batchsize=1\xef\xbc\x8c\xe5\x8f\xaf\xe4\xbb\xa5\xe7\x94\xa8\xe6\xa2\xaf\xe5\xba\xa6\xe7\xb4\xaf"
+        "\xe7\xa7\xaf\n",
+        // 环境：内存16G，显卡3090（24G显存）。运行需要20G显存。 (the host's 16G is no GPU memory)
+        "Title\n\xe7\x8e\xaf\xe5\xa2\x83\xef\xbc\x9a\xe5\x86\x85\xe5\xad\x98""16G\xef\xbc\x8c\xe6\x98\xbe\xe5\x8d\xa1"
+        "3090\xef\xbc\x88""24G\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x89\xe3\x80\x82\xe8\xbf\x90\xe8\xa1\x8c\xe9\x9c\x80\xe8\xa6\x81"
+        "20G\xe6\x98\xbe\xe5\xad\x98\xe3\x80\x82\n",
+        // 训练需要24G显存，推理时显存8G就够了。 (inference: 8G is enough)
+        "Title\n\xe8\xae\xad\xe7\xbb\x83\xe9\x9c\x80\xe8\xa6\x81""24G\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x8c\xe6\x8e\xa8"
+        "\xe7\x90\x86\xe6\x97\xb6\xe6\x98\xbe\xe5\xad\x98""8G\xe5\xb0\xb1\xe5\xa4\x9f\xe4\xba\x86\xe3\x80\x82\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+}
+
 TEST(DiagnoseKinds40, Session53Mends) {
   // memory_growth_prose() reads "memory" misspelt through memory_spelled() (any one-letter slip, not
   // a list of three): the growth told is a report of its own.

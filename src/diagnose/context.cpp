@@ -6253,10 +6253,11 @@ if (contains("other process") || contains("another process") || contains("other 
   // memory before any step)
   // (a data noun within its first three words; not the model's: "the dataset's model", "the data
   // parallel checkpoint"): where its words start, or npos.
+  static constexpr std::string_view kLoadData[] = {"dataset", "datasets", "data", "images", "files", "csv", "csvs", "features",
+                                                   "annotations", "embeddings", "samples", "audio", "videos", "frames",
+                                                   "corpus", "recordings", "volumes"};
   static size_t data_load_told(std::string_view lo) {
-    static constexpr std::string_view kData[] = {"dataset", "datasets", "data", "images", "files", "csv", "csvs", "features",
-                                                 "annotations", "embeddings", "samples", "audio", "videos", "frames",
-                                                 "corpus", "recordings", "volumes"};
+    const auto& kData = kLoadData;
     static constexpr std::string_view kModel[] = {"model", "models", "checkpoint", "checkpoints", "weights", "parallel",
                                                   "state", "tokenizer"};
     for (std::string_view at : {"while loading ", "when loading ", "during loading ", "while reading ", "when reading ",
@@ -6290,14 +6291,33 @@ if (contains("other process") || contains("another process") || contains("other 
     return std::string_view::npos;
   }
 
-  // The failure told, in one sentence of `lo`, while the dataset loads (data_load_told()): a failure
-  // word in the sentence, not asked, denied or supposed, and no GPU named as the load's target ("while
-  // loading the data onto the GPU").
+  // The failure told, in one sentence of `lo`, while the dataset loads (data_load_told(), or the data
+  // named in the sentence before and loaded through a pronoun: "... files are 12 - 15 GBs. Loading
+  // them ... crashes"): a failure word in the sentence, not asked, denied or supposed, and no GPU
+  // named as the load's target ("while loading the data onto the GPU").
   static bool data_load_failure_told(std::string_view lo) {
     // (A sentence's load words are the line's: without them on the line, no sentence is split.)
-    if (data_load_told(lo) == std::string_view::npos) return false;
-    for (std::string_view sen : sentences(lo)) {
-      if (data_load_told(sen) == std::string_view::npos) continue;
+    auto pronoun_load = [](std::string_view t) {
+      for (std::string_view w : {"loading them", "reading them", "loading these", "loading those", "reading these", "reading those"}) {
+        if (contains_word(t, w)) return true;
+      }
+      return false;
+    };
+    if (data_load_told(lo) == std::string_view::npos && !pronoun_load(lo)) return false;
+    const std::vector<std::string_view> sens = sentences(lo);
+    for (size_t i = 0; i < sens.size(); ++i) {
+      const std::string_view sen = sens[i];
+      // The data named in the sentence before, no model's files there, and loaded through a pronoun in
+      // this one ("the yuv files are approximately 12 - 15 GBs. Loading them with the Python script
+      // provided crashes."; not "the checkpoint files are 12 GB. Loading them ...").
+      auto named_in = [&](std::string_view t, const auto& words) {
+        return std::any_of(std::begin(words), std::end(words), [&](std::string_view d) { return contains_word(t, d); });
+      };
+      static constexpr std::string_view kModelFiles[] = {"model", "models", "checkpoint", "checkpoints", "weights", "adapter",
+                                                         "adapters", "lora", "tokenizer", "state"};
+      const bool data_before = i > 0 && named_in(sens[i - 1], kLoadData) && !named_in(sens[i - 1], kModelFiles);
+      const bool through_pronoun = data_before && pronoun_load(sen);
+      if (data_load_told(sen) == std::string_view::npos && !through_pronoun) continue;
       const bool short_told = contains_any(sen, {"not enough", "n't enough"});  // the trouble itself, not a denial
       if (sen.find('?') != std::string_view::npos || contains_word(sen, "if") || gpu_named(sen) ||
           (!short_told && contains_any(sen, {"n't", "not "})) ||

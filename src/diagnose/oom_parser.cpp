@@ -2832,6 +2832,120 @@ bool needs_more_than_it_has(std::string_view lo) {
   return false;
 }
 
+// A setting the writer lowered to make the work fit, told in `before` (a clause of `lo` up to its
+// "to fit"): "to " ends it, a lowering verb as a word (decrease, reduce, lower, cut, shrink, drop, in
+// any tense) with "I" or "we" before it; not advice ("you have to reduce ...", "try to reduce ...",
+// "should"), nor "slower" (whole words).
+bool lowered_by_writer_to_fit(std::string_view before) {
+  if (before.size() < 3 || before.substr(before.size() - 3) != "to ") return false;
+  if (contains_word(before, "you") || contains_word(before, "try") || contains_word(before, "should") ||
+      contains_any(before, {"learning rate", "schedule"}) || contains_word(before, "lr")) {
+    return false;  // (advice, or a setting that holds no memory: "lower the learning rate to fit the schedule")
+  }
+  const std::vector<std::string_view> w = alnum_words(before);
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (!in_list(w[i], {"decrease", "decreased", "decreasing", "reduce", "reduced", "reducing", "lower", "lowered", "lowering",
+                        "cut", "shrink", "shrank", "shrunk", "drop", "dropped"})) {
+      continue;
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (w[j] == "i" || w[j] == "we") return true;
+    }
+  }
+  return false;
+}
+
+// The memory's limit told by what fits:
+//   - the largest batch that fits, on the writer's own GPU ("on one 2080ti the largest batch size
+//     that fits is 4", "the biggest batch size that fits on my 3090 is 4"): a GPU named, the writer's
+//     ("i", "my", "we", "our") or one card ("on one", "on a single"); not a document's figure
+//     ("according to the README", "see the model card"), not asked ('?' unless a question is tacked
+//     on after it: question_tacked_on()), not supposed ("if");
+//   - zh: 只能开到 / 只能设到 / 只能设置到 / 最多只能 / 最大只能 (can only go up to) with a batch in the 24 bytes
+//     before or after it, on a line that names a GPU or 显存, its clause not asked or supposed:
+//     "我一张2080ti训练表格的那部分只能开到batchsize=4", "batchsize只能开到4".
+bool fit_limit_told(std::string_view lo) {
+  static constexpr std::string_view kOnlyUpTo[] = {
+      "\xe5\x8f\xaa\xe8\x83\xbd\xe5\xbc\x80\xe5\x88\xb0", "\xe5\x8f\xaa\xe8\x83\xbd\xe8\xae\xbe\xe5\x88\xb0",
+      "\xe5\x8f\xaa\xe8\x83\xbd\xe8\xae\xbe\xe7\xbd\xae\xe5\x88\xb0", "\xe6\x9c\x80\xe5\xa4\x9a\xe5\x8f\xaa\xe8\x83\xbd",
+      "\xe6\x9c\x80\xe5\xa4\xa7\xe5\x8f\xaa\xe8\x83\xbd"};
+  if (gpu_named(lo) || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos) {
+    for (std::string_view only : kOnlyUpTo) {
+      for (size_t p = lo.find(only); p != std::string_view::npos; p = lo.find(only, p + only.size())) {
+        if (zh_asked_supposed_or_denied(clause_at(lo, p))) continue;
+        const std::string_view near = lo.substr(p >= 24 ? p - 24 : 0, (p >= 24 ? 24 : p) + only.size() + 24);
+        if (near.find("batch") != std::string_view::npos || contains_word(near, "bs")) return true;
+      }
+    }
+  }
+  if (lo.find("fits") == std::string_view::npos) return false;
+  for (std::string_view sen : sentences(lo)) {
+    if (contains_word(sen, "if") || contains_any(sen, {"according to", "readme", "model card", "documentation", "the docs",
+                                                       "paper", "see "})) {
+      continue;
+    }
+    const bool writers = contains_word(sen, "i") || contains_word(sen, "my") || contains_word(sen, "we") ||
+                         contains_word(sen, "our") || contains_any(sen, {"on one ", "on a single "});
+    if (!writers || !(gpu_named(sen) || contains_word(sen, "gpu"))) continue;
+    for (std::string_view largest : {"largest batch size that fits", "largest batch that fits", "biggest batch size that fits",
+                                     "biggest batch that fits", "maximum batch size that fits", "max batch size that fits",
+                                     "can only fit a batch", "could only fit a batch", "only fits a batch"}) {
+      const size_t at = sen.find(largest);
+      if (at != std::string_view::npos && (sen.find('?') == std::string_view::npos || question_tacked_on(sen, at))) return true;
+    }
+  }
+  return false;
+}
+
+// zh: more memory needed than the machine has, both sizes told on the line: 需要 <size> with the same
+// memory's name (内存 with 内存, 显存 with 显存) in the 12 bytes after the size or before 需要 ("提示需要52G
+// 的内存", "显存至少需要24G"), and that memory named elsewhere on the line with a smaller size in the 12
+// bytes after it ("机器内存4核32G", "我的显存只有12G"), not a use or a sufficiency beside it (占用 "takes",
+// 只要 "only needs", 就够 / 够用 "is enough"). Not on a line that asks (吗, or ?, ？ other than why alone:
+// zh_asked_why_only()) or denies the need (不需要 / 并不需要).
+bool zh_needs_more_than_it_has(std::string_view lo) {
+  constexpr std::string_view kNeed = "\xe9\x9c\x80\xe8\xa6\x81";  // 需要
+  if (lo.find(kNeed) == std::string_view::npos ||
+      contains_any(lo, {"\xe5\x90\x97", "\xe4\xb8\x8d\xe9\x9c\x80\xe8\xa6\x81"})) {  // 吗, 不需要
+    return false;
+  }
+  // (A question on the line asks of it, unless it asks only why: "为何需要如此之大的内存？" (why is so
+  // much memory needed?) tells the need.)
+  for (std::string_view c : clauses(lo)) {
+    if ((c.find('?') != std::string_view::npos || c.find("\xef\xbc\x9f") != std::string_view::npos) && !zh_asked_why_only(c)) {
+      return false;
+    }
+  }
+  auto size_from = [&](size_t from, size_t span) -> std::optional<std::pair<double, size_t>> {
+    for (size_t p = from; p < lo.size() && p < from + span; ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && is_digit(lo[p - 1]))) continue;
+      const std::optional<ProseNumber> n = prose_number_at(lo, p);
+      if (n && n->unit_bytes > 0) return std::make_pair(n->value * static_cast<double>(n->unit_bytes), n->end);
+    }
+    return std::nullopt;
+  };
+  for (std::string_view m : {std::string_view("\xe5\x86\x85\xe5\xad\x98"), std::string_view("\xe6\x98\xbe\xe5\xad\x98")}) {
+    for (size_t w = lo.find(kNeed); w != std::string_view::npos; w = lo.find(kNeed, w + kNeed.size())) {
+      const auto need = size_from(w + kNeed.size(), 8);
+      if (!need) continue;
+      const size_t own_before = lo.substr(w >= 12 ? w - 12 : 0, w >= 12 ? 12 : w).find(m);
+      const size_t own_after = lo.substr(need->second, 12).find(m);
+      if (own_before == std::string_view::npos && own_after == std::string_view::npos) continue;
+      for (size_t h = lo.find(m); h != std::string_view::npos; h = lo.find(m, h + m.size())) {
+        if (h + 12 >= w && h < need->second + 12) continue;  // the need's own memory word
+        const std::string_view beside = lo.substr(h, 24);
+        if (contains_any(beside, {"\xe5\x8d\xa0\xe7\x94\xa8", "\xe5\x8f\xaa\xe8\xa6\x81", "\xe5\xb0\xb1\xe5\xa4\x9f",
+                                  "\xe5\xa4\x9f\xe7\x94\xa8"})) {  // 占用 只要 就够 够用
+          continue;
+        }
+        const auto has = size_from(h + m.size(), 12);
+        if (has && has->first * 1.02 < need->first) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // A Chinese line whose 显存 / 顯存 (the GPU's memory) sits only in clauses that tell it has room
 // (还有 / 还剩 "still has", 充足 "ample", 够用 "enough", 正常 "normal", 很多 "plenty", 空闲 "free"),
 // while 内存 (the host's memory) is named in another clause.
@@ -3780,23 +3894,27 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         if (at == std::string::npos) at = out_of_some_memory(lo);
         // The work told not fitting on a GPU ("Products-GNN does not fit on a v100", "I can't fit it
-        // into my 3090", "unable to fit the model in an A100 40GB"): the OOM in words, on that device.
+        // into my 3090", "unable to fit the model in an A100 40GB"), or a setting the writer lowered to
+        // make it fit (lowered_by_writer_to_fit(): "I decrease it to 8 to fit in my RTX card (24 GB)",
+        // "we had to reduce the batch to 2 to fit the GPU memory"): the OOM in words, on that device.
         // Not supposed ("if" before it in its clause) nor asked (a question tacked on after it leaves
         // it told).
         for (size_t p = lo.find("fit "); at == std::string::npos && p != std::string::npos; p = lo.find("fit ", p + 1)) {
           if (!word_starts_at(lo, p)) continue;
+          const std::string_view whole = clause_at(lo, p);
+          const size_t in_clause = p - static_cast<size_t>(whole.data() - lo.data());
           const std::string_view before = std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
-          if (!contains_any(before, {"not ", "n't ", "cannot ", "unable to ", "not able to "})) continue;
+          const bool lowered_to_fit = lowered_by_writer_to_fit(whole.substr(0, in_clause));
+          if (!lowered_to_fit && !contains_any(before, {"not ", "n't ", "cannot ", "unable to ", "not able to "})) continue;
           const std::string_view after = std::string_view(lo).substr(p + 4, 48);
           size_t on = std::string_view::npos;
           for (std::string_view w : {" on ", " in ", " into ", "on ", "in ", "into "}) {
             const size_t q = after.find(w);
             if (q != std::string_view::npos && (q == 0 || w[0] == ' ') && q < on) on = q;
           }
-          if (on == std::string_view::npos) continue;
-          const std::string_view target = after.substr(on, 36);
-          const std::string_view whole = clause_at(lo, p);
-          const size_t in_clause = p - static_cast<size_t>(whole.data() - lo.data());
+          // (Lowered to fit the device itself, no preposition: "to fit the GPU memory", "to fit my 3090".)
+          if (on == std::string_view::npos && !lowered_to_fit) continue;
+          const std::string_view target = after.substr(on == std::string_view::npos ? 0 : on, 36);
           if ((gpu_named(target) || cuda_memory_named(target)) && !contains_word(whole.substr(0, in_clause), "if") &&
               !asked_at(lo, p)) {
             at = p;
@@ -3949,7 +4067,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
       } else if (pass == 1   ? memory_growth_prose(lo)
-                 : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo))
+                 : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo) || fit_limit_told(lo) ||
+                                zh_needs_more_than_it_has(lo))
                              : (error_told && memory_short_asked(lo)) ||
                                    (&l == &lines.front() && memory_requirement_title(lo) &&
                                     failure_shown(!memory_requirement_asked(lo)))) {
