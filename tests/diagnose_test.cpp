@@ -9580,6 +9580,26 @@ TEST(DiagnoseKinds40, Session53Mends) {
                              "(a volume of 2983500 elements)", OomCause::kActivationsSeqlen));
 }
 
+TEST(DiagnoseKinds40, Session53FinalRead) {
+  const std::string oom = "RuntimeError: CUDA out of memory.\n";
+  // Whole words in model_made_smaller_yet_fails(): "networks" tells no success ("works").
+  EXPECT_TRUE(evidence_holds("I reduced the batch size to 1 and the backbone to ResNet50 for my networks. Despite these "
+                             "adjustments, the program still consumes 23 GB.\n" + oom,
+                             "the model told made smaller", OomCause::kStaticModelTooLarge));
+  // A convolution's words, not "converges" or "conversation".
+  EXPECT_FALSE(evidence_holds("I chose the PPO algorithm and the training converges slowly, then GPU memory runs out.\n" + oom,
+                              "the convolution algorithm"));
+  // A weight's shape on a line that names an input is no image.
+  EXPECT_FALSE(evidence_holds("The input to the conv layer has weight 3x3x512x512.\n" + oom, "a long input"));
+  // A cloud machine's instance, an object's instance: no other program's copy.
+  for (const char* one : {"I launched another instance with a bigger GPU and got the same error.\n",
+                          "I created a second instance of the model class to compare outputs.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string(one) + oom, "another program's copy")) << one;
+  }
+  // "I see that ..." is the writer's own; a document's figure is not.
+  EXPECT_EQ(diagnose_log("Title\nI see that on my 3090 the largest batch size that fits is 4.\n", rules_alone()).size(), 1u);
+}
+
 TEST(DiagnoseKinds40, Session51FinalRead) {
   auto lacks = [](const std::string& log, const std::string& needle) {
     return !diagnose_log(log, rules_alone()).empty() && !evidence_holds(log, needle);

@@ -3038,10 +3038,12 @@ class Reader {
                               contains_any(lo, {"point", "lidar", "voxel", "waymo", "nuscenes", "kitti", "scannet"}) &&
                               !contains_any(lo, {"kernel", "shared memory", "block size", "threads"})));
     // The convolution algorithm a library picks, a backbone or a model's variant made smaller (read below).
-    const bool algorithm_or_backbone = ((has_text("algo") || has_text("autotun")) && convolution_algorithm_choice_told(lo)) ||
-                                       ((has_text("backbone") || has_text("encoder") || has_text("variant") ||
-                                         has_text("smaller model") || has_text("smallest model") || has_text("tiny model")) &&
-                                        model_made_smaller_yet_fails(lo));
+    // (Each read once here, for the gate and for the readings below.)
+    const bool algorithm_choice = (has_text("algo") || has_text("autotun")) && convolution_algorithm_choice_told(lo);
+    const bool made_smaller = (has_text("backbone") || has_text("encoder") || has_text("variant") || has_text("smaller model") ||
+                               has_text("smallest model") || has_text("tiny model")) &&
+                              model_made_smaller_yet_fails(lo);
+    const bool algorithm_or_backbone = algorithm_choice || made_smaller;
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !algorithm_or_backbone &&
         !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line && !hpc_or_load_line &&
@@ -4259,7 +4261,7 @@ if (contains("model.eval()") && !negated) {
     // and the backbone to ResNet50. Despite these adjustments, the program still consumes ... 23 GB",
     // "even with a smaller backbone it still runs out of memory"): its weights are not what fills the
     // GPU. Not asked, supposed or denied.
-    if (!negated && model_made_smaller_yet_fails(lo)) {
+    if (!negated && made_smaller) {
       add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, -0.2,
           "the model told made smaller and the failure goes on: its weights are not what fills the GPU: " + text());
     }
@@ -4267,7 +4269,7 @@ if (contains("model.eval()") && !negated) {
     // ("All other models are working fine" beside the one that fails; a runtime's own hint to load
     // "a less resource-intensive model", WebLLM's.)
     if (!negated && (contains("larger model") || contains("bigger model") ||
-                     (contains("smaller model") && !model_made_smaller_yet_fails(lo)) ||
+                     (contains("smaller model") && !made_smaller) ||
                      contains("standard model") || contains("default model") ||
                      contains("less resource-intensive model") ||
                      // (not a version's difference, nor beside the batch or the model's small size told)
@@ -4627,7 +4629,7 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
         (contains("cudnn") || contains("cublas") || contains("convolution") || contains("algorithm")) &&
         workspace_too_large(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.4, "a library kernel's workspace told too large (cuDNN / cuBLAS): " + text());
-    } else if (sentence && !negated && (contains("algo") || contains("autotun")) && convolution_algorithm_choice_told(lo)) {
+    } else if (sentence && !negated && algorithm_choice) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.35,
           "the convolution algorithm the library picks told (its scratch workspace, not the tensors): " + text());
     }
@@ -6138,9 +6140,12 @@ if (contains("other process") || contains("another process") || contains("other 
   // backbone fixed it" points at the weights).
   static bool model_made_smaller_yet_fails(std::string_view lo) {
     const std::vector<std::string_view> sens = sentences(lo);
+    // (Whole words: "networks", "fine-tuning", "benefits", "fixed-size" tell no success.)
     auto plain = [](std::string_view t) {
-      return t.find('?') == std::string_view::npos && !contains_word(t, "if") && !success_told(t) &&
-             !contains_any(t, {"larger", "bigger", "works", "worked", "fine", "fits", "fixed", "solved", "no problem"});
+      const bool fine = contains_word(t, "fine") && t.find("fine-tun") == std::string_view::npos;
+      return t.find('?') == std::string_view::npos && !contains_word(t, "if") && !success_told(t) && !fine &&
+             !contains_any(t, {"larger", "bigger", "no problem"}) && !contains_word(t, "works") && !contains_word(t, "worked") &&
+             !contains_word(t, "fits") && !contains_word(t, "fixed") && !contains_word(t, "solved");
     };
     // (The failure itself going on, not any "still": "I still want to use ViT-H" is none.)
     auto goes_on = [](std::string_view t) {
@@ -6172,18 +6177,25 @@ if (contains("other process") || contains("another process") || contains("other 
   // "multiple", "several", "two" / "2", "three" / "3", "more than 1 / one"; not a version's digit,
   // "22.04.2") right before a copy's word (notebook, instance, kernel, daemon, or their plurals), or
   // one word between that names the program ("2 LLM instances", "another Jupyter kernel", "a second
-  // vllm instance"; not a machine's, "two AWS g5 instances", "2 A100 instances"); a kernel only where
+  // vllm instance"; not a machine's, "two AWS g5 instances", "2 A100 instances", "launched another
+  // instance", nor an object's, "a second instance of the model class"); a kernel only where
   // the line names a notebook's (Jupyter, IPython, notebook, Colab, Kaggle), not a CUDA kernel. Or a
   // copy's word with "a second one" / "another one" after it in its clause ("one notebook works, a
   // second one fails").
   static bool second_copy_named(std::string_view lo) {
     const std::vector<std::string_view> w = alnum_words(lo);
     const bool notebook_kernel = contains_any(lo, {"jupyter", "ipython", "notebook", "colab", "kaggle"});
+    const bool cloud_machine = contains_any(lo, {"aws", "ec2", "gcp", "azure", "cloud", "launched", "spun up", "spin up"}) ||
+                               contains_word(lo, "vm");
     auto copy_at = [&](size_t k) {
       const std::string_view x = w[k];
-      // ("instance segmentation", "instance norm", "multiple instance learning" are terms, no copies.)
-      if (in_list(x, {"instance", "instances"}) && k + 1 < w.size() &&
-          in_list(w[k + 1], {"segmentation", "seg", "norm", "normalization", "learning", "level", "discrimination"})) {
+      // ("instance segmentation", "instance norm", "multiple instance learning" are terms, no copies;
+      // "a second instance of the model class" is an object in one program; a cloud machine's instance
+      // is one more machine: "I launched another instance with a bigger GPU".)
+      if (in_list(x, {"instance", "instances"}) &&
+          ((k + 1 < w.size() && in_list(w[k + 1], {"segmentation", "seg", "norm", "normalization", "learning", "level",
+                                                     "discrimination", "of", "with", "type"})) ||
+           cloud_machine)) {
         return false;
       }
       return in_list(x, {"notebook", "notebooks", "instance", "instances", "daemon", "daemons"}) ||
@@ -7318,7 +7330,11 @@ if (contains("other process") || contains("another process") || contains("other 
           denied_or_asked(sen) || contains_any(sen, {"= false", "=false"})) {
         continue;
       }
-      if (!contains_any(sen, {"cudnn", "dnn", "convolution"}) && !contains_word_start(sen, "conv")) continue;
+      // (A convolution's own words, not "converges", "conversation", "convert".)
+      if (!contains_any(sen, {"cudnn", "dnn", "convolution", "conv1d", "conv2d", "conv3d"}) && !contains_word(sen, "conv") &&
+          !contains_word(sen, "convs")) {
+        continue;
+      }
       if (contains_any(sen, {"select", "choos", "chose", "pick", "prefer", "fastest", "smallest", "benchmark"})) return true;
     }
     return false;
@@ -8923,7 +8939,10 @@ if (contains("other process") || contains("another process") || contains("other 
     };
     // (A chain of sizes is read for its image only where the log or the line speaks of images or
     // inputs: "the conv kernel is 3x3x512x512" is a weight's shape.)
-    const bool image_line = image_log || contains_any(lo, {"image", "img", "picture", "photo", "frame", "input", "resolution"});
+    // (Nor where the line names a weight, a kernel or a filter: "the input to the conv layer has weight
+    // 3x3x512x512".)
+    const bool image_line = (image_log || contains_any(lo, {"image", "img", "picture", "photo", "frame", "input", "resolution"})) &&
+                            !contains_any(lo, {"weight", "kernel", "filter"});
     for (size_t p = 0; p < lo.size(); ++p) {
       // (A size after a channel or batch count's 'x' is read on: "3x320x320" (C x H x W), "64x3x320x320".)
       const bool chained = image_line && p >= 2 && lo[p - 1] == 'x' && is_digit(lo[p - 2]);

@@ -338,7 +338,7 @@ std::vector<std::string_view> alnum_words(std::string_view t);
 /// before that comma is told, not asked. `clause` is lower case.
 bool question_tacked_on(std::string_view clause, size_t p);
 /// Whether `clause` tells a problem as there, whatever mark ends it: "there" opening the clause or
-/// its part after the last comma before it (only "and", "but", "so", "then" before it), a form of "be" ("is", "was", "'s", "has been", "have been",
+/// its part after the last comma before it (only "and", "but", "so", "then", "however", "also" before it), a form of "be" ("is", "was", "'s", "has been", "have been",
 /// "had been", "'s been"; "always", "still", "also" beside it), an optional article, then
 /// "problem", "issue", "error" or "bug" ("there has always been the problem of the process being
 /// killed ... ?"); not asked with "there" after the verb ("is there a problem ...?") nor inside a

@@ -2859,7 +2859,7 @@ bool lowered_by_writer_to_fit(std::string_view before) {
 //   - the largest batch that fits, on the writer's own GPU ("on one 2080ti the largest batch size
 //     that fits is 4", "the biggest batch size that fits on my 3090 is 4"): a GPU named, the writer's
 //     ("i", "my", "we", "our") or one card ("on one", "on a single"); not a document's figure
-//     ("according to the README", "see the model card"), not asked ('?' unless a question is tacked
+//     ("according to the README", "see the model card", "in the paper"), not asked ('?' unless a question is tacked
 //     on after it: question_tacked_on()), not supposed ("if");
 //   - zh: 只能开到 / 只能设到 / 只能设置到 / 最多只能 / 最大只能 (can only go up to) with a batch in the 24 bytes
 //     before or after it, on a line that names a GPU or 显存, its clause not asked or supposed:
@@ -2881,7 +2881,7 @@ bool fit_limit_told(std::string_view lo) {
   if (lo.find("fits") == std::string_view::npos) return false;
   for (std::string_view sen : sentences(lo)) {
     if (contains_word(sen, "if") || contains_any(sen, {"according to", "readme", "model card", "documentation", "the docs",
-                                                       "paper", "see "})) {
+                                                       "in the paper", "see the "})) {
       continue;
     }
     const bool writers = contains_word(sen, "i") || contains_word(sen, "my") || contains_word(sen, "we") ||
