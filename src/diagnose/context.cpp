@@ -4815,7 +4815,9 @@ if (contains("other process") || contains("another process") || contains("other 
     // still holds the memory". Whole words only ("isinstance" is no instance), and a second copy
     // named (second_copy_named()): "an AWS instance with a single GPU", "the first cell of the
     // notebook", "parallelising across multiple GPUs or using a TPU v3-8 instance" are one program.
-    if (!negated && second_copy_named(lo) && !contains("cuda kernel") && !contains("kernel launch") &&
+    // (Its word split only on a line that holds a copy's word.)
+    if (!negated && (contains("notebook") || contains("instance") || contains("kernel") || contains("daemon")) &&
+        second_copy_named(lo) && !contains("cuda kernel") && !contains("kernel launch") &&
         !contains("kernel size") && !contains("kernel_size")) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.35, "another program's copy on the GPU: " + text());
     }

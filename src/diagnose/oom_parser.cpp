@@ -2789,6 +2789,14 @@ bool way_around_taken(std::string_view after) {
 // with a word of having ("available", "free", "has", "have", "only", "left"). Not disk or
 // download space, not the other way round ("needs 8 GB, has 24 GB"), not a question or a
 // supposition ("if it needs 24 GB and I have 16 GB, ...").
+// A size told in prose at `p` of the lower-cased `lo` (prose_number_at() with a memory unit, its text
+// at most 12 characters): its bytes and where it ends; nullopt otherwise.
+std::optional<std::pair<double, size_t>> memory_size_at(std::string_view lo, size_t p) {
+  const std::optional<ProseNumber> s = prose_number_at(lo, p);
+  if (!s || s->unit_bytes == 0 || s->chars > 12) return std::nullopt;
+  return std::make_pair(s->value * static_cast<double>(s->unit_bytes), s->end);
+}
+
 bool needs_more_than_it_has(std::string_view lo) {
   if (lo.find("disk") != std::string_view::npos || lo.find("storage") != std::string_view::npos ||
       lo.find("space") != std::string_view::npos || lo.find("download") != std::string_view::npos ||
@@ -2809,17 +2817,11 @@ bool needs_more_than_it_has(std::string_view lo) {
     for (size_t w = lo.find(need); w != std::string_view::npos; w = lo.find(need, w + 1)) {
       if (!is_word_at(lo, w, std::strlen(need))) continue;
       const size_t from = w + std::strlen(need);
-      // A size (prose_number_at() with a memory unit): its bytes and where its word ends.
-      auto size_at_p = [&](size_t p) -> std::optional<std::pair<double, size_t>> {
-        const std::optional<ProseNumber> s = prose_number_at(lo, p);
-        if (!s || s->unit_bytes == 0 || s->chars > 12) return std::nullopt;
-        return std::make_pair(s->value * static_cast<double>(s->unit_bytes), s->end);
-      };
       std::optional<std::pair<double, size_t>> x;
-      for (size_t xp = from; xp < lo.size() && xp < from + 30 && !x; ++xp) x = size_at_p(xp);
+      for (size_t xp = from; xp < lo.size() && xp < from + 30 && !x; ++xp) x = memory_size_at(lo, xp);
       if (!x) continue;
       for (size_t yp = x->second; yp < lo.size() && yp < x->second + 60; ++yp) {
-        const auto y = size_at_p(yp);
+        const auto y = memory_size_at(lo, yp);
         if (!y) continue;
         const std::string_view around = lo.substr(x->second, std::min(lo.size(), y->second + 25) - x->second);
         bool having = false;
@@ -2869,7 +2871,10 @@ bool fit_limit_told(std::string_view lo) {
       "\xe5\x8f\xaa\xe8\x83\xbd\xe5\xbc\x80\xe5\x88\xb0", "\xe5\x8f\xaa\xe8\x83\xbd\xe8\xae\xbe\xe5\x88\xb0",
       "\xe5\x8f\xaa\xe8\x83\xbd\xe8\xae\xbe\xe7\xbd\xae\xe5\x88\xb0", "\xe6\x9c\x80\xe5\xa4\x9a\xe5\x8f\xaa\xe8\x83\xbd",
       "\xe6\x9c\x80\xe5\xa4\xa7\xe5\x8f\xaa\xe8\x83\xbd"};
-  if (gpu_named(lo) || lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos) {
+  // (The phrases first: gpu_named() only on a line that holds one.)
+  const bool only_up_to = std::any_of(std::begin(kOnlyUpTo), std::end(kOnlyUpTo),
+                                      [&](std::string_view o) { return lo.find(o) != std::string_view::npos; });
+  if (only_up_to && (lo.find("\xe6\x98\xbe\xe5\xad\x98") != std::string_view::npos || gpu_named(lo))) {
     for (std::string_view only : kOnlyUpTo) {
       for (size_t p = lo.find(only); p != std::string_view::npos; p = lo.find(only, p + only.size())) {
         if (zh_asked_supposed_or_denied(clause_at(lo, p))) continue;
@@ -2916,11 +2921,11 @@ bool zh_needs_more_than_it_has(std::string_view lo) {
       return false;
     }
   }
+  // The first size (memory_size_at()) starting in the `span` bytes from `from`.
   auto size_from = [&](size_t from, size_t span) -> std::optional<std::pair<double, size_t>> {
     for (size_t p = from; p < lo.size() && p < from + span; ++p) {
       if (!is_digit(lo[p]) || (p > 0 && is_digit(lo[p - 1]))) continue;
-      const std::optional<ProseNumber> n = prose_number_at(lo, p);
-      if (n && n->unit_bytes > 0) return std::make_pair(n->value * static_cast<double>(n->unit_bytes), n->end);
+      if (const auto n = memory_size_at(lo, p)) return n;
     }
     return std::nullopt;
   };
