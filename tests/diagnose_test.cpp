@@ -9523,6 +9523,23 @@ TEST(DiagnoseKinds40, Held87Kinds) {
   }
 }
 
+TEST(DiagnoseKinds40, Session54Mends) {
+  // "fine" as the first half of a compound ("fine-tuning", "fine tune", "fine-grained") tells no
+  // success (fine_told()): the model made smaller with the failure going on is read on a line that
+  // says "fine-tuning", as on one that says "training"; "runs fine" is still a success.
+  const std::string oom =
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.69 GiB total capacity; 22.10 GiB already "
+      "allocated; 10.56 MiB free; 22.50 GiB reserved in total by PyTorch)\n";
+  for (const char* how : {"fine-tuning", "training", "fine tuning"}) {
+    const std::string log = std::string("I reduced the batch size to 1 and the backbone to ResNet50 for ") + how +
+                            ". Despite these adjustments, the model still consumes 23 GB and fails.\n" + oom;
+    EXPECT_TRUE(evidence_holds(log, "the model told made smaller and the failure goes on", OomCause::kStaticModelTooLarge))
+        << how;
+  }
+  EXPECT_FALSE(evidence_holds("I switched to a smaller backbone and it runs fine now, but the old one still fails.\n" + oom,
+                              "the model told made smaller and the failure goes on", OomCause::kStaticModelTooLarge));
+}
+
 TEST(DiagnoseKinds40, Session53Mends) {
   // memory_growth_prose() reads "memory" misspelt through memory_spelled() (any one-letter slip, not
   // a list of three): the growth told is a report of its own.

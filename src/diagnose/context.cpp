@@ -6144,8 +6144,7 @@ if (contains("other process") || contains("another process") || contains("other 
     const std::vector<std::string_view> sens = sentences(lo);
     // (Whole words: "networks", "fine-tuning", "benefits", "fixed-size" tell no success.)
     auto plain = [](std::string_view t) {
-      const bool fine = contains_word(t, "fine") && t.find("fine-tun") == std::string_view::npos;
-      return t.find('?') == std::string_view::npos && !contains_word(t, "if") && !success_told(t) && !fine &&
+      return t.find('?') == std::string_view::npos && !contains_word(t, "if") && !success_told(t) &&
              !contains_any(t, {"larger", "bigger", "no problem"}) && !contains_word(t, "works") && !contains_word(t, "worked") &&
              !contains_word(t, "fits") && !contains_word(t, "fixed") && !contains_word(t, "solved");
     };
@@ -6593,7 +6592,7 @@ if (contains("other process") || contains("another process") || contains("other 
       runs_out = (has_text("increas") || has_text("grow") || has_text("climb") || has_text("balloon") ||
                   has_text("explod") || has_text("goes up") || has_text("going up") || has_text("shoots up") ||
                   has_text("skyrocket") || has_text("\xe5\xa2\x9e\xe5\x8a\xa0")) &&
-                 !contains_word(lo, "fine") && !contains_word(lo, "normal") && !has_text("expected") &&
+                 !fine_told(lo) && !contains_word(lo, "normal") && !has_text("expected") &&
                  !has_text("avoid") && !has_text("a little") && !has_text("slightly") && !has_text("increase num_workers") &&
                  !has_text("increase the num_workers") && !has_text("increasing num_workers") &&
                  !has_text("increase the number of workers") && !has_text("faster");
@@ -7560,7 +7559,7 @@ if (contains("other process") || contains("another process") || contains("other 
     for (std::string_view w : kCausalSuccess) {
       if (contains_word_start(clause, w)) return true;
     }
-    if (contains_word(clause, "fine")) return true;  // "runs fine", not "finetuning"
+    if (fine_told(clause)) return true;  // "runs fine", not "finetuning" nor "fine-tuning"
     if (success_despite_failure_word(clause)) return true;
     // Also 可以正常 (can run normally), 训起来 (trains), 不 OOM / 不oom (no OOM), 降到 / 降了 (came down),
     // 跑通 (ran through), 不再 (no longer), 顺利 (smoothly), 解决 (solved), 没了 (is gone).

@@ -72,6 +72,19 @@ bool contains_word(std::string_view s, std::string_view w) {
   return false;
 }
 
+bool fine_told(std::string_view s) {
+  for (size_t p = s.find("fine"); p != std::string_view::npos; p = s.find("fine", p + 1)) {
+    if (!is_word_at(s, p, 4)) continue;
+    const std::string_view after = s.substr(p + 4, 6);
+    if (after.size() >= 4 && (after[0] == '-' || after[0] == ' ') &&
+        (after.substr(1, 3) == "tun" || after.substr(1, 4) == "grai")) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
 bool contains_word_start(std::string_view s, std::string_view w) {
   const bool word = !w.empty() && (is_alpha(w[0]) || is_digit(w[0]));
   for (size_t p = s.find(w); p != std::string_view::npos; p = s.find(w, p + 1)) {

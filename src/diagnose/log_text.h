@@ -72,6 +72,10 @@ bool is_word_at(std::string_view lo, size_t p, size_t n);
 /// `w` occurs in `s` where a word starts ("works" in "it works", not in "frameworks"); a `w` that
 /// opens with punctuation (".item()") anywhere. Case-sensitive, as contains_word().
 bool contains_word_start(std::string_view s, std::string_view w);
+
+/// "fine" told as a word of the run's state in lower-cased `s` ("runs fine", "it is fine now"),
+/// not the first half of a compound: "fine-tuning", "fine tune", "fine-grained", "fine grained".
+bool fine_told(std::string_view s);
 /// Any of `ps` occurs in `s` as a substring. Case-sensitive.
 bool contains_any(std::string_view s, std::initializer_list<std::string_view> ps);
 /// Whether `x` is one of `set` (exactly, case as given).
