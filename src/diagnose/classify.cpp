@@ -1366,6 +1366,43 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                         c.no_gpu_line),
             c.no_gpu_line, true);
   }
+  // An out-of-memory failure told only in words (no message's own figures, no device named), in a
+  // log that names no accelerator anywhere (no GPU, CUDA, VRAM, TPU, NPU, MPS, no GPU's model):
+  // nothing points at a device's memory, and of the corpus's reports that name no accelerator most
+  // (350 of 592 over every part) were the host's RAM. A candidate, below a kill or the host named.
+  if ((oom.family == "mentioned" || oom.family == "described") && oom.device.empty() && c.accelerator_line == 0 &&
+      c.unified_memory_line == 0) {
+    b.boost(OomCause::kCpuRam, 0.25,
+            "the failure is told in words and the log names no accelerator anywhere (no GPU, CUDA, VRAM or TPU): the "
+            "memory that ran out is most likely the host's RAM",
+            oom.line, true);
+  }
+  // CUDA's "an illegal memory access was encountered" printed, and the report carries no request
+  // (an OOM named only in the user's words, "I found that this indicates CUDA out of memory", or a
+  // message without its figures): the illegal access is a kernel reading or writing outside its
+  // buffers (cudaErrorIllegalAddress, CUDA Runtime API, error codes), a bug in a kernel, a library,
+  // the driver or a mismatched CUDA build, not an allocation that failed. Not after the report (an
+  // OOM printed or told first, then the illegal access: a cascade after the allocation failed).
+  if (c.illegal_access_line > 0 && c.illegal_access_line <= oom.line && !oom.requested_bytes &&
+      oom.family != "oom_killer") {
+    const size_t other = b.add(OomCause::kOther, 0.0);
+    const bool leads = b.at(other).score < 0.15;  // (no other reading of "other" before it: its title is this one's)
+    b.boost(OomCause::kOther, 0.45,
+            fmt::format("the error printed at line {} is CUDA's illegal memory access (cudaErrorIllegalAddress: a kernel "
+                        "read or wrote outside its buffers), not an allocation that failed",
+                        c.illegal_access_line),
+            c.illegal_access_line, true);
+    if (leads) {
+      Finding& f = b.at(b.add(OomCause::kOther, 0.0));
+      f.title = "Not memory pressure: CUDA's illegal memory access (a kernel, library, driver or build fault, not an "
+                "allocation that failed)";
+      f.fix = "Find the kernel that faults and update or report the library it belongs to (a custom CUDA extension, a "
+              "quantization or attention kernel), or match the driver and the CUDA build; where only large inputs fault, "
+              "suspect a 32-bit index overflow in that kernel (a tensor over 2^31 elements), not memory";
+      f.probe = "Rerun with CUDA_LAUNCH_BLOCKING=1 (the traceback then stops at the faulting call) or under "
+                "compute-sanitizer; an input far smaller that still faults rules memory out";
+    }
+  }
   // An OOM on an NVIDIA Jetson board told without a library's own message (no caching allocator's
   // figures, no kill): the GPU allocates from the board's RAM, which the OS and every other process
   // share, so what ran out is the board's RAM (of the corpus's Jetson reports, 6 of 12 were labelled

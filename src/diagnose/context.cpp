@@ -573,6 +573,9 @@ struct LogEvidence {
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
+  int64_t pruning_line = 0;                      // first line naming a model being pruned (prune, pruning, pruner, SparseGPT)
+  int64_t illegal_access_line = 0;               // first line printing CUDA's "an illegal memory access was encountered"
+  int64_t device_named_line = 0;                 // first line, frames and code included, naming a GPU or another accelerator
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
   std::vector<MemorySummaryTable> memory_summaries;  // torch.cuda.memory_summary() tables (memory_summary_row()), in line order
@@ -1347,6 +1350,15 @@ class Reader {
         ev_.calibration_line = n;
       }
       if (!ev_.calibration_line && w == "oneshot" && lo.compare(j, 1, "(") == 0) ev_.calibration_line = n;
+      // A model being pruned (LLM-Pruner, SparseGPT, Wanda, torch-pruning): scores from calibration
+      // passes or the gradients of a loss over the whole model, no generation.
+      // (Not git's or Docker's prune, nor a cache's or tokens' pruning: "git remote prune", "docker system
+      // prune", "KV cache pruning", "token pruning".)
+      if (!ev_.pruning_line && (w == "prune" || w == "pruning" || w == "pruner" || w == "sparsegpt") &&
+          !contains_any(lo.substr(i > 16 ? i - 16 : 0, i > 16 ? 16 : i), {"remote ", "system ", "image ", "container ", "volume ",
+                                                                          "git ", "cache ", "token ", "kv "})) {
+        ev_.pruning_line = n;
+      }
       return true;
     });
     // A quantizer's calibration told in Chinese (校准: "INT4 量化（AWQ 校准）"): the same run.
@@ -1397,7 +1409,8 @@ class Reader {
     // (plural_gpus_size()).
     if (((seen >> kWSetting) & 1u) != 0 && lo.find("gpus") != std::string_view::npos) plural_gpus_size(lo);
     if ((((seen >> kWGpuName) & 1u) != 0 || (((seen >> kWMem) & 1u) != 0 && lo.find("vram") != std::string_view::npos) ||
-         (!ascii_ && lo.find("\xe5\x8d\xa1") != std::string_view::npos)) &&  // 卡 (zh: a card: "双卡4090")
+         (!ascii_ && lo.find("\xe5\x8d\xa1") != std::string_view::npos) ||  // 卡 (zh: a card: "双卡4090")
+         ((lo.find("rtx") != std::string_view::npos || lo.find("gtx") != std::string_view::npos) && glued_gpu_model(lo))) &&
         lo.find("allocate") == std::string_view::npos && lo.find("capacity") == std::string_view::npos &&
         lo.find("allocated") == std::string_view::npos && lo.find("reserved") == std::string_view::npos) {
       named_memory(lo);
@@ -1455,6 +1468,10 @@ class Reader {
       ev_.replay_memory_line = n;
     }
     if (t[0] == '|') memory_summary_row(t, n);
+    // A GPU or another accelerator named anywhere, frames and code included ("images.cuda()",
+    // ".../torch/cuda/__init__.py", "my 3090", "2x3090", "GeForce 1660", 显卡, "Radeon", "Gaudi",
+    // "Apple M2": unified memory), until the first: LogContext::accelerator_line.
+    if (!ev_.device_named_line && lo.size() < 4096 && device_named(lo)) ev_.device_named_line = n;
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -1767,8 +1784,24 @@ class Reader {
 
   // Text `c` (lower-cased) that denies what it names ("is not", "isn't", "wasn't", "not the problem", "not
   // related"): statement() reads it over the whole line (`negated`), some readings clause by clause.
+  // (Not a shortfall told, which denies nothing the line names: "I reduced the batch size to 1, but
+  // it is not enough", "24GB isn't sufficient"; "is not enough to explain it" still denies.)
   static bool clause_negated(std::string_view c) {
-    return contains_any(c, {"not the problem", "not the issue", "not the cause", "is not", "isn't", "wasn't", "not related"});
+    if (contains_any(c, {"not the problem", "not the issue", "not the cause", "not related"})) return true;
+    for (std::string_view neg : {"is not", "isn't", "wasn't"}) {
+      for (size_t p = c.find(neg); p != std::string_view::npos; p = c.find(neg, p + 1)) {
+        std::string_view after = c.substr(p + neg.size());
+        while (!after.empty() && after.front() == ' ') after.remove_prefix(1);
+        for (std::string_view filler : {"big ", "large ", "quite "}) {
+          if (after.substr(0, filler.size()) == filler) after.remove_prefix(filler.size());
+        }
+        // (... unless a purpose follows, "is not enough to explain it": a denial.)
+        const size_t word = after.substr(0, 6) == "enough" ? 6 : after.substr(0, 10) == "sufficient" ? 10 : 0;
+        if (word > 0 && after.substr(word, 4) != " to ") continue;
+        return true;
+      }
+    }
+    return false;
   }
 
   // Many atoms named on the lower-cased line `lo` (statement()): a count of 500 or more before "atoms" /
@@ -1875,6 +1908,113 @@ class Reader {
       if (n->unit_bytes > 0 && n->chars <= 12) fn(n->value, n->unit_bytes, n->chars, host_tagged_size(lo, p, n->end));
       p = n->end > p ? n->end - 1 : p;
     }
+  }
+
+  // A GPU or another accelerator named on the lower-cased line `lo`: gpu_named() (GPU, CUDA, a card's
+  // model or number, GeForce, Quadro, TITAN, 显卡 / 显存), a model glued to its family's prefix or
+  // counted before it ("rtx4090", "2x3090", "8xA100"), NVIDIA, nvidia-smi, VRAM, an AMD Radeon or
+  // Instinct, Intel's XPU / Arc / IPEX / Gaudi / HPU, an NPU, Ascend, Jetson, Apple's MPS or M-series
+  // chips, a DGX, a cloud GPU instance (g4dn, g5, p3, p4d, p5), device placement (device_map, "device
+  // 0", DeepSpeed), or a consumer card's number alone ("my 2070 Super", "1660 Super", "AMD 7900XTX").
+  static bool device_named(std::string_view lo) {
+    if (gpu_named(lo) || glued_gpu_model(lo)) return true;
+    for (std::string_view w : {"nvidia", "vram", "radeon", "instinct", "xpu", "hpu", "gaudi", "npu", "ascend", "jetson", "mps",
+                               "macbook", "ipex", "dgx", "device_map", "deepspeed", "g4dn", "p4d", "p4de", "p5"}) {
+      if (contains_word_start(lo, w)) return true;
+    }
+    for (std::string_view m : {"apple m1", "apple m2", "apple m3", "apple m4", "apple silicon", "intel arc", "device 0",
+                               "device 1", " g5.", " g6.", " p3.", " p5."}) {
+      if (lo.find(m) != std::string_view::npos) return true;
+    }
+    // A consumer card's number as a word of its own, a suffix allowed ("2070 super", "1660ti", "7900xtx"),
+    // not a resolution's ("1920x1080", "1080p") nor a port's or a year's (only these families' numbers).
+    static constexpr std::string_view kCards[] = {"1050", "1060", "1070", "1080", "1650", "1660", "2060", "2070", "2080", "3050",
+                                                  "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5060", "5070",
+                                                  "5080", "5090", "6700", "6800", "6900", "7600", "7800", "7900"};
+    for (std::string_view card : kCards) {
+      for (size_t p = lo.find(card); p != std::string_view::npos; p = lo.find(card, p + 4)) {
+        if (!word_starts_at(lo, p) || (p > 0 && lo[p - 1] == 'x')) continue;
+        size_t e = p + 4;
+        while (e < lo.size() && is_alpha(lo[e])) ++e;
+        const std::string_view suffix = lo.substr(p + 4, e - p - 4);
+        if ((e < lo.size() && is_digit(lo[e])) || !in_list(suffix, {"", "ti", "super", "xt", "xtx", "s", "d", "m"})) continue;
+        if (e < lo.size() && (lo[e] == 'x' || lo[e] == 'p' || lo[e] == ':' || lo[e] == '/')) continue;
+        return true;
+      }
+    }
+    // A count glued before a GPU's model: "2x3090", "8xa100" (one or two digits from a word's start: not
+    // a resolution's "1920x1080").
+    for (size_t p = lo.find('x'); p != std::string_view::npos; p = lo.find('x', p + 1)) {
+      if (p == 0 || !is_digit(lo[p - 1]) || p + 1 >= lo.size() || !(is_alpha(lo[p + 1]) || is_digit(lo[p + 1]))) continue;
+      size_t d = p;
+      while (d > 0 && is_digit(lo[d - 1])) --d;
+      if (p - d > 2 || !word_starts_at(lo, d)) continue;
+      size_t e = p + 1;
+      while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]))) ++e;
+      if (gpu_named(lo.substr(p + 1, e - p - 1))) return true;
+    }
+    return false;
+  }
+
+  // A GPU's model written glued to its family's prefix on the lower-cased line `lo`: "rtx" or "gtx"
+  // where a word starts, then a digit, or "a" and a digit ("rtx4090", "rtxa6000", "gtx1080ti").
+  static bool glued_gpu_model(std::string_view lo) {
+    for (std::string_view family : {"rtx", "gtx"}) {
+      for (size_t p = lo.find(family); p != std::string_view::npos; p = lo.find(family, p + 3)) {
+        if (!word_starts_at(lo, p)) continue;
+        size_t d = p + 3;
+        if (d < lo.size() && lo[d] == 'a') ++d;
+        if (d < lo.size() && is_digit(lo[d])) return true;
+      }
+    }
+    return false;
+  }
+
+  // The size at lo[p] told as memory taken or needed, not a device's: a verb of use, need or growth
+  // right before it, fillers aside ("take up almost 40GB", "uses about 20 GB", "consumed ~30GB", "needs
+  // over 24GB", "occupying 11G", "grows to 40GB", "peaks at 40GB"), or "used" / "in use" right after
+  // it ("nvidia-smi shows 40GB VRAM used"). Not "using" / "used" before it: "I am using 80GB A100
+  // GPUs" names the card.
+  static bool usage_told_before(std::string_view lo, size_t p) {
+    {
+      size_t e = p;
+      while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.' || is_alpha(lo[e]))) ++e;  // the size and its unit
+      std::string_view rest = lo.substr(e, 24);
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      for (std::string_view what : {"of vram ", "vram ", "of gpu memory ", "gpu memory ", "of memory ", "memory "}) {
+        if (rest.substr(0, what.size()) == what) rest.remove_prefix(what.size());
+      }
+      if (rest.substr(0, 4) == "used" || rest.substr(0, 6) == "in use") return true;
+    }
+    std::string_view before = lo.substr(p >= 40 ? p - 40 : 0, p >= 40 ? 40 : p);
+    auto trim = [&] {
+      while (!before.empty() && (before.back() == ' ' || before.back() == '~')) before.remove_suffix(1);
+    };
+    trim();
+    for (bool again = true; again;) {
+      again = false;
+      for (std::string_view filler : {"almost", "about", "around", "nearly", "roughly", "approximately", "approx.", "over",
+                                      "up to", "more than", "already", "just", "only", "a whopping"}) {
+        if (before.size() >= filler.size() && before.substr(before.size() - filler.size()) == filler &&
+            (before.size() == filler.size() || !word_char(before[before.size() - filler.size() - 1]))) {
+          before.remove_suffix(filler.size());
+          trim();
+          again = true;
+        }
+      }
+    }
+    for (std::string_view verb : {"take up", "takes up", "took up", "taking up", "take", "takes", "took", "uses", "would use",
+                                  "will use",
+                                  "consumes", "consumed", "consuming", "occupies", "occupied", "occupying", "allocates",
+                                  "allocated", "eats", "ate", "eating", "need", "needs", "needed", "require", "requires",
+                                  "required", "grows to", "grew to", "growing to", "peaks at", "peaked at", "reaches",
+                                  "reached", "goes up to", "went up to", "climbs to", "climbed to"}) {
+      if (before.size() >= verb.size() && before.substr(before.size() - verb.size()) == verb &&
+          (before.size() == verb.size() || !word_char(before[before.size() - verb.size() - 1]))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // The size at lo[p, end) is the host's by the word next to it: "64GB RAM", "32 GB DDR4", "64GB of
@@ -2078,11 +2218,19 @@ class Reader {
   // Colab T4 GPU") gives its catalogue capacity (gpus.h: the CUDA-reported figure; the H100's
   // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
   // names (T4, L4) count only beside a GPU word.
+  // (Not a figure of use or need told on that line: "it will already take up almost 40GB VRAM per
+  // GPU", "uses 20GB", "needs 30GB": usage_told_before().)
   void named_memory(std::string_view lo) {
     bool sized = false;
-    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged) {
-      if (!host_tagged && keep_named_device_size(v, unit_bytes, chars)) sized = true;
-    });
+    for (size_t p = 0; p < lo.size(); ++p) {
+      const std::optional<ProseNumber> v = prose_number_at(lo, p);
+      if (!v) continue;
+      if (v->unit_bytes > 0 && v->chars <= 12 && !host_tagged_size(lo, p, v->end) && !usage_told_before(lo, p) &&
+          keep_named_device_size(v->value, v->unit_bytes, v->chars)) {
+        sized = true;
+      }
+      p = v->end > p ? v->end - 1 : p;
+    }
     if (sized) return;
     const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||
                           lo.find("nvidia") != std::string_view::npos || lo.find("tesla") != std::string_view::npos ||
@@ -2629,11 +2777,23 @@ class Reader {
     // from the board's RAM, shared with the OS and every process (NVIDIA, Jetson's memory
     // architecture: one physical memory for the CPU and the integrated GPU).
     if (!ev_.unified_memory_line && has_text("jetson") && contains_word_start(lo, "jetson")) ev_.unified_memory_line = n;
+    // CUDA's cudaErrorIllegalAddress as the runtime prints it ("CUDA error: an illegal memory access was
+    // encountered", CUDA_ERROR_ILLEGAL_ADDRESS): a kernel read or wrote outside its buffers, no
+    // allocation failed. Not the words alone ("I thought it was the illegal memory access issue from
+    // #1234", "Last week I had 'an illegal memory access was encountered' but that was fixed").
+    if (!ev_.illegal_access_line &&
+        ((has_text("illegal memory access") &&
+          (has_text("error: an illegal memory access") || has_text("error: illegal memory access"))) ||
+         has_text("cuda_error_illegal_address"))) {
+      ev_.illegal_access_line = n;
+    }
     // An accelerator named as a word ("barracuda" names none), not a line telling there is none
     // ("the machine has no GPU").
+    // (Also a GPU's model glued to its family's prefix, "rtx4090", "RTXA6000", "gtx1080ti".)
     if (!ev_.accelerator_line &&
         (has(kWAccel) || has(kWGpuName) || (has(kWMem) && has_text("vram") && contains_word(lo, "vram")) ||
-         (has(kWSetting) && has_text("gpus") && contains_word(lo, "gpus"))) &&
+         (has(kWSetting) && has_text("gpus") && contains_word(lo, "gpus")) ||
+         ((has_text("rtx") || has_text("gtx")) && glued_gpu_model(lo))) &&
         !no_gpu_told(lo)) {
       ev_.accelerator_line = n;
     }
@@ -3044,8 +3204,11 @@ class Reader {
                                has_text("smallest model") || has_text("tiny model")) &&
                               model_made_smaller_yet_fails(lo);
     const bool algorithm_or_backbone = algorithm_choice || made_smaller;
+    // The process told killed by the system in other words than the word table's ("the system end it
+    // by killing the process"; read below, process_killed_told()).
+    const bool kill_told = has_text("kill") && process_killed_told(lo);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
-        !algorithm_or_backbone &&
+        !algorithm_or_backbone && !kill_told &&
         !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line && !hpc_or_load_line &&
         !clones_per_step && !change_named &&
         !kept_line &&
@@ -3545,11 +3708,14 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
       }
       return any && !said_of_failure();
     };
-    const bool batch_one = has(kWSetting) &&
+    // ("batchsize", one word, is no setting word of the settings reader; "even batchsize=1 can't run"
+    // tells the batch all the same.)
+    const bool batch_named = has(kWSetting) || word_in("batchsize");
+    const bool batch_one = batch_named &&
                            ((std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting() &&
                              !batch_one_untried(lo)) ||
-                            batch_one_by_pronoun(lo));
-    if (has(kWSetting)) {
+                            batch_one_by_pronoun(lo) || batch_lowered_to_one(lo));
+    if (batch_named) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
 const size_t one_dot = batch_one ? lo.find(kOneDot) : std::string_view::npos;
@@ -3565,7 +3731,8 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
         // ("batch size of 1,024": a thousands group goes on the number.)
         if (p != std::string_view::npos && p + k.size() < lo.size() &&
             (is_digit(lo[p + k.size()]) ||
-             (lo[p + k.size()] == ',' && p + k.size() + 1 < lo.size() && is_digit(lo[p + k.size() + 1])))) {
+             ((lo[p + k.size()] == ',' || lo[p + k.size()] == '.') && p + k.size() + 1 < lo.size() &&
+              is_digit(lo[p + k.size() + 1])))) {
           digit_after = true;
         }
       }
@@ -3645,13 +3812,18 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     if ((has(kWSetting) || word_in("batchsize") || contains("size of batch") || contains("size of the batch")) &&
         (contains("reduc") || contains("lower") || contains("decreas") || contains("editing") || contains("smaller") ||
          contains("changed") ||
-         // batch sizes tried ("I tried batch size 8, 4 and 2 and it still OOMs")
-         contains("tried batch") || contains("tried a batch") || contains("tried with batch")) &&
+         // batch sizes tried ("I tried batch size 8, 4 and 2 and it still OOMs", "also tried various batch
+         // size: 16, 8, 6. None of them succeeded")
+         contains("tried batch") || contains("tried a batch") || contains("tried with batch") ||
+         contains("various batch size") || contains("different batch size") || contains("several batch size") ||
+         contains("multiple batch size")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
          contains("not help") || contains("no solution") || contains("not solve") || contains("same error") ||
          contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
          contains("any effect") || contains("no difference") || contains("persist") || contains("no luck") ||
-         contains("without luck") || contains("no success") || contains("without success") || contains("to no avail"))) {
+         contains("without luck") || contains("no success") || contains("without success") || contains("to no avail") ||
+         contains("none of them work") || contains("none of them succeed") || contains("none of them help") ||
+         contains("none of them fit") || contains("none worked") || contains("none succeeded") || contains("none helped"))) {
       // The setting lowered is a length ("I reduced max_seq_len from 2048 to 512 and it still OOMs"):
       // evidence against the sequence length, not the batch; a batch word on the line keeps the batch.
       auto knob_named = [&](OomCause cause) {
@@ -3673,6 +3845,16 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // batch 4, 16 and 32, all blow up; "batch调小了还是oom": lowered, still OOM).
     if (cjk && contains("batch") && zh_batch_in_vain(lo)) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
+      if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
+    }
+    // ... and set to 1 with the failure going on ("train_batch_size我设置成1了，为啥还是out of memory": set
+    // to 1, why still out of memory): as at batch size 1 in English above.
+    if (cjk && contains("batch") && zh_batch_one_fails(lo)) {
+      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, std::string(Signal::kFailsAtBatchOne) + ": " + text(), 0,
+          Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+          std::string(Signal::kFailsAtBatchOne) + " (one sample): " + text(), 0, Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
     }
     // The batch told failing however small it is ("keep getting CUDA out of memory no matter how small
@@ -4993,7 +5175,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // RAM, the other host RAM that grew (a leak).
     // Not asked: the clause that tells the kill does not end with '?' ("... the OS kills the process.
     // Can you please help me out?" tells it).
-    if (sentence && contains("kill") && !negated && process_killed_told(lo) &&
+    if (sentence && kill_told && !negated &&
         once_per_window(last_killed_, OomCause::kCpuRam, n)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
           "the process was killed (the Linux OOM killer / a cgroup limit ends a process that takes the host's RAM): " +
@@ -5883,17 +6065,36 @@ if (contains("other process") || contains("another process") || contains("other 
     // Told, not asked whether: the clause holding the kill does not ask, or asks why ("Why does the
     // OS kill the process?" presupposes the kill).
     auto told_at = [&](size_t p) { return !asked_at(lo, p) || contains_word(clause_at(lo, p), "why"); };
-    // The killer named, in the active voice: "the OS kills the process", "Linux killed my script",
-    // "the kernel kills it" (not "the OS never kills it": denied above by the caller's negation);
-    // asked why in the infinitive ("why does the OS kill the process?").
-    for (std::string_view agent : {"os kills", "os killed", "system kills", "system killed", "kernel kills", "kernel killed",
-                                   "linux kills", "linux killed", "os kill ", "system kill ", "kernel kill ", "linux kill "}) {
-      for (size_t p = lo.find(agent); p != std::string_view::npos; p = lo.find(agent, p + 1)) {
-        const bool infinitive = agent.back() == ' ';
-        if (!is_word_at(lo, p, agent.size() - (infinitive ? 1 : 0)) || !told_at(p)) continue;
-        if (infinitive && !contains_word(clause_at(lo, p), "why")) continue;
-        return true;
+    // The killer named, in the active voice: the OS, the system, the kernel, Linux or macOS before a
+    // form of "kill" in its clause, within 40 characters ("the OS kills the process", "Linux killed my
+    // script", "the system end it by killing the process because of OOM"; not "the OS never kills
+    // it": denied above by the caller's negation); the bare infinitive only asked why ("why does the
+    // OS kill the process?").
+    for (size_t p = lo.find("kill"); p != std::string_view::npos; p = lo.find("kill", p + 4)) {
+      size_t e = p + 4;
+      while (e < lo.size() && is_alpha(lo[e])) ++e;
+      const std::string_view verb = lo.substr(p, e - p);
+      if (!word_starts_at(lo, p) || !in_list(verb, {"kill", "kills", "killed", "killing"}) || !told_at(p)) continue;
+      std::string_view before = lo.substr(p >= 40 ? p - 40 : 0, p >= 40 ? 40 : p);
+      for (std::string_view stop : {". ", ", ", "; ", "? ", "! "}) {
+        if (const size_t s = before.rfind(stop); s != std::string_view::npos) before.remove_prefix(s + stop.size());
       }
+      if (!contains_word(before, "os") && !contains_word(before, "system") && !contains_word(before, "kernel") &&
+          !contains_word(before, "linux") && !contains_word(before, "macos")) {
+        continue;
+      }
+      // (Not denied between the killer and the kill: "the kernel is not killing it"; nor prevented,
+      // supposed or checked: "to prevent the OS from killing the job", "if the kernel had killed it",
+      // "I checked whether the OS was killing it"; nor a compute kernel, "the attention kernel is
+      // killing my GPU memory", nor the memory or speed as what is "killed".)
+      if (contains_any(before, {"not ", "n't", "never", "prevent", "avoid", "stop ", "whether", "if ", "had "})) continue;
+      if (contains_any(before, {"cuda kernel", "attention kernel", "triton kernel", "gpu kernel", "custom kernel",
+                                "compute kernel"})) {
+        continue;
+      }
+      if (contains_any(lo.substr(e, 24), {"memory", "performance", "speed", "throughput", "vram"})) continue;
+      if (verb == "kill" && !contains_word(clause_at(lo, p), "why")) continue;
+      return true;
     }
     for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
       if (!is_word_at(lo, p, 6) || p == 0 || !told_at(p)) continue;
@@ -6444,6 +6645,59 @@ if (contains("other process") || contains("another process") || contains("other 
         if (contains_any(what, {"image", "file", "request", "prediction", "call", "batch", "document", "page", "sample",
                                 "video", "picture", "photo", "item", "inference", "quer", "iteration", "loop"})) {
           return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // Batch size 1 told in Chinese with the failure going on, on the lower-cased line `lo`: the batch's
+  // name, a verb of setting, 1, then 还是 / 依然 / 仍然 / 都 / 也 and a failure word.
+  static bool zh_batch_one_fails(std::string_view lo) {
+    // Not asked or supposed: 吗, ？ / ?, 如果 (if), 的话 (in case).
+    if (contains_any(lo, {"\xe5\x90\x97", "\xef\xbc\x9f", "?", "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d"})) {
+      return false;
+    }
+    // The batch's name, then within 40 bytes, in the same clause (no "，" / "," / "、" / "；" between: not
+    // another setting's "学习率改成1e-5"), a verb of setting (设置成 / 设成 / 设为 / 设置为 / 改成 / 改为 / 调成 /
+    // 调到 / 调为 / 降到 / 减到 / 设到) and 1 as a count of its own (not 16, 1.5, 1e-5).
+    for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
+      std::string_view near = lo.substr(b + 5, 40);
+      for (std::string_view sep : {"\xef\xbc\x8c", ",", "\xe3\x80\x81", "\xef\xbc\x9b", ";"}) {
+        if (const size_t cut = near.find(sep); cut != std::string_view::npos) near = near.substr(0, cut);
+      }
+      for (std::string_view set : {"\xe8\xae\xbe\xe7\xbd\xae\xe6\x88\x90", "\xe8\xae\xbe\xe6\x88\x90",
+                                   "\xe8\xae\xbe\xe4\xb8\xba", "\xe8\xae\xbe\xe7\xbd\xae\xe4\xb8\xba",
+                                   "\xe6\x94\xb9\xe6\x88\x90", "\xe6\x94\xb9\xe4\xb8\xba", "\xe8\xb0\x83\xe6\x88\x90",
+                                   "\xe8\xb0\x83\xe5\x88\xb0", "\xe8\xb0\x83\xe4\xb8\xba", "\xe9\x99\x8d\xe5\x88\xb0",
+                                   "\xe5\x87\x8f\xe5\x88\xb0", "\xe8\xae\xbe\xe5\x88\xb0"}) {
+        const size_t s = near.find(set);
+        if (s == std::string_view::npos) continue;
+        size_t one = b + 5 + s + set.size();
+        while (one < lo.size() && lo[one] == ' ') ++one;
+        if (one >= lo.size() || lo[one] != '1' ||
+            (one + 1 < lo.size() && (is_digit(lo[one + 1]) || lo[one + 1] == '.' || is_alpha(lo[one + 1])))) {
+          continue;
+        }
+        // After it, the failure going on: 还是 / 依然 / 依旧 / 仍然 / 都 / 也, then within 24 bytes OOM, "out of",
+        // 爆 / 炸 (blown), 报错 (an error), 溢出 (overflow), 不足 / 不够 (not enough); not denied before the
+        // failure word (也不报错 / 也不会oom / 都没有oom: it runs).
+        for (std::string_view still : {"\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6", "\xe4\xbe\x9d\xe6\x97\xa7",
+                                       "\xe4\xbb\x8d\xe7\x84\xb6", "\xe9\x83\xbd", "\xe4\xb9\x9f"}) {
+          for (size_t p = lo.find(still, one); p != std::string_view::npos; p = lo.find(still, p + 1)) {
+            const std::string_view after = lo.substr(p + still.size(), 24);
+            for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
+                                          "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f"}) {
+              const size_t f = after.find(fail);
+              if (f == std::string_view::npos) continue;
+              const std::string_view lead = after.substr(0, f);
+              // (不足 / 不够 hold 不 themselves: only a 不 / 没 before them denies.)
+              if (lead.find("\xe4\xb8\x8d") != std::string_view::npos || lead.find("\xe6\xb2\xa1") != std::string_view::npos) {
+                continue;
+              }
+              return true;
+            }
+          }
         }
       }
     }
@@ -7101,7 +7355,10 @@ if (contains("other process") || contains("another process") || contains("other 
                                                    "batch size of only 1", "batch size just 1", "batch size only 1",
                                                    // told as where it already stands, the floor reached ("For testing
                                                    // batch size is already 1")
-                                                   "batch size is already 1", "batch size was already 1", "batch size already 1"};
+                                                   "batch size is already 1", "batch size was already 1", "batch size already 1",
+                                                   // the batch's name as one word ("even batchsize=1 can't run")
+                                                   "batchsize=1", "batchsize = 1", "batchsize 1", "batchsize of 1", "batchsize is 1",
+                                                   "batchsize to 1"};
   // A sentence of `lo` (lower-cased) that trains with the defaults on one GPU: "default settings /
   // config / parameters / hyperparameters" and one GPU ("single GPU", "one GPU", "1 GPU", "single
   // card", or "a single" / "only one" / "one" right before a GPU's name, "nvidia" aside: "a single
@@ -7162,6 +7419,56 @@ if (contains("other process") || contains("another process") || contains("other 
     return h;
   }
 
+  // The batch lowered to 1 with words between, in one clause: "I tried to reduce the batch size of the
+  // inference to just 1, but is not enough", "lowered the batch size for training down to 1, still OOM".
+  // The batch's name, then within 48 characters and before any ",", ";" or " and " (not another
+  // setting's "... and num_workers to 1") "to" / "down to" (fillers "just", "only" aside) and 1 as a
+  // count of its own (not "1.5", "16", "1 gb"); the failure told going on in that sentence ("but",
+  // "still", "not enough", "fails", "OOM" ...). Not asked ('?', "should I") nor supposed ("if") in the
+  // clause, nor suggested, nor told working ("... to 1 solved it", "and now it works").
+  static bool batch_lowered_to_one(std::string_view lo) {
+    for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
+      const std::string_view c = clause_at(lo, b);
+      if (c.find('?') != std::string_view::npos || contains_word(c, "if") || contains_any(c, {"should i", "suggest"})) continue;
+      std::string_view sentence;
+      for (std::string_view s : sentences(lo)) {
+        if (s.data() <= lo.data() + b && lo.data() + b < s.data() + s.size()) sentence = s;
+      }
+      if (success_told(sentence) || contains_word(sentence, "works") || contains_word(sentence, "worked") ||
+          contains_word(sentence, "solved") || contains_word(sentence, "fixed") || contains_word(sentence, "helped") ||
+          contains_word(sentence, "fits") ||
+          !contains_any(sentence, {"but ", "still", "not enough", "n't enough", "fail", "can't", "cannot", "crash", "oom",
+                                   "out of memory", "error", "did not help", "didn't help", "no luck", "same"})) {
+        continue;
+      }
+      std::string_view after = lo.substr(b + 5, 48);
+      for (std::string_view sep : {",", ";", " and "}) {
+        if (const size_t cut = after.find(sep); cut != std::string_view::npos) after = after.substr(0, cut);
+      }
+      if (!contains_any(lo.substr(b > 24 ? b - 24 : 0, b > 24 ? 24 : b), {"reduc", "lower", "decreas", "cut", "drop", "brought",
+                                                                         "bring", "shrink", "shrank", "set"}) &&
+          !contains_any(after, {"reduc", "lower", "decreas", "cut", "drop", "down"})) {
+        continue;
+      }
+      for (size_t t = after.find("to "); t != std::string_view::npos; t = after.find("to ", t + 3)) {
+        if (t > 0 && word_char(after[t - 1])) continue;
+        std::string_view rest = after.substr(t + 3);
+        for (std::string_view filler : {"just ", "only ", "a mere "}) {
+          if (rest.substr(0, filler.size()) == filler) rest.remove_prefix(filler.size());
+        }
+        if (rest.empty() || rest[0] != '1') continue;
+        if (rest.size() > 1 && (is_digit(rest[1]) || ((rest[1] == '.' || rest[1] == ',') && rest.size() > 2 && is_digit(rest[2])) ||
+                                is_alpha(rest[1]))) {
+          continue;
+        }
+        const std::string_view unit = trim_view(rest.substr(1, 8));
+        if (contains_any(unit, {"gb", "mb", "gib", "mib", "epoch", "step", "%"})) continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Batch size 1 told through a pronoun, the batch size named earlier in the sentence: "My first idea
   // was decreasing batch size, but it is already 1", "I'd lower the batch size but it's already at 1,
   // so that is no option". "it" a word of its own ("the limit is already 1.5 GB" is none), the 1 a
@@ -7210,9 +7517,12 @@ if (contains("other process") || contains("another process") || contains("other 
         const std::string_view before = clause.substr(in_clause > 30 ? in_clause - 30 : 0, std::min<size_t>(in_clause, 30));
         // ("even if I set batch size 1" concedes it was tried.)
         const bool supposed = contains_word(before, "if") && before.find("even if") == std::string_view::npos;
+        // (Nor advice not yet followed: "The maintainers suggested lowering the batch size down to 1,
+        // which I did not try yet".)
         if (!asked_at(lo, p) && !supposed &&
             !contains_any(before, {"want", "would", "should", "could", "haven't", "have not", "not yet", "instead of",
-                                   "rather than"})) {
+                                   "rather than", "suggest", "recommend", "advis"}) &&
+            !contains_any(clause_at(lo, p), {"did not try", "didn't try", "not tried", "not try"})) {
           return false;
         }
         any = true;
@@ -7822,6 +8132,9 @@ if (contains("other process") || contains("another process") || contains("other 
       {"system ram", OomCause::kCpuRam}, {"cpu memory", OomCause::kCpuRam}, {"cpu ram", OomCause::kCpuRam},
       {"shared memory", OomCause::kCpuRam}, {"/dev/shm", OomCause::kCpuRam}, {"swap", OomCause::kCpuRam},
       {"wsl", OomCause::kCpuRam},
+      // a host-side library's memory-saving switch turned on (UMAP's and pynndescent's low_memory=True): what
+      // it saves is the host's RAM (not generate()'s low_memory, read where the clause names generation)
+      {"low_memory=true", OomCause::kCpuRam}, {"low_memory = true", OomCause::kCpuRam},
       // fewer worker processes (DataLoader's, RLlib's rollout workers: each holds its own copies in host RAM)
       {"fewer workers", OomCause::kCpuRam}, {"less workers", OomCause::kCpuRam}, {"number of workers", OomCause::kCpuRam},
       {"# of workers", OomCause::kCpuRam},
@@ -7998,6 +8311,10 @@ if (contains("other process") || contains("another process") || contains("other 
       for (const SettingKnob& x : kNamed) {
         // "GPU->CPU memory transfer" names a copy, not the host's memory.
         if (x.cause == OomCause::kCpuRam && copy_to_host) continue;
+        // (transformers' generate(low_memory=True) saves the GPU's memory: a generation's switch.)
+        if (x.cause == OomCause::kCpuRam && x.text.rfind("low_memory", 0) == 0 && clause.find("generat") != std::string_view::npos) {
+          continue;
+        }
         read(x.text, x.cause);
       }
       for (const SettingKnob& k : kSettingKnobs) read(k.text, k.cause);
@@ -8284,11 +8601,25 @@ if (contains("other process") || contains("another process") || contains("other 
     const bool anyway = contains_any(lo, {"still", "always", "anyway", "instead", "only uses", "only used", "keeps using",
                                           "ends up on", "lands on", "without any index", "without an index", "on only gpu",
                                           "only on gpu", "only on the first", "on only the first", "everything on",
-                                          "everything goes to", "are idle", "stay idle", "sit idle"});
+                                          "everything goes to", "are idle", "stay idle", "sit idle",
+                                          // the library choosing the first GPU itself ("it will detect that it can run
+                                          // on a GPU and then attempt to use cuda:0"; not the user's own "when I try
+                                          // to use cuda:0 for training")
+                                          "attempt to use", "attempts to use", "defaults to", "falls back to",
+                                          "fall back to"});
     // Not where the same line tells the first GPU busy with other work ("but still GPU 0 OOM. My GPU
-    // 0 and GPU 1 are running separate jobs"): other processes on it, read elsewhere.
+    // 0 and GPU 1 are running separate jobs"): other processes on it, read elsewhere. (A model of the
+    // same program on it, "cuda:0 is occupied by an embedding model", is the placement's own work.)
+    const size_t occupied = lo.find("occupied by");
+    // (Another program's model is other work: "occupied by an Ollama model", "another model served with vLLM".)
+    const bool by_own_model =
+        occupied != std::string_view::npos && lo.substr(occupied + 11, 32).find("model") != std::string_view::npos &&
+        !contains_any(lo.substr(occupied + 11, 48), {"process", "another user", "other user", "job", "ollama", "vllm", "server",
+                                                     "served", "serving", "container", "another model", "other model",
+                                                     "service", "notebook"});
     const bool busy = contains_any(lo, {"are running", "is running", "running separate", "running other", "running another",
-                                        "occupied", "busy", "other job", "other process", "other program"});
+                                        "busy", "other job", "other process", "other program"}) ||
+                      (lo.find("occupied") != std::string_view::npos && !by_own_model);
     return first && anyway && !busy && !asks(lo);
   }
 
@@ -8530,13 +8861,24 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // A document told large as the input ("applying the coreference to large document causes out of memory"):
     // the word itself ("documents", not "documentation"), not documents truncated or filtered to a bound ("Large
-    // documents are truncated to 512 tokens").
+    // documents are truncated to 512 tokens"), nor the documents' vectors or their collection ("applying
+    // UMAP to large document vectors", "a large document corpus").
     if (has("document") && !any({"truncated to", "are truncated", "is truncated", "filtered to", "are filtered"})) {
       for (std::string_view p : {"large document", "big document", "huge document"}) {
         const size_t at = lo.find(p);
         if (at == std::string_view::npos) continue;
-        const size_t e = at + p.size();
-        if (e >= lo.size() || !is_alpha(lo[e]) || (lo[e] == 's' && (e + 1 >= lo.size() || !is_alpha(lo[e + 1])))) return true;
+        size_t e = at + p.size();
+        if (e < lo.size() && lo[e] == 's') ++e;
+        if (e < lo.size() && is_alpha(lo[e])) continue;
+        size_t h = e;
+        while (h < lo.size() && lo[h] == ' ') ++h;
+        size_t he = h;
+        while (he < lo.size() && is_alpha(lo[he])) ++he;
+        if (in_list(lo.substr(h, he - h), {"vector", "vectors", "corpus", "corpora", "collection", "collections", "store", "index",
+                                           "dataset", "datasets"})) {
+          continue;
+        }
+        return true;
       }
     }
     // A recording told large as the input ("testing with large wav files say 65 MB", "a huge audio
@@ -8780,12 +9122,14 @@ if (contains("other process") || contains("another process") || contains("other 
         if (in(w[k], kInput)) {
           if (k + 1 < n && w[k + 1] == "rate") break;  // "high frame rate" is no size
           // Nor the GPU's video memory or card ("a GPU with larger video memory", "a bigger video
-          // card"), nor a collection or a model of such inputs ("a large audio dataset", "a big image
-          // model").
+          // card"), nor a collection, a model or the vectors of such inputs ("a large audio dataset", "a big
+          // image model", "large document vectors").
           if (k + 1 < n && ((w[k] == "video" && (w[k + 1] == "memory" || w[k + 1] == "ram" || w[k + 1] == "card" ||
                                                   w[k + 1] == "cards")) ||
-                            (w[k] != "resolution" && (w[k + 1] == "dataset" || w[k + 1] == "datasets" ||
-                                                      w[k + 1] == "corpus" || w[k + 1] == "model" || w[k + 1] == "models")))) {
+                            (w[k] != "resolution" &&
+                             in(w[k + 1], std::array<std::string_view, 11>{"dataset", "datasets", "corpus", "model", "models",
+                                                                           "vector", "vectors", "collection", "collections",
+                                                                           "index", "store"})))) {
             break;
           }
           return true;
@@ -9461,8 +9805,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "a model being quantized: post-training quantization loads the unquantized 16-bit weights "
                          "first"});
   }
-  // An LLM run with no training anywhere in the log: it is generating (weights + KV cache).
-  if (ev.llm_line && !ev.training_line && !ev.calibration_line && c.phase != "model_load" && c.phase != "optimizer_step") {
+  // An LLM run with no training anywhere in the log: it is generating (weights + KV cache). Not a
+  // model being quantized or pruned (calibration passes, a pruner's gradients: no generation).
+  if (ev.llm_line && !ev.training_line && !ev.calibration_line && (!ev.pruning_line || ev.generate_call_line > 0) &&
+      c.phase != "model_load" && c.phase != "optimizer_step") {
     c.signals.push_back({OomCause::kGenerationKvCache, 0.3, ev.llm_line,
                          "an LLM run without training in the log: inference, where the KV cache grows with "
                          "batch x length",
@@ -9482,7 +9828,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.gpus_named = last_before(ev.gpus_named, oom_line, to);
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
-  c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line;
+  c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line && !ev.pruning_line;
   // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
   // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
   // (bitsandbytes' load_in_4bit) makes it small first.
@@ -9492,6 +9838,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
   c.no_gpu_line = ev.no_gpu_line;
   c.unified_memory_line = ev.unified_memory_line;
+  c.accelerator_line = ev.accelerator_line > 0 ? ev.accelerator_line : ev.device_named_line;
+  c.illegal_access_line = ev.illegal_access_line;
   // The memory_summary() table nearest the report within its window (one printed in an except handler
   // after the message, or just before it), not one from the run's start with its peaks at zero.
   for (const MemorySummaryTable& m : ev.memory_summaries) {
