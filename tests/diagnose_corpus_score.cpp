@@ -358,6 +358,9 @@
 //   held86's round was committed (77acfdd); one dropped on the gathering rules before scoring;
 //   committed on their own before anything was scored on them). Scored only when asked for
 //   (OOMKIT_CORPUS_PART=held87).
+// - held88: tests/data/oom-corpus-held88/ (51 reports gathered the same way, in six shares, at the
+//   start of the next session, before anything of it was committed; committed on their own before
+//   anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held88).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
