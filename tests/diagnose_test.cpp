@@ -9649,6 +9649,15 @@ TEST(DiagnoseKinds40, Session54Mends) {
   }
   EXPECT_FALSE(evidence_holds("I switched to a smaller backbone and it runs fine now, but the old one still fails.\n" + oom,
                               "the model told made smaller and the failure goes on", OomCause::kStaticModelTooLarge));
+  // A free figure beyond int64 (saturated) beside a cache of a few MiB: the cache-plus-free sum and
+  // the request's multiples saturate or divide instead of overflowing (fuzz_smoke's finding: UBSan,
+  // "68534927 + 9223372036854775807" in classify.cpp); the report is read and ranked.
+  const std::vector<Diagnosis> huge_free = diagnose_log(
+      "RuntimeError: CUDA out of memory. Tried to allocate 88.00 MiB (GPU 0; 7.93 GiB total capacity; 6.82 GiB already "
+      "allocated; 68.50 Mi3333333333333333333333333333333333333333333333333333333333333B free; 65.36 MiB cached)\n",
+      rules_alone());
+  ASSERT_EQ(huge_free.size(), 1u);
+  EXPECT_FALSE(huge_free.front().findings.empty());
 }
 
 TEST(DiagnoseKinds40, Session53Mends) {

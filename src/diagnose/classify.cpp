@@ -403,8 +403,8 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // not at memory pressure: strong when free is >= 2x the request and leaves >= 1 GiB more.
   // (Free equal to the request is not "more": the allocation also needs alignment and a
   // contiguous range, so the weak form asks for 1.5x the request and 512 MiB to spare.)
-  if (!capped && F && Q && C && *F >= *Q + *Q / 2 && *F - *Q >= 512 * kMiB && r.device != "mps" && !cpu) {
-    const bool strong = *F >= 2 * *Q && *F - *Q >= kGiB;
+  if (!capped && F && Q && C && *F - *Q >= *Q / 2 && *F - *Q >= 512 * kMiB && r.device != "mps" && !cpu) {
+    const bool strong = *F / 2 >= *Q && *F - *Q >= kGiB;
     Finding& f = b.at(b.add(OomCause::kOther, strong ? 0.8 : 0.5,
                             fmt::format("{} free on the device, yet a request of {} failed", format_bytes(*F), format_bytes(*Q))));
     f.title = fmt::format("{} free yet {} failed: a per-process memory fraction / allocator limit or a driver problem",
@@ -488,8 +488,8 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     if (*U >= *Q) {
       const double share = C ? ratio(*U, *C) : 0.0;
       double score = 0.28;
-      if ((*U >= 2 * *Q && *U >= kGiB && share >= 0.05) || share >= 0.1) score = 0.68;
-      else if (*U >= 2 * *Q && *U >= kGiB) score = 0.6;
+      if ((*U / 2 >= *Q && *U >= kGiB && share >= 0.05) || share >= 0.1) score = 0.68;
+      else if (*U / 2 >= *Q && *U >= kGiB) score = 0.6;
       const size_t i = b.add(OomCause::kFragmentation, score,
                              fmt::format("reserved but unallocated {} is {:.1f}x the failed request {}{}", format_bytes(*U),
                                          ratio(*U, *Q), format_bytes(*Q),
@@ -503,7 +503,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
                                         "keep tensor shapes fixed between steps"
                   : alloc_conf_var(r) + "=expandable_segments:True; keep tensor shapes fixed between steps "
                                         "(pad batches to one length)";
-    } else if (r.free_bytes && *U + *r.free_bytes >= *Q && 4 * *U >= 3 * *Q && *r.free_bytes < *Q && *U >= kGiB) {
+    } else if (r.free_bytes && sat_add(*U, *r.free_bytes) >= *Q && *U >= *Q - *Q / 4 && *r.free_bytes < *Q && *U >= kGiB) {
       // The cache and the device's free memory together cover the request: on a failed cudaMalloc
       // the caching allocator releases its unused cached segments and retries, so a failure here
       // means the cache's free space sits in split blocks of segments still partly in use
