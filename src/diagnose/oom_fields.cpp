@@ -415,7 +415,32 @@ std::string tf_dtype_after(std::string_view s, size_t at) {
   return dtype;
 }
 
-void read_tensorflow(std::string_view s, OomRecord& r) {
+// TensorFlow's shape with spaces, not commas, between its dimensions in the spaced report ("OOM when
+// allocating tensor with shape [1 160 192 224 48] and type float", as a log re-typed or quoted prints
+// it; the squashed report joins them into one number): "1,160,192,224,48", or "" where the bracket
+// holds anything but digits and spaces or fewer than two dimensions.
+std::string tf_spaced_dims(std::string_view spaced) {
+  const size_t sh = std::min(ifind(spaced, "tensor with shape"), ifind(spaced, "tensor of shape"));
+  const size_t open = sh == std::string_view::npos ? std::string_view::npos : spaced.find('[', sh);
+  const size_t close = open == std::string_view::npos ? std::string_view::npos : spaced.find(']', open);
+  if (open == std::string_view::npos || close == std::string_view::npos || open - sh > 18 || close - open > 120) return "";
+  const std::string_view inside = spaced.substr(open + 1, close - open - 1);
+  std::string dims;
+  size_t count = 0;
+  for (size_t k = 0; k < inside.size();) {
+    if (inside[k] == ' ') {
+      ++k;
+      continue;
+    }
+    if (!is_digit(inside[k])) return "";
+    const size_t b = k;
+    while (k < inside.size() && is_digit(inside[k])) ++k;
+    dims += (count++ ? "," : "") + std::string(inside.substr(b, k - b));
+  }
+  return count >= 2 ? dims : "";
+}
+
+void read_tensorflow(std::string_view s, OomRecord& r, std::string_view spaced) {
   // "OOM when allocating tensor with shape[...] and type float"; TensorFlow before 1.1 printed
   // "tensor of shape [...] and type float" (`s` has no spaces).
   size_t p = ifind(s, "tensorwithshape");
@@ -450,6 +475,9 @@ void read_tensorflow(std::string_view s, OomRecord& r) {
     const size_t close = s.find(']', i);
     if (close != std::string_view::npos && close - i < 200) {
       r.tensor_shape = std::string(s.substr(i, close - i));
+      if (r.tensor_shape.find(',') == std::string::npos && !spaced.empty()) {
+        if (std::string dims = tf_spaced_dims(spaced); !dims.empty()) r.tensor_shape = std::move(dims);
+      }
       const size_t t = ifind(s, "andtype", close);
       if (t == close + 1) r.dtype = tf_dtype_after(s, t);
       tensorflow_size_impl(r);
@@ -604,7 +632,7 @@ std::string device_type_from_word(const std::string& word) {
   return "";
 }
 
-void read_fields(const std::string& s, OomRecord& r, const std::string& device_word) {
+void read_fields(const std::string& s, OomRecord& r, const std::string& device_word, std::string_view spaced) {
   // CTranslate2's CUDA check and Thrust's device algorithms failing: the GPU's memory.
   if (r.family == "cuda_error_oom" && (r.subsystem == "ctranslate2" || r.subsystem == "thrust") && r.device.empty()) {
     r.device = "cuda";
@@ -632,7 +660,7 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
       r.device = "cuda";
     }
   }
-  if (r.family == "tensorflow") return read_tensorflow(s, r);
+  if (r.family == "tensorflow") return read_tensorflow(s, r, spaced);
   if (r.family == "oom_killer") return read_oom_killer(s, r);
   if (r.family == "vllm_kv_cache") return read_vllm(s, r);
   if (r.family == "host_alloc") {  // host RAM; numpy states the size ("Unable to allocate 7.45 GiB for an array")

@@ -12,8 +12,9 @@ namespace oomkit::diagnose_detail {
 
 /// "cuda", "hip", "xpu", "mtia", "npu", "cpu", "mps" for the word before "out of memory"; "".
 std::string device_type_from_word(const std::string& word);
-/// Reads every size and the device from the squashed report `s` into `r`.
-void read_fields(const std::string& s, OomRecord& r, const std::string& device_word);
+/// Reads every size and the device from the squashed report `s` into `r`. `spaced`: the same report
+/// with its spaces (TensorFlow's shape printed with spaces between its dimensions is read from it).
+void read_fields(const std::string& s, OomRecord& r, const std::string& device_word, std::string_view spaced = {});
 /// TensorFlow: requested = product(tensor_shape) x the size of `dtype` (overflow-checked).
 void tensorflow_size(OomRecord& r);
 /// A TensorFlow report whose message prints no dtype (cut after "and type", TF 0.x's shape proto)

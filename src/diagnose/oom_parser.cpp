@@ -1858,42 +1858,7 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
         }
       }
       if (s.size() > kMaxWindowChars) s.resize(kMaxWindowChars);
-      read_fields(s, r, hit.device_word);
-      // TensorFlow's shape with spaces, not commas, between its dimensions ("OOM when allocating
-      // tensor with shape [1 160 192 224 48] and type float", as a log re-typed or quoted prints it):
-      // the squashed message joins them into one number; read them apart from the spaced text.
-      if (r.family == "tensorflow" && !r.tensor_shape.empty() && r.tensor_shape.find(',') == std::string::npos) {
-        const size_t sh = std::min(ifind(spaced, "tensor with shape"), ifind(spaced, "tensor of shape"));
-        const size_t open = sh == std::string::npos ? std::string::npos : spaced.find('[', sh);
-        const size_t close = open == std::string::npos ? std::string::npos : spaced.find(']', open);
-        if (open != std::string::npos && close != std::string::npos && open - sh <= 18 && close - open <= 120) {
-          const std::string inside = spaced.substr(open + 1, close - open - 1);
-          std::string dims;
-          size_t count = 0;
-          bool only_digits_and_spaces = true;
-          for (size_t k = 0; k < inside.size();) {
-            if (inside[k] == ' ') {
-              ++k;
-              continue;
-            }
-            if (!is_digit(inside[k])) {
-              only_digits_and_spaces = false;
-              break;
-            }
-            const size_t b = k;
-            while (k < inside.size() && is_digit(inside[k])) ++k;
-            dims += (count++ ? "," : "") + inside.substr(b, k - b);
-          }
-          if (only_digits_and_spaces && count >= 2) {
-            r.tensor_shape = dims;
-            r.requested_bytes.reset();
-            r.requested_printed.clear();
-            r.size_overflow = false;
-            tensorflow_size(r);
-            tf_dtype_from_bfc_rounding(s, r);  // (a message without its dtype: BFC's rounding tells it, as read_fields did)
-          }
-        }
-      }
+      read_fields(s, r, hit.device_word, spaced);
       // Intel's extension for PyTorch on Arc GPUs refuses one block above 4 GB before its caching
       // allocator's numbers: "Current platform can NOT allocate memory block with size larger than
       // 4GB! Tried to allocate 7.03 GiB (GPU 0; ...)": a per-allocation cap, whatever is free.
