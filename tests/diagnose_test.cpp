@@ -9634,6 +9634,70 @@ TEST(DiagnoseKinds40, Held88Kinds) {
                               "a smaller batch did not help", OomCause::kActivationsBatch));
 }
 
+TEST(DiagnoseKinds40, Held89Kinds) {
+  // Reports in words: TensorFlow's exception named with a one-letter slip or in prose; more memory
+  // than the machine has ("then" for "than"); the RAM told exceeding as the trouble; all the VRAM
+  // "cost" by a step.
+  for (const char* told : {"Title\nIssue while training with Resource Exchaust Error on the png dataset.\n",
+                           "Title\nI appear to be trying to use more VRAM then I have after about 4 hours.\n",
+                           "Title\nI met a RAM exceeding problem when I use gKDR on a 40k dimensional dataset.\n",
+                           "Title\nIn my case, caching latents cost all my 11G VRAM plus 16G shared RAM.\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  for (const char* none : {"Title\ngRPC returned StatusCode.RESOURCE_EXHAUSTED: the quota was reached.\n",
+                           "Title\nMy cloud function hits a 429 resource exhausted error on Firestore writes.\n",
+                           "Title\nTo avoid a resource exhuasted error, set allow_growth.\n",
+                           "Title\nPlease support models that need more RAM than the machine has.\n",
+                           "Title\nIt would be nice to get a warning before memory exceeding issues happen.\n",
+                           "Title\nWould the resource exhausted error go away with a smaller batch?\n",
+                           "Title\nIf it uses more VRAM than I have, will it spill to the CPU?\n",
+                           "Title\nThe docs explain what a resource is and how we exhaust the search space.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  const std::string cuda_oom = "RuntimeError: CUDA out of memory.\n";
+  // zh: the batch set to the lowest 1 (设为最低1), the failure going on: as at batch size 1; the resolution
+  // lowered in vain (即便设为512x512 我还是 ... out of memory) is no long input.
+  const std::string zh = "Title\n\xe6\x88\x91\xe5\xb7\xb2\xe7\xbb\x8f\xe5\xb0\x86""batch_size\xe8\xae\xbe\xe4\xb8\xba"
+                         "\xe6\x9c\x80\xe4\xbd\x8e""1\xe4\xba\x86\xef\xbc\x8c\xe5\x8d\xb3\xe4\xbe\xbf\xe8\xae\xbe\xe4\xb8\xba"
+                         "512x512 \xe6\x88\x91\xe8\xbf\x98\xe6\x98\xaf\xe6\x94\xb6\xe5\x88\xb0\xe4\xba\x86""CUDA out of memory\n";
+  EXPECT_TRUE(evidence_holds(zh, "fails even at batch size 1", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds(zh, "long inputs", OomCause::kActivationsSeqlen));
+  // ... but training told fine at 512 and failing at 1024 (之前512分辨率训练正常，改成1024分辨率后就爆显存了) is
+  // the resolution's, and a concession of the batch (即使batch size设为1，分辨率2048x2048也会爆显存) lowers
+  // no input.
+  for (const char* res : {"Title\n\xe4\xb9\x8b\xe5\x89\x8d""512\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87\xe8\xae\xad\xe7\xbb\x83"
+                          "\xe6\xad\xa3\xe5\xb8\xb8\xef\xbc\x8c\xe6\x94\xb9\xe6\x88\x90""1024\xe5\x88\x86\xe8\xbe\xa8"
+                          "\xe7\x8e\x87\xe5\x90\x8e\xe5\xb0\xb1\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98\xe4\xba\x86\n",
+                          "Title\n\xe5\x8d\xb3\xe4\xbd\xbf""batch size\xe8\xae\xbe\xe4\xb8\xba""1\xef\xbc\x8c\xe5\x88\x86"
+                          "\xe8\xbe\xa8\xe7\x8e\x87""2048x2048\xe4\xb9\x9f\xe4\xbc\x9a\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98\n"}) {
+    EXPECT_TRUE(evidence_holds(std::string(res) + cuda_oom, "long inputs", OomCause::kActivationsSeqlen)) << res;
+  }
+  // A model's knowledge edited (MEMIT, EasyEdit) is no generation.
+  EXPECT_FALSE(evidence_holds("Running MEMIT on llama-7b\nI got OOM on a 46GB A40 GPU.\n" + cuda_oom,
+                              "an LLM run without training", OomCause::kGenerationKvCache));
+  // ... unless the edited model is then generating (max_new_tokens named).
+  EXPECT_TRUE(evidence_holds("Chatting with llama-7b after MEMIT\nAnswers with max_new_tokens=2048 crash.\n" + cuda_oom,
+                             "an LLM run without training", OomCause::kGenerationKvCache));
+  // Memory left free is not the card's size; the first card out while the others are free is an
+  // imbalance.
+  const std::string uneven =
+      "Title\nWith vicuna-7b, card 0 would be out of memory when executing compute_u.py, while cards 1 and 2 still had 12G of "
+      "free memory.\n";
+  EXPECT_TRUE(evidence_holds(uneven, "one GPU holds more than the others", OomCause::kMultiGpuImbalance));
+  EXPECT_FALSE(evidence_holds(uneven, "12.00 GiB GPU the log names", OomCause::kStaticModelTooLarge));
+  // ... not a run on one GPU by choice.
+  EXPECT_FALSE(evidence_holds("Title\nI set CUDA_VISIBLE_DEVICES=0 and train on GPU 0 only. GPU 0 runs out of memory at batch 256 "
+                              "but GPU 1 is free.\n" + cuda_oom,
+                              "one GPU holds more than the others", OomCause::kMultiGpuImbalance));
+  // CUDA's caching host allocator failing: pinned host memory, the host's RAM.
+  EXPECT_EQ(top_cause("Title\nRuntimeError: cuda runtime error (2) : out of memory at "
+                      "/opt/conda/conda-bld/pytorch/work/aten/src/THC/THCCachingHostAllocator.cpp:278\n"),
+            OomCause::kCpuRam);
+  EXPECT_EQ(top_cause("Title\nRuntimeError: CUDA error: out of memory\nException raised from allocate at "
+                      "../aten/src/ATen/cuda/CachingHostAllocator.cpp:410 (most recent call first):\n"),
+            OomCause::kCpuRam);
+}
+
 TEST(DiagnoseKinds40, Session54Mends) {
   // "fine" as the first half of a compound ("fine-tuning", "fine tune", "fine-grained") tells no
   // success (fine_told()): the model made smaller with the failure going on is read on a line that

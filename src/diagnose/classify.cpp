@@ -1403,6 +1403,18 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                 "compute-sanitizer; an input far smaller that still faults rules memory out";
     }
   }
+  // The failing allocator is the CUDA caching host allocator (THC's THCCachingHostAllocator.cpp,
+  // ATen's CachingHostAllocator, in the message or in the 12 lines after it: "Exception raised from
+  // allocate at ../aten/src/ATen/cuda/CachingHostAllocator.cpp"): pinned host memory (cudaHostAlloc) for a copy to or from the GPU,
+  // which comes out of the host's RAM, not the device's, though the message says "cuda runtime error
+  // (2) : out of memory".
+  if (diagnose_detail::contains_any(message_lo, {"cachinghostallocator", "caching_host_allocator"}) ||
+      (c.host_allocator_line > 0 && c.host_allocator_line >= oom.line && c.host_allocator_line <= oom.line + 12)) {
+    b.boost(OomCause::kCpuRam, 0.5,
+            "the allocator that failed is CUDA's caching host allocator (pinned host memory, cudaHostAlloc): the host's "
+            "RAM ran out, not the GPU's",
+            oom.line);
+  }
   // An OOM on an NVIDIA Jetson board told without a library's own message (no caching allocator's
   // figures, no kill): the GPU allocates from the board's RAM, which the OS and every other process
   // share, so what ran out is the board's RAM (of the corpus's Jetson reports, 6 of 12 were labelled

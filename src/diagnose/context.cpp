@@ -573,8 +573,10 @@ struct LogEvidence {
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
-  int64_t pruning_line = 0;                      // first line naming a model being pruned (prune, pruning, pruner, SparseGPT)
+  int64_t pruning_line = 0;                      // first line naming a model being pruned, edited or unlearned (prune, MEMIT, EasyEdit ...)
   int64_t illegal_access_line = 0;               // first line printing CUDA's "an illegal memory access was encountered"
+  int64_t gen_word_line = 0;                     // first line naming generation (generate, max_new_tokens, past_key_values ...)
+  int64_t host_allocator_line = 0;               // first line naming CUDA's caching host allocator (pinned host memory)
   int64_t device_named_line = 0;                 // first line, frames and code included, naming a GPU or another accelerator
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
@@ -1354,6 +1356,15 @@ class Reader {
       // passes or the gradients of a loss over the whole model, no generation.
       // (Not git's or Docker's prune, nor a cache's or tokens' pruning: "git remote prune", "docker system
       // prune", "KV cache pruning", "token pruning".)
+      // A model's knowledge edited or unlearned (ROME / MEMIT / EasyEdit, "model editing", unlearning
+      // methods): optimisation over the model's layers and statistics passes, no generation either.
+      if (!ev_.pruning_line && (w == "memit" || w == "easyedit" || w == "unlearning" || w == "unlearn" ||
+                                ((w == "editing" || w == "model_editing") &&
+                                 (lo.find("model editing") != std::string_view::npos ||
+                                  lo.find("knowledge editing") != std::string_view::npos ||
+                                  lo.find("model_editing") != std::string_view::npos)))) {
+        ev_.pruning_line = n;
+      }
       if (!ev_.pruning_line && (w == "prune" || w == "pruning" || w == "pruner" || w == "sparsegpt") &&
           !contains_any(lo.substr(i > 16 ? i - 16 : 0, i > 16 ? 16 : i), {"remote ", "system ", "image ", "container ", "volume ",
                                                                           "git ", "cache ", "token ", "kv "})) {
@@ -1468,6 +1479,10 @@ class Reader {
       ev_.replay_memory_line = n;
     }
     if (t[0] == '|') memory_summary_row(t, n);
+    if (!ev_.gen_word_line && (seen & (uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen)) != 0) ev_.gen_word_line = n;
+    // CUDA's caching host allocator in a message or a frame ("THCCachingHostAllocator.cpp", "Exception raised from
+    // allocate at ../aten/src/ATen/cuda/CachingHostAllocator.cpp"): pinned host memory.
+    if (!ev_.host_allocator_line && line_has(lo, "cachinghostallocator")) ev_.host_allocator_line = n;
     // A GPU or another accelerator named anywhere, frames and code included ("images.cuda()",
     // ".../torch/cuda/__init__.py", "my 3090", "2x3090", "GeForce 1660", 显卡, "Radeon", "Gaudi",
     // "Apple M2": unified memory), until the first: LogContext::accelerator_line.
@@ -1910,6 +1925,43 @@ class Reader {
     }
   }
 
+  // The first GPU told out of memory while the others still have memory free, in one sentence: "card
+  // 0 would be out of memory when executing compute_u.py, while cards 1 and 2 still had 12G of free
+  // memory", "GPU 0 runs out but GPU 1 still has 20GB free". The first (card 0, GPU 0, cuda:0, device 0,
+  // the first GPU) with an OOM word after it; then "while" / "but" / "whereas" and another GPU (card(s)
+  // 1, GPU(s) 1, cuda:1, the other GPUs / cards, the rest) with "free" / "empty" / "idle" / "unused"
+  // after it. Not asked.
+  static bool first_out_others_free(std::string_view lo) {
+    for (std::string_view sen : sentences(lo)) {
+      // (Not asked, nor a run on one GPU by choice: "I train on GPU 0 only, GPU 1 is free".)
+      if (sen.find('?') != std::string_view::npos ||
+          contains_any(lo, {"cuda_visible_devices", "single gpu", "one gpu", "gpu 0 only", "only gpu 0", "only on gpu 0",
+                            "used by other", "other people", "other users"})) {
+        continue;
+      }
+      size_t first = std::string_view::npos;
+      for (std::string_view f : {"card 0", "gpu 0", "gpu0", "cuda:0", "device 0", "first gpu", "first card", "rank 0"}) {
+        first = std::min(first, sen.find(f));
+      }
+      if (first == std::string_view::npos) continue;
+      size_t turn = std::string_view::npos;
+      for (std::string_view t : {" while ", " but ", " whereas "}) turn = std::min(turn, sen.find(t, first));
+      if (turn == std::string_view::npos) continue;
+      if (!contains_any(sen.substr(first, turn - first), {"out of memory", "oom", "runs out", "ran out", "full", "overflow"})) {
+        continue;
+      }
+      const std::string_view rest = sen.substr(turn);
+      size_t other = std::string_view::npos;
+      for (std::string_view o : {"card 1", "cards 1", "gpu 1", "gpus 1", "cuda:1", "other gpu", "other card", "the rest",
+                                 "second gpu", "second card", "others"}) {
+        other = std::min(other, rest.find(o));
+      }
+      if (other == std::string_view::npos) continue;
+      if (contains_any(rest.substr(other), {"free", "empty", "idle", "unused"})) return true;
+    }
+    return false;
+  }
+
   // A GPU or another accelerator named on the lower-cased line `lo`: gpu_named() (GPU, CUDA, a card's
   // model or number, GeForce, Quadro, TITAN, 显卡 / 显存), a model glued to its family's prefix or
   // counted before it ("rtx4090", "2x3090", "8xA100"), NVIDIA, nvidia-smi, VRAM, an AMD Radeon or
@@ -1985,6 +2037,11 @@ class Reader {
         if (rest.substr(0, what.size()) == what) rest.remove_prefix(what.size());
       }
       if (rest.substr(0, 4) == "used" || rest.substr(0, 6) == "in use") return true;
+      // ... or what is left: "12G of free memory", "12GB free", "12GB left" (not "available": "my GPU with
+      // 24GB VRAM available" states the card).
+      for (std::string_view left : {"of free", "free", "left", "remaining", "still free"}) {
+        if (rest.substr(0, left.size()) == left && (rest.size() == left.size() || !is_alpha(rest[left.size()]))) return true;
+      }
     }
     std::string_view before = lo.substr(p >= 40 ? p - 40 : 0, p >= 40 ? 40 : p);
     auto trim = [&] {
@@ -2899,11 +2956,13 @@ class Reader {
                              (cjk && (has_text("\xe5\x9d\x87\xe8\xa1\xa1") || has_text("\xe5\xb9\xb3\xe8\xa1\xa1")));  // 均衡, 平衡
     // The first GPU alone filling up, in words ("only cuda:0 fills up and crashes"): the memory is
     // what fills.
-    const bool first_gpu_fills = first_only &&
-                                 (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
-                                  contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
-                                  has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
-                                  has_text("\xe7\x88\x86"));  // 占满 (filled), 爆 (blew)
+    const bool first_gpu_fills = (first_only &&
+                                  (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
+                                   contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
+                                   has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
+                                   has_text("\xe7\x88\x86"))) ||  // 占满 (filled), 爆 (blew)
+                                 ((has_text("0 ") || has_text("0,") || has_text("first")) && has_text("free") &&
+                                  first_out_others_free(lo));
     const bool uneven_memory = (has(kWMem) && uneven_word) || first_gpu_fills;
     // The optimizer's memory, or a whole dataset held in memory, in words (read below).
     const bool optimizer_memory = (has(kWMem) || has_text("gb") || has_text("usage") || has_text("nvidia-smi") || cjk ||
@@ -3803,8 +3862,9 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // ("Choosing smaller pictures doesn't help either", "resizing to 256 made no difference"):
     // evidence against the input's size, as a length setting lowered in vain is below.
     const bool smaller_input_in_vain =
-        (contains("smaller") || contains("shorter") || contains("resiz") || contains("truncat") || contains("downs")) &&
-        smaller_input_did_not_help(lo);
+        ((contains("smaller") || contains("shorter") || contains("resiz") || contains("truncat") || contains("downs")) &&
+         smaller_input_did_not_help(lo)) ||
+        (cjk && zh_smaller_input_in_vain(lo));
     if (smaller_input_in_vain) add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, -0.25, "");
     // ("batchsize", one word, is no setting word of the log's settings reader: "batchsize=1 and 8" in a
     // sentence is no logged setting; here it names the batch lowered.)
@@ -6654,14 +6714,22 @@ if (contains("other process") || contains("another process") || contains("other 
   // Batch size 1 told in Chinese with the failure going on, on the lower-cased line `lo`: the batch's
   // name, a verb of setting, 1, then 还是 / 依然 / 仍然 / 都 / 也 and a failure word.
   static bool zh_batch_one_fails(std::string_view lo) {
-    // Not asked or supposed: 吗, ？ / ?, 如果 (if), 的话 (in case).
-    if (contains_any(lo, {"\xe5\x90\x97", "\xef\xbc\x9f", "?", "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d"})) {
-      return false;
-    }
+    // Not asked or supposed in the batch's clause (up to "，" / "。" / "；" / "！" and the "？" that ends it): 吗,
+    // ？ / ?, 如果 (if), 的话 (in case).
+    auto asked_or_supposed = [&](size_t b) {
+      size_t from = 0, to = lo.size();
+      for (std::string_view sep : {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", "\xef\xbc\x81", "\xef\xbc\x9f"}) {
+        if (const size_t s = lo.rfind(sep, b); s != std::string_view::npos) from = std::max(from, s + sep.size());
+        if (const size_t s = lo.find(sep, b); s != std::string_view::npos) to = std::min(to, s + sep.size());
+      }
+      return contains_any(lo.substr(from, to - from),
+                          {"\xe5\x90\x97", "\xef\xbc\x9f", "?", "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d"});
+    };
     // The batch's name, then within 40 bytes, in the same clause (no "，" / "," / "、" / "；" between: not
     // another setting's "学习率改成1e-5"), a verb of setting (设置成 / 设成 / 设为 / 设置为 / 改成 / 改为 / 调成 /
     // 调到 / 调为 / 降到 / 减到 / 设到) and 1 as a count of its own (not 16, 1.5, 1e-5).
     for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
+      if (asked_or_supposed(b)) continue;
       std::string_view near = lo.substr(b + 5, 40);
       for (std::string_view sep : {"\xef\xbc\x8c", ",", "\xe3\x80\x81", "\xef\xbc\x9b", ";"}) {
         if (const size_t cut = near.find(sep); cut != std::string_view::npos) near = near.substr(0, cut);
@@ -6670,11 +6738,23 @@ if (contains("other process") || contains("another process") || contains("other 
                                    "\xe8\xae\xbe\xe4\xb8\xba", "\xe8\xae\xbe\xe7\xbd\xae\xe4\xb8\xba",
                                    "\xe6\x94\xb9\xe6\x88\x90", "\xe6\x94\xb9\xe4\xb8\xba", "\xe8\xb0\x83\xe6\x88\x90",
                                    "\xe8\xb0\x83\xe5\x88\xb0", "\xe8\xb0\x83\xe4\xb8\xba", "\xe9\x99\x8d\xe5\x88\xb0",
-                                   "\xe5\x87\x8f\xe5\x88\xb0", "\xe8\xae\xbe\xe5\x88\xb0"}) {
+                                   "\xe5\x87\x8f\xe5\x88\xb0", "\xe8\xae\xbe\xe5\x88\xb0", "\xe4\xbf\xae\xe6\x94\xb9\xe4\xb8\xba",
+                                   "\xe4\xbf\xae\xe6\x94\xb9\xe6\x88\x90"}) {
         const size_t s = near.find(set);
         if (s == std::string_view::npos) continue;
         size_t one = b + 5 + s + set.size();
         while (one < lo.size() && lo[one] == ' ') ++one;
+        // (A filler before the 1: 最低 / 最小 (the lowest, the smallest, also with 的 / 值), 仅 / 只 (only):
+        // "设为最低1了", "调到最小的1".)
+        for (std::string_view filler : {"\xe6\x9c\x80\xe4\xbd\x8e\xe7\x9a\x84", "\xe6\x9c\x80\xe5\xb0\x8f\xe7\x9a\x84",
+                                        "\xe6\x9c\x80\xe4\xbd\x8e\xe5\x80\xbc", "\xe6\x9c\x80\xe5\xb0\x8f\xe5\x80\xbc",
+                                        "\xe6\x9c\x80\xe4\xbd\x8e", "\xe6\x9c\x80\xe5\xb0\x8f", "\xe4\xbb\x85", "\xe5\x8f\xaa"}) {
+          if (lo.compare(one, filler.size(), filler) == 0) {
+            one += filler.size();
+            while (one < lo.size() && lo[one] == ' ') ++one;
+            break;
+          }
+        }
         if (one >= lo.size() || lo[one] != '1' ||
             (one + 1 < lo.size() && (is_digit(lo[one + 1]) || lo[one + 1] == '.' || is_alpha(lo[one + 1])))) {
           continue;
@@ -6687,7 +6767,8 @@ if (contains("other process") || contains("another process") || contains("other 
           for (size_t p = lo.find(still, one); p != std::string_view::npos; p = lo.find(still, p + 1)) {
             const std::string_view after = lo.substr(p + still.size(), 24);
             for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
-                                          "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f"}) {
+                                          "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
+                                          "\xe8\xb6\x85\xe5\x87\xba"}) {  // ... 超出 (exceeded)
               const size_t f = after.find(fail);
               if (f == std::string_view::npos) continue;
               const std::string_view lead = after.substr(0, f);
@@ -8822,6 +8903,61 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // A smaller input told not helping, in Chinese: a concession (即便 / 即使 / 就算 / 哪怕: even if) that
+  // names the input's size (分辨率 resolution, 尺寸 size, 长度 length, or a size such as "512x512"), then
+  // the failure going on (还是 / 依然 / 仍然 / 也, and within 30 bytes OOM, "out of", 爆 / 炸, 报错, 溢出):
+  // "即便设为512x512 我还是收到了CUDA out of memory" (even set to 512x512, I still got the OOM).
+  // The resolution or the size (分辨率, 尺寸) itself told normal (正常) within the 12 bytes after it, no verb
+  // of running between: "分辨率也是很正常的1024x1024" (the resolution is quite normal); not "512分辨率训练正常"
+  // (training at 512 was fine), nor the code told not working normally elsewhere.
+  static bool zh_size_told_normal(std::string_view lo) {
+    for (std::string_view w : {"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\xb0\xba\xe5\xaf\xb8"}) {
+      for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + w.size())) {
+        const std::string_view after = lo.substr(p + w.size(), 18);
+        const size_t normal = after.find("\xe6\xad\xa3\xe5\xb8\xb8");
+        if (normal == std::string_view::npos || normal > 12) continue;
+        if (contains_any(after.substr(0, normal), {"\xe8\xae\xad\xe7\xbb\x83", "\xe8\xbf\x90\xe8\xa1\x8c", "\xe8\xb7\x91"})) {
+          continue;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static bool zh_smaller_input_in_vain(std::string_view lo) {
+    size_t even = std::string_view::npos;
+    for (std::string_view e : {"\xe5\x8d\xb3\xe4\xbe\xbf", "\xe5\x8d\xb3\xe4\xbd\xbf", "\xe5\xb0\xb1\xe7\xae\x97",
+                               "\xe5\x93\xaa\xe6\x80\x95"}) {
+      even = std::min(even, lo.find(e));
+    }
+    if (even == std::string_view::npos) return false;
+    size_t still = std::string_view::npos;
+    for (std::string_view s : {"\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6", "\xe4\xbb\x8d\xe7\x84\xb6",
+                               "\xe4\xb9\x9f"}) {
+      still = std::min(still, lo.find(s, even));
+    }
+    if (still == std::string_view::npos) return false;
+    std::string_view concession = lo.substr(even, still - even);
+    // (The concession's own clause: "即使batch size设为1，分辨率2048x2048也会爆显存" concedes the batch.)
+    if (const size_t comma = concession.find("\xef\xbc\x8c"); comma != std::string_view::npos) concession = concession.substr(0, comma);
+    // (Lowered: a verb of setting or lowering, or 更小 (smaller); not asked (吗, ？) nor the failure denied
+    // before its word (也不会爆显存).)
+    if (!contains_any(concession, {"\xe8\xae\xbe", "\xe6\x94\xb9", "\xe8\xb0\x83", "\xe9\x99\x8d", "\xe5\x87\x8f",
+                                   "\xe6\x9b\xb4\xe5\xb0\x8f"}) ||
+        contains_any(lo.substr(even), {"\xe5\x90\x97", "\xef\xbc\x9f", "?"}) ||
+        contains_any(lo.substr(still, 12), {"\xe4\xb8\x8d", "\xe6\xb2\xa1"})) {
+      return false;
+    }
+    bool sized = contains_any(concession, {"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\xb0\xba\xe5\xaf\xb8",
+                                           "\xe9\x95\xbf\xe5\xba\xa6"});
+    for (size_t x = concession.find('x'); !sized && x != std::string_view::npos; x = concession.find('x', x + 1)) {
+      sized = x > 0 && is_digit(concession[x - 1]) && x + 1 < concession.size() && is_digit(concession[x + 1]);
+    }
+    return sized && contains_any(lo.substr(still, 36), {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8",
+                                                        "\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xba\xa2\xe5\x87\xba"});
+  }
+
   static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return pairs.may_contain(p) && lo.find(p) != std::string_view::npos; };
@@ -8967,8 +9103,10 @@ if (contains("other process") || contains("another process") || contains("other 
     // 长度 alone (the length, told long or short elsewhere).
     if (has("\xe9\x95\xbf") && zh_long_input(lo)) return true;
     // Chinese: "分辨率" (resolution), "图片尺寸" / "图像尺寸" / "输入尺寸" (picture / image / input size),
-    // "图片大小" (picture size), "长序列" (long sequence), "长文本" (long text).
-    if (any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
+    // "图片大小" (picture size), "长序列" (long sequence), "长文本" (long text); not the resolution or size
+    // told normal (zh_size_told_normal(): "分辨率也是很正常的1024x1024") nor lowered in vain
+    // (zh_smaller_input_in_vain()).
+    if (!zh_size_told_normal(lo) && !zh_smaller_input_in_vain(lo) && any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
              "\xe5\x9b\xbe\xe5\x83\x8f\xe5\xb0\xba\xe5\xaf\xb8", "\xe8\xbe\x93\xe5\x85\xa5\xe5\xb0\xba\xe5\xaf\xb8",
              "\xe5\x9b\xbe\xe7\x89\x87\xe5\xa4\xa7\xe5\xb0\x8f", "\xe9\x95\xbf\xe5\xba\x8f\xe5\x88\x97",
              "\xe9\x95\xbf\xe6\x96\x87\xe6\x9c\xac"})) {
@@ -9807,7 +9945,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   // An LLM run with no training anywhere in the log: it is generating (weights + KV cache). Not a
   // model being quantized or pruned (calibration passes, a pruner's gradients: no generation).
-  if (ev.llm_line && !ev.training_line && !ev.calibration_line && (!ev.pruning_line || ev.generate_call_line > 0) &&
+  if (ev.llm_line && !ev.training_line && !ev.calibration_line &&
+      (!ev.pruning_line || ev.generate_call_line > 0 || ev.gen_word_line > 0) &&
       c.phase != "model_load" && c.phase != "optimizer_step") {
     c.signals.push_back({OomCause::kGenerationKvCache, 0.3, ev.llm_line,
                          "an LLM run without training in the log: inference, where the KV cache grows with "
@@ -9828,7 +9967,8 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.gpus_named = last_before(ev.gpus_named, oom_line, to);
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
-  c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line && !ev.pruning_line;
+  c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line &&
+                    (!ev.pruning_line || ev.generate_call_line > 0 || ev.gen_word_line > 0);
   // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
   // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
   // (bitsandbytes' load_in_4bit) makes it small first.
@@ -9840,6 +9980,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.unified_memory_line = ev.unified_memory_line;
   c.accelerator_line = ev.accelerator_line > 0 ? ev.accelerator_line : ev.device_named_line;
   c.illegal_access_line = ev.illegal_access_line;
+  c.host_allocator_line = ev.host_allocator_line;
   // The memory_summary() table nearest the report within its window (one printed in an except handler
   // after the message, or just before it), not one from the run's start with its peaks at zero.
   for (const MemorySummaryTable& m : ev.memory_summaries) {

@@ -2239,6 +2239,72 @@ bool one_edit_from(std::string_view w, std::string_view target) {
 // memroy", "oout of memory", "Out-of-memroy". Returns the position of the phrase or npos. A
 // misspelt "out" starts with its 'o' and is no English word of its own ("bout", "put", "our",
 // "oat", "oft", "opt" are); "of" must be spelled right.
+// TensorFlow's ResourceExhaustedError named in words with a one-letter slip ("Resource Exchaust Error",
+// "resource exhuasted"): the OOM named. (Spelled right in prose it is left to the message's readers: a
+// log's "results in a resource exhausted error (on the host)" sits beside the message it retells.) Not gRPC's or a cloud API's quota (StatusCode.RESOURCE_EXHAUSTED, "quota",
+// "rate limit", HTTP 429, Firestore, BigQuery), nor advice ("to avoid", "how to handle"), nor asked or
+// supposed. Returns where "resource" starts, or npos.
+size_t resource_exhausted_named(std::string_view lo) {
+  if (lo.find("resource") == std::string_view::npos ||
+      contains_any(lo, {"grpc", "statuscode", "quota", "rate limit", "429", "firestore", "bigquery", "cloud function", "api ",
+                        "avoid", "handle", "prevent", "catch", "how to", "?"})) {
+    return std::string_view::npos;
+  }
+  for (size_t p = lo.find("resource"); p != std::string_view::npos; p = lo.find("resource", p + 8)) {
+    if (!word_starts_at(lo, p)) continue;
+    size_t q = p + 8;
+    if (q < lo.size() && (lo[q] == ' ' || lo[q] == '_')) ++q;
+    size_t e = q;
+    while (e < lo.size() && is_alpha(lo[e])) ++e;
+    const std::string_view w = lo.substr(q, e - q);
+    bool named = false;
+    for (std::string_view target : {"exhausted", "exhaust", "exhaustion"}) {
+      if (w != target && w.size() >= 6 && one_edit_from(w, target)) named = true;
+    }
+    const std::string_view clause = clause_at(lo, p);
+    if (named && clause.find('?') == std::string_view::npos && !contains_word(clause, "if")) return p;
+  }
+  return std::string_view::npos;
+}
+
+// More memory asked for than the writer's machine or card has, in a sentence ("I appear to be trying
+// to use more VRAM then I have", "it needs more memory than my GPU has"): "more" then the memory's
+// name (VRAM, memory, RAM, GPU memory) then "than" (or its slip "then") and I / we / it / the GPU /
+// my card ... then have / has / had. Not supposed ("if") in its clause. Returns where "more" starts.
+size_t more_memory_than_had(std::string_view lo) {
+  for (size_t p = lo.find("more "); p != std::string_view::npos; p = lo.find("more ", p + 5)) {
+    if (!word_starts_at(lo, p)) continue;
+    std::string_view rest = lo.substr(p + 5, 64);
+    bool memory = false;
+    for (std::string_view m : {"gpu memory ", "video memory ", "vram ", "memory ", "ram ", "ram, "}) {
+      if (rest.substr(0, m.size()) == m) {
+        rest.remove_prefix(m.size());
+        memory = true;
+        break;
+      }
+    }
+    if (!memory || !(rest.substr(0, 5) == "than " || rest.substr(0, 5) == "then ")) continue;
+    rest.remove_prefix(5);
+    const size_t have = std::min({rest.find(" have"), rest.find(" has"), rest.find(" had")});
+    if (have == std::string_view::npos || have > 20) continue;
+    const std::string_view who = rest.substr(0, have);
+    if (!contains_word(who, "i") && !contains_word(who, "we") && !contains_word(who, "it") &&
+        !contains_any(who, {"gpu", "card", "machine", "system", "device", "computer", "laptop"})) {
+      continue;
+    }
+    // (Not asked, supposed, denied or requested: "Will it need more VRAM than I have?", "so it does not
+    // use more VRAM than I have", "Please support models that need more RAM than the machine has".)
+    const std::string_view clause = clause_at(lo, p);
+    const std::string_view lead = lo.substr(p >= 24 ? p - 24 : 0, p >= 24 ? 24 : p);
+    if (contains_word(clause, "if") || lo.find('?') != std::string_view::npos ||
+        contains_any(lead, {"not ", "n't", "never", "without"}) || contains_any(clause, {"support", "allow", "please"})) {
+      continue;
+    }
+    return p;
+  }
+  return std::string_view::npos;
+}
+
 size_t misspelled_out_of_memory(std::string_view lo) {
   for (std::string_view sep : {std::string_view(" of "), std::string_view("-of-")}) {
     for (size_t p = lo.find(sep); p != std::string_view::npos; p = lo.find(sep, p + 1)) {
@@ -2563,7 +2629,7 @@ bool memory_short_or_taken(std::string_view lo) {
       if (!other) return true;
     }
     // All of it taken: "it using all machine's memory (>200G)", "eats up all the RAM", "consumes all
-    // the GPU memory" (a verb of taking, "up" between or not, then "all"; the memory within three
+    // the GPU memory", "caching latents cost all my 11G VRAM" (a verb of taking, "up" between or not, then "all"; the memory within three
     // words after); not as meant or the framework's default ("TensorFlow maps all GPU memory by
     // default").
     if (w[i] == "all" && i >= 1 && !as_meant && lo.find("default") == std::string_view::npos) {
@@ -2578,7 +2644,7 @@ bool memory_short_or_taken(std::string_view lo) {
       if (!denied &&
           in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
                     "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
-                    "hogs", "hogging", "fill", "fills", "filling", "filled"}) &&
+                    "hogs", "hogging", "fill", "fills", "filling", "filled", "cost", "costs", "costing"}) &&
           (memory_named_near(w, lo, i, 0, 3) || sized)) {
         return true;
       }
@@ -2618,6 +2684,21 @@ bool memory_exceeds_its_limit(std::string_view lo) {
     size_t e = p + 6;
     while (e < lo.size() && is_alpha(lo[e])) ++e;
     const std::string_view after = lo.substr(e, 26);
+    // The memory's name right before, a trouble's noun right after ("I met a RAM exceeding problem", "a
+    // GPU memory exceeded error", "memory exceeding issues"): the memory past its limit, named as the
+    // trouble; not denied nor supposed in its clause.
+    {
+      const std::string_view just_before = lo.substr(p >= 7 ? p - 7 : 0, p >= 7 ? 7 : p);
+      const bool memory_before = (just_before.size() >= 4 && just_before.substr(just_before.size() - 4) == "ram ") ||
+                                 just_before == "memory ";
+      const bool trouble_after = after.rfind(" problem", 0) == 0 || after.rfind(" issue", 0) == 0 || after.rfind(" error", 0) == 0;
+      const std::string_view clause = clause_at(lo, p);
+      if (memory_before && trouble_after && !contains_word(clause, "if") && !contains_word(clause, "no") &&
+          !contains_word(clause, "not") && clause.find("n't") == std::string_view::npos &&
+          !contains_any(clause, {"warn", "before", "would", "avoid", "prevent", "feature"})) {
+        return true;
+      }
+    }
     // The limit named as the memory's own ("exceeded this memory limit", "exceeded their memory
     // limit", "exceeds the job's memory limit"): the memory needs no subject of its own then.
     const bool memory_limit = after.rfind(" its memory limit", 0) == 0 || after.rfind(" the memory limit", 0) == 0 ||
@@ -3892,6 +3973,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
         if (at == std::string::npos) at = misspelled_out_of_memory(lo);
+        if (at == std::string::npos) at = resource_exhausted_named(lo);
+        if (at == std::string::npos) at = more_memory_than_had(lo);
         for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
           // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
           for (const char* w : {"oom", "ooms", "oomed", "ooming"}) {
