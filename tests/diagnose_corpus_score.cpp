@@ -361,6 +361,9 @@
 // - held88: tests/data/oom-corpus-held88/ (51 reports gathered the same way, in six shares, at the
 //   start of the next session, before anything of it was committed; committed on their own before
 //   anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held88).
+// - held89: tests/data/oom-corpus-held89/ (38 reports gathered the same way, in six shares, after
+//   held88's round was committed (35ae7d4); committed on their own before anything was scored on
+//   them). Scored only when asked for (OOMKIT_CORPUS_PART=held89).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
