@@ -9683,12 +9683,12 @@ TEST(DiagnoseKinds40, Held89Kinds) {
   const std::string uneven =
       "Title\nWith vicuna-7b, card 0 would be out of memory when executing compute_u.py, while cards 1 and 2 still had 12G of "
       "free memory.\n";
-  EXPECT_TRUE(evidence_holds(uneven, "one GPU holds more than the others", OomCause::kMultiGpuImbalance));
+  EXPECT_TRUE(evidence_holds(uneven, "the other GPUs told free while one fills", OomCause::kMultiGpuImbalance));
   EXPECT_FALSE(evidence_holds(uneven, "12.00 GiB GPU the log names", OomCause::kStaticModelTooLarge));
   // ... not a run on one GPU by choice.
   EXPECT_FALSE(evidence_holds("Title\nI set CUDA_VISIBLE_DEVICES=0 and train on GPU 0 only. GPU 0 runs out of memory at batch 256 "
                               "but GPU 1 is free.\n" + cuda_oom,
-                              "one GPU holds more than the others", OomCause::kMultiGpuImbalance));
+                              "the other GPUs told free while one fills", OomCause::kMultiGpuImbalance));
   // CUDA's caching host allocator failing: pinned host memory, the host's RAM.
   EXPECT_EQ(top_cause("Title\nRuntimeError: cuda runtime error (2) : out of memory at "
                       "/opt/conda/conda-bld/pytorch/work/aten/src/THC/THCCachingHostAllocator.cpp:278\n"),

@@ -125,6 +125,8 @@ class Builder {
     return i;
   }
   Finding& at(size_t i) { return findings_[i]; }
+  // Whether a finding for `cause` exists.
+  bool has(OomCause cause) const { return index(cause) != npos; }
   // `prose`: the evidence is the user's account (Signal::prose), which never makes a finding
   // measured (cap_prose_only()); other evidence of weight >= kMeasuredWeight does.
   void boost(OomCause cause, double delta, const std::string& evidence, int64_t line, bool prose = false) {
@@ -1385,15 +1387,14 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // OOM printed or told first, then the illegal access: a cascade after the allocation failed).
   if (c.illegal_access_line > 0 && c.illegal_access_line <= oom.line && !oom.requested_bytes &&
       oom.family != "oom_killer") {
-    const size_t other = b.add(OomCause::kOther, 0.0);
-    const bool leads = b.at(other).score < 0.15;  // (no other reading of "other" before it: its title is this one's)
+    const bool leads = !b.has(OomCause::kOther);  // (no other reading of "other" before it: its title is this one's)
     b.boost(OomCause::kOther, 0.45,
             fmt::format("the error printed at line {} is CUDA's illegal memory access (cudaErrorIllegalAddress: a kernel "
                         "read or wrote outside its buffers), not an allocation that failed",
                         c.illegal_access_line),
             c.illegal_access_line, true);
     if (leads) {
-      Finding& f = b.at(b.add(OomCause::kOther, 0.0));
+      Finding& f = b.at(b.add(OomCause::kOther, 0.0));  // (boosted above: found, not created)
       f.title = "Not memory pressure: CUDA's illegal memory access (a kernel, library, driver or build fault, not an "
                 "allocation that failed)";
       f.fix = "Find the kernel that faults and update or report the library it belongs to (a custom CUDA extension, a "
@@ -1409,7 +1410,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // which comes out of the host's RAM, not the device's, though the message says "cuda runtime error
   // (2) : out of memory".
   if (diagnose_detail::contains_any(message_lo, {"cachinghostallocator", "caching_host_allocator"}) ||
-      (c.host_allocator_line > 0 && c.host_allocator_line >= oom.line && c.host_allocator_line <= oom.line + 12)) {
+      c.host_allocator_line > 0) {
     b.boost(OomCause::kCpuRam, 0.5,
             "the allocator that failed is CUDA's caching host allocator (pinned host memory, cudaHostAlloc): the host's "
             "RAM ran out, not the GPU's",

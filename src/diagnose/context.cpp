@@ -573,11 +573,11 @@ struct LogEvidence {
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
-  int64_t pruning_line = 0;                      // first line naming a model being pruned, edited or unlearned (prune, MEMIT, EasyEdit ...)
+  int64_t model_altered_line = 0;                      // first line naming a model being pruned, edited or unlearned (prune, MEMIT, EasyEdit ...)
   int64_t illegal_access_line = 0;               // first line printing CUDA's "an illegal memory access was encountered"
   int64_t gen_word_line = 0;                     // first line naming generation (generate, max_new_tokens, past_key_values ...)
-  int64_t host_allocator_line = 0;               // first line naming CUDA's caching host allocator (pinned host memory)
-  int64_t device_named_line = 0;                 // first line, frames and code included, naming a GPU or another accelerator
+  std::vector<int64_t> host_allocator_lines;     // lines naming CUDA's caching host allocator (pinned host memory)
+  int64_t device_named_line = 0;                 // first line, frames and code included, naming a GPU or another accelerator (-1: not read past line 2000)
   int64_t no_gpu_line = 0;                       // first line telling the machine has no GPU (no_gpu_told())
   int64_t unified_memory_line = 0;               // first line naming an NVIDIA Jetson board (its GPU shares the board's RAM)
   std::vector<MemorySummaryTable> memory_summaries;  // torch.cuda.memory_summary() tables (memory_summary_row()), in line order
@@ -1358,17 +1358,17 @@ class Reader {
       // prune", "KV cache pruning", "token pruning".)
       // A model's knowledge edited or unlearned (ROME / MEMIT / EasyEdit, "model editing", unlearning
       // methods): optimisation over the model's layers and statistics passes, no generation either.
-      if (!ev_.pruning_line && (w == "memit" || w == "easyedit" || w == "unlearning" || w == "unlearn" ||
+      if (!ev_.model_altered_line && (w == "memit" || w == "easyedit" || w == "unlearning" || w == "unlearn" ||
                                 ((w == "editing" || w == "model_editing") &&
                                  (lo.find("model editing") != std::string_view::npos ||
                                   lo.find("knowledge editing") != std::string_view::npos ||
                                   lo.find("model_editing") != std::string_view::npos)))) {
-        ev_.pruning_line = n;
+        ev_.model_altered_line = n;
       }
-      if (!ev_.pruning_line && (w == "prune" || w == "pruning" || w == "pruner" || w == "sparsegpt") &&
+      if (!ev_.model_altered_line && (w == "prune" || w == "pruning" || w == "pruner" || w == "sparsegpt") &&
           !contains_any(lo.substr(i > 16 ? i - 16 : 0, i > 16 ? 16 : i), {"remote ", "system ", "image ", "container ", "volume ",
                                                                           "git ", "cache ", "token ", "kv "})) {
-        ev_.pruning_line = n;
+        ev_.model_altered_line = n;
       }
       return true;
     });
@@ -1482,11 +1482,16 @@ class Reader {
     if (!ev_.gen_word_line && (seen & (uint64_t{1} << kWGenWord | uint64_t{1} << kWLlmGen)) != 0) ev_.gen_word_line = n;
     // CUDA's caching host allocator in a message or a frame ("THCCachingHostAllocator.cpp", "Exception raised from
     // allocate at ../aten/src/ATen/cuda/CachingHostAllocator.cpp"): pinned host memory.
-    if (!ev_.host_allocator_line && line_has(lo, "cachinghostallocator")) ev_.host_allocator_line = n;
+    if (line_has(lo, "cachinghostallocator")) ev_.host_allocator_lines.push_back(n);
     // A GPU or another accelerator named anywhere, frames and code included ("images.cuda()",
     // ".../torch/cuda/__init__.py", "my 3090", "2x3090", "GeForce 1660", 显卡, "Radeon", "Gaudi",
     // "Apple M2": unified memory), until the first: LogContext::accelerator_line.
-    if (!ev_.device_named_line && lo.size() < 4096 && device_named(lo)) ev_.device_named_line = n;
+    // (Read on the log's first 2000 lines only: the reading serves reports told in words, which are short
+    // posts; a longer log that has named no accelerator by then counts as naming one, -1, and withholds it.)
+    if (ev_.device_named_line == 0) {
+      if (n > 2000) ev_.device_named_line = -1;
+      else if (lo.size() < 4096 && device_named(lo)) ev_.device_named_line = n;
+    }
     if (frame || code_under_frame) {
       frame_facts(t, n, seen, frame);
       return;
@@ -1914,52 +1919,15 @@ class Reader {
   // Each size stated in prose on the lower-cased line `lo` (prose_number_at(), log_text): a number
   // of at most 12 characters with a memory unit. `fn` gets the number, the unit's size in bytes
   // (kMiB, kGiB or kTiB), the number's length in chars and whether the size is tagged as the
-  // host's (host_tagged_size()).
+  // host's (host_tagged_size()), and where the number starts.
   template <class Fn>
   static void for_each_prose_size(std::string_view lo, Fn&& fn) {
     for (size_t p = 0; p < lo.size(); ++p) {
       const std::optional<ProseNumber> n = prose_number_at(lo, p);
       if (!n) continue;
-      if (n->unit_bytes > 0 && n->chars <= 12) fn(n->value, n->unit_bytes, n->chars, host_tagged_size(lo, p, n->end));
+      if (n->unit_bytes > 0 && n->chars <= 12) fn(n->value, n->unit_bytes, n->chars, host_tagged_size(lo, p, n->end), p);
       p = n->end > p ? n->end - 1 : p;
     }
-  }
-
-  // The first GPU told out of memory while the others still have memory free, in one sentence: "card
-  // 0 would be out of memory when executing compute_u.py, while cards 1 and 2 still had 12G of free
-  // memory", "GPU 0 runs out but GPU 1 still has 20GB free". The first (card 0, GPU 0, cuda:0, device 0,
-  // the first GPU) with an OOM word after it; then "while" / "but" / "whereas" and another GPU (card(s)
-  // 1, GPU(s) 1, cuda:1, the other GPUs / cards, the rest) with "free" / "empty" / "idle" / "unused"
-  // after it. Not asked.
-  static bool first_out_others_free(std::string_view lo) {
-    for (std::string_view sen : sentences(lo)) {
-      // (Not asked, nor a run on one GPU by choice: "I train on GPU 0 only, GPU 1 is free".)
-      if (sen.find('?') != std::string_view::npos ||
-          contains_any(lo, {"cuda_visible_devices", "single gpu", "one gpu", "gpu 0 only", "only gpu 0", "only on gpu 0",
-                            "used by other", "other people", "other users"})) {
-        continue;
-      }
-      size_t first = std::string_view::npos;
-      for (std::string_view f : {"card 0", "gpu 0", "gpu0", "cuda:0", "device 0", "first gpu", "first card", "rank 0"}) {
-        first = std::min(first, sen.find(f));
-      }
-      if (first == std::string_view::npos) continue;
-      size_t turn = std::string_view::npos;
-      for (std::string_view t : {" while ", " but ", " whereas "}) turn = std::min(turn, sen.find(t, first));
-      if (turn == std::string_view::npos) continue;
-      if (!contains_any(sen.substr(first, turn - first), {"out of memory", "oom", "runs out", "ran out", "full", "overflow"})) {
-        continue;
-      }
-      const std::string_view rest = sen.substr(turn);
-      size_t other = std::string_view::npos;
-      for (std::string_view o : {"card 1", "cards 1", "gpu 1", "gpus 1", "cuda:1", "other gpu", "other card", "the rest",
-                                 "second gpu", "second card", "others"}) {
-        other = std::min(other, rest.find(o));
-      }
-      if (other == std::string_view::npos) continue;
-      if (contains_any(rest.substr(other), {"free", "empty", "idle", "unused"})) return true;
-    }
-    return false;
   }
 
   // A GPU or another accelerator named on the lower-cased line `lo`: gpu_named() (GPU, CUDA, a card's
@@ -1970,9 +1938,10 @@ class Reader {
   // 0", DeepSpeed), or a consumer card's number alone ("my 2070 Super", "1660 Super", "AMD 7900XTX").
   static bool device_named(std::string_view lo) {
     if (gpu_named(lo) || glued_gpu_model(lo)) return true;
+    // (Whole words: "ascending", "p50", "instinctively" name none.)
     for (std::string_view w : {"nvidia", "vram", "radeon", "instinct", "xpu", "hpu", "gaudi", "npu", "ascend", "jetson", "mps",
                                "macbook", "ipex", "dgx", "device_map", "deepspeed", "g4dn", "p4d", "p4de", "p5"}) {
-      if (contains_word_start(lo, w)) return true;
+      if (contains_word(lo, w)) return true;
     }
     for (std::string_view m : {"apple m1", "apple m2", "apple m3", "apple m4", "apple silicon", "intel arc", "device 0",
                                "device 1", " g5.", " g6.", " p3.", " p5."}) {
@@ -1985,7 +1954,8 @@ class Reader {
                                                   "5080", "5090", "6700", "6800", "6900", "7600", "7800", "7900"};
     for (std::string_view card : kCards) {
       for (size_t p = lo.find(card); p != std::string_view::npos; p = lo.find(card, p + 4)) {
-        if (!word_starts_at(lo, p) || (p > 0 && lo[p - 1] == 'x')) continue;
+        // (Not a resolution's "1920x1080", a decimal's "2.3090" nor a count's "1,3090".)
+        if (!word_starts_at(lo, p) || (p > 0 && (lo[p - 1] == 'x' || lo[p - 1] == '.' || lo[p - 1] == ','))) continue;
         size_t e = p + 4;
         while (e < lo.size() && is_alpha(lo[e])) ++e;
         const std::string_view suffix = lo.substr(p + 4, e - p - 4);
@@ -2022,7 +1992,7 @@ class Reader {
     return false;
   }
 
-  // The size at lo[p] told as memory taken or needed, not a device's: a verb of use, need or growth
+  // The size at lo[p] told as memory taken, needed or left, not a device's: a verb of use, need or growth
   // right before it, fillers aside ("take up almost 40GB", "uses about 20 GB", "consumed ~30GB", "needs
   // over 24GB", "occupying 11G", "grows to 40GB", "peaks at 40GB"), or "used" / "in use" right after
   // it ("nvidia-smi shows 40GB VRAM used"). Not "using" / "used" before it: "I am using 80GB A100
@@ -2118,7 +2088,7 @@ class Reader {
   // Sizes next to "VRAM" / "should have": the memory the user expects the device to have (the
   // largest from 1 GiB up; not a size tagged as the host's, "VRAM 24GB, RAM 64GB").
   void stated_memory(std::string_view lo) {
-    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t, bool host_tagged) {
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t, bool host_tagged, size_t) {
       const double bytes = v * static_cast<double>(unit_bytes);
       if (bytes >= static_cast<double>(kGiB) && bytes < 1e15 && !host_tagged) {
         ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
@@ -2279,15 +2249,9 @@ class Reader {
   // GPU", "uses 20GB", "needs 30GB": usage_told_before().)
   void named_memory(std::string_view lo) {
     bool sized = false;
-    for (size_t p = 0; p < lo.size(); ++p) {
-      const std::optional<ProseNumber> v = prose_number_at(lo, p);
-      if (!v) continue;
-      if (v->unit_bytes > 0 && v->chars <= 12 && !host_tagged_size(lo, p, v->end) && !usage_told_before(lo, p) &&
-          keep_named_device_size(v->value, v->unit_bytes, v->chars)) {
-        sized = true;
-      }
-      p = v->end > p ? v->end - 1 : p;
-    }
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged, size_t at) {
+      if (!host_tagged && !usage_told_before(lo, at) && keep_named_device_size(v, unit_bytes, chars)) sized = true;
+    });
     if (sized) return;
     const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||
                           lo.find("nvidia") != std::string_view::npos || lo.find("tesla") != std::string_view::npos ||
@@ -2823,6 +2787,7 @@ class Reader {
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
     if ((has_text("other") || has_text("rest of") || has_text("remaining") || has_text("than cuda") || has_text("than gpu") ||
+         has_text("card 1") || has_text("cards 1") || has_text("gpu 1") || has_text("gpus 1") || has_text("cuda:1") ||
          (cjk && has_text("\xe5\x8d\xa1"))) &&  // 卡 (zh: card)
         other_gpus_free_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kMultiGpuImbalance, 0.4,
@@ -2956,13 +2921,11 @@ class Reader {
                              (cjk && (has_text("\xe5\x9d\x87\xe8\xa1\xa1") || has_text("\xe5\xb9\xb3\xe8\xa1\xa1")));  // 均衡, 平衡
     // The first GPU alone filling up, in words ("only cuda:0 fills up and crashes"): the memory is
     // what fills.
-    const bool first_gpu_fills = (first_only &&
-                                  (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
-                                   contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
-                                   has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
-                                   has_text("\xe7\x88\x86"))) ||  // 占满 (filled), 爆 (blew)
-                                 ((has_text("0 ") || has_text("0,") || has_text("first")) && has_text("free") &&
-                                  first_out_others_free(lo));
+    const bool first_gpu_fills = first_only &&
+                                 (has_text("fill") || has_text("full") || contains_word_start(lo, "oom") ||
+                                  contains_word_start(lo, "crash") || contains_word(lo, "dies") || has_text("runs out") ||
+                                  has_text("run out") || has_text("\xe5\x8d\xa0\xe6\xbb\xa1") ||
+                                  has_text("\xe7\x88\x86"));  // 占满 (filled), 爆 (blew)
     const bool uneven_memory = (has(kWMem) && uneven_word) || first_gpu_fills;
     // The optimizer's memory, or a whole dataset held in memory, in words (read below).
     const bool optimizer_memory = (has(kWMem) || has_text("gb") || has_text("usage") || has_text("nvidia-smi") || cjk ||
@@ -3358,10 +3321,11 @@ class Reader {
     };
     // A word of failure on the line ("fails even at batch size 1", "one image alone crashes"), not
     // a settings dump or a success; read only where a rule needs it.
+    // (zh: the batch-1 reading itself needs the failure told going on, zh_batch_one_fails().)
     auto said_of_failure = [&] {
       return contains("fail") || contains("error") || contains("crash") || contains("oom") || contains("out of memory") ||
              contains("even") || contains("still") || contains("can't") || contains("cannot") || contains("unable") ||
-             contains("not enough");
+             contains("not enough") || (cjk && zh_batch_one_fails(lo));
     };
     // torch.no_grad told as the fix or as what is missing, in prose: "it is necessary to add the
     // torch.no_grad decorator", "wrap post-quantization generation in torch.no_grad()", "evaluate
@@ -3773,7 +3737,9 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     const bool batch_one = batch_named &&
                            ((std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting() &&
                              !batch_one_untried(lo)) ||
-                            batch_one_by_pronoun(lo) || batch_lowered_to_one(lo));
+                            batch_one_by_pronoun(lo) || batch_lowered_to_one(lo) ||
+                            // zh: set to 1 with the failure going on ("train_batch_size我设置成1了，为啥还是out of memory")
+                            (cjk && zh_batch_one_fails(lo)));
     if (batch_named) {
 // "batch size 1.5" is not 1; "batch size 1." ends a sentence.
 constexpr std::string_view kOneDot = "batch size 1.";
@@ -3905,16 +3871,6 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // batch 4, 16 and 32, all blow up; "batch调小了还是oom": lowered, still OOM).
     if (cjk && contains("batch") && zh_batch_in_vain(lo)) {
       add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.2, "a smaller batch did not help: " + text());
-      if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
-    }
-    // ... and set to 1 with the failure going on ("train_batch_size我设置成1了，为啥还是out of memory": set
-    // to 1, why still out of memory): as at batch size 1 in English above.
-    if (cjk && contains("batch") && zh_batch_one_fails(lo)) {
-      add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.4, std::string(Signal::kFailsAtBatchOne) + ": " + text(), 0,
-          Told::kAccount);
-      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
-          std::string(Signal::kFailsAtBatchOne) + " (one sample): " + text(), 0, Told::kAccount);
-      add(n, FactKind::kStatement, OomCause::kActivationsBatch, -0.15, "");
       if (!ev_.batch_in_vain_line) ev_.batch_in_vain_line = n;
     }
     // The batch told failing however small it is ("keep getting CUDA out of memory no matter how small
@@ -5586,7 +5542,21 @@ if (contains("other process") || contains("another process") || contains("other 
     return any;
   }
 
-  // The other GPUs told free, empty, idle or far less used beside the one that ran out, in one clause:
+  // CUDA_VISIBLE_DEVICES set to one device on the lower-cased line `lo` ("CUDA_VISIBLE_DEVICES=0", "=3"):
+  // the run sees one GPU by choice.
+  static bool one_visible_device(std::string_view lo) {
+    for (size_t p = lo.find("cuda_visible_devices="); p != std::string_view::npos; p = lo.find("cuda_visible_devices=", p + 21)) {
+      size_t e = p + 21;
+      if (e < lo.size() && (lo[e] == '"' || lo[e] == '\'')) ++e;
+      size_t d = e;
+      while (d < lo.size() && is_digit(lo[d])) ++d;
+      if (d > e && (d >= lo.size() || lo[d] != ',')) return true;
+    }
+    return false;
+  }
+
+  // The other GPUs told free, empty, idle or far less used beside the one that ran out, in one clause (the others also by
+  // their numbers, "while cards 1 and 2 still had 12G of free memory"):
   // "it OOMs even if the other GPUs are free", "GPU 0 is full while the rest of the GPUs are empty",
   // "the remaining cards stay idle", "my two other GPU memory usage are at only 50%"; or GPU 0 told
   // holding far more than the others. Not a question, a denial ("the other GPUs are not free"), a code line or a
@@ -5603,9 +5573,11 @@ if (contains("other process") || contains("another process") || contains("other 
         return true;
       }
       size_t p = std::string_view::npos;
+      // (Also the others by their numbers: "while cards 1 and 2 still had 12G of free memory".)
       for (std::string_view who : {"other gpus", "other gpu ", "other cards", "other devices", "rest of the gpus",
                                    "rest of gpus", "remaining gpus", "remaining cards", "others gpus", "while others ",
-                                   "while the others "}) {
+                                   "while the others ", "while cards 1", "while card 1", "while gpus 1", "while gpu 1",
+                                   "while cuda:1", "but gpu 1", "but cuda:1", "but card 1"}) {
         p = std::min(p, c.find(who));
       }
       if (p == std::string_view::npos) continue;
@@ -5614,12 +5586,15 @@ if (contains("other process") || contains("another process") || contains("other 
       // free because this job never used them ("because I only set CUDA_VISIBLE_DEVICES=0"), or the job
       // moved to one of them and still fails: no unevenness
       if (contains_any(after, {"because", " as i ", " since "}) ||
-          contains_any(lo, {"not used by", "unused by this", "not part of this", "not part of the job"}) ||
+          contains_any(lo, {"not used by", "unused by this", "not part of this", "not part of the job", "gpu 0 only",
+                            "only gpu 0", "only on gpu 0", "single gpu"}) ||
+          one_visible_device(lo) ||
           contains_any(c, {"cuda_visible_devices", "only use", "only have", "moved", "still fail", "still crash",
                            "still oom"})) {
         continue;
       }
-      if (contains_any(after, {"are free", "are empty", "are idle", "are unused", "stay empty", "stay idle", "remain empty",
+      if (contains_any(after, {"still had", "of free memory", "is free", "has free",
+                               "are free", "are empty", "are idle", "are unused", "stay empty", "stay idle", "remain empty",
                                "remain free", "remain idle", "were free", "were empty", "were idle", "have free",
                                "still have", "barely used", "are almost empty", "are mostly empty", "sit idle",
                                // or using far less: "my two other GPU memory usage are at only 50%"
@@ -6712,7 +6687,7 @@ if (contains("other process") || contains("another process") || contains("other 
   }
 
   // Batch size 1 told in Chinese with the failure going on, on the lower-cased line `lo`: the batch's
-  // name, a verb of setting, 1, then 还是 / 依然 / 仍然 / 都 / 也 and a failure word.
+  // name, a verb of setting, 1, then the failure told going on (zh_failure_goes_on(), within 24 bytes).
   static bool zh_batch_one_fails(std::string_view lo) {
     // Not asked or supposed in the batch's clause (up to "，" / "。" / "；" / "！" and the "？" that ends it): 吗,
     // ？ / ?, 如果 (if), 的话 (in case).
@@ -6759,36 +6734,16 @@ if (contains("other process") || contains("another process") || contains("other 
             (one + 1 < lo.size() && (is_digit(lo[one + 1]) || lo[one + 1] == '.' || is_alpha(lo[one + 1])))) {
           continue;
         }
-        // After it, the failure going on: 还是 / 依然 / 依旧 / 仍然 / 都 / 也, then within 24 bytes OOM, "out of",
-        // 爆 / 炸 (blown), 报错 (an error), 溢出 (overflow), 不足 / 不够 (not enough); not denied before the
-        // failure word (也不报错 / 也不会oom / 都没有oom: it runs).
-        for (std::string_view still : {"\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6", "\xe4\xbe\x9d\xe6\x97\xa7",
-                                       "\xe4\xbb\x8d\xe7\x84\xb6", "\xe9\x83\xbd", "\xe4\xb9\x9f"}) {
-          for (size_t p = lo.find(still, one); p != std::string_view::npos; p = lo.find(still, p + 1)) {
-            const std::string_view after = lo.substr(p + still.size(), 24);
-            for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
-                                          "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
-                                          "\xe8\xb6\x85\xe5\x87\xba"}) {  // ... 超出 (exceeded)
-              const size_t f = after.find(fail);
-              if (f == std::string_view::npos) continue;
-              const std::string_view lead = after.substr(0, f);
-              // (不足 / 不够 hold 不 themselves: only a 不 / 没 before them denies.)
-              if (lead.find("\xe4\xb8\x8d") != std::string_view::npos || lead.find("\xe6\xb2\xa1") != std::string_view::npos) {
-                continue;
-              }
-              return true;
-            }
-          }
-        }
+        // After it, the failure going on (zh_failure_goes_on()).
+        if (zh_failure_goes_on(lo, one, 24) != std::string_view::npos) return true;
       }
     }
     return false;
   }
 
   // Batch sizes tried or lowered in vain, told in Chinese on the lower-cased line `lo`: a verb of
-  // trying or lowering (尝试, 试了, 试过, 调小, 改小, 减小, 降低) and, after it, a failure told of all or
-  // still (都 / 还是 / 依然 / 仍然, then within four characters 炸 / 爆 (blow up), oom, 报错 (error), 溢出
-  // (overflow), 不足 / 不够 (not enough)).
+  // trying or lowering (尝试, 试了, 试过, 调小, 改小, 减小, 降低) and, after it, the failure told going on
+  // within four characters of a word of all or still (zh_failure_goes_on()).
   static bool zh_batch_in_vain(std::string_view lo) {
     size_t tried = std::string_view::npos;
     for (std::string_view v : {"\xe5\xb0\x9d\xe8\xaf\x95", "\xe8\xaf\x95\xe4\xba\x86", "\xe8\xaf\x95\xe8\xbf\x87",
@@ -6796,18 +6751,33 @@ if (contains("other process") || contains("another process") || contains("other 
                                "\xe9\x99\x8d\xe4\xbd\x8e"}) {
       tried = std::min(tried, lo.find(v));
     }
-    if (tried == std::string_view::npos) return false;
-    for (std::string_view still : {"\xe9\x83\xbd", "\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6",
-                                   "\xe4\xbb\x8d\xe7\x84\xb6"}) {
-      for (size_t p = lo.find(still, tried); p != std::string_view::npos; p = lo.find(still, p + 1)) {
-        const std::string_view after = lo.substr(p + still.size(), 12);
-        if (contains_any(after, {"\xe7\x82\xb8", "\xe7\x88\x86", "oom", "\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xba\xa2\xe5\x87\xba",
-                                 "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f"})) {
-          return true;
+    return tried != std::string_view::npos && zh_failure_goes_on(lo, tried, 12) != std::string_view::npos;
+  }
+
+  // The failure told going on at or after byte `from` of the lower-cased line `lo`: a word of "still" or
+  // "all" (还是 / 依然 / 依旧 / 仍然 / 都 / 也), then within `window` bytes a failure word (OOM, "out of", 爆 /
+  // 炸 (blown), 报错 (an error), 溢出 (overflow), 不足 / 不够 (not enough), 超出 (exceeded)) with no 不 / 没
+  // between them (也不报错 / 也不会oom / 都没有oom: it runs; 不足 / 不够 hold their own 不). Returns where
+  // the "still" word starts, or npos. (zh_batch_one_fails(), zh_batch_in_vain(), zh_smaller_input_in_vain().)
+  static size_t zh_failure_goes_on(std::string_view lo, size_t from, size_t window) {
+    size_t found = std::string_view::npos;
+    for (std::string_view still : {"\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6", "\xe4\xbe\x9d\xe6\x97\xa7",
+                                   "\xe4\xbb\x8d\xe7\x84\xb6", "\xe9\x83\xbd", "\xe4\xb9\x9f"}) {
+      for (size_t p = lo.find(still, from); p != std::string_view::npos && p < found; p = lo.find(still, p + 1)) {
+        const std::string_view after = lo.substr(p + still.size(), window);
+        for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
+                                      "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
+                                      "\xe8\xb6\x85\xe5\x87\xba"}) {
+          const size_t f = after.find(fail);
+          if (f == std::string_view::npos) continue;
+          const std::string_view lead = after.substr(0, f);
+          if (lead.find("\xe4\xb8\x8d") != std::string_view::npos || lead.find("\xe6\xb2\xa1") != std::string_view::npos) continue;
+          found = p;
+          break;
         }
       }
     }
-    return false;
+    return found;
   }
 
 
@@ -7508,11 +7478,17 @@ if (contains("other process") || contains("another process") || contains("other 
   // "still", "not enough", "fails", "OOM" ...). Not asked ('?', "should I") nor supposed ("if") in the
   // clause, nor suggested, nor told working ("... to 1 solved it", "and now it works").
   static bool batch_lowered_to_one(std::string_view lo) {
+    // (Cheap first: the line read on only where "to 1" / "to just 1" / "to only 1" / "to a mere 1" is.)
+    if (lo.find("to 1") == std::string_view::npos && lo.find("to just 1") == std::string_view::npos &&
+        lo.find("to only 1") == std::string_view::npos && lo.find("to a mere 1") == std::string_view::npos) {
+      return false;
+    }
+    const std::vector<std::string_view> sens = sentences(lo);
     for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
       const std::string_view c = clause_at(lo, b);
       if (c.find('?') != std::string_view::npos || contains_word(c, "if") || contains_any(c, {"should i", "suggest"})) continue;
       std::string_view sentence;
-      for (std::string_view s : sentences(lo)) {
+      for (std::string_view s : sens) {
         if (s.data() <= lo.data() + b && lo.data() + b < s.data() + s.size()) sentence = s;
       }
       if (success_told(sentence) || contains_word(sentence, "works") || contains_word(sentence, "worked") ||
@@ -8903,10 +8879,6 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
-  // A smaller input told not helping, in Chinese: a concession (即便 / 即使 / 就算 / 哪怕: even if) that
-  // names the input's size (分辨率 resolution, 尺寸 size, 长度 length, or a size such as "512x512"), then
-  // the failure going on (还是 / 依然 / 仍然 / 也, and within 30 bytes OOM, "out of", 爆 / 炸, 报错, 溢出):
-  // "即便设为512x512 我还是收到了CUDA out of memory" (even set to 512x512, I still got the OOM).
   // The resolution or the size (分辨率, 尺寸) itself told normal (正常) within the 12 bytes after it, no verb
   // of running between: "分辨率也是很正常的1024x1024" (the resolution is quite normal); not "512分辨率训练正常"
   // (training at 512 was fine), nor the code told not working normally elsewhere.
@@ -8925,6 +8897,11 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // A smaller input told not helping, in Chinese: a concession (即便 / 即使 / 就算 / 哪怕: even if) that,
+  // in its own clause, names the input's size (分辨率 resolution, 尺寸 size, 长度 length, or a size such as
+  // "512x512") lowered or set (设 / 改 / 调 / 降 / 减, 更小), then the failure told going on
+  // (zh_failure_goes_on(), within 36 bytes): "即便设为512x512 我还是收到了CUDA out of memory" (even set to
+  // 512x512, I still got the OOM). Not asked (吗, ？).
   static bool zh_smaller_input_in_vain(std::string_view lo) {
     size_t even = std::string_view::npos;
     for (std::string_view e : {"\xe5\x8d\xb3\xe4\xbe\xbf", "\xe5\x8d\xb3\xe4\xbd\xbf", "\xe5\xb0\xb1\xe7\xae\x97",
@@ -8932,11 +8909,7 @@ if (contains("other process") || contains("another process") || contains("other 
       even = std::min(even, lo.find(e));
     }
     if (even == std::string_view::npos) return false;
-    size_t still = std::string_view::npos;
-    for (std::string_view s : {"\xe8\xbf\x98\xe6\x98\xaf", "\xe4\xbe\x9d\xe7\x84\xb6", "\xe4\xbb\x8d\xe7\x84\xb6",
-                               "\xe4\xb9\x9f"}) {
-      still = std::min(still, lo.find(s, even));
-    }
+    const size_t still = zh_failure_goes_on(lo, even, 36);
     if (still == std::string_view::npos) return false;
     std::string_view concession = lo.substr(even, still - even);
     // (The concession's own clause: "即使batch size设为1，分辨率2048x2048也会爆显存" concedes the batch.)
@@ -8945,8 +8918,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // before its word (也不会爆显存).)
     if (!contains_any(concession, {"\xe8\xae\xbe", "\xe6\x94\xb9", "\xe8\xb0\x83", "\xe9\x99\x8d", "\xe5\x87\x8f",
                                    "\xe6\x9b\xb4\xe5\xb0\x8f"}) ||
-        contains_any(lo.substr(even), {"\xe5\x90\x97", "\xef\xbc\x9f", "?"}) ||
-        contains_any(lo.substr(still, 12), {"\xe4\xb8\x8d", "\xe6\xb2\xa1"})) {
+        contains_any(lo.substr(even), {"\xe5\x90\x97", "\xef\xbc\x9f", "?"})) {
       return false;
     }
     bool sized = contains_any(concession, {"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\xb0\xba\xe5\xaf\xb8",
@@ -8954,8 +8926,7 @@ if (contains("other process") || contains("another process") || contains("other 
     for (size_t x = concession.find('x'); !sized && x != std::string_view::npos; x = concession.find('x', x + 1)) {
       sized = x > 0 && is_digit(concession[x - 1]) && x + 1 < concession.size() && is_digit(concession[x + 1]);
     }
-    return sized && contains_any(lo.substr(still, 36), {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8",
-                                                        "\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xba\xa2\xe5\x87\xba"});
+    return sized;
   }
 
   static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
@@ -9106,10 +9077,11 @@ if (contains("other process") || contains("another process") || contains("other 
     // "图片大小" (picture size), "长序列" (long sequence), "长文本" (long text); not the resolution or size
     // told normal (zh_size_told_normal(): "分辨率也是很正常的1024x1024") nor lowered in vain
     // (zh_smaller_input_in_vain()).
-    if (!zh_size_told_normal(lo) && !zh_smaller_input_in_vain(lo) && any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
+    if (any({"\xe5\x88\x86\xe8\xbe\xa8\xe7\x8e\x87", "\xe5\x9b\xbe\xe7\x89\x87\xe5\xb0\xba\xe5\xaf\xb8",
              "\xe5\x9b\xbe\xe5\x83\x8f\xe5\xb0\xba\xe5\xaf\xb8", "\xe8\xbe\x93\xe5\x85\xa5\xe5\xb0\xba\xe5\xaf\xb8",
              "\xe5\x9b\xbe\xe7\x89\x87\xe5\xa4\xa7\xe5\xb0\x8f", "\xe9\x95\xbf\xe5\xba\x8f\xe5\x88\x97",
-             "\xe9\x95\xbf\xe6\x96\x87\xe6\x9c\xac"})) {
+             "\xe9\x95\xbf\xe6\x96\x87\xe6\x9c\xac"}) &&
+        !zh_size_told_normal(lo) && !zh_smaller_input_in_vain(lo)) {
       return true;
     }
     // A volume's depth told as its count of slices, 64 or more ("tiff files with 217 slices", "a
@@ -9664,6 +9636,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   auto lo = std::lower_bound(ev.facts.begin(), ev.facts.end(), from, [](const Fact& f, int64_t l) { return f.line < l; });
   auto hi = std::upper_bound(ev.facts.begin(), ev.facts.end(), to, [](int64_t l, const Fact& f) { return l < f.line; });
   if (hi < lo) hi = lo;  // an empty window (to < from, e.g. the next report on the same line)
+  // An LLM named and nothing trains it, quantizes, prunes, edits or unlearns it (unless generation is named).
+  const bool llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line &&
+                             (!ev.model_altered_line || ev.generate_call_line > 0 || ev.gen_word_line > 0);
 
   // The traceback that belongs to this report: the last "Traceback" start before it (within
   // kTracebackLines), or frames right before it when the header was not pasted.
@@ -9944,10 +9919,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "first"});
   }
   // An LLM run with no training anywhere in the log: it is generating (weights + KV cache). Not a
-  // model being quantized or pruned (calibration passes, a pruner's gradients: no generation).
-  if (ev.llm_line && !ev.training_line && !ev.calibration_line &&
-      (!ev.pruning_line || ev.generate_call_line > 0 || ev.gen_word_line > 0) &&
-      c.phase != "model_load" && c.phase != "optimizer_step") {
+  // model being quantized, pruned, edited or unlearned (calibration passes, a pruner's gradients, an
+  // edit's statistics: no generation) unless generation is named.
+  if (llm_inference && c.phase != "model_load" && c.phase != "optimizer_step") {
     c.signals.push_back({OomCause::kGenerationKvCache, 0.3, ev.llm_line,
                          "an LLM run without training in the log: inference, where the KV cache grows with "
                          "batch x length",
@@ -9967,8 +9941,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.gpus_named = last_before(ev.gpus_named, oom_line, to);
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
-  c.llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line &&
-                    (!ev.pruning_line || ev.generate_call_line > 0 || ev.gen_word_line > 0);
+  c.llm_inference = llm_inference;
   // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
   // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
   // (bitsandbytes' load_in_4bit) makes it small first.
@@ -9980,7 +9953,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.unified_memory_line = ev.unified_memory_line;
   c.accelerator_line = ev.accelerator_line > 0 ? ev.accelerator_line : ev.device_named_line;
   c.illegal_access_line = ev.illegal_access_line;
-  c.host_allocator_line = ev.host_allocator_line;
+  // (The first at or after the report, within the 12 lines after it: its message or its frames.)
+  if (const auto it = std::lower_bound(ev.host_allocator_lines.begin(), ev.host_allocator_lines.end(), oom_line);
+      it != ev.host_allocator_lines.end() && *it <= oom_line + 12) {
+    c.host_allocator_line = *it;
+  }
   // The memory_summary() table nearest the report within its window (one printed in an except handler
   // after the message, or just before it), not one from the run's start with its peaks at zero.
   for (const MemorySummaryTable& m : ev.memory_summaries) {

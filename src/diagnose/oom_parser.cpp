@@ -2235,15 +2235,12 @@ bool one_edit_from(std::string_view w, std::string_view target) {
   return w.substr(i + 1) == target.substr(i);                                // one letter added
 }
 
-// "out of memory" misspelled by one letter in one of its words: "runns ot of memory", "out of
-// memroy", "oout of memory", "Out-of-memroy". Returns the position of the phrase or npos. A
-// misspelt "out" starts with its 'o' and is no English word of its own ("bout", "put", "our",
-// "oat", "oft", "opt" are); "of" must be spelled right.
 // TensorFlow's ResourceExhaustedError named in words with a one-letter slip ("Resource Exchaust Error",
 // "resource exhuasted"): the OOM named. (Spelled right in prose it is left to the message's readers: a
-// log's "results in a resource exhausted error (on the host)" sits beside the message it retells.) Not gRPC's or a cloud API's quota (StatusCode.RESOURCE_EXHAUSTED, "quota",
-// "rate limit", HTTP 429, Firestore, BigQuery), nor advice ("to avoid", "how to handle"), nor asked or
-// supposed. Returns where "resource" starts, or npos.
+// log's "results in a resource exhausted error (on the host)" sits beside the message it retells.) Not
+// gRPC's or a cloud API's quota (StatusCode.RESOURCE_EXHAUSTED, "quota", "rate limit", HTTP 429,
+// Firestore, BigQuery), nor advice ("to avoid", "how to handle"), nor asked or supposed. Returns where
+// "resource" starts, or npos.
 size_t resource_exhausted_named(std::string_view lo) {
   if (lo.find("resource") == std::string_view::npos ||
       contains_any(lo, {"grpc", "statuscode", "quota", "rate limit", "429", "firestore", "bigquery", "cloud function", "api ",
@@ -2305,6 +2302,10 @@ size_t more_memory_than_had(std::string_view lo) {
   return std::string_view::npos;
 }
 
+// "out of memory" misspelled by one letter in one of its words: "runns ot of memory", "out of
+// memroy", "oout of memory", "Out-of-memroy". Returns the position of the phrase or npos. A
+// misspelt "out" starts with its 'o' and is no English word of its own ("bout", "put", "our",
+// "oat", "oft", "opt" are); "of" must be spelled right.
 size_t misspelled_out_of_memory(std::string_view lo) {
   for (std::string_view sep : {std::string_view(" of "), std::string_view("-of-")}) {
     for (size_t p = lo.find(sep); p != std::string_view::npos; p = lo.find(sep, p + 1)) {
@@ -2692,7 +2693,7 @@ bool memory_exceeds_its_limit(std::string_view lo) {
       const bool memory_before = (just_before.size() >= 4 && just_before.substr(just_before.size() - 4) == "ram ") ||
                                  just_before == "memory ";
       const bool trouble_after = after.rfind(" problem", 0) == 0 || after.rfind(" issue", 0) == 0 || after.rfind(" error", 0) == 0;
-      const std::string_view clause = clause_at(lo, p);
+      const std::string_view clause = memory_before && trouble_after ? clause_at(lo, p) : std::string_view();
       if (memory_before && trouble_after && !contains_word(clause, "if") && !contains_word(clause, "no") &&
           !contains_word(clause, "not") && clause.find("n't") == std::string_view::npos &&
           !contains_any(clause, {"warn", "before", "would", "avoid", "prevent", "feature"})) {

@@ -151,9 +151,10 @@ struct LogContext {
   bool native_runtime_named = false;  // llama.cpp, ggml or Ollama named ("ggml_cuda_pool_malloc", "Ollama")
   int64_t no_gpu_line = 0;  // a line telling the machine has no GPU ("GPU: none", "Is CUDA available: False", "CPU only"); 0: none
   int64_t unified_memory_line = 0;  // a line naming an NVIDIA Jetson board, whose GPU allocates from the board's shared RAM; 0: none
-  int64_t accelerator_line = 0;     // the first line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS, a GPU's model); 0: none
+  int64_t accelerator_line = 0;     // a line naming an accelerator (GPU, CUDA, VRAM, TPU, NPU, MPS, a GPU's model, a card's number,
+                                    // frames included); 0: none; -1: not read past the log's line 2000 (counts as named)
   int64_t illegal_access_line = 0;  // a line printing CUDA's "an illegal memory access was encountered"; 0: none
-  int64_t host_allocator_line = 0;  // a line naming CUDA's caching host allocator (pinned host memory); 0: none
+  int64_t host_allocator_line = 0;  // the report's line or one of the 12 after it naming CUDA's caching host allocator (pinned host memory); 0: none
   std::optional<MemorySummaryTable> memory_summary;  // torch.cuda.memory_summary()'s table nearest the report
                                                      // in its window, peaks not all zero; none: no table
   bool larger_gpu_named = false;  // a device of more than 80 GiB named anywhere (H200, B200, MI300X, ...)
