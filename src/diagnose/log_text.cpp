@@ -596,6 +596,21 @@ bool zh_asked_why_only(std::string_view c) {
   return true;
 }
 
+// The memory's own shortage asked only why (see log_text.h).
+bool zh_shortage_asked_why(std::string_view c) {
+  if (!zh_asked_why_only(c) || c.find("\xe4\xbf\xae\xe5\xa4\x8d") != std::string_view::npos) return false;  // 修复
+  for (std::string_view m : {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) {  // 显存, 内存
+    for (size_t p = c.find(m); p != std::string_view::npos; p = c.find(m, p + 6)) {
+      const std::string_view after = c.substr(p + 6, 18);
+      if (after.find("\xe4\xb8\x8d\xe5\xa4\x9f") != std::string_view::npos ||  // 不够
+          after.find("\xe4\xb8\x8d\xe8\xb6\xb3") != std::string_view::npos) {  // 不足
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // A setting beside a rise (see log_text.h).
 bool zh_setting_near(std::string_view lo, size_t begin, size_t end) {
   static constexpr std::string_view kSettings[] = {

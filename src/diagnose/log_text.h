@@ -186,6 +186,11 @@ inline constexpr std::string_view kZhRise[] = {"\xe5\xa2\x9e\xe5\x8a\xa0", "\xe4
 /// (zh_setting_near()): "都会慢慢增加这是为什么？" tells growth seen; "为什么随着batch size增加显存也增加？"
 /// (memory following a setting) and "为什么换成fp32后显存涨了很多？" (one rise) tell none.
 bool zh_rise_asked_why(std::string_view c);
+/// Whether the Chinese clause `c` asks only why (zh_asked_why_only()) of the memory's own shortage: 不够 /
+/// 不足 within the four characters after 显存 / 内存 ("为什么24G的显存还不够用？", why are 24G not enough?),
+/// no fix (修复) named. "为什么显存就占满了？" asks of a fill that may be a preallocation and tells none;
+/// "显存占用很低但GPU利用率不足" names another thing short.
+bool zh_shortage_asked_why(std::string_view c);
 /// A count written in prose on `lo` (lowercase): a digit run that starts a word (not after a letter, a
 /// digit, '_', '.' or ','), with its decimal point and thousands commas ("1216", "1.8", "1,200");
 /// `value` its value, `begin` and `end` where it starts and ends (the unit or word after it is the

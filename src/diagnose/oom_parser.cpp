@@ -3296,25 +3296,9 @@ bool memory_trouble_prose(std::string_view lo) {
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98"})) continue;  // 显存, 内存, 顯存 (traditional)
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
       if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
-      // (Asked only why of the shortage itself, zh_asked_why_only() with 不够 / 不足 in the clause and no
-      // 的话 / 够不够 / 修复: "为什么24G的显存还不够用？" tells the shortage it asks about; "为什么显存就占满了？"
-      // asks of a fill that may be a preallocation, and stays asked.)
-      // (The shortage of the memory itself: 不够 / 不足 within four characters after 显存 / 内存, "显存还
-      // 不够用"; not "显存占用很低但GPU利用率不足", another thing short; no 修复, a fix.)
-      auto memory_short_here = [&] {
-        for (std::string_view m : {"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98"}) {
-          for (size_t p = clause.find(m); p != std::string_view::npos; p = clause.find(m, p + 6)) {
-            const std::string_view after = clause.substr(p + 6, 18);
-            if (after.find("\xe4\xb8\x8d\xe5\xa4\x9f") != std::string_view::npos ||
-                after.find("\xe4\xb8\x8d\xe8\xb6\xb3") != std::string_view::npos) {
-              return true;
-            }
-          }
-        }
-        return false;
-      };
-      const bool why_short = zh_asked_why_only(clause) && memory_short_here() && !in({"\xe4\xbf\xae\xe5\xa4\x8d"});  // 修复
-      if (zh_asked_supposed_or_denied(clause) && !why_short) continue;
+      // (Asked only why of the memory's own shortage, zh_shortage_asked_why(): "为什么24G的显存还不够用？" tells
+      // the shortage it asks about.)
+      if (zh_asked_supposed_or_denied(clause) && !zh_shortage_asked_why(clause)) continue;
       if (in({"\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f", "\xe4\xb8\x8d\xe5\xa4\xaa\xe5\xa4\x9f", "\xe7\x88\x86",
               "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe4\xbc\x9a\xe9\x87\x8a\xe6\x94\xbe",
               "\xe6\xb2\xa1\xe6\x9c\x89\xe9\x87\x8a\xe6\x94\xbe", "\xe4\xb8\x8d\xe9\x87\x8a\xe6\x94\xbe",
