@@ -9636,6 +9636,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   auto lo = std::lower_bound(ev.facts.begin(), ev.facts.end(), from, [](const Fact& f, int64_t l) { return f.line < l; });
   auto hi = std::upper_bound(ev.facts.begin(), ev.facts.end(), to, [](int64_t l, const Fact& f) { return l < f.line; });
   if (hi < lo) hi = lo;  // an empty window (to < from, e.g. the next report on the same line)
+  // An accelerator named anywhere in the log: the word table's reading (GPU, CUDA, VRAM ...) or the wider
+  // one (device_named(): a card's number, a brand, a count glued to a model; its "not read" -1 aside).
+  const bool accelerator_named = ev.accelerator_line > 0 || ev.device_named_line > 0;
   // An LLM named and nothing trains it, quantizes, prunes, edits or unlearns it (unless generation is named).
   const bool llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line &&
                              (!ev.model_altered_line || ev.generate_call_line > 0 || ev.gen_word_line > 0);
@@ -9874,7 +9877,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // Memory allotted to a job, a cloud machine's type, swap set up and an HPC job's memory, read as host
   // RAM only in a log that names no accelerator (a CUDA OOM beside "64GB of RAM to the job" or "64GB
   // RAM and 16GB swap" is the GPU's).
-  if (ev.accelerator_line > 0) {
+  if (accelerator_named) {
     statements.erase(std::remove_if(statements.begin(), statements.end(),
                                     [](const Signal& s) {
                                       return s.what.rfind(kJobAllotted, 0) == 0 || s.what.rfind(kMachineType, 0) == 0 ||
@@ -9986,7 +9989,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   // A data engine that runs in host memory (DuckDB, SQLite, PostgreSQL, Polars, PySpark ...) or
   // host-only compute (joblib's workers, scikit-learn) named and no accelerator anywhere in the log: what ran out is the host's RAM (or the engine's memory_limit).
-  if (ev.host_engine_line > 0 && ev.accelerator_line == 0) {
+  if (ev.host_engine_line > 0 && !accelerator_named) {
     c.signals.push_back({OomCause::kCpuRam, 0.4, ev.host_engine_line,
                          "a data engine, host-only compute (joblib, scikit-learn) or a CI runner that runs in host "
                          "memory is named, and no accelerator anywhere in the log"});
