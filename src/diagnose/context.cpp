@@ -1935,7 +1935,7 @@ class Reader {
   // counted before it ("rtx4090", "2x3090", "8xA100"), NVIDIA, nvidia-smi, VRAM, an AMD Radeon or
   // Instinct, Intel's XPU / Arc / IPEX / Gaudi / HPU, an NPU, Ascend, Jetson, Apple's MPS or M-series
   // chips, a DGX, a cloud GPU instance (g4dn, g5, p3, p4d, p5), device placement (device_map, "device
-  // 0", DeepSpeed), or a consumer card's number alone ("my 2070 Super", "1660 Super", "AMD 7900XTX").
+  // 0", DeepSpeed); a consumer card's number alone ("my 2070 Super", "AMD 7900XTX") is gpu_named()'s.
   static bool device_named(std::string_view lo) {
     if (gpu_named(lo) || glued_gpu_model(lo)) return true;
     // (Whole words: "ascending", "p50", "instinctively" name none.)
@@ -1946,23 +1946,6 @@ class Reader {
     for (std::string_view m : {"apple m1", "apple m2", "apple m3", "apple m4", "apple silicon", "intel arc", "device 0",
                                "device 1", " g5.", " g6.", " p3.", " p5."}) {
       if (lo.find(m) != std::string_view::npos) return true;
-    }
-    // A consumer card's number as a word of its own, a suffix allowed ("2070 super", "1660ti", "7900xtx"),
-    // not a resolution's ("1920x1080", "1080p") nor a port's or a year's (only these families' numbers).
-    static constexpr std::string_view kCards[] = {"1050", "1060", "1070", "1080", "1650", "1660", "2060", "2070", "2080", "3050",
-                                                  "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5060", "5070",
-                                                  "5080", "5090", "6700", "6800", "6900", "7600", "7800", "7900"};
-    for (std::string_view card : kCards) {
-      for (size_t p = lo.find(card); p != std::string_view::npos; p = lo.find(card, p + 4)) {
-        // (Not a resolution's "1920x1080", a decimal's "2.3090" nor a count's "1,3090".)
-        if (!word_starts_at(lo, p) || (p > 0 && (lo[p - 1] == 'x' || lo[p - 1] == '.' || lo[p - 1] == ','))) continue;
-        size_t e = p + 4;
-        while (e < lo.size() && is_alpha(lo[e])) ++e;
-        const std::string_view suffix = lo.substr(p + 4, e - p - 4);
-        if ((e < lo.size() && is_digit(lo[e])) || !in_list(suffix, {"", "ti", "super", "xt", "xtx", "s", "d", "m"})) continue;
-        if (e < lo.size() && (lo[e] == 'x' || lo[e] == 'p' || lo[e] == ':' || lo[e] == '/')) continue;
-        return true;
-      }
     }
     // A count glued before a GPU's model: "2x3090", "8xa100" (one or two digits from a word's start: not
     // a resolution's "1920x1080").
@@ -1997,7 +1980,7 @@ class Reader {
   // over 24GB", "occupying 11G", "grows to 40GB", "peaks at 40GB"), or "used" / "in use" right after
   // it ("nvidia-smi shows 40GB VRAM used"). Not "using" / "used" before it: "I am using 80GB A100
   // GPUs" names the card.
-  static bool usage_told_before(std::string_view lo, size_t p) {
+  static bool usage_or_rest_told_at(std::string_view lo, size_t p) {
     {
       size_t e = p;
       while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.' || is_alpha(lo[e]))) ++e;  // the size and its unit
@@ -2246,11 +2229,11 @@ class Reader {
   // smallest, its PCIe 80 GB). A100 and V100 come in two sizes: not read without one. The short
   // names (T4, L4) count only beside a GPU word.
   // (Not a figure of use or need told on that line: "it will already take up almost 40GB VRAM per
-  // GPU", "uses 20GB", "needs 30GB": usage_told_before().)
+  // GPU", "uses 20GB", "needs 30GB": usage_or_rest_told_at().)
   void named_memory(std::string_view lo) {
     bool sized = false;
     for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t chars, bool host_tagged, size_t at) {
-      if (!host_tagged && !usage_told_before(lo, at) && keep_named_device_size(v, unit_bytes, chars)) sized = true;
+      if (!host_tagged && !usage_or_rest_told_at(lo, at) && keep_named_device_size(v, unit_bytes, chars)) sized = true;
     });
     if (sized) return;
     const bool gpu_word = lo.find("gpu") != std::string_view::npos || lo.find("card") != std::string_view::npos ||

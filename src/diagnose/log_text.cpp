@@ -1434,11 +1434,16 @@ const std::vector<GpuModelName>& gpu_model_names() {
       {"t4", "t4", true, false}, {"a10", "", false, false}, {"a10g", "a10g", false, false},
       {"l4", "l4", true, false}, {"a40", "", false, false}, {"l40", "", false, false},
       {"l40s", "l40s", false, false}, {"a5000", "", false, false}, {"a6000", "rtx-a6000", false, false},
-      // NVIDIA consumer cards by number ("RTX 3090", "2080 Ti").
-      {"1080", "", true, false}, {"2080", "", true, false}, {"3060", "", true, false}, {"3070", "", true, false},
+      // NVIDIA consumer cards by number ("RTX 3090", "2080 Ti", "my 1660 Super").
+      {"1050", "", true, false}, {"1060", "", true, false}, {"1070", "", true, false}, {"1080", "", true, false},
+      {"1650", "", true, false}, {"1660", "", true, false}, {"2060", "", true, false}, {"2070", "", true, false},
+      {"2080", "", true, false}, {"3050", "", true, false}, {"3060", "", true, false}, {"3070", "", true, false},
       {"3080", "", true, false}, {"3090", "rtx-3090", true, false}, {"4060", "", true, false},
       {"4070", "", true, false}, {"4080", "", true, false}, {"4090", "rtx-4090", true, false},
-      {"5090", "rtx-5090", true, false},
+      {"5060", "", true, false}, {"5070", "", true, false}, {"5080", "", true, false}, {"5090", "rtx-5090", true, false},
+      // AMD Radeon consumer cards by number ("AMD 7900XTX", "RX 6800").
+      {"6700", "", true, false}, {"6800", "", true, false}, {"6900", "", true, false}, {"7600", "", true, false},
+      {"7800", "", true, false}, {"7900", "", true, false},
       // AMD Instinct.
       {"mi250", "", false, true}, {"mi300", "", false, true}, {"mi300x", "mi300x", false, true},
       {"mi325", "", false, true}, {"mi355", "", false, true},
@@ -1447,7 +1452,9 @@ const std::vector<GpuModelName>& gpu_model_names() {
 }
 
 bool card_number_at(std::string_view lo, size_t p, size_t n) {
-  return word_starts_at(lo, p) && (p + n >= lo.size() || lo[p + n] != 'p');
+  // (Not a decimal's or a count's digits, "2.3090", "1,3090", nor a longer number, "40607".)
+  return word_starts_at(lo, p) && (p == 0 || (lo[p - 1] != '.' && lo[p - 1] != ',')) &&
+         (p + n >= lo.size() || (lo[p + n] != 'p' && !is_digit(lo[p + n])));
 }
 
 // A container's or a cluster node's memory named: "the pod is restarted", "the container's memory

@@ -269,8 +269,9 @@ struct GpuModelName {
 };
 /// Every GPU model name oomkit reads in prose, NVIDIA data-centre, consumer (by card number), AMD.
 const std::vector<GpuModelName>& gpu_model_names();
-/// A card's number ("3090") where a word starts in `lo` and not a video resolution ("1080p"): at
-/// `p`, of length `n`.
+/// A card's number ("3090") where a word starts in `lo` and not a video resolution ("1080p"), a
+/// decimal's or a count's digits ("2.3090", "1,3090") nor part of a longer number ("40607"): at `p`,
+/// of length `n`.
 bool card_number_at(std::string_view lo, size_t p, size_t n);
 /// A GPU named in `lo` (lowercase) by that word or a model's (gpu_model_names(): "RTX 3090",
 /// "A100", "T4", "MI300X"), a card's line (Quadro, GeForce; "TITAN X", "Titan RTX"), CUDA, a TPU, or zh
