@@ -9698,6 +9698,103 @@ TEST(DiagnoseKinds40, Held89Kinds) {
             OomCause::kCpuRam);
 }
 
+TEST(DiagnoseKinds40, Held90Kinds) {
+  // Reports in words: all of the memory taken, told as whole or entire; the memory met as a wall.
+  for (const char* told : {"Title\nThe following code consumed my whole RAM.\n",
+                           "Title\nLoading the session takes my whole RAM on the Jetson Nano.\n",
+                           "Title\nThe sampler eats up the entire GPU memory after an hour.\n",
+                           "Title\nA user ran it with a mem-mapped array and hit a RAM bottleneck.\n",
+                           "Title\nWe ran into the GPU memory limit at step 40.\n",
+                           "Title\nI ran into the 16GB memory limit of the T4.\n",
+                           "Title\nWe're hitting memory limits with 8 frames per clip.\n",
+                           "Title\nThe training consumes entire RAM after 2 epochs.\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  for (const char* none : {"Title\nIt doesn't take my whole RAM, only a few GB.\n",
+                           "Title\nThe whole RAM is free while the job waits.\n",
+                           "Title\nWe never hit a memory bottleneck with this loader.\n",
+                           "Title\nWhen the job runs into a RAM limit, the cache spills to disk.\n",
+                           "Title\nThe CPU is the bottleneck: we hit a compute wall, the RAM is fine.\n",
+                           // (a review's counter-examples: asked, wished, supposed, told by others, another noun)
+                           "Title\nWill this use the entire GPU memory?\n",
+                           "Title\nI want it to use the whole GPU memory for the cache.\n",
+                           "Title\nIt's supposed to use the whole GPU memory (gpu_memory_utilization=0.9).\n",
+                           "Title\nThe script took the whole memory dump file and parsed it fine.\n",
+                           "Title\nUnless we hit the RAM ceiling, this is fine.\n",
+                           "Title\nThe docs say the scheduler runs into the memory limit rarely.\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  // Dask's nanny restarting a worker above a budget printed far below its default (terminate 0) is the
+  // setting; above its default 95% it is the worker's host RAM.
+  const std::string dask = "distributed.nanny.memory - WARNING - Worker tls://10.0.0.1:34937 (pid=129) exceeded {}% memory budget. "
+                           "Restarting...\n";
+  EXPECT_EQ(top_cause("Title\n" + fmt::format(fmt::runtime(dask), 0)), OomCause::kOther);
+  EXPECT_EQ(top_cause("Title\n" + fmt::format(fmt::runtime(dask), 95)), OomCause::kCpuRam);
+  // ... not the words retold without the nanny's restart.
+  EXPECT_FALSE(evidence_holds("Title\nThe dashboard said 'exceeded 30% memory budget' but I see no restarts.\n",
+                              "terminate fraction", OomCause::kOther));
+  // An export traced at an example input of batch 1 whose volume is large: the input's size, and the
+  // model saved "to onnx format" is no checkpoint being saved.
+  const std::string cuda_oom = "RuntimeError: CUDA out of memory.\n";
+  const std::string onnx = "Title\nI have a question about saving the model to onnx format.\n"
+                           "dummy_input = torch.randn(1, 1, 128, 128, 128, device='cuda')\n"
+                           "torch.onnx.export(model, dummy_input, \"net.onnx\", verbose=True)\n"
+                           "The colab runs out of GPU memory. 16GB is not enough!\n";
+  EXPECT_TRUE(evidence_holds(onnx, "an example input at batch 1 whose size is its resolution (128x128x128)",
+                             OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds(onnx, "fails while saving a checkpoint", OomCause::kOther));
+  EXPECT_TRUE(evidence_holds("Title\nThe job fails when saving the model with torch.save(model, path).\n" + cuda_oom,
+                             "fails while saving a checkpoint", OomCause::kOther));
+  for (const char* small : {"x = torch.randn(1, 3, 224, 224)\n", "x = torch.randn(8, 3, 1024, 1024)\n",
+                            "x = torch.randn(1, 4096, 4096)\n", "w = torch.zeros(1, 512, 512, 512, 512)\n",
+                            "x = torch.rand(1, 3, 512, 512)\n", "kv = torch.empty(1, 32, 8192, 128, dtype=torch.float16)\n",
+                            "I did not use torch.randn(1, 3, 1024, 1024); the images are 256x256 at batch 128.\n"}) {
+    EXPECT_FALSE(evidence_holds("Title\n" + std::string(small) + cuda_oom, "an example input at batch 1")) << small;
+  }
+  // An LLM exported (torch.onnx.export in its traceback) is no generation: the export holds its weights.
+  const std::string llm_export = "Title\nExporting Qwen-7b on a 3090 runs out of memory\n"
+                                 "  File \"export_qwen.py\", line 109, in export_qwen_to_single_onnx\n"
+                                 "    torch.onnx.export(\n" + cuda_oom;
+  EXPECT_FALSE(evidence_holds(llm_export, "an LLM run without training", OomCause::kGenerationKvCache));
+  EXPECT_TRUE(evidence_holds(llm_export, "a model being exported", OomCause::kStaticModelTooLarge));
+  // ... and one told in words as the failing run, the named model's weights against the device.
+  const std::string told_export = "Title\nExporting Baichuan-13B to ONNX runs out of memory.\n"
+                                  "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.70 GiB total capacity; "
+                                  "20.10 GiB already allocated)\n";
+  EXPECT_TRUE(evidence_holds(told_export, "16-bit weights alone are about", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds(told_export, "an LLM run without training", OomCause::kGenerationKvCache));
+  // A shell's variable, an export told done or beside the point, keeps the generation reading.
+  for (const char* aside : {"export ORT_TENSORRT_FP16_ENABLE=1\n", "Later I plan to convert it to ONNX.\n",
+                            "Mistral-7B served with the TensorRT engine I exported last week OOMs at batch 16.\n",
+                            "Exporting it to ONNX is not the problem; inference with 32 prompts OOMs.\n"}) {
+    EXPECT_TRUE(evidence_holds("Title\nLlama-2-7b inference with batch 32 prompts\n" + std::string(aside) + cuda_oom,
+                               "an LLM run without training", OomCause::kGenerationKvCache))
+        << aside;
+  }
+  // A save then a conversion is still a checkpoint saved.
+  EXPECT_TRUE(evidence_holds("Title\nOOM while saving the model with save_pretrained before converting to tflite\n" + cuda_oom,
+                             "fails while saving a checkpoint", OomCause::kOther));
+  // ... but a model converted before it is served is not the run that failed.
+  EXPECT_FALSE(evidence_holds("Title\nI convert the bert model to TorchScript with torch.jit.trace and serve it; above batch 5 "
+                              "it OOMs.\n" + cuda_oom,
+                              "a model being exported"));
+  // Accounts: the batch lowered as what let the run start; ZeRO-3 (the weights sharded) as what works.
+  EXPECT_TRUE(evidence_holds("Title\nI only succeeded in starting the training when I set the batch size to 3.\n" + cuda_oom,
+                             "the user's account", OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("Title\nTraining caused an OOM. So, I switched from ZeRO-2 to ZeRO-3, and I found that this works.\n" +
+                                 cuda_oom,
+                             "the user's account", OomCause::kStaticModelTooLarge));
+  // ... not a load that went through before the failure, nor a fix that works only sometimes.
+  EXPECT_FALSE(evidence_holds("Title\nLoading the checkpoint succeeded; the OOM comes in the first forward with batch size 8.\n" +
+                                  cuda_oom,
+                              "the user's account"));
+  EXPECT_FALSE(evidence_holds("Title\nLowering max_split_size_mb succeeds sometimes, but not always.\n" + cuda_oom,
+                              "the user's account"));
+  // Python's digit separators in a setting (PEP 515).
+  EXPECT_TRUE(evidence_holds("Title\nout = sample(model, device='cuda', num_samples=50_000, batch_size=10_000)\n" + cuda_oom,
+                             "logged batch size 10000", OomCause::kActivationsBatch));
+}
+
 TEST(DiagnoseKinds40, Session54Mends) {
   // "fine" as the first half of a compound ("fine-tuning", "fine tune", "fine-grained") tells no
   // success (fine_told()): the model made smaller with the failure going on is read on a line that

@@ -747,6 +747,20 @@ void cap_not_ram(Builder& b, size_t host, const std::string& why, std::string ti
   add_titled(b, OomCause::kOther, cap_score, why, std::move(title), std::move(fix), std::move(probe));
 }
 
+// The percent Dask's nanny prints as the budget it restarted a worker above ("Worker tcp://... (pid=1)
+// exceeded 95% memory budget. Restarting..."; distributed/nanny.py's memory monitor prints
+// `memory_terminate_fraction` as a percent), or nullopt when the message prints none.
+std::optional<int64_t> dask_budget_percent(std::string_view message) {
+  const size_t at = message.find("% memory budget");
+  if (at == std::string_view::npos || at == 0 || !diagnose_detail::is_digit(message[at - 1])) return std::nullopt;
+  size_t b = at;
+  while (b > 0 && diagnose_detail::is_digit(message[b - 1]) && at - b < 3) --b;
+  if (b > 0 && (diagnose_detail::is_digit(message[b - 1]) || message[b - 1] == '.')) return std::nullopt;
+  int64_t v = 0;
+  for (size_t k = b; k < at; ++k) v = v * 10 + (message[k] - '0');
+  return v;
+}
+
 // Caffe's CUDA_CHECK as it prints cudaErrorMemoryAllocation: "Check failed: error == cudaSuccess (2
 // vs. 0)  out of memory" (include/caffe/util/device_alternate.hpp); not Caffe2's enforce ("error ==
 // cudaSuccess. 2 vs 0."), whose fixes are not Caffe's.
@@ -1518,14 +1532,15 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // named over GPUs the log does not count (no per-GPU figure then, sharded or not).
   const int64_t run_gpus = std::max<int64_t>({1, c.num_gpus.value_or(1), c.gpus_named.value_or(1)});
   const bool sharded_uncounted = c.state_sharded && !c.one_gpu_told && run_gpus <= 1;
-  if (c.llm_inference && c.model_params && oom.allocated_bytes && C && *C > 0) {
+  // (An LLM's export, LogContext::llm_exported, holds the same weights, and generates nothing.)
+  if ((c.llm_inference || c.llm_exported) && c.model_params && oom.allocated_bytes && C && *C > 0) {
     const int64_t held = *oom.allocated_bytes;
     // The model split over the run's GPUs (tensor parallelism, device_map="auto"): each holds its share.
     const bool split = (c.state_sharded || c.device_map_split) && run_gpus > 1;
     const int64_t device_weights = split ? weights / run_gpus : weights;
     const std::string share = split ? fmt::format(" per GPU (split over {} GPUs)", run_gpus) : std::string();
     if (device_weights < held && static_cast<double>(held - device_weights) >= 0.25 * static_cast<double>(held)) {
-      b.boost(OomCause::kGenerationKvCache, 0.3,
+      if (c.llm_inference) b.boost(OomCause::kGenerationKvCache, 0.3,
               fmt::format("the named model's 16-bit weights are about {}{} of the {} PyTorch holds: {} beyond them is "
                           "inference's own memory (KV cache, batch x length activations)",
                           format_bytes(device_weights), share, format_bytes(held), format_bytes(held - device_weights)),
@@ -1553,7 +1568,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(device_weights), share, format_bytes(held), format_bytes(*C)),
               0);
     }
-  } else if (c.llm_inference && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 && !c.quantized &&
+  } else if ((c.llm_inference || c.llm_exported) && c.model_params && !C && c.named_device_bytes && *c.named_device_bytes > 0 &&
+             !c.quantized &&
              !(c.num_gpus && *c.num_gpus > 1) &&  // split over several GPUs (tensor_parallel_size): not one GPU's
              oom.device != "cpu") {  // a host allocation failed (torch.load into RAM): the GPU's size says nothing of it
     // No figures in the message: the device the user names ("8 A100-40Gs", "RTX 3090 24GB")
@@ -2196,6 +2212,25 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
                     "match), and no persist() of data larger than the workers' memory together";
       b.at(i).probe = "The dashboard's worker memory (or client.run(psutil.Process().memory_info)): does one task's data "
                       "exceed memory_limit / threads, or does persisted data fill the workers?";
+      // The budget itself printed far below Dask's defaults ("exceeded 0% memory budget": terminate 0):
+      // distributed.worker.memory.terminate is 0.95 by default (target 0.60, spill 0.70, pause 0.80,
+      // distributed's distributed.yaml); a worker restarted above a budget under half its memory_limit
+      // is restarted by the setting, whatever its data.
+      // (The nanny's own message, "... Restarting", not the words retold: "the dashboard said 30% memory budget".)
+      if (const std::optional<int64_t> pct = dask_budget_percent(oom.message);
+          pct && *pct < 50 && diagnose_detail::icontains(oom.message, "restarting")) {
+        cap_not_ram(b, i,
+                    fmt::format("Dask's nanny restarts the worker above {}% of its memory_limit: the terminate fraction is set "
+                                "far below its default (0.95)",
+                                *pct),
+                    "Dask's memory budget set too low (distributed.worker.memory.terminate), not the worker's data",
+                    "Set distributed.worker.memory.terminate back near its default 0.95 (and target / spill / pause "
+                    "below it: 0.60 / 0.70 / 0.80), or false to turn the nanny's restart off; a value of 0 restarts every "
+                    "worker at once",
+                    "What do dask.config.get('distributed.worker.memory') and the cluster's YAML (or the job's env "
+                    "DASK_DISTRIBUTED__WORKER__MEMORY__TERMINATE) say the terminate fraction is?",
+                    0.9);  // the message prints the budget itself: above what the log's host-RAM words add
+      }
     }
     if (oom.subsystem == "ray_memory_monitor" || oom.subsystem == "ray_object_store") {  // Ray's knobs
       b.at(i).fix = oom.subsystem == "ray_object_store"

@@ -573,7 +573,9 @@ struct LogEvidence {
   int64_t training_line = 0;                     // first line with a training word
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
-  int64_t model_altered_line = 0;                      // first line naming a model being pruned, edited or unlearned (prune, MEMIT, EasyEdit ...)
+  int64_t model_altered_line = 0;                      // first line naming a model being pruned, edited, unlearned or exported (prune, MEMIT, EasyEdit, torch.onnx.export ...)
+  int64_t export_line = 0;                       // first line calling a model's export (torch.onnx.export(, torch.jit.trace( ...)
+  int64_t export_told_line = 0;                  // first line calling or telling the failing run a model's export (model_export_failed())
   int64_t illegal_access_line = 0;               // first line printing CUDA's "an illegal memory access was encountered"
   int64_t gen_word_line = 0;                     // first line naming generation (generate, max_new_tokens, past_key_values ...)
   std::vector<int64_t> host_allocator_lines;     // lines naming CUDA's caching host allocator (pinned host memory)
@@ -858,9 +860,10 @@ std::optional<int64_t> number_after(std::string_view lo, size_t pos) {
   if (i < lo.size() && is_digit(lo[i])) {
     size_t end = 0;
     auto v = integer_at(lo, i, &end);
-    // Thousands written with commas ("a batch size of 1,024 tokens"): each ",ddd" group read on,
-    // a group of exactly three digits (not a list: "4,8,16").
-    while (v && *v < 1'000'000'000'000 && end + 4 <= lo.size() && lo[end] == ',' && is_digit(lo[end + 1]) &&
+    // Thousands written with commas ("a batch size of 1,024 tokens") or with Python's digit separators
+    // ("batch_size=10_000", PEP 515): each ",ddd" / "_ddd" group read on, a group of exactly three
+    // digits (not a list: "4,8,16").
+    while (v && *v < 1'000'000'000'000 && end + 4 <= lo.size() && (lo[end] == ',' || lo[end] == '_') && is_digit(lo[end + 1]) &&
            is_digit(lo[end + 2]) && is_digit(lo[end + 3]) && (end + 4 == lo.size() || !is_digit(lo[end + 4]))) {
       v = *v * 1000 + (lo[end + 1] - '0') * 100 + (lo[end + 2] - '0') * 10 + (lo[end + 3] - '0');
       end += 4;
@@ -1372,6 +1375,18 @@ class Reader {
       }
       return true;
     });
+    // A model being exported or converted (torch.onnx.export, "export the model to ONNX", torch.jit.trace,
+    // torch.export, a TensorRT / Core ML / TFLite / OpenVINO conversion; 导出 "export" beside one of
+    // them): one traced forward pass at the example input over the whole model's weights, no
+    // generation. Not a shell's "export CUDA_VISIBLE_DEVICES=0" (no format named).
+    // The export called, in code or a traceback's frame ("torch.onnx.export(model, dummy_input, ...)",
+    // "  torch.onnx.export("): the run that failed is the export itself, not one told done before a
+    // model is served ("I convert the model with torch.jit.trace").
+    if (!ev_.export_line && contains_any(lo, {"onnx.export(", "jit.trace(", "torch.export.export(", "dynamo_export("})) {
+      ev_.export_line = n;
+    }
+    if (!ev_.export_told_line && (ev_.export_line == n || model_export_failed(lo))) ev_.export_told_line = n;
+    if (!ev_.model_altered_line && ev_.export_told_line == n) ev_.model_altered_line = n;
     // A quantizer's calibration told in Chinese (校准: "INT4 量化（AWQ 校准）"): the same run.
     if (!ascii_ && !ev_.calibration_line && lo.find("\xe6\xa0\xa1\xe5\x87\x86") != std::string_view::npos) {
       ev_.calibration_line = n;
@@ -2317,6 +2332,81 @@ class Reader {
     return t.substr(b, p - b);
   }
 
+  // A line telling a model exported or converted to a deployment format: "torch.onnx.export(" /
+  // "torch.jit.trace(" / "torch.export.export(", or an export or conversion word (export, exporting,
+  // exported, convert, converting, 导出 "export", 转换 "convert") with the format named on the line
+  // (onnx, tensorrt, torchscript, coreml, tflite, openvino), or the format as the model's destination
+  // ("saving the model to onnx format", "into ONNX"); not ONNX Runtime alone running a model.
+  static bool model_exported(std::string_view lo) {
+    // (Not a shell's variable set: "export ORT_TENSORRT_FP16_ENABLE=1", "export MODEL_PATH=/m/llama.onnx".)
+    if (const size_t e = lo.find("export "); e != std::string_view::npos && word_starts_at(lo, e)) {
+      size_t k = e + 7;
+      while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
+      if (k > e + 7 && k < lo.size() && lo[k] == '=') return false;
+    }
+    if (contains_any(lo, {"onnx.export", "jit.trace(", "torch.export.export(", "torch.export.export ", "dynamo_export("})) return true;
+    const bool format = contains_any(lo, {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"});
+    if (!format) return false;
+    // (ONNX Runtime's own name holds "onnx": the format named apart from it.)
+    bool format_apart = false;
+    for (size_t p = lo.find("onnx"); p != std::string_view::npos; p = lo.find("onnx", p + 4)) {
+      format_apart = format_apart || lo.compare(p, 11, "onnxruntime") != 0;
+    }
+    format_apart = format_apart || contains_any(lo, {"tensorrt", "torchscript", "coreml", "tflite", "openvino"});
+    if (!format_apart) return false;
+    for (std::string_view f : {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"}) {
+      for (std::string_view to : {"to ", "into ", "as "}) {
+        const std::string dest = std::string(to) + std::string(f);
+        for (size_t p = lo.find(dest); p != std::string_view::npos; p = lo.find(dest, p + 1)) {
+          if ((p == 0 || !is_alpha(lo[p - 1])) && (p + dest.size() >= lo.size() || !is_alpha(lo[p + dest.size()]))) return true;
+        }
+      }
+      if (lo.find(std::string(f) + " format") != std::string_view::npos) return true;
+    }
+    return (contains_word_start(lo, "export") || contains_word_start(lo, "convert") ||
+                            lo.find("\xe5\xaf\xbc\xe5\x87\xba") != std::string_view::npos ||   // 导出
+                            lo.find("\xe8\xbd\xac\xe6\x8d\xa2") != std::string_view::npos);    // 转换
+  }
+
+  // A line telling a model's export as the run that ran out (`lo` lowercased): model_exported() with the
+  // memory's trouble on the same line ("Exporting Baichuan-13B to ONNX runs out of memory", "使用3090导出
+  // QWen-7b，报OOM问题"); not an export told done, later, fine or beside the point ("the TensorRT engine I
+  // exported last week OOMs", "(exported fine)", "is not the problem", "I plan to convert it later").
+  static bool model_export_failed(std::string_view lo) {
+    if (!model_exported(lo)) return false;
+    const bool trouble = contains_word_start(lo, "oom") || contains_any(lo, {"out of memory", "memory", "killed",
+                                                                               "\xe6\x98\xbe\xe5\xad\x98",   // 显存
+                                                                               "\xe5\x86\x85\xe5\xad\x98"});  // 内存
+    // (Nor the model served or run after its conversion: "I convert the model to TorchScript. Found out that
+    // I can only inference at batch 5", "serve it with Triton".)
+    return trouble && lo.find('?') == std::string_view::npos &&
+           !contains_any(lo, {"later", "fine", "not the problem", "not the issue", "works", "worked", "last week", "before",
+                              "already", "successfully", "not ", "n't", "never", "inference", "serve", "serving", "deploy"});
+  }
+
+  // A model told saved to a deployment format in the same clause as the save ("saving the model to onnx
+  // format", "save it as TorchScript"): an export, which traces a forward pass, not a checkpoint written.
+  // Not a save then a conversion ("when saving the model to disk, then I convert it to ONNX later").
+  static bool saved_to_format(std::string_view lo) {
+    for (size_t p = lo.find("sav"); p != std::string_view::npos; p = lo.find("sav", p + 3)) {
+      if (!word_starts_at(lo, p)) continue;
+      std::string_view rest = lo.substr(p, 48);
+      for (std::string_view stop : {",", ";", ". ", " then", " and ", " but ", " before", " after", " convert", " export"}) {
+        if (const size_t q = rest.find(stop); q != std::string_view::npos) rest = rest.substr(0, q);
+      }
+      for (std::string_view f : {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"}) {
+        for (std::string_view to : {" to ", " as ", " in ", " into "}) {
+          const size_t at = rest.find(std::string(to) + std::string(f));
+          if (at != std::string_view::npos &&
+              (at + to.size() + f.size() >= rest.size() || !is_alpha(rest[at + to.size() + f.size()]))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   // A code line moving a model (or anything not shown to be data) to the device: ".cuda(...)" or
   // ".to(<a device>, ...)" whose receiver is not a batch or a new tensor. A batch
   // moved ("images = images.cuda()", "batch = {k: v.to(device) ...}", "torch.stack(tensors).cuda()"
@@ -2766,6 +2856,9 @@ class Reader {
                                (image_seen_ && (lo.find('(') != std::string_view::npos || lo.find('[') != std::string_view::npos ||
                                                 lo.find('*') != std::string_view::npos));
     const InputDims dims = dims_possible ? input_dims(lo, image_seen_) : InputDims{};
+    // One example input made at batch 1 whose image or volume is large (example_input_size()).
+    const std::string example_size =
+        has_text("rand") || has_text("zeros(") || has_text("ones(") || has_text("empty(") ? example_input_size(lo) : std::string();
     if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6)) fix_shown_as_code(raw, lo, n);
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
@@ -3220,7 +3313,7 @@ class Reader {
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
-        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory && !paging_file_set) {
+        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory && !paging_file_set && example_size.empty()) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -4683,6 +4776,13 @@ if (contains("total memory:")) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, dims.weight,
           "a long input (sequence length / resolution): " + dims.what + ": " + text());
     }
+    // One example input made at batch 1 whose image or volume is large ("dummy_input = torch.randn(1, 1,
+    // 128, 128, 128, device='cuda')" before torch.onnx.export): the batch is already one, its size is
+    // the input's resolution (example_input_size()).
+    if (!example_size.empty() && !negated) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.3,
+          "an example input at batch 1 whose size is its resolution (" + example_size + "): " + text());
+    }
     // A system of many atoms ("I have 1216 atoms in a frame", "a million atom simulation", "50k-atom
     // box"): a machine-learned interatomic potential or molecular GNN (NequIP, Allegro, MACE) builds
     // per-atom features and per-edge messages over every neighbour pair within its cutoff, so its
@@ -4797,9 +4897,11 @@ if (contains("sequence") || contains("resolution") || contains("length") || cont
       }
     }
     }
+    // (Not a model saved to a deployment format, saved_to_format(): "saving the model to onnx format"
+    // traces a forward pass.)
     if (has(kWSave) && (contains("save_pretrained") || contains("when saving") || contains("save the model") ||
                         contains("save model") || contains("save_checkpoint") || contains("saving the model") ||
-                        contains("torch.save("))) {
+                        contains("torch.save(")) && !saved_to_format(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.3, "fails while saving a checkpoint: " + text());
     }
     // A library kernel's workspace told too large: "the cuDNN implementation of convolutions is
@@ -7910,6 +8012,7 @@ if (contains("other process") || contains("another process") || contains("other 
       if (contains_word_start(clause, w)) return true;
     }
     if (fine_told(clause)) return true;  // "runs fine", not "finetuning" nor "fine-tuning"
+    if (succeeded_after_change(clause)) return true;
     if (success_despite_failure_word(clause)) return true;
     // Also 可以正常 (can run normally), 训起来 (trains), 不 OOM / 不oom (no OOM), 降到 / 降了 (came down),
     // 跑通 (ran through), 不再 (no longer), 顺利 (smoothly), 解决 (solved), 没了 (is gone).
@@ -7924,6 +8027,30 @@ if (contains("other process") || contains("another process") || contains("other 
       if (clause.find(z) != std::string_view::npos) return true;
     }
     return false;
+  }
+
+  // "Succeeded" told of a change (tells_resolution()): with the change after it ("I only succeeded in
+  // starting the training when I set the batch size to 3", "it succeeds after lowering the resolution")
+  // or the change its subject ("reducing the batch size to 2 succeeded"); not a step or a load that
+  // went through before the failure ("loading the checkpoint succeeded; the OOM comes ..."), not told
+  // only sometimes ("succeeds sometimes, but not always").
+  static bool succeeded_after_change(std::string_view clause) {
+    const size_t p = clause.find("succe");
+    if (p == std::string_view::npos || !word_starts_at(clause, p) ||
+        !(clause.compare(p, 7, "succeed") == 0 || clause.compare(p, 7, "success") == 0)) {
+      return false;
+    }
+    if (clause.compare(p, 7, "success") == 0) return false;  // "successfully ..." is kSuccess's
+    if (contains_any(clause, {"sometimes", "occasionally", "not always", "at times"})) return false;
+    const std::string_view after = clause.substr(p);
+    const bool change_after = contains_any(after, {" when i ", " when we ", " after ", " once i ", " once we ", " by ",
+                                                   " when setting", " when using", " with a smaller", " with smaller",
+                                                   " with a lower", " with lower"});
+    const std::string_view before = clause.substr(0, p);
+    const bool change_subject = contains_any(before, {"reducing ", "lowering ", "decreasing ", "setting ", "switching ",
+                                                      "using ", "enabling ", "halving ", "changing ", "moving ",
+                                                      "reduce ", "lower "});
+    return change_after || change_subject;
   }
 
   // A failure word negated as the success itself: "it no longer OOMs", "no more crashes",
@@ -8223,6 +8350,11 @@ if (contains("other process") || contains("another process") || contains("other 
       {"in 4-bit", OomCause::kStaticModelTooLarge}, {"in 4bit", OomCause::kStaticModelTooLarge},
       {"torch_dtype", OomCause::kStaticModelTooLarge}, {"model is too large", OomCause::kStaticModelTooLarge},
       {"model too large", OomCause::kStaticModelTooLarge}, {"model is too big", OomCause::kStaticModelTooLarge},
+      // the weights sharded over the GPUs ("I switched from ZeRO-2 to ZeRO-3, and I found that this works"):
+      // ZeRO stage 3 partitions the parameters themselves (Rajbhandari et al. 2020, ZeRO, section 5.3)
+      {"zero-3", OomCause::kStaticModelTooLarge}, {"zero3", OomCause::kStaticModelTooLarge},
+      {"zero_3", OomCause::kStaticModelTooLarge}, {"zero stage 3", OomCause::kStaticModelTooLarge},
+      {"full_shard", OomCause::kStaticModelTooLarge},
   };
 
   // The fix shown as code below a sentence that points at it ("that line should be changed with
@@ -8304,7 +8436,8 @@ if (contains("other process") || contains("another process") || contains("other 
                          [&](std::string_view w) { return pairs_.may_contain(w) && lo.find(w) != std::string_view::npos; });
     };
     const bool cue = !ascii_ || (pairs_.may_contain("fixed") && lo.find("fixed") != std::string_view::npos) ||
-                     (pairs_.may_contain("fine") && lo.find("fine") != std::string_view::npos) || any_in(kCues) ||
+                     (pairs_.may_contain("fine") && lo.find("fine") != std::string_view::npos) ||
+                     (pairs_.may_contain("succeed") && lo.find("succeed") != std::string_view::npos) || any_in(kCues) ||
                      any_in(kSuccess) || any_in(kCausalSuccess) || any_in(kChangeMarkers) || any_in(kNegatedFailure) ||
                      any_in(kGone) || any_in(kHadTo);
     if (!cue) return;
@@ -9357,6 +9490,51 @@ if (contains("other process") || contains("another process") || contains("other 
   // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
   // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
   // megapixel (512x512) up, 0.15 below. One pass over the line's digits.
+  // The spatial size of a tensor made at batch 1 in code: torch.randn / rand / zeros / ones / empty with
+  // literal sizes (1, C, H, W) or (1, C, D, H, W), every spatial size >= 64 and together at least a
+  // megapixel (1024 x 1024 = 1048576 elements a channel): "torch.randn(1, 1, 128, 128, 128)" is a
+  // 128x128x128 volume (2097152 voxels); a 512x512 example is an ordinary input. Returns "HxW" / "DxHxW", or "" (another shape, a batch above 1, a name for a size).
+  static std::string example_input_size(std::string_view lo) {
+    // The tensor named an input, or passed straight to an export or a trace ("dummy_input = ...", "x =
+    // ...", "img = ...", "torch.onnx.export(model, torch.randn(...), ...)"); not a cache's or a weight's
+    // shape ("kv = torch.empty(1, 32, 8192, 128)"), not told unused ("I did not use torch.randn(...)").
+    if (contains_any(lo, {"not ", "n't ", "instead of", "never "})) return "";
+    const bool input_named = contains_any(lo, {"input", "dummy", "example", "img", "image", "sample", "export(", "trace("}) ||
+                             (lo.find('=') != std::string_view::npos && trim_view(lo.substr(0, lo.find('='))) == "x");
+    if (!input_named) return "";
+    for (std::string_view maker : {"randn(", "rand(", "zeros(", "ones(", "empty("}) {
+      for (size_t p = lo.find(maker); p != std::string_view::npos; p = lo.find(maker, p + 1)) {
+        if (p > 0 && (is_alpha(lo[p - 1]) || lo[p - 1] == '_')) continue;  // "my_rand(", "torch.zeros_like(" is not made so
+        size_t k = p + maker.size();
+        if (k < lo.size() && (lo[k] == '(' || lo[k] == '[')) ++k;  // torch.randn((1, 3, 512, 512))
+        std::vector<int64_t> dims;
+        while (k < lo.size() && dims.size() < 6) {
+          while (k < lo.size() && lo[k] == ' ') ++k;
+          if (k >= lo.size() || !is_digit(lo[k])) break;
+          int64_t v = 0;
+          size_t digits = 0;
+          while (k < lo.size() && is_digit(lo[k]) && digits < 7) v = v * 10 + (lo[k++] - '0'), ++digits;
+          if (k < lo.size() && (is_digit(lo[k]) || is_alpha(lo[k]) || lo[k] == '.' || lo[k] == '_')) break;
+          dims.push_back(v);
+          while (k < lo.size() && lo[k] == ' ') ++k;
+          if (k < lo.size() && lo[k] == ',') ++k;
+          else break;
+        }
+        if (dims.size() < 4 || dims.size() > 5 || dims[0] != 1 || dims[1] < 1 || dims[1] > 64) continue;
+        int64_t elements = 1;
+        bool large = true;
+        std::string size;
+        for (size_t d = 2; d < dims.size(); ++d) {
+          large = large && dims[d] >= 64 && dims[d] <= 100000;
+          elements *= dims[d];
+          size += (d > 2 ? "x" : "") + std::to_string(dims[d]);
+        }
+        if (large && elements >= 1024 * 1024) return size;
+      }
+    }
+    return "";
+  }
+
   struct InputDims {
     double weight = 0.0;
     std::string what;
@@ -9904,6 +10082,15 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "a model being quantized: post-training quantization loads the unquantized 16-bit weights "
                          "first"});
   }
+  // A model being exported or converted where nothing trains (torch.onnx.export, torch.jit.trace):
+  // the export runs one traced forward pass at its example input over all of the model's weights (in
+  // fp32 unless the model was cast: torch.onnx.export keeps the weights' dtype), no optimizer, no
+  // batch beyond the example: the weights, or the example input's size, are what it holds.
+  if (ev.export_told_line && !ev.training_line && !ev.memory_kill_line) {
+    c.signals.push_back({OomCause::kStaticModelTooLarge, 0.2, ev.export_told_line,
+                         "a model being exported: one traced forward pass at the example input over all of its weights, "
+                         "no optimizer and no batch beyond the example"});
+  }
   // An LLM run with no training anywhere in the log: it is generating (weights + KV cache). Not a
   // model being quantized, pruned, edited or unlearned (calibration passes, a pruner's gradients, an
   // edit's statistics: no generation) unless generation is named.
@@ -9928,6 +10115,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
   c.llm_inference = llm_inference;
+  c.llm_exported = ev.llm_line && !ev.training_line && !ev.calibration_line && ev.export_told_line > 0;
   // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
   // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
   // (bitsandbytes' load_in_4bit) makes it small first.

@@ -2609,10 +2609,20 @@ bool in(std::string_view x, std::initializer_list<std::string_view> set) { retur
 //     "the cached features eat lots of VRAM" (a verb of taking before "a lot of" / "lots of": not a
 //     device's size, "the A100 has a lot of memory", nor a saving, "cuts / offloads a lot of
 //     memory"), unless told as expected or by design; or all of it taken: "it using all machine's
-//     memory", "eats up all the RAM" (not the framework's default).
+//     memory", "eats up all the RAM", "it takes my whole RAM", "consumed the entire GPU memory" (not
+//     the framework's default);
+//   - met as a wall: "hit a RAM bottleneck", "ran into the memory limit", "hitting the GPU memory
+//     ceiling" (hit / ran into, a determiner, the memory within two words, then bottleneck, wall,
+//     ceiling, limit or cap; not denied, nor supposed or asked in its clause: "if it hits the memory
+//     limit, it spills").
 bool memory_short_or_taken(std::string_view lo) {
   const std::vector<std::string_view> w = alnum_words(lo);
   const bool as_meant = contains_any(lo, {"expected", "by design", "is normal", "as intended"});
+  // Asked, wished or supposed on the line (the whole / entire and the wall readings below): "will this
+  // use the entire GPU memory?", "I want it to use the whole GPU memory", "it's supposed to use".
+  // ("should" is read before the verb only, below: "hit a RAM bottleneck (which should not exist ...)".)
+  const bool wished_or_asked = lo.find('?') != std::string_view::npos ||
+                               contains_any(lo, {"want ", "wants ", "wish", "supposed", "would like"});
   for (size_t i = 0; i < w.size(); ++i) {
     const bool denied_before = (i >= 1 && in(w[i - 1], {"no", "not", "without"})) ||
                                (i >= 2 && in(w[i - 2], {"no", "not", "without"}));
@@ -2648,6 +2658,59 @@ bool memory_short_or_taken(std::string_view lo) {
                     "hogs", "hogging", "fill", "fills", "filling", "filled", "cost", "costs", "costing"}) &&
           (memory_named_near(w, lo, i, 0, 3) || sized)) {
         return true;
+      }
+    }
+    // All of it taken, told as whole or entire: "takes my whole RAM", "consumed the entire GPU memory",
+    // "eats up our whole VRAM", "takes nearly the whole RAM", "consumes entire RAM" (a verb of taking, "up"
+    // or a word of degree or not, a determiner (none before "entire"), then "whole" / "entire" and the
+    // memory within three words after, not a memory's dump, budget or map); not denied, wished, asked
+    // or supposed before the verb ("will this use the entire GPU memory?", "I want it to use the whole
+    // GPU memory"), not as meant, not the default.
+    if ((w[i] == "whole" || w[i] == "entire") && i >= 1 && !as_meant && !wished_or_asked &&
+        lo.find("default") == std::string_view::npos &&
+        !contains_any(lo, {"memory dump", "memory budget", "memory map", "memory file", "memory layout"})) {
+      size_t d = i - 1;  // the determiner's place, or the verb's where "entire" stands alone
+      const bool det = in(w[d], {"my", "the", "our", "your", "its", "their"});
+      size_t v = det ? d : i;  // the word after which the verb is looked for
+      if (v >= 1 && in(w[v - 1], {"nearly", "almost", "basically", "practically", "virtually", "up"})) --v;
+      v = v >= 1 ? v - 1 : 0;
+      bool denied = !det && w[i] != "entire";
+      for (size_t k = v >= 3 ? v - 3 : 0; k < v; ++k) {
+        denied = denied || in(w[k], {"not", "t", "never", "longer", "no", "without", "should", "if", "unless", "will", "would"});
+      }
+      if (!denied &&
+          in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
+                    "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
+                    "hogs", "hogging", "fill", "fills", "filling", "filled"}) &&
+          memory_named_near(w, lo, i, 0, 3)) {
+        return true;
+      }
+    }
+    // Met as a wall: "hit a RAM bottleneck", "ran into the memory limit", "I ran into the 16GB memory
+    // limit of the T4", "we're hitting memory limits" (hit / ran into, a determiner (none before a plural),
+    // a size or a device's word or not, the memory, then bottleneck, wall, ceiling, limit or cap); not
+    // denied, wished, asked, supposed or reported from others ("unless we hit the RAM ceiling", "the docs
+    // say it runs into the memory limit rarely", "is there a way to prevent running into ...?").
+    if (in(w[i], {"bottleneck", "wall", "ceiling", "limit", "cap", "limits", "bottlenecks"}) && i >= 2 &&
+        in(w[i - 1], {"memory", "ram", "vram"}) && !wished_or_asked) {
+      size_t d = i - 2;
+      if (d >= 1 && in(w[d], {"gpu", "cpu", "host", "system", "cuda", "device"})) --d;
+      if (d >= 1 && !w[d].empty() && is_digit(w[d].front())) --d;  // "16gb"
+      if (d >= 1 && in(w[d], {"gb", "gib", "g"}) && !w[d - 1].empty() && is_digit(w[d - 1].front())) d -= 2;  // "16 gb"
+      const bool det = in(w[d], {"a", "the", "my", "our", "its", "their"});
+      const bool plural = w[i].back() == 's';
+      const size_t verb_at = det ? d - 1 : (plural ? d : 0);  // (0 and d == 0: no room for a verb)
+      const bool room = det ? d >= 1 : plural;
+      const bool hit = room && (in(w[verb_at], {"hit", "hits", "hitting"}) ||
+                                (w[verb_at] == "into" && verb_at >= 1 && in(w[verb_at - 1], {"ran", "run", "runs", "running"})));
+      if (hit) {
+        const size_t v = w[verb_at] == "into" ? verb_at - 1 : verb_at;
+        bool denied = false;
+        for (size_t k = v >= 4 ? v - 4 : 0; k < v; ++k) {
+          denied = denied || in(w[k], {"not", "t", "never", "no", "without", "if", "when", "once", "whenever", "avoid", "before",
+                                       "unless", "prevent", "should", "say", "says", "said", "rarely"});
+        }
+        if (!denied) return true;
       }
     }
     // The memory told gone as "out" ("the GPU memory is soon out", "the VRAM was quickly out", "RAM is

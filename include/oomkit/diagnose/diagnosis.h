@@ -119,6 +119,7 @@ struct LogContext {
   std::string model_name;       // a model id named in the log ("meta-llama/Llama-2-7b-hf")
   std::optional<int64_t> model_params;       // parameters of a model named with its size ("7B", "Llama3.1 8B")
   bool llm_inference = false;                // an LLM is named and nothing in the log trains it
+  bool llm_exported = false;                 // an LLM is named, nothing trains it, and the failing run is its export
   bool quantized = false;                    // the log names quantized weights (4-bit, int8, GPTQ, AWQ, bitsandbytes)
   bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
   bool optimizer_state_small = false;        // adapters (LoRA / PEFT), SGD, Adafactor or an offloaded optimizer named
