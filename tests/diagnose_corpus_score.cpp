@@ -366,8 +366,11 @@
 //   them). Scored only when asked for (OOMKIT_CORPUS_PART=held89).
 // - held90: tests/data/oom-corpus-held90/ (15 reports gathered the same way, in six shares, after
 //   held89's round and the whole-change read were landed (a313d1b), few because the session's search
-//   budget ran out; committed on their own before anything was scored on them; no round yet). Scored
-//   only when asked for (OOMKIT_CORPUS_PART=held90).
+//   budget ran out; committed on their own before anything was scored on them; its round came the next
+//   session, af63f4a). Scored only when asked for (OOMKIT_CORPUS_PART=held90).
+// - held91: tests/data/oom-corpus-held91/ (53 reports gathered the same way, in twelve shares in two
+//   waves, during held90's round; committed on their own after it and before anything was scored on
+//   them). Scored only when asked for (OOMKIT_CORPUS_PART=held91).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
