@@ -9795,6 +9795,66 @@ TEST(DiagnoseKinds40, Held90Kinds) {
                              "logged batch size 10000", OomCause::kActivationsBatch));
 }
 
+TEST(DiagnoseKinds40, Held91Kinds) {
+  // A failure told in its own sentence, a question in the next one of the same line.
+  for (const char* told : {"Title\nEach epoch converts all pictures into features, which leads to insufficient video memory. How do I "
+                           "solve this problem\n",
+                           "Title\nCPU memory usage increases every time until CPU memory is used up. Is this caused by the hashmap? "
+                           "How can I fix it?\n",
+                           // zh: the GPU told filled (GPU基本上24G占满)
+                           "Title\n\xe8\x80\x8c\xe4\xb8\x94GPU\xe5\x9f\xba\xe6\x9c\xac\xe4\xb8\x8a""24G"
+                           "\xe5\x8d\xa0\xe6\xbb\xa1\xe3\x80\x82\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  for (const char* none : {"Title\nHow do I stop memory from growing? It is not a leak.\n",
+                           "Title\nIf the model does not fit in GPU memory, accelerate offloads layers. How do I enable that?\n",
+                           // zh: the GPU's utilisation full (GPU利用率占满) is a busy GPU
+                           "Title\nGPU\xe5\x88\xa9\xe7\x94\xa8\xe7\x8e\x87\xe5\x8d\xa0\xe6\xbb\xa1\xe3\x80\x82\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  // At batch size 1, one request of half the device or more is one tensor of the sample, not the weights.
+  const std::string pairwise =
+      "Title\n    dist = -2 * torch.matmul(xyz1, xyz2.permute(0, 2, 1))\n"
+      "RuntimeError: CUDA out of memory. Tried to allocate 14.21 GiB (GPU 0; 22.38 GiB total capacity; 14.25 GiB already "
+      "allocated; 7.34 GiB free; 14.29 GiB reserved in total by PyTorch)\n"
+      "I have set batch_size=1, but it doesn't work.\n";
+  EXPECT_TRUE(evidence_holds(pairwise, "at batch size 1 one request of 14.21 GiB", OomCause::kActivationsSeqlen));
+  EXPECT_NE(top_cause(pairwise), OomCause::kStaticModelTooLarge);
+  // ... a small request at batch size 1 keeps the static reading.
+  EXPECT_EQ(top_cause("Title\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.92 GiB total capacity; "
+                      "7.78 GiB already allocated; 4.44 MiB free; 7.79 GiB reserved in total by PyTorch)\n"
+                      "I have set batch_size=1, but it doesn't work.\n"),
+            OomCause::kStaticModelTooLarge);
+  // torch.no_grad()'s decorator in the report's traceback: the words do not add evaluation without no_grad.
+  const std::string decorated =
+      "Runtime Error in Match halfway\n"
+      "RuntimeError                              Traceback (most recent call last)\n"
+      "<ipython-input-5-2265bc492996> in <module>()\n"
+      "----> 1 match_features.main(matcher_conf, sfm_pairs, feature_conf['output'], outputs)\n"
+      "~/anaconda3/lib/python3.6/site-packages/torch/autograd/grad_mode.py in decorate_no_grad(*args, **kwargs)\n"
+      "     49                 return func(*args, **kwargs)\n"
+      "~/code/hloc/match_features.py in main(conf, pairs, features, export_dir, exhaustive)\n"
+      "---> 99         pred = model(data)\n"
+      "~/anaconda3/lib/python3.6/site-packages/torch/nn/modules/module.py in __call__(self, *input, **kwargs)\n"
+      "    532             result = self.forward(*input, **kwargs)\n"
+      "RuntimeError: CUDA out of memory.\n";
+  auto eval_words = [](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log);
+    if (ds.empty()) return false;
+    for (const Finding& f : ds.front().findings) {
+      for (const std::string& e : f.evidence) {
+        if (f.category == OomCause::kEvalWithoutNoGrad && e.find("resemble the corpus") != std::string::npos) return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_FALSE(eval_words(decorated));
+  // (The same report through a plain frame: the words do add it.)
+  std::string plain = decorated;
+  plain.replace(plain.find("torch/autograd/grad_mode.py in decorate_no_grad"), 48, "hloc/utils/runner.py in run_match");
+  EXPECT_TRUE(eval_words(plain));
+}
+
 TEST(DiagnoseKinds40, Session54Mends) {
   // "fine" as the first half of a compound ("fine-tuning", "fine tune", "fine-grained") tells no
   // success (fine_told()): the model made smaller with the failure going on is read on a line that

@@ -1494,6 +1494,22 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       // sample the weights and their state are nearly all it holds, so what does not fit is more likely
       // that sample's activations (its length or resolution) than the model: the model's weight halves.
       else if (held_share < 0.5 && s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0) w *= 0.5;
+      // ... nor where the failing request alone is half the device or more (CamLiFlow's 14.21 GiB
+      // pairwise distance on a 22.38 GiB card at batch 1): the weights load tensor by tensor, layer by
+      // layer, so one request that large is one activation of the sample (a pairwise or attention
+      // term over its points or tokens), the input's size at batch 1.
+      else if (s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0 && oom.requested_bytes && oom.total_capacity_bytes &&
+               *oom.total_capacity_bytes > 0 && *oom.requested_bytes >= *oom.total_capacity_bytes / 2) {
+        w *= 0.4;
+        b.boost(OomCause::kActivationsSeqlen, 0.3,
+                fmt::format("at batch size 1 one request of {} is {:.0f}% of the {} device: one tensor of the sample "
+                            "(a pairwise or attention term over its points or tokens), not the weights, which load "
+                            "tensor by tensor",
+                            format_bytes(*oom.requested_bytes),
+                            100.0 * ratio(*oom.requested_bytes, *oom.total_capacity_bytes),
+                            format_bytes(*oom.total_capacity_bytes)),
+                s.line);
+      }
     }
     if (s.cause == OomCause::kMultiGpuImbalance && c.loading && w > 0 && w < 0.3) w += 0.2;  // torch.load on many ranks
     b.boost(s.cause, w, s.what, s.line, s.prose);
@@ -1788,7 +1804,8 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
   std::vector<Finding> ranked;
   for (const int c : order) {
     const OomCause cause = static_cast<OomCause>(c);
-    const WordPriorScore* words = by_cause[c];
+    // (Where `no_eval`, the words neither add evaluation without no_grad nor move it up.)
+    const WordPriorScore* words = no_eval && cause == OomCause::kEvalWithoutNoGrad ? nullptr : by_cause[c];
     const bool raised = rules_place[c] != SIZE_MAX;
     if (raised) {
       ranked.push_back(std::move(findings[rules_place[c]]));
@@ -2676,8 +2693,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   if (context.word_prior && !context.word_prior->empty()) {
     // A message of an accelerator's allocator (not the user's words, which may name the wrong thing).
     const bool accelerator_report = accelerator_message(oom) || gpu_oom_told(oom);
+    // (Nor evaluation without no_grad from the words where the traceback runs under no_grad.)
     weigh_word_prior(*context.word_prior, findings, deciding, prose_only, accelerator_report,
-                     runs_without_autograd(oom, context));
+                     runs_without_autograd(oom, context) || context.no_grad_frame);
   }
   // Another holder that is this notebook's own kernel (a model from before still loaded there, its
   // only evidence): no other process to stop; what the kernel still references is freed.

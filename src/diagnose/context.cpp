@@ -2622,6 +2622,12 @@ class Reader {
       what = "forward";
     }
     if (has(kWNoGrad)) add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "no_grad in the traceback", 'n');
+    // torch.no_grad()'s decorator as a frame prints its wrapper, not its name: grad_mode.py's
+    // decorate_no_grad (PyTorch <= 1.5) or decorate_context (_DecoratorContextManager, 1.6 and later;
+    // also an optimizer's step, which runs under no_grad): the call below it builds no graph.
+    else if (frame && contains("grad_mode.py") && (contains("decorate_no_grad") || contains("decorate_context"))) {
+      add(n, FactKind::kFrame, OomCause::kEvalWithoutNoGrad, 0, "no_grad's decorator in the traceback", 'n');
+    }
     // Runtimes that build no autograd graph: vLLM's engine and workers run the model under
     // torch.inference_mode() (its worker's @torch.inference_mode() methods), ONNX Runtime and
     // TensorRT have no autograd. A traceback through them has no evaluation phase, whatever the
@@ -9927,6 +9933,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
       })) {
     no_grad_frame = true;
   }
+  c.no_grad_frame = no_grad_frame;
   // A traceback prints the innermost call last. A load / cast frame with frames of another phase
   // under it only passed the model on, its move or cast done ("trainer.fit(model.float(), dm)"
   // down to "out = self.model(**batch)"; "evaluate(model.half(), loader)" down to "logits =

@@ -3325,9 +3325,21 @@ bool memory_trouble_prose(std::string_view lo) {
     return blown_word(c) && gpu_named(c) && c.find("\xe6\xa2\xaf\xe5\xba\xa6") == std::string_view::npos &&  // 梯度 (gradient)
            !contains_word(c, "loss") && !contains_word(c, "nan");
   };
+  // zh: a GPU told filled, 占满 / 用满 / 吃满 / 满了 ("GPU基本上24G占满", the GPU's 24G all but filled), in a
+  // clause that names no utilisation (利用率 / 使用率: a busy GPU, not a full one).
+  static constexpr std::string_view kZhFilled[] = {"\xe5\x8d\xa0\xe6\xbb\xa1", "\xe7\x94\xa8\xe6\xbb\xa1",
+                                                   "\xe5\x90\x83\xe6\xbb\xa1", "\xe6\xbb\xa1\xe4\xba\x86"};  // 占满, 用满, 吃满, 满了
+  auto filled_word = [&](std::string_view c) {
+    return std::any_of(std::begin(kZhFilled), std::end(kZhFilled),
+                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; });
+  };
+  auto gpu_filled = [&](std::string_view c) {
+    return filled_word(c) && gpu_named(c) && c.find("\xe5\x88\xa9\xe7\x94\xa8\xe7\x8e\x87") == std::string_view::npos &&  // 利用率
+           c.find("\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87") == std::string_view::npos;  // 使用率
+  };
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
                              "\xe9\xa1\xaf\xe5\xad\x98"}) ||  // 显存, 内存, 顯存 (traditional)
-                   (blown_word(lo) && gpu_named(lo));  // (which clause: below)
+                   ((blown_word(lo) || filled_word(lo)) && gpu_named(lo));  // (which clause: below)
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
@@ -3355,7 +3367,7 @@ bool memory_trouble_prose(std::string_view lo) {
       auto in = [&](std::initializer_list<const char*> ws) {
         return std::any_of(ws.begin(), ws.end(), [&](const char* w) { return clause.find(w) != std::string_view::npos; });
       };
-      if (gpu_blown(clause) && !zh_asked_supposed_or_denied(clause)) return true;
+      if ((gpu_blown(clause) || gpu_filled(clause)) && !zh_asked_supposed_or_denied(clause)) return true;
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98"})) continue;  // 显存, 内存, 顯存 (traditional)
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
       if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
@@ -3407,8 +3419,14 @@ bool memory_trouble_prose(std::string_view lo) {
     }
   }
   // Asked how, or supposed ("how do I detect memory leaks?", "if the model does not fit in GPU
-  // memory, accelerate offloads layers").
-  if (any_text({"how do i", "how to", "how can i"}) || supposed(lo)) return false;
+  // memory, accelerate offloads layers"), unless another sentence of the line tells the failure on its
+  // own: "... which leads to insufficient video memory. How do I solve this problem", "... until CPU
+  // memory is used up. Is this caused by new hashmap being generated? How can I ..." (the question is
+  // the next sentence's; each sentence read alone, as a line of its own).
+  if (any_text({"how do i", "how to", "how can i"}) || supposed(lo)) {
+    const std::vector<std::string_view> ss = sentences(lo);
+    return ss.size() > 1 && std::any_of(ss.begin(), ss.end(), [](std::string_view t) { return memory_trouble_prose(t); });
+  }
   // Advice ("Make sure the GPU can allocate enough memory before you start training").
   {
     size_t b = 0;

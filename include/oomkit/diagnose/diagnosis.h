@@ -90,6 +90,7 @@ struct MemorySummaryTable {
 struct LogContext {
   bool eval = false;            // evaluation / inference / validation in the traceback or the last log lines
   bool no_grad_seen = false;    // "no_grad" / "inference_mode" appears
+  bool no_grad_frame = false;   // the report's traceback runs under no_grad (a no_grad frame, or its decorator's wrapper)
   bool generation = false;      // generate() / past_key_values / KV cache / max_new_tokens (an LLM generating)
   bool multi_gpu = false;       // DataParallel/DDP/torchrun ranks or several device ids
   bool loading = false;         // torch.load / load_state_dict / from_pretrained / .to() in the traceback
