@@ -1497,11 +1497,13 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
       // ... nor where the failing request alone is half the device or more (CamLiFlow's 14.21 GiB
       // pairwise distance on a 22.38 GiB card at batch 1): the weights load tensor by tensor, layer by
       // layer, so one request that large is one activation of the sample (a pairwise or attention
-      // term over its points or tokens), the input's size at batch 1.
+      // term over its points or tokens), the input's size at batch 1. The message's own reading of one
+      // request of a fifth of the device or more already weighs the input's size; the batch-1 account
+      // only says why, adding no weight of its own.
       else if (s.what.rfind(Signal::kFailsAtBatchOne, 0) == 0 && oom.requested_bytes && oom.total_capacity_bytes &&
                *oom.total_capacity_bytes > 0 && *oom.requested_bytes >= *oom.total_capacity_bytes / 2) {
         w *= 0.4;
-        b.boost(OomCause::kActivationsSeqlen, 0.3,
+        b.boost(OomCause::kActivationsSeqlen, 0.0,
                 fmt::format("at batch size 1 one request of {} is {:.0f}% of the {} device: one tensor of the sample "
                             "(a pairwise or attention term over its points or tokens), not the weights, which load "
                             "tensor by tensor",
@@ -1742,7 +1744,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
 // a place among the words), and the findings are re-ranked by it, ties by the rules' place, then by
 // name. A cause the words put in the first three that the rules did not raise becomes a finding
 // (not host RAM beside an accelerator's own message: the words cannot move its failure off the device;
-// nor evaluation without no_grad where `no_eval`, a runtime without autograd: runs_without_autograd()).
+// nor evaluation without no_grad where `no_eval`: a runtime without autograd, runs_without_autograd(), or a
+// traceback under no_grad, LogContext::no_grad_frame; there the words do not raise it either).
 // - No line decides: w = kWordPriorWeight (the words can take first place); the scores are
 //   re-spaced from the first one's, at most kWordPriorBelow - 0.01, 0.03 apart: all "low".
 // - Beside a statement: w = kWordPriorWeightBesideProse, below 1/2, so the statement keeps first
@@ -1809,8 +1812,7 @@ void weigh_word_prior(const std::vector<WordPriorScore>& prior, std::vector<Find
     const bool raised = rules_place[c] != SIZE_MAX;
     if (raised) {
       ranked.push_back(std::move(findings[rules_place[c]]));
-    } else if (words && ranked.size() < 3 && !(accelerator_report && cause == OomCause::kCpuRam) &&
-               !(no_eval && cause == OomCause::kEvalWithoutNoGrad)) {
+    } else if (words && ranked.size() < 3 && !(accelerator_report && cause == OomCause::kCpuRam)) {
       ranked.push_back(make_finding(cause, 0.0));
     } else {
       continue;

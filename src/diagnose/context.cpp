@@ -1382,10 +1382,13 @@ class Reader {
     // The export called, in code or a traceback's frame ("torch.onnx.export(model, dummy_input, ...)",
     // "  torch.onnx.export("): the run that failed is the export itself, not one told done before a
     // model is served ("I convert the model with torch.jit.trace").
-    if (!ev_.export_line && contains_any(lo, {"onnx.export(", "jit.trace(", "torch.export.export(", "dynamo_export("})) {
-      ev_.export_line = n;
-    }
-    if (!ev_.export_told_line && (ev_.export_line == n || model_export_failed(lo))) ev_.export_told_line = n;
+    // (Read on a line naming an export call or a format only: this runs on every line.)
+    const bool export_words = std::any_of(std::begin(kExportFormats), std::end(kExportFormats),
+                                          [&](std::string_view f) { return line_has(lo, f); }) ||
+                              line_has(lo, "jit.trace(") || line_has(lo, "torch.export.export(") ||
+                              line_has(lo, "dynamo_export(");
+    if (!ev_.export_line && export_words && export_called(lo)) ev_.export_line = n;
+    if (!ev_.export_told_line && export_words && (ev_.export_line == n || model_export_failed(lo))) ev_.export_told_line = n;
     if (!ev_.model_altered_line && ev_.export_told_line == n) ev_.model_altered_line = n;
     // A quantizer's calibration told in Chinese (校准: "INT4 量化（AWQ 校准）"): the same run.
     if (!ascii_ && !ev_.calibration_line && lo.find("\xe6\xa0\xa1\xe5\x87\x86") != std::string_view::npos) {
@@ -2332,6 +2335,31 @@ class Reader {
     return t.substr(b, p - b);
   }
 
+  // The deployment formats a model is exported or converted to, and the calls that export one (the
+  // export traced at an example input: torch.onnx.export, torch.jit.trace, torch.export, dynamo_export).
+  static constexpr std::string_view kExportFormats[] = {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"};
+  static constexpr std::string_view kExportCalls[] = {"onnx.export(", "jit.trace(", "torch.export.export(", "dynamo_export("};
+  static bool export_called(std::string_view lo) {
+    return std::any_of(std::begin(kExportCalls), std::end(kExportCalls),
+                       [&](std::string_view c) { return lo.find(c) != std::string_view::npos; });
+  }
+
+  // A format of kExportFormats told as where a model goes, "to / into / as / in <format>" as words ("saving
+  // the model to onnx format", "into ONNX", "save it as TorchScript"; not "to onnxruntime").
+  static bool format_as_destination(std::string_view text) {
+    for (std::string_view f : kExportFormats) {
+      for (std::string_view to : {"to ", "into ", "as ", "in "}) {
+        const std::string dest = std::string(to) + std::string(f);
+        for (size_t p = text.find(dest); p != std::string_view::npos; p = text.find(dest, p + 1)) {
+          if ((p == 0 || !is_alpha(text[p - 1])) && (p + dest.size() >= text.size() || !is_alpha(text[p + dest.size()]))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   // A line telling a model exported or converted to a deployment format: "torch.onnx.export(" /
   // "torch.jit.trace(" / "torch.export.export(", or an export or conversion word (export, exporting,
   // exported, convert, converting, 导出 "export", 转换 "convert") with the format named on the line
@@ -2344,28 +2372,23 @@ class Reader {
       while (k < lo.size() && (is_alpha(lo[k]) || is_digit(lo[k]) || lo[k] == '_')) ++k;
       if (k > e + 7 && k < lo.size() && lo[k] == '=') return false;
     }
-    if (contains_any(lo, {"onnx.export", "jit.trace(", "torch.export.export(", "torch.export.export ", "dynamo_export("})) return true;
-    const bool format = contains_any(lo, {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"});
-    if (!format) return false;
-    // (ONNX Runtime's own name holds "onnx": the format named apart from it.)
-    bool format_apart = false;
-    for (size_t p = lo.find("onnx"); p != std::string_view::npos; p = lo.find("onnx", p + 4)) {
-      format_apart = format_apart || lo.compare(p, 11, "onnxruntime") != 0;
-    }
-    format_apart = format_apart || contains_any(lo, {"tensorrt", "torchscript", "coreml", "tflite", "openvino"});
-    if (!format_apart) return false;
-    for (std::string_view f : {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"}) {
-      for (std::string_view to : {"to ", "into ", "as "}) {
-        const std::string dest = std::string(to) + std::string(f);
-        for (size_t p = lo.find(dest); p != std::string_view::npos; p = lo.find(dest, p + 1)) {
-          if ((p == 0 || !is_alpha(lo[p - 1])) && (p + dest.size() >= lo.size() || !is_alpha(lo[p + dest.size()]))) return true;
-        }
+    // (torch.onnx.export named without its call: "Diagnostic Run torch.onnx.export version 2.0.1".)
+    if (lo.find("onnx.export") != std::string_view::npos || export_called(lo)) return true;
+    // A format named, ONNX apart from ONNX Runtime's own name.
+    bool format = false;
+    for (std::string_view f : kExportFormats) {
+      for (size_t p = lo.find(f); p != std::string_view::npos && !format; p = lo.find(f, p + 1)) {
+        format = f != "onnx" || lo.compare(p, 11, "onnxruntime") != 0;
       }
+    }
+    if (!format) return false;
+    if (format_as_destination(lo)) return true;
+    for (std::string_view f : kExportFormats) {
       if (lo.find(std::string(f) + " format") != std::string_view::npos) return true;
     }
-    return (contains_word_start(lo, "export") || contains_word_start(lo, "convert") ||
-                            lo.find("\xe5\xaf\xbc\xe5\x87\xba") != std::string_view::npos ||   // 导出
-                            lo.find("\xe8\xbd\xac\xe6\x8d\xa2") != std::string_view::npos);    // 转换
+    return contains_word_start(lo, "export") || contains_word_start(lo, "convert") ||
+           lo.find("\xe5\xaf\xbc\xe5\x87\xba") != std::string_view::npos ||  // 导出
+           lo.find("\xe8\xbd\xac\xe6\x8d\xa2") != std::string_view::npos;    // 转换
   }
 
   // A line telling a model's export as the run that ran out (`lo` lowercased): model_exported() with the
@@ -2374,7 +2397,7 @@ class Reader {
   // exported last week OOMs", "(exported fine)", "is not the problem", "I plan to convert it later").
   static bool model_export_failed(std::string_view lo) {
     if (!model_exported(lo)) return false;
-    const bool trouble = contains_word_start(lo, "oom") || contains_any(lo, {"out of memory", "memory", "killed",
+    const bool trouble = contains_word_start(lo, "oom") || contains_any(lo, {"memory", "killed",
                                                                                "\xe6\x98\xbe\xe5\xad\x98",   // 显存
                                                                                "\xe5\x86\x85\xe5\xad\x98"});  // 内存
     // (Nor the model served or run after its conversion: "I convert the model to TorchScript. Found out that
@@ -2394,15 +2417,7 @@ class Reader {
       for (std::string_view stop : {",", ";", ". ", " then", " and ", " but ", " before", " after", " convert", " export"}) {
         if (const size_t q = rest.find(stop); q != std::string_view::npos) rest = rest.substr(0, q);
       }
-      for (std::string_view f : {"onnx", "tensorrt", "torchscript", "coreml", "tflite", "openvino"}) {
-        for (std::string_view to : {" to ", " as ", " in ", " into "}) {
-          const size_t at = rest.find(std::string(to) + std::string(f));
-          if (at != std::string_view::npos &&
-              (at + to.size() + f.size() >= rest.size() || !is_alpha(rest[at + to.size() + f.size()]))) {
-            return true;
-          }
-        }
-      }
+      if (format_as_destination(rest)) return true;
     }
     return false;
   }
@@ -8041,12 +8056,9 @@ if (contains("other process") || contains("another process") || contains("other 
   // went through before the failure ("loading the checkpoint succeeded; the OOM comes ..."), not told
   // only sometimes ("succeeds sometimes, but not always").
   static bool succeeded_after_change(std::string_view clause) {
-    const size_t p = clause.find("succe");
-    if (p == std::string_view::npos || !word_starts_at(clause, p) ||
-        !(clause.compare(p, 7, "succeed") == 0 || clause.compare(p, 7, "success") == 0)) {
-      return false;
-    }
-    if (clause.compare(p, 7, "success") == 0) return false;  // "successfully ..." is kSuccess's
+    // ("successfully ..." is kSuccess's.)
+    const size_t p = clause.find("succeed");
+    if (p == std::string_view::npos || !word_starts_at(clause, p)) return false;
     if (contains_any(clause, {"sometimes", "occasionally", "not always", "at times"})) return false;
     const std::string_view after = clause.substr(p);
     const bool change_after = contains_any(after, {" when i ", " when we ", " after ", " once i ", " once we ", " by ",
@@ -9489,17 +9501,11 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
-  // A resolution or a protein's length stated as numbers, weighed for activations_seqlen: "WxH"
-  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images; also the last two of a
-  // chain, "3x320x320", and before the channels, "512x512x3") with both sides >= 256;
-  // a video format's height ("1080p", 720p to 4320p); "(W, H)" with two elements >= 256, not a
-  // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
-  // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
-  // megapixel (512x512) up, 0.15 below. One pass over the line's digits.
   // The spatial size of a tensor made at batch 1 in code: torch.randn / rand / zeros / ones / empty with
-  // literal sizes (1, C, H, W) or (1, C, D, H, W), every spatial size >= 64 and together at least a
-  // megapixel (1024 x 1024 = 1048576 elements a channel): "torch.randn(1, 1, 128, 128, 128)" is a
-  // 128x128x128 volume (2097152 voxels); a 512x512 example is an ordinary input. Returns "HxW" / "DxHxW", or "" (another shape, a batch above 1, a name for a size).
+  // literal sizes (1, C, H, W) or (1, C, D, H, W), every spatial size 64 .. 100000 and together at least
+  // a megapixel (1024 x 1024 = 1048576 elements a channel): "torch.randn(1, 1, 128, 128, 128)" is a
+  // 128x128x128 volume (2097152 voxels); a 512x512 example is an ordinary input. Returns "HxW" /
+  // "DxHxW", or "" (another shape, a batch above 1, a name for a size).
   static std::string example_input_size(std::string_view lo) {
     // The tensor named an input, or passed straight to an export or a trace ("dummy_input = ...", "x =
     // ...", "img = ...", "torch.onnx.export(model, torch.randn(...), ...)"); not a cache's or a weight's
@@ -9514,17 +9520,16 @@ if (contains("other process") || contains("another process") || contains("other 
         size_t k = p + maker.size();
         if (k < lo.size() && (lo[k] == '(' || lo[k] == '[')) ++k;  // torch.randn((1, 3, 512, 512))
         std::vector<int64_t> dims;
-        while (k < lo.size() && dims.size() < 6) {
+        while (dims.size() < 6) {
           while (k < lo.size() && lo[k] == ' ') ++k;
-          if (k >= lo.size() || !is_digit(lo[k])) break;
-          int64_t v = 0;
-          size_t digits = 0;
-          while (k < lo.size() && is_digit(lo[k]) && digits < 7) v = v * 10 + (lo[k++] - '0'), ++digits;
-          if (k < lo.size() && (is_digit(lo[k]) || is_alpha(lo[k]) || lo[k] == '.' || lo[k] == '_')) break;
-          dims.push_back(v);
+          size_t end = k;
+          const std::optional<int64_t> v = integer_at(lo, k, &end);
+          if (!v || (end < lo.size() && (is_alpha(lo[end]) || lo[end] == '.' || lo[end] == '_'))) break;
+          dims.push_back(*v);
+          k = end;
           while (k < lo.size() && lo[k] == ' ') ++k;
-          if (k < lo.size() && lo[k] == ',') ++k;
-          else break;
+          if (k >= lo.size() || lo[k] != ',') break;
+          ++k;
         }
         if (dims.size() < 4 || dims.size() > 5 || dims[0] != 1 || dims[1] < 1 || dims[1] > 64) continue;
         int64_t elements = 1;
@@ -9532,6 +9537,7 @@ if (contains("other process") || contains("another process") || contains("other 
         std::string size;
         for (size_t d = 2; d < dims.size(); ++d) {
           large = large && dims[d] >= 64 && dims[d] <= 100000;
+          if (!large) break;
           elements *= dims[d];
           size += (d > 2 ? "x" : "") + std::to_string(dims[d]);
         }
@@ -9541,6 +9547,13 @@ if (contains("other process") || contains("another process") || contains("other 
     return "";
   }
 
+  // A resolution or a protein's length stated as numbers, weighed for activations_seqlen: "WxH"
+  // ("3296x2400", "1024 x 1024"; "2160*3840" where the log speaks of images; also the last two of a
+  // chain, "3x320x320", and before the channels, "512x512x3") with both sides >= 256;
+  // a video format's height ("1080p", 720p to 4320p); "(W, H)" with two elements >= 256, not a
+  // call's arguments ("torch.rand(4096, 9216)"), only where the log speaks of images; "2510 aa" /
+  // "650 residues" (>= 300: structure models grow quadratically or worse in it). 0.3 from a quarter
+  // megapixel (512x512) up, 0.15 below. One pass over the line's digits.
   struct InputDims {
     double weight = 0.0;
     std::string what;
@@ -9807,8 +9820,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   // one (device_named(): a card's number, a brand, a count glued to a model; its "not read" -1 aside).
   const bool accelerator_named = ev.accelerator_line > 0 || ev.device_named_line > 0;
   // An LLM named and nothing trains it, quantizes, prunes, edits or unlearns it (unless generation is named).
-  const bool llm_inference = ev.llm_line && !ev.training_line && !ev.calibration_line &&
-                             (!ev.model_altered_line || ev.generate_call_line > 0 || ev.gen_word_line > 0);
+  // An LLM named that nothing in the log trains or quantizes: inference (below), or its export.
+  const bool llm_untrained = ev.llm_line && !ev.training_line && !ev.calibration_line;
+  const bool llm_inference =
+      llm_untrained && (!ev.model_altered_line || ev.generate_call_line > 0 || ev.gen_word_line > 0);
 
   // The traceback that belongs to this report: the last "Traceback" start before it (within
   // kTracebackLines), or frames right before it when the header was not pasted.
@@ -10122,7 +10137,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
   c.llm_inference = llm_inference;
-  c.llm_exported = ev.llm_line && !ev.training_line && !ev.calibration_line && ev.export_told_line > 0;
+  c.llm_exported = llm_untrained && ev.export_told_line > 0;
   // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
   // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
   // (bitsandbytes' load_in_4bit) makes it small first.

@@ -2612,11 +2612,16 @@ bool in(std::string_view x, std::initializer_list<std::string_view> set) { retur
 //     memory", "eats up all the RAM", "it takes my whole RAM", "consumed the entire GPU memory" (not
 //     the framework's default);
 //   - met as a wall: "hit a RAM bottleneck", "ran into the memory limit", "hitting the GPU memory
-//     ceiling" (hit / ran into, a determiner, the memory within two words, then bottleneck, wall,
-//     ceiling, limit or cap; not denied, nor supposed or asked in its clause: "if it hits the memory
-//     limit, it spills").
+//     ceiling" (read below; not denied, wished, asked or supposed: "if it hits the memory limit, it
+//     spills").
 bool memory_short_or_taken(std::string_view lo) {
   const std::vector<std::string_view> w = alnum_words(lo);
+  // The verbs of taking the memory, for "all" and "whole" / "entire" below.
+  auto taking_verb = [](std::string_view v) {
+    return in(v, {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
+                  "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
+                  "hogs", "hogging", "fill", "fills", "filling", "filled", "cost", "costs", "costing"});
+  };
   const bool as_meant = contains_any(lo, {"expected", "by design", "is normal", "as intended"});
   // Asked, wished or supposed on the line (the whole / entire and the wall readings below): "will this
   // use the entire GPU memory?", "I want it to use the whole GPU memory", "it's supposed to use".
@@ -2652,11 +2657,7 @@ bool memory_short_or_taken(std::string_view lo) {
       const bool sized = i + 1 < w.size() && !w[i + 1].empty() && is_digit(w[i + 1].front()) &&
                          (w[i + 1].find("gb") != std::string_view::npos || w[i + 1].find("gib") != std::string_view::npos ||
                           (i + 2 < w.size() && in(w[i + 2], {"gb", "gib", "g", "mb", "tb"})));
-      if (!denied &&
-          in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
-                    "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
-                    "hogs", "hogging", "fill", "fills", "filling", "filled", "cost", "costs", "costing"}) &&
-          (memory_named_near(w, lo, i, 0, 3) || sized)) {
+      if (!denied && taking_verb(w[v]) && (memory_named_near(w, lo, i, 0, 3) || sized)) {
         return true;
       }
     }
@@ -2678,11 +2679,7 @@ bool memory_short_or_taken(std::string_view lo) {
       for (size_t k = v >= 3 ? v - 3 : 0; k < v; ++k) {
         denied = denied || in(w[k], {"not", "t", "never", "longer", "no", "without", "should", "if", "unless", "will", "would"});
       }
-      if (!denied &&
-          in(w[v], {"take", "takes", "taking", "took", "use", "uses", "using", "used", "eat", "eats", "eating", "ate",
-                    "consume", "consumes", "consuming", "consumed", "occupy", "occupies", "occupying", "occupied", "hog",
-                    "hogs", "hogging", "fill", "fills", "filling", "filled"}) &&
-          memory_named_near(w, lo, i, 0, 3)) {
+      if (!denied && taking_verb(w[v]) && memory_named_near(w, lo, i, 0, 3)) {
         return true;
       }
     }
@@ -3325,13 +3322,14 @@ bool memory_trouble_prose(std::string_view lo) {
     return blown_word(c) && gpu_named(c) && c.find("\xe6\xa2\xaf\xe5\xba\xa6") == std::string_view::npos &&  // 梯度 (gradient)
            !contains_word(c, "loss") && !contains_word(c, "nan");
   };
-  // zh: a GPU told filled, 占满 / 用满 / 吃满 / 满了 ("GPU基本上24G占满", the GPU's 24G all but filled), in a
-  // clause that names no utilisation (利用率 / 使用率: a busy GPU, not a full one).
-  static constexpr std::string_view kZhFilled[] = {"\xe5\x8d\xa0\xe6\xbb\xa1", "\xe7\x94\xa8\xe6\xbb\xa1",
-                                                   "\xe5\x90\x83\xe6\xbb\xa1", "\xe6\xbb\xa1\xe4\xba\x86"};  // 占满, 用满, 吃满, 满了
+  // zh: a GPU told filled or used up, kZhUsedUp (占满 ...) or 用满 / 吃满 / 满了 ("GPU基本上24G占满", the GPU's
+  // 24G all but filled), in a clause that names no utilisation (利用率 / 使用率: a busy GPU, not a full one).
   auto filled_word = [&](std::string_view c) {
-    return std::any_of(std::begin(kZhFilled), std::end(kZhFilled),
-                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; });
+    return std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp),
+                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; }) ||
+           c.find("\xe7\x94\xa8\xe6\xbb\xa1") != std::string_view::npos ||  // 用满
+           c.find("\xe5\x90\x83\xe6\xbb\xa1") != std::string_view::npos ||  // 吃满
+           c.find("\xe6\xbb\xa1\xe4\xba\x86") != std::string_view::npos;    // 满了
   };
   auto gpu_filled = [&](std::string_view c) {
     return filled_word(c) && gpu_named(c) && c.find("\xe5\x88\xa9\xe7\x94\xa8\xe7\x8e\x87") == std::string_view::npos &&  // 利用率
