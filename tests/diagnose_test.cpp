@@ -9853,6 +9853,11 @@ TEST(DiagnoseKinds40, Held91Kinds) {
   std::string plain = decorated;
   plain.replace(plain.find("torch/autograd/grad_mode.py in decorate_no_grad"), 48, "hloc/utils/runner.py in run_match");
   EXPECT_TRUE(eval_words(plain));
+  // A smaller batch told not fixing it ("reducing the batch size doesn't fix the error").
+  for (const char* in_vain : {"I changed the size of the batch size in train.py, but it doesn't fix the problem\n",
+                              "Reducing the batch size does not fix the error.\n"}) {
+    EXPECT_TRUE(evidence_holds(in_vain + kPytorch2Oom, "a smaller batch did not help")) << in_vain;
+  }
 }
 
 TEST(DiagnoseKinds40, Session54Mends) {

@@ -3941,7 +3941,8 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
          contains("various batch size") || contains("different batch size") || contains("several batch size") ||
          contains("multiple batch size")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
-         contains("not help") || contains("no solution") || contains("not solve") || contains("same error") ||
+         contains("not help") || contains("no solution") || contains("not solve") || contains("n't fix") ||
+         contains("not fix") || contains("same error") ||
          contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
          contains("any effect") || contains("no difference") || contains("persist") || contains("no luck") ||
          contains("without luck") || contains("no success") || contains("without success") || contains("to no avail") ||
