@@ -371,6 +371,10 @@
 // - held91: tests/data/oom-corpus-held91/ (53 reports gathered the same way, in twelve shares in two
 //   waves, during held90's round; committed on their own after it and before anything was scored on
 //   them). Scored only when asked for (OOMKIT_CORPUS_PART=held91).
+// - held92: tests/data/oom-corpus-held92/ (55 reports gathered the same way, in twelve shares in two
+//   waves, at the start of the next session while one small mend for held91 was made (aeac021);
+//   committed on their own after it and before anything was scored on them). Scored only when asked
+//   for (OOMKIT_CORPUS_PART=held92).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
