@@ -9860,6 +9860,59 @@ TEST(DiagnoseKinds40, Held91Kinds) {
   }
 }
 
+TEST(DiagnoseKinds40, Held92Kinds) {
+  // vLLM's KV-cache budget error as users shorten it.
+  const auto kv = parse_oom_log("Title\nValueError: 1.75 GiB KV cache is needed, available 0.13 GiB\n");
+  ASSERT_EQ(kv.size(), 1u);
+  EXPECT_EQ(kv[0].family, "vllm_kv_cache");
+  ASSERT_TRUE(kv[0].requested_bytes.has_value());
+  EXPECT_NEAR(static_cast<double>(*kv[0].requested_bytes), 1.75 * static_cast<double>(kGiB), 0.01 * kGiB);
+  // zh 超显存 (the GPU's memory exceeded), also as what a setting did after a condition's 的话; a
+  // condition that supposes the shortage itself reports none.
+  for (const char* told : {"Title\n\xe9\x97\xae\xe9\xa2\x98\xe5\xb0\xb1\xe6\x98\xaf\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n",
+                           "Title\n\xe6\x88\x91\xe5\x9c\xa8""8\xe5\xbc\xa0""3090\xe4\xb8\x8a\xe8\xae\xad\xe7\xbb\x83\xe5\xa6\x82\xe6\x9e\x9c"
+                           "\xe4\xbd\xbf\xe7\x94\xa8zero2\xe7\x9a\x84\xe8\xaf\x9d\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  // 如果显存不够的话，可以用zero3 (if the GPU's memory is not enough, zero3 can be used)
+  EXPECT_TRUE(diagnose_log("Title\n\xe5\xa6\x82\xe6\x9e\x9c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe7\x9a\x84\xe8\xaf\x9d"
+                           "\xef\xbc\x8c\xe5\x8f\xaf\xe4\xbb\xa5\xe7\x94\xa8zero3\n",
+                           rules_alone())
+                  .empty());
+  // Free far above the request on a host with little RAM: the host's commit limit is a candidate.
+  const std::string commit =
+      "Title\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.00 MiB. GPU 0 has a total capacty of "
+      "6.00 GiB of which 3.55 GiB is free. Of the allocated memory 1.36 GiB is allocated by PyTorch, and 77.12 MiB is "
+      "reserved by PyTorch but unallocated.\n"
+      "I'm running on a Desktop with 8GB RAM and a NVIDIA GeForce RTX 2060 with 6GB VRAM.\n";
+  EXPECT_TRUE(evidence_holds(commit, "commits host memory", OomCause::kCpuRam));
+  std::string roomy = commit;
+  roomy.replace(roomy.find("8GB RAM"), 7, "64GB RAM");
+  EXPECT_FALSE(evidence_holds(roomy, "commits host memory", OomCause::kCpuRam));
+  // An image-generation app generating, not training: the image's resolution before the batch.
+  const std::string app = "Title\nRunning SDXL in Fooocus on my 11GB card.\n" + kPytorch2Oom;
+  EXPECT_TRUE(evidence_holds(app, "image-generation app or pipeline named", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("Title\nTraining a ControlNet for SDXL on my 24GB card.\n" + kPytorch2Oom,
+                              "image-generation app or pipeline named"));
+  EXPECT_FALSE(evidence_holds("Title\ncomfyui==0.3.1\n" + kPytorch2Oom, "image-generation app or pipeline named"));
+  // A call's result detached in the user's code, nothing trained and no no_grad shown.
+  const std::string detached = "Title\n    output = vae(tensor_o).sample.detach().cpu().numpy()\n" + kPytorch2Oom;
+  EXPECT_TRUE(evidence_holds(detached, "forward's output detached", OomCause::kEvalWithoutNoGrad));
+  EXPECT_FALSE(evidence_holds("Title\n    out = fake.detach().cpu()\n" + kPytorch2Oom, "forward's output detached"));
+  EXPECT_FALSE(evidence_holds("Title\nwith torch.no_grad():\n    output = vae(tensor_o).sample.detach().cpu().numpy()\n" +
+                                  kPytorch2Oom,
+                              "forward's output detached"));
+  EXPECT_FALSE(evidence_holds("Title\n    fake = netG(noise).detach()\n    loss.backward()\n    optimizer.step()\n" +
+                                  kPytorch2Oom,
+                              "forward's output detached"));
+  // One input told working, the later ones failing: not one input alone failing.
+  EXPECT_FALSE(evidence_holds("Title\nI can run instructpix2pix on exactly one image and it works very well. On all "
+                              "subsequent images, it errors trying to allocate 30MB of VRAM.\n" + kPytorch2Oom,
+                              "one input alone fails"));
+  EXPECT_TRUE(evidence_holds("Title\nEven a single image errors trying to allocate 30MB of VRAM.\n" + kPytorch2Oom,
+                             "one input alone fails"));
+}
+
 TEST(DiagnoseKinds40, Session54Mends) {
   // "fine" as the first half of a compound ("fine-tuning", "fine tune", "fine-grained") tells no
   // success (fine_told()): the model made smaller with the failure going on is read on a line that

@@ -412,7 +412,8 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
     f.title = fmt::format("{} free yet {} failed: a per-process memory fraction / allocator limit or a driver problem",
                           format_bytes(*F), format_bytes(*Q));
     f.fix = "Check torch.cuda.set_per_process_memory_fraction / PYTORCH_CUDA_ALLOC_CONF limits, MIG or container GPU "
-            "limits, and the driver (WSL2 and mismatched CUDA drivers report free memory they cannot allocate); a "
+            "limits, and the driver (WSL2 and mismatched CUDA drivers report free memory they cannot allocate; on "
+            "Windows a page file too small for the driver's host commits fails the same way); a "
             "single buffer above the device's allocation limit (XPU: 4 GiB) fails the same way";
     f.probe = "In a fresh process on the same GPU, allocate torch.empty(request_bytes, dtype=torch.uint8, device='cuda'): "
               "if it fails with the memory free, it is the cap or the driver";
@@ -1273,6 +1274,28 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
             fmt::format("or another process held the rest of the {} GPU when TensorFlow started (its limit is what "
                         "was free then)",
                         format_bytes(named)));
+    }
+  }
+  // Free far above a failed request (the allocator's "free" reading: a cap or a driver, above) on a
+  // host whose RAM the log names at 16 GiB or less ("a Desktop with 8GB RAM and an RTX 2060 with
+  // 6GB VRAM"): on Windows' WDDM driver model a CUDA allocation also needs the host's commit charge
+  // (RAM plus the page file), so a small RAM or page file fails cudaMalloc with the device memory
+  // free. A candidate below the cap's reading.
+  if (oom.free_bytes && oom.requested_bytes && *oom.requested_bytes > 0 && c.host_ram_bytes &&
+      *c.host_ram_bytes <= 16 * kGiB && *oom.free_bytes / 2 >= *oom.requested_bytes &&
+      *oom.free_bytes - *oom.requested_bytes >= kGiB && oom.device != "mps" && oom.subsystem == "caching_allocator") {
+    const size_t i = b.add(OomCause::kCpuRam, 0.6,
+                           fmt::format("{} free on the device yet {} failed, on a host with {} of RAM: on Windows a CUDA "
+                                       "allocation also commits host memory (RAM plus the page file)",
+                                       format_bytes(*oom.free_bytes), format_bytes(*oom.requested_bytes),
+                                       format_bytes(*c.host_ram_bytes)));
+    Finding& f = b.at(i);
+    if (f.fix == default_fix(OomCause::kCpuRam)) {
+      f.title = "The host's commit limit: too little RAM and page file for the driver's allocations";
+      f.fix = "Enlarge the page file (Windows: System > Advanced > Virtual memory, system managed or 16-32 GB), close "
+              "programs holding RAM, or add RAM; load the model in half precision to halve what is staged in RAM";
+      f.probe = "Watch Task Manager's 'Committed' figure while the model loads: does it reach its limit when the CUDA "
+                "error comes?";
     }
   }
   // One or two processes of a few hundred MiB on this GPU, as many as the run's other GPUs ("2*GTX1080ti"

@@ -316,6 +316,22 @@ bool structure_model_word(std::string_view w) {
   return false;
 }
 
+// An image-generation application or pipeline by name, as a word ("sdxl", "comfyui", "fooocus",
+// "controlnet", "invokeai", "txt2img", "img2img", "deepfloyd", "kandinsky", diffusers' pipeline
+// classes "stablediffusionpipeline", "stablediffusionxlpipeline", "fluxpipeline"): a latent diffusion
+// UNet or DiT generating one image at a time, whose self-attention runs over the latent's positions
+// (Rombach et al. 2022, Latent Diffusion, section 3.3; 64 x 64 = 4096 tokens at 512 px), so at
+// inference the image's resolution is what scales its activations, not a batch.
+bool image_generation_word(std::string_view w) {
+  if (w.size() < 4) return false;
+  for (std::string_view m : {"sdxl", "comfyui", "fooocus", "controlnet", "invokeai", "txt2img", "img2img", "deepfloyd",
+                             "kandinsky", "automatic1111", "stablediffusionpipeline", "stablediffusionxlpipeline",
+                             "fluxpipeline", "stablediffusion3pipeline", "stable_diffusion"}) {
+    if (w == m) return true;
+  }
+  return false;
+}
+
 bool seq_setting_word(std::string_view w) {
   if (w.size() > 40) return false;
   if (w.find("seq_len") != std::string_view::npos) return true;
@@ -634,6 +650,7 @@ struct LogEvidence {
   int64_t batch_in_vain_line = 0;                // first line telling a smaller batch did not help
   int64_t replay_memory_line = 0;                // first line naming an RL agent's replay memory (DQN, a replay buffer)
   int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
+  int64_t image_generation_line = 0;             // first line naming an image-generation app or pipeline (SDXL, ComfyUI, ...)
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t load_quantized_line = 0;               // first line quantizing at load (load_in_4bit / 8bit, BitsAndBytesConfig)
@@ -644,6 +661,7 @@ struct LogEvidence {
   std::vector<std::pair<int64_t, std::string>> models;
   std::vector<std::pair<int64_t, int64_t>> params;     // (line, parameters) of a model named with its size
   int64_t stated_device_bytes = 0;                     // the largest device memory the log states
+  int64_t host_ram_bytes = 0;                          // the largest host RAM the log names (host_tagged_size())
   int64_t named_device_bytes = 0;                      // the largest size next to a GPU's name ("GPU 12GB", "RTX 2080 11G")
   std::array<int64_t, 10> framework_hits{};      // see kFrameworks
   std::set<std::string> device_ids;
@@ -716,6 +734,36 @@ bool version_works(std::string_view lo, size_t at) {
 // unsloth's inference mode told (a statement's reading).
 constexpr std::string_view kForInference =
     "the model put in inference mode (for_inference), a forward outside torch.no_grad() still keeps its graph: ";
+
+// A forward's output detached in the user's code, read as a graph built at inference (a statement's
+// reading).
+constexpr std::string_view kForwardDetached =
+    "a forward's output detached in the code (.detach() after the call: the forward built a graph), with no "
+    "no_grad / inference_mode shown and nothing trained: ";
+
+// Whether the lower-cased code line `lo` detaches a call's result: ").detach()" or through its
+// attributes, ").sample.detach()", "(x)[0].detach()" ("output = vae(x).sample.detach().cpu()"); not a
+// name's, "loss.detach()", "fake.detach()".
+bool call_result_detached(std::string_view lo) {
+  for (size_t p = lo.find(".detach()"); p != std::string_view::npos; p = lo.find(".detach()", p + 1)) {
+    size_t q = p;
+    // Back over ".attr" and "[index]" links to the call's closing parenthesis.
+    while (q > 0) {
+      if (lo[q - 1] == ')') return true;
+      if (lo[q - 1] == ']') {
+        const size_t open = lo.rfind('[', q - 1);
+        if (open == std::string_view::npos) break;
+        q = open;
+        continue;
+      }
+      size_t a = q;
+      while (a > 0 && word_char(lo[a - 1])) --a;
+      if (a == q || a == 0 || lo[a - 1] != '.') break;
+      q = a - 1;
+    }
+  }
+  return false;
+}
 
 // dask-cuda's workers given an RMM pool (LocalCUDACluster(rmm_pool_size=...)), read as the memory
 // other processes hold where the failing allocation is not the pool's own (a statement's reading).
@@ -1236,6 +1284,14 @@ class Reader {
       if (!ev_.structure_model_line && structure_model_word(w)) {
         ev_.structure_model_line = n;
       }
+      // (Not a package list's pin, "controlnet==1.1": a package installed, not the program run.)
+      // ("Stable Diffusion" in two words too, "stable-diffusion-webui", "stable_diffusion".)
+      if (!ev_.image_generation_line &&
+          ((image_generation_word(w) && (j >= lo.size() || lo[j] != '=')) ||
+           (w == "stable" && j + 10 <= lo.size() && lo.substr(j + 1, 9) == "diffusion" &&
+            (lo[j] == ' ' || lo[j] == '-' || lo[j] == '_')))) {
+        ev_.image_generation_line = n;
+      }
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
       const bool env_folder = packages_at != std::string_view::npos && i < packages_at && i > 0 &&
                               (lo[i - 1] == '/' || lo[i - 1] == '\\');
@@ -1432,6 +1488,10 @@ class Reader {
     if (lo.find("vram") != std::string_view::npos || lo.find("should have") != std::string_view::npos ||
         lo.find("gpu memory") != std::string_view::npos) {
       stated_memory(lo);
+    }
+    if (lo.find("ram") != std::string_view::npos || lo.find("system") != std::string_view::npos ||
+        lo.find("ddr") != std::string_view::npos) {
+      host_memory(lo);
     }
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
     // card"), not in the OOM message's own figures; in the plural, only the size attached to the GPUs
@@ -2093,6 +2153,17 @@ class Reader {
       const double bytes = v * static_cast<double>(unit_bytes);
       if (bytes >= static_cast<double>(kGiB) && bytes < 1e15 && !host_tagged) {
         ev_.stated_device_bytes = std::max(ev_.stated_device_bytes, static_cast<int64_t>(bytes));
+      }
+    });
+  }
+
+  // Sizes tagged as the host's ("a Desktop with 8GB RAM", "RAM: 16 GB", "32 GB DDR4", "64GB of system
+  // memory"; host_tagged_size()): the machine's RAM, the largest from 1 GiB up.
+  void host_memory(std::string_view lo) {
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t, bool host_tagged, size_t) {
+      const double bytes = v * static_cast<double>(unit_bytes);
+      if (host_tagged && bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
+        ev_.host_ram_bytes = std::max(ev_.host_ram_bytes, static_cast<int64_t>(bytes));
       }
     });
   }
@@ -4348,6 +4419,12 @@ if (contains("model.eval()") && !negated) {
     if (contains(".for_inference(")) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3, std::string(kForInference) + text());
     }
+    // A call's result detached in the user's code ("output = vae(tensor_o).sample.detach().cpu().numpy()"):
+    // the forward ran with autograd on, and only its output was cut from the graph; read where no
+    // no_grad / inference_mode shows and nothing trains (context_at()).
+    if (contains(".detach()") && code_line(lo) && call_result_detached(lo)) {
+      add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.3, std::string(kForwardDetached) + text());
+    }
     // no_grad in the program (the evaluation's graphs are then not kept): not no_grad told as the
     // fix ("wrapping the validation loop in torch.no_grad() fixed it", the fix shown as code under
     // a sentence pointing at it), which is the user's account of the missing no_grad.
@@ -4449,12 +4526,14 @@ if (contains("model.eval()") && !negated) {
     // the model's, decides.
     // Whole words ("2001 images", "done image" are none), with a word of failure on the line
     // ("works for one image" is the opposite), not "more than one image".
+    // (Not in a clause that tells the one input working: "I can run instructpix2pix on exactly one image
+    // and it works very well. On all subsequent images, it errors": the first passes, the later ones fail.)
     auto phrase_word = [&](std::string_view ph) {
       for (size_t p = lo.find(ph); p != std::string_view::npos; p = lo.find(ph, p + 1)) {
         const bool starts = p == 0 || !word_char(lo[p - 1]);
         const size_t e = p + ph.size();
         const bool ends = e >= lo.size() || !is_alpha(lo[e]) || lo[e] == 's';  // "one image", "single images"
-        if (starts && ends) return true;
+        if (starts && ends && !contains_any(clause_at(lo, p), {"works", "worked", "working", "fine", "success"})) return true;
       }
       return false;
     };
@@ -10076,6 +10155,13 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                                     [](const Signal& s) { return s.what.rfind(kForInference, 0) == 0; }),
                      statements.end());
   }
+  // ... and a forward's output detached only where, besides, nothing trains (a training step detaches
+  // what it logs or feeds back: "fake = netG(z).detach()").
+  if (c.no_grad_seen || ev.generate_call_line > 0 || ev.training_line > 0) {
+    statements.erase(std::remove_if(statements.begin(), statements.end(),
+                                    [](const Signal& s) { return s.what.rfind(kForwardDetached, 0) == 0; }),
+                     statements.end());
+  }
   for (const Signal& s : statements) {
     const std::string kind = s.what.substr(0, s.what.find(':'));
     if (!kinds_seen.insert({static_cast<int>(s.cause), kind}).second) continue;
@@ -10146,6 +10232,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training = ev.training_line > 0;
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
+  if (ev.host_ram_bytes > 0) c.host_ram_bytes = ev.host_ram_bytes;
   c.no_gpu_line = ev.no_gpu_line;
   c.unified_memory_line = ev.unified_memory_line;
   c.accelerator_line = ev.accelerator_line > 0 ? ev.accelerator_line : ev.device_named_line;
@@ -10259,6 +10346,15 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
     c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
                          "a protein structure model named (its pair representation is N x N over the residues: "
                          "the input's length scales its memory)"});
+  }
+  // An image-generation app or pipeline named (image_generation_word()) in a log that trains nothing:
+  // it generates one image at a time, so the image's resolution (the latent's self-attention) is the
+  // activations' size to blame, not a batch. A little weight, never deciding.
+  if (ev.image_generation_line > 0 && !c.training) {
+    c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
+                         "an image-generation app or pipeline named, generating (not training): one image's "
+                         "resolution (self-attention over its latent) sizes the activations"});
+    c.signals.push_back({OomCause::kActivationsBatch, -0.1, 0, ""});
   }
   // (A smaller batch told not helping beside it leaves the length as the input's size that decides:
   // one sample of that length is what does not fit.)

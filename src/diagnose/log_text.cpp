@@ -656,8 +656,23 @@ bool zh_rise_asked_why(std::string_view c) {
 
 // Chinese asked, supposed, denied or fixed (see log_text.h).
 bool zh_asked_supposed_or_denied(std::string_view text) {
+  // 如果 ... 的话 (if ... in case) supposes, unless what follows the last 的话 tells the memory exceeded or
+  // blown (超显存 / 爆显存 / 显存不足 / 显存不够 / 超内存 / 爆内存 / OOM): "我在8张3090上面训练如果使用deepspeed
+  // zero2的话会超显存" tells what a setting did, "如果显存不够的话，可以..." supposes the shortage.
+  const size_t dehua = text.rfind("\xe7\x9a\x84\xe8\xaf\x9d");  // 的话
+  const bool consequence_told =
+      dehua != std::string_view::npos &&
+      contains_any(text.substr(dehua + 6), {"\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98", "\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98",
+                                            "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3",
+                                            "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f",
+                                            "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86\xe5\x86\x85\xe5\xad\x98", "oom",
+                                            "out of memory"});
+  if (!consequence_told &&
+      (text.find("\xe5\xa6\x82\xe6\x9e\x9c") != std::string_view::npos || dehua != std::string_view::npos)) {  // 如果, 的话
+    return true;
+  }
   for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
-                        "\xe5\xa6\x82\xe6\x9e\x9c", "\xe7\x9a\x84\xe8\xaf\x9d", "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
+                        "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86", "\xe4\xb8\x8d\xe7\x88\x86",
                         // 没撑爆 / 没有撑爆 / 不会撑爆 / 不撑爆 ("did not / will not blow it up"), 没爆掉
                         "\xe6\xb2\xa1\xe6\x92\x91\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x92\x91\xe7\x88\x86",

@@ -408,6 +408,8 @@ const HeadDef kHeads[] = {
     {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"no available memory for the cache blocks", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"kv cache is needed, which is larger than the available kv cache memory", "vllm_kv_cache", "vllm", Kind::kOneLine},
+    // ... as users shorten it: "ValueError: 1.75 GiB KV cache is needed, available 0.13 GiB".
+    {"kv cache is needed, available", "vllm_kv_cache", "vllm", Kind::kOneLine},
     // text-generation-inference's warm-up: "Not enough memory to handle 16000 total tokens with 2 prefill tokens".
     {"not enough memory to handle", "vllm_kv_cache", "tgi", Kind::kOneLine},
     // XLA: "RESOURCE_EXHAUSTED: Failed to allocate request for 5.66GiB (6075580416B) on device ordinal 0" and
@@ -3341,7 +3343,7 @@ bool memory_trouble_prose(std::string_view lo) {
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
-  // 释放不了 (not released), 满了 (filled up), 过载 (overloaded), 超出 / 超过 (exceeded), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
+  // 释放不了 (not released), 满了 (filled up), 过载 (overloaded), 超出 / 超过 / 超显存 (exceeded), kZhUsedUp (用完 / 耗完 / 用光 / 吃光 / 耗尽 / 占满: used up), 装不下 / 放不下 / 塞不下 (does not fit);
   // not where the clause asks (？, 吗, 是否, 够不够 "enough or not"), supposes (如果 "if", 的话 "in
   // case"), tells it as normal (正常), denies (不会爆 / 没有爆 / 没爆 / 不爆 "did not blow", 没有溢出 / 未溢出
   // "no overflow") or tells of a fix (修复): "显存溢出，内存正常" is the GPU's trouble.
@@ -3379,8 +3381,9 @@ bool memory_trouble_prose(std::string_view lo) {
               "\xe6\xbb\xa1\xe4\xba\x86",
               "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",
               "\xe5\xa1\x9e\xe4\xb8\x8d\xe4\xb8\x8b", "\xe8\xbf\x87\xe8\xbd\xbd", "100%",
-              // 超出 / 超过 / 超内存 (exceeded: "内存超出限制", "跑到一半就超内存了")
-              "\xe8\xb6\x85\xe5\x87\xba", "\xe8\xb6\x85\xe8\xbf\x87", "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98"}) ||
+              // 超出 / 超过 / 超内存 / 超显存 / 超顯存 (exceeded: "内存超出限制", "跑到一半就超内存了", "问题就是会超显存")
+              "\xe8\xb6\x85\xe5\x87\xba", "\xe8\xb6\x85\xe8\xbf\x87", "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98",
+              "\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98", "\xe8\xb6\x85\xe9\xa1\xaf\xe5\xad\x98"}) ||
           std::any_of(std::begin(kZhUsedUp), std::end(kZhUsedUp),
                       [&](std::string_view w) { return clause.find(w) != std::string_view::npos; })) {
         return true;
