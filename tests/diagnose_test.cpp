@@ -9913,6 +9913,67 @@ TEST(DiagnoseKinds40, Held92Kinds) {
                              "one input alone fails"));
 }
 
+// A reviewer's counter-examples to held92's round, each read as it should be.
+TEST(DiagnoseKinds40, Held92Counterexamples) {
+  // vLLM's short form needs its size's unit before it: prose is no second report.
+  EXPECT_EQ(parse_oom_log("Title\nWith 32k context much more KV cache is needed, available VRAM is only 24 GB.\n").size(), 0u);
+  // The host's commit limit: not on Linux, not from a GPU's "16GB RAM", not from RAM told used.
+  const std::string oom =
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.00 MiB. GPU 0 has a total capacty of 6.00 GiB "
+      "of which 3.55 GiB is free. Of the allocated memory 1.36 GiB is allocated by PyTorch, and 77.12 MiB is reserved by "
+      "PyTorch but unallocated.\n";
+  for (const char* host : {"Ubuntu 22.04, 8GB RAM, RTX 2060 6GB\n", "GPU: Tesla T4 with 16GB RAM\n",
+                           "The python process already uses 12GB RAM before the crash.\n"}) {
+    EXPECT_FALSE(evidence_holds(std::string("Title\n") + host + oom, "commits host memory")) << host;
+  }
+  // zh: a condition's consequence asked (会不会), hedged (可能) or an ASCII word holding "oom" (bloom) is
+  // still a supposition; 没有超显存 (did not exceed) denies.
+  for (const char* none :
+       {"Title\n\xe6\x83\xb3\xe9\x97\xae\xe4\xb8\x80\xe4\xb8\x8b\xe5\xa6\x82\xe6\x9e\x9c\xe5\xbc\x80zero2\xe7\x9a\x84"
+        "\xe8\xaf\x9d\xe4\xbc\x9a\xe4\xb8\x8d\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n",
+        "Title\n\xe5\xa6\x82\xe6\x9e\x9cmax_length\xe8\xae\xbe\xe6\x88\x90""8192\xe7\x9a\x84\xe8\xaf\x9d\xe5\x8f\xaf"
+        "\xe8\x83\xbd\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n",
+        "Title\n\xe5\xa6\x82\xe6\x9e\x9c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe7\x9a\x84\xe8\xaf\x9d"
+        "\xe6\x8d\xa2\xe6\x88\x90""bloom-560m\n",
+        "Title\nbatch_size=4\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe6\xb2\xa1\xe6\x9c\x89\xe8\xb6\x85\xe6\x98\xbe"
+        "\xe5\xad\x98\n"}) {
+    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
+  }
+  // ... and the same report in traditional script is one (的話 ... 超顯存).
+  EXPECT_EQ(diagnose_log("Title\n\xe5\xa6\x82\xe6\x9e\x9c\xe4\xbd\xbf\xe7\x94\xa8zero2\xe7\x9a\x84\xe8\xa9\xb1\xe6\x9c\x83"
+                         "\xe8\xb6\x85\xe9\xa1\xaf\xe5\xad\x98\n",
+                         rules_alone())
+                .size(),
+            1u);
+  // An image-generation app beside a batch named, a training script or a package list: no weight.
+  for (const char* not_app : {"Title\nComfyUI with SDXL: I queue a batch of 8 images and it fails.\n",
+                              "Title\naccelerate launch train_dreambooth_lora_sdxl.py --resolution=1024\n",
+                              "Title\ncontrolnet-aux 0.0.7\n"}) {
+    EXPECT_FALSE(evidence_holds(not_app + kPytorch2Oom, "image-generation app or pipeline named")) << not_app;
+  }
+  // A detach after a tensor method or a constructor, with autograd turned off otherwise, or in a step
+  // with a loss: no forward's graph read.
+  for (const char* not_forward :
+       {"Title\n    label = torch.tensor(self.labels[idx]).clone().detach()\n",
+        "Title\n    preds.append(pred.cpu().detach().numpy())\n",
+        "Title\ntorch.set_grad_enabled(False)\n    image = vae.decode(latents).sample.detach()\n",
+        "Title\n    z1 = target(x1).detach()\n    l = byol_loss(p1, z1)\n"}) {
+    EXPECT_FALSE(evidence_holds(not_forward + kPytorch2Oom, "forward's output detached")) << not_forward;
+  }
+  // One input failing, told "without success" or "on these networks": the words are no success.
+  for (const char* fails : {"Title\nI tried with one single image without success, it still runs out of memory.\n",
+                            "Title\nEven a single image crashes with out of memory on these networks.\n"}) {
+    EXPECT_TRUE(evidence_holds(fails + kPytorch2Oom, "one input alone fails")) << fails;
+  }
+  // A batch size "not fixed" (variable) or one the user "can't fix" at a value: no smaller batch in vain.
+  for (const char* not_in_vain : {"Title\nI use a bucketed sampler, so the batch size is not fixed: long utterances get "
+                                  "smaller batches.\n",
+                                  "Title\nReducing the batch size to 8 fixed the OOM. But I can't fix the batch size at 8 "
+                                  "for the paper's numbers.\n"}) {
+    EXPECT_FALSE(evidence_holds(not_in_vain + kPytorch2Oom, "a smaller batch did not help")) << not_in_vain;
+  }
+}
+
 TEST(DiagnoseKinds40, Session54Mends) {
   // "fine" as the first half of a compound ("fine-tuning", "fine tune", "fine-grained") tells no
   // success (fine_told()): the model made smaller with the failure going on is read on a line that

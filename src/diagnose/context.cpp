@@ -651,6 +651,10 @@ struct LogEvidence {
   int64_t replay_memory_line = 0;                // first line naming an RL agent's replay memory (DQN, a replay buffer)
   int64_t structure_model_line = 0;              // first line naming a protein structure model (AlphaFold, OpenFold, ...)
   int64_t image_generation_line = 0;             // first line naming an image-generation app or pipeline (SDXL, ComfyUI, ...)
+  int64_t batch_word_line = 0;                   // first line with a word starting "batch"
+  int64_t train_token_line = 0;                  // first line with "train" inside a word (not "pretrain") or "dreambooth"
+  int64_t grad_disabled_line = 0;                // first line turning autograd off without no_grad (set_grad_enabled(False))
+  int64_t loss_or_step_line = 0;                 // first line naming a loss, a criterion, backward() or an optimizer
   std::vector<int64_t> command_lines;            // lines starting a command ("$ ...", "python train.py", "torchrun ...")
   int64_t quantized_line = 0;                    // first line naming quantized weights
   int64_t load_quantized_line = 0;               // first line quantizing at load (load_in_4bit / 8bit, BitsAndBytesConfig)
@@ -662,6 +666,8 @@ struct LogEvidence {
   std::vector<std::pair<int64_t, int64_t>> params;     // (line, parameters) of a model named with its size
   int64_t stated_device_bytes = 0;                     // the largest device memory the log states
   int64_t host_ram_bytes = 0;                          // the largest host RAM the log names (host_tagged_size())
+  int64_t linux_line = 0;                              // first line naming Linux (Ubuntu, a /home/ path, Colab, SLURM)
+  int64_t memory_fraction_line = 0;                    // first line naming a memory fraction (set_per_process_memory_fraction)
   int64_t named_device_bytes = 0;                      // the largest size next to a GPU's name ("GPU 12GB", "RTX 2080 11G")
   std::array<int64_t, 10> framework_hits{};      // see kFrameworks
   std::set<std::string> device_ids;
@@ -735,21 +741,31 @@ bool version_works(std::string_view lo, size_t at) {
 constexpr std::string_view kForInference =
     "the model put in inference mode (for_inference), a forward outside torch.no_grad() still keeps its graph: ";
 
+// Linux named as a word: the system, its distributions, hosted notebooks and clusters that run it.
+constexpr std::string_view kLinuxWords[] = {"linux", "ubuntu", "debian", "centos", "fedora", "rhel", "colab", "kaggle",
+                                            "sagemaker", "docker"};
+
 // A forward's output detached in the user's code, read as a graph built at inference (a statement's
 // reading).
 constexpr std::string_view kForwardDetached =
     "a forward's output detached in the code (.detach() after the call: the forward built a graph), with no "
     "no_grad / inference_mode shown and nothing trained: ";
 
-// Whether the lower-cased code line `lo` detaches a call's result: ").detach()" or through its
-// attributes, ").sample.detach()", "(x)[0].detach()" ("output = vae(x).sample.detach().cpu()"); not a
-// name's, "loss.detach()", "fake.detach()".
+// Whether the lower-cased code line `lo` detaches a forward's result: ").detach()" or through its
+// attributes, ").sample.detach()", "(x)[0].detach()" ("output = vae(x).sample.detach().cpu()"), where
+// the call is a module's or function's, not a tensor method's or a constructor's ("x.cpu().detach()",
+// "torch.tensor(y).clone().detach()", "(a + b).detach()"); not a name's, "loss.detach()", "fake.detach()".
 bool call_result_detached(std::string_view lo) {
+  static constexpr std::string_view kNotForward[] = {
+      "cpu", "cuda", "to", "clone", "float", "half", "double", "long", "int", "bool", "bfloat16", "contiguous", "view",
+      "reshape", "squeeze", "unsqueeze", "permute", "transpose", "flatten", "mean", "sum", "max", "min", "argmax",
+      "softmax", "sigmoid", "numpy", "item", "type", "detach", "expand", "repeat", "abs", "exp", "log", "sqrt", "clamp",
+      "round", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "randn", "rand", "empty", "full", "arange", "stack",
+      "cat", "zeros_like", "ones_like", "requires_grad_"};
   for (size_t p = lo.find(".detach()"); p != std::string_view::npos; p = lo.find(".detach()", p + 1)) {
     size_t q = p;
     // Back over ".attr" and "[index]" links to the call's closing parenthesis.
-    while (q > 0) {
-      if (lo[q - 1] == ')') return true;
+    while (q > 0 && lo[q - 1] != ')') {
       if (lo[q - 1] == ']') {
         const size_t open = lo.rfind('[', q - 1);
         if (open == std::string_view::npos) break;
@@ -760,6 +776,51 @@ bool call_result_detached(std::string_view lo) {
       while (a > 0 && word_char(lo[a - 1])) --a;
       if (a == q || a == 0 || lo[a - 1] != '.') break;
       q = a - 1;
+    }
+    if (q == 0 || lo[q - 1] != ')') continue;
+    // The call's opening parenthesis and the name called.
+    size_t open = q - 1;
+    int depth = 0;
+    for (size_t k = q; k-- > 0;) {
+      if (lo[k] == ')') ++depth;
+      else if (lo[k] == '(' && --depth == 0) {
+        open = k;
+        break;
+      }
+    }
+    if (depth != 0 || open == 0) continue;
+    size_t a = open;
+    while (a > 0 && word_char(lo[a - 1])) --a;
+    const std::string_view callee = lo.substr(a, open - a);
+    if (callee.empty() || is_digit(callee.front()) ||
+        std::find(std::begin(kNotForward), std::end(kNotForward), callee) != std::end(kNotForward)) {
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+// A fix denied on the lower-cased line `lo`: "doesn't fix it", "did not fix the problem", "does not fix
+// the error" ("n't fix" / "not fix" then it, the, this, my, anything or the clause's end); not "can't
+// fix the batch size at 8" (cannot set it), nor "is not fixed" (variable).
+bool fix_denied(std::string_view lo) {
+  for (std::string_view neg : {"n't fix", "not fix"}) {
+    for (size_t p = lo.find(neg); p != std::string_view::npos; p = lo.find(neg, p + 1)) {
+      const std::string_view before = lo.substr(0, p);
+      const bool cannot = (neg == "n't fix" && before.size() >= 2 && before.substr(before.size() - 2) == "ca") ||
+                          (neg == "not fix" && before.size() >= 3 && before.substr(before.size() - 3) == "can");
+      if (cannot) continue;  // "can't fix", "cannot fix"
+      const size_t e = p + neg.size();
+      if (e < lo.size() && is_alpha(lo[e])) continue;  // "not fixed", "not fixable"
+      std::string_view rest = lo.substr(e);
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      if (rest.empty() || rest.front() == '.' || rest.front() == ',' || rest.front() == '!' || rest.front() == ';') return true;
+      for (std::string_view o : {"it", "the ", "this", "that", "my ", "anything"}) {
+        if (rest.substr(0, o.size()) == o && (o.back() == ' ' || rest.size() == o.size() || !is_alpha(rest[o.size()]))) {
+          return true;
+        }
+      }
     }
   }
   return false;
@@ -1284,10 +1345,21 @@ class Reader {
       if (!ev_.structure_model_line && structure_model_word(w)) {
         ev_.structure_model_line = n;
       }
+      // A batch named ("batch_size 8", "a batch of 8 images"), or training inside a compound word
+      // ("train_dreambooth_lora_sdxl.py", "max_train_steps", "dreambooth"; not "from_pretrained",
+      // "constrain"): what image_generation_line's reading leaves to the batch or a training run.
+      if (!ev_.batch_word_line && w.rfind("batch", 0) == 0) ev_.batch_word_line = n;
+      if (!ev_.train_token_line && ((w.find("train") != std::string_view::npos && w.find("pretrain") == std::string_view::npos &&
+                                     w.find("strain") == std::string_view::npos) ||
+                                    w.find("dreambooth") != std::string_view::npos)) {
+        ev_.train_token_line = n;
+      }
       // (Not a package list's pin, "controlnet==1.1": a package installed, not the program run.)
-      // ("Stable Diffusion" in two words too, "stable-diffusion-webui", "stable_diffusion".)
+      // ("Stable Diffusion" in two words too, "stable-diffusion-webui", "stable_diffusion"; not a package's
+      // name or pin, "controlnet==1.1", "controlnet-aux 0.0.7".)
       if (!ev_.image_generation_line &&
-          ((image_generation_word(w) && (j >= lo.size() || lo[j] != '=')) ||
+          ((image_generation_word(w) && (j >= lo.size() || (lo[j] != '=' && !(lo[j] == '-' && j + 1 < lo.size() &&
+                                                                               is_alpha(lo[j + 1]))))) ||
            (w == "stable" && j + 10 <= lo.size() && lo.substr(j + 1, 9) == "diffusion" &&
             (lo[j] == ' ' || lo[j] == '-' || lo[j] == '_')))) {
         ev_.image_generation_line = n;
@@ -1490,8 +1562,27 @@ class Reader {
       stated_memory(lo);
     }
     if (lo.find("ram") != std::string_view::npos || lo.find("system") != std::string_view::npos ||
-        lo.find("ddr") != std::string_view::npos) {
+        lo.find("ddr") != std::string_view::npos || lo.find("host") != std::string_view::npos ||
+        lo.find("cpu") != std::string_view::npos) {
       host_memory(lo);
+    }
+    // A Linux machine or service named ("Ubuntu 22.04", "on Linux", a /home/ path, Colab, a SLURM job):
+    // not Windows' driver model (host_commit_limit's reading).
+    if (!ev_.linux_line && (contains_any(lo, {"/home/", "/root/", "/usr/", "slurm"}) ||
+                            std::any_of(std::begin(kLinuxWords), std::end(kLinuxWords),
+                                        [&](std::string_view w) { return contains_word(lo, w); }))) {
+      ev_.linux_line = n;
+    }
+    if (!ev_.memory_fraction_line && contains_any(lo, {"memory_fraction", "per_process_gpu_memory_fraction", "mem_fraction"})) {
+      ev_.memory_fraction_line = n;
+    }
+    if (!ev_.grad_disabled_line &&
+        contains_any(lo, {"set_grad_enabled(false)", "requires_grad_(false)", "requires_grad = false", "requires_grad=false"})) {
+      ev_.grad_disabled_line = n;
+    }
+    // (A loss inside a name too: "byol_loss(p1, z2)", "loss_fn", "criterion(".)
+    if (!ev_.loss_or_step_line && contains_any(lo, {"loss", "criterion(", "backward(", "optimizer", "optim."})) {
+      ev_.loss_or_step_line = n;
     }
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
     // card"), not in the OOM message's own figures; in the plural, only the size attached to the GPUs
@@ -2158,13 +2249,19 @@ class Reader {
   }
 
   // Sizes tagged as the host's ("a Desktop with 8GB RAM", "RAM: 16 GB", "32 GB DDR4", "64GB of system
-  // memory"; host_tagged_size()): the machine's RAM, the largest from 1 GiB up.
+  // memory"; host_tagged_size()): the machine's RAM, the largest from 1 GiB up. Not a GPU's named
+  // before it in its clause ("Tesla V100-SXM2 with 16GB RAM"), nor RAM told used, needed or left ("the
+  // process already uses 12GB RAM": usage_or_rest_told_at()).
   void host_memory(std::string_view lo) {
-    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t, bool host_tagged, size_t) {
+    for_each_prose_size(lo, [&](double v, int64_t unit_bytes, size_t, bool host_tagged, size_t p) {
       const double bytes = v * static_cast<double>(unit_bytes);
-      if (host_tagged && bytes >= static_cast<double>(kGiB) && bytes < 1e15) {
-        ev_.host_ram_bytes = std::max(ev_.host_ram_bytes, static_cast<int64_t>(bytes));
-      }
+      if (!host_tagged || bytes < static_cast<double>(kGiB) || bytes >= 1e15 || usage_or_rest_told_at(lo, p)) return;
+      const std::string_view clause = clause_at(lo, p);
+      if (clause.empty()) return;
+      const size_t start = static_cast<size_t>(clause.data() - lo.data());
+      const std::string_view before = clause.substr(0, p > start ? p - start : 0);
+      if (device_named(before) || contains_word(before, "gpu") || contains_word(before, "card")) return;
+      ev_.host_ram_bytes = std::max(ev_.host_ram_bytes, static_cast<int64_t>(bytes));
     });
   }
 
@@ -4012,8 +4109,7 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
          contains("various batch size") || contains("different batch size") || contains("several batch size") ||
          contains("multiple batch size")) &&
         (contains("didn't") || contains("did not") || contains("still") || contains("doesn't help") ||
-         contains("not help") || contains("no solution") || contains("not solve") || contains("n't fix") ||
-         contains("not fix") || contains("same error") ||
+         contains("not help") || contains("no solution") || contains("not solve") || fix_denied(lo) || contains("same error") ||
          contains("same problem") || contains("same issue") || contains("same oom") || contains("no effect") ||
          contains("any effect") || contains("no difference") || contains("persist") || contains("no luck") ||
          contains("without luck") || contains("no success") || contains("without success") || contains("to no avail") ||
@@ -4527,13 +4623,24 @@ if (contains("model.eval()") && !negated) {
     // Whole words ("2001 images", "done image" are none), with a word of failure on the line
     // ("works for one image" is the opposite), not "more than one image".
     // (Not in a clause that tells the one input working: "I can run instructpix2pix on exactly one image
-    // and it works very well. On all subsequent images, it errors": the first passes, the later ones fail.)
+    // and it works very well. On all subsequent images, it errors": the first passes, the later ones fail.
+    // Whole words: "networks", "refiner", "without success" tell none.)
+    auto one_input_works = [](std::string_view c) {
+      for (std::string_view w : {"works", "worked", "working", "succeeds", "succeeded", "successfully"}) {
+        if (contains_word(c, w)) return true;
+      }
+      for (size_t f = c.find("fine"); f != std::string_view::npos; f = c.find("fine", f + 1)) {
+        const size_t e = f + 4;
+        if ((f == 0 || !is_alpha(c[f - 1])) && (e >= c.size() || (!is_alpha(c[e]) && c[e] != '-'))) return true;
+      }
+      return false;
+    };
     auto phrase_word = [&](std::string_view ph) {
       for (size_t p = lo.find(ph); p != std::string_view::npos; p = lo.find(ph, p + 1)) {
         const bool starts = p == 0 || !word_char(lo[p - 1]);
         const size_t e = p + ph.size();
         const bool ends = e >= lo.size() || !is_alpha(lo[e]) || lo[e] == 's';  // "one image", "single images"
-        if (starts && ends && !contains_any(clause_at(lo, p), {"works", "worked", "working", "fine", "success"})) return true;
+        if (starts && ends && !one_input_works(clause_at(lo, p))) return true;
       }
       return false;
     };
@@ -10157,7 +10264,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   // ... and a forward's output detached only where, besides, nothing trains (a training step detaches
   // what it logs or feeds back: "fake = netG(z).detach()").
-  if (c.no_grad_seen || ev.generate_call_line > 0 || ev.training_line > 0) {
+  // (Nor where autograd is turned off another way, "torch.set_grad_enabled(False)", "vae.requires_grad_(False)",
+  // or a loss, backward() or an optimizer is named: "z1 = target(x1).detach()" in a BYOL step.)
+  if (c.no_grad_seen || ev.generate_call_line > 0 || ev.training_line > 0 || ev.train_token_line > 0 ||
+      ev.grad_disabled_line > 0 || ev.loss_or_step_line > 0) {
     statements.erase(std::remove_if(statements.begin(), statements.end(),
                                     [](const Signal& s) { return s.what.rfind(kForwardDetached, 0) == 0; }),
                      statements.end());
@@ -10232,7 +10342,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   c.training = ev.training_line > 0;
   c.training_line = ev.training_line;
   if (ev.stated_device_bytes > 0) c.stated_device_bytes = ev.stated_device_bytes;
-  if (ev.host_ram_bytes > 0) c.host_ram_bytes = ev.host_ram_bytes;
+  if (ev.host_ram_bytes > 0 && ev.linux_line == 0 && ev.memory_fraction_line == 0) c.host_ram_bytes = ev.host_ram_bytes;
   c.no_gpu_line = ev.no_gpu_line;
   c.unified_memory_line = ev.unified_memory_line;
   c.accelerator_line = ev.accelerator_line > 0 ? ev.accelerator_line : ev.device_named_line;
@@ -10347,10 +10457,11 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "a protein structure model named (its pair representation is N x N over the residues: "
                          "the input's length scales its memory)"});
   }
-  // An image-generation app or pipeline named (image_generation_word()) in a log that trains nothing:
-  // it generates one image at a time, so the image's resolution (the latent's self-attention) is the
+  // An image-generation app or pipeline named (image_generation_word()) in a log that trains nothing
+  // (no training word, no "train" inside a word, no LoRA) and names no batch: it generates one image at a time, so the image's resolution (the latent's self-attention) is the
   // activations' size to blame, not a batch. A little weight, never deciding.
-  if (ev.image_generation_line > 0 && !c.training) {
+  if (ev.image_generation_line > 0 && !c.training && ev.train_token_line == 0 && ev.lora_line == 0 &&
+      ev.batch_word_line == 0) {
     c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,
                          "an image-generation app or pipeline named, generating (not training): one image's "
                          "resolution (self-attention over its latent) sizes the activations"});

@@ -656,21 +656,41 @@ bool zh_rise_asked_why(std::string_view c) {
 
 // Chinese asked, supposed, denied or fixed (see log_text.h).
 bool zh_asked_supposed_or_denied(std::string_view text) {
-  // 如果 ... 的话 (if ... in case) supposes, unless what follows the last 的话 tells the memory exceeded or
-  // blown (超显存 / 爆显存 / 显存不足 / 显存不够 / 超内存 / 爆内存 / OOM): "我在8张3090上面训练如果使用deepspeed
-  // zero2的话会超显存" tells what a setting did, "如果显存不够的话，可以..." supposes the shortage.
-  const size_t dehua = text.rfind("\xe7\x9a\x84\xe8\xaf\x9d");  // 的话
-  const bool consequence_told =
-      dehua != std::string_view::npos &&
-      contains_any(text.substr(dehua + 6), {"\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98", "\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98",
-                                            "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3",
-                                            "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f",
-                                            "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86\xe5\x86\x85\xe5\xad\x98", "oom",
-                                            "out of memory"});
-  if (!consequence_told &&
-      (text.find("\xe5\xa6\x82\xe6\x9e\x9c") != std::string_view::npos || dehua != std::string_view::npos)) {  // 如果, 的话
-    return true;
+  // 如果 ... 的话 / 的話 (if ... in case) supposes, unless what follows the last 的话 tells the memory
+  // exceeded or blown (超显存 / 爆显存 / 显存不足 / 显存不够 / 超内存 / 爆内存, traditional 超顯存 / 爆顯存 /
+  // 顯存不足, or OOM as a word): "我在8张3090上面训练如果使用deepspeed zero2的话会超显存" tells what a setting
+  // did, "如果显存不够的话，可以..." supposes the shortage. Still a supposition where the consequence is
+  // hedged or asked (可能 "might", 会不会 / 能不能 / 是不是 "whether", 想问 / 请问 "I'd like to ask") or the
+  // condition is someone else's words (说如果 / 说 ... 如果: "README里说如果内存小于32G的话会爆内存").
+  size_t dehua = std::string_view::npos;  // the last 的话 / 的話
+  for (std::string_view d : {std::string_view("\xe7\x9a\x84\xe8\xaf\x9d"), std::string_view("\xe7\x9a\x84\xe8\xa9\xb1")}) {
+    const size_t at = text.rfind(d);
+    if (at != std::string_view::npos && (dehua == std::string_view::npos || at > dehua)) dehua = at;
   }
+  const size_t ruguo = text.find("\xe5\xa6\x82\xe6\x9e\x9c");  // 如果
+  bool consequence_told = false;
+  if (dehua != std::string_view::npos) {
+    const std::string_view rest = text.substr(dehua + 6);
+    auto oom_word = [&] {
+      for (size_t p = rest.find("oom"); p != std::string_view::npos; p = rest.find("oom", p + 1)) {
+        if ((p == 0 || !is_alpha(rest[p - 1])) && (p + 3 >= rest.size() || !is_alpha(rest[p + 3]))) return true;
+      }
+      return false;
+    };
+    const std::string_view head = text.substr(0, std::min(ruguo, dehua));
+    consequence_told =
+        (contains_any(rest, {"\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98", "\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98",
+                             "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3", "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f",
+                             "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86\xe5\x86\x85\xe5\xad\x98",
+                             "\xe8\xb6\x85\xe9\xa1\xaf\xe5\xad\x98", "\xe7\x88\x86\xe9\xa1\xaf\xe5\xad\x98",
+                             "\xe9\xa1\xaf\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3", "out of memory"}) ||
+         oom_word()) &&
+        !contains_any(rest, {"\xe5\x8f\xaf\xe8\x83\xbd", "\xe4\xbc\x9a\xe4\xb8\x8d\xe4\xbc\x9a",
+                             "\xe8\x83\xbd\xe4\xb8\x8d\xe8\x83\xbd", "\xe6\x98\xaf\xe4\xb8\x8d\xe6\x98\xaf"}) &&
+        !contains_any(text, {"\xe6\x83\xb3\xe9\x97\xae", "\xe8\xaf\xb7\xe9\x97\xae"}) &&
+        head.find("\xe8\xaf\xb4") == std::string_view::npos;  // 说 (says)
+  }
+  if (!consequence_told && (ruguo != std::string_view::npos || dehua != std::string_view::npos)) return true;
   for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
                         "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86", "\xe4\xb8\x8d\xe7\x88\x86",
@@ -678,6 +698,11 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
                         "\xe6\xb2\xa1\xe6\x92\x91\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x92\x91\xe7\x88\x86",
                         "\xe4\xb8\x8d\xe4\xbc\x9a\xe6\x92\x91\xe7\x88\x86", "\xe4\xb8\x8d\xe6\x92\x91\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe7\x88\x86\xe6\x8e\x89",
+                        // 不会超 / 没有超 / 没超 / 不超显存 / 不超内存 (did not / will not exceed: "就不会超显存了",
+                        // "没有超显存")
+                        "\xe4\xb8\x8d\xe4\xbc\x9a\xe8\xb6\x85", "\xe6\xb2\xa1\xe6\x9c\x89\xe8\xb6\x85",
+                        "\xe6\xb2\xa1\xe8\xb6\x85", "\xe4\xb8\x8d\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98",
+                        "\xe4\xb8\x8d\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe6\xba\xa2\xe5\x87\xba", "\xe6\x9c\xaa\xe6\xba\xa2\xe5\x87\xba",
                         "\xe4\xbf\xae\xe5\xa4\x8d",
                         // 没有内存过载 / 没有显存过载 / 没有过载 (not overloaded)

@@ -153,8 +153,10 @@ bool size_named(std::string_view text, bool megabytes);
 /// (没有 / 没 / 未 before one) below.
 inline constexpr std::string_view kZhUsedUp[] = {"\xe7\x94\xa8\xe5\xae\x8c", "\xe8\x80\x97\xe5\xae\x8c", "\xe7\x94\xa8\xe5\x85\x89",
                                                  "\xe5\x90\x83\xe5\x85\x89", "\xe8\x80\x97\xe5\xb0\xbd", "\xe5\x8d\xa0\xe6\xbb\xa1"};
-/// Whether Chinese `text` asks (？, ?, 吗, 是否, 够不够), supposes (如果, 的话), denies a blow-up or an
-/// overflow (不会爆, 没有爆, 没爆, 不爆, 没撑爆, 不会撑爆, 没爆掉, 没有溢出, 未溢出) or memory used up (没有 / 没 / 未 before one of
+/// Whether Chinese `text` asks (？, ?, 吗, 是否, 够不够), supposes (如果, 的话 / 的話, unless what follows the
+/// last 的话 tells the memory exceeded, unhedged: "...的话会超显存"), denies a blow-up, an excess or an
+/// overflow (不会爆, 没有爆, 没爆, 不爆, 没撑爆, 不会撑爆, 没爆掉, 不会超, 没有超, 没超, 不超显存, 不超内存, 没有溢出,
+/// 未溢出) or memory used up (没有 / 没 / 未 before one of
 /// kZhUsedUp) or tells of a fix (修复): then a word of memory trouble beside it reports none.
 bool zh_asked_supposed_or_denied(std::string_view text);
 /// Whether the Chinese clause `c` asks only why (为什么 / 为何), denying nothing (没, 不是, 不会, 未, 不 other

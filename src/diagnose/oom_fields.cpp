@@ -533,6 +533,8 @@ void read_vllm(std::string_view s, OomRecord& r) {
   r.kv_cache_tokens = integer_after(s, "storedinkvcache");
   set_requested(size_before(s, "kvcacheisneeded"), r);  // "(4.00 GiB KV cache is needed, ..."
   if (auto avail = size_after(s, "availablekvcachememory(")) r.free_bytes = take(avail, r);
+  // (The short form: "1.75 GiB KV cache is needed, available 0.13 GiB".)
+  else if (auto short_avail = size_after(s, "kvcacheisneeded,available")) r.free_bytes = take(short_avail, r);
 }
 
 }  // namespace

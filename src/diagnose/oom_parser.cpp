@@ -408,8 +408,9 @@ const HeadDef kHeads[] = {
     {"can be stored in kv cache", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"no available memory for the cache blocks", "vllm_kv_cache", "vllm", Kind::kOneLine},
     {"kv cache is needed, which is larger than the available kv cache memory", "vllm_kv_cache", "vllm", Kind::kOneLine},
-    // ... as users shorten it: "ValueError: 1.75 GiB KV cache is needed, available 0.13 GiB".
-    {"kv cache is needed, available", "vllm_kv_cache", "vllm", Kind::kOneLine},
+    // ... as users shorten it: "ValueError: 1.75 GiB KV cache is needed, available 0.13 GiB" (its
+    // size's unit before it, as vLLM prints it: not prose, "much more KV cache is needed, available VRAM").
+    {"gib kv cache is needed, available", "vllm_kv_cache", "vllm", Kind::kOneLine},
     // text-generation-inference's warm-up: "Not enough memory to handle 16000 total tokens with 2 prefill tokens".
     {"not enough memory to handle", "vllm_kv_cache", "tgi", Kind::kOneLine},
     // XLA: "RESOURCE_EXHAUSTED: Failed to allocate request for 5.66GiB (6075580416B) on device ordinal 0" and

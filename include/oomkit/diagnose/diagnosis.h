@@ -134,7 +134,7 @@ struct LogContext {
   bool structure_model_named = false;        // a protein structure model named (AlphaFold, OpenFold, ...): one complex per step
   int64_t training_line = 0;                 // the first such line
   std::optional<int64_t> stated_device_bytes; // device memory the log states ("VRAM: 98304M", "should have 96 GB")
-  std::optional<int64_t> host_ram_bytes;      // the host's RAM the log names ("a Desktop with 8GB RAM", "RAM: 16 GB"), the largest
+  std::optional<int64_t> host_ram_bytes;      // the host's RAM the log names ("a Desktop with 8GB RAM", "RAM: 16 GB"), the largest; not set where the log names Linux or a memory fraction
   std::optional<int64_t> named_device_bytes;  // the GPU's size in the user's words ("GPU 12GB", "RTX 2080 11G")
   int64_t job_stop_line = 0;  // a line telling a scheduler stopped the job (SLURM's time limit, scancel, PBS walltime); 0: none
   std::string job_stop_what;  // ... in words ("SLURM cancelled the job at its time limit")
