@@ -338,6 +338,12 @@ void add_allocation_cap(Builder& b, double score, const std::string& evidence) {
              "maxMemoryAllocationSize)");
 }
 
+// Free memory far above a failed request, `free_bytes` >= 2x `requested_bytes` with 1 GiB or more to
+// spare: no memory pressure explains the failure (a cap, the driver, or the host's commit limit).
+bool free_far_above_request(int64_t free_bytes, int64_t requested_bytes) {
+  return free_bytes / 2 >= requested_bytes && free_bytes - requested_bytes >= kGiB;
+}
+
 // The caching-allocator families: numbers to reason with.
 // `training_run`: the log trains (and is not in evaluation or generation); see the large-request rule.
 void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>& notes, bool training_run,
@@ -406,7 +412,7 @@ void classify_allocator(const OomRecord& r, Builder& b, std::vector<std::string>
   // (Free equal to the request is not "more": the allocation also needs alignment and a
   // contiguous range, so the weak form asks for 1.5x the request and 512 MiB to spare.)
   if (!capped && F && Q && C && *F - *Q >= *Q / 2 && *F - *Q >= 512 * kMiB && r.device != "mps" && !cpu) {
-    const bool strong = *F / 2 >= *Q && *F - *Q >= kGiB;
+    const bool strong = free_far_above_request(*F, *Q);
     Finding& f = b.at(b.add(OomCause::kOther, strong ? 0.8 : 0.5,
                             fmt::format("{} free on the device, yet a request of {} failed", format_bytes(*F), format_bytes(*Q))));
     f.title = fmt::format("{} free yet {} failed: a per-process memory fraction / allocator limit or a driver problem",
@@ -1282,8 +1288,8 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // (RAM plus the page file), so a small RAM or page file fails cudaMalloc with the device memory
   // free. A candidate below the cap's reading.
   if (oom.free_bytes && oom.requested_bytes && *oom.requested_bytes > 0 && c.host_ram_bytes &&
-      *c.host_ram_bytes <= 16 * kGiB && *oom.free_bytes / 2 >= *oom.requested_bytes &&
-      *oom.free_bytes - *oom.requested_bytes >= kGiB && oom.device != "mps" && oom.subsystem == "caching_allocator") {
+      *c.host_ram_bytes <= 16 * kGiB && free_far_above_request(*oom.free_bytes, *oom.requested_bytes) &&
+      oom.device != "mps" && oom.subsystem == "caching_allocator") {
     const size_t i = b.add(OomCause::kCpuRam, 0.6,
                            fmt::format("{} free on the device yet {} failed, on a host with {} of RAM: on Windows a CUDA "
                                        "allocation also commits host memory (RAM plus the page file)",

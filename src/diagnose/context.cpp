@@ -316,14 +316,22 @@ bool structure_model_word(std::string_view w) {
   return false;
 }
 
-// An image-generation application or pipeline by name, as a word ("sdxl", "comfyui", "fooocus",
-// "controlnet", "invokeai", "txt2img", "img2img", "deepfloyd", "kandinsky", diffusers' pipeline
-// classes "stablediffusionpipeline", "stablediffusionxlpipeline", "fluxpipeline"): a latent diffusion
-// UNet or DiT generating one image at a time, whose self-attention runs over the latent's positions
-// (Rombach et al. 2022, Latent Diffusion, section 3.3; 64 x 64 = 4096 tokens at 512 px), so at
-// inference the image's resolution is what scales its activations, not a batch.
-bool image_generation_word(std::string_view w) {
-  if (w.size() < 4) return false;
+// Whether the token lo[i, j) of the lower-cased line names an image-generation application or
+// pipeline ("sdxl", "comfyui", "fooocus", "controlnet", "invokeai", "txt2img", "img2img", "deepfloyd",
+// "kandinsky", diffusers' pipeline classes "stablediffusionpipeline", "fluxpipeline", "Stable
+// Diffusion" in two words, "stable-diffusion-webui", "stable_diffusion"): a latent diffusion UNet or
+// DiT generating one image at a time, whose self-attention runs over the latent's positions (Rombach
+// et al. 2022, Latent Diffusion, section 3.3; 64 x 64 = 4096 tokens at 512 px), so at inference the
+// image's resolution is what scales its activations, not a batch. Not a package's name or pin,
+// "controlnet==1.1", "controlnet-aux 0.0.7": a package installed, not the program run.
+bool image_generation_named(std::string_view lo, size_t i, size_t j) {
+  const std::string_view w = lo.substr(i, j - i);
+  if (w == "stable") {
+    return j + 10 <= lo.size() && (lo[j] == ' ' || lo[j] == '-') && lo.substr(j + 1, 9) == "diffusion";
+  }
+  if (w.size() < 4 || (j < lo.size() && (lo[j] == '=' || (lo[j] == '-' && j + 1 < lo.size() && is_alpha(lo[j + 1]))))) {
+    return false;
+  }
   for (std::string_view m : {"sdxl", "comfyui", "fooocus", "controlnet", "invokeai", "txt2img", "img2img", "deepfloyd",
                              "kandinsky", "automatic1111", "stablediffusionpipeline", "stablediffusionxlpipeline",
                              "fluxpipeline", "stablediffusion3pipeline", "stable_diffusion"}) {
@@ -1354,15 +1362,10 @@ class Reader {
                                     w.find("dreambooth") != std::string_view::npos)) {
         ev_.train_token_line = n;
       }
-      // (Not a package list's pin, "controlnet==1.1": a package installed, not the program run.)
-      // ("Stable Diffusion" in two words too, "stable-diffusion-webui", "stable_diffusion"; not a package's
-      // name or pin, "controlnet==1.1", "controlnet-aux 0.0.7".)
-      if (!ev_.image_generation_line &&
-          ((image_generation_word(w) && (j >= lo.size() || (lo[j] != '=' && !(lo[j] == '-' && j + 1 < lo.size() &&
-                                                                               is_alpha(lo[j + 1]))))) ||
-           (w == "stable" && j + 10 <= lo.size() && lo.substr(j + 1, 9) == "diffusion" &&
-            (lo[j] == ' ' || lo[j] == '-' || lo[j] == '_')))) {
-        ev_.image_generation_line = n;
+      if (!ev_.image_generation_line && image_generation_named(lo, i, j)) ev_.image_generation_line = n;
+      // Linux named as a word (host_memory()'s commit-limit reading is Windows').
+      if (!ev_.linux_line && std::find(std::begin(kLinuxWords), std::end(kLinuxWords), w) != std::end(kLinuxWords)) {
+        ev_.linux_line = n;
       }
       if (w.size() == 10 && w == "set_device" && !ev_.set_device_line) ev_.set_device_line = n;
       const bool env_folder = packages_at != std::string_view::npos && i < packages_at && i > 0 &&
@@ -1566,13 +1569,8 @@ class Reader {
         lo.find("cpu") != std::string_view::npos) {
       host_memory(lo);
     }
-    // A Linux machine or service named ("Ubuntu 22.04", "on Linux", a /home/ path, Colab, a SLURM job):
-    // not Windows' driver model (host_commit_limit's reading).
-    if (!ev_.linux_line && (contains_any(lo, {"/home/", "/root/", "/usr/", "slurm"}) ||
-                            std::any_of(std::begin(kLinuxWords), std::end(kLinuxWords),
-                                        [&](std::string_view w) { return contains_word(lo, w); }))) {
-      ev_.linux_line = n;
-    }
+    // A Linux path or a SLURM job (Linux named as a word: the word loop above): not Windows' driver model.
+    if (!ev_.linux_line && contains_any(lo, {"/home/", "/root/", "/usr/", "slurm"})) ev_.linux_line = n;
     if (!ev_.memory_fraction_line && contains_any(lo, {"memory_fraction", "per_process_gpu_memory_fraction", "mem_fraction"})) {
       ev_.memory_fraction_line = n;
     }
@@ -10257,20 +10255,19 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   }
   // for_inference read only where no no_grad / inference_mode shows and nothing calls generate()
   // (which runs under no_grad: its memory is the KV cache's).
-  if (c.no_grad_seen || ev.generate_call_line > 0) {
+  auto drop = [&](std::string_view kind) {
     statements.erase(std::remove_if(statements.begin(), statements.end(),
-                                    [](const Signal& s) { return s.what.rfind(kForInference, 0) == 0; }),
+                                    [&](const Signal& s) { return s.what.rfind(kind, 0) == 0; }),
                      statements.end());
-  }
+  };
+  if (c.no_grad_seen || ev.generate_call_line > 0) drop(kForInference);
   // ... and a forward's output detached only where, besides, nothing trains (a training step detaches
   // what it logs or feeds back: "fake = netG(z).detach()").
   // (Nor where autograd is turned off another way, "torch.set_grad_enabled(False)", "vae.requires_grad_(False)",
   // or a loss, backward() or an optimizer is named: "z1 = target(x1).detach()" in a BYOL step.)
   if (c.no_grad_seen || ev.generate_call_line > 0 || ev.training_line > 0 || ev.train_token_line > 0 ||
       ev.grad_disabled_line > 0 || ev.loss_or_step_line > 0) {
-    statements.erase(std::remove_if(statements.begin(), statements.end(),
-                                    [](const Signal& s) { return s.what.rfind(kForwardDetached, 0) == 0; }),
-                     statements.end());
+    drop(kForwardDetached);
   }
   for (const Signal& s : statements) {
     const std::string kind = s.what.substr(0, s.what.find(':'));
@@ -10457,9 +10454,10 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
                          "a protein structure model named (its pair representation is N x N over the residues: "
                          "the input's length scales its memory)"});
   }
-  // An image-generation app or pipeline named (image_generation_word()) in a log that trains nothing
-  // (no training word, no "train" inside a word, no LoRA) and names no batch: it generates one image at a time, so the image's resolution (the latent's self-attention) is the
-  // activations' size to blame, not a batch. A little weight, never deciding.
+  // An image-generation app or pipeline named (image_generation_named()) in a log that trains nothing
+  // (no training word, no "train" inside a word, no LoRA) and names no batch: it generates one image
+  // at a time, so the image's resolution (the latent's self-attention) is the activations' size to
+  // blame, not a batch. A little weight, never deciding.
   if (ev.image_generation_line > 0 && !c.training && ev.train_token_line == 0 && ev.lora_line == 0 &&
       ev.batch_word_line == 0) {
     c.signals.push_back({OomCause::kActivationsSeqlen, 0.15, 0,

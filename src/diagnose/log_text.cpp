@@ -671,12 +671,6 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
   bool consequence_told = false;
   if (dehua != std::string_view::npos) {
     const std::string_view rest = text.substr(dehua + 6);
-    auto oom_word = [&] {
-      for (size_t p = rest.find("oom"); p != std::string_view::npos; p = rest.find("oom", p + 1)) {
-        if ((p == 0 || !is_alpha(rest[p - 1])) && (p + 3 >= rest.size() || !is_alpha(rest[p + 3]))) return true;
-      }
-      return false;
-    };
     const std::string_view head = text.substr(0, std::min(ruguo, dehua));
     consequence_told =
         (contains_any(rest, {"\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98", "\xe7\x88\x86\xe6\x98\xbe\xe5\xad\x98",
@@ -684,7 +678,7 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
                              "\xe8\xb6\x85\xe5\x86\x85\xe5\xad\x98", "\xe7\x88\x86\xe5\x86\x85\xe5\xad\x98",
                              "\xe8\xb6\x85\xe9\xa1\xaf\xe5\xad\x98", "\xe7\x88\x86\xe9\xa1\xaf\xe5\xad\x98",
                              "\xe9\xa1\xaf\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3", "out of memory"}) ||
-         oom_word()) &&
+         contains_word(rest, "oom")) &&
         !contains_any(rest, {"\xe5\x8f\xaf\xe8\x83\xbd", "\xe4\xbc\x9a\xe4\xb8\x8d\xe4\xbc\x9a",
                              "\xe8\x83\xbd\xe4\xb8\x8d\xe8\x83\xbd", "\xe6\x98\xaf\xe4\xb8\x8d\xe6\x98\xaf"}) &&
         !contains_any(text, {"\xe6\x83\xb3\xe9\x97\xae", "\xe8\xaf\xb7\xe9\x97\xae"}) &&
