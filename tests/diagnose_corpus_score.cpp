@@ -375,6 +375,9 @@
 //   waves, at the start of the next session while one small mend for held91 was made (aeac021);
 //   committed on their own after it and before anything was scored on them). Scored only when asked
 //   for (OOMKIT_CORPUS_PART=held92).
+// - held93: tests/data/oom-corpus-held93/ (77 reports gathered the same way, in seventeen shares, at
+//   the start of the next session while nothing in the diagnoser changed; committed on their own
+//   before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held93).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
