@@ -10126,3 +10126,74 @@ TEST(DiagnoseKinds40, Session51FinalRead) {
   ASSERT_FALSE(joined.empty());
   EXPECT_NE(joined.front().oom->requested_bytes.value_or(0), int64_t{240} << 30);
 }
+
+// held93's kinds, each read on a text of its own.
+TEST(DiagnoseKinds40, Held93Kinds) {
+  // A GPU told absent ("without GPU", "with just CPU"): no GPU ran out; what ran out is the host's RAM.
+  const std::string no_gpu = "Training - Out of Memory Error without GPU\nWhen I train with just CPU I get a memory error.\n";
+  const std::vector<Diagnosis> cpu = diagnose_log(no_gpu, rules_alone());
+  ASSERT_FALSE(cpu.empty());
+  ASSERT_TRUE(cpu[0].oom.has_value());
+  EXPECT_NE(cpu[0].oom->device, "cuda");
+  EXPECT_EQ(top_cause(no_gpu), OomCause::kCpuRam);
+  const std::vector<Diagnosis> gpu = diagnose_log("Training - Out of Memory Error, no GPU memory left\n", rules_alone());
+  ASSERT_FALSE(gpu.empty());
+  EXPECT_EQ(gpu[0].oom->device, "cuda");
+  // CUDA_VISIBLE_DEVICES beside a command's flag ("--reset") tells no setting ignored.
+  const std::string pytorch1 =
+      "RuntimeError: CUDA out of memory. Tried to allocate 36.00 MiB (GPU 0; 8.00 GiB total capacity; 6.08 GiB already "
+      "allocated; 0 bytes free; 6.81 GiB reserved in total by PyTorch)\n";
+  EXPECT_FALSE(evidence_holds("Title\nI run `CUDA_VISIBLE_DEVICES=0 python tasks/run.py --exp_name x --reset`\n" + pytorch1,
+                              "is not the one the job ran on"));
+  EXPECT_TRUE(evidence_holds("Title\nMy mistake: CUDA_VISIBLE_DEVICES was set wrong, it still runs on GPU 0\n" + pytorch1,
+                             "is not the one the job ran on"));
+  // A rollback to an older version that made the failure go away: the newer version's change.
+  EXPECT_TRUE(evidence_holds("Title\n" + kPytorch2Oom + "When I switched back to v0.3.7 this problem went away.\n",
+                             "a rollback to an older version", OomCause::kOther));
+  EXPECT_FALSE(evidence_holds("Title\n" + kPytorch2Oom + "When I switched back to fp32 this problem went away.\n",
+                              "a rollback to an older version"));
+  EXPECT_FALSE(evidence_holds("Title\n" + kPytorch2Oom + "Going back to 1.9.0 did not help, it still fails.\n",
+                              "a rollback to an older version"));
+  // An update named as when the failures began.
+  EXPECT_TRUE(evidence_holds("Title\n" + kPytorch2Oom + "I updated to build 1.3.9 of the wrapper and everything OOMs now.\n",
+                             "a regression told", OomCause::kOther));
+  // "overloads the memory of the GPU" reports an out-of-memory failure.
+  EXPECT_EQ(diagnose_log("Mask generation\nWith ~1000 masks it overloads the memory of the GPU.\n", rules_alone()).size(), 1u);
+  // nvidia-smi listing only the desktop's graphics processes: no other job's memory.
+  const std::string smi =
+      "Check failed: error == cudaSuccess (2 vs. 0) out of memory\n"
+      "|    0      1187      G   /usr/lib/xorg/Xorg                           169MiB |\n"
+      "|    0      9513      G   /usr/bin/plasmashell                          81MiB |\n";
+  EXPECT_NE(top_cause(smi), OomCause::kOtherProcess);
+  // zh: the batch lowered in vain or failing however it is set.
+  EXPECT_TRUE(evidence_holds("Title\n" + pytorch1 + "\xe4\xb8\x8d\xe7\xae\xa1""batchsize\xe8\xae\xbe\xe7\xbd\xae\xe5\xa4\x9a"
+                             "\xe5\xb0\x91\xe9\x83\xbd\xe4\xbc\x9a\xe6\x8a\xa5\xe9\x94\x99\n",  // 不管batchsize设置多少都会报错
+                             "fails however small the batch", OomCause::kStaticModelTooLarge));
+  EXPECT_TRUE(evidence_holds("Title\n" + pytorch1 + "\xe6\x8a\x8a batchsize\xe8\xae\xbe\xe4\xb8\xba""1\xef\xbc\x8c\xe5\x8f\xaa"
+                             "\xe6\x9c\x89""1\xe5\xbc\xa0\xe5\x8d\xa1\xef\xbc\x8c""oom\n",  // 把 batchsize设为1，只有1张卡，oom
+                             "fails even at batch size 1"));
+  EXPECT_FALSE(evidence_holds("Title\n" + pytorch1 + "batchsize\xe8\xae\xbe\xe4\xb8\xba""1\xe5\xb0\xb1\xe4\xb8\x8d\xe4\xbc\x9a"
+                              "oom\xe4\xba\x86\n",  // batchsize设为1就不会oom了 (at 1 it does not OOM)
+                              "fails even at batch size 1"));
+  // A resume told as what the user does after each failure is not a failure at the resume.
+  EXPECT_FALSE(evidence_holds("Title\n" + pytorch1 + "At the end of the next epoch it goes out of memory again, and then I "
+                              "have to resume the training again and again from the checkpoint.\n",
+                              "fails when resuming from a checkpoint"));
+  // A video format's height inside a model's folder is no input's resolution.
+  EXPECT_FALSE(evidence_holds("Title\n--dit \"ckpts/hunyuan-video-t2v-720p/transformers/model_states_fp8.pt\" \\\n" + pytorch1,
+                              "a long input (sequence length / resolution)"));
+  EXPECT_TRUE(evidence_holds("Title\nUpscaling a 1080p video\n" + pytorch1, "a long input (sequence length / resolution)"));
+  // Variable-length batches told peaking past the memory: the longest inputs.
+  EXPECT_TRUE(evidence_holds("Title\n" + pytorch1 + "SQuAD's variable-length batches spike some steps past 80 GiB.\n",
+                             "variable-length batches", OomCause::kActivationsSeqlen));
+  // zh: recordings told minutes long.
+  EXPECT_TRUE(evidence_holds("Title\n" + pytorch1 + "\xe6\x80\xbb\xe5\x85\xb1\xe6\x9c\x89""52\xe6\x9d\xa1\xe6\x95\xb0\xe6\x8d\xae"
+                             "\xef\xbc\x8c\xe6\x9c\x80\xe9\x95\xbf\xe4\xb8\xba""11\xe5\x88\x86\xe9\x92\x9f\n",  // 总共有52条数据，最长为11分钟
+                             "long inputs", OomCause::kActivationsSeqlen));
+  EXPECT_FALSE(evidence_holds("Title\n" + pytorch1 + "\xe8\xb7\x91\xe4\xba\x86""10\xe5\x88\x86\xe9\x92\x9f\xe5\x90\x8e"
+                              "\xe8\xa7\x86\xe9\xa2\x91\xe5\xa4\x84\xe7\x90\x86\xe5\xb4\xa9\xe4\xba\x86\n",  // 跑了10分钟后视频处理崩了
+                              "long inputs"));
+  // A set of prompts is no chat's turn.
+  EXPECT_FALSE(evidence_holds("Title\n" + kPytorch2Oom + "Memory usage increases with each successive prompt set until it crashes.\n",
+                              "chat's turns"));
+}

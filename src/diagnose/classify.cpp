@@ -1403,7 +1403,7 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   // memory", "MemoryError", a kill): what ran out is the host's RAM.
   // Not where a GPU's size is told (the no-GPU machine is then another one).
   if (c.no_gpu_line > 0 && oom.device.empty() && !c.named_device_bytes && !c.stated_device_bytes &&
-      !diagnose_detail::contains_any(message_lo,
+      !diagnose_detail::contains_any(diagnose_detail::gpu_denials_blanked(message_lo),
                                      {"cuda", "gpu", "cudnn", "cublas", "hip", "rocm", "mps", "xla", "tpu", "device"})) {
     b.boost(OomCause::kCpuRam, 0.4,
             fmt::format("the log tells the machine has no GPU (line {}) and the message names no device: what ran out is "

@@ -651,7 +651,7 @@ struct LogEvidence {
   int64_t full_finetune_line = 0;               // first line naming full fine-tuning as the run ("--finetuning_type full")
   int64_t zero3_line = 0;                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)
   int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)
-  std::vector<std::array<int64_t, 3>> smi_rows;   // nvidia-smi process rows: (line, GPU index, MiB)
+  std::vector<std::array<int64_t, 4>> smi_rows;   // nvidia-smi process rows: (line, GPU index, MiB, 1 if a compute (C) process)
   int64_t sharding_denied_line = 0;              // first line naming FSDP / DeepSpeed as not used
   int64_t zero0_line = 0;                        // first line naming ZeRO stage 0 (DeepSpeed without sharding)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
@@ -1600,7 +1600,9 @@ class Reader {
       gpu_count(lo, n);  // "on 8 GPUs": "gpus" is a setting's word
     }
     if (lo.size() < 160 && lo.find("mib") != std::string_view::npos && lo.find('|') != std::string_view::npos) {
-      if (const auto row = smi_process_row(lo); row && ev_.smi_rows.size() < 256) ev_.smi_rows.push_back({n, row->first, row->second});
+      if (const auto row = smi_process_row(lo); row && ev_.smi_rows.size() < 256) {
+        ev_.smi_rows.push_back({n, (*row)[0], (*row)[1], (*row)[2]});
+      }
     }
     if (lo.find("torch") != std::string_view::npos) {
       // 0.4 where it fails, not where it "runs fine" (the story is the other way round then).
@@ -1946,9 +1948,10 @@ class Reader {
   }
 
   // An nvidia-smi process row, lower-cased ("|    0   N/A  N/A    40112      C   python      384MiB |",
-  // the older "|    0     40112      C   python      384MiB |"): the GPU's index and the MiB the process
-  // holds; nullopt for any other line.
-  static std::optional<std::pair<int64_t, int64_t>> smi_process_row(std::string_view lo) {
+  // the older "|    0     40112      C   python      384MiB |"): the GPU's index, the MiB the process
+  // holds and 1 where it is a compute process (type C or C+G; 0 for a graphics-only G: a desktop's
+  // Xorg, a browser); nullopt for any other line.
+  static std::optional<std::array<int64_t, 3>> smi_process_row(std::string_view lo) {
     std::vector<std::string_view> t;
     for_each_token(lo, [&](size_t i, size_t j) {
       t.push_back(lo.substr(i, j - i));
@@ -1960,13 +1963,14 @@ class Reader {
     const std::string_view mib = last.substr(0, last.size() - 3);
     if (mib.empty() || mib.size() > 7 || !std::all_of(mib.begin(), mib.end(), is_digit)) return std::nullopt;
     // A process type (C, G) and a PID among the columns between.
-    bool type = false, pid = false;
+    bool type = false, pid = false, compute = false;
     for (size_t k = 1; k + 1 < t.size(); ++k) {
-      type = type || t[k] == "c" || t[k] == "g";
+      type = type || t[k] == "c" || t[k] == "g" || t[k] == "c+g";
+      compute = compute || t[k] == "c" || t[k] == "c+g";
       pid = pid || (t[k].size() >= 2 && std::all_of(t[k].begin(), t[k].end(), is_digit));
     }
     if (!type || !pid || lo.find("| ") == std::string_view::npos) return std::nullopt;
-    return std::make_pair(std::stoll(std::string(t.front())), std::stoll(std::string(mib)));
+    return std::array<int64_t, 3>{std::stoll(std::string(t.front())), std::stoll(std::string(mib)), compute ? 1 : 0};
   }
 
   // Text `c` (lower-cased) that denies what it names ("is not", "isn't", "wasn't", "not the problem", "not
@@ -3500,7 +3504,10 @@ class Reader {
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
-        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory && !paging_file_set && example_size.empty()) {
+        !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory && !paging_file_set && example_size.empty() &&
+        // (Chinese with the batch named, "不管batchsize设置多少都会报错": its readings are below, the word table's
+        // ASCII words aside.)
+        (ascii_ || !has_text("batch"))) {
       return;
     }
     // A sentence, not code or a program's output (several readings below need it).
@@ -4141,11 +4148,13 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // a length named in the same clause was lowered in vain too.
     // (Not where memory is told growing on the line: "no matter how small the batch, the memory keeps
     // growing every step" is growth's.)
+    // (In Chinese too: zh_batch_however(), "不管batchsize设置多少都会报错", however the batch is set, it fails.)
     if (contains("batch") && sentence && !negated && !has(kWGrow)) {
-      for (std::string_view however : {"no matter how small", "no matter how low", "however small", "regardless of how small"}) {
+      for (std::string_view however : {"no matter how small", "no matter how low", "however small", "regardless of how small",
+                                       "\xe4\xb8\x8d\xe7\xae\xa1", "\xe6\x97\xa0\xe8\xae\xba"}) {
         const size_t p = lo.find(however);
-        if (p == std::string_view::npos) continue;
-        const std::string_view c = clause_at(lo, p);
+        if (p == std::string_view::npos || (!is_alpha(however[0]) && !zh_batch_however(lo))) continue;
+        const std::string_view c = is_alpha(however[0]) ? clause_at(lo, p) : lo.substr(p);
         if (c.find("batch") == std::string_view::npos) continue;
         add(n, FactKind::kStatement, OomCause::kStaticModelTooLarge, 0.3,
             "fails however small the batch (as at batch size 1: the model itself): " + text(), 0, Told::kAccount);
@@ -4266,10 +4275,14 @@ if ((contains("before the first step") || contains("before training") || contain
     // checkpoint dict itself kept (other) next.
     // The checkpoint itself told holding the memory ("the checkpoint pickle was wasting over 1GB of
     // memory", "never unloaded", "kept in memory"): the loaded object kept, not the optimizer's.
+    // (Not the resume told as what the user does after each failure: "then I have to resume the training
+    // again and again": the run that fails is the one before it.)
     if (contains("resum") && (contains("checkpoint") || contains("ckpt") || contains("resume training") ||
                               contains("resuming training") || contains("resume the training") ||
                               contains("resuming the training")) &&
-        !contains("resume_from_checkpoint") && !negated) {
+        !contains("resume_from_checkpoint") && !negated &&
+        !contains_any(lo, {"have to resume", "had to resume", "need to resume", "needed to resume", "must resume",
+                           "to manually resume", "again and again"})) {
       // (context_at() reads it as the checkpoint's own where the log tells that kept: checkpoint_kept_line.)
       add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.45, std::string(kResumeOptimizer) + text());
       add(n, FactKind::kStatement, OomCause::kOther, 0.4,
@@ -4466,6 +4479,18 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
       add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, 0.4,
           "a copy or a program kept per recompile (the compilation cache grows with each new shape): " + text(), 0,
           Told::kAccount);
+    }
+    // A rollback to an older version told making the failure go away (rollback_fixed()): the newer
+    // version's change, confirmed by the user's own test, above what the growth or the run suggests.
+    if (sentence && contains(" to ") &&
+        (contains("back to ") || contains("revert") || contains("rolled back") || contains("rolling back") ||
+         contains("downgrad")) &&
+        rollback_fixed(lo)) {
+      add(n, FactKind::kStatement, OomCause::kOther, 0.55,
+          "a rollback to an older version told making the failure go away: the newer version's change: " + text(), 0,
+          Told::kAccount);
+      // (Growth that a rollback alone ends is the library's, not references the user's code keeps.)
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, -0.2, "");
     }
     // A regression told (regression_told()): the library's change, a candidate.
     if (sentence && (contains("commit") || contains("release") || contains("version") || contains("updat") ||
@@ -5369,10 +5394,17 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
     // CUDA_VISIBLE_DEVICES=1 doesn't work, it still runs on GPU0", "my mistake setting VISIBLE CUDA".
+    // (A word where one starts, not a command's flag after '-': "python tasks/run.py --reset".)
+    auto prose_word = [](std::string_view t, std::string_view w) {
+      for (size_t p = t.find(w); p != std::string_view::npos; p = t.find(w, p + 1)) {
+        if (word_starts_at(t, p) && (p == 0 || t[p - 1] != '-')) return true;
+      }
+      return false;
+    };
     if (has(kWVisible) && (contains("visible_devices") || contains("visible cuda") || contains("visible device") ||
                            contains("visible gpu")) &&
         (contains("doesn't work") || contains("does not work") || contains("not working") || contains("ignored") ||
-         contains("mistake") || contains("wrong") || contains("reset") ||
+         prose_word(lo, "mistake") || prose_word(lo, "wrong") || prose_word(lo, "reset") ||
          // "it still runs on GPU0" (not "still OOMs": that is the setting not helping)
          (contains("still") && (contains("gpu0") || contains("gpu 0") || contains("cuda:0"))))) {
       add(n, FactKind::kStatement, OomCause::kOtherProcess, 0.4,
@@ -5554,6 +5586,18 @@ if (contains("other process") || contains("another process") || contains("other 
     if (has(kWShapes) && (contains("variable length") || contains("variable-length") || contains("dynamic shape") ||
                           contains("different lengths") || contains("varying"))) {
       add(n, FactKind::kStatement, OomCause::kFragmentation, 0.1, "varying tensor shapes: " + text());
+    }
+    // Variable-length batches told peaking past the memory ("SQuAD's variable-length batches spike some
+    // steps past 80 GiB", "with varying lengths the longest batches exceed the GPU"): the steps that fail
+    // are those drawing the longest inputs, activations that grow with the length (as the padded
+    // batch's T), not memory kept or cut up.
+    if (sentence && !negated &&
+        contains_any(lo, {"variable-length", "variable length", "varying length", "varying-length", "different lengths"}) &&
+        contains_any(lo, {"spike", "peak", "longest", "past ", "exceed", "over the limit", "some steps", "some batches"}) &&
+        lo.find('?') == std::string_view::npos) {
+      add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
+          "variable-length batches told peaking past the memory (the steps that draw the longest inputs fail): " + text(),
+          0, Told::kAccount);
     }
     // Tensors told allocated again and again at different sizes ("when you pre-allocate you prevent
     // multiple tensors of different sizes from having to be created", "it reallocates buffers of
@@ -5760,7 +5804,9 @@ if (contains("other process") || contains("another process") || contains("other 
                                "cuda.is_available() returns false", "cuda.is_available() is false",
                                "without a gpu", "without any gpu", "don't have a gpu", "do not have a gpu",
                                "don't have any gpu", "have no gpu", "has no gpu", "cpu only", "cpu-only", "cpuonly",
-                               "on cpu only", "only cpu"}) {
+                               "on cpu only", "only cpu",
+                               // "train with just CPU", "using only the CPU", "on the CPU alone"
+                               "just cpu", "just the cpu", "just a cpu", "only the cpu", "cpu alone"}) {
       const size_t p = lo.find(x);
       if (p == std::string_view::npos || !word_starts_at(lo, p)) continue;
       // "use the CPU only", "try CPU-only": advice, not the machine
@@ -5768,15 +5814,18 @@ if (contains("other process") || contains("another process") || contains("other 
       if (contains_any(before, {"use ", "try ", "switch", "fall back", "fallback"})) continue;
       return true;
     }
-    for (size_t p = lo.find("no gpu"); p != std::string_view::npos; p = lo.find("no gpu", p + 1)) {
-      if (!word_starts_at(lo, p)) continue;
-      const std::string_view after = lo.substr(p + 6, 12);
-      if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
-          after.rfind(" usage", 0) == 0 || after.rfind(" util", 0) == 0 || after.rfind(" process", 0) == 0 ||
-          after.rfind("s were", 0) == 0 || after.rfind(" was used", 0) == 0 || after.rfind(" is used", 0) == 0) {
-        continue;
+    // "no GPU", "without GPU" ("Out of Memory Error without GPU"), the GPU's memory aside
+    for (std::string_view x : {std::string_view("no gpu"), std::string_view("without gpu")}) {
+      for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
+        if (!word_starts_at(lo, p)) continue;
+        const std::string_view after = lo.substr(p + x.size(), 12);
+        if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
+            after.rfind(" usage", 0) == 0 || after.rfind(" util", 0) == 0 || after.rfind(" process", 0) == 0 ||
+            after.rfind("s were", 0) == 0 || after.rfind(" was used", 0) == 0 || after.rfind(" is used", 0) == 0) {
+          continue;
+        }
+        return true;
       }
-      return true;
     }
     return false;
   }
@@ -7005,7 +7054,7 @@ if (contains("other process") || contains("another process") || contains("other 
                                    "\xe6\x94\xb9\xe6\x88\x90", "\xe6\x94\xb9\xe4\xb8\xba", "\xe8\xb0\x83\xe6\x88\x90",
                                    "\xe8\xb0\x83\xe5\x88\xb0", "\xe8\xb0\x83\xe4\xb8\xba", "\xe9\x99\x8d\xe5\x88\xb0",
                                    "\xe5\x87\x8f\xe5\x88\xb0", "\xe8\xae\xbe\xe5\x88\xb0", "\xe4\xbf\xae\xe6\x94\xb9\xe4\xb8\xba",
-                                   "\xe4\xbf\xae\xe6\x94\xb9\xe6\x88\x90"}) {
+                                   "\xe4\xbf\xae\xe6\x94\xb9\xe6\x88\x90", "="}) {  // (... and "batch size=1")
         const size_t s = near.find(set);
         if (s == std::string_view::npos) continue;
         size_t one = b + 5 + s + set.size();
@@ -7025,8 +7074,9 @@ if (contains("other process") || contains("another process") || contains("other 
             (one + 1 < lo.size() && (is_digit(lo[one + 1]) || lo[one + 1] == '.' || is_alpha(lo[one + 1])))) {
           continue;
         }
-        // After it, the failure going on (zh_failure_goes_on()).
-        if (zh_failure_goes_on(lo, one, 24) != std::string_view::npos) return true;
+        // After it, the failure going on (zh_failure_goes_on()), or the failure itself within the next
+        // clauses with no 不 / 没 before it ("把 batchsize设为1，只有1张卡，oom": set to 1, one card, OOM).
+        if (zh_failure_goes_on(lo, one, 24) != std::string_view::npos || zh_failure_follows(lo, one + 1, 30)) return true;
       }
     }
     return false;
@@ -7035,6 +7085,8 @@ if (contains("other process") || contains("another process") || contains("other 
   // Batch sizes tried or lowered in vain, told in Chinese on the lower-cased line `lo`: a verb of
   // trying or lowering (尝试, 试了, 试过, 调小, 改小, 减小, 降低) and, after it, the failure told going on
   // within four characters of a word of all or still (zh_failure_goes_on()).
+  // Also the batch told already lowered (已经 then 降到 / 降为 / 减到 / 调到 / 调小 /
+  // 改小 / 减小 / 降低: "batch已经降到2了"), the failure being the report's own.
   static bool zh_batch_in_vain(std::string_view lo) {
     size_t tried = std::string_view::npos;
     for (std::string_view v : {"\xe5\xb0\x9d\xe8\xaf\x95", "\xe8\xaf\x95\xe4\xba\x86", "\xe8\xaf\x95\xe8\xbf\x87",
@@ -7042,7 +7094,51 @@ if (contains("other process") || contains("another process") || contains("other 
                                "\xe9\x99\x8d\xe4\xbd\x8e"}) {
       tried = std::min(tried, lo.find(v));
     }
-    return tried != std::string_view::npos && zh_failure_goes_on(lo, tried, 12) != std::string_view::npos;
+    if (tried != std::string_view::npos && zh_failure_goes_on(lo, tried, 12) != std::string_view::npos) return true;
+    for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
+      const size_t already = lo.find("\xe5\xb7\xb2\xe7\xbb\x8f", b);  // 已经
+      if (already == std::string_view::npos || already > b + 16) continue;
+      const std::string_view verb = lo.substr(already + 6, 6);
+      for (std::string_view v : {"\xe9\x99\x8d\xe5\x88\xb0", "\xe9\x99\x8d\xe4\xb8\xba", "\xe5\x87\x8f\xe5\x88\xb0",
+                                 "\xe8\xb0\x83\xe5\x88\xb0", "\xe8\xb0\x83\xe5\xb0\x8f", "\xe6\x94\xb9\xe5\xb0\x8f",
+                                 "\xe5\x87\x8f\xe5\xb0\x8f", "\xe9\x99\x8d\xe4\xbd\x8e"}) {
+        if (verb == v) return true;
+      }
+    }
+    return false;
+  }
+
+  // The batch told failing however it is set, in Chinese: 不管 / 无论 (no matter) with the batch within 12
+  // bytes after it and the failure going on after that (zh_failure_goes_on(): "不管batchsize设置多少都会报错",
+  // however the batch is set, it fails).
+  static bool zh_batch_however(std::string_view lo) {
+    for (std::string_view however : {"\xe4\xb8\x8d\xe7\xae\xa1", "\xe6\x97\xa0\xe8\xae\xba"}) {  // 不管, 无论
+      const size_t p = lo.find(however);
+      if (p != std::string_view::npos && lo.substr(p, 18).find("batch") != std::string_view::npos &&
+          zh_failure_goes_on(lo, p, 24) != std::string_view::npos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A failure word (zh_failure_goes_on()'s) within `window` bytes from byte `from` of `lo`, with no 不 /
+  // 没 / 就 / 可以 (not, then, can) before it there: the failure told right after a setting.
+  static bool zh_failure_follows(std::string_view lo, size_t from, size_t window) {
+    if (from >= lo.size()) return false;
+    const std::string_view after = lo.substr(from, window);
+    for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
+                                  "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
+                                  "\xe8\xb6\x85\xe5\x87\xba"}) {
+      const size_t f = after.find(fail);
+      if (f == std::string_view::npos) continue;
+      const std::string_view lead = after.substr(0, f);
+      if (!contains_any(lead, {"\xe4\xb8\x8d", "\xe6\xb2\xa1", "\xe5\xb0\xb1", "\xe5\x8f\xaf\xe4\xbb\xa5", "?",
+                               "\xef\xbc\x9f", "\xe5\x90\x97"})) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // The failure told going on at or after byte `from` of the lower-cased line `lo`: a word of "still" or
@@ -7056,9 +7152,10 @@ if (contains("other process") || contains("another process") || contains("other 
                                    "\xe4\xbb\x8d\xe7\x84\xb6", "\xe9\x83\xbd", "\xe4\xb9\x9f"}) {
       for (size_t p = lo.find(still, from); p != std::string_view::npos && p < found; p = lo.find(still, p + 1)) {
         const std::string_view after = lo.substr(p + still.size(), window);
+        // (不行, "no good": "还是不行", still fails.)
         for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
                                       "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
-                                      "\xe8\xb6\x85\xe5\x87\xba"}) {
+                                      "\xe8\xb6\x85\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xa1\x8c"}) {
           const size_t f = after.find(fail);
           if (f == std::string_view::npos) continue;
           const std::string_view lead = after.substr(0, f);
@@ -7673,7 +7770,14 @@ if (contains("other process") || contains("another process") || contains("other 
         }
         auto starts = [&](std::string_view t) { return rest.substr(0, t.size()) == t; };
         if (std::any_of(std::begin(kChatTurns), std::end(kChatTurns), starts)) return true;
-        if ((chat || strong) && std::any_of(std::begin(kTurns), std::end(kTurns), starts)) return true;
+        // (A set or batch of prompts is no turn: "with each iteration/successive prompt set", a loop over inputs.)
+        auto turn_word = [&](std::string_view t) {
+          if (!starts(t)) return false;
+          std::string_view next = rest.substr(t.size());
+          if (!next.empty() && next.front() == 's') next.remove_prefix(1);
+          return next.rfind(" set", 0) != 0 && next.rfind(" batch", 0) != 0;
+        };
+        if ((chat || strong) && std::any_of(std::begin(kTurns), std::end(kTurns), turn_word)) return true;
       }
       return false;
     };
@@ -8533,6 +8637,11 @@ if (contains("other process") || contains("another process") || contains("other 
       {"gradient_accumulation", OomCause::kActivationsBatch}, {"gradient accumulation", OomCause::kActivationsBatch},
       {"gradient checkpointing", OomCause::kActivationsBatch}, {"gradient_checkpointing", OomCause::kActivationsBatch},
       {"activation checkpointing", OomCause::kActivationsBatch},
+      // activations recomputed in the backward (Megatron's --recompute-granularity / --recompute-method;
+      // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", sec. 4):
+      // activation checkpointing by its other name
+      {"activation recomputation", OomCause::kActivationsBatch}, {"activation recompute", OomCause::kActivationsBatch},
+      {"full recompute", OomCause::kActivationsBatch}, {"recompute_granularity", OomCause::kActivationsBatch},
       {"\xe6\xa2\xaf\xe5\xba\xa6\xe6\xa3\x80\xe6\x9f\xa5\xe7\x82\xb9", OomCause::kActivationsBatch},  // 梯度检查点
       {"gpu_memory_utilization", OomCause::kGenerationKvCache},
       {"kv cache", OomCause::kGenerationKvCache}, {"kv_cache", OomCause::kGenerationKvCache},
@@ -9061,6 +9170,38 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // A rollback to an older version told as what made the failure go away: "When I switched back to
+  // v0.3.7 this problem went away", "going back to 1.9.0 fixed it", "downgrading to 2.1 solved it":
+  // the newer version's change. The version right after "to" ("v0.3.7", "1.9.0", "version 2",
+  // "build 1.3.6", "the previous version"), not a setting ("back to fp32", "back to batch size 8",
+  // "back to 24GB"); its success in the rest of the line, neither asked nor denied ("going back to
+  // 1.9 did not help").
+  static bool rollback_fixed(std::string_view lo) {
+    for (std::string_view rb : {"switched back to ", "switching back to ", "went back to ", "going back to ", "go back to ",
+                                "reverted to ", "reverting to ", "rolled back to ", "rolling back to ", "downgraded to ",
+                                "downgrading to "}) {
+      const size_t p = lo.find(rb);
+      if (p == std::string_view::npos || asked_at(lo, p)) continue;
+      std::string_view target = lo.substr(p + rb.size(), 32);
+      const bool older_named = contains_any(target.substr(0, 20), {"the previous version", "the older version",
+                                                                   "the old version", "an older version", "the earlier version",
+                                                                   "the previous release", "the previous build"});
+      for (std::string_view lead : {"version ", "build ", "release ", "v"}) {
+        if (target.rfind(lead, 0) == 0) target.remove_prefix(lead.size());
+      }
+      const bool numbered = !target.empty() && is_digit(target[0]) && !size_named(target.substr(0, 12), true);
+      if (!older_named && !numbered) continue;
+      const std::string_view after = lo.substr(p);
+      if (contains_any(after, {"went away", "goes away", "go away", "gone", "disappear", "fixed", "solved", "resolved",
+                               "works", "worked", "no problem", "no issue", "no oom", "runs fine", "ran fine"}) &&
+          !contains_any(after, {"didn't help", "did not help", "doesn't help", "does not help", "didn't fix", "did not fix",
+                                "not solve", "n't solve", "still"})) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // It worked before a new version, release or commit and fails (or needs more) after it: "one of
   // the latest commits blew up memory requirements", "Worked under the initial release ... After the
   // newest release it no longer works", "since upgrading to 2.3 it OOMs", "when I used 0.10 I could
@@ -9124,7 +9265,9 @@ if (contains("other process") || contains("another process") || contains("other 
     if (!contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
                            "initial release", "previous release", "previous version", "older version", "earlier version",
                            "old version", "prior to the new", "since the update", "after the update", "after updating",
-                           "since updating", "since upgrading", "after upgrading", "after the upgrade", "since the upgrade"})) {
+                           "since updating", "since upgrading", "after upgrading", "after the upgrade", "since the upgrade",
+                           // "I updated to build 1.3.9 of WanVideoWrapper and everything OOMs now"
+                           "i updated to", "i upgraded to", "we updated to", "we upgraded to"})) {
       return false;
     }
     // (A dataset's new release is no library's change.)
@@ -9136,7 +9279,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // ("same code no problem with previous version v4.x": fine before, told as no problem.)
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
-                             "was fine", "ran fine", "works fine", "work fine", "didn't happen", "did not happen"});
+                             "was fine", "ran fine", "works fine", "work fine", "didn't happen", "did not happen",
+                             "ooms now", "now ooms", "oom now", "everything ooms", "was previously", "before i could"});
   }
 
   // Only one of several GPUs told used, in one clause (see the reading above), in English or Chinese.
@@ -9388,6 +9532,12 @@ if (contains("other process") || contains("another process") || contains("other 
     if (has("big") && any({"big image", "bigger image"})) return true;
     if (has("image") && any({"huge image", "smaller image", "image is too", "images are too"})) return true;
     if (has("resolution") && any({"high resolution", "higher resolution", "high-resolution"})) return true;
+    // Chinese: recordings told minutes long, a number of 分钟 (minutes) on a line that names the
+    // recordings or the longest of them (音频 / 语音 / 录音 / 视频 / 条数据 / 最长: "总共有52条数据，大部分在3~5分钟，
+    // 最长为11分钟", 52 items, most 3 to 5 minutes, the longest 11): each fed whole, activations that grow
+    // with its length; not the run's own time (分钟后 / 分钟之后 "after N minutes", 跑了 / 运行了 / 训练了 "ran
+    // for", 每 "per": a rate).
+    if (zh_minutes_long_inputs(lo)) return true;
     // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
     // "音频较长" (the audio is long), "文本太长", "较长的序列", "视频很长"; not 增长 / 成长 (growth) nor
     // 长度 alone (the length, told long or short elsewhere).
@@ -9454,6 +9604,27 @@ if (contains("other process") || contains("another process") || contains("other 
           if (long_at(p + noun.size() + ahead)) return true;
         }
       }
+    }
+    return false;
+  }
+
+  // Recordings told minutes long in Chinese (see the reading in long_inputs()).
+  static bool zh_minutes_long_inputs(std::string_view lo) {
+    static constexpr std::string_view kMinutes = "\xe5\x88\x86\xe9\x92\x9f";  // 分钟
+    if (lo.find(kMinutes) == std::string_view::npos) return false;
+    if (!contains_any(lo, {"\xe9\x9f\xb3\xe9\xa2\x91", "\xe8\xaf\xad\xe9\x9f\xb3", "\xe5\xbd\x95\xe9\x9f\xb3",
+                           "\xe8\xa7\x86\xe9\xa2\x91", "\xe6\x9d\xa1\xe6\x95\xb0\xe6\x8d\xae",
+                           "\xe6\x9c\x80\xe9\x95\xbf"}) ||  // 音频, 语音, 录音, 视频, 条数据, 最长
+        contains_any(lo, {"\xe5\x88\x86\xe9\x92\x9f\xe5\x90\x8e", "\xe5\x88\x86\xe9\x92\x9f\xe4\xb9\x8b\xe5\x90\x8e",
+                          "\xe8\xb7\x91\xe4\xba\x86", "\xe8\xbf\x90\xe8\xa1\x8c\xe4\xba\x86",
+                          "\xe8\xae\xad\xe7\xbb\x83\xe4\xba\x86", "\xe6\xaf\x8f"})) {  // 分钟后, 分钟之后, 跑了, 运行了, 训练了, 每
+      return false;
+    }
+    // A number (digits, or a range "3~5", "3-5") right before 分钟.
+    for (size_t p = lo.find(kMinutes); p != std::string_view::npos; p = lo.find(kMinutes, p + 1)) {
+      size_t b = p;
+      while (b > 0 && lo[b - 1] == ' ') --b;
+      if (b > 0 && is_digit(lo[b - 1])) return true;
     }
     return false;
   }
@@ -9791,8 +9962,18 @@ if (contains("other process") || contains("another process") || contains("other 
                                  " mov ", ".mp4", " mp4", "h264", "h.264", "h265", "hevc"}) &&
                !contains_any(lo, {"monitor", "display", "screen", "preview"});
       };
+      // (Not inside a path that names no video or image file: "ckpts/hunyuan-video-t2v-720p/transformers/model.pt"
+      // is a model's folder.)
+      auto in_other_path = [&] {
+        size_t from = p, to = end;
+        while (from > 0 && lo[from - 1] != ' ' && lo[from - 1] != '"' && lo[from - 1] != '\'' && lo[from - 1] != '`') --from;
+        while (to < lo.size() && lo[to] != ' ' && lo[to] != '"' && lo[to] != '\'' && lo[to] != '`') ++to;
+        const std::string_view token = lo.substr(from, to - from);
+        return token.find('/') != std::string_view::npos &&
+               !contains_any(token, {".mp4", ".mov", ".avi", ".mkv", ".webm", ".png", ".jpg", ".jpeg"});
+      };
       if ((a == 720 || a == 1080 || a == 1440 || a == 2160 || a == 4320) && end < lo.size() && lo[end] == 'p' &&
-          (end + 1 >= lo.size() || !is_alpha(lo[end + 1])) &&
+          (end + 1 >= lo.size() || !is_alpha(lo[end + 1])) && !in_other_path() &&
           (video_input_named() || (image_log && !contains_any(lo, {"monitor", "display", "screen", "preview"})))) {
         out.weight = 0.3;
         out.what = std::to_string(a) + "p";
@@ -10512,6 +10693,16 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
         c.multi_gpu = true;
         break;
       }
+    }
+  }
+  // nvidia-smi's process table listing graphics processes alone (type G: the desktop's Xorg, a
+  // browser), 1 GiB or less in all, no compute (C) process: no other job computes on the GPU, so
+  // none holds its memory; the word prior's "processes" / "MiB" (the table's own words) aside.
+  if (!ev.smi_rows.empty() && std::none_of(ev.smi_rows.begin(), ev.smi_rows.end(), [](const auto& r) { return r[3] == 1; })) {
+    int64_t total_mib = 0;
+    for (const auto& r : ev.smi_rows) total_mib += r[2];
+    if (total_mib <= 1024) {
+      c.signals.push_back({OomCause::kOtherProcess, -0.2, ev.smi_rows.front()[0], ""});
     }
   }
   if ((c.num_gpus && *c.num_gpus > 1) || ev.device_ids.size() >= 2) {

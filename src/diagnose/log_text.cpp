@@ -727,6 +727,21 @@ bool cuda_memory_named(std::string_view t) {
          t.find("graphics memory") != std::string_view::npos;
 }
 
+std::string gpu_denials_blanked(std::string_view lo) {
+  std::string out(lo);
+  for (std::string_view d : {"without gpu", "without a gpu", "without any gpu", "without the gpu", "without cuda", "no gpu"}) {
+    for (size_t p = out.find(d); p != std::string::npos; p = out.find(d, p + 1)) {
+      const size_t e = p + d.size();
+      if ((p > 0 && word_char(out[p - 1])) || (e < out.size() && word_char(out[e]) && out[e] != 's')) continue;
+      // "no GPU memory left", "no GPU RAM free": the GPU's memory, told short
+      const std::string_view after = std::string_view(out).substr(e, 8);
+      if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0) continue;
+      std::fill(out.begin() + static_cast<std::ptrdiff_t>(p), out.begin() + static_cast<std::ptrdiff_t>(e), ' ');
+    }
+  }
+  return out;
+}
+
 // The GPU's RAM told with "of" / "on" ("it exhausts the available RAM of GPU", "the RAM on the GPU"): the
 // words whole ("program on the GPU", "histogram of GPU usage" are none), not a GPU machine's RAM ("the
 // RAM on the GPU server", "RAM of GPU nodes").

@@ -3467,7 +3467,11 @@ bool memory_trouble_prose(std::string_view lo) {
                  // memory told high or unfriendly as the complaint ("About high cuda memory allocation with
                  // too long context length", "the kernel is memory-unfriendly for long contexts")
                  "high memory usage", "high gpu memory usage", "high cuda memory", "high vram usage", "high ram usage",
-                 "high memory allocation", "memory-unfriendly", "memory unfriendly"}))) {
+                 "high memory allocation", "memory-unfriendly", "memory unfriendly",
+                 // the memory told overloaded ("with ~1000 masks it overloads the memory of the GPU")
+                 "overloads the memory", "overloaded the memory", "overloading the memory", "overloads the gpu memory",
+                 "overloaded the gpu memory", "overloads gpu memory", "overloads the vram", "overloaded the vram",
+                 "memory overload"}))) {
     return true;
   }
   if (memory_short_or_taken(lo)) return true;
@@ -4200,7 +4204,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
       // In Chinese, 显存 told to have room ("内存耗完了，但是显存还有很多": the RAM ran out, the GPU's
       // memory has plenty) is not where it ran out: the host's RAM named in trouble decides.
-      const bool cuda_named = (cuda_memory_named(lo) && !zh_gpu_memory_only_fine(lo)) || fit_on_gpu;
+      // (Not a GPU told absent: "Out of Memory Error without GPU" ran out on the host.)
+      const bool cuda_named = (cuda_memory_named(gpu_denials_blanked(lo)) && !zh_gpu_memory_only_fine(lo)) || fit_on_gpu;
       // Killed for running out of memory, the OOM named beside the kill ("the tasks were always killed
       // due to out of memory"): the kernel's OOM killer, unless an accelerator is named within 40
       // characters of the kill's reason: "gets killed (out of memory) while loading the checkpoint,
