@@ -10197,3 +10197,73 @@ TEST(DiagnoseKinds40, Held93Kinds) {
   EXPECT_FALSE(evidence_holds("Title\n" + kPytorch2Oom + "Memory usage increases with each successive prompt set until it crashes.\n",
                               "chat's turns"));
 }
+
+// A reviewer's counter-examples to held93's round, each read as it should be.
+TEST(DiagnoseKinds40, Held93Counterexamples) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  // A rollback's target is a version: not a card, a size, a count; not denied; "reverted back to" too.
+  for (const char* not_version : {"When I switched back to V100 nodes the job works.\n",
+                                  "When I went back to 512x512 images it works again.\n",
+                                  "Going back to 2 GPUs solved it.\n",
+                                  "Downgrading to 2.0.1 hasn't fixed it either, the memory grows every step.\n",
+                                  "Downgrading to 2.0.1 fixed nothing.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_version, "a rollback to an older version")) << not_version;
+  }
+  EXPECT_TRUE(evidence_holds(oom + "I reverted back to 0.3.7 and the problem went away.\n", "a rollback to an older version"));
+  // CUDA_VISIBLE_DEVICES: a function's name, a path, a denial or the user's own doubt are no setting ignored.
+  for (const char* not_ignored : {"CUDA_VISIBLE_DEVICES=0 python bench.py  # calls torch.cuda.reset_peak_memory_stats()\n",
+                                  "CUDA_VISIBLE_DEVICES=0 python train.py --config configs/wrong_labels.yaml\n",
+                                  "I set CUDA_VISIBLE_DEVICES=1 and there is no mistake there.\n",
+                                  "I don't know what I'm doing wrong, I run CUDA_VISIBLE_DEVICES=0,1 torchrun train.py\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_ignored, "is not the one the job ran on")) << not_ignored;
+  }
+  // zh: a batch lowered and now running is no batch lowered in vain (batch已经降到2了，现在可以正常训练，不会oom了).
+  EXPECT_FALSE(evidence_holds(oom + "batch\xe5\xb7\xb2\xe7\xbb\x8f\xe9\x99\x8d\xe5\x88\xb0""2\xe4\xba\x86\xef\xbc\x8c\xe7\x8e\xb0"
+                              "\xe5\x9c\xa8\xe5\x8f\xaf\xe4\xbb\xa5\xe6\xad\xa3\xe5\xb8\xb8\xe8\xae\xad\xe7\xbb\x83\xef\xbc\x8c"
+                              "\xe4\xb8\x8d\xe4\xbc\x9a""oom\xe4\xba\x86\n",
+                              "a smaller batch did not help"));
+  // zh: however the batch is set, the memory told growing is growth's (无论batch设多少，显存都会一直涨到爆).
+  EXPECT_FALSE(evidence_holds(oom + "\xe6\x97\xa0\xe8\xae\xba""batch\xe8\xae\xbe\xe5\xa4\x9a\xe5\xb0\x91\xef\xbc\x8c\xe6\x98\xbe"
+                              "\xe5\xad\x98\xe9\x83\xbd\xe4\xbc\x9a\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8\xe5\x88\xb0\xe7\x88\x86\n",
+                              "fails however small the batch"));
+  // An overload supposed or told gone is no report.
+  EXPECT_TRUE(diagnose_log("Feature request\nSaving all masks in a list could cause memory overload.\n", rules_alone()).empty());
+  EXPECT_TRUE(diagnose_log("Question\nIt no longer overloads the memory of the GPU since v1.2, thanks!\n", rules_alone()).empty());
+  // nvidia-smi's GPU row far above its process rows: processes the table cannot see (another container's).
+  const std::string hidden =
+      "Check failed: error == cudaSuccess (2 vs. 0) out of memory\n"
+      "| 30%   45C    P2   110W / 350W |  22870MiB / 24576MiB |      0%      Default |\n"
+      "|    0      1187      G   /usr/lib/xorg/Xorg                           169MiB |\n"
+      "|    0      9513      G   /usr/bin/plasmashell                          81MiB |\n";
+  std::string shown = hidden;
+  shown.replace(shown.find("22870MiB"), 8, "  250MiB");
+  const auto rank_of_other = [](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    for (size_t i = 0; !ds.empty() && i < ds.front().findings.size(); ++i) {
+      if (ds.front().findings[i].category == OomCause::kOtherProcess) return i;
+    }
+    return size_t{99};
+  };
+  EXPECT_LT(rank_of_other(hidden), rank_of_other(shown));
+  // A resume that fails is read as one, even when the user "needs" it.
+  const std::string pytorch1 =
+      "RuntimeError: CUDA out of memory. Tried to allocate 36.00 MiB (GPU 0; 8.00 GiB total capacity; 6.08 GiB already "
+      "allocated; 0 bytes free; 6.81 GiB reserved in total by PyTorch)\n";
+  EXPECT_TRUE(evidence_holds("Title\n" + pytorch1 + "I need to resume training from checkpoint-5000, but it runs out of memory "
+                             "right when the optimizer state is loaded.\n",
+                             "fails when resuming from a checkpoint"));
+  // "1080p/30fps" is the input's format, not a model's path.
+  EXPECT_TRUE(evidence_holds("Title\nGenerating 1080p/30fps video with the upscaler\n" + pytorch1,
+                             "a long input (sequence length / resolution)"));
+  // zh: minutes the run took are no recording's length (处理这个视频花了40分钟).
+  EXPECT_FALSE(evidence_holds("Title\n" + pytorch1 + "\xe5\xa4\x84\xe7\x90\x86\xe8\xbf\x99\xe4\xb8\xaa\xe8\xa7\x86\xe9\xa2\x91"
+                              "\xe8\x8a\xb1\xe4\xba\x86""40\xe5\x88\x86\xe9\x92\x9f\n",
+                              "long inputs"));
+  // An upgrade of hardware, or one that still fails, is no regression.
+  for (const char* not_regression : {"I upgraded to a 4090; before I could only run the 7B model, now the 13B OOMs.\n",
+                                     "I upgraded to 64GB of system RAM last week and it still OOMs now.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_regression, "a regression told")) << not_regression;
+  }
+  // Megatron's --recompute-activations named as the fix: activation checkpointing.
+  EXPECT_TRUE(evidence_holds(oom + "Setting --recompute-activations fixed it, thanks.\n", "", OomCause::kActivationsBatch));
+}

@@ -652,6 +652,7 @@ struct LogEvidence {
   int64_t zero3_line = 0;                        // first line naming ZeRO stage 3 or FSDP's full shard (the weights sharded)
   int64_t one_gpu_line = 0;                      // first line telling one GPU as the run's ("single GPU", 单卡)
   std::vector<std::array<int64_t, 4>> smi_rows;   // nvidia-smi process rows: (line, GPU index, MiB, 1 if a compute (C) process)
+  int64_t smi_used_mib = 0;                      // the largest "used / total" MiB of nvidia-smi's GPU rows ("22870MiB / 24576MiB")
   int64_t sharding_denied_line = 0;              // first line naming FSDP / DeepSpeed as not used
   int64_t zero0_line = 0;                        // first line naming ZeRO stage 0 (DeepSpeed without sharding)
   int64_t small_optimizer_line = 0;              // first line naming SGD, Adafactor or the optimizer offloaded
@@ -1602,6 +1603,14 @@ class Reader {
     if (lo.size() < 160 && lo.find("mib") != std::string_view::npos && lo.find('|') != std::string_view::npos) {
       if (const auto row = smi_process_row(lo); row && ev_.smi_rows.size() < 256) {
         ev_.smi_rows.push_back({n, (*row)[0], (*row)[1], (*row)[2]});
+      }
+      // The GPU row's memory, used then total ("|  22870MiB / 24576MiB |").
+      if (const size_t slash = lo.find("mib / "); slash != std::string_view::npos) {
+        size_t b = slash;
+        while (b > 0 && is_digit(lo[b - 1])) --b;
+        if (b < slash && slash - b <= 7) {
+          ev_.smi_used_mib = std::max(ev_.smi_used_mib, static_cast<int64_t>(std::stoll(std::string(lo.substr(b, slash - b)))));
+        }
       }
     }
     if (lo.find("torch") != std::string_view::npos) {
@@ -3496,6 +3505,10 @@ class Reader {
     // The process told killed by the system in other words than the word table's ("the system end it
     // by killing the process"; read below, process_killed_told()).
     const bool kill_told = has_text("kill") && process_killed_told(lo);
+    // A rollback told making the failure go away (rollback_fixed(), read below), on a line of no other
+    // word the gate knows ("I reverted back to 0.3.7 and the problem went away").
+    const bool rollback = has_text(" to ") &&
+                          (has_text(" back to ") || has_text("revert") || has_text("downgrad")) && rollback_fixed(lo);
     if ((seen & kRelevant) == 0 && !tf_device_line && !phrase_line && dims.weight == 0.0 && !uneven_memory && !vae_line &&
         !algorithm_or_backbone && !kill_told &&
         !numpy_array_error && !points_line && !merge_line && !machine_type && !count_line && !voxel_line && !hpc_or_load_line &&
@@ -3504,6 +3517,7 @@ class Reader {
         !optimizer_memory && !data_in_memory && !dataset_cached && !arena_keeps && !gpu_named_here && !turn_or_card &&
         !zh_memory_grows && !zh_memory_leaks && !zh_kept_on_device && !zh_inference && !dataframe_memory && !items_per_call && !setting_ignored &&
         !lands_on_first_gpu && !growth_in_other_words && !(two_models && at_once) && !(has(kWLoss) && has_text(".item()")) &&
+        !rollback &&
         !list_grows && !worker_contexts && !split_told_off && !hardcoded_memory && !paging_file_set && example_size.empty() &&
         // (Chinese with the batch named, "不管batchsize设置多少都会报错": its readings are below, the word table's
         // ASCII words aside.)
@@ -4276,13 +4290,13 @@ if ((contains("before the first step") || contains("before training") || contain
     // The checkpoint itself told holding the memory ("the checkpoint pickle was wasting over 1GB of
     // memory", "never unloaded", "kept in memory"): the loaded object kept, not the optimizer's.
     // (Not the resume told as what the user does after each failure: "then I have to resume the training
-    // again and again": the run that fails is the one before it.)
+    // again and again": the run that fails is the one before it; "I need to resume ... but it runs out of
+    // memory" fails at the resume.)
     if (contains("resum") && (contains("checkpoint") || contains("ckpt") || contains("resume training") ||
                               contains("resuming training") || contains("resume the training") ||
                               contains("resuming the training")) &&
         !contains("resume_from_checkpoint") && !negated &&
-        !contains_any(lo, {"have to resume", "had to resume", "need to resume", "needed to resume", "must resume",
-                           "to manually resume", "again and again"})) {
+        !contains_any(lo, {"have to resume", "had to resume", "to manually resume"})) {
       // (context_at() reads it as the checkpoint's own where the log tells that kept: checkpoint_kept_line.)
       add(n, FactKind::kStatement, OomCause::kOptimizerState, 0.45, std::string(kResumeOptimizer) + text());
       add(n, FactKind::kStatement, OomCause::kOther, 0.4,
@@ -4482,10 +4496,7 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     }
     // A rollback to an older version told making the failure go away (rollback_fixed()): the newer
     // version's change, confirmed by the user's own test, above what the growth or the run suggests.
-    if (sentence && contains(" to ") &&
-        (contains("back to ") || contains("revert") || contains("rolled back") || contains("rolling back") ||
-         contains("downgrad")) &&
-        rollback_fixed(lo)) {
+    if (sentence && rollback) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.55,
           "a rollback to an older version told making the failure go away: the newer version's change: " + text(), 0,
           Told::kAccount);
@@ -5394,10 +5405,21 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // The GPU chosen with CUDA_VISIBLE_DEVICES is not the one the job ran on: "setting
     // CUDA_VISIBLE_DEVICES=1 doesn't work, it still runs on GPU0", "my mistake setting VISIBLE CUDA".
-    // (A word where one starts, not a command's flag after '-': "python tasks/run.py --reset".)
+    // (The words whole, in the clause that names the setting, not a command's flag after '-' ("python
+    // tasks/run.py --reset"), a name ("reset_peak_memory_stats", "wrong_labels.yaml") nor denied ("no
+    // mistake there"); "I don't know what I'm doing wrong, I run CUDA_VISIBLE_DEVICES=0,1" is another clause.)
     auto prose_word = [](std::string_view t, std::string_view w) {
       for (size_t p = t.find(w); p != std::string_view::npos; p = t.find(w, p + 1)) {
-        if (word_starts_at(t, p) && (p == 0 || t[p - 1] != '-')) return true;
+        if (!is_word_at(t, p, w.size()) || (p > 0 && (t[p - 1] == '-' || t[p - 1] == '.' || t[p - 1] == '/'))) continue;
+        const std::string_view c = clause_at(t, p);
+        const size_t at = p - static_cast<size_t>(c.data() - t.data());
+        if (!contains_any(c, {"visible_devices", "visible cuda", "visible device", "visible gpu"})) continue;
+        if (contains_any(c.substr(at >= 8 ? at - 8 : 0, at >= 8 ? 8 : at), {"no ", "not ", "n't "})) continue;
+        // (Nor asked of the user's own doing: "I don't know what I'm doing wrong", "what went wrong".)
+        if (contains_any(c, {"doing wrong", "what's wrong", "what is wrong", "went wrong", "anything wrong", "something wrong"})) {
+          continue;
+        }
+        return true;
       }
       return false;
     };
@@ -5592,9 +5614,10 @@ if (contains("other process") || contains("another process") || contains("other 
     // are those drawing the longest inputs, activations that grow with the length (as the padded
     // batch's T), not memory kept or cut up.
     if (sentence && !negated &&
-        contains_any(lo, {"variable-length", "variable length", "varying length", "varying-length", "different lengths"}) &&
+        contains_any(lo, {"variable-length", "variable length", "varying length", "varying-length", "varying sequence length",
+                          "different lengths"}) &&
         contains_any(lo, {"spike", "peak", "longest", "past ", "exceed", "over the limit", "some steps", "some batches"}) &&
-        lo.find('?') == std::string_view::npos) {
+        !contains_word(lo, "only") && lo.find('?') == std::string_view::npos) {
       add(n, FactKind::kStatement, OomCause::kActivationsSeqlen, 0.35,
           "variable-length batches told peaking past the memory (the steps that draw the longest inputs fail): " + text(),
           0, Told::kAccount);
@@ -5809,9 +5832,12 @@ if (contains("other process") || contains("another process") || contains("other 
                                "just cpu", "just the cpu", "just a cpu", "only the cpu", "cpu alone"}) {
       const size_t p = lo.find(x);
       if (p == std::string_view::npos || !word_starts_at(lo, p)) continue;
-      // "use the CPU only", "try CPU-only": advice, not the machine
-      const std::string_view before = lo.substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
-      if (contains_any(before, {"use ", "try ", "switch", "fall back", "fallback"})) continue;
+      // "use the CPU only", "try CPU-only": advice, not the machine; "I'm not running with just CPU": denied
+      const std::string_view before = lo.substr(p >= 20 ? p - 20 : 0, p >= 20 ? 20 : p);
+      if (contains_any(before.substr(before.size() >= 12 ? before.size() - 12 : 0), {"use ", "try ", "switch", "fall back", "fallback"}) ||
+          contains_any(before, {"not ", "n't "})) {
+        continue;
+      }
       return true;
     }
     // "no GPU", "without GPU" ("Out of Memory Error without GPU"), the GPU's memory aside
@@ -5819,7 +5845,8 @@ if (contains("other process") || contains("another process") || contains("other 
       for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
         if (!word_starts_at(lo, p)) continue;
         const std::string_view after = lo.substr(p + x.size(), 12);
-        if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
+        // (Nor "without GPU offload": a GPU there, its offload not used.)
+        if (after.rfind(" offload", 0) == 0 || after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
             after.rfind(" usage", 0) == 0 || after.rfind(" util", 0) == 0 || after.rfind(" process", 0) == 0 ||
             after.rfind("s were", 0) == 0 || after.rfind(" was used", 0) == 0 || after.rfind(" is used", 0) == 0) {
           continue;
@@ -7075,8 +7102,20 @@ if (contains("other process") || contains("another process") || contains("other 
           continue;
         }
         // After it, the failure going on (zh_failure_goes_on()), or the failure itself within the next
-        // clauses with no 不 / 没 before it ("把 batchsize设为1，只有1张卡，oom": set to 1, one card, OOM).
-        if (zh_failure_goes_on(lo, one, 24) != std::string_view::npos || zh_failure_follows(lo, one + 1, 30)) return true;
+        // clauses with no 不 / 没 before it ("把 batchsize设为1，只有1张卡，oom": set to 1, one card, OOM), or
+        // 还是不行 / 依然不行 / 也不行 ("still no good") in the batch's own clause ("batch size=1 还是不行"; not
+        // "batch size=1 不会oom，但速度还是不行", the speed's).
+        std::string_view own = lo.substr(one + 1, 24);
+        for (std::string_view sep : {"\xef\xbc\x8c", ",", "\xe3\x80\x82", "\xef\xbc\x9b", ";"}) {
+          if (const size_t cut = own.find(sep); cut != std::string_view::npos) own = own.substr(0, cut);
+        }
+        const bool still_no_good = contains_any(own, {"\xe8\xbf\x98\xe6\x98\xaf\xe4\xb8\x8d\xe8\xa1\x8c",
+                                                      "\xe4\xbe\x9d\xe7\x84\xb6\xe4\xb8\x8d\xe8\xa1\x8c",
+                                                      "\xe4\xb9\x9f\xe4\xb8\x8d\xe8\xa1\x8c"});
+        if (zh_failure_goes_on(lo, one, 24) != std::string_view::npos || zh_failure_follows(lo, one + 1, 30) ||
+            still_no_good) {
+          return true;
+        }
       }
     }
     return false;
@@ -7085,8 +7124,8 @@ if (contains("other process") || contains("another process") || contains("other 
   // Batch sizes tried or lowered in vain, told in Chinese on the lower-cased line `lo`: a verb of
   // trying or lowering (尝试, 试了, 试过, 调小, 改小, 减小, 降低) and, after it, the failure told going on
   // within four characters of a word of all or still (zh_failure_goes_on()).
-  // Also the batch told already lowered (已经 then 降到 / 降为 / 减到 / 调到 / 调小 /
-  // 改小 / 减小 / 降低: "batch已经降到2了"), the failure being the report's own.
+  // Also the batch told already lowered (已经 then 降到 / 降为 / 减到 / 调小 / 改小 / 减小 / 降低:
+  // "batch已经降到2了"), the failure being the report's own.
   static bool zh_batch_in_vain(std::string_view lo) {
     size_t tried = std::string_view::npos;
     for (std::string_view v : {"\xe5\xb0\x9d\xe8\xaf\x95", "\xe8\xaf\x95\xe4\xba\x86", "\xe8\xaf\x95\xe8\xbf\x87",
@@ -7095,12 +7134,19 @@ if (contains("other process") || contains("another process") || contains("other 
       tried = std::min(tried, lo.find(v));
     }
     if (tried != std::string_view::npos && zh_failure_goes_on(lo, tried, 12) != std::string_view::npos) return true;
+    // (Not where the line tells it running after: 可以 (can), 正常 (normally), 解决 (solved), 不会 (won't), 能跑
+    // (runs): "batch已经降到2了，现在可以正常训练".)
+    if (contains_any(lo, {"\xe5\x8f\xaf\xe4\xbb\xa5", "\xe6\xad\xa3\xe5\xb8\xb8", "\xe8\xa7\xa3\xe5\x86\xb3",
+                          "\xe4\xb8\x8d\xe4\xbc\x9a", "\xe8\x83\xbd\xe8\xb7\x91"})) {
+      return false;
+    }
     for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
       const size_t already = lo.find("\xe5\xb7\xb2\xe7\xbb\x8f", b);  // 已经
       if (already == std::string_view::npos || already > b + 16) continue;
       const std::string_view verb = lo.substr(already + 6, 6);
+      // (Not 调到 / 改到, "set to": neutral, "batch已经调到64了" raised it.)
       for (std::string_view v : {"\xe9\x99\x8d\xe5\x88\xb0", "\xe9\x99\x8d\xe4\xb8\xba", "\xe5\x87\x8f\xe5\x88\xb0",
-                                 "\xe8\xb0\x83\xe5\x88\xb0", "\xe8\xb0\x83\xe5\xb0\x8f", "\xe6\x94\xb9\xe5\xb0\x8f",
+                                 "\xe8\xb0\x83\xe5\xb0\x8f", "\xe6\x94\xb9\xe5\xb0\x8f",
                                  "\xe5\x87\x8f\xe5\xb0\x8f", "\xe9\x99\x8d\xe4\xbd\x8e"}) {
         if (verb == v) return true;
       }
@@ -7114,8 +7160,11 @@ if (contains("other process") || contains("another process") || contains("other 
   static bool zh_batch_however(std::string_view lo) {
     for (std::string_view however : {"\xe4\xb8\x8d\xe7\xae\xa1", "\xe6\x97\xa0\xe8\xae\xba"}) {  // 不管, 无论
       const size_t p = lo.find(however);
+      // (Not memory told growing: 涨 / 增长 / 增加 / 越来越 / 一直, "无论batch设多少，显存都会一直涨到爆" is growth's.)
       if (p != std::string_view::npos && lo.substr(p, 18).find("batch") != std::string_view::npos &&
-          zh_failure_goes_on(lo, p, 24) != std::string_view::npos) {
+          zh_failure_goes_on(lo, p, 24) != std::string_view::npos &&
+          !contains_any(lo, {"\xe6\xb6\xa8", "\xe5\xa2\x9e\xe9\x95\xbf", "\xe5\xa2\x9e\xe5\x8a\xa0",
+                             "\xe8\xb6\x8a\xe6\x9d\xa5\xe8\xb6\x8a", "\xe4\xb8\x80\xe7\x9b\xb4"})) {
         return true;
       }
     }
@@ -7126,15 +7175,18 @@ if (contains("other process") || contains("another process") || contains("other 
   // 没 / 就 / 可以 (not, then, can) before it there: the failure told right after a setting.
   static bool zh_failure_follows(std::string_view lo, size_t from, size_t window) {
     if (from >= lo.size()) return false;
-    const std::string_view after = lo.substr(from, window);
+    std::string_view after = lo.substr(from, window);
+    // (Up to the next batch named: "batch_size=1，正常，batch_size=2 oom" fails at 2.)
+    if (const size_t next = after.find("batch"); next != std::string_view::npos) after = after.substr(0, next);
     for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
                                   "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
                                   "\xe8\xb6\x85\xe5\x87\xba"}) {
       const size_t f = after.find(fail);
       if (f == std::string_view::npos) continue;
       const std::string_view lead = after.substr(0, f);
+      // (Nor told fine first: 正常 (normal), 没问题 (no problem).)
       if (!contains_any(lead, {"\xe4\xb8\x8d", "\xe6\xb2\xa1", "\xe5\xb0\xb1", "\xe5\x8f\xaf\xe4\xbb\xa5", "?",
-                               "\xef\xbc\x9f", "\xe5\x90\x97"})) {
+                               "\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\xad\xa3\xe5\xb8\xb8"})) {
         return true;
       }
     }
@@ -7152,10 +7204,9 @@ if (contains("other process") || contains("another process") || contains("other 
                                    "\xe4\xbb\x8d\xe7\x84\xb6", "\xe9\x83\xbd", "\xe4\xb9\x9f"}) {
       for (size_t p = lo.find(still, from); p != std::string_view::npos && p < found; p = lo.find(still, p + 1)) {
         const std::string_view after = lo.substr(p + still.size(), window);
-        // (不行, "no good": "还是不行", still fails.)
         for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
                                       "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
-                                      "\xe8\xb6\x85\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xa1\x8c"}) {
+                                      "\xe8\xb6\x85\xe5\x87\xba"}) {
           const size_t f = after.find(fail);
           if (f == std::string_view::npos) continue;
           const std::string_view lead = after.substr(0, f);
@@ -8642,6 +8693,7 @@ if (contains("other process") || contains("another process") || contains("other 
       // activation checkpointing by its other name
       {"activation recomputation", OomCause::kActivationsBatch}, {"activation recompute", OomCause::kActivationsBatch},
       {"full recompute", OomCause::kActivationsBatch}, {"recompute_granularity", OomCause::kActivationsBatch},
+      {"recompute-activations", OomCause::kActivationsBatch}, {"recompute_activations", OomCause::kActivationsBatch},
       {"\xe6\xa2\xaf\xe5\xba\xa6\xe6\xa3\x80\xe6\x9f\xa5\xe7\x82\xb9", OomCause::kActivationsBatch},  // 梯度检查点
       {"gpu_memory_utilization", OomCause::kGenerationKvCache},
       {"kv cache", OomCause::kGenerationKvCache}, {"kv_cache", OomCause::kGenerationKvCache},
@@ -9178,23 +9230,32 @@ if (contains("other process") || contains("another process") || contains("other 
   // 1.9 did not help").
   static bool rollback_fixed(std::string_view lo) {
     for (std::string_view rb : {"switched back to ", "switching back to ", "went back to ", "going back to ", "go back to ",
-                                "reverted to ", "reverting to ", "rolled back to ", "rolling back to ", "downgraded to ",
-                                "downgrading to "}) {
+                                "reverted to ", "reverting to ", "reverted back to ", "rolled back to ", "rolling back to ",
+                                "downgraded to ", "downgrading to "}) {
       const size_t p = lo.find(rb);
       if (p == std::string_view::npos || asked_at(lo, p)) continue;
       std::string_view target = lo.substr(p + rb.size(), 32);
       const bool older_named = contains_any(target.substr(0, 20), {"the previous version", "the older version",
                                                                    "the old version", "an older version", "the earlier version",
                                                                    "the previous release", "the previous build"});
-      for (std::string_view lead : {"version ", "build ", "release ", "v"}) {
-        if (target.rfind(lead, 0) == 0) target.remove_prefix(lead.size());
+      // A version's number: "version" / "build" / "release" and digits ("version 2", "build 136"), or
+      // digits with a dot ("1.9.0", "v0.3.7"); not a card ("V100"), a size ("512x512") or a count ("2 GPUs").
+      bool numbered = false;
+      for (std::string_view lead : {"version ", "build ", "release "}) {
+        if (target.rfind(lead, 0) == 0 && target.size() > lead.size() && is_digit(target[lead.size()])) numbered = true;
       }
-      const bool numbered = !target.empty() && is_digit(target[0]) && !size_named(target.substr(0, 12), true);
+      if (!numbered) {
+        if (!target.empty() && target[0] == 'v') target.remove_prefix(1);
+        size_t d = 0;
+        while (d < target.size() && is_digit(target[d])) ++d;
+        numbered = d > 0 && d + 1 < target.size() && target[d] == '.' && is_digit(target[d + 1]);
+      }
       if (!older_named && !numbered) continue;
       const std::string_view after = lo.substr(p);
       if (contains_any(after, {"went away", "goes away", "go away", "gone", "disappear", "fixed", "solved", "resolved",
                                "works", "worked", "no problem", "no issue", "no oom", "runs fine", "ran fine"}) &&
           !contains_any(after, {"didn't help", "did not help", "doesn't help", "does not help", "didn't fix", "did not fix",
+                                "hasn't fixed", "has not fixed", "haven't fixed", "not fixed", "fixed nothing", "nothing fixed",
                                 "not solve", "n't solve", "still"})) {
         return true;
       }
@@ -9269,6 +9330,18 @@ if (contains("other process") || contains("another process") || contains("other 
                            // "I updated to build 1.3.9 of WanVideoWrapper and everything OOMs now"
                            "i updated to", "i upgraded to", "we updated to", "we upgraded to"})) {
       return false;
+    }
+    // ("I updated to" a version: not "I upgraded to 64GB of RAM", "to a 4090"; nor an update tried as the fix,
+    // "I updated to 2.4 but it still OOMs now".)
+    for (std::string_view up : {"i updated to ", "i upgraded to ", "we updated to ", "we upgraded to "}) {
+      const size_t p = lo.find(up);
+      if (p == std::string_view::npos) continue;
+      const std::string_view target = lo.substr(p + up.size(), 24);
+      const bool version = (std::any_of(target.begin(), target.end(), [](char c) { return is_digit(c); }) ||
+                            contains_any(target, {"version", "the latest", "the newest", "build", "release"})) &&
+                           !gpu_named(target) && !contains_word(target, "gpu") && !size_named(target, true) &&
+                           !contains_word(target, "ram") && !contains_word(target, "memory");
+      if (!version || contains_word(lo, "still")) return false;
     }
     // (A dataset's new release is no library's change.)
     if (contains_any(lo, {"not a regression", "n't a regression", "not the update", "not the upgrade", "dataset", "data release"})) {
@@ -9617,7 +9690,10 @@ if (contains("other process") || contains("another process") || contains("other 
                            "\xe6\x9c\x80\xe9\x95\xbf"}) ||  // 音频, 语音, 录音, 视频, 条数据, 最长
         contains_any(lo, {"\xe5\x88\x86\xe9\x92\x9f\xe5\x90\x8e", "\xe5\x88\x86\xe9\x92\x9f\xe4\xb9\x8b\xe5\x90\x8e",
                           "\xe8\xb7\x91\xe4\xba\x86", "\xe8\xbf\x90\xe8\xa1\x8c\xe4\xba\x86",
-                          "\xe8\xae\xad\xe7\xbb\x83\xe4\xba\x86", "\xe6\xaf\x8f"})) {  // 分钟后, 分钟之后, 跑了, 运行了, 训练了, 每
+                          "\xe8\xae\xad\xe7\xbb\x83\xe4\xba\x86", "\xe6\xaf\x8f",  // 分钟后, 分钟之后, 跑了, 运行了, 训练了, 每
+                          // 等 (wait), 花了 / 用了 / 耗时 (took), 不到 / 以内 (under: short recordings)
+                          "\xe7\xad\x89", "\xe8\x8a\xb1\xe4\xba\x86", "\xe7\x94\xa8\xe4\xba\x86",
+                          "\xe8\x80\x97\xe6\x97\xb6", "\xe4\xb8\x8d\xe5\x88\xb0", "\xe4\xbb\xa5\xe5\x86\x85"})) {
       return false;
     }
     // A number (digits, or a range "3~5", "3-5") right before 分钟.
@@ -9962,14 +10038,16 @@ if (contains("other process") || contains("another process") || contains("other 
                                  " mov ", ".mp4", " mp4", "h264", "h.264", "h265", "hevc"}) &&
                !contains_any(lo, {"monitor", "display", "screen", "preview"});
       };
-      // (Not inside a path that names no video or image file: "ckpts/hunyuan-video-t2v-720p/transformers/model.pt"
-      // is a model's folder.)
+      // (Not inside a path to a model's weights, "ckpts/hunyuan-video-t2v-720p/transformers/model.pt": a
+      // model's folder; "1080p/30fps" and "data/clips_1080p/" are the input's.)
       auto in_other_path = [&] {
         size_t from = p, to = end;
         while (from > 0 && lo[from - 1] != ' ' && lo[from - 1] != '"' && lo[from - 1] != '\'' && lo[from - 1] != '`') --from;
         while (to < lo.size() && lo[to] != ' ' && lo[to] != '"' && lo[to] != '\'' && lo[to] != '`') ++to;
         const std::string_view token = lo.substr(from, to - from);
         return token.find('/') != std::string_view::npos &&
+               contains_any(token, {"ckpt", "checkpoint", "model", "weight", "transformer", ".pt", ".pth", ".bin", ".safetensors",
+                                    ".gguf", ".onnx"}) &&
                !contains_any(token, {".mp4", ".mov", ".avi", ".mkv", ".webm", ".png", ".jpg", ".jpeg"});
       };
       if ((a == 720 || a == 1080 || a == 1440 || a == 2160 || a == 4320) && end < lo.size() && lo[end] == 'p' &&
@@ -10701,7 +10779,9 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (!ev.smi_rows.empty() && std::none_of(ev.smi_rows.begin(), ev.smi_rows.end(), [](const auto& r) { return r[3] == 1; })) {
     int64_t total_mib = 0;
     for (const auto& r : ev.smi_rows) total_mib += r[2];
-    if (total_mib <= 1024) {
+    // (Not where the GPU's own row shows far more used than the rows hold: processes the table cannot
+    // see, another container's or another PID namespace's, hold the rest.)
+    if (total_mib <= 1024 && ev.smi_used_mib <= total_mib + 1024) {
       c.signals.push_back({OomCause::kOtherProcess, -0.2, ev.smi_rows.front()[0], ""});
     }
   }

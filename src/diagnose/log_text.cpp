@@ -733,9 +733,13 @@ std::string gpu_denials_blanked(std::string_view lo) {
     for (size_t p = out.find(d); p != std::string::npos; p = out.find(d, p + 1)) {
       const size_t e = p + d.size();
       if ((p > 0 && word_char(out[p - 1])) || (e < out.size() && word_char(out[e]) && out[e] != 's')) continue;
-      // "no GPU memory left", "no GPU RAM free": the GPU's memory, told short
-      const std::string_view after = std::string_view(out).substr(e, 8);
-      if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0) continue;
+      // "no GPU memory left", "no GPU RAM free": the GPU's memory, told short; "without GPU offload", "without
+      // CUDA graphs": a GPU there
+      const std::string_view after = std::string_view(out).substr(e, 9);
+      if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
+          after.rfind(" offload", 0) == 0 || after.rfind(" graph", 0) == 0) {
+        continue;
+      }
       std::fill(out.begin() + static_cast<std::ptrdiff_t>(p), out.begin() + static_cast<std::ptrdiff_t>(e), ' ');
     }
   }

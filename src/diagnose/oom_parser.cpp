@@ -3416,7 +3416,7 @@ bool memory_trouble_prose(std::string_view lo) {
   // "'volatile' no longer works ... will result in CUDA memory error").
   for (size_t p = lo.find("no longer "); p != std::string_view::npos; p = lo.find("no longer ", p + 1)) {
     const std::string_view then = lo.substr(p + 10, 12);
-    for (const char* t : {"grow", "leak", "increas", "crash", "oom", "run out", "runs out", "happen", "occur", "fill"}) {
+    for (const char* t : {"grow", "leak", "increas", "crash", "oom", "run out", "runs out", "happen", "occur", "fill", "overload"}) {
       if (then.substr(0, std::strlen(t)) == t) return false;
     }
   }
@@ -3470,8 +3470,10 @@ bool memory_trouble_prose(std::string_view lo) {
                  "high memory allocation", "memory-unfriendly", "memory unfriendly",
                  // the memory told overloaded ("with ~1000 masks it overloads the memory of the GPU")
                  "overloads the memory", "overloaded the memory", "overloading the memory", "overloads the gpu memory",
-                 "overloaded the gpu memory", "overloads gpu memory", "overloads the vram", "overloaded the vram",
-                 "memory overload"}))) {
+                 "overloaded the gpu memory", "overloads gpu memory", "overloads the vram", "overloaded the vram"}) &&
+       // (an overload supposed in its own clause, "saving them all could cause memory overload", is none)
+       !(lo.find("overload") != std::string_view::npos &&
+         contains_any(clause_at(lo, lo.find("overload")), {"could", "might", "would", "may "})))) {
     return true;
   }
   if (memory_short_or_taken(lo)) return true;
@@ -4070,6 +4072,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (size_t p = lo.find("killed"); at == std::string::npos && p != std::string::npos; p = lo.find("killed", p + 6)) {
           // (Asked whether, "Does the job get killed if it exceeded the memory limit?", it is no kill
           // told; asked why, "why does it get killed?", it is.)
+          // (Nor "killed at" a place in the code, "Process is finally killed at https://.../heads.py#L422":
+          // where it crashed, told in the user's words; "killed at epoch 3" is a kill.)
+          const std::string_view at_place = std::string_view(lo).substr(p + 6, 48);
+          if (at_place.rfind(" at ", 0) == 0 &&
+              contains_any(at_place.substr(4, 44), {"http", ".py", "line ", "#l"})) {
+            continue;
+          }
           if (is_word_at(lo, p, 6) && lo.compare(p + 6, 10, " two birds") != 0 &&
               !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0))) &&
               (!asked_at(lo, p) || contains_word(clause_at(lo, p), "why"))) {
