@@ -7171,20 +7171,25 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
-  // A failure word (zh_failure_goes_on()'s) within `window` bytes from byte `from` of `lo`, with no 不 /
+  // The failure told in Chinese (zh_failure_goes_on(), zh_failure_follows()): OOM, "out of", 爆 / 炸 (blown),
+  // 报错 (an error), 溢出 (overflow), 不足 / 不够 (not enough), 超出 (exceeded).
+  static constexpr std::string_view kZhFailWords[] = {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8",
+                                                      "\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xba\xa2\xe5\x87\xba",
+                                                      "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
+                                                      "\xe8\xb6\x85\xe5\x87\xba"};
+
+  // A failure word (kZhFailWords) within `window` bytes from byte `from` of `lo`, with no 不 /
   // 没 / 就 / 可以 (not, then, can) before it there: the failure told right after a setting.
   static bool zh_failure_follows(std::string_view lo, size_t from, size_t window) {
     if (from >= lo.size()) return false;
     std::string_view after = lo.substr(from, window);
     // (Up to the next batch named: "batch_size=1，正常，batch_size=2 oom" fails at 2.)
     if (const size_t next = after.find("batch"); next != std::string_view::npos) after = after.substr(0, next);
-    for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
-                                  "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
-                                  "\xe8\xb6\x85\xe5\x87\xba"}) {
+    for (std::string_view fail : kZhFailWords) {
       const size_t f = after.find(fail);
       if (f == std::string_view::npos) continue;
       const std::string_view lead = after.substr(0, f);
-      // (Nor told fine first: 正常 (normal), 没问题 (no problem).)
+      // (Nor told fine first: 正常 (normal); 没问题 (no problem) holds its 没.)
       if (!contains_any(lead, {"\xe4\xb8\x8d", "\xe6\xb2\xa1", "\xe5\xb0\xb1", "\xe5\x8f\xaf\xe4\xbb\xa5", "?",
                                "\xef\xbc\x9f", "\xe5\x90\x97", "\xe6\xad\xa3\xe5\xb8\xb8"})) {
         return true;
@@ -7204,9 +7209,7 @@ if (contains("other process") || contains("another process") || contains("other 
                                    "\xe4\xbb\x8d\xe7\x84\xb6", "\xe9\x83\xbd", "\xe4\xb9\x9f"}) {
       for (size_t p = lo.find(still, from); p != std::string_view::npos && p < found; p = lo.find(still, p + 1)) {
         const std::string_view after = lo.substr(p + still.size(), window);
-        for (std::string_view fail : {"oom", "out of", "\xe7\x88\x86", "\xe7\x82\xb8", "\xe6\x8a\xa5\xe9\x94\x99",
-                                      "\xe6\xba\xa2\xe5\x87\xba", "\xe4\xb8\x8d\xe8\xb6\xb3", "\xe4\xb8\x8d\xe5\xa4\x9f",
-                                      "\xe8\xb6\x85\xe5\x87\xba"}) {
+        for (std::string_view fail : kZhFailWords) {
           const size_t f = after.find(fail);
           if (f == std::string_view::npos) continue;
           const std::string_view lead = after.substr(0, f);
