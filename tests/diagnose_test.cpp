@@ -3156,6 +3156,16 @@ bool evidence_holds(const std::string& log, const std::string& needle, std::opti
   return false;
 }
 
+// Each log of `told` gives one report, rules alone (a failure told in words, read as one).
+void expect_each_reports(std::initializer_list<const char*> told) {
+  for (const char* log : told) EXPECT_EQ(diagnose_log(log, rules_alone()).size(), 1u) << log;
+}
+
+// No log of `none` gives a report, rules alone (asked, supposed, denied or another meaning).
+void expect_none_reports(std::initializer_list<const char*> none) {
+  for (const char* log : none) EXPECT_TRUE(diagnose_log(log, rules_alone()).empty()) << log;
+}
+
 // The first-ranked cause of the first report of `log`, rules alone (nullopt with no report or no finding).
 std::optional<OomCause> top_cause(const std::string& log) {
   const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
@@ -9182,24 +9192,20 @@ TEST(DiagnoseKinds40, Held83Kinds) {
 TEST(DiagnoseKinds40, Held84Kinds) {
   // Memory told short in other words, a title asking what memory the work needs beside an error the
   // post tells, a run told impossible on a machine of a size: reports in prose.
-  for (const char* told : {"How much gpu memory does this code need?\nMy machine is 1080ti, which is running short of gpu memory.\n",
-                           "GPU memory required to train 8x8 patch models\nEverytime I train them I get the following error\n"
-                           "Traceback (most recent call last):\n  File \"main.py\", line 3, in <module>\n",
-                           "How much RAM?\nI'm unable to process data on machine with 64GB RAM.\n"}) {
-    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
-  }
-  for (const char* none : {"GPU memory required to train 8x8 patch models\nIs it 16 GB or 32 GB per GPU?\n",
-                           "Reduce the memory needed for training\nThis PR fixes an error in the docs.\n",
-                           "Missing param required for LoRA config\nTypeError: missing 1 required positional argument\n",
-                           "Log how much GPU memory is used per step\nTraceback (most recent call last):\n",
-                           "How much gpu memory does this code need?\nThe plots show the mean squared error.\n",
-                           "Ideas?\nI'm running short of ideas on how to reduce memory.\n",
-                           "Fits\nWe're not short on VRAM, the model only takes 6GB of 24GB.\n",
-                           "Tips\nTip: if you're short on VRAM, pass --lowvram.\n",
-                           "Results\nThe method falls short of memory savings reported in the paper.\n",
-                           "Bandwidth\nWe are short on memory bandwidth.\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_each_reports({"How much gpu memory does this code need?\nMy machine is 1080ti, which is running short of gpu memory.\n",
+                       "GPU memory required to train 8x8 patch models\nEverytime I train them I get the following error\n"
+                       "Traceback (most recent call last):\n  File \"main.py\", line 3, in <module>\n",
+                       "How much RAM?\nI'm unable to process data on machine with 64GB RAM.\n"});
+  expect_none_reports({"GPU memory required to train 8x8 patch models\nIs it 16 GB or 32 GB per GPU?\n",
+                       "Reduce the memory needed for training\nThis PR fixes an error in the docs.\n",
+                       "Missing param required for LoRA config\nTypeError: missing 1 required positional argument\n",
+                       "Log how much GPU memory is used per step\nTraceback (most recent call last):\n",
+                       "How much gpu memory does this code need?\nThe plots show the mean squared error.\n",
+                       "Ideas?\nI'm running short of ideas on how to reduce memory.\n",
+                       "Fits\nWe're not short on VRAM, the model only takes 6GB of 24GB.\n",
+                       "Tips\nTip: if you're short on VRAM, pass --lowvram.\n",
+                       "Results\nThe method falls short of memory savings reported in the paper.\n",
+                       "Bandwidth\nWe are short on memory bandwidth.\n"});
   // Chinese: the GPU's memory slowly rising epoch after epoch, asked why: the rise is told.
   const std::string zh = "\xe6\x88\x91\xe7\x9a\x84GPU\xe5\x8d\xa0\xe7\x94\xa8\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x8c\xe5\x9c\xa8"
                          "\xe6\xaf\x8f\xe8\xbf\x9b\xe8\xa1\x8c\xe4\xb8\x80\xe4\xb8\xaa""epoch\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99"
@@ -9311,18 +9317,16 @@ TEST(DiagnoseKinds40, Held85Kinds) {
         std::string("GPU Memory requirement\nI only have a 2080Ti GPU and I failed to run the example. What can I change?\n")}) {
     EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
   }
-  for (const char* none : {"GPU Memory requirement\nHow much do I need for the 7B model?\n",
-                           "GPU memory requirements\nAlso the demo gives ImportError: cannot import name 'LlamaTokenizer'.\n",
-                           "Notes\nNo memory failure occurs with batch size 8, but this might have caused memory failure on "
-                           "small GPUs.\n",
-                           "GPU memory requirements\nTraceback (most recent call last):\nImportError: cannot import name "
-                           "'LlamaTokenizer'\n",
-                           "Title\n\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88TensorFlow\xe4\xb8\x80\xe8\xbf\x90\xe8\xa1\x8c"
-                           "\xe6\x98\xbe\xe5\xad\x98\xe5\xb0\xb1\xe5\x8d\xa0\xe6\xbb\xa1\xe4\xba\x86\xef\xbc\x9f\n",  // 为什么TensorFlow一运行显存就占满了？
-                           "GPU Memory requirement\nIf it fails to run on my card, what should I do?\n",
-                           "Notes\nThe memo is not enough to explain the design.\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_none_reports({"GPU Memory requirement\nHow much do I need for the 7B model?\n",
+                       "GPU memory requirements\nAlso the demo gives ImportError: cannot import name 'LlamaTokenizer'.\n",
+                       "Notes\nNo memory failure occurs with batch size 8, but this might have caused memory failure on "
+                       "small GPUs.\n",
+                       "GPU memory requirements\nTraceback (most recent call last):\nImportError: cannot import name "
+                       "'LlamaTokenizer'\n",
+                       "Title\n\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88TensorFlow\xe4\xb8\x80\xe8\xbf\x90\xe8\xa1\x8c"
+                       "\xe6\x98\xbe\xe5\xad\x98\xe5\xb0\xb1\xe5\x8d\xa0\xe6\xbb\xa1\xe4\xba\x86\xef\xbc\x9f\n",  // 为什么TensorFlow一运行显存就占满了？
+                       "GPU Memory requirement\nIf it fails to run on my card, what should I do?\n",
+                       "Notes\nThe memo is not enough to explain the design.\n"});
   // Growth along epochs is still growth (the epoch is no setting raised); a rise asked why of the
   // loss is no memory's.
   EXPECT_TRUE(evidence_holds("Title\n\xe9\x9a\x8f\xe7\x9d\x80""epoch\xe7\x9a\x84\xe5\xa2\x9e\xe5\x8a\xa0\xef\xbc\x8c"
@@ -9474,11 +9478,9 @@ TEST(DiagnoseKinds40, Held87Kinds) {
                            "batchsize=2\n"}) {  // 我一张3090只能开到batchsize=2
     EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
   }
-  for (const char* none : {"Title\nI reduced the image size to fit in the paper's layout.\n",
-                           "Title\nWhat is the largest batch size that fits on a 3090?\n",
-                           "Title\nIf I reduce the batch to 2 to fit on the GPU, will it converge?\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_none_reports({"Title\nI reduced the image size to fit in the paper's layout.\n",
+                       "Title\nWhat is the largest batch size that fits on a 3090?\n",
+                       "Title\nIf I reduce the batch to 2 to fit on the GPU, will it converge?\n"});
   // zh: more memory needed than the machine has, in two sentences: 机器内存32G。提示需要52G的内存。
   const std::vector<Diagnosis> zh_needs =
       diagnose_log("Title\n\xe6\x9c\xba\xe5\x99\xa8\xe5\x86\x85\xe5\xad\x98""32G\xe3\x80\x82\xe6\x8f\x90\xe7\xa4\xba"
@@ -9638,22 +9640,18 @@ TEST(DiagnoseKinds40, Held89Kinds) {
   // Reports in words: TensorFlow's exception named with a one-letter slip or in prose; more memory
   // than the machine has ("then" for "than"); the RAM told exceeding as the trouble; all the VRAM
   // "cost" by a step.
-  for (const char* told : {"Title\nIssue while training with Resource Exchaust Error on the png dataset.\n",
-                           "Title\nI appear to be trying to use more VRAM then I have after about 4 hours.\n",
-                           "Title\nI met a RAM exceeding problem when I use gKDR on a 40k dimensional dataset.\n",
-                           "Title\nIn my case, caching latents cost all my 11G VRAM plus 16G shared RAM.\n"}) {
-    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
-  }
-  for (const char* none : {"Title\ngRPC returned StatusCode.RESOURCE_EXHAUSTED: the quota was reached.\n",
-                           "Title\nMy cloud function hits a 429 resource exhausted error on Firestore writes.\n",
-                           "Title\nTo avoid a resource exhuasted error, set allow_growth.\n",
-                           "Title\nPlease support models that need more RAM than the machine has.\n",
-                           "Title\nIt would be nice to get a warning before memory exceeding issues happen.\n",
-                           "Title\nWould the resource exhausted error go away with a smaller batch?\n",
-                           "Title\nIf it uses more VRAM than I have, will it spill to the CPU?\n",
-                           "Title\nThe docs explain what a resource is and how we exhaust the search space.\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_each_reports({"Title\nIssue while training with Resource Exchaust Error on the png dataset.\n",
+                       "Title\nI appear to be trying to use more VRAM then I have after about 4 hours.\n",
+                       "Title\nI met a RAM exceeding problem when I use gKDR on a 40k dimensional dataset.\n",
+                       "Title\nIn my case, caching latents cost all my 11G VRAM plus 16G shared RAM.\n"});
+  expect_none_reports({"Title\ngRPC returned StatusCode.RESOURCE_EXHAUSTED: the quota was reached.\n",
+                       "Title\nMy cloud function hits a 429 resource exhausted error on Firestore writes.\n",
+                       "Title\nTo avoid a resource exhuasted error, set allow_growth.\n",
+                       "Title\nPlease support models that need more RAM than the machine has.\n",
+                       "Title\nIt would be nice to get a warning before memory exceeding issues happen.\n",
+                       "Title\nWould the resource exhausted error go away with a smaller batch?\n",
+                       "Title\nIf it uses more VRAM than I have, will it spill to the CPU?\n",
+                       "Title\nThe docs explain what a resource is and how we exhaust the search space.\n"});
   const std::string cuda_oom = "RuntimeError: CUDA out of memory.\n";
   // zh: the batch set to the lowest 1 (设为最低1), the failure going on: as at batch size 1; the resolution
   // lowered in vain (即便设为512x512 我还是 ... out of memory) is no long input.
@@ -9700,30 +9698,26 @@ TEST(DiagnoseKinds40, Held89Kinds) {
 
 TEST(DiagnoseKinds40, Held90Kinds) {
   // Reports in words: all of the memory taken, told as whole or entire; the memory met as a wall.
-  for (const char* told : {"Title\nThe following code consumed my whole RAM.\n",
-                           "Title\nLoading the session takes my whole RAM on the Jetson Nano.\n",
-                           "Title\nThe sampler eats up the entire GPU memory after an hour.\n",
-                           "Title\nA user ran it with a mem-mapped array and hit a RAM bottleneck.\n",
-                           "Title\nWe ran into the GPU memory limit at step 40.\n",
-                           "Title\nI ran into the 16GB memory limit of the T4.\n",
-                           "Title\nWe're hitting memory limits with 8 frames per clip.\n",
-                           "Title\nThe training consumes entire RAM after 2 epochs.\n"}) {
-    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
-  }
-  for (const char* none : {"Title\nIt doesn't take my whole RAM, only a few GB.\n",
-                           "Title\nThe whole RAM is free while the job waits.\n",
-                           "Title\nWe never hit a memory bottleneck with this loader.\n",
-                           "Title\nWhen the job runs into a RAM limit, the cache spills to disk.\n",
-                           "Title\nThe CPU is the bottleneck: we hit a compute wall, the RAM is fine.\n",
-                           // (a review's counter-examples: asked, wished, supposed, told by others, another noun)
-                           "Title\nWill this use the entire GPU memory?\n",
-                           "Title\nI want it to use the whole GPU memory for the cache.\n",
-                           "Title\nIt's supposed to use the whole GPU memory (gpu_memory_utilization=0.9).\n",
-                           "Title\nThe script took the whole memory dump file and parsed it fine.\n",
-                           "Title\nUnless we hit the RAM ceiling, this is fine.\n",
-                           "Title\nThe docs say the scheduler runs into the memory limit rarely.\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_each_reports({"Title\nThe following code consumed my whole RAM.\n",
+                       "Title\nLoading the session takes my whole RAM on the Jetson Nano.\n",
+                       "Title\nThe sampler eats up the entire GPU memory after an hour.\n",
+                       "Title\nA user ran it with a mem-mapped array and hit a RAM bottleneck.\n",
+                       "Title\nWe ran into the GPU memory limit at step 40.\n",
+                       "Title\nI ran into the 16GB memory limit of the T4.\n",
+                       "Title\nWe're hitting memory limits with 8 frames per clip.\n",
+                       "Title\nThe training consumes entire RAM after 2 epochs.\n"});
+  expect_none_reports({"Title\nIt doesn't take my whole RAM, only a few GB.\n",
+                       "Title\nThe whole RAM is free while the job waits.\n",
+                       "Title\nWe never hit a memory bottleneck with this loader.\n",
+                       "Title\nWhen the job runs into a RAM limit, the cache spills to disk.\n",
+                       "Title\nThe CPU is the bottleneck: we hit a compute wall, the RAM is fine.\n",
+                       // (a review's counter-examples: asked, wished, supposed, told by others, another noun)
+                       "Title\nWill this use the entire GPU memory?\n",
+                       "Title\nI want it to use the whole GPU memory for the cache.\n",
+                       "Title\nIt's supposed to use the whole GPU memory (gpu_memory_utilization=0.9).\n",
+                       "Title\nThe script took the whole memory dump file and parsed it fine.\n",
+                       "Title\nUnless we hit the RAM ceiling, this is fine.\n",
+                       "Title\nThe docs say the scheduler runs into the memory limit rarely.\n"});
   // Dask's nanny restarting a worker above a budget printed far below its default (terminate 0) is the
   // setting; above its default 95% it is the worker's host RAM.
   const std::string dask = "distributed.nanny.memory - WARNING - Worker tls://10.0.0.1:34937 (pid=129) exceeded {}% memory budget. "
@@ -9797,21 +9791,17 @@ TEST(DiagnoseKinds40, Held90Kinds) {
 
 TEST(DiagnoseKinds40, Held91Kinds) {
   // A failure told in its own sentence, a question in the next one of the same line.
-  for (const char* told : {"Title\nEach epoch converts all pictures into features, which leads to insufficient video memory. How do I "
-                           "solve this problem\n",
-                           "Title\nCPU memory usage increases every time until CPU memory is used up. Is this caused by the hashmap? "
-                           "How can I fix it?\n",
-                           // zh: the GPU told filled (GPU基本上24G占满)
-                           "Title\n\xe8\x80\x8c\xe4\xb8\x94GPU\xe5\x9f\xba\xe6\x9c\xac\xe4\xb8\x8a""24G"
-                           "\xe5\x8d\xa0\xe6\xbb\xa1\xe3\x80\x82\n"}) {
-    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
-  }
-  for (const char* none : {"Title\nHow do I stop memory from growing? It is not a leak.\n",
-                           "Title\nIf the model does not fit in GPU memory, accelerate offloads layers. How do I enable that?\n",
-                           // zh: the GPU's utilisation full (GPU利用率占满) is a busy GPU
-                           "Title\nGPU\xe5\x88\xa9\xe7\x94\xa8\xe7\x8e\x87\xe5\x8d\xa0\xe6\xbb\xa1\xe3\x80\x82\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_each_reports({"Title\nEach epoch converts all pictures into features, which leads to insufficient video memory. How do I "
+                       "solve this problem\n",
+                       "Title\nCPU memory usage increases every time until CPU memory is used up. Is this caused by the hashmap? "
+                       "How can I fix it?\n",
+                       // zh: the GPU told filled (GPU基本上24G占满)
+                       "Title\n\xe8\x80\x8c\xe4\xb8\x94GPU\xe5\x9f\xba\xe6\x9c\xac\xe4\xb8\x8a""24G"
+                       "\xe5\x8d\xa0\xe6\xbb\xa1\xe3\x80\x82\n"});
+  expect_none_reports({"Title\nHow do I stop memory from growing? It is not a leak.\n",
+                       "Title\nIf the model does not fit in GPU memory, accelerate offloads layers. How do I enable that?\n",
+                       // zh: the GPU's utilisation full (GPU利用率占满) is a busy GPU
+                       "Title\nGPU\xe5\x88\xa9\xe7\x94\xa8\xe7\x8e\x87\xe5\x8d\xa0\xe6\xbb\xa1\xe3\x80\x82\n"});
   // At batch size 1, one request of half the device or more is one tensor of the sample, not the weights.
   const std::string pairwise =
       "Title\n    dist = -2 * torch.matmul(xyz1, xyz2.permute(0, 2, 1))\n"
@@ -9869,11 +9859,9 @@ TEST(DiagnoseKinds40, Held92Kinds) {
   EXPECT_NEAR(static_cast<double>(*kv[0].requested_bytes), 1.75 * static_cast<double>(kGiB), 0.01 * kGiB);
   // zh 超显存 (the GPU's memory exceeded), also as what a setting did after a condition's 的话; a
   // condition that supposes the shortage itself reports none.
-  for (const char* told : {"Title\n\xe9\x97\xae\xe9\xa2\x98\xe5\xb0\xb1\xe6\x98\xaf\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n",
-                           "Title\n\xe6\x88\x91\xe5\x9c\xa8""8\xe5\xbc\xa0""3090\xe4\xb8\x8a\xe8\xae\xad\xe7\xbb\x83\xe5\xa6\x82\xe6\x9e\x9c"
-                           "\xe4\xbd\xbf\xe7\x94\xa8zero2\xe7\x9a\x84\xe8\xaf\x9d\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n"}) {
-    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
-  }
+  expect_each_reports({"Title\n\xe9\x97\xae\xe9\xa2\x98\xe5\xb0\xb1\xe6\x98\xaf\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n",
+                       "Title\n\xe6\x88\x91\xe5\x9c\xa8""8\xe5\xbc\xa0""3090\xe4\xb8\x8a\xe8\xae\xad\xe7\xbb\x83\xe5\xa6\x82\xe6\x9e\x9c"
+                       "\xe4\xbd\xbf\xe7\x94\xa8zero2\xe7\x9a\x84\xe8\xaf\x9d\xe4\xbc\x9a\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98\n"});
   // 如果显存不够的话，可以用zero3 (if the GPU's memory is not enough, zero3 can be used)
   EXPECT_TRUE(diagnose_log("Title\n\xe5\xa6\x82\xe6\x9e\x9c\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe7\x9a\x84\xe8\xaf\x9d"
                            "\xef\xbc\x8c\xe5\x8f\xaf\xe4\xbb\xa5\xe7\x94\xa8zero3\n",
@@ -10012,11 +10000,9 @@ TEST(DiagnoseKinds40, Session53Mends) {
   EXPECT_TRUE(diagnose_log("Title\nThe GPU memeroy keeps growing step after step.\n", rules_alone()).empty());  // two slips
   // memory_told_short() finds the memory's name with memory_named_near(): a modifier ("memory-bound")
   // or "memory layout" is not memory told short.
-  for (const char* none : {"Kernels\nWe are short on memory-bound kernels for this op.\n",
-                           "Docs\nThe docs are short on memory layout details.\n",
-                           "Results\nWe are short of memory efficiency compared to the paper.\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_none_reports({"Kernels\nWe are short on memory-bound kernels for this op.\n",
+                       "Docs\nThe docs are short on memory layout details.\n",
+                       "Results\nWe are short of memory efficiency compared to the paper.\n"});
   EXPECT_EQ(diagnose_log("Help\nWe are short on the VRAM we need for the 13B model.\n", rules_alone()).size(), 1u);
   // The prose before a message on its line ends where message_head() finds the message's words, also
   // where Chinese runs into it with no space ("...会导致torch.cuda.OutOfMemoryError"): the long output
@@ -10040,10 +10026,8 @@ TEST(DiagnoseKinds40, Session53Mends) {
   EXPECT_EQ(zh_why.front().oom->line, 2);
   // A title asking what memory the work needs: the need bound to the memory's clause, and a printed
   // exception of a kind that cannot be the memory's (ModuleNotFoundError) is no failure shown.
-  for (const char* none : {"How much RAM is used for inference, and do I need a GPU?\nRuntimeError: the run stopped\n",
-                           "How much gpu memory does this code need?\nModuleNotFoundError: No module named 'xformers'\n"}) {
-    EXPECT_TRUE(diagnose_log(none, rules_alone()).empty()) << none;
-  }
+  expect_none_reports({"How much RAM is used for inference, and do I need a GPU?\nRuntimeError: the run stopped\n",
+                       "How much gpu memory does this code need?\nModuleNotFoundError: No module named 'xformers'\n"});
   EXPECT_EQ(diagnose_log("How much gpu memory does this code need?\nRuntimeError: the run stopped\n", rules_alone()).size(), 1u);
   // "21 gpu hours" is no single GPU.
   const std::string oom = "RuntimeError: CUDA out of memory.\n";

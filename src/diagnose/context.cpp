@@ -1570,19 +1570,20 @@ class Reader {
         lo.find("cpu") != std::string_view::npos) {
       host_memory(lo);
     }
+    // (These run on every line: each text through the line's pair filter, line_has().)
+    auto line_has_any = [&](std::initializer_list<std::string_view> ts) {
+      return std::any_of(ts.begin(), ts.end(), [&](std::string_view text) { return line_has(lo, text); });
+    };
     // A Linux path or a SLURM job (Linux named as a word: the word loop above): not Windows' driver model.
-    if (!ev_.linux_line && contains_any(lo, {"/home/", "/root/", "/usr/", "slurm"})) ev_.linux_line = n;
-    if (!ev_.memory_fraction_line && contains_any(lo, {"memory_fraction", "per_process_gpu_memory_fraction", "mem_fraction"})) {
-      ev_.memory_fraction_line = n;
-    }
+    if (!ev_.linux_line && line_has_any({"/home/", "/root/", "/usr/", "slurm"})) ev_.linux_line = n;
+    // (TensorFlow's "per_process_gpu_memory_fraction" holds "memory_fraction"; SGLang's "mem_fraction_static".)
+    if (!ev_.memory_fraction_line && line_has_any({"memory_fraction", "mem_fraction"})) ev_.memory_fraction_line = n;
     if (!ev_.grad_disabled_line &&
-        contains_any(lo, {"set_grad_enabled(false)", "requires_grad_(false)", "requires_grad = false", "requires_grad=false"})) {
+        line_has_any({"set_grad_enabled(false)", "requires_grad_(false)", "requires_grad = false", "requires_grad=false"})) {
       ev_.grad_disabled_line = n;
     }
     // (A loss inside a name too: "byol_loss(p1, z2)", "loss_fn", "criterion(".)
-    if (!ev_.loss_or_step_line && contains_any(lo, {"loss", "criterion(", "backward(", "optimizer", "optim."})) {
-      ev_.loss_or_step_line = n;
-    }
+    if (!ev_.loss_or_step_line && line_has_any({"loss", "criterion(", "backward(", "optimizer", "optim."})) ev_.loss_or_step_line = n;
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
     // card"), not in the OOM message's own figures; in the plural, only the size attached to the GPUs
     // (plural_gpus_size()).
@@ -4663,11 +4664,7 @@ if (contains("model.eval()") && !negated) {
       for (std::string_view w : {"works", "worked", "working", "succeeds", "succeeded", "successfully"}) {
         if (contains_word(c, w)) return true;
       }
-      for (size_t f = c.find("fine"); f != std::string_view::npos; f = c.find("fine", f + 1)) {
-        const size_t e = f + 4;
-        if ((f == 0 || !is_alpha(c[f - 1])) && (e >= c.size() || (!is_alpha(c[e]) && c[e] != '-'))) return true;
-      }
-      return false;
+      return fine_told(c);  // "fine" as a word, not "fine-tuning"
     };
     auto phrase_word = [&](std::string_view ph) {
       for (size_t p = lo.find(ph); p != std::string_view::npos; p = lo.find(ph, p + 1)) {
@@ -5840,18 +5837,11 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       return true;
     }
-    // "no GPU", "without GPU" ("Out of Memory Error without GPU"), the GPU's memory aside
+    // "no GPU", "without GPU" ("Out of Memory Error without GPU"), not the GPU's memory or use told
+    // (gpu_denial_names_other()).
     for (std::string_view x : {std::string_view("no gpu"), std::string_view("without gpu")}) {
       for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + 1)) {
-        if (!word_starts_at(lo, p)) continue;
-        const std::string_view after = lo.substr(p + x.size(), 12);
-        // (Nor "without GPU offload": a GPU there, its offload not used.)
-        if (after.rfind(" offload", 0) == 0 || after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
-            after.rfind(" usage", 0) == 0 || after.rfind(" util", 0) == 0 || after.rfind(" process", 0) == 0 ||
-            after.rfind("s were", 0) == 0 || after.rfind(" was used", 0) == 0 || after.rfind(" is used", 0) == 0) {
-          continue;
-        }
-        return true;
+        if (word_starts_at(lo, p) && !gpu_denial_names_other(lo, p + x.size())) return true;
       }
     }
     return false;
@@ -9266,6 +9256,16 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // The 24 characters after an upgrade's "to" name a version: a number, or "version" / "build" / "release"
+  // / "the latest" / "the newest"; not a GPU ("to a 4090"), a model ("to the 13B model"), a size or the
+  // memory ("to 64GB of RAM").
+  static bool version_target(std::string_view target) {
+    return (std::any_of(target.begin(), target.end(), [](char c) { return is_digit(c); }) ||
+            contains_any(target, {"version", "the latest", "the newest", "build", "release"})) &&
+           !gpu_named(target) && !contains_word(target, "model") && !contains_word(target, "gpu") &&
+           !size_named(target, true) && !contains_word(target, "ram") && !contains_word(target, "memory");
+  }
+
   // It worked before a new version, release or commit and fails (or needs more) after it: "one of
   // the latest commits blew up memory requirements", "Worked under the initial release ... After the
   // newest release it no longer works", "since upgrading to 2.3 it OOMs", "when I used 0.10 I could
@@ -9311,10 +9311,7 @@ if (contains("other process") || contains("another process") || contains("other 
         const size_t to = lo.find(" to ", p + up.size());
         if (to == std::string_view::npos || to > p + up.size() + 2 || asked_at(lo, p)) continue;
         const std::string_view target = lo.substr(to + 4, 24);
-        const bool version = (std::any_of(target.begin(), target.end(), [](char c) { return is_digit(c); }) ||
-                              contains_any(target, {"version", "the latest", "the newest", "the new release"})) &&
-                             !gpu_named(target) && !contains_word(target, "model") && !contains_word(target, "gpu") &&
-                             !size_named(target, true) && !contains_word(target, "ram") && !contains_word(target, "memory");
+        const bool version = version_target(target);
         const std::string_view after = lo.substr(to);
         if (version &&
             contains_any(lo.substr(0, p), {"when i used", "when i was using", "when using", "with the old", "before upgrading",
@@ -9339,12 +9336,7 @@ if (contains("other process") || contains("another process") || contains("other 
     for (std::string_view up : {"i updated to ", "i upgraded to ", "we updated to ", "we upgraded to "}) {
       const size_t p = lo.find(up);
       if (p == std::string_view::npos) continue;
-      const std::string_view target = lo.substr(p + up.size(), 24);
-      const bool version = (std::any_of(target.begin(), target.end(), [](char c) { return is_digit(c); }) ||
-                            contains_any(target, {"version", "the latest", "the newest", "build", "release"})) &&
-                           !gpu_named(target) && !contains_word(target, "gpu") && !size_named(target, true) &&
-                           !contains_word(target, "ram") && !contains_word(target, "memory");
-      if (!version || contains_word(lo, "still")) return false;
+      if (!version_target(lo.substr(p + up.size(), 24)) || contains_word(lo, "still")) return false;
     }
     // (A dataset's new release is no library's change.)
     if (contains_any(lo, {"not a regression", "n't a regression", "not the update", "not the upgrade", "dataset", "data release"})) {

@@ -727,19 +727,22 @@ bool cuda_memory_named(std::string_view t) {
          t.find("graphics memory") != std::string_view::npos;
 }
 
+bool gpu_denial_names_other(std::string_view lo, size_t e) {
+  const std::string_view after = lo.substr(std::min(e, lo.size()), 12);
+  for (std::string_view w : {" mem", " ram", " vram", " usage", " util", " process", "s were", " was used", " is used",
+                             " offload", " graph"}) {
+    if (after.rfind(w, 0) == 0) return true;
+  }
+  return false;
+}
+
 std::string gpu_denials_blanked(std::string_view lo) {
   std::string out(lo);
   for (std::string_view d : {"without gpu", "without a gpu", "without any gpu", "without the gpu", "without cuda", "no gpu"}) {
     for (size_t p = out.find(d); p != std::string::npos; p = out.find(d, p + 1)) {
       const size_t e = p + d.size();
       if ((p > 0 && word_char(out[p - 1])) || (e < out.size() && word_char(out[e]) && out[e] != 's')) continue;
-      // "no GPU memory left", "no GPU RAM free": the GPU's memory, told short; "without GPU offload", "without
-      // CUDA graphs": a GPU there
-      const std::string_view after = std::string_view(out).substr(e, 9);
-      if (after.rfind(" mem", 0) == 0 || after.rfind(" ram", 0) == 0 || after.rfind(" vram", 0) == 0 ||
-          after.rfind(" offload", 0) == 0 || after.rfind(" graph", 0) == 0) {
-        continue;
-      }
+      if (gpu_denial_names_other(out, e)) continue;
       std::fill(out.begin() + static_cast<std::ptrdiff_t>(p), out.begin() + static_cast<std::ptrdiff_t>(e), ' ');
     }
   }

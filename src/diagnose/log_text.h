@@ -293,10 +293,14 @@ bool host_sized_memory_named(std::string_view lo);
 /// A CUDA GPU's memory named in `t` (lowercase): "cuda", "gpu", "vram", "video memory" / "video ram" /
 /// "graphics memory", zh 显存 (GPU memory) / 显卡内存 (the graphics card's memory).
 bool cuda_memory_named(std::string_view t);
+/// Whether the words right after a GPU told absent, at byte `e` of `lo` (lowercase) after "no GPU" or
+/// "without GPU", name the GPU's memory, use or a feature instead ("no GPU memory left", "no GPU
+/// usage", "no GPU processes were", "without GPU offload", "without CUDA graphs"): a GPU is there.
+bool gpu_denial_names_other(std::string_view lo, size_t e);
 /// `lo` (lowercase) with the GPU told absent blanked out: "without GPU", "without a / any / the GPU",
-/// "without CUDA", "no GPU" (not "no GPU memory left": the GPU's memory) and "with just the CPU" /
-/// "CPU only" left as spaces, so that cuda_memory_named() on the rest reads only a GPU told present
-/// ("Training - Out of Memory Error without GPU" names no GPU that ran out).
+/// "without CUDA", "no GPU" (not where gpu_denial_names_other()) left as spaces, so that
+/// cuda_memory_named() on the rest reads only a GPU told present ("Training - Out of Memory Error
+/// without GPU" names no GPU that ran out).
 std::string gpu_denials_blanked(std::string_view lo);
 /// Whether lowercased `lo` names a GPU's own RAM ("12G video ram", "GPU RAM", "graphics RAM", "VRAM"),
 /// not the host's.
