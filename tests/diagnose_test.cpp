@@ -10251,3 +10251,189 @@ TEST(DiagnoseKinds40, Held93Counterexamples) {
   // Megatron's --recompute-activations named as the fix: activation checkpointing.
   EXPECT_TRUE(evidence_holds(oom + "Setting --recompute-activations fixed it, thanks.\n", "", OomCause::kActivationsBatch));
 }
+
+// held94's round (kinds read from its first look): "multi-" before no device, batch 1 told as what
+// works, a machine that halted, a run impossible even at batch 1, batch 1 failing only eventually, a
+// package's build, other people sharing the GPU, zh exits asked about memory, an inference loop's
+// outputs kept, no_grad proposed as code, "still" said of a failure, CuPy's older message.
+TEST(DiagnoseKinds40, Held94Kinds) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  // "multi-" before no device, process or node names no several GPUs.
+  EXPECT_FALSE(evidence_holds(oom + "Every multi-concept run needs more memory than one concept.\n", "several ranks / GPUs"));
+  EXPECT_FALSE(evidence_holds(oom + "I train a multi-label classifier.\n", "several ranks / GPUs"));
+  EXPECT_TRUE(evidence_holds(oom + "I train on a multi-GPU node.\n", "several ranks / GPUs"));
+  EXPECT_TRUE(evidence_holds(oom + "It only happens in multi node runs.\n", "several ranks / GPUs"));
+  // Batch size 1 told as the only setting that works ("only when ..., it works"): no failure at batch 1.
+  const std::string only_when = oom + "Using batchsize=4, image_size=512. Only when I set batchsize to 1 and image_size=224, it "
+                                      "works, why is this?\n";
+  EXPECT_FALSE(evidence_holds(only_when, "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds(oom + "Even when I set batchsize to 1, it fails.\n", "fails even at batch size 1"));
+  // A machine that halted over memory: a report, the host's RAM.
+  const std::string halted = "My system halted\nThe code takes a large sum of memory and it makes my computer system halted.\n";
+  EXPECT_EQ(diagnose_log(halted, rules_alone()).size(), 1u);
+  EXPECT_EQ(top_cause(halted), OomCause::kCpuRam);
+  // A run told impossible even at a batch of one: a report, static memory first.
+  const std::string even_one = "Strange\nFor FastGAN I can train with batch=6 on the 8G 2080. With ProjectedGAN I cannot run "
+                               "with even batch=1.\n";
+  EXPECT_EQ(diagnose_log(even_one, rules_alone()).size(), 1u);
+  EXPECT_EQ(top_cause(even_one), OomCause::kStaticModelTooLarge);
+  expect_none_reports({"Slow\nI cannot run even with batch=1 in under an hour.\n",
+                       "Question\nCan't I train even with batch=1?\n", "Note\nI cannot run it even with batch=16.\n"});
+  // A batch setting of any spelling set to 1, with the failure told: batch 1 fails.
+  EXPECT_TRUE(evidence_holds(oom + "I tried change \"batch_size_per_gpu\" to 1, but I got the same error.\n",
+                             "fails even at batch size 1"));
+  EXPECT_FALSE(evidence_holds(oom + "batch: 1\nlr: 0.001\n", "fails even at batch size 1"));
+  // Batch 1 failing only eventually: one larger sample or memory kept, not the model.
+  EXPECT_TRUE(evidence_holds(oom + "I eventually get out of memory error even with a batch size of 1.\n",
+                             "fails at batch size 1 only late", OomCause::kActivationsSeqlen));
+  // A package's build: its compiler jobs on the host.
+  const std::string build =
+      "Memory leakage during `Building wheels for collected packages` for flash-attn==2.0.1\nOn a machine with 39 GB of "
+      "CPU memory the build rapidly takes up all the memory and causes the machine to crash.\n";
+  EXPECT_TRUE(evidence_holds(build, "a package's build", OomCause::kCpuRam));
+  EXPECT_EQ(top_cause(build), OomCause::kCpuRam);
+  EXPECT_FALSE(evidence_holds(oom + "Building wheels finished, then training OOMs on the GPU memory.\n", "a package's build"));
+  // Other people sharing the GPU, hogging its memory: another process.
+  EXPECT_TRUE(evidence_holds(oom + "I have to share GPUs with other people and sometimes their scripts hog up all the GPU "
+                                   "memory.\n",
+                             "other jobs on the GPU", OomCause::kOtherProcess));
+  EXPECT_FALSE(evidence_holds(oom + "Other people have the same problem with the GPU memory.\n", "other jobs on the GPU"));
+  // zh: memory asked about beside a run that exits by itself (自动退出): a report.
+  EXPECT_EQ(diagnose_log("\xe5\xbe\xae\xe8\xb0\x83\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6\xe8\x87\xaa\xe5\x8a\xa8\xe9\x80\x80\xe5\x87\xba\n"
+                         "8x v100 (16G) \xe6\x98\xaf\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe5\x90\x97\xef\xbc\x9f\n",
+                         rules_alone())
+                .size(),
+            1u);  // 微调训练时自动退出 / 8x v100 (16G) 是内存不够吗？
+  // A forward pass's outputs appended in an inference loop, autograd on: evaluation without no_grad.
+  const std::string loop =
+      "features failed in loop\nit raised memory error.\n```\nmodel.eval()\nloop = []\nfor i in range(10):\n"
+      "    rep = model.extract_features(wav)[0]\n    loop.append(rep)\n```\n";
+  EXPECT_TRUE(evidence_holds(loop, "appended to a list in an inference loop", OomCause::kEvalWithoutNoGrad));
+  EXPECT_EQ(top_cause(loop), OomCause::kEvalWithoutNoGrad);
+  for (const char* kept : {"    loop.append(rep.cpu())\n", "    loop.append(rep.item())\n"}) {
+    std::string cut = loop;
+    cut.replace(cut.find("    loop.append(rep)\n"), 21, kept);
+    EXPECT_FALSE(evidence_holds(cut, "appended to a list in an inference loop")) << kept;
+  }
+  std::string under_no_grad = loop;
+  under_no_grad.replace(under_no_grad.find("loop = []"), 9, "torch.set_grad_enabled(False)\nwith torch.no_grad():");
+  EXPECT_FALSE(evidence_holds(under_no_grad, "appended to a list in an inference loop"));
+  // no_grad proposed as the fix, as code below a sentence that proposes it.
+  const std::string proposed =
+      "Suggestion to edit readme\nCUDA ran out of memory very soon: the activations for the entire graph were stored. Maybe "
+      "it makes sense to edit the simple starting script as below.\n\n```\nimport torch\nupstream = load().to('cuda')\n"
+      "wavs = [torch.zeros(160000) for _ in range(16)]\nwith torch.no_grad():\n    reps = upstream(wavs)\n```\n";
+  EXPECT_TRUE(evidence_holds(proposed, "the user's fix, shown as code", OomCause::kEvalWithoutNoGrad));
+  std::string shown = proposed;
+  shown.replace(shown.find("Maybe it makes sense to edit the simple starting script as below."), 66, "My code is as below.");
+  EXPECT_FALSE(evidence_holds(shown, "the user's fix, shown as code"));
+  // "still" said of a failure tells no memory held after a process ended.
+  EXPECT_FALSE(evidence_holds("Title\nout of memory on the GPU. When I switch to CPU, the process is still killed.\n",
+                              "GPU memory a finished process left behind"));
+  EXPECT_TRUE(evidence_holds("Title\nout of memory. After I killed the job, nvidia-smi still shows 20GB used.\n",
+                             "GPU memory a finished process left behind"));
+  // CuPy <= 6's message (Chainer 5): the request and the pool's bytes (the total less the request).
+  const std::vector<Diagnosis> cupy = diagnose_log(
+      "Exception in main training loop: out of memory to allocate 205520896 bytes (total 16068929536 bytes)\n", rules_alone());
+  ASSERT_EQ(cupy.size(), 1u);
+  ASSERT_TRUE(cupy[0].oom.has_value());
+  EXPECT_EQ(cupy[0].oom->subsystem, "cupy");
+  EXPECT_EQ(cupy[0].oom->requested_bytes.value_or(0), 205520896);
+  EXPECT_EQ(cupy[0].oom->reserved_bytes.value_or(0), int64_t{16068929536} - 205520896);
+  const std::vector<Diagnosis> other = diagnose_log("Out of memory to allocate 4096 bytes for data element on line 12.\n",
+                                                    rules_alone());
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_NE(other[0].oom->subsystem, "cupy");
+}
+
+// A helper's counter-examples to held94's round (texts it wrote to break the new readings), mended.
+TEST(DiagnoseKinds40, Held94Counterexamples) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  // "multi-worker" / "multi-process" loading and a Multi-Instance GPU slice name no several GPUs.
+  for (const char* one_gpu : {"Setup: one GPU, a multi-worker DataLoader (num_workers=8).\n",
+                              "Data loading is multi-process (8 workers), trained on one RTX 4090.\n",
+                              "The A100 is partitioned with Multi-Instance GPU and the job gets one 3g.20gb slice.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + one_gpu, "several ranks / GPUs")) << one_gpu;
+  }
+  // Batch 1 told working on the CPU says nothing of the GPU, where it fails.
+  EXPECT_TRUE(evidence_holds(oom + "On the GPU even batch_size=1 gives OOM; only when I run with batch_size=1 on the CPU, it "
+                                   "works.\n",
+                             "fails even at batch size 1"));
+  // "halts" with an object or a span is no machine stalling.
+  expect_none_reports({"Job stops\nThe cluster's queue system halts my job after 4 hours. Memory usage is at 40% when it "
+                       "stops.\n",
+                       "Early stop\nThe system halts training after 3 epochs without improvement, memory usage stays at 6 GB.\n"});
+  EXPECT_NE(top_cause(oom + "When the GPU runs out, my computer halts for a minute, then the traceback prints. Memory on the "
+                            "host is 64 GB and mostly free.\n"),
+            OomCause::kCpuRam);
+  // Impossible even at batch 1 because of another failure, or at "batch 1", the first batch: no report.
+  expect_none_reports({"Can't train on 2 GPUs\nI cannot train even with batch size 1, it always stops with\nRuntimeError: "
+                       "Expected all tensors to be on the same device\n",
+                       "fp16\nWith fp16 I can't train even with batch_size=1: the loss is nan after the first step.\n",
+                       "Dataset\nThe custom dataset cannot process even batch 1, it raises KeyError: 'label'.\n"});
+  // An index, a count, another phase's batch or a progress count set to 1 is no batch of one.
+  for (const char* not_one : {"Config: batch_size_per_gpu=64, eval_batch_size_per_gpu=1. It fails at step 0 of training.\n",
+                              "The error is raised at batch_idx=1 every time, after 6 full epochs.\n",
+                              "Epoch 2/20 - batch: 1/1563 - loss: 0.4821 - failed with the OOM above.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_one, "fails even at batch size 1")) << not_one;
+  }
+  // A batch setting of another spelling told working at 1.
+  EXPECT_FALSE(evidence_holds(oom + "With \"train_micro_batch_size_per_gpu\": 1 it trains fine for 3 epochs, with 2 it "
+                                    "fails with the OOM above.\n",
+                              "fails even at batch size 1"));
+  // "eventually" of the user's tries, the failure told at once: not late.
+  EXPECT_FALSE(evidence_holds(oom + "I kept lowering it and eventually set batch size 1, but it still OOMs right away at the "
+                                    "first step.\n",
+                              "fails at batch size 1 only late"));
+  // A build named as an install step, or told done: no build's memory.
+  for (const char* install : {"Install: git clone the repo, then python setup.py develop to compile the custom ops.\n",
+                              "I installed flash-attn with MAX_JOBS=4 pip install flash-attn, which went fine.\n",
+                              "The log shows Building wheels for collected packages: deepspeed ... done, memory is fine.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + install, "a package's build")) << install;
+  }
+  // "other people" denied, sharing a problem, or "ShareGPT": no other job on the GPU.
+  for (const char* not_shared : {"The GPU is in my own desktop and is not shared with other people; nothing else uses its "
+                                 "memory.\n",
+                                 "I share the same GPU memory problem as other people in #1234.\n",
+                                 "Other people fine-tuning on the ShareGPT data report the same GPU OOM.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_shared, "other jobs on the GPU")) << not_shared;
+  }
+  // zh: a crash denied (没有崩溃) is no failure told beside the memory asked about.
+  expect_none_reports({"\xe6\x8e\xa8\xe7\x90\x86\xe9\x80\x9f\xe5\xba\xa6\xe5\xbe\x88\xe6\x85\xa2\n\xe7\xa8\x8b\xe5\xba\x8f\xe6\xb2\xa1"
+                       "\xe6\x9c\x89\xe5\xb4\xa9\xe6\xba\x83\xef\xbc\x8c\xe5\xb0\xb1\xe6\x98\xaf\xe6\x85\xa2\xe3\x80\x82\n"
+                       "\xe6\x98\xaf\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe5\x90\x97\xef\xbc\x9f\n"});
+  // 推理速度很慢 / 程序没有崩溃，就是慢。/ 是显存不够吗？
+  // An inference loop appending a number, under autograd turned off, or a loop variable: no graphs kept.
+  const std::string msg = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
+                          "6.61 GiB already allocated; 12.56 MiB free; 6.72 GiB reserved in total by PyTorch)\n";
+  for (const char* code : {"model.eval()\npreds = []\nfor img in loader:\n    pred = model(img.cuda()).argmax(1).item()\n"
+                           "    preds.append(pred)\n",
+                           "model.eval()\ntorch.set_grad_enabled(False)\nfeats = []\nfor x in loader:\n"
+                           "    f = model.forward_features(x.cuda())\n    feats.append(f)\n",
+                           "model.eval()\npaths = []\nfor name in sorted(os.listdir(img_dir)):\n    paths.append(name)\n"}) {
+    EXPECT_FALSE(evidence_holds("Title\n```\n" + std::string(code) + "```\n" + msg, "appended to a list in an inference loop"))
+        << code;
+  }
+  // "should be enough ... as below" and a fix told failed "as below" show the code that failed.
+  EXPECT_FALSE(evidence_holds(oom + "24 GB should be enough for a 7B LoRA, but it fails at the first step. My training script "
+                                    "is as below:\n```\nmodel.gradient_checkpointing_enable()\n```\n",
+                              "the user's fix, shown as code"));
+  EXPECT_FALSE(evidence_holds(oom + "I applied the solution from #812, it did not help; the validation loop is as below:\n"
+                                    "```\nwith torch.no_grad():\n    out = model(x)\n```\n",
+                              "the user's fix, shown as code"));
+  // "still not killed" / "still held after the crash": memory held after the process.
+  EXPECT_TRUE(evidence_holds(oom + "After I stop the training process with Ctrl-C, it is still not killed and holds 22 GB of GPU "
+                                   "memory, so the next run OOMs immediately.\n",
+                             "GPU memory a finished process left behind"));
+  // "no creep at all" denies growth.
+  EXPECT_FALSE(evidence_holds(oom + "I logged memory_allocated() every step: there is no creep at all, it sits at 14 GB for "
+                                    "3000 steps.\n",
+                              "memory grows step after step"));
+  // xformers downgraded, uninstalled or already on: no memory-efficient attention turned on as the fix.
+  for (const char* xf : {"Fixed it by downgrading xformers to 0.0.20, the new wheel was built for another torch.\n",
+                         "Solved: uninstalling xformers fixed it.\n",
+                         "xformers memory efficient attention was already on; what fixed it was CPU offload.\n"}) {
+    EXPECT_NE(top_cause(oom + xf), OomCause::kActivationsSeqlen) << xf;
+  }
+  EXPECT_EQ(top_cause(oom + "Enabling xformers memory efficient attention fixed it.\n"), OomCause::kActivationsSeqlen);
+}

@@ -91,7 +91,7 @@ enum Word : uint8_t {
   kWKeptCue,      // persistent, onto, held, holding, holds, vae, unload, destroy, delete (readings by phrase)
   kWCap,          // capped, limited (a memory cap told: cap_told())
   kWPrevious,     // old, previous (an earlier run's objects kept: previous_kept())
-  kWPointer,      // changed, replace, following, follows (a sentence pointing at code below: fix_shown_as_code())
+  kWPointer,      // changed, replace, following, follows, below (a sentence pointing at code below: fix_shown_as_code())
   kWNoAutograd,   // onnxruntime, tensorrt, coreml, mlmodel, mlx, openvino, ncnn, tflite, ggml (runtimes without autograd)
   kWStop,         // cancelled, walltime, term_runlimit, timeout, keyboardinterrupt, oom_kill, killed (a job
                   // stopped, or killed for memory: job_stopped())
@@ -122,7 +122,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"leakages", kWLeak}, {"increment", kWGrow}, {"incremental", kWGrow}, {"increments", kWGrow},
       {"grow", kWGrow}, {"grows", kWGrow}, {"growing", kWGrow}, {"grew", kWGrow}, {"increasing", kWGrow},
       {"increases", kWGrow}, {"increase", kWGrow}, {"increased", kWGrow}, {"rising", kWGrow}, {"rises", kWGrow},
-      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creeping", kWGrow}, {"creeps", kWGrow}, {"crept", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
+      {"accumulates", kWGrow}, {"growth", kWGrow}, {"accumulating", kWGrow}, {"creep", kWGrow}, {"creeping", kWGrow}, {"creeps", kWGrow}, {"crept", kWGrow}, {"climbs", kWGrow}, {"climbing", kWGrow},
       {"each", kWPer}, {"every", kWPer}, {"iterations", kWPer}, {"epochs", kWPer}, {"batches", kWPer}, {"steps", kWPer},
       {"from_pretrained", kWLoad}, {"load_state_dict", kWLoad}, {"_apply", kWLoad}, {"_cuda_deserialize", kWLoad},
       {"deserialize", kWLoad}, {"load_checkpoint", kWLoad}, {"_load_from_state_dict", kWLoad}, {"load_model", kWLoad},
@@ -224,7 +224,7 @@ const std::unordered_map<std::string_view, Word>& words() {
       {"delete", kWKeptCue}, {"enable_vae_tiling", kWKeptCue}, {"vae_tiling", kWKeptCue}, {"vae_decode", kWKeptCue},
       {"capped", kWCap}, {"limited", kWCap}, {"old", kWPrevious}, {"previous", kWPrevious},
       {"changed", kWPointer}, {"change", kWPointer}, {"replace", kWPointer}, {"replaced", kWPointer},
-      {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer},
+      {"following", kWPointer}, {"followin", kWPointer}, {"follows", kWPointer}, {"below", kWPointer},
       {"onnxruntime", kWNoAutograd}, {"tensorrt", kWNoAutograd}, {"coreml", kWNoAutograd}, {"mlmodel", kWNoAutograd},
       {"mlx", kWNoAutograd}, {"mlx_lm", kWNoAutograd}, {"openvino", kWNoAutograd}, {"ncnn", kWNoAutograd}, {"tflite", kWNoAutograd},
       {"ggml", kWNoAutograd}, {"ollama", kWNoAutograd},
@@ -1383,7 +1383,12 @@ class Reader {
         const auto stem = words().find(w.substr(0, w.size() - 1));
         if (stem != words().end() && stem->second == kWGpuName) seen |= uint64_t{1} << kWGpuName;
       }
-      if (it != words().end()) {
+      // "multi" as a prefix of something other than devices or ranks ("multi-concept", "multi-modal",
+      // "multi-label", "multi turn") tells no several GPUs: only before a device's, a process's or a
+      // node's word ("multi-GPU", "multi node", "multi-process") or a GPU's model ("multi A100").
+      const bool multi_not_devices = it != words().end() && it->second == kWMulti && w == "multi" && j + 1 < lo.size() &&
+                                     (lo[j] == '-' || lo[j] == ' ') && is_alpha(lo[j + 1]) && !multi_of_devices(lo, j + 1);
+      if (it != words().end() && !multi_not_devices) {
         seen |= uint64_t{1} << it->second;
         // A folder or file of the user's named after a framework ("/home/u/vllm-experiments/train.py")
         // is no traceback through it (the package's own folder is "/vllm/").
@@ -1584,6 +1589,45 @@ class Reader {
     }
     // (A loss inside a name too: "byol_loss(p1, z2)", "loss_fn", "criterion(".)
     if (!ev_.loss_or_step_line && line_has_any({"loss", "criterion(", "backward(", "optimizer", "optim."})) ev_.loss_or_step_line = n;
+    // A forward pass's outputs appended to a list inside a loop of inference code, autograd on: a model
+    // put in eval mode (".eval()", which does not turn autograd off) on an earlier code line, then a
+    // for-loop, then within 4 lines "list.append(x)", x bound in the loop's body to a call's result not cut
+    // from the graph (not .item(), .cpu(), .detach(), .numpy()), no no_grad / inference_mode /
+    // set_grad_enabled(False) before it and nothing trained (no loss, backward or optimizer): each kept
+    // output holds its graph and the activations saved for it ("rep = model.extract_features(wav)[0];
+    // loop.append(rep)"). Not a loop variable appended ("for name in os.listdir(d): paths.append(name)").
+    // (autograd turned off globally, "torch.set_grad_enabled(False)", "requires_grad_(False)", counts as no_grad)
+    if (!no_grad_seen_line_ && (((seen >> kWNoGrad) & 1u) != 0 || line_has(lo, "set_grad_enabled(false") ||
+                                line_has(lo, "requires_grad_(false"))) {
+      no_grad_seen_line_ = n;
+    }
+    if (code_line(lo)) {
+      if (!eval_mode_code_line_ && line_has(lo, ".eval()")) eval_mode_code_line_ = n;
+      if (t.rfind("for ", 0) == 0 && !t.empty() && t.back() == ':') {
+        loop_code_line_ = n;
+        loop_bound_.clear();
+      }
+      // The loop body's last assignment "name = <a call>": the name, where the value is a call's result not
+      // cut from the graph or moved off the device (no .item(), .cpu(), .numpy(), .tolist(), .detach(),
+      // float(), int(), str(), len()).
+      if (loop_code_line_ > 0 && n > loop_code_line_ && n - loop_code_line_ <= 4) {
+        const size_t eq = t.find(" = ");
+        if (eq != std::string_view::npos && eq > 0 && t.find('(', eq) != std::string_view::npos &&
+            std::all_of(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(eq),
+                        [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; }) &&
+            !contains_any(t.substr(eq), {".item()", ".cpu()", ".numpy()", ".tolist()", ".detach()", "float(", "int(", "str(",
+                                         "len("})) {
+          loop_bound_ = std::string(t.substr(0, eq));
+        }
+      }
+      if (eval_mode_code_line_ > 0 && loop_code_line_ > eval_mode_code_line_ && n > loop_code_line_ &&
+          n - loop_code_line_ <= 4 && !no_grad_seen_line_ && !ev_.loss_or_step_line && !ev_.training_line &&
+          !loop_bound_.empty() && appends_name(t, loop_bound_)) {
+        add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.4,
+            "a forward pass's outputs appended to a list in an inference loop, autograd on (model.eval() at line " +
+                std::to_string(eval_mode_code_line_) + ", no no_grad): " + shown(raw.substr(0, 160)));
+      }
+    }
     // The GPU's size in the user's words ("Nvidia gpu with 8gb", "GPU 12GB", "RTX 2080 11G", "a 16 GB
     // card"), not in the OOM message's own figures; in the plural, only the size attached to the GPUs
     // (plural_gpus_size()).
@@ -2140,6 +2184,81 @@ class Reader {
       if (gpu_named(lo.substr(p + 1, e - p - 1))) return true;
     }
     return false;
+  }
+
+  // "other people" on the lower-cased line `lo` with a denial in the 40 bytes before it ("is not shared
+  // with other people", "no other people use it").
+  static bool other_people_denied(std::string_view lo) {
+    const size_t p = lo.find("other people");
+    if (p == std::string_view::npos) return false;
+    const size_t from = p > 40 ? p - 40 : 0;
+    const std::string_view before = lo.substr(from, p - from);
+    return contains_any(before, {"not ", "n't ", "never ", "nobody"}) || (p >= 3 && lo.compare(p - 3, 3, "no ") == 0);
+  }
+
+  // Every "still" on the lower-cased line `lo` says the failure goes on: a word of failure right after
+  // it, "be" / "is" / "was" / "gets" / "get" / "got" aside ("the process is still be killed", "it still
+  // crashes"), no memory held. Not "still not killed", "still held after the crash".
+  static bool still_fails(std::string_view lo) {
+    bool any = false;
+    for (size_t p = lo.find("still"); p != std::string_view::npos; p = lo.find("still", p + 5)) {
+      if (!is_word_at(lo, p, 5)) continue;
+      std::string_view after = lo.substr(p + 5);
+      while (!after.empty() && after.front() == ' ') after.remove_prefix(1);
+      for (int k = 0; k < 2; ++k) {
+        for (std::string_view aux : {"be ", "is ", "was ", "gets ", "get ", "got "}) {
+          if (after.rfind(aux, 0) == 0) {
+            after.remove_prefix(aux.size());
+            break;
+          }
+        }
+      }
+      bool fails = false;
+      for (std::string_view f : {"kill", "crash", "fail", "oom", "error", "out of memory", "run out", "runs out", "ran out"}) {
+        fails = fails || after.rfind(f, 0) == 0;
+      }
+      if (!fails) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  // The trimmed code line `t` appending `name` (or an index of it) to a list: "list.append(name)",
+  // "outs.append(name[0])"; nothing done to it inside the call (not name.cpu(), name.item()).
+  static bool appends_name(std::string_view t, std::string_view name) {
+    const size_t a = t.find(".append(");
+    if (a == std::string_view::npos || a == 0) return false;
+    const size_t b = a + 8, e = t.find(')', b);
+    if (e == std::string_view::npos || e == b) return false;
+    const std::string_view arg = t.substr(b, e - b);
+    if (arg.rfind(name, 0) != 0) return false;
+    const std::string_view rest = arg.substr(name.size());
+    return rest.empty() || rest.front() == '[';
+  }
+
+  // A package's or native extension's build named on the lower-cased line `lo`: pip's "building wheel(s)",
+  // "building extension", setuptools' "setup.py install / build / develop", the compiler's own process
+  // (cc1plus), the job count it is told to use (MAX_JOBS, "make -j", "ninja -j"), "cargo build", "rebar3
+  // compile", "mix compile".
+  static bool build_jobs_named(std::string_view lo) {
+    return contains_any(lo, {"building wheel", "building extension", "setup.py install", "setup.py build",
+                             "setup.py develop", "cc1plus", "max_jobs", "make -j", "ninja -j", "cargo build",
+                             "rebar3 compile", "mix compile"});
+  }
+
+  // The word at lo[p], after "multi-" / "multi ": one of devices, nodes or ranks ("gpu", "node", "card",
+  // "rank", "machine", "host") or a GPU's model. Not "process", "worker" or "instance": a DataLoader's
+  // multi-process / multi-worker loading runs on the host, a Multi-Instance GPU slice is one device's.
+  static bool multi_of_devices(std::string_view lo, size_t p) {
+    size_t e = p;
+    while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]))) ++e;
+    const std::string_view next = lo.substr(p, e - p);
+    for (std::string_view d : {"gpu", "gpus", "node", "nodes", "card", "cards", "device", "devices", "rank", "ranks",
+                               "machine", "machines", "host", "hosts", "accelerator", "accelerators", "tpu", "tpus", "npu",
+                               "npus"}) {
+      if (next == d) return true;
+    }
+    return gpu_named(next) || glued_gpu_model(next);
   }
 
   // A GPU's model written glued to its family's prefix on the lower-cased line `lo`: "rtx" or "gtx"
@@ -3060,7 +3179,7 @@ class Reader {
     // One example input made at batch 1 whose image or volume is large (example_input_size()).
     const std::string example_size =
         has_text("rand") || has_text("zeros(") || has_text("ones(") || has_text("empty(") ? example_input_size(lo) : std::string();
-    if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6)) fix_shown_as_code(raw, lo, n);
+    if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 8)) fix_shown_as_code(raw, lo, n);
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
     if ((has_text("other") || has_text("rest of") || has_text("remaining") || has_text("than cuda") || has_text("than gpu") ||
@@ -3730,6 +3849,8 @@ class Reader {
                                contains("not keep increasing") || contains("n't keep increasing") ||
                                contains("not keep growing") || contains("n't keep growing") || contains("not increas") ||
                                contains("n't increas") || contains("not grow") || contains("n't grow") ||
+                               // "there is no creep at all"
+                               contains("no creep") ||
                                // a leak denied ("there is no memory leakage", "I do not think it is a memory leak")
                                contains("no memory leak") || contains("no leak") || contains("not a memory leak") ||
                                contains("not a leak") || contains("isn't a leak") || contains("isn't a memory leak") ||
@@ -4018,10 +4139,15 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     };
     // ("batchsize", one word, is no setting word of the settings reader; "even batchsize=1 can't run"
     // tells the batch all the same.)
-    const bool batch_named = has(kWSetting) || word_in("batchsize");
+    // (Also a batch setting's name of any spelling set to 1 in words or code, "batch=1",
+    // "\"batch_size_per_gpu\" to 1": batch_setting_at_one().)
+    const bool batch_setting_one = line_has(lo, "batch") && batch_setting_at_one(lo);
+    const bool batch_named = has(kWSetting) || word_in("batchsize") || batch_setting_one;
     const bool batch_one = batch_named &&
                            ((std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting() &&
                              !batch_one_untried(lo)) ||
+                            // (that spelling only with a word of failure on the line: "batch: 1" alone is a config's)
+                            (batch_setting_one && said_of_failure() && !batch_one_untried(lo)) ||
                             batch_one_by_pronoun(lo) || batch_lowered_to_one(lo) ||
                             // zh: set to 1 with the failure going on ("train_batch_size我设置成1了，为啥还是out of memory")
                             (cjk && zh_batch_one_fails(lo)));
@@ -4065,6 +4191,16 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
             return false;
           });
           if (!one) continue;
+          // (Or late in words: "I eventually get out of memory error even with a batch size of 1": the failure
+          // within the 30 bytes after it, not the user's tries, "eventually set batch size 1", nor a failure
+          // told early, "right away".)
+          if (const size_t ev = sen.find("eventually"); ev != std::string_view::npos && is_word_at(sen, ev, 10) &&
+              contains_any(sen.substr(ev + 10, 30), {"oom", "out of memory", "fail", "crash", "error", "run out", "runs out",
+                                                     "ran out", "killed"}) &&
+              !contains_any(sen, {"first step", "first iteration", "first batch", "immediately", "right away", "at the start",
+                                  "at once"})) {
+            return true;
+          }
           for (const ProseCount& c : prose_counts(sen)) {
             // (Not where the count's clause tells the failure early: "at the first step", "immediately";
             // "the first epoch runs fine, but after 3 epochs it fails" is late.)
@@ -4571,7 +4707,7 @@ if (contains("model.eval()") && !negated) {
       }
       return false;
     };
-    if (has(kWNoGrad) && !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 6) || no_grad_told_fix())) {
+    if (has(kWNoGrad) && !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 8) || no_grad_told_fix())) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
     }
     // The user names the missing no_grad: "there is not no_grad decorator around the inference
@@ -5209,7 +5345,15 @@ if (contains("other process") || contains("another process") || contains("other 
         // not denied: "other VRAM consumers? there were none")
         ((contains("other vram consumer") || contains("other gpu consumer")) && !contains("none") &&
          !contains("no other")) ||
-        contains("already in use") || (contains("shared gpu") && !shared_gpu_memory()) || jupyter_holds()) {
+        contains("already in use") || (contains("shared gpu") && !shared_gpu_memory()) || jupyter_holds() ||
+        // other people sharing the GPU, or hogging it ("I have to share GPUs with other people ... their
+        // scripts decide to hog up all the GPU memory"); not "other people have the same problem", "I share
+        // the same problem as other people", "ShareGPT", nor denied ("not shared with other people")
+        (contains("other people") && !other_people_denied(lo) &&
+         (contains("hog") || contains("occup") ||
+          ((contains_word(lo, "share") || contains_word(lo, "shared") || contains_word(lo, "sharing")) &&
+           !contains("share the same"))) &&
+         (contains("gpu") || contains("memory")))) {
       // Not where the user rules them out ("nvidia-smi shows no other process", "no, only this one").
       if (!contains("no other process") && !contains("no other job") && !contains("no other program") &&
           !contains("only this one") && !contains("not another process") && !contains("no another process")) {
@@ -5226,6 +5370,19 @@ if (contains("other process") || contains("another process") || contains("other 
     if (sentence && !data_in_memory && has_text("cop") && data_copy_per_process(lo)) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4,
           "each process holds its own copy of the data in host memory: " + text(), 0, Told::kAccount);
+    }
+    // A package's or extension's build named where the memory ran out, on the line that tells the memory or
+    // the kill ("Memory leakage during `Building wheels for collected packages` for flash-attn", "cc1plus
+    // killed"; not a build told done, "Building wheels ... done", nor an install step alone): its compiler
+    // jobs run on the host, each taking its own RAM (ninja runs one per core), whatever the GPU; a
+    // build's memory rising is its jobs starting, no leak. Not a model's compilation (torch.compile,
+    // XLA, a JIT), nor a line naming the GPU's memory.
+    if (!negated && build_jobs_named(lo) && !gpu_memory_named(lo) &&
+        contains_any(lo, {"memory", "ram", "killed", "oom", "crash", "freez", "froze", "swap", "leak", "exhaust"}) &&
+        !contains_any(lo, {"went fine", "successfully", "done", "finished", "worked", "no problem"})) {
+      add(n, FactKind::kStatement, OomCause::kCpuRam, 0.45,
+          "a package's build (its compiler jobs run on the host, one per core): " + text(), 0, Told::kAccount);
+      add(n, FactKind::kStatement, OomCause::kLeakAcrossSteps, -0.25, "");
     }
     // GPU memory that a stopped, killed or crashed process left behind, or processes piling up on
     // the GPUs, told as such: "the GPU memory is not released if I forcibly stop the training
@@ -5266,7 +5423,8 @@ if (contains("other process") || contains("another process") || contains("other 
           !contains("still get") && !contains("still oom") && !contains("still run out") && !contains("still runs out") &&
           !contains("still out of memory") && !contains("still crash") && !contains("still fail") &&
           !contains("still have") && !contains("still the same") && !contains("still available") &&
-          !contains("still free") && !contains("free") && !contains("available") && !contains("empty_cache")) {
+          !contains("still free") && !contains("free") && !contains("available") && !contains("empty_cache") &&
+          !still_fails(lo)) {
         held = true;
       }
       // zh: 显存 with 没有释放 / 没释放 / 没放 / 还是被占 / 一直占 / 占着 (not released, still held), after 进程
@@ -7221,7 +7379,7 @@ if (contains("other process") || contains("another process") || contains("other 
                        line_has(lo, "paging file") || line_has(lo, "pagefile") || line_has(lo, "pagesfile") ||
                        line_has(lo, "page file") || (!ascii_ && line_has(lo, "\xe5\x86\x85\xe5\xad\x98"));
     const bool machine_verb = line_has(lo, "out of") || line_has(lo, "unresponsive") || line_has(lo, "froze") ||
-                              line_has(lo, "freez") || line_has(lo, "hang") || line_has(lo, "hung");
+                              line_has(lo, "freez") || line_has(lo, "hang") || line_has(lo, "hung") || line_has(lo, "halt");
     return (named || machine_verb) && host_memory_named(lo);
   }
 
@@ -7288,6 +7446,9 @@ if (contains("other process") || contains("another process") || contains("other 
         break;
       }
     }
+    // (Also the machine told halting, freezing or running out, machine_runs_out(): "it makes my computer
+    // system halted".)
+    runs_out = runs_out || machine_runs_out(lo);
     // "OOM" as a word ("RAM OOM"); zh: 溢出 (overflows), 不足 / 不够 (not enough), 爆 (bursts). Not
     // where a GPU is named too, by that word or a model's: "8 L4s (GPU 45GB in RAM) failed with
     // OOM", "OOM on my RTX 3090 even with 64GB RAM" are the GPU's.
@@ -7834,6 +7995,46 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // A batch setting's name, however spelled ("batch", "batch_size_per_gpu", "per_device_train_batch_size"),
+  // set to 1 on the lower-cased line `lo`: the name (letters, digits, underscores, holding "batch"),
+  // its closing quote if any, then "=1", " = 1", ": 1" or " to 1", the 1 not part of a longer number
+  // ("batch=16", "batch=1.5"), a shape ("batch=1x3") nor a progress count ("batch: 1/1563"); not a
+  // count's, an index's or another phase's name (num_batches, batch_idx, eval_batch_size). kBatchOne's
+  // sentences aside.
+  static bool batch_setting_at_one(std::string_view lo) {
+    for (size_t p = lo.find("batch"); p != std::string_view::npos; p = lo.find("batch", p + 5)) {
+      size_t b = p;
+      while (b > 0 && (is_alpha(lo[b - 1]) || is_digit(lo[b - 1]) || lo[b - 1] == '_')) --b;
+      size_t e = p + 5;
+      while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]) || lo[e] == '_')) ++e;
+      const std::string_view name = lo.substr(b, e - b);
+      // (Not a count or an index, "num_batches", "batch_idx=1", nor another phase's batch: "eval_batch_size_per_gpu=1"
+      // beside a training batch of 64.)
+      if (contains_any(name, {"batches", "batchnorm", "idx", "index", "num", "count", "eval", "val", "test", "infer",
+                              "predict"})) {
+        continue;
+      }
+      size_t q = e;
+      if (q < lo.size() && (lo[q] == '"' || lo[q] == '\'' || lo[q] == '`')) ++q;
+      std::string_view rest = lo.substr(q, 8);
+      size_t one = std::string_view::npos;
+      for (std::string_view sep : {"=1", " = 1", ": 1", " to 1"}) {
+        if (rest.rfind(sep, 0) == 0) {
+          one = q + sep.size();
+          break;
+        }
+      }
+      if (one == std::string_view::npos) continue;
+      // (Nor a progress count, "batch: 1/1563".)
+      if (one < lo.size() && (is_digit(lo[one]) || lo[one] == 'x' || lo[one] == '*' || lo[one] == '/' ||
+                              ((lo[one] == '.' || lo[one] == ',') && one + 1 < lo.size() && is_digit(lo[one + 1])))) {
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
   // Batch size 1 as written in settings and sentences ("batch_size=1", "bs=1", "batch size of 1").
   static constexpr std::string_view kBatchOne[] = {"batch size 1",    "batch size of 1", "batch_size=1",
                                                    "batch_size 1",    "batch size = 1",  "bs=1",
@@ -8045,7 +8246,8 @@ if (contains("other process") || contains("another process") || contains("other 
         const std::string_view piece = clause.substr(from, comma - from);
         from = comma + 2;
         if (!std::any_of(std::begin(kBatchOne), std::end(kBatchOne),
-                         [&](std::string_view k) { return piece.find(k) != std::string_view::npos; })) {
+                         [&](std::string_view k) { return piece.find(k) != std::string_view::npos; }) &&
+            !batch_setting_at_one(piece)) {
           continue;
         }
         auto failed_in = [&](std::string_view t) {
@@ -8069,9 +8271,13 @@ if (contains("other process") || contains("another process") || contains("other 
                  contains_word(t, "fit") || contains_word(t, "fixed") || contains_word(t, "solved") ||
                  contains_word(t, "resolved") || success_told(t);
         };
-        bool worked = worked_in(piece);
-        const std::string_view opener = trim_view(piece).substr(0, 6);
-        if (!worked && from < clause.size() &&
+        bool worked = worked_in(piece) && !contains_word(piece, "cpu");
+        // (Also "only when": "Only when I set batchsize to 1 and image_size=224, it works"; not a run on
+        // the CPU, "only when I run with batch_size=1 on the CPU, it works", which says nothing of the GPU.)
+        std::string_view opener = trim_view(piece);
+        if (opener.rfind("only ", 0) == 0) opener.remove_prefix(5);
+        opener = opener.substr(0, 6);
+        if (!worked && from < clause.size() && !contains_word(piece, "cpu") &&
             (opener.rfind("when ", 0) == 0 || opener.rfind("after ", 0) == 0 || opener.rfind("once ", 0) == 0 ||
              opener.rfind("by ", 0) == 0)) {
           const size_t next_comma = std::min(clause.find(", ", from), clause.size());
@@ -8667,6 +8873,12 @@ if (contains("other process") || contains("another process") || contains("other 
       {"chunked prefill", OomCause::kActivationsSeqlen}, {"chunked_prefill", OomCause::kActivationsSeqlen},
       {"tile_size", OomCause::kActivationsSeqlen}, {"sliding window", OomCause::kActivationsSeqlen},
       {"sliding-window", OomCause::kActivationsSeqlen}, {"crop", OomCause::kActivationsSeqlen},
+      // a memory-efficient attention kernel turned on (xformers, PyTorch's SDPA, diffusers'
+      // enable_xformers_memory_efficient_attention()): no (B, h, T, T) scores held (Rabe & Staats 2021,
+      // "Self-attention Does Not Need O(n^2) Memory"; Dao et al. 2022, FlashAttention)
+      {"xformers", OomCause::kActivationsSeqlen}, {"memory_efficient_attention", OomCause::kActivationsSeqlen},
+      {"memory efficient attention", OomCause::kActivationsSeqlen},
+      {"memory-efficient attention", OomCause::kActivationsSeqlen},
       {"resiz", OomCause::kActivationsSeqlen}, {"downscal", OomCause::kActivationsSeqlen},
       {"downsampl", OomCause::kActivationsSeqlen}, {"split the document", OomCause::kActivationsSeqlen},
       {"split the text", OomCause::kActivationsSeqlen},
@@ -8715,7 +8927,7 @@ if (contains("other process") || contains("another process") || contains("other 
   };
 
   // The fix shown as code below a sentence that points at it ("that line should be changed with
-  // the following lines:", "replace it with", "changed to"), then, within 6 lines, a code line
+  // the following lines:", "replace it with", "changed to", "edit the script as below"), then, within 8 lines, a code line
   // naming a remedy ("with torch.no_grad():"): the user's account, as stated_account() reads a
   // sentence. Not a pointer asked ("should it be changed to ...?").
   void fix_shown_as_code(std::string_view raw, std::string_view lo, int64_t n) {
@@ -8727,9 +8939,19 @@ if (contains("other process") || contains("another process") || contains("other 
           lo.find('?') == std::string_view::npos) {
         fix_pointer_line_ = n;
       }
+      // ("as below" proposed as a change: "maybe it makes sense to edit the simple starting script as
+      // below", "it should be changed as below"; not "my code is as below", "I changed the parameters as
+      // below", "24 GB should be enough ... my script is as below", nor a fix told failed: the code that
+      // failed.)
+      if (contains_any(lo, {"as below", "like below", "as shown below"}) &&
+          contains_any(lo, {"makes sense to", "should be changed", "should be edited", "should edit", "should change",
+                            "suggest", "the fix is", "to fix it", "to solve it"}) &&
+          !contains_any(lo, {"did not", "didn't", "not help", "not work", "still"}) && lo.find('?') == std::string_view::npos) {
+        fix_pointer_line_ = n;
+      }
       return;
     }
-    if (fix_pointer_line_ == 0 || n - fix_pointer_line_ > 6) return;
+    if (fix_pointer_line_ == 0 || n - fix_pointer_line_ > 8) return;
     uint32_t named = 0;
     for (const SettingKnob& x : kNamed) {
       if (contains_word_start(lo, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
@@ -8838,9 +9060,19 @@ if (contains("other process") || contains("another process") || contains("other 
           named |= uint32_t{1} << static_cast<int>(cause);
         }
       };
+      // A memory-efficient attention kernel named as removed, downgraded, turned off or already on ("fixed
+      // it by downgrading xformers", "uninstalling xformers fixed it", "xformers was already on; what fixed
+      // it was CPU offload"): not that kernel turned on.
+      const bool kernel_not_turned_on =
+          contains_any(clause, {"downgrad", "uninstall", "remov", "disabl", "without", "already", "turn off", "turned off",
+                                "upgrad", "version", "wheel", "reinstall"});
       for (const SettingKnob& x : kNamed) {
         // "GPU->CPU memory transfer" names a copy, not the host's memory.
         if (x.cause == OomCause::kCpuRam && copy_to_host) continue;
+        if (kernel_not_turned_on && (x.text == "xformers" || x.text.find("efficient attention") != std::string_view::npos ||
+                                     x.text == "memory_efficient_attention")) {
+          continue;
+        }
         // (transformers' generate(low_memory=True) saves the GPU's memory: a generation's switch.)
         if (x.cause == OomCause::kCpuRam && x.text.rfind("low_memory", 0) == 0 && clause.find("generat") != std::string_view::npos) {
           continue;
@@ -10185,6 +10417,10 @@ if (contains("other process") || contains("another process") || contains("other 
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
   int64_t gpu_chosen_line_ = 0;  // a line that chose a GPU other than the first (nonzero_gpu_chosen())
   std::array<int64_t, kCauseCount> last_account_{};
+  int64_t eval_mode_code_line_ = 0;  // the first code line putting a model in eval mode (".eval()")
+  int64_t loop_code_line_ = 0;       // the last code line opening a for-loop ("for i in range(10):")
+  std::string loop_bound_;           // that loop body's last name bound to a call's result (line())
+  int64_t no_grad_seen_line_ = 0;    // the first line naming no_grad / inference_mode
   int64_t fix_pointer_line_ = 0;  // the last prose line pointing at the fix shown as code below (fix_shown_as_code())  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
   std::array<int64_t, kCauseCount> last_killed_{};   // the process killed, told

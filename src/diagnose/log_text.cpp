@@ -833,12 +833,23 @@ bool machine_runs_out(std::string_view lo) {
       // The verb within the 40 characters after the noun, said of it.
       const std::string_view rest = lo.substr(at + m.size(), 40);
       // ("freeze" as written in "so my 4GB laptop freeze", the noun in "system freeze on ...")
+      // (Also halted: "it makes my computer system halted".)
       for (std::string_view x : {"ran out of", "runs out of", "run out of", "is out of memory", "unresponsive", "froze",
-                                 "freezes", "freeze", "is freezing", "was freezing", "hangs", "hung"}) {
+                                 "freezes", "freeze", "is freezing", "was freezing", "hangs", "hung", "halted", "halts"}) {
         const size_t p = rest.find(x);
         if (p == std::string_view::npos || !word_starts_at(rest, p)) continue;
         if (x == "froze" && p + 5 < rest.size() && is_alpha(rest[p + 5])) continue;  // "frozen"
         if (x == "freeze" && !is_word_at(rest, p, 6)) continue;                        // ("freezes" above; "freezer")
+        // (Halting said of the machine itself, at the clause's end: "my computer system halted."; not the
+        // verb with an object or a span, "the queue system halts my job", "halts training", "halts for a
+        // minute".)
+        if (x == "halted" || x == "halts") {
+          const size_t e = at + m.size() + p + x.size();
+          if (e < lo.size() && lo[e] != '.' && lo[e] != ',' && lo[e] != ';' && lo[e] != '!' && lo[e] != ')' &&
+              lo.compare(e, 4, " and") != 0 && lo.compare(e, 11, " completely") != 0) {
+            continue;
+          }
+        }
         const std::string_view before = rest.substr(0, p);
         if (before.find("without") == std::string_view::npos && before.find("not") == std::string_view::npos &&
             before.find("n't") == std::string_view::npos && before.find("never") == std::string_view::npos &&

@@ -160,6 +160,12 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.requested_bytes = grouped_count_after(s, "outofmemoryallocating", r, &r.requested_printed);
     r.reserved_bytes = grouped_count_after(s, "allocatedsofar:", r);
     r.allowed_bytes = grouped_count_after(s, "limitsetto:", r);
+    // CuPy <= 6: "out of memory to allocate N bytes (total T bytes)", T = N + the pool's bytes.
+    if (!r.requested_bytes) {
+      r.requested_bytes = grouped_count_after(s, "outofmemorytoallocate", r, &r.requested_printed);
+      const auto total = grouped_count_after(s, "(total", r);
+      if (r.requested_bytes && total && *total >= *r.requested_bytes) r.reserved_bytes = *total - *r.requested_bytes;
+    }
     return;
   }
   if (r.subsystem == "ggml_context") {  // "(needed 412241472, available 411791504)": plain byte counts

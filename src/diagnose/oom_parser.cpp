@@ -607,6 +607,10 @@ const HeadDef kHeads[] = {
     // CuPy's memory pool (cupy.cuda.memory.OutOfMemoryError): "Out of memory allocating 805,306,368
     // bytes (allocated so far: 536,870,912 bytes[, limit set to: 1,073,741,824 bytes])."
     {"out of memory allocating", "device_alloc", "cupy", Kind::kOneLine},
+    // CuPy <= 6's wording of the same error (Chainer 5 prints it): "out of memory to allocate 205520896
+    // bytes (total 16068929536 bytes)", the total being the request plus what the pool holds
+    // (cupy/cuda/memory.pyx, _try_malloc: total = size + pool.total_bytes()).
+    {"out of memory to allocate", "device_alloc", "cupy", Kind::kOneLine},
 };
 
 // Cheap prefilter: does the text hold a trigger word of any head?
@@ -984,8 +988,9 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       }
       // CuPy's wording: its pool's "(allocated so far: ..." or CuPy named ("Out of memory allocating
       // N bytes." alone is also XLA's CPU runtime's and other programs').
+      // (Its older wording, "... bytes (total N bytes)": the total after it, or CuPy named.)
       if (std::string_view(h.subsystem) == "cupy" && lo.find("allocated so far", e) == std::string::npos &&
-          lo.find("cupy") == std::string::npos) {
+          lo.find("bytes (total ", e) == std::string::npos && lo.find("cupy") == std::string::npos) {
         continue;
       }
       // ggml's graph allocator: "failed to allocate <BACKEND> buffer of size <N>" only (not XLA's
@@ -3229,6 +3234,40 @@ bool ended_after_memory_taken(std::string_view lo) {
   return false;
 }
 
+// A batch of one named in `lo`: "batch" (or a name holding it: "batch_size", "batchsize"), then the
+// words or signs between ("size", "of", "to", "=", ":", "is", a quote) and 1 as a number of its own
+// ("batch=1", "batch size of 1", "batch_size: 1"; not "batch=16", "batch 1.5", "batch size 1x", nor
+// "batch 1" with a space alone between, the first batch).
+bool batch_of_one_named(std::string_view lo) {
+  for (size_t p = lo.find("batch"); p != std::string_view::npos; p = lo.find("batch", p + 5)) {
+    size_t q = p + 5;
+    while (q < lo.size() && (is_alpha(lo[q]) || lo[q] == '_')) ++q;
+    if (lo.substr(p, q - p).find("batches") != std::string_view::npos) continue;
+    bool joined = q > p + 5;  // "batch_size", "batchsize": a size's name
+    for (;;) {
+      const size_t from = q;
+      while (q < lo.size() && (lo[q] == ' ' || lo[q] == '=' || lo[q] == ':' || lo[q] == '"' || lo[q] == '\'' || lo[q] == '-')) ++q;
+      for (size_t k = from; k < q; ++k) joined = joined || lo[k] != ' ';
+      bool word = false;
+      for (std::string_view w : {"size", "of", "to", "is", "as", "just", "only"}) {
+        if (lo.compare(q, w.size(), w) == 0 && (q + w.size() >= lo.size() || !is_alpha(lo[q + w.size()]))) {
+          q += w.size();
+          word = true;
+          joined = true;
+          break;
+        }
+      }
+      if (!word) break;
+    }
+    if (joined && q < lo.size() && lo[q] == '1' &&
+        (q + 1 >= lo.size() || !(is_digit(lo[q + 1]) || is_alpha(lo[q + 1]) || lo[q + 1] == '*' ||
+                                 ((lo[q + 1] == '.' || lo[q + 1] == ',') && q + 2 < lo.size() && is_digit(lo[q + 2]))))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool memory_trouble_prose(std::string_view lo) {
   if (const std::string spelled = memory_spelled(lo); !spelled.empty()) return memory_trouble_prose(spelled);
   if (needs_more_than_it_has(lo)) return true;
@@ -3341,6 +3380,30 @@ bool memory_trouble_prose(std::string_view lo) {
   const bool cjk = any_text({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98",
                              "\xe9\xa1\xaf\xe5\xad\x98"}) ||  // 显存, 内存, 顯存 (traditional)
                    ((blown_word(lo) || filled_word(lo)) && gpu_named(lo));  // (which clause: below)
+  // A run told impossible even at a batch of one, memory named or not ("I cannot run with even
+  // batch=1", "can't train even with batch size 1", "unable to run it even at batch_size=1"): the
+  // smallest step does not fit. In one sentence, not asked, not of speed, no other failure named.
+  if (contains_word(lo, "even") && lo.find("batch") != std::string_view::npos) {
+    for (std::string_view t : sentences(lo)) {
+      // (Nor where the sentence names another failure or points at the message that follows: an error, an
+      // exception, a NaN loss, tensors on two devices, "it always stops with" then a RuntimeError's line;
+      // an OOM message there is read as one.)
+      if (t.find('?') != std::string_view::npos || !contains_word(t, "even") || !batch_of_one_named(t) ||
+          contains_any(t, {"slow", "faster", "minute", "hour", "timeout", "error", "exception", "same device", "assert",
+                           "stops with", "fails with", "failed with", "crashes with", "dies with", "raises", "throws"}) ||
+          contains_word(t, "nan")) {
+        continue;
+      }
+      for (std::string_view lead : {"not able to ", "unable to ", "can't ", "cannot ", "couldn't ", "could not ", "can not "}) {
+        for (size_t p = t.find(lead); p != std::string_view::npos; p = t.find(lead, p + 1)) {
+          const std::string_view verb = t.substr(p + lead.size(), 10);
+          for (std::string_view v : {"run", "train", "fine-tune", "finetune", "fit", "start", "load", "process"}) {
+            if (verb.rfind(v, 0) == 0) return true;
+          }
+        }
+      }
+    }
+  }
   if (!cjk && !any_word({"memory", "ram", "vram", "hbm", "resource_exhausted"})) return false;
   // zh, clause by clause (split after "，", "。", "；", "！", "？"): the memory named (显存 / 内存) with
   // 不足 / 不(太)够 (not enough), 爆 (blown), 溢出 (overflow), 不会释放 / 没有释放 / 不释放 / 无法释放 /
@@ -3802,12 +3865,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
   // (An error told, not denied: "no error on my side" tells none; zh 报错 / 错误, not 没有报错 / 没报错.)
   bool error_told = false;
   for (const std::string& lo : lowered) {
+    // (zh: 没有报错 / 没报错, no error; 没有崩溃 / 没崩溃 / 没有自动退出 / 没挂, no crash, no exit.)
     if (contains_any(lo, {"no error", "without error", "not an error", "no errors", "without any error",
-                          "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xb2\xa1\xe6\x8a\xa5\xe9\x94\x99"})) {
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x8a\xa5\xe9\x94\x99", "\xe6\xb2\xa1\xe6\x8a\xa5\xe9\x94\x99",
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe5\xb4\xa9\xe6\xba\x83", "\xe6\xb2\xa1\xe5\xb4\xa9\xe6\xba\x83",
+                          "\xe6\xb2\xa1\xe6\x9c\x89\xe8\x87\xaa\xe5\x8a\xa8\xe9\x80\x80\xe5\x87\xba",
+                          "\xe6\xb2\xa1\xe6\x8c\x82"})) {
       continue;
     }
+    // (zh: 报错 / 错误, an error; also the run told ending on its own: 自动退出 / 异常退出 (exits by itself /
+    // abnormally), 闪退 (quits at once), 崩溃 (crashes), 挂掉 / 挂了 (dies): "我在微调训练时出现了自动退出问题")
     if (lo.find("error") != std::string::npos || lo.find("\xe6\x8a\xa5\xe9\x94\x99") != std::string::npos ||
-        lo.find("\xe9\x94\x99\xe8\xaf\xaf") != std::string::npos) {
+        lo.find("\xe9\x94\x99\xe8\xaf\xaf") != std::string::npos ||
+        contains_any(lo, {"\xe8\x87\xaa\xe5\x8a\xa8\xe9\x80\x80\xe5\x87\xba", "\xe5\xbc\x82\xe5\xb8\xb8\xe9\x80\x80\xe5\x87\xba",
+                          "\xe9\x97\xaa\xe9\x80\x80", "\xe5\xb4\xa9\xe6\xba\x83", "\xe6\x8c\x82\xe6\x8e\x89",
+                          "\xe6\x8c\x82\xe4\xba\x86"})) {
       error_told = true;
       break;
     }
