@@ -3179,6 +3179,11 @@ std::string first_phase(const std::string& log) {
   return ds.empty() ? std::string() : ds.front().phase;
 }
 
+// No text of `texts`, after `prefix`, gives evidence holding `needle` (rules alone).
+void expect_evidence_absent(const std::string& prefix, std::initializer_list<const char*> texts, const std::string& needle) {
+  for (const char* t : texts) EXPECT_FALSE(evidence_holds(prefix + t, needle)) << t;
+}
+
 // A PyTorch 2 message of 1.50 GiB on a 23.64 GiB device, 21.30 GiB allocated (the tests below).
 const std::string kPytorch2Oom =
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.64 GiB of "
@@ -10350,11 +10355,10 @@ TEST(DiagnoseKinds40, Held94Kinds) {
 TEST(DiagnoseKinds40, Held94Counterexamples) {
   const std::string oom = "Title\n" + kPytorch2Oom;
   // "multi-worker" / "multi-process" loading and a Multi-Instance GPU slice name no several GPUs.
-  for (const char* one_gpu : {"Setup: one GPU, a multi-worker DataLoader (num_workers=8).\n",
+  expect_evidence_absent(oom, {"Setup: one GPU, a multi-worker DataLoader (num_workers=8).\n",
                               "Data loading is multi-process (8 workers), trained on one RTX 4090.\n",
-                              "The A100 is partitioned with Multi-Instance GPU and the job gets one 3g.20gb slice.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + one_gpu, "several ranks / GPUs")) << one_gpu;
-  }
+                              "The A100 is partitioned with Multi-Instance GPU and the job gets one 3g.20gb slice.\n"},
+                         "several ranks / GPUs");
   // Batch 1 told working on the CPU says nothing of the GPU, where it fails.
   EXPECT_TRUE(evidence_holds(oom + "On the GPU even batch_size=1 gives OOM; only when I run with batch_size=1 on the CPU, it "
                                    "works.\n",
@@ -10372,11 +10376,10 @@ TEST(DiagnoseKinds40, Held94Counterexamples) {
                        "fp16\nWith fp16 I can't train even with batch_size=1: the loss is nan after the first step.\n",
                        "Dataset\nThe custom dataset cannot process even batch 1, it raises KeyError: 'label'.\n"});
   // An index, a count, another phase's batch or a progress count set to 1 is no batch of one.
-  for (const char* not_one : {"Config: batch_size_per_gpu=64, eval_batch_size_per_gpu=1. It fails at step 0 of training.\n",
+  expect_evidence_absent(oom, {"Config: batch_size_per_gpu=64, eval_batch_size_per_gpu=1. It fails at step 0 of training.\n",
                               "The error is raised at batch_idx=1 every time, after 6 full epochs.\n",
-                              "Epoch 2/20 - batch: 1/1563 - loss: 0.4821 - failed with the OOM above.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + not_one, "fails even at batch size 1")) << not_one;
-  }
+                              "Epoch 2/20 - batch: 1/1563 - loss: 0.4821 - failed with the OOM above.\n"},
+                         "fails even at batch size 1");
   // A batch setting of another spelling told working at 1.
   EXPECT_FALSE(evidence_holds(oom + "With \"train_micro_batch_size_per_gpu\": 1 it trains fine for 3 epochs, with 2 it "
                                     "fails with the OOM above.\n",
@@ -10386,18 +10389,15 @@ TEST(DiagnoseKinds40, Held94Counterexamples) {
                                     "first step.\n",
                               "fails at batch size 1 only late"));
   // A build named as an install step, or told done: no build's memory.
-  for (const char* install : {"Install: git clone the repo, then python setup.py develop to compile the custom ops.\n",
+  expect_evidence_absent(oom, {"Install: git clone the repo, then python setup.py develop to compile the custom ops.\n",
                               "I installed flash-attn with MAX_JOBS=4 pip install flash-attn, which went fine.\n",
-                              "The log shows Building wheels for collected packages: deepspeed ... done, memory is fine.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + install, "a package's build")) << install;
-  }
+                              "The log shows Building wheels for collected packages: deepspeed ... done, memory is fine.\n"},
+                         "a package's build");
   // "other people" denied, sharing a problem, or "ShareGPT": no other job on the GPU.
-  for (const char* not_shared : {"The GPU is in my own desktop and is not shared with other people; nothing else uses its "
+  expect_evidence_absent(oom, {"The GPU is in my own desktop and is not shared with other people; nothing else uses its "
                                  "memory.\n",
                                  "I share the same GPU memory problem as other people in #1234.\n",
-                                 "Other people fine-tuning on the ShareGPT data report the same GPU OOM.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + not_shared, "other jobs on the GPU")) << not_shared;
-  }
+                                 "Other people fine-tuning on the ShareGPT data report the same GPU OOM.\n"}, "other jobs on the GPU");
   // zh: a crash denied (没有崩溃) is no failure told beside the memory asked about.
   expect_none_reports({"\xe6\x8e\xa8\xe7\x90\x86\xe9\x80\x9f\xe5\xba\xa6\xe5\xbe\x88\xe6\x85\xa2\n\xe7\xa8\x8b\xe5\xba\x8f\xe6\xb2\xa1"
                        "\xe6\x9c\x89\xe5\xb4\xa9\xe6\xba\x83\xef\xbc\x8c\xe5\xb0\xb1\xe6\x98\xaf\xe6\x85\xa2\xe3\x80\x82\n"
