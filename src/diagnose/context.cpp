@@ -2196,11 +2196,11 @@ class Reader {
     return contains_any(before, {"not ", "n't ", "never ", "nobody"}) || (p >= 3 && lo.compare(p - 3, 3, "no ") == 0);
   }
 
-  // Every "still" on the lower-cased line `lo` says the failure goes on: a word of failure right after
-  // it, "be" / "is" / "was" / "gets" / "get" / "got" aside ("the process is still be killed", "it still
-  // crashes"), no memory held. Not "still not killed", "still held after the crash".
+  // A "still" on the lower-cased line `lo` that says the failure goes on: a word of failure right after
+  // it, "be" / "is" / "was" / "gets" / "get" / "got" aside ("I still get OOM", "the process is still be
+  // killed", "it still crashes", "still out of memory"): no memory held. Not "still not killed", "still
+  // held after the crash".
   static bool still_fails(std::string_view lo) {
-    bool any = false;
     for (size_t p = lo.find("still"); p != std::string_view::npos; p = lo.find("still", p + 5)) {
       if (!is_word_at(lo, p, 5)) continue;
       std::string_view after = lo.substr(p + 5);
@@ -2213,14 +2213,11 @@ class Reader {
           }
         }
       }
-      bool fails = false;
       for (std::string_view f : {"kill", "crash", "fail", "oom", "error", "out of memory", "run out", "runs out", "ran out"}) {
-        fails = fails || after.rfind(f, 0) == 0;
+        if (after.rfind(f, 0) == 0) return true;
       }
-      if (!fails) return false;
-      any = true;
     }
-    return any;
+    return false;
   }
 
   // The trimmed code line `t` appending `name` (or an index of it) to a list: "list.append(name)",
@@ -3179,7 +3176,7 @@ class Reader {
     // One example input made at batch 1 whose image or volume is large (example_input_size()).
     const std::string example_size =
         has_text("rand") || has_text("zeros(") || has_text("ones(") || has_text("empty(") ? example_input_size(lo) : std::string();
-    if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 8)) fix_shown_as_code(raw, lo, n);
+    if (has(kWPointer) || (fix_pointer_line_ > 0 && n - fix_pointer_line_ <= kFixPointerLines)) fix_shown_as_code(raw, lo, n);
     stated_account(raw, lo, n);
     raised_setting_told(raw, lo, n);
     if ((has_text("other") || has_text("rest of") || has_text("remaining") || has_text("than cuda") || has_text("than gpu") ||
@@ -4140,8 +4137,8 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     // ("batchsize", one word, is no setting word of the settings reader; "even batchsize=1 can't run"
     // tells the batch all the same.)
     // (Also a batch setting's name of any spelling set to 1 in words or code, "batch=1",
-    // "\"batch_size_per_gpu\" to 1": batch_setting_at_one().)
-    const bool batch_setting_one = line_has(lo, "batch") && batch_setting_at_one(lo);
+    // "\"batch_size_per_gpu\" to 1": batch_one_named().)
+    const bool batch_setting_one = line_has(lo, "batch") && batch_one_named(lo);
     const bool batch_named = has(kWSetting) || word_in("batchsize") || batch_setting_one;
     const bool batch_one = batch_named &&
                            ((std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting() &&
@@ -4707,7 +4704,7 @@ if (contains("model.eval()") && !negated) {
       }
       return false;
     };
-    if (has(kWNoGrad) && !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= 8) || no_grad_told_fix())) {
+    if (has(kWNoGrad) && !((fix_pointer_line_ > 0 && n - fix_pointer_line_ <= kFixPointerLines) || no_grad_told_fix())) {
       add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.0, "no_grad: " + text(), 'n');
     }
     // The user names the missing no_grad: "there is not no_grad decorator around the inference
@@ -5420,11 +5417,9 @@ if (contains("other process") || contains("another process") || contains("other 
       // "nvidia-smi still shows 20GB used", "memory usage is still 38GB": "still" with the memory,
       // nvidia-smi or a size, not "I still get OOM" (the failure still there).
       if (!held && word_in("still") && (contains("nvidia-smi") || contains("memory") || contains("vram") || size_named(lo, false)) &&
-          !contains("still get") && !contains("still oom") && !contains("still run out") && !contains("still runs out") &&
-          !contains("still out of memory") && !contains("still crash") && !contains("still fail") &&
-          !contains("still have") && !contains("still the same") && !contains("still available") &&
-          !contains("still free") && !contains("free") && !contains("available") && !contains("empty_cache") &&
-          !still_fails(lo)) {
+          !contains("still get") && !contains("still have") && !contains("still the same") &&
+          !contains("still available") && !contains("still free") && !contains("free") && !contains("available") &&
+          !contains("empty_cache") && !still_fails(lo)) {
         held = true;
       }
       // zh: 显存 with 没有释放 / 没释放 / 没放 / 还是被占 / 一直占 / 占着 (not released, still held), after 进程
@@ -7995,46 +7990,6 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
-  // A batch setting's name, however spelled ("batch", "batch_size_per_gpu", "per_device_train_batch_size"),
-  // set to 1 on the lower-cased line `lo`: the name (letters, digits, underscores, holding "batch"),
-  // its closing quote if any, then "=1", " = 1", ": 1" or " to 1", the 1 not part of a longer number
-  // ("batch=16", "batch=1.5"), a shape ("batch=1x3") nor a progress count ("batch: 1/1563"); not a
-  // count's, an index's or another phase's name (num_batches, batch_idx, eval_batch_size). kBatchOne's
-  // sentences aside.
-  static bool batch_setting_at_one(std::string_view lo) {
-    for (size_t p = lo.find("batch"); p != std::string_view::npos; p = lo.find("batch", p + 5)) {
-      size_t b = p;
-      while (b > 0 && (is_alpha(lo[b - 1]) || is_digit(lo[b - 1]) || lo[b - 1] == '_')) --b;
-      size_t e = p + 5;
-      while (e < lo.size() && (is_alpha(lo[e]) || is_digit(lo[e]) || lo[e] == '_')) ++e;
-      const std::string_view name = lo.substr(b, e - b);
-      // (Not a count or an index, "num_batches", "batch_idx=1", nor another phase's batch: "eval_batch_size_per_gpu=1"
-      // beside a training batch of 64.)
-      if (contains_any(name, {"batches", "batchnorm", "idx", "index", "num", "count", "eval", "val", "test", "infer",
-                              "predict"})) {
-        continue;
-      }
-      size_t q = e;
-      if (q < lo.size() && (lo[q] == '"' || lo[q] == '\'' || lo[q] == '`')) ++q;
-      std::string_view rest = lo.substr(q, 8);
-      size_t one = std::string_view::npos;
-      for (std::string_view sep : {"=1", " = 1", ": 1", " to 1"}) {
-        if (rest.rfind(sep, 0) == 0) {
-          one = q + sep.size();
-          break;
-        }
-      }
-      if (one == std::string_view::npos) continue;
-      // (Nor a progress count, "batch: 1/1563".)
-      if (one < lo.size() && (is_digit(lo[one]) || lo[one] == 'x' || lo[one] == '*' || lo[one] == '/' ||
-                              ((lo[one] == '.' || lo[one] == ',') && one + 1 < lo.size() && is_digit(lo[one + 1])))) {
-        continue;
-      }
-      return true;
-    }
-    return false;
-  }
-
   // Batch size 1 as written in settings and sentences ("batch_size=1", "bs=1", "batch size of 1").
   static constexpr std::string_view kBatchOne[] = {"batch size 1",    "batch size of 1", "batch_size=1",
                                                    "batch_size 1",    "batch size = 1",  "bs=1",
@@ -8247,7 +8202,7 @@ if (contains("other process") || contains("another process") || contains("other 
         from = comma + 2;
         if (!std::any_of(std::begin(kBatchOne), std::end(kBatchOne),
                          [&](std::string_view k) { return piece.find(k) != std::string_view::npos; }) &&
-            !batch_setting_at_one(piece)) {
+            !batch_one_named(piece)) {
           continue;
         }
         auto failed_in = [&](std::string_view t) {
@@ -8951,7 +8906,7 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       return;
     }
-    if (fix_pointer_line_ == 0 || n - fix_pointer_line_ > 8) return;
+    if (fix_pointer_line_ == 0 || n - fix_pointer_line_ > kFixPointerLines) return;
     uint32_t named = 0;
     for (const SettingKnob& x : kNamed) {
       if (contains_word_start(lo, x.text)) named |= uint32_t{1} << static_cast<int>(x.cause);
@@ -10421,6 +10376,8 @@ if (contains("other process") || contains("another process") || contains("other 
   int64_t loop_code_line_ = 0;       // the last code line opening a for-loop ("for i in range(10):")
   std::string loop_bound_;           // that loop body's last name bound to a call's result (line())
   int64_t no_grad_seen_line_ = 0;    // the first line naming no_grad / inference_mode
+  // How many lines after a sentence pointing at the fix (fix_pointer_line_) its code may come.
+  static constexpr int64_t kFixPointerLines = 8;
   int64_t fix_pointer_line_ = 0;  // the last prose line pointing at the fix shown as code below (fix_shown_as_code())  // stated_account()'s last fact per cause (once_per_window)
   std::array<int64_t, kCauseCount> last_ram_{};      // host_ram_runs_out()'s
   std::array<int64_t, kCauseCount> last_killed_{};   // the process killed, told

@@ -862,6 +862,42 @@ bool machine_runs_out(std::string_view lo) {
   return false;
 }
 
+bool batch_one_named(std::string_view lo) {
+  for (size_t p = lo.find("batch"); p != std::string_view::npos; p = lo.find("batch", p + 5)) {
+    size_t b = p;
+    while (b > 0 && (is_alpha(lo[b - 1]) || is_digit(lo[b - 1]) || lo[b - 1] == '_')) --b;
+    size_t q = p + 5;
+    while (q < lo.size() && (is_alpha(lo[q]) || is_digit(lo[q]) || lo[q] == '_')) ++q;
+    if (contains_any(lo.substr(b, q - b), {"batches", "batchnorm", "idx", "index", "num", "count", "eval", "val", "test",
+                                           "infer", "predict"})) {
+      continue;
+    }
+    bool joined = q > p + 5;  // "batch_size", "batchsize": a size's name
+    for (;;) {
+      while (q < lo.size() && (lo[q] == ' ' || lo[q] == '=' || lo[q] == ':' || lo[q] == '"' || lo[q] == '\'' ||
+                               lo[q] == '`' || lo[q] == '-')) {
+        joined = joined || lo[q] != ' ';
+        ++q;
+      }
+      bool word = false;
+      for (std::string_view w : {"size", "of", "to", "is", "as", "just", "only"}) {
+        if (lo.compare(q, w.size(), w) == 0 && (q + w.size() >= lo.size() || !is_alpha(lo[q + w.size()]))) {
+          q += w.size();
+          word = joined = true;
+          break;
+        }
+      }
+      if (!word) break;
+    }
+    if (joined && q < lo.size() && lo[q] == '1' &&
+        (q + 1 >= lo.size() || !(is_digit(lo[q + 1]) || is_alpha(lo[q + 1]) || lo[q + 1] == '*' || lo[q + 1] == '/' ||
+                                 ((lo[q + 1] == '.' || lo[q + 1] == ',') && q + 2 < lo.size() && is_digit(lo[q + 2]))))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A machine's memory beyond any accelerator's (see log_text.h).
 bool host_sized_memory_named(std::string_view lo) {
   static constexpr std::string_view kNouns[] = {"node", "server", "machine", "box", "instance", "cluster", "ram", "memory"};

@@ -239,6 +239,13 @@ bool memory_full_told(std::string_view lo);
 /// as a device's memory is never said to be the system's. A server is not counted (an inference
 /// server's memory is its GPU's).
 bool machine_runs_out(std::string_view lo);
+/// A batch of one named in `lo` (ASCII-lowercased): a name holding "batch" ("batch", "batch_size",
+/// "batchsize", "\"batch_size_per_gpu\""), then what joins it to the number ("=", ":", a quote, "size",
+/// "of", "to", "is", "as", "just", "only"; not a space alone: "batch 1" is the first batch), then 1 as a
+/// number of its own ("batch=1", "batch size of 1", "batch_size: 1", "\"batch_size_per_gpu\" to 1"; not
+/// "batch=16", "batch=1.5", "batch=1x3", a progress count "batch: 1/1563"). Not a count's, an index's or
+/// another phase's name ("num_batches", "batch_idx=1", "eval_batch_size_per_gpu=1").
+bool batch_one_named(std::string_view lo);
 /// An accelerator named in `t` (lowercase): CUDA, a GPU, VRAM, zh 显存 (GPU memory), the Ascend NPU,
 /// a TPU, XPU, HBM, MPS, "device memory", an accelerator. Used to tell a device's OOM from the
 /// host's when a kill or an OOM is told near it.

@@ -3234,40 +3234,6 @@ bool ended_after_memory_taken(std::string_view lo) {
   return false;
 }
 
-// A batch of one named in `lo`: "batch" (or a name holding it: "batch_size", "batchsize"), then the
-// words or signs between ("size", "of", "to", "=", ":", "is", a quote) and 1 as a number of its own
-// ("batch=1", "batch size of 1", "batch_size: 1"; not "batch=16", "batch 1.5", "batch size 1x", nor
-// "batch 1" with a space alone between, the first batch).
-bool batch_of_one_named(std::string_view lo) {
-  for (size_t p = lo.find("batch"); p != std::string_view::npos; p = lo.find("batch", p + 5)) {
-    size_t q = p + 5;
-    while (q < lo.size() && (is_alpha(lo[q]) || lo[q] == '_')) ++q;
-    if (lo.substr(p, q - p).find("batches") != std::string_view::npos) continue;
-    bool joined = q > p + 5;  // "batch_size", "batchsize": a size's name
-    for (;;) {
-      const size_t from = q;
-      while (q < lo.size() && (lo[q] == ' ' || lo[q] == '=' || lo[q] == ':' || lo[q] == '"' || lo[q] == '\'' || lo[q] == '-')) ++q;
-      for (size_t k = from; k < q; ++k) joined = joined || lo[k] != ' ';
-      bool word = false;
-      for (std::string_view w : {"size", "of", "to", "is", "as", "just", "only"}) {
-        if (lo.compare(q, w.size(), w) == 0 && (q + w.size() >= lo.size() || !is_alpha(lo[q + w.size()]))) {
-          q += w.size();
-          word = true;
-          joined = true;
-          break;
-        }
-      }
-      if (!word) break;
-    }
-    if (joined && q < lo.size() && lo[q] == '1' &&
-        (q + 1 >= lo.size() || !(is_digit(lo[q + 1]) || is_alpha(lo[q + 1]) || lo[q + 1] == '*' ||
-                                 ((lo[q + 1] == '.' || lo[q + 1] == ',') && q + 2 < lo.size() && is_digit(lo[q + 2]))))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 bool memory_trouble_prose(std::string_view lo) {
   if (const std::string spelled = memory_spelled(lo); !spelled.empty()) return memory_trouble_prose(spelled);
   if (needs_more_than_it_has(lo)) return true;
@@ -3388,7 +3354,7 @@ bool memory_trouble_prose(std::string_view lo) {
       // (Nor where the sentence names another failure or points at the message that follows: an error, an
       // exception, a NaN loss, tensors on two devices, "it always stops with" then a RuntimeError's line;
       // an OOM message there is read as one.)
-      if (t.find('?') != std::string_view::npos || !contains_word(t, "even") || !batch_of_one_named(t) ||
+      if (t.find('?') != std::string_view::npos || !contains_word(t, "even") || !batch_one_named(t) ||
           contains_any(t, {"slow", "faster", "minute", "hour", "timeout", "error", "exception", "same device", "assert",
                            "stops with", "fails with", "failed with", "crashes with", "dies with", "raises", "throws"}) ||
           contains_word(t, "nan")) {
