@@ -10352,6 +10352,69 @@ TEST(DiagnoseKinds40, Held94Kinds) {
 }
 
 // A helper's counter-examples to held94's round (texts it wrote to break the new readings), mended.
+// held95's round (tests/data/oom-corpus/README.md, item 95): each kind read from a held95 miss.
+TEST(DiagnoseKinds40, Held95Kinds) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  // Reports in words the parser missed: MemoryError closing a title, "Tried to allocate" with an amount
+  // in words, "get kill", a memory shortage named, the GPU memory unable to support a setting.
+  for (const char* told : {"seq2seq MemoryError\nTraceback (most recent call last):\n  File \"train.py\", line 52\n",
+                           "torch.cdist Tried to allocate huge amount of GPU memory during the forward process\n",
+                           "conversion of llama2 70b get kill\nRAM: 20G\n",
+                           "Feature extraction\nI encountered a memory shortage issue while extracting features on a 64GB "
+                           "server.\n",
+                           "Question of GPU Memory\nThe gpu memory can not support the commented batch size 8 for each gpu.\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  auto record = [](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    return ds.size() == 1 && ds[0].oom ? *ds[0].oom : OomRecord{};
+  };
+  EXPECT_EQ(record("conversion of llama2 70b get kill\n").family, "oom_killer");
+  EXPECT_EQ(record("seq2seq MemoryError\n").device, "cpu");
+  expect_none_reports({"Docs\nHow do I catch a MemoryError\n", "Docs\nIt should not raise MemoryError\n",
+                       "Question\nDoes it get kill?\n", "Note\nThe pool tried to allocate buffers lazily.\n",
+                       "Note\nThere is no memory shortage here.\n", "Note\nMy GPU cannot support bf16.\n"});
+  // A kill that bounds a holding, or an object destroyed, is no kill; the GPU's memory used up, which
+  // killed the run, is the GPU's failure.
+  expect_none_reports({"Leak\nthis gpu space is not freed until the process is killed.\n",
+                       "Leak\nit is not released after the object is killed.\n"});
+  EXPECT_EQ(record("Growth\nRAM kept increasing until the process was killed.\n").family, "oom_killer");
+  const OomRecord gpu_kill =
+      record("Growth\nthe gpu memory usage kept increasing until it is used up which killed the training process.\n");
+  EXPECT_EQ(gpu_kill.family, "mentioned");
+  EXPECT_EQ(gpu_kill.device, "cuda");
+  // A recording told minutes long: a long input.
+  for (const char* minutes : {"then i use a 5min.wav instead, it oom\n", "I feed a 10-minute video.\n",
+                              "It holds 3 minutes of audio.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + minutes, "long inputs, in the user", OomCause::kActivationsSeqlen)) << minutes;
+  }
+  EXPECT_FALSE(evidence_holds(oom + "Each epoch takes 5 min on the audio set.\n", "long inputs, in the user"));
+  // A fix supposed ("could be fixed by reducing batch size") is no account of the fix.
+  EXPECT_FALSE(evidence_holds(oom + "This could be fixed by reducing batch size.\n", "the user's account of the fix"));
+  EXPECT_TRUE(evidence_holds(oom + "Reducing the batch size fixed it.\n", "the user's account of the fix"));
+  // Next to nothing allocated beside a large request: no graph kept, evaluation no verdict.
+  const std::string eval_empty =
+      "CUDA out of memory when evaluating result\nTraceback (most recent call last):\n  File \"eval_completion.py\", line 56, in "
+      "compute_4_metrics\nRuntimeError: CUDA out of memory. Tried to allocate 4.69 GiB (GPU 0; 11.77 GiB total capacity; 29.38 "
+      "MiB already allocated; 3.85 GiB free; 40.00 MiB reserved in total by PyTorch)\n";
+  const Diagnosis d = first(diagnose_log(eval_empty));
+  EXPECT_TRUE(d.ambiguous());
+  EXPECT_NE(d.findings.front().category, OomCause::kEvalWithoutNoGrad);
+  // Outputs appended in a loop over a pretrained model's forward (no eval(), nothing trained).
+  const std::string pretrained =
+      "Out of memory issue\nThrough a for loop I am applying longformer to each document; memory grows.\n"
+      "model = Longformer.from_pretrained(base_dir, config=config)\nout = []\nfor pg in pages:\n"
+      "    ids = tokenize(pg)\n    mask = make_mask(ids)\n    ids = pad(ids)\n    mask = pad(mask)\n"
+      "    output = model(ids, attention_mask=mask)\n    out.append(output[1])\n";
+  EXPECT_TRUE(evidence_holds(pretrained, "appended to a list in an inference loop", OomCause::kEvalWithoutNoGrad));
+  // A checkpoint's conversion script is no generation; its CPU flag told ignored is the library's bug.
+  const std::string convert =
+      "Parameter --load_model_on_cpu is ignored by llama convert_checkpoint.py\n```\npython convert_checkpoint.py --model_dir "
+      "mistralai/Mixtral-8x7B-Instruct-v0.1 --load_model_on_cpu\n```\nThe script is using the GPUs, also leading to OOM\n";
+  EXPECT_FALSE(evidence_holds(convert, "an LLM run without training"));
+  EXPECT_EQ(top_cause(convert), OomCause::kOther);
+}
+
 TEST(DiagnoseKinds40, Held94Counterexamples) {
   const std::string oom = "Title\n" + kPytorch2Oom;
   // "multi-worker" / "multi-process" loading and a Multi-Instance GPU slice name no several GPUs.

@@ -2636,6 +2636,23 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // Nor is it when numpy failed: an array in host RAM holds no autograd graph ("np.concatenate(
   // self.preds)" in a validation hook), torch.no_grad cannot shrink it.
   if (oom.subsystem == "numpy") b.remove(OomCause::kEvalWithoutNoGrad);
+  // Evaluation without no_grad fails because the graphs it keeps fill the device. Where this process's
+  // tensors hold next to nothing when a request fails (allocated under 2% of the capacity and under an
+  // eighth of the request: "29.38 MiB already allocated" beside "Tried to allocate 4.69 GiB" on 11.77
+  // GiB), no graph is held: the request alone, or what lies outside this process, did not fit.
+  // Evaluation stays a candidate (the same code may keep graphs later), below a verdict.
+  if (b.has(OomCause::kEvalWithoutNoGrad) && oom.allocated_bytes && Q && *Q > 0) {
+    const int64_t cap = oom.effective_capacity_bytes().value_or(0);
+    const int64_t a = *oom.allocated_bytes;
+    if (cap > 0 && a >= 0 && static_cast<double>(a) < 0.02 * static_cast<double>(cap) && a < *Q / 8) {
+      Finding& f = b.at(b.add(OomCause::kEvalWithoutNoGrad, 0.0));
+      if (f.score > 0.3) {
+        f.score = 0.3;
+        f.evidence.push_back(fmt::format("but this process's tensors hold only {} of {}: no autograd graph is kept yet",
+                                         format_bytes(a), format_bytes(cap)));
+      }
+    }
+  }
   // The log's own "other" causes get their own title, fix and probe: a save phase, else the first of
   // kOtherKinds whose reading the context holds.
   for (Finding& f : b.findings()) {

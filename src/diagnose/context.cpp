@@ -1527,6 +1527,21 @@ class Reader {
     if (!ev_.export_line && export_words && export_called(lo)) ev_.export_line = n;
     if (!ev_.export_told_line && export_words && (ev_.export_line == n || model_export_failed(lo))) ev_.export_told_line = n;
     if (!ev_.model_altered_line && ev_.export_told_line == n) ev_.model_altered_line = n;
+    // A checkpoint's conversion script run ("python convert_checkpoint.py --model_dir ...",
+    // convert_llama_weights_to_hf.py, convert_hf_to_gguf.py, DeepSpeed's zero_to_fp32.py): it loads and
+    // rewrites the weights, no generation.
+    if (!ev_.model_altered_line && line_has(lo, ".py") && (line_has(lo, "convert") || line_has(lo, "zero_to_fp32"))) {
+      for (size_t p = lo.find("convert"); p != std::string_view::npos && !ev_.model_altered_line; p = lo.find("convert", p + 7)) {
+        if (!word_starts_at(lo, p) && lo[p - 1] != '/') continue;
+        size_t e = p;
+        while (e < lo.size() && (word_char(lo[e]) || lo[e] == '-' || lo[e] == '.')) ++e;
+        const std::string_view token = lo.substr(p, e - p);
+        if (token.size() > 10 && token.substr(token.size() - 3) == ".py" && (token[7] == '_' || token[7] == '-')) {
+          ev_.model_altered_line = n;
+        }
+      }
+      if (!ev_.model_altered_line && line_has(lo, "zero_to_fp32.py")) ev_.model_altered_line = n;
+    }
     // A quantizer's calibration told in Chinese (校准: "INT4 量化（AWQ 校准）"): the same run.
     if (!ascii_ && !ev_.calibration_line && lo.find("\xe6\xa0\xa1\xe5\x87\x86") != std::string_view::npos) {
       ev_.calibration_line = n;
@@ -1590,8 +1605,8 @@ class Reader {
     // (A loss inside a name too: "byol_loss(p1, z2)", "loss_fn", "criterion(".)
     if (!ev_.loss_or_step_line && line_has_any({"loss", "criterion(", "backward(", "optimizer", "optim."})) ev_.loss_or_step_line = n;
     // A forward pass's outputs appended to a list inside a loop of inference code, autograd on: a model
-    // put in eval mode (".eval()", which does not turn autograd off) on an earlier code line, then a
-    // for-loop, then within 4 lines "list.append(x)", x bound in the loop's body to a call's result not cut
+    // put in eval mode (".eval()", which does not turn autograd off) or loaded pretrained on an earlier code line, then a
+    // for-loop, then within kLoopBodyLines lines "list.append(x)", x bound in the loop's body to a call's result not cut
     // from the graph (not .item(), .cpu(), .detach(), .numpy()), no no_grad / inference_mode /
     // set_grad_enabled(False) before it and nothing trained (no loss, backward or optimizer): each kept
     // output holds its graph and the activations saved for it ("rep = model.extract_features(wav)[0];
@@ -1603,6 +1618,11 @@ class Reader {
     }
     if (code_line(lo)) {
       if (!eval_mode_code_line_ && line_has(lo, ".eval()")) eval_mode_code_line_ = n;
+      // (A pretrained model loaded, "model = Longformer.from_pretrained(...)", "model.load_state_dict(...)":
+      // ready for inference as well, where nothing trains.)
+      if (!eval_mode_code_line_ && (line_has(lo, ".from_pretrained(") || line_has(lo, ".load_state_dict("))) {
+        eval_mode_code_line_ = n;
+      }
       if (t.rfind("for ", 0) == 0 && !t.empty() && t.back() == ':') {
         loop_code_line_ = n;
         loop_bound_.clear();
@@ -1610,7 +1630,7 @@ class Reader {
       // The loop body's last assignment "name = <a call>": the name, where the value is a call's result not
       // cut from the graph or moved off the device (no .item(), .cpu(), .numpy(), .tolist(), .detach(),
       // float(), int(), str(), len()).
-      if (loop_code_line_ > 0 && n > loop_code_line_ && n - loop_code_line_ <= 4) {
+      if (loop_code_line_ > 0 && n > loop_code_line_ && n - loop_code_line_ <= kLoopBodyLines) {
         const size_t eq = t.find(" = ");
         if (eq != std::string_view::npos && eq > 0 && t.find('(', eq) != std::string_view::npos &&
             std::all_of(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(eq),
@@ -1621,10 +1641,11 @@ class Reader {
         }
       }
       if (eval_mode_code_line_ > 0 && loop_code_line_ > eval_mode_code_line_ && n > loop_code_line_ &&
-          n - loop_code_line_ <= 4 && !no_grad_seen_line_ && !ev_.loss_or_step_line && !ev_.training_line &&
+          n - loop_code_line_ <= kLoopBodyLines && !no_grad_seen_line_ && !ev_.loss_or_step_line && !ev_.training_line &&
           !loop_bound_.empty() && appends_name(t, loop_bound_)) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.4,
-            "a forward pass's outputs appended to a list in an inference loop, autograd on (model.eval() at line " +
+            "a forward pass's outputs appended to a list in an inference loop, autograd on (model.eval() or a "
+            "pretrained model's load at line " +
                 std::to_string(eval_mode_code_line_) + ", no no_grad): " + shown(raw.substr(0, 160)));
       }
     }
@@ -5647,7 +5668,11 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     // Host RAM.
     // (Not the GPU's own RAM: "12G video ram", "GPU RAM", gpu_ram_named().)
-    if (has(kWRam) && (contains("host") || contains("system ram") || (contains(" ram ") && !gpu_ram_named(lo)) || contains("swap") ||
+    // (The host as a noun of memory or of the machine, not the verb: "i am using gradio to host my service".)
+    const bool host_named = contains_any(lo, {"host memory", "host ram", "host's", "the host", "host machine", "host side",
+                                              "host-side", "host (", "host system", "host mem", "on host", "host cpu",
+                                              "host to", "host oom"});
+    if (has(kWRam) && (host_named || contains("system ram") || (contains(" ram ") && !gpu_ram_named(lo)) || contains("swap") ||
                        contains("oom_killer") || contains("dmesg")) &&
         !contains("never")) {  // "the OOMKiller never fired (dmesg is empty)"; "not enough system RAM" is the cause
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.1, "host RAM: " + text());
@@ -5819,6 +5844,13 @@ if (contains("other process") || contains("another process") || contains("other 
 
   static bool denied_or_asked(std::string_view clause) {
     if (asks(clause)) return true;
+    // A fix supposed, not told done ("This could be fixed by reducing batch size or use memory when
+    // needed", "it might be solved by a smaller input"): the user's guess, not an account.
+    if (contains_any(clause, {"could be fixed", "could be solved", "could be resolved", "might be fixed", "might be solved",
+                              "might be resolved", "may be fixed", "may be solved", "may be resolved", "could be avoided",
+                              "might be avoided"})) {
+      return true;
+    }
     // "It no longer OOMs", "doesn't crash anymore": the negation is the success told, not a denial.
     // A fix denied beside it still denies ("reducing the batch size didn't help, it doesn't crash
     // right away but after a few hundred steps").
@@ -6642,7 +6674,7 @@ if (contains("other process") || contains("another process") || contains("other 
       return true;
     }
     for (size_t p = lo.find("killed"); p != std::string_view::npos; p = lo.find("killed", p + 6)) {
-      if (!is_word_at(lo, p, 6) || p == 0 || !told_at(p)) continue;
+      if (!is_word_at(lo, p, 6) || p == 0 || !told_at(p) || kill_not_the_failure(lo, p)) continue;
       size_t e = p;
       while (e > 0 && lo[e - 1] == ' ') --e;
       size_t b = e;
@@ -9211,7 +9243,9 @@ if (contains("other process") || contains("another process") || contains("other 
         "memory_fraction", "gpu_ids", "--cpu", "cpu=true", "gpu=false", "gpu=0",
         // an engine's token and sequence budgets (vLLM's, SGLang's), also as flags
         "max_num_batched_tokens", "max-num-batched-tokens", "max_num_seqs", "max-num-seqs", "max_model_len",
-        "max-model-len"};
+        "max-model-len",
+        // placements on the CPU by a flag's name ("--load_model_on_cpu is ignored", "cpu_offload has no effect")
+        "load_model_on_cpu", "load-model-on-cpu", "cpu_offload", "cpu-offload", "offload_to_cpu", "offload_folder"};
     // A component told to leave the setting out of its sizing, the setting after the verb ("the
     // warmup doesn't take into account the max-num-batched-tokens", "the profiler ignores
     // gpu_memory_utilization", "does not respect max_model_len").
@@ -9793,6 +9827,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // with its length; not the run's own time (分钟后 / 分钟之后 "after N minutes", 跑了 / 运行了 / 训练了 "ran
     // for", 每 "per": a rate).
     if (zh_minutes_long_inputs(lo)) return true;
+    if (minutes_long_recording(lo)) return true;
     // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
     // "音频较长" (the audio is long), "文本太长", "较长的序列", "视频很长"; not 增长 / 成长 (growth) nor
     // 长度 alone (the length, told long or short elsewhere).
@@ -9883,6 +9918,47 @@ if (contains("other process") || contains("another process") || contains("other 
       size_t b = p;
       while (b > 0 && lo[b - 1] == ' ') --b;
       if (b > 0 && is_digit(lo[b - 1])) return true;
+    }
+    return false;
+  }
+
+  // A recording told minutes long by its duration and its medium side by side: "tagspeech 5min wav oom",
+  // "i use a 5min.wav instead", "a 10-minute video", "3 minutes of audio", zh "一首5min的歌曲" (a 5-min
+  // song). One recording fed whole: its length is the sequence. The number a whole word (not "v2min"),
+  // a minute or more (Whisper's window is 30 s), the medium right after the unit (a space, '-', '.',
+  // '_' or 的 between; "of" before audio / video / speech / music): not "5 min per epoch", "after 5
+  // minutes the audio ...".
+  static bool minutes_long_recording(std::string_view lo) {
+    static constexpr std::string_view kMedia[] = {"wav", "wavs", "audio", "audios", "mp3", "flac", "m4a", "mp4", "song",
+                                                  "songs", "video", "videos", "clip", "clips", "recording", "recordings",
+                                                  "speech", "podcast", "meeting", "lecture", "track", "music"};
+    for (size_t p = 0; p < lo.size(); ++p) {
+      if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
+      size_t e = p;
+      int v = 0;
+      while (e < lo.size() && is_digit(lo[e]) && v < 100000) v = v * 10 + (lo[e++] - '0');
+      p = e;
+      if (v < 1) continue;
+      if (e < lo.size() && (lo[e] == ' ' || lo[e] == '-')) ++e;
+      size_t ue = e;
+      while (ue < lo.size() && is_alpha(lo[ue])) ++ue;
+      const std::string_view unit = lo.substr(e, ue - e);
+      if (unit != "min" && unit != "mins" && unit != "minute" && unit != "minutes") continue;
+      size_t m = ue;
+      if (m < lo.size() && (lo[m] == ' ' || lo[m] == '-' || lo[m] == '.' || lo[m] == '_')) ++m;
+      if (lo.compare(m, 3, "\xe7\x9a\x84") == 0) {  // 的
+        m += 3;
+        if (lo.compare(m, 6, "\xe6\xad\x8c\xe6\x9b\xb2") == 0 || lo.compare(m, 6, "\xe9\x9f\xb3\xe9\xa2\x91") == 0 ||
+            lo.compare(m, 6, "\xe8\xa7\x86\xe9\xa2\x91") == 0 || lo.compare(m, 6, "\xe5\xbd\x95\xe9\x9f\xb3") == 0) {
+          return true;  // 歌曲 (song), 音频 (audio), 视频 (video), 录音 (recording)
+        }
+        continue;
+      }
+      if (lo.compare(m, 3, "of ") == 0) m += 3;
+      size_t we = m;
+      while (we < lo.size() && is_alpha(lo[we])) ++we;
+      const std::string_view what = lo.substr(m, we - m);
+      if (std::find(std::begin(kMedia), std::end(kMedia), what) != std::end(kMedia)) return true;
     }
     return false;
   }
@@ -10372,7 +10448,9 @@ if (contains("other process") || contains("another process") || contains("other 
   std::array<int64_t, kCauseCount> last_raised_{};   // raised_setting_told()'s last fact per cause (once_per_window)
   int64_t gpu_chosen_line_ = 0;  // a line that chose a GPU other than the first (nonzero_gpu_chosen())
   std::array<int64_t, kCauseCount> last_account_{};
-  int64_t eval_mode_code_line_ = 0;  // the first code line putting a model in eval mode (".eval()")
+  int64_t eval_mode_code_line_ = 0;  // the first code line putting a model in eval mode (".eval()") or loading one
+  // The lines after a for-loop's header read as its body (an assignment bound in it, an append of that name).
+  static constexpr int64_t kLoopBodyLines = 10;
   int64_t loop_code_line_ = 0;       // the last code line opening a for-loop ("for i in range(10):")
   std::string loop_bound_;           // that loop body's last name bound to a call's result (line())
   int64_t no_grad_seen_line_ = 0;    // the first line naming no_grad / inference_mode

@@ -1217,6 +1217,19 @@ bool problem_told_there(std::string_view clause) {
   return k < w.size() && in_list(w[k], {"problem", "problems", "issue", "issues", "error", "errors", "bug"});
 }
 
+bool kill_not_the_failure(std::string_view lo, size_t p) {
+  const std::string_view before = lo.substr(p > 16 ? p - 16 : 0, std::min<size_t>(p, 16));
+  if (contains_any(before, {"object is ", "object was ", "objects are ", "objects were ", "instance is ", "instance was "})) {
+    return true;
+  }
+  const std::string_view cl = clause_at(lo, p);
+  const size_t until = cl.find("until");
+  if (until == std::string_view::npos || static_cast<size_t>(cl.data() - lo.data()) + until >= p) return false;
+  return contains_any(cl.substr(0, until), {"not freed", "not released", "n't freed", "n't released", "not free ", "n't free ",
+                                            "never freed", "never released", "stays allocated", "remains allocated",
+                                            "held until", "kept until"});
+}
+
 bool asked_at(std::string_view lo, size_t p) {
   const std::string_view whole = clause_at(lo, p);
   const std::string_view trimmed = trim_view(whole);

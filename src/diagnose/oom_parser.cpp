@@ -3499,7 +3499,13 @@ bool memory_trouble_prose(std::string_view lo) {
                  "high memory allocation", "memory-unfriendly", "memory unfriendly",
                  // the memory told overloaded ("with ~1000 masks it overloads the memory of the GPU")
                  "overloads the memory", "overloaded the memory", "overloading the memory", "overloads the gpu memory",
-                 "overloaded the gpu memory", "overloads gpu memory", "overloads the vram", "overloaded the vram"}) &&
+                 "overloaded the gpu memory", "overloads gpu memory", "overloads the vram", "overloaded the vram",
+                 // a shortage named ("I encountered a memory shortage issue while extracting visual features"), and
+                 // the memory told unable to hold a setting ("the gpu memory can not support the commented batch
+                 // size 8", "my gpus can not support enough memory size")
+                 "memory shortage", "ram shortage", "vram shortage", "memory can not support", "memory cannot support",
+                 "memory can't support", "can not support enough memory", "cannot support enough memory"}) &&
+       !any_text({"no memory shortage", "not a real memory", "not a memory shortage"}) &&
        // (an overload supposed in its own clause, "saving them all could cause memory overload", is none)
        !(lo.find("overload") != std::string_view::npos &&
          contains_any(clause_at(lo, lo.find("overload")), {"could", "might", "would", "may "})))) {
@@ -4055,6 +4061,36 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
           if (at != std::string::npos) break;
         }
+        // Python's MemoryError as the line's last word, a title's or a sentence's ("seq2seq MemoryError",
+        // "training stops with MemoryError."): where a word starts, not asked, supposed or denied in its
+        // clause, not code nor advice on the line.
+        if (at == std::string::npos) {
+          const std::string_view t = trim_view(std::string_view(lo));
+          std::string_view body = t;
+          while (!body.empty() && (body.back() == '.' || body.back() == '!')) body.remove_suffix(1);
+          constexpr std::string_view kName = "memoryerror";
+          if (body.size() > kName.size() && body.substr(body.size() - kName.size()) == kName) {
+            const size_t m = static_cast<size_t>(body.data() - lo.data()) + body.size() - kName.size();
+            const std::string_view cl = clause_at(lo, m);
+            if (word_starts_at(lo, m) && cl.find('?') == std::string_view::npos && !contains_word(cl, "if") &&
+                !told_not_so(cl) && lo.find('"') == std::string::npos &&
+                !contains_any(lo, {"raise ", "except", "print(", "avoid", "prevent", "to handle", "catch", "import ", "class "})) {
+              at = m;
+            }
+          }
+        }
+        // PyTorch's "Tried to allocate" retold with an amount in words ("torch.cdist Tried to allocate huge
+        // amount of GPU memory during the forward process"): the allocation failed, its size not printed.
+        for (std::string_view tried : {"tried to allocate ", "tries to allocate ", "trying to allocate "}) {
+          for (size_t p = lo.find(tried); at == std::string::npos && p != std::string::npos; p = lo.find(tried, p + 1)) {
+            const std::string_view rest = std::string_view(lo).substr(p + tried.size(), 24);
+            if (contains_any(rest, {"huge", "too much", "so much", "a lot of", "lots of", "massive", "enormous",
+                                    "large amount", "insane"}) &&
+                contains_word(lo, "memory") && !asked_at(lo, p) && !told_not_so(clause_at(lo, p))) {
+              at = p;
+            }
+          }
+        }
         if (at == std::string::npos) at = out_of_some_memory(lo);
         // The work told not fitting on a GPU ("Products-GNN does not fit on a v100", "I can't fit it
         // into my 3090", "unable to fit the model in an A100 40GB"), or a setting the writer lowered to
@@ -4117,10 +4153,22 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
               contains_any(at_place.substr(4, 44), {"http", ".py", "line ", "#l"})) {
             continue;
           }
+          if (kill_not_the_failure(lo, p)) continue;  // (an object destroyed; the bound of a holding)
           if (is_word_at(lo, p, 6) && lo.compare(p + 6, 10, " two birds") != 0 &&
               !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0))) &&
               (!asked_at(lo, p) || contains_word(clause_at(lo, p), "why"))) {
             at = p;
+          }
+        }
+        // The kill told without the participle's ending ("convertion of llama2 70b get kill", "the program will
+        // get kill"): "get / got / gets kill" as the clause's last words or before a stop, not asked whether
+        // (unless why), supposed or denied.
+        for (std::string_view phrase : {"get kill", "got kill", "gets kill"}) {
+          for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
+            const size_t end = p + phrase.size();
+            if (!word_starts_at(lo, p) || (end < lo.size() && is_alpha(lo[end]))) continue;
+            const std::string_view cl = clause_at(lo, p);
+            if ((!asked_at(lo, p) || contains_word(cl, "why")) && !contains_word(cl, "if") && !told_not_so(cl)) at = p;
           }
         }
         // The killer named acting, in the present ("the OS kills the process", "Linux kills my
@@ -4293,6 +4341,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                        {"pick", "kill", "terminat", "sigkill", "chose", "chooses", "select", "reap", "took", "takes", "slay",
                         "slew", "shot", "\xe6\x9d\x80"}) &&  // 杀 (zh: kill: 杀掉, 杀死)
           !told_not_so(lo) && lo.find('?') == std::string::npos;
+      // A kill told as what the GPU's memory running out did ("the gpu memory usage kept increasing until it
+      // is used up which killed the training process"): the GPU's memory named in trouble on the kill's
+      // line, no host memory named there, is the device's failure, not the kernel's OOM killer.
+      const bool gpu_ran_out_and_killed =
+          !named && !kernel_died && cuda_named && memory_trouble_prose(lo) &&
+          !contains_any(lo, {" ram", "host memory", "system memory", "cpu memory", "main memory", "swap"});
+      if (gpu_ran_out_and_killed) named = true;
       const bool killed = (!named && !kernel_died) || killed_for_memory || killer_acts ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
                           (oom_killed_words != std::string::npos && word_starts_at(lo, oom_killed_words) &&
