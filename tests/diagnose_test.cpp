@@ -10415,6 +10415,72 @@ TEST(DiagnoseKinds40, Held95Kinds) {
   EXPECT_EQ(top_cause(convert), OomCause::kOther);
 }
 
+// A helper's counter-examples to held95's round, mended (tests/data/oom-corpus/README.md, item 95).
+TEST(DiagnoseKinds40, Held95Counterexamples) {
+  // No report: a test's expected MemoryError, the error told gone, an allocation told expected or up
+  // front, a kill signal or a kill switch, a shortage ruled out or a market's.
+  expect_none_reports(
+      {"test_alloc_huge fails: expects MemoryError\nThe test asserts that allocating a 1 PB buffer raises.\n",
+       "No more MemoryError\nThanks for the fix, the preprocessing now finishes without a MemoryError\n",
+       "Slow first step\nAt startup the allocator tries to allocate a lot of memory for the workspace; that is expected and "
+       "it fits.\n",
+       "nvidia-smi shows 90% used\nJAX tries to allocate a large amount of GPU memory up front (75% by default).\n",
+       "Graceful shutdown\nthe trainer process gets kill signals from the cloud agent 30 s after the notice.\n",
+       "Feature\nWe got kill -9 support into the launcher last week.\n",
+       "Illegal memory access\nMemory shortage is ruled out: the GPU has 80 GB and only 12 GB are in use.\n",
+       "Which card\nBecause of the global DRAM and memory shortage, 80GB cards are hard to get.\n"});
+  // Reports: "except" as an English word, VRAM for memory, VRAM unable to support, a shortage of GPU
+  // memory, a cloud instance killed.
+  for (const char* told : {"Dataset.map on 40M rows\nEverything works except the final concatenation, which fails with MemoryError\n",
+                           "cdist on 100k points\ntorch.cdist tried to allocate a huge amount of VRAM during the forward pass.\n",
+                           "batch size 16 on 3060\nMy VRAM can not support batch size 16, so I train with 4.\n",
+                           "features\nI encountered a shortage of GPU memory while extracting visual features.\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  const std::string instance = "Workers eat memory\nThe training instance was killed after RAM usage hit 100% in epoch 3.\n";
+  EXPECT_EQ(top_cause(instance), OomCause::kCpuRam);
+  // A GPU told fine, the machine's memory or the workers' running out: the kill stays the host's.
+  for (const char* host : {"Workers\nMy 3090 has plenty of free VRAM. The dataloader workers: memory usage kept increasing "
+                           "until it was used up, which killed the training process.\n",
+                           "Stops\nGPU memory is fine (9 of 24 GB) but the machine's memory runs out after a few epochs and "
+                           "the process gets killed, no traceback.\n"}) {
+    const std::vector<Diagnosis> ds = diagnose_log(host, rules_alone());
+    ASSERT_EQ(ds.size(), 1u) << host;
+    EXPECT_EQ(ds[0].oom->family, "oom_killer") << host;
+  }
+  // "my host has" is the host's memory; "mp3" is a medium; a fix told done after "could be solved" is the
+  // account; "maybe ... can be fixed" is a guess.
+  EXPECT_TRUE(evidence_holds("Loading\nLoading the 70B checkpoint runs out of memory, my host has only 32GB of memory.\n",
+                             "host RAM", OomCause::kCpuRam));
+  EXPECT_TRUE(evidence_holds("Whisper OOM\nTranscribing a 45 minute mp3 runs out of CUDA memory on my 24 GB card.\n",
+                             "long inputs, in the user", OomCause::kActivationsSeqlen));
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  EXPECT_TRUE(evidence_holds(oom + "I found the issue could be solved by reducing the batch size to 4, which I did, and "
+                                   "training now runs fine.\n",
+                             "the user's account of the fix"));
+  EXPECT_FALSE(evidence_holds(oom + "Maybe this can be fixed by reducing the batch size to 4.\n", "the user's account of the fix"));
+  // A tokenizer's from_pretrained is no model; an image opened in the loop is no forward pass.
+  const std::string images = "Loading images\n```python\nmodel = CLIPModel.from_pretrained(\"clip\").cuda()\nimages = []\n"
+                             "for path in paths:\n    img = Image.open(path).convert(\"RGB\")\n    images.append(img)\n```\n"
+                             "The python process is killed by the OOM killer.\n";
+  EXPECT_FALSE(evidence_holds(images, "appended to a list in an inference loop"));
+  std::string tokens = images;
+  tokens.replace(tokens.find("model = CLIPModel"), 17, "tok = AutoTokenizer");
+  tokens.replace(tokens.find("img = Image.open(path).convert(\"RGB\")"), 36, "img = tok(path, return_tensors=\"pt\")");
+  EXPECT_FALSE(evidence_holds(tokens, "appended to a list in an inference loop"));
+  // A script converting PDFs is no checkpoint's conversion; a setting of no effect told expected is no
+  // bug; diffusers' enable_sequential_cpu_offload() told of no effect is.
+  EXPECT_TRUE(evidence_holds("Llama 7B OOM\n$ python convert_pdfs.py docs/ && python chat.py --model llama-7b\n" +
+                                 kPytorch2Oom,
+                             "an LLM run without training"));
+  EXPECT_NE(top_cause("cpu_offload with FSDP\ncpu_offload has no effect on activations, as the docs say, so for seq len 32k I "
+                      "still run out of memory; that is expected.\n" + kPytorch2Oom),
+            OomCause::kOther);
+  EXPECT_EQ(top_cause("offload\nAfter torch.compile, pipe.enable_sequential_cpu_offload() has no effect: the whole UNet stays on "
+                      "the GPU.\n" + kPytorch2Oom),
+            OomCause::kOther);
+}
+
 TEST(DiagnoseKinds40, Held94Counterexamples) {
   const std::string oom = "Title\n" + kPytorch2Oom;
   // "multi-worker" / "multi-process" loading and a Multi-Instance GPU slice name no several GPUs.

@@ -598,6 +598,7 @@ struct LogEvidence {
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t model_altered_line = 0;                      // first line naming a model being pruned, edited, unlearned or exported (prune, MEMIT, EasyEdit, torch.onnx.export ...)
+  int64_t conversion_line = 0;                         // first line running a checkpoint's conversion script (convert_*_to_hf.py, convert_hf_to_gguf.py, zero_to_fp32.py ...)
   int64_t export_line = 0;                       // first line calling a model's export (torch.onnx.export(, torch.jit.trace( ...)
   int64_t export_told_line = 0;                  // first line calling or telling the failing run a model's export (model_export_failed())
   int64_t illegal_access_line = 0;               // first line printing CUDA's "an illegal memory access was encountered"
@@ -1529,18 +1530,23 @@ class Reader {
     if (!ev_.model_altered_line && ev_.export_told_line == n) ev_.model_altered_line = n;
     // A checkpoint's conversion script run ("python convert_checkpoint.py --model_dir ...",
     // convert_llama_weights_to_hf.py, convert_hf_to_gguf.py, DeepSpeed's zero_to_fp32.py): it loads and
-    // rewrites the weights, no generation.
-    if (!ev_.model_altered_line && line_has(lo, ".py") && (line_has(lo, "convert") || line_has(lo, "zero_to_fp32"))) {
-      for (size_t p = lo.find("convert"); p != std::string_view::npos && !ev_.model_altered_line; p = lo.find("convert", p + 7)) {
+    // rewrites the weights, no generation. The script's name names weights or a format ("convert_pdfs.py"
+    // does not); not denied on its line ("I did not need convert_llama_weights_to_hf.py").
+    if (!ev_.conversion_line && line_has(lo, ".py") && (line_has(lo, "convert") || line_has(lo, "zero_to_fp32")) &&
+        !contains_any(lo, {"not ", "n't ", "never ", "without "})) {
+      for (size_t p = lo.find("convert"); p != std::string_view::npos && !ev_.conversion_line; p = lo.find("convert", p + 7)) {
         if (!word_starts_at(lo, p) && lo[p - 1] != '/') continue;
         size_t e = p;
         while (e < lo.size() && (word_char(lo[e]) || lo[e] == '-' || lo[e] == '.')) ++e;
         const std::string_view token = lo.substr(p, e - p);
-        if (token.size() > 10 && token.substr(token.size() - 3) == ".py" && (token[7] == '_' || token[7] == '-')) {
-          ev_.model_altered_line = n;
+        if (token.size() > 10 && token.substr(token.size() - 3) == ".py" && (token[7] == '_' || token[7] == '-') &&
+            contains_any(token, {"checkpoint", "ckpt", "weight", "hf", "gguf", "ggml", "llama", "model", "safetensors", "fp16",
+                                 "fp32", "bf16", "megatron", "state_dict", "lora"})) {
+          ev_.conversion_line = n;
         }
       }
-      if (!ev_.model_altered_line && line_has(lo, "zero_to_fp32.py")) ev_.model_altered_line = n;
+      if (!ev_.conversion_line && line_has(lo, "zero_to_fp32.py")) ev_.conversion_line = n;
+      if (ev_.conversion_line && !ev_.model_altered_line) ev_.model_altered_line = n;
     }
     // A quantizer's calibration told in Chinese (校准: "INT4 量化（AWQ 校准）"): the same run.
     if (!ascii_ && !ev_.calibration_line && lo.find("\xe6\xa0\xa1\xe5\x87\x86") != std::string_view::npos) {
@@ -1617,11 +1623,31 @@ class Reader {
       no_grad_seen_line_ = n;
     }
     if (code_line(lo)) {
-      if (!eval_mode_code_line_ && line_has(lo, ".eval()")) eval_mode_code_line_ = n;
+      // The model's name on that line, where it reads: the identifier before ".eval()" / ".load_state_dict(",
+      // or the name assigned a ".from_pretrained(" ("model = Longformer.from_pretrained(...)").
+      auto identifier_before = [&](size_t end) {
+        size_t b = end;
+        while (b > 0 && (is_alpha(t[b - 1]) || is_digit(t[b - 1]) || t[b - 1] == '_')) --b;
+        return std::string(t.substr(b, end - b));
+      };
+      if (!eval_mode_code_line_ && line_has(lo, ".eval()")) {
+        eval_mode_code_line_ = n;
+        if (const size_t e = t.find(".eval()"); e != std::string_view::npos) model_name_ = identifier_before(e);
+      }
       // (A pretrained model loaded, "model = Longformer.from_pretrained(...)", "model.load_state_dict(...)":
       // ready for inference as well, where nothing trains.)
-      if (!eval_mode_code_line_ && (line_has(lo, ".from_pretrained(") || line_has(lo, ".load_state_dict("))) {
+      // (Not a tokenizer's, processor's or config's: "AutoTokenizer.from_pretrained(...)".)
+      const size_t fp = t.find(".from_pretrained(");
+      const std::string loaded_class = fp == std::string_view::npos ? std::string() : identifier_before(fp);
+      if (!eval_mode_code_line_ && (fp != std::string_view::npos || line_has(lo, ".load_state_dict(")) &&
+          !contains_any(loaded_class, {"tokenizer", "processor", "config", "featureextractor", "feature_extractor",
+                                       "scheduler"})) {
         eval_mode_code_line_ = n;
+        if (const size_t e = t.find(".load_state_dict("); e != std::string_view::npos) {
+          model_name_ = identifier_before(e);
+        } else if (const size_t eq = t.find(" = "); eq != std::string_view::npos) {
+          model_name_ = identifier_before(eq);
+        }
       }
       if (t.rfind("for ", 0) == 0 && !t.empty() && t.back() == ':') {
         loop_code_line_ = n;
@@ -1637,7 +1663,13 @@ class Reader {
                         [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; }) &&
             !contains_any(t.substr(eq), {".item()", ".cpu()", ".numpy()", ".tolist()", ".detach()", "float(", "int(", "str(",
                                          "len("})) {
-          loop_bound_ = std::string(t.substr(0, eq));
+          // (The model's own call, where its name was read: "output = model(ids)", "rep = model.extract_features(wav)";
+          // not "img = Image.open(path)".)
+          const std::string_view value = t.substr(eq + 3);
+          if (model_name_.empty() || value.find(model_name_ + "(") != std::string_view::npos ||
+              value.find(model_name_ + ".") != std::string_view::npos) {
+            loop_bound_ = std::string(t.substr(0, eq));
+          }
         }
       }
       if (eval_mode_code_line_ > 0 && loop_code_line_ > eval_mode_code_line_ && n > loop_code_line_ &&
@@ -5670,8 +5702,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // (Not the GPU's own RAM: "12G video ram", "GPU RAM", gpu_ram_named().)
     // (The host as a noun of memory or of the machine, not the verb: "i am using gradio to host my service".)
     const bool host_named = contains_any(lo, {"host memory", "host ram", "host's", "the host", "host machine", "host side",
-                                              "host-side", "host (", "host system", "host mem", "on host", "host cpu",
-                                              "host to", "host oom"});
+                                              "host-side", "host system", "host mem", "on host", "host cpu", "host oom",
+                                              "my host", "host has", "host had"});
     if (has(kWRam) && (host_named || contains("system ram") || (contains(" ram ") && !gpu_ram_named(lo)) || contains("swap") ||
                        contains("oom_killer") || contains("dmesg")) &&
         !contains("never")) {  // "the OOMKiller never fired (dmesg is empty)"; "not enough system RAM" is the cause
@@ -5846,9 +5878,16 @@ if (contains("other process") || contains("another process") || contains("other 
     if (asks(clause)) return true;
     // A fix supposed, not told done ("This could be fixed by reducing batch size or use memory when
     // needed", "it might be solved by a smaller input"): the user's guess, not an account.
-    if (contains_any(clause, {"could be fixed", "could be solved", "could be resolved", "might be fixed", "might be solved",
+    // (Told done all the same: "the issue could be solved by reducing the batch size to 4, which I did, and
+    // training now runs fine", "it turned out this could be resolved by ...": the account.)
+    const bool supposed_fix =
+        contains_any(clause, {"could be fixed", "could be solved", "could be resolved", "might be fixed", "might be solved",
                               "might be resolved", "may be fixed", "may be solved", "may be resolved", "could be avoided",
-                              "might be avoided"})) {
+                              "might be avoided"}) ||
+        (contains_any(clause, {"can be fixed", "can be solved", "can be resolved"}) &&
+         contains_any(clause, {"maybe", "perhaps", "i think", "i guess", "probably"}));
+    if (supposed_fix && !contains_any(clause, {"which i did", "i did", "turned out", "now runs", "runs fine now", "works now",
+                                               "now works", "it worked", "that worked", "no oom"})) {
       return true;
     }
     // "It no longer OOMs", "doesn't crash anymore": the negation is the success told, not a denial.
@@ -9245,7 +9284,8 @@ if (contains("other process") || contains("another process") || contains("other 
         "max_num_batched_tokens", "max-num-batched-tokens", "max_num_seqs", "max-num-seqs", "max_model_len",
         "max-model-len",
         // placements on the CPU by a flag's name ("--load_model_on_cpu is ignored", "cpu_offload has no effect")
-        "load_model_on_cpu", "load-model-on-cpu", "cpu_offload", "cpu-offload", "offload_to_cpu", "offload_folder"};
+        "load_model_on_cpu", "load-model-on-cpu", "cpu_offload", "cpu-offload", "offload_to_cpu", "offload_folder",
+        "enable_sequential_cpu_offload", "enable_model_cpu_offload", "--no_cuda", "no_cuda=", "use_cpu="};
     // A component told to leave the setting out of its sizing, the setting after the verb ("the
     // warmup doesn't take into account the max-num-batched-tokens", "the profiler ignores
     // gpu_memory_utilization", "does not respect max_model_len").
@@ -9266,7 +9306,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // The setting told to work after all ("has no effect on speed but it works"), or of no effect
     // on something else than where the memory goes (speed, accuracy, the output).
     if (contains_any(lo, {"it works", "works fine", "on speed", "on the speed", "on performance",
-                          "on accuracy", "on the output", "on the result"})) {
+                          "on accuracy", "on the output", "on the result", "on activations", "on the activations",
+                          "expected", "by design", "as documented", "docs say", "documentation says"})) {
       return false;
     }
     // The device told in use in spite of a setting that keeps the work off it ("Cuda appears to be in
@@ -9932,6 +9973,32 @@ if (contains("other process") || contains("another process") || contains("other 
     static constexpr std::string_view kMedia[] = {"wav", "wavs", "audio", "audios", "mp3", "flac", "m4a", "mp4", "song",
                                                   "songs", "video", "videos", "clip", "clips", "recording", "recordings",
                                                   "speech", "podcast", "meeting", "lecture", "track", "music"};
+    // (Not cut into pieces, a total, a tutorial, a rate or the run's own time: "3 minutes of speech in total,
+    // split into 1-second clips", "a 5-minute video tutorial", "after 30 minutes music generation stops".)
+    if (contains_any(lo, {"split", "chunk", "segment", "in total", "tutorial", " per ", "each", "every", "after ", "took",
+                          "takes"}) ||
+        lo.find('?') != std::string_view::npos) {
+      return false;
+    }
+    // "<medium> ... N minutes long", "an audio file of 45 minutes".
+    for (std::string_view tail : {" minutes long", " minute long", " mins long", " min long"}) {
+      const size_t t = lo.find(tail);
+      if (t != std::string_view::npos && t > 0 && is_digit(lo[t - 1]) &&
+          std::any_of(std::begin(kMedia), std::end(kMedia), [&](std::string_view m) { return contains_word(lo, m); })) {
+        return true;
+      }
+    }
+    for (std::string_view of : {" file of ", " recording of ", " clip of "}) {
+      const size_t t = lo.find(of);
+      if (t == std::string_view::npos) continue;
+      size_t d = t + of.size();
+      const size_t digits = d;
+      while (d < lo.size() && is_digit(lo[d])) ++d;
+      if (d > digits && (lo.compare(d, 4, " min") == 0 || lo.compare(d, 3, "min") == 0) &&
+          std::any_of(std::begin(kMedia), std::end(kMedia), [&](std::string_view m) { return contains_word(lo, m); })) {
+        return true;
+      }
+    }
     for (size_t p = 0; p < lo.size(); ++p) {
       if (!is_digit(lo[p]) || (p > 0 && (word_char(lo[p - 1]) || lo[p - 1] == '.'))) continue;
       size_t e = p;
@@ -9956,7 +10023,7 @@ if (contains("other process") || contains("another process") || contains("other 
       }
       if (lo.compare(m, 3, "of ") == 0) m += 3;
       size_t we = m;
-      while (we < lo.size() && is_alpha(lo[we])) ++we;
+      while (we < lo.size() && (is_alpha(lo[we]) || is_digit(lo[we]))) ++we;  // (mp3, m4a, mp4)
       const std::string_view what = lo.substr(m, we - m);
       if (std::find(std::begin(kMedia), std::end(kMedia), what) != std::end(kMedia)) return true;
     }
@@ -10453,6 +10520,7 @@ if (contains("other process") || contains("another process") || contains("other 
   static constexpr int64_t kLoopBodyLines = 10;
   int64_t loop_code_line_ = 0;       // the last code line opening a for-loop ("for i in range(10):")
   std::string loop_bound_;           // that loop body's last name bound to a call's result (line())
+  std::string model_name_;           // the model's name on eval_mode_code_line_ ("model"), empty where it does not read
   int64_t no_grad_seen_line_ = 0;    // the first line naming no_grad / inference_mode
   // How many lines after a sentence pointing at the fix (fix_pointer_line_) its code may come.
   static constexpr int64_t kFixPointerLines = 8;
@@ -10856,7 +10924,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   if (auto m = last_before(ev.models, oom_line, to)) c.model_name = *m;
   c.model_params = last_before(ev.params, oom_line, to);
   c.llm_inference = llm_inference;
-  c.llm_exported = llm_untrained && ev.export_told_line > 0;
+  c.llm_exported = llm_untrained && (ev.export_told_line > 0 || ev.conversion_line > 0);
   // Quantized weights sized as such; not in an export that quantizes the model now (a GPTQ export:
   // the model is loaded at its stored 16-bit size to be quantized), unless a quantizer at load
   // (bitsandbytes' load_in_4bit) makes it small first.

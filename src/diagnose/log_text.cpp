@@ -1219,7 +1219,7 @@ bool problem_told_there(std::string_view clause) {
 
 bool kill_not_the_failure(std::string_view lo, size_t p) {
   const std::string_view before = lo.substr(p > 16 ? p - 16 : 0, std::min<size_t>(p, 16));
-  if (contains_any(before, {"object is ", "object was ", "objects are ", "objects were ", "instance is ", "instance was "})) {
+  if (contains_any(before, {"object is ", "object was ", "objects are ", "objects were "})) {
     return true;
   }
   const std::string_view cl = clause_at(lo, p);

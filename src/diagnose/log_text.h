@@ -379,10 +379,10 @@ bool problem_told_there(std::string_view clause);
 bool asked_at(std::string_view lo, size_t p);
 
 /// Whether the "kill" word at `p` of the lowercased line `lo` ends something other than the run: an
-/// object of the program destroyed ("after the object is killed"), or the bound of a holding, "this gpu
-/// space is not freed until the process is killed" (memory kept for the process's life; "until" and a
-/// word of keeping or not freeing before it in the clause). Not "memory kept growing until the process
-/// was killed": growing is no holding.
+/// object of the program destroyed ("after the object is killed"; not a cloud "instance", a machine),
+/// or the bound of a holding, "this gpu space is not freed until the process is killed" (memory kept
+/// for the process's life: "until" and a word of not freeing or staying allocated before it in the
+/// clause). Not "memory kept growing until the process was killed": growing is no holding.
 bool kill_not_the_failure(std::string_view lo, size_t p);
 /// A leak named only as a guess in its clause ("I was thinking that it might be a memory leak",
 /// "I suspect a memory leak", "probably a leak"): no growth told. `lo` is lower case.

@@ -3503,13 +3503,27 @@ bool memory_trouble_prose(std::string_view lo) {
                  // a shortage named ("I encountered a memory shortage issue while extracting visual features"), and
                  // the memory told unable to hold a setting ("the gpu memory can not support the commented batch
                  // size 8", "my gpus can not support enough memory size")
-                 "memory shortage", "ram shortage", "vram shortage", "memory can not support", "memory cannot support",
-                 "memory can't support", "can not support enough memory", "cannot support enough memory"}) &&
-       !any_text({"no memory shortage", "not a real memory", "not a memory shortage"}) &&
+                 "memory can not support", "memory cannot support", "memory can't support", "memory could not support",
+                 "memory couldn't support", "vram can not support", "vram cannot support", "vram can't support",
+                 "vram could not support", "can not support enough memory", "cannot support enough memory"}) &&
        // (an overload supposed in its own clause, "saving them all could cause memory overload", is none)
        !(lo.find("overload") != std::string_view::npos &&
          contains_any(clause_at(lo, lo.find("overload")), {"could", "might", "would", "may "})))) {
     return true;
+  }
+  // A shortage of the memory named ("I encountered a memory shortage issue", "a shortage of GPU memory"):
+  // where a word starts (not "DRAM shortage"), not denied or ruled out in its clause, not a market's
+  // ("the memory shortage raised prices").
+  for (std::string_view w : {"memory shortage", "ram shortage", "vram shortage", "shortage of memory", "shortage of gpu memory",
+                             "shortage of vram", "shortage of ram", "shortage of video memory"}) {
+    for (size_t p = lo.find(w); p != std::string_view::npos; p = lo.find(w, p + 1)) {
+      const std::string_view cl = clause_at(lo, p);
+      if (word_starts_at(lo, p) && !told_not_so(cl) &&
+          !contains_any(cl, {"ruled out", "not the", "isn't", "is not", "wasn't", "no memory shortage", "not a "}) &&
+          !contains_any(lo, {"market", "price", "supply", "buy", "purchase", "industry", "global"})) {
+        return true;
+      }
+    }
   }
   if (memory_short_or_taken(lo)) return true;
   if (memory_exceeds_its_limit(lo)) return true;
@@ -4053,6 +4067,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                 (r_words ? contains_any(cl, {"never", "no longer", "n't get", "not get", "n't see", "not see", "would", "might"})
                          : told_not_so(cl)) ||
                 contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"}) ||
+                // (the error told gone: "the preprocessing now finishes without a MemoryError", "no more MemoryError")
+                (ph.find("memoryerror") != std::string_view::npos && contains_any(cl, {"without", "no more", "no longer"})) ||
                 // (C++ around bad_alloc: "throw bad_alloc", "#include <new> // bad_alloc", a reference's '&',
                 // a test's "expected exception of type bad_alloc")
                 (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}))) {
@@ -4063,30 +4079,41 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         // Python's MemoryError as the line's last word, a title's or a sentence's ("seq2seq MemoryError",
         // "training stops with MemoryError."): where a word starts, not asked, supposed or denied in its
-        // clause, not code nor advice on the line.
+        // clause, not code nor advice on the line, nor a fix's title ("Fix MemoryError").
         if (at == std::string::npos) {
           const std::string_view t = trim_view(std::string_view(lo));
+          const bool fix_title = t.rfind("fix", 0) == 0 || t.rfind("handle", 0) == 0 || t.rfind("avoid", 0) == 0;
           std::string_view body = t;
           while (!body.empty() && (body.back() == '.' || body.back() == '!')) body.remove_suffix(1);
           constexpr std::string_view kName = "memoryerror";
           if (body.size() > kName.size() && body.substr(body.size() - kName.size()) == kName) {
             const size_t m = static_cast<size_t>(body.data() - lo.data()) + body.size() - kName.size();
             const std::string_view cl = clause_at(lo, m);
-            if (word_starts_at(lo, m) && cl.find('?') == std::string_view::npos && !contains_word(cl, "if") &&
+            if (!fix_title && word_starts_at(lo, m) && cl.find('?') == std::string_view::npos && !contains_word(cl, "if") &&
                 !told_not_so(cl) && lo.find('"') == std::string::npos &&
-                !contains_any(lo, {"raise ", "except", "print(", "avoid", "prevent", "to handle", "catch", "import ", "class "})) {
+                // (code, a test's expectation, advice, or the error told gone: "No more MemoryError", "finishes
+                // without a MemoryError"; Python's "except MemoryError", not the English "except that")
+                !contains_any(lo, {"raise ", "except memoryerror", "except:", "except (", "print(", "avoid", "prevent",
+                                   "to handle", "catch", "import ", "class ", "expect", "assert", "no more", "without",
+                                   "no longer", "never"})) {
               at = m;
             }
           }
         }
         // PyTorch's "Tried to allocate" retold with an amount in words ("torch.cdist Tried to allocate huge
         // amount of GPU memory during the forward process"): the allocation failed, its size not printed.
-        for (std::string_view tried : {"tried to allocate ", "tries to allocate ", "trying to allocate "}) {
+        // (Not an allocation told expected or fitting: "XLA tried to allocate a huge amount of memory up front,
+        // which is expected; the script runs fine".)
+        for (std::string_view tried : {"tried to allocate ", "tries to allocate ", "trying to allocate ", "attempted to allocate ",
+                                       "attempts to allocate ", "tried allocating ", "tries allocating "}) {
           for (size_t p = lo.find(tried); at == std::string::npos && p != std::string::npos; p = lo.find(tried, p + 1)) {
             const std::string_view rest = std::string_view(lo).substr(p + tried.size(), 24);
             if (contains_any(rest, {"huge", "too much", "so much", "a lot of", "lots of", "massive", "enormous",
-                                    "large amount", "insane"}) &&
-                contains_word(lo, "memory") && !asked_at(lo, p) && !told_not_so(clause_at(lo, p))) {
+                                    "large amount", "insane", "absurd"}) &&
+                (contains_word(lo, "memory") || contains_word(lo, "vram")) && !asked_at(lo, p) &&
+                !told_not_so(clause_at(lo, p)) &&
+                !contains_any(lo, {"expected", "runs fine", "works fine", "it fits", "and fits", "by design", "preallocat",
+                                   "up front", "upfront", "by default"})) {
               at = p;
             }
           }
@@ -4163,10 +4190,15 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // The kill told without the participle's ending ("convertion of llama2 70b get kill", "the program will
         // get kill"): "get / got / gets kill" as the clause's last words or before a stop, not asked whether
         // (unless why), supposed or denied.
-        for (std::string_view phrase : {"get kill", "got kill", "gets kill"}) {
+        // (At the clause's end: "gets kill signals", "got kill -9 support" name something else.)
+        for (std::string_view phrase : {"get kill", "got kill", "gets kill", "getting kill"}) {
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
-            const size_t end = p + phrase.size();
-            if (!word_starts_at(lo, p) || (end < lo.size() && is_alpha(lo[end]))) continue;
+            size_t end = p + phrase.size();
+            while (end < lo.size() && lo[end] == ' ') ++end;
+            if (!word_starts_at(lo, p) ||
+                (end < lo.size() && std::string_view(".,;!)").find(lo[end]) == std::string_view::npos)) {
+              continue;
+            }
             const std::string_view cl = clause_at(lo, p);
             if ((!asked_at(lo, p) || contains_word(cl, "why")) && !contains_word(cl, "if") && !told_not_so(cl)) at = p;
           }
@@ -4346,7 +4378,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // line, no host memory named there, is the device's failure, not the kernel's OOM killer.
       const bool gpu_ran_out_and_killed =
           !named && !kernel_died && cuda_named && memory_trouble_prose(lo) &&
-          !contains_any(lo, {" ram", "host memory", "system memory", "cpu memory", "main memory", "swap"});
+          !contains_any(lo, {" ram", "host memory", "system memory", "cpu memory", "main memory", "swap", "machine's memory",
+                             "machine memory", "dataloader", "worker", "fine", "plenty", "free vram", "is ok", "enough vram"});
       if (gpu_ran_out_and_killed) named = true;
       const bool killed = (!named && !kernel_died) || killed_for_memory || killer_acts ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
