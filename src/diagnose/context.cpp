@@ -598,7 +598,8 @@ struct LogEvidence {
   int64_t llm_line = 0;                          // first line naming an LLM
   int64_t calibration_line = 0;                  // first line naming a quantizer's calibration (calib_data ...) or a quantization run
   int64_t model_altered_line = 0;                      // first line naming a model being pruned, edited, unlearned or exported (prune, MEMIT, EasyEdit, torch.onnx.export ...)
-  int64_t conversion_line = 0;                         // first line running a checkpoint's conversion script (convert_*_to_hf.py, convert_hf_to_gguf.py, zero_to_fp32.py ...)
+  // first line running a checkpoint's conversion script (convert_*_to_hf.py, convert_hf_to_gguf.py, zero_to_fp32.py ...)
+  int64_t conversion_line = 0;
   int64_t export_line = 0;                       // first line calling a model's export (torch.onnx.export(, torch.jit.trace( ...)
   int64_t export_told_line = 0;                  // first line calling or telling the failing run a model's export (model_export_failed())
   int64_t illegal_access_line = 0;               // first line printing CUDA's "an illegal memory access was encountered"
@@ -1611,12 +1612,13 @@ class Reader {
     // (A loss inside a name too: "byol_loss(p1, z2)", "loss_fn", "criterion(".)
     if (!ev_.loss_or_step_line && line_has_any({"loss", "criterion(", "backward(", "optimizer", "optim."})) ev_.loss_or_step_line = n;
     // A forward pass's outputs appended to a list inside a loop of inference code, autograd on: a model
-    // put in eval mode (".eval()", which does not turn autograd off) or loaded pretrained on an earlier code line, then a
-    // for-loop, then within kLoopBodyLines lines "list.append(x)", x bound in the loop's body to a call's result not cut
-    // from the graph (not .item(), .cpu(), .detach(), .numpy()), no no_grad / inference_mode /
-    // set_grad_enabled(False) before it and nothing trained (no loss, backward or optimizer): each kept
-    // output holds its graph and the activations saved for it ("rep = model.extract_features(wav)[0];
-    // loop.append(rep)"). Not a loop variable appended ("for name in os.listdir(d): paths.append(name)").
+    // put in eval mode (".eval()", which does not turn autograd off) or loaded pretrained on an earlier
+    // code line, then a for-loop, then within kLoopBodyLines lines "list.append(x)", x bound in the
+    // loop's body to the model's call not cut from the graph (not .item(), .cpu(), .detach(), .numpy()),
+    // no no_grad / inference_mode / set_grad_enabled(False) before it and nothing trained (no loss,
+    // backward or optimizer): each kept output holds its graph and the activations saved for it ("rep =
+    // model.extract_features(wav)[0]; loop.append(rep)"). Not a loop variable appended ("for name in
+    // os.listdir(d): paths.append(name)").
     // (autograd turned off globally, "torch.set_grad_enabled(False)", "requires_grad_(False)", counts as no_grad)
     if (!no_grad_seen_line_ && (((seen >> kWNoGrad) & 1u) != 0 || line_has(lo, "set_grad_enabled(false") ||
                                 line_has(lo, "requires_grad_(false"))) {
@@ -9975,9 +9977,8 @@ if (contains("other process") || contains("another process") || contains("other 
                                                   "speech", "podcast", "meeting", "lecture", "track", "music"};
     // (Not cut into pieces, a total, a tutorial, a rate or the run's own time: "3 minutes of speech in total,
     // split into 1-second clips", "a 5-minute video tutorial", "after 30 minutes music generation stops".)
-    if (contains_any(lo, {"split", "chunk", "segment", "in total", "tutorial", " per ", "each", "every", "after ", "took",
-                          "takes"}) ||
-        lo.find('?') != std::string_view::npos) {
+    if (contains_any(lo, {"split", "chunk", "segment", "in total", "tutorial", " per ", "after ", "took", "takes"}) ||
+        contains_word(lo, "each") || contains_word(lo, "every") || lo.find('?') != std::string_view::npos) {
       return false;
     }
     // "<medium> ... N minutes long", "an audio file of 45 minutes".

@@ -233,11 +233,11 @@ bool memory_full_told(std::string_view lo);
 /// The machine as a whole running out of memory or stalling, said of it, in `lo` (ASCII-lowercased):
 /// a machine noun (system, machine, computer, laptop, pc, desktop, workstation; not "system
 /// prompt", "machine learning") as a word, then within 40 characters "ran / runs / run out of",
-/// "is out of memory", "unresponsive", "froze" (not "frozen"), "freezes", "hangs", "halted" / "halts" (ending its clause), without "not",
-/// "n't", "never", "no longer" or "without" between ("the system ran out of memory", "Your system
-/// has run out of application memory", "the system is becoming extremely unresponsive"): host RAM,
-/// as a device's memory is never said to be the system's. A server is not counted (an inference
-/// server's memory is its GPU's).
+/// "is out of memory", "unresponsive", "froze" (not "frozen"), "freezes", "hangs", "halted" / "halts"
+/// (ending its clause), without "not", "n't", "never", "no longer" or "without" between ("the system
+/// ran out of memory", "Your system has run out of application memory", "the system is becoming
+/// extremely unresponsive"): host RAM, as a device's memory is never said to be the system's. A server
+/// is not counted (an inference server's memory is its GPU's).
 bool machine_runs_out(std::string_view lo);
 /// A batch of one named in `lo` (ASCII-lowercased): a name holding "batch" ("batch", "batch_size",
 /// "batchsize", "\"batch_size_per_gpu\""), then what joins it to the number ("=", ":", a quote, "size",

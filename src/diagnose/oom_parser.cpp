@@ -3954,6 +3954,36 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // Docker's and Kubernetes' state saying no OOM kill ("OOMKilled":false, "OOMKilled: false"): the
       // word is the field's name, its value a denial.
       if (contains_any(lo, {"oomkilled\":false", "oomkilled\": false", "oomkilled: false", "oomkilled=false"})) continue;
+      // Whether the named failure `ph` found at `at` is not told as this run's: for Python's MemoryError, the
+      // memory told out, ENOMEM, bad_alloc and R's allocator words, the question, supposition or denial in
+      // the name's own clause ("In that if I run it, I get a segfault. It gives me the -ENOMEM." tells it),
+      // code and advice anywhere on the line, the error told gone; other phrases are told.
+      auto not_told_as_failure = [&](std::string_view ph, size_t at) {
+        const bool memory_error = ph.find("memoryerror") != std::string_view::npos;
+        const bool r_words = ph == "allocate vector of size" || ph == "allocate a vector of size";
+        if (!memory_error && ph != "memory is out" && ph != "gpu memory out" && ph != "enomem" && ph != "bad_alloc" && !r_words) {
+          return false;
+        }
+        const size_t after = at + ph.size();
+        const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
+                            (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
+        const std::string_view cl = clause_at(lo, at);
+        return out_of || cl.find('?') != std::string_view::npos || (lo.find('"') != std::string::npos && !r_words) ||
+               contains_word(cl, "if") ||
+               // (R's own words hold "cannot": only a denial of the telling counts)
+               (r_words ? contains_any(cl, {"never", "no longer", "n't get", "not get", "n't see", "not see", "would", "might"})
+                        : told_not_so(cl)) ||
+               contains_any(lo, {"raise ", "print(", "avoid", "prevent", "to handle", "catch"}) ||
+               // (Python's "except MemoryError", a test's expectation, not the English "except that"; the error
+               // told gone: "the preprocessing now finishes without a MemoryError", "no more MemoryError")
+               (memory_error ? contains_any(lo, {"except memoryerror", "except:", "except (", "import ", "class ", "expect",
+                                                 "assert"}) ||
+                                   contains_any(cl, {"without", "no more", "no longer", "never"})
+                             : lo.find("except ") != std::string::npos) ||
+               // (C++ around bad_alloc: "throw bad_alloc", "#include <new> // bad_alloc", a reference's '&',
+               // a test's "expected exception of type bad_alloc")
+               (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}));
+      };
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
       int64_t bfc_stats_limit = -1, bfc_stats_in_use = -1;  // a BFC "Stats:" block's Limit and InUse
@@ -4052,52 +4082,21 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
               (!word_starts_at(lo, at) || (at + 6 < lo.size() && is_alpha(lo[at + 6])) || error_code_in_source(lo))) {
             at = std::string::npos;
           }
-          const bool r_words = ph == "allocate vector of size" || ph == "allocate a vector of size";
-          if (at != std::string::npos && (ph.find("memoryerror") != std::string_view::npos || ph == "memory is out" ||
-                                          ph == "gpu memory out" || ph == "enomem" || ph == "bad_alloc" || r_words)) {
-            const size_t after = at + ph.size();
-            const bool out_of = (ph == "memory is out" || ph == "gpu memory out") && after < lo.size() &&
-                                (lo[after] == '-' || lo.compare(after, 3, " of") == 0);
-            // The question, supposition or denial in the name's own clause ("In that if I run it, I
-            // get a segfault. It gives me the -ENOMEM." tells it); code and advice anywhere on the line.
-            const std::string_view cl = clause_at(lo, at);
-            if (out_of || cl.find('?') != std::string_view::npos || (lo.find('"') != std::string::npos && !r_words) ||
-                contains_word(cl, "if") ||
-                // (R's own words hold "cannot": only a denial of the telling counts)
-                (r_words ? contains_any(cl, {"never", "no longer", "n't get", "not get", "n't see", "not see", "would", "might"})
-                         : told_not_so(cl)) ||
-                contains_any(lo, {"raise ", "except ", "print(", "avoid", "prevent", "to handle", "catch"}) ||
-                // (the error told gone: "the preprocessing now finishes without a MemoryError", "no more MemoryError")
-                (ph.find("memoryerror") != std::string_view::npos && contains_any(cl, {"without", "no more", "no longer"})) ||
-                // (C++ around bad_alloc: "throw bad_alloc", "#include <new> // bad_alloc", a reference's '&',
-                // a test's "expected exception of type bad_alloc")
-                (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}))) {
-              at = std::string::npos;
-            }
-          }
+          if (at != std::string::npos && not_told_as_failure(ph, at)) at = std::string::npos;
           if (at != std::string::npos) break;
         }
         // Python's MemoryError as the line's last word, a title's or a sentence's ("seq2seq MemoryError",
-        // "training stops with MemoryError."): where a word starts, not asked, supposed or denied in its
-        // clause, not code nor advice on the line, nor a fix's title ("Fix MemoryError").
+        // "training stops with MemoryError."), where a word starts, read as the phrases above
+        // (not_told_as_failure()); not a fix's title ("Fix MemoryError").
         if (at == std::string::npos) {
           const std::string_view t = trim_view(std::string_view(lo));
-          const bool fix_title = t.rfind("fix", 0) == 0 || t.rfind("handle", 0) == 0 || t.rfind("avoid", 0) == 0;
           std::string_view body = t;
           while (!body.empty() && (body.back() == '.' || body.back() == '!')) body.remove_suffix(1);
           constexpr std::string_view kName = "memoryerror";
-          if (body.size() > kName.size() && body.substr(body.size() - kName.size()) == kName) {
+          if (body.size() > kName.size() && body.substr(body.size() - kName.size()) == kName &&
+              t.rfind("fix", 0) != 0 && t.rfind("handle", 0) != 0 && t.rfind("avoid", 0) != 0) {
             const size_t m = static_cast<size_t>(body.data() - lo.data()) + body.size() - kName.size();
-            const std::string_view cl = clause_at(lo, m);
-            if (!fix_title && word_starts_at(lo, m) && cl.find('?') == std::string_view::npos && !contains_word(cl, "if") &&
-                !told_not_so(cl) && lo.find('"') == std::string::npos &&
-                // (code, a test's expectation, advice, or the error told gone: "No more MemoryError", "finishes
-                // without a MemoryError"; Python's "except MemoryError", not the English "except that")
-                !contains_any(lo, {"raise ", "except memoryerror", "except:", "except (", "print(", "avoid", "prevent",
-                                   "to handle", "catch", "import ", "class ", "expect", "assert", "no more", "without",
-                                   "no longer", "never"})) {
-              at = m;
-            }
+            if (word_starts_at(lo, m) && !not_told_as_failure(kName, m)) at = m;
           }
         }
         // PyTorch's "Tried to allocate" retold with an amount in words ("torch.cdist Tried to allocate huge
@@ -4379,7 +4378,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       const bool gpu_ran_out_and_killed =
           !named && !kernel_died && cuda_named && memory_trouble_prose(lo) &&
           !contains_any(lo, {" ram", "host memory", "system memory", "cpu memory", "main memory", "swap", "machine's memory",
-                             "machine memory", "dataloader", "worker", "fine", "plenty", "free vram", "is ok", "enough vram"});
+                             "machine memory", "dataloader", "worker", "plenty", "free vram", "is ok", "enough vram"}) &&
+          !fine_told(lo);  // (the GPU told fine: "GPU memory is fine (9 of 24 GB)"; not "fine-tuning")
       if (gpu_ran_out_and_killed) named = true;
       const bool killed = (!named && !kernel_died) || killed_for_memory || killer_acts ||
                           (lo.find("oom-killed") != std::string::npos || lo.find("oomkilled") != std::string::npos) ||
