@@ -384,6 +384,9 @@
 // - held95: tests/data/oom-corpus-held95/ (126 reports gathered the same way, in thirty-five shares on
 //   niche topics new to the corpus, at the start of the next session; committed on their own before
 //   anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held95).
+// - held96: tests/data/oom-corpus-held96/ (145 reports gathered the same way, in forty-eight shares on
+//   niche topics new to the corpus, at the start of the next session; committed on their own before
+//   anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held96).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
