@@ -10566,3 +10566,91 @@ TEST(DiagnoseKinds40, Held94Counterexamples) {
   }
   EXPECT_EQ(top_cause(oom + "Enabling xformers memory efficient attention fixed it.\n"), OomCause::kActivationsSeqlen);
 }
+
+TEST(DiagnoseKinds41, Held96Kinds) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  auto record = [](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    return ds.size() == 1 && ds[0].oom ? *ds[0].oom : OomRecord{};
+  };
+  // Messages the parser missed: faiss's old cudaMalloc failure with its byte count and no error code,
+  // the MPS allocator's buffer over maxBufferLength, XLA's constant it could not place.
+  const OomRecord faiss =
+      record("Failed to cudaMalloc\nFaiss assertion failed; details: Failed to cudaMalloc 4294967296 bytes\n");
+  EXPECT_EQ(faiss.family, "cuda_error_oom");
+  EXPECT_EQ(faiss.requested_bytes, int64_t{4294967296});
+  const OomRecord mps = record("Invalid buffer size\nI get `RuntimeError: Invalid buffer size: 70.96 GB` on long videos.\n");
+  EXPECT_EQ(mps.device, "mps");
+  EXPECT_EQ(mps.requested_bytes, static_cast<int64_t>(70.96 * 1024 * 1024 * 1024));
+  EXPECT_EQ(first(diagnose_log("Invalid buffer size\nRuntimeError: Invalid buffer size: 70.96 GB\n")).framework, "pytorch");
+  const OomRecord xla = record(
+      "eval\njaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to allocate 98697216 bytes for new constant\n");
+  EXPECT_EQ(xla.family, "xla");
+  EXPECT_EQ(xla.requested_bytes, int64_t{98697216});
+  // Reports in words: memory "out of" with its object left off, VRAM told not sufficient, a card told
+  // blown in Chinese.
+  for (const char* told : {"Question\nthe gpu memory is out of, what model are you using?\n",
+                           "Large models\nA single GPU's VRAM isn't sufficient to accommodate such large models.\n",
+                           "The memory cost.\n我用A6000都跑不了，一张卡一张图都爆。\n"}) {
+    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
+  }
+  expect_none_reports({"Note\nfailed to cudaMalloc 4096 bytes (error 46 all CUDA-capable devices are busy or unavailable)\n",
+                       "Note\nInvalid buffer size: the argument must be positive\n",
+                       "Sync\nThe memory is out of sync with the disk.\n",
+                       "Tuning\nThe learning rate is not sufficient to converge.\n"});
+  // nn.Module.to's convert() body pasted alone: the model moved onto the device.
+  const std::string moved =
+      "Will it run on 12GB cards?\nreturn t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, "
+      "non_blocking)\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 12.00 GiB total "
+      "capacity; 11.29 GiB already allocated; 0 bytes free; 11.32 GiB reserved in total by PyTorch)\n";
+  EXPECT_EQ(first(diagnose_log(moved)).phase, "model_load");
+  EXPECT_EQ(top_cause(moved), OomCause::kStaticModelTooLarge);
+  // A model named with its size and run without training: its 16-bit weights against the device.
+  const std::string named =
+      "EVA CLIP 8B GPU out of memory\nmodel = AutoModel.from_pretrained(path, torch_dtype=torch.float16).to('cuda').eval()\n"
+      "When running the EVA CLIP 8B model the following error comes\n"
+      "OutOfMemoryError: CUDA out of memory. Tried to allocate 32.00 MiB. GPU 0 has a total capacity of 14.75 GiB of which "
+      "5.06 MiB is free. Of the allocated memory 14.52 GiB is allocated by PyTorch, and 127.44 MiB is reserved by PyTorch "
+      "but unallocated.\n";
+  EXPECT_TRUE(evidence_holds(named, "the named model's 16-bit weights alone", OomCause::kStaticModelTooLarge));
+  std::string small = named;
+  for (size_t p = small.find("8B"); p != std::string::npos; p = small.find("8B")) small.replace(p, 2, "1B");
+  EXPECT_FALSE(evidence_holds(small, "the named model's 16-bit weights alone"));
+  // Batch 1 in Chinese named 批次, the failure going on.
+  EXPECT_TRUE(evidence_holds("训练问题\n单gpu训练，批次设置为1但是依旧出现显存不足的情况\n", "fails even at batch size 1",
+                             OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("训练问题\n批次设置为1之后就不会显存不足了\n", "fails even at batch size 1"));
+  // Full training of a named model whose Adam state exceeds any one GPU, no device sized.
+  EXPECT_TRUE(evidence_holds("support 14B full training\nWhen training a 14B-parameter model (DiT), encountering CUDA Out Of "
+                             "Memory errors\n",
+                             "more than any single GPU holds", OomCause::kStaticModelTooLarge));
+  EXPECT_FALSE(evidence_holds("support 1B full training\nWhen training a 1B-parameter model (DiT), encountering CUDA Out Of "
+                              "Memory errors\n",
+                              "more than any single GPU holds"));
+  EXPECT_FALSE(evidence_holds("LoRA on 14B\nWhen training LoRA adapters on a 14B-parameter model, encountering CUDA Out Of "
+                              "Memory errors\n",
+                              "more than any single GPU holds"));
+  // A video told by its count of frames, 100 or more: a long input; not a rate, a stride or frames one at a time.
+  for (const char* frames : {"Videos which are more than 300 frames run into a memory error.\n",
+                             "Cuda OOM (1k+ frame video) on A100\n", "for example w: 1944, h: 1944, frame number: 1680\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + frames, "long inputs, in the user", OomCause::kActivationsSeqlen)) << frames;
+  }
+  for (const char* not_long : {"The camera records 120 frames per second and memory runs out.\n",
+                               "I save a checkpoint every 500 frames and memory runs out.\n",
+                               "Each of the 500 frames is processed alone and memory runs out.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_long, "long inputs, in the user")) << not_long;
+  }
+  // The model's call appended in a loop under a pretrained model built by its constructor.
+  const std::string appended =
+      "Memory leak in decoding process\nMemory usage grows over time eventually resulting in OOM.\n```\n"
+      "# Instantiate a pretrained EnCodec model\nmodel = EncodecModel.encodec_model_24khz()\nframes = []\n"
+      "for offset in range(0, 1440000, 480):\n    encoded = model._encode_frame(wav[:, :, offset: offset + 480])\n"
+      "    frames.append(model._decode_frame(encoded))\n```\n";
+  EXPECT_TRUE(evidence_holds(appended, "appended to a list in an inference loop", OomCause::kEvalWithoutNoGrad));
+  std::string no_grad = appended;
+  no_grad.insert(no_grad.find("for offset"), "torch.set_grad_enabled(False)\nwith torch.no_grad():\n");
+  EXPECT_FALSE(evidence_holds(no_grad, "appended to a list in an inference loop"));
+  // Growth told going on past a fix tried.
+  EXPECT_TRUE(evidence_holds(oom + "I add torch.cuda.empty_cache() and gc.collect(). However, the memory still increases.\n",
+                             "memory grows step after step", OomCause::kLeakAcrossSteps));
+}

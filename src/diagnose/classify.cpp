@@ -1627,6 +1627,16 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(weights), format_bytes(*c.named_device_bytes)),
               0);
     }
+  } else if (!c.training && !c.llm_inference && !c.llm_exported && c.model_params && C && *C > 0 && !c.quantized &&
+             !c.state_sharded && !c.device_map_split && !c.multi_gpu && run_gpus <= 1) {
+    // Any other model named with its size ("EVA CLIP 8B", an 8-billion-parameter encoder) and run
+    // without training on one GPU: its 16-bit weights alone near the device's capacity leave no room.
+    if (static_cast<double>(weights) >= 0.85 * static_cast<double>(*C)) {
+      b.boost(OomCause::kStaticModelTooLarge, 0.3,
+              fmt::format("the named model's 16-bit weights alone are about {} of the {} device", format_bytes(weights),
+                          format_bytes(*C)),
+              0);
+    }
   } else if (c.training && c.model_params && C && *C > 0 && !c.quantized) {
     // A run that trains a named model whose 16-bit weights alone exceed the device: it cannot be
     // placed on it, whatever the batch. Not when the log names a quantization (4-bit weights are a
@@ -1706,6 +1716,20 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
                           format_bytes(static_cast<int64_t>(std::min(whole, 9.0e18)))),
               0);
     }
+  }
+  // Full training of a named model on a GPU neither the message nor the user sizes, with no sharding,
+  // adapters, lighter optimizer or quantization named: mixed-precision Adam's 16 bytes per parameter
+  // (ZeRO, sec. 3.1, as above) beyond 141 GiB, the largest single GPU in common use (an H200's), fit
+  // no one GPU whatever the batch ("training a 14B-parameter model (DiT)": about 209 GiB).
+  constexpr double kLargestGpuBytes = 141.0 * 1024 * 1024 * 1024;
+  if (c.training && c.model_params && *c.model_params > 0 && !(C && *C > 0) && !c.named_device_bytes && !c.quantized &&
+      !c.adapters_named && !c.optimizer_state_small && !c.state_sharded && !c.device_map_split && !c.multi_gpu &&
+      run_gpus <= 1 && 16.0 * static_cast<double>(*c.model_params) > kLargestGpuBytes) {
+    b.boost(OomCause::kStaticModelTooLarge, 0.3,
+            fmt::format("full training of the named model with Adam (assumed): 16 bytes per parameter come to about {}, "
+                        "more than any single GPU holds (141 GiB, an H200)",
+                        format_bytes(static_cast<int64_t>(std::min(16.0 * static_cast<double>(*c.model_params), 9.0e18)))),
+            0);
   }
   // Adapters (LoRA) on a named model whose frozen 16-bit weights alone (2 bytes per parameter) exceed
   // the GPU the user names, with no sharding named (ZeRO, FSDP, a model-parallel size or device_map
@@ -1961,8 +1985,9 @@ Diagnosis diagnose_oom(const OomRecord& oom, const LogContext& context, const Di
   // An accelerator's own allocator outside CUDA (Vulkan, tt-metal, bmlib, OpenCL): a native runtime
   // (llama.cpp, ncnn, TT-NN, OpenVINO ...), its fixes worded without PyTorch's; so are Ollama's
   // and R's host-memory errors.
-  // (torch-directml's allocator is PyTorch's own device: its fixes are PyTorch's.)
-  if (d.framework == "pytorch" && oom.subsystem != "directml" &&
+  // (torch-directml's allocator is PyTorch's own device, and the MPS allocator's "Invalid buffer
+  // size" PyTorch's own words: their fixes are PyTorch's.)
+  if (d.framework == "pytorch" && oom.subsystem != "directml" && oom.subsystem != "mps_buffer" &&
       (oom.family == "device_alloc" || oom.subsystem == "vulkan_host" || oom.subsystem == "opencv" || oom.subsystem == "jvm" ||
        oom.subsystem == "ggml" || oom.subsystem == "ollama" || oom.subsystem == "r" || oom.subsystem == "wasm_heap" || oom.subsystem == "onnxruntime" ||
        oom.subsystem == "duckdb" || oom.subsystem == "postgres" || oom.subsystem == "mysql" || oom.subsystem == "redis" ||

@@ -1624,6 +1624,9 @@ class Reader {
                                 line_has(lo, "requires_grad_(false"))) {
       no_grad_seen_line_ = n;
     }
+    // A comment line naming a pretrained model ("# Instantiate a pretrained EnCodec model"): the assignment
+    // under it builds one.
+    if (t.rfind("#", 0) == 0 && line_has(lo, "pretrained") && line_has(lo, "model")) pretrained_comment_line_ = n;
     if (code_line(lo)) {
       // The model's name on that line, where it reads: the identifier before ".eval()" / ".load_state_dict(",
       // or the name assigned a ".from_pretrained(" ("model = Longformer.from_pretrained(...)").
@@ -1641,7 +1644,12 @@ class Reader {
       // (Not a tokenizer's, processor's or config's: "AutoTokenizer.from_pretrained(...)".)
       const size_t fp = t.find(".from_pretrained(");
       const std::string loaded_class = fp == std::string_view::npos ? std::string() : identifier_before(fp);
-      if (!eval_mode_code_line_ && (fp != std::string_view::npos || line_has(lo, ".load_state_dict(")) &&
+      // (Also a pretrained model built by its own constructor under a comment that says so: "# Instantiate a
+      // pretrained EnCodec model" over "model = EncodecModel.encodec_model_24khz()".)
+      const bool pretrained_built = pretrained_comment_line_ > 0 && n - pretrained_comment_line_ <= 2 &&
+                                    t.find(" = ") != std::string_view::npos && t.find('(') != std::string_view::npos &&
+                                    line_has(lo, "model");
+      if (!eval_mode_code_line_ && (fp != std::string_view::npos || line_has(lo, ".load_state_dict(") || pretrained_built) &&
           !contains_any(loaded_class, {"tokenizer", "processor", "config", "featureextractor", "feature_extractor",
                                        "scheduler"})) {
         eval_mode_code_line_ = n;
@@ -1655,6 +1663,11 @@ class Reader {
         loop_code_line_ = n;
         loop_bound_.clear();
       }
+      // The model's own call appended as it returns, in the loop body ("frames.append(model._decode_frame(codes))",
+      // "outs.append(model(x))"): its output kept, as the assigned name's below.
+      const bool model_call_appended =
+          !model_name_.empty() && loop_code_line_ > 0 && n > loop_code_line_ && n - loop_code_line_ <= kLoopBodyLines &&
+          (appends_prefix(t, model_name_ + "(") || appends_prefix(t, model_name_ + "."));
       // The loop body's last assignment "name = <a call>": the name, where the value is a call's result not
       // cut from the graph or moved off the device (no .item(), .cpu(), .numpy(), .tolist(), .detach(),
       // float(), int(), str(), len()).
@@ -1676,7 +1689,7 @@ class Reader {
       }
       if (eval_mode_code_line_ > 0 && loop_code_line_ > eval_mode_code_line_ && n > loop_code_line_ &&
           n - loop_code_line_ <= kLoopBodyLines && !no_grad_seen_line_ && !ev_.loss_or_step_line && !ev_.training_line &&
-          !loop_bound_.empty() && appends_name(t, loop_bound_)) {
+          ((!loop_bound_.empty() && appends_name(t, loop_bound_)) || model_call_appended)) {
         add(n, FactKind::kStatement, OomCause::kEvalWithoutNoGrad, 0.4,
             "a forward pass's outputs appended to a list in an inference loop, autograd on (model.eval() or a "
             "pretrained model's load at line " +
@@ -1770,7 +1783,11 @@ class Reader {
       if (n > 2000) ev_.device_named_line = -1;
       else if (lo.size() < 4096 && device_named(lo)) ev_.device_named_line = n;
     }
-    if (frame || code_under_frame) {
+    // nn.Module.to's convert() body, pasted alone ("return t.to(device, dtype if t.is_floating_point()
+    // or t.is_complex() else None, non_blocking)"): PyTorch's own code line, read as a traceback's.
+    const bool module_to_body = t.find("t.to(") != std::string_view::npos &&
+                                t.find("dtype if t.is_floating_point()") != std::string_view::npos;
+    if (frame || code_under_frame || module_to_body) {
       frame_facts(t, n, seen, frame);
       return;
     }
@@ -2277,6 +2294,12 @@ class Reader {
 
   // The trimmed code line `t` appending `name` (or an index of it) to a list: "list.append(name)",
   // "outs.append(name[0])"; nothing done to it inside the call (not name.cpu(), name.item()).
+  // "<list>.append(<prefix>...)": the appended expression opens with `prefix` ("model(", "model.").
+  static bool appends_prefix(std::string_view t, std::string_view prefix) {
+    const size_t a = t.find(".append(");
+    return a != std::string_view::npos && a > 0 && t.substr(a + 8).rfind(prefix, 0) == 0;
+  }
+
   static bool appends_name(std::string_view t, std::string_view name) {
     const size_t a = t.find(".append(");
     if (a == std::string_view::npos || a == 0) return false;
@@ -2945,6 +2968,9 @@ class Reader {
       phase = 'I';
       what = "a Keras model built (its variables created, no step has run)";
     } else if (has(kWLoad) || contains("torch.load(") || moves_model_to_device(t) || contains("in convert") || contains("load_model(") ||
+               // nn.Module.to's convert() body pasted without its frame line ("return t.to(device, dtype
+               // if t.is_floating_point() or t.is_complex() else None, non_blocking)"): the model moved
+               contains("dtype if t.is_floating_point()") ||
                contains("= pipeline(") ||  // HF's pipeline() built: it loads the model onto its device
                contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
                weights_cast) {
@@ -3880,6 +3906,10 @@ class Reader {
                          contains("until") || contains("over time") || contains("constantly") || contains("continuously") ||
                          contains("continually") || contains("continued growth") || contains("continuous growth") ||
                          contains("still growth") || piles_up ||
+                         // growth told going on past a fix tried ("I add torch.cuda.empty_cache() and gc.collect() ...
+                         // However, the memory still increases")
+                         contains_any(lo, {"still increases", "still increasing", "still grows", "still growing",
+                                           "still rises", "still rising"}) ||
                          // growth with the count of repeats: "as the number of inference increases, the
                          // allocated memory also increases"; a constant rise ("a constant incremental of
                          // the use of its memory", "constant increase")
@@ -4194,7 +4224,7 @@ if ((contains("after ") || contains("ran fine") || contains("runs fine") || cont
     // (Also a batch setting's name of any spelling set to 1 in words or code, "batch=1",
     // "\"batch_size_per_gpu\" to 1": batch_one_named().)
     const bool batch_setting_one = line_has(lo, "batch") && batch_one_named(lo);
-    const bool batch_named = has(kWSetting) || word_in("batchsize") || batch_setting_one;
+    const bool batch_named = has(kWSetting) || word_in("batchsize") || batch_setting_one || (cjk && zh_batch_one_fails(lo));
     const bool batch_one = batch_named &&
                            ((std::any_of(std::begin(kBatchOne), std::end(kBatchOne), contains) && !written_as_setting() &&
                              !batch_one_untried(lo)) ||
@@ -7286,9 +7316,14 @@ if (contains("other process") || contains("another process") || contains("other 
     // The batch's name, then within 40 bytes, in the same clause (no "，" / "," / "、" / "；" between: not
     // another setting's "学习率改成1e-5"), a verb of setting (设置成 / 设成 / 设为 / 设置为 / 改成 / 改为 / 调成 /
     // 调到 / 调为 / 降到 / 减到 / 设到) and 1 as a count of its own (not 16, 1.5, 1e-5).
-    for (size_t b = lo.find("batch"); b != std::string_view::npos; b = lo.find("batch", b + 5)) {
+    // (The batch named in English, or in Chinese: 批次 / 批大小 / 批量, "批次设置为1但是依旧出现显存不足".)
+    for (std::string_view name : {std::string_view("batch"), std::string_view("\xe6\x89\xb9\xe6\xac\xa1"),
+                                  std::string_view("\xe6\x89\xb9\xe5\xa4\xa7\xe5\xb0\x8f"),
+                                  std::string_view("\xe6\x89\xb9\xe9\x87\x8f")}) {
+    const size_t w = name.size();
+    for (size_t b = lo.find(name); b != std::string_view::npos; b = lo.find(name, b + w)) {
       if (asked_or_supposed(b)) continue;
-      std::string_view near = lo.substr(b + 5, 40);
+      std::string_view near = lo.substr(b + w, 40);
       for (std::string_view sep : {"\xef\xbc\x8c", ",", "\xe3\x80\x81", "\xef\xbc\x9b", ";"}) {
         if (const size_t cut = near.find(sep); cut != std::string_view::npos) near = near.substr(0, cut);
       }
@@ -7300,7 +7335,7 @@ if (contains("other process") || contains("another process") || contains("other 
                                    "\xe4\xbf\xae\xe6\x94\xb9\xe6\x88\x90", "="}) {  // (... and "batch size=1")
         const size_t s = near.find(set);
         if (s == std::string_view::npos) continue;
-        size_t one = b + 5 + s + set.size();
+        size_t one = b + w + s + set.size();
         while (one < lo.size() && lo[one] == ' ') ++one;
         // (A filler before the 1: 最低 / 最小 (the lowest, the smallest, also with 的 / 值), 仅 / 只 (only):
         // "设为最低1了", "调到最小的1".)
@@ -7333,6 +7368,7 @@ if (contains("other process") || contains("another process") || contains("other 
           return true;
         }
       }
+    }
     }
     return false;
   }
@@ -9724,6 +9760,59 @@ if (contains("other process") || contains("another process") || contains("other 
     return sized;
   }
 
+  // A video told by its count of frames, 100 or more, as one input ("videos which are more than 300
+  // frames", "Cuda OOM (1k+ frame video)", "frame number: 1680", "a 2k-frame clip"): a video model's
+  // activations (per-frame feature maps, attention over every frame's tokens) grow with it. Not a
+  // rate or a stride ("30 frames per second", "every 100 frames", "frames/s"), nor frames handled one at
+  // a time ("each of the 500 frames", "per frame").
+  static bool many_frames(std::string_view lo) {
+    // (Nor a stream's frames, each fed as it comes, nor a test told passing: "cover long-running streaming with a
+    // 20,000-frame regression", "20,000-frame soak passes after the fix".)
+    if (contains_any(lo, {"per frame", "per-frame", "each frame", "frame by frame", "frame-by-frame", "each of the", "every ",
+                          "stream", "soak", " passes", " passed"})) {
+      return false;
+    }
+    for (size_t at = lo.find("frame"); at != std::string_view::npos; at = lo.find("frame", at + 5)) {
+      size_t e = at + 5;
+      if (e < lo.size() && lo[e] == 's') ++e;
+      const std::string_view after = lo.substr(e, 12);
+      if (after.rfind(" per", 0) == 0 || after.rfind("/s", 0) == 0 || after.rfind(" / s", 0) == 0 ||
+          after.rfind(" a second", 0) == 0 || after.rfind(" each", 0) == 0) {
+        continue;
+      }
+      // "frame number: 1680", "frames: 1680", "num frames = 1680": the count after the word, set off by ':' or
+      // '=' (not an index, "after around frame 100").
+      size_t k = e;
+      if (lo.compare(k, 7, " number") == 0) k += 7;
+      while (k < lo.size() && lo[k] == ' ') ++k;
+      const bool set_off = k < lo.size() && (lo[k] == ':' || lo[k] == '=');
+      while (k < lo.size() && (lo[k] == ' ' || lo[k] == ':' || lo[k] == '=')) ++k;
+      size_t d = k;
+      while (d < lo.size() && is_digit(lo[d])) ++d;
+      if (set_off && d > k && d - k <= 6 && (d == lo.size() || !is_alpha(lo[d])) &&
+          std::stol(std::string(lo.substr(k, d - k))) >= 100) {
+        return true;
+      }
+      // "300 frames", "1k+ frame", "2k-frame", "1,000 frames": the count before the word.
+      size_t b = at;
+      if (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '-')) --b;
+      if (b > 0 && lo[b - 1] == '+') --b;
+      double mult = 1;
+      if (b > 0 && lo[b - 1] == 'k') {
+        mult = 1000;
+        --b;
+      }
+      size_t f = b;
+      while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == ',' || (mult > 1 && lo[f - 1] == '.'))) --f;
+      if (f == b || (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '.'))) continue;
+      std::string digits;
+      for (size_t i = f; i < b; ++i) if (lo[i] != ',') digits.push_back(lo[i]);
+      if (digits.empty() || digits.size() > 7 || !is_digit(digits.front())) continue;
+      if (std::stod(digits) * mult >= 100) return true;
+    }
+    return false;
+  }
+
   static bool long_inputs(std::string_view lo, bool input_word, const CharPairs& pairs) {
     // Grouped by a word every phrase of the group holds: a line without it costs one find.
     auto has = [&](std::string_view p) { return pairs.may_contain(p) && lo.find(p) != std::string_view::npos; };
@@ -9871,6 +9960,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // for", 每 "per": a rate).
     if (zh_minutes_long_inputs(lo)) return true;
     if (minutes_long_recording(lo)) return true;
+    if (has("frame") && many_frames(lo)) return true;
     // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
     // "音频较长" (the audio is long), "文本太长", "较长的序列", "视频很长"; not 增长 / 成长 (growth) nor
     // 长度 alone (the length, told long or short elsewhere).
@@ -10522,6 +10612,7 @@ if (contains("other process") || contains("another process") || contains("other 
   int64_t loop_code_line_ = 0;       // the last code line opening a for-loop ("for i in range(10):")
   std::string loop_bound_;           // that loop body's last name bound to a call's result (line())
   std::string model_name_;           // the model's name on eval_mode_code_line_ ("model"), empty where it does not read
+  int64_t pretrained_comment_line_ = 0;  // a "# ... pretrained ... model" comment line, 0 where none
   int64_t no_grad_seen_line_ = 0;    // the first line naming no_grad / inference_mode
   // How many lines after a sentence pointing at the fix (fix_pointer_line_) its code may come.
   static constexpr int64_t kFixPointerLines = 8;

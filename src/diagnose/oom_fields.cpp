@@ -184,6 +184,11 @@ void read_device_alloc(const std::string& s, OomRecord& r) {
     r.max_allocation_bytes = take(size_after(s, "mustnotexceed", true), r);  // Metal's "MB": MiB
     return;
   }
+  if (r.subsystem == "mps_buffer") {  // "Invalid buffer size: 70.96 GB": one buffer over maxBufferLength
+    r.device = "mps";
+    set_requested(size_after(s, "invalidbuffersize:", true), r);  // format_size's "GB": GiB
+    return;
+  }
   if (r.subsystem == "mlx") {
     // "[metal::malloc] Attempting to allocate N bytes which is greater than the maximum allowed
     // buffer size of M bytes.", "[malloc] Unable to allocate N bytes.": plain byte counts.
@@ -940,6 +945,8 @@ void read_fields(const std::string& s, OomRecord& r, const std::string& device_w
         }
       }
     }
+    // "Failed to allocate 98697216 bytes for new constant": the constant's plain byte count.
+    if (!r.requested_bytes && icontains(s, "fornewconstant")) set_requested(size_after(s, "failedtoallocate", false, true), r);
     // The TPU compiler: "Used 8.38G of 8.00G hbm. Exceeded hbm capacity by 385.25M."
     if (const size_t p = ifind(s, "used"); p != std::string::npos && icontains(s, "memoryspace")) {
       if (auto used = size_at(s, p + 4, false, true)) {

@@ -120,6 +120,23 @@ bool tcmalloc_alloc_failed(std::string_view lo, size_t from) {
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom), a head of kHeads.
 constexpr const char* kAllocationsReport = "current usage from device:";
 
+// faiss's old "Failed to cudaMalloc N bytes": the byte count right after the phrase, and no error
+// code or name after it (a cudaMalloc failing with "(error 46 all CUDA-capable devices are busy or
+// unavailable)" is no OOM).
+bool bare_cudamalloc_bytes(std::string_view lo, std::string_view phrase, size_t e) {
+  if (phrase != "failed to cudamalloc") return false;
+  size_t k = e;
+  while (k < lo.size() && lo[k] == ' ') ++k;
+  const size_t digits = k;
+  while (k < lo.size() && lo[k] >= '0' && lo[k] <= '9') ++k;
+  if (k == digits || lo.compare(k, 6, " bytes") != 0) return false;
+  const std::string_view after = lo.substr(k);
+  for (const char* other : {"error", "invalid", "busy", "unavailable", "initializ", "no cuda", "driver"}) {
+    if (after.find(other) != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 struct HeadDef {
   const char* phrase;
   const char* family;
@@ -150,6 +167,11 @@ const HeadDef kHeads[] = {
     // newBufferWith*:length 0x86004000 must not exceed 2048 MB.": one buffer above the device's
     // maxBufferLength (max_allocation_bytes), its length in hex.
     {"must not exceed", "device_alloc", "metal_buffer", Kind::kOneLine},
+    // PyTorch's MPS allocator refusing one buffer above the device's maxBufferLength
+    // (MPSHeapAllocatorImpl::alloc_buffer_block: TORCH_CHECK(size < m_max_buffer_size, "Invalid
+    // buffer size: ", format_size(size))): "RuntimeError: Invalid buffer size: 70.96 GB", its "GB"
+    // 2^30 bytes (format_size divides by 1024^3).
+    {"invalid buffer size:", "device_alloc", "mps_buffer", Kind::kOneLine},
     {"cuda error : out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"hip error: out of memory", "cuda_error_oom", "cuda_runtime", Kind::kOneLine},
     {"cuda failure 'out of memory'", "cuda_error_oom", "nccl", Kind::kOneLine},
@@ -190,6 +212,9 @@ const HeadDef kHeads[] = {
     // can't allocate memory: you tried to allocate 268435456 bytes"): its byte count (oom_fields).
     {"can't allocate memory: you tried to allocate", "th_cpu_allocator", "cpu_allocator", Kind::kOneLine},
     {"attempting to allocate", "xla", "xla", Kind::kOneLine},
+    // XLA's GPU client placing a jit's baked-in constant (GpuExecutable's buffer for a literal):
+    // "INTERNAL: Failed to allocate 98697216 bytes for new constant".
+    {"bytes for new constant", "xla", "xla", Kind::kOneLine},
     // The TPU runtime loading a program: "RESOURCE_EXHAUSTED: Error loading program 'jit_f':
     // Attempting to reserve 6.14G at the bottom of memory. That was not possible."
     {"attempting to reserve", "xla", "xla", Kind::kOneLine},
@@ -635,6 +660,7 @@ constexpr std::array<char, 256> kTriggerSecond = [] {
   both('h', 'a');  // the TPU runtime's "Bad hardware status"
   both('w', 'o');  // MXNet's "(param_.workspace) >= (required_size)"
   both('o', 'b');  // Ray's "ObjectStoreFullError"
+  both('i', 'n');  // PyTorch's MPS allocator's "Invalid buffer size: 70.96 GB"
   t[0xe6] = '\x97';  // R's Chinese "无法分配大小为" (UTF-8 e6 97 a0 ...)
   t[0xe7] = '\x84';  // and its zh_TW "無法配置大小為" (e7 84 a1 ...)
   return t;
@@ -703,6 +729,9 @@ bool has_trigger(std::string_view s) {
         break;
       case 'h':
         if (istarts_with(rest, "hardware status")) return true;
+        break;
+      case 'i':
+        if (istarts_with(rest, "invalid buffer size:")) return true;
         break;
       case 'w':
         if (istarts_with(rest, "workspace) >= (required_size)")) return true;
@@ -901,10 +930,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
       hit.at_head = hit.phrase == kAllocationsReport || family == "pytorch_alloc_retry" || std::string_view(h.subsystem) == "fluid_pool" ||
                     std::string_view(h.subsystem) == "ggml_context" || std::string_view(h.subsystem) == "mlx" ||
                     std::string_view(h.subsystem) == "megengine" || hit.phrase == "error loading model: unable to allocate";
-      // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it.
+      // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it, or
+      // (faiss before 1.5: "Failed to cudaMalloc 4294967296 bytes", no error code) with its byte
+      // count and no other error named on the line.
       if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc" ||
            hit.phrase == "cudamalloc failed while requesting") &&
-          lo.find("out of memory", e) == std::string::npos) {
+          lo.find("out of memory", e) == std::string::npos && !bare_cudamalloc_bytes(lo, hit.phrase, e)) {
         continue;
       }
       // "error code 137" in a user's words is a kill for memory only where a run is told ending with
@@ -1068,6 +1099,12 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         const size_t words = lo.find("out of memory", e);
         if (words == std::string::npos || words > e + 200) continue;
         hit.end = words + 13;  // the message runs to cudaGetErrorString's words
+      }
+      // The MPS allocator's words carry the buffer's size ("Invalid buffer size: 70.96 GB"): a digit after them.
+      if (std::string_view(h.subsystem) == "mps_buffer") {
+        size_t k = e;
+        while (k < lo.size() && lo[k] == ' ') ++k;
+        if (k >= lo.size() || !is_digit(lo[k])) continue;
       }
       if (std::string_view(h.subsystem) == "metal_buffer") {
         // Metal's words only: "newBufferWith...:length 0x... must not exceed N MB".
@@ -2726,6 +2763,18 @@ bool memory_short_or_taken(std::string_view lo) {
       size_t o = i + 2;
       if (in(w[o], {"soon", "quickly", "already", "all", "completely", "rapidly", "immediately"}) && o + 1 < w.size()) ++o;
       if (w[o] == "out" && (o + 1 >= w.size() || !in(w[o + 1], {"of", "there", "here", "on", "to", "in"}))) return true;
+      // ... and "out of" with its object left off, the clause closing on it ("the gpu memory is out of, what
+      // model are you using?").
+      if (w[o] == "out" && o + 1 < w.size() && w[o + 1] == "of") {
+        for (std::string_view be : {"memory is out of", "memory was out of", "ram is out of", "ram was out of", "vram is out of",
+                                    "vram was out of"}) {
+          for (size_t p = lo.find(be); p != std::string_view::npos; p = lo.find(be, p + 1)) {
+            size_t k = p + be.size();
+            while (k < lo.size() && lo[k] == ' ') ++k;
+            if (k >= lo.size() || lo[k] == ',' || lo[k] == '.' || lo[k] == '?' || lo[k] == '!' || lo[k] == ';') return true;
+          }
+        }
+      }
     }
     const bool a_lot = w[i] == "lot" && i >= 2 && w[i - 1] == "a" && i + 1 < w.size() && w[i + 1] == "of";
     const bool lots = w[i] == "lots" && i >= 1 && i + 1 < w.size() && w[i + 1] == "of";
@@ -3319,8 +3368,11 @@ bool memory_trouble_prose(std::string_view lo) {
   }
   // zh: a GPU (its model's number, 显卡, "GPU") told blown by the run, 撑爆 / 爆了 / 爆掉 ("T=8直接把3090撑爆了",
   // T=8 blew the 3090 up), in a clause that names no gradient (梯度爆炸 is a gradient explosion), loss or NaN.
+  // (Also 都爆 / 也爆 / 直接爆, "blows all the same / too / right away": "一张卡一张图都爆", one card, one image,
+  // it still blows.)
   static constexpr std::string_view kZhBlown[] = {"\xe6\x92\x91\xe7\x88\x86", "\xe7\x88\x86\xe4\xba\x86",
-                                                  "\xe7\x88\x86\xe6\x8e\x89"};  // 撑爆, 爆了, 爆掉
+                                                  "\xe7\x88\x86\xe6\x8e\x89", "\xe9\x83\xbd\xe7\x88\x86",
+                                                  "\xe4\xb9\x9f\xe7\x88\x86", "\xe7\x9b\xb4\xe6\x8e\xa5\xe7\x88\x86"};  // 撑爆, 爆了, 爆掉, 都爆, 也爆, 直接爆
   auto blown_word = [&](std::string_view c) {
     return std::any_of(std::begin(kZhBlown), std::end(kZhBlown),
                        [&](std::string_view w) { return c.find(w) != std::string_view::npos; });
@@ -3634,6 +3686,8 @@ bool memory_trouble_prose(std::string_view lo) {
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
+                // "a single GPU's VRAM isn't sufficient to accommodate such large models"
+                "n't sufficient", "not sufficient",
                 // memory used up, told as what is left: "filled ... until no more memory is available",
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
