@@ -10654,3 +10654,70 @@ TEST(DiagnoseKinds41, Held96Kinds) {
   EXPECT_TRUE(evidence_holds(oom + "I add torch.cuda.empty_cache() and gc.collect(). However, the memory still increases.\n",
                              "memory grows step after step", OomCause::kLeakAcrossSteps));
 }
+
+TEST(DiagnoseKinds41, Held96Counterexamples) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  // Messages: faiss's cudaMalloc with a reason after its byte count, other libraries' "Invalid buffer
+  // size", XLA's constant placed (logged, not failed) are no reports.
+  expect_none_reports({"faiss\ndetails: Failed to cudaMalloc 1024 bytes: an illegal memory access was encountered\n",
+                       "faiss\ndetails: Failed to cudaMalloc 67108864 bytes (operation not permitted when stream is capturing)\n",
+                       "png\nlibpng error: IDAT: Invalid buffer size: 4096 (expected 16384)\n",
+                       "grpc\ngrpc: Invalid buffer size: 0\n",
+                       "xla\nI0412 gpu_executable.cc:512] Allocated 98697216 bytes for new constant\n"});
+  // Words: a wrapped "is out of" / "date", speed or a cache call "not sufficient", a question, 爆 in 爆火 /
+  // 爆杀 / 爆出.
+  expect_none_reports({"Cache\nAfter the update the copy in GPU memory is out of\ndate until the server restarts.\n",
+                       "FAQ\nCalling torch.cuda.empty_cache() is not sufficient to free GPU memory still referenced.\n",
+                       "Speed\nThe memory bandwidth of the T4 is not sufficient for real-time decoding.\n",
+                       "Question\nIs 24GB of VRAM not sufficient for the 7B model?\n", "购卡建议\n4090也爆火了，现在根本买不到\n",
+                       "速度\n单卡4090推理速度直接爆杀A100\n", "NCCL\n双卡和单卡都爆出同样的 NCCL timeout 错误\n"});
+  EXPECT_EQ(diagnose_log("Multi\n多卡训练也爆\n", rules_alone()).size(), 1u);
+  // A user's helper of convert()'s shape moves a batch, not the model.
+  const std::string helper =
+      "Batch OOM\ndef move(t, device, dtype): return t.to(device, dtype if t.is_floating_point() else None, "
+      "non_blocking=True)\nIt fails on the 40th batch:\n" + kPytorch2Oom;
+  EXPECT_NE(first(diagnose_log(helper)).phase, "model_load");
+  // A dataset's or a teacher's size is no size of the model that runs.
+  for (const char* not_model : {"I use the ViT-L/14 model, pretrained on LAION-2B, to embed images.\n",
+                                "Our encoder was distilled from an 8B teacher; the student is 300M params.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_model, "the named model's")) << not_model;
+  }
+  // Chinese batch-1: 批量 as bulk with another count set to 1, an accumulation's or a logging interval's count.
+  for (const char* not_batch : {"显存\n批量推理的并发数改为1了，但是依旧出现显存不足\n", "显存\n梯度累积批次设置为1，但是依旧出现显存不足\n",
+                                "显存\n日志打印间隔批次设置为1，训练到一半显存不足\n"}) {
+    EXPECT_FALSE(evidence_holds(not_batch, "fails even at batch size 1")) << not_batch;
+  }
+  EXPECT_TRUE(evidence_holds("显存\n批处理大小设置为1但是依旧出现显存不足\n", "fails even at batch size 1"));
+  // Full training only where told full: not a teacher distilled, a token count, a frozen backbone.
+  for (const char* not_full : {"Distill\nI am distilling a 70B teacher into a 1B student model; only the student is trained. "
+                               "CUDA out of memory\n",
+                               "Pretrain\nPretraining a small model on 14B tokens runs CUDA out of memory\n",
+                               "Probe\nTraining only a linear probe on a frozen 14B-parameter backbone model: CUDA out of memory\n"}) {
+    EXPECT_FALSE(evidence_holds(not_full, "more than any single GPU holds")) << not_full;
+  }
+  // Frames sampled, a test that passed, an ffmpeg progress line, a regression, a data frame: no long input.
+  for (const char* not_long : {"I sample 8 frames uniformly from each 300-frame clip before passing them to the model.\n",
+                               "frame= 1680 fps= 25 q=28.0 size= 10240kB\n",
+                               "In v0.2 I could process 1000 frames without any issue; since v0.3 a 16-frame clip fails.\n",
+                               "Loading the annotations into a data frame: 150000 rows\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + not_long, "long inputs, in the user")) << not_long;
+  }
+  for (const char* frames : {"Videos with more than 300 frames run out of memory every time.\n",
+                             "I am on the latest upstream main. Videos with more than 300 frames run out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + frames, "long inputs, in the user")) << frames;
+  }
+  // The model's call cut from the graph, or a path built under the comment: no outputs kept.
+  const std::string detached =
+      "Decode\n# Instantiate a pretrained EnCodec model\nmodel = EncodecModel.encodec_model_24khz()\nframes = []\n"
+      "for offset in range(0, 1440000, 480):\n    frames.append(model._decode_frame(codes).detach().cpu())\n" + kPytorch2Oom;
+  EXPECT_FALSE(evidence_holds(detached, "appended to a list in an inference loop"));
+  const std::string paths =
+      "Files\n# Download the pretrained model\nmodel_dir = Path(snapshot_download(repo))\nfiles = []\nfor name in names:\n"
+      "    files.append(model_dir.joinpath(name))\n" + kPytorch2Oom;
+  EXPECT_FALSE(evidence_holds(paths, "appended to a list in an inference loop"));
+  // "still grows" with the input's size or as expected: no leak.
+  for (const char* scaling : {"With gradient checkpointing on, memory still grows quadratically with the sequence length.\n",
+                              "Even with flash attention the memory still increases linearly with batch size, as expected.\n"}) {
+    EXPECT_FALSE(evidence_holds(oom + scaling, "memory grows step after step")) << scaling;
+  }
+}

@@ -1333,7 +1333,7 @@ class Reader {
         const std::string_view before = lo.substr(i >= 18 ? i - 18 : 0, i >= 18 ? 18 : i);
         const bool named_full =
             w != "full" || contains_any(after, {" fine-tun", " finetun", " fine tun", "-parameter", " parameter", "-param",
-                                                " param", "_finetun", "-finetun", " sft"}) ||
+                                                " param", "_finetun", "-finetun", " sft", " training"}) ||
             contains_any(before, {"finetuning_type", "finetune_type", "fine_tuning_type", "training_type"});
         // (Nor told as not the run after it: "Full fine-tuning is not what I want", "... isn't an option".)
         const std::string_view rest = lo.substr(j, 40);
@@ -1646,9 +1646,10 @@ class Reader {
       const std::string loaded_class = fp == std::string_view::npos ? std::string() : identifier_before(fp);
       // (Also a pretrained model built by its own constructor under a comment that says so: "# Instantiate a
       // pretrained EnCodec model" over "model = EncodecModel.encodec_model_24khz()".)
+      // (The model itself assigned, "model = ...": not a path or a directory named after it.)
       const bool pretrained_built = pretrained_comment_line_ > 0 && n - pretrained_comment_line_ <= 2 &&
-                                    t.find(" = ") != std::string_view::npos && t.find('(') != std::string_view::npos &&
-                                    line_has(lo, "model");
+                                    t.rfind("model = ", 0) == 0 && t.find('(') != std::string_view::npos &&
+                                    !contains_any(lo, {"path", "dir", "download", "url"});
       if (!eval_mode_code_line_ && (fp != std::string_view::npos || line_has(lo, ".load_state_dict(") || pretrained_built) &&
           !contains_any(loaded_class, {"tokenizer", "processor", "config", "featureextractor", "feature_extractor",
                                        "scheduler"})) {
@@ -1667,7 +1668,8 @@ class Reader {
       // "outs.append(model(x))"): its output kept, as the assigned name's below.
       const bool model_call_appended =
           !model_name_.empty() && loop_code_line_ > 0 && n > loop_code_line_ && n - loop_code_line_ <= kLoopBodyLines &&
-          (appends_prefix(t, model_name_ + "(") || appends_prefix(t, model_name_ + "."));
+          (appends_prefix(t, model_name_ + "(") || appends_prefix(t, model_name_ + ".")) &&
+          !contains_any(t, {".item()", ".cpu()", ".numpy()", ".tolist()", ".detach()", "float(", "int("});
       // The loop body's last assignment "name = <a call>": the name, where the value is a call's result not
       // cut from the graph or moved off the device (no .item(), .cpu(), .numpy(), .tolist(), .detach(),
       // float(), int(), str(), len()).
@@ -1785,8 +1787,10 @@ class Reader {
     }
     // nn.Module.to's convert() body, pasted alone ("return t.to(device, dtype if t.is_floating_point()
     // or t.is_complex() else None, non_blocking)"): PyTorch's own code line, read as a traceback's.
+    // (PyTorch's line, not a user's helper of the same shape: no "def", non_blocking passed by position.)
     const bool module_to_body = t.find("t.to(") != std::string_view::npos &&
-                                t.find("dtype if t.is_floating_point()") != std::string_view::npos;
+                                t.find("dtype if t.is_floating_point()") != std::string_view::npos &&
+                                t.find("def ") == std::string_view::npos && t.find("non_blocking=") == std::string_view::npos;
     if (frame || code_under_frame || module_to_body) {
       frame_facts(t, n, seen, frame);
       return;
@@ -2197,7 +2201,12 @@ class Reader {
       while (e < lo.size() && (is_digit(lo[e]) || lo[e] == '.')) ++e;
       size_t u = e;
       if (u < lo.size() && lo[u] == ' ') ++u;
-      if (u < lo.size() && lo[u] == 'b' && (u + 1 >= lo.size() || !word_char(lo[u + 1]))) {
+      // (Not a count of tokens, images or pairs, "pretraining on 14B tokens", a dataset's name, "LAION-2B", nor
+      // a distillation's teacher, "distilled from an 8B teacher": no size of the model that runs.)
+      const std::string_view after_b = u + 1 < lo.size() ? lo.substr(u + 1, 12) : std::string_view();
+      const bool not_the_model = contains_any(after_b, {" token", " image", " pair", " sample", " teacher", "-teacher"}) ||
+                                 (p >= 6 && lo.compare(p - 6, 6, "laion-") == 0);
+      if (!not_the_model && u < lo.size() && lo[u] == 'b' && (u + 1 >= lo.size() || !word_char(lo[u + 1]))) {
         double billions = 0;
         try {
           billions = std::stod(std::string(lo.substr(p, e - p)));
@@ -2970,7 +2979,7 @@ class Reader {
     } else if (has(kWLoad) || contains("torch.load(") || moves_model_to_device(t) || contains("in convert") || contains("load_model(") ||
                // nn.Module.to's convert() body pasted without its frame line ("return t.to(device, dtype
                // if t.is_floating_point() or t.is_complex() else None, non_blocking)"): the model moved
-               contains("dtype if t.is_floating_point()") ||
+               (contains("dtype if t.is_floating_point()") && !contains("def ") && !contains("non_blocking=")) ||
                contains("= pipeline(") ||  // HF's pipeline() built: it loads the model onto its device
                contains("create_predictor(") ||  // Paddle Inference loads the model into a predictor
                weights_cast) {
@@ -3908,8 +3917,9 @@ class Reader {
                          contains("still growth") || piles_up ||
                          // growth told going on past a fix tried ("I add torch.cuda.empty_cache() and gc.collect() ...
                          // However, the memory still increases")
-                         contains_any(lo, {"still increases", "still increasing", "still grows", "still growing",
-                                           "still rises", "still rising"}) ||
+                         (contains_any(lo, {"still increases", "still increasing", "still grows", "still growing",
+                                            "still rises", "still rising"}) &&
+                          !contains_any(lo, {" with ", "linearly", "quadratic", "as expected"})) ||
                          // growth with the count of repeats: "as the number of inference increases, the
                          // allocated memory also increases"; a constant rise ("a constant incremental of
                          // the use of its memory", "constant increase")
@@ -7316,14 +7326,24 @@ if (contains("other process") || contains("another process") || contains("other 
     // The batch's name, then within 40 bytes, in the same clause (no "，" / "," / "、" / "；" between: not
     // another setting's "学习率改成1e-5"), a verb of setting (设置成 / 设成 / 设为 / 设置为 / 改成 / 改为 / 调成 /
     // 调到 / 调为 / 降到 / 减到 / 设到) and 1 as a count of its own (not 16, 1.5, 1e-5).
-    // (The batch named in English, or in Chinese: 批次 / 批大小 / 批量, "批次设置为1但是依旧出现显存不足".)
+    // (The batch named in English, or in Chinese: 批次 / 批大小 / 批量 / 批处理大小 / 批尺寸, "批次设置为1但是依旧出现
+    // 显存不足"; a Chinese name with its verb right after it, not 批量推理的并发数改为1 (bulk inference's concurrency),
+    // nor an accumulation's or a logging interval's count, 梯度累积批次 / 打印间隔批次.)
     for (std::string_view name : {std::string_view("batch"), std::string_view("\xe6\x89\xb9\xe6\xac\xa1"),
                                   std::string_view("\xe6\x89\xb9\xe5\xa4\xa7\xe5\xb0\x8f"),
-                                  std::string_view("\xe6\x89\xb9\xe9\x87\x8f")}) {
+                                  std::string_view("\xe6\x89\xb9\xe9\x87\x8f"),
+                                  std::string_view("\xe6\x89\xb9\xe5\xa4\x84\xe7\x90\x86\xe5\xa4\xa7\xe5\xb0\x8f"),
+                                  std::string_view("\xe6\x89\xb9\xe5\xb0\xba\xe5\xaf\xb8")}) {
     const size_t w = name.size();
+    const bool zh_name = name != "batch";
     for (size_t b = lo.find(name); b != std::string_view::npos; b = lo.find(name, b + w)) {
       if (asked_or_supposed(b)) continue;
-      std::string_view near = lo.substr(b + w, 40);
+      if (zh_name && b >= 6 &&
+          contains_any(lo.substr(b - 6, 6), {"\xe7\xb4\xaf\xe7\xa7\xaf", "\xe7\xb4\xaf\xe8\xae\xa1",
+                                            "\xe9\x97\xb4\xe9\x9a\x94", "\xe6\x89\x93\xe5\x8d\xb0"})) {
+        continue;
+      }
+      std::string_view near = lo.substr(b + w, zh_name ? 12 : 40);
       for (std::string_view sep : {"\xef\xbc\x8c", ",", "\xe3\x80\x81", "\xef\xbc\x9b", ";"}) {
         if (const size_t cut = near.find(sep); cut != std::string_view::npos) near = near.substr(0, cut);
       }
@@ -9768,8 +9788,10 @@ if (contains("other process") || contains("another process") || contains("other 
   static bool many_frames(std::string_view lo) {
     // (Nor a stream's frames, each fed as it comes, nor a test told passing: "cover long-running streaming with a
     // 20,000-frame regression", "20,000-frame soak passes after the fix".)
-    if (contains_any(lo, {"per frame", "per-frame", "each frame", "frame by frame", "frame-by-frame", "each of the", "every ",
-                          "stream", "soak", " passes", " passed"})) {
+    if (contains_any(lo, {"per frame", "per-frame", "each frame", "frame by frame", "frame-by-frame", "each of the", "every frame",
+                          "every 1", "every 2", "every 3", "every 4", "every 5", "every 6", "every 7", "every 8", "every 9",
+                          "streaming", " stream ", "soak", " passes", " passed", "sample ", "sampled", "chunk", "sliding window",
+                          "without any issue", "without issue", "fps=", "data frame", "dataframe"})) {
       return false;
     }
     for (size_t at = lo.find("frame"); at != std::string_view::npos; at = lo.find("frame", at + 5)) {
@@ -11110,6 +11132,7 @@ LogContext context_at(const LogEvidence& ev, int64_t oom_line, int64_t prev_oom_
   const bool adapters_run = ev.lora_line > 0 && ev.full_finetune_line == 0;
   c.optimizer_state_small = adapters_run || ev.small_optimizer_line > 0;
   c.adapters_named = adapters_run;
+  c.full_training_named = ev.full_finetune_line > 0;
   c.device_map_split = ev.device_map_split_line > 0;
   // The model's state split over the GPUs (DeepSpeed's ZeRO, FSDP, a tensor- / model-parallel size);
   // plain DDP keeps a whole copy on each.

@@ -1618,10 +1618,10 @@ bool gpu_named(std::string_view lo) {
       return true;
     }
   }
-  // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡, "一张卡一张图都爆", one card, one image, it blows.)
+  // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡 / 多卡, "一张卡一张图都爆", one card, one image, it blows.)
   return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos ||  // 显卡
          contains_any(lo, {"\xe5\xbc\xa0\xe5\x8d\xa1", "\xe5\x9d\x97\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\x8d\xa1",
-                           "\xe5\x8f\x8c\xe5\x8d\xa1"});
+                           "\xe5\x8f\x8c\xe5\x8d\xa1", "\xe5\xa4\x9a\xe5\x8d\xa1"});
 }
 
 }  // namespace oomkit::diagnose_detail

@@ -120,9 +120,9 @@ bool tcmalloc_alloc_failed(std::string_view lo, size_t from) {
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom), a head of kHeads.
 constexpr const char* kAllocationsReport = "current usage from device:";
 
-// faiss's old "Failed to cudaMalloc N bytes": the byte count right after the phrase, and no error
-// code or name after it (a cudaMalloc failing with "(error 46 all CUDA-capable devices are busy or
-// unavailable)" is no OOM).
+// faiss's old "Failed to cudaMalloc N bytes": the byte count right after the phrase, and the message
+// ending there (a cudaMalloc failing with "(error 46 all CUDA-capable devices are busy or unavailable)"
+// or ": an illegal memory access was encountered" is no OOM).
 bool bare_cudamalloc_bytes(std::string_view lo, std::string_view phrase, size_t e) {
   if (phrase != "failed to cudamalloc") return false;
   size_t k = e;
@@ -130,11 +130,12 @@ bool bare_cudamalloc_bytes(std::string_view lo, std::string_view phrase, size_t 
   const size_t digits = k;
   while (k < lo.size() && lo[k] >= '0' && lo[k] <= '9') ++k;
   if (k == digits || lo.compare(k, 6, " bytes") != 0) return false;
-  const std::string_view after = lo.substr(k);
-  for (const char* other : {"error", "invalid", "busy", "unavailable", "initializ", "no cuda", "driver"}) {
-    if (after.find(other) != std::string_view::npos) return false;
-  }
-  return true;
+  // The message ends there: the line's end, a closing quote or backtick, or a full stop before a space
+  // ("... 4294967296 bytes\"  when i use ..."); not a reason after it (": an illegal memory access",
+  // "(operation not permitted when stream is capturing)").
+  k += 6;
+  if (k >= lo.size() || lo[k] == '"' || lo[k] == '\'' || lo[k] == '`') return true;
+  return lo[k] == '.' && (k + 1 >= lo.size() || lo[k + 1] == ' ');
 }
 
 struct HeadDef {
@@ -1101,10 +1102,27 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         hit.end = words + 13;  // the message runs to cudaGetErrorString's words
       }
       // The MPS allocator's words carry the buffer's size ("Invalid buffer size: 70.96 GB"): a digit after them.
+      // (Its size as PyTorch's format_size() prints it, a number then " GB", " MB", " KB" or " bytes": not
+      // libpng's "Invalid buffer size: 4096 (expected 16384)" nor another library's bare count.)
       if (std::string_view(h.subsystem) == "mps_buffer") {
         size_t k = e;
         while (k < lo.size() && lo[k] == ' ') ++k;
-        if (k >= lo.size() || !is_digit(lo[k])) continue;
+        const size_t d = k;
+        while (k < lo.size() && (is_digit(lo[k]) || lo[k] == '.')) ++k;
+        const std::string_view unit = std::string_view(lo).substr(k);
+        if (k == d || !(unit.rfind(" gb", 0) == 0 || unit.rfind(" mb", 0) == 0 || unit.rfind(" kb", 0) == 0 ||
+                        unit.rfind(" bytes", 0) == 0) ||
+            contains_any(lo, {"libpng", "grpc", "vulkan", "png error"})) {
+          continue;
+        }
+      }
+      // XLA's constant placed is logged too ("Allocated 98697216 bytes for new constant"): only its failure;
+      // and with the driver's code spelled after it (": CUDA_ERROR_OUT_OF_MEMORY: out of memory") that head's
+      // report is the one.
+      if (hit.phrase == "bytes for new constant" &&
+          (lo.rfind("failed to allocate", b) == std::string::npos || lo.find("out of memory", e) != std::string::npos ||
+           lo.find("cuda_error", e) != std::string::npos)) {
+        continue;
       }
       if (std::string_view(h.subsystem) == "metal_buffer") {
         // Metal's words only: "newBufferWith...:length 0x... must not exceed N MB".
@@ -2771,7 +2789,9 @@ bool memory_short_or_taken(std::string_view lo) {
           for (size_t p = lo.find(be); p != std::string_view::npos; p = lo.find(be, p + 1)) {
             size_t k = p + be.size();
             while (k < lo.size() && lo[k] == ' ') ++k;
-            if (k >= lo.size() || lo[k] == ',' || lo[k] == '.' || lo[k] == '?' || lo[k] == '!' || lo[k] == ';') return true;
+            if (k < lo.size() && (lo[k] == ',' || lo[k] == '.' || lo[k] == '?' || lo[k] == '!' || lo[k] == ';' || lo[k] == ':')) {
+              return true;
+            }
           }
         }
       }
@@ -2789,6 +2809,23 @@ bool memory_short_or_taken(std::string_view lo) {
   return false;
 }
 
+
+// The memory itself told not sufficient, in words that ask nothing up to the next mark ("since a single
+// GPU's VRAM isn't sufficient to accommodate such large models, are there plans ...?"), not "Is 24GB of
+// VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not sufficient", "the memory bandwidth ... is not
+// sufficient").
+bool memory_told_not_sufficient(std::string_view lo) {
+  for (std::string_view p : {"vram isn't sufficient", "vram is not sufficient", "vram not sufficient", "memory isn't sufficient",
+                             "memory is not sufficient", "ram isn't sufficient", "ram is not sufficient"}) {
+    for (size_t at = lo.find(p); at != std::string_view::npos; at = lo.find(p, at + 1)) {
+      if (at > 0 && is_alpha(lo[at - 1])) continue;  // (not "dram", "program")
+      // (Asked: the words up to the next mark end in a question mark.)
+      const size_t mark = lo.find_first_of(",.;!?", at);
+      if (mark == std::string_view::npos || lo[mark] != '?') return true;
+    }
+  }
+  return false;
+}
 
 // The memory told past its cap: "exceed(s / ed / ing) its / the / this (memory) limit" with the memory
 // ("memory", "RAM", "VRAM") the subject, within 30 characters before the verb: "it causes the memory
@@ -3373,9 +3410,21 @@ bool memory_trouble_prose(std::string_view lo) {
   static constexpr std::string_view kZhBlown[] = {"\xe6\x92\x91\xe7\x88\x86", "\xe7\x88\x86\xe4\xba\x86",
                                                   "\xe7\x88\x86\xe6\x8e\x89", "\xe9\x83\xbd\xe7\x88\x86",
                                                   "\xe4\xb9\x9f\xe7\x88\x86", "\xe7\x9b\xb4\xe6\x8e\xa5\xe7\x88\x86"};  // 撑爆, 爆了, 爆掉, 都爆, 也爆, 直接爆
+  // (都爆 / 也爆 / 直接爆 only where 爆 stands for itself: not 爆火 (went viral), 爆杀 (crushes), 爆出 (threw),
+  // 爆红, 爆款, 爆料, 爆发, 爆满.)
   auto blown_word = [&](std::string_view c) {
-    return std::any_of(std::begin(kZhBlown), std::end(kZhBlown),
-                       [&](std::string_view w) { return c.find(w) != std::string_view::npos; });
+    return std::any_of(std::begin(kZhBlown), std::end(kZhBlown), [&](std::string_view w) {
+      for (size_t at = c.find(w); at != std::string_view::npos; at = c.find(w, at + 1)) {
+        const std::string_view next = c.substr(at + w.size(), 3);
+        if (w.size() >= 6 && w.substr(w.size() - 3) == "\xe7\x88\x86" &&
+            (next == "\xe7\x81\xab" || next == "\xe6\x9d\x80" || next == "\xe5\x87\xba" || next == "\xe7\xba\xa2" ||
+             next == "\xe6\xac\xbe" || next == "\xe6\x96\x99" || next == "\xe5\x8f\x91" || next == "\xe6\xbb\xa1")) {
+          continue;
+        }
+        return true;
+      }
+      return false;
+    });
   };
   // (Denied, 没撑爆 / 不会撑爆 ...: zh_asked_supposed_or_denied(), read by the clause loop below.)
   auto gpu_blown = [&](std::string_view c) {
@@ -3686,12 +3735,15 @@ bool memory_trouble_prose(std::string_view lo) {
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
-                // "a single GPU's VRAM isn't sufficient to accommodate such large models"
-                "n't sufficient", "not sufficient",
+
                 // memory used up, told as what is left: "filled ... until no more memory is available",
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
                 "until no more memory"}) ||
+      // The memory itself told not sufficient ("a single GPU's VRAM isn't sufficient to accommodate such large
+      // models"), not asked ("Is 24GB of VRAM not sufficient?"), nor of something else ("empty_cache() is not
+      // sufficient", "the memory bandwidth ... is not sufficient").
+      memory_told_not_sufficient(lo) ||
       ended_after_memory_taken(lo) ||
       memory_failure_caused(lo) ||
       memory_told_short(lo) ||

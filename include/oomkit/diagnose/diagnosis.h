@@ -125,6 +125,7 @@ struct LogContext {
   bool training = false;                     // the log names training (train, epoch, optimizer, backward, ...)
   bool optimizer_state_small = false;        // adapters (LoRA / PEFT), SGD, Adafactor or an offloaded optimizer named
   bool adapters_named = false;               // adapters (LoRA / QLoRA / PEFT) named, not denied: the base model frozen
+  bool full_training_named = false;          // full fine-tuning / full training named as the run ("14B full training")
   bool device_map_split = false;             // device_map="auto" / "balanced" / "sequential": layers spread over the GPUs
   bool state_sharded = false;                // DeepSpeed (ZeRO), FSDP or a tensor- / model-parallel size named
   bool one_gpu_told = false;                 // one GPU told as the run's ("on a single A100", 单卡 / 单张: one card)
