@@ -1718,18 +1718,19 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
     }
   }
   // Full training of a named model, told full ("14B full training"), on a GPU neither the message nor
-  // the user sizes, with no sharding, adapters, lighter optimizer or quantization named: mixed-precision Adam's 16 bytes per parameter
-  // (ZeRO, sec. 3.1, as above) beyond 141 GiB, the largest single GPU in common use (an H200's), fit
-  // no one GPU whatever the batch ("training a 14B-parameter model (DiT)": about 209 GiB).
+  // the user sizes, with no sharding, adapters, lighter optimizer or quantization named: mixed-precision
+  // Adam's 16 bytes per parameter (ZeRO, sec. 3.1, as above) beyond 141 GiB, the largest single GPU in
+  // common use (an H200's), fit no one GPU whatever the batch ("training a 14B-parameter model (DiT)":
+  // about 209 GiB).
   constexpr double kLargestGpuBytes = 141.0 * 1024 * 1024 * 1024;
-  if (c.training && c.full_training_named && c.model_params && *c.model_params > 0 && !(C && *C > 0) &&
-      !c.named_device_bytes && !c.quantized &&
-      !c.adapters_named && !c.optimizer_state_small && !c.state_sharded && !c.device_map_split && !c.multi_gpu &&
-      run_gpus <= 1 && 16.0 * static_cast<double>(*c.model_params) > kLargestGpuBytes) {
+  const double adam_state_bytes = c.model_params ? 16.0 * static_cast<double>(*c.model_params) : 0.0;
+  if (c.training && c.full_training_named && adam_state_bytes > kLargestGpuBytes && !(C && *C > 0) &&
+      !c.named_device_bytes && !c.quantized && !c.adapters_named && !c.optimizer_state_small && !c.state_sharded &&
+      !c.device_map_split && !c.multi_gpu && run_gpus <= 1) {
     b.boost(OomCause::kStaticModelTooLarge, 0.3,
             fmt::format("full training of the named model with Adam (assumed): 16 bytes per parameter come to about {}, "
                         "more than any single GPU holds (141 GiB, an H200)",
-                        format_bytes(static_cast<int64_t>(std::min(16.0 * static_cast<double>(*c.model_params), 9.0e18)))),
+                        format_bytes(static_cast<int64_t>(std::min(adam_state_bytes, 9.0e18)))),
             0);
   }
   // Adapters (LoRA) on a named model whose frozen 16-bit weights alone (2 bytes per parameter) exceed

@@ -120,11 +120,10 @@ bool tcmalloc_alloc_failed(std::string_view lo, size_t from) {
 // TensorFlow's allocations report (report_tensor_allocations_upon_oom), a head of kHeads.
 constexpr const char* kAllocationsReport = "current usage from device:";
 
-// faiss's old "Failed to cudaMalloc N bytes": the byte count right after the phrase, and the message
+// faiss's old "Failed to cudaMalloc N bytes" (`e` the phrase's end): the byte count right after it, and the message
 // ending there (a cudaMalloc failing with "(error 46 all CUDA-capable devices are busy or unavailable)"
 // or ": an illegal memory access was encountered" is no OOM).
-bool bare_cudamalloc_bytes(std::string_view lo, std::string_view phrase, size_t e) {
-  if (phrase != "failed to cudamalloc") return false;
+bool bare_cudamalloc_bytes(std::string_view lo, size_t e) {
   size_t k = e;
   while (k < lo.size() && lo[k] == ' ') ++k;
   const size_t digits = k;
@@ -932,11 +931,11 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
                     std::string_view(h.subsystem) == "ggml_context" || std::string_view(h.subsystem) == "mlx" ||
                     std::string_view(h.subsystem) == "megengine" || hit.phrase == "error loading model: unable to allocate";
       // A library's cudaMalloc failing is an OOM only with the runtime's "out of memory" after it, or
-      // (faiss before 1.5: "Failed to cudaMalloc 4294967296 bytes", no error code) with its byte
-      // count and no other error named on the line.
+      // (faiss before 1.5: "Failed to cudaMalloc 4294967296 bytes", no error code) with the message
+      // ending at its byte count (bare_cudamalloc_bytes()).
       if ((hit.phrase == "failed to cudamalloc" || hit.phrase == "error while calling cudamalloc" ||
            hit.phrase == "cudamalloc failed while requesting") &&
-          lo.find("out of memory", e) == std::string::npos && !bare_cudamalloc_bytes(lo, hit.phrase, e)) {
+          lo.find("out of memory", e) == std::string::npos && !(hit.phrase == "failed to cudamalloc" && bare_cudamalloc_bytes(lo, e))) {
         continue;
       }
       // "error code 137" in a user's words is a kill for memory only where a run is told ending with
@@ -1101,9 +1100,9 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         if (words == std::string::npos || words > e + 200) continue;
         hit.end = words + 13;  // the message runs to cudaGetErrorString's words
       }
-      // The MPS allocator's words carry the buffer's size ("Invalid buffer size: 70.96 GB"): a digit after them.
-      // (Its size as PyTorch's format_size() prints it, a number then " GB", " MB", " KB" or " bytes": not
-      // libpng's "Invalid buffer size: 4096 (expected 16384)" nor another library's bare count.)
+      // The MPS allocator's words carry the buffer's size as PyTorch's format_size() prints it, a number then
+      // " GB", " MB", " KB" or " bytes" ("Invalid buffer size: 70.96 GB"): not libpng's "Invalid buffer size:
+      // 4096 (expected 16384)", gRPC's "Invalid buffer size: 0" nor another library's bare count.
       if (std::string_view(h.subsystem) == "mps_buffer") {
         size_t k = e;
         while (k < lo.size() && lo[k] == ' ') ++k;
@@ -1111,8 +1110,7 @@ std::vector<HeadHit> find_heads(const std::string& line, const std::string& next
         while (k < lo.size() && (is_digit(lo[k]) || lo[k] == '.')) ++k;
         const std::string_view unit = std::string_view(lo).substr(k);
         if (k == d || !(unit.rfind(" gb", 0) == 0 || unit.rfind(" mb", 0) == 0 || unit.rfind(" kb", 0) == 0 ||
-                        unit.rfind(" bytes", 0) == 0) ||
-            contains_any(lo, {"libpng", "grpc", "vulkan", "png error"})) {
+                        unit.rfind(" bytes", 0) == 0)) {
           continue;
         }
       }
@@ -2812,8 +2810,8 @@ bool memory_short_or_taken(std::string_view lo) {
 
 // The memory itself told not sufficient, in words that ask nothing up to the next mark ("since a single
 // GPU's VRAM isn't sufficient to accommodate such large models, are there plans ...?"), not "Is 24GB of
-// VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not sufficient", "the memory bandwidth ... is not
-// sufficient").
+// VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not sufficient", "the
+// memory bandwidth ... is not sufficient").
 bool memory_told_not_sufficient(std::string_view lo) {
   for (std::string_view p : {"vram isn't sufficient", "vram is not sufficient", "vram not sufficient", "memory isn't sufficient",
                              "memory is not sufficient", "ram isn't sufficient", "ram is not sufficient"}) {
@@ -3735,14 +3733,10 @@ bool memory_trouble_prose(std::string_view lo) {
                 // written without the apostrophe: "my gpu doesnt have enough vram"
                 "doesnt have enough", "dont have enough", "didnt have enough", "not have enough", "n't have enough",
                 "n't enough",
-
                 // memory used up, told as what is left: "filled ... until no more memory is available",
                 // "until there's no more memory left" (not "no more memory errors": a fix told)
                 "no more memory is available", "no more memory available", "no more memory left", "no memory left",
                 "until no more memory"}) ||
-      // The memory itself told not sufficient ("a single GPU's VRAM isn't sufficient to accommodate such large
-      // models"), not asked ("Is 24GB of VRAM not sufficient?"), nor of something else ("empty_cache() is not
-      // sufficient", "the memory bandwidth ... is not sufficient").
       memory_told_not_sufficient(lo) ||
       ended_after_memory_taken(lo) ||
       memory_failure_caused(lo) ||
