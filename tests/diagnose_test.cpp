@@ -10589,11 +10589,9 @@ TEST(DiagnoseKinds41, Held96Kinds) {
   EXPECT_EQ(xla.requested_bytes, int64_t{98697216});
   // Reports in words: memory "out of" with its object left off, VRAM told not sufficient, a card told
   // blown in Chinese.
-  for (const char* told : {"Question\nthe gpu memory is out of, what model are you using?\n",
-                           "Large models\nA single GPU's VRAM isn't sufficient to accommodate such large models.\n",
-                           "The memory cost.\n我用A6000都跑不了，一张卡一张图都爆。\n"}) {
-    EXPECT_EQ(diagnose_log(told, rules_alone()).size(), 1u) << told;
-  }
+  expect_each_reports({"Question\nthe gpu memory is out of, what model are you using?\n",
+                       "Large models\nA single GPU's VRAM isn't sufficient to accommodate such large models.\n",
+                       "The memory cost.\n我用A6000都跑不了，一张卡一张图都爆。\n"});
   expect_none_reports({"Note\nfailed to cudaMalloc 4096 bytes (error 46 all CUDA-capable devices are busy or unavailable)\n",
                        "Note\nInvalid buffer size: the argument must be positive\n",
                        "Sync\nThe memory is out of sync with the disk.\n",
@@ -10635,11 +10633,10 @@ TEST(DiagnoseKinds41, Held96Kinds) {
                              "Cuda OOM (1k+ frame video) on A100\n", "for example w: 1944, h: 1944, frame number: 1680\n"}) {
     EXPECT_TRUE(evidence_holds(oom + frames, "long inputs, in the user", OomCause::kActivationsSeqlen)) << frames;
   }
-  for (const char* not_long : {"The camera records 120 frames per second and memory runs out.\n",
+  expect_evidence_absent(oom, {"The camera records 120 frames per second and memory runs out.\n",
                                "I save a checkpoint every 500 frames and memory runs out.\n",
-                               "Each of the 500 frames is processed alone and memory runs out.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + not_long, "long inputs, in the user")) << not_long;
-  }
+                               "Each of the 500 frames is processed alone and memory runs out.\n"},
+      "long inputs, in the user");
   // The model's call appended in a loop under a pretrained model built by its constructor.
   const std::string appended =
       "Memory leak in decoding process\nMemory usage grows over time eventually resulting in OOM.\n```\n"
@@ -10678,30 +10675,25 @@ TEST(DiagnoseKinds41, Held96Counterexamples) {
       "non_blocking=True)\nIt fails on the 40th batch:\n" + kPytorch2Oom;
   EXPECT_NE(first(diagnose_log(helper)).phase, "model_load");
   // A dataset's or a teacher's size is no size of the model that runs.
-  for (const char* not_model : {"I use the ViT-L/14 model, pretrained on LAION-2B, to embed images.\n",
-                                "Our encoder was distilled from an 8B teacher; the student is 300M params.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + not_model, "the named model's")) << not_model;
-  }
+  expect_evidence_absent(oom, {"I use the ViT-L/14 model, pretrained on LAION-2B, to embed images.\n",
+                               "Our encoder was distilled from an 8B teacher; the student is 300M params.\n"},
+      "the named model's");
   // Chinese batch-1: 批量 as bulk with another count set to 1, an accumulation's or a logging interval's count.
-  for (const char* not_batch : {"显存\n批量推理的并发数改为1了，但是依旧出现显存不足\n", "显存\n梯度累积批次设置为1，但是依旧出现显存不足\n",
-                                "显存\n日志打印间隔批次设置为1，训练到一半显存不足\n"}) {
-    EXPECT_FALSE(evidence_holds(not_batch, "fails even at batch size 1")) << not_batch;
-  }
+  expect_evidence_absent("", {"显存\n批量推理的并发数改为1了，但是依旧出现显存不足\n", "显存\n梯度累积批次设置为1，但是依旧出现显存不足\n",
+                              "显存\n日志打印间隔批次设置为1，训练到一半显存不足\n"},
+      "fails even at batch size 1");
   EXPECT_TRUE(evidence_holds("显存\n批处理大小设置为1但是依旧出现显存不足\n", "fails even at batch size 1"));
   // Full training only where told full: not a teacher distilled, a token count, a frozen backbone.
-  for (const char* not_full : {"Distill\nI am distilling a 70B teacher into a 1B student model; only the student is trained. "
-                               "CUDA out of memory\n",
-                               "Pretrain\nPretraining a small model on 14B tokens runs CUDA out of memory\n",
-                               "Probe\nTraining only a linear probe on a frozen 14B-parameter backbone model: CUDA out of memory\n"}) {
-    EXPECT_FALSE(evidence_holds(not_full, "more than any single GPU holds")) << not_full;
-  }
+  expect_evidence_absent("", {"Distill\nI am distilling a 70B teacher into a 1B student model; only the student is trained. "
+                              "CUDA out of memory\n",
+                              "Pretrain\nPretraining a small model on 14B tokens runs CUDA out of memory\n",
+                              "Probe\nTraining only a linear probe on a frozen 14B-parameter backbone model: CUDA out of memory\n"},
+      "more than any single GPU holds");
   // Frames sampled, a test that passed, an ffmpeg progress line, a regression, a data frame: no long input.
-  for (const char* not_long : {"I sample 8 frames uniformly from each 300-frame clip before passing them to the model.\n",
+  expect_evidence_absent(oom, {"I sample 8 frames uniformly from each 300-frame clip before passing them to the model.\n",
                                "frame= 1680 fps= 25 q=28.0 size= 10240kB\n",
                                "In v0.2 I could process 1000 frames without any issue; since v0.3 a 16-frame clip fails.\n",
-                               "Loading the annotations into a data frame: 150000 rows\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + not_long, "long inputs, in the user")) << not_long;
-  }
+                               "Loading the annotations into a data frame: 150000 rows\n"}, "long inputs, in the user");
   for (const char* frames : {"Videos with more than 300 frames run out of memory every time.\n",
                              "I am on the latest upstream main. Videos with more than 300 frames run out of memory.\n"}) {
     EXPECT_TRUE(evidence_holds(oom + frames, "long inputs, in the user")) << frames;
@@ -10716,8 +10708,7 @@ TEST(DiagnoseKinds41, Held96Counterexamples) {
       "    files.append(model_dir.joinpath(name))\n" + kPytorch2Oom;
   EXPECT_FALSE(evidence_holds(paths, "appended to a list in an inference loop"));
   // "still grows" with the input's size or as expected: no leak.
-  for (const char* scaling : {"With gradient checkpointing on, memory still grows quadratically with the sequence length.\n",
-                              "Even with flash attention the memory still increases linearly with batch size, as expected.\n"}) {
-    EXPECT_FALSE(evidence_holds(oom + scaling, "memory grows step after step")) << scaling;
-  }
+  expect_evidence_absent(oom, {"With gradient checkpointing on, memory still grows quadratically with the sequence length.\n",
+                               "Even with flash attention the memory still increases linearly with batch size, as expected.\n"},
+      "memory grows step after step");
 }
