@@ -10712,3 +10712,54 @@ TEST(DiagnoseKinds41, Held96Counterexamples) {
                                "Even with flash attention the memory still increases linearly with batch size, as expected.\n"},
       "memory grows step after step");
 }
+
+// The variants the held96 reviewer found missed: a card counted by its digits, a model's size in words,
+// frames counted in Chinese or by a named count, the model held on self or appended by "+= [...]",
+// growth told "still goes up / climbing" or 一直在涨.
+TEST(DiagnoseKinds41, Held96ReviewerMisses) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  EXPECT_EQ(diagnose_log("多卡训练问题\n8卡训练也爆，batch size 已经是1了。\n", rules_alone()).size(), 1u);
+  const std::string worded =
+      "EVA CLIP GPU out of memory\nmodel = AutoModel.from_pretrained(path, torch_dtype=torch.float16).to('cuda').eval()\n"
+      "When running the 8 billion parameter EVA CLIP model the following error comes\n"
+      "OutOfMemoryError: CUDA out of memory. Tried to allocate 32.00 MiB. GPU 0 has a total capacity of 14.75 GiB of which "
+      "5.06 MiB is free. Of the allocated memory 14.52 GiB is allocated by PyTorch, and 127.44 MiB is reserved by PyTorch "
+      "but unallocated.\n";
+  EXPECT_TRUE(evidence_holds(worded, "the named model's 16-bit weights alone", OomCause::kStaticModelTooLarge));
+  std::string hyphened = worded;
+  hyphened.replace(hyphened.find("8 billion parameter"), 19, "8-billion-parameter");
+  EXPECT_TRUE(evidence_holds(hyphened, "the named model's 16-bit weights alone"));
+  EXPECT_TRUE(evidence_holds("support 14B full training\nWhen training a 14 billion parameter model (DiT), encountering CUDA "
+                             "Out Of Memory errors\n",
+                             "more than any single GPU holds"));
+  // (A count of tokens in words is no model's size.)
+  EXPECT_FALSE(evidence_holds("support full training\nWhen training on 14 billion tokens, encountering CUDA Out Of Memory "
+                              "errors\n",
+                              "more than any single GPU holds"));
+  for (const char* frames : {"超过300帧的视频就会显存不足。\n", "frame_count = 1680, the model runs out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + frames, "long inputs, in the user", OomCause::kActivationsSeqlen)) << frames;
+  }
+  expect_evidence_absent(oom, {"每帧单独处理，处理到第500帧时显存不足。\n", "视频帧率是300帧/秒。\n", "从视频中抽帧，每个视频抽300帧。\n",
+                               "frame_count = 16, the model runs out of memory.\n"},
+      "long inputs, in the user");
+  const std::string on_self =
+      "Memory leak in decoding process\nMemory usage grows over time eventually resulting in OOM.\n```\n"
+      "# Instantiate a pretrained EnCodec model\nself.model = EncodecModel.encodec_model_24khz()\nframes = []\n"
+      "for offset in range(0, 1440000, 480):\n    encoded = self.model._encode_frame(wav[:, :, offset: offset + 480])\n"
+      "    frames.append(self.model._decode_frame(encoded))\n```\n";
+  EXPECT_TRUE(evidence_holds(on_self, "appended to a list in an inference loop", OomCause::kEvalWithoutNoGrad));
+  std::string added = on_self;
+  added.replace(added.find("frames.append(self.model._decode_frame(encoded))"), 49, "frames += [self.model._decode_frame(encoded)]");
+  EXPECT_TRUE(evidence_holds(added, "appended to a list in an inference loop"));
+  std::string added_detached = added;
+  added_detached.replace(added_detached.find("(encoded)]"), 10, "(encoded).detach()]");
+  EXPECT_FALSE(evidence_holds(added_detached, "appended to a list in an inference loop"));
+  for (const char* still : {"I add torch.cuda.empty_cache() and gc.collect(). However, the memory still goes up.\n",
+                            "I add torch.cuda.empty_cache() and gc.collect(). However, the memory is still climbing.\n",
+                            "I add torch.cuda.empty_cache() and gc.collect(). However, the memory keeps going up.\n",
+                            "I add torch.cuda.empty_cache() and gc.collect()，但是显存还是一直在涨。\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + still, "memory grows step after step", OomCause::kLeakAcrossSteps)) << still;
+  }
+  // "goes up" once, to a peak, is no growth.
+  expect_evidence_absent(oom, {"During the backward pass the memory goes up to 22 GB.\n"}, "memory grows step after step");
+}

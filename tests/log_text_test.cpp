@@ -171,6 +171,10 @@ TEST(LogText, GpuModelNamesResolveAndAreRead) {
   EXPECT_TRUE(gpu_named("two titan rtx cards"));
   EXPECT_FALSE(gpu_named("amazon.titan-embed-text-v1"));  // Amazon's Titan models
   EXPECT_FALSE(gpu_named("the titan graph database"));
+  EXPECT_TRUE(gpu_named("8卡训练也爆"));     // cards counted by their digits
+  EXPECT_TRUE(gpu_named("用2卡跑"));
+  EXPECT_FALSE(gpu_named("第3卡住了"));      // 卡住: stuck
+  EXPECT_FALSE(gpu_named("step 100卡死"));  // 卡死: hangs
 }
 
 TEST(LogText, MemoryToldAsFull) {

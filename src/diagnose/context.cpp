@@ -1648,7 +1648,8 @@ class Reader {
       // pretrained EnCodec model" over "model = EncodecModel.encodec_model_24khz()".)
       // (The model itself assigned, "model = ...": not a path or a directory named after it.)
       const bool pretrained_built = pretrained_comment_line_ > 0 && n - pretrained_comment_line_ <= 2 &&
-                                    t.rfind("model = ", 0) == 0 && t.find('(') != std::string_view::npos &&
+                                    (t.rfind("model = ", 0) == 0 || t.rfind("self.model = ", 0) == 0) &&
+                                    t.find('(') != std::string_view::npos &&
                                     !contains_any(lo, {"path", "dir", "download", "url"});
       if (!eval_mode_code_line_ && (fp != std::string_view::npos || line_has(lo, ".load_state_dict(") || pretrained_built) &&
           !contains_any(loaded_class, {"tokenizer", "processor", "config", "featureextractor", "feature_extractor",
@@ -2200,7 +2201,12 @@ class Reader {
       const std::string_view after_b = u + 1 < lo.size() ? lo.substr(u + 1, 12) : std::string_view();
       const bool not_the_model = contains_any(after_b, {" token", " image", " pair", " sample", " teacher", "-teacher"}) ||
                                  (p >= 6 && lo.compare(p - 6, 6, "laion-") == 0);
-      if (!not_the_model && u < lo.size() && lo[u] == 'b' && (u + 1 >= lo.size() || !word_char(lo[u + 1]))) {
+      // (Also the count in words, "the 8 billion parameter EVA CLIP model", "a 14-billion-parameter DiT".)
+      const size_t w = u < lo.size() && lo[u] == '-' ? u + 1 : u;
+      const bool billion_params = lo.compare(w, 7, "billion") == 0 &&
+                                  (lo.compare(w + 7, 6, " param") == 0 || lo.compare(w + 7, 6, "-param") == 0);
+      if (!not_the_model &&
+          ((u < lo.size() && lo[u] == 'b' && (u + 1 >= lo.size() || !word_char(lo[u + 1]))) || billion_params)) {
         double billions = 0;
         try {
           billions = std::stod(std::string(lo.substr(p, e - p)));
@@ -2310,10 +2316,20 @@ class Reader {
   }
 
   // The trimmed code line `t` appending an expression that opens with `prefix` to a list:
-  // "frames.append(model._decode_frame(codes))" for "model.".
+  // "frames.append(model._decode_frame(codes))" or "frames += [model._decode_frame(codes)]" for "model.";
+  // the model held on self ("self.model._decode_frame(codes)") as well.
   static bool appends_prefix(std::string_view t, std::string_view prefix) {
-    const size_t a = t.find(".append(");
-    return a != std::string_view::npos && a > 0 && t.substr(a + 8).rfind(prefix, 0) == 0;
+    size_t a = t.find(".append(");
+    if (a != std::string_view::npos && a > 0) {
+      a += 8;
+    } else if (a = t.find(" += ["); a != std::string_view::npos && a > 0) {
+      a += 5;
+    } else {
+      return false;
+    }
+    std::string_view value = t.substr(a);
+    if (value.rfind("self.", 0) == 0) value.remove_prefix(5);
+    return value.rfind(prefix, 0) == 0;
   }
 
   // The trimmed code line `t` appending `name` (or an index of it) to a list: "list.append(name)",
@@ -3474,6 +3490,7 @@ class Reader {
                               has_text("\xe9\x9a\x8f\xe7\x9d\x80");  // (kZhOngoing, and 随着)
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
                             told("\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8") ||  // 一直涨 (keeps rising)
+                            told("\xe5\x9c\xa8\xe6\xb6\xa8") ||                  // 在涨 (is rising: "一直在涨")
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       if (ongoing_zh && rises_zh) return true;
@@ -3910,7 +3927,9 @@ class Reader {
       const std::string_view what = lo.substr(p + 14, 16);
       return contains_any(what, {"memory", "ram", "vram", "gpu memory", "host memory", "space", "swap"});
     }();
-    if (has(kWGrow) || has(kWLeak) || piles_up || more_and_more) {
+    // "Goes up" (told going on below: "the memory still goes up", "keeps going up"; not "goes up to 20 GB" alone).
+    const bool goes_up = contains_any(lo, {"goes up", "going up", "went up"});
+    if (has(kWGrow) || has(kWLeak) || piles_up || more_and_more || goes_up) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
     // Growth without a step word but said to go on: "keeps increasing until", "growing slowly"; "kept"
@@ -3925,7 +3944,8 @@ class Reader {
                          // growth told going on past a fix tried ("I add torch.cuda.empty_cache() and gc.collect() ...
                          // However, the memory still increases")
                          (contains_any(lo, {"still increases", "still increasing", "still grows", "still growing",
-                                            "still rises", "still rising"}) &&
+                                            "still rises", "still rising", "still goes up", "still going up",
+                                            "still climbs", "still climbing"}) &&
                           !contains_any(lo, {" with ", "linearly", "quadratic", "as expected"})) ||
                          // growth with the count of repeats: "as the number of inference increases, the
                          // allocated memory also increases"; a constant rise ("a constant incremental of
@@ -4005,7 +4025,8 @@ class Reader {
     // outside one. Not growth seen and asked about ("Why does the GPU memory keep increasing after every
     // epoch?", "memory increases every iteration, is this a leak?").
     const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
-if ((((has(kWGrow) || piles_up || more_and_more) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
+    const bool goes_up_on = goes_up && ongoing;
+    if ((((has(kWGrow) || piles_up || more_and_more || goes_up_on) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
           !grows_something_else && !growth_only_asked) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}) && !leak_guessed(lo))) &&  // "Does demo.py have a memory leak?": asked
         !fix_told && !growth_denied && !grows_with_input && !fluctuates) {
@@ -9816,6 +9837,9 @@ if (contains("other process") || contains("another process") || contains("other 
       // '=' (not an index, "after around frame 100").
       size_t k = e;
       if (lo.compare(k, 7, " number") == 0) k += 7;
+      for (std::string_view count : {"_count", "_num", "_number", " count"}) {  // "frame_count = 1680"
+        if (lo.compare(k, count.size(), count) == 0) k += count.size();
+      }
       while (k < lo.size() && lo[k] == ' ') ++k;
       const bool set_off = k < lo.size() && (lo[k] == ':' || lo[k] == '=');
       while (k < lo.size() && (lo[k] == ' ' || lo[k] == ':' || lo[k] == '=')) ++k;
@@ -9841,6 +9865,29 @@ if (contains("other process") || contains("another process") || contains("other 
       for (size_t i = f; i < b; ++i) if (lo[i] != ',') digits.push_back(lo[i]);
       if (digits.empty() || digits.size() > 7 || !is_digit(digits.front())) continue;
       if (std::stod(digits) * mult >= 100) return true;
+    }
+    return false;
+  }
+
+  // Chinese: a video told by its count of frames, 100 or more, the count right before 帧 (frames): "超过300帧
+  // 的视频就会显存不足" (videos over 300 frames run out of memory). Not a rate or frames handled one at a time:
+  // 每帧 / 逐帧 (per frame, frame by frame), 帧率 / 帧每秒 / 帧/秒 (a rate), 抽帧 / 采样 (frames sampled), 分段 /
+  // 切片 (in chunks), 流式 (streamed).
+  static bool zh_many_frames(std::string_view lo) {
+    static constexpr std::string_view kFrame = "\xe5\xb8\xa7";  // 帧
+    if (contains_any(lo, {"\xe6\xaf\x8f\xe5\xb8\xa7", "\xe9\x80\x90\xe5\xb8\xa7", "\xe5\xb8\xa7\xe7\x8e\x87",
+                          "\xe5\xb8\xa7\xe6\xaf\x8f\xe7\xa7\x92", "\xe5\xb8\xa7/", "\xe6\x8a\xbd\xe5\xb8\xa7",
+                          "\xe9\x87\x87\xe6\xa0\xb7", "\xe5\x88\x86\xe6\xae\xb5", "\xe5\x88\x87\xe7\x89\x87",
+                          "\xe6\xb5\x81\xe5\xbc\x8f", "fps"})) {
+      return false;
+    }
+    for (size_t at = lo.find(kFrame); at != std::string_view::npos; at = lo.find(kFrame, at + kFrame.size())) {
+      size_t b = at;
+      while (b > 0 && lo[b - 1] == ' ') --b;
+      size_t f = b;
+      while (f > 0 && is_digit(lo[f - 1])) --f;
+      if (f == b || b - f > 6 || (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '.'))) continue;
+      if (std::stol(std::string(lo.substr(f, b - f))) >= 100) return true;
     }
     return false;
   }
@@ -9993,6 +10040,7 @@ if (contains("other process") || contains("another process") || contains("other 
     if (zh_minutes_long_inputs(lo)) return true;
     if (minutes_long_recording(lo)) return true;
     if (has("frame") && many_frames(lo)) return true;
+    if (has("\xe5\xb8\xa7") && zh_many_frames(lo)) return true;  // 帧 (frames)
     // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
     // "音频较长" (the audio is long), "文本太长", "较长的序列", "视频很长"; not 增长 / 成长 (growth) nor
     // 长度 alone (the length, told long or short elsewhere).

@@ -1618,10 +1618,22 @@ bool gpu_named(std::string_view lo) {
       return true;
     }
   }
-  // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡 / 多卡, "一张卡一张图都爆", one card, one image, it blows.)
-  return gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos ||  // 显卡
-         contains_any(lo, {"\xe5\xbc\xa0\xe5\x8d\xa1", "\xe5\x9d\x97\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\x8d\xa1",
-                           "\xe5\x8f\x8c\xe5\x8d\xa1", "\xe5\xa4\x9a\xe5\x8d\xa1"});
+  // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡 / 多卡, "一张卡一张图都爆", one card, one image, it blows;
+  // or by its digits, "8卡训练也爆", not 卡住 / 卡死 / 卡顿 / 卡在, stuck.)
+  if (gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos ||  // 显卡
+      contains_any(lo, {"\xe5\xbc\xa0\xe5\x8d\xa1", "\xe5\x9d\x97\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\x8d\xa1",
+                        "\xe5\x8f\x8c\xe5\x8d\xa1", "\xe5\xa4\x9a\xe5\x8d\xa1"})) {
+    return true;
+  }
+  static constexpr std::string_view kCard = "\xe5\x8d\xa1";  // 卡
+  for (size_t p = lo.find(kCard); p != std::string_view::npos; p = lo.find(kCard, p + kCard.size())) {
+    const std::string_view next = lo.substr(p + kCard.size(), 3);
+    if (p > 0 && is_digit(lo[p - 1]) && next != "\xe4\xbd\x8f" && next != "\xe6\xad\xbb" && next != "\xe9\xa1\xbf" &&
+        next != "\xe5\x9c\xa8") {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace oomkit::diagnose_detail
