@@ -10763,3 +10763,60 @@ TEST(DiagnoseKinds41, Held96ReviewerMisses) {
   // "goes up" once, to a peak, is no growth.
   expect_evidence_absent(oom, {"During the backward pass the memory goes up to 22 GB.\n"}, "memory grows step after step");
 }
+
+// held97's kinds: PaddlePaddle's DataLoader bus error, ResourceExhaustedError told in words or as a title
+// alone, the CUDA error cut short, memory told not large enough; a recording told hours long and a text
+// told by its hundreds of words; batch size 1 told running ("an epoch takes 4 hrs"); a failure "before
+// training finishes" is no load.
+TEST(DiagnoseKinds42, Held97Kinds) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  auto record = [](const std::string& log) {
+    const std::vector<Diagnosis> ds = diagnose_log(log, rules_alone());
+    return ds.size() == 1 && ds[0].oom ? *ds[0].oom : OomRecord{};
+  };
+  const OomRecord bus = record("Bus\nERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by "
+                               "insufficient shared memory (shm), please check whether use_shared_memory is set\n");
+  EXPECT_EQ(bus.family, "oom_killer");
+  EXPECT_EQ(top_cause("Bus\nERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by "
+                      "insufficient shared memory (shm)\n"),
+            OomCause::kCpuRam);
+  expect_each_reports({"inaccurate detection\nif I change the resize process, i got resource exhausted error.\n",
+                       "ResourceExhaustedError\nDear maintainer,\nI have the following error while running your code.\n",
+                       "Large sets\nIt fails with CUDA out of mem error.\n",
+                       "Long audio\nIn ESPNet2, either my gpu memory nor my cpu memory isn't large enough to run the code.\n"});
+  expect_none_reports({"Quota\nThe API returned a resource exhausted error (quota exceeded, HTTP 429).\n",
+                       "Handling\nHow to handle a resource exhausted error in a retry loop?\n",
+                       "Code\nexcept ResourceExhaustedError:\n",
+                       "Sizing\nIf 32 GB memory is not large enough, what's the right memory size for my study?\n"});
+  // A message below a retelling stays the report: "results in a resource exhausted error" in prose
+  // waits for every other reading.
+  const std::vector<Diagnosis> retold = diagnose_log(
+      "fastmri\nRunning the workload w torchrun results in a resource exhausted error.\n"
+      "W tensorflow/core/framework/op_kernel.cc:1733] RESOURCE_EXHAUSTED: MemoryError: Unable to allocate 2.00 GiB\n",
+      rules_alone());
+  ASSERT_EQ(retold.size(), 1u);
+  ASSERT_TRUE(retold[0].oom);
+  EXPECT_EQ(retold[0].oom->line, 3);
+  // Long inputs: a recording hours long, a text of hundreds of words.
+  for (const char* longer : {"The time length of my audio file is more than 1 hour, so there are some problems.\n",
+                             "I am trying to transcribe a 3-hour audio file.\n",
+                             "I tried to compute this with a sentence of 350 words and got GPU OOM.\n",
+                             "The prompt is a text of 2,000 words and the GPU runs out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + longer, "long inputs, in the user", OomCause::kActivationsSeqlen)) << longer;
+  }
+  expect_evidence_absent(oom, {"I fine-tune on 100 hours of speech data from one recording studio.\n",
+                               "After 5 hours of training on the audio dataset it crashes.\n",
+                               "Each sentence has 350 words at most.\n",
+                               "PROGRESS: at sentence #1133940000, processed 5642208802 words\n",
+                               "A sentence of 120 words fails too.\n"},
+      "long inputs, in the user");
+  // Batch size 1 told running, by an epoch's time: no "fails even at batch size 1".
+  EXPECT_FALSE(evidence_holds(oom + "With batch size = 1, an epoch takes 4 hrs, thus 3000 epochs = 500 days.\n",
+                              "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds(oom + "Even with batch size 1 it still runs out of memory.\n", "fails even at batch size 1"));
+  // "Before training finishes" is during training, not the model's load.
+  EXPECT_FALSE(evidence_holds(oom + "With lots of VRAM you might not run out before training finishes.\n",
+                              "fails while loading / placing the model"));
+  EXPECT_TRUE(evidence_holds(oom + "It runs out of memory before training, while loading the model.\n",
+                             "fails while loading / placing the model"));
+}

@@ -4442,7 +4442,11 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // Before the first step / while loading the model (not a line about the load's target device,
     // map_location: where the checkpoint lands, not the model's size).
     if ((has(kWLoadProse) || has(kWTraining)) && !cpu_load_fix && !line_has(lo, "map_location")) {
-if ((contains("before the first step") || contains("before training") || contains("while loading") ||
+    // ("Before training finishes / ends / completes" is during training, not before it.)
+    const bool before_training = contains("before training") &&
+                                 !contains_any(lo, {"before training finish", "before training end", "before training complet",
+                                                    "before training is done", "before training is over", "before training stop"});
+    if ((contains("before the first step") || before_training || contains("while loading") ||
          contains("when loading the model") || contains("loading the model") || contains("load the model") ||
          contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
          contains("model.to(") || contains("model.cuda()") || contains("before the first iteration") ||
@@ -8384,7 +8388,8 @@ if (contains("other process") || contains("another process") || contains("other 
                  contains_word(t, "fit") || contains_word(t, "fixed") || contains_word(t, "solved") ||
                  contains_word(t, "resolved") || success_told(t);
         };
-        bool worked = worked_in(piece) && !contains_word(piece, "cpu");
+        // (Or an epoch's time told in the clause: "With batch size = 1, an epoch takes 4 hrs".)
+        bool worked = (worked_in(piece) || epoch_time_told(clause)) && !contains_word(piece, "cpu");
         // (Also "only when": "Only when I set batchsize to 1 and image_size=224, it works"; not a run on
         // the CPU, "only when I run with batch_size=1 on the CPU, it works", which says nothing of the GPU.)
         std::string_view opener = trim_view(piece);
@@ -8402,6 +8407,33 @@ if (contains("other process") || contains("another process") || contains("other 
                            clause.find("no luck") != std::string_view::npos;
         if (worked && !failed && !trial) return true;
         if (avoided && !trial) return true;
+      }
+    }
+    return false;
+  }
+
+  // An epoch's or a step's time told ("With batch size = 1, an epoch takes 4 hrs", "each step took 3 s"): the
+  // run goes on at that setting. "takes" / "took" then a number and a unit of time, the epoch or step named.
+  static bool epoch_time_told(std::string_view t) {
+    if (!contains_word_start(t, "epoch") && !contains_word_start(t, "step") && !contains_word_start(t, "iteration")) {
+      return false;
+    }
+    for (std::string_view verb : {"takes ", "took "}) {
+      for (size_t v = t.find(verb); v != std::string_view::npos; v = t.find(verb, v + 1)) {
+        size_t d = v + verb.size();
+        for (std::string_view filler : {"about ", "around ", "almost ", "over ", "~"}) {
+          if (t.compare(d, filler.size(), filler) == 0) d += filler.size();
+        }
+        size_t e = d;
+        while (e < t.size() && (is_digit(t[e]) || t[e] == '.')) ++e;
+        if (e == d) continue;
+        if (e < t.size() && t[e] == ' ') ++e;
+        for (std::string_view unit : {"h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes", "s", "sec", "secs",
+                                      "second", "seconds", "day", "days"}) {
+          if (t.compare(e, unit.size(), unit) == 0 && (e + unit.size() >= t.size() || !is_alpha(t[e + unit.size()]))) {
+            return true;
+          }
+        }
       }
     }
     return false;
@@ -10039,6 +10071,8 @@ if (contains("other process") || contains("another process") || contains("other 
     // for", 每 "per": a rate).
     if (zh_minutes_long_inputs(lo)) return true;
     if (minutes_long_recording(lo)) return true;
+    if (has("hour") && hours_long_recording(lo)) return true;
+    if (has("word") && words_long_input(lo)) return true;
     if (has("frame") && many_frames(lo)) return true;
     if (has("\xe5\xb8\xa7") && zh_many_frames(lo)) return true;  // 帧 (frames)
     // Chinese: an input noun with 长 (long) just before or after it: "比较长的音频" (rather long audio),
@@ -10197,6 +10231,63 @@ if (contains("other process") || contains("another process") || contains("other 
       while (we < lo.size() && (is_alpha(lo[we]) || is_digit(lo[we]))) ++we;  // (mp3, m4a, mp4)
       const std::string_view what = lo.substr(m, we - m);
       if (std::find(std::begin(kMedia), std::end(kMedia), what) != std::end(kMedia)) return true;
+    }
+    return false;
+  }
+
+  // One recording told hours long ("The time length of my audio file is more than 1 hour", "a 3-hour
+  // audio", "an MP3 file I recorded for ~15 hours"): a file, recording, video, clip, podcast, meeting,
+  // lecture, song or track named in the singular, with "N hour(s)" / "an hour" / "one hour" on the line.
+  // Fed whole, its activations grow with its length. Not a dataset's total ("100 hours of speech", "in
+  // total"), a rate or the run's own time ("after 5 hours", "took 3 hours", "per hour", "every hour").
+  static bool hours_long_recording(std::string_view lo) {
+    static constexpr std::string_view kOne[] = {"file", "recording", "video", "clip", "podcast", "meeting", "lecture",
+                                                "song", "track", "audio", "mp3", "wav"};
+    if (contains_any(lo, {"hours of", "hour of", "in total", " per ", "after ", "took", "takes", "taking", "every ",
+                          "split", "chunk", "segment", "dataset", "/hour", "an hour ago", "hours ago"}) ||
+        lo.find('?') != std::string_view::npos ||
+        !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
+      return false;
+    }
+    for (size_t h = lo.find("hour"); h != std::string_view::npos; h = lo.find("hour", h + 4)) {
+      if (!word_starts_at(lo, h) || (h + 4 < lo.size() && is_alpha(lo[h + 4]) && lo[h + 4] != 's')) continue;
+      size_t b = h;
+      if (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '-')) --b;
+      if (b >= 2 && (lo.compare(b - 2, 2, "an") == 0 || (b >= 3 && lo.compare(b - 3, 3, "one") == 0))) {
+        const size_t w = lo.compare(b - 2, 2, "an") == 0 ? b - 2 : b - 3;
+        if (w == 0 || !word_char(lo[w - 1])) return true;
+      }
+      size_t f = b;
+      while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == '.')) --f;
+      if (f < b && is_digit(lo[f]) && (f == 0 || !word_char(lo[f - 1]))) return true;
+    }
+    return false;
+  }
+
+  // One text told by its count of words, 300 or more ("I tried to compute this with a sentence of 350
+  // words", "my input is about 5000 words"): a sentence, text, input, document, paragraph, passage,
+  // article, essay, prompt or transcript in the singular. Its tokens are the sequence; activations (and
+  // a masked scorer's one copy per token) grow with them. Not a corpus's count ("processed 5642208802
+  // words"), a rate ("words/s"), nor words per item.
+  static bool words_long_input(std::string_view lo) {
+    static constexpr std::string_view kOne[] = {"sentence", "text", "input", "document", "paragraph", "passage", "article",
+                                                "essay", "prompt", "transcript"};
+    if (contains_any(lo, {"processed", "words/s", " per ", "each", "vocab", "corpus", "dataset", "in total"}) ||
+        !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
+      return false;
+    }
+    for (size_t w = lo.find("word"); w != std::string_view::npos; w = lo.find("word", w + 4)) {
+      if (!word_starts_at(lo, w) || (w + 4 < lo.size() && is_alpha(lo[w + 4]) && lo[w + 4] != 's')) continue;
+      size_t b = w;
+      if (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '-')) --b;
+      size_t f = b;
+      while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == ',')) --f;
+      if (f == b || !is_digit(lo[f]) || (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '.'))) continue;
+      std::string digits;
+      for (size_t i = f; i < b; ++i) {
+        if (lo[i] != ',') digits.push_back(lo[i]);
+      }
+      if (digits.size() <= 7 && std::stol(digits) >= 300) return true;
     }
     return false;
   }

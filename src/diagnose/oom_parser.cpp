@@ -407,6 +407,9 @@ const HeadDef kHeads[] = {
     {"objectstorefullerror", "host_alloc", "ray_object_store", Kind::kOneLine},
     // A DataLoader worker's SIGBUS, told by the main process: its /dev/shm segment could not grow.
     {"unexpected bus error encountered in worker", "oom_killer", "shared_memory", Kind::kOneLine},
+    // ... and PaddlePaddle's DataLoader's words for it: "ERROR: Unexpected BUS error encountered in DataLoader
+    // worker. This might be caused by insufficient shared memory (shm)".
+    {"unexpected bus error encountered in dataloader worker", "oom_killer", "shared_memory", Kind::kOneLine},
     // cuDNN found no algorithm whose workspace fits: PyTorch's wording of a cuDNN allocation failure.
     {"unable to find a valid cudnn algorithm", "cudnn_alloc_failed", "cudnn", Kind::kOneLine},
     {"killed by signal: killed", "oom_killer", "linux_oom_killer", Kind::kOneLine},
@@ -2297,8 +2300,9 @@ bool one_edit_from(std::string_view w, std::string_view target) {
 }
 
 // TensorFlow's ResourceExhaustedError named in words with a one-letter slip ("Resource Exchaust Error",
-// "resource exhuasted"): the OOM named. (Spelled right in prose it is left to the message's readers: a
-// log's "results in a resource exhausted error (on the host)" sits beside the message it retells.) Not
+// "resource exhuasted"): the OOM named. (Spelled right in prose it waits for the last pass,
+// resource_exhausted_told(): a log's "results in a resource exhausted error (on the host)" sits beside the
+// message it retells.) Not
 // gRPC's or a cloud API's quota (StatusCode.RESOURCE_EXHAUSTED, "quota", "rate limit", HTTP 429,
 // Firestore, BigQuery), nor advice ("to avoid", "how to handle"), nor asked or supposed. Returns where
 // "resource" starts, or npos.
@@ -2323,6 +2327,15 @@ size_t resource_exhausted_named(std::string_view lo) {
     if (named && clause.find('?') == std::string_view::npos && !contains_word(clause, "if")) return p;
   }
   return std::string_view::npos;
+}
+
+// TensorFlow's ResourceExhaustedError told in words, spelled right ("if I change the resize process, i got
+// resource exhausted error"): read in the last pass, after every other reading, so a log's "results in a resource
+// exhausted error (on the host)" beside the message it retells leaves the message the report. Not asked,
+// nor advice ("to avoid", "how to", "prevent"), nor a quota's (resource_exhausted_named()'s exclusions).
+bool resource_exhausted_told(std::string_view lo) {
+  return lo.find("resource exhausted error") != std::string_view::npos &&
+         !contains_any(lo, {"grpc", "statuscode", "quota", "rate limit", "429", "avoid", "how to", "prevent", "?"});
 }
 
 // More memory asked for than the writer's machine or card has, in a sentence ("I appear to be trying
@@ -2808,15 +2821,20 @@ bool memory_short_or_taken(std::string_view lo) {
 }
 
 
-// The memory itself told not sufficient, in words that ask nothing up to the next mark ("since a single
+// The memory itself told not sufficient (or not large or big enough), in words that ask nothing up to the next mark ("since a single
 // GPU's VRAM isn't sufficient to accommodate such large models, are there plans ...?"), not "Is 24GB of
 // VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not sufficient", "the
 // memory bandwidth ... is not sufficient").
 bool memory_told_not_sufficient(std::string_view lo) {
   for (std::string_view p : {"vram isn't sufficient", "vram is not sufficient", "vram not sufficient", "memory isn't sufficient",
-                             "memory is not sufficient", "ram isn't sufficient", "ram is not sufficient"}) {
+                             "memory is not sufficient", "ram isn't sufficient", "ram is not sufficient",
+                             // ("either my gpu memory nor my cpu memory isn't large enough to run the code")
+                             "memory isn't large enough", "memory is not large enough", "memory isn't big enough",
+                             "memory is not big enough", "vram isn't large enough", "vram is not large enough"}) {
     for (size_t at = lo.find(p); at != std::string_view::npos; at = lo.find(p, at + 1)) {
       if (at > 0 && is_alpha(lo[at - 1])) continue;  // (not "dram", "program")
+      // (Nor supposed: "If 32 GB memory is not large enough, what's the right size?")
+      if (contains_word(clause_at(lo, at), "if")) continue;
       // (Asked: the words up to the next mark end in a question mark.)
       const size_t mark = lo.find_first_of(",.;!?", at);
       if (mark == std::string_view::npos || lo[mark] != '?') return true;
@@ -4097,6 +4115,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // TensorFlow's OOM exception named without its message ("Then I got
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror",
+                                   // ... the CUDA error cut short ("It fails with CUDA out of mem error")
+                                   "out of mem error",
                                    // "we seem to get memory outage with the 152 layer model", "ran out of VRAM"
                                    "memory outage", "out of vram",
                                    // "reports memory overflow error", "a CPU memory overflow is always reported"
@@ -4149,7 +4169,9 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
           // The exception's name in Python code (exception_named_in_code()) is no report; "I got a
           // ResourceExhaustedError exception" is one.
-          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && exception_named_in_code(lo)) {
+          // (A title that is the name alone, "ResourceExhaustedError", names the failure: no code.)
+          if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && exception_named_in_code(lo) &&
+              !(&l == lines.data() && trim_view(std::string_view(lo)) == "resourceexhaustederror")) {
             at = std::string::npos;
           }
           // MemoryError or the memory "out" told in a sentence: not "out of date / sync / band", not
@@ -4420,7 +4442,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       } else if (pass == 1   ? memory_growth_prose(lo)
                  : pass == 2 ? (memory_trouble_prose(lo) || gpu_memory_imbalance_prose(l.raw, lo) || fit_limit_told(lo) ||
                                 zh_needs_more_than_it_has(lo))
-                             : (error_told && memory_short_asked(lo)) ||
+                             : (error_told && memory_short_asked(lo)) || resource_exhausted_told(lo) ||
                                    (&l == &lines.front() && memory_requirement_title(lo) &&
                                     failure_shown(!memory_requirement_asked(lo)))) {
         at = 0;
