@@ -10820,3 +10820,85 @@ TEST(DiagnoseKinds42, Held97Kinds) {
   EXPECT_TRUE(evidence_holds(oom + "It runs out of memory before training, while loading the model.\n",
                              "fails while loading / placing the model"));
 }
+
+// A code-reading helper's counter-examples to the held97 round (and to 211b65c's readings): the false
+// firings it found and the variants it found missed, a sample of each.
+TEST(DiagnoseKinds42, Held97Counterexamples) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  // Reports: an API's limit, a condition or a feature asked for are none; the wording's variants are.
+  expect_none_reports({"Gemini chat model fails\nUsing ChatGoogleGenerativeAI in a LangChain agent loop; after about 10 calls "
+                       "it keeps throwing resource exhausted error.\n",
+                       "DeepSpeed\nWhen the GPU memory isn't large enough, DeepSpeed offloads the optimizer; is that done "
+                       "automatically?\n",
+                       "Feature\nPlease fall back to CPU automatically in case the GPU memory is not large enough.\n"});
+  expect_each_reports({"Bus\nSetting use_shared_memory=True, training dies:\nERROR: Unexpected BUS error encountered in "
+                       "DataLoader worker.\nRuntimeError: DataLoader 1 workers exit unexpectedly, pids: 23051\n",
+                       "tf.errors.ResourceExhaustedError\nTraining my model on the full images.\n",
+                       "Training\nI got a ResourceExhausted error on the second epoch.\n",
+                       "Training\nIt fails with CUDA out-of-mem error.\n",
+                       "Card\nMy GPU memory isn\xe2\x80\x99t large enough for the 13B model.\n",
+                       "Card\nMy VRAM isn't big enough for the 13B model.\n",
+                       "Card\nMy GPU memory wasn't large enough for the 13B model.\n"});
+  // A distillation's teacher counted in words is no model that runs.
+  EXPECT_FALSE(evidence_holds("Distill\nI am distilling a 70 billion parameter teacher into a 1 billion parameter student "
+                              "on an A100 80 GB at batch 64.\n" + kPytorch2Oom,
+                              "the named model's"));
+  EXPECT_TRUE(evidence_holds("support 14B full training\nWhen training a 14 billion trainable parameters model, encountering "
+                             "CUDA Out Of Memory errors\n",
+                             "more than any single GPU holds"));
+  // Growth: "goes up to" a peak, a setting raised, a rise denied (不存在涨) or told now (现在涨到) are none; "went
+  // up every epoch" and 不停地涨 are.
+  expect_evidence_absent(oom, {"Memory usage goes up to 22 GB during model loading and then it keeps crashing at the first step.\n",
+                               "As I keep going up in image resolution, the memory goes up.\n",
+                               "显存占用一直很平稳，不存在涨的情况，但是第一步就爆显存。\n",
+                               "一直用这个脚本推理，现在涨到显存22G就爆了。\n"},
+      "memory grows step after step");
+  for (const char* grows : {"GPU memory went up every epoch: 10 GB, 14 GB, 18 GB, then OOM in epoch 4.\n",
+                            "训练过程中显存不停地涨，最后爆显存。\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + grows, "memory grows step after step", OomCause::kLeakAcrossSteps)) << grows;
+  }
+  // Frames: an index (第300帧), one frame at a time, a progress log's count are no long input.
+  expect_evidence_absent(oom, {"视频推理每次都是处理到第300帧左右就报错。\n",
+                               "I open the video with cv2 (frame_count = 1680) and run YOLO on one frame at a time.\n",
+                               "[video] frame_count=1680 gpu_mem=11.1GB\n"},
+      "long inputs, in the user");
+  for (const char* frames : {"300多帧的视频就会显存不足。\n", "The clip has a frame count of 1680 and runs out of memory.\n",
+                             "frameCount = 1680, and the model runs out of memory.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + frames, "long inputs, in the user")) << frames;
+  }
+  // Hours and words: the run's or the user's time, a stream, a chunk's or a cap's size, text to write are none.
+  expect_evidence_absent(oom, {"I have spent 5 hours debugging this OOM with my audio file.\n",
+                               "I run the detector on the RTSP camera video and about an hour later it crashes.\n",
+                               "I split the document into chunks of 500 words and memory grows with every chunk.\n",
+                               "The input is truncated to 400 words.\n",
+                               "I ask the model to write a 2000 word essay.\n"},
+      "long inputs, in the user");
+  for (const char* longer : {"My inputs are around 2000 words long.\n", "It is a 5k-word document.\n",
+                             "The document has 2000+ words.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + longer, "long inputs, in the user")) << longer;
+  }
+  // Batch size 1 running told by a speed; a load's time is no step's.
+  EXPECT_FALSE(evidence_holds(oom + "With batch_size=1 training runs at 3.2 s/it, but batch_size=2 gives OOM.\n",
+                              "fails even at batch size 1"));
+  EXPECT_TRUE(evidence_holds(oom + "Even with batch size 1, each run took 5 minutes to load the checkpoint and then it OOMs "
+                                   "at the very first step.\n",
+                             "fails even at batch size 1"));
+  // "Before training has finished / is complete / reaches ..." is during training; "before training finishes
+  // its setup" is before it.
+  expect_evidence_absent(oom, {"It crashes in epoch 7, before training has finished.\n",
+                               "It crashes before training is complete.\n",
+                               "It crashes before training reaches the last epoch.\n"},
+      "fails while loading / placing the model");
+  EXPECT_TRUE(evidence_holds(oom + "It crashes right after the model is loaded, before training finishes its setup.\n",
+                             "fails while loading / placing the model"));
+  // Appended outputs: "+=[" without spaces, with a space inside, or extend([...]).
+  const std::string base =
+      "Decode\n# Instantiate a pretrained EnCodec model\nself.model = EncodecModel.encodec_model_24khz()\nframes = []\n"
+      "for c in codes:\n    APPEND\n" + kPytorch2Oom;
+  for (const char* line : {"frames+=[self.model._decode_frame(c)]", "frames += [ self.model._decode_frame(c) ]",
+                           "frames.extend([self.model._decode_frame(c)])"}) {
+    std::string log = base;
+    log.replace(log.find("APPEND"), 6, line);
+    EXPECT_TRUE(evidence_holds(log, "appended to a list in an inference loop")) << line;
+  }
+}

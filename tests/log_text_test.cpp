@@ -175,6 +175,9 @@ TEST(LogText, GpuModelNamesResolveAndAreRead) {
   EXPECT_TRUE(gpu_named("用2卡跑"));
   EXPECT_FALSE(gpu_named("第3卡住了"));      // 卡住: stuck
   EXPECT_FALSE(gpu_named("step 100卡死"));  // 卡死: hangs
+  EXPECT_TRUE(gpu_named("用 8 卡训练"));     // a space before 卡
+  EXPECT_TRUE(gpu_named("四卡训练"));        // 四: four
+  EXPECT_FALSE(gpu_named("训练到epoch 3卡了一下"));  // 卡了: got stuck
 }
 
 TEST(LogText, MemoryToldAsFull) {

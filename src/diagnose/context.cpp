@@ -2201,10 +2201,21 @@ class Reader {
       const std::string_view after_b = u + 1 < lo.size() ? lo.substr(u + 1, 12) : std::string_view();
       const bool not_the_model = contains_any(after_b, {" token", " image", " pair", " sample", " teacher", "-teacher"}) ||
                                  (p >= 6 && lo.compare(p - 6, 6, "laion-") == 0);
-      // (Also the count in words, "the 8 billion parameter EVA CLIP model", "a 14-billion-parameter DiT".)
+      // (Also the count in words: "the 8 billion parameter EVA CLIP model", "a 14-billion-parameter DiT", "14
+      // billions parameters", "14 bn parameter", "14 billion trainable parameters"; not "a 70 billion parameter
+      // teacher".)
       const size_t w = u < lo.size() && lo[u] == '-' ? u + 1 : u;
-      const bool billion_params = lo.compare(w, 7, "billion") == 0 &&
-                                  (lo.compare(w + 7, 6, " param") == 0 || lo.compare(w + 7, 6, "-param") == 0);
+      size_t bw = 0;
+      for (std::string_view word : {"billions", "billion", "bn"}) {
+        if (lo.compare(w, word.size(), word) == 0) {
+          bw = word.size();
+          break;
+        }
+      }
+      size_t pw = w + bw;
+      if (bw > 0 && lo.compare(pw, 10, " trainable") == 0) pw += 10;
+      const bool billion_params = bw > 0 && (lo.compare(pw, 6, " param") == 0 || lo.compare(pw, 6, "-param") == 0) &&
+                                  !contains_any(lo.substr(pw, 24), {" teacher", "-teacher", " token"});
       if (!not_the_model &&
           ((u < lo.size() && lo[u] == 'b' && (u + 1 >= lo.size() || !word_char(lo[u + 1]))) || billion_params)) {
         double billions = 0;
@@ -2316,17 +2327,24 @@ class Reader {
   }
 
   // The trimmed code line `t` appending an expression that opens with `prefix` to a list:
-  // "frames.append(model._decode_frame(codes))" or "frames += [model._decode_frame(codes)]" for "model.";
+  // "frames.append(model._decode_frame(codes))", "frames += [model._decode_frame(codes)]" or
+  // "frames.extend([model._decode_frame(codes)])" for "model.";
   // the model held on self ("self.model._decode_frame(codes)") as well.
   static bool appends_prefix(std::string_view t, std::string_view prefix) {
     size_t a = t.find(".append(");
     if (a != std::string_view::npos && a > 0) {
       a += 8;
-    } else if (a = t.find(" += ["); a != std::string_view::npos && a > 0) {
-      a += 5;
+    } else if (a = t.find(".extend(["); a != std::string_view::npos && a > 0) {
+      a += 9;
+    } else if (a = t.find("+="); a != std::string_view::npos && a > 0) {
+      a += 2;
+      while (a < t.size() && t[a] == ' ') ++a;
+      if (a >= t.size() || t[a] != '[') return false;
+      ++a;
     } else {
       return false;
     }
+    while (a < t.size() && t[a] == ' ') ++a;
     std::string_view value = t.substr(a);
     if (value.rfind("self.", 0) == 0) value.remove_prefix(5);
     return value.rfind(prefix, 0) == 0;
@@ -3487,10 +3505,11 @@ class Reader {
       // 每次 (each time: "每次增加200M左右", up about 200M on every call). A rise beside a setting's name is
       // the user's raising of it (zh_setting_near(): "我逐步增加了batch size").
       const bool ongoing_zh = std::any_of(std::begin(kZhOngoing), std::end(kZhOngoing), has_text) ||
-                              has_text("\xe9\x9a\x8f\xe7\x9d\x80");  // (kZhOngoing, and 随着)
+                              has_text("\xe9\x9a\x8f\xe7\x9d\x80") ||  // (kZhOngoing, and 随着)
+                              has_text("\xe4\xb8\x8d\xe5\x81\x9c");   // 不停 (without stopping: "不停地涨")
       const bool rises_zh = told("\xe5\xa2\x9e\xe5\x8a\xa0") || told("\xe4\xb8\x8a\xe6\xb6\xa8") ||
                             told("\xe4\xb8\x80\xe7\x9b\xb4\xe6\xb6\xa8") ||  // 一直涨 (keeps rising)
-                            told("\xe5\x9c\xa8\xe6\xb6\xa8") ||                  // 在涨 (is rising: "一直在涨")
+                            zh_is_rising(lo) ||  // 在涨 (is rising: "一直在涨"), 往上走 / 往上涨 / 地涨
                             told("\xe4\xb8\x8a\xe5\x8d\x87") || told("\xe5\xa2\x9e\xe9\x95\xbf") ||
                             told("\xe5\x8f\x98\xe5\xa4\xa7");
       if (ongoing_zh && rises_zh) return true;
@@ -3927,8 +3946,20 @@ class Reader {
       const std::string_view what = lo.substr(p + 14, 16);
       return contains_any(what, {"memory", "ram", "vram", "gpu memory", "host memory", "space", "swap"});
     }();
-    // "Goes up" (told going on below: "the memory still goes up", "keeps going up"; not "goes up to 20 GB" alone).
-    const bool goes_up = contains_any(lo, {"goes up", "going up", "went up"});
+    // "Goes up" as a growth word, read with the step or going-on words below ("the memory still goes up",
+    // "keeps going up", "went up every epoch"). Not a peak ("goes up to 22 GB"), nor on a line where a setting
+    // is raised ("as I keep going up in image resolution, the memory goes up": the input's size).
+    const bool goes_up = [&] {
+      if (contains_any(lo, {"going up in ", "go up in ", "goes up in ", "went up in "})) return false;
+      for (std::string_view g : {"goes up", "going up", "went up", "go up"}) {
+        for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + g.size())) {
+          const std::string_view after = lo.substr(p + g.size(), 5);
+          if (after.rfind(" to ", 0) == 0 && after.size() == 5 && is_digit(after[4])) continue;
+          return true;
+        }
+      }
+      return false;
+    }();
     if (has(kWGrow) || has(kWLeak) || piles_up || more_and_more || goes_up) {
     // A memory noun: "memory", "allocated", "vram", "ram", "rss", "usage".
     const bool mem_noun = has(kWMem) || has(kWRam) || contains("usage");
@@ -4025,8 +4056,7 @@ class Reader {
     // outside one. Not growth seen and asked about ("Why does the GPU memory keep increasing after every
     // epoch?", "memory increases every iteration, is this a leak?").
     const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
-    const bool goes_up_on = goes_up && ongoing;
-    if ((((has(kWGrow) || piles_up || more_and_more || goes_up_on) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
+    if ((((has(kWGrow) || piles_up || more_and_more || goes_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
           !grows_something_else && !growth_only_asked) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}) && !leak_guessed(lo))) &&  // "Does demo.py have a memory leak?": asked
         !fix_told && !growth_denied && !grows_with_input && !fluctuates) {
@@ -4442,11 +4472,21 @@ if (batch_one && (one_dot == std::string_view::npos || one_dot + kOneDot.size() 
     // Before the first step / while loading the model (not a line about the load's target device,
     // map_location: where the checkpoint lands, not the model's size).
     if ((has(kWLoadProse) || has(kWTraining)) && !cpu_load_fix && !line_has(lo, "map_location")) {
-    // ("Before training finishes / ends / completes" is during training, not before it.)
-    const bool before_training = contains("before training") &&
-                                 !contains_any(lo, {"before training finish", "before training end", "before training complet",
-                                                    "before training is done", "before training is over", "before training stop"});
-    if ((contains("before the first step") || before_training || contains("while loading") ||
+      // "Before training", not with a verb of the training's course after it ("before training finishes /
+      // ends / is complete / has finished / can finish / reaches the last epoch / was completed / stops":
+      // during training); "finishes its setup" is before the first step all the same.
+      const bool before_training = [&] {
+        const size_t bt = lo.find("before training");
+        if (bt == std::string_view::npos) return false;
+        if (contains_any(lo.substr(bt + 15, 20), {"finishes its", "finish its"})) return true;
+        const std::string_view after = lo.substr(bt + 15, 12);
+        for (std::string_view course : {" finish", " end", " complet", " is ", " has ", " can ", " reach", " was ", " stop",
+                                        " could ", " would "}) {
+          if (after.rfind(course, 0) == 0) return false;
+        }
+        return true;
+      }();
+      if ((contains("before the first step") || before_training || contains("while loading") ||
          contains("when loading the model") || contains("loading the model") || contains("load the model") ||
          contains("model loading failed") || contains("error loading model") || contains("failed to load model") ||
          contains("model.to(") || contains("model.cuda()") || contains("before the first iteration") ||
@@ -8412,16 +8452,23 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
-  // An epoch's or a step's time told ("With batch size = 1, an epoch takes 4 hrs", "each step took 3 s"): the
-  // run goes on at that setting. "takes" / "took" then a number and a unit of time, the epoch or step named.
+  // An epoch's or a step's time told ("With batch size = 1, an epoch takes 4 hrs", "each step took 3 s") or
+  // a speed per iteration ("runs at 3.2 s/it"): the run goes on at that setting. "takes" / "took" / "is
+  // taking" then a number and a unit of time, the epoch, step or iteration its subject.
   static bool epoch_time_told(std::string_view t) {
+    // (A speed told per iteration, "runs at 3.2 s/it", is the run going on as well.)
+    if (contains_any(t, {" s/it", "s/it,", "it/s"})) return true;
     if (!contains_word_start(t, "epoch") && !contains_word_start(t, "step") && !contains_word_start(t, "iteration")) {
       return false;
     }
-    for (std::string_view verb : {"takes ", "took "}) {
+    for (std::string_view verb : {"takes ", "took ", "is taking ", "was taking "}) {
       for (size_t v = t.find(verb); v != std::string_view::npos; v = t.find(verb, v + 1)) {
+        // The epoch, step or iteration the time's subject, within the 16 characters before the verb ("an epoch
+        // takes 4 hrs"; not "each run took 5 minutes to load the checkpoint ... at the very first step").
+        const std::string_view subject = t.substr(v >= 16 ? v - 16 : 0, v >= 16 ? 16 : v);
+        if (!contains_any(subject, {"epoch", "step", "iteration", " iter"})) continue;
         size_t d = v + verb.size();
-        for (std::string_view filler : {"about ", "around ", "almost ", "over ", "~"}) {
+        for (std::string_view filler : {"about ", "around ", "almost ", "over ", "roughly ", "approximately ", "~"}) {
           if (t.compare(d, filler.size(), filler) == 0) d += filler.size();
         }
         size_t e = d;
@@ -9847,9 +9894,11 @@ if (contains("other process") || contains("another process") || contains("other 
   // rate or a stride ("30 frames per second", "every 100 frames", "frames/s"), nor frames handled one at
   // a time ("each of the 500 frames", "per frame").
   static bool many_frames(std::string_view lo) {
-    // (Nor a stream's frames, each fed as it comes, nor a test told passing: "cover long-running streaming with a
-    // 20,000-frame regression", "20,000-frame soak passes after the fix".)
+    // (Nor a stream's frames, each fed as it comes, one at a time, nor a test told passing: "cover long-running
+    // streaming with a 20,000-frame regression", "20,000-frame soak passes after the fix"; nor a progress log's
+    // count beside its memory, "frame_count=1680 gpu_mem=11.1GB".)
     if (contains_any(lo, {"per frame", "per-frame", "each frame", "frame by frame", "frame-by-frame", "each of the",
+                          "frame at a time", "mem=", "memory=",
                           "every frame", "streaming", " stream ", "soak", " passes", " passed", "sample ", "sampled", "chunk",
                           "sliding window", "without any issue", "without issue", "fps=", "data frame", "dataframe"})) {
       return false;
@@ -9869,11 +9918,17 @@ if (contains("other process") || contains("another process") || contains("other 
       // '=' (not an index, "after around frame 100").
       size_t k = e;
       if (lo.compare(k, 7, " number") == 0) k += 7;
-      for (std::string_view count : {"_count", "_num", "_number", " count"}) {  // "frame_count = 1680"
-        if (lo.compare(k, count.size(), count) == 0) k += count.size();
+      // ("frame_count = 1680", "frameCount = 1680", "a frame count of 1680")
+      bool count_of = false;
+      for (std::string_view count : {"_count", "_num", "_number", " count of", " count", "count"}) {
+        if (lo.compare(k, count.size(), count) == 0) {
+          k += count.size();
+          count_of = count == " count of";
+          break;
+        }
       }
       while (k < lo.size() && lo[k] == ' ') ++k;
-      const bool set_off = k < lo.size() && (lo[k] == ':' || lo[k] == '=');
+      const bool set_off = count_of || (k < lo.size() && (lo[k] == ':' || lo[k] == '='));
       while (k < lo.size() && (lo[k] == ' ' || lo[k] == ':' || lo[k] == '=')) ++k;
       size_t d = k;
       while (d < lo.size() && is_digit(lo[d])) ++d;
@@ -9902,7 +9957,8 @@ if (contains("other process") || contains("another process") || contains("other 
   }
 
   // Chinese: a video told by its count of frames, 100 or more, the count right before 帧 (frames): "超过300帧
-  // 的视频就会显存不足" (videos over 300 frames run out of memory). Not a rate or frames handled one at a time:
+  // 的视频就会显存不足" (videos over 300 frames run out of memory), "300多帧" (300-odd). Not an index (第300帧,
+  // the 300th frame), a rate or frames handled one at a time:
   // 每帧 / 逐帧 (per frame, frame by frame), 帧率 / 帧每秒 / 帧/秒 (a rate), 抽帧 / 采样 (frames sampled), 分段 /
   // 切片 (in chunks), 流式 (streamed).
   static bool zh_many_frames(std::string_view lo) {
@@ -9916,9 +9972,11 @@ if (contains("other process") || contains("another process") || contains("other 
     for (size_t at = lo.find(kFrame); at != std::string_view::npos; at = lo.find(kFrame, at + kFrame.size())) {
       size_t b = at;
       while (b > 0 && lo[b - 1] == ' ') --b;
+      if (b >= 3 && lo.compare(b - 3, 3, "\xe5\xa4\x9a") == 0) b -= 3;  // 300多帧: 300-odd frames
       size_t f = b;
       while (f > 0 && is_digit(lo[f - 1])) --f;
       if (f == b || b - f > 6 || (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '.'))) continue;
+      if (f >= 3 && lo.compare(f - 3, 3, "\xe7\xac\xac") == 0) continue;  // 第300帧: the 300th frame, an index
       if (std::stol(std::string(lo.substr(f, b - f))) >= 100) return true;
     }
     return false;
@@ -10235,16 +10293,51 @@ if (contains("other process") || contains("another process") || contains("other 
     return false;
   }
 
+  // Chinese: the memory told rising as it goes, 在涨 ("显存还是一直在涨", still keeps rising; not 存在涨 "there
+  // is a rise", 现在涨到 "now it rose to"), 往上走 / 往上涨 (goes upward), 地涨 (不停地涨, 不断地涨: rises on
+  // and on); not denied or asked in its clause (zh_not_told_at()).
+  static bool zh_is_rising(std::string_view lo) {
+    for (std::string_view x : {"\xe5\x9c\xa8\xe6\xb6\xa8", "\xe5\xbe\x80\xe4\xb8\x8a\xe8\xb5\xb0",
+                               "\xe5\xbe\x80\xe4\xb8\x8a\xe6\xb6\xa8", "\xe5\x9c\xb0\xe6\xb6\xa8"}) {
+      for (size_t p = lo.find(x); p != std::string_view::npos; p = lo.find(x, p + x.size())) {
+        const std::string_view before = lo.substr(p >= 3 ? p - 3 : 0, p >= 3 ? 3 : 0);
+        if (x == "\xe5\x9c\xa8\xe6\xb6\xa8" && (before == "\xe5\xad\x98" || before == "\xe7\x8e\xb0")) continue;  // 存, 现
+        if (!zh_not_told_at(lo, p)) return true;
+      }
+    }
+    return false;
+  }
+
+  // The number written right before position `at` of `lo`, one space or dash between ("350 words",
+  // "3-hour", "1,000 words", "1.5 hours"): its value, thousands commas dropped; -1 where there is none or
+  // it ends a longer token ("v2 hours", "x1.5 hours").
+  static double number_before(std::string_view lo, size_t at) {
+    size_t b = at;
+    if (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '-')) --b;
+    size_t f = b;
+    while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == ',' || lo[f - 1] == '.')) --f;
+    while (f < b && !is_digit(lo[f])) ++f;  // (a mark opening it is none of the number's)
+    if (f == b || (f > 0 && word_char(lo[f - 1]))) return -1;
+    std::string digits;
+    for (size_t i = f; i < b; ++i) {
+      if (lo[i] != ',') digits.push_back(lo[i]);
+    }
+    if (digits.size() > 9 || std::count(digits.begin(), digits.end(), '.') > 1) return -1;
+    return std::stod(digits);
+  }
+
   // One recording told hours long ("The time length of my audio file is more than 1 hour", "a 3-hour
   // audio", "an MP3 file I recorded for ~15 hours"): a file, recording, video, clip, podcast, meeting,
-  // lecture, song or track named in the singular, with "N hour(s)" / "an hour" / "one hour" on the line.
+  // lecture, song, track, audio, mp3 or wav named, with "N hour(s)" / "an hour" / "one hour" on the line.
   // Fed whole, its activations grow with its length. Not a dataset's total ("100 hours of speech", "in
-  // total"), a rate or the run's own time ("after 5 hours", "took 3 hours", "per hour", "every hour").
+  // total"), a rate, the run's or the user's own time ("after 5 hours", "took 3 hours", "an hour later", "I
+  // spent 5 hours debugging", "per hour", "every hour"), nor a stream or a camera ("24 hours a day").
   static bool hours_long_recording(std::string_view lo) {
     static constexpr std::string_view kOne[] = {"file", "recording", "video", "clip", "podcast", "meeting", "lecture",
                                                 "song", "track", "audio", "mp3", "wav"};
     if (contains_any(lo, {"hours of", "hour of", "in total", " per ", "after ", "took", "takes", "taking", "every ",
-                          "split", "chunk", "segment", "dataset", "/hour", "an hour ago", "hours ago"}) ||
+                          "split", "chunk", "segment", "dataset", "/hour", "an hour ago", "hours ago", "later", "spent",
+                          "spend", "debug", "wait", "stream", "live", "camera", "rtsp", " a day"}) ||
         lo.find('?') != std::string_view::npos ||
         !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
       return false;
@@ -10257,37 +10350,40 @@ if (contains("other process") || contains("another process") || contains("other 
         const size_t w = lo.compare(b - 2, 2, "an") == 0 ? b - 2 : b - 3;
         if (w == 0 || !word_char(lo[w - 1])) return true;
       }
-      size_t f = b;
-      while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == '.')) --f;
-      if (f < b && is_digit(lo[f]) && (f == 0 || !word_char(lo[f - 1]))) return true;
+      if (number_before(lo, h) > 0) return true;
     }
     return false;
   }
 
-  // One text told by its count of words, 300 or more ("I tried to compute this with a sentence of 350
-  // words", "my input is about 5000 words"): a sentence, text, input, document, paragraph, passage,
-  // article, essay, prompt or transcript in the singular. Its tokens are the sequence; activations (and
-  // a masked scorer's one copy per token) grow with them. Not a corpus's count ("processed 5642208802
-  // words"), a rate ("words/s"), nor words per item.
+  // A text told by its count of words, 300 or more ("I tried to compute this with a sentence of 350
+  // words", "my input is about 5000 words", "a 5k-word document", "2000+ words"): a sentence, text, input,
+  // document, paragraph, passage, article, essay, story, prompt or transcript named. Its tokens are the
+  // sequence; activations (and a masked scorer's one copy per token) grow with them. Not a corpus's count
+  // ("processed 5642208802 words"), a rate ("words/s"), words per item, a cut, a cap or a chunk's size, nor
+  // text the model is asked to write.
   static bool words_long_input(std::string_view lo) {
     static constexpr std::string_view kOne[] = {"sentence", "text", "input", "document", "paragraph", "passage", "article",
-                                                "essay", "prompt", "transcript"};
-    if (contains_any(lo, {"processed", "words/s", " per ", "each", "vocab", "corpus", "dataset", "in total"}) ||
+                                                "essay", "prompt", "transcript", "story", "sentences", "texts", "inputs",
+                                                "documents", "articles", "prompts"};
+    // ("truncated to 400 words", "chunks of 500 words", "under 300 words", "write a 2000 word essay")
+    if (contains_any(lo, {"processed", "words/s", " per ", "each", "vocab", "corpus", "dataset", "in total", "truncat",
+                          "chunk", "split", "max", "limit", "at most", "up to", "under ", "less than", "fewer than",
+                          "write", "generat", "output"}) ||
         !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
       return false;
     }
     for (size_t w = lo.find("word"); w != std::string_view::npos; w = lo.find("word", w + 4)) {
       if (!word_starts_at(lo, w) || (w + 4 < lo.size() && is_alpha(lo[w + 4]) && lo[w + 4] != 's')) continue;
-      size_t b = w;
-      if (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '-')) --b;
-      size_t f = b;
-      while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == ',')) --f;
-      if (f == b || !is_digit(lo[f]) || (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '.'))) continue;
-      std::string digits;
-      for (size_t i = f; i < b; ++i) {
-        if (lo[i] != ',') digits.push_back(lo[i]);
+      // ("5k-word", "2000+ words": the number's end before a '+' or a 'k')
+      size_t e = w;
+      if (e > 0 && (lo[e - 1] == ' ' || lo[e - 1] == '-')) --e;
+      if (e > 0 && lo[e - 1] == '+') --e;
+      double mult = 1;
+      if (e > 1 && lo[e - 1] == 'k' && is_digit(lo[e - 2])) {
+        mult = 1000;
+        --e;
       }
-      if (digits.size() <= 7 && std::stol(digits) >= 300) return true;
+      if (number_before(lo, e) * mult >= 300) return true;
     }
     return false;
   }

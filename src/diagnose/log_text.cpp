@@ -1619,7 +1619,8 @@ bool gpu_named(std::string_view lo) {
     }
   }
   // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡 / 多卡, "一张卡一张图都爆", one card, one image, it blows;
-  // or by its digits, "8卡训练也爆", not 卡住 / 卡死 / 卡顿 / 卡在, stuck.)
+  // or by its digits, "8卡训练也爆", "8 卡", or 两 / 四 / 八 (two, four, eight: "四卡训练"); not 卡住 / 卡死 /
+  // 卡顿 / 卡在 / 卡了 / 卡着 / 卡主, stuck.)
   if (gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos ||  // 显卡
       contains_any(lo, {"\xe5\xbc\xa0\xe5\x8d\xa1", "\xe5\x9d\x97\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\x8d\xa1",
                         "\xe5\x8f\x8c\xe5\x8d\xa1", "\xe5\xa4\x9a\xe5\x8d\xa1"})) {
@@ -1628,8 +1629,13 @@ bool gpu_named(std::string_view lo) {
   static constexpr std::string_view kCard = "\xe5\x8d\xa1";  // 卡
   for (size_t p = lo.find(kCard); p != std::string_view::npos; p = lo.find(kCard, p + kCard.size())) {
     const std::string_view next = lo.substr(p + kCard.size(), 3);
-    if (p > 0 && is_digit(lo[p - 1]) && next != "\xe4\xbd\x8f" && next != "\xe6\xad\xbb" && next != "\xe9\xa1\xbf" &&
-        next != "\xe5\x9c\xa8") {
+    size_t q = p;
+    if (q > 0 && lo[q - 1] == ' ') --q;
+    const std::string_view zh_count = lo.substr(q >= 3 ? q - 3 : 0, q >= 3 ? 3 : 0);
+    const bool counted = (q > 0 && is_digit(lo[q - 1])) || zh_count == "\xe4\xb8\xa4" || zh_count == "\xe5\x9b\x9b" ||
+                         zh_count == "\xe5\x85\xab";  // 两, 四, 八
+    if (counted && next != "\xe4\xbd\x8f" && next != "\xe6\xad\xbb" && next != "\xe9\xa1\xbf" && next != "\xe5\x9c\xa8" &&
+        next != "\xe4\xba\x86" && next != "\xe7\x9d\x80" && next != "\xe4\xb8\xbb") {  // 住 死 顿 在 了 着 主
       return true;
     }
   }

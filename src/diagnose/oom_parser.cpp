@@ -723,6 +723,7 @@ bool has_trigger(std::string_view s) {
       case 'u':
         if (rest.size() > 2 && rest[2] == ' ' && istarts_with(rest, "un vector de tama")) return true;
         if (istarts_with(rest, "unable to find a valid cudnn")) return true;
+        if (istarts_with(rest, "unexpected bus error encountered in")) return true;
         break;
       case 'b':
         if (istarts_with(rest, "blas_status_not_initialized")) return true;
@@ -2299,17 +2300,22 @@ bool one_edit_from(std::string_view w, std::string_view target) {
   return w.substr(i + 1) == target.substr(i);                                // one letter added
 }
 
+// A service's or an API's limit named on the lower-cased line `lo`, whose RESOURCE_EXHAUSTED is no memory:
+// gRPC's StatusCode, a quota, a rate limit, HTTP 429, Firestore, BigQuery, a cloud function, an "api ", a hosted
+// model's API (Gemini, Vertex, OpenAI, "ChatGoogleGenerativeAI").
+bool service_limit_named(std::string_view lo) {
+  return contains_any(lo, {"grpc", "statuscode", "quota", "rate limit", "429", "firestore", "bigquery", "cloud function",
+                           "api ", "requests per", "gemini", "vertex", "openai", "generativeai"});
+}
+
 // TensorFlow's ResourceExhaustedError named in words with a one-letter slip ("Resource Exchaust Error",
 // "resource exhuasted"): the OOM named. (Spelled right in prose it waits for the last pass,
 // resource_exhausted_told(): a log's "results in a resource exhausted error (on the host)" sits beside the
-// message it retells.) Not
-// gRPC's or a cloud API's quota (StatusCode.RESOURCE_EXHAUSTED, "quota", "rate limit", HTTP 429,
-// Firestore, BigQuery), nor advice ("to avoid", "how to handle"), nor asked or supposed. Returns where
-// "resource" starts, or npos.
+// message it retells.) Not a service's limit (service_limit_named()), nor advice ("to avoid", "how to
+// handle"), nor asked or supposed. Returns where "resource" starts, or npos.
 size_t resource_exhausted_named(std::string_view lo) {
-  if (lo.find("resource") == std::string_view::npos ||
-      contains_any(lo, {"grpc", "statuscode", "quota", "rate limit", "429", "firestore", "bigquery", "cloud function", "api ",
-                        "avoid", "handle", "prevent", "catch", "how to", "?"})) {
+  if (lo.find("resource") == std::string_view::npos || service_limit_named(lo) ||
+      contains_any(lo, {"avoid", "handle", "prevent", "catch", "how to", "?"})) {
     return std::string_view::npos;
   }
   for (size_t p = lo.find("resource"); p != std::string_view::npos; p = lo.find("resource", p + 8)) {
@@ -2329,13 +2335,30 @@ size_t resource_exhausted_named(std::string_view lo) {
   return std::string_view::npos;
 }
 
+// A title that is TensorFlow's exception's name alone ("ResourceExhaustedError", "tf.errors.ResourceExhaustedError"):
+// the failure named, not code.
+bool title_names_resource_exhausted(std::string_view lo) {
+  const std::string_view t = trim_view(lo);
+  constexpr std::string_view kName = "resourceexhaustederror";
+  return t.size() >= kName.size() && t.substr(t.size() - kName.size()) == kName &&
+         std::all_of(t.begin(), t.end(), [](char c) { return is_alpha(c) || c == '.' || c == '_'; });
+}
+
 // TensorFlow's ResourceExhaustedError told in words, spelled right ("if I change the resize process, i got
-// resource exhausted error"): read in the last pass, after every other reading, so a log's "results in a resource
-// exhausted error (on the host)" beside the message it retells leaves the message the report. Not asked,
-// nor advice ("to avoid", "how to", "prevent"), nor a quota's (resource_exhausted_named()'s exclusions).
+// resource exhausted error", "a ResourceExhausted error", "resource exhaustion error", '"Resource exhausted"
+// errors'): read in the last pass, after every other reading, so a log's "results in a resource exhausted
+// error (on the host)" beside the message it retells leaves the message the report. Not a service's limit
+// (service_limit_named()), nor asked, advised against or prevented in its clause.
 bool resource_exhausted_told(std::string_view lo) {
-  return lo.find("resource exhausted error") != std::string_view::npos &&
-         !contains_any(lo, {"grpc", "statuscode", "quota", "rate limit", "429", "avoid", "how to", "prevent", "?"});
+  if (service_limit_named(lo)) return false;
+  for (std::string_view p : {"resource exhausted error", "resourceexhausted error", "resource exhaustion error",
+                             "resource exhausted\" error", "resource exhausted' error"}) {
+    const size_t at = lo.find(p);
+    if (at == std::string_view::npos) continue;
+    const std::string_view clause = clause_at(lo, at);
+    if (!contains_any(clause, {"avoid", "how to handle", "how to catch", "prevent", "?"})) return true;
+  }
+  return false;
 }
 
 // More memory asked for than the writer's machine or card has, in a sentence ("I appear to be trying
@@ -2821,20 +2844,41 @@ bool memory_short_or_taken(std::string_view lo) {
 }
 
 
-// The memory itself told not sufficient (or not large or big enough), in words that ask nothing up to the next mark ("since a single
-// GPU's VRAM isn't sufficient to accommodate such large models, are there plans ...?"), not "Is 24GB of
-// VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not sufficient", "the
-// memory bandwidth ... is not sufficient").
+// The memory itself told not sufficient (or not large or big enough), in words that ask nothing up to the
+// next mark ("since a single GPU's VRAM isn't sufficient to accommodate such large models, are there plans
+// ...?"), not "Is 24GB of VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not
+// sufficient", "the memory bandwidth ... is not sufficient").
 bool memory_told_not_sufficient(std::string_view lo) {
-  for (std::string_view p : {"vram isn't sufficient", "vram is not sufficient", "vram not sufficient", "memory isn't sufficient",
-                             "memory is not sufficient", "ram isn't sufficient", "ram is not sufficient",
-                             // ("either my gpu memory nor my cpu memory isn't large enough to run the code")
-                             "memory isn't large enough", "memory is not large enough", "memory isn't big enough",
-                             "memory is not big enough", "vram isn't large enough", "vram is not large enough"}) {
-    for (size_t at = lo.find(p); at != std::string_view::npos; at = lo.find(p, at + 1)) {
-      if (at > 0 && is_alpha(lo[at - 1])) continue;  // (not "dram", "program")
-      // (Nor supposed: "If 32 GB memory is not large enough, what's the right size?")
-      if (contains_word(clause_at(lo, at), "if")) continue;
+  // The memory's name, then its verb (is / was, denied, with a curly apostrophe as well), then sufficient or
+  // large / big enough ("either my gpu memory nor my cpu memory isn't large enough to run the code", "My VRAM
+  // isn't big enough", "my GPU wasn't large enough").
+  static constexpr std::string_view kNouns[] = {"vram ", "memory ", "ram ", "gpu "};
+  static constexpr std::string_view kVerbs[] = {"isn't ", "is not ", "isn\xe2\x80\x99t ", "wasn't ", "was not ",
+                                                "wasn\xe2\x80\x99t ", ""};
+  static constexpr std::string_view kWhat[] = {"sufficient", "large enough", "big enough"};
+  for (std::string_view noun : kNouns) {
+    for (size_t n = lo.find(noun); n != std::string_view::npos; n = lo.find(noun, n + 1)) {
+      if (n > 0 && is_alpha(lo[n - 1])) continue;  // (not "dram", "program")
+      const std::string_view rest = lo.substr(n + noun.size());
+      size_t at = std::string_view::npos;
+      for (std::string_view verb : kVerbs) {
+        if (rest.rfind(verb, 0) != 0) continue;
+        // (The bare "not" only for VRAM's "vram not sufficient"; "gpu" only with a verb.)
+        if (verb.empty() && (noun != "vram " || rest.rfind("not sufficient", 0) != 0)) continue;
+        const std::string_view tail = verb.empty() ? rest.substr(4) : rest.substr(verb.size());
+        for (std::string_view what : kWhat) {
+          if (tail.rfind(what, 0) == 0) at = n;
+        }
+        if (at != std::string_view::npos) break;
+      }
+      if (at == std::string_view::npos) continue;
+      // (Nor supposed or a condition: "If 32 GB memory is not large enough, what's the right size?", "When the
+      // GPU memory isn't large enough, DeepSpeed offloads", "in case the GPU memory is not large enough".)
+      const std::string_view clause = clause_at(lo, at);
+      if (contains_word(clause, "if") || contains_word(clause, "when") || contains_word(clause, "whenever") ||
+          contains_word(clause, "unless") || contains_word(clause, "whether") || clause.find("in case") != std::string_view::npos) {
+        continue;
+      }
       // (Asked: the words up to the next mark end in a question mark.)
       const size_t mark = lo.find_first_of(",.;!?", at);
       if (mark == std::string_view::npos || lo[mark] != '?') return true;
@@ -4116,7 +4160,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror",
                                    // ... the CUDA error cut short ("It fails with CUDA out of mem error")
-                                   "out of mem error",
+                                   "out of mem error", "out-of-mem error", "out of mem.",
                                    // "we seem to get memory outage with the 152 layer model", "ran out of VRAM"
                                    "memory outage", "out of vram",
                                    // "reports memory overflow error", "a CPU memory overflow is always reported"
@@ -4171,7 +4215,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // ResourceExhaustedError exception" is one.
           // (A title that is the name alone, "ResourceExhaustedError", names the failure: no code.)
           if (at != std::string::npos && std::string_view(phrase) == "resourceexhaustederror" && exception_named_in_code(lo) &&
-              !(&l == lines.data() && trim_view(std::string_view(lo)) == "resourceexhaustederror")) {
+              !(&l == lines.data() && title_names_resource_exhausted(lo))) {
             at = std::string::npos;
           }
           // MemoryError or the memory "out" told in a sentence: not "out of date / sync / band", not
