@@ -21,6 +21,7 @@
 
 #include "oomkit/core/units.h"
 #include "oomkit/diagnose/diagnosis.h"
+#include "oomkit/estimate/gpus.h"
 #include "log_text.h"
 #include "oom_fields.h"
 
@@ -1719,18 +1720,22 @@ void apply_context(const LogContext& c, const OomRecord& oom, Builder& b) {
   }
   // Full training of a named model, told full ("14B full training"), on a GPU neither the message nor
   // the user sizes, with no sharding, adapters, lighter optimizer or quantization named: mixed-precision
-  // Adam's 16 bytes per parameter (ZeRO, sec. 3.1, as above) beyond 141 GiB, the largest single GPU in
-  // common use (an H200's), fit no one GPU whatever the batch ("training a 14B-parameter model (DiT)":
-  // about 209 GiB).
-  constexpr double kLargestGpuBytes = 141.0 * 1024 * 1024 * 1024;
+  // Adam's 16 bytes per parameter (ZeRO, sec. 3.1, as above) beyond the largest device of gpus.h's
+  // catalogue with a measured capacity fit no one GPU whatever the batch ("training a 14B-parameter
+  // model (DiT)": about 209 GiB).
+  static const GpuSpec& largest = *std::max_element(
+      gpu_catalog().begin(), gpu_catalog().end(), [](const GpuSpec& x, const GpuSpec& y) {
+        return (x.nominal ? 0 : x.capacity_bytes) < (y.nominal ? 0 : y.capacity_bytes);
+      });
   const double adam_state_bytes = c.model_params ? 16.0 * static_cast<double>(*c.model_params) : 0.0;
-  if (c.training && c.full_training_named && adam_state_bytes > kLargestGpuBytes && !(C && *C > 0) &&
-      !c.named_device_bytes && !c.quantized && !c.adapters_named && !c.optimizer_state_small && !c.state_sharded &&
-      !c.device_map_split && !c.multi_gpu && run_gpus <= 1) {
+  if (c.training && c.full_training_named && adam_state_bytes > static_cast<double>(largest.capacity_bytes) &&
+      !(C && *C > 0) && !c.named_device_bytes && !c.quantized && !c.adapters_named && !c.optimizer_state_small &&
+      !c.state_sharded && !c.device_map_split && !c.multi_gpu && run_gpus <= 1) {
     b.boost(OomCause::kStaticModelTooLarge, 0.3,
             fmt::format("full training of the named model with Adam (assumed): 16 bytes per parameter come to about {}, "
-                        "more than any single GPU holds (141 GiB, an H200)",
-                        format_bytes(static_cast<int64_t>(std::min(adam_state_bytes, 9.0e18)))),
+                        "more than any single GPU holds ({}, {})",
+                        format_bytes(static_cast<int64_t>(std::min(adam_state_bytes, 9.0e18))),
+                        format_bytes(largest.capacity_bytes), largest.model),
             0);
   }
   // Adapters (LoRA) on a named model whose frozen 16-bit weights alone (2 bytes per parameter) exceed

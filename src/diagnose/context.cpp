@@ -2530,20 +2530,11 @@ class Reader {
   // one GPU.
   void gpu_count(std::string_view lo, int64_t n) {
     if (std::none_of(lo.begin(), lo.end(), is_digit)) return;  // no count on the line
-    // Chinese: digits before 卡 (cards), directly or through the measure word 张 / 块 ("8卡3090", "4张卡",
-    // "L40-48G 4卡"), or before 张 / 块 and a card's model ("4张3090", "8块A100"): that many GPUs.
+    // Chinese: a count before 卡 (cards, zh_cards_counted_at(): "8卡3090", "4张卡", "L40-48G 4卡", "四卡"), or
+    // digits before 张 / 块 and a card's model ("4张3090", "8块A100"): that many GPUs.
     if (!ascii_) {
-      auto count_before = [&](size_t e) -> int64_t {
-        size_t b = e;
-        while (b > 0 && is_digit(lo[b - 1])) --b;
-        if (b == e || e - b > 4 || (b > 0 && (lo[b - 1] == '.' || is_alpha(lo[b - 1])))) return 0;
-        const int64_t v = std::stoll(std::string(lo.substr(b, e - b)));
-        return v >= 2 && v <= 1024 ? v : 0;
-      };
-      for (size_t p = lo.find("\xe5\x8d\xa1"); p != std::string_view::npos; p = lo.find("\xe5\x8d\xa1", p + 3)) {
-        size_t e = p;
-        if (e >= 3 && (lo.compare(e - 3, 3, "\xe5\xbc\xa0") == 0 || lo.compare(e - 3, 3, "\xe5\x9d\x97") == 0)) e -= 3;
-        if (const int64_t v = count_before(e)) {
+      for (size_t p = lo.find(kZhCard); p != std::string_view::npos; p = lo.find(kZhCard, p + kZhCard.size())) {
+        if (const int64_t v = zh_cards_counted_at(lo, p); v >= 2 && v <= 1024) {
           ev_.gpus_named.emplace_back(n, v);
           return;
         }
@@ -2554,7 +2545,7 @@ class Reader {
           const size_t m = p + 3;
           const bool card = m < lo.size() && (is_digit(lo[m]) || (m + 1 < lo.size() && is_alpha(lo[m]) && is_digit(lo[m + 1])));
           if (!card) continue;
-          if (const int64_t v = count_before(p)) {
+          if (const int64_t v = small_count_before(lo, p); v >= 2 && v <= 1024) {
             ev_.gpus_named.emplace_back(n, v);
             return;
           }
@@ -3949,7 +3940,7 @@ class Reader {
     // "Goes up" as a growth word, read with the step or going-on words below ("the memory still goes up",
     // "keeps going up", "went up every epoch"). Not a peak ("goes up to 22 GB"), nor on a line where a setting
     // is raised ("as I keep going up in image resolution, the memory goes up": the input's size).
-    const bool goes_up = [&] {
+    const bool goes_up = lo.find(" up") != std::string_view::npos && [&] {
       if (contains_any(lo, {"going up in ", "go up in ", "goes up in ", "went up in "})) return false;
       for (std::string_view g : {"goes up", "going up", "went up", "go up"}) {
         for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + g.size())) {
@@ -10326,6 +10317,33 @@ if (contains("other process") || contains("another process") || contains("other 
     return std::stod(digits);
   }
 
+  // The largest count written before the word `unit` (a word of its own, or its plural) on `lo`: digits
+  // (number_before(): "350 words", "3-hour", "1,000 words", "1.5 hours"), a 'k' ("5k-word") or a '+'
+  // ("2000+ words") after them, or "an" / "one" (1: "an hour"); -1 where none.
+  static double largest_count_before(std::string_view lo, std::string_view unit) {
+    double most = -1;
+    for (size_t u = lo.find(unit); u != std::string_view::npos; u = lo.find(unit, u + unit.size())) {
+      const size_t after = u + unit.size();
+      if (!word_starts_at(lo, u) || (after < lo.size() && is_alpha(lo[after]) && lo[after] != 's')) continue;
+      size_t e = u;
+      if (e > 0 && (lo[e - 1] == ' ' || lo[e - 1] == '-')) --e;
+      if (e > 0 && lo[e - 1] == '+') --e;
+      double mult = 1;
+      if (e > 1 && lo[e - 1] == 'k' && is_digit(lo[e - 2])) {
+        mult = 1000;
+        --e;
+      }
+      for (std::string_view one : {"an", "one"}) {
+        if (e >= one.size() && lo.compare(e - one.size(), one.size(), one) == 0 &&
+            (e == one.size() || !word_char(lo[e - one.size() - 1]))) {
+          most = std::max(most, 1.0);
+        }
+      }
+      most = std::max(most, number_before(lo, e) * mult);
+    }
+    return most;
+  }
+
   // One recording told hours long ("The time length of my audio file is more than 1 hour", "a 3-hour
   // audio", "an MP3 file I recorded for ~15 hours"): a file, recording, video, clip, podcast, meeting,
   // lecture, song, track, audio, mp3 or wav named, with "N hour(s)" / "an hour" / "one hour" on the line.
@@ -10342,17 +10360,7 @@ if (contains("other process") || contains("another process") || contains("other 
         !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
       return false;
     }
-    for (size_t h = lo.find("hour"); h != std::string_view::npos; h = lo.find("hour", h + 4)) {
-      if (!word_starts_at(lo, h) || (h + 4 < lo.size() && is_alpha(lo[h + 4]) && lo[h + 4] != 's')) continue;
-      size_t b = h;
-      if (b > 0 && (lo[b - 1] == ' ' || lo[b - 1] == '-')) --b;
-      if (b >= 2 && (lo.compare(b - 2, 2, "an") == 0 || (b >= 3 && lo.compare(b - 3, 3, "one") == 0))) {
-        const size_t w = lo.compare(b - 2, 2, "an") == 0 ? b - 2 : b - 3;
-        if (w == 0 || !word_char(lo[w - 1])) return true;
-      }
-      if (number_before(lo, h) > 0) return true;
-    }
-    return false;
+    return largest_count_before(lo, "hour") > 0;
   }
 
   // A text told by its count of words, 300 or more ("I tried to compute this with a sentence of 350
@@ -10372,20 +10380,7 @@ if (contains("other process") || contains("another process") || contains("other 
         !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
       return false;
     }
-    for (size_t w = lo.find("word"); w != std::string_view::npos; w = lo.find("word", w + 4)) {
-      if (!word_starts_at(lo, w) || (w + 4 < lo.size() && is_alpha(lo[w + 4]) && lo[w + 4] != 's')) continue;
-      // ("5k-word", "2000+ words": the number's end before a '+' or a 'k')
-      size_t e = w;
-      if (e > 0 && (lo[e - 1] == ' ' || lo[e - 1] == '-')) --e;
-      if (e > 0 && lo[e - 1] == '+') --e;
-      double mult = 1;
-      if (e > 1 && lo[e - 1] == 'k' && is_digit(lo[e - 2])) {
-        mult = 1000;
-        --e;
-      }
-      if (number_before(lo, e) * mult >= 300) return true;
-    }
-    return false;
+    return largest_count_before(lo, "word") >= 300;
   }
 
   // Whether `lo` holds a number of at least `min_s` followed by a unit of seconds ("56 seconds",

@@ -1619,27 +1619,42 @@ bool gpu_named(std::string_view lo) {
     }
   }
   // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡 / 多卡, "一张卡一张图都爆", one card, one image, it blows;
-  // or by its digits, "8卡训练也爆", "8 卡", or 两 / 四 / 八 (two, four, eight: "四卡训练"); not 卡住 / 卡死 /
-  // 卡顿 / 卡在 / 卡了 / 卡着 / 卡主, stuck.)
+  // or by its number, zh_cards_counted_at(): "8卡训练也爆", "四卡训练".)
   if (gpu_memory_named(lo) || lo.find("\xe6\x98\xbe\xe5\x8d\xa1") != std::string_view::npos ||  // 显卡
       contains_any(lo, {"\xe5\xbc\xa0\xe5\x8d\xa1", "\xe5\x9d\x97\xe5\x8d\xa1", "\xe5\x8d\x95\xe5\x8d\xa1",
                         "\xe5\x8f\x8c\xe5\x8d\xa1", "\xe5\xa4\x9a\xe5\x8d\xa1"})) {
     return true;
   }
-  static constexpr std::string_view kCard = "\xe5\x8d\xa1";  // 卡
-  for (size_t p = lo.find(kCard); p != std::string_view::npos; p = lo.find(kCard, p + kCard.size())) {
-    const std::string_view next = lo.substr(p + kCard.size(), 3);
-    size_t q = p;
-    if (q > 0 && lo[q - 1] == ' ') --q;
-    const std::string_view zh_count = lo.substr(q >= 3 ? q - 3 : 0, q >= 3 ? 3 : 0);
-    const bool counted = (q > 0 && is_digit(lo[q - 1])) || zh_count == "\xe4\xb8\xa4" || zh_count == "\xe5\x9b\x9b" ||
-                         zh_count == "\xe5\x85\xab";  // 两, 四, 八
-    if (counted && next != "\xe4\xbd\x8f" && next != "\xe6\xad\xbb" && next != "\xe9\xa1\xbf" && next != "\xe5\x9c\xa8" &&
-        next != "\xe4\xba\x86" && next != "\xe7\x9d\x80" && next != "\xe4\xb8\xbb") {  // 住 死 顿 在 了 着 主
-      return true;
-    }
+  for (size_t p = lo.find(kZhCard); p != std::string_view::npos; p = lo.find(kZhCard, p + kZhCard.size())) {
+    if (zh_cards_counted_at(lo, p) > 0) return true;
   }
   return false;
+}
+
+int64_t zh_cards_counted_at(std::string_view lo, size_t p) {
+  // 卡 as "stuck": 卡住 / 卡死 / 卡顿 / 卡在 / 卡了 / 卡着 / 卡主.
+  const std::string_view next = lo.substr(p + kZhCard.size(), 3);
+  for (std::string_view stuck : {"\xe4\xbd\x8f", "\xe6\xad\xbb", "\xe9\xa1\xbf", "\xe5\x9c\xa8", "\xe4\xba\x86",
+                                 "\xe7\x9d\x80", "\xe4\xb8\xbb"}) {
+    if (next == stuck) return 0;
+  }
+  size_t e = p;
+  if (e >= 3 && (lo.compare(e - 3, 3, "\xe5\xbc\xa0") == 0 || lo.compare(e - 3, 3, "\xe5\x9d\x97") == 0)) e -= 3;  // 张, 块
+  if (e > 0 && lo[e - 1] == ' ') --e;
+  if (e >= 3) {
+    const std::string_view zh = lo.substr(e - 3, 3);
+    if (zh == "\xe4\xb8\xa4") return 2;  // 两
+    if (zh == "\xe5\x9b\x9b") return 4;  // 四
+    if (zh == "\xe5\x85\xab") return 8;  // 八
+  }
+  return small_count_before(lo, e);
+}
+
+int64_t small_count_before(std::string_view lo, size_t e) {
+  size_t b = e;
+  while (b > 0 && is_digit(lo[b - 1])) --b;
+  if (b == e || e - b > 4 || (b > 0 && (lo[b - 1] == '.' || is_alpha(lo[b - 1])))) return 0;
+  return std::stoll(std::string(lo.substr(b, e - b)));
 }
 
 }  // namespace oomkit::diagnose_detail

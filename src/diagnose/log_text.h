@@ -286,6 +286,16 @@ bool card_number_at(std::string_view lo, size_t p, size_t n);
 /// "A100", "T4", "MI300X"), a card's line (Quadro, GeForce; "TITAN X", "Titan RTX"), CUDA, a TPU, or zh
 /// 显存 / 显卡 (the GPU's memory / card); not a video resolution ("1080p").
 bool gpu_named(std::string_view lo);
+/// zh 卡 (a card), as UTF-8.
+inline constexpr std::string_view kZhCard = "\xe5\x8d\xa1";
+/// The count of cards told before the 卡 at `p` of `lo` (lowercase): its digits, directly or through a
+/// space or the measure word 张 / 块 ("8卡", "8 卡", "4张卡"), or 两 / 四 / 八 (2, 4, 8: "四卡训练"); 0 where
+/// there is none, the digits end a longer token ("a100卡", "1.5卡"), or 卡 means "stuck" (卡住 / 卡死 / 卡顿 /
+/// 卡在 / 卡了 / 卡着 / 卡主: "训练到epoch 3卡了一下").
+int64_t zh_cards_counted_at(std::string_view lo, size_t p);
+/// The number of at most four digits that ends at `e` of `lo` ("4" in "4张3090"), 0 where none ends there
+/// or it ends a longer token ("a100", "1.5").
+int64_t small_count_before(std::string_view lo, size_t e);
 /// A container's or a cluster node's memory named in `lo` (lowercase): a pod, a container, a cgroup,
 /// Kubernetes, Docker, an ECS task (Korean 컨테이너, 도커), a Spark driver's or executor's memory:
 /// cgroup limits over host RAM.
