@@ -10902,3 +10902,27 @@ TEST(DiagnoseKinds42, Held97Counterexamples) {
     EXPECT_TRUE(evidence_holds(log, "appended to a list in an inference loop")) << line;
   }
 }
+
+// Misses the held97 reviewer listed and session 61 left open, mended in session 62 before any held98
+// text was read: memory that "goes up and up" on a line with no other gate word, another measure going up
+// (the loss, a count of workers) read as growth, and a recording's hours written "2h", "1.5 hrs" or as one
+// file's "3 hours of audio".
+TEST(DiagnoseKinds43, Held97ReviewerMisses) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  for (const char* grows : {"Memory goes up and up every iteration until it OOMs around step 3000.\n",
+                            "My memory went up every epoch.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + grows, "memory grows step after step", OomCause::kLeakAcrossSteps)) << grows;
+  }
+  expect_evidence_absent(oom, {"The loss keeps going up after epoch 2 and then the GPU memory runs out.\n",
+                               "The number of dataloader workers keeps going up and then the memory runs out.\n"},
+      "memory grows step after step");
+  for (const char* hours : {"I have a single file with 3 hours of audio.\n", "My audio is a 2h recording of a meeting.\n",
+                            "My audio file is 1.5 hrs long.\n", "The video is a 3hr lecture.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + hours, "long inputs, in the user", OomCause::kActivationsSeqlen)) << hours;
+  }
+  // A dataset's hours, the run's own time, a share of hours are none.
+  expect_evidence_absent(oom, {"I fine-tune on 300 hours of audio from the LibriSpeech files.\n",
+                               "The recording job crashed after 2h of running.\n",
+                               "We transcribe 24h of meeting audio each day, one 10-minute file at a time.\n"},
+      "long inputs, in the user");
+}

@@ -3624,9 +3624,13 @@ class Reader {
                                     work_lands_on_first_gpu(lo);
     // Growth told in words the words() table does not hold ("more and more", "keeps filling", "never
     // cleared"): read below with the growth readings.
+    // (And memory told to go up, "Memory goes up and up every iteration", a line with no word of the
+    // table's gate: the growth reading below weighs its repeat and its subject.)
     const bool growth_in_other_words = has_text("more and more") || has_text("keeps filling") || has_text("keep filling") ||
                                        has_text("never cleared") || has_text("never gets cleared") ||
-                                       has_text("never get cleared");
+                                       has_text("never get cleared") ||
+                                       (has(kWMem) && has_text(" up") &&
+                                        (has_text("goes up") || has_text("going up") || has_text("went up")));
     const bool dataframe_memory = (has_text("dataframe") || has_text("pandas") || has_text("polars")) &&
                                   (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
                                    contains_word(lo, "polars")) &&
@@ -3939,13 +3943,22 @@ class Reader {
     }();
     // "Goes up" as a growth word, read with the step or going-on words below ("the memory still goes up",
     // "keeps going up", "went up every epoch"). Not a peak ("goes up to 22 GB"), nor on a line where a setting
-    // is raised ("as I keep going up in image resolution, the memory goes up": the input's size).
+    // is raised ("as I keep going up in image resolution, the memory goes up": the input's size), nor
+    // another measure going up in its clause ("The loss keeps going up", "the number of workers keeps
+    // going up").
     const bool goes_up = lo.find(" up") != std::string_view::npos && [&] {
       if (contains_any(lo, {"going up in ", "go up in ", "goes up in ", "went up in "})) return false;
       for (std::string_view g : {"goes up", "going up", "went up", "go up"}) {
         for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + g.size())) {
           const std::string_view after = lo.substr(p + g.size(), 5);
           if (after.rfind(" to ", 0) == 0 && after.size() == 5 && is_digit(after[4])) continue;
+          const std::string_view clause = clause_at(lo, p);
+          const std::string_view subject =
+              clause.empty() ? lo.substr(0, p) : clause.substr(0, static_cast<size_t>(lo.data() + p - clause.data()));
+          if (contains_any(subject, {"loss", "accuracy", "learning rate", "temperature", "number of", "worker", "speed",
+                                     "step time", "latency"})) {
+            continue;
+          }
           return true;
         }
       }
@@ -10120,7 +10133,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // for", 每 "per": a rate).
     if (zh_minutes_long_inputs(lo)) return true;
     if (minutes_long_recording(lo)) return true;
-    if (has("hour") && hours_long_recording(lo)) return true;
+    if ((has("hour") || has("hr") || has("h ") || has("h-")) && hours_long_recording(lo)) return true;
     if (has("word") && words_long_input(lo)) return true;
     if (has("frame") && many_frames(lo)) return true;
     if (has("\xe5\xb8\xa7") && zh_many_frames(lo)) return true;  // 帧 (frames)
@@ -10350,17 +10363,34 @@ if (contains("other process") || contains("another process") || contains("other 
   // Fed whole, its activations grow with its length. Not a dataset's total ("100 hours of speech", "in
   // total"), a rate, the run's or the user's own time ("after 5 hours", "took 3 hours", "an hour later", "I
   // spent 5 hours debugging", "per hour", "every hour"), nor a stream or a camera ("24 hours a day").
+  //
+  // Also "hr(s)" and "h" after digits ("1.5 hrs long", "a 2h recording"), and "hours of" where one file
+  // holds them ("a single file with 3 hours of audio").
   static bool hours_long_recording(std::string_view lo) {
     static constexpr std::string_view kOne[] = {"file", "recording", "video", "clip", "podcast", "meeting", "lecture",
                                                 "song", "track", "audio", "mp3", "wav"};
-    if (contains_any(lo, {"hours of", "hour of", "in total", " per ", "after ", "took", "takes", "taking", "every ",
+    const bool one_file_holds = contains_any(lo, {"single file", "one file", "file with", "recording with", "video with",
+                                                  "file containing", "file that has", "file has"});
+    if ((!one_file_holds && contains_any(lo, {"hours of", "hour of", "hrs of", "hr of"})) ||
+        contains_any(lo, {"in total", " per ", "after ", "took", "takes", "taking", "every ",
                           "split", "chunk", "segment", "dataset", "/hour", "an hour ago", "hours ago", "later", "spent",
                           "spend", "debug", "wait", "stream", "live", "camera", "rtsp", " a day"}) ||
         lo.find('?') != std::string_view::npos ||
         !std::any_of(std::begin(kOne), std::end(kOne), [&](std::string_view m) { return contains_word(lo, m); })) {
       return false;
     }
-    return largest_count_before(lo, "hour") > 0;
+    if (largest_count_before(lo, "hour") > 0 || largest_count_before(lo, "hr") > 0) return true;
+    for (size_t h = lo.find('h', 1); h != std::string_view::npos; h = lo.find('h', h + 1)) {
+      size_t e = h + 1;  // ("2h", "2hr", "2hrs")
+      if (lo.compare(e, 2, "rs") == 0) {
+        e += 2;
+      } else if (lo.compare(e, 1, "r") == 0) {
+        e += 1;
+      }
+      if (!one_file_holds && lo.compare(e, 3, " of") == 0) continue;  // ("24h of meeting audio": a total)
+      if (is_digit(lo[h - 1]) && (e >= lo.size() || !word_char(lo[e])) && number_before(lo, h) > 0) return true;
+    }
+    return false;
   }
 
   // A text told by its count of words, 300 or more ("I tried to compute this with a sentence of 350
