@@ -390,6 +390,10 @@
 // - held97: tests/data/oom-corpus-held97/ (150 reports gathered the same way, in forty-nine shares on
 //   niche topics new to the corpus, at the start of the next session; committed on their own before
 //   anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held97).
+// - held98: tests/data/oom-corpus-held98/ (218 reports gathered the same way, in fifty-two shares on
+//   niche topics, single repositories and research code of 2016 .. 2020, at the start of the next
+//   session; committed on their own before anything was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held98).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
