@@ -10926,3 +10926,24 @@ TEST(DiagnoseKinds43, Held97ReviewerMisses) {
                                "We transcribe 24h of meeting audio each day, one 10-minute file at a time.\n"},
       "long inputs, in the user");
 }
+
+// held98's round by kind (session 62): a regression told as "since last update" or as the versions up to
+// one working; a recording's hours "of duration"; the CUDA error named with underscores; PyTorch's CPU
+// allocator or the JVM's heap named as what failed.
+TEST(DiagnoseKinds43, Held98Kinds) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  EXPECT_TRUE(evidence_holds("Since last update OOM\n" + kPytorch2Oom + "Used to work just fine before\n", "a regression told",
+                             OomCause::kOther));
+  EXPECT_TRUE(evidence_holds(oom + "Version 0.9.11 and earlier seems to work fine.\n", "a regression told"));
+  expect_evidence_absent(oom, {"Since the last update of the dataset the loader runs out of memory.\n",
+                               "Earlier I tried it and it seems to work fine with batch 4.\n"},
+      "a regression told");
+  EXPECT_TRUE(evidence_holds(oom + "The issue arises with audio files close of above 2 hours of duration.\n",
+                             "long inputs, in the user", OomCause::kActivationsSeqlen));
+  expect_each_reports({"Minimum GPU memory\nOn a 12GB 3060 I always ran into CUDA_OUT_OF_MEMORY error no matter what I do.\n"});
+  expect_none_reports({"Trainer\nWe added a retry_cuda_out_of_memory_handler hook to the trainer.\n"});
+  EXPECT_EQ(top_cause("BB3\nWhen I tried to shard bb3_30B it throws an error that cpuallocator cannot allocate enough memory. I "
+                      "have a machine with 60GB of RAM and 60GB of GPU memory.\n"),
+            OomCause::kCpuRam);
+  EXPECT_EQ(top_cause("OutOfMemoryError: Java heap space\nThe recommender fails on the full matrix.\n"), OomCause::kCpuRam);
+}

@@ -9759,6 +9759,10 @@ if (contains("other process") || contains("another process") || contains("other 
                            "initial release", "previous release", "previous version", "older version", "earlier version",
                            "old version", "prior to the new", "since the update", "after the update", "after updating",
                            "since updating", "since upgrading", "after upgrading", "after the upgrade", "since the upgrade",
+                           // "Since last update OOM", "since the latest update"; "Version 0.9.11 and earlier seems
+                           // to work fine"
+                           "since last update", "since the last update", "since the latest update", "since latest update",
+                           "and earlier seem", "and earlier work", "and earlier versions work",
                            // "I updated to build 1.3.9 of WanVideoWrapper and everything OOMs now"
                            "i updated to", "i upgraded to", "we updated to", "we upgraded to"})) {
       return false;
@@ -9775,7 +9779,15 @@ if (contains("other process") || contains("another process") || contains("other 
       return false;
     }
     // "Since upgrading to 2.3 I get this": the change told as when it began.
-    if (contains_any(lo, {"since upgrading", "since updating", "since the update", "since the upgrade"})) return true;
+    if (contains_any(lo, {"since upgrading", "since updating", "since the update", "since the upgrade", "since last update",
+                          "since the last update", "since the latest update", "since latest update"})) {
+      return true;
+    }
+    // ("version 0.9.11 and earlier seems to work fine": the versions up to one told working.)
+    if (contains_any(lo, {"and earlier seem", "and earlier work", "and earlier versions work"}) &&
+        std::any_of(lo.begin(), lo.end(), [](char ch) { return is_digit(ch); })) {
+      return true;
+    }
     // ("same code no problem with previous version v4.x": fine before, told as no problem.)
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
@@ -10370,7 +10382,8 @@ if (contains("other process") || contains("another process") || contains("other 
     static constexpr std::string_view kOne[] = {"file", "recording", "video", "clip", "podcast", "meeting", "lecture",
                                                 "song", "track", "audio", "mp3", "wav"};
     const bool one_file_holds = contains_any(lo, {"single file", "one file", "file with", "recording with", "video with",
-                                                  "file containing", "file that has", "file has"});
+                                                  "file containing", "file that has", "file has", "hours of duration",
+                                                  "hour of duration"});
     if ((!one_file_holds && contains_any(lo, {"hours of", "hour of", "hrs of", "hr of"})) ||
         contains_any(lo, {"in total", " per ", "after ", "took", "takes", "taking", "every ",
                           "split", "chunk", "segment", "dataset", "/hour", "an hour ago", "hours ago", "later", "spent",

@@ -264,6 +264,8 @@ const HeadDef kHeads[] = {
     // space" / "GC overhead limit exceeded" / "Direct buffer memory": its heap (capped by -Xmx) or
     // the host's RAM behind it.
     {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
+    // (Its message without the package, "OutOfMemoryError: Java heap space", as a title or retold.)
+    {"outofmemoryerror: java heap space", "host_alloc", "jvm", Kind::kOneLine},
     // Julia's: "ERROR: OutOfMemoryError()" (Base's exception for a failed host allocation; CUDA.jl's
     // device failure is OutOfGPUMemoryError), not a module's exception (torch.cuda.OutOfMemoryError()).
     {"outofmemoryerror()", "host_alloc", "julia", Kind::kOneLine},
@@ -4322,8 +4324,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
         // Written without spaces or without "of": "CUDA outofmemory error", "为什么会out memory"
-        // (whole words: "about memory", "without memory", "layout memory" are none).
-        for (const char* phrase : {"outofmemory", "out memory"}) {
+        // (whole words: "about memory", "without memory", "layout memory" are none); or with
+        // underscores, "ran into CUDA_OUT_OF_MEMORY error" (the CUDA error's name without its
+        // "ERROR_": a word of its own, not a part of a longer name).
+        for (const char* phrase : {"outofmemory", "out memory", "cuda_out_of_memory"}) {
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
             // A word starts there ("OutOfMemoryError" counts); "out memory" also ends one ("about memory" does not start one).
             if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase)))) at = p;
@@ -4665,6 +4669,12 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.subsystem = "linux_oom_killer";
         r.device = "cpu";
       } else if (kernel_died) {
+        r.device = "cpu";
+      } else if (lo.find("cpuallocator") != std::string::npos || lo.find("cpu allocator") != std::string::npos ||
+                 lo.find("java heap space") != std::string::npos || lo.find("gc overhead limit exceeded") != std::string::npos) {
+        // PyTorch's CPU allocator named as what failed ("it throws an error that cpuallocator cannot allocate
+        // enough memory"), whatever GPU the line also names, or the JVM's heap ("OutOfMemoryError: Java heap
+        // space", "GC overhead limit exceeded"): the host's.
         r.device = "cpu";
       } else if (cuda_named || (gpu_named(lo) && ram_only_as_spec(lo)) ||
                  // Only a bare "RAM" on a line below a title naming the GPU's memory: the GPU's (not the
