@@ -10947,3 +10947,57 @@ TEST(DiagnoseKinds43, Held98Kinds) {
             OomCause::kCpuRam);
   EXPECT_EQ(top_cause("OutOfMemoryError: Java heap space\nThe recommender fails on the full matrix.\n"), OomCause::kCpuRam);
 }
+
+// The held98 reviewer's counter-examples to the readings above (session 62), mended: memory named just
+// before "goes up" is the subject whatever measure the clause names first; another measure going up (a
+// length, the batch size, a norm, perplexity, a reward) is none, nor a rise by a size at a load or one
+// that comes back down; hours in a model's name, a dataset's total, the run's time or a limit are no
+// recording's; the user's own script or post updated is no regression, while "since the new update",
+// "after the last update" and "and below work fine" are; the CUDA error's name with "_ERROR" or as
+// "OUT_OF_MEMORY error" is a report, a counter's "cuda_out_of_memory: 0" is none; the CPU allocator or the
+// JVM's heap denied or set against the GPU's failure is no host report; the JVM's other messages without
+// their package are its messages.
+TEST(DiagnoseKinds43, Held98Counterexamples) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  for (const char* grows : {"Every time I call loss.backward() the GPU memory goes up and up.\n",
+                            "I store the loss in a list and memory goes up every iteration.\n",
+                            "When computing accuracy on each batch the memory goes up every iteration.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + grows, "memory grows step after step", OomCause::kLeakAcrossSteps)) << grows;
+  }
+  expect_evidence_absent(oom, {"I use a curriculum: the max sequence length goes up every epoch (512, 1024, 2048).\n",
+                               "The batch size goes up every 1000 steps (batch size warmup) and then it crashes.\n",
+                               "The gradient norm goes up every step before the crash.\n",
+                               "The reward goes up every iteration, but then the GPU runs out of memory.\n",
+                               "Memory went up by 14GB when I loaded the model, then the first step crashes.\n",
+                               "Memory goes up at the start of every step and comes back down at the end of it.\n"},
+      "memory grows step after step");
+  expect_evidence_absent(oom, {"I fine-tune facebook/wav2vec2-base-960h on my own audio clips.\n",
+                               "Training on LibriSpeech 960h audio with batch 16.\n",
+                               "I trained for 12h on the audio files and then it crashed.\n",
+                               "My SLURM job has a 4h time limit; the audio clips are about 10 seconds each.\n",
+                               "I have a manifest file with 300 hours of audio.\n"},
+      "long inputs, in the user");
+  for (const char* hours : {"Transcribing a 2h recording fails.\n", "Whisper crashes on a 3 hrs recording.\n",
+                            "I have one recording containing 3 hours of audio.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + hours, "long inputs, in the user", OomCause::kActivationsSeqlen)) << hours;
+  }
+  expect_evidence_absent(oom, {"Since the last update of my training script I doubled the batch size to 64.\n",
+                               "EDIT 2: since the last update I also tried batch size 1, same error.\n"},
+      "a regression told");
+  for (const char* told : {"Since the new update I get this error with the same settings.\n",
+                           "After the last update I get this error with the same settings.\n",
+                           "Version 0.9.11 and below work fine with the same settings.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + told, "a regression told")) << told;
+  }
+  expect_each_reports({"Training\nI keep getting CUDA_OUT_OF_MEMORY_ERROR when training llama-7b with batch size 8.\n",
+                       "Training\nGot a CUDA OUT_OF_MEMORY error when training llama-7b with batch size 8.\n"});
+  expect_none_reports({"Hang\nMy stats show cuda_out_of_memory: 0 and num_alloc_retries: 0, but training still hangs at step 0.\n"});
+  for (const char* gpu : {"It's not the cpu allocator, the GPU itself runs out of memory when loading llama-13b.\n",
+                          "I already gave the Java heap space 32g with -Xmx32g, but the GPU still runs out of memory.\n",
+                          "I no longer get OutOfMemoryError: Java heap space after -Xmx32g; now the 4090 runs out of GPU "
+                          "memory.\n"}) {
+    EXPECT_NE(top_cause(std::string("Spark\n") + gpu), OomCause::kCpuRam) << gpu;
+  }
+  EXPECT_EQ(top_cause("Spark executor\nOutOfMemoryError: GC overhead limit exceeded\n"), OomCause::kCpuRam);
+  EXPECT_EQ(top_cause("Spark executor\nOutOfMemoryError: Direct buffer memory\n"), OomCause::kCpuRam);
+}

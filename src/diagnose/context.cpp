@@ -3265,6 +3265,7 @@ class Reader {
                              has_text(" model") || has_text("epoch_end") ||
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
+                             has_text("recording") || has_text("podcast") || has_text("hrs") ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
                              // a recording told large (long_inputs())
                              ((has_text("large") || has_text("big") || has_text("huge")) &&
@@ -3952,11 +3953,22 @@ class Reader {
         for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + g.size())) {
           const std::string_view after = lo.substr(p + g.size(), 5);
           if (after.rfind(" to ", 0) == 0 && after.size() == 5 && is_digit(after[4])) continue;
+          // (A rise and its fall within a step, "goes up at the start of every step and comes back down":
+          // a phase's peak.)
+          if (contains_any(lo.substr(p), {"back down", "comes down", "goes down", "drops back", "falls back"})) continue;
+          // (One rise by a size at a load, "Memory went up by 14GB when I loaded the model".)
+          if (lo.compare(p + g.size(), 4, " by ") == 0 && contains_any(clause_at(lo, p), {"load", "when i ", "while "})) continue;
+          // The subject: the memory named just before ("the GPU memory goes up", "and memory goes up"), or
+          // else another measure in the clause ("the loss keeps going up", "the max sequence length goes
+          // up every epoch", "the reward goes up").
+          const std::string_view near = lo.substr(p >= 24 ? p - 24 : 0, p >= 24 ? 24 : p);
+          if (contains_any(near, {"memory", "vram", " ram", "usage", "allocated", "reserved", "footprint"})) return true;
           const std::string_view clause = clause_at(lo, p);
           const std::string_view subject =
               clause.empty() ? lo.substr(0, p) : clause.substr(0, static_cast<size_t>(lo.data() + p - clause.data()));
           if (contains_any(subject, {"loss", "accuracy", "learning rate", "temperature", "number of", "worker", "speed",
-                                     "step time", "latency"})) {
+                                     "step time", "latency", "length", "batch size", "norm", "gradient", "perplexity",
+                                     "reward", "score", "throughput", "lr "})) {
             continue;
           }
           return true;
@@ -9762,7 +9774,11 @@ if (contains("other process") || contains("another process") || contains("other 
                            // "Since last update OOM", "since the latest update"; "Version 0.9.11 and earlier seems
                            // to work fine"
                            "since last update", "since the last update", "since the latest update", "since latest update",
-                           "and earlier seem", "and earlier work", "and earlier versions work",
+                           "since the last upgrade", "since the latest upgrade", "since the new update", "since the recent update",
+                           "after the last update", "after the latest update", "since i updated", "since i upgraded",
+                           "and earlier seem", "and earlier work", "and earlier versions work", "and below work",
+                           "and older work", "and older are fine", "and below are fine", "and earlier are fine",
+                           "and earlier don't", "and earlier do not",
                            // "I updated to build 1.3.9 of WanVideoWrapper and everything OOMs now"
                            "i updated to", "i upgraded to", "we updated to", "we upgraded to"})) {
       return false;
@@ -9779,12 +9795,20 @@ if (contains("other process") || contains("another process") || contains("other 
       return false;
     }
     // "Since upgrading to 2.3 I get this": the change told as when it began.
+    // (Not the user's own script or post updated: "since the last update of my training script", "EDIT 2:
+    // since the last update I also tried".)
+    if (contains_any(lo, {"update of my", "update to my", "update of the script"}) || contains_word(lo, "edit")) return false;
     if (contains_any(lo, {"since upgrading", "since updating", "since the update", "since the upgrade", "since last update",
-                          "since the last update", "since the latest update", "since latest update"})) {
+                          "since the last update", "since the latest update", "since latest update", "since the last upgrade",
+                          "since the latest upgrade", "since the new update", "since the recent update", "since i updated",
+                          "since i upgraded", "after the last update", "after the latest update"})) {
       return true;
     }
-    // ("version 0.9.11 and earlier seems to work fine": the versions up to one told working.)
-    if (contains_any(lo, {"and earlier seem", "and earlier work", "and earlier versions work"}) &&
+    // ("version 0.9.11 and earlier seems to work fine", "and below work fine", "and older are fine": the
+    // versions up to one told working.)
+    if (contains_any(lo, {"and earlier seem", "and earlier work", "and earlier versions work", "and below work", "and older work",
+                          "and older are fine", "and below are fine", "and earlier are fine", "and earlier don't",
+                          "and earlier do not"}) &&
         std::any_of(lo.begin(), lo.end(), [](char ch) { return is_digit(ch); })) {
       return true;
     }
@@ -10382,9 +10406,13 @@ if (contains("other process") || contains("another process") || contains("other 
     static constexpr std::string_view kOne[] = {"file", "recording", "video", "clip", "podcast", "meeting", "lecture",
                                                 "song", "track", "audio", "mp3", "wav"};
     const bool one_file_holds = contains_any(lo, {"single file", "one file", "file with", "recording with", "video with",
-                                                  "file containing", "file that has", "file has", "hours of duration",
-                                                  "hour of duration"});
+                                                  "file containing", "file that has", "file has", "recording containing",
+                                                  "hours of duration", "hour of duration"});
     if ((!one_file_holds && contains_any(lo, {"hours of", "hour of", "hrs of", "hr of"})) ||
+        // (a total, "a manifest file with 300 hours", "add up to 50 hours"; the run's time or its limit,
+        // "trained for 12h", "a 4h time limit")
+        contains_any(lo, {"manifest", "add up", "adds up", "altogether", "corpus", "trained for", "ran for", "run for",
+                          "running for", "training for", "limit"}) ||
         contains_any(lo, {"in total", " per ", "after ", "took", "takes", "taking", "every ",
                           "split", "chunk", "segment", "dataset", "/hour", "an hour ago", "hours ago", "later", "spent",
                           "spend", "debug", "wait", "stream", "live", "camera", "rtsp", " a day"}) ||
@@ -10401,7 +10429,16 @@ if (contains("other process") || contains("another process") || contains("other 
         e += 1;
       }
       if (!one_file_holds && lo.compare(e, 3, " of") == 0) continue;  // ("24h of meeting audio": a total)
-      if (is_digit(lo[h - 1]) && (e >= lo.size() || !word_char(lo[e])) && number_before(lo, h) > 0) return true;
+      // (A count of its own, "a 2h recording", "(1.5h)", not a name's part, "wav2vec2-base-960h", nor a
+      // dataset's total, "LibriSpeech 960h": one recording of a day at most.)
+      size_t f = h;
+      while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == '.')) --f;
+      if (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '-' || lo[f - 1] == '_')) continue;
+      const double hours = is_digit(lo[h - 1]) ? number_before(lo, h) : -1;
+      size_t m = e;  // ("2h30m", "2h30min": the minutes after it)
+      while (m < lo.size() && is_digit(lo[m])) ++m;
+      const bool minutes_after = m > e && m < lo.size() && lo[m] == 'm';
+      if (hours > 0 && hours <= 24 && (e >= lo.size() || !word_char(lo[e]) || minutes_after)) return true;
     }
     return false;
   }

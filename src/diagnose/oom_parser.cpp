@@ -266,6 +266,8 @@ const HeadDef kHeads[] = {
     {"java.lang.outofmemoryerror", "host_alloc", "jvm", Kind::kOneLine},
     // (Its message without the package, "OutOfMemoryError: Java heap space", as a title or retold.)
     {"outofmemoryerror: java heap space", "host_alloc", "jvm", Kind::kOneLine},
+    {"outofmemoryerror: gc overhead limit exceeded", "host_alloc", "jvm", Kind::kOneLine},
+    {"outofmemoryerror: direct buffer memory", "host_alloc", "jvm", Kind::kOneLine},
     // Julia's: "ERROR: OutOfMemoryError()" (Base's exception for a failed host allocation; CUDA.jl's
     // device failure is OutOfGPUMemoryError), not a module's exception (torch.cuda.OutOfMemoryError()).
     {"outofmemoryerror()", "host_alloc", "julia", Kind::kOneLine},
@@ -4327,8 +4329,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // (whole words: "about memory", "without memory", "layout memory" are none); or with
         // underscores, "ran into CUDA_OUT_OF_MEMORY error" (the CUDA error's name without its
         // "ERROR_": a word of its own, not a part of a longer name).
-        for (const char* phrase : {"outofmemory", "out memory", "cuda_out_of_memory"}) {
+        for (const char* phrase : {"outofmemory", "out memory", "cuda_out_of_memory", "cuda_out_of_memory_error",
+                                   "out_of_memory error"}) {
           for (size_t p = lo.find(phrase); at == std::string::npos && p != std::string::npos; p = lo.find(phrase, p + 1)) {
+            // (Not a counter's name, "cuda_out_of_memory: 0".)
+            const size_t end = p + std::strlen(phrase);
+            size_t k = end;
+            while (k < lo.size() && lo[k] == ' ') ++k;
+            if (std::strchr(phrase, '_') != nullptr && k < lo.size() && (lo[k] == ':' || lo[k] == '=')) continue;
             // A word starts there ("OutOfMemoryError" counts); "out memory" also ends one ("about memory" does not start one).
             if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase)))) at = p;
           }
@@ -4670,8 +4678,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         r.device = "cpu";
       } else if (kernel_died) {
         r.device = "cpu";
-      } else if (lo.find("cpuallocator") != std::string::npos || lo.find("cpu allocator") != std::string::npos ||
-                 lo.find("java heap space") != std::string::npos || lo.find("gc overhead limit exceeded") != std::string::npos) {
+      } else if ((lo.find("cpuallocator") != std::string::npos || lo.find("cpu allocator") != std::string::npos ||
+                  lo.find("java heap space") != std::string::npos || lo.find("gc overhead limit exceeded") != std::string::npos) &&
+                 // (not denied or over, "It's not the cpu allocator", "I no longer get ... Java heap space", nor
+                 // set against the GPU's failure, "I already gave the Java heap space 32g, but the GPU ...")
+                 !contains_any(lo, {" not ", "n't ", "no more", "no longer", " but ", "already"})) {
         // PyTorch's CPU allocator named as what failed ("it throws an error that cpuallocator cannot allocate
         // enough memory"), whatever GPU the line also names, or the JVM's heap ("OutOfMemoryError: Java heap
         // space", "GC overhead limit exceeded"): the host's.
