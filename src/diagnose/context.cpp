@@ -3626,12 +3626,13 @@ class Reader {
     // Growth told in words the words() table does not hold ("more and more", "keeps filling", "never
     // cleared"): read below with the growth readings.
     // (And memory told to go up, "Memory goes up and up every iteration", a line with no word of the
-    // table's gate: the growth reading below weighs its repeat and its subject.)
+    // table's gate: the growth reading below, goes_up, weighs its repeat and its subject.)
+    static constexpr std::string_view kGoUp[] = {"goes up", "going up", "went up", "go up"};
     const bool growth_in_other_words = has_text("more and more") || has_text("keeps filling") || has_text("keep filling") ||
                                        has_text("never cleared") || has_text("never gets cleared") ||
                                        has_text("never get cleared") ||
                                        (has(kWMem) && has_text(" up") &&
-                                        (has_text("goes up") || has_text("going up") || has_text("went up")));
+                                        std::any_of(std::begin(kGoUp), std::end(kGoUp), has_text));
     const bool dataframe_memory = (has_text("dataframe") || has_text("pandas") || has_text("polars")) &&
                                   (contains_word_start(lo, "dataframe") || contains_word(lo, "pandas") ||
                                    contains_word(lo, "polars")) &&
@@ -3949,7 +3950,7 @@ class Reader {
     // going up").
     const bool goes_up = lo.find(" up") != std::string_view::npos && [&] {
       if (contains_any(lo, {"going up in ", "go up in ", "goes up in ", "went up in "})) return false;
-      for (std::string_view g : {"goes up", "going up", "went up", "go up"}) {
+      for (std::string_view g : kGoUp) {
         for (size_t p = lo.find(g); p != std::string_view::npos; p = lo.find(g, p + g.size())) {
           const std::string_view after = lo.substr(p + g.size(), 5);
           if (after.rfind(" to ", 0) == 0 && after.size() == 5 && is_digit(after[4])) continue;
@@ -3957,13 +3958,13 @@ class Reader {
           // a phase's peak.)
           if (contains_any(lo.substr(p), {"back down", "comes down", "goes down", "drops back", "falls back"})) continue;
           // (One rise by a size at a load, "Memory went up by 14GB when I loaded the model".)
-          if (lo.compare(p + g.size(), 4, " by ") == 0 && contains_any(clause_at(lo, p), {"load", "when i ", "while "})) continue;
+          const std::string_view clause = clause_at(lo, p);
+          if (lo.compare(p + g.size(), 4, " by ") == 0 && contains_any(clause, {"load", "when i ", "while "})) continue;
           // The subject: the memory named just before ("the GPU memory goes up", "and memory goes up"), or
           // else another measure in the clause ("the loss keeps going up", "the max sequence length goes
           // up every epoch", "the reward goes up").
           const std::string_view near = lo.substr(p >= 24 ? p - 24 : 0, p >= 24 ? 24 : p);
           if (contains_any(near, {"memory", "vram", " ram", "usage", "allocated", "reserved", "footprint"})) return true;
-          const std::string_view clause = clause_at(lo, p);
           const std::string_view subject =
               clause.empty() ? lo.substr(0, p) : clause.substr(0, static_cast<size_t>(lo.data() + p - clause.data()));
           if (contains_any(subject, {"loss", "accuracy", "learning rate", "temperature", "number of", "worker", "speed",
@@ -9767,18 +9768,28 @@ if (contains("other process") || contains("another process") || contains("other 
         }
       }
     }
-    if (!contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
+    // The change told as when it began ("Since upgrading to 2.3 I get this", "Since last update OOM",
+    // "after the latest update"), and the versions up to one told working ("Version 0.9.11 and earlier
+    // seems to work fine", "and below work fine"): each list opens the reading and, past the exclusions
+    // below, settles it.
+    static constexpr std::string_view kChangeSince[] = {
+        "since upgrading", "since updating", "since the update", "since the upgrade", "since last update",
+        "since the last update", "since the latest update", "since latest update", "since the last upgrade",
+        "since the latest upgrade", "since the new update", "since the recent update", "since i updated",
+        "since i upgraded", "after the last update", "after the latest update"};
+    static constexpr std::string_view kUpToOneWorking[] = {
+        "and earlier seem", "and earlier work", "and earlier versions work", "and below work", "and older work",
+        "and older are fine", "and below are fine", "and earlier are fine", "and earlier don't", "and earlier do not"};
+    auto named = [&](const auto& list) {
+      return std::any_of(std::begin(list), std::end(list), [&](std::string_view w) { return lo.find(w) != std::string_view::npos; });
+    };
+    const bool change_since = named(kChangeSince);
+    const bool up_to_one_working = named(kUpToOneWorking);
+    if (!change_since && !up_to_one_working &&
+        !contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
                            "initial release", "previous release", "previous version", "older version", "earlier version",
-                           "old version", "prior to the new", "since the update", "after the update", "after updating",
-                           "since updating", "since upgrading", "after upgrading", "after the upgrade", "since the upgrade",
-                           // "Since last update OOM", "since the latest update"; "Version 0.9.11 and earlier seems
-                           // to work fine"
-                           "since last update", "since the last update", "since the latest update", "since latest update",
-                           "since the last upgrade", "since the latest upgrade", "since the new update", "since the recent update",
-                           "after the last update", "after the latest update", "since i updated", "since i upgraded",
-                           "and earlier seem", "and earlier work", "and earlier versions work", "and below work",
-                           "and older work", "and older are fine", "and below are fine", "and earlier are fine",
-                           "and earlier don't", "and earlier do not",
+                           "old version", "prior to the new", "after the update", "after updating", "after upgrading",
+                           "after the upgrade",
                            // "I updated to build 1.3.9 of WanVideoWrapper and everything OOMs now"
                            "i updated to", "i upgraded to", "we updated to", "we upgraded to"})) {
       return false;
@@ -9794,24 +9805,12 @@ if (contains("other process") || contains("another process") || contains("other 
     if (contains_any(lo, {"not a regression", "n't a regression", "not the update", "not the upgrade", "dataset", "data release"})) {
       return false;
     }
-    // "Since upgrading to 2.3 I get this": the change told as when it began.
     // (Not the user's own script or post updated: "since the last update of my training script", "EDIT 2:
     // since the last update I also tried".)
     if (contains_any(lo, {"update of my", "update to my", "update of the script"}) || contains_word(lo, "edit")) return false;
-    if (contains_any(lo, {"since upgrading", "since updating", "since the update", "since the upgrade", "since last update",
-                          "since the last update", "since the latest update", "since latest update", "since the last upgrade",
-                          "since the latest upgrade", "since the new update", "since the recent update", "since i updated",
-                          "since i upgraded", "after the last update", "after the latest update"})) {
-      return true;
-    }
-    // ("version 0.9.11 and earlier seems to work fine", "and below work fine", "and older are fine": the
-    // versions up to one told working.)
-    if (contains_any(lo, {"and earlier seem", "and earlier work", "and earlier versions work", "and below work", "and older work",
-                          "and older are fine", "and below are fine", "and earlier are fine", "and earlier don't",
-                          "and earlier do not"}) &&
-        std::any_of(lo.begin(), lo.end(), [](char ch) { return is_digit(ch); })) {
-      return true;
-    }
+    if (change_since) return true;
+    // (The versions up to one: a version's number on the line.)
+    if (up_to_one_working && std::any_of(lo.begin(), lo.end(), [](char ch) { return is_digit(ch); })) return true;
     // ("same code no problem with previous version v4.x": fine before, told as no problem.)
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
@@ -10428,13 +10427,15 @@ if (contains("other process") || contains("another process") || contains("other 
       } else if (lo.compare(e, 1, "r") == 0) {
         e += 1;
       }
+      if (!is_digit(lo[h - 1])) continue;
       if (!one_file_holds && lo.compare(e, 3, " of") == 0) continue;  // ("24h of meeting audio": a total)
-      // (A count of its own, "a 2h recording", "(1.5h)", not a name's part, "wav2vec2-base-960h", nor a
-      // dataset's total, "LibriSpeech 960h": one recording of a day at most.)
+      // (A count of its own, "a 2h recording", "(1.5h)", not a name's part, "wav2vec2-base-960h" (number_before()
+      // already refuses a letter before it), nor a dataset's total, "LibriSpeech 960h": one recording of a
+      // day at most.)
       size_t f = h;
       while (f > 0 && (is_digit(lo[f - 1]) || lo[f - 1] == '.')) --f;
-      if (f > 0 && (word_char(lo[f - 1]) || lo[f - 1] == '-' || lo[f - 1] == '_')) continue;
-      const double hours = is_digit(lo[h - 1]) ? number_before(lo, h) : -1;
+      if (f > 0 && (lo[f - 1] == '-' || lo[f - 1] == '_')) continue;
+      const double hours = number_before(lo, h);
       size_t m = e;  // ("2h30m", "2h30min": the minutes after it)
       while (m < lo.size() && is_digit(lo[m])) ++m;
       const bool minutes_after = m > e && m < lo.size() && lo[m] == 'm';
