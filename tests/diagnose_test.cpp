@@ -11001,3 +11001,30 @@ TEST(DiagnoseKinds43, Held98Counterexamples) {
   EXPECT_EQ(top_cause("Spark executor\nOutOfMemoryError: GC overhead limit exceeded\n"), OomCause::kCpuRam);
   EXPECT_EQ(top_cause("Spark executor\nOutOfMemoryError: Direct buffer memory\n"), OomCause::kCpuRam);
 }
+
+// The held98 reviewer's counter-examples that session 62 left open: memory "of" something told going up is
+// the memory's growth; "per batch" is a repeat; hours and minutes written together; the versions up to one
+// told fine with no "version" word; the failure's name told absent or searched for and not found is no report.
+TEST(DiagnoseKinds43, Held98ReviewerLeft) {
+  const std::string oom = "Title\n" + kPytorch2Oom;
+  for (const char* grows : {"The memory of each dataloader worker goes up every iteration until it crashes.\n",
+                            "The allocated memory goes up by about 50MB per batch.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + grows, "memory grows step after step", OomCause::kLeakAcrossSteps)) << grows;
+  }
+  expect_evidence_absent(oom, {"The number of workers goes up every epoch (1, 2, 4).\n",
+                               "The batch size goes up by 8 per epoch until it crashes.\n"},
+      "memory grows step after step");
+  for (const char* hours : {"Whisper large-v3 on a 2h30m podcast crashes.\n", "A 1h45min recording fails.\n"}) {
+    EXPECT_TRUE(evidence_holds(oom + hours, "long inputs, in the user", OomCause::kActivationsSeqlen)) << hours;
+  }
+  expect_evidence_absent(oom, {"Release v2h3 of the tool, one recording of 10 seconds.\n"}, "long inputs, in the user");
+  EXPECT_TRUE(evidence_holds(oom + "0.9.11 and older are fine; 0.9.12 runs out of memory with the same config.\n",
+                             "a regression told"));
+  expect_evidence_absent(oom, {"The images are 512 and older GPUs are fine with it.\n"}, "a regression told");
+  expect_none_reports({"Hang\nI grep'd the log for CUDA_OUT_OF_MEMORY and found nothing; training just hangs at step 0.\n",
+                       "Hang\nNo CUDA_OUT_OF_MEMORY error is raised, training just hangs at step 0.\n",
+                       "Hang\nThere is no OOM, training just hangs at step 0.\n"});
+  expect_each_reports({"Training\nI can't train it without OOM on a V100 with batch size 8.\n",
+                       "Training\nIt is difficult to train without CUDA_OUT_OF_MEMORY errors at batch size 8.\n",
+                       "Training\nNo matter what batch size I use, OOM at the first step.\n"});
+}

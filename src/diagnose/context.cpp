@@ -3266,6 +3266,8 @@ class Reader {
                              has_text("+=") || has(kWGpuName) ||
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
                              has_text("recording") || has_text("podcast") || has_text("hrs") ||
+                             // the versions up to one told working (regression_told(): "0.9.11 and older are fine")
+                             has_text(" and older") || has_text(" and earlier") || has_text(" and below") ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
                              // a recording told large (long_inputs())
                              ((has_text("large") || has_text("big") || has_text("huge")) &&
@@ -3967,6 +3969,12 @@ class Reader {
           if (contains_any(near, {"memory", "vram", " ram", "usage", "allocated", "reserved", "footprint"})) return true;
           const std::string_view subject =
               clause.empty() ? lo.substr(0, p) : clause.substr(0, static_cast<size_t>(lo.data() + p - clause.data()));
+          // (The memory of something, "the memory of each dataloader worker goes up every iteration": the
+          // memory is the subject, the worker whose it is.)
+          if (contains_any(subject, {"memory of ", "memory usage of ", "memory use of ", "ram of ", "vram of ",
+                                     "memory consumption of ", "memory footprint of "})) {
+            return true;
+          }
           if (contains_any(subject, {"loss", "accuracy", "learning rate", "temperature", "number of", "worker", "speed",
                                      "step time", "latency", "length", "batch size", "norm", "gradient", "perplexity",
                                      "reward", "score", "throughput", "lr "})) {
@@ -4073,7 +4081,10 @@ class Reader {
     // outside one. Not growth seen and asked about ("Why does the GPU memory keep increasing after every
     // epoch?", "memory increases every iteration, is this a leak?").
     const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
-    if ((((has(kWGrow) || piles_up || more_and_more || goes_up) && (has(kWPer) || has(kWStep) || ongoing) && mem_noun &&
+    // ("per batch", "per forward", "per call": a repeat the words() table's "each" / "every" / steps do not hold)
+    const bool per_repeat = contains_any(lo, {"per batch", "per forward", "per call", "per iteration", "per step", "per epoch"});
+    if ((((has(kWGrow) || piles_up || more_and_more || goes_up) && (has(kWPer) || has(kWStep) || ongoing || per_repeat) &&
+          mem_noun &&
           !grows_something_else && !growth_only_asked) ||
         (has(kWLeak) && mem_noun && !only_asked(lo, {"leak"}) && !leak_guessed(lo))) &&  // "Does demo.py have a memory leak?": asked
         !fix_told && !growth_denied && !grows_with_input && !fluctuates) {
@@ -4825,7 +4836,8 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     }
     // A regression told (regression_told()): the library's change, a candidate.
     if (sentence && (contains("commit") || contains("release") || contains("version") || contains("updat") ||
-                     contains("upgrad") || contains("latest") || (!ascii_ && has_text("\xe7\x89\x88"))) &&  // 版 (version)
+                     contains("upgrad") || contains("latest") || contains(" and older") || contains(" and earlier") ||
+                     contains(" and below") || (!ascii_ && has_text("\xe7\x89\x88"))) &&  // 版 (version)
         regression_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.35,
           "a regression told: it worked before a new version, release or commit and fails after it: " + text(), 0,
@@ -10168,7 +10180,14 @@ if (contains("other process") || contains("another process") || contains("other 
     // for", 每 "per": a rate).
     if (zh_minutes_long_inputs(lo)) return true;
     if (minutes_long_recording(lo)) return true;
-    if ((has("hour") || has("hr") || has("h ") || has("h-")) && hours_long_recording(lo)) return true;
+    // (Also hours and minutes written together, "a 2h30m podcast".)
+    const bool hours_minutes = [&] {
+      for (size_t h = lo.find('h', 1); h != std::string_view::npos && h + 1 < lo.size(); h = lo.find('h', h + 1)) {
+        if (is_digit(lo[h - 1]) && is_digit(lo[h + 1])) return true;
+      }
+      return false;
+    }();
+    if ((has("hour") || has("hr") || has("h ") || has("h-") || hours_minutes) && hours_long_recording(lo)) return true;
     if (has("word") && words_long_input(lo)) return true;
     if (has("frame") && many_frames(lo)) return true;
     if (has("\xe5\xb8\xa7") && zh_many_frames(lo)) return true;  // 帧 (frames)

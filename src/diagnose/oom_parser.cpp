@@ -4150,6 +4150,25 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                // a test's "expected exception of type bad_alloc")
                (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}));
       };
+      // Whether the failure's name at `at` is told absent ("no CUDA_OUT_OF_MEMORY error is raised, it just
+      // hangs", "This was not a CUDA OOM", "finishes without an out of memory error") or searched for and
+      // not found ("I grep'd the log for CUDA_OUT_OF_MEMORY and found nothing"): a denial just before the
+      // name, in its clause. Not where the line tells the work failing for it ("I can't train it without
+      // OOM", "difficult to train without OOM", "still can't run it without OOMing").
+      auto mention_denied = [&](size_t at) {
+        if (contains_any(lo, {"grep", "search"}) &&
+            contains_any(lo, {"found nothing", "nothing found", "no match", "no hits", "returns nothing", "returned nothing"})) {
+          return true;
+        }
+        const std::string_view cl = clause_at(lo, at);
+        const size_t in_cl = at - static_cast<size_t>(cl.data() - lo.data());
+        const std::string_view before = cl.substr(in_cl >= 14 ? in_cl - 14 : 0, in_cl >= 14 ? 14 : in_cl);
+        const bool denied = contains_any(before, {"no ", "not a ", "not an ", "without ", "without an ", "without any ",
+                                                  "never ", "no more "}) &&
+                            before.find("no matter") == std::string_view::npos;
+        return denied && !contains_any(lo, {"can't", "cannot", "can not", "unable", "not able", "difficult", "hard to",
+                                            "impossible", "still", "fail", "but then", "until"});
+      };
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
       int64_t bfc_stats_limit = -1, bfc_stats_in_use = -1;  // a BFC "Stats:" block's Limit and InUse
@@ -4209,6 +4228,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xec\xb4\x88\xea\xb3\xbc",
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xec\xb4\x88\xea\xb3\xbc"}) {
           at = lo.find(phrase);
+          while (at != std::string::npos && mention_denied(at)) at = lo.find(phrase, at + 1);
           // The memory's overflow as memory_short_or_taken() reads it: not denied, prevented or checked for
           // ("There is no memory overflow", "Paged attention prevents memory overflow", "The memory overflow
           // check passed").
@@ -4287,7 +4307,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             }
           }
         }
-        if (at == std::string::npos) at = out_of_some_memory(lo);
+        if (at == std::string::npos) {
+          at = out_of_some_memory(lo);
+          if (at != std::string::npos && mention_denied(at)) at = std::string::npos;
+        }
         // The work told not fitting on a GPU ("Products-GNN does not fit on a v100", "I can't fit it
         // into my 3090", "unable to fit the model in an A100 40GB"), or a setting the writer lowered to
         // make it fit (lowered_by_writer_to_fit(): "I decrease it to 8 to fit in my RTX card (24 GB)",
@@ -4322,7 +4345,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         for (size_t p = lo.find("oom"); at == std::string::npos && p != std::string::npos; p = lo.find("oom", p + 3)) {
           // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
           for (const char* w : {"oom", "ooms", "oomed", "ooming"}) {
-            if (at == std::string::npos && lo.compare(p, std::strlen(w), w) == 0 && is_word_at(lo, p, std::strlen(w))) at = p;
+            if (at == std::string::npos && lo.compare(p, std::strlen(w), w) == 0 && is_word_at(lo, p, std::strlen(w)) &&
+                !mention_denied(p)) {
+              at = p;
+            }
           }
         }
         // Written without spaces or without "of": "CUDA outofmemory error", "为什么会out memory"
@@ -4338,7 +4364,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             while (k < lo.size() && lo[k] == ' ') ++k;
             if (std::strchr(phrase, '_') != nullptr && k < lo.size() && (lo[k] == ':' || lo[k] == '=')) continue;
             // A word starts there ("OutOfMemoryError" counts); "out memory" also ends one ("about memory" does not start one).
-            if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase)))) at = p;
+            if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase))) && !mention_denied(p)) at = p;
           }
         }
         named = at != std::string::npos;
