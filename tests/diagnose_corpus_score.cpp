@@ -394,6 +394,10 @@
 //   niche topics, single repositories and research code of 2016 .. 2020, at the start of the next
 //   session; committed on their own before anything was scored on them). Scored only when asked for
 //   (OOMKIT_CORPUS_PART=held98).
+// - held99: tests/data/oom-corpus-held99/ (209 reports gathered the same way, in fifty-one shares on
+//   research code of 2016 .. 2022 in fields the corpus had touched little, at the start of the next
+//   session; committed on their own before anything was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held99).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
