@@ -11028,3 +11028,31 @@ TEST(DiagnoseKinds43, Held98ReviewerLeft) {
                        "Training\nIt is difficult to train without CUDA_OUT_OF_MEMORY errors at batch size 8.\n",
                        "Training\nNo matter what batch size I use, OOM at the first step.\n"});
 }
+
+// held99's round, by kind: the memory told short, "out" or "exceeding" in other words is a report; the
+// process that "kills itself" is a kill; Lua's panic on LUA_ERRMEM is LuaJIT's heap; a Markdown-escaped
+// star between an image's sides; a batch of one told failing names no batch as the cause.
+TEST(DiagnoseKinds43, Held99Kinds) {
+  expect_each_reports({"Multi-GPU\nHow do I use two A100s when one A100 graphics memory is insufficient?\n",
+                       "Training\nThe GPU memory is not enough for the large model.\n",
+                       "Training\ntry to train 1024 resolution memory out\n",
+                       "Training\nMemory out \xe9\x97\xae\xe9\xa2\x98\n",
+                       "Training\ncpu memory exceed during training\n",
+                       "Frames\nI interpolate 4000 frames and the process kills itself after some time.\n"});
+  expect_none_reports({"Offload\nWe swap memory out to disk when idle; the job hangs at step 0.\n",
+                       "Allocator\nThe free memory exceeds the requested allocation, yet the job hangs at step 0.\n",
+                       "Profiler\nThe memory output of the profiler is empty; the job hangs at step 0.\n"});
+  const auto lua = diagnose_log("Preprocess\nPANIC: unprotected error in call to Lua API (not enough memory)\n");
+  ASSERT_EQ(lua.size(), 1u);
+  EXPECT_EQ(lua[0].oom->subsystem, "luajit");
+  EXPECT_TRUE(evidence_holds("Title\n" + kPytorch2Oom + "I am inferring a picture size \"1920\\*1080\" on a 24G GPU.\n",
+                             "a long input", OomCause::kActivationsSeqlen));
+  const std::string one = "Title\n" + kPytorch2Oom + "I input batchsize 1 for one gpu, but out of memory (caused by 3D convolution)\n";
+  EXPECT_NE(top_cause(one), OomCause::kActivationsBatch);
+  // (A batch lowered to one as the fix, or a batch of 16, is still the batch.)
+  EXPECT_TRUE(evidence_holds("Title\n" + kPytorch2Oom + "Reducing the batch size to 1 fixed it (caused by the batch).\n",
+                             "the user's account of the fix or the cause", OomCause::kActivationsBatch));
+  EXPECT_TRUE(evidence_holds("Title\n" + kPytorch2Oom +
+                                 "I set batchsize_per_gpu = 16, the memory occupation to 90%, because OOM quit the training.\n",
+                             "the user's account of the fix or the cause", OomCause::kActivationsBatch));
+}

@@ -1985,6 +1985,27 @@ class Reader {
     }
   }
 
+  // A run told failing at a batch of one ("I input batchsize 1 for one gpu, but out of memory", "batch_size=1
+  // still OOMs", "even with a batch size of 1 it runs out"): the batch named by the count 1 within 14
+  // characters after "batch" in the clause `c`, a failure or its persistence told on its line `line`. Not a
+  // batch lowered to one as the fix or the way round it ("reducing the batch size to 1 fixed it", "I had to
+  // decrease batch size to 1 to avoid cuda OOM").
+  static bool batch_of_one_fails(std::string_view c, std::string_view line) {
+    if (!contains_any(line, {" but", "still", "even", "out of memory", "oom", "error"}) ||
+        contains_any(line, {"fixed", "solved", "works now", "it works", "runs now", "resolved", "to avoid", "decreas",
+                            "reduc", "lower"})) {
+      return false;
+    }
+    for (size_t b = c.find("batch"); b != std::string_view::npos; b = c.find("batch", b + 5)) {
+      for (size_t k = b + 5; k < c.size() && k < b + 5 + 14; ++k) {
+        if (c[k] != '1' || is_digit(c[k - 1]) || c[k - 1] == '.') continue;
+        if (k + 1 < c.size() && (is_digit(c[k + 1]) || c[k + 1] == '.' || is_alpha(c[k + 1]))) continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // A count under 50 of iterations or steps right after "after" ("after 5 iterations", "only after 20
   // steps", "after the first 10 iterations"): the first steps, no long run; where no epochs or hours
   // are told and no count of 50 or more of them is ("validating every 10 steps ... after 20000
@@ -9326,9 +9347,16 @@ if (contains("other process") || contains("another process") || contains("other 
     const bool any_alone = std::any_of(parts.begin(), parts.end(), tells_resolution);
     for (size_t i = 0; i < parts.size(); ++i) {
       if (any_alone && !tells_resolution(parts[i])) continue;
-      uint32_t own = named_in(parts[i]);
-      if (own == 0 && i > 0) own = named_in(parts[i - 1]);
-      if (own == 0 && i + 1 < parts.size()) own = named_in(parts[i + 1]);  // "Solved. Didn't have enough CPU memory."
+      // (A clause that tells the run failing at a batch of one, "I input batchsize 1 for one gpu, but out of
+      // memory (caused by 3D convolution)", names no batch as the cause: the batch was already one.)
+      auto named_but_batch_of_one = [&](size_t j) {
+        uint32_t got = named_in(parts[j]);
+        if (batch_of_one_fails(parts[j], lo)) got &= ~(uint32_t{1} << static_cast<int>(OomCause::kActivationsBatch));
+        return got;
+      };
+      uint32_t own = named_but_batch_of_one(i);
+      if (own == 0 && i > 0) own = named_but_batch_of_one(i - 1);
+      if (own == 0 && i + 1 < parts.size()) own = named_but_batch_of_one(i + 1);  // "Solved. Didn't have enough CPU memory."
       named |= own;
     }
     // A graph kept (detach, .item(), .cpu() the remedy) where nothing trains: the account places the
@@ -10869,6 +10897,8 @@ if (contains("other process") || contains("another process") || contains("other 
                              image_format_named(just_before));
       };
       if (q < lo.size() && (lo[q] == 'x' || (lo[q] == '*' && star_ok()))) after_x = q + 1;
+      // (The star escaped as Markdown writes it, "1920\\*1080".)
+      else if (q + 1 < lo.size() && lo[q] == '\\' && lo[q + 1] == '*' && star_ok()) after_x = q + 2;
       else if (lo.substr(q, 2) == "\xc3\x97") after_x = q + 2;  // U+00D7
       if (after_x != std::string_view::npos) {
         const size_t b0 = skip_spaces(after_x);

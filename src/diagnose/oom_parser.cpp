@@ -588,6 +588,9 @@ const HeadDef kHeads[] = {
     // x64 keeps every GC object in the lowest 2 GB of the address space (1 GB on some systems) unless
     // built with GC64: the Lua heap's cap, whatever RAM the machine has (Torch's tensors live outside it).
     {"luajit: not enough memory", "host_alloc", "luajit", Kind::kOneLine},
+    // ... and Lua's panic when LUA_ERRMEM is raised outside a protected call (lua_atpanic's default
+    // handler prints "PANIC: unprotected error in call to Lua API (not enough memory)"): the same heap.
+    {"unprotected error in call to lua api (not enough memory)", "host_alloc", "luajit", Kind::kOneLine},
     // Caffe's host allocation (include/caffe/syncedmem.hpp CaffeMallocHost: CHECK(*ptr) << "host
     // allocation of size " << size << " failed"), glog's "Check failed: *ptr host allocation of size
     // 282240000 failed": a blob's CPU copy, in bytes.
@@ -4179,6 +4182,10 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "not enough gpu memory", "out of gpu memory", "oom error", "oom-killed", "oomkilled", "oomkiller",
                                    "out of memory", "out-of-memory", "memory exception", "insufficient memory",
                                    "not enough memory",
+                                   // the memory told short in other words ("one A100 graphics memory is insufficient",
+                                   // "the GPU memory is not enough")
+                                   "memory is insufficient", "memory was insufficient", "memory is not enough",
+                                   "memory was not enough", "memory is not sufficient", "memory was not sufficient",
                                    // TensorFlow's OOM exception named without its message ("Then I got
                                    // ResourceExhaustedError"); gRPC's StatusCode.RESOURCE_EXHAUSTED is no such name.
                                    "resourceexhaustederror",
@@ -4367,6 +4374,34 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase))) && !mention_denied(p)) at = p;
           }
         }
+        // The memory told "out" or "exceeding" as a failure's name at a clause's end or before the trouble's
+        // noun ("try to train 1024 resolution memory out", "Memory out 问题", "cpu memory exceed during
+        // training", "a RAM exceeding problem"); not "memory out of ..." / "memory output", the memory
+        // swapped or paged out, nor a sum compared ("free memory exceeds the request", "exceeds 8gb").
+        for (std::string_view w : {"memory out", "memory exceed", "ram exceed"}) {
+          for (size_t p = lo.find(w); at == std::string::npos && p != std::string::npos; p = lo.find(w, p + 1)) {
+            size_t e = p + w.size();
+            const bool exceed = w.back() == 'd';
+            if (exceed) {
+              for (std::string_view tail : {"ing", "ed", "s"}) {
+                if (lo.compare(e, tail.size(), tail) == 0) { e += tail.size(); break; }
+              }
+            }
+            if (!word_starts_at(lo, p) || (e < lo.size() && is_alpha(lo[e]))) continue;
+            const std::string_view next = std::string_view(lo).substr(e, 12);
+            const bool ends = e >= lo.size() || std::string_view(".,;:!)").find(lo[e]) != std::string_view::npos ||
+                              next.rfind(" \xe9\x97\xae\xe9\xa2\x98", 0) == 0 ||  // 问题 (problem)
+                              contains_any(next.substr(0, 10), {" error", " problem", " issue"}) ||
+                              (exceed && contains_any(next.substr(0, 8), {" during", " when", " while", " at "}));
+            const std::string_view before = std::string_view(lo).substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
+            // (Nor one only feared or to be warned of: "a warning before memory exceeding issues happen".)
+            if (ends && !contains_any(before, {"swap", "page", "paging", "free ", "offload", "copy", "move"}) &&
+                !contains_any(lo, {"before", "warn", "avoid", "prevent", "would be nice", "feature"}) &&
+                !mention_denied(p) && !asked_at(lo, p)) {
+              at = p;
+            }
+          }
+        }
         named = at != std::string::npos;
         // The process killed, in words: "fails ... with message `killed`", "it ends with Killed error",
         // "exits with return code = -9" paraphrased, "已杀死" (zh_CN "Killed"), "被系统终止" / "被系统杀死" /
@@ -4422,6 +4457,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           }
         }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "with code 137",
+                                   // ("the process kills itself after some time": the kill told without its killer)
+                                   "process kills itself",
                                    "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",
                                    // Colab's own notice: "Your session crashed after using all available RAM.",
