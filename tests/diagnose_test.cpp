@@ -11041,7 +11041,8 @@ TEST(DiagnoseKinds43, Held99Kinds) {
                        "Frames\nI interpolate 4000 frames and the process kills itself after some time.\n"});
   expect_none_reports({"Offload\nWe swap memory out to disk when idle; the job hangs at step 0.\n",
                        "Allocator\nThe free memory exceeds the requested allocation, yet the job hangs at step 0.\n",
-                       "Profiler\nThe memory output of the profiler is empty; the job hangs at step 0.\n"});
+                       "Profiler\nThe memory output of the profiler is empty; the job hangs at step 0.\n",
+                       "Scheduler\nIf the memory is insufficient, the scheduler waits; the job hangs at step 0.\n"});
   const auto lua = diagnose_log("Preprocess\nPANIC: unprotected error in call to Lua API (not enough memory)\n");
   ASSERT_EQ(lua.size(), 1u);
   EXPECT_EQ(lua[0].oom->subsystem, "luajit");

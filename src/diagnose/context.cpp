@@ -1985,9 +1985,14 @@ class Reader {
     }
   }
 
+  // The words before "older" / "earlier" / "below" that tell the versions up to one working ("0.9.11 and older
+  // are fine"): the line's gate for statement() and for the regression reading (regression_told() reads the
+  // whole phrase, kUpToOneWorking).
+  static constexpr std::string_view kUpToOneGate[] = {" and older", " and earlier", " and below"};
+
   // A run told failing at a batch of one ("I input batchsize 1 for one gpu, but out of memory", "batch_size=1
-  // still OOMs", "even with a batch size of 1 it runs out"): the batch named by the count 1 within 14
-  // characters after "batch" in the clause `c`, a failure or its persistence told on its line `line`. Not a
+  // still OOMs", "even with a batch size of 1 it runs out"): a batch setting of any spelling set to 1 in the
+  // clause `c` (batch_one_named()), a failure or its persistence told on its line `line`. Not a
   // batch lowered to one as the fix or the way round it ("reducing the batch size to 1 fixed it", "I had to
   // decrease batch size to 1 to avoid cuda OOM").
   static bool batch_of_one_fails(std::string_view c, std::string_view line) {
@@ -1996,14 +2001,8 @@ class Reader {
                             "reduc", "lower"})) {
       return false;
     }
-    for (size_t b = c.find("batch"); b != std::string_view::npos; b = c.find("batch", b + 5)) {
-      for (size_t k = b + 5; k < c.size() && k < b + 5 + 14; ++k) {
-        if (c[k] != '1' || is_digit(c[k - 1]) || c[k - 1] == '.') continue;
-        if (k + 1 < c.size() && (is_digit(c[k + 1]) || c[k + 1] == '.' || is_alpha(c[k + 1]))) continue;
-        return true;
-      }
-    }
-    return false;
+    // (Nor one told working, batch_one_worked(): "the model fits fine with batch size of 1".)
+    return batch_one_named(c) && !batch_one_worked(line);
   }
 
   // A count under 50 of iterations or steps right after "after" ("after 5 iterations", "only after 20
@@ -3288,7 +3287,7 @@ class Reader {
                              has_text("cuda:") || has_text("hour") || has_text("killed") || has_text("unallocated") ||
                              has_text("recording") || has_text("podcast") || has_text("hrs") ||
                              // the versions up to one told working (regression_told(): "0.9.11 and older are fine")
-                             has_text(" and older") || has_text(" and earlier") || has_text(" and below") ||
+                             std::any_of(std::begin(kUpToOneGate), std::end(kUpToOneGate), has_text) ||
                              has_text("duration") || has_text("fp32") || has_text("float32") || has_text("vram") ||
                              // a recording told large (long_inputs())
                              ((has_text("large") || has_text("big") || has_text("huge")) &&
@@ -4103,7 +4102,7 @@ class Reader {
     // epoch?", "memory increases every iteration, is this a leak?").
     const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
     // ("per batch", "per forward", "per call": a repeat the words() table's "each" / "every" / steps do not hold)
-    const bool per_repeat = contains_any(lo, {"per batch", "per forward", "per call", "per iteration", "per step", "per epoch"});
+    const bool per_repeat = contains_any(lo, {"per batch", "per forward", "per call"});
     if ((((has(kWGrow) || piles_up || more_and_more || goes_up) && (has(kWPer) || has(kWStep) || ongoing || per_repeat) &&
           mem_noun &&
           !grows_something_else && !growth_only_asked) ||
@@ -4857,8 +4856,9 @@ if (contains("inference-only") || contains("inference only") || contains("no tra
     }
     // A regression told (regression_told()): the library's change, a candidate.
     if (sentence && (contains("commit") || contains("release") || contains("version") || contains("updat") ||
-                     contains("upgrad") || contains("latest") || contains(" and older") || contains(" and earlier") ||
-                     contains(" and below") || (!ascii_ && has_text("\xe7\x89\x88"))) &&  // 版 (version)
+                     contains("upgrad") || contains("latest") ||
+                     std::any_of(std::begin(kUpToOneGate), std::end(kUpToOneGate), contains) ||
+                     (!ascii_ && has_text("\xe7\x89\x88"))) &&  // 版 (version)
         regression_told(lo)) {
       add(n, FactKind::kStatement, OomCause::kOther, 0.35,
           "a regression told: it worked before a new version, release or commit and fails after it: " + text(), 0,
@@ -9345,15 +9345,15 @@ if (contains("other process") || contains("another process") || contains("other 
     // tells it alone (a Chinese account across its clauses), all of them.
     uint32_t named = 0;
     const bool any_alone = std::any_of(parts.begin(), parts.end(), tells_resolution);
+    // (A clause that tells the run failing at a batch of one, "I input batchsize 1 for one gpu, but out of
+    // memory (caused by 3D convolution)", names no batch as the cause: the batch was already one.)
+    auto named_but_batch_of_one = [&](size_t j) {
+      uint32_t got = named_in(parts[j]);
+      if (batch_of_one_fails(parts[j], lo)) got &= ~(uint32_t{1} << static_cast<int>(OomCause::kActivationsBatch));
+      return got;
+    };
     for (size_t i = 0; i < parts.size(); ++i) {
       if (any_alone && !tells_resolution(parts[i])) continue;
-      // (A clause that tells the run failing at a batch of one, "I input batchsize 1 for one gpu, but out of
-      // memory (caused by 3D convolution)", names no batch as the cause: the batch was already one.)
-      auto named_but_batch_of_one = [&](size_t j) {
-        uint32_t got = named_in(parts[j]);
-        if (batch_of_one_fails(parts[j], lo)) got &= ~(uint32_t{1} << static_cast<int>(OomCause::kActivationsBatch));
-        return got;
-      };
       uint32_t own = named_but_batch_of_one(i);
       if (own == 0 && i > 0) own = named_but_batch_of_one(i - 1);
       if (own == 0 && i + 1 < parts.size()) own = named_but_batch_of_one(i + 1);  // "Solved. Didn't have enough CPU memory."

@@ -4128,6 +4128,14 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // the name's own clause ("In that if I run it, I get a segfault. It gives me the -ENOMEM." tells it),
       // code and advice anywhere on the line, the error told gone; other phrases are told.
       auto not_told_as_failure = [&](std::string_view ph, size_t at) {
+        // (The memory told short in a condition, "If the memory is insufficient, the scheduler waits",
+        // as memory_told_not_sufficient() refuses one.)
+        if ((ph.rfind("memory is ", 0) == 0 || ph.rfind("memory was ", 0) == 0) &&
+            (ph.find("sufficient") != std::string_view::npos || ph.find("enough") != std::string_view::npos)) {
+          const std::string_view cl = clause_at(lo, at);
+          return contains_word(cl, "if") || contains_word(cl, "unless") || contains_word(cl, "whether") ||
+                 cl.find("in case") != std::string_view::npos;
+        }
         const bool memory_error = ph.find("memoryerror") != std::string_view::npos;
         const bool r_words = ph == "allocate vector of size" || ph == "allocate a vector of size";
         if (!memory_error && ph != "memory is out" && ph != "gpu memory out" && ph != "enomem" && ph != "bad_alloc" && !r_words) {
