@@ -1988,17 +1988,21 @@ class Reader {
   // The words before "older" / "earlier" / "below" that tell the versions up to one working ("0.9.11 and older
   // are fine"): the line's gate for statement() and for the regression reading (regression_told() reads the
   // whole phrase, kUpToOneWorking).
-  static constexpr std::string_view kUpToOneGate[] = {" and older", " and earlier", " and below"};
+  static constexpr std::string_view kUpToOneGate[] = {" and older", " and earlier", " and below", " or older", " or earlier"};
 
   // A run told failing at a batch of one ("I input batchsize 1 for one gpu, but out of memory", "batch_size=1
   // still OOMs", "even with a batch size of 1 it runs out"): a batch setting of any spelling set to 1 in the
   // clause `c` (batch_one_named()), a failure or its persistence told on its line `line`. Not a
   // batch lowered to one as the fix or the way round it ("reducing the batch size to 1 fixed it", "I had to
   // decrease batch size to 1 to avoid cuda OOM").
+  static constexpr std::string_view kLoweredWords[] = {"reduce", "reduced", "reducing", "decrease", "decreased", "decreasing",
+                                                       "lower", "lowered", "lowering"};
   static bool batch_of_one_fails(std::string_view c, std::string_view line) {
+    // (The fix's words whole: not "slower", "reduction", "fixed 128 crops", "fixed-size".)
     if (!contains_any(line, {" but", "still", "even", "out of memory", "oom", "error"}) ||
-        contains_any(line, {"fixed", "solved", "works now", "it works", "runs now", "resolved", "to avoid", "decreas",
-                            "reduc", "lower"})) {
+        contains_any(line, {"fixed it", "fixes it", "fixed the", "fixed this", "that fixed", "which fixed", "this fixed",
+                            "is fixed", "was fixed", "solved", "works now", "it works", "runs now", "resolved", "to avoid"}) ||
+        std::any_of(std::begin(kLoweredWords), std::end(kLoweredWords), [&](std::string_view w) { return contains_word(line, w); })) {
       return false;
     }
     // (Nor one told working, batch_one_worked(): "the model fits fine with batch size of 1".)
@@ -3991,9 +3995,22 @@ class Reader {
               clause.empty() ? lo.substr(0, p) : clause.substr(0, static_cast<size_t>(lo.data() + p - clause.data()));
           // (The memory of something, "the memory of each dataloader worker goes up every iteration": the
           // memory is the subject, the worker whose it is.)
-          if (contains_any(subject, {"memory of ", "memory usage of ", "memory use of ", "ram of ", "vram of ",
-                                     "memory consumption of ", "memory footprint of "})) {
-            return true;
+          // Only where the memory's phrase is the verb's subject: no other verb nor measure between them ("The
+          // memory of each worker is about 2 GB and the validation loss goes up every epoch": the loss's rise).
+          {
+            size_t of = std::string_view::npos, of_end = 0;
+            for (std::string_view m : {"memory of ", "memory usage of ", "memory use of ", "ram of ", "vram of ",
+                                       "memory consumption of ", "memory footprint of "}) {
+              const size_t q = subject.rfind(m);
+              if (q != std::string_view::npos && (of == std::string_view::npos || q > of)) of = q, of_end = q + m.size();
+            }
+            if (of != std::string_view::npos) {
+              const std::string_view between = subject.substr(of_end);
+              if (!contains_any(between, {" and ", " is ", " was ", " are ", " were ", "loss", "accuracy", "learning rate",
+                                          "speed", "latency", "perplexity", "reward", "score", "throughput", "norm"})) {
+                return true;
+              }
+            }
           }
           if (contains_any(subject, {"loss", "accuracy", "learning rate", "temperature", "number of", "worker", "speed",
                                      "step time", "latency", "length", "batch size", "norm", "gradient", "perplexity",
@@ -4102,7 +4119,26 @@ class Reader {
     // epoch?", "memory increases every iteration, is this a leak?").
     const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
     // ("per batch", "per forward", "per call": a repeat the words() table's "each" / "every" / steps do not hold)
-    const bool per_repeat = contains_any(lo, {"per batch", "per forward", "per call"});
+    // An amount of memory per repeat of the work ("goes up by about 50MB per batch", "increases by
+    // 200MB per request"): a size just before "per", the repeat's noun a word of its own after it (not
+    // "samples per batch", "memory per batch size", which tell the batch's size).
+    bool per_repeat = false;
+    for (size_t p = lo.find("per "); !per_repeat && p != std::string::npos; p = lo.find("per ", p + 4)) {
+      if (!word_starts_at(lo, p)) continue;
+      const std::string_view amount = std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
+      if (!contains_any(amount, {"mb ", "gb ", "kb ", "mib ", "gib ", "kib ", "bytes "})) continue;
+      for (std::string_view noun : {"batch", "forward", "call", "request", "image", "sample", "prompt", "inference",
+                                    "query", "file", "video"}) {
+        const size_t q = p + 4;
+        if (lo.compare(q, noun.size(), noun) != 0) continue;
+        size_t e = q + noun.size();
+        if (e < lo.size() && (lo[e] == 's' || lo[e] == 'e')) ++e;  // ("per requests", "per batches")
+        if (e < lo.size() && lo[e] == 's') ++e;
+        if ((e >= lo.size() || !(is_alpha(lo[e]) || is_digit(lo[e]) || lo[e] == '_')) && lo.compare(e, 5, " size") != 0) {
+          per_repeat = true;
+        }
+      }
+    }
     if ((((has(kWGrow) || piles_up || more_and_more || goes_up) && (has(kWPer) || has(kWStep) || ongoing || per_repeat) &&
           mem_noun &&
           !grows_something_else && !growth_only_asked) ||
@@ -8441,6 +8477,30 @@ if (contains("other process") || contains("another process") || contains("other 
   // to 1, it can work"), no failure told in the rest of the clause. Not where that piece tells a
   // failure ("even batch size 1 fails", "batch size 1 doesn't work") or a trial ("I tried to see if it
   // works with bs=1, but no success"), nor asks ('?').
+  // "runs" as the run going on, not "runs out (of memory)". `t` is lower case.
+  static bool runs_told(std::string_view t) {
+    for (size_t p = t.find("runs"); p != std::string_view::npos; p = t.find("runs", p + 4)) {
+      if (is_word_at(t, p, 4) && t.compare(p + 4, 4, " out") != 0) return true;
+    }
+    return false;
+  }
+  // A footprint measured at the setting ("bs=1 takes 18GB", "uses 9.5 GB"): the run went that far.
+  static bool footprint_measured(std::string_view t) {
+    for (std::string_view v : {"takes ", "uses ", "used ", "took ", "needs "}) {
+      for (size_t p = t.find(v); p != std::string_view::npos; p = t.find(v, p + 1)) {
+        if (!word_starts_at(t, p)) continue;
+        size_t e = p + v.size();
+        if (e >= t.size() || !is_digit(t[e])) continue;
+        while (e < t.size() && (is_digit(t[e]) || t[e] == '.')) ++e;
+        if (e < t.size() && t[e] == ' ') ++e;
+        if (t.compare(e, 2, "gb") == 0 || t.compare(e, 2, "mb") == 0 || t.compare(e, 3, "gib") == 0 ||
+            t.compare(e, 3, "mib") == 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
   static bool batch_one_worked(std::string_view lo) {
     for (std::string_view clause : clauses(lo)) {
       // Batch size 1 told as the one setting that keeps the OOM away ("I set the micro batch size to 1,
@@ -8476,7 +8536,8 @@ if (contains("other process") || contains("another process") || contains("other 
           return contains_word(t, "works") || contains_word(t, "worked") || contains_word(t, "working") ||
                  contains_any(t, {"can work", "does work", "did work"}) || contains_word(t, "fits") ||
                  contains_word(t, "fit") || contains_word(t, "fixed") || contains_word(t, "solved") ||
-                 contains_word(t, "resolved") || success_told(t);
+                 contains_word(t, "resolved") || success_told(t) || contains_word(t, "trains") || contains_word(t, "trained") ||
+                 runs_told(t) || footprint_measured(t);
         };
         // (Or an epoch's time told in the clause: "With batch size = 1, an epoch takes 4 hrs".)
         bool worked = (worked_in(piece) || epoch_time_told(clause)) && !contains_word(piece, "cpu");
@@ -9751,6 +9812,31 @@ if (contains("other process") || contains("another process") || contains("other 
            !size_named(target, true) && !contains_word(target, "ram") && !contains_word(target, "memory");
   }
 
+  // The versions up to one told working: a version's number ("0.9.11", "v2", "1.x"), then "and / or
+  // older / earlier / below" (kUpToOneGate), then working words within a few words ("0.9.11 and older are
+  // fine", "were fine", "up to 0.9.11 or earlier works fine", "2.1 and earlier don't OOM"). Not a batch's
+  // or an image's threshold ("batch sizes of 8 and below work fine", "images of 768 and below are fine"):
+  // a plain whole number is no version.
+  static bool versions_up_to_one_working(std::string_view lo) {
+    for (std::string_view gate : kUpToOneGate) {
+      for (size_t g = lo.find(gate); g != std::string_view::npos; g = lo.find(gate, g + 1)) {
+        size_t b = g;
+        while (b > 0 && (is_alpha(lo[b - 1]) || is_digit(lo[b - 1]) || lo[b - 1] == '.' || lo[b - 1] == '_')) --b;
+        const std::string_view number = lo.substr(b, g - b);
+        const bool dotted = number.find('.') != std::string_view::npos && number.size() >= 3 && is_digit(number[0]) &&
+                            number.back() != '.';
+        const bool v_named = number.size() >= 2 && number[0] == 'v' && is_digit(number[1]);
+        if (!dotted && !v_named) continue;
+        const std::string_view after = lo.substr(g + gate.size(), 32);
+        if (contains_any(after, {"work", "are fine", "were fine", "is fine", "was fine", "run fine", "ran fine", "seem",
+                                 "don't", "do not", "didn't", "did not", "are ok", "were ok", "versions work"})) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   // It worked before a new version, release or commit and fails (or needs more) after it: "one of
   // the latest commits blew up memory requirements", "Worked under the initial release ... After the
   // newest release it no longer works", "since upgrading to 2.3 it OOMs", "when I used 0.10 I could
@@ -9817,14 +9903,11 @@ if (contains("other process") || contains("another process") || contains("other 
         "since the last update", "since the latest update", "since latest update", "since the last upgrade",
         "since the latest upgrade", "since the new update", "since the recent update", "since i updated",
         "since i upgraded", "after the last update", "after the latest update"};
-    static constexpr std::string_view kUpToOneWorking[] = {
-        "and earlier seem", "and earlier work", "and earlier versions work", "and below work", "and older work",
-        "and older are fine", "and below are fine", "and earlier are fine", "and earlier don't", "and earlier do not"};
     auto named = [&](const auto& list) {
       return std::any_of(std::begin(list), std::end(list), [&](std::string_view w) { return lo.find(w) != std::string_view::npos; });
     };
     const bool change_since = named(kChangeSince);
-    const bool up_to_one_working = named(kUpToOneWorking);
+    const bool up_to_one_working = versions_up_to_one_working(lo);
     if (!change_since && !up_to_one_working &&
         !contains_any(lo, {"latest commit", "new commit", "recent commit", "newest release", "new release", "latest release",
                            "initial release", "previous release", "previous version", "older version", "earlier version",
@@ -9849,8 +9932,7 @@ if (contains("other process") || contains("another process") || contains("other 
     // since the last update I also tried".)
     if (contains_any(lo, {"update of my", "update to my", "update of the script"}) || contains_word(lo, "edit")) return false;
     if (change_since) return true;
-    // (The versions up to one: a version's number on the line.)
-    if (up_to_one_working && std::any_of(lo.begin(), lo.end(), [](char ch) { return is_digit(ch); })) return true;
+    if (up_to_one_working) return true;
     // ("same code no problem with previous version v4.x": fine before, told as no problem.)
     return contains_any(lo, {"worked", "was working", "no longer", "blew up", "blow up", "increased memory", "more memory",
                              "now fails", "now it fails", "broke", "started to", "began to", "no problem", "no issue",
@@ -10485,7 +10567,8 @@ if (contains("other process") || contains("another process") || contains("other 
       const double hours = number_before(lo, h);
       size_t m = e;  // ("2h30m", "2h30min": the minutes after it)
       while (m < lo.size() && is_digit(lo[m])) ++m;
-      const bool minutes_after = m > e && m < lo.size() && lo[m] == 'm';
+      // ("2h30m", "2h30min", and "2h30" with the minutes' unit left out: two digits at most, then no word)
+      const bool minutes_after = m > e && ((m < lo.size() && lo[m] == 'm') || (m - e <= 2 && (m >= lo.size() || !word_char(lo[m]))));
       if (hours > 0 && hours <= 24 && (e >= lo.size() || !word_char(lo[e]) || minutes_after)) return true;
     }
     return false;

@@ -1369,6 +1369,50 @@ std::string_view clause_at(std::string_view lo, size_t pos) {
   return {};
 }
 
+bool name_told_absent(std::string_view lo, size_t at) {
+  if (at >= lo.size()) return false;
+  const std::string_view after = lo.substr(at);
+  // Searched for and not found: a search told on the line, its empty result after the name.
+  if ((contains_word_start(lo, "grep") || contains_word_start(lo, "search")) &&
+      contains_any(after, {"found nothing", "nothing found", "no matches", "no hits", "returns nothing", "returned nothing",
+                           "gives nothing", "gave nothing", "nothing came up", "found no "})) {
+    return true;
+  }
+  const std::string_view cl = clause_at(lo, at);
+  if (cl.empty()) return false;
+  const size_t from = static_cast<size_t>(cl.data() - lo.data());
+  std::string_view head = cl.substr(0, at - from);
+  // (A device's or the memory's name between the denial and the failure's: "no CUDA OOM", "not a GPU OOM".)
+  for (std::string_view dev : {"cuda ", "gpu ", "cpu ", "host ", "vram ", "ram ", "memory "}) {
+    if (head.size() >= dev.size() && head.substr(head.size() - dev.size()) == dev &&
+        word_starts_at(lo, from + head.size() - dev.size())) {
+      head.remove_suffix(dev.size());
+      break;
+    }
+  }
+  bool without = false, denied = false;
+  for (std::string_view d : {"no ", "no more ", "not ", "not a ", "not an ", "never ", "isn't ", "isn't a ", "isn't an ",
+                             "wasn't ", "wasn't a ", "wasn't an ", "without ", "without a ", "without an ", "without any "}) {
+    if (head.size() >= d.size() && head.substr(head.size() - d.size()) == d && word_starts_at(lo, from + head.size() - d.size())) {
+      denied = true;
+      without = d.rfind("without", 0) == 0;
+      break;
+    }
+  }
+  // "any" after a denial a few words back: "I didn't see any OOM", "we never got any out of memory".
+  if (!denied && head.size() >= 4 && head.substr(head.size() - 4) == "any " && word_starts_at(lo, from + head.size() - 4)) {
+    const std::string_view near = head.substr(head.size() >= 24 ? head.size() - 24 : 0);
+    denied = contains_any(near, {"n't ", "not ", "never ", "without "});
+  }
+  if (!denied) return false;
+  // The work told failing for it ("I can't train it without OOM"), or the failure coming later.
+  if (without && contains_any(cl, {"can't", "cannot", "can not", "unable", "not able", "difficult", "hard to", "impossible",
+                                   "fail", "struggl"})) {
+    return false;
+  }
+  return !contains_any(after, {"until", "till ", "but then", "at first"});
+}
+
 size_t zh_kill_at(std::string_view lo) {
   constexpr std::string_view kGpuMemory = "\xe6\x98\xbe\xe5\xad\x98";  // 显存
   if (lo.find(kGpuMemory) != std::string_view::npos) return std::string_view::npos;

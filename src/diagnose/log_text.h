@@ -402,6 +402,16 @@ bool leak_guessed(std::string_view lo);
 bool image_format_named(std::string_view lo);
 /// The clause of clauses(lo) holding lo[pos]; empty when `pos` is past the end.
 std::string_view clause_at(std::string_view lo, size_t pos);
+/// Whether the failure's name at `at` of the lower-cased line `lo` is told absent or not found:
+/// denied just before it, the denial starting a word with at most a device's or the memory's name
+/// between ("no CUDA_OUT_OF_MEMORY error is raised", "This was not a CUDA OOM", "It's not OOM", "This
+/// isn't an out of memory problem", "I didn't see any OOM", "there is still no OOM after three days"),
+/// or searched for and not found after it ("I grep'd the log for CUDA_OUT_OF_MEMORY and found
+/// nothing"). Not a denial of another word ("Without LoRA OOM right away", "Jetson Nano out of
+/// memory", "Grounding DINO OOM"), nor the work told failing for it ("I can't train it without OOM",
+/// "difficult to train without OOM"), nor the failure told coming later ("no OOM until epoch 3", "no
+/// OOM at first, but then ...").
+bool name_told_absent(std::string_view lo, size_t at);
 /// Where a kill or the system's OOM is told in Chinese on the lower-cased line `lo`: "自动kill程序了"
 /// (the program was killed by itself), "被kill" / "kill掉" / "被杀" / "杀掉" / "杀死" (killed), or the
 /// system's own OOM ("系统会OOM", "系统OOM"); not denied just before (没 / 不: "没有被kill"), not the

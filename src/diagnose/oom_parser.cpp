@@ -1745,8 +1745,16 @@ std::vector<OomRecord> parse_oom_log(std::string_view text) {
     const std::string line = clean(raw);
     const std::string next_clean = i + 1 < lines.size() ? trim(strip_log_prefix(clean(lines[i + 1].raw.substr(0, 400)))) : "";
     const std::vector<HeadHit> hits = heads_of_line(line, next_clean);
+    std::optional<std::string> line_lower;  // made once, for the first head that needs it
     for (size_t h = 0; h < hits.size(); ++h) {
       const HeadHit& hit = hits[h];
+      // A message's head told absent or searched for and not found ("No CUDA_ERROR_OUT_OF_MEMORY is
+      // raised, the call just blocks", 'I grepped dmesg for "Out of memory: Killed process" and found
+      // nothing'): no report (name_told_absent()).
+      if (hit.pos > 0) {
+        if (!line_lower) line_lower = lower(line);
+        if (name_told_absent(*line_lower, hit.pos)) continue;
+      }
       // cuBLAS's handle not created after (or before) a CUDA kernel's assertion ("Indexing.cu:1146:
       // indexSelectLargeIndex: ... Assertion `srcIndex < srcSelectDimSize` failed.", "device-side
       // assert triggered", an embedding's index out of range): the assert left the CUDA context
@@ -2851,6 +2859,69 @@ bool memory_short_or_taken(std::string_view lo) {
 }
 
 
+// Whether the memory told short at `at` of the lower-cased line `lo` is only supposed, asked or denied:
+// a condition in its clause ("If 32 GB memory is not large enough, ...", "When the GPU memory is
+// insufficient, the scheduler preempts", "in case the memory is not enough"), its words up to the next
+// mark asking ("Maybe the GPU memory is not enough? No error is shown"), or the shortness denied ("I
+// don't think the memory is insufficient"). Shared by memory_told_not_sufficient() and the parser's
+// "memory is insufficient / not enough" names.
+bool memory_shortness_supposed(std::string_view lo, size_t at) {
+  const std::string_view clause = clause_at(lo, at);
+  // ("when" as the condition that opens its clause, "When the GPU memory is insufficient, the scheduler
+  // preempts ...", not the premise after a question's verb, "How do I use two A100s when one A100's memory is
+  // insufficient?")
+  const std::string_view opening = trim_view(clause);
+  const bool when_opens = opening.rfind("when ", 0) == 0 || opening.rfind("whenever ", 0) == 0 ||
+                          opening.rfind("and when ", 0) == 0 || opening.rfind("but when ", 0) == 0;
+  if (contains_word(clause, "if") || when_opens || contains_word(clause, "unless") || contains_word(clause, "whether") ||
+      clause.find("in case") != std::string_view::npos ||
+      contains_any(clause, {"don't think", "do not think", "didn't think", "doubt that", "not because", "isn't because"})) {
+    return true;
+  }
+  // Asked: the words up to the next mark end in a question mark, and the shortness itself is what is asked
+  // (the clause opens with a verb of asking, "Is 24GB of VRAM not sufficient ...?", or hedges, "Maybe the
+  // GPU memory is not enough?"); not a question about something else that tells it as given ("How do I use
+  // two A100s when one A100 graphics memory is insufficient?").
+  const size_t mark = lo.find_first_of(",.;!?", at);
+  if (mark == std::string_view::npos || lo[mark] != '?') return false;
+  const std::string_view opens = trim_view(clause);
+  // (Not a modal's question about a way round it: "Can increasing tensor_parallel_size solve the problem that the
+  // single card's memory is not enough?")
+  for (std::string_view aux : {"is ", "was ", "are ", "were ", "does ", "do ", "did ", "isn't ", "doesn't ", "maybe ",
+                               "perhaps "}) {
+    if (opens.rfind(aux, 0) == 0) return true;
+  }
+  return contains_any(clause, {"maybe", "perhaps", "might", "possibly", "probably", "i guess", "i wonder", "could it be"});
+}
+
+// Whether the lower-cased line `lo` names the failure ("out of memory", "OOM", "not enough memory",
+// "the memory is insufficient / not enough") and every such name is told absent (name_told_absent()) or
+// the memory's shortness only supposed, asked or denied (memory_shortness_supposed()). False for a line
+// that names no failure.
+bool names_all_denied(std::string_view lo) {
+  int denied = 0;
+  for (std::string_view name : {"out of memory", "out-of-memory", "oom", "not enough memory", "insufficient memory",
+                                "memory is insufficient", "memory was insufficient", "memory is not enough",
+                                "memory was not enough", "memory isn't enough"}) {
+    for (size_t p = lo.find(name); p != std::string_view::npos; p = lo.find(name, p + 1)) {
+      if (name == "oom" && !is_word_at(lo, p, 3) &&
+          !(word_starts_at(lo, p) && (lo.compare(p, 4, "ooms") == 0 || lo.compare(p, 5, "oomed") == 0))) {
+        continue;
+      }
+      if (!word_starts_at(lo, p)) continue;
+      const bool shortness = name.rfind("memory ", 0) == 0;
+      if (name_told_absent(lo, p) || (shortness && memory_shortness_supposed(lo, p))) {
+        ++denied;
+      } else {
+        return false;
+      }
+    }
+  }
+  // (A failure told live in other words beside the denied name: "This is not a CUDA out of memory error, the
+  // machine runs out.")
+  return denied > 0 && !contains_any(lo, {"runs out", "ran out", "run out", "running out", "killed", "crashes", "crashed"});
+}
+
 // The memory itself told not sufficient (or not large or big enough), in words that ask nothing up to the
 // next mark ("since a single GPU's VRAM isn't sufficient to accommodate such large models, are there plans
 // ...?"), not "Is 24GB of VRAM not sufficient for the 7B model?", nor something else ("empty_cache() is not
@@ -2879,16 +2950,9 @@ bool memory_told_not_sufficient(std::string_view lo) {
         if (at != std::string_view::npos) break;
       }
       if (at == std::string_view::npos) continue;
-      // (Nor supposed or a condition: "If 32 GB memory is not large enough, what's the right size?", "When the
-      // GPU memory isn't large enough, DeepSpeed offloads", "in case the GPU memory is not large enough".)
-      const std::string_view clause = clause_at(lo, at);
-      if (contains_word(clause, "if") || contains_word(clause, "when") || contains_word(clause, "whenever") ||
-          contains_word(clause, "unless") || contains_word(clause, "whether") || clause.find("in case") != std::string_view::npos) {
-        continue;
-      }
-      // (Asked: the words up to the next mark end in a question mark.)
-      const size_t mark = lo.find_first_of(",.;!?", at);
-      if (mark == std::string_view::npos || lo[mark] != '?') return true;
+      // (Nor supposed, asked or denied: "If 32 GB memory is not large enough, what's the right size?", "When
+      // the GPU memory isn't large enough, DeepSpeed offloads", "in case the GPU memory is not large enough".)
+      if (!memory_shortness_supposed(lo, at)) return true;
     }
   }
   return false;
@@ -4128,13 +4192,11 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
       // the name's own clause ("In that if I run it, I get a segfault. It gives me the -ENOMEM." tells it),
       // code and advice anywhere on the line, the error told gone; other phrases are told.
       auto not_told_as_failure = [&](std::string_view ph, size_t at) {
-        // (The memory told short in a condition, "If the memory is insufficient, the scheduler waits",
-        // as memory_told_not_sufficient() refuses one.)
+        // (The memory told short only supposed, asked or denied, "If the memory is insufficient, the
+        // scheduler waits", as memory_told_not_sufficient() refuses one: memory_shortness_supposed().)
         if ((ph.rfind("memory is ", 0) == 0 || ph.rfind("memory was ", 0) == 0) &&
             (ph.find("sufficient") != std::string_view::npos || ph.find("enough") != std::string_view::npos)) {
-          const std::string_view cl = clause_at(lo, at);
-          return contains_word(cl, "if") || contains_word(cl, "unless") || contains_word(cl, "whether") ||
-                 cl.find("in case") != std::string_view::npos;
+          return memory_shortness_supposed(lo, at);
         }
         const bool memory_error = ph.find("memoryerror") != std::string_view::npos;
         const bool r_words = ph == "allocate vector of size" || ph == "allocate a vector of size";
@@ -4161,25 +4223,8 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                // a test's "expected exception of type bad_alloc")
                (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}));
       };
-      // Whether the failure's name at `at` is told absent ("no CUDA_OUT_OF_MEMORY error is raised, it just
-      // hangs", "This was not a CUDA OOM", "finishes without an out of memory error") or searched for and
-      // not found ("I grep'd the log for CUDA_OUT_OF_MEMORY and found nothing"): a denial just before the
-      // name, in its clause. Not where the line tells the work failing for it ("I can't train it without
-      // OOM", "difficult to train without OOM", "still can't run it without OOMing").
-      auto mention_denied = [&](size_t at) {
-        if (contains_any(lo, {"grep", "search"}) &&
-            contains_any(lo, {"found nothing", "nothing found", "no match", "no hits", "returns nothing", "returned nothing"})) {
-          return true;
-        }
-        const std::string_view cl = clause_at(lo, at);
-        const size_t in_cl = at - static_cast<size_t>(cl.data() - lo.data());
-        const std::string_view before = cl.substr(in_cl >= 14 ? in_cl - 14 : 0, in_cl >= 14 ? 14 : in_cl);
-        const bool denied = contains_any(before, {"no ", "not a ", "not an ", "without ", "without an ", "without any ",
-                                                  "never ", "no more "}) &&
-                            before.find("no matter") == std::string_view::npos;
-        return denied && !contains_any(lo, {"can't", "cannot", "can not", "unable", "not able", "difficult", "hard to",
-                                            "impossible", "still", "fail", "but then", "until"});
-      };
+      // Whether the failure's name at `at` is told absent or searched for and not found (name_told_absent()).
+      auto mention_denied = [&](size_t at) { return name_told_absent(lo, at); };
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
       int64_t bfc_stats_limit = -1, bfc_stats_in_use = -1;  // a BFC "Stats:" block's Limit and InUse
@@ -4386,7 +4431,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         // noun ("try to train 1024 resolution memory out", "Memory out 问题", "cpu memory exceed during
         // training", "a RAM exceeding problem"); not "memory out of ..." / "memory output", the memory
         // swapped or paged out, nor a sum compared ("free memory exceeds the request", "exceeds 8gb").
-        for (std::string_view w : {"memory out", "memory exceed", "ram exceed"}) {
+        for (std::string_view w : {"memory out", "memory exceed", "ram exceed", "vram exceed"}) {
           for (size_t p = lo.find(w); at == std::string::npos && p != std::string::npos; p = lo.find(w, p + 1)) {
             size_t e = p + w.size();
             const bool exceed = w.back() == 'd';
@@ -4397,14 +4442,28 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             }
             if (!word_starts_at(lo, p) || (e < lo.size() && is_alpha(lo[e]))) continue;
             const std::string_view next = std::string_view(lo).substr(e, 12);
+            // (Chinese writes its problem's noun and its marks without a space: "memory out问题",
+            // "memory out。", "memory out，".)
             const bool ends = e >= lo.size() || std::string_view(".,;:!)").find(lo[e]) != std::string_view::npos ||
                               next.rfind(" \xe9\x97\xae\xe9\xa2\x98", 0) == 0 ||  // 问题 (problem)
+                              next.rfind("\xe9\x97\xae\xe9\xa2\x98", 0) == 0 ||
+                              next.rfind("\xe3\x80\x82", 0) == 0 || next.rfind("\xef\xbc\x8c", 0) == 0 ||  // 。，
                               contains_any(next.substr(0, 10), {" error", " problem", " issue"}) ||
                               (exceed && contains_any(next.substr(0, 8), {" during", " when", " while", " at "}));
             const std::string_view before = std::string_view(lo).substr(p >= 12 ? p - 12 : 0, p >= 12 ? 12 : p);
-            // (Nor one only feared or to be warned of: "a warning before memory exceeding issues happen".)
-            if (ends && !contains_any(before, {"swap", "page", "paging", "free ", "offload", "copy", "move"}) &&
-                !contains_any(lo, {"before", "warn", "avoid", "prevent", "would be nice", "feature"}) &&
+            const std::string_view cl = clause_at(lo, p);
+            // Not the memory moved out ("swapped / paged / spilled / evicted / flushed out"), a sum compared
+            // ("free memory exceeds the request"), one only feared, warned of or advised for ("a warning before
+            // memory exceeding issues happen", "If GPU memory exceeds during training, lower the batch size"),
+            // an estimate's ("the calculator says memory exceeds at 32k context, but it runs fine"), nor one
+            // told gone ("the RAM exceeding issue does not happen anymore").
+            const std::string_view verb_before = std::string_view(lo).substr(p >= 32 ? p - 32 : 0, p >= 32 ? 32 : p);
+            if (ends && !contains_any(before, {"free ", "before"}) &&
+                !contains_any(verb_before, {"swap", "page", "paging", "offload", "copy", "move", "spill", "evict", "flush",
+                                            "writ"}) &&
+                !contains_any(cl, {"warn", "avoid", "prevent", "would be nice", "feature request", "says", "estimat",
+                                   "calculat", "predict"}) &&
+                !contains_word(cl, "if") && !told_not_so(cl) && !contains_any(lo, {"runs fine", "run fine", "works fine"}) &&
                 !mention_denied(p) && !asked_at(lo, p)) {
               at = p;
             }
@@ -4427,6 +4486,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             continue;
           }
           if (kill_not_the_failure(lo, p)) continue;  // (an object destroyed; the bound of a holding)
+          if (mention_denied(p)) continue;            // ('I grepped dmesg for "Killed process" and found nothing')
           if (is_word_at(lo, p, 6) && lo.compare(p + 6, 10, " two birds") != 0 &&
               !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0))) &&
               (!asked_at(lo, p) || contains_word(clause_at(lo, p), "why"))) {
@@ -4464,9 +4524,25 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             }
           }
         }
+        // The kill told without its killer ("the process kills itself after some time", "the script
+        // eventually kills itself"): the program's noun a word or two before, not a condition, a plan or a
+        // kill on purpose ("when no step finishes, the process kills itself so the launcher restarts it",
+        // "a watchdog that kills itself"), not denied, not asked whether.
+        for (size_t p = lo.find("kills itself"); at == std::string::npos && p != std::string::npos;
+             p = lo.find("kills itself", p + 1)) {
+          const std::string_view cl = clause_at(lo, p);
+          const size_t from = static_cast<size_t>(cl.data() - lo.data());
+          const std::string_view subject = cl.substr(0, p - from).substr(p - from > 32 ? p - from - 32 : 0);
+          if (word_starts_at(lo, p) &&
+              contains_any(subject, {"process ", "script ", "program ", "job ", "training ", "trainer ", "python "}) &&
+              !contains_any(subject, {"watchdog", "supervisor", "launcher"}) && !contains_word(cl, "if") &&
+              !contains_any(lo, {"so that", "so the ", "should", "proposal", "feature", "would", "could",
+                                 "option", "on purpose", "deliberately", "intentionally", "by design"}) &&
+              !told_not_so(cl) && (!asked_at(lo, p) || contains_word(cl, "why"))) {
+            at = p;
+          }
+        }
         for (const char* phrase : {"return code = -9", "return code -9", "exit code -9", "exit code 137", "with code 137",
-                                   // ("the process kills itself after some time": the kill told without its killer)
-                                   "process kills itself",
                                    "已杀死",
                                    "被系统终止", "被系统杀死", "被杀死", "被杀掉",
                                    // Colab's own notice: "Your session crashed after using all available RAM.",
@@ -4572,8 +4648,13 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                              : (error_told && memory_short_asked(lo)) || resource_exhausted_told(lo) ||
                                    (&l == &lines.front() && memory_requirement_title(lo) &&
                                     failure_shown(!memory_requirement_asked(lo)))) {
-        at = 0;
-        named = true;
+        // (Not a line whose failure names are all told absent or only supposed: "This isn't an out of
+        // memory problem", "I don't think the memory is insufficient", "When the GPU memory is
+        // insufficient, the scheduler preempts ...": names_all_denied().)
+        if (!names_all_denied(lo)) {
+          at = 0;
+          named = true;
+        }
       }
       if (at == std::string::npos) continue;
       // A CUDA GPU's memory named ("cuda", "gpu", "vram", 显存 zh: GPU memory): the report's device.
