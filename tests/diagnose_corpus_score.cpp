@@ -398,6 +398,10 @@
 //   research code of 2016 .. 2022 in fields the corpus had touched little, at the start of the next
 //   session; committed on their own before anything was scored on them). Scored only when asked for
 //   (OOMKIT_CORPUS_PART=held99).
+// - held100: tests/data/oom-corpus-held100/ (164 reports gathered the same way, in thirty-one shares on
+//   research code of 2016 .. 2023 in vision, 3D, science and classic NLP, at the start of the next
+//   session; committed on their own before anything was scored on them). Scored only when asked for
+//   (OOMKIT_CORPUS_PART=held100).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
