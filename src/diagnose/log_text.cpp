@@ -685,8 +685,31 @@ bool zh_asked_supposed_or_denied(std::string_view text) {
         head.find("\xe8\xaf\xb4") == std::string_view::npos;  // 说 (says)
   }
   if (!consequence_told && (ruguo != std::string_view::npos || dehua != std::string_view::npos)) return true;
-  for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f",
-                        "\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
+  // Asked: a question mark, 吗, 是否 (whether), 够不够 (enough or not); not the question that asks only for a
+  // way out after the failure is told ("会爆内存无法正常运行，有办法解决吗？": it blows the memory and cannot run,
+  // is there a way to solve it?): the clause of 有办法解决 / 怎么解决 / 如何解决 / 怎么办 / 有什么办法 /
+  // 有什么解决 and what follows it are no asking of the failure.
+  std::string_view asked_text = text;
+  for (std::string_view fix_ask : {"\xe6\x9c\x89\xe5\x8a\x9e\xe6\xb3\x95\xe8\xa7\xa3\xe5\x86\xb3",
+                                   "\xe6\x80\x8e\xe4\xb9\x88\xe8\xa7\xa3\xe5\x86\xb3",
+                                   "\xe5\xa6\x82\xe4\xbd\x95\xe8\xa7\xa3\xe5\x86\xb3",
+                                   "\xe6\x80\x8e\xe4\xb9\x88\xe5\x8a\x9e",
+                                   "\xe6\x9c\x89\xe4\xbb\x80\xe4\xb9\x88\xe5\x8a\x9e\xe6\xb3\x95",
+                                   "\xe6\x9c\x89\xe4\xbb\x80\xe4\xb9\x88\xe8\xa7\xa3\xe5\x86\xb3"}) {
+    const size_t at = asked_text.find(fix_ask);
+    if (at == std::string_view::npos) continue;
+    // (Back to the mark that opens its clause: "，" "。" "；" "," ";".)
+    size_t open = 0;
+    for (std::string_view mark : {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", ",", ";"}) {
+      const size_t m = asked_text.substr(0, at).rfind(mark);
+      if (m != std::string_view::npos && m + mark.size() > open) open = m + mark.size();
+    }
+    if (open > 0) asked_text = asked_text.substr(0, open);
+  }
+  for (const char* x : {"\xef\xbc\x9f", "?", "\xe5\x90\x97", "\xe6\x98\xaf\xe5\x90\xa6", "\xe5\xa4\x9f\xe4\xb8\x8d\xe5\xa4\x9f"}) {
+    if (asked_text.find(x) != std::string_view::npos) return true;
+  }
+  for (const char* x : {"\xe4\xb8\x8d\xe4\xbc\x9a\xe7\x88\x86",
                         "\xe6\xb2\xa1\xe6\x9c\x89\xe7\x88\x86", "\xe6\xb2\xa1\xe7\x88\x86", "\xe4\xb8\x8d\xe7\x88\x86",
                         // 没撑爆 / 没有撑爆 / 不会撑爆 / 不撑爆 ("did not / will not blow it up"), 没爆掉
                         "\xe6\xb2\xa1\xe6\x92\x91\xe7\x88\x86", "\xe6\xb2\xa1\xe6\x9c\x89\xe6\x92\x91\xe7\x88\x86",
@@ -1406,8 +1429,12 @@ bool name_told_absent(std::string_view lo, size_t at) {
   }
   if (!denied) return false;
   // The work told failing for it ("I can't train it without OOM"), or the failure coming later.
-  if (without && contains_any(cl, {"can't", "cannot", "can not", "unable", "not able", "difficult", "hard to", "impossible",
-                                   "fail", "struggl"})) {
+  // (Also asked how to do the work without it: "how run null text inversion on a T4 without CUDA out of memory",
+  // "is there a way to train it without OOM", "so I can run it on my GPU without CUDA OOM".)
+  if (without && (contains_any(cl, {"can't", "cannot", "can not", "unable", "not able", "difficult", "hard to", "impossible",
+                                    "fail", "struggl", "is there a way", "is there any way", "so i can", "so that i can",
+                                    "wondering"}) ||
+                  contains_word(cl, "how"))) {
     return false;
   }
   return !contains_any(after, {"until", "till ", "but then", "at first"});

@@ -409,7 +409,7 @@ std::string_view clause_at(std::string_view lo, size_t pos);
 /// or searched for and not found after it ("I grep'd the log for CUDA_OUT_OF_MEMORY and found
 /// nothing"). Not a denial of another word ("Without LoRA OOM right away", "Jetson Nano out of
 /// memory", "Grounding DINO OOM"), nor the work told failing for it ("I can't train it without OOM",
-/// "difficult to train without OOM"), nor the failure told coming later ("no OOM until epoch 3", "no
+/// "difficult to train without OOM", "how to run it on a T4 without CUDA out of memory"), nor the failure told coming later ("no OOM until epoch 3", "no
 /// OOM at first, but then ...").
 bool name_told_absent(std::string_view lo, size_t at);
 /// Where a kill or the system's OOM is told in Chinese on the lower-cased line `lo`: "自动kill程序了"

@@ -3632,7 +3632,23 @@ bool memory_trouble_prose(std::string_view lo) {
       if ((gpu_blown(clause) || gpu_filled(clause)) && !zh_asked_supposed_or_denied(clause)) return true;
       if (!in({"\xe6\x98\xbe\xe5\xad\x98", "\xe5\x86\x85\xe5\xad\x98", "\xe9\xa1\xaf\xe5\xad\x98"})) continue;  // 显存, 内存, 顯存 (traditional)
       const size_t normal = clause.find("\xe6\xad\xa3\xe5\xb8\xb8");  // 正常, not 不正常 (abnormal)
-      if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d")) continue;
+      // (Nor 无法正常 / 不能正常 "cannot ... normally": "会爆内存无法正常运行" blows the memory and cannot run.)
+      if (normal != std::string_view::npos && !(normal >= 3 && clause.substr(normal - 3, 3) == "\xe4\xb8\x8d") &&
+          !(normal >= 6 && (clause.substr(normal - 6, 6) == "\xe6\x97\xa0\xe6\xb3\x95" ||
+                            clause.substr(normal - 6, 6) == "\xe4\xb8\x8d\xe8\x83\xbd"))) {
+        continue;
+      }
+      // A memory error named as what the run reported or met (报内存错误 / 报cuda内存错误 / 出现显存错误 / 遇到了内存错误,
+      // "reports / meets a memory error"), told or asked why (为什么 / 为啥), not denied (没 / 不会 / 没有 before it).
+      for (std::string_view err : {"\xe5\x86\x85\xe5\xad\x98\xe9\x94\x99\xe8\xaf\xaf", "\xe6\x98\xbe\xe5\xad\x98\xe9\x94\x99\xe8\xaf\xaf"}) {
+        const size_t e = clause.find(err);
+        if (e == std::string_view::npos) continue;
+        const std::string_view before = clause.substr(e >= 15 ? e - 15 : 0, e >= 15 ? 15 : e);
+        const bool met = contains_any(before, {"\xe6\x8a\xa5", "\xe5\x87\xba\xe7\x8e\xb0", "\xe9\x81\x87\xe5\x88\xb0", "\xe6\x8f\x90\xe7\xa4\xba"});
+        const bool denied = contains_any(before, {"\xe6\xb2\xa1", "\xe4\xb8\x8d\xe4\xbc\x9a", "\xe4\xb8\x8d\xe5\x86\x8d"});
+        const bool why = contains_any(clause, {"\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88", "\xe4\xb8\xba\xe5\x95\xa5"});
+        if (met && !denied && (why || !zh_asked_supposed_or_denied(clause))) return true;
+      }
       // (Asked only why of the memory's own shortage, zh_shortage_asked_why(): "为什么24G的显存还不够用？" tells
       // the shortage it asks about.)
       if (zh_asked_supposed_or_denied(clause) && !zh_shortage_asked_why(clause)) continue;
