@@ -4125,8 +4125,7 @@ class Reader {
     bool per_repeat = false;
     for (size_t p = lo.find("per "); !per_repeat && p != std::string::npos; p = lo.find("per ", p + 4)) {
       if (!word_starts_at(lo, p)) continue;
-      const std::string_view amount = std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p);
-      if (!contains_any(amount, {"mb ", "gb ", "kb ", "mib ", "gib ", "kib ", "bytes "})) continue;
+      if (!size_named(std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p), true)) continue;
       for (std::string_view noun : {"batch", "forward", "call", "request", "image", "sample", "prompt", "inference",
                                     "query", "file", "video"}) {
         const size_t q = p + 4;
@@ -8484,19 +8483,13 @@ if (contains("other process") || contains("another process") || contains("other 
     }
     return false;
   }
-  // A footprint measured at the setting ("bs=1 takes 18GB", "uses 9.5 GB"): the run went that far.
+  // A footprint measured at the setting ("bs=1 takes 18GB", "uses 9.5 GB"): a size (size_named()) right
+  // after the verb; the run went that far.
   static bool footprint_measured(std::string_view t) {
     for (std::string_view v : {"takes ", "uses ", "used ", "took ", "needs "}) {
       for (size_t p = t.find(v); p != std::string_view::npos; p = t.find(v, p + 1)) {
-        if (!word_starts_at(t, p)) continue;
-        size_t e = p + v.size();
-        if (e >= t.size() || !is_digit(t[e])) continue;
-        while (e < t.size() && (is_digit(t[e]) || t[e] == '.')) ++e;
-        if (e < t.size() && t[e] == ' ') ++e;
-        if (t.compare(e, 2, "gb") == 0 || t.compare(e, 2, "mb") == 0 || t.compare(e, 3, "gib") == 0 ||
-            t.compare(e, 3, "mib") == 0) {
-          return true;
-        }
+        const size_t e = p + v.size();
+        if (word_starts_at(t, p) && e < t.size() && is_digit(t[e]) && size_named(t.substr(e, 12), true)) return true;
       }
     }
     return false;

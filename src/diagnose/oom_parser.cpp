@@ -2884,12 +2884,11 @@ bool memory_shortness_supposed(std::string_view lo, size_t at) {
   // two A100s when one A100 graphics memory is insufficient?").
   const size_t mark = lo.find_first_of(",.;!?", at);
   if (mark == std::string_view::npos || lo[mark] != '?') return false;
-  const std::string_view opens = trim_view(clause);
   // (Not a modal's question about a way round it: "Can increasing tensor_parallel_size solve the problem that the
   // single card's memory is not enough?")
   for (std::string_view aux : {"is ", "was ", "are ", "were ", "does ", "do ", "did ", "isn't ", "doesn't ", "maybe ",
                                "perhaps "}) {
-    if (opens.rfind(aux, 0) == 0) return true;
+    if (opening.rfind(aux, 0) == 0) return true;
   }
   return contains_any(clause, {"maybe", "perhaps", "might", "possibly", "probably", "i guess", "i wonder", "could it be"});
 }
