@@ -538,12 +538,9 @@ static bool sentence_around_code(std::string_view raw) {
   return !raw.empty() && (raw.back() == '.' || raw.back() == '!');
 }
 
-// The adjacent character pairs of a line, each byte mapped to one of 64 classes, 4096 bits in all:
-// "cannot contain" for a phrase whose first, middle or last pair is absent, in three bit tests
-// instead of a scan of the line. False positives only cost the scan they would have cost anyway.
-// The classes (kPairClass) keep every lowercase letter, digit and the common punctuation apart, so
-// a log's digits ("step 3400") do not stand for letter pairs ("st"); uppercase letters share their
-// lowercase class (the lines are lowercased), other bytes share the few classes left.
+// The adjacent character pairs of a line (pair_bit(), 4096 bits in all): "cannot contain" for a
+// phrase whose first, middle or last pair is absent, in three bit tests instead of a scan of the
+// line. False positives only cost the scan they would have cost anyway.
 class CharPairs {
  public:
   void assign(std::string_view s) {
@@ -557,22 +554,7 @@ class CharPairs {
   }
 
  private:
-  static constexpr std::array<uint8_t, 256> kPairClass = [] {
-    std::array<uint8_t, 256> c{};
-    constexpr std::string_view kOwn = " .,:;()[]_-/'\"=";  // 15 classes, then a-z and 0-9: 51 in all
-    constexpr size_t kOwnClasses = kOwn.size() + 26 + 10;
-    for (size_t i = 0; i < 256; ++i) c[i] = static_cast<uint8_t>(kOwnClasses + i % (64 - kOwnClasses));  // the rest: 13
-    for (size_t i = 0; i < kOwn.size(); ++i) c[static_cast<unsigned char>(kOwn[i])] = static_cast<uint8_t>(i);
-    for (int ch = 'a'; ch <= 'z'; ++ch) {
-      c[static_cast<size_t>(ch)] = static_cast<uint8_t>(kOwn.size() + static_cast<size_t>(ch - 'a'));
-      c[static_cast<size_t>(ch - 'a' + 'A')] = c[static_cast<size_t>(ch)];
-    }
-    for (int ch = '0'; ch <= '9'; ++ch) c[static_cast<size_t>(ch)] = static_cast<uint8_t>(kOwn.size() + 26 + static_cast<size_t>(ch - '0'));
-    return c;
-  }();
-  static size_t slot(char a, char b) {
-    return (static_cast<size_t>(kPairClass[static_cast<unsigned char>(a)]) << 6) | kPairClass[static_cast<unsigned char>(b)];
-  }
+  static size_t slot(char a, char b) { return pair_bit(a, b); }
   void set(char a, char b) { bits_[slot(a, b) >> 6] |= uint64_t{1} << (slot(a, b) & 63u); }
   bool test(char a, char b) const { return (bits_[slot(a, b) >> 6] >> (slot(a, b) & 63u)) & 1u; }
   std::array<uint64_t, 64> bits_{};

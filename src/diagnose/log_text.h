@@ -3,6 +3,8 @@
 // function here is linear in its input. Private to src/diagnose/.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -56,6 +58,30 @@ std::vector<LineView> split_line_views(std::string_view text);
 /// whose ESC was lost on the way ("[31m"), and NUL bytes; tabs become spaces.
 std::string strip_ansi(std::string_view s);
 inline char lower_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+// A byte's class for the character-pair filters (CharPairs in context.cpp, find_heads() in
+// oom_parser.cpp), one of 64: every letter (either case), digit and common punctuation mark its own,
+// the other bytes spread over the classes left. A pair of classes is one of 4096 bits; a phrase whose
+// adjacent pair's bit is unset is not in the line. (Each byte's low six bits, the filters' earlier
+// hash, made a log's digits stand for the letters p..y: "34" for "st".)
+inline constexpr std::array<uint8_t, 256> kPairClass = [] {
+  std::array<uint8_t, 256> c{};
+  constexpr std::string_view kOwn = " .,:;()[]_-/'\"=";  // 15 classes, then a-z and 0-9: 51 in all
+  constexpr size_t kOwnClasses = kOwn.size() + 26 + 10;
+  for (size_t i = 0; i < 256; ++i) c[i] = static_cast<uint8_t>(kOwnClasses + i % (64 - kOwnClasses));  // the rest: 13
+  for (size_t i = 0; i < kOwn.size(); ++i) c[static_cast<unsigned char>(kOwn[i])] = static_cast<uint8_t>(i);
+  for (int ch = 'a'; ch <= 'z'; ++ch) {
+    c[static_cast<size_t>(ch)] = static_cast<uint8_t>(kOwn.size() + static_cast<size_t>(ch - 'a'));
+    c[static_cast<size_t>(ch - 'a' + 'A')] = c[static_cast<size_t>(ch)];
+  }
+  for (int ch = '0'; ch <= '9'; ++ch) c[static_cast<size_t>(ch)] = static_cast<uint8_t>(kOwn.size() + 26 + static_cast<size_t>(ch - '0'));
+  return c;
+}();
+
+// The bit of the pair (a, b) in a 4096-bit set (kPairClass).
+inline constexpr size_t pair_bit(char a, char b) {
+  return (static_cast<size_t>(kPairClass[static_cast<unsigned char>(a)]) << 6) | kPairClass[static_cast<unsigned char>(b)];
+}
 std::string lower(std::string_view s);
 
 /// The word "cpu" on the lower-cased line `lo` names the host's memory or a CPU run ("got CPU OOM",

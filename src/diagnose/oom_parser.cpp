@@ -849,24 +849,18 @@ bool error_code_in_source(std::string_view lo) {
   return contains_any(lo, {"/*", "//", "case ", "#define", " == ", "return \"", "{cl_"});
 }
 
-// find_heads()'s hash of a character pair: six bits of each (lower-case letters, digits and the
-// punctuation of the heads stay apart), 4096 buckets.
-constexpr size_t head_pair_bit(char a, char b) {
-  return (static_cast<size_t>(static_cast<unsigned char>(a) & 63u) << 6) | (static_cast<unsigned char>(b) & 63u);
-}
-
 std::vector<HeadHit> find_heads(const std::string& line, const std::string& next = {}) {
   std::vector<HeadHit> hits;
   const std::string lo = lower(line);
-  // The line's adjacent character pairs, hashed to 4096 bits: a head whose first two characters
-  // (neither a space, which phrase_find() matches to any run of whitespace) are not a pair of the
-  // line is not looked for (one pass over the line in place of one search per head).
+  // The line's adjacent character pairs (pair_bit(), 4096 bits): a head whose first two or last two
+  // characters (neither a space, which phrase_find() matches to any run of whitespace) are not a
+  // pair of the line is not looked for (one pass over the line in place of one search per head).
   std::bitset<4096> pairs;
-  for (size_t i = 0; i + 1 < lo.size(); ++i) pairs.set(head_pair_bit(lo[i], lo[i + 1]));
+  for (size_t i = 0; i + 1 < lo.size(); ++i) pairs.set(pair_bit(lo[i], lo[i + 1]));
+  auto absent = [&](char a, char b) { return a != ' ' && b != ' ' && !pairs.test(pair_bit(a, b)); };
   for (const HeadDef& h : kHeads) {
-    if (h.phrase[0] != ' ' && h.phrase[1] != ' ' && h.phrase[1] != '\0' && !pairs.test(head_pair_bit(h.phrase[0], h.phrase[1]))) {
-      continue;
-    }
+    const std::string_view ph = h.phrase;
+    if (ph.size() >= 2 && (absent(ph[0], ph[1]) || absent(ph[ph.size() - 2], ph[ph.size() - 1]))) continue;
     for (auto [b, e] = phrase_find(lo, h.phrase); b != std::string::npos; std::tie(b, e) = phrase_find(lo, h.phrase, e)) {
       HeadHit hit;
       hit.pos = b;
