@@ -871,10 +871,11 @@ const char* const kFrameworks[] = {"vllm", "deepspeed", "fsdp", "lightning", "hf
 // deepspeed", "not using accelerate", "not an MLX issue"; a line that also names it otherwise ("works
 // without deepspeed, fails with deepspeed") still counts.
 bool named_as_not_used(std::string_view w, std::string_view line_lower) {
-  // Every denial below holds "no", "n't", "without", "instead" or "neither", or is Chinese (non-ASCII
-  // bytes): a line with none denies nothing.
+  // Every denial below holds "no ", "not ", "n't", "without", "instead" or "neither", or is Chinese
+  // (non-ASCII bytes): a line with none denies nothing ("None of the inputs" holds none of them).
   const bool non_ascii = std::any_of(line_lower.begin(), line_lower.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-  if (!non_ascii && line_lower.find("no") == std::string_view::npos && line_lower.find("n't") == std::string_view::npos &&
+  if (!non_ascii && line_lower.find("no ") == std::string_view::npos && line_lower.find("not ") == std::string_view::npos &&
+      line_lower.find("n't") == std::string_view::npos &&
       line_lower.find("without") == std::string_view::npos && line_lower.find("instead") == std::string_view::npos &&
       line_lower.find("neither") == std::string_view::npos) {
     return false;
@@ -4254,16 +4255,18 @@ class Reader {
     };
     // (The swap's and the HPC job's readings below: a sentence, not denied nor asked, with no GPU named
     // on the line: of the host.)
-    const bool host_told = sentence && !negated && lo.find('?') == std::string_view::npos && !gpu_memory_named(lo) &&
-                           !gpu_named(lo);
-    if (host_told && swap_configured(lo) && !swap_denied()) {
+    // (Read only on a line naming the swap or an HPC, which each reading below needs.)
+    auto host_told = [&] {
+      return sentence && !negated && lo.find('?') == std::string_view::npos && !gpu_memory_named(lo) && !gpu_named(lo);
+    };
+    if (has_text("swap") && host_told() && swap_configured(lo) && !swap_denied()) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.4, std::string(kSwapSetUp) + text(), 0, Told::kAccount);
     }
     // Memory told reaching what an HPC job requested or was granted, or its limit ("memory usage
     // increases ... to the maximum amount that I've requested from my HPC", "the HPC kills the job over
     // its memory limit"): a cluster job's memory is the host's RAM (SLURM's --mem), where the line
     // names no GPU (and the log no accelerator: context_at()).
-    if (host_told && contains_word(lo, "hpc") && (contains("memory") || contains_word(lo, "ram")) &&
+    if (contains_word(lo, "hpc") && host_told() && (contains("memory") || contains_word(lo, "ram")) &&
         contains_any(lo, {"requested", "maximum", "limit", "exceed", "granted", "allotted", "killed", "kills", "ran out",
                           "runs out", "run out", "not enough"})) {
       add(n, FactKind::kStatement, OomCause::kCpuRam, 0.3, std::string(kHpcJobMemory) + text(), 0, Told::kAccount);
@@ -7423,6 +7426,7 @@ if (contains("other process") || contains("another process") || contains("other 
   // asked or supposed), "memory" or "RAM" for, to or per the / my / this / each job and a size
   // ("allocating 32 GB of memory for the job"); no GPU named on the line.
   static bool job_memory_allotted(std::string_view lo) {
+    if (lo.find("job") == std::string_view::npos) return false;  // (every phrase below holds it)
     if (gpu_memory_named(lo) || gpu_named(lo)) return false;
     for (std::string_view t : sentences(lo)) {
       bool told = false;
@@ -7954,11 +7958,12 @@ if (contains("other process") || contains("another process") || contains("other 
     // are all on the last gpu, so when inferencing, the last gpu ran out of memory"), failing there: not spread
     // over the others. "The first / last" names one of several; "one / the same GPU" only beside other GPUs
     // named ("... while the other GPUs stay empty"). Not a single card holding it as meant.
-    const bool first_or_last = any({"all on the last gpu", "all on the last card", "all on the first gpu", "all on the first card",
+    // (Every phrase of these two holds "all ".)
+    const bool first_or_last = has_text("all ") && any({"all on the last gpu", "all on the last card", "all on the first gpu", "all on the first card",
                                     "all on gpu 0", "all on gpu0", "all on cuda:0", "all in the last gpu", "all in the first gpu",
                                     "all loaded on the first gpu", "all loaded onto the first gpu", "all loaded on the last gpu",
                                     "all loaded onto the last gpu", "all loaded on gpu 0"});
-    const bool one_of_several = any({"all on one gpu", "all on a single gpu", "all on the same gpu"}) &&
+    const bool one_of_several = has_text("all ") && any({"all on one gpu", "all on a single gpu", "all on the same gpu"}) &&
                                 any({"other gpu", "others", "gpus", "other card", "cards"});
     if ((first_or_last || one_of_several) && any({"weight", "model", "layers", "parameters"}) &&
         !any({"as expected", "as intended", "only have one", "only one gpu", "single card", "one card"}) &&
@@ -8681,12 +8686,15 @@ if (contains("other process") || contains("another process") || contains("other 
     // zh: 单卡 (one card), 同一张卡 / 同一块卡 / 一张卡 (the same / one card); then 多 (several), 两个 (two) or
     // 第二个 (the second) with 服务 (service), 模型 (model), 实例 (instance) or 进程 (process).
     // Not a question ("？"); the memory or a failure named (kZhMemoryWords, 报错 error, 不够 not enough, oom).
-    const bool zh_trouble = lo.find('?') == std::string_view::npos && lo.find("\xef\xbc\x9f") == std::string_view::npos &&
-                            (any({"\xe6\x8a\xa5\xe9\x94\x99", "\xe4\xb8\x8d\xe5\xa4\x9f", "oom", "out of memory"}) ||
-                             std::any_of(std::begin(kZhMemoryWords), std::end(kZhMemoryWords),
-                                         [&](std::string_view w) { return lo.find(w) != std::string_view::npos; }));
-    if (zh_trouble && any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
-                           "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"})) {
+    auto zh_trouble = [&] {
+      return lo.find('?') == std::string_view::npos && lo.find("\xef\xbc\x9f") == std::string_view::npos &&
+             (any({"\xe6\x8a\xa5\xe9\x94\x99", "\xe4\xb8\x8d\xe5\xa4\x9f", "oom", "out of memory"}) ||
+              std::any_of(std::begin(kZhMemoryWords), std::end(kZhMemoryWords),
+                          [&](std::string_view w) { return lo.find(w) != std::string_view::npos; }));
+    };
+    if (any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
+             "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"}) &&
+        zh_trouble()) {
       for (std::string_view c : {"\xe5\xa4\x9a", "\xe4\xb8\xa4\xe4\xb8\xaa", "\xe7\xac\xac\xe4\xba\x8c\xe4\xb8\xaa"}) {
         for (std::string_view r : {"\xe6\x9c\x8d\xe5\x8a\xa1", "\xe6\xa8\xa1\xe5\x9e\x8b", "\xe5\xae\x9e\xe4\xbe\x8b",
                                    "\xe8\xbf\x9b\xe7\xa8\x8b"}) {
@@ -8701,15 +8709,15 @@ if (contains("other process") || contains("another process") || contains("other 
     // Not a question, advice or a denial ("Is it possible to run two jobs on one GPU?", "you should
     // not run multiple jobs on the same GPU"), nor runs each on a GPU of its own ("two jobs, each on
     // one GPU", "a single GPU each"), nor runs that went through ("both runs finished fine").
+    const bool same_gpu = any({"same gpu", "same physical gpu", "same gpus", "same card", "same device", "one gpu",
+                               "single gpu", "one card", "single card", "collide"});
+    if (!same_gpu) return false;
     if (lo.find('?') != std::string_view::npos || contains_word(lo, "should") || contains_word(lo, "never") ||
         any({"each on", "each use", "each with", "each have", "each has", "gpu each", "card each", "own gpu", "not run",
              "n't run", "not share", "n't share"}) ||
         success_told(lo)) {
       return false;
     }
-    const bool same_gpu = any({"same gpu", "same physical gpu", "same gpus", "same card", "same device", "one gpu",
-                               "single gpu", "one card", "single card", "collide"});
-    if (!same_gpu) return false;
     const bool count = contains_word(lo, "two") || contains_word(lo, "2") || contains_word(lo, "both") ||
                        contains_word(lo, "several") || contains_word(lo, "multiple") || contains_word_start(lo, "concurrent") ||
                        contains_word_start(lo, "simultaneous") || lo.find("in parallel") != std::string_view::npos;
@@ -9938,6 +9946,11 @@ if (contains("other process") || contains("another process") || contains("other 
              contains_any(lo, {"\xe5\x88\xa9\xe7\x94\xa8", "\xe4\xbd\xbf\xe7\x94\xa8", "\xe7\x94\xa8\xe4\xba\x86"}) &&
              contains_any(lo, {"\xe4\xb8\xa4\xe5\xbc\xa0", "\xe5\x8f\x8c", "\xe5\xa4\x9a\xe5\x8d\xa1"}) &&
              !contains_any(lo, {"\xef\xbc\x9f", "?", "\xe5\x90\x97"});  // ？, ?, 吗: asked
+    }
+    // (Each phrase below holds "gpu", "card" or "using only one of the".)
+    if (lo.find("gpu") == std::string_view::npos && lo.find("card") == std::string_view::npos &&
+        lo.find("using only one of the") == std::string_view::npos) {
+      return false;
     }
     for (std::string_view c : clauses(lo)) {
       // (Not each rank on its own GPU, as DDP places them: "each process uses only one GPU as expected".)

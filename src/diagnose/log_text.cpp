@@ -3,11 +3,13 @@
 #include "log_text.h"
 
 #include <algorithm>
+#include <bitset>
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 namespace oomkit::diagnose_detail {
 
@@ -1692,14 +1694,23 @@ bool gpu_named(std::string_view lo) {
       if (lo.compare(p + 6, m.size(), m) == 0 && is_word_at(lo, p + 6, m.size())) return true;
     }
   }
-  for (const GpuModelName& g : gpu_model_names()) {
-    if (is_digit(g.word[0])) {
-      for (size_t p = lo.find(g.word); p != std::string_view::npos; p = lo.find(g.word, p + 1)) {
-        if (card_number_at(lo, p, g.word.size())) return true;
-      }
-    } else if (contains_word(lo, g.word)) {
-      return true;
+  // The cards named by four digits ("3090", "7900"), found in one pass over the line's digits.
+  static const std::bitset<10000> kCardNumbers = [] {
+    std::bitset<10000> b;
+    for (const GpuModelName& g : gpu_model_names()) {
+      if (!is_digit(g.word[0])) continue;
+      if (g.word.size() != 4) throw std::logic_error("gpu_model_names(): a card named by digits has four of them");
+      b.set(static_cast<size_t>(std::atoi(std::string(g.word).c_str())));
     }
+    return b;
+  }();
+  for (size_t p = 0; p + 4 <= lo.size(); ++p) {
+    if (!is_digit(lo[p]) || !is_digit(lo[p + 1]) || !is_digit(lo[p + 2]) || !is_digit(lo[p + 3])) continue;
+    const size_t v = static_cast<size_t>((lo[p] - '0') * 1000 + (lo[p + 1] - '0') * 100 + (lo[p + 2] - '0') * 10 + (lo[p + 3] - '0'));
+    if (kCardNumbers.test(v) && card_number_at(lo, p, 4)) return true;
+  }
+  for (const GpuModelName& g : gpu_model_names()) {
+    if (!is_digit(g.word[0]) && contains_word(lo, g.word)) return true;
   }
   // (Also a card counted: 张卡 / 块卡 / 单卡 / 双卡 / 多卡, "一张卡一张图都爆", one card, one image, it blows;
   // or by its number, zh_cards_counted_at(): "8卡训练也爆", "四卡训练".)
