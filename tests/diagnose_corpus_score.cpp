@@ -402,6 +402,9 @@
 //   research code of 2016 .. 2023 in vision, 3D, science and classic NLP, at the start of the next
 //   session; committed on their own before anything was scored on them). Scored only when asked for
 //   (OOMKIT_CORPUS_PART=held100).
+// - held101: tests/data/oom-corpus-held101/ (37 reports gathered the same way, in twenty shares on the
+//   field's big repositories and on research fields the corpus had named once or twice; committed on
+//   their own before anything was scored on them). Scored only when asked for (OOMKIT_CORPUS_PART=held101).
 //
 // Scores per part: parse (a report found), requested bytes (for entries whose message states a
 // size: a report's requested_bytes within half the last printed digit of the printed size; TH's
