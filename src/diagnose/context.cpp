@@ -3993,23 +3993,7 @@ class Reader {
               clause.empty() ? lo.substr(0, p) : clause.substr(0, static_cast<size_t>(lo.data() + p - clause.data()));
           // (The memory of something, "the memory of each dataloader worker goes up every iteration": the
           // memory is the subject, the worker whose it is.)
-          // Only where the memory's phrase is the verb's subject: no other verb nor measure between them ("The
-          // memory of each worker is about 2 GB and the validation loss goes up every epoch": the loss's rise).
-          {
-            size_t of = std::string_view::npos, of_end = 0;
-            for (std::string_view m : {"memory of ", "memory usage of ", "memory use of ", "ram of ", "vram of ",
-                                       "memory consumption of ", "memory footprint of "}) {
-              const size_t q = subject.rfind(m);
-              if (q != std::string_view::npos && (of == std::string_view::npos || q > of)) of = q, of_end = q + m.size();
-            }
-            if (of != std::string_view::npos) {
-              const std::string_view between = subject.substr(of_end);
-              if (!contains_any(between, {" and ", " is ", " was ", " are ", " were ", "loss", "accuracy", "learning rate",
-                                          "speed", "latency", "perplexity", "reward", "score", "throughput", "norm"})) {
-                return true;
-              }
-            }
-          }
+          if (memory_of_is_subject(subject)) return true;
           if (contains_any(subject, {"loss", "accuracy", "learning rate", "temperature", "number of", "worker", "speed",
                                      "step time", "latency", "length", "batch size", "norm", "gradient", "perplexity",
                                      "reward", "score", "throughput", "lr "})) {
@@ -4117,25 +4101,7 @@ class Reader {
     // epoch?", "memory increases every iteration, is this a leak?").
     const bool growth_only_asked = has(kWGrow) && !piles_up && !more_and_more && growth_only_supposed(lo);
     // ("per batch", "per forward", "per call": a repeat the words() table's "each" / "every" / steps do not hold)
-    // An amount of memory per repeat of the work ("goes up by about 50MB per batch", "increases by
-    // 200MB per request"): a size just before "per", the repeat's noun a word of its own after it (not
-    // "samples per batch", "memory per batch size", which tell the batch's size).
-    bool per_repeat = false;
-    for (size_t p = lo.find("per "); !per_repeat && p != std::string::npos; p = lo.find("per ", p + 4)) {
-      if (!word_starts_at(lo, p)) continue;
-      if (!size_named(std::string_view(lo).substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p), true)) continue;
-      for (std::string_view noun : {"batch", "forward", "call", "request", "image", "sample", "prompt", "inference",
-                                    "query", "file", "video"}) {
-        const size_t q = p + 4;
-        if (lo.compare(q, noun.size(), noun) != 0) continue;
-        size_t e = q + noun.size();
-        if (e < lo.size() && (lo[e] == 's' || lo[e] == 'e')) ++e;  // ("per requests", "per batches")
-        if (e < lo.size() && lo[e] == 's') ++e;
-        if ((e >= lo.size() || !(is_alpha(lo[e]) || is_digit(lo[e]) || lo[e] == '_')) && lo.compare(e, 5, " size") != 0) {
-          per_repeat = true;
-        }
-      }
-    }
+    const bool per_repeat = memory_per_repeat(lo);
     if ((((has(kWGrow) || piles_up || more_and_more || goes_up) && (has(kWPer) || has(kWStep) || ongoing || per_repeat) &&
           mem_noun &&
           !grows_something_else && !growth_only_asked) ||
@@ -7959,11 +7925,12 @@ if (contains("other process") || contains("another process") || contains("other 
     // over the others. "The first / last" names one of several; "one / the same GPU" only beside other GPUs
     // named ("... while the other GPUs stay empty"). Not a single card holding it as meant.
     // (Every phrase of these two holds "all ".)
-    const bool first_or_last = has_text("all ") && any({"all on the last gpu", "all on the last card", "all on the first gpu", "all on the first card",
+    const bool all_told = has_text("all ");
+    const bool first_or_last = all_told && any({"all on the last gpu", "all on the last card", "all on the first gpu", "all on the first card",
                                     "all on gpu 0", "all on gpu0", "all on cuda:0", "all in the last gpu", "all in the first gpu",
                                     "all loaded on the first gpu", "all loaded onto the first gpu", "all loaded on the last gpu",
                                     "all loaded onto the last gpu", "all loaded on gpu 0"});
-    const bool one_of_several = has_text("all ") && any({"all on one gpu", "all on a single gpu", "all on the same gpu"}) &&
+    const bool one_of_several = all_told && any({"all on one gpu", "all on a single gpu", "all on the same gpu"}) &&
                                 any({"other gpu", "others", "gpus", "other card", "cards"});
     if ((first_or_last || one_of_several) && any({"weight", "model", "layers", "parameters"}) &&
         !any({"as expected", "as intended", "only have one", "only one gpu", "single card", "one card"}) &&
@@ -8478,6 +8445,43 @@ if (contains("other process") || contains("another process") || contains("other 
   // to 1, it can work"), no failure told in the rest of the clause. Not where that piece tells a
   // failure ("even batch size 1 fails", "batch size 1 doesn't work") or a trial ("I tried to see if it
   // works with bs=1, but no success"), nor asks ('?').
+  // An amount of memory per repeat of the work on the lower-cased line `lo` ("goes up by about 50MB
+  // per batch", "increases by 200MB per request"): a size (size_named()) just before "per", the
+  // repeat's noun a word of its own after it (not "samples per batch", "memory per batch size", which
+  // tell the batch's size).
+  static bool memory_per_repeat(std::string_view lo) {
+    for (size_t p = lo.find("per "); p != std::string_view::npos; p = lo.find("per ", p + 4)) {
+      if (!word_starts_at(lo, p) || !size_named(lo.substr(p >= 16 ? p - 16 : 0, p >= 16 ? 16 : p), true)) continue;
+      for (std::string_view noun : {"batch", "forward", "call", "request", "image", "sample", "prompt", "inference",
+                                    "query", "file", "video"}) {
+        const size_t q = p + 4;
+        if (lo.compare(q, noun.size(), noun) != 0) continue;
+        size_t e = q + noun.size();
+        if (e < lo.size() && (lo[e] == 's' || lo[e] == 'e')) ++e;  // ("per requests", "per batches")
+        if (e < lo.size() && lo[e] == 's') ++e;
+        if ((e >= lo.size() || !word_char(lo[e])) && lo.compare(e, 5, " size") != 0) return true;
+      }
+    }
+    return false;
+  }
+
+  // The memory's own phrase ("the memory of each worker", "RAM usage of ...") as the subject `subject`
+  // of a rise: the last such phrase with no other verb nor measure after it ("The memory of each worker
+  // is about 2 GB and the validation loss goes up every epoch" is the loss's rise).
+  static bool memory_of_is_subject(std::string_view subject) {
+    size_t of_end = std::string_view::npos;
+    size_t last = 0;
+    for (std::string_view m : {"memory of ", "memory usage of ", "memory use of ", "ram of ", "vram of ",
+                               "memory consumption of ", "memory footprint of "}) {
+      const size_t q = subject.rfind(m);
+      if (q != std::string_view::npos && (of_end == std::string_view::npos || q > last)) last = q, of_end = q + m.size();
+    }
+    return of_end != std::string_view::npos &&
+           !contains_any(subject.substr(of_end), {" and ", " is ", " was ", " are ", " were ", "loss", "accuracy",
+                                                  "learning rate", "speed", "latency", "perplexity", "reward", "score",
+                                                  "throughput", "norm"});
+  }
+
   // "runs" as the run going on, not "runs out (of memory)". `t` is lower case.
   static bool runs_told(std::string_view t) {
     for (size_t p = t.find("runs"); p != std::string_view::npos; p = t.find("runs", p + 4)) {
@@ -8689,8 +8693,7 @@ if (contains("other process") || contains("another process") || contains("other 
     auto zh_trouble = [&] {
       return lo.find('?') == std::string_view::npos && lo.find("\xef\xbc\x9f") == std::string_view::npos &&
              (any({"\xe6\x8a\xa5\xe9\x94\x99", "\xe4\xb8\x8d\xe5\xa4\x9f", "oom", "out of memory"}) ||
-              std::any_of(std::begin(kZhMemoryWords), std::end(kZhMemoryWords),
-                          [&](std::string_view w) { return lo.find(w) != std::string_view::npos; }));
+              contains_any(lo, kZhMemoryWords));
     };
     if (any({"\xe5\x8d\x95\xe5\x8d\xa1", "\xe5\x90\x8c\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1",
              "\xe5\x90\x8c\xe4\xb8\x80\xe5\x9d\x97\xe5\x8d\xa1", "\xe4\xb8\x80\xe5\xbc\xa0\xe5\x8d\xa1"}) &&

@@ -565,18 +565,13 @@ bool single_gpu_cannot_hold_model(std::string_view lo) {
       "\xe5\x8a\xa0\xe8\xbd\xbd\xe4\xb8\x8d\xe4\xba\x86", "\xe6\x94\xbe\xe4\xb8\x8d\xe4\xb8\x8b",  // 加载不了, 放不下
       "\xe8\xa3\x85\xe4\xb8\x8d\xe4\xb8\x8b"};  // 装不下
   // (A clause holds a phrase only where the line does: a line without both is read no further.)
-  auto any_in = [](std::string_view s, const auto& ps) {
-    return std::any_of(std::begin(ps), std::end(ps), [&](std::string_view p) { return s.find(p) != std::string_view::npos; });
-  };
-  if (!any_in(lo, kOneDevice) || !any_in(lo, kCannotHold)) return false;
+  if (!contains_any(lo, kOneDevice) || !contains_any(lo, kCannotHold)) return false;
   for (std::string_view c : clauses(lo)) {
     if (!billions_named(c) || c.find('?') != std::string_view::npos || contains_word(c, "if") ||
         zh_asked_supposed_or_denied(c)) {
       continue;
     }
-    const bool one_device = any_in(c, kOneDevice);
-    const bool cannot_hold = any_in(c, kCannotHold);
-    if (one_device && cannot_hold) return true;
+    if (contains_any(c, kOneDevice) && contains_any(c, kCannotHold)) return true;
   }
   return false;
 }

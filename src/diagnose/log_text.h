@@ -104,6 +104,14 @@ bool contains_word_start(std::string_view s, std::string_view w);
 bool fine_told(std::string_view s);
 /// Any of `ps` occurs in `s` as a substring. Case-sensitive.
 bool contains_any(std::string_view s, std::initializer_list<std::string_view> ps);
+/// ... and over a fixed list (a `static constexpr std::string_view kList[]`).
+template <size_t N>
+bool contains_any(std::string_view s, const std::string_view (&ps)[N]) {
+  for (std::string_view p : ps) {
+    if (s.find(p) != std::string_view::npos) return true;
+  }
+  return false;
+}
 /// Whether `x` is one of `set` (exactly, case as given).
 bool in_list(std::string_view x, std::initializer_list<std::string_view> set);
 /// Chinese words of the memory or its blowing up (显存 the GPU's memory, 内存 memory, 爆 blew up), as

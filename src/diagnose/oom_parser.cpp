@@ -4232,8 +4232,6 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                // a test's "expected exception of type bad_alloc")
                (ph == "bad_alloc" && contains_any(lo, {"throw", "#include", "&", "//", "(", "exception of type"}));
       };
-      // Whether the failure's name at `at` is told absent or searched for and not found (name_told_absent()).
-      auto mention_denied = [&](size_t at) { return name_told_absent(lo, at); };
       size_t at = std::string::npos;
       bool kernel_died = false;  // a notebook's kernel told dying (notebook_kernel_died())
       int64_t bfc_stats_limit = -1, bfc_stats_in_use = -1;  // a BFC "Stats:" block's Limit and InUse
@@ -4297,7 +4295,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xec\xb4\x88\xea\xb3\xbc",
                                    "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xec\xb4\x88\xea\xb3\xbc"}) {
           at = lo.find(phrase);
-          while (at != std::string::npos && mention_denied(at)) at = lo.find(phrase, at + 1);
+          while (at != std::string::npos && name_told_absent(lo, at)) at = lo.find(phrase, at + 1);
           // The memory's overflow as memory_short_or_taken() reads it: not denied, prevented or checked for
           // ("There is no memory overflow", "Paged attention prevents memory overflow", "The memory overflow
           // check passed").
@@ -4378,7 +4376,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
         }
         if (at == std::string::npos) {
           at = out_of_some_memory(lo);
-          if (at != std::string::npos && mention_denied(at)) at = std::string::npos;
+          if (at != std::string::npos && name_told_absent(lo, at)) at = std::string::npos;
         }
         // The work told not fitting on a GPU ("Products-GNN does not fit on a v100", "I can't fit it
         // into my 3090", "unable to fit the model in an A100 40GB"), or a setting the writer lowered to
@@ -4415,7 +4413,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
           // The word "OOM" ("But occurs OOM when ..."), also inflected: "Got OOMs", "it OOMed", "OOMing".
           for (const char* w : {"oom", "ooms", "oomed", "ooming"}) {
             if (at == std::string::npos && lo.compare(p, std::strlen(w), w) == 0 && is_word_at(lo, p, std::strlen(w)) &&
-                !mention_denied(p)) {
+                !name_told_absent(lo, p)) {
               at = p;
             }
           }
@@ -4433,7 +4431,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             while (k < lo.size() && lo[k] == ' ') ++k;
             if (std::strchr(phrase, '_') != nullptr && k < lo.size() && (lo[k] == ':' || lo[k] == '=')) continue;
             // A word starts there ("OutOfMemoryError" counts); "out memory" also ends one ("about memory" does not start one).
-            if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase))) && !mention_denied(p)) at = p;
+            if (word_starts_at(lo, p) && (phrase[3] == 'o' || is_word_at(lo, p, std::strlen(phrase))) && !name_told_absent(lo, p)) at = p;
           }
         }
         // The memory told "out" or "exceeding" as a failure's name at a clause's end or before the trouble's
@@ -4473,7 +4471,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
                 !contains_any(cl, {"warn", "avoid", "prevent", "would be nice", "feature request", "says", "estimat",
                                    "calculat", "predict"}) &&
                 !contains_word(cl, "if") && !told_not_so(cl) && !contains_any(lo, {"runs fine", "run fine", "works fine"}) &&
-                !mention_denied(p) && !asked_at(lo, p)) {
+                !name_told_absent(lo, p) && !asked_at(lo, p)) {
               at = p;
             }
           }
@@ -4495,7 +4493,7 @@ std::optional<OomRecord> mentioned_oom(std::string_view text) {
             continue;
           }
           if (kill_not_the_failure(lo, p)) continue;  // (an object destroyed; the bound of a holding)
-          if (mention_denied(p)) continue;            // ('I grepped dmesg for "Killed process" and found nothing')
+          if (name_told_absent(lo, p)) continue;            // ('I grepped dmesg for "Killed process" and found nothing')
           if (is_word_at(lo, p, 6) && lo.compare(p + 6, 10, " two birds") != 0 &&
               !(p >= 2 && (lo.compare(p - 2, 2, "i ") == 0 || (p >= 3 && lo.compare(p - 3, 3, "we ") == 0))) &&
               (!asked_at(lo, p) || contains_word(clause_at(lo, p), "why"))) {
